@@ -1,0 +1,163 @@
+"""Stage 1, load: a YAML rule file to a tree whose every node knows its `file:line:col`.
+
+PyYAML's composer keeps a mark on every node; we turn its node graph into three small frozen
+node kinds and resolve scalars with the YAML 1.1 core tags it already applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .source import Diagnostic, SourceSpan
+
+Scalar = str | int | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class YScalar:
+    value: Scalar
+    span: SourceSpan
+    # Where the text of the value itself starts (after an opening quote), for embedded
+    # expressions whose own columns must map back to the file.
+    text_span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class YMap:
+    items: tuple[tuple[YScalar, YNode], ...]
+    span: SourceSpan
+
+    def get(self, key: str) -> YNode | None:
+        for k, v in self.items:
+            if k.value == key:
+                return v
+        return None
+
+    def key_node(self, key: str) -> YScalar | None:
+        for k, _ in self.items:
+            if k.value == key:
+                return k
+        return None
+
+    def keys(self) -> list[str]:
+        return [str(k.value) for k, _ in self.items]
+
+
+@dataclass(frozen=True, slots=True)
+class YSeq:
+    items: tuple[YNode, ...]
+    span: SourceSpan
+
+
+YNode = YScalar | YMap | YSeq
+
+
+class LoadError(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # type: ignore[assignment]
+
+
+def load(path: str | Path, text: str | None = None) -> YMap:
+    """Read one rule file. Raises `LoadError` with a single diagnostic if it is not a mapping."""
+    name = str(path)
+    if text is None:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise LoadError(Diagnostic(SourceSpan(name, 1, 1, 1, 1), "no such rule file")) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise LoadError(Diagnostic(SourceSpan(name, 1, 1, 1, 1), f"cannot read rule file: {exc}")) from None
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        problem = (exc.problem or "invalid YAML").strip()
+        context = f" ({exc.context.strip()})" if exc.context else ""
+        raise LoadError(
+            Diagnostic(SourceSpan(name, line, col, line, col + 1), f"YAML syntax error: {problem}{context}")
+        ) from None
+    except yaml.YAMLError as exc:  # a reader error: bad characters in the stream
+        raise LoadError(Diagnostic(SourceSpan(name, 1, 1, 1, 1), f"YAML error: {exc}")) from None
+    if node is None:
+        raise LoadError(
+            Diagnostic(SourceSpan(name, 1, 1, 1, 1), "empty rule file", "a rule file is a mapping with at least `game:`")
+        )
+    tree = _convert(node, name, 0)
+    if not isinstance(tree, YMap):
+        raise LoadError(
+            Diagnostic(tree.span, "a rule file must be a mapping of keys (game:, players:, ...)")
+        )
+    return tree
+
+
+def _span(node: yaml.Node, path: str) -> SourceSpan:
+    start, end = node.start_mark, node.end_mark
+    return SourceSpan(path, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+
+_MAX_DEPTH = 200
+
+
+def _convert(node: yaml.Node, path: str, depth: int) -> YNode:
+    span = _span(node, path)
+    if depth > _MAX_DEPTH:
+        raise LoadError(Diagnostic(span, "rule file nested too deeply"))
+    if isinstance(node, yaml.ScalarNode):
+        return _scalar(node, span)
+    if isinstance(node, yaml.SequenceNode):
+        return YSeq(tuple(_convert(n, path, depth + 1) for n in node.value), span)
+    if isinstance(node, yaml.MappingNode):
+        items: list[tuple[YScalar, YNode]] = []
+        seen: dict[object, SourceSpan] = {}
+        for key_node, value_node in node.value:
+            key = _convert(key_node, path, depth + 1)
+            if not isinstance(key, YScalar) or isinstance(key.value, float):
+                raise LoadError(Diagnostic(key.span, "a key must be a plain name"))
+            if key.value in seen:
+                raise LoadError(
+                    Diagnostic(key.span, f"duplicate key `{key.value}`", f"first given at {seen[key.value]}")
+                )
+            seen[key.value] = key.span
+            items.append((key, _convert(value_node, path, depth + 1)))
+        return YMap(tuple(items), span)
+    raise LoadError(Diagnostic(span, "unsupported YAML node"))  # pragma: no cover - aliases are resolved
+
+
+def _scalar(node: yaml.ScalarNode, span: SourceSpan) -> YScalar:
+    tag = node.tag
+    raw = node.value
+    value: Scalar
+    try:
+        if tag == "tag:yaml.org,2002:int":
+            value = int(raw.replace("_", ""), 0) if not raw.lstrip("+-").startswith("0o") else int(raw, 8)
+        elif tag == "tag:yaml.org,2002:float":
+            value = float(raw.replace("_", ""))
+        elif tag == "tag:yaml.org,2002:bool":
+            value = raw.lower() in ("true", "yes", "on", "y")
+        elif tag == "tag:yaml.org,2002:null":
+            value = None
+        else:
+            value = raw
+    except ValueError:
+        value = raw
+    text_span = span
+    if node.style in ("'", '"'):
+        text_span = SourceSpan(span.path, span.line, span.col + 1, span.end_line, max(span.col + 1, span.end_col - 1))
+    return YScalar(value, span, text_span)
+
+
+def plain(node: YNode) -> object:
+    """The tree as plain Python data (for hashing and tests)."""
+    if isinstance(node, YScalar):
+        return node.value
+    if isinstance(node, YSeq):
+        return [plain(n) for n in node.items]
+    return {str(k.value): plain(v) for k, v in node.items}

@@ -1,0 +1,281 @@
+"""Stage 3, parse: expression and effect strings to AST nodes, with the lark grammar.
+
+`parse(text, span, kind)` is the one entry point. Positions inside a string are shifted by the
+span of the YAML scalar that held it, so every node's span points into the rule file.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Literal
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.tree import Meta
+
+from . import ast
+from .source import Diagnostic, SourceSpan
+
+Kind = Literal["expr", "stmt", "header"]
+
+
+class ParseError(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+@functools.cache
+def _parser() -> Lark:
+    return Lark.open_from_package(
+        "rulewright.grammar",
+        "rules.lark",
+        parser="lalr",
+        start=["expr", "stmt", "header"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+        strict=True,
+    )
+
+
+_TOKEN_WORDS = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "$END": "the end of the text",
+}
+
+
+def _describe_expected(names: set[str]) -> str:
+    parser = _parser()
+    words: set[str] = set()
+    for name in names:
+        if name in _TOKEN_WORDS:
+            words.add(_TOKEN_WORDS[name])
+            continue
+        try:
+            pattern = parser.get_terminal(name).pattern
+        except KeyError:
+            words.add(name.lower())
+            continue
+        words.add(f"`{pattern.value}`" if pattern.type == "str" else name.lower())
+    listed = sorted(words)
+    if len(listed) > 6:
+        listed = listed[:6] + ["..."]
+    return ", ".join(listed)
+
+
+def parse(text: str, span: SourceSpan, kind: Kind) -> Any:
+    """Parse `text` as `kind`; returns an ast.Expr, ast.Stmt or ast.Header."""
+    builder = _Builder(span)
+    try:
+        tree = _parser().parse(text, start=kind)
+        return builder.transform(tree)
+    except VisitError as exc:  # an error raised inside the builder
+        if isinstance(exc.orig_exc, ParseError):
+            raise exc.orig_exc from None
+        raise
+    except UnexpectedInput as exc:
+        raise ParseError(_diagnose(exc, text, span, kind)) from None
+
+
+def _diagnose(exc: UnexpectedInput, text: str, span: SourceSpan, kind: Kind) -> Diagnostic:
+    line = getattr(exc, "line", 1) or 1
+    col = getattr(exc, "column", 1) or 1
+    what = {"expr": "expression", "stmt": "effect", "header": "block header"}[kind]
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else "?"
+        message = f"syntax error in {what}: unexpected character `{char}`"
+        hint = "names are lowercase letters, digits and `_`" if char.isalpha() else None
+    elif isinstance(exc, UnexpectedEOF):
+        message = f"syntax error in {what}: it ends too early"
+        hint = f"expected {_describe_expected(set(exc.expected))}" if exc.expected else None
+        line, col = text.count("\n") + 1, len(text.rsplit("\n", 1)[-1]) + 1
+    elif isinstance(exc, UnexpectedToken):
+        token = exc.token
+        if token.type == "$END":
+            message = f"syntax error in {what}: it ends too early"
+            line, col = text.count("\n") + 1, len(text.rsplit("\n", 1)[-1]) + 1
+        else:
+            message = f"syntax error in {what}: unexpected `{token}`"
+        hint = f"expected {_describe_expected(set(exc.accepts or exc.expected))}"
+        if kind == "stmt" and token.type == "EQUAL":
+            hint = "to define a local value write `let name = ...`"
+    else:  # pragma: no cover - lark has no other kinds
+        message, hint = f"syntax error in {what}", None
+    return Diagnostic(span.shifted(line, col, line, col + 1), message, hint)
+
+
+def _meta_span(base: SourceSpan, meta: Meta) -> SourceSpan:
+    if getattr(meta, "empty", True):
+        return base
+    return base.shifted(meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+@v_args(meta=True)
+class _Builder(Transformer[Token, Any]):
+    """Builds ast nodes; one method per grammar alias."""
+
+    def __init__(self, base: SourceSpan) -> None:
+        super().__init__()
+        self.base = base
+
+    def _s(self, meta: Meta) -> SourceSpan:
+        return _meta_span(self.base, meta)
+
+    # -- expressions
+    def number(self, meta: Meta, c: list[Token]) -> ast.Num:
+        return ast.Num(int(c[0]), self._s(meta))
+
+    def string(self, meta: Meta, c: list[Token]) -> ast.Str:
+        return ast.Str(str(c[0])[1:-1], self._s(meta))
+
+    def true(self, meta: Meta, c: list[Any]) -> ast.BoolLit:
+        return ast.BoolLit(True, self._s(meta))
+
+    def false(self, meta: Meta, c: list[Any]) -> ast.BoolLit:
+        return ast.BoolLit(False, self._s(meta))
+
+    def name(self, meta: Meta, c: list[Token]) -> ast.Name:
+        return ast.Name(str(c[0]), self._s(meta))
+
+    def attr(self, meta: Meta, c: list[Any]) -> ast.Attr:
+        return ast.Attr(c[0], str(c[1]), self._s(meta))
+
+    def index(self, meta: Meta, c: list[Any]) -> ast.Index:
+        return ast.Index(c[0], c[1], self._s(meta))
+
+    def call(self, meta: Meta, c: list[Any]) -> ast.Call:
+        args: list[ast.Expr] = []
+        keywords: list[ast.Keyword] = []
+        for a in c[1] or []:
+            if isinstance(a, ast.Keyword):
+                keywords.append(a)
+            elif keywords:
+                raise ParseError(Diagnostic(a.span, "a positional argument cannot follow a keyword argument"))
+            else:
+                args.append(a)
+        return ast.Call(str(c[0]), tuple(args), tuple(keywords), self._s(meta))
+
+    def arguments(self, meta: Meta, c: list[Any]) -> list[Any]:
+        return c
+
+    def items(self, meta: Meta, c: list[Any]) -> list[Any]:
+        return [x for x in c if x is not None]
+
+    def keyword(self, meta: Meta, c: list[Any]) -> ast.Keyword:
+        return ast.Keyword(str(c[0]), c[1], self._s(meta))
+
+    def aggregate(self, meta: Meta, c: list[Any]) -> ast.Comprehension:
+        return ast.Comprehension(str(c[0]), c[1], str(c[2]), c[3], c[4], self._s(meta))
+
+    def listcomp(self, meta: Meta, c: list[Any]) -> ast.Comprehension:
+        return ast.Comprehension("list", c[0], str(c[1]), c[2], c[3], self._s(meta))
+
+    def list(self, meta: Meta, c: list[Any]) -> ast.ListLit:
+        return ast.ListLit(tuple(c[0] or ()), self._s(meta))
+
+    def set(self, meta: Meta, c: list[Any]) -> ast.SetLit:
+        return ast.SetLit(tuple(c[0] or ()), self._s(meta))
+
+    def cond(self, meta: Meta, c: list[Any]) -> ast.Cond:
+        return ast.Cond(c[1], c[0], c[2], self._s(meta))
+
+    def not_(self, meta: Meta, c: list[Any]) -> ast.Unary:
+        return ast.Unary("not", c[0], self._s(meta))
+
+    def neg(self, meta: Meta, c: list[Any]) -> ast.Unary:
+        return ast.Unary("-", c[0], self._s(meta))
+
+    def _binary(self, op: str, meta: Meta, c: list[Any]) -> ast.Binary:
+        return ast.Binary(op, c[0], c[1], self._s(meta))
+
+    def or_(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("or", meta, c)
+
+    def and_(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("and", meta, c)
+
+    def eq(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("==", meta, c)
+
+    def ne(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("!=", meta, c)
+
+    def lt(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("<", meta, c)
+
+    def le(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("<=", meta, c)
+
+    def gt(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary(">", meta, c)
+
+    def ge(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary(">=", meta, c)
+
+    def in_(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("in", meta, c)
+
+    def not_in(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("not in", meta, c)
+
+    def add(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("+", meta, c)
+
+    def sub(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("-", meta, c)
+
+    def mul(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("*", meta, c)
+
+    def floordiv(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("//", meta, c)
+
+    def mod(self, meta: Meta, c: list[Any]) -> ast.Binary:
+        return self._binary("%", meta, c)
+
+    # -- statements
+    def target_name(self, meta: Meta, c: list[Any]) -> ast.Target:
+        return ast.Target(str(c[0]), None, self._s(meta))
+
+    def target_index(self, meta: Meta, c: list[Any]) -> ast.Target:
+        return ast.Target(str(c[0]), c[1], self._s(meta))
+
+    def assign(self, meta: Meta, c: list[Any]) -> ast.Assign:
+        return ast.Assign(c[0], "=", c[1], self._s(meta))
+
+    def add_assign(self, meta: Meta, c: list[Any]) -> ast.Assign:
+        return ast.Assign(c[0], "+=", c[1], self._s(meta))
+
+    def sub_assign(self, meta: Meta, c: list[Any]) -> ast.Assign:
+        return ast.Assign(c[0], "-=", c[1], self._s(meta))
+
+    def let(self, meta: Meta, c: list[Any]) -> ast.Let:
+        return ast.Let(str(c[0]), c[1], self._s(meta))
+
+    def call_stmt(self, meta: Meta, c: list[Any]) -> ast.CallStmt:
+        call = self.call(meta, c)
+        return ast.CallStmt(call, call.span)
+
+    def goto(self, meta: Meta, c: list[Any]) -> ast.Goto:
+        return ast.Goto(str(c[0]), self._s(meta))
+
+    def end_turn(self, meta: Meta, c: list[Any]) -> ast.EndTurn:
+        return ast.EndTurn(self._s(meta))
+
+    def pass_(self, meta: Meta, c: list[Any]) -> ast.Pass:
+        return ast.Pass(self._s(meta))
+
+    # -- headers
+    def for_header(self, meta: Meta, c: list[Any]) -> ast.ForHeader:
+        return ast.ForHeader(str(c[0]), c[1], self._s(meta))
+
+    def if_header(self, meta: Meta, c: list[Any]) -> ast.IfHeader:
+        return ast.IfHeader("if", c[0], self._s(meta))
+
+    def elif_header(self, meta: Meta, c: list[Any]) -> ast.IfHeader:
+        return ast.IfHeader("elif", c[0], self._s(meta))
+
+    def else_header(self, meta: Meta, c: list[Any]) -> ast.IfHeader:
+        return ast.IfHeader("else", None, self._s(meta))

@@ -1,0 +1,501 @@
+"""Stage 4, IR: the resolved YAML tree to a `RuleSet`, parsing every embedded expression.
+
+`build_ir(tree, game_files)` is the one entry point. It checks the *shape* of the file (known
+keys, the right kinds of values) and parses the expression strings; the checker then checks
+what the expressions mean.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import ast, ir
+from .load import YMap, YNode, YScalar, YSeq
+from .parse import Kind, ParseError, parse
+from .source import Diagnostic, SourceSpan, did_you_mean
+from .types import Ty, parse_type
+
+TOP_KEYS = (
+    "rulewright", "game", "variant", "title", "author", "extends", "incompatible", "players", "roles",
+    "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
+    "end", "scoring", "winner",
+)
+OPTION_KEYS = ("doc", "quote", "default", "choices")
+BOARD_KEYS = ("hexagon", "regions", "expect", "note")
+REGION_KIND_KEYS = ("mirror_of", "rename")
+EXPECT_KEYS = ("spots", "regions", "region_size", "contiguous", "cover_each_spot_once", "no_region_equal")
+FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc")
+PHASE_KEYS = ("start", "actions", "when_stuck", "then")
+ACTION_KEYS = ("choose", "when", "text", "effect", "doc")
+TRIGGER_KEYS = ("after", "at", "when", "effect", "doc")
+VISIBILITY = ("all", "owner", "none")
+WINNER_RULES = ("highest_score", "lowest_score")
+
+_SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
+_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+
+
+@dataclass
+class _Reader:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(span, message, hint))
+
+    def mapping(self, node: YNode | None, what: str) -> YMap | None:
+        if node is None:
+            return None
+        if isinstance(node, YMap):
+            return node
+        if isinstance(node, YScalar) and node.value is None:
+            return YMap((), node.span)
+        self.error(node.span, f"{what} must be a mapping")
+        return None
+
+    def sequence(self, node: YNode | None, what: str) -> YSeq | None:
+        if node is None:
+            return None
+        if isinstance(node, YSeq):
+            return node
+        if isinstance(node, YScalar) and node.value is None:
+            return YSeq((), node.span)
+        self.error(node.span, f"{what} must be a list")
+        return None
+
+    def keys(self, node: YMap, allowed: tuple[str, ...], what: str) -> None:
+        for key, _ in node.items:
+            name = str(key.value)
+            if name not in allowed:
+                hint = did_you_mean(name, allowed) or f"known keys: {', '.join(allowed)}"
+                self.error(key.span, f"unknown key `{name}` in {what}", hint)
+
+    def text(self, node: YNode | None, what: str, default: str | None = None) -> str | None:
+        if node is None:
+            return default
+        if isinstance(node, YScalar) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, YScalar) and isinstance(node.value, (int, bool)) and not isinstance(node.value, bool):
+            return str(node.value)
+        self.error(node.span, f"{what} must be text")
+        return default
+
+    def name(self, node: YNode | None, what: str) -> ir.NameRef | None:
+        value = self.text(node, what)
+        if value is None or node is None:
+            return None
+        if not _NAME.match(value):
+            self.error(node.span, f"{what} `{value}` is not a name", "names are lowercase letters, digits and `_`")
+            return None
+        return ir.NameRef(value, node.span)
+
+    def names(self, node: YNode | None, what: str) -> tuple[ir.NameRef, ...]:
+        if isinstance(node, YScalar) and isinstance(node.value, str):
+            ref = self.name(node, what)
+            return (ref,) if ref else ()
+        seq = self.sequence(node, what)
+        if seq is None:
+            return ()
+        return tuple(r for r in (self.name(n, what) for n in seq.items) if r is not None)
+
+    def integer(self, node: YNode | None, what: str) -> int | None:
+        if node is None:
+            return None
+        if isinstance(node, YScalar) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return node.value
+        self.error(node.span, f"{what} must be a whole number")
+        return None
+
+    def boolean(self, node: YNode | None, what: str) -> bool:
+        if node is None:
+            return False
+        if isinstance(node, YScalar) and isinstance(node.value, bool):
+            return node.value
+        self.error(node.span, f"{what} must be true or false")
+        return False
+
+    def parse(self, node: YNode | None, kind: Kind, what: str) -> object | None:
+        if node is None:
+            return None
+        if not isinstance(node, YScalar) or node.value is None or isinstance(node.value, float):
+            self.error(node.span, f"{what} must be an expression written as text")
+            return None
+        raw = node.value
+        text = ("true" if raw else "false") if isinstance(raw, bool) else str(raw)
+        try:
+            return parse(text, node.text_span, kind)
+        except ParseError as exc:
+            self.diagnostics.append(exc.diagnostic)
+            return None
+
+    def expr(self, node: YNode | None, what: str) -> ast.Expr | None:
+        result = self.parse(node, "expr", what)
+        return result  # type: ignore[return-value]
+
+    def block(self, node: YNode | None, what: str) -> tuple[ast.Stmt, ...]:
+        """A list of effects; `for ...` / `if ...` / `elif` / `else` keys open nested blocks."""
+        if node is None:
+            return ()
+        if isinstance(node, YScalar) and isinstance(node.value, str):
+            node = YSeq((node,), node.span)
+        seq = self.sequence(node, what)
+        if seq is None:
+            return ()
+        out: list[ast.Stmt] = []
+        for item in seq.items:
+            if isinstance(item, YMap):
+                if len(item.items) != 1:
+                    self.error(item.span, "a block is one `for ...`, `if ...`, `elif ...` or `else` key with a list")
+                    continue
+                key, body_node = item.items[0]
+                header = self.parse(key, "header", "block header")
+                if header is None:
+                    continue
+                body = self.block(body_node, what)
+                if isinstance(header, ast.ForHeader):
+                    out.append(ast.For(header.var, header.domain, body, header.span))
+                elif isinstance(header, ast.IfHeader):
+                    self._add_branch(out, header, body)
+            else:
+                stmt = self.parse(item, "stmt", "effect")
+                if stmt is not None:
+                    out.append(stmt)  # type: ignore[arg-type]
+        return tuple(out)
+
+    def _add_branch(self, out: list[ast.Stmt], header: ast.IfHeader, body: tuple[ast.Stmt, ...]) -> None:
+        if header.kind == "if":
+            assert header.test is not None
+            out.append(ast.If(((header.test, body),), (), header.span))
+            return
+        previous = out[-1] if out else None
+        if not isinstance(previous, ast.If) or previous.orelse:
+            self.error(header.span, f"`{header.kind}` without an `if` before it")
+            return
+        if header.kind == "elif":
+            assert header.test is not None
+            out[-1] = ast.If(previous.branches + ((header.test, body),), (), previous.span)
+        else:
+            out[-1] = ast.If(previous.branches, body or (ast.Pass(header.span),), previous.span)
+
+    def signature(self, key: YScalar, entity_kinds: set[str], enums: set[str]) -> tuple[str, tuple[ir.Param, ...]] | None:
+        """`collect(p: player, sector: region)` -> name and typed parameters."""
+        text = str(key.value)
+        match = _SIGNATURE.match(text)
+        if not match:
+            self.error(key.span, f"`{text}` is not a name or a `name(param: type, ...)` signature")
+            return None
+        params: list[ir.Param] = []
+        if match.group(2):
+            for part in match.group(2).split(","):
+                pname, sep, ptype = part.partition(":")
+                pname = pname.strip()
+                if not sep or not _NAME.match(pname):
+                    self.error(key.span, f"parameter `{part.strip()}` must be written `name: type`")
+                    return None
+                ty = parse_type(ptype, entity_kinds, enums)
+                if isinstance(ty, str):
+                    self.error(key.span, ty, did_you_mean(ptype.strip(), sorted(entity_kinds | enums) + ["int", "bool"]))
+                    return None
+                params.append(ir.Param(pname, ty, key.span))
+        return match.group(1), tuple(params)
+
+
+def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple[ir.RuleSet | None, list[Diagnostic]]:
+    """Build the IR of one resolved rule set; returns it (None if unusable) and the problems."""
+    r = _Reader()
+    r.keys(tree, TOP_KEYS, "a rule file")
+    game = r.text(tree.get("game"), "game")
+    if game is None:
+        r.error(tree.span, "a rule set needs `game:` (its id, e.g. china-cornett)")
+        game = "unnamed"
+    elif not re.match(r"^[a-z][a-z0-9-]*$", game):
+        node = tree.get("game")
+        assert node is not None
+        r.error(node.span, f"game id `{game}` must be lowercase letters, digits and `-`")
+
+    players = _players(r, tree.get("players"))
+    roles = tuple(ref.name for ref in r.names(tree.get("roles"), "a role"))
+    options = _options(r, tree.get("options"))
+    boards = _boards(r, tree.get("boards"))
+    dice = _dice(r, tree.get("dice"))
+
+    entity_kinds = {"player", "spot", "region"} | {d.name for d in dice}
+    enums = {"role", "regionkind"} | {o.name for o in options}
+    state = r.mapping(tree.get("state"), "state") or YMap((), tree.span)
+    for key, value in state.items:
+        m = r.mapping(value, f"field `{key.value}`")
+        if m is not None and m.get("values") is not None:
+            enums.add(str(key.value))
+    fields = _fields(r, state, entity_kinds, enums)
+
+    defines: list[ir.Define] = []
+    for key, value in (r.mapping(tree.get("define"), "define") or YMap((), tree.span)).items:
+        sig = r.signature(key, entity_kinds, enums)
+        body = r.expr(value, f"definition `{key.value}`")
+        if sig and body is not None:
+            defines.append(ir.Define(sig[0], sig[1], body, key.span))
+
+    procedures: list[ir.Procedure] = []
+    for key, value in (r.mapping(tree.get("procedures"), "procedures") or YMap((), tree.span)).items:
+        sig = r.signature(key, entity_kinds, enums)
+        body_stmts = r.block(value, f"procedure `{key.value}`")
+        if sig:
+            procedures.append(ir.Procedure(sig[0], sig[1], body_stmts, key.span))
+
+    phases = _phases(r, tree.get("phases"))
+    actions = _actions(r, tree.get("actions"))
+    triggers = _triggers(r, tree.get("triggers"))
+
+    end = r.expr(tree.get("end"), "end")
+    scoring: list[ir.ScoreTerm] = []
+    for key, value in (r.mapping(tree.get("scoring"), "scoring") or YMap((), tree.span)).items:
+        expr = r.expr(value, f"scoring term `{key.value}`")
+        if expr is not None:
+            scoring.append(ir.ScoreTerm(str(key.value), expr, key.span))
+    winner = r.text(tree.get("winner"), "winner", "highest_score") or "highest_score"
+    if winner not in WINNER_RULES:
+        node = tree.get("winner")
+        assert node is not None
+        r.error(node.span, f"unknown winner rule `{winner}`", did_you_mean(winner, WINNER_RULES))
+
+    ruleset = ir.RuleSet(
+        game=game,
+        variant=variant,
+        title=r.text(tree.get("title"), "title", game) or game,
+        author=r.text(tree.get("author"), "author", "") or "",
+        players=players,
+        roles=roles,
+        options=options,
+        boards=boards,
+        dice=dice,
+        fields=fields,
+        defines=tuple(defines),
+        procedures=tuple(procedures),
+        phases=phases,
+        actions=actions,
+        triggers=triggers,
+        end=end,
+        scoring=tuple(scoring),
+        winner=winner,
+        files=files,
+        span=tree.span,
+    )
+    return ruleset, r.diagnostics
+
+
+def _players(r: _Reader, node: YNode | None) -> tuple[int, ...]:
+    if node is None:
+        return (2,)
+    if isinstance(node, YScalar):
+        n = r.integer(node, "players")
+        if n is not None and not 1 <= n <= 8:
+            r.error(node.span, "players must be between 1 and 8")
+        return (n,) if n is not None and 1 <= n <= 8 else (2,)
+    seq = r.sequence(node, "players")
+    bounds = [r.integer(n, "players") for n in seq.items] if seq else []
+    if len(bounds) != 2 or bounds[0] is None or bounds[1] is None or not 1 <= bounds[0] <= bounds[1] <= 8:
+        r.error(node.span, "players must be a number or [min, max] between 1 and 8")
+        return (2,)
+    return tuple(range(bounds[0], bounds[1] + 1))
+
+
+def _options(r: _Reader, node: YNode | None) -> tuple[ir.Option, ...]:
+    out: list[ir.Option] = []
+    for key, value in (r.mapping(node, "options") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
+        m = r.mapping(value, f"option `{key.value}`")
+        if m is None:
+            continue
+        r.keys(m, OPTION_KEYS, f"option `{key.value}`")
+        choices = tuple(ref.name for ref in r.names(m.get("choices"), "a choice"))
+        default = r.text(m.get("default"), "default")
+        if not choices:
+            r.error(m.span, f"option `{key.value}` needs `choices:`, a list of names")
+            continue
+        if default is None:
+            default = choices[0]
+        elif default not in choices:
+            dnode = m.get("default")
+            assert dnode is not None
+            r.error(dnode.span, f"default `{default}` is not one of the choices", did_you_mean(default, choices))
+        out.append(
+            ir.Option(
+                str(key.value), default, choices, r.text(m.get("doc"), "doc", "") or "",
+                (r.text(m.get("quote"), "quote", "") or "").strip(), key.span,
+            )
+        )
+    return tuple(out)
+
+
+def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
+    out: list[ir.Board] = []
+    for key, value in (r.mapping(node, "boards") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
+        m = r.mapping(value, f"board `{key.value}`")
+        if m is None:
+            continue
+        r.keys(m, BOARD_KEYS, f"board `{key.value}`")
+        side = r.integer(m.get("hexagon"), "hexagon")
+        if side is None or not 2 <= side <= 20:
+            r.error(m.span if m.get("hexagon") is None else m.get("hexagon").span,  # type: ignore[union-attr]
+                    "a board needs `hexagon: N`, the number of spots along an edge (2 to 20)")
+            continue
+        kinds: list[ir.RegionKind] = []
+        for kkey, kvalue in (r.mapping(m.get("regions"), "regions") or YMap((), m.span)).items:
+            km = r.mapping(kvalue, f"region kind `{kkey.value}`")
+            if km is None:
+                continue
+            if km.get("mirror_of") is not None:
+                r.keys(km, REGION_KIND_KEYS, f"region kind `{kkey.value}`")
+                source = r.text(km.get("mirror_of"), "mirror_of")
+                rename_map = r.mapping(km.get("rename"), "rename")
+                rename = tuple((str(a.value), r.text(b, "rename") or "") for a, b in rename_map.items) if rename_map else ()
+                kinds.append(ir.RegionKind(str(kkey.value), (), source, rename, kkey.span))
+                continue
+            regions = []
+            for rkey, rvalue in km.items:
+                seq = r.sequence(rvalue, f"region `{rkey.value}`")
+                spots = tuple(r.text(s, "a spot") or "?" for s in seq.items) if seq else ()
+                regions.append(ir.Region(str(rkey.value), spots, rkey.span))
+            kinds.append(ir.RegionKind(str(kkey.value), tuple(regions), None, (), kkey.span))
+        expect = None
+        em = r.mapping(m.get("expect"), "expect")
+        if em is not None:
+            r.keys(em, EXPECT_KEYS, "expect")
+            counts = r.mapping(em.get("regions"), "regions")
+            size_seq = r.sequence(em.get("region_size"), "region_size")
+            size = None
+            if size_seq is not None:
+                bounds = [r.integer(x, "region_size") for x in size_seq.items]
+                if len(bounds) == 2 and bounds[0] is not None and bounds[1] is not None:
+                    size = (bounds[0], bounds[1])
+                else:
+                    r.error(size_seq.span, "region_size must be [min, max]")
+            expect = ir.BoardExpect(
+                spots=r.integer(em.get("spots"), "spots"),
+                regions=tuple((str(k.value), r.integer(v, "a count") or 0) for k, v in counts.items) if counts else (),
+                region_size=size,
+                contiguous=r.boolean(em.get("contiguous"), "contiguous"),
+                cover_each_spot_once=r.boolean(em.get("cover_each_spot_once"), "cover_each_spot_once"),
+                no_region_equal=tuple(x.name for x in r.names(em.get("no_region_equal"), "a region kind")),
+                span=em.span,
+            )
+        out.append(ir.Board(str(key.value), side, tuple(kinds), expect, key.span))
+    return tuple(out)
+
+
+def _dice(r: _Reader, node: YNode | None) -> tuple[ir.DiceKind, ...]:
+    out: list[ir.DiceKind] = []
+    for key, value in (r.mapping(node, "dice") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
+        m = r.mapping(value, f"dice `{key.value}`")
+        if m is None:
+            continue
+        dice: list[ir.Die] = []
+        for dkey, dvalue in m.items:
+            seq = r.sequence(dvalue, f"die `{dkey.value}`")
+            faces = tuple(f for f in (r.integer(x, "a face") for x in seq.items) if f is not None) if seq else ()
+            if not faces:
+                r.error(dkey.span, f"die `{dkey.value}` needs a list of faces, e.g. [0, 1]")
+                continue
+            dice.append(ir.Die(str(dkey.value), faces, dkey.span))
+        out.append(ir.DiceKind(str(key.value), tuple(dice), key.span))
+    return tuple(out)
+
+
+def _fields(r: _Reader, state: YMap, entity_kinds: set[str], enums: set[str]) -> tuple[ir.Field, ...]:
+    out: list[ir.Field] = []
+    for key, value in state.items:
+        name = str(key.value)
+        m = r.mapping(value, f"field `{name}`")
+        if m is None:
+            continue
+        r.keys(m, FIELD_KEYS, f"field `{name}`")
+        per_ref = r.name(m.get("per"), "per") if m.get("per") is not None else None
+        per = per_ref.name if per_ref else None
+        if per_ref is not None and per not in entity_kinds:
+            r.error(per_ref.span, f"unknown kind `{per}` for `per:`", did_you_mean(per or "", entity_kinds))
+            per = None
+        values = tuple(ref.name for ref in r.names(m.get("values"), "a value")) if m.get("values") is not None else ()
+        ty: Ty | str
+        if values:
+            ty = Ty("enum", name)
+            if m.get("type") is not None:
+                r.error(m.get("type").span, "a field with `values:` has no `type:`")  # type: ignore[union-attr]
+        else:
+            type_node = m.get("type")
+            tname = r.text(type_node, "type")
+            if tname is None:
+                r.error(key.span, f"field `{name}` needs `type:` or `values:`")
+                continue
+            ty = parse_type(tname, entity_kinds, enums)
+            if isinstance(ty, str):
+                assert type_node is not None
+                r.error(type_node.span, ty, did_you_mean(tname, sorted(entity_kinds | enums) + ["int", "bool"]))
+                continue
+        init = r.expr(m.get("init"), "init")
+        if init is None:
+            if m.get("init") is None:
+                r.error(key.span, f"field `{name}` needs `init:`, its value at setup")
+            continue
+        visible = r.text(m.get("visible"), "visible", "all") or "all"
+        if visible not in VISIBILITY:
+            vnode = m.get("visible")
+            assert vnode is not None
+            r.error(vnode.span, f"visible must be one of {', '.join(VISIBILITY)}", did_you_mean(visible, VISIBILITY))
+        out.append(ir.Field(name, per, ty, values, init, visible, r.text(m.get("doc"), "doc", "") or "", key.span))
+    return tuple(out)
+
+
+def _phases(r: _Reader, node: YNode | None) -> tuple[ir.Phase, ...]:
+    out: list[ir.Phase] = []
+    for key, value in (r.mapping(node, "phases") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
+        m = r.mapping(value, f"phase `{key.value}`")
+        if m is None:
+            continue
+        r.keys(m, PHASE_KEYS, f"phase `{key.value}`")
+        stuck = r.text(m.get("when_stuck"), "when_stuck", "pass") or "pass"
+        if stuck not in ("pass", "end"):
+            node_ = m.get("when_stuck")
+            assert node_ is not None
+            r.error(node_.span, "when_stuck must be `pass` (the turn passes) or `end` (the game ends)")
+        then = r.name(m.get("then"), "then") if m.get("then") is not None else None
+        out.append(ir.Phase(str(key.value), r.block(m.get("start"), "start"), r.names(m.get("actions"), "an action"),
+                            stuck, then, key.span))
+    return tuple(out)
+
+
+def _actions(r: _Reader, node: YNode | None) -> tuple[ir.Action, ...]:
+    out: list[ir.Action] = []
+    for key, value in (r.mapping(node, "actions") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
+        name = str(key.value)
+        m = r.mapping(value, f"action `{name}`")
+        if m is None:
+            continue
+        r.keys(m, ACTION_KEYS, f"action `{name}`")
+        choices: list[ir.Choice] = []
+        for ckey, cvalue in (r.mapping(m.get("choose"), "choose") or YMap((), m.span)).items:
+            domain = r.expr(cvalue, f"choice `{ckey.value}`")
+            if domain is not None:
+                choices.append(ir.Choice(str(ckey.value), domain, ckey.span))
+        text = r.text(m.get("text"), "text", name.replace("_", " ")) or name
+        out.append(ir.Action(name, tuple(choices), r.expr(m.get("when"), "when"), text,
+                             r.block(m.get("effect"), "effect"), key.span))
+    return tuple(out)
+
+
+def _triggers(r: _Reader, node: YNode | None) -> tuple[ir.Trigger, ...]:
+    out: list[ir.Trigger] = []
+    for key, value in (r.mapping(node, "triggers") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
+        m = r.mapping(value, f"trigger `{key.value}`")
+        if m is None:
+            continue
+        r.keys(m, TRIGGER_KEYS, f"trigger `{key.value}`")
+        after = r.names(m.get("after"), "an action") if m.get("after") is not None else ()
+        at = r.text(m.get("at"), "at")
+        if at is not None and at != "turn_end":
+            anode = m.get("at")
+            assert anode is not None
+            r.error(anode.span, f"unknown moment `{at}`", "triggers run `after: [actions]` or `at: turn_end`")
+        if not after and at is None:
+            r.error(key.span, f"trigger `{key.value}` needs `after: [actions]` or `at: turn_end`")
+        out.append(ir.Trigger(str(key.value), after, at, r.expr(m.get("when"), "when"),
+                              r.block(m.get("effect"), "effect"), key.span))
+    return tuple(out)

@@ -1,0 +1,888 @@
+"""Stage 5, check: every name resolves, every call fits its signature, types agree, every
+phase can be reached and the game can end.
+
+`check(ruleset)` returns the diagnostics and, when there are none, a `Program`: each
+expression and effect already written as Python, which the code generator only lays out.
+Checking and lowering are one walk so they can never disagree about what a name means.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from dataclasses import dataclass, field
+from typing import assert_never
+
+from ..runtime.board import mirror_label, validate_regions
+from . import ast, ir
+from .signatures import AGGREGATES, BUILTINS, VALUES
+from .source import Diagnostic, SourceSpan, did_you_mean
+from .types import ANY, BOOL, INT, STR, Ty, compatible, entity, enum, list_of, parse_type, set_of, unify
+
+# Names the State base class and generated code use: fields, defines and procedures may not
+# take them.
+RESERVED = frozenset(
+    {
+        "game", "num_players", "options", "seed", "rng", "board", "current", "phase", "turn", "moves",
+        "terminal", "next_phase", "to_act", "legal_actions", "apply", "parse_action", "is_terminal",
+        "scores", "winners", "observation", "clone", "to_json", "label", "opponent", "players", "spots",
+        "regions", "player",
+    }
+)
+_PY_AVOID = frozenset({"self", "rt", "actions", "render", "action", "len", "range", "sum", "all", "any",
+                       "min", "max", "list", "tuple", "frozenset", "int", "bool", "str", "abs", "sorted"})
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of lowered Python at an indentation depth, with the rule it came from."""
+
+    depth: int
+    code: str
+    source: SourceSpan | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredChoice:
+    name: str
+    py_name: str
+    domain: str
+    is_list: bool
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredAction:
+    name: str
+    method: str
+    params: tuple[tuple[str, str], ...]  # python name, annotation
+    when: str | None
+    choices: tuple[LoweredChoice, ...]
+    text_parts: tuple[tuple[str, str | None], ...]  # literal text, or (choice python name, format kind)
+    effect: tuple[Line, ...]
+    triggers: tuple[str, ...]  # trigger method names to run afterwards
+    then: tuple[tuple[int, int], ...]  # (phase index, next phase index)
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredFunction:
+    name: str
+    params: tuple[tuple[str, str], ...]
+    returns: str
+    body: tuple[Line, ...]
+    span: SourceSpan
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredTrigger:
+    name: str
+    method: str
+    when: str | None
+    effect: tuple[Line, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredField:
+    name: str
+    annotation: str
+    init: str
+    per: str | None
+    copy: str  # how clone copies it
+    info: str  # the FieldInfo(...) literal
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredPhase:
+    name: str
+    const: str
+    start: tuple[Line, ...]
+    actions: tuple[str, ...]  # action method suffixes
+    stuck: str
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredBoard:
+    name: str
+    side: int
+    regions: tuple[tuple[str, str, tuple[str, ...]], ...]  # kind, name, spots
+    span: SourceSpan
+
+
+@dataclass
+class Program:
+    constants: list[tuple[str, int, str]] = field(default_factory=list)  # NAME, value, comment
+    enums: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    dice: list[tuple[str, tuple[str, ...], tuple[tuple[int, ...], ...]]] = field(default_factory=list)
+    options: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # name, slot, choices
+    region_kinds: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+    boards: list[LoweredBoard] = field(default_factory=list)
+    fields: list[LoweredField] = field(default_factory=list)
+    defines: list[LoweredFunction] = field(default_factory=list)
+    procedures: list[LoweredFunction] = field(default_factory=list)
+    phases: list[LoweredPhase] = field(default_factory=list)
+    actions: list[LoweredAction] = field(default_factory=list)
+    triggers: list[LoweredTrigger] = field(default_factory=list)
+    turn_end: list[str] = field(default_factory=list)
+    end: str = "False"
+    end_span: SourceSpan | None = None
+    scoring: list[tuple[str, str, SourceSpan]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Sym:
+    kind: str  # field, perfield, const, option, value, local, define
+    ty: Ty
+    py: str
+    span: SourceSpan | None = None
+    per: str | None = None
+
+
+def const_name(name: str) -> str:
+    return re.sub(r"[^A-Z0-9_]", "_", name.upper())
+
+
+class _Checker:
+    def __init__(self, rs: ir.RuleSet) -> None:
+        self.rs = rs
+        self.diags: list[Diagnostic] = []
+        self.globals: dict[str, _Sym] = {}
+        self.scopes: list[dict[str, _Sym]] = []
+        self.functions: dict[str, ir.Define] = {}
+        self.define_types: dict[str, Ty] = {}
+        self.procedures: dict[str, ir.Procedure] = {}
+        self.context = ""  # "effect" allows chance
+        self.gotos: list[tuple[str, SourceSpan]] = []
+        self.program = Program()
+        self.entity_kinds = {"player", "spot", "region"} | {d.name for d in rs.dice}
+        self.enum_names: set[str] = {"role", "regionkind"}
+
+    def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(span, message, hint))
+
+    # -- declarations -------------------------------------------------------------------------
+    def declare(self, name: str, sym: _Sym) -> None:
+        if name in self.globals:
+            old = self.globals[name]
+            where = f" (first declared at {old.span})" if old.span else ""
+            if sym.span is not None:
+                self.error(sym.span, f"`{name}` is declared twice{where}", "every name in a rule set must be unique")
+            return
+        self.globals[name] = sym
+
+    def declare_enum(self, enum_name: str, values: tuple[str, ...], span: SourceSpan, comment: str) -> None:
+        self.enum_names.add(enum_name)
+        self.program.enums.append((enum_name, values))
+        for i, value in enumerate(values):
+            const = const_name(value)
+            self.declare(value, _Sym("const", enum(enum_name), const, span))
+            self.program.constants.append((const, i, f"{enum_name}: {comment}"))
+
+    def declarations(self) -> None:
+        rs = self.rs
+        for name, (tname, py, _doc) in VALUES.items():
+            ty = parse_type(tname, self.entity_kinds, self.enum_names)
+            assert isinstance(ty, Ty)
+            self.globals[name] = _Sym("value", ty, py)
+        if not rs.roles:
+            roles = tuple(f"seat{i + 1}" for i in range(max(rs.players)))
+        else:
+            roles = rs.roles
+            if len(roles) < max(rs.players):
+                self.error(rs.span, f"{len(roles)} roles for up to {max(rs.players)} players",
+                           "give one role per seat, in seat order")
+        self.program.roles = roles
+        self.declare_enum("role", roles, rs.span, "the roles, in seat order")
+        # boards and their region kinds
+        kinds: tuple[str, ...] | None = None
+        for board in rs.boards:
+            names = tuple(k.name for k in board.region_kinds)
+            if kinds is None:
+                kinds = names
+            elif names != kinds:
+                self.error(board.span, f"board `{board.name}` has region kinds {', '.join(names)}, "
+                           f"but the first board has {', '.join(kinds)}", "every board needs the same kinds")
+            self.board(board)
+        if not rs.boards:
+            self.error(rs.span, "a rule set needs `boards:` with at least one board")
+        self.program.region_kinds = kinds or ()
+        self.declare_enum("regionkind", kinds or (), rs.span, "the kinds of regions on the board")
+        if len(rs.boards) > 1:
+            option = next((o for o in rs.options if o.name == "board"), None)
+            board_names = tuple(b.name for b in rs.boards)
+            if option is None:
+                self.error(rs.boards[1].span, "several boards need an option `board` to choose between them")
+            elif set(option.choices) != set(board_names):
+                self.error(option.span, f"option `board` must choose among the boards: {', '.join(board_names)}")
+        for opt in rs.options:
+            slot = f"opt_{opt.name}"
+            self.program.options.append((opt.name, slot, opt.choices))
+            self.declare(opt.name, _Sym("option", enum(opt.name), f"self.{slot}", opt.span))
+            if opt.name != "board":
+                self.declare_enum(opt.name, opt.choices, opt.span, f"choices of option `{opt.name}`")
+            else:
+                self.enum_names.add("board")
+                self.program.enums.append(("board", opt.choices))
+        for kind in rs.dice:
+            names = tuple(d.name for d in kind.dice)
+            self.program.dice.append((kind.name, names, tuple(d.faces for d in kind.dice)))
+            for i, die in enumerate(kind.dice):
+                const = const_name(die.name)
+                self.declare(die.name, _Sym("const", entity(kind.name), const, die.span))
+                self.program.constants.append((const, i, f"{kind.name} {die.faces}"))
+        for f in rs.fields:
+            if f.values:
+                self.declare_enum(f.name, f.values, f.span, f"values of field `{f.name}`")
+        for f in rs.fields:
+            self.reserved(f.name, f.span)
+            kind = "perfield" if f.per else "field"
+            self.declare(f.name, _Sym(kind, f.type, f"self.{f.name}", f.span, f.per))
+        for d in rs.defines:
+            self.reserved(d.name, d.span)
+            if d.name in self.functions or d.name in self.globals:
+                self.error(d.span, f"`{d.name}` is declared twice")
+            self.functions[d.name] = d
+        for p in rs.procedures:
+            self.reserved(p.name, p.span)
+            if p.name in self.functions or p.name in self.procedures or p.name in self.globals:
+                self.error(p.span, f"`{p.name}` is declared twice")
+            self.procedures[p.name] = p
+
+    def reserved(self, name: str, span: SourceSpan) -> None:
+        if name in RESERVED or name.startswith("_") or name.startswith("opt_"):
+            self.error(span, f"`{name}` is a name rulewright keeps for itself", "choose another name")
+        elif name in BUILTINS or name in AGGREGATES:
+            self.error(span, f"`{name}` is the name of a built-in function", "choose another name")
+
+    def board(self, board: ir.Board) -> None:
+        regions: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        by_kind = {k.name: k for k in board.region_kinds}
+        for kind in board.region_kinds:
+            if kind.mirror_of is not None:
+                source = by_kind.get(kind.mirror_of)
+                if source is None or source.mirror_of is not None:
+                    self.error(kind.span, f"cannot mirror `{kind.mirror_of}`: no region kind of that name listed "
+                               "before it", did_you_mean(kind.mirror_of, by_kind))
+                    continue
+                rename = dict(kind.rename)
+                mirrored = []
+                for region in source.regions:
+                    name = region.name
+                    for old, new in rename.items():
+                        if name.startswith(old):
+                            name = new + name[len(old):]
+                    try:
+                        spots = tuple(mirror_label(s, board.hexagon) for s in region.spots)
+                    except KeyError:
+                        spots = ()
+                    mirrored.append((name, spots))
+                regions[kind.name] = mirrored
+            else:
+                regions[kind.name] = [(r.name, r.spots) for r in kind.regions]
+        exp = board.expect
+        if exp is not None:
+            problems = validate_regions(
+                board.hexagon, regions, exp.spots, dict(exp.regions), exp.region_size, exp.contiguous,
+                exp.cover_each_spot_once, exp.no_region_equal,
+            )
+            for problem in problems:
+                self.error(exp.span, f"board `{board.name}` does not match what is expected of it: {problem}")
+        else:
+            # Without expectations, still refuse spots that are not on the board.
+            for problem in validate_regions(board.hexagon, regions, None, {}, None, False, False, ()):
+                self.error(board.span, f"board `{board.name}`: {problem}")
+        names = [n for kind_regions in regions.values() for n, _ in kind_regions]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            self.error(board.span, f"board `{board.name}` names several regions {', '.join(dupes)}")
+        self.program.boards.append(
+            LoweredBoard(
+                board.name, board.hexagon,
+                tuple((k, n, s) for k, rs_ in regions.items() for n, s in rs_), board.span,
+            )
+        )
+
+    # -- scopes -------------------------------------------------------------------------------
+    def lookup(self, name: str) -> _Sym | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return self.globals.get(name)
+
+    def visible_names(self) -> list[str]:
+        names = set(self.globals) | set(self.functions)
+        for scope in self.scopes:
+            names |= set(scope)
+        return sorted(names)
+
+    def bind(self, name: str, ty: Ty, span: SourceSpan) -> str:
+        if self.lookup(name) is not None or name in self.functions or name in self.procedures:
+            self.error(span, f"`{name}` is already a name here", "choose another name for the local value")
+        py = name + "_" if keyword.iskeyword(name) or name in _PY_AVOID else name
+        self.scopes[-1][name] = _Sym("local", ty, py, span)
+        return py
+
+    # -- expressions --------------------------------------------------------------------------
+    def expr(self, e: ast.Expr) -> tuple[Ty, str]:
+        match e:
+            case ast.Num():
+                return INT, str(e.value)
+            case ast.Str():
+                return STR, repr(e.value)
+            case ast.BoolLit():
+                return BOOL, str(e.value)
+            case ast.Name():
+                return self.name(e)
+            case ast.Attr():
+                self.error(e.span, f"`.{e.name}`: values have no attributes in rule files",
+                           "use a function, e.g. spots_of(region)")
+                return ANY, "None"
+            case ast.Index():
+                return self.index(e)
+            case ast.Call():
+                return self.call(e)
+            case ast.Comprehension():
+                return self.comprehension(e)
+            case ast.ListLit():
+                return self.collection(e.items, "list", e.span)
+            case ast.SetLit():
+                return self.collection(e.items, "set", e.span)
+            case ast.Unary():
+                t, py = self.expr(e.operand)
+                if e.op == "not":
+                    self.truth(t, e.operand.span)
+                    return BOOL, f"not {py}"
+                self.want(INT, t, e.operand.span, "`-`")
+                return INT, f"-{py}"
+            case ast.Binary():
+                return self.binary(e)
+            case ast.Cond():
+                tt, tpy = self.expr(e.test)
+                self.truth(tt, e.test.span)
+                at, apy = self.expr(e.then)
+                bt, bpy = self.expr(e.orelse)
+                common = unify(at, bt)
+                if common is None:
+                    self.error(e.span, f"type mismatch: one branch is {at}, the other {bt}")
+                    common = at
+                return common, f"({apy} if {tpy} else {bpy})"
+            case _:
+                assert_never(e)
+
+    def name(self, e: ast.Name) -> tuple[Ty, str]:
+        sym = self.lookup(e.id)
+        if sym is not None:
+            return sym.ty, sym.py
+        if e.id in self.functions:
+            d = self.functions[e.id]
+            if d.params:
+                self.error(e.span, f"`{e.id}` takes {len(d.params)} argument(s)", f"call it: {e.id}(...)")
+                return ANY, "None"
+            return self.define_type(d), f"self.{e.id}()"
+        self.error(e.span, f"unknown name `{e.id}`", did_you_mean(e.id, self.visible_names()))
+        return ANY, "None"
+
+    def index(self, e: ast.Index) -> tuple[Ty, str]:
+        if isinstance(e.obj, ast.Name):
+            sym = self.lookup(e.obj.id)
+            if sym is not None and sym.kind == "perfield":
+                it, ipy = self.expr(e.index)
+                self.want(entity(sym.per or ""), it, e.index.span, f"the index of `{e.obj.id}`")
+                return sym.ty, f"{sym.py}[{ipy}]"
+        t, py = self.expr(e.obj)
+        it, ipy = self.expr(e.index)
+        if t.kind == "list":
+            self.want(INT, it, e.index.span, "a list index")
+            return t.elem or ANY, f"{py}[{ipy}]"
+        if t.kind != "any":
+            self.error(e.obj.span, f"a value of type {t} cannot be indexed")
+        return ANY, "None"
+
+    def collection(self, items: tuple[ast.Expr, ...], kind: str, span: SourceSpan) -> tuple[Ty, str]:
+        elem = ANY
+        parts = []
+        for item in items:
+            t, py = self.expr(item)
+            u = unify(elem, t)
+            if u is None:
+                self.error(item.span, f"type mismatch: {t} among items of type {elem}")
+            else:
+                elem = u
+            parts.append(py)
+        if kind == "list":
+            return list_of(elem), "[" + ", ".join(parts) + "]" if parts else "()"
+        return set_of(elem), "frozenset((" + ", ".join(parts) + ("," if len(parts) == 1 else "") + "))" if parts else "frozenset()"
+
+    def iterable(self, t: Ty, py: str, span: SourceSpan) -> tuple[Ty, str]:
+        """The element type of something a `for` can walk, and how to walk it."""
+        if t.kind in ("list", "set"):
+            return t.elem or ANY, py
+        if t == entity("region"):
+            return entity("spot"), f"self.board.region_spots[{py}]"
+        if t.kind != "any":
+            self.error(span, f"cannot iterate over a value of type {t}", "iterate over a list, a set or a region")
+        return ANY, py
+
+    def comprehension(self, e: ast.Comprehension) -> tuple[Ty, str]:
+        if e.func not in AGGREGATES:
+            self.error(e.span, f"`{e.func}(... for ...)`: unknown aggregate",
+                       did_you_mean(e.func, AGGREGATES) or f"aggregates: {', '.join(AGGREGATES)}")
+        dt, dpy = self.expr(e.domain)
+        elem, walk = self.iterable(dt, dpy, e.domain.span)
+        self.scopes.append({})
+        var = self.bind(e.var, elem, e.span)
+        cond_py = None
+        if e.cond is not None:
+            ct, cond_py = self.expr(e.cond)
+            self.truth(ct, e.cond.span)
+        et, epy = self.expr(e.elt)
+        self.scopes.pop()
+        head = f"for {var} in {walk}" + (f" if {cond_py}" if cond_py else "")
+        match e.func:
+            case "count":
+                self.want(BOOL, et, e.elt.span, "what `count` counts")
+                if cond_py:
+                    return INT, f"sum(1 for {var} in {walk} if {cond_py} and {epy})"
+                return INT, f"sum(1 for {var} in {walk} if {epy})"
+            case "all" | "any":
+                self.truth(et, e.elt.span)
+                return BOOL, f"{e.func}({epy} {head})"
+            case "sum" | "min" | "max":
+                self.want(INT, et, e.elt.span, f"what `{e.func}` adds up")
+                default = ", default=0" if e.func != "sum" else ""
+                return INT, f"{e.func}(({epy} {head}){default})"
+            case "set":
+                return set_of(et), f"frozenset({epy} {head})"
+            case _:
+                return list_of(et), f"[{epy} {head}]"
+
+    def binary(self, e: ast.Binary) -> tuple[Ty, str]:
+        lt, lpy = self.expr(e.left)
+        rt_, rpy = self.expr(e.right)
+        op = e.op
+        if op in ("and", "or"):
+            self.truth(lt, e.left.span)
+            self.truth(rt_, e.right.span)
+            return BOOL, f"({lpy} {op} {rpy})"
+        if op in ("==", "!="):
+            if unify(lt, rt_) is None:
+                self.error(e.span, f"type mismatch: comparing {lt} with {rt_}")
+            return BOOL, f"{lpy} {op} {rpy}"
+        if op in ("<", "<=", ">", ">="):
+            self.want(INT, lt, e.left.span, f"`{op}`")
+            self.want(INT, rt_, e.right.span, f"`{op}`")
+            return BOOL, f"{lpy} {op} {rpy}"
+        if op in ("in", "not in"):
+            elem, walk = self.iterable(rt_, rpy, e.right.span)
+            if unify(elem, lt) is None:
+                self.error(e.span, f"type mismatch: looking for {lt} among {elem}")
+            return BOOL, f"{lpy} {op} {walk}"
+        if op == "+" and lt.kind in ("list", "set") or rt_.kind in ("list", "set") and op in ("+", "-"):
+            common = unify(lt, rt_)
+            if common is None:
+                self.error(e.span, f"type mismatch: {lt} {op} {rt_}")
+                return lt, "None"
+            if common.kind == "list":
+                if op == "-":
+                    self.error(e.span, "lists cannot be subtracted", "filter with [x for x in a if x not in b]")
+                return common, f"[*{lpy}, *{rpy}]"
+            return common, f"({lpy} {'|' if op == '+' else '-'} {rpy})"
+        self.want(INT, lt, e.left.span, f"`{op}`")
+        self.want(INT, rt_, e.right.span, f"`{op}`")
+        return INT, f"({lpy} {op} {rpy})"
+
+    def call(self, e: ast.Call) -> tuple[Ty, str]:
+        if e.func in self.functions:
+            d = self.functions[e.func]
+            args = self.arguments(e, tuple((p.name, p.type) for p in d.params))
+            return self.define_type(d), f"self.{e.func}({', '.join(args)})"
+        if e.func in self.procedures:
+            self.error(e.span, f"`{e.func}` is a procedure: it changes the game and gives no value",
+                       "call it as an effect of its own")
+            return ANY, "None"
+        sig = BUILTINS.get(e.func)
+        if sig is None:
+            if e.func in AGGREGATES:
+                self.error(e.span, f"`{e.func}` takes a comprehension: {e.func}(x for x in items)")
+            else:
+                self.error(e.span, f"unknown function `{e.func}`",
+                           did_you_mean(e.func, list(BUILTINS) + list(self.functions) + list(self.procedures)))
+            return ANY, "None"
+        if sig.chance and self.context != "effect":
+            self.error(e.span, f"`{e.func}` draws chance, so it can only be used in an effect",
+                       "legal actions, guards, definitions and scoring must not use chance")
+        bindings: dict[str, Ty] = {}
+        param_types: list[tuple[str, Ty]] = []
+        for pname, ptype in sig.params:
+            ty = parse_type(ptype, self.entity_kinds | {"T"}, self.enum_names)
+            assert isinstance(ty, Ty), ty
+            param_types.append((pname, ty))
+        lowered: list[str] = []
+        arg_types: list[Ty] = []
+        if e.keywords:
+            self.error(e.keywords[0].span, f"`{e.func}` takes no keyword arguments")
+        if len(e.args) != len(param_types):
+            self.error(e.span, f"`{e.func}` takes {len(param_types)} argument(s), {len(e.args)} given",
+                       f"{e.func}({', '.join(f'{n}: {t}' for n, t in sig.params)})")
+        for arg, (pname, pty) in zip(e.args, param_types, strict=False):
+            at, apy = self.expr(arg)
+            arg_types.append(at)
+            if not self.generic_fits(pty, at, bindings):
+                self.error(arg.span, f"argument `{pname}` of `{e.func}` must be {pty}, not {at}")
+            lowered.append(apy)
+        for arg in e.args[len(param_types):]:
+            self.expr(arg)
+        while len(lowered) < len(param_types):
+            lowered.append("None")
+        ret = parse_type(sig.returns, self.entity_kinds, self.enum_names)
+        assert isinstance(ret, Ty)
+        extra: dict[str, str] = {}
+        if e.func == "throw":
+            dice_kind = bindings.get("T")
+            extra["faces"] = f"{const_name(dice_kind.name)}_FACES" if dice_kind and dice_kind.kind == "entity" else "()"
+            if dice_kind is not None and dice_kind.kind == "entity" and dice_kind.name not in {d.name for d in self.rs.dice}:
+                self.error(e.span, "throw() takes a set of dice")
+        return ret, sig.python.format(*lowered, **extra)
+
+    def generic_fits(self, want: Ty, got: Ty, bindings: dict[str, Ty]) -> bool:
+        if want.kind == "entity" and want.name == "T":
+            bound = bindings.get("T")
+            if bound is None:
+                bindings["T"] = got
+                return True
+            return compatible(bound, got)
+        if want.kind in ("list", "set") and want.elem is not None and want.elem.name == "T":
+            if got.kind == "any":
+                return True
+            if got.kind not in ("list", "set") or (want.kind == "set" and got.kind != "set"):
+                return False
+            return self.generic_fits(want.elem, got.elem or ANY, bindings)
+        return compatible(want, got)
+
+    def arguments(self, e: ast.Call, params: tuple[tuple[str, Ty], ...]) -> list[str]:
+        if e.keywords:
+            self.error(e.keywords[0].span, f"`{e.func}` takes no keyword arguments")
+        if len(e.args) != len(params):
+            self.error(e.span, f"`{e.func}` takes {len(params)} argument(s), {len(e.args)} given",
+                       f"{e.func}({', '.join(f'{n}: {t}' for n, t in params)})")
+        out = []
+        for i, arg in enumerate(e.args):
+            at, apy = self.expr(arg)
+            if i < len(params) and not compatible(params[i][1], at):
+                self.error(arg.span, f"argument `{params[i][0]}` of `{e.func}` must be {params[i][1]}, not {at}")
+            out.append(apy)
+        return out
+
+    def define_type(self, d: ir.Define) -> Ty:
+        known = self.define_types.get(d.name)
+        if known is not None:
+            return known
+        self.define_types[d.name] = ANY  # recursion guard: a define that uses itself is `any`
+        saved_scopes, saved_context = self.scopes, self.context
+        self.scopes, self.context = [{}], "define"
+        for p in d.params:
+            self.bind(p.name, p.type, p.span)
+        ty, _ = self.expr(d.body)
+        self.scopes, self.context = saved_scopes, saved_context
+        self.define_types[d.name] = ty
+        return ty
+
+    # -- helpers ------------------------------------------------------------------------------
+    def want(self, expected: Ty, got: Ty, span: SourceSpan, what: str) -> None:
+        if not compatible(expected, got):
+            self.error(span, f"type mismatch: {what} must be {expected}, not {got}")
+
+    def truth(self, t: Ty, span: SourceSpan) -> None:
+        """A condition: a bool, or a list or set (true when not empty)."""
+        if t.kind not in ("bool", "list", "set", "any"):
+            self.error(span, f"type mismatch: a condition must be bool, not {t}")
+
+    # -- statements ---------------------------------------------------------------------------
+    def block(self, stmts: tuple[ast.Stmt, ...], depth: int) -> list[Line]:
+        out: list[Line] = []
+        self.scopes.append({})
+        for s in stmts:
+            out.extend(self.stmt(s, depth))
+        self.scopes.pop()
+        if not out:
+            out.append(Line(depth, "pass"))
+        return out
+
+    def stmt(self, s: ast.Stmt, depth: int) -> list[Line]:
+        match s:
+            case ast.Assign():
+                return [Line(depth, self.assign(s), s.span)]
+            case ast.Let():
+                t, py = self.expr(s.value)
+                name = self.bind(s.name, t, s.span)
+                return [Line(depth, f"{name} = {py}", s.span)]
+            case ast.CallStmt():
+                return [Line(depth, self.call_stmt(s.call), s.span)]
+            case ast.Goto():
+                phases = [p.name for p in self.rs.phases]
+                if s.phase not in phases:
+                    self.error(s.span, f"unknown phase `{s.phase}`", did_you_mean(s.phase, phases))
+                self.gotos.append((s.phase, s.span))
+                return [Line(depth, f"self.next_phase = PHASE_{const_name(s.phase)}", s.span)]
+            case ast.EndTurn():
+                return [Line(depth, "self.next_phase = -1", s.span)]
+            case ast.Pass():
+                return [Line(depth, "pass", s.span)]
+            case ast.For():
+                dt, dpy = self.expr(s.domain)
+                elem, walk = self.iterable(dt, dpy, s.domain.span)
+                self.scopes.append({})
+                var = self.bind(s.var, elem, s.span)
+                head = Line(depth, f"for {var} in {walk}:", s.span)
+                body = self.block(s.body, depth + 1)
+                self.scopes.pop()
+                return [head, *body]
+            case ast.If():
+                lines: list[Line] = []
+                for i, (test, body) in enumerate(s.branches):
+                    t, py = self.expr(test)
+                    self.truth(t, test.span)
+                    lines.append(Line(depth, f"{'if' if i == 0 else 'elif'} {py}:", test.span))
+                    lines.extend(self.block(body, depth + 1))
+                if s.orelse:
+                    lines.append(Line(depth, "else:"))
+                    lines.extend(self.block(s.orelse, depth + 1))
+                return lines
+            case _:
+                assert_never(s)
+
+    def assign(self, s: ast.Assign) -> str:
+        target = s.target
+        vt, vpy = self.expr(s.value)
+        sym = self.lookup(target.name)
+        if sym is None:
+            hint = did_you_mean(target.name, self.visible_names()) or f"declare it: let {target.name} = ..."
+            self.error(target.span, f"unknown name `{target.name}`", hint)
+            return "pass"
+        if sym.kind not in ("field", "perfield", "local"):
+            self.error(target.span, f"`{target.name}` cannot be changed", "only state fields and local values can")
+            return "pass"
+        if self.context != "effect":
+            self.error(s.span, "an effect cannot run here")
+        lhs = sym.py
+        if sym.kind == "perfield":
+            if target.index is None:
+                self.error(target.span, f"`{target.name}` has one value per {sym.per}: say which, "
+                           f"`{target.name}[...] = ...`")
+                return "pass"
+            it, ipy = self.expr(target.index)
+            self.want(entity(sym.per or ""), it, target.index.span, f"the index of `{target.name}`")
+            lhs = f"{sym.py}[{ipy}]"
+        elif target.index is not None:
+            self.error(target.span, f"`{target.name}` is a single value and takes no index")
+            return "pass"
+        if s.op in ("+=", "-="):
+            if sym.ty.kind == "set" and compatible(sym.ty, vt):
+                return f"{lhs} = {lhs} {'|' if s.op == '+=' else '-'} {vpy}"
+            self.want(INT, sym.ty, target.span, f"the target of `{s.op}`")
+            self.want(INT, vt, s.value.span, f"the value added with `{s.op}`")
+            return f"{lhs} {s.op} {vpy}"
+        if not compatible(sym.ty, vt):
+            self.error(s.value.span, f"type mismatch: `{target.name}` is {sym.ty}, the value is {vt}")
+        return f"{lhs} = {vpy}"
+
+    def call_stmt(self, c: ast.Call) -> str:
+        proc = self.procedures.get(c.func)
+        if proc is None:
+            if c.func in self.functions or c.func in BUILTINS:
+                self.error(c.span, f"`{c.func}(...)` gives a value; as an effect it does nothing",
+                           "use it inside an assignment or a condition")
+            else:
+                self.error(c.span, f"unknown procedure `{c.func}`", did_you_mean(c.func, self.procedures))
+            return "pass"
+        args = self.arguments(c, tuple((p.name, p.type) for p in proc.params))
+        return f"self.{c.func}({', '.join(args)})"
+
+    # -- the rule set -------------------------------------------------------------------------
+    def run(self) -> Program:
+        rs = self.rs
+        self.declarations()
+        prog = self.program
+        # fields
+        for f in rs.fields:
+            self.scopes, self.context = [{}], "init"
+            t, py = self.expr(f.init)
+            if not compatible(f.type, t):
+                self.error(f.init.span, f"type mismatch: field `{f.name}` is {f.type}, its init is {t}")
+            annotation = _annotation(f.type)
+            if f.per:
+                count = {
+                    "player": "self.num_players",
+                    "spot": "len(self.board.spots)",
+                    "region": "len(self.board.region_names)",
+                }.get(f.per, f"len({const_name(f.per)}_FACES)")
+                init = f"[{py} for _ in range({count})]"
+                annotation = f"list[{annotation}]"
+                copy = f"self.{f.name}[:]"
+            else:
+                init, copy = py, f"self.{f.name}"
+            element = f.type.elem.name if f.type.kind in ("list", "set") and f.type.elem else f.type.name
+            info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
+                    f"{f.values!r}, {f.visible!r}, {f.doc!r})")
+            prog.fields.append(LoweredField(f.name, annotation, init, f.per, copy, info, f.span))
+        # defines and procedures
+        for d in rs.defines:
+            self.scopes, self.context = [{}], "define"
+            params = tuple((self.bind(p.name, p.type, p.span), _annotation(p.type)) for p in d.params)
+            t, py = self.expr(d.body)
+            self.define_types.setdefault(d.name, t)
+            prog.defines.append(LoweredFunction(d.name, params, _annotation(t), (Line(2, f"return {py}", d.span),),
+                                                d.span))
+        for p in rs.procedures:
+            self.scopes, self.context = [{}], "effect"
+            params = tuple((self.bind(x.name, x.type, x.span), _annotation(x.type)) for x in p.params)
+            body = tuple(self.block(p.body, 2))
+            prog.procedures.append(LoweredFunction(p.name, params, "None", body, p.span))
+        # triggers
+        action_names = {a.name for a in rs.actions}
+        after: dict[str, list[str]] = {a: [] for a in action_names}
+        for t in rs.triggers:
+            self.scopes, self.context = [{}], "effect"
+            when = None
+            if t.when is not None:
+                wt, when = self.expr(t.when)
+                self.truth(wt, t.when.span)
+            effect = tuple(self.block(t.effect, 3 if when else 2))
+            method = f"_trigger_{t.name}"
+            prog.triggers.append(LoweredTrigger(t.name, method, when, effect, t.span))
+            for ref in t.after:
+                if ref.name not in action_names:
+                    self.error(ref.span, f"unknown action `{ref.name}`", did_you_mean(ref.name, action_names))
+                else:
+                    after[ref.name].append(method)
+            if t.at == "turn_end":
+                prog.turn_end.append(method)
+        # phases
+        phase_names = [p.name for p in rs.phases]
+        if not rs.phases:
+            self.error(rs.span, "a rule set needs `phases:`, with at least one phase listing its actions")
+        for i, ph in enumerate(rs.phases):
+            self.scopes, self.context = [{}], "effect"
+            start = tuple(self.block(ph.start, 2))
+            for ref in ph.actions:
+                if ref.name not in action_names:
+                    self.error(ref.span, f"unknown action `{ref.name}`", did_you_mean(ref.name, action_names))
+            if ph.then is not None and ph.then.name not in phase_names:
+                self.error(ph.then.span, f"unknown phase `{ph.then.name}`", did_you_mean(ph.then.name, phase_names))
+            if not ph.actions:
+                self.error(ph.span, f"phase `{ph.name}` lists no actions", "give it `actions: [...]`")
+            prog.phases.append(LoweredPhase(ph.name, f"PHASE_{const_name(ph.name)}", start,
+                                            tuple(r.name for r in ph.actions), ph.when_stuck,
+                                            ph.span))
+            prog.constants.append((f"PHASE_{const_name(ph.name)}", i, "phase"))
+        in_phase = {r.name for ph in rs.phases for r in ph.actions}
+        for a in rs.actions:
+            if a.name not in in_phase:
+                self.error(a.span, f"action `{a.name}` belongs to no phase, so it can never be played",
+                           "list it in a phase's `actions:`")
+            prog.actions.append(self.action(a, after.get(a.name, [])))
+        self.reachability()
+        # end and scoring
+        self.scopes, self.context = [{}], "end"
+        if rs.end is None:
+            self.error(rs.span, "the game has no end condition", "add `end: <condition>` (when the game is over)")
+        else:
+            t, prog.end = self.expr(rs.end)
+            self.truth(t, rs.end.span)
+            prog.end_span = rs.end.span
+        if not rs.scoring:
+            self.error(rs.span, "the game has no scoring", "add `scoring:` with at least one term, e.g. gold: gold[player]")
+        for term in rs.scoring:
+            self.scopes, self.context = [{"player": _Sym("local", entity("player"), "player", term.span)}], "score"
+            t, py = self.expr(term.expr)
+            self.want(INT, t, term.expr.span, f"scoring term `{term.name}`")
+            prog.scoring.append((term.name, py, term.span))
+        return prog
+
+    def action(self, a: ir.Action, triggers: list[str]) -> LoweredAction:
+        self.scopes, self.context = [{}], "legal"
+        when = None
+        if a.when is not None:
+            wt, when = self.expr(a.when)
+            self.truth(wt, a.when.span)
+        choices: list[LoweredChoice] = []
+        params: list[tuple[str, str]] = []
+        for c in a.choices:
+            dt, dpy = self.expr(c.domain)
+            elem, walk = self.iterable(dt, dpy, c.domain.span)
+            py = self.bind(c.name, elem, c.span)
+            choices.append(LoweredChoice(c.name, py, walk, elem.kind == "list", c.span))
+            params.append((py, _annotation(elem)))
+        kinds = {c.name: self.lookup(c.name) for c in a.choices}
+        parts: list[tuple[str, str | None]] = []
+        pos = 0
+        for m in re.finditer(r"\{([^{}]*)\}", a.text):
+            if m.start() > pos:
+                parts.append((a.text[pos:m.start()], None))
+            sym = kinds.get(m.group(1))
+            if sym is None:
+                self.error(a.span, f"the text of `{a.name}` names `{{{m.group(1)}}}`, which is not one of its choices",
+                           did_you_mean(m.group(1), kinds) or f"choices: {', '.join(kinds) or 'none'}")
+            else:
+                ty = sym.ty
+                fmt = f"list:{ty.elem.name}" if ty.kind in ("list", "set") and ty.elem else (ty.name or ty.kind)
+                parts.append((sym.py, fmt))
+            pos = m.end()
+        if pos < len(a.text):
+            parts.append((a.text[pos:], None))
+        if not any(fmt for _, fmt in parts) and a.choices:
+            self.error(a.span, f"the text of `{a.name}` must show its choices",
+                       f"e.g. text: \"{a.name} {{{a.choices[0].name}}}\"")
+        self.context = "effect"
+        effect = tuple(self.block(a.effect, 2))
+        then = tuple(
+            (i, next(j for j, q in enumerate(self.rs.phases) if q.name == ph.then.name))
+            for i, ph in enumerate(self.rs.phases)
+            if ph.then is not None and any(r.name == a.name for r in ph.actions)
+            and any(q.name == ph.then.name for q in self.rs.phases)
+        )
+        return LoweredAction(a.name, f"_do_{a.name}", tuple(params), when, tuple(choices), tuple(parts), effect,
+                             tuple(triggers), then, a.span)
+
+    def reachability(self) -> None:
+        rs = self.rs
+        if not rs.phases:
+            return
+        edges: dict[str, set[str]] = {p.name: set() for p in rs.phases}
+        goto_targets = {name for name, _ in self.gotos}
+        for ph in rs.phases:
+            if ph.then is not None:
+                edges[ph.name].add(ph.then.name)
+            edges[ph.name] |= goto_targets  # a goto anywhere may run from any phase
+        seen, todo = {rs.phases[0].name}, [rs.phases[0].name]
+        while todo:
+            for nxt in edges.get(todo.pop(), ()):
+                if nxt not in seen and nxt in edges:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        for ph in rs.phases[1:]:
+            if ph.name not in seen:
+                self.error(ph.span, f"phase `{ph.name}` can never be reached",
+                           f"turns start in `{rs.phases[0].name}`; reach it with `then: {ph.name}` or `goto {ph.name}`")
+
+
+def _annotation(t: Ty) -> str:
+    from .types import python_type
+
+    return python_type(t)
+
+
+def check(rs: ir.RuleSet) -> tuple[list[Diagnostic], Program]:
+    """Check a rule set; returns its problems and the lowered program."""
+    checker = _Checker(rs)
+    program = checker.run()
+    unique: dict[tuple[SourceSpan, str], Diagnostic] = {}
+    for d in checker.diags:
+        unique.setdefault((d.span, d.message), d)
+    ordered = sorted(unique.values(), key=lambda d: (d.span.path, d.span.line, d.span.col))
+    return ordered, program

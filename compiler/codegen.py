@@ -1,0 +1,106 @@
+"""Stage 6, codegen: the checked program laid out as one Python module by a jinja2 template.
+
+`emit(ruleset, program, sources)` is the one entry point. All names and expressions were
+computed by the checker; the template only places them. Output is deterministic: it depends
+on nothing but the rule files and the compiler version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import PurePosixPath
+
+import jinja2
+
+from .. import __version__
+from . import ir
+from .check import Line, LoweredChoice, Program
+
+_ENV = jinja2.Environment(
+    loader=jinja2.PackageLoader("rulewright.compiler", "templates"),
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+    autoescape=False,
+)
+
+
+def _code(line: Line) -> str:
+    comment = f"  # {PurePosixPath(line.source.path).name}:{line.source.line}" if line.source else ""
+    return "    " * (line.depth - 2) + line.code + comment
+
+
+_ENV.filters["code"] = _code
+_ENV.filters["pyrepr"] = repr
+
+
+def class_name(game: str, variant: str) -> str:
+    words = re.split(r"[^a-zA-Z0-9]+", f"{game} {'' if variant == 'base' else variant}")
+    return "".join(w.capitalize() for w in words if w) + "State"
+
+
+def _text_code(parts: tuple[tuple[str, str | None], ...]) -> str:
+    pieces = []
+    for value, fmt in parts:
+        pieces.append(repr(value) if fmt is None else f"self._fmt({fmt!r}, {value})")
+    return " + ".join(pieces) if pieces else "''"
+
+
+def _args_code(choices: tuple[LoweredChoice, ...]) -> str:
+    args = [f"tuple({c.py_name})" if c.is_list else c.py_name for c in choices]
+    return "(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"
+
+
+def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> str:
+    """Render the module. `sources` are (display path, file text) of the rule files used."""
+    actions = [
+        {
+            "name": a.name, "method": a.method, "params": a.params, "when": a.when, "choices": a.choices,
+            "effect": a.effect, "triggers": a.triggers, "then": a.then, "span": a.span,
+            "text_code": _text_code(a.text_parts),
+            "args_code": _args_code(a.choices),
+        }
+        for a in program.actions
+    ]
+    ruleset = rs.game if rs.variant == "base" else f"{rs.game}/{rs.variant}"
+    text = _ENV.get_template("game.py.j2").render(
+        version=__version__,
+        sources=[(path, hashlib.sha256(body.encode()).hexdigest()[:16]) for path, body in sources],
+        ruleset=ruleset,
+        title=rs.title,
+        author=rs.author,
+        constants=program.constants,
+        role_of_seat=repr(tuple(range(len(program.roles)))),
+        dice_faces=[(name.upper(), repr(faces)) for name, _, faces in program.dice],
+        boards=program.boards,
+        region_kinds=repr(program.region_kinds),
+        class_name=class_name(rs.game, rs.variant),
+        slots=tuple([slot for _, slot, _ in program.options] + [f.name for f in program.fields]),
+        fields=program.fields,
+        phase_names=repr(tuple(p.name for p in program.phases)),
+        phase_stuck=repr(tuple(p.stuck for p in program.phases)),
+        enums=program.enums,
+        dice=program.dice,
+        options=program.options,
+        phases=program.phases,
+        actions=actions,
+        triggers=program.triggers,
+        turn_end=program.turn_end,
+        defines=program.defines,
+        procedures=program.procedures,
+        end=program.end,
+        end_span=program.end_span or rs.span,
+        scoring=program.scoring,
+        game_id=rs.game,
+        variant=rs.variant,
+        players=rs.players,
+        roles=program.roles,
+        option_infos=rs.options,
+        files=tuple(path for path, _ in sources),
+        lowest=rs.winner == "lowest_score",
+    )
+    if "Sequence[" not in text.split("from rulewright import runtime as rt", 1)[1]:
+        text = text.replace("from collections.abc import Sequence\n", "")
+    return text

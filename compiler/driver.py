@@ -1,0 +1,112 @@
+"""The driver: chains the stages and is the only place that turns problems into exceptions.
+
+    resolve (load + extends) -> build_ir (parse) -> check -> emit
+
+`compile_file(path)` returns the generated module's text; `write_modules` writes several at
+once, all or nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import ir
+from .build import build_ir
+from .check import check
+from .codegen import emit
+from .paths import display, module_name
+from .resolve import ResolveError, resolve
+from .source import CompileError, Diagnostic, SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Compiled:
+    ruleset: ir.RuleSet
+    source: str  # the generated module
+    files: tuple[Path, ...]
+
+    @property
+    def relative_path(self) -> Path:
+        """generated/<game>/<variant>.py, relative to the generated folder."""
+        return Path(module_name(self.ruleset.game)) / f"{module_name(self.ruleset.variant)}.py"
+
+
+def analyse(path: Path) -> tuple[ir.RuleSet | None, list[Diagnostic], tuple[Path, ...]]:
+    """Run every stage up to the checker; never raises for a bad rule file."""
+    try:
+        resolved = resolve(path)
+    except ResolveError as exc:
+        return None, exc.diagnostics, ()
+    files = tuple(display(f) for f in resolved.files)
+    ruleset, diagnostics = build_ir(resolved.tree, files, resolved.variant)
+    if ruleset is None:
+        return None, diagnostics, resolved.files
+    problems, _ = check(ruleset)
+    return ruleset, diagnostics + problems, resolved.files
+
+
+def compile_file(path: Path) -> Compiled:
+    """Compile one rule set; raises CompileError with every problem found."""
+    try:
+        resolved = resolve(path)
+    except ResolveError as exc:
+        raise CompileError(exc.diagnostics) from None
+    shown = tuple(display(f) for f in resolved.files)
+    ruleset, diagnostics = build_ir(resolved.tree, shown, resolved.variant)
+    if ruleset is None or diagnostics:
+        raise CompileError(diagnostics)
+    problems, program = check(ruleset)
+    if problems:
+        raise CompileError(problems)
+    sources = [(name, f.read_text(encoding="utf-8")) for name, f in zip(shown, resolved.files, strict=True)]
+    text = emit(ruleset, program, sources)
+    try:
+        compile(text, str(Path(module_name(ruleset.game)) / f"{ruleset.variant}.py"), "exec")
+    except SyntaxError as exc:  # a compiler bug, not a user error: say so plainly
+        span = SourceSpan(shown[-1], 1, 1, 1, 1)
+        raise CompileError([Diagnostic(span, f"internal error: generated code does not parse ({exc.msg}, "
+                                             f"line {exc.lineno})", "please report this rule file")]) from None
+    return Compiled(ruleset, text, resolved.files)
+
+
+def stale(compiled: list[Compiled], out_dir: Path) -> list[Path]:
+    """The generated files that are missing or differ from what the rules compile to."""
+    out = []
+    for c in compiled:
+        target = out_dir / c.relative_path
+        if not target.is_file() or target.read_text(encoding="utf-8") != c.source:
+            out.append(target)
+    return out
+
+
+def write_modules(compiled: list[Compiled], out_dir: Path) -> list[Path]:
+    """Write every module, all or nothing: each goes to a temporary file first, and they are
+    moved into place only once all were written. Returns the files that changed."""
+    pending: list[tuple[Path, Path]] = []
+    try:
+        for c in compiled:
+            target = out_dir / c.relative_path
+            if target.is_file() and target.read_text(encoding="utf-8") == c.source:
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".rulewright-", suffix=".py", dir=target.parent)
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(c.source)
+            pending.append((Path(tmp), target))
+        for c in compiled:
+            package = (out_dir / c.relative_path).parent
+            for marker in ("__init__.py", "py.typed"):
+                if not (package / marker).exists():
+                    (package / marker).write_text("" if marker == "py.typed" else
+                                                  f'"""Compiled rule sets of {c.ruleset.game}."""\n',
+                                                  encoding="utf-8")
+    except BaseException:
+        for tmp, _ in pending:
+            tmp.unlink(missing_ok=True)
+        raise
+    for tmp, target in pending:
+        os.replace(tmp, target)
+    return [target for _, target in pending]

@@ -1,0 +1,184 @@
+"""Stage 4's product: the rule set as frozen, typed dataclasses.
+
+Everything is a tuple, every node has the span of the rule line it came from (in whichever file
+of an `extends:` chain that was), and components are named so a variant can address them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import ast
+from .source import SourceSpan
+from .types import Ty
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    name: str
+    default: str
+    choices: tuple[str, ...]
+    doc: str
+    quote: str
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    name: str
+    spots: tuple[str, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class RegionKind:
+    name: str
+    regions: tuple[Region, ...]
+    mirror_of: str | None
+    rename: tuple[tuple[str, str], ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class BoardExpect:
+    spots: int | None
+    regions: tuple[tuple[str, int], ...]
+    region_size: tuple[int, int] | None
+    contiguous: bool
+    cover_each_spot_once: bool
+    no_region_equal: tuple[str, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    name: str
+    hexagon: int
+    region_kinds: tuple[RegionKind, ...]
+    expect: BoardExpect | None
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    name: str
+    faces: tuple[int, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class DiceKind:
+    name: str
+    dice: tuple[Die, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    per: str | None  # None, "player", "spot", "region" or a dice kind
+    type: Ty
+    values: tuple[str, ...]  # the value names, for a field of its own enum type
+    init: ast.Expr
+    visible: str  # all, owner, none
+    doc: str
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    type: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Define:
+    name: str
+    params: tuple[Param, ...]
+    body: ast.Expr
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    name: str
+    params: tuple[Param, ...]
+    body: tuple[ast.Stmt, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class NameRef:
+    """A name written in a rule file that refers to another declaration."""
+
+    name: str
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    name: str
+    start: tuple[ast.Stmt, ...]
+    actions: tuple[NameRef, ...]
+    when_stuck: str  # "pass" or "end"
+    then: NameRef | None  # the next phase after an action; None: the turn ends
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    name: str
+    domain: ast.Expr
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    name: str
+    choices: tuple[Choice, ...]
+    when: ast.Expr | None
+    text: str
+    effect: tuple[ast.Stmt, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    name: str
+    after: tuple[NameRef, ...]  # actions after which it runs
+    at: str | None  # "turn_end"
+    when: ast.Expr | None
+    effect: tuple[ast.Stmt, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreTerm:
+    name: str
+    expr: ast.Expr
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    game: str
+    variant: str
+    title: str
+    author: str
+    players: tuple[int, ...]
+    roles: tuple[str, ...]
+    options: tuple[Option, ...]
+    boards: tuple[Board, ...]
+    dice: tuple[DiceKind, ...]
+    fields: tuple[Field, ...]
+    defines: tuple[Define, ...]
+    procedures: tuple[Procedure, ...]
+    phases: tuple[Phase, ...]
+    actions: tuple[Action, ...]
+    triggers: tuple[Trigger, ...]
+    end: ast.Expr | None
+    scoring: tuple[ScoreTerm, ...]
+    winner: str
+    files: tuple[str, ...]  # the rule files it was resolved from, base first
+    span: SourceSpan

@@ -1,0 +1,62 @@
+"""The signatures of the mechanics library and built-in values, as the checker sees them.
+
+Each entry says how a rule file may call a function (its parameters' types and its result)
+and how the call is written in generated Python. `T` in a type stands for any element type,
+bound by the first argument that fixes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    name: str
+    params: tuple[tuple[str, str], ...]  # (name, type) with types as in rule files; `T` generic
+    returns: str
+    python: str  # a format string over the lowered arguments {0}, {1}, ...
+    doc: str
+    chance: bool = False  # draws from the random generator: effects only
+
+
+BUILTINS: dict[str, Signature] = {
+    s.name: s
+    for s in (
+        Signature("len", (("items", "list(T)"),), "int", "len({0})", "How many items."),
+        Signature("abs", (("n", "int"),), "int", "abs({0})", "Absolute value."),
+        Signature("min2", (("a", "int"), ("b", "int")), "int", "min({0}, {1})", "The smaller of two numbers."),
+        Signature("max2", (("a", "int"), ("b", "int")), "int", "max({0}, {1})", "The larger of two numbers."),
+        Signature(
+            "straight_lines", (("n", "int"), ("spots", "list(spot)")), "list(list(spot))",
+            "self.board.straight_lines({0}, {1})",
+            "Every run of exactly n spots side by side in one straight line, all among `spots`.",
+        ),
+        Signature(
+            "regions_touching", (("spots", "list(spot)"), ("kind", "regionkind")), "list(region)",
+            "self.board.regions_touching({0}, {1})",
+            "The regions of one kind that contain any of the spots, in board order.",
+        ),
+        Signature("spots_of", (("region", "region"),), "list(spot)", "self.board.region_spots[{0}]",
+                  "The spots of a region."),
+        Signature("neighbours", (("spot", "spot"),), "list(spot)", "self.board.neighbours[{0}]",
+                  "The spots next to a spot."),
+        Signature("role", (("p", "player"),), "role", "ROLE_OF_SEAT[{0}]", "The role a seat plays."),
+        Signature(
+            "throw", (("dice", "set(T)"),), "int", "rt.throw(self.rng, {0}, {faces})",
+            "Throw the dice and add the faces that land up (chance).", chance=True,
+        ),
+    )
+}
+
+# Aggregates take one comprehension argument: `count(marker[s] == gold for s in sector)`.
+AGGREGATES = ("count", "all", "any", "sum", "min", "max", "list", "set")
+
+# Names every rule file can use, with their type and Python form.
+VALUES: dict[str, tuple[str, str, str]] = {
+    "current": ("player", "self.current", "The seat whose turn it is."),
+    "opponent": ("player", "(self.current + 1) % self.num_players", "The next seat (the other one at two players)."),
+    "players": ("list(player)", "range(self.num_players)", "Every seat."),
+    "spots": ("list(spot)", "self.board.spots", "Every spot of the board."),
+    "regions": ("list(region)", "range(len(self.board.region_names))", "Every region of the board."),
+}

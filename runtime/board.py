@@ -1,0 +1,192 @@
+"""Boards as data: a hexagonal grid of spots, partitioned into named regions of several kinds.
+
+Spots are numbered in reading order and labelled by row letter and position (A1, A2, ... K6).
+Everything a game asks of the board at run time (lines of N spots, the regions a spot lies in)
+is computed once, when the board is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+# The three axes of a hex grid in axial coordinates; the other three are their opposites.
+HEX_AXES: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (-1, 1))
+
+
+def hex_coords(side: int) -> list[tuple[int, int]]:
+    """Axial (q, r) of every spot of a hexagon with `side` spots per edge, in reading order."""
+    radius = side - 1
+    cells = [
+        (q, r)
+        for r in range(-radius, radius + 1)
+        for q in range(-radius, radius + 1)
+        if abs(q + r) <= radius
+    ]
+    return sorted(cells, key=lambda c: (c[1], c[0]))
+
+
+def hex_labels(side: int) -> dict[tuple[int, int], str]:
+    """Row letter (by r) and 1-based position in the row (by q): A1 ... for every spot."""
+    labels: dict[tuple[int, int], str] = {}
+    radius = side - 1
+    for row, r in enumerate(range(-radius, radius + 1)):
+        in_row = sorted(q for (q, rr) in hex_coords(side) if rr == r)
+        for pos, q in enumerate(in_row, start=1):
+            labels[(q, r)] = f"{chr(ord('A') + row)}{pos}"
+    return labels
+
+
+def mirror_label(label: str, side: int) -> str:
+    """The spot seen in the mirror (q, r) -> (r, q)."""
+    by_label = {v: k for k, v in hex_labels(side).items()}
+    q, r = by_label[label]
+    return hex_labels(side)[(r, q)]
+
+
+@dataclass(frozen=True, slots=True)
+class RegionSpec:
+    kind: str
+    name: str
+    spots: tuple[str, ...]
+
+
+class HexBoard:
+    """A hexagon of spots with regions; built once per board and shared by every state."""
+
+    __slots__ = (
+        "name", "side", "labels", "coords", "index", "spots", "neighbours", "lines",
+        "region_names", "region_spots", "region_kind", "kinds", "region_of",
+    )
+
+    def __init__(self, name: str, side: int, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
+        self.name = name
+        self.side = side
+        coords = hex_coords(side)
+        labels = hex_labels(side)
+        self.coords: tuple[tuple[int, int], ...] = tuple(coords)
+        self.labels: tuple[str, ...] = tuple(labels[c] for c in coords)
+        self.index: dict[str, int] = {label: i for i, label in enumerate(self.labels)}
+        self.spots: tuple[int, ...] = tuple(range(len(coords)))
+        at = {c: i for i, c in enumerate(coords)}
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(
+                at[(q + dq * sign, r + dr * sign)]
+                for dq, dr in HEX_AXES
+                for sign in (1, -1)
+                if (q + dq * sign, r + dr * sign) in at
+            )
+            for (q, r) in coords
+        )
+        # lines[n]: every straight run of n spots, as (bit mask, spots in order).
+        longest = 2 * side - 1
+        lines: list[tuple[tuple[int, tuple[int, ...]], ...]] = [()]
+        for n in range(1, longest + 1):
+            found: list[tuple[int, tuple[int, ...]]] = []
+            for i, (q, r) in enumerate(coords):
+                for dq, dr in HEX_AXES if n > 1 else HEX_AXES[:1]:
+                    run = [at.get((q + dq * k, r + dr * k)) for k in range(n)]
+                    if all(s is not None for s in run):
+                        spots = tuple(s for s in run if s is not None)
+                        mask = 0
+                        for s in spots:
+                            mask |= 1 << s
+                        found.append((mask, spots))
+            lines.append(tuple(found))
+        self.lines: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(lines)
+        self.kinds: tuple[str, ...] = tuple(kinds)
+        names: list[str] = []
+        region_spots: list[tuple[int, ...]] = []
+        region_kind: list[int] = []
+        region_of: list[list[int]] = [[-1] * len(coords) for _ in self.kinds]
+        for spec in regions:
+            k = self.kinds.index(spec.kind)
+            idx = len(names)
+            names.append(spec.name)
+            members = tuple(sorted(self.index[s] for s in spec.spots))
+            region_spots.append(members)
+            region_kind.append(k)
+            for s in members:
+                region_of[k][s] = idx
+        self.region_names: tuple[str, ...] = tuple(names)
+        self.region_spots: tuple[tuple[int, ...], ...] = tuple(region_spots)
+        self.region_kind: tuple[int, ...] = tuple(region_kind)
+        self.region_of: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in region_of)
+
+    def straight_lines(self, n: int, spots: Iterable[int]) -> list[tuple[int, ...]]:
+        """Every straight run of exactly `n` spots that all belong to `spots`."""
+        if n < 1 or n >= len(self.lines):
+            return []
+        allowed = 0
+        for s in spots:
+            allowed |= 1 << s
+        return [line for mask, line in self.lines[n] if mask & allowed == mask]
+
+    def regions_touching(self, spots: Iterable[int], kind: int) -> list[int]:
+        """The regions of one kind that contain any of `spots`, in board order."""
+        of = self.region_of[kind]
+        return sorted({of[s] for s in spots if of[s] >= 0})
+
+
+def validate_regions(
+    side: int,
+    regions: dict[str, list[tuple[str, tuple[str, ...]]]],
+    spots: int | None,
+    counts: dict[str, int],
+    size: tuple[int, int] | None,
+    contiguous: bool,
+    cover_each_spot_once: bool,
+    no_region_equal: Sequence[str],
+) -> list[str]:
+    """Check a board's regions against what is known of it; returns the problems found."""
+    problems: list[str] = []
+    coords = hex_coords(side)
+    labels = hex_labels(side)
+    by_label = {v: k for k, v in labels.items()}
+    if spots is not None and len(coords) != spots:
+        problems.append(f"a hexagon of side {side} has {len(coords)} spots, expected {spots}")
+    for kind, expected in counts.items():
+        got = len(regions.get(kind, []))
+        if got != expected:
+            problems.append(f"{got} regions of kind `{kind}`, expected {expected}")
+    for kind, members in regions.items():
+        seen: dict[str, str] = {}
+        for name, spot_labels in members:
+            for label in spot_labels:
+                if label not in by_label:
+                    problems.append(f"region {name}: no spot `{label}` on this board")
+                elif label in seen:
+                    problems.append(f"spot {label} is in both {seen[label]} and {name}")
+                else:
+                    seen[label] = name
+            if size is not None and not size[0] <= len(spot_labels) <= size[1]:
+                problems.append(f"region {name} has {len(spot_labels)} spots, expected {size[0]} to {size[1]}")
+            if contiguous and spot_labels and all(s in by_label for s in spot_labels):
+                if not _connected([by_label[s] for s in spot_labels]):
+                    problems.append(f"region {name} is not contiguous")
+        if cover_each_spot_once:
+            missing = [labels[c] for c in coords if labels[c] not in seen]
+            if missing:
+                problems.append(f"spots in no region of kind `{kind}`: {', '.join(missing[:8])}")
+    if len(no_region_equal) == 2:
+        a, b = no_region_equal
+        first = {frozenset(s): n for n, s in regions.get(a, [])}
+        for name, spot_labels in regions.get(b, []):
+            twin = first.get(frozenset(spot_labels))
+            if twin is not None:
+                problems.append(f"region {name} is the same set of spots as {twin}")
+    return problems
+
+
+def _connected(cells: list[tuple[int, int]]) -> bool:
+    todo, seen = [cells[0]], {cells[0]}
+    members = set(cells)
+    while todo:
+        q, r = todo.pop()
+        for dq, dr in HEX_AXES:
+            for sign in (1, -1):
+                n = (q + dq * sign, r + dr * sign)
+                if n in members and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+    return len(seen) == len(members)

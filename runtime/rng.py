@@ -1,0 +1,41 @@
+"""The one source of chance: a small seeded generator whose whole state is one integer.
+
+SplitMix64 (Steele, Lea, Flood 2014): fast in pure Python, trivially cloned and serialised,
+and the same on every platform and Python version, which `random.Random` does not promise.
+"""
+
+from __future__ import annotations
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+class Rng:
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = _mix(seed & _MASK)
+
+    def next64(self) -> int:
+        self.state = (self.state + _GOLDEN) & _MASK
+        return _mix(self.state)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n) (modulo bias below 2**-50 for any n used in games)."""
+        return self.next64() % n
+
+    def copy(self) -> Rng:
+        other = Rng.__new__(Rng)
+        other.state = self.state
+        return other
+
+
+def derive_seed(seed: int, index: int) -> int:
+    """The seed of game number `index` of a batch started with `seed` (order-independent)."""
+    return _mix((seed * 0x100000001B3 + index * _GOLDEN + 1) & _MASK) >> 1

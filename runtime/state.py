@@ -1,0 +1,459 @@
+"""The one game API, implemented by every generated game.
+
+`Game.new_state(players, seed, options)` makes a `State`; a state says who is to act, lists
+legal actions, applies one, and reports terminal, scores, winners and observations. Generated
+modules subclass `State` and fill in the hooks (`_setup`, `_enter_phase`, `_legal`,
+`_perform`, `_turn_end`, `_is_over`, `_score`, `_copy_fields`, `_action_text`). The base class
+checks every public call so the generated code can stay simple and fast (OpenSpiel's shape).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .board import HexBoard
+from .errors import BadSetup, IllegalAction
+from .rng import Rng
+
+PASS = "pass"
+
+
+class Action:
+    """A move: the action's name and its chosen arguments (entity indices, or tuples of them).
+
+    Its text form (`prospect E3-E4-E5`) is made only when asked for: building a string per
+    legal action would dominate the cost of random playouts.
+    """
+
+    __slots__ = ("name", "args", "_render")
+
+    def __init__(self, name: str, args: tuple[Any, ...], render: Callable[[Action], str]) -> None:
+        self.name = name
+        self.args = args
+        self._render = render
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and self.name == other.name and self.args == other.args
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.args))
+
+    def __str__(self) -> str:
+        return self._render(self)
+
+    def __repr__(self) -> str:
+        return f"Action({self})"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldInfo:
+    """What the runtime must know of a state field to observe, serialise and show it.
+
+    kind: int, bool, enum, entity, list or set; `element` names the entity kind or enum of the
+    value (or of the items of a list or set); `values` are an enum's value names.
+    """
+
+    name: str
+    per: str | None
+    kind: str
+    element: str
+    values: tuple[str, ...]
+    visible: str
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    name: str
+    default: str
+    choices: tuple[str, ...]
+    doc: str
+    quote: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    id: str
+    variant: str
+    title: str
+    players: tuple[int, ...]
+    roles: tuple[str, ...]
+    options: tuple[OptionInfo, ...]
+    files: tuple[str, ...]
+    action_rules: Mapping[str, str]  # action name -> file:line of its rule
+
+    @property
+    def ruleset(self) -> str:
+        return self.id if self.variant == "base" else f"{self.id}/{self.variant}"
+
+
+class State:
+    """One position of one game. Subclasses add a slot per state field."""
+
+    __slots__ = (
+        "game", "num_players", "options", "seed", "rng", "board", "current", "phase", "turn",
+        "moves", "terminal", "next_phase", "_legal_cache",
+    )
+
+    FIELDS: ClassVar[tuple[FieldInfo, ...]] = ()
+    PHASES: ClassVar[tuple[str, ...]] = ()
+    STUCK: ClassVar[tuple[str, ...]] = ()  # per phase: "pass" or "end"
+    ENUMS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    DICE: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    game: Game
+    num_players: int
+    options: dict[str, str]
+    seed: int
+    rng: Rng
+    board: HexBoard
+    current: int
+    phase: int
+    turn: int
+    moves: int
+    terminal: bool
+    next_phase: int
+    _legal_cache: list[Action] | None
+
+    # -- construction ------------------------------------------------------------------------
+    def _init(self, game: Game, players: int, seed: int, options: dict[str, str]) -> None:
+        self.game = game
+        self.num_players = players
+        self.options = options
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.board = game.board_for(options)
+        self.current = 0
+        self.phase = 0
+        self.turn = 1
+        self.moves = 0
+        self.terminal = False
+        self.next_phase = -1
+        self._legal_cache = None
+        self._read_options()
+        self._setup()
+        self._start_phase()
+
+    # -- the public API ----------------------------------------------------------------------
+    def to_act(self) -> int | None:
+        """The seat that must decide now, or None once the game is over."""
+        return None if self.terminal else self.current
+
+    def legal_actions(self) -> list[Action]:
+        if self.terminal:
+            return []
+        if self._legal_cache is None:
+            legal = self._legal()
+            if not legal and self.STUCK[self.phase] == "pass":
+                legal = [Action(PASS, (), self._action_text)]
+            self._legal_cache = legal
+        return self._legal_cache
+
+    def apply(self, action: Action | str) -> None:
+        """Play one legal action (or its text); an illegal one raises and changes nothing."""
+        legal = self.legal_actions()
+        chosen: Action | None = None
+        if isinstance(action, Action):
+            for candidate in legal:
+                if candidate is action:
+                    chosen = candidate
+                    break
+            else:
+                for candidate in legal:
+                    if candidate == action:
+                        chosen = candidate
+                        break
+        else:
+            chosen = self.parse_action(action)
+        if chosen is None:
+            raise IllegalAction(self._illegal_message(action))
+        self._do(chosen)
+
+    def parse_action(self, text: str) -> Action | None:
+        """The legal action whose text form is `text` (spacing and case are ignored)."""
+        wanted = " ".join(text.lower().split())
+        for candidate in self.legal_actions():
+            if str(candidate).lower() == wanted:
+                return candidate
+        return None
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def scores(self) -> list[int]:
+        return [self._score(p) for p in range(self.num_players)]
+
+    def winners(self) -> list[int]:
+        """The seats that won (several on a tie); empty while the game goes on."""
+        if not self.terminal:
+            return []
+        scores = self.scores()
+        best = min(scores) if self.game.lowest_score_wins else max(scores)
+        return [p for p, s in enumerate(scores) if s == best]
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What `player` sees: every field its visibility lets him see, values by name."""
+        if not 0 <= player < self.num_players:
+            raise BadSetup(f"no player {player} in a {self.num_players}-player game")
+        fields: dict[str, Any] = {}
+        for info in self.FIELDS:
+            if info.visible == "none":
+                continue
+            value = getattr(self, info.name)
+            if info.per is None:
+                if info.visible == "owner":
+                    continue
+                fields[info.name] = self._named(info, value)
+            elif info.per == "player" and info.visible == "owner":
+                fields[info.name] = [self._named(info, v) if p == player else None for p, v in enumerate(value)]
+            else:
+                keys = self._labels(info.per)
+                fields[info.name] = {keys[i]: self._named(info, v) for i, v in enumerate(value)}
+        return {
+            "game": self.game.info.ruleset,
+            "player": player,
+            "to_act": self.to_act(),
+            "phase": self.PHASES[self.phase],
+            "turn": self.turn,
+            "terminal": self.terminal,
+            "fields": fields,
+        }
+
+    def clone(self) -> State:
+        other = self.__class__.__new__(self.__class__)
+        other.game = self.game
+        other.num_players = self.num_players
+        other.options = self.options
+        other.seed = self.seed
+        other.rng = self.rng.copy()
+        other.board = self.board
+        other.current = self.current
+        other.phase = self.phase
+        other.turn = self.turn
+        other.moves = self.moves
+        other.terminal = self.terminal
+        other.next_phase = self.next_phase
+        other._legal_cache = None
+        self._copy_fields(other)
+        return other
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to rebuild this exact state, random generator included."""
+        fields: dict[str, Any] = {}
+        for info in self.FIELDS:
+            value = getattr(self, info.name)
+            fields[info.name] = [_raw(info, v) for v in value] if info.per else _raw(info, value)
+        return {
+            "ruleset": self.game.info.ruleset,
+            "players": self.num_players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "current": self.current,
+            "phase": self.PHASES[self.phase],
+            "turn": self.turn,
+            "moves": self.moves,
+            "terminal": self.terminal,
+            "fields": fields,
+        }
+
+    # -- helpers for subclasses and tools ----------------------------------------------------
+    def _labels(self, kind: str) -> Sequence[str]:
+        if kind == "spot":
+            return self.board.labels
+        if kind == "region":
+            return self.board.region_names
+        if kind == "player":
+            return [str(p) for p in range(self.num_players)]
+        if kind in self.DICE:
+            return self.DICE[kind]
+        return self.ENUMS[kind]
+
+    def label(self, kind: str, value: int) -> str:
+        """The name of entity or enum value `value` of `kind` (a spot's label, a value's name)."""
+        if kind == "player":
+            return f"P{value + 1}"
+        return self._labels(kind)[value]
+
+    def _fmt(self, kind: str, value: Any) -> str:
+        """The text form of an action argument: `E3`, `E3-E4-E5`, `P2`, `5`."""
+        if kind.startswith("list:"):
+            return "-".join(self.label(kind[5:], v) for v in value)
+        if kind in ("int", "bool", "str"):
+            return str(value)
+        return self.label(kind, value)
+
+    def _named(self, info: FieldInfo, value: Any) -> Any:
+        if info.kind in ("int", "bool"):
+            return value
+        if info.kind in ("enum", "entity"):
+            return self.label(info.element, value)
+        items = [self.label(info.element, v) for v in value]
+        return sorted(items) if info.kind == "set" else items
+
+    def _illegal_message(self, action: Action | str) -> str:
+        legal = self.legal_actions()
+        text = str(action)
+        if self.terminal:
+            return f"illegal action `{text}`: the game is over"
+        name = action.name if isinstance(action, Action) else text.split(" ")[0]
+        rule = self.game.info.action_rules.get(name)
+        where = f" (rule {rule})" if rule else ""
+        shown = ", ".join(str(a) for a in legal[:6]) + (", ..." if len(legal) > 6 else "")
+        return (
+            f"illegal action `{text}` for P{self.current + 1} in phase {self.PHASES[self.phase]}{where}: "
+            f"it is not one of the {len(legal)} legal actions ({shown})"
+        )
+
+    def _do(self, action: Action) -> None:
+        self._legal_cache = None
+        self.moves += 1
+        self.next_phase = -1
+        if action.name != PASS:
+            self._perform(action)
+        if self._is_over():
+            self.terminal = True
+            return
+        if self.next_phase >= 0:
+            self.phase = self.next_phase
+            self._start_phase()
+            return
+        self._turn_end()
+        if self._is_over():
+            self.terminal = True
+            return
+        self.turn += 1
+        self.current = (self.current + 1) % self.num_players
+        self.phase = 0
+        self._start_phase()
+
+    def _start_phase(self) -> None:
+        self._legal_cache = None
+        self._enter_phase()
+        if self._is_over():
+            self.terminal = True
+        elif self.STUCK[self.phase] == "end" and not self._legal():
+            self.terminal = True
+
+    def _action_text(self, action: Action) -> str:
+        return action.name.replace("_", " ")
+
+    # -- hooks the generated code fills in ---------------------------------------------------
+    def _read_options(self) -> None:
+        raise NotImplementedError
+
+    def _setup(self) -> None:
+        raise NotImplementedError
+
+    def _enter_phase(self) -> None:
+        raise NotImplementedError
+
+    def _legal(self) -> list[Action]:
+        raise NotImplementedError
+
+    def _perform(self, action: Action) -> None:
+        raise NotImplementedError
+
+    def _turn_end(self) -> None:
+        raise NotImplementedError
+
+    def _is_over(self) -> bool:
+        raise NotImplementedError
+
+    def _score(self, player: int) -> int:
+        raise NotImplementedError
+
+    def _copy_fields(self, other: Any) -> None:
+        raise NotImplementedError
+
+
+def _raw(info: FieldInfo, value: Any) -> Any:
+    if info.kind == "set":
+        return sorted(value)
+    if info.kind == "list":
+        return list(value)
+    return value
+
+
+def _cook(info: FieldInfo, value: Any) -> Any:
+    if info.kind == "set":
+        return frozenset(int(v) for v in value)
+    if info.kind == "list":
+        return tuple(int(v) for v in value)
+    if info.kind == "bool":
+        return bool(value)
+    return int(value)
+
+
+class Game:
+    """A compiled rule set: its facts, its boards, and a factory of states."""
+
+    def __init__(
+        self,
+        info: GameInfo,
+        state_class: type[State],
+        boards: Mapping[str, Callable[[], HexBoard]],
+        lowest_score_wins: bool = False,
+    ) -> None:
+        self.info = info
+        self.state_class = state_class
+        self._board_makers = boards
+        self._boards: dict[str, HexBoard] = {}
+        self.lowest_score_wins = lowest_score_wins
+
+    def __repr__(self) -> str:
+        return f"<Game {self.info.ruleset}>"
+
+    def board_for(self, options: Mapping[str, str]) -> HexBoard:
+        name = options.get("board") or next(iter(self._board_makers))
+        board = self._boards.get(name)
+        if board is None:
+            board = self._boards[name] = self._board_makers[name]()
+        return board
+
+    def resolve_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
+        chosen = {o.name: o.default for o in self.info.options}
+        for name, value in (options or {}).items():
+            known = {o.name: o for o in self.info.options}
+            if name not in known:
+                names = ", ".join(known) or "none"
+                raise BadSetup(f"{self.info.ruleset} has no option `{name}` (its options: {names})")
+            if value not in known[name].choices:
+                raise BadSetup(
+                    f"option `{name}` has no value `{value}` (choose one of {', '.join(known[name].choices)})"
+                )
+            chosen[name] = value
+        return chosen
+
+    def new_state(self, players: int | None = None, seed: int = 0, options: Mapping[str, str] | None = None) -> State:
+        count = self.info.players[0] if players is None else players
+        if count not in self.info.players:
+            allowed = ", ".join(str(n) for n in self.info.players)
+            raise BadSetup(f"{self.info.ruleset} is played by {allowed} players, not {count}")
+        if not isinstance(seed, int):
+            raise BadSetup("the seed must be a whole number")
+        state = self.state_class.__new__(self.state_class)
+        state._init(self, count, seed, self.resolve_options(options))
+        return state
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        try:
+            if data["ruleset"] != self.info.ruleset:
+                raise BadSetup(f"state is of {data['ruleset']}, not {self.info.ruleset}")
+            state = self.new_state(int(data["players"]), int(data["seed"]), dict(data["options"]))
+            state.rng.state = int(data["rng"])
+            state.current = int(data["current"])
+            state.phase = state.PHASES.index(data["phase"])
+            state.turn = int(data["turn"])
+            state.moves = int(data["moves"])
+            state.terminal = bool(data["terminal"])
+            for info in state.FIELDS:
+                raw = data["fields"][info.name]
+                value = [_cook(info, v) for v in raw] if info.per else _cook(info, raw)
+                setattr(state, info.name, value)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadSetup(f"not a saved state of {self.info.ruleset}: {exc!r}") from None
+        state._legal_cache = None
+        return state

@@ -53,6 +53,12 @@ def _args_code(choices: tuple[LoweredChoice, ...]) -> str:
     return "(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"
 
 
+def _key_code(choices: tuple[LoweredChoice, ...]) -> str:
+    if len(choices) == 1:
+        return f"tuple({choices[0].py_name})" if choices[0].is_list else choices[0].py_name
+    return _args_code(choices)
+
+
 def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> str:
     """Render the module. `sources` are (display path, file text) of the rule files used."""
     actions = [
@@ -61,6 +67,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
             "effect": a.effect, "triggers": a.triggers, "then": a.then, "span": a.span,
             "text_code": _text_code(a.text_parts),
             "args_code": _args_code(a.choices),
+            "key_code": _key_code(a.choices),
         }
         for a in program.actions
     ]

@@ -92,10 +92,10 @@ def write_modules(compiled: list[Compiled], out_dir: Path) -> list[Path]:
             if target.is_file() and target.read_text(encoding="utf-8") == c.source:
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".rulewright-", suffix=".py", dir=target.parent)
+            fd, tmp_name = tempfile.mkstemp(prefix=".rulewright-", suffix=".py", dir=target.parent)
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(c.source)
-            pending.append((Path(tmp), target))
+            pending.append((Path(tmp_name), target))
         for c in compiled:
             package = (out_dir / c.relative_path).parent
             for marker in ("__init__.py", "py.typed"):

@@ -37,6 +37,11 @@ BUILTINS: dict[str, Signature] = {
             "self.board.regions_touching({0}, {1})",
             "The regions of one kind that contain any of the spots, in board order.",
         ),
+        Signature(
+            "count_lines", (("n", "int"), ("spots", "list(spot)")), "int",
+            "self.board.count_lines({0}, {1})",
+            "How many runs straight_lines(n, spots) would list (what len() of it is compiled to).",
+        ),
         Signature("spots_of", (("region", "region"),), "list(spot)", "self.board.region_spots[{0}]",
                   "The spots of a region."),
         Signature("neighbours", (("spot", "spot"),), "list(spot)", "self.board.neighbours[{0}]",

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .state import Action
 
 # The three axes of a hex grid in axial coordinates; the other three are their opposites.
 HEX_AXES: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (-1, 1))
@@ -56,7 +60,8 @@ class HexBoard:
 
     __slots__ = (
         "name", "side", "labels", "coords", "index", "spots", "neighbours", "lines",
-        "region_names", "region_spots", "region_kind", "kinds", "region_of",
+        "region_names", "region_spots", "region_kind", "kinds", "region_of", "bit", "_steps",
+        "_line_at", "action_cache",
     )
 
     def __init__(self, name: str, side: int, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
@@ -83,7 +88,7 @@ class HexBoard:
         lines: list[tuple[tuple[int, tuple[int, ...]], ...]] = [()]
         for n in range(1, longest + 1):
             found: list[tuple[int, tuple[int, ...]]] = []
-            for i, (q, r) in enumerate(coords):
+            for (q, r) in coords:
                 for dq, dr in HEX_AXES if n > 1 else HEX_AXES[:1]:
                     run = [at.get((q + dq * k, r + dr * k)) for k in range(n)]
                     if all(s is not None for s in run):
@@ -94,6 +99,27 @@ class HexBoard:
                         found.append((mask, spots))
             lines.append(tuple(found))
         self.lines: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(lines)
+        # A padded bitboard for fast line searches: spot (q, r) is bit (r+R)*W + (q+R), with one
+        # empty column so that a step along an axis never wraps onto the next row.
+        width = 2 * side
+        radius = side - 1
+        self.bit: tuple[int, ...] = tuple(1 << ((r + radius) * width + q + radius) for (q, r) in coords)
+        self._steps: tuple[int, ...] = tuple(dr * width + dq for dq, dr in HEX_AXES)
+        spot_at_bit = {((r + radius) * width + q + radius): i for i, (q, r) in enumerate(coords)}
+        # _line_at[n][axis] maps the bit of a line's first spot to the line (in spot order).
+        self._line_at: tuple[tuple[dict[int, tuple[int, ...]], ...], ...] = tuple(
+            tuple(
+                {
+                    b: line
+                    for b in spot_at_bit
+                    if (line := self._walk(spot_at_bit, b, step, n)) is not None
+                }
+                for step in self._steps
+            )
+            for n in range(longest + 1)
+        )
+        # Interned actions, shared by every state on this board (see the generated _legal_*).
+        self.action_cache: dict[str, dict[Any, Action]] = {}
         self.kinds: tuple[str, ...] = tuple(kinds)
         names: list[str] = []
         region_spots: list[tuple[int, ...]] = []
@@ -113,14 +139,47 @@ class HexBoard:
         self.region_kind: tuple[int, ...] = tuple(region_kind)
         self.region_of: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in region_of)
 
+    @staticmethod
+    def _walk(spot_at_bit: dict[int, int], first: int, step: int, n: int) -> tuple[int, ...] | None:
+        if n < 1:
+            return None
+        run = [spot_at_bit.get(first + k * step) for k in range(n)]
+        return tuple(s for s in run if s is not None) if all(s is not None for s in run) else None
+
+    def _starts(self, n: int, spots: Iterable[int]) -> list[int]:
+        """Per axis, a bit mask of the first spots of the n-runs lying wholly within `spots`."""
+        allowed = sum(map(self.bit.__getitem__, spots))  # distinct bits: the sum is their union
+        if n == 1:
+            return [allowed, 0, 0]
+        out = []
+        for step in self._steps:
+            m = allowed
+            for k in range(1, n):
+                m &= allowed >> (k * step)
+                if not m:
+                    break
+            out.append(m)
+        return out
+
     def straight_lines(self, n: int, spots: Iterable[int]) -> list[tuple[int, ...]]:
-        """Every straight run of exactly `n` spots that all belong to `spots`."""
+        """Every straight run of exactly `n` spots that all belong to `spots`, by axis then
+        by first spot in reading order."""
         if n < 1 or n >= len(self.lines):
             return []
-        allowed = 0
-        for s in spots:
-            allowed |= 1 << s
-        return [line for mask, line in self.lines[n] if mask & allowed == mask]
+        found: list[tuple[int, ...]] = []
+        for axis, m in enumerate(self._starts(n, spots)):
+            table = self._line_at[n][axis]
+            while m:
+                low = m & -m
+                found.append(table[low.bit_length() - 1])
+                m ^= low
+        return found
+
+    def count_lines(self, n: int, spots: Iterable[int]) -> int:
+        """How many straight runs of exactly `n` spots lie wholly within `spots`."""
+        if n < 1 or n >= len(self.lines):
+            return 0
+        return sum(m.bit_count() for m in self._starts(n, spots))
 
     def regions_touching(self, spots: Iterable[int], kind: int) -> list[int]:
         """The regions of one kind that contain any of `spots`, in board order."""

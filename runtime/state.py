@@ -206,8 +206,11 @@ class State:
                 if info.visible == "owner":
                     continue
                 fields[info.name] = self._named(info, value)
-            elif info.per == "player" and info.visible == "owner":
-                fields[info.name] = [self._named(info, v) if p == player else None for p, v in enumerate(value)]
+            elif info.per == "player":
+                fields[info.name] = [
+                    self._named(info, v) if info.visible == "all" or p == player else None
+                    for p, v in enumerate(value)
+                ]
             else:
                 keys = self._labels(info.per)
                 fields[info.name] = {keys[i]: self._named(info, v) for i, v in enumerate(value)}

@@ -186,17 +186,25 @@ class ChinaCornettState(rt.State):
 
     def _legal_prospect(self, actions: list[rt.Action]) -> None:
         # rules/china-cornett/base.yaml:169: prospect
-        render = self._action_text
+        # Actions are interned per board: the same move is the same object in every state.
+        cache = self.board.action_cache.setdefault('prospect', {})
         for line in (self.board.straight_lines(self.roll, self.face_down_spots()) if self.tablets else [*self.board.straight_lines(1, self.face_down_spots()), *self.board.straight_lines(2, self.face_down_spots())]):  # rules/china-cornett/base.yaml:176
-            actions.append(rt.Action('prospect', (tuple(line),), render))
+            action = cache.get(tuple(line))
+            if action is None:
+                action = cache[tuple(line)] = rt.Action('prospect', (tuple(line),), self._action_text)
+            actions.append(action)
 
     def _legal_turn_back(self, actions: list[rt.Action]) -> None:
         # rules/china-cornett/base.yaml:182: turn_back
         if not (self.tablets):
             return
-        render = self._action_text
-        for spot in [s for s in self.board.spots if self.marker[s] == GOLD_SIDE]:  # rules/china-cornett/base.yaml:189
-            actions.append(rt.Action('turn_back', (spot,), render))
+        # Actions are interned per board: the same move is the same object in every state.
+        cache = self.board.action_cache.setdefault('turn_back', {})
+        for spot in [s for s, marker_ in enumerate(self.marker) if marker_ == GOLD_SIDE]:  # rules/china-cornett/base.yaml:189
+            action = cache.get(spot)
+            if action is None:
+                action = cache[spot] = rt.Action('turn_back', (spot,), self._action_text)
+            actions.append(action)
 
     # -- Effects ------------------------------------------------------------------------------
     def _perform(self, action: rt.Action) -> None:
@@ -250,11 +258,11 @@ class ChinaCornettState(rt.State):
     # -- Definitions and procedures -----------------------------------------------------------
     def face_down_spots(self) -> Sequence[int]:
         # rules/china-cornett/base.yaml:146
-        return [s for s in self.board.spots if self.marker[s] == FACE_DOWN]  # base.yaml:146
+        return [s for s, marker_ in enumerate(self.marker) if marker_ == FACE_DOWN]  # base.yaml:146
 
     def alignments(self, n: int) -> int:
         # rules/china-cornett/base.yaml:148
-        return len(self.board.straight_lines(n, self.face_down_spots()))  # base.yaml:148
+        return self.board.count_lines(n, self.face_down_spots())  # base.yaml:148
 
     def reduction_limit(self) -> int:
         # rules/china-cornett/base.yaml:149

@@ -1,0 +1,328 @@
+"""Playing games to the end: one game (`play_game`), batches of them (`run_batch`), their
+statistics (`Summary`) and their logs.
+
+Game `i` of a batch started with seed `S` is played from state seed `derive_seed(S, i)` by
+random agents seeded `derive_seed(S, i) ^ 0x5EED`, so that any game of a batch can be played
+again alone, and a batch gives the same results however it is split among processes.
+
+A game log is JSON lines: a header `{"ruleset", "players", "seed", "options"}`, one line
+`{"player": seat, "action": text}` per action (seats count from 0, as `State.to_act()`), and
+optionally `{"final": state.to_json()}`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from .agents import Agent, RandomAgent, agent_seed
+from .runtime.rng import derive_seed
+from .runtime.state import Game
+
+DEFAULT_MAX_MOVES = 100_000
+
+
+@dataclass(slots=True)
+class GameResult:
+    """How one game went. `scores` and `winners` are empty for a game that raised or was
+    stopped by the move cap; `error` is the first line of the exception it raised."""
+
+    index: int
+    seed: int
+    scores: list[int]
+    winners: list[int]
+    turns: int
+    moves: int
+    capped: bool = False
+    error: str | None = None
+    log: list[tuple[int, str]] = field(default_factory=list)  # (seat, action text), if recorded
+    final: dict[str, Any] | None = None  # state.to_json() at the end, if recorded
+
+    @property
+    def finished(self) -> bool:
+        return not self.capped and self.error is None
+
+
+def play_game(
+    game: Game,
+    players: int | None,
+    seed: int,
+    options: Mapping[str, str] | None = None,
+    max_moves: int = DEFAULT_MAX_MOVES,
+    *,
+    agents: Mapping[int, Agent] | None = None,
+    record: bool = False,
+    index: int = 0,
+) -> GameResult:
+    """Play one game to its end (or to `max_moves` actions). Seats without an agent in
+    `agents` are played by the random agent of this seed. Never raises for a fault of the
+    game: the exception is reported in the result."""
+    default = RandomAgent(agent_seed(seed))
+    chosen: Mapping[int, Agent] = agents or {}
+    log: list[tuple[int, str]] = []
+    turns = moves = 0
+    try:
+        state = game.new_state(players, seed, options)
+        seat_agents = [chosen.get(p, default) for p in range(state.num_players)]
+        while not state.terminal:
+            if state.moves >= max_moves:
+                return GameResult(index, seed, [], [], state.turn, state.moves, capped=True, log=log,
+                                  final=state.to_json() if record else None)
+            player = state.current
+            action = seat_agents[player].choose(state)
+            if record:
+                log.append((player, str(action)))
+            state.apply(action)
+            turns, moves = state.turn, state.moves
+        return GameResult(index, seed, state.scores(), state.winners(), state.turn, state.moves, log=log,
+                          final=state.to_json() if record else None)
+    except Exception as exc:  # noqa: BLE001 - a faulty game is counted, not fatal
+        message = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        return GameResult(index, seed, [], [], turns, moves, error=message, log=log)
+
+
+# -- batches -----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class BatchSpec:
+    """What every game of a batch shares. `ruleset` is what `rulewright.load` accepts."""
+
+    ruleset: str
+    players: int
+    seed: int
+    options: Mapping[str, str]
+    max_moves: int = DEFAULT_MAX_MOVES
+    record: bool = False
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def _game(ruleset: str) -> Game:
+    game = _GAMES.get(ruleset)
+    if game is None:
+        from . import load
+
+        game = _GAMES[ruleset] = load(ruleset)
+    return game
+
+
+def play_range(spec: BatchSpec, start: int, stop: int, game: Game | None = None) -> list[GameResult]:
+    """Games `start` to `stop - 1` of a batch, in order."""
+    g = game or _game(spec.ruleset)
+    return [
+        play_game(g, spec.players, derive_seed(spec.seed, i), spec.options, spec.max_moves,
+                  record=spec.record, index=i)
+        for i in range(start, stop)
+    ]
+
+
+def _play_chunk(task: tuple[BatchSpec, int, int]) -> list[GameResult]:
+    spec, start, stop = task
+    return play_range(spec, start, stop)
+
+
+TASK_SECONDS = 0.1  # the least work worth sending to another process
+
+
+def chunk_ranges(first: int, games: int, workers: int, seconds_per_game: float) -> list[tuple[int, int]]:
+    """Contiguous ranges covering games `first` to `games - 1`: each worth about
+    TASK_SECONDS of play at least, small enough that every worker gets several."""
+    left = games - first
+    if left <= 0:
+        return []
+    size = max(1, left // (workers * 4))
+    if seconds_per_game > 0:
+        size = max(size, math.ceil(TASK_SECONDS / seconds_per_game))
+    size = min(size, math.ceil(left / workers))
+    return [(start, min(start + size, games)) for start in range(first, games, size)]
+
+
+def run_batch(
+    spec: BatchSpec,
+    games: int,
+    workers: int = 1,
+    game: Game | None = None,
+) -> Iterator[GameResult]:
+    """Every game of a batch, in index order, played here or by `workers` processes.
+
+    With several workers, game 0 is played here first to time a game and size the tasks.
+    """
+    g = game or _game(spec.ruleset)
+    if workers <= 1 or games <= 1:
+        for i in range(games):
+            yield from play_range(spec, i, i + 1, g)
+        return
+    started = time.perf_counter()
+    yield from play_range(spec, 0, 1, g)
+    per_game = time.perf_counter() - started
+    tasks = [(spec, a, b) for a, b in chunk_ranges(1, games, workers, per_game)]
+    context = multiprocessing.get_context("spawn")  # no fork of a process that may run threads
+    with context.Pool(min(workers, len(tasks))) as pool:
+        for chunk in pool.imap(_play_chunk, tasks):
+            yield from chunk
+
+
+# -- statistics --------------------------------------------------------------------------------
+@dataclass(slots=True)
+class Summary:
+    """Running statistics of a batch; fed in index order, so the same games always give the
+    same numbers. Wins, turns, moves and scores count finished games only: games stopped by
+    the move cap and games that raised are counted apart (`capped`, `errors`)."""
+
+    ruleset: str
+    players: int
+    seed: int
+    options: dict[str, str]
+    max_moves: int
+    games: int = 0
+    finished: int = 0
+    capped: int = 0
+    errors: int = 0
+    first_error: dict[str, Any] | None = None
+    draws: int = 0
+    wins: list[int] = field(default_factory=list)
+    score_sums: list[int] = field(default_factory=list)
+    turn_sum: int = 0
+    turn_min: int | None = None
+    turn_max: int | None = None
+    move_sum: int = 0
+    move_min: int | None = None
+    move_max: int | None = None
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.wins = [0] * self.players
+        self.score_sums = [0] * self.players
+
+    def add(self, result: GameResult) -> None:
+        self.games += 1
+        if result.error is not None:
+            self.errors += 1
+            if self.first_error is None:
+                self.first_error = {"game": result.index, "seed": result.seed, "message": result.error}
+            return
+        if result.capped:
+            self.capped += 1
+            return
+        self.finished += 1
+        for p in result.winners:
+            self.wins[p] += 1
+        if len(result.winners) > 1:
+            self.draws += 1
+        for p, s in enumerate(result.scores):
+            self.score_sums[p] += s
+        self.turn_sum += result.turns
+        self.turn_min = result.turns if self.turn_min is None else min(self.turn_min, result.turns)
+        self.turn_max = result.turns if self.turn_max is None else max(self.turn_max, result.turns)
+        self.move_sum += result.moves
+        self.move_min = result.moves if self.move_min is None else min(self.move_min, result.moves)
+        self.move_max = result.moves if self.move_max is None else max(self.move_max, result.moves)
+
+    def _mean(self, total: int) -> float | None:
+        return round(total / self.finished, 3) if self.finished else None
+
+    @property
+    def games_per_sec(self) -> float:
+        return round(self.games / self.seconds, 1) if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "max_moves": self.max_moves,
+            "games": self.games,
+            "finished": self.finished,
+            "capped": self.capped,
+            "errors": self.errors,
+            "first_error": self.first_error,
+            "wins_by_seat": list(self.wins),
+            "draws": self.draws,
+            "turns_mean": self._mean(self.turn_sum),
+            "turns_min": self.turn_min,
+            "turns_max": self.turn_max,
+            "moves_mean": self._mean(self.move_sum),
+            "moves_min": self.move_min,
+            "moves_max": self.move_max,
+            "scores_mean_by_seat": [self._mean(s) for s in self.score_sums],
+            "games_per_sec": self.games_per_sec,
+        }
+
+
+# -- logs --------------------------------------------------------------------------------------
+def log_header(ruleset: str, players: int, seed: int, options: Mapping[str, str]) -> dict[str, Any]:
+    return {"ruleset": ruleset, "players": players, "seed": seed, "options": dict(options)}
+
+
+class LogWriter:
+    """Writes a game log line by line, flushed as it goes, so that an abandoned game keeps
+    the moves played."""
+
+    def __init__(self, path: Path, header: Mapping[str, Any]) -> None:
+        self.path = path
+        self._file: IO[str] = path.open("w", encoding="utf-8", newline="\n")
+        self._line(dict(header))
+
+    def _line(self, data: Mapping[str, Any]) -> None:
+        self._file.write(json.dumps(data, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def action(self, player: int, text: str) -> None:
+        self._line({"player": player, "action": text})
+
+    def final(self, state_json: Mapping[str, Any]) -> None:
+        self._line({"final": dict(state_json)})
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> LogWriter:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+def write_log(path: Path, header: Mapping[str, Any], actions: Sequence[tuple[int, str]],
+              final: Mapping[str, Any] | None) -> None:
+    with LogWriter(path, header) as log:
+        for player, text in actions:
+            log.action(player, text)
+        if final is not None:
+            log.final(final)
+
+
+def first_difference(expected: Any, got: Any, where: str = "") -> str | None:
+    """Where two JSON values first differ (`fields.gold[1]: log has 3, replay has 4`), or None."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        for key in list(expected) + [k for k in got if k not in expected]:
+            path = f"{where}.{key}" if where else str(key)
+            if key not in got:
+                return f"{path}: in the log, not in the replayed state"
+            if key not in expected:
+                return f"{path}: in the replayed state, not in the log"
+            found = first_difference(expected[key], got[key], path)
+            if found:
+                return found
+        return None
+    if isinstance(expected, list) and isinstance(got, list):
+        for i, (a, b) in enumerate(zip(expected, got, strict=False)):
+            found = first_difference(a, b, f"{where}[{i}]")
+            if found:
+                return found
+        if len(expected) != len(got):
+            return f"{where}: the log has {len(expected)} items, the replay {len(got)}"
+        return None
+    if expected != got or type(expected) is not type(got):
+        return f"{where or 'state'}: the log has {json.dumps(expected)}, the replay {json.dumps(got)}"
+    return None
+

@@ -1,0 +1,151 @@
+"""States drawn as text for a person at a terminal.
+
+`render_state(state)` draws any state: a game with a drawing of its own (Cornett's China: the
+hexagonal board with each spot's marker, mountain and river) gets it, every other game a
+listing of what the player to act observes.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .runtime.board import HexBoard
+from .runtime.state import GameInfo, State
+
+WIDTH = 100  # wrap long generic listings at this width
+
+
+def seat_name(info: GameInfo, player: int) -> str:
+    """`P1`, or `P1 (mountains)` when the game gives seats roles."""
+    role = f" ({info.roles[player]})" if player < len(info.roles) else ""
+    return f"P{player + 1}{role}"
+
+
+def render_state(state: State, viewer: int | None = None) -> str:
+    """The state as `viewer` (default: the seat to act, else P1) sees it."""
+    drawer = DRAWINGS.get(state.game.info.id)
+    if drawer is not None:
+        try:
+            return drawer(state, viewer)
+        except AttributeError:  # the rule set changed its fields: fall back to the listing
+            pass
+    return render_generic(state, viewer)
+
+
+def _heading(state: State) -> str:
+    info = state.game.info
+    to_act = state.to_act()
+    who = "game over" if to_act is None else f"{seat_name(info, to_act)} to act"
+    phase = f", phase {state.PHASES[state.phase]}" if len(state.PHASES) > 1 else ""
+    return f"{info.title} ({info.ruleset}): turn {state.turn}{phase}, {who}"
+
+
+def render_generic(state: State, viewer: int | None = None) -> str:
+    """Every field `viewer` observes, one per line; per-spot fields grouped by value."""
+    player = viewer if viewer is not None else (state.to_act() or 0)
+    seen = state.observation(player)["fields"]
+    per = {f.name: f.per for f in state.FIELDS}
+    lines = [_heading(state)]
+    for name, value in seen.items():
+        lines.extend(_field_lines(state, name, per.get(name), value))
+    return "\n".join(lines)
+
+
+def _field_lines(state: State, name: str, per: str | None, value: Any) -> list[str]:
+    if per == "player":
+        items = value.values() if isinstance(value, dict) else value
+        shown = ", ".join(
+            f"P{p + 1} {'?' if v is None else _plain(v)}" for p, v in enumerate(items)
+        )
+        return [f"{name}: {shown}"]
+    if isinstance(value, dict) and len(value) > 12:
+        groups: dict[str, list[str]] = {}
+        for key, v in value.items():
+            groups.setdefault(_plain(v), []).append(str(key))
+        text = f"{name}: " + "; ".join(f"{v}: {' '.join(keys)}" for v, keys in groups.items())
+        return textwrap.wrap(text, WIDTH, subsequent_indent="    ")
+    if isinstance(value, dict):
+        text = f"{name}: " + ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
+        return textwrap.wrap(text, WIDTH, subsequent_indent="    ")
+    return textwrap.wrap(f"{name}: {_plain(value)}", WIDTH, subsequent_indent="    ") or [f"{name}:"]
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + " ".join(_plain(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+# -- hexagonal boards --------------------------------------------------------------------------
+def draw_hex_board(board: HexBoard, cell: Callable[[int], str]) -> list[str]:
+    """The board as rows of text, one row of the hexagon per line, each row shifted by half
+    a cell from the next as on the board; `cell(spot)` is the text of one spot."""
+    texts = [cell(s) for s in board.spots]
+    width = max((len(t) for t in texts), default=1)
+    step = width + 1
+    rows: dict[int, list[int]] = {}
+    for s, (_, r) in enumerate(board.coords):
+        rows.setdefault(r, []).append(s)
+    left = min((2 * q + r for q, r in board.coords), default=0)
+    lines = []
+    for r in sorted(rows):
+        line = ""
+        for s in sorted(rows[r], key=lambda spot: board.coords[spot][0]):
+            q = board.coords[s][0]
+            line = line.ljust((2 * q + r - left) * step // 2) + texts[s].ljust(width)
+        lines.append(line.rstrip())
+    return lines
+
+
+def region_names_of(board: HexBoard, spot: int) -> list[str]:
+    """The name of the region of each kind that holds `spot` (`-` where none does)."""
+    names = []
+    for k in range(len(board.kinds)):
+        region = board.region_of[k][spot]
+        names.append(board.region_names[region] if region >= 0 else "-")
+    return names
+
+
+# -- Cornett's China ---------------------------------------------------------------------------
+MARKER_GLYPHS = {"face_down": "·", "gold_side": "$", "removed": " "}
+
+
+def render_china(state: State, viewer: int | None = None) -> str:
+    """The board of China: every spot as `E3 ·M8/R4` (label, marker, mountain/river), where
+    the marker is `·` face down, `$` gold side up, blank once removed; then the tablets
+    still thrown, this turn's roll and each player's gold."""
+    board = state.board
+    info = state.game.info
+    marker: Sequence[int] = getattr(state, "marker")
+    gold: Sequence[int] = getattr(state, "gold")
+    tablets: frozenset[int] = getattr(state, "tablets")
+    roll: int = getattr(state, "roll")
+    values = state.ENUMS.get("marker", ("face_down", "gold_side", "removed"))
+    glyphs = [MARKER_GLYPHS.get(v, v[:1]) for v in values]
+    label_width = max(len(label) for label in board.labels)
+
+    def cell(spot: int) -> str:
+        regions = "/".join(region_names_of(board, spot))
+        return f"{board.labels[spot]:<{label_width}} {glyphs[marker[spot]]}{regions}"
+
+    counts = [sum(1 for m in marker if m == v) for v in range(len(values))]
+    in_play = " ".join(state.label("tablet", t) for t in sorted(tablets)) or "none (all in the box)"
+    lines = [_heading(state)]
+    lines.append(f"tablets in play: {in_play}    roll: {roll}")
+    lines.append("gold: " + "    ".join(f"{seat_name(info, p)} {g}" for p, g in enumerate(gold)))
+    lines.append("markers: " + ", ".join(f"{n} {v.replace('_', ' ')}" for n, v in zip(counts, values, strict=True)))
+    lines.append("")
+    lines.extend(draw_hex_board(board, cell))
+    lines.append("")
+    kinds = "/".join(board.kinds)
+    lines.append(f"spot: label, marker (· face down, $ gold side, blank removed), {kinds}")
+    return "\n".join(lines)
+
+
+DRAWINGS: dict[str, Callable[[State, int | None], str]] = {
+    "china-cornett": render_china,
+}

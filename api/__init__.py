@@ -39,6 +39,28 @@ def load(ruleset: str) -> Game:
     return result
 
 
+_compiled_rules: dict[tuple[str, str], Game] = {}
+
+
+def load_rules(path: Path) -> Game:
+    """Compile a rule file (anywhere on disk) in memory and load the game, without writing a
+    module. Raises CompileError with every problem of the rule file."""
+    from .compiler.driver import compile_file
+    from .runtime.errors import BadSetup
+
+    if not path.is_file():
+        raise BadSetup(f"no such rule file: {path}")
+    compiled = compile_file(path)
+    key = (str(path.resolve()), compiled.source)
+    if key not in _compiled_rules:
+        name = f"rulewright_rules_{len(_compiled_rules)}"
+        module = type(sys)(name)
+        sys.modules[name] = module
+        exec(compile(compiled.source, str(path), "exec"), module.__dict__)
+        _compiled_rules[key] = module.__dict__["GAME"]
+    return _compiled_rules[key]
+
+
 def load_module_file(path: Path) -> Game:
     """Import a generated module from anywhere on disk."""
     from .runtime.errors import BadSetup

@@ -784,7 +784,7 @@ class _Checker:
             if t.when is not None:
                 wt, when = self.expr(t.when)
                 self.truth(wt, t.when.span)
-            effect = tuple(self.block(t.effect, 3 if when else 2))
+            effect = tuple(self.block(t.effect, 2))
             method = f"_trigger_{t.name}"
             prog.triggers.append(LoweredTrigger(t.name, method, when, effect, t.span))
             for ref in t.after:

@@ -59,6 +59,42 @@ def _key_code(choices: tuple[LoweredChoice, ...]) -> str:
     return _args_code(choices)
 
 
+def _text_prefix(parts: tuple[tuple[str, str | None], ...]) -> str:
+    """The literal start of an action's text: how an unknown text is matched to its action."""
+    return parts[0][0] if parts and parts[0][1] is None else ""
+
+
+def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
+    """Every rule's path (`actions.prospect.when`) and the file:line it was written at."""
+    out: list[tuple[str, str]] = []
+    for opt in rs.options:
+        out.append((f"options.{opt.name}", opt.span.short))
+    for f in rs.fields:
+        out.append((f"state.{f.name}", f.span.short))
+    for d in rs.defines:
+        out.append((f"define.{d.name}", d.span.short))
+    for p in rs.procedures:
+        out.append((f"procedures.{p.name}", p.span.short))
+    for ph in rs.phases:
+        out.append((f"phases.{ph.name}", ph.span.short))
+        out.append((f"phases.{ph.name}.start", ph.span.short))
+        out.append((f"phases.{ph.name}.actions", ph.span.short))
+    for a in rs.actions:
+        out.append((f"actions.{a.name}", a.span.short))
+        if a.when is not None:
+            out.append((f"actions.{a.name}.when", a.when.span.short))
+        out.append((f"actions.{a.name}.choose", (a.choices[0].span if a.choices else a.span).short))
+        for c in a.choices:
+            out.append((f"actions.{a.name}.choose.{c.name}", c.span.short))
+    for t in rs.triggers:
+        out.append((f"triggers.{t.name}", t.span.short))
+    if rs.end is not None:
+        out.append(("end", rs.end.span.short))
+    for term in rs.scoring:
+        out.append((f"scoring.{term.name}", term.span.short))
+    return out
+
+
 def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> str:
     """Render the module. `sources` are (display path, file text) of the rule files used."""
     actions = [
@@ -68,6 +104,8 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
             "text_code": _text_code(a.text_parts),
             "args_code": _args_code(a.choices),
             "key_code": _key_code(a.choices),
+            "when_span": next(x.when.span for x in rs.actions if x.name == a.name and x.when is not None)
+            if a.when else None,
         }
         for a in program.actions
     ]
@@ -88,6 +126,9 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
         fields=program.fields,
         phase_names=repr(tuple(p.name for p in program.phases)),
         phase_stuck=repr(tuple(p.stuck for p in program.phases)),
+        phase_actions=repr(tuple(p.actions for p in program.phases)),
+        text_prefix=repr({a.name: _text_prefix(a.text_parts) for a in program.actions}),
+        rules=rule_paths(rs),
         enums=program.enums,
         dice=program.dice,
         options=program.options,

@@ -82,7 +82,7 @@ class GameInfo:
     roles: tuple[str, ...]
     options: tuple[OptionInfo, ...]
     files: tuple[str, ...]
-    action_rules: Mapping[str, str]  # action name -> file:line of its rule
+    rules: Mapping[str, str]  # rule path (actions.prospect.when) -> file:line where it is written
 
     @property
     def ruleset(self) -> str:
@@ -94,12 +94,14 @@ class State:
 
     __slots__ = (
         "game", "num_players", "options", "seed", "rng", "board", "current", "phase", "turn",
-        "moves", "terminal", "next_phase", "_legal_cache",
+        "moves", "terminal", "next_phase", "_legal_cache", "trace",
     )
 
     FIELDS: ClassVar[tuple[FieldInfo, ...]] = ()
     PHASES: ClassVar[tuple[str, ...]] = ()
     STUCK: ClassVar[tuple[str, ...]] = ()  # per phase: "pass" or "end"
+    PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    TEXT_PREFIX: ClassVar[Mapping[str, str]] = {}
     ENUMS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     DICE: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
@@ -116,6 +118,7 @@ class State:
     terminal: bool
     next_phase: int
     _legal_cache: list[Action] | None
+    trace: list[str] | None  # when a list, the rule paths that fired are appended to it
 
     # -- construction ------------------------------------------------------------------------
     def _init(self, game: Game, players: int, seed: int, options: dict[str, str]) -> None:
@@ -132,6 +135,7 @@ class State:
         self.terminal = False
         self.next_phase = -1
         self._legal_cache = None
+        self.trace = None
         self._read_options()
         self._setup()
         self._start_phase()
@@ -239,6 +243,7 @@ class State:
         other.terminal = self.terminal
         other.next_phase = self.next_phase
         other._legal_cache = None
+        other.trace = None
         self._copy_fields(other)
         return other
 
@@ -296,18 +301,39 @@ class State:
         items = [self.label(info.element, v) for v in value]
         return sorted(items) if info.kind == "set" else items
 
+    def why_illegal(self, action: Action | str) -> tuple[str, str]:
+        """Why an action is not legal now: a sentence and the path of the rule that forbids it
+        (`end`, `phases.turn.actions`, `actions.turn_back.when`, `actions.prospect.choose`)."""
+        text = str(action)
+        if self.terminal:
+            return "the game is over", "end"
+        if isinstance(action, Action):
+            name: str | None = action.name
+        else:
+            wanted = " ".join(text.lower().split())
+            matches = [n for n, prefix in self.TEXT_PREFIX.items() if prefix and wanted.startswith(prefix.lower())]
+            name = max(matches, key=lambda n: len(self.TEXT_PREFIX[n])) if matches else None
+        phase = self.PHASES[self.phase]
+        if name is None or name not in self.game.info.rules and f"actions.{name}" not in self.game.info.rules:
+            return f"`{text}` is no action of {self.game.info.ruleset}", f"phases.{phase}.actions"
+        if name not in self.PHASE_ACTIONS[self.phase]:
+            return f"`{name}` cannot be played in phase {phase}", f"phases.{phase}.actions"
+        if not self._guard(name):
+            return f"the condition of `{name}` does not hold", f"actions.{name}.when"
+        return f"`{text}` is not one of the choices of `{name}` now", f"actions.{name}.choose"
+
     def _illegal_message(self, action: Action | str) -> str:
         legal = self.legal_actions()
         text = str(action)
+        reason, rule = self.why_illegal(action)
+        where = self.game.info.rules.get(rule)
+        where_text = f" ({rule}, {where})" if where else f" ({rule})"
         if self.terminal:
-            return f"illegal action `{text}`: the game is over"
-        name = action.name if isinstance(action, Action) else text.split(" ")[0]
-        rule = self.game.info.action_rules.get(name)
-        where = f" (rule {rule})" if rule else ""
+            return f"illegal action `{text}`: {reason}{where_text}"
         shown = ", ".join(str(a) for a in legal[:6]) + (", ..." if len(legal) > 6 else "")
         return (
-            f"illegal action `{text}` for P{self.current + 1} in phase {self.PHASES[self.phase]}{where}: "
-            f"it is not one of the {len(legal)} legal actions ({shown})"
+            f"illegal action `{text}` for P{self.current + 1}: {reason}{where_text}; "
+            f"the {len(legal)} legal actions are: {shown}"
         )
 
     def _do(self, action: Action) -> None:
@@ -366,6 +392,9 @@ class State:
         raise NotImplementedError
 
     def _score(self, player: int) -> int:
+        raise NotImplementedError
+
+    def _guard(self, name: str) -> bool:
         raise NotImplementedError
 
     def _copy_fields(self, other: Any) -> None:

@@ -125,6 +125,8 @@ class ChinaCornettState(rt.State):
     )
     PHASES: ClassVar[tuple[str, ...]] = ('turn',)
     STUCK: ClassVar[tuple[str, ...]] = ('pass',)
+    PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('prospect', 'turn_back'),)
+    TEXT_PREFIX: ClassVar[dict[str, str]] = {'prospect': 'prospect ', 'turn_back': 'turn back '}
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
         'role': ('mountains', 'rivers'),
         'regionkind': ('mountain', 'river'),
@@ -170,6 +172,8 @@ class ChinaCornettState(rt.State):
 
     def _start_turn(self) -> None:
         # rules/china-cornett/base.yaml:154: phase turn
+        if self.trace is not None:
+            self.trace.append("phases.turn.start")
         self.turned = ()  # base.yaml:156
         if self.tablets:  # base.yaml:159
             self.roll = rt.throw(self.rng, self.tablets, TABLET_FACES)  # base.yaml:160
@@ -196,7 +200,7 @@ class ChinaCornettState(rt.State):
 
     def _legal_turn_back(self, actions: list[rt.Action]) -> None:
         # rules/china-cornett/base.yaml:182: turn_back
-        if not (self.tablets):
+        if not self._guard_turn_back():
             return
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('turn_back', {})
@@ -205,6 +209,16 @@ class ChinaCornettState(rt.State):
             if action is None:
                 action = cache[spot] = rt.Action('turn_back', (spot,), self._action_text)
             actions.append(action)
+
+    def _guard(self, name: str) -> bool:
+        """Whether the `when:` of action `name` holds now (True for an action without one)."""
+        if name == 'turn_back':
+            return self._guard_turn_back()
+        return True
+
+    def _guard_turn_back(self) -> bool:
+        # rules/china-cornett/base.yaml:187: when of turn_back
+        return bool(self.tablets)
 
     # -- Effects ------------------------------------------------------------------------------
     def _perform(self, action: rt.Action) -> None:
@@ -216,6 +230,8 @@ class ChinaCornettState(rt.State):
 
     def _do_prospect(self, line: Sequence[int]) -> None:
         # rules/china-cornett/base.yaml:169: prospect
+        if self.trace is not None:
+            self.trace.append("actions.prospect")
         for s in line:  # base.yaml:179
             self.marker[s] = GOLD_SIDE  # base.yaml:180
         self.turned = line  # base.yaml:181
@@ -223,11 +239,15 @@ class ChinaCornettState(rt.State):
 
     def _do_turn_back(self, spot: int) -> None:
         # rules/china-cornett/base.yaml:182: turn_back
+        if self.trace is not None:
+            self.trace.append("actions.turn_back")
         self.marker[spot] = FACE_DOWN  # base.yaml:192
 
     # -- Triggers -----------------------------------------------------------------------------
     def _trigger_transport_gold(self) -> None:
         # rules/china-cornett/base.yaml:201: trigger transport_gold
+        if self.trace is not None:
+            self.trace.append("triggers.transport_gold")
         for sector in self.board.regions_touching(self.turned, self.sector_kind(self.current)):  # base.yaml:207
             if self.completed(sector):  # base.yaml:208
                 self.collect(self.current, sector)  # base.yaml:209
@@ -237,18 +257,27 @@ class ChinaCornettState(rt.State):
 
     def _trigger_first_reduction(self) -> None:
         # rules/china-cornett/base.yaml:215: trigger first_reduction
-        if (self.tablets == frozenset((T01, T02, T12)) and self.alignments(5) <= self.reduction_limit()):
-            self.tablets = frozenset((T02, T12))  # base.yaml:222
+        if not ((self.tablets == frozenset((T01, T02, T12)) and self.alignments(5) <= self.reduction_limit())):
+            return
+        if self.trace is not None:
+            self.trace.append("triggers.first_reduction")
+        self.tablets = frozenset((T02, T12))  # base.yaml:222
 
     def _trigger_second_reduction(self) -> None:
         # rules/china-cornett/base.yaml:223: trigger second_reduction
-        if (self.tablets == frozenset((T02, T12)) and self.alignments(4) <= self.reduction_limit()):
-            self.tablets = frozenset((T01, T12))  # base.yaml:230
+        if not ((self.tablets == frozenset((T02, T12)) and self.alignments(4) <= self.reduction_limit())):
+            return
+        if self.trace is not None:
+            self.trace.append("triggers.second_reduction")
+        self.tablets = frozenset((T01, T12))  # base.yaml:230
 
     def _trigger_third_reduction(self) -> None:
         # rules/china-cornett/base.yaml:231: trigger third_reduction
-        if (self.tablets == frozenset((T01, T12)) and self.alignments(3) <= self.reduction_limit()):
-            self.tablets = frozenset()  # base.yaml:237
+        if not ((self.tablets == frozenset((T01, T12)) and self.alignments(3) <= self.reduction_limit())):
+            return
+        if self.trace is not None:
+            self.trace.append("triggers.third_reduction")
+        self.tablets = frozenset()  # base.yaml:237
 
     def _turn_end(self) -> None:
         self._trigger_first_reduction()
@@ -278,6 +307,8 @@ class ChinaCornettState(rt.State):
 
     def collect(self, p: int, sector: int) -> None:
         # rules/china-cornett/base.yaml:195
+        if self.trace is not None:
+            self.trace.append("procedures.collect")
         self.gold[p] += sum(1 for s in self.board.region_spots[sector] if self.marker[s] == GOLD_SIDE)  # base.yaml:196
         for s in self.board.region_spots[sector]:  # base.yaml:197
             self.marker[s] = REMOVED  # base.yaml:198
@@ -327,9 +358,37 @@ GAME = rt.Game(
             rt.OptionInfo('reduction_reading', 'at_most_one', ('at_most_one', 'none_left'), 'When a tablet reduction happens: as soon as at most one alignment of that length is left (at_most_one, the text read literally), or only once none is left (none_left). Alignments are counted as windows: a row of six face-down markers holds two of five.', '"Quand il ne reste plus qu\'un alignement de cinq marqueurs de prospection, la tablette 0/1 est replacée dans la boite."'),
         ),
         files=('rules/china-cornett/base.yaml',),
-        action_rules={
-            'prospect': 'rules/china-cornett/base.yaml:169',
-            'turn_back': 'rules/china-cornett/base.yaml:182',
+        rules={
+            'options.board': 'rules/china-cornett/base.yaml:15',
+            'options.sector_collector': 'rules/china-cornett/base.yaml:21',
+            'options.reduction_reading': 'rules/china-cornett/base.yaml:30',
+            'state.marker': 'rules/china-cornett/base.yaml:117',
+            'state.gold': 'rules/china-cornett/base.yaml:124',
+            'state.tablets': 'rules/china-cornett/base.yaml:129',
+            'state.roll': 'rules/china-cornett/base.yaml:134',
+            'state.turned': 'rules/china-cornett/base.yaml:139',
+            'define.face_down_spots': 'rules/china-cornett/base.yaml:146',
+            'define.alignments': 'rules/china-cornett/base.yaml:148',
+            'define.reduction_limit': 'rules/china-cornett/base.yaml:149',
+            'define.sector_kind': 'rules/china-cornett/base.yaml:150',
+            'define.completed': 'rules/china-cornett/base.yaml:151',
+            'procedures.collect': 'rules/china-cornett/base.yaml:195',
+            'phases.turn': 'rules/china-cornett/base.yaml:154',
+            'phases.turn.start': 'rules/china-cornett/base.yaml:154',
+            'phases.turn.actions': 'rules/china-cornett/base.yaml:154',
+            'actions.prospect': 'rules/china-cornett/base.yaml:169',
+            'actions.prospect.choose': 'rules/china-cornett/base.yaml:176',
+            'actions.prospect.choose.line': 'rules/china-cornett/base.yaml:176',
+            'actions.turn_back': 'rules/china-cornett/base.yaml:182',
+            'actions.turn_back.when': 'rules/china-cornett/base.yaml:187',
+            'actions.turn_back.choose': 'rules/china-cornett/base.yaml:189',
+            'actions.turn_back.choose.spot': 'rules/china-cornett/base.yaml:189',
+            'triggers.transport_gold': 'rules/china-cornett/base.yaml:201',
+            'triggers.first_reduction': 'rules/china-cornett/base.yaml:215',
+            'triggers.second_reduction': 'rules/china-cornett/base.yaml:223',
+            'triggers.third_reduction': 'rules/china-cornett/base.yaml:231',
+            'end': 'rules/china-cornett/base.yaml:241',
+            'scoring.gold': 'rules/china-cornett/base.yaml:243',
         },
     ),
     ChinaCornettState,

@@ -1,0 +1,737 @@
+"""Scenarios: rulebook examples and rulings as executable data.
+
+A scenario file holds one or more scenarios. Each names a rule set, a position given in that
+rule set's own vocabulary, steps (actions by the players the rules ask, or a named trigger
+applied to the position) and what must follow. `load_file` reads and checks a file against
+the games it names (diagnostics with file:line:col, never a traceback); `run` plays one
+scenario and compares; `compare` runs it against another rule set and reports what changed.
+The format is documented in docs/scenarios.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .compiler.load import LoadError, YMap, YNode, YScalar, YSeq, load
+from .compiler.paths import display
+from .compiler.source import CompileError, Diagnostic, SourceSpan, did_you_mean
+from .runtime.errors import RulewrightError
+from .runtime.state import FieldInfo, Game, State
+
+FILE_KEYS = ("ruleset", "options", "players", "seed", "names", "scenarios")
+SCENARIO_KEYS = ("doc", "ruleset", "options", "players", "seed", "names", "position", "steps", "expect")
+EXPECT_KEYS = ("scores", "fields", "legal", "legal_includes", "legal_excludes", "illegal", "winners",
+               "terminal", "to_act", "error")
+POSITION_SPECIAL = ("to_act", "phase")
+DEFAULT_NAMES = ("Alex", "Barbara", "Chris", "Doris", "Emil", "Fiona", "Georg", "Hanna")
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    kind: str  # "act" or "trigger"
+    player: int | None
+    text: str
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    kind: str
+    node: YNode
+    span: SourceSpan
+
+
+@dataclass
+class Scenario:
+    name: str
+    doc: str
+    file: str
+    ruleset: str
+    options: dict[str, str]
+    players: int | None
+    seed: int
+    names: tuple[str, ...]
+    position: YMap | None
+    steps: list[Step]
+    expect: list[Expectation]
+    span: SourceSpan
+    game: Game | None = None
+
+    @property
+    def where(self) -> str:
+        return f"{self.span.path}:{self.span.line}"
+
+
+@dataclass
+class Check:
+    """One expectation's outcome."""
+
+    what: str
+    expected: Any
+    actual: Any
+    ok: bool
+
+
+@dataclass
+class Result:
+    scenario: Scenario
+    checks: list[Check] = field(default_factory=list)
+    fired: list[str] = field(default_factory=list)  # rule paths, in the order they fired
+    problem: str | None = None  # a step that could not be played, unexpectedly
+
+    @property
+    def passed(self) -> bool:
+        return self.problem is None and all(c.ok for c in self.checks)
+
+    def rule_lines(self) -> list[str]:
+        game = self.scenario.game
+        rules = game.info.rules if game else {}
+        seen: list[str] = []
+        for path in self.fired:
+            entry = f"{path} ({rules[path]})" if path in rules else path
+            if entry not in seen:
+                seen.append(entry)
+        return seen
+
+    def report(self) -> str:
+        """One line, then for a failure each expectation that failed and the rules fired."""
+        status = "PASS" if self.passed else "FAIL"
+        lines = [f"{status} {self.scenario.name}  ({self.scenario.where})"]
+        if not self.passed:
+            if self.problem:
+                lines.append(f"  step failed: {self.problem}")
+            for c in self.checks:
+                if not c.ok:
+                    lines.append(f"  {c.what}: expected {_show(c.expected)}, got {_show(c.actual)}")
+            fired = self.rule_lines()
+            if fired:
+                lines.append("  rules fired: " + ", ".join(fired))
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.scenario.name,
+            "file": self.scenario.file,
+            "line": self.scenario.span.line,
+            "ruleset": self.scenario.ruleset,
+            "passed": self.passed,
+            "problem": self.problem,
+            "checks": [{"what": c.what, "expected": c.expected, "actual": c.actual, "ok": c.ok} for c in self.checks],
+            "rules_fired": self.rule_lines(),
+        }
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+# -- Loading and checking ------------------------------------------------------------------------
+
+GameLoader = Callable[[str, Path], Game]
+
+
+class _Problems:
+    def __init__(self) -> None:
+        self.list: list[Diagnostic] = []
+
+    def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
+        self.list.append(Diagnostic(span, message, hint))
+
+
+def default_loader(ruleset: str, here: Path) -> Game:
+    """A bundled rule set by id, or a rule file relative to the scenario file, compiled now."""
+    from . import load, load_rules
+
+    if ruleset.endswith((".yaml", ".yml")):
+        return load_rules(here.parent / ruleset)
+    return load(ruleset)
+
+
+def load_file(path: Path, loader: GameLoader = default_loader) -> tuple[list[Scenario], list[Diagnostic]]:
+    """Read a scenario file; every scenario is checked against the game it names."""
+    p = _Problems()
+    shown = display(path)
+    try:
+        tree = load(shown, path.read_text(encoding="utf-8"))
+    except LoadError as exc:
+        return [], [exc.diagnostic]
+    except (OSError, UnicodeDecodeError) as exc:
+        return [], [Diagnostic(SourceSpan(shown, 1, 1, 1, 1), f"cannot read scenario file: {exc}")]
+    _keys(p, tree, FILE_KEYS, "a scenario file")
+    defaults = _common(p, tree, None)
+    node = tree.get("scenarios")
+    if not isinstance(node, YMap) or not node.items:
+        p.error(tree.span if node is None else node.span, "a scenario file needs `scenarios:`, a mapping of "
+                "scenario names to scenarios")
+        return [], p.list
+    games: dict[str, Game | None] = {}
+    scenarios: list[Scenario] = []
+    for key, value in node.items:
+        name = str(key.value)
+        if not isinstance(value, YMap):
+            p.error(value.span, f"scenario `{name}` must be a mapping")
+            continue
+        _keys(p, value, SCENARIO_KEYS, f"scenario `{name}`")
+        ruleset, options, players, seed, names = _common(p, value, defaults)
+        if ruleset is None:
+            p.error(key.span, f"scenario `{name}` names no rule set", "add `ruleset: <id>` to it or to the file")
+            continue
+        scenario = Scenario(
+            name=name, doc=_text(p, value.get("doc")) or "", file=shown, ruleset=ruleset, options=options,
+            players=players, seed=seed, names=names, position=None, steps=[], expect=[], span=key.span,
+        )
+        if ruleset not in games:
+            try:
+                games[ruleset] = loader(ruleset, path)
+            except CompileError as exc:
+                p.list.extend(exc.diagnostics)
+                games[ruleset] = None
+            except RulewrightError as exc:
+                rnode = value.get("ruleset") or tree.get("ruleset") or key
+                p.error(rnode.span, str(exc))
+                games[ruleset] = None
+        game = games[ruleset]
+        if game is None:
+            continue
+        scenario.game = game
+        _check_setup(p, scenario, value, game)
+        position = value.get("position")
+        if position is not None:
+            if isinstance(position, YMap):
+                scenario.position = position
+                _check_position(p, scenario, position, game)
+            else:
+                p.error(position.span, "`position:` must be a mapping of field names to values")
+        scenario.steps = _steps(p, scenario, value.get("steps"), game)
+        scenario.expect = _expectations(p, scenario, value.get("expect"), game)
+        scenarios.append(scenario)
+    return scenarios, p.list
+
+
+def _keys(p: _Problems, node: YMap, allowed: tuple[str, ...], what: str) -> None:
+    for key, _ in node.items:
+        if str(key.value) not in allowed:
+            p.error(key.span, f"unknown key `{key.value}` in {what}",
+                    did_you_mean(str(key.value), allowed) or f"known keys: {', '.join(allowed)}")
+
+
+def _text(p: _Problems, node: YNode | None) -> str | None:
+    if node is None:
+        return None
+    if isinstance(node, YScalar) and node.value is not None and not isinstance(node.value, bool):
+        return str(node.value)
+    p.error(node.span, "expected text here")
+    return None
+
+
+def _common(
+    p: _Problems, node: YMap, defaults: tuple[str | None, dict[str, str], int | None, int, tuple[str, ...]] | None
+) -> tuple[str | None, dict[str, str], int | None, int, tuple[str, ...]]:
+    ruleset, options, players, seed, names = defaults or (None, {}, None, 1, DEFAULT_NAMES)
+    ruleset = _text(p, node.get("ruleset")) or ruleset
+    onode = node.get("options")
+    if onode is not None:
+        if isinstance(onode, YMap):
+            options = {**options, **{str(k.value): str(v.value) for k, v in onode.items if isinstance(v, YScalar)}}
+        else:
+            p.error(onode.span, "`options:` must be a mapping of option names to choices")
+    for key in ("players", "seed"):
+        n = node.get(key)
+        if n is not None:
+            if isinstance(n, YScalar) and isinstance(n.value, int) and not isinstance(n.value, bool):
+                if key == "players":
+                    players = n.value
+                else:
+                    seed = n.value
+            else:
+                p.error(n.span, f"`{key}:` must be a whole number")
+    nnode = node.get("names")
+    if nnode is not None:
+        if isinstance(nnode, YSeq) and all(isinstance(x, YScalar) and isinstance(x.value, str) for x in nnode.items):
+            names = tuple(str(x.value) for x in nnode.items if isinstance(x, YScalar))
+        else:
+            p.error(nnode.span, "`names:` must be a list of player names, in seat order")
+    return ruleset, options, players, seed, names
+
+
+def _check_setup(p: _Problems, s: Scenario, node: YMap, game: Game) -> None:
+    info = game.info
+    known = {o.name: o for o in info.options}
+    onode = node.get("options")
+    for name, value in s.options.items():
+        span = onode.span if isinstance(onode, YMap) else s.span
+        if isinstance(onode, YMap):
+            k = onode.key_node(name)
+            span = k.span if k is not None else span
+        if name not in known:
+            p.error(span, f"{info.ruleset} has no option `{name}`", did_you_mean(name, known))
+        elif value not in known[name].choices:
+            p.error(span, f"option `{name}` has no choice `{value}`", did_you_mean(value, known[name].choices))
+    if s.players is not None and s.players not in info.players:
+        p.error(s.span, f"{info.ruleset} is not played by {s.players} players")
+
+
+def _seat(p: _Problems, s: Scenario, node: YNode, players: int) -> int | None:
+    text = _text(p, node)
+    if text is None:
+        return None
+    names = list(s.names[:players])
+    if text in names:
+        return names.index(text)
+    if text.upper().startswith("P") and text[1:].isdigit() and 1 <= int(text[1:]) <= players:
+        return int(text[1:]) - 1
+    p.error(node.span, f"no player `{text}`", did_you_mean(text, names) or f"players: {', '.join(names)}")
+    return None
+
+
+def _player_count(s: Scenario, game: Game) -> int:
+    return s.players if s.players is not None else game.info.players[0]
+
+
+def _labels(game: Game, kind: str, state: State) -> list[str]:
+    if kind == "player":
+        return []
+    return list(state._labels(kind))
+
+
+def _value(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: State, element: bool = False) -> Any:
+    """A field value (or one element of it) from its name in the rule set's vocabulary."""
+    kind = info.kind if not element else ("enum" if info.kind in ("list", "set") and info.element in state.ENUMS
+                                          else "entity" if info.kind in ("list", "set") else info.kind)
+    if kind in ("list", "set") and not element:
+        if not isinstance(node, YSeq):
+            p.error(node.span, f"`{info.name}` is a {info.kind}: give a list")
+            return None
+        items = [_value(p, s, info, x, state, element=True) for x in node.items]
+        if any(i is None for i in items):
+            return None
+        if info.kind == "set":
+            if len(set(items)) != len(items):
+                p.error(node.span, f"`{info.name}` is a set: an item is given twice")
+            return frozenset(items)
+        return tuple(items)
+    if kind == "int":
+        if isinstance(node, YScalar) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return node.value
+        p.error(node.span, f"`{info.name}` holds whole numbers")
+        return None
+    if kind == "bool":
+        if isinstance(node, YScalar) and isinstance(node.value, bool):
+            return node.value
+        p.error(node.span, f"`{info.name}` holds true or false")
+        return None
+    text = _text(p, node)
+    if text is None:
+        return None
+    if info.element == "player":
+        return _seat(p, s, node, state.num_players)
+    names = list(state._labels(info.element))
+    if text in names:
+        return names.index(text)
+    what = "value" if kind == "enum" else info.element
+    p.error(node.span, f"no {what} `{text}` for `{info.name}`", did_you_mean(text, names) or
+            f"one of: {', '.join(names[:12])}{', ...' if len(names) > 12 else ''}")
+    return None
+
+
+def _entity_index(p: _Problems, s: Scenario, info: FieldInfo, node: YScalar, state: State) -> int | None:
+    if info.per == "player":
+        return _seat(p, s, node, state.num_players)
+    labels = list(state._labels(info.per or ""))
+    text = str(node.value)
+    if text in labels:
+        return labels.index(text)
+    p.error(node.span, f"no {info.per} `{text}`", did_you_mean(text, labels))
+    return None
+
+
+def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: State,
+                  partial: bool) -> dict[int, Any] | Any | None:
+    """A per-entity field: {entity: value}, with `others:` and grouped `value: [entities]`
+    forms (grouping only for enum fields). A plain field: its value."""
+    if info.per is None:
+        return _value(p, s, info, node, state)
+    count = len(getattr(state, info.name))
+    if isinstance(node, YSeq) and info.per == "player":
+        if len(node.items) != count:
+            p.error(node.span, f"`{info.name}` has one value per player: give {count}")
+            return None
+        values = [_value(p, s, info, x, state) for x in node.items]
+        return None if any(v is None for v in values) else dict(enumerate(values))
+    if not isinstance(node, YMap):
+        p.error(node.span, f"`{info.name}` has one value per {info.per}: give a mapping")
+        return None
+    out: dict[int, Any] = {}
+    given: dict[int, SourceSpan] = {}
+    value_names = state.ENUMS.get(info.element, ()) if info.kind == "enum" else ()
+    others: Any = None
+    for key, value in node.items:
+        label = str(key.value)
+        if label in ("others", "rest"):
+            others = _value(p, s, info, value, state)
+            continue
+        if label in value_names and isinstance(value, YSeq):
+            v = value_names.index(label)
+            members = [(_entity_index(p, s, info, x, state) if isinstance(x, YScalar) else None, x) for x in value.items]
+        else:
+            index = _entity_index(p, s, info, key, state)
+            members = [(index, key)]
+            v = _value(p, s, info, value, state)
+        for index, where in members:
+            if index is None:
+                continue
+            if index in given:
+                p.error(where.span, f"{info.per} `{_label(state, info, index)}` is given two values for "
+                        f"`{info.name}`", f"first at line {given[index].line}")
+                continue
+            given[index] = where.span
+            out[index] = v
+    if others is not None and not partial:
+        for i in range(count):
+            out.setdefault(i, others)
+    return out
+
+
+def _label(state: State, info: FieldInfo, index: int) -> str:
+    return state.label(info.per or "", index)
+
+
+def _check_position(p: _Problems, s: Scenario, node: YMap, game: Game) -> None:
+    state = _fresh(s, game)
+    fields = {f.name: f for f in state.FIELDS}
+    for key, value in node.items:
+        name = str(key.value)
+        if name == "to_act":
+            _seat(p, s, value, state.num_players)
+        elif name == "phase":
+            text = _text(p, value)
+            if text is not None and text not in state.PHASES:
+                p.error(value.span, f"no phase `{text}`", did_you_mean(text, state.PHASES))
+        elif name not in fields:
+            p.error(key.span, f"no field `{name}` in {game.info.ruleset}",
+                    did_you_mean(name, list(fields) + list(POSITION_SPECIAL)))
+        else:
+            _field_values(p, s, fields[name], value, state, partial=False)
+
+
+def _steps(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> list[Step]:
+    if node is None:
+        return []
+    if not isinstance(node, YSeq):
+        p.error(node.span, "`steps:` must be a list")
+        return []
+    players = _player_count(s, game)
+    triggers = [path.split(".", 1)[1] for path in game.info.rules if path.startswith("triggers.")]
+    out: list[Step] = []
+    for item in node.items:
+        if isinstance(item, YScalar) and isinstance(item.value, str):
+            out.append(Step("act", None, item.value, item.span))
+            continue
+        if not isinstance(item, YMap) or len(item.items) != 1:
+            p.error(item.span, "a step is `- <player>: <action text>`, `- <action text>` or `- trigger: <name>`")
+            continue
+        key, value = item.items[0]
+        text = _text(p, value)
+        if text is None:
+            continue
+        if key.value == "trigger":
+            if text not in triggers:
+                p.error(value.span, f"no trigger `{text}` in {game.info.ruleset}", did_you_mean(text, triggers))
+                continue
+            out.append(Step("trigger", None, text, value.span))
+            continue
+        seat = _seat(p, s, key, players)
+        if seat is not None:
+            out.append(Step("act", seat, text, value.span))
+    return out
+
+
+def _expectations(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> list[Expectation]:
+    if node is None:
+        return []
+    if not isinstance(node, YMap):
+        p.error(node.span, "`expect:` must be a mapping")
+        return []
+    _keys(p, node, EXPECT_KEYS, "expect")
+    state = _fresh(s, game)
+    fields = {f.name: f for f in state.FIELDS}
+    out: list[Expectation] = []
+    for key, value in node.items:
+        kind = str(key.value)
+        if kind not in EXPECT_KEYS:
+            continue
+        if kind == "fields":
+            if not isinstance(value, YMap):
+                p.error(value.span, "`fields:` must be a mapping of field names to values")
+                continue
+            for fkey, fvalue in value.items:
+                if str(fkey.value) not in fields:
+                    p.error(fkey.span, f"no field `{fkey.value}` in {game.info.ruleset}",
+                            did_you_mean(str(fkey.value), fields))
+                else:
+                    _field_values(p, s, fields[str(fkey.value)], fvalue, state, partial=True)
+        elif kind == "scores":
+            if isinstance(value, YMap):
+                for k, v in value.items:
+                    _seat(p, s, k, state.num_players)
+                    if not (isinstance(v, YScalar) and isinstance(v.value, int)):
+                        p.error(v.span, "a score is a whole number")
+            else:
+                p.error(value.span, "`scores:` maps players to their scores")
+        elif kind in ("winners",):
+            if isinstance(value, YSeq):
+                for v in value.items:
+                    _seat(p, s, v, state.num_players)
+            else:
+                p.error(value.span, "`winners:` is a list of players")
+        elif kind == "to_act":
+            if not (isinstance(value, YScalar) and value.value is None):
+                _seat(p, s, value, state.num_players)
+        elif kind == "terminal":
+            if not (isinstance(value, YScalar) and isinstance(value.value, bool)):
+                p.error(value.span, "`terminal:` is true or false")
+        elif kind in ("legal", "legal_includes", "legal_excludes"):
+            if not isinstance(value, YSeq):
+                p.error(value.span, f"`{kind}:` is a list of action texts")
+        elif kind == "illegal":
+            if isinstance(value, YMap):
+                for k, v in value.items:
+                    rule = _text(p, v)
+                    if rule is not None and not any(r == rule or r.startswith(rule + ".") for r in game.info.rules):
+                        p.error(v.span, f"no rule `{rule}` in {game.info.ruleset}",
+                                did_you_mean(rule, game.info.rules) or "rules are named like actions.<name>.when")
+            elif not isinstance(value, YSeq):
+                p.error(value.span, "`illegal:` maps action texts to the rule that forbids them, or lists texts")
+        out.append(Expectation(kind, value, key.span))
+    return out
+
+
+def _fresh(s: Scenario, game: Game) -> State:
+    options = {k: v for k, v in s.options.items() if k in {o.name for o in game.info.options}}
+    try:
+        return game.new_state(_player_count(s, game), s.seed, options)
+    except RulewrightError:
+        return game.new_state(game.info.players[0], s.seed, {})
+
+
+# -- Running -------------------------------------------------------------------------------------
+
+def apply_position(s: Scenario, state: State) -> None:
+    if s.position is None:
+        return
+    p = _Problems()
+    fields = {f.name: f for f in state.FIELDS}
+    for key, value in s.position.items:
+        name = str(key.value)
+        if name == "to_act":
+            seat = _seat(p, s, value, state.num_players)
+            if seat is not None:
+                state.current = seat
+        elif name == "phase":
+            state.phase = state.PHASES.index(str(value.value)) if isinstance(value, YScalar) else state.phase
+        elif name in fields:
+            info = fields[name]
+            values = _field_values(p, s, info, value, state, partial=False)
+            if info.per is None:
+                setattr(state, name, values)
+            elif isinstance(values, dict):
+                current = list(getattr(state, name))
+                for i, v in values.items():
+                    current[i] = v
+                setattr(state, name, current)
+    state._legal_cache = None
+
+
+def run(s: Scenario, game: Game | None = None) -> Result:
+    """Play a scenario on its own game (or on `game`, another rule set) and compare."""
+    game = game or s.game
+    assert game is not None, "load the scenario with load_file first"
+    result = Result(s)
+    options = {k: v for k, v in s.options.items() if k in {o.name for o in game.info.options}}
+    try:
+        state = game.new_state(_player_count(s, game), s.seed, options)
+    except RulewrightError as exc:
+        result.problem = str(exc)
+        return result
+    apply_position(s, state)
+    state.trace = result.fired
+    error: str | None = None
+    for step in s.steps:
+        try:
+            if step.kind == "trigger":
+                getattr(state, f"_trigger_{step.text}")()
+                if state._is_over():
+                    state.terminal = True
+                state._legal_cache = None
+                continue
+            if step.player is not None and state.to_act() != step.player:
+                actual = "nobody (the game is over)" if state.to_act() is None else s.names[state.current]
+                raise RulewrightError(f"`{step.text}` by {s.names[step.player]}: {actual} is to act")
+            state.apply(step.text)
+        except RulewrightError as exc:
+            error = str(exc)
+            break
+    expected_error = next((e for e in s.expect if e.kind == "error"), None)
+    if error is not None and expected_error is None:
+        result.problem = error
+    _compare(s, state, result, error)
+    state.trace = None
+    return result
+
+
+def _compare(s: Scenario, state: State, result: Result, error: str | None) -> None:
+    fields = {f.name: f for f in state.FIELDS}
+    names = s.names
+    p = _Problems()
+    for e in s.expect:
+        node = e.node
+        if e.kind == "scores" and isinstance(node, YMap):
+            scores = state.scores()
+            for k, v in node.items:
+                seat = _seat(p, s, k, state.num_players)
+                if seat is not None:
+                    result.checks.append(Check(f"score of {names[seat]}", v.value if isinstance(v, YScalar) else v,
+                                               scores[seat], scores[seat] == (v.value if isinstance(v, YScalar) else v)))
+        elif e.kind == "fields" and isinstance(node, YMap):
+            for fkey, fvalue in node.items:
+                info = fields.get(str(fkey.value))
+                if info is None:
+                    continue
+                wanted = _field_values(p, s, info, fvalue, state, partial=True)
+                actual = getattr(state, info.name)
+                if info.per is None:
+                    result.checks.append(Check(info.name, _named(state, info, wanted), _named(state, info, actual),
+                                               wanted == actual))
+                elif isinstance(wanted, dict):
+                    for i, v in wanted.items():
+                        who = names[i] if info.per == "player" else _label(state, info, i)
+                        result.checks.append(Check(f"{info.name}[{who}]", _named(state, info, v),
+                                                   _named(state, info, actual[i]), v == actual[i]))
+        elif e.kind in ("legal", "legal_includes", "legal_excludes") and isinstance(node, YSeq):
+            legal = sorted(str(a) for a in state.legal_actions())
+            wanted_texts = sorted(" ".join(str(x.value).split()) for x in node.items if isinstance(x, YScalar))
+            if e.kind == "legal":
+                result.checks.append(Check("legal actions", wanted_texts, legal, legal == wanted_texts))
+            elif e.kind == "legal_includes":
+                missing = [t for t in wanted_texts if t not in legal]
+                result.checks.append(Check("legal actions include", wanted_texts, missing and f"missing {missing}"
+                                           or wanted_texts, not missing))
+            else:
+                present = [t for t in wanted_texts if t in legal]
+                result.checks.append(Check("legal actions exclude", wanted_texts, present and f"legal: {present}"
+                                           or "none legal", not present))
+        elif e.kind == "illegal":
+            items: list[tuple[str, str | None]] = []
+            if isinstance(node, YMap):
+                items = [(str(k.value), str(v.value) if isinstance(v, YScalar) else None) for k, v in node.items]
+            elif isinstance(node, YSeq):
+                items = [(str(x.value), None) for x in node.items if isinstance(x, YScalar)]
+            for text, rule in items:
+                if state.parse_action(text) is not None:
+                    result.checks.append(Check(f"`{text}`", f"illegal ({rule})" if rule else "illegal", "legal", False))
+                    continue
+                _, why = state.why_illegal(text)
+                ok = rule is None or why == rule or why.startswith(rule + ".")
+                result.checks.append(Check(f"rule forbidding `{text}`", rule or "any", why, ok))
+        elif e.kind == "winners" and isinstance(node, YSeq):
+            wanted_seats = sorted(x for x in (_seat(p, s, v, state.num_players) for v in node.items) if x is not None)
+            actual = state.winners()
+            result.checks.append(Check("winners", [names[i] for i in wanted_seats], [names[i] for i in actual],
+                                       actual == wanted_seats))
+        elif e.kind == "terminal" and isinstance(node, YScalar):
+            result.checks.append(Check("game over", node.value, state.is_terminal(), state.is_terminal() == node.value))
+        elif e.kind == "to_act":
+            actual_seat = state.to_act()
+            wanted_seat = None if isinstance(node, YScalar) and node.value is None else _seat(p, s, node, state.num_players)
+            result.checks.append(Check("to act", names[wanted_seat] if wanted_seat is not None else "nobody",
+                                       names[actual_seat] if actual_seat is not None else "nobody",
+                                       wanted_seat == actual_seat))
+        elif e.kind == "error" and isinstance(node, YScalar):
+            wanted = str(node.value)
+            result.checks.append(Check("error", wanted, error or "no error", error is not None and wanted in error))
+
+
+def _named(state: State, info: FieldInfo, value: Any) -> Any:
+    if value is None:
+        return None
+    if info.per is not None and not isinstance(value, (int, bool)) and isinstance(value, list):
+        return [state._named(info, v) for v in value]
+    return state._named(info, value)
+
+
+# -- Against another rule set --------------------------------------------------------------------
+
+@dataclass
+class Comparison:
+    scenario: Scenario
+    base: Result
+    other: Result
+    changes: list[tuple[str, Any, Any]]  # what, outcome under the scenario's rule set, under the other
+
+    def report(self, other_name: str) -> str:
+        if not self.changes:
+            return f"same     {self.scenario.name}  ({self.scenario.where})"
+        lines = [f"CHANGED  {self.scenario.name}  ({self.scenario.where})"]
+        for what, before, after in self.changes:
+            lines.append(f"  {what}: {_show(before)} -> {_show(after)} under {other_name}")
+        fired = [r for r in self.other.rule_lines() if r not in self.base.rule_lines()]
+        if fired:
+            lines.append(f"  rules fired only under {other_name}: " + ", ".join(fired))
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.scenario.name,
+            "file": self.scenario.file,
+            "line": self.scenario.span.line,
+            "changed": bool(self.changes),
+            "changes": [{"what": w, "before": b, "after": a} for w, b, a in self.changes],
+        }
+
+
+def compare(s: Scenario, other: Game) -> Comparison:
+    """The outcomes of a scenario under its own rule set and under `other`."""
+    base = run(s)
+    variant = Scenario(**{**s.__dict__, "game": other})
+    after = run(variant, other)
+    changes: list[tuple[str, Any, Any]] = []
+    if (base.problem or None) != (after.problem or None):
+        changes.append(("step", base.problem or "played", after.problem or "played"))
+    by_what = {c.what: c for c in after.checks}
+    for c in base.checks:
+        twin = by_what.get(c.what)
+        if twin is not None and twin.actual != c.actual:
+            changes.append((c.what, c.actual, twin.actual))
+    return Comparison(s, base, after, changes)
+
+
+def scenario_files(paths: list[Path]) -> list[Path]:
+    """Every .yaml under the folders given, and the files given, in a stable order."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out.extend(sorted(q for q in path.rglob("*.yaml") if q.is_file()))
+        else:
+            out.append(path)
+    return out
+
+
+def load_all(paths: list[Path], loader: GameLoader = default_loader) -> tuple[list[Scenario], list[Diagnostic]]:
+    scenarios: list[Scenario] = []
+    problems: list[Diagnostic] = []
+    for path in scenario_files(paths):
+        found, diagnostics = load_file(path, loader)
+        scenarios.extend(found)
+        problems.extend(diagnostics)
+    return scenarios, problems
+
+
+def by_name(scenarios: list[Scenario]) -> Mapping[str, Scenario]:
+    return {s.name: s for s in scenarios}

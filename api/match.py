@@ -91,7 +91,8 @@ def play_game(
 # -- batches -----------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class BatchSpec:
-    """What every game of a batch shares. `ruleset` is what `rulewright.load` accepts."""
+    """What every game of a batch shares. `ruleset` is a bundled rule set, a generated module
+    (.py) or a rule file (.yaml), compiled in memory."""
 
     ruleset: str
     players: int
@@ -105,11 +106,13 @@ _GAMES: dict[str, Game] = {}
 
 
 def _game(ruleset: str) -> Game:
+    """The game of a bundled rule set, a generated module (.py) or a rule file (.yaml)."""
     game = _GAMES.get(ruleset)
     if game is None:
-        from . import load
+        from . import load, load_rules
 
-        game = _GAMES[ruleset] = load(ruleset)
+        is_rule_file = ruleset.endswith((".yaml", ".yml"))
+        game = _GAMES[ruleset] = load_rules(Path(ruleset)) if is_rule_file else load(ruleset)
     return game
 
 

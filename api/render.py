@@ -23,15 +23,16 @@ def seat_name(info: GameInfo, player: int) -> str:
     return f"P{player + 1}{role}"
 
 
-def render_state(state: State, viewer: int | None = None) -> str:
-    """The state as `viewer` (default: the seat to act, else P1) sees it."""
+def render_state(state: State, viewer: int | None = None, width: int | None = None) -> str:
+    """The state as `viewer` (default: the seat to act, else P1) sees it, drawn within
+    `width` columns when possible (None: as wide as the full drawing)."""
     drawer = DRAWINGS.get(state.game.info.id)
     if drawer is not None:
         try:
-            return drawer(state, viewer)
+            return drawer(state, viewer, width)
         except AttributeError:  # the rule set changed its fields: fall back to the listing
             pass
-    return render_generic(state, viewer)
+    return render_generic(state, viewer, width)
 
 
 def _heading(state: State) -> str:
@@ -42,18 +43,18 @@ def _heading(state: State) -> str:
     return f"{info.title} ({info.ruleset}): turn {state.turn}{phase}, {who}"
 
 
-def render_generic(state: State, viewer: int | None = None) -> str:
+def render_generic(state: State, viewer: int | None = None, width: int | None = None) -> str:
     """Every field `viewer` observes, one per line; per-spot fields grouped by value."""
     player = viewer if viewer is not None else (state.to_act() or 0)
     seen = state.observation(player)["fields"]
     per = {f.name: f.per for f in state.FIELDS}
     lines = [_heading(state)]
     for name, value in seen.items():
-        lines.extend(_field_lines(state, name, per.get(name), value))
+        lines.extend(_field_lines(name, per.get(name), value, width or WIDTH))
     return "\n".join(lines)
 
 
-def _field_lines(state: State, name: str, per: str | None, value: Any) -> list[str]:
+def _field_lines(name: str, per: str | None, value: Any, width: int) -> list[str]:
     if per == "player":
         items = value.values() if isinstance(value, dict) else value
         shown = ", ".join(
@@ -65,11 +66,11 @@ def _field_lines(state: State, name: str, per: str | None, value: Any) -> list[s
         for key, v in value.items():
             groups.setdefault(_plain(v), []).append(str(key))
         text = f"{name}: " + "; ".join(f"{v}: {' '.join(keys)}" for v, keys in groups.items())
-        return textwrap.wrap(text, WIDTH, subsequent_indent="    ")
+        return textwrap.wrap(text, width, subsequent_indent="    ")
     if isinstance(value, dict):
         text = f"{name}: " + ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
-        return textwrap.wrap(text, WIDTH, subsequent_indent="    ")
-    return textwrap.wrap(f"{name}: {_plain(value)}", WIDTH, subsequent_indent="    ") or [f"{name}:"]
+        return textwrap.wrap(text, width, subsequent_indent="    ")
+    return textwrap.wrap(f"{name}: {_plain(value)}", width, subsequent_indent="    ") or [f"{name}:"]
 
 
 def _plain(value: Any) -> str:
@@ -114,16 +115,18 @@ def region_names_of(board: HexBoard, spot: int) -> list[str]:
 MARKER_GLYPHS = {"face_down": "·", "gold_side": "$", "removed": " "}
 
 
-def render_china(state: State, viewer: int | None = None) -> str:
+def render_china(state: State, viewer: int | None = None, width: int | None = None) -> str:
     """The board of China: every spot as `E3 ·M8/R4` (label, marker, mountain/river), where
     the marker is `·` face down, `$` gold side up, blank once removed; then the tablets
-    still thrown, this turn's roll and each player's gold."""
+    still thrown, this turn's roll and each player's gold. When that drawing is wider than
+    `width`, spots show only label and marker, and the regions are listed below."""
     board = state.board
     info = state.game.info
-    marker: Sequence[int] = getattr(state, "marker")
-    gold: Sequence[int] = getattr(state, "gold")
-    tablets: frozenset[int] = getattr(state, "tablets")
-    roll: int = getattr(state, "roll")
+    fields: Any = state  # the generated subclass declares these
+    marker: Sequence[int] = fields.marker
+    gold: Sequence[int] = fields.gold
+    tablets: frozenset[int] = fields.tablets
+    roll: int = fields.roll
     values = state.ENUMS.get("marker", ("face_down", "gold_side", "removed"))
     glyphs = [MARKER_GLYPHS.get(v, v[:1]) for v in values]
     label_width = max(len(label) for label in board.labels)
@@ -132,20 +135,36 @@ def render_china(state: State, viewer: int | None = None) -> str:
         regions = "/".join(region_names_of(board, spot))
         return f"{board.labels[spot]:<{label_width}} {glyphs[marker[spot]]}{regions}"
 
+    def short_cell(spot: int) -> str:
+        return f"{board.labels[spot]:<{label_width}} {glyphs[marker[spot]]}"
+
+    drawing = draw_hex_board(board, cell)
+    regions_listed: list[str] = []
+    if width is not None and max(len(line) for line in drawing) > width:
+        drawing = draw_hex_board(board, short_cell)
+        for k, kind in enumerate(board.kinds):
+            groups = [
+                f"{name} " + " ".join(board.labels[s] for s in board.region_spots[r])
+                for r, name in enumerate(board.region_names) if board.region_kind[r] == k
+            ]
+            regions_listed += textwrap.wrap(f"{kind}s: " + "; ".join(groups), width, subsequent_indent="    ")
+
     counts = [sum(1 for m in marker if m == v) for v in range(len(values))]
     in_play = " ".join(state.label("tablet", t) for t in sorted(tablets)) or "none (all in the box)"
     lines = [_heading(state)]
     lines.append(f"tablets in play: {in_play}    roll: {roll}")
     lines.append("gold: " + "    ".join(f"{seat_name(info, p)} {g}" for p, g in enumerate(gold)))
-    lines.append("markers: " + ", ".join(f"{n} {v.replace('_', ' ')}" for n, v in zip(counts, values, strict=True)))
+    counted = zip(counts, values, strict=True)
+    lines.append("markers: " + ", ".join(f"{n} {v.replace('_', ' ')}" for n, v in counted))
     lines.append("")
-    lines.extend(draw_hex_board(board, cell))
+    lines.extend(drawing)
     lines.append("")
-    kinds = "/".join(board.kinds)
-    lines.append(f"spot: label, marker (· face down, $ gold side, blank removed), {kinds}")
+    kinds = "" if regions_listed else ", " + "/".join(board.kinds)
+    lines.append(f"spot: label, marker (· face down, $ gold side, blank removed){kinds}")
+    lines.extend(regions_listed)
     return "\n".join(lines)
 
 
-DRAWINGS: dict[str, Callable[[State, int | None], str]] = {
+DRAWINGS: dict[str, Callable[[State, int | None, int | None], str]] = {
     "china-cornett": render_china,
 }

@@ -1,0 +1,787 @@
+"""The `rulewright` command line: list, check, compile, play, simulate, replay, bench.
+
+Every user error (an unknown rule set, a bad option, a missing file, any RulewrightError)
+prints one line `rulewright: error: ...` and exits non-zero; problems of a rule file print
+its diagnostics, `path:line:col: error: ...`, with the source line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import secrets
+import shutil
+import sys
+import time
+import tracemalloc
+import types
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from . import __version__, load_rules
+from . import load as load_ruleset
+from .agents import Agent, RandomAgent, agent_seed
+from .compiler import driver
+from .compiler.paths import display, generated_dir, module_name, rules_dir, ruleset_file
+from .compiler.source import CompileError, Diagnostic, did_you_mean
+from .match import (
+    DEFAULT_MAX_MOVES,
+    BatchSpec,
+    LogWriter,
+    Summary,
+    first_difference,
+    log_header,
+    play_game,
+    run_batch,
+    write_log,
+)
+from .render import render_state, seat_name
+from .runtime.errors import IllegalAction, RulewrightError
+from .runtime.rng import derive_seed
+from .runtime.state import Action, Game, State
+
+RULESET_ID = re.compile(r"[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)?")
+RULE_FILE_SUFFIXES = (".yaml", ".yml")
+
+
+# -- errors ------------------------------------------------------------------------------------
+class CliError(click.ClickException):
+    """A user error: one line on stderr, `rulewright: error: ...`."""
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"rulewright: error: {self.format_message()}", err=True, file=file)
+
+
+class UsageProblem(CliError):
+    exit_code = 2
+
+
+class RulewrightGroup(click.Group):
+    """Turns the errors a user can cause into one-line messages: never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CliError:
+            raise
+        except click.UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                raise
+            where = exc.ctx.command_path if exc.ctx is not None else "rulewright"
+            raise UsageProblem(f"{exc.format_message()} (see `{where} --help`)") from None
+        except RulewrightError as exc:
+            raise CliError(str(exc)) from None
+        except CompileError as exc:
+            problems = print_diagnostics(exc.diagnostics)
+            raise CliError(f"{plural(problems, 'problem')} in the rules") from None
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
+            raise CliError(f"{exc.strerror or exc}: {exc.filename}") from None
+
+
+def print_diagnostics(diagnostics: Iterable[Diagnostic]) -> int:
+    count = 0
+    for d in diagnostics:
+        click.echo(d.render(), err=True)
+        count += 1
+    return count
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+# -- rule sets ---------------------------------------------------------------------------------
+def bundled_rulesets() -> list[tuple[str, Path]]:
+    """Every bundled rule set (`china-cornett`, `mandarin/money`) and its rule file; a game's
+    base rule set first, then its variants."""
+    root = rules_dir()
+    found: list[tuple[str, Path]] = []
+    if not root.is_dir():
+        return found
+    for game_dir in sorted(p for p in root.iterdir() if p.is_dir() and p.name[:1] not in "._"):
+        files = sorted(game_dir.glob("*.yaml"), key=lambda f: (f.stem != "base", f.stem))
+        for f in files:
+            found.append((game_dir.name if f.stem == "base" else f"{game_dir.name}/{f.stem}", f))
+    return found
+
+
+def unknown_ruleset(ruleset: str) -> CliError:
+    known = [r for r, _ in bundled_rulesets()]
+    hint = did_you_mean(ruleset, known)
+    listed = ", ".join(known) or "none"
+    return CliError(f"unknown rule set `{ruleset}`" + (f": {hint}" if hint else f" (bundled: {listed})"))
+
+
+def rule_file_of(arg: str) -> Path:
+    """A rule file named by path (`x.yaml`) or by bundled rule set (`china-cornett`)."""
+    if arg.endswith(RULE_FILE_SUFFIXES) or "\\" in arg or Path(arg).is_file():
+        path = Path(arg)
+        if not path.is_file():
+            raise CliError(f"no such rule file: {arg}")
+        return path
+    if not RULESET_ID.fullmatch(arg) or not ruleset_file(arg).is_file():
+        raise unknown_ruleset(arg)
+    return ruleset_file(arg)
+
+
+def load_game(ruleset: str) -> Game:
+    """The game of a bundled rule set (compiled), of a generated module (`out/x/base.py`) or
+    of a rule file (`my-rules.yaml`, compiled in memory: a CompileError lists its problems)."""
+    if ruleset.endswith(".py"):
+        return load_ruleset(ruleset)
+    if ruleset.endswith(RULE_FILE_SUFFIXES):
+        return load_rules(Path(ruleset))
+    if not RULESET_ID.fullmatch(ruleset) or not ruleset_file(ruleset).is_file():
+        raise unknown_ruleset(ruleset)
+    return load_ruleset(ruleset)
+
+
+def game_from_source(compiled: driver.Compiled) -> Game:
+    """The game of a module compiled just now, without writing it anywhere."""
+    rs = compiled.ruleset
+    name = f"rulewright_fresh_{module_name(rs.game)}_{module_name(rs.variant)}"
+    module = types.ModuleType(name)
+    module.__file__ = f"<compiled {rs.game}/{rs.variant}>"
+    sys.modules[name] = module
+    exec(compile(compiled.source, module.__file__, "exec"), module.__dict__)
+    game: Game = module.GAME
+    return game
+
+
+def parse_options(values: Sequence[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for value in values:
+        name, sep, choice = value.partition("=")
+        if not sep or not name.strip() or not choice.strip():
+            raise CliError(f"bad --option `{value}`: expected NAME=VALUE, e.g. --option board=hex5")
+        options[name.strip()] = choice.strip()
+    return options
+
+
+def setup(ruleset: str, players: int | None, options: Sequence[str]) -> tuple[Game, int, dict[str, str]]:
+    """The game, its player count and its full options, checked (a BadSetup says what is wrong)."""
+    game = load_game(ruleset)
+    chosen = game.resolve_options(parse_options(options))
+    count = game.info.players[0] if players is None else players
+    game.new_state(count, 0, chosen)  # checks the player count
+    return game, count, chosen
+
+
+def stdout_console() -> Console:
+    """Rich output on stdout; when piped (and COLUMNS unset), 120 columns rather than 80."""
+    wide = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 120
+    return Console(file=sys.stdout, highlight=False, soft_wrap=False, width=wide)
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, label: str, enabled: bool) -> Iterator[Any]:
+    """A rich progress bar on stderr, or nothing; yields `advance()`."""
+    if not enabled:
+        yield lambda: None
+        return
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(label, total=total)
+        yield lambda: progress.advance(task)
+
+
+# -- the commands ------------------------------------------------------------------------------
+@click.group(cls=RulewrightGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="rulewright")
+def cli() -> None:
+    """Board-game rules written as data, compiled to fast, typed Python games."""
+
+
+def main() -> None:
+    cli(prog_name="rulewright")
+
+
+# -- list --------------------------------------------------------------------------------------
+def ruleset_facts(ruleset: str, path: Path, variants: list[str]) -> dict[str, Any]:
+    facts: dict[str, Any] = {"ruleset": ruleset, "file": display(path), "variants": variants}
+    try:
+        game = load_ruleset(ruleset)
+    except RulewrightError:
+        return facts | {"compiled": False}
+    except Exception as exc:  # noqa: BLE001 - a broken module is reported, not fatal
+        return facts | {"compiled": False, "error": f"{type(exc).__name__}: {exc}".splitlines()[0]}
+    info = game.info
+    return facts | {
+        "compiled": True,
+        "title": info.title,
+        "players": list(info.players),
+        "roles": list(info.roles),
+        "options": [
+            {"name": o.name, "choices": list(o.choices), "default": o.default, "doc": o.doc}
+            for o in info.options
+        ],
+    }
+
+
+@cli.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def list_command(as_json: bool) -> None:
+    """Every bundled rule set: players, variants and options."""
+    found = bundled_rulesets()
+    by_game: dict[str, list[str]] = {}
+    for rid, _ in found:
+        by_game.setdefault(rid.partition("/")[0], []).append(rid)
+    facts = [
+        ruleset_facts(rid, path, [v for v in by_game[rid.partition("/")[0]] if v != rid])
+        for rid, path in found
+    ]
+    if as_json:
+        click.echo(json.dumps({"rules_dir": display(rules_dir()), "rulesets": facts}, indent=2))
+        return
+    if not facts:
+        click.echo(f"no rule sets in {display(rules_dir())}")
+        return
+    table = Table(title="bundled rule sets", title_justify="left")
+    for column in ("rule set", "title", "players", "variants", "options (default first)"):
+        table.add_column(column)
+    for f in facts:
+        variants = ", ".join(f["variants"]) or "-"
+        if not f["compiled"]:
+            why = f" ({f['error']})" if "error" in f else f": run `rulewright compile {f['ruleset']}`"
+            table.add_row(f["ruleset"], "not compiled" + why, "", variants, "")
+            continue
+        options = "\n".join(
+            f"{o['name']}: " + " | ".join([o["default"]] + [c for c in o["choices"] if c != o["default"]])
+            for o in f["options"]
+        )
+        players = ", ".join(str(n) for n in f["players"])
+        table.add_row(f["ruleset"], f["title"], players, variants, options or "-")
+    stdout_console().print(table)
+
+
+# -- check -------------------------------------------------------------------------------------
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+def check(files: tuple[Path, ...]) -> None:
+    """Check rule files without compiling them: every problem, with where it is.
+
+    A folder stands for every .yaml file under it."""
+    bad_files = problems = 0
+    expanded = [f for p in files for f in (sorted(p.rglob("*.yaml")) if p.is_dir() else [p])]
+    for path in expanded:
+        _, diagnostics, _ = driver.analyse(path)
+        errors = [d for d in diagnostics if d.severity == "error"]
+        print_diagnostics(diagnostics)
+        if errors:
+            bad_files += 1
+            problems += len(errors)
+        else:
+            warned = f" ({plural(len(diagnostics), 'warning')})" if diagnostics else ""
+            click.echo(f"{path}: ok{warned}")
+    if bad_files:
+        click.echo(f"rulewright: error: {plural(problems, 'problem')} in {plural(bad_files, 'rule file')}",
+                   err=True)
+        sys.exit(1)
+
+
+# -- compile -----------------------------------------------------------------------------------
+@cli.command("compile")
+@click.argument("targets", nargs=-1, metavar="[RULESET|FILE]...")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write modules under DIR/<game>/<variant>.py (default: the bundled generated/).")
+@click.option("--check", "check_only", is_flag=True,
+              help="Write nothing; exit 1 if a generated module is missing or out of date.")
+def compile_command(targets: tuple[str, ...], out_dir: Path | None, check_only: bool) -> None:
+    """Compile rule sets to Python modules (all bundled ones when none is named)."""
+    files = [rule_file_of(t) for t in targets] if targets else [f for _, f in bundled_rulesets()]
+    if not files:
+        raise CliError(f"no rule sets in {display(rules_dir())}")
+    compiled: list[driver.Compiled] = []
+    problems = failed = 0
+    for path in files:
+        try:
+            compiled.append(driver.compile_file(path))
+        except CompileError as exc:
+            problems += print_diagnostics(exc.diagnostics)
+            failed += 1
+    if failed:
+        click.echo(f"rulewright: error: {plural(problems, 'problem')} in {plural(failed, 'rule file')}; "
+                   "nothing written", err=True)
+        sys.exit(1)
+    owners: dict[Path, Path] = {}
+    for path, c in zip(files, compiled, strict=True):
+        other = owners.setdefault(c.relative_path, path)
+        if other != path:
+            clash = c.relative_path.as_posix()
+            raise CliError(f"{display(other)} and {display(path)} both compile to {clash}")
+    out = out_dir if out_dir is not None else generated_dir()
+    if check_only:
+        stale = driver.stale(compiled, out)
+        for target in stale:
+            state = "out of date" if target.is_file() else "missing"
+            click.echo(f"{display(target)}: {state}")
+        if stale:
+            click.echo(f"rulewright: error: {plural(len(stale), 'generated module')} to rewrite: "
+                       "run `rulewright compile`", err=True)
+            sys.exit(1)
+        click.echo(f"{plural(len(compiled), 'module')} up to date")
+        return
+    written = driver.write_modules(compiled, out)
+    for target in written:
+        click.echo(f"wrote {display(target)}")
+    if not written:
+        click.echo("up to date")
+
+
+# -- play --------------------------------------------------------------------------------------
+def parse_seats(values: Sequence[str], players: int) -> dict[int, str]:
+    kinds = {p: "random" for p in range(players)}
+    kinds[0] = "human"
+    for value in values:
+        seat, sep, kind = value.partition("=")
+        kind = kind.strip().lower()
+        if not sep or not seat.strip().isdigit() or kind not in ("human", "random"):
+            raise CliError(f"bad --seat `{value}`: expected K=human or K=random, e.g. --seat 2=human")
+        k = int(seat)
+        if not 1 <= k <= players:
+            raise CliError(f"bad --seat `{value}`: seats are 1 to {players} in this game")
+        kinds[k - 1] = kind
+    return kinds
+
+
+QUIT_WORDS = ("q", "quit", "exit")
+
+
+def terminal_width() -> int | None:
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
+
+def format_moves(texts: Sequence[str], width: int) -> str:
+    """The moves numbered from 1, in as many columns as fit in `width`."""
+    digits = len(str(len(texts)))
+    items = [f"{i:>{digits}}) {t}" for i, t in enumerate(texts, start=1)]
+    cell = max(len(i) for i in items) + 3
+    per_line = max(1, width // cell)
+    lines = []
+    for start in range(0, len(items), per_line):
+        lines.append("".join(i.ljust(cell) for i in items[start:start + per_line]).rstrip())
+    return "\n".join(lines)
+
+
+def ask_move(state: State, who: str) -> Action | None:
+    """The move a person chooses, or None if they quit (or their input ended)."""
+    legal = state.legal_actions()
+    texts = [str(a) for a in legal]
+    listing = format_moves(texts, terminal_width() or 100)
+    click.echo(f"{plural(len(texts), 'legal move')}:")
+    click.echo(listing)
+    while True:
+        click.echo(f"{who}, your move (number or text, ? lists the moves, quit): ", nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            click.echo()
+            return None
+        entry = line.strip()
+        if not sys.stdin.isatty():
+            click.echo(entry)  # show piped input, so that a transcript reads as a dialogue
+        if entry.lower() in QUIT_WORDS:
+            return None
+        if entry in ("?", "help"):
+            click.echo(listing)
+            continue
+        if not entry:
+            continue
+        if entry.isdigit():
+            n = int(entry)
+            if 1 <= n <= len(legal):
+                return legal[n - 1]
+            click.echo(f"no move number {n}: choose 1 to {len(legal)}")
+            continue
+        chosen = state.parse_action(entry)
+        if chosen is not None:
+            return chosen
+        close = did_you_mean(entry, texts)
+        click.echo(f"`{entry}` is not a legal move now" + (f"; {close}" if close else "")
+                   + f" (enter 1 to {len(legal)}, or a move as listed; ? lists them)")
+
+
+def announce_end(state: State) -> None:
+    info = state.game.info
+    scores = state.scores()
+    click.echo("final scores: " + ", ".join(f"{seat_name(info, p)} {s}" for p, s in enumerate(scores)))
+    winners = state.winners()
+    names = ", ".join(seat_name(info, p) for p in winners)
+    click.echo(f"tie between {names}" if len(winners) > 1 else f"winner: {names}")
+
+
+@cli.command()
+@click.argument("ruleset")
+@click.option("--players", type=int, help="Number of players (default: the smallest allowed).")
+@click.option("--seat", "seats", multiple=True, metavar="K=human|random",
+              help="Who plays seat K (from 1). Default: seat 1 human, the others random.")
+@click.option("--seed", type=int, help="Seed of the game (default: a random one, printed).")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the game log (JSON lines) to FILE, for `rulewright replay`.")
+def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | None,
+         options: tuple[str, ...], log_path: Path | None) -> None:
+    """Play RULESET at the terminal against the random agent.
+
+    RULESET is a bundled rule set (china-cornett), a generated module (out/game/base.py) or a
+    rule file (my-rules.yaml, compiled in memory)."""
+    game, count, chosen = setup(ruleset, players, options)
+    kinds = parse_seats(seats, count)
+    if seed is None:
+        seed = secrets.randbelow(1 << 31)
+    state = game.new_state(count, seed, chosen)
+    robot: Agent = RandomAgent(agent_seed(seed))
+    info = game.info
+    seat_list = ", ".join(f"{seat_name(info, p)} {kinds[p]}" for p in range(count))
+    click.echo(f"{info.title} ({info.ruleset}), seed {seed}: {seat_list}")
+    log = LogWriter(log_path, log_header(ruleset, count, seed, chosen)) if log_path else None
+    try:
+        while not state.is_terminal():
+            player = state.current
+            who = seat_name(info, player)
+            if kinds[player] == "human":
+                click.echo()
+                click.echo(render_state(state, player, terminal_width()))
+                action = ask_move(state, who)
+                if action is None:
+                    click.echo(f"game abandoned after {plural(state.moves, 'move')} (seed {seed})")
+                    return
+            else:
+                action = robot.choose(state)
+            text = str(action)
+            click.echo(f"{who} plays {text}")
+            state.apply(action)
+            if log:
+                log.action(player, text)
+        if log:
+            log.final(state.to_json())
+    finally:
+        if log:
+            log.close()
+    click.echo()
+    click.echo(render_state(state, None, terminal_width()))
+    announce_end(state)
+    if log_path:
+        click.echo(f"log written to {log_path}")
+
+
+# -- simulate ----------------------------------------------------------------------------------
+def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequence[str]) -> list[Table]:
+    data = summary.to_json()
+
+    def num(value: Any) -> str:
+        return "-" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+
+    head = Table(title=f"{summary.ruleset}: {summary.games} random games, {summary.players} players, "
+                       f"seed {summary.seed}", title_justify="left", show_header=False)
+    head.add_column("what")
+    head.add_column("value", justify="right")
+    head.add_row("games finished", str(summary.finished))
+    head.add_row("capped (move limit reached)", f"{summary.capped} (limit {summary.max_moves})")
+    error_row = str(summary.errors)
+    if summary.first_error:
+        e = summary.first_error
+        error_row += f" (first: game {e['game']}, seed {e['seed']}: {e['message']})"
+    head.add_row("errors", error_row)
+    head.add_row("draws (several winners)", str(summary.draws))
+    head.add_row("turns mean / min / max",
+                 f"{num(data['turns_mean'])} / {num(data['turns_min'])} / {num(data['turns_max'])}")
+    head.add_row("moves mean / min / max",
+                 f"{num(data['moves_mean'])} / {num(data['moves_min'])} / {num(data['moves_max'])}")
+    speed = f"{data['games_per_sec']:g} ({seconds:.2f} s, {plural(workers, 'worker')})"
+    head.add_row("games per second", speed)
+    seats = Table(title="by seat", title_justify="left")
+    seats.add_column("seat")
+    seats.add_column("wins", justify="right")
+    seats.add_column("win rate", justify="right")
+    seats.add_column("mean score", justify="right")
+    for p in range(summary.players):
+        name = f"P{p + 1}" + (f" ({roles[p]})" if p < len(roles) else "")
+        rate = f"{summary.wins[p] / summary.finished:.1%}" if summary.finished else "-"
+        seats.add_row(name, str(summary.wins[p]), rate, num(data["scores_mean_by_seat"][p]))
+    return [head, seats]
+
+
+@cli.command()
+@click.argument("ruleset")
+@click.option("-n", "--games", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Number of games.")
+@click.option("--players", type=int, help="Number of players (default: the smallest allowed).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the batch: game i is seeded derive_seed(SEED, i).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes to play in; the results do not depend on it.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--max-moves", type=click.IntRange(min=1), default=DEFAULT_MAX_MOVES, show_default=True,
+              help="Stop a game after this many actions; such games are counted as capped.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the game log to FILE (with -n 1).")
+@click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write one game log per game into DIR (game-000000.jsonl, ...).")
+def simulate(ruleset: str, games: int, players: int | None, seed: int, workers: int, as_json: bool,
+             max_moves: int, options: tuple[str, ...], log_path: Path | None, log_dir: Path | None) -> None:
+    """Play random games of RULESET and report wins, lengths and scores.
+
+    Exits 1 if any game raised an exception (they are counted, with the first message)."""
+    if log_path and log_dir:
+        raise CliError("use --log (one game) or --log-dir (one file per game), not both")
+    if log_path and games != 1:
+        raise CliError("--log writes one game: use it with -n 1, or --log-dir DIR for one file per game")
+    game, count, chosen = setup(ruleset, players, options)
+    if log_dir:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    spec = BatchSpec(ruleset, count, seed, chosen, max_moves, record=bool(log_path or log_dir))
+    summary = Summary(ruleset, count, seed, chosen, max_moves)
+    show = not as_json and games > 1 and sys.stderr.isatty()
+    started = time.perf_counter()
+    with progress_bar(games, f"{ruleset}: playing", show) as advance:
+        for result in run_batch(spec, games, workers, game):
+            summary.add(result)
+            if spec.record:
+                target = log_path or (log_dir or Path()) / f"game-{result.index:06d}.jsonl"
+                write_log(target, log_header(ruleset, count, result.seed, chosen), result.log, result.final)
+            advance()
+    seconds = time.perf_counter() - started
+    summary.seconds = seconds
+    if as_json:
+        click.echo(json.dumps(summary.to_json() | {"roles": list(game.info.roles)}, indent=2))
+    else:
+        console = stdout_console()
+        for table in summary_tables(summary, seconds, workers, game.info.roles):
+            console.print(table)
+    if summary.capped:
+        click.echo(f"rulewright: warning: {plural(summary.capped, 'game')} stopped at the move cap "
+                   f"({max_moves}) and counted apart as capped", err=True)
+    if summary.errors:
+        e = summary.first_error or {}
+        click.echo(f"rulewright: error: {plural(summary.errors, 'game')} raised an exception; the first, "
+                   f"game {e.get('game')} (seed {e.get('seed')}): {e.get('message')}", err=True)
+        sys.exit(1)
+
+
+# -- replay ------------------------------------------------------------------------------------
+class Divergence(Exception):
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+HEADER_FORM = '{"ruleset": ..., "players": ..., "seed": ..., "options": {...}}'
+
+
+def replay_log(path: Path) -> tuple[int, bool]:
+    """Replay a game log; returns (actions replayed, whether a final state was compared).
+    Raises Divergence at the first line that does not replay."""
+    entries: list[tuple[int, Any]] = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entries.append((n, json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise Divergence(n, f"not a JSON line: {exc.msg} (column {exc.colno})") from None
+    if not entries:
+        raise Divergence(1, f"empty log: expected a header line {HEADER_FORM}")
+    n, header = entries[0]
+    if not isinstance(header, dict) or not {"ruleset", "players", "seed"} <= header.keys():
+        raise Divergence(n, f"the first line must be the header {HEADER_FORM}")
+    try:
+        game = load_game(str(header["ruleset"]))
+        state = game.new_state(int(header["players"]), int(header["seed"]), dict(header.get("options") or {}))
+    except click.ClickException as exc:
+        raise Divergence(n, exc.format_message()) from None
+    except (RulewrightError, TypeError, ValueError) as exc:
+        raise Divergence(n, str(exc)) from None
+    actions = 0
+    final_line: int | None = None
+    for n, entry in entries[1:]:
+        if final_line is not None:
+            raise Divergence(n, f"nothing may follow the final state (line {final_line})")
+        if isinstance(entry, dict) and "final" in entry:
+            replayed = json.loads(json.dumps(state.to_json()))  # as it would be written
+            difference = first_difference(entry["final"], replayed)
+            if difference:
+                raise Divergence(n, f"the final state differs after {actions} actions: {difference}")
+            final_line = n
+            continue
+        if not (isinstance(entry, dict) and isinstance(entry.get("action"), str)
+                and isinstance(entry.get("player"), int) and not isinstance(entry.get("player"), bool)):
+            raise Divergence(n, 'expected {"player": seat, "action": text} or {"final": state}')
+        player, text = entry["player"], entry["action"]
+        if state.is_terminal():
+            raise Divergence(n, f"the game ended after {actions} actions, but the log goes on with `{text}`")
+        if player != state.current:
+            expected = state.current + 1
+            raise Divergence(n, f"the log has P{player + 1} play `{text}`, but P{expected} is to act")
+        try:
+            state.apply(text)
+        except IllegalAction as exc:
+            raise Divergence(n, str(exc)) from None
+        actions += 1
+    return actions, final_line is not None
+
+
+@cli.command()
+@click.argument("log_file", metavar="LOG", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def replay(log_file: Path) -> None:
+    """Replay a game log (from `play --log` or `simulate --log`) and check it is identical."""
+    try:
+        actions, compared = replay_log(log_file)
+    except Divergence as exc:
+        click.echo(f"{log_file}:{exc.line}: error: {exc.message}", err=True)
+        sys.exit(1)
+    click.echo(f"replayed {actions} actions: identical")
+    if not compared:
+        click.echo("(the log has no final state to compare: the game was not finished)")
+
+
+# -- bench -------------------------------------------------------------------------------------
+def _max_rss_mib() -> float | None:
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return None
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(rss / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+
+
+def time_operations(game: Game, players: int, budget: float, least: int = 200) -> dict[str, Any]:
+    """Mean time of clone, legal_actions and apply along random games. Each step clones the
+    current state (timed), lists the clone's legal actions (timed: a clone has no cached
+    list, so this is the full computation), picks one at random and applies it to the clone
+    (timed: apply finds the action in the now cached list, then performs it); the clone is
+    the next step's state."""
+    clone_ns = legal_ns = apply_ns = samples = games = 0
+    clock = time.perf_counter_ns
+    deadline = clock() + int(budget * 1e9)
+    state: State | None = None
+    agent = RandomAgent(0)
+    while samples < least or clock() < deadline:
+        if state is None or state.terminal:
+            seed = derive_seed(1, games)
+            games += 1
+            state, agent = game.new_state(players, seed), RandomAgent(agent_seed(seed))
+        t0 = clock()
+        fresh = state.clone()
+        t1 = clock()
+        legal = fresh.legal_actions()
+        t2 = clock()
+        action = legal[agent.rng.below(len(legal))]
+        t3 = clock()
+        fresh.apply(action)
+        t4 = clock()
+        clone_ns += t1 - t0
+        legal_ns += t2 - t1
+        apply_ns += t4 - t3
+        samples += 1
+        state = fresh
+    return {
+        "legal_actions_us": round(legal_ns / samples / 1000, 2),
+        "apply_us": round(apply_ns / samples / 1000, 2),
+        "clone_us": round(clone_ns / samples / 1000, 2),
+        "op_samples": samples,
+    }
+
+
+def bench_one(path: Path, seconds: float) -> dict[str, Any]:
+    compile_times = []
+    compiled = None
+    for _ in range(3):
+        started = time.perf_counter()
+        compiled = driver.compile_file(path)
+        compile_times.append(time.perf_counter() - started)
+    assert compiled is not None
+    game = game_from_source(compiled)
+    ruleset = game.info.ruleset
+    players = game.info.players[0]
+    playouts = moves = capped = 0
+    started = time.perf_counter()
+    while True:
+        result = play_game(game, players, derive_seed(0, playouts))
+        if result.error:
+            raise CliError(f"{ruleset}: random game {playouts} (seed {result.seed}) raised {result.error}")
+        playouts += 1
+        moves += result.moves
+        capped += result.capped
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            break
+    operations = time_operations(game, players, max(seconds / 3, 0.05))
+    tracemalloc.start()
+    try:
+        play_game(game, players, derive_seed(0, 0))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return {
+        "ruleset": ruleset,
+        "file": display(path),
+        "players": players,
+        "compile_s": round(min(compile_times), 4),
+        "compile_first_s": round(compile_times[0], 4),
+        "playouts": playouts,
+        "capped": capped,
+        "playouts_per_sec": round(playouts / elapsed, 2),
+        "moves_per_playout": round(moves / playouts, 1),
+        "moves_per_sec": round(moves / elapsed, 1),
+        **operations,
+        "playout_peak_kib": round(peak / 1024, 1),
+        "maxrss_mib": _max_rss_mib(),
+    }
+
+
+@cli.command()
+@click.argument("targets", nargs=-1, metavar="[RULESET|FILE]...")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=3.0, show_default=True,
+              help="How long to play random games per rule set.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench(targets: tuple[str, ...], seconds: float, as_json: bool) -> None:
+    """Measure compile time, random playouts per second (one core), the cost of
+    legal_actions, apply and clone, and memory, per rule set (all bundled when none named).
+
+    The rules are compiled afresh and that code is measured, whatever generated/ holds."""
+    files = [rule_file_of(t) for t in targets] if targets else [f for _, f in bundled_rulesets()]
+    results = []
+    for path in files:
+        try:
+            results.append(bench_one(path, seconds))
+        except CompileError as exc:
+            problems = print_diagnostics(exc.diagnostics)
+            click.echo(f"rulewright: error: {plural(problems, 'problem')} in {display(path)}", err=True)
+            sys.exit(1)
+    if as_json:
+        import platform
+
+        click.echo(json.dumps({"seconds": seconds, "python": platform.python_version(), "rulesets": results},
+                              indent=2))
+        return
+    table = Table(title=f"rulewright bench ({seconds:g} s of random games per rule set, one core)",
+                  title_justify="left")
+    columns = [("rule set", "ruleset", ""), ("compile ms", "compile_s", "ms"),
+               ("playouts/s", "playouts_per_sec", ""), ("moves/s", "moves_per_sec", ""),
+               ("legal µs", "legal_actions_us", ""), ("apply µs", "apply_us", ""),
+               ("clone µs", "clone_us", ""), ("peak KiB", "playout_peak_kib", ""),
+               ("maxrss MiB", "maxrss_mib", "")]
+    for title, _, _ in columns:
+        table.add_column(title, justify="left" if title == "rule set" else "right")
+    for r in results:
+        row = []
+        for _, key, unit in columns:
+            value = r[key]
+            row.append("-" if value is None else f"{value * 1000:.0f}" if unit == "ms" else f"{value:g}"
+                       if isinstance(value, float) else str(value))
+        table.add_row(*row)
+    console = stdout_console()
+    console.print(table)
+    console.print("compile: best of 3 runs (the first, with parser setup, is in --json); legal: on a fresh "
+                  "clone, no cached list; apply: with the legal list cached; peak: tracemalloc over one "
+                  "playout.", soft_wrap=True)

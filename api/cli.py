@@ -1,4 +1,4 @@
-"""The `rulewright` command line: list, check, compile, play, simulate, replay, bench.
+"""The `rulewright` command line: list, check, compile, play, simulate, replay, bench, scenario.
 
 Every user error (an unknown rule set, a bad option, a missing file, any RulewrightError)
 prints one line `rulewright: error: ...` and exits non-zero; problems of a rule file print
@@ -785,3 +785,49 @@ def bench(targets: tuple[str, ...], seconds: float, as_json: bool) -> None:
     console.print("compile: best of 3 runs (the first, with parser setup, is in --json); legal: on a fresh "
                   "clone, no cached list; apply: with the legal list cached; peak: tracemalloc over one "
                   "playout.", soft_wrap=True)
+
+
+# -- scenario ----------------------------------------------------------------------------------
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, metavar="FILE|DIR...", type=click.Path(path_type=Path))
+@click.option("--against", "against", metavar="RULESET",
+              help="Also run them under this rule set (a variant) and report which outcomes change.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool) -> None:
+    """Run scenarios: rulebook examples and rulings as executable data (docs/scenarios.md).
+
+    One line per scenario; a failure shows expected against actual and the rule lines that
+    fired. Exit 1 if any fails. With --against, exit 1 if any outcome changes."""
+    from . import scenarios as sc
+
+    for path in paths:
+        if not path.exists():
+            raise CliError(f"no such scenario file or folder: {path}")
+    found, problems = sc.load_all(list(paths))
+    if problems:
+        count = print_diagnostics(problems)
+        raise CliError(f"{plural(count, 'problem')} in the scenarios")
+    if not found:
+        raise CliError("no scenarios found")
+    if against is not None:
+        other = load_game(against)
+        comparisons = [sc.compare(s, other) for s in found]
+        changed = sum(1 for c in comparisons if c.changes)
+        if as_json:
+            click.echo(json.dumps({"against": against, "scenarios": len(found), "changed": changed,
+                                   "results": [c.to_json() for c in comparisons]}, indent=2))
+        else:
+            for c in comparisons:
+                click.echo(c.report(against))
+            click.echo(f"{plural(len(found), 'scenario')}: {changed} changed under {against}")
+        sys.exit(1 if changed else 0)
+    results = [sc.run(s) for s in found]
+    failed = sum(1 for r in results if not r.passed)
+    if as_json:
+        click.echo(json.dumps({"scenarios": len(results), "passed": len(results) - failed, "failed": failed,
+                               "results": [r.to_json() for r in results]}, indent=2))
+    else:
+        for r in results:
+            click.echo(r.report())
+        click.echo(f"{len(results) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)

@@ -95,6 +95,7 @@ def write_modules(compiled: list[Compiled], out_dir: Path) -> list[Path]:
             fd, tmp_name = tempfile.mkstemp(prefix=".rulewright-", suffix=".py", dir=target.parent)
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(c.source)
+            os.chmod(tmp_name, 0o644)  # mkstemp makes files private; a module is an ordinary file
             pending.append((Path(tmp_name), target))
         for c in compiled:
             package = (out_dir / c.relative_path).parent

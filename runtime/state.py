@@ -274,15 +274,13 @@ class State:
         if kind == "region":
             return self.board.region_names
         if kind == "player":
-            return [str(p) for p in range(self.num_players)]
+            return [f"P{p + 1}" for p in range(self.num_players)]
         if kind in self.DICE:
             return self.DICE[kind]
         return self.ENUMS[kind]
 
     def label(self, kind: str, value: int) -> str:
         """The name of entity or enum value `value` of `kind` (a spot's label, a value's name)."""
-        if kind == "player":
-            return f"P{value + 1}"
         return self._labels(kind)[value]
 
     def _fmt(self, kind: str, value: Any) -> str:

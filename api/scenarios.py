@@ -379,7 +379,9 @@ def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state
             continue
         if label in value_names and isinstance(value, YSeq):
             v = value_names.index(label)
-            members = [(_entity_index(p, s, info, x, state) if isinstance(x, YScalar) else None, x) for x in value.items]
+            members = [
+                (_entity_index(p, s, info, x, state) if isinstance(x, YScalar) else None, x) for x in value.items
+            ]
         else:
             index = _entity_index(p, s, info, key, state)
             members = [(index, key)]
@@ -502,7 +504,7 @@ def _expectations(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> 
                 p.error(value.span, f"`{kind}:` is a list of action texts")
         elif kind == "illegal":
             if isinstance(value, YMap):
-                for k, v in value.items:
+                for _, v in value.items:
                     rule = _text(p, v)
                     if rule is not None and not any(r == rule or r.startswith(rule + ".") for r in game.info.rules):
                         p.error(v.span, f"no rule `{rule}` in {game.info.ruleset}",
@@ -597,8 +599,9 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
             for k, v in node.items:
                 seat = _seat(p, s, k, state.num_players)
                 if seat is not None:
-                    result.checks.append(Check(f"score of {names[seat]}", v.value if isinstance(v, YScalar) else v,
-                                               scores[seat], scores[seat] == (v.value if isinstance(v, YScalar) else v)))
+                    wanted_score = v.value if isinstance(v, YScalar) else None
+                    result.checks.append(Check(f"score of {names[seat]}", wanted_score, scores[seat],
+                                               scores[seat] == wanted_score))
         elif e.kind == "fields" and isinstance(node, YMap):
             for fkey, fvalue in node.items:
                 info = fields.get(str(fkey.value))
@@ -649,7 +652,8 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
             result.checks.append(Check("game over", node.value, state.is_terminal(), state.is_terminal() == node.value))
         elif e.kind == "to_act":
             actual_seat = state.to_act()
-            wanted_seat = None if isinstance(node, YScalar) and node.value is None else _seat(p, s, node, state.num_players)
+            nobody = isinstance(node, YScalar) and node.value is None
+            wanted_seat = None if nobody else _seat(p, s, node, state.num_players)
             result.checks.append(Check("to act", names[wanted_seat] if wanted_seat is not None else "nobody",
                                        names[actual_seat] if actual_seat is not None else "nobody",
                                        wanted_seat == actual_seat))

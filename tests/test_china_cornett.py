@@ -66,7 +66,7 @@ def test_board_counts() -> None:
     assert len(board.spots) == 91
     kinds = [board.kinds[k] for k in board.region_kind]
     assert kinds.count("mountain") == 17 and kinds.count("river") == 17
-    for k, members in enumerate(board.region_of):
+    for members in board.region_of:
         assert all(r >= 0 for r in members), "every region is in one mountain and one river"
     assert all(3 <= len(spots) <= 8 for spots in board.region_spots)
 

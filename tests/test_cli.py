@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-import rulewright
 from click.testing import CliRunner, Result
+
+import rulewright
 from rulewright import render
 from rulewright.cli import cli
 from rulewright.compiler.paths import rules_dir

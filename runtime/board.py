@@ -1,4 +1,4 @@
-"""Boards as data: a hexagonal grid of spots, partitioned into named regions of several kinds.
+"""Boards as data: a hexagonal grid or a ring of spots, partitioned into named regions of several kinds.
 
 Spots are numbered in reading order and labelled by row letter and position (A1, A2, ... K6).
 Everything a game asks of the board at run time (lines of N spots, the regions a spot lies in)
@@ -55,14 +55,82 @@ class RegionSpec:
     spots: tuple[str, ...]
 
 
-class HexBoard:
-    """A hexagon of spots with regions; built once per board and shared by every state."""
+class Board:
+    """What every board has: spots with labels, and regions of several kinds over them."""
 
     __slots__ = (
-        "name", "side", "labels", "coords", "index", "spots", "neighbours", "lines",
-        "region_names", "region_spots", "region_kind", "kinds", "region_of", "bit", "_steps",
-        "_line_at", "action_cache",
+        "name", "labels", "index", "spots", "neighbours", "region_names", "region_spots", "region_kind",
+        "kinds", "region_of", "action_cache",
     )
+
+    name: str
+    labels: tuple[str, ...]
+    index: dict[str, int]
+    spots: tuple[int, ...]
+    neighbours: tuple[tuple[int, ...], ...]
+
+    def _regions(self, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
+        # Interned actions, shared by every state on this board (see the generated _legal_*).
+        self.action_cache: dict[str, dict[Any, Action]] = {}
+        self.kinds: tuple[str, ...] = tuple(kinds)
+        names: list[str] = []
+        region_spots: list[tuple[int, ...]] = []
+        region_kind: list[int] = []
+        region_of: list[list[int]] = [[-1] * len(self.spots) for _ in self.kinds]
+        for spec in regions:
+            k = self.kinds.index(spec.kind)
+            idx = len(names)
+            names.append(spec.name)
+            members = tuple(sorted(self.index[s] for s in spec.spots))
+            region_spots.append(members)
+            region_kind.append(k)
+            for s in members:
+                region_of[k][s] = idx
+        self.region_names: tuple[str, ...] = tuple(names)
+        self.region_spots: tuple[tuple[int, ...], ...] = tuple(region_spots)
+        self.region_kind: tuple[int, ...] = tuple(region_kind)
+        self.region_of: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in region_of)
+
+
+    def regions_touching(self, spots: Iterable[int], kind: int) -> list[int]:
+        """The regions of one kind that contain any of `spots`, in board order."""
+        of = self.region_of[kind]
+        return sorted({of[s] for s in spots if of[s] >= 0})
+
+    def straight_lines(self, n: int, spots: Iterable[int]) -> list[tuple[int, ...]]:
+        return []
+
+    def count_lines(self, n: int, spots: Iterable[int]) -> int:
+        return 0
+
+
+class RingBoard(Board):
+    """A closed track of spots labelled 1, 2, ... clockwise (Mandarin's zodiac)."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, name: str, size: int, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
+        self.name = name
+        self.size = size
+        self.labels = tuple(str(i + 1) for i in range(size))
+        self.index = {label: i for i, label in enumerate(self.labels)}
+        self.spots = tuple(range(size))
+        self.neighbours = tuple(((i - 1) % size, (i + 1) % size) for i in range(size))
+        self._regions(kinds, regions)
+
+    def ahead(self, spot: int, steps: int) -> int:
+        """The spot `steps` further clockwise."""
+        return (spot + steps) % self.size
+
+    def passed(self, spot: int, steps: int) -> list[int]:
+        """The spots strictly between `spot` and the spot `steps` ahead."""
+        return [(spot + k) % self.size for k in range(1, steps)]
+
+
+class HexBoard(Board):
+    """A hexagon of spots with regions; built once per board and shared by every state."""
+
+    __slots__ = ("side", "coords", "lines", "bit", "_steps", "_line_at")
 
     def __init__(self, name: str, side: int, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
         self.name = name
@@ -118,26 +186,7 @@ class HexBoard:
             )
             for n in range(longest + 1)
         )
-        # Interned actions, shared by every state on this board (see the generated _legal_*).
-        self.action_cache: dict[str, dict[Any, Action]] = {}
-        self.kinds: tuple[str, ...] = tuple(kinds)
-        names: list[str] = []
-        region_spots: list[tuple[int, ...]] = []
-        region_kind: list[int] = []
-        region_of: list[list[int]] = [[-1] * len(coords) for _ in self.kinds]
-        for spec in regions:
-            k = self.kinds.index(spec.kind)
-            idx = len(names)
-            names.append(spec.name)
-            members = tuple(sorted(self.index[s] for s in spec.spots))
-            region_spots.append(members)
-            region_kind.append(k)
-            for s in members:
-                region_of[k][s] = idx
-        self.region_names: tuple[str, ...] = tuple(names)
-        self.region_spots: tuple[tuple[int, ...], ...] = tuple(region_spots)
-        self.region_kind: tuple[int, ...] = tuple(region_kind)
-        self.region_of: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in region_of)
+        self._regions(kinds, regions)
 
     @staticmethod
     def _walk(spot_at_bit: dict[int, int], first: int, step: int, n: int) -> tuple[int, ...] | None:
@@ -180,11 +229,6 @@ class HexBoard:
         if n < 1 or n >= len(self.lines):
             return 0
         return sum(m.bit_count() for m in self._starts(n, spots))
-
-    def regions_touching(self, spots: Iterable[int], kind: int) -> list[int]:
-        """The regions of one kind that contain any of `spots`, in board order."""
-        of = self.region_of[kind]
-        return sorted({of[s] for s in spots if of[s] >= 0})
 
 
 def validate_regions(

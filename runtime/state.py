@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .board import HexBoard
+from .board import Board
 from .errors import BadSetup, IllegalAction
 from .rng import Rng
 
@@ -110,7 +110,7 @@ class State:
     options: dict[str, str]
     seed: int
     rng: Rng
-    board: HexBoard
+    board: Board
     current: int
     phase: int
     turn: int
@@ -424,19 +424,19 @@ class Game:
         self,
         info: GameInfo,
         state_class: type[State],
-        boards: Mapping[str, Callable[[], HexBoard]],
+        boards: Mapping[str, Callable[[], Board]],
         lowest_score_wins: bool = False,
     ) -> None:
         self.info = info
         self.state_class = state_class
         self._board_makers = boards
-        self._boards: dict[str, HexBoard] = {}
+        self._boards: dict[str, Board] = {}
         self.lowest_score_wins = lowest_score_wins
 
     def __repr__(self) -> str:
         return f"<Game {self.info.ruleset}>"
 
-    def board_for(self, options: Mapping[str, str]) -> HexBoard:
+    def board_for(self, options: Mapping[str, str]) -> Board:
         name = options.get("board") or next(iter(self._board_makers))
         board = self._boards.get(name)
         if board is None:

@@ -75,7 +75,8 @@ def play_game(
             if state.moves >= max_moves:
                 return GameResult(index, seed, [], [], state.turn, state.moves, capped=True, log=log,
                                   final=state.to_json() if record else None)
-            player = state.current
+            player = state.to_act()
+            assert player is not None
             action = seat_agents[player].choose(state)
             if record:
                 log.append((player, str(action)))

@@ -14,7 +14,7 @@ from . import ast, ir
 from .load import YMap, YNode, YScalar, YSeq
 from .parse import Kind, ParseError, parse
 from .source import Diagnostic, SourceSpan, did_you_mean
-from .types import Ty, parse_type
+from .types import ANY, Ty, parse_type
 
 TOP_KEYS = (
     "rulewright", "game", "variant", "title", "author", "extends", "incompatible", "players", "roles",
@@ -33,7 +33,10 @@ VISIBILITY = ("all", "owner", "none")
 WINNER_RULES = ("highest_score", "lowest_score")
 
 _SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
-_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+_NAME = re.compile(r"[a-z_][a-z0-9_]*")  # always used with fullmatch: `$` would allow a final newline
+# Effects nest as Python blocks do, and Python refuses more than 20 nested loops.
+_MAX_BLOCK_DEPTH = 12
+_MAX_TYPE_DEPTH = 8
 
 
 @dataclass
@@ -80,11 +83,19 @@ class _Reader:
         self.error(node.span, f"{what} must be text")
         return default
 
+    def declared(self, key: YScalar, what: str) -> str | None:
+        """The name a key declares (it becomes a Python name), or None if it is not a name."""
+        name = str(key.value)
+        if isinstance(key.value, str) and _NAME.fullmatch(name):
+            return name
+        self.error(key.span, f"{what} `{name}` is not a name", "names are lowercase letters, digits and `_`")
+        return None
+
     def name(self, node: YNode | None, what: str) -> ir.NameRef | None:
         value = self.text(node, what)
         if value is None or node is None:
             return None
-        if not _NAME.match(value):
+        if not _NAME.fullmatch(value):
             self.error(node.span, f"{what} `{value}` is not a name", "names are lowercase letters, digits and `_`")
             return None
         return ir.NameRef(value, node.span)
@@ -123,16 +134,17 @@ class _Reader:
         raw = node.value
         text = ("true" if raw else "false") if isinstance(raw, bool) else str(raw)
         try:
-            return parse(text, node.text_span, kind)
+            result: object = parse(text, node.text_span, kind)
         except ParseError as exc:
             self.diagnostics.append(exc.diagnostic)
             return None
+        return result
 
     def expr(self, node: YNode | None, what: str) -> ast.Expr | None:
         result = self.parse(node, "expr", what)
         return result  # type: ignore[return-value]
 
-    def block(self, node: YNode | None, what: str) -> tuple[ast.Stmt, ...]:
+    def block(self, node: YNode | None, what: str, depth: int = 0) -> tuple[ast.Stmt, ...]:
         """A list of effects; `for ...` / `if ...` / `elif` / `else` keys open nested blocks."""
         if node is None:
             return ()
@@ -148,10 +160,14 @@ class _Reader:
                     self.error(item.span, "a block is one `for ...`, `if ...`, `elif ...` or `else` key with a list")
                     continue
                 key, body_node = item.items[0]
+                if depth >= _MAX_BLOCK_DEPTH:
+                    self.error(key.span, f"effects nested too deeply (more than {_MAX_BLOCK_DEPTH} blocks)",
+                               "move the inner part into a procedure")
+                    continue
                 header = self.parse(key, "header", "block header")
                 if header is None:
                     continue
-                body = self.block(body_node, what)
+                body = self.block(body_node, what, depth + 1)
                 if isinstance(header, ast.ForHeader):
                     out.append(ast.For(header.var, header.domain, body, header.span))
                 elif isinstance(header, ast.IfHeader):
@@ -177,7 +193,20 @@ class _Reader:
         else:
             out[-1] = ast.If(previous.branches, body or (ast.Pass(header.span),), previous.span)
 
-    def signature(self, key: YScalar, entity_kinds: set[str], enums: set[str]) -> tuple[str, tuple[ir.Param, ...]] | None:
+    def type_of(self, text: str, span: SourceSpan, entity_kinds: set[str], enums: set[str]) -> Ty | None:
+        """A type written in a rule file, or None (with an error)."""
+        if text.count("(") > _MAX_TYPE_DEPTH:
+            self.error(span, f"type nested too deeply (more than {_MAX_TYPE_DEPTH} levels)")
+            return None
+        ty = parse_type(text, entity_kinds, enums)
+        if isinstance(ty, str):
+            self.error(span, ty, did_you_mean(text.strip(), sorted(entity_kinds | enums) + ["int", "bool"]))
+            return None
+        return ty
+
+    def signature(
+        self, key: YScalar, entity_kinds: set[str], enums: set[str]
+    ) -> tuple[str, tuple[ir.Param, ...]] | None:
         """`collect(p: player, sector: region)` -> name and typed parameters."""
         text = str(key.value)
         match = _SIGNATURE.match(text)
@@ -189,12 +218,11 @@ class _Reader:
             for part in match.group(2).split(","):
                 pname, sep, ptype = part.partition(":")
                 pname = pname.strip()
-                if not sep or not _NAME.match(pname):
+                if not sep or not _NAME.fullmatch(pname):
                     self.error(key.span, f"parameter `{part.strip()}` must be written `name: type`")
                     return None
-                ty = parse_type(ptype, entity_kinds, enums)
-                if isinstance(ty, str):
-                    self.error(key.span, ty, did_you_mean(ptype.strip(), sorted(entity_kinds | enums) + ["int", "bool"]))
+                ty = self.type_of(ptype, key.span, entity_kinds, enums)
+                if ty is None:
                     return None
                 params.append(ir.Param(pname, ty, key.span))
         return match.group(1), tuple(params)
@@ -208,7 +236,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
     if game is None:
         r.error(tree.span, "a rule set needs `game:` (its id, e.g. china-cornett)")
         game = "unnamed"
-    elif not re.match(r"^[a-z][a-z0-9-]*$", game):
+    elif not re.fullmatch(r"[a-z][a-z0-9-]*", game):
         node = tree.get("game")
         assert node is not None
         r.error(node.span, f"game id `{game}` must be lowercase letters, digits and `-`")
@@ -222,9 +250,8 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
     entity_kinds = {"player", "spot", "region"} | {d.name for d in dice}
     enums = {"role", "regionkind"} | {o.name for o in options}
     state = r.mapping(tree.get("state"), "state") or YMap((), tree.span)
-    for key, value in state.items:
-        m = r.mapping(value, f"field `{key.value}`")
-        if m is not None and m.get("values") is not None:
+    for key, value in state.items:  # (_fields reports what is wrong with them)
+        if isinstance(value, YMap) and value.get("values") is not None:
             enums.add(str(key.value))
     fields = _fields(r, state, entity_kinds, enums)
 
@@ -249,20 +276,28 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
     end = r.expr(tree.get("end"), "end")
     scoring: list[ir.ScoreTerm] = []
     for key, value in (r.mapping(tree.get("scoring"), "scoring") or YMap((), tree.span)).items:
+        term = r.declared(key, "a scoring term")
         expr = r.expr(value, f"scoring term `{key.value}`")
-        if expr is not None:
-            scoring.append(ir.ScoreTerm(str(key.value), expr, key.span))
+        if term is not None and expr is not None:
+            scoring.append(ir.ScoreTerm(term, expr, key.span))
     winner = r.text(tree.get("winner"), "winner", "highest_score") or "highest_score"
     if winner not in WINNER_RULES:
         node = tree.get("winner")
         assert node is not None
         r.error(node.span, f"unknown winner rule `{winner}`", did_you_mean(winner, WINNER_RULES))
 
+    title = r.text(tree.get("title"), "title", game) or game
+    author = r.text(tree.get("author"), "author", "") or ""
+    for what, text in (("title", title), ("author", author)):
+        node = tree.get(what)
+        if node is not None and not (text.isprintable() and "\\" not in text and '"""' not in text):
+            r.error(node.span, f"{what} must be one line of plain text", 'with no backslash and no `"""`')
+
     ruleset = ir.RuleSet(
         game=game,
         variant=variant,
-        title=r.text(tree.get("title"), "title", game) or game,
-        author=r.text(tree.get("author"), "author", "") or "",
+        title=title,
+        author=author,
         players=players,
         roles=roles,
         options=options,
@@ -303,7 +338,8 @@ def _options(r: _Reader, node: YNode | None) -> tuple[ir.Option, ...]:
     out: list[ir.Option] = []
     for key, value in (r.mapping(node, "options") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
         m = r.mapping(value, f"option `{key.value}`")
-        if m is None:
+        name = r.declared(key, "an option")
+        if m is None or name is None:
             continue
         r.keys(m, OPTION_KEYS, f"option `{key.value}`")
         choices = tuple(ref.name for ref in r.names(m.get("choices"), "a choice"))
@@ -319,7 +355,7 @@ def _options(r: _Reader, node: YNode | None) -> tuple[ir.Option, ...]:
             r.error(dnode.span, f"default `{default}` is not one of the choices", did_you_mean(default, choices))
         out.append(
             ir.Option(
-                str(key.value), default, choices, r.text(m.get("doc"), "doc", "") or "",
+                name, default, choices, r.text(m.get("doc"), "doc", "") or "",
                 (r.text(m.get("quote"), "quote", "") or "").strip(), key.span,
             )
         )
@@ -330,7 +366,8 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
     out: list[ir.Board] = []
     for key, value in (r.mapping(node, "boards") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
         m = r.mapping(value, f"board `{key.value}`")
-        if m is None:
+        board_name = r.declared(key, "a board")
+        if m is None or board_name is None:
             continue
         r.keys(m, BOARD_KEYS, f"board `{key.value}`")
         side = r.integer(m.get("hexagon"), "hexagon")
@@ -341,21 +378,23 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
         kinds: list[ir.RegionKind] = []
         for kkey, kvalue in (r.mapping(m.get("regions"), "regions") or YMap((), m.span)).items:
             km = r.mapping(kvalue, f"region kind `{kkey.value}`")
-            if km is None:
+            kind_name = r.declared(kkey, "a region kind")
+            if km is None or kind_name is None:
                 continue
             if km.get("mirror_of") is not None:
                 r.keys(km, REGION_KIND_KEYS, f"region kind `{kkey.value}`")
                 source = r.text(km.get("mirror_of"), "mirror_of")
                 rename_map = r.mapping(km.get("rename"), "rename")
-                rename = tuple((str(a.value), r.text(b, "rename") or "") for a, b in rename_map.items) if rename_map else ()
-                kinds.append(ir.RegionKind(str(kkey.value), (), source, rename, kkey.span))
+                rename = (tuple((str(a.value), r.text(b, "rename") or "") for a, b in rename_map.items)
+                          if rename_map else ())
+                kinds.append(ir.RegionKind(kind_name, (), source, rename, kkey.span))
                 continue
             regions = []
             for rkey, rvalue in km.items:
                 seq = r.sequence(rvalue, f"region `{rkey.value}`")
                 spots = tuple(r.text(s, "a spot") or "?" for s in seq.items) if seq else ()
                 regions.append(ir.Region(str(rkey.value), spots, rkey.span))
-            kinds.append(ir.RegionKind(str(kkey.value), tuple(regions), None, (), kkey.span))
+            kinds.append(ir.RegionKind(kind_name, tuple(regions), None, (), kkey.span))
         expect = None
         em = r.mapping(m.get("expect"), "expect")
         if em is not None:
@@ -369,16 +408,20 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
                     size = (bounds[0], bounds[1])
                 else:
                     r.error(size_seq.span, "region_size must be [min, max]")
+            unequal = tuple(x.name for x in r.names(em.get("no_region_equal"), "a region kind"))
+            if em.get("no_region_equal") is not None and len(unequal) != 2:
+                r.error(em.get("no_region_equal").span,  # type: ignore[union-attr]
+                        "no_region_equal names two region kinds, e.g. [mountain, river]")
             expect = ir.BoardExpect(
                 spots=r.integer(em.get("spots"), "spots"),
                 regions=tuple((str(k.value), r.integer(v, "a count") or 0) for k, v in counts.items) if counts else (),
                 region_size=size,
                 contiguous=r.boolean(em.get("contiguous"), "contiguous"),
                 cover_each_spot_once=r.boolean(em.get("cover_each_spot_once"), "cover_each_spot_once"),
-                no_region_equal=tuple(x.name for x in r.names(em.get("no_region_equal"), "a region kind")),
-                span=em.span,
+                no_region_equal=unequal,
+                span=(m.key_node("expect") or em).span,
             )
-        out.append(ir.Board(str(key.value), side, tuple(kinds), expect, key.span))
+        out.append(ir.Board(board_name, side, tuple(kinds), expect, key.span))
     return tuple(out)
 
 
@@ -386,27 +429,31 @@ def _dice(r: _Reader, node: YNode | None) -> tuple[ir.DiceKind, ...]:
     out: list[ir.DiceKind] = []
     for key, value in (r.mapping(node, "dice") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
         m = r.mapping(value, f"dice `{key.value}`")
-        if m is None:
+        kind_name = r.declared(key, "a dice kind")
+        if m is None or kind_name is None:
             continue
         dice: list[ir.Die] = []
         for dkey, dvalue in m.items:
+            die_name = r.declared(dkey, "a die")
             seq = r.sequence(dvalue, f"die `{dkey.value}`")
             faces = tuple(f for f in (r.integer(x, "a face") for x in seq.items) if f is not None) if seq else ()
             if not faces:
                 r.error(dkey.span, f"die `{dkey.value}` needs a list of faces, e.g. [0, 1]")
                 continue
-            dice.append(ir.Die(str(dkey.value), faces, dkey.span))
-        out.append(ir.DiceKind(str(key.value), tuple(dice), key.span))
+            if die_name is not None:
+                dice.append(ir.Die(die_name, faces, dkey.span))
+        out.append(ir.DiceKind(kind_name, tuple(dice), key.span))
     return tuple(out)
 
 
 def _fields(r: _Reader, state: YMap, entity_kinds: set[str], enums: set[str]) -> tuple[ir.Field, ...]:
     out: list[ir.Field] = []
     for key, value in state.items:
-        name = str(key.value)
-        m = r.mapping(value, f"field `{name}`")
-        if m is None:
+        m = r.mapping(value, f"field `{key.value}`")
+        declared = r.declared(key, "a field")
+        if m is None or declared is None:
             continue
+        name = declared
         r.keys(m, FIELD_KEYS, f"field `{name}`")
         per_ref = r.name(m.get("per"), "per") if m.get("per") is not None else None
         per = per_ref.name if per_ref else None
@@ -425,11 +472,9 @@ def _fields(r: _Reader, state: YMap, entity_kinds: set[str], enums: set[str]) ->
             if tname is None:
                 r.error(key.span, f"field `{name}` needs `type:` or `values:`")
                 continue
-            ty = parse_type(tname, entity_kinds, enums)
-            if isinstance(ty, str):
-                assert type_node is not None
-                r.error(type_node.span, ty, did_you_mean(tname, sorted(entity_kinds | enums) + ["int", "bool"]))
-                continue
+            assert type_node is not None
+            # (a field of an unknown type is kept as `any`, so that its uses raise no more errors)
+            ty = r.type_of(tname, type_node.span, entity_kinds, enums) or ANY
         init = r.expr(m.get("init"), "init")
         if init is None:
             if m.get("init") is None:
@@ -448,7 +493,8 @@ def _phases(r: _Reader, node: YNode | None) -> tuple[ir.Phase, ...]:
     out: list[ir.Phase] = []
     for key, value in (r.mapping(node, "phases") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
         m = r.mapping(value, f"phase `{key.value}`")
-        if m is None:
+        phase_name = r.declared(key, "a phase")
+        if m is None or phase_name is None:
             continue
         r.keys(m, PHASE_KEYS, f"phase `{key.value}`")
         stuck = r.text(m.get("when_stuck"), "when_stuck", "pass") or "pass"
@@ -457,7 +503,7 @@ def _phases(r: _Reader, node: YNode | None) -> tuple[ir.Phase, ...]:
             assert node_ is not None
             r.error(node_.span, "when_stuck must be `pass` (the turn passes) or `end` (the game ends)")
         then = r.name(m.get("then"), "then") if m.get("then") is not None else None
-        out.append(ir.Phase(str(key.value), r.block(m.get("start"), "start"), r.names(m.get("actions"), "an action"),
+        out.append(ir.Phase(phase_name, r.block(m.get("start"), "start"), r.names(m.get("actions"), "an action"),
                             stuck, then, key.span))
     return tuple(out)
 
@@ -465,16 +511,18 @@ def _phases(r: _Reader, node: YNode | None) -> tuple[ir.Phase, ...]:
 def _actions(r: _Reader, node: YNode | None) -> tuple[ir.Action, ...]:
     out: list[ir.Action] = []
     for key, value in (r.mapping(node, "actions") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
-        name = str(key.value)
-        m = r.mapping(value, f"action `{name}`")
-        if m is None:
+        m = r.mapping(value, f"action `{key.value}`")
+        declared = r.declared(key, "an action")
+        if m is None or declared is None:
             continue
+        name = declared
         r.keys(m, ACTION_KEYS, f"action `{name}`")
         choices: list[ir.Choice] = []
         for ckey, cvalue in (r.mapping(m.get("choose"), "choose") or YMap((), m.span)).items:
+            choice = r.declared(ckey, "a choice")
             domain = r.expr(cvalue, f"choice `{ckey.value}`")
-            if domain is not None:
-                choices.append(ir.Choice(str(ckey.value), domain, ckey.span))
+            if choice is not None and domain is not None:
+                choices.append(ir.Choice(choice, domain, ckey.span))
         text = r.text(m.get("text"), "text", name.replace("_", " ")) or name
         out.append(ir.Action(name, tuple(choices), r.expr(m.get("when"), "when"), text,
                              r.block(m.get("effect"), "effect"), key.span))
@@ -485,7 +533,8 @@ def _triggers(r: _Reader, node: YNode | None) -> tuple[ir.Trigger, ...]:
     out: list[ir.Trigger] = []
     for key, value in (r.mapping(node, "triggers") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
         m = r.mapping(value, f"trigger `{key.value}`")
-        if m is None:
+        trigger_name = r.declared(key, "a trigger")
+        if m is None or trigger_name is None:
             continue
         r.keys(m, TRIGGER_KEYS, f"trigger `{key.value}`")
         after = r.names(m.get("after"), "an action") if m.get("after") is not None else ()
@@ -496,6 +545,6 @@ def _triggers(r: _Reader, node: YNode | None) -> tuple[ir.Trigger, ...]:
             r.error(anode.span, f"unknown moment `{at}`", "triggers run `after: [actions]` or `at: turn_end`")
         if not after and at is None:
             r.error(key.span, f"trigger `{key.value}` needs `after: [actions]` or `at: turn_end`")
-        out.append(ir.Trigger(str(key.value), after, at, r.expr(m.get("when"), "when"),
+        out.append(ir.Trigger(trigger_name, after, at, r.expr(m.get("when"), "when"),
                               r.block(m.get("effect"), "effect"), key.span))
     return tuple(out)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import assert_never
 
-from ..runtime.board import mirror_label, validate_regions
+from ..runtime.board import hex_labels, validate_regions
 from . import ast, ir
 from .signatures import AGGREGATES, BUILTINS, VALUES
 from .source import Diagnostic, SourceSpan, did_you_mean
@@ -26,11 +27,19 @@ RESERVED = frozenset(
         "game", "num_players", "options", "seed", "rng", "board", "current", "phase", "turn", "moves",
         "terminal", "next_phase", "to_act", "legal_actions", "apply", "parse_action", "is_terminal",
         "scores", "winners", "observation", "clone", "to_json", "label", "opponent", "players", "spots",
-        "regions", "player",
+        "regions", "player", "trace", "why_illegal",
     }
 )
 _PY_AVOID = frozenset({"self", "rt", "actions", "render", "action", "len", "range", "sum", "all", "any",
-                       "min", "max", "list", "tuple", "frozenset", "int", "bool", "str", "abs", "sorted"})
+                       "min", "max", "list", "tuple", "frozenset", "int", "bool", "str", "abs", "sorted",
+                       "cache", "name", "args"})  # (the last three: locals of generated methods)
+# More phases or actions than this make generated code Python cannot compile.
+_MAX_COMPONENTS = 1000
+# Typing a definition types those it uses first: a chain longer than this is refused.
+_MAX_DEFINE_CHAIN = 40
+# Kinds of values a type can name: no enum or dice kind may take these names.
+_KIND_WORDS = frozenset({"int", "bool", "str", "list", "set", "any", "none", "player", "spot", "region", "role",
+                         "regionkind", "board"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +164,7 @@ class _Checker:
         self.scopes: list[dict[str, _Sym]] = []
         self.functions: dict[str, ir.Define] = {}
         self.define_types: dict[str, Ty] = {}
+        self.define_depth = 0  # definitions being typed, one inside another
         self.procedures: dict[str, ir.Procedure] = {}
         self.context = ""  # "effect" allows chance
         self.gotos: list[tuple[str, SourceSpan]] = []
@@ -176,6 +186,9 @@ class _Checker:
         self.globals[name] = sym
 
     def declare_enum(self, enum_name: str, values: tuple[str, ...], span: SourceSpan, comment: str) -> None:
+        if any(name == enum_name for name, _ in self.program.enums) or enum_name in self.entity_kinds:
+            self.error(span, f"`{enum_name}` is already the name of a kind of value", "choose another name")
+            return
         self.enum_names.add(enum_name)
         self.program.enums.append((enum_name, values))
         for i, value in enumerate(values):
@@ -205,8 +218,8 @@ class _Checker:
             if kinds is None:
                 kinds = names
             elif names != kinds:
-                self.error(board.span, f"board `{board.name}` has region kinds {', '.join(names)}, "
-                           f"but the first board has {', '.join(kinds)}", "every board needs the same kinds")
+                self.error(board.span, f"board `{board.name}` has region kinds {', '.join(names) or 'none'}, "
+                           f"but the first board has {', '.join(kinds) or 'none'}", "every board needs the same kinds")
             self.board(board)
         if not rs.boards:
             self.error(rs.span, "a rule set needs `boards:` with at least one board")
@@ -229,6 +242,8 @@ class _Checker:
                 self.enum_names.add("board")
                 self.program.enums.append(("board", opt.choices))
         for kind in rs.dice:
+            if kind.name in _KIND_WORDS:
+                self.error(kind.span, f"`{kind.name}` is already the name of a kind of value", "choose another name")
             names = tuple(d.name for d in kind.dice)
             self.program.dice.append((kind.name, names, tuple(d.faces for d in kind.dice)))
             for i, die in enumerate(kind.dice):
@@ -240,8 +255,8 @@ class _Checker:
                 self.declare_enum(f.name, f.values, f.span, f"values of field `{f.name}`")
         for f in rs.fields:
             self.reserved(f.name, f.span)
-            kind = "perfield" if f.per else "field"
-            self.declare(f.name, _Sym(kind, f.type, f"self.{f.name}", f.span, f.per))
+            sym_kind = "perfield" if f.per else "field"
+            self.declare(f.name, _Sym(sym_kind, f.type, f"self.{f.name}", f.span, f.per))
         for d in rs.defines:
             self.reserved(d.name, d.span)
             if d.name in self.functions or d.name in self.globals:
@@ -256,12 +271,19 @@ class _Checker:
     def reserved(self, name: str, span: SourceSpan) -> None:
         if name in RESERVED or name.startswith("_") or name.startswith("opt_"):
             self.error(span, f"`{name}` is a name rulewright keeps for itself", "choose another name")
+        elif keyword.iskeyword(name):
+            self.error(span, f"`{name}` is a Python keyword, so it cannot name this", "choose another name")
         elif name in BUILTINS or name in AGGREGATES:
             self.error(span, f"`{name}` is the name of a built-in function", "choose another name")
 
     def board(self, board: ir.Board) -> None:
         regions: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         by_kind = {k.name: k for k in board.region_kinds}
+        at = hex_labels(board.hexagon)
+        labels = list(at.values())
+        on_board = set(labels)
+        # mirror_label(s, side) for every spot at once (it builds the board's labels on each call)
+        mirror = {label: at[(r, q)] for (q, r), label in at.items()}
         for kind in board.region_kinds:
             if kind.mirror_of is not None:
                 source = by_kind.get(kind.mirror_of)
@@ -277,13 +299,21 @@ class _Checker:
                         if name.startswith(old):
                             name = new + name[len(old):]
                     try:
-                        spots = tuple(mirror_label(s, board.hexagon) for s in region.spots)
+                        spots = tuple(mirror[s] for s in region.spots)
                     except KeyError:
                         spots = ()
                     mirrored.append((name, spots))
                 regions[kind.name] = mirrored
             else:
                 regions[kind.name] = [(r.name, r.spots) for r in kind.regions]
+        # Spots that are not on the board, shown at the region that names them.
+        for kind in board.region_kinds:
+            for region in kind.regions:
+                for spot in region.spots:
+                    if spot not in on_board:
+                        self.error(region.span, f"region {region.name} of board `{board.name}`: no spot `{spot}` "
+                                   "on this board", did_you_mean(spot, labels) or
+                                   f"spots are {labels[0]} to {labels[-1]}: a row letter, then the place in the row")
         exp = board.expect
         if exp is not None:
             problems = validate_regions(
@@ -291,13 +321,14 @@ class _Checker:
                 exp.cover_each_spot_once, exp.no_region_equal,
             )
             for problem in problems:
-                self.error(exp.span, f"board `{board.name}` does not match what is expected of it: {problem}")
+                if ": no spot `" not in problem:
+                    self.error(exp.span, f"board `{board.name}` does not match what is expected of it: {problem}")
         else:
-            # Without expectations, still refuse spots that are not on the board.
             for problem in validate_regions(board.hexagon, regions, None, {}, None, False, False, ()):
-                self.error(board.span, f"board `{board.name}`: {problem}")
-        names = [n for kind_regions in regions.values() for n, _ in kind_regions]
-        dupes = sorted({n for n in names if names.count(n) > 1})
+                if ": no spot `" not in problem:
+                    self.error(board.span, f"board `{board.name}`: {problem}")
+        names = Counter(n for kind_regions in regions.values() for n, _ in kind_regions)
+        dupes = sorted(n for n, count in names.items() if count > 1)
         if dupes:
             self.error(board.span, f"board `{board.name}` names several regions {', '.join(dupes)}")
         self.program.boards.append(
@@ -416,7 +447,9 @@ class _Checker:
             parts.append(py)
         if kind == "list":
             return list_of(elem), "[" + ", ".join(parts) + "]" if parts else "()"
-        return set_of(elem), "frozenset((" + ", ".join(parts) + ("," if len(parts) == 1 else "") + "))" if parts else "frozenset()"
+        if not parts:
+            return set_of(elem), "frozenset()"
+        return set_of(elem), "frozenset((" + ", ".join(parts) + ("," if len(parts) == 1 else "") + "))"
 
     def iterable(self, t: Ty, py: str, span: SourceSpan) -> tuple[Ty, str]:
         """The element type of something a `for` can walk, and how to walk it."""
@@ -534,7 +567,8 @@ class _Checker:
             return ANY, "None"
         if e.func == "len" and len(e.args) == 1 and isinstance(e.args[0], ast.Call) and not e.keywords:
             inner = e.args[0]
-            if inner.func == "straight_lines" and inner.func not in self.functions:
+            if (inner.func == "straight_lines" and inner.func not in self.functions and len(inner.args) == 2
+                    and not inner.keywords):
                 # Counting lines needs no list of them: a popcount on the board's bitboard.
                 return self.call(ast.Call("count_lines", inner.args, inner.keywords, e.span))
         sig = BUILTINS.get(e.func)
@@ -575,10 +609,13 @@ class _Checker:
         assert isinstance(ret, Ty)
         extra: dict[str, str] = {}
         if e.func == "throw":
-            dice_kind = bindings.get("T")
-            extra["faces"] = f"{const_name(dice_kind.name)}_FACES" if dice_kind and dice_kind.kind == "entity" else "()"
-            if dice_kind is not None and dice_kind.kind == "entity" and dice_kind.name not in {d.name for d in self.rs.dice}:
-                self.error(e.span, "throw() takes a set of dice")
+            dice_kind = bindings.get("T") or ANY
+            if dice_kind.kind == "entity" and dice_kind.name in {d.name for d in self.rs.dice}:
+                extra["faces"] = f"{const_name(dice_kind.name)}_FACES"
+            else:
+                extra["faces"] = "()"
+                if dice_kind.kind != "any":  # an empty set throws nothing; a set of anything else is wrong
+                    self.error(e.span, "throw() takes a set of dice", f"not a set of {dice_kind}")
         return ret, sig.python.format(*lowered, **extra)
 
     def generic_fits(self, want: Ty, got: Ty, bindings: dict[str, Ty]) -> bool:
@@ -614,12 +651,18 @@ class _Checker:
         known = self.define_types.get(d.name)
         if known is not None:
             return known
+        if self.define_depth >= _MAX_DEFINE_CHAIN:
+            self.error(d.span, f"`{d.name}` is reached through a chain of more than {_MAX_DEFINE_CHAIN} definitions",
+                       "definitions that use definitions that use ... nest too deeply: flatten a few")
+            return ANY
         self.define_types[d.name] = ANY  # recursion guard: a define that uses itself is `any`
         saved_scopes, saved_context = self.scopes, self.context
         self.scopes, self.context = [{}], "define"
+        self.define_depth += 1
         for p in d.params:
             self.bind(p.name, p.type, p.span)
         ty, _ = self.expr(d.body)
+        self.define_depth -= 1
         self.scopes, self.context = saved_scopes, saved_context
         self.define_types[d.name] = ty
         return ty
@@ -676,11 +719,11 @@ class _Checker:
                 return [head, *body]
             case ast.If():
                 lines: list[Line] = []
-                for i, (test, body) in enumerate(s.branches):
+                for i, (test, branch) in enumerate(s.branches):
                     t, py = self.expr(test)
                     self.truth(t, test.span)
                     lines.append(Line(depth, f"{'if' if i == 0 else 'elif'} {py}:", test.span))
-                    lines.extend(self.block(body, depth + 1))
+                    lines.extend(self.block(branch, depth + 1))
                 if s.orelse:
                     lines.append(Line(depth, "else:"))
                     lines.extend(self.block(s.orelse, depth + 1))
@@ -778,32 +821,39 @@ class _Checker:
         # triggers
         action_names = {a.name for a in rs.actions}
         after: dict[str, list[str]] = {a: [] for a in action_names}
-        for t in rs.triggers:
+        for trig in rs.triggers:
             self.scopes, self.context = [{}], "effect"
             when = None
-            if t.when is not None:
-                wt, when = self.expr(t.when)
-                self.truth(wt, t.when.span)
-            effect = tuple(self.block(t.effect, 2))
-            method = f"_trigger_{t.name}"
-            prog.triggers.append(LoweredTrigger(t.name, method, when, effect, t.span))
-            for ref in t.after:
+            if trig.when is not None:
+                wt, when = self.expr(trig.when)
+                self.truth(wt, trig.when.span)
+            effect = tuple(self.block(trig.effect, 2))
+            method = f"_trigger_{trig.name}"
+            prog.triggers.append(LoweredTrigger(trig.name, method, when, effect, trig.span))
+            for ref in trig.after:
                 if ref.name not in action_names:
                     self.error(ref.span, f"unknown action `{ref.name}`", did_you_mean(ref.name, action_names))
                 else:
                     after[ref.name].append(method)
-            if t.at == "turn_end":
+            if trig.at == "turn_end":
                 prog.turn_end.append(method)
         # phases
+        for what, parts in (("phases", rs.phases), ("actions", rs.actions)):
+            if len(parts) > _MAX_COMPONENTS:  # each is one `elif` of a chain, and Python's compiler recurses on those
+                self.error(parts[_MAX_COMPONENTS].span, f"more than {_MAX_COMPONENTS} {what}")
         phase_names = [p.name for p in rs.phases]
         if not rs.phases:
             self.error(rs.span, "a rule set needs `phases:`, with at least one phase listing its actions")
         for i, ph in enumerate(rs.phases):
             self.scopes, self.context = [{}], "effect"
             start = tuple(self.block(ph.start, 2))
+            listed: set[str] = set()
             for ref in ph.actions:
                 if ref.name not in action_names:
                     self.error(ref.span, f"unknown action `{ref.name}`", did_you_mean(ref.name, action_names))
+                elif ref.name in listed:
+                    self.error(ref.span, f"action `{ref.name}` is listed twice in phase `{ph.name}`")
+                listed.add(ref.name)
             if ph.then is not None and ph.then.name not in phase_names:
                 self.error(ph.then.span, f"unknown phase `{ph.then.name}`", did_you_mean(ph.then.name, phase_names))
             if not ph.actions:
@@ -828,7 +878,8 @@ class _Checker:
             self.truth(t, rs.end.span)
             prog.end_span = rs.end.span
         if not rs.scoring:
-            self.error(rs.span, "the game has no scoring", "add `scoring:` with at least one term, e.g. gold: gold[player]")
+            self.error(rs.span, "the game has no scoring",
+                       "add `scoring:` with at least one term, e.g. gold: gold[player]")
         for term in rs.scoring:
             self.scopes, self.context = [{"player": _Sym("local", entity("player"), "player", term.span)}], "score"
             t, py = self.expr(term.expr)
@@ -852,12 +903,14 @@ class _Checker:
             params.append((py, _annotation(elem)))
         kinds = {c.name: self.lookup(c.name) for c in a.choices}
         parts: list[tuple[str, str | None]] = []
+        unknown = False
         pos = 0
         for m in re.finditer(r"\{([^{}]*)\}", a.text):
             if m.start() > pos:
                 parts.append((a.text[pos:m.start()], None))
             sym = kinds.get(m.group(1))
             if sym is None:
+                unknown = True
                 self.error(a.span, f"the text of `{a.name}` names `{{{m.group(1)}}}`, which is not one of its choices",
                            did_you_mean(m.group(1), kinds) or f"choices: {', '.join(kinds) or 'none'}")
             else:
@@ -867,7 +920,7 @@ class _Checker:
             pos = m.end()
         if pos < len(a.text):
             parts.append((a.text[pos:], None))
-        if not any(fmt for _, fmt in parts) and a.choices:
+        if not any(fmt for _, fmt in parts) and a.choices and not unknown:
             self.error(a.span, f"the text of `{a.name}` must show its choices",
                        f"e.g. text: \"{a.name} {{{a.choices[0].name}}}\"")
         self.context = "effect"
@@ -912,7 +965,12 @@ def _annotation(t: Ty) -> str:
 def check(rs: ir.RuleSet) -> tuple[list[Diagnostic], Program]:
     """Check a rule set; returns its problems and the lowered program."""
     checker = _Checker(rs)
-    program = checker.run()
+    try:
+        program = checker.run()
+    except RecursionError:  # the limits on nesting should make this unreachable; never a traceback, though
+        checker.error(rs.span, "the rules nest too deeply to be checked",
+                      "definitions using definitions, each deeply nested: flatten a few")
+        program = checker.program
     unique: dict[tuple[SourceSpan, str], Diagnostic] = {}
     for d in checker.diags:
         unique.setdefault((d.span, d.message), d)

@@ -6,6 +6,7 @@ node kinds and resolve scalars with the YAML 1.1 core tags it already applied.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,7 +62,7 @@ class LoadError(Exception):
         self.diagnostic = diagnostic
 
 
-_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # type: ignore[assignment]
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def load(path: str | Path, text: str | None = None) -> YMap:
@@ -81,16 +82,24 @@ def load(path: str | Path, text: str | None = None) -> YMap:
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         problem = (exc.problem or "invalid YAML").strip()
         context = f" ({exc.context.strip()})" if exc.context else ""
+        began = exc.context_mark
+        hint = None
+        if exc.context and began is not None and began is not mark and began.line + 1 != line:
+            what = re.sub(r"^while \w+ (an? )?", "", exc.context.strip())
+            hint = f"the {what} began at {name}:{began.line + 1}:{began.column + 1}"
         raise LoadError(
-            Diagnostic(SourceSpan(name, line, col, line, col + 1), f"YAML syntax error: {problem}{context}")
+            Diagnostic(SourceSpan(name, line, col, line, col + 1), f"YAML syntax error: {problem}{context}", hint)
         ) from None
     except yaml.YAMLError as exc:  # a reader error: bad characters in the stream
         raise LoadError(Diagnostic(SourceSpan(name, 1, 1, 1, 1), f"YAML error: {exc}")) from None
+    except RecursionError:  # PyYAML's own composer, without libyaml, recurses once per level
+        raise LoadError(Diagnostic(SourceSpan(name, 1, 1, 1, 1), "rule file nested too deeply")) from None
     if node is None:
         raise LoadError(
-            Diagnostic(SourceSpan(name, 1, 1, 1, 1), "empty rule file", "a rule file is a mapping with at least `game:`")
+            Diagnostic(SourceSpan(name, 1, 1, 1, 1), "empty rule file",
+                       "a rule file is a mapping with at least `game:`")
         )
-    tree = _convert(node, name, 0)
+    tree = _convert(node, name, 0, [_MAX_NODES])
     if not isinstance(tree, YMap):
         raise LoadError(
             Diagnostic(tree.span, "a rule file must be a mapping of keys (game:, players:, ...)")
@@ -104,21 +113,28 @@ def _span(node: yaml.Node, path: str) -> SourceSpan:
 
 
 _MAX_DEPTH = 200
+# Aliases let a short file stand for a huge tree ("billion laughs"): count every value as it
+# is converted, each use of an alias again, and give up past this many.
+_MAX_NODES = 100_000
 
 
-def _convert(node: yaml.Node, path: str, depth: int) -> YNode:
+def _convert(node: yaml.Node, path: str, depth: int, budget: list[int]) -> YNode:
     span = _span(node, path)
     if depth > _MAX_DEPTH:
         raise LoadError(Diagnostic(span, "rule file nested too deeply"))
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise LoadError(Diagnostic(span, f"rule file too large: more than {_MAX_NODES} values",
+                                   "an alias (*name) counts its whole anchored value each time it is used"))
     if isinstance(node, yaml.ScalarNode):
         return _scalar(node, span)
     if isinstance(node, yaml.SequenceNode):
-        return YSeq(tuple(_convert(n, path, depth + 1) for n in node.value), span)
+        return YSeq(tuple(_convert(n, path, depth + 1, budget) for n in node.value), span)
     if isinstance(node, yaml.MappingNode):
         items: list[tuple[YScalar, YNode]] = []
         seen: dict[object, SourceSpan] = {}
         for key_node, value_node in node.value:
-            key = _convert(key_node, path, depth + 1)
+            key = _convert(key_node, path, depth + 1, budget)
             if not isinstance(key, YScalar) or isinstance(key.value, float):
                 raise LoadError(Diagnostic(key.span, "a key must be a plain name"))
             if key.value in seen:
@@ -126,7 +142,7 @@ def _convert(node: yaml.Node, path: str, depth: int) -> YNode:
                     Diagnostic(key.span, f"duplicate key `{key.value}`", f"first given at {seen[key.value]}")
                 )
             seen[key.value] = key.span
-            items.append((key, _convert(value_node, path, depth + 1)))
+            items.append((key, _convert(value_node, path, depth + 1, budget)))
         return YMap(tuple(items), span)
     raise LoadError(Diagnostic(span, "unsupported YAML node"))  # pragma: no cover - aliases are resolved
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Literal
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.tree import Meta
 
@@ -65,18 +65,40 @@ def _describe_expected(names: set[str]) -> str:
     return ", ".join(listed)
 
 
+# Deeper expressions are refused: the builder, the checker and Python's own parser of the
+# generated code all recurse once (or more) per level.
+MAX_DEPTH = 50
+
+
 def parse(text: str, span: SourceSpan, kind: Kind) -> Any:
     """Parse `text` as `kind`; returns an ast.Expr, ast.Stmt or ast.Header."""
     builder = _Builder(span)
     try:
         tree = _parser().parse(text, start=kind)
+    except UnexpectedInput as exc:
+        raise ParseError(_diagnose(exc, text, span, kind)) from None
+    deepest = _too_deep(tree)
+    if deepest is not None:
+        raise ParseError(Diagnostic(_meta_span(span, deepest.meta),
+                                    f"expression nested too deeply (more than {MAX_DEPTH} levels)",
+                                    "split it with `define:` or `let`"))
+    try:
         return builder.transform(tree)
     except VisitError as exc:  # an error raised inside the builder
         if isinstance(exc.orig_exc, ParseError):
             raise exc.orig_exc from None
         raise
-    except UnexpectedInput as exc:
-        raise ParseError(_diagnose(exc, text, span, kind)) from None
+
+
+def _too_deep(tree: Tree[Token]) -> Tree[Token] | None:
+    """The first subtree more than MAX_DEPTH levels down, found without recursion."""
+    todo: list[tuple[Tree[Token], int]] = [(tree, 0)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            return node
+        todo.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return None
 
 
 def _diagnose(exc: UnexpectedInput, text: str, span: SourceSpan, kind: Kind) -> Diagnostic:
@@ -84,7 +106,8 @@ def _diagnose(exc: UnexpectedInput, text: str, span: SourceSpan, kind: Kind) -> 
     col = getattr(exc, "column", 1) or 1
     what = {"expr": "expression", "stmt": "effect", "header": "block header"}[kind]
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else "?"
+        pos = exc.pos_in_stream if exc.pos_in_stream is not None else -1
+        char = text[pos] if 0 <= pos < len(text) else "?"
         message = f"syntax error in {what}: unexpected character `{char}`"
         hint = "names are lowercase letters, digits and `_`" if char.isalpha() else None
     elif isinstance(exc, UnexpectedEOF):
@@ -112,6 +135,9 @@ def _meta_span(base: SourceSpan, meta: Meta) -> SourceSpan:
     return base.shifted(meta.line, meta.column, meta.end_line, meta.end_column)
 
 
+_MAX_DIGITS = 100
+
+
 @v_args(meta=True)
 class _Builder(Transformer[Token, Any]):
     """Builds ast nodes; one method per grammar alias."""
@@ -125,6 +151,8 @@ class _Builder(Transformer[Token, Any]):
 
     # -- expressions
     def number(self, meta: Meta, c: list[Token]) -> ast.Num:
+        if len(c[0]) > _MAX_DIGITS:  # int() itself refuses more than 4300 digits
+            raise ParseError(Diagnostic(self._s(meta), f"number too long (more than {_MAX_DIGITS} digits)"))
         return ast.Num(int(c[0]), self._s(meta))
 
     def string(self, meta: Meta, c: list[Token]) -> ast.Str:
@@ -171,12 +199,6 @@ class _Builder(Transformer[Token, Any]):
 
     def listcomp(self, meta: Meta, c: list[Any]) -> ast.Comprehension:
         return ast.Comprehension("list", c[0], str(c[1]), c[2], c[3], self._s(meta))
-
-    def list(self, meta: Meta, c: list[Any]) -> ast.ListLit:
-        return ast.ListLit(tuple(c[0] or ()), self._s(meta))
-
-    def set(self, meta: Meta, c: list[Any]) -> ast.SetLit:
-        return ast.SetLit(tuple(c[0] or ()), self._s(meta))
 
     def cond(self, meta: Meta, c: list[Any]) -> ast.Cond:
         return ast.Cond(c[1], c[0], c[2], self._s(meta))
@@ -279,3 +301,10 @@ class _Builder(Transformer[Token, Any]):
 
     def else_header(self, meta: Meta, c: list[Any]) -> ast.IfHeader:
         return ast.IfHeader("else", None, self._s(meta))
+
+    # -- last, as their names hide the built-in `list` and `set` from the annotations after them
+    def set(self, meta: Meta, c: list[Any]) -> ast.SetLit:
+        return ast.SetLit(tuple(c[0] or ()), self._s(meta))
+
+    def list(self, meta: Meta, c: list[Any]) -> ast.ListLit:
+        return ast.ListLit(tuple(c[0] or ()), self._s(meta))

@@ -60,6 +60,9 @@ def _target(ref: str, here: Path) -> Path:
     return ruleset_file(ref)
 
 
+_MAX_CHAIN = 32
+
+
 def _resolve(path: Path, stack: list[Path], files: list[Path]) -> YMap:
     tree = _load(path)
     node = tree.get("extends")
@@ -74,14 +77,23 @@ def _resolve(path: Path, stack: list[Path], files: list[Path]) -> YMap:
     merged: YMap | None = None
     here = path.resolve()
     for ref in refs:
-        target = _target(str(ref.value), path)
-        if target.resolve() == here or target.resolve() in [p.resolve() for p in stack]:
+        try:  # a name with a NUL byte, or too long for the file system, is no rule set either
+            target = _target(str(ref.value), path)
+            is_file = target.is_file()
+            cyclic = target.resolve() == here or target.resolve() in [p.resolve() for p in stack]
+        except (OSError, ValueError):
+            raise ResolveError([Diagnostic(ref.span, f"`extends: {ref.value}`: not a usable rule set name",
+                                           "bundled rule sets are named like china-cornett or mandarin/money")]
+                               ) from None
+        if cyclic:
             chain = " -> ".join(display(p) for p in [*stack, path, target])
             raise ResolveError([Diagnostic(ref.span, f"cyclic `extends:`: {chain}",
                                            "a rule set cannot extend itself, even through another")])
-        if not target.is_file():
+        if not is_file:
             raise ResolveError([Diagnostic(ref.span, f"`extends: {ref.value}`: no such rule set ({display(target)})",
                                            "bundled rule sets are named like china-cornett or mandarin/money")])
+        if len(stack) >= _MAX_CHAIN:
+            raise ResolveError([Diagnostic(ref.span, f"`extends:` chain longer than {_MAX_CHAIN} rule sets")])
         base = _resolve(target, [*stack, path], files)
         merged = base if merged is None else merge(merged, base)
     if path.resolve() not in [f.resolve() for f in files]:

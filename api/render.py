@@ -121,6 +121,8 @@ def render_china(state: State, viewer: int | None = None, width: int | None = No
     still thrown, this turn's roll and each player's gold. When that drawing is wider than
     `width`, spots show only label and marker, and the regions are listed below."""
     board = state.board
+    if not isinstance(board, HexBoard):  # China is drawn on a hexagon; anything else as a listing
+        return render_generic(state, viewer, width)
     info = state.game.info
     fields: Any = state  # the generated subclass declares these
     marker: Sequence[int] = fields.marker

@@ -69,6 +69,10 @@ def compile_file(path: Path) -> Compiled:
         span = SourceSpan(shown[-1], 1, 1, 1, 1)
         raise CompileError([Diagnostic(span, f"internal error: generated code does not parse ({exc.msg}, "
                                              f"line {exc.lineno})", "please report this rule file")]) from None
+    except (RecursionError, ValueError, MemoryError) as exc:  # Python's own limits on one module
+        span = SourceSpan(shown[-1], 1, 1, 1, 1)
+        raise CompileError([Diagnostic(span, f"the rule set is too large to compile: {type(exc).__name__}",
+                                       "split deeply nested effects or very long lists")]) from None
     return Compiled(ruleset, text, resolved.files)
 
 

@@ -32,7 +32,21 @@ def _code(line: Line) -> str:
     return "    " * (line.depth - 2) + line.code + comment
 
 
+def _paren(code: str) -> str:
+    """`code` in parentheses, unless one pair already wraps it whole."""
+    if code.startswith("(") and code.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(code):
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            if depth == 0:
+                if i == len(code) - 1:
+                    return code
+                break
+    return f"({code})"
+
+
 _ENV.filters["code"] = _code
+_ENV.filters["paren"] = _paren
 _ENV.filters["pyrepr"] = repr
 
 

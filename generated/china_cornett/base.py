@@ -257,7 +257,7 @@ class ChinaCornettState(rt.State):
 
     def _trigger_first_reduction(self) -> None:
         # rules/china-cornett/base.yaml:215: trigger first_reduction
-        if not ((self.tablets == frozenset((T01, T02, T12)) and self.alignments(5) <= self.reduction_limit())):
+        if not (self.tablets == frozenset((T01, T02, T12)) and self.alignments(5) <= self.reduction_limit()):
             return
         if self.trace is not None:
             self.trace.append("triggers.first_reduction")
@@ -265,7 +265,7 @@ class ChinaCornettState(rt.State):
 
     def _trigger_second_reduction(self) -> None:
         # rules/china-cornett/base.yaml:223: trigger second_reduction
-        if not ((self.tablets == frozenset((T02, T12)) and self.alignments(4) <= self.reduction_limit())):
+        if not (self.tablets == frozenset((T02, T12)) and self.alignments(4) <= self.reduction_limit()):
             return
         if self.trace is not None:
             self.trace.append("triggers.second_reduction")
@@ -273,7 +273,7 @@ class ChinaCornettState(rt.State):
 
     def _trigger_third_reduction(self) -> None:
         # rules/china-cornett/base.yaml:231: trigger third_reduction
-        if not ((self.tablets == frozenset((T01, T12)) and self.alignments(3) <= self.reduction_limit())):
+        if not (self.tablets == frozenset((T01, T12)) and self.alignments(3) <= self.reduction_limit()):
             return
         if self.trace is not None:
             self.trace.append("triggers.third_reduction")

@@ -17,16 +17,16 @@ from .source import Diagnostic, SourceSpan, did_you_mean
 from .types import ANY, Ty, parse_type
 
 TOP_KEYS = (
-    "rulewright", "game", "variant", "title", "author", "extends", "incompatible", "players", "roles",
+    "rulewright", "enums", "game", "variant", "title", "author", "extends", "incompatible", "players", "roles",
     "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
     "end", "scoring", "winner",
 )
 OPTION_KEYS = ("doc", "quote", "default", "choices")
-BOARD_KEYS = ("hexagon", "regions", "expect", "note")
+BOARD_KEYS = ("hexagon", "ring", "regions", "expect", "note")
 REGION_KIND_KEYS = ("mirror_of", "rename")
 EXPECT_KEYS = ("spots", "regions", "region_size", "contiguous", "cover_each_spot_once", "no_region_equal")
 FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc")
-PHASE_KEYS = ("start", "actions", "when_stuck", "then")
+PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor")
 ACTION_KEYS = ("choose", "when", "text", "effect", "doc")
 TRIGGER_KEYS = ("after", "at", "when", "effect", "doc")
 VISIBILITY = ("all", "owner", "none")
@@ -247,8 +247,17 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
     boards = _boards(r, tree.get("boards"))
     dice = _dice(r, tree.get("dice"))
 
+    enum_decls: list[ir.EnumDecl] = []
+    for key, value in (r.mapping(tree.get("enums"), "enums") or YMap((), tree.span)).items:
+        enum_name = r.declared(key, "an enumeration")
+        values = tuple(ref.name for ref in r.names(value, "a value"))
+        if enum_name is not None and not values:
+            r.error(key.span, f"enumeration `{enum_name}` needs a list of value names")
+        elif enum_name is not None:
+            enum_decls.append(ir.EnumDecl(enum_name, values, key.span))
+
     entity_kinds = {"player", "spot", "region"} | {d.name for d in dice}
-    enums = {"role", "regionkind"} | {o.name for o in options}
+    enums = {"role", "regionkind"} | {o.name for o in options} | {e.name for e in enum_decls}
     state = r.mapping(tree.get("state"), "state") or YMap((), tree.span)
     for key, value in state.items:  # (_fields reports what is wrong with them)
         if isinstance(value, YMap) and value.get("values") is not None:
@@ -314,6 +323,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         winner=winner,
         files=files,
         span=tree.span,
+        enums=tuple(enum_decls),
     )
     return ruleset, r.diagnostics
 
@@ -370,11 +380,20 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
         if m is None or board_name is None:
             continue
         r.keys(m, BOARD_KEYS, f"board `{key.value}`")
-        side = r.integer(m.get("hexagon"), "hexagon")
-        if side is None or not 2 <= side <= 20:
-            r.error(m.span if m.get("hexagon") is None else m.get("hexagon").span,  # type: ignore[union-attr]
-                    "a board needs `hexagon: N`, the number of spots along an edge (2 to 20)")
-            continue
+        ring = 0
+        if m.get("ring") is not None and m.get("hexagon") is None:
+            ring = r.integer(m.get("ring"), "ring") or 0
+            side: int | None = 0
+            if not 2 <= ring <= 1000:
+                r.error(m.get("ring").span,  # type: ignore[union-attr]
+                        "`ring: N` needs the number of spots of the track (2 to 1000)")
+                continue
+        else:
+            side = r.integer(m.get("hexagon"), "hexagon")
+            if side is None or not 2 <= side <= 20:
+                r.error(m.span if m.get("hexagon") is None else m.get("hexagon").span,  # type: ignore[union-attr]
+                        "a board needs `hexagon: N` (spots along an edge, 2 to 20) or `ring: N` (spots of a track)")
+                continue
         kinds: list[ir.RegionKind] = []
         for kkey, kvalue in (r.mapping(m.get("regions"), "regions") or YMap((), m.span)).items:
             km = r.mapping(kvalue, f"region kind `{kkey.value}`")
@@ -421,7 +440,7 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
                 no_region_equal=unequal,
                 span=(m.key_node("expect") or em).span,
             )
-        out.append(ir.Board(board_name, side, tuple(kinds), expect, key.span))
+        out.append(ir.Board(board_name, side or 0, tuple(kinds), expect, key.span, ring))
     return tuple(out)
 
 
@@ -503,8 +522,9 @@ def _phases(r: _Reader, node: YNode | None) -> tuple[ir.Phase, ...]:
             assert node_ is not None
             r.error(node_.span, "when_stuck must be `pass` (the turn passes) or `end` (the game ends)")
         then = r.name(m.get("then"), "then") if m.get("then") is not None else None
+        actor = r.expr(m.get("actor"), "actor") if m.get("actor") is not None else None
         out.append(ir.Phase(phase_name, r.block(m.get("start"), "start"), r.names(m.get("actions"), "an action"),
-                            stuck, then, key.span))
+                            stuck, then, key.span, actor))
     return tuple(out)
 
 

@@ -112,6 +112,7 @@ class LoweredPhase:
     actions: tuple[str, ...]  # action method suffixes
     stuck: str
     span: SourceSpan
+    actor: str | None = None  # who decides, when not the seat whose turn it is
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +121,7 @@ class LoweredBoard:
     side: int
     regions: tuple[tuple[str, str, tuple[str, ...]], ...]  # kind, name, spots
     span: SourceSpan
+    ring: int = 0
 
 
 @dataclass
@@ -211,6 +213,13 @@ class _Checker:
                            "give one role per seat, in seat order")
         self.program.roles = roles
         self.declare_enum("role", roles, rs.span, "the roles, in seat order")
+        for decl in rs.enums:
+            if decl.name in self.enum_names or decl.name in self.entity_kinds or decl.name in ("int", "bool", "str"):
+                self.error(decl.span, f"`{decl.name}` is already the name of a kind of value", "choose another name")
+                continue
+            self.declare_enum(decl.name, decl.values, decl.span, f"values of `{decl.name}`")
+            # The enumeration's name stands for the list of all its values: `for a in animal`.
+            self.declare(decl.name, _Sym("value", list_of(enum(decl.name)), f"range({len(decl.values)})", decl.span))
         # boards and their region kinds
         kinds: tuple[str, ...] | None = None
         for board in rs.boards:
@@ -277,6 +286,9 @@ class _Checker:
             self.error(span, f"`{name}` is the name of a built-in function", "choose another name")
 
     def board(self, board: ir.Board) -> None:
+        if board.ring:
+            self.ring_board(board)
+            return
         regions: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         by_kind = {k.name: k for k in board.region_kinds}
         at = hex_labels(board.hexagon)
@@ -337,6 +349,40 @@ class _Checker:
                 tuple((k, n, s) for k, rs_ in regions.items() for n, s in rs_), board.span,
             )
         )
+
+    def ring_board(self, board: ir.Board) -> None:
+        """A closed track of spots 1..N; regions are lists of spot numbers."""
+        labels = [str(i + 1) for i in range(board.ring)]
+        on_board = set(labels)
+        regions: list[tuple[str, str, tuple[str, ...]]] = []
+        for kind in board.region_kinds:
+            if kind.mirror_of is not None:
+                self.error(kind.span, "a ring board has no mirror image", "list the regions")
+            seen: dict[str, str] = {}
+            for region in kind.regions:
+                for spot in region.spots:
+                    if spot not in on_board:
+                        self.error(region.span, f"region {region.name} of board `{board.name}`: no spot `{spot}` "
+                                   f"on this ring", f"spots are 1 to {board.ring}")
+                    elif spot in seen:
+                        self.error(region.span, f"spot {spot} is in both {seen[spot]} and {region.name}")
+                    else:
+                        seen[spot] = region.name
+                regions.append((kind.name, region.name, region.spots))
+            exp = board.expect
+            if exp is not None:
+                counts = dict(exp.regions)
+                if kind.name in counts and counts[kind.name] != len(kind.regions):
+                    self.error(exp.span, f"board `{board.name}`: {len(kind.regions)} regions of kind `{kind.name}`, "
+                               f"expected {counts[kind.name]}")
+                if exp.cover_each_spot_once and len(seen) != board.ring and kind.name in counts:
+                    missing = [label for label in labels if label not in seen]
+                    self.error(exp.span, f"board `{board.name}`: spots in no region of kind `{kind.name}`: "
+                               f"{', '.join(missing[:8])}")
+        if board.expect is not None and board.expect.spots not in (None, board.ring):
+            self.error(board.expect.span, f"board `{board.name}` has {board.ring} spots, "
+                       f"expected {board.expect.spots}")
+        self.program.boards.append(LoweredBoard(board.name, 0, tuple(regions), board.span, board.ring))
 
     # -- scopes -------------------------------------------------------------------------------
     def lookup(self, name: str) -> _Sym | None:
@@ -605,8 +651,10 @@ class _Checker:
             self.expr(arg)
         while len(lowered) < len(param_types):
             lowered.append("None")
-        ret = parse_type(sig.returns, self.entity_kinds, self.enum_names)
+        ret = parse_type(sig.returns, self.entity_kinds | {"T"}, self.enum_names)
         assert isinstance(ret, Ty)
+        if ret == entity("T"):  # a generic result: the element type its argument fixed
+            ret = bindings.get("T", ANY)
         extra: dict[str, str] = {}
         if e.func == "throw":
             dice_kind = bindings.get("T") or ANY
@@ -858,9 +906,14 @@ class _Checker:
                 self.error(ph.then.span, f"unknown phase `{ph.then.name}`", did_you_mean(ph.then.name, phase_names))
             if not ph.actions:
                 self.error(ph.span, f"phase `{ph.name}` lists no actions", "give it `actions: [...]`")
+            actor = None
+            if ph.actor is not None:
+                self.scopes, self.context = [{}], "legal"
+                actor_type, actor = self.expr(ph.actor)
+                self.want(entity("player"), actor_type, ph.actor.span, f"the actor of phase `{ph.name}`")
             prog.phases.append(LoweredPhase(ph.name, f"PHASE_{const_name(ph.name)}", start,
                                             tuple(r.name for r in ph.actions), ph.when_stuck,
-                                            ph.span))
+                                            ph.span, actor))
             prog.constants.append((f"PHASE_{const_name(ph.name)}", i, "phase"))
         in_phase = {r.name for ph in rs.phases for r in ph.actions}
         for a in rs.actions:

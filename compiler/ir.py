@@ -53,10 +53,11 @@ class BoardExpect:
 @dataclass(frozen=True, slots=True)
 class Board:
     name: str
-    hexagon: int
+    hexagon: int  # spots per edge of a hexagonal board; 0 for a ring
     region_kinds: tuple[RegionKind, ...]
     expect: BoardExpect | None
     span: SourceSpan
+    ring: int = 0  # the number of spots of a ring board (a closed track)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +125,7 @@ class Phase:
     when_stuck: str  # "pass" or "end"
     then: NameRef | None  # the next phase after an action; None: the turn ends
     span: SourceSpan
+    actor: ast.Expr | None = None  # who decides in this phase (default: the seat whose turn it is)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +163,15 @@ class ScoreTerm:
 
 
 @dataclass(frozen=True, slots=True)
+class EnumDecl:
+    """A named set of values declared on its own (`enums: {animal: [rat, ox, ...]}`)."""
+
+    name: str
+    values: tuple[str, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class RuleSet:
     game: str
     variant: str
@@ -182,3 +193,4 @@ class RuleSet:
     winner: str
     files: tuple[str, ...]  # the rule files it was resolved from, base first
     span: SourceSpan
+    enums: tuple[EnumDecl, ...] = ()

@@ -2,11 +2,11 @@
 
 from .board import Board, HexBoard, RegionSpec, RingBoard
 from .errors import BadSetup, IllegalAction, RulewrightError
-from .mechanics import throw
+from .mechanics import coin, die, draw, throw
 from .rng import Rng, derive_seed
 from .state import Action, FieldInfo, Game, GameInfo, OptionInfo, State
 
 __all__ = [
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "HexBoard", "IllegalAction", "OptionInfo",
-    "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "derive_seed", "throw",
+    "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw", "throw",
 ]

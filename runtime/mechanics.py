@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from .errors import RulewrightError
 from .rng import Rng
 
 
@@ -22,3 +23,21 @@ def throw(rng: Rng, dice: Iterable[int], faces: Sequence[Sequence[int]]) -> int:
         sides = faces[die]
         total += sides[rng.below(len(sides))]
     return total
+
+
+def die(rng: Rng, faces: int) -> int:
+    """A die roll, 1 to `faces`."""
+    return 1 + rng.below(max(1, faces))
+
+
+def coin(rng: Rng) -> bool:
+    return rng.below(2) == 1
+
+
+def draw(rng: Rng, items: Iterable[int]) -> int:
+    """One of `items` at random, taken in sorted order so a game replays from its seed.
+    Drawing from nothing is a rule set's error, reported as such."""
+    pool = sorted(items)
+    if not pool:
+        raise RulewrightError("draw() from an empty set: the rules must check that something is left")
+    return pool[rng.below(len(pool))]

@@ -143,7 +143,7 @@ class State:
     # -- the public API ----------------------------------------------------------------------
     def to_act(self) -> int | None:
         """The seat that must decide now, or None once the game is over."""
-        return None if self.terminal else self.current
+        return None if self.terminal else self._actor()
 
     def legal_actions(self) -> list[Action]:
         if self.terminal:
@@ -330,7 +330,7 @@ class State:
             return f"illegal action `{text}`: {reason}{where_text}"
         shown = ", ".join(str(a) for a in legal[:6]) + (", ..." if len(legal) > 6 else "")
         return (
-            f"illegal action `{text}` for P{self.current + 1}: {reason}{where_text}; "
+            f"illegal action `{text}` for P{self._actor() + 1}: {reason}{where_text}; "
             f"the {len(legal)} legal actions are: {shown}"
         )
 
@@ -394,6 +394,9 @@ class State:
 
     def _guard(self, name: str) -> bool:
         raise NotImplementedError
+
+    def _actor(self) -> int:
+        return self.current
 
     def _copy_fields(self, other: Any) -> None:
         raise NotImplementedError

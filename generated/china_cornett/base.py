@@ -180,6 +180,10 @@ class ChinaCornettState(rt.State):
         else:
             self.roll = 0  # base.yaml:162
 
+    def _actor(self) -> int:
+        """The seat that decides now: the one whose turn it is, unless the phase says."""
+        return self.current
+
     # -- Legal actions ------------------------------------------------------------------------
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []

@@ -1,0 +1,45 @@
+"""Language features beyond what the bundled games use, on the small games of tests/games/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulewright
+from rulewright.runtime import Rng
+
+GAMES = Path(__file__).parent / "games"
+
+
+def test_ring_board_enums_die_and_another_seat_deciding() -> None:
+    game = rulewright.load_rules(GAMES / "ring-race.yaml")
+    state: Any = game.new_state(players=3, seed=4)
+    assert state.board.labels == tuple(str(i) for i in range(1, 13))
+    assert 1 <= state.roll <= 6
+    assert state.to_act() == 0
+    assert sorted(str(a) for a in state.legal_actions()) == ["advance", "wait"]
+    start = state.position[0]
+    state.apply("advance")
+    assert state.position[0] == (start + state.roll) % 12 or state.laps[0] == 1
+    # the verdict phase: the next seat decides, though it is still seat 1's turn
+    assert state.PHASES[state.phase] == "verdict" and state.current == 0
+    assert state.to_act() == 1
+    assert sorted(str(a) for a in state.legal_actions()) == ["approve blue", "approve red"]
+    state.apply("approve blue")
+    assert state.observation(0)["fields"]["flag"] == "blue"
+    assert state.to_act() == 1 and state.current == 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_ring_race_random_games_end(players: int) -> None:
+    game = rulewright.load_rules(GAMES / "ring-race.yaml")
+    for seed in range(20):
+        state = game.new_state(players=players, seed=seed)
+        agent = Rng(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[agent.below(len(legal))])
+        assert max(state.scores()) >= 2
+        assert state.winners()

@@ -33,6 +33,13 @@ def load(ruleset: str) -> Game:
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError:
+        # An editable install links each file it knew of; a rule set compiled since is still
+        # on disk in generated/.
+        from .compiler.paths import generated_dir
+
+        fresh = generated_dir() / game.replace("-", "_") / f"{(variant or 'base').replace('-', '_')}.py"
+        if fresh.is_file():
+            return load_module_file(fresh)
         raise BadSetup(f"no compiled rule set `{ruleset}`: run `rulewright compile {ruleset}` "
                        "(`rulewright list` shows the bundled ones)") from None
     result: Game = module.GAME

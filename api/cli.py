@@ -831,3 +831,181 @@ def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool) -> Non
             click.echo(r.report())
         click.echo(f"{len(results) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+# -- diff --------------------------------------------------------------------------------------
+class DiffProblem(CliError):
+    """An error of `rulewright diff`: exit status 2 (1 means "they differ")."""
+
+    exit_code = 2
+
+
+CHANGE_SIGNS = {"added": "+", "removed": "-", "changed": "~"}
+
+
+def format_change(change: Any) -> list[str]:
+    """One change of `rulewright diff`: `~ path: old -> new  (file:line)`, or indented blocks
+    for values of several lines."""
+    sign = CHANGE_SIGNS[change.kind]
+    where = f"  ({change.where.short})" if change.where is not None else ""
+    values = [v for v in (change.old, change.new) if v is not None]
+    if all("\n" not in v for v in values) and sum(len(v) for v in values) <= 72:
+        shown = " -> ".join(values)
+        return [f"  {sign} {change.path}: {shown}{where}"]
+    lines = [f"  {sign} {change.path}{where}"]
+    for label, value in (("was", change.old), ("now", change.new)):
+        if value is None:
+            continue
+        if change.kind != "changed":
+            lines.extend("      " + line for line in value.splitlines())
+            continue
+        lines.append(f"      {label}:")
+        lines.extend("        " + line for line in value.splitlines())
+    return lines
+
+
+@cli.command("diff")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def diff_command(a: str, b: str, as_json: bool) -> None:
+    """What rule set B changes in rule set A, rule by rule.
+
+    A and B are bundled rule sets (china-cornett) or rule files (my-variant.yaml). The
+    resolved rules are compared, not their text: reformatting, reordering keys or renaming a
+    local variable is no change. Exit 0 when they are the same, 1 when they differ, 2 on an
+    error."""
+    from .compiler import diff as rules_diff
+
+    try:
+        files = [rule_file_of(a), rule_file_of(b)]
+    except CliError as exc:
+        raise DiffProblem(exc.format_message()) from None
+    rulesets = []
+    problems = 0
+    for f in files:
+        try:
+            rulesets.append(rules_diff.load_ruleset(f))
+        except CompileError as exc:
+            problems += print_diagnostics(exc.diagnostics)
+    if problems:
+        raise DiffProblem(f"{plural(problems, 'problem')} in the rules")
+    changes = rules_diff.diff(rulesets[0], rulesets[1])
+    if as_json:
+        click.echo(json.dumps({"a": a, "b": b, "a_files": list(rulesets[0].files), "b_files": list(rulesets[1].files),
+                               "equal": not changes, "changes": [c.to_json() for c in changes]}, indent=2))
+    elif not changes:
+        click.echo(f"{a} and {b}: the same rules")
+    else:
+        counts = ", ".join(f"{sum(1 for c in changes if c.kind == k)} {k}" for k in rules_diff.KINDS
+                           if any(c.kind == k for c in changes))
+        click.echo(f"{a} -> {b}: {plural(len(changes), 'change')} ({counts})")
+        for kind in rules_diff.KINDS:
+            group = [c for c in changes if c.kind == kind]
+            if not group:
+                continue
+            click.echo()
+            click.echo(f"{kind}:")
+            for change in group:
+                for line in format_change(change):
+                    click.echo(line)
+    sys.exit(1 if changes else 0)
+
+
+# -- variant -----------------------------------------------------------------------------------
+VARIANT_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+@cli.group()
+def variant() -> None:
+    """Author variants: rule files that say only what differs (docs/variants.md)."""
+
+
+def yaml_text(text: str) -> str:
+    """A string as a YAML scalar in a rule file (double quotes, as the bundled rules write them)."""
+    if '"' in text or "\\" in text:
+        return "'" + text.replace("'", "''") + "'"
+    return f'"{text}"'
+
+
+def variant_template(name: str, extends: str, label: str, ruleset: Any) -> str:
+    """The text of a new variant: `extends:` and commented examples that compile once uncommented,
+    built from the names of the rule set it extends."""
+    from .compiler.unparse import unparse
+
+    out = [
+        f"# Variant `{name}` of {label}: it holds only what differs, everything else is {label}'s.",
+        "# Uncomment an example below and edit it. How a variant merges (docs/variants.md):",
+        "#   mappings merge key by key, a component is addressed by its name; `~` removes one;",
+        "#   any other value replaces; `key+: [names]` and `key-: [names]` patch a list of names.",
+        f"extends: {extends}",
+    ]
+    options = [o for o in ruleset.options if len(o.choices) > 1]
+    option = next((o for o in options if o.name != "board"), options[0] if options else None)
+    if option is not None:
+        other = next(c for c in option.choices if c != option.default)
+        out += ["", f"# Change an option's default (it is `{option.default}`; the choices: "
+                    f"{', '.join(option.choices)}):",
+                "# options:", f"#   {option.name}:", f"#     default: {other}"]
+    action = next((a for a in ruleset.actions if a.when is not None), ruleset.actions[0] if ruleset.actions else None)
+    if action is not None:
+        guard = unparse(action.when) if action.when is not None else "true"
+        out += ["", "# Replace an action's guard, keeping its choices, text and effect (this is the guard now):",
+                "# actions:", f"#   {action.name}:", f"#     when: {yaml_text(guard)}"]
+    if ruleset.triggers:
+        out += ["", "# Remove a trigger:", "# triggers:", f"#   {ruleset.triggers[-1].name}: ~"]
+    taken = {t.name for t in ruleset.scoring}
+    term = next(n for n in ("bonus", "extra", "variant_bonus") if n not in taken)
+    out += ["", "# Add a scoring term (an expression; `player` is the seat scored):",
+            "# scoring:", f'#   {term}: "0"', ""]
+    return "\n".join(out)
+
+
+@variant.command("new")
+@click.argument("base", metavar="BASE")
+@click.argument("name")
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
+              help="Write DIR/NAME.yaml (default: rules/<game>/NAME.yaml, a bundled variant).")
+def variant_new(base: str, name: str, folder: Path | None) -> None:
+    """Start variant NAME of BASE (a bundled rule set or a rule file): a file holding
+    `extends: BASE` and commented examples. It compiles as written; it is never overwritten."""
+    from .compiler import diff as rules_diff
+
+    if not VARIANT_NAME.fullmatch(name) or name == "base":
+        raise UsageProblem(f"bad variant name `{name}`: lowercase letters, digits, `-` and `_`, starting with a "
+                           "letter (and not `base`), e.g. owner-collects")
+    base_file = rule_file_of(base)
+    ruleset = rules_diff.load_ruleset(base_file)  # a CompileError lists the base's problems
+    bundled = next((rid for rid, f in bundled_rulesets() if f.resolve() == base_file.resolve()), None)
+    target_dir = folder if folder is not None else rules_dir() / ruleset.game
+    target = target_dir / f"{name}.yaml"
+    if bundled is not None:
+        extends = label = bundled
+    else:
+        extends = Path(os.path.relpath(base_file.resolve(), target_dir.resolve())).as_posix()
+        label = display(base_file)
+    text = variant_template(name, extends, label, ruleset)
+    target_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        with target.open("x", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except FileExistsError:
+        raise CliError(f"{display(target)} exists already; nothing was written (choose another name)") from None
+    try:
+        driver.compile_file(target)
+    except CompileError as exc:
+        target.unlink()
+        print_diagnostics(exc.diagnostics)
+        raise CliError(f"the new variant did not compile, so {display(target)} was not kept "
+                       "(please report this)") from None
+    shown = display(target)
+    ref = f"{ruleset.game}/{name}" if folder is None and bundled is not None else shown
+    click.echo(f"wrote {shown}: a variant of {label}, which compiles")
+    click.echo("next: uncomment and edit its examples, then")
+    click.echo(f"  rulewright check {shown}")
+    click.echo(f"  rulewright diff {label if bundled else display(base_file)} {shown}")
+    if folder is None:
+        click.echo(f"  rulewright compile {ref}      (writes the module under generated/)")
+        click.echo(f"  rulewright simulate {ref}")
+    else:
+        click.echo(f"  rulewright simulate {shown}")

@@ -1,10 +1,10 @@
-"""Stage 2, resolve: follow `extends:` and merge a variant onto what it extends.
+"""Stage 2, resolve: follow `extends:` and merge each variant onto what it extends.
 
-`resolve(path)` is the one entry point. Merge semantics, by name and never by list position:
-  * mappings merge key by key, recursively (options, actions, triggers, state fields, ...);
-  * a key set to `null` (`~`) in the variant removes that component;
-  * any other value (a scalar, a list, an expression) replaces the one it overrides.
-Every node keeps the span of the file it was written in, so errors and diffs name the variant.
+`resolve(path)` is the one entry point. It loads the file and, recursively, every rule set it
+extends (`extends: a` or, stacking, `extends: [a, b]`), each file once, and hands them to
+`merge.stack`, which holds the merge semantics (by name, `~` removes, `key+`/`key-` patch
+lists, conflicts between stacked variants, `incompatible:`). Every node keeps the span of the
+file it was written in, so errors and diffs name the variant.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .load import LoadError, YMap, YNode, YScalar, YSeq, load
-from .paths import display, ruleset_file
+from .merge import Layer, MergeError, own_keys, stack
+from .paths import display, rules_dir, ruleset_file
 from .source import Diagnostic, SourceSpan
 
 
@@ -34,9 +35,27 @@ def variant_name(path: Path) -> str:
     return path.stem
 
 
+def ruleset_id(path: Path) -> str:
+    """`china-cornett` for rules/china-cornett/base.yaml, `mandarin/money` for
+    rules/mandarin/money.yaml; a file elsewhere is named by its path."""
+    try:
+        relative = path.resolve().relative_to(rules_dir().resolve())
+    except ValueError:
+        return display(path)
+    if len(relative.parts) != 2:
+        return display(path)
+    return relative.parts[0] if path.stem == "base" else f"{relative.parts[0]}/{path.stem}"
+
+
 def resolve(path: Path) -> Resolved:
+    layers: dict[Path, Layer] = {}
     files: list[Path] = []
-    tree = _resolve(Path(path), [], files)
+    _resolve(Path(path), [], layers, files)
+    order = list(layers.values())  # each file after every file it extends
+    try:
+        tree = stack(order[0], order[1:])
+    except MergeError as exc:
+        raise ResolveError(exc.diagnostics) from None
     return Resolved(tree, tuple(files), variant_name(Path(path)))
 
 
@@ -63,62 +82,58 @@ def _target(ref: str, here: Path) -> Path:
 _MAX_CHAIN = 32
 
 
-def _resolve(path: Path, stack: list[Path], files: list[Path]) -> YMap:
-    tree = _load(path)
-    node = tree.get("extends")
-    refs: list[YScalar] = []
+def _refs(node: YNode | None, key: str) -> list[YScalar]:
+    """The rule sets named by `extends:` or `incompatible:`: one name or a list of them."""
+    if node is None:
+        return []
     if isinstance(node, YScalar) and isinstance(node.value, str):
-        refs = [node]
-    elif isinstance(node, YSeq) and all(isinstance(n, YScalar) and isinstance(n.value, str) for n in node.items):
-        refs = [n for n in node.items if isinstance(n, YScalar)]
-    elif node is not None:
-        raise ResolveError([Diagnostic(node.span, "`extends:` takes a rule set id or a list of them",
-                                       "e.g. extends: china-cornett")])
-    merged: YMap | None = None
+        return [node]
+    if isinstance(node, YSeq) and all(isinstance(n, YScalar) and isinstance(n.value, str) for n in node.items):
+        return [n for n in node.items if isinstance(n, YScalar)]
+    raise ResolveError([Diagnostic(node.span, f"`{key}:` takes a rule set id or a list of them",
+                                   f"e.g. {key}: china-cornett")])
+
+
+def _existing(ref: YScalar, path: Path, key: str, stack: list[Path] | None) -> Path:
+    """The rule file `ref` names; with `stack`, also refuses a cycle."""
     here = path.resolve()
-    for ref in refs:
-        try:  # a name with a NUL byte, or too long for the file system, is no rule set either
-            target = _target(str(ref.value), path)
-            is_file = target.is_file()
-            cyclic = target.resolve() == here or target.resolve() in [p.resolve() for p in stack]
-        except (OSError, ValueError):
-            raise ResolveError([Diagnostic(ref.span, f"`extends: {ref.value}`: not a usable rule set name",
-                                           "bundled rule sets are named like china-cornett or mandarin/money")]
-                               ) from None
-        if cyclic:
-            chain = " -> ".join(display(p) for p in [*stack, path, target])
-            raise ResolveError([Diagnostic(ref.span, f"cyclic `extends:`: {chain}",
-                                           "a rule set cannot extend itself, even through another")])
-        if not is_file:
-            raise ResolveError([Diagnostic(ref.span, f"`extends: {ref.value}`: no such rule set ({display(target)})",
-                                           "bundled rule sets are named like china-cornett or mandarin/money")])
+    try:  # a name with a NUL byte, or too long for the file system, is no rule set either
+        target = _target(str(ref.value), path)
+        is_file = target.is_file()
+        cyclic = stack is not None and (target.resolve() == here
+                                        or target.resolve() in [p.resolve() for p in stack])
+    except (OSError, ValueError):
+        raise ResolveError([Diagnostic(ref.span, f"`{key}: {ref.value}`: not a usable rule set name",
+                                       "bundled rule sets are named like china-cornett or mandarin/money")]
+                           ) from None
+    if cyclic:
+        assert stack is not None
+        chain = " -> ".join(display(p) for p in [*stack, path, target])
+        raise ResolveError([Diagnostic(ref.span, f"cyclic `extends:`: {chain}",
+                                       "a rule set cannot extend itself, even through another")])
+    if not is_file:
+        raise ResolveError([Diagnostic(ref.span, f"`{key}: {ref.value}`: no such rule set ({display(target)})",
+                                       "bundled rule sets are named like china-cornett or mandarin/money")])
+    return target
+
+
+def _resolve(path: Path, stack: list[Path], layers: dict[Path, Layer], files: list[Path]) -> Layer:
+    """Load `path` and everything it extends, adding each file's layer once, bases first."""
+    known = layers.get(path.resolve())
+    if known is not None:  # a base shared by two stacked variants is applied once
+        return known
+    tree = _load(path)
+    extends = tree.get("extends")
+    bases: list[str] = []
+    for ref in _refs(extends, "extends"):
+        target = _existing(ref, path, "extends", stack)
         if len(stack) >= _MAX_CHAIN:
             raise ResolveError([Diagnostic(ref.span, f"`extends:` chain longer than {_MAX_CHAIN} rule sets")])
-        base = _resolve(target, [*stack, path], files)
-        merged = base if merged is None else merge(merged, base)
-    if path.resolve() not in [f.resolve() for f in files]:
-        files.append(path)
-    own = YMap(tuple((k, v) for k, v in tree.items if k.value != "extends"), tree.span)
-    return own if merged is None else merge(merged, own)
-
-
-def merge(base: YMap, over: YMap) -> YMap:
-    """`over` merged onto `base`, by key."""
-    items: list[tuple[YScalar, YNode]] = []
-    over_keys = {k.value: (k, v) for k, v in over.items}
-    for key, value in base.items:
-        if key.value not in over_keys:
-            items.append((key, value))
-            continue
-        okey, ovalue = over_keys[key.value]
-        if isinstance(ovalue, YScalar) and ovalue.value is None and not isinstance(value, YScalar):
-            continue  # removed by the variant
-        if isinstance(value, YMap) and isinstance(ovalue, YMap):
-            items.append((key, merge(value, ovalue)))
-        else:
-            items.append((okey, ovalue))
-    base_keys = {k.value for k, _ in base.items}
-    for key, value in over.items:
-        if key.value not in base_keys and not (isinstance(value, YScalar) and value.value is None):
-            items.append((key, value))
-    return YMap(tuple(items), over.span)
+        base = _resolve(target, [*stack, path], layers, files)
+        bases.extend(f for f in (*base.bases, base.file) if f not in bases)
+    refused = tuple((ref, display(_existing(ref, path, "incompatible", None)))
+                    for ref in _refs(tree.get("incompatible"), "incompatible"))
+    layer = Layer(display(path), ruleset_id(path), own_keys(tree), tuple(bases), refused, extends)
+    layers[path.resolve()] = layer
+    files.append(path)
+    return layer

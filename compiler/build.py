@@ -17,7 +17,7 @@ from .source import Diagnostic, SourceSpan, did_you_mean
 from .types import ANY, Ty, parse_type
 
 TOP_KEYS = (
-    "rulewright", "enums", "game", "variant", "title", "author", "extends", "incompatible", "players", "roles",
+    "rulewright", "enums", "components", "game", "variant", "title", "author", "extends", "incompatible", "players", "roles",
     "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
     "end", "scoring", "winner",
 )
@@ -246,6 +246,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
     options = _options(r, tree.get("options"))
     boards = _boards(r, tree.get("boards"))
     dice = _dice(r, tree.get("dice"))
+    components = _components(r, tree.get("components"))
 
     enum_decls: list[ir.EnumDecl] = []
     for key, value in (r.mapping(tree.get("enums"), "enums") or YMap((), tree.span)).items:
@@ -256,7 +257,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         elif enum_name is not None:
             enum_decls.append(ir.EnumDecl(enum_name, values, key.span))
 
-    entity_kinds = {"player", "spot", "region"} | {d.name for d in dice}
+    entity_kinds = {"player", "spot", "region"} | {d.name for d in dice} | {c.name for c in components}
     enums = {"role", "regionkind"} | {o.name for o in options} | {e.name for e in enum_decls}
     state = r.mapping(tree.get("state"), "state") or YMap((), tree.span)
     for key, value in state.items:  # (_fields reports what is wrong with them)
@@ -324,6 +325,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         files=files,
         span=tree.span,
         enums=tuple(enum_decls),
+        components=components,
     )
     return ruleset, r.diagnostics
 
@@ -441,6 +443,33 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
                 span=(m.key_node("expect") or em).span,
             )
         out.append(ir.Board(board_name, side or 0, tuple(kinds), expect, key.span, ring))
+    return tuple(out)
+
+
+COMPONENT_KEYS = ("count", "all", "attributes", "doc")
+
+
+def _components(r: _Reader, node: YNode | None) -> tuple[ir.Component, ...]:
+    out: list[ir.Component] = []
+    for key, value in (r.mapping(node, "components") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
+        m = r.mapping(value, f"component `{key.value}`")
+        name = r.declared(key, "a component")
+        if m is None or name is None:
+            continue
+        r.keys(m, COMPONENT_KEYS, f"component `{key.value}`")
+        count = r.integer(m.get("count"), "count")
+        if count is None or not 1 <= count <= 10_000:
+            r.error(m.span if m.get("count") is None else m.get("count").span,  # type: ignore[union-attr]
+                    f"component `{name}` needs `count: N`, how many there are (1 to 10000)")
+            continue
+        all_ref = r.name(m.get("all"), "all") if m.get("all") is not None else None
+        attributes: list[ir.Attribute] = []
+        for akey, avalue in (r.mapping(m.get("attributes"), "attributes") or YMap((), m.span)).items:
+            attr = r.declared(akey, "an attribute")
+            expr = r.expr(avalue, f"attribute `{akey.value}`")
+            if attr is not None and expr is not None:
+                attributes.append(ir.Attribute(attr, expr, akey.span))
+        out.append(ir.Component(name, count, all_ref.name if all_ref else None, tuple(attributes), key.span))
     return tuple(out)
 
 

@@ -129,6 +129,7 @@ class Program:
     constants: list[tuple[str, int, str]] = field(default_factory=list)  # NAME, value, comment
     enums: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     dice: list[tuple[str, tuple[str, ...], tuple[tuple[int, ...], ...]]] = field(default_factory=list)
+    component_tables: list[tuple[str, str, str, SourceSpan]] = field(default_factory=list)  # NAME, type, code
     options: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # name, slot, choices
     region_kinds: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()
@@ -173,6 +174,8 @@ class _Checker:
         self.program = Program()
         self.entity_kinds = {"player", "spot", "region"} | {d.name for d in rs.dice}
         self.enum_names: set[str] = {"role", "regionkind"}
+        self.component_count: dict[str, int] = {}
+        self.attributes: dict[str, dict[str, tuple[Ty, str]]] = {}
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -250,6 +253,8 @@ class _Checker:
             else:
                 self.enum_names.add("board")
                 self.program.enums.append(("board", opt.choices))
+        for comp in rs.components:
+            self.component(comp)
         for kind in rs.dice:
             if kind.name in _KIND_WORDS:
                 self.error(kind.span, f"`{kind.name}` is already the name of a kind of value", "choose another name")
@@ -284,6 +289,47 @@ class _Checker:
             self.error(span, f"`{name}` is a Python keyword, so it cannot name this", "choose another name")
         elif name in BUILTINS or name in AGGREGATES:
             self.error(span, f"`{name}` is the name of a built-in function", "choose another name")
+
+    def component(self, comp: ir.Component) -> None:
+        """A fixed set of numbered pieces: an entity kind, its list, and tables of attributes."""
+        if comp.name in _KIND_WORDS or comp.name in self.enum_names:
+            self.error(comp.span, f"`{comp.name}` is already the name of a kind of value", "choose another name")
+            return
+        self.component_count[comp.name] = comp.count
+        labels = tuple(f"{comp.name}{i + 1}" for i in range(comp.count))
+        self.program.dice.append((comp.name, labels, ()))
+        if comp.all_name is not None:
+            self.declare(comp.all_name, _Sym("value", list_of(entity(comp.name)), f"range({comp.count})", comp.span))
+        table: dict[str, tuple[Ty, str]] = {}
+        for attr in comp.attributes:
+            self.scopes, self.context = [{"i": _Sym("local", INT, "i", attr.span)}], "init"
+            ty, py = self.expr(attr.value)
+            self.scopes = []
+            if "self." in py:
+                self.error(attr.value.span, f"attribute `{attr.name}` of `{comp.name}` must not depend on the game "
+                           "state", "use the number `i`, enumerations and constants")
+                continue
+            const = f"{const_name(comp.name)}_{const_name(attr.name)}"
+            table[attr.name] = (ty, const)
+            self.program.component_tables.append(
+                (const, _annotation(ty), f"tuple({py} for i in range({comp.count}))", attr.span))
+        self.attributes[comp.name] = table
+
+    def attribute(self, e: ast.Attr) -> tuple[Ty, str]:
+        t, py = self.expr(e.obj)
+        if t.kind == "any":
+            return ANY, "None"
+        table = self.attributes.get(t.name) if t.kind == "entity" else None
+        if table is None:
+            self.error(e.span, f"`.{e.name}`: a value of type {t} has no attributes",
+                       "components have attributes (components: tile: attributes: ...)")
+            return ANY, "None"
+        if e.name not in table:
+            self.error(e.span, f"`{t.name}` has no attribute `{e.name}`", did_you_mean(e.name, table)
+                       or f"its attributes: {', '.join(table) or 'none'}")
+            return ANY, "None"
+        ty, const = table[e.name]
+        return ty, f"{const}[{py}]"
 
     def board(self, board: ir.Board) -> None:
         if board.ring:
@@ -416,9 +462,7 @@ class _Checker:
             case ast.Name():
                 return self.name(e)
             case ast.Attr():
-                self.error(e.span, f"`.{e.name}`: values have no attributes in rule files",
-                           "use a function, e.g. spots_of(region)")
-                return ANY, "None"
+                return self.attribute(e)
             case ast.Index():
                 return self.index(e)
             case ast.Call():
@@ -843,7 +887,8 @@ class _Checker:
                     "player": "self.num_players",
                     "spot": "len(self.board.spots)",
                     "region": "len(self.board.region_names)",
-                }.get(f.per, f"len({const_name(f.per)}_FACES)")
+                }.get(f.per, f"{self.component_count[f.per]}" if f.per in self.component_count
+                      else f"len({const_name(f.per)}_FACES)")
                 init = f"[{py} for _ in range({count})]"
                 annotation = f"list[{annotation}]"
                 copy = f"self.{f.name}[:]"

@@ -163,6 +163,24 @@ class ScoreTerm:
 
 
 @dataclass(frozen=True, slots=True)
+class Attribute:
+    name: str
+    value: ast.Expr  # over `i`, the component's number from 0
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """A fixed set of numbered pieces with constant attributes (`tile`: 72, `animal`, `emperor`)."""
+
+    name: str
+    count: int
+    all_name: str | None  # the name of the list of all of them (`tiles`)
+    attributes: tuple[Attribute, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class EnumDecl:
     """A named set of values declared on its own (`enums: {animal: [rat, ox, ...]}`)."""
 
@@ -194,3 +212,4 @@ class RuleSet:
     files: tuple[str, ...]  # the rule files it was resolved from, base first
     span: SourceSpan
     enums: tuple[EnumDecl, ...] = ()
+    components: tuple[Component, ...] = ()

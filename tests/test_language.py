@@ -43,3 +43,33 @@ def test_ring_race_random_games_end(players: int) -> None:
             state.apply(legal[agent.below(len(legal))])
         assert max(state.scores()) >= 2
         assert state.winners()
+
+
+def test_components_with_attributes_drawn_from_a_bag() -> None:
+    game = rulewright.load_rules(GAMES / "tile-bag.yaml")
+    for seed in range(10):
+        state: Any = game.new_state(players=2, seed=seed)
+        agent = Rng(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[agent.below(len(legal))])
+            assert len(state.bag) + sum(len(h) for h in state.hand) + len(state.drawn) == 12, "tiles are conserved"
+        assert sum(len(h) for h in state.hand) == 12
+        # 3 crowned tiles (one per colour) and 4 red ones, whoever holds them
+        crowns = sum(sum(1 for t in h if t % 4 == 0) for h in state.hand)
+        assert crowns == 3
+        assert sum(state.scores()) == 3 + 4
+    obs = game.new_state(players=2, seed=1).observation(0)
+    assert "bag" not in obs["fields"], "a field visible to nobody is not observed"
+
+
+def test_an_unknown_attribute_is_an_error(tmp_path: Path) -> None:
+    from rulewright.compiler.driver import analyse
+
+    text = (GAMES / "tile-bag.yaml").read_text(encoding="utf-8").replace("t.crowned for", "t.crown for")
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    _, problems, _ = analyse(path)
+    rendered = "\n".join(d.render() for d in problems)
+    assert "error: `tile` has no attribute `crown`" in rendered
+    assert "did you mean `crowned`?" in rendered

@@ -17,7 +17,8 @@ from .source import Diagnostic, SourceSpan, did_you_mean
 from .types import ANY, Ty, parse_type
 
 TOP_KEYS = (
-    "rulewright", "enums", "components", "game", "variant", "title", "author", "extends", "incompatible", "players", "roles",
+    "rulewright", "game", "variant", "title", "author", "extends", "incompatible", "players", "roles", "enums",
+    "components",
     "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
     "end", "scoring", "winner",
 )

@@ -53,7 +53,7 @@ def test_components_with_attributes_drawn_from_a_bag() -> None:
         while not state.is_terminal():
             legal = state.legal_actions()
             state.apply(legal[agent.below(len(legal))])
-            assert len(state.bag) + sum(len(h) for h in state.hand) + len(state.drawn) == 12, "tiles are conserved"
+            assert len(state.bag) + sum(len(h) for h in state.hand) + len(state.drawn) == 12, "tiles kept"
         assert sum(len(h) for h in state.hand) == 12
         # 3 crowned tiles (one per colour) and 4 red ones, whoever holds them
         crowns = sum(sum(1 for t in h if t % 4 == 0) for h in state.hand)

@@ -26,7 +26,7 @@ OPTION_KEYS = ("doc", "quote", "default", "choices")
 BOARD_KEYS = ("hexagon", "ring", "regions", "expect", "note")
 REGION_KIND_KEYS = ("mirror_of", "rename")
 EXPECT_KEYS = ("spots", "regions", "region_size", "contiguous", "cover_each_spot_once", "no_region_equal")
-FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc")
+FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hide_items_if")
 PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor")
 ACTION_KEYS = ("choose", "when", "text", "effect", "doc")
 TRIGGER_KEYS = ("after", "at", "when", "effect", "doc")
@@ -534,7 +534,10 @@ def _fields(r: _Reader, state: YMap, entity_kinds: set[str], enums: set[str]) ->
             vnode = m.get("visible")
             assert vnode is not None
             r.error(vnode.span, f"visible must be one of {', '.join(VISIBILITY)}", did_you_mean(visible, VISIBILITY))
-        out.append(ir.Field(name, per, ty, values, init, visible, r.text(m.get("doc"), "doc", "") or "", key.span))
+        shown_if = r.expr(m.get("shown_if"), "shown_if") if m.get("shown_if") is not None else None
+        hide_items_if = r.expr(m.get("hide_items_if"), "hide_items_if") if m.get("hide_items_if") is not None else None
+        out.append(ir.Field(name, per, ty, values, init, visible, r.text(m.get("doc"), "doc", "") or "", key.span,
+                            shown_if, hide_items_if))
     return tuple(out)
 
 

@@ -102,6 +102,8 @@ class LoweredField:
     copy: str  # how clone copies it
     info: str  # the FieldInfo(...) literal
     span: SourceSpan
+    shown: str | None = None  # the condition under which everyone sees it
+    hidden_item: str | None = None  # the condition (over k) under which item k is hidden
 
 
 @dataclass(frozen=True, slots=True)
@@ -897,7 +899,19 @@ class _Checker:
             element = f.type.elem.name if f.type.kind in ("list", "set") and f.type.elem else f.type.name
             info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
                     f"{f.values!r}, {f.visible!r}, {f.doc!r})")
-            prog.fields.append(LoweredField(f.name, annotation, init, f.per, copy, info, f.span))
+            shown = hidden = None
+            if f.shown_if is not None:
+                self.scopes, self.context = [{}], "legal"
+                shown_t, shown = self.expr(f.shown_if)
+                self.want(BOOL, shown_t, f.shown_if.span, "`shown_if`")
+            if f.hide_items_if is not None:
+                if f.type.kind != "list" or f.per is not None:
+                    self.error(f.hide_items_if.span, "`hide_items_if` is for a list field (not per entity)",
+                               "it hides item k of the list while the condition holds")
+                self.scopes, self.context = [{"k": _Sym("local", INT, "k", f.span)}], "legal"
+                hidden_t, hidden = self.expr(f.hide_items_if)
+                self.want(BOOL, hidden_t, f.hide_items_if.span, "`hide_items_if`")
+            prog.fields.append(LoweredField(f.name, annotation, init, f.per, copy, info, f.span, shown, hidden))
         # defines and procedures
         for d in rs.defines:
             self.scopes, self.context = [{}], "define"

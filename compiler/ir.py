@@ -84,6 +84,8 @@ class Field:
     visible: str  # all, owner, none
     doc: str
     span: SourceSpan
+    shown_if: ast.Expr | None = None  # while true, an owner/none field is seen by all
+    hide_items_if: ast.Expr | None = None  # item k of a list field is hidden while true
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from .errors import BadSetup, IllegalAction
 from .rng import Rng
 
 PASS = "pass"
+HIDDEN = "hidden"  # what an observation shows for an item the rules hide
 
 
 class Action:
@@ -203,16 +204,22 @@ class State:
             raise BadSetup(f"no player {player} in a {self.num_players}-player game")
         fields: dict[str, Any] = {}
         for info in self.FIELDS:
-            if info.visible == "none":
+            visible = info.visible
+            if visible != "all" and self._shown(info.name):
+                visible = "all"
+            if visible == "none":
                 continue
             value = getattr(self, info.name)
             if info.per is None:
-                if info.visible == "owner":
+                if visible == "owner":
                     continue
-                fields[info.name] = self._named(info, value)
+                named = self._named(info, value)
+                if info.kind == "list":
+                    named = [HIDDEN if self._hidden_item(info.name, k) else v for k, v in enumerate(named)]
+                fields[info.name] = named
             elif info.per == "player":
                 fields[info.name] = [
-                    self._named(info, v) if info.visible == "all" or p == player else None
+                    self._named(info, v) if visible == "all" or p == player else None
                     for p, v in enumerate(value)
                 ]
             else:
@@ -296,6 +303,8 @@ class State:
             return value
         if info.kind in ("enum", "entity"):
             return self.label(info.element, value)
+        if not info.element:  # a list or set of numbers or truth values
+            return sorted(value) if info.kind == "set" else list(value)
         items = [self.label(info.element, v) for v in value]
         return sorted(items) if info.kind == "set" else items
 
@@ -397,6 +406,12 @@ class State:
 
     def _actor(self) -> int:
         return self.current
+
+    def _shown(self, name: str) -> bool:
+        return False
+
+    def _hidden_item(self, name: str, k: int) -> bool:
+        return False
 
     def _copy_fields(self, other: Any) -> None:
         raise NotImplementedError

@@ -73,3 +73,19 @@ def test_an_unknown_attribute_is_an_error(tmp_path: Path) -> None:
     rendered = "\n".join(d.render() for d in problems)
     assert "error: `tile` has no attribute `crown`" in rendered
     assert "did you mean `crowned`?" in rendered
+
+
+def test_visibility_owner_shown_if_and_hidden_items() -> None:
+    game = rulewright.load_rules(GAMES / "tile-bag.yaml")
+    state: Any = game.new_state(players=2, seed=3)
+    state.hand = [frozenset({0}), frozenset({5})]
+    mine = state.observation(0)["fields"]
+    assert mine["hand"] == [["tile1"], None], "each player sees only his own hand"
+    assert game.new_state(players=2, seed=3, options={"open_hands": "open"}).observation(1)["fields"]["hand"] == [[], []]
+    seen = set()
+    for seed in range(20):
+        state = game.new_state(players=2, seed=seed)
+        shown = state.observation(1)["fields"]["drawn"]
+        seen.add(shown[0] == "hidden")
+        assert shown[0] == ("hidden" if not state.face_up[0] else state.label("tile", state.drawn[0]))
+    assert seen == {True, False}, "a tile drawn face down is hidden, face up shown"

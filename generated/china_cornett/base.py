@@ -327,6 +327,15 @@ class ChinaCornettState(rt.State):
             self.gold[player]  # gold: rules/china-cornett/base.yaml:243
         )
 
+    # -- Visibility ---------------------------------------------------------------------------
+    def _shown(self, name: str) -> bool:
+        """Whether a field hidden by its `visible:` is shown to everyone now (`shown_if`)."""
+        return False
+
+    def _hidden_item(self, name: str, k: int) -> bool:
+        """Whether item k of a list field is hidden now (`hide_items_if`)."""
+        return False
+
     # -- Copies and text ----------------------------------------------------------------------
     def _copy_fields(self, other: Any) -> None:
         other.opt_board = self.opt_board

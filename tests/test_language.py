@@ -81,7 +81,8 @@ def test_visibility_owner_shown_if_and_hidden_items() -> None:
     state.hand = [frozenset({0}), frozenset({5})]
     mine = state.observation(0)["fields"]
     assert mine["hand"] == [["tile1"], None], "each player sees only his own hand"
-    assert game.new_state(players=2, seed=3, options={"open_hands": "open"}).observation(1)["fields"]["hand"] == [[], []]
+    opened = game.new_state(players=2, seed=3, options={"open_hands": "open"})
+    assert opened.observation(1)["fields"]["hand"] == [[], []], "shown_if: everyone sees every hand"
     seen = set()
     for seed in range(20):
         state = game.new_state(players=2, seed=seed)

@@ -610,8 +610,9 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
                 wanted = _field_values(p, s, info, fvalue, state, partial=True)
                 actual = getattr(state, info.name)
                 if info.per is None:
-                    result.checks.append(Check(info.name, _named(state, info, wanted), _named(state, info, actual),
-                                               wanted == actual))
+                    same = _plain(wanted) == _plain(actual)
+                    result.checks.append(Check(info.name, _shown(state, info, wanted, names),
+                                               _shown(state, info, actual, names), same))
                 elif isinstance(wanted, dict):
                     for i, v in wanted.items():
                         who = names[i] if info.per == "player" else _label(state, info, i)
@@ -660,6 +661,21 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
         elif e.kind == "error" and isinstance(node, YScalar):
             wanted = str(node.value)
             result.checks.append(Check("error", wanted, error or "no error", error is not None and wanted in error))
+
+
+def _plain(value: Any) -> Any:
+    """Lists and tuples compare alike (a position gives tuples, a state may hold lists)."""
+    return list(value) if isinstance(value, (list, tuple)) else value
+
+
+def _shown(state: State, info: FieldInfo, value: Any, names: tuple[str, ...]) -> Any:
+    """A value as the scenario writes it: players by their names, everything else by label."""
+    if info.element == "player" and value is not None:
+        if isinstance(value, (list, tuple, frozenset, set)):
+            items = [names[v] for v in value]
+            return sorted(items) if info.kind == "set" else items
+        return names[value]
+    return _named(state, info, value)
 
 
 def _named(state: State, info: FieldInfo, value: Any) -> Any:

@@ -582,8 +582,9 @@ class _Checker:
                 return BOOL, f"{e.func}({epy} {head})"
             case "sum" | "min" | "max":
                 self.want(INT, et, e.elt.span, f"what `{e.func}` adds up")
-                default = ", default=0" if e.func != "sum" else ""
-                return INT, f"{e.func}(({epy} {head}){default})"
+                if e.func == "sum":
+                    return INT, f"sum({epy} {head})"
+                return INT, f"{e.func}(({epy} {head}), default=0)"
             case "set":
                 return set_of(et), f"frozenset({epy} {head})"
             case _:
@@ -722,6 +723,7 @@ class _Checker:
         if want.kind in ("list", "set") and want.elem is not None and want.elem.name == "T":
             if got.kind == "any":
                 return True
+            # a generic list(T) parameter takes any collection (len of a set); set(T) only a set
             if got.kind not in ("list", "set") or (want.kind == "set" and got.kind != "set"):
                 return False
             return self.generic_fits(want.elem, got.elem or ANY, bindings)

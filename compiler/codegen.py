@@ -45,7 +45,14 @@ def _paren(code: str) -> str:
     return f"({code})"
 
 
+def _unparen(code: str) -> str:
+    """`code` without one pair of parentheses that wraps it whole."""
+    wrapped = _paren(code)
+    return code[1:-1] if wrapped == code and code.startswith("(") else code
+
+
 _ENV.filters["code"] = _code
+_ENV.filters["unparen"] = _unparen
 _ENV.filters["paren"] = _paren
 _ENV.filters["pyrepr"] = repr
 

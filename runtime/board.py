@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .errors import RulewrightError
+
 if TYPE_CHECKING:
     from .state import Action
 
@@ -99,6 +101,12 @@ class Board:
 
     def straight_lines(self, n: int, spots: Iterable[int]) -> list[tuple[int, ...]]:
         return []
+
+    def ahead(self, spot: int, steps: int) -> int:
+        raise RulewrightError(f"board {self.name} is not a ring: nothing is ahead of a spot")
+
+    def passed(self, spot: int, steps: int) -> list[int]:
+        raise RulewrightError(f"board {self.name} is not a ring: no spot is passed")
 
     def count_lines(self, n: int, spots: Iterable[int]) -> int:
         return 0

@@ -323,9 +323,7 @@ class ChinaCornettState(rt.State):
         return bool(all(self.marker[s] == REMOVED for s in self.board.spots))
 
     def _score(self, player: int) -> int:
-        return (
-            self.gold[player]  # gold: rules/china-cornett/base.yaml:243
-        )
+        return self.gold[player]  # gold: rules/china-cornett/base.yaml:243
 
     # -- Visibility ---------------------------------------------------------------------------
     def _shown(self, name: str) -> bool:

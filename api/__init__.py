@@ -60,12 +60,19 @@ def load_rules(path: Path) -> Game:
     compiled = compile_file(path)
     key = (str(path.resolve()), compiled.source)
     if key not in _compiled_rules:
-        name = f"rulewright_rules_{len(_compiled_rules)}"
-        module = type(sys)(name)
-        sys.modules[name] = module
-        exec(compile(compiled.source, str(path), "exec"), module.__dict__)
-        _compiled_rules[key] = module.__dict__["GAME"]
+        _compiled_rules[key] = game_from_source(compiled.source, str(path))
     return _compiled_rules[key]
+
+
+def game_from_source(source: str, filename: str) -> Game:
+    """The game of a generated module's text, run as a fresh module (nothing is written)."""
+    name = f"rulewright_rules_{len(sys.modules)}_{abs(hash((filename, source)))}"
+    module = type(sys)(name)
+    module.__file__ = filename
+    sys.modules[name] = module
+    exec(compile(source, filename, "exec"), module.__dict__)
+    game: Game = module.__dict__["GAME"]
+    return game
 
 
 def load_module_file(path: Path) -> Game:

@@ -16,7 +16,6 @@ import shutil
 import sys
 import time
 import tracemalloc
-import types
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -27,10 +26,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from . import __version__, load_rules
+from . import game_from_source as load_source
 from . import load as load_ruleset
 from .agents import Agent, RandomAgent, agent_seed
 from .compiler import driver
-from .compiler.paths import display, generated_dir, module_name, rules_dir, ruleset_file
+from .compiler.paths import display, generated_dir, rules_dir, ruleset_file
 from .compiler.source import CompileError, Diagnostic, did_you_mean
 from .match import (
     DEFAULT_MAX_MOVES,
@@ -147,13 +147,7 @@ def load_game(ruleset: str) -> Game:
 def game_from_source(compiled: driver.Compiled) -> Game:
     """The game of a module compiled just now, without writing it anywhere."""
     rs = compiled.ruleset
-    name = f"rulewright_fresh_{module_name(rs.game)}_{module_name(rs.variant)}"
-    module = types.ModuleType(name)
-    module.__file__ = f"<compiled {rs.game}/{rs.variant}>"
-    sys.modules[name] = module
-    exec(compile(compiled.source, module.__file__, "exec"), module.__dict__)
-    game: Game = module.GAME
-    return game
+    return load_source(compiled.source, f"<compiled {rs.game}/{rs.variant}>")
 
 
 def parse_options(values: Sequence[str]) -> dict[str, str]:

@@ -50,7 +50,7 @@ BUILTINS: dict[str, Signature] = {
         Signature("range", (("start", "int"), ("stop", "int")), "list(int)", "range({0}, {1})",
                   "The whole numbers from start up to, not including, stop."),
         Signature("steps", (("start", "int"), ("stop", "int"), ("step", "int")), "list(int)",
-                  "range({0}, {1}, {2} or 1)", "start, start + step, ... below stop (bids in hundreds)."),
+                  "range({0}, {1}, max({2}, 1))", "start, start + step, ... below stop (bids in hundreds)."),
         Signature("ahead", (("spot", "spot"), ("n", "int")), "spot", "self.board.ahead({0}, {1})",
                   "The spot n steps further along a ring (clockwise)."),
         Signature("passed", (("spot", "spot"), ("n", "int")), "list(spot)", "self.board.passed({0}, {1})",

@@ -348,7 +348,7 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:395: bid
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('bid', {})
-        for amount in range((self.high_bid + 100), max((self.high_bid + 200), (self.money[self.bidder] + 200)), 100 or 1):  # rules/mandarin/base.yaml:401
+        for amount in range((self.high_bid + 100), max((self.high_bid + 200), (self.money[self.bidder] + 200)), max(100, 1)):  # rules/mandarin/base.yaml:401
             action = cache.get(amount)
             if action is None:
                 action = cache[amount] = rt.Action('bid', (amount,), self._action_text)

@@ -78,10 +78,21 @@ class Diagnostic:
 
 
 def _read_quietly(path: str) -> str | None:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
+    """The text of a rule file named in a diagnostic: as given, or (for a bundled rule file,
+    whose path is shown relative to the checkout) under the checkout or installed package."""
+    from .paths import checkout_root, package_root
+
+    candidates = [Path(path)]
+    if not Path(path).is_absolute():
+        root = checkout_root()
+        candidates += [root / path] if root else []
+        candidates.append(package_root() / path)
+    for candidate in candidates:
+        try:
+            return candidate.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+    return None
 
 
 class CompileError(Exception):

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import rulewright
 from rulewright.runtime import (
     NO_AUCTION,
     NOBODY,
     Auction,
+    Rng,
     RulewrightError,
     amounts,
     bid,
@@ -111,3 +115,29 @@ def test_random_bidding_ends_with_the_high_bidder_or_nobody(players: int, moves:
         assert a.winner == a.high_bidder
         assert a.still_in <= {a.high_bidder}
 
+
+def test_a_rule_files_auction_field_is_observed_saved_and_cloned() -> None:
+    """Mandarin's sale is an `auction` field: public in observations, saved by to_json, and
+    shared by clones (it is immutable); its bidder is the one who must decide now."""
+    game = rulewright.load_rules(Path(__file__).resolve().parent.parent / "rules" / "mandarin" / "base.yaml")
+    agent = Rng(3)
+    seen = 0
+    for seed in range(40):
+        state = game.new_state(players=3, seed=seed)
+        for _ in range(400):
+            if state.is_terminal():
+                break
+            if state.PHASES[state.phase] == "auction":
+                sale = state.sale  # type: ignore[attr-defined]
+                assert state.to_act() == sale.to_act
+                assert all(str(a).startswith(("bid", "drop out")) for a in state.legal_actions())
+                seen_by = state.observation((sale.to_act + 1) % 3)["fields"]["sale"]
+                assert seen_by["bidder"] == f"P{sale.to_act + 1}"
+                assert seen_by["high_bid"] == sale.high_bid
+                assert seen_by["in"] == [f"P{p + 1}" for p in sorted(sale.still_in)]
+                assert game.state_from_json(state.to_json()).to_json() == state.to_json()
+                assert state.clone().sale is sale  # type: ignore[attr-defined]
+                seen += 1
+            legal = state.legal_actions()
+            state.apply(legal[agent.below(len(legal))])
+    assert seen > 0, "random play reaches a sale"

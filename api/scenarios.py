@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .compiler.load import LoadError, YMap, YNode, YScalar, YSeq, load
 from .compiler.paths import display
 from .compiler.source import CompileError, Diagnostic, SourceSpan, did_you_mean
+from .runtime.auction import NOBODY, Auction
 from .runtime.errors import RulewrightError
 from .runtime.state import FieldInfo, Game, State
 
@@ -356,6 +357,8 @@ def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state
                   partial: bool) -> dict[int, Any] | Any | None:
     """A per-entity field: {entity: value}, with `others:` and grouped `value: [entities]`
     forms (grouping only for enum fields). A plain field: its value."""
+    if info.kind == "auction" and info.per is None:
+        return _auction(p, s, info, node, state, partial)
     if info.per is None:
         return _value(p, s, info, node, state)
     count = len(getattr(state, info.name))
@@ -399,6 +402,87 @@ def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state
         for i in range(count):
             out.setdefault(i, others)
     return out
+
+
+AUCTION_KEYS = ("bidders", "bidder", "in", "high_bid", "high_bidder", "minimum", "step", "over")
+
+
+def _auction(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: State,
+             partial: bool) -> Auction | dict[str, Any] | None:
+    """An auction, written as a mapping: `bidders` (turn order; default every seat in seat
+    order), `bidder` (to act; default the first still in), `in` (default every bidder),
+    `high_bid` (default 0), `high_bidder` (a player or none, the default), `minimum` and `step`
+    (required in a position). An expectation (`partial`) checks only the keys it gives, as a
+    dict of raw values; `over` may only be expected."""
+    if not isinstance(node, YMap):
+        p.error(node.span, f"`{info.name}` is an auction: give a mapping of {', '.join(AUCTION_KEYS)}")
+        return None
+    given: dict[str, Any] = {}
+    players = state.num_players
+    problems_before = len(p.list)
+
+    def seats(value: YNode) -> list[int] | None:
+        if not isinstance(value, YSeq):
+            p.error(value.span, "give a list of players")
+            return None
+        found = [_seat(p, s, x, players) for x in value.items]
+        return None if any(x is None for x in found) else [x for x in found if x is not None]
+
+    for key, value in node.items:
+        name = str(key.value)
+        if name not in AUCTION_KEYS or (name == "over" and not partial):
+            p.error(key.span, f"unknown key `{name}` of an auction",
+                    did_you_mean(name, AUCTION_KEYS) or f"keys: {', '.join(AUCTION_KEYS[:-1])}")
+        elif name in ("bidders", "in"):
+            listed = seats(value)
+            if listed is not None:
+                given[name] = tuple(listed) if name == "bidders" else frozenset(listed)
+        elif name in ("bidder", "high_bidder"):
+            if isinstance(value, YScalar) and value.value in (None, "none"):
+                given[name] = NOBODY
+            else:
+                seat = _seat(p, s, value, players)
+                if seat is not None:
+                    given[name] = seat
+        elif isinstance(value, YScalar) and isinstance(value.value, int) and not isinstance(value.value, bool):
+            given[name] = value.value
+        elif name == "over" and isinstance(value, YScalar) and isinstance(value.value, bool):
+            given[name] = value.value
+        else:
+            p.error(value.span, f"`{name}` of an auction is {'true or false' if name == 'over' else 'a whole number'}")
+    if partial:
+        return given
+    for required in ("minimum", "step"):
+        if required not in given:
+            p.error(node.span, f"an auction in a position needs `{required}`")
+    if len(p.list) > problems_before:
+        return None
+    bidders: tuple[int, ...] = given.get("bidders", tuple(range(players)))
+    still_in: frozenset[int] = given.get("in", frozenset(bidders))
+    if not still_in <= set(bidders):
+        p.error(node.span, "`in` must list bidders of the auction")
+        return None
+    bidder = given.get("bidder", next((q for q in bidders if q in still_in), NOBODY))
+    if bidder not in still_in:
+        p.error(node.span, "the `bidder` to act must be one of those still `in`")
+        return None
+    return Auction(bidders, bidders.index(bidder), still_in, given.get("high_bid", 0),
+                   given.get("high_bidder", NOBODY), given["minimum"], given["step"])
+
+
+def _auction_raw(a: Auction) -> dict[str, Any]:
+    return {"bidders": a.bidders, "bidder": a.to_act, "in": a.still_in, "high_bid": a.high_bid,
+            "high_bidder": a.high_bidder, "minimum": a.minimum, "step": a.step, "over": a.over}
+
+
+def _auction_shown(key: str, value: Any, names: tuple[str, ...]) -> Any:
+    if key in ("bidder", "high_bidder"):
+        return "none" if value == NOBODY else names[value]
+    if key == "bidders":
+        return [names[v] for v in value]
+    if key == "in":
+        return sorted(names[v] for v in value)
+    return value
 
 
 def _label(state: State, info: FieldInfo, index: int) -> str:
@@ -609,7 +693,12 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
                     continue
                 wanted = _field_values(p, s, info, fvalue, state, partial=True)
                 actual = getattr(state, info.name)
-                if info.per is None:
+                if info.kind == "auction" and info.per is None and isinstance(wanted, dict):
+                    raw = _auction_raw(actual)
+                    for part, v in cast(dict[str, Any], wanted).items():
+                        result.checks.append(Check(f"{info.name}.{part}", _auction_shown(part, v, names),
+                                                   _auction_shown(part, raw[part], names), v == raw[part]))
+                elif info.per is None:
                     same = _plain(wanted) == _plain(actual)
                     result.checks.append(Check(info.name, _shown(state, info, wanted, names),
                                                _shown(state, info, actual, names), same))

@@ -38,8 +38,8 @@ _MAX_COMPONENTS = 1000
 # Typing a definition types those it uses first: a chain longer than this is refused.
 _MAX_DEFINE_CHAIN = 40
 # Kinds of values a type can name: no enum or dice kind may take these names.
-_KIND_WORDS = frozenset({"int", "bool", "str", "list", "set", "any", "none", "player", "spot", "region", "role",
-                         "regionkind", "board"})
+_KIND_WORDS = frozenset({"int", "bool", "str", "auction", "list", "set", "any", "none", "player", "spot", "region",
+                         "role", "regionkind", "board"})
 
 
 @dataclass(frozen=True, slots=True)

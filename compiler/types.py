@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Ty:
-    """A type: kind is int, bool, str, enum, entity, list, set, any or none.
+    """A type: kind is int, bool, str, enum, entity, list, set, auction, any or none.
 
     `enum` and `entity` carry a `name` (the value set or the entity kind); `list` and `set`
     carry an element type. `any` is the element type of an empty literal, compatible with all.
@@ -77,6 +77,8 @@ def python_type(t: Ty) -> str:
             return "bool"
         case "str":
             return "str"
+        case "auction":
+            return "rt.Auction"
         case "list":
             assert t.elem is not None
             return f"Sequence[{python_type(t.elem)}]"
@@ -96,7 +98,7 @@ def parse_type(text: str, known_entities: set[str], known_enums: set[str]) -> Ty
             if isinstance(inner, str):
                 return inner
             return Ty(wrapper, elem=inner)
-    if text in ("int", "bool", "str"):
+    if text in ("int", "bool", "str", "auction"):
         return Ty(text)
     if text in known_entities:
         return entity(text)

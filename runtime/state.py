@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .auction import NOBODY, Auction
 from .board import Board
 from .errors import BadSetup, IllegalAction
 from .rng import Rng
@@ -52,7 +53,7 @@ class Action:
 class FieldInfo:
     """What the runtime must know of a state field to observe, serialise and show it.
 
-    kind: int, bool, enum, entity, list or set; `element` names the entity kind or enum of the
+    kind: int, bool, enum, entity, list, set or auction; `element` names the entity kind or enum of the
     value (or of the items of a list or set); `values` are an enum's value names.
     """
 
@@ -301,12 +302,30 @@ class State:
     def _named(self, info: FieldInfo, value: Any) -> Any:
         if info.kind in ("int", "bool"):
             return value
+        if info.kind == "auction":
+            return self._named_auction(value)
         if info.kind in ("enum", "entity"):
             return self.label(info.element, value)
         if not info.element:  # a list or set of numbers or truth values
             return sorted(value) if info.kind == "set" else list(value)
         items = [self.label(info.element, v) for v in value]
         return sorted(items) if info.kind == "set" else items
+
+    def _named_auction(self, a: Auction) -> dict[str, Any]:
+        """An auction as observed (all of it is public): players by label, NOBODY as None."""
+        def seat(p: int) -> str | None:
+            return None if p == NOBODY else self.label("player", p)
+
+        return {
+            "bidders": [self.label("player", p) for p in a.bidders],
+            "bidder": seat(a.to_act),
+            "in": [self.label("player", p) for p in sorted(a.still_in)],
+            "high_bid": a.high_bid,
+            "high_bidder": seat(a.high_bidder),
+            "minimum": a.minimum,
+            "step": a.step,
+            "over": a.over,
+        }
 
     def why_illegal(self, action: Action | str) -> tuple[str, str]:
         """Why an action is not legal now: a sentence and the path of the rule that forbids it
@@ -418,6 +437,8 @@ class State:
 
 
 def _raw(info: FieldInfo, value: Any) -> Any:
+    if info.kind == "auction":
+        return value.to_json()
     if info.kind == "set":
         return sorted(value)
     if info.kind == "list":
@@ -426,6 +447,8 @@ def _raw(info: FieldInfo, value: Any) -> Any:
 
 
 def _cook(info: FieldInfo, value: Any) -> Any:
+    if info.kind == "auction":
+        return Auction.from_json(value)
     if info.kind == "set":
         return frozenset(int(v) for v in value)
     if info.kind == "list":

@@ -84,7 +84,7 @@ def test_72_tiles_six_per_animal_one_emperor_each() -> None:
 def test_setup(players: int) -> None:
     # "Il distribue à chaque joueur 3000 yuans" / "Mettez toutes les tuiles dans le
     # distributeur" / each mandarin "sur la case Caractère Chinois du milieu".
-    state = BASE.new_state(players=players, seed=players)
+    state = BASE.new_state(players=players, seed=players, options={"start_square": "random_section"})
     assert state.money == [3000] * players
     assert state.dispenser == frozenset(range(72)) and not state.out
     assert all(not card for card in state.card)
@@ -95,13 +95,31 @@ def test_setup(players: int) -> None:
     assert sorted(str(a) for a in state.legal_actions()) == ["roll"]
 
 
+def test_birth_sign_start_each_player_says_his_sign() -> None:
+    # "Chaque joueur choisit un Mandarin et le place dans la section correspondant à son signe,
+    # sur la case Caractère Chinois du milieu. Si plusieurs joueurs sont du même signe, il
+    # suffit de placer les Mandarins côte à côte." (the default, option start_square)
+    state = BASE.new_state(players=3, seed=1)
+    assert state.to_act() == 0
+    legal = sorted(str(a) for a in state.legal_actions())
+    assert len(legal) == 12 and "born in the year of the rat" in legal
+    state.apply("born in the year of the ox")
+    assert state.to_act() == 1 and state.current == 0, "the next player says his sign, before any turn"
+    state.apply("born in the year of the ox")
+    assert state.to_act() == 2
+    state.apply("born in the year of the pig")
+    assert state.to_act() == 0 and sorted(str(a) for a in state.legal_actions()) == ["roll"]
+    assert [state.board.labels[s] for s in state.position] == ["5", "5", "35"], "side by side on the ox"
+
+
 def test_seat_order_start() -> None:
     state = BASE.new_state(players=5, seed=1, options={"start_square": "seat_order"})
     assert [state.board.labels[s] for s in state.position] == ["2", "5", "8", "11", "14"]
 
 
 def test_random_start_squares_vary_with_the_seed() -> None:
-    seen = {tuple(BASE.new_state(players=3, seed=seed).position) for seed in range(30)}
+    seen = {tuple(BASE.new_state(players=3, seed=seed, options={"start_square": "random_section"}).position)
+            for seed in range(30)}
     assert len(seen) > 20
 
 

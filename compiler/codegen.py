@@ -149,6 +149,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
         phase_names=repr(tuple(p.name for p in program.phases)),
         phase_stuck=repr(tuple(p.stuck for p in program.phases)),
         phase_actions=repr(tuple(p.actions for p in program.phases)),
+        phase_starts=repr(tuple(any(line.code != "pass" for line in p.start) for p in program.phases)),
         text_prefix=repr({a.name: _text_prefix(a.text_parts) for a in program.actions}),
         rules=rule_paths(rs),
         enums=program.enums,

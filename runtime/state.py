@@ -103,6 +103,8 @@ class State:
     PHASES: ClassVar[tuple[str, ...]] = ()
     STUCK: ClassVar[tuple[str, ...]] = ()  # per phase: "pass" or "end"
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    PHASE_STARTS: ClassVar[tuple[bool, ...]] = ()  # per phase: whether it has start effects
+    TURN_END_TRIGGERS: ClassVar[bool] = True  # whether anything runs at the end of a turn
     TEXT_PREFIX: ClassVar[Mapping[str, str]] = {}
     ENUMS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     DICE: ClassVar[Mapping[str, tuple[str, ...]]] = {}
@@ -376,7 +378,7 @@ class State:
             self._start_phase()
             return
         self._turn_end()
-        if self._is_over():
+        if self.TURN_END_TRIGGERS and self._is_over():
             self.terminal = True
             return
         self.turn += 1
@@ -387,7 +389,9 @@ class State:
     def _start_phase(self) -> None:
         self._legal_cache = None
         self._enter_phase()
-        if self._is_over():
+        # The end is checked after every action; entering a phase can end the game only
+        # through the phase's start effects.
+        if self.PHASE_STARTS[self.phase] and self._is_over():
             self.terminal = True
         elif self.STUCK[self.phase] == "end" and not self._legal():
             self.terminal = True

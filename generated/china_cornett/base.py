@@ -126,6 +126,8 @@ class ChinaCornettState(rt.State):
     PHASES: ClassVar[tuple[str, ...]] = ('turn',)
     STUCK: ClassVar[tuple[str, ...]] = ('pass',)
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('prospect', 'turn_back'),)
+    PHASE_STARTS: ClassVar[tuple[bool, ...]] = (True,)
+    TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'prospect': 'prospect ', 'turn_back': 'turn back '}
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
         'role': ('mountains', 'rivers'),

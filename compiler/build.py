@@ -8,6 +8,7 @@ what the expressions mean.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from . import ast, ir
@@ -46,6 +47,20 @@ class _Reader:
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(span, message, hint))
+
+    def entries(
+        self, node: YNode | None, section: str, what: str, declared_as: str, allowed: tuple[str, ...] | None
+    ) -> Iterator[tuple[str, YScalar, YMap]]:
+        """The named entries of a section (`options:`, `actions:` ...): each entry's name, key and
+        mapping, once the name is a proper one and (given `allowed`) its keys are known ones."""
+        for key, value in (self.mapping(node, section) or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
+            m = self.mapping(value, f"{what} `{key.value}`")
+            name = self.declared(key, declared_as)
+            if m is None or name is None:
+                continue
+            if allowed is not None:
+                self.keys(m, allowed, f"{what} `{key.value}`")
+            yield name, key, m
 
     def mapping(self, node: YNode | None, what: str) -> YMap | None:
         if node is None:
@@ -349,12 +364,7 @@ def _players(r: _Reader, node: YNode | None) -> tuple[int, ...]:
 
 def _options(r: _Reader, node: YNode | None) -> tuple[ir.Option, ...]:
     out: list[ir.Option] = []
-    for key, value in (r.mapping(node, "options") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
-        m = r.mapping(value, f"option `{key.value}`")
-        name = r.declared(key, "an option")
-        if m is None or name is None:
-            continue
-        r.keys(m, OPTION_KEYS, f"option `{key.value}`")
+    for name, key, m in r.entries(node, "options", "option", "an option", OPTION_KEYS):
         choices = tuple(ref.name for ref in r.names(m.get("choices"), "a choice"))
         default = r.text(m.get("default"), "default")
         if not choices:
@@ -377,12 +387,7 @@ def _options(r: _Reader, node: YNode | None) -> tuple[ir.Option, ...]:
 
 def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
     out: list[ir.Board] = []
-    for key, value in (r.mapping(node, "boards") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
-        m = r.mapping(value, f"board `{key.value}`")
-        board_name = r.declared(key, "a board")
-        if m is None or board_name is None:
-            continue
-        r.keys(m, BOARD_KEYS, f"board `{key.value}`")
+    for board_name, key, m in r.entries(node, "boards", "board", "a board", BOARD_KEYS):
         ring = 0
         if m.get("ring") is not None and m.get("hexagon") is None:
             ring = r.integer(m.get("ring"), "ring") or 0
@@ -452,12 +457,7 @@ COMPONENT_KEYS = ("count", "all", "attributes", "doc")
 
 def _components(r: _Reader, node: YNode | None) -> tuple[ir.Component, ...]:
     out: list[ir.Component] = []
-    for key, value in (r.mapping(node, "components") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
-        m = r.mapping(value, f"component `{key.value}`")
-        name = r.declared(key, "a component")
-        if m is None or name is None:
-            continue
-        r.keys(m, COMPONENT_KEYS, f"component `{key.value}`")
+    for name, key, m in r.entries(node, "components", "component", "a component", COMPONENT_KEYS):
         count = r.integer(m.get("count"), "count")
         if count is None or not 1 <= count <= 10_000:
             r.error(m.span if m.get("count") is None else m.get("count").span,  # type: ignore[union-attr]
@@ -476,11 +476,7 @@ def _components(r: _Reader, node: YNode | None) -> tuple[ir.Component, ...]:
 
 def _dice(r: _Reader, node: YNode | None) -> tuple[ir.DiceKind, ...]:
     out: list[ir.DiceKind] = []
-    for key, value in (r.mapping(node, "dice") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
-        m = r.mapping(value, f"dice `{key.value}`")
-        kind_name = r.declared(key, "a dice kind")
-        if m is None or kind_name is None:
-            continue
+    for kind_name, key, m in r.entries(node, "dice", "dice", "a dice kind", None):
         dice: list[ir.Die] = []
         for dkey, dvalue in m.items:
             die_name = r.declared(dkey, "a die")
@@ -543,12 +539,7 @@ def _fields(r: _Reader, state: YMap, entity_kinds: set[str], enums: set[str]) ->
 
 def _phases(r: _Reader, node: YNode | None) -> tuple[ir.Phase, ...]:
     out: list[ir.Phase] = []
-    for key, value in (r.mapping(node, "phases") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
-        m = r.mapping(value, f"phase `{key.value}`")
-        phase_name = r.declared(key, "a phase")
-        if m is None or phase_name is None:
-            continue
-        r.keys(m, PHASE_KEYS, f"phase `{key.value}`")
+    for phase_name, key, m in r.entries(node, "phases", "phase", "a phase", PHASE_KEYS):
         stuck = r.text(m.get("when_stuck"), "when_stuck", "pass") or "pass"
         if stuck not in ("pass", "end"):
             node_ = m.get("when_stuck")
@@ -563,13 +554,7 @@ def _phases(r: _Reader, node: YNode | None) -> tuple[ir.Phase, ...]:
 
 def _actions(r: _Reader, node: YNode | None) -> tuple[ir.Action, ...]:
     out: list[ir.Action] = []
-    for key, value in (r.mapping(node, "actions") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
-        m = r.mapping(value, f"action `{key.value}`")
-        declared = r.declared(key, "an action")
-        if m is None or declared is None:
-            continue
-        name = declared
-        r.keys(m, ACTION_KEYS, f"action `{name}`")
+    for name, key, m in r.entries(node, "actions", "action", "an action", ACTION_KEYS):
         choices: list[ir.Choice] = []
         for ckey, cvalue in (r.mapping(m.get("choose"), "choose") or YMap((), m.span)).items:
             choice = r.declared(ckey, "a choice")
@@ -584,12 +569,7 @@ def _actions(r: _Reader, node: YNode | None) -> tuple[ir.Action, ...]:
 
 def _triggers(r: _Reader, node: YNode | None) -> tuple[ir.Trigger, ...]:
     out: list[ir.Trigger] = []
-    for key, value in (r.mapping(node, "triggers") or YMap((), SourceSpan("", 0, 0, 0, 0))).items:
-        m = r.mapping(value, f"trigger `{key.value}`")
-        trigger_name = r.declared(key, "a trigger")
-        if m is None or trigger_name is None:
-            continue
-        r.keys(m, TRIGGER_KEYS, f"trigger `{key.value}`")
+    for trigger_name, key, m in r.entries(node, "triggers", "trigger", "a trigger", TRIGGER_KEYS):
         after = r.names(m.get("after"), "an action") if m.get("after") is not None else ()
         at = r.text(m.get("at"), "at")
         if at is not None and at != "turn_end":

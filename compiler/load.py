@@ -133,7 +133,16 @@ def _convert(node: yaml.Node, path: str, depth: int, budget: list[int]) -> YNode
     if isinstance(node, yaml.MappingNode):
         items: list[tuple[YScalar, YNode]] = []
         seen: dict[object, SourceSpan] = {}
+        merged: list[tuple[YScalar, YNode]] = []
         for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                # `<<: *anchor` (or a list of them): the anchored mapping's keys, unless given here.
+                sources = _convert(value_node, path, depth + 1, budget)
+                for source in sources.items if isinstance(sources, YSeq) else (sources,):
+                    if not isinstance(source, YMap):
+                        raise LoadError(Diagnostic(source.span, "`<<:` merges a mapping (an anchored one: *name)"))
+                    merged.extend(source.items)
+                continue
             key = _convert(key_node, path, depth + 1, budget)
             if not isinstance(key, YScalar) or isinstance(key.value, float):
                 raise LoadError(Diagnostic(key.span, "a key must be a plain name"))
@@ -143,6 +152,10 @@ def _convert(node: yaml.Node, path: str, depth: int, budget: list[int]) -> YNode
                 )
             seen[key.value] = key.span
             items.append((key, _convert(value_node, path, depth + 1, budget)))
+        for key, value in merged:
+            if key.value not in seen:
+                seen[key.value] = key.span
+                items.append((key, value))
         return YMap(tuple(items), span)
     raise LoadError(Diagnostic(span, "unsupported YAML node"))  # pragma: no cover - aliases are resolved
 

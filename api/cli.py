@@ -478,7 +478,8 @@ def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequen
     head.add_column("what")
     head.add_column("value", justify="right")
     head.add_row("games finished", str(summary.finished))
-    head.add_row("capped (move limit reached)", f"{summary.capped} (limit {summary.max_moves})")
+    limits = f"{summary.max_moves} moves" + (f", {summary.max_turns} turns" if summary.max_turns else "")
+    head.add_row("capped (limit reached)", f"{summary.capped} (limit {limits})")
     error_row = str(summary.errors)
     if summary.first_error:
         e = summary.first_error
@@ -515,13 +516,16 @@ def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequen
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--max-moves", type=click.IntRange(min=1), default=DEFAULT_MAX_MOVES, show_default=True,
               help="Stop a game after this many actions; such games are counted as capped.")
+@click.option("--max-turns", type=click.IntRange(min=1), default=None,
+              help="Also stop a game after this many turns; such games are counted as capped.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game log to FILE (with -n 1).")
 @click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one game log per game into DIR (game-000000.jsonl, ...).")
 def simulate(ruleset: str, games: int, players: int | None, seed: int, workers: int, as_json: bool,
-             max_moves: int, options: tuple[str, ...], log_path: Path | None, log_dir: Path | None) -> None:
+             max_moves: int, max_turns: int | None, options: tuple[str, ...], log_path: Path | None,
+             log_dir: Path | None) -> None:
     """Play random games of RULESET and report wins, lengths and scores.
 
     Exits 1 if any game raised an exception (they are counted, with the first message)."""
@@ -532,8 +536,8 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, workers: 
     game, count, chosen = setup(ruleset, players, options)
     if log_dir:
         log_dir.mkdir(parents=True, exist_ok=True)
-    spec = BatchSpec(ruleset, count, seed, chosen, max_moves, record=bool(log_path or log_dir))
-    summary = Summary(ruleset, count, seed, chosen, max_moves)
+    spec = BatchSpec(ruleset, count, seed, chosen, max_moves, record=bool(log_path or log_dir), max_turns=max_turns)
+    summary = Summary(ruleset, count, seed, chosen, max_moves, max_turns)
     show = not as_json and games > 1 and sys.stderr.isatty()
     started = time.perf_counter()
     with progress_bar(games, f"{ruleset}: playing", show) as advance:
@@ -552,8 +556,9 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, workers: 
         for table in summary_tables(summary, seconds, workers, game.info.roles):
             console.print(table)
     if summary.capped:
+        turns = f" or the turn cap ({max_turns})" if max_turns else ""
         click.echo(f"rulewright: warning: {plural(summary.capped, 'game')} stopped at the move cap "
-                   f"({max_moves}) and counted apart as capped", err=True)
+                   f"({max_moves}){turns} and counted apart as capped", err=True)
     if summary.errors:
         e = summary.first_error or {}
         click.echo(f"rulewright: error: {plural(summary.errors, 'game')} raised an exception; the first, "

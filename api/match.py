@@ -57,6 +57,7 @@ def play_game(
     options: Mapping[str, str] | None = None,
     max_moves: int = DEFAULT_MAX_MOVES,
     *,
+    max_turns: int | None = None,
     agents: Mapping[int, Agent] | None = None,
     record: bool = False,
     index: int = 0,
@@ -72,7 +73,7 @@ def play_game(
         state = game.new_state(players, seed, options)
         seat_agents = [chosen.get(p, default) for p in range(state.num_players)]
         while not state.terminal:
-            if state.moves >= max_moves:
+            if state.moves >= max_moves or (max_turns is not None and state.turn > max_turns):
                 return GameResult(index, seed, [], [], state.turn, state.moves, capped=True, log=log,
                                   final=state.to_json() if record else None)
             player = state.to_act()
@@ -101,6 +102,7 @@ class BatchSpec:
     options: Mapping[str, str]
     max_moves: int = DEFAULT_MAX_MOVES
     record: bool = False
+    max_turns: int | None = None  # a turn cap, beside the move cap (None: none)
 
 
 _GAMES: dict[str, Game] = {}
@@ -122,7 +124,7 @@ def play_range(spec: BatchSpec, start: int, stop: int, game: Game | None = None)
     g = game or _game(spec.ruleset)
     return [
         play_game(g, spec.players, derive_seed(spec.seed, i), spec.options, spec.max_moves,
-                  record=spec.record, index=i)
+                  max_turns=spec.max_turns, record=spec.record, index=i)
         for i in range(start, stop)
     ]
 
@@ -185,6 +187,7 @@ class Summary:
     seed: int
     options: dict[str, str]
     max_moves: int
+    max_turns: int | None = None
     games: int = 0
     finished: int = 0
     capped: int = 0
@@ -243,6 +246,7 @@ class Summary:
             "seed": self.seed,
             "options": dict(self.options),
             "max_moves": self.max_moves,
+            "max_turns": self.max_turns,
             "games": self.games,
             "finished": self.finished,
             "capped": self.capped,

@@ -225,6 +225,13 @@ def test_simulate_with_workers_gives_the_same_results() -> None:
     assert parallel == serial
 
 
+def test_simulate_turn_cap_counts_capped_games_apart() -> None:
+    result = run("simulate", "china-cornett", "-n", "3", "--max-turns", "4", "--json")
+    data = json.loads(result.stdout)
+    assert data["capped"] == 3 and data["max_turns"] == 4 and data["finished"] == 0
+    assert "turn cap (4)" in result.stderr
+
+
 def test_simulate_counts_capped_games_and_writes_logs(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     result = run("simulate", "china-cornett", "-n", "3", "--max-moves", "10", "--json",

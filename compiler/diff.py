@@ -29,11 +29,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from . import ast, ir
-from .build import build_ir
+from .driver import build
 from .load import YMap, YNode
 from .merge import key_name
-from .paths import display, ruleset_file
-from .resolve import ResolveError, resolve
+from .paths import ruleset_file
 from .source import CompileError, SourceSpan
 from .types import Ty
 from .unparse import unparse, unparse_block
@@ -68,12 +67,7 @@ def load_ruleset(path: Path | str) -> ir.RuleSet:
     file = Path(path)
     if isinstance(path, str) and not path.endswith((".yaml", ".yml")) and not file.is_file():
         file = ruleset_file(path)
-    try:
-        resolved = resolve(file)
-    except ResolveError as exc:
-        raise CompileError(exc.diagnostics) from None
-    shown = tuple(display(f) for f in resolved.files)
-    ruleset, diagnostics = build_ir(resolved.tree, shown, resolved.variant)
+    resolved, ruleset, diagnostics = build(file)
     errors = [d for d in diagnostics if d.severity == "error"]
     if ruleset is None or errors:
         raise CompileError(errors or diagnostics)

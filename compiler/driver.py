@@ -18,7 +18,7 @@ from .build import build_ir
 from .check import check
 from .codegen import emit
 from .paths import display, module_name
-from .resolve import ResolveError, resolve
+from .resolve import Resolved, ResolveError, resolve
 from .source import CompileError, Diagnostic, SourceSpan
 
 
@@ -34,14 +34,23 @@ class Compiled:
         return Path(module_name(self.ruleset.game)) / f"{module_name(self.ruleset.variant)}.py"
 
 
-def analyse(path: Path) -> tuple[ir.RuleSet | None, list[Diagnostic], tuple[Path, ...]]:
-    """Run every stage up to the checker; never raises for a bad rule file."""
+def build(path: Path) -> tuple[Resolved, ir.RuleSet | None, list[Diagnostic]]:
+    """Resolve `extends:` and build the IR, with the problems found so far. A rule set that
+    cannot be resolved (missing, cyclic, not YAML) raises CompileError."""
     try:
         resolved = resolve(path)
     except ResolveError as exc:
-        return None, exc.diagnostics, ()
-    files = tuple(display(f) for f in resolved.files)
-    ruleset, diagnostics = build_ir(resolved.tree, files, resolved.variant)
+        raise CompileError(exc.diagnostics) from None
+    ruleset, diagnostics = build_ir(resolved.tree, tuple(display(f) for f in resolved.files), resolved.variant)
+    return resolved, ruleset, diagnostics
+
+
+def analyse(path: Path) -> tuple[ir.RuleSet | None, list[Diagnostic], tuple[Path, ...]]:
+    """Run every stage up to the checker; never raises for a bad rule file."""
+    try:
+        resolved, ruleset, diagnostics = build(path)
+    except CompileError as exc:
+        return None, list(exc.diagnostics), ()
     if ruleset is None:
         return None, diagnostics, resolved.files
     problems, _ = check(ruleset)
@@ -50,14 +59,10 @@ def analyse(path: Path) -> tuple[ir.RuleSet | None, list[Diagnostic], tuple[Path
 
 def compile_file(path: Path) -> Compiled:
     """Compile one rule set; raises CompileError with every problem found."""
-    try:
-        resolved = resolve(path)
-    except ResolveError as exc:
-        raise CompileError(exc.diagnostics) from None
-    shown = tuple(display(f) for f in resolved.files)
-    ruleset, diagnostics = build_ir(resolved.tree, shown, resolved.variant)
+    resolved, ruleset, diagnostics = build(path)
     if ruleset is None or diagnostics:
         raise CompileError(diagnostics)
+    shown = ruleset.files
     problems, program = check(ruleset)
     if problems:
         raise CompileError(problems)

@@ -24,7 +24,7 @@ from .runtime.state import FieldInfo, Game, State
 
 FILE_KEYS = ("ruleset", "options", "players", "seed", "names", "scenarios")
 SCENARIO_KEYS = ("doc", "ruleset", "options", "players", "seed", "names", "position", "steps", "expect")
-EXPECT_KEYS = ("scores", "fields", "legal", "legal_includes", "legal_excludes", "illegal", "winners",
+EXPECT_KEYS = ("scores", "score_terms", "fields", "legal", "legal_includes", "legal_excludes", "illegal", "winners",
                "terminal", "to_act", "error")
 POSITION_SPECIAL = ("to_act", "phase")
 DEFAULT_NAMES = ("Alex", "Barbara", "Chris", "Doris", "Emil", "Fiona", "Georg", "Hanna")
@@ -571,6 +571,20 @@ def _expectations(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> 
                         p.error(v.span, "a score is a whole number")
             else:
                 p.error(value.span, "`scores:` maps players to their scores")
+        elif kind == "score_terms":
+            terms = set(state.score_terms(0))
+            for k, v in value.items if isinstance(value, YMap) else ():
+                _seat(p, s, k, state.num_players)
+                for tk, tv in v.items if isinstance(v, YMap) else ():
+                    if str(tk.value) not in terms:
+                        p.error(tk.span, f"no scoring term `{tk.value}` in {game.info.ruleset}",
+                                did_you_mean(str(tk.value), terms))
+                    elif not (isinstance(tv, YScalar) and isinstance(tv.value, int)):
+                        p.error(tv.span, "a score is a whole number")
+                if not isinstance(v, YMap):
+                    p.error(v.span, "each player maps scoring terms to points: {alliances: 6}")
+            if not isinstance(value, YMap):
+                p.error(value.span, "`score_terms:` maps players to their points per scoring term")
         elif kind in ("winners",):
             if isinstance(value, YSeq):
                 for v in value.items:
@@ -686,6 +700,16 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
                     wanted_score = v.value if isinstance(v, YScalar) else None
                     result.checks.append(Check(f"score of {names[seat]}", wanted_score, scores[seat],
                                                scores[seat] == wanted_score))
+        elif e.kind == "score_terms" and isinstance(node, YMap):
+            for k, v in node.items:
+                seat = _seat(p, s, k, state.num_players)
+                if seat is not None and isinstance(v, YMap):
+                    terms = state.score_terms(seat)
+                    for tk, tv in v.items:
+                        term = str(tk.value)
+                        result.checks.append(Check(f"{term} of {names[seat]}", tv.value if isinstance(tv, YScalar)
+                                                   else None, terms.get(term), terms.get(term) == tv.value
+                                                   if isinstance(tv, YScalar) else False))
         elif e.kind == "fields" and isinstance(node, YMap):
             for fkey, fvalue in node.items:
                 info = fields.get(str(fkey.value))

@@ -18,20 +18,25 @@ from .source import Diagnostic, SourceSpan, did_you_mean
 from .types import ANY, Ty, parse_type
 
 TOP_KEYS = (
-    "rulewright", "game", "variant", "title", "author", "extends", "incompatible", "players", "roles", "enums",
-    "components",
+    "rulewright", "game", "variant", "title", "author", "extends", "incompatible", "players", "roles", "neutral",
+    "enums", "components", "setup",
     "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
-    "end", "scoring", "winner",
+    "end", "scoring", "winner", "tie_break",
 )
 OPTION_KEYS = ("doc", "quote", "default", "choices")
-BOARD_KEYS = ("hexagon", "ring", "regions", "expect", "note")
+BOARD_KEYS = ("hexagon", "ring", "graph", "regions", "borders", "expect", "players", "note")
+GRAPH_KEYS = ("spots", "roads")
+REGION_KEYS = ("spots",)  # and the region's attributes: `Chu: {colour: violet, spots: [...]}`
 REGION_KIND_KEYS = ("mirror_of", "rename")
-EXPECT_KEYS = ("spots", "regions", "region_size", "contiguous", "cover_each_spot_once", "no_region_equal")
+EXPECT_KEYS = (
+    "spots", "regions", "region_size", "contiguous", "cover_each_spot_once", "no_region_equal", "connected",
+    "borders", "borders_match_roads", "attribute_counts", "bordering_differ",
+)
 FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hide_items_if")
 PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor")
 ACTION_KEYS = ("choose", "when", "text", "effect", "doc")
 TRIGGER_KEYS = ("after", "at", "when", "effect", "doc")
-VISIBILITY = ("all", "owner", "none")
+VISIBILITY = ("all", "owner", "none", "size")
 WINNER_RULES = ("highest_score", "lowest_score")
 
 _SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
@@ -259,6 +264,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
 
     players = _players(r, tree.get("players"))
     roles = tuple(ref.name for ref in r.names(tree.get("roles"), "a role"))
+    neutral = tuple(ref.name for ref in r.names(tree.get("neutral"), "a neutral seat"))
     options = _options(r, tree.get("options"))
     boards = _boards(r, tree.get("boards"))
     dice = _dice(r, tree.get("dice"))
@@ -273,7 +279,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         elif enum_name is not None:
             enum_decls.append(ir.EnumDecl(enum_name, values, key.span))
 
-    entity_kinds = {"player", "spot", "region"} | {d.name for d in dice} | {c.name for c in components}
+    entity_kinds = {"player", "spot", "region", "border"} | {d.name for d in dice} | {c.name for c in components}
     enums = {"role", "regionkind"} | {o.name for o in options} | {e.name for e in enum_decls}
     state = r.mapping(tree.get("state"), "state") or YMap((), tree.span)
     for key, value in state.items:  # (_fields reports what is wrong with them)
@@ -295,6 +301,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         if sig:
             procedures.append(ir.Procedure(sig[0], sig[1], body_stmts, key.span))
 
+    setup = r.block(tree.get("setup"), "setup") if tree.get("setup") is not None else ()
     phases = _phases(r, tree.get("phases"))
     actions = _actions(r, tree.get("actions"))
     triggers = _triggers(r, tree.get("triggers"))
@@ -306,6 +313,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         expr = r.expr(value, f"scoring term `{key.value}`")
         if term is not None and expr is not None:
             scoring.append(ir.ScoreTerm(term, expr, key.span))
+    tie_break = r.expr(tree.get("tie_break"), "tie_break") if tree.get("tie_break") is not None else None
     winner = r.text(tree.get("winner"), "winner", "highest_score") or "highest_score"
     if winner not in WINNER_RULES:
         node = tree.get("winner")
@@ -342,6 +350,9 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         span=tree.span,
         enums=tuple(enum_decls),
         components=components,
+        neutral=neutral,
+        setup=setup,
+        tie_break=tie_break,
     )
     return ruleset, r.diagnostics
 
@@ -389,9 +400,28 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
     out: list[ir.Board] = []
     for board_name, key, m in r.entries(node, "boards", "board", "a board", BOARD_KEYS):
         ring = 0
-        if m.get("ring") is not None and m.get("hexagon") is None:
-            ring = r.integer(m.get("ring"), "ring") or 0
+        graph: tuple[str, ...] = ()
+        roads: list[tuple[str, ...]] = []
+        if m.get("graph") is not None and m.get("hexagon") is None and m.get("ring") is None:
             side: int | None = 0
+            gm = r.mapping(m.get("graph"), "graph")
+            if gm is None:
+                continue
+            r.keys(gm, GRAPH_KEYS, "graph")
+            gseq = r.sequence(gm.get("spots"), "spots")
+            graph = tuple(r.text(s, "a spot") or "?" for s in gseq.items) if gseq else ()
+            if not graph:
+                r.error(gm.span, "a graph board needs `spots: [...]`, the names of its spots")
+                continue
+            for road in (r.sequence(gm.get("roads"), "roads") or YSeq((), gm.span)).items:
+                path = r.sequence(road, "a road")
+                if path is not None:
+                    if len(path.items) < 2:
+                        r.error(path.span, "a road is a path of at least two spots: [A, B, ...]")
+                    roads.append(tuple(r.text(s, "a spot") or "?" for s in path.items))
+        elif m.get("ring") is not None and m.get("hexagon") is None:
+            ring = r.integer(m.get("ring"), "ring") or 0
+            side = 0
             if not 2 <= ring <= 1000:
                 r.error(m.get("ring").span,  # type: ignore[union-attr]
                         "`ring: N` needs the number of spots of the track (2 to 1000)")
@@ -400,8 +430,13 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
             side = r.integer(m.get("hexagon"), "hexagon")
             if side is None or not 2 <= side <= 20:
                 r.error(m.span if m.get("hexagon") is None else m.get("hexagon").span,  # type: ignore[union-attr]
-                        "a board needs `hexagon: N` (spots along an edge, 2 to 20) or `ring: N` (spots of a track)")
+                        "a board needs `hexagon: N` (spots along an edge, 2 to 20), `ring: N` (spots of a "
+                        "track) or `graph: {spots, roads}`")
                 continue
+        board_players = None
+        if m.get("players") is not None:
+            counts_allowed = _players(r, m.get("players"))
+            board_players = (min(counts_allowed), max(counts_allowed))
         kinds: list[ir.RegionKind] = []
         for kkey, kvalue in (r.mapping(m.get("regions"), "regions") or YMap((), m.span)).items:
             km = r.mapping(kvalue, f"region kind `{kkey.value}`")
@@ -418,9 +453,20 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
                 continue
             regions = []
             for rkey, rvalue in km.items:
+                attributes: list[tuple[str, str]] = []
+                if isinstance(rvalue, YMap):  # `Chu: {colour: violet, spots: [...]}`
+                    for akey, avalue in rvalue.items:
+                        if akey.value != "spots":
+                            attr = r.declared(akey, "a region attribute")
+                            value = r.name(avalue, f"attribute `{akey.value}`")
+                            if attr is not None and value is not None:
+                                attributes.append((attr, value.name))
+                    if rvalue.get("spots") is None:
+                        r.error(rvalue.span, f"region `{rkey.value}` needs `spots: [...]` beside its attributes")
+                    rvalue = rvalue.get("spots") or YSeq((), rvalue.span)
                 seq = r.sequence(rvalue, f"region `{rkey.value}`")
                 spots = tuple(r.text(s, "a spot") or "?" for s in seq.items) if seq else ()
-                regions.append(ir.Region(str(rkey.value), spots, rkey.span))
+                regions.append(ir.Region(str(rkey.value), spots, rkey.span, tuple(attributes)))
             kinds.append(ir.RegionKind(kind_name, tuple(regions), None, (), kkey.span))
         expect = None
         em = r.mapping(m.get("expect"), "expect")
@@ -447,8 +493,30 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
                 cover_each_spot_once=r.boolean(em.get("cover_each_spot_once"), "cover_each_spot_once"),
                 no_region_equal=unequal,
                 span=(m.key_node("expect") or em).span,
+                connected=r.boolean(em.get("connected"), "connected"),
+                borders=tuple((str(k.value), r.integer(v, "a count") or 0)
+                              for k, v in (r.mapping(em.get("borders"), "borders") or YMap((), em.span)).items),
+                borders_match_roads=r.text(em.get("borders_match_roads"), "borders_match_roads"),
+                attribute_counts=tuple(
+                    (str(k.value), tuple((str(vk.value), r.integer(vv, "a count") or 0)
+                                         for vk, vv in (r.mapping(v, "counts") or YMap((), em.span)).items))
+                    for k, v in (r.mapping(em.get("attribute_counts"), "attribute_counts") or YMap((), em.span)).items
+                ),
+                bordering_differ=r.text(em.get("bordering_differ"), "bordering_differ"),
             )
-        out.append(ir.Board(board_name, side or 0, tuple(kinds), expect, key.span, ring))
+        borders: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+        for bkey, bvalue in (r.mapping(m.get("borders"), "borders") or YMap((), m.span)).items:
+            pairs: list[tuple[str, str]] = []
+            for pair in (r.sequence(bvalue, f"borders of `{bkey.value}`") or YSeq((), m.span)).items:
+                ends = r.sequence(pair, "a border")
+                names = [r.text(x, "a region") for x in ends.items] if ends is not None else []
+                if len(names) != 2 or names[0] is None or names[1] is None:
+                    r.error(pair.span, "a border joins two regions: [Wei, Chin]")
+                    continue
+                pairs.append((names[0], names[1]))
+            borders.append((str(bkey.value), tuple(pairs)))
+        out.append(ir.Board(board_name, side or 0, tuple(kinds), expect, key.span, ring, graph, tuple(roads),
+                            tuple(borders), board_players))
     return tuple(out)
 
 
@@ -530,6 +598,11 @@ def _fields(r: _Reader, state: YMap, entity_kinds: set[str], enums: set[str]) ->
             vnode = m.get("visible")
             assert vnode is not None
             r.error(vnode.span, f"visible must be one of {', '.join(VISIBILITY)}", did_you_mean(visible, VISIBILITY))
+        elif visible == "size" and (per is not None or ty.kind not in ("list", "set")):
+            vnode = m.get("visible")
+            assert vnode is not None
+            r.error(vnode.span, "`visible: size` is for a list or set field (not per entity): a face-down pile",
+                    "everyone sees how many items it holds, nobody which")
         shown_if = r.expr(m.get("shown_if"), "shown_if") if m.get("shown_if") is not None else None
         hide_items_if = r.expr(m.get("hide_items_if"), "hide_items_if") if m.get("hide_items_if") is not None else None
         out.append(ir.Field(name, per, ty, values, init, visible, r.text(m.get("doc"), "doc", "") or "", key.span,

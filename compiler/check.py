@@ -124,6 +124,10 @@ class LoweredBoard:
     regions: tuple[tuple[str, str, tuple[str, ...]], ...]  # kind, name, spots
     span: SourceSpan
     ring: int = 0
+    graph: tuple[str, ...] = ()  # a graph board's spots
+    roads: tuple[tuple[str, str], ...] = ()  # its road segments, each joining two spots
+    borders: tuple[tuple[str, str], ...] = ()  # bordering regions, in the order numbered
+    attributes: tuple[tuple[int, ...], ...] = ()  # per region attribute, its value for each region (-1: none)
 
 
 @dataclass
@@ -146,6 +150,9 @@ class Program:
     end: str = "False"
     end_span: SourceSpan | None = None
     scoring: list[tuple[str, str, SourceSpan]] = field(default_factory=list)
+    setup: list[Line] = field(default_factory=list)
+    tie_break: str | None = None
+    neutral: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +181,8 @@ class _Checker:
         self.context = ""  # "effect" allows chance
         self.gotos: list[tuple[str, SourceSpan]] = []
         self.program = Program()
-        self.entity_kinds = {"player", "spot", "region"} | {d.name for d in rs.dice}
+        self.entity_kinds = {"player", "spot", "region", "border"} | {d.name for d in rs.dice}
+        self.region_attributes: list[str] = []  # the names of region attributes, in table order
         self.enum_names: set[str] = {"role", "regionkind"}
         self.component_count: dict[str, int] = {}
         self.attributes: dict[str, dict[str, tuple[Ty, str]]] = {}
@@ -218,6 +226,10 @@ class _Checker:
                            "give one role per seat, in seat order")
         self.program.roles = roles
         self.declare_enum("role", roles, rs.span, "the roles, in seat order")
+        # Neutral seats come after the players: they own pieces but never take a turn nor win.
+        self.program.neutral = rs.neutral
+        for i, name in enumerate(rs.neutral):
+            self.declare(name, _Sym("const", entity("player"), f"(self.num_players + {i})", rs.span))
         for decl in rs.enums:
             if decl.name in self.enum_names or decl.name in self.entity_kinds or decl.name in ("int", "bool", "str"):
                 self.error(decl.span, f"`{decl.name}` is already the name of a kind of value", "choose another name")
@@ -244,7 +256,7 @@ class _Checker:
             board_names = tuple(b.name for b in rs.boards)
             if option is None:
                 self.error(rs.boards[1].span, "several boards need an option `board` to choose between them")
-            elif set(option.choices) != set(board_names):
+            elif set(option.choices) - {"by_players"} != set(board_names):
                 self.error(option.span, f"option `board` must choose among the boards: {', '.join(board_names)}")
         for opt in rs.options:
             slot = f"opt_{opt.name}"
@@ -337,6 +349,9 @@ class _Checker:
         if board.ring:
             self.ring_board(board)
             return
+        if board.graph:
+            self.graph_board(board)
+            return
         regions: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         by_kind = {k.name: k for k in board.region_kinds}
         at = hex_labels(board.hexagon)
@@ -397,6 +412,160 @@ class _Checker:
                 tuple((k, n, s) for k, rs_ in regions.items() for n, s in rs_), board.span,
             )
         )
+
+    def graph_board(self, board: ir.Board) -> None:
+        """Named spots joined by roads, with regions over them and the borders between regions."""
+        labels = list(board.graph)
+        on_board = set(labels)
+        where = f"board `{board.name}`"
+        for spot, count in Counter(labels).items():
+            if count > 1:
+                self.error(board.span, f"{where} lists spot `{spot}` {count} times")
+        edges: list[tuple[str, str]] = []
+        for road in board.roads:
+            for spot in road:
+                if spot not in on_board:
+                    self.error(board.span, f"{where}: a road goes through `{spot}`, which is not one of its spots",
+                               did_you_mean(spot, labels))
+            edges += [(a, b) for a, b in zip(road, road[1:], strict=False) if a in on_board and b in on_board]
+        regions: list[tuple[str, str, tuple[str, ...]]] = []
+        region_of: dict[str, dict[str, list[str]]] = {}
+        for kind in board.region_kinds:
+            if kind.mirror_of is not None:
+                self.error(kind.span, "a graph board has no mirror image", "list the regions")
+            of: dict[str, list[str]] = region_of.setdefault(kind.name, {})
+            for region in kind.regions:
+                for spot in region.spots:
+                    if spot not in on_board:
+                        self.error(region.span, f"region {region.name} of {where}: no spot `{spot}`",
+                                   did_you_mean(spot, labels))
+                    of.setdefault(spot, []).append(region.name)
+                regions.append((kind.name, region.name, region.spots))
+        borders: list[tuple[str, str]] = []
+        for kind_name, pairs in board.borders:
+            kind_regions = {r.name for k in board.region_kinds if k.name == kind_name for r in k.regions}
+            if not kind_regions:
+                self.error(board.span, f"{where}: borders of `{kind_name}`, which is no region kind of it")
+            for a, b in pairs:
+                for end in (a, b):
+                    if end not in kind_regions:
+                        self.error(board.span, f"{where}: a border names `{end}`, no region of kind `{kind_name}`",
+                                   did_you_mean(end, kind_regions))
+                if (a, b) in borders or (b, a) in borders:
+                    self.error(board.span, f"{where}: the border {a}-{b} is listed twice")
+                borders.append((a, b))
+        # Region attributes: each a table over every region, its values of one enumeration.
+        attr_names = sorted({a for k in board.region_kinds for r in k.regions for a, _ in r.attributes})
+        tables: list[tuple[int, ...]] = []
+        for attr in attr_names:
+            if attr not in self.region_attributes:
+                self.region_attributes.append(attr)
+        for attr in self.region_attributes:
+            row: list[int] = []
+            enum_of: str | None = None
+            for k in board.region_kinds:
+                for r in k.regions:
+                    value = dict(r.attributes).get(attr)
+                    if value is None:
+                        row.append(-1)
+                        continue
+                    sym = self.globals.get(value)
+                    if sym is None or sym.kind != "const" or sym.ty.kind != "enum":
+                        self.error(r.span, f"attribute `{attr}` of {r.name}: `{value}` is no value of an enumeration",
+                                   "declare it under `enums:`")
+                        row.append(-1)
+                        continue
+                    if enum_of not in (None, sym.ty.name):
+                        self.error(r.span, f"attribute `{attr}` of {r.name} is a {sym.ty.name}, elsewhere a {enum_of}")
+                    enum_of = sym.ty.name
+                    row.append(next((v for n, v, _ in self.program.constants if n == sym.py), -1))
+            tables.append(tuple(row))
+            if enum_of is not None:
+                self.attributes.setdefault("region", {})[attr] = (
+                    enum(enum_of), f"self.board.region_attributes[{self.region_attributes.index(attr)}]")
+        if board.expect is not None:
+            self.graph_expect(board, labels, edges, region_of, borders)
+        self.program.boards.append(LoweredBoard(
+            board.name, 0, tuple(regions), board.span, 0, tuple(labels), tuple(edges), tuple(borders),
+            tuple(tables),
+        ))
+
+    def graph_expect(self, board: ir.Board, labels: list[str], edges: list[tuple[str, str]],
+                     region_of: dict[str, dict[str, list[str]]], borders: list[tuple[str, str]]) -> None:
+        """The validators of a graph board: each count and property its `expect:` states."""
+        exp = board.expect
+        assert exp is not None
+        problems: list[str] = []
+        if exp.spots is not None and exp.spots != len(labels):
+            problems.append(f"{len(labels)} spots, expected {exp.spots}")
+        kinds = {k.name: k for k in board.region_kinds}
+        for kind_name, count in exp.regions:
+            found = len(kinds[kind_name].regions) if kind_name in kinds else 0
+            if found != count:
+                problems.append(f"{found} regions of kind `{kind_name}`, expected {count}")
+        if exp.region_size is not None:
+            low, high = exp.region_size
+            for kind_name, _ in exp.regions:
+                for r in kinds[kind_name].regions if kind_name in kinds else ():
+                    if not low <= len(r.spots) <= high:
+                        problems.append(f"region {r.name} has {len(r.spots)} spots, not {low} to {high}")
+        adjacency: dict[str, set[str]] = {s: set() for s in labels}
+        for a, b in edges:
+            adjacency[a].add(b)
+            adjacency[b].add(a)
+        if exp.connected and labels:
+            seen, todo = {labels[0]}, [labels[0]]
+            while todo:
+                for nxt in adjacency[todo.pop()] - seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+            if len(seen) != len(labels):
+                cut = sorted(set(labels) - seen)
+                problems.append(f"the roads do not join every spot: {', '.join(cut[:6])} cannot be reached "
+                                f"from {labels[0]}")
+        if exp.cover_each_spot_once:
+            for kind_name, _ in exp.regions:
+                of = region_of.get(kind_name, {})
+                for spot in labels:
+                    if len(of.get(spot, [])) != 1:
+                        problems.append(f"spot {spot} is in {len(of.get(spot, []))} regions of kind `{kind_name}`")
+        for kind_name, count in exp.borders:
+            found = sum(1 for k, pairs in board.borders if k == kind_name for _ in pairs)
+            if found != count:
+                problems.append(f"{found} borders between regions of kind `{kind_name}`, expected {count}")
+        if exp.borders_match_roads is not None:
+            of = region_of.get(exp.borders_match_roads, {})
+            crossing: set[frozenset[str]] = set()
+            for a, b in edges:
+                for ra in of.get(a, []):
+                    for rb in of.get(b, []):
+                        if ra != rb:
+                            crossing.add(frozenset((ra, rb)))
+            for owners in of.values():  # a spot in two regions joins them (a border post)
+                for i, ra in enumerate(owners):
+                    for rb in owners[i + 1:]:
+                        crossing.add(frozenset((ra, rb)))
+            listed = {frozenset(p) for k, pairs in board.borders if k == exp.borders_match_roads for p in pairs}
+            for pair in sorted(crossing - listed, key=sorted):
+                problems.append(f"a road joins {' and '.join(sorted(pair))}, but no border between them is listed")
+            for pair in sorted(listed - crossing, key=sorted):
+                problems.append(f"the border {'-'.join(sorted(pair))} is crossed by no road")
+        attributes = {(r.name, a): v for k in board.region_kinds for r in k.regions for a, v in r.attributes}
+        for attr, counts in exp.attribute_counts:
+            found_counts = Counter(v for (_, a), v in attributes.items() if a == attr)
+            for value, count in counts:
+                if found_counts.get(value, 0) != count:
+                    problems.append(f"{found_counts.get(value, 0)} regions with {attr} {value}, expected {count}")
+            extra = set(found_counts) - {v for v, _ in counts}
+            if extra:
+                problems.append(f"regions with {attr} {', '.join(sorted(extra))}, which `expect` does not list")
+        if exp.bordering_differ is not None:
+            for a, b in borders:
+                va, vb = attributes.get((a, exp.bordering_differ)), attributes.get((b, exp.bordering_differ))
+                if va is not None and va == vb:
+                    problems.append(f"{a} and {b} border each other and are both {exp.bordering_differ} {va}")
+        for problem in problems:
+            self.error(exp.span, f"board `{board.name}` does not match what is expected of it: {problem}")
 
     def ring_board(self, board: ir.Board) -> None:
         """A closed track of spots 1..N; regions are lists of spot numbers."""
@@ -702,6 +871,8 @@ class _Checker:
         assert isinstance(ret, Ty)
         if ret == entity("T"):  # a generic result: the element type its argument fixed
             ret = bindings.get("T", ANY)
+        elif ret.kind in ("list", "set") and ret.elem == entity("T"):
+            ret = Ty(ret.kind, elem=bindings.get("T", ANY))
         extra: dict[str, str] = {}
         if e.func == "throw":
             dice_kind = bindings.get("T") or ANY
@@ -809,9 +980,11 @@ class _Checker:
                 elem, walk = self.iterable(dt, dpy, s.domain.span)
                 self.scopes.append({})
                 var = self.bind(s.var, elem, s.span)
-                head = Line(depth, f"for {var} in {walk}:", s.span)
                 body = self.block(s.body, depth + 1)
                 self.scopes.pop()
+                if not any(re.search(rf"\b{var}\b", line.code) for line in body):
+                    var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
+                head = Line(depth, f"for {var} in {walk}:", s.span)
                 return [head, *body]
             case ast.If():
                 lines: list[Line] = []
@@ -888,7 +1061,7 @@ class _Checker:
             annotation = _annotation(f.type)
             if f.per:
                 count = {
-                    "player": "self.num_players",
+                    "player": "self.num_seats",
                     "spot": "len(self.board.spots)",
                     "region": "len(self.board.region_names)",
                 }.get(f.per, f"{self.component_count[f.per]}" if f.per in self.component_count
@@ -983,6 +1156,9 @@ class _Checker:
                            "list it in a phase's `actions:`")
             prog.actions.append(self.action(a, after.get(a.name, [])))
         self.reachability()
+        # setup: effects run once before the first turn, after every field has its init
+        self.scopes, self.context = [{}], "effect"
+        prog.setup = list(self.block(rs.setup, 2))
         # end and scoring
         self.scopes, self.context = [{}], "end"
         if rs.end is None:
@@ -999,6 +1175,11 @@ class _Checker:
             t, py = self.expr(term.expr)
             self.want(INT, t, term.expr.span, f"scoring term `{term.name}`")
             prog.scoring.append((term.name, py, term.span))
+        if rs.tie_break is not None:
+            self.scopes, self.context = [{"player": _Sym("local", entity("player"), "player", rs.span)}], "score"
+            t, py = self.expr(rs.tie_break)
+            self.want(INT, t, rs.tie_break.span, "`tie_break`")
+            prog.tie_break = py
         return prog
 
     def action(self, a: ir.Action, triggers: list[str]) -> LoweredAction:

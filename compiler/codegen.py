@@ -171,6 +171,11 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
         option_infos=rs.options,
         files=tuple(path for path, _ in sources),
         lowest=rs.winner == "lowest_score",
+        neutral=program.neutral,
+        tie_break=program.tie_break,
+        tie_break_span=rs.tie_break.span if rs.tie_break is not None else None,
+        setup=program.setup if any(line.code != "pass" for line in program.setup) else [],
+        board_players={b.name: b.players for b in rs.boards if b.players is not None},
     )
     if "Sequence[" not in text.split("from rulewright import runtime as rt", 1)[1]:
         text = text.replace("from collections.abc import Sequence\n", "")

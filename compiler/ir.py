@@ -28,6 +28,7 @@ class Region:
     name: str
     spots: tuple[str, ...]
     span: SourceSpan
+    attributes: tuple[tuple[str, str], ...] = ()  # (attribute, value name): `colour: violet`
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,11 @@ class BoardExpect:
     cover_each_spot_once: bool
     no_region_equal: tuple[str, ...]
     span: SourceSpan
+    connected: bool = False  # a graph board: one road network
+    borders: tuple[tuple[str, int], ...] = ()  # how many borders of each region kind
+    borders_match_roads: str | None = None  # the region kind whose borders are exactly its road crossings
+    attribute_counts: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # regions per attribute value
+    bordering_differ: str | None = None  # an attribute two bordering regions never share
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +64,10 @@ class Board:
     expect: BoardExpect | None
     span: SourceSpan
     ring: int = 0  # the number of spots of a ring board (a closed track)
+    graph: tuple[str, ...] = ()  # the spots of a graph board, in order (hexagon and ring are 0 then)
+    roads: tuple[tuple[str, ...], ...] = ()  # a graph board's roads, each a path of spots
+    borders: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # per region kind, its bordering pairs
+    players: tuple[int, int] | None = None  # the player counts this board is for
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,3 +225,6 @@ class RuleSet:
     span: SourceSpan
     enums: tuple[EnumDecl, ...] = ()
     components: tuple[Component, ...] = ()
+    neutral: tuple[str, ...] = ()  # seats that own pieces but never take a turn nor win (China's Emperor)
+    setup: tuple[ast.Stmt, ...] = ()  # effects run once, before the first turn (chance allowed)
+    tie_break: ast.Expr | None = None  # among players tied on score, the higher value of this wins

@@ -62,7 +62,8 @@ class Board:
 
     __slots__ = (
         "name", "labels", "index", "spots", "neighbours", "region_names", "region_spots", "region_kind",
-        "kinds", "region_of", "action_cache",
+        "kinds", "region_of", "action_cache", "region_attributes", "border_regions",
+        "regions_of_kind",
     )
 
     name: str
@@ -92,6 +93,10 @@ class Board:
         self.region_spots: tuple[tuple[int, ...], ...] = tuple(region_spots)
         self.region_kind: tuple[int, ...] = tuple(region_kind)
         self.region_of: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in region_of)
+        self.regions_of_kind: tuple[tuple[int, ...], ...] = tuple(
+            tuple(i for i, k in enumerate(region_kind) if k == kind) for kind in range(len(self.kinds)))
+        self.region_attributes: tuple[tuple[int, ...], ...] = ()
+        self.border_regions: tuple[tuple[int, int], ...] = ()
 
 
     def regions_touching(self, spots: Iterable[int], kind: int) -> list[int]:
@@ -110,6 +115,9 @@ class Board:
 
     def count_lines(self, n: int, spots: Iterable[int]) -> int:
         return 0
+
+    def road_chains(self, spots: Iterable[int], least: int, one_per_network: bool) -> list[tuple[int, ...]]:
+        raise RulewrightError(f"board {self.name} has no roads: it is not a graph board")
 
 
 class RingBoard(Board):
@@ -133,6 +141,96 @@ class RingBoard(Board):
     def passed(self, spot: int, steps: int) -> list[int]:
         """The spots strictly between `spot` and the spot `steps` ahead."""
         return [(spot + k) % self.size for k in range(1, steps)]
+
+
+class GraphBoard(Board):
+    """Named spots joined by roads (China's palace spaces), regions over them, borders between regions."""
+
+    __slots__ = ()
+
+    def __init__(
+        self, name: str, labels: Sequence[str], roads: Iterable[tuple[str, str]], kinds: Sequence[str],
+        regions: Iterable[RegionSpec], borders: Iterable[tuple[str, str]], attributes: Sequence[tuple[int, ...]],
+    ) -> None:
+        self.name = name
+        self.labels = tuple(labels)
+        self.index = {label: i for i, label in enumerate(self.labels)}
+        self.spots = tuple(range(len(self.labels)))
+        near: list[set[int]] = [set() for _ in self.spots]
+        for a, b in roads:
+            near[self.index[a]].add(self.index[b])
+            near[self.index[b]].add(self.index[a])
+        self.neighbours = tuple(tuple(sorted(n)) for n in near)
+        self._regions(kinds, regions)
+        by_name = {n: i for i, n in enumerate(self.region_names)}
+        self.border_regions = tuple((by_name[a], by_name[b]) for a, b in borders)
+        self.region_attributes = tuple(attributes)
+
+    def road_chains(self, spots: Iterable[int], least: int, one_per_network: bool) -> list[tuple[int, ...]]:
+        """Cut the road network among `spots` into chains of at least `least` spots.
+
+        A chain is a path along roads that never forks; each spot is in at most one chain. The
+        longest path is taken first (ties: the one whose spots come first on the board), its spots
+        are taken out, and the longest path left is next, until none is `least` long. With
+        `one_per_network`, only the longest path of each connected network counts.
+        """
+        left = frozenset(spots)
+        chains: list[tuple[int, ...]] = []
+        if one_per_network:
+            for network in self._networks(left):
+                best = self._longest_path(network)
+                if len(best) >= least:
+                    chains.append(best)
+            return chains
+        while left:
+            best = self._longest_path(left)
+            if len(best) < least:
+                break
+            chains.append(best)
+            left = left - set(best)
+        return chains
+
+    def _networks(self, spots: frozenset[int]) -> list[frozenset[int]]:
+        seen: set[int] = set()
+        out: list[frozenset[int]] = []
+        for start in sorted(spots):
+            if start in seen:
+                continue
+            part, todo = {start}, [start]
+            while todo:
+                for nxt in self.neighbours[todo.pop()]:
+                    if nxt in spots and nxt not in part:
+                        part.add(nxt)
+                        todo.append(nxt)
+            seen |= part
+            out.append(frozenset(part))
+        return out
+
+    def _longest_path(self, spots: frozenset[int]) -> tuple[int, ...]:
+        """The longest simple path among `spots` (a depth-first search: networks here are small)."""
+        best: tuple[int, ...] = ()
+        near = {s: [n for n in self.neighbours[s] if n in spots] for s in spots}
+
+        def walk(path: list[int], on: set[int]) -> None:
+            nonlocal best
+            extended = False
+            for nxt in near[path[-1]]:
+                if nxt not in on:
+                    extended = True
+                    path.append(nxt)
+                    on.add(nxt)
+                    walk(path, on)
+                    on.discard(nxt)
+                    path.pop()
+            if not extended:
+                # the same path read from either end counts once: keep the one that starts lower
+                candidate = tuple(path) if path[0] <= path[-1] else tuple(reversed(path))
+                if len(candidate) > len(best) or (len(candidate) == len(best) and candidate < best):
+                    best = candidate
+
+        for start in sorted(spots):
+            walk([start], {start})
+        return best
 
 
 class HexBoard(Board):

@@ -41,3 +41,18 @@ def draw(rng: Rng, items: Iterable[int]) -> int:
     if not pool:
         raise RulewrightError("draw() from an empty set: the rules must check that something is left")
     return pool[rng.below(len(pool))]
+
+
+def without(items: Sequence[int], item: int) -> list[int]:
+    """`items` with its first copy of `item` taken out."""
+    out = list(items)
+    if item in out:
+        out.remove(item)
+    return out
+
+
+def draw_from(rng: Rng, items: Sequence[int]) -> int:
+    """One item of a list at random: the list is read as an unordered pile (a shuffled deck)."""
+    if not items:
+        raise RulewrightError("draw_from() an empty list: the rules must check that something is left")
+    return items[rng.below(len(items))]

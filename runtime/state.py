@@ -95,7 +95,7 @@ class State:
     """One position of one game. Subclasses add a slot per state field."""
 
     __slots__ = (
-        "game", "num_players", "options", "seed", "rng", "board", "current", "phase", "turn",
+        "game", "num_players", "num_seats", "options", "seed", "rng", "board", "current", "phase", "turn",
         "moves", "terminal", "next_phase", "_legal_cache", "trace",
     )
 
@@ -108,9 +108,12 @@ class State:
     TEXT_PREFIX: ClassVar[Mapping[str, str]] = {}
     ENUMS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     DICE: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    NEUTRAL: ClassVar[tuple[str, ...]] = ()  # seats after the players that never take a turn nor win
+    TIE_BREAK: ClassVar[bool] = False  # whether `tie_break:` decides between players tied on score
 
     game: Game
     num_players: int
+    num_seats: int  # the players and then the neutral seats
     options: dict[str, str]
     seed: int
     rng: Rng
@@ -128,10 +131,11 @@ class State:
     def _init(self, game: Game, players: int, seed: int, options: dict[str, str]) -> None:
         self.game = game
         self.num_players = players
+        self.num_seats = players + len(self.NEUTRAL)
         self.options = options
         self.seed = seed
         self.rng = Rng(seed)
-        self.board = game.board_for(options)
+        self.board = game.board_for(options, players)
         self.current = 0
         self.phase = 0
         self.turn = 1
@@ -199,7 +203,18 @@ class State:
             return []
         scores = self.scores()
         best = min(scores) if self.game.lowest_score_wins else max(scores)
-        return [p for p, s in enumerate(scores) if s == best]
+        tied = [p for p, s in enumerate(scores) if s == best]
+        if self.TIE_BREAK and len(tied) > 1:
+            most = max(self._tie_break(p) for p in tied)
+            tied = [p for p in tied if self._tie_break(p) == most]
+        return tied
+
+    def _tie_break(self, player: int) -> int:
+        return 0
+
+    def score_terms(self, player: int) -> dict[str, int]:
+        """Each scoring term of `player` on its own (generated)."""
+        return {"score": self._score(player)}
 
     def observation(self, player: int) -> dict[str, Any]:
         """What `player` sees: every field its visibility lets him see, values by name."""
@@ -211,6 +226,9 @@ class State:
             if visible != "all" and self._shown(info.name):
                 visible = "all"
             if visible == "none":
+                continue
+            if visible == "size":  # a face-down pile: everyone sees how many, nobody what
+                fields[info.name] = len(getattr(self, info.name))
                 continue
             value = getattr(self, info.name)
             if info.per is None:
@@ -242,6 +260,7 @@ class State:
         other = self.__class__.__new__(self.__class__)
         other.game = self.game
         other.num_players = self.num_players
+        other.num_seats = self.num_seats
         other.options = self.options
         other.seed = self.seed
         other.rng = self.rng.copy()
@@ -284,7 +303,7 @@ class State:
         if kind == "region":
             return self.board.region_names
         if kind == "player":
-            return [f"P{p + 1}" for p in range(self.num_players)]
+            return [f"P{p + 1}" for p in range(self.num_players)] + list(self.NEUTRAL)
         if kind in self.DICE:
             return self.DICE[kind]
         return self.ENUMS[kind]
@@ -462,6 +481,9 @@ def _cook(info: FieldInfo, value: Any) -> Any:
     return int(value)
 
 
+BY_PLAYERS = "by_players"  # the choice of option `board` that picks the board by the number of players
+
+
 class Game:
     """A compiled rule set: its facts, its boards, and a factory of states."""
 
@@ -471,18 +493,32 @@ class Game:
         state_class: type[State],
         boards: Mapping[str, Callable[[], Board]],
         lowest_score_wins: bool = False,
+        board_players: Mapping[str, tuple[int, int]] | None = None,
     ) -> None:
         self.info = info
         self.state_class = state_class
         self._board_makers = boards
+        self.board_players = dict(board_players or {})
         self._boards: dict[str, Board] = {}
         self.lowest_score_wins = lowest_score_wins
 
     def __repr__(self) -> str:
         return f"<Game {self.info.ruleset}>"
 
-    def board_for(self, options: Mapping[str, str]) -> Board:
+    def board_for(self, options: Mapping[str, str], players: int | None = None) -> Board:
+        """The board the options choose; `by_players`: the first board made for that many players."""
         name = options.get("board") or next(iter(self._board_makers))
+        if name == BY_PLAYERS:
+            fits = [b for b in self._board_makers
+                    if players is None or b not in self.board_players
+                    or self.board_players[b][0] <= players <= self.board_players[b][1]]
+            if not fits:
+                raise BadSetup(f"{self.info.ruleset} has no board for {players} players")
+            name = fits[0]
+        elif players is not None and name in self.board_players:
+            low, high = self.board_players[name]
+            if not low <= players <= high:
+                raise BadSetup(f"board `{name}` is for {low} to {high} players, not {players}")
         board = self._boards.get(name)
         if board is None:
             board = self._boards[name] = self._board_makers[name]()

@@ -260,7 +260,7 @@ def test_each_kind_of_change_with_path_old_new_and_line(tmp_path: Path) -> None:
     expected = {
         ("changed", "players"): ("2", "[2, 3]", f"{shown}:2"),
         ("changed", "options.sector_collector.default"): ("turner", "owner", f"{shown}:4"),
-        ("changed", "boards.hex6.regions.mountain.M3"): ("[A5, A6, B6, B7]", "[A5, A6, B6]", f"{shown}:9"),
+        ("changed", "boards.hex6.regions.mountain.M3.spots"): ("[A5, A6, B6, B7]", "[A5, A6, B6]", f"{shown}:9"),
         ("changed", "state.gold.init"): ("0", "1", f"{shown}:11"),
         ("changed", "define.completed"): ("completed(sector: region): all(marker[s] != face_down for s in sector)",
                                           "completed(sector: region): all(marker[s] == removed for s in sector)",
@@ -284,7 +284,7 @@ def test_each_kind_of_change_with_path_old_new_and_line(tmp_path: Path) -> None:
     }
     assert {k: (c.old, c.new, where(c)) for k, c in got.items()} == expected
     assert [c.path for c in changes][:3] == ["players", "options.sector_collector.default",
-                                             "boards.hex6.regions.mountain.M3"], "in the order of the rule file"
+                                             "boards.hex6.regions.mountain.M3.spots"], "in the order of the rule file"
 
 
 def test_trigger_order_is_a_change(tmp_path: Path) -> None:

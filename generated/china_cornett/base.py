@@ -159,7 +159,7 @@ class ChinaCornettState(rt.State):
         # rules/china-cornett/base.yaml:117
         self.marker = [FACE_DOWN for _ in range(len(self.board.spots))]
         # rules/china-cornett/base.yaml:124
-        self.gold = [0 for _ in range(self.num_players)]
+        self.gold = [0 for _ in range(self.num_seats)]
         # rules/china-cornett/base.yaml:129
         self.tablets = frozenset((T01, T02, T12))
         # rules/china-cornett/base.yaml:134
@@ -326,6 +326,13 @@ class ChinaCornettState(rt.State):
 
     def _score(self, player: int) -> int:
         return self.gold[player]  # gold: rules/china-cornett/base.yaml:243
+
+
+    def score_terms(self, player: int) -> dict[str, int]:
+        """Each scoring term of `player` on its own, as the rule file names them."""
+        return {
+            'gold': self.gold[player],
+        }
 
     # -- Visibility ---------------------------------------------------------------------------
     def _shown(self, name: str) -> bool:

@@ -168,9 +168,9 @@ class MandarinState(rt.State):
 
     def _setup(self) -> None:
         # rules/mandarin/base.yaml:138
-        self.money = [3000 for _ in range(self.num_players)]
+        self.money = [3000 for _ in range(self.num_seats)]
         # rules/mandarin/base.yaml:147
-        self.card = [frozenset() for _ in range(self.num_players)]
+        self.card = [frozenset() for _ in range(self.num_seats)]
         # rules/mandarin/base.yaml:155
         self.dispenser = frozenset(t for t in range(72))
         # rules/mandarin/base.yaml:161
@@ -178,7 +178,7 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:171
         self.plain = frozenset()
         # rules/mandarin/base.yaml:177
-        self.position = [self.board.spots[1] for _ in range(self.num_players)]
+        self.position = [self.board.spots[1] for _ in range(self.num_seats)]
         # rules/mandarin/base.yaml:183
         self.placed = False
         # rules/mandarin/base.yaml:188
@@ -752,6 +752,13 @@ class MandarinState(rt.State):
 
     def _score(self, player: int) -> int:
         return 1 if self.complete(player) else 0  # victory: rules/mandarin/base.yaml:580
+
+
+    def score_terms(self, player: int) -> dict[str, int]:
+        """Each scoring term of `player` on its own, as the rule file names them."""
+        return {
+            'victory': 1 if self.complete(player) else 0,
+        }
 
     # -- Visibility ---------------------------------------------------------------------------
     def _shown(self, name: str) -> bool:

@@ -169,9 +169,9 @@ class MandarinMoneyState(rt.State):
 
     def _setup(self) -> None:
         # rules/mandarin/base.yaml:138
-        self.money = [3000 for _ in range(self.num_players)]
+        self.money = [3000 for _ in range(self.num_seats)]
         # rules/mandarin/base.yaml:147
-        self.card = [frozenset() for _ in range(self.num_players)]
+        self.card = [frozenset() for _ in range(self.num_seats)]
         # rules/mandarin/base.yaml:155
         self.dispenser = frozenset(t for t in range(72))
         # rules/mandarin/base.yaml:161
@@ -179,7 +179,7 @@ class MandarinMoneyState(rt.State):
         # rules/mandarin/base.yaml:171
         self.plain = frozenset()
         # rules/mandarin/base.yaml:177
-        self.position = [self.board.spots[1] for _ in range(self.num_players)]
+        self.position = [self.board.spots[1] for _ in range(self.num_seats)]
         # rules/mandarin/base.yaml:183
         self.placed = False
         # rules/mandarin/base.yaml:188
@@ -780,6 +780,13 @@ class MandarinMoneyState(rt.State):
 
     def _score(self, player: int) -> int:
         return self.money[player] + sum(self.value(t) for t in self.card[player])  # wealth: rules/mandarin/money.yaml:32
+
+
+    def score_terms(self, player: int) -> dict[str, int]:
+        """Each scoring term of `player` on its own, as the rule file names them."""
+        return {
+            'wealth': self.money[player] + sum(self.value(t) for t in self.card[player]),
+        }
 
     # -- Visibility ---------------------------------------------------------------------------
     def _shown(self, name: str) -> bool:

@@ -168,6 +168,9 @@ def const_name(name: str) -> str:
     return re.sub(r"[^A-Z0-9_]", "_", name.upper())
 
 
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+
+
 class _Checker:
     def __init__(self, rs: ir.RuleSet) -> None:
         self.rs = rs
@@ -791,6 +794,10 @@ class _Checker:
             self.truth(lt, e.left.span)
             self.truth(rt_, e.right.span)
             return BOOL, f"({lpy} {op} {rpy})"
+        if op in _COMPARISONS:
+            # Python chains `a == b == c`: a comparison (or a `not`) inside another keeps its parentheses.
+            lpy, rpy = (f"({py})" if isinstance(side, ast.Unary | ast.Binary) and side.op in (*_COMPARISONS, "not")
+                        else py for side, py in ((e.left, lpy), (e.right, rpy)))
         if op in ("==", "!="):
             if unify(lt, rt_) is None:
                 self.error(e.span, f"type mismatch: comparing {lt} with {rt_}")

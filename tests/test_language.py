@@ -90,3 +90,70 @@ def test_visibility_owner_shown_if_and_hidden_items() -> None:
         seen.add(shown[0] == "hidden")
         assert shown[0] == ("hidden" if not state.face_up[0] else state.label("tile", state.drawn[0]))
     assert seen == {True, False}, "a tile drawn face down is hidden, face up shown"
+
+
+def test_a_graph_board_with_attributes_borders_a_neutral_seat_and_setup() -> None:
+    game = rulewright.load_rules(GAMES / "road-network.yaml")
+    state: Any = game.new_state(players=2, seed=5)
+    board = state.board
+    assert board.labels == ("N1", "N2", "N3", "N4", "S1", "S2", "S3", "E1", "W1", "W2")
+    assert [board.labels[n] for n in board.neighbours[1]] == ["N1", "N3", "S1"]
+    assert board.border_regions == ((0, 1), (0, 2))
+    assert state.label("colour", board.region_attributes[0][1]) == "blue"
+    # the neutral seat comes after the players, owns pieces, never acts nor scores
+    assert state.num_seats == 3 and state.label("player", 2) == "bandit"
+    assert state.owner[7] == [2]
+    assert len(state.scores()) == 2
+    # setup drew one card per player from a pile of six, which everyone sees by its size only
+    assert len(state.pile) == 4 and all(len(d) == 1 for d in state.drawn[:2])
+    seen = state.observation(0)["fields"]
+    assert seen["pile"] == 4 and seen["drawn"][1] is None
+    assert state.odd_one(0) is True  # (0 == 0) == (1 == 1), not 0 == 0 == 1 == 1
+
+
+@pytest.mark.parametrize(("chains", "points"), [("longest_first", 10), ("one_per_network", 7)])
+def test_road_chains_cut_a_branching_network(chains: str, points: int) -> None:
+    """Three arms of three meet at N2: W2-W1-N1, N3-N4-E1 and S1-S2-S3."""
+    game = rulewright.load_rules(GAMES / "road-network.yaml")
+    state: Any = game.new_state(players=2, seed=1, options={"chains": chains})
+    state.owner = [[0]] * 10
+    # the longest path takes two arms and N2 (7); the third arm is a chain of its own only
+    # when chains are cut longest first
+    assert state.score_terms(0)["chains"] == points
+    state.owner = [[0], [0], [0], [0], [0], [0], [1], [2], [1], [1]]
+    # N1-N2-N3-N4 and N2-S1-S2: the longest, S2-S1-N2-N3-N4 (5), leaves only N1
+    assert state.score_terms(0)["chains"] == 5
+
+
+def test_the_tie_break_decides_between_equal_scores() -> None:
+    game = rulewright.load_rules(GAMES / "road-network.yaml")
+    state: Any = game.new_state(players=2, seed=2)
+    state.owner = [[0], [1], [0], [1], [0], [1], [0], [2], [0], [1]]
+    state.terminal = True
+    assert state.scores()[0] == state.scores()[1]
+    red_holder = [p for p in (0, 1) if 0 in state.drawn[p]]
+    assert state.winners() == (red_holder if len(red_holder) == 1 else [0, 1])
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (("        - [W2, W1, N1]\n", "        - [W2, W1, N1]\n        - [S3, E1]\n"),
+     "rules.yaml:{line}:5: error: board `map` does not match what is expected of it: a road joins East and South, "
+     "but no border between them is listed"),
+    (("East: {colour: blue", "East: {colour: red"),
+     "North and East border each other and are both colour red"),
+    (("        - [N4, E1]\n", ""), "the roads do not join every spot: E1 cannot be reached from N1"),
+    (("S3]}", "S3, N1]}"), "spot N1 is in 2 regions of kind `land`"),
+    (("colour: {red: 1, blue: 2}", "colour: {red: 2, blue: 1}"), "1 regions with colour red, expected 2"),
+    (("        - [N4, E1]\n", "        - [N4, E9]\n"), "a road goes through `E9`, which is not one of its spots"),
+])
+def test_graph_board_validators(tmp_path: Path, change: tuple[str, str], message: str) -> None:
+    from rulewright.compiler.driver import analyse
+
+    text = (GAMES / "road-network.yaml").read_text(encoding="utf-8")
+    assert change[0] in text
+    path = tmp_path / "rules.yaml"
+    path.write_text(text.replace(change[0], change[1], 1), encoding="utf-8")
+    _, problems, _ = analyse(path)
+    rendered = "\n".join(d.render() for d in problems)
+    expect_line = next(i for i, line in enumerate(path.read_text().splitlines(), 1) if "expect:" in line)
+    assert message.format(line=expect_line).split("rules.yaml:")[-1] in rendered, rendered

@@ -628,7 +628,7 @@ class ChinaSchachtState(rt.State):
 
     def pays_for(self, cards: Sequence[int], r: int) -> bool:
         # rules/china-schacht/base.yaml:315
-        return len(cards) == 1 == cards[0] == self.board.region_attributes[0][r]  # base.yaml:315
+        return (len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])  # base.yaml:315
 
     def open_provinces(self) -> Sequence[int]:
         # rules/china-schacht/base.yaml:317

@@ -167,6 +167,40 @@ def render_china(state: State, viewer: int | None = None, width: int | None = No
     return "\n".join(lines)
 
 
+# -- Schacht's China ---------------------------------------------------------------------------
+def render_schacht(state: State, viewer: int | None = None, width: int | None = None) -> str:
+    """China (Schacht) province by province: its colour, each palace space with its owner
+    (`·` free), the emissaries on its dragon space and its score token; then the cards the
+    viewer may see, the supplies and the score track. Fields of a variant that are not drawn
+    here (fortifications, tiles, influence) are listed after, as the generic listing does."""
+    board = state.board
+    player = viewer if viewer is not None else (state.to_act() or 0)
+    seen = state.observation(player)["fields"]
+
+    def who(items: Sequence[str | int]) -> str:
+        return " ".join(str(x) for x in items) or "·"
+
+    province_kind = board.kinds.index("province")
+    colour_of = board.region_attributes[0] if board.region_attributes else ()
+    lines = [_heading(state), ""]
+    for r in board.regions_of_kind[province_kind]:
+        name = board.region_names[r]
+        colour = state.label("colour", colour_of[r]) if colour_of else ""
+        spaces = " ".join(f"{board.labels[s]}:{who(seen['palace_of'][board.labels[s]])}"
+                          for s in board.region_spots[r])
+        token = "  [scored]" if seen["scored"][name] else ""
+        text = f"{name} ({colour}){token}  emissaries: {who(seen['emissaries'][name])}  palaces: {spaces}"
+        lines += textwrap.wrap(text, width or WIDTH, subsequent_indent="    ")
+    lines.append("")
+    drawn = {"palace_of", "emissaries", "scored"}
+    for name, value in seen.items():
+        if name not in drawn:
+            lines.extend(_field_lines(name, next(f.per for f in state.FIELDS if f.name == name), value,
+                                      width or WIDTH))
+    return "\n".join(lines)
+
+
 DRAWINGS: dict[str, Callable[[State, int | None, int | None], str]] = {
     "china-cornett": render_china,
+    "china-schacht": render_schacht,
 }

@@ -150,3 +150,14 @@ def test_a_face_for_other_player_counts_is_refused() -> None:
     assert game.new_state(players=4, options={"board": "face_4_5"}).board.name == "face_4_5"
     with pytest.raises(BadSetup, match="board `face_3_4` is for 3 to 4 players, not 5"):
         game.new_state(players=5, options={"board": "face_3_4"})
+
+
+def test_the_board_is_drawn_province_by_province_with_only_what_the_viewer_sees() -> None:
+    from rulewright.render import render_state
+
+    state: Any = rulewright.load("china-schacht").new_state(players=3, seed=1)
+    state.apply("palace Chu1 with violet")
+    text = render_state(state, viewer=0)
+    assert "Chu (violet)  emissaries: ·  palaces: Chu1:P1 Chu2:·" in text
+    assert "hand: P1 [" in text and "P2 ?" in text
+    assert f"deck: {len(state.deck)}" in text

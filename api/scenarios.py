@@ -279,13 +279,18 @@ def _check_setup(p: _Problems, s: Scenario, node: YMap, game: Game) -> None:
         p.error(s.span, f"{info.ruleset} is not played by {s.players} players")
 
 
-def _seat(p: _Problems, s: Scenario, node: YNode, players: int) -> int | None:
+def _seat(p: _Problems, s: Scenario, node: YNode, players: int, neutral_ok: bool = False) -> int | None:
+    """The seat a player's name (or `P2`) stands for; with `neutral_ok`, a neutral seat's name
+    (`emperor`) too: it owns pieces in field values, but never acts nor scores."""
     text = _text(p, node)
     if text is None:
         return None
     names = list(s.names[:players])
     if text in names:
         return names.index(text)
+    neutral = list(s.game.state_class.NEUTRAL) if s.game is not None else []
+    if neutral_ok and text in neutral:
+        return players + neutral.index(text)
     if text.upper().startswith("P") and text[1:].isdigit() and 1 <= int(text[1:]) <= players:
         return int(text[1:]) - 1
     p.error(node.span, f"no player `{text}`", did_you_mean(text, names) or f"players: {', '.join(names)}")
@@ -332,7 +337,7 @@ def _value(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: State
     if text is None:
         return None
     if info.element == "player":
-        return _seat(p, s, node, state.num_players)
+        return _seat(p, s, node, state.num_players, neutral_ok=True)
     names = list(state._labels(info.element))
     if text in names:
         return names.index(text)
@@ -344,7 +349,7 @@ def _value(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: State
 
 def _entity_index(p: _Problems, s: Scenario, info: FieldInfo, node: YScalar, state: State) -> int | None:
     if info.per == "player":
-        return _seat(p, s, node, state.num_players)
+        return _seat(p, s, node, state.num_players, neutral_ok=True)
     labels = list(state._labels(info.per or ""))
     text = str(node.value)
     if text in labels:
@@ -425,7 +430,7 @@ def _auction(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: Sta
         if not isinstance(value, YSeq):
             p.error(value.span, "give a list of players")
             return None
-        found = [_seat(p, s, x, players) for x in value.items]
+        found = [_seat(p, s, x, players, neutral_ok=True) for x in value.items]
         return None if any(x is None for x in found) else [x for x in found if x is not None]
 
     for key, value in node.items:
@@ -688,7 +693,7 @@ def run(s: Scenario, game: Game | None = None) -> Result:
 
 def _compare(s: Scenario, state: State, result: Result, error: str | None) -> None:
     fields = {f.name: f for f in state.FIELDS}
-    names = s.names
+    names = (*s.names[:state.num_players], *state.NEUTRAL)
     p = _Problems()
     for e in s.expect:
         node = e.node
@@ -730,7 +735,7 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
                     for i, v in wanted.items():
                         who = names[i] if info.per == "player" else _label(state, info, i)
                         result.checks.append(Check(f"{info.name}[{who}]", _named(state, info, v),
-                                                   _named(state, info, actual[i]), v == actual[i]))
+                                                   _named(state, info, actual[i]), _plain(v) == _plain(actual[i])))
         elif e.kind in ("legal", "legal_includes", "legal_excludes") and isinstance(node, YSeq):
             legal = sorted(str(a) for a in state.legal_actions())
             wanted_texts = sorted(" ".join(str(x.value).split()) for x in node.items if isinstance(x, YScalar))
@@ -794,7 +799,9 @@ def _shown(state: State, info: FieldInfo, value: Any, names: tuple[str, ...]) ->
 def _named(state: State, info: FieldInfo, value: Any) -> Any:
     if value is None:
         return None
-    if info.per is not None and not isinstance(value, (int, bool)) and isinstance(value, list):
+    if info.kind in ("list", "set"):  # one entity's list (a hand): named item by item by the state
+        return state._named(info, value)
+    if info.per is not None and isinstance(value, list | tuple):
         return [state._named(info, v) for v in value]
     return state._named(info, value)
 

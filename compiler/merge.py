@@ -18,7 +18,8 @@ resolved tree of that rule set (docs/variants.md has the same rules, with exampl
   list, `actions-: [turn_back]` takes names out (an error if one is not there; appending one
   that is already there is an error too). Any list of plain values can be patched this way
   (a phase's actions, a trigger's `after`, an option's `choices`, a region's spots); an
-  effect (`start`, `effect`, a procedure's body) is only replaced whole.
+  effect (`start`, `effect`, a procedure's body) is only replaced whole, except `setup+:`,
+  which appends a variant's own preparation after its base's.
 * **Provenance.** Every node keeps its own span: a value keeps the `file:line:col` of the
   file that last set it, a merged mapping keeps the span of the file that declared it, and a
   patched list takes the span of the patch. Errors, generated-code comments and
@@ -229,6 +230,9 @@ class _Stacker:
 
     def patch_list(self, old: YNode, key: YScalar, value: YNode, path: Path, op: str) -> YSeq | None:
         where = dotted(path)
+        if path == ("setup",) and op == "+" and isinstance(old, YSeq):
+            # A variant's own preparation runs after its base's: `setup+:` appends effects.
+            return YSeq((*old.items, *(value.items if isinstance(value, YSeq) else (value,))), value.span)
         if path[-1] in _EFFECT_KEYS or (len(path) == 2 and path[0] == "procedures"):
             self.error(key.span, f"`{where}` is an effect: it is replaced whole, not patched",
                        f"write `{path[-1]}:` with the whole new list of effects")

@@ -1,0 +1,71 @@
+"""China (Schacht) variants, what a scenario cannot show: « Querelles frontalières » refuses to be
+stacked with the fortifications ("Le jeu se joue sans les fortifications"), and `diff` lists
+exactly its rules. Its rulings are scenarios, in tests/scenarios/china-schacht-border-quarrels/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulewright.cli import cli
+from rulewright.compiler import paths
+from rulewright.compiler.diff import diff, load_ruleset
+
+ROOT = Path(__file__).parents[1]  # rule files are shown relative to the working directory
+BORDER = "china-schacht/border-quarrels"
+FORTIFICATIONS = "china-schacht/fortifications"
+
+
+@pytest.mark.parametrize("extends", [f"[{BORDER}, {FORTIFICATIONS}]", f"[{FORTIFICATIONS}, {BORDER}]"])
+def test_border_quarrels_cannot_be_stacked_with_the_fortifications(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extends: str) -> None:
+    monkeypatch.chdir(ROOT)
+    stacked = tmp_path / "both.yaml"
+    stacked.write_text(f"extends: {extends}\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(stacked)])
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), "refused with a message, not a crash"
+    assert "Traceback" not in result.output
+    assert ("rules/china-schacht/border-quarrels.yaml:9:16: error: `china-schacht/border-quarrels` "
+            "(rules/china-schacht/border-quarrels.yaml) cannot be used with `china-schacht/fortifications` "
+            "(rules/china-schacht/fortifications.yaml): it declares them incompatible") in result.output
+    assert f"hint: `extends:` at {stacked}:1:10 uses both; remove one of them from `extends:`" in result.output
+
+
+def test_a_variant_of_border_quarrels_cannot_extend_the_fortifications(tmp_path: Path) -> None:
+    fortified = tmp_path / "fortified.yaml"
+    fortified.write_text(f"extends: {FORTIFICATIONS}\n", encoding="utf-8")
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(f"extends: [{BORDER}, fortified.yaml]\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(mine)])
+    assert result.exit_code == 1, result.output
+    assert "it declares them incompatible" in result.output
+
+
+def test_border_quarrels_alone_checks() -> None:
+    result = CliRunner().invoke(cli, ["check", str(paths.ruleset_file(BORDER))])
+    assert result.exit_code == 0, result.output
+
+
+def test_diff_lists_exactly_the_variants_rules() -> None:
+    changes = diff(load_ruleset("china-schacht"), load_ruleset(BORDER))
+    assert {(c.kind, c.path) for c in changes} == {
+        ("removed", "options.board"),
+        ("removed", "boards.face_3_4"),
+        ("removed", "boards.face_4_5"),
+        ("added", "boards.border_quarrels"),
+        ("added", "options.post_empty"),
+        ("added", "define.provinces_at"),
+        ("added", "define.two_colours"),
+        ("added", "define.pays_for_space"),
+        ("added", "define.open_to"),
+        ("added", "procedures.start_at"),
+        ("added", "scoring.harbours"),
+        ("changed", "actions.build.choose.cards"),
+        ("changed", "actions.build.choose.space"),
+        ("changed", "actions.build.effect"),
+    }
+    assert all(c.where is not None and c.where.short.startswith("rules/china-schacht/border-quarrels.yaml:")
+               for c in changes if c.kind != "removed")

@@ -233,7 +233,7 @@ class _Stacker:
         if path == ("setup",) and op == "+" and isinstance(old, YSeq):
             # A variant's own preparation runs after its base's: `setup+:` appends effects.
             return YSeq((*old.items, *(value.items if isinstance(value, YSeq) else (value,))), value.span)
-        if path[-1] in _EFFECT_KEYS or (len(path) == 2 and path[0] == "procedures"):
+        if path[-1] in _EFFECT_KEYS or (len(path) == 2 and path[0] == "procedures") or path == ("setup",):
             self.error(key.span, f"`{where}` is an effect: it is replaced whole, not patched",
                        f"write `{path[-1]}:` with the whole new list of effects")
             return None

@@ -345,3 +345,13 @@ def test_a_stack_of_many_variants_is_checked_by_the_merge_module_alone() -> None
     top = merge.Layer("3.yaml", "three", load("3.yaml", "x: 4\n"), ("b.yaml", "1.yaml", "2.yaml"))
     out = merge.stack(base, [one, two, top])
     assert plain(out) == {"x": 4, "y": {"z": ["p", "q"]}}
+
+
+def test_setup_plus_appends_a_variants_own_preparation() -> None:
+    base = load("base.yaml", "setup:\n  - a = 1\n  - b = 2\n")
+    out = merge.merge(base, load("v.yaml", "setup+:\n  - c = 3\n"))
+    assert plain(out) == {"setup": ["a = 1", "b = 2", "c = 3"]}
+    with pytest.raises(merge.MergeError) as caught:
+        merge.merge(base, load("v.yaml", "setup-:\n  - a = 1\n"))
+    (d,) = caught.value.diagnostics
+    assert "replaced whole" in d.message

@@ -63,7 +63,7 @@ class Board:
     __slots__ = (
         "name", "labels", "index", "spots", "neighbours", "region_names", "region_spots", "region_kind",
         "kinds", "region_of", "action_cache", "region_attributes", "border_regions",
-        "regions_of_kind",
+        "regions_of_kind", "regions_at",
     )
 
     name: str
@@ -80,6 +80,7 @@ class Board:
         region_spots: list[tuple[int, ...]] = []
         region_kind: list[int] = []
         region_of: list[list[int]] = [[-1] * len(self.spots) for _ in self.kinds]
+        regions_at: list[list[list[int]]] = [[[] for _ in self.spots] for _ in self.kinds]
         for spec in regions:
             k = self.kinds.index(spec.kind)
             idx = len(names)
@@ -89,10 +90,14 @@ class Board:
             region_kind.append(k)
             for s in members:
                 region_of[k][s] = idx
+                regions_at[k][s].append(idx)
         self.region_names: tuple[str, ...] = tuple(names)
         self.region_spots: tuple[tuple[int, ...], ...] = tuple(region_spots)
         self.region_kind: tuple[int, ...] = tuple(region_kind)
         self.region_of: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in region_of)
+        # every region of a kind holding a spot (two for a border post in two provinces)
+        self.regions_at: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(tuple(rs) for rs in by_spot) for by_spot in regions_at)
         self.regions_of_kind: tuple[tuple[int, ...], ...] = tuple(
             tuple(i for i, k in enumerate(region_kind) if k == kind) for kind in range(len(self.kinds)))
         self.region_attributes: tuple[tuple[int, ...], ...] = ()

@@ -54,6 +54,8 @@ def _totals(state: State) -> dict[str, Any]:
         for owner_list in state.emissaries:  # type: ignore[attr-defined]
             for o in owner_list:
                 on_board[("emissary", o)] += 1
+    if "fortified" in fields:  # fortifications are neutral once placed: only their number is kept
+        totals["fortification"] = sum(state.fortified) + sum(state.fortifications_left)  # type: ignore[attr-defined]
     for kind, supply in (("palace", "palaces_left"), ("emissary", "emissaries_left")):
         if supply in fields:
             left = getattr(state, supply)

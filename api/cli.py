@@ -312,6 +312,8 @@ def compile_command(targets: tuple[str, ...], out_dir: Path | None, check_only: 
             clash = c.relative_path.as_posix()
             raise CliError(f"{display(other)} and {display(path)} both compile to {clash}")
     out = out_dir if out_dir is not None else generated_dir()
+    if out_dir is None:
+        compiled = driver.share_bases(compiled)
     if check_only:
         stale = driver.stale(compiled, out)
         for target in stale:

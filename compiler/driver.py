@@ -17,7 +17,8 @@ from . import ir
 from .build import build_ir
 from .check import check
 from .codegen import emit
-from .paths import display, module_name
+from .inherit import defines, derive
+from .paths import display, module_name, rules_dir
 from .resolve import Resolved, ResolveError, resolve
 from .source import CompileError, Diagnostic, SourceSpan
 
@@ -79,6 +80,53 @@ def compile_file(path: Path) -> Compiled:
         raise CompileError([Diagnostic(span, f"the rule set is too large to compile: {type(exc).__name__}",
                                        "split deeply nested effects or very long lists")]) from None
     return Compiled(ruleset, text, resolved.files)
+
+
+def share_bases(compiled: list[Compiled]) -> list[Compiled]:
+    """The bundled modules as they are written to generated/: a bundled variant's module
+    subclasses the module of the rule set it extends and keeps only what differs
+    (compiler/inherit.py). The rule sets extended are compiled too, and written with them, so a
+    variant never builds on a stale module. (`--out` and in-memory compiles keep whole modules.)"""
+    full = {c.files[-1].resolve(): c for c in compiled}
+    out = dict(full)
+    bundled = rules_dir().resolve()
+
+    def parent_of(c: Compiled) -> Path | None:
+        here = c.files[-1].resolve()
+        if len(c.files) < 2 or here.parent.parent != bundled or c.files[-2].resolve().parent != here.parent:
+            return None
+        return c.files[-2].resolve()
+
+    todo = list(compiled)
+    while todo:  # the rule sets extended, compiled too
+        parent_file = parent_of(todo.pop())
+        if parent_file is not None and parent_file not in full:
+            full[parent_file] = out[parent_file] = compile_file(parent_file)
+            todo.append(full[parent_file])
+    origins: dict[Path, dict[str, str]] = {}
+
+    def module_of(c: Compiled) -> str:
+        return f"rulewright.generated.{module_name(c.ruleset.game)}.{module_name(c.ruleset.variant)}"
+
+    def settle(file: Path) -> dict[str, str]:
+        """Derive the module of `file` (its parent first); the module defining each of its names."""
+        if file in origins:
+            return origins[file]
+        c = full[file]
+        parent_file = parent_of(c)
+        names = {name: module_of(c) for name in defines(c.source)}
+        if parent_file is not None:
+            inherited = settle(parent_file)
+            text = derive(full[parent_file].source, c.source, module_of(full[parent_file]), inherited)
+            if text is not None:
+                out[file] = Compiled(c.ruleset, text, c.files)
+                names = {**inherited, **{name: module_of(c) for name in defines(text)}}
+        origins[file] = names
+        return names
+
+    for file in sorted(full):
+        settle(file)
+    return [out[file] for file in sorted(out)]
 
 
 def stale(compiled: list[Compiled], out_dir: Path) -> list[Path]:

@@ -69,3 +69,28 @@ def test_diff_lists_exactly_the_variants_rules() -> None:
     }
     assert all(c.where is not None and c.where.short.startswith("rules/china-schacht/border-quarrels.yaml:")
                for c in changes if c.kind != "removed")
+
+
+@pytest.mark.parametrize(("variant", "own_files"), [
+    ("fortifications", ["fortifications"]),
+    ("bonus-tiles", ["bonus-tiles"]),
+    ("fortifications-bonus-tiles", ["fortifications", "bonus-tiles"]),
+    ("border-quarrels", ["border-quarrels"]),
+    ("two-player", ["two-player"]),
+    ("two-player-light", ["two-player", "two-player-light"]),
+])
+def test_every_change_a_diff_lists_is_written_in_the_variants_own_files(variant: str, own_files: list[str]) -> None:
+    """What `diff china-schacht china-schacht/<variant>` lists comes from the variant's file
+    (or the variants it stacks), and each key the file sets is listed."""
+    changes = diff(load_ruleset("china-schacht"), load_ruleset(f"china-schacht/{variant}"))
+    assert changes
+    allowed = tuple(f"rules/china-schacht/{name}.yaml:" for name in own_files)
+    for c in changes:
+        if c.kind != "removed":
+            assert c.where is not None and c.where.short.startswith(allowed), (c.path, c.where)
+    if len(own_files) == 1:  # every top-level section the file sets shows in the diff
+        text = (paths.rules_dir() / "china-schacht" / f"{variant}.yaml").read_text(encoding="utf-8")
+        sections = {line.split(":")[0].rstrip("+-") for line in text.splitlines()
+                    if line[:1].isalpha() and not line.startswith("extends")}
+        listed = {c.path.split(".")[0] for c in changes}
+        assert sections <= listed | {"incompatible"}, sections - listed

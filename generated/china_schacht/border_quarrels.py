@@ -10,33 +10,17 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rulewright import runtime as rt
+from rulewright.generated.china_schacht.base import (
+    PROVINCE,
+    ChinaSchachtState,
+)
 
-# -- Names of the rule set, as numbers ------------------------------------------------------
-SEAT1 = 0  # role: the roles, in seat order
-SEAT2 = 1  # role: the roles, in seat order
-SEAT3 = 2  # role: the roles, in seat order
-SEAT4 = 3  # role: the roles, in seat order
-SEAT5 = 4  # role: the roles, in seat order
-VIOLET = 0  # colour: values of `colour`
-YELLOW = 1  # colour: values of `colour`
-ORANGE = 2  # colour: values of `colour`
-GREEN = 3  # colour: values of `colour`
-RED = 4  # colour: values of `colour`
-PROVINCE = 0  # regionkind: the kinds of regions on the board
+# -- Names this variant adds or numbers otherwise ------------------------------------------
 HARBOUR = 1  # regionkind: the kinds of regions on the board
-LONGEST_FIRST = 0  # chain_cut: choices of option `chain_cut`
-ONE_PER_NETWORK = 1  # chain_cut: choices of option `chain_cut`
-THIS_ROUND = 0  # final_round: choices of option `final_round`
-ONE_MORE_ROUND = 1  # final_round: choices of option `final_round`
 TURN_PROVINCE = 0  # post_empty: choices of option `post_empty`
 BOTH_PROVINCES = 1  # post_empty: choices of option `post_empty`
-PHASE_TURN = 0  # phase
-PHASE_SECOND = 1  # phase
-PHASE_REFILL = 2  # phase
-ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3, 4)
 
 
-# -- Boards ---------------------------------------------------------------------------------
 def _board_border_quarrels() -> rt.GraphBoard:
     # rules/china-schacht/border-quarrels.yaml:49
     return rt.GraphBoard(
@@ -126,35 +110,10 @@ def _board_border_quarrels() -> rt.GraphBoard:
     )
 
 
-class ChinaSchachtBorderQuarrelsState(rt.State):
+class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_chain_cut', 'opt_final_round', 'opt_post_empty', 'palace_of', 'emissaries', 'scored', 'palaces_left', 'emissaries_left', 'score', 'hand', 'deck', 'face_up', 'discard', 'exhausted', 'end_announced', 'finished', 'here', 'placed', 'was_empty')
-
-    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
-        rt.FieldInfo('palace_of', 'spot', 'list', 'player', (), 'all', ''),
-        rt.FieldInfo('emissaries', 'region', 'list', 'player', (), 'all', ''),
-        rt.FieldInfo('scored', 'region', 'bool', '', (), 'all', ''),
-        rt.FieldInfo('palaces_left', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('emissaries_left', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('score', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('hand', 'player', 'list', 'colour', (), 'owner', ''),
-        rt.FieldInfo('deck', None, 'list', 'colour', (), 'size', ''),
-        rt.FieldInfo('face_up', None, 'list', 'colour', (), 'all', ''),
-        rt.FieldInfo('discard', None, 'list', 'colour', (), 'all', ''),
-        rt.FieldInfo('exhausted', None, 'int', '', (), 'all', ''),
-        rt.FieldInfo('end_announced', None, 'bool', '', (), 'all', ''),
-        rt.FieldInfo('finished', None, 'bool', '', (), 'all', ''),
-        rt.FieldInfo('here', None, 'list', 'region', (), 'all', ''),
-        rt.FieldInfo('placed', None, 'int', '', (), 'all', ''),
-        rt.FieldInfo('was_empty', None, 'bool', '', (), 'all', ''),
-    )
-    PHASES: ClassVar[tuple[str, ...]] = ('turn', 'second', 'refill')
-    STUCK: ClassVar[tuple[str, ...]] = ('pass', 'pass', 'pass')
-    PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('build', 'send', 'exchange_blind', 'exchange_face_up'), ('build', 'send', 'stop'), ('take_face_up', 'draw_card'))
-    PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False)
-    TURN_END_TRIGGERS: ClassVar[bool] = True
-    TEXT_PREFIX: ClassVar[dict[str, str]] = {'build': 'palace ', 'send': 'emissary ', 'stop': 'stop', 'exchange_blind': 'exchange ', 'exchange_face_up': 'exchange ', 'take_face_up': 'take ', 'draw_card': 'draw'}
+    __slots__ = ('opt_post_empty',)
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
         'role': ('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
         'colour': ('violet', 'yellow', 'orange', 'green', 'red'),
@@ -163,124 +122,12 @@ class ChinaSchachtBorderQuarrelsState(rt.State):
         'final_round': ('this_round', 'one_more_round'),
         'post_empty': ('turn_province', 'both_provinces'),
     }
-    TIE_BREAK: ClassVar[bool] = True
-    DICE: ClassVar[dict[str, tuple[str, ...]]] = {
-    }
-
-    opt_chain_cut: int
-    opt_final_round: int
     opt_post_empty: int
-    palace_of: list[Sequence[int]]
-    emissaries: list[Sequence[int]]
-    scored: list[bool]
-    palaces_left: list[int]
-    emissaries_left: list[int]
-    score: list[int]
-    hand: list[Sequence[int]]
-    deck: Sequence[int]
-    face_up: Sequence[int]
-    discard: Sequence[int]
-    exhausted: int
-    end_announced: bool
-    finished: bool
-    here: Sequence[int]
-    placed: int
-    was_empty: bool
 
     def _read_options(self) -> None:
         self.opt_chain_cut = ('longest_first', 'one_per_network').index(self.options['chain_cut'])
         self.opt_final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
         self.opt_post_empty = ('turn_province', 'both_provinces').index(self.options['post_empty'])
-
-    def _setup(self) -> None:
-        # rules/china-schacht/base.yaml:189
-        self.palace_of = [() for _ in range(len(self.board.spots))]
-        # rules/china-schacht/base.yaml:195
-        self.emissaries = [() for _ in range(len(self.board.region_names))]
-        # rules/china-schacht/base.yaml:202
-        self.scored = [False for _ in range(len(self.board.region_names))]
-        # rules/china-schacht/base.yaml:208
-        self.palaces_left = [20 for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:213
-        self.emissaries_left = [8 for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:219
-        self.score = [0 for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:226
-        self.hand = [() for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:232
-        self.deck = ()
-        # rules/china-schacht/base.yaml:238
-        self.face_up = ()
-        # rules/china-schacht/base.yaml:242
-        self.discard = ()
-        # rules/china-schacht/base.yaml:246
-        self.exhausted = 0
-        # rules/china-schacht/base.yaml:250
-        self.end_announced = False
-        # rules/china-schacht/base.yaml:254
-        self.finished = False
-        # rules/china-schacht/base.yaml:258
-        self.here = ()
-        # rules/china-schacht/base.yaml:263
-        self.placed = 0
-        # rules/china-schacht/base.yaml:268
-        self.was_empty = False
-        # setup: before the first turn
-        for c in range(5):  # base.yaml:341
-            for _ in range(self.removed_per_colour(), self.cards_of(c)):  # base.yaml:342
-                self.deck = [*self.deck, *[c]]  # base.yaml:343
-        for p in range(self.num_players):  # base.yaml:345
-            for _ in range(0, 3):  # base.yaml:346
-                self.draw_blind(p)  # base.yaml:347
-        self.refill_face_up()  # base.yaml:349
-
-    # -- Phases -------------------------------------------------------------------------------
-    def _enter_phase(self) -> None:
-        if self.phase == PHASE_TURN:
-            self._start_turn()
-        elif self.phase == PHASE_SECOND:
-            self._start_second()
-        elif self.phase == PHASE_REFILL:
-            self._start_refill()
-
-    def _start_turn(self) -> None:
-        # rules/china-schacht/base.yaml:352: phase turn
-        if self.trace is not None:
-            self.trace.append("phases.turn.start")
-        pass
-
-    def _start_second(self) -> None:
-        # rules/china-schacht/base.yaml:355: phase second
-        if self.trace is not None:
-            self.trace.append("phases.second.start")
-        pass
-
-    def _start_refill(self) -> None:
-        # rules/china-schacht/base.yaml:358: phase refill
-        if self.trace is not None:
-            self.trace.append("phases.refill.start")
-        pass
-
-    def _actor(self) -> int:
-        """The seat that decides now: the one whose turn it is, unless the phase says."""
-        return self.current
-
-    # -- Legal actions ------------------------------------------------------------------------
-    def _legal(self) -> list[rt.Action]:
-        actions: list[rt.Action] = []
-        if self.phase == PHASE_TURN:
-            self._legal_build(actions)
-            self._legal_send(actions)
-            self._legal_exchange_blind(actions)
-            self._legal_exchange_face_up(actions)
-        elif self.phase == PHASE_SECOND:
-            self._legal_build(actions)
-            self._legal_send(actions)
-            self._legal_stop(actions)
-        elif self.phase == PHASE_REFILL:
-            self._legal_take_face_up(actions)
-            self._legal_draw_card(actions)
-        return actions
 
     def _legal_build(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:364: build
@@ -295,118 +142,6 @@ class ChinaSchachtBorderQuarrelsState(rt.State):
                     action = cache[(tuple(cards), space)] = rt.Action('build', (tuple(cards), space), self._action_text)
                 actions.append(action)
 
-    def _legal_send(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:383: send
-        if not self._guard_send():
-            return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('send', {})
-        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:389
-            for province_to in [r for r in self.open_provinces() if (self.pays_for(cards, r) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:390
-                action = cache.get((tuple(cards), province_to))
-                if action is None:
-                    action = cache[(tuple(cards), province_to)] = rt.Action('send', (tuple(cards), province_to), self._action_text)
-                actions.append(action)
-
-    def _legal_stop(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:398: stop
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('stop', {})
-        action = cache.get(())
-        if action is None:
-            action = cache[()] = rt.Action('stop', (), self._action_text)
-        actions.append(action)
-
-    def _legal_exchange_blind(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:402: exchange_blind
-        if not self._guard_exchange_blind():
-            return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('exchange_blind', {})
-        for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:407
-            action = cache.get(card)
-            if action is None:
-                action = cache[card] = rt.Action('exchange_blind', (card,), self._action_text)
-            actions.append(action)
-
-    def _legal_exchange_face_up(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:414: exchange_face_up
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('exchange_face_up', {})
-        for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:418
-            for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/base.yaml:419
-                action = cache.get((card, taken))
-                if action is None:
-                    action = cache[(card, taken)] = rt.Action('exchange_face_up', (card, taken), self._action_text)
-                actions.append(action)
-
-    def _legal_take_face_up(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:427: take_face_up
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('take_face_up', {})
-        for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/base.yaml:429
-            action = cache.get(taken)
-            if action is None:
-                action = cache[taken] = rt.Action('take_face_up', (taken,), self._action_text)
-            actions.append(action)
-
-    def _legal_draw_card(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:435: draw_card
-        if not self._guard_draw_card():
-            return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('draw_card', {})
-        action = cache.get(())
-        if action is None:
-            action = cache[()] = rt.Action('draw_card', (), self._action_text)
-        actions.append(action)
-
-    def _guard(self, name: str) -> bool:
-        """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if name == 'build':
-            return self._guard_build()
-        if name == 'send':
-            return self._guard_send()
-        if name == 'exchange_blind':
-            return self._guard_exchange_blind()
-        if name == 'draw_card':
-            return self._guard_draw_card()
-        return True
-
-    def _guard_build(self) -> bool:
-        # rules/china-schacht/base.yaml:368: when of build
-        return bool(self.palaces_left[self.current] > 0)
-
-    def _guard_send(self) -> bool:
-        # rules/china-schacht/base.yaml:387: when of send
-        return bool(self.emissaries_left[self.current] > 0)
-
-    def _guard_exchange_blind(self) -> bool:
-        # rules/china-schacht/base.yaml:405: when of exchange_blind
-        return bool(self.deck)
-
-    def _guard_draw_card(self) -> bool:
-        # rules/china-schacht/base.yaml:436: when of draw_card
-        return bool(self.deck)
-
-    # -- Effects ------------------------------------------------------------------------------
-    def _perform(self, action: rt.Action) -> None:
-        name = action.name
-        if name == 'build':
-            self._do_build(*action.args)
-        elif name == 'send':
-            self._do_send(*action.args)
-        elif name == 'stop':
-            self._do_stop(*action.args)
-        elif name == 'exchange_blind':
-            self._do_exchange_blind(*action.args)
-        elif name == 'exchange_face_up':
-            self._do_exchange_face_up(*action.args)
-        elif name == 'take_face_up':
-            self._do_take_face_up(*action.args)
-        elif name == 'draw_card':
-            self._do_draw_card(*action.args)
-
     def _do_build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:364: build
         if self.trace is not None:
@@ -419,165 +154,6 @@ class ChinaSchachtBorderQuarrelsState(rt.State):
             if (not self.scored[r] and not any(self.free(s) for s in self.board.region_spots[r])):  # border-quarrels.yaml:148
                 self.score_province(r)  # border-quarrels.yaml:149
         self.next_piece()  # border-quarrels.yaml:150
-
-    def _do_send(self, cards: Sequence[int], province_to: int) -> None:
-        # rules/china-schacht/base.yaml:383: send
-        if self.trace is not None:
-            self.trace.append("actions.send")
-        self.start_placing(province_to)  # base.yaml:393
-        self.pay(cards)  # base.yaml:394
-        self.emissaries[province_to] = [*self.emissaries[province_to], *[self.current]]  # base.yaml:395
-        self.emissaries_left[self.current] -= 1  # base.yaml:396
-        self.next_piece()  # base.yaml:397
-
-    def _do_stop(self) -> None:
-        # rules/china-schacht/base.yaml:398: stop
-        if self.trace is not None:
-            self.trace.append("actions.stop")
-        self.refill_hand()  # base.yaml:401
-
-    def _do_exchange_blind(self, card: int) -> None:
-        # rules/china-schacht/base.yaml:402: exchange_blind
-        if self.trace is not None:
-            self.trace.append("actions.exchange_blind")
-        self.hand[self.current] = rt.without(self.hand[self.current], card)  # base.yaml:410
-        self.discard = [*self.discard, *[card]]  # base.yaml:411
-        self.draw_blind(self.current)  # base.yaml:412
-        self.own_turn_over()  # base.yaml:413
-
-    def _do_exchange_face_up(self, card: int, taken: int) -> None:
-        # rules/china-schacht/base.yaml:414: exchange_face_up
-        if self.trace is not None:
-            self.trace.append("actions.exchange_face_up")
-        self.hand[self.current] = rt.without(self.hand[self.current], card)  # base.yaml:422
-        self.discard = [*self.discard, *[card]]  # base.yaml:423
-        self.face_up = rt.without(self.face_up, taken)  # base.yaml:424
-        self.hand[self.current] = sorted([*self.hand[self.current], *[taken]])  # base.yaml:425
-        self.own_turn_over()  # base.yaml:426
-
-    def _do_take_face_up(self, taken: int) -> None:
-        # rules/china-schacht/base.yaml:427: take_face_up
-        if self.trace is not None:
-            self.trace.append("actions.take_face_up")
-        self.face_up = rt.without(self.face_up, taken)  # base.yaml:432
-        self.hand[self.current] = sorted([*self.hand[self.current], *[taken]])  # base.yaml:433
-        self.refill_hand()  # base.yaml:434
-
-    def _do_draw_card(self) -> None:
-        # rules/china-schacht/base.yaml:435: draw_card
-        if self.trace is not None:
-            self.trace.append("actions.draw_card")
-        self.draw_blind(self.current)  # base.yaml:439
-        self.refill_hand()  # base.yaml:440
-
-    # -- Triggers -----------------------------------------------------------------------------
-    def _trigger_turn_over(self) -> None:
-        # rules/china-schacht/base.yaml:506: trigger turn_over
-        if self.trace is not None:
-            self.trace.append("triggers.turn_over")
-        self.refill_face_up()  # base.yaml:511
-        self.here = ()  # base.yaml:512
-        self.placed = 0  # base.yaml:513
-        self.was_empty = False  # base.yaml:514
-
-    def _trigger_last_turn(self) -> None:
-        # rules/china-schacht/base.yaml:515: trigger last_turn
-        if not (self.exhausted >= 2):
-            return
-        if self.trace is not None:
-            self.trace.append("triggers.last_turn")
-        if (self.current == range(self.num_players)[(len(range(self.num_players)) - 1)] and (self.end_announced or self.opt_final_round == THIS_ROUND)):  # base.yaml:523
-            self.finished = True  # base.yaml:524
-        self.end_announced = True  # base.yaml:525
-
-    def _turn_end(self) -> None:
-        self._trigger_turn_over()
-        self._trigger_last_turn()
-
-    # -- Definitions and procedures -----------------------------------------------------------
-    def removed_per_colour(self) -> int:
-        # rules/china-schacht/base.yaml:278
-        return (2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0))  # base.yaml:278
-
-    def cards_of(self, c: int) -> int:
-        # rules/china-schacht/base.yaml:281
-        return (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))  # base.yaml:281
-
-    def province_of(self, s: int) -> int:
-        # rules/china-schacht/base.yaml:282
-        return self.board.region_of[PROVINCE][s]  # base.yaml:282
-
-    def provinces(self) -> Sequence[int]:
-        # rules/china-schacht/base.yaml:284
-        return self.board.regions_of_kind[PROVINCE]  # base.yaml:284
-
-    def palaces_in(self, p: int, r: int) -> int:
-        # rules/china-schacht/base.yaml:285
-        return sum(1 for s in self.board.region_spots[r] if p in self.palace_of[s])  # base.yaml:285
-
-    def palaces_total(self, r: int) -> int:
-        # rules/china-schacht/base.yaml:286
-        return sum(1 for s in self.board.region_spots[r] if not self.free(s))  # base.yaml:286
-
-    def empty(self, r: int) -> bool:
-        # rules/china-schacht/base.yaml:287
-        return (not self.emissaries[r] and self.palaces_total(r) == 0)  # base.yaml:287
-
-    def free(self, s: int) -> bool:
-        # rules/china-schacht/base.yaml:288
-        return not self.palace_of[s]  # base.yaml:288
-
-    def emissaries_of(self, p: int, r: int) -> int:
-        # rules/china-schacht/base.yaml:289
-        return sum(1 for q in self.emissaries[r] if q == p)  # base.yaml:289
-
-    def emissary_room(self, r: int) -> int:
-        # rules/china-schacht/base.yaml:292
-        return (max((self.palaces_in(q, r) for q in range(self.num_seats)), default=0) - len(self.emissaries[r]))  # base.yaml:292
-
-    def province_points(self, p: int, r: int) -> int:
-        # rules/china-schacht/base.yaml:300
-        return (0 if self.palaces_in(p, r) == 0 else min((n for n in [*[self.palaces_in(q, r) for q in range(self.num_seats) if self.palaces_in(q, r) > self.palaces_in(p, r)], *[self.palaces_total(r)]]), default=0))  # base.yaml:300
-
-    def palace_award(self, p: int, r: int) -> int:
-        # rules/china-schacht/base.yaml:304
-        return self.province_points(p, r)  # base.yaml:304
-
-    def leads_emissaries(self, p: int, r: int) -> bool:
-        # rules/china-schacht/base.yaml:308
-        return (self.emissaries_of(p, r) > 0 and all(self.emissaries_of(q, r) <= self.emissaries_of(p, r) for q in range(self.num_seats)))  # base.yaml:308
-
-    def alliance_points(self, p: int, b: int) -> int:
-        # rules/china-schacht/base.yaml:312
-        return (sum(len(self.emissaries[r]) for r in self.board.border_regions[b]) if all(self.leads_emissaries(p, r) for r in self.board.border_regions[b]) else 0)  # base.yaml:312
-
-    def chains_of(self, p: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:318
-        return self.board.road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.opt_chain_cut == ONE_PER_NETWORK)  # base.yaml:318
-
-    def chain_points(self, p: int) -> int:
-        # rules/china-schacht/base.yaml:319
-        return sum(len(c) for c in self.chains_of(p))  # base.yaml:319
-
-    def payments(self, p: int, c: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:323
-        return [*([[c]] if c in self.hand[p] else ()), *[[j, j] for j in range(5) if (j != c and sum(1 for h in self.hand[p] if h == j) >= 2)]]  # base.yaml:323
-
-    def all_payments(self, p: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:326
-        return [*[[c] for c in range(5) if c in self.hand[p]], *[[j, j] for j in range(5) if sum(1 for h in self.hand[p] if h == j) >= 2]]  # base.yaml:326
-
-    def pays_for(self, cards: Sequence[int], r: int) -> bool:
-        # rules/china-schacht/base.yaml:330
-        return (len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])  # base.yaml:330
-
-    def open_provinces(self) -> Sequence[int]:
-        # rules/china-schacht/base.yaml:332
-        return (self.here if self.here else self.provinces())  # base.yaml:332
-
-    def can_place(self, p: int) -> bool:
-        # rules/china-schacht/base.yaml:333
-        return ((self.palaces_left[p] > 0 and any(self.free(s) for s in self.board.spots)) or (self.emissaries_left[p] > 0 and any(self.emissary_room(r) > 0 for r in self.provinces())))  # base.yaml:333
 
     def provinces_at(self, s: int) -> Sequence[int]:
         # rules/china-schacht/border-quarrels.yaml:112
@@ -595,87 +171,6 @@ class ChinaSchachtBorderQuarrelsState(rt.State):
         # rules/china-schacht/border-quarrels.yaml:128
         return (any(r in self.open_provinces() for r in rs) and not ((self.here and self.opt_post_empty == BOTH_PROVINCES) and any(self.empty(r) for r in rs)))  # border-quarrels.yaml:128
 
-    def start_placing(self, r: int) -> None:
-        # rules/china-schacht/base.yaml:443
-        if self.trace is not None:
-            self.trace.append("procedures.start_placing")
-        if not self.here:  # base.yaml:444
-            self.here = [r]  # base.yaml:445
-            self.was_empty = self.empty(r)  # base.yaml:446
-
-    def pay(self, cards: Sequence[int]) -> None:
-        # rules/china-schacht/base.yaml:447
-        if self.trace is not None:
-            self.trace.append("procedures.pay")
-        for c in cards:  # base.yaml:450
-            self.hand[self.current] = rt.without(self.hand[self.current], c)  # base.yaml:451
-            self.discard = [*self.discard, *[c]]  # base.yaml:452
-
-    def next_piece(self) -> None:
-        # rules/china-schacht/base.yaml:453
-        if self.trace is not None:
-            self.trace.append("procedures.next_piece")
-        self.placed += 1  # base.yaml:457
-        if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:458
-            self.next_phase = PHASE_SECOND  # base.yaml:459
-        else:
-            self.refill_hand()  # base.yaml:461
-
-    def refill_hand(self) -> None:
-        # rules/china-schacht/base.yaml:462
-        if self.trace is not None:
-            self.trace.append("procedures.refill_hand")
-        if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:465
-            self.next_phase = PHASE_REFILL  # base.yaml:466
-        else:
-            self.own_turn_over()  # base.yaml:468
-
-    def own_turn_over(self) -> None:
-        # rules/china-schacht/base.yaml:469
-        if self.trace is not None:
-            self.trace.append("procedures.own_turn_over")
-        pass  # base.yaml:472
-
-    def draw_blind(self, p: int) -> None:
-        # rules/china-schacht/base.yaml:473
-        if self.trace is not None:
-            self.trace.append("procedures.draw_blind")
-        c = rt.draw_from(self.rng, self.deck)  # base.yaml:474
-        self.deck = rt.without(self.deck, c)  # base.yaml:475
-        self.hand[p] = sorted([*self.hand[p], *[c]])  # base.yaml:476
-        self.deck_check()  # base.yaml:477
-
-    def deck_check(self) -> None:
-        # rules/china-schacht/base.yaml:478
-        if self.trace is not None:
-            self.trace.append("procedures.deck_check")
-        if not self.deck:  # base.yaml:484
-            self.exhausted += 1  # base.yaml:485
-            if self.exhausted == 1:  # base.yaml:486
-                self.deck = self.discard  # base.yaml:487
-                self.discard = ()  # base.yaml:488
-                if not self.deck:  # base.yaml:489
-                    self.exhausted = 2  # base.yaml:490
-
-    def refill_face_up(self) -> None:
-        # rules/china-schacht/base.yaml:491
-        if self.trace is not None:
-            self.trace.append("procedures.refill_face_up")
-        for _ in range(len(self.face_up), 4):  # base.yaml:494
-            if self.deck:  # base.yaml:495
-                c = rt.draw_from(self.rng, self.deck)  # base.yaml:496
-                self.deck = rt.without(self.deck, c)  # base.yaml:497
-                self.face_up = [*self.face_up, *[c]]  # base.yaml:498
-                self.deck_check()  # base.yaml:499
-
-    def score_province(self, r: int) -> None:
-        # rules/china-schacht/base.yaml:500
-        if self.trace is not None:
-            self.trace.append("procedures.score_province")
-        for p in range(self.num_players):  # base.yaml:501
-            self.score[p] += self.palace_award(p, r)  # base.yaml:502
-        self.scored[r] = True  # base.yaml:503
-
     def start_at(self, s: int) -> None:
         # rules/china-schacht/border-quarrels.yaml:153
         if self.trace is not None:
@@ -690,11 +185,6 @@ class ChinaSchachtBorderQuarrelsState(rt.State):
                 self.here = self.provinces_at(s)  # border-quarrels.yaml:165
                 self.was_empty = any(self.empty(r) for r in self.provinces_at(s))  # border-quarrels.yaml:166
 
-    # -- End and scoring ----------------------------------------------------------------------
-    def _is_over(self) -> bool:
-        # rules/china-schacht/base.yaml:529
-        return bool(self.finished or not any(self.can_place(p) for p in range(self.num_players)))
-
     def _score(self, player: int) -> int:
         return (
             self.score[player]  # track: rules/china-schacht/base.yaml:533
@@ -703,11 +193,6 @@ class ChinaSchachtBorderQuarrelsState(rt.State):
             + self.chain_points(player)  # roads: rules/china-schacht/base.yaml:539
             + sum(self.palace_award(player, r) for r in self.board.regions_of_kind[HARBOUR])  # harbours: rules/china-schacht/border-quarrels.yaml:174
         )
-
-
-    def _tie_break(self, player: int) -> int:
-        # rules/china-schacht/base.yaml:543: among players tied on score, the higher value wins
-        return int(self.palaces_left[player] + self.emissaries_left[player])
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them."""
@@ -719,16 +204,6 @@ class ChinaSchachtBorderQuarrelsState(rt.State):
             'harbours': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[HARBOUR]),
         }
 
-    # -- Visibility ---------------------------------------------------------------------------
-    def _shown(self, name: str) -> bool:
-        """Whether a field hidden by its `visible:` is shown to everyone now (`shown_if`)."""
-        return False
-
-    def _hidden_item(self, name: str, k: int) -> bool:
-        """Whether item k of a list field is hidden now (`hide_items_if`)."""
-        return False
-
-    # -- Copies and text ----------------------------------------------------------------------
     def _copy_fields(self, other: Any) -> None:
         other.opt_chain_cut = self.opt_chain_cut
         other.opt_final_round = self.opt_final_round
@@ -749,32 +224,6 @@ class ChinaSchachtBorderQuarrelsState(rt.State):
         other.here = self.here
         other.placed = self.placed
         other.was_empty = self.was_empty
-
-    def _action_text(self, action: rt.Action) -> str:
-        name, args = action.name, action.args
-        if name == 'build':
-            cards = args[0]
-            space = args[1]
-            return 'palace ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'send':
-            cards = args[0]
-            province_to = args[1]
-            return 'emissary ' + self._fmt('region', province_to) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'stop':
-            return 'stop'
-        if name == 'exchange_blind':
-            card = args[0]
-            return 'exchange ' + self._fmt('colour', card) + ' for the top card'
-        if name == 'exchange_face_up':
-            card = args[0]
-            taken = args[1]
-            return 'exchange ' + self._fmt('colour', card) + ' for ' + self._fmt('colour', taken)
-        if name == 'take_face_up':
-            taken = args[0]
-            return 'take ' + self._fmt('colour', taken)
-        if name == 'draw_card':
-            return 'draw'
-        return name.replace("_", " ")
 
 
 GAME = rt.Game(

@@ -10,201 +10,24 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rulewright import runtime as rt
+from rulewright.generated.china_schacht.base import (
+    PHASE_REFILL,
+    PHASE_SECOND,
+    PHASE_TURN,
+    ChinaSchachtState,
+    _board_face_3_4,
+    _board_face_4_5,
+)
 
-# -- Names of the rule set, as numbers ------------------------------------------------------
-SEAT1 = 0  # role: the roles, in seat order
-SEAT2 = 1  # role: the roles, in seat order
-SEAT3 = 2  # role: the roles, in seat order
-SEAT4 = 3  # role: the roles, in seat order
-SEAT5 = 4  # role: the roles, in seat order
-VIOLET = 0  # colour: values of `colour`
-YELLOW = 1  # colour: values of `colour`
-ORANGE = 2  # colour: values of `colour`
-GREEN = 3  # colour: values of `colour`
-RED = 4  # colour: values of `colour`
-PROVINCE = 0  # regionkind: the kinds of regions on the board
-LONGEST_FIRST = 0  # chain_cut: choices of option `chain_cut`
-ONE_PER_NETWORK = 1  # chain_cut: choices of option `chain_cut`
-THIS_ROUND = 0  # final_round: choices of option `final_round`
-ONE_MORE_ROUND = 1  # final_round: choices of option `final_round`
+# -- Names this variant adds or numbers otherwise ------------------------------------------
 ONE_PIECE = 0  # fortification_in_empty: choices of option `fortification_in_empty`
 PALACE_MAY_FOLLOW = 1  # fortification_in_empty: choices of option `fortification_in_empty`
-PHASE_TURN = 0  # phase
-PHASE_SECOND = 1  # phase
-PHASE_REFILL = 2  # phase
-ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3, 4)
 
 
-# -- Boards ---------------------------------------------------------------------------------
-def _board_face_3_4() -> rt.GraphBoard:
-    # rules/china-schacht/base.yaml:59
-    return rt.GraphBoard(
-        'face_3_4',
-        ('Chin1', 'Chin2', 'Chin3', 'Chin4', 'Chin5', 'Chin6', 'Shu1', 'Shu2', 'Shu3', 'Shu4', 'Shu5', 'Zhao1', 'Zhao2', 'Zhao3', 'Zhao4', 'Zhao5', 'Zhao6', 'Wei1', 'Wei2', 'Wei3', 'Wei4', 'Wei5', 'Wei6', 'Wei7', 'Han1', 'Han2', 'Han3', 'Han4', 'Han5', 'Chu1', 'Chu2', 'Chu3', 'Chu4', 'Chu5', 'Chu6', 'Chu7', 'Chu8', 'Yan1', 'Yan2', 'Yan3', 'Yan4', 'Yan5', 'Qi1', 'Qi2', 'Qi3', 'Qi4', 'Qi5', 'Lu1', 'Lu2', 'Lu3', 'Lu4', 'Lu5'),
-        (
-            ('Zhao1', 'Chin1'),
-            ('Chin1', 'Chin2'),
-            ('Chin2', 'Chin3'),
-            ('Chin3', 'Chin4'),
-            ('Chin4', 'Shu1'),
-            ('Shu1', 'Shu2'),
-            ('Shu2', 'Shu3'),
-            ('Shu3', 'Shu4'),
-            ('Shu4', 'Shu5'),
-            ('Shu5', 'Chu1'),
-            ('Chu1', 'Chu2'),
-            ('Chu2', 'Chu3'),
-            ('Chu3', 'Chu5'),
-            ('Chu5', 'Chu6'),
-            ('Chu6', 'Chu8'),
-            ('Chu8', 'Chu7'),
-            ('Chu7', 'Lu5'),
-            ('Lu5', 'Lu4'),
-            ('Lu4', 'Lu3'),
-            ('Lu3', 'Lu1'),
-            ('Lu1', 'Qi5'),
-            ('Qi5', 'Qi4'),
-            ('Qi4', 'Qi3'),
-            ('Qi3', 'Qi2'),
-            ('Qi2', 'Qi1'),
-            ('Qi1', 'Wei7'),
-            ('Wei7', 'Wei4'),
-            ('Wei4', 'Wei3'),
-            ('Wei3', 'Wei2'),
-            ('Wei2', 'Wei1'),
-            ('Wei1', 'Chin6'),
-            ('Chin6', 'Chin3'),
-            ('Chin4', 'Chin5'),
-            ('Zhao1', 'Zhao2'),
-            ('Zhao2', 'Zhao4'),
-            ('Zhao4', 'Zhao5'),
-            ('Zhao5', 'Yan1'),
-            ('Yan1', 'Yan2'),
-            ('Yan2', 'Yan3'),
-            ('Yan3', 'Yan5'),
-            ('Yan5', 'Yan4'),
-            ('Yan4', 'Qi2'),
-            ('Zhao2', 'Zhao3'),
-            ('Zhao3', 'Wei2'),
-            ('Zhao5', 'Zhao6'),
-            ('Zhao6', 'Qi1'),
-            ('Chin6', 'Han1'),
-            ('Han1', 'Han4'),
-            ('Han4', 'Han3'),
-            ('Han3', 'Han5'),
-            ('Han5', 'Chu4'),
-            ('Chu4', 'Chu3'),
-            ('Han1', 'Han2'),
-            ('Han2', 'Wei5'),
-            ('Wei4', 'Wei5'),
-            ('Wei5', 'Wei6'),
-            ('Wei6', 'Lu2'),
-            ('Lu2', 'Lu1'),
-        ),
-        ('province',),
-        (
-            rt.RegionSpec('province', 'Chin', ('Chin1', 'Chin2', 'Chin3', 'Chin4', 'Chin5', 'Chin6')),
-            rt.RegionSpec('province', 'Shu', ('Shu1', 'Shu2', 'Shu3', 'Shu4', 'Shu5')),
-            rt.RegionSpec('province', 'Zhao', ('Zhao1', 'Zhao2', 'Zhao3', 'Zhao4', 'Zhao5', 'Zhao6')),
-            rt.RegionSpec('province', 'Wei', ('Wei1', 'Wei2', 'Wei3', 'Wei4', 'Wei5', 'Wei6', 'Wei7')),
-            rt.RegionSpec('province', 'Han', ('Han1', 'Han2', 'Han3', 'Han4', 'Han5')),
-            rt.RegionSpec('province', 'Chu', ('Chu1', 'Chu2', 'Chu3', 'Chu4', 'Chu5', 'Chu6', 'Chu7', 'Chu8')),
-            rt.RegionSpec('province', 'Yan', ('Yan1', 'Yan2', 'Yan3', 'Yan4', 'Yan5')),
-            rt.RegionSpec('province', 'Qi', ('Qi1', 'Qi2', 'Qi3', 'Qi4', 'Qi5')),
-            rt.RegionSpec('province', 'Lu', ('Lu1', 'Lu2', 'Lu3', 'Lu4', 'Lu5')),
-        ),
-        (('Chin', 'Zhao'), ('Zhao', 'Wei'), ('Wei', 'Chin'), ('Chin', 'Shu'), ('Chin', 'Han'), ('Wei', 'Han'), ('Zhao', 'Yan'), ('Zhao', 'Qi'), ('Yan', 'Qi'), ('Wei', 'Qi'), ('Wei', 'Lu'), ('Qi', 'Lu'), ('Han', 'Chu'), ('Shu', 'Chu'), ('Lu', 'Chu')),
-        ((1, 2, 3, 4, 2, 0, 4, 1, 3),),
-    )
-
-
-def _board_face_4_5() -> rt.GraphBoard:
-    # rules/china-schacht/base.yaml:125
-    return rt.GraphBoard(
-        'face_4_5',
-        ('Chin1', 'Chin2', 'Chin3', 'Chin4', 'Chin5', 'Chin6', 'Shu1', 'Shu2', 'Shu3', 'Shu4', 'Shu5', 'Zhao1', 'Zhao2', 'Zhao3', 'Zhao4', 'Zhao5', 'Zhao6', 'Wei1', 'Wei2', 'Wei3', 'Wei4', 'Wei5', 'Wei6', 'Wei7', 'Han1', 'Han2', 'Han3', 'Han4', 'Han5', 'Chu1', 'Chu2', 'Chu3', 'Chu4', 'Chu5', 'Chu6', 'Chu7', 'Chu8', 'Yan1', 'Yan2', 'Yan3', 'Yan4', 'Yan5', 'Qi1', 'Qi2', 'Qi3', 'Qi4', 'Qi5', 'Lu1', 'Lu2', 'Lu3', 'Lu4', 'Lu5'),
-        (
-            ('Zhao2', 'Zhao1'),
-            ('Zhao1', 'Chin1'),
-            ('Chin1', 'Chin2'),
-            ('Chin2', 'Chin5'),
-            ('Chin5', 'Chin4'),
-            ('Chin4', 'Chin3'),
-            ('Chin3', 'Chin6'),
-            ('Chin6', 'Wei1'),
-            ('Wei1', 'Wei2'),
-            ('Wei2', 'Wei3'),
-            ('Wei3', 'Wei4'),
-            ('Wei4', 'Wei7'),
-            ('Wei7', 'Qi5'),
-            ('Qi5', 'Qi4'),
-            ('Qi4', 'Qi3'),
-            ('Qi3', 'Qi2'),
-            ('Qi2', 'Qi1'),
-            ('Qi1', 'Zhao6'),
-            ('Zhao6', 'Zhao5'),
-            ('Zhao5', 'Zhao4'),
-            ('Zhao4', 'Zhao2'),
-            ('Zhao1', 'Zhao3'),
-            ('Zhao3', 'Wei2'),
-            ('Zhao4', 'Yan1'),
-            ('Yan1', 'Yan4'),
-            ('Yan4', 'Yan2'),
-            ('Yan2', 'Yan3'),
-            ('Yan3', 'Yan5'),
-            ('Yan5', 'Qi3'),
-            ('Chin4', 'Shu1'),
-            ('Shu1', 'Shu2'),
-            ('Shu2', 'Shu3'),
-            ('Shu3', 'Shu5'),
-            ('Shu5', 'Chu1'),
-            ('Chu1', 'Chu2'),
-            ('Chu2', 'Chu3'),
-            ('Chu3', 'Chu5'),
-            ('Chu5', 'Chu6'),
-            ('Chu6', 'Chu8'),
-            ('Chu8', 'Chu7'),
-            ('Chu7', 'Lu4'),
-            ('Lu4', 'Lu3'),
-            ('Lu3', 'Lu1'),
-            ('Lu1', 'Qi5'),
-            ('Shu5', 'Shu4'),
-            ('Chu3', 'Chu4'),
-            ('Chin6', 'Han1'),
-            ('Han1', 'Han2'),
-            ('Han2', 'Han3'),
-            ('Han3', 'Han4'),
-            ('Han4', 'Chu2'),
-            ('Han3', 'Han5'),
-            ('Han5', 'Wei6'),
-            ('Wei6', 'Wei5'),
-            ('Wei5', 'Wei1'),
-            ('Wei6', 'Lu2'),
-            ('Lu2', 'Lu5'),
-            ('Lu5', 'Lu4'),
-        ),
-        ('province',),
-        (
-            rt.RegionSpec('province', 'Chin', ('Chin1', 'Chin2', 'Chin3', 'Chin4', 'Chin5', 'Chin6')),
-            rt.RegionSpec('province', 'Shu', ('Shu1', 'Shu2', 'Shu3', 'Shu4', 'Shu5')),
-            rt.RegionSpec('province', 'Zhao', ('Zhao1', 'Zhao2', 'Zhao3', 'Zhao4', 'Zhao5', 'Zhao6')),
-            rt.RegionSpec('province', 'Wei', ('Wei1', 'Wei2', 'Wei3', 'Wei4', 'Wei5', 'Wei6', 'Wei7')),
-            rt.RegionSpec('province', 'Han', ('Han1', 'Han2', 'Han3', 'Han4', 'Han5')),
-            rt.RegionSpec('province', 'Chu', ('Chu1', 'Chu2', 'Chu3', 'Chu4', 'Chu5', 'Chu6', 'Chu7', 'Chu8')),
-            rt.RegionSpec('province', 'Yan', ('Yan1', 'Yan2', 'Yan3', 'Yan4', 'Yan5')),
-            rt.RegionSpec('province', 'Qi', ('Qi1', 'Qi2', 'Qi3', 'Qi4', 'Qi5')),
-            rt.RegionSpec('province', 'Lu', ('Lu1', 'Lu2', 'Lu3', 'Lu4', 'Lu5')),
-        ),
-        (('Chin', 'Zhao'), ('Zhao', 'Wei'), ('Wei', 'Chin'), ('Chin', 'Shu'), ('Chin', 'Han'), ('Wei', 'Han'), ('Zhao', 'Yan'), ('Zhao', 'Qi'), ('Yan', 'Qi'), ('Wei', 'Qi'), ('Wei', 'Lu'), ('Qi', 'Lu'), ('Han', 'Chu'), ('Shu', 'Chu'), ('Lu', 'Chu')),
-        ((1, 2, 3, 4, 2, 0, 4, 1, 3),),
-    )
-
-
-class ChinaSchachtFortificationsState(rt.State):
+class ChinaSchachtFortificationsState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_board', 'opt_chain_cut', 'opt_final_round', 'opt_fortification_in_empty', 'palace_of', 'emissaries', 'scored', 'palaces_left', 'emissaries_left', 'score', 'hand', 'deck', 'face_up', 'discard', 'exhausted', 'end_announced', 'finished', 'here', 'placed', 'was_empty', 'fortifications_left', 'fortified')
-
+    __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('palace_of', 'spot', 'list', 'player', (), 'all', ''),
         rt.FieldInfo('emissaries', 'region', 'list', 'player', (), 'all', ''),
@@ -225,11 +48,7 @@ class ChinaSchachtFortificationsState(rt.State):
         rt.FieldInfo('fortifications_left', 'player', 'int', '', (), 'all', ''),
         rt.FieldInfo('fortified', 'spot', 'bool', '', (), 'all', ''),
     )
-    PHASES: ClassVar[tuple[str, ...]] = ('turn', 'second', 'refill')
-    STUCK: ClassVar[tuple[str, ...]] = ('pass', 'pass', 'pass')
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('build', 'send', 'exchange_blind', 'exchange_face_up', 'fortify'), ('build', 'send', 'stop', 'fortify'), ('take_face_up', 'draw_card'))
-    PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False)
-    TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'build': 'palace ', 'send': 'emissary ', 'stop': 'stop', 'exchange_blind': 'exchange ', 'exchange_face_up': 'exchange ', 'take_face_up': 'take ', 'draw_card': 'draw', 'fortify': 'fortification '}
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
         'role': ('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
@@ -240,30 +59,7 @@ class ChinaSchachtFortificationsState(rt.State):
         'final_round': ('this_round', 'one_more_round'),
         'fortification_in_empty': ('one_piece', 'palace_may_follow'),
     }
-    TIE_BREAK: ClassVar[bool] = True
-    DICE: ClassVar[dict[str, tuple[str, ...]]] = {
-    }
-
-    opt_board: int
-    opt_chain_cut: int
-    opt_final_round: int
     opt_fortification_in_empty: int
-    palace_of: list[Sequence[int]]
-    emissaries: list[Sequence[int]]
-    scored: list[bool]
-    palaces_left: list[int]
-    emissaries_left: list[int]
-    score: list[int]
-    hand: list[Sequence[int]]
-    deck: Sequence[int]
-    face_up: Sequence[int]
-    discard: Sequence[int]
-    exhausted: int
-    end_announced: bool
-    finished: bool
-    here: Sequence[int]
-    placed: int
-    was_empty: bool
     fortifications_left: list[int]
     fortified: list[bool]
 
@@ -319,38 +115,6 @@ class ChinaSchachtFortificationsState(rt.State):
                 self.draw_blind(p)  # base.yaml:347
         self.refill_face_up()  # base.yaml:349
 
-    # -- Phases -------------------------------------------------------------------------------
-    def _enter_phase(self) -> None:
-        if self.phase == PHASE_TURN:
-            self._start_turn()
-        elif self.phase == PHASE_SECOND:
-            self._start_second()
-        elif self.phase == PHASE_REFILL:
-            self._start_refill()
-
-    def _start_turn(self) -> None:
-        # rules/china-schacht/base.yaml:352: phase turn
-        if self.trace is not None:
-            self.trace.append("phases.turn.start")
-        pass
-
-    def _start_second(self) -> None:
-        # rules/china-schacht/base.yaml:355: phase second
-        if self.trace is not None:
-            self.trace.append("phases.second.start")
-        pass
-
-    def _start_refill(self) -> None:
-        # rules/china-schacht/base.yaml:358: phase refill
-        if self.trace is not None:
-            self.trace.append("phases.refill.start")
-        pass
-
-    def _actor(self) -> int:
-        """The seat that decides now: the one whose turn it is, unless the phase says."""
-        return self.current
-
-    # -- Legal actions ------------------------------------------------------------------------
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
@@ -368,85 +132,6 @@ class ChinaSchachtFortificationsState(rt.State):
             self._legal_take_face_up(actions)
             self._legal_draw_card(actions)
         return actions
-
-    def _legal_build(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:364: build
-        if not self._guard_build():
-            return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('build', {})
-        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:370
-            for space in [s for s in self.board.spots if ((self.free(s) and self.pays_for(cards, self.province_of(s))) and self.province_of(s) in self.open_provinces())]:  # rules/china-schacht/base.yaml:371
-                action = cache.get((tuple(cards), space))
-                if action is None:
-                    action = cache[(tuple(cards), space)] = rt.Action('build', (tuple(cards), space), self._action_text)
-                actions.append(action)
-
-    def _legal_send(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:383: send
-        if not self._guard_send():
-            return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('send', {})
-        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:389
-            for province_to in [r for r in self.open_provinces() if (self.pays_for(cards, r) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:390
-                action = cache.get((tuple(cards), province_to))
-                if action is None:
-                    action = cache[(tuple(cards), province_to)] = rt.Action('send', (tuple(cards), province_to), self._action_text)
-                actions.append(action)
-
-    def _legal_stop(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:398: stop
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('stop', {})
-        action = cache.get(())
-        if action is None:
-            action = cache[()] = rt.Action('stop', (), self._action_text)
-        actions.append(action)
-
-    def _legal_exchange_blind(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:402: exchange_blind
-        if not self._guard_exchange_blind():
-            return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('exchange_blind', {})
-        for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:407
-            action = cache.get(card)
-            if action is None:
-                action = cache[card] = rt.Action('exchange_blind', (card,), self._action_text)
-            actions.append(action)
-
-    def _legal_exchange_face_up(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:414: exchange_face_up
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('exchange_face_up', {})
-        for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:418
-            for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/base.yaml:419
-                action = cache.get((card, taken))
-                if action is None:
-                    action = cache[(card, taken)] = rt.Action('exchange_face_up', (card, taken), self._action_text)
-                actions.append(action)
-
-    def _legal_take_face_up(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:427: take_face_up
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('take_face_up', {})
-        for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/base.yaml:429
-            action = cache.get(taken)
-            if action is None:
-                action = cache[taken] = rt.Action('take_face_up', (taken,), self._action_text)
-            actions.append(action)
-
-    def _legal_draw_card(self, actions: list[rt.Action]) -> None:
-        # rules/china-schacht/base.yaml:435: draw_card
-        if not self._guard_draw_card():
-            return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('draw_card', {})
-        action = cache.get(())
-        if action is None:
-            action = cache[()] = rt.Action('draw_card', (), self._action_text)
-        actions.append(action)
 
     def _legal_fortify(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/fortifications.yaml:58: fortify
@@ -475,27 +160,10 @@ class ChinaSchachtFortificationsState(rt.State):
             return self._guard_fortify()
         return True
 
-    def _guard_build(self) -> bool:
-        # rules/china-schacht/base.yaml:368: when of build
-        return bool(self.palaces_left[self.current] > 0)
-
-    def _guard_send(self) -> bool:
-        # rules/china-schacht/base.yaml:387: when of send
-        return bool(self.emissaries_left[self.current] > 0)
-
-    def _guard_exchange_blind(self) -> bool:
-        # rules/china-schacht/base.yaml:405: when of exchange_blind
-        return bool(self.deck)
-
-    def _guard_draw_card(self) -> bool:
-        # rules/china-schacht/base.yaml:436: when of draw_card
-        return bool(self.deck)
-
     def _guard_fortify(self) -> bool:
         # rules/china-schacht/fortifications.yaml:67: when of fortify
         return bool(self.fortifications_left[self.current] > 0)
 
-    # -- Effects ------------------------------------------------------------------------------
     def _perform(self, action: rt.Action) -> None:
         name = action.name
         if name == 'build':
@@ -515,68 +183,6 @@ class ChinaSchachtFortificationsState(rt.State):
         elif name == 'fortify':
             self._do_fortify(*action.args)
 
-    def _do_build(self, cards: Sequence[int], space: int) -> None:
-        # rules/china-schacht/base.yaml:364: build
-        if self.trace is not None:
-            self.trace.append("actions.build")
-        self.start_placing(self.province_of(space))  # base.yaml:374
-        self.pay(cards)  # base.yaml:375
-        self.palace_of[space] = [self.current]  # base.yaml:376
-        self.palaces_left[self.current] -= 1  # base.yaml:377
-        if (not self.scored[self.province_of(space)] and not any(self.free(s) for s in self.board.region_spots[self.province_of(space)])):  # base.yaml:380
-            self.score_province(self.province_of(space))  # base.yaml:381
-        self.next_piece()  # base.yaml:382
-
-    def _do_send(self, cards: Sequence[int], province_to: int) -> None:
-        # rules/china-schacht/base.yaml:383: send
-        if self.trace is not None:
-            self.trace.append("actions.send")
-        self.start_placing(province_to)  # base.yaml:393
-        self.pay(cards)  # base.yaml:394
-        self.emissaries[province_to] = [*self.emissaries[province_to], *[self.current]]  # base.yaml:395
-        self.emissaries_left[self.current] -= 1  # base.yaml:396
-        self.next_piece()  # base.yaml:397
-
-    def _do_stop(self) -> None:
-        # rules/china-schacht/base.yaml:398: stop
-        if self.trace is not None:
-            self.trace.append("actions.stop")
-        self.refill_hand()  # base.yaml:401
-
-    def _do_exchange_blind(self, card: int) -> None:
-        # rules/china-schacht/base.yaml:402: exchange_blind
-        if self.trace is not None:
-            self.trace.append("actions.exchange_blind")
-        self.hand[self.current] = rt.without(self.hand[self.current], card)  # base.yaml:410
-        self.discard = [*self.discard, *[card]]  # base.yaml:411
-        self.draw_blind(self.current)  # base.yaml:412
-        self.own_turn_over()  # base.yaml:413
-
-    def _do_exchange_face_up(self, card: int, taken: int) -> None:
-        # rules/china-schacht/base.yaml:414: exchange_face_up
-        if self.trace is not None:
-            self.trace.append("actions.exchange_face_up")
-        self.hand[self.current] = rt.without(self.hand[self.current], card)  # base.yaml:422
-        self.discard = [*self.discard, *[card]]  # base.yaml:423
-        self.face_up = rt.without(self.face_up, taken)  # base.yaml:424
-        self.hand[self.current] = sorted([*self.hand[self.current], *[taken]])  # base.yaml:425
-        self.own_turn_over()  # base.yaml:426
-
-    def _do_take_face_up(self, taken: int) -> None:
-        # rules/china-schacht/base.yaml:427: take_face_up
-        if self.trace is not None:
-            self.trace.append("actions.take_face_up")
-        self.face_up = rt.without(self.face_up, taken)  # base.yaml:432
-        self.hand[self.current] = sorted([*self.hand[self.current], *[taken]])  # base.yaml:433
-        self.refill_hand()  # base.yaml:434
-
-    def _do_draw_card(self) -> None:
-        # rules/china-schacht/base.yaml:435: draw_card
-        if self.trace is not None:
-            self.trace.append("actions.draw_card")
-        self.draw_blind(self.current)  # base.yaml:439
-        self.refill_hand()  # base.yaml:440
-
     def _do_fortify(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/fortifications.yaml:58: fortify
         if self.trace is not None:
@@ -589,237 +195,26 @@ class ChinaSchachtFortificationsState(rt.State):
             self.was_empty = False  # fortifications.yaml:80
         self.next_piece()  # fortifications.yaml:81
 
-    # -- Triggers -----------------------------------------------------------------------------
-    def _trigger_turn_over(self) -> None:
-        # rules/china-schacht/base.yaml:506: trigger turn_over
-        if self.trace is not None:
-            self.trace.append("triggers.turn_over")
-        self.refill_face_up()  # base.yaml:511
-        self.here = ()  # base.yaml:512
-        self.placed = 0  # base.yaml:513
-        self.was_empty = False  # base.yaml:514
-
-    def _trigger_last_turn(self) -> None:
-        # rules/china-schacht/base.yaml:515: trigger last_turn
-        if not (self.exhausted >= 2):
-            return
-        if self.trace is not None:
-            self.trace.append("triggers.last_turn")
-        if (self.current == range(self.num_players)[(len(range(self.num_players)) - 1)] and (self.end_announced or self.opt_final_round == THIS_ROUND)):  # base.yaml:523
-            self.finished = True  # base.yaml:524
-        self.end_announced = True  # base.yaml:525
-
-    def _turn_end(self) -> None:
-        self._trigger_turn_over()
-        self._trigger_last_turn()
-
-    # -- Definitions and procedures -----------------------------------------------------------
-    def removed_per_colour(self) -> int:
-        # rules/china-schacht/base.yaml:278
-        return (2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0))  # base.yaml:278
-
-    def cards_of(self, c: int) -> int:
-        # rules/china-schacht/base.yaml:281
-        return (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))  # base.yaml:281
-
-    def province_of(self, s: int) -> int:
-        # rules/china-schacht/base.yaml:282
-        return self.board.region_of[PROVINCE][s]  # base.yaml:282
-
-    def provinces(self) -> Sequence[int]:
-        # rules/china-schacht/base.yaml:284
-        return self.board.regions_of_kind[PROVINCE]  # base.yaml:284
-
-    def palaces_in(self, p: int, r: int) -> int:
-        # rules/china-schacht/base.yaml:285
-        return sum(1 for s in self.board.region_spots[r] if p in self.palace_of[s])  # base.yaml:285
-
-    def palaces_total(self, r: int) -> int:
-        # rules/china-schacht/base.yaml:286
-        return sum(1 for s in self.board.region_spots[r] if not self.free(s))  # base.yaml:286
-
     def empty(self, r: int) -> bool:
         # rules/china-schacht/fortifications.yaml:40
         return ((not self.emissaries[r] and self.palaces_total(r) == 0) and not any(self.fortified[s] for s in self.board.region_spots[r]))  # fortifications.yaml:40
-
-    def free(self, s: int) -> bool:
-        # rules/china-schacht/base.yaml:288
-        return not self.palace_of[s]  # base.yaml:288
-
-    def emissaries_of(self, p: int, r: int) -> int:
-        # rules/china-schacht/base.yaml:289
-        return sum(1 for q in self.emissaries[r] if q == p)  # base.yaml:289
-
-    def emissary_room(self, r: int) -> int:
-        # rules/china-schacht/base.yaml:292
-        return (max((self.palaces_in(q, r) for q in range(self.num_seats)), default=0) - len(self.emissaries[r]))  # base.yaml:292
-
-    def province_points(self, p: int, r: int) -> int:
-        # rules/china-schacht/base.yaml:300
-        return (0 if self.palaces_in(p, r) == 0 else min((n for n in [*[self.palaces_in(q, r) for q in range(self.num_seats) if self.palaces_in(q, r) > self.palaces_in(p, r)], *[self.palaces_total(r)]]), default=0))  # base.yaml:300
 
     def palace_award(self, p: int, r: int) -> int:
         # rules/china-schacht/fortifications.yaml:44
         return (self.province_points(p, r) * (2 if any(self.on_fortification(p, s) for s in self.board.region_spots[r]) else 1))  # fortifications.yaml:44
 
-    def leads_emissaries(self, p: int, r: int) -> bool:
-        # rules/china-schacht/base.yaml:308
-        return (self.emissaries_of(p, r) > 0 and all(self.emissaries_of(q, r) <= self.emissaries_of(p, r) for q in range(self.num_seats)))  # base.yaml:308
-
-    def alliance_points(self, p: int, b: int) -> int:
-        # rules/china-schacht/base.yaml:312
-        return (sum(len(self.emissaries[r]) for r in self.board.border_regions[b]) if all(self.leads_emissaries(p, r) for r in self.board.border_regions[b]) else 0)  # base.yaml:312
-
-    def chains_of(self, p: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:318
-        return self.board.road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.opt_chain_cut == ONE_PER_NETWORK)  # base.yaml:318
-
     def chain_points(self, p: int) -> int:
         # rules/china-schacht/fortifications.yaml:48
         return sum((len(c) * (2 if any(self.on_fortification(p, s) for s in c) else 1)) for c in self.chains_of(p))  # fortifications.yaml:48
-
-    def payments(self, p: int, c: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:323
-        return [*([[c]] if c in self.hand[p] else ()), *[[j, j] for j in range(5) if (j != c and sum(1 for h in self.hand[p] if h == j) >= 2)]]  # base.yaml:323
-
-    def all_payments(self, p: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:326
-        return [*[[c] for c in range(5) if c in self.hand[p]], *[[j, j] for j in range(5) if sum(1 for h in self.hand[p] if h == j) >= 2]]  # base.yaml:326
-
-    def pays_for(self, cards: Sequence[int], r: int) -> bool:
-        # rules/china-schacht/base.yaml:330
-        return (len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])  # base.yaml:330
-
-    def open_provinces(self) -> Sequence[int]:
-        # rules/china-schacht/base.yaml:332
-        return (self.here if self.here else self.provinces())  # base.yaml:332
-
-    def can_place(self, p: int) -> bool:
-        # rules/china-schacht/base.yaml:333
-        return ((self.palaces_left[p] > 0 and any(self.free(s) for s in self.board.spots)) or (self.emissaries_left[p] > 0 and any(self.emissary_room(r) > 0 for r in self.provinces())))  # base.yaml:333
 
     def on_fortification(self, p: int, s: int) -> bool:
         # rules/china-schacht/fortifications.yaml:41
         return (self.fortified[s] and p in self.palace_of[s])  # fortifications.yaml:41
 
-    def start_placing(self, r: int) -> None:
-        # rules/china-schacht/base.yaml:443
-        if self.trace is not None:
-            self.trace.append("procedures.start_placing")
-        if not self.here:  # base.yaml:444
-            self.here = [r]  # base.yaml:445
-            self.was_empty = self.empty(r)  # base.yaml:446
-
-    def pay(self, cards: Sequence[int]) -> None:
-        # rules/china-schacht/base.yaml:447
-        if self.trace is not None:
-            self.trace.append("procedures.pay")
-        for c in cards:  # base.yaml:450
-            self.hand[self.current] = rt.without(self.hand[self.current], c)  # base.yaml:451
-            self.discard = [*self.discard, *[c]]  # base.yaml:452
-
-    def next_piece(self) -> None:
-        # rules/china-schacht/base.yaml:453
-        if self.trace is not None:
-            self.trace.append("procedures.next_piece")
-        self.placed += 1  # base.yaml:457
-        if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:458
-            self.next_phase = PHASE_SECOND  # base.yaml:459
-        else:
-            self.refill_hand()  # base.yaml:461
-
-    def refill_hand(self) -> None:
-        # rules/china-schacht/base.yaml:462
-        if self.trace is not None:
-            self.trace.append("procedures.refill_hand")
-        if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:465
-            self.next_phase = PHASE_REFILL  # base.yaml:466
-        else:
-            self.own_turn_over()  # base.yaml:468
-
-    def own_turn_over(self) -> None:
-        # rules/china-schacht/base.yaml:469
-        if self.trace is not None:
-            self.trace.append("procedures.own_turn_over")
-        pass  # base.yaml:472
-
-    def draw_blind(self, p: int) -> None:
-        # rules/china-schacht/base.yaml:473
-        if self.trace is not None:
-            self.trace.append("procedures.draw_blind")
-        c = rt.draw_from(self.rng, self.deck)  # base.yaml:474
-        self.deck = rt.without(self.deck, c)  # base.yaml:475
-        self.hand[p] = sorted([*self.hand[p], *[c]])  # base.yaml:476
-        self.deck_check()  # base.yaml:477
-
-    def deck_check(self) -> None:
-        # rules/china-schacht/base.yaml:478
-        if self.trace is not None:
-            self.trace.append("procedures.deck_check")
-        if not self.deck:  # base.yaml:484
-            self.exhausted += 1  # base.yaml:485
-            if self.exhausted == 1:  # base.yaml:486
-                self.deck = self.discard  # base.yaml:487
-                self.discard = ()  # base.yaml:488
-                if not self.deck:  # base.yaml:489
-                    self.exhausted = 2  # base.yaml:490
-
-    def refill_face_up(self) -> None:
-        # rules/china-schacht/base.yaml:491
-        if self.trace is not None:
-            self.trace.append("procedures.refill_face_up")
-        for _ in range(len(self.face_up), 4):  # base.yaml:494
-            if self.deck:  # base.yaml:495
-                c = rt.draw_from(self.rng, self.deck)  # base.yaml:496
-                self.deck = rt.without(self.deck, c)  # base.yaml:497
-                self.face_up = [*self.face_up, *[c]]  # base.yaml:498
-                self.deck_check()  # base.yaml:499
-
-    def score_province(self, r: int) -> None:
-        # rules/china-schacht/base.yaml:500
-        if self.trace is not None:
-            self.trace.append("procedures.score_province")
-        for p in range(self.num_players):  # base.yaml:501
-            self.score[p] += self.palace_award(p, r)  # base.yaml:502
-        self.scored[r] = True  # base.yaml:503
-
-    # -- End and scoring ----------------------------------------------------------------------
-    def _is_over(self) -> bool:
-        # rules/china-schacht/base.yaml:529
-        return bool(self.finished or not any(self.can_place(p) for p in range(self.num_players)))
-
-    def _score(self, player: int) -> int:
-        return (
-            self.score[player]  # track: rules/china-schacht/base.yaml:533
-            + sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r])  # palaces: rules/china-schacht/base.yaml:536
-            + sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions)))  # alliances: rules/china-schacht/base.yaml:538
-            + self.chain_points(player)  # roads: rules/china-schacht/base.yaml:539
-        )
-
-
     def _tie_break(self, player: int) -> int:
         # rules/china-schacht/fortifications.yaml:85: among players tied on score, the higher value wins
         return int((self.palaces_left[player] + self.emissaries_left[player]) + self.fortifications_left[player])
 
-    def score_terms(self, player: int) -> dict[str, int]:
-        """Each scoring term of `player` on its own, as the rule file names them."""
-        return {
-            'track': self.score[player],
-            'palaces': sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r]),
-            'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),
-            'roads': self.chain_points(player),
-        }
-
-    # -- Visibility ---------------------------------------------------------------------------
-    def _shown(self, name: str) -> bool:
-        """Whether a field hidden by its `visible:` is shown to everyone now (`shown_if`)."""
-        return False
-
-    def _hidden_item(self, name: str, k: int) -> bool:
-        """Whether item k of a list field is hidden now (`hide_items_if`)."""
-        return False
-
-    # -- Copies and text ----------------------------------------------------------------------
     def _copy_fields(self, other: Any) -> None:
         other.opt_board = self.opt_board
         other.opt_chain_cut = self.opt_chain_cut

@@ -1,0 +1,181 @@
+"""A variant's module as a subclass of the module of the rule set it extends.
+
+A variant holds only what differs from its base, and so can its generated module: `derive`
+compares the two complete modules the code generator wrote, keeps in the variant only the
+members whose code differs (or that are new), and imports the rest from the base module, whose
+state class it subclasses. Both texts come from the same compiler run, so the result is as
+deterministic as they are.
+
+It gives up (returns None, and the complete module is kept) wherever inheriting could change
+what the code means: a module-level name both define differently that code inherited from the
+base still reads (a phase or value numbered otherwise), or a field whose type changed.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True, slots=True)
+class _Member:
+    name: str  # what it defines ("" for a docstring)
+    kind: str  # def, value, annotation, doc
+    text: str  # its lines, as written
+
+
+def _lines(source: str, node: ast.stmt) -> str:
+    """The whole lines of a statement, trailing comment included."""
+    lines = source.splitlines()
+    return "\n".join(lines[node.lineno - 1 : (node.end_lineno or node.lineno)])
+
+
+def _target(node: ast.stmt) -> str | None:
+    if isinstance(node, ast.FunctionDef | ast.ClassDef):
+        return node.name
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        return node.target.id
+    return None
+
+
+def _members(source: str, body: list[ast.stmt]) -> list[_Member]:
+    out = []
+    for node in body:
+        name = _target(node)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            out.append(_Member("", "doc", _lines(source, node)))
+        elif name is None:
+            out.append(_Member("", "other", _lines(source, node)))
+        elif isinstance(node, ast.FunctionDef):
+            out.append(_Member(name, "def", _lines(source, node)))
+        elif isinstance(node, ast.AnnAssign) and node.value is None:
+            out.append(_Member(name, "annotation", _lines(source, node)))
+        else:
+            out.append(_Member(name, "value", _lines(source, node)))
+    return out
+
+
+def _names(text: str) -> set[str]:
+    return set(_WORD.findall(re.sub(r"#.*|'[^'\n]*'|\"[^\"\n]*\"", "", text)))
+
+
+def _state_class(tree: ast.Module) -> ast.ClassDef | None:
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
+    return classes[0] if len(classes) == 1 else None
+
+
+def defines(source: str) -> set[str]:
+    """The names a module defines at its top level (not the ones it imports)."""
+    return {name for node in ast.parse(source).body if (name := _target(node)) is not None}
+
+
+def derive(base_source: str, variant_source: str, base_module: str, origins: dict[str, str]) -> str | None:
+    """The variant's module importing what it shares with the base, or None. `base_module` is
+    the base's module, `origins` the module that defines each name the base's module has."""
+    base_tree, variant_tree = ast.parse(base_source), ast.parse(variant_source)
+    base_class, variant_class = _state_class(base_tree), _state_class(variant_tree)
+    if base_class is None or variant_class is None:
+        return None
+    base_top = {m.name: m for m in _members(base_source, base_tree.body) if m.name}
+    base_body = {m.name: m for m in _members(base_source, base_class.body) if m.name}
+    top = [m for m in _members(variant_source, variant_tree.body) if m.kind != "other" or "import" not in m.text]
+    body = _members(variant_source, variant_class.body)
+
+    # The class: the members whose code differs, the new ones, and the new slots.
+    kept: list[str] = []
+    overridden: set[str] = set()
+    for m in body:
+        old = base_body.get(m.name)
+        if m.kind == "doc":
+            kept.append(m.text + "\n")
+        elif m.name == "__slots__":
+            slots = ast.literal_eval(m.text.split("=", 1)[1].strip())
+            base_slots = ast.literal_eval(old.text.split("=", 1)[1].strip()) if old else ()
+            new = tuple(s for s in slots if s not in base_slots)
+            kept.append(f"    __slots__ = {new!r}")
+        elif old is None or old.text != m.text:
+            if m.kind == "annotation" and old is not None:
+                return None  # a field whose type changed: the base's code would read it as before
+            kept.append("\n" + m.text if m.kind == "def" else m.text)
+            overridden.add(m.name)
+    inherited = [m for name, m in base_body.items() if name not in overridden]
+    inherited_reads = set().union(*(_names(m.text) for m in inherited)) if inherited else set()
+
+    # Module level: what differs is defined here, unless inherited code reads the base's.
+    header: list[str] = []
+    for line in variant_source.splitlines():
+        if not line.startswith("#"):
+            break
+        header.append(line)
+    defined: list[str] = []
+    doc = ""
+    for m in top:
+        if m.kind == "doc":
+            doc = m.text
+            continue
+        if m.name == variant_class.name:
+            continue
+        old = base_top.get(m.name)
+        if old is not None and old.text == m.text:
+            continue
+        if old is not None and m.name in inherited_reads and m.name != "GAME":
+            return None
+        defined.append(m.text)
+    class_text = "\n".join(kept)
+    own = "\n".join(defined)
+    used = _names(class_text) | _names(own)
+    imported = sorted(n for n in base_top if n in used and n not in _names_defined(defined) and n != "GAME")
+    by_module: dict[str, list[str]] = {base_module: [base_class.name]}
+    for n in imported:
+        by_module.setdefault(origins.get(n, base_module), []).append(n)
+    typing_names = [n for n in ("Any", "ClassVar") if re.search(rf"\b{n}\b", class_text + own)]
+    lines = [*header, doc, "", "from __future__ import annotations", ""]
+    if "Sequence[" in class_text + own:
+        lines.append("from collections.abc import Sequence")
+    if typing_names:
+        lines.append(f"from typing import {', '.join(typing_names)}")
+    if lines[-1] != "":
+        lines.append("")
+    lines.append("from rulewright import runtime as rt")
+    for module in sorted(by_module):
+        lines.append(f"from {module} import (")
+        lines += [f"    {n}," for n in _isort(by_module[module])]
+        lines.append(")")
+    constants = [d for d in defined if not d.startswith(("def ", "GAME"))]
+    functions = [d for d in defined if d.startswith("def ")]
+    game = [d for d in defined if d.startswith("GAME")]
+    lines.append("")
+    if constants:
+        lines.append("# -- Names this variant adds or numbers otherwise ------------------------------------------")
+        lines += constants
+        lines.append("")
+    for f in functions:
+        lines += ["", f, ""]
+    lines += ["", f"class {variant_class.name}({base_class.name}):"]
+    lines.append(class_text)
+    lines += ["", "", *game]
+    text = "\n".join(lines) + "\n"
+    return re.sub(r"\n{4,}", "\n\n\n", text)
+
+
+def _names_defined(defined: list[str]) -> set[str]:
+    out = set()
+    for text in defined:
+        match = re.match(r"(?:def\s+)?([A-Za-z_][A-Za-z0-9_]*)", text)
+        if match:
+            out.add(match.group(1))
+    return out
+
+
+def _isort(names: list[str]) -> list[str]:
+    """In the order isort (and ruff's `I`) wants: CONSTANTS, then Classes, then the others."""
+    def kind(n: str) -> int:
+        if n.isupper() or (n.upper() == n and any(c.isalpha() for c in n)):
+            return 0
+        return 1 if n[:1].isupper() else 2
+    return sorted(set(names), key=lambda n: (kind(n), n))

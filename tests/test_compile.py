@@ -46,7 +46,8 @@ def test_a_derived_module_plays_as_its_whole_module_does() -> None:
     """The same game, move for move, from the inherited module and from the whole one."""
     from rulewright import game_from_source
 
-    for variant in ("fortifications", "two-player", "two-player-light", "fortifications-bonus-tiles", "border-quarrels"):
+    variants = ("fortifications", "two-player", "two-player-light", "fortifications-bonus-tiles", "border-quarrels")
+    for variant in variants:
         whole = game_from_source(compile_file(Path(rules_dir()) / "china-schacht" / f"{variant}.yaml").source,
                                  f"{variant}.py")
         derived = rulewright.load(f"china-schacht/{variant}")

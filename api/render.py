@@ -50,15 +50,17 @@ def render_generic(state: State, viewer: int | None = None, width: int | None = 
     per = {f.name: f.per for f in state.FIELDS}
     lines = [_heading(state)]
     for name, value in seen.items():
-        lines.extend(_field_lines(name, per.get(name), value, width or WIDTH))
+        lines.extend(_field_lines(name, per.get(name), value, width or WIDTH, state._labels("player")))
     return "\n".join(lines)
 
 
-def _field_lines(name: str, per: str | None, value: Any, width: int) -> list[str]:
+def _field_lines(name: str, per: str | None, value: Any, width: int, seats: Sequence[str] = ()) -> list[str]:
+    """One field as lines of text; `seats` names the seats (`P1` ..., then neutral ones)."""
     if per == "player":
         items = value.values() if isinstance(value, dict) else value
         shown = ", ".join(
-            f"P{p + 1} {'?' if v is None else _plain(v)}" for p, v in enumerate(items)
+            f"{seats[p] if p < len(seats) else f'P{p + 1}'} {'?' if v is None else _plain(v)}"
+            for p, v in enumerate(items)
         )
         return [f"{name}: {shown}"]
     if isinstance(value, dict) and len(value) > 12:
@@ -196,7 +198,7 @@ def render_schacht(state: State, viewer: int | None = None, width: int | None = 
     for name, value in seen.items():
         if name not in drawn:
             lines.extend(_field_lines(name, next(f.per for f in state.FIELDS if f.name == name), value,
-                                      width or WIDTH))
+                                      width or WIDTH, state._labels("player")))
     return "\n".join(lines)
 
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 from dataclasses import dataclass
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CONTINUED = ("elif", "else:", "except", "finally:", ")", "]", "}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +103,9 @@ def derive(base_source: str, variant_source: str, base_module: str, origins: dic
         elif old is None or old.text != m.text:
             if m.kind == "annotation" and old is not None:
                 return None  # a field whose type changed: the base's code would read it as before
-            kept.append("\n" + m.text if m.kind == "def" else m.text)
+            text = _appended(old.text, m, base_class.name) if old is not None else None
+            text = text or m.text
+            kept.append("\n" + text if m.kind == "def" else text)
             overridden.add(m.name)
     inherited = [m for name, m in base_body.items() if name not in overridden]
     inherited_reads = set().union(*(_names(m.text) for m in inherited)) if inherited else set()
@@ -159,8 +163,44 @@ def derive(base_source: str, variant_source: str, base_module: str, origins: dic
     lines += ["", f"class {variant_class.name}({base_class.name}):"]
     lines.append(class_text)
     lines += ["", "", *game]
-    text = "\n".join(lines) + "\n"
-    return re.sub(r"\n{4,}", "\n\n\n", text)
+    text = re.sub(r"\n{4,}", "\n\n\n", "\n".join(lines) + "\n")
+    try:
+        compile(text, "<derived module>", "exec")
+    except SyntaxError:  # never expected; the whole module is always right
+        return None
+    return text
+
+
+def _appended(old: str, new: _Member, base_class: str) -> str | None:
+    """`new` written as `old` plus what it adds, where it only adds at the end: a method that
+    returns nothing calls the base's first (`super()._copy_fields(other)`), a tuple or a dict
+    of the class extends the base's (`ChinaSchachtState.FIELDS + (...)`)."""
+    before, after = old.splitlines(), new.text.splitlines()
+    if len(after) <= len(before) or after[0] != before[0]:
+        return None
+    if new.kind == "def":
+        if not after[0].rstrip().endswith("-> None:") or after[: len(before)] != before:
+            return None
+        node = ast.parse(textwrap.dedent(new.text)).body[0]
+        assert isinstance(node, ast.FunctionDef)
+        args = ", ".join(a.arg for a in node.args.args[1:])
+        doc = [after[1]] if after[1].strip().startswith('"""') else []
+        indent = after[1][: len(after[1]) - len(after[1].lstrip())]
+        first = after[len(before)]
+        if not first.startswith(indent) or first[len(indent)].isspace() or first.split()[0] in _CONTINUED:
+            return None  # what it adds continues the base's last statement (an `elif` of a chain)
+        return "\n".join([after[0], *doc, f"{indent}super().{new.name}({args})", *after[len(before):]])
+    closing = before[-1].strip()
+    if new.kind != "value" or closing not in (")", "}") or after[-1] != before[-1]:
+        return None
+    if after[: len(before) - 1] != before[:-1] or not after[0].rstrip().endswith(("(", "{")):
+        return None
+    head = after[0].rstrip()[:-1]
+    added = after[len(before) - 1 : -1]
+    if closing == ")":
+        return "\n".join([f"{head}{base_class}.{new.name} + (", *added, after[-1]])
+    indent = added[0][: len(added[0]) - len(added[0].lstrip())] if added else "        "
+    return "\n".join([f"{head}{{", f"{indent}**{base_class}.{new.name},", *added, after[-1]])
 
 
 def _names_defined(defined: list[str]) -> set[str]:

@@ -30,23 +30,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     """A position of China."""
 
     __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles')
-    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
-        rt.FieldInfo('palace_of', 'spot', 'list', 'player', (), 'all', ''),
-        rt.FieldInfo('emissaries', 'region', 'list', 'player', (), 'all', ''),
-        rt.FieldInfo('scored', 'region', 'bool', '', (), 'all', ''),
-        rt.FieldInfo('palaces_left', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('emissaries_left', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('score', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('hand', 'player', 'list', 'colour', (), 'owner', ''),
-        rt.FieldInfo('deck', None, 'list', 'colour', (), 'size', ''),
-        rt.FieldInfo('face_up', None, 'list', 'colour', (), 'all', ''),
-        rt.FieldInfo('discard', None, 'list', 'colour', (), 'all', ''),
-        rt.FieldInfo('exhausted', None, 'int', '', (), 'all', ''),
-        rt.FieldInfo('end_announced', None, 'bool', '', (), 'all', ''),
-        rt.FieldInfo('finished', None, 'bool', '', (), 'all', ''),
-        rt.FieldInfo('here', None, 'list', 'region', (), 'all', ''),
-        rt.FieldInfo('placed', None, 'int', '', (), 'all', ''),
-        rt.FieldInfo('was_empty', None, 'bool', '', (), 'all', ''),
+    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('covered', 'spot', 'bool', '', (), 'all', ''),
         rt.FieldInfo('tile_under', 'spot', 'list', 'colour', (), 'none', ''),
         rt.FieldInfo('tile_shown', 'spot', 'list', 'colour', (), 'all', ''),
@@ -212,16 +196,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             self._do_reveal(*action.args)
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
-        # rules/china-schacht/base.yaml:364: build
-        if self.trace is not None:
-            self.trace.append("actions.build")
-        self.start_placing(self.province_of(space))  # base.yaml:374
-        self.pay(cards)  # base.yaml:375
-        self.palace_of[space] = [self.current]  # base.yaml:376
-        self.palaces_left[self.current] -= 1  # base.yaml:377
-        if (not self.scored[self.province_of(space)] and not any(self.free(s) for s in self.board.region_spots[self.province_of(space)])):  # base.yaml:380
-            self.score_province(self.province_of(space))  # base.yaml:381
-        self.next_piece()  # base.yaml:382
+        super()._do_build(cards, space)
         self._trigger_take_tile()
 
     def _do_reveal(self, province_at: int) -> None:
@@ -298,25 +273,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         }
 
     def _copy_fields(self, other: Any) -> None:
-        other.opt_board = self.opt_board
-        other.opt_chain_cut = self.opt_chain_cut
-        other.opt_final_round = self.opt_final_round
-        other.palace_of = self.palace_of[:]
-        other.emissaries = self.emissaries[:]
-        other.scored = self.scored[:]
-        other.palaces_left = self.palaces_left[:]
-        other.emissaries_left = self.emissaries_left[:]
-        other.score = self.score[:]
-        other.hand = self.hand[:]
-        other.deck = self.deck
-        other.face_up = self.face_up
-        other.discard = self.discard
-        other.exhausted = self.exhausted
-        other.end_announced = self.end_announced
-        other.finished = self.finished
-        other.here = self.here
-        other.placed = self.placed
-        other.was_empty = self.was_empty
+        super()._copy_fields(other)
         other.covered = self.covered[:]
         other.tile_under = self.tile_under[:]
         other.tile_shown = self.tile_shown[:]

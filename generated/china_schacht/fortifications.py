@@ -28,35 +28,14 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     """A position of China."""
 
     __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified')
-    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
-        rt.FieldInfo('palace_of', 'spot', 'list', 'player', (), 'all', ''),
-        rt.FieldInfo('emissaries', 'region', 'list', 'player', (), 'all', ''),
-        rt.FieldInfo('scored', 'region', 'bool', '', (), 'all', ''),
-        rt.FieldInfo('palaces_left', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('emissaries_left', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('score', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('hand', 'player', 'list', 'colour', (), 'owner', ''),
-        rt.FieldInfo('deck', None, 'list', 'colour', (), 'size', ''),
-        rt.FieldInfo('face_up', None, 'list', 'colour', (), 'all', ''),
-        rt.FieldInfo('discard', None, 'list', 'colour', (), 'all', ''),
-        rt.FieldInfo('exhausted', None, 'int', '', (), 'all', ''),
-        rt.FieldInfo('end_announced', None, 'bool', '', (), 'all', ''),
-        rt.FieldInfo('finished', None, 'bool', '', (), 'all', ''),
-        rt.FieldInfo('here', None, 'list', 'region', (), 'all', ''),
-        rt.FieldInfo('placed', None, 'int', '', (), 'all', ''),
-        rt.FieldInfo('was_empty', None, 'bool', '', (), 'all', ''),
+    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('fortifications_left', 'player', 'int', '', (), 'all', ''),
         rt.FieldInfo('fortified', 'spot', 'bool', '', (), 'all', ''),
     )
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('build', 'send', 'exchange_blind', 'exchange_face_up', 'fortify'), ('build', 'send', 'stop', 'fortify'), ('take_face_up', 'draw_card'))
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'build': 'palace ', 'send': 'emissary ', 'stop': 'stop', 'exchange_blind': 'exchange ', 'exchange_face_up': 'exchange ', 'take_face_up': 'take ', 'draw_card': 'draw', 'fortify': 'fortification '}
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
-        'colour': ('violet', 'yellow', 'orange', 'green', 'red'),
-        'regionkind': ('province',),
-        'board': ('by_players', 'face_3_4', 'face_4_5'),
-        'chain_cut': ('longest_first', 'one_per_network'),
-        'final_round': ('this_round', 'one_more_round'),
+        **ChinaSchachtState.ENUMS,
         'fortification_in_empty': ('one_piece', 'palace_may_follow'),
     }
     opt_fortification_in_empty: int
@@ -64,9 +43,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     fortified: list[bool]
 
     def _read_options(self) -> None:
-        self.opt_board = ('by_players', 'face_3_4', 'face_4_5').index(self.options['board'])
-        self.opt_chain_cut = ('longest_first', 'one_per_network').index(self.options['chain_cut'])
-        self.opt_final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
+        super()._read_options()
         self.opt_fortification_in_empty = ('one_piece', 'palace_may_follow').index(self.options['fortification_in_empty'])
 
     def _setup(self) -> None:

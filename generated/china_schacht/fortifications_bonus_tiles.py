@@ -60,12 +60,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('build', 'send', 'exchange_blind', 'exchange_face_up', 'fortify', 'reveal'), ('build', 'send', 'stop', 'fortify', 'reveal'), ('take_face_up', 'draw_card'), ('build',))
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'build': 'palace ', 'send': 'emissary ', 'stop': 'stop', 'exchange_blind': 'exchange ', 'exchange_face_up': 'exchange ', 'take_face_up': 'take ', 'draw_card': 'draw', 'fortify': 'fortification ', 'reveal': 'reveal '}
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
-        'colour': ('violet', 'yellow', 'orange', 'green', 'red'),
-        'regionkind': ('province',),
-        'board': ('by_players', 'face_3_4', 'face_4_5'),
-        'chain_cut': ('longest_first', 'one_per_network'),
-        'final_round': ('this_round', 'one_more_round'),
+        **ChinaSchachtBonusTilesState.ENUMS,
         'fortification_in_empty': ('one_piece', 'palace_may_follow'),
     }
     opt_fortification_in_empty: int
@@ -73,9 +68,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
     fortified: list[bool]
 
     def _read_options(self) -> None:
-        self.opt_board = ('by_players', 'face_3_4', 'face_4_5').index(self.options['board'])
-        self.opt_chain_cut = ('longest_first', 'one_per_network').index(self.options['chain_cut'])
-        self.opt_final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
+        super()._read_options()
         self.opt_fortification_in_empty = ('one_piece', 'palace_may_follow').index(self.options['fortification_in_empty'])
 
     def _setup(self) -> None:

@@ -43,23 +43,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     """A position of China."""
 
     __slots__ = ('opt_emperor_placement', 'opt_joker_kept', 'opt_kept_at_reshuffle', 'opt_special_exchange', 'opt_emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now')
-    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
-        rt.FieldInfo('palace_of', 'spot', 'list', 'player', (), 'all', ''),
-        rt.FieldInfo('emissaries', 'region', 'list', 'player', (), 'all', ''),
-        rt.FieldInfo('scored', 'region', 'bool', '', (), 'all', ''),
-        rt.FieldInfo('palaces_left', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('emissaries_left', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('score', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('hand', 'player', 'list', 'colour', (), 'owner', ''),
-        rt.FieldInfo('deck', None, 'list', 'colour', (), 'size', ''),
-        rt.FieldInfo('face_up', None, 'list', 'colour', (), 'all', ''),
-        rt.FieldInfo('discard', None, 'list', 'colour', (), 'all', ''),
-        rt.FieldInfo('exhausted', None, 'int', '', (), 'all', ''),
-        rt.FieldInfo('end_announced', None, 'bool', '', (), 'all', ''),
-        rt.FieldInfo('finished', None, 'bool', '', (), 'all', ''),
-        rt.FieldInfo('here', None, 'list', 'region', (), 'all', ''),
-        rt.FieldInfo('placed', None, 'int', '', (), 'all', ''),
-        rt.FieldInfo('was_empty', None, 'bool', '', (), 'all', ''),
+    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('emperor_cards', None, 'list', 'colour', (), 'all', ''),
         rt.FieldInfo('kept', 'player', 'list', 'colour', (), 'all', ''),
         rt.FieldInfo('influence', 'player', 'set', 'colour', (), 'all', ''),
@@ -401,8 +385,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.two_provinces_now = False  # two-player.yaml:299
 
     def _turn_end(self) -> None:
-        self._trigger_turn_over()
-        self._trigger_last_turn()
+        super()._turn_end()
         self._trigger_two_player_turn_over()
 
     def removed_per_colour(self) -> int:

@@ -146,6 +146,7 @@ class State:
         self.trace = None
         self._read_options()
         self._setup()
+        self._prepare()
         self._start_phase()
 
     # -- the public API ----------------------------------------------------------------------
@@ -424,6 +425,9 @@ class State:
 
     def _setup(self) -> None:
         raise NotImplementedError
+
+    def _prepare(self) -> None:
+        """The rule set's `setup:` effects, once every field has its init (generated if any)."""
 
     def _enter_phase(self) -> None:
         raise NotImplementedError

@@ -296,7 +296,9 @@ class ChinaSchachtState(rt.State):
         self.placed = 0
         # rules/china-schacht/base.yaml:268
         self.was_empty = False
-        # setup: before the first turn
+
+    def _prepare(self) -> None:
+        """`setup:`, before the first turn."""
         for c in range(5):  # base.yaml:341
             for _ in range(self.removed_per_colour(), self.cards_of(c)):  # base.yaml:342
                 self.deck = [*self.deck, *[c]]  # base.yaml:343

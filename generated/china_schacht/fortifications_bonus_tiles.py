@@ -116,15 +116,6 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self.tile_shown = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/bonus-tiles.yaml:24
         self.tiles = [() for _ in range(self.num_seats)]
-        # setup: before the first turn
-        for c in range(5):  # base.yaml:341
-            for _ in range(self.removed_per_colour(), self.cards_of(c)):  # base.yaml:342
-                self.deck = [*self.deck, *[c]]  # base.yaml:343
-        for p in range(self.num_players):  # base.yaml:345
-            for _ in range(0, 3):  # base.yaml:346
-                self.draw_blind(p)  # base.yaml:347
-        self.refill_face_up()  # base.yaml:349
-        self.place_bonus_tiles()  # bonus-tiles.yaml:47
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []

@@ -93,38 +93,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.opt_emperor_emissaries = ('nine', 'eight').index(self.options['emperor_emissaries'])
 
     def _setup(self) -> None:
-        # rules/china-schacht/base.yaml:189
-        self.palace_of = [() for _ in range(len(self.board.spots))]
-        # rules/china-schacht/base.yaml:195
-        self.emissaries = [() for _ in range(len(self.board.region_names))]
-        # rules/china-schacht/base.yaml:202
-        self.scored = [False for _ in range(len(self.board.region_names))]
-        # rules/china-schacht/base.yaml:208
-        self.palaces_left = [20 for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:213
-        self.emissaries_left = [8 for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:219
-        self.score = [0 for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:226
-        self.hand = [() for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:232
-        self.deck = ()
-        # rules/china-schacht/base.yaml:238
-        self.face_up = ()
-        # rules/china-schacht/base.yaml:242
-        self.discard = ()
-        # rules/china-schacht/base.yaml:246
-        self.exhausted = 0
-        # rules/china-schacht/base.yaml:250
-        self.end_announced = False
-        # rules/china-schacht/base.yaml:254
-        self.finished = False
-        # rules/china-schacht/base.yaml:258
-        self.here = ()
-        # rules/china-schacht/base.yaml:263
-        self.placed = 0
-        # rules/china-schacht/base.yaml:268
-        self.was_empty = False
+        super()._setup()
         # rules/china-schacht/two-player.yaml:80
         self.emperor_cards = ()
         # rules/china-schacht/two-player.yaml:84
@@ -137,14 +106,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_turn = EMPEROR_WAITS
         # rules/china-schacht/two-player.yaml:103
         self.two_provinces_now = False
-        # setup: before the first turn
-        for c in range(5):  # base.yaml:341
-            for _ in range(self.removed_per_colour(), self.cards_of(c)):  # base.yaml:342
-                self.deck = [*self.deck, *[c]]  # base.yaml:343
-        for p in range(self.num_players):  # base.yaml:345
-            for _ in range(0, 3):  # base.yaml:346
-                self.draw_blind(p)  # base.yaml:347
-        self.refill_face_up()  # base.yaml:349
+
+    def _prepare(self) -> None:
+        """`setup:`, before the first turn."""
+        super()._prepare()
         self.emperor_refill()  # two-player.yaml:139
         if self.opt_emperor_emissaries == NINE:  # two-player.yaml:141
             self.emissaries_left[(self.num_players + 0)] = 9  # two-player.yaml:142

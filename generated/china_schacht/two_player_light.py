@@ -17,7 +17,6 @@ from rulewright.generated.china_schacht.two_player import (
     EMPEROR_PLAYS_FIRST,
     EMPEROR_WAITS,
     EXCHANGE_CARD,
-    NINE,
     TWO_PROVINCES,
     ChinaSchachtTwoPlayerState,
 )
@@ -94,17 +93,6 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         self.emperor_turn = EMPEROR_WAITS
         # rules/china-schacht/two-player.yaml:103
         self.two_provinces_now = False
-        # setup: before the first turn
-        for c in range(5):  # base.yaml:341
-            for _ in range(self.removed_per_colour(), self.cards_of(c)):  # base.yaml:342
-                self.deck = [*self.deck, *[c]]  # base.yaml:343
-        for p in range(self.num_players):  # base.yaml:345
-            for _ in range(0, 3):  # base.yaml:346
-                self.draw_blind(p)  # base.yaml:347
-        self.refill_face_up()  # base.yaml:349
-        self.emperor_refill()  # two-player.yaml:139
-        if self.opt_emperor_emissaries == NINE:  # two-player.yaml:141
-            self.emissaries_left[(self.num_players + 0)] = 9  # two-player.yaml:142
 
     def palace_award(self, p: int, r: int) -> int:
         # rules/china-schacht/two-player-light.yaml:11

@@ -96,7 +96,7 @@ class State:
 
     __slots__ = (
         "game", "num_players", "num_seats", "options", "seed", "rng", "board", "current", "phase", "turn",
-        "moves", "terminal", "next_phase", "_legal_cache", "trace",
+        "moves", "terminal", "next_phase", "_legal_cache", "trace", "_memo",
     )
 
     FIELDS: ClassVar[tuple[FieldInfo, ...]] = ()
@@ -125,6 +125,9 @@ class State:
     terminal: bool
     next_phase: int
     _legal_cache: list[Action] | None
+    # While the legal actions are listed the state does not change: definitions without
+    # parameters remember their value then (the generated code reads and fills this).
+    _memo: dict[str, Any] | None
     trace: list[str] | None  # when a list, the rule paths that fired are appended to it
 
     # -- construction ------------------------------------------------------------------------
@@ -144,6 +147,7 @@ class State:
         self.next_phase = -1
         self._legal_cache = None
         self.trace = None
+        self._memo = None
         self._read_options()
         self._setup()
         self._prepare()
@@ -158,7 +162,7 @@ class State:
         if self.terminal:
             return []
         if self._legal_cache is None:
-            legal = self._legal()
+            legal = self._listing()
             if not legal and self.STUCK[self.phase] == "pass":
                 legal = [Action(PASS, (), self._action_text)]
             self._legal_cache = legal
@@ -273,6 +277,7 @@ class State:
         other.terminal = self.terminal
         other.next_phase = self.next_phase
         other._legal_cache = None
+        other._memo = None
         other.trace = None
         self._copy_fields(other)
         return other
@@ -406,6 +411,14 @@ class State:
         self.phase = 0
         self._start_phase()
 
+    def _listing(self) -> list[Action]:
+        """The generated `_legal()`, with definitions remembered for the while."""
+        self._memo = {}
+        try:
+            return self._legal()
+        finally:
+            self._memo = None
+
     def _start_phase(self) -> None:
         self._legal_cache = None
         self._enter_phase()
@@ -413,7 +426,7 @@ class State:
         # through the phase's start effects.
         if self.PHASE_STARTS[self.phase] and self._is_over():
             self.terminal = True
-        elif self.STUCK[self.phase] == "end" and not self._legal():
+        elif self.STUCK[self.phase] == "end" and not self._listing():
             self.terminal = True
 
     def _action_text(self, action: Action) -> str:

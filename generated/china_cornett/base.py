@@ -292,16 +292,30 @@ class ChinaCornettState(rt.State):
 
     # -- Definitions and procedures -----------------------------------------------------------
     def face_down_spots(self) -> Sequence[int]:
-        # rules/china-cornett/base.yaml:146
-        return [s for s, marker_ in enumerate(self.marker) if marker_ == FACE_DOWN]  # base.yaml:146
+        # rules/china-cornett/base.yaml:146; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'face_down_spots' in memo:
+            remembered: Sequence[int] = memo['face_down_spots']
+            return remembered
+        value = [s for s, marker_ in enumerate(self.marker) if marker_ == FACE_DOWN]
+        if memo is not None:
+            memo['face_down_spots'] = value
+        return value
 
     def alignments(self, n: int) -> int:
         # rules/china-cornett/base.yaml:148
         return self.board.count_lines(n, self.face_down_spots())  # base.yaml:148
 
     def reduction_limit(self) -> int:
-        # rules/china-cornett/base.yaml:149
-        return (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)  # base.yaml:149
+        # rules/china-cornett/base.yaml:149; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'reduction_limit' in memo:
+            remembered: int = memo['reduction_limit']
+            return remembered
+        value = (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)
+        if memo is not None:
+            memo['reduction_limit'] = value
+        return value
 
     def sector_kind(self, p: int) -> int:
         # rules/china-cornett/base.yaml:150

@@ -568,8 +568,15 @@ class ChinaSchachtState(rt.State):
 
     # -- Definitions and procedures -----------------------------------------------------------
     def removed_per_colour(self) -> int:
-        # rules/china-schacht/base.yaml:278
-        return (2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0))  # base.yaml:278
+        # rules/china-schacht/base.yaml:278; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'removed_per_colour' in memo:
+            remembered: int = memo['removed_per_colour']
+            return remembered
+        value = (2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0))
+        if memo is not None:
+            memo['removed_per_colour'] = value
+        return value
 
     def cards_of(self, c: int) -> int:
         # rules/china-schacht/base.yaml:281
@@ -580,8 +587,15 @@ class ChinaSchachtState(rt.State):
         return self.board.region_of[PROVINCE][s]  # base.yaml:282
 
     def provinces(self) -> Sequence[int]:
-        # rules/china-schacht/base.yaml:284
-        return self.board.regions_of_kind[PROVINCE]  # base.yaml:284
+        # rules/china-schacht/base.yaml:284; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'provinces' in memo:
+            remembered: Sequence[int] = memo['provinces']
+            return remembered
+        value = self.board.regions_of_kind[PROVINCE]
+        if memo is not None:
+            memo['provinces'] = value
+        return value
 
     def palaces_in(self, p: int, r: int) -> int:
         # rules/china-schacht/base.yaml:285
@@ -644,8 +658,15 @@ class ChinaSchachtState(rt.State):
         return (len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])  # base.yaml:330
 
     def open_provinces(self) -> Sequence[int]:
-        # rules/china-schacht/base.yaml:332
-        return (self.here if self.here else self.provinces())  # base.yaml:332
+        # rules/china-schacht/base.yaml:332; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'open_provinces' in memo:
+            remembered: Sequence[int] = memo['open_provinces']
+            return remembered
+        value = (self.here if self.here else self.provinces())
+        if memo is not None:
+            memo['open_provinces'] = value
+        return value
 
     def can_place(self, p: int) -> bool:
         # rules/china-schacht/base.yaml:333

@@ -186,8 +186,15 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 self.tile_shown[s] = ()  # bonus-tiles.yaml:106
 
     def bonus_colours(self) -> Sequence[int]:
-        # rules/china-schacht/bonus-tiles.yaml:32
-        return [YELLOW, ORANGE, GREEN]  # bonus-tiles.yaml:32
+        # rules/china-schacht/bonus-tiles.yaml:32; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'bonus_colours' in memo:
+            remembered: Sequence[int] = memo['bonus_colours']
+            return remembered
+        value = [YELLOW, ORANGE, GREEN]
+        if memo is not None:
+            memo['bonus_colours'] = value
+        return value
 
     def off_junction(self, s: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:35

@@ -160,8 +160,15 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         return self.board.regions_at[PROVINCE][s]  # border-quarrels.yaml:112
 
     def two_colours(self) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/border-quarrels.yaml:115
-        return [[range(5)[(k // len(range(5)))], range(5)[(k % len(range(5)))]] for k in range(0, (len(range(5)) * len(range(5)))) if (k // len(range(5))) < (k % len(range(5)))]  # border-quarrels.yaml:115
+        # rules/china-schacht/border-quarrels.yaml:115; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'two_colours' in memo:
+            remembered: Sequence[Sequence[int]] = memo['two_colours']
+            return remembered
+        value = [[range(5)[(k // len(range(5)))], range(5)[(k % len(range(5)))]] for k in range(0, (len(range(5)) * len(range(5)))) if (k // len(range(5))) < (k % len(range(5)))]
+        if memo is not None:
+            memo['two_colours'] = value
+        return value
 
     def pays_for_space(self, cards: Sequence[int], rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:123

@@ -354,16 +354,30 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._trigger_two_player_turn_over()
 
     def removed_per_colour(self) -> int:
-        # rules/china-schacht/two-player.yaml:110
-        return 2  # two-player.yaml:110
+        # rules/china-schacht/two-player.yaml:110; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'removed_per_colour' in memo:
+            remembered: int = memo['removed_per_colour']
+            return remembered
+        value = 2
+        if memo is not None:
+            memo['removed_per_colour'] = value
+        return value
 
     def palace_award(self, p: int, r: int) -> int:
         # rules/china-schacht/two-player.yaml:115
         return (self.province_points(p, r) + (self.province_points((self.num_players + 0), r) if self.board.region_attributes[0][r] in self.influence[p] else 0))  # two-player.yaml:115
 
     def open_provinces(self) -> Sequence[int]:
-        # rules/china-schacht/two-player.yaml:119
-        return ([r for r in self.provinces() if not (self.was_empty and r in self.here)] if (self.two_provinces_now and self.here) else (self.here if self.here else self.provinces()))  # two-player.yaml:119
+        # rules/china-schacht/two-player.yaml:119; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'open_provinces' in memo:
+            remembered: Sequence[int] = memo['open_provinces']
+            return remembered
+        value = ([r for r in self.provinces() if not (self.was_empty and r in self.here)] if (self.two_provinces_now and self.here) else (self.here if self.here else self.provinces()))
+        if memo is not None:
+            memo['open_provinces'] = value
+        return value
 
     def kept_of(self, p: int, c: int) -> int:
         # rules/china-schacht/two-player.yaml:112
@@ -382,12 +396,26 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         return ((self.emissaries_left[(self.num_players + 0)] > 0 and self.emissary_room(r) > 0) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:127
 
     def emperor_occupied(self) -> Sequence[int]:
-        # rules/china-schacht/two-player.yaml:129
-        return [r for r in self.provinces() if (not self.empty(r) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]  # two-player.yaml:129
+        # rules/china-schacht/two-player.yaml:129; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'emperor_occupied' in memo:
+            remembered: Sequence[int] = memo['emperor_occupied']
+            return remembered
+        value = [r for r in self.provinces() if (not self.empty(r) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]
+        if memo is not None:
+            memo['emperor_occupied'] = value
+        return value
 
     def emperor_provinces(self) -> Sequence[int]:
-        # rules/china-schacht/two-player.yaml:132
-        return (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.provinces() if (self.emperor_can_build(r) or self.emperor_can_send(r))])  # two-player.yaml:132
+        # rules/china-schacht/two-player.yaml:132; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'emperor_provinces' in memo:
+            remembered: Sequence[int] = memo['emperor_provinces']
+            return remembered
+        value = (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.provinces() if (self.emperor_can_build(r) or self.emperor_can_send(r))])
+        if memo is not None:
+            memo['emperor_provinces'] = value
+        return value
 
     def pay(self, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:221

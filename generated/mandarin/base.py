@@ -591,8 +591,15 @@ class MandarinState(rt.State):
         return [s for s in self.board.region_spots[r] if self.is_character(s)][0]  # base.yaml:259
 
     def character_squares(self) -> frozenset[int]:
-        # rules/mandarin/base.yaml:260
-        return frozenset(s for s in self.board.spots if self.is_character(s))  # base.yaml:260
+        # rules/mandarin/base.yaml:260; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'character_squares' in memo:
+            remembered: frozenset[int] = memo['character_squares']
+            return remembered
+        value = frozenset(s for s in self.board.spots if self.is_character(s))
+        if memo is not None:
+            memo['character_squares'] = value
+        return value
 
     def held(self, p: int, a: int) -> int:
         # rules/mandarin/base.yaml:262
@@ -623,12 +630,26 @@ class MandarinState(rt.State):
         return (len(self.card[p]) >= 6 and (len(frozenset(TILE_ANIMAL[t] for t in self.card[p])) == len(range(12)) or any(self.held(p, TILE_ANIMAL[t]) >= 6 for t in self.card[p] if TILE_EMPEROR[t])))  # base.yaml:279
 
     def bidders(self) -> Sequence[int]:
-        # rules/mandarin/base.yaml:286
-        return [q for q in rt.seats_from(self.current, self.num_players) if (q not in self.seller and (self.opt_defaulter == BIDS_AGAIN or q not in self.defaulted))]  # base.yaml:286
+        # rules/mandarin/base.yaml:286; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'bidders' in memo:
+            remembered: Sequence[int] = memo['bidders']
+            return remembered
+        value = [q for q in rt.seats_from(self.current, self.num_players) if (q not in self.seller and (self.opt_defaulter == BIDS_AGAIN or q not in self.defaulted))]
+        if memo is not None:
+            memo['bidders'] = value
+        return value
 
     def last_face_up(self) -> bool:
-        # rules/mandarin/base.yaml:289
-        return self.out[(len(self.out) - 1)] not in self.plain  # base.yaml:289
+        # rules/mandarin/base.yaml:289; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'last_face_up' in memo:
+            remembered: bool = memo['last_face_up']
+            return remembered
+        value = self.out[(len(self.out) - 1)] not in self.plain
+        if memo is not None:
+            memo['last_face_up'] = value
+        return value
 
     def draw_tile(self) -> None:
         # rules/mandarin/base.yaml:453

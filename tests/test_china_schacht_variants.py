@@ -61,6 +61,7 @@ def test_diff_lists_exactly_the_variants_rules() -> None:
         ("added", "define.two_colours"),
         ("added", "define.pays_for_space"),
         ("added", "define.open_to"),
+        ("changed", "define.open_spaces"),
         ("added", "procedures.start_at"),
         ("added", "scoring.harbours"),
         ("changed", "actions.build.choose.cards"),

@@ -185,20 +185,29 @@ def render_schacht(state: State, viewer: int | None = None, width: int | None = 
     province_kind = board.kinds.index("province")
     colour_of = board.region_attributes[0] if board.region_attributes else ()
     lines = [_heading(state), ""]
+
+    def spaces(r: int) -> str:
+        return " ".join(f"{board.labels[s]}:{who(seen['palace_of'][board.labels[s]])}" for s in board.region_spots[r])
+
     for r in board.regions_of_kind[province_kind]:
         name = board.region_names[r]
-        colour = state.label("colour", colour_of[r]) if colour_of else ""
-        spaces = " ".join(f"{board.labels[s]}:{who(seen['palace_of'][board.labels[s]])}"
-                          for s in board.region_spots[r])
+        colour = state.label("colour", colour_of[r]) if colour_of and colour_of[r] >= 0 else ""
         token = "  [scored]" if seen["scored"][name] else ""
-        text = f"{name} ({colour}){token}  emissaries: {who(seen['emissaries'][name])}  palaces: {spaces}"
+        text = f"{name} ({colour}){token}  emissaries: {who(seen['emissaries'][name])}  palaces: {spaces(r)}"
         lines += textwrap.wrap(text, width or WIDTH, subsequent_indent="    ")
+    for k, kind in enumerate(board.kinds):  # other kinds of regions (border quarrels' harbours)
+        for r in board.regions_of_kind[k] if k != province_kind else ():
+            lines += textwrap.wrap(f"{board.region_names[r]} ({kind}): {spaces(r)}", width or WIDTH,
+                                   subsequent_indent="    ")
     lines.append("")
     drawn = {"palace_of", "emissaries", "scored"}
     for name, value in seen.items():
         if name not in drawn:
             lines.extend(_field_lines(name, next(f.per for f in state.FIELDS if f.name == name), value,
                                       width or WIDTH, state._labels("player")))
+    roads = "; ".join(f"{board.labels[s]}-{'/'.join(board.labels[n] for n in near if n > s)}"
+                      for s, near in enumerate(board.neighbours) if any(n > s for n in near))
+    lines += textwrap.wrap(f"roads: {roads}", width or WIDTH, subsequent_indent="    ")
     return "\n".join(lines)
 
 

@@ -199,6 +199,17 @@ def main() -> None:
 
 
 # -- list --------------------------------------------------------------------------------------
+def _extends_of(path: Path) -> list[str]:
+    """What a rule file's own `extends:` names (several when it stacks variants)."""
+    import yaml
+
+    try:
+        named = yaml.safe_load(path.read_text(encoding="utf-8")).get("extends")
+    except (OSError, yaml.YAMLError, AttributeError):
+        return []
+    return [str(x) for x in named] if isinstance(named, list) else [str(named)] if named else []
+
+
 def ruleset_facts(ruleset: str, path: Path, variants: list[str]) -> dict[str, Any]:
     facts: dict[str, Any] = {"ruleset": ruleset, "file": display(path), "variants": variants}
     try:
@@ -208,8 +219,10 @@ def ruleset_facts(ruleset: str, path: Path, variants: list[str]) -> dict[str, An
     except Exception as exc:  # noqa: BLE001 - a broken module is reported, not fatal
         return facts | {"compiled": False, "error": f"{type(exc).__name__}: {exc}".splitlines()[0]}
     info = game.info
+    extends = _extends_of(path)
     return facts | {
         "compiled": True,
+        "extends": extends,
         "title": info.title,
         "players": list(info.players),
         "roles": list(info.roles),
@@ -228,8 +241,8 @@ def list_command(as_json: bool) -> None:
     by_game: dict[str, list[str]] = {}
     for rid, _ in found:
         by_game.setdefault(rid.partition("/")[0], []).append(rid)
-    facts = [
-        ruleset_facts(rid, path, [v for v in by_game[rid.partition("/")[0]] if v != rid])
+    facts = [  # a game's base lists its variants; a variant says what it extends
+        ruleset_facts(rid, path, [v for v in by_game[rid] if v != rid] if "/" not in rid else [])
         for rid, path in found
     ]
     if as_json:
@@ -242,7 +255,7 @@ def list_command(as_json: bool) -> None:
     for column in ("rule set", "title", "players", "variants", "options (default first)"):
         table.add_column(column)
     for f in facts:
-        variants = ", ".join(f["variants"]) or "-"
+        variants = ", ".join(f["variants"]) or ("extends " + ", ".join(f["extends"]) if f.get("extends") else "-")
         if not f["compiled"]:
             why = f" ({f['error']})" if "error" in f else f": run `rulewright compile {f['ruleset']}`"
             table.add_row(f["ruleset"], "not compiled" + why, "", variants, "")

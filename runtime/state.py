@@ -218,8 +218,8 @@ class State:
         return 0
 
     def score_terms(self, player: int) -> dict[str, int]:
-        """Each scoring term of `player` on its own (generated)."""
-        return {"score": self._score(player)}
+        """Each scoring term of `player` on its own (generated); a score is their sum."""
+        raise NotImplementedError
 
     def observation(self, player: int) -> dict[str, Any]:
         """What `player` sees: every field its visibility lets him see, values by name."""
@@ -458,7 +458,7 @@ class State:
         raise NotImplementedError
 
     def _score(self, player: int) -> int:
-        raise NotImplementedError
+        return sum(self.score_terms(player).values())
 
     def _guard(self, name: str) -> bool:
         raise NotImplementedError

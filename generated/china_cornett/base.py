@@ -338,15 +338,12 @@ class ChinaCornettState(rt.State):
         # rules/china-cornett/base.yaml:241
         return bool(all(self.marker[s] == REMOVED for s in self.board.spots))
 
-    def _score(self, player: int) -> int:
-        return self.gold[player]  # gold: rules/china-cornett/base.yaml:243
-
-
     def score_terms(self, player: int) -> dict[str, int]:
-        """Each scoring term of `player` on its own, as the rule file names them."""
+        """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
         return {
-            'gold': self.gold[player],
+            'gold': self.gold[player],  # rules/china-cornett/base.yaml:243
         }
+
 
     # -- Visibility ---------------------------------------------------------------------------
     def _shown(self, name: str) -> bool:

@@ -769,27 +769,19 @@ class ChinaSchachtState(rt.State):
         # rules/china-schacht/base.yaml:531
         return bool(self.finished or not any(self.can_place(p) for p in range(self.num_players)))
 
-    def _score(self, player: int) -> int:
-        return (
-            self.score[player]  # track: rules/china-schacht/base.yaml:535
-            + sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r])  # palaces: rules/china-schacht/base.yaml:538
-            + sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions)))  # alliances: rules/china-schacht/base.yaml:540
-            + self.chain_points(player)  # roads: rules/china-schacht/base.yaml:541
-        )
+    def score_terms(self, player: int) -> dict[str, int]:
+        """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
+        return {
+            'track': self.score[player],  # rules/china-schacht/base.yaml:535
+            'palaces': sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r]),  # rules/china-schacht/base.yaml:538
+            'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:540
+            'roads': self.chain_points(player),  # rules/china-schacht/base.yaml:541
+        }
 
 
     def _tie_break(self, player: int) -> int:
         # rules/china-schacht/base.yaml:545: among players tied on score, the higher value wins
         return int(self.palaces_left[player] + self.emissaries_left[player])
-
-    def score_terms(self, player: int) -> dict[str, int]:
-        """Each scoring term of `player` on its own, as the rule file names them."""
-        return {
-            'track': self.score[player],
-            'palaces': sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r]),
-            'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),
-            'roads': self.chain_points(player),
-        }
 
     # -- Visibility ---------------------------------------------------------------------------
     def _shown(self, name: str) -> bool:

@@ -225,23 +225,14 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:60
                 self.tile_under[s] = [c]  # bonus-tiles.yaml:61
 
-    def _score(self, player: int) -> int:
-        return (
-            self.score[player]  # track: rules/china-schacht/base.yaml:535
-            + sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r])  # palaces: rules/china-schacht/base.yaml:538
-            + sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions)))  # alliances: rules/china-schacht/base.yaml:540
-            + self.chain_points(player)  # roads: rules/china-schacht/base.yaml:541
-            + (6 * sum(1 for c in self.bonus_colours() if self.most_tiles(player, c)))  # bonus_tiles: rules/china-schacht/bonus-tiles.yaml:109
-        )
-
     def score_terms(self, player: int) -> dict[str, int]:
-        """Each scoring term of `player` on its own, as the rule file names them."""
+        """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
         return {
-            'track': self.score[player],
-            'palaces': sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r]),
-            'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),
-            'roads': self.chain_points(player),
-            'bonus_tiles': 6 * sum(1 for c in self.bonus_colours() if self.most_tiles(player, c)),
+            'track': self.score[player],  # rules/china-schacht/base.yaml:535
+            'palaces': sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r]),  # rules/china-schacht/base.yaml:538
+            'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:540
+            'roads': self.chain_points(player),  # rules/china-schacht/base.yaml:541
+            'bonus_tiles': 6 * sum(1 for c in self.bonus_colours() if self.most_tiles(player, c)),  # rules/china-schacht/bonus-tiles.yaml:109
         }
 
     def _copy_fields(self, other: Any) -> None:

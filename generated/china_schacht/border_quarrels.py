@@ -203,23 +203,14 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
                 self.here = self.provinces_at(s)  # border-quarrels.yaml:167
                 self.was_empty = any(self.empty(r) for r in self.provinces_at(s))  # border-quarrels.yaml:168
 
-    def _score(self, player: int) -> int:
-        return (
-            self.score[player]  # track: rules/china-schacht/base.yaml:535
-            + sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r])  # palaces: rules/china-schacht/base.yaml:538
-            + sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions)))  # alliances: rules/china-schacht/base.yaml:540
-            + self.chain_points(player)  # roads: rules/china-schacht/base.yaml:541
-            + sum(self.palace_award(player, r) for r in self.board.regions_of_kind[HARBOUR])  # harbours: rules/china-schacht/border-quarrels.yaml:176
-        )
-
     def score_terms(self, player: int) -> dict[str, int]:
-        """Each scoring term of `player` on its own, as the rule file names them."""
+        """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
         return {
-            'track': self.score[player],
-            'palaces': sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r]),
-            'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),
-            'roads': self.chain_points(player),
-            'harbours': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[HARBOUR]),
+            'track': self.score[player],  # rules/china-schacht/base.yaml:535
+            'palaces': sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r]),  # rules/china-schacht/base.yaml:538
+            'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:540
+            'roads': self.chain_points(player),  # rules/china-schacht/base.yaml:541
+            'harbours': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[HARBOUR]),  # rules/china-schacht/border-quarrels.yaml:176
         }
 
     def _copy_fields(self, other: Any) -> None:

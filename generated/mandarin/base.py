@@ -771,15 +771,12 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:578
         return bool(any(self.complete(p) for p in range(self.num_players)))
 
-    def _score(self, player: int) -> int:
-        return 1 if self.complete(player) else 0  # victory: rules/mandarin/base.yaml:580
-
-
     def score_terms(self, player: int) -> dict[str, int]:
-        """Each scoring term of `player` on its own, as the rule file names them."""
+        """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
         return {
-            'victory': 1 if self.complete(player) else 0,
+            'victory': 1 if self.complete(player) else 0,  # rules/mandarin/base.yaml:580
         }
+
 
     # -- Visibility ---------------------------------------------------------------------------
     def _shown(self, name: str) -> bool:

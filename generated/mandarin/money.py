@@ -110,13 +110,10 @@ class MandarinMoneyState(MandarinState):
         self.seller = [self.current]  # money.yaml:22
         self.open_sale()  # money.yaml:23
 
-    def _score(self, player: int) -> int:
-        return self.money[player] + sum(self.value(t) for t in self.card[player])  # wealth: rules/mandarin/money.yaml:32
-
     def score_terms(self, player: int) -> dict[str, int]:
-        """Each scoring term of `player` on its own, as the rule file names them."""
+        """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
         return {
-            'wealth': self.money[player] + sum(self.value(t) for t in self.card[player]),
+            'wealth': self.money[player] + sum(self.value(t) for t in self.card[player]),  # rules/mandarin/money.yaml:32
         }
 
     def _action_text(self, action: rt.Action) -> str:

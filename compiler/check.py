@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import assert_never
 
-from ..runtime.board import hex_labels, validate_regions
+from ..runtime.board import GraphBoard, hex_labels, validate_regions
 from . import ast, ir
 from .signatures import AGGREGATES, BUILTINS, VALUES
 from .source import Diagnostic, SourceSpan, did_you_mean
@@ -512,18 +512,11 @@ class _Checker:
                 for r in kinds[kind_name].regions if kind_name in kinds else ():
                     if not low <= len(r.spots) <= high:
                         problems.append(f"region {r.name} has {len(r.spots)} spots, not {low} to {high}")
-        adjacency: dict[str, set[str]] = {s: set() for s in labels}
-        for a, b in edges:
-            adjacency[a].add(b)
-            adjacency[b].add(a)
         if exp.connected and labels:
-            seen, todo = {labels[0]}, [labels[0]]
-            while todo:
-                for nxt in adjacency[todo.pop()] - seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-            if len(seen) != len(labels):
-                cut = sorted(set(labels) - seen)
+            roads = GraphBoard(board.name, labels, edges, (), (), (), ())
+            first, *others = roads.networks(frozenset(roads.spots))
+            if others:
+                cut = sorted(set(labels) - {labels[s] for s in first})
                 problems.append(f"the roads do not join every spot: {', '.join(cut[:6])} cannot be reached "
                                 f"from {labels[0]}")
         if exp.cover_each_spot_once:
@@ -1178,16 +1171,17 @@ class _Checker:
             self.error(rs.span, "the game has no scoring",
                        "add `scoring:` with at least one term, e.g. gold: gold[player]")
         for term in rs.scoring:
-            self.scopes, self.context = [{"player": _Sym("local", entity("player"), "player", term.span)}], "score"
-            t, py = self.expr(term.expr)
-            self.want(INT, t, term.expr.span, f"scoring term `{term.name}`")
-            prog.scoring.append((term.name, py, term.span))
+            prog.scoring.append((term.name, self.per_player(term.expr, f"scoring term `{term.name}`"), term.span))
         if rs.tie_break is not None:
-            self.scopes, self.context = [{"player": _Sym("local", entity("player"), "player", rs.span)}], "score"
-            t, py = self.expr(rs.tie_break)
-            self.want(INT, t, rs.tie_break.span, "`tie_break`")
-            prog.tie_break = py
+            prog.tie_break = self.per_player(rs.tie_break, "`tie_break`")
         return prog
+
+    def per_player(self, e: ast.Expr, what: str) -> str:
+        """A number computed for each player (`player` in it): a scoring term, the tie-break."""
+        self.scopes, self.context = [{"player": _Sym("local", entity("player"), "player", e.span)}], "score"
+        t, py = self.expr(e)
+        self.want(INT, t, e.span, what)
+        return py
 
     def action(self, a: ir.Action, triggers: list[str]) -> LoweredAction:
         self.scopes, self.context = [{}], "legal"

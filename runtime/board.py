@@ -79,7 +79,6 @@ class Board:
         names: list[str] = []
         region_spots: list[tuple[int, ...]] = []
         region_kind: list[int] = []
-        region_of: list[list[int]] = [[-1] * len(self.spots) for _ in self.kinds]
         regions_at: list[list[list[int]]] = [[[] for _ in self.spots] for _ in self.kinds]
         for spec in regions:
             k = self.kinds.index(spec.kind)
@@ -89,15 +88,16 @@ class Board:
             region_spots.append(members)
             region_kind.append(k)
             for s in members:
-                region_of[k][s] = idx
                 regions_at[k][s].append(idx)
         self.region_names: tuple[str, ...] = tuple(names)
         self.region_spots: tuple[tuple[int, ...], ...] = tuple(region_spots)
         self.region_kind: tuple[int, ...] = tuple(region_kind)
-        self.region_of: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in region_of)
         # every region of a kind holding a spot (two for a border post in two provinces)
         self.regions_at: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
             tuple(tuple(rs) for rs in by_spot) for by_spot in regions_at)
+        # the region of a kind a spot lies in (-1: none; the last listed, for a spot in two)
+        self.region_of: tuple[tuple[int, ...], ...] = tuple(
+            tuple(rs[-1] if rs else -1 for rs in by_spot) for by_spot in self.regions_at)
         self.regions_of_kind: tuple[tuple[int, ...], ...] = tuple(
             tuple(i for i, k in enumerate(region_kind) if k == kind) for kind in range(len(self.kinds)))
         self.region_attributes: tuple[tuple[int, ...], ...] = ()
@@ -182,7 +182,7 @@ class GraphBoard(Board):
         left = frozenset(spots)
         chains: list[tuple[int, ...]] = []
         if one_per_network:
-            for network in self._networks(left):
+            for network in self.networks(left):
                 best = self._longest_path(network)
                 if len(best) >= least:
                     chains.append(best)
@@ -195,7 +195,8 @@ class GraphBoard(Board):
             left = left - set(best)
         return chains
 
-    def _networks(self, spots: frozenset[int]) -> list[frozenset[int]]:
+    def networks(self, spots: frozenset[int]) -> list[frozenset[int]]:
+        """The spots cut into the networks the roads join them in, the one of the lowest spot first."""
         seen: set[int] = set()
         out: list[frozenset[int]] = []
         for start in sorted(spots):

@@ -201,13 +201,14 @@ def main() -> None:
 # -- list --------------------------------------------------------------------------------------
 def _extends_of(path: Path) -> list[str]:
     """What a rule file's own `extends:` names (several when it stacks variants)."""
-    import yaml
+    from .compiler.load import LoadError, load, plain
 
     try:
-        named = yaml.safe_load(path.read_text(encoding="utf-8")).get("extends")
-    except (OSError, yaml.YAMLError, AttributeError):
+        node = load(path).get("extends")
+    except LoadError:
         return []
-    return [str(x) for x in named] if isinstance(named, list) else [str(named)] if named else []
+    named = plain(node) if node is not None else []
+    return [str(x) for x in named] if isinstance(named, list) else [str(named)]
 
 
 def ruleset_facts(ruleset: str, path: Path, variants: list[str]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ _CONTINUED = ("elif", "else:", "except", "finally:", ")", "]", "}")
 @dataclass(frozen=True, slots=True)
 class _Member:
     name: str  # what it defines ("" for a docstring)
-    kind: str  # def, value, annotation, doc
+    kind: str  # def, value, annotation, doc, import, other
     text: str  # its lines, as written
 
 
@@ -51,6 +51,8 @@ def _members(source: str, body: list[ast.stmt]) -> list[_Member]:
         name = _target(node)
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             out.append(_Member("", "doc", _lines(source, node)))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            out.append(_Member("", "import", _lines(source, node)))
         elif name is None:
             out.append(_Member("", "other", _lines(source, node)))
         elif isinstance(node, ast.FunctionDef):
@@ -85,7 +87,7 @@ def derive(base_source: str, variant_source: str, base_module: str, origins: dic
         return None
     base_top = {m.name: m for m in _members(base_source, base_tree.body) if m.name}
     base_body = {m.name: m for m in _members(base_source, base_class.body) if m.name}
-    top = [m for m in _members(variant_source, variant_tree.body) if m.kind != "other" or "import" not in m.text]
+    top = [m for m in _members(variant_source, variant_tree.body) if m.kind != "import"]
     body = _members(variant_source, variant_class.body)
 
     # The class: the members whose code differs, the new ones, and the new slots.

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import rulewright
-from rulewright.compiler.paths import rules_dir
+from rulewright.cli import bundled_rulesets
 from rulewright.runtime import BadSetup, State
 
 GAMES = 1000
@@ -26,8 +26,7 @@ MAX_MOVES = 5000
 
 def china_rulesets() -> list[str]:
     """Every bundled China (Schacht) rule set: the base game and each variant file."""
-    files = sorted((rules_dir() / "china-schacht").glob("*.yaml"))
-    return ["china-schacht" if f.stem == "base" else f"china-schacht/{f.stem}" for f in files]
+    return sorted(r for r, _ in bundled_rulesets() if r.partition("/")[0] == "china-schacht")
 
 
 def _totals(state: State) -> dict[str, Any]:

@@ -3,22 +3,26 @@
     resolve (load + extends) -> build_ir (parse) -> check -> emit
 
 `compile_file(path)` returns the generated module's text; `write_modules` writes several at
-once, all or nothing.
+once, all or nothing, even if killed half way (a journal, below); `check_output` says what in
+a generated folder differs from what compile writes.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from . import ir
 from .build import build_ir
 from .check import check
 from .codegen import emit
 from .inherit import defines, derive
-from .paths import display, module_name, rules_dir
+from .paths import GAME_ID, display, is_module_name, module_name, rules_dir
 from .resolve import Resolved, ResolveError, resolve
 from .source import CompileError, Diagnostic, SourceSpan
 
@@ -43,6 +47,12 @@ def build(path: Path) -> tuple[Resolved, ir.RuleSet | None, list[Diagnostic]]:
     except ResolveError as exc:
         raise CompileError(exc.diagnostics) from None
     ruleset, diagnostics = build_ir(resolved.tree, tuple(display(f) for f in resolved.files), resolved.variant)
+    if ruleset is not None and GAME_ID.fullmatch(ruleset.game) and not is_module_name(ruleset.game):
+        node = resolved.tree.get("game")
+        diagnostics.append(Diagnostic(node.span if node is not None else resolved.tree.span,
+                                      f"game id `{ruleset.game}` cannot be a module name: "
+                                      f"`{module_name(ruleset.game)}` is reserved in Python",
+                                      "choose another game id"))
     return resolved, ruleset, diagnostics
 
 
@@ -67,7 +77,7 @@ def compile_file(path: Path) -> Compiled:
     problems, program = check(ruleset)
     if problems:
         raise CompileError(problems)
-    sources = [(name, f.read_text(encoding="utf-8")) for name, f in zip(shown, resolved.files, strict=True)]
+    sources = list(zip(shown, resolved.texts, strict=True))  # the texts as read and checked
     text = emit(ruleset, program, sources)
     try:
         compile(text, str(Path(module_name(ruleset.game)) / f"{ruleset.variant}.py"), "exec")
@@ -129,42 +139,238 @@ def share_bases(compiled: list[Compiled]) -> list[Compiled]:
     return [out[file] for file in sorted(out)]
 
 
-def stale(compiled: list[Compiled], out_dir: Path) -> list[Path]:
-    """The generated files that are missing or differ from what the rules compile to."""
-    out = []
+# -- Writing generated modules ---------------------------------------------------------------
+# `write_modules` is all or nothing, even if the process is killed half way. It writes every
+# new file to a temporary file (`.rulewright-*.tmp`, next to its target) and syncs it; then it
+# commits the list of renames to do as a journal, `<out>/.rulewright-journal.json`, written to
+# a temporary file and renamed into place (one atomic rename: the commit point); then it does
+# the renames and deletes the journal. A run killed before the commit leaves the old modules
+# (and temporary files, which the next compile deletes); one killed after it leaves a journal,
+# which the next `compile` or `compile --check` (`recover`) rolls forward before anything else.
+# A journal rather than a staging folder swapped in by one rename: generated/ is a package
+# that holds hand-written files and is linked file by file into editable installs, and a
+# folder cannot be atomically swapped for another that is not empty.
+JOURNAL = ".rulewright-journal.json"
+TEMP_PREFIX = ".rulewright-"
+_JOURNAL_FORMAT = "rulewright compile journal 1"
+# generated/__init__.py, as compile writes it (`--out` folders get only the games' packages).
+TOP_INIT = '''"""Compiled rule sets, one subpackage per game, one module per rule set. Written by
+`rulewright compile`; never edit by hand."""
+
+import os as _os
+
+# An editable install links files one by one; a game compiled after the install is found in
+# the real folder too.
+_real = _os.path.dirname(_os.path.realpath(__file__))
+if _real not in __path__:
+    __path__.append(_real)
+'''
+_MAX_GENERATED_BYTES = 16 << 20  # a generated file read back to compare it; a larger one differs
+
+
+class OutputError(Exception):
+    """A generated folder that compile cannot use as it is (an unreadable journal)."""
+
+
+def package_files(compiled: list[Compiled], out_dir: Path, top: bool = False) -> dict[Path, str]:
+    """The package files compile writes beside the modules: each game's `__init__.py` and
+    `py.typed`, and with `top` (the bundled generated/) the top folder's."""
+    files: dict[Path, str] = {}
+    if top:
+        files[out_dir / "__init__.py"] = TOP_INIT
+        files[out_dir / "py.typed"] = ""
     for c in compiled:
-        target = out_dir / c.relative_path
-        if not target.is_file() or target.read_text(encoding="utf-8") != c.source:
-            out.append(target)
-    return out
+        package = out_dir / c.relative_path.parent
+        files[package / "__init__.py"] = f'"""Compiled rule sets of {c.ruleset.game}."""\n'  # (a checked game id)
+        files[package / "py.typed"] = ""
+    return files
 
 
-def write_modules(compiled: list[Compiled], out_dir: Path) -> list[Path]:
-    """Write every module, all or nothing: each goes to a temporary file first, and they are
-    moved into place only once all were written. Returns the files that changed."""
-    pending: list[tuple[Path, Path]] = []
+def _read_back(path: Path) -> str | None:
+    """A generated file's text, or None if it is missing, no regular file, too large or not text."""
+    from .load import NotARuleFile, read_file_safely
+
     try:
-        for c in compiled:
-            target = out_dir / c.relative_path
-            if target.is_file() and target.read_text(encoding="utf-8") == c.source:
+        return read_file_safely(path, _MAX_GENERATED_BYTES).decode("utf-8")
+    except (OSError, ValueError, NotARuleFile):
+        return None
+
+
+def stale(compiled: list[Compiled], out_dir: Path) -> list[Path]:
+    """The generated modules that are missing or differ from what the rules compile to."""
+    return [out_dir / c.relative_path for c in compiled if _read_back(out_dir / c.relative_path) != c.source]
+
+
+def check_output(compiled: list[Compiled], out_dir: Path, top: bool = False, complete: bool = False
+                 ) -> list[tuple[Path, str]]:
+    """Every file of `out_dir` that is not what compile writes, and what is wrong with it:
+    a module missing or out of date, a package file missing or edited, and (with `complete`:
+    `compiled` is every rule set written there) a stray module that no rule set compiles to or
+    a temporary file left by an interrupted compile. Call `recover` first."""
+    found = [(target, "out of date" if target.is_file() else "missing") for target in stale(compiled, out_dir)]
+    wanted = package_files(compiled, out_dir, top)
+    for target, text in wanted.items():
+        if _read_back(target) != text:
+            found.append((target, "edited package file" if os.path.lexists(target) else "missing package file"))
+    if complete and out_dir.is_dir():
+        known = {out_dir / c.relative_path for c in compiled} | set(wanted)
+        for path in sorted(out_dir.rglob("*")):
+            if "__pycache__" in path.relative_to(out_dir).parts:
                 continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp_name = tempfile.mkstemp(prefix=".rulewright-", suffix=".py", dir=target.parent)
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(c.source)
-            os.chmod(tmp_name, 0o644)  # mkstemp makes files private; a module is an ordinary file
-            pending.append((Path(tmp_name), target))
-        for c in compiled:
-            package = (out_dir / c.relative_path).parent
-            for marker in ("__init__.py", "py.typed"):
-                if not (package / marker).exists():
-                    (package / marker).write_text("" if marker == "py.typed" else
-                                                  f'"""Compiled rule sets of {c.ruleset.game}."""\n',
-                                                  encoding="utf-8")
+            if path.name.startswith(TEMP_PREFIX):
+                found.append((path, "temporary file left by an interrupted compile"))
+            elif path.suffix == ".py" and path not in known:
+                found.append((path, "stray module: no rule set compiles to it"))
+    return found
+
+
+@contextlib.contextmanager
+def _locked(out_dir: Path) -> Iterator[None]:
+    """An exclusive lock on `out_dir` (where the OS has flock): one compile at a time writes
+    there, so none deletes the temporary files of another."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    fd = os.open(out_dir, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # (which releases the lock)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Makes the renames and new files of `folder` durable (where folders can be synced)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - a platform whose folders cannot be opened
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def _journal_entries(out_dir: Path) -> list[tuple[Path, Path]] | None:
+    """The renames a committed journal lists (temporary file, target), or None if there is no
+    journal. Raises OutputError if it is not one this compiler wrote."""
+    from .load import NotARuleFile, read_file_safely
+
+    journal = out_dir / JOURNAL
+    try:
+        data = read_file_safely(journal, _MAX_GENERATED_BYTES)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, NotARuleFile) as exc:
+        raise OutputError(f"{display(journal)}: cannot read the journal of an interrupted compile ({exc}); "
+                          "delete it, then run `rulewright compile`") from None
+    try:
+        content = json.loads(data.decode("utf-8"))
+        if not isinstance(content, dict) or content.get("format") != _JOURNAL_FORMAT:
+            raise ValueError("not a rulewright journal")
+        entries: list[tuple[Path, Path]] = []
+        for pair in content["renames"]:
+            tmp, target = (PurePosixPath(p) for p in pair)
+            for p in (tmp, target):
+                if p.is_absolute() or ".." in p.parts or not 1 <= len(p.parts) <= 2:
+                    raise ValueError(f"{p} is not a file of the generated folder")
+            if tmp.parent != target.parent or not tmp.name.startswith(TEMP_PREFIX) \
+                    or target.name.startswith(TEMP_PREFIX):
+                raise ValueError(f"{tmp} -> {target} is not the rename of a generated file")
+            entries.append((out_dir / tmp, out_dir / target))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise OutputError(f"{display(journal)}: not the journal of an interrupted compile ({exc}); "
+                          "delete it, then run `rulewright compile`") from None
+    return entries
+
+
+def _roll_forward(out_dir: Path, entries: list[tuple[Path, Path]]) -> list[Path]:
+    """Does each rename of a committed journal whose temporary file is still there (the others
+    were done), then deletes the journal. Returns the files renamed into place."""
+    done = []
+    for tmp, target in entries:
+        if os.path.lexists(tmp):
+            os.replace(tmp, target)
+            done.append(target)
+    for folder in sorted({target.parent for _, target in entries}):
+        _sync_folder(folder)
+    (out_dir / JOURNAL).unlink(missing_ok=True)
+    _sync_folder(out_dir)
+    return done
+
+
+def recover(out_dir: Path) -> list[Path]:
+    """Finishes a compile into `out_dir` that was interrupted after it committed its journal;
+    returns the files it renamed into place. Without a journal, does nothing (writes nothing)."""
+    if not os.path.lexists(out_dir / JOURNAL):
+        return []
+    with _locked(out_dir):
+        entries = _journal_entries(out_dir)
+        return _roll_forward(out_dir, entries) if entries is not None else []
+
+
+def _remove_temporaries(out_dir: Path) -> None:
+    """Deletes the temporary files an interrupted compile left (its journal rolled forward)."""
+    for pattern in (f"{TEMP_PREFIX}*", f"*/{TEMP_PREFIX}*"):
+        for path in out_dir.glob(pattern):
+            if path.name != JOURNAL and not path.is_dir():
+                path.unlink(missing_ok=True)
+
+
+def _write_temporary(folder: Path, data: bytes) -> Path:
+    """A new temporary file in `folder` holding `data`, synced to disk."""
+    fd, name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(name, 0o644)  # mkstemp makes files private; a module is an ordinary file
     except BaseException:
-        for tmp, _ in pending:
-            tmp.unlink(missing_ok=True)
+        Path(name).unlink(missing_ok=True)
         raise
-    for tmp, target in pending:
-        os.replace(tmp, target)
-    return [target for _, target in pending]
+    return folder / os.path.basename(name)  # (mkstemp's name is absolute; `folder` may be relative)
+
+
+def write_modules(compiled: list[Compiled], out_dir: Path, top: bool = False) -> list[Path]:
+    """Write every module and its package files, all or nothing (see the journal above); with
+    `top`, `out_dir` is the bundled generated/ and its own package files are written too.
+    Returns the modules that changed and the package files restored (edited ones)."""
+    wanted = {out_dir / c.relative_path: c.source for c in compiled} | package_files(compiled, out_dir, top)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with _locked(out_dir):
+        entries = _journal_entries(out_dir)
+        if entries is not None:
+            _roll_forward(out_dir, entries)
+        _remove_temporaries(out_dir)
+        pending: list[tuple[Path, Path]] = []
+        changed: list[Path] = []
+        try:
+            for target, text in wanted.items():
+                old = _read_back(target)
+                if old == text:
+                    continue
+                if old is not None or target.name not in ("__init__.py", "py.typed"):
+                    changed.append(target)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                pending.append((_write_temporary(target.parent, text.encode("utf-8")), target))
+            if not pending:
+                return []
+            renames = [[tmp.relative_to(out_dir).as_posix(), target.relative_to(out_dir).as_posix()]
+                       for tmp, target in pending]
+            journal = _write_temporary(out_dir, json.dumps({"format": _JOURNAL_FORMAT, "renames": renames},
+                                                           indent=1).encode("utf-8"))
+            pending.append((journal, out_dir / JOURNAL))  # (deleted, should the commit fail)
+            for folder in sorted({target.parent for _, target in pending}):
+                _sync_folder(folder)  # the temporary files are there before the journal says so
+            os.replace(journal, out_dir / JOURNAL)  # the commit: from here on, the compile is done
+        except BaseException:
+            for tmp, _ in pending:
+                tmp.unlink(missing_ok=True)
+            raise
+        _roll_forward(out_dir, pending[:-1])
+    return changed

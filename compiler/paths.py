@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
+import keyword
 import os
+import re
 from pathlib import Path
+
+# A game id, as build_ir checks it (a keyword is refused by the driver: it is a module name).
+GAME_ID = re.compile(r"[a-z][a-z0-9-]*")
+# A bundled rule set id: `china-cornett`, `mandarin/money` (always matched whole).
+RULESET_ID = re.compile(r"[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)?")
+# What a rule file's path may hold, as shown in messages and in generated comments: ASCII
+# letters, digits, `-`, `_`, `.` and `/`. No space, quote, backslash, newline or other control
+# character can reach a `# comment` of a generated module.
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
+# A rule file's name without `.yaml`: it becomes the variant and a module name.
+_FILE_STEM = re.compile(r"[a-z_][a-z0-9_-]*")
+RULE_FILE_SUFFIXES = (".yaml", ".yml")
 
 
 def package_root() -> Path:
@@ -52,3 +66,40 @@ def ruleset_file(ruleset: str) -> Path:
 
 def module_name(game: str) -> str:
     return game.replace("-", "_")
+
+
+def is_module_name(name: str) -> bool:
+    """Whether `name` (a game id or variant, `-` read as `_`) is a module name we write: an
+    identifier, not a keyword, not a dunder (`__init__`)."""
+    module = module_name(name)
+    return module.isidentifier() and module.isascii() and not keyword.iskeyword(module) \
+        and not module.startswith("__")
+
+
+def shown_safely(text: str) -> str:
+    """`text` with every character that is not printable escaped (`\\n`, `\\x00`): safe to
+    print in one message line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def path_problem(path: Path) -> tuple[str, str] | None:
+    """Why a rule file's path cannot name a rule set (a message and a hint), or None.
+
+    Its path is written into the comments of generated code and its name (without `.yaml`) is
+    the variant's module name, so the name must be a lowercase module name ending in `.yaml`
+    (`my-variant.yaml`) and the whole path as shown plain: ASCII letters, digits, `-`, `_`,
+    `.` and `/`. Such a path is refused, never rewritten: a rule file is named as it is."""
+    shown = display(path)
+    name = Path(shown).name
+    stem, suffix = os.path.splitext(name)
+    rename = "rename the file, e.g. `my-variant.yaml`"
+    if suffix not in RULE_FILE_SUFFIXES or not _FILE_STEM.fullmatch(stem):
+        return (f"file name `{shown_safely(name)}` cannot name a rule set: a rule file's name is lowercase "
+                "letters, digits, `-` and `_`, ending in `.yaml` (it is the variant's module name)", rename)
+    if not is_module_name(stem):
+        return f"file name `{name}` cannot name a rule set: `{module_name(stem)}` is reserved in Python", rename
+    if not _PLAIN_PATH.fullmatch(shown):
+        return (f"path `{shown_safely(shown)}` cannot be written into generated code: a rule file's path holds "
+                "only ASCII letters, digits, `-`, `_`, `.` and `/`",
+                "move the file, or run rulewright from its folder")
+    return None

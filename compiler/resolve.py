@@ -5,16 +5,21 @@ extends (`extends: a` or, stacking, `extends: [a, b]`), each file once, and hand
 `merge.stack`, which holds the merge semantics (by name, `~` removes, `key+`/`key-` patch
 lists, conflicts between stacked variants, `incompatible:`). Every node keeps the span of the
 file it was written in, so errors and diffs name the variant.
+
+Every file, the one named and each one it extends, is looked at before it is read: its path
+must be plain and its name a module name (`paths.path_problem`), and it must be a regular file
+of at most 1 MiB (`load.read_rule_file`); anything else is one error at `path:1:1`.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .load import LoadError, YMap, YNode, YScalar, YSeq, load
+from .load import LoadError, YMap, YNode, YScalar, YSeq, load, read_rule_file
 from .merge import Layer, MergeError, own_keys, stack
-from .paths import display, rules_dir, ruleset_file
+from .paths import RULESET_ID, display, path_problem, rules_dir, ruleset_file, shown_safely
 from .source import Diagnostic, SourceSpan
 
 
@@ -23,6 +28,7 @@ class Resolved:
     tree: YMap
     files: tuple[Path, ...]  # every file used, the most basic first
     variant: str
+    texts: tuple[str, ...] = ()  # the text of each file, as it was read
 
 
 class ResolveError(Exception):
@@ -50,25 +56,33 @@ def ruleset_id(path: Path) -> str:
 def resolve(path: Path) -> Resolved:
     layers: dict[Path, Layer] = {}
     files: list[Path] = []
-    _resolve(Path(path), [], layers, files)
+    texts: dict[Path, str] = {}
+    _resolve(Path(path), [], layers, files, texts, None)
     order = list(layers.values())  # each file after every file it extends
     try:
         tree = stack(order[0], order[1:])
     except MergeError as exc:
         raise ResolveError(exc.diagnostics) from None
-    return Resolved(tree, tuple(files), variant_name(Path(path)))
+    return Resolved(tree, tuple(files), variant_name(Path(path)), tuple(texts[f] for f in files))
 
 
-def _load(path: Path) -> YMap:
+def _load(path: Path, named_at: SourceSpan | None) -> tuple[YMap, str]:
+    """The tree and text of one rule file, refused whole (at `path:1:1`) if its path cannot be
+    written into generated code or it is no regular file of a readable size."""
     shown = display(path)
+    where = SourceSpan(shown_safely(shown), 1, 1, 1, 1)
+    hint = f"`extends:` names it at {named_at}" if named_at is not None else None
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ResolveError([Diagnostic(SourceSpan(shown, 1, 1, 1, 1), "no such rule file")]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ResolveError([Diagnostic(SourceSpan(shown, 1, 1, 1, 1), f"cannot read rule file: {exc}")]) from None
+        text = read_rule_file(path, where.path)
+    except LoadError as exc:
+        d = exc.diagnostic
+        raise ResolveError([Diagnostic(d.span, d.message, hint or d.hint, d.severity)]) from None
+    problem = path_problem(path)
+    if problem is not None:
+        message, how = problem
+        raise ResolveError([Diagnostic(where, message, f"{hint}; {how}" if hint else how)])
     try:
-        return load(shown, text)
+        return load(shown, text), text
     except LoadError as exc:
         raise ResolveError([exc.diagnostic]) from None
 
@@ -76,6 +90,8 @@ def _load(path: Path) -> YMap:
 def _target(ref: str, here: Path) -> Path:
     if ref.endswith((".yaml", ".yml")):
         return (here.parent / ref).resolve()
+    if not RULESET_ID.fullmatch(ref):  # `china-cornett/../../x` names no bundled rule set
+        raise ValueError(ref)
     return ruleset_file(ref)
 
 
@@ -99,41 +115,49 @@ def _existing(ref: YScalar, path: Path, key: str, stack: list[Path] | None) -> P
     here = path.resolve()
     try:  # a name with a NUL byte, or too long for the file system, is no rule set either
         target = _target(str(ref.value), path)
-        is_file = target.is_file()
+        try:
+            os.stat(target)  # (a FIFO or device is not opened here: reading it is refused later)
+            exists = True
+        except FileNotFoundError:
+            exists = False
         cyclic = stack is not None and (target.resolve() == here
                                         or target.resolve() in [p.resolve() for p in stack])
     except (OSError, ValueError):
-        raise ResolveError([Diagnostic(ref.span, f"`{key}: {ref.value}`: not a usable rule set name",
+        shown = shown_safely(str(ref.value))
+        raise ResolveError([Diagnostic(ref.span, f"`{key}: {shown}`: not a usable rule set name",
                                        "bundled rule sets are named like china-cornett or mandarin/money")]
                            ) from None
     if cyclic:
         assert stack is not None
-        chain = " -> ".join(display(p) for p in [*stack, path, target])
+        chain = " -> ".join(shown_safely(display(p)) for p in [*stack, path, target])
         raise ResolveError([Diagnostic(ref.span, f"cyclic `extends:`: {chain}",
                                        "a rule set cannot extend itself, even through another")])
-    if not is_file:
-        raise ResolveError([Diagnostic(ref.span, f"`{key}: {ref.value}`: no such rule set ({display(target)})",
+    if not exists:
+        raise ResolveError([Diagnostic(ref.span, f"`{key}: {shown_safely(str(ref.value))}`: no such rule set "
+                                                f"({shown_safely(display(target))})",
                                        "bundled rule sets are named like china-cornett or mandarin/money")])
     return target
 
 
-def _resolve(path: Path, stack: list[Path], layers: dict[Path, Layer], files: list[Path]) -> Layer:
+def _resolve(path: Path, stack: list[Path], layers: dict[Path, Layer], files: list[Path],
+             texts: dict[Path, str], named_at: SourceSpan | None) -> Layer:
     """Load `path` and everything it extends, adding each file's layer once, bases first."""
     known = layers.get(path.resolve())
     if known is not None:  # a base shared by two stacked variants is applied once
         return known
-    tree = _load(path)
+    tree, text = _load(path, named_at)
     extends = tree.get("extends")
     bases: list[str] = []
     for ref in _refs(extends, "extends"):
         target = _existing(ref, path, "extends", stack)
         if len(stack) >= _MAX_CHAIN:
             raise ResolveError([Diagnostic(ref.span, f"`extends:` chain longer than {_MAX_CHAIN} rule sets")])
-        base = _resolve(target, [*stack, path], layers, files)
+        base = _resolve(target, [*stack, path], layers, files, texts, ref.span)
         bases.extend(f for f in (*base.bases, base.file) if f not in bases)
     refused = tuple((ref, display(_existing(ref, path, "incompatible", None)))
                     for ref in _refs(tree.get("incompatible"), "incompatible"))
     layer = Layer(display(path), ruleset_id(path), own_keys(tree), tuple(bases), refused, extends)
     layers[path.resolve()] = layer
     files.append(path)
+    texts[path] = text
     return layer

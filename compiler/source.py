@@ -42,8 +42,11 @@ class SourceSpan:
 
     @property
     def short(self) -> str:
-        """`file:line`, the form used in generated comments."""
-        return f"{self.path}:{self.line}"
+        """`file:line`, the form used in generated comments: one printable line, whatever the
+        path holds (see paths.shown_safely)."""
+        from .paths import shown_safely
+
+        return f"{shown_safely(self.path)}:{self.line}"
 
 
 NOWHERE = SourceSpan("<builtin>", 0, 0, 0, 0)
@@ -58,14 +61,16 @@ class Diagnostic:
 
     def render(self, source_text: str | None = None) -> str:
         """`path:line:col: error: message`, the source line, a caret, then the hint."""
-        out = [f"{self.span}: {self.severity}: {self.message}"]
+        from .paths import shown_safely  # text from a rule file is never a terminal control sequence
+
+        out = [shown_safely(f"{self.span}: {self.severity}: {self.message}")]
         text = source_text
         if text is None:
             text = _read_quietly(self.span.path)
         if text is not None and self.span.line >= 1:
             lines = text.splitlines()
             if self.span.line <= len(lines):
-                src = lines[self.span.line - 1].rstrip("\n").replace("\t", " ")
+                src = shown_safely(lines[self.span.line - 1].rstrip("\n").replace("\t", " "))
                 width = 1
                 if self.span.end_line == self.span.line and self.span.end_col > self.span.col:
                     width = self.span.end_col - self.span.col
@@ -73,13 +78,16 @@ class Diagnostic:
                 out.append(f"    {src}")
                 out.append("    " + " " * max(0, self.span.col - 1) + "^" + "~" * (width - 1))
         if self.hint:
-            out.append(f"  hint: {self.hint}")
+            out.append(shown_safely(f"  hint: {self.hint}"))
         return "\n".join(out)
 
 
 def _read_quietly(path: str) -> str | None:
     """The text of a rule file named in a diagnostic: as given, or (for a bundled rule file,
-    whose path is shown relative to the checkout) under the checkout or installed package."""
+    whose path is shown relative to the checkout) under the checkout or installed package.
+    Only a regular file no larger than a rule file may be is read: a diagnostic about a FIFO,
+    a device or a huge file shows no source line."""
+    from .load import MAX_RULE_FILE_BYTES, NotARuleFile, read_file_safely
     from .paths import checkout_root, package_root
 
     candidates = [Path(path)]
@@ -89,8 +97,8 @@ def _read_quietly(path: str) -> str | None:
         candidates.append(package_root() / path)
     for candidate in candidates:
         try:
-            return candidate.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError, ValueError):
+            return read_file_safely(candidate, MAX_RULE_FILE_BYTES).decode("utf-8").replace("\r\n", "\n")
+        except (OSError, UnicodeDecodeError, ValueError, NotARuleFile):
             continue
     return None
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from . import ast, ir
 from .load import YMap, YNode, YScalar, YSeq
+from .names import FACES_CONSTANT, IMPLICIT, LOCAL_AVOID, MODULE_NAMES, PHASE_CONSTANT, TABLE_CONSTANT, const_name
 from .parse import Kind, ParseError, parse
 from .source import Diagnostic, SourceSpan, did_you_mean
 from .types import ANY, Ty, parse_type
@@ -49,6 +50,13 @@ _MAX_TYPE_DEPTH = 8
 @dataclass
 class _Reader:
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # Names that become module constants (each value of an enumeration, each die): name, what, where.
+    values: list[tuple[str, str, SourceSpan]] = field(default_factory=list)
+
+    def constants(self, refs: tuple[ir.NameRef, ...], what: str) -> tuple[str, ...]:
+        """The names of `refs`, remembered as names of module constants."""
+        self.values.extend((ref.name, what, ref.span) for ref in refs)
+        return tuple(ref.name for ref in refs)
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(span, message, hint))
@@ -263,8 +271,9 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         r.error(node.span, f"game id `{game}` must be lowercase letters, digits and `-`")
 
     players = _players(r, tree.get("players"))
-    roles = tuple(ref.name for ref in r.names(tree.get("roles"), "a role"))
-    neutral = tuple(ref.name for ref in r.names(tree.get("neutral"), "a neutral seat"))
+    roles = r.constants(r.names(tree.get("roles"), "a role"), "a role")
+    neutral_refs = r.names(tree.get("neutral"), "a neutral seat")
+    neutral = tuple(ref.name for ref in neutral_refs)
     options = _options(r, tree.get("options"))
     boards = _boards(r, tree.get("boards"))
     dice = _dice(r, tree.get("dice"))
@@ -273,7 +282,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
     enum_decls: list[ir.EnumDecl] = []
     for key, value in (r.mapping(tree.get("enums"), "enums") or YMap((), tree.span)).items:
         enum_name = r.declared(key, "an enumeration")
-        values = tuple(ref.name for ref in r.names(value, "a value"))
+        values = r.constants(r.names(value, "a value"), f"a value of `{key.value}`")
         if enum_name is not None and not values:
             r.error(key.span, f"enumeration `{enum_name}` needs a list of value names")
         elif enum_name is not None:
@@ -327,6 +336,9 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         if node is not None and not (text.isprintable() and "\\" not in text and '"""' not in text):
             r.error(node.span, f"{what} must be one line of plain text", 'with no backslash and no `"""`')
 
+    _constants(r, phases, dice, components)
+    for ref in neutral_refs:
+        _implicit(r, ref.name, ref.span)
     ruleset = ir.RuleSet(
         game=game,
         variant=variant,
@@ -357,6 +369,56 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
     return ruleset, r.diagnostics
 
 
+def _constants(r: _Reader, phases: tuple[ir.Phase, ...], dice: tuple[ir.DiceKind, ...],
+               components: tuple[ir.Component, ...]) -> None:
+    """Refuses a name whose module constant would be another's: `phase_play` is PHASE_PLAY, the
+    constant of phase `play`; `game` would be GAME. The constants the rule set makes are claimed
+    first (phases, dice faces, components' attribute tables), then the values (two values of
+    one name are the checker's "declared twice")."""
+    taken = {name: "generated code itself" for name in MODULE_NAMES if name.isupper()}  # GAME, ROLE_OF_SEAT
+
+    def take(const: str, name: str, what: str, span: SourceSpan, owner: str) -> None:
+        if const.startswith("__"):
+            r.error(span, f"`{name}` is reserved: as {what} it would be the constant `{const}`, and Python renames "
+                    "names starting with `__` inside a class", "choose a name that does not start with `__`")
+        elif const in LOCAL_AVOID:  # (`_`: of all names in capitals, the only one a generated method uses)
+            r.error(span, f"`{name}` is reserved: as {what} it would be the constant `{const}`, a name the methods of "
+                    "generated code use for themselves", "choose another name")
+        elif const in taken:
+            r.error(span, f"`{name}` is reserved: as {what} it would be written `{const}` in generated code, "
+                    f"a name taken by {taken[const]}", "choose another name")
+        else:
+            taken[const] = owner
+
+    for ph in phases:
+        take(PHASE_CONSTANT.format(const_name(ph.name)), ph.name, "a phase", ph.span, f"phase `{ph.name}` ({ph.span})")
+    for kind in dice:
+        take(FACES_CONSTANT.format(const_name(kind.name)), kind.name, "a dice kind", kind.span,
+             f"the faces of dice `{kind.name}` ({kind.span})")
+    for comp in components:
+        for attr in comp.attributes:
+            const = TABLE_CONSTANT.format(const_name(comp.name), const_name(attr.name))
+            if const.startswith("__"):  # (for the component's name: blamed once, on it)
+                take(const, comp.name, "a component with attributes", comp.span, "")
+                break
+            take(const, attr.name, f"an attribute of `{comp.name}`", attr.span,
+                 f"attribute `{attr.name}` of `{comp.name}` ({attr.span})")
+    seen: set[str] = set()
+    for name, what, span in r.values:
+        if name not in seen:
+            seen.add(name)
+            if not _implicit(r, name, span):
+                take(const_name(name), name, what, span, f"{what} `{name}` ({span})")
+
+
+def _implicit(r: _Reader, name: str, span: SourceSpan) -> bool:
+    """Refuses a value or seat named like a local the rules bind themselves (`player`); True if so."""
+    if name in IMPLICIT:
+        r.error(span, f"`{name}` is reserved: the rules use it for {IMPLICIT[name]}", "choose another name")
+        return True
+    return False
+
+
 def _players(r: _Reader, node: YNode | None) -> tuple[int, ...]:
     if node is None:
         return (2,)
@@ -376,7 +438,10 @@ def _players(r: _Reader, node: YNode | None) -> tuple[int, ...]:
 def _options(r: _Reader, node: YNode | None) -> tuple[ir.Option, ...]:
     out: list[ir.Option] = []
     for name, key, m in r.entries(node, "options", "option", "an option", OPTION_KEYS):
-        choices = tuple(ref.name for ref in r.names(m.get("choices"), "a choice"))
+        choice_refs = r.names(m.get("choices"), "a choice")
+        # (the choices of option `board` are boards, not values)
+        choices = r.constants(choice_refs, f"a choice of option `{name}`") if name != "board" else tuple(
+            ref.name for ref in choice_refs)
         default = r.text(m.get("default"), "default")
         if not choices:
             r.error(m.span, f"option `{key.value}` needs `choices:`, a list of names")
@@ -441,6 +506,8 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
         for kkey, kvalue in (r.mapping(m.get("regions"), "regions") or YMap((), m.span)).items:
             km = r.mapping(kvalue, f"region kind `{kkey.value}`")
             kind_name = r.declared(kkey, "a region kind")
+            if kind_name is not None:
+                r.values.append((kind_name, "a region kind", kkey.span))
             if km is None or kind_name is None:
                 continue
             if km.get("mirror_of") is not None:
@@ -555,6 +622,7 @@ def _dice(r: _Reader, node: YNode | None) -> tuple[ir.DiceKind, ...]:
                 continue
             if die_name is not None:
                 dice.append(ir.Die(die_name, faces, dkey.span))
+                r.values.append((die_name, "a die", dkey.span))
         out.append(ir.DiceKind(kind_name, tuple(dice), key.span))
     return tuple(out)
 
@@ -573,7 +641,8 @@ def _fields(r: _Reader, state: YMap, entity_kinds: set[str], enums: set[str]) ->
         if per_ref is not None and per not in entity_kinds:
             r.error(per_ref.span, f"unknown kind `{per}` for `per:`", did_you_mean(per or "", entity_kinds))
             per = None
-        values = tuple(ref.name for ref in r.names(m.get("values"), "a value")) if m.get("values") is not None else ()
+        values = (r.constants(r.names(m.get("values"), "a value"), f"a value of field `{name}`")
+                  if m.get("values") is not None else ())
         ty: Ty | str
         if values:
             ty = Ty("enum", name)

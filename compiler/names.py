@@ -1,0 +1,133 @@
+"""The names generated code keeps for itself, and how a rule file's names are written in it.
+
+A rule file's names reach a generated module in four places:
+
+- module constants, in capitals: each value of an enumeration (roles, region kinds, option
+  choices and the values of a field are enumerations too), each die, `PHASE_<phase>`,
+  `<DICE>_FACES` and `<COMPONENT>_<ATTRIBUTE>`; and a function `_board_<board>` per board;
+- members of the state class: fields, definitions and procedures under their own names, and
+  `opt_<option>`, `_do_<action>`, `_legal_<action>`, `_guard_<action>`, `_start_<phase>` and
+  `_trigger_<trigger>`;
+- local variables of its methods: choices, `let` values, loop variables and parameters,
+  written by `local_name`, which keeps them off every name the method itself uses;
+- text only (strings and dictionary keys): enumerations' names, scoring terms, boards, region
+  and spot names, neutral seats. Any name is safe there, as far as Python goes.
+
+The tables below list what the runtime and the template already use in each place. A name that
+would land on one of them is refused (build.py for constants, check.py for the rest) with a
+message that says it is reserved; so are the few the rule language binds itself (`IMPLICIT`).
+tests/test_hostile_names.py compiles games and fails when generated code uses a name these
+tables do not list.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+from collections.abc import Iterator
+from dataclasses import fields, is_dataclass
+
+from ..runtime.state import BY_PLAYERS, PASS, State
+from . import ast
+from .source import SourceSpan
+
+# -- module level -------------------------------------------------------------------------------
+# What the template defines or imports at module level, besides the rule file's own names.
+MODULE_NAMES = frozenset({"GAME", "ROLE_OF_SEAT", "rt", "Sequence", "Any", "ClassVar", "annotations"})
+PHASE_CONSTANT = "PHASE_{}"
+FACES_CONSTANT = "{}_FACES"
+TABLE_CONSTANT = "{}_{}"  # a component's attribute: TILE_COLOUR
+BOARD_FUNCTION = "_board_{}"
+
+# -- the state class ----------------------------------------------------------------------------
+# Members the template gives every generated state class (the runtime's State has most already).
+TEMPLATE_MEMBERS = frozenset({
+    "__slots__", "FIELDS", "PHASES", "STUCK", "PHASE_ACTIONS", "PHASE_STARTS", "TURN_END_TRIGGERS", "TEXT_PREFIX",
+    "ENUMS", "NEUTRAL", "TIE_BREAK", "DICE", "_read_options", "_setup", "_prepare", "_enter_phase", "_actor",
+    "_legal", "_guard", "_perform", "_turn_end", "_is_over", "score_terms", "_tie_break", "_shown",
+    "_hidden_item", "_copy_fields", "_action_text",
+})
+# Every name a state has before the rule file adds its own: the runtime's attributes, methods
+# and class constants (read from the class, so that a new one is reserved at once), and the template's.
+STATE_MEMBERS = frozenset(dir(State)) | frozenset(State.__slots__) | frozenset(State.__annotations__) | TEMPLATE_MEMBERS
+# Names the annotations of the state class read (`zqfield: list[int]`, `FIELDS: ClassVar[...]`):
+# a member of one of these names would hide it from them there (mypy reads them in the class).
+ANNOTATION_NAMES = frozenset({"int", "bool", "str", "list", "tuple", "dict", "frozenset", "object", "rt", "ClassVar",
+                              "Sequence", "Any"})
+# The methods and slots made from a rule file's name, by what it names.
+MEMBER_PATTERNS: dict[str, tuple[str, ...]] = {
+    "action": ("_do_{}", "_legal_{}", "_guard_{}"),
+    "phase": ("_start_{}",),
+    "trigger": ("_trigger_{}",),
+    "option": ("opt_{}",),
+}
+# The action the runtime plays for a player who has no other, and the choice of option `board`
+# that picks the board by the number of players: no action, or board, may take these names.
+RUNTIME_ACTIONS = frozenset({PASS})
+RUNTIME_BOARDS = frozenset({BY_PLAYERS})
+
+# -- locals -------------------------------------------------------------------------------------
+# Names the template's methods use themselves (`cache`, `actions` and `action` in `_legal_<a>`,
+# `name` and `args` in `_action_text`, `memo`, `value` and `remembered` in a definition,
+# `other` in `_copy_fields`, `_` for a loop run for its count) and module names lowered code reads.
+TEMPLATE_LOCALS = frozenset({
+    "self", "actions", "action", "cache", "name", "args", "memo", "value", "remembered", "other", "render", "_",
+    "rt", "annotations",
+})
+# Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
+# rule file declares may take them either (they would hide it there).
+IMPLICIT: dict[str, str] = {
+    "player": "the player scored in `scoring:` and `tie_break:`",
+    "k": "the place of an item in `hide_items_if:`",
+    "i": "the number of a component in its attributes",
+}
+IMPLICIT_LOCALS = frozenset(IMPLICIT)
+PYTHON_WORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
+# A local of a rule file with one of these names is written with a `_` after it.
+LOCAL_AVOID = PYTHON_WORDS | TEMPLATE_LOCALS
+# The item of a per-spot field walked by a fused filter (`for s, marker_ in enumerate(self.marker)`):
+# no rule-file local is spelled so, since `marker` is a field and `marker_` itself is `marker__`.
+FILTER_LOCAL = "{}_"
+
+
+def local_name(name: str) -> str:
+    """A rule file's local (choice, `let`, loop variable, parameter) as generated code spells it.
+
+    A name the method or Python uses gets a `_` after it, and so does every name that already
+    ends in `_`: no two names are spelled alike (`self` is `self_`, `self_` is `self__`), and
+    none is spelled like a name the method uses.
+    """
+    return name + "_" if name in LOCAL_AVOID or name.endswith("_") else name
+
+
+def const_name(name: str) -> str:
+    """A rule file's name as a module constant: `phase_play` -> PHASE_PLAY."""
+    return re.sub(r"[^A-Z0-9_]", "_", name.upper())
+
+
+def member_clash(kind: str, name: str) -> str | None:
+    """The member of the state class that an action, phase, trigger or option of this name
+    would overwrite, or None."""
+    for pattern in MEMBER_PATTERNS.get(kind, ()):
+        member = pattern.format(name)
+        if member in STATE_MEMBERS:
+            return member
+    return None
+
+
+def references(node: object) -> Iterator[tuple[str, SourceSpan]]:
+    """Every name an expression or a block of effects names or calls (`x`, `f(...)`, an effect
+    `p(...)`), with where; walked with a list, not recursion, as expressions nest deeply."""
+    todo: list[object] = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, tuple):
+            todo.extend(reversed(item))
+            continue
+        if isinstance(item, ast.Name):
+            yield item.id, item.span
+        elif isinstance(item, ast.Call):
+            yield item.func, item.span
+        if is_dataclass(item) and not isinstance(item, type | SourceSpan):
+            todo.extend(reversed([getattr(item, f.name) for f in fields(item) if f.name != "span"]))

@@ -1,0 +1,340 @@
+"""Names cannot collide (issue 9): every name a rule file gives is either refused with a clean
+error that says it is reserved, or lives where nothing else does in the generated module, which
+then plays the same game as it would with an innocent name.
+
+1. The corpus tests/hostile/names/: each file is a small game with one hostile name and says on
+   its first line what the compiler must answer, `# expect: <path>:<line>:<col>: error: <message>`,
+   or `# expect: plays` for a name that generated code writes otherwise (tested below).
+2. A property test (hypothesis): tests/hostile/names/probe.yaml names one of each thing a rule
+   file can name, each name starting with `zq`; a hostile name put in the place of one gives a
+   clean error on the line of that name, or the same game (legal actions and their texts,
+   scores, saved states and observations, the new name read for the old).
+3. The tables of compiler/names.py are complete: every name a generated module defines or uses
+   is in them, or made from one of the rule file's names the way the tables say.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+import builtins
+import dataclasses
+import json
+import keyword
+import random
+import re
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+import rulewright
+from rulewright import runtime as rt
+from rulewright.compiler import ast, ir, names
+from rulewright.compiler.codegen import class_name
+from rulewright.compiler.driver import compile_file
+from rulewright.compiler.signatures import AGGREGATES, BUILTINS, VALUES
+from rulewright.compiler.source import CompileError, Diagnostic
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = ROOT / "tests" / "hostile" / "names"
+PROBE = HOSTILE / "probe.yaml"
+EXPECT = "# expect: "
+
+
+def expectation(path: Path) -> str:
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith(EXPECT), f"{path.name} must start with `{EXPECT}`"
+    return first[len(EXPECT):]
+
+
+CASES = sorted(p for p in HOSTILE.glob("*.yaml") if p != PROBE)
+REFUSED = [p for p in CASES if expectation(p) != "plays"]
+
+
+def word(name: str) -> re.Pattern[str]:
+    """`name` as a whole name (`zqcomp` in `zqcomp1`, a component's label, too)."""
+    return re.compile(rf"(?<![a-z0-9_]){re.escape(name)}(?![a-z_])")
+
+
+# -- 1. the corpus ------------------------------------------------------------------------------
+
+def test_the_corpus_is_there() -> None:
+    assert len(REFUSED) >= 20 and len(CASES) - len(REFUSED) >= 2
+
+
+@pytest.mark.parametrize("path", REFUSED, ids=lambda p: p.stem)
+def test_a_hostile_name_is_refused_where_it_is_written(path: Path) -> None:
+    wanted = expectation(path)
+    with pytest.raises(CompileError) as failed:
+        compile_file(path)
+    headlines = [d.render().splitlines()[0] for d in failed.value.diagnostics]
+    assert headlines == [wanted]
+    for d in failed.value.diagnostics:
+        assert "did you mean" not in d.render()
+
+
+def test_a_loop_variable_self_and_a_let_self_underscore_are_two_names() -> None:
+    """`for self in players` is written `for self_ in ...`, and `let self_` is `self__`: each
+    seat gains 5 (it was the loop variable that was overwritten)."""
+    game = rulewright.load_rules(HOSTILE / "loop_self_then_let_self_.yaml")
+    state: Any = game.new_state(players=2, seed=1)
+    state.apply("take A1")
+    assert state.scores() == [1 + 5, 5]
+
+
+def test_locals_named_like_the_generated_methods_own_are_renamed() -> None:
+    """Choices `cache` and `args` (locals of `_legal_take` and `_action_text`), `let name`,
+    `let _` (the name of a loop run for its count) and a loop variable `len`."""
+    path = HOSTILE / "locals_named_like_generated_locals.yaml"
+    compiled = compile_file(path)
+    assert "def _do_take(self, cache_: int, args_: int) -> None:" in compiled.source
+    assert "        __ = name_  #" in compiled.source
+    game = rulewright.game_from_source(compiled.source, str(path))
+    state: Any = game.new_state(players=2, seed=3)
+    roll = state.roll
+    labels = state.board.labels
+    assert [str(a) for a in state.legal_actions()] == [f"take {s} by {r}" for s in labels for r in (roll, roll + 1)]
+    state.apply(f"take {labels[2]} by {roll + 1}")
+    # the loop adds 0 + 1; then `_`, which is name = args + 2
+    assert state.score[0] == 1 + (roll + 1 + 2)
+    assert state.marker[2] == 1
+
+
+# -- 2. the property: a clean error, or the same game ------------------------------------------
+
+PROBE_TEXT = PROBE.read_text(encoding="utf-8")
+TOKENS = sorted(set(re.findall(r"(?<![a-z0-9_])zq[a-z0-9]+", PROBE_TEXT)))
+# Where a name is a local of a generated method: these are renamed, never refused for Python's sake.
+LOCAL_TOKENS = ("zqspot", "zqhue", "zqlet", "zqloop", "zqtile", "zqparam", "zqpparam", "zqamount", "zqcv")
+_IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def _lowercase(found: Iterable[str]) -> list[str]:
+    return sorted({n.lower() for n in found if _IDENTIFIER.fullmatch(n.lower())})
+
+
+GENERATED = _lowercase(
+    set(names.STATE_MEMBERS) | names.MODULE_NAMES | names.TEMPLATE_LOCALS | names.IMPLICIT_LOCALS
+    | set(rt.State.__slots__) | set(dir(rt.Game)) | set(dir(rt.Action)) | set(dir(rt))
+    | {"phase_zqphasea", "phase_zqphaseb", "zqdicekind_faces", "zqcomp_zqattr", "game", "role_of_seat", "cache",
+       "phase", "start_phase", "legal_cache", "by_players", "pass", "opt_zqoption", "do_zqclaim", "board_zqboard"}
+)
+PYTHON = _lowercase(set(keyword.kwlist) | set(keyword.softkwlist) | set(dir(builtins)))
+DUNDERS = ["__init__", "__class__", "__dict__", "__slots__", "__name__", "__module__", "__hidden", "_x", "_", "__"]
+RULES = _lowercase(set(BUILTINS) | set(AGGREGATES) | set(VALUES) | {"player", "k", "i", "let", "goto", "end_turn"})
+ENDING_IN_UNDERSCORE = [n + "_" for n in ("self", "cache", "len", "name", "_")]
+POOL = sorted({*GENERATED, *PYTHON, *DUNDERS, *RULES, *TOKENS, *ENDING_IN_UNDERSCORE})
+HOSTILE_NAMES = st.sampled_from(POOL) | st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True)
+
+
+def renamed(token: str, name: str) -> str:
+    return word(token).sub(lambda _: name, PROBE_TEXT)
+
+
+def playthrough(game: rt.Game, seed: int) -> list[str]:
+    """What a game shows: each seat to act and its legal actions by text, then the saved state,
+    an observation and the scores at the end."""
+    state = game.new_state(players=2, seed=seed)
+    pick = random.Random(seed)
+    shown: list[str] = []
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        shown.append(f"{state.to_act()}: " + " | ".join(str(a) for a in legal))
+        state.apply(legal[pick.randrange(len(legal))])
+        assert len(shown) < 100, "the probe game ends within 30 moves"
+    shown.append(json.dumps(state.to_json()))
+    shown.append(json.dumps(state.observation(1)))
+    shown.append(f"{state.scores()} {state.winners()} {state.score_terms(0)}")
+    return shown
+
+
+INNOCENT = rulewright.game_from_source(compile_file(PROBE).source, str(PROBE))
+INNOCENT_PLAYS = [playthrough(INNOCENT, seed) for seed in range(3)]
+
+
+def clean_refusal(diagnostics: tuple[Diagnostic, ...], name: str, lines: list[str]) -> None:
+    """Diagnostics with a place in the file, one of them about the name: on a line that holds
+    it (where it is refused as reserved, always), or naming it (a value declared twice is shown
+    at its enumeration). A name refused as reserved gets no did-you-mean."""
+    assert diagnostics
+    for d in diagnostics:
+        assert Path(d.span.path).name == "probe.yaml" and 1 <= d.span.line <= len(lines) and d.span.col >= 1
+        assert d.render().startswith(f"{d.span}: error: ")
+        if "reserved" in d.message:
+            assert "did you mean" not in d.render()
+            assert word(name).search(lines[d.span.line - 1]), d.render()
+    assert any(word(name).search(lines[d.span.line - 1]) or f"`{name}`" in d.message for d in diagnostics), (
+        f"no diagnostic about `{name}`:\n" + "\n".join(d.render() for d in diagnostics))
+
+
+def compile_renamed(token: str, name: str) -> rt.Game | tuple[Diagnostic, ...]:
+    text = renamed(token, name)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "probe.yaml"
+        path.write_text(text, encoding="utf-8")
+        try:
+            compiled = compile_file(path)
+        except CompileError as failed:
+            clean_refusal(failed.diagnostics, name, text.splitlines())
+            return failed.diagnostics
+        return rulewright.game_from_source(compiled.source, str(path))
+
+
+def same_game(token: str, name: str, game: rt.Game) -> None:
+    for seed, innocent in enumerate(INNOCENT_PLAYS):
+        expected = [word(token).sub(lambda _: name, line) for line in innocent]
+        assert playthrough(game, seed) == expected
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.sampled_from(TOKENS), HOSTILE_NAMES)
+@example("zqvala", "phase_zqphasea")
+@example("zqvala", "game")
+@example("zqphasea", "phase")
+@example("zqclaim", "cache")
+@example("zqfree", "num_seats")
+@example("zqfree", "score_terms")
+@example("zqspot", "len")
+@example("zqlet", "self_")
+@example("zqcomp", "zqdicekind")
+@example("zqdie", "zqcomp_zqattr")
+def test_a_hostile_name_is_refused_or_plays_the_same_game(token: str, name: str) -> None:
+    result = compile_renamed(token, name)
+    if isinstance(result, rt.Game):
+        same_game(token, name, result)
+
+
+LOCAL_NAMES = sorted({*names.TEMPLATE_LOCALS, "len", "range", "enumerate", "sum", "super", "rt", "self_", "cache_",
+                      "class", "def", "lambda", "match", "case", "type", "__class__", "__init__", "__", "print",
+                      "sorted", "frozenset", "tuple", "int", "object", "annotations", "render"})
+
+
+@pytest.mark.parametrize("name", LOCAL_NAMES)
+def test_a_local_may_take_any_name_python_or_generated_code_uses(name: str) -> None:
+    """Locals are renamed, never refused for Python's sake: each such name, at the place of one
+    of the probe's locals (taken in turn), gives the same game."""
+    token = LOCAL_TOKENS[LOCAL_NAMES.index(name) % len(LOCAL_TOKENS)]
+    result = compile_renamed(token, name)
+    assert isinstance(result, rt.Game), "\n".join(d.render() for d in result)
+    same_game(token, name, result)
+
+
+# -- 3. the tables are complete -------------------------------------------------------------------
+
+RULE_FILES = sorted((ROOT / "rules").glob("*/*.yaml")) + sorted((ROOT / "tests" / "games").glob("*.yaml")) + [
+    PROBE, *(p for p in CASES if p not in REFUSED)]
+
+
+def _walk(node: object) -> Iterator[object]:
+    todo = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, tuple):
+            todo.extend(item)
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            yield item
+            todo.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+
+
+def made_names(rs: ir.RuleSet) -> tuple[set[str], set[str], set[str]]:
+    """The module names, state members and locals a rule set's own names become."""
+    values = [*(rs.roles or [f"seat{i + 1}" for i in range(max(rs.players))])]
+    values += [v for e in rs.enums for v in e.values] + [v for f in rs.fields for v in f.values]
+    values += [c for o in rs.options if o.name != "board" for c in o.choices]
+    values += [k.name for b in rs.boards for k in b.region_kinds] + [d.name for k in rs.dice for d in k.dice]
+    module = {names.const_name(v) for v in values} | {class_name(rs.game, rs.variant)}
+    module |= {names.PHASE_CONSTANT.format(names.const_name(p.name)) for p in rs.phases}
+    module |= {names.FACES_CONSTANT.format(names.const_name(k.name)) for k in rs.dice}
+    module |= {names.TABLE_CONSTANT.format(names.const_name(c.name), names.const_name(a.name))
+               for c in rs.components for a in c.attributes}
+    module |= {names.BOARD_FUNCTION.format(b.name) for b in rs.boards}
+    members = {f.name for f in rs.fields} | {d.name for d in rs.defines} | {p.name for p in rs.procedures}
+    for kind, named in (("action", rs.actions), ("phase", rs.phases), ("trigger", rs.triggers), ("option", rs.options)):
+        members |= {pattern.format(x.name) for x in named for pattern in names.MEMBER_PATTERNS[kind]}
+    local: set[str] = set()
+    for node in _walk(rs):
+        if isinstance(node, ast.Let | ir.Choice | ir.Param):
+            local.add(node.name)
+        elif isinstance(node, ast.For | ast.Comprehension):
+            local.add(node.var)
+    locals_ = {names.local_name(n) for n in local} | {names.FILTER_LOCAL.format(f.name) for f in rs.fields}
+    return module, members, locals_
+
+
+def _defined(stmt: pyast.stmt) -> list[str]:
+    if isinstance(stmt, pyast.FunctionDef | pyast.ClassDef):
+        return [stmt.name]
+    if isinstance(stmt, pyast.Assign):
+        return [t.id for t in stmt.targets if isinstance(t, pyast.Name)]
+    if isinstance(stmt, pyast.AnnAssign) and isinstance(stmt.target, pyast.Name):
+        return [stmt.target.id]
+    if isinstance(stmt, pyast.ImportFrom | pyast.Import):
+        return [(a.asname or a.name).split(".")[0] for a in stmt.names]
+    return []
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_generated_code_uses_no_name_the_tables_do_not_list(path: Path) -> None:
+    """A name the template or the lowering starts to use must be listed in compiler/names.py
+    (and so be reserved), or this fails."""
+    compiled = compile_file(path)
+    made_module, made_members, made_locals = made_names(compiled.ruleset)
+    module_ok = names.MODULE_NAMES | made_module
+    members_ok = names.STATE_MEMBERS | made_members
+    locals_ok = names.TEMPLATE_LOCALS | names.IMPLICIT_LOCALS | made_locals
+    reads_ok = locals_ok | module_ok | set(dir(builtins))
+    tree = pyast.parse(compiled.source)
+    problems: list[str] = []
+
+    def check(name: str, allowed: set[str] | frozenset[str], what: str, line: int) -> None:
+        if name not in allowed:
+            problems.append(f"line {line}: {what} `{name}`")
+
+    for stmt in tree.body:
+        for name in _defined(stmt):
+            check(name, module_ok, "module name", stmt.lineno)
+        if isinstance(stmt, pyast.ClassDef):
+            for member in stmt.body:
+                for name in _defined(member):
+                    check(name, members_ok, "member", member.lineno)
+    for node in pyast.walk(tree):
+        annotations = [node.annotation] if isinstance(node, pyast.AnnAssign | pyast.arg) and node.annotation else []
+        if isinstance(node, pyast.FunctionDef) and node.returns is not None:
+            annotations.append(node.returns)
+        for annotation in annotations:
+            for part in pyast.walk(annotation):
+                if isinstance(part, pyast.Name):
+                    check(part.id, names.ANNOTATION_NAMES, "name in an annotation", part.lineno)
+        if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) and node.value.id in ("self",
+                                                                                                         "other"):
+            check(node.attr, members_ok, "member", node.lineno)
+        if isinstance(node, pyast.FunctionDef):
+            for inner in pyast.walk(node):
+                if isinstance(inner, pyast.arg):
+                    check(inner.arg, locals_ok, "local", inner.lineno)
+                elif isinstance(inner, pyast.Name):
+                    stored = not isinstance(inner.ctx, pyast.Load)
+                    check(inner.id, locals_ok if stored else reads_ok, "local" if stored else "name", inner.lineno)
+    assert not problems, "\n".join(problems)
+
+
+def test_locals_are_spelled_apart_from_each_other_and_from_generated_code() -> None:
+    samples = [*POOL, *(n + "_" for n in POOL), *(n + "__" for n in POOL[:50]), "x", "x_", "x__"]
+    spelled: dict[str, str] = {}
+    for name in samples:
+        py = names.local_name(name)
+        assert spelled.setdefault(py, name) == name, f"`{name}` and `{spelled[py]}` are both written `{py}`"
+        assert py not in names.LOCAL_AVOID and not keyword.iskeyword(py)
+
+
+def test_the_reserved_members_are_read_from_the_runtime() -> None:
+    for member in [*rt.State.__slots__, *(n for n in dir(rt.State) if callable(getattr(rt.State, n)))]:
+        assert member in names.STATE_MEMBERS
+    assert names.member_clash("action", "cache") == "_legal_cache"
+    assert names.member_clash("phase", "phase") == "_start_phase"
+    assert names.member_clash("action", "claim") is None
+

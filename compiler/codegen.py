@@ -7,6 +7,7 @@ on nothing but the rule files and the compiler version.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import re
 from pathlib import PurePosixPath
@@ -16,6 +17,7 @@ import jinja2
 from .. import __version__
 from . import ir
 from .check import Line, LoweredChoice, Program
+from .paths import shown_safely
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("rulewright.compiler", "templates"),
@@ -27,8 +29,29 @@ _ENV = jinja2.Environment(
 )
 
 
+def _comment(text: str) -> str:
+    """Text for a `# comment`: one line whatever it holds (a newline or any other character
+    that is not printable is escaped). Rule file paths are plain already (paths.path_problem);
+    this keeps a comment a comment even so."""
+    return shown_safely(text)
+
+
+def _docstring(text: str) -> str:
+    """A string literal of `text` for a docstring: `text` in triple quotes when that reads back
+    as `text` (one printable line, no backslash, nothing that could end the quotes), else
+    `repr(text)`."""
+    literal = f'"""{text}"""'
+    if text.isprintable() and "\\" not in text and '"""' not in text and not text.endswith('"'):
+        try:
+            if ast.literal_eval(literal) == text:
+                return literal
+        except (SyntaxError, ValueError):
+            pass
+    return repr(text)
+
+
 def _code(line: Line) -> str:
-    comment = f"  # {PurePosixPath(line.source.path).name}:{line.source.line}" if line.source else ""
+    comment = f"  # {_comment(PurePosixPath(line.source.path).name)}:{line.source.line}" if line.source else ""
     return "    " * (line.depth - 2) + line.code + comment
 
 
@@ -55,6 +78,8 @@ _ENV.filters["code"] = _code
 _ENV.filters["unparen"] = _unparen
 _ENV.filters["paren"] = _paren
 _ENV.filters["pyrepr"] = repr
+_ENV.filters["comment"] = _comment
+_ENV.filters["docstring"] = _docstring
 
 
 def class_name(game: str, variant: str) -> str:
@@ -125,6 +150,8 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
             "text_code": _text_code(a.text_parts),
             "args_code": _args_code(a.choices),
             "key_code": _key_code(a.choices),
+            # the limits of a move
+            "listing_prelude": a.listing_prelude, "clear_cache": a.clear_cache, "fresh_effect": a.fresh_effect,
             "when_span": next(x.when.span for x in rs.actions if x.name == a.name and x.when is not None)
             if a.when else None,
         }
@@ -135,6 +162,9 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
         version=__version__,
         sources=[(path, hashlib.sha256(body.encode()).hexdigest()[:16]) for path, body in sources],
         ruleset=ruleset,
+        module_doc=f"{rs.title}{f' ({rs.author})' if rs.author else ''}: rule set `{ruleset}`, "
+                   "compiled to a state machine.",
+        class_doc=f"A position of {rs.title}.",
         title=rs.title,
         author=rs.author,
         constants=program.constants,
@@ -144,7 +174,8 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
         boards=program.boards,
         region_kinds=repr(program.region_kinds),
         class_name=class_name(rs.game, rs.variant),
-        slots=tuple([slot for _, slot, _ in program.options] + [f.name for f in program.fields]),
+        slots=tuple([slot for _, slot, _ in program.options] + [f.name for f in program.fields]
+                    + (["_budget"] if program.resets else [])),  # the budget of a move (runtime/limits.py)
         fields=program.fields,
         phase_names=repr(tuple(p.name for p in program.phases)),
         phase_stuck=repr(tuple(p.stuck for p in program.phases)),
@@ -175,6 +206,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
         tie_break=program.tie_break,
         tie_break_span=rs.tie_break.span if rs.tie_break is not None else None,
         setup=program.setup if any(line.code != "pass" for line in program.setup) else [],
+        resets=program.resets,
         board_players={b.name: b.players for b in rs.boards if b.players is not None},
     )
     if "Sequence[" not in text.split("from rulewright import runtime as rt", 1)[1]:

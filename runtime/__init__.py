@@ -2,7 +2,26 @@
 
 from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_auction, seats_from, winner_list
 from .board import Board, GraphBoard, HexBoard, RegionSpec, RingBoard
-from .errors import BadSetup, IllegalAction, RulewrightError
+from .errors import BadSetup, GameError, IllegalAction, RulewrightError
+from .limits import (
+    MAX_ACTIONS,
+    MAX_CACHED_ACTIONS,
+    MAX_INT,
+    MAX_ITEMS,
+    MAX_STEPS,
+    SMALL_LIST,
+    div,
+    grown,
+    mod,
+    new_move,
+    num,
+    nums,
+    spend,
+    too_many_actions,
+    upto,
+    walk,
+    walk_lists,
+)
 from .mechanics import coin, die, draw, draw_from, throw, without
 from .rng import Rng, derive_seed
 from .state import Action, FieldInfo, Game, GameInfo, OptionInfo, State
@@ -12,4 +31,7 @@ __all__ = [
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",
     "draw_from", "throw", "without",
+    # runtime/limits.py: the limits of one move and their checks
+    "GameError", "MAX_ACTIONS", "MAX_CACHED_ACTIONS", "MAX_INT", "MAX_ITEMS", "MAX_STEPS", "SMALL_LIST", "div",
+    "grown", "mod", "new_move", "num", "nums", "spend", "too_many_actions", "upto", "walk", "walk_lists",
 ]

@@ -200,7 +200,7 @@ def _board_face_4_5() -> rt.GraphBoard:
 class ChinaSchachtState(rt.State):
     """A position of China."""
 
-    __slots__ = ('opt_board', 'opt_chain_cut', 'opt_final_round', 'palace_of', 'emissaries', 'scored', 'palaces_left', 'emissaries_left', 'score', 'hand', 'deck', 'face_up', 'discard', 'exhausted', 'end_announced', 'finished', 'here', 'placed', 'was_empty')
+    __slots__ = ('opt_board', 'opt_chain_cut', 'opt_final_round', 'palace_of', 'emissaries', 'scored', 'palaces_left', 'emissaries_left', 'score', 'hand', 'deck', 'face_up', 'discard', 'exhausted', 'end_announced', 'finished', 'here', 'placed', 'was_empty', '_budget')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('palace_of', 'spot', 'list', 'player', (), 'all', ''),
@@ -264,6 +264,7 @@ class ChinaSchachtState(rt.State):
         self.opt_final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
 
     def _setup(self) -> None:
+        rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
         # rules/china-schacht/base.yaml:189
         self.palace_of = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/base.yaml:195
@@ -301,7 +302,7 @@ class ChinaSchachtState(rt.State):
         """`setup:`, before the first turn."""
         for c in range(5):  # base.yaml:343
             for _ in range(self.removed_per_colour(), self.cards_of(c)):  # base.yaml:344
-                self.deck = [*self.deck, *[c]]  # base.yaml:345
+                self.deck = [*(self.deck if len(self.deck) <= 16 else rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:345')), *[c]]  # base.yaml:345
         for p in range(self.num_players):  # base.yaml:347
             for _ in range(0, 3):  # base.yaml:348
                 self.draw_blind(p)  # base.yaml:349
@@ -342,15 +343,18 @@ class ChinaSchachtState(rt.State):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_exchange_blind(actions)
             self._legal_exchange_face_up(actions)
         elif self.phase == PHASE_SECOND:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_stop(actions)
         elif self.phase == PHASE_REFILL:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_take_face_up(actions)
             self._legal_draw_card(actions)
         return actions
@@ -394,6 +398,8 @@ class ChinaSchachtState(rt.State):
         # rules/china-schacht/base.yaml:404: exchange_blind
         if not self._guard_exchange_blind():
             return
+        if len(self.hand[self.current]) > 16:
+            rt.grown(self, 91, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:404')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('exchange_blind', {})
         for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:409
@@ -404,6 +410,8 @@ class ChinaSchachtState(rt.State):
 
     def _legal_exchange_face_up(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:416: exchange_face_up
+        if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
+            rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/base.yaml:416')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('exchange_face_up', {})
         for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:420
@@ -415,6 +423,8 @@ class ChinaSchachtState(rt.State):
 
     def _legal_take_face_up(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:429: take_face_up
+        if len(self.face_up) > 16:
+            rt.grown(self, 91, 1, (self.face_up,), 'rules/china-schacht/base.yaml:429')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('take_face_up', {})
         for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/base.yaml:431
@@ -482,6 +492,7 @@ class ChinaSchachtState(rt.State):
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:366: build
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.build")
         self.start_placing(self.province_of(space))  # base.yaml:376
@@ -494,11 +505,12 @@ class ChinaSchachtState(rt.State):
 
     def _do_send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:385: send
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.send")
         self.start_placing(province_to)  # base.yaml:395
         self.pay(cards)  # base.yaml:396
-        self.emissaries[province_to] = [*self.emissaries[province_to], *[self.current]]  # base.yaml:397
+        self.emissaries[province_to] = [*(self.emissaries[province_to] if len(self.emissaries[province_to]) <= 16 else rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:397')), *[self.current]]  # base.yaml:397
         self.emissaries_left[self.current] -= 1  # base.yaml:398
         self.next_piece()  # base.yaml:399
 
@@ -510,33 +522,37 @@ class ChinaSchachtState(rt.State):
 
     def _do_exchange_blind(self, card: int) -> None:
         # rules/china-schacht/base.yaml:404: exchange_blind
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.exchange_blind")
-        self.hand[self.current] = rt.without(self.hand[self.current], card)  # base.yaml:412
-        self.discard = [*self.discard, *[card]]  # base.yaml:413
+        self.hand[self.current] = rt.without((self.hand[self.current] if len(self.hand[self.current]) <= 16 else rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:412')), card)  # base.yaml:412
+        self.discard = [*(self.discard if len(self.discard) <= 16 else rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:413')), *[card]]  # base.yaml:413
         self.draw_blind(self.current)  # base.yaml:414
         self.own_turn_over()  # base.yaml:415
 
     def _do_exchange_face_up(self, card: int, taken: int) -> None:
         # rules/china-schacht/base.yaml:416: exchange_face_up
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.exchange_face_up")
-        self.hand[self.current] = rt.without(self.hand[self.current], card)  # base.yaml:424
-        self.discard = [*self.discard, *[card]]  # base.yaml:425
-        self.face_up = rt.without(self.face_up, taken)  # base.yaml:426
-        self.hand[self.current] = sorted([*self.hand[self.current], *[taken]])  # base.yaml:427
+        self.hand[self.current] = rt.without((self.hand[self.current] if len(self.hand[self.current]) <= 16 else rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:424')), card)  # base.yaml:424
+        self.discard = [*(self.discard if len(self.discard) <= 16 else rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:425')), *[card]]  # base.yaml:425
+        self.face_up = rt.without((self.face_up if len(self.face_up) <= 16 else rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:426')), taken)  # base.yaml:426
+        self.hand[self.current] = sorted(rt.walk(self, [*(self.hand[self.current] if len(self.hand[self.current]) <= 16 else rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:427')), *[taken]], 1, 'rules/china-schacht/base.yaml:427'))  # base.yaml:427
         self.own_turn_over()  # base.yaml:428
 
     def _do_take_face_up(self, taken: int) -> None:
         # rules/china-schacht/base.yaml:429: take_face_up
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.take_face_up")
-        self.face_up = rt.without(self.face_up, taken)  # base.yaml:434
-        self.hand[self.current] = sorted([*self.hand[self.current], *[taken]])  # base.yaml:435
+        self.face_up = rt.without((self.face_up if len(self.face_up) <= 16 else rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:434')), taken)  # base.yaml:434
+        self.hand[self.current] = sorted(rt.walk(self, [*(self.hand[self.current] if len(self.hand[self.current]) <= 16 else rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:435')), *[taken]], 1, 'rules/china-schacht/base.yaml:435'))  # base.yaml:435
         self.refill_hand()  # base.yaml:436
 
     def _do_draw_card(self) -> None:
         # rules/china-schacht/base.yaml:437: draw_card
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.draw_card")
         self.draw_blind(self.current)  # base.yaml:441
@@ -563,6 +579,7 @@ class ChinaSchachtState(rt.State):
         self.end_announced = True  # base.yaml:527
 
     def _turn_end(self) -> None:
+        rt.new_move(self)
         self._trigger_turn_over()
         self._trigger_last_turn()
 
@@ -615,7 +632,7 @@ class ChinaSchachtState(rt.State):
 
     def emissaries_of(self, p: int, r: int) -> int:
         # rules/china-schacht/base.yaml:289
-        return sum(1 for q in self.emissaries[r] if q == p)  # base.yaml:289
+        return (len(self.emissaries[r]) <= 16 or rt.grown(self, 17, 1, (self.emissaries[r],), 'rules/china-schacht/base.yaml:289')) and sum(1 for q in self.emissaries[r] if q == p)  # base.yaml:289
 
     def emissary_room(self, r: int) -> int:
         # rules/china-schacht/base.yaml:292
@@ -647,11 +664,11 @@ class ChinaSchachtState(rt.State):
 
     def payments(self, p: int, c: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:323
-        return [*([[c]] if c in self.hand[p] else ()), *[[j, j] for j in range(5) if (j != c and sum(1 for h in self.hand[p] if h == j) >= 2)]]  # base.yaml:323
+        return (len(self.hand[p]) <= 16 or rt.grown(self, 120, 2, (self.hand[p],), 'rules/china-schacht/base.yaml:323')) and [*([[c]] if c in self.hand[p] else ()), *[[j, j] for j in range(5) if (j != c and sum(1 for h in self.hand[p] if h == j) >= 2)]]  # base.yaml:323
 
     def all_payments(self, p: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:326
-        return [*[[c] for c in range(5) if c in self.hand[p]], *[[j, j] for j in range(5) if sum(1 for h in self.hand[p] if h == j) >= 2]]  # base.yaml:326
+        return (len(self.hand[p]) <= 16 or rt.grown(self, 196, 2, (self.hand[p],), 'rules/china-schacht/base.yaml:326')) and [*[[c] for c in range(5) if c in self.hand[p]], *[[j, j] for j in range(5) if sum(1 for h in self.hand[p] if h == j) >= 2]]  # base.yaml:326
 
     def pays_for(self, cards: Sequence[int], r: int) -> bool:
         # rules/china-schacht/base.yaml:330
@@ -696,8 +713,8 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.pay")
         for c in cards:  # base.yaml:452
-            self.hand[self.current] = rt.without(self.hand[self.current], c)  # base.yaml:453
-            self.discard = [*self.discard, *[c]]  # base.yaml:454
+            self.hand[self.current] = rt.without((self.hand[self.current] if len(self.hand[self.current]) <= 16 else rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:453')), c)  # base.yaml:453
+            self.discard = [*(self.discard if len(self.discard) <= 16 else rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:454')), *[c]]  # base.yaml:454
 
     def next_piece(self) -> None:
         # rules/china-schacht/base.yaml:455
@@ -729,8 +746,8 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.draw_blind")
         c = rt.draw_from(self.rng, self.deck)  # base.yaml:476
-        self.deck = rt.without(self.deck, c)  # base.yaml:477
-        self.hand[p] = sorted([*self.hand[p], *[c]])  # base.yaml:478
+        self.deck = rt.without((self.deck if len(self.deck) <= 16 else rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:477')), c)  # base.yaml:477
+        self.hand[p] = sorted(rt.walk(self, [*(self.hand[p] if len(self.hand[p]) <= 16 else rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:478')), *[c]], 1, 'rules/china-schacht/base.yaml:478'))  # base.yaml:478
         self.deck_check()  # base.yaml:479
 
     def deck_check(self) -> None:
@@ -749,11 +766,11 @@ class ChinaSchachtState(rt.State):
         # rules/china-schacht/base.yaml:493
         if self.trace is not None:
             self.trace.append("procedures.refill_face_up")
-        for _ in range(len(self.face_up), 4):  # base.yaml:496
+        for _ in rt.walk(self, range(len(self.face_up), 4), 49, 'rules/china-schacht/base.yaml:496'):  # base.yaml:496
             if self.deck:  # base.yaml:497
                 c = rt.draw_from(self.rng, self.deck)  # base.yaml:498
-                self.deck = rt.without(self.deck, c)  # base.yaml:499
-                self.face_up = [*self.face_up, *[c]]  # base.yaml:500
+                self.deck = rt.without((self.deck if len(self.deck) <= 16 else rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:499')), c)  # base.yaml:499
+                self.face_up = [*(self.face_up if len(self.face_up) <= 16 else rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:500')), *[c]]  # base.yaml:500
                 self.deck_check()  # base.yaml:501
 
     def score_province(self, r: int) -> None:
@@ -771,6 +788,7 @@ class ChinaSchachtState(rt.State):
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
+        rt.new_move(self)
         return {
             'track': self.score[player],  # rules/china-schacht/base.yaml:535
             'palaces': sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r]),  # rules/china-schacht/base.yaml:538

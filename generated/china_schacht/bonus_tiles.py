@@ -81,20 +81,24 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_exchange_blind(actions)
             self._legal_exchange_face_up(actions)
             self._legal_reveal(actions)
         elif self.phase == PHASE_SECOND:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_stop(actions)
             self._legal_reveal(actions)
         elif self.phase == PHASE_REFILL:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_take_face_up(actions)
             self._legal_draw_card(actions)
         elif self.phase == PHASE_FIRST_PALACE:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_build(actions)
         return actions
 
@@ -182,7 +186,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             self.trace.append("triggers.take_tile")
         for s in self.board.spots:  # bonus-tiles.yaml:101
             if (self.palace_of[s] and self.tile_shown[s]):  # bonus-tiles.yaml:102
-                self.tiles[self.current] = sorted([*self.tiles[self.current], *self.tile_shown[s]])  # bonus-tiles.yaml:103
+                self.tiles[self.current] = sorted(rt.walk(self, [*(self.tiles[self.current] if len(self.tiles[self.current]) <= 16 else rt.walk(self, self.tiles[self.current], 1, 'rules/china-schacht/bonus-tiles.yaml:103')), *(self.tile_shown[s] if len(self.tile_shown[s]) <= 16 else rt.walk(self, self.tile_shown[s], 1, 'rules/china-schacht/bonus-tiles.yaml:103'))], 1, 'rules/china-schacht/bonus-tiles.yaml:103'))  # bonus-tiles.yaml:103
                 self.tile_shown[s] = ()  # bonus-tiles.yaml:104
 
     def bonus_colours(self) -> Sequence[int]:
@@ -206,7 +210,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def tiles_of(self, p: int, c: int) -> int:
         # rules/china-schacht/bonus-tiles.yaml:37
-        return sum(1 for t in self.tiles[p] if t == c)  # bonus-tiles.yaml:37
+        return (len(self.tiles[p]) <= 16 or rt.grown(self, 17, 1, (self.tiles[p],), 'rules/china-schacht/bonus-tiles.yaml:37')) and sum(1 for t in self.tiles[p] if t == c)  # bonus-tiles.yaml:37
 
     def most_tiles(self, p: int, c: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:42
@@ -227,6 +231,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
+        rt.new_move(self)
         return {
             'track': self.score[player],  # rules/china-schacht/base.yaml:535
             'palaces': sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r]),  # rules/china-schacht/base.yaml:538

@@ -11,6 +11,9 @@ from typing import Any, ClassVar
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
+    PHASE_REFILL,
+    PHASE_SECOND,
+    PHASE_TURN,
     PROVINCE,
     ChinaSchachtState,
 )
@@ -129,13 +132,38 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self.opt_final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
         self.opt_post_empty = ('turn_province', 'both_provinces').index(self.options['post_empty'])
 
+    def _legal(self) -> list[rt.Action]:
+        actions: list[rt.Action] = []
+        if self.phase == PHASE_TURN:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._legal_build(actions)
+            self._legal_send(actions)
+            self._legal_exchange_blind(actions)
+            self._legal_exchange_face_up(actions)
+            if len(actions) > rt.MAX_ACTIONS:
+                rt.too_many_actions(len(actions), 'rules/china-schacht/base.yaml:354')
+        elif self.phase == PHASE_SECOND:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._legal_build(actions)
+            self._legal_send(actions)
+            self._legal_stop(actions)
+            if len(actions) > rt.MAX_ACTIONS:
+                rt.too_many_actions(len(actions), 'rules/china-schacht/base.yaml:357')
+        elif self.phase == PHASE_REFILL:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._legal_take_face_up(actions)
+            self._legal_draw_card(actions)
+        return actions
+
     def _legal_build(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:366: build
         if not self._guard_build():
             return
+        if len(self.hand[self.current]) > 16:
+            rt.grown(self, 1183, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:366')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('build', {})
-        for cards in [*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]]:  # rules/china-schacht/border-quarrels.yaml:138
+        for cards in rt.walk(self, [*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]], 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
             for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.provinces_at(s))]:  # rules/china-schacht/border-quarrels.yaml:139
                 action = cache.get((tuple(cards), space))
                 if action is None:
@@ -144,6 +172,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:366: build
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.build")
         self.start_at(space)  # border-quarrels.yaml:141
@@ -205,6 +234,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
+        rt.new_move(self)
         return {
             'track': self.score[player],  # rules/china-schacht/base.yaml:535
             'palaces': sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r]),  # rules/china-schacht/base.yaml:538

@@ -56,17 +56,20 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_exchange_blind(actions)
             self._legal_exchange_face_up(actions)
             self._legal_fortify(actions)
         elif self.phase == PHASE_SECOND:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_stop(actions)
             self._legal_fortify(actions)
         elif self.phase == PHASE_REFILL:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_take_face_up(actions)
             self._legal_draw_card(actions)
         return actions
@@ -123,6 +126,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def _do_fortify(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/fortifications.yaml:58: fortify
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.fortify")
         self.start_placing(self.province_of(space))  # fortifications.yaml:73

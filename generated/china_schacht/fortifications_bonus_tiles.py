@@ -72,6 +72,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self.opt_fortification_in_empty = ('one_piece', 'palace_may_follow').index(self.options['fortification_in_empty'])
 
     def _setup(self) -> None:
+        rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
         # rules/china-schacht/base.yaml:189
         self.palace_of = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/base.yaml:195
@@ -120,6 +121,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_exchange_blind(actions)
@@ -127,15 +129,18 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
             self._legal_fortify(actions)
             self._legal_reveal(actions)
         elif self.phase == PHASE_SECOND:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_stop(actions)
             self._legal_fortify(actions)
             self._legal_reveal(actions)
         elif self.phase == PHASE_REFILL:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_take_face_up(actions)
             self._legal_draw_card(actions)
         elif self.phase == PHASE_FIRST_PALACE:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_build(actions)
         return actions
 
@@ -195,6 +200,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def _do_fortify(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/fortifications.yaml:58: fortify
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.fortify")
         self.start_placing(self.province_of(space))  # fortifications.yaml:73

@@ -51,6 +51,7 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
     )
 
     def _setup(self) -> None:
+        rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
         # rules/china-schacht/base.yaml:189
         self.palace_of = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/base.yaml:195

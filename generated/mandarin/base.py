@@ -86,7 +86,7 @@ def _board_zodiac() -> rt.RingBoard:
 class MandarinState(rt.State):
     """A position of Mandarin."""
 
-    __slots__ = ('opt_money_shown', 'opt_start_square', 'opt_unsold', 'opt_defaulter', 'opt_passing_square', 'opt_moving_away', 'opt_rent_square', 'money', 'card', 'dispenser', 'out', 'plain', 'position', 'placed', 'declarer', 'last_roll', 'away_roll', 'passed_by', 'stage', 'creditor', 'sale', 'defaulted', 'seller', 'bank_paid_out', 'bank_received')
+    __slots__ = ('opt_money_shown', 'opt_start_square', 'opt_unsold', 'opt_defaulter', 'opt_passing_square', 'opt_moving_away', 'opt_rent_square', 'money', 'card', 'dispenser', 'out', 'plain', 'position', 'placed', 'declarer', 'last_roll', 'away_roll', 'passed_by', 'stage', 'creditor', 'sale', 'defaulted', 'seller', 'bank_paid_out', 'bank_received', '_budget')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('money', 'player', 'int', '', (), 'owner', "Each player's yuans."),
@@ -284,8 +284,11 @@ class MandarinState(rt.State):
             self._legal_keep(actions)
             self._legal_draw_again(actions)
         elif self.phase == PHASE_AUCTION:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_bid(actions)
             self._legal_drop_out(actions)
+            if len(actions) > rt.MAX_ACTIONS:
+                rt.too_many_actions(len(actions), 'rules/mandarin/base.yaml:315')
         elif self.phase == PHASE_TAKE:
             self._legal_take_tile(actions)
         elif self.phase == PHASE_SEIZE:
@@ -360,7 +363,9 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:408: bid
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('bid', {})
-        for amount in rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)):  # rules/mandarin/base.yaml:414
+        if len(cache) > rt.MAX_CACHED_ACTIONS:  # its choices can name ever new values: keep a few
+            cache.clear()
+        for amount in rt.walk(self, rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)), 1, 'rules/mandarin/base.yaml:414'):  # rules/mandarin/base.yaml:414
             action = cache.get(amount)
             if action is None:
                 action = cache[amount] = rt.Action('bid', (amount,), self._action_text)
@@ -476,6 +481,7 @@ class MandarinState(rt.State):
 
     def _do_roll(self) -> None:
         # rules/mandarin/base.yaml:364: roll
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.roll")
         self.out = ()  # base.yaml:370
@@ -484,7 +490,7 @@ class MandarinState(rt.State):
         self.away_roll = 0  # base.yaml:373
         self.stage = ARRIVING  # base.yaml:374
         self.last_roll = rt.die(self.rng, 6)  # base.yaml:375
-        self.passed_by = [p for p in range(self.num_players) if (p != self.current and self.position[p] in self.board.passed(self.position[self.current], self.last_roll))]  # base.yaml:378
+        self.passed_by = [p for p in range(self.num_players) if (p != self.current and self.position[p] in rt.walk(self, self.board.passed(self.position[self.current], rt.upto(self, self.last_roll, 'rules/mandarin/base.yaml:378')), 1, 'rules/mandarin/base.yaml:378'))]  # base.yaml:378
         self.position[self.current] = self.board.ahead(self.position[self.current], self.last_roll)  # base.yaml:379
         self.charge_rent()  # base.yaml:380
         if not self.creditor:  # base.yaml:381
@@ -492,15 +498,17 @@ class MandarinState(rt.State):
 
     def _do_keep(self) -> None:
         # rules/mandarin/base.yaml:383: keep
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.keep")
-        for t in self.out:  # base.yaml:388
+        for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:388')):  # base.yaml:388
             self.card[self.current] = self.card[self.current] | frozenset((t,))  # base.yaml:389
         self.out = ()  # base.yaml:390
         self.plain = frozenset()  # base.yaml:391
 
     def _do_draw_again(self) -> None:
         # rules/mandarin/base.yaml:392: draw_again
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.draw_again")
         self.draw_tile()  # base.yaml:400
@@ -511,6 +519,7 @@ class MandarinState(rt.State):
 
     def _do_bid(self, amount: int) -> None:
         # rules/mandarin/base.yaml:408: bid
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.bid")
         self.sale = rt.bid(self.sale, amount)  # base.yaml:417
@@ -520,6 +529,7 @@ class MandarinState(rt.State):
 
     def _do_drop_out(self) -> None:
         # rules/mandarin/base.yaml:420: drop_out
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.drop_out")
         self.sale = rt.drop(self.sale)  # base.yaml:424
@@ -538,6 +548,7 @@ class MandarinState(rt.State):
 
     def _do_seize_tile(self, tile: int) -> None:
         # rules/mandarin/base.yaml:437: seize_tile
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.seize_tile")
         self.card[self.current] = self.card[self.current] - frozenset((tile,))  # base.yaml:444
@@ -657,7 +668,7 @@ class MandarinState(rt.State):
             self.trace.append("procedures.draw_tile")
         t = rt.draw(self.rng, self.dispenser)  # base.yaml:454
         self.dispenser = self.dispenser - frozenset((t,))  # base.yaml:455
-        self.out = [*self.out, *[t]]  # base.yaml:456
+        self.out = [*(self.out if len(self.out) <= 16 else rt.walk(self, self.out, 1, 'rules/mandarin/base.yaml:456')), *[t]]  # base.yaml:456
         if rt.coin(self.rng):  # base.yaml:457
             self.plain = self.plain | frozenset((t,))  # base.yaml:458
 
@@ -672,7 +683,7 @@ class MandarinState(rt.State):
                     self.money[self.current] -= self.rent(a)  # base.yaml:467
                     self.money[c] += self.rent(a)  # base.yaml:468
                 else:
-                    self.money[c] += self.money[self.current]  # base.yaml:472
+                    self.money[c] += rt.num(self.money[self.current], 'rules/mandarin/base.yaml:472')  # base.yaml:472
                     self.money[self.current] = 0  # base.yaml:473
                     if self.card[self.current]:  # base.yaml:474
                         self.creditor = [c]  # base.yaml:475
@@ -682,6 +693,7 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:479
         if self.trace is not None:
             self.trace.append("procedures.arrive")
+        rt.spend(self, 52320, 'rules/mandarin/base.yaml:479')  # base.yaml:479
         here = self.position[self.current]  # base.yaml:480
         if self.passed_by:  # base.yaml:483
             if (self.opt_passing_square == DISPENSER_ONLY and self.is_character(here)):  # base.yaml:484
@@ -738,17 +750,17 @@ class MandarinState(rt.State):
         w = rt.winner_list(self.sale)[0]  # base.yaml:532
         price = self.sale.high_bid  # base.yaml:533
         if self.money[w] >= price:  # base.yaml:536
-            self.money[w] -= price  # base.yaml:537
+            self.money[w] -= rt.num(price, 'rules/mandarin/base.yaml:537')  # base.yaml:537
             if self.seller:  # base.yaml:538
-                self.money[self.seller[0]] += price  # base.yaml:539
+                self.money[self.seller[0]] += rt.num(price, 'rules/mandarin/base.yaml:539')  # base.yaml:539
             else:
-                self.bank_received += price  # base.yaml:541
-            for t in self.out:  # base.yaml:542
+                self.bank_received += rt.num(price, 'rules/mandarin/base.yaml:541')  # base.yaml:541
+            for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:542')):  # base.yaml:542
                 self.card[w] = self.card[w] | frozenset((t,))  # base.yaml:543
             self.out = ()  # base.yaml:544
             self.plain = frozenset()  # base.yaml:545
         else:
-            self.bank_received += self.money[w]  # base.yaml:549
+            self.bank_received += rt.num(self.money[w], 'rules/mandarin/base.yaml:549')  # base.yaml:549
             self.money[w] = 0  # base.yaml:550
             self.defaulted = self.defaulted | frozenset((w,))  # base.yaml:551
             self.restart_sale()  # base.yaml:552
@@ -758,10 +770,10 @@ class MandarinState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.sale_unsold")
         if (self.seller or self.opt_unsold == BACK_TO_DISPENSER):  # base.yaml:556
-            for t in self.out:  # base.yaml:557
+            for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:557')):  # base.yaml:557
                 self.dispenser = self.dispenser | frozenset((t,))  # base.yaml:558
         else:
-            for t in self.out:  # base.yaml:560
+            for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:560')):  # base.yaml:560
                 self.card[self.current] = self.card[self.current] | frozenset((t,))  # base.yaml:561
         self.out = ()  # base.yaml:562
         self.plain = frozenset()  # base.yaml:563

@@ -41,8 +41,11 @@ class MandarinMoneyState(MandarinState):
             self._legal_draw_again(actions)
             self._legal_sell(actions)
         elif self.phase == PHASE_AUCTION:
+            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_bid(actions)
             self._legal_drop_out(actions)
+            if len(actions) > rt.MAX_ACTIONS:
+                rt.too_many_actions(len(actions), 'rules/mandarin/base.yaml:315')
         elif self.phase == PHASE_TAKE:
             self._legal_take_tile(actions)
         elif self.phase == PHASE_SEIZE:
@@ -105,6 +108,7 @@ class MandarinMoneyState(MandarinState):
 
     def _do_sell(self) -> None:
         # rules/mandarin/money.yaml:11: sell
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.sell")
         self.seller = [self.current]  # money.yaml:22

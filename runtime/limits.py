@@ -1,0 +1,160 @@
+"""The limits of one move, and the checks generated code calls to keep to them.
+
+A rule file is untrusted: `choose: range(0, 1000000000000)`, an effect looping as often, or
+`x = x * x` repeated would hang a game or eat all memory. So every move has a budget of work,
+and numbers and lists have sizes they may not pass; going over stops the game with a
+`GameError` naming the rule line (docs/language.md, "Limits").
+
+The compiler proves most code within the limits and emits no check for it (a loop over the
+board's spots, a field only ever assigned `[current]`); what it cannot prove it wraps in the
+helpers below. Each state keeps the budget of its move in a slot of its own, `_budget`, which
+generated code starts afresh where the runtime enters rule code that is checked (listing the
+legal actions, playing an action, a new game, a score): so the budget of one state's move
+never depends on another state, nor on another thread.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Collection
+from typing import Any, Literal, TypeVar
+
+from .errors import GameError
+
+# The work one move may do: steps are loop rounds, choices listed and items of lists built,
+# searched or sorted (docs/language.md, "Limits"). The bundled games need at most 2,200 for a
+# move and 11,000 to list the legal actions (measured over seeded random games).
+MAX_STEPS = 1_000_000
+# Items one list, set or range may hold when rule code walks, searches or builds it.
+MAX_ITEMS = 100_000
+# Legal actions of one decision.
+MAX_ACTIONS = 100_000
+# The largest whole number stored, added to a stored number, or made by a multiplication: 64 bits.
+MAX_INT = (1 << 63) - 1
+# A list a rule that only reads the game (a definition, a condition, a score, the listing of
+# choices) searches or walks is taken to hold at most this many items; the rule checks it as it
+# starts, and charges its work again for every SMALL_LIST more items (`grown`).
+SMALL_LIST = 16
+# Actions remembered per action of a board (an action whose choices are not fixed by the board
+# can name ever new values, the bids of an auction): beyond this many the memory is cleared.
+MAX_CACHED_ACTIONS = 10_000
+
+C = TypeVar("C", bound=Collection[object])
+N = TypeVar("N", bound=Collection[int])
+
+
+def new_move(state: Any) -> None:
+    """A fresh budget: the runtime enters rule code for a new move (or a listing, or a score)."""
+    state._budget = MAX_STEPS
+
+
+def _over(where: str) -> GameError:
+    return GameError(where, f"more than {MAX_STEPS:,} steps of work in one move, the limit "
+                            "(loop rounds, choices listed and items of lists handled)")
+
+
+def spend(state: Any, steps: int, where: str) -> Literal[True]:
+    """Charge `steps` proven at compile time (a rule whose work is large, without a loop to count
+    it by). True, so that an expression can charge first: `rt.spend(...) and x`."""
+    try:
+        left = state._budget - steps
+    except AttributeError:  # a state no move was begun in yet (a clone): a fresh budget
+        left = MAX_STEPS - steps
+    state._budget = left
+    if left < 0:
+        raise _over(where)
+    return True
+
+
+def walk(state: Any, items: C, weight: int, where: str) -> C:
+    """`items`, once they are known to hold at most MAX_ITEMS and their walk (`weight` steps an
+    item) fits in what is left of the budget: a loop, a list of choices or an operation over a
+    list or set whose size only the game knows."""
+    try:
+        n = len(items)
+    except OverflowError:  # a range longer than a machine word can count
+        raise GameError(where, f"a list of more than {sys.maxsize:,} items, more than the limit of "
+                               f"{MAX_ITEMS:,} items a list, set or range may hold") from None
+    if n > MAX_ITEMS:
+        raise GameError(where, f"a list of {n:,} items, more than the limit of {MAX_ITEMS:,} items "
+                               "a list, set or range may hold")
+    try:
+        left = state._budget - n * weight
+    except AttributeError:
+        left = MAX_STEPS - n * weight
+    state._budget = left
+    if left < 0:
+        raise _over(where)
+    return items
+
+
+def grown(state: Any, work: int, operations: int, lists: tuple[Collection[object], ...], where: str) -> Literal[True]:
+    """Lists a rule took for small (at most SMALL_LIST items) hold more: its proven work, `work`,
+    is charged again, multiplied by how many times longer the longest is once for each of the
+    `operations` on them (one may be inside another). True (see `spend`)."""
+    longest = max(len(items) for items in lists)
+    if longest > MAX_ITEMS:
+        raise GameError(where, f"a list of {longest:,} items, more than the limit of {MAX_ITEMS:,} items "
+                               "a list, set or range may hold")
+    times, factor = -(-longest // SMALL_LIST), 1
+    for _ in range(operations):
+        factor *= times
+        if factor > MAX_STEPS:
+            break
+    return spend(state, work * factor, where)
+
+
+def walk_lists(state: Any, items: C, weight: int, where: str) -> C:
+    """`walk`, for choices that are lists: the items of each count too (the action's key copies them)."""
+    walk(state, items, weight, where)
+    spend(state, sum(len(item) for item in items if isinstance(item, Collection)), where)
+    return items
+
+
+def upto(state: Any, n: int, where: str) -> int:
+    """`n`, a number of items to be made (the spots passed on a ring), within the limits."""
+    if n > MAX_ITEMS:
+        raise GameError(where, f"{_shown(n)} items, more than the limit of {MAX_ITEMS:,} items "
+                               "a list may hold")
+    if n > 0:
+        spend(state, n, where)
+    return n
+
+
+def _shown(n: int) -> str:
+    return f"{n:,}" if n.bit_length() <= 200 else f"a number of {n.bit_length():,} bits"
+
+
+def num(n: int, where: str) -> int:
+    """`n`, a number stored or multiplied, once it is known to fit in 64 bits."""
+    if -MAX_INT <= n <= MAX_INT:
+        return n
+    shown = f"the number {n:,}" if n.bit_length() <= 200 else f"a number of {n.bit_length():,} bits"
+    raise GameError(where, f"{shown} is larger than the limit of whole numbers (±{MAX_INT:,}, 64 bits)")
+
+
+def nums(state: Any, items: N, where: str) -> N:
+    """A list or set of numbers, once each fits in 64 bits."""
+    walk(state, items, 1, where)
+    for n in items:
+        num(n, where)
+    return items
+
+
+def div(a: int, b: int, where: str) -> int:
+    """`a // b`, or a game error if `b` is zero."""
+    if b == 0:
+        raise GameError(where, f"division by zero ({_shown(a)} // 0)")
+    return a // b
+
+
+def mod(a: int, b: int, where: str) -> int:
+    """`a % b`, or a game error if `b` is zero."""
+    if b == 0:
+        raise GameError(where, f"modulo by zero ({_shown(a)} % 0)")
+    return a % b
+
+
+def too_many_actions(count: int, where: str) -> None:
+    """Raised when a decision lists more than MAX_ACTIONS legal actions."""
+    raise GameError(where, f"{count:,} legal actions, more than the limit of {MAX_ACTIONS:,} for one decision")

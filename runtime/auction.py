@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
-from .errors import RulewrightError
+from .errors import RulewrightError, shown
+from .limits import MAX_INT
 
 NOBODY = -1
 
@@ -60,11 +62,67 @@ class Auction:
         }
 
     @staticmethod
-    def from_json(data: Mapping[str, Any]) -> Auction:
-        return Auction(
-            tuple(int(p) for p in data["bidders"]), int(data["turn"]), frozenset(int(p) for p in data["still_in"]),
-            int(data["high_bid"]), int(data["high_bidder"]), int(data["minimum"]), int(data["step"]),
-        )
+    def from_json(data: Any, seats: int | None = None) -> Auction:
+        """The auction `to_json()` wrote. Anything no auction can hold raises ValueError naming the
+        key: a seat that is not one of `seats` (when given), a bidder twice, a seat to act that is
+        out, a high bidder who is not bidding, a step below 1."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"expected an auction (a JSON object), got {shown(data)}")
+        for key in data:
+            if key not in AUCTION_KEYS:
+                raise ValueError(f"unknown key {shown(key)} (an auction has {', '.join(AUCTION_KEYS)})")
+        for key in AUCTION_KEYS:
+            if key not in data:
+                raise ValueError(f"missing key `{key}`")
+        bidders = _seats(data["bidders"], "bidders", seats)
+        if len(set(bidders)) != len(bidders):
+            raise ValueError(f"key `bidders`: expected each seat once, got {shown(data['bidders'])}")
+        still_in = _seats(data["still_in"], "still_in", seats)
+        if any(a >= b for a, b in pairwise(still_in)) or not set(still_in) <= set(bidders):
+            raise ValueError(f"key `still_in`: expected bidders in increasing order, each once, got "
+                             f"{shown(data['still_in'])}")
+        turn, high_bid, high_bidder, minimum, step = (
+            _whole(data[key], key) for key in ("turn", "high_bid", "high_bidder", "minimum", "step"))
+        if not 0 <= turn < max(1, len(bidders)):
+            raise ValueError(f"key `turn`: expected an index into `bidders` (0 to {max(1, len(bidders)) - 1}), "
+                             f"got {turn}")
+        if step < 1:
+            raise ValueError(f"key `step`: expected a step of at least 1, got {step}")
+        if high_bidder == NOBODY:
+            if high_bid != 0:
+                raise ValueError(f"key `high_bid`: expected 0 while nobody has bid, got {high_bid}")
+        elif high_bidder not in still_in:
+            raise ValueError(f"key `high_bidder`: expected {NOBODY} (nobody) or a bidder still in, got {high_bidder}")
+        elif high_bid < minimum:
+            raise ValueError(f"key `high_bid`: expected a bid of at least the minimum {minimum}, got {high_bid}")
+        auction = Auction(tuple(bidders), turn, frozenset(still_in), high_bid, high_bidder, minimum, step)
+        if not auction.over and bidders[turn] not in still_in:
+            raise ValueError(f"key `turn`: the seat to act, {bidders[turn]}, has dropped out")
+        return auction
+
+
+AUCTION_KEYS = ("bidders", "turn", "still_in", "high_bid", "high_bidder", "minimum", "step")
+
+
+def _whole(value: Any, key: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"key `{key}`: expected an int, got {shown(value)}")
+    if not -MAX_INT <= value <= MAX_INT:
+        raise ValueError(f"key `{key}`: expected an int of 64 bits (at most {MAX_INT:,} either way), the limit "
+                         f"of a game, got {shown(value)}")
+    return value
+
+
+def _seats(value: Any, key: str, seats: int | None) -> list[int]:
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"key `{key}`: expected a list of seats, got {shown(value)}")
+    out: list[int] = []
+    for i, p in enumerate(value):
+        if not isinstance(p, int) or isinstance(p, bool) or p < 0 or (seats is not None and p >= seats):
+            bound = f"from 0 to {seats - 1}" if seats is not None else "from 0"
+            raise ValueError(f"key `{key}` item {i}: expected a seat {bound}, got {shown(p)}")
+        out.append(p)
+    return out
 
 
 NO_AUCTION = Auction((), 0, frozenset(), 0, NOBODY, 0, 1)

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, ClassVar
 
 from .auction import NOBODY, Auction
 from .board import Board
-from .errors import BadSetup, IllegalAction
+from .errors import BadSetup, IllegalAction, RulewrightError, shown
+from .limits import MAX_INT
 from .rng import Rng
 
 PASS = "pass"
@@ -54,7 +56,9 @@ class FieldInfo:
     """What the runtime must know of a state field to observe, serialise and show it.
 
     kind: int, bool, enum, entity, list, set or auction; `element` names the entity kind or enum of the
-    value (or of the items of a list or set); `values` are an enum's value names.
+    value (or of the items of a list or set); `values` are an enum's value names. `declared` is
+    the whole type of a list or set whose items have no `element` (`list(bool)`,
+    `list(list(spot))`), so that a saved state can be checked item by item.
     """
 
     name: str
@@ -64,6 +68,7 @@ class FieldInfo:
     values: tuple[str, ...]
     visible: str
     doc: str = ""
+    declared: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +174,8 @@ class State:
         return self._legal_cache
 
     def apply(self, action: Action | str) -> None:
-        """Play one legal action (or its text); an illegal one raises and changes nothing."""
+        """Play one legal action (or its text); an illegal one raises and changes nothing, and so
+        does anything else: an action of another rule set, or what is no action at all."""
         legal = self.legal_actions()
         chosen: Action | None = None
         if isinstance(action, Action):
@@ -178,6 +184,8 @@ class State:
                     chosen = candidate
                     break
             else:
+                if not self._own(action):
+                    raise IllegalAction(self._illegal_message(action))
                 for candidate in legal:
                     if candidate == action:
                         chosen = candidate
@@ -190,6 +198,8 @@ class State:
 
     def parse_action(self, text: str) -> Action | None:
         """The legal action whose text form is `text` (spacing and case are ignored)."""
+        if not isinstance(text, str):
+            raise IllegalAction(self._not_an_action(text))
         wanted = " ".join(text.lower().split())
         for candidate in self.legal_actions():
             if str(candidate).lower() == wanted:
@@ -357,10 +367,17 @@ class State:
     def why_illegal(self, action: Action | str) -> tuple[str, str]:
         """Why an action is not legal now: a sentence and the path of the rule that forbids it
         (`end`, `phases.turn.actions`, `actions.turn_back.when`, `actions.prospect.choose`)."""
-        text = str(action)
+        if not isinstance(action, (Action, str)):
+            raise IllegalAction(self._not_an_action(action))
+        text = _cut(str(action))
         if self.terminal:
             return "the game is over", "end"
         if isinstance(action, Action):
+            if not self._own(action):
+                origin = _origin(action)
+                where = f"of {origin.info.ruleset}" if origin is not None else "made outside any game"
+                return (f"`{text}` is an action {where}, not of {self.game.info.ruleset}",
+                        f"phases.{self.PHASES[self.phase]}.actions")
             name: str | None = action.name
         else:
             wanted = " ".join(text.lower().split())
@@ -375,9 +392,37 @@ class State:
             return f"the condition of `{name}` does not hold", f"actions.{name}.when"
         return f"`{text}` is not one of the choices of `{name}` now", f"actions.{name}.choose"
 
+    def _check_playable(self) -> None:
+        """A state read from a file whose every field is in range can still be one no game of its
+        rule set reaches (an auction phase with no auction): the seat to act must be a player and
+        the legal actions must list. What they raise becomes BadSetup, not a later crash."""
+        ruleset = self.game.info.ruleset
+        try:
+            actor = self._actor()
+            if not _is_int(actor) or not 0 <= actor < self.num_players:
+                raise BadSetup(f"saved state: not a position of {ruleset}: the seat to act in phase "
+                               f"`{self.PHASES[self.phase]}` would be {shown(actor)}, not a player")
+            self.legal_actions()
+        except BadSetup:
+            raise
+        except RulewrightError as exc:
+            raise BadSetup(f"saved state: not a position of {ruleset}: {_cut(str(exc))}") from None
+        except Exception as exc:  # noqa: BLE001 - fields no game holds together make the rules fail
+            raise BadSetup(f"saved state: not a position of {ruleset}: its legal actions cannot be listed "
+                           f"({type(exc).__name__}: {_cut(str(exc))})") from None
+
+    def _own(self, action: Action) -> bool:
+        """Whether `action` was made by a state of this game (or of the same rule set loaded twice)."""
+        origin = _origin(action)
+        return origin is self.game or origin is not None and origin.info == self.game.info
+
+    def _not_an_action(self, value: object) -> str:
+        return (f"not an action: expected an action of {self.game.info.ruleset} or its text, "
+                f"got {shown(value)} ({type(value).__name__})")
+
     def _illegal_message(self, action: Action | str) -> str:
         legal = self.legal_actions()
-        text = str(action)
+        text = _cut(str(action))
         reason, rule = self.why_illegal(action)
         where = self.game.info.rules.get(rule)
         where_text = f" ({rule}, {where})" if where else f" ({rule})"
@@ -476,9 +521,22 @@ class State:
         raise NotImplementedError
 
 
+def _origin(action: Action) -> Game | None:
+    """The game whose state made `action` (its text form is a method of that state), if any."""
+    owner = getattr(action._render, "__self__", None)
+    return owner.game if isinstance(owner, State) else None
+
+
+def _cut(text: str) -> str:
+    """An action's text as a message quotes it: a text typed at the prompt can be any length."""
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _raw(info: FieldInfo, value: Any) -> Any:
     if info.kind == "auction":
         return value.to_json()
+    if info.declared:  # a list or set of lists, of sets...: each item as JSON too
+        return _plain(value)
     if info.kind == "set":
         return sorted(value)
     if info.kind == "list":
@@ -486,16 +544,138 @@ def _raw(info: FieldInfo, value: Any) -> Any:
     return value
 
 
-def _cook(info: FieldInfo, value: Any) -> Any:
-    if info.kind == "auction":
-        return Auction.from_json(value)
-    if info.kind == "set":
-        return frozenset(int(v) for v in value)
-    if info.kind == "list":
-        return tuple(int(v) for v in value)
-    if info.kind == "bool":
-        return bool(value)
-    return int(value)
+def _plain(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return [_plain(v) for v in sorted(value)]
+    if isinstance(value, Auction):
+        return value.to_json()
+    return value
+
+
+# -- reading a saved state: untrusted data, checked against what the rule set declares ---------
+STATE_KEYS = ("ruleset", "players", "seed", "options", "rng", "current", "phase", "turn", "moves", "terminal", "fields")
+
+
+@dataclass(frozen=True, slots=True)
+class _Type:
+    """The type of a saved value: int, bool, str, auction, item (a number of entity kind or enum
+    `name`), or a list or set of `elem`."""
+
+    kind: str
+    name: str = ""
+    elem: _Type | None = None
+
+
+def _field_type(info: FieldInfo) -> _Type:
+    """The type of one value of a field (one item of a per-entity field)."""
+    if info.declared:
+        return _parse_type(info.declared)
+    if info.kind in ("enum", "entity"):
+        return _Type("item", info.element)
+    if info.kind in ("list", "set"):
+        return _Type(info.kind, elem=_Type("item", info.element) if info.element else _Type("int"))
+    return _Type(info.kind)
+
+
+def _parse_type(text: str) -> _Type:
+    """`list(list(spot))`, `set(tile)`, `bool`... as the compiler writes a type."""
+    for wrapper in ("list", "set"):
+        if text.startswith(wrapper + "(") and text.endswith(")"):
+            return _Type(wrapper, elem=_parse_type(text[len(wrapper) + 1 : -1]))
+    if text in ("int", "bool", "str", "auction"):
+        return _Type(text)
+    return _Type("item", text)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _wrong(where: str, expected: str, value: Any) -> BadSetup:
+    return BadSetup(f"saved state: {where}: expected {expected}, got {shown(value)}")
+
+
+def _exact_keys(data: Mapping[Any, Any], keys: Sequence[str], where: str, noun: str) -> None:
+    """Every one of `keys` is in `data`, and nothing else."""
+    for key in data:
+        if key not in keys:
+            raise BadSetup(f"saved state: {where}unknown {noun} {shown(key)} (expected: {', '.join(keys) or 'none'})")
+    for key in keys:
+        if key not in data:
+            raise BadSetup(f"saved state: {where}missing {noun} `{key}`")
+
+
+class _Reader:
+    """Turns the saved values of a state's fields into the values the game holds, checking each
+    against the field's declared type: numbers of an entity kind or enum in range, truth values
+    that are booleans, sets in increasing order with each item once."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.sizes: dict[str, int] = {}
+
+    def size(self, kind: str) -> int:
+        n = self.sizes.get(kind)
+        if n is None:
+            n = self.sizes[kind] = len(self.state._labels(kind))
+        return n
+
+    def value(self, t: _Type, raw: Any, where: str) -> Any:
+        kind = t.kind
+        if kind == "int":
+            if not _is_int(raw):
+                raise _wrong(where, "an int", raw)
+            if not -MAX_INT <= raw <= MAX_INT:
+                raise _wrong(where, f"an int of 64 bits (at most {MAX_INT:,} either way), the limit of a game", raw)
+            return raw
+        if kind == "item":
+            n = self.size(t.name)
+            if not _is_int(raw) or not 0 <= raw < n:
+                one = f"{'an' if t.name[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {t.name}"
+                raise _wrong(where, f"{one} from 0 to {n - 1}" if n else f"{one} (there is none)", raw)
+            return raw
+        if kind == "bool":
+            if not isinstance(raw, bool):
+                raise _wrong(where, "true or false", raw)
+            return raw
+        if kind == "str":
+            if not isinstance(raw, str):
+                raise _wrong(where, "a text", raw)
+            return raw
+        if kind == "auction":
+            try:
+                return Auction.from_json(raw, self.state.num_seats)
+            except ValueError as exc:
+                raise BadSetup(f"saved state: {where} {exc}" if str(exc).startswith("key ")
+                               else f"saved state: {where}: {exc}") from None
+        if kind in ("list", "set") and t.elem is not None:
+            if not isinstance(raw, (list, tuple)):
+                raise _wrong(where, "a list" if kind == "list" else "a set (a JSON list)", raw)
+            items = [self.value(t.elem, v, f"{where} item {i}") for i, v in enumerate(raw)]
+            if kind == "list":
+                return tuple(items)
+            try:
+                canonical = all(a < b for a, b in pairwise(items))
+            except TypeError:  # items that have no order are only required to differ
+                canonical = len(set(items)) == len(items)
+            if not canonical:
+                raise _wrong(where, "the items of a set in increasing order, each once", raw)
+            return frozenset(items)
+        raise BadSetup(f"saved state: {where}: a saved state cannot hold a value of type `{kind}`")
+
+    def field(self, info: FieldInfo, raw: Any) -> Any:
+        where = f"field `{info.name}`"
+        t = _field_type(info)
+        if info.per is None:
+            return self.value(t, raw, where)
+        count = len(getattr(self.state, info.name))  # as many as the fresh state has, one per entity
+        if not isinstance(raw, (list, tuple)) or len(raw) != count:
+            got = f"{len(raw)} items" if isinstance(raw, (list, tuple)) else shown(raw)
+            each = "player and neutral seat" if info.per == "player" and self.state.NEUTRAL else info.per
+            raise BadSetup(f"saved state: {where}: expected a list of {count} items (one per {each}), got {got}")
+        return [self.value(t, v, f"{where} item {i}") for i, v in enumerate(raw)]
 
 
 BY_PLAYERS = "by_players"  # the choice of option `board` that picks the board by the number of players
@@ -567,21 +747,61 @@ class Game:
         return state
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """The state `to_json()` saved. A saved state is untrusted data: every key is checked
+        against this rule set (its id, player counts, options, phases) and every field against
+        its declared type, range and length, and the position must list its legal actions;
+        anything else raises BadSetup naming the key or field, and nothing of it is kept."""
+        ruleset = self.info.ruleset
+        if not isinstance(data, Mapping):
+            raise BadSetup(f"saved state: expected a JSON object, got {shown(data)}")
+        _exact_keys(data, STATE_KEYS, "", "key")
+        if data["ruleset"] != ruleset:
+            raise _wrong("`ruleset`", repr(ruleset), data["ruleset"])
+        players = data["players"]
+        if not _is_int(players) or players not in self.info.players:
+            raise _wrong("`players`", f"a player count of {ruleset} ({', '.join(map(str, self.info.players))})",
+                         players)
+        if not _is_int(data["seed"]):
+            raise _wrong("`seed`", "an int", data["seed"])
+        options = data["options"]
+        if not isinstance(options, Mapping):
+            raise _wrong("`options`", "a JSON object", options)
+        _exact_keys(options, [o.name for o in self.info.options], "`options`: ", "option")
+        for o in self.info.options:
+            if not isinstance(options[o.name], str) or options[o.name] not in o.choices:
+                raise _wrong(f"option `{o.name}`", f"one of {', '.join(o.choices)}", options[o.name])
         try:
-            if data["ruleset"] != self.info.ruleset:
-                raise BadSetup(f"state is of {data['ruleset']}, not {self.info.ruleset}")
-            state = self.new_state(int(data["players"]), int(data["seed"]), dict(data["options"]))
-            state.rng.state = int(data["rng"])
-            state.current = int(data["current"])
-            state.phase = state.PHASES.index(data["phase"])
-            state.turn = int(data["turn"])
-            state.moves = int(data["moves"])
-            state.terminal = bool(data["terminal"])
-            for info in state.FIELDS:
-                raw = data["fields"][info.name]
-                value = [_cook(info, v) for v in raw] if info.per else _cook(info, raw)
-                setattr(state, info.name, value)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BadSetup(f"not a saved state of {self.info.ruleset}: {exc!r}") from None
+            state = self.new_state(players, data["seed"], dict(options))
+        except BadSetup as exc:
+            raise BadSetup(f"saved state: {exc}") from None
+        rng = data["rng"]
+        if not _is_int(rng) or not 0 <= rng < 1 << 64:
+            raise _wrong("`rng`", "the generator's state, an int from 0 to 2**64 - 1", rng)
+        if not _is_int(data["current"]) or not 0 <= data["current"] < players:
+            raise _wrong("`current`", f"the seat whose turn it is, from 0 to {players - 1}", data["current"])
+        if not isinstance(data["phase"], str) or data["phase"] not in state.PHASES:
+            raise _wrong("`phase`", f"a phase of {ruleset} ({', '.join(state.PHASES)})", data["phase"])
+        if not _is_int(data["turn"]) or data["turn"] < 1:
+            raise _wrong("`turn`", "a turn number from 1", data["turn"])
+        if not _is_int(data["moves"]) or data["moves"] < 0:
+            raise _wrong("`moves`", "a count of moves from 0", data["moves"])
+        if not isinstance(data["terminal"], bool):
+            raise _wrong("`terminal`", "true or false", data["terminal"])
+        fields = data["fields"]
+        if not isinstance(fields, Mapping):
+            raise _wrong("`fields`", "a JSON object", fields)
+        _exact_keys(fields, [info.name for info in state.FIELDS], "`fields`: ", "field")
+        reader = _Reader(state)
+        values = [(info.name, reader.field(info, fields[info.name])) for info in state.FIELDS]
+        state.rng.state = rng
+        state.current = data["current"]
+        state.phase = state.PHASES.index(data["phase"])
+        state.turn = data["turn"]
+        state.moves = data["moves"]
+        state.terminal = data["terminal"]
+        for name, value in values:
+            setattr(state, name, value)
         state._legal_cache = None
+        if not state.terminal:
+            state._check_playable()
         return state

@@ -5,6 +5,12 @@
     state = game.new_state(players=2, seed=7)
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])
+
+What runs code: `load(id)` imports only modules of the generated package, `load_rules(path)`
+compiles a rule file (data) in memory, and a generated module file elsewhere is imported only
+when a person names it as a path (`load(Path("out/x/base.py"))`, `load_module_file`): it is
+trusted Python code. `load_named(text, file)` is for a rule set named inside a file (a log
+header, a scenario): a bundled id or a rule file, never a module.
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ __version__ = "0.1.0"
 
 import importlib
 import importlib.util
+import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,16 +28,48 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .runtime import Game
 
+# A rule set id: `game` or `game/variant`, lowercase letters, digits, `-` and `_` (matched
+# whole). No `.`, no second `/`: an id can only name a module of the generated package.
+RULESET_ID = re.compile(r"[a-z0-9][a-z0-9_-]*(?:/[a-z0-9][a-z0-9_-]*)?")
+MAX_ID_LENGTH = 128
+RULE_FILE_SUFFIXES = (".yaml", ".yml")
+ID_FORM = "`game` or `game/variant` in lowercase letters, digits and `-` (e.g. china-cornett, mandarin/money)"
 
-def load(ruleset: str) -> Game:
-    """The compiled game of a bundled rule set (`china-cornett`, `mandarin/money`) or of a
-    generated module file (`out/my_game/variant.py`)."""
+
+def _shown(text: str, limit: int = 80) -> str:
+    """A text from outside, as quoted in a message: control characters escaped, cut short."""
+    from .render import printable
+
+    return printable(text, limit)
+
+
+def is_ruleset_id(text: str) -> bool:
+    return len(text) <= MAX_ID_LENGTH and RULESET_ID.fullmatch(text) is not None
+
+
+def load(ruleset: str | os.PathLike[str]) -> Game:
+    """The compiled game of a bundled rule set, by id (`china-cornett`, `mandarin/money`),
+    from the generated package, or, given a path (`Path("out/my_game/variant.py")`), of a
+    generated module file: trusted Python code, imported as it is.
+
+    A text is always an id, never a path: a malformed id (`..`, `.py`, upper case) raises
+    BadSetup and nothing outside the generated package is ever imported."""
     from .runtime.errors import BadSetup
 
-    if ruleset.endswith(".py"):
+    if isinstance(ruleset, os.PathLike):
         return load_module_file(Path(ruleset))
+    if not isinstance(ruleset, str):
+        raise BadSetup(f"a rule set id is text, not {type(ruleset).__name__}")
+    if not is_ruleset_id(ruleset):
+        hint = ""
+        if ruleset.endswith(".py"):
+            hint = "; to import a generated module file (trusted Python code), pass a path: load(Path(...))"
+        elif ruleset.endswith(RULE_FILE_SUFFIXES):
+            hint = "; to compile a rule file, use rulewright.load_rules(Path(...))"
+        raise BadSetup(f"bad rule set id `{_shown(ruleset)}`: an id is {ID_FORM}{hint}")
     game, _, variant = ruleset.partition("/")
-    name = f"rulewright.generated.{game.replace('-', '_')}.{(variant or 'base').replace('-', '_')}"
+    package, module_file = game.replace("-", "_"), (variant or "base").replace("-", "_")
+    name = f"rulewright.generated.{package}.{module_file}"
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError:
@@ -37,13 +77,46 @@ def load(ruleset: str) -> Game:
         # on disk in generated/.
         from .compiler.paths import generated_dir
 
-        fresh = generated_dir() / game.replace("-", "_") / f"{(variant or 'base').replace('-', '_')}.py"
+        fresh = generated_dir() / package / f"{module_file}.py"
         if fresh.is_file():
             return load_module_file(fresh)
         raise BadSetup(f"no compiled rule set `{ruleset}`: run `rulewright compile {ruleset}` "
                        "(`rulewright list` shows the bundled ones)") from None
-    result: Game = module.GAME
-    return result
+    return _game_of(module, ruleset)
+
+
+def _game_of(module: object, what: str) -> Game:
+    from .runtime.errors import BadSetup
+    from .runtime.state import Game
+
+    game = getattr(module, "GAME", None)
+    if not isinstance(game, Game):
+        raise BadSetup(f"{_shown(what)} is not a generated rule set: it defines no GAME")
+    return game
+
+
+def load_named(ruleset: object, named_in: Path) -> Game:
+    """The game of a rule set named inside a file (`ruleset:` of a scenario, a log header):
+    a bundled id, or a rule file (`.yaml`, `.yml`) relative to that file, compiled in memory.
+    Never a Python module: what a file says runs no code. Raises BadSetup saying what is
+    accepted, or CompileError with the rule file's problems."""
+    from .runtime.errors import BadSetup
+
+    accepted = ("a file names its rule set only by bundled id (e.g. china-cornett, mandarin/money) or by "
+                "rule file (.yaml or .yml, relative to the file)")
+    if not isinstance(ruleset, str) or not ruleset.strip():
+        raise BadSetup(f"the rule set must be named by text: {accepted}")
+    if ruleset.endswith(RULE_FILE_SUFFIXES):
+        path = named_in.parent / ruleset
+        if not path.is_file():  # also refuses a FIFO, a device, a folder
+            what = "no such rule file" if not path.exists() else "not a rule file (not a regular file)"
+            raise BadSetup(f"{what}: `{_shown(ruleset)}` (looked for at {_shown(str(path), 200)})")
+        return load_rules(path)
+    if is_ruleset_id(ruleset):
+        return load(ruleset)
+    if ruleset.endswith(".py"):
+        raise BadSetup(f"`{_shown(ruleset)}` is a Python module, whose code would run: {accepted}")
+    raise BadSetup(f"`{_shown(ruleset)}` names no rule set: {accepted}")
 
 
 _compiled_rules: dict[tuple[str, str], Game] = {}
@@ -71,22 +144,21 @@ def game_from_source(source: str, filename: str) -> Game:
     module.__file__ = filename
     sys.modules[name] = module
     exec(compile(source, filename, "exec"), module.__dict__)
-    game: Game = module.__dict__["GAME"]
-    return game
+    return _game_of(module, filename)
 
 
 def load_module_file(path: Path) -> Game:
-    """Import a generated module from anywhere on disk."""
+    """Import a generated module from anywhere on disk: trusted Python code, run as it is.
+    Only ever called with a path a person gave (the command line, the Python API)."""
     from .runtime.errors import BadSetup
 
     if not path.is_file():
-        raise BadSetup(f"no such generated module: {path}")
+        raise BadSetup(f"no such generated module: {_shown(str(path), 200)}")
     name = f"rulewright_user_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise BadSetup(f"cannot import {path}")
+        raise BadSetup(f"cannot import {_shown(str(path), 200)}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
-    result: Game = module.GAME
-    return result
+    return _game_of(module, str(path))

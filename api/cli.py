@@ -24,27 +24,32 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
-from . import __version__, load_rules
+from . import __version__, load_module_file, load_named, load_rules
 from . import game_from_source as load_source
 from . import load as load_ruleset
 from .agents import Agent, RandomAgent, agent_seed
 from .compiler import driver
-from .compiler.paths import display, generated_dir, rules_dir, ruleset_file
+from .compiler.paths import display, generated_dir, rules_dir, ruleset_file, shown_safely
 from .compiler.source import CompileError, Diagnostic, did_you_mean
 from .match import (
     DEFAULT_MAX_MOVES,
     BatchSpec,
+    Interrupted,
     LogWriter,
+    RefusedFile,
     Summary,
     first_difference,
     log_header,
+    open_regular,
     play_game,
     run_batch,
+    stop_on_signals,
     write_log,
 )
-from .render import render_state, seat_name
-from .runtime.errors import IllegalAction, RulewrightError
+from .render import printable, printable_lines, render_state, seat_name
+from .runtime.errors import GameError, IllegalAction, RulewrightError
 from .runtime.rng import derive_seed
 from .runtime.state import Action, Game, State
 
@@ -57,7 +62,8 @@ class CliError(click.ClickException):
     """A user error: one line on stderr, `rulewright: error: ...`."""
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"rulewright: error: {self.format_message()}", err=True, file=file)
+        # one line, whatever text from files it quotes: control characters are escaped
+        click.echo(f"rulewright: error: {printable(self.format_message())}", err=True, file=file)
 
 
 class UsageProblem(CliError):
@@ -134,9 +140,11 @@ def rule_file_of(arg: str) -> Path:
 
 def load_game(ruleset: str) -> Game:
     """The game of a bundled rule set (compiled), of a generated module (`out/x/base.py`) or
-    of a rule file (`my-rules.yaml`, compiled in memory: a CompileError lists its problems)."""
+    of a rule file (`my-rules.yaml`, compiled in memory: a CompileError lists its problems).
+    Only for a rule set a person named on the command line: a module is imported, its code
+    runs. What a file names goes through `load_named` instead."""
     if ruleset.endswith(".py"):
-        return load_ruleset(ruleset)
+        return load_module_file(Path(ruleset))
     if ruleset.endswith(RULE_FILE_SUFFIXES):
         return load_rules(Path(ruleset))
     if not RULESET_ID.fullmatch(ruleset) or not ruleset_file(ruleset).is_file():
@@ -169,6 +177,12 @@ def setup(ruleset: str, players: int | None, options: Sequence[str]) -> tuple[Ga
     return game, count, chosen
 
 
+def literal(text: str) -> Text:
+    """Text from a file or the command line, as rich prints it: never read as markup
+    (`[bold]`, `[/link]`, `:emoji:`), control characters escaped."""
+    return Text(printable_lines(text))
+
+
 def stdout_console() -> Console:
     """Rich output on stdout; when piped (and COLUMNS unset), 120 columns rather than 80."""
     wide = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 120
@@ -181,9 +195,9 @@ def progress_bar(total: int, label: str, enabled: bool) -> Iterator[Any]:
     if not enabled:
         yield lambda: None
         return
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(label, total=total)
+        task = progress.add_task(printable(label), total=total)
         yield lambda: progress.advance(task)
 
 
@@ -259,14 +273,14 @@ def list_command(as_json: bool) -> None:
         variants = ", ".join(f["variants"]) or ("extends " + ", ".join(f["extends"]) if f.get("extends") else "-")
         if not f["compiled"]:
             why = f" ({f['error']})" if "error" in f else f": run `rulewright compile {f['ruleset']}`"
-            table.add_row(f["ruleset"], "not compiled" + why, "", variants, "")
+            table.add_row(literal(f["ruleset"]), literal("not compiled" + why), "", literal(variants), "")
             continue
         options = "\n".join(
             f"{o['name']}: " + " | ".join([o["default"]] + [c for c in o["choices"] if c != o["default"]])
             for o in f["options"]
         )
         players = ", ".join(str(n) for n in f["players"])
-        table.add_row(f["ruleset"], f["title"], players, variants, options or "-")
+        table.add_row(literal(f["ruleset"]), literal(f["title"]), players, literal(variants), literal(options or "-"))
     stdout_console().print(table)
 
 
@@ -278,7 +292,13 @@ def check(files: tuple[Path, ...]) -> None:
 
     A folder stands for every .yaml file under it."""
     bad_files = problems = 0
-    expanded = [f for p in files for f in (sorted(p.rglob("*.yaml")) if p.is_dir() else [p])]
+    expanded: list[Path] = []
+    for p in files:
+        found = sorted(p.rglob("*.yaml")) if p.is_dir() else [p]
+        if not found:
+            click.echo(f"{shown_safely(display(p))}: error: no rule files (*.yaml) in this folder", err=True)
+            bad_files, problems = bad_files + 1, problems + 1
+        expanded += found
     for path in expanded:
         _, diagnostics, _ = driver.analyse(path)
         errors = [d for d in diagnostics if d.severity == "error"]
@@ -296,15 +316,49 @@ def check(files: tuple[Path, ...]) -> None:
 
 
 # -- compile -----------------------------------------------------------------------------------
+def compile_target(arg: str) -> Path:
+    """The rule file `compile` reads for `arg`: an existing path ending in .yaml as it is (the
+    compiler says what is wrong with a FIFO, a device or a folder so named), else as
+    `rule_file_of` finds it."""
+    if arg.endswith(RULE_FILE_SUFFIXES) and os.path.lexists(arg):
+        return Path(arg)
+    return rule_file_of(arg)
+
+
+def bundled_module_problem(path: Path, compiled: driver.Compiled) -> str | None:
+    """Why `path` may not write its module into the bundled generated/, or None: only a
+    bundled rule file, rules/<game>/<name>.yaml with `game: <game>`, writes there (into
+    generated/<game>/<name>.py, its own module)."""
+    target = display(generated_dir() / compiled.relative_path)
+    rules = Path(os.path.abspath(rules_dir()))
+    try:
+        parts = Path(os.path.abspath(path)).relative_to(rules).parts
+    except ValueError:
+        parts = ()
+    if len(parts) == 2 and parts[0] == compiled.ruleset.game:
+        return None
+    if len(parts) == 2:
+        why = f"its `game: {compiled.ruleset.game}` is not its folder's game, `{parts[0]}`"
+    else:
+        why = f"it is not a bundled rule file (those are in {display(rules)}/)"
+    overwrite = "overwrite the bundled module" if (generated_dir() / compiled.relative_path).exists() else "write"
+    return f"{display(path)}: {why}, and would {overwrite} {target}: compile it with `--out DIR`"
+
+
 @cli.command("compile")
 @click.argument("targets", nargs=-1, metavar="[RULESET|FILE]...")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Write modules under DIR/<game>/<variant>.py (default: the bundled generated/).")
+              help="Write modules under DIR/<game>/<variant>.py (default: the bundled generated/, "
+                   "which only bundled rule files write to).")
 @click.option("--check", "check_only", is_flag=True,
-              help="Write nothing; exit 1 if a generated module is missing or out of date.")
+              help="Write nothing; exit 1 if a generated module is missing or out of date, a package file "
+                   "edited, or (all bundled rule sets) a module in generated/ stray.")
 def compile_command(targets: tuple[str, ...], out_dir: Path | None, check_only: bool) -> None:
-    """Compile rule sets to Python modules (all bundled ones when none is named)."""
-    files = [rule_file_of(t) for t in targets] if targets else [f for _, f in bundled_rulesets()]
+    """Compile rule sets to Python modules (all bundled ones when none is named).
+
+    All or nothing: a compile interrupted, even killed, is finished (or undone) by the next
+    `compile` or `compile --check`."""
+    files = [compile_target(t) for t in targets] if targets else [f for _, f in bundled_rulesets()]
     if not files:
         raise CliError(f"no rule sets in {display(rules_dir())}")
     compiled: list[driver.Compiled] = []
@@ -325,21 +379,34 @@ def compile_command(targets: tuple[str, ...], out_dir: Path | None, check_only: 
         if other != path:
             clash = c.relative_path.as_posix()
             raise CliError(f"{display(other)} and {display(path)} both compile to {clash}")
+        refused = bundled_module_problem(path, c) if out_dir is None else None
+        if refused is not None:
+            raise CliError(refused)
     out = out_dir if out_dir is not None else generated_dir()
     if out_dir is None:
         compiled = driver.share_bases(compiled)
+    try:
+        driver.recover(out)  # a compile killed after its commit is finished first
+        if check_only:
+            found = driver.check_output(compiled, out, top=out_dir is None, complete=out_dir is None and not targets)
+        else:
+            written = driver.write_modules(compiled, out, top=out_dir is None)
+    except driver.OutputError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:  # a full disk, a folder that is not writable
+        raise CliError(f"cannot write to {display(out)}: {exc.strerror or exc}") from None
     if check_only:
-        stale = driver.stale(compiled, out)
-        for target in stale:
-            state = "out of date" if target.is_file() else "missing"
-            click.echo(f"{display(target)}: {state}")
-        if stale:
-            click.echo(f"rulewright: error: {plural(len(stale), 'generated module')} to rewrite: "
-                       "run `rulewright compile`", err=True)
+        for target, what in found:
+            click.echo(f"{display(target)}: {what}")
+        stray = sum(1 for _, what in found if what.startswith("stray"))
+        if found:
+            todo = ([f"{plural(len(found) - stray, 'file')} to rewrite or remove: run `rulewright compile`"]
+                    if len(found) > stray else []) + \
+                   ([f"{plural(stray, 'stray module')} to delete by hand"] if stray else [])
+            click.echo(f"rulewright: error: {'; '.join(todo)}", err=True)
             sys.exit(1)
         click.echo(f"{plural(len(compiled), 'module')} up to date")
         return
-    written = driver.write_modules(compiled, out)
     for target in written:
         click.echo(f"wrote {display(target)}")
     if not written:
@@ -385,7 +452,7 @@ def ask_move(state: State, who: str) -> Action | None:
     """The move a person chooses, or None if they quit (or their input ended)."""
     legal = state.legal_actions()
     texts = [str(a) for a in legal]
-    listing = format_moves(texts, terminal_width() or 100)
+    listing = format_moves([printable(t) for t in texts], terminal_width() or 100)
     click.echo(f"{plural(len(texts), 'legal move')}:")
     click.echo(listing)
     while True:
@@ -414,7 +481,7 @@ def ask_move(state: State, who: str) -> Action | None:
         if chosen is not None:
             return chosen
         close = did_you_mean(entry, texts)
-        click.echo(f"`{entry}` is not a legal move now" + (f"; {close}" if close else "")
+        click.echo(f"`{printable(entry)}` is not a legal move now" + (f"; {printable(close)}" if close else "")
                    + f" (enter 1 to {len(legal)}, or a move as listed; ? lists them)")
 
 
@@ -442,18 +509,26 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
 
     RULESET is a bundled rule set (china-cornett), a generated module (out/game/base.py) or a
     rule file (my-rules.yaml, compiled in memory)."""
-    game, count, chosen = setup(ruleset, players, options)
+    try:
+        game, count, chosen = setup(ruleset, players, options)
+    except GameError as exc:  # a rule set's own fault (runtime/limits.py): one message
+        raise CliError(f"the game stopped before its first move: {exc}") from None
     kinds = parse_seats(seats, count)
     if seed is None:
         seed = secrets.randbelow(1 << 31)
-    state = game.new_state(count, seed, chosen)
+    try:
+        state = game.new_state(count, seed, chosen)
+    except GameError as exc:  # (with the seed, to replay it)
+        raise CliError(f"the game stopped before its first move (seed {seed}): {exc}") from None
     robot: Agent = RandomAgent(agent_seed(seed))
     info = game.info
     seat_list = ", ".join(f"{seat_name(info, p)} {kinds[p]}" for p in range(count))
-    click.echo(f"{info.title} ({info.ruleset}), seed {seed}: {seat_list}")
-    log = LogWriter(log_path, log_header(ruleset, count, seed, chosen)) if log_path else None
+    click.echo(printable(f"{info.title} ({info.ruleset}), seed {seed}: {seat_list}"))
+    log = LogWriter(log_path, log_header(ruleset, count, seed, chosen, log_path)) if log_path else None
+    move = 1  # (the move a game error stops the game at)
     try:
         while not state.is_terminal():
+            move = state.moves + 1
             player = state.current
             who = seat_name(info, player)
             if kinds[player] == "human":
@@ -462,16 +537,20 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
                 action = ask_move(state, who)
                 if action is None:
                     click.echo(f"game abandoned after {plural(state.moves, 'move')} (seed {seed})")
+                    if log:  # the state the log ends at: replay tells it from a log cut short
+                        log.final(state.to_json())
                     return
             else:
                 action = robot.choose(state)
             text = str(action)
-            click.echo(f"{who} plays {text}")
+            click.echo(printable(f"{who} plays {text}"))
             state.apply(action)
             if log:
                 log.action(player, text)
         if log:
             log.final(state.to_json())
+    except GameError as exc:
+        raise CliError(f"the game stopped at move {move} (seed {seed}): {exc}") from None
     finally:
         if log:
             log.close()
@@ -489,8 +568,8 @@ def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequen
     def num(value: Any) -> str:
         return "-" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
 
-    head = Table(title=f"{summary.ruleset}: {summary.games} random games, {summary.players} players, "
-                       f"seed {summary.seed}", title_justify="left", show_header=False)
+    head = Table(title=literal(f"{summary.ruleset}: {summary.games} random games, {summary.players} players, "
+                               f"seed {summary.seed}"), title_justify="left", show_header=False)
     head.add_column("what")
     head.add_column("value", justify="right")
     head.add_row("games finished", str(summary.finished))
@@ -500,7 +579,7 @@ def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequen
     if summary.first_error:
         e = summary.first_error
         error_row += f" (first: game {e['game']}, seed {e['seed']}: {e['message']})"
-    head.add_row("errors", error_row)
+    head.add_row("errors", literal(error_row))
     head.add_row("draws (several winners)", str(summary.draws))
     head.add_row("turns mean / min / max",
                  f"{num(data['turns_mean'])} / {num(data['turns_min'])} / {num(data['turns_max'])}")
@@ -516,7 +595,7 @@ def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequen
     for p in range(summary.players):
         name = f"P{p + 1}" + (f" ({roles[p]})" if p < len(roles) else "")
         rate = f"{summary.wins[p] / summary.finished:.1%}" if summary.finished else "-"
-        seats.add_row(name, str(summary.wins[p]), rate, num(data["scores_mean_by_seat"][p]))
+        seats.add_row(literal(name), str(summary.wins[p]), rate, num(data["scores_mean_by_seat"][p]))
     return [head, seats]
 
 
@@ -544,26 +623,48 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, workers: 
              log_dir: Path | None) -> None:
     """Play random games of RULESET and report wins, lengths and scores.
 
-    Exits 1 if any game raised an exception (they are counted, with the first message)."""
+    Exits 1 if any game raised an exception (they are counted, with the first message).
+    SIGINT or SIGTERM stops it, workers included, with status 130 or 143: each log file
+    written is a whole game's, renamed into place once complete."""
     if log_path and log_dir:
         raise CliError("use --log (one game) or --log-dir (one file per game), not both")
     if log_path and games != 1:
         raise CliError("--log writes one game: use it with -n 1, or --log-dir DIR for one file per game")
-    game, count, chosen = setup(ruleset, players, options)
-    if log_dir:
-        log_dir.mkdir(parents=True, exist_ok=True)
-    spec = BatchSpec(ruleset, count, seed, chosen, max_moves, record=bool(log_path or log_dir), max_turns=max_turns)
-    summary = Summary(ruleset, count, seed, chosen, max_moves, max_turns)
-    show = not as_json and games > 1 and sys.stderr.isatty()
-    started = time.perf_counter()
-    with progress_bar(games, f"{ruleset}: playing", show) as advance:
-        for result in run_batch(spec, games, workers, game):
-            summary.add(result)
-            if spec.record:
-                target = log_path or (log_dir or Path()) / f"game-{result.index:06d}.jsonl"
-                write_log(target, log_header(ruleset, count, result.seed, chosen), result.log, result.final)
-            advance()
-    seconds = time.perf_counter() - started
+    summary: Summary | None = None
+    logs_written = 0
+    try:
+        with stop_on_signals():
+            game, count, chosen = setup(ruleset, players, options)
+            if log_dir:
+                log_dir.mkdir(parents=True, exist_ok=True)
+            spec = BatchSpec(ruleset, count, seed, chosen, max_moves, record=bool(log_path or log_dir),
+                             max_turns=max_turns)
+            summary = Summary(ruleset, count, seed, chosen, max_moves, max_turns)
+            show = not as_json and games > 1 and sys.stderr.isatty()
+            started = time.perf_counter()
+            with progress_bar(games, f"{ruleset}: playing", show) as advance, \
+                    contextlib.closing(run_batch(spec, games, workers, game)) as batch:
+                for result in batch:
+                    summary.add(result)
+                    if spec.record:
+                        target = log_path or (log_dir or Path()) / f"game-{result.index:06d}.jsonl"
+                        header = log_header(ruleset, count, result.seed, chosen, target)
+                        write_log(target, header, result.log, result.final)
+                        logs_written += 1
+                    advance()
+            seconds = time.perf_counter() - started
+    except Interrupted as stop:
+        played = summary.games if summary is not None else 0
+        logs = ""
+        if log_path:
+            logs = "; no log written"
+        elif log_dir:
+            logs = f"; {plural(logs_written, 'complete game log')} in {printable(str(log_dir))}"
+        ended = f"; {plural(workers, 'worker')} ended" if workers > 1 else ""
+        click.echo(f"rulewright: interrupted by {stop.name} after {played} of {plural(games, 'game')}{ended}{logs}",
+                   err=True)
+        sys.exit(stop.exit_code)
+    assert summary is not None
     summary.seconds = seconds
     if as_json:
         click.echo(json.dumps(summary.to_json() | {"roles": list(game.info.roles)}, indent=2))
@@ -577,13 +678,15 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, workers: 
                    f"({max_moves}){turns} and counted apart as capped", err=True)
     if summary.errors:
         e = summary.first_error or {}
-        click.echo(f"rulewright: error: {plural(summary.errors, 'game')} raised an exception; the first, "
-                   f"game {e.get('game')} (seed {e.get('seed')}): {e.get('message')}", err=True)
+        click.echo(printable(f"rulewright: error: {plural(summary.errors, 'game')} raised an exception; the first, "
+                             f"game {e.get('game')} (seed {e.get('seed')}): {e.get('message')}"), err=True)
         sys.exit(1)
 
 
 # -- replay ------------------------------------------------------------------------------------
 class Divergence(Exception):
+    """Where a log stops replaying: its line (0: the file as a whole) and why."""
+
     def __init__(self, line: int, message: str) -> None:
         super().__init__(message)
         self.line = line
@@ -591,72 +694,185 @@ class Divergence(Exception):
 
 
 HEADER_FORM = '{"ruleset": ..., "players": ..., "seed": ..., "options": {...}}'
+# The longest line of a log read: a final state is a few KiB (a Schacht game's, the largest
+# bundled, about 3 KiB), an action line under 100 bytes.
+MAX_LOG_LINE = 1 << 20
 
 
-def replay_log(path: Path) -> tuple[int, bool]:
-    """Replay a game log; returns (actions replayed, whether a final state was compared).
-    Raises Divergence at the first line that does not replay."""
-    entries: list[tuple[int, Any]] = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            entries.append((n, json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise Divergence(n, f"not a JSON line: {exc.msg} (column {exc.colno})") from None
-    if not entries:
-        raise Divergence(1, f"empty log: expected a header line {HEADER_FORM}")
-    n, header = entries[0]
-    if not isinstance(header, dict) or not {"ruleset", "players", "seed"} <= header.keys():
-        raise Divergence(n, f"the first line must be the header {HEADER_FORM}")
+def _log_lines(path: Path) -> Iterator[tuple[int, str, bool]]:
+    """Each line of a log: its number, its text and whether it ends with a newline (only a
+    last line cut short does not). Streamed, at most MAX_LOG_LINE bytes a line."""
     try:
-        game = load_game(str(header["ruleset"]))
-        state = game.new_state(int(header["players"]), int(header["seed"]), dict(header.get("options") or {}))
+        handle = open_regular(path, what="game log")
+    except RefusedFile as exc:
+        raise Divergence(0, str(exc)) from None
+    except OSError as exc:
+        raise Divergence(0, f"cannot read the log: {exc.strerror or exc}") from None
+    with handle:
+        n = 0
+        while raw := handle.readline(MAX_LOG_LINE + 1):
+            n += 1
+            complete = raw.endswith(b"\n")
+            if len(raw) > MAX_LOG_LINE and not complete:
+                raise Divergence(n, f"line longer than {MAX_LOG_LINE:,} bytes: not a line of a game log")
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                if not complete:
+                    raise Divergence(n, "the log is truncated: its last line is cut off (mid-character)") from None
+                raise Divergence(n, f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
+            yield n, text, complete
+
+
+def _parse_line(n: int, text: str, complete: bool) -> Any:
+    try:
+        return json.loads(text.rstrip("\r\n"))
+    except (ValueError, RecursionError) as exc:
+        detail = (f"{exc.msg}: column {exc.colno}" if isinstance(exc, json.JSONDecodeError)
+                  else "nested too deeply" if isinstance(exc, RecursionError)
+                  else "a number too long (the limit is 4,300 digits)" if "digits" in str(exc)
+                  else printable(str(exc), 80))
+        if not complete:
+            raise Divergence(n, f"the log is truncated: its last line is cut off ({detail})") from None
+        raise Divergence(n, f"not a JSON line: {detail}") from None
+
+
+def _json_shown(value: Any) -> str:
+    return printable(json.dumps(value), 40)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _header(n: int, header: Any) -> tuple[str, int, int, dict[str, str]]:
+    """The rule set, players, seed and options a header gives, each checked for its type."""
+    if not isinstance(header, dict):
+        raise Divergence(n, f"the first line must be the header {HEADER_FORM}")
+    for key in ("ruleset", "players", "seed"):
+        if key not in header:
+            raise Divergence(n, f"the header has no `{key}`: expected {HEADER_FORM}")
+    ruleset, players, seed = header["ruleset"], header["players"], header["seed"]
+    if not isinstance(ruleset, str) or not ruleset.strip():
+        raise Divergence(n, f"bad header: `ruleset` must name a rule set (a bundled id or a rule file), "
+                            f"not {_json_shown(ruleset)}")
+    for key, value in (("players", players), ("seed", seed)):
+        if not _is_int(value):
+            raise Divergence(n, f"bad header: `{key}` must be a whole number, not {_json_shown(value)}")
+    options = header.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+        raise Divergence(n, f"bad header: `options` must map option names to values, as text "
+                            f"(e.g. {{\"board\": \"hex5\"}}), not {_json_shown(options)}")
+    return ruleset, players, seed, options
+
+
+def _game_of_header(n: int, ruleset: str, log: Path, override: str | None) -> Game:
+    """The game to replay: the one named on the command line (`--ruleset`), else the one the
+    header names, by bundled id or rule file only: a header never imports a module."""
+    try:
+        if override is not None:
+            return load_game(override)
+        return load_named(ruleset, log)
     except click.ClickException as exc:
         raise Divergence(n, exc.format_message()) from None
-    except (RulewrightError, TypeError, ValueError) as exc:
-        raise Divergence(n, str(exc)) from None
+    except CompileError as exc:
+        problems = print_diagnostics(exc.diagnostics)
+        named = override if override is not None else ruleset
+        raise Divergence(n, f"the rule set `{printable(named, 80)}` does not compile: "
+                            f"{plural(problems, 'problem')}, above") from None
+    except RulewrightError as exc:
+        hint = ("; to replay under a generated module, name it on the command line: "
+                "rulewright replay --ruleset FILE.py LOG") if ruleset.endswith(".py") else ""
+        raise Divergence(n, f"header: {exc}{hint}") from None
+
+
+def replay_log(path: Path, ruleset: str | None = None) -> tuple[int, bool]:
+    """Replay a game log (under `ruleset`, a rule set named on the command line, if given);
+    returns (actions replayed, whether the game reached its end). Raises Divergence at the
+    first line that does not replay, for a log with no moves, and for a log cut short (a
+    line cut off, no final state line)."""
+    lines = _log_lines(path)
+    header_line: tuple[int, Any] | None = None
+    for n, text, complete in lines:
+        if text.strip():
+            header_line = (n, _parse_line(n, text, complete))
+            break
+    if header_line is None:
+        raise Divergence(1, f"empty log: expected a header line {HEADER_FORM}")
+    n, header = header_line
+    name, players, seed, options = _header(n, header)
+    game = _game_of_header(n, name, path, ruleset)
+    try:
+        state = game.new_state(players, seed, options)
+    except RulewrightError as exc:
+        raise Divergence(n, f"header: {exc}") from None
     actions = 0
-    final_line: int | None = None
-    for n, entry in entries[1:]:
-        if final_line is not None:
-            raise Divergence(n, f"nothing may follow the final state (line {final_line})")
+    last = n
+    for n, text, complete in lines:
+        if not text.strip():
+            continue
+        entry = _parse_line(n, text, complete)
         if isinstance(entry, dict) and "final" in entry:
+            if actions == 0:
+                raise Divergence(n, "the log has no moves: its header is followed by the final state")
             replayed = json.loads(json.dumps(state.to_json()))  # as it would be written
             difference = first_difference(entry["final"], replayed)
             if difference:
                 raise Divergence(n, f"the final state differs after {actions} actions: {difference}")
-            final_line = n
-            continue
-        if not (isinstance(entry, dict) and isinstance(entry.get("action"), str)
-                and isinstance(entry.get("player"), int) and not isinstance(entry.get("player"), bool)):
+            for n, text, _ in lines:
+                if text.strip():
+                    raise Divergence(n, "nothing may follow the final state")
+            return actions, state.is_terminal()
+        if not (isinstance(entry, dict) and isinstance(entry.get("action"), str) and _is_int(entry.get("player"))):
             raise Divergence(n, 'expected {"player": seat, "action": text} or {"final": state}')
-        player, text = entry["player"], entry["action"]
+        player, action = entry["player"], entry["action"]
+        shown = printable(action, 80)
         if state.is_terminal():
-            raise Divergence(n, f"the game ended after {actions} actions, but the log goes on with `{text}`")
+            raise Divergence(n, f"the game ended after {actions} actions, but the log goes on with `{shown}`")
+        if not 0 <= player < state.num_players:
+            raise Divergence(n, f"seat {player} is no seat of this game: seats count from 0 to "
+                                f"{state.num_players - 1}")
         if player != state.current:
-            expected = state.current + 1
-            raise Divergence(n, f"the log has P{player + 1} play `{text}`, but P{expected} is to act")
+            raise Divergence(n, f"the log has P{player + 1} play `{shown}`, but P{state.current + 1} is to act")
         try:
-            state.apply(text)
+            state.apply(action)
         except IllegalAction as exc:
             raise Divergence(n, str(exc)) from None
+        except RulewrightError as exc:
+            raise Divergence(n, f"`{shown}` raised a game error: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - a fault of the game's code, reported like simulate's
+            first = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            raise Divergence(n, f"`{shown}` raised {first}") from None
         actions += 1
-    return actions, final_line is not None
+        last = n
+    if actions == 0:
+        raise Divergence(last, "the log has no moves: only a header")
+    raise Divergence(last, f"the log is truncated: it ends after {plural(actions, 'action')} with no final state "
+                           'line (a complete log ends with {"final": state})')
 
 
 @cli.command()
 @click.argument("log_file", metavar="LOG", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def replay(log_file: Path) -> None:
-    """Replay a game log (from `play --log` or `simulate --log`) and check it is identical."""
+@click.option("--ruleset", metavar="RULESET",
+              help="Replay under this rule set (a bundled id, a rule file, or a generated module .py, whose "
+                   "code runs) instead of the one the log's header names.")
+def replay(log_file: Path, ruleset: str | None) -> None:
+    """Replay a game log (from `play --log` or `simulate --log`) and check it is identical.
+
+    The header names its rule set by bundled id or by rule file (relative to the log); a log
+    never names a Python module: name one with --ruleset. Exit 1 at the first line that does
+    not replay, for a log with no moves and for a log cut short (no final state line)."""
     try:
-        actions, compared = replay_log(log_file)
+        actions, finished = replay_log(log_file, ruleset)
     except Divergence as exc:
-        click.echo(f"{log_file}:{exc.line}: error: {exc.message}", err=True)
+        where = f"{log_file}:{exc.line}" if exc.line else str(log_file)
+        click.echo(f"{printable(where)}: error: {printable(exc.message)}", err=True)
         sys.exit(1)
-    click.echo(f"replayed {actions} actions: identical")
-    if not compared:
-        click.echo("(the log has no final state to compare: the game was not finished)")
+    click.echo(f"replayed {plural(actions, 'action')}: identical")
+    if not finished:
+        click.echo("(the game was not finished: the log ends before the game does)")
 
 
 # -- bench -------------------------------------------------------------------------------------
@@ -794,7 +1010,7 @@ def bench(targets: tuple[str, ...], seconds: float, as_json: bool) -> None:
             value = r[key]
             row.append("-" if value is None else f"{value * 1000:.0f}" if unit == "ms" else f"{value:g}"
                        if isinstance(value, float) else str(value))
-        table.add_row(*row)
+        table.add_row(*(literal(cell) for cell in row))
     console = stdout_console()
     console.print(table)
     console.print("compile: best of 3 runs (the first, with parser setup, is in --json); legal: on a fresh "
@@ -833,8 +1049,8 @@ def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool) -> Non
                                    "results": [c.to_json() for c in comparisons]}, indent=2))
         else:
             for c in comparisons:
-                click.echo(c.report(against))
-            click.echo(f"{plural(len(found), 'scenario')}: {changed} changed under {against}")
+                click.echo(printable_lines(c.report(against)))
+            click.echo(printable(f"{plural(len(found), 'scenario')}: {changed} changed under {against}"))
         sys.exit(1 if changed else 0)
     results = [sc.run(s) for s in found]
     failed = sum(1 for r in results if not r.passed)
@@ -843,7 +1059,7 @@ def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool) -> Non
                                "results": [r.to_json() for r in results]}, indent=2))
     else:
         for r in results:
-            click.echo(r.report())
+            click.echo(printable_lines(r.report()))
         click.echo(f"{len(results) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
@@ -923,7 +1139,7 @@ def diff_command(a: str, b: str, as_json: bool) -> None:
             click.echo(f"{kind}:")
             for change in group:
                 for line in format_change(change):
-                    click.echo(line)
+                    click.echo(printable(line))
     sys.exit(1 if changes else 0)
 
 

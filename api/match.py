@@ -7,19 +7,33 @@ again alone, and a batch gives the same results however it is split among proces
 
 A game log is JSON lines: a header `{"ruleset", "players", "seed", "options"}`, one line
 `{"player": seat, "action": text}` per action (seats count from 0, as `State.to_act()`), and
-optionally `{"final": state.to_json()}`.
+`{"final": state.to_json()}`, the state the log ends at: a log without it was cut short (a
+game that raised has none either: its last line is the action that raised). The header names
+its rule set by bundled id or by rule file, relative to the log's folder: what a log says
+never names a Python module (see `rulewright.load_named`).
+
+Signals: `stop_on_signals()` turns SIGINT and SIGTERM into `Interrupted`, which no game code
+catches; `run_batch` then ends its worker processes before the exception goes on. Workers
+ignore SIGINT (a Ctrl-C reaches the whole process group: the parent ends them) and die on the
+SIGTERM the parent sends; a Ctrl-C in the few milliseconds it takes to start them is lost
+(see `_starting_workers`). Logs are written whole under a temporary name and renamed, so a
+log file that exists is complete.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import multiprocessing
+import os
+import signal
+import stat
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
+from types import FrameType, TracebackType
 from typing import IO, Any
 
 from .agents import Agent, RandomAgent, agent_seed
@@ -94,7 +108,7 @@ def play_game(
 @dataclass(frozen=True, slots=True)
 class BatchSpec:
     """What every game of a batch shares. `ruleset` is a bundled rule set, a generated module
-    (.py) or a rule file (.yaml), compiled in memory."""
+    (.py, named by a person: it is imported) or a rule file (.yaml), compiled in memory."""
 
     ruleset: str
     players: int
@@ -112,10 +126,15 @@ def _game(ruleset: str) -> Game:
     """The game of a bundled rule set, a generated module (.py) or a rule file (.yaml)."""
     game = _GAMES.get(ruleset)
     if game is None:
-        from . import load, load_rules
+        from . import load, load_module_file, load_rules
 
-        is_rule_file = ruleset.endswith((".yaml", ".yml"))
-        game = _GAMES[ruleset] = load_rules(Path(ruleset)) if is_rule_file else load(ruleset)
+        if ruleset.endswith((".yaml", ".yml")):
+            game = load_rules(Path(ruleset))
+        elif ruleset.endswith(".py"):
+            game = load_module_file(Path(ruleset))
+        else:
+            game = load(ruleset)
+        _GAMES[ruleset] = game
     return game
 
 
@@ -132,6 +151,16 @@ def play_range(spec: BatchSpec, start: int, stop: int, game: Game | None = None)
 def _play_chunk(task: tuple[BatchSpec, int, int]) -> list[GameResult]:
     spec, start, stop = task
     return play_range(spec, start, stop)
+
+
+def _worker_start() -> None:
+    """In each worker: a Ctrl-C is the parent's to handle (it ends the workers); SIGTERM, the
+    parent's way to end a worker, keeps its default action."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+POLL_SECONDS = 0.05  # how often the parent looks up from waiting for workers (for a signal)
 
 
 TASK_SECONDS = 0.1  # the least work worth sending to another process
@@ -155,7 +184,7 @@ def run_batch(
     games: int,
     workers: int = 1,
     game: Game | None = None,
-) -> Iterator[GameResult]:
+) -> Generator[GameResult, None, None]:
     """Every game of a batch, in index order, played here or by `workers` processes.
 
     With several workers, game 0 is played here first to time a game and size the tasks.
@@ -170,9 +199,96 @@ def run_batch(
     per_game = time.perf_counter() - started
     tasks = [(spec, a, b) for a, b in chunk_ranges(1, games, workers, per_game)]
     context = multiprocessing.get_context("spawn")  # no fork of a process that may run threads
-    with context.Pool(min(workers, len(tasks))) as pool:
-        for chunk in pool.imap(_play_chunk, tasks):
+    pool = None
+    try:
+        with _starting_workers():
+            pool = context.Pool(min(workers, len(tasks)), initializer=_worker_start)
+        results = pool.imap(_play_chunk, tasks)
+        while True:
+            # A signal may reach any thread; a main thread blocked on a lock would not see it
+            # until the next result (minutes away): wait in short steps instead.
+            try:
+                chunk = results.next(timeout=POLL_SECONDS)
+            except multiprocessing.TimeoutError:
+                continue
+            except StopIteration:
+                break
             yield from chunk
+    finally:  # normally, or by an exception (Interrupted) or the generator's close: end every worker
+        if pool is not None:
+            pool.terminate()
+
+
+@contextlib.contextmanager
+def _starting_workers() -> Iterator[None]:
+    """While worker processes are started (a few milliseconds: the pool does not wait for them
+    to boot). They inherit SIGINT ignored (an ignored signal stays ignored through exec, and
+    Python then installs no KeyboardInterrupt handler), so that a Ctrl-C while they boot
+    prints no traceback: the parent ends them. A SIGTERM is held meanwhile and raised again
+    once the pool exists, so that no worker is left unaccounted for; a Ctrl-C in this short
+    window is lost. (Blocking signals instead is not reliable: starting a process resets the
+    signal mask of the thread that starts it, in CPython 3.11.)"""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+
+    sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sigterm = signal.signal(signal.SIGTERM, hold)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if sigint is None else sigint)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if sigterm is None else sigterm)
+    if held:
+        signal.raise_signal(held[0])
+
+
+# -- signals -----------------------------------------------------------------------------------
+class Interrupted(BaseException):  # like KeyboardInterrupt: no `except Exception` catches it
+    """SIGINT or SIGTERM arrived while `stop_on_signals()` was in force."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        self.name = signal.Signals(signum).name
+        super().__init__(self.name)
+
+    @property
+    def exit_code(self) -> int:
+        """128 + the signal's number, as a shell reports a process ended by it (130, 143)."""
+        return 128 + self.signum
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """While in force, SIGINT and SIGTERM raise `Interrupted` in the main thread (once: a
+    second signal during the clean-up that follows is ignored). The previous handlers are put
+    back on leaving. Does nothing outside the main thread."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    raised = False
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        nonlocal raised
+        if not raised:
+            raised = True
+            raise Interrupted(signum)
+
+    signums = (signal.SIGINT, signal.SIGTERM)
+    previous = {s: signal.signal(s, handler) for s in signums}
+    try:
+        yield
+    finally:
+        for s, old in previous.items():
+            signal.signal(s, old)
 
 
 # -- statistics --------------------------------------------------------------------------------
@@ -266,8 +382,23 @@ class Summary:
 
 
 # -- logs --------------------------------------------------------------------------------------
-def log_header(ruleset: str, players: int, seed: int, options: Mapping[str, str]) -> dict[str, Any]:
-    return {"ruleset": ruleset, "players": players, "seed": seed, "options": dict(options)}
+def log_header(ruleset: str, players: int, seed: int, options: Mapping[str, str],
+               log_path: Path | None = None) -> dict[str, Any]:
+    """The header of a log: a rule file or module (`x.yaml`, `x.py`) is named relative to the
+    folder of `log_path`, as `replay` reads it."""
+    return {"ruleset": header_ruleset(ruleset, log_path), "players": players, "seed": seed,
+            "options": dict(options)}
+
+
+def header_ruleset(ruleset: str, log_path: Path | None) -> str:
+    """`ruleset` as a log at `log_path` names it: an id as it is, a file relative to the log."""
+    if log_path is None or not ruleset.endswith((".yaml", ".yml", ".py")):
+        return ruleset
+    target = os.path.abspath(ruleset)
+    try:
+        return Path(os.path.relpath(target, os.path.abspath(log_path.parent))).as_posix()
+    except ValueError:  # another drive (Windows)
+        return Path(target).as_posix()
 
 
 class LogWriter:
@@ -302,11 +433,51 @@ class LogWriter:
 
 def write_log(path: Path, header: Mapping[str, Any], actions: Sequence[tuple[int, str]],
               final: Mapping[str, Any] | None) -> None:
-    with LogWriter(path, header) as log:
-        for player, text in actions:
-            log.action(player, text)
-        if final is not None:
-            log.final(final)
+    """Write a whole log at once: under a temporary name in the same folder, renamed to `path`
+    when complete. Interrupted (even by a signal), it leaves no file at `path` and removes the
+    temporary one; only a hard kill (SIGKILL) can leave a `.<name>.<pid>.tmp` behind."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with LogWriter(temporary, header) as log:
+            for player, text in actions:
+                log.action(player, text)
+            if final is not None:
+                log.final(final)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+
+
+# -- reading files from outside ----------------------------------------------------------------
+class RefusedFile(OSError):
+    """A path refused before it is read: a FIFO, a device, a socket or a folder where a file
+    is expected, or a file larger than the limit."""
+
+
+def open_regular(path: Path, limit: int | None = None, what: str = "file") -> IO[bytes]:
+    """`path` opened for reading bytes, only if it is a regular file (of at most `limit`
+    bytes): never blocks on a FIFO or reads a device. Raises FileNotFoundError, PermissionError
+    or RefusedFile (its message says what the path is)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)  # non-blocking: opening a FIFO does not wait for a writer
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+            raise RefusedFile(f"not a {what}: it is {kind}")
+        size = os.fstat(fd).st_size
+        if limit is not None and size > limit:
+            raise RefusedFile(f"{what} too large: {size:,} bytes, more than the limit of {limit:,}")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def first_difference(expected: Any, got: Any, where: str = "") -> str | None:

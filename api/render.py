@@ -3,11 +3,16 @@
 `render_state(state)` draws any state: a game with a drawing of its own (Cornett's China: the
 hexagonal board with each spot's marker, mountain and river) gets it, every other game a
 listing of what the player to act observes.
+
+Text that comes from files (rule files, logs, scenarios) reaches the terminal through
+`printable`: a control character (an escape sequence, a carriage return, a bidirectional
+override) is shown as its escape, `\\x1b`, never sent to the terminal.
 """
 
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,6 +20,28 @@ from .runtime.board import HexBoard
 from .runtime.state import GameInfo, State
 
 WIDTH = 100  # wrap long generic listings at this width
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def printable(text: str, limit: int | None = None) -> str:
+    """`text` safe to print on one line: control and format characters (category Cc, Cf:
+    escape sequences, newlines, bidirectional overrides; not a tab, nor the zero-width joiner
+    of emoji) escaped as `\\x1b`; cut to `limit` characters, with `...`."""
+    cut = text if limit is None or len(text) <= limit else text[:limit]
+    out = "".join(
+        _escape(c) if c != "\t" and c != "\u200d" and unicodedata.category(c) in ("Cc", "Cf", "Cs") else c
+        for c in cut
+    )
+    return out if cut is text else out + "..."
+
+
+def printable_lines(text: str) -> str:
+    """`text` of several lines, each made `printable`."""
+    return "\n".join(printable(line) for line in text.split("\n"))
 
 
 def seat_name(info: GameInfo, player: int) -> str:
@@ -29,10 +56,10 @@ def render_state(state: State, viewer: int | None = None, width: int | None = No
     drawer = DRAWINGS.get(state.game.info.id)
     if drawer is not None:
         try:
-            return drawer(state, viewer, width)
+            return printable_lines(drawer(state, viewer, width))
         except AttributeError:  # the rule set changed its fields: fall back to the listing
             pass
-    return render_generic(state, viewer, width)
+    return printable_lines(render_generic(state, viewer, width))
 
 
 def _heading(state: State) -> str:

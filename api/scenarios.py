@@ -6,6 +6,10 @@ applied to the position) and what must follow. `load_file` reads and checks a fi
 the games it names (diagnostics with file:line:col, never a traceback); `run` plays one
 scenario and compares; `compare` runs it against another rule set and reports what changed.
 The format is documented in docs/scenarios.md.
+
+A scenario file is data: its `ruleset:` names a bundled id or a rule file relative to it
+(`rulewright.load_named`), never a Python module; only a regular file of at most
+MAX_SCENARIO_FILE_BYTES is read.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ SCENARIO_KEYS = ("doc", "ruleset", "options", "players", "seed", "names", "posit
 EXPECT_KEYS = ("scores", "score_terms", "fields", "legal", "legal_includes", "legal_excludes", "illegal", "winners",
                "terminal", "to_act", "error")
 POSITION_SPECIAL = ("to_act", "phase")
+# The largest scenario file read: 1 MiB, about sixty times the largest bundled one (18 KB).
+MAX_SCENARIO_FILE_BYTES = 1 << 20
 DEFAULT_NAMES = ("Alex", "Barbara", "Chris", "Doris", "Emil", "Fiona", "Georg", "Hanna")
 
 
@@ -147,12 +153,37 @@ class _Problems:
 
 
 def default_loader(ruleset: str, here: Path) -> Game:
-    """A bundled rule set by id, or a rule file relative to the scenario file, compiled now."""
-    from . import load, load_rules
+    """A bundled rule set by id, or a rule file relative to the scenario file, compiled now;
+    never a Python module (BadSetup says what a scenario may name)."""
+    from . import load_named
 
-    if ruleset.endswith((".yaml", ".yml")):
-        return load_rules(here.parent / ruleset)
-    return load(ruleset)
+    return load_named(ruleset, here)
+
+
+def read_scenario_file(path: Path, shown: str) -> str:
+    """The text of a scenario file; raises LoadError (at `shown:1:1`) if it is missing, not a
+    regular file (a FIFO, a device, a folder), too large or not UTF-8 text."""
+    from .match import RefusedFile, open_regular
+    from .render import printable
+
+    where = SourceSpan(printable(shown), 1, 1, 1, 1)
+    try:
+        with open_regular(path, MAX_SCENARIO_FILE_BYTES, "scenario file") as handle:
+            data = handle.read(MAX_SCENARIO_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise LoadError(Diagnostic(where, "no such scenario file")) from None
+    except RefusedFile as exc:
+        raise LoadError(Diagnostic(where, str(exc), "a scenario file is a regular YAML file")) from None
+    except (OSError, ValueError) as exc:
+        raise LoadError(Diagnostic(where, f"cannot read scenario file: {getattr(exc, 'strerror', None) or exc}")
+                        ) from None
+    if len(data) > MAX_SCENARIO_FILE_BYTES:  # it grew since it was looked at
+        raise LoadError(Diagnostic(where, f"scenario file too large: more than {MAX_SCENARIO_FILE_BYTES:,} bytes"))
+    try:
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError as exc:
+        raise LoadError(Diagnostic(where, f"cannot read scenario file: not UTF-8 text (byte {exc.start + 1})")
+                        ) from None
 
 
 def load_file(path: Path, loader: GameLoader = default_loader) -> tuple[list[Scenario], list[Diagnostic]]:
@@ -160,11 +191,9 @@ def load_file(path: Path, loader: GameLoader = default_loader) -> tuple[list[Sce
     p = _Problems()
     shown = display(path)
     try:
-        tree = load(shown, path.read_text(encoding="utf-8"))
+        tree = load(shown, read_scenario_file(path, shown))
     except LoadError as exc:
         return [], [exc.diagnostic]
-    except (OSError, UnicodeDecodeError) as exc:
-        return [], [Diagnostic(SourceSpan(shown, 1, 1, 1, 1), f"cannot read scenario file: {exc}")]
     _keys(p, tree, FILE_KEYS, "a scenario file")
     defaults = _common(p, tree, None)
     node = tree.get("scenarios")

@@ -19,6 +19,7 @@ __version__ = "0.1.0"
 
 import importlib
 import importlib.util
+import linecache
 import os
 import re
 import sys
@@ -70,6 +71,8 @@ def load(ruleset: str | os.PathLike[str]) -> Game:
     game, _, variant = ruleset.partition("/")
     package, module_file = game.replace("-", "_"), (variant or "base").replace("-", "_")
     name = f"rulewright.generated.{package}.{module_file}"
+    if name not in sys.modules:
+        _refuse_interrupted_compile()
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError:
@@ -83,6 +86,18 @@ def load(ruleset: str | os.PathLike[str]) -> Game:
         raise BadSetup(f"no compiled rule set `{ruleset}`: run `rulewright compile {ruleset}` "
                        "(`rulewright list` shows the bundled ones)") from None
     return _game_of(module, ruleset)
+
+
+def _refuse_interrupted_compile() -> None:
+    """A compile killed half way through its renames leaves its journal in generated/ (see
+    compiler/driver.py): until a compile finishes it, the modules there may be half old, half
+    new, so none is imported."""
+    from .compiler.paths import JOURNAL, generated_dir
+    from .runtime.errors import BadSetup
+
+    if (generated_dir() / JOURNAL).exists():
+        raise BadSetup(f"an interrupted compile left generated/ half written ({JOURNAL}): "
+                       "run `rulewright compile` to finish it")
 
 
 def _game_of(module: object, what: str) -> Game:
@@ -140,10 +155,14 @@ def load_rules(path: Path) -> Game:
 def game_from_source(source: str, filename: str) -> Game:
     """The game of a generated module's text, run as a fresh module (nothing is written)."""
     name = f"rulewright_rules_{len(sys.modules)}_{abs(hash((filename, source)))}"
+    # The module's lines are kept where tracebacks and runtime/faults.py look for them, under
+    # a name that says what they are (the rule file itself holds other lines).
+    shown_as = f"<generated from {filename}>"
+    linecache.cache[shown_as] = (len(source), None, source.splitlines(keepends=True), shown_as)
     module = type(sys)(name)
-    module.__file__ = filename
+    module.__file__ = shown_as
     sys.modules[name] = module
-    exec(compile(source, filename, "exec"), module.__dict__)
+    exec(compile(source, shown_as, "exec"), module.__dict__)
     return _game_of(module, filename)
 
 

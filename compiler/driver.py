@@ -22,7 +22,7 @@ from .build import build_ir
 from .check import check
 from .codegen import emit
 from .inherit import defines, derive
-from .paths import GAME_ID, display, is_module_name, module_name, rules_dir
+from .paths import GAME_ID, JOURNAL, display, is_module_name, module_name, rules_dir
 from .resolve import Resolved, ResolveError, resolve
 from .source import CompileError, Diagnostic, SourceSpan
 
@@ -150,7 +150,6 @@ def share_bases(compiled: list[Compiled]) -> list[Compiled]:
 # A journal rather than a staging folder swapped in by one rename: generated/ is a package
 # that holds hand-written files and is linked file by file into editable installs, and a
 # folder cannot be atomically swapped for another that is not empty.
-JOURNAL = ".rulewright-journal.json"
 TEMP_PREFIX = ".rulewright-"
 _JOURNAL_FORMAT = "rulewright compile journal 1"
 # generated/__init__.py, as compile writes it (`--out` folders get only the games' packages).

@@ -103,3 +103,7 @@ def path_problem(path: Path) -> tuple[str, str] | None:
                 "only ASCII letters, digits, `-`, `_`, `.` and `/`",
                 "move the file, or run rulewright from its folder")
     return None
+
+
+# The journal an interrupted `compile` leaves in the output folder (compiler/driver.py).
+JOURNAL = ".rulewright-journal.json"

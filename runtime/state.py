@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from .auction import NOBODY, Auction
 from .board import Board
 from .errors import BadSetup, IllegalAction, RulewrightError, shown
+from .faults import game_error
 from .limits import MAX_INT
 from .rng import Rng
 
@@ -154,9 +155,14 @@ class State:
         self.trace = None
         self._memo = None
         self._read_options()
-        self._setup()
-        self._prepare()
-        self._start_phase()
+        try:
+            self._setup()
+            self._prepare()
+            self._start_phase()
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
 
     # -- the public API ----------------------------------------------------------------------
     def to_act(self) -> int | None:
@@ -167,7 +173,12 @@ class State:
         if self.terminal:
             return []
         if self._legal_cache is None:
-            legal = self._listing()
+            try:
+                legal = self._listing()
+            except RulewrightError:
+                raise
+            except Exception as exc:  # a fault of the rule set's code: told by its rule line
+                raise game_error(exc, self) from exc
             if not legal and self.STUCK[self.phase] == "pass":
                 legal = [Action(PASS, (), self._action_text)]
             self._legal_cache = legal
@@ -194,7 +205,12 @@ class State:
             chosen = self.parse_action(action)
         if chosen is None:
             raise IllegalAction(self._illegal_message(action))
-        self._do(chosen)
+        try:
+            self._do(chosen)
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
 
     def parse_action(self, text: str) -> Action | None:
         """The legal action whose text form is `text` (spacing and case are ignored)."""
@@ -210,7 +226,12 @@ class State:
         return self.terminal
 
     def scores(self) -> list[int]:
-        return [self._score(p) for p in range(self.num_players)]
+        try:
+            return [self._score(p) for p in range(self.num_players)]
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
 
     def winners(self) -> list[int]:
         """The seats that won (several on a tie); empty while the game goes on."""

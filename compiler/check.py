@@ -11,7 +11,7 @@ from __future__ import annotations
 import keyword
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 from typing import assert_never
 
@@ -228,6 +228,11 @@ class _Checker:
         self.hoisted: dict[str, None] | None = None
         self.hoist_sites = 0  # the operations on them, which may be nested one in another
         self.entry: frozenset[str] = frozenset()
+        # While an effect statement is lowered: the lists it walks whose size is checked by a
+        # statement of its own just before it (`if len(x) > 16: rt.walk(...)`), and how many
+        # scopes were open when it began (a name bound deeper is a comprehension's own).
+        self.prechecks: list[str] | None = None
+        self.statement_scopes = 0
         self.diags: list[Diagnostic] = []
         self.globals: dict[str, _Sym] = {}
         self.scopes: list[dict[str, _Sym]] = []
@@ -1374,9 +1379,38 @@ class _Checker:
             return py, SMALL_LIST, size
         self.charged()
         counted = f"rt.walk(self, {py}, 1, {self.where(span)})"
+        if self.prechecked(py):  # counted by the statement before the effect's line, if longer
+            assert self.prechecks is not None
+            self.prechecks.append(counted)
+            return py, SMALL_LIST, size
         if _SIMPLE.fullmatch(py):  # a short list is handled at once, a longer one counted
             return f"({py} if len({py}) <= {SMALL_LIST} else {counted})", SMALL_LIST, size
         return counted, 0, size
+
+    def prechecked(self, py: str) -> bool:
+        """Whether the list `py`, walked by the effect statement being lowered, can be counted by
+        a statement before it: a field or a local that is known before the statement runs."""
+        m = _SIMPLE.fullmatch(py)
+        if self.prechecks is None or m is None:
+            return False
+        known = {sym.py for scope in self.scopes[:self.statement_scopes] for sym in scope.values()}
+        names = [n for n in (m.group(1), m.group(2)) if n is not None and not n.startswith("self.")]
+        return all(n in known for n in names)
+
+    def statement(self, depth: int, lower: Callable[[], list[Line]]) -> list[Line]:
+        """An effect statement's lines, after the checks of the lists it walks (`prechecked`)."""
+        outer = self.prechecks, self.statement_scopes
+        self.prechecks, self.statement_scopes = [], len(self.scopes)
+        try:
+            lines = lower()
+            checks = list(dict.fromkeys(self.prechecks))
+        finally:
+            self.prechecks, self.statement_scopes = outer
+        before: list[Line] = []
+        for counted in checks:
+            walked = counted.removeprefix("rt.walk(self, ").split(", 1, ", 1)[0]
+            before += [Line(depth, f"if len({walked}) > {SMALL_LIST}:"), Line(depth + 1, counted)]
+        return [*before, *lines]
 
     def hoist(self, py: str) -> bool:
         """Whether the list `py` is checked at the start of the rule being lowered (then it is
@@ -1682,24 +1716,11 @@ class _Checker:
         self.costs[id(s)] = 1  # the work of a statement, beyond that of its parts (set below)
         match s:
             case ast.Assign():
-                return [Line(depth, self.assign(s), s.span)]
+                return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span)])
             case ast.Let():
-                t, py = self.expr(s.value)
-                name = self.bind(s.name, t, s.span)
-                value = self.fact(s.value)
-                if s.name in self.assigned:  # assigned again later: stored, and checked, as a field is
-                    py = self.checked_store(py, value, t, s.value.span)
-                else:
-                    self.set_local(s.name, value)
-                self.costs[id(s)] = sat(1 + value.cost)
-                return [Line(depth, f"{name} = {py}", s.span)]
+                return self.statement(depth, lambda: self.let(s, depth))
             case ast.CallStmt():
-                code = self.call_stmt(s.call)
-                if s.call.func in self.procedures:
-                    self.passed(s.call.func, self.procedures[s.call.func].params, s.call.args)
-                self.costs[id(s)] = sat(1 + sum(self.fact(arg).cost for arg in s.call.args)
-                                        + self.procedure_cost(s.call.func))
-                return [Line(depth, code, s.span)]
+                return self.statement(depth, lambda: self.call_effect(s, depth))
             case ast.Goto():
                 phases = [p.name for p in self.rs.phases]
                 if s.phase not in phases:
@@ -1743,6 +1764,25 @@ class _Checker:
                 return lines
             case _:
                 assert_never(s)
+
+    def let(self, s: ast.Let, depth: int) -> list[Line]:
+        t, py = self.expr(s.value)
+        name = self.bind(s.name, t, s.span)
+        value = self.fact(s.value)
+        if s.name in self.assigned:  # assigned again later: stored, and checked, as a field is
+            py = self.checked_store(py, value, t, s.value.span)
+        else:
+            self.set_local(s.name, value)
+        self.costs[id(s)] = sat(1 + value.cost)
+        return [Line(depth, f"{name} = {py}", s.span)]
+
+    def call_effect(self, s: ast.CallStmt, depth: int) -> list[Line]:
+        code = self.call_stmt(s.call)
+        if s.call.func in self.procedures:
+            self.passed(s.call.func, self.procedures[s.call.func].params, s.call.args)
+        self.costs[id(s)] = sat(1 + sum(self.fact(arg).cost for arg in s.call.args)
+                                + self.procedure_cost(s.call.func))
+        return [Line(depth, code, s.span)]
 
     def assign(self, s: ast.Assign) -> str:
         target = s.target
@@ -1874,9 +1914,11 @@ class _Checker:
             lists = self.end_reading(reading)
             self.define_types.setdefault(d.name, t)
             self.note_define(d, before)
-            if lists[0]:
-                py = f"({self.small_check(lists, self.fact(d.body).cost + 1, d.span)}) and {py}"
-            body = self.unit_lines([Line(2, f"return {py}", d.span)], self.fact(d.body).cost + 1, d.span)
+            checks = []
+            if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
+                longer = " or ".join(f"len({lst}) > {SMALL_LIST}" for lst in lists[0])
+                checks = [Line(2, f"if {longer}:"), Line(3, self.grown(lists, self.fact(d.body).cost + 1, d.span))]
+            body = self.unit_lines([*checks, Line(2, f"return {py}", d.span)], self.fact(d.body).cost + 1, d.span)
             prog.defines.append(LoweredFunction(d.name, params, _annotation(t), body, d.span))
         for p in rs.procedures:
             params, body = self.procedure(p)

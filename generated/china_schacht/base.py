@@ -302,7 +302,9 @@ class ChinaSchachtState(rt.State):
         """`setup:`, before the first turn."""
         for c in range(5):  # base.yaml:343
             for _ in range(self.removed_per_colour(), self.cards_of(c)):  # base.yaml:344
-                self.deck = [*(self.deck if len(self.deck) <= 16 else rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:345')), *[c]]  # base.yaml:345
+                if len(self.deck) > 16:
+                    rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:345')
+                self.deck = [*self.deck, *[c]]  # base.yaml:345
         for p in range(self.num_players):  # base.yaml:347
             for _ in range(0, 3):  # base.yaml:348
                 self.draw_blind(p)  # base.yaml:349
@@ -510,7 +512,9 @@ class ChinaSchachtState(rt.State):
             self.trace.append("actions.send")
         self.start_placing(province_to)  # base.yaml:395
         self.pay(cards)  # base.yaml:396
-        self.emissaries[province_to] = [*(self.emissaries[province_to] if len(self.emissaries[province_to]) <= 16 else rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:397')), *[self.current]]  # base.yaml:397
+        if len(self.emissaries[province_to]) > 16:
+            rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:397')
+        self.emissaries[province_to] = [*self.emissaries[province_to], *[self.current]]  # base.yaml:397
         self.emissaries_left[self.current] -= 1  # base.yaml:398
         self.next_piece()  # base.yaml:399
 
@@ -525,8 +529,12 @@ class ChinaSchachtState(rt.State):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.exchange_blind")
-        self.hand[self.current] = rt.without((self.hand[self.current] if len(self.hand[self.current]) <= 16 else rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:412')), card)  # base.yaml:412
-        self.discard = [*(self.discard if len(self.discard) <= 16 else rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:413')), *[card]]  # base.yaml:413
+        if len(self.hand[self.current]) > 16:
+            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:412')
+        self.hand[self.current] = rt.without(self.hand[self.current], card)  # base.yaml:412
+        if len(self.discard) > 16:
+            rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:413')
+        self.discard = [*self.discard, *[card]]  # base.yaml:413
         self.draw_blind(self.current)  # base.yaml:414
         self.own_turn_over()  # base.yaml:415
 
@@ -535,10 +543,18 @@ class ChinaSchachtState(rt.State):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.exchange_face_up")
-        self.hand[self.current] = rt.without((self.hand[self.current] if len(self.hand[self.current]) <= 16 else rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:424')), card)  # base.yaml:424
-        self.discard = [*(self.discard if len(self.discard) <= 16 else rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:425')), *[card]]  # base.yaml:425
-        self.face_up = rt.without((self.face_up if len(self.face_up) <= 16 else rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:426')), taken)  # base.yaml:426
-        self.hand[self.current] = sorted(rt.walk(self, [*(self.hand[self.current] if len(self.hand[self.current]) <= 16 else rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:427')), *[taken]], 1, 'rules/china-schacht/base.yaml:427'))  # base.yaml:427
+        if len(self.hand[self.current]) > 16:
+            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:424')
+        self.hand[self.current] = rt.without(self.hand[self.current], card)  # base.yaml:424
+        if len(self.discard) > 16:
+            rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:425')
+        self.discard = [*self.discard, *[card]]  # base.yaml:425
+        if len(self.face_up) > 16:
+            rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:426')
+        self.face_up = rt.without(self.face_up, taken)  # base.yaml:426
+        if len(self.hand[self.current]) > 16:
+            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:427')
+        self.hand[self.current] = sorted(rt.walk(self, [*self.hand[self.current], *[taken]], 1, 'rules/china-schacht/base.yaml:427'))  # base.yaml:427
         self.own_turn_over()  # base.yaml:428
 
     def _do_take_face_up(self, taken: int) -> None:
@@ -546,8 +562,12 @@ class ChinaSchachtState(rt.State):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.take_face_up")
-        self.face_up = rt.without((self.face_up if len(self.face_up) <= 16 else rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:434')), taken)  # base.yaml:434
-        self.hand[self.current] = sorted(rt.walk(self, [*(self.hand[self.current] if len(self.hand[self.current]) <= 16 else rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:435')), *[taken]], 1, 'rules/china-schacht/base.yaml:435'))  # base.yaml:435
+        if len(self.face_up) > 16:
+            rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:434')
+        self.face_up = rt.without(self.face_up, taken)  # base.yaml:434
+        if len(self.hand[self.current]) > 16:
+            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:435')
+        self.hand[self.current] = sorted(rt.walk(self, [*self.hand[self.current], *[taken]], 1, 'rules/china-schacht/base.yaml:435'))  # base.yaml:435
         self.refill_hand()  # base.yaml:436
 
     def _do_draw_card(self) -> None:
@@ -632,7 +652,9 @@ class ChinaSchachtState(rt.State):
 
     def emissaries_of(self, p: int, r: int) -> int:
         # rules/china-schacht/base.yaml:289
-        return (len(self.emissaries[r]) <= 16 or rt.grown(self, 17, 1, (self.emissaries[r],), 'rules/china-schacht/base.yaml:289')) and sum(1 for q in self.emissaries[r] if q == p)  # base.yaml:289
+        if len(self.emissaries[r]) > 16:
+            rt.grown(self, 17, 1, (self.emissaries[r],), 'rules/china-schacht/base.yaml:289')
+        return sum(1 for q in self.emissaries[r] if q == p)  # base.yaml:289
 
     def emissary_room(self, r: int) -> int:
         # rules/china-schacht/base.yaml:292
@@ -664,11 +686,15 @@ class ChinaSchachtState(rt.State):
 
     def payments(self, p: int, c: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:323
-        return (len(self.hand[p]) <= 16 or rt.grown(self, 120, 2, (self.hand[p],), 'rules/china-schacht/base.yaml:323')) and [*([[c]] if c in self.hand[p] else ()), *[[j, j] for j in range(5) if (j != c and sum(1 for h in self.hand[p] if h == j) >= 2)]]  # base.yaml:323
+        if len(self.hand[p]) > 16:
+            rt.grown(self, 120, 2, (self.hand[p],), 'rules/china-schacht/base.yaml:323')
+        return [*([[c]] if c in self.hand[p] else ()), *[[j, j] for j in range(5) if (j != c and sum(1 for h in self.hand[p] if h == j) >= 2)]]  # base.yaml:323
 
     def all_payments(self, p: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:326
-        return (len(self.hand[p]) <= 16 or rt.grown(self, 196, 2, (self.hand[p],), 'rules/china-schacht/base.yaml:326')) and [*[[c] for c in range(5) if c in self.hand[p]], *[[j, j] for j in range(5) if sum(1 for h in self.hand[p] if h == j) >= 2]]  # base.yaml:326
+        if len(self.hand[p]) > 16:
+            rt.grown(self, 196, 2, (self.hand[p],), 'rules/china-schacht/base.yaml:326')
+        return [*[[c] for c in range(5) if c in self.hand[p]], *[[j, j] for j in range(5) if sum(1 for h in self.hand[p] if h == j) >= 2]]  # base.yaml:326
 
     def pays_for(self, cards: Sequence[int], r: int) -> bool:
         # rules/china-schacht/base.yaml:330
@@ -713,8 +739,12 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.pay")
         for c in cards:  # base.yaml:452
-            self.hand[self.current] = rt.without((self.hand[self.current] if len(self.hand[self.current]) <= 16 else rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:453')), c)  # base.yaml:453
-            self.discard = [*(self.discard if len(self.discard) <= 16 else rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:454')), *[c]]  # base.yaml:454
+            if len(self.hand[self.current]) > 16:
+                rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:453')
+            self.hand[self.current] = rt.without(self.hand[self.current], c)  # base.yaml:453
+            if len(self.discard) > 16:
+                rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:454')
+            self.discard = [*self.discard, *[c]]  # base.yaml:454
 
     def next_piece(self) -> None:
         # rules/china-schacht/base.yaml:455
@@ -746,8 +776,12 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.draw_blind")
         c = rt.draw_from(self.rng, self.deck)  # base.yaml:476
-        self.deck = rt.without((self.deck if len(self.deck) <= 16 else rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:477')), c)  # base.yaml:477
-        self.hand[p] = sorted(rt.walk(self, [*(self.hand[p] if len(self.hand[p]) <= 16 else rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:478')), *[c]], 1, 'rules/china-schacht/base.yaml:478'))  # base.yaml:478
+        if len(self.deck) > 16:
+            rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:477')
+        self.deck = rt.without(self.deck, c)  # base.yaml:477
+        if len(self.hand[p]) > 16:
+            rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:478')
+        self.hand[p] = sorted(rt.walk(self, [*self.hand[p], *[c]], 1, 'rules/china-schacht/base.yaml:478'))  # base.yaml:478
         self.deck_check()  # base.yaml:479
 
     def deck_check(self) -> None:
@@ -769,8 +803,12 @@ class ChinaSchachtState(rt.State):
         for _ in rt.walk(self, range(len(self.face_up), 4), 49, 'rules/china-schacht/base.yaml:496'):  # base.yaml:496
             if self.deck:  # base.yaml:497
                 c = rt.draw_from(self.rng, self.deck)  # base.yaml:498
-                self.deck = rt.without((self.deck if len(self.deck) <= 16 else rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:499')), c)  # base.yaml:499
-                self.face_up = [*(self.face_up if len(self.face_up) <= 16 else rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:500')), *[c]]  # base.yaml:500
+                if len(self.deck) > 16:
+                    rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:499')
+                self.deck = rt.without(self.deck, c)  # base.yaml:499
+                if len(self.face_up) > 16:
+                    rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:500')
+                self.face_up = [*self.face_up, *[c]]  # base.yaml:500
                 self.deck_check()  # base.yaml:501
 
     def score_province(self, r: int) -> None:

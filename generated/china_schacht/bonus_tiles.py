@@ -186,7 +186,11 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             self.trace.append("triggers.take_tile")
         for s in self.board.spots:  # bonus-tiles.yaml:101
             if (self.palace_of[s] and self.tile_shown[s]):  # bonus-tiles.yaml:102
-                self.tiles[self.current] = sorted(rt.walk(self, [*(self.tiles[self.current] if len(self.tiles[self.current]) <= 16 else rt.walk(self, self.tiles[self.current], 1, 'rules/china-schacht/bonus-tiles.yaml:103')), *(self.tile_shown[s] if len(self.tile_shown[s]) <= 16 else rt.walk(self, self.tile_shown[s], 1, 'rules/china-schacht/bonus-tiles.yaml:103'))], 1, 'rules/china-schacht/bonus-tiles.yaml:103'))  # bonus-tiles.yaml:103
+                if len(self.tiles[self.current]) > 16:
+                    rt.walk(self, self.tiles[self.current], 1, 'rules/china-schacht/bonus-tiles.yaml:103')
+                if len(self.tile_shown[s]) > 16:
+                    rt.walk(self, self.tile_shown[s], 1, 'rules/china-schacht/bonus-tiles.yaml:103')
+                self.tiles[self.current] = sorted(rt.walk(self, [*self.tiles[self.current], *self.tile_shown[s]], 1, 'rules/china-schacht/bonus-tiles.yaml:103'))  # bonus-tiles.yaml:103
                 self.tile_shown[s] = ()  # bonus-tiles.yaml:104
 
     def bonus_colours(self) -> Sequence[int]:
@@ -210,7 +214,9 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def tiles_of(self, p: int, c: int) -> int:
         # rules/china-schacht/bonus-tiles.yaml:37
-        return (len(self.tiles[p]) <= 16 or rt.grown(self, 17, 1, (self.tiles[p],), 'rules/china-schacht/bonus-tiles.yaml:37')) and sum(1 for t in self.tiles[p] if t == c)  # bonus-tiles.yaml:37
+        if len(self.tiles[p]) > 16:
+            rt.grown(self, 17, 1, (self.tiles[p],), 'rules/china-schacht/bonus-tiles.yaml:37')
+        return sum(1 for t in self.tiles[p] if t == c)  # bonus-tiles.yaml:37
 
     def most_tiles(self, p: int, c: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:42

@@ -323,12 +323,20 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("actions.exchange_card_special")
         self.specials[self.current] = frozenset(k for k in self.specials[self.current] if k != EXCHANGE_CARD)  # two-player.yaml:179
-        self.hand[self.current] = sorted(rt.walk(self, [*rt.walk(self, rt.without((self.hand[self.current] if len(self.hand[self.current]) <= 16 else rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:180')), card), 1, 'rules/china-schacht/two-player.yaml:180'), *[taken]], 1, 'rules/china-schacht/two-player.yaml:180'))  # two-player.yaml:180
-        self.face_up = rt.without((self.face_up if len(self.face_up) <= 16 else rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:181')), taken)  # two-player.yaml:181
+        if len(self.hand[self.current]) > 16:
+            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:180')
+        self.hand[self.current] = sorted(rt.walk(self, [*rt.walk(self, rt.without(self.hand[self.current], card), 1, 'rules/china-schacht/two-player.yaml:180'), *[taken]], 1, 'rules/china-schacht/two-player.yaml:180'))  # two-player.yaml:180
+        if len(self.face_up) > 16:
+            rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:181')
+        self.face_up = rt.without(self.face_up, taken)  # two-player.yaml:181
         if self.opt_special_exchange == TO_DISPLAY:  # two-player.yaml:182
-            self.face_up = [*(self.face_up if len(self.face_up) <= 16 else rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:183')), *[card]]  # two-player.yaml:183
+            if len(self.face_up) > 16:
+                rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:183')
+            self.face_up = [*self.face_up, *[card]]  # two-player.yaml:183
         else:
-            self.discard = [*(self.discard if len(self.discard) <= 16 else rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:185')), *[card]]  # two-player.yaml:185
+            if len(self.discard) > 16:
+                rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:185')
+            self.discard = [*self.discard, *[card]]  # two-player.yaml:185
         self.next_phase = PHASE_TURN  # two-player.yaml:186
 
     def _do_emperor_palace(self, province_to: int, space: int, cards: Sequence[int]) -> None:
@@ -349,7 +357,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("actions.emperor_emissary")
         self.emperor_pay(cards)  # two-player.yaml:210
-        self.emissaries[province_to] = [*(self.emissaries[province_to] if len(self.emissaries[province_to]) <= 16 else rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/two-player.yaml:211')), *[(self.num_players + 0)]]  # two-player.yaml:211
+        if len(self.emissaries[province_to]) > 16:
+            rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/two-player.yaml:211')
+        self.emissaries[province_to] = [*self.emissaries[province_to], *[(self.num_players + 0)]]  # two-player.yaml:211
         self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
         self.emperor_done()  # two-player.yaml:213
 
@@ -399,11 +409,15 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def kept_of(self, p: int, c: int) -> int:
         # rules/china-schacht/two-player.yaml:112
-        return (len(self.kept[p]) <= 16 or rt.grown(self, 17, 1, (self.kept[p],), 'rules/china-schacht/two-player.yaml:112')) and sum(1 for k in self.kept[p] if k == c)  # two-player.yaml:112
+        if len(self.kept[p]) > 16:
+            rt.grown(self, 17, 1, (self.kept[p],), 'rules/china-schacht/two-player.yaml:112')
+        return sum(1 for k in self.kept[p] if k == c)  # two-player.yaml:112
 
     def emperor_payments(self, c: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/two-player.yaml:122
-        return (len(self.emperor_cards) <= 16 or rt.grown(self, 120, 2, (self.emperor_cards,), 'rules/china-schacht/two-player.yaml:122')) and [*([[c]] if c in self.emperor_cards else ()), *[[j, j] for j in range(5) if (j != c and sum(1 for h in self.emperor_cards if h == j) >= 2)]]  # two-player.yaml:122
+        if len(self.emperor_cards) > 16:
+            rt.grown(self, 120, 2, (self.emperor_cards,), 'rules/china-schacht/two-player.yaml:122')
+        return [*([[c]] if c in self.emperor_cards else ()), *[[j, j] for j in range(5) if (j != c and sum(1 for h in self.emperor_cards if h == j) >= 2)]]  # two-player.yaml:122
 
     def emperor_can_build(self, r: int) -> bool:
         # rules/china-schacht/two-player.yaml:125
@@ -440,12 +454,16 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.pay")
         for c in cards:  # two-player.yaml:225
-            self.hand[self.current] = rt.without((self.hand[self.current] if len(self.hand[self.current]) <= 16 else rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:226')), c)  # two-player.yaml:226
+            if len(self.hand[self.current]) > 16:
+                rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:226')
+            self.hand[self.current] = rt.without(self.hand[self.current], c)  # two-player.yaml:226
         self.keep(cards[0])  # two-player.yaml:227
         if (len(cards) == 2 and self.opt_joker_kept == BOTH):  # two-player.yaml:228
             self.keep(cards[1])  # two-player.yaml:229
         elif len(cards) == 2:  # two-player.yaml:230
-            self.discard = [*(self.discard if len(self.discard) <= 16 else rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:231')), *[cards[1]]]  # two-player.yaml:231
+            if len(self.discard) > 16:
+                rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:231')
+            self.discard = [*self.discard, *[cards[1]]]  # two-player.yaml:231
 
     def next_piece(self) -> None:
         # rules/china-schacht/two-player.yaml:246
@@ -476,7 +494,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 self.discard = ()  # two-player.yaml:286
                 if self.opt_kept_at_reshuffle == RESHUFFLED:  # two-player.yaml:287
                     for p in range(self.num_players):  # two-player.yaml:288
-                        self.deck = [*(self.deck if len(self.deck) <= 16 else rt.walk(self, self.deck, 1, 'rules/china-schacht/two-player.yaml:289')), *(self.kept[p] if len(self.kept[p]) <= 16 else rt.walk(self, self.kept[p], 1, 'rules/china-schacht/two-player.yaml:289'))]  # two-player.yaml:289
+                        if len(self.deck) > 16:
+                            rt.walk(self, self.deck, 1, 'rules/china-schacht/two-player.yaml:289')
+                        if len(self.kept[p]) > 16:
+                            rt.walk(self, self.kept[p], 1, 'rules/china-schacht/two-player.yaml:289')
+                        self.deck = [*self.deck, *self.kept[p]]  # two-player.yaml:289
                         self.kept[p] = ()  # two-player.yaml:290
                 if not self.deck:  # two-player.yaml:291
                     self.exhausted = 2  # two-player.yaml:292
@@ -488,15 +510,21 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         for _ in rt.walk(self, range(len(self.face_up), 4), 156, 'rules/china-schacht/base.yaml:496'):  # base.yaml:496
             if self.deck:  # base.yaml:497
                 c = rt.draw_from(self.rng, self.deck)  # base.yaml:498
-                self.deck = rt.without((self.deck if len(self.deck) <= 16 else rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:499')), c)  # base.yaml:499
-                self.face_up = [*(self.face_up if len(self.face_up) <= 16 else rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:500')), *[c]]  # base.yaml:500
+                if len(self.deck) > 16:
+                    rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:499')
+                self.deck = rt.without(self.deck, c)  # base.yaml:499
+                if len(self.face_up) > 16:
+                    rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:500')
+                self.face_up = [*self.face_up, *[c]]  # base.yaml:500
                 self.deck_check()  # base.yaml:501
 
     def keep(self, c: int) -> None:
         # rules/china-schacht/two-player.yaml:232
         if self.trace is not None:
             self.trace.append("procedures.keep")
-        self.kept[self.current] = sorted(rt.walk(self, [*(self.kept[self.current] if len(self.kept[self.current]) <= 16 else rt.walk(self, self.kept[self.current], 1, 'rules/china-schacht/two-player.yaml:233')), *[c]], 1, 'rules/china-schacht/two-player.yaml:233'))  # two-player.yaml:233
+        if len(self.kept[self.current]) > 16:
+            rt.walk(self, self.kept[self.current], 1, 'rules/china-schacht/two-player.yaml:233')
+        self.kept[self.current] = sorted(rt.walk(self, [*self.kept[self.current], *[c]], 1, 'rules/china-schacht/two-player.yaml:233'))  # two-player.yaml:233
         self.take_influence(c)  # two-player.yaml:234
 
     def take_influence(self, c: int) -> None:
@@ -512,8 +540,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.emperor_pay")
         for c in cards:  # two-player.yaml:262
-            self.emperor_cards = rt.without((self.emperor_cards if len(self.emperor_cards) <= 16 else rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:263')), c)  # two-player.yaml:263
-            self.discard = [*(self.discard if len(self.discard) <= 16 else rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:264')), *[c]]  # two-player.yaml:264
+            if len(self.emperor_cards) > 16:
+                rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:263')
+            self.emperor_cards = rt.without(self.emperor_cards, c)  # two-player.yaml:263
+            if len(self.discard) > 16:
+                rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:264')
+            self.discard = [*self.discard, *[c]]  # two-player.yaml:264
 
     def emperor_refill(self) -> None:
         # rules/china-schacht/two-player.yaml:265
@@ -522,8 +554,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         for _ in rt.walk(self, range(len(self.emperor_cards), 3), 156, 'rules/china-schacht/two-player.yaml:267'):  # two-player.yaml:267
             if self.deck:  # two-player.yaml:268
                 c = rt.draw_from(self.rng, self.deck)  # two-player.yaml:269
-                self.deck = rt.without((self.deck if len(self.deck) <= 16 else rt.walk(self, self.deck, 1, 'rules/china-schacht/two-player.yaml:270')), c)  # two-player.yaml:270
-                self.emperor_cards = sorted(rt.walk(self, [*(self.emperor_cards if len(self.emperor_cards) <= 16 else rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')), *[c]], 1, 'rules/china-schacht/two-player.yaml:271'))  # two-player.yaml:271
+                if len(self.deck) > 16:
+                    rt.walk(self, self.deck, 1, 'rules/china-schacht/two-player.yaml:270')
+                self.deck = rt.without(self.deck, c)  # two-player.yaml:270
+                if len(self.emperor_cards) > 16:
+                    rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
+                self.emperor_cards = sorted(rt.walk(self, [*self.emperor_cards, *[c]], 1, 'rules/china-schacht/two-player.yaml:271'))  # two-player.yaml:271
                 self.deck_check()  # two-player.yaml:272
 
     def emperor_done(self) -> None:

@@ -668,7 +668,9 @@ class MandarinState(rt.State):
             self.trace.append("procedures.draw_tile")
         t = rt.draw(self.rng, self.dispenser)  # base.yaml:454
         self.dispenser = self.dispenser - frozenset((t,))  # base.yaml:455
-        self.out = [*(self.out if len(self.out) <= 16 else rt.walk(self, self.out, 1, 'rules/mandarin/base.yaml:456')), *[t]]  # base.yaml:456
+        if len(self.out) > 16:
+            rt.walk(self, self.out, 1, 'rules/mandarin/base.yaml:456')
+        self.out = [*self.out, *[t]]  # base.yaml:456
         if rt.coin(self.rng):  # base.yaml:457
             self.plain = self.plain | frozenset((t,))  # base.yaml:458
 

@@ -460,15 +460,13 @@ def open_regular(path: Path, limit: int | None = None, what: str = "file") -> IO
     """`path` opened for reading bytes, only if it is a regular file (of at most `limit`
     bytes): never blocks on a FIFO or reads a device. Raises FileNotFoundError, PermissionError
     or RefusedFile (its message says what the path is)."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)  # non-blocking: opening a FIFO does not wait for a writer
+    from .compiler.load import SAFE_OPEN_FLAGS, file_kind
+
+    fd = os.open(path, SAFE_OPEN_FLAGS)  # non-blocking: opening a FIFO does not wait for a writer
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
-                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-                    else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
-            raise RefusedFile(f"not a {what}: it is {kind}")
+            raise RefusedFile(f"not a {what}: it is {file_kind(mode)}")
         size = os.fstat(fd).st_size
         if limit is not None and size > limit:
             raise RefusedFile(f"{what} too large: {size:,} bytes, more than the limit of {limit:,}")

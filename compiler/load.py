@@ -78,8 +78,14 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file of this `st_mode` is, as a message says it (`a FIFO (named pipe)`)."""
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
+
+
+# How a file from outside is opened: never waiting (a FIFO has no writer), never becoming
+# the controlling terminal, never inherited by a child process.
+SAFE_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def read_file_safely(path: str | Path, limit: int) -> bytes:
@@ -88,15 +94,14 @@ def read_file_safely(path: str | Path, limit: int) -> bytes:
     kind and size are looked at before the file is opened, and again on the open file."""
     info = os.stat(path)
     if not stat.S_ISREG(info.st_mode):
-        raise NotARuleFile(f"not a rule file: it is {_kind(info.st_mode)}")
+        raise NotARuleFile(f"not a rule file: it is {file_kind(info.st_mode)}")
     if info.st_size > limit:
         raise _too_large(info.st_size, limit)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)  # non-blocking: a FIFO swapped in since the stat does not hang here
+    fd = os.open(path, SAFE_OPEN_FLAGS)  # non-blocking: a FIFO swapped in since the stat does not hang here
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise NotARuleFile(f"not a rule file: it is {_kind(info.st_mode)}")
+            raise NotARuleFile(f"not a rule file: it is {file_kind(info.st_mode)}")
         chunks: list[bytes] = []
         size = 0
         while size <= limit:

@@ -202,7 +202,7 @@ def test_files_that_are_not_logs(tmp_path: Path) -> None:
     assert one_error(run("replay", str(fifo))) == f"{fifo}: error: not a game log: it is a FIFO (named pipe)"
     zero = tmp_path / "zero.jsonl"
     zero.symlink_to("/dev/zero")
-    assert one_error(run("replay", str(zero))) == f"{zero}: error: not a game log: it is a device"
+    assert one_error(run("replay", str(zero))) == f"{zero}: error: not a game log: it is a character device"
     binary = tmp_path / "binary.jsonl"
     binary.write_bytes(b'{"ruleset":"china-cornett","players":2,"seed":1}\n\xff\xfe\n')
     assert one_error(run("replay", str(binary))) == f"{binary}:2: error: not UTF-8 text (byte 1 of the line)"
@@ -267,7 +267,7 @@ def test_files_that_are_not_scenario_files(tmp_path: Path) -> None:
     assert first_and_last(fifo) == (f"{fifo}:1:1: error: not a scenario file: it is a FIFO (named pipe)", last)
     zero = tmp_path / "zero.yaml"
     zero.symlink_to("/dev/zero")
-    assert first_and_last(zero) == (f"{zero}:1:1: error: not a scenario file: it is a device", last)
+    assert first_and_last(zero) == (f"{zero}:1:1: error: not a scenario file: it is a character device", last)
     big = tmp_path / "big.yaml"
     big.write_bytes(b"# " + b"x" * (1 << 20) + b"\n")
     assert first_and_last(big) == (f"{big}:1:1: error: scenario file too large: 1,048,579 bytes, more than the limit "

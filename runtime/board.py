@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import RulewrightError
+from .limits import MAX_STEPS, SearchTooLong
 
 if TYPE_CHECKING:
     from .state import Action
@@ -216,9 +217,15 @@ class GraphBoard(Board):
         """The longest simple path among `spots` (a depth-first search: networks here are small)."""
         best: tuple[int, ...] = ()
         near = {s: [n for n in self.neighbours[s] if n in spots] for s in spots}
+        steps = 0
 
         def walk(path: list[int], on: set[int]) -> None:
-            nonlocal best
+            nonlocal best, steps
+            steps += 1
+            if steps > MAX_STEPS:  # a dense network has more paths than a move may search
+                raise SearchTooLong(f"the longest road chain: more than {MAX_STEPS:,} paths searched in one "
+                                    "move, the limit of a move's work (a network with this many forks is "
+                                    "too dense for road_chains)")
             extended = False
             for nxt in near[path[-1]]:
                 if nxt not in on:

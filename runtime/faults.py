@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import Any
 
 from .errors import GameError
+from .limits import SearchTooLong
 
 # `# base.yaml:112` at the end of a line; `# rules/x/base.yaml:104: pick` opening a method.
 _RULE_LINE = re.compile(r"#\s+([^\s#:]+):(\d+)(?:[:;].*)?\s*$")
@@ -28,8 +29,11 @@ def game_error(exc: BaseException, state: Any) -> GameError:
     line that raised it (the rule set's first file when no line says)."""
     files: tuple[str, ...] = state.game.info.files
     where = _rule_line(exc.__traceback__, type(state), files) or (files[-1] if files else "the rules")
-    said = str(exc).splitlines()[0][:200] if str(exc) else "failed"
-    error = GameError(where, f"{said} ({type(exc).__name__}, a fault of the rules at this line)")
+    if isinstance(exc, SearchTooLong):  # a limit passed inside the runtime: it says which
+        error = GameError(where, str(exc))
+    else:
+        said = str(exc).splitlines()[0][:200] if str(exc) else "failed"
+        error = GameError(where, f"{said} ({type(exc).__name__}, a fault of the rules at this line)")
     error.__cause__ = exc
     return error
 

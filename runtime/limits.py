@@ -158,3 +158,9 @@ def mod(a: int, b: int, where: str) -> int:
 def too_many_actions(count: int, where: str) -> None:
     """Raised when a decision lists more than MAX_ACTIONS legal actions."""
     raise GameError(where, f"{count:,} legal actions, more than the limit of {MAX_ACTIONS:,} for one decision")
+
+
+class SearchTooLong(Exception):
+    """A search of the runtime's mechanics (the longest road chain) that would pass a move's
+    work: not a GameError itself, because only the generated code knows the rule line; the
+    runtime (runtime/faults.py) turns it into one at the line that called it."""

@@ -52,6 +52,9 @@ EXPECTED = {
     # (50,000 steps): it charges its work as it starts, and the 32 calls of it from d20 do not fit.
     "define-fan-out": ('"d15(x: int)"', STEPS),
     "nested-list-work": ('"matches(a: list(int), b: list(int))"', STEPS),
+    "dense-roads": ('end: "len(road_chains(spots, 3, false)) > 100"',
+                    "the longest road chain: more than 1,000,000 paths searched in one move, the limit of a "
+                    "move's work (a network with this many forks is too dense for road_chains)"),
     "passed-far": ("passed(spots[0], 1000000000000)", "1,000,000,000,000 items, more than the limit of 100,000 items "
                                                       "a list may hold"),
 }

@@ -24,7 +24,7 @@ from .compiler.paths import display
 from .compiler.source import CompileError, Diagnostic, SourceSpan, did_you_mean
 from .runtime.auction import NOBODY, Auction
 from .runtime.errors import RulewrightError
-from .runtime.state import FieldInfo, Game, State
+from .runtime.state import FieldInfo, Game, State, field_type
 
 FILE_KEYS = ("ruleset", "options", "players", "seed", "names", "scenarios")
 SCENARIO_KEYS = ("doc", "ruleset", "options", "players", "seed", "names", "position", "steps", "expect")
@@ -326,6 +326,11 @@ def _seat(p: _Problems, s: Scenario, node: YNode, players: int, neutral_ok: bool
     return None
 
 
+def _seat_name(s: Scenario, seat: int) -> str:
+    """The scenario's name for a seat (`P3` past its names)."""
+    return s.names[seat] if seat < len(s.names) else f"P{seat + 1}"
+
+
 def _player_count(s: Scenario, game: Game) -> int:
     return s.players if s.players is not None else game.info.players[0]
 
@@ -336,18 +341,23 @@ def _labels(game: Game, kind: str, state: State) -> list[str]:
     return list(state._labels(kind))
 
 
-def _value(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: State, element: bool = False) -> Any:
-    """A field value (or one element of it) from its name in the rule set's vocabulary."""
-    kind = info.kind if not element else ("enum" if info.kind in ("list", "set") and info.element in state.ENUMS
-                                          else "entity" if info.kind in ("list", "set") else info.kind)
-    if kind in ("list", "set") and not element:
+def _value(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: State) -> Any:
+    """A field value (of one entity, for a per-entity field) from its names in the rule set's
+    vocabulary, in the one representation a game holds (docs/language.md, "Values"): a list a
+    tuple, a set a frozenset, items too, by the field's declared type."""
+    return _typed(p, s, info, field_type(info), node, state)
+
+
+def _typed(p: _Problems, s: Scenario, info: FieldInfo, t: Any, node: YNode, state: State) -> Any:
+    kind = t.kind
+    if kind in ("list", "set") and t.elem is not None:
         if not isinstance(node, YSeq):
             p.error(node.span, f"`{info.name}` is a {info.kind}: give a list")
             return None
-        items = [_value(p, s, info, x, state, element=True) for x in node.items]
+        items = [_typed(p, s, info, t.elem, x, state) for x in node.items]
         if any(i is None for i in items):
             return None
-        if info.kind == "set":
+        if kind == "set":
             if len(set(items)) != len(items):
                 p.error(node.span, f"`{info.name}` is a set: an item is given twice")
             return frozenset(items)
@@ -365,12 +375,17 @@ def _value(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: State
     text = _text(p, node)
     if text is None:
         return None
-    if info.element == "player":
+    if kind == "str":
+        return text
+    if kind != "item":
+        p.error(node.span, f"`{info.name}` cannot be given in a position")
+        return None
+    if t.name == "player":
         return _seat(p, s, node, state.num_players, neutral_ok=True)
-    names = list(state._labels(info.element))
+    names = list(state._labels(t.name))
     if text in names:
         return names.index(text)
-    what = "value" if kind == "enum" else info.element
+    what = "value" if t.name in state.ENUMS else t.name
     p.error(node.span, f"no {what} `{text}` for `{info.name}`", did_you_mean(text, names) or
             f"one of: {', '.join(names[:12])}{', ...' if len(names) > 12 else ''}")
     return None
@@ -657,17 +672,20 @@ def _fresh(s: Scenario, game: Game) -> State:
 
 # -- Running -------------------------------------------------------------------------------------
 
-def apply_position(s: Scenario, state: State) -> None:
+def apply_position(s: Scenario, state: State) -> str | None:
+    """Set up the scenario's position on `state`; returns why the position is not what it says
+    (its `to_act:` is not the seat that decides, `state.to_act()`), or None."""
     if s.position is None:
-        return
+        return None
     p = _Problems()
     fields = {f.name: f for f in state.FIELDS}
+    to_act: int | None = None
     for key, value in s.position.items:
         name = str(key.value)
-        if name == "to_act":
+        if name == "to_act":  # whose turn it is; a phase's `actor:` may name another seat: checked below
             seat = _seat(p, s, value, state.num_players)
             if seat is not None:
-                state.current = seat
+                state.current = to_act = seat
         elif name == "phase":
             state.phase = state.PHASES.index(str(value.value)) if isinstance(value, YScalar) else state.phase
         elif name in fields:
@@ -681,6 +699,17 @@ def apply_position(s: Scenario, state: State) -> None:
                     current[i] = v
                 setattr(state, name, current)
     state._legal_cache = None
+    if to_act is not None:
+        try:
+            deciding = state.to_act()
+        except Exception as exc:  # noqa: BLE001 - a phase's `actor:` failing on this position
+            return f"position: who is to act cannot be told ({type(exc).__name__}: {exc})"
+        if deciding != to_act:
+            actual = "nobody (the game is over)" if deciding is None else _seat_name(s, deciding)
+            return (f"position: `to_act: {_seat_name(s, to_act)}`, but {actual} decides in phase "
+                    f"`{state.PHASES[state.phase]}` (its `actor:`); set the fields that make "
+                    f"{_seat_name(s, to_act)} the actor")
+    return None
 
 
 def run(s: Scenario, game: Game | None = None) -> Result:
@@ -694,7 +723,9 @@ def run(s: Scenario, game: Game | None = None) -> Result:
     except RulewrightError as exc:
         result.problem = str(exc)
         return result
-    apply_position(s, state)
+    result.problem = apply_position(s, state)
+    if result.problem is not None:
+        return result
     state.trace = result.fired
     error: str | None = None
     for step in s.steps:
@@ -706,8 +737,9 @@ def run(s: Scenario, game: Game | None = None) -> Result:
                 state._legal_cache = None
                 continue
             if step.player is not None and state.to_act() != step.player:
-                actual = "nobody (the game is over)" if state.to_act() is None else s.names[state.current]
-                raise RulewrightError(f"`{step.text}` by {s.names[step.player]}: {actual} is to act")
+                deciding = state.to_act()
+                actual = "nobody (the game is over)" if deciding is None else _seat_name(s, deciding)
+                raise RulewrightError(f"`{step.text}` by {_seat_name(s, step.player)}: {actual} is to act")
             state.apply(step.text)
         except RulewrightError as exc:
             error = str(exc)

@@ -211,6 +211,11 @@ class _Checker:
         self.assumed = assumed
         self.derived: dict[str, Facts] = {}
         self.facts: dict[int, Facts] = {}
+        # The nodes whose code gives its type's one runtime representation already (docs/language.md,
+        # "Values"): a list is a tuple, a set a frozenset, all the way down. Others are converted
+        # where the representation shows: stored, compared, or put into a list or set.
+        self.canonical: set[int] = set()
+        self.items: set[_Sym] = set()  # the locals that walk the items of a list or set
         self.local_facts: dict[int, tuple[_Sym, Facts]] = {}  # (the symbol too: its id is not reused)
         self.costs: dict[int, int] = {}  # the unchecked work of each statement
         self.block_cost = 0  # of the block lowered last
@@ -760,6 +765,7 @@ class _Checker:
     # -- expressions --------------------------------------------------------------------------
     def expr(self, e: ast.Expr) -> tuple[Ty, str]:
         self.facts.pop(id(e), None)  # (an id is reused once its node is gone: facts are this walk's)
+        self.canonical.discard(id(e))
         t, py = self.lower(e)
         if id(e) not in self.facts:  # what the type alone says; the work is its parts' work
             self.facts[id(e)] = self.type_facts(t).plus(sum(self.fact(part).cost for part in _parts(e)))
@@ -791,10 +797,12 @@ class _Checker:
             case ast.ListLit():
                 lowered = self.collection(e.items, "list", e.span)
                 self.facts[id(e)] = self.literal_facts(e.items)
+                self.canonical.add(id(e))
                 return lowered
             case ast.SetLit():
                 lowered = self.collection(e.items, "set", e.span)
                 self.facts[id(e)] = self.literal_facts(e.items)
+                self.canonical.add(id(e))
                 return lowered
             case ast.Unary():
                 t, py = self.expr(e.operand)
@@ -816,6 +824,8 @@ class _Checker:
                     self.error(e.span, f"type mismatch: one branch is {at}, the other {bt}")
                     common = at
                 self.facts[id(e)] = join(self.fact(e.then), self.fact(e.orelse)).plus(self.fact(e.test).cost)
+                if id(e.then) in self.canonical and id(e.orelse) in self.canonical:
+                    self.canonical.add(id(e))
                 return common, f"({apy} if {tpy} else {bpy})"
             case _:
                 assert_never(e)
@@ -824,6 +834,8 @@ class _Checker:
         sym = self.lookup(e.id)
         if sym is not None:
             self.facts[id(e)] = self.symbol_facts(e.id, sym)
+            if sym.kind == "field" or sym in self.items:  # a field, or an item of a list or set
+                self.canonical.add(id(e))
             return sym.ty, sym.py
         if e.id in self.functions:
             d = self.functions[e.id]
@@ -843,6 +855,7 @@ class _Checker:
                 it, ipy = self.expr(e.index)
                 self.want(entity(sym.per or ""), it, e.index.span, f"the index of `{e.obj.id}`")
                 self.facts[id(e)] = self.field_facts(e.obj.id, sym.ty).priced(self.fact(e.index).cost)
+                self.canonical.add(id(e))
                 return sym.ty, f"{sym.py}[{ipy}]"
         t, py = self.expr(e.obj)
         it, ipy = self.expr(e.index)
@@ -850,6 +863,7 @@ class _Checker:
             self.want(INT, it, e.index.span, "a list index")
             item = self.fact(e.obj).item or self.type_facts(t.elem or ANY)
             self.facts[id(e)] = item.priced(self.fact(e.obj).cost + self.fact(e.index).cost)
+            self.canonical.add(id(e))
             return t.elem or ANY, f"{py}[{ipy}]"
         if t.kind != "any":
             self.error(e.obj.span, f"a value of type {t} cannot be indexed")
@@ -865,15 +879,31 @@ class _Checker:
                 self.error(item.span, f"type mismatch: {t} among items of type {elem}")
             else:
                 elem = u
-            parts.append(py)
-        if kind == "list":
-            return list_of(elem), "[" + ", ".join(parts) + "]" if parts else "()"
+            parts.append(self.canon(item, t, py))
+        tupled = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+        if kind == "list":  # a list is a tuple: one representation, and it can be an item of a set
+            return list_of(elem), tupled
         if not parts:
             return set_of(elem), "frozenset()"
-        return set_of(elem), "frozenset((" + ", ".join(parts) + ("," if len(parts) == 1 else "") + "))"
+        return set_of(elem), f"frozenset({tupled})"
 
-    def iterable(self, t: Ty, py: str, span: SourceSpan) -> tuple[Ty, str]:
-        """The element type of something a `for` can walk, and how to walk it."""
+    def canon(self, e: ast.Expr, t: Ty, py: str) -> str:
+        """`py`, the code of `e`, giving the one runtime representation of its type: a list is a
+        tuple and a set a frozenset, items too (`tuple(x)` of a tuple is that tuple itself)."""
+        # Every set is made a frozenset, and every item put into a list or set is converted, so the
+        # items of any list are in their one representation already: only the list itself may be
+        # a Python list (a comprehension, `sorted`) or a range (`players`).
+        if t.kind != "list" or id(e) in self.canonical:
+            return py
+        return f"tuple({py})"
+
+    def iterable(self, t: Ty, py: str, span: SourceSpan, ordered: bool = True) -> tuple[Ty, str]:
+        """The element type of something a `for` can walk, and how to walk it. A set is walked in
+        increasing order where the order can reach the game (`ordered`: a loop, a choice, a list
+        made from it): the order of a frozenset is Python's own, not the same under every
+        interpreter, and for some items not under every hash seed."""
+        if t.kind == "set" and ordered:
+            return t.elem or ANY, _sorted(t.elem or ANY, py)
         if t.kind in ("list", "set"):
             return t.elem or ANY, py
         if t == entity("region"):
@@ -890,16 +920,20 @@ class _Checker:
         if fused is not None:
             return fused
         dt, dpy = self.expr(e.domain)
-        elem, walk = self.iterable(dt, dpy, e.domain.span)
+        # only a list made from a set shows the order its items are walked in
+        elem, walk = self.iterable(dt, dpy, e.domain.span, ordered=e.func == "list")
         domain = self.domain_facts(e.domain, dt)
         self.scopes.append({})
         var = self.bind(e.var, elem, e.span)
+        self.items.add(self.scopes[-1][e.var])
         self.set_local(e.var, domain.item)
         cond_py = None
         if e.cond is not None:
             ct, cond_py = self.expr(e.cond)
             self.truth(ct, e.cond.span)
         et, epy = self.expr(e.elt)
+        if e.func in ("list", "set"):
+            epy = self.canon(e.elt, et, epy)
         self.scopes.pop()
         each = self.fact(e.elt)
         walk, work, rounds, small = self.loop(walk, domain, 1 + each.cost + (self.fact(e.cond).cost if e.cond else 0),
@@ -926,6 +960,7 @@ class _Checker:
                 return INT, f"{e.func}(({epy} {head}), default=0)"
             case "set":
                 self.facts[id(e)] = self.clamp(set_of(et), Facts(cost, rounds, item=each.priced(0), small=small))
+                self.canonical.add(id(e))
                 return set_of(et), f"frozenset({epy} {head})"
             case _:
                 self.facts[id(e)] = Facts(cost, rounds, item=each.priced(0), small=small)
@@ -979,6 +1014,7 @@ class _Checker:
             if unify(lt, rt_) is None:
                 self.error(e.span, f"type mismatch: comparing {lt} with {rt_}")
             if lt.kind in ("list", "set") or rt_.kind in ("list", "set"):  # compared item by item
+                lpy, rpy = self.canon(e.left, lt, lpy), self.canon(e.right, rt_, rpy)
                 sizes = [f.size for f in (left, right) if f.size is not None]
                 if sizes and min(sizes) <= FREE_WORK:
                     self.facts[id(e)] = Facts(sat(work + min(sizes)))
@@ -990,7 +1026,8 @@ class _Checker:
             self.want(INT, rt_, e.right.span, f"`{op}`")
             return BOOL, f"{lpy} {op} {rpy}"
         if op in ("in", "not in"):
-            elem, walk = self.iterable(rt_, rpy, e.right.span)
+            elem, walk = self.iterable(rt_, rpy, e.right.span, ordered=False)
+            lpy = self.canon(e.left, lt, lpy)
             if unify(elem, lt) is None:
                 self.error(e.span, f"type mismatch: looking for {lt} among {elem}")
             walk, searched, _ = self.over(walk, self.domain_facts(e.right, rt_), e.span)
@@ -1006,10 +1043,11 @@ class _Checker:
             item = None if left.item is None or right.item is None else join(left.item, right.item)
             size = left_size if op == "-" else sat(left_size + right_size)
             self.facts[id(e)] = self.clamp(common, Facts(sat(work + left_work + right_work), size, item=item))
+            self.canonical.add(id(e))
             if common.kind == "list":
                 if op == "-":
                     self.error(e.span, "lists cannot be subtracted", "filter with [x for x in a if x not in b]")
-                return common, f"[*{lpy}, *{rpy}]"
+                return common, f"(*{lpy}, *{rpy})"
             return common, f"({lpy} {'|' if op == '+' else '-'} {rpy})"
         self.want(INT, lt, e.left.span, f"`{op}`")
         self.want(INT, rt_, e.right.span, f"`{op}`")
@@ -1737,6 +1775,7 @@ class _Checker:
                 domain = self.domain_facts(s.domain, dt)
                 self.scopes.append({})
                 var = self.bind(s.var, elem, s.span)
+                self.items.add(self.scopes[-1][s.var])
                 self.set_local(s.var, domain.item)
                 body = self.block(s.body, depth + 1)
                 walk, work, _, _ = self.loop(walk, domain, 1 + self.block_cost, s.span)
@@ -1831,6 +1870,7 @@ class _Checker:
         if not compatible(sym.ty, vt):
             self.error(s.value.span, f"type mismatch: `{target.name}` is {sym.ty}, the value is {vt}")
         self.stored(target.name, sym, value)
+        vpy = self.canon(s.value, sym.ty, vpy)
         return f"{lhs} = {self.checked_store(vpy, value, sym.ty, s.span)}"
 
     def call_stmt(self, c: ast.Call) -> str:
@@ -1858,6 +1898,7 @@ class _Checker:
             t, py = self.expr(f.init)
             if not compatible(f.type, t):
                 self.error(f.init.span, f"type mismatch: field `{f.name}` is {f.type}, its init is {t}")
+            py = self.canon(f.init, f.type, py)
             self.derive(f.name, self.fact(f.init))
             py = self.unit_expr(self.checked_store(py, self.fact(f.init), f.type, f.init.span), self.fact(f.init).cost,
                                 f.init.span, (self.kind_count(f.per) or 1) if f.per else 1)
@@ -2058,6 +2099,7 @@ class _Checker:
             elem, walk = self.iterable(dt, dpy, c.domain.span)
             domain = self.domain_facts(c.domain, dt)
             py = self.bind(c.name, elem, c.span)
+            self.items.add(self.scopes[-1][c.name])
             self.set_local(c.name, domain.item)
             loops.append((c, py, walk, domain, elem))
             params.append((py, _annotation(elem)))
@@ -2134,6 +2176,11 @@ _SIMPLE = re.compile(r"self\.\w+(?:\[(self\.\w+|\w+)\])?|(\w+)")
 def _param(func: str, param: str) -> str:
     """The key of a parameter among what check() learns (fields are keyed by their names)."""
     return f"{func}.{param}"
+
+
+def _sorted(elem: Ty, py: str) -> str:
+    """The items of a set in increasing order (a set of sets: by their items in order)."""
+    return f"sorted({py}, key=sorted)" if elem.kind == "set" else f"sorted({py})"
 
 
 def _parts(e: ast.Expr) -> list[ast.Expr]:

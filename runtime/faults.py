@@ -33,6 +33,8 @@ def game_error(exc: BaseException, state: Any) -> GameError:
         error = GameError(where, str(exc))
     else:
         said = str(exc).splitlines()[0][:200] if str(exc) else "failed"
+        if said == "tuple index out of range":  # a list of the rules is a tuple (one value model)
+            said = "list index out of range"
         error = GameError(where, f"{said} ({type(exc).__name__}, a fault of the rules at this line)")
     error.__cause__ = exc
     return error

@@ -167,7 +167,14 @@ class State:
     # -- the public API ----------------------------------------------------------------------
     def to_act(self) -> int | None:
         """The seat that must decide now, or None once the game is over."""
-        return None if self.terminal else self._actor()
+        if self.terminal:
+            return None
+        try:
+            return self._actor()
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code (an `actor:`): told by its rule line
+            raise game_error(exc, self) from exc
 
     def legal_actions(self) -> list[Action]:
         if self.terminal:
@@ -598,6 +605,9 @@ def _field_type(info: FieldInfo) -> _Type:
     if info.kind in ("list", "set"):
         return _Type(info.kind, elem=_Type("item", info.element) if info.element else _Type("int"))
     return _Type(info.kind)
+
+
+field_type = _field_type  # the type of a field's value, for tools that read values (api/scenarios.py)
 
 
 def _parse_type(text: str) -> _Type:

@@ -209,7 +209,7 @@ def test_code_proven_within_the_limits_has_no_check(tmp_path: Path) -> None:
     # ... and the effect that copies it copies a short list at once, and counts a longer one, by a
     # statement of its own before the effect's line
     assert ("        if len(self.pile) > 16:\n            rt.walk(self, self.pile, 1, " in source
-            and "        self.pile = [*self.pile, " in source)
+            and "        self.pile = (*self.pile, " in source)
     # a fresh budget where the runtime enters code that is checked (this action's effect), not elsewhere
     do_take = source.split("def _do_take", 1)[1].split("    def ", 1)[0]
     assert do_take.splitlines()[2].strip() == "rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)"

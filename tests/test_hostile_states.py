@@ -30,7 +30,7 @@ CORPUS = Path(__file__).parent / "hostile" / "states"
 # name -> (rule set, players, seed, moves): a random game (agent Rng(seed + 1)) stopped after `moves`
 REAL: dict[str, tuple[str, int, int, int]] = {
     "china-cornett": ("china-cornett", 2, 7, 12),
-    "mandarin": ("mandarin", 3, 11, 137),  # in the middle of an auction
+    "mandarin": ("mandarin", 3, 11, 276),  # in the middle of an auction
     "china-schacht": ("china-schacht", 3, 3, 20),
     "china-schacht-two-player": ("china-schacht/two-player", 2, 2, 15),  # and the emperor, a neutral seat
 }
@@ -219,11 +219,11 @@ HOSTILE: dict[str, tuple[Change, str]] = {
         "field `card` item 2: expected a set (a JSON list), got 5"),
     "mandarin--card-tile-out-of-range": (
         edit("fields/card/0", lambda tiles: [*tiles, 72]),
-        "field `card` item 0 item 5: expected a tile from 0 to 71, got 72"),
+        "field `card` item 0 item 1: expected a tile from 0 to 71, got 72"),
     "mandarin--dispenser-repeated": (
         edit("fields/dispenser", lambda tiles: [tiles[0], *tiles]),
         "field `dispenser`: expected the items of a set in increasing order, each once, got "
-        "[0, 0, 1, 2, 3, 5, ...]"),
+        "[2, 2, 3, 4, 5, 7, ...]"),
     "mandarin--position-off-board": (
         put("fields/position/1", 36),
         "field `position` item 1: expected a spot from 0 to 35, got 36"),

@@ -102,7 +102,7 @@ def test_a_graph_board_with_attributes_borders_a_neutral_seat_and_setup() -> Non
     assert state.label("colour", board.region_attributes[0][1]) == "blue"
     # the neutral seat comes after the players, owns pieces, never acts nor scores
     assert state.num_seats == 3 and state.label("player", 2) == "bandit"
-    assert state.owner[7] == [2]
+    assert state.owner[7] == (2,)  # a list is a tuple (one value model)
     assert len(state.scores()) == 2
     # setup drew one card per player from a pile of six, which everyone sees by its size only
     assert len(state.pile) == 4 and all(len(d) == 1 for d in state.drawn[:2])

@@ -198,7 +198,7 @@ class ChinaCornettState(rt.State):
         # rules/china-cornett/base.yaml:169: prospect
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('prospect', {})
-        for line in (self.board.straight_lines(self.roll, self.face_down_spots()) if self.tablets else [*self.board.straight_lines(1, self.face_down_spots()), *self.board.straight_lines(2, self.face_down_spots())]):  # rules/china-cornett/base.yaml:176
+        for line in (self.board.straight_lines(self.roll, self.face_down_spots()) if self.tablets else (*self.board.straight_lines(1, self.face_down_spots()), *self.board.straight_lines(2, self.face_down_spots()))):  # rules/china-cornett/base.yaml:176
             action = cache.get(tuple(line))
             if action is None:
                 action = cache[tuple(line)] = rt.Action('prospect', (tuple(line),), self._action_text)

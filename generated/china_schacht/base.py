@@ -304,7 +304,7 @@ class ChinaSchachtState(rt.State):
             for _ in range(self.removed_per_colour(), self.cards_of(c)):  # base.yaml:344
                 if len(self.deck) > 16:
                     rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:345')
-                self.deck = [*self.deck, *[c]]  # base.yaml:345
+                self.deck = (*self.deck, *(c,))  # base.yaml:345
         for p in range(self.num_players):  # base.yaml:347
             for _ in range(0, 3):  # base.yaml:348
                 self.draw_blind(p)  # base.yaml:349
@@ -499,7 +499,7 @@ class ChinaSchachtState(rt.State):
             self.trace.append("actions.build")
         self.start_placing(self.province_of(space))  # base.yaml:376
         self.pay(cards)  # base.yaml:377
-        self.palace_of[space] = [self.current]  # base.yaml:378
+        self.palace_of[space] = (self.current,)  # base.yaml:378
         self.palaces_left[self.current] -= 1  # base.yaml:379
         if (not self.scored[self.province_of(space)] and not any(self.free(s) for s in self.board.region_spots[self.province_of(space)])):  # base.yaml:382
             self.score_province(self.province_of(space))  # base.yaml:383
@@ -514,7 +514,7 @@ class ChinaSchachtState(rt.State):
         self.pay(cards)  # base.yaml:396
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:397')
-        self.emissaries[province_to] = [*self.emissaries[province_to], *[self.current]]  # base.yaml:397
+        self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:397
         self.emissaries_left[self.current] -= 1  # base.yaml:398
         self.next_piece()  # base.yaml:399
 
@@ -531,10 +531,10 @@ class ChinaSchachtState(rt.State):
             self.trace.append("actions.exchange_blind")
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:412')
-        self.hand[self.current] = rt.without(self.hand[self.current], card)  # base.yaml:412
+        self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:412
         if len(self.discard) > 16:
             rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:413')
-        self.discard = [*self.discard, *[card]]  # base.yaml:413
+        self.discard = (*self.discard, *(card,))  # base.yaml:413
         self.draw_blind(self.current)  # base.yaml:414
         self.own_turn_over()  # base.yaml:415
 
@@ -545,16 +545,16 @@ class ChinaSchachtState(rt.State):
             self.trace.append("actions.exchange_face_up")
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:424')
-        self.hand[self.current] = rt.without(self.hand[self.current], card)  # base.yaml:424
+        self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:424
         if len(self.discard) > 16:
             rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:425')
-        self.discard = [*self.discard, *[card]]  # base.yaml:425
+        self.discard = (*self.discard, *(card,))  # base.yaml:425
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:426')
-        self.face_up = rt.without(self.face_up, taken)  # base.yaml:426
+        self.face_up = tuple(rt.without(self.face_up, taken))  # base.yaml:426
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:427')
-        self.hand[self.current] = sorted(rt.walk(self, [*self.hand[self.current], *[taken]], 1, 'rules/china-schacht/base.yaml:427'))  # base.yaml:427
+        self.hand[self.current] = tuple(sorted(rt.walk(self, (*self.hand[self.current], *(taken,)), 1, 'rules/china-schacht/base.yaml:427')))  # base.yaml:427
         self.own_turn_over()  # base.yaml:428
 
     def _do_take_face_up(self, taken: int) -> None:
@@ -564,10 +564,10 @@ class ChinaSchachtState(rt.State):
             self.trace.append("actions.take_face_up")
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:434')
-        self.face_up = rt.without(self.face_up, taken)  # base.yaml:434
+        self.face_up = tuple(rt.without(self.face_up, taken))  # base.yaml:434
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:435')
-        self.hand[self.current] = sorted(rt.walk(self, [*self.hand[self.current], *[taken]], 1, 'rules/china-schacht/base.yaml:435'))  # base.yaml:435
+        self.hand[self.current] = tuple(sorted(rt.walk(self, (*self.hand[self.current], *(taken,)), 1, 'rules/china-schacht/base.yaml:435')))  # base.yaml:435
         self.refill_hand()  # base.yaml:436
 
     def _do_draw_card(self) -> None:
@@ -662,7 +662,7 @@ class ChinaSchachtState(rt.State):
 
     def province_points(self, p: int, r: int) -> int:
         # rules/china-schacht/base.yaml:300
-        return (0 if self.palaces_in(p, r) == 0 else min((n for n in [*[self.palaces_in(q, r) for q in range(self.num_seats) if self.palaces_in(q, r) > self.palaces_in(p, r)], *[self.palaces_total(r)]]), default=0))  # base.yaml:300
+        return (0 if self.palaces_in(p, r) == 0 else min((n for n in (*[self.palaces_in(q, r) for q in range(self.num_seats) if self.palaces_in(q, r) > self.palaces_in(p, r)], *(self.palaces_total(r),))), default=0))  # base.yaml:300
 
     def palace_award(self, p: int, r: int) -> int:
         # rules/china-schacht/base.yaml:304
@@ -688,13 +688,13 @@ class ChinaSchachtState(rt.State):
         # rules/china-schacht/base.yaml:323
         if len(self.hand[p]) > 16:
             rt.grown(self, 120, 2, (self.hand[p],), 'rules/china-schacht/base.yaml:323')
-        return [*([[c]] if c in self.hand[p] else ()), *[[j, j] for j in range(5) if (j != c and sum(1 for h in self.hand[p] if h == j) >= 2)]]  # base.yaml:323
+        return (*(((c,),) if c in self.hand[p] else ()), *[(j, j) for j in range(5) if (j != c and sum(1 for h in self.hand[p] if h == j) >= 2)])  # base.yaml:323
 
     def all_payments(self, p: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:326
         if len(self.hand[p]) > 16:
             rt.grown(self, 196, 2, (self.hand[p],), 'rules/china-schacht/base.yaml:326')
-        return [*[[c] for c in range(5) if c in self.hand[p]], *[[j, j] for j in range(5) if sum(1 for h in self.hand[p] if h == j) >= 2]]  # base.yaml:326
+        return (*[(c,) for c in range(5) if c in self.hand[p]], *[(j, j) for j in range(5) if sum(1 for h in self.hand[p] if h == j) >= 2])  # base.yaml:326
 
     def pays_for(self, cards: Sequence[int], r: int) -> bool:
         # rules/china-schacht/base.yaml:330
@@ -731,7 +731,7 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.start_placing")
         if not self.here:  # base.yaml:446
-            self.here = [r]  # base.yaml:447
+            self.here = (r,)  # base.yaml:447
             self.was_empty = self.empty(r)  # base.yaml:448
 
     def pay(self, cards: Sequence[int]) -> None:
@@ -741,10 +741,10 @@ class ChinaSchachtState(rt.State):
         for c in cards:  # base.yaml:452
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:453')
-            self.hand[self.current] = rt.without(self.hand[self.current], c)  # base.yaml:453
+            self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # base.yaml:453
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:454')
-            self.discard = [*self.discard, *[c]]  # base.yaml:454
+            self.discard = (*self.discard, *(c,))  # base.yaml:454
 
     def next_piece(self) -> None:
         # rules/china-schacht/base.yaml:455
@@ -778,10 +778,10 @@ class ChinaSchachtState(rt.State):
         c = rt.draw_from(self.rng, self.deck)  # base.yaml:476
         if len(self.deck) > 16:
             rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:477')
-        self.deck = rt.without(self.deck, c)  # base.yaml:477
+        self.deck = tuple(rt.without(self.deck, c))  # base.yaml:477
         if len(self.hand[p]) > 16:
             rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:478')
-        self.hand[p] = sorted(rt.walk(self, [*self.hand[p], *[c]], 1, 'rules/china-schacht/base.yaml:478'))  # base.yaml:478
+        self.hand[p] = tuple(sorted(rt.walk(self, (*self.hand[p], *(c,)), 1, 'rules/china-schacht/base.yaml:478')))  # base.yaml:478
         self.deck_check()  # base.yaml:479
 
     def deck_check(self) -> None:
@@ -805,10 +805,10 @@ class ChinaSchachtState(rt.State):
                 c = rt.draw_from(self.rng, self.deck)  # base.yaml:498
                 if len(self.deck) > 16:
                     rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:499')
-                self.deck = rt.without(self.deck, c)  # base.yaml:499
+                self.deck = tuple(rt.without(self.deck, c))  # base.yaml:499
                 if len(self.face_up) > 16:
                     rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:500')
-                self.face_up = [*self.face_up, *[c]]  # base.yaml:500
+                self.face_up = (*self.face_up, *(c,))  # base.yaml:500
                 self.deck_check()  # base.yaml:501
 
     def score_province(self, r: int) -> None:

@@ -190,7 +190,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                     rt.walk(self, self.tiles[self.current], 1, 'rules/china-schacht/bonus-tiles.yaml:103')
                 if len(self.tile_shown[s]) > 16:
                     rt.walk(self, self.tile_shown[s], 1, 'rules/china-schacht/bonus-tiles.yaml:103')
-                self.tiles[self.current] = sorted(rt.walk(self, [*self.tiles[self.current], *self.tile_shown[s]], 1, 'rules/china-schacht/bonus-tiles.yaml:103'))  # bonus-tiles.yaml:103
+                self.tiles[self.current] = tuple(sorted(rt.walk(self, (*self.tiles[self.current], *self.tile_shown[s]), 1, 'rules/china-schacht/bonus-tiles.yaml:103')))  # bonus-tiles.yaml:103
                 self.tile_shown[s] = ()  # bonus-tiles.yaml:104
 
     def bonus_colours(self) -> Sequence[int]:
@@ -199,7 +199,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         if memo is not None and 'bonus_colours' in memo:
             remembered: Sequence[int] = memo['bonus_colours']
             return remembered
-        value = [YELLOW, ORANGE, GREEN]
+        value = (YELLOW, ORANGE, GREEN)
         if memo is not None:
             memo['bonus_colours'] = value
         return value
@@ -233,7 +233,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         for c in self.bonus_colours():  # bonus-tiles.yaml:58
             for _ in range(0, 6):  # bonus-tiles.yaml:59
                 s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:60
-                self.tile_under[s] = [c]  # bonus-tiles.yaml:61
+                self.tile_under[s] = (c,)  # bonus-tiles.yaml:61
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""

@@ -163,7 +163,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             rt.grown(self, 1183, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:366')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('build', {})
-        for cards in rt.walk(self, [*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]], 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
+        for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
             for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.provinces_at(s))]:  # rules/china-schacht/border-quarrels.yaml:139
                 action = cache.get((tuple(cards), space))
                 if action is None:
@@ -177,7 +177,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             self.trace.append("actions.build")
         self.start_at(space)  # border-quarrels.yaml:141
         self.pay(cards)  # border-quarrels.yaml:142
-        self.palace_of[space] = [self.current]  # border-quarrels.yaml:143
+        self.palace_of[space] = (self.current,)  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
         for r in self.provinces_at(space):  # border-quarrels.yaml:149
             if (not self.scored[r] and not any(self.free(s) for s in self.board.region_spots[r])):  # border-quarrels.yaml:150
@@ -205,7 +205,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if memo is not None and 'two_colours' in memo:
             remembered: Sequence[Sequence[int]] = memo['two_colours']
             return remembered
-        value = [[range(5)[(k // len(range(5)))], range(5)[(k % len(range(5)))]] for k in range(0, (len(range(5)) * len(range(5)))) if (k // len(range(5))) < (k % len(range(5)))]
+        value = [(range(5)[(k // len(range(5)))], range(5)[(k % len(range(5)))]) for k in range(0, (len(range(5)) * len(range(5)))) if (k // len(range(5))) < (k % len(range(5)))]
         if memo is not None:
             memo['two_colours'] = value
         return value
@@ -226,10 +226,10 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             self.start_placing(self.province_of(s))  # border-quarrels.yaml:161
         elif not self.here:  # border-quarrels.yaml:162
             if self.opt_post_empty == TURN_PROVINCE:  # border-quarrels.yaml:163
-                self.here = [r for r in self.provinces_at(s) if not self.empty(r)]  # border-quarrels.yaml:164
+                self.here = tuple([r for r in self.provinces_at(s) if not self.empty(r)])  # border-quarrels.yaml:164
                 self.was_empty = not self.here  # border-quarrels.yaml:165
             else:
-                self.here = self.provinces_at(s)  # border-quarrels.yaml:167
+                self.here = tuple(self.provinces_at(s))  # border-quarrels.yaml:167
                 self.was_empty = any(self.empty(r) for r in self.provinces_at(s))  # border-quarrels.yaml:168
 
     def score_terms(self, player: int) -> dict[str, int]:

@@ -325,18 +325,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.specials[self.current] = frozenset(k for k in self.specials[self.current] if k != EXCHANGE_CARD)  # two-player.yaml:179
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:180')
-        self.hand[self.current] = sorted(rt.walk(self, [*rt.walk(self, rt.without(self.hand[self.current], card), 1, 'rules/china-schacht/two-player.yaml:180'), *[taken]], 1, 'rules/china-schacht/two-player.yaml:180'))  # two-player.yaml:180
+        self.hand[self.current] = tuple(sorted(rt.walk(self, (*rt.walk(self, rt.without(self.hand[self.current], card), 1, 'rules/china-schacht/two-player.yaml:180'), *(taken,)), 1, 'rules/china-schacht/two-player.yaml:180')))  # two-player.yaml:180
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:181')
-        self.face_up = rt.without(self.face_up, taken)  # two-player.yaml:181
+        self.face_up = tuple(rt.without(self.face_up, taken))  # two-player.yaml:181
         if self.opt_special_exchange == TO_DISPLAY:  # two-player.yaml:182
             if len(self.face_up) > 16:
                 rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:183')
-            self.face_up = [*self.face_up, *[card]]  # two-player.yaml:183
+            self.face_up = (*self.face_up, *(card,))  # two-player.yaml:183
         else:
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:185')
-            self.discard = [*self.discard, *[card]]  # two-player.yaml:185
+            self.discard = (*self.discard, *(card,))  # two-player.yaml:185
         self.next_phase = PHASE_TURN  # two-player.yaml:186
 
     def _do_emperor_palace(self, province_to: int, space: int, cards: Sequence[int]) -> None:
@@ -345,7 +345,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("actions.emperor_palace")
         self.emperor_pay(cards)  # two-player.yaml:196
-        self.palace_of[space] = [(self.num_players + 0)]  # two-player.yaml:197
+        self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
         if (not self.scored[province_to] and not any(self.free(s) for s in self.board.region_spots[province_to])):  # two-player.yaml:201
             self.score_province(province_to)  # two-player.yaml:202
@@ -359,7 +359,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_pay(cards)  # two-player.yaml:210
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/two-player.yaml:211')
-        self.emissaries[province_to] = [*self.emissaries[province_to], *[(self.num_players + 0)]]  # two-player.yaml:211
+        self.emissaries[province_to] = (*self.emissaries[province_to], *((self.num_players + 0),))  # two-player.yaml:211
         self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
         self.emperor_done()  # two-player.yaml:213
 
@@ -417,7 +417,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/two-player.yaml:122
         if len(self.emperor_cards) > 16:
             rt.grown(self, 120, 2, (self.emperor_cards,), 'rules/china-schacht/two-player.yaml:122')
-        return [*([[c]] if c in self.emperor_cards else ()), *[[j, j] for j in range(5) if (j != c and sum(1 for h in self.emperor_cards if h == j) >= 2)]]  # two-player.yaml:122
+        return (*(((c,),) if c in self.emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and sum(1 for h in self.emperor_cards if h == j) >= 2)])  # two-player.yaml:122
 
     def emperor_can_build(self, r: int) -> bool:
         # rules/china-schacht/two-player.yaml:125
@@ -456,14 +456,14 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         for c in cards:  # two-player.yaml:225
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:226')
-            self.hand[self.current] = rt.without(self.hand[self.current], c)  # two-player.yaml:226
+            self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # two-player.yaml:226
         self.keep(cards[0])  # two-player.yaml:227
         if (len(cards) == 2 and self.opt_joker_kept == BOTH):  # two-player.yaml:228
             self.keep(cards[1])  # two-player.yaml:229
         elif len(cards) == 2:  # two-player.yaml:230
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:231')
-            self.discard = [*self.discard, *[cards[1]]]  # two-player.yaml:231
+            self.discard = (*self.discard, *(cards[1],))  # two-player.yaml:231
 
     def next_piece(self) -> None:
         # rules/china-schacht/two-player.yaml:246
@@ -498,7 +498,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                             rt.walk(self, self.deck, 1, 'rules/china-schacht/two-player.yaml:289')
                         if len(self.kept[p]) > 16:
                             rt.walk(self, self.kept[p], 1, 'rules/china-schacht/two-player.yaml:289')
-                        self.deck = [*self.deck, *self.kept[p]]  # two-player.yaml:289
+                        self.deck = (*self.deck, *self.kept[p])  # two-player.yaml:289
                         self.kept[p] = ()  # two-player.yaml:290
                 if not self.deck:  # two-player.yaml:291
                     self.exhausted = 2  # two-player.yaml:292
@@ -512,10 +512,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 c = rt.draw_from(self.rng, self.deck)  # base.yaml:498
                 if len(self.deck) > 16:
                     rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:499')
-                self.deck = rt.without(self.deck, c)  # base.yaml:499
+                self.deck = tuple(rt.without(self.deck, c))  # base.yaml:499
                 if len(self.face_up) > 16:
                     rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:500')
-                self.face_up = [*self.face_up, *[c]]  # base.yaml:500
+                self.face_up = (*self.face_up, *(c,))  # base.yaml:500
                 self.deck_check()  # base.yaml:501
 
     def keep(self, c: int) -> None:
@@ -524,7 +524,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("procedures.keep")
         if len(self.kept[self.current]) > 16:
             rt.walk(self, self.kept[self.current], 1, 'rules/china-schacht/two-player.yaml:233')
-        self.kept[self.current] = sorted(rt.walk(self, [*self.kept[self.current], *[c]], 1, 'rules/china-schacht/two-player.yaml:233'))  # two-player.yaml:233
+        self.kept[self.current] = tuple(sorted(rt.walk(self, (*self.kept[self.current], *(c,)), 1, 'rules/china-schacht/two-player.yaml:233')))  # two-player.yaml:233
         self.take_influence(c)  # two-player.yaml:234
 
     def take_influence(self, c: int) -> None:
@@ -542,10 +542,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         for c in cards:  # two-player.yaml:262
             if len(self.emperor_cards) > 16:
                 rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:263')
-            self.emperor_cards = rt.without(self.emperor_cards, c)  # two-player.yaml:263
+            self.emperor_cards = tuple(rt.without(self.emperor_cards, c))  # two-player.yaml:263
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:264')
-            self.discard = [*self.discard, *[c]]  # two-player.yaml:264
+            self.discard = (*self.discard, *(c,))  # two-player.yaml:264
 
     def emperor_refill(self) -> None:
         # rules/china-schacht/two-player.yaml:265
@@ -556,10 +556,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 c = rt.draw_from(self.rng, self.deck)  # two-player.yaml:269
                 if len(self.deck) > 16:
                     rt.walk(self, self.deck, 1, 'rules/china-schacht/two-player.yaml:270')
-                self.deck = rt.without(self.deck, c)  # two-player.yaml:270
+                self.deck = tuple(rt.without(self.deck, c))  # two-player.yaml:270
                 if len(self.emperor_cards) > 16:
                     rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
-                self.emperor_cards = sorted(rt.walk(self, [*self.emperor_cards, *[c]], 1, 'rules/china-schacht/two-player.yaml:271'))  # two-player.yaml:271
+                self.emperor_cards = tuple(sorted(rt.walk(self, (*self.emperor_cards, *(c,)), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
                 self.deck_check()  # two-player.yaml:272
 
     def emperor_done(self) -> None:

@@ -322,7 +322,7 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:352: refund_tile
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('refund_tile', {})
-        for tile in [t for t in self.card[self.current]]:  # rules/mandarin/base.yaml:356
+        for tile in [t for t in sorted(self.card[self.current])]:  # rules/mandarin/base.yaml:356
             action = cache.get(tile)
             if action is None:
                 action = cache[tile] = rt.Action('refund_tile', (tile,), self._action_text)
@@ -394,7 +394,7 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:437: seize_tile
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('seize_tile', {})
-        for tile in [t for t in self.card[self.current]]:  # rules/mandarin/base.yaml:441
+        for tile in [t for t in sorted(self.card[self.current])]:  # rules/mandarin/base.yaml:441
             action = cache.get(tile)
             if action is None:
                 action = cache[tile] = rt.Action('seize_tile', (tile,), self._action_text)
@@ -490,7 +490,7 @@ class MandarinState(rt.State):
         self.away_roll = 0  # base.yaml:373
         self.stage = ARRIVING  # base.yaml:374
         self.last_roll = rt.die(self.rng, 6)  # base.yaml:375
-        self.passed_by = [p for p in range(self.num_players) if (p != self.current and self.position[p] in rt.walk(self, self.board.passed(self.position[self.current], rt.upto(self, self.last_roll, 'rules/mandarin/base.yaml:378')), 1, 'rules/mandarin/base.yaml:378'))]  # base.yaml:378
+        self.passed_by = tuple([p for p in range(self.num_players) if (p != self.current and self.position[p] in rt.walk(self, self.board.passed(self.position[self.current], rt.upto(self, self.last_roll, 'rules/mandarin/base.yaml:378')), 1, 'rules/mandarin/base.yaml:378'))])  # base.yaml:378
         self.position[self.current] = self.board.ahead(self.position[self.current], self.last_roll)  # base.yaml:379
         self.charge_rent()  # base.yaml:380
         if not self.creditor:  # base.yaml:381
@@ -579,7 +579,7 @@ class MandarinState(rt.State):
 
     def section_at(self, s: int) -> int:
         # rules/mandarin/base.yaml:253
-        return self.board.regions_touching([s], SECTION)[0]  # base.yaml:253
+        return self.board.regions_touching((s,), SECTION)[0]  # base.yaml:253
 
     def animal_of(self, r: int) -> int:
         # rules/mandarin/base.yaml:255
@@ -595,7 +595,7 @@ class MandarinState(rt.State):
 
     def is_character(self, s: int) -> bool:
         # rules/mandarin/base.yaml:258
-        return len(self.board.regions_touching([s], CHARACTER)) > 0  # base.yaml:258
+        return len(self.board.regions_touching((s,), CHARACTER)) > 0  # base.yaml:258
 
     def character_of(self, r: int) -> int:
         # rules/mandarin/base.yaml:259
@@ -670,7 +670,7 @@ class MandarinState(rt.State):
         self.dispenser = self.dispenser - frozenset((t,))  # base.yaml:455
         if len(self.out) > 16:
             rt.walk(self, self.out, 1, 'rules/mandarin/base.yaml:456')
-        self.out = [*self.out, *[t]]  # base.yaml:456
+        self.out = (*self.out, *(t,))  # base.yaml:456
         if rt.coin(self.rng):  # base.yaml:457
             self.plain = self.plain | frozenset((t,))  # base.yaml:458
 
@@ -688,7 +688,7 @@ class MandarinState(rt.State):
                     self.money[c] += rt.num(self.money[self.current], 'rules/mandarin/base.yaml:472')  # base.yaml:472
                     self.money[self.current] = 0  # base.yaml:473
                     if self.card[self.current]:  # base.yaml:474
-                        self.creditor = [c]  # base.yaml:475
+                        self.creditor = (c,)  # base.yaml:475
                         self.next_phase = PHASE_SEIZE  # base.yaml:476
 
     def arrive(self) -> None:

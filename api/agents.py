@@ -36,5 +36,5 @@ class RandomAgent:
     def choose(self, state: State) -> Action:
         legal = state.legal_actions()
         if not legal:
-            raise IllegalAction(f"no legal action for P{state.current + 1}: the game is over")
+            raise IllegalAction("no legal action: the game is over")
         return legal[self.rng.below(len(legal))]

@@ -50,6 +50,7 @@ from .match import (
 )
 from .render import printable, printable_lines, render_state, seat_name
 from .runtime.errors import GameError, IllegalAction, RulewrightError
+from .runtime.faults import game_error
 from .runtime.rng import derive_seed
 from .runtime.state import Action, Game, State
 
@@ -432,6 +433,20 @@ def parse_seats(values: Sequence[str], players: int) -> dict[int, str]:
 QUIT_WORDS = ("q", "quit", "exit")
 
 
+def seat_to_act(state: State) -> int:
+    """The seat that decides now: `state.to_act()`, the one answer for `play` (who is asked,
+    whose agent answers, what is logged) and `replay`; called only before the game's end."""
+    try:
+        seat = state.to_act()
+    except RulewrightError:
+        raise
+    except Exception as exc:  # a fault of the rule set's code (a phase's `actor:`): told by its rule line
+        raise game_error(exc, state) from exc
+    if seat is None:
+        raise RulewrightError("nobody is to act: the game is over")
+    return seat
+
+
 def terminal_width() -> int | None:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
@@ -529,9 +544,9 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
     try:
         while not state.is_terminal():
             move = state.moves + 1
-            player = state.current
+            player = seat_to_act(state)  # the seat that decides now (a phase's actor), not whose turn it is
             who = seat_name(info, player)
-            if kinds[player] == "human":
+            if kinds[player] == "human":  # shown only the observation of their own seat
                 click.echo()
                 click.echo(render_state(state, player, terminal_width()))
                 action = ask_move(state, who)
@@ -555,7 +570,8 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
         if log:
             log.close()
     click.echo()
-    click.echo(render_state(state, None, terminal_width()))
+    humans = [p for p in range(count) if kinds[p] == "human"]
+    click.echo(render_state(state, humans[0] if humans else None, terminal_width()))
     announce_end(state)
     if log_path:
         click.echo(f"log written to {log_path}")
@@ -834,8 +850,12 @@ def replay_log(path: Path, ruleset: str | None = None) -> tuple[int, bool]:
         if not 0 <= player < state.num_players:
             raise Divergence(n, f"seat {player} is no seat of this game: seats count from 0 to "
                                 f"{state.num_players - 1}")
-        if player != state.current:
-            raise Divergence(n, f"the log has P{player + 1} play `{shown}`, but P{state.current + 1} is to act")
+        try:
+            deciding = seat_to_act(state)
+        except RulewrightError as exc:
+            raise Divergence(n, f"who is to act before `{shown}` raised a game error: {exc}") from None
+        if player != deciding:
+            raise Divergence(n, f"the log has P{player + 1} play `{shown}`, but P{deciding + 1} is to act")
         try:
             state.apply(action)
         except IllegalAction as exc:

@@ -662,8 +662,24 @@ def _fields(r: _Reader, state: YMap, entity_kinds: set[str], enums: set[str]) ->
             if m.get("init") is None:
                 r.error(key.span, f"field `{name}` needs `init:`, its value at setup")
             continue
-        visible = r.text(m.get("visible"), "visible", "all") or "all"
-        if visible not in VISIBILITY:
+        vnode_ = m.get("visible")
+        visible_to = None
+        if isinstance(vnode_, YMap):  # `visible: {to: <player over k>}`: entry or item k seen by that player only
+            r.keys(vnode_, ("to",), "`visible:`")
+            visible = "to"
+            visible_to = r.expr(vnode_.get("to"), "visible: to") if vnode_.get("to") is not None else None
+            if vnode_.get("to") is None and not vnode_.items:  # (another key is refused as unknown)
+                r.error(vnode_.span, "`visible: {to: ...}` needs `to:`, the player (over k) who sees entry or item k")
+            elif per == "player" or (per is None and ty.kind != "list"):
+                r.error(vnode_.span, "`visible: {to: ...}` is for a per-spot, per-region or per-die field, or the "
+                        "items of a list field: entry or item k is seen by the player `to` names",
+                        "a per-player field seen by its own player is `visible: owner`" if per == "player"
+                        else "use `visible: none` to hide it from every player")
+        else:
+            visible = r.text(vnode_, "visible", "all") or "all"
+        if visible == "to":
+            pass
+        elif visible not in VISIBILITY:
             vnode = m.get("visible")
             assert vnode is not None
             r.error(vnode.span, f"visible must be one of {', '.join(VISIBILITY)}", did_you_mean(visible, VISIBILITY))
@@ -672,10 +688,27 @@ def _fields(r: _Reader, state: YMap, entity_kinds: set[str], enums: set[str]) ->
             assert vnode is not None
             r.error(vnode.span, "`visible: size` is for a list or set field (not per entity): a face-down pile",
                     "everyone sees how many items it holds, nobody which")
+        elif visible == "owner" and per != "player" and (per_ref is None or per in entity_kinds):
+            # (anything but a per-player field has no owner: refused, never shown to everyone)
+            vnode = m.get("visible")
+            assert vnode is not None
+            whose = "a field with no `per:`" if per_ref is None else f"a per-{per} field"
+            r.error(vnode.span, f"`visible: owner` is for a per-player field (`per: player`): {whose} has no owner",
+                    "use `visible: none` to hide it from every player, or `per: player` to give each player his own"
+                    if per_ref is None else "use `visible: none` to hide it from every player, or "
+                    "`visible: {to: <a player over k>}` to show entry k to that player only")
+        if m.get("shown_if") is not None and visible == "all":
+            r.error(m.get("shown_if").span,  # type: ignore[union-attr]
+                    f"`shown_if` shows a hidden field to everyone, but field `{name}` is `visible: all`: seen already",
+                    "give the field `visible: owner`, `none` or `size`, or drop `shown_if`")
+        if m.get("hide_items_if") is not None and visible in ("none", "size") and m.get("shown_if") is None:
+            r.error(m.get("hide_items_if").span,  # type: ignore[union-attr]
+                    f"`hide_items_if` hides items of a field players see, but field `{name}` is `visible: {visible}`: "
+                    "nobody sees its items", "drop `hide_items_if`, or give the field `shown_if` (when it is shown)")
         shown_if = r.expr(m.get("shown_if"), "shown_if") if m.get("shown_if") is not None else None
         hide_items_if = r.expr(m.get("hide_items_if"), "hide_items_if") if m.get("hide_items_if") is not None else None
         out.append(ir.Field(name, per, ty, values, init, visible, r.text(m.get("doc"), "doc", "") or "", key.span,
-                            shown_if, hide_items_if))
+                            shown_if, hide_items_if, visible_to))
     return tuple(out)
 
 

@@ -132,6 +132,7 @@ class LoweredField:
     span: SourceSpan
     shown: str | None = None  # the condition under which everyone sees it
     hidden_item: str | None = None  # the condition (over k) under which item k is hidden
+    seen_by: str | None = None  # `visible: {to: ...}`: the player (over k) who sees entry or item k
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +198,7 @@ class _Sym:
     py: str
     span: SourceSpan | None = None
     per: str | None = None
+    untyped: str = ""  # a `let x = []`: the marker its annotation is written at (`_typed_lets`)
 
 
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
@@ -210,6 +212,12 @@ class _Checker:
         # walk finds stored in them.
         self.assumed = assumed
         self.derived: dict[str, Facts] = {}
+        # `let` values started from an empty `[]` or `{}`: their annotation, by marker, is written
+        # once the block is lowered, with the item type later assignments give (`_typed_lets`).
+        self.untyped: dict[str, Ty] = {}
+        # The nodes lowered as conditions: only their truth is used (`test`).
+        self.tested: set[int] = set()
+        self.lets = 0
         self.facts: dict[int, Facts] = {}
         # The nodes whose code gives its type's one runtime representation already (docs/language.md,
         # "Values"): a list is a tuple, a set a frozenset, all the way down. Others are converted
@@ -805,7 +813,7 @@ class _Checker:
                 self.canonical.add(id(e))
                 return lowered
             case ast.Unary():
-                t, py = self.expr(e.operand)
+                t, py = self.test(e.operand) if e.op == "not" else self.expr(e.operand)
                 if e.op == "not":
                     self.truth(t, e.operand.span)
                     return BOOL, f"not {py}"
@@ -815,7 +823,7 @@ class _Checker:
             case ast.Binary():
                 return self.binary(e)
             case ast.Cond():
-                tt, tpy = self.expr(e.test)
+                tt, tpy = self.test(e.test)
                 self.truth(tt, e.test.span)
                 at, apy = self.expr(e.then)
                 bt, bpy = self.expr(e.orelse)
@@ -929,7 +937,7 @@ class _Checker:
         self.set_local(e.var, domain.item)
         cond_py = None
         if e.cond is not None:
-            ct, cond_py = self.expr(e.cond)
+            ct, cond_py = self.test(e.cond)
             self.truth(ct, e.cond.span)
         et, epy = self.expr(e.elt)
         if e.func in ("list", "set"):
@@ -995,7 +1003,15 @@ class _Checker:
             f"[{var} for {var}, {item} in enumerate({field_sym.py}) if {item} {e.cond.op} {value_py}]"
         )
 
+    def test(self, e: ast.Expr) -> tuple[Ty, str]:
+        """A condition, whose truth only is used (an `if`, a `when`, a filter): `and`/`or` in it
+        may give a list or set operand as it is (see `binary`)."""
+        self.tested.add(id(e))
+        return self.expr(e)
+
     def binary(self, e: ast.Binary) -> tuple[Ty, str]:
+        if e.op in ("and", "or") and id(e) in self.tested:
+            self.tested.update((id(e.left), id(e.right)))
         lt, lpy = self.expr(e.left)
         rt_, rpy = self.expr(e.right)
         left, right = self.fact(e.left), self.fact(e.right)
@@ -1005,6 +1021,10 @@ class _Checker:
         if op in ("and", "or"):
             self.truth(lt, e.left.span)
             self.truth(rt_, e.right.span)
+            # Python's `and`/`or` give one of their operands: a list or set used as a condition
+            # is made a bool, so the result is a bool as its type says (`mine(p) and n > 0`).
+            if id(e) not in self.tested:
+                lpy, rpy = (py if t.kind == "bool" else f"bool({py})" for t, py in ((lt, lpy), (rt_, rpy)))
             return BOOL, f"({lpy} {op} {rpy})"
         if op in _COMPARISONS:
             # Python chains `a == b == c`: a comparison (or a `not`) inside another keeps its parentheses.
@@ -1527,8 +1547,22 @@ class _Checker:
     def effects(self, stmts: tuple[ast.Stmt, ...], span: SourceSpan) -> tuple[Line, ...]:
         """The effects of a rule (an action's, a trigger's, a phase's start, the setup)."""
         self.assigned = frozenset(_assigned(stmts))
-        lines = self.block(stmts, 2)
+        lines = self._typed_lets(self.block(stmts, 2))
         return self.unit_lines(lines, self.block_cost, span)
+
+    def _typed_lets(self, lines: list[Line]) -> list[Line]:
+        """The lines with the annotation of each `let` started from an empty collection written
+        in: an item type nothing gave is `int` (every scalar is an int at run time)."""
+        if not self.untyped:
+            return lines
+        out = []
+        for line in lines:
+            for marker, t in list(self.untyped.items()):
+                if marker in line.code:
+                    line = replace(line, code=line.code.replace(marker, _annotation(_typed(t))))
+                    del self.untyped[marker]
+            out.append(line)
+        return out
 
     def procedure(self, p: ir.Procedure) -> tuple[tuple[tuple[str, str], ...], tuple[Line, ...]]:
         """A procedure's parameters and body; remembers the unchecked work of a call to it."""
@@ -1536,7 +1570,7 @@ class _Checker:
         self.assigned = frozenset(_assigned(p.body))
         before = self.charges
         params = tuple(zip(self.bind_params(p.name, p.params), (_annotation(x.type) for x in p.params), strict=True))
-        lines = self.block(p.body, 2)
+        lines = self._typed_lets(self.block(p.body, 2))
         cost = sat(self.block_cost + 1)
         self.procedure_costs[p.name] = 1 if cost > FREE_WORK else cost  # (large: it charges its own)
         body = self.unit_lines(lines, cost, p.span)
@@ -1789,7 +1823,7 @@ class _Checker:
                 lines: list[Line] = []
                 tests = branches = 0
                 for i, (test, branch) in enumerate(s.branches):
-                    t, py = self.expr(test)
+                    t, py = self.test(test)
                     self.truth(t, test.span)
                     tests += self.fact(test).cost
                     lines.append(Line(depth, f"{'if' if i == 0 else 'elif'} {py}:", test.span))
@@ -1813,6 +1847,12 @@ class _Checker:
         else:
             self.set_local(s.name, value)
         self.costs[id(s)] = sat(1 + value.cost)
+        if _untyped(t):  # `let x = []`: annotated, with the type later assignments give it
+            self.lets += 1
+            marker = f"\0{self.lets}\0"
+            self.untyped[marker] = t
+            self.scopes[-1][s.name] = replace(self.scopes[-1][s.name], untyped=marker)
+            return [Line(depth, f"{name}: {marker} = {py}", s.span)]
         return [Line(depth, f"{name} = {py}", s.span)]
 
     def call_effect(self, s: ast.CallStmt, depth: int) -> list[Line]:
@@ -1869,6 +1909,14 @@ class _Checker:
             return f"{lhs} {s.op} {vpy}"
         if not compatible(sym.ty, vt):
             self.error(s.value.span, f"type mismatch: `{target.name}` is {sym.ty}, the value is {vt}")
+        elif sym.untyped in self.untyped and _untyped(sym.ty):
+            # a `let x = []` given items: its type (and annotation) is now theirs
+            common = unify(sym.ty, vt) or sym.ty
+            self.untyped[sym.untyped] = common
+            for scope in reversed(self.scopes):
+                if scope.get(target.name) is sym:
+                    scope[target.name] = sym = replace(sym, ty=common)
+                    break
         self.stored(target.name, sym, value)
         vpy = self.canon(s.value, sym.ty, vpy)
         return f"{lhs} = {self.checked_store(vpy, value, sym.ty, s.span)}"
@@ -1943,7 +1991,22 @@ class _Checker:
                                         lists=self.end_reading(reading))
                 self.mark(before, "hidden")
                 self.want(BOOL, hidden_t, f.hide_items_if.span, "`hide_items_if`")
-            prog.fields.append(LoweredField(f.name, annotation, init, f.per, copy, info, f.span, shown, hidden))
+            seen_by = None
+            if f.visible_to is not None:  # (k: the spot, region or die of a per field, the item's place in a list)
+                index = entity(f.per) if f.per else INT
+                self.scopes, self.context = [{"k": _Sym("local", index, "k", f.span)}], "legal"
+                before = self.charges
+                reading = self.begin_reading(("k",))
+                seen_t, seen_by = self.expr(f.visible_to)
+                seen_by = self.unit_expr(seen_by, self.fact(f.visible_to).cost, f.visible_to.span,
+                                         lists=self.end_reading(reading))
+                self.mark(before, "seen")
+                if not compatible(entity("player"), seen_t):
+                    self.error(f.visible_to.span, f"`visible: {{to: ...}}` names the player who sees entry or item k: "
+                               f"it must be a player, not {seen_t}",
+                               "e.g. `visible: {to: \"layer[k]\"}`, with `layer` a per-spot field of type player")
+            prog.fields.append(LoweredField(f.name, annotation, init, f.per, copy, info, f.span, shown, hidden,
+                                            seen_by))
         # defines and procedures
         for d in rs.defines:
             self.scopes, self.context, self.assigned = [{}], "define", frozenset()
@@ -1973,7 +2036,7 @@ class _Checker:
             when = None
             if trig.when is not None:
                 reading = self.begin_reading(())
-                wt, when = self.expr(trig.when)
+                wt, when = self.test(trig.when)
                 self.truth(wt, trig.when.span)
                 when = self.unit_expr(when, self.fact(trig.when).cost, trig.when.span,
                                       lists=self.end_reading(reading))
@@ -2052,7 +2115,7 @@ class _Checker:
             self.error(rs.span, "the game has no end condition", "add `end: <condition>` (when the game is over)")
         else:
             reading = self.begin_reading(())
-            t, prog.end = self.expr(rs.end)
+            t, prog.end = self.test(rs.end)
             self.truth(t, rs.end.span)
             prog.end = self.unit_expr(prog.end, self.fact(rs.end).cost, rs.end.span, lists=self.end_reading(reading))
             self.mark(before, "end")
@@ -2086,7 +2149,7 @@ class _Checker:
         when = None
         if a.when is not None:
             reading = self.begin_reading(())
-            wt, when = self.expr(a.when)
+            wt, when = self.test(a.when)
             self.truth(wt, a.when.span)
             when = self.unit_expr(when, self.fact(a.when).cost, a.when.span, lists=self.end_reading(reading))
             self.mark(before, "legal", "guard")
@@ -2238,6 +2301,18 @@ def _cycle(graph: dict[str, list[str]], start: str) -> list[str] | None:
                     following.append(nxt)
         frontier = following
     return None
+
+
+def _untyped(t: Ty) -> bool:
+    """Whether a type holds the item type of an empty `[]` or `{}`, unknown."""
+    return t.kind == "any" or t.elem is not None and _untyped(t.elem)
+
+
+def _typed(t: Ty) -> Ty:
+    """The type, with `int` for an item type nothing gave."""
+    if t.kind == "any":
+        return INT
+    return Ty(t.kind, t.name, _typed(t.elem)) if t.elem is not None else t
 
 
 def _annotation(t: Ty) -> str:

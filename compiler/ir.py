@@ -91,11 +91,12 @@ class Field:
     type: Ty
     values: tuple[str, ...]  # the value names, for a field of its own enum type
     init: ast.Expr
-    visible: str  # all, owner, none
+    visible: str  # all, owner, none, size or to
     doc: str
     span: SourceSpan
     shown_if: ast.Expr | None = None  # while true, an owner/none field is seen by all
     hide_items_if: ast.Expr | None = None  # item k of a list field is hidden while true
+    visible_to: ast.Expr | None = None  # `visible: {to: ...}`: the one player who sees entry or item k
 
 
 @dataclass(frozen=True, slots=True)

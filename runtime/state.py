@@ -278,6 +278,8 @@ class State:
                 if visible == "owner":
                     continue
                 named = self._named(info, value)
+                if visible == "to":  # item k seen by the player the field's expression names, only
+                    named = [v if self._seen_by(info.name, k) == player else HIDDEN for k, v in enumerate(named)]
                 if info.kind == "list":
                     named = [HIDDEN if self._hidden_item(info.name, k) else v for k, v in enumerate(named)]
                 fields[info.name] = named
@@ -286,9 +288,12 @@ class State:
                     self._named(info, v) if visible == "all" or p == player else None
                     for p, v in enumerate(value)
                 ]
-            else:
+            elif visible in ("all", "to"):  # (a per-spot, per-region or per-die field)
                 keys = self._labels(info.per)
-                fields[info.name] = {keys[i]: self._named(info, v) for i, v in enumerate(value)}
+                fields[info.name] = {
+                    keys[i]: self._named(info, v) if visible == "all" or self._seen_by(info.name, i) == player else None
+                    for i, v in enumerate(value)
+                }
         return {
             "game": self.game.info.ruleset,
             "player": player,
@@ -544,6 +549,10 @@ class State:
 
     def _hidden_item(self, name: str, k: int) -> bool:
         return False
+
+    def _seen_by(self, name: str, k: int) -> int:
+        """The one player who sees entry or item k of a `visible: {to: ...}` field (-1: nobody)."""
+        return -1
 
     def _copy_fields(self, other: Any) -> None:
         raise NotImplementedError

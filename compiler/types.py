@@ -73,6 +73,8 @@ def python_type(t: Ty) -> str:
     match t.kind:
         case "int" | "enum" | "entity":
             return "int"
+        case "any":  # the items of an empty `[]` or `{}`, which never exist: every scalar is an int
+            return "int"
         case "bool":
             return "bool"
         case "str":

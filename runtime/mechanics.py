@@ -8,9 +8,24 @@ the state's own generator.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar, cast
 
 from .errors import RulewrightError
 from .rng import Rng
+
+# The item type of a list or set a rule passes (compiler/signatures.py's `T`): an int, a bool, or
+# a tuple or frozenset of them (a list of lists, a list of sets: docs/language.md, "Values").
+T = TypeVar("T")
+
+
+def _order(item: object) -> Any:
+    """A total order over the values of one type: numbers by value, lists item by item, sets by
+    their items in order (Python's `<` on sets is inclusion, which leaves most pairs unordered)."""
+    if isinstance(item, tuple):
+        return tuple(_order(x) for x in item)
+    if isinstance(item, frozenset):
+        return tuple(sorted(_order(x) for x in item))
+    return item
 
 
 def throw(rng: Rng, dice: Iterable[int], faces: Sequence[Sequence[int]]) -> int:
@@ -34,16 +49,20 @@ def coin(rng: Rng) -> bool:
     return rng.below(2) == 1
 
 
-def draw(rng: Rng, items: Iterable[int]) -> int:
+def draw(rng: Rng, items: Iterable[T]) -> T:
     """One of `items` at random, taken in sorted order so a game replays from its seed.
     Drawing from nothing is a rule set's error, reported as such."""
-    pool = sorted(items)
+    pool = list(items)
+    if pool and isinstance(pool[0], int):
+        cast("list[int]", pool).sort()  # numbers (entities, values): the usual case, kept quick
+    else:
+        pool.sort(key=_order)
     if not pool:
         raise RulewrightError("draw() from an empty set: the rules must check that something is left")
     return pool[rng.below(len(pool))]
 
 
-def without(items: Sequence[int], item: int) -> list[int]:
+def without(items: Sequence[T], item: T) -> list[T]:
     """`items` with its first copy of `item` taken out."""
     out = list(items)
     if item in out:
@@ -51,7 +70,7 @@ def without(items: Sequence[int], item: int) -> list[int]:
     return out
 
 
-def draw_from(rng: Rng, items: Sequence[int]) -> int:
+def draw_from(rng: Rng, items: Sequence[T]) -> T:
     """One item of a list at random: the list is read as an unordered pile (a shuffled deck)."""
     if not items:
         raise RulewrightError("draw_from() an empty list: the rules must check that something is left")

@@ -297,7 +297,7 @@ class ChinaCornettState(rt.State):
         if memo is not None and 'face_down_spots' in memo:
             remembered: Sequence[int] = memo['face_down_spots']
             return remembered
-        value = [s for s, marker_ in enumerate(self.marker) if marker_ == FACE_DOWN]
+        value: Sequence[int] = [s for s, marker_ in enumerate(self.marker) if marker_ == FACE_DOWN]
         if memo is not None:
             memo['face_down_spots'] = value
         return value
@@ -312,7 +312,7 @@ class ChinaCornettState(rt.State):
         if memo is not None and 'reduction_limit' in memo:
             remembered: int = memo['reduction_limit']
             return remembered
-        value = (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)
+        value: int = (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)
         if memo is not None:
             memo['reduction_limit'] = value
         return value

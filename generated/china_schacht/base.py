@@ -610,7 +610,7 @@ class ChinaSchachtState(rt.State):
         if memo is not None and 'removed_per_colour' in memo:
             remembered: int = memo['removed_per_colour']
             return remembered
-        value = (2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0))
+        value: int = (2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0))
         if memo is not None:
             memo['removed_per_colour'] = value
         return value
@@ -629,7 +629,7 @@ class ChinaSchachtState(rt.State):
         if memo is not None and 'provinces' in memo:
             remembered: Sequence[int] = memo['provinces']
             return remembered
-        value = self.board.regions_of_kind[PROVINCE]
+        value: Sequence[int] = self.board.regions_of_kind[PROVINCE]
         if memo is not None:
             memo['provinces'] = value
         return value
@@ -706,7 +706,7 @@ class ChinaSchachtState(rt.State):
         if memo is not None and 'open_provinces' in memo:
             remembered: Sequence[int] = memo['open_provinces']
             return remembered
-        value = (self.here if self.here else self.provinces())
+        value: Sequence[int] = (self.here if self.here else self.provinces())
         if memo is not None:
             memo['open_provinces'] = value
         return value
@@ -717,7 +717,7 @@ class ChinaSchachtState(rt.State):
         if memo is not None and 'open_spaces' in memo:
             remembered: Sequence[int] = memo['open_spaces']
             return remembered
-        value = [s for s in self.board.spots if (self.free(s) and self.province_of(s) in self.open_provinces())]
+        value: Sequence[int] = [s for s in self.board.spots if (self.free(s) and self.province_of(s) in self.open_provinces())]
         if memo is not None:
             memo['open_spaces'] = value
         return value
@@ -837,7 +837,7 @@ class ChinaSchachtState(rt.State):
 
     def _tie_break(self, player: int) -> int:
         # rules/china-schacht/base.yaml:545: among players tied on score, the higher value wins
-        return int(self.palaces_left[player] + self.emissaries_left[player])
+        return self.palaces_left[player] + self.emissaries_left[player]
 
     # -- Visibility ---------------------------------------------------------------------------
     def _shown(self, name: str) -> bool:

@@ -199,7 +199,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         if memo is not None and 'bonus_colours' in memo:
             remembered: Sequence[int] = memo['bonus_colours']
             return remembered
-        value = (YELLOW, ORANGE, GREEN)
+        value: Sequence[int] = (YELLOW, ORANGE, GREEN)
         if memo is not None:
             memo['bonus_colours'] = value
         return value

@@ -190,7 +190,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if memo is not None and 'open_spaces' in memo:
             remembered: Sequence[int] = memo['open_spaces']
             return remembered
-        value = [s for s in self.board.spots if (self.free(s) and self.open_to(self.provinces_at(s)))]
+        value: Sequence[int] = [s for s in self.board.spots if (self.free(s) and self.open_to(self.provinces_at(s)))]
         if memo is not None:
             memo['open_spaces'] = value
         return value
@@ -205,7 +205,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if memo is not None and 'two_colours' in memo:
             remembered: Sequence[Sequence[int]] = memo['two_colours']
             return remembered
-        value = [(range(5)[(k // len(range(5)))], range(5)[(k % len(range(5)))]) for k in range(0, (len(range(5)) * len(range(5)))) if (k // len(range(5))) < (k % len(range(5)))]
+        value: Sequence[Sequence[int]] = [(range(5)[(k // len(range(5)))], range(5)[(k % len(range(5)))]) for k in range(0, (len(range(5)) * len(range(5)))) if (k // len(range(5))) < (k % len(range(5)))]
         if memo is not None:
             memo['two_colours'] = value
         return value

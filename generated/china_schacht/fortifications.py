@@ -155,7 +155,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def _tie_break(self, player: int) -> int:
         # rules/china-schacht/fortifications.yaml:83: among players tied on score, the higher value wins
-        return int((self.palaces_left[player] + self.emissaries_left[player]) + self.fortifications_left[player])
+        return (self.palaces_left[player] + self.emissaries_left[player]) + self.fortifications_left[player]
 
     def _copy_fields(self, other: Any) -> None:
         other.opt_board = self.opt_board

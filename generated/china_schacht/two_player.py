@@ -387,7 +387,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if memo is not None and 'removed_per_colour' in memo:
             remembered: int = memo['removed_per_colour']
             return remembered
-        value = 2
+        value: int = 2
         if memo is not None:
             memo['removed_per_colour'] = value
         return value
@@ -402,7 +402,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if memo is not None and 'open_provinces' in memo:
             remembered: Sequence[int] = memo['open_provinces']
             return remembered
-        value = ([r for r in self.provinces() if not (self.was_empty and r in self.here)] if (self.two_provinces_now and self.here) else (self.here if self.here else self.provinces()))
+        value: Sequence[int] = ([r for r in self.provinces() if not (self.was_empty and r in self.here)] if (self.two_provinces_now and self.here) else (self.here if self.here else self.provinces()))
         if memo is not None:
             memo['open_provinces'] = value
         return value
@@ -433,7 +433,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if memo is not None and 'emperor_occupied' in memo:
             remembered: Sequence[int] = memo['emperor_occupied']
             return remembered
-        value = [r for r in self.provinces() if (not self.empty(r) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]
+        value: Sequence[int] = [r for r in self.provinces() if (not self.empty(r) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]
         if memo is not None:
             memo['emperor_occupied'] = value
         return value
@@ -444,7 +444,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if memo is not None and 'emperor_provinces' in memo:
             remembered: Sequence[int] = memo['emperor_provinces']
             return remembered
-        value = (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.provinces() if (self.emperor_can_build(r) or self.emperor_can_send(r))])
+        value: Sequence[int] = (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.provinces() if (self.emperor_can_build(r) or self.emperor_can_send(r))])
         if memo is not None:
             memo['emperor_provinces'] = value
         return value

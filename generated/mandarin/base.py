@@ -607,7 +607,7 @@ class MandarinState(rt.State):
         if memo is not None and 'character_squares' in memo:
             remembered: frozenset[int] = memo['character_squares']
             return remembered
-        value = frozenset(s for s in self.board.spots if self.is_character(s))
+        value: frozenset[int] = frozenset(s for s in self.board.spots if self.is_character(s))
         if memo is not None:
             memo['character_squares'] = value
         return value
@@ -646,7 +646,7 @@ class MandarinState(rt.State):
         if memo is not None and 'bidders' in memo:
             remembered: Sequence[int] = memo['bidders']
             return remembered
-        value = [q for q in rt.seats_from(self.current, self.num_players) if (q not in self.seller and (self.opt_defaulter == BIDS_AGAIN or q not in self.defaulted))]
+        value: Sequence[int] = [q for q in rt.seats_from(self.current, self.num_players) if (q not in self.seller and (self.opt_defaulter == BIDS_AGAIN or q not in self.defaulted))]
         if memo is not None:
             memo['bidders'] = value
         return value
@@ -657,7 +657,7 @@ class MandarinState(rt.State):
         if memo is not None and 'last_face_up' in memo:
             remembered: bool = memo['last_face_up']
             return remembered
-        value = self.out[(len(self.out) - 1)] not in self.plain
+        value: bool = self.out[(len(self.out) - 1)] not in self.plain
         if memo is not None:
             memo['last_face_up'] = value
         return value

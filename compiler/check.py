@@ -186,7 +186,7 @@ class Program:
     neutral: tuple[str, ...] = ()
     # The methods the runtime enters rule code by whose code charges the budget of a move
     # (runtime/limits.py): each starts a fresh one. "setup", "end", "start" (a phase's),
-    # "turn_end", "guard", "actor", "score", "tie_break", "shown", "hidden"; an action's
+    # "turn_end", "guard", "actor", "score", "tie_break", "shown", "hidden", "seen"; an action's
     # listing and effect start one if theirs charges ("legal", "effect": some does).
     resets: frozenset[str] = frozenset()
 
@@ -1863,6 +1863,17 @@ class _Checker:
                                 + self.procedure_cost(s.call.func))
         return [Line(depth, code, s.span)]
 
+    def over_k(self, e: ast.Expr, index: Ty, span: SourceSpan, tag: str) -> tuple[Ty, str]:
+        """A visibility condition over `k` (an item's place, or the entity of a per field),
+        lowered as a rule that only reads the game; `tag` marks its budget reset."""
+        self.scopes, self.context = [{"k": _Sym("local", index, "k", span)}], "legal"
+        before = self.charges
+        reading = self.begin_reading(("k",))
+        t, py = self.expr(e)
+        py = self.unit_expr(py, self.fact(e).cost, e.span, lists=self.end_reading(reading))
+        self.mark(before, tag)
+        return t, py
+
     def assign(self, s: ast.Assign) -> str:
         target = s.target
         vt, vpy = self.expr(s.value)
@@ -1983,24 +1994,11 @@ class _Checker:
                 if f.type.kind != "list" or f.per is not None:
                     self.error(f.hide_items_if.span, "`hide_items_if` is for a list field (not per entity)",
                                "it hides item k of the list while the condition holds")
-                self.scopes, self.context = [{"k": _Sym("local", INT, "k", f.span)}], "legal"
-                before = self.charges
-                reading = self.begin_reading(("k",))
-                hidden_t, hidden = self.expr(f.hide_items_if)
-                hidden = self.unit_expr(hidden, self.fact(f.hide_items_if).cost, f.hide_items_if.span,
-                                        lists=self.end_reading(reading))
-                self.mark(before, "hidden")
+                hidden_t, hidden = self.over_k(f.hide_items_if, INT, f.span, "hidden")
                 self.want(BOOL, hidden_t, f.hide_items_if.span, "`hide_items_if`")
             seen_by = None
             if f.visible_to is not None:  # (k: the spot, region or die of a per field, the item's place in a list)
-                index = entity(f.per) if f.per else INT
-                self.scopes, self.context = [{"k": _Sym("local", index, "k", f.span)}], "legal"
-                before = self.charges
-                reading = self.begin_reading(("k",))
-                seen_t, seen_by = self.expr(f.visible_to)
-                seen_by = self.unit_expr(seen_by, self.fact(f.visible_to).cost, f.visible_to.span,
-                                         lists=self.end_reading(reading))
-                self.mark(before, "seen")
+                seen_t, seen_by = self.over_k(f.visible_to, entity(f.per) if f.per else INT, f.span, "seen")
                 if not compatible(entity("player"), seen_t):
                     self.error(f.visible_to.span, f"`visible: {{to: ...}}` names the player who sees entry or item k: "
                                f"it must be a player, not {seen_t}",

@@ -21,19 +21,15 @@ import importlib
 import importlib.util
 import linecache
 import os
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .compiler.paths import RULE_FILE_SUFFIXES, is_ruleset_id
+
 if TYPE_CHECKING:
     from .runtime import Game
 
-# A rule set id: `game` or `game/variant`, lowercase letters, digits, `-` and `_` (matched
-# whole). No `.`, no second `/`: an id can only name a module of the generated package.
-RULESET_ID = re.compile(r"[a-z0-9][a-z0-9_-]*(?:/[a-z0-9][a-z0-9_-]*)?")
-MAX_ID_LENGTH = 128
-RULE_FILE_SUFFIXES = (".yaml", ".yml")
 ID_FORM = "`game` or `game/variant` in lowercase letters, digits and `-` (e.g. china-cornett, mandarin/money)"
 
 
@@ -42,10 +38,6 @@ def _shown(text: str, limit: int = 80) -> str:
     from .render import printable
 
     return printable(text, limit)
-
-
-def is_ruleset_id(text: str) -> bool:
-    return len(text) <= MAX_ID_LENGTH and RULESET_ID.fullmatch(text) is not None
 
 
 def load(ruleset: str | os.PathLike[str]) -> Game:

@@ -31,7 +31,15 @@ from . import game_from_source as load_source
 from . import load as load_ruleset
 from .agents import Agent, RandomAgent, agent_seed
 from .compiler import driver
-from .compiler.paths import display, generated_dir, rules_dir, ruleset_file, shown_safely
+from .compiler.paths import (
+    RULE_FILE_SUFFIXES,
+    RULESET_ID,
+    display,
+    generated_dir,
+    rules_dir,
+    ruleset_file,
+    shown_safely,
+)
 from .compiler.source import CompileError, Diagnostic, did_you_mean
 from .match import (
     DEFAULT_MAX_MOVES,
@@ -50,12 +58,8 @@ from .match import (
 )
 from .render import printable, printable_lines, render_state, seat_name
 from .runtime.errors import GameError, IllegalAction, RulewrightError
-from .runtime.faults import game_error
 from .runtime.rng import derive_seed
 from .runtime.state import Action, Game, State
-
-RULESET_ID = re.compile(r"[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)?")
-RULE_FILE_SUFFIXES = (".yaml", ".yml")
 
 
 # -- errors ------------------------------------------------------------------------------------
@@ -435,13 +439,9 @@ QUIT_WORDS = ("q", "quit", "exit")
 
 def seat_to_act(state: State) -> int:
     """The seat that decides now: `state.to_act()`, the one answer for `play` (who is asked,
-    whose agent answers, what is logged) and `replay`; called only before the game's end."""
-    try:
-        seat = state.to_act()
-    except RulewrightError:
-        raise
-    except Exception as exc:  # a fault of the rule set's code (a phase's `actor:`): told by its rule line
-        raise game_error(exc, state) from exc
+    whose agent answers, what is logged) and `replay`; called only before the game's end. A
+    fault of the rule set's code (a phase's `actor:`) is a GameError from `to_act()` itself."""
+    seat = state.to_act()
     if seat is None:
         raise RulewrightError("nobody is to act: the game is over")
     return seat

@@ -127,8 +127,9 @@ def _game(ruleset: str) -> Game:
     game = _GAMES.get(ruleset)
     if game is None:
         from . import load, load_module_file, load_rules
+        from .compiler.paths import RULE_FILE_SUFFIXES
 
-        if ruleset.endswith((".yaml", ".yml")):
+        if ruleset.endswith(RULE_FILE_SUFFIXES):
             game = load_rules(Path(ruleset))
         elif ruleset.endswith(".py"):
             game = load_module_file(Path(ruleset))

@@ -9,8 +9,11 @@ from pathlib import Path
 
 # A game id, as build_ir checks it (a keyword is refused by the driver: it is a module name).
 GAME_ID = re.compile(r"[a-z][a-z0-9-]*")
-# A bundled rule set id: `china-cornett`, `mandarin/money` (always matched whole).
-RULESET_ID = re.compile(r"[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)?")
+# A rule set id: `game` or `game/variant` (`china-cornett`, `mandarin/money`), lowercase
+# letters, digits, `-` and `_`, always matched whole. No `.`, no second `/`: an id can only name
+# a module of the generated package.
+RULESET_ID = re.compile(r"[a-z0-9][a-z0-9_-]*(?:/[a-z0-9][a-z0-9_-]*)?")
+MAX_ID_LENGTH = 128
 # What a rule file's path may hold, as shown in messages and in generated comments: ASCII
 # letters, digits, `-`, `_`, `.` and `/`. No space, quote, backslash, newline or other control
 # character can reach a `# comment` of a generated module.
@@ -18,6 +21,10 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]+")
 # A rule file's name without `.yaml`: it becomes the variant and a module name.
 _FILE_STEM = re.compile(r"[a-z_][a-z0-9_-]*")
 RULE_FILE_SUFFIXES = (".yaml", ".yml")
+
+
+def is_ruleset_id(text: str) -> bool:
+    return len(text) <= MAX_ID_LENGTH and RULESET_ID.fullmatch(text) is not None
 
 
 def package_root() -> Path:

@@ -41,6 +41,13 @@ ACCEPTED = ("a file names its rule set only by bundled id (e.g. china-cornett, m
 HEADER_FORM = '{"ruleset": ..., "players": ..., "seed": ..., "options": {...}}'
 
 
+def plant_evil_module(folder: Path) -> Path:
+    """An `evil.py` in `folder` that, if it ever ran, would create the file returned."""
+    marker = folder / "ran"
+    (folder / "evil.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\nGAME = None\n", encoding="utf-8")
+    return marker
+
+
 def run(*args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(cli, list(args), input=input)
 
@@ -99,9 +106,7 @@ def test_the_corpus_is_all_asserted() -> None:
 def test_a_hostile_log_is_one_clean_error(name: str, tmp_path: Path) -> None:
     log = tmp_path / name
     shutil.copy(LOGS / name, log)
-    marker = tmp_path / "ran"
-    # A module beside the log, where a header naming `evil.py` would have found it: never run.
-    (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\nGAME = None\n", encoding="utf-8")
+    marker = plant_evil_module(tmp_path)  # where a header naming `evil.py` would find it: never run
     line, message = REPLAY_ERRORS[name]
     result = run("replay", str(log))
     assert one_error(result) == f"{log}:{line}: error: {message.replace('{dir}', str(tmp_path))}"
@@ -230,8 +235,7 @@ SCENARIO_ERRORS = {
 def test_a_hostile_scenario_file_is_a_clean_error(name: str, tmp_path: Path) -> None:
     path = tmp_path / name
     shutil.copy(SCENARIOS / name, path)
-    marker = tmp_path / "ran"
-    (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\nGAME = None\n", encoding="utf-8")
+    marker = plant_evil_module(tmp_path)
     where, message = SCENARIO_ERRORS[name]
     result = run("scenario", str(path))
     assert result.exit_code == 1 and "Traceback" not in result.output
@@ -307,8 +311,7 @@ def test_load_never_climbs_out_of_the_generated_package(tmp_path: Path, monkeypa
     generated = tmp_path / "generated"
     (generated / "china_cornett").mkdir(parents=True)
     monkeypatch.setattr(paths, "generated_dir", lambda: generated)
-    marker = tmp_path / "ran"
-    (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n", encoding="utf-8")
+    marker = plant_evil_module(tmp_path)
     for climbing in ("china-cornett/../../evil", "china-cornett/../../evil.py", "china_cornett/..%2f..%2fevil"):
         with pytest.raises(BadSetup, match="^bad rule set id"):
             rulewright.load(climbing)

@@ -1,7 +1,7 @@
-"""What the checker proves of a value's size and of the work to compute it: the static half of
+"""What lowering proves of a value's size and of the work to compute it: the static half of
 the limits of one move (runtime/limits.py, docs/language.md "Limits").
 
-The checker keeps `Facts` for every expression it lowers: at most how many items a list or set
+Lowering keeps `Facts` for every expression it writes: at most how many items a list or set
 holds, how large a number can be, and how much work (steps: loop rounds, items handled) it
 costs that no run-time check pays for. Code whose work is proven small runs unchecked: a loop
 over the board's spots, over a field only ever assigned `[current]`, over an enumeration. What
@@ -10,7 +10,7 @@ size only the game knows (in a rule that only reads the game, one check as it st
 lists are small, `rt.grown`, instead of one per loop), `rt.num` where a number may grow without
 bound, `rt.spend` at the start of a rule whose proven work is large, `rt.div` for a divisor
 that may be zero. What each list field can hold is learnt from every assignment to it:
-check.check() runs the checker again until what it assumed of the fields holds.
+lower.lower() walks the typed program again until what it assumed of the fields holds.
 
 Numbers are bounded relative to U, the largest number the game has stored so far: a fact
 (k, m) says |value| <= k + m * U. A value with m <= 1 and k <= MAX_INT may be stored unchecked:

@@ -1,9 +1,10 @@
-"""Stage 5, check: every name resolves, every call fits its signature, types agree, every
+"""Stage 4, check: every name resolves, every call fits its signature, types agree, every
 phase can be reached and the game can end.
 
-`check(ruleset)` returns the diagnostics and, when there are none, a `Program`: each
-expression and effect already written as Python, which the code generator only lays out.
-Checking and lowering are one walk so they can never disagree about what a name means.
+`check(ruleset)` returns the diagnostics and, when there are none, the `TypedProgram`
+(compiler/typed.py): each expression with its type, each name bound to the symbol it denotes,
+each effect with its span. How that is written as Python, and what checks of the limits of a
+move it needs, is lowering's (compiler/lower.py).
 """
 
 from __future__ import annotations
@@ -11,34 +12,15 @@ from __future__ import annotations
 import keyword
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields, replace
-from typing import assert_never
+from dataclasses import dataclass, field, replace
+from typing import Literal, assert_never
 
 from ..runtime.board import GraphBoard, hex_labels, validate_regions
-from ..runtime.limits import MAX_ACTIONS, MAX_INT, MAX_ITEMS, MAX_STEPS, SMALL_LIST
+from ..runtime.limits import MAX_INT
 from . import ast, ir
-from .budget import (
-    FREE_WORK,
-    NOTHING,
-    STORED,
-    UNSAFE,
-    Facts,
-    Mag,
-    add_mag,
-    at_most,
-    join,
-    join_mag,
-    loop_cost,
-    mul_mag,
-    number,
-    sat,
-    scale_mag,
-    storable,
-)
+from . import typed as t
 from .names import (
     ANNOTATION_NAMES,
-    FILTER_LOCAL,
     IMPLICIT,
     RUNTIME_ACTIONS,
     RUNTIME_BOARDS,
@@ -50,6 +32,7 @@ from .names import (
 )
 from .signatures import AGGREGATES, BUILTINS, VALUES
 from .source import Diagnostic, SourceSpan, did_you_mean
+from .typed import Symbol
 from .types import ANY, BOOL, INT, STR, Ty, compatible, entity, enum, list_of, parse_type, set_of, unify
 
 # Names a field, definition or procedure may not take: every member a state has already
@@ -65,209 +48,56 @@ _KIND_WORDS = frozenset({"int", "bool", "str", "auction", "list", "set", "any", 
                          "role", "regionkind", "board", "border"})
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of lowered Python at an indentation depth, with the rule it came from."""
-
-    depth: int
-    code: str
-    source: SourceSpan | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class LoweredChoice:
-    name: str
-    py_name: str
-    domain: str
-    is_list: bool
-    span: SourceSpan
-
-
-@dataclass(frozen=True, slots=True)
-class LoweredAction:
-    name: str
-    method: str
-    params: tuple[tuple[str, str], ...]  # python name, annotation
-    when: str | None
-    choices: tuple[LoweredChoice, ...]
-    text_parts: tuple[tuple[str, str | None], ...]  # literal text, or (choice python name, format kind)
-    effect: tuple[Line, ...]
-    triggers: tuple[str, ...]  # trigger method names to run afterwards
-    then: tuple[tuple[int, int], ...]  # (phase index, next phase index)
-    span: SourceSpan
-    listing_prelude: tuple[str, ...] = ()  # the checks its listing starts with (runtime/limits.py)
-    fresh_listing: bool = False  # its listing (or guard) charges the budget of a move
-    fresh_effect: bool = False  # its effect (or a trigger after it) does
-    clear_cache: bool = False  # its choices can name ever new values (numbers): keep few actions interned
-    count: int | None = None  # at most this many legal actions (None: only the game knows)
-
-
-@dataclass(frozen=True, slots=True)
-class LoweredFunction:
-    name: str
-    params: tuple[tuple[str, str], ...]
-    returns: str
-    body: tuple[Line, ...]
-    span: SourceSpan
-    doc: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class LoweredTrigger:
-    name: str
-    method: str
-    when: str | None
-    effect: tuple[Line, ...]
-    span: SourceSpan
-
-
-@dataclass(frozen=True, slots=True)
-class LoweredField:
-    name: str
-    annotation: str
-    init: str
-    per: str | None
-    copy: str  # how clone copies it
-    info: str  # the FieldInfo(...) literal
-    span: SourceSpan
-    shown: str | None = None  # the condition under which everyone sees it
-    hidden_item: str | None = None  # the condition (over k) under which item k is hidden
-    seen_by: str | None = None  # `visible: {to: ...}`: the player (over k) who sees entry or item k
-
-
-@dataclass(frozen=True, slots=True)
-class LoweredPhase:
-    name: str
-    const: str
-    start: tuple[Line, ...]
-    actions: tuple[str, ...]  # action method suffixes
-    stuck: str
-    span: SourceSpan
-    actor: str | None = None  # who decides, when not the seat whose turn it is
-    many_actions: bool = False  # its legal actions may pass MAX_ACTIONS: counted once listed
-    fresh_listing: bool = False  # listing its actions charges the budget of a move: a fresh one first
-
-
-@dataclass(frozen=True, slots=True)
-class LoweredBoard:
-    name: str
-    side: int
-    regions: tuple[tuple[str, str, tuple[str, ...]], ...]  # kind, name, spots
-    span: SourceSpan
-    ring: int = 0
-    graph: tuple[str, ...] = ()  # a graph board's spots
-    roads: tuple[tuple[str, str], ...] = ()  # its road segments, each joining two spots
-    borders: tuple[tuple[str, str], ...] = ()  # bordering regions, in the order numbered
-    attributes: tuple[tuple[int, ...], ...] = ()  # per region attribute, its value for each region (-1: none)
-
-
 @dataclass
-class Program:
+class _Declared:
+    """The tables the declarations give, as they are gathered."""
+
     constants: list[tuple[str, int, str]] = field(default_factory=list)  # NAME, value, comment
     enums: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     dice: list[tuple[str, tuple[str, ...], tuple[tuple[int, ...], ...]]] = field(default_factory=list)
-    component_tables: list[tuple[str, str, str, SourceSpan]] = field(default_factory=list)  # NAME, type, code
     options: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # name, slot, choices
     region_kinds: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()
-    boards: list[LoweredBoard] = field(default_factory=list)
-    fields: list[LoweredField] = field(default_factory=list)
-    defines: list[LoweredFunction] = field(default_factory=list)
-    procedures: list[LoweredFunction] = field(default_factory=list)
-    phases: list[LoweredPhase] = field(default_factory=list)
-    actions: list[LoweredAction] = field(default_factory=list)
-    triggers: list[LoweredTrigger] = field(default_factory=list)
-    turn_end: list[str] = field(default_factory=list)
-    end: str = "False"
-    end_span: SourceSpan | None = None
-    scoring: list[tuple[str, str, SourceSpan]] = field(default_factory=list)
-    setup: list[Line] = field(default_factory=list)
-    tie_break: str | None = None
+    boards: list[t.BoardTable] = field(default_factory=list)
     neutral: tuple[str, ...] = ()
-    # The methods the runtime enters rule code by whose code charges the budget of a move
-    # (runtime/limits.py): each starts a fresh one. "setup", "end", "start" (a phase's),
-    # "turn_end", "guard", "actor", "score", "tie_break", "shown", "hidden", "seen"; an action's
-    # listing and effect start one if theirs charges ("legal", "effect": some does).
-    resets: frozenset[str] = frozenset()
+    component_count: dict[str, int] = field(default_factory=dict)
 
-
-@dataclass(frozen=True, slots=True)
-class _Sym:
-    kind: str  # field, perfield, const, option, value, local, define
-    ty: Ty
-    py: str
-    span: SourceSpan | None = None
-    per: str | None = None
-    untyped: str = ""  # a `let x = []`: the marker its annotation is written at (`_typed_lets`)
-
-
-_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+    def freeze(self) -> t.Tables:
+        return t.Tables(tuple(self.constants), tuple(self.enums), tuple(self.dice), tuple(self.options),
+                        self.region_kinds, self.roles, tuple(self.boards), self.neutral,
+                        tuple(self.component_count.items()))
 
 
 class _Checker:
-    def __init__(self, rs: ir.RuleSet, assumed: dict[str, Facts] | None = None) -> None:
+    def __init__(self, rs: ir.RuleSet) -> None:
         self.rs = rs
-        # The limits of a move (compiler/budget.py): what each expression is known to be and to
-        # cost, by node; `assumed` is what check() learnt the fields hold, `derived` what this
-        # walk finds stored in them.
-        self.assumed = assumed
-        self.derived: dict[str, Facts] = {}
-        # `let` values started from an empty `[]` or `{}`: their annotation, by marker, is written
-        # once the block is lowered, with the item type later assignments give (`_typed_lets`).
-        self.untyped: dict[str, Ty] = {}
-        # The nodes lowered as conditions: only their truth is used (`test`).
-        self.tested: set[int] = set()
-        self.lets = 0
-        self.facts: dict[int, Facts] = {}
-        # The nodes whose code gives its type's one runtime representation already (docs/language.md,
-        # "Values"): a list is a tuple, a set a frozenset, all the way down. Others are converted
-        # where the representation shows: stored, compared, or put into a list or set.
-        self.canonical: set[int] = set()
-        self.items: set[_Sym] = set()  # the locals that walk the items of a list or set
-        self.local_facts: dict[int, tuple[_Sym, Facts]] = {}  # (the symbol too: its id is not reused)
-        self.costs: dict[int, int] = {}  # the unchecked work of each statement
-        self.block_cost = 0  # of the block lowered last
-        self.assigned: frozenset[str] = frozenset()  # the names the rule being lowered assigns to
-        self.define_facts: dict[str, tuple[Facts, int]] = {}  # result, and the work of a call
-        self.procedure_costs: dict[str, int] = {}
-        self.board_bounds: dict[str, int] | None = None
-        self.resets: set[str] = set()
-        self.charges = 0  # checks that charge the budget, met so far (in code, or in what it calls)
-        self.charging: set[str] = set()  # definitions and procedures whose code charges it
-        self.charging_triggers: set[str] = set()  # the methods of triggers whose code does
-        # A rule that only reads the game checks at its start that the lists it searches are small
-        # (`hoisted`, in the order met; None: this rule changes the game, each operation is checked
-        # where it is); `entry` are its parameters, known at its start.
-        self.hoisted: dict[str, None] | None = None
-        self.hoist_sites = 0  # the operations on them, which may be nested one in another
-        self.entry: frozenset[str] = frozenset()
-        # While an effect statement is lowered: the lists it walks whose size is checked by a
-        # statement of its own just before it (`if len(x) > 16: rt.walk(...)`), and how many
-        # scopes were open when it began (a name bound deeper is a comprehension's own).
-        self.prechecks: list[str] | None = None
-        self.statement_scopes = 0
         self.diags: list[Diagnostic] = []
-        self.globals: dict[str, _Sym] = {}
-        self.scopes: list[dict[str, _Sym]] = []
+        self.globals: dict[str, Symbol] = {}
+        self.scopes: list[dict[str, Symbol]] = []
         self.functions: dict[str, ir.Define] = {}
         self.define_types: dict[str, Ty] = {}
+        self.define_bodies: dict[str, t.Define] = {}
         self.define_depth = 0  # definitions being typed, one inside another
         self.procedures: dict[str, ir.Procedure] = {}
         self.context = ""  # "effect" allows chance
+        # `let x = []`: the item type the assignments after it give, by the symbol the `let`
+        # bound (`let_of`: that symbol, for each the assignments made of it)
+        self.let_types: dict[Symbol, Ty] = {}
+        self.let_of: dict[Symbol, Symbol] = {}
         self.gotos: list[tuple[str, SourceSpan]] = []
-        self.program = Program()
+        self.tables = _Declared()
+        self.components: list[t.ComponentAttribute] = []
         self.entity_kinds = {"player", "spot", "region", "border"} | {d.name for d in rs.dice}
         self.region_attributes: list[str] = []  # the names of region attributes, in table order
         self.enum_names: set[str] = {"role", "regionkind"}
         self.kinds: set[str] = set()  # enumerations, dice kinds and components declared so far
-        self.component_count: dict[str, int] = {}
         self.attributes: dict[str, dict[str, tuple[Ty, str]]] = {}
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
 
     # -- declarations -------------------------------------------------------------------------
-    def declare(self, name: str, sym: _Sym) -> None:
+    def declare(self, name: str, sym: Symbol) -> None:
         if name in IMPLICIT:
             if sym.span is not None and sym.kind != "const":  # (values and seats: build.py says so, where they are)
                 self.error(sym.span, f"`{name}` is reserved: the rules use it for {IMPLICIT[name]}",
@@ -299,11 +129,11 @@ class _Checker:
         if enum_name not in ("role", "regionkind") and not self.new_kind(enum_name, span):
             return False
         self.enum_names.add(enum_name)
-        self.program.enums.append((enum_name, values))
+        self.tables.enums.append((enum_name, values))
         for i, value in enumerate(values):
             const = const_name(value)
-            self.declare(value, _Sym("const", enum(enum_name), const, span))
-            self.program.constants.append((const, i, f"{enum_name}: {comment}"))
+            self.declare(value, Symbol("const", value, enum(enum_name), const, span))
+            self.tables.constants.append((const, i, f"{enum_name}: {comment}"))
         return True
 
     def declarations(self) -> None:
@@ -311,7 +141,7 @@ class _Checker:
         for name, (tname, py, _doc) in VALUES.items():
             ty = parse_type(tname, self.entity_kinds, self.enum_names)
             assert isinstance(ty, Ty)
-            self.globals[name] = _Sym("value", ty, py)
+            self.globals[name] = Symbol("value", name, ty, py)
         if not rs.roles:
             roles = tuple(f"seat{i + 1}" for i in range(max(rs.players)))
         else:
@@ -319,17 +149,18 @@ class _Checker:
             if len(roles) < max(rs.players):
                 self.error(rs.span, f"{len(roles)} roles for up to {max(rs.players)} players",
                            "give one role per seat, in seat order")
-        self.program.roles = roles
+        self.tables.roles = roles
         self.declare_enum("role", roles, rs.span, "the roles, in seat order")
         # Neutral seats come after the players: they own pieces but never take a turn nor win.
-        self.program.neutral = rs.neutral
+        self.tables.neutral = rs.neutral
         for i, name in enumerate(rs.neutral):
-            self.declare(name, _Sym("const", entity("player"), f"(self.num_players + {i})", rs.span))
+            self.declare(name, Symbol("const", name, entity("player"), f"(self.num_players + {i})", rs.span))
         for decl in rs.enums:
             if not self.declare_enum(decl.name, decl.values, decl.span, f"values of `{decl.name}`"):
                 continue
             # The enumeration's name stands for the list of all its values: `for a in animal`.
-            self.declare(decl.name, _Sym("value", list_of(enum(decl.name)), f"range({len(decl.values)})", decl.span))
+            self.declare(decl.name, Symbol("value", decl.name, list_of(enum(decl.name)), f"range({len(decl.values)})",
+                                            decl.span))
         # boards and their region kinds
         kinds: tuple[str, ...] | None = None
         for board in rs.boards:
@@ -342,7 +173,7 @@ class _Checker:
             self.board(board)
         if not rs.boards:
             self.error(rs.span, "a rule set needs `boards:` with at least one board")
-        self.program.region_kinds = kinds or ()
+        self.tables.region_kinds = kinds or ()
         self.declare_enum("regionkind", kinds or (), rs.span, "the kinds of regions on the board")
         for board in rs.boards:
             if board.name in RUNTIME_BOARDS:
@@ -357,32 +188,32 @@ class _Checker:
         for opt in rs.options:
             self.reserved_member("option", opt.name, opt.span)
             slot = f"opt_{opt.name}"
-            self.program.options.append((opt.name, slot, opt.choices))
-            self.declare(opt.name, _Sym("option", enum(opt.name), f"self.{slot}", opt.span))
+            self.tables.options.append((opt.name, slot, opt.choices))
+            self.declare(opt.name, Symbol("option", opt.name, enum(opt.name), f"self.{slot}", opt.span))
             if opt.name != "board":
                 self.declare_enum(opt.name, opt.choices, opt.span, f"choices of option `{opt.name}`")
             else:
                 self.enum_names.add("board")
-                self.program.enums.append(("board", opt.choices))
+                self.tables.enums.append(("board", opt.choices))
         for comp in rs.components:
             self.component(comp)
         for kind in rs.dice:
             if kind.name in _KIND_WORDS or kind.name in self.kinds:  # (dice kinds are entity kinds from the start)
                 self.new_kind(kind.name, kind.span)  # refuses it, saying why
             names = tuple(d.name for d in kind.dice)
-            self.program.dice.append((kind.name, names, tuple(d.faces for d in kind.dice)))
+            self.tables.dice.append((kind.name, names, tuple(d.faces for d in kind.dice)))
             for i, die in enumerate(kind.dice):
                 const = const_name(die.name)
-                self.declare(die.name, _Sym("const", entity(kind.name), const, die.span))
-                self.program.constants.append((const, i, f"{kind.name} {die.faces}"))
+                self.declare(die.name, Symbol("const", die.name, entity(kind.name), const, die.span))
+                self.tables.constants.append((const, i, f"{kind.name} {die.faces}"))
         for f in rs.fields:
             if f.values:
                 self.declare_enum(f.name, f.values, f.span, f"values of field `{f.name}`")
         for f in rs.fields:
             if self.reserved(f.name, f.span):
                 continue
-            sym_kind = "perfield" if f.per else "field"
-            self.declare(f.name, _Sym(sym_kind, f.type, f"self.{f.name}", f.span, f.per))
+            denotes: t.SymbolKind = "perfield" if f.per else "field"
+            self.declare(f.name, Symbol(denotes, f.name, f.type, f"self.{f.name}", f.span, f.per))
         for d in rs.defines:
             if not self.reserved(d.name, d.span) and (d.name in self.functions or d.name in self.globals):
                 self.error(d.span, f"`{d.name}` is declared twice")
@@ -459,47 +290,25 @@ class _Checker:
         """A fixed set of numbered pieces: an entity kind, its list, and tables of attributes."""
         if not self.new_kind(comp.name, comp.span):
             return
-        self.component_count[comp.name] = comp.count
+        self.tables.component_count[comp.name] = comp.count
         labels = tuple(f"{comp.name}{i + 1}" for i in range(comp.count))
-        self.program.dice.append((comp.name, labels, ()))
+        self.tables.dice.append((comp.name, labels, ()))
         if comp.all_name is not None:
-            self.declare(comp.all_name, _Sym("value", list_of(entity(comp.name)), f"range({comp.count})", comp.span))
+            self.declare(comp.all_name, Symbol("value", comp.all_name, list_of(entity(comp.name)),
+                                               f"range({comp.count})", comp.span))
         table: dict[str, tuple[Ty, str]] = {}
         for attr in comp.attributes:
-            self.scopes, self.context = [{"i": _Sym("local", INT, "i", attr.span)}], "init"
-            charges = self.charges
-            ty, py = self.expr(attr.value)
+            value = self.rule_expr(attr.value, "init", Symbol("local", "i", INT, "i", attr.span))
             self.scopes = []
-            if self.charges > charges or sat(self.fact(attr.value).cost * comp.count) > MAX_STEPS:
-                self.error(attr.value.span, f"attribute `{attr.name}` of `{comp.name}` may take more work to compute "
-                           f"than a move may do ({MAX_STEPS:,} steps for all {comp.count:,})",
-                           "compute it from `i` with fewer or shorter loops")
-                continue
-            if "self." in py:
+            if _reads_game(value):
                 self.error(attr.value.span, f"attribute `{attr.name}` of `{comp.name}` must not depend on the game "
                            "state", "use the number `i`, enumerations and constants")
                 continue
             const = f"{const_name(comp.name)}_{const_name(attr.name)}"
-            table[attr.name] = (ty, const)
-            self.program.component_tables.append(
-                (const, _annotation(ty), f"tuple({py} for i in range({comp.count}))", attr.span))
+            table[attr.name] = (value.ty, const)
+            self.components.append(t.ComponentAttribute(comp.name, attr.name, const, value.ty, value, comp.count,
+                                                        attr.span))
         self.attributes[comp.name] = table
-
-    def attribute(self, e: ast.Attr) -> tuple[Ty, str]:
-        t, py = self.expr(e.obj)
-        if t.kind == "any":
-            return ANY, "None"
-        table = self.attributes.get(t.name) if t.kind == "entity" else None
-        if table is None:
-            self.error(e.span, f"`.{e.name}`: a value of type {t} has no attributes",
-                       "components have attributes (components: tile: attributes: ...)")
-            return ANY, "None"
-        if e.name not in table:
-            self.error(e.span, f"`{t.name}` has no attribute `{e.name}`", did_you_mean(e.name, table)
-                       or f"its attributes: {', '.join(table) or 'none'}")
-            return ANY, "None"
-        ty, const = table[e.name]
-        return ty, f"{const}[{py}]"
 
     def board(self, board: ir.Board) -> None:
         if board.ring:
@@ -562,8 +371,8 @@ class _Checker:
         dupes = sorted(n for n, count in names.items() if count > 1)
         if dupes:
             self.error(board.span, f"board `{board.name}` names several regions {', '.join(dupes)}")
-        self.program.boards.append(
-            LoweredBoard(
+        self.tables.boards.append(
+            t.BoardTable(
                 board.name, board.hexagon,
                 tuple((k, n, s) for k, rs_ in regions.items() for n, s in rs_), board.span,
             )
@@ -634,14 +443,14 @@ class _Checker:
                     if enum_of not in (None, sym.ty.name):
                         self.error(r.span, f"attribute `{attr}` of {r.name} is a {sym.ty.name}, elsewhere a {enum_of}")
                     enum_of = sym.ty.name
-                    row.append(next((v for n, v, _ in self.program.constants if n == sym.py), -1))
+                    row.append(next((v for n, v, _ in self.tables.constants if n == sym.py), -1))
             tables.append(tuple(row))
             if enum_of is not None:
                 self.attributes.setdefault("region", {})[attr] = (
                     enum(enum_of), f"self.board.region_attributes[{self.region_attributes.index(attr)}]")
         if board.expect is not None:
             self.graph_expect(board, labels, edges, region_of, borders)
-        self.program.boards.append(LoweredBoard(
+        self.tables.boards.append(t.BoardTable(
             board.name, 0, tuple(regions), board.span, 0, tuple(labels), tuple(edges), tuple(borders),
             tuple(tables),
         ))
@@ -748,10 +557,12 @@ class _Checker:
         if board.expect is not None and board.expect.spots not in (None, board.ring):
             self.error(board.expect.span, f"board `{board.name}` has {board.ring} spots, "
                        f"expected {board.expect.spots}")
-        self.program.boards.append(LoweredBoard(board.name, 0, tuple(regions), board.span, board.ring))
+        self.tables.boards.append(t.BoardTable(board.name, 0, tuple(regions), board.span, board.ring))
 
     # -- scopes -------------------------------------------------------------------------------
-    def lookup(self, name: str) -> _Sym | None:
+
+    # -- scopes -------------------------------------------------------------------------------
+    def lookup(self, name: str) -> Symbol | None:
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
@@ -763,35 +574,27 @@ class _Checker:
             names |= set(scope)
         return sorted(names)
 
-    def bind(self, name: str, ty: Ty, span: SourceSpan) -> str:
+    def bind(self, name: str, ty: Ty, span: SourceSpan, item: bool = False) -> Symbol:
         if self.lookup(name) is not None or name in self.functions or name in self.procedures:
             self.error(span, f"`{name}` is already a name here", "choose another name for the local value")
-        py = local_name(name)
-        self.scopes[-1][name] = _Sym("local", ty, py, span)
-        return py
+        sym = Symbol("local", name, ty, local_name(name), span, item=item)
+        self.scopes[-1][name] = sym
+        return sym
 
     # -- expressions --------------------------------------------------------------------------
-    def expr(self, e: ast.Expr) -> tuple[Ty, str]:
-        self.facts.pop(id(e), None)  # (an id is reused once its node is gone: facts are this walk's)
-        self.canonical.discard(id(e))
-        t, py = self.lower(e)
-        if id(e) not in self.facts:  # what the type alone says; the work is its parts' work
-            self.facts[id(e)] = self.type_facts(t).plus(sum(self.fact(part).cost for part in _parts(e)))
-        return t, py
-
-    def lower(self, e: ast.Expr) -> tuple[Ty, str]:
+    def expr(self, e: ast.Expr, tested: bool = False) -> t.Expr:
+        """The typed expression of `e`; `tested`: only its truth is used (see `binary`)."""
         match e:
             case ast.Num():
                 if e.value > MAX_INT:
                     self.error(e.span, f"a number larger than the limit of whole numbers, {MAX_INT:,} (64 bits)",
                                "numbers in a game stay within 64 bits")
-                    return INT, "0"
-                self.facts[id(e)] = number(e.value)
-                return INT, str(e.value)
+                    return t.Invalid(INT, e.span)
+                return t.Num(e.value, INT, e.span)
             case ast.Str():
-                return STR, repr(e.value)
+                return t.Str(e.value, STR, e.span)
             case ast.BoolLit():
-                return BOOL, str(e.value)
+                return t.Bool(e.value, BOOL, e.span)
             case ast.Name():
                 return self.name(e)
             case ast.Attr():
@@ -803,311 +606,172 @@ class _Checker:
             case ast.Comprehension():
                 return self.comprehension(e)
             case ast.ListLit():
-                lowered = self.collection(e.items, "list", e.span)
-                self.facts[id(e)] = self.literal_facts(e.items)
-                self.canonical.add(id(e))
-                return lowered
+                return self.collection(e.items, "list", e.span)
             case ast.SetLit():
-                lowered = self.collection(e.items, "set", e.span)
-                self.facts[id(e)] = self.literal_facts(e.items)
-                self.canonical.add(id(e))
-                return lowered
+                return self.collection(e.items, "set", e.span)
             case ast.Unary():
-                t, py = self.test(e.operand) if e.op == "not" else self.expr(e.operand)
+                operand = self.expr(e.operand, tested=e.op == "not")
                 if e.op == "not":
-                    self.truth(t, e.operand.span)
-                    return BOOL, f"not {py}"
-                self.want(INT, t, e.operand.span, "`-`")
-                self.facts[id(e)] = Facts(self.fact(e.operand).cost, mag=self.fact(e.operand).mag)
-                return INT, f"-{py}"
+                    self.truth(operand.ty, e.operand.span)
+                    return t.Unary("not", operand, BOOL, e.span)
+                self.want(INT, operand.ty, e.operand.span, "`-`")
+                return t.Unary(e.op, operand, INT, e.span)
             case ast.Binary():
-                return self.binary(e)
+                return self.binary(e, tested)
             case ast.Cond():
-                tt, tpy = self.test(e.test)
-                self.truth(tt, e.test.span)
-                at, apy = self.expr(e.then)
-                bt, bpy = self.expr(e.orelse)
-                common = unify(at, bt)
+                test = self.test(e.test)
+                then, orelse = self.expr(e.then), self.expr(e.orelse)
+                common = unify(then.ty, orelse.ty)
                 if common is None:
-                    self.error(e.span, f"type mismatch: one branch is {at}, the other {bt}")
-                    common = at
-                self.facts[id(e)] = join(self.fact(e.then), self.fact(e.orelse)).plus(self.fact(e.test).cost)
-                if id(e.then) in self.canonical and id(e.orelse) in self.canonical:
-                    self.canonical.add(id(e))
-                return common, f"({apy} if {tpy} else {bpy})"
+                    self.error(e.span, f"type mismatch: one branch is {then.ty}, the other {orelse.ty}")
+                    common = then.ty
+                return t.Cond(test, then, orelse, common, e.span)
             case _:
                 assert_never(e)
 
-    def name(self, e: ast.Name) -> tuple[Ty, str]:
+    def test(self, e: ast.Expr) -> t.Expr:
+        """A condition (an `if`, a `when`, a filter): a bool, or a list or set, true when not
+        empty. Only its truth is used, so `and`/`or` in it may give an operand as it is."""
+        typed = self.expr(e, tested=True)
+        self.truth(typed.ty, e.span)
+        return typed
+
+    def name(self, e: ast.Name) -> t.Expr:
         sym = self.lookup(e.id)
         if sym is not None:
-            self.facts[id(e)] = self.symbol_facts(e.id, sym)
-            if sym.kind == "field" or sym in self.items:  # a field, or an item of a list or set
-                self.canonical.add(id(e))
-            return sym.ty, sym.py
+            return t.Ref(sym, sym.ty, e.span)
         if e.id in self.functions:
             d = self.functions[e.id]
             if d.params:
                 self.error(e.span, f"`{e.id}` takes {len(d.params)} argument(s)", f"call it: {e.id}(...)")
-                return ANY, "None"
-            ty = self.define_type(d)
-            self.facts[id(e)] = self.define_call_facts(d, 0)
-            return ty, f"self.{e.id}()"
+                return t.Invalid(ANY, e.span)
+            return t.DefineCall(e.id, (), self.define_type(d), e.span)
         self.error(e.span, f"unknown name `{e.id}`", did_you_mean(e.id, self.visible_names()))
-        return ANY, "None"
+        return t.Invalid(ANY, e.span)
 
-    def index(self, e: ast.Index) -> tuple[Ty, str]:
+    def attribute(self, e: ast.Attr) -> t.Expr:
+        obj = self.expr(e.obj)
+        if obj.ty.kind == "any":
+            return t.Invalid(ANY, e.span)
+        table = self.attributes.get(obj.ty.name) if obj.ty.kind == "entity" else None
+        if table is None:
+            self.error(e.span, f"`.{e.name}`: a value of type {obj.ty} has no attributes",
+                       "components have attributes (components: tile: attributes: ...)")
+            return t.Invalid(ANY, e.span)
+        if e.name not in table:
+            self.error(e.span, f"`{obj.ty.name}` has no attribute `{e.name}`", did_you_mean(e.name, table)
+                       or f"its attributes: {', '.join(table) or 'none'}")
+            return t.Invalid(ANY, e.span)
+        ty, const = table[e.name]
+        return t.AttrOf(obj, e.name, const, ty, e.span)
+
+    def index(self, e: ast.Index) -> t.Expr:
         if isinstance(e.obj, ast.Name):
             sym = self.lookup(e.obj.id)
             if sym is not None and sym.kind == "perfield":
-                it, ipy = self.expr(e.index)
-                self.want(entity(sym.per or ""), it, e.index.span, f"the index of `{e.obj.id}`")
-                self.facts[id(e)] = self.field_facts(e.obj.id, sym.ty).priced(self.fact(e.index).cost)
-                self.canonical.add(id(e))
-                return sym.ty, f"{sym.py}[{ipy}]"
-        t, py = self.expr(e.obj)
-        it, ipy = self.expr(e.index)
-        if t.kind == "list":
-            self.want(INT, it, e.index.span, "a list index")
-            item = self.fact(e.obj).item or self.type_facts(t.elem or ANY)
-            self.facts[id(e)] = item.priced(self.fact(e.obj).cost + self.fact(e.index).cost)
-            self.canonical.add(id(e))
-            return t.elem or ANY, f"{py}[{ipy}]"
-        if t.kind != "any":
-            self.error(e.obj.span, f"a value of type {t} cannot be indexed")
-        return ANY, "None"
+                index = self.expr(e.index)
+                self.want(entity(sym.per or ""), index.ty, e.index.span, f"the index of `{e.obj.id}`")
+                return t.PerIndex(sym, index, sym.ty, e.span)
+        obj, index = self.expr(e.obj), self.expr(e.index)
+        if obj.ty.kind == "list":
+            self.want(INT, index.ty, e.index.span, "a list index")
+            return t.ListIndex(obj, index, obj.ty.elem or ANY, e.span)
+        if obj.ty.kind != "any":
+            self.error(e.obj.span, f"a value of type {obj.ty} cannot be indexed")
+        return t.Invalid(ANY, e.span)
 
-    def collection(self, items: tuple[ast.Expr, ...], kind: str, span: SourceSpan) -> tuple[Ty, str]:
+    def collection(self, items: tuple[ast.Expr, ...], kind: Literal["list", "set"], span: SourceSpan) -> t.Expr:
         elem = ANY
-        parts = []
+        typed = []
         for item in items:
-            t, py = self.expr(item)
-            u = unify(elem, t)
+            part = self.expr(item)
+            u = unify(elem, part.ty)
             if u is None:
-                self.error(item.span, f"type mismatch: {t} among items of type {elem}")
+                self.error(item.span, f"type mismatch: {part.ty} among items of type {elem}")
             else:
                 elem = u
-            parts.append(self.canon(item, t, py))
-        tupled = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
-        if kind == "list":  # a list is a tuple: one representation, and it can be an item of a set
-            return list_of(elem), tupled
-        if not parts:
-            return set_of(elem), "frozenset()"
-        return set_of(elem), f"frozenset({tupled})"
+            typed.append(part)
+        return t.Collection(kind, tuple(typed), list_of(elem) if kind == "list" else set_of(elem), span)
 
-    def canon(self, e: ast.Expr, t: Ty, py: str) -> str:
-        """`py`, the code of `e`, giving the one runtime representation of its type: a list is a
-        tuple and a set a frozenset, items too (`tuple(x)` of a tuple is that tuple itself)."""
-        # Every set is made a frozenset, and every item put into a list or set is converted, so the
-        # items of any list are in their one representation already: only the list itself may be
-        # a Python list (a comprehension, `sorted`) or a range (`players`).
-        if t.kind != "list" or id(e) in self.canonical:
-            return py
-        return f"tuple({py})"
+    def element(self, ty: Ty, span: SourceSpan) -> Ty:
+        """The type of the items a `for` walks in a value of type `ty` (a region: its spots)."""
+        if ty.kind in ("list", "set"):
+            return ty.elem or ANY
+        if ty == entity("region"):
+            return entity("spot")
+        if ty.kind != "any":
+            self.error(span, f"cannot iterate over a value of type {ty}", "iterate over a list, a set or a region")
+        return ANY
 
-    def iterable(self, t: Ty, py: str, span: SourceSpan, ordered: bool = True) -> tuple[Ty, str]:
-        """The element type of something a `for` can walk, and how to walk it. A set is walked in
-        increasing order where the order can reach the game (`ordered`: a loop, a choice, a list
-        made from it): the order of a frozenset is Python's own, not the same under every
-        interpreter, and for some items not under every hash seed."""
-        if t.kind == "set" and ordered:
-            return t.elem or ANY, _sorted(t.elem or ANY, py)
-        if t.kind in ("list", "set"):
-            return t.elem or ANY, py
-        if t == entity("region"):
-            return entity("spot"), f"self.board.region_spots[{py}]"
-        if t.kind != "any":
-            self.error(span, f"cannot iterate over a value of type {t}", "iterate over a list, a set or a region")
-        return ANY, py
-
-    def comprehension(self, e: ast.Comprehension) -> tuple[Ty, str]:
+    def comprehension(self, e: ast.Comprehension) -> t.Expr:
         if e.func not in AGGREGATES:
             self.error(e.span, f"`{e.func}(... for ...)`: unknown aggregate",
                        did_you_mean(e.func, AGGREGATES) or f"aggregates: {', '.join(AGGREGATES)}")
-        fused = self.fused_filter(e)
-        if fused is not None:
-            return fused
-        dt, dpy = self.expr(e.domain)
-        # only a list made from a set shows the order its items are walked in
-        elem, walk = self.iterable(dt, dpy, e.domain.span, ordered=e.func == "list")
-        domain = self.domain_facts(e.domain, dt)
+        domain = self.expr(e.domain)
+        elem = self.element(domain.ty, e.domain.span)
         self.scopes.append({})
-        var = self.bind(e.var, elem, e.span)
-        self.items.add(self.scopes[-1][e.var])
-        self.set_local(e.var, domain.item)
-        cond_py = None
-        if e.cond is not None:
-            ct, cond_py = self.test(e.cond)
-            self.truth(ct, e.cond.span)
-        et, epy = self.expr(e.elt)
-        if e.func in ("list", "set"):
-            epy = self.canon(e.elt, et, epy)
+        var = self.bind(e.var, elem, e.span, item=True)
+        cond = self.test(e.cond) if e.cond is not None else None
+        elt = self.expr(e.elt)
         self.scopes.pop()
-        each = self.fact(e.elt)
-        walk, work, rounds, small = self.loop(walk, domain, 1 + each.cost + (self.fact(e.cond).cost if e.cond else 0),
-                                              e.span)
-        cost = sat(domain.cost + work)
-        head = f"for {var} in {walk}" + (f" if {cond_py}" if cond_py else "")
         match e.func:
             case "count":
-                self.want(BOOL, et, e.elt.span, "what `count` counts")
-                self.facts[id(e)] = number(rounds, cost=cost)
-                if cond_py:
-                    return INT, f"sum(1 for {var} in {walk} if {cond_py} and {epy})"
-                return INT, f"sum(1 for {var} in {walk} if {epy})"
+                self.want(BOOL, elt.ty, e.elt.span, "what `count` counts")
+                ty = INT
             case "all" | "any":
-                self.truth(et, e.elt.span)
-                self.facts[id(e)] = Facts(cost)
-                return BOOL, f"{e.func}({epy} {head})"
+                self.truth(elt.ty, e.elt.span)
+                ty = BOOL
             case "sum" | "min" | "max":
-                self.want(INT, et, e.elt.span, f"what `{e.func}` adds up")
-                mag = scale_mag(each.mag, rounds) if e.func == "sum" else join_mag(each.mag, (0, 0))
-                self.facts[id(e)] = Facts(cost, mag=mag)
-                if e.func == "sum":
-                    return INT, f"sum({epy} {head})"
-                return INT, f"{e.func}(({epy} {head}), default=0)"
+                self.want(INT, elt.ty, e.elt.span, f"what `{e.func}` adds up")
+                ty = INT
             case "set":
-                self.facts[id(e)] = self.clamp(set_of(et), Facts(cost, rounds, item=each.priced(0), small=small))
-                self.canonical.add(id(e))
-                return set_of(et), f"frozenset({epy} {head})"
+                ty = set_of(elt.ty)
             case _:
-                self.facts[id(e)] = Facts(cost, rounds, item=each.priced(0), small=small)
-                return list_of(et), f"[{epy} {head}]"
+                ty = list_of(elt.ty)
+        return t.Comprehension(e.func, var, domain, cond, elt, ty, e.span)
 
-    def fused_filter(self, e: ast.Comprehension) -> tuple[Ty, str] | None:
-        """`[s for s in spots if marker[s] == v]` walks the field itself, not the spots and then
-        the field: `[s for s, m in enumerate(self.marker) if m == V]`, three times faster."""
-        if not (e.func == "list" and isinstance(e.domain, ast.Name) and e.domain.id == "spots"
-                and self.lookup("spots") is self.globals.get("spots")
-                and isinstance(e.elt, ast.Name) and e.elt.id == e.var
-                and isinstance(e.cond, ast.Binary) and e.cond.op in ("==", "!=")
-                and isinstance(e.cond.left, ast.Index) and isinstance(e.cond.left.obj, ast.Name)
-                and isinstance(e.cond.left.index, ast.Name) and e.cond.left.index.id == e.var):
-            return None
-        field_sym = self.lookup(e.cond.left.obj.id)
-        if field_sym is None or field_sym.kind != "perfield" or field_sym.per != "spot":
-            return None
-        self.scopes.append({})
-        var = self.bind(e.var, entity("spot"), e.span)
-        value_t, value_py = self.expr(e.cond.right)
-        self.scopes.pop()
-        if var in value_py or unify(field_sym.ty, value_t) is None:
-            return None  # the value depends on the spot, or is mistyped: take the general path
-        spots = self.kind_count("spot") or 0
-        work = sat(spots * (1 + self.fact(e.cond.right).cost))
-        if work > FREE_WORK:
-            return None  # more work than may go unchecked: the general path counts it
-        self.facts[id(e)] = Facts(work, spots, item=Facts())
-        item = FILTER_LOCAL.format(e.cond.left.obj.id)
-        return list_of(entity("spot")), (
-            f"[{var} for {var}, {item} in enumerate({field_sym.py}) if {item} {e.cond.op} {value_py}]"
-        )
-
-    def test(self, e: ast.Expr) -> tuple[Ty, str]:
-        """A condition, whose truth only is used (an `if`, a `when`, a filter): `and`/`or` in it
-        may give a list or set operand as it is (see `binary`)."""
-        self.tested.add(id(e))
-        return self.expr(e)
-
-    def binary(self, e: ast.Binary) -> tuple[Ty, str]:
-        if e.op in ("and", "or") and id(e) in self.tested:
-            self.tested.update((id(e.left), id(e.right)))
-        lt, lpy = self.expr(e.left)
-        rt_, rpy = self.expr(e.right)
-        left, right = self.fact(e.left), self.fact(e.right)
-        work = sat(left.cost + right.cost)
-        self.facts[id(e)] = Facts(work)  # a truth value; numbers and lists say more below
+    def binary(self, e: ast.Binary, tested: bool) -> t.Expr:
         op = e.op
+        truth_only = tested and op in ("and", "or")
+        left, right = self.expr(e.left, tested=truth_only), self.expr(e.right, tested=truth_only)
+        lt, rt_ = left.ty, right.ty
+        ty = BOOL
         if op in ("and", "or"):
             self.truth(lt, e.left.span)
             self.truth(rt_, e.right.span)
-            # Python's `and`/`or` give one of their operands: a list or set used as a condition
-            # is made a bool, so the result is a bool as its type says (`mine(p) and n > 0`).
-            if id(e) not in self.tested:
-                lpy, rpy = (py if t.kind == "bool" else f"bool({py})" for t, py in ((lt, lpy), (rt_, rpy)))
-            return BOOL, f"({lpy} {op} {rpy})"
-        if op in _COMPARISONS:
-            # Python chains `a == b == c`: a comparison (or a `not`) inside another keeps its parentheses.
-            lpy, rpy = (f"({py})" if isinstance(side, ast.Unary | ast.Binary) and side.op in (*_COMPARISONS, "not")
-                        else py for side, py in ((e.left, lpy), (e.right, rpy)))
-        if op in ("==", "!="):
+        elif op in ("==", "!="):
             if unify(lt, rt_) is None:
                 self.error(e.span, f"type mismatch: comparing {lt} with {rt_}")
-            if lt.kind in ("list", "set") or rt_.kind in ("list", "set"):  # compared item by item
-                lpy, rpy = self.canon(e.left, lt, lpy), self.canon(e.right, rt_, rpy)
-                sizes = [f.size for f in (left, right) if f.size is not None]
-                if sizes and min(sizes) <= FREE_WORK:
-                    self.facts[id(e)] = Facts(sat(work + min(sizes)))
-                else:
-                    lpy, _, _ = self.over(lpy, left, e.span)
-            return BOOL, f"{lpy} {op} {rpy}"
-        if op in ("<", "<=", ">", ">="):
+        elif op in ("<", "<=", ">", ">="):
             self.want(INT, lt, e.left.span, f"`{op}`")
             self.want(INT, rt_, e.right.span, f"`{op}`")
-            return BOOL, f"{lpy} {op} {rpy}"
-        if op in ("in", "not in"):
-            elem, walk = self.iterable(rt_, rpy, e.right.span, ordered=False)
-            lpy = self.canon(e.left, lt, lpy)
+        elif op in ("in", "not in"):
+            elem = self.element(rt_, e.right.span)
             if unify(elem, lt) is None:
                 self.error(e.span, f"type mismatch: looking for {lt} among {elem}")
-            walk, searched, _ = self.over(walk, self.domain_facts(e.right, rt_), e.span)
-            self.facts[id(e)] = Facts(sat(work + searched))
-            return BOOL, f"{lpy} {op} {walk}"
-        if op == "+" and lt.kind in ("list", "set") or rt_.kind in ("list", "set") and op in ("+", "-"):
+        elif op == "+" and lt.kind in ("list", "set") or rt_.kind in ("list", "set") and op in ("+", "-"):
             common = unify(lt, rt_)
             if common is None:
                 self.error(e.span, f"type mismatch: {lt} {op} {rt_}")
-                return lt, "None"
-            lpy, left_work, left_size = self.over(lpy, left, e.span)
-            rpy, right_work, right_size = self.over(rpy, right, e.span)
-            item = None if left.item is None or right.item is None else join(left.item, right.item)
-            size = left_size if op == "-" else sat(left_size + right_size)
-            self.facts[id(e)] = self.clamp(common, Facts(sat(work + left_work + right_work), size, item=item))
-            self.canonical.add(id(e))
-            if common.kind == "list":
-                if op == "-":
-                    self.error(e.span, "lists cannot be subtracted", "filter with [x for x in a if x not in b]")
-                return common, f"(*{lpy}, *{rpy})"
-            return common, f"({lpy} {'|' if op == '+' else '-'} {rpy})"
-        self.want(INT, lt, e.left.span, f"`{op}`")
-        self.want(INT, rt_, e.right.span, f"`{op}`")
-        if op in ("+", "-"):
-            self.facts[id(e)] = Facts(work, mag=add_mag(left.mag, right.mag))
-            return INT, f"({lpy} {op} {rpy})"
-        if op == "*":
-            product = mul_mag(left.mag, right.mag)
-            if product is None:  # a square, say, that repeated would grow without end: checked
-                self.facts[id(e)] = Facts(work, mag=(MAX_INT, 0))
-                return INT, f"rt.num({lpy} * {rpy}, {self.where(e.span)})"
-            self.facts[id(e)] = Facts(work, mag=product)
-            return INT, f"({lpy} * {rpy})"
-        # `//` and `%`: a divisor that may be zero is a game error, not a crash
-        self.facts[id(e)] = Facts(work, mag=left.mag if op == "//" else right.mag)
-        if self.nonzero(e.right):
-            return INT, f"({lpy} {op} {rpy})"
-        return INT, f"rt.{'div' if op == '//' else 'mod'}({lpy}, {rpy}, {self.where(e.span)})"
+                return t.Invalid(lt, e.span)
+            if common.kind == "list" and op == "-":
+                self.error(e.span, "lists cannot be subtracted", "filter with [x for x in a if x not in b]")
+            ty = common
+        else:
+            self.want(INT, lt, e.left.span, f"`{op}`")
+            self.want(INT, rt_, e.right.span, f"`{op}`")
+            ty = INT
+        return t.Binary(op, left, right, ty, e.span, truth_only)
 
-    def call(self, e: ast.Call) -> tuple[Ty, str]:
+    def call(self, e: ast.Call) -> t.Expr:
         if e.func in self.functions:
             d = self.functions[e.func]
             args = self.arguments(e, tuple((p.name, p.type) for p in d.params))
-            result = self.define_type(d)
-            self.passed(d.name, d.params, e.args)
-            self.facts[id(e)] = self.define_call_facts(d, sum(self.fact(arg).cost for arg in e.args))
-            return result, f"self.{e.func}({', '.join(args)})"
+            return t.DefineCall(d.name, args, self.define_type(d), e.span)
         if e.func in self.procedures:
             self.error(e.span, f"`{e.func}` is a procedure: it changes the game and gives no value",
                        "call it as an effect of its own")
-            return ANY, "None"
-        if e.func == "len" and len(e.args) == 1 and isinstance(e.args[0], ast.Call) and not e.keywords:
-            inner = e.args[0]
-            if (inner.func == "straight_lines" and inner.func not in self.functions and len(inner.args) == 2
-                    and not inner.keywords):
-                # Counting lines needs no list of them: a popcount on the board's bitboard.
-                counted = ast.Call("count_lines", inner.args, inner.keywords, e.span)
-                lowered_count = self.call(counted)
-                self.facts[id(e)] = self.fact(counted)
-                return lowered_count
+            return t.Invalid(ANY, e.span)
         sig = BUILTINS.get(e.func)
         if sig is None:
             if e.func in AGGREGATES:
@@ -1115,7 +779,7 @@ class _Checker:
             else:
                 self.error(e.span, f"unknown function `{e.func}`",
                            did_you_mean(e.func, list(BUILTINS) + list(self.functions) + list(self.procedures)))
-            return ANY, "None"
+            return t.Invalid(ANY, e.span)
         if sig.chance and self.context != "effect":
             self.error(e.span, f"`{e.func}` draws chance, so it can only be used in an effect",
                        "legal actions, guards, definitions and scoring must not use chance")
@@ -1125,40 +789,37 @@ class _Checker:
             ty = parse_type(ptype, self.entity_kinds | {"T"}, self.enum_names)
             assert isinstance(ty, Ty), ty
             param_types.append((pname, ty))
-        lowered: list[str] = []
-        arg_types: list[Ty] = []
         if e.keywords:
             self.error(e.keywords[0].span, f"`{e.func}` takes no keyword arguments")
         if len(e.args) != len(param_types):
             self.error(e.span, f"`{e.func}` takes {len(param_types)} argument(s), {len(e.args)} given",
-                       f"{e.func}({', '.join(f'{n}: {t}' for n, t in sig.params)})")
+                       f"{e.func}({', '.join(f'{n}: {ty}' for n, ty in sig.params)})")
+        given: list[t.Expr] = []
         for arg, (pname, pty) in zip(e.args, param_types, strict=False):
-            at, apy = self.expr(arg)
-            arg_types.append(at)
-            if not self.generic_fits(pty, at, bindings):
-                self.error(arg.span, f"argument `{pname}` of `{e.func}` must be {pty}, not {at}")
-            lowered.append(apy)
+            typed = self.expr(arg)
+            if not self.generic_fits(pty, typed.ty, bindings):
+                self.error(arg.span, f"argument `{pname}` of `{e.func}` must be {pty}, not {typed.ty}")
+            given.append(typed)
         for arg in e.args[len(param_types):]:
             self.expr(arg)
-        while len(lowered) < len(param_types):
-            lowered.append("None")
         ret = parse_type(sig.returns, self.entity_kinds | {"T"}, self.enum_names)
         assert isinstance(ret, Ty)
         if ret == entity("T"):  # a generic result: the element type its argument fixed
             ret = bindings.get("T", ANY)
         elif ret.kind in ("list", "set") and ret.elem == entity("T"):
             ret = Ty(ret.kind, elem=bindings.get("T", ANY))
-        extra: dict[str, str] = {}
+        extra: tuple[tuple[str, str], ...] = ()
         if e.func == "throw":
             dice_kind = bindings.get("T") or ANY
             if dice_kind.kind == "entity" and dice_kind.name in {d.name for d in self.rs.dice}:
-                extra["faces"] = f"{const_name(dice_kind.name)}_FACES"
+                extra = (("faces", f"{const_name(dice_kind.name)}_FACES"),)
             else:
-                extra["faces"] = "()"
+                extra = (("faces", "()"),)
                 if dice_kind.kind != "any":  # an empty set throws nothing; a set of anything else is wrong
                     self.error(e.span, "throw() takes a set of dice", f"not a set of {dice_kind}")
-        self.facts[id(e)] = self.builtin_facts(e, lowered, ret)
-        return ret, sig.python.format(*lowered, **extra)
+        if len(given) != len(param_types):
+            return t.Invalid(ret, e.span)
+        return t.Builtin(e.func, tuple(given), extra, ret, e.span)
 
     def generic_fits(self, want: Ty, got: Ty, bindings: dict[str, Ty]) -> bool:
         if want.kind == "entity" and want.name == "T":
@@ -1176,22 +837,22 @@ class _Checker:
             return self.generic_fits(want.elem, got.elem or ANY, bindings)
         return compatible(want, got)
 
-    def arguments(self, e: ast.Call, params: tuple[tuple[str, Ty], ...]) -> list[str]:
+    def arguments(self, e: ast.Call, params: tuple[tuple[str, Ty], ...]) -> tuple[t.Expr, ...]:
         if e.keywords:
             self.error(e.keywords[0].span, f"`{e.func}` takes no keyword arguments")
         if len(e.args) != len(params):
             self.error(e.span, f"`{e.func}` takes {len(params)} argument(s), {len(e.args)} given",
-                       f"{e.func}({', '.join(f'{n}: {t}' for n, t in params)})")
+                       f"{e.func}({', '.join(f'{n}: {ty}' for n, ty in params)})")
         out = []
         for i, arg in enumerate(e.args):
-            at, apy = self.expr(arg)
-            if i < len(params) and not compatible(params[i][1], at):
-                self.error(arg.span, f"argument `{params[i][0]}` of `{e.func}` must be {params[i][1]}, not {at}")
-            # a parameter is a stored value (compiler/budget.py): what is passed is checked as if stored
-            out.append(self.checked_store(apy, self.fact(arg), params[i][1], arg.span) if i < len(params) else apy)
-        return out
+            typed = self.expr(arg)
+            if i < len(params) and not compatible(params[i][1], typed.ty):
+                self.error(arg.span, f"argument `{params[i][0]}` of `{e.func}` must be {params[i][1]}, not {typed.ty}")
+            out.append(typed)
+        return tuple(out)
 
     def define_type(self, d: ir.Define) -> Ty:
+        """A definition's type, found by checking its body (once, when first needed)."""
         known = self.define_types.get(d.name)
         if known is not None:
             return known
@@ -1200,739 +861,89 @@ class _Checker:
                        "definitions that use definitions that use ... nest too deeply: flatten a few")
             return ANY
         self.define_types[d.name] = ANY  # recursion guard: a define that uses itself is `any`
-        saved_scopes, saved_context, saved_assigned = self.scopes, self.context, self.assigned
-        self.scopes, self.context, self.assigned = [{}], "define", frozenset()
+        saved_scopes, saved_context = self.scopes, self.context
+        self.scopes, self.context = [{}], "define"
         self.define_depth += 1
-        entry = self.bind_params(d.name, d.params)
-        before = self.charges
-        reading = self.begin_reading(entry)
-        ty, _ = self.expr(d.body)
-        self.end_reading(reading)
-        self.note_define(d, before)
+        params = tuple(self.bind(p.name, p.type, p.span) for p in d.params)
+        body = self.expr(d.body)
         self.define_depth -= 1
-        self.scopes, self.context, self.assigned = saved_scopes, saved_context, saved_assigned
-        self.define_types[d.name] = ty
-        return ty
+        self.scopes, self.context = saved_scopes, saved_context
+        self.define_types[d.name] = body.ty
+        self.define_bodies[d.name] = t.Define(d.name, params, body.ty, body, d.span)
+        return body.ty
 
     # -- helpers ------------------------------------------------------------------------------
     def want(self, expected: Ty, got: Ty, span: SourceSpan, what: str) -> None:
         if not compatible(expected, got):
             self.error(span, f"type mismatch: {what} must be {expected}, not {got}")
 
-    def truth(self, t: Ty, span: SourceSpan) -> None:
+    def truth(self, ty: Ty, span: SourceSpan) -> None:
         """A condition: a bool, or a list or set (true when not empty)."""
-        if t.kind not in ("bool", "list", "set", "any"):
-            self.error(span, f"type mismatch: a condition must be bool, not {t}")
+        if ty.kind not in ("bool", "list", "set", "any"):
+            self.error(span, f"type mismatch: a condition must be bool, not {ty}")
 
-    # -- the limits of a move: what code is proven to cost, and its checks ----------------------
-    # (compiler/budget.py says how; runtime/limits.py holds the limits and the checks)
-    def fact(self, e: ast.Expr) -> Facts:
-        """What is known of an expression lowered in this walk."""
-        return self.facts.get(id(e), NOTHING)
-
-    def where(self, span: SourceSpan) -> str:
-        """The rule's `file:line`, as the string literal a check names in its error."""
-        return repr(span.short)
-
-    def charged(self) -> None:
-        """A check that charges the budget of a move is emitted."""
-        self.charges += 1
-
-    def mark(self, before: int, *entries: str) -> bool:
-        """Whether the code lowered since the count was `before` charges the budget: then the
-        runtime's entries into it start a fresh one."""
-        if self.charges > before:
-            self.resets.update(entries)
-            return True
-        return False
-
-    def bounds(self) -> dict[str, int]:
-        """How many spots, regions ... the largest board has: how long its lists can be."""
-        if self.board_bounds is None:
-            b = {"spot": 0, "region": 0, "border": 0, "region_size": 0, "per_spot": 0, "degree": 0, "longest": 0}
-            for board in self.program.boards:
-                spots = len(board.graph) if board.graph else board.ring or 3 * board.side * (board.side - 1) + 1
-                in_regions = Counter(spot for _, _, region in board.regions for spot in region)
-                degree = max(Counter(s for road in board.roads for s in road).values(), default=0) if board.graph \
-                    else 2 if board.ring else 6
-                for key, value in (("spot", spots), ("region", len(board.regions)), ("border", len(board.borders)),
-                                   ("region_size", max((len(r) for _, _, r in board.regions), default=0)),
-                                   ("per_spot", max(in_regions.values(), default=0)), ("degree", degree),
-                                   ("longest", 2 * board.side - 1 if board.side else 0)):
-                    b[key] = max(b[key], value)
-            self.board_bounds = b
-        return self.board_bounds
-
-    def kind_count(self, kind: str) -> int | None:
-        """How many values a kind of entity or an enumeration has (None: not a finite kind)."""
-        if kind == "player":
-            return max(self.rs.players, default=1) + len(self.rs.neutral)
-        if kind in ("spot", "region", "border"):
-            return self.bounds()[kind]
-        if kind in self.component_count:
-            return self.component_count[kind]
-        for dice in self.rs.dice:
-            if dice.name == kind:
-                return len(dice.dice)
-        for name, values in self.program.enums:
-            if name == kind:
-                return len(values)
-        return None
-
-    def type_facts(self, t: Ty, mag: Mag = UNSAFE) -> Facts:
-        """What a value of type `t` can be when nothing else is known (`mag`: a number's size)."""
-        if t.kind in ("list", "set") and t.elem is not None:
-            return self.clamp(t, Facts(item=self.type_facts(t.elem, mag)))
-        return Facts(mag=mag if t.kind == "int" else UNSAFE)
-
-    def clamp(self, t: Ty, facts: Facts) -> Facts:
-        """`facts` of a set of a finite kind hold no more items than the kind has values."""
-        if t.kind == "set" and t.elem is not None and t.elem.kind in ("entity", "enum"):
-            count = self.kind_count(t.elem.name)
-            if count is not None and (facts.size is None or facts.size > count):
-                return Facts(facts.cost, count, facts.mag, facts.item)
-        return facts
-
-    def empty(self, t: Ty) -> Facts:
-        """A value of type `t` with nothing in it (a list field never assigned)."""
-        if t.kind in ("list", "set") and t.elem is not None:
-            return Facts(size=0, item=self.empty(t.elem))
-        return Facts(mag=STORED)
-
-    def field_facts(self, name: str, t: Ty) -> Facts:
-        """What a field's value (one entity's, for a field per entity) can be: a stored number,
-        and a list as long as the rule set's assignments to it make it (check() learns this)."""
-        if t.kind not in ("list", "set"):
-            return Facts(mag=STORED)
-        if self.assumed is None:  # the first walk: only the type is known
-            return self.type_facts(t, STORED)
-        known = self.assumed.get(name)
-        return self.clamp(t, _stored(known) if known is not None else self.empty(t))
-
-    def derive(self, name: str, facts: Facts) -> None:
-        """A value is stored in field `name`: what check() learns the field can hold."""
-        old = self.derived.get(name)
-        self.derived[name] = facts.priced(0) if old is None else join(old, facts.priced(0))
-
-    def stored(self, name: str, sym: _Sym, facts: Facts) -> None:
-        if sym.kind in ("field", "perfield"):
-            self.derive(name, facts)
-
-    def learnable(self) -> list[tuple[str, Ty]]:
-        """The lists whose size check() learns: list and set fields, and the list and set
-        parameters of definitions and procedures (from every call: all are in the rules)."""
-        out = [(f.name, f.type) for f in self.rs.fields]
-        out += [(_param(d.name, p.name), p.type) for d in self.rs.defines for p in d.params]
-        out += [(_param(q.name, p.name), p.type) for q in self.rs.procedures for p in q.params]
-        return [(key, t) for key, t in out if t.kind in ("list", "set")]
-
-    def found(self, key: str, t: Ty) -> Facts:
-        if key not in self.derived and "." in key:  # a parameter never given: only its type is known
-            return self.type_facts(t, STORED)
-        return self.clamp(t, self.derived.get(key, self.empty(t)))
-
-    def learnt(self, grown: Counter[str]) -> dict[str, Facts] | None:
-        """What the list fields and parameters were found to hold, if it differs from what this
-        walk assumed (None: the assumptions held, so the code lowered is sound). The first walk
-        assumes only the types: what it finds is sound, and the next walk, assuming it, finds no
-        more. (Should one find more, a list found larger twice is taken at its type's bound.)"""
-        if self.assumed is None:
-            first = {key: self.found(key, t) for key, t in self.learnable()}
-            return first if any(first[key] != self.type_facts(t, STORED) for key, t in self.learnable()) else None
-        changed = False
-        out: dict[str, Facts] = {}
-        for key, t in self.learnable():
-            if key in out:
-                continue
-            assumed, found = self.field_facts(key, t), self.found(key, t)
-            if at_most(found, assumed):
-                out[key] = assumed
-                continue
-            changed = True
-            grown[key] += 1
-            out[key] = join(assumed, found) if grown[key] < 2 else self.type_facts(t, STORED)
-        return out if changed else None
-
-    def bind_params(self, func: str, params: tuple[ir.Param, ...]) -> list[str]:
-        """Binds a definition's or procedure's parameters, each with what its calls pass."""
-        names = []
-        for p in params:
-            names.append(self.bind(p.name, p.type, p.span))
-            if p.type.kind in ("list", "set"):
-                self.set_local(p.name, self.field_facts(_param(func, p.name), p.type))
-        return names
-
-    def passed(self, func: str, params: tuple[ir.Param, ...], args: tuple[ast.Expr, ...]) -> None:
-        """A call: what it passes is what the parameters are learnt to hold."""
-        for p, arg in zip(params, args, strict=False):
-            if p.type.kind in ("list", "set"):
-                self.derive(_param(func, p.name), self.fact(arg).outside())
-
-    def symbol_facts(self, name: str, sym: _Sym) -> Facts:
-        """What a name stands for: a local's value, a field's, the list of a kind's values."""
-        if sym.kind == "local":
-            known = self.local_facts.get(id(sym))
-            return known[1] if known is not None and known[0] is sym else self.type_facts(sym.ty, STORED)
-        if sym.kind == "field":
-            return self.field_facts(name, sym.ty)
-        if sym.kind == "perfield":  # the whole list, one value per entity
-            return Facts(size=self.kind_count(sym.per or ""), item=self.field_facts(name, sym.ty))
-        if sym.kind == "value" and sym.ty.kind == "list" and sym.ty.elem is not None:  # players, spots, an enum
-            return Facts(size=self.kind_count(sym.ty.elem.name), item=Facts())
-        return Facts()
-
-    def set_local(self, name: str, facts: Facts | None) -> None:
-        """What a local just bound holds, unless the rule assigns to it (then only its type is known)."""
-        sym = self.scopes[-1].get(name) if self.scopes else None
-        if sym is not None and facts is not None and name not in self.assigned:
-            self.local_facts[id(sym)] = sym, facts.priced(0)
-
-    def literal_facts(self, items: tuple[ast.Expr, ...]) -> Facts:
-        item = Facts(size=0, mag=(0, 0))  # (no item at all)
-        for part in items:
-            item = join(item, self.fact(part).priced(0)) if part is not items[0] else self.fact(part).priced(0)
-        return Facts(sat(len(items) + sum(self.fact(part).cost for part in items)), len(items), item=item)
-
-    def domain_facts(self, node: ast.Expr, t: Ty) -> Facts:
-        """What a loop walks: a region is walked spot by spot."""
-        if t == entity("region"):
-            return Facts(self.fact(node).cost, self.bounds()["region_size"], item=Facts())
-        return self.fact(node)
-
-    def loop(self, walk: str, domain: Facts, per_item: int, span: SourceSpan,
-             lists: bool = False) -> tuple[str, int, int, bool]:
-        """How to walk a loop's domain, the loop's unchecked work, and how many rounds it makes
-        at most. A loop whose size is not known, or whose work is large, is counted as it
-        starts (`rt.walk`): then its work is not unchecked."""
-        per_item = min(per_item, MAX_STEPS + 1)
-        work = loop_cost(domain.size, per_item)
-        if work is not None and not lists:
-            return walk, work, domain.size or 0, False
-        small = loop_cost(SMALL_LIST, per_item)
-        rounds = min(domain.size or MAX_ITEMS, MAX_ITEMS)  # (at most MAX_ITEMS: checked)
-        if small is not None and not lists and (self.small_made(domain) or self.hoist(walk)):
-            return walk, small, rounds, True
-        self.charged()
-        helper = "rt.walk_lists" if lists else "rt.walk"
-        counted = f"{helper}(self, {walk}, {per_item}, {self.where(span)})"
-        if small is not None and not lists and _SIMPLE.fullmatch(walk):  # a short list is walked at once
-            return f"({walk} if len({walk}) <= {SMALL_LIST} else {counted})", small, rounds, False
-        return counted, 0, rounds, False
-
-    def small_made(self, facts: Facts) -> bool:
-        """Whether `facts` are of a list made, in the rule being lowered, from lists it takes for
-        small: an operation on it is one more the rule's start check accounts for."""
-        if self.hoisted is None or not facts.small:
-            return False
-        self.hoist_sites += 1
-        return True
-
-    def over(self, py: str, facts: Facts, span: SourceSpan) -> tuple[str, int, int]:
-        """An operation over each item of a list or set (a search, a join, a copy, a sort): the
-        operand, lowered; the unchecked work; the most items it holds."""
-        if facts.size is not None and facts.size <= FREE_WORK:
-            return py, facts.size, facts.size
-        size = min(facts.size or MAX_ITEMS, MAX_ITEMS)  # (at most MAX_ITEMS: checked)
-        if self.small_made(facts) or self.hoist(py):  # its work is taken as small: checked as the rule starts
-            return py, SMALL_LIST, size
-        self.charged()
-        counted = f"rt.walk(self, {py}, 1, {self.where(span)})"
-        if self.prechecked(py):  # counted by the statement before the effect's line, if longer
-            assert self.prechecks is not None
-            self.prechecks.append(counted)
-            return py, SMALL_LIST, size
-        if _SIMPLE.fullmatch(py):  # a short list is handled at once, a longer one counted
-            return f"({py} if len({py}) <= {SMALL_LIST} else {counted})", SMALL_LIST, size
-        return counted, 0, size
-
-    def prechecked(self, py: str) -> bool:
-        """Whether the list `py`, walked by the effect statement being lowered, can be counted by
-        a statement before it: a field or a local that is known before the statement runs."""
-        m = _SIMPLE.fullmatch(py)
-        if self.prechecks is None or m is None:
-            return False
-        known = {sym.py for scope in self.scopes[:self.statement_scopes] for sym in scope.values()}
-        names = [n for n in (m.group(1), m.group(2)) if n is not None and not n.startswith("self.")]
-        return all(n in known for n in names)
-
-    def statement(self, depth: int, lower: Callable[[], list[Line]]) -> list[Line]:
-        """An effect statement's lines, after the checks of the lists it walks (`prechecked`)."""
-        outer = self.prechecks, self.statement_scopes
-        self.prechecks, self.statement_scopes = [], len(self.scopes)
-        try:
-            lines = lower()
-            checks = list(dict.fromkeys(self.prechecks))
-        finally:
-            self.prechecks, self.statement_scopes = outer
-        before: list[Line] = []
-        for counted in checks:
-            walked = counted.removeprefix("rt.walk(self, ").split(", 1, ", 1)[0]
-            before += [Line(depth, f"if len({walked}) > {SMALL_LIST}:"), Line(depth + 1, counted)]
-        return [*before, *lines]
-
-    def hoist(self, py: str) -> bool:
-        """Whether the list `py` is checked at the start of the rule being lowered (then it is
-        taken to hold at most SMALL_LIST items): a rule that only reads the game, and a list it
-        can read at its start, a field (`self.hand[p]`) or a parameter."""
-        if self.hoisted is None:
-            return False
-        m = _SIMPLE.fullmatch(py)
-        if m is None:
-            return False
-        index, name = m.group(1), m.group(2)
-        if name is not None and name not in self.entry:  # a local bound inside the rule
-            return False
-        if index is not None and not index.startswith("self.") and index not in self.entry:
-            return False
-        self.hoisted[py] = None
-        self.hoist_sites += 1
-        return True
-
-    def begin_reading(self, entry: Iterable[str]) -> Reading:
-        """A rule that only reads the game starts: the lists it takes for small are gathered."""
-        saved = self.hoisted, self.hoist_sites, self.entry
-        self.hoisted, self.hoist_sites, self.entry = {}, 0, frozenset(entry)
-        return saved
-
-    def end_reading(self, saved: Reading) -> Small:
-        """The lists the rule just lowered took for small (its start checks them), and how many
-        operations it does on them (one may be inside another)."""
-        lists, sites = tuple(self.hoisted or ()), self.hoist_sites
-        self.hoisted, self.hoist_sites, self.entry = saved
-        if lists:
-            self.charged()  # (its check charges more work when they are not small)
-        return lists, sites
-
-    def grown(self, small: Small, cost: int, span: SourceSpan) -> str:
-        """What a rule's lists taken for small cost when they are not: its proven work, multiplied
-        by how many times longer than SMALL_LIST the longest is, once for each operation on them
-        (they may be nested), `rt.grown(...)`."""
-        lists, sites = small
-        return (f"rt.grown(self, {min(cost, MAX_STEPS + 1)}, {sites}, ({', '.join(lists)}{',' * (len(lists) == 1)}), "
-                f"{self.where(span)})")
-
-    def small_check(self, small: Small, cost: int, span: SourceSpan) -> str:
-        """The check a rule that is one expression starts with: `len(...) <= 16 or rt.grown(...)`."""
-        return f"{' and '.join(f'len({py}) <= {SMALL_LIST}' for py in small[0])} or {self.grown(small, cost, span)}"
-
-    def checked_store(self, py: str, facts: Facts, t: Ty, span: SourceSpan) -> str:
-        """`py`, checked where what it stores (or passes as an argument) could be a number that
-        grows without bound: at most 64 bits more than the game's numbers (compiler/budget.py)."""
-        if t.kind == "int" and not storable(facts.mag):
-            return f"rt.num({py}, {self.where(span)})"
-        if t.kind in ("list", "set") and t.elem is not None and t.elem.kind == "int" and (
-                facts.item is None or not storable(facts.item.mag)):
-            self.charged()
-            return f"rt.nums(self, {py}, {self.where(span)})"
-        return py
-
-    def unit_expr(self, py: str, cost: int, span: SourceSpan, times: int = 1, lists: Small = ((), 0)) -> str:
-        """A rule that is one expression (a condition, a score; `times` over, a field's start per
-        entity): if its proven work is large, it charges it first, `rt.spend(...) and <py>`; the
-        lists it took for small are checked first, `(len(...) <= 16 or rt.grown(...)) and <py>`."""
-        if lists[0]:
-            py = f"({self.small_check(lists, cost, span)}) and {py}"
-        if sat(cost * times) <= FREE_WORK:
-            return py
-        self.charged()
-        return f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {self.where(span)}) and {py}"
-
-    def unit_lines(self, lines: list[Line], cost: int, span: SourceSpan) -> tuple[Line, ...]:
-        """A rule's lines (effects, a definition): if their proven work is large, they charge it first."""
-        if cost <= FREE_WORK:
-            return tuple(lines)
-        self.charged()
-        return Line(2, f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {self.where(span)})", span), *lines
-
-    def effects(self, stmts: tuple[ast.Stmt, ...], span: SourceSpan) -> tuple[Line, ...]:
-        """The effects of a rule (an action's, a trigger's, a phase's start, the setup)."""
-        self.assigned = frozenset(_assigned(stmts))
-        lines = self._typed_lets(self.block(stmts, 2))
-        return self.unit_lines(lines, self.block_cost, span)
-
-    def _typed_lets(self, lines: list[Line]) -> list[Line]:
-        """The lines with the annotation of each `let` started from an empty collection written
-        in: an item type nothing gave is `int` (every scalar is an int at run time)."""
-        if not self.untyped:
-            return lines
-        out = []
-        for line in lines:
-            for marker, t in list(self.untyped.items()):
-                if marker in line.code:
-                    line = replace(line, code=line.code.replace(marker, _annotation(_typed(t))))
-                    del self.untyped[marker]
-            out.append(line)
-        return out
-
-    def procedure(self, p: ir.Procedure) -> tuple[tuple[tuple[str, str], ...], tuple[Line, ...]]:
-        """A procedure's parameters and body; remembers the unchecked work of a call to it."""
-        self.scopes, self.context = [{}], "effect"
-        self.assigned = frozenset(_assigned(p.body))
-        before = self.charges
-        params = tuple(zip(self.bind_params(p.name, p.params), (_annotation(x.type) for x in p.params), strict=True))
-        lines = self._typed_lets(self.block(p.body, 2))
-        cost = sat(self.block_cost + 1)
-        self.procedure_costs[p.name] = 1 if cost > FREE_WORK else cost  # (large: it charges its own)
-        body = self.unit_lines(lines, cost, p.span)
-        if self.charges > before:
-            self.charging.add(p.name)
-        return params, body
-
-    def procedure_cost(self, name: str) -> int:
-        """The unchecked work of calling a procedure (lowered now if it is declared later)."""
-        known = self.procedure_costs.get(name)
-        p = self.procedures.get(name)
-        if known is None and p is not None:
-            self.procedure_costs[name] = 1  # (a procedure calling itself is refused: see cycles)
-            saved = self.scopes, self.context, self.assigned
-            self.procedure(p)
-            self.scopes, self.context, self.assigned = saved
-            known = self.procedure_costs[name]
-        if name in self.charging:
-            self.charges += 1
-        return known if known is not None else 1
-
-    def note_define(self, d: ir.Define, before: int) -> None:
-        """Remembers what a definition gives and the unchecked work of a call to it (one step if
-        its work is large: then it charges its own), and whether it charges (count was `before`)."""
-        body = self.fact(d.body)
-        cost = sat(body.cost + 1)
-        self.define_facts[d.name] = (body.priced(0).outside(), 1 if cost > FREE_WORK else cost)
-        if self.charges > before or cost > FREE_WORK:
-            self.charging.add(d.name)
-
-    def define_call_facts(self, d: ir.Define, args_cost: int) -> Facts:
-        if d.name not in self.define_facts:
-            self.define_type(d)
-        result, cost = self.define_facts.get(d.name, (NOTHING, 1))
-        if d.name in self.charging:
-            self.charges += 1
-        return result.priced(sat(args_cost + cost))
-
-    def nonzero(self, e: ast.Expr) -> bool:
-        """Whether a divisor is zero in no game: a number, the length of an enumeration, of a
-        component's list or of the players, or a product or negation of such."""
-        match e:
-            case ast.Num():
-                return e.value != 0
-            case ast.Unary(op="-"):
-                return self.nonzero(e.operand)
-            case ast.Binary(op="*"):
-                return self.nonzero(e.left) and self.nonzero(e.right)
-            case ast.Call(func="len", args=(ast.Name() as named,), keywords=()) if "len" not in self.functions:
-                sym = self.lookup(named.id)
-                if sym is None or sym.kind != "value" or sym.ty.elem is None:
-                    return False
-                if named.id in ("players", "owners") and sym is self.globals.get(named.id):
-                    return min(self.rs.players, default=0) > 0
-                kind = sym.ty.elem
-                return (kind.kind == "enum" or kind.name in self.component_count) and bool(self.kind_count(kind.name))
-        return False
-
-    def builtin_facts(self, e: ast.Call, lowered: list[str], ret: Ty) -> Facts:
-        """What a built-in function gives and costs. It wraps the arguments that need a check:
-        a list whose size only the game knows, a number an auction keeps, a count of spots."""
-        if len(e.args) != len(lowered):
-            return self.type_facts(ret)
-        args = [self.fact(a) for a in e.args]
-        cost = sum(f.cost for f in args)
-        bounds, seats = self.bounds(), self.kind_count("player") or 0
-
-        def over(i: int) -> int:  # work over each item of argument i: how many it holds
-            nonlocal cost
-            lowered[i], work, size = self.over(lowered[i], args[i], e.args[i].span)
-            cost += work
-            return size
-
-        def kept(i: int) -> None:  # a number the result keeps (an auction's bid): checked as stored
-            lowered[i] = self.checked_store(lowered[i], args[i], INT, e.args[i].span)
-
-        def literal(i: int) -> int | None:
-            arg = e.args[i]
-            return arg.value if isinstance(arg, ast.Num) else None
-
-        match e.func:
-            case "len":
-                return number(args[0].size if args[0].size is not None else MAX_INT, cost=cost)
-            case "abs":
-                return Facts(cost, mag=args[0].mag)
-            case "min2" | "max2":
-                return Facts(cost, mag=join_mag(args[0].mag, args[1].mag))
-            case "die":
-                return Facts(cost, mag=add_mag(args[0].mag, (1, 0)))
-            case "range" | "steps":
-                low, high = literal(0), literal(1)
-                step = literal(2) if e.func == "steps" else 1
-                size = None if low is None or high is None or step is None else len(range(low, high, max(step, 1)))
-                if size is None and not args[0].mag[1] and not args[1].mag[1]:  # b - a <= |a| + |b|
-                    size = sat(args[0].mag[0] + args[1].mag[0])
-                return Facts(cost, size, item=Facts(mag=join_mag(args[0].mag, args[1].mag)))
-            case "straight_lines":
-                over(1)
-                lines = 3 * bounds["spot"]
-                return Facts(sat(cost + lines), lines, item=Facts(size=bounds["longest"], item=Facts()))
-            case "count_lines":
-                over(1)
-                return number(3 * bounds["spot"], cost=cost + 3)
-            case "regions_touching":
-                over(0)
-                return Facts(cost, bounds["region"], item=Facts())
-            case "regions_of":
-                return Facts(cost, bounds["region"], item=Facts())
-            case "regions_at":
-                return Facts(cost, bounds["per_spot"], item=Facts())
-            case "spots_of":
-                return Facts(cost, bounds["region_size"], item=Facts())
-            case "neighbours":
-                return Facts(cost, bounds["degree"], item=Facts())
-            case "border_regions":
-                return Facts(cost, 2, item=Facts())
-            case "road_chains":  # (a search over the board's roads)
-                over(0)
-                spots = bounds["spot"]
-                return Facts(sat(cost + spots * spots), spots, item=Facts(size=spots, item=Facts()))
-            case "passed":  # the spots between: as many as the steps
-                k, m = args[1].mag
-                if m == 0 and k <= FREE_WORK:
-                    return Facts(sat(cost + k), k, item=Facts())
-                self.charged()
-                lowered[1] = f"rt.upto(self, {lowered[1]}, {self.where(e.args[1].span)})"
-                return Facts(cost, MAX_ITEMS, item=Facts())
-            case "seats_from":
-                return Facts(sat(cost + seats), seats, item=Facts())
-            case "open_auction":
-                over(0)
-                kept(1)
-                kept(2)
-                return Facts(sat(cost + seats))
-            case "auction_bid":
-                kept(1)
-                return Facts(sat(cost + seats))
-            case "auction_drop":
-                return Facts(sat(cost + seats))
-            case "auction_bids":  # from the lowest bid allowed up to the cap: only the game knows how many
-                return Facts(cost, None, item=Facts(mag=join_mag(STORED, args[1].mag)))
-            case "auction_winner":
-                return Facts(cost, 1, item=Facts())
-            case "auction_in":
-                return Facts(cost, seats, item=Facts())
-            case "auction_high_bid":
-                return Facts(cost, mag=STORED)
-            case "without" | "sorted":
-                size = over(0)
-                return Facts(cost, size, item=args[0].item)
-            case "draw":  # (sorts the set first)
-                over(0)
-                return (args[0].item or self.type_facts(ret)).priced(cost)
-            case "draw_from":
-                return (args[0].item or self.type_facts(ret)).priced(cost + 1)
-            case "throw":
-                over(0)
-                most = sum(max((abs(face) for face in die.faces), default=0) for kind in self.rs.dice
-                           for die in kind.dice)
-                return number(most, cost=cost)
-        return self.type_facts(ret).priced(cost)
-
-    def listing(self, a: ir.Action, loops: list[tuple[ir.Choice, str, str, Facts, Ty]],
-                reading: Reading) -> tuple[tuple[str, ...], bool, int | None]:
-        """The loops that list an action's choices, one inside the other: each counted as it
-        starts if need be (its walk is rewritten in `loops`). Returns the lines the listing starts
-        with (checks of its lists, the charge of its proven work when large), whether the interned
-        actions must be kept few (a choice of numbers can name ever new values), and at most how
-        many actions it lists."""
-        # the innermost round builds one action, copying each list chosen into its key
-        per_round = sat(1 + sum(domain.item.size or 0 for _, _, _, domain, elem in loops
-                                if elem.kind == "list" and domain.item is not None))
-        count: int | None = 1
-        for i in reversed(range(len(loops))):
-            c, py, walk, domain, elem = loops[i]
-            unknown_items = elem.kind == "list" and (domain.item is None or domain.item.size is None)
-            walk, work, rounds, _ = self.loop(walk, domain, per_round, c.domain.span, lists=unknown_items)
-            loops[i] = (c, py, walk, domain, elem)
-            counted = walk.startswith("rt.")
-            count = None if count is None or counted or domain.size is None else sat(count * domain.size)
-            per_round = sat(1 + domain.cost + work)
-        prelude: list[str] = []
-        lists = self.end_reading(reading)
-        if lists[0]:  # the lists it took for small are checked first
-            prelude.append(f"if {' or '.join(f'len({py}) > {SMALL_LIST}' for py in lists[0])}:")
-            prelude.append(f"    {self.grown(lists, per_round, a.span)}")
-        if per_round > FREE_WORK:
-            self.charged()
-            prelude.append(f"rt.spend(self, {min(per_round, MAX_STEPS + 1)}, {self.where(a.span)})")
-        clear_cache = not all(self.finite(elem, domain.item) for _, _, _, domain, elem in loops)
-        return tuple(prelude), clear_cache, count
-
-    def finite(self, t: Ty, facts: Facts | None) -> bool:
-        """Whether the values of type `t` (with these facts) are few: entities, enumerations, truth
-        values, and short lists of them; not numbers."""
-        if t.kind in ("entity", "enum", "bool"):
-            return True
-        if t.kind in ("list", "set") and t.elem is not None:
-            return facts is not None and facts.size is not None and self.finite(t.elem, facts.item)
-        return False
+    def rule_expr(self, e: ast.Expr, context: str, *bound: Symbol, tested: bool = False) -> t.Expr:
+        """An expression that is a rule of its own (a guard, a score ...), with its locals;
+        `tested`: a condition."""
+        self.scopes, self.context = [{sym.name: sym for sym in bound}], context
+        return self.test(e) if tested else self.expr(e)
 
     # -- statements ---------------------------------------------------------------------------
-    def block(self, stmts: tuple[ast.Stmt, ...], depth: int) -> list[Line]:
-        out: list[Line] = []
+    def effects(self, stmts: tuple[ast.Stmt, ...], params: tuple[ir.Param, ...] = (),
+                ) -> tuple[tuple[Symbol, ...], tuple[t.Stmt, ...]]:
+        """The effects of a rule (an action's, a trigger's, a phase's start, the setup, a
+        procedure's body), with the parameters bound first."""
+        self.scopes, self.context = [{}], "effect"
+        bound = tuple(self.bind(p.name, p.type, p.span) for p in params)
+        block = self.block(stmts)
+        # each `let x = []` is annotated with the type the assignments after it give
+        return bound, tuple(_annotate_lets(block, self.let_types))
+
+    def block(self, stmts: tuple[ast.Stmt, ...]) -> tuple[t.Stmt, ...]:
         self.scopes.append({})
-        for s in stmts:
-            out.extend(self.stmt(s, depth))
+        out = tuple(self.stmt(s) for s in stmts)
         self.scopes.pop()
-        self.block_cost = sat(sum(self.costs.get(id(s), 1) for s in stmts))
-        if not out:
-            out.append(Line(depth, "pass"))
         return out
 
-    def stmt(self, s: ast.Stmt, depth: int) -> list[Line]:
-        self.costs[id(s)] = 1  # the work of a statement, beyond that of its parts (set below)
+    def stmt(self, s: ast.Stmt) -> t.Stmt:
         match s:
             case ast.Assign():
-                return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span)])
+                return self.assign(s)
             case ast.Let():
-                return self.statement(depth, lambda: self.let(s, depth))
+                value = self.expr(s.value)
+                var = self.bind(s.name, value.ty, s.span)
+                if _untyped(value.ty):  # `let x = []`: annotated, with the type later assignments give it
+                    self.let_types[var] = value.ty
+                    self.let_of[var] = var
+                return t.Let(var, value, s.span)
             case ast.CallStmt():
-                return self.statement(depth, lambda: self.call_effect(s, depth))
+                return self.call_effect(s)
             case ast.Goto():
                 phases = [p.name for p in self.rs.phases]
                 if s.phase not in phases:
                     self.error(s.span, f"unknown phase `{s.phase}`", did_you_mean(s.phase, phases))
                 self.gotos.append((s.phase, s.span))
-                return [Line(depth, f"self.next_phase = PHASE_{const_name(s.phase)}", s.span)]
+                return t.Goto(s.phase, s.span)
             case ast.EndTurn():
-                return [Line(depth, "self.next_phase = -1", s.span)]
+                return t.EndTurn(s.span)
             case ast.Pass():
-                return [Line(depth, "pass", s.span)]
+                return t.Pass(s.span)
             case ast.For():
-                dt, dpy = self.expr(s.domain)
-                elem, walk = self.iterable(dt, dpy, s.domain.span)
-                domain = self.domain_facts(s.domain, dt)
+                domain = self.expr(s.domain)
+                elem = self.element(domain.ty, s.domain.span)
                 self.scopes.append({})
-                var = self.bind(s.var, elem, s.span)
-                self.items.add(self.scopes[-1][s.var])
-                self.set_local(s.var, domain.item)
-                body = self.block(s.body, depth + 1)
-                walk, work, _, _ = self.loop(walk, domain, 1 + self.block_cost, s.span)
+                var = self.bind(s.var, elem, s.span, item=True)
+                body = self.block(s.body)
                 self.scopes.pop()
-                self.costs[id(s)] = sat(1 + domain.cost + work)
-                if not any(re.search(rf"\b{var}\b", line.code) for line in body):
-                    var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
-                head = Line(depth, f"for {var} in {walk}:", s.span)
-                return [head, *body]
+                return t.For(var, domain, body, s.span)
             case ast.If():
-                lines: list[Line] = []
-                tests = branches = 0
-                for i, (test, branch) in enumerate(s.branches):
-                    t, py = self.test(test)
-                    self.truth(t, test.span)
-                    tests += self.fact(test).cost
-                    lines.append(Line(depth, f"{'if' if i == 0 else 'elif'} {py}:", test.span))
-                    lines.extend(self.block(branch, depth + 1))
-                    branches = max(branches, self.block_cost)
-                if s.orelse:
-                    lines.append(Line(depth, "else:"))
-                    lines.extend(self.block(s.orelse, depth + 1))
-                    branches = max(branches, self.block_cost)
-                self.costs[id(s)] = sat(1 + tests + branches)
-                return lines
+                branches = tuple((self.test(test), self.block(branch)) for test, branch in s.branches)
+                return t.If(branches, self.block(s.orelse) if s.orelse else (), s.span)
             case _:
                 assert_never(s)
 
-    def let(self, s: ast.Let, depth: int) -> list[Line]:
-        t, py = self.expr(s.value)
-        name = self.bind(s.name, t, s.span)
-        value = self.fact(s.value)
-        if s.name in self.assigned:  # assigned again later: stored, and checked, as a field is
-            py = self.checked_store(py, value, t, s.value.span)
-        else:
-            self.set_local(s.name, value)
-        self.costs[id(s)] = sat(1 + value.cost)
-        if _untyped(t):  # `let x = []`: annotated, with the type later assignments give it
-            self.lets += 1
-            marker = f"\0{self.lets}\0"
-            self.untyped[marker] = t
-            self.scopes[-1][s.name] = replace(self.scopes[-1][s.name], untyped=marker)
-            return [Line(depth, f"{name}: {marker} = {py}", s.span)]
-        return [Line(depth, f"{name} = {py}", s.span)]
-
-    def call_effect(self, s: ast.CallStmt, depth: int) -> list[Line]:
-        code = self.call_stmt(s.call)
-        if s.call.func in self.procedures:
-            self.passed(s.call.func, self.procedures[s.call.func].params, s.call.args)
-        self.costs[id(s)] = sat(1 + sum(self.fact(arg).cost for arg in s.call.args)
-                                + self.procedure_cost(s.call.func))
-        return [Line(depth, code, s.span)]
-
-    def over_k(self, e: ast.Expr, index: Ty, span: SourceSpan, tag: str) -> tuple[Ty, str]:
-        """A visibility condition over `k` (an item's place, or the entity of a per field),
-        lowered as a rule that only reads the game; `tag` marks its budget reset."""
-        self.scopes, self.context = [{"k": _Sym("local", index, "k", span)}], "legal"
-        before = self.charges
-        reading = self.begin_reading(("k",))
-        t, py = self.expr(e)
-        py = self.unit_expr(py, self.fact(e).cost, e.span, lists=self.end_reading(reading))
-        self.mark(before, tag)
-        return t, py
-
-    def assign(self, s: ast.Assign) -> str:
-        target = s.target
-        vt, vpy = self.expr(s.value)
-        value = self.fact(s.value)
-        self.costs[id(s)] = sat(1 + value.cost)
-        sym = self.lookup(target.name)
-        if sym is None:
-            hint = did_you_mean(target.name, self.visible_names()) or f"declare it: let {target.name} = ..."
-            self.error(target.span, f"unknown name `{target.name}`", hint)
-            return "pass"
-        if sym.kind not in ("field", "perfield", "local"):
-            self.error(target.span, f"`{target.name}` cannot be changed", "only state fields and local values can")
-            return "pass"
-        if self.context != "effect":
-            self.error(s.span, "an effect cannot run here")
-        lhs = sym.py
-        if sym.kind == "perfield":
-            if target.index is None:
-                self.error(target.span, f"`{target.name}` has one value per {sym.per}: say which, "
-                           f"`{target.name}[...] = ...`")
-                return "pass"
-            it, ipy = self.expr(target.index)
-            self.want(entity(sym.per or ""), it, target.index.span, f"the index of `{target.name}`")
-            self.costs[id(s)] = sat(self.costs[id(s)] + self.fact(target.index).cost)
-            lhs = f"{sym.py}[{ipy}]"
-        elif target.index is not None:
-            self.error(target.span, f"`{target.name}` is a single value and takes no index")
-            return "pass"
-        if s.op in ("+=", "-="):
-            if sym.ty.kind == "set" and compatible(sym.ty, vt):
-                # a new set: every item of both is handled
-                held = self.field_facts(target.name, sym.ty) if sym.kind != "local" else self.symbol_facts(
-                    target.name, sym)
-                old_py, old_work, old_size = self.over(lhs, held, s.span)
-                new_py, new_work, new_size = self.over(vpy, value, s.span)
-                self.costs[id(s)] = sat(self.costs[id(s)] + old_work + new_work)
-                size = old_size if s.op == "-=" else sat(old_size + new_size)
-                self.stored(target.name, sym, Facts(size=size, item=value.item))
-                return f"{lhs} = {old_py} {'|' if s.op == '+=' else '-'} {new_py}"
-            self.want(INT, sym.ty, target.span, f"the target of `{s.op}`")
-            self.want(INT, vt, s.value.span, f"the value added with `{s.op}`")
-            if not storable((value.mag[0], value.mag[1] + 1)):  # `x += x` would double: the amount is checked
-                vpy = f"rt.num({vpy}, {self.where(s.span)})"
-            return f"{lhs} {s.op} {vpy}"
-        if not compatible(sym.ty, vt):
-            self.error(s.value.span, f"type mismatch: `{target.name}` is {sym.ty}, the value is {vt}")
-        elif sym.untyped in self.untyped and _untyped(sym.ty):
-            # a `let x = []` given items: its type (and annotation) is now theirs
-            common = unify(sym.ty, vt) or sym.ty
-            self.untyped[sym.untyped] = common
-            for scope in reversed(self.scopes):
-                if scope.get(target.name) is sym:
-                    scope[target.name] = sym = replace(sym, ty=common)
-                    break
-        self.stored(target.name, sym, value)
-        vpy = self.canon(s.value, sym.ty, vpy)
-        return f"{lhs} = {self.checked_store(vpy, value, sym.ty, s.span)}"
-
-    def call_stmt(self, c: ast.Call) -> str:
+    def call_effect(self, s: ast.CallStmt) -> t.Stmt:
+        c = s.call
         proc = self.procedures.get(c.func)
         if proc is None:
             if c.func in self.functions or c.func in BUILTINS:
@@ -1940,116 +951,105 @@ class _Checker:
                            "use it inside an assignment or a condition")
             else:
                 self.error(c.span, f"unknown procedure `{c.func}`", did_you_mean(c.func, self.procedures))
-            return "pass"
+            return t.Pass(s.span)
         args = self.arguments(c, tuple((p.name, p.type) for p in proc.params))
-        return f"self.{c.func}({', '.join(args)})"
+        return t.CallEffect(c.func, args, s.span)
+
+    def assign(self, s: ast.Assign) -> t.Stmt:
+        target = s.target
+        value = self.expr(s.value)
+        vt = value.ty
+        sym = self.lookup(target.name)
+        if sym is None:
+            hint = did_you_mean(target.name, self.visible_names()) or f"declare it: let {target.name} = ..."
+            self.error(target.span, f"unknown name `{target.name}`", hint)
+            return t.Pass(s.span)
+        if sym.kind not in ("field", "perfield", "local"):
+            self.error(target.span, f"`{target.name}` cannot be changed", "only state fields and local values can")
+            return t.Pass(s.span)
+        if self.context != "effect":
+            self.error(s.span, "an effect cannot run here")
+        index = None
+        if sym.kind == "perfield":
+            if target.index is None:
+                self.error(target.span, f"`{target.name}` has one value per {sym.per}: say which, "
+                           f"`{target.name}[...] = ...`")
+                return t.Pass(s.span)
+            index = self.expr(target.index)
+            self.want(entity(sym.per or ""), index.ty, target.index.span, f"the index of `{target.name}`")
+        elif target.index is not None:
+            self.error(target.span, f"`{target.name}` is a single value and takes no index")
+            return t.Pass(s.span)
+        if s.op in ("+=", "-="):
+            if not (sym.ty.kind == "set" and compatible(sym.ty, vt)):  # (sets: a union, a difference)
+                self.want(INT, sym.ty, target.span, f"the target of `{s.op}`")
+                self.want(INT, vt, s.value.span, f"the value added with `{s.op}`")
+        elif not compatible(sym.ty, vt):
+            self.error(s.value.span, f"type mismatch: `{target.name}` is {sym.ty}, the value is {vt}")
+        elif sym in self.let_of and _untyped(sym.ty):
+            # a `let x = []` given items: its type (and annotation) is now theirs
+            common = unify(sym.ty, vt) or sym.ty
+            first = self.let_of[sym]
+            self.let_types[first] = common
+            for scope in reversed(self.scopes):
+                if scope.get(target.name) is sym:
+                    scope[target.name] = sym = replace(sym, ty=common)
+                    self.let_of[sym] = first
+                    break
+        return t.Assign(sym, index, s.op, value, s.span)
 
     # -- the rule set -------------------------------------------------------------------------
-    def run(self) -> Program:
+    def run(self) -> t.TypedProgram:
         rs = self.rs
         self.declarations()
         self.cycles()
-        prog = self.program
-        # fields
+        fields = []
         for f in rs.fields:
-            self.scopes, self.context = [{}], "init"
-            before = self.charges
-            t, py = self.expr(f.init)
-            if not compatible(f.type, t):
-                self.error(f.init.span, f"type mismatch: field `{f.name}` is {f.type}, its init is {t}")
-            py = self.canon(f.init, f.type, py)
-            self.derive(f.name, self.fact(f.init))
-            py = self.unit_expr(self.checked_store(py, self.fact(f.init), f.type, f.init.span), self.fact(f.init).cost,
-                                f.init.span, (self.kind_count(f.per) or 1) if f.per else 1)
-            self.mark(before, "setup")
-            annotation = _annotation(f.type)
-            if f.per:
-                count = {
-                    "player": "self.num_seats",
-                    "spot": "len(self.board.spots)",
-                    "region": "len(self.board.region_names)",
-                }.get(f.per, f"{self.component_count[f.per]}" if f.per in self.component_count
-                      else f"len({const_name(f.per)}_FACES)")
-                init = f"[{py} for _ in range({count})]"
-                annotation = f"list[{annotation}]"
-                copy = f"self.{f.name}[:]"
-            else:
-                init, copy = py, f"self.{f.name}"
-            element = f.type.elem.name if f.type.kind in ("list", "set") and f.type.elem else f.type.name
-            # a list or set of numbers, truth values or lists: its whole type, to read saved states
-            declared = f", declared={str(f.type)!r}" if f.type.kind in ("list", "set") and not element else ""
-            info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
-                    f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared})")
-            shown = hidden = None
+            init = self.rule_expr(f.init, "init")
+            if not compatible(f.type, init.ty):
+                self.error(f.init.span, f"type mismatch: field `{f.name}` is {f.type}, its init is {init.ty}")
+            shown = hidden = seen = None
             if f.shown_if is not None:
-                self.scopes, self.context = [{}], "legal"
-                before = self.charges
-                reading = self.begin_reading(())
-                shown_t, shown = self.expr(f.shown_if)
-                shown = self.unit_expr(shown, self.fact(f.shown_if).cost, f.shown_if.span,
-                                       lists=self.end_reading(reading))
-                self.mark(before, "shown")
-                self.want(BOOL, shown_t, f.shown_if.span, "`shown_if`")
+                shown = self.rule_expr(f.shown_if, "legal")
+                self.want(BOOL, shown.ty, f.shown_if.span, "`shown_if`")
             if f.hide_items_if is not None:
                 if f.type.kind != "list" or f.per is not None:
                     self.error(f.hide_items_if.span, "`hide_items_if` is for a list field (not per entity)",
                                "it hides item k of the list while the condition holds")
-                hidden_t, hidden = self.over_k(f.hide_items_if, INT, f.span, "hidden")
-                self.want(BOOL, hidden_t, f.hide_items_if.span, "`hide_items_if`")
-            seen_by = None
+                hidden = self.rule_expr(f.hide_items_if, "legal", Symbol("local", "k", INT, "k", f.span))
+                self.want(BOOL, hidden.ty, f.hide_items_if.span, "`hide_items_if`")
             if f.visible_to is not None:  # (k: the spot, region or die of a per field, the item's place in a list)
-                seen_t, seen_by = self.over_k(f.visible_to, entity(f.per) if f.per else INT, f.span, "seen")
-                if not compatible(entity("player"), seen_t):
-                    self.error(f.visible_to.span, f"`visible: {{to: ...}}` names the player who sees entry or item k: "
-                               f"it must be a player, not {seen_t}",
+                k = Symbol("local", "k", entity(f.per) if f.per else INT, "k", f.span)
+                seen = self.rule_expr(f.visible_to, "legal", k)
+                if not compatible(entity("player"), seen.ty):
+                    self.error(f.visible_to.span, f"`visible: {{to: ...}}` names the player who sees entry or item "
+                               f"k: it must be a player, not {seen.ty}",
                                "e.g. `visible: {to: \"layer[k]\"}`, with `layer` a per-spot field of type player")
-            prog.fields.append(LoweredField(f.name, annotation, init, f.per, copy, info, f.span, shown, hidden,
-                                            seen_by))
-        # defines and procedures
+            fields.append(t.Field(f, init, shown, hidden, seen))
+        defines = []
         for d in rs.defines:
-            self.scopes, self.context, self.assigned = [{}], "define", frozenset()
-            names = self.bind_params(d.name, d.params)
-            params = tuple(zip(names, (_annotation(p.type) for p in d.params), strict=True))
-            before = self.charges
-            reading = self.begin_reading(name for name, _ in params)
-            t, py = self.expr(d.body)
-            lists = self.end_reading(reading)
-            self.define_types.setdefault(d.name, t)
-            self.note_define(d, before)
-            checks = []
-            if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
-                longer = " or ".join(f"len({lst}) > {SMALL_LIST}" for lst in lists[0])
-                checks = [Line(2, f"if {longer}:"), Line(3, self.grown(lists, self.fact(d.body).cost + 1, d.span))]
-            body = self.unit_lines([*checks, Line(2, f"return {py}", d.span)], self.fact(d.body).cost + 1, d.span)
-            prog.defines.append(LoweredFunction(d.name, params, _annotation(t), body, d.span))
+            self.define_type(d)
+            typed = self.define_bodies.get(d.name)
+            if typed is not None and typed.span is d.span:  # (not a second definition of one name)
+                defines.append(typed)
+        procedures = []
         for p in rs.procedures:
-            params, body = self.procedure(p)
-            prog.procedures.append(LoweredFunction(p.name, params, "None", body, p.span))
+            params, body = self.effects(p.body, p.params)
+            procedures.append(t.Procedure(p.name, params, body, p.span))
         # triggers
         action_names = {a.name for a in rs.actions}
         after: dict[str, list[str]] = {a: [] for a in action_names}
+        triggers = []
         for trig in rs.triggers:
-            self.scopes, self.context = [{}], "effect"
-            before = self.charges
-            when = None
-            if trig.when is not None:
-                reading = self.begin_reading(())
-                wt, when = self.test(trig.when)
-                self.truth(wt, trig.when.span)
-                when = self.unit_expr(when, self.fact(trig.when).cost, trig.when.span,
-                                      lists=self.end_reading(reading))
-            effect = self.effects(trig.effect, trig.span)
+            when = self.rule_expr(trig.when, "effect", tested=True) if trig.when is not None else None
+            _, effect = self.effects(trig.effect)
             method = f"_trigger_{trig.name}"
-            if self.mark(before, "effect", *(("turn_end",) if trig.at == "turn_end" else ())):
-                self.charging_triggers.add(method)
-            prog.triggers.append(LoweredTrigger(trig.name, method, when, effect, trig.span))
+            triggers.append(t.Trigger(trig.name, method, when, effect, trig.at == "turn_end", trig.span))
             for ref in trig.after:
                 if ref.name not in action_names:
                     self.error(ref.span, f"unknown action `{ref.name}`", did_you_mean(ref.name, action_names))
                 else:
                     after[ref.name].append(method)
-            if trig.at == "turn_end":
-                prog.turn_end.append(method)
         # phases
         for what, parts in (("phases", rs.phases), ("actions", rs.actions)):
             if len(parts) > _MAX_COMPONENTS:  # each is one `elif` of a chain, and Python's compiler recurses on those
@@ -2057,11 +1057,9 @@ class _Checker:
         phase_names = [p.name for p in rs.phases]
         if not rs.phases:
             self.error(rs.span, "a rule set needs `phases:`, with at least one phase listing its actions")
+        phases = []
         for i, ph in enumerate(rs.phases):
-            self.scopes, self.context = [{}], "effect"
-            before = self.charges
-            start = self.effects(ph.start, ph.span)
-            self.mark(before, "start")
+            _, start = self.effects(ph.start)
             listed: set[str] = set()
             for ref in ph.actions:
                 if ref.name not in action_names:
@@ -2075,99 +1073,52 @@ class _Checker:
                 self.error(ph.span, f"phase `{ph.name}` lists no actions", "give it `actions: [...]`")
             actor = None
             if ph.actor is not None:
-                self.scopes, self.context = [{}], "legal"
-                before = self.charges
-                reading = self.begin_reading(())
-                actor_type, actor = self.expr(ph.actor)
-                actor = self.unit_expr(actor, self.fact(ph.actor).cost, ph.actor.span, lists=self.end_reading(reading))
-                self.mark(before, "actor")
-                self.want(entity("player"), actor_type, ph.actor.span, f"the actor of phase `{ph.name}`")
-            prog.phases.append(LoweredPhase(ph.name, f"PHASE_{const_name(ph.name)}", start,
-                                            tuple(r.name for r in ph.actions), ph.when_stuck,
-                                            ph.span, actor))
-            prog.constants.append((f"PHASE_{const_name(ph.name)}", i, "phase"))
+                actor = self.rule_expr(ph.actor, "legal")
+                self.want(entity("player"), actor.ty, ph.actor.span, f"the actor of phase `{ph.name}`")
+            const = f"PHASE_{const_name(ph.name)}"
+            phases.append(t.Phase(ph.name, const, start, tuple(r.name for r in ph.actions), ph.when_stuck, actor,
+                                  ph.span))
+            self.tables.constants.append((const, i, "phase"))
         in_phase = {r.name for ph in rs.phases for r in ph.actions}
+        actions = []
         for a in rs.actions:
             if a.name not in in_phase:
                 self.error(a.span, f"action `{a.name}` belongs to no phase, so it can never be played",
                            "list it in a phase's `actions:`")
-            prog.actions.append(self.action(a, after.get(a.name, [])))
-        # A phase whose actions may list more than MAX_ACTIONS counts them when listed.
-        counts = {a.name: a.count for a in prog.actions}
-        for i, phase in enumerate(prog.phases):
-            numbers = [counts.get(name) for name in phase.actions]
-            if any(n is None for n in numbers) or sum(n or 0 for n in numbers) > MAX_ACTIONS:
-                prog.phases[i] = phase = replace(phase, many_actions=True)
-            if any(a.fresh_listing for a in prog.actions if a.name in phase.actions):
-                prog.phases[i] = replace(phase, fresh_listing=True)
+            actions.append(self.action(a, after.get(a.name, [])))
         self.reachability()
         # setup: effects run once before the first turn, after every field has its init
-        self.scopes, self.context = [{}], "effect"
-        before = self.charges
-        prog.setup = list(self.effects(rs.setup, rs.span))
-        self.mark(before, "setup")
+        _, setup = self.effects(rs.setup)
         # end and scoring
-        self.scopes, self.context = [{}], "end"
-        before = self.charges
+        end = None
         if rs.end is None:
             self.error(rs.span, "the game has no end condition", "add `end: <condition>` (when the game is over)")
         else:
-            reading = self.begin_reading(())
-            t, prog.end = self.test(rs.end)
-            self.truth(t, rs.end.span)
-            prog.end = self.unit_expr(prog.end, self.fact(rs.end).cost, rs.end.span, lists=self.end_reading(reading))
-            self.mark(before, "end")
-            prog.end_span = rs.end.span
+            end = self.rule_expr(rs.end, "end", tested=True)
         if not rs.scoring:
             self.error(rs.span, "the game has no scoring",
                        "add `scoring:` with at least one term, e.g. gold: gold[player]")
-        before = self.charges
-        for term in rs.scoring:
-            prog.scoring.append((term.name, self.per_player(term.expr, f"scoring term `{term.name}`"), term.span))
-        self.mark(before, "score")
-        if rs.tie_break is not None:
-            before = self.charges
-            prog.tie_break = self.per_player(rs.tie_break, "`tie_break`")
-            self.mark(before, "tie_break")
-        prog.resets = frozenset(self.resets)
-        return prog
+        scoring = tuple(t.Score(term.name, self.per_player(term.expr, f"scoring term `{term.name}`"), term.span)
+                        for term in rs.scoring)
+        tie_break = self.per_player(rs.tie_break, "`tie_break`") if rs.tie_break is not None else None
+        return t.TypedProgram(rs, self.tables.freeze(), tuple(self.components), tuple(fields), tuple(defines),
+                              tuple(procedures), tuple(triggers), tuple(phases), tuple(actions), setup, end, scoring,
+                              tie_break)
 
-    def per_player(self, e: ast.Expr, what: str) -> str:
+    def per_player(self, e: ast.Expr, what: str) -> t.Expr:
         """A number computed for each player (`player` in it): a scoring term, the tie-break."""
-        self.scopes, self.context = [{"player": _Sym("local", entity("player"), "player", e.span)}], "score"
-        reading = self.begin_reading(("player",))
-        t, py = self.expr(e)
-        self.want(INT, t, e.span, what)
-        return self.unit_expr(py, self.fact(e).cost, e.span, lists=self.end_reading(reading))
+        typed = self.rule_expr(e, "score", Symbol("local", "player", entity("player"), "player", e.span))
+        self.want(INT, typed.ty, e.span, what)
+        return typed
 
-    def action(self, a: ir.Action, triggers: list[str]) -> LoweredAction:
+    def action(self, a: ir.Action, triggers: list[str]) -> t.Action:
+        when = self.rule_expr(a.when, "legal", tested=True) if a.when is not None else None
         self.scopes, self.context = [{}], "legal"
-        self.assigned = frozenset(_assigned(a.effect))  # (a choice its effect assigns to is only its type)
-        before = self.charges
-        when = None
-        if a.when is not None:
-            reading = self.begin_reading(())
-            wt, when = self.test(a.when)
-            self.truth(wt, a.when.span)
-            when = self.unit_expr(when, self.fact(a.when).cost, a.when.span, lists=self.end_reading(reading))
-            self.mark(before, "legal", "guard")
-        choices: list[LoweredChoice] = []
-        params: list[tuple[str, str]] = []
-        loops: list[tuple[ir.Choice, str, str, Facts, Ty]] = []
-        reading = self.begin_reading(())
+        choices = []
         for c in a.choices:
-            dt, dpy = self.expr(c.domain)
-            elem, walk = self.iterable(dt, dpy, c.domain.span)
-            domain = self.domain_facts(c.domain, dt)
-            py = self.bind(c.name, elem, c.span)
-            self.items.add(self.scopes[-1][c.name])
-            self.set_local(c.name, domain.item)
-            loops.append((c, py, walk, domain, elem))
-            params.append((py, _annotation(elem)))
-        listing_prelude, clear_cache, count = self.listing(a, loops, reading)
-        fresh_listing = self.mark(before, "legal")
-        for c, py, walk, _, elem in loops:
-            choices.append(LoweredChoice(c.name, py, walk, elem.kind == "list", c.span))
+            domain = self.expr(c.domain)
+            var = self.bind(c.name, self.element(domain.ty, c.domain.span), c.span, item=True)
+            choices.append(t.Choice(var, domain, c.span))
         kinds = {c.name: self.lookup(c.name) for c in a.choices}
         parts: list[tuple[str, str | None]] = []
         unknown = False
@@ -2190,19 +1141,19 @@ class _Checker:
         if not any(fmt for _, fmt in parts) and a.choices and not unknown:
             self.error(a.span, f"the text of `{a.name}` must show its choices",
                        f"e.g. text: \"{a.name} {{{a.choices[0].name}}}\"")
+        # the effect sees the choices
         self.context = "effect"
-        before = self.charges
-        effect = self.effects(a.effect, a.span)
-        fresh_effect = self.mark(before, "effect") or any(t in self.charging_triggers for t in triggers)
+        outer = self.scopes
+        block = self.block(a.effect)
+        self.scopes = outer
+        effect = tuple(_annotate_lets(block, self.let_types))
         then = tuple(
             (i, next(j for j, q in enumerate(self.rs.phases) if q.name == ph.then.name))
             for i, ph in enumerate(self.rs.phases)
             if ph.then is not None and any(r.name == a.name for r in ph.actions)
             and any(q.name == ph.then.name for q in self.rs.phases)
         )
-        return LoweredAction(a.name, f"_do_{a.name}", tuple(params), when, tuple(choices), tuple(parts), effect,
-                             tuple(triggers), then, a.span, listing_prelude=listing_prelude, clear_cache=clear_cache,
-                             count=count, fresh_listing=fresh_listing, fresh_effect=fresh_effect)
+        return t.Action(a.name, when, tuple(choices), tuple(parts), effect, tuple(triggers), then, a.span)
 
     def reachability(self) -> None:
         rs = self.rs
@@ -2226,59 +1177,36 @@ class _Checker:
                            f"turns start in `{rs.phases[0].name}`; reach it with `then: {ph.name}` or `goto {ph.name}`")
 
 
-# A list a rule can read at its start: a field, an entity's value of a field, a parameter.
-# (`Small`: the lists a rule takes for small, and the number of operations it does on them.)
-Small = tuple[tuple[str, ...], int]
-Reading = tuple[dict[str, None] | None, int, frozenset[str]]  # what begin_reading saves
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # an expression node's fields, by its class
-_SIMPLE = re.compile(r"self\.\w+(?:\[(self\.\w+|\w+)\])?|(\w+)")
 
 
-def _param(func: str, param: str) -> str:
-    """The key of a parameter among what check() learns (fields are keyed by their names)."""
-    return f"{func}.{param}"
+def _reads_game(e: t.Expr) -> bool:
+    """Whether an expression reads the game: a field, an option, a definition, a seat."""
+    match e:
+        case t.Ref():
+            return "self." in e.sym.py
+        case t.DefineCall():
+            return True
+        case t.Builtin() if "self" in BUILTINS[e.func].python:
+            return True
+        case t.PerIndex():
+            return True
+    return any(_reads_game(part) for part in t.subexpressions(e))
 
 
-def _sorted(elem: Ty, py: str) -> str:
-    """The items of a set in increasing order (a set of sets: by their items in order)."""
-    return f"sorted({py}, key=sorted)" if elem.kind == "set" else f"sorted({py})"
-
-
-def _parts(e: ast.Expr) -> list[ast.Expr]:
-    """The expressions directly inside `e` (its work includes theirs)."""
-    out: list[ast.Expr] = []
-    names = _FIELD_NAMES.get(type(e))
-    if names is None:
-        names = _FIELD_NAMES[type(e)] = tuple(f.name for f in fields(e) if f.name != "span")
-    for name in names:
-        value = getattr(e, name)
-        for part in value if isinstance(value, tuple) else (value,):
-            part = part.value if isinstance(part, ast.Keyword) else part
-            if isinstance(part, ast.Expr):
-                out.append(part)
+def _annotate_lets(stmts: tuple[t.Stmt, ...], let_types: dict[Symbol, Ty]) -> list[t.Stmt]:
+    """The statements with each `let x = []` given the type that later assignments give `x`."""
+    out: list[t.Stmt] = []
+    for s in stmts:
+        match s:
+            case t.Let() if s.var in let_types:
+                s = replace(s, annotation=let_types[s.var])
+            case t.For():
+                s = replace(s, body=tuple(_annotate_lets(s.body, let_types)))
+            case t.If():
+                s = replace(s, branches=tuple((test, tuple(_annotate_lets(b, let_types))) for test, b in s.branches),
+                            orelse=tuple(_annotate_lets(s.orelse, let_types)))
+        out.append(s)
     return out
-
-
-def _assigned(stmts: tuple[ast.Stmt, ...]) -> set[str]:
-    """The names a block of effects assigns to (`x = ...`, `x += ...`), in it or in its blocks."""
-    out: set[str] = set()
-    todo = list(stmts)
-    while todo:
-        s = todo.pop()
-        if isinstance(s, ast.Assign):
-            out.add(s.target.name)
-        elif isinstance(s, ast.For):
-            todo.extend(s.body)
-        elif isinstance(s, ast.If):
-            todo.extend(s.orelse)
-            for _, branch in s.branches:
-                todo.extend(branch)
-    return out
-
-
-def _stored(facts: Facts) -> Facts:
-    """`facts` of a value read back from the state: its numbers were checked as they were stored."""
-    return Facts(0, facts.size, STORED, _stored(facts.item) if facts.item is not None else None)  # (not small)
 
 
 def _cycle(graph: dict[str, list[str]], start: str) -> list[str] | None:
@@ -2301,45 +1229,23 @@ def _cycle(graph: dict[str, list[str]], start: str) -> list[str] | None:
     return None
 
 
-def _untyped(t: Ty) -> bool:
+def _untyped(ty: Ty) -> bool:
     """Whether a type holds the item type of an empty `[]` or `{}`, unknown."""
-    return t.kind == "any" or t.elem is not None and _untyped(t.elem)
+    return ty.kind == "any" or ty.elem is not None and _untyped(ty.elem)
 
 
-def _typed(t: Ty) -> Ty:
-    """The type, with `int` for an item type nothing gave."""
-    if t.kind == "any":
-        return INT
-    return Ty(t.kind, t.name, _typed(t.elem)) if t.elem is not None else t
 
-
-def _annotation(t: Ty) -> str:
-    from .types import python_type
-
-    return python_type(t)
-
-
-def check(rs: ir.RuleSet) -> tuple[list[Diagnostic], Program]:
-    """Check a rule set; returns its problems and the lowered program."""
-    # The walk runs again while it learns more of what the fields hold (how long a list field can
-    # grow: compiler/budget.py); its code is kept once what it assumed of them holds.
-    assumed: dict[str, Facts] | None = None
-    grown: Counter[str] = Counter()
-    while True:
-        checker = _Checker(rs, assumed)
-        try:
-            program = checker.run()
-        except RecursionError:  # the limits on nesting should make this unreachable; never a traceback, though
-            checker.error(rs.span, "the rules nest too deeply to be checked",
-                          "definitions using definitions, each deeply nested: flatten a few")
-            program = checker.program
-            break
-        learnt = None if checker.diags else checker.learnt(grown)
-        if learnt is None:
-            break
-        assumed = learnt
+def check(rs: ir.RuleSet) -> tuple[list[Diagnostic], t.TypedProgram | None]:
+    """Check a rule set; returns its problems and, if it has none, its typed program."""
+    checker = _Checker(rs)
+    try:
+        program: t.TypedProgram | None = checker.run()
+    except RecursionError:  # the limits on nesting should make this unreachable; never a traceback, though
+        checker.error(rs.span, "the rules nest too deeply to be checked",
+                      "definitions using definitions, each deeply nested: flatten a few")
+        program = None
     unique: dict[tuple[SourceSpan, str], Diagnostic] = {}
     for d in checker.diags:
         unique.setdefault((d.span, d.message), d)
     ordered = sorted(unique.values(), key=lambda d: (d.span.path, d.span.line, d.span.col))
-    return ordered, program
+    return ordered, None if ordered else program

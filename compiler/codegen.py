@@ -1,7 +1,7 @@
 """Stage 6, codegen: the checked program laid out as one Python module by a jinja2 template.
 
 `emit(ruleset, program, sources)` is the one entry point. All names and expressions were
-computed by the checker; the template only places them. Output is deterministic: it depends
+computed by lowering (compiler/lower.py); the template only places them. Output is deterministic: it depends
 on nothing but the rule files and the compiler version.
 """
 
@@ -16,7 +16,7 @@ import jinja2
 
 from .. import __version__
 from . import ir
-from .check import Line, LoweredChoice, Program
+from .lower import Line, LoweredChoice, Program
 from .paths import shown_safely
 
 _ENV = jinja2.Environment(

@@ -1,6 +1,6 @@
 """The driver: chains the stages and is the only place that turns problems into exceptions.
 
-    resolve (load + extends) -> build_ir (parse) -> check -> emit
+    resolve (load + extends) -> build_ir (parse) -> check (typed IR) -> lower -> emit
 
 `compile_file(path)` returns the generated module's text; `write_modules` writes several at
 once, all or nothing, even if killed half way (a journal, below); `check_output` says what in
@@ -22,6 +22,7 @@ from .build import build_ir
 from .check import check
 from .codegen import emit
 from .inherit import defines, derive
+from .lower import lower
 from .paths import GAME_ID, JOURNAL, display, is_module_name, module_name, rules_dir
 from .resolve import Resolved, ResolveError, resolve
 from .source import CompileError, Diagnostic, SourceSpan
@@ -57,14 +58,17 @@ def build(path: Path) -> tuple[Resolved, ir.RuleSet | None, list[Diagnostic]]:
 
 
 def analyse(path: Path) -> tuple[ir.RuleSet | None, list[Diagnostic], tuple[Path, ...]]:
-    """Run every stage up to the checker; never raises for a bad rule file."""
+    """Run every stage up to lowering (which finds the limits of a move a rule set cannot
+    keep); never raises for a bad rule file."""
     try:
         resolved, ruleset, diagnostics = build(path)
     except CompileError as exc:
         return None, list(exc.diagnostics), ()
     if ruleset is None:
         return None, diagnostics, resolved.files
-    problems, _ = check(ruleset)
+    problems, typed = check(ruleset)
+    if typed is not None:
+        problems, _ = lower(typed)
     return ruleset, diagnostics + problems, resolved.files
 
 
@@ -74,7 +78,10 @@ def compile_file(path: Path) -> Compiled:
     if ruleset is None or diagnostics:
         raise CompileError(diagnostics)
     shown = ruleset.files
-    problems, program = check(ruleset)
+    problems, typed = check(ruleset)
+    if typed is None:
+        raise CompileError(problems)
+    problems, program = lower(typed)
     if problems:
         raise CompileError(problems)
     sources = list(zip(shown, resolved.texts, strict=True))  # the texts as read and checked

@@ -1,0 +1,1332 @@
+"""Stage 6, lower: the typed program (compiler/typed.py) written as Python, with the checks of
+the limits of a move it needs.
+
+`lower(program)` returns the diagnostics (a component attribute too costly to compute) and the
+`Program`: every expression and effect written as Python lines, each with the rule line it came
+from, which the code generator (compiler/codegen.py) only lays out.
+
+Lowering decides each value's one runtime representation (docs/language.md "Values": a list is
+a tuple, a set a frozenset, converted only where the representation shows), the order a set is
+walked in, and what code is proven to cost (compiler/budget.py): where a run-time check of
+runtime/limits.py goes, and where none is needed. What each list field can hold is learnt from
+every assignment to it: `lower` walks the program again until what it assumed of the fields holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import assert_never
+
+from ..runtime.limits import MAX_ACTIONS, MAX_INT, MAX_ITEMS, MAX_STEPS, SMALL_LIST
+from . import typed as t
+from .budget import (
+    FREE_WORK,
+    NOTHING,
+    STORED,
+    UNSAFE,
+    Facts,
+    Mag,
+    add_mag,
+    at_most,
+    join,
+    join_mag,
+    loop_cost,
+    mul_mag,
+    number,
+    sat,
+    scale_mag,
+    storable,
+)
+from .names import FILTER_LOCAL, const_name
+from .signatures import BUILTINS
+from .source import Diagnostic, SourceSpan
+from .typed import BoardTable, Symbol
+from .types import ANY, INT, Ty, entity, python_type, unify
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of lowered Python at an indentation depth, with the rule it came from."""
+
+    depth: int
+    code: str
+    source: SourceSpan | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredChoice:
+    name: str
+    py_name: str
+    domain: str
+    is_list: bool
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredAction:
+    name: str
+    method: str
+    params: tuple[tuple[str, str], ...]  # python name, annotation
+    when: str | None
+    choices: tuple[LoweredChoice, ...]
+    text_parts: tuple[tuple[str, str | None], ...]  # literal text, or (choice python name, format kind)
+    effect: tuple[Line, ...]
+    triggers: tuple[str, ...]  # trigger method names to run afterwards
+    then: tuple[tuple[int, int], ...]  # (phase index, next phase index)
+    span: SourceSpan
+    listing_prelude: tuple[str, ...] = ()  # the checks its listing starts with (runtime/limits.py)
+    fresh_listing: bool = False  # its listing (or guard) charges the budget of a move
+    fresh_effect: bool = False  # its effect (or a trigger after it) does
+    clear_cache: bool = False  # its choices can name ever new values (numbers): keep few actions interned
+    count: int | None = None  # at most this many legal actions (None: only the game knows)
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredFunction:
+    name: str
+    params: tuple[tuple[str, str], ...]
+    returns: str
+    body: tuple[Line, ...]
+    span: SourceSpan
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredTrigger:
+    name: str
+    method: str
+    when: str | None
+    effect: tuple[Line, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredField:
+    name: str
+    annotation: str
+    init: str
+    per: str | None
+    copy: str  # how clone copies it
+    info: str  # the FieldInfo(...) literal
+    span: SourceSpan
+    shown: str | None = None  # the condition under which everyone sees it
+    hidden_item: str | None = None  # the condition (over k) under which item k is hidden
+    seen_by: str | None = None  # `visible: {to: ...}`: the player (over k) who sees entry or item k
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredPhase:
+    name: str
+    const: str
+    start: tuple[Line, ...]
+    actions: tuple[str, ...]  # action method suffixes
+    stuck: str
+    span: SourceSpan
+    actor: str | None = None  # who decides, when not the seat whose turn it is
+    many_actions: bool = False  # its legal actions may pass MAX_ACTIONS: counted once listed
+    fresh_listing: bool = False  # listing its actions charges the budget of a move: a fresh one first
+
+
+@dataclass
+class Program:
+    constants: list[tuple[str, int, str]] = field(default_factory=list)  # NAME, value, comment
+    enums: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    dice: list[tuple[str, tuple[str, ...], tuple[tuple[int, ...], ...]]] = field(default_factory=list)
+    component_tables: list[tuple[str, str, str, SourceSpan]] = field(default_factory=list)  # NAME, type, code
+    options: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # name, slot, choices
+    region_kinds: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+    boards: list[BoardTable] = field(default_factory=list)
+    fields: list[LoweredField] = field(default_factory=list)
+    defines: list[LoweredFunction] = field(default_factory=list)
+    procedures: list[LoweredFunction] = field(default_factory=list)
+    phases: list[LoweredPhase] = field(default_factory=list)
+    actions: list[LoweredAction] = field(default_factory=list)
+    triggers: list[LoweredTrigger] = field(default_factory=list)
+    turn_end: list[str] = field(default_factory=list)
+    end: str = "False"
+    end_span: SourceSpan | None = None
+    scoring: list[tuple[str, str, SourceSpan]] = field(default_factory=list)
+    setup: list[Line] = field(default_factory=list)
+    tie_break: str | None = None
+    neutral: tuple[str, ...] = ()
+    # The methods the runtime enters rule code by whose code charges the budget of a move
+    # (runtime/limits.py): each starts a fresh one. "setup", "end", "start" (a phase's),
+    # "turn_end", "guard", "actor", "score", "tie_break", "shown", "hidden", "seen"; an action's
+    # listing and effect start one if theirs charges ("legal", "effect": some does).
+    resets: frozenset[str] = frozenset()
+
+
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+
+
+class _Lowerer:
+    def __init__(self, typed: t.TypedProgram, assumed: dict[str, Facts] | None = None) -> None:
+        self.typed = typed
+        self.rs = typed.rules
+        self.tables = typed.tables
+        self.component_count = dict(typed.tables.component_count)
+        self.defines = {d.name: d for d in typed.defines}
+        self.procedures = {p.name: p for p in typed.procedures}
+        self.diags: list[Diagnostic] = []
+        tables = typed.tables
+        self.program = Program(constants=list(tables.constants), enums=list(tables.enums), dice=list(tables.dice),
+                               options=list(tables.options), region_kinds=tables.region_kinds, roles=tables.roles,
+                               boards=list(tables.boards), neutral=tables.neutral)
+        # The py names of the locals bound, scope by scope (`prechecked` asks which are known
+        # before the statement being lowered).
+        self.scopes: list[set[str]] = []
+        # The limits of a move (compiler/budget.py): what each expression is known to be and to
+        # cost, by node; `assumed` is what lower() learnt the fields hold, `derived` what this
+        # walk finds stored in them.
+        self.assumed = assumed
+        self.derived: dict[str, Facts] = {}
+        self.facts: dict[int, Facts] = {}
+        # The nodes whose code gives its type's one runtime representation already (docs/language.md,
+        # "Values"): a list is a tuple, a set a frozenset, all the way down. Others are converted
+        # where the representation shows: stored, compared, or put into a list or set.
+        self.canonical: set[int] = set()
+        self.local_facts: dict[Symbol, Facts] = {}
+        self.costs: dict[int, int] = {}  # the unchecked work of each statement
+        self.block_cost = 0  # of the block lowered last
+        self.assigned: frozenset[str] = frozenset()  # the names the rule being lowered assigns to
+        self.define_facts: dict[str, tuple[Facts, int]] = {}  # result, and the work of a call
+        self.procedure_costs: dict[str, int] = {}
+        self.board_bounds: dict[str, int] | None = None
+        self.resets: set[str] = set()
+        self.charges = 0  # checks that charge the budget, met so far (in code, or in what it calls)
+        self.charging: set[str] = set()  # definitions and procedures whose code charges it
+        self.charging_triggers: set[str] = set()  # the methods of triggers whose code does
+        # A rule that only reads the game checks at its start that the lists it searches are small
+        # (`hoisted`, in the order met; None: this rule changes the game, each operation is checked
+        # where it is); `entry` are its parameters, known at its start.
+        self.hoisted: dict[str, None] | None = None
+        self.hoist_sites = 0  # the operations on them, which may be nested one in another
+        self.entry: frozenset[str] = frozenset()
+        # While an effect statement is lowered: the lists it walks whose size is checked by a
+        # statement of its own just before it (`if len(x) > 16: rt.walk(...)`), and how many
+        # scopes were open when it began (a name bound deeper is a comprehension's own).
+        self.prechecks: list[str] | None = None
+        self.statement_scopes = 0
+
+    def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(span, message, hint))
+
+    def bind(self, sym: Symbol) -> str:
+        """A local is bound in the innermost scope (`prechecked` asks what is bound where)."""
+        self.scopes[-1].add(sym.py)
+        return sym.py
+
+    # -- expressions --------------------------------------------------------------------------
+    def expr(self, e: t.Expr) -> str:
+        self.facts.pop(id(e), None)  # (an id is reused once its node is gone: facts are this walk's)
+        self.canonical.discard(id(e))
+        py = self.lower(e)
+        if id(e) not in self.facts:  # what the type alone says; the work is its parts' work
+            self.facts[id(e)] = self.type_facts(e.ty).plus(sum(self.fact(part).cost for part in t.subexpressions(e)))
+        return py
+
+    def lower(self, e: t.Expr) -> str:
+        match e:
+            case t.Num():
+                self.facts[id(e)] = number(e.value)
+                return str(e.value)
+            case t.Str():
+                return repr(e.value)
+            case t.Bool():
+                return str(e.value)
+            case t.Ref():
+                self.facts[id(e)] = self.symbol_facts(e.sym)
+                if e.sym.kind == "field" or e.sym.item:  # a field, or an item of a list or set
+                    self.canonical.add(id(e))
+                return e.sym.py
+            case t.DefineCall():
+                d = self.defines[e.define]
+                args = self.arguments(e.args, d.params)
+                self.passed(d.name, d.params, e.args)
+                self.facts[id(e)] = self.define_call_facts(d, sum(self.fact(arg).cost for arg in e.args))
+                return f"self.{e.define}({', '.join(args)})"
+            case t.Builtin():
+                return self.builtin(e)
+            case t.PerIndex():
+                index = self.expr(e.index)
+                self.facts[id(e)] = self.field_facts(e.field.name, e.ty).priced(self.fact(e.index).cost)
+                self.canonical.add(id(e))
+                return f"{e.field.py}[{index}]"
+            case t.ListIndex():
+                obj, index = self.expr(e.obj), self.expr(e.index)
+                item = self.fact(e.obj).item or self.type_facts(e.obj.ty.elem or ANY)
+                self.facts[id(e)] = item.priced(self.fact(e.obj).cost + self.fact(e.index).cost)
+                self.canonical.add(id(e))
+                return f"{obj}[{index}]"
+            case t.AttrOf():
+                return f"{e.table}[{self.expr(e.obj)}]"
+            case t.Collection():
+                parts = [self.canon(item, item.ty, self.expr(item)) for item in e.items]
+                self.facts[id(e)] = self.literal_facts(e.items)
+                self.canonical.add(id(e))
+                tupled = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+                if e.kind == "list":  # a list is a tuple: one representation, and it can be an item of a set
+                    return tupled
+                return f"frozenset({tupled})" if parts else "frozenset()"
+            case t.Comprehension():
+                return self.comprehension(e)
+            case t.Unary():
+                operand = self.expr(e.operand)
+                if e.op == "not":
+                    return f"not {operand}"
+                self.facts[id(e)] = Facts(self.fact(e.operand).cost, mag=self.fact(e.operand).mag)
+                return f"-{operand}"
+            case t.Binary():
+                return self.binary(e)
+            case t.Cond():
+                test, then, orelse = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
+                self.facts[id(e)] = join(self.fact(e.then), self.fact(e.orelse)).plus(self.fact(e.test).cost)
+                if id(e.then) in self.canonical and id(e.orelse) in self.canonical:
+                    self.canonical.add(id(e))
+                return f"({then} if {test} else {orelse})"
+            case t.Invalid():
+                raise AssertionError(f"{e.span}: an expression the checker refused is never lowered")
+            case _:
+                assert_never(e)
+
+    def canon(self, e: t.Expr, ty: Ty, py: str) -> str:
+        """`py`, the code of `e`, giving the one runtime representation of its type: a list is a
+        tuple and a set a frozenset, items too (`tuple(x)` of a tuple is that tuple itself)."""
+        # Every set is made a frozenset, and every item put into a list or set is converted, so the
+        # items of any list are in their one representation already: only the list itself may be
+        # a Python list (a comprehension, `sorted`) or a range (`players`).
+        if ty.kind != "list" or id(e) in self.canonical:
+            return py
+        return f"tuple({py})"
+
+    def iterable(self, ty: Ty, py: str, ordered: bool = True) -> str:
+        """How to walk the items of a list, a set or a region. A set is walked in increasing
+        order where the order can reach the game (`ordered`: a loop, a choice, a list made from
+        it): the order of a frozenset is Python's own, not the same under every interpreter, and
+        for some items not under every hash seed."""
+        if ty.kind == "set" and ordered:
+            return _sorted(ty.elem or ANY, py)
+        if ty == entity("region"):
+            return f"self.board.region_spots[{py}]"
+        return py
+
+    def comprehension(self, e: t.Comprehension) -> str:
+        fused = self.fused_filter(e)
+        if fused is not None:
+            return fused
+        dpy = self.expr(e.domain)
+        # only a list made from a set shows the order its items are walked in
+        walk = self.iterable(e.domain.ty, dpy, ordered=e.func == "list")
+        domain = self.domain_facts(e.domain)
+        self.scopes.append(set())
+        var = self.bind(e.var)
+        self.set_local(e.var, domain.item)
+        cond_py = self.expr(e.cond) if e.cond is not None else None
+        epy = self.expr(e.elt)
+        if e.func in ("list", "set"):
+            epy = self.canon(e.elt, e.elt.ty, epy)
+        self.scopes.pop()
+        each = self.fact(e.elt)
+        walk, work, rounds, small = self.loop(walk, domain, 1 + each.cost + (self.fact(e.cond).cost if e.cond else 0),
+                                              e.span)
+        cost = sat(domain.cost + work)
+        head = f"for {var} in {walk}" + (f" if {cond_py}" if cond_py else "")
+        match e.func:
+            case "count":
+                self.facts[id(e)] = number(rounds, cost=cost)
+                if cond_py:
+                    return f"sum(1 for {var} in {walk} if {cond_py} and {epy})"
+                return f"sum(1 for {var} in {walk} if {epy})"
+            case "all" | "any":
+                self.facts[id(e)] = Facts(cost)
+                return f"{e.func}({epy} {head})"
+            case "sum" | "min" | "max":
+                mag = scale_mag(each.mag, rounds) if e.func == "sum" else join_mag(each.mag, (0, 0))
+                self.facts[id(e)] = Facts(cost, mag=mag)
+                if e.func == "sum":
+                    return f"sum({epy} {head})"
+                return f"{e.func}(({epy} {head}), default=0)"
+            case "set":
+                self.facts[id(e)] = self.clamp(e.ty, Facts(cost, rounds, item=each.priced(0), small=small))
+                self.canonical.add(id(e))
+                return f"frozenset({epy} {head})"
+            case _:
+                self.facts[id(e)] = Facts(cost, rounds, item=each.priced(0), small=small)
+                return f"[{epy} {head}]"
+
+    def fused_filter(self, e: t.Comprehension) -> str | None:
+        """`[s for s in spots if marker[s] == v]` walks the field itself, not the spots and then
+        the field: `[s for s, m in enumerate(self.marker) if m == V]`, three times faster."""
+        if not (e.func == "list" and isinstance(e.domain, t.Ref) and e.domain.sym.kind == "value"
+                and e.domain.sym.name == "spots"
+                and isinstance(e.elt, t.Ref) and e.elt.sym is e.var
+                and isinstance(e.cond, t.Binary) and e.cond.op in ("==", "!=")
+                and isinstance(e.cond.left, t.PerIndex) and e.cond.left.field.per == "spot"
+                and isinstance(e.cond.left.index, t.Ref) and e.cond.left.index.sym is e.var):
+            return None
+        field_sym = e.cond.left.field
+        self.scopes.append(set())
+        var = self.bind(e.var)
+        value_py = self.expr(e.cond.right)
+        self.scopes.pop()
+        if var in value_py or unify(field_sym.ty, e.cond.right.ty) is None:
+            return None  # the value depends on the spot, or is mistyped: take the general path
+        spots = self.kind_count("spot") or 0
+        work = sat(spots * (1 + self.fact(e.cond.right).cost))
+        if work > FREE_WORK:
+            return None  # more work than may go unchecked: the general path counts it
+        self.facts[id(e)] = Facts(work, spots, item=Facts())
+        item = FILTER_LOCAL.format(field_sym.name)
+        return f"[{var} for {var}, {item} in enumerate({field_sym.py}) if {item} {e.cond.op} {value_py}]"
+
+    def binary(self, e: t.Binary) -> str:
+        lpy, rpy = self.expr(e.left), self.expr(e.right)
+        lt, rt_ = e.left.ty, e.right.ty
+        left, right = self.fact(e.left), self.fact(e.right)
+        work = sat(left.cost + right.cost)
+        self.facts[id(e)] = Facts(work)  # a truth value; numbers and lists say more below
+        op = e.op
+        if op in ("and", "or"):
+            # Python's `and`/`or` give one of their operands: a list or set used as a condition
+            # is made a bool, so the result is a bool as its type says (`mine(p) and n > 0`).
+            if not e.truth_only:
+                lpy, rpy = (py if ty.kind == "bool" else f"bool({py})" for ty, py in ((lt, lpy), (rt_, rpy)))
+            return f"({lpy} {op} {rpy})"
+        if op in _COMPARISONS:
+            # Python chains `a == b == c`: a comparison (or a `not`) inside another keeps its parentheses.
+            lpy, rpy = (f"({py})" if isinstance(side, t.Unary | t.Binary) and side.op in (*_COMPARISONS, "not")
+                        else py for side, py in ((e.left, lpy), (e.right, rpy)))
+        if op in ("==", "!="):
+            if lt.kind in ("list", "set") or rt_.kind in ("list", "set"):  # compared item by item
+                lpy, rpy = self.canon(e.left, lt, lpy), self.canon(e.right, rt_, rpy)
+                sizes = [f.size for f in (left, right) if f.size is not None]
+                if sizes and min(sizes) <= FREE_WORK:
+                    self.facts[id(e)] = Facts(sat(work + min(sizes)))
+                else:
+                    lpy, _, _ = self.over(lpy, left, e.span)
+            return f"{lpy} {op} {rpy}"
+        if op in ("<", "<=", ">", ">="):
+            return f"{lpy} {op} {rpy}"
+        if op in ("in", "not in"):
+            walk = self.iterable(rt_, rpy, ordered=False)
+            lpy = self.canon(e.left, lt, lpy)
+            walk, searched, _ = self.over(walk, self.domain_facts(e.right), e.span)
+            self.facts[id(e)] = Facts(sat(work + searched))
+            return f"{lpy} {op} {walk}"
+        if e.ty.kind in ("list", "set"):  # a list joined, a set's union or difference
+            lpy, left_work, left_size = self.over(lpy, left, e.span)
+            rpy, right_work, right_size = self.over(rpy, right, e.span)
+            item = None if left.item is None or right.item is None else join(left.item, right.item)
+            size = left_size if op == "-" else sat(left_size + right_size)
+            self.facts[id(e)] = self.clamp(e.ty, Facts(sat(work + left_work + right_work), size, item=item))
+            self.canonical.add(id(e))
+            if e.ty.kind == "list":
+                return f"(*{lpy}, *{rpy})"
+            return f"({lpy} {'|' if op == '+' else '-'} {rpy})"
+        if op in ("+", "-"):
+            self.facts[id(e)] = Facts(work, mag=add_mag(left.mag, right.mag))
+            return f"({lpy} {op} {rpy})"
+        if op == "*":
+            product = mul_mag(left.mag, right.mag)
+            if product is None:  # a square, say, that repeated would grow without end: checked
+                self.facts[id(e)] = Facts(work, mag=(MAX_INT, 0))
+                return f"rt.num({lpy} * {rpy}, {self.where(e.span)})"
+            self.facts[id(e)] = Facts(work, mag=product)
+            return f"({lpy} * {rpy})"
+        # `//` and `%`: a divisor that may be zero is a game error, not a crash
+        self.facts[id(e)] = Facts(work, mag=left.mag if op == "//" else right.mag)
+        if self.nonzero(e.right):
+            return f"({lpy} {op} {rpy})"
+        return f"rt.{'div' if op == '//' else 'mod'}({lpy}, {rpy}, {self.where(e.span)})"
+
+    def builtin(self, e: t.Builtin) -> str:
+        if e.func == "len" and isinstance(e.args[0], t.Builtin) and e.args[0].func == "straight_lines":
+            # Counting lines needs no list of them: a popcount on the board's bitboard.
+            counted = t.Builtin("count_lines", e.args[0].args, (), e.ty, e.span)
+            py = self.builtin(counted)
+            self.facts[id(e)] = self.fact(counted)
+            return py
+        lowered = [self.expr(arg) for arg in e.args]
+        self.facts[id(e)] = self.builtin_facts(e, lowered, e.ty)
+        return BUILTINS[e.func].python.format(*lowered, **dict(e.extra))
+
+    def arguments(self, args: tuple[t.Expr, ...], params: tuple[Symbol, ...]) -> list[str]:
+        """The arguments of a call to a definition or procedure: each a stored value
+        (compiler/budget.py), so what is passed is checked as if stored."""
+        return [self.checked_store(self.expr(arg), self.fact(arg), p.ty, arg.span)
+                for arg, p in zip(args, params, strict=True)]
+
+    # -- the limits of a move: what code is proven to cost, and its checks ----------------------
+    # (compiler/budget.py says how; runtime/limits.py holds the limits and the checks)
+    def fact(self, e: t.Expr) -> Facts:
+        """What is known of an expression lowered in this walk."""
+        return self.facts.get(id(e), NOTHING)
+
+    def where(self, span: SourceSpan) -> str:
+        """The rule's `file:line`, as the string literal a check names in its error."""
+        return repr(span.short)
+
+    def charged(self) -> None:
+        """A check that charges the budget of a move is emitted."""
+        self.charges += 1
+
+    def mark(self, before: int, *entries: str) -> bool:
+        """Whether the code lowered since the count was `before` charges the budget: then the
+        runtime's entries into it start a fresh one."""
+        if self.charges > before:
+            self.resets.update(entries)
+            return True
+        return False
+
+    def bounds(self) -> dict[str, int]:
+        """How many spots, regions ... the largest board has: how long its lists can be."""
+        if self.board_bounds is None:
+            b = {"spot": 0, "region": 0, "border": 0, "region_size": 0, "per_spot": 0, "degree": 0, "longest": 0}
+            for board in self.tables.boards:
+                spots = len(board.graph) if board.graph else board.ring or 3 * board.side * (board.side - 1) + 1
+                in_regions = Counter(spot for _, _, region in board.regions for spot in region)
+                degree = max(Counter(s for road in board.roads for s in road).values(), default=0) if board.graph \
+                    else 2 if board.ring else 6
+                for key, value in (("spot", spots), ("region", len(board.regions)), ("border", len(board.borders)),
+                                   ("region_size", max((len(r) for _, _, r in board.regions), default=0)),
+                                   ("per_spot", max(in_regions.values(), default=0)), ("degree", degree),
+                                   ("longest", 2 * board.side - 1 if board.side else 0)):
+                    b[key] = max(b[key], value)
+            self.board_bounds = b
+        return self.board_bounds
+
+    def kind_count(self, kind: str) -> int | None:
+        """How many values a kind of entity or an enumeration has (None: not a finite kind)."""
+        if kind == "player":
+            return max(self.rs.players, default=1) + len(self.rs.neutral)
+        if kind in ("spot", "region", "border"):
+            return self.bounds()[kind]
+        if kind in self.component_count:
+            return self.component_count[kind]
+        for dice in self.rs.dice:
+            if dice.name == kind:
+                return len(dice.dice)
+        for name, values in self.tables.enums:
+            if name == kind:
+                return len(values)
+        return None
+
+    def type_facts(self, ty: Ty, mag: Mag = UNSAFE) -> Facts:
+        """What a value of type `ty` can be when nothing else is known (`mag`: a number's size)."""
+        if ty.kind in ("list", "set") and ty.elem is not None:
+            return self.clamp(ty, Facts(item=self.type_facts(ty.elem, mag)))
+        return Facts(mag=mag if ty.kind == "int" else UNSAFE)
+
+    def clamp(self, ty: Ty, facts: Facts) -> Facts:
+        """`facts` of a set of a finite kind hold no more items than the kind has values."""
+        if ty.kind == "set" and ty.elem is not None and ty.elem.kind in ("entity", "enum"):
+            count = self.kind_count(ty.elem.name)
+            if count is not None and (facts.size is None or facts.size > count):
+                return Facts(facts.cost, count, facts.mag, facts.item)
+        return facts
+
+    def empty(self, ty: Ty) -> Facts:
+        """A value of type `ty` with nothing in it (a list field never assigned)."""
+        if ty.kind in ("list", "set") and ty.elem is not None:
+            return Facts(size=0, item=self.empty(ty.elem))
+        return Facts(mag=STORED)
+
+    def field_facts(self, name: str, ty: Ty) -> Facts:
+        """What a field's value (one entity's, for a field per entity) can be: a stored number,
+        and a list as long as the rule set's assignments to it make it (lower() learns this)."""
+        if ty.kind not in ("list", "set"):
+            return Facts(mag=STORED)
+        if self.assumed is None:  # the first walk: only the type is known
+            return self.type_facts(ty, STORED)
+        known = self.assumed.get(name)
+        return self.clamp(ty, _stored(known) if known is not None else self.empty(ty))
+
+    def derive(self, name: str, facts: Facts) -> None:
+        """A value is stored in field `name`: what lower() learns the field can hold."""
+        old = self.derived.get(name)
+        self.derived[name] = facts.priced(0) if old is None else join(old, facts.priced(0))
+
+    def stored(self, sym: Symbol, facts: Facts) -> None:
+        if sym.kind in ("field", "perfield"):
+            self.derive(sym.name, facts)
+
+    def learnable(self) -> list[tuple[str, Ty]]:
+        """The lists whose size lower() learns: list and set fields, and the list and set
+        parameters of definitions and procedures (from every call: all are in the rules)."""
+        out = [(f.name, f.type) for f in self.rs.fields]
+        out += [(_param(d.name, p.name), p.type) for d in self.rs.defines for p in d.params]
+        out += [(_param(q.name, p.name), p.type) for q in self.rs.procedures for p in q.params]
+        return [(key, ty) for key, ty in out if ty.kind in ("list", "set")]
+
+    def found(self, key: str, ty: Ty) -> Facts:
+        if key not in self.derived and "." in key:  # a parameter never given: only its type is known
+            return self.type_facts(ty, STORED)
+        return self.clamp(ty, self.derived.get(key, self.empty(ty)))
+
+    def learnt(self, grown: Counter[str]) -> dict[str, Facts] | None:
+        """What the list fields and parameters were found to hold, if it differs from what this
+        walk assumed (None: the assumptions held, so the code lowered is sound). The first walk
+        assumes only the types: what it finds is sound, and the next walk, assuming it, finds no
+        more. (Should one find more, a list found larger twice is taken at its type's bound.)"""
+        if self.assumed is None:
+            first = {key: self.found(key, ty) for key, ty in self.learnable()}
+            return first if any(first[key] != self.type_facts(ty, STORED) for key, ty in self.learnable()) else None
+        changed = False
+        out: dict[str, Facts] = {}
+        for key, ty in self.learnable():
+            if key in out:
+                continue
+            assumed, found = self.field_facts(key, ty), self.found(key, ty)
+            if at_most(found, assumed):
+                out[key] = assumed
+                continue
+            changed = True
+            grown[key] += 1
+            out[key] = join(assumed, found) if grown[key] < 2 else self.type_facts(ty, STORED)
+        return out if changed else None
+
+    def bind_params(self, func: str, params: tuple[Symbol, ...]) -> list[str]:
+        """Binds a definition's or procedure's parameters, each with what its calls pass."""
+        for p in params:
+            self.bind(p)
+            if p.ty.kind in ("list", "set"):
+                self.set_local(p, self.field_facts(_param(func, p.name), p.ty))
+        return [p.py for p in params]
+
+    def passed(self, func: str, params: tuple[Symbol, ...], args: tuple[t.Expr, ...]) -> None:
+        """A call: what it passes is what the parameters are learnt to hold."""
+        for p, arg in zip(params, args, strict=False):
+            if p.ty.kind in ("list", "set"):
+                self.derive(_param(func, p.name), self.fact(arg).outside())
+
+    def symbol_facts(self, sym: Symbol) -> Facts:
+        """What a name stands for: a local's value, a field's, the list of a kind's values."""
+        if sym.kind == "local":
+            known = self.local_facts.get(sym)
+            return known if known is not None else self.type_facts(sym.ty, STORED)
+        if sym.kind == "field":
+            return self.field_facts(sym.name, sym.ty)
+        if sym.kind == "perfield":  # the whole list, one value per entity
+            return Facts(size=self.kind_count(sym.per or ""), item=self.field_facts(sym.name, sym.ty))
+        if sym.kind == "value" and sym.ty.kind == "list" and sym.ty.elem is not None:  # players, spots, an enum
+            return Facts(size=self.kind_count(sym.ty.elem.name), item=Facts())
+        return Facts()
+
+    def set_local(self, sym: Symbol, facts: Facts | None) -> None:
+        """What a local just bound holds, unless the rule assigns to it (then only its type is known)."""
+        if facts is not None and sym.name not in self.assigned:
+            self.local_facts[sym] = facts.priced(0)
+
+    def literal_facts(self, items: tuple[t.Expr, ...]) -> Facts:
+        item = Facts(size=0, mag=(0, 0))  # (no item at all)
+        for part in items:
+            item = join(item, self.fact(part).priced(0)) if part is not items[0] else self.fact(part).priced(0)
+        return Facts(sat(len(items) + sum(self.fact(part).cost for part in items)), len(items), item=item)
+
+    def domain_facts(self, node: t.Expr) -> Facts:
+        """What a loop walks: a region is walked spot by spot."""
+        if node.ty == entity("region"):
+            return Facts(self.fact(node).cost, self.bounds()["region_size"], item=Facts())
+        return self.fact(node)
+
+    def loop(self, walk: str, domain: Facts, per_item: int, span: SourceSpan,
+             lists: bool = False) -> tuple[str, int, int, bool]:
+        """How to walk a loop's domain, the loop's unchecked work, and how many rounds it makes
+        at most. A loop whose size is not known, or whose work is large, is counted as it
+        starts (`rt.walk`): then its work is not unchecked."""
+        per_item = min(per_item, MAX_STEPS + 1)
+        work = loop_cost(domain.size, per_item)
+        if work is not None and not lists:
+            return walk, work, domain.size or 0, False
+        small = loop_cost(SMALL_LIST, per_item)
+        rounds = min(domain.size or MAX_ITEMS, MAX_ITEMS)  # (at most MAX_ITEMS: checked)
+        if small is not None and not lists and (self.small_made(domain) or self.hoist(walk)):
+            return walk, small, rounds, True
+        self.charged()
+        helper = "rt.walk_lists" if lists else "rt.walk"
+        counted = f"{helper}(self, {walk}, {per_item}, {self.where(span)})"
+        if small is not None and not lists and _SIMPLE.fullmatch(walk):  # a short list is walked at once
+            return f"({walk} if len({walk}) <= {SMALL_LIST} else {counted})", small, rounds, False
+        return counted, 0, rounds, False
+
+    def small_made(self, facts: Facts) -> bool:
+        """Whether `facts` are of a list made, in the rule being lowered, from lists it takes for
+        small: an operation on it is one more the rule's start check accounts for."""
+        if self.hoisted is None or not facts.small:
+            return False
+        self.hoist_sites += 1
+        return True
+
+    def over(self, py: str, facts: Facts, span: SourceSpan) -> tuple[str, int, int]:
+        """An operation over each item of a list or set (a search, a join, a copy, a sort): the
+        operand, lowered; the unchecked work; the most items it holds."""
+        if facts.size is not None and facts.size <= FREE_WORK:
+            return py, facts.size, facts.size
+        size = min(facts.size or MAX_ITEMS, MAX_ITEMS)  # (at most MAX_ITEMS: checked)
+        if self.small_made(facts) or self.hoist(py):  # its work is taken as small: checked as the rule starts
+            return py, SMALL_LIST, size
+        self.charged()
+        counted = f"rt.walk(self, {py}, 1, {self.where(span)})"
+        if self.prechecked(py):  # counted by the statement before the effect's line, if longer
+            assert self.prechecks is not None
+            self.prechecks.append(counted)
+            return py, SMALL_LIST, size
+        if _SIMPLE.fullmatch(py):  # a short list is handled at once, a longer one counted
+            return f"({py} if len({py}) <= {SMALL_LIST} else {counted})", SMALL_LIST, size
+        return counted, 0, size
+
+    def prechecked(self, py: str) -> bool:
+        """Whether the list `py`, walked by the effect statement being lowered, can be counted by
+        a statement before it: a field or a local that is known before the statement runs."""
+        m = _SIMPLE.fullmatch(py)
+        if self.prechecks is None or m is None:
+            return False
+        known = {py for scope in self.scopes[:self.statement_scopes] for py in scope}
+        names = [n for n in (m.group(1), m.group(2)) if n is not None and not n.startswith("self.")]
+        return all(n in known for n in names)
+
+    def statement(self, depth: int, lower: Callable[[], list[Line]]) -> list[Line]:
+        """An effect statement's lines, after the checks of the lists it walks (`prechecked`)."""
+        outer = self.prechecks, self.statement_scopes
+        self.prechecks, self.statement_scopes = [], len(self.scopes)
+        try:
+            lines = lower()
+            checks = list(dict.fromkeys(self.prechecks))
+        finally:
+            self.prechecks, self.statement_scopes = outer
+        before: list[Line] = []
+        for counted in checks:
+            walked = counted.removeprefix("rt.walk(self, ").split(", 1, ", 1)[0]
+            before += [Line(depth, f"if len({walked}) > {SMALL_LIST}:"), Line(depth + 1, counted)]
+        return [*before, *lines]
+
+    def hoist(self, py: str) -> bool:
+        """Whether the list `py` is checked at the start of the rule being lowered (then it is
+        taken to hold at most SMALL_LIST items): a rule that only reads the game, and a list it
+        can read at its start, a field (`self.hand[p]`) or a parameter."""
+        if self.hoisted is None:
+            return False
+        m = _SIMPLE.fullmatch(py)
+        if m is None:
+            return False
+        index, name = m.group(1), m.group(2)
+        if name is not None and name not in self.entry:  # a local bound inside the rule
+            return False
+        if index is not None and not index.startswith("self.") and index not in self.entry:
+            return False
+        self.hoisted[py] = None
+        self.hoist_sites += 1
+        return True
+
+    def begin_reading(self, entry: Iterable[str]) -> Reading:
+        """A rule that only reads the game starts: the lists it takes for small are gathered."""
+        saved = self.hoisted, self.hoist_sites, self.entry
+        self.hoisted, self.hoist_sites, self.entry = {}, 0, frozenset(entry)
+        return saved
+
+    def end_reading(self, saved: Reading) -> Small:
+        """The lists the rule just lowered took for small (its start checks them), and how many
+        operations it does on them (one may be inside another)."""
+        lists, sites = tuple(self.hoisted or ()), self.hoist_sites
+        self.hoisted, self.hoist_sites, self.entry = saved
+        if lists:
+            self.charged()  # (its check charges more work when they are not small)
+        return lists, sites
+
+    def grown(self, small: Small, cost: int, span: SourceSpan) -> str:
+        """What a rule's lists taken for small cost when they are not: its proven work, multiplied
+        by how many times longer than SMALL_LIST the longest is, once for each operation on them
+        (they may be nested), `rt.grown(...)`."""
+        lists, sites = small
+        return (f"rt.grown(self, {min(cost, MAX_STEPS + 1)}, {sites}, ({', '.join(lists)}{',' * (len(lists) == 1)}), "
+                f"{self.where(span)})")
+
+    def small_check(self, small: Small, cost: int, span: SourceSpan) -> str:
+        """The check a rule that is one expression starts with: `len(...) <= 16 or rt.grown(...)`."""
+        return f"{' and '.join(f'len({py}) <= {SMALL_LIST}' for py in small[0])} or {self.grown(small, cost, span)}"
+
+    def checked_store(self, py: str, facts: Facts, ty: Ty, span: SourceSpan) -> str:
+        """`py`, checked where what it stores (or passes as an argument) could be a number that
+        grows without bound: at most 64 bits more than the game's numbers (compiler/budget.py)."""
+        if ty.kind == "int" and not storable(facts.mag):
+            return f"rt.num({py}, {self.where(span)})"
+        if ty.kind in ("list", "set") and ty.elem is not None and ty.elem.kind == "int" and (
+                facts.item is None or not storable(facts.item.mag)):
+            self.charged()
+            return f"rt.nums(self, {py}, {self.where(span)})"
+        return py
+
+    def unit_expr(self, py: str, cost: int, span: SourceSpan, times: int = 1, lists: Small = ((), 0)) -> str:
+        """A rule that is one expression (a condition, a score; `times` over, a field's start per
+        entity): if its proven work is large, it charges it first, `rt.spend(...) and <py>`; the
+        lists it took for small are checked first, `(len(...) <= 16 or rt.grown(...)) and <py>`."""
+        if lists[0]:
+            py = f"({self.small_check(lists, cost, span)}) and {py}"
+        if sat(cost * times) <= FREE_WORK:
+            return py
+        self.charged()
+        return f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {self.where(span)}) and {py}"
+
+    def unit_lines(self, lines: list[Line], cost: int, span: SourceSpan) -> tuple[Line, ...]:
+        """A rule's lines (effects, a definition): if their proven work is large, they charge it first."""
+        if cost <= FREE_WORK:
+            return tuple(lines)
+        self.charged()
+        return Line(2, f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {self.where(span)})", span), *lines
+
+    def effects(self, stmts: tuple[t.Stmt, ...], span: SourceSpan, *bound: Symbol) -> tuple[Line, ...]:
+        """The effects of a rule (an action's, a trigger's, a phase's start, the setup)."""
+        self.assigned = frozenset(_assigned(stmts))
+        self.scopes = [{sym.py for sym in bound}]
+        lines = self.block(stmts, 2)
+        return self.unit_lines(lines, self.block_cost, span)
+
+    def procedure(self, p: t.Procedure) -> tuple[tuple[tuple[str, str], ...], tuple[Line, ...]]:
+        """A procedure's parameters and body; remembers the unchecked work of a call to it."""
+        self.scopes = [set()]
+        self.assigned = frozenset(_assigned(p.body))
+        before = self.charges
+        params = tuple(zip(self.bind_params(p.name, p.params), (_annotation(x.ty) for x in p.params), strict=True))
+        lines = self.block(p.body, 2)
+        cost = sat(self.block_cost + 1)
+        self.procedure_costs[p.name] = 1 if cost > FREE_WORK else cost  # (large: it charges its own)
+        body = self.unit_lines(lines, cost, p.span)
+        if self.charges > before:
+            self.charging.add(p.name)
+        return params, body
+
+    def procedure_cost(self, name: str) -> int:
+        """The unchecked work of calling a procedure (lowered now if it is declared later)."""
+        known = self.procedure_costs.get(name)
+        p = self.procedures.get(name)
+        if known is None and p is not None:
+            self.procedure_costs[name] = 1  # (a procedure calling itself is refused: see check.cycles)
+            saved = self.scopes, self.assigned
+            self.procedure(p)
+            self.scopes, self.assigned = saved
+            known = self.procedure_costs[name]
+        if name in self.charging:
+            self.charges += 1
+        return known if known is not None else 1
+
+    def define_walk(self, d: t.Define) -> tuple[str, Small]:
+        """A definition's body, lowered as a rule that only reads the game (its parameters known
+        as it starts); remembers what a call to it gives and costs."""
+        saved = self.scopes, self.assigned
+        self.scopes, self.assigned = [set()], frozenset()
+        entry = self.bind_params(d.name, d.params)
+        before = self.charges
+        reading = self.begin_reading(entry)
+        py = self.expr(d.body)
+        lists = self.end_reading(reading)
+        self.note_define(d, before)
+        self.scopes, self.assigned = saved
+        return py, lists
+
+    def note_define(self, d: t.Define, before: int) -> None:
+        """Remembers what a definition gives and the unchecked work of a call to it (one step if
+        its work is large: then it charges its own), and whether it charges (count was `before`)."""
+        body = self.fact(d.body)
+        cost = sat(body.cost + 1)
+        self.define_facts[d.name] = (body.priced(0).outside(), 1 if cost > FREE_WORK else cost)
+        if self.charges > before or cost > FREE_WORK:
+            self.charging.add(d.name)
+
+    def define_call_facts(self, d: t.Define, args_cost: int) -> Facts:
+        if d.name not in self.define_facts:  # (not lowered yet: declared later)
+            self.define_facts[d.name] = (NOTHING, 1)  # (a definition using itself is refused: see check.cycles)
+            self.define_walk(d)
+        result, cost = self.define_facts.get(d.name, (NOTHING, 1))
+        if d.name in self.charging:
+            self.charges += 1
+        return result.priced(sat(args_cost + cost))
+
+    def nonzero(self, e: t.Expr) -> bool:
+        """Whether a divisor is zero in no game: a number, the length of an enumeration, of a
+        component's list or of the players, or a product or negation of such."""
+        match e:
+            case t.Num():
+                return e.value != 0
+            case t.Unary(op="-"):
+                return self.nonzero(e.operand)
+            case t.Binary(op="*"):
+                return self.nonzero(e.left) and self.nonzero(e.right)
+            case t.Builtin(func="len", args=(t.Ref(sym=sym),)):
+                if sym.kind != "value" or sym.ty.elem is None:
+                    return False
+                if sym.name in ("players", "owners"):
+                    return min(self.rs.players, default=0) > 0
+                kind = sym.ty.elem
+                return (kind.kind == "enum" or kind.name in self.component_count) and bool(self.kind_count(kind.name))
+        return False
+
+    def builtin_facts(self, e: t.Builtin, lowered: list[str], ret: Ty) -> Facts:
+        """What a built-in function gives and costs. It wraps the arguments that need a check:
+        a list whose size only the game knows, a number an auction keeps, a count of spots."""
+        if len(e.args) != len(lowered):
+            return self.type_facts(ret)
+        args = [self.fact(a) for a in e.args]
+        cost = sum(f.cost for f in args)
+        bounds, seats = self.bounds(), self.kind_count("player") or 0
+
+        def over(i: int) -> int:  # work over each item of argument i: how many it holds
+            nonlocal cost
+            lowered[i], work, size = self.over(lowered[i], args[i], e.args[i].span)
+            cost += work
+            return size
+
+        def kept(i: int) -> None:  # a number the result keeps (an auction's bid): checked as stored
+            lowered[i] = self.checked_store(lowered[i], args[i], INT, e.args[i].span)
+
+        def literal(i: int) -> int | None:
+            arg = e.args[i]
+            return arg.value if isinstance(arg, t.Num) else None
+
+        match e.func:
+            case "len":
+                return number(args[0].size if args[0].size is not None else MAX_INT, cost=cost)
+            case "abs":
+                return Facts(cost, mag=args[0].mag)
+            case "min2" | "max2":
+                return Facts(cost, mag=join_mag(args[0].mag, args[1].mag))
+            case "die":
+                return Facts(cost, mag=add_mag(args[0].mag, (1, 0)))
+            case "range" | "steps":
+                low, high = literal(0), literal(1)
+                step = literal(2) if e.func == "steps" else 1
+                size = None if low is None or high is None or step is None else len(range(low, high, max(step, 1)))
+                if size is None and not args[0].mag[1] and not args[1].mag[1]:  # b - a <= |a| + |b|
+                    size = sat(args[0].mag[0] + args[1].mag[0])
+                return Facts(cost, size, item=Facts(mag=join_mag(args[0].mag, args[1].mag)))
+            case "straight_lines":
+                over(1)
+                lines = 3 * bounds["spot"]
+                return Facts(sat(cost + lines), lines, item=Facts(size=bounds["longest"], item=Facts()))
+            case "count_lines":
+                over(1)
+                return number(3 * bounds["spot"], cost=cost + 3)
+            case "regions_touching":
+                over(0)
+                return Facts(cost, bounds["region"], item=Facts())
+            case "regions_of":
+                return Facts(cost, bounds["region"], item=Facts())
+            case "regions_at":
+                return Facts(cost, bounds["per_spot"], item=Facts())
+            case "spots_of":
+                return Facts(cost, bounds["region_size"], item=Facts())
+            case "neighbours":
+                return Facts(cost, bounds["degree"], item=Facts())
+            case "border_regions":
+                return Facts(cost, 2, item=Facts())
+            case "road_chains":  # (a search over the board's roads)
+                over(0)
+                spots = bounds["spot"]
+                return Facts(sat(cost + spots * spots), spots, item=Facts(size=spots, item=Facts()))
+            case "passed":  # the spots between: as many as the steps
+                k, m = args[1].mag
+                if m == 0 and k <= FREE_WORK:
+                    return Facts(sat(cost + k), k, item=Facts())
+                self.charged()
+                lowered[1] = f"rt.upto(self, {lowered[1]}, {self.where(e.args[1].span)})"
+                return Facts(cost, MAX_ITEMS, item=Facts())
+            case "seats_from":
+                return Facts(sat(cost + seats), seats, item=Facts())
+            case "open_auction":
+                over(0)
+                kept(1)
+                kept(2)
+                return Facts(sat(cost + seats))
+            case "auction_bid":
+                kept(1)
+                return Facts(sat(cost + seats))
+            case "auction_drop":
+                return Facts(sat(cost + seats))
+            case "auction_bids":  # from the lowest bid allowed up to the cap: only the game knows how many
+                return Facts(cost, None, item=Facts(mag=join_mag(STORED, args[1].mag)))
+            case "auction_winner":
+                return Facts(cost, 1, item=Facts())
+            case "auction_in":
+                return Facts(cost, seats, item=Facts())
+            case "auction_high_bid":
+                return Facts(cost, mag=STORED)
+            case "without" | "sorted":
+                size = over(0)
+                return Facts(cost, size, item=args[0].item)
+            case "draw":  # (sorts the set first)
+                over(0)
+                return (args[0].item or self.type_facts(ret)).priced(cost)
+            case "draw_from":
+                return (args[0].item or self.type_facts(ret)).priced(cost + 1)
+            case "throw":
+                over(0)
+                most = sum(max((abs(face) for face in die.faces), default=0) for kind in self.rs.dice
+                           for die in kind.dice)
+                return number(most, cost=cost)
+        return self.type_facts(ret).priced(cost)
+
+    def listing(self, a: t.Action, loops: list[tuple[t.Choice, str, str, Facts, Ty]],
+                reading: Reading) -> tuple[tuple[str, ...], bool, int | None]:
+        """The loops that list an action's choices, one inside the other: each counted as it
+        starts if need be (its walk is rewritten in `loops`). Returns the lines the listing starts
+        with (checks of its lists, the charge of its proven work when large), whether the interned
+        actions must be kept few (a choice of numbers can name ever new values), and at most how
+        many actions it lists."""
+        # the innermost round builds one action, copying each list chosen into its key
+        per_round = sat(1 + sum(domain.item.size or 0 for _, _, _, domain, elem in loops
+                                if elem.kind == "list" and domain.item is not None))
+        count: int | None = 1
+        for i in reversed(range(len(loops))):
+            c, py, walk, domain, elem = loops[i]
+            unknown_items = elem.kind == "list" and (domain.item is None or domain.item.size is None)
+            walk, work, rounds, _ = self.loop(walk, domain, per_round, c.domain.span, lists=unknown_items)
+            loops[i] = (c, py, walk, domain, elem)
+            counted = walk.startswith("rt.")
+            count = None if count is None or counted or domain.size is None else sat(count * domain.size)
+            per_round = sat(1 + domain.cost + work)
+        prelude: list[str] = []
+        lists = self.end_reading(reading)
+        if lists[0]:  # the lists it took for small are checked first
+            prelude.append(f"if {' or '.join(f'len({py}) > {SMALL_LIST}' for py in lists[0])}:")
+            prelude.append(f"    {self.grown(lists, per_round, a.span)}")
+        if per_round > FREE_WORK:
+            self.charged()
+            prelude.append(f"rt.spend(self, {min(per_round, MAX_STEPS + 1)}, {self.where(a.span)})")
+        clear_cache = not all(self.finite(elem, domain.item) for _, _, _, domain, elem in loops)
+        return tuple(prelude), clear_cache, count
+
+    def finite(self, ty: Ty, facts: Facts | None) -> bool:
+        """Whether the values of type `ty` (with these facts) are few: entities, enumerations, truth
+        values, and short lists of them; not numbers."""
+        if ty.kind in ("entity", "enum", "bool"):
+            return True
+        if ty.kind in ("list", "set") and ty.elem is not None:
+            return facts is not None and facts.size is not None and self.finite(ty.elem, facts.item)
+        return False
+
+    # -- statements ---------------------------------------------------------------------------
+    def block(self, stmts: tuple[t.Stmt, ...], depth: int) -> list[Line]:
+        out: list[Line] = []
+        self.scopes.append(set())
+        for s in stmts:
+            out.extend(self.stmt(s, depth))
+        self.scopes.pop()
+        self.block_cost = sat(sum(self.costs.get(id(s), 1) for s in stmts))
+        if not out:
+            out.append(Line(depth, "pass"))
+        return out
+
+    def stmt(self, s: t.Stmt, depth: int) -> list[Line]:
+        self.costs[id(s)] = 1  # the work of a statement, beyond that of its parts (set below)
+        match s:
+            case t.Assign():
+                return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span)])
+            case t.Let():
+                return self.statement(depth, lambda: self.let(s, depth))
+            case t.CallEffect():
+                return self.statement(depth, lambda: self.call_effect(s, depth))
+            case t.Goto():
+                return [Line(depth, f"self.next_phase = PHASE_{const_name(s.phase)}", s.span)]
+            case t.EndTurn():
+                return [Line(depth, "self.next_phase = -1", s.span)]
+            case t.Pass():
+                return [Line(depth, "pass", s.span)]
+            case t.For():
+                walk = self.iterable(s.domain.ty, self.expr(s.domain))
+                domain = self.domain_facts(s.domain)
+                self.scopes.append(set())
+                var = self.bind(s.var)
+                self.set_local(s.var, domain.item)
+                body = self.block(s.body, depth + 1)
+                walk, work, _, _ = self.loop(walk, domain, 1 + self.block_cost, s.span)
+                self.scopes.pop()
+                self.costs[id(s)] = sat(1 + domain.cost + work)
+                if not any(re.search(rf"\b{var}\b", line.code) for line in body):
+                    var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
+                head = Line(depth, f"for {var} in {walk}:", s.span)
+                return [head, *body]
+            case t.If():
+                lines: list[Line] = []
+                tests = branches = 0
+                for i, (test, branch) in enumerate(s.branches):
+                    py = self.expr(test)
+                    tests += self.fact(test).cost
+                    lines.append(Line(depth, f"{'if' if i == 0 else 'elif'} {py}:", test.span))
+                    lines.extend(self.block(branch, depth + 1))
+                    branches = max(branches, self.block_cost)
+                if s.orelse:
+                    lines.append(Line(depth, "else:"))
+                    lines.extend(self.block(s.orelse, depth + 1))
+                    branches = max(branches, self.block_cost)
+                self.costs[id(s)] = sat(1 + tests + branches)
+                return lines
+            case _:
+                assert_never(s)
+
+    def let(self, s: t.Let, depth: int) -> list[Line]:
+        py = self.expr(s.value)
+        name = self.bind(s.var)
+        value = self.fact(s.value)
+        if s.var.name in self.assigned:  # assigned again later: stored, and checked, as a field is
+            py = self.checked_store(py, value, s.value.ty, s.value.span)
+        else:
+            self.set_local(s.var, value)
+        self.costs[id(s)] = sat(1 + value.cost)
+        if s.annotation is not None:  # `let x = []`: annotated, with the type later assignments give it
+            return [Line(depth, f"{name}: {_annotation(_typed(s.annotation))} = {py}", s.span)]
+        return [Line(depth, f"{name} = {py}", s.span)]
+
+    def call_effect(self, s: t.CallEffect, depth: int) -> list[Line]:
+        proc = self.procedures[s.procedure]
+        args = self.arguments(s.args, proc.params)
+        self.passed(proc.name, proc.params, s.args)
+        self.costs[id(s)] = sat(1 + sum(self.fact(arg).cost for arg in s.args) + self.procedure_cost(proc.name))
+        return [Line(depth, f"self.{proc.name}({', '.join(args)})", s.span)]
+
+    def assign(self, s: t.Assign) -> str:
+        sym = s.target
+        vpy = self.expr(s.value)
+        value = self.fact(s.value)
+        self.costs[id(s)] = sat(1 + value.cost)
+        lhs = sym.py
+        if s.index is not None:
+            ipy = self.expr(s.index)
+            self.costs[id(s)] = sat(self.costs[id(s)] + self.fact(s.index).cost)
+            lhs = f"{sym.py}[{ipy}]"
+        if s.op in ("+=", "-=") and sym.ty.kind == "set":
+            # a new set: every item of both is handled
+            held = self.field_facts(sym.name, sym.ty) if sym.kind != "local" else self.symbol_facts(sym)
+            old_py, old_work, old_size = self.over(lhs, held, s.span)
+            new_py, new_work, new_size = self.over(vpy, value, s.span)
+            self.costs[id(s)] = sat(self.costs[id(s)] + old_work + new_work)
+            size = old_size if s.op == "-=" else sat(old_size + new_size)
+            self.stored(sym, Facts(size=size, item=value.item))
+            return f"{lhs} = {old_py} {'|' if s.op == '+=' else '-'} {new_py}"
+        if s.op in ("+=", "-="):
+            if not storable((value.mag[0], value.mag[1] + 1)):  # `x += x` would double: the amount is checked
+                vpy = f"rt.num({vpy}, {self.where(s.span)})"
+            return f"{lhs} {s.op} {vpy}"
+        self.stored(sym, value)
+        vpy = self.canon(s.value, sym.ty, vpy)
+        return f"{lhs} = {self.checked_store(vpy, value, sym.ty, s.span)}"
+
+    def condition(self, e: t.Expr, tag: str, *entry: str) -> str:
+        """An expression that is a rule of its own and only reads the game (a guard, the end,
+        an actor, a score ...), its lists taken for small checked as it starts; `tag` marks its
+        budget reset (none: the caller marks it)."""
+        self.scopes = [set(entry)]
+        before = self.charges
+        reading = self.begin_reading(entry)
+        py = self.expr(e)
+        py = self.unit_expr(py, self.fact(e).cost, e.span, lists=self.end_reading(reading))
+        if tag:
+            self.mark(before, tag)
+        return py
+
+    # -- the rule set -------------------------------------------------------------------------
+    def run(self) -> Program:
+        typed, prog = self.typed, self.program
+        for attr in typed.components:
+            self.scopes, self.assigned = [{"i"}], frozenset()
+            charges = self.charges
+            py = self.expr(attr.value)
+            if self.charges > charges or sat(self.fact(attr.value).cost * attr.count) > MAX_STEPS:
+                self.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` may take more work to "
+                           f"compute than a move may do ({MAX_STEPS:,} steps for all {attr.count:,})",
+                           "compute it from `i` with fewer or shorter loops")
+                continue
+            prog.component_tables.append((attr.const, _annotation(attr.ty), f"tuple({py} for i in range({attr.count}))",
+                                          attr.span))
+        for f in typed.fields:
+            prog.fields.append(self.field(f))
+        for d in typed.defines:
+            params = tuple(zip((p.py for p in d.params), (_annotation(p.ty) for p in d.params), strict=True))
+            py, lists = self.define_walk(d)
+            checks = []
+            if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
+                longer = " or ".join(f"len({lst}) > {SMALL_LIST}" for lst in lists[0])
+                checks = [Line(2, f"if {longer}:"), Line(3, self.grown(lists, self.fact(d.body).cost + 1, d.span))]
+            body = self.unit_lines([*checks, Line(2, f"return {py}", d.span)], self.fact(d.body).cost + 1, d.span)
+            prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span))
+        for p in typed.procedures:
+            params, body = self.procedure(p)
+            prog.procedures.append(LoweredFunction(p.name, params, "None", body, p.span))
+        for trig in typed.triggers:
+            before = self.charges
+            self.assigned = frozenset()
+            when = self.condition(trig.when, "") if trig.when is not None else None
+            effect = self.effects(trig.effect, trig.span)
+            if self.mark(before, "effect", *(("turn_end",) if trig.at_turn_end else ())):
+                self.charging_triggers.add(trig.method)
+            prog.triggers.append(LoweredTrigger(trig.name, trig.method, when, effect, trig.span))
+            if trig.at_turn_end:
+                prog.turn_end.append(trig.method)
+        for ph in typed.phases:
+            before = self.charges
+            start = self.effects(ph.start, ph.span)
+            self.mark(before, "start")
+            self.assigned = frozenset()
+            actor = self.condition(ph.actor, "actor") if ph.actor is not None else None
+            prog.phases.append(LoweredPhase(ph.name, ph.const, start, ph.actions, ph.stuck, ph.span, actor))
+        for a in typed.actions:
+            prog.actions.append(self.action(a))
+        # A phase whose actions may list more than MAX_ACTIONS counts them when listed.
+        counts = {a.name: a.count for a in prog.actions}
+        for i, phase in enumerate(prog.phases):
+            numbers = [counts.get(name) for name in phase.actions]
+            if any(n is None for n in numbers) or sum(n or 0 for n in numbers) > MAX_ACTIONS:
+                prog.phases[i] = phase = replace(phase, many_actions=True)
+            if any(a.fresh_listing for a in prog.actions if a.name in phase.actions):
+                prog.phases[i] = replace(phase, fresh_listing=True)
+        # setup: effects run once before the first turn, after every field has its init
+        before = self.charges
+        prog.setup = list(self.effects(typed.setup, typed.rules.span))
+        self.mark(before, "setup")
+        self.assigned = frozenset()
+        if typed.end is not None:
+            prog.end = self.condition(typed.end, "end")
+            prog.end_span = typed.end.span
+        before = self.charges
+        for term in typed.scoring:
+            prog.scoring.append((term.name, self.condition(term.expr, "", "player"), term.span))
+        self.mark(before, "score")
+        if typed.tie_break is not None:
+            prog.tie_break = self.condition(typed.tie_break, "tie_break", "player")
+        prog.resets = frozenset(self.resets)
+        return prog
+
+    def field(self, typed: t.Field) -> LoweredField:
+        f = typed.decl
+        self.scopes, self.assigned = [set()], frozenset()
+        before = self.charges
+        py = self.expr(typed.init)
+        py = self.canon(typed.init, f.type, py)
+        self.derive(f.name, self.fact(typed.init))
+        py = self.unit_expr(self.checked_store(py, self.fact(typed.init), f.type, f.init.span),
+                            self.fact(typed.init).cost, f.init.span, (self.kind_count(f.per) or 1) if f.per else 1)
+        self.mark(before, "setup")
+        annotation = _annotation(f.type)
+        if f.per:
+            count = {
+                "player": "self.num_seats",
+                "spot": "len(self.board.spots)",
+                "region": "len(self.board.region_names)",
+            }.get(f.per, f"{self.component_count[f.per]}" if f.per in self.component_count
+                  else f"len({const_name(f.per)}_FACES)")
+            init = f"[{py} for _ in range({count})]"
+            annotation = f"list[{annotation}]"
+            copy = f"self.{f.name}[:]"
+        else:
+            init, copy = py, f"self.{f.name}"
+        element = f.type.elem.name if f.type.kind in ("list", "set") and f.type.elem else f.type.name
+        # a list or set of numbers, truth values or lists: its whole type, to read saved states
+        declared = f", declared={str(f.type)!r}" if f.type.kind in ("list", "set") and not element else ""
+        info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
+                f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared})")
+        shown = self.condition(typed.shown_if, "shown") if typed.shown_if is not None else None
+        hidden = self.condition(typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None else None
+        seen_by = self.condition(typed.visible_to, "seen", "k") if typed.visible_to is not None else None
+        return LoweredField(f.name, annotation, init, f.per, copy, info, f.span, shown, hidden, seen_by)
+
+    def action(self, a: t.Action) -> LoweredAction:
+        self.scopes = [set()]
+        self.assigned = frozenset(_assigned(a.effect))  # (a choice its effect assigns to is only its type)
+        before = self.charges
+        when = None
+        if a.when is not None:
+            when = self.condition(a.when, "")
+            self.mark(before, "legal", "guard")
+        self.scopes = [set()]
+        loops: list[tuple[t.Choice, str, str, Facts, Ty]] = []
+        reading = self.begin_reading(())
+        for c in a.choices:
+            walk = self.iterable(c.domain.ty, self.expr(c.domain))
+            domain = self.domain_facts(c.domain)
+            py = self.bind(c.var)
+            self.set_local(c.var, domain.item)
+            loops.append((c, py, walk, domain, c.var.ty))
+        listing_prelude, clear_cache, count = self.listing(a, loops, reading)
+        fresh_listing = self.mark(before, "legal")
+        choices = tuple(LoweredChoice(c.var.name, py, walk, elem.kind == "list", c.span)
+                        for c, py, walk, _, elem in loops)
+        params = tuple((c.var.py, _annotation(c.var.ty)) for c in a.choices)
+        before = self.charges
+        effect = self.unit_lines(self.block(a.effect, 2), self.block_cost, a.span)
+        fresh_effect = self.mark(before, "effect") or any(trig in self.charging_triggers for trig in a.triggers)
+        return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
+                             a.span, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
+                             fresh_listing=fresh_listing, fresh_effect=fresh_effect)
+
+
+# A list a rule can read at its start: a field, an entity's value of a field, a parameter.
+# (`Small`: the lists a rule takes for small, and the number of operations it does on them.)
+Small = tuple[tuple[str, ...], int]
+Reading = tuple[dict[str, None] | None, int, frozenset[str]]  # what begin_reading saves
+_SIMPLE = re.compile(r"self\.\w+(?:\[(self\.\w+|\w+)\])?|(\w+)")
+
+
+def _param(func: str, param: str) -> str:
+    """The key of a parameter among what lower() learns (fields are keyed by their names)."""
+    return f"{func}.{param}"
+
+
+def _sorted(elem: Ty, py: str) -> str:
+    """The items of a set in increasing order (a set of sets: by their items in order)."""
+    return f"sorted({py}, key=sorted)" if elem.kind == "set" else f"sorted({py})"
+
+
+def _assigned(stmts: tuple[t.Stmt, ...]) -> set[str]:
+    """The names a block of effects assigns to (`x = ...`, `x += ...`), in it or in its blocks."""
+    out: set[str] = set()
+    todo = list(stmts)
+    while todo:
+        s = todo.pop()
+        if isinstance(s, t.Assign):
+            out.add(s.target.name)
+        elif isinstance(s, t.For):
+            todo.extend(s.body)
+        elif isinstance(s, t.If):
+            todo.extend(s.orelse)
+            for _, branch in s.branches:
+                todo.extend(branch)
+    return out
+
+
+def _stored(facts: Facts) -> Facts:
+    """`facts` of a value read back from the state: its numbers were checked as they were stored."""
+    return Facts(0, facts.size, STORED, _stored(facts.item) if facts.item is not None else None)  # (not small)
+
+
+def _typed(ty: Ty) -> Ty:
+    """The type, with `int` for an item type nothing gave."""
+    if ty.kind == "any":
+        return INT
+    return Ty(ty.kind, ty.name, _typed(ty.elem)) if ty.elem is not None else ty
+
+
+def _annotation(ty: Ty) -> str:
+    return python_type(ty)
+
+
+def lower(typed: t.TypedProgram) -> tuple[list[Diagnostic], Program]:
+    """Lower a checked program; returns its problems (the limits of a move it cannot keep) and
+    the lowered program."""
+    # The walk runs again while it learns more of what the fields hold (how long a list field can
+    # grow: compiler/budget.py); its code is kept once what it assumed of them holds.
+    assumed: dict[str, Facts] | None = None
+    grown: Counter[str] = Counter()
+    while True:
+        lowerer = _Lowerer(typed, assumed)
+        try:
+            program = lowerer.run()
+        except RecursionError:  # the limits on nesting should make this unreachable; never a traceback, though
+            lowerer.error(typed.rules.span, "the rules nest too deeply to be compiled",
+                          "definitions using definitions, each deeply nested: flatten a few")
+            return lowerer.diags, lowerer.program
+        learnt = None if lowerer.diags else lowerer.learnt(grown)
+        if learnt is None:
+            return sorted(lowerer.diags, key=lambda d: (d.span.path, d.span.line, d.span.col)), program
+        assumed = learnt

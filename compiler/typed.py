@@ -1,0 +1,400 @@
+"""Stage 4's product, checked: the rule set as a typed program, for lowering to read.
+
+`check.check(ruleset)` gives a `TypedProgram`: every expression with its type, every name bound
+to the `Symbol` it denotes (a field, a local, a value of the language ...), every call resolved
+to a definition or a registered built-in, every effect with the span of its rule line. Nothing
+here is Python text but the spellings declarations chose (a symbol's `py`, a constant's name):
+lowering (compiler/lower.py) decides how each node is written, and what checks of the limits
+of a move it needs (compiler/budget.py).
+
+The declarations the checker turned into tables (constants, enumerations, boards ...) are data
+already: lowering passes them on as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from . import ir
+from .source import SourceSpan
+from .types import Ty
+
+SymbolKind = Literal["field", "perfield", "const", "option", "value", "local"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Symbol:
+    """What a name denotes. Compared by identity: two locals of one name in two rules, or a
+    `let x = []` before and after an assignment gave it an item type, are two symbols."""
+
+    kind: SymbolKind
+    name: str
+    ty: Ty
+    py: str  # how generated code spells it (`self.gold`, `GREEN`, `s`)
+    span: SourceSpan | None = None
+    per: str | None = None  # a field with one value per entity: the entity kind (`spot`)
+    item: bool = False  # a local walking the items of a list or set (a loop, a comprehension, a choice)
+
+
+# -- expressions: each with its type and span ---------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Num:
+    value: int
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Str:
+    value: str
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Bool:
+    value: bool
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A name: a field, a constant, an option, a value of the language, a local."""
+
+    sym: Symbol
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Invalid:
+    """Where the checker found an error (it said so): a program holding one is never lowered."""
+
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class DefineCall:
+    """A definition's value, `name(args)` (`name` alone when it has no parameters)."""
+
+    define: str
+    args: tuple[Expr, ...]
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    """A registered function of the runtime (compiler/signatures.py), its generic type bound."""
+
+    func: str
+    args: tuple[Expr, ...]
+    extra: tuple[tuple[str, str], ...]  # template slots beyond the arguments: `throw`'s faces table
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class PerIndex:
+    """One entity's value of a field per entity: `marker[s]`."""
+
+    field: Symbol
+    index: Expr
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class ListIndex:
+    obj: Expr
+    index: Expr
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class AttrOf:
+    """A component's attribute, read from its table: `tile.colour`."""
+
+    obj: Expr
+    name: str
+    table: str  # the module constant holding the attribute of every component
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Collection:
+    kind: Literal["list", "set"]
+    items: tuple[Expr, ...]
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Comprehension:
+    """`func(elt for var in domain if cond)`; func "list" and "set" build one."""
+
+    func: str
+    var: Symbol
+    domain: Expr
+    cond: Expr | None
+    elt: Expr
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    op: str  # "-", "not"
+    operand: Expr
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    op: str
+    left: Expr
+    right: Expr
+    ty: Ty
+    span: SourceSpan
+    truth_only: bool = False  # an `and`/`or` whose truth only is used (a condition): operands as they are
+
+
+@dataclass(frozen=True, slots=True)
+class Cond:
+    test: Expr
+    then: Expr
+    orelse: Expr
+    ty: Ty
+    span: SourceSpan
+
+
+Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | ListIndex | AttrOf | Collection
+        | Comprehension | Unary | Binary | Cond)
+
+
+# -- effects ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Let:
+    var: Symbol
+    value: Expr
+    span: SourceSpan
+    annotation: Ty | None = None  # a `let x = []`: the type later assignments give it (int items if none)
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    """`target = value`, `target[index] = value` (a field per entity), `+=`, `-=`. The target is
+    the symbol as the assignment leaves it (a `let x = []` takes the type of what is stored)."""
+
+    target: Symbol
+    index: Expr | None
+    op: str
+    value: Expr
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class CallEffect:
+    procedure: str
+    args: tuple[Expr, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Goto:
+    phase: str
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class For:
+    var: Symbol
+    domain: Expr
+    body: tuple[Stmt, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    orelse: tuple[Stmt, ...]
+    span: SourceSpan
+
+
+Stmt = Let | Assign | CallEffect | Goto | EndTurn | Pass | For | If
+
+
+# -- the rules ----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class BoardTable:
+    """A board as the runtime builds it: spots, regions, roads and borders, all by name."""
+
+    name: str
+    side: int
+    regions: tuple[tuple[str, str, tuple[str, ...]], ...]  # kind, name, spots
+    span: SourceSpan
+    ring: int = 0
+    graph: tuple[str, ...] = ()  # a graph board's spots
+    roads: tuple[tuple[str, str], ...] = ()  # its road segments, each joining two spots
+    borders: tuple[tuple[str, str], ...] = ()  # bordering regions, in the order numbered
+    attributes: tuple[tuple[int, ...], ...] = ()  # per region attribute, its value for each region (-1: none)
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentAttribute:
+    """One attribute of a kind of component, computed from its number `i` for each of `count`."""
+
+    component: str
+    name: str
+    const: str  # the module constant of its table
+    ty: Ty
+    value: Expr
+    count: int
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    decl: ir.Field  # its name, type, entity kind, values, visibility and doc, as declared
+    init: Expr
+    shown_if: Expr | None  # everyone sees it while this holds
+    hide_items_if: Expr | None  # over `k`: item k is hidden while this holds
+    visible_to: Expr | None  # over `k`: the player who sees entry or item k
+
+
+@dataclass(frozen=True, slots=True)
+class Define:
+    name: str
+    params: tuple[Symbol, ...]
+    ty: Ty
+    body: Expr
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    name: str
+    params: tuple[Symbol, ...]
+    body: tuple[Stmt, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    name: str
+    method: str
+    when: Expr | None
+    effect: tuple[Stmt, ...]
+    at_turn_end: bool
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    name: str
+    const: str
+    start: tuple[Stmt, ...]
+    actions: tuple[str, ...]
+    stuck: str
+    actor: Expr | None  # who decides, when not the seat whose turn it is
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    var: Symbol
+    domain: Expr
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    name: str
+    when: Expr | None
+    choices: tuple[Choice, ...]
+    text_parts: tuple[tuple[str, str | None], ...]  # literal text, or (choice python name, format kind)
+    effect: tuple[Stmt, ...]
+    triggers: tuple[str, ...]  # the methods of the triggers that run after it
+    then: tuple[tuple[int, int], ...]  # (phase index, next phase index)
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    name: str
+    expr: Expr  # over the local `player`
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """What the declarations give generated code as data."""
+
+    constants: tuple[tuple[str, int, str], ...]  # NAME, value, comment
+    enums: tuple[tuple[str, tuple[str, ...]], ...]
+    dice: tuple[tuple[str, tuple[str, ...], tuple[tuple[int, ...], ...]], ...]  # kind, names, faces
+    options: tuple[tuple[str, str, tuple[str, ...]], ...]  # name, slot, choices
+    region_kinds: tuple[str, ...]
+    roles: tuple[str, ...]
+    boards: tuple[BoardTable, ...]
+    neutral: tuple[str, ...]
+    component_count: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TypedProgram:
+    rules: ir.RuleSet  # what was checked (player counts, dice faces, spans of the rule set)
+    tables: Tables
+    components: tuple[ComponentAttribute, ...]
+    fields: tuple[Field, ...]
+    defines: tuple[Define, ...]
+    procedures: tuple[Procedure, ...]
+    triggers: tuple[Trigger, ...]
+    phases: tuple[Phase, ...]
+    actions: tuple[Action, ...]
+    setup: tuple[Stmt, ...]
+    end: Expr | None
+    scoring: tuple[Score, ...]
+    tie_break: Expr | None
+
+
+def subexpressions(e: Expr) -> tuple[Expr, ...]:
+    """The expressions directly inside `e`."""
+    match e:
+        case Num() | Str() | Bool() | Ref() | Invalid():
+            return ()
+        case DefineCall() | Builtin():
+            return e.args
+        case Collection():
+            return e.items
+        case PerIndex():
+            return (e.index,)
+        case ListIndex():
+            return (e.obj, e.index)
+        case AttrOf():
+            return (e.obj,)
+        case Comprehension():
+            return (e.domain, e.elt) if e.cond is None else (e.domain, e.cond, e.elt)
+        case Unary():
+            return (e.operand,)
+        case Binary():
+            return (e.left, e.right)
+        case Cond():
+            return (e.test, e.then, e.orelse)
+    raise AssertionError(e)

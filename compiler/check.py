@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Literal, assert_never
 
-from ..runtime.board import GraphBoard, hex_labels, validate_regions
 from ..runtime.limits import MAX_INT
 from . import ast, ir
 from . import typed as t
+from .boards import Boards
 from .names import (
     ANNOTATION_NAMES,
     IMPLICIT,
@@ -88,7 +87,7 @@ class _Checker:
         self.tables = _Declared()
         self.components: list[t.ComponentAttribute] = []
         self.entity_kinds = {"player", "spot", "region", "border"} | {d.name for d in rs.dice}
-        self.region_attributes: list[str] = []  # the names of region attributes, in table order
+        self.boards = Boards(self.error, self.enum_value)
         self.enum_names: set[str] = {"role", "regionkind"}
         self.kinds: set[str] = set()  # enumerations, dice kinds and components declared so far
         self.attributes: dict[str, dict[str, tuple[Ty, str]]] = {}
@@ -170,7 +169,11 @@ class _Checker:
             elif names != kinds:
                 self.error(board.span, f"board `{board.name}` has region kinds {', '.join(names) or 'none'}, "
                            f"but the first board has {', '.join(kinds) or 'none'}", "every board needs the same kinds")
-            self.board(board)
+            self.boards.board(board)
+        self.tables.boards = self.boards.tables
+        for attr, enum_name in self.boards.attribute_enums.items():
+            self.attributes.setdefault("region", {})[attr] = (
+                enum(enum_name), f"self.board.region_attributes[{self.boards.region_attributes.index(attr)}]")
         if not rs.boards:
             self.error(rs.span, "a rule set needs `boards:` with at least one board")
         self.tables.region_kinds = kinds or ()
@@ -229,6 +232,13 @@ class _Checker:
             self.reserved_member("action", a.name, a.span)
         for trig in rs.triggers:
             self.reserved_member("trigger", trig.name, trig.span)
+
+    def enum_value(self, name: str) -> tuple[str, int] | None:
+        """The enumeration a value name belongs to, and its number (None: it is no such value)."""
+        sym = self.globals.get(name)
+        if sym is None or sym.kind != "const" or sym.ty.kind != "enum" or sym.ty.name is None:
+            return None
+        return sym.ty.name, next((v for n, v, _ in self.tables.constants if n == sym.py), -1)
 
     def reserved(self, name: str, span: SourceSpan) -> bool:
         """Refuses a field, definition or procedure name that generated code or the rule language
@@ -309,255 +319,6 @@ class _Checker:
             self.components.append(t.ComponentAttribute(comp.name, attr.name, const, value.ty, value, comp.count,
                                                         attr.span))
         self.attributes[comp.name] = table
-
-    def board(self, board: ir.Board) -> None:
-        if board.ring:
-            self.ring_board(board)
-            return
-        if board.graph:
-            self.graph_board(board)
-            return
-        regions: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-        by_kind = {k.name: k for k in board.region_kinds}
-        at = hex_labels(board.hexagon)
-        labels = list(at.values())
-        on_board = set(labels)
-        # mirror_label(s, side) for every spot at once (it builds the board's labels on each call)
-        mirror = {label: at[(r, q)] for (q, r), label in at.items()}
-        for kind in board.region_kinds:
-            if kind.mirror_of is not None:
-                source = by_kind.get(kind.mirror_of)
-                if source is None or source.mirror_of is not None:
-                    self.error(kind.span, f"cannot mirror `{kind.mirror_of}`: no region kind of that name listed "
-                               "before it", did_you_mean(kind.mirror_of, by_kind))
-                    continue
-                rename = dict(kind.rename)
-                mirrored = []
-                for region in source.regions:
-                    name = region.name
-                    for old, new in rename.items():
-                        if name.startswith(old):
-                            name = new + name[len(old):]
-                    try:
-                        spots = tuple(mirror[s] for s in region.spots)
-                    except KeyError:
-                        spots = ()
-                    mirrored.append((name, spots))
-                regions[kind.name] = mirrored
-            else:
-                regions[kind.name] = [(r.name, r.spots) for r in kind.regions]
-        # Spots that are not on the board, shown at the region that names them.
-        for kind in board.region_kinds:
-            for region in kind.regions:
-                for spot in region.spots:
-                    if spot not in on_board:
-                        self.error(region.span, f"region {region.name} of board `{board.name}`: no spot `{spot}` "
-                                   "on this board", did_you_mean(spot, labels) or
-                                   f"spots are {labels[0]} to {labels[-1]}: a row letter, then the place in the row")
-        exp = board.expect
-        if exp is not None:
-            problems = validate_regions(
-                board.hexagon, regions, exp.spots, dict(exp.regions), exp.region_size, exp.contiguous,
-                exp.cover_each_spot_once, exp.no_region_equal,
-            )
-            for problem in problems:
-                if ": no spot `" not in problem:
-                    self.error(exp.span, f"board `{board.name}` does not match what is expected of it: {problem}")
-        else:
-            for problem in validate_regions(board.hexagon, regions, None, {}, None, False, False, ()):
-                if ": no spot `" not in problem:
-                    self.error(board.span, f"board `{board.name}`: {problem}")
-        names = Counter(n for kind_regions in regions.values() for n, _ in kind_regions)
-        dupes = sorted(n for n, count in names.items() if count > 1)
-        if dupes:
-            self.error(board.span, f"board `{board.name}` names several regions {', '.join(dupes)}")
-        self.tables.boards.append(
-            t.BoardTable(
-                board.name, board.hexagon,
-                tuple((k, n, s) for k, rs_ in regions.items() for n, s in rs_), board.span,
-            )
-        )
-
-    def graph_board(self, board: ir.Board) -> None:
-        """Named spots joined by roads, with regions over them and the borders between regions."""
-        labels = list(board.graph)
-        on_board = set(labels)
-        where = f"board `{board.name}`"
-        for spot, count in Counter(labels).items():
-            if count > 1:
-                self.error(board.span, f"{where} lists spot `{spot}` {count} times")
-        edges: list[tuple[str, str]] = []
-        for road in board.roads:
-            for spot in road:
-                if spot not in on_board:
-                    self.error(board.span, f"{where}: a road goes through `{spot}`, which is not one of its spots",
-                               did_you_mean(spot, labels))
-            edges += [(a, b) for a, b in zip(road, road[1:], strict=False) if a in on_board and b in on_board]
-        regions: list[tuple[str, str, tuple[str, ...]]] = []
-        region_of: dict[str, dict[str, list[str]]] = {}
-        for kind in board.region_kinds:
-            if kind.mirror_of is not None:
-                self.error(kind.span, "a graph board has no mirror image", "list the regions")
-            of: dict[str, list[str]] = region_of.setdefault(kind.name, {})
-            for region in kind.regions:
-                for spot in region.spots:
-                    if spot not in on_board:
-                        self.error(region.span, f"region {region.name} of {where}: no spot `{spot}`",
-                                   did_you_mean(spot, labels))
-                    of.setdefault(spot, []).append(region.name)
-                regions.append((kind.name, region.name, region.spots))
-        borders: list[tuple[str, str]] = []
-        for kind_name, pairs in board.borders:
-            kind_regions = {r.name for k in board.region_kinds if k.name == kind_name for r in k.regions}
-            if not kind_regions:
-                self.error(board.span, f"{where}: borders of `{kind_name}`, which is no region kind of it")
-            for a, b in pairs:
-                for end in (a, b):
-                    if end not in kind_regions:
-                        self.error(board.span, f"{where}: a border names `{end}`, no region of kind `{kind_name}`",
-                                   did_you_mean(end, kind_regions))
-                if (a, b) in borders or (b, a) in borders:
-                    self.error(board.span, f"{where}: the border {a}-{b} is listed twice")
-                borders.append((a, b))
-        # Region attributes: each a table over every region, its values of one enumeration.
-        attr_names = sorted({a for k in board.region_kinds for r in k.regions for a, _ in r.attributes})
-        tables: list[tuple[int, ...]] = []
-        for attr in attr_names:
-            if attr not in self.region_attributes:
-                self.region_attributes.append(attr)
-        for attr in self.region_attributes:
-            row: list[int] = []
-            enum_of: str | None = None
-            for k in board.region_kinds:
-                for r in k.regions:
-                    value = dict(r.attributes).get(attr)
-                    if value is None:
-                        row.append(-1)
-                        continue
-                    sym = self.globals.get(value)
-                    if sym is None or sym.kind != "const" or sym.ty.kind != "enum":
-                        self.error(r.span, f"attribute `{attr}` of {r.name}: `{value}` is no value of an enumeration",
-                                   "declare it under `enums:`")
-                        row.append(-1)
-                        continue
-                    if enum_of not in (None, sym.ty.name):
-                        self.error(r.span, f"attribute `{attr}` of {r.name} is a {sym.ty.name}, elsewhere a {enum_of}")
-                    enum_of = sym.ty.name
-                    row.append(next((v for n, v, _ in self.tables.constants if n == sym.py), -1))
-            tables.append(tuple(row))
-            if enum_of is not None:
-                self.attributes.setdefault("region", {})[attr] = (
-                    enum(enum_of), f"self.board.region_attributes[{self.region_attributes.index(attr)}]")
-        if board.expect is not None:
-            self.graph_expect(board, labels, edges, region_of, borders)
-        self.tables.boards.append(t.BoardTable(
-            board.name, 0, tuple(regions), board.span, 0, tuple(labels), tuple(edges), tuple(borders),
-            tuple(tables),
-        ))
-
-    def graph_expect(self, board: ir.Board, labels: list[str], edges: list[tuple[str, str]],
-                     region_of: dict[str, dict[str, list[str]]], borders: list[tuple[str, str]]) -> None:
-        """The validators of a graph board: each count and property its `expect:` states."""
-        exp = board.expect
-        assert exp is not None
-        problems: list[str] = []
-        if exp.spots is not None and exp.spots != len(labels):
-            problems.append(f"{len(labels)} spots, expected {exp.spots}")
-        kinds = {k.name: k for k in board.region_kinds}
-        for kind_name, count in exp.regions:
-            found = len(kinds[kind_name].regions) if kind_name in kinds else 0
-            if found != count:
-                problems.append(f"{found} regions of kind `{kind_name}`, expected {count}")
-        if exp.region_size is not None:
-            low, high = exp.region_size
-            for kind_name, _ in exp.regions:
-                for r in kinds[kind_name].regions if kind_name in kinds else ():
-                    if not low <= len(r.spots) <= high:
-                        problems.append(f"region {r.name} has {len(r.spots)} spots, not {low} to {high}")
-        if exp.connected and labels:
-            roads = GraphBoard(board.name, labels, edges, (), (), (), ())
-            first, *others = roads.networks(frozenset(roads.spots))
-            if others:
-                cut = sorted(set(labels) - {labels[s] for s in first})
-                problems.append(f"the roads do not join every spot: {', '.join(cut[:6])} cannot be reached "
-                                f"from {labels[0]}")
-        if exp.cover_each_spot_once:
-            for kind_name, _ in exp.regions:
-                of = region_of.get(kind_name, {})
-                for spot in labels:
-                    if len(of.get(spot, [])) != 1:
-                        problems.append(f"spot {spot} is in {len(of.get(spot, []))} regions of kind `{kind_name}`")
-        for kind_name, count in exp.borders:
-            found = sum(1 for k, pairs in board.borders if k == kind_name for _ in pairs)
-            if found != count:
-                problems.append(f"{found} borders between regions of kind `{kind_name}`, expected {count}")
-        if exp.borders_match_roads is not None:
-            of = region_of.get(exp.borders_match_roads, {})
-            crossing: set[frozenset[str]] = set()
-            for a, b in edges:
-                for ra in of.get(a, []):
-                    for rb in of.get(b, []):
-                        if ra != rb:
-                            crossing.add(frozenset((ra, rb)))
-            for owners in of.values():  # a spot in two regions joins them (a border post)
-                for i, ra in enumerate(owners):
-                    for rb in owners[i + 1:]:
-                        crossing.add(frozenset((ra, rb)))
-            listed = {frozenset(p) for k, pairs in board.borders if k == exp.borders_match_roads for p in pairs}
-            for pair in sorted(crossing - listed, key=sorted):
-                problems.append(f"a road joins {' and '.join(sorted(pair))}, but no border between them is listed")
-            for pair in sorted(listed - crossing, key=sorted):
-                problems.append(f"the border {'-'.join(sorted(pair))} is crossed by no road")
-        attributes = {(r.name, a): v for k in board.region_kinds for r in k.regions for a, v in r.attributes}
-        for attr, counts in exp.attribute_counts:
-            found_counts = Counter(v for (_, a), v in attributes.items() if a == attr)
-            for value, count in counts:
-                if found_counts.get(value, 0) != count:
-                    problems.append(f"{found_counts.get(value, 0)} regions with {attr} {value}, expected {count}")
-            extra = set(found_counts) - {v for v, _ in counts}
-            if extra:
-                problems.append(f"regions with {attr} {', '.join(sorted(extra))}, which `expect` does not list")
-        if exp.bordering_differ is not None:
-            for a, b in borders:
-                va, vb = attributes.get((a, exp.bordering_differ)), attributes.get((b, exp.bordering_differ))
-                if va is not None and va == vb:
-                    problems.append(f"{a} and {b} border each other and are both {exp.bordering_differ} {va}")
-        for problem in problems:
-            self.error(exp.span, f"board `{board.name}` does not match what is expected of it: {problem}")
-
-    def ring_board(self, board: ir.Board) -> None:
-        """A closed track of spots 1..N; regions are lists of spot numbers."""
-        labels = [str(i + 1) for i in range(board.ring)]
-        on_board = set(labels)
-        regions: list[tuple[str, str, tuple[str, ...]]] = []
-        for kind in board.region_kinds:
-            if kind.mirror_of is not None:
-                self.error(kind.span, "a ring board has no mirror image", "list the regions")
-            seen: dict[str, str] = {}
-            for region in kind.regions:
-                for spot in region.spots:
-                    if spot not in on_board:
-                        self.error(region.span, f"region {region.name} of board `{board.name}`: no spot `{spot}` "
-                                   f"on this ring", f"spots are 1 to {board.ring}")
-                    elif spot in seen:
-                        self.error(region.span, f"spot {spot} is in both {seen[spot]} and {region.name}")
-                    else:
-                        seen[spot] = region.name
-                regions.append((kind.name, region.name, region.spots))
-            exp = board.expect
-            if exp is not None:
-                counts = dict(exp.regions)
-                if kind.name in counts and counts[kind.name] != len(kind.regions):
-                    self.error(exp.span, f"board `{board.name}`: {len(kind.regions)} regions of kind `{kind.name}`, "
-                               f"expected {counts[kind.name]}")
-                if exp.cover_each_spot_once and len(seen) != board.ring and kind.name in counts:
-                    missing = [label for label in labels if label not in seen]
-                    self.error(exp.span, f"board `{board.name}`: spots in no region of kind `{kind.name}`: "
-                               f"{', '.join(missing[:8])}")
-        if board.expect is not None and board.expect.spots not in (None, board.ring):
-            self.error(board.expect.span, f"board `{board.name}` has {board.ring} spots, "
-                       f"expected {board.expect.spots}")
-        self.tables.boards.append(t.BoardTable(board.name, 0, tuple(regions), board.span, board.ring))
 
     # -- scopes -------------------------------------------------------------------------------
 

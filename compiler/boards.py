@@ -1,4 +1,4 @@
-"""Stage 4, check (boards): each board of a rule set made a table the runtime builds from, and
+"""Stage 5, check (boards): each board of a rule set made a table the runtime builds from, and
 checked against what its `expect:` states.
 
 `Boards(error, enum_value).board(board)` checks one board; `tables` holds them in order and

@@ -1,4 +1,4 @@
-"""Stage 4, IR: the resolved YAML tree to a `RuleSet`, parsing every embedded expression.
+"""Stage 4, build: the resolved YAML tree to a `RuleSet`, parsing every embedded expression.
 
 `build_ir(tree, game_files)` is the one entry point. It checks the *shape* of the file (known
 keys, the right kinds of values) and parses the expression strings; the checker then checks

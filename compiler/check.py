@@ -1,4 +1,4 @@
-"""Stage 4, check: every name resolves, every call fits its signature, types agree, every
+"""Stage 5, check: every name resolves, every call fits its signature, types agree, every
 phase can be reached and the game can end.
 
 `check(ruleset)` returns the diagnostics and, when there are none, the `TypedProgram`

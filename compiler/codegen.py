@@ -1,4 +1,4 @@
-"""Stage 6, codegen: the checked program laid out as one Python module by a jinja2 template.
+"""Stage 7, codegen: the checked program laid out as one Python module by a jinja2 template.
 
 `emit(ruleset, program, sources)` is the one entry point. All names and expressions were
 computed by lowering (compiler/lower.py); the template only places them. Output is deterministic: it depends

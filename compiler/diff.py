@@ -1,4 +1,4 @@
-"""Stage 7, diff: what one rule set changes in another, rule by rule, on the resolved IR.
+"""Beside the pipeline, diff: what one rule set changes in another, rule by rule, on the resolved IR.
 
 `diff(a, b)` compares two `ir.RuleSet`s and returns the changes from `a` to `b`, each with
 its rule path (`options.sector_collector.default`, `actions.prospect.when`,

@@ -1,4 +1,5 @@
-"""Stage 4's product: the rule set as frozen, typed dataclasses.
+"""Stage 4's product: the rule set as frozen dataclasses, its expressions as parsed (compiler/ast.py)
+and its declarations with their declared types; stage 5 (check) gives the typed program.
 
 Everything is a tuple, every node has the span of the rule line it came from (in whichever file
 of an `extends:` chain that was), and components are named so a variant can address them.

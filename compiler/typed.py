@@ -1,4 +1,4 @@
-"""Stage 4's product, checked: the rule set as a typed program, for lowering to read.
+"""Stage 5's product, checked: the rule set as a typed program, for lowering to read.
 
 `check.check(ruleset)` gives a `TypedProgram`: every expression with its type, every name bound
 to the `Symbol` it denotes (a field, a local, a value of the language ...), every call resolved

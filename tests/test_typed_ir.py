@@ -1,0 +1,182 @@
+"""The typed program between checking and code (compiler/typed.py, docs/compiler.md).
+
+For every bundled rule set and every test game: checking gives a program of frozen nodes in
+which every expression has its type and span, every name is bound to a symbol, every call names
+a definition, procedure or built-in the program has, and nothing the checker refused is left.
+Lowering is a stage of its own: it reads only that program, and is never reached when checking
+fails.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rulewright.compiler import typed as t
+from rulewright.compiler.check import check
+from rulewright.compiler.driver import build, compile_file
+from rulewright.compiler.lower import lower
+from rulewright.compiler.paths import rules_dir
+from rulewright.compiler.signatures import BUILTINS
+from rulewright.compiler.source import CompileError, SourceSpan
+from rulewright.compiler.types import Ty
+
+TESTS = Path(__file__).parent
+RULE_FILES = sorted(rules_dir().glob("*/*.yaml")) + sorted((TESTS / "games").glob("*.yaml")) + sorted(
+    (TESTS / "typing").glob("*.yaml"))
+
+
+def typed_program(path: Path) -> t.TypedProgram:
+    _, ruleset, problems = build(path)
+    assert ruleset is not None and not problems
+    problems, program = check(ruleset)
+    assert not problems and program is not None, problems
+    return program
+
+
+def expressions(e: t.Expr) -> Iterator[t.Expr]:
+    yield e
+    for part in t.subexpressions(e):
+        yield from expressions(part)
+
+
+def statements(stmts: tuple[t.Stmt, ...]) -> Iterator[t.Stmt]:
+    for s in stmts:
+        yield s
+        if isinstance(s, t.For):
+            yield from statements(s.body)
+        elif isinstance(s, t.If):
+            for _, branch in s.branches:
+                yield from statements(branch)
+            yield from statements(s.orelse)
+
+
+def statement_expressions(s: t.Stmt) -> list[t.Expr]:
+    match s:
+        case t.Let():
+            return [s.value]
+        case t.Assign():
+            return [s.value] + ([s.index] if s.index is not None else [])
+        case t.CallEffect():
+            return list(s.args)
+        case t.For():
+            return [s.domain]
+        case t.If():
+            return [test for test, _ in s.branches]
+    return []
+
+
+def rules_of(program: t.TypedProgram) -> tuple[list[t.Expr], list[t.Stmt]]:
+    """Every expression a rule starts from, and every effect, of the whole program."""
+    exprs: list[t.Expr] = [c.value for c in program.components]
+    blocks: list[tuple[t.Stmt, ...]] = [program.setup]
+    for f in program.fields:
+        exprs += [e for e in (f.init, f.shown_if, f.hide_items_if, f.visible_to) if e is not None]
+    exprs += [d.body for d in program.defines]
+    blocks += [p.body for p in program.procedures]
+    for trig in program.triggers:
+        exprs += [trig.when] if trig.when is not None else []
+        blocks.append(trig.effect)
+    for phase in program.phases:
+        exprs += [phase.actor] if phase.actor is not None else []
+        blocks.append(phase.start)
+    for action in program.actions:
+        exprs += ([action.when] if action.when is not None else []) + [c.domain for c in action.choices]
+        blocks.append(action.effect)
+    exprs += [program.end] if program.end is not None else []
+    exprs += [s.expr for s in program.scoring] + ([program.tie_break] if program.tie_break is not None else [])
+    stmts = [s for block in blocks for s in statements(block)]
+    exprs += [e for s in stmts for e in statement_expressions(s)]
+    return [node for e in exprs for node in expressions(e)], stmts
+
+
+def top_level_any(ty: Ty) -> bool:
+    """`any` as a whole type (an item type nothing gave, `[]`, is allowed)."""
+    return ty.kind == "any"
+
+
+@pytest.mark.parametrize("rule_file", RULE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_node_is_typed_resolved_and_placed(rule_file: Path) -> None:
+    program = typed_program(rule_file)
+    exprs, stmts = rules_of(program)
+    assert exprs and stmts
+    defines = {d.name for d in program.defines}
+    procedures = {p.name for p in program.procedures}
+    phases = {p.name for p in program.phases}
+    for e in exprs:
+        params = type(e).__dataclass_params__  # type: ignore[union-attr]
+        assert params.frozen, e
+        assert isinstance(e.span, SourceSpan) and e.span.line > 0, e
+        assert isinstance(e.ty, Ty), e
+        assert not isinstance(e, t.Invalid), e
+        assert not top_level_any(e.ty) or (isinstance(e, t.Ref) and e.sym.kind == "local"), (e.span, e.ty)
+        match e:
+            case t.Ref():
+                assert isinstance(e.sym, t.Symbol) and e.sym.ty == e.ty
+            case t.DefineCall():
+                assert e.define in defines
+            case t.Builtin():
+                assert e.func in BUILTINS
+            case t.PerIndex():
+                assert e.field.kind == "perfield" and e.field.per is not None
+    for s in stmts:
+        assert isinstance(s.span, SourceSpan) and s.span.line > 0, s
+        match s:
+            case t.CallEffect():
+                assert s.procedure in procedures
+            case t.Goto():
+                assert s.phase in phases
+            case t.Assign():
+                assert s.target.kind in ("field", "perfield", "local")
+
+
+def test_nodes_are_frozen() -> None:
+    program = typed_program(rules_dir() / "china-cornett" / "base.yaml")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        program.scoring[0].expr.ty = Ty("int")  # type: ignore[misc]
+
+
+def test_checking_writes_no_python() -> None:
+    """What check gives holds no Python but the spellings declarations chose: lowering writes it."""
+    program = typed_program(rules_dir() / "mandarin" / "base.yaml")
+    exprs, _ = rules_of(program)
+    assert not any(isinstance(getattr(e, "py", None), str) for e in exprs)
+    _, lowered = lower(program)
+    assert lowered.actions and all(isinstance(line.code, str) for a in lowered.actions for line in a.effect)
+
+
+def test_a_symbol_is_its_binding() -> None:
+    """Two locals of one name in two rules are two symbols."""
+    program = typed_program(rules_dir() / "china-cornett" / "base.yaml")
+    exprs, _ = rules_of(program)
+    by_name: dict[str, set[int]] = {}
+    for e in exprs:
+        if isinstance(e, t.Ref) and e.sym.kind == "local":
+            by_name.setdefault(e.sym.name, set()).add(id(e.sym))
+    assert any(len(ids) > 1 for ids in by_name.values())
+
+
+def test_a_refused_program_is_never_lowered(tmp_path: Path) -> None:
+    """A rule set the checker refuses gives no typed program; the error is the checker's."""
+    bad = tmp_path / "bad.yaml"
+    source = (TESTS / "typing" / "let-empty.yaml").read_text()
+    bad.write_text(source.replace('end: "len(groups) >= 6"', 'end: "len(groups) >= true"'))
+    _, ruleset, problems = build(bad)
+    assert ruleset is not None and not problems
+    problems, program = check(ruleset)
+    assert program is None
+    assert [p.message for p in problems] == ["type mismatch: `>=` must be int, not bool"]
+    with pytest.raises(CompileError):
+        compile_file(bad)
+
+
+def test_lowering_is_deterministic() -> None:
+    """Lowering one typed program twice gives the same lines (it keeps nothing between runs)."""
+    program = typed_program(rules_dir() / "china-schacht" / "base.yaml")
+    first, second = lower(program)[1], lower(program)[1]
+    assert [line.code for a in first.actions for line in a.effect] == [
+        line.code for a in second.actions for line in a.effect]
+    assert first.end == second.end and first.scoring == second.scoring

@@ -38,7 +38,8 @@ class Auction:
     @property
     def over(self) -> bool:
         """Nobody is left, or only the high bidder."""
-        return not self.still_in or self.still_in == {self.high_bidder}
+        still_in = self.still_in  # (== {high_bidder}, without making a set at every look)
+        return not still_in or len(still_in) == 1 and self.high_bidder in still_in
 
     @property
     def winner(self) -> int:
@@ -48,7 +49,10 @@ class Auction:
     @property
     def to_act(self) -> int:
         """The seat that must bid or drop out now (NOBODY once the auction is over)."""
-        return NOBODY if self.over else self.bidders[self.turn]
+        still_in = self.still_in  # (not self.over, written out: it is asked at every move of a sale)
+        if not still_in or len(still_in) == 1 and self.high_bidder in still_in:
+            return NOBODY
+        return self.bidders[self.turn]
 
     @property
     def lowest_bid(self) -> int:

@@ -8,7 +8,7 @@ the state's own generator.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from .errors import RulewrightError
 from .rng import Rng
@@ -52,14 +52,15 @@ def coin(rng: Rng) -> bool:
 def draw(rng: Rng, items: Iterable[T]) -> T:
     """One of `items` at random, taken in sorted order so a game replays from its seed.
     Drawing from nothing is a rule set's error, reported as such."""
-    pool = list(items)
-    if pool and isinstance(pool[0], int):
-        cast("list[int]", pool).sort()  # numbers (entities, values): the usual case, kept quick
-    else:
-        pool.sort(key=_order)
+    pool: list[Any] = list(items)
     if not pool:
         raise RulewrightError("draw() from an empty set: the rules must check that something is left")
-    return pool[rng.below(len(pool))]
+    if isinstance(pool[0], int):
+        pool.sort()  # numbers (entities, values): the usual case, kept quick
+    else:
+        pool.sort(key=_order)
+    item: T = pool[rng.below(len(pool))]
+    return item
 
 
 def without(items: Sequence[T], item: T) -> list[T]:

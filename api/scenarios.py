@@ -699,6 +699,7 @@ def apply_position(s: Scenario, state: State) -> str | None:
                     current[i] = v
                 setattr(state, name, current)
     state._legal_cache = None
+    state._pending = None  # a position is between moves: no seat is asked anything (docs/scenarios.md)
     if to_act is not None:
         try:
             deciding = state.to_act()

@@ -173,7 +173,19 @@ class If:
     span: SourceSpan
 
 
-Stmt = Assign | Let | CallStmt | Goto | EndTurn | Pass | For | If
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """`ask seat to choose var in domain:` and its body: the seat decides, the body runs with
+    its choice (and not at all when there is nothing to choose)."""
+
+    seat: Expr
+    var: str
+    domain: Expr
+    body: tuple[Stmt, ...]
+    span: SourceSpan
+
+
+Stmt = Assign | Let | CallStmt | Goto | EndTurn | Pass | For | If | Ask
 
 
 # Headers are what a YAML block key parses to, before the block is assembled.
@@ -191,4 +203,12 @@ class IfHeader:
     span: SourceSpan
 
 
-Header = ForHeader | IfHeader
+@dataclass(frozen=True, slots=True)
+class AskHeader:
+    seat: Expr
+    var: str
+    domain: Expr
+    span: SourceSpan
+
+
+Header = ForHeader | IfHeader | AskHeader

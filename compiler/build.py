@@ -174,7 +174,7 @@ class _Reader:
         return result  # type: ignore[return-value]
 
     def block(self, node: YNode | None, what: str, depth: int = 0) -> tuple[ast.Stmt, ...]:
-        """A list of effects; `for ...` / `if ...` / `elif` / `else` keys open nested blocks."""
+        """A list of effects; `for ...` / `if ...` / `elif` / `else` / `ask ...` keys open nested blocks."""
         if node is None:
             return ()
         if isinstance(node, YScalar) and isinstance(node.value, str):
@@ -186,7 +186,8 @@ class _Reader:
         for item in seq.items:
             if isinstance(item, YMap):
                 if len(item.items) != 1:
-                    self.error(item.span, "a block is one `for ...`, `if ...`, `elif ...` or `else` key with a list")
+                    self.error(item.span,
+                               "a block is one `for ...`, `if ...`, `elif ...`, `else` or `ask ...` key with a list")
                     continue
                 key, body_node = item.items[0]
                 if depth >= _MAX_BLOCK_DEPTH:
@@ -199,6 +200,8 @@ class _Reader:
                 body = self.block(body_node, what, depth + 1)
                 if isinstance(header, ast.ForHeader):
                     out.append(ast.For(header.var, header.domain, body, header.span))
+                elif isinstance(header, ast.AskHeader):
+                    out.append(ast.Ask(header.seat, header.var, header.domain, body, header.span))
                 elif isinstance(header, ast.IfHeader):
                     self._add_branch(out, header, body)
             else:

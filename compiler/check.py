@@ -84,6 +84,7 @@ class _Checker:
         self.let_types: dict[Symbol, Ty] = {}
         self.let_of: dict[Symbol, Symbol] = {}
         self.gotos: list[tuple[str, SourceSpan]] = []
+        self.asks: dict[str, tuple[Ty, SourceSpan]] = {}  # what each `ask ... to choose <name>` chooses
         self.tables = _Declared()
         self.components: list[t.ComponentAttribute] = []
         self.entity_kinds = {"player", "spot", "region", "border"} | {d.name for d in rs.dice}
@@ -700,8 +701,28 @@ class _Checker:
             case ast.If():
                 branches = tuple((self.test(test), self.block(branch)) for test, branch in s.branches)
                 return t.If(branches, self.block(s.orelse) if s.orelse else (), s.span)
+            case ast.Ask():
+                return self.ask(s)
             case _:
                 assert_never(s)
+
+    def ask(self, s: ast.Ask) -> t.Stmt:
+        """`ask seat to choose var in domain:`: the seat decides among the domain's items."""
+        seat = self.expr(s.seat)
+        self.want(entity("player"), seat.ty, s.seat.span, "the seat asked")
+        domain = self.expr(s.domain)
+        elem = self.element(domain.ty, s.domain.span)
+        known = self.asks.get(s.var)
+        if known is not None and unify(known[0], elem) is None:
+            self.error(s.span, f"`{s.var}` is chosen as {known[0]} at {known[1].short} and as {elem} here",
+                       "the text of a choice names it: give choices of different kinds different names")
+        elif known is None:
+            self.asks[s.var] = (elem, s.span)
+        self.scopes.append({})
+        var = self.bind(s.var, elem, s.span, item=True)
+        body = self.block(s.body)
+        self.scopes.pop()
+        return t.Ask(seat, var, domain, body, s.span)
 
     def call_effect(self, s: ast.CallStmt) -> t.Stmt:
         c = s.call
@@ -864,7 +885,7 @@ class _Checker:
         tie_break = self.per_player(rs.tie_break, "`tie_break`") if rs.tie_break is not None else None
         return t.TypedProgram(rs, self.tables.freeze(), tuple(self.components), tuple(fields), tuple(defines),
                               tuple(procedures), tuple(triggers), tuple(phases), tuple(actions), setup, end, scoring,
-                              tie_break)
+                              tie_break, tuple((name, ty) for name, (ty, _) in sorted(self.asks.items())))
 
     def per_player(self, e: ast.Expr, what: str) -> t.Expr:
         """A number computed for each player (`player` in it): a scoring term, the tie-break."""
@@ -961,7 +982,7 @@ def _annotate_lets(stmts: tuple[t.Stmt, ...], let_types: dict[Symbol, Ty]) -> li
         match s:
             case t.Let() if s.var in let_types:
                 s = replace(s, annotation=let_types[s.var])
-            case t.For():
+            case t.For() | t.Ask():
                 s = replace(s, body=tuple(_annotate_lets(s.body, let_types)))
             case t.If():
                 s = replace(s, branches=tuple((test, tuple(_annotate_lets(b, let_types))) for test, b in s.branches),

@@ -146,7 +146,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
     actions = [
         {
             "name": a.name, "method": a.method, "params": a.params, "when": a.when, "choices": a.choices,
-            "effect": a.effect, "triggers": a.triggers, "then": a.then, "span": a.span,
+            "effect": a.effect, "triggers": a.triggers, "then": a.then, "span": a.span, "steps": a.steps,
             "text_code": _text_code(a.text_parts),
             "args_code": _args_code(a.choices),
             "key_code": _key_code(a.choices),
@@ -207,6 +207,11 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
         tie_break_span=rs.tie_break.span if rs.tie_break is not None else None,
         setup=program.setup if any(line.code != "pass" for line in program.setup) else [],
         resets=program.resets,
+        suspends=program.suspends,
+        asks=dict(program.asks),
+        setup_steps=program.setup_steps,
+        turn_end_steps=program.turn_end_steps,
+        waiting={t.method for t in program.triggers if t.steps},
         board_players={b.name: b.players for b in rs.boards if b.players is not None},
     )
     if "Sequence[" not in text.split("from rulewright import runtime as rt", 1)[1]:

@@ -93,9 +93,10 @@ _KEYS: dict[tuple[type, str], str] = {
 }
 # Not rules: which file, which variant name, where.
 _SKIP = {"span", "files", "variant"}
-_STMTS = (ast.Assign, ast.Let, ast.CallStmt, ast.Goto, ast.EndTurn, ast.Pass, ast.For, ast.If)
+_STMTS = (ast.Assign, ast.Let, ast.CallStmt, ast.Goto, ast.EndTurn, ast.Pass, ast.For, ast.If, ast.Ask)
 _AST_NODES = (ast.Num, ast.Str, ast.BoolLit, ast.Name, ast.Attr, ast.Index, ast.Call, ast.Comprehension, ast.ListLit,
-              ast.SetLit, ast.Unary, ast.Binary, ast.Cond, ast.Target, ast.Keyword, ast.ForHeader, ast.IfHeader)
+              ast.SetLit, ast.Unary, ast.Binary, ast.Cond, ast.Target, ast.Keyword, ast.ForHeader, ast.IfHeader,
+              ast.AskHeader)
 
 
 def diff(a: ir.RuleSet, b: ir.RuleSet) -> list[Change]:
@@ -244,6 +245,9 @@ def _canon(x: object, env: dict[str, int], depth: int) -> object:
                 _canon(x.elt, inner, depth + 1), _canon(x.cond, inner, depth + 1))
     if isinstance(x, ast.For):
         return ("For", _canon(x.domain, env, depth), _canon_block(x.body, env | {x.var: depth}, depth + 1))
+    if isinstance(x, ast.Ask):
+        return ("Ask", _canon(x.seat, env, depth), _canon(x.domain, env, depth),
+                _canon_block(x.body, env | {x.var: depth}, depth + 1))
     if isinstance(x, ast.Let):  # outside a block: binds nothing after it
         return ("Let", _canon(x.value, env, depth))
     params = getattr(x, "params", None)

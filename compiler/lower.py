@@ -82,6 +82,7 @@ class LoweredAction:
     fresh_effect: bool = False  # its effect (or a trigger after it) does
     clear_cache: bool = False  # its choices can name ever new values (numbers): keep few actions interned
     count: int | None = None  # at most this many legal actions (None: only the game knows)
+    steps: bool = False  # its effect (or a trigger after it) can wait for a decision: a generator
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,7 @@ class LoweredFunction:
     body: tuple[Line, ...]
     span: SourceSpan
     doc: str = ""
+    steps: bool = False  # (a procedure) it can wait for a decision: a generator
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +103,7 @@ class LoweredTrigger:
     when: str | None
     effect: tuple[Line, ...]
     span: SourceSpan
+    steps: bool = False  # it can wait for a decision: a generator
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +131,7 @@ class LoweredPhase:
     actor: str | None = None  # who decides, when not the seat whose turn it is
     many_actions: bool = False  # its legal actions may pass MAX_ACTIONS: counted once listed
     fresh_listing: bool = False  # listing its actions charges the budget of a move: a fresh one first
+    steps: bool = False  # its start can wait for a decision: a generator
 
 
 @dataclass
@@ -158,6 +162,12 @@ class Program:
     # "turn_end", "guard", "actor", "score", "tie_break", "shown", "hidden", "seen"; an action's
     # listing and effect start one if theirs charges ("legal", "effect": some does).
     resets: frozenset[str] = frozenset()
+    # Sub-decisions (`ask`): whether any rule can wait for one, then the runtime runs moves as
+    # steps; the setup's own; each choice's name and how its values are written.
+    suspends: bool = False
+    setup_steps: bool = False
+    turn_end_steps: bool = False
+    asks: list[tuple[str, str]] = field(default_factory=list)
 
 
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
@@ -171,6 +181,7 @@ class _Lowerer:
         self.component_count = dict(typed.tables.component_count)
         self.defines = {d.name: d for d in typed.defines}
         self.procedures = {p.name: p for p in typed.procedures}
+        self.suspending = _suspending(typed)  # the procedures that can wait for a decision
         self.diags: list[Diagnostic] = []
         tables = typed.tables
         self.program = Program(constants=list(tables.constants), enums=list(tables.enums), dice=list(tables.dice),
@@ -1048,6 +1059,8 @@ class _Lowerer:
                     var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
                 head = Line(depth, f"for {var} in {walk}:", s.span)
                 return [head, *body]
+            case t.Ask():
+                return self.statement(depth, lambda: self.ask(s, depth))
             case t.If():
                 lines: list[Line] = []
                 tests = branches = 0
@@ -1084,7 +1097,27 @@ class _Lowerer:
         args = self.arguments(s.args, proc.params)
         self.passed(proc.name, proc.params, s.args)
         self.costs[id(s)] = sat(1 + sum(self.fact(arg).cost for arg in s.args) + self.procedure_cost(proc.name))
-        return [Line(depth, f"self.{proc.name}({', '.join(args)})", s.span)]
+        call = f"self.{proc.name}({', '.join(args)})"
+        if proc.name in self.suspending:  # it can wait for a decision: its steps are this rule's
+            call = f"yield from {call}"
+        return [Line(depth, call, s.span)]
+
+    def ask(self, s: t.Ask, depth: int) -> list[Line]:
+        """`ask p to choose x in xs:` the rule waits for seat p's choice among the items of xs
+        (the runtime's `Ask`), then runs the body with it; with no item to choose, the runtime
+        gives back nothing to walk, and the body is skipped."""
+        seat = self.expr(s.seat)
+        walk = self.iterable(s.domain.ty, self.expr(s.domain))
+        domain = self.domain_facts(s.domain)
+        walk, work, _ = self.over(walk, domain, s.span)  # (the choices are listed: each item handled)
+        self.scopes.append(set())
+        var = self.bind(s.var)
+        self.set_local(s.var, domain.item)
+        body = self.block(s.body, depth + 1)
+        self.scopes.pop()
+        self.costs[id(s)] = sat(1 + self.fact(s.seat).cost + domain.cost + work + self.block_cost)
+        asked = f"rt.Ask({seat}, {s.var.name!r}, {walk}, {self.where(s.span)})"
+        return [Line(depth, f"for {var} in (yield {asked}):", s.span), *body]
 
     def assign(self, s: t.Assign) -> str:
         sym = s.target
@@ -1153,7 +1186,9 @@ class _Lowerer:
             prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span))
         for p in typed.procedures:
             params, body = self.procedure(p)
-            prog.procedures.append(LoweredFunction(p.name, params, "None", body, p.span))
+            steps = p.name in self.suspending
+            prog.procedures.append(LoweredFunction(p.name, params, "rt.Steps" if steps else "None", body, p.span,
+                                                   steps=steps))
         for trig in typed.triggers:
             before = self.charges
             self.assigned = frozenset()
@@ -1161,16 +1196,19 @@ class _Lowerer:
             effect = self.effects(trig.effect, trig.span)
             if self.mark(before, "effect", *(("turn_end",) if trig.at_turn_end else ())):
                 self.charging_triggers.add(trig.method)
-            prog.triggers.append(LoweredTrigger(trig.name, trig.method, when, effect, trig.span))
+            steps = _asks(trig.effect, self.suspending)
+            prog.triggers.append(LoweredTrigger(trig.name, trig.method, when, effect, trig.span, steps))
             if trig.at_turn_end:
                 prog.turn_end.append(trig.method)
+                prog.turn_end_steps |= steps
         for ph in typed.phases:
             before = self.charges
             start = self.effects(ph.start, ph.span)
             self.mark(before, "start")
             self.assigned = frozenset()
             actor = self.condition(ph.actor, "actor") if ph.actor is not None else None
-            prog.phases.append(LoweredPhase(ph.name, ph.const, start, ph.actions, ph.stuck, ph.span, actor))
+            prog.phases.append(LoweredPhase(ph.name, ph.const, start, ph.actions, ph.stuck, ph.span, actor,
+                                            steps=_asks(ph.start, self.suspending)))
         for a in typed.actions:
             prog.actions.append(self.action(a))
         # A phase whose actions may list more than MAX_ACTIONS counts them when listed.
@@ -1185,6 +1223,10 @@ class _Lowerer:
         before = self.charges
         prog.setup = list(self.effects(typed.setup, typed.rules.span))
         self.mark(before, "setup")
+        prog.setup_steps = _asks(typed.setup, self.suspending)
+        prog.asks = [(name, answer_format(ty)) for name, ty in typed.asks]
+        prog.suspends = (prog.setup_steps or prog.turn_end_steps or any(a.steps for a in prog.actions)
+                         or any(ph.steps for ph in prog.phases))
         self.assigned = frozenset()
         if typed.end is not None:
             prog.end = self.condition(typed.end, "end")
@@ -1256,9 +1298,11 @@ class _Lowerer:
         before = self.charges
         effect = self.unit_lines(self.block(a.effect, 2), self.block_cost, a.span)
         fresh_effect = self.mark(before, "effect") or any(trig in self.charging_triggers for trig in a.triggers)
+        waits = {trig.method for trig in self.typed.triggers if _asks(trig.effect, self.suspending)}
+        steps = _asks(a.effect, self.suspending) or any(trig in waits for trig in a.triggers)
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
                              a.span, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
-                             fresh_listing=fresh_listing, fresh_effect=fresh_effect)
+                             fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps)
 
 
 # A list a rule can read at its start: a field, an entity's value of a field, a parameter.
@@ -1286,13 +1330,47 @@ def _assigned(stmts: tuple[t.Stmt, ...]) -> set[str]:
         s = todo.pop()
         if isinstance(s, t.Assign):
             out.add(s.target.name)
-        elif isinstance(s, t.For):
+        elif isinstance(s, t.For | t.Ask):
             todo.extend(s.body)
         elif isinstance(s, t.If):
             todo.extend(s.orelse)
             for _, branch in s.branches:
                 todo.extend(branch)
     return out
+
+
+def _asks(stmts: tuple[t.Stmt, ...], suspending: set[str]) -> bool:
+    """Whether a block of effects can wait for a decision: an `ask`, or a call of a procedure
+    that can (`suspending`), in it or in its blocks."""
+    todo = list(stmts)
+    while todo:
+        s = todo.pop()
+        if isinstance(s, t.Ask) or isinstance(s, t.CallEffect) and s.procedure in suspending:
+            return True
+        if isinstance(s, t.For):
+            todo.extend(s.body)
+        elif isinstance(s, t.If):
+            todo.extend(s.orelse)
+            for _, branch in s.branches:
+                todo.extend(branch)
+    return False
+
+
+def _suspending(typed: t.TypedProgram) -> set[str]:
+    """The procedures that can wait for a decision, directly or through the procedures they call."""
+    out: set[str] = set()
+    while True:
+        more = {p.name for p in typed.procedures if p.name not in out and _asks(p.body, out)}
+        if not more:
+            return out
+        out |= more
+
+
+def answer_format(ty: Ty) -> str:
+    """How the runtime writes a value of type `ty` in an action's text (`_fmt`)."""
+    if ty.kind in ("list", "set") and ty.elem is not None and ty.elem.name:
+        return f"list:{ty.elem.name}"
+    return ty.name or ty.kind
 
 
 def _stored(facts: Facts) -> Facts:

@@ -302,6 +302,9 @@ class _Builder(Transformer[Token, Any]):
     def else_header(self, meta: Meta, c: list[Any]) -> ast.IfHeader:
         return ast.IfHeader("else", None, self._s(meta))
 
+    def ask_header(self, meta: Meta, c: list[Any]) -> ast.AskHeader:
+        return ast.AskHeader(c[0], str(c[1]), c[2], self._s(meta))
+
     # -- last, as their names hide the built-in `list` and `set` from the annotations after them
     def set(self, meta: Meta, c: list[Any]) -> ast.SetLit:
         return ast.SetLit(tuple(c[0] or ()), self._s(meta))

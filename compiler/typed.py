@@ -237,7 +237,19 @@ class If:
     span: SourceSpan
 
 
-Stmt = Let | Assign | CallEffect | Goto | EndTurn | Pass | For | If
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """A decision handed to a seat: the body runs with its choice, once it is made (the effect
+    waits for it: generated code suspends there), or not at all when there is nothing to choose."""
+
+    seat: Expr
+    var: Symbol
+    domain: Expr
+    body: tuple[Stmt, ...]
+    span: SourceSpan
+
+
+Stmt = Let | Assign | CallEffect | Goto | EndTurn | Pass | For | If | Ask
 
 
 # -- the rules ----------------------------------------------------------------------------------
@@ -372,6 +384,7 @@ class TypedProgram:
     end: Expr | None
     scoring: tuple[Score, ...]
     tie_break: Expr | None
+    asks: tuple[tuple[str, Ty], ...] = ()  # each `ask ... to choose <name>`: the name and its type
 
 
 def subexpressions(e: Expr) -> tuple[Expr, ...]:

@@ -44,10 +44,12 @@ INDENT = "  "
 
 def unparse(node: ast.Expr | ast.Stmt | ast.Header | ast.Target | ast.Keyword) -> str:
     """The canonical DSL text of one node (a block statement spans several lines)."""
-    if isinstance(node, (ast.Assign, ast.Let, ast.CallStmt, ast.Goto, ast.EndTurn, ast.Pass, ast.For, ast.If)):
+    if isinstance(node, (ast.Assign, ast.Let, ast.CallStmt, ast.Goto, ast.EndTurn, ast.Pass, ast.For, ast.If, ast.Ask)):
         return "\n".join(_stmt(node, 0))
     if isinstance(node, ast.ForHeader):
         return f"for {node.var} in {_expr(node.domain, _COND)}"
+    if isinstance(node, ast.AskHeader):
+        return f"ask {_expr(node.seat, _COND)} to choose {node.var} in {_expr(node.domain, _COND)}"
     if isinstance(node, ast.IfHeader):
         return "else" if node.test is None else f"{node.kind} {_expr(node.test, _COND)}"
     if isinstance(node, ast.Target):
@@ -142,6 +144,9 @@ def _stmt(node: ast.Stmt, indent: int) -> list[str]:
             return [f"{pad}pass"]
         case ast.For(var=var, domain=domain, body=body):
             return [f"{pad}for {var} in {_expr(domain, _COND)}:", *_body(body, indent + 1)]
+        case ast.Ask(seat=seat, var=var, domain=domain, body=body):
+            return [f"{pad}ask {_expr(seat, _COND)} to choose {var} in {_expr(domain, _COND)}:",
+                    *_body(body, indent + 1)]
         case ast.If(branches=branches, orelse=orelse):
             lines: list[str] = []
             for i, (test, body) in enumerate(branches):

@@ -2,6 +2,7 @@
 
 from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_auction, seats_from, winner_list
 from .board import Board, GraphBoard, HexBoard, RegionSpec, RingBoard
+from .decisions import Ask, Steps
 from .errors import BadSetup, GameError, IllegalAction, RulewrightError
 from .limits import (
     MAX_ACTIONS,
@@ -31,6 +32,8 @@ __all__ = [
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",
     "draw_from", "throw", "without",
+    # runtime/decisions.py: an effect that asks a seat and waits for its decision
+    "Ask", "Steps",
     # runtime/limits.py: the limits of one move and their checks
     "GameError", "MAX_ACTIONS", "MAX_CACHED_ACTIONS", "MAX_INT", "MAX_ITEMS", "MAX_STEPS", "SMALL_LIST", "div",
     "grown", "mod", "new_move", "num", "nums", "spend", "too_many_actions", "upto", "walk", "walk_lists",

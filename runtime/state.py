@@ -9,16 +9,19 @@ checks every public call so the generated code can stay simple and fast (OpenSpi
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, ClassVar
 
+from . import decisions
 from .auction import NOBODY, Auction
 from .board import Board
+from .decisions import Steps
 from .errors import BadSetup, IllegalAction, RulewrightError, shown
 from .faults import game_error
-from .limits import MAX_INT
+from .limits import MAX_INT, new_move
 from .rng import Rng
 
 PASS = "pass"
@@ -102,7 +105,7 @@ class State:
 
     __slots__ = (
         "game", "num_players", "num_seats", "options", "seed", "rng", "board", "current", "phase", "turn",
-        "moves", "terminal", "next_phase", "_legal_cache", "trace", "_memo",
+        "moves", "terminal", "next_phase", "_legal_cache", "trace", "_memo", "_pending",
     )
 
     FIELDS: ClassVar[tuple[FieldInfo, ...]] = ()
@@ -116,6 +119,10 @@ class State:
     DICE: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     NEUTRAL: ClassVar[tuple[str, ...]] = ()  # seats after the players that never take a turn nor win
     TIE_BREAK: ClassVar[bool] = False  # whether `tie_break:` decides between players tied on score
+    # Whether a rule can hand a decision to a seat and wait for it (`ask`): then moves run as steps
+    # (runtime/decisions.py); ASKS: each choice's name and how its values are written.
+    SUSPENDS: ClassVar[bool] = False
+    ASKS: ClassVar[Mapping[str, str]] = {}
 
     game: Game
     num_players: int
@@ -135,6 +142,7 @@ class State:
     # parameters remember their value then (the generated code reads and fills this).
     _memo: dict[str, Any] | None
     trace: list[str] | None  # when a list, the rule paths that fired are appended to it
+    _pending: decisions.Pending | None  # a move waiting for a seat's decision
 
     # -- construction ------------------------------------------------------------------------
     def _init(self, game: Game, players: int, seed: int, options: dict[str, str]) -> None:
@@ -154,11 +162,15 @@ class State:
         self._legal_cache = None
         self.trace = None
         self._memo = None
+        self._pending = None
         self._read_options()
         try:
             self._setup()
-            self._prepare()
-            self._start_phase()
+            if self.SUSPENDS:  # the setup, or the first phase's start, may ask a seat
+                decisions.run(self, decisions.new_game(self), None, [])
+            else:
+                self._prepare()
+                self._start_phase()
         except RulewrightError:
             raise
         except Exception as exc:  # a fault of the rule set's code: told by its rule line
@@ -169,6 +181,8 @@ class State:
         """The seat that must decide now, or None once the game is over."""
         if self.terminal:
             return None
+        if self._pending is not None:  # a move waits for this seat's decision
+            return self._pending.ask.seat
         try:
             return self._actor()
         except RulewrightError:
@@ -179,9 +193,19 @@ class State:
     def legal_actions(self) -> list[Action]:
         if self.terminal:
             return []
+        if self._pending is not None:  # the answers to the question asked
+            if self._legal_cache is None:
+                ask = self._pending.ask
+                self._legal_cache = [Action(ask.name, (choice,), self._answer_text) for choice in ask.choices]
+            return self._legal_cache
         if self._legal_cache is None:
             try:
-                legal = self._listing()
+                # _listing(), written out: one call less at every move
+                self._memo = {}
+                try:
+                    legal = self._legal()
+                finally:
+                    self._memo = None
             except RulewrightError:
                 raise
             except Exception as exc:  # a fault of the rule set's code: told by its rule line
@@ -294,7 +318,7 @@ class State:
                     keys[i]: self._named(info, v) if visible == "all" or self._seen_by(info.name, i) == player else None
                     for i, v in enumerate(value)
                 }
-        return {
+        seen: dict[str, Any] = {
             "game": self.game.info.ruleset,
             "player": player,
             "to_act": self.to_act(),
@@ -303,8 +327,13 @@ class State:
             "terminal": self.terminal,
             "fields": fields,
         }
+        if self._pending is not None:  # the decision asked, by name (its choices are the seat's legal actions)
+            seen["question"] = self._pending.ask.name
+        return seen
 
     def clone(self) -> State:
+        if self._pending is not None:  # a move waits for a decision: its steps are played again
+            return decisions.rebuilt(self)
         other = self.__class__.__new__(self.__class__)
         other.game = self.game
         other.num_players = self.num_players
@@ -322,6 +351,7 @@ class State:
         other._legal_cache = None
         other._memo = None
         other.trace = None
+        other._pending = None
         self._copy_fields(other)
         return other
 
@@ -331,7 +361,7 @@ class State:
         for info in self.FIELDS:
             value = getattr(self, info.name)
             fields[info.name] = [_raw(info, v) for v in value] if info.per else _raw(info, value)
-        return {
+        saved: dict[str, Any] = {
             "ruleset": self.game.info.ruleset,
             "players": self.num_players,
             "seed": self.seed,
@@ -344,6 +374,13 @@ class State:
             "terminal": self.terminal,
             "fields": fields,
         }
+        pending = self._pending
+        if pending is not None:  # a move waits for a decision: how to play it again to here
+            saved["pending"] = {
+                "before": pending.before.to_json() if pending.before is not None else None,
+                "played": list(pending.played),
+            }
+        return saved
 
     # -- helpers for subclasses and tools ----------------------------------------------------
     def _labels(self, kind: str) -> Sequence[str]:
@@ -405,6 +442,10 @@ class State:
         text = _cut(str(action))
         if self.terminal:
             return "the game is over", "end"
+        if self._pending is not None:
+            ask = self._pending.ask
+            return (f"the move waits for {self.label('player', ask.seat)} to choose `{ask.name}` (asked at "
+                    f"{ask.where}); `{text}` is not one of the choices", f"ask {ask.name}")
         if isinstance(action, Action):
             if not self._own(action):
                 origin = _origin(action)
@@ -468,6 +509,9 @@ class State:
         )
 
     def _do(self, action: Action) -> None:
+        if self.SUSPENDS:
+            self._do_steps(action)
+            return
         self._legal_cache = None
         self.moves += 1
         self.next_phase = -1
@@ -488,6 +532,25 @@ class State:
         self.current = (self.current + 1) % self.num_players
         self.phase = 0
         self._start_phase()
+
+    def _do_steps(self, action: Action) -> None:
+        """`_do` for a rule set whose rules can ask: the move, or the answer, runs as steps until
+        it is over or waits for a decision (runtime/decisions.py)."""
+        self._legal_cache = None
+        pending = self._pending
+        if pending is not None:
+            self.moves += 1
+            if hasattr(type(self), "_budget"):  # an answer is a move: a fresh budget of work
+                new_move(self)
+            decisions.answer(self, pending, action)
+            return
+        before = self.clone()
+        self.moves += 1
+        decisions.run(self, decisions.move(self, action), before, [str(action)])
+
+    def _answer_text(self, action: Action) -> str:
+        """An answer's text: the choice's name and the value chosen (`side qin`)."""
+        return f"{action.name} {self._fmt(self.ASKS.get(action.name, 'int'), action.args[0])}"
 
     def _listing(self) -> list[Action]:
         """The generated `_legal()`, with definitions remembered for the while."""
@@ -517,19 +580,21 @@ class State:
     def _setup(self) -> None:
         raise NotImplementedError
 
-    def _prepare(self) -> None:
+    # A hook whose rules can ask a seat (`ask`) gives back its steps (runtime/decisions.py).
+    def _prepare(self) -> Steps | None:
         """The rule set's `setup:` effects, once every field has its init (generated if any)."""
+        return None
 
-    def _enter_phase(self) -> None:
+    def _enter_phase(self) -> Steps | None:
         raise NotImplementedError
 
     def _legal(self) -> list[Action]:
         raise NotImplementedError
 
-    def _perform(self, action: Action) -> None:
+    def _perform(self, action: Action) -> Steps | None:
         raise NotImplementedError
 
-    def _turn_end(self) -> None:
+    def _turn_end(self) -> Steps | None:
         raise NotImplementedError
 
     def _is_over(self) -> bool:
@@ -592,6 +657,8 @@ def _plain(value: Any) -> Any:
 
 
 # -- reading a saved state: untrusted data, checked against what the rule set declares ---------
+# The most moves and answers a saved state's pending move may list (runtime/decisions.py).
+MAX_PLAYED = 10_000
 STATE_KEYS = ("ruleset", "players", "seed", "options", "rng", "current", "phase", "turn", "moves", "terminal", "fields")
 
 
@@ -786,6 +853,45 @@ class Game:
         state._init(self, count, seed, self.resolve_options(options))
         return state
 
+    def _pending_from_json(self, data: Mapping[str, Any]) -> State:
+        """A saved state whose move waits for a decision: the state as the move began, with the
+        move and the answers since played again (runtime/decisions.py); the position they lead
+        to must be the one saved, field for field."""
+        pending = data["pending"]
+        if not isinstance(pending, Mapping):
+            raise _wrong("`pending`", "a JSON object", pending)
+        _exact_keys(pending, ("before", "played"), "`pending`: ", "key")
+        played, before = pending["played"], pending["before"]
+        if (not isinstance(played, list) or len(played) > MAX_PLAYED or not played and before is not None
+                or not all(isinstance(text, str) for text in played)):
+            raise _wrong("`pending.played`", f"a list of up to {MAX_PLAYED:,} action texts (the move first)", played)
+        if before is None:  # the setup of a new game asked
+            players, seed, options = data.get("players"), data.get("seed"), data.get("options")
+            if not isinstance(players, int) or not isinstance(seed, int) or not isinstance(options, Mapping):
+                raise BadSetup("saved state: `players`, `seed` and `options` must be an int, an int and an object")
+            try:
+                state = self.new_state(players, seed, dict(options))
+            except BadSetup as exc:
+                raise BadSetup(f"saved state: {exc}") from None
+        elif not isinstance(before, Mapping) or "pending" in before:
+            raise _wrong("`pending.before`", "a saved state no move of which waits, or null", before)
+        else:
+            state = self.state_from_json(before)
+        for text in played:
+            try:
+                state.apply(text)
+            except RulewrightError as exc:
+                raise BadSetup(f"saved state: `pending.played`: `{_cut(text)}` cannot be played again: "
+                               f"{_cut(str(exc))}") from None
+        try:
+            same = json.dumps(state.to_json(), sort_keys=True) == json.dumps(data, sort_keys=True)
+        except (TypeError, ValueError):
+            same = False
+        if not same:
+            raise BadSetup("saved state: `pending` does not lead to the position saved (the move and answers "
+                           "played again from `pending.before` give other fields)")
+        return state
+
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         """The state `to_json()` saved. A saved state is untrusted data: every key is checked
         against this rule set (its id, player counts, options, phases) and every field against
@@ -794,6 +900,8 @@ class Game:
         ruleset = self.info.ruleset
         if not isinstance(data, Mapping):
             raise BadSetup(f"saved state: expected a JSON object, got {shown(data)}")
+        if "pending" in data:
+            return self._pending_from_json(data)
         _exact_keys(data, STATE_KEYS, "", "key")
         if data["ruleset"] != ruleset:
             raise _wrong("`ruleset`", repr(ruleset), data["ruleset"])
@@ -842,6 +950,7 @@ class Game:
         for name, value in values:
             setattr(state, name, value)
         state._legal_cache = None
+        state._pending = None  # (a new game whose setup asks waits for that decision: not this one)
         if not state.terminal:
             state._check_playable()
         return state

@@ -259,7 +259,7 @@ def made_names(rs: ir.RuleSet) -> tuple[set[str], set[str], set[str]]:
     for node in _walk(rs):
         if isinstance(node, ast.Let | ir.Choice | ir.Param):
             local.add(node.name)
-        elif isinstance(node, ast.For | ast.Comprehension):
+        elif isinstance(node, ast.For | ast.Comprehension | ast.Ask):
             local.add(node.var)
     locals_ = {names.local_name(n) for n in local} | {names.FILTER_LOCAL.format(f.name) for f in rs.fields}
     return module, members, locals_

@@ -699,6 +699,7 @@ def apply_position(s: Scenario, state: State) -> str | None:
                     current[i] = v
                 setattr(state, name, current)
     state._legal_cache = None
+    state._derived = None
     if to_act is not None:
         try:
             deciding = state.to_act()
@@ -735,6 +736,7 @@ def run(s: Scenario, game: Game | None = None) -> Result:
                 if state._is_over():
                     state.terminal = True
                 state._legal_cache = None
+                state._derived = None
                 continue
             if step.player is not None and state.to_act() != step.player:
                 deciding = state.to_act()

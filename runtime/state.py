@@ -102,7 +102,7 @@ class State:
 
     __slots__ = (
         "game", "num_players", "num_seats", "options", "seed", "rng", "board", "current", "phase", "turn",
-        "moves", "terminal", "next_phase", "_legal_cache", "trace", "_memo",
+        "moves", "terminal", "next_phase", "_legal_cache", "trace", "_memo", "_derived",
     )
 
     FIELDS: ClassVar[tuple[FieldInfo, ...]] = ()
@@ -134,6 +134,11 @@ class State:
     # While the legal actions are listed the state does not change: definitions without
     # parameters remember their value then (the generated code reads and fills this).
     _memo: dict[str, Any] | None
+    # The values of `cached: true` definitions in this state, by name (and arguments), or None.
+    # Every change of the state drops it: the generated code after each assignment to a field,
+    # and the runtime when a phase or turn starts, at setup and on a restore. Never shared
+    # between states (clone starts without), never saved, never shown.
+    _derived: dict[Any, Any] | None
     trace: list[str] | None  # when a list, the rule paths that fired are appended to it
 
     # -- construction ------------------------------------------------------------------------
@@ -154,9 +159,11 @@ class State:
         self._legal_cache = None
         self.trace = None
         self._memo = None
+        self._derived = None
         self._read_options()
         try:
             self._setup()
+            self._derived = None
             self._prepare()
             self._start_phase()
         except RulewrightError:
@@ -321,6 +328,7 @@ class State:
         other.next_phase = self.next_phase
         other._legal_cache = None
         other._memo = None
+        other._derived = None
         other.trace = None
         self._copy_fields(other)
         return other
@@ -499,6 +507,7 @@ class State:
 
     def _start_phase(self) -> None:
         self._legal_cache = None
+        self._derived = None  # a new phase, perhaps a new seat to act: derived values are computed again
         self._enter_phase()
         # The end is checked after every action; entering a phase can end the game only
         # through the phase's start effects.
@@ -842,6 +851,7 @@ class Game:
         for name, value in values:
             setattr(state, name, value)
         state._legal_cache = None
+        state._derived = None
         if not state.terminal:
             state._check_playable()
         return state

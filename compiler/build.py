@@ -303,12 +303,17 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         cached = False
         if isinstance(value, YMap):  # `{value: "...", cached: true}`
             r.keys(value, DEFINE_KEYS, f"definition `{key.value}`")
-            cached = r.boolean(value.get("cached"), "`cached`")
-            if value.get("value") is None:
+            flag = value.get("cached")
+            cached = isinstance(flag, YScalar) and flag.value is True
+            if flag is not None and not (isinstance(flag, YScalar) and isinstance(flag.value, bool)):
+                r.error(flag.span, "`cached` must be true or false",
+                        "true: the value is computed once per state and reused until the state changes")
+            written = value.get("value")
+            if written is None:
                 r.error(value.span, f"definition `{key.value}` needs `value:`, the expression it stands for",
                         'write `name: "expression"`, or `name: {value: "expression", cached: true}`')
                 continue
-            value = value.get("value")
+            value = written
         body = r.expr(value, f"definition `{key.value}`")
         if sig and body is not None:
             defines.append(ir.Define(sig[0], sig[1], body, key.span, cached))

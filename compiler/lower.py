@@ -940,7 +940,7 @@ class _Lowerer:
                 if e.func == "component_of":
                     return Facts(sat(cost + work), spots, item=Facts())
                 return Facts(sat(cost + work), spots, item=Facts(size=spots, item=Facts()))
-            case "majority" | "placed":  # a few passes over the counts, one per seat (and a sort)
+            case "majority" | "ranked":  # a few passes over the counts, one per seat (and a sort)
                 size = over(0)
                 return Facts(sat(cost + 3 * size), size, item=Facts())
             case "passed":  # the spots between: as many as the steps

@@ -102,7 +102,7 @@ BUILTINS: dict[str, Signature] = {
         Signature("majority", (("counts", "list(int)"),), "list(player)", "rt.majority({0})",
                   "The seats holding the most, one count per seat in seat order (`[n(q) for q in players]`): "
                   "all of them on a tie, in seat order; nobody if the most is 0."),
-        Signature("placed", (("counts", "list(int)"), ("place", "int")), "list(player)", "rt.placed({0}, {1})",
+        Signature("ranked", (("counts", "list(int)"), ("place", "int")), "list(player)", "rt.ranked({0}, {1})",
                   "The seats in a place by their counts (1: the most): tied seats share a place, and the next "
                   "count down takes the next place (3, 3, 2: the first two first, the third second); a count "
                   "of 0 has no place."),

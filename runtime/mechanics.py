@@ -88,7 +88,7 @@ def majority(counts: Sequence[int]) -> tuple[int, ...]:
     return tuple(p for p, n in enumerate(counts) if n == most)
 
 
-def placed(counts: Sequence[int], place: int) -> tuple[int, ...]:
+def ranked(counts: Sequence[int], place: int) -> tuple[int, ...]:
     """The seats (indices of `counts`) in `place` (1: the most), in seat order. Tied seats share
     a place and the next count down takes the next place (3, 3, 2: seats 0 and 1 first, seat 2
     second), as China's rulebook places the second; a seat holding nothing has no place."""

@@ -195,3 +195,12 @@ def test_a_scenario_position_drops_the_cache() -> None:
     assert state.kingdoms() == ()
     assert scenarios.apply_position(s, state) is None
     assert len(state.kingdoms()) == 2
+
+
+def test_diff_shows_a_definition_cached_or_not() -> None:
+    from rulewright.compiler.diff import diff, load_ruleset
+
+    changes = diff(load_ruleset(GAME), load_ruleset(UNCACHED))
+    shown = {c.path: (c.old, c.new) for c in changes}
+    assert shown["define.kingdoms"] == ("kingdoms: {value: components(tiles), cached: true}",
+                                        "kingdoms: components(tiles)")

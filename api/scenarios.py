@@ -699,6 +699,7 @@ def apply_position(s: Scenario, state: State) -> str | None:
                     current[i] = v
                 setattr(state, name, current)
     state._legal_cache = None
+    state._derived = None
     state._pending = None  # a position is between moves: no seat is asked anything (docs/scenarios.md)
     if to_act is not None:
         try:
@@ -736,6 +737,7 @@ def run(s: Scenario, game: Game | None = None) -> Result:
                 if state._is_over():
                     state.terminal = True
                 state._legal_cache = None
+                state._derived = None
                 continue
             if step.player is not None and state.to_act() != step.player:
                 deciding = state.to_act()

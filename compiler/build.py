@@ -36,6 +36,7 @@ EXPECT_KEYS = (
 FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hide_items_if")
 PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor")
 ACTION_KEYS = ("choose", "when", "text", "effect", "doc")
+DEFINE_KEYS = ("value", "cached")  # a definition written as a mapping: `{value: "...", cached: true}`
 TRIGGER_KEYS = ("after", "at", "when", "effect", "doc")
 VISIBILITY = ("all", "owner", "none", "size")
 WINNER_RULES = ("highest_score", "lowest_score")
@@ -302,9 +303,23 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
     defines: list[ir.Define] = []
     for key, value in (r.mapping(tree.get("define"), "define") or YMap((), tree.span)).items:
         sig = r.signature(key, entity_kinds, enums)
+        cached = False
+        if isinstance(value, YMap):  # `{value: "...", cached: true}`
+            r.keys(value, DEFINE_KEYS, f"definition `{key.value}`")
+            flag = value.get("cached")
+            cached = isinstance(flag, YScalar) and flag.value is True
+            if flag is not None and not (isinstance(flag, YScalar) and isinstance(flag.value, bool)):
+                r.error(flag.span, "`cached` must be true or false",
+                        "true: the value is computed once per state and reused until the state changes")
+            written = value.get("value")
+            if written is None:
+                r.error(value.span, f"definition `{key.value}` needs `value:`, the expression it stands for",
+                        'write `name: "expression"`, or `name: {value: "expression", cached: true}`')
+                continue
+            value = written
         body = r.expr(value, f"definition `{key.value}`")
         if sig and body is not None:
-            defines.append(ir.Define(sig[0], sig[1], body, key.span))
+            defines.append(ir.Define(sig[0], sig[1], body, key.span, cached))
 
     procedures: list[ir.Procedure] = []
     for key, value in (r.mapping(tree.get("procedures"), "procedures") or YMap((), tree.span)).items:

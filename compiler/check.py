@@ -570,6 +570,8 @@ class _Checker:
             ret = bindings.get("T", ANY)
         elif ret.kind in ("list", "set") and ret.elem == entity("T"):
             ret = Ty(ret.kind, elem=bindings.get("T", ANY))
+        elif ret.kind in ("list", "set") and ret.elem is not None and ret.elem.elem == entity("T"):
+            ret = Ty(ret.kind, elem=Ty(ret.elem.kind, elem=bindings.get("T", ANY)))  # components: list(set(T))
         extra: tuple[tuple[str, str], ...] = ()
         if e.func == "throw":
             dice_kind = bindings.get("T") or ANY
@@ -579,6 +581,11 @@ class _Checker:
                 extra = (("faces", "()"),)
                 if dice_kind.kind != "any":  # an empty set throws nothing; a set of anything else is wrong
                     self.error(e.span, "throw() takes a set of dice", f"not a set of {dice_kind}")
+        if e.func in ("components", "component_of"):  # the board joins spots: nothing else is connected
+            bound = bindings.get("T") or ANY
+            if bound.kind != "any" and bound != entity("spot"):
+                self.error(e.span, f"{e.func}() takes spots, not {bound}",
+                           "the board's neighbours join spots: give a list or set of spots")
         if len(given) != len(param_types):
             return t.Invalid(ret, e.span)
         return t.Builtin(e.func, tuple(given), extra, ret, e.span)
@@ -631,7 +638,7 @@ class _Checker:
         self.define_depth -= 1
         self.scopes, self.context = saved_scopes, saved_context
         self.define_types[d.name] = body.ty
-        self.define_bodies[d.name] = t.Define(d.name, params, body.ty, body, d.span)
+        self.define_bodies[d.name] = t.Define(d.name, params, body.ty, body, d.span, d.cached)
         return body.ty
 
     # -- helpers ------------------------------------------------------------------------------

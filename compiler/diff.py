@@ -308,6 +308,8 @@ def render(value: Any, path: Sequence[str] = ()) -> str:
         body = value.body
         if isinstance(body, tuple):
             return f"{signature}:\n" + unparse_block(body, 1)
+        if isinstance(value, ir.Define) and value.cached:
+            return f"{signature}: {{value: {unparse(body)}, cached: true}}"
         return f"{signature}: {unparse(body)}"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _render_component(value)

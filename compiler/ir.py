@@ -113,6 +113,7 @@ class Define:
     params: tuple[Param, ...]
     body: ast.Expr
     span: SourceSpan
+    cached: bool = False  # `cached: true`: computed once per state, until the state changes
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,6 +94,7 @@ class LoweredFunction:
     span: SourceSpan
     doc: str = ""
     steps: bool = False  # (a procedure) it can wait for a decision: a generator
+    cached: bool = False  # a definition computed once per state (its body remembers its value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +223,8 @@ class _Lowerer:
         # scopes were open when it began (a name bound deeper is a comprehension's own).
         self.prechecks: list[str] | None = None
         self.statement_scopes = 0
+        # Some definition is `cached: true`: every change of a field forgets the values remembered.
+        self.caching = any(d.cached for d in typed.defines)
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -843,6 +846,10 @@ class _Lowerer:
         its work is large: then it charges its own), and whether it charges (count was `before`)."""
         body = self.fact(d.body)
         cost = sat(body.cost + 1)
+        if d.cached:  # a call is a look-up; computing the value charges its work then (see `run`)
+            self.define_facts[d.name] = (body.priced(0).outside(), 1)
+            self.charging.add(d.name)
+            return
         self.define_facts[d.name] = (body.priced(0).outside(), 1 if cost > FREE_WORK else cost)
         if self.charges > before or cost > FREE_WORK:
             self.charging.add(d.name)
@@ -937,6 +944,16 @@ class _Lowerer:
                 over(0)
                 spots = bounds["spot"]
                 return Facts(sat(cost + spots * spots), spots, item=Facts(size=spots, item=Facts()))
+            case "components" | "component_of":  # a flood fill: each spot marked, each road looked along once
+                over(len(args) - 1)
+                spots = bounds["spot"]
+                work = sat(spots * (bounds["degree"] + 1))
+                if e.func == "component_of":
+                    return Facts(sat(cost + work), spots, item=Facts())
+                return Facts(sat(cost + work), spots, item=Facts(size=spots, item=Facts()))
+            case "majority" | "ranked":  # a few passes over the counts, one per seat (and a sort)
+                size = over(0)
+                return Facts(sat(cost + 3 * size), size, item=Facts())
             case "passed":  # the spots between: as many as the steps
                 k, m = args[1].mag
                 if m == 0 and k <= FREE_WORK:
@@ -1034,6 +1051,9 @@ class _Lowerer:
         self.costs[id(s)] = 1  # the work of a statement, beyond that of its parts (set below)
         match s:
             case t.Assign():
+                if self.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
+                    return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span),
+                                                          Line(depth, "self._derived = None", s.span)])
                 return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span)])
             case t.Let():
                 return self.statement(depth, lambda: self.let(s, depth))
@@ -1182,8 +1202,15 @@ class _Lowerer:
             if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
                 longer = " or ".join(f"len({lst}) > {SMALL_LIST}" for lst in lists[0])
                 checks = [Line(2, f"if {longer}:"), Line(3, self.grown(lists, self.fact(d.body).cost + 1, d.span))]
-            body = self.unit_lines([*checks, Line(2, f"return {py}", d.span)], self.fact(d.body).cost + 1, d.span)
-            prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span))
+            if d.cached:  # computed once per state: each computation charges its proven work
+                self.charged()
+                cost = min(sat(self.fact(d.body).cost + 1), MAX_STEPS + 1)
+                body = _cached(d, _annotation(d.ty), (Line(2, f"rt.spend(self, {cost}, {self.where(d.span)})", d.span),
+                                                      *checks, Line(2, f"return {py}", d.span)))
+            else:
+                body = self.unit_lines([*checks, Line(2, f"return {py}", d.span)], self.fact(d.body).cost + 1,
+                                       d.span)
+            prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span, cached=d.cached))
         for p in typed.procedures:
             params, body = self.procedure(p)
             steps = p.name in self.suspending
@@ -1310,6 +1337,26 @@ class _Lowerer:
 Small = tuple[tuple[str, ...], int]
 Reading = tuple[dict[str, None] | None, int, frozenset[str]]  # what begin_reading saves
 _SIMPLE = re.compile(r"self\.\w+(?:\[(self\.\w+|\w+)\])?|(\w+)")
+
+
+def _cached(d: t.Define, annotation: str, body: tuple[Line, ...]) -> tuple[Line, ...]:
+    """A definition's lines, remembering its value in the state's `_derived` (one dict per state,
+    dropped by every change of the game: an assignment to a field, a new phase or turn, a restore)."""
+    key = repr(d.name) if not d.params else f"({d.name!r}, {', '.join(p.py for p in d.params)})"
+    *work, last = body
+    assert last.depth == 2 and last.code.startswith("return "), last
+    return (
+        Line(2, "memo = self._derived"),
+        Line(2, "if memo is None:"),
+        Line(3, "memo = self._derived = {}"),
+        Line(2, f"elif {key} in memo:"),
+        Line(3, f"remembered: {annotation} = memo[{key}]"),
+        Line(3, "return remembered"),
+        *work,
+        Line(2, f"value: {annotation} = {last.code.removeprefix('return ')}", last.source),
+        Line(2, f"memo[{key}] = value"),
+        Line(2, "return value"),
+    )
 
 
 def _param(func: str, param: str) -> str:

@@ -93,6 +93,19 @@ BUILTINS: dict[str, Signature] = {
             "spot in at most one chain, branches left out: the longest path first, then the longest left (or "
             "only the longest of each network, if one_per_network).",
         ),
+        Signature("components", (("spots", "list(T)"),), "list(set(T))", "self.board.components({0})",
+                  "The connected groups among `spots` (a list or a set of spots), each a set, joined as the board "
+                  "joins spots (hex neighbours, roads, ring neighbours): the group of the lowest spot first."),
+        Signature("component_of", (("spot", "T"), ("spots", "list(T)")), "set(T)",
+                  "self.board.component_of({0}, {1})",
+                  "The spots of `spots` connected to `spot` within them; nothing if `spot` is not among them."),
+        Signature("majority", (("counts", "list(int)"),), "list(player)", "rt.majority({0})",
+                  "The seats holding the most, one count per seat in seat order (`[n(q) for q in players]`): "
+                  "all of them on a tie, in seat order; nobody if the most is 0."),
+        Signature("ranked", (("counts", "list(int)"), ("place", "int")), "list(player)", "rt.ranked({0}, {1})",
+                  "The seats in a place by their counts (1: the most): tied seats share a place, and the next "
+                  "count down takes the next place (3, 3, 2: the first two first, the third second); a count "
+                  "of 0 has no place."),
         Signature("without", (("items", "list(T)"), ("item", "T")), "list(T)", "rt.without({0}, {1})",
                   "The list with its first copy of `item` taken out (the list itself if it holds none)."),
         Signature("sorted", (("items", "list(T)"),), "list(T)", "sorted({0})", "The items in order."),

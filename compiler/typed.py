@@ -297,6 +297,7 @@ class Define:
     ty: Ty
     body: Expr
     span: SourceSpan
+    cached: bool = False  # computed once per state, until the state changes
 
 
 @dataclass(frozen=True, slots=True)

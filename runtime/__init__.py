@@ -23,7 +23,7 @@ from .limits import (
     walk,
     walk_lists,
 )
-from .mechanics import coin, die, draw, draw_from, throw, without
+from .mechanics import coin, die, draw, draw_from, majority, ranked, throw, without
 from .rng import Rng, derive_seed
 from .state import Action, FieldInfo, Game, GameInfo, OptionInfo, State
 
@@ -31,7 +31,7 @@ __all__ = [
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",
-    "draw_from", "throw", "without",
+    "draw_from", "majority", "ranked", "throw", "without",
     # runtime/decisions.py: an effect that asks a seat and waits for its decision
     "Ask", "Steps",
     # runtime/limits.py: the limits of one move and their checks

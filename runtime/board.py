@@ -105,6 +105,48 @@ class Board:
         self.border_regions: tuple[tuple[int, int], ...] = ()
 
 
+    def components(self, spots: Iterable[int]) -> tuple[frozenset[int], ...]:
+        """The connected groups among `spots`, joined by the board's neighbour relation (hex
+        neighbours, roads, ring neighbours, or what a board of another kind gives as
+        `neighbours`), the group of the lowest spot first. A flood fill, iterative."""
+        inside = bytearray(len(self.neighbours))
+        for s in spots:
+            inside[s] = 1
+        near = self.neighbours
+        groups: list[frozenset[int]] = []
+        for start in range(len(inside)):
+            if not inside[start]:
+                continue
+            inside[start] = 0
+            part, todo = [start], [start]
+            while todo:
+                for nxt in near[todo.pop()]:
+                    if inside[nxt]:
+                        inside[nxt] = 0
+                        part.append(nxt)
+                        todo.append(nxt)
+            groups.append(frozenset(part))
+        return tuple(groups)
+
+    def component_of(self, spot: int, spots: Iterable[int]) -> frozenset[int]:
+        """The spots of `spots` connected to `spot` within them (nothing if `spot` is not among
+        them): the group components() would give that holds it."""
+        inside = bytearray(len(self.neighbours))
+        for s in spots:
+            inside[s] = 1
+        if not inside[spot]:
+            return frozenset()
+        near = self.neighbours
+        inside[spot] = 0
+        part, todo = [spot], [spot]
+        while todo:
+            for nxt in near[todo.pop()]:
+                if inside[nxt]:
+                    inside[nxt] = 0
+                    part.append(nxt)
+                    todo.append(nxt)
+        return frozenset(part)
+
     def regions_touching(self, spots: Iterable[int], kind: int) -> list[int]:
         """The regions of one kind that contain any of `spots`, in board order."""
         found = set(map(self.region_of[kind].__getitem__, spots))  # (no comprehension: no frame per call)

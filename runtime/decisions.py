@@ -100,6 +100,7 @@ def move(state: State, action: Action) -> Steps:
 def start_phase(state: State) -> Steps:
     """A phase's start, as steps (State._start_phase)."""
     state._legal_cache = None
+    state._derived = None  # a new phase, perhaps a new seat to act: derived values are computed again
     yield from state._enter_phase() or ()
     if state.PHASE_STARTS[state.phase] and state._is_over():
         state.terminal = True

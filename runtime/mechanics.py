@@ -76,3 +76,27 @@ def draw_from(rng: Rng, items: Sequence[T]) -> T:
     if not items:
         raise RulewrightError("draw_from() an empty list: the rules must check that something is left")
     return items[rng.below(len(items))]
+
+
+def majority(counts: Sequence[int]) -> tuple[int, ...]:
+    """The seats (indices of `counts`) holding the most, all of them on a tie, in seat order;
+    nobody when the most is nothing (no one leads with none)."""
+    if not counts:
+        return ()
+    most = max(counts)
+    if most <= 0:
+        return ()
+    return tuple(p for p, n in enumerate(counts) if n == most)
+
+
+def ranked(counts: Sequence[int], place: int) -> tuple[int, ...]:
+    """The seats (indices of `counts`) in `place` (1: the most), in seat order. Tied seats share
+    a place and the next count down takes the next place (3, 3, 2: seats 0 and 1 first, seat 2
+    second), as China's rulebook places the second; a seat holding nothing has no place."""
+    if place < 1:
+        return ()
+    held = sorted({n for n in counts if n > 0}, reverse=True)
+    if place > len(held):
+        return ()
+    wanted = held[place - 1]
+    return tuple(p for p, n in enumerate(counts) if n == wanted)

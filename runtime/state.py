@@ -105,7 +105,7 @@ class State:
 
     __slots__ = (
         "game", "num_players", "num_seats", "options", "seed", "rng", "board", "current", "phase", "turn",
-        "moves", "terminal", "next_phase", "_legal_cache", "trace", "_memo", "_pending",
+        "moves", "terminal", "next_phase", "_legal_cache", "trace", "_memo", "_derived", "_pending",
     )
 
     FIELDS: ClassVar[tuple[FieldInfo, ...]] = ()
@@ -141,6 +141,11 @@ class State:
     # While the legal actions are listed the state does not change: definitions without
     # parameters remember their value then (the generated code reads and fills this).
     _memo: dict[str, Any] | None
+    # The values of `cached: true` definitions in this state, by name (and arguments), or None.
+    # Every change of the state drops it: the generated code after each assignment to a field,
+    # and the runtime when a phase or turn starts, at setup and on a restore. Never shared
+    # between states (clone starts without), never saved, never shown.
+    _derived: dict[Any, Any] | None
     trace: list[str] | None  # when a list, the rule paths that fired are appended to it
     _pending: decisions.Pending | None  # a move waiting for a seat's decision
 
@@ -162,10 +167,12 @@ class State:
         self._legal_cache = None
         self.trace = None
         self._memo = None
+        self._derived = None
         self._pending = None
         self._read_options()
         try:
             self._setup()
+            self._derived = None
             if self.SUSPENDS:  # the setup, or the first phase's start, may ask a seat
                 decisions.run(self, decisions.new_game(self), None, [])
             else:
@@ -350,6 +357,7 @@ class State:
         other.next_phase = self.next_phase
         other._legal_cache = None
         other._memo = None
+        other._derived = None
         other.trace = None
         other._pending = None
         self._copy_fields(other)
@@ -562,6 +570,7 @@ class State:
 
     def _start_phase(self) -> None:
         self._legal_cache = None
+        self._derived = None  # a new phase, perhaps a new seat to act: derived values are computed again
         self._enter_phase()
         # The end is checked after every action; entering a phase can end the game only
         # through the phase's start effects.
@@ -950,6 +959,7 @@ class Game:
         for name, value in values:
             setattr(state, name, value)
         state._legal_cache = None
+        state._derived = None
         state._pending = None  # (a new game whose setup asks waits for that decision: not this one)
         if not state.terminal:
             state._check_playable()

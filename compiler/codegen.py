@@ -208,6 +208,8 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
         setup=program.setup if any(line.code != "pass" for line in program.setup) else [],
         resets=program.resets,
         suspends=program.suspends,
+        asking_actions=sorted(a.name for a in program.actions if a.steps),
+        asks_between=program.turn_end_steps or any(ph.steps for ph in program.phases),
         asks=dict(program.asks),
         setup_steps=program.setup_steps,
         turn_end_steps=program.turn_end_steps,

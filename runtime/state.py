@@ -123,6 +123,8 @@ class State:
     # (runtime/decisions.py); ASKS: each choice's name and how its values are written.
     SUSPENDS: ClassVar[bool] = False
     ASKS: ClassVar[Mapping[str, str]] = {}
+    ASKING_ACTIONS: ClassVar[frozenset[str]] = frozenset()  # actions whose effect or triggers can ask
+    ASKS_BETWEEN: ClassVar[bool] = False  # whether a phase's start or the end of a turn can ask
 
     game: Game
     num_players: int
@@ -517,7 +519,7 @@ class State:
         )
 
     def _do(self, action: Action) -> None:
-        if self.SUSPENDS:
+        if self.SUSPENDS and (self._pending is not None or self.ASKS_BETWEEN or action.name in self.ASKING_ACTIONS):
             self._do_steps(action)
             return
         self._legal_cache = None

@@ -1,7 +1,7 @@
 """What every generated game runs on. Generated modules import only the names listed here."""
 
 from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_auction, seats_from, winner_list
-from .board import Board, GraphBoard, HexBoard, RegionSpec, RingBoard
+from .board import Board, GraphBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard
 from .errors import BadSetup, GameError, IllegalAction, RulewrightError
 from .limits import (
     MAX_ACTIONS,
@@ -30,7 +30,7 @@ __all__ = [
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",
-    "draw_from", "throw", "without",
+    "draw_from", "throw", "without", "HexMapBoard", "WallBoard",
     # runtime/limits.py: the limits of one move and their checks
     "GameError", "MAX_ACTIONS", "MAX_CACHED_ACTIONS", "MAX_INT", "MAX_ITEMS", "MAX_STEPS", "SMALL_LIST", "div",
     "grown", "mod", "new_move", "num", "nums", "spend", "too_many_actions", "upto", "walk", "walk_lists",

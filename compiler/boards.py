@@ -432,6 +432,7 @@ class Boards:
         self.tables.append(BoardTable(
             board.name, 0, tuple(regions), board.span, cells=tuple((label, q, r) for label, q, r, _ in known),
             symbols="".join(symbol for _, _, _, symbol in known), cell_attributes=tuple(tables),
+            legend=tuple((e.symbol, ", ".join(f"{a} {v}" for a, v in e.attributes)) for e in hexmap.legend),
         ))
 
     def wall_board(self, board: ir.Board) -> None:

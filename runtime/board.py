@@ -140,7 +140,7 @@ class Board:
     def wall_regions(self, layout: Sequence[int], kind: int) -> tuple[int, ...]:
         raise RulewrightError(f"board {self.name} is not a wall: it has no faces to lay")
 
-    def attach(self, layout: tuple[int, ...], face: int, right: bool) -> tuple[int, ...]:
+    def attach(self, layout: Sequence[int], face: int, right: bool) -> tuple[int, ...]:
         raise RulewrightError(f"board {self.name} is not a wall: it has no faces to lay")
 
     def wall_pieces(self, layout: Sequence[int]) -> tuple[int, ...]:
@@ -441,11 +441,12 @@ class HexMapBoard(HexBoard):
     gives its attributes (`~`: terrain river). Cells are at axial (q, r); the six neighbours
     of a cell are those of the map. Lines and regions work as on a hexagon."""
 
-    __slots__ = ("symbols",)
+    __slots__ = ("symbols", "legend")
 
     def __init__(
         self, name: str, cells: Sequence[tuple[str, int, int]], symbols: str, kinds: Sequence[str],
         regions: Iterable[RegionSpec], attributes: Sequence[tuple[int, ...]],
+        legend: Sequence[tuple[str, str]] = (),
     ) -> None:
         self.name = name
         self.side = 0
@@ -453,6 +454,7 @@ class HexMapBoard(HexBoard):
         self.coords = tuple(coords)
         self.labels = tuple(label for label, _, _ in cells)
         self.symbols: str = symbols  # the legend symbol of each cell, for drawings
+        self.legend: tuple[tuple[str, str], ...] = tuple(legend)  # each symbol and what it stands for
         self.index = {label: i for i, label in enumerate(self.labels)}
         self.spots = tuple(range(len(coords)))
         at = {c: i for i, c in enumerate(coords)}
@@ -589,10 +591,10 @@ class WallBoard(Board):
         """The regions of one kind with a spot on the wall, in board order."""
         return tuple(self.regions_touching(self.wall_spots(layout), kind))
 
-    def attach(self, layout: tuple[int, ...], face: int, right: bool) -> tuple[int, ...]:
+    def attach(self, layout: Sequence[int], face: int, right: bool) -> tuple[int, ...]:
         """The layout with `face` laid at its right (else left) end; its piece must not be laid."""
         piece = self.face_piece[face]
         if any(self.face_piece[f] == piece for f in layout):
             raise RulewrightError(f"piece {self.piece_names[piece]} of the wall is already laid: "
                                   f"face {self.face_names[face]} cannot be added")
-        return layout + (face,) if right else (face,) + layout
+        return (*layout, face) if right else (face, *layout)

@@ -404,7 +404,9 @@ class Boards:
         labels = [label for label, _, _, _ in known]
         regions = self.listed_regions(board, labels, "hex map")
         exp = board.expect
-        if exp is not None:
+        legend_ok = all(len(e.attributes) == len(attrs) and all(self.enum_value(v) for _, v in e.attributes)
+                        for e in hexmap.legend)
+        if exp is not None and not problems and not unknown and legend_ok:  # (else its counts are off too)
             found_problems: list[str] = []
             self.expect_counts(board, labels, regions, "hex map", found_problems)
             coords = {label: (q, r) for label, q, r, _ in known}
@@ -452,12 +454,17 @@ class Boards:
                                    "every space of every face is a spot of its own")
                     labels.append(spot)
         regions = self.listed_regions(board, labels, "wall")
-        for _, name, spots in regions:
-            face_of = {s: f.name for p in board.wall for f in p.faces for s in f.spots}
-            on = sorted({face_of[s] for s in spots if s in face_of})
-            if len(on) > 1:
-                self.error(board.span, f"{where}: region {name} lies on faces {', '.join(on)}",
-                           "a region lies along one face: faces are laid apart")
+        face_of: dict[str, str] = {}
+        for p in board.wall:
+            for f in p.faces:
+                for spot in f.spots:
+                    face_of.setdefault(spot, f.name)
+        for kind in board.region_kinds:
+            for region in kind.regions:
+                on = sorted({face_of[s] for s in region.spots if s in face_of})
+                if len(on) > 1 and len(labels) == len(face_of):
+                    self.error(region.span, f"{where}: region {region.name} lies on faces {', '.join(on)}",
+                               "a region lies along one face: the faces of a wall are laid apart")
         exp = board.expect
         if exp is not None:
             problems: list[str] = []

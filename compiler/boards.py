@@ -324,7 +324,7 @@ class Boards:
             found = sum(1 for k, _, _ in regions if k == kind_name)
             if found != count:
                 problems.append(f"{found} regions of kind `{kind_name}`, expected {count}")
-        for kind_name, name, spots in regions:
+        for _, name, spots in regions:
             if exp.region_size is not None and not exp.region_size[0] <= len(spots) <= exp.region_size[1]:
                 problems.append(f"region {name} has {len(spots)} spots, expected {exp.region_size[0]} to "
                                 f"{exp.region_size[1]}")
@@ -362,7 +362,7 @@ class Boards:
             if twice:
                 self.error(e.span, f"{where}: symbol `{e.symbol}` gives {', '.join(twice)} twice")
         unknown: dict[str, str] = {}
-        for label, _, r, symbol in cells:
+        for label, _, _, symbol in cells:
             if symbol not in legend and symbol not in unknown:
                 unknown[symbol] = label
         for symbol, label in unknown.items():

@@ -472,22 +472,20 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
         roads: list[tuple[str, ...]] = []
         hexmap: ir.HexMap | None = None
         wall: tuple[ir.WallPiece, ...] = ()
+        side: int | None = 0
         shapes = [k for k in ("hexagon", "ring", "graph", "hexmap", "wall") if m.get(k) is not None]
         if len(shapes) > 1 and {"hexmap", "wall"} & set(shapes):
             r.error(m.key_node(shapes[1]).span,  # type: ignore[union-attr]
                     f"board `{board_name}` is both a {shapes[0]} and a {shapes[1]}", "give it one shape")
         if shapes[:1] == ["hexmap"]:
-            side = 0
             hexmap = _hexmap(r, m.get("hexmap"))
             if hexmap is None:
                 continue
         elif shapes[:1] == ["wall"]:
-            side = 0
             wall = _wall(r, m.get("wall"))
             if not wall:
                 continue
         elif m.get("graph") is not None and m.get("hexagon") is None and m.get("ring") is None:
-            side: int | None = 0
             gm = r.mapping(m.get("graph"), "graph")
             if gm is None:
                 continue

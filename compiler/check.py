@@ -133,7 +133,8 @@ class _Checker:
                               "the pieces of the wall")
             self.declare_enum("wallface", tuple(f.name for p in walls[0].wall for f in p.faces), walls[0].span,
                               "the faces of the wall's pieces")
-            for name, count in (("wallpiece", len(walls[0].wall)), ("wallface", sum(len(p.faces) for p in walls[0].wall))):
+            faces = sum(len(p.faces) for p in walls[0].wall)
+            for name, count in (("wallpiece", len(walls[0].wall)), ("wallface", faces)):
                 self.declare(name, Symbol("value", name, list_of(enum(name)), f"range({count})", None))
 
     def new_kind(self, name: str, span: SourceSpan) -> bool:

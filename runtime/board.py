@@ -595,6 +595,7 @@ class WallBoard(Board):
         """The layout with `face` laid at its right (else left) end; its piece must not be laid."""
         piece = self.face_piece[face]
         if any(self.face_piece[f] == piece for f in layout):
-            raise RulewrightError(f"piece {self.piece_names[piece]} of the wall is already laid: "
-                                  f"face {self.face_names[face]} cannot be added")
+            # (a fault of the rules, told as a game error at the rule line that laid it)
+            raise ValueError(f"piece {self.piece_names[piece]} of the wall is already laid: "
+                             f"face {self.face_names[face]} cannot be added")
         return (*layout, face) if right else (face, *layout)

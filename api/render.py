@@ -56,6 +56,7 @@ def render_state(state: State, viewer: int | None = None, width: int | None = No
     drawer = DRAWINGS.get(state.game.info.id)
     if drawer is None and isinstance(state.board, HexMapBoard | WallBoard):
         drawer = render_board_shape
+    if drawer is not None:
         try:
             return printable_lines(drawer(state, viewer, width))
         except AttributeError:  # the rule set changed its fields: fall back to the listing

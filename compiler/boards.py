@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from ..runtime.board import GraphBoard, hex_labels, validate_regions
+from ..runtime.board import HEX_AXES, GraphBoard, hex_labels, hexmap_cells, validate_regions
 from . import ir
 from .source import SourceSpan, did_you_mean
 from .typed import BoardTable
@@ -27,6 +27,8 @@ class Boards:
         self.tables: list[BoardTable] = []
         self.region_attributes: list[str] = []  # the names of region attributes, in table order
         self.attribute_enums: dict[str, str] = {}  # the enumeration of each region attribute
+        self.spot_attributes: list[str] = []  # a hex map's cell attributes, in table order
+        self.spot_attribute_enums: dict[str, str] = {}  # the enumeration of each cell attribute
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.report(span, message, hint)
@@ -37,6 +39,12 @@ class Boards:
             return
         if board.graph:
             self.graph_board(board)
+            return
+        if board.hexmap is not None:
+            self.hexmap_board(board, board.hexmap)
+            return
+        if board.wall:
+            self.wall_board(board)
             return
         regions: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         by_kind = {k.name: k for k in board.region_kinds}
@@ -278,3 +286,214 @@ class Boards:
             self.error(board.expect.span, f"board `{board.name}` has {board.ring} spots, "
                        f"expected {board.expect.spots}")
         self.tables.append(BoardTable(board.name, 0, tuple(regions), board.span, board.ring))
+
+    def listed_regions(self, board: ir.Board, labels: list[str], what: str) -> list[tuple[str, str, tuple[str, ...]]]:
+        """The regions of a hex map or a wall, each spot checked to be one of `labels` and in
+        one region of a kind at most."""
+        on_board = set(labels)
+        regions: list[tuple[str, str, tuple[str, ...]]] = []
+        for kind in board.region_kinds:
+            if kind.mirror_of is not None:
+                self.error(kind.span, f"a {what} has no mirror image", "list the regions")
+            seen: dict[str, str] = {}
+            for region in kind.regions:
+                for spot in region.spots:
+                    if spot not in on_board:
+                        self.error(region.span, f"region {region.name} of board `{board.name}`: no spot `{spot}`",
+                                   did_you_mean(spot, labels) or f"spots are {', '.join(labels[:4])} ...")
+                    elif spot in seen:
+                        self.error(region.span, f"spot {spot} is in both {seen[spot]} and {region.name}")
+                    else:
+                        seen[spot] = region.name
+                if region.attributes:
+                    self.error(region.span, f"region {region.name}: only a graph board's regions have attributes",
+                               f"on a {what}, give the attribute to the spots" if what == "hex map" else None)
+                regions.append((kind.name, region.name, region.spots))
+        if board.borders:
+            self.error(board.span, f"board `{board.name}`: a {what} has no borders", "borders are a graph board's")
+        return regions
+
+    def expect_counts(self, board: ir.Board, labels: list[str], regions: list[tuple[str, str, tuple[str, ...]]],
+                      what: str, problems: list[str]) -> None:
+        """The validators a hex map and a wall share: spots, regions per kind, their sizes, cover."""
+        exp = board.expect
+        assert exp is not None
+        if exp.spots is not None and exp.spots != len(labels):
+            problems.append(f"{len(labels)} spots, expected {exp.spots}")
+        for kind_name, count in exp.regions:
+            found = sum(1 for k, _, _ in regions if k == kind_name)
+            if found != count:
+                problems.append(f"{found} regions of kind `{kind_name}`, expected {count}")
+        for _, name, spots in regions:
+            if exp.region_size is not None and not exp.region_size[0] <= len(spots) <= exp.region_size[1]:
+                problems.append(f"region {name} has {len(spots)} spots, expected {exp.region_size[0]} to "
+                                f"{exp.region_size[1]}")
+        if exp.cover_each_spot_once:
+            for kind_name, _ in exp.regions:
+                covered = {s for k, _, spots in regions if k == kind_name for s in spots}
+                missing = [s for s in labels if s not in covered]
+                if missing:
+                    problems.append(f"spots in no region of kind `{kind_name}`: {', '.join(missing[:8])}")
+        unfit = [key for key, on in (("no_region_equal", bool(exp.no_region_equal)), ("borders", bool(exp.borders)),
+                                     ("borders_match_roads", exp.borders_match_roads is not None),
+                                     ("bordering_differ", exp.bordering_differ is not None),
+                                     ("pieces", exp.pieces is not None and what != "wall"),
+                                     ("connected", exp.connected and what == "wall"),
+                                     ("contiguous", exp.contiguous and what == "wall"),
+                                     ("attribute_counts", bool(exp.attribute_counts) and what == "wall")) if on]
+        for key in unfit:
+            self.error(exp.span, f"board `{board.name}`: `expect: {key}` does not apply to a {what}")
+
+    def hexmap_board(self, board: ir.Board, hexmap: ir.HexMap) -> None:
+        """A hex map of any outline: its cells from the rows, their attributes from the legend."""
+        where = f"board `{board.name}`"
+        cells, problems = hexmap_cells(hexmap.rows)
+        for problem in problems:
+            self.error(hexmap.span, f"{where}: {problem}")
+        legend = {e.symbol: e for e in hexmap.legend}
+        attrs = sorted({a for e in hexmap.legend for a, _ in e.attributes})
+        for e in hexmap.legend:
+            given = [a for a, _ in e.attributes]
+            missing = [a for a in attrs if a not in given]
+            if missing:
+                self.error(e.span, f"{where}: symbol `{e.symbol}` gives no {', '.join(missing)}",
+                           "every symbol of the legend gives every attribute")
+            twice = sorted({a for a in given if given.count(a) > 1})
+            if twice:
+                self.error(e.span, f"{where}: symbol `{e.symbol}` gives {', '.join(twice)} twice")
+        unknown: dict[str, str] = {}
+        for label, _, _, symbol in cells:
+            if symbol not in legend and symbol not in unknown:
+                unknown[symbol] = label
+        for symbol, label in unknown.items():
+            self.error(hexmap.span, f"{where}: the symbol `{symbol}` (first at {label}) is not in the legend",
+                       f"the legend gives {', '.join(repr(k) for k in legend) or 'nothing'}; a space is no cell")
+        known = [c for c in cells if c[3] in legend]
+        if len(self.tables) > 0 and attrs != self.spot_attributes:
+            self.error(board.span, f"{where} gives its spots the attributes {', '.join(attrs) or 'none'}, "
+                       f"but the first board {', '.join(self.spot_attributes) or 'none'}",
+                       "every board needs the same spot attributes")
+        elif not self.tables:
+            self.spot_attributes = attrs
+        # per attribute, each cell's value (a number of its enumeration)
+        tables: list[tuple[int, ...]] = []
+        for attr in attrs:
+            enum_of: str | None = None
+            number: dict[str, int] = {}
+            for e in hexmap.legend:
+                value = dict(e.attributes).get(attr)
+                if value is None:
+                    continue
+                found = self.enum_value(value)
+                if found is None:
+                    self.error(e.span, f"attribute `{attr}` of symbol `{e.symbol}`: `{value}` is no value of an "
+                               "enumeration", "declare it under `enums:`")
+                    continue
+                if enum_of not in (None, found[0]):
+                    self.error(e.span, f"attribute `{attr}` of symbol `{e.symbol}` is a {found[0]}, elsewhere a "
+                               f"{enum_of}", "an attribute takes the values of one enumeration")
+                    continue
+                enum_of = found[0]
+                number[e.symbol] = found[1]
+            if enum_of is not None:
+                if self.spot_attribute_enums.get(attr, enum_of) != enum_of:
+                    self.error(board.span, f"{where}: attribute `{attr}` is a {enum_of}, on the first board a "
+                               f"{self.spot_attribute_enums[attr]}")
+                self.spot_attribute_enums.setdefault(attr, enum_of)
+            tables.append(tuple(number.get(symbol, 0) for _, _, _, symbol in known))
+        labels = [label for label, _, _, _ in known]
+        regions = self.listed_regions(board, labels, "hex map")
+        exp = board.expect
+        legend_ok = all(len(e.attributes) == len(attrs) and all(self.enum_value(v) for _, v in e.attributes)
+                        for e in hexmap.legend)
+        if exp is not None and not problems and not unknown and legend_ok:  # (else its counts are off too)
+            found_problems: list[str] = []
+            self.expect_counts(board, labels, regions, "hex map", found_problems)
+            coords = {label: (q, r) for label, q, r, _ in known}
+            if exp.contiguous:
+                for _, name, spots in regions:
+                    if all(s in coords for s in spots) and spots and not _joined([coords[s] for s in spots]):
+                        found_problems.append(f"region {name} is not contiguous")
+            if exp.connected and known and not _joined(list(coords.values())):
+                found_problems.append("its cells are not all joined: the map is in several pieces")
+            symbol_of = {label: symbol for label, _, _, symbol in known}
+            for attr, counts in exp.attribute_counts:
+                if attr not in attrs:
+                    found_problems.append(f"no attribute `{attr}`: the legend gives {', '.join(attrs) or 'none'}")
+                    continue
+                got = Counter(dict(legend[symbol_of[s]].attributes)[attr] for s in labels
+                              if attr in dict(legend[symbol_of[s]].attributes))
+                for value, count in counts:
+                    if got.get(value, 0) != count:
+                        found_problems.append(f"{got.get(value, 0)} spots with {attr} {value}, expected {count}")
+                extra = sorted(set(got) - {v for v, _ in counts})
+                if extra:
+                    found_problems.append(f"spots with {attr} {', '.join(extra)}, which `expect` does not list")
+            for problem in found_problems:
+                self.error(exp.span, f"{where} does not match what is expected of it: {problem}")
+        self.tables.append(BoardTable(
+            board.name, 0, tuple(regions), board.span, cells=tuple((label, q, r) for label, q, r, _ in known),
+            symbols="".join(symbol for _, _, _, symbol in known), cell_attributes=tuple(tables),
+            legend=tuple((e.symbol, ", ".join(f"{a} {v}" for a, v in e.attributes)) for e in hexmap.legend),
+        ))
+
+    def wall_board(self, board: ir.Board) -> None:
+        """A wall that grows during play: pieces, each with faces, each face its spaces."""
+        where = f"board `{board.name}`"
+        labels: list[str] = []
+        faces: dict[str, str] = {}
+        for piece in board.wall:
+            for face in piece.faces:
+                if face.name in faces:
+                    self.error(face.span, f"{where}: face `{face.name}` of {piece.name} is also a face of "
+                               f"{faces[face.name]}", "every face has a name of its own")
+                faces[face.name] = piece.name
+                for spot in face.spots:
+                    if spot in labels:
+                        self.error(face.span, f"{where}: spot `{spot}` is on two faces",
+                                   "every space of every face is a spot of its own")
+                    labels.append(spot)
+        regions = self.listed_regions(board, labels, "wall")
+        face_of: dict[str, str] = {}
+        for p in board.wall:
+            for f in p.faces:
+                for spot in f.spots:
+                    face_of.setdefault(spot, f.name)
+        for kind in board.region_kinds:
+            for region in kind.regions:
+                on = sorted({face_of[s] for s in region.spots if s in face_of})
+                if len(on) > 1 and len(labels) == len(face_of):
+                    self.error(region.span, f"{where}: region {region.name} lies on faces {', '.join(on)}",
+                               "a region lies along one face: the faces of a wall are laid apart")
+        exp = board.expect
+        if exp is not None:
+            problems: list[str] = []
+            self.expect_counts(board, labels, regions, "wall", problems)
+            if exp.pieces is not None and exp.pieces != len(board.wall):
+                problems.append(f"{len(board.wall)} pieces, expected {exp.pieces}")
+            for problem in problems:
+                self.error(exp.span, f"{where} does not match what is expected of it: {problem}")
+        if self.tables and self.tables[0].wall and [
+            (p, tuple(f for f, _ in fs)) for p, fs in self.tables[0].wall
+        ] != [(p.name, tuple(f.name for f in p.faces)) for p in board.wall]:
+            self.error(board.span, f"{where} has other pieces or faces than the first board",
+                       "every wall board has the same pieces and faces (their spots may differ)")
+        self.tables.append(BoardTable(
+            board.name, 0, tuple(regions), board.span,
+            wall=tuple((p.name, tuple((f.name, f.spots) for f in p.faces)) for p in board.wall),
+        ))
+
+
+def _joined(cells: list[tuple[int, int]]) -> bool:
+    """Whether hex cells (axial) are all joined through one another."""
+    members = set(cells)
+    todo, seen = [cells[0]], {cells[0]}
+    while todo:
+        q, r = todo.pop()
+        for dq, dr in HEX_AXES:
+            for sign in (1, -1):
+                n = (q + dq * sign, r + dr * sign)
+                if n in members and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+    return len(seen) == len(members)

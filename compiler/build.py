@@ -25,13 +25,14 @@ TOP_KEYS = (
     "end", "scoring", "winner", "tie_break",
 )
 OPTION_KEYS = ("doc", "quote", "default", "choices")
-BOARD_KEYS = ("hexagon", "ring", "graph", "regions", "borders", "expect", "players", "note")
+BOARD_KEYS = ("hexagon", "ring", "graph", "regions", "borders", "expect", "players", "note", "hexmap", "wall")
 GRAPH_KEYS = ("spots", "roads")
+HEXMAP_KEYS = ("rows", "legend")
 REGION_KEYS = ("spots",)  # and the region's attributes: `Chu: {colour: violet, spots: [...]}`
 REGION_KIND_KEYS = ("mirror_of", "rename")
 EXPECT_KEYS = (
     "spots", "regions", "region_size", "contiguous", "cover_each_spot_once", "no_region_equal", "connected",
-    "borders", "borders_match_roads", "attribute_counts", "bordering_differ",
+    "borders", "borders_match_roads", "attribute_counts", "bordering_differ", "pieces",
 )
 FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hide_items_if")
 PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor")
@@ -294,6 +295,8 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
 
     entity_kinds = {"player", "spot", "region", "border"} | {d.name for d in dice} | {c.name for c in components}
     enums = {"role", "regionkind"} | {o.name for o in options} | {e.name for e in enum_decls}
+    if any(b.wall for b in boards):
+        enums |= {"wallpiece", "wallface"}
     state = r.mapping(tree.get("state"), "state") or YMap((), tree.span)
     for key, value in state.items:  # (_fields reports what is wrong with them)
         if isinstance(value, YMap) and value.get("values") is not None:
@@ -485,8 +488,22 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
         ring = 0
         graph: tuple[str, ...] = ()
         roads: list[tuple[str, ...]] = []
-        if m.get("graph") is not None and m.get("hexagon") is None and m.get("ring") is None:
-            side: int | None = 0
+        hexmap: ir.HexMap | None = None
+        wall: tuple[ir.WallPiece, ...] = ()
+        side: int | None = 0
+        shapes = [k for k in ("hexagon", "ring", "graph", "hexmap", "wall") if m.get(k) is not None]
+        if len(shapes) > 1 and {"hexmap", "wall"} & set(shapes):
+            r.error(m.key_node(shapes[1]).span,  # type: ignore[union-attr]
+                    f"board `{board_name}` is both a {shapes[0]} and a {shapes[1]}", "give it one shape")
+        if shapes[:1] == ["hexmap"]:
+            hexmap = _hexmap(r, m.get("hexmap"))
+            if hexmap is None:
+                continue
+        elif shapes[:1] == ["wall"]:
+            wall = _wall(r, m.get("wall"))
+            if not wall:
+                continue
+        elif m.get("graph") is not None and m.get("hexagon") is None and m.get("ring") is None:
             gm = r.mapping(m.get("graph"), "graph")
             if gm is None:
                 continue
@@ -514,7 +531,8 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
             if side is None or not 2 <= side <= 20:
                 r.error(m.span if m.get("hexagon") is None else m.get("hexagon").span,  # type: ignore[union-attr]
                         "a board needs `hexagon: N` (spots along an edge, 2 to 20), `ring: N` (spots of a "
-                        "track) or `graph: {spots, roads}`")
+                        "track), `graph: {spots, roads}`, `hexmap: {rows, legend}` or `wall: {piece: {face: "
+                        "[spots]}}`")
                 continue
         board_players = None
         if m.get("players") is not None:
@@ -588,6 +606,7 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
                     for k, v in (r.mapping(em.get("attribute_counts"), "attribute_counts") or YMap((), em.span)).items
                 ),
                 bordering_differ=r.text(em.get("bordering_differ"), "bordering_differ"),
+                pieces=r.integer(em.get("pieces"), "pieces"),
             )
         borders: list[tuple[str, tuple[tuple[str, str], ...]]] = []
         for bkey, bvalue in (r.mapping(m.get("borders"), "borders") or YMap((), m.span)).items:
@@ -601,8 +620,80 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
                 pairs.append((names[0], names[1]))
             borders.append((str(bkey.value), tuple(pairs)))
         out.append(ir.Board(board_name, side or 0, tuple(kinds), expect, key.span, ring, graph, tuple(roads),
-                            tuple(borders), board_players))
+                            tuple(borders), board_players, hexmap, wall))
     return tuple(out)
+
+
+def _hexmap(r: _Reader, node: YNode | None) -> ir.HexMap | None:
+    """`hexmap: {rows: <block of text, or a list of rows>, legend: {symbol: {attribute: value}}}`."""
+    hm = r.mapping(node, "hexmap")
+    if hm is None:
+        return None
+    r.keys(hm, HEXMAP_KEYS, "hexmap")
+    rows_node = hm.get("rows")
+    rows: list[str] = []
+    if isinstance(rows_node, YScalar) and isinstance(rows_node.value, str):
+        rows = rows_node.value.split("\n")
+    elif isinstance(rows_node, YSeq):
+        rows = [r.text(x, "a row of the map") or "" for x in rows_node.items]
+    else:
+        r.error((rows_node or hm).span, "a hex map needs `rows:`, its rows of cells as a block of text (`rows: |`) "
+                "or a list of strings", "each character a cell: a symbol of the legend, a space for no cell")
+        return None
+    while rows and not rows[-1].strip():
+        rows.pop()
+    legend: list[ir.LegendEntry] = []
+    lm = r.mapping(hm.get("legend"), "legend")
+    if lm is None:
+        r.error(hm.span, "a hex map needs `legend:`, what each symbol of its rows stands for",
+                'e.g. legend: {".": {terrain: land}, "~": {terrain: river}}')
+        return None
+    for skey, svalue in lm.items:
+        symbol = skey.value if isinstance(skey.value, str) else None
+        if symbol is None or len(symbol) != 1 or symbol == " ":
+            r.error(skey.span, f"a legend symbol is one character other than a space, not `{skey.value}`",
+                    'quote symbols YAML reads otherwise: "~", "#", "?"')
+            continue
+        am = r.mapping(svalue, f"symbol `{symbol}`")
+        attributes: list[tuple[str, str]] = []
+        for akey, avalue in (am.items if am is not None else ()):
+            attr = r.declared(akey, "a cell attribute")
+            value = r.name(avalue, f"attribute `{akey.value}`")
+            if attr is not None and value is not None:
+                attributes.append((attr, value.name))
+        legend.append(ir.LegendEntry(symbol, tuple(attributes), skey.span))
+    return ir.HexMap(tuple(rows), tuple(legend), (rows_node or hm).span)
+
+
+def _wall(r: _Reader, node: YNode | None) -> tuple[ir.WallPiece, ...]:
+    """`wall: {piece: {face: [spots left to right], ...}, ...}`: the pieces a wall grows by."""
+    pieces: list[ir.WallPiece] = []
+    wm = r.mapping(node, "wall")
+    for pkey, pvalue in (wm.items if wm is not None else ()):
+        piece = r.declared(pkey, "a wall piece")
+        pm = r.mapping(pvalue, f"wall piece `{pkey.value}`")
+        if piece is None or pm is None:
+            continue
+        r.values.append((piece, "a wall piece", pkey.span))
+        faces: list[ir.WallFace] = []
+        for fkey, fvalue in pm.items:
+            face = r.declared(fkey, "a face of a wall piece")
+            seq = r.sequence(fvalue, f"face `{fkey.value}`")
+            if face is None or seq is None:
+                continue
+            r.values.append((face, "a face of a wall piece", fkey.span))
+            spots = tuple(r.text(s, "a spot") or "?" for s in seq.items)
+            if not spots:
+                r.error(fkey.span, f"face `{face}` needs its spaces, left to right: [{face}1, {face}2, ...]")
+                continue
+            faces.append(ir.WallFace(face, spots, fkey.span))
+        if not faces:
+            r.error(pkey.span, f"wall piece `{piece}` needs faces: {{front: [spots], back: [spots]}}")
+            continue
+        pieces.append(ir.WallPiece(piece, tuple(faces), pkey.span))
+    if not pieces and wm is not None:
+        r.error(wm.span, "a wall needs pieces: {piece: {face: [spots left to right]}}")
+    return tuple(pieces)
 
 
 COMPONENT_KEYS = ("count", "all", "attributes", "doc")

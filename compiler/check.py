@@ -111,6 +111,33 @@ class _Checker:
             return
         self.globals[name] = sym
 
+    def board_shapes(self, rs: ir.RuleSet) -> None:
+        """What a hex map or a wall adds to the names: its spots' attributes (`s.terrain`), the
+        pieces and faces of a wall (values of `wallpiece` and `wallface`). Boards to choose
+        between must all be of that shape, so that every rule means the same on each."""
+        if self.boards.spot_attributes:
+            for board in rs.boards:
+                if board.hexmap is None:
+                    self.error(board.span, f"board `{board.name}` is no hex map, but another board gives its spots "
+                               f"attributes ({', '.join(self.boards.spot_attributes)})",
+                               "every board needs the same spot attributes")
+            for attr, enum_name in self.boards.spot_attribute_enums.items():
+                self.attributes.setdefault("spot", {})[attr] = (
+                    enum(enum_name), f"self.board.spot_attributes[{self.boards.spot_attributes.index(attr)}]")
+        walls = [b for b in rs.boards if b.wall]
+        if walls:
+            for board in rs.boards:
+                if not board.wall:
+                    self.error(board.span, f"board `{board.name}` is no wall, but board `{walls[0].name}` is",
+                               "boards to choose between are all walls or none")
+            self.declare_enum("wallpiece", tuple(p.name for p in walls[0].wall), walls[0].span,
+                              "the pieces of the wall")
+            self.declare_enum("wallface", tuple(f.name for p in walls[0].wall for f in p.faces), walls[0].span,
+                              "the faces of the wall's pieces")
+            faces = sum(len(p.faces) for p in walls[0].wall)
+            for name, count in (("wallpiece", len(walls[0].wall)), ("wallface", faces)):
+                self.declare(name, Symbol("value", name, list_of(enum(name)), f"range({count})", None))
+
     def new_kind(self, name: str, span: SourceSpan) -> bool:
         """Whether `name` can name a new kind of value (an enumeration, a dice kind, a component):
         kinds share one namespace with the built-in ones (`int`, `player`, `role` ...)."""
@@ -175,6 +202,7 @@ class _Checker:
         for attr, enum_name in self.boards.attribute_enums.items():
             self.attributes.setdefault("region", {})[attr] = (
                 enum(enum_name), f"self.board.region_attributes[{self.boards.region_attributes.index(attr)}]")
+        self.board_shapes(rs)
         if not rs.boards:
             self.error(rs.span, "a rule set needs `boards:` with at least one board")
         self.tables.region_kinds = kinds or ()
@@ -541,6 +569,14 @@ class _Checker:
             else:
                 self.error(e.span, f"unknown function `{e.func}`",
                            did_you_mean(e.func, list(BUILTINS) + list(self.functions) + list(self.procedures)))
+            return t.Invalid(ANY, e.span)
+        walls = any(b.wall for b in self.rs.boards)
+        if not walls and any("wall" in ty for _, ty in sig.params):
+            self.error(e.span, f"`{e.func}` works on a wall, and no board is one", "declare a board `wall:`")
+            return t.Invalid(ANY, e.span)
+        if walls and e.func in ("neighbours", "straight_lines", "count_lines"):
+            self.error(e.span, f"`{e.func}` does not know which faces of the wall are laid",
+                       "use wall_neighbours(layout, spot) or wall_spots(layout)")
             return t.Invalid(ANY, e.span)
         if sig.chance and self.context != "effect":
             self.error(e.span, f"`{e.func}` draws chance, so it can only be used in an effect",

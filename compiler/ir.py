@@ -55,6 +55,7 @@ class BoardExpect:
     borders_match_roads: str | None = None  # the region kind whose borders are exactly its road crossings
     attribute_counts: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # regions per attribute value
     bordering_differ: str | None = None  # an attribute two bordering regions never share
+    pieces: int | None = None  # a wall board: how many pieces
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,38 @@ class Board:
     roads: tuple[tuple[str, ...], ...] = ()  # a graph board's roads, each a path of spots
     borders: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # per region kind, its bordering pairs
     players: tuple[int, int] | None = None  # the player counts this board is for
+    hexmap: HexMap | None = None  # a hex map of any outline, drawn as rows of text
+    wall: tuple[WallPiece, ...] = ()  # a wall that grows during play: its pieces
+
+
+@dataclass(frozen=True, slots=True)
+class LegendEntry:
+    """What one symbol of a hex map stands for: `"~": {terrain: river}`."""
+
+    symbol: str
+    attributes: tuple[tuple[str, str], ...]  # (attribute, value name)
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class HexMap:
+    rows: tuple[str, ...]  # each row of the map as written; a space is no cell
+    legend: tuple[LegendEntry, ...]
+    span: SourceSpan  # the rows
+
+
+@dataclass(frozen=True, slots=True)
+class WallFace:
+    name: str
+    spots: tuple[str, ...]  # left to right
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class WallPiece:
+    name: str
+    faces: tuple[WallFace, ...]
+    span: SourceSpan
 
 
 @dataclass(frozen=True, slots=True)

@@ -505,10 +505,17 @@ class _Lowerer:
                 in_regions = Counter(spot for _, _, region in board.regions for spot in region)
                 degree = max(Counter(s for road in board.roads for s in road).values(), default=0) if board.graph \
                     else 2 if board.ring else 6
+                longest = 2 * board.side - 1 if board.side else 0
+                if board.cells:  # a hex map: its lines are at most as long as it is wide or high
+                    spots = len(board.cells)
+                    longest = max(max(q for _, q, _ in board.cells) - min(q for _, q, _ in board.cells),
+                                  max(r for _, _, r in board.cells) - min(r for _, _, r in board.cells)) + 1
+                elif board.wall:
+                    spots, degree = sum(len(f) for _, faces in board.wall for _, f in faces), 2
                 for key, value in (("spot", spots), ("region", len(board.regions)), ("border", len(board.borders)),
                                    ("region_size", max((len(r) for _, _, r in board.regions), default=0)),
                                    ("per_spot", max(in_regions.values(), default=0)), ("degree", degree),
-                                   ("longest", 2 * board.side - 1 if board.side else 0)):
+                                   ("longest", longest)):
                     b[key] = max(b[key], value)
             self.board_bounds = b
         return self.board_bounds
@@ -940,6 +947,17 @@ class _Lowerer:
                 return Facts(cost, bounds["degree"], item=Facts())
             case "border_regions":
                 return Facts(cost, 2, item=Facts())
+            case "wall_spots" | "wall_neighbours" | "wall_regions" | "wall_pieces":  # a walk along the wall
+                over(0)
+                size = {"wall_spots": bounds["spot"], "wall_neighbours": 2, "wall_regions": bounds["region"],
+                        "wall_pieces": self.kind_count("wallface") or 0}[e.func]
+                return Facts(sat(cost + bounds["spot"]), size, item=Facts())
+            case "attach_left" | "attach_right":  # each piece laid once: at most as many faces as pieces
+                over(0)
+                faces = self.kind_count("wallface") or 0
+                return Facts(sat(cost + faces), faces, item=Facts())
+            case "face_spots":
+                return Facts(cost, bounds["spot"], item=Facts())
             case "road_chains":  # (a search over the board's roads)
                 over(0)
                 spots = bounds["spot"]

@@ -266,6 +266,11 @@ class BoardTable:
     roads: tuple[tuple[str, str], ...] = ()  # its road segments, each joining two spots
     borders: tuple[tuple[str, str], ...] = ()  # bordering regions, in the order numbered
     attributes: tuple[tuple[int, ...], ...] = ()  # per region attribute, its value for each region (-1: none)
+    cells: tuple[tuple[str, int, int], ...] = ()  # a hex map's cells: label, axial q, r (in reading order)
+    symbols: str = ""  # a hex map: the legend symbol of each cell
+    legend: tuple[tuple[str, str], ...] = ()  # a hex map: each symbol and its attributes, as text
+    cell_attributes: tuple[tuple[int, ...], ...] = ()  # per spot attribute, its value for each cell
+    wall: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()  # a wall's pieces: faces, spots
 
 
 @dataclass(frozen=True, slots=True)

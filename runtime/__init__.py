@@ -1,7 +1,7 @@
 """What every generated game runs on. Generated modules import only the names listed here."""
 
 from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_auction, seats_from, winner_list
-from .board import Board, GraphBoard, HexBoard, RegionSpec, RingBoard
+from .board import Board, GraphBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard
 from .decisions import Ask, Steps
 from .errors import BadSetup, GameError, IllegalAction, RulewrightError
 from .limits import (
@@ -31,7 +31,7 @@ __all__ = [
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",
-    "draw_from", "majority", "ranked", "throw", "without",
+    "draw_from", "majority", "ranked", "throw", "without", "HexMapBoard", "WallBoard",
     # runtime/decisions.py: an effect that asks a seat and waits for its decision
     "Ask", "Steps",
     # runtime/limits.py: the limits of one move and their checks

@@ -65,6 +65,7 @@ class Board:
         "name", "labels", "index", "spots", "neighbours", "region_names", "region_spots", "region_kind",
         "kinds", "region_of", "action_cache", "region_attributes", "border_regions",
         "regions_of_kind", "regions_at",
+        "spot_attributes", "face_spots", "face_piece",
     )
 
     name: str
@@ -103,6 +104,11 @@ class Board:
             tuple(i for i, k in enumerate(region_kind) if k == kind) for kind in range(len(self.kinds)))
         self.region_attributes: tuple[tuple[int, ...], ...] = ()
         self.border_regions: tuple[tuple[int, int], ...] = ()
+        # per spot attribute (a hex map's `terrain`), its value for each spot
+        self.spot_attributes: tuple[tuple[int, ...], ...] = ()
+        # a wall's faces: the spots of each, left to right, and the piece it is a side of
+        self.face_spots: tuple[tuple[int, ...], ...] = ()
+        self.face_piece: tuple[int, ...] = ()
 
 
     def components(self, spots: Iterable[int]) -> tuple[frozenset[int], ...]:
@@ -167,6 +173,22 @@ class Board:
 
     def road_chains(self, spots: Iterable[int], least: int, one_per_network: bool) -> list[tuple[int, ...]]:
         raise RulewrightError(f"board {self.name} has no roads: it is not a graph board")
+
+    def wall_spots(self, layout: Sequence[int]) -> tuple[int, ...]:
+        raise RulewrightError(f"board {self.name} is not a wall: it has no faces to lay")
+
+    def wall_neighbours(self, layout: Sequence[int], spot: int) -> tuple[int, ...]:
+        raise RulewrightError(f"board {self.name} is not a wall: it has no faces to lay")
+
+    def wall_regions(self, layout: Sequence[int], kind: int) -> tuple[int, ...]:
+        raise RulewrightError(f"board {self.name} is not a wall: it has no faces to lay")
+
+    def attach(self, layout: Sequence[int], face: int, right: bool) -> tuple[int, ...]:
+        raise RulewrightError(f"board {self.name} is not a wall: it has no faces to lay")
+
+    def wall_pieces(self, layout: Sequence[int]) -> tuple[int, ...]:
+        """The pieces of a wall's layout, left to right."""
+        return tuple(self.face_piece[f] for f in layout)
 
 
 class RingBoard(Board):
@@ -455,3 +477,168 @@ def _connected(cells: list[tuple[int, int]]) -> bool:
                     seen.add(n)
                     todo.append(n)
     return len(seen) == len(members)
+
+
+class HexMapBoard(HexBoard):
+    """A hex map of any outline, drawn as rows of text: each cell one symbol of a legend that
+    gives its attributes (`~`: terrain river). Cells are at axial (q, r); the six neighbours
+    of a cell are those of the map. Lines and regions work as on a hexagon."""
+
+    __slots__ = ("symbols", "legend")
+
+    def __init__(
+        self, name: str, cells: Sequence[tuple[str, int, int]], symbols: str, kinds: Sequence[str],
+        regions: Iterable[RegionSpec], attributes: Sequence[tuple[int, ...]],
+        legend: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        self.name = name
+        self.side = 0
+        coords = [(q, r) for _, q, r in cells]
+        self.coords = tuple(coords)
+        self.labels = tuple(label for label, _, _ in cells)
+        self.symbols: str = symbols  # the legend symbol of each cell, for drawings
+        self.legend: tuple[tuple[str, str], ...] = tuple(legend)  # each symbol and what it stands for
+        self.index = {label: i for i, label in enumerate(self.labels)}
+        self.spots = tuple(range(len(coords)))
+        at = {c: i for i, c in enumerate(coords)}
+        self.neighbours = tuple(
+            tuple(
+                at[(q + dq * sign, r + dr * sign)]
+                for dq, dr in HEX_AXES
+                for sign in (1, -1)
+                if (q + dq * sign, r + dr * sign) in at
+            )
+            for (q, r) in coords
+        )
+        q0 = min((q for q, _ in coords), default=0)
+        r0 = min((r for _, r in coords), default=0)
+        q_span = max((q for q, _ in coords), default=0) - q0 + 1
+        r_span = max((r for _, r in coords), default=0) - r0 + 1
+        longest = max(q_span, r_span)
+        lines: list[tuple[tuple[int, tuple[int, ...]], ...]] = [()]
+        for n in range(1, longest + 1):
+            found: list[tuple[int, tuple[int, ...]]] = []
+            for (q, r) in coords:
+                for dq, dr in HEX_AXES if n > 1 else HEX_AXES[:1]:
+                    run = [at.get((q + dq * k, r + dr * k)) for k in range(n)]
+                    if all(s is not None for s in run):
+                        spots = tuple(s for s in run if s is not None)
+                        mask = 0
+                        for s in spots:
+                            mask |= 1 << s
+                        found.append((mask, spots))
+            lines.append(tuple(found))
+        self.lines = tuple(lines)
+        # The padded bitboard of HexBoard: one empty column after each row, so a step never wraps.
+        width = q_span + 1
+        self.bit = tuple(1 << ((r - r0) * width + q - q0) for (q, r) in coords)
+        self._steps = tuple(dr * width + dq for dq, dr in HEX_AXES)
+        spot_at_bit = {((r - r0) * width + q - q0): i for i, (q, r) in enumerate(coords)}
+        self._line_at = tuple(
+            tuple(
+                {b: line for b in spot_at_bit if (line := self._walk(spot_at_bit, b, step, n)) is not None}
+                for step in self._steps
+            )
+            for n in range(longest + 1)
+        )
+        self._regions(kinds, regions)
+        self.spot_attributes = tuple(attributes)
+
+
+def hexmap_cells(rows: Sequence[str]) -> tuple[list[tuple[str, int, int, str]], list[str]]:
+    """The cells of a hex map drawn as rows of text, and the problems found.
+
+    Each character other than a space is a cell; the cells of a row stand two characters
+    apart, and each row is shifted one character from the next, as hexagons are drawn (the
+    doubled-width layout). A cell at character `c` of row `r` is at axial (q, r) with
+    q = (x - r) / 2, x its column counted from the map's leftmost (made even with r); it is
+    labelled by its row letter (A first) and its place counted from the map's left edge in
+    steps of two characters (`A1`; `B1` is down right of it when row A starts further left),
+    so labels never depend on which cells are missing.
+    Returns (label, q, r, symbol) in reading order."""
+    problems: list[str] = []
+    found = [(r, c, ch) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != " "]
+    if len(rows) > 26:
+        problems.append(f"a hex map has at most 26 rows (A to Z), not {len(rows)}")
+        return [], problems
+    if not found:
+        problems.append("a hex map needs at least one cell")
+        return [], problems
+    left = min(c for _, c, _ in found)
+    parity = (found[0][0] + found[0][1] - left) % 2
+    cells: list[tuple[str, int, int, str]] = []
+    for r, c, ch in found:
+        if (r + c - left) % 2 != parity:
+            problems.append(f"row {r + 1}, column {c + 1} (`{ch}`): not on the hex grid; the cells of a row stand "
+                            "two characters apart and each row is shifted one character from the one above")
+            continue
+        x = c - left + parity  # the doubled column: x + r is even
+        cells.append((f"{chr(ord('A') + r)}{(c - left) // 2 + 1}", (x - r) // 2, r, ch))
+    return cells, problems
+
+
+class WallBoard(Board):
+    """A wall that grows during play (Chang Cheng): pieces, each with faces (its sides), each
+    face a stretch of spaces from left to right. Every space of every face is a spot, so a
+    per-spot field has a value for each; which faces are laid, and in which order, is not the
+    board's but the game's: a `list(wallface)` of the state, left end first (the layout). The
+    wall's spots are the spots of its faces in that order; two spots are neighbours along the
+    wall when they follow each other, across the join of two faces too."""
+
+    __slots__ = ("face_names", "piece_names")
+
+    def __init__(
+        self, name: str, pieces: Sequence[tuple[str, Sequence[tuple[str, Sequence[str]]]]], kinds: Sequence[str],
+        regions: Iterable[RegionSpec],
+    ) -> None:
+        self.name = name
+        labels: list[str] = []
+        face_spots: list[tuple[int, ...]] = []
+        face_piece: list[int] = []
+        face_names: list[str] = []
+        for p, (_, faces) in enumerate(pieces):
+            for face, spots in faces:
+                face_spots.append(tuple(range(len(labels), len(labels) + len(spots))))
+                face_piece.append(p)
+                face_names.append(face)
+                labels.extend(spots)
+        self.labels = tuple(labels)
+        self.index = {label: i for i, label in enumerate(self.labels)}
+        self.spots = tuple(range(len(labels)))
+        self.piece_names: tuple[str, ...] = tuple(p for p, _ in pieces)
+        self.face_names: tuple[str, ...] = tuple(face_names)
+        near: list[list[int]] = [[] for _ in self.spots]
+        for run in face_spots:
+            for a, b in zip(run, run[1:], strict=False):
+                near[a].append(b)
+                near[b].append(a)
+        # within a face only: the joins between faces are the layout's (see wall_neighbours)
+        self.neighbours = tuple(tuple(sorted(n)) for n in near)
+        self._regions(kinds, regions)
+        self.face_spots = tuple(face_spots)
+        self.face_piece = tuple(face_piece)
+
+    def wall_spots(self, layout: Sequence[int]) -> tuple[int, ...]:
+        """The spots of the faces laid, from the left end to the right."""
+        return tuple(s for f in layout for s in self.face_spots[f])
+
+    def wall_neighbours(self, layout: Sequence[int], spot: int) -> tuple[int, ...]:
+        """The spots just left and right of `spot` along the wall (none if it is not laid)."""
+        run = self.wall_spots(layout)
+        if spot not in run:
+            return ()
+        i = run.index(spot)
+        return tuple(run[j] for j in (i - 1, i + 1) if 0 <= j < len(run))
+
+    def wall_regions(self, layout: Sequence[int], kind: int) -> tuple[int, ...]:
+        """The regions of one kind with a spot on the wall, in board order."""
+        return tuple(self.regions_touching(self.wall_spots(layout), kind))
+
+    def attach(self, layout: Sequence[int], face: int, right: bool) -> tuple[int, ...]:
+        """The layout with `face` laid at its right (else left) end; its piece must not be laid."""
+        piece = self.face_piece[face]
+        if any(self.face_piece[f] == piece for f in layout):
+            # (a fault of the rules, told as a game error at the rule line that laid it)
+            raise ValueError(f"piece {self.piece_names[piece]} of the wall is already laid: "
+                             f"face {self.face_names[face]} cannot be added")
+        return (*layout, face) if right else (face, *layout)

@@ -246,6 +246,7 @@ def made_names(rs: ir.RuleSet) -> tuple[set[str], set[str], set[str]]:
     values += [v for e in rs.enums for v in e.values] + [v for f in rs.fields for v in f.values]
     values += [c for o in rs.options if o.name != "board" for c in o.choices]
     values += [k.name for b in rs.boards for k in b.region_kinds] + [d.name for k in rs.dice for d in k.dice]
+    values += [p.name for b in rs.boards for p in b.wall] + [f.name for b in rs.boards for p in b.wall for f in p.faces]
     module = {names.const_name(v) for v in values} | {class_name(rs.game, rs.variant)}
     module |= {names.PHASE_CONSTANT.format(names.const_name(p.name)) for p in rs.phases}
     module |= {names.FACES_CONSTANT.format(names.const_name(k.name)) for k in rs.dice}

@@ -17,12 +17,13 @@ from .limits import (
     num,
     nums,
     spend,
+    subsets,
     too_many_actions,
     upto,
     walk,
     walk_lists,
 )
-from .mechanics import coin, die, draw, draw_from, throw, without
+from .mechanics import add_at, coin, die, draw, draw_from, put, sort_key, throw, value_of, without
 from .rng import Rng, derive_seed
 from .state import Action, FieldInfo, Game, GameInfo, OptionInfo, State
 
@@ -30,7 +31,7 @@ __all__ = [
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",
-    "draw_from", "throw", "without",
+    "draw_from", "throw", "without", "add_at", "put", "sort_key", "value_of", "subsets",
     # runtime/limits.py: the limits of one move and their checks
     "GameError", "MAX_ACTIONS", "MAX_CACHED_ACTIONS", "MAX_INT", "MAX_ITEMS", "MAX_STEPS", "SMALL_LIST", "div",
     "grown", "mod", "new_move", "num", "nums", "spend", "too_many_actions", "upto", "walk", "walk_lists",

@@ -39,6 +39,7 @@ SMALL_LIST = 16
 # can name ever new values, the bids of an auction): beyond this many the memory is cleared.
 MAX_CACHED_ACTIONS = 10_000
 
+T = TypeVar("T")
 C = TypeVar("C", bound=Collection[object])
 N = TypeVar("N", bound=Collection[int])
 
@@ -164,3 +165,47 @@ class SearchTooLong(Exception):
     """A search of the runtime's mechanics (the longest road chain) that would pass a move's
     work: not a GameError itself, because only the generated code knows the rule line; the
     runtime (runtime/faults.py) turns it into one at the line that called it."""
+
+
+def subsets(state: Any, items: Collection[T], least: int, most: int, where: str) -> list[tuple[T, ...]]:
+    """Every way to take between `least` and `most` of `items` (a subset choice: the tiles a
+    player swaps), each once: equal items are alike, so `[red, red, blue]` gives `[red]` once.
+    Each is a list in increasing order; the smallest come first, then in order item by item.
+    How many there are is counted before any is made: more than MAX_ITEMS is a game error, and
+    their items are charged to the budget of the move."""
+    from .mechanics import sort_key
+
+    groups: dict[Any, int] = {}
+    for item in items:
+        groups[item] = groups.get(item, 0) + 1
+    distinct = sorted(groups, key=sort_key)
+    least, most = max(least, 0), min(most, len(items))
+    # how many of each size: the product of (1 + x + ... + x^m) over the distinct items
+    ways = [1]
+    for item in distinct:
+        grown_ways = [0] * (len(ways) + groups[item])
+        for size, n in enumerate(ways):
+            for k in range(groups[item] + 1):
+                grown_ways[size + k] += n
+        ways = grown_ways
+    count = sum(ways[least:most + 1]) if least <= most else 0
+    if count > MAX_ITEMS:
+        raise GameError(where, f"{_shown(count)} subsets, more than the limit of {MAX_ITEMS:,} items "
+                               "a list, set or range may hold")
+    spend(state, count * max(most, 1), where)
+    out: list[tuple[T, ...]] = []
+
+    def take(i: int, chosen: tuple[T, ...]) -> None:
+        if len(chosen) > most:
+            return
+        if i == len(distinct):
+            if len(chosen) >= least:
+                out.append(chosen)
+            return
+        for k in range(groups[distinct[i]] + 1):
+            take(i + 1, chosen + (distinct[i],) * k)
+
+    if count:
+        take(0, ())
+    out.sort(key=lambda s: (len(s), sort_key(s)))
+    return out

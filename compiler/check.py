@@ -819,8 +819,9 @@ class _Checker:
             if not (sym.ty.kind == "set" and compatible(sym.ty, vt)):  # (sets: a union, a difference)
                 self.want(INT, sym.ty, target.span, f"the target of `{s.op}`")
                 self.want(INT, vt, s.value.span, f"the value added with `{s.op}`")
-        elif not compatible(sym.ty, vt):
-            self.error(s.value.span, f"type mismatch: `{target.name}` is {sym.ty}, the value is {vt}")
+        elif not compatible(sym.ty, vt) and not (sym in self.let_of and sym.ty.kind == "none"):
+            self.error(s.value.span, f"type mismatch: `{target.name}` is {sym.ty}, the value is {vt}",
+                       self.optional_hint(vt))
         elif sym in self.let_of and _untyped(sym.ty):
             # a `let x = []` given items: its type (and annotation) is now theirs
             common = unify(sym.ty, vt) or sym.ty
@@ -1125,7 +1126,7 @@ def _cycle(graph: dict[str, list[str]], start: str) -> list[str] | None:
 
 def _untyped(ty: Ty) -> bool:
     """Whether a type holds the item type of an empty `[]` or `{}`, unknown."""
-    return ty.kind == "any" or ty.elem is not None and _untyped(ty.elem)
+    return ty.kind in ("any", "none") or ty.elem is not None and _untyped(ty.elem)
 
 
 

@@ -561,6 +561,7 @@ class _Checker:
         example = f"{ty.name}({', '.join(f'{n}=...' for n in names)})"
         if e.args:
             self.error(e.args[0].span, f"record `{ty.name}` is built with its fields named", example)
+            return t.Invalid(ty, e.span)
         given: dict[str, t.Expr] = {}
         for kw in e.keywords:
             value = self.expr(kw.value)
@@ -618,7 +619,8 @@ class _Checker:
         for arg, (pname, pty) in zip(e.args, param_types, strict=False):
             typed = self.expr(arg)
             if not self.generic_fits(pty, typed.ty, bindings):
-                self.error(arg.span, f"argument `{pname}` of `{e.func}` must be {pty}, not {typed.ty}")
+                self.error(arg.span, f"argument `{pname}` of `{e.func}` must be {pty}, not {typed.ty}",
+                           "only an optional value needs value_of()" if pty.kind == "optional" else None)
             given.append(typed)
         for arg in e.args[len(param_types):]:
             self.expr(arg)
@@ -713,7 +715,8 @@ class _Checker:
     def truth(self, ty: Ty, span: SourceSpan) -> None:
         """A condition: a bool, or a list or set (true when not empty)."""
         if ty.kind not in ("bool", "list", "set", "any"):
-            self.error(span, f"type mismatch: a condition must be bool, not {ty}")
+            self.error(span, f"type mismatch: a condition must be bool, not {ty}",
+                       "compare an optional with `none`: `x != none`" if ty.kind == "optional" else None)
 
     def rule_expr(self, e: ast.Expr, context: str, *bound: Symbol, tested: bool = False) -> t.Expr:
         """An expression that is a rule of its own (a guard, a score ...), with its locals;
@@ -851,7 +854,8 @@ class _Checker:
             return t.Pass(s.span)
         if sym.ty.kind != "list":
             self.error(target.span, f"`{target.name}` is {sym.ty}: only an item of a list can be replaced",
-                       "a set changes with `+=` and `-=`" if sym.ty.kind == "set" else None)
+                       "a set changes with `+=` and `-=`" if sym.ty.kind == "set"
+                       else f"assign the whole value: `{target.name} = ...`")
             return t.Pass(s.span)
         item = self.expr(item_node)
         self.want(INT, item.ty, item_node.span, "a list index")

@@ -248,7 +248,8 @@ def _canon(x: object, env: dict[str, int], depth: int) -> object:
                 clauses.append((_canon(domain, inner, depth + 1 + i),))
                 inner = inner | {var: depth + 1 + i}
                 clauses.append(_canon(cond, inner, depth + 2 + i))
-            return ("Comprehension", x.func, _canon(x.domain, env, depth), _canon(x.elt, inner, depth + 1 + len(x.more)),
+            return ("Comprehension", x.func, _canon(x.domain, env, depth),
+                    _canon(x.elt, inner, depth + 1 + len(x.more)),
                     _canon(x.cond, env | {x.var: depth}, depth + 1), tuple(clauses))
         return ("Comprehension", x.func, _canon(x.domain, env, depth),
                 _canon(x.elt, inner, depth + 1), _canon(x.cond, inner, depth + 1))

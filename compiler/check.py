@@ -1032,6 +1032,8 @@ class _Checker:
                            did_you_mean(m.group(1), kinds) or f"choices: {', '.join(kinds) or 'none'}")
             else:
                 ty = sym.ty
+                if ty.kind == "optional" and ty.elem is not None:  # (`none` is shown as such)
+                    ty = ty.elem
                 fmt = f"list:{ty.elem.name}" if ty.kind in ("list", "set") and ty.elem else (ty.name or ty.kind)
                 parts.append((sym.py, fmt))
             pos = m.end()

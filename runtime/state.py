@@ -366,9 +366,17 @@ class State:
         return self._labels(kind)[value]
 
     def _fmt(self, kind: str, value: Any) -> str:
-        """The text form of an action argument: `E3`, `E3-E4-E5`, `P2`, `5`."""
+        """The text form of an action argument: `E3`, `E3-E4-E5`, `P2`, `5`; a record's fields
+        joined by `/` (`P1/red/C4`), `none` for an optional holding nothing."""
+        if value is None:
+            return "none"
         if kind.startswith("list:"):
+            if kind[5:] in ("", "int", "bool") or kind[5:] in self.RECORDS:
+                return "-".join(self._fmt(kind[5:] or "int", v) for v in value)
             return "-".join(self.label(kind[5:], v) for v in value)
+        if kind in self.RECORDS:
+            return "/".join(self._fmt(_kind_of(_parse_type(ty)), v) for (_, ty), v in zip(self.RECORDS[kind], value,
+                                                                                          strict=True))
         if kind in ("int", "bool", "str"):
             return str(value)
         return self.label(kind, value)
@@ -643,6 +651,15 @@ def _field_type(info: FieldInfo) -> _Type:
 
 
 field_type = _field_type  # the type of a field's value, for tools that read values (api/scenarios.py)
+
+
+def _kind_of(t: _Type) -> str:
+    """A record field's type as `_fmt` names the text form of a value: `spot`, `int`, `list:spot`."""
+    if t.kind == "optional" and t.elem is not None:
+        return _kind_of(t.elem)
+    if t.kind in ("list", "set") and t.elem is not None:
+        return "list:" + _kind_of(t.elem)
+    return t.name if t.kind == "item" else t.kind
 
 
 def _holds_records(t: _Type, records: Mapping[str, Any]) -> bool:

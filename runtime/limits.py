@@ -172,40 +172,44 @@ def subsets(state: Any, items: Collection[T], least: int, most: int, where: str)
     player swaps), each once: equal items are alike, so `[red, red, blue]` gives `[red]` once.
     Each is a list in increasing order; the smallest come first, then in order item by item.
     How many there are is counted before any is made: more than MAX_ITEMS is a game error, and
-    their items are charged to the budget of the move."""
+    the work of counting and making them is charged to the budget of the move."""
     from .mechanics import sort_key
 
+    walk(state, items, 1, where)  # (at most MAX_ITEMS, each grouped once)
     groups: dict[Any, int] = {}
     for item in items:
         groups[item] = groups.get(item, 0) + 1
     distinct = sorted(groups, key=sort_key)
     least, most = max(least, 0), min(most, len(items))
-    # how many of each size: the product of (1 + x + ... + x^m) over the distinct items
-    ways = [1]
+    if least > most:
+        return []
+    # how many of each size up to `most`: the product of (1 + x + ... + x^m) over the distinct items
+    spend(state, len(distinct) * (most + 1), where)
+    ways = [1] + [0] * most
     for item in distinct:
-        grown_ways = [0] * (len(ways) + groups[item])
-        for size, n in enumerate(ways):
-            for k in range(groups[item] + 1):
-                grown_ways[size + k] += n
+        grown_ways = ways[:]
+        for size in range(most + 1):
+            for k in range(1, min(groups[item], size) + 1):
+                grown_ways[size] += ways[size - k]
         ways = grown_ways
-    count = sum(ways[least:most + 1]) if least <= most else 0
+    count = sum(ways[least:most + 1])
     if count > MAX_ITEMS:
         raise GameError(where, f"{_shown(count)} subsets, more than the limit of {MAX_ITEMS:,} items "
                                "a list, set or range may hold")
-    spend(state, count * max(most, 1), where)
+    spend(state, count * (len(distinct) + most), where)
     out: list[tuple[T, ...]] = []
-
-    def take(i: int, chosen: tuple[T, ...]) -> None:
-        if len(chosen) > most:
-            return
+    left = [0] * (len(distinct) + 1)  # how many items there are from the i-th distinct one on
+    for i in reversed(range(len(distinct))):
+        left[i] = left[i + 1] + groups[distinct[i]]
+    todo: list[tuple[int, tuple[T, ...]]] = [(0, ())]
+    while todo:  # (a loop, not recursion: there may be thousands of distinct items)
+        i, chosen = todo.pop()
         if i == len(distinct):
-            if len(chosen) >= least:
-                out.append(chosen)
-            return
-        for k in range(groups[distinct[i]] + 1):
-            take(i + 1, chosen + (distinct[i],) * k)
-
-    if count:
-        take(0, ())
+            out.append(chosen)
+            continue
+        for k in range(groups[distinct[i]], -1, -1):
+            size = len(chosen) + k
+            if size <= most and size + left[i + 1] >= least:
+                todo.append((i + 1, chosen + (distinct[i],) * k))
     out.sort(key=lambda s: (len(s), sort_key(s)))
     return out

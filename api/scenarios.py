@@ -25,6 +25,7 @@ from .compiler.source import CompileError, Diagnostic, SourceSpan, did_you_mean
 from .runtime.auction import NOBODY, Auction
 from .runtime.errors import RulewrightError
 from .runtime.state import FieldInfo, Game, State, field_type
+from .runtime.state import _parse_type as parse_saved_type
 
 FILE_KEYS = ("ruleset", "options", "players", "seed", "names", "scenarios")
 SCENARIO_KEYS = ("doc", "ruleset", "options", "players", "seed", "names", "position", "steps", "expect")
@@ -350,6 +351,27 @@ def _value(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: State
 
 def _typed(p: _Problems, s: Scenario, info: FieldInfo, t: Any, node: YNode, state: State) -> Any:
     kind = t.kind
+    if kind == "optional":  # `none` (or YAML's null) for an optional holding nothing
+        if isinstance(node, YScalar) and (node.value is None or node.value == "none"):
+            return None
+        return _typed(p, s, info, t.elem, node, state)
+    if kind == "item" and t.name in state.RECORDS:  # a record: a mapping of its fields
+        fields = state.RECORDS[t.name]
+        if not isinstance(node, YMap):
+            p.error(node.span, f"`{info.name}` holds {t.name} records: give a mapping of "
+                    f"{', '.join(name for name, _ in fields)}")
+            return None
+        given = {str(k.value): v for k, v in node.items}
+        for k, _ in node.items:
+            if str(k.value) not in dict(fields):
+                p.error(k.span, f"record `{t.name}` has no field `{k.value}`", did_you_mean(str(k.value), dict(fields)))
+        missing = [name for name, _ in fields if name not in given]
+        if missing:
+            p.error(node.span, f"record `{t.name}` needs {', '.join(f'`{m}`' for m in missing)}")
+            return None
+        before = len(p.list)
+        values = [_typed(p, s, info, parse_saved_type(ty), given[name], state) for name, ty in fields]
+        return None if len(p.list) > before else tuple(values)  # (a field may be `none`)
     if kind in ("list", "set") and t.elem is not None:
         if not isinstance(node, YSeq):
             p.error(node.span, f"`{info.name}` is a {info.kind}: give a list")

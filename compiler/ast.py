@@ -74,6 +74,8 @@ class Comprehension:
     domain: Expr
     cond: Expr | None
     span: SourceSpan
+    # `for b in f(a) if c` clauses after the first, each inside the one before: (var, domain, cond)
+    more: tuple[tuple[str, Expr, Expr | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +121,7 @@ class Target:
     name: str
     index: Expr | None
     span: SourceSpan
+    item: Expr | None = None  # `f[e][i] = v`: the item of the list `f[e]` replaced
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,11 +16,11 @@ from .load import YMap, YNode, YScalar, YSeq
 from .names import FACES_CONSTANT, IMPLICIT, LOCAL_AVOID, MODULE_NAMES, PHASE_CONSTANT, TABLE_CONSTANT, const_name
 from .parse import Kind, ParseError, parse
 from .source import Diagnostic, SourceSpan, did_you_mean
-from .types import ANY, Ty, parse_type
+from .types import ANY, Ty, parse_type, record
 
 TOP_KEYS = (
     "rulewright", "game", "variant", "title", "author", "extends", "incompatible", "players", "roles", "neutral",
-    "enums", "components", "setup",
+    "enums", "components", "setup", "records",
     "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
     "end", "scoring", "winner", "tie_break",
 )
@@ -54,6 +54,8 @@ class _Reader:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # Names that become module constants (each value of an enumeration, each die): name, what, where.
     values: list[tuple[str, str, SourceSpan]] = field(default_factory=list)
+    # The records declared so far (`records:`), by name: their types, which a type may name.
+    records: dict[str, Ty] = field(default_factory=dict)
 
     def constants(self, refs: tuple[ir.NameRef, ...], what: str) -> tuple[str, ...]:
         """The names of `refs`, remembered as names of module constants."""
@@ -232,9 +234,10 @@ class _Reader:
         if text.count("(") > _MAX_TYPE_DEPTH:
             self.error(span, f"type nested too deeply (more than {_MAX_TYPE_DEPTH} levels)")
             return None
-        ty = parse_type(text, entity_kinds, enums)
+        ty = parse_type(text, entity_kinds, enums, self.records)
         if isinstance(ty, str):
-            self.error(span, ty, did_you_mean(text.strip(), sorted(entity_kinds | enums) + ["int", "bool"]))
+            self.error(span, ty, did_you_mean(text.strip(), sorted(entity_kinds | enums | set(self.records))
+                                              + ["int", "bool"]))
             return None
         return ty
 
@@ -301,6 +304,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
     for key, value in state.items:  # (_fields reports what is wrong with them)
         if isinstance(value, YMap) and value.get("values") is not None:
             enums.add(str(key.value))
+    records = _records(r, tree.get("records"), entity_kinds, enums)
     fields = _fields(r, state, entity_kinds, enums)
 
     defines: list[ir.Define] = []
@@ -386,8 +390,37 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         neutral=neutral,
         setup=setup,
         tie_break=tie_break,
+        records=records,
     )
     return ruleset, r.diagnostics
+
+
+def _records(r: _Reader, node: YNode | None, entity_kinds: set[str], enums: set[str]) -> tuple[ir.RecordDecl, ...]:
+    """`records: {leader: {owner: player, colour: colour, at: spot}}`: each record's fields and their
+    types, in the order written; a record may hold the records declared before it."""
+    out: list[ir.RecordDecl] = []
+    for name, key, m in r.entries(node, "records", "record", "a record", None):
+        fields: list[tuple[str, Ty]] = []
+        for fkey, fvalue in m.items:
+            field_name = r.declared(fkey, "a field of a record")
+            tname = r.text(fvalue, f"the type of `{fkey.value}`")
+            if field_name is None or tname is None:
+                continue
+            if field_name in (f for f, _ in fields):
+                r.error(fkey.span, f"record `{name}` has two fields `{field_name}`")
+                continue
+            ty = r.type_of(tname, fvalue.span, entity_kinds, enums)
+            if ty is not None:
+                fields.append((field_name, ty))
+        if not m.items:
+            r.error(key.span, f"record `{name}` needs fields: `{name}: {{owner: player, at: spot}}`")
+            continue
+        if name in r.records:
+            r.error(key.span, f"record `{name}` is declared twice")
+            continue
+        r.records[name] = record(name, tuple(fields))
+        out.append(ir.RecordDecl(name, tuple(fields), key.span))
+    return tuple(out)
 
 
 def _constants(r: _Reader, phases: tuple[ir.Phase, ...], dice: tuple[ir.DiceKind, ...],

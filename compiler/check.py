@@ -32,7 +32,7 @@ from .names import (
 from .signatures import AGGREGATES, BUILTINS, VALUES
 from .source import Diagnostic, SourceSpan, did_you_mean
 from .typed import Symbol
-from .types import ANY, BOOL, INT, STR, Ty, compatible, entity, enum, list_of, parse_type, set_of, unify
+from .types import ANY, BOOL, INT, NONE, STR, Ty, compatible, entity, enum, list_of, parse_type, record, set_of, unify
 
 # Names a field, definition or procedure may not take: every member a state has already
 # (names.STATE_MEMBERS: the runtime's and the template's), and the rule language's own
@@ -92,6 +92,7 @@ class _Checker:
         self.enum_names: set[str] = {"role", "regionkind"}
         self.kinds: set[str] = set()  # enumerations, dice kinds and components declared so far
         self.attributes: dict[str, dict[str, tuple[Ty, str]]] = {}
+        self.records: dict[str, Ty] = {}  # `records:`, by name: their types (fields in order)
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -169,6 +170,13 @@ class _Checker:
             ty = parse_type(tname, self.entity_kinds, self.enum_names)
             assert isinstance(ty, Ty)
             self.globals[name] = Symbol("value", name, ty, py)
+        self.globals["none"] = Symbol("value", "none", NONE, "None")  # what an optional holds when empty
+        for rec in rs.records:
+            if rec.name in BUILTINS or rec.name in AGGREGATES or rec.name in VALUES:
+                self.error(rec.span, f"`{rec.name}` is reserved: it is the name of a built-in function or value",
+                           "choose another name")
+            elif self.new_kind(rec.name, rec.span):
+                self.records[rec.name] = record(rec.name, rec.fields)
         if not rs.roles:
             roles = tuple(f"seat{i + 1}" for i in range(max(rs.players)))
         else:
@@ -247,11 +255,14 @@ class _Checker:
             denotes: t.SymbolKind = "perfield" if f.per else "field"
             self.declare(f.name, Symbol(denotes, f.name, f.type, f"self.{f.name}", f.span, f.per))
         for d in rs.defines:
+            if d.name in self.records:
+                self.error(d.span, f"`{d.name}` is declared twice", f"`{d.name}` is a record (`records:`)")
             if not self.reserved(d.name, d.span) and (d.name in self.functions or d.name in self.globals):
                 self.error(d.span, f"`{d.name}` is declared twice")
             self.functions[d.name] = d
         for p in rs.procedures:
-            taken = p.name in self.functions or p.name in self.procedures or p.name in self.globals
+            taken = (p.name in self.functions or p.name in self.procedures or p.name in self.globals
+                     or p.name in self.records)
             if not self.reserved(p.name, p.span) and taken:
                 self.error(p.span, f"`{p.name}` is declared twice")
             self.procedures[p.name] = p
@@ -443,6 +454,18 @@ class _Checker:
         obj = self.expr(e.obj)
         if obj.ty.kind == "any":
             return t.Invalid(ANY, e.span)
+        if obj.ty.kind == "record":  # a record's field: `l.owner`
+            names = [name for name, _ in obj.ty.fields]
+            if e.name not in names:
+                self.error(e.span, f"record `{obj.ty.name}` has no field `{e.name}`",
+                           did_you_mean(e.name, names) or f"its fields: {', '.join(names)}")
+                return t.Invalid(ANY, e.span)
+            index = names.index(e.name)
+            return t.RecordField(obj, e.name, index, obj.ty.fields[index][1], e.span)
+        if obj.ty.kind == "optional":
+            self.error(e.span, f"`.{e.name}` of an optional value ({obj.ty}): it may be `none`",
+                       "check `x != none`, then read `value_of(x)." + e.name + "`")
+            return t.Invalid(ANY, e.span)
         table = self.attributes.get(obj.ty.name) if obj.ty.kind == "entity" else None
         if table is None:
             self.error(e.span, f"`.{e.name}`: a value of type {obj.ty} has no attributes",
@@ -502,7 +525,15 @@ class _Checker:
         self.scopes.append({})
         var = self.bind(e.var, elem, e.span, item=True)
         cond = self.test(e.cond) if e.cond is not None else None
+        more: list[tuple[Symbol, t.Expr, t.Expr | None]] = []
+        for more_var, more_domain, more_cond in e.more:  # each clause inside the one before, seeing its names
+            inner = self.expr(more_domain)
+            self.scopes.append({})
+            inner_var = self.bind(more_var, self.element(inner.ty, more_domain.span), e.span, item=True)
+            more.append((inner_var, inner, self.test(more_cond) if more_cond is not None else None))
         elt = self.expr(e.elt)
+        for _ in e.more:
+            self.scopes.pop()
         self.scopes.pop()
         match e.func:
             case "count":
@@ -518,7 +549,7 @@ class _Checker:
                 ty = set_of(elt.ty)
             case _:
                 ty = list_of(elt.ty)
-        return t.Comprehension(e.func, var, domain, cond, elt, ty, e.span)
+        return t.Comprehension(e.func, var, domain, cond, elt, ty, e.span, tuple(more))
 
     def binary(self, e: ast.Binary, tested: bool) -> t.Expr:
         op = e.op
@@ -553,7 +584,36 @@ class _Checker:
             ty = INT
         return t.Binary(op, left, right, ty, e.span, truth_only)
 
+    def record_new(self, e: ast.Call, ty: Ty) -> t.Expr:
+        """`leader(owner=p, colour=c, at=s)`: every field given once, by name."""
+        names = [name for name, _ in ty.fields]
+        example = f"{ty.name}({', '.join(f'{n}=...' for n in names)})"
+        if e.args:
+            self.error(e.args[0].span, f"record `{ty.name}` is built with its fields named", example)
+            return t.Invalid(ty, e.span)
+        given: dict[str, t.Expr] = {}
+        for kw in e.keywords:
+            value = self.expr(kw.value)
+            if kw.name not in names:
+                self.error(kw.span, f"record `{ty.name}` has no field `{kw.name}`",
+                           did_you_mean(kw.name, names) or f"its fields: {', '.join(names)}")
+            elif kw.name in given:
+                self.error(kw.span, f"field `{kw.name}` of `{ty.name}` is given twice")
+            else:
+                fty = ty.fields[names.index(kw.name)][1]
+                if not compatible(fty, value.ty):
+                    self.error(kw.value.span, f"type mismatch: field `{kw.name}` of `{ty.name}` is {fty}, "
+                               f"not {value.ty}", self.optional_hint(value.ty))
+                given[kw.name] = value
+        missing = [n for n in names if n not in given]
+        if missing:
+            self.error(e.span, f"record `{ty.name}` needs {', '.join(f'`{n}`' for n in missing)}", example)
+            return t.Invalid(ty, e.span)
+        return t.RecordNew(ty.name, tuple(given[n] for n in names), ty, e.span)
+
     def call(self, e: ast.Call) -> t.Expr:
+        if e.func in self.records:
+            return self.record_new(e, self.records[e.func])
         if e.func in self.functions:
             d = self.functions[e.func]
             args = self.arguments(e, tuple((p.name, p.type) for p in d.params))
@@ -596,7 +656,8 @@ class _Checker:
         for arg, (pname, pty) in zip(e.args, param_types, strict=False):
             typed = self.expr(arg)
             if not self.generic_fits(pty, typed.ty, bindings):
-                self.error(arg.span, f"argument `{pname}` of `{e.func}` must be {pty}, not {typed.ty}")
+                self.error(arg.span, f"argument `{pname}` of `{e.func}` must be {pty}, not {typed.ty}",
+                           "only an optional value needs value_of()" if pty.kind == "optional" else None)
             given.append(typed)
         for arg in e.args[len(param_types):]:
             self.expr(arg)
@@ -627,6 +688,9 @@ class _Checker:
         return t.Builtin(e.func, tuple(given), extra, ret, e.span)
 
     def generic_fits(self, want: Ty, got: Ty, bindings: dict[str, Ty]) -> bool:
+        if want.kind == "optional" and want.elem == entity("T"):  # `value(x)`: x an optional, not `none` alone
+            return got.kind == "any" or got.kind == "optional" and self.generic_fits(want.elem, got.elem or ANY,
+                                                                                       bindings)
         if want.kind == "entity" and want.name == "T":
             bound = bindings.get("T")
             if bound is None:
@@ -680,12 +744,21 @@ class _Checker:
     # -- helpers ------------------------------------------------------------------------------
     def want(self, expected: Ty, got: Ty, span: SourceSpan, what: str) -> None:
         if not compatible(expected, got):
-            self.error(span, f"type mismatch: {what} must be {expected}, not {got}")
+            self.error(span, f"type mismatch: {what} must be {expected}, not {got}", self.optional_hint(got))
+
+    def optional_hint(self, got: Ty) -> str | None:
+        """The hint for an optional value used where a plain one is needed."""
+        if got.kind == "optional":
+            return "an optional may be `none`: check `x != none`, then use `value_of(x)`"
+        if got.kind == "none":
+            return "`none` only goes where an `optional(...)` value is wanted"
+        return None
 
     def truth(self, ty: Ty, span: SourceSpan) -> None:
         """A condition: a bool, or a list or set (true when not empty)."""
         if ty.kind not in ("bool", "list", "set", "any"):
-            self.error(span, f"type mismatch: a condition must be bool, not {ty}")
+            self.error(span, f"type mismatch: a condition must be bool, not {ty}",
+                       "compare an optional with `none`: `x != none`" if ty.kind == "optional" else None)
 
     def rule_expr(self, e: ast.Expr, context: str, *bound: Symbol, tested: bool = False) -> t.Expr:
         """An expression that is a rule of its own (a guard, a score ...), with its locals;
@@ -794,6 +867,8 @@ class _Checker:
             return t.Pass(s.span)
         if self.context != "effect":
             self.error(s.span, "an effect cannot run here")
+        if target.item is not None or (target.index is not None and sym.kind != "perfield"):
+            return self.assign_item(s, sym, value)
         index = None
         if sym.kind == "perfield":
             if target.index is None:
@@ -809,8 +884,9 @@ class _Checker:
             if not (sym.ty.kind == "set" and compatible(sym.ty, vt)):  # (sets: a union, a difference)
                 self.want(INT, sym.ty, target.span, f"the target of `{s.op}`")
                 self.want(INT, vt, s.value.span, f"the value added with `{s.op}`")
-        elif not compatible(sym.ty, vt):
-            self.error(s.value.span, f"type mismatch: `{target.name}` is {sym.ty}, the value is {vt}")
+        elif not compatible(sym.ty, vt) and not (sym in self.let_of and sym.ty.kind == "none"):
+            self.error(s.value.span, f"type mismatch: `{target.name}` is {sym.ty}, the value is {vt}",
+                       self.optional_hint(vt))
         elif sym in self.let_of and _untyped(sym.ty):
             # a `let x = []` given items: its type (and annotation) is now theirs
             common = unify(sym.ty, vt) or sym.ty
@@ -822,6 +898,37 @@ class _Checker:
                     self.let_of[sym] = first
                     break
         return t.Assign(sym, index, s.op, value, s.span)
+
+    def assign_item(self, s: ast.Assign, sym: Symbol, value: t.Expr) -> t.Stmt:
+        """`xs[i] = v` of a list field or local, `f[e][i] = v` of a list field per entity: the list
+        rebuilt with item i replaced (`+=`, `-=`: a number added to it)."""
+        target = s.target
+        index = None
+        item_node = target.item if target.item is not None else target.index
+        assert item_node is not None
+        if sym.kind == "perfield":
+            assert target.index is not None
+            index = self.expr(target.index)
+            self.want(entity(sym.per or ""), index.ty, target.index.span, f"the index of `{target.name}`")
+        elif target.item is not None:
+            self.error(target.span, f"`{target.name}` is a single value: `{target.name}[...][...]` is for a list "
+                       "field per entity", f"write `{target.name}[i] = ...`")
+            return t.Pass(s.span)
+        if sym.ty.kind != "list":
+            self.error(target.span, f"`{target.name}` is {sym.ty}: only an item of a list can be replaced",
+                       "a set changes with `+=` and `-=`" if sym.ty.kind == "set"
+                       else f"assign the whole value: `{target.name} = ...`")
+            return t.Pass(s.span)
+        item = self.expr(item_node)
+        self.want(INT, item.ty, item_node.span, "a list index")
+        elem = sym.ty.elem or ANY
+        if s.op in ("+=", "-="):
+            self.want(INT, elem, target.span, f"the item changed with `{s.op}`")
+            self.want(INT, value.ty, s.value.span, f"the value added with `{s.op}`")
+        elif not compatible(elem, value.ty):
+            self.error(s.value.span, f"type mismatch: the items of `{target.name}` are {elem}, the value is "
+                       f"{value.ty}", self.optional_hint(value.ty))
+        return t.Assign(sym, index, s.op, value, s.span, item=item)
 
     # -- the rule set -------------------------------------------------------------------------
     def run(self) -> t.TypedProgram:
@@ -904,6 +1011,10 @@ class _Checker:
             phases.append(t.Phase(ph.name, const, start, tuple(r.name for r in ph.actions), ph.when_stuck, actor,
                                   ph.span))
             self.tables.constants.append((const, i, "phase"))
+        for ph, typed_phase in zip(rs.phases, phases, strict=True):
+            if ph.actor is not None and typed_phase.actor is not None and self.uses_deciding(typed_phase.actor):
+                self.error(ph.actor.span, f"the actor of phase `{ph.name}` uses `deciding`, the seat it names itself",
+                           "name the seat another way: `current`, a field, `auction_bidder(...)`")
         in_phase = {r.name for ph in rs.phases for r in ph.actions}
         actions = []
         for a in rs.actions:
@@ -925,10 +1036,35 @@ class _Checker:
                        "add `scoring:` with at least one term, e.g. gold: gold[player]")
         scoring = tuple(t.Score(term.name, self.per_player(term.expr, f"scoring term `{term.name}`"), term.span)
                         for term in rs.scoring)
-        tie_break = self.per_player(rs.tie_break, "`tie_break`") if rs.tie_break is not None else None
+        tie_break = self.tie_break(rs.tie_break) if rs.tie_break is not None else None
         return t.TypedProgram(rs, self.tables.freeze(), tuple(self.components), tuple(fields), tuple(defines),
                               tuple(procedures), tuple(triggers), tuple(phases), tuple(actions), setup, end, scoring,
                               tie_break, tuple((name, ty) for name, (ty, _) in sorted(self.asks.items())))
+
+    def tie_break(self, e: ast.Expr) -> t.Expr:
+        """An int over `player`, or a list of ints compared item by item (a lexicographic tie-break:
+        the first that differs decides)."""
+        typed = self.rule_expr(e, "score", Symbol("local", "player", entity("player"), "player", e.span))
+        if not (compatible(INT, typed.ty) or compatible(list_of(INT), typed.ty)):
+            self.error(e.span, f"type mismatch: `tie_break` must be int or list(int), not {typed.ty}",
+                       "e.g. `tie_break: \"[gold[player], tiles[player]]\"`: the first that differs decides")
+        return typed
+
+    def uses_deciding(self, e: t.Expr, seen: set[str] | None = None) -> bool:
+        """Whether an expression reads `deciding`, itself or through the definitions it uses."""
+        seen = set() if seen is None else seen
+        todo = [e]
+        while todo:
+            x = todo.pop()
+            if isinstance(x, t.Ref) and x.sym.kind == "value" and x.sym.name == "deciding":
+                return True
+            if isinstance(x, t.DefineCall) and x.define not in seen:
+                seen.add(x.define)
+                body = self.define_bodies.get(x.define)
+                if body is not None:
+                    todo.append(body.body)
+            todo.extend(t.subexpressions(x))
+        return False
 
     def per_player(self, e: ast.Expr, what: str) -> t.Expr:
         """A number computed for each player (`player` in it): a scoring term, the tie-break."""
@@ -958,6 +1094,8 @@ class _Checker:
                            did_you_mean(m.group(1), kinds) or f"choices: {', '.join(kinds) or 'none'}")
             else:
                 ty = sym.ty
+                if ty.kind == "optional" and ty.elem is not None:  # (`none` is shown as such)
+                    ty = ty.elem
                 fmt = f"list:{ty.elem.name}" if ty.kind in ("list", "set") and ty.elem else (ty.name or ty.kind)
                 parts.append((sym.py, fmt))
             pos = m.end()
@@ -1056,7 +1194,7 @@ def _cycle(graph: dict[str, list[str]], start: str) -> list[str] | None:
 
 def _untyped(ty: Ty) -> bool:
     """Whether a type holds the item type of an empty `[]` or `{}`, unknown."""
-    return ty.kind == "any" or ty.elem is not None and _untyped(ty.elem)
+    return ty.kind in ("any", "none") or ty.elem is not None and _untyped(ty.elem)
 
 
 

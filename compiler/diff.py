@@ -238,9 +238,20 @@ def _canon(x: object, env: dict[str, int], depth: int) -> object:
     if isinstance(x, ast.Name):
         return ("Name", _ref(x.id, env))
     if isinstance(x, ast.Target):
+        if x.item is not None:
+            return ("Target", _ref(x.name, env), _canon(x.index, env, depth), _canon(x.item, env, depth))
         return ("Target", _ref(x.name, env), _canon(x.index, env, depth))
     if isinstance(x, ast.Comprehension):
         inner = env | {x.var: depth}
+        if x.more:  # each clause sees the names bound before it
+            clauses: list[object] = []
+            for i, (var, domain, cond) in enumerate(x.more):
+                clauses.append((_canon(domain, inner, depth + 1 + i),))
+                inner = inner | {var: depth + 1 + i}
+                clauses.append(_canon(cond, inner, depth + 2 + i))
+            return ("Comprehension", x.func, _canon(x.domain, env, depth),
+                    _canon(x.elt, inner, depth + 1 + len(x.more)),
+                    _canon(x.cond, env | {x.var: depth}, depth + 1), tuple(clauses))
         return ("Comprehension", x.func, _canon(x.domain, env, depth),
                 _canon(x.elt, inner, depth + 1), _canon(x.cond, inner, depth + 1))
     if isinstance(x, ast.For):

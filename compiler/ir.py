@@ -238,6 +238,15 @@ class EnumDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordDecl:
+    """A kind of value made of named fields (`records: {leader: {owner: player, at: spot}}`)."""
+
+    name: str
+    fields: tuple[tuple[str, Ty], ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class RuleSet:
     game: str
     variant: str
@@ -264,3 +273,4 @@ class RuleSet:
     neutral: tuple[str, ...] = ()  # seats that own pieces but never take a turn nor win (China's Emperor)
     setup: tuple[ast.Stmt, ...] = ()  # effects run once, before the first turn (chance allowed)
     tie_break: ast.Expr | None = None  # among players tied on score, the higher value of this wins
+    records: tuple[RecordDecl, ...] = ()  # kinds of values made of named fields

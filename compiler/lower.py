@@ -44,7 +44,7 @@ from .names import FILTER_LOCAL, const_name
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
-from .types import ANY, INT, Ty, entity, python_type, unify
+from .types import ANY, INT, Ty, entity, needs_key, python_type, unify
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +157,9 @@ class Program:
     scoring: list[tuple[str, str, SourceSpan]] = field(default_factory=list)
     setup: list[Line] = field(default_factory=list)
     tie_break: str | None = None
+    tie_break_type: str = "int"  # or `tuple[int, ...]`: a list of ints, compared item by item
+    deciding: bool = False  # whether the rules read `deciding`: the module gets `_deciding()`
+    records: list[tuple[str, tuple[tuple[str, str], ...]]] = field(default_factory=list)  # name, (field, type)
     neutral: tuple[str, ...] = ()
     # The methods the runtime enters rule code by whose code charges the budget of a move
     # (runtime/limits.py): each starts a fresh one. "setup", "end", "start" (a phase's),
@@ -256,6 +259,8 @@ class _Lowerer:
                 self.facts[id(e)] = self.symbol_facts(e.sym)
                 if e.sym.kind == "field" or e.sym.item:  # a field, or an item of a list or set
                     self.canonical.add(id(e))
+                if e.sym.kind == "value" and e.sym.name == "deciding":
+                    self.program.deciding = True
                 return e.sym.py
             case t.DefineCall():
                 d = self.defines[e.define]
@@ -302,6 +307,17 @@ class _Lowerer:
                 if id(e.then) in self.canonical and id(e.orelse) in self.canonical:
                     self.canonical.add(id(e))
                 return f"({then} if {test} else {orelse})"
+            case t.RecordNew():  # a record is a tuple of its fields, in the order declared
+                parts = [self.checked_store(self.canon(arg, arg.ty, self.expr(arg)), self.fact(arg), arg.ty, arg.span)
+                         for arg in e.args]
+                self.facts[id(e)] = Facts(sat(len(parts) + sum(self.fact(arg).cost for arg in e.args)))
+                self.canonical.add(id(e))
+                return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+            case t.RecordField():
+                obj = self.expr(e.obj)
+                self.facts[id(e)] = self.type_facts(e.ty, STORED).priced(self.fact(e.obj).cost)
+                self.canonical.add(id(e))
+                return f"{obj}[{e.index}]"
             case t.Invalid():
                 raise AssertionError(f"{e.span}: an expression the checker refused is never lowered")
             case _:
@@ -329,6 +345,8 @@ class _Lowerer:
         return py
 
     def comprehension(self, e: t.Comprehension) -> str:
+        if e.more:
+            return self.nested_comprehension(e)
         fused = self.fused_filter(e)
         if fused is not None:
             return fused
@@ -370,6 +388,53 @@ class _Lowerer:
                 return f"frozenset({epy} {head})"
             case _:
                 self.facts[id(e)] = Facts(cost, rounds, item=each.priced(0), small=small)
+                return f"[{epy} {head}]"
+
+    def nested_comprehension(self, e: t.Comprehension) -> str:
+        """`[elt for a in xs if c for b in f(a) if d]`: each clause walked inside the one before.
+        Its work is the product of the sizes (each inner loop counted as it starts if need be)."""
+        clauses = ((e.var, e.domain, e.cond), *e.more)
+        lowered: list[tuple[Symbol, t.Expr, t.Expr | None, str, str | None, Facts]] = []
+        for var, domain, cond in clauses:
+            dpy = self.expr(domain)
+            walk = self.iterable(domain.ty, dpy, ordered=e.func == "list")
+            facts = self.domain_facts(domain)
+            self.scopes.append(set())
+            self.bind(var)
+            self.set_local(var, facts.item)
+            cond_py = self.expr(cond) if cond is not None else None
+            lowered.append((var, domain, cond, walk, cond_py, facts))
+        epy = self.expr(e.elt)
+        if e.func in ("list", "set"):
+            epy = self.canon(e.elt, e.elt.ty, epy)
+        each = self.fact(e.elt)
+        # from the innermost clause out: each round of a loop does the work of the loops inside it
+        inner_work, rounds = each.cost, 1
+        heads: list[str] = []
+        for var, domain, cond, walk, cond_py, facts in reversed(lowered):
+            self.scopes.pop()
+            per_item = 1 + inner_work + (self.fact(cond).cost if cond is not None else 0)
+            walk, work, n, _ = self.loop(walk, facts, per_item, domain.span)
+            inner_work, rounds = sat(facts.cost + work), sat(rounds * n)
+            heads.insert(0, f"for {var.py} in {walk}" + (f" if {cond_py}" if cond_py else ""))
+        head, cost = " ".join(heads), inner_work
+        match e.func:
+            case "count":
+                self.facts[id(e)] = number(rounds, cost=cost)
+                return f"sum(1 {head} if {epy})"
+            case "all" | "any":
+                self.facts[id(e)] = Facts(cost)
+                return f"{e.func}({epy} {head})"
+            case "sum" | "min" | "max":
+                mag = scale_mag(each.mag, rounds) if e.func == "sum" else join_mag(each.mag, (0, 0))
+                self.facts[id(e)] = Facts(cost, mag=mag)
+                return f"sum({epy} {head})" if e.func == "sum" else f"{e.func}(({epy} {head}), default=0)"
+            case "set":
+                self.facts[id(e)] = self.clamp(e.ty, Facts(cost, rounds, item=each.priced(0)))
+                self.canonical.add(id(e))
+                return f"frozenset({epy} {head})"
+            case _:
+                self.facts[id(e)] = Facts(cost, rounds, item=each.priced(0))
                 return f"[{epy} {head}]"
 
     def fused_filter(self, e: t.Comprehension) -> str | None:
@@ -414,6 +479,8 @@ class _Lowerer:
             # Python chains `a == b == c`: a comparison (or a `not`) inside another keeps its parentheses.
             lpy, rpy = (f"({py})" if isinstance(side, t.Unary | t.Binary) and side.op in (*_COMPARISONS, "not")
                         else py for side, py in ((e.left, lpy), (e.right, rpy)))
+        if op in ("==", "!=") and "none" in (lt.kind, rt_.kind):  # `x == none`: Python's `is None`
+            return f"{lpy} {'is' if op == '==' else 'is not'} {rpy}"
         if op in ("==", "!="):
             if lt.kind in ("list", "set") or rt_.kind in ("list", "set"):  # compared item by item
                 lpy, rpy = self.canon(e.left, lt, lpy), self.canon(e.right, rt_, rpy)
@@ -466,6 +533,10 @@ class _Lowerer:
             return py
         lowered = [self.expr(arg) for arg in e.args]
         self.facts[id(e)] = self.builtin_facts(e, lowered, e.ty)
+        if e.func == "sorted" and needs_key(e.ty):  # records, `none`: the runtime's total order
+            return f"sorted({lowered[0]}, key=rt.sort_key)"
+        if "{where}" in BUILTINS[e.func].python:  # a check that names its rule line
+            return BUILTINS[e.func].python.format(*lowered, **dict(e.extra), where=self.where(e.span))
         return BUILTINS[e.func].python.format(*lowered, **dict(e.extra))
 
     def arguments(self, args: tuple[t.Expr, ...], params: tuple[Symbol, ...]) -> list[str]:
@@ -1002,6 +1073,14 @@ class _Lowerer:
             case "without" | "sorted":
                 size = over(0)
                 return Facts(cost, size, item=args[0].item)
+            case "value_of":
+                return self.type_facts(ret, STORED).priced(cost)
+            case "subsets":  # counted and charged by rt.subsets itself, as it runs
+                self.charged()
+                n, most = args[0].size, literal(2)
+                count = None if n is None or n > 16 else 1 << n
+                longest = n if most is None else max(min(n if n is not None else most, most), 0)
+                return Facts(cost, count, item=Facts(size=longest, item=args[0].item))
             case "draw":  # (sorts the set first)
                 over(0)
                 return (args[0].item or self.type_facts(ret)).priced(cost)
@@ -1157,7 +1236,35 @@ class _Lowerer:
         asked = f"rt.Ask({seat}, {s.var.name!r}, {walk}, {self.where(s.span)})"
         return [Line(depth, f"for {var} in (yield {asked}):", s.span), *body]
 
+    def assign_item(self, s: t.Assign, item: t.Expr) -> str:
+        """`xs[i] = v` (`f[e][i] = v`): the list, a tuple, rebuilt with item i replaced; an index
+        outside it is a fault of the rules told by its rule line (rt.put), like a read's."""
+        sym = s.target
+        vpy = self.expr(s.value)
+        value = self.fact(s.value)
+        ipy = self.expr(item)
+        lhs = sym.py
+        cost = sat(1 + value.cost + self.fact(item).cost)
+        if s.index is not None:
+            lhs = f"{sym.py}[{self.expr(s.index)}]"
+            cost = sat(cost + self.fact(s.index).cost)
+        held = self.field_facts(sym.name, sym.ty) if sym.kind != "local" else self.symbol_facts(sym)
+        old_py, old_work, _ = self.over(lhs, held, s.span)  # (the copy: every item handled)
+        self.costs[id(s)] = sat(cost + old_work)
+        elem = sym.ty.elem or ANY
+        if s.op in ("+=", "-="):
+            new = Facts(mag=STORED)  # (rt.add_at checks the sum as a stored number)
+            amount = vpy if s.op == "+=" else f"-({vpy})"
+            put = f"rt.add_at({old_py}, {ipy}, {amount}, {self.where(s.span)})"
+        else:
+            new = value
+            put = f"rt.put({old_py}, {ipy}, {self.checked_store(self.canon(s.value, elem, vpy), value, elem, s.span)})"
+        self.stored(sym, Facts(size=0, item=new.priced(0)))  # (the list keeps its length: only its items change)
+        return f"{lhs} = {put}"
+
     def assign(self, s: t.Assign) -> str:
+        if s.item is not None:
+            return self.assign_item(s, s.item)
         sym = s.target
         vpy = self.expr(s.value)
         value = self.fact(s.value)
@@ -1282,6 +1389,9 @@ class _Lowerer:
         self.mark(before, "score")
         if typed.tie_break is not None:
             prog.tie_break = self.condition(typed.tie_break, "tie_break", "player")
+            if typed.tie_break.ty.kind == "list":  # compared item by item: a tuple
+                prog.tie_break, prog.tie_break_type = f"tuple({prog.tie_break})", "tuple[int, ...]"
+        prog.records = [(r.name, tuple((name, str(ty)) for name, ty in r.fields)) for r in typed.rules.records]
         prog.resets = frozenset(self.resets)
         return prog
 
@@ -1311,6 +1421,8 @@ class _Lowerer:
         element = f.type.elem.name if f.type.kind in ("list", "set") and f.type.elem else f.type.name
         # a list or set of numbers, truth values or lists: its whole type, to read saved states
         declared = f", declared={str(f.type)!r}" if f.type.kind in ("list", "set") and not element else ""
+        if needs_key(f.type):  # records and optionals: read, saved and shown by their whole type
+            element, declared = "", f", declared={str(f.type)!r}"
         info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
                 f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared})")
         shown = self.condition(typed.shown_if, "shown") if typed.shown_if is not None else None
@@ -1383,7 +1495,10 @@ def _param(func: str, param: str) -> str:
 
 
 def _sorted(elem: Ty, py: str) -> str:
-    """The items of a set in increasing order (a set of sets: by their items in order)."""
+    """The items of a set in increasing order (a set of sets: by their items in order; records and
+    `none`: by the runtime's total order, rt.sort_key)."""
+    if needs_key(elem):
+        return f"sorted({py}, key=rt.sort_key)"
     return f"sorted({py}, key=sorted)" if elem.kind == "set" else f"sorted({py})"
 
 

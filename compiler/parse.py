@@ -195,10 +195,13 @@ class _Builder(Transformer[Token, Any]):
         return ast.Keyword(str(c[0]), c[1], self._s(meta))
 
     def aggregate(self, meta: Meta, c: list[Any]) -> ast.Comprehension:
-        return ast.Comprehension(str(c[0]), c[1], str(c[2]), c[3], c[4], self._s(meta))
+        return ast.Comprehension(str(c[0]), c[1], str(c[2]), c[3], c[4], self._s(meta), tuple(c[5:]))
 
     def listcomp(self, meta: Meta, c: list[Any]) -> ast.Comprehension:
-        return ast.Comprehension("list", c[0], str(c[1]), c[2], c[3], self._s(meta))
+        return ast.Comprehension("list", c[0], str(c[1]), c[2], c[3], self._s(meta), tuple(c[4:]))
+
+    def comp_clause(self, meta: Meta, c: list[Any]) -> tuple[str, ast.Expr, ast.Expr | None]:
+        return str(c[0]), c[1], c[2]
 
     def cond(self, meta: Meta, c: list[Any]) -> ast.Cond:
         return ast.Cond(c[1], c[0], c[2], self._s(meta))
@@ -263,6 +266,9 @@ class _Builder(Transformer[Token, Any]):
 
     def target_index(self, meta: Meta, c: list[Any]) -> ast.Target:
         return ast.Target(str(c[0]), c[1], self._s(meta))
+
+    def target_item(self, meta: Meta, c: list[Any]) -> ast.Target:
+        return ast.Target(str(c[0]), c[1], self._s(meta), c[2])
 
     def assign(self, meta: Meta, c: list[Any]) -> ast.Assign:
         return ast.Assign(c[0], "=", c[1], self._s(meta))

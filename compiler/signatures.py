@@ -129,6 +129,12 @@ BUILTINS: dict[str, Signature] = {
         Signature("without", (("items", "list(T)"), ("item", "T")), "list(T)", "rt.without({0}, {1})",
                   "The list with its first copy of `item` taken out (the list itself if it holds none)."),
         Signature("sorted", (("items", "list(T)"),), "list(T)", "sorted({0})", "The items in order."),
+        Signature("value_of", (("x", "optional(T)"),), "T", "rt.value_of({0}, {where})",
+                  "The value an optional holds (a game error if it is `none`: check `x != none` first)."),
+        Signature("subsets", (("items", "list(T)"), ("least", "int"), ("most", "int")), "list(list(T))",
+                  "rt.subsets(self, {0}, {1}, {2}, {where})",
+                  "Every way to take between `least` and `most` of the items (equal items alike), each in order: "
+                  "the smallest first, then item by item (a choice of the tiles to swap)."),
         Signature("draw_from", (("items", "list(T)"),), "T", "rt.draw_from(self.rng, {0})",
                   "One item of a list, drawn at random (chance): a card from the top of a shuffled pile.",
                   chance=True),
@@ -150,6 +156,8 @@ AGGREGATES = ("count", "all", "any", "sum", "min", "max", "list", "set")
 # Names every rule file can use, with their type and Python form.
 VALUES: dict[str, tuple[str, str, str]] = {
     "current": ("player", "self.current", "The seat whose turn it is."),
+    "deciding": ("player", "self._deciding()",
+                 "The seat deciding now (`to_act()`): the phase's `actor:`, else the seat whose turn it is."),
     "opponent": ("player", "(self.current + 1) % self.num_players", "The next seat (the other one at two players)."),
     "players": ("list(player)", "range(self.num_players)", "Every seat."),
     "owners": ("list(player)", "range(self.num_seats)",

@@ -127,6 +127,27 @@ class AttrOf:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordNew:
+    """A record built: `leader(owner=p, colour=c, at=s)`, its fields in the order declared."""
+
+    record: str
+    args: tuple[Expr, ...]
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class RecordField:
+    """One field of a record: `l.owner` (`index`: its place among the record's fields)."""
+
+    obj: Expr
+    name: str
+    index: int
+    ty: Ty
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class Collection:
     kind: Literal["list", "set"]
     items: tuple[Expr, ...]
@@ -145,6 +166,8 @@ class Comprehension:
     elt: Expr
     ty: Ty
     span: SourceSpan
+    # `for b in f(a) if c` clauses after the first, each inside the one before: (var, domain, cond)
+    more: tuple[tuple[Symbol, Expr, Expr | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +198,7 @@ class Cond:
 
 
 Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | ListIndex | AttrOf | Collection
-        | Comprehension | Unary | Binary | Cond)
+        | Comprehension | Unary | Binary | Cond | RecordNew | RecordField)
 
 
 # -- effects ------------------------------------------------------------------------------------
@@ -189,7 +212,8 @@ class Let:
 
 @dataclass(frozen=True, slots=True)
 class Assign:
-    """`target = value`, `target[index] = value` (a field per entity), `+=`, `-=`. The target is
+    """`target = value`, `target[index] = value` (a field per entity), `+=`, `-=`; `item`: one item
+    of the list replaced (`xs[i] = v`, `f[e][i] = v`). The target is
     the symbol as the assignment leaves it (a `let x = []` takes the type of what is stored)."""
 
     target: Symbol
@@ -197,6 +221,7 @@ class Assign:
     op: str
     value: Expr
     span: SourceSpan
+    item: Expr | None = None  # `xs[i] = v`, `f[e][i] = v`: the list item replaced
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,8 +423,10 @@ def subexpressions(e: Expr) -> tuple[Expr, ...]:
     match e:
         case Num() | Str() | Bool() | Ref() | Invalid():
             return ()
-        case DefineCall() | Builtin():
+        case DefineCall() | Builtin() | RecordNew():
             return e.args
+        case RecordField():
+            return (e.obj,)
         case Collection():
             return e.items
         case PerIndex():
@@ -409,7 +436,8 @@ def subexpressions(e: Expr) -> tuple[Expr, ...]:
         case AttrOf():
             return (e.obj,)
         case Comprehension():
-            return (e.domain, e.elt) if e.cond is None else (e.domain, e.cond, e.elt)
+            clauses = tuple(part for _, domain, cond in e.more for part in (domain, cond) if part is not None)
+            return ((e.domain, e.elt) if e.cond is None else (e.domain, e.cond, e.elt)) + clauses
         case Unary():
             return (e.operand,)
         case Binary():

@@ -98,10 +98,14 @@ def _bare(node: ast.Expr) -> str:
         case ast.Call(func=func, args=args, keywords=keywords):
             parts = [_expr(a, _COND) for a in args] + [unparse(k) for k in keywords]
             return f"{func}({', '.join(parts)})"
-        case ast.Comprehension(func=func, elt=elt, var=var, domain=domain, cond=cond):
+        case ast.Comprehension(func=func, elt=elt, var=var, domain=domain, cond=cond, more=more):
             inner = f"{_expr(elt, _COND)} for {var} in {_expr(domain, _OR)}"
             if cond is not None:
                 inner += f" if {_expr(cond, _OR)}"
+            for more_var, more_domain, more_cond in more:
+                inner += f" for {more_var} in {_expr(more_domain, _OR)}"
+                if more_cond is not None:
+                    inner += f" if {_expr(more_cond, _OR)}"
             return f"[{inner}]" if func == "list" else f"{func}({inner})"
         case ast.ListLit(items=items):
             return "[" + ", ".join(_expr(i, _COND) for i in items) + "]"
@@ -124,7 +128,8 @@ def _bare(node: ast.Expr) -> str:
 
 
 def _target(target: ast.Target) -> str:
-    return target.name if target.index is None else f"{target.name}[{_expr(target.index, _COND)}]"
+    text = target.name if target.index is None else f"{target.name}[{_expr(target.index, _COND)}]"
+    return text if target.item is None else f"{text}[{_expr(target.item, _COND)}]"
 
 
 def _stmt(node: ast.Stmt, indent: int) -> list[str]:

@@ -18,12 +18,13 @@ from .limits import (
     num,
     nums,
     spend,
+    subsets,
     too_many_actions,
     upto,
     walk,
     walk_lists,
 )
-from .mechanics import coin, die, draw, draw_from, majority, ranked, throw, without
+from .mechanics import add_at, coin, die, draw, draw_from, majority, put, ranked, sort_key, throw, value_of, without
 from .rng import Rng, derive_seed
 from .state import Action, FieldInfo, Game, GameInfo, OptionInfo, State
 
@@ -32,6 +33,7 @@ __all__ = [
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",
     "draw_from", "majority", "ranked", "throw", "without", "HexMapBoard", "WallBoard",
+    "add_at", "put", "sort_key", "value_of", "subsets",
     # runtime/decisions.py: an effect that asks a seat and waits for its decision
     "Ask", "Steps",
     # runtime/limits.py: the limits of one move and their checks

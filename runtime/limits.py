@@ -39,6 +39,7 @@ SMALL_LIST = 16
 # can name ever new values, the bids of an auction): beyond this many the memory is cleared.
 MAX_CACHED_ACTIONS = 10_000
 
+T = TypeVar("T")
 C = TypeVar("C", bound=Collection[object])
 N = TypeVar("N", bound=Collection[int])
 
@@ -164,3 +165,51 @@ class SearchTooLong(Exception):
     """A search of the runtime's mechanics (the longest road chain) that would pass a move's
     work: not a GameError itself, because only the generated code knows the rule line; the
     runtime (runtime/faults.py) turns it into one at the line that called it."""
+
+
+def subsets(state: Any, items: Collection[T], least: int, most: int, where: str) -> list[tuple[T, ...]]:
+    """Every way to take between `least` and `most` of `items` (a subset choice: the tiles a
+    player swaps), each once: equal items are alike, so `[red, red, blue]` gives `[red]` once.
+    Each is a list in increasing order; the smallest come first, then in order item by item.
+    How many there are is counted before any is made: more than MAX_ITEMS is a game error, and
+    the work of counting and making them is charged to the budget of the move."""
+    from .mechanics import sort_key
+
+    walk(state, items, 1, where)  # (at most MAX_ITEMS, each grouped once)
+    groups: dict[Any, int] = {}
+    for item in items:
+        groups[item] = groups.get(item, 0) + 1
+    distinct = sorted(groups, key=sort_key)
+    least, most = max(least, 0), min(most, len(items))
+    if least > most:
+        return []
+    # how many of each size up to `most`: the product of (1 + x + ... + x^m) over the distinct items
+    spend(state, len(distinct) * (most + 1), where)
+    ways = [1] + [0] * most
+    for item in distinct:
+        grown_ways = ways[:]
+        for size in range(most + 1):
+            for k in range(1, min(groups[item], size) + 1):
+                grown_ways[size] += ways[size - k]
+        ways = grown_ways
+    count = sum(ways[least:most + 1])
+    if count > MAX_ITEMS:
+        raise GameError(where, f"{_shown(count)} subsets, more than the limit of {MAX_ITEMS:,} items "
+                               "a list, set or range may hold")
+    spend(state, count * (len(distinct) + most), where)
+    out: list[tuple[T, ...]] = []
+    left = [0] * (len(distinct) + 1)  # how many items there are from the i-th distinct one on
+    for i in reversed(range(len(distinct))):
+        left[i] = left[i + 1] + groups[distinct[i]]
+    todo: list[tuple[int, tuple[T, ...]]] = [(0, ())]
+    while todo:  # (a loop, not recursion: there may be thousands of distinct items)
+        i, chosen = todo.pop()
+        if i == len(distinct):
+            out.append(chosen)
+            continue
+        for k in range(groups[distinct[i]], -1, -1):
+            size = len(chosen) + k
+            if size <= most and size + left[i + 1] >= least:
+                todo.append((i + 1, chosen + (distinct[i],) * k))
+    out.sort(key=lambda s: (len(s), sort_key(s)))
+    return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
-from .errors import RulewrightError
+from .errors import GameError, RulewrightError
 from .rng import Rng
 
 # The item type of a list or set a rule passes (compiler/signatures.py's `T`): an int, a bool, or
@@ -100,3 +100,42 @@ def ranked(counts: Sequence[int], place: int) -> tuple[int, ...]:
         return ()
     wanted = held[place - 1]
     return tuple(p for p, n in enumerate(counts) if n == wanted)
+
+
+# -- records, optional values and item assignment (docs/language.md, "Records", "Optional values") --
+def sort_key(item: object) -> Any:
+    """A total order over the values of one type that may hold `none` (None, first) or records
+    (tuples of their fields): numbers by value, lists and records item by item, sets by their
+    items in order. Sets of such values are walked, saved and shown in this order."""
+    if item is None:
+        return (0,)
+    if isinstance(item, tuple):
+        return (1, tuple(sort_key(x) for x in item))
+    if isinstance(item, frozenset):
+        return (1, tuple(sorted(sort_key(x) for x in item)))
+    return (1, item)
+
+
+def value_of(x: T | None, where: str) -> T:
+    """The value an optional holds; `none` is a game error at the rule line `where`."""
+    if x is None:
+        raise GameError(where, "value_of(...) of `none`: the rules must check `x != none` first")
+    return x
+
+
+def put(items: Sequence[T], index: int, item: T) -> tuple[T, ...]:
+    """The list with item `index` replaced (`xs[i] = v`: a list is a tuple, so it is rebuilt).
+    An index outside the list is a fault of the rules (IndexError, told by its rule line), never
+    a list grown or an item counted from the end."""
+    if not 0 <= index < len(items):
+        raise IndexError("list index out of range")
+    return (*items[:index], item, *items[index + 1:])
+
+
+def add_at(items: Sequence[int], index: int, amount: int, where: str) -> tuple[int, ...]:
+    """`xs[i] += n`: the list with `n` added to item i (a number of 64 bits at most, as stored)."""
+    from .limits import num
+
+    if not 0 <= index < len(items):
+        raise IndexError("list index out of range")
+    return put(items, index, num(items[index] + amount, where))

@@ -22,6 +22,7 @@ from .decisions import Steps
 from .errors import BadSetup, IllegalAction, RulewrightError, shown
 from .faults import game_error
 from .limits import MAX_INT, new_move
+from .mechanics import sort_key
 from .rng import Rng
 
 PASS = "pass"
@@ -125,6 +126,8 @@ class State:
     ASKS: ClassVar[Mapping[str, str]] = {}
     ASKING_ACTIONS: ClassVar[frozenset[str]] = frozenset()  # actions whose effect or triggers can ask
     ASKS_BETWEEN: ClassVar[bool] = False  # whether a phase's start or the end of a turn can ask
+    # `records:`: each record's fields and their types, in order (a record is a tuple of its fields)
+    RECORDS: ClassVar[Mapping[str, tuple[tuple[str, str], ...]]] = {}
 
     game: Game
     num_players: int
@@ -285,7 +288,8 @@ class State:
             tied = [p for p in tied if self._tie_break(p) == most]
         return tied
 
-    def _tie_break(self, player: int) -> int:
+    def _tie_break(self, player: int) -> Any:
+        """An int, or a tuple of ints compared item by item (a lexicographic tie-break)."""
         return 0
 
     def score_terms(self, player: int) -> dict[str, int]:
@@ -409,9 +413,17 @@ class State:
         return self._labels(kind)[value]
 
     def _fmt(self, kind: str, value: Any) -> str:
-        """The text form of an action argument: `E3`, `E3-E4-E5`, `P2`, `5`."""
+        """The text form of an action argument: `E3`, `E3-E4-E5`, `P2`, `5`; a record's fields
+        joined by `/` (`P1/red/C4`), `none` for an optional holding nothing."""
+        if value is None:
+            return "none"
         if kind.startswith("list:"):
+            if kind[5:] in ("", "int", "bool") or kind[5:] in self.RECORDS:
+                return "-".join(self._fmt(kind[5:] or "int", v) for v in value)
             return "-".join(self.label(kind[5:], v) for v in value)
+        if kind in self.RECORDS:
+            return "/".join(self._fmt(_kind_of(_parse_type(ty)), v) for (_, ty), v in zip(self.RECORDS[kind], value,
+                                                                                          strict=True))
         if kind in ("int", "bool", "str"):
             return str(value)
         return self.label(kind, value)
@@ -419,6 +431,9 @@ class State:
     def _named(self, info: FieldInfo, value: Any) -> Any:
         if info.kind in ("int", "bool"):
             return value
+        if info.declared and (info.kind in ("record", "optional") or "optional(" in info.declared
+                              or _holds_records(_parse_type(info.declared), self.RECORDS)):
+            return self._named_typed(_parse_type(info.declared), value)
         if info.kind == "auction":
             return self._named_auction(value)
         if info.kind in ("enum", "entity"):
@@ -427,6 +442,25 @@ class State:
             return sorted(value) if info.kind == "set" else list(value)
         items = [self.label(info.element, v) for v in value]
         return sorted(items) if info.kind == "set" else items
+
+    def _named_typed(self, t: _Type, value: Any) -> Any:
+        """A value by its type: a record as a mapping of its fields, `none` as None, entities by label."""
+        if value is None:
+            return None
+        if t.kind == "optional" and t.elem is not None:
+            return self._named_typed(t.elem, value)
+        if t.kind in ("list", "set") and t.elem is not None:
+            elem = t.elem
+            items = sorted(value, key=sort_key) if t.kind == "set" else list(value)
+            return [self._named_typed(elem, v) for v in items]
+        if t.kind == "item" and t.name in self.RECORDS:
+            return {name: self._named_typed(_parse_type(ty), v)
+                    for (name, ty), v in zip(self.RECORDS[t.name], value, strict=True)}
+        if t.kind == "item":
+            return self.label(t.name, value)
+        if t.kind == "auction":
+            return self._named_auction(value)
+        return value
 
     def _named_auction(self, a: Auction) -> dict[str, Any]:
         """An auction as observed (all of it is public): players by label, NOBODY as None."""
@@ -661,7 +695,7 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, (set, frozenset)):
-        return [_plain(v) for v in sorted(value)]
+        return [_plain(v) for v in sorted(value, key=sort_key)]
     if isinstance(value, Auction):
         return value.to_json()
     return value
@@ -697,9 +731,26 @@ def _field_type(info: FieldInfo) -> _Type:
 field_type = _field_type  # the type of a field's value, for tools that read values (api/scenarios.py)
 
 
+def _kind_of(t: _Type) -> str:
+    """A record field's type as `_fmt` names the text form of a value: `spot`, `int`, `list:spot`."""
+    if t.kind == "optional" and t.elem is not None:
+        return _kind_of(t.elem)
+    if t.kind in ("list", "set") and t.elem is not None:
+        return "list:" + _kind_of(t.elem)
+    return t.name if t.kind == "item" else t.kind
+
+
+def _holds_records(t: _Type, records: Mapping[str, Any]) -> bool:
+    """Whether values of this type hold records (then they are shown field by field)."""
+    if t.kind == "item":
+        return t.name in records
+    return t.elem is not None and _holds_records(t.elem, records)
+
+
 def _parse_type(text: str) -> _Type:
-    """`list(list(spot))`, `set(tile)`, `bool`... as the compiler writes a type."""
-    for wrapper in ("list", "set"):
+    """`list(list(spot))`, `set(tile)`, `bool`, `optional(spot)`... as the compiler writes a type
+    (a record is an item of its name: the state's RECORDS say it is one)."""
+    for wrapper in ("list", "set", "optional"):
         if text.startswith(wrapper + "(") and text.endswith(")"):
             return _Type(wrapper, elem=_parse_type(text[len(wrapper) + 1 : -1]))
     if text in ("int", "bool", "str", "auction"):
@@ -748,6 +799,15 @@ class _Reader:
             if not -MAX_INT <= raw <= MAX_INT:
                 raise _wrong(where, f"an int of 64 bits (at most {MAX_INT:,} either way), the limit of a game", raw)
             return raw
+        if kind == "optional" and t.elem is not None:  # `none` is null
+            return None if raw is None else self.value(t.elem, raw, where)
+        if kind == "item" and t.name in self.state.RECORDS:  # a record: a list of its fields, in order
+            fields = self.state.RECORDS[t.name]
+            if not isinstance(raw, (list, tuple)) or len(raw) != len(fields):
+                raise _wrong(where, f"a {t.name}: a list of its {len(fields)} fields "
+                                    f"({', '.join(name for name, _ in fields)})", raw)
+            return tuple(self.value(_parse_type(ty), v, f"{where} field `{name}`")
+                         for (name, ty), v in zip(fields, raw, strict=True))
         if kind == "item":
             n = self.size(t.name)
             if not _is_int(raw) or not 0 <= raw < n:
@@ -775,7 +835,7 @@ class _Reader:
             if kind == "list":
                 return tuple(items)
             try:
-                canonical = all(a < b for a, b in pairwise(items))
+                canonical = all(sort_key(a) < sort_key(b) for a, b in pairwise(items))
             except TypeError:  # items that have no order are only required to differ
                 canonical = len(set(items)) == len(items)
             if not canonical:

@@ -59,7 +59,7 @@ def statement_expressions(s: t.Stmt) -> list[t.Expr]:
         case t.Let():
             return [s.value]
         case t.Assign():
-            return [s.value] + ([s.index] if s.index is not None else [])
+            return [s.value] + ([s.index] if s.index is not None else []) + ([s.item] if s.item is not None else [])
         case t.CallEffect():
             return list(s.args)
         case t.For():

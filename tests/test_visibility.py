@@ -24,7 +24,9 @@ import rulewright
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import rules_dir
 from rulewright.compiler.source import CompileError
-from rulewright.runtime import FieldInfo, Game, GameError, Rng, State
+from rulewright.runtime import FieldInfo, Game, GameError, Rng, State, sort_key
+from rulewright.runtime.state import _parse_type as field_type_of
+from rulewright.runtime.state import field_type
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile" / "visibility"
@@ -106,10 +108,39 @@ def _default_item(info: FieldInfo) -> Any:
     return False if inner == "bool" else 0
 
 
+def _default_typed(state: State, t: Any) -> Any:
+    """A value of a saved type (runtime/state.py's `_Type`): 0, false, empty, a record of those."""
+    if t.kind == "item" and t.name in state.RECORDS:
+        return tuple(_default_typed(state, field_type_of(ty)) for _, ty in state.RECORDS[t.name])
+    return {"list": (), "set": frozenset(), "bool": False, "optional": None}.get(t.kind, 0)
+
+
+def _changed_typed(state: State, t: Any, value: Any) -> Any:
+    """Another value of a type that holds records or `none`: an optional emptied (or given a
+    value), a record with its first field changed, a list one item shorter (or longer)."""
+    if t.kind == "optional":
+        return _default_typed(state, t.elem) if value is None else None
+    if t.kind == "item" and t.name in state.RECORDS:
+        first = field_type_of(state.RECORDS[t.name][0][1])
+        return (_changed_typed(state, first, value[0]), *value[1:])
+    if t.kind == "item":
+        return (value + 1) % len(state._labels(t.name))
+    if t.kind == "list":
+        return tuple(value[:-1]) if value else (_default_typed(state, t.elem),)
+    if t.kind == "set":
+        return frozenset(sorted(value, key=sort_key)[1:]) if value else frozenset({_default_typed(state, t.elem)})
+    if t.kind == "bool":
+        return not value
+    return value + 1
+
+
 def _changed(state: State, info: FieldInfo, value: Any) -> Any:
     """Another value of the field's type: a number plus one, a truth value flipped, the next
     entity or value, a list or set one item shorter (or longer, when empty)."""
     kind = info.kind
+    if info.declared and (kind in ("record", "optional") or "optional(" in info.declared
+                          or any(name in info.declared for name in state.RECORDS)):
+        return _changed_typed(state, field_type(info), value)
     if kind == "bool":
         return not value
     if kind == "int":

@@ -227,10 +227,10 @@ HOSTILE: dict[str, tuple[Change, str]] = {
     "mandarin--position-off-board": (
         put("fields/position/1", 36),
         "field `position` item 1: expected a spot from 0 to 35, got 36"),
-    "mandarin--placed-int": (put("fields/placed", 1), "field `placed`: expected true or false, got 1"),
-    "mandarin--declarer-bool": (
-        put("fields/declarer", False),
-        "field `declarer`: expected a player from 0 to 2, got False"),
+    "mandarin--last-roll-bool": (put("fields/last_roll", True), "field `last_roll`: expected an int, got True"),
+    "mandarin--creditor-item-bool": (
+        put("fields/creditor", [False]),
+        "field `creditor` item 0: expected a player from 0 to 2, got False"),
     "mandarin--stage-out-of-range": (put("fields/stage", 2), "field `stage`: expected a stage from 0 to 1, got 2"),
     "mandarin--creditor-not-seat": (
         put("fields/creditor", [3]),

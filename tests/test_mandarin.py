@@ -98,16 +98,18 @@ def test_setup(players: int) -> None:
 def test_birth_sign_start_each_player_says_his_sign() -> None:
     # "Chaque joueur choisit un Mandarin et le place dans la section correspondant à son signe,
     # sur la case Caractère Chinois du milieu. Si plusieurs joueurs sont du même signe, il
-    # suffit de placer les Mandarins côte à côte." (the default, option start_square)
+    # suffit de placer les Mandarins côte à côte." (the default, option start_square): the
+    # setup asks each player his sign, from P1 on.
     state = BASE.new_state(players=3, seed=1)
     assert state.to_act() == 0
     legal = sorted(str(a) for a in state.legal_actions())
-    assert len(legal) == 12 and "born in the year of the rat" in legal
-    state.apply("born in the year of the ox")
+    assert len(legal) == 12 and "sign rat" in legal
+    assert state.observation(1)["question"] == "sign"
+    state.apply("sign ox")
     assert state.to_act() == 1 and state.current == 0, "the next player says his sign, before any turn"
-    state.apply("born in the year of the ox")
+    state.apply("sign ox")
     assert state.to_act() == 2
-    state.apply("born in the year of the pig")
+    state.apply("sign pig")
     assert state.to_act() == 0 and sorted(str(a) for a in state.legal_actions()) == ["roll"]
     assert [state.board.labels[s] for s in state.position] == ["5", "5", "35"], "side by side on the ox"
 

@@ -205,7 +205,7 @@ def test_replay_refuses_a_log_naming_the_seat_whose_turn_it_is(ruleset: str, tmp
 CORPUS = HERE / "hostile" / "who-decides"
 MIS_SEATED = {  # logs of Mandarin as the old `play` wrote them: each action credited to the seat whose turn it is
     "birth-sign-by-the-seat-whose-turn-it-is.jsonl":
-        ":3: error: the log has P1 play `born in the year of the ox`, but P2 is to act",
+        ":3: error: the log has P1 play `sign ox`, but P2 is to act",
     "bid-by-the-seat-whose-turn-it-is.jsonl": ":15: error: the log has P1 play `bid 2200`, but P2 is to act",
 }
 

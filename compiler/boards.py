@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from ..runtime.board import HEX_AXES, GraphBoard, hex_labels, hexmap_cells, validate_regions
+from ..runtime.board import GraphBoard, hex_joined, hex_labels, hexmap_cells, validate_regions
 from . import ir
 from .source import SourceSpan, did_you_mean
 from .typed import BoardTable
@@ -412,9 +412,9 @@ class Boards:
             coords = {label: (q, r) for label, q, r, _ in known}
             if exp.contiguous:
                 for _, name, spots in regions:
-                    if all(s in coords for s in spots) and spots and not _joined([coords[s] for s in spots]):
+                    if all(s in coords for s in spots) and spots and not hex_joined([coords[s] for s in spots]):
                         found_problems.append(f"region {name} is not contiguous")
-            if exp.connected and known and not _joined(list(coords.values())):
+            if exp.connected and known and not hex_joined(list(coords.values())):
                 found_problems.append("its cells are not all joined: the map is in several pieces")
             symbol_of = {label: symbol for label, _, _, symbol in known}
             for attr, counts in exp.attribute_counts:
@@ -483,17 +483,3 @@ class Boards:
             wall=tuple((p.name, tuple((f.name, f.spots) for f in p.faces)) for p in board.wall),
         ))
 
-
-def _joined(cells: list[tuple[int, int]]) -> bool:
-    """Whether hex cells (axial) are all joined through one another."""
-    members = set(cells)
-    todo, seen = [cells[0]], {cells[0]}
-    while todo:
-        q, r = todo.pop()
-        for dq, dr in HEX_AXES:
-            for sign in (1, -1):
-                n = (q + dq * sign, r + dr * sign)
-                if n in members and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-    return len(seen) == len(members)

@@ -367,27 +367,31 @@ class _Lowerer:
                                               e.span)
         cost = sat(domain.cost + work)
         head = f"for {var} in {walk}" + (f" if {cond_py}" if cond_py else "")
+        counted = f"sum(1 for {var} in {walk} if {cond_py} and {epy})" if cond_py else f"sum(1 {head} if {epy})"
+        return self.aggregate(e, head, epy, counted, Facts(cost, rounds, item=each, small=small))
+
+    def aggregate(self, e: t.Comprehension, head: str, epy: str, counted: str, walked: Facts) -> str:
+        """A comprehension's aggregate over its clauses (`head`), of `epy` for each item walked;
+        `counted` is its `count`; `walked`: its work, its rounds, what each item gives, and
+        whether it is made from lists taken for small."""
+        cost, rounds, each = walked.cost, walked.size or 0, walked.item or Facts()
         match e.func:
             case "count":
                 self.facts[id(e)] = number(rounds, cost=cost)
-                if cond_py:
-                    return f"sum(1 for {var} in {walk} if {cond_py} and {epy})"
-                return f"sum(1 for {var} in {walk} if {epy})"
+                return counted
             case "all" | "any":
                 self.facts[id(e)] = Facts(cost)
                 return f"{e.func}({epy} {head})"
             case "sum" | "min" | "max":
                 mag = scale_mag(each.mag, rounds) if e.func == "sum" else join_mag(each.mag, (0, 0))
                 self.facts[id(e)] = Facts(cost, mag=mag)
-                if e.func == "sum":
-                    return f"sum({epy} {head})"
-                return f"{e.func}(({epy} {head}), default=0)"
+                return f"sum({epy} {head})" if e.func == "sum" else f"{e.func}(({epy} {head}), default=0)"
             case "set":
-                self.facts[id(e)] = self.clamp(e.ty, Facts(cost, rounds, item=each.priced(0), small=small))
+                self.facts[id(e)] = self.clamp(e.ty, Facts(cost, rounds, item=each.priced(0), small=walked.small))
                 self.canonical.add(id(e))
                 return f"frozenset({epy} {head})"
             case _:
-                self.facts[id(e)] = Facts(cost, rounds, item=each.priced(0), small=small)
+                self.facts[id(e)] = Facts(cost, rounds, item=each.priced(0), small=walked.small)
                 return f"[{epy} {head}]"
 
     def nested_comprehension(self, e: t.Comprehension) -> str:
@@ -417,25 +421,8 @@ class _Lowerer:
             walk, work, n, _ = self.loop(walk, facts, per_item, domain.span)
             inner_work, rounds = sat(facts.cost + work), sat(rounds * n)
             heads.insert(0, f"for {var.py} in {walk}" + (f" if {cond_py}" if cond_py else ""))
-        head, cost = " ".join(heads), inner_work
-        match e.func:
-            case "count":
-                self.facts[id(e)] = number(rounds, cost=cost)
-                return f"sum(1 {head} if {epy})"
-            case "all" | "any":
-                self.facts[id(e)] = Facts(cost)
-                return f"{e.func}({epy} {head})"
-            case "sum" | "min" | "max":
-                mag = scale_mag(each.mag, rounds) if e.func == "sum" else join_mag(each.mag, (0, 0))
-                self.facts[id(e)] = Facts(cost, mag=mag)
-                return f"sum({epy} {head})" if e.func == "sum" else f"{e.func}(({epy} {head}), default=0)"
-            case "set":
-                self.facts[id(e)] = self.clamp(e.ty, Facts(cost, rounds, item=each.priced(0)))
-                self.canonical.add(id(e))
-                return f"frozenset({epy} {head})"
-            case _:
-                self.facts[id(e)] = Facts(cost, rounds, item=each.priced(0))
-                return f"[{epy} {head}]"
+        head = " ".join(heads)
+        return self.aggregate(e, head, epy, f"sum(1 {head} if {epy})", Facts(inner_work, rounds, item=each))
 
     def fused_filter(self, e: t.Comprehension) -> str | None:
         """`[s for s in spots if marker[s] == v]` walks the field itself, not the spots and then

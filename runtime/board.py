@@ -337,20 +337,7 @@ class HexBoard(Board):
         )
         # lines[n]: every straight run of n spots, as (bit mask, spots in order).
         longest = 2 * side - 1
-        lines: list[tuple[tuple[int, tuple[int, ...]], ...]] = [()]
-        for n in range(1, longest + 1):
-            found: list[tuple[int, tuple[int, ...]]] = []
-            for (q, r) in coords:
-                for dq, dr in HEX_AXES if n > 1 else HEX_AXES[:1]:
-                    run = [at.get((q + dq * k, r + dr * k)) for k in range(n)]
-                    if all(s is not None for s in run):
-                        spots = tuple(s for s in run if s is not None)
-                        mask = 0
-                        for s in spots:
-                            mask |= 1 << s
-                        found.append((mask, spots))
-            lines.append(tuple(found))
-        self.lines: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(lines)
+        self.lines: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = hex_lines(coords, at, longest)
         # A padded bitboard for fast line searches: spot (q, r) is bit (r+R)*W + (q+R), with one
         # empty column so that a step along an axis never wraps onto the next row.
         width = 2 * side
@@ -449,7 +436,7 @@ def validate_regions(
             if size is not None and not size[0] <= len(spot_labels) <= size[1]:
                 problems.append(f"region {name} has {len(spot_labels)} spots, expected {size[0]} to {size[1]}")
             if contiguous and spot_labels and all(s in by_label for s in spot_labels):
-                if not _connected([by_label[s] for s in spot_labels]):
+                if not hex_joined([by_label[s] for s in spot_labels]):
                     problems.append(f"region {name} is not contiguous")
         if cover_each_spot_once:
             missing = [labels[c] for c in coords if labels[c] not in seen]
@@ -465,7 +452,28 @@ def validate_regions(
     return problems
 
 
-def _connected(cells: list[tuple[int, int]]) -> bool:
+def hex_lines(coords: Sequence[tuple[int, int]], at: dict[tuple[int, int], int],
+              longest: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
+    """lines[n]: every straight run of n spots of a hex board, as (bit mask, spots in order);
+    `at` gives the spot at each axial cell."""
+    lines: list[tuple[tuple[int, tuple[int, ...]], ...]] = [()]
+    for n in range(1, longest + 1):
+        found: list[tuple[int, tuple[int, ...]]] = []
+        for (q, r) in coords:
+            for dq, dr in HEX_AXES if n > 1 else HEX_AXES[:1]:
+                run = [at.get((q + dq * k, r + dr * k)) for k in range(n)]
+                if all(s is not None for s in run):
+                    spots = tuple(s for s in run if s is not None)
+                    mask = 0
+                    for s in spots:
+                        mask |= 1 << s
+                    found.append((mask, spots))
+        lines.append(tuple(found))
+    return tuple(lines)
+
+
+def hex_joined(cells: list[tuple[int, int]]) -> bool:
+    """Whether hex cells (axial) are all joined through one another."""
     todo, seen = [cells[0]], {cells[0]}
     members = set(cells)
     while todo:
@@ -515,20 +523,7 @@ class HexMapBoard(HexBoard):
         q_span = max((q for q, _ in coords), default=0) - q0 + 1
         r_span = max((r for _, r in coords), default=0) - r0 + 1
         longest = max(q_span, r_span)
-        lines: list[tuple[tuple[int, tuple[int, ...]], ...]] = [()]
-        for n in range(1, longest + 1):
-            found: list[tuple[int, tuple[int, ...]]] = []
-            for (q, r) in coords:
-                for dq, dr in HEX_AXES if n > 1 else HEX_AXES[:1]:
-                    run = [at.get((q + dq * k, r + dr * k)) for k in range(n)]
-                    if all(s is not None for s in run):
-                        spots = tuple(s for s in run if s is not None)
-                        mask = 0
-                        for s in spots:
-                            mask |= 1 << s
-                        found.append((mask, spots))
-            lines.append(tuple(found))
-        self.lines = tuple(lines)
+        self.lines = hex_lines(coords, at, longest)
         # The padded bitboard of HexBoard: one empty column after each row, so a step never wraps.
         width = q_span + 1
         self.bit = tuple(1 << ((r - r0) * width + q - q0) for (q, r) in coords)

@@ -102,10 +102,7 @@ def start_phase(state: State) -> Steps:
     state._legal_cache = None
     state._derived = None  # a new phase, perhaps a new seat to act: derived values are computed again
     yield from state._enter_phase() or ()
-    if state.PHASE_STARTS[state.phase] and state._is_over():
-        state.terminal = True
-    elif state.STUCK[state.phase] == "end" and not state._listing():
-        state.terminal = True
+    state._phase_started()
 
 
 def new_game(state: State) -> Steps:

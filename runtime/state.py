@@ -608,8 +608,11 @@ class State:
         self._legal_cache = None
         self._derived = None  # a new phase, perhaps a new seat to act: derived values are computed again
         self._enter_phase()
-        # The end is checked after every action; entering a phase can end the game only
-        # through the phase's start effects.
+        self._phase_started()
+
+    def _phase_started(self) -> None:
+        """After a phase's start effects. The end is checked after every action; entering a phase
+        can end the game only through its start effects, or with no action to play (`when_stuck: end`)."""
         if self.PHASE_STARTS[self.phase] and self._is_over():
             self.terminal = True
         elif self.STUCK[self.phase] == "end" and not self._listing():

@@ -78,6 +78,7 @@ class Boards:
         # Spots that are not on the board, shown at the region that names them.
         for kind in board.region_kinds:
             for region in kind.regions:
+                self.no_region_attributes(region, "hexagon")
                 for spot in region.spots:
                     if spot not in on_board:
                         self.error(region.span, f"region {region.name} of board `{board.name}`: no spot `{spot}` "
@@ -271,6 +272,7 @@ class Boards:
                         self.error(region.span, f"spot {spot} is in both {seen[spot]} and {region.name}")
                     else:
                         seen[spot] = region.name
+                self.no_region_attributes(region, "ring")
                 regions.append((kind.name, region.name, region.spots))
             exp = board.expect
             if exp is not None:
@@ -286,6 +288,14 @@ class Boards:
             self.error(board.expect.span, f"board `{board.name}` has {board.ring} spots, "
                        f"expected {board.expect.spots}")
         self.tables.append(BoardTable(board.name, 0, tuple(regions), board.span, board.ring))
+
+    def no_region_attributes(self, region: ir.Region, what: str) -> None:
+        """Region attributes are a graph board's (its provinces' colours); on a ring or a
+        hexagon they were once dropped without a word, then `r.colour` failed."""
+        if region.attributes:
+            self.error(region.span, f"region {region.name}: only a graph board's regions have attributes",
+                       f"on a {what}, keep what the attribute says in a field `per: region`, or a definition "
+                       "over `r`")
 
     def listed_regions(self, board: ir.Board, labels: list[str], what: str) -> list[tuple[str, str, tuple[str, ...]]]:
         """The regions of a hex map or a wall, each spot checked to be one of `labels` and in

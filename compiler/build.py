@@ -19,7 +19,7 @@ from .source import Diagnostic, SourceSpan, did_you_mean
 from .types import ANY, Ty, parse_type, record
 
 TOP_KEYS = (
-    "rulewright", "game", "variant", "title", "author", "extends", "incompatible", "players", "roles", "neutral",
+    "rulewright", "game", "title", "author", "extends", "incompatible", "players", "roles", "neutral",
     "enums", "components", "setup", "records",
     "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
     "end", "scoring", "winner", "tie_break",
@@ -265,10 +265,33 @@ class _Reader:
         return match.group(1), tuple(params)
 
 
+LANGUAGE_VERSION = 1
+
+
+def _version_and_variant(r: _Reader, tree: YMap) -> None:
+    """`rulewright:` is the language version, checked (a file for another version would be
+    read wrongly, not refused); `variant:` was once accepted and ignored: now refused."""
+    version = tree.get("rulewright")
+    if version is not None and not (isinstance(version, YScalar) and type(version.value) is int
+                                    and version.value == LANGUAGE_VERSION):
+        shown = (f"`{str(version.value)[:20]}`" if isinstance(version, YScalar)
+                 else "a mapping" if isinstance(version, YMap) else "a list")
+        r.error(version.span, f"language version {shown}: this rulewright reads version {LANGUAGE_VERSION} of the "
+                "rule language only", f"write `rulewright: {LANGUAGE_VERSION}` (the language version, not the "
+                "tool's), or use the rulewright the file was written for")
+    variant = tree.get("variant")
+    if variant is not None:
+        key = next(k for k, _ in tree.items if k.value == "variant")
+        r.error(key.span, "`variant:` is not a key of a rule file: a variant is named by its file",
+                "remove it: `rules/<game>/<name>.yaml` is the rule set `<game>/<name>`, and a variant "
+                "says what it builds on with `extends:`")
+
+
 def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple[ir.RuleSet | None, list[Diagnostic]]:
     """Build the IR of one resolved rule set; returns it (None if unusable) and the problems."""
     r = _Reader()
-    r.keys(tree, TOP_KEYS, "a rule file")
+    _version_and_variant(r, tree)
+    r.keys(tree, TOP_KEYS + (("variant",) if tree.get("variant") is not None else ()), "a rule file")
     game = r.text(tree.get("game"), "game")
     if game is None:
         r.error(tree.span, "a rule set needs `game:` (its id, e.g. china-cornett)")

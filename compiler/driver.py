@@ -67,7 +67,7 @@ def analyse(path: Path) -> tuple[ir.RuleSet | None, list[Diagnostic], tuple[Path
     if ruleset is None:
         return None, diagnostics, resolved.files
     problems, typed = check(ruleset)
-    if typed is not None:
+    if typed is not None and not diagnostics:  # (what building refused is not in the typed program)
         problems, _ = lower(typed)
     return ruleset, diagnostics + problems, resolved.files
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from .errors import RulewrightError
@@ -155,8 +156,9 @@ class Board:
 
     def regions_touching(self, spots: Iterable[int], kind: int) -> list[int]:
         """The regions of one kind that contain any of `spots`, in board order."""
-        found = set(map(self.region_of[kind].__getitem__, spots))  # (no comprehension: no frame per call)
-        found.discard(-1)  # a spot in no region of the kind
+        # every region holding each spot, both for a border post in two regions of the kind
+        # (region_of keeps only the last); a spot in none adds nothing
+        found = set(chain.from_iterable(map(self.regions_at[kind].__getitem__, spots)))
         return sorted(found)
 
     def straight_lines(self, n: int, spots: Iterable[int]) -> list[tuple[int, ...]]:

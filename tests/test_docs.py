@@ -1,0 +1,318 @@
+"""Every snippet of README.md and docs/*.md is run or checked, so the docs cannot drift.
+
+Each fenced block of the docs is one test item, named `FILE:LINE`. How a block is checked is
+said by an HTML comment on the last non-blank line before its fence (invisible once rendered):
+
+    <!-- docs-test: MODE -->
+
+MODE is one of:
+
+- `skip: REASON` -- not checked; the reason is required (a diagram, a command that writes into
+  the package, a sample only produced under conditions the suite cannot set up);
+- `rules FILE` -- a complete rule file or variant: written as FILE (relative to the doc's work
+  folder), then `rulewright check FILE` must succeed;
+- `fragment` or `fragment with tests/docs/CONTEXT.yaml` -- top-level keys of a rule file,
+  completed into a small game (a hexagon board, a phase with one action, an end and a score,
+  each only where the fragment gives none: its `boards:` replace the small one; a top-level `effect:` becomes that action's
+  effect; its actions join the phase), with the declarations of CONTEXT merged under it,
+  then checked with `rulewright check`;
+- `scenario FILE` -- a scenario file: written as FILE, `rulewright scenario FILE` must pass;
+- `commands` -- a shell block whose lines (comments removed) are rulewright commands, each run
+  and each must not fail (exit 0, or 1 for `diff` and `scenario --against`, which report);
+- `synopsis` -- a shell block of command outlines (`[--out DIR]`): each command exists and
+  takes every `--option` written;
+- `run` (the default for a block without a language whose first line starts with `$ `):
+  each `$ rulewright ...` line is run and what it prints must be the lines that follow. `...`
+  alone on a line stands for any lines, `...` inside a line for any text; box-drawing
+  characters and runs of spaces are not compared (a table's widths change with its numbers).
+  `run; ID is PATH` runs a bundled rule set id that only the docs' own files make (a
+  tutorial's variant) as the rule file PATH, and shows PATH as ID again in the output.
+
+A ```python block is run by default (`from rulewright ...`, with the docs' work folder as the
+current directory). Any other block without a marker fails: say how to check it, or why not.
+
+The blocks of one doc run in order in one temporary work folder holding `tests/` (a link to
+this repository's) and a copy of `rules/`, so a later block sees the files an earlier one
+wrote, and the shown paths (`rules/china-cornett/base.yaml`, `my-variants/careful.yaml`)
+are the docs' own. Commands run in-process at 100 columns.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from rulewright.cli import cli
+from rulewright.compiler import paths
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+MARKER = re.compile(r"^<!--\s*docs-test:\s*(.*?)\s*-->\s*$")
+FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
+BOX = re.compile(r"[\u2500-\u257f]")
+
+SKELETON: dict[str, Any] = {
+    "rulewright": 1,
+    "game": "docs-fragment",
+    "players": 2,
+    "boards": {"docs_board": {"hexagon": 2}},
+    "end": "true",
+    "scoring": {"docs_score": "0"},
+}
+
+
+@dataclass(frozen=True)
+class Block:
+    doc: Path
+    line: int  # of the opening fence, 1-based
+    lang: str
+    marker: str | None
+    body: tuple[str, ...]
+
+    @property
+    def where(self) -> str:
+        return f"{self.doc.relative_to(ROOT)}:{self.line}"
+
+    def mode(self) -> str:
+        if self.marker is not None:
+            return self.marker
+        if self.lang == "python":
+            return "python"
+        if not self.lang and self.body and self.body[0].startswith("$ "):
+            return "run"
+        return "unmarked"
+
+
+def blocks(doc: Path) -> list[Block]:
+    lines = doc.read_text(encoding="utf-8").split("\n")
+    found: list[Block] = []
+    i = 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        indent = len(m.group(1))
+        end = i + 1
+        while not lines[end].strip().startswith("```"):
+            end += 1
+        prev = i - 1
+        while prev >= 0 and not lines[prev].strip():
+            prev -= 1
+        mm = MARKER.match(lines[prev].strip()) if prev >= 0 else None
+        body = tuple(line[indent:] for line in lines[i + 1:end])
+        found.append(Block(doc, i + 1, m.group(2), mm.group(1) if mm else None, body))
+        i = end + 1
+    return found
+
+
+ALL = [b for doc in DOCS for b in blocks(doc)]
+
+
+@pytest.fixture(scope="module")
+def workdirs(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path]:
+    """One work folder per doc: `tests/` linked, `rules/` copied."""
+    made: dict[Path, Path] = {}
+    for doc in DOCS:
+        work = tmp_path_factory.mktemp(doc.stem)
+        (work / "tests").symlink_to(ROOT / "tests")
+        shutil.copytree(ROOT / "rules", work / "rules")
+        (work / "generated").mkdir()
+        made[doc] = work
+    return made
+
+
+def invoke(args: list[str]) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, args, env={"COLUMNS": "100"})
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def command_args(line: str) -> list[str]:
+    words = shlex.split(line, comments=True)
+    assert words and words[0] in ("rulewright", ".venv/bin/rulewright"), f"not a rulewright command: {line}"
+    return words[1:]
+
+
+def normalise(text: str) -> list[str]:
+    out = [" ".join(BOX.sub(" ", line).split()) for line in text.strip("\n").split("\n")]
+    return [line for line in out if line]
+
+
+def matches(expected: list[str], actual: list[str]) -> bool:
+    """Line by line; `...` alone stands for any lines, `...` in a line for any text."""
+    if not expected:
+        return not actual
+    head = expected[0]
+    if head == "...":
+        return any(matches(expected[1:], actual[k:]) for k in range(len(actual) + 1))
+    if not actual:
+        return False
+    pattern = ".*".join(re.escape(part) for part in head.split("..."))
+    return re.fullmatch(pattern, actual[0]) is not None and matches(expected[1:], actual[1:])
+
+
+def check_run(block: Block, aliases: dict[str, str]) -> None:
+    commands: list[tuple[str, list[str]]] = []
+    for line in block.body:
+        if line.startswith("$ "):
+            commands.append((line[2:], []))
+        else:
+            assert commands, f"{block.where}: output before any `$ ` command"
+            commands[-1][1].append(line)
+    for command, shown in commands:
+        args = [aliases.get(a, a) for a in command_args(command)]
+        _, output = invoke(args)
+        for ruleset_id, path in aliases.items():
+            output = output.replace(path, ruleset_id)
+        want, got = normalise("\n".join(shown)), normalise(output)
+        assert matches(want, got), (
+            f"{block.where}: `{command}` printed\n{output}\nbut the doc shows\n" + "\n".join(shown))
+
+
+def check_rules(block: Block, work: Path, name: str) -> None:
+    target = work / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("\n".join(block.body) + "\n", encoding="utf-8")
+    code, output = invoke(["check", name])
+    assert code == 0, f"{block.where}: `rulewright check {name}` failed:\n{output}"
+
+
+def fragment_file(block: Block, context: str | None) -> str:
+    data = yaml.safe_load("\n".join(block.body)) or {}
+    assert isinstance(data, dict), f"{block.where}: a fragment is a mapping of top-level keys"
+    game = dict(SKELETON)
+    if context is not None:
+        extra = yaml.safe_load((ROOT / context).read_text(encoding="utf-8"))
+        for key, value in extra.items():
+            game[key] = {**game[key], **value} if isinstance(value, dict) and isinstance(game.get(key), dict) \
+                else value
+    effect = data.pop("effect", None)
+    for key, value in data.items():
+        merge = isinstance(value, dict) and isinstance(game.get(key), dict) and key != "boards"
+        game[key] = {**game[key], **value} if merge else value
+    actions = dict(game.get("actions") or {})
+    if effect is not None or not actions:
+        actions["docs_action"] = {"effect": effect if effect is not None else ["pass"]}
+    game["actions"] = actions
+    if "phases" not in game:
+        game["phases"] = {"docs_phase": {"actions": list(actions)}}
+    return yaml.safe_dump(game, sort_keys=False, allow_unicode=True)
+
+
+def check_synopsis(block: Block) -> None:
+    for line in block.body:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        words = command_args(line)
+        name = words[0]
+        code, helptext = invoke([name, "--help"])
+        assert code == 0, f"{block.where}: no command `{name}`:\n{helptext}"
+        for word in words[1:]:
+            for option in re.findall(r"--[a-z][a-z-]*", word):
+                assert re.search(rf"(^|[\s,]){option}\b", helptext, re.M), (
+                    f"{block.where}: `rulewright {name}` takes no `{option}`")
+
+
+def check_commands(block: Block) -> None:
+    for line in block.body:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        args = command_args(line)
+        code, output = invoke(args)
+        reporting = args[0] == "diff" or "--against" in args
+        assert code == 0 or (reporting and code == 1), f"{block.where}: `{line}` exited {code}:\n{output}"
+
+
+def check_python(block: Block) -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile("\n".join(block.body), block.where, "exec"), {"__name__": "docs"})  # noqa: S102
+
+
+def bundle_in(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bundled rules and modules are the work folder's: a doc's `variant new NAME` or
+    `compile` writes there, never into this repository."""
+    originals = {"rules_dir": paths.rules_dir, "generated_dir": paths.generated_dir}
+    folders = {"rules_dir": work / "rules", "generated_dir": work / "generated"}
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("rulewright"):
+            for name, original in originals.items():
+                if getattr(module, name, None) is original:
+                    monkeypatch.setattr(module, name, lambda folder=folders[name]: folder)
+
+
+@pytest.mark.parametrize("block", ALL, ids=[b.where for b in ALL])
+def test_doc_block(block: Block, workdirs: dict[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    work = workdirs[block.doc]
+    monkeypatch.chdir(work)
+    bundle_in(work, monkeypatch)
+    mode = block.mode()
+    kind, _, rest = mode.partition(" ")
+    if mode.startswith("skip:"):
+        assert mode[len("skip:"):].strip(), f"{block.where}: `skip:` needs a reason"
+        return
+    if mode == "unmarked":
+        pytest.fail(f"{block.where}: a ```{block.lang} block without a `<!-- docs-test: MODE -->` marker "
+                    "(see tests/test_docs.py for the modes)")
+    if kind == "rules":
+        check_rules(block, work, rest.strip())
+    elif kind == "fragment":
+        context = rest.removeprefix("with").strip() or None
+        text = fragment_file(block, context)
+        (work / "fragment.yaml").write_text(text, encoding="utf-8")
+        code, output = invoke(["check", "fragment.yaml"])
+        assert code == 0, f"{block.where}: the fragment does not check:\n{output}\nas a game:\n{text}"
+    elif kind == "scenario":
+        name = rest.strip()
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text("\n".join(block.body) + "\n", encoding="utf-8")
+        code, output = invoke(["scenario", name])
+        assert code == 0, f"{block.where}: the scenario does not pass:\n{output}"
+    elif kind == "commands":
+        check_commands(block)
+    elif kind == "synopsis":
+        check_synopsis(block)
+    elif kind == "python":
+        check_python(block)
+    elif kind.rstrip(";") == "run":
+        aliases: dict[str, str] = {}
+        for alias in re.findall(r"(\S+) is (\S+)", rest):
+            aliases[alias[0]] = alias[1]
+        check_run(block, aliases)
+    else:
+        pytest.fail(f"{block.where}: unknown docs-test mode `{mode}`")
+
+
+def test_every_doc_has_blocks() -> None:
+    """The collection itself: the docs are found and parsed (a fence left open would stop it)."""
+    assert len(DOCS) >= 6 and len(ALL) >= 50
+    assert {b.doc.name for b in ALL} >= {"README.md", "language.md", "variants.md", "scenarios.md"}
+
+
+def test_unmarked_block_fails(tmp_path: Path) -> None:
+    doc = tmp_path / "x.md"
+    doc.write_text("```yaml\na: 1\n```\n\n<!-- docs-test: skip: a reason -->\n```yaml\nb: 2\n```\n"
+                   "```\n$ rulewright list\n```\n")
+    found = blocks(doc)
+    assert [b.mode() for b in found] == ["unmarked", "skip: a reason", "run"]
+
+
+def test_output_matching() -> None:
+    assert matches(["a", "...", "d"], ["a", "b", "c", "d"])
+    assert matches(["games per second ..."], ["games per second 88.9 (2.25 s, 1 worker)"])
+    assert not matches(["a", "d"], ["a", "b", "d"])
+    assert normalise("│ x   │  y │\n\n") == ["x y"]
+

@@ -207,8 +207,10 @@ def fragment_file(block: Block, context: str | None) -> str:
     if effect is not None or not actions:
         actions["docs_action"] = {"effect": effect if effect is not None else ["pass"]}
     game["actions"] = actions
-    if "phases" not in game:
-        game["phases"] = {"docs_phase": {"actions": list(actions)}}
+    if "phases" not in data:  # a first phase for the actions no phase of the context lists
+        phases = dict(game.get("phases") or {})
+        listed = {a for p in phases.values() for a in p.get("actions", [])}
+        game["phases"] = {"docs_phase": {"actions": [a for a in actions if a not in listed]}, **phases}
     return yaml.safe_dump(game, sort_keys=False, allow_unicode=True)
 
 

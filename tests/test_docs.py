@@ -10,12 +10,14 @@ MODE is one of:
 - `skip: REASON` -- not checked; the reason is required (a diagram, a command that writes into
   the package, a sample only produced under conditions the suite cannot set up);
 - `rules FILE` -- a complete rule file or variant: written as FILE (relative to the doc's work
-  folder), then `rulewright check FILE` must succeed;
+  folder) when its turn comes, then `rulewright check FILE` must succeed;
+- `file FILE` -- a rule file written before any block of the doc runs, for the commands of
+  the page that use it (which check it: a file shown to be refused is one of these);
 - `fragment` or `fragment with tests/docs/CONTEXT.yaml` -- top-level keys of a rule file,
-  completed into a small game (a hexagon board, a phase with one action, an end and a score,
-  each only where the fragment gives none: its `boards:` replace the small one; a top-level `effect:` becomes that action's
-  effect; its actions join the phase), with the declarations of CONTEXT merged under it,
-  then checked with `rulewright check`;
+  completed into a small game (a hexagon board, a phase with one action, an end and a score;
+  the fragment's `boards:` replace the small board, a top-level `effect:` becomes that
+  action's effect, its actions join the phase), with the declarations of CONTEXT merged
+  under it, then checked with `rulewright check`;
 - `scenario FILE` -- a scenario file: written as FILE, `rulewright scenario FILE` must pass;
 - `commands` -- a shell block whose lines (comments removed) are rulewright commands, each run
   and each must not fail (exit 0, or 1 for `diff` and `scenario --against`, which report);
@@ -32,7 +34,8 @@ A ```python block is run by default (`from rulewright ...`, with the docs' work 
 current directory). Any other block without a marker fails: say how to check it, or why not.
 
 The blocks of one doc run in order in one temporary work folder holding `tests/` (a link to
-this repository's) and a copy of `rules/`, so a later block sees the files an earlier one
+this repository's) and copies of `rules/` and `generated/` (which the commands see as the
+bundled ones), so a later block sees the files an earlier one
 wrote, and the shown paths (`rules/china-cornett/base.yaml`, `my-variants/careful.yaml`)
 are the docs' own. Commands run in-process at 100 columns.
 """
@@ -41,6 +44,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import shlex
 import shutil
@@ -122,13 +126,18 @@ ALL = [b for doc in DOCS for b in blocks(doc)]
 
 @pytest.fixture(scope="module")
 def workdirs(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path]:
-    """One work folder per doc: `tests/` linked, `rules/` copied."""
+    """One work folder per doc: `tests/` linked, `rules/` and `generated/` copied."""
     made: dict[Path, Path] = {}
     for doc in DOCS:
         work = tmp_path_factory.mktemp(doc.stem)
         (work / "tests").symlink_to(ROOT / "tests")
         shutil.copytree(ROOT / "rules", work / "rules")
-        (work / "generated").mkdir()
+        shutil.copytree(ROOT / "generated", work / "generated")
+        for block in blocks(doc):  # `file NAME` blocks are there from the start
+            kind, _, name = block.mode().partition(" ")
+            if kind == "file":
+                (work / name).parent.mkdir(parents=True, exist_ok=True)
+                (work / name).write_text("\n".join(block.body) + "\n", encoding="utf-8")
         made[doc] = work
     return made
 
@@ -178,8 +187,20 @@ def check_run(block: Block, aliases: dict[str, str]) -> None:
         for ruleset_id, path in aliases.items():
             output = output.replace(path, ruleset_id)
         want, got = normalise("\n".join(shown)), normalise(output)
+        if not matches(want, got) and os.environ.get("DOCS_TEST_UPDATE") and "..." not in want:
+            rewrite(block, ["$ " + command, *shown], ["$ " + command, *output.rstrip("\n").split("\n")])
+            continue
         assert matches(want, got), (
-            f"{block.where}: `{command}` printed\n{output}\nbut the doc shows\n" + "\n".join(shown))
+            f"{block.where}: `{command}` printed\n{output}\nbut the doc shows\n" + "\n".join(shown)
+            + "\n(DOCS_TEST_UPDATE=1 writes what it printed into the doc, where it shows no `...`)")
+
+
+def rewrite(block: Block, old: list[str], new: list[str]) -> None:
+    """Replace a command's shown output in the doc by what it printed (DOCS_TEST_UPDATE=1)."""
+    text = block.doc.read_text(encoding="utf-8")
+    before, after = "\n".join(old) + "\n", "\n".join(x.rstrip() for x in new) + "\n"
+    assert text.count(before) == 1, f"{block.where}: cannot find the output to rewrite"
+    block.doc.write_text(text.replace(before, after), encoding="utf-8")
 
 
 def check_rules(block: Block, work: Path, name: str) -> None:
@@ -271,6 +292,10 @@ def test_doc_block(block: Block, workdirs: dict[Path, Path], monkeypatch: pytest
                     "(see tests/test_docs.py for the modes)")
     if kind == "rules":
         check_rules(block, work, rest.strip())
+    elif kind == "file":  # written with the work folder; what uses it checks it
+        assert (work / rest.strip()).read_text(encoding="utf-8") == "\n".join(block.body) + "\n"
+        assert any(rest.strip().rpartition("/")[2] in line for b in ALL if b.doc == block.doc and b is not block
+                   for line in b.body), f"{block.where}: no other block of the page uses {rest.strip()}"
     elif kind == "fragment":
         context = rest.removeprefix("with").strip() or None
         text = fragment_file(block, context)
@@ -291,7 +316,7 @@ def test_doc_block(block: Block, workdirs: dict[Path, Path], monkeypatch: pytest
         check_python(block)
     elif kind.rstrip(";") == "run":
         aliases: dict[str, str] = {}
-        for alias in re.findall(r"(\S+) is (\S+)", rest):
+        for alias in re.findall(r"(\S+) is (\S+)", rest.partition("(")[0]):
             aliases[alias[0]] = alias[1]
         check_run(block, aliases)
     else:

@@ -343,3 +343,104 @@ def test_output_matching() -> None:
     assert not matches(["a", "d"], ["a", "b", "d"])
     assert normalise("│ x   │  y │\n\n") == ["x y"]
 
+
+
+# The reference tables of docs/language.md, checked against the compiler's own tables.
+
+LANGUAGE = ROOT / "docs" / "language.md"
+
+
+def table(header: str) -> list[str]:
+    """The first cell of each row of the table of language.md whose header row is `header`."""
+    lines = LANGUAGE.read_text(encoding="utf-8").split("\n")
+    assert header in lines, f"docs/language.md has no table `{header}`"
+    start = lines.index(header) + 2
+    rows = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    return rows
+
+
+def cells(row: str) -> list[str]:
+    return [c.strip() for c in row.strip().strip("|").split(" | ")]
+
+
+def test_builtins_table_is_the_checkers() -> None:
+    """Every built-in of compiler/signatures.py is listed, every one listed exists, each written
+    with its parameters' names in order."""
+    from rulewright.compiler.signatures import BUILTINS
+
+    listed: dict[str, tuple[str, ...]] = {}
+    for row in table("| function | what it gives |"):
+        for name, params in re.findall(r"`([a-z_0-9]+)\(([^)`]*)\)`", cells(row)[0]):
+            assert name not in listed, f"`{name}` is listed twice"
+            listed[name] = tuple(p.strip() for p in params.split(",") if p.strip())
+    assert set(listed) - set(BUILTINS) == set(), "listed but no built-in"
+    assert set(BUILTINS) - set(listed) == set(), "built-ins the table does not list"
+    for name, params in listed.items():
+        want = tuple(p for p, _ in BUILTINS[name].params)
+        assert params == want, f"`{name}({', '.join(params)})` in the doc, `{name}({', '.join(want)})` in signatures.py"
+
+
+def test_aggregates_are_listed() -> None:
+    from rulewright.compiler.signatures import AGGREGATES
+
+    text = LANGUAGE.read_text(encoding="utf-8")
+    assert all(f"`{a}`" in text or f"`{a}(" in text for a in AGGREGATES)
+
+
+def test_values_table_is_the_checkers() -> None:
+    """Every name of compiler/signatures.py VALUES is listed with its type, and nothing else."""
+    from rulewright.compiler.signatures import VALUES
+
+    listed = {}
+    for row in table("| name | type | what it is |"):
+        name, ty, _ = cells(row)
+        listed[name.strip("`")] = ty.strip("`")
+    assert listed == {name: ty for name, (ty, _, _) in VALUES.items()}
+
+
+def test_top_level_keys_table_is_the_builders() -> None:
+    from rulewright.compiler.build import TOP_KEYS
+
+    listed = [name for row in table("| key | what it holds |") for name in re.findall(r"`([a-z_]+)`", cells(row)[0])]
+    assert sorted(listed) == sorted(TOP_KEYS)
+
+
+def test_every_key_of_a_rule_file_is_documented() -> None:
+    """The keys inside a field, an action, a trigger, a phase, an option, a board, a board's
+    `expect:`, a component and a cached definition are each named in language.md."""
+    from rulewright.compiler import build
+
+    text = LANGUAGE.read_text(encoding="utf-8")
+    tables = ("FIELD_KEYS", "ACTION_KEYS", "TRIGGER_KEYS", "PHASE_KEYS", "OPTION_KEYS", "BOARD_KEYS", "EXPECT_KEYS",
+              "COMPONENT_KEYS", "DEFINE_KEYS", "GRAPH_KEYS", "HEXMAP_KEYS", "REGION_KIND_KEYS")
+    missing = [f"{t}: {key}" for t in tables for key in getattr(build, t)
+               if not re.search(rf"`{key}(:|`| )", text) and not re.search(rf"\b{key}:", text)]
+    assert missing == []
+
+
+def test_types_table_is_what_the_checker_accepts() -> None:
+    """Each type of the table is accepted as a parameter's type (on a wall, for its own two),
+    and every word the checker reserves for a kind of value that it accepts is listed."""
+    from rulewright.compiler import check
+    from rulewright.compiler.driver import analyse
+
+    listed = {name for row in table("| type | its values |") for name in re.findall(r"`([a-z]+)`", cells(row)[0])}
+    wall = ROOT / "tests" / "games" / "growing-wall.yaml"
+
+    def accepted(word: str, tmp: Path) -> bool:
+        probe = tmp / f"probe_{word}.yaml"
+        probe.write_text(f'extends: {wall}\ndefine:\n  "probe_(x: {word})": "1"\n', encoding="utf-8")
+        _, diagnostics, _ = analyse(probe)
+        return not [d for d in diagnostics if d.severity == "error"]
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        assert {w for w in listed if not accepted(w, tmp)} == set(), "listed types the checker refuses"
+        candidates = set(check._KIND_WORDS) | {"wallpiece", "wallface"}
+        assert {w for w in candidates if accepted(w, tmp)} - listed == set(), "types the table does not list"

@@ -14,6 +14,7 @@ import re
 import secrets
 import shutil
 import sys
+import textwrap
 import time
 import tracemalloc
 from collections.abc import Iterable, Iterator, Sequence
@@ -271,22 +272,60 @@ def list_command(as_json: bool) -> None:
     if not facts:
         click.echo(f"no rule sets in {display(rules_dir())}")
         return
+    console = stdout_console()
+    rows = [_list_row(f) for f in facts]
+    longest = max(len(f["ruleset"]) for f in facts)
+    named = max(len(line) for row in rows for line in row[3].split("\n"))
+    if console.width < longest + named + LIST_TABLE_MIN_REST:
+        # Too narrow for a table whose ids stay whole: one block per rule set, ids on lines of their own.
+        for ruleset, title, players, variants, options in rows:
+            click.echo(printable(ruleset))
+            named = " ".join(variants.split("\n")).replace("extends ", "extends: ")
+            named = named if named.startswith("extends") or named == "-" else "variants: " + named
+            for line in (f"{title}, players {players}" if players else title, named, *options.splitlines()):
+                if line and line != "-":
+                    for part in textwrap.wrap(line, max(console.width, 20), initial_indent="  ",
+                                              subsequent_indent="    ", break_long_words=False,
+                                              break_on_hyphens=False):
+                        click.echo(printable(part))
+        return
     table = Table(title="bundled rule sets", title_justify="left")
+    # Ids are never cut: the rule set column is as wide as the longest id and never wraps;
+    # a game's variants are named after its id (`/money` for `mandarin/money`), one a line.
     for column in ("rule set", "title", "players", "variants", "options (default first)"):
-        table.add_column(column)
-    for f in facts:
-        variants = ", ".join(f["variants"]) or ("extends " + ", ".join(f["extends"]) if f.get("extends") else "-")
-        if not f["compiled"]:
-            why = f" ({f['error']})" if "error" in f else f": run `rulewright compile {f['ruleset']}`"
-            table.add_row(literal(f["ruleset"]), literal("not compiled" + why), "", literal(variants), "")
-            continue
-        options = "\n".join(
-            f"{o['name']}: " + " | ".join([o["default"]] + [c for c in o["choices"] if c != o["default"]])
-            for o in f["options"]
-        )
-        players = ", ".join(str(n) for n in f["players"])
-        table.add_row(literal(f["ruleset"]), literal(f["title"]), players, literal(variants), literal(options or "-"))
-    stdout_console().print(table)
+        if column == "rule set":
+            table.add_column(column, min_width=longest, no_wrap=True)
+        elif column == "variants":
+            table.add_column(column, min_width=named, no_wrap=True)
+        else:
+            table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*(literal(cell) for cell in row))
+    console.print(table)
+
+
+LIST_TABLE_MIN_REST = 60  # title, players, options and the borders need this much to be read
+
+
+def _short_id(ruleset: str, game: str) -> str:
+    """A rule set as named in its game's row: `/money` for `mandarin/money`; another game's in full."""
+    return ruleset[len(game):] if ruleset.startswith(game + "/") else ruleset
+
+
+def _list_row(f: dict[str, Any]) -> tuple[str, str, str, str, str]:
+    """One rule set of `rulewright list`: id, title, players, variants (or what it extends), options."""
+    game = f["ruleset"].partition("/")[0]
+    variants = "\n".join(_short_id(v, game) for v in f["variants"]) or (
+        "extends\n" + "\n".join(_short_id(e, game) for e in f["extends"]) if f.get("extends") else "-")
+    if not f["compiled"]:
+        why = f" ({f['error']})" if "error" in f else f": run `rulewright compile {f['ruleset']}`"
+        return f["ruleset"], "not compiled" + why, "", variants, ""
+    options = "\n".join(
+        f"{o['name']}: " + " | ".join([o["default"]] + [c for c in o["choices"] if c != o["default"]])
+        for o in f["options"]
+    )
+    players = ", ".join(str(n) for n in f["players"])
+    return f["ruleset"], f["title"], players, variants, options or "-"
 
 
 # -- check -------------------------------------------------------------------------------------

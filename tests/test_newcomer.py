@@ -34,3 +34,69 @@ def test_list_never_cuts_an_id(columns: str | None) -> None:
     assert "…" not in result.stdout
     width = int(columns) if columns else 120
     assert max(len(line) for line in result.stdout.splitlines()) <= width
+
+
+# -- the Python API ------------------------------------------------------------------------------
+def test_errors_are_importable_from_the_package() -> None:
+    import rulewright
+    from rulewright import BadSetup, CompileError, GameError, IllegalAction, RulewrightError
+    from rulewright.runtime import errors
+
+    assert IllegalAction is errors.IllegalAction and issubclass(IllegalAction, RulewrightError)
+    assert BadSetup is errors.BadSetup and GameError is errors.GameError
+    assert CompileError.__name__ == "CompileError"
+    state = rulewright.load("china-cornett").new_state(2, 1)
+    with pytest.raises(rulewright.IllegalAction):
+        state.apply("prospect Z9")
+
+
+def test_load_takes_a_rule_file_as_text_or_path() -> None:
+    """A rule file is data: `load` compiles it in memory, given as a text or a Path, as
+    `load_rules` does (which takes a text as well)."""
+    import rulewright
+    from rulewright.compiler.paths import rules_dir
+
+    money = rules_dir() / "mandarin" / "money.yaml"
+    for given in (str(money), money):
+        assert rulewright.load(given).info.ruleset == "mandarin/money"
+    assert rulewright.load_rules(str(money)).info.ruleset == "mandarin/money"
+    with pytest.raises(rulewright.BadSetup, match="^no such rule file: nowhere/x.yaml$"):
+        rulewright.load("nowhere/x.yaml")
+
+
+def test_load_refuses_a_module_named_by_text(tmp_path: Path) -> None:
+    """A `.py` file is trusted code: only a Path loads it, never a text."""
+    import rulewright
+
+    marker = tmp_path / "ran"
+    module = tmp_path / "evil.py"
+    module.write_text(f"open({str(marker)!r}, 'w').close()\n", encoding="utf-8")
+    with pytest.raises(rulewright.BadSetup, match="pass a path: load"):
+        rulewright.load(str(module))
+    assert not marker.exists()
+
+
+def test_load_of_a_typo_says_did_you_mean() -> None:
+    import rulewright
+
+    with pytest.raises(rulewright.BadSetup) as info:
+        rulewright.load("china-cornet")
+    assert str(info.value) == "unknown rule set `china-cornet`: did you mean `china-cornett`?"
+    with pytest.raises(rulewright.BadSetup) as info:
+        rulewright.load("no-such-game")
+    assert str(info.value).startswith("unknown rule set `no-such-game`: the bundled ones are china-cornett, ")
+
+
+def test_state_from_json_takes_the_json_text() -> None:
+    import rulewright
+
+    game = rulewright.load("china-cornett")
+    state = game.new_state(2, 3)
+    state.apply(state.legal_actions()[0])
+    text = json.dumps(state.to_json())
+    for given in (text, text.encode()):
+        assert game.state_from_json(given).to_json() == state.to_json()
+    with pytest.raises(rulewright.BadSetup, match="^saved state: not JSON text: "):
+        game.state_from_json("{not json")
+    with pytest.raises(rulewright.BadSetup, match="^saved state: expected a JSON object"):
+        game.state_from_json("[1, 2]")

@@ -89,8 +89,8 @@ def load(ruleset: str | os.PathLike[str]) -> Game:
             known = _bundled_ids()
             from .compiler.source import did_you_mean
 
-            hint = did_you_mean(ruleset, known)
-            raise BadSetup(f"unknown rule set `{ruleset}`: " + (hint or f"the bundled ones are {', '.join(known)}")
+            close = did_you_mean(ruleset, known)
+            raise BadSetup(f"unknown rule set `{ruleset}`: " + (close or f"the bundled ones are {', '.join(known)}")
                            ) from None
         raise BadSetup(f"no compiled rule set `{ruleset}`: run `rulewright compile {ruleset}` "
                        "(`rulewright list` shows the bundled ones)") from None

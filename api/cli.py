@@ -280,9 +280,9 @@ def list_command(as_json: bool) -> None:
         # Too narrow for a table whose ids stay whole: one block per rule set, ids on lines of their own.
         for ruleset, title, players, variants, options in rows:
             click.echo(printable(ruleset))
-            named = " ".join(variants.split("\n")).replace("extends ", "extends: ")
-            named = named if named.startswith("extends") or named == "-" else "variants: " + named
-            for line in (f"{title}, players {players}" if players else title, named, *options.splitlines()):
+            kin = " ".join(variants.split("\n")).replace("extends ", "extends: ")
+            kin = kin if kin.startswith("extends") or kin == "-" else "variants: " + kin
+            for line in (f"{title}, players {players}" if players else title, kin, *options.splitlines()):
                 if line and line != "-":
                     for part in textwrap.wrap(line, max(console.width, 20), initial_indent="  ",
                                               subsequent_indent="    ", break_long_words=False,

@@ -100,3 +100,44 @@ def test_state_from_json_takes_the_json_text() -> None:
         game.state_from_json("{not json")
     with pytest.raises(rulewright.BadSetup, match="^saved state: expected a JSON object"):
         game.state_from_json("[1, 2]")
+
+
+# -- ./dev ---------------------------------------------------------------------------------------
+def fake_python(folder: Path, version: str) -> Path:
+    """An interpreter that says it is Python `version` (and is too old for anything else)."""
+    script = folder / f"python{version}"
+    script.write_text('#!/bin/sh\ncase "$2" in *print*) echo ' + version + ';; *) exit 1;; esac\n',
+                      encoding="utf-8")
+    script.chmod(0o755)
+    return script
+
+
+def test_dev_refuses_an_old_python_at_once(tmp_path: Path) -> None:
+    """Under Python 3.10 `./dev` used to sit silent in pip for minutes: it now stops at once,
+    saying which Python it found and how to name another. (A copy of the script is run in an
+    empty folder, so that nothing could be installed even if the check failed.)"""
+    import shutil
+    import subprocess
+
+    dev = tmp_path / "dev"
+    shutil.copy(Path(__file__).resolve().parent.parent / "dev", dev)
+    old = fake_python(tmp_path, "3.10.12")
+    result = subprocess.run(["sh", str(dev), "test"], env={"PATH": "/usr/bin:/bin", "PYTHON": str(old)},
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"./dev: rulewright needs Python 3.11 or later; `{old}` is Python 3.10.12.",
+        "./dev: name another interpreter with PYTHON, e.g. PYTHON=python3.12 ./dev test",
+    ]
+    assert not (tmp_path / ".venv").exists()
+    missing = subprocess.run(["sh", str(dev), "run"], env={"PATH": "/usr/bin:/bin", "PYTHON": "no-such-python"},
+                             capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2 and "no `no-such-python` found" in missing.stderr
+    # a .venv made earlier with an old Python is named too
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    shutil.copy(old, tmp_path / ".venv" / "bin" / "python")
+    import sys
+
+    stale = subprocess.run(["sh", str(dev), "test"], env={"PATH": "/usr/bin:/bin", "PYTHON": sys.executable},
+                           capture_output=True, text=True, timeout=60)
+    assert stale.returncode == 2 and "rm -r .venv" in stale.stderr, stale.stderr

@@ -86,27 +86,16 @@ def load(ruleset: str | os.PathLike[str]) -> Game:
         from .compiler.paths import ruleset_file
 
         if not ruleset_file(ruleset).is_file():  # no such rule set at all: perhaps a typo
-            known = _bundled_ids()
+            from .compiler.resolve import bundled_ids
             from .compiler.source import did_you_mean
 
+            known = bundled_ids()
             close = did_you_mean(ruleset, known)
             raise BadSetup(f"unknown rule set `{ruleset}`: " + (close or f"the bundled ones are {', '.join(known)}")
                            ) from None
         raise BadSetup(f"no compiled rule set `{ruleset}`: run `rulewright compile {ruleset}` "
                        "(`rulewright list` shows the bundled ones)") from None
     return _game_of(module, ruleset)
-
-
-def _bundled_ids() -> list[str]:
-    """The ids of the bundled rule sets (those with a rule file under rules/)."""
-    from .compiler.paths import rules_dir
-
-    root = rules_dir()
-    if not root.is_dir():
-        return []
-    return sorted(game.name if f.stem == "base" else f"{game.name}/{f.stem}"
-                  for game in root.iterdir() if game.is_dir() and game.name[:1] not in "._"
-                  for f in game.glob("*.yaml"))
 
 
 def _refuse_interrupted_compile() -> None:

@@ -141,3 +141,35 @@ def test_dev_refuses_an_old_python_at_once(tmp_path: Path) -> None:
     stale = subprocess.run(["sh", str(dev), "test"], env={"PATH": "/usr/bin:/bin", "PYTHON": sys.executable},
                            capture_output=True, text=True, timeout=60)
     assert stale.returncode == 2 and "rm -r .venv" in stale.stderr, stale.stderr
+
+
+# -- messages ------------------------------------------------------------------------------------
+BROKEN = Path(__file__).resolve().parent / "broken"
+
+
+def test_weak_messages_now_say_what_is_wrong() -> None:
+    """The hints of the broken cases added for issue 12 (tests/test_diagnostics.py checks
+    their headlines): a type, not a far-fetched name; the closest bundled id; the choices."""
+    from rulewright.compiler.driver import analyse
+
+    def only(name: str) -> tuple[str, str | None]:
+        _, diagnostics, _ = analyse(BROKEN / name)
+        (d,) = [d for d in diagnostics if d.severity == "error"]
+        return d.message, d.hint
+
+    message, hint = only("init_word_for_int.yaml")
+    assert "players" not in message + str(hint) and hint is not None and "init: 0" in hint
+    assert only("init_word_for_bool.yaml")[1] == "a bool is `true` or `false`, or an expression giving one"
+    assert only("extends_typo.yaml")[1] == "did you mean `china-cornett`?"
+    assert only("option_default_choices.yaml")[0] == "default `medium` is not one of the choices (slow, fast)"
+
+
+def test_an_unknown_value_of_an_enum_field_still_gets_a_did_you_mean(tmp_path: Path) -> None:
+    """The type message is for plain types: a misspelt value of an enum field is still
+    answered with the closest value."""
+    from rulewright.compiler.driver import analyse
+
+    text = (BROKEN / "_valid_minimal.yaml").read_text(encoding="utf-8").replace("init: empty", "init: emtpy")
+    (tmp_path / "tiny.yaml").write_text(text, encoding="utf-8")
+    _, diagnostics, _ = analyse(tmp_path / "tiny.yaml")
+    assert [(d.message, d.hint) for d in diagnostics] == [("unknown name `emtpy`", "did you mean `empty`?")]

@@ -386,7 +386,8 @@ def bundled_module_problem(path: Path, compiled: driver.Compiled) -> str | None:
     else:
         why = f"it is not a bundled rule file (those are in {display(rules)}/)"
     overwrite = "overwrite the bundled module" if (generated_dir() / compiled.relative_path).exists() else "write"
-    return f"{display(path)}: {why}, and would {overwrite} {target}: compile it with `--out DIR`"
+    return (f"{display(path)}: {why}, and would {overwrite} {target}: compile it with `--out DIR` "
+            f"(`play`, `simulate` and rulewright.load() take the rule file itself, compiled in memory)")
 
 
 @cli.command("compile")
@@ -1255,10 +1256,12 @@ def variant_template(name: str, extends: str, label: str, ruleset: Any) -> str:
 @click.argument("base", metavar="BASE")
 @click.argument("name")
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
-              help="Write DIR/NAME.yaml (default: rules/<game>/NAME.yaml, a bundled variant).")
+              help="Write DIR/NAME.yaml (default: the current folder; `--dir rules/<game>` makes it a "
+                   "bundled rule set, whose module `rulewright compile` must then write).")
 def variant_new(base: str, name: str, folder: Path | None) -> None:
-    """Start variant NAME of BASE (a bundled rule set or a rule file): a file holding
-    `extends: BASE` and commented examples. It compiles as written; it is never overwritten."""
+    """Start variant NAME of BASE (a bundled rule set or a rule file): NAME.yaml in the
+    current folder (or DIR), holding `extends: BASE` and commented examples. It compiles as
+    written; it is never overwritten."""
     from .compiler import diff as rules_diff
 
     if not VARIANT_NAME.fullmatch(name) or name == "base":
@@ -1267,8 +1270,10 @@ def variant_new(base: str, name: str, folder: Path | None) -> None:
     base_file = rule_file_of(base)
     ruleset = rules_diff.load_ruleset(base_file)  # a CompileError lists the base's problems
     bundled = next((rid for rid, f in bundled_rulesets() if f.resolve() == base_file.resolve()), None)
-    target_dir = folder if folder is not None else rules_dir() / ruleset.game
+    target_dir = folder if folder is not None else Path()
     target = target_dir / f"{name}.yaml"
+    # under rules/<game>/ (named by --dir), the variant is bundled: listed, compiled into generated/
+    in_rules = os.path.abspath(target_dir) == os.path.abspath(rules_dir() / ruleset.game)
     if bundled is not None:
         extends = label = bundled
     else:
@@ -1289,13 +1294,14 @@ def variant_new(base: str, name: str, folder: Path | None) -> None:
         raise CliError(f"the new variant did not compile, so {display(target)} was not kept "
                        "(please report this)") from None
     shown = display(target)
-    ref = f"{ruleset.game}/{name}" if folder is None and bundled is not None else shown
+    ref = f"{ruleset.game}/{name}" if in_rules else shown
     click.echo(f"wrote {shown}: a variant of {label}, which compiles")
     click.echo("next: uncomment and edit its examples, then")
     click.echo(f"  rulewright check {shown}")
     click.echo(f"  rulewright diff {label if bundled else display(base_file)} {shown}")
-    if folder is None:
-        click.echo(f"  rulewright compile {ref}      (writes the module under generated/)")
+    if in_rules:
+        click.echo(f"  rulewright compile {ref}      (writes the module under generated/: a bundled rule set "
+                   "needs it, or `./dev test` fails)")
         click.echo(f"  rulewright simulate {ref}")
     else:
         click.echo(f"  rulewright simulate {shown}")

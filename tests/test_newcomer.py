@@ -173,3 +173,35 @@ def test_an_unknown_value_of_an_enum_field_still_gets_a_did_you_mean(tmp_path: P
     (tmp_path / "tiny.yaml").write_text(text, encoding="utf-8")
     _, diagnostics, _ = analyse(tmp_path / "tiny.yaml")
     assert [(d.message, d.hint) for d in diagnostics] == [("unknown name `emtpy`", "did you mean `empty`?")]
+
+
+# -- where files land ----------------------------------------------------------------------------
+def test_variant_new_writes_into_the_current_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --dir a new variant lands where the designer stands, never in the bundled
+    rules/ (where it would make `./dev test` fail until compiled)."""
+    from rulewright.compiler.paths import rules_dir
+
+    before = sorted(rules_dir().rglob("*.yaml"))
+    monkeypatch.chdir(tmp_path)
+    result = run("variant", "new", "china-cornett", "my-variant")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "my-variant.yaml").read_text(encoding="utf-8").count("extends: china-cornett") == 1
+    assert sorted(rules_dir().rglob("*.yaml")) == before
+    assert result.stdout.splitlines()[0] == "wrote my-variant.yaml: a variant of china-cornett, which compiles"
+    assert "  rulewright simulate my-variant.yaml" in result.stdout and "generated/" not in result.stdout
+    assert run("check", "my-variant.yaml").exit_code == 0
+
+
+def test_compile_of_a_file_outside_rules_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`compile FILE` without --out writes into the bundled generated/ only for a bundled
+    rule file: any other is refused, and the message says both ways on."""
+    from rulewright.compiler.paths import generated_dir
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.yaml").write_text("extends: china-cornett\ntitle: Mine\n", encoding="utf-8")
+    before = sorted(generated_dir().rglob("*.py"))
+    result = run("compile", "mine.yaml")
+    assert result.exit_code == 1
+    assert "compile it with `--out DIR`" in result.stderr and "take the rule file itself" in result.stderr
+    assert sorted(generated_dir().rglob("*.py")) == before
+    assert run("simulate", "mine.yaml", "-n", "1").exit_code == 0

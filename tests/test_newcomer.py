@@ -205,3 +205,45 @@ def test_compile_of_a_file_outside_rules_says_what_to_do(tmp_path: Path, monkeyp
     assert "compile it with `--out DIR`" in result.stderr and "take the rule file itself" in result.stderr
     assert sorted(generated_dir().rglob("*.py")) == before
     assert run("simulate", "mine.yaml", "-n", "1").exit_code == 0
+
+
+# -- overriding a definition ---------------------------------------------------------------------
+def variant_of_tiny(tmp_path: Path, define: str) -> Path:
+    (tmp_path / "tiny.yaml").write_text((BROKEN / "_valid_minimal.yaml").read_text(encoding="utf-8"),
+                                        encoding="utf-8")
+    variant = tmp_path / "v.yaml"
+    variant.write_text(f"extends: tiny.yaml\ndefine:\n  {define}\n", encoding="utf-8")
+    return variant
+
+
+def test_a_definition_overridden_by_name_keeps_its_parameters(tmp_path: Path) -> None:
+    """`free: ...` overriding `"free(s: spot)": ...` keeps `s` (it used to drop it: the
+    variant's body then failed on `s` and the base's call on the count of arguments)."""
+    from rulewright.compiler import diff as rules_diff
+    from rulewright.compiler.driver import analyse
+
+    variant = variant_of_tiny(tmp_path, 'free: "marker[s] == empty and s != spots[0]"')
+    _, diagnostics, _ = analyse(variant)
+    assert diagnostics == []
+    changes = rules_diff.diff(rules_diff.load_ruleset(tmp_path / "tiny.yaml"), rules_diff.load_ruleset(variant))
+    (change,) = changes
+    assert change.path == "define.free" and change.new == "free(s: spot): marker[s] == empty and s != spots[0]"
+    assert change.where is not None and change.where.short.endswith("v.yaml:3")
+    import rulewright
+
+    state = rulewright.load(variant).new_state(2, 1)
+    taken = {str(a) for a in state.legal_actions()}
+    assert "take A1" not in taken and "take A2" in taken  # spots[0] is A1: the new body, with its parameter
+
+
+def test_errors_of_an_override_point_at_the_file_each_part_came_from(tmp_path: Path) -> None:
+    """A mistake in the variant's body is at the variant's line; a call in the base that no
+    longer fits the variant's new parameters is at the base's line."""
+    from rulewright.compiler.driver import analyse
+
+    _, diagnostics, _ = analyse(variant_of_tiny(tmp_path, 'free: "marker[s] == emtpy"'))
+    assert [(Path(d.span.path).name, d.span.line, d.message) for d in diagnostics] == [
+        ("v.yaml", 3, "unknown name `emtpy`")]
+    _, diagnostics, _ = analyse(variant_of_tiny(tmp_path, '"free(s: spot, n: int)": "marker[s] == empty"'))
+    assert [(Path(d.span.path).name, d.message) for d in diagnostics] == [
+        ("tiny.yaml", "`free` takes 2 argument(s), 1 given")]

@@ -491,11 +491,15 @@ def terminal_width() -> int | None:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
 
-def format_moves(texts: Sequence[str], width: int) -> str:
-    """The moves numbered from 1, in as many columns as fit in `width`."""
-    digits = len(str(len(texts)))
-    items = [f"{i:>{digits}}) {t}" for i, t in enumerate(texts, start=1)]
-    cell = max(len(i) for i in items) + 3
+PLAY_WIDTH = 100  # what `play` draws within when its output is not a terminal
+
+
+def format_moves(texts: Sequence[str], width: int, numbers: Sequence[int] | None = None) -> str:
+    """The moves numbered (from 1, or as `numbers` says), in as many columns as fit in `width`."""
+    numbers = list(numbers) if numbers is not None else list(range(1, len(texts) + 1))
+    digits = len(str(max(numbers, default=1)))
+    items = [f"{n:>{digits}}) {t}" for n, t in zip(numbers, texts, strict=True)]
+    cell = max((len(i) for i in items), default=0) + 3
     per_line = max(1, width // cell)
     lines = []
     for start in range(0, len(items), per_line):
@@ -503,15 +507,44 @@ def format_moves(texts: Sequence[str], width: int) -> str:
     return "\n".join(lines)
 
 
+MOVES_LISTED = 24  # more legal moves than this: a few of each kind, and `moves` lists them all
+MOVE_LINES_PER_KIND = 2
+
+
+def format_moves_compact(texts: Sequence[str], kinds: Sequence[str], width: int) -> str:
+    """The legal moves as shown each turn: all of them when they are few; else, for each kind
+    of action (in the order they come), how many there are and the first that fit in two
+    lines, numbered as in the full list (`moves` shows it)."""
+    if len(texts) <= MOVES_LISTED:
+        return format_moves(texts, width)
+    groups: dict[str, list[int]] = {}
+    for i, kind in enumerate(kinds):
+        groups.setdefault(kind, []).append(i)
+    digits = len(str(len(texts)))
+    lines = []
+    for kind, members in groups.items():
+        lines.append(f"{kind} ({len(members)}):")
+        cell = max(len(texts[i]) for i in members) + digits + 5
+        per_line = max(1, (width - 2) // cell)
+        shown = members[:per_line * MOVE_LINES_PER_KIND]
+        block = format_moves([texts[i] for i in shown], width - 2, [i + 1 for i in shown])
+        lines += ["  " + line for line in block.split("\n")]
+        if len(members) > len(shown):
+            lines.append(f"  ... and {len(members) - len(shown)} more (`moves {kind}` lists them)")
+    lines.append("(`moves` or ? lists every move)")
+    return "\n".join(lines)
+
+
 def ask_move(state: State, who: str) -> Action | None:
     """The move a person chooses, or None if they quit (or their input ended)."""
     legal = state.legal_actions()
-    texts = [str(a) for a in legal]
-    listing = format_moves([printable(t) for t in texts], terminal_width() or 100)
+    texts = [printable(str(a)) for a in legal]
+    kinds = [a.name for a in legal]
+    width = terminal_width() or PLAY_WIDTH
     click.echo(f"{plural(len(texts), 'legal move')}:")
-    click.echo(listing)
+    click.echo(format_moves_compact(texts, kinds, width))
     while True:
-        click.echo(f"{who}, your move (number or text, ? lists the moves, quit): ", nl=False)
+        click.echo(f"{who}, your move (number or text, ? or moves lists the moves, quit): ", nl=False)
         line = sys.stdin.readline()
         if not line:
             click.echo()
@@ -521,8 +554,18 @@ def ask_move(state: State, who: str) -> Action | None:
             click.echo(entry)  # show piped input, so that a transcript reads as a dialogue
         if entry.lower() in QUIT_WORDS:
             return None
-        if entry in ("?", "help"):
-            click.echo(listing)
+        if entry in ("?", "help", "moves"):
+            click.echo(format_moves(texts, width))
+            continue
+        if entry.startswith("moves "):
+            kind = entry[len("moves "):].strip()
+            numbers = [i + 1 for i, k in enumerate(kinds) if k == kind]
+            if numbers:
+                click.echo(format_moves([texts[n - 1] for n in numbers], width, numbers))
+            else:
+                close = did_you_mean(kind, kinds)
+                click.echo(f"no legal move is a `{printable(kind)}` now" + (f"; {close}" if close else "")
+                           + f" (the kinds now: {', '.join(dict.fromkeys(kinds))})")
             continue
         if not entry:
             continue
@@ -535,7 +578,7 @@ def ask_move(state: State, who: str) -> Action | None:
         chosen = state.parse_action(entry)
         if chosen is not None:
             return chosen
-        close = did_you_mean(entry, texts)
+        close = did_you_mean(entry, [str(a) for a in legal])
         click.echo(f"`{printable(entry)}` is not a legal move now" + (f"; {printable(close)}" if close else "")
                    + f" (enter 1 to {len(legal)}, or a move as listed; ? lists them)")
 
@@ -588,7 +631,7 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
             who = seat_name(info, player)
             if kinds[player] == "human":  # shown only the observation of their own seat
                 click.echo()
-                click.echo(render_state(state, player, terminal_width()))
+                click.echo(render_state(state, player, terminal_width() or PLAY_WIDTH))
                 action = ask_move(state, who)
                 if action is None:
                     click.echo(f"game abandoned after {plural(state.moves, 'move')} (seed {seed})")
@@ -611,7 +654,7 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
             log.close()
     click.echo()
     humans = [p for p in range(count) if kinds[p] == "human"]
-    click.echo(render_state(state, humans[0] if humans else None, terminal_width()))
+    click.echo(render_state(state, humans[0] if humans else None, terminal_width() or PLAY_WIDTH))
     announce_end(state)
     if log_path:
         click.echo(f"log written to {log_path}")

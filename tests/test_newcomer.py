@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -247,3 +248,86 @@ def test_errors_of_an_override_point_at_the_file_each_part_came_from(tmp_path: P
     _, diagnostics, _ = analyse(variant_of_tiny(tmp_path, '"free(s: spot, n: int)": "marker[s] == empty"'))
     assert [(Path(d.span.path).name, d.message) for d in diagnostics] == [
         ("tiny.yaml", "`free` takes 2 argument(s), 1 given")]
+
+
+# -- play: drawings within 100 columns, moves listed compactly ----------------------------------
+def random_states(ruleset: str, players: int, moves: int, seed: int) -> list[Any]:
+    import random
+
+    import rulewright
+
+    state = rulewright.load(ruleset).new_state(players, seed)
+    chooser = random.Random(seed)
+    states = []
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        states.append(state.clone())
+        state.apply(chooser.choice(state.legal_actions()))
+    return states
+
+
+def test_every_bundled_game_is_drawn_within_100_columns() -> None:
+    """Each seat's view of random positions of every bundled rule set, for each player count."""
+    import rulewright
+    from rulewright.cli import PLAY_WIDTH, bundled_rulesets
+    from rulewright.render import render_state
+
+    assert PLAY_WIDTH == 100
+    for ruleset, _ in bundled_rulesets():
+        for players in rulewright.load(ruleset).info.players:
+            for state in random_states(ruleset, players, 120, players)[::7]:
+                for seat in range(players):
+                    drawing = render_state(state, seat, PLAY_WIDTH)
+                    widest = max(drawing.splitlines(), key=len)
+                    assert len(widest) <= 100, (ruleset, players, widest)
+
+
+def test_mandarin_is_drawn_as_its_ring() -> None:
+    from rulewright.render import render_state
+
+    state = random_states("mandarin", 3, 150, 5)[-1]
+    drawing = render_state(state, 0, 100)
+    lines = drawing.splitlines()
+    ring = [line for line in lines if line.startswith(("rat ", "ox ", "tiger ", "rabbit ", "dragon ", "snake "))]
+    assert len(ring) == 6 and "pig " in ring[0] and "horse " in ring[5]  # down the left, up the right
+    assert ring[0].startswith("rat     1 ") and "2* " in ring[0] and "35* " in ring[0]
+    for p, square in enumerate(state.position):  # every mandarin stands on its square
+        label = state.board.labels[square]
+        assert any(f" {label}{'*' if int(label) % 3 == 2 else ''} " in line and f"P{p + 1}" in line
+                   for line in ring), label
+    assert lines.count("") >= 2 and any(line.startswith("P1 (seat1): ") and " yuans; card: " in line
+                                        for line in lines)
+    assert any(line.startswith("P2 (seat2): ? yuans") for line in lines)  # money hidden from P1
+    assert "in the dispenser: " in drawing
+    for internal in ("bank_paid_out", "sale: bidders", "high_bid", "tile1"):
+        assert internal not in drawing
+
+
+def test_schacht_draws_roads_with_their_provinces() -> None:
+    from rulewright.render import render_state
+
+    state = random_states("china-schacht", 3, 1, 1)[0]
+    drawing = render_state(state, 0, 100)
+    assert "\nroads: " not in drawing
+    assert "Chin (yellow)  emissaries: ·  Chin1:·-Chin2:·-Chin3:·-Chin4:·-Chin5:· Chin6:·\n" in drawing
+    assert "    also Chin3-Chin6; roads out Chin1-Zhao1 Chin4-Shu1 Chin6-Wei1/Han1\n" in drawing
+
+
+def test_play_lists_the_moves_compactly_and_all_on_demand() -> None:
+    typed = "moves prospect\nmoves\nmoves nothing\n?\nquit\n"
+    result = run("play", "china-cornett", "--seed", "1", input=typed)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    first_turn = out[:out.index("your move")]
+    assert "174 legal moves:\nprospect (174):\n" in first_turn
+    assert "  ... and 168 more (`moves prospect` lists them)\n" in first_turn
+    assert "174) prospect" not in first_turn and "7) prospect" not in first_turn
+    assert out.count("174) prospect H9-I8-J7-K6") == 3  # `moves prospect`, `moves` and `?`
+    assert "no legal move is a `nothing` now (the kinds now: prospect)" in out
+    assert max(len(line) for line in out.splitlines() if "your move" not in line) <= 100
+
+
+def test_play_shows_few_moves_in_full() -> None:
+    result = run("play", "mandarin", "--seed", "1", input="quit\n")
+    assert "12 legal moves:\n 1) sign rat " in result.stdout and "12) sign pig" in result.stdout

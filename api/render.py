@@ -244,7 +244,7 @@ def render_schacht(state: State, viewer: int | None = None, width: int | None = 
         name = board.region_names[r]
         colour = state.label("colour", colour_of[r]) if colour_of and colour_of[r] >= 0 else ""
         token = "  [scored]" if seen["scored"][name] else ""
-        text = f"{name} ({colour}){token}  emissaries: {who(seen['emissaries'][name])}  {spaces(r)}"
+        text = f"{name} ({colour}){token}  emissaries: {who(seen['emissaries'][name])}  palaces: {spaces(r)}"
         for k, part in enumerate(text.split("\n")):
             lines += textwrap.wrap(part, width or WIDTH, initial_indent="    " if k else "",
                                    subsequent_indent="    ", break_on_hyphens=False)
@@ -260,7 +260,7 @@ def render_schacht(state: State, viewer: int | None = None, width: int | None = 
         if name not in drawn:
             lines.extend(_field_lines(name, next(f.per for f in state.FIELDS if f.name == name), value,
                                       width or WIDTH, state._labels("player")))
-    lines.append("palaces: space:owner (· free), `-` a road between two spaces; each province's roads to others")
+    lines.append("palaces: space:owner (· free), `-` a road between two spaces; below, a province's other roads")
     return "\n".join(lines)
 
 

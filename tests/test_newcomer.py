@@ -99,6 +99,10 @@ def test_state_from_json_takes_the_json_text() -> None:
         assert game.state_from_json(given).to_json() == state.to_json()
     with pytest.raises(rulewright.BadSetup, match="^saved state: not JSON text: "):
         game.state_from_json("{not json")
+    with pytest.raises(rulewright.BadSetup, match="^saved state: not JSON text: "):
+        game.state_from_json("state")
+    with pytest.raises(rulewright.BadSetup, match="^saved state: not JSON text: "):
+        game.state_from_json(b"\xff")
     with pytest.raises(rulewright.BadSetup, match="^saved state: expected a JSON object"):
         game.state_from_json("[1, 2]")
 
@@ -310,7 +314,7 @@ def test_schacht_draws_roads_with_their_provinces() -> None:
     state = random_states("china-schacht", 3, 1, 1)[0]
     drawing = render_state(state, 0, 100)
     assert "\nroads: " not in drawing
-    assert "Chin (yellow)  emissaries: ·  Chin1:·-Chin2:·-Chin3:·-Chin4:·-Chin5:· Chin6:·\n" in drawing
+    assert "Chin (yellow)  emissaries: ·  palaces: Chin1:·-Chin2:·-Chin3:·-Chin4:·-Chin5:· Chin6:·\n" in drawing
     assert "    also Chin3-Chin6; roads out Chin1-Zhao1 Chin4-Shu1 Chin6-Wei1/Han1\n" in drawing
 
 

@@ -7,7 +7,7 @@
         state.apply(state.legal_actions()[0])
 
 What runs code: `load(id)` imports only modules of the generated package, `load_rules(path)`
-compiles a rule file (data) in memory, and a generated module file elsewhere is imported only
+(and `load("x.yaml")`) compiles a rule file (data) in memory, and a generated module file elsewhere is imported only
 when a person names it as a path (`load(Path("out/x/base.py"))`, `load_module_file`): it is
 trusted Python code. `load_named(text, file)` is for a rule set named inside a file (a log
 header, a scenario): a bundled id or a rule file, never a module.
@@ -26,9 +26,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .compiler.paths import RULE_FILE_SUFFIXES, is_ruleset_id
+from .compiler.source import CompileError
+from .runtime.errors import BadSetup, GameError, IllegalAction, RulewrightError
 
 if TYPE_CHECKING:
     from .runtime import Game
+
+__all__ = [
+    "BadSetup", "CompileError", "GameError", "IllegalAction", "RulewrightError",
+    "load", "load_module_file", "load_named", "load_rules", "game_from_source",
+]
 
 ID_FORM = "`game` or `game/variant` in lowercase letters, digits and `-` (e.g. china-cornett, mandarin/money)"
 
@@ -42,23 +49,24 @@ def _shown(text: str, limit: int = 80) -> str:
 
 def load(ruleset: str | os.PathLike[str]) -> Game:
     """The compiled game of a bundled rule set, by id (`china-cornett`, `mandarin/money`),
-    from the generated package, or, given a path (`Path("out/my_game/variant.py")`), of a
-    generated module file: trusted Python code, imported as it is.
+    from the generated package; of a rule file (`"my-rules.yaml"` or `Path("my-rules.yaml")`),
+    compiled in memory as `load_rules` does; or, given a `Path` to a generated module file
+    (`Path("out/my_game/variant.py")`), of that module: trusted Python code, imported as it is.
 
-    A text is always an id, never a path: a malformed id (`..`, `.py`, upper case) raises
-    BadSetup and nothing outside the generated package is ever imported."""
-    from .runtime.errors import BadSetup
-
+    A text names an id or a rule file (data), never a module: a text ending in `.py` or an
+    otherwise malformed id (`..`, upper case) raises BadSetup, and nothing outside the
+    generated package is imported unless a `Path` names it."""
     if isinstance(ruleset, os.PathLike):
-        return load_module_file(Path(ruleset))
+        path = Path(ruleset)
+        return load_rules(path) if path.name.endswith(RULE_FILE_SUFFIXES) else load_module_file(path)
     if not isinstance(ruleset, str):
         raise BadSetup(f"a rule set id is text, not {type(ruleset).__name__}")
+    if ruleset.endswith(RULE_FILE_SUFFIXES):
+        return load_rules(ruleset)
     if not is_ruleset_id(ruleset):
         hint = ""
         if ruleset.endswith(".py"):
             hint = "; to import a generated module file (trusted Python code), pass a path: load(Path(...))"
-        elif ruleset.endswith(RULE_FILE_SUFFIXES):
-            hint = "; to compile a rule file, use rulewright.load_rules(Path(...))"
         raise BadSetup(f"bad rule set id `{_shown(ruleset)}`: an id is {ID_FORM}{hint}")
     game, _, variant = ruleset.partition("/")
     package, module_file = game.replace("-", "_"), (variant or "base").replace("-", "_")
@@ -75,6 +83,16 @@ def load(ruleset: str | os.PathLike[str]) -> Game:
         fresh = generated_dir() / package / f"{module_file}.py"
         if fresh.is_file():
             return load_module_file(fresh)
+        from .compiler.paths import ruleset_file
+
+        if not ruleset_file(ruleset).is_file():  # no such rule set at all: perhaps a typo
+            from .compiler.resolve import bundled_ids
+            from .compiler.source import did_you_mean
+
+            known = bundled_ids()
+            close = did_you_mean(ruleset, known)
+            raise BadSetup(f"unknown rule set `{ruleset}`: " + (close or f"the bundled ones are {', '.join(known)}")
+                           ) from None
         raise BadSetup(f"no compiled rule set `{ruleset}`: run `rulewright compile {ruleset}` "
                        "(`rulewright list` shows the bundled ones)") from None
     return _game_of(module, ruleset)
@@ -129,12 +147,12 @@ def load_named(ruleset: object, named_in: Path) -> Game:
 _compiled_rules: dict[tuple[str, str], Game] = {}
 
 
-def load_rules(path: Path) -> Game:
-    """Compile a rule file (anywhere on disk) in memory and load the game, without writing a
-    module. Raises CompileError with every problem of the rule file."""
+def load_rules(path: str | os.PathLike[str]) -> Game:
+    """Compile a rule file (anywhere on disk; a path or its text) in memory and load the
+    game, without writing a module. Raises CompileError with every problem of the rule file."""
     from .compiler.driver import compile_file
-    from .runtime.errors import BadSetup
 
+    path = Path(path)
     if not path.is_file():
         raise BadSetup(f"no such rule file: {path}")
     compiled = compile_file(path)

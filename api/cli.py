@@ -14,6 +14,7 @@ import re
 import secrets
 import shutil
 import sys
+import textwrap
 import time
 import tracemalloc
 from collections.abc import Iterable, Iterator, Sequence
@@ -271,22 +272,60 @@ def list_command(as_json: bool) -> None:
     if not facts:
         click.echo(f"no rule sets in {display(rules_dir())}")
         return
+    console = stdout_console()
+    rows = [_list_row(f) for f in facts]
+    longest = max(len(f["ruleset"]) for f in facts)
+    named = max(len(line) for row in rows for line in row[3].split("\n"))
+    if console.width < longest + named + LIST_TABLE_MIN_REST:
+        # Too narrow for a table whose ids stay whole: one block per rule set, ids on lines of their own.
+        for ruleset, title, players, variants, options in rows:
+            click.echo(printable(ruleset))
+            kin = " ".join(variants.split("\n")).replace("extends ", "extends: ")
+            kin = kin if kin.startswith("extends") or kin == "-" else "variants: " + kin
+            for line in (f"{title}, players {players}" if players else title, kin, *options.splitlines()):
+                if line and line != "-":
+                    for part in textwrap.wrap(line, max(console.width, 20), initial_indent="  ",
+                                              subsequent_indent="    ", break_long_words=False,
+                                              break_on_hyphens=False):
+                        click.echo(printable(part))
+        return
     table = Table(title="bundled rule sets", title_justify="left")
+    # Ids are never cut: the rule set column is as wide as the longest id and never wraps;
+    # a game's variants are named after its id (`/money` for `mandarin/money`), one a line.
     for column in ("rule set", "title", "players", "variants", "options (default first)"):
-        table.add_column(column)
-    for f in facts:
-        variants = ", ".join(f["variants"]) or ("extends " + ", ".join(f["extends"]) if f.get("extends") else "-")
-        if not f["compiled"]:
-            why = f" ({f['error']})" if "error" in f else f": run `rulewright compile {f['ruleset']}`"
-            table.add_row(literal(f["ruleset"]), literal("not compiled" + why), "", literal(variants), "")
-            continue
-        options = "\n".join(
-            f"{o['name']}: " + " | ".join([o["default"]] + [c for c in o["choices"] if c != o["default"]])
-            for o in f["options"]
-        )
-        players = ", ".join(str(n) for n in f["players"])
-        table.add_row(literal(f["ruleset"]), literal(f["title"]), players, literal(variants), literal(options or "-"))
-    stdout_console().print(table)
+        if column == "rule set":
+            table.add_column(column, min_width=longest, no_wrap=True)
+        elif column == "variants":
+            table.add_column(column, min_width=named, no_wrap=True)
+        else:
+            table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*(literal(cell) for cell in row))
+    console.print(table)
+
+
+LIST_TABLE_MIN_REST = 60  # title, players, options and the borders need this much to be read
+
+
+def _short_id(ruleset: str, game: str) -> str:
+    """A rule set as named in its game's row: `/money` for `mandarin/money`; another game's in full."""
+    return ruleset[len(game):] if ruleset.startswith(game + "/") else ruleset
+
+
+def _list_row(f: dict[str, Any]) -> tuple[str, str, str, str, str]:
+    """One rule set of `rulewright list`: id, title, players, variants (or what it extends), options."""
+    game = f["ruleset"].partition("/")[0]
+    variants = "\n".join(_short_id(v, game) for v in f["variants"]) or (
+        "extends\n" + "\n".join(_short_id(e, game) for e in f["extends"]) if f.get("extends") else "-")
+    if not f["compiled"]:
+        why = f" ({f['error']})" if "error" in f else f": run `rulewright compile {f['ruleset']}`"
+        return f["ruleset"], "not compiled" + why, "", variants, ""
+    options = "\n".join(
+        f"{o['name']}: " + " | ".join([o["default"]] + [c for c in o["choices"] if c != o["default"]])
+        for o in f["options"]
+    )
+    players = ", ".join(str(n) for n in f["players"])
+    return f["ruleset"], f["title"], players, variants, options or "-"
 
 
 # -- check -------------------------------------------------------------------------------------
@@ -347,7 +386,8 @@ def bundled_module_problem(path: Path, compiled: driver.Compiled) -> str | None:
     else:
         why = f"it is not a bundled rule file (those are in {display(rules)}/)"
     overwrite = "overwrite the bundled module" if (generated_dir() / compiled.relative_path).exists() else "write"
-    return f"{display(path)}: {why}, and would {overwrite} {target}: compile it with `--out DIR`"
+    return (f"{display(path)}: {why}, and would {overwrite} {target}: compile it with `--out DIR` "
+            f"(`play`, `simulate` and rulewright.load() take the rule file itself, compiled in memory)")
 
 
 @cli.command("compile")
@@ -451,11 +491,15 @@ def terminal_width() -> int | None:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
 
-def format_moves(texts: Sequence[str], width: int) -> str:
-    """The moves numbered from 1, in as many columns as fit in `width`."""
-    digits = len(str(len(texts)))
-    items = [f"{i:>{digits}}) {t}" for i, t in enumerate(texts, start=1)]
-    cell = max(len(i) for i in items) + 3
+PLAY_WIDTH = 100  # what `play` draws within when its output is not a terminal
+
+
+def format_moves(texts: Sequence[str], width: int, numbers: Sequence[int] | None = None) -> str:
+    """The moves numbered (from 1, or as `numbers` says), in as many columns as fit in `width`."""
+    numbers = list(numbers) if numbers is not None else list(range(1, len(texts) + 1))
+    digits = len(str(max(numbers, default=1)))
+    items = [f"{n:>{digits}}) {t}" for n, t in zip(numbers, texts, strict=True)]
+    cell = max((len(i) for i in items), default=0) + 3
     per_line = max(1, width // cell)
     lines = []
     for start in range(0, len(items), per_line):
@@ -463,15 +507,44 @@ def format_moves(texts: Sequence[str], width: int) -> str:
     return "\n".join(lines)
 
 
+MOVES_LISTED = 24  # more legal moves than this: a few of each kind, and `moves` lists them all
+MOVE_LINES_PER_KIND = 2
+
+
+def format_moves_compact(texts: Sequence[str], kinds: Sequence[str], width: int) -> str:
+    """The legal moves as shown each turn: all of them when they are few; else, for each kind
+    of action (in the order they come), how many there are and the first that fit in two
+    lines, numbered as in the full list (`moves` shows it)."""
+    if len(texts) <= MOVES_LISTED:
+        return format_moves(texts, width)
+    groups: dict[str, list[int]] = {}
+    for i, kind in enumerate(kinds):
+        groups.setdefault(kind, []).append(i)
+    digits = len(str(len(texts)))
+    lines = []
+    for kind, members in groups.items():
+        lines.append(f"{kind} ({len(members)}):")
+        cell = max(len(texts[i]) for i in members) + digits + 5
+        per_line = max(1, (width - 2) // cell)
+        shown = members[:per_line * MOVE_LINES_PER_KIND]
+        block = format_moves([texts[i] for i in shown], width - 2, [i + 1 for i in shown])
+        lines += ["  " + line for line in block.split("\n")]
+        if len(members) > len(shown):
+            lines.append(f"  ... and {len(members) - len(shown)} more (`moves {kind}` lists them)")
+    lines.append("(`moves` or ? lists every move)")
+    return "\n".join(lines)
+
+
 def ask_move(state: State, who: str) -> Action | None:
     """The move a person chooses, or None if they quit (or their input ended)."""
     legal = state.legal_actions()
-    texts = [str(a) for a in legal]
-    listing = format_moves([printable(t) for t in texts], terminal_width() or 100)
+    texts = [printable(str(a)) for a in legal]
+    kinds = [a.name for a in legal]
+    width = terminal_width() or PLAY_WIDTH
     click.echo(f"{plural(len(texts), 'legal move')}:")
-    click.echo(listing)
+    click.echo(format_moves_compact(texts, kinds, width))
     while True:
-        click.echo(f"{who}, your move (number or text, ? lists the moves, quit): ", nl=False)
+        click.echo(f"{who}, your move (number or text, ? or moves lists the moves, quit): ", nl=False)
         line = sys.stdin.readline()
         if not line:
             click.echo()
@@ -481,8 +554,18 @@ def ask_move(state: State, who: str) -> Action | None:
             click.echo(entry)  # show piped input, so that a transcript reads as a dialogue
         if entry.lower() in QUIT_WORDS:
             return None
-        if entry in ("?", "help"):
-            click.echo(listing)
+        if entry in ("?", "help", "moves"):
+            click.echo(format_moves(texts, width))
+            continue
+        if entry.startswith("moves "):
+            kind = entry[len("moves "):].strip()
+            numbers = [i + 1 for i, k in enumerate(kinds) if k == kind]
+            if numbers:
+                click.echo(format_moves([texts[n - 1] for n in numbers], width, numbers))
+            else:
+                close = did_you_mean(kind, kinds)
+                click.echo(f"no legal move is a `{printable(kind)}` now" + (f"; {close}" if close else "")
+                           + f" (the kinds now: {', '.join(dict.fromkeys(kinds))})")
             continue
         if not entry:
             continue
@@ -495,7 +578,7 @@ def ask_move(state: State, who: str) -> Action | None:
         chosen = state.parse_action(entry)
         if chosen is not None:
             return chosen
-        close = did_you_mean(entry, texts)
+        close = did_you_mean(entry, [str(a) for a in legal])
         click.echo(f"`{printable(entry)}` is not a legal move now" + (f"; {printable(close)}" if close else "")
                    + f" (enter 1 to {len(legal)}, or a move as listed; ? lists them)")
 
@@ -548,7 +631,7 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
             who = seat_name(info, player)
             if kinds[player] == "human":  # shown only the observation of their own seat
                 click.echo()
-                click.echo(render_state(state, player, terminal_width()))
+                click.echo(render_state(state, player, terminal_width() or PLAY_WIDTH))
                 action = ask_move(state, who)
                 if action is None:
                     click.echo(f"game abandoned after {plural(state.moves, 'move')} (seed {seed})")
@@ -571,7 +654,7 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
             log.close()
     click.echo()
     humans = [p for p in range(count) if kinds[p] == "human"]
-    click.echo(render_state(state, humans[0] if humans else None, terminal_width()))
+    click.echo(render_state(state, humans[0] if humans else None, terminal_width() or PLAY_WIDTH))
     announce_end(state)
     if log_path:
         click.echo(f"log written to {log_path}")
@@ -1216,10 +1299,12 @@ def variant_template(name: str, extends: str, label: str, ruleset: Any) -> str:
 @click.argument("base", metavar="BASE")
 @click.argument("name")
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
-              help="Write DIR/NAME.yaml (default: rules/<game>/NAME.yaml, a bundled variant).")
+              help="Write DIR/NAME.yaml (default: the current folder; `--dir rules/<game>` makes it a "
+                   "bundled rule set, whose module `rulewright compile` must then write).")
 def variant_new(base: str, name: str, folder: Path | None) -> None:
-    """Start variant NAME of BASE (a bundled rule set or a rule file): a file holding
-    `extends: BASE` and commented examples. It compiles as written; it is never overwritten."""
+    """Start variant NAME of BASE (a bundled rule set or a rule file): NAME.yaml in the
+    current folder (or DIR), holding `extends: BASE` and commented examples. It compiles as
+    written; it is never overwritten."""
     from .compiler import diff as rules_diff
 
     if not VARIANT_NAME.fullmatch(name) or name == "base":
@@ -1228,8 +1313,10 @@ def variant_new(base: str, name: str, folder: Path | None) -> None:
     base_file = rule_file_of(base)
     ruleset = rules_diff.load_ruleset(base_file)  # a CompileError lists the base's problems
     bundled = next((rid for rid, f in bundled_rulesets() if f.resolve() == base_file.resolve()), None)
-    target_dir = folder if folder is not None else rules_dir() / ruleset.game
+    target_dir = folder if folder is not None else Path()
     target = target_dir / f"{name}.yaml"
+    # under rules/<game>/ (named by --dir), the variant is bundled: listed, compiled into generated/
+    in_rules = os.path.abspath(target_dir) == os.path.abspath(rules_dir() / ruleset.game)
     if bundled is not None:
         extends = label = bundled
     else:
@@ -1250,13 +1337,14 @@ def variant_new(base: str, name: str, folder: Path | None) -> None:
         raise CliError(f"the new variant did not compile, so {display(target)} was not kept "
                        "(please report this)") from None
     shown = display(target)
-    ref = f"{ruleset.game}/{name}" if folder is None and bundled is not None else shown
+    ref = f"{ruleset.game}/{name}" if in_rules else shown
     click.echo(f"wrote {shown}: a variant of {label}, which compiles")
     click.echo("next: uncomment and edit its examples, then")
     click.echo(f"  rulewright check {shown}")
     click.echo(f"  rulewright diff {label if bundled else display(base_file)} {shown}")
-    if folder is None:
-        click.echo(f"  rulewright compile {ref}      (writes the module under generated/)")
+    if in_rules:
+        click.echo(f"  rulewright compile {ref}      (writes the module under generated/: a bundled rule set "
+                   "needs it, or `./dev test` fails)")
         click.echo(f"  rulewright simulate {ref}")
     else:
         click.echo(f"  rulewright simulate {shown}")

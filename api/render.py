@@ -59,7 +59,7 @@ def render_state(state: State, viewer: int | None = None, width: int | None = No
     if drawer is not None:
         try:
             return printable_lines(drawer(state, viewer, width))
-        except AttributeError:  # the rule set changed its fields: fall back to the listing
+        except (AttributeError, KeyError):  # the rule set changed its fields: fall back to the listing
             pass
     return printable_lines(render_generic(state, viewer, width))
 
@@ -91,7 +91,8 @@ def _field_lines(name: str, per: str | None, value: Any, width: int, seats: Sequ
             f"{seats[p] if p < len(seats) else f'P{p + 1}'} {'?' if v is None else _plain(v)}"
             for p, v in enumerate(items)
         )
-        return [f"{name}: {shown}"]
+        return textwrap.wrap(f"{name}: {shown}", width, subsequent_indent="    ", break_on_hyphens=False,
+                             break_long_words=False) or [f"{name}:"]
     if isinstance(value, dict) and len(value) > 12:
         groups: dict[str, list[str]] = {}
         for key, v in value.items():
@@ -150,7 +151,8 @@ def render_china(state: State, viewer: int | None = None, width: int | None = No
     """The board of China: every spot as `E3 ·M8/R4` (label, marker, mountain/river), where
     the marker is `·` face down, `$` gold side up, blank once removed; then the tablets
     still thrown, this turn's roll and each player's gold. When that drawing is wider than
-    `width`, spots show only label and marker, and the regions are listed below."""
+    `width`, spots show only label and marker, and the regions are drawn on a second board
+    below (listed, if even that is too wide)."""
     board = state.board
     if not isinstance(board, HexBoard):  # China is drawn on a hexagon; anything else as a listing
         return render_generic(state, viewer, width)
@@ -175,12 +177,17 @@ def render_china(state: State, viewer: int | None = None, width: int | None = No
     regions_listed: list[str] = []
     if width is not None and max(len(line) for line in drawing) > width:
         drawing = draw_hex_board(board, short_cell)
-        for k, kind in enumerate(board.kinds):
-            groups = [
-                f"{name} " + " ".join(board.labels[s] for s in board.region_spots[r])
-                for r, name in enumerate(board.region_names) if board.region_kind[r] == k
-            ]
-            regions_listed += textwrap.wrap(f"{kind}s: " + "; ".join(groups), width, subsequent_indent="    ")
+        # the regions as a second board of the same shape, each spot's `M1/R7` where it lies
+        regions_drawn = draw_hex_board(board, lambda spot: "/".join(region_names_of(board, spot)))
+        if max(len(line) for line in regions_drawn) <= width:
+            regions_listed = ["", f"{'/'.join(board.kinds)} of each spot, on the same board:", *regions_drawn]
+        else:
+            for k, kind in enumerate(board.kinds):
+                groups = [
+                    f"{name} " + " ".join(board.labels[s] for s in board.region_spots[r])
+                    for r, name in enumerate(board.region_names) if board.region_kind[r] == k
+                ]
+                regions_listed += textwrap.wrap(f"{kind}s: " + "; ".join(groups), width, subsequent_indent="    ")
 
     counts = [sum(1 for m in marker if m == v) for v in range(len(values))]
     in_play = " ".join(state.label("tablet", t) for t in sorted(tablets)) or "none (all in the box)"
@@ -216,27 +223,140 @@ def render_schacht(state: State, viewer: int | None = None, width: int | None = 
     lines = [_heading(state), ""]
 
     def spaces(r: int) -> str:
-        return " ".join(f"{board.labels[s]}:{who(seen['palace_of'][board.labels[s]])}" for s in board.region_spots[r])
+        """The palace spaces of region `r` in order, `-` between two joined by a road; then its
+        other roads: inside it (`also Chin3-Chin6`) and out of it (`to Chin1-Zhao1`)."""
+        spots = list(board.region_spots[r])
+        inside = set(spots)
+        text = ""
+        for k, s in enumerate(spots):
+            if k:
+                text += "-" if s in board.neighbours[spots[k - 1]] else " "
+            text += f"{board.labels[s]}:{who(seen['palace_of'][board.labels[s]])}"
+        also = [f"{board.labels[s]}-{board.labels[n]}" for k, s in enumerate(spots) for n in board.neighbours[s]
+                if n in inside and s < n and not (k + 1 < len(spots) and spots[k + 1] == n)
+                and not (k > 0 and spots[k - 1] == n)]
+        out = [f"{board.labels[s]}-{'/'.join(board.labels[n] for n in board.neighbours[s] if n not in inside)}"
+               for s in spots if any(n not in inside for n in board.neighbours[s])]
+        roads = ([f"also {' '.join(also)}"] if also else []) + ([f"roads out {' '.join(out)}"] if out else [])
+        return text + ("\n" + "; ".join(roads) if roads else "")
 
     for r in board.regions_of_kind[province_kind]:
         name = board.region_names[r]
         colour = state.label("colour", colour_of[r]) if colour_of and colour_of[r] >= 0 else ""
         token = "  [scored]" if seen["scored"][name] else ""
         text = f"{name} ({colour}){token}  emissaries: {who(seen['emissaries'][name])}  palaces: {spaces(r)}"
-        lines += textwrap.wrap(text, width or WIDTH, subsequent_indent="    ")
+        for k, part in enumerate(text.split("\n")):
+            lines += textwrap.wrap(part, width or WIDTH, initial_indent="    " if k else "",
+                                   subsequent_indent="    ", break_on_hyphens=False)
     for k, kind in enumerate(board.kinds):  # other kinds of regions (border quarrels' harbours)
         for r in board.regions_of_kind[k] if k != province_kind else ():
-            lines += textwrap.wrap(f"{board.region_names[r]} ({kind}): {spaces(r)}", width or WIDTH,
-                                   subsequent_indent="    ")
+            text = f"{board.region_names[r]} ({kind}): {spaces(r)}"
+            for i, part in enumerate(text.split("\n")):
+                lines += textwrap.wrap(part, width or WIDTH, initial_indent="    " if i else "",
+                                       subsequent_indent="    ", break_on_hyphens=False)
     lines.append("")
     drawn = {"palace_of", "emissaries", "scored"}
     for name, value in seen.items():
         if name not in drawn:
             lines.extend(_field_lines(name, next(f.per for f in state.FIELDS if f.name == name), value,
                                       width or WIDTH, state._labels("player")))
-    roads = "; ".join(f"{board.labels[s]}-{'/'.join(board.labels[n] for n in near if n > s)}"
-                      for s, near in enumerate(board.neighbours) if any(n > s for n in near))
-    lines += textwrap.wrap(f"roads: {roads}", width or WIDTH, subsequent_indent="    ")
+    lines.append("palaces: space:owner (· free), `-` a road between two spaces; below, a province's other roads")
+    return "\n".join(lines)
+
+
+# -- Mandarin ----------------------------------------------------------------------------------
+def render_mandarin(state: State, viewer: int | None = None, width: int | None = None) -> str:
+    """Mandarin's ring of 12 sections of 3 squares, clockwise from the rat: down the left
+    column, then up the right, so that the pig sits beside the rat as on the board. Each
+    square shows its mandarins, the middle one (`*`) is the Chinese-character square, and a
+    section held by a player (3 tiles or more of its animal) shows who collects its rent.
+    Then each player's card (tiles by animal, `E` the Emperor) and money as the viewer sees
+    them, the tiles on the board (`?` fell plain side up), the dispenser's count, the sale."""
+    import sys
+
+    board = state.board
+    player = viewer if viewer is not None else (state.to_act() or 0)
+    seen = state.observation(player)["fields"]
+    fields: Any = state
+    # the tiles' attributes, in the generated module of the rule set (or of the base it extends)
+    module = next((m for m in (sys.modules.get(c.__module__) for c in type(state).__mro__)
+                   if hasattr(m, "TILE_ANIMAL")), None)
+    tile_animal: Sequence[int] = getattr(module, "TILE_ANIMAL")  # noqa: B009 - AttributeError: the listing
+    tile_emperor: Sequence[bool] = getattr(module, "TILE_EMPEROR")  # noqa: B009
+    animals = state.ENUMS["animal"]
+    seats = state._labels("player")
+    section_kind = board.kinds.index("section")
+    sections = list(board.regions_of_kind[section_kind])[:len(animals)]
+    characters = {s for k, kind in enumerate(board.kinds) if kind == "character"
+                  for r in board.regions_of_kind[k] for s in board.region_spots[r]}
+
+    def tile(label: object) -> int | None:
+        """The tile a label names (`tile10`), None for one hidden from the viewer."""
+        text = str(label).removeprefix("tile")
+        return int(text) - 1 if label is not None and text.isdigit() else None
+
+    cards = [[tile(t) for t in seen["card"][p]] for p in range(state.num_players)]
+    holds = [[sum(1 for t in card if t is not None and tile_animal[t] == a) for a in range(len(animals))]
+             for card in cards]
+    positions = seen["position"]
+
+    def square(s: int) -> str:
+        label = board.labels[s]
+        here = " ".join(seats[p] for p in range(state.num_players) if positions[p] == label) or "·"
+        return f"{label}{'*' if s in characters else ''} {here}"
+
+    square_width = max(len(square(s)) for s in board.spots)
+    controller = getattr(state, "controller", None)  # the rules' own word on who holds a section
+
+    def cell(a: int) -> str:
+        squares = [square(s).ljust(square_width) for s in board.region_spots[sections[a]]]
+        owners = ([seats[p] for p in controller(a)] if callable(controller)
+                  else [seats[p] for p in range(state.num_players) if holds[p][a] >= 3])
+        rent = f" rent to {'/'.join(owners)}" if owners else ""
+        return (f"{animals[a]:<8}" + " ".join(squares) + rent).rstrip()
+
+    half = (len(animals) + 1) // 2
+    left = [cell(a) for a in range(half)]
+    right = [cell(a) for a in reversed(range(half, len(animals)))]
+    column = max(len(c) for c in left) + 2
+    lines = [_heading(state), ""]
+    if column + max((len(c) for c in right), default=0) <= (width or WIDTH):
+        lines.append("the ring, clockwise: down the left, up the right (* a character square)")
+        for k in range(half):
+            lines.append((left[k].ljust(column) + (right[k] if k < len(right) else "")).rstrip())
+    else:
+        lines.append("the ring, clockwise from the rat (* a character square)")
+        lines += [cell(a) for a in range(len(animals))]
+    lines.append("")
+    for p in range(state.num_players):
+        money = seen["money"][p]
+        by_animal = []
+        for a, name in enumerate(animals):
+            if holds[p][a]:
+                emperor = "E" if any(t is not None and tile_animal[t] == a and tile_emperor[t]
+                                     for t in cards[p]) else ""
+                by_animal.append(f"{name} {holds[p][a]}{emperor}")
+        text = (f"{seat_name(state.game.info, p)}: {'?' if money is None else money} yuans; card: "
+                + (", ".join(by_animal) or "empty"))
+        lines += textwrap.wrap(text, width or WIDTH, subsequent_indent="    ")
+    out = [tile(t) for t in seen["out"]]
+    shown = " ".join("?" if t is None else animals[tile_animal[t]] + ("(E)" if tile_emperor[t] else "")
+                     for t in out) or "none"
+    lines.append("")
+    lines.append(f"on the board: {shown}    in the dispenser: {len(fields.dispenser)}    die: {seen['last_roll']}"
+                 + (f", then {seen['away_roll']}" if seen.get("away_roll") else ""))
+    sale = seen["sale"]
+    if isinstance(sale, dict) and not sale.get("over", True):
+        high = f"{sale['high_bid']} by {sale['high_bidder']}" if sale.get("high_bidder") else "none yet"
+        turn = f"{sale['bidder']} to bid; " if sale.get("bidder") else ""
+        lines.append(f"sale: {turn}highest bid {high}; still in: {' '.join(map(str, sale['in'])) or '-'}; "
+                     f"minimum {sale['minimum']}, step {sale['step']}")
+    drawn = {"money", "card", "out", "position", "last_roll", "away_roll", "sale", "bank_paid_out",
+             "bank_received"}
+    per = {f.name: f.per for f in state.FIELDS}
+    for name, value in seen.items():  # what else the rules keep, when it holds something
+        if name not in drawn and value not in ([], {}, None, 0, "") and not (name == "stage" and value == "arriving"):
+            lines.extend(_field_lines(name, per.get(name), value, width or WIDTH, seats))
     return "\n".join(lines)
 
 
@@ -318,4 +438,5 @@ def render_board_shape(state: State, viewer: int | None = None, width: int | Non
 DRAWINGS: dict[str, Callable[[State, int | None, int | None], str]] = {
     "china-cornett": render_china,
     "china-schacht": render_schacht,
+    "mandarin": render_mandarin,
 }

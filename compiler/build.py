@@ -528,7 +528,8 @@ def _options(r: _Reader, node: YNode | None) -> tuple[ir.Option, ...]:
         elif default not in choices:
             dnode = m.get("default")
             assert dnode is not None
-            r.error(dnode.span, f"default `{default}` is not one of the choices", did_you_mean(default, choices))
+            r.error(dnode.span, f"default `{default}` is not one of the choices ({', '.join(choices)})",
+                    did_you_mean(default, choices))
         out.append(
             ir.Option(
                 name, default, choices, r.text(m.get("doc"), "doc", "") or "",

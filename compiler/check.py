@@ -40,6 +40,14 @@ from .types import ANY, BOOL, INT, NONE, STR, Ty, compatible, entity, enum, list
 RESERVED = STATE_MEMBERS | frozenset({"player"}) | frozenset(VALUES)
 # More phases or actions than this make generated code Python cannot compile.
 _MAX_COMPONENTS = 1000
+# The plain types whose init is a literal, as a type message names them: what a value of that
+# type is, and how one is written.
+INIT_FORMS = {
+    INT: ("an int", 'an int is a number or an expression giving one, e.g. `init: 0` or `init: "3000"`'),
+    BOOL: ("a bool", "a bool is `true` or `false`, or an expression giving one"),
+    STR: ("a str", """a text is quoted inside the expression, e.g. `init: "'yes'"`"""),
+}
+
 # Typing a definition types those it uses first: a chain longer than this is refused.
 _MAX_DEFINE_CHAIN = 40
 # Kinds of values a type can name: no enum, dice kind or component may take these names.
@@ -937,8 +945,14 @@ class _Checker:
         self.cycles()
         fields = []
         for f in rs.fields:
+            before = len(self.diags)
             init = self.rule_expr(f.init, "init")
-            if not compatible(f.type, init.ty):
+            if isinstance(f.init, ast.Name) and len(self.diags) == before + 1 and f.type in INIT_FORMS:
+                # a word where a number, a truth or a text was wanted: say so (not a far-fetched name)
+                self.diags[-1] = Diagnostic(f.init.span, f"field `{f.name}` is {f.type}: its init `{f.init.id}` is "
+                                            f"not {INIT_FORMS[f.type][0]} (nor a name the rules know)",
+                                            INIT_FORMS[f.type][1])
+            elif not compatible(f.type, init.ty):
                 self.error(f.init.span, f"type mismatch: field `{f.name}` is {f.type}, its init is {init.ty}")
             shown = hidden = seen = None
             if f.shown_if is not None:

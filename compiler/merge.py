@@ -8,7 +8,8 @@ resolved tree of that rule set (docs/variants.md has the same rules, with exampl
   boards, regions, dice...), so a variant addresses a component *by its name*, never by its
   position in a list. `actions: {prospect: {when: "roll > 1"}}` replaces the guard of
   `prospect` and keeps its choices, text and effect. A definition or procedure is named by
-  what comes before its parameters: `alignments` addresses `"alignments(n: int)"`.
+  what comes before its parameters: `alignments` addresses `"alignments(n: int)"`, and
+  overriding it as `alignments:` keeps its parameters (`"alignments(k: int)":` states new ones).
 * **`~` (null) removes.** `triggers: {first_reduction: ~}` removes that trigger;
   `actions: {turn_back: {when: ~}}` removes a guard. Removing something that is not there is
   an error, with a did-you-mean. In a variant, `~` always means "remove".
@@ -214,6 +215,7 @@ class _Stacker:
                 items.append((key, new))
                 continue
             assert old is not None
+            key = _signed_key(path, key, items[i][0])
             if plain(old) == plain(new):
                 self.settle(here)
                 if self.foreign(old) is None:
@@ -325,6 +327,16 @@ def key_name(path: Path, key: str) -> str:
     without its parameters (`alignments` for `"alignments(n: int)"`); any other key as is."""
     if len(path) == 1 and path[0] in _SIGNED:
         return key.split("(", 1)[0].strip()
+    return key
+
+
+def _signed_key(path: Path, key: YScalar, old: YScalar) -> YScalar:
+    """The key a definition or procedure overridden by its name alone (`f:` for `"f(p: player)"`)
+    keeps: the parameters of the one it overrides, at the variant's line (the parameters' own
+    text, where a signature's parts are read, stays the base's). A key that states its
+    parameters, or any other key, is kept as written."""
+    if len(path) == 1 and path[0] in _SIGNED and "(" not in str(key.value) and "(" in str(old.value):
+        return YScalar(old.value, key.span, old.text_span)
     return key
 
 

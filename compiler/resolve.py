@@ -20,7 +20,7 @@ from pathlib import Path
 from .load import LoadError, YMap, YNode, YScalar, YSeq, load, read_rule_file
 from .merge import Layer, MergeError, own_keys, stack
 from .paths import RULESET_ID, display, path_problem, rules_dir, ruleset_file, shown_safely
-from .source import Diagnostic, SourceSpan
+from .source import Diagnostic, SourceSpan, did_you_mean
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +98,16 @@ def _target(ref: str, here: Path) -> Path:
 _MAX_CHAIN = 32
 
 
+def bundled_ids() -> list[str]:
+    """The ids of the bundled rule sets (rules/<game>/<name>.yaml), for a did-you-mean."""
+    root = rules_dir()
+    if not root.is_dir():
+        return []
+    return sorted(game.name if f.stem == "base" else f"{game.name}/{f.stem}"
+                  for game in root.iterdir() if game.is_dir() and game.name[:1] not in "._"
+                  for f in game.glob("*.yaml"))
+
+
 def _refs(node: YNode | None, key: str) -> list[YScalar]:
     """The rule sets named by `extends:` or `incompatible:`: one name or a list of them."""
     if node is None:
@@ -133,9 +143,10 @@ def _existing(ref: YScalar, path: Path, key: str, stack: list[Path] | None) -> P
         raise ResolveError([Diagnostic(ref.span, f"cyclic `extends:`: {chain}",
                                        "a rule set cannot extend itself, even through another")])
     if not exists:
+        close = did_you_mean(str(ref.value), bundled_ids()) if RULESET_ID.fullmatch(str(ref.value)) else None
         raise ResolveError([Diagnostic(ref.span, f"`{key}: {shown_safely(str(ref.value))}`: no such rule set "
                                                 f"({shown_safely(display(target))})",
-                                       "bundled rule sets are named like china-cornett or mandarin/money")])
+                                       close or "bundled rule sets are named like china-cornett or mandarin/money")])
     return target
 
 

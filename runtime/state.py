@@ -966,11 +966,17 @@ class Game:
                            "played again from `pending.before` give other fields)")
         return state
 
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        """The state `to_json()` saved. A saved state is untrusted data: every key is checked
-        against this rule set (its id, player counts, options, phases) and every field against
-        its declared type, range and length, and the position must list its legal actions;
-        anything else raises BadSetup naming the key or field, and nothing of it is kept."""
+    def state_from_json(self, data: Mapping[str, Any] | str | bytes) -> State:
+        """The state `to_json()` saved, as that object or as its JSON text. A saved state is
+        untrusted data: every key is checked against this rule set (its id, player counts,
+        options, phases) and every field against its declared type, range and length, and the
+        position must list its legal actions; anything else raises BadSetup naming the key or
+        field, and nothing of it is kept."""
+        if isinstance(data, str | bytes):
+            try:
+                data = json.loads(data)
+            except (ValueError, RecursionError) as exc:  # (a UnicodeDecodeError is a ValueError)
+                raise BadSetup(f"saved state: not JSON text: {_cut(str(exc))}") from None
         ruleset = self.info.ruleset
         if not isinstance(data, Mapping):
             raise BadSetup(f"saved state: expected a JSON object, got {shown(data)}")

@@ -159,6 +159,6 @@ def test_the_board_is_drawn_province_by_province_with_only_what_the_viewer_sees(
     state: Any = rulewright.load("china-schacht").new_state(players=3, seed=1)
     state.apply("palace Chu1 with violet")
     text = render_state(state, viewer=0)
-    assert "Chu (violet)  emissaries: ·  palaces: Chu1:P1 Chu2:·" in text
+    assert "Chu (violet)  emissaries: ·  palaces: Chu1:P1-Chu2:·" in text
     assert "hand: P1 [" in text and "P2 ?" in text
     assert f"deck: {len(state.deck)}" in text

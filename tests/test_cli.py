@@ -172,7 +172,9 @@ def test_play_with_a_person_answering_from_stdin(tmp_path: Path) -> None:
     assert "`nonsense` is not a legal move now" in out
     assert "no move number 0" in out
     assert "tablets in play: t01 t02 t12    roll:" in out and "gold: P1 (mountains) 0" in out
-    assert "A1  ·M1/R7" in out, "the board shows each spot's label, marker, mountain and river"
+    # piped, the board is drawn within 100 columns: label and marker, then mountain/river on a second board
+    assert "A1  · A2  ·" in out and "M1/R7   M1/R7" in out, "the board shows each spot's marker and regions"
+    assert max(len(line) for line in out.splitlines() if "your move" not in line) <= 100
     assert "P2 (rivers) plays" in out and "final scores" in out
     assert run("replay", str(log)).exit_code == 0
 

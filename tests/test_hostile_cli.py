@@ -299,7 +299,6 @@ ID_ERROR = ("bad rule set id `{}`: an id is `game` or `game/variant` in lowercas
     ("x" * 200, "x" * 80 + "...", ""),
     ("out/x.py", "out/x.py", "; to import a generated module file (trusted Python code), pass a path: "
                              "load(Path(...))"),
-    ("rules/x.yaml", "rules/x.yaml", "; to compile a rule file, use rulewright.load_rules(Path(...))"),
 ])
 def test_load_accepts_only_well_formed_ids(bad: str, shown: str, hint: str) -> None:
     with pytest.raises(BadSetup) as info:

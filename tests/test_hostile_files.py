@@ -477,7 +477,8 @@ def test_a_rule_file_outside_rules_needs_out(name: str, bundled_copy: Path) -> N
     would = "overwrite the bundled module" if name == "base.yaml" else "write"
     assert result.exit_code == 1 and result.stderr == (
         f"rulewright: error: {name}: it is not a bundled rule file (those are in rules/), and would {would} "
-        f"generated/{module}: compile it with `--out DIR`\n")
+        f"generated/{module}: compile it with `--out DIR` (`play`, `simulate` and rulewright.load() take the "
+        "rule file itself, compiled in memory)\n")
     assert snapshot(bundled_copy) == before
     assert run("compile", name, "--out", "mine").exit_code == 0
     assert (Path("mine") / module).is_file()
@@ -495,5 +496,6 @@ def test_a_rule_file_under_rules_writes_only_its_own_game(bundled_copy: Path, he
     result = run("compile", "rules/mandarin/base-two.yaml")
     assert result.exit_code == 1 and result.stderr == (
         "rulewright: error: rules/mandarin/base-two.yaml: its `game: china-cornett` is not its folder's game, "
-        "`mandarin`, and would write generated/china_cornett/base_two.py: compile it with `--out DIR`\n")
+        "`mandarin`, and would write generated/china_cornett/base_two.py: compile it with `--out DIR` "
+        "(`play`, `simulate` and rulewright.load() take the rule file itself, compiled in memory)\n")
     assert snapshot(bundled_copy) == before

@@ -46,7 +46,7 @@ def test_an_unknown_rule_set_is_an_error_not_a_traceback(tmp_path: Path) -> None
     path = write(tmp_path, "ruleset: china-cornet\nscenarios:\n  x:\n    expect: {terminal: false}\n")
     found, problems = scenarios.load_file(path)
     assert found == []
-    assert "s.yaml:1:10: error: no compiled rule set `china-cornet`" in problems[0].render()
+    assert "s.yaml:1:10: error: unknown rule set `china-cornet`: did you mean `china-cornett`?" in problems[0].render()
 
 
 def test_a_failure_shows_expected_against_actual_and_the_rules_that_fired(tmp_path: Path) -> None:

@@ -125,7 +125,7 @@ def test_variant_new_under_rules_appears_in_list(tmp_path: Path, monkeypatch: py
     shutil.copy(paths.ruleset_file("china-cornett"), rules / "china-cornett" / "base.yaml")
     monkeypatch.setattr(paths, "rules_dir", lambda: rules)
     monkeypatch.setattr(cli_module, "rules_dir", lambda: rules)
-    result = run("variant", "new", "china-cornett", "owner-none")
+    result = run("variant", "new", "china-cornett", "owner-none", "--dir", str(rules / "china-cornett"))
     assert result.exit_code == 0, result.output
     assert (rules / "china-cornett" / "owner-none.yaml").is_file()
     assert "rulewright compile china-cornett/owner-none" in result.stdout

@@ -21,7 +21,7 @@ from click.testing import CliRunner, Result
 
 import rulewright
 from rulewright.agents import RandomAgent, agent_seed
-from rulewright.cli import bundled_rulesets, cli
+from rulewright.cli import PLAY_WIDTH, bundled_rulesets, cli
 from rulewright.render import render_state
 from rulewright.runtime.state import Game, State
 
@@ -80,7 +80,7 @@ class Model:
         if deciding in self.humans:
             legal = state.legal_actions()
             self.asked += 1
-            self.shown.append(render_state(state, deciding, None))
+            self.shown.append(render_state(state, deciding, PLAY_WIDTH))
             while self.typed and not 1 <= self.typed[0] <= len(legal):
                 self.typed.pop(0)
                 self.asked += 1  # refused: asked again
@@ -116,7 +116,7 @@ def play_and_check(ruleset: str, tmp_path: Path, typed: list[int], humans: froze
     state = model.state
     assert final == json.loads(json.dumps(state.to_json()))
     if state.is_terminal():  # the end is drawn as the first person's seat sees it
-        model.shown.append(render_state(state, min(humans), None))
+        model.shown.append(render_state(state, min(humans), PLAY_WIDTH))
         assert "final scores: " in result.output
     else:  # the typed moves ran out: the game is abandoned when a person is next asked
         assert state.to_act() in humans and "game abandoned after" in result.output

@@ -1064,13 +1064,23 @@ def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool) -> Non
         other = load_game(against)
         comparisons = [sc.compare(s, other) for s in found]
         changed = sum(1 for c in comparisons if c.changes)
+        skipped = sum(1 for c in comparisons if c.skipped is not None)
         if as_json:
             click.echo(json.dumps({"against": against, "scenarios": len(found), "changed": changed,
-                                   "results": [c.to_json() for c in comparisons]}, indent=2))
+                                   "skipped": skipped, "results": [c.to_json() for c in comparisons]}, indent=2))
         else:
+            skipped_files: dict[tuple[str, str], int] = {}  # one line per file written for another rule set
             for c in comparisons:
-                click.echo(printable_lines(c.report(against)))
-            click.echo(printable(f"{plural(len(found), 'scenario')}: {changed} changed under {against}"))
+                if c.skipped is not None:
+                    key = (c.scenario.file, c.skipped)
+                    skipped_files[key] = skipped_files.get(key, 0) + 1
+                else:
+                    click.echo(printable_lines(c.report(against)))
+            for (file, why), count in skipped_files.items():
+                click.echo(printable(f"skipped  {file} ({plural(count, 'scenario')}): {why}"))
+            tail = (f" ({skipped} skipped: written for rule sets that {against} does not extend)"
+                    if skipped else "")
+            click.echo(printable(f"{plural(len(found), 'scenario')}: {changed} changed under {against}{tail}"))
         sys.exit(1 if changed else 0)
     results = [sc.run(s) for s in found]
     failed = sum(1 for r in results if not r.passed)

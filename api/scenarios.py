@@ -1159,8 +1159,11 @@ class Comparison:
     base: Result
     other: Result
     changes: list[tuple[str, Any, Any]]  # what, outcome under the scenario's rule set, under the other
+    skipped: str | None = None  # why it was not compared: written for a rule set the other does not extend
 
     def report(self, other_name: str) -> str:
+        if self.skipped is not None:
+            return f"skipped  {self.scenario.name}  ({self.scenario.where}): {self.skipped}"
         if not self.changes:
             return f"same     {self.scenario.name}  ({self.scenario.where})"
         lines = [f"CHANGED  {self.scenario.name}  ({self.scenario.where})"]
@@ -1177,12 +1180,27 @@ class Comparison:
             "file": self.scenario.file,
             "line": self.scenario.span.line,
             "changed": bool(self.changes),
+            "skipped": self.skipped,
             "changes": [{"what": w, "before": b, "after": a} for w, b, a in self.changes],
         }
 
 
+def extends(other: Game, base: Game) -> bool:
+    """Whether `other` is `base` or a variant of it (directly or through other variants): its
+    rule files are base's, then its own."""
+    files = base.info.files
+    return other.info.id == base.info.id and tuple(other.info.files[:len(files)]) == tuple(files)
+
+
 def compare(s: Scenario, other: Game) -> Comparison:
-    """The outcomes of a scenario under its own rule set and under `other`."""
+    """The outcomes of a scenario under its own rule set and under `other`. A scenario written for
+    a rule set that `other` does not extend is not played (its outcomes would differ for reasons
+    that are not the variant's): the comparison says so in `skipped`."""
+    assert s.game is not None, "load the scenario with load_file first"
+    if not extends(other, s.game):
+        empty = Result(s)
+        return Comparison(s, empty, empty, [], skipped=f"written for {s.game.info.ruleset}, which "
+                          f"{other.info.ruleset} does not extend")
     base = run(s)
     variant = Scenario(**{**s.__dict__, "game": other})
     after = run(variant, other)

@@ -634,9 +634,11 @@ def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequen
               help="Write the game log to FILE (with -n 1).")
 @click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one game log per game into DIR (game-000000.jsonl, ...).")
+@click.option("--check-invariants", is_flag=True,
+              help="Check the rule set's invariants after every move; a position that breaks one is a game error.")
 def simulate(ruleset: str, games: int, players: int | None, seed: int, workers: int, as_json: bool,
              max_moves: int, max_turns: int | None, options: tuple[str, ...], log_path: Path | None,
-             log_dir: Path | None) -> None:
+             log_dir: Path | None, check_invariants: bool = False) -> None:
     """Play random games of RULESET and report wins, lengths and scores.
 
     Exits 1 if any game raised an exception (they are counted, with the first message).
@@ -654,7 +656,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, workers: 
             if log_dir:
                 log_dir.mkdir(parents=True, exist_ok=True)
             spec = BatchSpec(ruleset, count, seed, chosen, max_moves, record=bool(log_path or log_dir),
-                             max_turns=max_turns)
+                             max_turns=max_turns, check_invariants=check_invariants)
             summary = Summary(ruleset, count, seed, chosen, max_moves, max_turns)
             show = not as_json and games > 1 and sys.stderr.isatty()
             started = time.perf_counter()

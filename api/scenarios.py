@@ -244,7 +244,10 @@ def load_file(path: Path, loader: GameLoader = default_loader) -> tuple[list[Sce
         if position is not None:
             if isinstance(position, YMap):
                 scenario.position = position
+                before = len(p.list)
                 _check_position(p, scenario, position, game)
+                if len(p.list) == before:
+                    _check_invariants(p, scenario, position, game)
             else:
                 p.error(position.span, "`position:` must be a mapping of field names to values")
         scenario.steps = _steps(p, scenario, value.get("steps"), game)
@@ -453,10 +456,27 @@ def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state
     given: dict[int, SourceSpan] = {}
     value_names = state.ENUMS.get(info.element, ()) if info.kind == "enum" else ()
     others: Any = None
+    owners = _owner_names(s, info, state)
+    grouped: dict[int, list[int]] = {}  # by owner: each entity's owners, in the order given
     for key, value in node.items:
         label = str(key.value)
         if label in ("others", "rest"):
             others = _value(p, s, info, value, state)
+            continue
+        if label in owners and isinstance(value, YSeq):  # `{Alex: [Chu1, Chu2]}`: Alex's spots
+            seat = owners[label]
+            for x in value.items:
+                index = _entity_index(p, s, info, x, state) if isinstance(x, YScalar) else None
+                if index is None:
+                    continue
+                if index in given or (info.kind == "entity" and index in grouped):
+                    p.error(x.span, f"{info.per} `{_label(state, info, index)}` is given two values for "
+                            f"`{info.name}`", f"first at line {given.get(index, x.span).line}")
+                    continue
+                if seat in grouped.setdefault(index, []):
+                    p.error(x.span, f"{info.per} `{_label(state, info, index)}` is given to {label} twice")
+                    continue
+                grouped[index].append(seat)
             continue
         if label in value_names and isinstance(value, YSeq):
             v = value_names.index(label)
@@ -476,10 +496,30 @@ def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state
                 continue
             given[index] = where.span
             out[index] = v
+    for index, seats in grouped.items():
+        if index in out:
+            p.error(node.span, f"{info.per} `{_label(state, info, index)}` is given two values for `{info.name}`")
+            continue
+        given[index] = node.span
+        out[index] = (seats[0] if info.kind == "entity" else frozenset(seats) if info.kind == "set"
+                      else tuple(seats))
     if others is not None and not partial:
         for i in range(count):
             out.setdefault(i, others)
     return out
+
+
+def _owner_names(s: Scenario, info: FieldInfo, state: State) -> dict[str, int]:
+    """For a per-entity field whose values are players or lists or sets of players (`palace_of`),
+    the names a position may group its entities by (`{Alex: [Chu1, Chu2]}`): each player's name
+    (and `P1` ...) and each neutral seat's, unless it is also the name of an entity of the field."""
+    if info.element != "player" or info.kind not in ("entity", "list", "set") or info.per == "player":
+        return {}
+    labels = set(state._labels(info.per or ""))
+    seats = {name: i for i, name in enumerate(s.names[:state.num_players])}
+    seats.update({f"P{i + 1}": i for i in range(state.num_players)})
+    seats.update({name: state.num_players + i for i, name in enumerate(state.NEUTRAL)})
+    return {name: seat for name, seat in seats.items() if name not in labels}
 
 
 AUCTION_KEYS = ("bidders", "bidder", "in", "high_bid", "high_bidder", "minimum", "step", "over")
@@ -585,6 +625,27 @@ def _check_position(p: _Problems, s: Scenario, node: YMap, game: Game) -> None:
                     did_you_mean(name, list(fields) + list(POSITION_SPECIAL)))
         else:
             _field_values(p, s, fields[name], value, state, partial=False)
+
+
+def _check_invariants(p: _Problems, s: Scenario, node: YMap, game: Game) -> None:
+    """A position the rules cannot hold, one that breaks an invariant of the rule set, is an
+    error naming the invariant and where the rule file states it."""
+    state = _fresh(s, game)
+    if apply_position(s, state) is not None:
+        return  # told when the scenario runs
+    for name in invariants_broken(state):
+        where = game.info.rules.get(f"invariants.{name}")
+        p.error(node.span, f"the position breaks invariant `{name}` of {game.info.ruleset}"
+                + (f" ({where})" if where else ""), "a position must be one the rules can reach")
+
+
+def invariants_broken(state: State) -> list[str]:
+    """The invariants `state` breaks, by name; an invariant that cannot be evaluated on it (a
+    fault of the rules on this position) counts as broken, with the error."""
+    try:
+        return state.broken_invariants()
+    except RulewrightError as exc:
+        return [f"(cannot be told: {exc})"]
 
 
 def _steps(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> list[Step]:
@@ -767,6 +828,10 @@ def run(s: Scenario, game: Game | None = None) -> Result:
         return result
     result.problem = apply_position(s, state)
     if result.problem is not None:
+        return result
+    broken = invariants_broken(state)
+    if broken:
+        result.problem = f"position breaks invariant {', '.join(f'`{b}`' for b in broken)} of {game.info.ruleset}"
         return result
     state.trace = result.fired
     error = _play(s, state)

@@ -905,7 +905,7 @@ def _triggers(r: _Reader, node: YNode | None) -> tuple[ir.Trigger, ...]:
 
 def _invariants(r: _Reader, node: YNode | None) -> tuple[ir.Invariant, ...]:
     """`invariants: {name: "condition"}`, or `{name: {holds: "condition", doc: ..., quote: ...}}`:
-    conditions every position of the game holds (docs/language.md, "Invariants")."""
+    conditions every position of the game holds (docs/scenarios.md, "Invariants")."""
     out: list[ir.Invariant] = []
     mapping = r.mapping(node, "invariants")
     for key, value in mapping.items if mapping is not None else ():

@@ -285,4 +285,4 @@ class RuleSet:
     setup: tuple[ast.Stmt, ...] = ()  # effects run once, before the first turn (chance allowed)
     tie_break: ast.Expr | None = None  # among players tied on score, the higher value of this wins
     records: tuple[RecordDecl, ...] = ()  # kinds of values made of named fields
-    invariants: tuple[Invariant, ...] = ()  # conditions every position holds (docs/language.md, "Invariants")
+    invariants: tuple[Invariant, ...] = ()  # conditions every position holds (docs/scenarios.md, "Invariants")

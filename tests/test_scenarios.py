@@ -276,3 +276,20 @@ def test_a_distribution_is_checked_when_read(tmp_path: Path) -> None:
     assert "no field `rol` in china-cornett" in text
     assert "`runs:` is a whole number from 1 to 100,000" in text
     assert "the probabilities add up to 0.75, not 1" in text
+
+
+def test_the_scenarios_of_docs_scenarios_md_pass(tmp_path: Path) -> None:
+    """Every whole scenario file shown in docs/scenarios.md (a YAML block with `scenarios:`) runs
+    and passes, so the examples cannot drift from the runner."""
+    import re
+
+    text = (HERE.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "scenarios:" in b]
+    assert len(blocks) >= 5
+    for i, block in enumerate(blocks):
+        (tmp_path / f"doc{i}.yaml").write_text(block, encoding="utf-8")
+        found, problems = scenarios.load_file(tmp_path / f"doc{i}.yaml")
+        assert problems == [] and found, (block, [d.render() for d in problems])
+        for s in found:
+            result = scenarios.run(s)
+            assert result.passed, result.report()

@@ -336,12 +336,10 @@ class ChinaCornettState(rt.State):
     # -- Invariants ---------------------------------------------------------------------------
     def broken_invariants(self) -> list[str]:
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""
-        broken: list[str] = []
-        if not (((self.tablets == frozenset((T01, T02, T12)) or self.tablets == frozenset((T02, T12))) or self.tablets == frozenset((T01, T12))) or not self.tablets):  # rules/china-cornett/base.yaml:251
-            broken.append('tablets_as_the_reductions_leave_them')
-        if not (self.roll >= 0 and self.roll <= 5):  # rules/china-cornett/base.yaml:254
-            broken.append('roll_the_tablets_can_show')
-        return broken
+        return [name for name, value in (
+            ('tablets_as_the_reductions_leave_them', ((self.tablets == frozenset((T01, T02, T12)) or self.tablets == frozenset((T02, T12))) or self.tablets == frozenset((T01, T12))) or not self.tablets),  # rules/china-cornett/base.yaml:251
+            ('roll_the_tablets_can_show', self.roll >= 0 and self.roll <= 5),  # rules/china-cornett/base.yaml:254
+        ) if not value]
 
     # -- End and scoring ----------------------------------------------------------------------
     def _is_over(self) -> bool:

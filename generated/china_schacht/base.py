@@ -822,10 +822,9 @@ class ChinaSchachtState(rt.State):
     # -- Invariants ---------------------------------------------------------------------------
     def broken_invariants(self) -> list[str]:
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""
-        broken: list[str] = []
-        if not (all(self.emissary_room(r) >= 0 for r in self.provinces())):  # rules/china-schacht/base.yaml:550
-            broken.append('emissaries_within_the_majority')
-        return broken
+        return [name for name, value in (
+            ('emissaries_within_the_majority', all(self.emissary_room(r) >= 0 for r in self.provinces())),  # rules/china-schacht/base.yaml:550
+        ) if not value]
 
     # -- End and scoring ----------------------------------------------------------------------
     def _is_over(self) -> bool:

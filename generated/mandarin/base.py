@@ -744,12 +744,10 @@ class MandarinState(rt.State):
     def broken_invariants(self) -> list[str]:
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""
         rt.new_move(self)
-        broken: list[str] = []
-        if not (all(sum(1 for p in range(self.num_players) if t in self.card[p]) <= 1 for t in range(72))):  # rules/mandarin/base.yaml:565
-            broken.append('a_tile_on_one_card_at_most')
-        if not ((len(self.out) <= 16 or rt.grown(self, 1224, 1, (self.out,), 'rules/mandarin/base.yaml:567')) and all(t in self.out for t in self.plain)):  # rules/mandarin/base.yaml:567
-            broken.append('plain_tiles_are_out')
-        return broken
+        return [name for name, value in (
+            ('a_tile_on_one_card_at_most', all(sum(1 for p in range(self.num_players) if t in self.card[p]) <= 1 for t in range(72))),  # rules/mandarin/base.yaml:565
+            ('plain_tiles_are_out', (len(self.out) <= 16 or rt.grown(self, 1224, 1, (self.out,), 'rules/mandarin/base.yaml:567')) and all(t in self.out for t in self.plain)),  # rules/mandarin/base.yaml:567
+        ) if not value]
 
     # -- End and scoring ----------------------------------------------------------------------
     def _is_over(self) -> bool:

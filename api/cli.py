@@ -1050,7 +1050,8 @@ def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool) -> Non
     """Run scenarios: rulebook examples and rulings as executable data (docs/scenarios.md).
 
     One line per scenario; a failure shows expected against actual and the rule lines that
-    fired. Exit 1 if any fails. With --against, exit 1 if any outcome changes."""
+    fired. Exit 1 if any fails. With --against, exit 1 if any outcome changes; scenarios of a
+    rule set the variant does not extend are skipped, one line per file."""
     from . import scenarios as sc
 
     for path in paths:

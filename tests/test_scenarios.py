@@ -293,3 +293,31 @@ def test_the_scenarios_of_docs_scenarios_md_pass(tmp_path: Path) -> None:
         for s in found:
             result = scenarios.run(s)
             assert result.passed, result.report()
+
+
+def test_a_distribution_of_one_players_value_and_a_variants_invariant(tmp_path: Path) -> None:
+    """`of:` may name one entity's value (`gold[Alex]`); under --against, a position that breaks
+    an invariant only the variant declares is a step problem of the variant's run."""
+    path = write(tmp_path, """\
+ruleset: china-cornett
+names: [Alex, Barbara]
+scenarios:
+  gold:
+    position:
+      marker: {A4: face_down, B4: gold_side, B5: gold_side, others: face_down}
+      roll: 1
+      gold: {Alex: 5}
+    steps:
+      - Alex: prospect A4
+    expect:
+      distribution: {of: "gold[Alex]", runs: 20, values: {8: 1}}
+""")
+    (scenario,), problems = scenarios.load_file(path)
+    assert problems == []
+    result = scenarios.run(scenario)
+    assert result.passed, result.report()
+    variant = tmp_path / "rich.yaml"
+    variant.write_text('extends: china-cornett\ninvariants:\n  poor: "all(gold[p] < 5 for p in players)"\n', encoding="utf-8")
+    comparison = scenarios.compare(scenario, rulewright.load_rules(variant))
+    assert comparison.changes[0][0] == "step"
+    assert comparison.changes[0][2].startswith("the position breaks invariant `poor` (")

@@ -317,7 +317,8 @@ scenarios:
     result = scenarios.run(scenario)
     assert result.passed, result.report()
     variant = tmp_path / "rich.yaml"
-    variant.write_text('extends: china-cornett\ninvariants:\n  poor: "all(gold[p] < 5 for p in players)"\n', encoding="utf-8")
+    variant.write_text('extends: china-cornett\ninvariants:\n  poor: "all(gold[p] < 5 for p in players)"\n',
+                       encoding="utf-8")
     comparison = scenarios.compare(scenario, rulewright.load_rules(variant))
     assert comparison.changes[0][0] == "step"
     assert comparison.changes[0][2].startswith("the position breaks invariant `poor` (")

@@ -37,6 +37,8 @@ POSITION_SPECIAL = ("to_act", "phase", "chance")
 # consume them: `draw` stands for draw() from a set and draw_from() a list alike.
 CHANCE_KINDS = ("die", "throw", "coin", "draw")
 DISTRIBUTION_KEYS = ("of", "runs", "values", "significance")
+# The replays one file's distributions may ask for, all together: a scenario file is data, and
+# 100,000 replays of a short scenario take about a minute.
 MAX_DISTRIBUTION_RUNS = 100_000
 # The largest scenario file read: 1 MiB, about sixty times the largest bundled one (18 KB).
 MAX_SCENARIO_FILE_BYTES = 1 << 20
@@ -253,7 +255,17 @@ def load_file(path: Path, loader: GameLoader = default_loader) -> tuple[list[Sce
         scenario.steps = _steps(p, scenario, value.get("steps"), game)
         scenario.expect = _expectations(p, scenario, value.get("expect"), game)
         scenarios.append(scenario)
+    replays = [(e.span, _runs(e.node)) for s in scenarios for e in s.expect if e.kind == "distribution"]
+    if sum(n for _, n in replays) > MAX_DISTRIBUTION_RUNS:
+        p.error(replays[-1][0], f"the distributions of this file replay their scenarios {sum(n for _, n in replays):,} "
+                f"times, more than {MAX_DISTRIBUTION_RUNS:,}", "ask for fewer `runs:`")
     return scenarios, p.list
+
+
+def _runs(node: YNode) -> int:
+    """How many replays a distribution asks for (1,000 unless it says)."""
+    runs = node.get("runs") if isinstance(node, YMap) else None
+    return runs.value if isinstance(runs, YScalar) and isinstance(runs.value, int) else 1000
 
 
 def _keys(p: _Problems, node: YMap, allowed: tuple[str, ...], what: str) -> None:
@@ -1142,8 +1154,8 @@ def _distribution(s: Scenario, game: Game, node: YMap) -> Check:
     from .runtime.rng import derive_seed
 
     p = _Problems()
-    runs_node, sig_node, of_node = node.get("runs"), node.get("significance"), node.get("of")
-    runs = runs_node.value if isinstance(runs_node, YScalar) and isinstance(runs_node.value, int) else 1000
+    sig_node, of_node = node.get("significance"), node.get("of")
+    runs = _runs(node)
     significance = sig_node.value if isinstance(sig_node, YScalar) and isinstance(sig_node.value, float) else 0.001
     values = node.get("values")
     wanted = {_key_text(k.value): _probability(v) or Fraction(0)

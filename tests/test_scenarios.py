@@ -322,3 +322,12 @@ scenarios:
     comparison = scenarios.compare(scenario, rulewright.load_rules(variant))
     assert comparison.changes[0][0] == "step"
     assert comparison.changes[0][2].startswith("the position breaks invariant `poor` (")
+
+
+def test_a_files_distributions_replay_at_most_100000_times_in_all(tmp_path: Path) -> None:
+    one = DISTRIBUTION.replace("runs: 400", "runs: 60000").replace("  tablets:\n", "  tablets-%s:\n")
+    text = one % ("a", "{1: 1/8, 2: 1/4, 3: 1/4, 4: 1/4, 5: 1/8}")
+    text += one.split("scenarios:\n", 1)[1] % ("b", "{1: 1/8, 2: 1/4, 3: 1/4, 4: 1/4, 5: 1/8}")
+    _, problems = scenarios.load_file(write(tmp_path, text))
+    assert [d.message for d in problems] == [
+        "the distributions of this file replay their scenarios 120,000 times, more than 100,000"]

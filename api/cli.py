@@ -717,9 +717,11 @@ def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequen
               help="Write the game log to FILE (with -n 1).")
 @click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one game log per game into DIR (game-000000.jsonl, ...).")
+@click.option("--check-invariants", is_flag=True,
+              help="Check the rule set's invariants after every move; a position that breaks one is a game error.")
 def simulate(ruleset: str, games: int, players: int | None, seed: int, workers: int, as_json: bool,
              max_moves: int, max_turns: int | None, options: tuple[str, ...], log_path: Path | None,
-             log_dir: Path | None) -> None:
+             log_dir: Path | None, check_invariants: bool = False) -> None:
     """Play random games of RULESET and report wins, lengths and scores.
 
     Exits 1 if any game raised an exception (they are counted, with the first message).
@@ -737,7 +739,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, workers: 
             if log_dir:
                 log_dir.mkdir(parents=True, exist_ok=True)
             spec = BatchSpec(ruleset, count, seed, chosen, max_moves, record=bool(log_path or log_dir),
-                             max_turns=max_turns)
+                             max_turns=max_turns, check_invariants=check_invariants)
             summary = Summary(ruleset, count, seed, chosen, max_moves, max_turns)
             show = not as_json and games > 1 and sys.stderr.isatty()
             started = time.perf_counter()
@@ -1131,7 +1133,8 @@ def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool) -> Non
     """Run scenarios: rulebook examples and rulings as executable data (docs/scenarios.md).
 
     One line per scenario; a failure shows expected against actual and the rule lines that
-    fired. Exit 1 if any fails. With --against, exit 1 if any outcome changes."""
+    fired. Exit 1 if any fails. With --against, exit 1 if any outcome changes; scenarios of a
+    rule set the variant does not extend are skipped, one line per file."""
     from . import scenarios as sc
 
     for path in paths:
@@ -1147,13 +1150,23 @@ def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool) -> Non
         other = load_game(against)
         comparisons = [sc.compare(s, other) for s in found]
         changed = sum(1 for c in comparisons if c.changes)
+        skipped = sum(1 for c in comparisons if c.skipped is not None)
         if as_json:
             click.echo(json.dumps({"against": against, "scenarios": len(found), "changed": changed,
-                                   "results": [c.to_json() for c in comparisons]}, indent=2))
+                                   "skipped": skipped, "results": [c.to_json() for c in comparisons]}, indent=2))
         else:
+            skipped_files: dict[tuple[str, str], int] = {}  # one line per file written for another rule set
             for c in comparisons:
-                click.echo(printable_lines(c.report(against)))
-            click.echo(printable(f"{plural(len(found), 'scenario')}: {changed} changed under {against}"))
+                if c.skipped is not None:
+                    key = (c.scenario.file, c.skipped)
+                    skipped_files[key] = skipped_files.get(key, 0) + 1
+                else:
+                    click.echo(printable_lines(c.report(against)))
+            for (file, why), count in skipped_files.items():
+                click.echo(printable(f"skipped  {file} ({plural(count, 'scenario')}): {why}"))
+            tail = (f" ({skipped} skipped: written for rule sets that {against} does not extend)"
+                    if skipped else "")
+            click.echo(printable(f"{plural(len(found), 'scenario')}: {changed} changed under {against}{tail}"))
         sys.exit(1 if changed else 0)
     results = [sc.run(s) for s in found]
     failed = sum(1 for r in results if not r.passed)

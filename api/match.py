@@ -37,8 +37,9 @@ from types import FrameType, TracebackType
 from typing import IO, Any
 
 from .agents import Agent, RandomAgent, agent_seed
+from .runtime.errors import RulewrightError
 from .runtime.rng import derive_seed
-from .runtime.state import Game
+from .runtime.state import Game, State
 
 DEFAULT_MAX_MOVES = 100_000
 
@@ -75,10 +76,12 @@ def play_game(
     agents: Mapping[int, Agent] | None = None,
     record: bool = False,
     index: int = 0,
+    check_invariants: bool = False,
 ) -> GameResult:
     """Play one game to its end (or to `max_moves` actions). Seats without an agent in
     `agents` are played by the random agent of this seed. Never raises for a fault of the
-    game: the exception is reported in the result."""
+    game: the exception is reported in the result. `check_invariants`: the rule set's invariants
+    are checked on the first position and after every move (BrokenInvariant names the move)."""
     default = RandomAgent(agent_seed(seed))
     chosen: Mapping[int, Agent] = agents or {}
     log: list[tuple[int, str]] = []
@@ -86,6 +89,8 @@ def play_game(
     try:
         state = game.new_state(players, seed, options)
         seat_agents = [chosen.get(p, default) for p in range(state.num_players)]
+        if check_invariants:
+            _check_invariants(state, "the setup")
         while not state.terminal:
             if state.moves >= max_moves or (max_turns is not None and state.turn > max_turns):
                 return GameResult(index, seed, [], [], state.turn, state.moves, capped=True, log=log,
@@ -97,11 +102,24 @@ def play_game(
                 log.append((player, str(action)))
             state.apply(action)
             turns, moves = state.turn, state.moves
+            if check_invariants:
+                _check_invariants(state, f"move {state.moves} (`{action}` by {state.label('player', player)})")
         return GameResult(index, seed, state.scores(), state.winners(), state.turn, state.moves, log=log,
                           final=state.to_json() if record else None)
     except Exception as exc:  # noqa: BLE001 - a faulty game is counted, not fatal
         message = f"{type(exc).__name__}: {exc}".splitlines()[0]
         return GameResult(index, seed, [], [], turns, moves, error=message, log=log)
+
+
+class BrokenInvariant(RulewrightError):
+    """A position reached in play breaks an invariant of its rule set (`invariants:`)."""
+
+
+def _check_invariants(state: State, after: str) -> None:
+    broken = state.broken_invariants()
+    if broken:
+        names = ", ".join(f"`{name}` ({state.game.info.rules.get(f'invariants.{name}', '?')})" for name in broken)
+        raise BrokenInvariant(f"after {after}: the position breaks invariant {names}")
 
 
 # -- batches -----------------------------------------------------------------------------------
@@ -117,6 +135,7 @@ class BatchSpec:
     max_moves: int = DEFAULT_MAX_MOVES
     record: bool = False
     max_turns: int | None = None  # a turn cap, beside the move cap (None: none)
+    check_invariants: bool = False  # the rule set's invariants checked after every move
 
 
 _GAMES: dict[str, Game] = {}
@@ -144,7 +163,7 @@ def play_range(spec: BatchSpec, start: int, stop: int, game: Game | None = None)
     g = game or _game(spec.ruleset)
     return [
         play_game(g, spec.players, derive_seed(spec.seed, i), spec.options, spec.max_moves,
-                  max_turns=spec.max_turns, record=spec.record, index=i)
+                  max_turns=spec.max_turns, record=spec.record, index=i, check_invariants=spec.check_invariants)
         for i in range(start, stop)
     ]
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
@@ -30,8 +31,15 @@ from .runtime.state import _parse_type as parse_saved_type
 FILE_KEYS = ("ruleset", "options", "players", "seed", "names", "scenarios")
 SCENARIO_KEYS = ("doc", "ruleset", "options", "players", "seed", "names", "position", "steps", "expect")
 EXPECT_KEYS = ("scores", "score_terms", "fields", "legal", "legal_includes", "legal_excludes", "illegal", "winners",
-               "terminal", "to_act", "error")
-POSITION_SPECIAL = ("to_act", "phase")
+               "terminal", "to_act", "error", "distribution")
+POSITION_SPECIAL = ("to_act", "phase", "chance")
+# The kinds of chance a scenario can fix (docs/scenarios.md, "Fixing chance"), as the mechanics
+# consume them: `draw` stands for draw() from a set and draw_from() a list alike.
+CHANCE_KINDS = ("die", "throw", "coin", "draw")
+DISTRIBUTION_KEYS = ("of", "runs", "values", "significance")
+# The replays one file's distributions may ask for, all together: a scenario file is data, and
+# 100,000 replays of a short scenario take about a minute.
+MAX_DISTRIBUTION_RUNS = 100_000
 # The largest scenario file read: 1 MiB, about sixty times the largest bundled one (18 KB).
 MAX_SCENARIO_FILE_BYTES = 1 << 20
 DEFAULT_NAMES = ("Alex", "Barbara", "Chris", "Doris", "Emil", "Fiona", "Georg", "Hanna")
@@ -39,10 +47,11 @@ DEFAULT_NAMES = ("Alex", "Barbara", "Chris", "Doris", "Emil", "Fiona", "Georg", 
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    kind: str  # "act" or "trigger"
+    kind: str  # "act", "trigger" or "chance"
     player: int | None
     text: str
     span: SourceSpan
+    node: YNode | None = None  # a `chance:` step's mapping
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,13 +246,26 @@ def load_file(path: Path, loader: GameLoader = default_loader) -> tuple[list[Sce
         if position is not None:
             if isinstance(position, YMap):
                 scenario.position = position
+                before = len(p.list)
                 _check_position(p, scenario, position, game)
+                if len(p.list) == before:
+                    _check_invariants(p, scenario, position, game)
             else:
                 p.error(position.span, "`position:` must be a mapping of field names to values")
         scenario.steps = _steps(p, scenario, value.get("steps"), game)
         scenario.expect = _expectations(p, scenario, value.get("expect"), game)
         scenarios.append(scenario)
+    replays = [(e.span, _runs(e.node)) for s in scenarios for e in s.expect if e.kind == "distribution"]
+    if sum(n for _, n in replays) > MAX_DISTRIBUTION_RUNS:
+        p.error(replays[-1][0], f"the distributions of this file replay their scenarios {sum(n for _, n in replays):,} "
+                f"times, more than {MAX_DISTRIBUTION_RUNS:,}", "ask for fewer `runs:`")
     return scenarios, p.list
+
+
+def _runs(node: YNode) -> int:
+    """How many replays a distribution asks for (1,000 unless it says)."""
+    runs = node.get("runs") if isinstance(node, YMap) else None
+    return runs.value if isinstance(runs, YScalar) and isinstance(runs.value, int) else 1000
 
 
 def _keys(p: _Problems, node: YMap, allowed: tuple[str, ...], what: str) -> None:
@@ -446,10 +468,27 @@ def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state
     given: dict[int, SourceSpan] = {}
     value_names = state.ENUMS.get(info.element, ()) if info.kind == "enum" else ()
     others: Any = None
+    owners = _owner_names(s, info, state)
+    grouped: dict[int, list[int]] = {}  # by owner: each entity's owners, in the order given
     for key, value in node.items:
         label = str(key.value)
         if label in ("others", "rest"):
             others = _value(p, s, info, value, state)
+            continue
+        if label in owners and isinstance(value, YSeq):  # `{Alex: [Chu1, Chu2]}`: Alex's spots
+            seat = owners[label]
+            for x in value.items:
+                index = _entity_index(p, s, info, x, state) if isinstance(x, YScalar) else None
+                if index is None:
+                    continue
+                if index in given or (info.kind == "entity" and index in grouped):
+                    p.error(x.span, f"{info.per} `{_label(state, info, index)}` is given two values for "
+                            f"`{info.name}`", f"first at line {given.get(index, x.span).line}")
+                    continue
+                if seat in grouped.setdefault(index, []):
+                    p.error(x.span, f"{info.per} `{_label(state, info, index)}` is given to {label} twice")
+                    continue
+                grouped[index].append(seat)
             continue
         if label in value_names and isinstance(value, YSeq):
             v = value_names.index(label)
@@ -469,10 +508,30 @@ def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state
                 continue
             given[index] = where.span
             out[index] = v
+    for index, seats in grouped.items():
+        if index in out:
+            p.error(node.span, f"{info.per} `{_label(state, info, index)}` is given two values for `{info.name}`")
+            continue
+        given[index] = node.span
+        out[index] = (seats[0] if info.kind == "entity" else frozenset(seats) if info.kind == "set"
+                      else tuple(seats))
     if others is not None and not partial:
         for i in range(count):
             out.setdefault(i, others)
     return out
+
+
+def _owner_names(s: Scenario, info: FieldInfo, state: State) -> dict[str, int]:
+    """For a per-entity field whose values are players or lists or sets of players (`palace_of`),
+    the names a position may group its entities by (`{Alex: [Chu1, Chu2]}`): each player's name
+    (and `P1` ...) and each neutral seat's, unless it is also the name of an entity of the field."""
+    if info.element != "player" or info.kind not in ("entity", "list", "set") or info.per == "player":
+        return {}
+    labels = set(state._labels(info.per or ""))
+    seats = {name: i for i, name in enumerate(s.names[:state.num_players])}
+    seats.update({f"P{i + 1}": i for i in range(state.num_players)})
+    seats.update({name: state.num_players + i for i, name in enumerate(state.NEUTRAL)})
+    return {name: seat for name, seat in seats.items() if name not in labels}
 
 
 AUCTION_KEYS = ("bidders", "bidder", "in", "high_bid", "high_bidder", "minimum", "step", "over")
@@ -571,11 +630,34 @@ def _check_position(p: _Problems, s: Scenario, node: YMap, game: Game) -> None:
             text = _text(p, value)
             if text is not None and text not in state.PHASES:
                 p.error(value.span, f"no phase `{text}`", did_you_mean(text, state.PHASES))
+        elif name == "chance":
+            _chance(p, s, value, state)
         elif name not in fields:
             p.error(key.span, f"no field `{name}` in {game.info.ruleset}",
                     did_you_mean(name, list(fields) + list(POSITION_SPECIAL)))
         else:
             _field_values(p, s, fields[name], value, state, partial=False)
+
+
+def _check_invariants(p: _Problems, s: Scenario, node: YMap, game: Game) -> None:
+    """A position the rules cannot hold, one that breaks an invariant of the rule set, is an
+    error naming the invariant and where the rule file states it."""
+    state = _fresh(s, game)
+    if apply_position(s, state) is not None:
+        return  # told when the scenario runs
+    for name in invariants_broken(state):
+        where = game.info.rules.get(f"invariants.{name}")
+        p.error(node.span, f"the position breaks invariant `{name}` of {game.info.ruleset}"
+                + (f" ({where})" if where else ""), "a position must be one the rules can reach")
+
+
+def invariants_broken(state: State) -> list[str]:
+    """The invariants `state` breaks, by name; an invariant that cannot be evaluated on it (a
+    fault of the rules on this position) counts as broken, with the error."""
+    try:
+        return state.broken_invariants()
+    except RulewrightError as exc:
+        return [f"(cannot be told: {exc})"]
 
 
 def _steps(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> list[Step]:
@@ -592,9 +674,14 @@ def _steps(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> list[St
             out.append(Step("act", None, item.value, item.span))
             continue
         if not isinstance(item, YMap) or len(item.items) != 1:
-            p.error(item.span, "a step is `- <player>: <action text>`, `- <action text>` or `- trigger: <name>`")
+            p.error(item.span, "a step is `- <player>: <action text>`, `- <action text>`, `- trigger: <name>` "
+                    "or `- chance: {die: [4]}`")
             continue
         key, value = item.items[0]
+        if key.value == "chance":
+            _chance(p, s, value, _fresh(s, game))
+            out.append(Step("chance", None, "chance", value.span, value))
+            continue
         text = _text(p, value)
         if text is None:
             continue
@@ -671,6 +758,8 @@ def _expectations(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> 
         elif kind in ("legal", "legal_includes", "legal_excludes"):
             if not isinstance(value, YSeq):
                 p.error(value.span, f"`{kind}:` is a list of action texts")
+        elif kind == "distribution":
+            _check_distribution(p, s, value, state)
         elif kind == "illegal":
             if isinstance(value, YMap):
                 for _, v in value.items:
@@ -710,6 +799,8 @@ def apply_position(s: Scenario, state: State) -> str | None:
                 state.current = to_act = seat
         elif name == "phase":
             state.phase = state.PHASES.index(str(value.value)) if isinstance(value, YScalar) else state.phase
+        elif name == "chance":
+            _force(state, _chance(p, s, value, state))
         elif name in fields:
             info = fields[name]
             values = _field_values(p, s, info, value, state, partial=False)
@@ -750,10 +841,37 @@ def run(s: Scenario, game: Game | None = None) -> Result:
     result.problem = apply_position(s, state)
     if result.problem is not None:
         return result
+    broken = invariants_broken(state)
+    if broken:  # a position the loader accepted under the scenario's own rule set, broken under another
+        where = [f"`{b}` ({game.info.rules.get(f'invariants.{b}', '?')})" for b in broken]
+        result.problem = f"the position breaks invariant {', '.join(where)} of {game.info.ruleset}"
+        return result
     state.trace = result.fired
+    error = _play(s, state)
+    expected_error = next((e for e in s.expect if e.kind == "error"), None)
+    if error is not None and expected_error is None:
+        result.problem = error
+    _compare(s, state, result, error)
+    left = [f"{kind} {shown}" for kind, queue in (state.rng.forced or {}).items() for _, shown in queue]
+    if left and error is None:
+        result.checks.append(Check("forced chance", "all of it used", f"not used: {', '.join(left)}", False))
+    state.trace = None
+    for e in s.expect:
+        if e.kind == "distribution" and isinstance(e.node, YMap):
+            result.checks.append(_distribution(s, game, e.node))
+    return result
+
+
+def _play(s: Scenario, state: State) -> str | None:
+    """Play the scenario's steps on `state`; the error that stopped them, or None."""
+    p = _Problems()
     error: str | None = None
     for step in s.steps:
         try:
+            if step.kind == "chance":
+                if step.node is not None:
+                    _force(state, _chance(p, s, step.node, state))
+                continue
             if step.kind == "trigger":
                 getattr(state, f"_trigger_{step.text}")()
                 if state._is_over():
@@ -769,12 +887,7 @@ def run(s: Scenario, game: Game | None = None) -> Result:
         except RulewrightError as exc:
             error = str(exc)
             break
-    expected_error = next((e for e in s.expect if e.kind == "error"), None)
-    if error is not None and expected_error is None:
-        result.problem = error
-    _compare(s, state, result, error)
-    state.trace = None
-    return result
+    return error
 
 
 def _compare(s: Scenario, state: State, result: Result, error: str | None) -> None:
@@ -842,12 +955,14 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
             elif isinstance(node, YSeq):
                 items = [(str(x.value), None) for x in node.items if isinstance(x, YScalar)]
             for text, rule in items:
+                # keyed by the text alone, legal or not, so that `--against` sees a move turn legal
+                wanted_outcome = f"illegal ({rule})" if rule else "illegal"
                 if state.parse_action(text) is not None:
-                    result.checks.append(Check(f"`{text}`", f"illegal ({rule})" if rule else "illegal", "legal", False))
+                    result.checks.append(Check(f"`{text}`", wanted_outcome, "legal", False))
                     continue
                 _, why = state.why_illegal(text)
-                ok = rule is None or why == rule or why.startswith(rule + ".")
-                result.checks.append(Check(f"rule forbidding `{text}`", rule or "any", why, ok))
+                ok = rule is None or _forbids(state, rule, why, text)
+                result.checks.append(Check(f"`{text}`", wanted_outcome, f"illegal ({why})", ok))
         elif e.kind == "winners" and isinstance(node, YSeq):
             wanted_seats = sorted(x for x in (_seat(p, s, v, state.num_players) for v in node.items) if x is not None)
             actual = state.winners()
@@ -865,6 +980,230 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
         elif e.kind == "error" and isinstance(node, YScalar):
             wanted = str(node.value)
             result.checks.append(Check("error", wanted, error or "no error", error is not None and wanted in error))
+
+
+def _forbids(state: State, rule: str, why: str, text: str) -> bool:
+    """Whether `rule` (a rule path or a prefix of one: `actions.turn_back`) is the one that
+    forbids the move, `why` (State.why_illegal)."""
+    return why == rule or why.startswith(rule + ".")
+
+
+# -- Chance a scenario fixes (docs/scenarios.md, "Fixing chance") --------------------------------
+
+def _chance(p: _Problems, s: Scenario, node: YNode, state: State) -> dict[str, list[tuple[Any, str]]]:
+    """The outcomes a `chance:` mapping forces, per kind of chance, in the game's representation
+    with the words the scenario used: `{die: [4, 3], throw: [5], coin: [true], draw: [tile10]}`."""
+    out: dict[str, list[tuple[Any, str]]] = {}
+    if not isinstance(node, YMap):
+        p.error(node.span, "`chance:` maps kinds of chance to the outcomes to come, in order",
+                f"kinds: {', '.join(CHANCE_KINDS)}; e.g. `chance: {{die: [4]}}`")
+        return out
+    for key, value in node.items:
+        kind = str(key.value)
+        if kind not in CHANCE_KINDS:
+            p.error(key.span, f"no kind of chance `{kind}`",
+                    did_you_mean(kind, CHANCE_KINDS) or f"kinds: {', '.join(CHANCE_KINDS)}")
+            continue
+        queue = out.setdefault(kind, [])
+        for item in value.items if isinstance(value, YSeq) else [value]:
+            outcome = _outcome(p, s, kind, item, state)
+            if outcome is not None:
+                queue.append(outcome)
+    return out
+
+
+def _outcome(p: _Problems, s: Scenario, kind: str, node: YNode, state: State) -> tuple[Any, str] | None:
+    number = isinstance(node, YScalar) and isinstance(node.value, int) and not isinstance(node.value, bool)
+    if kind == "die":
+        if number and isinstance(node, YScalar) and isinstance(node.value, int) and node.value >= 1:
+            return node.value, str(node.value)
+        p.error(node.span, "a forced die is the face it shows, a whole number from 1")
+        return None
+    if kind == "coin":
+        if isinstance(node, YScalar) and isinstance(node.value, bool):
+            return node.value, str(node.value).lower()
+        p.error(node.span, "a forced coin is true or false")
+        return None
+    if kind == "throw":
+        if number and isinstance(node, YScalar):
+            return node.value, str(node.value)
+        if isinstance(node, YMap):  # the face of each die thrown: {t01: 1, t02: 0, t12: 2}
+            faces: dict[int, int] = {}
+            for k, v in node.items:
+                name = str(k.value)
+                die = [labels.index(name) for labels in state.DICE.values() if name in labels]
+                if not die:
+                    dice = [x for labels in state.DICE.values() for x in labels]
+                    p.error(k.span, f"no die `{name}`", did_you_mean(name, dice) or
+                            (f"dice: {', '.join(dice)}" if dice else f"{s.ruleset} declares no dice"))
+                elif not (isinstance(v, YScalar) and isinstance(v.value, int) and not isinstance(v.value, bool)):
+                    p.error(v.span, "a die's face is a whole number")
+                else:
+                    faces[die[0]] = v.value
+            shown = "{" + ", ".join(f"{k.value}: {v.value}" for k, v in node.items if isinstance(v, YScalar)) + "}"
+            return faces, shown
+        p.error(node.span, "a forced throw is the sum shown (`5`) or each die's face (`{t01: 1, t12: 2}`)")
+        return None
+    # a draw: a number, or an entity by its name (a spot, a region, a component, a value, a player)
+    if number and isinstance(node, YScalar):
+        return node.value, str(node.value)
+    text = _text(p, node)
+    if text is None:
+        return None
+    found: dict[str, int] = {}
+    names = list(s.names[:state.num_players])
+    if text in names:
+        found["player"] = names.index(text)
+    for kind in ("spot", "region", *state.DICE, *state.ENUMS):
+        try:
+            labels = list(state._labels(kind))
+        except (KeyError, AttributeError):
+            continue
+        if text in labels:
+            found[kind] = labels.index(text)
+    if len(set(found.values())) > 1:
+        p.error(node.span, f"`{text}` names several things ({', '.join(found)}) that stand for other values",
+                "a forced draw must name one thing")
+        return None
+    if not found:
+        every = [x for kind in ("spot", *state.ENUMS) for x in list(state._labels(kind))]
+        p.error(node.span, f"nothing is called `{text}` in {s.ruleset}", did_you_mean(text, every))
+        return None
+    return next(iter(found.values())), text
+
+
+def _force(state: State, queues: dict[str, list[tuple[Any, str]]]) -> None:
+    """Queue forced outcomes on the state's generator, after any still to come."""
+    if not any(queues.values()):
+        return
+    forced = state.rng.forced if state.rng.forced is not None else {}
+    for kind, queue in queues.items():
+        forced.setdefault(kind, []).extend(queue)
+    state.rng.forced = forced
+
+
+# -- Distributions over many runs ----------------------------------------------------------------
+
+def _check_distribution(p: _Problems, s: Scenario, node: YNode, state: State) -> None:
+    if not isinstance(node, YMap):
+        p.error(node.span, "`distribution:` is a mapping: of, runs, values, significance")
+        return
+    _keys(p, node, DISTRIBUTION_KEYS, "distribution")
+    of = node.get("of")
+    if of is None or _read_of(p, s, of, state) is None:
+        if of is None:
+            p.error(node.span, "`distribution:` needs `of:`, the field (or `field[entity]`) whose values are counted")
+    runs = node.get("runs")
+    if runs is not None and not (isinstance(runs, YScalar) and isinstance(runs.value, int)
+                                 and not isinstance(runs.value, bool) and 1 <= runs.value <= MAX_DISTRIBUTION_RUNS):
+        p.error(runs.span, f"`runs:` is a whole number from 1 to {MAX_DISTRIBUTION_RUNS:,}")
+    sig = node.get("significance")
+    if sig is not None and not (isinstance(sig, YScalar) and isinstance(sig.value, float) and 0 < sig.value < 1):
+        p.error(sig.span, "`significance:` is a probability between 0 and 1, such as 0.001")
+    values = node.get("values")
+    if not isinstance(values, YMap) or not values.items:
+        p.error((values or node).span, "`values:` maps each value to its probability (`{1: 1/8, 2: 1/4}`)")
+        return
+    total = Fraction(0)
+    for _, v in values.items:
+        q = _probability(v)
+        if q is None:
+            p.error(v.span, "a probability is a number from 0 to 1 or a fraction (`1/8`)")
+            return
+        total += q
+    if abs(total - 1) > Fraction(1, 10**6):
+        p.error(values.span, f"the probabilities add up to {float(total):g}, not 1")
+
+
+def _probability(node: YNode) -> Fraction | None:
+    if not isinstance(node, YScalar) or isinstance(node.value, bool):
+        return None
+    try:
+        q = Fraction(str(node.value))
+    except (ValueError, ZeroDivisionError):
+        return None
+    return q if 0 <= q <= 1 else None
+
+
+def _read_of(p: _Problems, s: Scenario, node: YNode, state: State) -> tuple[FieldInfo, int | None] | None:
+    """The field (`roll`) or one entity's value of a per-entity field (`gold[Alex]`) counted."""
+    text = _text(p, node)
+    if text is None:
+        return None
+    name, _, rest = text.partition("[")
+    fields = {f.name: f for f in state.FIELDS}
+    info = fields.get(name.strip())
+    if info is None:
+        p.error(node.span, f"no field `{name.strip()}` in {s.ruleset}", did_you_mean(name.strip(), fields))
+        return None
+    if info.per is None:
+        if rest:
+            p.error(node.span, f"`{info.name}` is one value: count it as `{info.name}`")
+            return None
+        return info, None
+    if not rest.endswith("]"):
+        p.error(node.span, f"`{info.name}` has one value per {info.per}: count one, `{info.name}[...]`")
+        return None
+    index = _entity_index(p, s, info, YScalar(rest[:-1].strip(), node.span, node.span), state)
+    return None if index is None else (info, index)
+
+
+def _distribution(s: Scenario, game: Game, node: YMap) -> Check:
+    """Replay the scenario (position and steps) under `runs` seeds drawn from its own, count the
+    values of `of`, and test them against `values` (Pearson's chi-square goodness of fit)."""
+    from .runtime.rng import derive_seed
+
+    p = _Problems()
+    sig_node, of_node = node.get("significance"), node.get("of")
+    runs = _runs(node)
+    significance = sig_node.value if isinstance(sig_node, YScalar) and isinstance(sig_node.value, float) else 0.001
+    values = node.get("values")
+    wanted = {_key_text(k.value): _probability(v) or Fraction(0)
+              for k, v in (values.items if isinstance(values, YMap) else ())}
+    what = f"distribution of {of_node.value if isinstance(of_node, YScalar) else '?'}"
+    options = {k: v for k, v in s.options.items() if k in {o.name for o in game.info.options}}
+    counts: dict[str, int] = {}
+    for i in range(runs):
+        state = game.new_state(_player_count(s, game), derive_seed(s.seed, i), options)
+        problem = apply_position(s, state)
+        error = problem or _play(s, state)
+        if error is not None:
+            return Check(what, "a value per run", f"run {i + 1} stopped: {error}", False)
+        target = _read_of(p, s, of_node, state) if of_node is not None else None
+        if target is None:
+            return Check(what, "a value per run", "no field to count", False)
+        info, index = target
+        value = getattr(state, info.name)
+        value = value if index is None else value[index]
+        names = (*s.names[:state.num_players], *state.NEUTRAL)
+        shown = _key_text(_shown(state, info, value, names) if index is None else _named(state, info, value))
+        counts[shown] = counts.get(shown, 0) + 1
+    expected_shown = {k: str(v) for k, v in wanted.items()}
+    strays = sorted(k for k in counts if wanted.get(k, 0) == 0)
+    observed = ", ".join(f"{k}: {counts[k]}" for k in sorted(counts, key=_natural))
+    if strays:
+        return Check(what, expected_shown, f"{', '.join(strays)} came up (observed {observed} in {runs} runs)", False)
+    keys = [k for k, q in wanted.items() if q > 0]
+    if len(keys) == 1:  # one value certain: it came up every time (no stray above), nothing to test
+        return Check(what, expected_shown, f"observed {observed} in {runs} runs", True)
+    try:
+        from scipy.stats import chisquare  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:
+        return Check(what, expected_shown, "not tested: a distribution needs scipy (pip install 'rulewright[stats]')",
+                     False)
+    test = chisquare([counts.get(k, 0) for k in keys], [float(wanted[k]) * runs for k in keys])
+    pvalue = float(test.pvalue)
+    return Check(what, expected_shown, f"observed {observed} in {runs} runs: chi-square {float(test.statistic):.2f}, "
+                 f"p = {pvalue:.3g} {'>=' if pvalue >= significance else '<'} {significance:g}",
+                 pvalue >= significance)
+
+
+def _key_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _natural(text: str) -> tuple[int, int | str]:
+    return (0, int(text)) if text.lstrip("-").isdigit() else (1, text)
 
 
 def _plain(value: Any) -> Any:
@@ -900,8 +1239,11 @@ class Comparison:
     base: Result
     other: Result
     changes: list[tuple[str, Any, Any]]  # what, outcome under the scenario's rule set, under the other
+    skipped: str | None = None  # why it was not compared: written for a rule set the other does not extend
 
     def report(self, other_name: str) -> str:
+        if self.skipped is not None:
+            return f"skipped  {self.scenario.name}  ({self.scenario.where}): {self.skipped}"
         if not self.changes:
             return f"same     {self.scenario.name}  ({self.scenario.where})"
         lines = [f"CHANGED  {self.scenario.name}  ({self.scenario.where})"]
@@ -918,12 +1260,27 @@ class Comparison:
             "file": self.scenario.file,
             "line": self.scenario.span.line,
             "changed": bool(self.changes),
+            "skipped": self.skipped,
             "changes": [{"what": w, "before": b, "after": a} for w, b, a in self.changes],
         }
 
 
+def extends(other: Game, base: Game) -> bool:
+    """Whether `other` is `base` or a variant of it (directly or through other variants): its
+    rule files are base's, then its own."""
+    files = base.info.files
+    return other.info.id == base.info.id and tuple(other.info.files[:len(files)]) == tuple(files)
+
+
 def compare(s: Scenario, other: Game) -> Comparison:
-    """The outcomes of a scenario under its own rule set and under `other`."""
+    """The outcomes of a scenario under its own rule set and under `other`. A scenario written for
+    a rule set that `other` does not extend is not played (its outcomes would differ for reasons
+    that are not the variant's): the comparison says so in `skipped`."""
+    assert s.game is not None, "load the scenario with load_file first"
+    if not extends(other, s.game):
+        empty = Result(s)
+        return Comparison(s, empty, empty, [], skipped=f"written for {s.game.info.ruleset}, which "
+                          f"{other.info.ruleset} does not extend")
     base = run(s)
     variant = Scenario(**{**s.__dict__, "game": other})
     after = run(variant, other)

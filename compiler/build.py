@@ -22,8 +22,9 @@ TOP_KEYS = (
     "rulewright", "game", "title", "author", "extends", "incompatible", "players", "roles", "neutral",
     "enums", "components", "setup", "records",
     "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
-    "end", "scoring", "winner", "tie_break",
+    "end", "scoring", "winner", "tie_break", "invariants",
 )
+INVARIANT_KEYS = ("holds", "doc", "quote")
 OPTION_KEYS = ("doc", "quote", "default", "choices")
 BOARD_KEYS = ("hexagon", "ring", "graph", "regions", "borders", "expect", "players", "note", "hexmap", "wall")
 GRAPH_KEYS = ("spots", "roads")
@@ -371,6 +372,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         if term is not None and expr is not None:
             scoring.append(ir.ScoreTerm(term, expr, key.span))
     tie_break = r.expr(tree.get("tie_break"), "tie_break") if tree.get("tie_break") is not None else None
+    invariants = _invariants(r, tree.get("invariants"))
     winner = r.text(tree.get("winner"), "winner", "highest_score") or "highest_score"
     if winner not in WINNER_RULES:
         node = tree.get("winner")
@@ -414,6 +416,7 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         setup=setup,
         tie_break=tie_break,
         records=records,
+        invariants=invariants,
     )
     return ruleset, r.diagnostics
 
@@ -921,4 +924,26 @@ def _triggers(r: _Reader, node: YNode | None) -> tuple[ir.Trigger, ...]:
             r.error(key.span, f"trigger `{key.value}` needs `after: [actions]` or `at: turn_end`")
         out.append(ir.Trigger(trigger_name, after, at, r.expr(m.get("when"), "when"),
                               r.block(m.get("effect"), "effect"), key.span))
+    return tuple(out)
+
+
+def _invariants(r: _Reader, node: YNode | None) -> tuple[ir.Invariant, ...]:
+    """`invariants: {name: "condition"}`, or `{name: {holds: "condition", doc: ..., quote: ...}}`:
+    conditions every position of the game holds (docs/scenarios.md, "Invariants")."""
+    out: list[ir.Invariant] = []
+    mapping = r.mapping(node, "invariants")
+    for key, value in mapping.items if mapping is not None else ():
+        name = r.declared(key, "an invariant")
+        doc = ""
+        if isinstance(value, YMap):
+            r.keys(value, INVARIANT_KEYS, f"invariant `{key.value}`")
+            doc = r.text(value.get("doc"), "doc", "") or ""
+            held = value.get("holds")
+            if held is None:
+                r.error(value.span, f"invariant `{key.value}` needs `holds:`, the condition every position holds")
+                continue
+            value = held
+        expr = r.expr(value, f"invariant `{key.value}`")
+        if name is not None and expr is not None:
+            out.append(ir.Invariant(name, expr, doc, key.span))
     return tuple(out)

@@ -1051,9 +1051,20 @@ class _Checker:
         scoring = tuple(t.Score(term.name, self.per_player(term.expr, f"scoring term `{term.name}`"), term.span)
                         for term in rs.scoring)
         tie_break = self.tie_break(rs.tie_break) if rs.tie_break is not None else None
+        invariants = self.invariants(rs.invariants)
         return t.TypedProgram(rs, self.tables.freeze(), tuple(self.components), tuple(fields), tuple(defines),
                               tuple(procedures), tuple(triggers), tuple(phases), tuple(actions), setup, end, scoring,
-                              tie_break, tuple((name, ty) for name, (ty, _) in sorted(self.asks.items())))
+                              tie_break, tuple((name, ty) for name, (ty, _) in sorted(self.asks.items())), invariants)
+
+    def invariants(self, declared: tuple[ir.Invariant, ...]) -> tuple[t.Invariant, ...]:
+        """Each invariant a condition like `end:`, but true or false only: a bool over the game,
+        no chance, no locals."""
+        out = []
+        for inv in declared:
+            typed = self.rule_expr(inv.expr, f"invariant `{inv.name}`")
+            self.want(BOOL, typed.ty, inv.expr.span, f"invariant `{inv.name}`")
+            out.append(t.Invariant(inv.name, typed, inv.doc, inv.span))
+        return tuple(out)
 
     def tie_break(self, e: ast.Expr) -> t.Expr:
         """An int over `player`, or a list of ints compared item by item (a lexicographic tie-break:

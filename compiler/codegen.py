@@ -138,6 +138,8 @@ def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
         out.append(("end", rs.end.span.short))
     for term in rs.scoring:
         out.append((f"scoring.{term.name}", term.span.short))
+    for inv in rs.invariants:
+        out.append((f"invariants.{inv.name}", inv.span.short))
     return out
 
 
@@ -195,6 +197,8 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
         end=program.end,
         end_span=program.end_span or rs.span,
         scoring=program.scoring,
+        invariants=[(name, code, span, next(i.doc for i in rs.invariants if i.name == name))
+                    for name, code, span in program.invariants],
         game_id=rs.game,
         variant=rs.variant,
         players=rs.players,

@@ -211,6 +211,17 @@ class ScoreTerm:
 
 
 @dataclass(frozen=True, slots=True)
+class Invariant:
+    """A condition every position of the game holds (`invariants: {name: "condition"}`): the
+    rulebook's own facts, checked on scenario positions and during random games."""
+
+    name: str
+    expr: ast.Expr
+    doc: str
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class Attribute:
     name: str
     value: ast.Expr  # over `i`, the component's number from 0
@@ -274,3 +285,4 @@ class RuleSet:
     setup: tuple[ast.Stmt, ...] = ()  # effects run once, before the first turn (chance allowed)
     tie_break: ast.Expr | None = None  # among players tied on score, the higher value of this wins
     records: tuple[RecordDecl, ...] = ()  # kinds of values made of named fields
+    invariants: tuple[Invariant, ...] = ()  # conditions every position holds (docs/scenarios.md, "Invariants")

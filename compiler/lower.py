@@ -172,6 +172,7 @@ class Program:
     setup_steps: bool = False
     turn_end_steps: bool = False
     asks: list[tuple[str, str]] = field(default_factory=list)
+    invariants: list[tuple[str, str, SourceSpan]] = field(default_factory=list)  # name, condition, where
 
 
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
@@ -1370,6 +1371,10 @@ class _Lowerer:
         if typed.end is not None:
             prog.end = self.condition(typed.end, "end")
             prog.end_span = typed.end.span
+        before = self.charges
+        for inv in typed.invariants:
+            prog.invariants.append((inv.name, self.condition(inv.expr, ""), inv.span))
+        self.mark(before, "invariant")
         before = self.charges
         for term in typed.scoring:
             prog.scoring.append((term.name, self.condition(term.expr, "", "player"), term.span))

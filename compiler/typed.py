@@ -386,6 +386,16 @@ class Score:
 
 
 @dataclass(frozen=True, slots=True)
+class Invariant:
+    """A condition every position holds (a bool that reads the game and draws no chance)."""
+
+    name: str
+    expr: Expr
+    doc: str
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class Tables:
     """What the declarations give generated code as data."""
 
@@ -416,6 +426,7 @@ class TypedProgram:
     scoring: tuple[Score, ...]
     tie_break: Expr | None
     asks: tuple[tuple[str, Ty], ...] = ()  # each `ask ... to choose <name>`: the name and its type
+    invariants: tuple[Invariant, ...] = ()
 
 
 def subexpressions(e: Expr) -> tuple[Expr, ...]:

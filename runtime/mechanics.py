@@ -33,6 +33,8 @@ def throw(rng: Rng, dice: Iterable[int], faces: Sequence[Sequence[int]]) -> int:
 
     Dice are thrown in index order so that a game replays the same from its seed.
     """
+    if rng.forced is not None and rng.forced.get("throw"):
+        return _forced_throw(rng, dice, faces)
     total = 0
     for die in sorted(dice):
         sides = faces[die]
@@ -42,10 +44,17 @@ def throw(rng: Rng, dice: Iterable[int], faces: Sequence[Sequence[int]]) -> int:
 
 def die(rng: Rng, faces: int) -> int:
     """A die roll, 1 to `faces`."""
+    if rng.forced is not None and rng.forced.get("die"):
+        value, shown = _forced(rng, "die")
+        if not 1 <= value <= faces:
+            raise RulewrightError(f"forced die {shown} cannot happen: the die has faces 1 to {faces}")
+        return int(value)
     return 1 + rng.below(max(1, faces))
 
 
 def coin(rng: Rng) -> bool:
+    if rng.forced is not None and rng.forced.get("coin"):
+        return bool(_forced(rng, "coin")[0])
     return rng.below(2) == 1
 
 
@@ -55,6 +64,9 @@ def draw(rng: Rng, items: Iterable[T]) -> T:
     pool: list[Any] = list(items)
     if not pool:
         raise RulewrightError("draw() from an empty set: the rules must check that something is left")
+    if rng.forced is not None and rng.forced.get("draw"):
+        forced: T = _forced_draw(rng, pool)
+        return forced
     if isinstance(pool[0], int):
         pool.sort()  # numbers (entities, values): the usual case, kept quick
     else:
@@ -75,7 +87,48 @@ def draw_from(rng: Rng, items: Sequence[T]) -> T:
     """One item of a list at random: the list is read as an unordered pile (a shuffled deck)."""
     if not items:
         raise RulewrightError("draw_from() an empty list: the rules must check that something is left")
+    if rng.forced is not None and rng.forced.get("draw"):
+        chosen: T = _forced_draw(rng, items)
+        return chosen
     return items[rng.below(len(items))]
+
+
+# -- chance a scenario fixes (docs/scenarios.md, "Fixing chance") --------------------------------
+# `rng.forced` maps a kind of chance (die, throw, coin, draw) to the outcomes still to come, each
+# `(value, shown)`: the value in the game's representation and the words the scenario used. A
+# mechanic takes the next outcome of its kind before the generator, and checks it can happen.
+def _forced(rng: Rng, kind: str) -> tuple[Any, str]:
+    assert rng.forced is not None
+    value, shown = rng.forced[kind].pop(0)
+    return value, shown
+
+
+def _forced_throw(rng: Rng, dice: Iterable[int], faces: Sequence[Sequence[int]]) -> int:
+    thrown = sorted(dice)
+    value, shown = _forced(rng, "throw")
+    if isinstance(value, dict):  # the face each die shows
+        if sorted(value) != thrown:
+            raise RulewrightError(f"forced throw {shown} cannot happen: it names other dice than those thrown")
+        for d, face in value.items():
+            if face not in faces[d]:
+                raise RulewrightError(f"forced throw {shown} cannot happen: a die shows {face}, which is not "
+                                      f"one of its faces {list(faces[d])}")
+        return sum(value.values())
+    sums = {0}
+    for d in thrown:
+        sums = {t + f for t in sums for f in faces[d]}
+    if value not in sums:
+        raise RulewrightError(f"forced throw {shown} cannot happen: the dice thrown show one of "
+                              f"{sorted(sums)}")
+    return int(value)
+
+
+def _forced_draw(rng: Rng, pool: Sequence[Any]) -> Any:
+    value, shown = _forced(rng, "draw")
+    if value not in pool:
+        raise RulewrightError(f"forced draw {shown} cannot happen: it is not among the {len(pool)} "
+                              f"item(s) drawn from")
+    return value
 
 
 def majority(counts: Sequence[int]) -> tuple[int, ...]:

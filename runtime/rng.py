@@ -6,6 +6,8 @@ and the same on every platform and Python version, which `random.Random` does no
 
 from __future__ import annotations
 
+from typing import Any
+
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -17,10 +19,13 @@ def _mix(z: int) -> int:
 
 
 class Rng:
-    __slots__ = ("state",)
+    # `forced`: outcomes a scenario fixes (docs/scenarios.md, "Fixing chance"), consulted by the
+    # mechanics before the generator; None, one attribute test per chance, when nothing is forced.
+    __slots__ = ("state", "forced")
 
     def __init__(self, seed: int) -> None:
         self.state = _mix(seed & _MASK)
+        self.forced: dict[str, list[tuple[Any, str]]] | None = None
 
     def next64(self) -> int:
         self.state = z = (self.state + _GOLDEN) & _MASK
@@ -40,6 +45,7 @@ class Rng:
     def copy(self) -> Rng:
         other = Rng.__new__(Rng)
         other.state = self.state
+        other.forced = None if self.forced is None else {k: list(v) for k, v in self.forced.items()}
         return other
 
 

@@ -645,6 +645,11 @@ class State:
     def _turn_end(self) -> Steps | None:
         raise NotImplementedError
 
+    def broken_invariants(self) -> list[str]:
+        """The invariants of the rule file (`invariants:`) this position breaks, by name; a
+        generated module with invariants overrides it (rule path `invariants.<name>`)."""
+        return []
+
     def _is_over(self) -> bool:
         raise NotImplementedError
 

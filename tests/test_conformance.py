@@ -1,5 +1,5 @@
-"""Every bundled rule set, whatever its game: random games to the end with clone, JSON and
-observation checks at every step (OpenSpiel's random_sim_test)."""
+"""Every bundled rule set, whatever its game: random games to the end with clone, JSON,
+observation and invariant checks at every step (OpenSpiel's random_sim_test)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,8 @@ def test_random_games_respect_the_api(ruleset: str) -> None:
             assert twin.to_json() == snapshot, "a clone does not move with its original"
             twin.apply(str(action))
             assert twin.to_json() == state.to_json(), "applying the text form is the same move"
+            # the rule set's invariants (`invariants:`) hold after every move
+            assert state.broken_invariants() == [], f"after `{action}` (seed {seed})"
             steps += 1
             assert steps < 100_000
         assert state.winners()

@@ -99,3 +99,235 @@ def test_against_a_variant_shows_which_rulings_change() -> None:
     report = comparisons["an-opponents-sector-completed-at-the-same-time-goes-to-the-turner"].report("owner-collects")
     assert "gold[Alex]: 15 -> 8 under owner-collects" in report
     assert "gold[Barbara]: 0 -> 7 under owner-collects" in report
+
+
+def test_against_sees_a_move_turn_from_illegal_to_legal(tmp_path: Path) -> None:
+    """The outcome of an `illegal:` expectation is keyed by the move's text, legal or not, so a
+    variant that allows the move shows up as a change (it was missed while the two were keyed
+    `rule forbidding ...` and `...`)."""
+    path = write(tmp_path, """\
+ruleset: china-cornett
+scenarios:
+  no-turning-back-without-tablets:
+    position:
+      marker: {face_down: [A1], gold_side: [K6], others: removed}
+      tablets: []
+    expect:
+      illegal:
+        turn back K6: actions.turn_back.when
+""")
+    variant = tmp_path / "always-back.yaml"
+    variant.write_text("extends: china-cornett\nactions:\n  turn_back:\n    when: ~\n", encoding="utf-8")
+    (scenario,), problems = scenarios.load_file(path)
+    assert problems == []
+    comparison = scenarios.compare(scenario, rulewright.load_rules(variant))
+    assert comparison.changes == [("`turn back K6`", "illegal (actions.turn_back.when)", "legal")]
+    assert "`turn back K6`: illegal (actions.turn_back.when) -> legal under v" in comparison.report("v")
+
+
+def test_against_skips_scenarios_of_rule_sets_the_variant_does_not_extend(tmp_path: Path) -> None:
+    found, _ = scenarios.load_file(HERE / "scenarios" / "mandarin" / "rent.yaml")
+    variant = rulewright.load_rules(HERE / "variants" / "owner-collects.yaml")
+    comparison = scenarios.compare(found[0], variant)
+    assert comparison.changes == []
+    assert comparison.skipped == "written for mandarin, which china-cornett/owner-collects does not extend"
+    assert comparison.report("v").startswith("skipped  ")
+    assert scenarios.extends(variant, rulewright.load("china-cornett"))
+    assert not scenarios.extends(rulewright.load("china-cornett"), variant)
+
+
+def test_against_a_folder_says_which_files_it_skipped() -> None:
+    from click.testing import CliRunner
+
+    from rulewright.cli import cli
+
+    out = CliRunner().invoke(cli, ["scenario", "--against", str(HERE / "variants" / "owner-collects.yaml"),
+                                   str(HERE / "scenarios" / "mandarin"), str(RULEBOOK)])
+    assert "CHANGED  an-opponents-sector-completed-at-the-same-time-goes-to-the-turner" in out.output
+    assert "skipped  tests/scenarios/mandarin/rent.yaml (7 scenarios): written for mandarin, which " \
+        "china-cornett/owner-collects does not extend" in out.output
+    assert "changed under" in out.output and "skipped: written for rule sets that" in out.output
+    assert "rent-is-400" not in out.output, "a skipped scenario is not compared"
+    assert out.exit_code == 1
+
+
+CORNETT_CHANCE = """\
+ruleset: china-cornett
+names: [Alex, Barbara]
+scenarios:
+  forced:
+    position:
+      tablets: [t01, t02, t12]
+      roll: 1
+    steps:
+      - chance: {throw: [%s]}
+      - Alex: prospect A1
+    expect:
+      fields: {roll: %s}
+"""
+
+
+def test_a_forced_throw_sets_the_sum_by_total_or_by_each_face(tmp_path: Path) -> None:
+    for forced, roll in (("3", 3), ("{t01: 0, t02: 2, t12: 1}", 3), ("{t01: 1, t02: 2, t12: 2}", 5)):
+        (scenario,), problems = scenarios.load_file(write(tmp_path, CORNETT_CHANCE % (forced, roll)))
+        assert problems == []
+        result = scenarios.run(scenario)
+        assert result.passed, result.report()
+
+
+def test_forcing_what_cannot_happen_is_a_clear_error(tmp_path: Path) -> None:
+    cases = {
+        "{t01: 3, t02: 2, t12: 2}": "forced throw {t01: 3, t02: 2, t12: 2} cannot happen: a die shows 3, which is "
+                                    "not one of its faces [0, 1]",
+        "{t01: 1, t02: 2}": "forced throw {t01: 1, t02: 2} cannot happen: it names other dice than those thrown",
+        "0": "forced throw 0 cannot happen: the dice thrown show one of [1, 2, 3, 4, 5]",
+    }
+    for forced, message in cases.items():
+        (scenario,), problems = scenarios.load_file(write(tmp_path, CORNETT_CHANCE % (forced, 1)))
+        assert problems == []
+        assert scenarios.run(scenario).problem == message
+
+
+def test_forced_outcomes_are_checked_when_read_and_reported_when_unused(tmp_path: Path) -> None:
+    path = write(tmp_path, """\
+ruleset: china-cornett
+scenarios:
+  bad:
+    position:
+      chance: {dice: [1], throw: [{t09: 1}], coin: [yes please]}
+    steps:
+      - chance: {die: [0], draw: [Zz9]}
+""")
+    _, problems = scenarios.load_file(path)
+    text = "\n".join(d.render() for d in problems)
+    assert "s.yaml:5:16: error: no kind of chance `dice`" in text and "did you mean `die`?" in text
+    assert "s.yaml:5:36: error: no die `t09`" in text
+    assert "a forced coin is true or false" in text
+    assert "a forced die is the face it shows, a whole number from 1" in text
+    assert "nothing is called `Zz9` in china-cornett" in text
+    (scenario,), problems = scenarios.load_file(write(tmp_path, CORNETT_CHANCE.replace("throw: [%s]", "throw: [%s, 4]")
+                                                      % ("3", 3)))
+    result = scenarios.run(scenario)
+    assert not result.passed
+    assert "forced chance: expected all of it used, got not used: throw 4" in result.report()
+
+
+def test_forced_dice_coins_and_draws_reach_the_mechanics() -> None:
+    from rulewright.runtime import coin, die, draw, draw_from
+    from rulewright.runtime.errors import RulewrightError
+    from rulewright.runtime.rng import Rng
+
+    rng = Rng(1)
+    rng.forced = {"die": [(5, "5"), (7, "7")], "coin": [(True, "true")], "draw": [(3, "c"), (3, "c"), (9, "z")]}
+    assert die(rng, 6) == 5 and coin(rng) is True and draw(rng, {1, 2, 3}) == 3 and draw_from(rng, [3, 4]) == 3
+    copy = rng.copy()
+    for forced in (rng, copy):  # a clone has its own queue
+        try:
+            die(forced, 6)
+            raise AssertionError("a 7 on a six-sided die was accepted")
+        except RulewrightError as exc:
+            assert str(exc) == "forced die 7 cannot happen: the die has faces 1 to 6"
+    try:
+        draw(rng, {1, 2})
+        raise AssertionError
+    except RulewrightError as exc:
+        assert str(exc) == "forced draw z cannot happen: it is not among the 2 item(s) drawn from"
+    state = Rng(4)
+    plain = Rng(4)
+    assert [die(state, 6) for _ in range(5)] == [die(plain, 6) for _ in range(5)], "nothing forced: the seed rules"
+
+
+DISTRIBUTION = """\
+ruleset: china-cornett
+names: [Alex, Barbara]
+scenarios:
+  tablets:
+    position:
+      tablets: [t01, t02, t12]
+      roll: 1
+    steps:
+      - Alex: prospect A1
+    expect:
+      distribution:
+        of: roll
+        runs: 400
+        values: %s
+"""
+
+
+def test_a_distribution_is_tested_with_chi_square(tmp_path: Path) -> None:
+    (good,), problems = scenarios.load_file(write(tmp_path, DISTRIBUTION % "{1: 1/8, 2: 1/4, 3: 1/4, 4: 1/4, 5: 1/8}"))
+    assert problems == []
+    result = scenarios.run(good)
+    assert result.passed, result.report()
+    (check,) = result.checks
+    assert check.what == "distribution of roll" and "in 400 runs: chi-square" in check.actual
+    (even,), _ = scenarios.load_file(write(tmp_path, DISTRIBUTION % "{1: 0.2, 2: 0.2, 3: 0.2, 4: 0.2, 5: 0.2}"))
+    report = scenarios.run(even).report()
+    assert "FAIL tablets" in report and "< 0.001" in report, report
+    (stray,), _ = scenarios.load_file(write(tmp_path, DISTRIBUTION % "{2: 1/4, 3: 1/4, 4: 1/4, 5: 1/4}"))
+    assert "1 came up (observed 1: " in scenarios.run(stray).report()
+
+
+def test_a_distribution_is_checked_when_read(tmp_path: Path) -> None:
+    _, problems = scenarios.load_file(write(tmp_path, DISTRIBUTION.replace("of: roll", "of: rol").replace(
+        "runs: 400", "runs: 0") % "{1: 1/2, 2: 1/4}"))
+    text = "\n".join(d.render() for d in problems)
+    assert "no field `rol` in china-cornett" in text
+    assert "`runs:` is a whole number from 1 to 100,000" in text
+    assert "the probabilities add up to 0.75, not 1" in text
+
+
+def test_the_scenarios_of_docs_scenarios_md_pass(tmp_path: Path) -> None:
+    """Every whole scenario file shown in docs/scenarios.md (a YAML block with `scenarios:`) runs
+    and passes, so the examples cannot drift from the runner."""
+    import re
+
+    text = (HERE.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "scenarios:" in b]
+    assert len(blocks) >= 5
+    for i, block in enumerate(blocks):
+        (tmp_path / f"doc{i}.yaml").write_text(block, encoding="utf-8")
+        found, problems = scenarios.load_file(tmp_path / f"doc{i}.yaml")
+        assert problems == [] and found, (block, [d.render() for d in problems])
+        for s in found:
+            result = scenarios.run(s)
+            assert result.passed, result.report()
+
+
+def test_a_distribution_of_one_players_value_and_a_variants_invariant(tmp_path: Path) -> None:
+    """`of:` may name one entity's value (`gold[Alex]`); under --against, a position that breaks
+    an invariant only the variant declares is a step problem of the variant's run."""
+    path = write(tmp_path, """\
+ruleset: china-cornett
+names: [Alex, Barbara]
+scenarios:
+  gold:
+    position:
+      marker: {A4: face_down, B4: gold_side, B5: gold_side, others: face_down}
+      roll: 1
+      gold: {Alex: 5}
+    steps:
+      - Alex: prospect A4
+    expect:
+      distribution: {of: "gold[Alex]", runs: 20, values: {8: 1}}
+""")
+    (scenario,), problems = scenarios.load_file(path)
+    assert problems == []
+    result = scenarios.run(scenario)
+    assert result.passed, result.report()
+    variant = tmp_path / "rich.yaml"
+    variant.write_text('extends: china-cornett\ninvariants:\n  poor: "all(gold[p] < 5 for p in players)"\n',
+                       encoding="utf-8")
+    comparison = scenarios.compare(scenario, rulewright.load_rules(variant))
+    assert comparison.changes[0][0] == "step"
+    assert comparison.changes[0][2].startswith("the position breaks invariant `poor` (")
+
+
+def test_a_files_distributions_replay_at_most_100000_times_in_all(tmp_path: Path) -> None:
+    one = DISTRIBUTION.replace("runs: 400", "runs: 60000").replace("  tablets:\n", "  tablets-%s:\n")
+    text = one % ("a", "{1: 1/8, 2: 1/4, 3: 1/4, 4: 1/4, 5: 1/8}")
+    text += one.split("scenarios:\n", 1)[1] % ("b", "{1: 1/8, 2: 1/4, 3: 1/4, 4: 1/4, 5: 1/8}")
+    _, problems = scenarios.load_file(write(tmp_path, text))
+    assert [d.message for d in problems] == [
+        "the distributions of this file replay their scenarios 120,000 times, more than 100,000"]

@@ -1146,8 +1146,8 @@ class _Lowerer:
                 return self.statement(depth, lambda: self.call_effect(s, depth))
             case t.Goto():
                 return [Line(depth, f"self.next_phase = PHASE_{const_name(s.phase)}", s.span)]
-            case t.EndTurn():
-                return [Line(depth, "self.next_phase = -1", s.span)]
+            case t.EndTurn():  # the turn ends after this move: no `then:`, no earlier goto
+                return [Line(depth, "self.next_phase = rt.END_TURN", s.span)]
             case t.Pass():
                 return [Line(depth, "pass", s.span)]
             case t.For():

@@ -26,7 +26,7 @@ from .limits import (
 )
 from .mechanics import add_at, coin, die, draw, draw_from, majority, put, ranked, sort_key, throw, value_of, without
 from .rng import Rng, derive_seed
-from .state import Action, FieldInfo, Game, GameInfo, OptionInfo, State
+from .state import END_TURN, NO_GOTO, Action, FieldInfo, Game, GameInfo, OptionInfo, State
 
 __all__ = [
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
@@ -34,6 +34,7 @@ __all__ = [
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",
     "draw_from", "majority", "ranked", "throw", "without", "HexMapBoard", "WallBoard",
     "add_at", "put", "sort_key", "value_of", "subsets",
+    "END_TURN", "NO_GOTO",
     # runtime/decisions.py: an effect that asks a seat and waits for its decision
     "Ask", "Steps",
     # runtime/limits.py: the limits of one move and their checks

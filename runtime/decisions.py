@@ -77,7 +77,9 @@ def run(state: State, steps: Steps, before: State | None, played: list[str],
 def move(state: State, action: Action) -> Steps:
     """One move, as steps: the action's effect, its triggers, the next phase or the end of the
     turn and the next turn's start (State._do, for rule sets whose rules can ask)."""
-    state.next_phase = -1
+    from .state import NO_GOTO  # (state.py imports this module)
+
+    state.next_phase = NO_GOTO
     if action.name != "pass":
         yield from state._perform(action) or ()
     if state._is_over():

@@ -26,6 +26,10 @@ from .mechanics import sort_key
 from .rng import Rng
 
 PASS = "pass"
+# What a move said of the phase after it (State.next_phase): nothing (the phase's `then:`, or
+# the end of the turn), or `end_turn` (the end of the turn, whatever `then:` says); else a phase.
+NO_GOTO = -1
+END_TURN = -2
 HIDDEN = "hidden"  # what an observation shows for an item the rules hide
 
 
@@ -168,7 +172,7 @@ class State:
         self.turn = 1
         self.moves = 0
         self.terminal = False
-        self.next_phase = -1
+        self.next_phase = NO_GOTO
         self._legal_cache = None
         self.trace = None
         self._memo = None
@@ -558,7 +562,7 @@ class State:
             return
         self._legal_cache = None
         self.moves += 1
-        self.next_phase = -1
+        self.next_phase = NO_GOTO
         if action.name != PASS:
             self._perform(action)
         if self._is_over():

@@ -1017,7 +1017,7 @@ class _Lowerer:
                 return Facts(sat(cost + faces), faces, item=Facts())
             case "face_spots":
                 return Facts(cost, bounds["spot"], item=Facts())
-            case "road_chains":  # (a search over the board's roads)
+            case "road_chains" | "road_chains_best":  # (a search over the board's roads)
                 over(0)
                 spots = bounds["spot"]
                 return Facts(sat(cost + spots * spots), spots, item=Facts(size=spots, item=Facts()))

@@ -93,6 +93,13 @@ BUILTINS: dict[str, Signature] = {
             "spot in at most one chain, branches left out: the longest path first, then the longest left (or "
             "only the longest of each network, if one_per_network).",
         ),
+        Signature(
+            "road_chains_best", (("spots", "list(spot)"), ("min", "int"), ("doubled", "list(spot)")),
+            "list(list(spot))", "self.board.best_road_chains({0}, {1}, {2})",
+            "The cut of the spots among `spots` into chains of at least `min` spots joined by roads (each spot in "
+            "at most one chain, branches left out) that scores the most, a chain scoring its length, twice if it "
+            "holds one of `doubled`: an exact search.",
+        ),
         Signature("components", (("spots", "list(T)"),), "list(set(T))", "self.board.components({0})",
                   "The connected groups among `spots` (a list or a set of spots), each a set, joined as the board "
                   "joins spots (hex neighbours, roads, ring neighbours): the group of the lowest spot first."),

@@ -176,6 +176,9 @@ class Board:
     def road_chains(self, spots: Iterable[int], least: int, one_per_network: bool) -> list[tuple[int, ...]]:
         raise RulewrightError(f"board {self.name} has no roads: it is not a graph board")
 
+    def best_road_chains(self, spots: Iterable[int], least: int, doubled: Iterable[int]) -> tuple[tuple[int, ...], ...]:
+        raise RulewrightError(f"board {self.name} has no roads: it is not a graph board")
+
     def wall_spots(self, layout: Sequence[int]) -> tuple[int, ...]:
         raise RulewrightError(f"board {self.name} is not a wall: it has no faces to lay")
 
@@ -262,6 +265,105 @@ class GraphBoard(Board):
             chains.append(best)
             left = left - set(best)
         return chains
+
+    def best_road_chains(self, spots: Iterable[int], least: int, doubled: Iterable[int]) -> tuple[tuple[int, ...], ...]:
+        """The cut of the road network among `spots` into chains of at least `least` spots that
+        scores the most: a chain scores its length, twice if it holds one of `doubled`.
+
+        A chain is a path along roads that never forks; each spot is in at most one chain. An
+        exact search, network by network: the lowest spot left is either in no chain or in one
+        of the paths through it, and each set of spots left is solved once. Its work is counted
+        and bounded like `road_chains` (SearchTooLong past MAX_STEPS). Of cuts that score the
+        same, the one with the longest chain through the lowest spot is kept (then the first
+        found, the paths through it in the order of the roads). Each chain starts at its lower
+        end.
+        """
+        left = frozenset(spots)
+        bonus = frozenset(doubled)
+        least = max(least, 1)  # (a chain holds a spot at least)
+        steps = [0]
+        chains: list[tuple[int, ...]] = []
+        for network in self.networks(left):
+            if len(network) >= least:
+                chains.extend(self._best_cut(network, least, bonus, steps))
+        return tuple(chains)
+
+    def _best_cut(self, network: frozenset[int], least: int, bonus: frozenset[int],
+                  steps: list[int]) -> list[tuple[int, ...]]:
+        """The best cut of one connected network (best_road_chains), iteratively: spots are bits
+        of a mask, and a stack of the masks still to solve replaces recursion."""
+        order = sorted(network)
+        bit = {s: i for i, s in enumerate(order)}
+        near = [tuple(bit[n] for n in self.neighbours[s] if n in network) for s in order]
+        doubled_mask = sum(1 << bit[s] for s in bonus if s in network)
+
+        def spend(n: int) -> None:
+            steps[0] += n
+            if steps[0] > MAX_STEPS:  # a dense network has more cuts than a move may search
+                raise SearchTooLong(f"the best cut into road chains: more than {MAX_STEPS:,} paths searched in "
+                                    "one move, the limit of a move's work (a network with this many forks is "
+                                    "too dense for road_chains_best)")
+
+        def paths_from(v: int, allowed: int) -> list[tuple[tuple[int, ...], int]]:
+            """Every simple path from v among the `allowed` spots, with the mask of its spots."""
+            out: list[tuple[tuple[int, ...], int]] = []
+            todo: list[tuple[tuple[int, ...], int]] = [((v,), 1 << v)]
+            room = MAX_STEPS - steps[0]
+            while todo:
+                path, on = todo.pop()
+                out.append((path, on))
+                if len(out) > room:
+                    spend(len(out))  # (raises: past the limit before the list is whole)
+                for n in near[path[-1]]:
+                    if allowed >> n & 1 and not on >> n & 1:
+                        todo.append(((*path, n), on | 1 << n))
+            spend(len(out))
+            return out
+
+        # best[mask] = (score, the chain taken from mask or None, the mask left after it)
+        best: dict[int, tuple[int, tuple[int, ...] | None, int]] = {}
+        moves: dict[int, list[tuple[int, tuple[int, ...] | None, int]]] = {}
+        full = (1 << len(order)) - 1
+        todo: list[int] = [full]
+        while todo:
+            mask = todo.pop()
+            if mask in best:
+                continue
+            if mask.bit_count() < least:
+                best[mask] = (0, None, 0)
+                continue
+            if mask not in moves:
+                low = mask & -mask
+                v = low.bit_length() - 1
+                options: list[tuple[int, tuple[int, ...] | None, int]] = [(0, None, mask & ~low)]
+                for a, on_a in paths_from(v, mask):
+                    for b, on_b in paths_from(v, mask & ~(on_a & ~low)):
+                        if len(a) + len(b) - 1 < least or not (len(b) == 1 or (len(a) > 1 and a[1] < b[1])):
+                            continue  # too short, or the same path read from its other end
+                        on = on_a | on_b
+                        chain = (*reversed(b), *a[1:])
+                        options.append((len(chain) * (2 if on & doubled_mask else 1), chain, mask & ~on))
+                spend(len(options))
+                moves[mask] = options
+                todo.append(mask)
+                todo.extend(rest for _, _, rest in options if rest not in best)
+                continue
+            top: tuple[int, tuple[int, ...] | None, int] = (-1, None, 0)
+            length = -1
+            for score, taken, rest in moves.pop(mask):
+                total = score + best[rest][0]
+                if total > top[0] or (total == top[0] and taken is not None and len(taken) > length):
+                    top = (total, taken, rest)
+                    length = len(taken) if taken is not None else 0
+            best[mask] = top
+        out: list[tuple[int, ...]] = []
+        mask = full
+        while mask.bit_count() >= least:
+            _, taken, mask = best[mask]
+            if taken is not None:
+                found = tuple(order[i] for i in taken)
+                out.append(found if found[0] <= found[-1] else found[::-1])
+        return out
 
     def networks(self, spots: frozenset[int]) -> list[frozenset[int]]:
         """The spots cut into the networks the roads join them in, the one of the lowest spot first."""

@@ -314,7 +314,8 @@ def test_game_ends_when_every_region_is_emptied_and_most_gold_wins() -> None:
     mountain = region(state, "mountain", spot)
     position(state, face_down=[spot], gold_side=[s for s in mountain if s != spot], roll=1, current=1)
     state.gold = [40, 40]
-    # seat 2 (rivers) turns A4: the mountain is seat 1's, collected by the turner by default
+    # seat 2 (rivers) turns A4, the last of his river and of seat 1's mountain: both are his
+    # by default (his own sector is completed at the same time)
     state.apply(f"prospect {spot}")
     assert state.is_terminal()
     assert state.scores() == [40, 40 + len(mountain)]
@@ -378,7 +379,7 @@ def test_a_thousand_random_games_end_with_gold_conserved() -> None:
 
 
 @pytest.mark.parametrize("options", [{"board": "hex5"}, {"sector_collector": "owner"},
-                                     {"reduction_reading": "none_left"}])
+                                     {"sector_collector": "turner"}, {"reduction_reading": "none_left"}])
 def test_random_games_under_each_option(options: dict[str, str]) -> None:
     for seed in range(100):
         state = _random_game(seed, **options)

@@ -100,12 +100,14 @@ def test_unparse_blocks_as_indented_effects() -> None:
     ruleset = load_ruleset(CORNETT)
     trigger = next(t for t in ruleset.triggers if t.name == "transport_gold")
     assert unparse_block(trigger.effect) == textwrap.dedent("""\
+        let own = any(completed(sector) for sector in regions_touching(turned, sector_kind(current)))
         for sector in regions_touching(turned, sector_kind(current)):
           if completed(sector):
             collect(current, sector)
         for sector in regions_touching(turned, sector_kind(opponent)):
           if completed(sector):
-            collect(current if sector_collector == turner else opponent, sector)""")
+            collect(current if COLLECTOR else opponent, sector)""").replace(
+        "COLLECTOR", "sector_collector == turner or sector_collector == with_own and own")
     start = ruleset.phases[0].start
     assert unparse_block(start) == "turned = []\nif tablets:\n  roll = throw(tablets)\nelse:\n  roll = 0"
     assert unparse(parse("for s in line", SPAN, "header")) == "for s in line"
@@ -178,7 +180,7 @@ def line_of(path: Path, fragment: str) -> int:
 def test_the_test_variant_changes_exactly_one_default() -> None:
     variant = HERE / "variants" / "owner-collects.yaml"
     (change,) = diff(load_ruleset("china-cornett"), load_ruleset(variant))
-    assert change == Change("changed", "options.sector_collector.default", "turner", "owner", change.where)
+    assert change == Change("changed", "options.sector_collector.default", "with_own", "owner", change.where)
     assert change.where is not None and change.where.short == f"{display(variant)}:5"
 
 
@@ -259,7 +261,7 @@ def test_each_kind_of_change_with_path_old_new_and_line(tmp_path: Path) -> None:
 
     expected = {
         ("changed", "players"): ("2", "[2, 3]", f"{shown}:2"),
-        ("changed", "options.sector_collector.default"): ("turner", "owner", f"{shown}:4"),
+        ("changed", "options.sector_collector.default"): ("with_own", "owner", f"{shown}:4"),
         ("changed", "boards.hex6.regions.mountain.M3.spots"): ("[A5, A6, B6, B7]", "[A5, A6, B6]", f"{shown}:9"),
         ("changed", "state.gold.init"): ("0", "1", f"{shown}:11"),
         ("changed", "define.completed"): ("completed(sector: region): all(marker[s] != face_down for s in sector)",

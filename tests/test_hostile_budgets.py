@@ -55,6 +55,10 @@ EXPECTED = {
     "dense-roads": ('end: "len(road_chains(spots, 3, false)) > 100"',
                     "the longest road chain: more than 1,000,000 paths searched in one move, the limit of a "
                     "move's work (a network with this many forks is too dense for road_chains)"),
+    "dense-roads-best": ('end: "len(road_chains_best(spots, 3, [])) > 100"',
+                         "the best cut into road chains: more than 1,000,000 paths searched in one move, the "
+                         "limit of a move's work (a network with this many forks is too dense for "
+                         "road_chains_best)"),
     "subset-choice": ('some: "subsets(pool, 0, 40)"', "1,099,511,627,776 subsets, more than the limit of 100,000 "
                                                       "items a list, set or range may hold"),
     "passed-far": ("passed(spots[0], 1000000000000)", "1,000,000,000,000 items, more than the limit of 100,000 items "

@@ -111,9 +111,10 @@ def test_a_graph_board_with_attributes_borders_a_neutral_seat_and_setup() -> Non
     assert state.odd_one(0) is True  # (0 == 0) == (1 == 1), not 0 == 0 == 1 == 1
 
 
-@pytest.mark.parametrize(("chains", "points"), [("longest_first", 10), ("one_per_network", 7)])
+@pytest.mark.parametrize(("chains", "points"), [("longest_first", 10), ("one_per_network", 7), ("best", 10)])
 def test_road_chains_cut_a_branching_network(chains: str, points: int) -> None:
-    """Three arms of three meet at N2: W2-W1-N1, N3-N4-E1 and S1-S2-S3."""
+    """Three arms of three meet at N2: W2-W1-N1, N3-N4-E1 and S1-S2-S3 (under `best`, a chain
+    through N1, the first spot, scores twice: road_chains_best's `doubled`)."""
     game = rulewright.load_rules(GAMES / "road-network.yaml")
     state: Any = game.new_state(players=2, seed=1, options={"chains": chains})
     state.owner = [[0]] * 10
@@ -121,8 +122,9 @@ def test_road_chains_cut_a_branching_network(chains: str, points: int) -> None:
     # when chains are cut longest first
     assert state.score_terms(0)["chains"] == points
     state.owner = [[0], [0], [0], [0], [0], [0], [1], [2], [1], [1]]
-    # N1-N2-N3-N4 and N2-S1-S2: the longest, S2-S1-N2-N3-N4 (5), leaves only N1
-    assert state.score_terms(0)["chains"] == 5
+    # N1-N2-N3-N4 and N2-S1-S2: the longest, S2-S1-N2-N3-N4 (5), leaves only N1; under best,
+    # N1-N2-N3-N4 holds N1 and scores twice (8), more than the 5 without it
+    assert state.score_terms(0)["chains"] == (4 if chains == "best" else 5)
 
 
 def test_the_tie_break_decides_between_equal_scores() -> None:

@@ -216,3 +216,36 @@ def test_clone_mid_game_is_independent() -> None:
         state.apply(action)
         twin.apply(action)
         assert twin.to_json() == state.to_json(), "the same move from the same state gives the same state"
+
+
+def test_a_broke_bidder_cannot_restart_a_sale_for_ever_under_bids_again() -> None:
+    # "S'il s'avère qu'un joueur ne peut honorer son enchère, il remet tout son argent à la
+    # Banque, et la vente doit être recommencée." Under option defaulter: bids_again a player
+    # with no money could bid 100, win, default and restart the sale, again and again. P3
+    # starts with nothing (his 3000 yuans with the bank: money is still conserved) and always
+    # bids when he cannot pay; the others always drop out of a sale; everything else is
+    # random. Every sale must end within a few restarts (it used to restart for ever).
+    defaults = 0
+    for seed in range(12):
+        options = {"defaulter": "bids_again", "start_square": "random_section"}
+        fresh = BASE.new_state(players=3, seed=seed, options=options).to_json()
+        fresh["fields"]["money"] = [3000, 3000, 0]
+        fresh["fields"]["bank_received"] = 3000
+        state = BASE.state_from_json(fresh)
+        agent = Rng(seed ^ 0x5EED)
+        in_sale = 0
+        while not state.is_terminal() and state.moves < 1500:
+            legal = state.legal_actions()
+            bids = [a for a in legal if a.name == "bid"]
+            if bids or any(a.name == "drop_out" for a in legal):
+                in_sale += 1
+                assert in_sale <= 20, f"seed {seed}: a sale that does not end (move {state.moves})"
+                broke = state.money[state.sale.to_act] < bids[0].args[0] if bids else False
+                action = bids[0] if broke else next(a for a in legal if a.name == "drop_out")
+            else:
+                in_sale = 0
+                action = legal[agent.below(len(legal))]
+            state.apply(action)
+            check_conservation(state)
+            defaults += state.moves > 0 and bool(state.defaulted) and in_sale > 0 and action.name == "bid"
+    assert defaults > 0, "P3 never won a sale he could not pay: the loop was not exercised"

@@ -38,11 +38,11 @@ def test_diff_of_the_test_variant() -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == f"china-cornett -> {OWNER}: 1 change (1 changed)"
     changes = [line for line in lines if line.startswith("  ")]
-    assert changes == ["  ~ options.sector_collector.default: turner -> owner  "
+    assert changes == ["  ~ options.sector_collector.default: with_own -> owner  "
                        "(tests/variants/owner-collects.yaml:5)"]
     data = json.loads(run("diff", "--json", "china-cornett", str(OWNER)).stdout)
     assert data["equal"] is False
-    assert data["changes"] == [{"kind": "changed", "path": "options.sector_collector.default", "old": "turner",
+    assert data["changes"] == [{"kind": "changed", "path": "options.sector_collector.default", "old": "with_own",
                                 "new": "owner", "where": "tests/variants/owner-collects.yaml:5"}]
 
 

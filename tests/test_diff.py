@@ -100,10 +100,9 @@ def test_unparse_blocks_as_indented_effects() -> None:
     ruleset = load_ruleset(CORNETT)
     trigger = next(t for t in ruleset.triggers if t.name == "transport_gold")
     assert unparse_block(trigger.effect) == textwrap.dedent("""\
-        let own = any(completed(sector) for sector in regions_touching(turned, sector_kind(current)))
-        for sector in regions_touching(turned, sector_kind(current)):
-          if completed(sector):
-            collect(current, sector)
+        let own = [sector for sector in regions_touching(turned, sector_kind(current)) if completed(sector)]
+        for sector in own:
+          collect(current, sector)
         for sector in regions_touching(turned, sector_kind(opponent)):
           if completed(sector):
             collect(current if COLLECTOR else opponent, sector)""").replace(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import assert_never
 
@@ -1494,38 +1494,31 @@ def _sorted(elem: Ty, py: str) -> str:
     return f"sorted({py}, key=sorted)" if elem.kind == "set" else f"sorted({py})"
 
 
-def _assigned(stmts: tuple[t.Stmt, ...]) -> set[str]:
-    """The names a block of effects assigns to (`x = ...`, `x += ...`), in it or in its blocks."""
-    out: set[str] = set()
+def _statements(stmts: tuple[t.Stmt, ...]) -> Iterator[t.Stmt]:
+    """Every statement of a block of effects, in it or in its blocks (walked with a list, not
+    recursion: blocks nest deeply)."""
     todo = list(stmts)
     while todo:
         s = todo.pop()
-        if isinstance(s, t.Assign):
-            out.add(s.target.name)
-        elif isinstance(s, t.For | t.Ask):
+        yield s
+        if isinstance(s, t.For | t.Ask):
             todo.extend(s.body)
         elif isinstance(s, t.If):
             todo.extend(s.orelse)
             for _, branch in s.branches:
                 todo.extend(branch)
-    return out
+
+
+def _assigned(stmts: tuple[t.Stmt, ...]) -> set[str]:
+    """The names a block of effects assigns to (`x = ...`, `x += ...`), in it or in its blocks."""
+    return {s.target.name for s in _statements(stmts) if isinstance(s, t.Assign)}
 
 
 def _asks(stmts: tuple[t.Stmt, ...], suspending: set[str]) -> bool:
     """Whether a block of effects can wait for a decision: an `ask`, or a call of a procedure
     that can (`suspending`), in it or in its blocks."""
-    todo = list(stmts)
-    while todo:
-        s = todo.pop()
-        if isinstance(s, t.Ask) or isinstance(s, t.CallEffect) and s.procedure in suspending:
-            return True
-        if isinstance(s, t.For):
-            todo.extend(s.body)
-        elif isinstance(s, t.If):
-            todo.extend(s.orelse)
-            for _, branch in s.branches:
-                todo.extend(branch)
-    return False
+    return any(isinstance(s, t.Ask) or isinstance(s, t.CallEffect) and s.procedure in suspending
+               for s in _statements(stmts))
 
 
 def _suspending(typed: t.TypedProgram) -> set[str]:

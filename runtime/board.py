@@ -119,21 +119,7 @@ class Board:
         inside = bytearray(len(self.neighbours))
         for s in spots:
             inside[s] = 1
-        near = self.neighbours
-        groups: list[frozenset[int]] = []
-        for start in range(len(inside)):
-            if not inside[start]:
-                continue
-            inside[start] = 0
-            part, todo = [start], [start]
-            while todo:
-                for nxt in near[todo.pop()]:
-                    if inside[nxt]:
-                        inside[nxt] = 0
-                        part.append(nxt)
-                        todo.append(nxt)
-            groups.append(frozenset(part))
-        return tuple(groups)
+        return tuple(self._flood(inside, start) for start in range(len(inside)) if inside[start])
 
     def component_of(self, spot: int, spots: Iterable[int]) -> frozenset[int]:
         """The spots of `spots` connected to `spot` within them (nothing if `spot` is not among
@@ -141,11 +127,14 @@ class Board:
         inside = bytearray(len(self.neighbours))
         for s in spots:
             inside[s] = 1
-        if not inside[spot]:
-            return frozenset()
+        return self._flood(inside, spot) if inside[spot] else frozenset()
+
+    def _flood(self, inside: bytearray, start: int) -> frozenset[int]:
+        """The spots marked in `inside` joined to `start` through marked spots (unmarked as
+        they are found, so a group is found once): an iterative flood fill."""
         near = self.neighbours
-        inside[spot] = 0
-        part, todo = [spot], [spot]
+        inside[start] = 0
+        part, todo = [start], [start]
         while todo:
             for nxt in near[todo.pop()]:
                 if inside[nxt]:

@@ -35,6 +35,7 @@ from .compiler import driver
 from .compiler.paths import (
     RULE_FILE_SUFFIXES,
     RULESET_ID,
+    bundled_rulesets,
     display,
     generated_dir,
     rules_dir,
@@ -111,20 +112,6 @@ def plural(n: int, word: str) -> str:
 
 
 # -- rule sets ---------------------------------------------------------------------------------
-def bundled_rulesets() -> list[tuple[str, Path]]:
-    """Every bundled rule set (`china-cornett`, `mandarin/money`) and its rule file; a game's
-    base rule set first, then its variants."""
-    root = rules_dir()
-    found: list[tuple[str, Path]] = []
-    if not root.is_dir():
-        return found
-    for game_dir in sorted(p for p in root.iterdir() if p.is_dir() and p.name[:1] not in "._"):
-        files = sorted(game_dir.glob("*.yaml"), key=lambda f: (f.stem != "base", f.stem))
-        for f in files:
-            found.append((game_dir.name if f.stem == "base" else f"{game_dir.name}/{f.stem}", f))
-    return found
-
-
 def unknown_ruleset(ruleset: str) -> CliError:
     known = [r for r, _ in bundled_rulesets()]
     hint = did_you_mean(ruleset, known)

@@ -45,6 +45,20 @@ def rules_dir() -> Path:
     return root / "rules" if root else package_root() / "rules"
 
 
+def bundled_rulesets() -> list[tuple[str, Path]]:
+    """Every bundled rule set (`china-cornett`, `mandarin/money`) and its rule file
+    (rules/<game>/<name>.yaml): a game's base rule set first, then its variants."""
+    root = rules_dir()
+    found: list[tuple[str, Path]] = []
+    if not root.is_dir():
+        return found
+    for game_dir in sorted(p for p in root.iterdir() if p.is_dir() and p.name[:1] not in "._"):
+        files = sorted(game_dir.glob("*.yaml"), key=lambda f: (f.stem != "base", f.stem))
+        for f in files:
+            found.append((game_dir.name if f.stem == "base" else f"{game_dir.name}/{f.stem}", f))
+    return found
+
+
 def generated_dir() -> Path:
     root = checkout_root()
     return root / "generated" if root else package_root() / "generated"

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .load import LoadError, YMap, YNode, YScalar, YSeq, load, read_rule_file
 from .merge import Layer, MergeError, own_keys, stack
-from .paths import RULESET_ID, display, path_problem, rules_dir, ruleset_file, shown_safely
+from .paths import RULESET_ID, bundled_rulesets, display, path_problem, rules_dir, ruleset_file, shown_safely
 from .source import Diagnostic, SourceSpan, did_you_mean
 
 
@@ -100,12 +100,7 @@ _MAX_CHAIN = 32
 
 def bundled_ids() -> list[str]:
     """The ids of the bundled rule sets (rules/<game>/<name>.yaml), for a did-you-mean."""
-    root = rules_dir()
-    if not root.is_dir():
-        return []
-    return sorted(game.name if f.stem == "base" else f"{game.name}/{f.stem}"
-                  for game in root.iterdir() if game.is_dir() and game.name[:1] not in "._"
-                  for f in game.glob("*.yaml"))
+    return sorted(rid for rid, _ in bundled_rulesets())
 
 
 def _refs(node: YNode | None, key: str) -> list[YScalar]:

@@ -642,7 +642,9 @@ class _Checker:
         if not walls and any("wall" in ty for _, ty in sig.params):
             self.error(e.span, f"`{e.func}` works on a wall, and no board is one", "declare a board `wall:`")
             return t.Invalid(ANY, e.span)
-        if walls and e.func in ("neighbours", "straight_lines", "count_lines"):
+        if walls and e.func in ("neighbours", "straight_lines", "count_lines", "components", "component_of"):
+            # (components on a wall would join spots within a face only, never across the joins
+            # between the faces laid: refused, not silently wrong)
             self.error(e.span, f"`{e.func}` does not know which faces of the wall are laid",
                        "use wall_neighbours(layout, spot) or wall_spots(layout)")
             return t.Invalid(ANY, e.span)

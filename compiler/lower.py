@@ -1011,6 +1011,10 @@ class _Lowerer:
                 size = {"wall_spots": bounds["spot"], "wall_neighbours": 2, "wall_regions": bounds["region"],
                         "wall_pieces": self.kind_count("wallface") or 0}[e.func]
                 return Facts(sat(cost + bounds["spot"]), size, item=Facts())
+            case "wall_runs":  # one walk along the wall; the runs hold the spots at most once in all
+                over(0)
+                over(1)
+                return Facts(sat(cost + bounds["spot"]), bounds["spot"], item=Facts(size=bounds["spot"], item=Facts()))
             case "attach_left" | "attach_right":  # each piece laid once: at most as many faces as pieces
                 over(0)
                 faces = self.kind_count("wallface") or 0

@@ -119,6 +119,10 @@ BUILTINS: dict[str, Signature] = {
         Signature("wall_neighbours", (("layout", "list(wallface)"), ("spot", "spot")), "list(spot)",
                   "self.board.wall_neighbours({0}, {1})",
                   "The spots just left and right of a spot along the wall, across joins (none if not laid)."),
+        Signature("wall_runs", (("layout", "list(wallface)"), ("spots", "list(spot)")), "list(list(spot))",
+                  "self.board.wall_runs({0}, {1})",
+                  "The unbroken runs of laid spaces among `spots`, each left to right, the leftmost first "
+                  "(side by side along the wall, across the joins of the faces laid too)."),
         Signature("wall_regions", (("layout", "list(wallface)"), ("kind", "regionkind")), "list(region)",
                   "self.board.wall_regions({0}, {1})", "The regions of a kind with a spot on the wall."),
         Signature("wall_pieces", (("layout", "list(wallface)"),), "list(wallpiece)",

@@ -177,6 +177,9 @@ class Board:
     def wall_regions(self, layout: Sequence[int], kind: int) -> tuple[int, ...]:
         raise RulewrightError(f"board {self.name} is not a wall: it has no faces to lay")
 
+    def wall_runs(self, layout: Sequence[int], spots: Iterable[int]) -> tuple[tuple[int, ...], ...]:
+        raise RulewrightError(f"board {self.name} is not a wall: it has no faces to lay")
+
     def attach(self, layout: Sequence[int], face: int, right: bool) -> tuple[int, ...]:
         raise RulewrightError(f"board {self.name} is not a wall: it has no faces to lay")
 
@@ -717,6 +720,22 @@ class WallBoard(Board):
             return ()
         i = run.index(spot)
         return tuple(run[j] for j in (i - 1, i + 1) if 0 <= j < len(run))
+
+    def wall_runs(self, layout: Sequence[int], spots: Iterable[int]) -> tuple[tuple[int, ...], ...]:
+        """The unbroken runs of laid spaces among `spots`, each left to right, the leftmost run
+        first: spaces side by side along the wall, across the joins of the faces laid too."""
+        among = set(spots)
+        runs: list[tuple[int, ...]] = []
+        run: list[int] = []
+        for s in self.wall_spots(layout):
+            if s in among:
+                run.append(s)
+            elif run:
+                runs.append(tuple(run))
+                run = []
+        if run:
+            runs.append(tuple(run))
+        return tuple(runs)
 
     def wall_regions(self, layout: Sequence[int], kind: int) -> tuple[int, ...]:
         """The regions of one kind with a spot on the wall, in board order."""

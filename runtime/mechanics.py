@@ -18,16 +18,6 @@ from .rng import Rng
 T = TypeVar("T")
 
 
-def _order(item: object) -> Any:
-    """A total order over the values of one type: numbers by value, lists item by item, sets by
-    their items in order (Python's `<` on sets is inclusion, which leaves most pairs unordered)."""
-    if isinstance(item, tuple):
-        return tuple(_order(x) for x in item)
-    if isinstance(item, frozenset):
-        return tuple(sorted(_order(x) for x in item))
-    return item
-
-
 def throw(rng: Rng, dice: Iterable[int], faces: Sequence[Sequence[int]]) -> int:
     """Throw every die in `dice` (indices into `faces`) and add the faces that land up.
 
@@ -70,7 +60,7 @@ def draw(rng: Rng, items: Iterable[T]) -> T:
     if isinstance(pool[0], int):
         pool.sort()  # numbers (entities, values): the usual case, kept quick
     else:
-        pool.sort(key=_order)
+        pool.sort(key=sort_key)  # lists, sets, records, none: one total order (Python's `<` on sets is inclusion)
     item: T = pool[rng.below(len(pool))]
     return item
 

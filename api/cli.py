@@ -59,7 +59,7 @@ from .match import (
     write_log,
 )
 from .render import printable, printable_lines, render_state, seat_name
-from .runtime.errors import GameError, IllegalAction, RulewrightError
+from .runtime.errors import GameError, IllegalAction, RulewrightError, is_int
 from .runtime.rng import derive_seed
 from .runtime.state import Action, Game, State
 
@@ -829,10 +829,6 @@ def _json_shown(value: Any) -> str:
     return printable(json.dumps(value), 40)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _header(n: int, header: Any) -> tuple[str, int, int, dict[str, str]]:
     """The rule set, players, seed and options a header gives, each checked for its type."""
     if not isinstance(header, dict):
@@ -845,7 +841,7 @@ def _header(n: int, header: Any) -> tuple[str, int, int, dict[str, str]]:
         raise Divergence(n, f"bad header: `ruleset` must name a rule set (a bundled id or a rule file), "
                             f"not {_json_shown(ruleset)}")
     for key, value in (("players", players), ("seed", seed)):
-        if not _is_int(value):
+        if not is_int(value):
             raise Divergence(n, f"bad header: `{key}` must be a whole number, not {_json_shown(value)}")
     options = header.get("options")
     if options is None:
@@ -913,7 +909,7 @@ def replay_log(path: Path, ruleset: str | None = None) -> tuple[int, bool]:
                 if text.strip():
                     raise Divergence(n, "nothing may follow the final state")
             return actions, state.is_terminal()
-        if not (isinstance(entry, dict) and isinstance(entry.get("action"), str) and _is_int(entry.get("player"))):
+        if not (isinstance(entry, dict) and isinstance(entry.get("action"), str) and is_int(entry.get("player"))):
             raise Divergence(n, 'expected {"player": seat, "action": text} or {"final": state}')
         player, action = entry["player"], entry["action"]
         shown = printable(action, 80)

@@ -24,7 +24,7 @@ from .compiler.load import LoadError, YMap, YNode, YScalar, YSeq, load
 from .compiler.paths import display
 from .compiler.source import CompileError, Diagnostic, SourceSpan, did_you_mean
 from .runtime.auction import NOBODY, Auction
-from .runtime.errors import RulewrightError
+from .runtime.errors import RulewrightError, is_int
 from .runtime.state import FieldInfo, Game, State, field_type
 from .runtime.state import _parse_type as parse_saved_type
 
@@ -298,7 +298,7 @@ def _common(
     for key in ("players", "seed"):
         n = node.get(key)
         if n is not None:
-            if isinstance(n, YScalar) and isinstance(n.value, int) and not isinstance(n.value, bool):
+            if isinstance(n, YScalar) and is_int(n.value):
                 if key == "players":
                     players = n.value
                 else:
@@ -407,7 +407,7 @@ def _typed(p: _Problems, s: Scenario, info: FieldInfo, t: Any, node: YNode, stat
             return frozenset(items)
         return tuple(items)
     if kind == "int":
-        if isinstance(node, YScalar) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        if isinstance(node, YScalar) and is_int(node.value):
             return node.value
         p.error(node.span, f"`{info.name}` holds whole numbers")
         return None
@@ -574,7 +574,7 @@ def _auction(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: Sta
                 seat = _seat(p, s, value, players)
                 if seat is not None:
                     given[name] = seat
-        elif isinstance(value, YScalar) and isinstance(value.value, int) and not isinstance(value.value, bool):
+        elif isinstance(value, YScalar) and is_int(value.value):
             given[name] = value.value
         elif name == "over" and isinstance(value, YScalar) and isinstance(value.value, bool):
             given[name] = value.value
@@ -1013,7 +1013,7 @@ def _chance(p: _Problems, s: Scenario, node: YNode, state: State) -> dict[str, l
 
 
 def _outcome(p: _Problems, s: Scenario, kind: str, node: YNode, state: State) -> tuple[Any, str] | None:
-    number = isinstance(node, YScalar) and isinstance(node.value, int) and not isinstance(node.value, bool)
+    number = isinstance(node, YScalar) and is_int(node.value)
     if kind == "die":
         if number and isinstance(node, YScalar) and isinstance(node.value, int) and node.value >= 1:
             return node.value, str(node.value)
@@ -1036,7 +1036,7 @@ def _outcome(p: _Problems, s: Scenario, kind: str, node: YNode, state: State) ->
                     dice = [x for labels in state.DICE.values() for x in labels]
                     p.error(k.span, f"no die `{name}`", did_you_mean(name, dice) or
                             (f"dice: {', '.join(dice)}" if dice else f"{s.ruleset} declares no dice"))
-                elif not (isinstance(v, YScalar) and isinstance(v.value, int) and not isinstance(v.value, bool)):
+                elif not (isinstance(v, YScalar) and is_int(v.value)):
                     p.error(v.span, "a die's face is a whole number")
                 else:
                     faces[die[0]] = v.value
@@ -1094,8 +1094,8 @@ def _check_distribution(p: _Problems, s: Scenario, node: YNode, state: State) ->
         if of is None:
             p.error(node.span, "`distribution:` needs `of:`, the field (or `field[entity]`) whose values are counted")
     runs = node.get("runs")
-    if runs is not None and not (isinstance(runs, YScalar) and isinstance(runs.value, int)
-                                 and not isinstance(runs.value, bool) and 1 <= runs.value <= MAX_DISTRIBUTION_RUNS):
+    if runs is not None and not (isinstance(runs, YScalar) and is_int(runs.value)
+                                 and 1 <= runs.value <= MAX_DISTRIBUTION_RUNS):
         p.error(runs.span, f"`runs:` is a whole number from 1 to {MAX_DISTRIBUTION_RUNS:,}")
     sig = node.get("significance")
     if sig is not None and not (isinstance(sig, YScalar) and isinstance(sig.value, float) and 0 < sig.value < 1):

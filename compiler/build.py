@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..runtime.errors import is_int
 from . import ast, ir
 from .load import YMap, YNode, YScalar, YSeq
 from .names import FACES_CONSTANT, IMPLICIT, LOCAL_AVOID, MODULE_NAMES, PHASE_CONSTANT, TABLE_CONSTANT, const_name
@@ -112,7 +113,7 @@ class _Reader:
             return default
         if isinstance(node, YScalar) and isinstance(node.value, str):
             return node.value
-        if isinstance(node, YScalar) and isinstance(node.value, (int, bool)) and not isinstance(node.value, bool):
+        if isinstance(node, YScalar) and is_int(node.value):
             return str(node.value)
         self.error(node.span, f"{what} must be text")
         return default
@@ -146,7 +147,7 @@ class _Reader:
     def integer(self, node: YNode | None, what: str) -> int | None:
         if node is None:
             return None
-        if isinstance(node, YScalar) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        if isinstance(node, YScalar) and is_int(node.value):
             return node.value
         self.error(node.span, f"{what} must be a whole number")
         return None

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from .errors import RulewrightError, shown
+from .errors import RulewrightError, is_int, shown
 from .limits import MAX_INT
 
 NOBODY = -1
@@ -109,7 +109,7 @@ AUCTION_KEYS = ("bidders", "turn", "still_in", "high_bid", "high_bidder", "minim
 
 
 def _whole(value: Any, key: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_int(value):
         raise ValueError(f"key `{key}`: expected an int, got {shown(value)}")
     if not -MAX_INT <= value <= MAX_INT:
         raise ValueError(f"key `{key}`: expected an int of 64 bits (at most {MAX_INT:,} either way), the limit "
@@ -122,7 +122,7 @@ def _seats(value: Any, key: str, seats: int | None) -> list[int]:
         raise ValueError(f"key `{key}`: expected a list of seats, got {shown(value)}")
     out: list[int] = []
     for i, p in enumerate(value):
-        if not isinstance(p, int) or isinstance(p, bool) or p < 0 or (seats is not None and p >= seats):
+        if not is_int(p) or p < 0 or (seats is not None and p >= seats):
             bound = f"from 0 to {seats - 1}" if seats is not None else "from 0"
             raise ValueError(f"key `{key}` item {i}: expected a seat {bound}, got {shown(p)}")
         out.append(p)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reprlib
+from typing import TypeGuard
 
 
 class RulewrightError(Exception):
@@ -31,9 +32,14 @@ class GameError(RulewrightError):
         return f"{self.where}: game error: {self.problem}"
 
 
+def is_int(value: object) -> TypeGuard[int]:
+    """Whether untrusted data holds a whole number (`true` is a bool, not a number, here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def shown(value: object) -> str:
     """A value as an error message quotes it: its repr, cut short (untrusted data can be huge)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+    if is_int(value) and value.bit_length() > 200:
         return f"a number of {len(hex(value)) - 2} hex digits"  # repr() refuses ints that long
     text = _BRIEF.repr(value)
     return text if len(text) <= 60 else text[:57] + "..."

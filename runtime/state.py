@@ -19,7 +19,7 @@ from . import decisions
 from .auction import NOBODY, Auction
 from .board import Board
 from .decisions import Steps
-from .errors import BadSetup, IllegalAction, RulewrightError, shown
+from .errors import BadSetup, IllegalAction, RulewrightError, is_int, shown
 from .faults import game_error
 from .limits import MAX_INT, new_move
 from .mechanics import sort_key
@@ -521,7 +521,7 @@ class State:
         ruleset = self.game.info.ruleset
         try:
             actor = self._actor()
-            if not _is_int(actor) or not 0 <= actor < self.num_players:
+            if not is_int(actor) or not 0 <= actor < self.num_players:
                 raise BadSetup(f"saved state: not a position of {ruleset}: the seat to act in phase "
                                f"`{self.PHASES[self.phase]}` would be {shown(actor)}, not a player")
             self.legal_actions()
@@ -770,10 +770,6 @@ def _parse_type(text: str) -> _Type:
     return _Type("item", text)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _wrong(where: str, expected: str, value: Any) -> BadSetup:
     return BadSetup(f"saved state: {where}: expected {expected}, got {shown(value)}")
 
@@ -806,7 +802,7 @@ class _Reader:
     def value(self, t: _Type, raw: Any, where: str) -> Any:
         kind = t.kind
         if kind == "int":
-            if not _is_int(raw):
+            if not is_int(raw):
                 raise _wrong(where, "an int", raw)
             if not -MAX_INT <= raw <= MAX_INT:
                 raise _wrong(where, f"an int of 64 bits (at most {MAX_INT:,} either way), the limit of a game", raw)
@@ -822,7 +818,7 @@ class _Reader:
                          for (name, ty), v in zip(fields, raw, strict=True))
         if kind == "item":
             n = self.size(t.name)
-            if not _is_int(raw) or not 0 <= raw < n:
+            if not is_int(raw) or not 0 <= raw < n:
                 one = f"{'an' if t.name[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {t.name}"
                 raise _wrong(where, f"{one} from 0 to {n - 1}" if n else f"{one} (there is none)", raw)
             return raw
@@ -995,10 +991,10 @@ class Game:
         if data["ruleset"] != ruleset:
             raise _wrong("`ruleset`", repr(ruleset), data["ruleset"])
         players = data["players"]
-        if not _is_int(players) or players not in self.info.players:
+        if not is_int(players) or players not in self.info.players:
             raise _wrong("`players`", f"a player count of {ruleset} ({', '.join(map(str, self.info.players))})",
                          players)
-        if not _is_int(data["seed"]):
+        if not is_int(data["seed"]):
             raise _wrong("`seed`", "an int", data["seed"])
         options = data["options"]
         if not isinstance(options, Mapping):
@@ -1012,15 +1008,15 @@ class Game:
         except BadSetup as exc:
             raise BadSetup(f"saved state: {exc}") from None
         rng = data["rng"]
-        if not _is_int(rng) or not 0 <= rng < 1 << 64:
+        if not is_int(rng) or not 0 <= rng < 1 << 64:
             raise _wrong("`rng`", "the generator's state, an int from 0 to 2**64 - 1", rng)
-        if not _is_int(data["current"]) or not 0 <= data["current"] < players:
+        if not is_int(data["current"]) or not 0 <= data["current"] < players:
             raise _wrong("`current`", f"the seat whose turn it is, from 0 to {players - 1}", data["current"])
         if not isinstance(data["phase"], str) or data["phase"] not in state.PHASES:
             raise _wrong("`phase`", f"a phase of {ruleset} ({', '.join(state.PHASES)})", data["phase"])
-        if not _is_int(data["turn"]) or data["turn"] < 1:
+        if not is_int(data["turn"]) or data["turn"] < 1:
             raise _wrong("`turn`", "a turn number from 1", data["turn"])
-        if not _is_int(data["moves"]) or data["moves"] < 0:
+        if not is_int(data["moves"]) or data["moves"] < 0:
             raise _wrong("`moves`", "a count of moves from 0", data["moves"])
         if not isinstance(data["terminal"], bool):
             raise _wrong("`terminal`", "true or false", data["terminal"])

@@ -187,6 +187,8 @@ class _Lowerer:
         self.defines = {d.name: d for d in typed.defines}
         self.procedures = {p.name: p for p in typed.procedures}
         self.suspending = _suspending(typed)  # the procedures that can wait for a decision
+        # the triggers that can (their methods): an action after which one runs can wait too
+        self.waiting = {trig.method for trig in typed.triggers if _asks(trig.effect, self.suspending)}
         self.diags: list[Diagnostic] = []
         tables = typed.tables
         self.program = Program(constants=list(tables.constants), enums=list(tables.enums), dice=list(tables.dice),
@@ -1340,7 +1342,7 @@ class _Lowerer:
             effect = self.effects(trig.effect, trig.span)
             if self.mark(before, "effect", *(("turn_end",) if trig.at_turn_end else ())):
                 self.charging_triggers.add(trig.method)
-            steps = _asks(trig.effect, self.suspending)
+            steps = trig.method in self.waiting
             prog.triggers.append(LoweredTrigger(trig.name, trig.method, when, effect, trig.span, steps))
             if trig.at_turn_end:
                 prog.turn_end.append(trig.method)
@@ -1451,8 +1453,7 @@ class _Lowerer:
         before = self.charges
         effect = self.unit_lines(self.block(a.effect, 2), self.block_cost, a.span)
         fresh_effect = self.mark(before, "effect") or any(trig in self.charging_triggers for trig in a.triggers)
-        waits = {trig.method for trig in self.typed.triggers if _asks(trig.effect, self.suspending)}
-        steps = _asks(a.effect, self.suspending) or any(trig in waits for trig in a.triggers)
+        steps = _asks(a.effect, self.suspending) or any(trig in self.waiting for trig in a.triggers)
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
                              a.span, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                              fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps)

@@ -357,22 +357,10 @@ class GraphBoard(Board):
                 out.append(found if found[0] <= found[-1] else found[::-1])
         return out
 
-    def networks(self, spots: frozenset[int]) -> list[frozenset[int]]:
-        """The spots cut into the networks the roads join them in, the one of the lowest spot first."""
-        seen: set[int] = set()
-        out: list[frozenset[int]] = []
-        for start in sorted(spots):
-            if start in seen:
-                continue
-            part, todo = {start}, [start]
-            while todo:
-                for nxt in self.neighbours[todo.pop()]:
-                    if nxt in spots and nxt not in part:
-                        part.add(nxt)
-                        todo.append(nxt)
-            seen |= part
-            out.append(frozenset(part))
-        return out
+    def networks(self, spots: frozenset[int]) -> tuple[frozenset[int], ...]:
+        """The spots cut into the networks the roads join them in, the one of the lowest spot first
+        (a graph board's neighbours are its roads: these are its connected components)."""
+        return self.components(spots)
 
     def _longest_path(self, spots: frozenset[int]) -> tuple[int, ...]:
         """The longest simple path among `spots` (a depth-first search: networks here are small)."""

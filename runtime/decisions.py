@@ -77,7 +77,7 @@ def run(state: State, steps: Steps, before: State | None, played: list[str],
 def move(state: State, action: Action) -> Steps:
     """One move, as steps: the action's effect, its triggers, the next phase or the end of the
     turn and the next turn's start (State._do, for rule sets whose rules can ask)."""
-    from .state import NO_GOTO  # (state.py imports this module)
+    from .state import END_TURN, NO_GOTO  # (state.py imports this module)
 
     state.next_phase = NO_GOTO
     if action.name != "pass":
@@ -87,8 +87,11 @@ def move(state: State, action: Action) -> Steps:
         return
     if state.next_phase >= 0:
         state.phase = state.next_phase
+        state.next_phase = NO_GOTO
         yield from start_phase(state)
-        return
+        if state.next_phase != END_TURN or state.terminal:
+            return
+        # the phase's start said `end_turn`: the turn ends without it (docs/language.md)
     yield from state._turn_end() or ()
     if state.TURN_END_TRIGGERS and state._is_over():
         state.terminal = True

@@ -570,8 +570,11 @@ class State:
             return
         if self.next_phase >= 0:
             self.phase = self.next_phase
+            self.next_phase = NO_GOTO
             self._start_phase()
-            return
+            if self.next_phase != END_TURN or self.terminal:
+                return
+            # the phase's start said `end_turn`: the turn ends without it (docs/language.md)
         self._turn_end()
         if self.TURN_END_TRIGGERS and self._is_over():
             self.terminal = True

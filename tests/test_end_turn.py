@@ -68,3 +68,18 @@ def test_end_turn_ends_the_turn(tmp_path: Path, move: str, seat: int, phase: str
     assert (state.to_act(), state.PHASES[state.phase]) == (seat, phase)
     if move == "stop":
         assert state.log == (1,)  # type: ignore[attr-defined]  # not a return: the effect went on
+
+
+def test_end_turn_in_a_phase_start_skips_the_phase(tmp_path: Path) -> None:
+    """A phase entered by `then:` whose start says `end_turn`: the turn ends there, with no move
+    asked in it; when its start does not say so, the phase is played."""
+    rules = tmp_path / "skip.yaml"
+    rules.write_text(RULES.replace("  second:\n    actions: [mark]",
+                                   "  second:\n    start:\n      - if len(log) == 0:\n        - end_turn\n"
+                                   "    actions: [mark]"))
+    state = load_rules(rules).new_state(2, 0)
+    state.apply("plain")  # then: second, whose start ends the turn while the log is empty
+    assert (state.to_act(), state.PHASES[state.phase]) == (1, "first")
+    state.apply("stop")  # the log is [1] now
+    state.apply("plain")
+    assert (state.to_act(), state.PHASES[state.phase]) == (0, "second")

@@ -20,7 +20,7 @@ from .source import Diagnostic, SourceSpan, did_you_mean
 from .types import ANY, Ty, parse_type, record
 
 TOP_KEYS = (
-    "rulewright", "game", "title", "author", "extends", "incompatible", "players", "roles", "neutral",
+    "rulewright", "game", "title", "author", "extends", "incompatible", "family", "players", "roles", "neutral",
     "enums", "components", "setup", "records",
     "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
     "end", "scoring", "winner", "tie_break", "invariants",

@@ -35,7 +35,11 @@ removes what that variant changed, or changes what it removed, that is a conflic
 naming both files and lines. The file that stacks them may settle a conflict by setting the
 path itself, since it builds on both. A variant may declare `incompatible: [rule set id or
 path, ...]`; using it together with one of those (stacked, or one extending the other) is an
-error at the line of the declaration, naming both files.
+error at the line of the declaration, naming both files. A variant may declare itself one of a
+*family* of variants of which at most N may be used together (`family: {name: event-cards,
+at_most: 2}`); a stack holding more members than that is an error at its `extends:`, unless a
+file of the stack declares `family: {name: event-cards, draws: 2}` (its rules put at most that
+many in play: a file that stacks them all and draws among them during the game).
 
 Errors are `compiler.source.Diagnostic` values, raised together in one `MergeError`.
 """
@@ -48,14 +52,27 @@ from dataclasses import dataclass, field
 from .load import YMap, YNode, YScalar, YSeq, plain
 from .source import Diagnostic, SourceSpan, did_you_mean
 
-# Top-level keys that belong to one file and never merge: what it extends and what it refuses.
-OWN_KEYS = ("extends", "incompatible")
+# Top-level keys that belong to one file and never merge: what it extends, what it refuses, and
+# the families of variants it belongs to or draws among.
+OWN_KEYS = ("extends", "incompatible", "family")
 # Components named by a signature, `name(param: type, ...)`: addressed by the name alone.
 _SIGNED = ("define", "procedures")
 # Effect lists: replaced whole, never patched by value.
 _EFFECT_KEYS = ("effect", "start")
 
 Path = tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """One `family:` declaration: the file is a member of the family `name`, of which at most
+    `at_most` may be used together, or (`draws`) its rules put at most that many members in play."""
+
+    name: str
+    name_node: YScalar  # the declaration's `name:` value, to point at
+    count: int  # the value of `at_most:` or of `draws:`
+    count_node: YScalar  # that value, to point at
+    draws: bool  # `draws:` (a file drawing among the members), not `at_most:` (a member)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +85,7 @@ class Layer:
     bases: tuple[str, ...] = ()  # the files it builds on, directly or not
     incompatible: tuple[tuple[YScalar, str], ...] = ()  # each declaration, and the file it names
     extends: YNode | None = None  # its `extends:` value, to point at in messages
+    families: tuple[Family, ...] = ()  # its `family:` declarations
 
 
 class MergeError(Exception):
@@ -77,7 +95,7 @@ class MergeError(Exception):
 
 
 def own_keys(tree: YMap) -> YMap:
-    """A rule file's tree without the keys that are its own (`extends:`, `incompatible:`)."""
+    """A rule file's tree without the keys that are its own (`extends:`, `incompatible:`, `family:`)."""
     return YMap(tuple((k, v) for k, v in tree.items if k.value not in OWN_KEYS), tree.span)
 
 
@@ -94,7 +112,7 @@ def stack(base: Layer, variants: Sequence[Layer]) -> YMap:
     tree = base.tree
     for layer in variants:
         tree = stacker.apply(tree, layer)
-    problems = stacker.incompatibilities() + stacker.diagnostics + stacker.unsettled()
+    problems = stacker.incompatibilities() + stacker.families() + stacker.diagnostics + stacker.unsettled()
     if problems:
         raise MergeError(problems)
     last = variants[-1].tree.span if variants else tree.span
@@ -309,6 +327,61 @@ class _Stacker:
                     declaration.span,
                     f"{_label(layer)} cannot be used with {_label(other)}: it declares them incompatible",
                     where + "remove one of them from `extends:`"))
+        return out
+
+    def families(self) -> list[Diagnostic]:
+        """Each family of variants used by more members than its `at_most:` allows, unless a file
+        of the stack draws among them (`draws:`); members disagreeing on the limit; a `draws:`
+        above the limit, or for a family none of the files it builds on belongs to."""
+        names = list(dict.fromkeys(f.name for layer in self.layers for f in layer.families))
+        out: list[Diagnostic] = []
+        for name in names:
+            members = [(layer, f) for layer in self.layers for f in layer.families if f.name == name and not f.draws]
+            drawers = [(layer, f) for layer in self.layers for f in layer.families if f.name == name and f.draws]
+            limit = members[0][1] if members else None
+            agree = True
+            for layer, f in members[1:]:
+                assert limit is not None
+                if f.count != limit.count:
+                    agree = False
+                    out.append(Diagnostic(
+                        f.count_node.span,
+                        f"{_label(layer)} says at most {f.count} variants of the family `{name}` may be used "
+                        f"together, but {_label(members[0][0])} says {limit.count}",
+                        f"every member of a family states the same `at_most:` (the other at {limit.count_node.span})"))
+            for layer, f in drawers:
+                under = {*layer.bases, layer.file}
+                own = [(m, g) for m, g in members if m.file in under]
+                if not own:
+                    known = sorted({g.name for m in self.layers if m.file in under for g in m.families
+                                    if not g.draws})
+                    out.append(Diagnostic(
+                        f.name_node.span,
+                        f"{_label(layer)} draws among the family `{name}`, but no rule set it builds on "
+                        "is a member of it",
+                        did_you_mean(name, known) or f"a member declares `family: {{name: {name}, at_most: N}}`; "
+                        "`draws:` goes in a file that extends the members it draws among"))
+                elif agree and f.count > own[0][1].count:
+                    out.append(Diagnostic(
+                        f.count_node.span,
+                        f"{_label(layer)} draws {f.count} variants of the family `{name}`, but at most "
+                        f"{own[0][1].count} may be used together",
+                        f"the limit (`at_most: {own[0][1].count}`) is declared at {own[0][1].count_node.span}; "
+                        f"draw at most {own[0][1].count}"))
+            if limit is None or not agree or drawers or len(members) <= limit.count:
+                continue
+            user = next((u for u in self.layers
+                         if sum(m.file in {*u.bases, u.file} for m, _ in members) > limit.count), self.layers[-1])
+            shown = ", ".join(_label(m) for m, _ in members)
+            where = user.extends.span if user.extends is not None else user.tree.span
+            out.append(Diagnostic(
+                where,
+                f"`extends:` stacks {len(members)} variants of the family `{name}`: {shown}; "
+                f"at most {limit.count} may be used together",
+                f"the limit (`at_most: {limit.count}`) is declared at {limit.count_node.span}; remove "
+                f"{'one' if len(members) - limit.count == 1 else len(members) - limit.count} of them from "
+                f"`extends:`, or, in a file whose rules draw among them, declare "
+                f"`family: {{name: {name}, draws: {limit.count}}}`"))
         return out
 
 

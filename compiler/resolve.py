@@ -3,7 +3,7 @@
 `resolve(path)` is the one entry point. It loads the file and, recursively, every rule set it
 extends (`extends: a` or, stacking, `extends: [a, b]`), each file once, and hands them to
 `merge.stack`, which holds the merge semantics (by name, `~` removes, `key+`/`key-` patch
-lists, conflicts between stacked variants, `incompatible:`). Every node keeps the span of the
+lists, conflicts between stacked variants, `incompatible:`, `family:`). Every node keeps the span of the
 file it was written in, so errors and diffs name the variant.
 
 Every file, the one named and each one it extends, is looked at before it is read: its path
@@ -14,11 +14,13 @@ of at most 1 MiB (`load.read_rule_file`); anything else is one error at `path:1:
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..runtime.errors import is_int, shown
 from .load import LoadError, YMap, YNode, YScalar, YSeq, load, read_rule_file
-from .merge import Layer, MergeError, own_keys, stack
+from .merge import Family, Layer, MergeError, own_keys, stack
 from .paths import RULESET_ID, bundled_rulesets, display, path_problem, rules_dir, ruleset_file, shown_safely
 from .source import Diagnostic, SourceSpan, did_you_mean
 
@@ -162,8 +164,83 @@ def _resolve(path: Path, stack: list[Path], layers: dict[Path, Layer], files: li
         bases.extend(f for f in (*base.bases, base.file) if f not in bases)
     refused = tuple((ref, display(_existing(ref, path, "incompatible", None)))
                     for ref in _refs(tree.get("incompatible"), "incompatible"))
-    layer = Layer(display(path), ruleset_id(path), own_keys(tree), tuple(bases), refused, extends)
+    families = _families(tree.get("family"))
+    layer = Layer(display(path), ruleset_id(path), own_keys(tree), tuple(bases), refused, extends, families)
     layers[path.resolve()] = layer
     files.append(path)
     texts[path] = text
     return layer
+
+
+FAMILY_KEYS = ("name", "at_most", "draws", "doc", "quote")
+_FAMILY_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+_FAMILY_EXAMPLE = "e.g. `family: {name: event-cards, at_most: 2}`"
+
+
+def _families(node: YNode | None) -> tuple[Family, ...]:
+    """The `family:` declarations of one file: one mapping or a list of them, each
+    `{name: NAME, at_most: N}` (a member) or `{name: NAME, draws: N}` (a file whose rules draw
+    among the members), with an optional `doc:` and `quote:`. Refuses every malformed one."""
+    if node is None:
+        return ()
+    problems: list[Diagnostic] = []
+    out: list[Family] = []
+    items = node.items if isinstance(node, YSeq) else (node,)
+    for item in items:
+        if not isinstance(item, YMap):
+            problems.append(Diagnostic(item.span, "`family:` takes a mapping, or a list of them",
+                                       f"{_FAMILY_EXAMPLE} (a member), or `{{name: event-cards, draws: 2}}`"))
+            continue
+        family = _family(item, problems)
+        if family is None:
+            continue
+        twice = next((f for f in out if f.name == family.name), None)
+        if twice is not None:
+            problems.append(Diagnostic(family.name_node.span, f"the family `{family.name}` is declared twice here",
+                                       f"the other declaration is at {twice.name_node.span}"))
+            continue
+        out.append(family)
+    if problems:
+        raise ResolveError(problems)
+    return tuple(out)
+
+
+def _family(node: YMap, problems: list[Diagnostic]) -> Family | None:
+    """One `family:` mapping, or None (with its problems added)."""
+    before = len(problems)
+    unknown = False
+    for key, value in node.items:
+        word = str(key.value)
+        if word not in FAMILY_KEYS:
+            unknown = True
+            problems.append(Diagnostic(key.span, f"unknown key `{shown_safely(word)}` in `family:`",
+                                       did_you_mean(word, FAMILY_KEYS) or f"known keys: {', '.join(FAMILY_KEYS)}"))
+        elif word in ("doc", "quote") and not (isinstance(value, YScalar) and isinstance(value.value, str)):
+            problems.append(Diagnostic(value.span, f"`family:` `{word}:` must be text"))
+    name = node.get("name")
+    if name is None:
+        problems.append(Diagnostic(node.span, "`family:` needs a `name:`", _FAMILY_EXAMPLE))
+    elif not (isinstance(name, YScalar) and isinstance(name.value, str) and _FAMILY_NAME.fullmatch(name.value)):
+        problems.append(Diagnostic(name.span, "a family's `name:` is a lowercase name, like `event-cards`"))
+    at_most, draws = node.key_node("at_most"), node.key_node("draws")
+    if at_most is not None and draws is not None:
+        second = max(at_most, draws, key=lambda k: (k.span.line, k.span.col))
+        problems.append(Diagnostic(second.span, "`family:` takes `at_most:` or `draws:`, not both",
+                                   "`at_most: N` makes this file a member of the family; `draws: N` says its "
+                                   "rules put at most N of the members in play"))
+    elif at_most is None and draws is None and not unknown:  # (a misspelt one is reported as such)
+        problems.append(Diagnostic(node.span, "`family:` needs `at_most: N` or `draws: N`",
+                                   "`at_most: N`: this file is one of a family of variants of which at most N may "
+                                   "be used together; `draws: N`: this file's rules put at most N of them in play"))
+    word = "at_most" if at_most is not None else "draws"
+    count = node.get(word)
+    if count is not None and not (isinstance(count, YScalar) and is_int(count.value) and count.value >= 1):
+        said = ("a list" if isinstance(count, YSeq) else "a mapping" if isinstance(count, YMap)
+                 else "nothing" if count.value is None else str(count.value).lower()
+                 if isinstance(count.value, bool) else shown(count.value))
+        problems.append(Diagnostic(count.span, f"`{word}:` must be a whole number of at least 1, not {said}",
+                                   f"e.g. `family: {{name: event-cards, {word}: 2}}`"))
+    if len(problems) > before:
+        return None
+    assert isinstance(name, YScalar) and isinstance(count, YScalar) and is_int(count.value)
+    return Family(str(name.value), name, count.value, count, draws is not None)

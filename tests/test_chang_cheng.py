@@ -159,3 +159,22 @@ def test_diff_of_an_event_card_is_its_setup_and_scoring() -> None:
         ("added", "define.provinces_walled"),
         ("added", "scoring.diplomacy"),
     }
+
+
+@pytest.mark.parametrize("three", [list(c) for c in itertools.combinations(EVENTS, 3)] + [EVENTS], ids="+".join)
+def test_three_event_cards_or_more_are_refused(tmp_path: Path, three: list[str]) -> None:
+    """« les joueurs décident d'en choisir ou d'en piocher jusqu'à 2 »: a clear error at the
+    `extends:` that stacks them, with two-player too; never a traceback."""
+    from click.testing import CliRunner
+
+    from rulewright.cli import cli
+    for extra in ([], ["chang-cheng/two-player"]):
+        stacked = tmp_path / "too-many.yaml"
+        stacked.write_text(f"extends: [{', '.join(extra + [f'chang-cheng/{e}' for e in three])}]\n",
+                           encoding="utf-8")
+        result = CliRunner().invoke(cli, ["check", str(stacked)])
+        assert result.exit_code == 1, result.output
+        assert isinstance(result.exception, SystemExit) and "Traceback" not in result.output
+        assert (f"too-many.yaml:1:10: error: `extends:` stacks {len(three)} variants of the family "
+                "`event-cards`: `chang-cheng/") in result.output
+        assert "at most 2 may be used together" in result.output

@@ -1011,7 +1011,9 @@ def time_operations(game: Game, players: int, budget: float, least: int = 200) -
     }
 
 
-def bench_one(path: Path, seconds: float) -> dict[str, Any]:
+def bench_one(path: Path, seconds: float, players: int | None = None) -> dict[str, Any]:
+    """One rule set's figures, at `players` if the rule set allows that many (else at its
+    smallest player count)."""
     compile_times = []
     compiled = None
     for _ in range(3):
@@ -1021,7 +1023,7 @@ def bench_one(path: Path, seconds: float) -> dict[str, Any]:
     assert compiled is not None
     game = game_from_source(compiled)
     ruleset = game.info.ruleset
-    players = game.info.players[0]
+    players = players if players in game.info.players else game.info.players[0]
     playouts = moves = capped = 0
     started = time.perf_counter()
     while True:
@@ -1062,8 +1064,10 @@ def bench_one(path: Path, seconds: float) -> dict[str, Any]:
 @click.argument("targets", nargs=-1, metavar="[RULESET|FILE]...")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=3.0, show_default=True,
               help="How long to play random games per rule set.")
+@click.option("--players", type=click.IntRange(min=1), default=None,
+              help="Play at this many players, where a rule set allows it (else at its smallest count).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench(targets: tuple[str, ...], seconds: float, as_json: bool) -> None:
+def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool) -> None:
     """Measure compile time, random playouts per second (one core), the cost of
     legal_actions, apply and clone, and memory, per rule set (all bundled when none named).
 
@@ -1072,7 +1076,7 @@ def bench(targets: tuple[str, ...], seconds: float, as_json: bool) -> None:
     results = []
     for path in files:
         try:
-            results.append(bench_one(path, seconds))
+            results.append(bench_one(path, seconds, players))
         except CompileError as exc:
             problems = print_diagnostics(exc.diagnostics)
             click.echo(f"rulewright: error: {plural(problems, 'problem')} in {display(path)}", err=True)
@@ -1085,7 +1089,7 @@ def bench(targets: tuple[str, ...], seconds: float, as_json: bool) -> None:
         return
     table = Table(title=f"rulewright bench ({seconds:g} s of random games per rule set, one core)",
                   title_justify="left")
-    columns = [("rule set", "ruleset", ""), ("compile ms", "compile_s", "ms"),
+    columns = [("rule set", "ruleset", ""), ("players", "players", ""), ("compile ms", "compile_s", "ms"),
                ("playouts/s", "playouts_per_sec", ""), ("moves/s", "moves_per_sec", ""),
                ("legal µs", "legal_actions_us", ""), ("apply µs", "apply_us", ""),
                ("clone µs", "clone_us", ""), ("peak KiB", "playout_peak_kib", ""),

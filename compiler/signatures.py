@@ -124,7 +124,7 @@ BUILTINS: dict[str, Signature] = {
                   "The unbroken runs of laid spaces among `spots`, each left to right, the leftmost first "
                   "(side by side along the wall, across the joins of the faces laid too)."),
         Signature("wall_regions", (("layout", "list(wallface)"), ("kind", "regionkind")), "list(region)",
-                  "self.board.wall_regions({0}, {1})", "The regions of a kind with a spot on the wall."),
+                  "self.board.wall_regions({0}, {1})", "The regions of a kind with a spot on the wall, left to right."),
         Signature("wall_pieces", (("layout", "list(wallface)"),), "list(wallpiece)",
                   "self.board.wall_pieces({0})", "The pieces laid, left to right."),
         Signature("attach_left", (("layout", "list(wallface)"), ("face", "wallface")), "list(wallface)",

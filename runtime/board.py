@@ -664,7 +664,7 @@ class WallBoard(Board):
     wall's spots are the spots of its faces in that order; two spots are neighbours along the
     wall when they follow each other, across the join of two faces too."""
 
-    __slots__ = ("face_names", "piece_names")
+    __slots__ = ("_laid", "_laid_regions", "face_names", "piece_names")
 
     def __init__(
         self, name: str, pieces: Sequence[tuple[str, Sequence[tuple[str, Sequence[str]]]]], kinds: Sequence[str],
@@ -696,18 +696,32 @@ class WallBoard(Board):
         self._regions(kinds, regions)
         self.face_spots = tuple(face_spots)
         self.face_piece = tuple(face_piece)
+        # Each layout met, its spots left to right and where each spot stands among them: a game
+        # asks the same few layouts again and again (a layout is a tuple, so it cannot change).
+        self._laid: dict[tuple[int, ...], tuple[tuple[int, ...], dict[int, int]]] = {}
+        self._laid_regions: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def _wall(self, layout: Sequence[int]) -> tuple[tuple[int, ...], dict[int, int]]:
+        key = tuple(layout)
+        found = self._laid.get(key)
+        if found is None:
+            if len(self._laid) >= 1024:  # faces in every order: bounded all the same
+                self._laid.clear()
+            run = tuple(s for f in key for s in self.face_spots[f])
+            found = self._laid[key] = (run, {s: i for i, s in enumerate(run)})
+        return found
 
     def wall_spots(self, layout: Sequence[int]) -> tuple[int, ...]:
         """The spots of the faces laid, from the left end to the right."""
-        return tuple(s for f in layout for s in self.face_spots[f])
+        return self._wall(layout)[0]
 
     def wall_neighbours(self, layout: Sequence[int], spot: int) -> tuple[int, ...]:
         """The spots just left and right of `spot` along the wall (none if it is not laid)."""
-        run = self.wall_spots(layout)
-        if spot not in run:
+        run, place = self._wall(layout)
+        i = place.get(spot)
+        if i is None:
             return ()
-        i = run.index(spot)
-        return tuple(run[j] for j in (i - 1, i + 1) if 0 <= j < len(run))
+        return run[max(i - 1, 0):i] + run[i + 1:i + 2]
 
     def wall_runs(self, layout: Sequence[int], spots: Iterable[int]) -> tuple[tuple[int, ...], ...]:
         """The unbroken runs of laid spaces among `spots`, each left to right, the leftmost run
@@ -726,8 +740,18 @@ class WallBoard(Board):
         return tuple(runs)
 
     def wall_regions(self, layout: Sequence[int], kind: int) -> tuple[int, ...]:
-        """The regions of one kind with a spot on the wall, in board order."""
-        return tuple(self.regions_touching(self.wall_spots(layout), kind))
+        """The regions of one kind with a spot on the wall, left to right (by their leftmost spot)."""
+        key = (*layout, -1 - kind)  # (a layout holds no negative face)
+        found = self._laid_regions.get(key)
+        if found is None:
+            if len(self._laid_regions) >= 1024:
+                self._laid_regions.clear()
+            seen: dict[int, None] = {}
+            for s in self.wall_spots(layout):
+                for r in self.regions_at[kind][s]:
+                    seen.setdefault(r)
+            found = self._laid_regions[key] = tuple(seen)
+        return found
 
     def attach(self, layout: Sequence[int], face: int, right: bool) -> tuple[int, ...]:
         """The layout with `face` laid at its right (else left) end; its piece must not be laid."""

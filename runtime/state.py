@@ -504,6 +504,10 @@ class State:
         else:
             wanted = " ".join(text.lower().split())
             matches = [n for n, prefix in self.TEXT_PREFIX.items() if prefix and wanted.startswith(prefix.lower())]
+            # Actions of several phases may share a text (Chang Cheng's `wall {s}`): the one this
+            # phase offers is the one whose rules refuse the move.
+            here = [n for n in matches if n in self.PHASE_ACTIONS[self.phase]]
+            matches = here or matches
             name = max(matches, key=lambda n: len(self.TEXT_PREFIX[n])) if matches else None
         phase = self.PHASES[self.phase]
         if name is None or name not in self.game.info.rules and f"actions.{name}" not in self.game.info.rules:

@@ -515,7 +515,7 @@ def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state
         given[index] = node.span
         out[index] = (seats[0] if info.kind == "entity" else frozenset(seats) if info.kind == "set"
                       else tuple(seats))
-    if others is not None and not partial:
+    if others is not None:  # in a position and in an expectation alike: every entity not named
         for i in range(count):
             out.setdefault(i, others)
     return out

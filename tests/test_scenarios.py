@@ -331,3 +331,30 @@ def test_a_files_distributions_replay_at_most_100000_times_in_all(tmp_path: Path
     _, problems = scenarios.load_file(write(tmp_path, text))
     assert [d.message for d in problems] == [
         "the distributions of this file replay their scenarios 120,000 times, more than 100,000"]
+
+
+def test_others_in_an_expectation_checks_every_entity_not_named(tmp_path: Path) -> None:
+    """`others:` under `expect: fields:` stands for every entity not named, as in a position: a
+    wrong one fails (it once checked nothing)."""
+    path = write(tmp_path, """\
+ruleset: china-cornett
+scenarios:
+  right:
+    position:
+      marker: {A4: gold_side, others: face_down}
+    expect:
+      fields:
+        marker: {A4: gold_side, others: face_down}
+  wrong:
+    position:
+      marker: {A4: gold_side, others: face_down}
+    expect:
+      fields:
+        marker: {others: face_down}
+""")
+    found, problems = scenarios.load_file(path)
+    assert problems == []
+    right, wrong = (scenarios.run(s) for s in found)
+    assert right.passed
+    assert not wrong.passed
+    assert [c.what for c in wrong.checks if not c.ok] == ["marker[A4]"]

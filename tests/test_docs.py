@@ -1,4 +1,4 @@
-"""Every snippet of README.md and docs/*.md is run or checked, so the docs cannot drift.
+"""Every snippet of README.md, docs/*.md and docs/games/*.md is run or checked, so the docs cannot drift.
 
 Each fenced block of the docs is one test item, named `FILE:LINE`. How a block is checked is
 said by an HTML comment on the last non-blank line before its fence (invisible once rendered):
@@ -61,7 +61,7 @@ from rulewright.cli import cli
 from rulewright.compiler import paths
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "games").glob("*.md"))]
 MARKER = re.compile(r"^<!--\s*docs-test:\s*(.*?)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
 BOX = re.compile(r"[\u2500-\u257f]")

@@ -511,6 +511,9 @@ def render_chang_cheng(state: State, viewer: int | None = None, width: int | Non
         elif "hand" in seen:
             parts.append(f"cards in hand hidden; {laid_cards} face down")
         lines += textwrap.wrap(f"{seat_name(info, p)}: " + "; ".join(parts), width, subsequent_indent="    ")
+    for name in state.NEUTRAL:  # a neutral colour's walls (the two-player rules' grey)
+        if "neutral_singles" in seen:
+            lines.append(f"{name} (neutral): {seen['neutral_singles']} singles")
     revealed = seen.get("revealed") or []
     if revealed:
         shown = " ".join(f"{c.get('owner')} {c.get('kind')}" for c in revealed if isinstance(c, dict))
@@ -532,7 +535,7 @@ def render_chang_cheng(state: State, viewer: int | None = None, width: int | Non
     drawn = {"layout", "block_at", "builder", "reserved", "backs", "reputation", "protected", "has_peril",
              "face_up_peril", "emperor_on", "emperor_owed", "placed", "sightings", "points", "singles",
              "double_left", "tower_left", "hand", "revealed", "cancelled", "eliminated", "events", "move_kind",
-             "move_provinces", "first_turn", "game_over", "pieces_added", "passes"}
+             "move_provinces", "first_turn", "game_over", "pieces_added", "passes", "neutral_singles"}
     per = {f.name: f.per for f in state.FIELDS}
     for name, value in seen.items():  # what else the rules keep (a variant's fields), when it holds something
         if name in drawn:

@@ -416,6 +416,23 @@ def test_play_draws_chang_cheng() -> None:
     assert "None" not in out and "backs:" not in out
     assert max(len(line) for line in out.splitlines() if "your move" not in line) <= 100
 
+
+def test_chang_cheng_variants_are_drawn_with_what_they_add() -> None:
+    """The two-player rules' neutral grey walls stand on the wall under their colour's name,
+    with the neutral sections left; the event cards in play are listed."""
+    from rulewright.render import render_state
+
+    state = random_states("chang-cheng/two-player", 2, 41, 4)[-1]
+    drawing = render_state(state, 0, 100)
+    assert "grey  " in drawing and "greyx" in drawing  # a grey single, a grey ruin
+    assert f"\ngrey (neutral): {state.observation(0)['fields']['neutral_singles']} singles\n" in drawing
+    assert "neutral_singles" not in drawing and "None" not in drawing
+    assert "P3" not in drawing  # two players only
+    state = random_states("chang-cheng/drawn-events", 3, 41, 4)[-1]
+    drawing = render_state(state, 0, 100)
+    events = state.observation(0)["fields"]["events"]
+    assert events and "\nevents in play: " + ", ".join(e.replace("_", " ") for e in events) in drawing
+
 def test_play_lists_the_moves_compactly_and_all_on_demand() -> None:
     typed = "moves prospect\nmoves\nmoves nothing\n?\nquit\n"
     result = run("play", "china-cornett", "--seed", "1", input=typed)

@@ -1,8 +1,8 @@
 """States drawn as text for a person at a terminal.
 
 `render_state(state)` draws any state: a game with a drawing of its own (Cornett's China: the
-hexagonal board with each spot's marker, mountain and river) gets it, every other game a
-listing of what the player to act observes.
+hexagonal board with each spot's marker, mountain and river; Chang Cheng: its wall face by
+face) gets it, every other game a listing of what the player to act observes.
 
 Text that comes from files (rule files, logs, scenarios) reaches the terminal through
 `printable`: a control character (an escape sequence, a carriage return, a bidirectional
@@ -360,6 +360,200 @@ def render_mandarin(state: State, viewer: int | None = None, width: int | None =
     return "\n".join(lines)
 
 
+
+# -- Chang Cheng -------------------------------------------------------------------------------
+WALL_BLOCKS = {"single": "", "double": "=", "tower": "T", "ruin": "x"}  # after the builder's name
+
+
+def _chang_cheng_faces(state: State, seen: dict[str, Any], player: int, width: int) -> list[str]:
+    """The faces of the wall, left to right: a row of space labels, a row of what stands on
+    each, a row of provinces and one of Mongol regions (each a span under its spaces); then
+    each province and each Mongol region of the face with its tokens and cards."""
+    board = state.board
+    assert isinstance(board, WallBoard)
+    faces = {name: i for i, name in enumerate(board.face_names)}
+    layout = [str(name) for name in seen.get("layout") or ()]
+    block_at: dict[str, Any] = seen.get("block_at") or {}
+    builder: dict[str, Any] = seen.get("builder") or {}
+    reserved: dict[str, Any] = seen.get("reserved") or {}
+    backs: dict[str, Any] = seen.get("backs") or {}
+    reputation: dict[str, Any] = seen.get("reputation") or {}
+    protected: dict[str, Any] = seen.get("protected") or {}
+    has_peril: dict[str, Any] = seen.get("has_peril") or {}
+    face_up: dict[str, Any] = seen.get("face_up_peril") or {}
+    emperor_on = {str(r) for r in seen.get("emperor_on") or ()}
+    owed = [str(r) for r in seen.get("emperor_owed") or ()]
+    own_placed = (seen.get("placed") or [None] * (player + 1))[player] or []
+    own_sightings = (seen.get("sightings") or [None] * (player + 1))[player] or []
+    seen_threat = {str(x.get("watched")): x.get("threat") for x in own_sightings if isinstance(x, dict)}
+    kinds = [k for k in ("province", "mongol") if k in board.kinds]
+
+    def cell(label: str) -> str:
+        block = block_at.get(label)
+        if block in (None, "empty"):
+            keeper = reserved.get(label)
+            return f">{keeper}" if keeper is not None else "·"
+        return f"{builder.get(label) or '?'}{WALL_BLOCKS.get(str(block), str(block)[:1])}"
+
+    def province_text(name: str) -> str:
+        parts = [f"reputation {reputation.get(name, 0)}"]
+        if name in emperor_on:
+            parts.append("protected, Emperor card")
+        elif protected.get(name):
+            parts.append("protected, waiting for an Emperor card" if name in owed else "protected")
+        mine = [str(c.get("kind")) for c in own_placed if isinstance(c, dict) and c.get("at") == name]
+        shown = []
+        for owner in backs.get(name) or ():
+            if str(owner) == f"P{player + 1}" and mine:
+                shown.append(f"{owner}({mine.pop(0)})")
+            else:
+                shown.append(str(owner))
+        if shown:
+            parts.append("cards: " + " ".join(shown))
+        return "; ".join(parts)
+
+    def mongol_text(name: str) -> str:
+        if face_up.get(name) is not None:
+            return f"peril {face_up[name]}, face up"
+        if not has_peril.get(name, False):
+            return "no peril token"
+        return f"peril ? (you saw {seen_threat[name]})" if name in seen_threat else "peril ? (face down)"
+
+    labels = [board.labels[s] for f in layout if f in faces for s in board.face_spots[faces[f]]]
+    column = max([len(x) for x in labels] + [len(cell(x)) for x in labels] + [1]) + 1
+    per_row = max(1, (width - 2) // column)
+    lines: list[str] = []
+    for name in layout:
+        f = faces.get(name)
+        if f is None:
+            lines.append(f"{name}: hidden")
+            continue
+        spots = board.face_spots[f]
+        lines.append(f"{name} (piece {board.piece_names[board.face_piece[f]]}):")
+        for start in range(0, len(spots), per_row):
+            chunk = spots[start:start + per_row]
+            lines.append(("  " + "".join(board.labels[s].ljust(column) for s in chunk)).rstrip())
+            lines.append(("  " + "".join(cell(board.labels[s]).ljust(column) for s in chunk)).rstrip())
+            for k in kinds:
+                kind = board.kinds.index(k)
+                row = "  "
+                for i, s in enumerate(chunk):
+                    region = board.region_of[kind][s]
+                    if region < 0:
+                        row += " " * column
+                        continue
+                    if i and board.region_of[kind][chunk[i - 1]] == region:
+                        continue
+                    span = sum(1 for t in chunk[i:] if board.region_of[kind][t] == region) * column
+                    row += (board.region_names[region] + " " + "-" * span)[:span - 1] + " "
+                lines.append(row.rstrip())
+        for k in kinds:
+            kind = board.kinds.index(k)
+            for r in board.regions_touching(spots, kind):
+                name_r = board.region_names[r]
+                text = province_text(name_r) if k == "province" else mongol_text(name_r)
+                lines += textwrap.wrap(f"  {name_r}: {text}", width, subsequent_indent="      ")
+    return lines
+
+
+def render_chang_cheng(state: State, viewer: int | None = None, width: int | None = None) -> str:
+    """Chang Cheng's wall, face by face from its left end: each space with what stands on it
+    (`P1` a single section of P1, `P1=` half of his double, `P1T` his tower, `P1x` a ruin,
+    `·` empty, `>P2` kept for P2), the provinces and Mongol regions under it, each province
+    with its reputation token, Emperor card and the backs of the cards laid there (the
+    viewer's own by name), each region with its peril token as the viewer knows it; then the
+    pieces not laid, each player's supplies, the last protection, the turn so far, and the
+    scores once the game is over. Drawn from the viewer's observation only."""
+    board = state.board
+    if not isinstance(board, WallBoard):
+        return render_generic(state, viewer, width)
+    width = width or WIDTH
+    player = viewer if viewer is not None else (state.to_act() or 0)
+    seen = state.observation(player)["fields"]
+    info = state.game.info
+    lines = [_heading(state), ""]
+    layout = [str(name) for name in seen.get("layout") or ()]
+    lines += textwrap.wrap("the wall, left to right: " + (" | ".join(layout) or "no face laid"), width,
+                           subsequent_indent="    ")
+    lines.append("")
+    lines += _chang_cheng_faces(state, seen, player, width)
+    laid = {board.face_piece[f] for f, name in enumerate(board.face_names) if name in layout}
+    waiting = [f"{p} ({'/'.join(board.face_names[f] for f, q in enumerate(board.face_piece) if q == i)})"
+               for i, p in enumerate(board.piece_names) if i not in laid]
+    lines.append("")
+    lines += textwrap.wrap("spaces: P1 single section, P1= double, P1T tower, P1x ruin, · empty, >P2 kept for P2",
+                           width, subsequent_indent="    ")
+    lines += textwrap.wrap(f"pieces not laid: {', '.join(waiting) or 'none'}", width, subsequent_indent="    ")
+    lines.append("")
+
+    def of(name: str, p: int) -> Any:
+        values = seen.get(name)
+        return values[p] if isinstance(values, list) and p < len(values) else None
+
+    for p in range(state.num_players):
+        parts = [f"{of('points', p)} points" if of("points", p) is not None else "points ?"]
+        if of("singles", p) is not None:
+            parts.append(f"{of('singles', p)} singles")
+        if of("double_left", p) is not None:
+            parts.append("double" if of("double_left", p) else "double used")
+        if of("tower_left", p) is not None:
+            parts.append("tower" if of("tower_left", p) else "tower used")
+        hand = of("hand", p)
+        laid_cards = sum(1 for owners in (seen.get("backs") or {}).values() for o in owners or ()
+                         if str(o) == f"P{p + 1}")
+        if hand is not None:
+            order = {c: i for i, c in enumerate(state.ENUMS.get("card", ()))}  # by priority
+            in_hand = sorted((str(c) for c in hand), key=lambda c: (order.get(c, len(order)), c))
+            parts.append("cards in hand: " + (" ".join(in_hand) or "none"))
+            placed = [c for c in of("placed", p) or () if isinstance(c, dict)]
+            if placed:
+                parts.append("face down: " + ", ".join(f"{c.get('kind')} in {c.get('at')}" for c in placed))
+        elif "hand" in seen:
+            parts.append(f"cards in hand hidden; {laid_cards} face down")
+        lines += textwrap.wrap(f"{seat_name(info, p)}: " + "; ".join(parts), width, subsequent_indent="    ")
+    for name in state.NEUTRAL:  # a neutral colour's walls (the two-player rules' grey)
+        if "neutral_singles" in seen:
+            lines.append(f"{name} (neutral): {seen['neutral_singles']} singles")
+    revealed = seen.get("revealed") or []
+    if revealed:
+        shown = " ".join(f"{c.get('owner')} {c.get('kind')}" for c in revealed if isinstance(c, dict))
+        provinces = sorted({str(c.get("at")) for c in revealed if isinstance(c, dict)})
+        text = f"last protection ({', '.join(provinces)}): revealed {shown}"
+        if seen.get("cancelled"):
+            text += f"; cancelled {' '.join(map(str, seen['cancelled']))}"
+        if seen.get("eliminated"):
+            text += f"; eliminated {' '.join(map(str, seen['eliminated']))}"
+        lines += textwrap.wrap(text, width, subsequent_indent="    ")
+    if seen.get("events"):
+        lines.append("events in play: " + ", ".join(str(e).replace("_", " ") for e in seen["events"]))
+    move = seen.get("move_kind")
+    if move not in (None, "no_move"):
+        where = " ".join(str(r) for r in seen.get("move_provinces") or ())
+        lines.append(f"this turn so far: {str(move).replace('_', ' ')}" + (f" in {where}" if where else ""))
+    if seen.get("first_turn"):
+        lines.append("first turn: the first player places one single section only")
+    drawn = {"layout", "block_at", "builder", "reserved", "backs", "reputation", "protected", "has_peril",
+             "face_up_peril", "emperor_on", "emperor_owed", "placed", "sightings", "points", "singles",
+             "double_left", "tower_left", "hand", "revealed", "cancelled", "eliminated", "events", "move_kind",
+             "move_provinces", "first_turn", "game_over", "pieces_added", "passes", "neutral_singles"}
+    per = {f.name: f.per for f in state.FIELDS}
+    for name, value in seen.items():  # what else the rules keep (a variant's fields), when it holds something
+        if name in drawn:
+            continue
+        if isinstance(value, dict):
+            value = {k: v for k, v in value.items() if v not in (None, 0, False, [], "", "empty", "none")}
+        if value not in ([], {}, None, 0, False, "") and not (isinstance(value, list) and not any(value)):
+            lines.extend(_field_lines(name, per.get(name), value, width, state._labels("player")))
+    if state.is_terminal():
+        lines.append("")
+        lines.append("final scores:")
+        for p in range(state.num_players):
+            terms = state.score_terms(p)
+            detail = " + ".join(f"{t} {v}" for t, v in terms.items())
+            lines += textwrap.wrap(f"  {seat_name(info, p)}: {sum(terms.values())} ({detail})", width,
+                                   subsequent_indent="      ")
+    return "\n".join(lines)
+
 # -- hex maps and walls --------------------------------------------------------------------------
 def _occupants(state: State, seen: dict[str, Any]) -> tuple[list[str], Callable[[str], str]]:
     """The per-spot fields drawn on the spots, and the text of a spot's occupants: each
@@ -436,6 +630,7 @@ def render_board_shape(state: State, viewer: int | None = None, width: int | Non
 
 
 DRAWINGS: dict[str, Callable[[State, int | None, int | None], str]] = {
+    "chang-cheng": render_chang_cheng,
     "china-cornett": render_china,
     "china-schacht": render_schacht,
     "mandarin": render_mandarin,

@@ -319,6 +319,141 @@ def test_schacht_draws_roads_with_their_provinces() -> None:
     assert "    also Chin3-Chin6; roads out Chin1-Zhao1 Chin4-Shu1 Chin6-Wei1/Han1\n" in drawing
 
 
+
+def test_chang_cheng_is_drawn_face_by_face_for_its_viewer() -> None:
+    """Mid-game, P1 sees the faces laid in the layout's order, each province with the backs
+    of the cards laid there (his own by name), each Mongol peril token as `?` unless he
+    looked at it; his hand by name, the others' as how many they have face down."""
+    from rulewright.render import render_state
+
+    state = random_states("chang-cheng", 3, 15, 3)[-1]
+    seen = state.observation(0)["fields"]
+    drawing = render_state(state, 0, 100)
+    lines = drawing.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    board = state.board
+    faces = [line.split(" ")[0] for line in lines if line.endswith(":") and " (piece " in line]
+    assert len(seen["layout"]) >= 2 and faces == seen["layout"]
+    for name in seen["layout"]:  # the row of its spaces, left to right
+        labels = " ".join(board.labels[s] for s in board.face_spots[board.face_names.index(name)])
+        assert any(" ".join(line.split()) == labels for line in lines), labels
+    assert "the wall, left to right: " + " | ".join(seen["layout"]) in drawing
+    # what stands on each space: `P3=` half of P3's double, `P2T` a tower, `·` empty, `>P2` kept for P2
+    glyph = {"single": "", "double": "=", "tower": "T", "ruin": "x"}
+
+    def cell(label: str) -> str:
+        block, keeper = seen["block_at"][label], seen["reserved"][label]
+        return (f">{keeper}" if keeper else "·") if block == "empty" else seen["builder"][label] + glyph[block]
+
+    for name in seen["layout"]:
+        cells = [cell(board.labels[s]) for s in board.face_spots[board.face_names.index(name)]]
+        assert any(line.split() == cells for line in lines), cells
+    assert {"=", "T", ">", "·"} <= set("".join(cell(label) for label in seen["block_at"]))  # all four drawn
+    assert "None" not in drawing and "block_at" not in drawing
+    # the viewer's cards by name; another's by their backs only
+    own, hand = seen["placed"][0], seen["hand"][0]
+    priority = list(state.ENUMS["card"])
+    assert own and hand and f"cards in hand: {' '.join(sorted(hand, key=priority.index))}" in drawing
+    for card in own:
+        assert f"P1({card['kind']})" in drawing and f"{card['kind']} in {card['at']}" in drawing
+    backs = {p: sum(list(b).count(p) for b in seen["backs"].values()) for p in ("P2", "P3")}
+    assert backs["P2"] >= 1 and "P2(" not in drawing and "P3(" not in drawing
+    for p in (2, 3):
+        assert f"P{p} (seat{p}): {seen['points'][p - 1]} points; {seen['singles'][p - 1]} singles; " in drawing
+        assert f"cards in hand hidden; {backs[f'P{p}']} face down" in drawing
+    mixed = [r for r, b in seen["backs"].items() if "P1" in b and "P2" in b]
+    assert mixed and any(line.startswith(f"  {mixed[0]}: reputation {seen['reputation'][mixed[0]]}; cards: ")
+                         and "P1(" in line and " P2" in line for line in lines)
+    # peril tokens: `?`, with the value only where P1 looked
+    looked = {s["watched"]: s["threat"] for s in seen["sightings"][0]}
+    perils = [m for m, on in seen["has_peril"].items() if on]
+    assert perils and looked and set(looked) < set(perils)
+    for m in perils:
+        told = f"(you saw {looked[m]})" if m in looked else "(face down)"
+        assert f"  {m}: peril ? {told}\n" in drawing + "\n"
+    assert seen["move_kind"] != "no_move" and " ".join(seen["move_provinces"])
+    move = f"this turn so far: {seen['move_kind'].replace('_', ' ')} in {' '.join(seen['move_provinces'])}"
+    assert move in drawing and f"phase {state.observation(0)['phase']}" in lines[0]
+
+
+def test_chang_cheng_drawing_hides_what_the_viewer_may_not_see() -> None:
+    """Change what P1 may not see (P2's cards in hand and face down, the peril tokens' values,
+    the others' sightings): P1's drawing stays the same, P2's changes."""
+    import rulewright
+    from rulewright.render import render_state
+
+    state = random_states("chang-cheng", 3, 15, 3)[-1]
+    data = state.to_json()
+    fields = data["fields"]
+    hand, placed = fields["hand"][1], fields["placed"][1]
+    old = [c[1] for c in placed]
+    new = hand[:len(old)]
+    fields["hand"][1] = sorted(set(hand) - set(new) | set(old))
+    fields["placed"][1] = [[c[0], k, c[2]] for c, k in zip(placed, new, strict=True)]
+    fields["peril"] = [0 if v == 0 else 2 + (v - 1) % 3 for v in fields["peril"]]
+    for p in (1, 2):
+        fields["sightings"][p] = [[m, 2 + (v - 1) % 3] for m, v in fields["sightings"][p]]
+    other = rulewright.load("chang-cheng").state_from_json(data)
+    assert render_state(other, 0, 100) == render_state(state, 0, 100)
+    assert render_state(other, 1, 100) != render_state(state, 1, 100)
+
+
+def test_chang_cheng_at_the_end_shows_the_perils_and_scores() -> None:
+    from rulewright.render import render_state
+
+    state = random_states("chang-cheng", 3, 1000, 3)[-1]
+    state.apply(state.legal_actions()[0])
+    while not state.is_terminal():  # random_states stops before the last move
+        state.apply(state.legal_actions()[0])
+    seen = state.observation(0)["fields"]
+    drawing = render_state(state, 0, 100)
+    assert "game over" in drawing.splitlines()[0] and "(face down)" not in drawing
+    for m, value in seen["face_up_peril"].items():
+        if value is not None:
+            assert f"  {m}: peril {value}, face up" in drawing
+    assert any(v is not None for v in seen["face_up_peril"].values())
+    scores = state.scores()
+    for p in range(3):
+        terms = state.score_terms(p)
+        assert f"  P{p + 1} (seat{p + 1}): {scores[p]} (reputation {terms['reputation']} + mongols " \
+               f"{terms['mongols']})" in drawing
+
+
+def test_play_draws_chang_cheng() -> None:
+    result = run("play", "chang-cheng", "--players", "3", "--seed", "3", input="quit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "the wall, left to right: two_front | four_back\n" in out
+    assert "  2F1  2F2  2F3  2F4  2F5  2F6  2F7  2F8  2F9  2F10 2F11 2F12\n" in out
+    assert "  Qi: reputation 1\n" in out and "  Naiman: peril ? (face down)\n" in out
+    assert "P1 (seat1): 0 points; 14 singles; double; tower; cards in hand: warrior traitor flood mason\n" \
+           "    architect mandarin\n" in out  # in their order of priority
+    assert "None" not in out and "backs:" not in out
+    assert max(len(line) for line in out.splitlines() if "your move" not in line) <= 100
+
+
+def test_chang_cheng_variants_are_drawn_with_what_they_add() -> None:
+    """The two-player rules' neutral grey walls stand on the wall under their colour's name,
+    with the neutral sections left; the event cards in play are listed."""
+    from rulewright.render import render_state
+
+    state = random_states("chang-cheng/two-player", 2, 41, 4)[-1]
+    drawing = render_state(state, 0, 100)
+    seen = state.observation(0)["fields"]
+    glyph = {"single": "", "double": "=", "tower": "T", "ruin": "x"}
+    grey = sorted(f"grey{glyph[b]}" for s, b in seen["block_at"].items()
+                  if b != "empty" and seen["builder"][s] == "grey")
+    cells = sorted(t for line in drawing.splitlines() if line.startswith("  ") and ":" not in line
+                   for t in line.split() if t.startswith("grey"))
+    assert grey and cells == grey  # each grey section on its space, under its colour's name
+    assert f"\ngrey (neutral): {state.observation(0)['fields']['neutral_singles']} singles\n" in drawing
+    assert "neutral_singles" not in drawing and "None" not in drawing
+    assert "P3" not in drawing  # two players only
+    state = random_states("chang-cheng/drawn-events", 3, 41, 4)[-1]
+    drawing = render_state(state, 0, 100)
+    events = state.observation(0)["fields"]["events"]
+    assert events and "\nevents in play: " + ", ".join(e.replace("_", " ") for e in events) in drawing
+
 def test_play_lists_the_moves_compactly_and_all_on_demand() -> None:
     typed = "moves prospect\nmoves\nmoves nothing\n?\nquit\n"
     result = run("play", "china-cornett", "--seed", "1", input=typed)

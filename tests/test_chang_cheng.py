@@ -129,8 +129,8 @@ def test_drawn_events_puts_one_or_two_cards_in_play() -> None:
     assert all(len(d) == 2 for d in drawn)
     assert {e for d in drawn for e in d} == {e.replace("-", "_") for e in EVENTS}
     assert len({tuple(sorted(d)) for d in drawn}) == 6, "every pair comes up"
-    ones = [game.new_state(players=3, seed=seed, options={"events_drawn": "one_event"}).observation(0)["fields"]["events"]
-            for seed in range(12)]
+    one = {"events_drawn": "one_event"}
+    ones = [game.new_state(players=3, seed=seed, options=one).observation(0)["fields"]["events"] for seed in range(12)]
     assert all(len(d) == 1 for d in ones)
 
 

@@ -348,6 +348,9 @@ class Boards:
                                      ("borders_match_roads", exp.borders_match_roads is not None),
                                      ("bordering_differ", exp.bordering_differ is not None),
                                      ("pieces", exp.pieces is not None and what != "wall"),
+                                     ("regions_per_face", bool(exp.regions_per_face) and what != "wall"),
+                                     ("face_size", exp.face_size is not None and what != "wall"),
+                                     ("largest_wall", bool(exp.largest_wall) and what != "wall"),
                                      ("connected", exp.connected and what == "wall"),
                                      ("contiguous", exp.contiguous and what == "wall"),
                                      ("attribute_counts", bool(exp.attribute_counts) and what == "wall")) if on]
@@ -481,6 +484,7 @@ class Boards:
             self.expect_counts(board, labels, regions, "wall", problems)
             if exp.pieces is not None and exp.pieces != len(board.wall):
                 problems.append(f"{len(board.wall)} pieces, expected {exp.pieces}")
+            problems += _wall_faces(board, regions, face_of, exp)
             for problem in problems:
                 self.error(exp.span, f"{where} does not match what is expected of it: {problem}")
         if self.tables and self.tables[0].wall and [
@@ -493,3 +497,29 @@ class Boards:
             wall=tuple((p.name, tuple((f.name, f.spots) for f in p.faces)) for p in board.wall),
         ))
 
+
+
+def _wall_faces(board: ir.Board, regions: list[tuple[str, str, tuple[str, ...]]], face_of: dict[str, str],
+                exp: ir.BoardExpect) -> list[str]:
+    """A wall's own validators: the regions of each kind on every face, the spaces of every face,
+    and the most spaces k faces of k different pieces can hold (every wall the game can lay)."""
+    problems: list[str] = []
+    faces = [f for p in board.wall for f in p.faces]
+    for kind_name, count in exp.regions_per_face:
+        for f in faces:
+            found = sum(1 for k, _, spots in regions if k == kind_name and spots and face_of.get(spots[0]) == f.name)
+            if found != count:
+                problems.append(f"face {f.name} has {found} region{'' if found == 1 else 's'} of kind `{kind_name}`, "
+                                f"expected {count}")
+    if exp.face_size is not None:
+        low, high = exp.face_size
+        for f in faces:
+            if not low <= len(f.spots) <= high:
+                problems.append(f"face {f.name} has {len(f.spots)} spaces, expected {low} to {high}")
+    biggest = sorted((max(len(f.spots) for f in p.faces) for p in board.wall if p.faces), reverse=True)
+    for k, most in exp.largest_wall:
+        if not 1 <= k <= len(biggest):
+            problems.append(f"largest_wall of {k} faces: the wall has {len(biggest)} pieces")
+        elif sum(biggest[:k]) > most:
+            problems.append(f"{k} faces can hold {sum(biggest[:k])} spaces, expected at most {most}")
+    return problems

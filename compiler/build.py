@@ -34,7 +34,8 @@ REGION_KEYS = ("spots",)  # and the region's attributes: `Chu: {colour: violet, 
 REGION_KIND_KEYS = ("mirror_of", "rename")
 EXPECT_KEYS = (
     "spots", "regions", "region_size", "contiguous", "cover_each_spot_once", "no_region_equal", "connected",
-    "borders", "borders_match_roads", "attribute_counts", "bordering_differ", "pieces",
+    "borders", "borders_match_roads", "attribute_counts", "bordering_differ", "pieces", "regions_per_face",
+    "face_size", "largest_wall",
 )
 FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hide_items_if")
 PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor")
@@ -637,14 +638,7 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
         if em is not None:
             r.keys(em, EXPECT_KEYS, "expect")
             counts = r.mapping(em.get("regions"), "regions")
-            size_seq = r.sequence(em.get("region_size"), "region_size")
-            size = None
-            if size_seq is not None:
-                bounds = [r.integer(x, "region_size") for x in size_seq.items]
-                if len(bounds) == 2 and bounds[0] is not None and bounds[1] is not None:
-                    size = (bounds[0], bounds[1])
-                else:
-                    r.error(size_seq.span, "region_size must be [min, max]")
+            size = _bounds(r, em.get("region_size"), "region_size")
             unequal = tuple(x.name for x in r.names(em.get("no_region_equal"), "a region kind"))
             if em.get("no_region_equal") is not None and len(unequal) != 2:
                 r.error(em.get("no_region_equal").span,  # type: ignore[union-attr]
@@ -668,6 +662,12 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
                 ),
                 bordering_differ=r.text(em.get("bordering_differ"), "bordering_differ"),
                 pieces=r.integer(em.get("pieces"), "pieces"),
+                regions_per_face=tuple((str(k.value), r.integer(v, "a count") or 0) for k, v in (
+                    r.mapping(em.get("regions_per_face"), "regions_per_face") or YMap((), em.span)).items),
+                face_size=_bounds(r, em.get("face_size"), "face_size"),
+                largest_wall=tuple((r.integer(k, "a number of faces") or 0, r.integer(v, "a number of spaces") or 0)
+                                   for k, v in (r.mapping(em.get("largest_wall"), "largest_wall")
+                                                or YMap((), em.span)).items),
             )
         borders: list[tuple[str, tuple[tuple[str, str], ...]]] = []
         for bkey, bvalue in (r.mapping(m.get("borders"), "borders") or YMap((), m.span)).items:
@@ -724,6 +724,19 @@ def _hexmap(r: _Reader, node: YNode | None) -> ir.HexMap | None:
                 attributes.append((attr, value.name))
         legend.append(ir.LegendEntry(symbol, tuple(attributes), skey.span))
     return ir.HexMap(tuple(rows), tuple(legend), (rows_node or hm).span)
+
+
+
+def _bounds(r: _Reader, node: YNode | None, what: str) -> tuple[int, int] | None:
+    """`[min, max]`, two whole numbers (an expect's `region_size`, `face_size`)."""
+    seq = r.sequence(node, what)
+    if seq is None:
+        return None
+    bounds = [r.integer(x, what) for x in seq.items]
+    if len(bounds) == 2 and bounds[0] is not None and bounds[1] is not None:
+        return (bounds[0], bounds[1])
+    r.error(seq.span, f"{what} must be [min, max]")
+    return None
 
 
 def _wall(r: _Reader, node: YNode | None) -> tuple[ir.WallPiece, ...]:

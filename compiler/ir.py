@@ -56,6 +56,9 @@ class BoardExpect:
     attribute_counts: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # regions per attribute value
     bordering_differ: str | None = None  # an attribute two bordering regions never share
     pieces: int | None = None  # a wall board: how many pieces
+    regions_per_face: tuple[tuple[str, int], ...] = ()  # a wall board: regions of each kind on every face
+    face_size: tuple[int, int] | None = None  # a wall board: spaces of every face, [min, max]
+    largest_wall: tuple[tuple[int, int], ...] = ()  # a wall board: k faces of k pieces hold at most n spaces
 
 
 @dataclass(frozen=True, slots=True)

@@ -1199,6 +1199,10 @@ def _distribution(s: Scenario, game: Game, node: YMap) -> Check:
 
 
 def _key_text(value: Any) -> str:
+    """A value as a distribution's `values:` key writes it: `true`, `3`, `[diplomacy, watchers]`
+    (a list or set as a position writes it, quoted since it is a key)."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_key_text(v) for v in value) + "]"
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 

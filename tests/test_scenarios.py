@@ -269,6 +269,15 @@ def test_a_distribution_is_tested_with_chi_square(tmp_path: Path) -> None:
     assert "1 came up (observed 1: " in scenarios.run(stray).report()
 
 
+def test_a_distribution_key_of_a_list_or_set_is_written_as_in_a_position() -> None:
+    """A set field (Chang Cheng's `events`, tests/scenarios/chang-cheng-events/drawn-events.yaml)
+    is counted under the key a scenario writes, `"[diplomacy, watchers]"`, not Python's repr."""
+    assert scenarios._key_text(["diplomacy", "watchers"]) == "[diplomacy, watchers]"
+    assert scenarios._key_text([]) == "[]"
+    assert scenarios._key_text([True, [1, 2]]) == "[true, [1, 2]]"
+    assert scenarios._key_text(False) == "false" and scenarios._key_text(3) == "3"
+
+
 def test_a_distribution_is_checked_when_read(tmp_path: Path) -> None:
     _, problems = scenarios.load_file(write(tmp_path, DISTRIBUTION.replace("of: roll", "of: rol").replace(
         "runs: 400", "runs: 0") % "{1: 1/2, 2: 1/4}"))

@@ -1044,6 +1044,14 @@ class Game:
         state._legal_cache = None
         state._derived = None
         state._pending = None  # (a new game whose setup asks waits for that decision: not this one)
+        try:
+            broken = state.broken_invariants()
+        except (RulewrightError, ArithmeticError, IndexError, KeyError, TypeError, ValueError) as exc:
+            raise BadSetup(f"saved state: its invariants cannot be checked: {_cut(str(exc))}") from None
+        if broken:  # (the rule file's `invariants:`: what every position the rules reach holds)
+            where = self.info.rules.get(f"invariants.{broken[0]}")
+            raise BadSetup(f"saved state: the position breaks invariant `{broken[0]}` of {ruleset}"
+                           + (f" ({where})" if where else "") + ": no game of the rules reaches it")
         if not state.terminal:
             state._check_playable()
         return state

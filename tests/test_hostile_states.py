@@ -33,6 +33,7 @@ REAL: dict[str, tuple[str, int, int, int]] = {
     "mandarin": ("mandarin", 3, 11, 276),  # in the middle of an auction
     "china-schacht": ("china-schacht", 3, 3, 20),
     "china-schacht-two-player": ("china-schacht/two-player", 2, 2, 15),  # and the emperor, a neutral seat
+    "chang-cheng": ("chang-cheng", 3, 3, 30),  # a wall of two pieces, cards face down, peeks
 }
 
 @functools.cache
@@ -93,6 +94,12 @@ def broken(stem: str) -> dict[str, Any]:
     data = copy.deepcopy(play(stem.split("--")[0]))
     HOSTILE[stem][0](data)
     return data
+
+
+def _breaks(ruleset: str, invariant: str) -> str:
+    """The message for a saved position that breaks one of the rule file's invariants."""
+    where = rulewright.load(ruleset).info.rules[f"invariants.{invariant}"]
+    return f"the position breaks invariant `{invariant}` of {ruleset} ({where}): no game of the rules reaches it"
 
 
 # file stem -> (how the real state is broken, the message of its BadSetup after "saved state: ")
@@ -308,6 +315,19 @@ HOSTILE: dict[str, tuple[Change, str]] = {
     "china-schacht-two-player--current-emperor": (
         put("current", 2),
         "`current`: expected the seat whose turn it is, from 0 to 1, got 2"),
+    # -- chang-cheng: a wall, records, optional seats and the rule file's invariants --------
+    "chang-cheng--layout-piece-twice": (
+        edit("fields/layout", lambda faces: [*faces, faces[0]]), _breaks("chang-cheng", "each_piece_laid_once")),
+    "chang-cheng--layout-face-unknown": (
+        put("fields/layout/1", 9), "field `layout` item 1: expected a wallface from 0 to 7, got 9"),
+    "chang-cheng--placed-card-unknown": (
+        put("fields/placed/0/0/1", 9), "field `placed` item 0 item 0 field `kind`: expected a card from 0 to 5, got 9"),
+    "chang-cheng--reserved-not-a-seat": (
+        put("fields/reserved/0", 7), "field `reserved` item 0: expected a player from 0 to 2, got 7"),
+    "chang-cheng--sighting-threat-text": (
+        put("fields/sightings/0/0/1", "x"),
+        "field `sightings` item 0 item 0 field `threat`: expected an int, got 'x'"),
+    "chang-cheng--singles-too-many": (put("fields/singles/0", 15), _breaks("chang-cheng", "sections_conserved")),
 }
 
 

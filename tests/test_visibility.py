@@ -210,7 +210,12 @@ def perturbations(state: State, player: int) -> Iterator[tuple[str, State, bool]
         value = getattr(state, info.name)
         visible = "all" if info.visible != "all" and state._shown(info.name) else info.visible
         if info.per is not None:
+            # every entry of a field someone may not see; of one everyone sees, a spread of them
+            # (a board of a hundred spaces has as many entries, and each is seen the same way)
+            step = max(1, len(value) // 8) if visible == "all" else 1
             for i, entry in enumerate(value):
+                if i % step and i != len(value) - 1:
+                    continue
                 seen = (visible == "all" or info.per == "player" and visible == "owner" and i == player
                         or visible == "to" and state._seen_by(info.name, i) == player)
                 yield f"{info.name}[{i}]", _with(state, info.name, _changed(state, info, entry), i), seen

@@ -257,6 +257,14 @@ def test_bench_json() -> None:
         assert entry[key] > 0, key
 
 
+def test_bench_at_a_player_count() -> None:
+    """`--players N` where a rule set allows N, else its smallest count (China is for two)."""
+    result = run("bench", "chang-cheng", "china-cornett", "--players", "3", "--seconds", "0.2", "--json")
+    assert result.exit_code == 0, result.output
+    assert [(e["ruleset"], e["players"]) for e in json.loads(result.stdout)["rulesets"]] == [
+        ("chang-cheng", 3), ("china-cornett", 2)]
+
+
 def test_render_falls_back_to_the_observation(monkeypatch: pytest.MonkeyPatch) -> None:
     state = rulewright.load("china-cornett").new_state(players=2, seed=1)
     assert "A1  ·M1/R7" in render.render_state(state)

@@ -482,6 +482,10 @@ class _Lowerer:
             return f"{lpy} {op} {rpy}"
         if op in ("<", "<=", ">", ">="):
             return f"{lpy} {op} {rpy}"
+        if op in ("in", "not in") and rt_.kind == "set":  # a frozenset: one look-up, whatever its size
+            lpy = self.canon(e.left, lt, lpy)
+            self.facts[id(e)] = Facts(sat(work + 1))
+            return f"{lpy} {op} {rpy}"
         if op in ("in", "not in"):
             walk = self.iterable(rt_, rpy, ordered=False)
             lpy = self.canon(e.left, lt, lpy)

@@ -66,7 +66,7 @@ class Board:
         "name", "labels", "index", "spots", "neighbours", "region_names", "region_spots", "region_kind",
         "kinds", "region_of", "action_cache", "region_attributes", "border_regions",
         "regions_of_kind", "regions_at",
-        "spot_attributes", "face_spots", "face_piece",
+        "spot_attributes", "face_spots", "face_piece", "_groups",
     )
 
     name: str
@@ -78,6 +78,8 @@ class Board:
     def _regions(self, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
         # Interned actions, shared by every state on this board (see the generated _legal_*).
         self.action_cache: dict[str, dict[Any, Action]] = {}
+        # the groups of the spots last given to component_of, and the spots themselves
+        self._groups: tuple[object, dict[int, frozenset[int]]] | None = None
         self.kinds: tuple[str, ...] = tuple(kinds)
         names: list[str] = []
         region_spots: list[tuple[int, ...]] = []
@@ -123,11 +125,15 @@ class Board:
 
     def component_of(self, spot: int, spots: Iterable[int]) -> frozenset[int]:
         """The spots of `spots` connected to `spot` within them (nothing if `spot` is not among
-        them): the group components() would give that holds it."""
-        inside = bytearray(len(self.neighbours))
-        for s in spots:
-            inside[s] = 1
-        return self._flood(inside, spot) if inside[spot] else frozenset()
+        them): the group components() would give that holds it. Asked again and again of the
+        same `spots` (a cached definition's value: the rules never change a list or set in place),
+        the groups are found once and looked up after that."""
+        found = self._groups
+        if found is None or found[0] is not spots:
+            groups = {s: group for group in self.components(spots) for s in group}
+            found = (spots, groups)
+            self._groups = found
+        return found[1].get(spot, frozenset())
 
     def _flood(self, inside: bytearray, start: int) -> frozenset[int]:
         """The spots marked in `inside` joined to `start` through marked spots (unmarked as

@@ -895,7 +895,7 @@ class ChangChengState(rt.State):
         elif ('card_provinces', p) in memo:
             remembered: Sequence[int] = memo[('card_provinces', p)]
             return remembered
-        rt.spend(self, 2546, 'rules/chang-cheng/base.yaml:482')  # base.yaml:482
+        rt.spend(self, 290, 'rules/chang-cheng/base.yaml:482')  # base.yaml:482
         value: Sequence[int] = [r for r in self.open_provinces() if ((self.can_two_cards(p) or (self.singles[p] >= 1 and r in self.wall_provinces(p))) or self.partial_allowed(p))]  # base.yaml:482
         memo[('card_provinces', p)] = value
         return value
@@ -1186,7 +1186,7 @@ class ChangChengState(rt.State):
         rt.new_move(self)
         return [name for name, value in (
             ('sections_conserved', all((((self.singles[p] + sum(1 for s in self.board.spots if (self.builder[s] == p and (self.block_at[s] == SINGLE or self.block_at[s] == RUIN)))) == 14 and sum(1 for s in self.board.spots if (self.builder[s] == p and self.block_at[s] == DOUBLE)) == (0 if self.double_left[p] else 2)) and sum(1 for s in self.board.spots if (self.builder[s] == p and self.block_at[s] == TOWER)) == (0 if self.tower_left[p] else 1)) for p in range(self.num_players))),  # rules/chang-cheng/base.yaml:849
-            ('cards_conserved', all((((len(self.hand[p]) + len(self.placed[p])) <= 6 and all(c[1] not in self.hand[p] for c in (self.placed[p] if len(self.placed[p]) <= 16 else rt.walk(self, self.placed[p], 7, 'rules/chang-cheng/base.yaml:858')))) and len(self.placed[p]) == sum(sum(1 for b in (self.backs[r] if len(self.backs[r]) <= 16 else rt.walk(self, self.backs[r], 1, 'rules/chang-cheng/base.yaml:859')) if b == p) for r in range(len(self.board.region_names)))) for p in range(self.num_players))),  # rules/chang-cheng/base.yaml:856
+            ('cards_conserved', all((((len(self.hand[p]) + len(self.placed[p])) <= 6 and all(c[1] not in self.hand[p] for c in (self.placed[p] if len(self.placed[p]) <= 16 else rt.walk(self, self.placed[p], 2, 'rules/chang-cheng/base.yaml:858')))) and len(self.placed[p]) == sum(sum(1 for b in (self.backs[r] if len(self.backs[r]) <= 16 else rt.walk(self, self.backs[r], 1, 'rules/chang-cheng/base.yaml:859')) if b == p) for r in range(len(self.board.region_names)))) for p in range(self.num_players))),  # rules/chang-cheng/base.yaml:856
             ('sections_only_on_the_wall', all(self.block_at[s] == EMPTY for s in self.board.spots if s not in self.laid())),  # rules/chang-cheng/base.yaml:862
             ('each_piece_laid_once', len(frozenset(self.board.face_piece[f] for f in self.layout)) == len(self.layout)),  # rules/chang-cheng/base.yaml:864
             ('three_emperor_cards', len(self.emperor_on) <= 3 and all(self.protected[r] for r in self.emperor_on)),  # rules/chang-cheng/base.yaml:867

@@ -350,7 +350,7 @@ class MandarinState(rt.State):
         cache = self.board.action_cache.setdefault('bid', {})
         if len(cache) > rt.MAX_CACHED_ACTIONS:  # its choices can name ever new values: keep a few
             cache.clear()
-        for amount in rt.walk(self, [a for a in rt.walk(self, rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)), 6, 'rules/mandarin/base.yaml:400') if (self.sale.to_act not in self.defaulted or a <= self.money[self.sale.to_act])], 1, 'rules/mandarin/base.yaml:400'):  # rules/mandarin/base.yaml:400
+        for amount in rt.walk(self, [a for a in rt.walk(self, rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)), 2, 'rules/mandarin/base.yaml:400') if (self.sale.to_act not in self.defaulted or a <= self.money[self.sale.to_act])], 1, 'rules/mandarin/base.yaml:400'):  # rules/mandarin/base.yaml:400
             action = cache.get(amount)
             if action is None:
                 action = cache[amount] = rt.Action('bid', (amount,), self._action_text)

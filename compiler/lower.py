@@ -450,7 +450,10 @@ class _Lowerer:
             return None  # more work than may go unchecked: the general path counts it
         self.facts[id(e)] = Facts(work, spots, item=Facts())
         item = FILTER_LOCAL.format(field_sym.name)
-        return f"[{var} for {var}, {item} in enumerate({field_sym.py}) if {item} {e.cond.op} {value_py}]"
+        op = e.cond.op
+        if "none" in (e.cond.left.ty.kind, e.cond.right.ty.kind):  # `x != none`: Python's `is not None`
+            op = "is" if op == "==" else "is not"
+        return f"[{var} for {var}, {item} in enumerate({field_sym.py}) if {item} {op} {value_py}]"
 
     def binary(self, e: t.Binary) -> str:
         lpy, rpy = self.expr(e.left), self.expr(e.right)
@@ -1392,7 +1395,10 @@ class _Lowerer:
         if typed.tie_break is not None:
             prog.tie_break = self.condition(typed.tie_break, "tie_break", "player")
             if typed.tie_break.ty.kind == "list":  # compared item by item: a tuple
-                prog.tie_break, prog.tie_break_type = f"tuple({prog.tie_break})", "tuple[int, ...]"
+                inner = prog.tie_break
+                if inner.startswith("(") and inner.endswith(")") and _balanced(inner[1:-1]):
+                    inner = inner[1:-1]  # (`tuple((a if c else b))` is written `tuple(a if c else b)`)
+                prog.tie_break, prog.tie_break_type = f"tuple({inner})", "tuple[int, ...]"
         prog.records = [(r.name, tuple((name, str(ty)) for name, ty in r.fields)) for r in typed.rules.records]
         prog.resets = frozenset(self.resets)
         return prog
@@ -1582,3 +1588,14 @@ def lower(typed: t.TypedProgram) -> tuple[list[Diagnostic], Program]:
         if learnt is None:
             return sorted(lowerer.diags, key=lambda d: (d.span.path, d.span.line, d.span.col)), program
         assumed = learnt
+
+
+def _balanced(text: str) -> bool:
+    """Whether the brackets of `text` close within it: `(a)(b)` is not one parenthesised whole."""
+    depth = 0
+    for ch in text:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth < 0:
+            return False
+    return depth == 0

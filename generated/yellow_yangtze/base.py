@@ -452,7 +452,7 @@ class YellowYangtzeState(rt.State):
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('peasant_revolt', {})
         for use in [u for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, PEASANT)) and self.in_rack(self.current, PEASANT)) or (u == WITHOUT_LEADER and len(self.in_rack(self.current, PEASANT)) >= 2))]:  # rules/yellow-yangtze/base.yaml:706
-            for s in [s for s, tile_on_ in enumerate(self.tile_on) if tile_on_ != None]:  # rules/yellow-yangtze/base.yaml:707
+            for s in [s for s, tile_on_ in enumerate(self.tile_on) if tile_on_ is not None]:  # rules/yellow-yangtze/base.yaml:707
                 action = cache.get((use, s))
                 if action is None:
                     action = cache[(use, s)] = rt.Action('peasant_revolt', (use, s), self._action_text)
@@ -804,7 +804,7 @@ class YellowYangtzeState(rt.State):
             remembered: Sequence[int] = memo['on_board']
             return remembered
         rt.spend(self, 177, 'rules/yellow-yangtze/base.yaml:300')  # base.yaml:300
-        value: Sequence[int] = [s for s, chief_on_ in enumerate(self.chief_on) if chief_on_ != None]  # base.yaml:300
+        value: Sequence[int] = [s for s, chief_on_ in enumerate(self.chief_on) if chief_on_ is not None]  # base.yaml:300
         memo['on_board'] = value
         return value
 
@@ -1298,7 +1298,7 @@ class YellowYangtzeState(rt.State):
     def _tie_break(self, player: int) -> tuple[int, ...]:
         # rules/yellow-yangtze/base.yaml:784: among players tied on score, the higher value wins
         rt.new_move(self)
-        return tuple(((0,) if not self.game_over else (self.spread(player) if self.opt_jokers == SPREAD_EVENLY else sorted([self.points[player][i] for i in range(0, 4)]))))
+        return tuple((0,) if not self.game_over else (self.spread(player) if self.opt_jokers == SPREAD_EVENLY else sorted([self.points[player][i] for i in range(0, 4)])))
 
     # -- Visibility ---------------------------------------------------------------------------
     def _shown(self, name: str) -> bool:

@@ -1202,7 +1202,8 @@ class _Lowerer:
         name = self.bind(s.var)
         value = self.fact(s.value)
         if s.var.name in self.assigned:  # assigned again later: stored, and checked, as a field is
-            py = self.checked_store(py, value, s.value.ty, s.value.span)
+            # (in its one representation: a list a tuple, as what `xs[i] = v` gives back)
+            py = self.checked_store(self.canon(s.value, s.value.ty, py), value, s.value.ty, s.value.span)
         else:
             self.set_local(s.var, value)
         self.costs[id(s)] = sat(1 + value.cost)
@@ -1395,10 +1396,7 @@ class _Lowerer:
         if typed.tie_break is not None:
             prog.tie_break = self.condition(typed.tie_break, "tie_break", "player")
             if typed.tie_break.ty.kind == "list":  # compared item by item: a tuple
-                inner = prog.tie_break
-                if inner.startswith("(") and inner.endswith(")") and _balanced(inner[1:-1]):
-                    inner = inner[1:-1]  # (`tuple((a if c else b))` is written `tuple(a if c else b)`)
-                prog.tie_break, prog.tie_break_type = f"tuple({inner})", "tuple[int, ...]"
+                prog.tie_break, prog.tie_break_type = f"tuple({prog.tie_break})", "tuple[int, ...]"
         prog.records = [(r.name, tuple((name, str(ty)) for name, ty in r.fields)) for r in typed.rules.records]
         prog.resets = frozenset(self.resets)
         return prog
@@ -1589,13 +1587,3 @@ def lower(typed: t.TypedProgram) -> tuple[list[Diagnostic], Program]:
             return sorted(lowerer.diags, key=lambda d: (d.span.path, d.span.line, d.span.col)), program
         assumed = learnt
 
-
-def _balanced(text: str) -> bool:
-    """Whether the brackets of `text` close within it: `(a)(b)` is not one parenthesised whole."""
-    depth = 0
-    for ch in text:
-        depth += ch in "([{"
-        depth -= ch in ")]}"
-        if depth < 0:
-            return False
-    return depth == 0

@@ -2,7 +2,8 @@
 
 `render_state(state)` draws any state: a game with a drawing of its own (Cornett's China: the
 hexagonal board with each spot's marker, mountain and river; Chang Cheng: its wall face by
-face) gets it, every other game a listing of what the player to act observes.
+face; Yellow & Yangtze: its map of tiles, leaders and pagodas) gets it, every other game a
+listing of what the player to act observes.
 
 Text that comes from files (rule files, logs, scenarios) reaches the terminal through
 `printable`: a control character (an escape sequence, a carriage return, a bidirectional

@@ -2,7 +2,8 @@
 
 `render_state(state)` draws any state: a game with a drawing of its own (Cornett's China: the
 hexagonal board with each spot's marker, mountain and river; Chang Cheng: its wall face by
-face) gets it, every other game a listing of what the player to act observes.
+face; Yellow & Yangtze: its map of tiles, leaders and pagodas) gets it, every other game a
+listing of what the player to act observes.
 
 Text that comes from files (rule files, logs, scenarios) reaches the terminal through
 `printable`: a control character (an escape sequence, a carriage return, a bidirectional
@@ -554,6 +555,211 @@ def render_chang_cheng(state: State, viewer: int | None = None, width: int | Non
                                    subsequent_indent="      ")
     return "\n".join(lines)
 
+
+# -- Yellow & Yangtze ----------------------------------------------------------------------------
+YY_LETTERS = {"governor": "G", "soldier": "S", "merchant": "M", "peasant": "P", "artisan": "A"}
+YY_COLOURS = {"governor": "black", "soldier": "red", "merchant": "green", "peasant": "blue", "artisan": "yellow"}
+YY_QUESTIONS = {  # what each decision a conflict or a pagoda asks is about
+    "governors": "how many governor tiles from behind the screen to add to his side of the revolt",
+    "soldiers": "how many soldier tiles from behind the screen to send to the war",
+    "soldier_leader": "whether his soldier leader, off the board, joins the war too",
+    "support": "which side to support (a side is named by its first cell)",
+    "winning_side": "which of the tied sides wins",
+    "lost_soldier": "which soldier tile the winning state loses",
+    "moved_pagoda": "which pagoda of this colour (named by its first cell) moves to the new triangle",
+}
+
+
+def _yy_kind_counts(kinds: Sequence[str], tiles: Sequence[int]) -> str:
+    """`governor 2, peasant 1` for the tiles (by index) of a rack or the market."""
+    counts = [sum(1 for t in tiles if t == k) for k in range(len(kinds))]
+    return ", ".join(f"{kinds[k]} {n}" for k, n in enumerate(counts) if n) or "none"
+
+
+def render_yellow_yangtze(state: State, viewer: int | None = None, width: int | None = None) -> str:
+    """Yellow & Yangtze's map as it lies (11 rows of 16 hexes, odd rows shifted half a cell
+    right), each cell in 4 columns: `.` land, `~` river, `*` a capital, a tile by the letter of
+    its kind (`G` governor ... `A` artisan), a leader as its owner's seat and kind (`2s`: P2's
+    soldier leader), `^` a tile under a pagoda, `!` the reunification marker; rows lettered and
+    columns numbered so a player can type a cell (`E4`). Then the pagodas, the market, the bag
+    and box, each player's screen (the viewer's own tiles and points by kind, the others' as how
+    many tiles), the leaders off the board, the conflict being fought with each side's strength
+    and the question a move waits for, the turn so far; the scores once the game is over.
+    Drawn from the viewer's observation only."""
+    import sys
+
+    board = state.board
+    if not isinstance(board, HexMapBoard):
+        return render_generic(state, viewer, width)
+    width = width or WIDTH
+    player = viewer if viewer is not None else (state.to_act() or 0)
+    observed = state.observation(player)
+    seen = observed["fields"]
+    info = state.game.info
+    seats = list(state._labels("player"))
+    kinds = list(state.ENUMS["kind"])
+    # the tiles' kinds, in the generated module of the rule set (or of the base it extends)
+    module = next((m for m in (sys.modules.get(c.__module__) for c in type(state).__mro__)
+                   if hasattr(m, "TILE_KIND")), None)
+    tile_kind: Sequence[int] = getattr(module, "TILE_KIND")  # noqa: B009 - AttributeError: the listing
+
+    def kind_of(label: object) -> int | None:
+        """The kind of the tile a label names (`tile10`), None for one hidden from the viewer."""
+        text = str(label).removeprefix("tile")
+        return tile_kind[int(text) - 1] if label is not None and text.isdigit() else None
+
+    def letter(kind: str) -> str:
+        return YY_LETTERS.get(kind, kind[:1].upper())
+
+    tile_on: dict[str, Any] = seen["tile_on"]
+    chief_on: dict[str, Any] = seen["chief_on"]
+    pagodas = [g for g in seen.get("pagodas") or () if isinstance(g, dict)]
+    under_pagoda = {str(c) for g in pagodas for c in g.get("cells") or ()}
+    marker = seen.get("reunification")
+    lifted = seen.get("lifted")
+    current = getattr(state, "current", None)  # whose turn it is (the seat asked may be another)
+
+    def cell(spot: int) -> str:
+        label = board.labels[spot]
+        symbol = board.symbols[spot]
+        tile, chief = tile_on.get(label), chief_on.get(label)
+        if tile is not None:
+            k = kind_of(tile)
+            text = letter(kinds[k]) if k is not None else "?"
+            text += "~" if symbol == "~" else "*" if symbol == "C" else ""
+        elif isinstance(chief, dict):
+            owner = str(chief.get("owner"))
+            text = owner.removeprefix("P") + letter(str(chief.get("kind"))).lower()
+            text += "*" if symbol == "C" else ""
+        else:
+            text = "*" if symbol == "C" else symbol
+        return text + ("^" if label in under_pagoda else "") + ("!" if label == marker else "")
+
+    row_names = sorted({label.rstrip("0123456789") for label in board.labels}, key=lambda r: (len(r), r))
+    columns = max(int(label[len(label.rstrip("0123456789")):] or 0) for label in board.labels)
+    step = max([len(cell(s)) + 1 for s in board.spots] + [5])  # room for a column's number
+    rows = draw_hex_board(board, lambda s: cell(s).ljust(step - 1))
+    pad = max(len(r) for r in row_names) + 1
+    numbers = " " * pad + "".join(str(c).ljust(step) for c in range(1, columns + 1))
+    lines = [_heading(state), ""]
+    lines.append(numbers.rstrip())
+    for name, row in zip(row_names, rows, strict=False):
+        lines.append(f"{name:<{pad}}{row}".rstrip())
+    lines.append(numbers.rstrip())
+    legend = ("cells: . land, ~ river, * capital; tiles " + ", ".join(
+        f"{letter(k)} {k} ({YY_COLOURS.get(k, k)})" for k in kinds)
+        + "; G* a tile on a capital, P~ on a river; 2s a leader (P2's soldier); ^ under a pagoda; "
+        "! the reunification marker; "
+        "rows B, D, F, H, J lie half a cell right (B1 between A1 and A2)")
+    lines += textwrap.wrap(legend, width, subsequent_indent="    ")
+    lines.append("")
+
+    # the pagodas, the market, the bag and the box
+    on_map = "; ".join(f"{g.get('kind')} on {' '.join(map(str, g.get('cells') or ()))}" for g in pagodas)
+    pagodas_left = getattr(state, "pagodas_left")  # noqa: B009 - the rules' own count (public)
+    beside = ", ".join(f"{k} {pagodas_left(i)}" for i, k in enumerate(kinds) if pagodas_left(i) > 0) or "none"
+    lines += textwrap.wrap(f"pagodas: {on_map or 'none on the map'}; beside the board: {beside}", width,
+                           subsequent_indent="    ")
+    market = [k for k in (kind_of(t) for t in seen.get("market") or ()) if k is not None]
+    lines += textwrap.wrap(f"market: {_yy_kind_counts(kinds, market)}    bag: {seen.get('bag')} tiles    "
+                           f"box: {seen.get('box')} tiles", width, subsequent_indent="    ")
+    lines.append("")
+
+    # each player's screen: the viewer's own tiles and points, the others' as how many tiles
+    on_board = {(str(c.get("owner")), str(c.get("kind"))) for c in chief_on.values() if isinstance(c, dict)}
+    for p in range(state.num_players):
+        rack = (seen.get("rack") or [None] * state.num_players)[p]
+        points = (seen.get("points") or [None] * state.num_players)[p]
+        sizes = seen.get("rack_size") or []
+        parts = []
+        if rack is not None:
+            held = [k for k in (kind_of(t) for t in rack) if k is not None]
+            parts.append(f"tiles {_yy_kind_counts(kinds, held)} ({len(rack)})")
+        else:
+            parts.append(f"{sizes[p] if p < len(sizes) else '?'} tiles behind the screen")
+        if points is not None:
+            parts.append("points " + ", ".join(f"{k} {v}" for k, v in zip(kinds, points, strict=False)))
+        else:
+            parts.append("points hidden")
+        off = [k for k in kinds if (seats[p], k) not in on_board and not (p == current and k == lifted)]
+        parts.append("leaders off the board: " + (" ".join(off) or "none"))
+        if p == current and lifted is not None:
+            parts.append(f"moving his {lifted} leader")
+        lines += textwrap.wrap(f"{seat_name(info, p)}: " + "; ".join(parts), width, subsequent_indent="    ")
+
+    # the conflict being fought, and the question a move waits for
+    sides = [str(s) for s in seen.get("sides") or ()]
+    strength = list(seen.get("strength") or ())
+    if sides:
+        lines.append("")
+        if marker is None:  # a revolt: the attacker's leader, then the defender's
+            roles = ["attacker", "defender"]
+            texts = []
+            for i, s in enumerate(sides):
+                c = chief_on.get(s)
+                who = f"{c.get('owner')}'s {c.get('kind')} leader" if isinstance(c, dict) else "a leader"
+                force = strength[i] if i < len(strength) else "?"
+                texts.append(f"{roles[i] if i < len(roles) else 'side'} {who} at {s}: strength {force}")
+            lines += textwrap.wrap("revolt: " + "; ".join(texts), width, subsequent_indent="    ")
+        else:
+            texts = []
+            side_kinds: list[set[str]] = []
+            for i, s in enumerate(sides):
+                state_cells = _yy_state_of(board, s, tile_on, chief_on, str(marker))
+                chiefs = [c for c in (chief_on.get(board.labels[n]) for n in sorted(state_cells))
+                          if isinstance(c, dict)]
+                side_kinds.append({str(c.get("kind")) for c in chiefs})
+                leaders = ", ".join(f"{c.get('owner')} {c.get('kind')}" for c in chiefs)
+                force = strength[i] if i < len(strength) else "?"
+                texts.append(f"side {s} ({leaders or 'no leader'}): strength {force}")
+            clash = [k for k in kinds if sum(1 for h in side_kinds if k in h) >= 2]
+            lines += textwrap.wrap(f"war (reunification marker on {marker}; {' and '.join(clash) or 'no'} leaders "
+                                   "clash): " + "; ".join(texts), width, subsequent_indent="    ")
+    question = observed.get("question")
+    to_act = state.to_act()
+    if question is not None and to_act is not None:
+        about = YY_QUESTIONS.get(str(question), str(question))
+        lines += textwrap.wrap(f"waiting for {seat_name(info, to_act)} to choose `{question}`: {about}", width,
+                               subsequent_indent="    ")
+
+    # the turn so far
+    if current is not None and not state.is_terminal():
+        done = seen.get("actions_done") or 0
+        text = f"this turn: {seat_name(info, current)} has done {done} action{'s' if done != 1 else ''} of 2"
+        if seen.get("last_peasant") is not None:
+            text += f"; a chain of peasant tiles goes on from {seen['last_peasant']}"
+        elif seen.get("last_tile") is not None and state.PHASES[state.phase] == "pagoda_offer":
+            text += f"; the tile on {seen['last_tile']} made a triangle: a pagoda may stand on it"
+        lines += textwrap.wrap(text, width, subsequent_indent="    ")
+    if state.is_terminal():
+        lines.append("")
+        lines.append("final scores (the weakest colour, yellow points as jokers):")
+        for p in range(state.num_players):
+            terms = state.score_terms(p)
+            detail = " + ".join(f"{t} {v}" for t, v in terms.items())
+            lines += textwrap.wrap(f"  {seat_name(info, p)}: {sum(terms.values())} ({detail})", width,
+                                   subsequent_indent="      ")
+    return "\n".join(lines)
+
+
+def _yy_state_of(board: HexMapBoard, label: str, tile_on: dict[str, Any], chief_on: dict[str, Any],
+                 marker: str) -> set[int]:
+    """The cells joined to `label` by tiles and leaders, not through the reunification marker's
+    tile (one state at war)."""
+    start = board.index[label]
+    found = {start}
+    todo = [start]
+    while todo:
+        s = todo.pop()
+        for n in board.neighbours[s]:
+            other = board.labels[n]
+            taken = tile_on.get(other) is not None or chief_on.get(other) is not None
+            if n not in found and other != marker and taken:
+                found.add(n)
+                todo.append(n)
+    return found
+
+
 # -- hex maps and walls --------------------------------------------------------------------------
 def _occupants(state: State, seen: dict[str, Any]) -> tuple[list[str], Callable[[str], str]]:
     """The per-spot fields drawn on the spots, and the text of a spot's occupants: each
@@ -634,4 +840,5 @@ DRAWINGS: dict[str, Callable[[State, int | None, int | None], str]] = {
     "china-cornett": render_china,
     "china-schacht": render_schacht,
     "mandarin": render_mandarin,
+    "yellow-yangtze": render_yellow_yangtze,
 }

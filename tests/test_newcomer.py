@@ -454,6 +454,182 @@ def test_chang_cheng_variants_are_drawn_with_what_they_add() -> None:
     events = state.observation(0)["fields"]["events"]
     assert events and "\nevents in play: " + ", ".join(e.replace("_", " ") for e in events) in drawing
 
+# -- Yellow & Yangtze -------------------------------------------------------------------------
+YY_LETTER = {"governor": "G", "soldier": "S", "merchant": "M", "peasant": "P", "artisan": "A"}
+
+
+def yy_cell(state: Any, label: str) -> str:
+    """What a cell of the map should show, worked out from P1's observation and the rules' `kind_at`."""
+    seen = state.observation(0)["fields"]
+    s = state.board.index[label]
+    symbol = state.board.symbols[s]
+    kinds = state.ENUMS["kind"]
+    chief = seen["chief_on"][label]
+    if seen["tile_on"][label] is not None:
+        text = YY_LETTER[kinds[state.kind_at(s)]] + {"~": "~", "C": "*"}.get(symbol, "")
+    elif chief is not None:
+        text = chief["owner"][1:] + YY_LETTER[chief["kind"]].lower() + ("*" if symbol == "C" else "")
+    else:
+        text = "*" if symbol == "C" else symbol
+    under = any(label in g["cells"] for g in seen["pagodas"])
+    return text + ("^" if under else "") + ("!" if seen["reunification"] == label else "")
+
+
+def yy_until(ruleset: str, players: int, seed: int, stop: Any) -> Any:
+    """A seeded random game of `ruleset` played until `stop(state)` (or its end)."""
+    import random
+
+    import rulewright
+
+    state = rulewright.load(ruleset).new_state(players, seed)
+    chooser = random.Random(seed)
+    while not state.is_terminal() and not stop(state):
+        state.apply(chooser.choice(state.legal_actions()))
+    return state
+
+
+def test_yellow_yangtze_is_drawn_as_its_map_for_its_viewer() -> None:
+    """Mid-game, P1 sees the map row by row (each cell's tile, leader, pagoda, capital,
+    river), his own tiles and points by kind, the others' as how many tiles, everyone's
+    leaders off the board, the pagodas, the market, the bag and the box."""
+    from rulewright.render import render_state
+
+    state = yy_until("yellow-yangtze", 3, 5, lambda s: len(s.observation(0)["fields"]["pagodas"]) >= 1
+                     and s.turn >= 20 and not s.observation(0)["fields"]["sides"])
+    seen = state.observation(0)["fields"]
+    kinds = list(state.ENUMS["kind"])
+    drawing = render_state(state, 0, 100)
+    lines = drawing.splitlines()
+    assert max(len(line) for line in lines) <= 100 and not state.is_terminal()
+    numbers = "  " + "".join(str(c).ljust(5) for c in range(1, 17))
+    assert lines[2] == numbers.rstrip() and lines[14] == numbers.rstrip()
+    for r, row in enumerate("ABCDEFGHIJK"):  # 11 rows of 16 cells, odd rows half a cell right
+        line = lines[3 + r]
+        assert line.startswith(row + " " + ("  " if r % 2 else "")) and line[4 if r % 2 else 2] != " "
+        assert line.split()[1:] == [yy_cell(state, f"{row}{c}") for c in range(1, 17)], row
+        for c in range(1, 17):  # each cell under its column's number (odd rows: half a cell on)
+            assert line[2 + 5 * (c - 1) + 2 * (r % 2)] != " "
+    shown = "".join(lines[3:14])
+    assert {"G*", "~", "P~", "^"} <= {t for t in shown.split()} | {c for c in shown}
+    assert any(t[0].isdigit() for t in shown.split())  # a leader
+    assert "  G governor (black), S soldier (red), " in drawing.replace("tiles G", "  G")
+    pagodas = "; ".join(f"{g['kind']} on {' '.join(g['cells'])}" for g in seen["pagodas"])
+    assert f"pagodas: {pagodas}; beside the board: " in " ".join(drawing.split("\n    "))
+    for g in seen["pagodas"]:
+        assert all(yy_cell(state, c).endswith("^") for c in g["cells"])
+
+    def counts(tiles: Any) -> str:
+        ks = [kinds[sys_kind(state)[int(t.removeprefix("tile")) - 1]] for t in tiles]
+        return ", ".join(f"{k} {ks.count(k)}" for k in kinds if ks.count(k)) or "none"
+
+    flat = " ".join(drawing.split("\n    "))
+    assert f"market: {counts(seen['market'])}    bag: {seen['bag']} tiles    box: {seen['box']} tiles" in flat
+    own = seen["rack"][0]
+    assert own and f"P1 (seat1): tiles {counts(own)} ({len(own)}); points " + ", ".join(
+        f"{k} {v}" for k, v in zip(kinds, seen["points"][0], strict=True)) in flat
+    for p in range(3):
+        off = " ".join(k for i, k in enumerate(kinds) if state.off_board(p, i)) or "none"
+        assert f"leaders off the board: {off}" in flat.split(f"P{p + 1} (seat{p + 1}): ")[1].split("\n")[0]
+        if p:
+            assert f"P{p + 1} (seat{p + 1}): {seen['rack_size'][p]} tiles behind the screen; points hidden; " in flat
+    assert "tile1" not in drawing and "None" not in drawing and "rack_size" not in drawing
+
+
+def test_yellow_yangtze_drawing_hides_what_the_viewer_may_not_see() -> None:
+    """Change P2's tiles behind his screen (for tiles of other kinds out of the bag) and his
+    points: P1's drawing stays the same, P2's changes."""
+    import rulewright
+    from rulewright.render import render_state
+
+    state = yy_until("yellow-yangtze", 3, 5, lambda s: s.turn >= 20 and s.to_act() == 0)
+    data = state.to_json()
+    fields = data["fields"]
+    kind = sys_kind(state)
+    rack, bag = fields["rack"][1], fields["bag"]
+    for i, t in enumerate(rack):  # each tile for one of another kind from the bag
+        other = next(b for b in bag if kind[b] != kind[t])
+        bag[bag.index(other)] = t
+        rack[i] = other
+    fields["points"][1] = [v + 3 for v in fields["points"][1]]
+    other_state = rulewright.load("yellow-yangtze").state_from_json(data)
+    assert render_state(other_state, 0, 100) == render_state(state, 0, 100)
+    assert render_state(other_state, 1, 100) != render_state(state, 1, 100)
+    assert render_state(other_state, 2, 100) == render_state(state, 2, 100)
+
+
+def sys_kind(state: Any) -> Any:
+    import sys
+
+    return sys.modules[type(state).__module__].TILE_KIND
+
+
+def test_yellow_yangtze_draws_the_conflict_with_each_sides_strength() -> None:
+    """During a war: the reunification marker on its tile, each side by its first cell with
+    its leaders and strength, and the question the move waits for; during a revolt, the
+    attacker's and the defender's leaders with their strengths."""
+    from rulewright.render import render_state
+
+    state = yy_until("yellow-yangtze", 3, 1, lambda s: s.observation(0)["fields"]["reunification"] is not None)
+    seen = state.observation(0)["fields"]
+    assert seen["sides"] and seen["strength"]
+    viewer = state.to_act()
+    drawing = render_state(state, viewer, 100)
+    assert max(len(line) for line in drawing.splitlines()) <= 100
+    flat = " ".join(drawing.split("\n    "))
+    marker = seen["reunification"]
+    assert yy_cell(state, marker).endswith("!") and f" {yy_cell(state, marker)} " in drawing
+    assert f"war (reunification marker on {marker}; " in flat
+    for side, force in zip(seen["sides"], seen["strength"], strict=True):
+        assert re.search(rf"side {side} \([^)]*\): strength {force}(;|\n|$)", flat), side
+    question = state.observation(0)["question"]
+    assert question == "soldiers"
+    assert f"waiting for P{viewer + 1} (seat{viewer + 1}) to choose `soldiers`: how many soldier tiles " in flat
+    state = yy_until("yellow-yangtze", 3, 1, lambda s: bool(s.observation(0)["fields"]["sides"])
+                     and s.observation(0)["fields"]["reunification"] is None)
+    seen = state.observation(0)["fields"]
+    flat = " ".join(render_state(state, 0, 100).split("\n    "))
+    (a, d), (fa, fd) = seen["sides"], seen["strength"]
+    ca, cd = seen["chief_on"][a], seen["chief_on"][d]
+    assert (f"revolt: attacker {ca['owner']}'s {ca['kind']} leader at {a}: strength {fa}; "
+            f"defender {cd['owner']}'s {cd['kind']} leader at {d}: strength {fd}") in flat
+    assert "to choose `governors`: how many governor tiles" in flat
+
+
+def test_yellow_yangtze_at_the_end_shows_the_scores() -> None:
+    from rulewright.render import render_state
+
+    for ruleset, players in (("yellow-yangtze", 3), ("yellow-yangtze/short", 2)):
+        state = yy_until(ruleset, players, 4, lambda s: False)
+        assert state.is_terminal()
+        drawing = render_state(state, 0, 100)
+        assert "game over" in drawing.splitlines()[0] and f"({ruleset})" in drawing.splitlines()[0]
+        assert "final scores (the weakest colour, yellow points as jokers):" in drawing
+        scores = state.scores()
+        for p in range(players):
+            assert f"  P{p + 1} (seat{p + 1}): {scores[p]} (weakest {state.score_terms(p)['weakest']})" in drawing
+        assert "P2 (seat2): " in drawing and "points hidden" in drawing  # still behind P2's screen
+        assert ("P3 (seat3)" in drawing) == (players == 3)
+
+
+def test_play_draws_yellow_yangtze() -> None:
+    result = run("play", "yellow-yangtze", "--players", "3", "--seed", "3", input="")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "\nA .    .    .    .    .    .    .    G*   .    .    .    .    .    .    .    ~\n" in out
+    assert "\nB   .    .    ~    ~    ~    ~    .    .    .    .    .    .    ~    ~    ~    ~\n" in out
+    assert "pagodas: none on the map; beside the board: governor 2, soldier 2, merchant 2, peasant 2, " \
+           "artisan 1\n" in out
+    assert "market: governor 3, merchant 1, peasant 2    bag: 107 tiles    box: 0 tiles\n" in out
+    assert "P1 (seat1): tiles soldier 2, merchant 2, peasant 2 (6); points governor 0, soldier 0, merchant 0,\n" in out
+    assert "P2 (seat2): 6 tiles behind the screen; points hidden; leaders off the board: governor soldier\n" in out
+    assert "this turn: P1 (seat1) has done 0 actions of 2\n" in out
+    assert "tile78" not in out and "None" not in out
+    assert max(len(line) for line in out.splitlines() if "your move" not in line) <= 100
+    result = run("play", "yellow-yangtze/short", "--seed", "3", input="")
+    assert result.exit_code == 0, result.output
+    assert "box: 24 tiles" in result.stdout and "P3" not in result.stdout
+
+
 def test_play_lists_the_moves_compactly_and_all_on_demand() -> None:
     typed = "moves prospect\nmoves\nmoves nothing\n?\nquit\n"
     result = run("play", "china-cornett", "--seed", "1", input=typed)

@@ -607,7 +607,8 @@ def test_yellow_yangtze_at_the_end_shows_the_scores() -> None:
         scores = state.scores()
         for p in range(players):
             assert f"  P{p + 1} (seat{p + 1}): {scores[p]} (weakest {state.score_terms(p)['weakest']})" in drawing
-        assert "P2 (seat2): " in drawing and "points hidden" in drawing  # still behind P2's screen
+        # « Tous les joueurs retirent alors leur paravent »: everyone's tiles and points are shown
+        assert "P2 (seat2): tiles " in drawing and "points hidden" not in drawing
         assert ("P3 (seat3)" in drawing) == (players == 3)
 
 

@@ -1228,8 +1228,8 @@ def _shown(state: State, info: FieldInfo, value: Any, names: tuple[str, ...]) ->
 def _named(state: State, info: FieldInfo, value: Any) -> Any:
     if value is None:
         return None
-    if info.kind in ("list", "set"):  # one entity's list (a hand): named item by item by the state
-        return state._named(info, value)
+    if info.kind in ("list", "set", "optional", "record"):  # one entity's list (a hand), or its record
+        return state._named(info, value)                      # (a tuple of fields): named by the state
     if info.per is not None and isinstance(value, list | tuple):
         return [state._named(info, v) for v in value]
     return state._named(info, value)

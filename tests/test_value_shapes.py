@@ -188,3 +188,14 @@ def test_a_thousand_seeded_games_of_dynasties_end_without_error() -> None:
             legal = state.legal_actions()
             state.apply(legal[agent.below(len(legal))])
         assert state.winners()
+
+
+def test_sorted_sets_of_sets_go_by_their_items_in_order(tmp_path: Path) -> None:
+    """`sorted` of a set of sets (Yellow & Yangtze's states beside a cell, whose first cells name
+    the sides of a war) orders them by their items, as iterating such a set does: Python's `<` on
+    sets is inclusion, under which disjoint sets keep the set's own (hash) order."""
+    text = SMALL.replace(
+        '  "owned(p: player)"',
+        '  groups: "sorted(set(set(x for x in [spots[i], spots[i + 1]]) for i in range(0, 6)))"\n  "owned(p: player)"')
+    state: Any = small_game(tmp_path, text).new_state(seed=1)
+    assert [sorted(g) for g in state.groups()] == [[i, i + 1] for i in range(0, 6)]

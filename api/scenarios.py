@@ -1230,6 +1230,8 @@ def _named(state: State, info: FieldInfo, value: Any) -> Any:
         return None
     if info.kind in ("list", "set"):  # one entity's list (a hand): named item by item by the state
         return state._named(info, value)
+    if info.kind in ("record", "optional"):  # one entity's record (a leader on a cell), a tuple too
+        return state._named(info, value)
     if info.per is not None and isinstance(value, list | tuple):
         return [state._named(info, v) for v in value]
     return state._named(info, value)

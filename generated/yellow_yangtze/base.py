@@ -813,7 +813,7 @@ class YellowYangtzeState(rt.State):
             remembered: Sequence[frozenset[int]] = memo[('groups_beside', s)]
             return remembered
         rt.spend(self, 25, 'rules/yellow-yangtze/base.yaml:297')  # base.yaml:297
-        value: Sequence[frozenset[int]] = sorted(frozenset(self.group_of(n) for n in self.board.neighbours[s] if self.occupied(n)))  # base.yaml:297
+        value: Sequence[frozenset[int]] = sorted(frozenset(self.group_of(n) for n in self.board.neighbours[s] if self.occupied(n)), key=sorted)  # base.yaml:297
         memo[('groups_beside', s)] = value
         return value
 

@@ -367,3 +367,26 @@ scenarios:
     assert right.passed
     assert not wrong.passed
     assert [c.what for c in wrong.checks if not c.ok] == ["marker[A4]"]
+
+
+def test_a_per_spot_record_is_shown_as_a_mapping(tmp_path: Path) -> None:
+    """A per-spot optional record (Yellow & Yangtze's leader on a cell) is one value, not a list
+    of records: it is shown as a mapping of its fields, right or wrong (it once crashed)."""
+    path = write(tmp_path, """\
+ruleset: yellow-yangtze
+players: 3
+names: [André, Barbara, Paul]
+scenarios:
+  leaders:
+    position:
+      chief_on: {E5: {owner: Barbara, kind: soldier}}
+    expect:
+      fields:
+        chief_on: {E5: {owner: Barbara, kind: governor}, E6: none}
+""")
+    (scenario,), problems = scenarios.load_file(path)
+    assert problems == []
+    result = scenarios.run(scenario)
+    assert [(c.what, c.ok) for c in result.checks] == [("chief_on[E5]", False), ("chief_on[E6]", True)]
+    e5 = result.checks[0]
+    assert (e5.expected["kind"], e5.actual["kind"]) == ("governor", "soldier")

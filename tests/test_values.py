@@ -192,3 +192,45 @@ def test_a_list_made_from_a_set_is_in_increasing_order() -> None:
     for spot in ("5", "1", "3"):
         state.apply(f"take {spot}")
     assert [str(a) for a in state.legal_actions() if a.name == "take"] == ["take 2", "take 4", "take 6"]
+
+
+SET_ORDER = """\
+rulewright: 1
+game: set-order
+title: Set order
+players: [2, 3]
+boards:
+  track:
+    ring: 6
+    regions: {}
+state:
+  groups: {type: list(set(spot)), init: "[]"}
+  order: {type: list(set(spot)), init: "[]"}
+phases:
+  turn:
+    actions: [group]
+actions:
+  group:
+    choose:
+      s: "list(x for x in spots)"
+    text: "group {s}"
+    effect:
+      - groups = groups + [{s}]
+      - order = sorted(set(g for g in groups))
+end: "len(groups) >= 5"
+scoring:
+  none: "0"
+"""
+
+
+def test_sorted_sets_of_sets_are_in_increasing_order(tmp_path: Path) -> None:
+    """`sorted` of sets compares them by their items in order, not by Python's `<` (a subset
+    test, under which disjoint sets keep Python's set order): Yellow & Yangtze's states beside a
+    cell, `sorted(set(group_of(n) ...))`, came out in hash order."""
+    path = tmp_path / "set-order.yaml"
+    path.write_text(SET_ORDER, encoding="utf-8")
+    game = rulewright.load_rules(path)
+    state: Any = game.new_state(players=2, seed=0)
+    for spot in ("6", "1", "5", "2"):
+        state.apply(f"group {spot}")
+    assert [sorted(g) for g in state.order] == [[0], [1], [4], [5]]

@@ -546,14 +546,19 @@ def render_chang_cheng(state: State, viewer: int | None = None, width: int | Non
         if value not in ([], {}, None, 0, False, "") and not (isinstance(value, list) and not any(value)):
             lines.extend(_field_lines(name, per.get(name), value, width, state._labels("player")))
     if state.is_terminal():
-        lines.append("")
-        lines.append("final scores:")
-        for p in range(state.num_players):
-            terms = state.score_terms(p)
-            detail = " + ".join(f"{t} {v}" for t, v in terms.items())
-            lines += textwrap.wrap(f"  {seat_name(info, p)}: {sum(terms.values())} ({detail})", width,
-                                   subsequent_indent="      ")
+        lines += _final_scores(state, info, "final scores:", width)
     return "\n".join(lines)
+
+
+def _final_scores(state: State, info: GameInfo, title: str, width: int) -> list[str]:
+    """At the end: each seat's score and the terms it adds up (`P1 (seat1): 24 (reputation 32 + mongols -8)`)."""
+    lines = ["", title]
+    for p in range(state.num_players):
+        terms = state.score_terms(p)
+        detail = " + ".join(f"{t} {v}" for t, v in terms.items())
+        lines += textwrap.wrap(f"  {seat_name(info, p)}: {sum(terms.values())} ({detail})", width,
+                               subsequent_indent="      ")
+    return lines
 
 
 # -- Yellow & Yangtze ----------------------------------------------------------------------------
@@ -732,13 +737,7 @@ def render_yellow_yangtze(state: State, viewer: int | None = None, width: int | 
             text += f"; the tile on {seen['last_tile']} made a triangle: a pagoda may stand on it"
         lines += textwrap.wrap(text, width, subsequent_indent="    ")
     if state.is_terminal():
-        lines.append("")
-        lines.append("final scores (the weakest colour, yellow points as jokers):")
-        for p in range(state.num_players):
-            terms = state.score_terms(p)
-            detail = " + ".join(f"{t} {v}" for t, v in terms.items())
-            lines += textwrap.wrap(f"  {seat_name(info, p)}: {sum(terms.values())} ({detail})", width,
-                                   subsequent_indent="      ")
+        lines += _final_scores(state, info, "final scores (the weakest colour, yellow points as jokers):", width)
     return "\n".join(lines)
 
 

@@ -15,7 +15,7 @@ import pytest
 import rulewright
 from rulewright.compiler import paths
 from rulewright.compiler.diff import diff, load_ruleset
-from rulewright.match import BatchSpec, run_batch
+from rulewright.match import BatchSpec, play_game, run_batch
 from rulewright.runtime import Rng
 
 EVENTS = ["diplomacy", "domination", "imperial-recognition", "watchers"]
@@ -40,19 +40,6 @@ def test_a_thousand_random_games_conserve_walls_and_cards(ruleset: str, players:
     assert all(r.winners for r in results)
 
 
-def _random_game(ruleset: str, players: int, seed: int) -> list[str]:
-    game = rulewright.load(ruleset)
-    state = game.new_state(players=players, seed=seed)
-    agent = Rng(seed)
-    moves = []
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        action = legal[agent.below(len(legal))]
-        moves.append(str(action))
-        state.apply(action)
-    return moves
-
-
 @pytest.mark.parametrize(("ruleset", "players"), [("chang-cheng", 3), ("chang-cheng/two-player", 2),
                                                   ("chang-cheng/drawn-events", 4)])
 def test_a_game_saved_and_restored_anywhere_plays_on_the_same(ruleset: str, players: int) -> None:
@@ -61,7 +48,7 @@ def test_a_game_saved_and_restored_anywhere_plays_on_the_same(ruleset: str, play
     original, to the same scores."""
     game = rulewright.load(ruleset)
     for seed in range(4):
-        moves = _random_game(ruleset, players, seed)
+        moves = [move for _, move in play_game(game, players, seed, record=True).log]
         original = game.new_state(players=players, seed=seed)
         waiting = 0
         for k, move in enumerate(moves):

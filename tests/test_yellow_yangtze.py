@@ -12,8 +12,7 @@ import pytest
 
 import rulewright
 from rulewright.compiler.diff import diff, load_ruleset
-from rulewright.match import BatchSpec, run_batch
-from rulewright.runtime import Rng
+from rulewright.match import BatchSpec, play_game, run_batch
 
 
 @pytest.mark.parametrize(("ruleset", "players"), [("yellow-yangtze", 3), ("yellow-yangtze/short", 2)])
@@ -29,25 +28,13 @@ def test_a_thousand_random_games_account_for_every_piece(ruleset: str, players: 
     assert all(r.winners for r in results)
 
 
-def _random_game(game: rulewright.Game, players: int, seed: int) -> list[str]:
-    state = game.new_state(players=players, seed=seed)
-    agent = Rng(seed)
-    moves = []
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        action = legal[agent.below(len(legal))]
-        moves.append(str(action))
-        state.apply(action)
-    return moves
-
-
 def test_a_game_saved_and_restored_anywhere_plays_on_the_same() -> None:
     """The save/restore property, in the middle of a war or a revolt too (a state waiting for a
     player's support or commitment): the restored game plays the rest exactly as the original."""
     game = rulewright.load("yellow-yangtze")
     in_war = 0
     for seed in range(3):
-        moves = _random_game(game, 3, seed)
+        moves = [move for _, move in play_game(game, 3, seed, record=True).log]
         end = game.new_state(players=3, seed=seed)
         for m in moves:
             end.apply(m)

@@ -530,11 +530,8 @@ class _Lowerer:
             return py
         lowered = [self.expr(arg) for arg in e.args]
         self.facts[id(e)] = self.builtin_facts(e, lowered, e.ty)
-        if e.func == "sorted" and needs_key(e.ty):  # records, `none`: the runtime's total order
-            return f"sorted({lowered[0]}, key=rt.sort_key)"
-        if e.func == "sorted" and e.ty.elem is not None and e.ty.elem.kind == "set":
-            # sets of sets: by their items in order (Python's `<` on sets is inclusion, no order)
-            return f"sorted({lowered[0]}, key=sorted)"
+        if e.func == "sorted" and e.ty.elem is not None:  # in the order a set is walked in (_sorted)
+            return _sorted(e.ty.elem, lowered[0])
         if "{where}" in BUILTINS[e.func].python:  # a check that names its rule line
             return BUILTINS[e.func].python.format(*lowered, **dict(e.extra), where=self.where(e.span))
         return BUILTINS[e.func].python.format(*lowered, **dict(e.extra))

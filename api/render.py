@@ -709,8 +709,12 @@ def render_yellow_yangtze(state: State, viewer: int | None = None, width: int | 
         else:
             texts = []
             side_kinds: list[set[str]] = []
+            # a state at war: the cells joined to its side's cell by tiles and leaders, not through
+            # the reunification marker's tile
+            taken = [i for i, label in enumerate(board.labels) if label != str(marker)
+                     and (tile_on.get(label) is not None or chief_on.get(label) is not None)]
             for i, s in enumerate(sides):
-                state_cells = _yy_state_of(board, s, tile_on, chief_on, str(marker))
+                state_cells = board.component_of(board.index[s], taken)
                 chiefs = [c for c in (chief_on.get(board.labels[n]) for n in sorted(state_cells))
                           if isinstance(c, dict)]
                 side_kinds.append({str(c.get("kind")) for c in chiefs})
@@ -739,24 +743,6 @@ def render_yellow_yangtze(state: State, viewer: int | None = None, width: int | 
     if state.is_terminal():
         lines += _final_scores(state, info, "final scores (the weakest colour, yellow points as jokers):", width)
     return "\n".join(lines)
-
-
-def _yy_state_of(board: HexMapBoard, label: str, tile_on: dict[str, Any], chief_on: dict[str, Any],
-                 marker: str) -> set[int]:
-    """The cells joined to `label` by tiles and leaders, not through the reunification marker's
-    tile (one state at war)."""
-    start = board.index[label]
-    found = {start}
-    todo = [start]
-    while todo:
-        s = todo.pop()
-        for n in board.neighbours[s]:
-            other = board.labels[n]
-            taken = tile_on.get(other) is not None or chief_on.get(other) is not None
-            if n not in found and other != marker and taken:
-                found.add(n)
-                todo.append(n)
-    return found
 
 
 # -- hex maps and walls --------------------------------------------------------------------------

@@ -147,15 +147,17 @@ def load_named(ruleset: object, named_in: Path) -> Game:
 _compiled_rules: dict[tuple[str, str], Game] = {}
 
 
-def load_rules(path: str | os.PathLike[str]) -> Game:
+def load_rules(path: str | os.PathLike[str], passes: frozenset[str] | None = None) -> Game:
     """Compile a rule file (anywhere on disk; a path or its text) in memory and load the
-    game, without writing a module. Raises CompileError with every problem of the rule file."""
+    game, without writing a module; with the optimisation passes named (all unless told:
+    compiler/passes/). Raises CompileError with every problem of the rule file."""
     from .compiler.driver import compile_file
+    from .compiler.passes import ALL
 
     path = Path(path)
     if not path.is_file():
         raise BadSetup(f"no such rule file: {path}")
-    compiled = compile_file(path)
+    compiled = compile_file(path, ALL if passes is None else passes)
     key = (str(path.resolve()), compiled.source)
     if key not in _compiled_rules:
         _compiled_rules[key] = game_from_source(compiled.source, str(path))

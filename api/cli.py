@@ -17,7 +17,7 @@ import sys
 import textwrap
 import time
 import tracemalloc
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -32,6 +32,7 @@ from . import game_from_source as load_source
 from . import load as load_ruleset
 from .agents import Agent, RandomAgent, agent_seed
 from .compiler import driver
+from .compiler import passes as passes_module
 from .compiler.paths import (
     RULE_FILE_SUFFIXES,
     RULESET_ID,
@@ -377,6 +378,20 @@ def bundled_module_problem(path: Path, compiled: driver.Compiled) -> str | None:
             f"(`play`, `simulate` and rulewright.load() take the rule file itself, compiled in memory)")
 
 
+def optimisation_options(command: Callable[..., None]) -> Callable[..., None]:
+    """`--no-opt` and `--no-pass NAME`: compile without the optimisation passes (docs/optimiser.md)."""
+    names = ", ".join(passes_module.PASSES)
+    command = click.option("--no-pass", "no_pass", multiple=True, metavar="PASS",
+                           type=click.Choice(list(passes_module.PASSES)),
+                           help=f"Leave this optimisation pass off (repeatable): {names}.")(command)
+    return click.option("--no-opt", "no_opt", is_flag=True,
+                        help="Leave every optimisation pass off: the rules as written, not optimised.")(command)
+
+
+def chosen_passes(no_opt: bool, no_pass: Sequence[str]) -> frozenset[str]:
+    return frozenset() if no_opt else passes_module.ALL - frozenset(no_pass)
+
+
 @cli.command("compile")
 @click.argument("targets", nargs=-1, metavar="[RULESET|FILE]...")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -385,11 +400,18 @@ def bundled_module_problem(path: Path, compiled: driver.Compiled) -> str | None:
 @click.option("--check", "check_only", is_flag=True,
               help="Write nothing; exit 1 if a generated module is missing or out of date, a package file "
                    "edited, or (all bundled rule sets) a module in generated/ stray.")
-def compile_command(targets: tuple[str, ...], out_dir: Path | None, check_only: bool) -> None:
+@optimisation_options
+def compile_command(targets: tuple[str, ...], out_dir: Path | None, check_only: bool, no_opt: bool,
+                    no_pass: tuple[str, ...]) -> None:
     """Compile rule sets to Python modules (all bundled ones when none is named).
 
     All or nothing: a compile interrupted, even killed, is finished (or undone) by the next
-    `compile` or `compile --check`."""
+    `compile` or `compile --check`. The bundled generated/ holds the fully optimised modules:
+    `--no-opt` and `--no-pass` write elsewhere (`--out`)."""
+    passes = chosen_passes(no_opt, no_pass)
+    if passes != passes_module.ALL and out_dir is None:
+        raise CliError("generated/ holds the modules compiled with every optimisation pass: "
+                       "write these elsewhere with --out DIR")
     files = [compile_target(t) for t in targets] if targets else [f for _, f in bundled_rulesets()]
     if not files:
         raise CliError(f"no rule sets in {display(rules_dir())}")
@@ -397,7 +419,7 @@ def compile_command(targets: tuple[str, ...], out_dir: Path | None, check_only: 
     problems = failed = 0
     for path in files:
         try:
-            compiled.append(driver.compile_file(path))
+            compiled.append(driver.compile_file(path, passes))
         except CompileError as exc:
             problems += print_diagnostics(exc.diagnostics)
             failed += 1
@@ -1011,14 +1033,15 @@ def time_operations(game: Game, players: int, budget: float, least: int = 200) -
     }
 
 
-def bench_one(path: Path, seconds: float, players: int | None = None) -> dict[str, Any]:
+def bench_one(path: Path, seconds: float, players: int | None = None,
+              passes: frozenset[str] = passes_module.ALL) -> dict[str, Any]:
     """One rule set's figures, at `players` if the rule set allows that many (else at its
-    smallest player count)."""
+    smallest player count), compiled with the optimisation passes named."""
     compile_times = []
     compiled = None
     for _ in range(3):
         started = time.perf_counter()
-        compiled = driver.compile_file(path)
+        compiled = driver.compile_file(path, passes)
         compile_times.append(time.perf_counter() - started)
     assert compiled is not None
     game = game_from_source(compiled)
@@ -1060,23 +1083,66 @@ def bench_one(path: Path, seconds: float, players: int | None = None) -> dict[st
     }
 
 
+def bench_passes(path: Path, seconds: float, players: int | None = None) -> dict[str, Any]:
+    """Playouts per second of one rule set compiled with every pass, with none, and with each
+    pass left off in turn, measured in interleaved slices (this machine's speed drifts: each
+    figure is taken beside the others), so that what each pass gives, or costs, shows."""
+    configs: dict[str, frozenset[str]] = {"all": passes_module.ALL, "none": frozenset()}
+    for name in passes_module.PASSES:
+        configs[f"without {name}"] = passes_module.ALL - {name}
+    games = {label: game_from_source(driver.compile_file(path, chosen)) for label, chosen in configs.items()}
+    first = next(iter(games.values()))
+    players = players if players in first.info.players else first.info.players[0]
+    played = dict.fromkeys(games, 0)
+    spent = dict.fromkeys(games, 0.0)
+    rounds = 5
+    for _ in range(rounds):
+        for label, game in games.items():
+            started = time.perf_counter()
+            while True:
+                result = play_game(game, players, derive_seed(0, played[label]))
+                if result.error:
+                    raise CliError(f"{first.info.ruleset} ({label}): random game {played[label]} "
+                                   f"(seed {result.seed}) raised {result.error}")
+                played[label] += 1
+                if time.perf_counter() - started >= seconds / rounds:
+                    break
+            spent[label] += time.perf_counter() - started
+    rates = {label: played[label] / spent[label] for label in games}
+    return {
+        label: {"playouts_per_sec": round(rates[label], 2), "playouts": played[label],
+                "vs_none": round(rates[label] / rates["none"], 3), "vs_all": round(rates[label] / rates["all"], 3)}
+        for label in games
+    }
+
+
 @cli.command()
 @click.argument("targets", nargs=-1, metavar="[RULESET|FILE]...")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=3.0, show_default=True,
               help="How long to play random games per rule set.")
 @click.option("--players", type=click.IntRange(min=1), default=None,
               help="Play at this many players, where a rule set allows it (else at its smallest count).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object, with the figures of each optimisation pass (as --per-pass).")
+@click.option("--per-pass", "per_pass", is_flag=True,
+              help="Also measure each rule set with every optimisation pass, none, and each left off in turn.")
+@optimisation_options
+def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool, per_pass: bool,
+          no_opt: bool, no_pass: tuple[str, ...]) -> None:
     """Measure compile time, random playouts per second (one core), the cost of
     legal_actions, apply and clone, and memory, per rule set (all bundled when none named).
 
-    The rules are compiled afresh and that code is measured, whatever generated/ holds."""
+    The rules are compiled afresh and that code is measured, whatever generated/ holds. With
+    --per-pass (and always with --json) each optimisation pass's share is measured too: the
+    playouts per second with every pass, with none, and with each one left off, interleaved."""
+    passes = chosen_passes(no_opt, no_pass)
     files = [rule_file_of(t) for t in targets] if targets else [f for _, f in bundled_rulesets()]
     results = []
     for path in files:
         try:
-            results.append(bench_one(path, seconds, players))
+            results.append(bench_one(path, seconds, players, passes))
+            if per_pass or as_json:
+                results[-1]["passes"] = bench_passes(path, seconds, players)
         except CompileError as exc:
             problems = print_diagnostics(exc.diagnostics)
             click.echo(f"rulewright: error: {plural(problems, 'problem')} in {display(path)}", err=True)
@@ -1105,9 +1171,24 @@ def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json
         table.add_row(*(literal(cell) for cell in row))
     console = stdout_console()
     console.print(table)
+    if per_pass:
+        console.print(passes_table(results))
     console.print("compile: best of 3 runs (the first, with parser setup, is in --json); legal: on a fresh "
                   "clone, no cached list; apply: with the legal list cached; peak: tracemalloc over one "
                   "playout.", soft_wrap=True)
+
+
+def passes_table(results: list[dict[str, Any]]) -> Table:
+    labels = list(results[0]["passes"]) if results else []
+    table = Table(title="playouts/s by optimisation passes (interleaved; x: against none)", title_justify="left")
+    table.add_column("rule set")
+    for label in labels:
+        table.add_column(label, justify="right")
+    for r in results:
+        figures = r["passes"]
+        table.add_row(literal(r["ruleset"]), *(literal(f"{figures[label]['playouts_per_sec']:g} "
+                                                       f"({figures[label]['vs_none']:.2f}x)") for label in labels))
+    return table
 
 
 # -- scenario ----------------------------------------------------------------------------------

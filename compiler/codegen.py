@@ -17,6 +17,7 @@ import jinja2
 from .. import __version__
 from . import ir
 from .lower import Line, LoweredChoice, Program
+from .passes import PASSES, Plan
 from .paths import shown_safely
 
 _ENV = jinja2.Environment(
@@ -143,8 +144,9 @@ def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
     return out
 
 
-def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> str:
-    """Render the module. `sources` are (display path, file text) of the rule files used."""
+def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan: Plan | None = None) -> str:
+    """Render the module. `sources` are (display path, file text) of the rule files used;
+    `plan` says which optimisation passes ran (the header names them)."""
     actions = [
         {
             "name": a.name, "method": a.method, "params": a.params, "when": a.when, "choices": a.choices,
@@ -162,6 +164,8 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]]) -> st
     ruleset = rs.game if rs.variant == "base" else f"{rs.game}/{rs.variant}"
     text = _ENV.get_template("game.py.j2").render(
         version=__version__,
+        passes=plan.passes if plan is not None else (),
+        passes_off=[name for name in PASSES if plan is None or name not in plan.passes],
         sources=[(path, hashlib.sha256(body.encode()).hexdigest()[:16]) for path, body in sources],
         ruleset=ruleset,
         module_doc=f"{rs.title}{f' ({rs.author})' if rs.author else ''}: rule set `{ruleset}`, "

@@ -23,6 +23,7 @@ from .check import check
 from .codegen import emit
 from .inherit import defines, derive
 from .lower import lower
+from .passes import ALL, optimise
 from .paths import GAME_ID, JOURNAL, display, is_module_name, module_name, rules_dir
 from .resolve import Resolved, ResolveError, resolve
 from .source import CompileError, Diagnostic, SourceSpan
@@ -33,6 +34,7 @@ class Compiled:
     ruleset: ir.RuleSet
     source: str  # the generated module
     files: tuple[Path, ...]
+    passes: frozenset[str] = ALL  # the optimisation passes it was compiled with (compiler/passes/)
 
     @property
     def relative_path(self) -> Path:
@@ -72,8 +74,9 @@ def analyse(path: Path) -> tuple[ir.RuleSet | None, list[Diagnostic], tuple[Path
     return ruleset, diagnostics + problems, resolved.files
 
 
-def compile_file(path: Path) -> Compiled:
-    """Compile one rule set; raises CompileError with every problem found."""
+def compile_file(path: Path, passes: frozenset[str] = ALL) -> Compiled:
+    """Compile one rule set with the optimisation passes named (all of them unless told:
+    compiler/passes/); raises CompileError with every problem found."""
     resolved, ruleset, diagnostics = build(path)
     if ruleset is None or diagnostics:
         raise CompileError(diagnostics)
@@ -81,11 +84,12 @@ def compile_file(path: Path) -> Compiled:
     problems, typed = check(ruleset)
     if typed is None:
         raise CompileError(problems)
-    problems, program = lower(typed)
+    typed, plan = optimise(typed, passes)
+    problems, program = lower(typed, plan)
     if problems:
         raise CompileError(problems)
     sources = list(zip(shown, resolved.texts, strict=True))  # the texts as read and checked
-    text = emit(ruleset, program, sources)
+    text = emit(ruleset, program, sources, plan)
     try:
         compile(text, str(Path(module_name(ruleset.game)) / f"{ruleset.variant}.py"), "exec")
     except SyntaxError as exc:  # a compiler bug, not a user error: say so plainly
@@ -96,7 +100,7 @@ def compile_file(path: Path) -> Compiled:
         span = SourceSpan(shown[-1], 1, 1, 1, 1)
         raise CompileError([Diagnostic(span, f"the rule set is too large to compile: {type(exc).__name__}",
                                        "split deeply nested effects or very long lists")]) from None
-    return Compiled(ruleset, text, resolved.files)
+    return Compiled(ruleset, text, resolved.files, passes)
 
 
 def share_bases(compiled: list[Compiled]) -> list[Compiled]:
@@ -115,10 +119,11 @@ def share_bases(compiled: list[Compiled]) -> list[Compiled]:
         return c.files[-2].resolve()
 
     todo = list(compiled)
-    while todo:  # the rule sets extended, compiled too
-        parent_file = parent_of(todo.pop())
+    while todo:  # the rule sets extended, compiled too, with the same passes
+        child = todo.pop()
+        parent_file = parent_of(child)
         if parent_file is not None and parent_file not in full:
-            full[parent_file] = out[parent_file] = compile_file(parent_file)
+            full[parent_file] = out[parent_file] = compile_file(parent_file, child.passes)
             todo.append(full[parent_file])
     origins: dict[Path, dict[str, str]] = {}
 

@@ -41,6 +41,7 @@ from .budget import (
     storable,
 )
 from .names import FILTER_LOCAL, const_name
+from .passes import Plan
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -179,8 +180,10 @@ _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 
 
 class _Lowerer:
-    def __init__(self, typed: t.TypedProgram, assumed: dict[str, Facts] | None = None) -> None:
+    def __init__(self, typed: t.TypedProgram, assumed: dict[str, Facts] | None = None,
+                 plan: Plan | None = None) -> None:
         self.typed = typed
+        self.plan = plan if plan is not None else Plan()  # what the optimisation passes decided
         self.rs = typed.rules
         self.tables = typed.tables
         self.component_count = dict(typed.tables.component_count)
@@ -1567,15 +1570,17 @@ def _annotation(ty: Ty) -> str:
     return python_type(ty)
 
 
-def lower(typed: t.TypedProgram) -> tuple[list[Diagnostic], Program]:
-    """Lower a checked program; returns its problems (the limits of a move it cannot keep) and
-    the lowered program."""
+def lower(typed: t.TypedProgram, plan: Plan | None = None) -> tuple[list[Diagnostic], Program]:
+    """Lower a checked program, carrying out what the optimisation passes decided (`plan`,
+    compiler/passes/; none by default); returns its problems (the limits of a move it cannot
+    keep) and the lowered program."""
+    plan = plan if plan is not None else Plan()
     # The walk runs again while it learns more of what the fields hold (how long a list field can
     # grow: compiler/budget.py); its code is kept once what it assumed of them holds.
     assumed: dict[str, Facts] | None = None
     grown: Counter[str] = Counter()
     while True:
-        lowerer = _Lowerer(typed, assumed)
+        lowerer = _Lowerer(typed, assumed, plan)
         try:
             program = lowerer.run()
         except RecursionError:  # the limits on nesting should make this unreachable; never a traceback, though

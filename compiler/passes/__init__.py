@@ -1,0 +1,58 @@
+"""Stage 5b, passes: optimisations of the typed program (compiler/typed.py), between check and
+lower. Each pass is a module of this package with one entry point,
+
+    run(program: TypedProgram, plan: Plan) -> tuple[TypedProgram, Plan]
+
+that either rewrites the program into an equivalent one (inlining, hoisting) or records in the
+`Plan` a decision that lowering carries out (which derived values to keep between moves, which
+sets to hold as bit masks). Every pass can be switched off on its own (`compile --no-pass NAME`),
+or all of them (`compile --no-opt`): a game is the same game, move for move and byte for byte,
+with or without any of them; tests/test_optimiser.py proves it on every scenario and on
+thousands of seeded random games. docs/optimiser.md says what each pass does and why it is safe.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from .. import typed as t
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What the passes decided that lowering carries out. Each pass adds its own decisions; an
+    empty plan is the unoptimised program."""
+
+    passes: tuple[str, ...] = ()  # the passes that ran, in the order they ran
+    # -- each pass's decisions, one field per pass, below this line --
+
+
+class Pass(Protocol):
+    def __call__(self, program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]: ...
+
+
+# The passes, in the order they run, each with what it does in a line (`compile --help`, the
+# docs, the header of a generated module).
+PASSES: dict[str, str] = {
+}
+ALL: frozenset[str] = frozenset(PASSES)
+
+
+def known(names: Iterable[str]) -> list[str]:
+    """The names that are no pass (for an error message)."""
+    return [n for n in names if n not in PASSES]
+
+
+def optimise(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> tuple[t.TypedProgram, Plan]:
+    """Run the enabled passes, in their fixed order (PASSES), over a checked program."""
+    plan = Plan()
+    for name in PASSES:
+        if name not in enabled:
+            continue
+        run: Pass = importlib.import_module(f"{__name__}.{name}").run
+        program, plan = run(program, plan)
+        plan = replace(plan, passes=(*plan.passes, name))
+    return program, plan

@@ -1,0 +1,120 @@
+"""The optimisation passes never change a game (docs/optimiser.md).
+
+Every bundled rule set is compiled in memory with every pass and with none, and the two play
+the same seeded random games in lockstep: the same seat to act, the same legal actions in the
+same order (by text), the same position (`to_json`) after every move, the same scores and
+winners. Each pass alone is held to the same against none, on fewer games. Every scenario of
+tests/scenarios/ runs against the unoptimised modules too (the optimised ones are the bundled
+generated/ modules the scenario suite runs anyway)."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import rulewright
+from rulewright import scenarios
+from rulewright.compiler import passes
+from rulewright.compiler.paths import bundled_rulesets, ruleset_file
+from rulewright.runtime.state import Game
+
+RULESETS = [rid for rid, _ in bundled_rulesets()]
+SCENARIO_FILES = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
+GAMES_ALL = 100  # per rule set, every pass against none
+GAMES_EACH = 10  # per rule set and pass, that pass alone against none
+MAX_MOVES = 3000
+
+
+@cache
+def compiled(ruleset: str, enabled: frozenset[str]) -> Game:
+    return rulewright.load_rules(ruleset_file(ruleset), passes=enabled)
+
+
+def lockstep(a: Game, b: Game, players: int, seed: int) -> int:
+    """Play one random game in both; fail at the first difference. Returns its length."""
+    sa, sb = a.new_state(players, seed), b.new_state(players, seed)
+    assert sa.to_json() == sb.to_json(), f"seed {seed}: the setups differ"
+    chooser = random.Random(seed)
+    while not sa.terminal:
+        assert not sb.terminal, f"seed {seed}, move {sa.moves}: one game is over, not the other"
+        assert sa.to_act() == sb.to_act(), f"seed {seed}, move {sa.moves}: another seat to act"
+        la, lb = sa.legal_actions(), sb.legal_actions()
+        assert [str(x) for x in la] == [str(x) for x in lb], f"seed {seed}, move {sa.moves}: other legal actions"
+        k = chooser.randrange(len(la))
+        sa.apply(la[k])
+        sb.apply(lb[k])
+        assert sa.to_json() == sb.to_json(), f"seed {seed}, move {sa.moves}: the positions differ after {la[k]}"
+        if sa.moves >= MAX_MOVES:
+            break
+    assert sb.terminal == sa.terminal
+    if sa.terminal:
+        assert sa.scores() == sb.scores() and sa.winners() == sb.winners()
+    return sa.moves
+
+
+def players_of(game: Game, k: int) -> int:
+    counts = game.info.players
+    return counts[k % len(counts)]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_pass_plays_the_same_games_as_none(ruleset: str) -> None:
+    optimised, plain = compiled(ruleset, passes.ALL), compiled(ruleset, frozenset())
+    moves = sum(lockstep(optimised, plain, players_of(plain, k), 1000 + k) for k in range(GAMES_ALL))
+    assert moves > GAMES_ALL  # the games were played, not over at once
+
+
+@pytest.mark.parametrize("name", list(passes.PASSES))
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_each_pass_alone_plays_the_same_games_as_none(ruleset: str, name: str) -> None:
+    alone, plain = compiled(ruleset, frozenset({name})), compiled(ruleset, frozenset())
+    for k in range(GAMES_EACH):
+        lockstep(alone, plain, players_of(plain, k), 5000 + k)
+
+
+def unoptimised_loader(ruleset: str, here: Path) -> Game:
+    if ruleset.endswith((".yaml", ".yml")):
+        return rulewright.load_rules(here.parent / ruleset, passes=frozenset())
+    return compiled(ruleset, frozenset())
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.relative_to(p.parents[1]).as_posix())
+def test_every_scenario_holds_unoptimised(path: Path) -> None:
+    found, problems = scenarios.load_file(path, loader=unoptimised_loader)
+    assert not problems, problems
+    failed = [result.report() for result in map(scenarios.run, found) if not result.passed]
+    assert not failed, "\n\n".join(failed)
+    assert found
+
+
+def test_the_passes_are_named_and_documented() -> None:
+    page = (Path(__file__).parents[1] / "docs" / "optimiser.md").read_text()
+    for name, doc in passes.PASSES.items():
+        assert doc and f"`{name}`" in page, name
+
+
+def test_unknown_pass_is_refused_by_the_cli(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rulewright.cli import cli
+
+    result = CliRunner().invoke(cli, ["compile", "china-cornett", "--no-pass", "nonsense", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "nonsense" in result.output and "Traceback" not in result.output
+
+
+def test_no_opt_is_written_elsewhere_only(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rulewright.cli import cli
+
+    runner = CliRunner()
+    if passes.ALL:
+        refused = runner.invoke(cli, ["compile", "china-cornett", "--no-opt"])
+        assert refused.exit_code != 0 and "--out" in refused.output
+    written = runner.invoke(cli, ["compile", "china-cornett", "--no-opt", "--out", str(tmp_path)])
+    assert written.exit_code == 0, written.output
+    text = (tmp_path / "china_cornett" / "base.py").read_text()
+    assert "Optimised by the passes" not in text

@@ -1123,11 +1123,12 @@ def bench_passes(path: Path, seconds: float, players: int | None = None) -> dict
 @click.option("--players", type=click.IntRange(min=1), default=None,
               help="Play at this many players, where a rule set allows it (else at its smallest count).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object, with the figures of each optimisation pass (as --per-pass).")
-@click.option("--per-pass", "per_pass", is_flag=True,
-              help="Also measure each rule set with every optimisation pass, none, and each left off in turn.")
+              help="Print one JSON object, with the figures of each optimisation pass (unless --no-per-pass).")
+@click.option("--per-pass/--no-per-pass", "per_pass", default=None,
+              help="Also measure each rule set with every optimisation pass, none, and each left off in turn "
+                   "[default: with --json].")
 @optimisation_options
-def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool, per_pass: bool,
+def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool, per_pass: bool | None,
           no_opt: bool, no_pass: tuple[str, ...]) -> None:
     """Measure compile time, random playouts per second (one core), the cost of
     legal_actions, apply and clone, and memory, per rule set (all bundled when none named).
@@ -1141,7 +1142,7 @@ def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json
     for path in files:
         try:
             results.append(bench_one(path, seconds, players, passes))
-            if per_pass or as_json:
+            if per_pass or (per_pass is None and as_json):
                 results[-1]["passes"] = bench_passes(path, seconds, players)
         except CompileError as exc:
             problems = print_diagnostics(exc.diagnostics)
@@ -1171,7 +1172,7 @@ def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json
         table.add_row(*(literal(cell) for cell in row))
     console = stdout_console()
     console.print(table)
-    if per_pass:
+    if per_pass and results:
         console.print(passes_table(results))
     console.print("compile: best of 3 runs (the first, with parser setup, is in --json); legal: on a fresh "
                   "clone, no cached list; apply: with the legal list cached; peak: tracemalloc over one "

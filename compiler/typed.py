@@ -197,8 +197,21 @@ class Cond:
     span: SourceSpan
 
 
+@dataclass(frozen=True, slots=True)
+class Note:
+    """An expression an optimisation pass (compiler/passes/) derived, with what it did, for the
+    generated line's comment: `verb` "inlined" and `what` "province_of (base.yaml:284)". It
+    computes what `expr` computes; lowering writes `expr` in parentheses."""
+
+    verb: str
+    what: str
+    expr: Expr
+    ty: Ty
+    span: SourceSpan
+
+
 Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | ListIndex | AttrOf | Collection
-        | Comprehension | Unary | Binary | Cond | RecordNew | RecordField)
+        | Comprehension | Unary | Binary | Cond | RecordNew | RecordField | Note)
 
 
 # -- effects ------------------------------------------------------------------------------------
@@ -455,4 +468,6 @@ def subexpressions(e: Expr) -> tuple[Expr, ...]:
             return (e.left, e.right)
         case Cond():
             return (e.test, e.then, e.orelse)
+        case Note():
+            return (e.expr,)
     raise AssertionError(e)

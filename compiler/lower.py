@@ -65,6 +65,7 @@ class LoweredChoice:
     domain: str
     is_list: bool
     span: SourceSpan
+    note: str = ""  # what the optimisation passes derived in its domain, for its line's comment
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,6 +329,12 @@ class _Lowerer:
                 self.facts[id(e)] = self.type_facts(e.ty, STORED).priced(self.fact(e.obj).cost)
                 self.canonical.add(id(e))
                 return f"{obj}[{e.index}]"
+            case t.Note(expr=t.Collection(kind="list", items=(item,))):  # a value bound once: `for h in (v,)`
+                # (the local is read only where `v` was: `v` as it is, not converted, and the same object)
+                py = self.expr(item)
+                self.facts[id(e)] = self.literal_facts((item,))
+                self.notes.setdefault(e.verb, {})[e.what] = None
+                return f"({_unparenthesised(py)},)"
             case t.Note():  # derived by a pass: its code, in parentheses, and a note for its line
                 py = self.expr(e.expr)
                 self.facts[id(e)] = self.fact(e.expr)
@@ -1482,16 +1489,19 @@ class _Lowerer:
         self.scopes = [set()]
         loops: list[tuple[t.Choice, str, str, Facts, Ty]] = []
         reading = self.begin_reading(())
+        notes: list[str] = []
+        self.take_notes()
         for c in a.choices:
             walk = self.iterable(c.domain.ty, self.expr(c.domain))
+            notes.append(self.take_notes())
             domain = self.domain_facts(c.domain)
             py = self.bind(c.var)
             self.set_local(c.var, domain.item)
             loops.append((c, py, walk, domain, c.var.ty))
         listing_prelude, clear_cache, count = self.listing(a, loops, reading)
         fresh_listing = self.mark(before, "legal")
-        choices = tuple(LoweredChoice(c.var.name, py, walk, elem.kind == "list", c.span)
-                        for c, py, walk, _, elem in loops)
+        choices = tuple(LoweredChoice(c.var.name, py, walk, elem.kind == "list", c.span, note)
+                        for (c, py, walk, _, elem), note in zip(loops, notes, strict=True))
         params = tuple((c.var.py, _annotation(c.var.ty)) for c in a.choices)
         before = self.charges
         effect = self.unit_lines(self.block(a.effect, 2), self.block_cost, a.span)
@@ -1549,6 +1559,18 @@ def _parenthesised(py: str) -> str:
                     return py
                 break
     return f"({py})"
+
+
+def _unparenthesised(py: str) -> str:
+    """`py` without the one pair of parentheses that wraps it whole, if it holds one operand."""
+    if py.startswith("(") and _parenthesised(py) == py and _one_operand(py):
+        inner, depth = py[1:-1], 0
+        for i, ch in enumerate(inner):  # (a generator's own parentheses stay)
+            depth += {"(": 1, ")": -1, "[": 1, "]": -1, "{": 1, "}": -1}.get(ch, 0)
+            if depth == 0 and inner.startswith(" for ", i):
+                return py
+        return inner
+    return py
 
 
 def _one_operand(py: str) -> bool:

@@ -201,7 +201,9 @@ class Cond:
 class Note:
     """An expression an optimisation pass (compiler/passes/) derived, with what it did, for the
     generated line's comment: `verb` "inlined" and `what` "province_of (base.yaml:284)". It
-    computes what `expr` computes; lowering writes `expr` in parentheses."""
+    computes what `expr` computes; lowering writes `expr` in parentheses. A note over a list of
+    one item is the domain of a clause that binds that value once (`for h in (v,)`): its local
+    is read only where `v` was, so `v` is written as it is (not made a tuple: the same object)."""
 
     verb: str
     what: str

@@ -13,15 +13,17 @@ the value): once per item, in a clause of its own. A clause of its own is a one-
 (`for x in (v,)` binds `x` once; CPython compiles it to an assignment). In a listing, the domain
 of a choice is computed once per item of the choices before it, so a condition over the items of
 a choice that reads only an earlier choice (`cards`) is computed once per item of that choice.
-The generated line says what was hoisted (`# base.yaml:379; hoisted len(cards) == 1`).
+The generated line says what was hoisted (`# base.yaml:379; hoisted len(cards) == 1 out of the
+loop`, `shared palaces_in(...), once per q`).
 
 Why it is the same game: definitions and conditions only read the game, so the value is the
 same wherever it is computed; what differs is whether it is computed at all where the loop has
-no item, or where `and`, `or` or `if` would not have reached it. So only what cannot fail is
-hoisted (compiler/passes/rewrite.py `can_fail`: no item of a list that may not be there, no
-division, no checked number); `cards[0]` above stays where it is. A definition's call computed
-twice in one clause is shared only when one of the two is computed for every item anyway (not
-under `and`, `or` or `if`), so it is never computed where it was not. The limits of a move stay
+no item. So only what cannot fail is hoisted (compiler/passes/rewrite.py `can_fail`: no item of
+a list that may not be there, no division, no checked number); `cards[0]` above stays where it
+is. And only what every item computes (not under `and`, `or` or `if`: there it may be computed
+for no item at all, and hoisting a costly call from there costs more than it saves); a
+definition's call computed twice in one clause is shared only when one of the two is computed
+for every item anyway, so it is never computed where it was not. The limits of a move stay
 sound: lowering counts the work of the code it is given, one-item clauses included.
 
 A comprehension lowering fuses with the field it filters (`[s for s, m in enumerate(self.marker)
@@ -63,8 +65,10 @@ class _Found:
     at: list[tuple[int, bool, bool]]
 
     def hoisted(self) -> bool:
-        """Computed once per item of a clause inside the one it needs: taken out of the loop."""
-        return any(level > self.level for level, _, _ in self.at)
+        """Computed for every item of a clause inside the one it needs: taken out of that loop.
+        (Only where every item computes it: one computed under `and`, `or` or `if` is left there,
+        where it may be computed for no item at all.)"""
+        return any(level > self.level and always for level, _, always in self.at)
 
     def in_condition(self) -> bool:
         """Read by the condition of the clause it is bound in: bound before it."""
@@ -102,8 +106,9 @@ class Hoister:
             """`x`, computed once per item of clause `level` (in its condition: `cond`), inside
             comprehensions of its own binding `inner`."""
             if isinstance(x, t.Note):
-                if x.verb in ("hoisted", "shared") and isinstance(x.expr, t.Collection):
-                    x = x.expr.items[0]  # bound once by a comprehension inside: perhaps out further
+                once = _bound_once(x)
+                if once is not None:
+                    x = once  # bound once by a comprehension inside: out further, perhaps
                 elif _called(x) is None:  # (a note of no call: its parts may be)
                     visit(x.expr, level, cond, inner, always)
                     return
@@ -150,11 +155,27 @@ class Hoister:
             base = _called(f.expr) or "once"
             binders[key(f.expr)] = (self.names.symbol(_like(f.expr, base), base, f.expr.ty), f)
 
+        # A value a comprehension inside bound once, bound here instead: its clause there is
+        # dropped, and its local read as this one.
+        aliases: dict[Hashable, t.Symbol] = {}
+
         def use(x: t.Expr, skip: Hashable | None = None) -> t.Expr:
             k = key(x)
             if k in binders and k != skip:
                 sym = binders[k][0]
                 return t.Ref(sym, x.ty, x.span)
+            if k in aliases:
+                return t.Ref(aliases[k], x.ty, x.span)
+            if isinstance(x, t.Comprehension):
+                kept = []
+                for var, domain, cond in clauses(x):
+                    item = _bound_once(domain)
+                    if item is not None and cond is None and key(item) in binders and key(item) != skip:
+                        aliases[key(t.Ref(var, var.ty, x.span))] = binders[key(item)][0]
+                        continue
+                    kept.append((var, domain, cond))
+                if len(kept) < len(clauses(x)):
+                    x = with_clauses(x, kept, x.elt)
             return rebuild(x, lambda part: use(part, skip))
 
         # The clauses: after each original clause (before the first, for level 0) the values bound
@@ -171,7 +192,7 @@ class Hoister:
                 for k, sym, f in here:
                     if f.in_condition() != before:
                         continue
-                    what = show(f.expr) + (f" once per {old[level - 1][0].name}" if level else " once")
+                    what = show(f.expr) + (f", once per {old[level - 1][0].name}" if level else " out of the loop")
                     one = t.Collection("list", (use(f.expr, k),), _list_of(f.expr.ty), f.expr.span)
                     new.append((sym, t.Note("hoisted" if f.hoisted() else "shared", what, one, one.ty, f.expr.span),
                                 None))
@@ -179,6 +200,13 @@ class Hoister:
                     var, domain, _ = new[-1]
                     new[-1] = (var, domain, use(cond))
         return with_clauses(e, new, use(e.elt))
+
+
+def _bound_once(e: t.Expr) -> t.Expr | None:
+    """The value a clause of this pass binds once (its domain: a note over a list of it)."""
+    if isinstance(e, t.Note) and e.verb in ("hoisted", "shared") and isinstance(e.expr, t.Collection):
+        return e.expr.items[0]
+    return None
 
 
 def _called(e: t.Expr) -> str | None:

@@ -385,7 +385,7 @@ class ChangChengState(rt.State):
             first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
             self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
             self._derived = None  # base.yaml:505
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) once
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
@@ -500,7 +500,7 @@ class ChangChengState(rt.State):
         # rules/chang-cheng/base.yaml:783: second_wall
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('second_wall', {})
-        for s in [s for s in self.single_spaces(self.current) if self.board.region_of[PROVINCE][s] not in self.move_provinces]:  # rules/chang-cheng/base.yaml:784
+        for s in [s for s in self.single_spaces(self.current) if self.board.region_of[PROVINCE][s] not in self.move_provinces]:  # rules/chang-cheng/base.yaml:784; inlined province_at (base.yaml:443)
             action = cache.get(s)
             if action is None:
                 action = cache[s] = rt.Action('second_wall', (s,), self._action_text)
@@ -523,7 +523,7 @@ class ChangChengState(rt.State):
             return
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('card_wall', {})
-        for s in [s for s in self.single_spaces(self.current) if self.board.region_of[PROVINCE][s] in self.move_provinces]:  # rules/chang-cheng/base.yaml:800
+        for s in [s for s in self.single_spaces(self.current) if self.board.region_of[PROVINCE][s] in self.move_provinces]:  # rules/chang-cheng/base.yaml:800; inlined province_at (base.yaml:443)
             action = cache.get(s)
             if action is None:
                 action = cache[s] = rt.Action('card_wall', (s,), self._action_text)
@@ -896,8 +896,8 @@ class ChangChengState(rt.State):
         elif ('card_provinces', p) in memo:
             remembered: Sequence[int] = memo[('card_provinces', p)]
             return remembered
-        rt.spend(self, 199, 'rules/chang-cheng/base.yaml:482')  # base.yaml:482
-        value: Sequence[int] = [r for once in (self.singles[p] >= 1,) for can_two_cards in ((len(self.hand[p]) >= 2 and len(self.open_provinces()) >= 2),) for r in self.open_provinces() if ((can_two_cards or (once and r in self.wall_provinces(p))) or self.partial_allowed(p))]  # base.yaml:482; hoisted singles[p] >= 1 once, can_two_cards(...) once; inlined can_two_cards (base.yaml:472)
+        rt.spend(self, 197, 'rules/chang-cheng/base.yaml:482')  # base.yaml:482
+        value: Sequence[int] = [r for can_two_cards in (len(self.hand[p]) >= 2 and len(self.open_provinces()) >= 2,) for r in self.open_provinces() if ((can_two_cards or (self.singles[p] >= 1 and r in self.wall_provinces(p))) or self.partial_allowed(p))]  # base.yaml:482; inlined can_two_cards (base.yaml:472); hoisted can_two_cards(...) out of the loop
         memo[('card_provinces', p)] = value
         return value
 
@@ -1189,7 +1189,7 @@ class ChangChengState(rt.State):
         return [name for name, value in (
             ('sections_conserved', all((((self.singles[p] + sum(1 for s in self.board.spots if (self.builder[s] == p and (self.block_at[s] == SINGLE or self.block_at[s] == RUIN)))) == 14 and sum(1 for s in self.board.spots if (self.builder[s] == p and self.block_at[s] == DOUBLE)) == (0 if self.double_left[p] else 2)) and sum(1 for s in self.board.spots if (self.builder[s] == p and self.block_at[s] == TOWER)) == (0 if self.tower_left[p] else 1)) for p in range(self.num_players))),  # rules/chang-cheng/base.yaml:849
             ('cards_conserved', all((((len(self.hand[p]) + len(self.placed[p])) <= 6 and all(c[1] not in self.hand[p] for c in (self.placed[p] if len(self.placed[p]) <= 16 else rt.walk(self, self.placed[p], 2, 'rules/chang-cheng/base.yaml:858')))) and len(self.placed[p]) == sum(sum(1 for b in (self.backs[r] if len(self.backs[r]) <= 16 else rt.walk(self, self.backs[r], 1, 'rules/chang-cheng/base.yaml:859')) if b == p) for r in range(len(self.board.region_names)))) for p in range(self.num_players))),  # rules/chang-cheng/base.yaml:856
-            ('sections_only_on_the_wall', all(self.block_at[s] == EMPTY for laid in (tuple(self.laid()),) for s in self.board.spots if s not in laid)),  # rules/chang-cheng/base.yaml:862
+            ('sections_only_on_the_wall', all(self.block_at[s] == EMPTY for laid in (self.laid(),) for s in self.board.spots if s not in laid)),  # rules/chang-cheng/base.yaml:862
             ('each_piece_laid_once', len(frozenset(self.board.face_piece[f] for f in self.layout)) == len(self.layout)),  # rules/chang-cheng/base.yaml:864
             ('three_emperor_cards', len(self.emperor_on) <= 3 and all(self.protected[r] for r in self.emperor_on)),  # rules/chang-cheng/base.yaml:867
             ('at_most_two_event_cards', len(self.events) <= 2),  # rules/chang-cheng/base.yaml:870

@@ -370,7 +370,7 @@ class ChinaSchachtState(rt.State):
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('build', {})
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
-            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if (once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]]))]:  # rules/china-schacht/base.yaml:379
+            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if (once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]]))]:  # rules/china-schacht/base.yaml:379; hoisted len(cards) == 1 out of the loop; inlined province_of (base.yaml:284), pays_for (base.yaml:336)
                 action = cache.get((tuple(cards), space))
                 if action is None:
                     action = cache[(tuple(cards), space)] = rt.Action('build', (tuple(cards), space), self._action_text)
@@ -383,7 +383,7 @@ class ChinaSchachtState(rt.State):
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('send', {})
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:397
-            for province_to in [r for once in (len(cards) == 1,) for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if ((once == (cards[0] == self.board.region_attributes[0][r])) and (max((sum(1 for s2 in self.board.region_spots[r] if q2 in self.palace_of[s2]) for q2 in range(self.num_seats)), default=0) - len(self.emissaries[r])) > 0)]:  # rules/china-schacht/base.yaml:398
+            for province_to in [r for once in (len(cards) == 1,) for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if ((once == (cards[0] == self.board.region_attributes[0][r])) and (max((sum(1 for s2 in self.board.region_spots[r] if q2 in self.palace_of[s2]) for q2 in range(self.num_seats)), default=0) - len(self.emissaries[r])) > 0)]:  # rules/china-schacht/base.yaml:398; hoisted len(cards) == 1 out of the loop; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), pays_for (base.yaml:336), palaces_in (base.yaml:287), emissary_room (base.yaml:294)
                 action = cache.get((tuple(cards), province_to))
                 if action is None:
                     action = cache[(tuple(cards), province_to)] = rt.Action('send', (tuple(cards), province_to), self._action_text)
@@ -664,7 +664,7 @@ class ChinaSchachtState(rt.State):
 
     def province_points(self, p: int, r: int) -> int:
         # rules/china-schacht/base.yaml:302
-        return (0 if sum(1 for s2 in self.board.region_spots[r] if p in self.palace_of[s2]) == 0 else min((n for n in (*[palaces_in2 for palaces_in in (sum(1 for s4 in self.board.region_spots[r] if p in self.palace_of[s4]),) for q in range(self.num_seats) for palaces_in2 in (sum(1 for s3 in self.board.region_spots[r] if q in self.palace_of[s3]),) if palaces_in2 > palaces_in], *(sum(1 for s6 in self.board.region_spots[r] if not (not self.palace_of[s6])),))), default=0))  # base.yaml:302; inlined palaces_in (base.yaml:287), free (base.yaml:290), palaces_total (base.yaml:288); hoisted palaces_in(...) once; shared palaces_in(...) once per q
+        return (0 if sum(1 for s2 in self.board.region_spots[r] if p in self.palace_of[s2]) == 0 else min((n for n in (*[palaces_in2 for palaces_in in (sum(1 for s4 in self.board.region_spots[r] if p in self.palace_of[s4]),) for q in range(self.num_seats) for palaces_in2 in (sum(1 for s3 in self.board.region_spots[r] if q in self.palace_of[s3]),) if palaces_in2 > palaces_in], *(sum(1 for s6 in self.board.region_spots[r] if not (not self.palace_of[s6])),))), default=0))  # base.yaml:302; inlined palaces_in (base.yaml:287), free (base.yaml:290), palaces_total (base.yaml:288); hoisted palaces_in(...) out of the loop; shared palaces_in(...), once per q
 
     def palace_award(self, p: int, r: int) -> int:
         # rules/china-schacht/base.yaml:306
@@ -674,7 +674,7 @@ class ChinaSchachtState(rt.State):
         # rules/china-schacht/base.yaml:310
         if len(self.emissaries[r]) > 16:
             rt.grown(self, 120, 3, (self.emissaries[r],), 'rules/china-schacht/base.yaml:310')
-        return (sum(1 for q2 in self.emissaries[r] if q2 == p) > 0 and all(sum(1 for q3 in self.emissaries[r] if q3 == q) <= emissaries_of for emissaries_of in (sum(1 for q4 in self.emissaries[r] if q4 == p),) for q in range(self.num_seats)))  # base.yaml:310; inlined emissaries_of (base.yaml:291); hoisted emissaries_of(...) once
+        return (sum(1 for q2 in self.emissaries[r] if q2 == p) > 0 and all(sum(1 for q3 in self.emissaries[r] if q3 == q) <= emissaries_of for emissaries_of in (sum(1 for q4 in self.emissaries[r] if q4 == p),) for q in range(self.num_seats)))  # base.yaml:310; inlined emissaries_of (base.yaml:291); hoisted emissaries_of(...) out of the loop
 
     def alliance_points(self, p: int, b: int) -> int:
         # rules/china-schacht/base.yaml:314

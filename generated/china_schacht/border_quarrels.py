@@ -165,7 +165,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('build', {})
         for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 3308, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
-            for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.board.regions_at[PROVINCE][s])]:  # rules/china-schacht/border-quarrels.yaml:139
+            for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.board.regions_at[PROVINCE][s])]:  # rules/china-schacht/border-quarrels.yaml:139; inlined provinces_at (border-quarrels.yaml:112)
                 action = cache.get((tuple(cards), space))
                 if action is None:
                     action = cache[(tuple(cards), space)] = rt.Action('build', (tuple(cards), space), self._action_text)
@@ -213,7 +213,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def pays_for_space(self, cards: Sequence[int], rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:123
-        return ((len(cards) == 2 and all(c in once for once in (tuple([self.board.region_attributes[0][r] for r in rs]),) for c in cards)) if len(rs) == 2 else (cards[0] == cards[(len(cards) - 1)] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][rs[0]]))))  # border-quarrels.yaml:123; hoisted list(... for r in rs) once; inlined pays_for (base.yaml:336)
+        return ((len(cards) == 2 and all(c in once for once in ([self.board.region_attributes[0][r] for r in rs],) for c in cards)) if len(rs) == 2 else (cards[0] == cards[(len(cards) - 1)] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][rs[0]]))))  # border-quarrels.yaml:123; hoisted list(... for r in rs) out of the loop; inlined pays_for (base.yaml:336)
 
     def open_to(self, rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:128

@@ -90,7 +90,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('fortify', {})
         for cards in self.all_payments(self.current):  # rules/china-schacht/fortifications.yaml:82
-            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if (not self.fortified[s] and (once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83
+            for space in [s for s in self.open_spaces() if (not self.fortified[s] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83; inlined province_of (base.yaml:284), pays_for (base.yaml:336)
                 action = cache.get((tuple(cards), space))
                 if action is None:
                     action = cache[(tuple(cards), space)] = rt.Action('fortify', (tuple(cards), space), self._action_text)

@@ -174,7 +174,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('send', {})
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:397
-            for province_to in [r for once in (len(cards) == 1,) for r in self.open_provinces() if ((once == (cards[0] == self.board.region_attributes[0][r])) and (max((sum(1 for s2 in self.board.region_spots[r] if q2 in self.palace_of[s2]) for q2 in range(self.num_seats)), default=0) - len(self.emissaries[r])) > 0)]:  # rules/china-schacht/base.yaml:398
+            for province_to in [r for once in (len(cards) == 1,) for r in self.open_provinces() if ((once == (cards[0] == self.board.region_attributes[0][r])) and (max((sum(1 for s2 in self.board.region_spots[r] if q2 in self.palace_of[s2]) for q2 in range(self.num_seats)), default=0) - len(self.emissaries[r])) > 0)]:  # rules/china-schacht/base.yaml:398; hoisted len(cards) == 1 out of the loop; inlined pays_for (base.yaml:336), palaces_in (base.yaml:287), emissary_room (base.yaml:294)
                 action = cache.get((tuple(cards), province_to))
                 if action is None:
                     action = cache[(tuple(cards), province_to)] = rt.Action('send', (tuple(cards), province_to), self._action_text)
@@ -222,7 +222,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('emperor_palace', {})
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_build(r)]:  # rules/china-schacht/two-player.yaml:191
-            for space in [s for s in self.board.region_spots[province_to] if (not self.palace_of[s])]:  # rules/china-schacht/two-player.yaml:192
+            for space in [s for s in self.board.region_spots[province_to] if (not self.palace_of[s])]:  # rules/china-schacht/two-player.yaml:192; inlined free (base.yaml:290)
                 for cards in self.emperor_payments(self.board.region_attributes[0][province_to]):  # rules/china-schacht/two-player.yaml:193
                     action = cache.get((province_to, space, tuple(cards)))
                     if action is None:
@@ -423,7 +423,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/base.yaml:310
         if len(self.emissaries[r]) > 16:
             rt.grown(self, 86, 3, (self.emissaries[r],), 'rules/china-schacht/base.yaml:310')
-        return (sum(1 for q2 in self.emissaries[r] if q2 == p) > 0 and all(sum(1 for q3 in self.emissaries[r] if q3 == q) <= emissaries_of for emissaries_of in (sum(1 for q4 in self.emissaries[r] if q4 == p),) for q in range(self.num_seats)))  # base.yaml:310; inlined emissaries_of (base.yaml:291); hoisted emissaries_of(...) once
+        return (sum(1 for q2 in self.emissaries[r] if q2 == p) > 0 and all(sum(1 for q3 in self.emissaries[r] if q3 == q) <= emissaries_of for emissaries_of in (sum(1 for q4 in self.emissaries[r] if q4 == p),) for q in range(self.num_seats)))  # base.yaml:310; inlined emissaries_of (base.yaml:291); hoisted emissaries_of(...) out of the loop
 
     def open_provinces(self) -> Sequence[int]:
         # rules/china-schacht/two-player.yaml:119; remembered while the legal actions are listed
@@ -442,7 +442,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if memo is not None and 'open_spaces' in memo:
             remembered: Sequence[int] = memo['open_spaces']
             return remembered
-        value: Sequence[int] = [s for open_provinces in (tuple(self.open_provinces()),) for s in self.board.spots if ((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in open_provinces)]
+        value: Sequence[int] = [s for s in self.board.spots if ((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in self.open_provinces())]
         if memo is not None:
             memo['open_spaces'] = value
         return value

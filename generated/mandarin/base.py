@@ -351,7 +351,7 @@ class MandarinState(rt.State):
         cache = self.board.action_cache.setdefault('bid', {})
         if len(cache) > rt.MAX_CACHED_ACTIONS:  # its choices can name ever new values: keep a few
             cache.clear()
-        for amount in rt.walk(self, [a for once in (self.money[self.sale.to_act],) for once2 in (self.sale.to_act not in self.defaulted,) for a in rt.walk(self, rt.amounts(self.sale, (once + 100)), 1, 'rules/mandarin/base.yaml:400') if (once2 or a <= once)], 1, 'rules/mandarin/base.yaml:400'):  # rules/mandarin/base.yaml:400
+        for amount in rt.walk(self, [a for once in (self.sale.to_act not in self.defaulted,) for a in rt.walk(self, rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)), 1, 'rules/mandarin/base.yaml:400') if (once or a <= self.money[self.sale.to_act])], 1, 'rules/mandarin/base.yaml:400'):  # rules/mandarin/base.yaml:400; hoisted auction_bidder(sale) not in defaulted out of the loop
             action = cache.get(amount)
             if action is None:
                 action = cache[amount] = rt.Action('bid', (amount,), self._action_text)
@@ -451,7 +451,7 @@ class MandarinState(rt.State):
         self.away_roll = 0  # base.yaml:356
         self.stage = ARRIVING  # base.yaml:357
         self.last_roll = rt.die(self.rng, 6)  # base.yaml:358
-        self.passed_by = tuple([p for once in (self.position[self.current],) for p in range(self.num_players) if (p != self.current and self.position[p] in rt.walk(self, self.board.passed(once, rt.upto(self, self.last_roll, 'rules/mandarin/base.yaml:361')), 1, 'rules/mandarin/base.yaml:361'))])  # base.yaml:361; hoisted position[current] once
+        self.passed_by = tuple([p for p in range(self.num_players) if (p != self.current and self.position[p] in rt.walk(self, self.board.passed(self.position[self.current], rt.upto(self, self.last_roll, 'rules/mandarin/base.yaml:361')), 1, 'rules/mandarin/base.yaml:361'))])  # base.yaml:361
         self.position[self.current] = self.board.ahead(self.position[self.current], self.last_roll)  # base.yaml:362
         self.charge_rent()  # base.yaml:363
         if not self.creditor:  # base.yaml:364

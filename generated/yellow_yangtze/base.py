@@ -326,7 +326,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:628: place_leader
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('place_leader', {})
-        for k in [k for on_board in (tuple(self.on_board()),) for k in range(5) if (not any(self.chief_on[s2] == (self.current, k) for s2 in on_board))]:  # rules/yellow-yangtze/base.yaml:630
+        for k in [k for on_board in (self.on_board(),) for k in range(5) if (not any(self.chief_on[s2] == (self.current, k) for s2 in on_board))]:  # rules/yellow-yangtze/base.yaml:630; hoisted on_board out of the loop; inlined off_board (base.yaml:302)
             for s in self.leader_cells(self.current, k):  # rules/yellow-yangtze/base.yaml:631
                 action = cache.get((k, s))
                 if action is None:
@@ -337,7 +337,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:636: lift_leader
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('lift_leader', {})
-        for k in [k for on_board in (tuple(self.on_board()),) for k in range(5) if not (not any(self.chief_on[s2] == (self.current, k) for s2 in on_board))]:  # rules/yellow-yangtze/base.yaml:638
+        for k in [k for on_board in (self.on_board(),) for k in range(5) if not (not any(self.chief_on[s2] == (self.current, k) for s2 in on_board))]:  # rules/yellow-yangtze/base.yaml:638; hoisted on_board out of the loop; inlined off_board (base.yaml:302)
             action = cache.get(k)
             if action is None:
                 action = cache[k] = rt.Action('lift_leader', (k,), self._action_text)
@@ -366,7 +366,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:657: withdraw_leader
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('withdraw_leader', {})
-        for k in [k for on_board in (tuple(self.on_board()),) for k in range(5) if not (not any(self.chief_on[s2] == (self.current, k) for s2 in on_board))]:  # rules/yellow-yangtze/base.yaml:658
+        for k in [k for on_board in (self.on_board(),) for k in range(5) if not (not any(self.chief_on[s2] == (self.current, k) for s2 in on_board))]:  # rules/yellow-yangtze/base.yaml:658; hoisted on_board out of the loop; inlined off_board (base.yaml:302)
             action = cache.get(k)
             if action is None:
                 action = cache[k] = rt.Action('withdraw_leader', (k,), self._action_text)
@@ -378,8 +378,8 @@ class YellowYangtzeState(rt.State):
             rt.grown(self, 976, 1, (self.rack[self.current],), 'rules/yellow-yangtze/base.yaml:666')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('place_tile', {})
-        for k in [k for k in range(5) if [t2 for t2 in self.rack[self.current] if TILE_KIND[t2] == k]]:  # rules/yellow-yangtze/base.yaml:668
-            for s in (self.empty_rivers() if k == PEASANT else self.empty_land()):  # rules/yellow-yangtze/base.yaml:669
+        for k in [k for k in range(5) if [t2 for t2 in self.rack[self.current] if TILE_KIND[t2] == k]]:  # rules/yellow-yangtze/base.yaml:668; inlined in_rack (base.yaml:311)
+            for s in (self.empty_rivers() if k == PEASANT else self.empty_land()):  # rules/yellow-yangtze/base.yaml:669; inlined tile_cells (base.yaml:359)
                 action = cache.get((k, s))
                 if action is None:
                     action = cache[(k, s)] = rt.Action('place_tile', (k, s), self._action_text)
@@ -449,10 +449,10 @@ class YellowYangtzeState(rt.State):
     def _legal_peasant_revolt(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:712: peasant_revolt
         if len(self.rack[self.current]) > 16:
-            rt.grown(self, 1260, 1, (self.rack[self.current],), 'rules/yellow-yangtze/base.yaml:712')
+            rt.grown(self, 1831, 2, (self.rack[self.current],), 'rules/yellow-yangtze/base.yaml:712')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('peasant_revolt', {})
-        for use in [u for in_rack in (tuple([t2 for t2 in self.rack[self.current] if TILE_KIND[t2] == PEASANT]),) for off_board in ((not any(self.chief_on[s2] == (self.current, PEASANT) for s2 in self.on_board())),) for once in (len(in_rack) >= 2,) for u in range(2) if (((u == WITH_LEADER and off_board) and in_rack) or (u == WITHOUT_LEADER and once))]:  # rules/yellow-yangtze/base.yaml:714
+        for use in [u for u in range(2) if (((u == WITH_LEADER and (not any(self.chief_on[s2] == (self.current, PEASANT) for s2 in self.on_board()))) and [t2 for t2 in self.rack[self.current] if TILE_KIND[t2] == PEASANT]) or (u == WITHOUT_LEADER and len([t3 for t3 in self.rack[self.current] if TILE_KIND[t3] == PEASANT]) >= 2))]:  # rules/yellow-yangtze/base.yaml:714; inlined off_board (base.yaml:302), in_rack (base.yaml:311)
             for s in [s for s, tile_on_ in enumerate(self.tile_on) if tile_on_ is not None]:  # rules/yellow-yangtze/base.yaml:715
                 action = cache.get((use, s))
                 if action is None:
@@ -462,10 +462,10 @@ class YellowYangtzeState(rt.State):
     def _legal_merchant_pagoda(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:725: merchant_pagoda
         if len(self.rack[self.current]) > 16:
-            rt.grown(self, 558, 1, (self.rack[self.current],), 'rules/yellow-yangtze/base.yaml:725')
+            rt.grown(self, 1129, 2, (self.rack[self.current],), 'rules/yellow-yangtze/base.yaml:725')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('merchant_pagoda', {})
-        for use in [u for in_rack in (tuple([t2 for t2 in self.rack[self.current] if TILE_KIND[t2] == MERCHANT]),) for off_board in ((not any(self.chief_on[s2] == (self.current, MERCHANT) for s2 in self.on_board())),) for once in (len(in_rack) >= 2,) for u in range(2) if (((u == WITH_LEADER and off_board) and in_rack) or (u == WITHOUT_LEADER and once))]:  # rules/yellow-yangtze/base.yaml:727
+        for use in [u for u in range(2) if (((u == WITH_LEADER and (not any(self.chief_on[s2] == (self.current, MERCHANT) for s2 in self.on_board()))) and [t2 for t2 in self.rack[self.current] if TILE_KIND[t2] == MERCHANT]) or (u == WITHOUT_LEADER and len([t3 for t3 in self.rack[self.current] if TILE_KIND[t3] == MERCHANT]) >= 2))]:  # rules/yellow-yangtze/base.yaml:727; inlined off_board (base.yaml:302), in_rack (base.yaml:311)
             for t in rt.walk(self, self.open_triangles(), 4, 'rules/yellow-yangtze/base.yaml:728'):  # rules/yellow-yangtze/base.yaml:728
                 action = cache.get((use, tuple(t)))
                 if action is None:
@@ -703,10 +703,10 @@ class YellowYangtzeState(rt.State):
         if self.trace is not None:
             self.trace.append("triggers.turn_over")
         if not self.game_over:  # base.yaml:763
-            for s in rt.walk(self, self.on_board(), 1633, 'rules/yellow-yangtze/base.yaml:766'):  # base.yaml:766
+            for s in rt.walk(self, self.on_board(), 25406, 'rules/yellow-yangtze/base.yaml:766'):  # base.yaml:766
                 if rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:767')[0] == self.current:  # base.yaml:767
                     k = rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:768')[1]  # base.yaml:768
-                    self.points[self.current] = rt.add_at(self.points[self.current], [i2 for i2 in range(0, 5) if range(5)[i2] == k][0], sum(1 for group_of in (self.board.component_of(s, self.taken()),) for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 2, 'rules/yellow-yangtze/base.yaml:769')) if (g[0] == k and g[1][0] in group_of)), 'rules/yellow-yangtze/base.yaml:769')  # base.yaml:769; inlined group_of (base.yaml:298), index_of (base.yaml:310); hoisted group_of(...) once
+                    self.points[self.current] = rt.add_at(self.points[self.current], [i2 for i2 in range(0, 5) if range(5)[i2] == k][0], sum(1 for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1587, 'rules/yellow-yangtze/base.yaml:769')) if (g[0] == k and g[1][0] in self.board.component_of(s, self.taken()))), 'rules/yellow-yangtze/base.yaml:769')  # base.yaml:769; inlined group_of (base.yaml:298), index_of (base.yaml:310)
                     self._derived = None  # base.yaml:769
             for _ in rt.walk(self, range(len(self.rack[self.current]), 6), 44, 'rules/yellow-yangtze/base.yaml:770'):  # base.yaml:770
                 if not self.game_over:  # base.yaml:771
@@ -850,7 +850,7 @@ class YellowYangtzeState(rt.State):
             remembered: Sequence[frozenset[int]] = memo[('groups_beside', s)]
             return remembered
         rt.spend(self, 9520, 'rules/yellow-yangtze/base.yaml:304')  # base.yaml:304
-        value: Sequence[frozenset[int]] = sorted(frozenset(self.board.component_of(n, taken) for taken in (tuple(self.taken()),) for n in self.board.neighbours[s] if (self.tile_on[n] is not None or self.chief_on[n] is not None)), key=sorted)  # base.yaml:304; hoisted taken once; inlined occupied (base.yaml:288), group_of (base.yaml:298)
+        value: Sequence[frozenset[int]] = sorted(frozenset(self.board.component_of(n, taken) for taken in (self.taken(),) for n in self.board.neighbours[s] if (self.tile_on[n] is not None or self.chief_on[n] is not None)), key=sorted)  # base.yaml:304; hoisted taken out of the loop; inlined occupied (base.yaml:288), group_of (base.yaml:298)
         memo[('groups_beside', s)] = value
         return value
 
@@ -925,8 +925,8 @@ class YellowYangtzeState(rt.State):
         elif ('triangles_at', s) in memo:
             remembered: Sequence[Sequence[int]] = memo[('triangles_at', s)]
             return remembered
-        rt.spend(self, 515, 'rules/yellow-yangtze/base.yaml:317')  # base.yaml:317
-        value: Sequence[Sequence[int]] = [(s, n, m) for once in (self.tile_on[s],) for once2 in (once is not None,) for n in self.board.neighbours[s] if ((once2 and self.tile_on[n] is not None) and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:289')] == TILE_KIND[rt.value_of(once, 'rules/yellow-yangtze/base.yaml:289')]) for m in self.board.neighbours[s] if ((((self.tile_on[m] is not None and TILE_KIND[rt.value_of(self.tile_on[m], 'rules/yellow-yangtze/base.yaml:289')] == TILE_KIND[rt.value_of(once, 'rules/yellow-yangtze/base.yaml:289')]) and sorted((n, m))[0] == n) and n != m) and m in self.board.neighbours[n])]  # base.yaml:317; hoisted tile_on[s] once, tile_on[s] != none once; inlined kind_at (base.yaml:289)
+        rt.spend(self, 513, 'rules/yellow-yangtze/base.yaml:317')  # base.yaml:317
+        value: Sequence[Sequence[int]] = [(s, n, m) for once in (self.tile_on[s] is not None,) for n in self.board.neighbours[s] if ((once and self.tile_on[n] is not None) and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:289')] == TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) for m in self.board.neighbours[s] if ((((self.tile_on[m] is not None and TILE_KIND[rt.value_of(self.tile_on[m], 'rules/yellow-yangtze/base.yaml:289')] == TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) and sorted((n, m))[0] == n) and n != m) and m in self.board.neighbours[n])]  # base.yaml:317; hoisted tile_on[s] != none out of the loop; inlined kind_at (base.yaml:289)
         memo[('triangles_at', s)] = value
         return value
 
@@ -938,8 +938,8 @@ class YellowYangtzeState(rt.State):
         elif ('free_triangles_at', s) in memo:
             remembered: Sequence[Sequence[int]] = memo[('free_triangles_at', s)]
             return remembered
-        rt.spend(self, 329, 'rules/yellow-yangtze/base.yaml:323')  # base.yaml:323
-        value: Sequence[Sequence[int]] = [t for pagoda_cells2 in (self.pagoda_cells(),) for t in self.triangles_at(s) if not any((c in pagoda_cells) for pagoda_cells in (pagoda_cells2,) for c in t)]  # base.yaml:323; hoisted pagoda_cells once; inlined has_pagoda (base.yaml:314)
+        rt.spend(self, 257, 'rules/yellow-yangtze/base.yaml:323')  # base.yaml:323
+        value: Sequence[Sequence[int]] = [t for pagoda_cells2 in (self.pagoda_cells(),) for t in self.triangles_at(s) if not any((c in pagoda_cells2) for c in t)]  # base.yaml:323; hoisted pagoda_cells out of the loop; inlined has_pagoda (base.yaml:314)
         memo[('free_triangles_at', s)] = value
         return value
 
@@ -971,7 +971,7 @@ class YellowYangtzeState(rt.State):
             remembered: Sequence[Sequence[int]] = memo['open_triangles']
             return remembered
         rt.spend(self, 5, 'rules/yellow-yangtze/base.yaml:330')  # base.yaml:330
-        value: Sequence[Sequence[int]] = [t for pagoda_cells in (self.pagoda_cells(),) for s in rt.walk(self, self.taken(), 146, 'rules/yellow-yangtze/base.yaml:331') if self.tile_on[s] is not None for t in self.first_triangles_at(s) if ((((t[0] not in pagoda_cells) and (t[1] not in pagoda_cells)) and (t[2] not in pagoda_cells)) and (self.opt_war_triangles == ALLOWED or not ((self.started_war[t[0]] or self.started_war[t[1]]) or self.started_war[t[2]])))]  # base.yaml:330; hoisted pagoda_cells once; inlined has_pagoda (base.yaml:314)
+        value: Sequence[Sequence[int]] = [t for pagoda_cells in (self.pagoda_cells(),) for s in rt.walk(self, self.taken(), 146, 'rules/yellow-yangtze/base.yaml:331') if self.tile_on[s] is not None for t in self.first_triangles_at(s) if ((((t[0] not in pagoda_cells) and (t[1] not in pagoda_cells)) and (t[2] not in pagoda_cells)) and (self.opt_war_triangles == ALLOWED or not ((self.started_war[t[0]] or self.started_war[t[1]]) or self.started_war[t[2]])))]  # base.yaml:330; hoisted pagoda_cells out of the loop; inlined has_pagoda (base.yaml:314)
         memo['open_triangles'] = value
         return value
 
@@ -1180,7 +1180,7 @@ class YellowYangtzeState(rt.State):
         fighting = [g for g in states if any(c[1] in clash for c in self.chiefs_in(g))]  # base.yaml:468
         self.sides = tuple([sorted(g)[0] for g in fighting])  # base.yaml:469
         self._derived = None  # base.yaml:469
-        self.strength = tuple([(sum(1 for s in g if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) + (1 if (self.opt_unifying_tile == EVERY_SIDE and (once2 and TILE_KIND[rt.value_of(once, 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) else 0)) for once in (self.tile_on[u],) for once2 in (once is not None,) for g in fighting])  # base.yaml:471; hoisted tile_on[u] once, tile_on[u] != none once; inlined tile_of (base.yaml:290)
+        self.strength = tuple([(sum(1 for s in g if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) + (1 if (self.opt_unifying_tile == EVERY_SIDE and (self.tile_on[u] is not None and TILE_KIND[rt.value_of(self.tile_on[u], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) else 0)) for g in fighting])  # base.yaml:471; inlined tile_of (base.yaml:290)
         self._derived = None  # base.yaml:471
         added = tuple([0 for g in fighting])  # base.yaml:473
         leaders_sent = tuple([0 for g in fighting])  # base.yaml:474
@@ -1341,7 +1341,7 @@ class YellowYangtzeState(rt.State):
             ('every_tile_accounted_for', (len(self.bag) <= 16 and len(self.market) <= 16 and len(self.box) <= 16 or rt.grown(self, 648, 3, (self.bag, self.market, self.box), 'rules/yellow-yangtze/base.yaml:797')) and (len(frozenset(t for t in rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*self.bag, *self.market), 1, 'rules/yellow-yangtze/base.yaml:797'), *self.box), 1, 'rules/yellow-yangtze/base.yaml:797'), *rt.walk(self, [t for p in range(self.num_players) for t in (self.rack[p] if len(self.rack[p]) <= 16 else rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:797'))], 1, 'rules/yellow-yangtze/base.yaml:797')), 1, 'rules/yellow-yangtze/base.yaml:797'), *[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:798') for s in self.board.spots if self.tile_on[s] is not None]), 1, 'rules/yellow-yangtze/base.yaml:797'))) == 138 and ((((len(self.bag) + len(self.market)) + len(self.box)) + sum(len(self.rack[p]) for p in range(self.num_players))) + sum(1 for s in self.board.spots if self.tile_on[s] is not None)) == 138)),  # rules/yellow-yangtze/base.yaml:795
             ('racks_as_seen', all(self.rack_size[p] == len(self.rack[p]) for p in range(self.num_players))),  # rules/yellow-yangtze/base.yaml:802
             ('every_leader_once', len(frozenset(self.chief_on[s] for s in self.on_board())) == len(self.on_board()) and all(self.governor_beside(s) for s in self.on_board())),  # rules/yellow-yangtze/base.yaml:804
-            ('nine_pagodas', (len(self.pagodas) <= 16 or rt.grown(self, 139, 1, (self.pagodas,), 'rules/yellow-yangtze/base.yaml:810')) and ((all(self.pagodas_left(k) >= 0 for k in range(5)) and all(all((self.tile_on[c] is not None and TILE_KIND[rt.value_of(self.tile_on[c], 'rules/yellow-yangtze/base.yaml:290')] == once) for once in (g[0],) for c in rt.walk(self, g[1], 1, 'rules/yellow-yangtze/base.yaml:810')) for g in self.pagodas)) and len(self.pagoda_cells()) == (3 * len(self.pagodas)))),  # rules/yellow-yangtze/base.yaml:808
+            ('nine_pagodas', (len(self.pagodas) <= 16 or rt.grown(self, 107, 1, (self.pagodas,), 'rules/yellow-yangtze/base.yaml:810')) and ((all(self.pagodas_left(k) >= 0 for k in range(5)) and all(all((self.tile_on[c] is not None and TILE_KIND[rt.value_of(self.tile_on[c], 'rules/yellow-yangtze/base.yaml:290')] == g[0]) for c in rt.walk(self, g[1], 1, 'rules/yellow-yangtze/base.yaml:810')) for g in self.pagodas)) and len(self.pagoda_cells()) == (3 * len(self.pagodas)))),  # rules/yellow-yangtze/base.yaml:808
             ('states_at_peace', self.sides != () or all(len(self.rival_of(s, rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:816')[1])) == 0 for s in rt.walk(self, self.on_board(), 1939, 'rules/yellow-yangtze/base.yaml:816'))),  # rules/yellow-yangtze/base.yaml:814
         ) if not value]
 

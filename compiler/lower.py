@@ -337,7 +337,9 @@ class _Lowerer:
                 return f"({_unparenthesised(py)},)"
             case t.Note():  # derived by a pass: its code, in parentheses, and a note for its line
                 py = self.expr(e.expr)
-                self.facts[id(e)] = self.fact(e.expr)
+                # (a body inlined costs the step of the call it was: the limits of a move are
+                # counted as they were)
+                self.facts[id(e)] = self.fact(e.expr).plus(1 if e.verb == "inlined" else 0)
                 if id(e.expr) in self.canonical:
                     self.canonical.add(id(e))
                 self.notes.setdefault(e.verb, {})[e.what] = None

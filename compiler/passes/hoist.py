@@ -38,7 +38,19 @@ from dataclasses import dataclass
 from .. import typed as t
 from ..types import Ty
 from . import Plan
-from .rewrite import Names, can_fail, clauses, free_locals, key, map_program, nodes, rebuild, show, with_clauses
+from .rewrite import (
+    Names,
+    can_fail,
+    clauses,
+    free_locals,
+    fused_shape,
+    key,
+    map_program,
+    nodes,
+    rebuild,
+    show,
+    with_clauses,
+)
 
 Clause = tuple[t.Symbol, t.Expr, t.Expr | None]
 
@@ -50,7 +62,10 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
         hoister.names.begin()
         return hoister.expr(e)
 
-    return map_program(program, root), plan
+    try:
+        return map_program(program, root), plan
+    except RecursionError:  # (nesting is limited by the parser; even so) the program as it is, not optimised
+        return program, plan
 
 
 @dataclass
@@ -93,7 +108,7 @@ class Hoister:
 
     def expr(self, e: t.Expr) -> t.Expr:
         e = rebuild(e, self.expr)  # the comprehensions inside first: theirs is hoisted out of them
-        if isinstance(e, t.Comprehension) and not _fused(e):
+        if isinstance(e, t.Comprehension) and not fused_shape(e):
             return self.comprehension(e)
         return e
 
@@ -255,11 +270,3 @@ def _worth(e: t.Expr) -> bool:
                 | t.Comprehension():
             return True
     return any(_worth(part) for part in t.subexpressions(e))
-
-
-def _fused(e: t.Comprehension) -> bool:
-    """The shape lowering writes as a walk of the field itself (lower.py `fused_filter`)."""
-    return (not e.more and e.func == "list" and isinstance(e.domain, t.Ref) and e.domain.sym.kind == "value"
-            and e.domain.sym.name == "spots" and isinstance(e.cond, t.Binary) and e.cond.op in ("==", "!=")
-            and isinstance(e.cond.left, t.PerIndex) and isinstance(e.cond.left.index, t.Ref)
-            and e.cond.left.index.sym is e.var)

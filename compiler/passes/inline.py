@@ -18,13 +18,19 @@ its parameter only when that changes nothing that shows:
   `can_fail`): a call whose argument fails stops the game with that error, and so must the
   code written for it.
 
-Otherwise the call is kept. The locals the body binds itself (a comprehension's variable) get
+Otherwise the call is kept; but a body that is one comprehension (`count(h == a for h in hand)`)
+takes each argument that is not a name or a literal in clauses of its own before its first,
+`sum(1 for a in (TILE_ANIMAL[t],) for h in ... if h == a)`: each computed once, in order, before
+the body, as the call computes them. The locals the body binds itself (a comprehension's variable) get
 fresh names, which no name of the rules takes, so an argument can never be captured by them.
 
-Small: at most SMALL nodes once the definitions it calls are inlined into it, not `cached: true`
-(its value is remembered per state). A definition without parameters is remembered while the
-legal actions are listed: it is inlined only when its body has no loop and calls nothing, being
-then as cheap as looking it up.
+Small: at most SMALL nodes once the definitions it calls are inlined into it, calling none that
+is not (its work is then known where it is written), its loops only over what the board or the
+rules bound (spots, a region, an enumeration: not a list only the game bounds, which the
+definition checks as it starts), not `cached: true` (its value is remembered per state). A
+definition without parameters is remembered while the legal actions are listed: it is inlined
+only when its body has no loop, being then as cheap as looking it up. An inlined body counts
+the step of the call it replaces (lower.py): the limits of a move are counted as they were.
 """
 
 from __future__ import annotations
@@ -32,15 +38,30 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..types import Ty
 from . import Plan
-from .rewrite import Names, can_fail, free_locals, map_program, nodes, rebuild, size, where
+from .rewrite import (
+    Names,
+    can_fail,
+    clauses,
+    fused_shape,
+    map_program,
+    nodes,
+    rebuild,
+    size,
+    where,
+    with_clauses,
+)
 
 SMALL = 12  # nodes of a body inlined at most
 _OPPOSITE = {"in": "not in", "not in": "in", "==": "!=", "!=": "=="}
 
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
-    return Inliner(program).program(), plan
+    try:
+        return Inliner(program).program(), plan
+    except RecursionError:  # (nesting is limited by the parser; even so) the program as it is, not optimised
+        return program, plan
 
 
 class Inliner:
@@ -68,9 +89,16 @@ class Inliner:
     def small(self, d: t.Define, body: t.Expr) -> bool:
         if d.cached or size(body) > SMALL:
             return False
+        if any(isinstance(n, t.DefineCall) for n in nodes(body)):
+            return False  # calls a definition that is not small: its work is only known there
+        if any(isinstance(n, t.Collection) and not n.items for n in nodes(body)):
+            return False  # `[]`: its item type is the definition's to say (generated code is annotated)
+        loops = [n for n in nodes(body) if isinstance(n, t.Comprehension)]
         if not d.params:  # remembered while listing: inlined only if as cheap as the look-up
-            return not any(isinstance(n, t.Comprehension | t.DefineCall) for n in nodes(body))
-        return True
+            return not loops
+        # a loop only over what the board or the rules bound (spots, a region, an enumeration):
+        # its work is known where it is written, as it was in the definition
+        return all(_bounded(domain) for loop in loops for _, domain, _ in clauses(loop))
 
     def expr(self, e: t.Expr) -> t.Expr:
         e = rebuild(e, self.expr)
@@ -88,6 +116,10 @@ class Inliner:
         body = self.body(d.name)
         if not self.small(d, body):
             return e
+        note = f"{d.name} ({where(d.span)})"
+        bare = body.expr if isinstance(body, t.Note) else body
+        if isinstance(bare, t.Comprehension) and not fused_shape(bare):
+            return self.bound(e, d, bare, note)
         uses = _uses(body, set(d.params))
         for p, arg in zip(d.params, e.args, strict=True):
             if _trivial(arg):
@@ -98,7 +130,27 @@ class Inliner:
             if (times == 0 or guarded) and can_fail(arg, self.defines, self.failing):
                 return e  # it might not be computed at all, and could fail: the call is kept
         inlined = self.substitute(body, {p: arg for p, arg in zip(d.params, e.args, strict=True)})
-        return t.Note("inlined", f"{d.name} ({where(d.span)})", inlined, e.ty, e.span)
+        return t.Note("inlined", note, inlined, e.ty, e.span)
+
+    def bound(self, e: t.DefineCall, d: t.Define, body: t.Comprehension, note: str) -> t.Expr:
+        """A body that is one comprehension: each argument that is not a name or a literal is
+        bound once, in order, by clauses before its first (`sum(1 for a in (v,) for t in xs if
+        ...)`), just as the call computes each once before its body."""
+        env: dict[t.Symbol, t.Expr] = {}
+        first: list[tuple[t.Symbol, t.Expr, t.Expr | None]] = []
+        for p, arg in zip(d.params, e.args, strict=True):
+            if _trivial(arg):
+                env[p] = arg
+                continue
+            sym = self.names.symbol(p)
+            env[p] = t.Ref(sym, p.ty, arg.span)
+            one = t.Collection("list", (arg,), _list_of(arg.ty), arg.span)
+            first.append((sym, t.Note("inlined", note, one, one.ty, arg.span), None))
+        inlined = self.substitute(body, env)
+        assert isinstance(inlined, t.Comprehension)
+        if first:
+            inlined = with_clauses(inlined, [*first, *clauses(inlined)], inlined.elt)
+        return t.Note("inlined", note, inlined, e.ty, e.span)
 
     def substitute(self, e: t.Expr, env: dict[t.Symbol, t.Expr]) -> t.Expr:
         """`e` with each local of `env` replaced by its expression, and every local `e` binds
@@ -118,6 +170,31 @@ class Inliner:
                 return replace(e, var=var, domain=domain, cond=cond, elt=self.substitute(e.elt, inner),
                                more=tuple(more))
         return rebuild(e, lambda part: self.substitute(part, env))
+
+
+_BOARD_LISTS = frozenset({"regions_of", "spots_of", "neighbours", "regions_at"})
+
+
+def _bounded(e: t.Expr) -> bool:
+    """Whether a loop's domain is as long as the board or the rules make it, whatever the game:
+    a kind's values (`spots`, `players`, an enumeration), a region's spots, a board's list, a
+    range of numbers written out, a list written out."""
+    while isinstance(e, t.Note):
+        e = e.expr
+    match e:
+        case t.Ref():
+            return e.sym.kind == "value" or e.ty.kind == "entity" and e.ty.name == "region"
+        case t.Builtin(func="range" | "steps"):
+            return all(isinstance(a, t.Num) for a in e.args)
+        case t.Builtin():
+            return e.func in _BOARD_LISTS
+        case t.Collection():
+            return True
+    return e.ty.kind == "entity" and e.ty.name == "region"
+
+
+def _list_of(ty: Ty) -> Ty:
+    return Ty("list", "", ty)
 
 
 def _trivial(e: t.Expr) -> bool:
@@ -153,10 +230,4 @@ def _uses(body: t.Expr, params: set[t.Symbol]) -> dict[t.Symbol, tuple[int, bool
                     walk(part, looped, guarded)
 
     walk(body, False, False)
-    assert not (free_locals(body) - params - {s for n in nodes(body) if isinstance(n, t.Comprehension)
-                                              for s in _bound(n)}), "a body reads only its parameters"
     return out
-
-
-def _bound(e: t.Comprehension) -> set[t.Symbol]:
-    return {e.var, *(var for var, _, _ in e.more)}

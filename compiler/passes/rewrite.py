@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from .. import typed as t
-from ..names import LOCAL_AVOID
+from ..names import LOCAL_AVOID, PASS_LOCAL_BASE
 from ..signatures import BUILTINS
 from ..source import SourceSpan
 from ..types import Ty
@@ -106,6 +106,15 @@ def clauses(e: t.Comprehension) -> list[tuple[t.Symbol, t.Expr, t.Expr | None]]:
 def with_clauses(e: t.Comprehension, new: list[tuple[t.Symbol, t.Expr, t.Expr | None]], elt: t.Expr) -> t.Comprehension:
     (var, domain, cond), *more = new
     return replace(e, var=var, domain=domain, cond=cond, elt=elt, more=tuple(more))
+
+
+def fused_shape(e: t.Comprehension) -> bool:
+    """The shape lowering writes as a walk of the field itself (lower.py `fused_filter`), three
+    times faster than any other: `[s for s in spots if marker[s] == v]`. Passes leave it as it is."""
+    return (not e.more and e.func == "list" and isinstance(e.domain, t.Ref) and e.domain.sym.kind == "value"
+            and e.domain.sym.name == "spots" and isinstance(e.cond, t.Binary) and e.cond.op in ("==", "!=")
+            and isinstance(e.cond.left, t.PerIndex) and isinstance(e.cond.left.index, t.Ref)
+            and e.cond.left.index.sym is e.var)
 
 
 def nodes(e: t.Expr) -> Iterator[t.Expr]:
@@ -262,8 +271,9 @@ class Names:
         self.given = set()
 
     def fresh(self, base: str) -> str:
-        """`base`, or `base2`, `base3` ... the first neither the program nor this rule takes."""
-        base = base.rstrip("_") or "v"
+        """`base`, or `base2`, `base3` ... the first neither the program nor this rule takes
+        (names.pass_local: how the passes spell a local)."""
+        base = base.rstrip("_") or PASS_LOCAL_BASE
         name, n = base, 1
         while name in self.taken or name in self.given or name in LOCAL_AVOID:
             n += 1

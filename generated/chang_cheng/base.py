@@ -394,7 +394,7 @@ class ChangChengState(rt.State):
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
                 self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
                 self._derived = None  # base.yaml:511
-        for f in rt.walk(self, self.layout, 13973, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
+        for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
             self.lay_tokens(f)  # base.yaml:513
 
     # -- Phases -------------------------------------------------------------------------------
@@ -546,7 +546,7 @@ class ChangChengState(rt.State):
 
     def _guard_first_wall(self) -> bool:
         # rules/chang-cheng/base.yaml:726: when of first_wall
-        return bool(self.singles[self.current] >= 1 and ((self.first_turn or (self.singles[self.current] >= 2 and len(self.wall_provinces(self.current)) >= 2)) or self.partial_allowed(self.current)))
+        return bool(self.singles[self.current] >= 1 and ((self.first_turn or self.can_two_walls(self.current)) or self.partial_allowed(self.current)))
 
     def _guard_first_card(self) -> bool:
         # rules/chang-cheng/base.yaml:744: when of first_card
@@ -588,7 +588,7 @@ class ChangChengState(rt.State):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.first_wall")
-        both = (not self.first_turn and (self.singles[self.current] >= 2 and len(self.wall_provinces(self.current)) >= 2))  # base.yaml:730; inlined can_two_walls (base.yaml:471)
+        both = (not self.first_turn and self.can_two_walls(self.current))  # base.yaml:730
         self.singles[self.current] -= 1  # base.yaml:731
         self._derived = None  # base.yaml:731
         yield from self.build(s, SINGLE)  # base.yaml:732
@@ -788,7 +788,7 @@ class ChangChengState(rt.State):
         elif ('wall_provinces', p) in memo:
             remembered: frozenset[int] = memo[('wall_provinces', p)]
             return remembered
-        rt.spend(self, 110, 'rules/chang-cheng/base.yaml:456')  # base.yaml:456
+        rt.spend(self, 218, 'rules/chang-cheng/base.yaml:456')  # base.yaml:456
         value: frozenset[int] = frozenset(self.board.region_of[PROVINCE][s] for s in self.single_spaces(p))  # base.yaml:456; inlined province_at (base.yaml:443)
         memo[('wall_provinces', p)] = value
         return value
@@ -808,7 +808,7 @@ class ChangChengState(rt.State):
 
     def double_partners(self, s: int) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:461
-        return [n for n in self.board.wall_neighbours(self.layout, s) if ((self.block_at[n] == EMPTY and (self.reserved[n] is None or self.lapsed(n))) and sorted((s, n))[0] == s)]  # base.yaml:461; inlined open_space (base.yaml:454)
+        return [n for n in self.board.wall_neighbours(self.layout, s) if (self.open_space(n) and sorted((s, n))[0] == s)]  # base.yaml:461
 
     def double_spaces(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:462; computed once per state (`cached: true`)
@@ -818,8 +818,8 @@ class ChangChengState(rt.State):
         elif 'double_spaces' in memo:
             remembered: Sequence[int] = memo['double_spaces']
             return remembered
-        rt.spend(self, 14150, 'rules/chang-cheng/base.yaml:462')  # base.yaml:462
-        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or self.lapsed(s))) and self.double_partners(s))]  # base.yaml:462; inlined open_space (base.yaml:454)
+        rt.spend(self, 14474, 'rules/chang-cheng/base.yaml:462')  # base.yaml:462
+        value: Sequence[int] = [s for s in self.laid() if (self.open_space(s) and self.double_partners(s))]  # base.yaml:462
         memo['double_spaces'] = value
         return value
 
@@ -831,8 +831,8 @@ class ChangChengState(rt.State):
         elif 'tower_spaces' in memo:
             remembered: Sequence[int] = memo['tower_spaces']
             return remembered
-        rt.spend(self, 12962, 'rules/chang-cheng/base.yaml:464')  # base.yaml:464
-        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or self.lapsed(s))) and not any(self.block_at[n] == TOWER for n in self.board.wall_neighbours(self.layout, s)))]  # base.yaml:464; inlined open_space (base.yaml:454)
+        rt.spend(self, 13070, 'rules/chang-cheng/base.yaml:464')  # base.yaml:464
+        value: Sequence[int] = [s for s in self.laid() if (self.open_space(s) and not any(self.block_at[n] == TOWER for n in self.board.wall_neighbours(self.layout, s)))]  # base.yaml:464
         memo['tower_spaces'] = value
         return value
 
@@ -873,7 +873,7 @@ class ChangChengState(rt.State):
 
     def any_full(self, p: int) -> bool:
         # rules/chang-cheng/base.yaml:477
-        return (((((self.singles[p] >= 2 and len(self.wall_provinces(p)) >= 2) or (len(self.hand[p]) >= 2 and len(self.open_provinces()) >= 2)) or self.can_card_and_wall(p)) or (self.double_left[p] and len(self.double_spaces()) > 0)) or (self.tower_left[p] and len(self.tower_spaces()) > 0))  # base.yaml:477; inlined can_two_walls (base.yaml:471), can_two_cards (base.yaml:472), can_double (base.yaml:475), can_tower (base.yaml:476)
+        return ((((self.can_two_walls(p) or self.can_two_cards(p)) or self.can_card_and_wall(p)) or self.can_double(p)) or self.can_tower(p))  # base.yaml:477
 
     def partial_allowed(self, p: int) -> bool:
         # rules/chang-cheng/base.yaml:479; computed once per state (`cached: true`)
@@ -883,7 +883,7 @@ class ChangChengState(rt.State):
         elif ('partial_allowed', p) in memo:
             remembered: bool = memo[('partial_allowed', p)]
             return remembered
-        rt.spend(self, 8, 'rules/chang-cheng/base.yaml:479')  # base.yaml:479
+        rt.spend(self, 12, 'rules/chang-cheng/base.yaml:479')  # base.yaml:479
         value: bool = (self.opt_partial_actions == CHOSEN_ACTION or not self.any_full(p))  # base.yaml:479
         memo[('partial_allowed', p)] = value
         return value
@@ -896,8 +896,8 @@ class ChangChengState(rt.State):
         elif ('card_provinces', p) in memo:
             remembered: Sequence[int] = memo[('card_provinces', p)]
             return remembered
-        rt.spend(self, 197, 'rules/chang-cheng/base.yaml:482')  # base.yaml:482
-        value: Sequence[int] = [r for can_two_cards in (len(self.hand[p]) >= 2 and len(self.open_provinces()) >= 2,) for r in self.open_provinces() if ((can_two_cards or (self.singles[p] >= 1 and r in self.wall_provinces(p))) or self.partial_allowed(p))]  # base.yaml:482; inlined can_two_cards (base.yaml:472); hoisted can_two_cards(...) out of the loop
+        rt.spend(self, 198, 'rules/chang-cheng/base.yaml:482')  # base.yaml:482
+        value: Sequence[int] = [r for can_two_cards in (self.can_two_cards(p),) for r in self.open_provinces() if ((can_two_cards or (self.singles[p] >= 1 and r in self.wall_provinces(p))) or self.partial_allowed(p))]  # base.yaml:482; hoisted can_two_cards(p) out of the loop
         memo[('card_provinces', p)] = value
         return value
 
@@ -921,7 +921,7 @@ class ChangChengState(rt.State):
 
     def mongol_held(self, q: int, m: int) -> int:
         # rules/chang-cheng/base.yaml:493
-        return sum(1 for s in self.board.region_spots[m] if ((self.standing(s) or (self.opt_ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q))  # base.yaml:493; inlined mongol_wall (base.yaml:492)
+        return sum(1 for s in self.board.region_spots[m] if (self.mongol_wall(s) and self.builder[s] == q))  # base.yaml:493
 
     def tower_in(self, p: int, m: int) -> bool:
         # rules/chang-cheng/base.yaml:495
@@ -1001,14 +1001,13 @@ class ChangChengState(rt.State):
         # rules/chang-cheng/base.yaml:555
         if self.trace is not None:
             self.trace.append("procedures.check_protection")
-        rt.spend(self, 58138, 'rules/chang-cheng/base.yaml:555')  # base.yaml:555
         due = [r for r in self.provinces_laid() if ((not self.protected[r] and r in self.board.regions_touching(built, PROVINCE)) and all(self.block_at[s2] != EMPTY for s2 in self.board.region_spots[r]))]  # base.yaml:557; inlined full (base.yaml:468)
         if (len(due) == 2 and self.opt_protection_order == BUILDER_CHOOSES):  # base.yaml:558
             for scored_first in (yield rt.Ask(self.current, 'scored_first', due, 'rules/chang-cheng/base.yaml:559')):  # base.yaml:559
                 yield from self.protect(scored_first)  # base.yaml:560
                 yield from self.protect([r for r in due if r != scored_first][0])  # base.yaml:561
         else:
-            for r in (due if len(due) <= 16 else rt.walk(self, due, 2524, 'rules/chang-cheng/base.yaml:563')):  # base.yaml:563
+            for r in rt.walk(self, due, 3183, 'rules/chang-cheng/base.yaml:563'):  # base.yaml:563
                 yield from self.protect(r)  # base.yaml:564
         if self.opt_new_board == AT_ONCE:  # base.yaml:565
             yield from self.add_piece_if_due()  # base.yaml:566
@@ -1037,9 +1036,9 @@ class ChangChengState(rt.State):
             self._derived = None  # base.yaml:583
         for k in range(6):  # base.yaml:586
             if (any(c[1] == k for c in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:587'))) and k not in self.eliminated):  # base.yaml:587
-                yield from self.resolve(k, [c2[0] for c2 in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:490')) if c2[1] == k][0], r, [c[1] for c in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:588'))])  # base.yaml:588; inlined card_owner (base.yaml:490)
-        value_ = ((sum(1 for s2 in self.board.region_spots[r] if self.standing(s2)) + self.province_bonus) + self.reputation[r])  # base.yaml:592; inlined sections (base.yaml:489)
-        for p in rt.majority([(sum(1 for s2 in self.board.region_spots[r] if (self.standing(s2) and self.builder[s2] == q)) + self.bonus[q]) for q in range(self.num_seats)]):  # base.yaml:593; inlined held (base.yaml:488)
+                yield from self.resolve(k, self.card_owner(k, live), r, [c[1] for c in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:588'))])  # base.yaml:588
+        value_ = ((self.sections(r) + self.province_bonus) + self.reputation[r])  # base.yaml:592
+        for p in rt.majority([(self.held(q, r) + self.bonus[q]) for q in range(self.num_seats)]):  # base.yaml:593
             if p in range(self.num_players):  # base.yaml:594
                 self.points[p] += rt.num(value_, 'rules/chang-cheng/base.yaml:595')  # base.yaml:595
                 self._derived = None  # base.yaml:595
@@ -1205,7 +1204,7 @@ class ChangChengState(rt.State):
         rt.new_move(self)
         return {
             'reputation': self.points[player],  # rules/chang-cheng/base.yaml:837
-            'mongols': 0 if not self.game_over else (-min(sum(self.peril[m2] for m2 in self.mongols_laid() if self.attacked(player, m2)), max(self.points[player], 0)) if self.opt_score_floor == AT_ZERO else -sum(self.peril[m3] for m3 in self.mongols_laid() if self.attacked(player, m3))),  # rules/chang-cheng/base.yaml:843
+            'mongols': 0 if not self.game_over else (-min(self.mongol_loss(player), max(self.points[player], 0)) if self.opt_score_floor == AT_ZERO else -self.mongol_loss(player)),  # rules/chang-cheng/base.yaml:843
         }
 
 

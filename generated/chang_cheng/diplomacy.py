@@ -10,11 +10,9 @@ from __future__ import annotations
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
     AT_ZERO,
-    COUNTED,
     DIPLOMACY,
     DRAWN,
     PROVINCE,
-    RUIN,
     ChangChengState,
     _board_great_wall,
 )
@@ -40,21 +38,21 @@ class ChangChengDiplomacyState(ChangChengState):
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
                 self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
                 self._derived = None  # base.yaml:511
-        for f in rt.walk(self, self.layout, 13973, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
+        for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
             self.lay_tokens(f)  # base.yaml:513
         self.events = self.events | frozenset((DIPLOMACY,))  # diplomacy.yaml:10
         self._derived = None  # diplomacy.yaml:10
 
     def provinces_walled(self, p: int) -> int:
         # rules/chang-cheng/diplomacy.yaml:14
-        return len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if ((self.standing(s) or (self.opt_ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == p)))  # diplomacy.yaml:14; inlined mongol_wall (base.yaml:492), province_at (base.yaml:443)
+        return len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if (self.mongol_wall(s) and self.builder[s] == p)))  # diplomacy.yaml:14; inlined province_at (base.yaml:443)
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
         rt.new_move(self)
         return {
             'reputation': self.points[player],  # rules/chang-cheng/base.yaml:837
-            'mongols': 0 if not self.game_over else (-min(sum(self.peril[m2] for m2 in self.mongols_laid() if self.attacked(player, m2)), max(self.points[player], 0)) if self.opt_score_floor == AT_ZERO else -sum(self.peril[m3] for m3 in self.mongols_laid() if self.attacked(player, m3))),  # rules/chang-cheng/base.yaml:843
+            'mongols': 0 if not self.game_over else (-min(self.mongol_loss(player), max(self.points[player], 0)) if self.opt_score_floor == AT_ZERO else -self.mongol_loss(player)),  # rules/chang-cheng/base.yaml:843
             'diplomacy': 4 if ((self.game_over and DIPLOMACY in self.events) and player in rt.majority([self.provinces_walled(q) for q in range(self.num_players)])) else 0,  # rules/chang-cheng/diplomacy.yaml:21
         }
 

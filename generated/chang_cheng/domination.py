@@ -39,7 +39,7 @@ class ChangChengDominationState(ChangChengState):
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
                 self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
                 self._derived = None  # base.yaml:511
-        for f in rt.walk(self, self.layout, 13973, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
+        for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
             self.lay_tokens(f)  # base.yaml:513
         self.events = self.events | frozenset((DOMINATION,))  # domination.yaml:10
         self._derived = None  # domination.yaml:10
@@ -50,14 +50,14 @@ class ChangChengDominationState(ChangChengState):
 
     def longest_line(self, p: int) -> int:
         # rules/chang-cheng/domination.yaml:14
-        return (max((len(run) for run in self.board.wall_runs(self.layout, [s3 for s3 in self.laid() if (self.standing(s3) and self.builder[s3] == p)])), default=0) if [s2 for s2 in self.laid() if (self.standing(s2) and self.builder[s2] == p)] else 0)  # domination.yaml:14; inlined own_sections (domination.yaml:13)
+        return (max((len(run) for run in self.board.wall_runs(self.layout, self.own_sections(p))), default=0) if self.own_sections(p) else 0)  # domination.yaml:14
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
         rt.new_move(self)
         return {
             'reputation': self.points[player],  # rules/chang-cheng/base.yaml:837
-            'mongols': 0 if not self.game_over else (-min(sum(self.peril[m2] for m2 in self.mongols_laid() if self.attacked(player, m2)), max(self.points[player], 0)) if self.opt_score_floor == AT_ZERO else -sum(self.peril[m3] for m3 in self.mongols_laid() if self.attacked(player, m3))),  # rules/chang-cheng/base.yaml:843
+            'mongols': 0 if not self.game_over else (-min(self.mongol_loss(player), max(self.points[player], 0)) if self.opt_score_floor == AT_ZERO else -self.mongol_loss(player)),  # rules/chang-cheng/base.yaml:843
             'domination': self.longest_line(player) if (self.game_over and DOMINATION in self.events) else 0,  # rules/chang-cheng/domination.yaml:22
         }
 

@@ -37,7 +37,7 @@ class ChangChengImperialRecognitionState(ChangChengState):
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
                 self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
                 self._derived = None  # base.yaml:511
-        for f in rt.walk(self, self.layout, 13973, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
+        for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
             self.lay_tokens(f)  # base.yaml:513
         self.events = self.events | frozenset((IMPERIAL_RECOGNITION,))  # imperial-recognition.yaml:10
         self._derived = None  # imperial-recognition.yaml:10
@@ -47,7 +47,7 @@ class ChangChengImperialRecognitionState(ChangChengState):
         rt.new_move(self)
         return {
             'reputation': self.points[player],  # rules/chang-cheng/base.yaml:837
-            'mongols': 0 if not self.game_over else (-min(sum(self.peril[m2] for m2 in self.mongols_laid() if self.attacked(player, m2)), max(self.points[player], 0)) if self.opt_score_floor == AT_ZERO else -sum(self.peril[m3] for m3 in self.mongols_laid() if self.attacked(player, m3))),  # rules/chang-cheng/base.yaml:843
+            'mongols': 0 if not self.game_over else (-min(self.mongol_loss(player), max(self.points[player], 0)) if self.opt_score_floor == AT_ZERO else -self.mongol_loss(player)),  # rules/chang-cheng/base.yaml:843
             'imperial_recognition': (2 * len(self.hand[player])) if (self.game_over and IMPERIAL_RECOGNITION in self.events) else 0,  # rules/chang-cheng/imperial-recognition.yaml:16
         }
 

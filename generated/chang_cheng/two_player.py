@@ -13,11 +13,8 @@ from typing import Any, ClassVar
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
     AT_ONCE,
-    BACK_TO_HAND,
     BUILDER_CHOOSES,
     CARD_AND_WALL,
-    CARRIED_OVER,
-    COUNTED,
     DOUBLE,
     DOUBLE_SECTION,
     EMPTY,
@@ -182,7 +179,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.first_wall")
-        both = (not self.first_turn and (self.singles[self.current] >= 2 and len(self.wall_provinces(self.current)) >= 2))  # base.yaml:730; inlined can_two_walls (base.yaml:471)
+        both = (not self.first_turn and self.can_two_walls(self.current))  # base.yaml:730
         self.singles[self.current] -= 1  # base.yaml:731
         self._derived = None  # base.yaml:731
         yield from self.build(s, SINGLE)  # base.yaml:732
@@ -290,7 +287,7 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def mongol_held(self, q: int, m: int) -> int:
         # rules/chang-cheng/two-player.yaml:36
-        return (0 if (q not in range(self.num_players) and self.opt_neutral_walls == NOT_IN_MAJORITIES) else sum(1 for s in self.board.region_spots[m] if ((self.standing(s) or (self.opt_ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q)))  # two-player.yaml:36; inlined mongol_wall (base.yaml:492)
+        return (0 if (q not in range(self.num_players) and self.opt_neutral_walls == NOT_IN_MAJORITIES) else sum(1 for s in self.board.region_spots[m] if (self.mongol_wall(s) and self.builder[s] == q)))  # two-player.yaml:36
 
     def neutral_spaces(self) -> Sequence[int]:
         # rules/chang-cheng/two-player.yaml:45; remembered while the legal actions are listed
@@ -298,7 +295,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         if memo is not None and 'neutral_spaces' in memo:
             remembered: Sequence[int] = memo['neutral_spaces']
             return remembered
-        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or self.lapsed(s))) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]
+        value: Sequence[int] = [s for s in self.laid() if (self.open_space(s) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]
         if memo is not None:
             memo['neutral_spaces'] = value
         return value
@@ -307,68 +304,17 @@ class ChangChengTwoPlayerState(ChangChengState):
         # rules/chang-cheng/base.yaml:555
         if self.trace is not None:
             self.trace.append("procedures.check_protection")
-        rt.spend(self, 57274, 'rules/chang-cheng/base.yaml:555')  # base.yaml:555
+        rt.spend(self, 67804, 'rules/chang-cheng/base.yaml:555')  # base.yaml:555
         due = [r for r in self.provinces_laid() if ((not self.protected[r] and r in self.board.regions_touching(built, PROVINCE)) and all(self.block_at[s2] != EMPTY for s2 in self.board.region_spots[r]))]  # base.yaml:557; inlined full (base.yaml:468)
         if (len(due) == 2 and self.opt_protection_order == BUILDER_CHOOSES):  # base.yaml:558
             for scored_first in (yield rt.Ask(self.current, 'scored_first', due, 'rules/chang-cheng/base.yaml:559')):  # base.yaml:559
                 yield from self.protect(scored_first)  # base.yaml:560
                 yield from self.protect([r for r in due if r != scored_first][0])  # base.yaml:561
         else:
-            for r in (due if len(due) <= 16 else rt.walk(self, due, 2470, 'rules/chang-cheng/base.yaml:563')):  # base.yaml:563
+            for r in (due if len(due) <= 16 else rt.walk(self, due, 3125, 'rules/chang-cheng/base.yaml:563')):  # base.yaml:563
                 yield from self.protect(r)  # base.yaml:564
         if self.opt_new_board == AT_ONCE:  # base.yaml:565
             yield from self.add_piece_if_due()  # base.yaml:566
-
-    def protect(self, r: int) -> rt.Steps:
-        # rules/chang-cheng/base.yaml:569
-        if self.trace is not None:
-            self.trace.append("procedures.protect")
-        cards = [c for p in range(self.num_players) for c in (self.placed[p] if len(self.placed[p]) <= 16 else rt.walk(self, self.placed[p], 1, 'rules/chang-cheng/base.yaml:571')) if c[2] == r]  # base.yaml:571
-        for p in range(self.num_players):  # base.yaml:572
-            self.placed[p] = tuple([c for c in (self.placed[p] if len(self.placed[p]) <= 16 else rt.walk(self, self.placed[p], 1, 'rules/chang-cheng/base.yaml:573')) if c[2] != r])  # base.yaml:573
-            self._derived = None  # base.yaml:573
-        self.backs[r] = ()  # base.yaml:574
-        self._derived = None  # base.yaml:574
-        self.revealed = tuple(cards)  # base.yaml:575
-        self._derived = None  # base.yaml:575
-        self.cancelled = tuple([k for k in range(6) if sum(1 for c in (cards if len(cards) <= 16 else rt.walk(self, cards, 1, 'rules/chang-cheng/base.yaml:578')) if c[1] == k) >= 2])  # base.yaml:578
-        self._derived = None  # base.yaml:578
-        live = [c for c in (cards if len(cards) <= 16 else rt.walk(self, cards, 7, 'rules/chang-cheng/base.yaml:579')) if c[1] not in self.cancelled]  # base.yaml:579
-        self.eliminated = ()  # base.yaml:580
-        self._derived = None  # base.yaml:580
-        self.province_bonus = 0  # base.yaml:581
-        self._derived = None  # base.yaml:581
-        for p in range(self.num_seats):  # base.yaml:582
-            self.bonus[p] = 0  # base.yaml:583
-            self._derived = None  # base.yaml:583
-        for k in range(6):  # base.yaml:586
-            if (any(c[1] == k for c in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:587'))) and k not in self.eliminated):  # base.yaml:587
-                yield from self.resolve(k, [c2[0] for c2 in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:490')) if c2[1] == k][0], r, [c[1] for c in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:588'))])  # base.yaml:588; inlined card_owner (base.yaml:490)
-        value_ = ((sum(1 for s2 in self.board.region_spots[r] if self.standing(s2)) + self.province_bonus) + self.reputation[r])  # base.yaml:592; inlined sections (base.yaml:489)
-        for p in rt.majority([(self.held(q, r) + self.bonus[q]) for q in range(self.num_seats)]):  # base.yaml:593
-            if p in range(self.num_players):  # base.yaml:594
-                self.points[p] += rt.num(value_, 'rules/chang-cheng/base.yaml:595')  # base.yaml:595
-                self._derived = None  # base.yaml:595
-        self.protected[r] = True  # base.yaml:598
-        self._derived = None  # base.yaml:598
-        if len(self.emperor_on) < 3:  # base.yaml:599
-            self.emperor_on = self.emperor_on | frozenset((r,))  # base.yaml:600
-            self._derived = None  # base.yaml:600
-        elif self.opt_emperor_shortfall == CARRIED_OVER:  # base.yaml:601
-            if len(self.emperor_owed) > 16:
-                rt.walk(self, self.emperor_owed, 1, 'rules/chang-cheng/base.yaml:602')
-            self.emperor_owed = (*self.emperor_owed, *(r,))  # base.yaml:602
-            self._derived = None  # base.yaml:602
-        if self.opt_used_cards == BACK_TO_HAND:  # base.yaml:603
-            for c in (cards if len(cards) <= 16 else rt.walk(self, cards, 12, 'rules/chang-cheng/base.yaml:604')):  # base.yaml:604
-                if c[1] not in self.eliminated:  # base.yaml:605
-                    self.hand[c[0]] = self.hand[c[0]] | frozenset((c[1],))  # base.yaml:606
-                    self._derived = None  # base.yaml:606
-        self.province_bonus = 0  # base.yaml:607
-        self._derived = None  # base.yaml:607
-        for p in range(self.num_seats):  # base.yaml:608
-            self.bonus[p] = 0  # base.yaml:609
-            self._derived = None  # base.yaml:609
 
     def broken_invariants(self) -> list[str]:
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""

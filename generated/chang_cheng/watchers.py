@@ -37,7 +37,7 @@ class ChangChengWatchersState(ChangChengState):
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
                 self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
                 self._derived = None  # base.yaml:511
-        for f in rt.walk(self, self.layout, 13973, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
+        for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
             self.lay_tokens(f)  # base.yaml:513
         self.events = self.events | frozenset((WATCHERS,))  # watchers.yaml:10
         self._derived = None  # watchers.yaml:10

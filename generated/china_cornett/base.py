@@ -265,7 +265,7 @@ class ChinaCornettState(rt.State):
 
     def _trigger_first_reduction(self) -> None:
         # rules/china-cornett/base.yaml:220: trigger first_reduction
-        if not (self.tablets == frozenset((T01, T02, T12)) and self.board.count_lines(5, self.face_down_spots()) <= (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)):
+        if not (self.tablets == frozenset((T01, T02, T12)) and self.alignments(5) <= (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)):
             return
         if self.trace is not None:
             self.trace.append("triggers.first_reduction")
@@ -273,7 +273,7 @@ class ChinaCornettState(rt.State):
 
     def _trigger_second_reduction(self) -> None:
         # rules/china-cornett/base.yaml:228: trigger second_reduction
-        if not (self.tablets == frozenset((T02, T12)) and self.board.count_lines(4, self.face_down_spots()) <= (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)):
+        if not (self.tablets == frozenset((T02, T12)) and self.alignments(4) <= (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)):
             return
         if self.trace is not None:
             self.trace.append("triggers.second_reduction")
@@ -281,7 +281,7 @@ class ChinaCornettState(rt.State):
 
     def _trigger_third_reduction(self) -> None:
         # rules/china-cornett/base.yaml:236: trigger third_reduction
-        if not (self.tablets == frozenset((T01, T12)) and self.board.count_lines(3, self.face_down_spots()) <= (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)):
+        if not (self.tablets == frozenset((T01, T12)) and self.alignments(3) <= (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)):
             return
         if self.trace is not None:
             self.trace.append("triggers.third_reduction")

@@ -672,9 +672,7 @@ class ChinaSchachtState(rt.State):
 
     def leads_emissaries(self, p: int, r: int) -> bool:
         # rules/china-schacht/base.yaml:310
-        if len(self.emissaries[r]) > 16:
-            rt.grown(self, 120, 3, (self.emissaries[r],), 'rules/china-schacht/base.yaml:310')
-        return (sum(1 for q2 in self.emissaries[r] if q2 == p) > 0 and all(sum(1 for q3 in self.emissaries[r] if q3 == q) <= emissaries_of for emissaries_of in (sum(1 for q4 in self.emissaries[r] if q4 == p),) for q in range(self.num_seats)))  # base.yaml:310; inlined emissaries_of (base.yaml:291); hoisted emissaries_of(...) out of the loop
+        return (self.emissaries_of(p, r) > 0 and all(self.emissaries_of(q, r) <= emissaries_of for emissaries_of in (self.emissaries_of(p, r),) for q in range(self.num_seats)))  # base.yaml:310; hoisted emissaries_of(p, r) out of the loop
 
     def alliance_points(self, p: int, b: int) -> int:
         # rules/china-schacht/base.yaml:314
@@ -682,7 +680,7 @@ class ChinaSchachtState(rt.State):
 
     def chains_of(self, p: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:321
-        return (self.board.best_road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, ()) if self.opt_chain_cut == BEST else self.board.road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321; inlined chain_bonus (base.yaml:324)
+        return (self.board.best_road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.chain_bonus(p)) if self.opt_chain_cut == BEST else self.board.road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321
 
     def chain_bonus(self, p: int) -> Sequence[int]:
         # rules/china-schacht/base.yaml:324
@@ -824,7 +822,7 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.score_province")
         for p in range(self.num_players):  # base.yaml:509
-            self.score[p] += self.province_points(p, r)  # base.yaml:510; inlined palace_award (base.yaml:306)
+            self.score[p] += self.palace_award(p, r)  # base.yaml:510
         self.scored[r] = True  # base.yaml:511
 
     # -- Invariants ---------------------------------------------------------------------------
@@ -844,9 +842,9 @@ class ChinaSchachtState(rt.State):
         rt.new_move(self)
         return {
             'track': self.score[player],  # rules/china-schacht/base.yaml:541
-            'palaces': sum(self.province_points(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
+            'palaces': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
             'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:546
-            'roads': sum(len(c2) for c2 in self.chains_of(player)),  # rules/china-schacht/base.yaml:547
+            'roads': self.chain_points(player),  # rules/china-schacht/base.yaml:547
         }
 
 

@@ -111,7 +111,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('build', {})
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
-            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if ((once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not any(self.covered[s2] for s2 in self.board.region_spots[self.board.region_of[PROVINCE][s]]))]:  # rules/china-schacht/bonus-tiles.yaml:77; hoisted len(cards) == 1 out of the loop; inlined province_of (base.yaml:284), pays_for (base.yaml:336), face_down_in (bonus-tiles.yaml:36)
+            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if ((once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not any(self.covered[s2] for r2 in (self.board.region_of[PROVINCE][s],) for s2 in self.board.region_spots[r2]))]:  # rules/china-schacht/bonus-tiles.yaml:77; hoisted len(cards) == 1 out of the loop; inlined province_of (base.yaml:284), pays_for (base.yaml:336), face_down_in (bonus-tiles.yaml:36)
                 action = cache.get((tuple(cards), space))
                 if action is None:
                     action = cache[(tuple(cards), space)] = rt.Action('build', (tuple(cards), space), self._action_text)
@@ -222,9 +222,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def most_tiles(self, p: int, c: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:42
-        if len(self.tiles[p]) > 16:
-            rt.grown(self, 120, 2, (self.tiles[p],), 'rules/china-schacht/bonus-tiles.yaml:42')
-        return (sum(1 for t2 in self.tiles[p] if t2 == c) > 0 and all(sum(1 for t3 in (self.tiles[q] if len(self.tiles[q]) <= 16 else rt.walk(self, self.tiles[q], 1, 'rules/china-schacht/bonus-tiles.yaml:37')) if t3 == c) <= tiles_of for tiles_of in (sum(1 for t4 in self.tiles[p] if t4 == c),) for q in range(self.num_players)))  # bonus-tiles.yaml:42; inlined tiles_of (bonus-tiles.yaml:37); hoisted tiles_of(...) out of the loop
+        return (self.tiles_of(p, c) > 0 and all(self.tiles_of(q, c) <= tiles_of for tiles_of in (self.tiles_of(p, c),) for q in range(self.num_players)))  # bonus-tiles.yaml:42; hoisted tiles_of(p, c) out of the loop
 
     def place_bonus_tiles(self) -> None:
         # rules/china-schacht/bonus-tiles.yaml:50
@@ -244,9 +242,9 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         rt.new_move(self)
         return {
             'track': self.score[player],  # rules/china-schacht/base.yaml:541
-            'palaces': sum(self.province_points(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
+            'palaces': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
             'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:546
-            'roads': sum(len(c2) for c2 in self.chains_of(player)),  # rules/china-schacht/base.yaml:547
+            'roads': self.chain_points(player),  # rules/china-schacht/base.yaml:547
             'bonus_tiles': 6 * sum(1 for c in (YELLOW, ORANGE, GREEN) if self.most_tiles(player, c)),  # rules/china-schacht/bonus-tiles.yaml:109
         }
 

@@ -164,7 +164,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             rt.grown(self, 1185, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:372')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('build', {})
-        for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 3308, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
+        for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
             for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.board.regions_at[PROVINCE][s])]:  # rules/china-schacht/border-quarrels.yaml:139; inlined provinces_at (border-quarrels.yaml:112)
                 action = cache.get((tuple(cards), space))
                 if action is None:
@@ -246,10 +246,10 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         rt.new_move(self)
         return {
             'track': self.score[player],  # rules/china-schacht/base.yaml:541
-            'palaces': sum(self.province_points(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
+            'palaces': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
             'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:546
-            'roads': sum(len(c2) for c2 in self.chains_of(player)),  # rules/china-schacht/base.yaml:547
-            'harbours': sum(self.province_points(player, r) for r in self.board.regions_of_kind[HARBOUR]),  # rules/china-schacht/border-quarrels.yaml:176
+            'roads': self.chain_points(player),  # rules/china-schacht/base.yaml:547
+            'harbours': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[HARBOUR]),  # rules/china-schacht/border-quarrels.yaml:176
         }
 
     def _copy_fields(self, other: Any) -> None:

@@ -202,24 +202,6 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             self.here = (r,)  # base.yaml:453
             self.was_empty = self.empty(r)  # base.yaml:454
 
-    def score_province(self, r: int) -> None:
-        # rules/china-schacht/base.yaml:508
-        if self.trace is not None:
-            self.trace.append("procedures.score_province")
-        for p in range(self.num_players):  # base.yaml:509
-            self.score[p] += self.palace_award(p, r)  # base.yaml:510
-        self.scored[r] = True  # base.yaml:511
-
-    def score_terms(self, player: int) -> dict[str, int]:
-        """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
-        rt.new_move(self)
-        return {
-            'track': self.score[player],  # rules/china-schacht/base.yaml:541
-            'palaces': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
-            'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:546
-            'roads': self.chain_points(player),  # rules/china-schacht/base.yaml:547
-        }
-
     def _tie_break(self, player: int) -> int:
         # rules/china-schacht/fortifications.yaml:106: among players tied on score, the higher value wins
         return (self.palaces_left[player] + self.emissaries_left[player]) + self.fortifications_left[player]

@@ -15,14 +15,11 @@ from typing import Any, ClassVar
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
     BEST,
-    GREEN,
     ONE_PER_NETWORK,
-    ORANGE,
     PHASE_REFILL,
     PHASE_SECOND,
     PHASE_TURN,
     PROVINCE,
-    YELLOW,
     _board_face_3_4,
     _board_face_4_5,
 )
@@ -278,25 +275,6 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         if not self.here:  # base.yaml:452
             self.here = (r,)  # base.yaml:453
             self.was_empty = self.empty(r)  # base.yaml:454
-
-    def score_province(self, r: int) -> None:
-        # rules/china-schacht/base.yaml:508
-        if self.trace is not None:
-            self.trace.append("procedures.score_province")
-        for p in range(self.num_players):  # base.yaml:509
-            self.score[p] += self.palace_award(p, r)  # base.yaml:510
-        self.scored[r] = True  # base.yaml:511
-
-    def score_terms(self, player: int) -> dict[str, int]:
-        """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
-        rt.new_move(self)
-        return {
-            'track': self.score[player],  # rules/china-schacht/base.yaml:541
-            'palaces': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
-            'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:546
-            'roads': self.chain_points(player),  # rules/china-schacht/base.yaml:547
-            'bonus_tiles': 6 * sum(1 for c in (YELLOW, ORANGE, GREEN) if self.most_tiles(player, c)),  # rules/china-schacht/bonus-tiles.yaml:109
-        }
 
     def _tie_break(self, player: int) -> int:
         # rules/china-schacht/fortifications.yaml:106: among players tied on score, the higher value wins

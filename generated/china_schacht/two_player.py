@@ -419,12 +419,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/two-player.yaml:115
         return (self.province_points(p, r) + (self.province_points((self.num_players + 0), r) if self.board.region_attributes[0][r] in self.influence[p] else 0))  # two-player.yaml:115
 
-    def leads_emissaries(self, p: int, r: int) -> bool:
-        # rules/china-schacht/base.yaml:310
-        if len(self.emissaries[r]) > 16:
-            rt.grown(self, 86, 3, (self.emissaries[r],), 'rules/china-schacht/base.yaml:310')
-        return (sum(1 for q2 in self.emissaries[r] if q2 == p) > 0 and all(sum(1 for q3 in self.emissaries[r] if q3 == q) <= emissaries_of for emissaries_of in (sum(1 for q4 in self.emissaries[r] if q4 == p),) for q in range(self.num_seats)))  # base.yaml:310; inlined emissaries_of (base.yaml:291); hoisted emissaries_of(...) out of the loop
-
     def open_provinces(self) -> Sequence[int]:
         # rules/china-schacht/two-player.yaml:119; remembered while the legal actions are listed
         memo = self._memo
@@ -566,14 +560,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 self.face_up = (*self.face_up, *(c,))  # base.yaml:506
                 self.deck_check()  # base.yaml:507
 
-    def score_province(self, r: int) -> None:
-        # rules/china-schacht/base.yaml:508
-        if self.trace is not None:
-            self.trace.append("procedures.score_province")
-        for p in range(self.num_players):  # base.yaml:509
-            self.score[p] += self.palace_award(p, r)  # base.yaml:510
-        self.scored[r] = True  # base.yaml:511
-
     def keep(self, c: int) -> None:
         # rules/china-schacht/two-player.yaml:232
         if self.trace is not None:
@@ -587,7 +573,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/two-player.yaml:235
         if self.trace is not None:
             self.trace.append("procedures.take_influence")
-        if (sum(1 for k2 in (self.kept[self.current] if len(self.kept[self.current]) <= 16 else rt.walk(self, self.kept[self.current], 1, 'rules/china-schacht/two-player.yaml:112')) if k2 == c) >= sum(1 for k3 in rt.walk(self, self.kept[(self.current + 1) % self.num_players], 1, 'rules/china-schacht/two-player.yaml:112') if k3 == c) and c not in self.influence[self.current]):  # two-player.yaml:243; inlined kept_of (two-player.yaml:112)
+        if (self.kept_of(self.current, c) >= self.kept_of((self.current + 1) % self.num_players, c) and c not in self.influence[self.current]):  # two-player.yaml:243
             self.influence[(self.current + 1) % self.num_players] = frozenset(i for i in self.influence[(self.current + 1) % self.num_players] if i != c)  # two-player.yaml:244
             self.influence[self.current] = (self.influence[self.current] | frozenset((c,)))  # two-player.yaml:245
 
@@ -632,16 +618,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _is_over(self) -> bool:
         # rules/china-schacht/two-player.yaml:304
         return bool(self.finished or not any(self.can_place(p) for p in range(self.num_seats)))
-
-    def score_terms(self, player: int) -> dict[str, int]:
-        """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
-        rt.new_move(self)
-        return {
-            'track': self.score[player],  # rules/china-schacht/base.yaml:541
-            'palaces': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
-            'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:546
-            'roads': sum(len(c2) for c2 in self.chains_of(player)),  # rules/china-schacht/base.yaml:547
-        }
 
     def _copy_fields(self, other: Any) -> None:
         other.opt_chain_cut = self.opt_chain_cut

@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
-    PROVINCE,
     _board_face_3_4,
 )
 from rulewright.generated.china_schacht.two_player import (
@@ -101,29 +100,11 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         # rules/china-schacht/two-player-light.yaml:11
         return self.province_points(p, r)  # two-player-light.yaml:11
 
-    def score_province(self, r: int) -> None:
-        # rules/china-schacht/base.yaml:508
-        if self.trace is not None:
-            self.trace.append("procedures.score_province")
-        for p in range(self.num_players):  # base.yaml:509
-            self.score[p] += self.province_points(p, r)  # base.yaml:510; inlined palace_award (two-player-light.yaml:11)
-        self.scored[r] = True  # base.yaml:511
-
     def take_influence(self, c: int) -> None:
         # rules/china-schacht/two-player-light.yaml:14
         if self.trace is not None:
             self.trace.append("procedures.take_influence")
         pass  # two-player-light.yaml:15
-
-    def score_terms(self, player: int) -> dict[str, int]:
-        """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
-        rt.new_move(self)
-        return {
-            'track': self.score[player],  # rules/china-schacht/base.yaml:541
-            'palaces': sum(self.province_points(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
-            'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:546
-            'roads': sum(len(c2) for c2 in self.chains_of(player)),  # rules/china-schacht/base.yaml:547
-        }
 
     def _copy_fields(self, other: Any) -> None:
         other.opt_chain_cut = self.opt_chain_cut

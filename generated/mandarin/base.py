@@ -211,7 +211,7 @@ class MandarinState(rt.State):
             elif self.opt_start_square == RANDOM_SECTION:  # base.yaml:296
                 self.position[p] = rt.draw(self.rng, self.character_squares())  # base.yaml:297
             else:
-                self.position[p] = self.character_of(range(len(self.board.region_names))[(min((k2 for k2 in range(0, len(range(self.num_players))) if range(self.num_players)[k2] == p), default=0) % len(range(12)))])  # base.yaml:299; inlined seat (base.yaml:247)
+                self.position[p] = self.character_of(range(len(self.board.region_names))[(self.seat(p) % len(range(12)))])  # base.yaml:299
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
@@ -583,7 +583,7 @@ class MandarinState(rt.State):
 
     def controls(self, p: int, a: int) -> bool:
         # rules/mandarin/base.yaml:262
-        return (sum(1 for t2 in self.card[p] if TILE_ANIMAL[t2] == a) >= 3 and (any((TILE_ANIMAL[t3] == a and TILE_EMPEROR[t3]) for t3 in self.card[p]) or all(sum(1 for t4 in self.card[q] if TILE_ANIMAL[t4] == a) < 3 for q in range(self.num_players) if q != p)))  # base.yaml:262; inlined held (base.yaml:257), has_emperor (base.yaml:258)
+        return (self.held(p, a) >= 3 and (self.has_emperor(p, a) or all(self.held(q, a) < 3 for q in range(self.num_players) if q != p)))  # base.yaml:262
 
     def controller(self, a: int) -> Sequence[int]:
         # rules/mandarin/base.yaml:264
@@ -591,7 +591,7 @@ class MandarinState(rt.State):
 
     def rent(self, a: int) -> int:
         # rules/mandarin/base.yaml:267
-        return (400 if any(any((TILE_ANIMAL[t2] == a and TILE_EMPEROR[t2]) for t2 in self.card[p]) for p in [p2 for p2 in range(self.num_players) if self.controls(p2, a)]) else 200)  # base.yaml:267; inlined controller (base.yaml:264), has_emperor (base.yaml:258)
+        return (400 if any(self.has_emperor(p, a) for p in self.controller(a)) else 200)  # base.yaml:267
 
     def value(self, t: int) -> int:
         # rules/mandarin/base.yaml:270
@@ -639,8 +639,8 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:450
         if self.trace is not None:
             self.trace.append("procedures.charge_rent")
-        a = self.animal_of(self.board.regions_touching((self.position[self.current],), SECTION)[0])  # base.yaml:451; inlined section_at (base.yaml:248), animal_at (base.yaml:251)
-        for c in [p2 for p2 in range(self.num_players) if self.controls(p2, a)]:  # base.yaml:452; inlined controller (base.yaml:264)
+        a = self.animal_at(self.position[self.current])  # base.yaml:451
+        for c in self.controller(a):  # base.yaml:452
             if c != self.current:  # base.yaml:453
                 if self.money[self.current] >= self.rent(a):  # base.yaml:454
                     self.money[self.current] -= self.rent(a)  # base.yaml:455
@@ -656,7 +656,7 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:467
         if self.trace is not None:
             self.trace.append("procedures.arrive")
-        rt.spend(self, 51591, 'rules/mandarin/base.yaml:467')  # base.yaml:467
+        rt.spend(self, 52320, 'rules/mandarin/base.yaml:467')  # base.yaml:467
         here = self.position[self.current]  # base.yaml:468
         if self.passed_by:  # base.yaml:471
             if (self.opt_passing_square == DISPENSER_ONLY and (len(self.board.regions_touching((here,), CHARACTER)) > 0)):  # base.yaml:472; inlined is_character (base.yaml:253)
@@ -667,7 +667,7 @@ class MandarinState(rt.State):
                 self.move_away()  # base.yaml:477
         elif (len(self.board.regions_touching((here,), CHARACTER)) > 0):  # base.yaml:480; inlined is_character (base.yaml:253)
             self.character_pay()  # base.yaml:481
-        elif (self.dispenser and not (self.opt_rent_square == RENT_ONLY and any(c != self.current for c in self.controller(self.animal_of(self.board.regions_touching((here,), SECTION)[0]))))):  # base.yaml:485; inlined section_at (base.yaml:248), animal_at (base.yaml:251)
+        elif (self.dispenser and not (self.opt_rent_square == RENT_ONLY and any(c != self.current for c in self.controller(self.animal_at(here))))):  # base.yaml:485
             self.draw_tile()  # base.yaml:486
             self.next_phase = PHASE_DISPENSE  # base.yaml:487
 
@@ -675,7 +675,7 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:489
         if self.trace is not None:
             self.trace.append("procedures.character_pay")
-        if not any(c != self.current for c in self.controller(self.animal_of(self.board.regions_touching((self.position[self.current],), SECTION)[0]))):  # base.yaml:492; inlined section_at (base.yaml:248), animal_at (base.yaml:251)
+        if not any(c != self.current for c in self.controller(self.animal_at(self.position[self.current]))):  # base.yaml:492
             self.money[self.current] += 100  # base.yaml:493
             self.bank_paid_out += 100  # base.yaml:494
 

@@ -326,7 +326,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:628: place_leader
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('place_leader', {})
-        for k in [k for on_board in (self.on_board(),) for k in range(5) if (not any(self.chief_on[s2] == (self.current, k) for s2 in on_board))]:  # rules/yellow-yangtze/base.yaml:630; hoisted on_board out of the loop; inlined off_board (base.yaml:302)
+        for k in [k for k in range(5) if self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:630
             for s in self.leader_cells(self.current, k):  # rules/yellow-yangtze/base.yaml:631
                 action = cache.get((k, s))
                 if action is None:
@@ -337,7 +337,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:636: lift_leader
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('lift_leader', {})
-        for k in [k for on_board in (self.on_board(),) for k in range(5) if not (not any(self.chief_on[s2] == (self.current, k) for s2 in on_board))]:  # rules/yellow-yangtze/base.yaml:638; hoisted on_board out of the loop; inlined off_board (base.yaml:302)
+        for k in [k for k in range(5) if not self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:638
             action = cache.get(k)
             if action is None:
                 action = cache[k] = rt.Action('lift_leader', (k,), self._action_text)
@@ -366,7 +366,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:657: withdraw_leader
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('withdraw_leader', {})
-        for k in [k for on_board in (self.on_board(),) for k in range(5) if not (not any(self.chief_on[s2] == (self.current, k) for s2 in on_board))]:  # rules/yellow-yangtze/base.yaml:658; hoisted on_board out of the loop; inlined off_board (base.yaml:302)
+        for k in [k for k in range(5) if not self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:658
             action = cache.get(k)
             if action is None:
                 action = cache[k] = rt.Action('withdraw_leader', (k,), self._action_text)
@@ -374,12 +374,10 @@ class YellowYangtzeState(rt.State):
 
     def _legal_place_tile(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:666: place_tile
-        if len(self.rack[self.current]) > 16:
-            rt.grown(self, 976, 1, (self.rack[self.current],), 'rules/yellow-yangtze/base.yaml:666')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('place_tile', {})
-        for k in [k for k in range(5) if [t2 for t2 in self.rack[self.current] if TILE_KIND[t2] == k]]:  # rules/yellow-yangtze/base.yaml:668; inlined in_rack (base.yaml:311)
-            for s in (self.empty_rivers() if k == PEASANT else self.empty_land()):  # rules/yellow-yangtze/base.yaml:669; inlined tile_cells (base.yaml:359)
+        for k in [k for k in range(5) if self.in_rack(self.current, k)]:  # rules/yellow-yangtze/base.yaml:668
+            for s in self.tile_cells(k):  # rules/yellow-yangtze/base.yaml:669
                 action = cache.get((k, s))
                 if action is None:
                     action = cache[(k, s)] = rt.Action('place_tile', (k, s), self._action_text)
@@ -448,11 +446,9 @@ class YellowYangtzeState(rt.State):
 
     def _legal_peasant_revolt(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:712: peasant_revolt
-        if len(self.rack[self.current]) > 16:
-            rt.grown(self, 1831, 2, (self.rack[self.current],), 'rules/yellow-yangtze/base.yaml:712')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('peasant_revolt', {})
-        for use in [u for u in range(2) if (((u == WITH_LEADER and (not any(self.chief_on[s2] == (self.current, PEASANT) for s2 in self.on_board()))) and [t2 for t2 in self.rack[self.current] if TILE_KIND[t2] == PEASANT]) or (u == WITHOUT_LEADER and len([t3 for t3 in self.rack[self.current] if TILE_KIND[t3] == PEASANT]) >= 2))]:  # rules/yellow-yangtze/base.yaml:714; inlined off_board (base.yaml:302), in_rack (base.yaml:311)
+        for use in [u for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, PEASANT)) and self.in_rack(self.current, PEASANT)) or (u == WITHOUT_LEADER and len(self.in_rack(self.current, PEASANT)) >= 2))]:  # rules/yellow-yangtze/base.yaml:714
             for s in [s for s, tile_on_ in enumerate(self.tile_on) if tile_on_ is not None]:  # rules/yellow-yangtze/base.yaml:715
                 action = cache.get((use, s))
                 if action is None:
@@ -461,11 +457,9 @@ class YellowYangtzeState(rt.State):
 
     def _legal_merchant_pagoda(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:725: merchant_pagoda
-        if len(self.rack[self.current]) > 16:
-            rt.grown(self, 1129, 2, (self.rack[self.current],), 'rules/yellow-yangtze/base.yaml:725')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('merchant_pagoda', {})
-        for use in [u for u in range(2) if (((u == WITH_LEADER and (not any(self.chief_on[s2] == (self.current, MERCHANT) for s2 in self.on_board()))) and [t2 for t2 in self.rack[self.current] if TILE_KIND[t2] == MERCHANT]) or (u == WITHOUT_LEADER and len([t3 for t3 in self.rack[self.current] if TILE_KIND[t3] == MERCHANT]) >= 2))]:  # rules/yellow-yangtze/base.yaml:727; inlined off_board (base.yaml:302), in_rack (base.yaml:311)
+        for use in [u for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, MERCHANT)) and self.in_rack(self.current, MERCHANT)) or (u == WITHOUT_LEADER and len(self.in_rack(self.current, MERCHANT)) >= 2))]:  # rules/yellow-yangtze/base.yaml:727
             for t in rt.walk(self, self.open_triangles(), 4, 'rules/yellow-yangtze/base.yaml:728'):  # rules/yellow-yangtze/base.yaml:728
                 action = cache.get((use, tuple(t)))
                 if action is None:
@@ -506,7 +500,7 @@ class YellowYangtzeState(rt.State):
 
     def _guard_chain_peasant(self) -> bool:
         # rules/yellow-yangtze/base.yaml:676: when of chain_peasant
-        return bool((len(self.rack[self.current]) <= 16 or rt.grown(self, 16, 1, (self.rack[self.current],), 'rules/yellow-yangtze/base.yaml:676')) and (self.last_peasant is not None and [t2 for t2 in self.rack[self.current] if TILE_KIND[t2] == PEASANT]))
+        return bool(self.last_peasant is not None and self.in_rack(self.current, PEASANT))
 
     def _guard_end_turn(self) -> bool:
         # rules/yellow-yangtze/base.yaml:749: when of end_turn
@@ -703,10 +697,10 @@ class YellowYangtzeState(rt.State):
         if self.trace is not None:
             self.trace.append("triggers.turn_over")
         if not self.game_over:  # base.yaml:763
-            for s in rt.walk(self, self.on_board(), 25406, 'rules/yellow-yangtze/base.yaml:766'):  # base.yaml:766
+            for s in rt.walk(self, self.on_board(), 25423, 'rules/yellow-yangtze/base.yaml:766'):  # base.yaml:766
                 if rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:767')[0] == self.current:  # base.yaml:767
                     k = rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:768')[1]  # base.yaml:768
-                    self.points[self.current] = rt.add_at(self.points[self.current], [i2 for i2 in range(0, 5) if range(5)[i2] == k][0], sum(1 for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1587, 'rules/yellow-yangtze/base.yaml:769')) if (g[0] == k and g[1][0] in self.board.component_of(s, self.taken()))), 'rules/yellow-yangtze/base.yaml:769')  # base.yaml:769; inlined group_of (base.yaml:298), index_of (base.yaml:310)
+                    self.points[self.current] = rt.add_at(self.points[self.current], [i2 for i2 in range(0, 5) if range(5)[i2] == k][0], sum(1 for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1588, 'rules/yellow-yangtze/base.yaml:769')) if (g[0] == k and g[1][0] in self.group_of(s))), 'rules/yellow-yangtze/base.yaml:769')  # base.yaml:769; inlined index_of (base.yaml:310)
                     self._derived = None  # base.yaml:769
             for _ in rt.walk(self, range(len(self.rack[self.current]), 6), 44, 'rules/yellow-yangtze/base.yaml:770'):  # base.yaml:770
                 if not self.game_over:  # base.yaml:771
@@ -849,8 +843,8 @@ class YellowYangtzeState(rt.State):
         elif ('groups_beside', s) in memo:
             remembered: Sequence[frozenset[int]] = memo[('groups_beside', s)]
             return remembered
-        rt.spend(self, 9520, 'rules/yellow-yangtze/base.yaml:304')  # base.yaml:304
-        value: Sequence[frozenset[int]] = sorted(frozenset(self.board.component_of(n, taken) for taken in (self.taken(),) for n in self.board.neighbours[s] if (self.tile_on[n] is not None or self.chief_on[n] is not None)), key=sorted)  # base.yaml:304; hoisted taken out of the loop; inlined occupied (base.yaml:288), group_of (base.yaml:298)
+        rt.spend(self, 9535, 'rules/yellow-yangtze/base.yaml:304')  # base.yaml:304
+        value: Sequence[frozenset[int]] = sorted(frozenset(self.group_of(n) for n in self.board.neighbours[s] if (self.tile_on[n] is not None or self.chief_on[n] is not None)), key=sorted)  # base.yaml:304; inlined occupied (base.yaml:288)
         memo[('groups_beside', s)] = value
         return value
 
@@ -882,6 +876,8 @@ class YellowYangtzeState(rt.State):
 
     def clashing(self, gs: Sequence[frozenset[int]]) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:308
+        if len(gs) > 16:
+            rt.grown(self, 246, 1, (gs,), 'rules/yellow-yangtze/base.yaml:308')
         return [k for k in range(5) if sum(1 for g in gs if k in self.kinds_in(g)) >= 2]  # base.yaml:308
 
     def governor_beside(self, s: int) -> bool:
@@ -925,7 +921,7 @@ class YellowYangtzeState(rt.State):
         elif ('triangles_at', s) in memo:
             remembered: Sequence[Sequence[int]] = memo[('triangles_at', s)]
             return remembered
-        rt.spend(self, 513, 'rules/yellow-yangtze/base.yaml:317')  # base.yaml:317
+        rt.spend(self, 597, 'rules/yellow-yangtze/base.yaml:317')  # base.yaml:317
         value: Sequence[Sequence[int]] = [(s, n, m) for once in (self.tile_on[s] is not None,) for n in self.board.neighbours[s] if ((once and self.tile_on[n] is not None) and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:289')] == TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) for m in self.board.neighbours[s] if ((((self.tile_on[m] is not None and TILE_KIND[rt.value_of(self.tile_on[m], 'rules/yellow-yangtze/base.yaml:289')] == TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) and sorted((n, m))[0] == n) and n != m) and m in self.board.neighbours[n])]  # base.yaml:317; hoisted tile_on[s] != none out of the loop; inlined kind_at (base.yaml:289)
         memo[('triangles_at', s)] = value
         return value
@@ -938,8 +934,8 @@ class YellowYangtzeState(rt.State):
         elif ('free_triangles_at', s) in memo:
             remembered: Sequence[Sequence[int]] = memo[('free_triangles_at', s)]
             return remembered
-        rt.spend(self, 257, 'rules/yellow-yangtze/base.yaml:323')  # base.yaml:323
-        value: Sequence[Sequence[int]] = [t for pagoda_cells2 in (self.pagoda_cells(),) for t in self.triangles_at(s) if not any((c in pagoda_cells2) for c in t)]  # base.yaml:323; hoisted pagoda_cells out of the loop; inlined has_pagoda (base.yaml:314)
+        rt.spend(self, 470, 'rules/yellow-yangtze/base.yaml:323')  # base.yaml:323
+        value: Sequence[Sequence[int]] = [t for t in self.triangles_at(s) if not any(self.has_pagoda(c) for c in t)]  # base.yaml:323
         memo[('free_triangles_at', s)] = value
         return value
 
@@ -970,8 +966,8 @@ class YellowYangtzeState(rt.State):
         elif 'open_triangles' in memo:
             remembered: Sequence[Sequence[int]] = memo['open_triangles']
             return remembered
-        rt.spend(self, 5, 'rules/yellow-yangtze/base.yaml:330')  # base.yaml:330
-        value: Sequence[Sequence[int]] = [t for pagoda_cells in (self.pagoda_cells(),) for s in rt.walk(self, self.taken(), 146, 'rules/yellow-yangtze/base.yaml:331') if self.tile_on[s] is not None for t in self.first_triangles_at(s) if ((((t[0] not in pagoda_cells) and (t[1] not in pagoda_cells)) and (t[2] not in pagoda_cells)) and (self.opt_war_triangles == ALLOWED or not ((self.started_war[t[0]] or self.started_war[t[1]]) or self.started_war[t[2]])))]  # base.yaml:330; hoisted pagoda_cells out of the loop; inlined has_pagoda (base.yaml:314)
+        rt.spend(self, 2, 'rules/yellow-yangtze/base.yaml:330')  # base.yaml:330
+        value: Sequence[Sequence[int]] = [t for s in rt.walk(self, self.taken(), 362, 'rules/yellow-yangtze/base.yaml:331') if self.tile_on[s] is not None for t in self.first_triangles_at(s) if (((not self.has_pagoda(t[0]) and not self.has_pagoda(t[1])) and not self.has_pagoda(t[2])) and (self.opt_war_triangles == ALLOWED or not ((self.started_war[t[0]] or self.started_war[t[1]]) or self.started_war[t[2]])))]  # base.yaml:330
         memo['open_triangles'] = value
         return value
 
@@ -983,7 +979,7 @@ class YellowYangtzeState(rt.State):
         elif ('joins_states', s) in memo:
             remembered: bool = memo[('joins_states', s)]
             return remembered
-        rt.spend(self, 8, 'rules/yellow-yangtze/base.yaml:341')  # base.yaml:341
+        rt.spend(self, 14, 'rules/yellow-yangtze/base.yaml:341')  # base.yaml:341
         value: bool = (sum(1 for n in self.board.neighbours[s] if (self.tile_on[n] is not None or self.chief_on[n] is not None)) > 1 and len(self.states_beside(s)) > 1)  # base.yaml:341; inlined occupied (base.yaml:288)
         memo[('joins_states', s)] = value
         return value
@@ -996,7 +992,7 @@ class YellowYangtzeState(rt.State):
         elif 'leader_sites' in memo:
             remembered: Sequence[int] = memo['leader_sites']
             return remembered
-        rt.spend(self, 1410, 'rules/yellow-yangtze/base.yaml:344')  # base.yaml:344
+        rt.spend(self, 2642, 'rules/yellow-yangtze/base.yaml:344')  # base.yaml:344
         value: Sequence[int] = sorted(frozenset(n for g in self.tiled() if TILE_KIND[rt.value_of(self.tile_on[g], 'rules/yellow-yangtze/base.yaml:289')] == GOVERNOR for n in self.board.neighbours[g] if (self.board.spot_attributes[1][n] == LAND and not (self.tile_on[n] is not None or self.chief_on[n] is not None))))  # base.yaml:344; inlined kind_at (base.yaml:289), occupied (base.yaml:288)
         memo['leader_sites'] = value
         return value
@@ -1009,7 +1005,7 @@ class YellowYangtzeState(rt.State):
         elif ('leader_cells', p, k) in memo:
             remembered: Sequence[int] = memo[('leader_cells', p, k)]
             return remembered
-        rt.spend(self, 20770, 'rules/yellow-yangtze/base.yaml:349')  # base.yaml:349
+        rt.spend(self, 47170, 'rules/yellow-yangtze/base.yaml:349')  # base.yaml:349
         value: Sequence[int] = [s for s in self.leader_sites() if (not self.joins_states(s) or (not self.clashing(self.states_beside(s)) and (self.opt_leader_joining == REVOLT or not any(k in self.kinds_in(g) for g in self.states_beside(s)))))]  # base.yaml:349
         memo[('leader_cells', p, k)] = value
         return value
@@ -1050,7 +1046,7 @@ class YellowYangtzeState(rt.State):
 
     def rival_of(self, s: int, k: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:364
-        return [n for n in sorted(self.board.component_of(s, self.taken())) if ((n != s and self.chief_on[n] is not None) and rt.value_of(self.chief_on[n], 'rules/yellow-yangtze/base.yaml:364')[1] == k)]  # base.yaml:364; inlined group_of (base.yaml:298)
+        return [n for n in sorted(self.group_of(s)) if ((n != s and self.chief_on[n] is not None) and rt.value_of(self.chief_on[n], 'rules/yellow-yangtze/base.yaml:364')[1] == k)]  # base.yaml:364
 
     def jokers_needed(self, p: int, m: int) -> int:
         # rules/yellow-yangtze/base.yaml:369
@@ -1058,15 +1054,15 @@ class YellowYangtzeState(rt.State):
 
     def level(self, p: int) -> int:
         # rules/yellow-yangtze/base.yaml:370
-        return max((m for m in rt.walk(self, range(0, ((2 + min((self.points[p][i] for i in range(0, 4)), default=0)) + self.points[p][4])), 5, 'rules/yellow-yangtze/base.yaml:370') if sum(max(0, (m - self.points[p][i2])) for i2 in range(0, 4)) <= self.points[p][4]), default=0)  # base.yaml:370; inlined jokers_needed (base.yaml:369)
+        return max((m for m in rt.walk(self, range(0, ((2 + min((self.points[p][i] for i in range(0, 4)), default=0)) + self.points[p][4])), 6, 'rules/yellow-yangtze/base.yaml:370') if sum(max(0, (m - self.points[p][i2])) for i2 in range(0, 4)) <= self.points[p][4]), default=0)  # base.yaml:370; inlined jokers_needed (base.yaml:369)
 
     def tie_key(self, p: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:377
-        return ((0,) if not self.game_over else (self.spread(p) if self.opt_jokers == SPREAD_EVENLY else sorted([self.points[p][i] for i in range(0, 4)])))  # base.yaml:377
+        return ((0,) if not self.game_over else (self.spread(p) if self.opt_jokers == SPREAD_EVENLY else sorted([self.points[p][i] for i in range(0, 4)])))  # base.yaml:377; inlined jokers_needed (base.yaml:369)
 
     def spread(self, p: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:381
-        return sorted([(sorted([max(self.level(p), self.points[p][i]) for i in range(0, 4)])[j] + (1 if j < (self.points[p][4] - self.jokers_needed(p, rt.num(self.level(p), 'rules/yellow-yangtze/base.yaml:382'))) else 0)) for j in range(0, 4)])  # base.yaml:381
+        return sorted([(sorted([max(self.level(p), self.points[p][i]) for i in range(0, 4)])[j] + (1 if j < (self.points[p][4] - sum(max(0, (m2 - self.points[p][i3])) for m2 in (self.level(p),) for i3 in range(0, 4))) else 0)) for j in range(0, 4)])  # base.yaml:381; inlined jokers_needed (base.yaml:369)
 
     def draw_tile(self, p: int) -> None:
         # rules/yellow-yangtze/base.yaml:403
@@ -1092,7 +1088,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:411
         if self.trace is not None:
             self.trace.append("procedures.discard")
-        t = [t2 for t2 in (self.rack[p] if len(self.rack[p]) <= 16 else rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:311')) if TILE_KIND[t2] == k][0]  # base.yaml:412; inlined in_rack (base.yaml:311)
+        t = self.in_rack(p, k)[0]  # base.yaml:412
         if len(self.rack[p]) > 16:
             rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:413')
         self.rack[p] = tuple(rt.without(self.rack[p], t))  # base.yaml:413
@@ -1139,17 +1135,17 @@ class YellowYangtzeState(rt.State):
         k = rt.value_of(self.chief_on[a], 'rules/yellow-yangtze/base.yaml:434')[1]  # base.yaml:434
         self.sides = (a, d)  # base.yaml:435
         self._derived = None  # base.yaml:435
-        self.strength = ((sum(1 for n in self.board.neighbours[a] if (self.tile_on[n] is not None and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR)) + (1 if (not any(self.chief_on[s2] == (attacker, GOVERNOR) for s2 in self.on_board())) else 0)), (sum(1 for n in self.board.neighbours[d] if (self.tile_on[n] is not None and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR)) + (1 if (not any(self.chief_on[s3] == (defender, GOVERNOR) for s3 in self.on_board())) else 0)))  # base.yaml:439; inlined tile_of (base.yaml:290), off_board (base.yaml:302)
+        self.strength = ((sum(1 for n in self.board.neighbours[a] if (self.tile_on[n] is not None and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR)) + (1 if self.off_board(attacker, GOVERNOR) else 0)), (sum(1 for n in self.board.neighbours[d] if (self.tile_on[n] is not None and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR)) + (1 if self.off_board(defender, GOVERNOR) else 0)))  # base.yaml:439; inlined tile_of (base.yaml:290)
         self._derived = None  # base.yaml:439
-        for governors in (yield rt.Ask(attacker, 'governors', rt.walk(self, range(0, (len([t2 for t2 in (self.rack[attacker] if len(self.rack[attacker]) <= 16 else rt.walk(self, self.rack[attacker], 1, 'rules/yellow-yangtze/base.yaml:311')) if TILE_KIND[t2] == GOVERNOR]) + 1)), 1, 'rules/yellow-yangtze/base.yaml:444'), 'rules/yellow-yangtze/base.yaml:444')):  # base.yaml:444
-            for _ in rt.walk(self, range(0, governors), 57, 'rules/yellow-yangtze/base.yaml:445'):  # base.yaml:445
+        for governors in (yield rt.Ask(attacker, 'governors', rt.walk(self, range(0, (len(self.in_rack(attacker, GOVERNOR)) + 1)), 1, 'rules/yellow-yangtze/base.yaml:444'), 'rules/yellow-yangtze/base.yaml:444')):  # base.yaml:444
+            for _ in rt.walk(self, range(0, governors), 58, 'rules/yellow-yangtze/base.yaml:445'):  # base.yaml:445
                 self.discard(attacker, GOVERNOR)  # base.yaml:446
             if len(self.strength) > 16:
                 rt.walk(self, self.strength, 1, 'rules/yellow-yangtze/base.yaml:447')
             self.strength = rt.add_at(self.strength, 0, governors, 'rules/yellow-yangtze/base.yaml:447')  # base.yaml:447
             self._derived = None  # base.yaml:447
-        for governors in (yield rt.Ask(defender, 'governors', rt.walk(self, range(0, (len([t2 for t2 in (self.rack[defender] if len(self.rack[defender]) <= 16 else rt.walk(self, self.rack[defender], 1, 'rules/yellow-yangtze/base.yaml:311')) if TILE_KIND[t2] == GOVERNOR]) + 1)), 1, 'rules/yellow-yangtze/base.yaml:448'), 'rules/yellow-yangtze/base.yaml:448')):  # base.yaml:448
-            for _ in rt.walk(self, range(0, governors), 57, 'rules/yellow-yangtze/base.yaml:449'):  # base.yaml:449
+        for governors in (yield rt.Ask(defender, 'governors', rt.walk(self, range(0, (len(self.in_rack(defender, GOVERNOR)) + 1)), 1, 'rules/yellow-yangtze/base.yaml:448'), 'rules/yellow-yangtze/base.yaml:448')):  # base.yaml:448
+            for _ in rt.walk(self, range(0, governors), 58, 'rules/yellow-yangtze/base.yaml:449'):  # base.yaml:449
                 self.discard(defender, GOVERNOR)  # base.yaml:450
             if len(self.strength) > 16:
                 rt.walk(self, self.strength, 1, 'rules/yellow-yangtze/base.yaml:451')
@@ -1176,7 +1172,7 @@ class YellowYangtzeState(rt.State):
         self._derived = None  # base.yaml:465
         self.started_war[u] = True  # base.yaml:466
         self._derived = None  # base.yaml:466
-        clash = [k2 for k2 in range(5) if sum(1 for g2 in states if k2 in self.kinds_in(g2)) >= 2]  # base.yaml:467; inlined clashing (base.yaml:308)
+        clash = self.clashing(states)  # base.yaml:467
         fighting = [g for g in states if any(c[1] in clash for c in self.chiefs_in(g))]  # base.yaml:468
         self.sides = tuple([sorted(g)[0] for g in fighting])  # base.yaml:469
         self._derived = None  # base.yaml:469
@@ -1185,22 +1181,22 @@ class YellowYangtzeState(rt.State):
         added = tuple([0 for g in fighting])  # base.yaml:473
         leaders_sent = tuple([0 for g in fighting])  # base.yaml:474
         for p in rt.seats_from((self.current + 1) % self.num_players, self.num_players):  # base.yaml:479
-            can_lead = (not any(self.chief_on[s2] == (p, SOLDIER) for s2 in self.on_board()))  # base.yaml:480; inlined off_board (base.yaml:302)
-            if ([t2 for t2 in (self.rack[p] if len(self.rack[p]) <= 16 else rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:311')) if TILE_KIND[t2] == SOLDIER] or can_lead):  # base.yaml:481; inlined in_rack (base.yaml:311)
-                for soldiers in (yield rt.Ask(p, 'soldiers', rt.walk(self, range(0, (len([t2 for t2 in (self.rack[p] if len(self.rack[p]) <= 16 else rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:311')) if TILE_KIND[t2] == SOLDIER]) + 1)), 1, 'rules/yellow-yangtze/base.yaml:482'), 'rules/yellow-yangtze/base.yaml:482')):  # base.yaml:482
+            can_lead = self.off_board(p, SOLDIER)  # base.yaml:480
+            if (self.in_rack(p, SOLDIER) or can_lead):  # base.yaml:481
+                for soldiers in (yield rt.Ask(p, 'soldiers', rt.walk(self, range(0, (len(self.in_rack(p, SOLDIER)) + 1)), 1, 'rules/yellow-yangtze/base.yaml:482'), 'rules/yellow-yangtze/base.yaml:482')):  # base.yaml:482
                     sent = soldiers  # base.yaml:483
                     lead = 0  # base.yaml:484
                     if can_lead:  # base.yaml:485
                         for soldier_leader in (yield rt.Ask(p, 'soldier_leader', range(2), 'rules/yellow-yangtze/base.yaml:486')):  # base.yaml:486
                             if soldier_leader == WITH_LEADER:  # base.yaml:487
                                 lead = 1  # base.yaml:488
-                    bonus = (1 if ((self.opt_governor_bonus == WARS_TOO and (sent + lead) > 0) and (not any(self.chief_on[s2] == (p, GOVERNOR) for s2 in self.on_board()))) else 0)  # base.yaml:489; inlined off_board (base.yaml:302)
+                    bonus = (1 if ((self.opt_governor_bonus == WARS_TOO and (sent + lead) > 0) and self.off_board(p, GOVERNOR)) else 0)  # base.yaml:489
                     if (sent + lead) > 0:  # base.yaml:490
                         if len(self.sides) > 16:
                             rt.walk(self, self.sides, 1, 'rules/yellow-yangtze/base.yaml:491')
                         for support in (yield rt.Ask(p, 'support', self.sides, 'rules/yellow-yangtze/base.yaml:491')):  # base.yaml:491
                             i = [j for j in rt.walk(self, range(0, len(self.sides)), 1, 'rules/yellow-yangtze/base.yaml:492') if self.sides[j] == support][0]  # base.yaml:492
-                            for _ in rt.walk(self, range(0, sent), 57, 'rules/yellow-yangtze/base.yaml:493'):  # base.yaml:493
+                            for _ in rt.walk(self, range(0, sent), 58, 'rules/yellow-yangtze/base.yaml:493'):  # base.yaml:493
                                 self.discard(p, SOLDIER)  # base.yaml:494
                             if len(added) > 16:
                                 rt.walk(self, added, 1, 'rules/yellow-yangtze/base.yaml:495')
@@ -1221,10 +1217,10 @@ class YellowYangtzeState(rt.State):
             for winning_side in (yield rt.Ask(self.current, 'winning_side', tied, 'rules/yellow-yangtze/base.yaml:504')):  # base.yaml:504
                 winner = winning_side  # base.yaml:505
         w = [j for j in rt.walk(self, range(0, len(self.sides)), 1, 'rules/yellow-yangtze/base.yaml:506') if self.sides[j] == winner][0]  # base.yaml:506
-        piles = [((sum(1 for s in fighting[i] if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) + added[i]) + leaders_sent[i]) for i in rt.walk(self, range(0, len(self.sides)), 177, 'rules/yellow-yangtze/base.yaml:512') if i != w]  # base.yaml:512; inlined tile_of (base.yaml:290)
-        for i in rt.walk(self, range(0, len(self.sides)), 18484, 'rules/yellow-yangtze/base.yaml:513'):  # base.yaml:513
+        piles = [((sum(1 for s in fighting[i] if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) + added[i]) + leaders_sent[i]) for i in rt.walk(self, range(0, len(self.sides)), 353, 'rules/yellow-yangtze/base.yaml:512') if i != w]  # base.yaml:512; inlined tile_of (base.yaml:290)
+        for i in rt.walk(self, range(0, len(self.sides)), 24996, 'rules/yellow-yangtze/base.yaml:513'):  # base.yaml:513
             if i != w:  # base.yaml:514
-                for s in rt.walk(self, sorted(fighting[i]), 2650, 'rules/yellow-yangtze/base.yaml:515'):  # base.yaml:515
+                for s in rt.walk(self, sorted(fighting[i]), 2826, 'rules/yellow-yangtze/base.yaml:515'):  # base.yaml:515
                     if (self.chief_on[s] is not None and rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:516')[1] in clash):  # base.yaml:516
                         for c in self.chiefs_in(fighting[w]):  # base.yaml:517
                             if c[1] == rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:518')[1]:  # base.yaml:518
@@ -1235,7 +1231,7 @@ class YellowYangtzeState(rt.State):
                     if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == SOLDIER):  # base.yaml:522; inlined kind_at (base.yaml:289)
                         self.remove_tile(s)  # base.yaml:523
         owed = ((max((x for x in (piles if len(piles) <= 16 else rt.walk(self, piles, 1, 'rules/yellow-yangtze/base.yaml:529'))), default=0) - added[w]) - (leaders_sent[w] if self.opt_soldier_leader_discard == COUNTED else 0))  # base.yaml:529
-        for _ in rt.walk(self, range(0, max(owed, 0)), 633, 'rules/yellow-yangtze/base.yaml:530'):  # base.yaml:530
+        for _ in rt.walk(self, range(0, max(owed, 0)), 845, 'rules/yellow-yangtze/base.yaml:530'):  # base.yaml:530
             left = [s for s in sorted(fighting[w]) if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)]  # base.yaml:531; inlined tile_of (base.yaml:290)
             if left:  # base.yaml:532
                 for lost_soldier in (yield rt.Ask(self.current, 'lost_soldier', left, 'rules/yellow-yangtze/base.yaml:533')):  # base.yaml:533
@@ -1252,7 +1248,7 @@ class YellowYangtzeState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.place_tile")
         before = self.states_beside(s)  # base.yaml:542
-        t = [t2 for t2 in (self.rack[self.current] if len(self.rack[self.current]) <= 16 else rt.walk(self, self.rack[self.current], 1, 'rules/yellow-yangtze/base.yaml:311')) if TILE_KIND[t2] == k][0]  # base.yaml:543; inlined in_rack (base.yaml:311)
+        t = self.in_rack(self.current, k)[0]  # base.yaml:543
         if len(self.rack[self.current]) > 16:
             rt.walk(self, self.rack[self.current], 1, 'rules/yellow-yangtze/base.yaml:544')
         self.rack[self.current] = tuple(rt.without(self.rack[self.current], t))  # base.yaml:544
@@ -1263,12 +1259,12 @@ class YellowYangtzeState(rt.State):
         self._derived = None  # base.yaml:546
         self.last_tile = s  # base.yaml:547
         self._derived = None  # base.yaml:547
-        if (len(before) >= 2 and [k2 for k2 in range(5) if sum(1 for g2 in before if k2 in self.kinds_in(g2)) >= 2]):  # base.yaml:548; inlined clashing (base.yaml:308)
+        if (len(before) >= 2 and self.clashing(before)):  # base.yaml:548
             yield from self.war(s, before)  # base.yaml:552
             self.last_tile = None  # base.yaml:553
             self._derived = None  # base.yaml:553
         else:
-            here = self.chiefs_in(self.board.component_of(s, self.taken()))  # base.yaml:560; inlined group_of (base.yaml:298)
+            here = self.chiefs_in(self.group_of(s))  # base.yaml:560
             same = [c for c in here if c[1] == k]  # base.yaml:561
             governors = [c for c in here if c[1] == GOVERNOR]  # base.yaml:562
             if same:  # base.yaml:563
@@ -1291,7 +1287,7 @@ class YellowYangtzeState(rt.State):
             self.trace.append("procedures.after_tile")
         if (TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == MERCHANT and self.market):  # base.yaml:577; inlined kind_at (base.yaml:289)
             self.next_phase = PHASE_MARKET_PICK  # base.yaml:578
-        elif (((TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == PEASANT and chain) and [t2 for t2 in (self.rack[self.current] if len(self.rack[self.current]) <= 16 else rt.walk(self, self.rack[self.current], 1, 'rules/yellow-yangtze/base.yaml:311')) if TILE_KIND[t2] == PEASANT]) and self.chain_cells(s)):  # base.yaml:579; inlined kind_at (base.yaml:289), in_rack (base.yaml:311)
+        elif (((TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == PEASANT and chain) and self.in_rack(self.current, PEASANT)) and self.chain_cells(s)):  # base.yaml:579; inlined kind_at (base.yaml:289)
             self.last_peasant = s  # base.yaml:580
             self._derived = None  # base.yaml:580
             self.next_phase = PHASE_PEASANT_CHAIN  # base.yaml:581
@@ -1341,8 +1337,8 @@ class YellowYangtzeState(rt.State):
             ('every_tile_accounted_for', (len(self.bag) <= 16 and len(self.market) <= 16 and len(self.box) <= 16 or rt.grown(self, 648, 3, (self.bag, self.market, self.box), 'rules/yellow-yangtze/base.yaml:797')) and (len(frozenset(t for t in rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*self.bag, *self.market), 1, 'rules/yellow-yangtze/base.yaml:797'), *self.box), 1, 'rules/yellow-yangtze/base.yaml:797'), *rt.walk(self, [t for p in range(self.num_players) for t in (self.rack[p] if len(self.rack[p]) <= 16 else rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:797'))], 1, 'rules/yellow-yangtze/base.yaml:797')), 1, 'rules/yellow-yangtze/base.yaml:797'), *[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:798') for s in self.board.spots if self.tile_on[s] is not None]), 1, 'rules/yellow-yangtze/base.yaml:797'))) == 138 and ((((len(self.bag) + len(self.market)) + len(self.box)) + sum(len(self.rack[p]) for p in range(self.num_players))) + sum(1 for s in self.board.spots if self.tile_on[s] is not None)) == 138)),  # rules/yellow-yangtze/base.yaml:795
             ('racks_as_seen', all(self.rack_size[p] == len(self.rack[p]) for p in range(self.num_players))),  # rules/yellow-yangtze/base.yaml:802
             ('every_leader_once', len(frozenset(self.chief_on[s] for s in self.on_board())) == len(self.on_board()) and all(self.governor_beside(s) for s in self.on_board())),  # rules/yellow-yangtze/base.yaml:804
-            ('nine_pagodas', (len(self.pagodas) <= 16 or rt.grown(self, 107, 1, (self.pagodas,), 'rules/yellow-yangtze/base.yaml:810')) and ((all(self.pagodas_left(k) >= 0 for k in range(5)) and all(all((self.tile_on[c] is not None and TILE_KIND[rt.value_of(self.tile_on[c], 'rules/yellow-yangtze/base.yaml:290')] == g[0]) for c in rt.walk(self, g[1], 1, 'rules/yellow-yangtze/base.yaml:810')) for g in self.pagodas)) and len(self.pagoda_cells()) == (3 * len(self.pagodas)))),  # rules/yellow-yangtze/base.yaml:808
-            ('states_at_peace', self.sides != () or all(len(self.rival_of(s, rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:816')[1])) == 0 for s in rt.walk(self, self.on_board(), 1939, 'rules/yellow-yangtze/base.yaml:816'))),  # rules/yellow-yangtze/base.yaml:814
+            ('nine_pagodas', (len(self.pagodas) <= 16 or rt.grown(self, 107, 1, (self.pagodas,), 'rules/yellow-yangtze/base.yaml:810')) and ((all(self.pagodas_left(k) >= 0 for k in range(5)) and all(all((self.tile_on[c] is not None and TILE_KIND[rt.value_of(self.tile_on[c], 'rules/yellow-yangtze/base.yaml:290')] == g[0]) for c in rt.walk(self, g[1], 2, 'rules/yellow-yangtze/base.yaml:810')) for g in self.pagodas)) and len(self.pagoda_cells()) == (3 * len(self.pagodas)))),  # rules/yellow-yangtze/base.yaml:808
+            ('states_at_peace', self.sides != () or all(len(self.rival_of(s, rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:816')[1])) == 0 for s in rt.walk(self, self.on_board(), 1940, 'rules/yellow-yangtze/base.yaml:816'))),  # rules/yellow-yangtze/base.yaml:814
         ) if not value]
 
     # -- End and scoring ----------------------------------------------------------------------

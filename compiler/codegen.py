@@ -53,6 +53,8 @@ def _docstring(text: str) -> str:
 
 def _code(line: Line) -> str:
     comment = f"  # {_comment(PurePosixPath(line.source.path).name)}:{line.source.line}" if line.source else ""
+    if line.note:  # what an optimisation pass derived in it
+        comment = f"{comment}; {_comment(line.note)}" if comment else f"  # {_comment(line.note)}"
     return "    " * (line.depth - 2) + line.code + comment
 
 

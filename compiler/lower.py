@@ -55,6 +55,7 @@ class Line:
     depth: int
     code: str
     source: SourceSpan | None = None
+    note: str = ""  # what the optimisation passes derived in it, after the rule line in its comment
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,7 @@ class LoweredChoice:
     domain: str
     is_list: bool
     span: SourceSpan
+    note: str = ""  # what the optimisation passes derived in its domain, for its line's comment
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +236,9 @@ class _Lowerer:
         self.statement_scopes = 0
         # Some definition is `cached: true`: every change of a field forgets the values remembered.
         self.caching = any(d.cached for d in typed.defines)
+        # What the passes derived in the code lowered since the last line that took them (t.Note):
+        # each verb ("inlined", "hoisted") with what, in the order met.
+        self.notes: dict[str, dict[str, None]] = {}
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -324,6 +329,21 @@ class _Lowerer:
                 self.facts[id(e)] = self.type_facts(e.ty, STORED).priced(self.fact(e.obj).cost)
                 self.canonical.add(id(e))
                 return f"{obj}[{e.index}]"
+            case t.Note(expr=t.Collection(kind="list", items=(item,))):  # a value bound once: `for h in (v,)`
+                # (the local is read only where `v` was: `v` as it is, not converted, and the same object)
+                py = self.expr(item)
+                self.facts[id(e)] = self.literal_facts((item,))
+                self.notes.setdefault(e.verb, {})[e.what] = None
+                return f"({_unparenthesised(py)},)"
+            case t.Note():  # derived by a pass: its code, in parentheses, and a note for its line
+                py = self.expr(e.expr)
+                # (a body inlined costs the step of the call it was: the limits of a move are
+                # counted as they were)
+                self.facts[id(e)] = self.fact(e.expr).plus(1 if e.verb == "inlined" else 0)
+                if id(e.expr) in self.canonical:
+                    self.canonical.add(id(e))
+                self.notes.setdefault(e.verb, {})[e.what] = None
+                return _parenthesised(py)
             case t.Invalid():
                 raise AssertionError(f"{e.span}: an expression the checker refused is never lowered")
             case _:
@@ -337,6 +357,8 @@ class _Lowerer:
         # a Python list (a comprehension, `sorted`) or a range (`players`).
         if ty.kind != "list" or id(e) in self.canonical:
             return py
+        if _parenthesised(py) == py and py.startswith("(") and _one_operand(py):  # `tuple(a if c else b)`
+            return f"tuple{py}"
         return f"tuple({py})"
 
     def iterable(self, ty: Ty, py: str, ordered: bool = True) -> str:
@@ -781,12 +803,26 @@ class _Lowerer:
         names = [n for n in (m.group(1), m.group(2)) if n is not None and not n.startswith("self.")]
         return all(n in known for n in names)
 
+    def take_notes(self) -> str:
+        """What the passes derived in the code lowered since the notes were last taken, for the
+        comment of the line that holds it ("inlined free (base.yaml:290); hoisted ...")."""
+        notes, self.notes = self.notes, {}
+        return "; ".join(f"{verb} {', '.join(whats)}" for verb, whats in notes.items())
+
+    def noted(self, lines: list[Line]) -> list[Line]:
+        """`lines`, the first with the notes taken now."""
+        note = self.take_notes()
+        if not note or not lines:
+            return lines
+        return [replace(lines[0], note=note), *lines[1:]]
+
     def statement(self, depth: int, lower: Callable[[], list[Line]]) -> list[Line]:
         """An effect statement's lines, after the checks of the lists it walks (`prechecked`)."""
         outer = self.prechecks, self.statement_scopes
         self.prechecks, self.statement_scopes = [], len(self.scopes)
+        self.take_notes()
         try:
-            lines = lower()
+            lines = self.noted(lower())
             checks = list(dict.fromkeys(self.prechecks))
         finally:
             self.prechecks, self.statement_scopes = outer
@@ -913,6 +949,7 @@ class _Lowerer:
         entry = self.bind_params(d.name, d.params)
         before = self.charges
         reading = self.begin_reading(entry)
+        self.take_notes()
         py = self.expr(d.body)
         lists = self.end_reading(reading)
         self.note_define(d, before)
@@ -1167,7 +1204,9 @@ class _Lowerer:
             case t.Pass():
                 return [Line(depth, "pass", s.span)]
             case t.For():
+                self.take_notes()
                 walk = self.iterable(s.domain.ty, self.expr(s.domain))
+                note = self.take_notes()
                 domain = self.domain_facts(s.domain)
                 self.scopes.append(set())
                 var = self.bind(s.var)
@@ -1178,7 +1217,7 @@ class _Lowerer:
                 self.costs[id(s)] = sat(1 + domain.cost + work)
                 if not any(re.search(rf"\b{var}\b", line.code) for line in body):
                     var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
-                head = Line(depth, f"for {var} in {walk}:", s.span)
+                head = Line(depth, f"for {var} in {walk}:", s.span, note)
                 return [head, *body]
             case t.Ask():
                 return self.statement(depth, lambda: self.ask(s, depth))
@@ -1186,9 +1225,10 @@ class _Lowerer:
                 lines: list[Line] = []
                 tests = branches = 0
                 for i, (test, branch) in enumerate(s.branches):
+                    self.take_notes()
                     py = self.expr(test)
                     tests += self.fact(test).cost
-                    lines.append(Line(depth, f"{'if' if i == 0 else 'elif'} {py}:", test.span))
+                    lines.append(Line(depth, f"{'if' if i == 0 else 'elif'} {py}:", test.span, self.take_notes()))
                     lines.extend(self.block(branch, depth + 1))
                     branches = max(branches, self.block_cost)
                 if s.orelse:
@@ -1328,6 +1368,7 @@ class _Lowerer:
         for d in typed.defines:
             params = tuple(zip((p.py for p in d.params), (_annotation(p.ty) for p in d.params), strict=True))
             py, lists = self.define_walk(d)
+            note = self.take_notes()
             checks = []
             if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
                 longer = " or ".join(f"len({lst}) > {SMALL_LIST}" for lst in lists[0])
@@ -1336,9 +1377,9 @@ class _Lowerer:
                 self.charged()
                 cost = min(sat(self.fact(d.body).cost + 1), MAX_STEPS + 1)
                 body = _cached(d, _annotation(d.ty), (Line(2, f"rt.spend(self, {cost}, {self.where(d.span)})", d.span),
-                                                      *checks, Line(2, f"return {py}", d.span)))
+                                                      *checks, Line(2, f"return {py}", d.span, note)))
             else:
-                body = self.unit_lines([*checks, Line(2, f"return {py}", d.span)], self.fact(d.body).cost + 1,
+                body = self.unit_lines([*checks, Line(2, f"return {py}", d.span, note)], self.fact(d.body).cost + 1,
                                        d.span)
             prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span, cached=d.cached))
         for p in typed.procedures:
@@ -1450,16 +1491,19 @@ class _Lowerer:
         self.scopes = [set()]
         loops: list[tuple[t.Choice, str, str, Facts, Ty]] = []
         reading = self.begin_reading(())
+        notes: list[str] = []
+        self.take_notes()
         for c in a.choices:
             walk = self.iterable(c.domain.ty, self.expr(c.domain))
+            notes.append(self.take_notes())
             domain = self.domain_facts(c.domain)
             py = self.bind(c.var)
             self.set_local(c.var, domain.item)
             loops.append((c, py, walk, domain, c.var.ty))
         listing_prelude, clear_cache, count = self.listing(a, loops, reading)
         fresh_listing = self.mark(before, "legal")
-        choices = tuple(LoweredChoice(c.var.name, py, walk, elem.kind == "list", c.span)
-                        for c, py, walk, _, elem in loops)
+        choices = tuple(LoweredChoice(c.var.name, py, walk, elem.kind == "list", c.span, note)
+                        for (c, py, walk, _, elem), note in zip(loops, notes, strict=True))
         params = tuple((c.var.py, _annotation(c.var.ty)) for c in a.choices)
         before = self.charges
         effect = self.unit_lines(self.block(a.effect, 2), self.block_cost, a.span)
@@ -1491,10 +1535,55 @@ def _cached(d: t.Define, annotation: str, body: tuple[Line, ...]) -> tuple[Line,
         Line(3, f"remembered: {annotation} = memo[{key}]"),
         Line(3, "return remembered"),
         *work,
-        Line(2, f"value: {annotation} = {last.code.removeprefix('return ')}", last.source),
+        Line(2, f"value: {annotation} = {last.code.removeprefix('return ')}", last.source, last.note),
         Line(2, f"memo[{key}] = value"),
         Line(2, "return value"),
     )
+
+
+def _parenthesised(py: str) -> str:
+    """`py` in parentheses, unless it is one operand already (a name, a call, an item, an
+    attribute, or wrapped whole in one pair): a comparison stays one operand."""
+    depth = 0
+    for ch in py:
+        depth += {"(": 1, ")": -1, "[": 1, "]": -1, "{": 1, "}": -1}.get(ch, 0)
+        if depth == 0 and not (ch.isalnum() or ch in "_.)]}"):
+            break
+    else:
+        if py and (py[0].isalpha() or py[0] in "_[({"):
+            return py
+    if py.startswith("(") and py.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(py):
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            if depth == 0:
+                if i == len(py) - 1:
+                    return py
+                break
+    return f"({py})"
+
+
+def _unparenthesised(py: str) -> str:
+    """`py` without the one pair of parentheses that wraps it whole, if it holds one operand."""
+    if py.startswith("(") and _parenthesised(py) == py and _one_operand(py):
+        inner, depth = py[1:-1], 0
+        for i, ch in enumerate(inner):  # (a generator's own parentheses stay)
+            depth += {"(": 1, ")": -1, "[": 1, "]": -1, "{": 1, "}": -1}.get(ch, 0)
+            if depth == 0 and inner.startswith(" for ", i):
+                return py
+        return inner
+    return py
+
+
+def _one_operand(py: str) -> bool:
+    """Whether code wrapped whole in parentheses holds no comma outside brackets inside them
+    (`(a if c else b)`, not the tuple `(a, b)`)."""
+    depth = 0
+    for ch in py[1:-1]:
+        depth += {"(": 1, ")": -1, "[": 1, "]": -1, "{": 1, "}": -1}.get(ch, 0)
+        if depth == 0 and ch == ",":
+            return False
+    return True
 
 
 def _param(func: str, param: str) -> str:

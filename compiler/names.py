@@ -91,6 +91,20 @@ LOCAL_AVOID = PYTHON_WORDS | TEMPLATE_LOCALS
 FILTER_LOCAL = "{}_"
 
 
+# Locals the optimisation passes bind (compiler/passes/rewrite.py `Names`): a comprehension's
+# variable renamed where a definition is inlined, a value bound once. Each is spelled as one of
+# the rule set's own locals or definitions, or `once`, with a number after it where that name
+# is taken, and like no other name of the rule set (so none can hide another).
+PASS_LOCAL_BASE = "once"
+
+
+def pass_local(name: str, bases: frozenset[str] | set[str]) -> bool:
+    """Whether `name` is spelled as the passes spell a local: one of `bases` (the rule set's
+    locals and definitions) or `once`, and perhaps a number."""
+    digits = len(name) - len(name.rstrip("0123456789"))
+    return any(name[:len(name) - k] in bases or name[:len(name) - k] == PASS_LOCAL_BASE for k in range(digits + 1))
+
+
 def local_name(name: str) -> str:
     """A rule file's local (choice, `let`, loop variable, parameter) as generated code spells it.
 

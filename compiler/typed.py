@@ -197,8 +197,23 @@ class Cond:
     span: SourceSpan
 
 
+@dataclass(frozen=True, slots=True)
+class Note:
+    """An expression an optimisation pass (compiler/passes/) derived, with what it did, for the
+    generated line's comment: `verb` "inlined" and `what` "province_of (base.yaml:284)". It
+    computes what `expr` computes; lowering writes `expr` in parentheses. A note over a list of
+    one item is the domain of a clause that binds that value once (`for h in (v,)`): its local
+    is read only where `v` was, so `v` is written as it is (not made a tuple: the same object)."""
+
+    verb: str
+    what: str
+    expr: Expr
+    ty: Ty
+    span: SourceSpan
+
+
 Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | ListIndex | AttrOf | Collection
-        | Comprehension | Unary | Binary | Cond | RecordNew | RecordField)
+        | Comprehension | Unary | Binary | Cond | RecordNew | RecordField | Note)
 
 
 # -- effects ------------------------------------------------------------------------------------
@@ -455,4 +470,6 @@ def subexpressions(e: Expr) -> tuple[Expr, ...]:
             return (e.left, e.right)
         case Cond():
             return (e.test, e.then, e.orelse)
+        case Note():
+            return (e.expr,)
     raise AssertionError(e)

@@ -37,6 +37,8 @@ class Pass(Protocol):
 # The passes, in the order they run, each with what it does in a line (`compile --help`, the
 # docs, the header of a generated module).
 PASSES: dict[str, str] = {
+    "inline": "small definitions written where they are called, not called as methods",
+    "hoist": "work that does not change from item to item done once, before the loop",
 }
 ALL: frozenset[str] = frozenset(PASSES)
 

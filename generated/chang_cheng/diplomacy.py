@@ -2,6 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/diplomacy.yaml  sha256:f0258497c1294bac
 # Change the rules and run `rulewright compile chang-cheng/diplomacy` instead.
+# Optimised by the passes (docs/optimiser.md): inline, hoist.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/diplomacy`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from rulewright.generated.chang_cheng.base import (
     AT_ZERO,
     DIPLOMACY,
     DRAWN,
+    PROVINCE,
     ChangChengState,
     _board_great_wall,
 )
@@ -27,7 +29,7 @@ class ChangChengDiplomacyState(ChangChengState):
             first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
             self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
             self._derived = None  # base.yaml:505
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for f in range(8) if self.board.face_piece[f] != self.board.face_piece[first])), True))  # base.yaml:506
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
@@ -43,7 +45,7 @@ class ChangChengDiplomacyState(ChangChengState):
 
     def provinces_walled(self, p: int) -> int:
         # rules/chang-cheng/diplomacy.yaml:14
-        return len(frozenset(self.province_at(s) for s in self.laid() if (self.mongol_wall(s) and self.builder[s] == p)))  # diplomacy.yaml:14
+        return len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if (self.mongol_wall(s) and self.builder[s] == p)))  # diplomacy.yaml:14; inlined province_at (base.yaml:443)
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""

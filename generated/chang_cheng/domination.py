@@ -2,6 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/domination.yaml  sha256:55c225d0270dd34f
 # Change the rules and run `rulewright compile chang-cheng/domination` instead.
+# Optimised by the passes (docs/optimiser.md): inline, hoist.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/domination`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class ChangChengDominationState(ChangChengState):
             first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
             self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
             self._derived = None  # base.yaml:505
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for f in range(8) if self.board.face_piece[f] != self.board.face_piece[first])), True))  # base.yaml:506
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508

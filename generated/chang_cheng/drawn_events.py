@@ -6,6 +6,7 @@
 #   rules/chang-cheng/watchers.yaml  sha256:df5ecde251534ebf
 #   rules/chang-cheng/drawn-events.yaml  sha256:92b3619b87dd1696
 # Change the rules and run `rulewright compile chang-cheng/drawn-events` instead.
+# Optimised by the passes (docs/optimiser.md): inline, hoist.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/drawn-events`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rulewright.generated.chang_cheng.base import (
     DOMINATION,
     DRAWN,
     IMPERIAL_RECOGNITION,
+    PROVINCE,
     WATCHERS,
     _board_great_wall,
 )
@@ -52,7 +54,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
             first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
             self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
             self._derived = None  # base.yaml:505
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for f in range(8) if self.board.face_piece[f] != self.board.face_piece[first])), True))  # base.yaml:506
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
@@ -81,7 +83,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
 
     def provinces_walled(self, p: int) -> int:
         # rules/chang-cheng/diplomacy.yaml:14
-        return len(frozenset(self.province_at(s) for s in self.laid() if (self.mongol_wall(s) and self.builder[s] == p)))  # diplomacy.yaml:14
+        return len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if (self.mongol_wall(s) and self.builder[s] == p)))  # diplomacy.yaml:14; inlined province_at (base.yaml:443)
 
     def own_sections(self, p: int) -> Sequence[int]:
         # rules/chang-cheng/domination.yaml:13

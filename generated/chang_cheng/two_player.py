@@ -2,6 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/two-player.yaml  sha256:011a15bae84e893c
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
+# Optimised by the passes (docs/optimiser.md): inline, hoist.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -294,7 +295,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         if memo is not None and 'neutral_spaces' in memo:
             remembered: Sequence[int] = memo['neutral_spaces']
             return remembered
-        value: Sequence[int] = [s for s in self.laid() if (self.open_space(s) and (self.province_at(s) in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]
+        value: Sequence[int] = [s for s in self.laid() if (self.open_space(s) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]
         if memo is not None:
             memo['neutral_spaces'] = value
         return value
@@ -304,7 +305,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("procedures.check_protection")
         rt.spend(self, 67804, 'rules/chang-cheng/base.yaml:555')  # base.yaml:555
-        due = [r for r in self.provinces_laid() if ((not self.protected[r] and r in self.board.regions_touching(built, PROVINCE)) and self.full(r))]  # base.yaml:557
+        due = [r for r in self.provinces_laid() if ((not self.protected[r] and r in self.board.regions_touching(built, PROVINCE)) and all(self.block_at[s2] != EMPTY for s2 in self.board.region_spots[r]))]  # base.yaml:557; inlined full (base.yaml:468)
         if (len(due) == 2 and self.opt_protection_order == BUILDER_CHOOSES):  # base.yaml:558
             for scored_first in (yield rt.Ask(self.current, 'scored_first', due, 'rules/chang-cheng/base.yaml:559')):  # base.yaml:559
                 yield from self.protect(scored_first)  # base.yaml:560
@@ -321,7 +322,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         return [name for name, value in (
             ('sections_conserved', all((((self.singles[p] + sum(1 for s in self.board.spots if (self.builder[s] == p and (self.block_at[s] == SINGLE or self.block_at[s] == RUIN)))) == 14 and sum(1 for s in self.board.spots if (self.builder[s] == p and self.block_at[s] == DOUBLE)) == (0 if self.double_left[p] else 2)) and sum(1 for s in self.board.spots if (self.builder[s] == p and self.block_at[s] == TOWER)) == (0 if self.tower_left[p] else 1)) for p in range(self.num_players))),  # rules/chang-cheng/base.yaml:849
             ('cards_conserved', all((((len(self.hand[p]) + len(self.placed[p])) <= 6 and all(c[1] not in self.hand[p] for c in (self.placed[p] if len(self.placed[p]) <= 16 else rt.walk(self, self.placed[p], 2, 'rules/chang-cheng/base.yaml:858')))) and len(self.placed[p]) == sum(sum(1 for b in (self.backs[r] if len(self.backs[r]) <= 16 else rt.walk(self, self.backs[r], 1, 'rules/chang-cheng/base.yaml:859')) if b == p) for r in range(len(self.board.region_names)))) for p in range(self.num_players))),  # rules/chang-cheng/base.yaml:856
-            ('sections_only_on_the_wall', all(self.block_at[s] == EMPTY for s in self.board.spots if s not in self.laid())),  # rules/chang-cheng/base.yaml:862
+            ('sections_only_on_the_wall', all(self.block_at[s] == EMPTY for laid in (self.laid(),) for s in self.board.spots if s not in laid)),  # rules/chang-cheng/base.yaml:862
             ('each_piece_laid_once', len(frozenset(self.board.face_piece[f] for f in self.layout)) == len(self.layout)),  # rules/chang-cheng/base.yaml:864
             ('three_emperor_cards', len(self.emperor_on) <= 3 and all(self.protected[r] for r in self.emperor_on)),  # rules/chang-cheng/base.yaml:867
             ('at_most_two_event_cards', len(self.events) <= 2),  # rules/chang-cheng/base.yaml:870

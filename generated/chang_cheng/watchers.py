@@ -2,6 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/watchers.yaml  sha256:df5ecde251534ebf
 # Change the rules and run `rulewright compile chang-cheng/watchers` instead.
+# Optimised by the passes (docs/optimiser.md): inline, hoist.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/watchers`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
     DRAWN,
+    MONGOL,
     WATCHERS,
     ChangChengState,
     _board_great_wall,
@@ -26,7 +28,7 @@ class ChangChengWatchersState(ChangChengState):
             first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
             self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
             self._derived = None  # base.yaml:505
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for f in range(8) if self.board.face_piece[f] != self.board.face_piece[first])), True))  # base.yaml:506
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
@@ -45,8 +47,8 @@ class ChangChengWatchersState(ChangChengState):
         if self.trace is not None:
             self.trace.append("procedures.on_occupied")
         yield from self.look_after_building(self.current, s)  # watchers.yaml:17
-        if (WATCHERS in self.events and self.has_peril[self.mongol_at(s)]):  # watchers.yaml:18
-            self.face_up_peril[self.mongol_at(s)] = self.peril[self.mongol_at(s)]  # watchers.yaml:19
+        if (WATCHERS in self.events and self.has_peril[self.board.region_of[MONGOL][s]]):  # watchers.yaml:18; inlined mongol_at (base.yaml:444)
+            self.face_up_peril[self.board.region_of[MONGOL][s]] = self.peril[self.board.region_of[MONGOL][s]]  # watchers.yaml:19; inlined mongol_at (base.yaml:444)
             self._derived = None  # watchers.yaml:19
 
 

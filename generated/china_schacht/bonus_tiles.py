@@ -2,6 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:94cf85ca196878e1
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
+# Optimised by the passes (docs/optimiser.md): inline, hoist.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rulewright.generated.china_schacht.base import (
     PHASE_REFILL,
     PHASE_SECOND,
     PHASE_TURN,
+    PROVINCE,
     YELLOW,
     ChinaSchachtState,
     _board_face_3_4,
@@ -109,7 +111,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('build', {})
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
-            for space in [s for s in self.open_spaces() if (self.pays_for(cards, self.province_of(s)) and not self.face_down_in(self.province_of(s)))]:  # rules/china-schacht/bonus-tiles.yaml:77
+            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if ((once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not any(self.covered[s2] for r2 in (self.board.region_of[PROVINCE][s],) for s2 in self.board.region_spots[r2]))]:  # rules/china-schacht/bonus-tiles.yaml:77; hoisted len(cards) == 1 out of the loop; inlined province_of (base.yaml:284), pays_for (base.yaml:336), face_down_in (bonus-tiles.yaml:36)
                 action = cache.get((tuple(cards), space))
                 if action is None:
                     action = cache[(tuple(cards), space)] = rt.Action('build', (tuple(cards), space), self._action_text)
@@ -121,7 +123,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             return
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('reveal', {})
-        for province_at in [r for r in self.open_provinces() if (self.face_down_in(r) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:84
+        for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (any(self.covered[s2] for s2 in self.board.region_spots[r]) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:84; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), face_down_in (bonus-tiles.yaml:36)
             action = cache.get(province_at)
             if action is None:
                 action = cache[province_at] = rt.Action('reveal', (province_at,), self._action_text)
@@ -220,17 +222,17 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def most_tiles(self, p: int, c: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:42
-        return (self.tiles_of(p, c) > 0 and all(self.tiles_of(q, c) <= self.tiles_of(p, c) for q in range(self.num_players)))  # bonus-tiles.yaml:42
+        return (self.tiles_of(p, c) > 0 and all(self.tiles_of(q, c) <= tiles_of for tiles_of in (self.tiles_of(p, c),) for q in range(self.num_players)))  # bonus-tiles.yaml:42; hoisted tiles_of(p, c) out of the loop
 
     def place_bonus_tiles(self) -> None:
         # rules/china-schacht/bonus-tiles.yaml:50
         if self.trace is not None:
             self.trace.append("procedures.place_bonus_tiles")
-        for r in self.provinces():  # bonus-tiles.yaml:54
+        for r in self.board.regions_of_kind[PROVINCE]:  # bonus-tiles.yaml:54; inlined provinces (base.yaml:286)
             for _ in range(0, 2):  # bonus-tiles.yaml:55
-                s = rt.draw_from(self.rng, [t for t in self.board.region_spots[r] if (self.off_junction(t) and not self.covered[t])])  # bonus-tiles.yaml:56
+                s = rt.draw_from(self.rng, [t for t in self.board.region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:56; inlined off_junction (bonus-tiles.yaml:35)
                 self.covered[s] = True  # bonus-tiles.yaml:57
-        for c in self.bonus_colours():  # bonus-tiles.yaml:58
+        for c in (YELLOW, ORANGE, GREEN):  # bonus-tiles.yaml:58; inlined bonus_colours (bonus-tiles.yaml:32)
             for _ in range(0, 6):  # bonus-tiles.yaml:59
                 s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:60
                 self.tile_under[s] = (c,)  # bonus-tiles.yaml:61
@@ -240,10 +242,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         rt.new_move(self)
         return {
             'track': self.score[player],  # rules/china-schacht/base.yaml:541
-            'palaces': sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r]),  # rules/china-schacht/base.yaml:544
+            'palaces': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
             'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:546
             'roads': self.chain_points(player),  # rules/china-schacht/base.yaml:547
-            'bonus_tiles': 6 * sum(1 for c in self.bonus_colours() if self.most_tiles(player, c)),  # rules/china-schacht/bonus-tiles.yaml:109
+            'bonus_tiles': 6 * sum(1 for c in (YELLOW, ORANGE, GREEN) if self.most_tiles(player, c)),  # rules/china-schacht/bonus-tiles.yaml:109
         }
 
     def _copy_fields(self, other: Any) -> None:

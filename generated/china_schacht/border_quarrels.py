@@ -2,6 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
+# Optimised by the passes (docs/optimiser.md): inline, hoist.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -160,11 +161,11 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if not self._guard_build():
             return
         if len(self.hand[self.current]) > 16:
-            rt.grown(self, 1183, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:372')
+            rt.grown(self, 1185, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:372')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('build', {})
         for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
-            for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.provinces_at(s))]:  # rules/china-schacht/border-quarrels.yaml:139
+            for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.board.regions_at[PROVINCE][s])]:  # rules/china-schacht/border-quarrels.yaml:139; inlined provinces_at (border-quarrels.yaml:112)
                 action = cache.get((tuple(cards), space))
                 if action is None:
                     action = cache[(tuple(cards), space)] = rt.Action('build', (tuple(cards), space), self._action_text)
@@ -179,8 +180,8 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self.pay(cards)  # border-quarrels.yaml:142
         self.palace_of[space] = (self.current,)  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
-        for r in self.provinces_at(space):  # border-quarrels.yaml:149
-            if (not self.scored[r] and not any(self.free(s) for s in self.board.region_spots[r])):  # border-quarrels.yaml:150
+        for r in self.board.regions_at[PROVINCE][space]:  # border-quarrels.yaml:149; inlined provinces_at (border-quarrels.yaml:112)
+            if (not self.scored[r] and not any((not self.palace_of[s]) for s in self.board.region_spots[r])):  # border-quarrels.yaml:150; inlined free (base.yaml:290)
                 self.score_province(r)  # border-quarrels.yaml:151
         self.next_piece()  # border-quarrels.yaml:152
 
@@ -190,7 +191,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if memo is not None and 'open_spaces' in memo:
             remembered: Sequence[int] = memo['open_spaces']
             return remembered
-        value: Sequence[int] = [s for s in self.board.spots if (self.free(s) and self.open_to(self.provinces_at(s)))]
+        value: Sequence[int] = [s for s in self.board.spots if ((not self.palace_of[s]) and self.open_to(self.board.regions_at[PROVINCE][s]))]
         if memo is not None:
             memo['open_spaces'] = value
         return value
@@ -205,39 +206,47 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if memo is not None and 'two_colours' in memo:
             remembered: Sequence[Sequence[int]] = memo['two_colours']
             return remembered
-        value: Sequence[Sequence[int]] = [(range(5)[(k // len(range(5)))], range(5)[(k % len(range(5)))]) for k in range(0, (len(range(5)) * len(range(5)))) if (k // len(range(5))) < (k % len(range(5)))]
+        value: Sequence[Sequence[int]] = [(range(5)[rt.div(k, once, 'rules/china-schacht/border-quarrels.yaml:115')], range(5)[rt.mod(k, once, 'rules/china-schacht/border-quarrels.yaml:115')]) for once in (len(range(5)),) for k in range(0, (once * once)) if rt.div(k, once, 'rules/china-schacht/border-quarrels.yaml:116') < rt.mod(k, once, 'rules/china-schacht/border-quarrels.yaml:116')]
         if memo is not None:
             memo['two_colours'] = value
         return value
 
     def pays_for_space(self, cards: Sequence[int], rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:123
-        return ((len(cards) == 2 and all(c in [self.board.region_attributes[0][r] for r in rs] for c in cards)) if len(rs) == 2 else (cards[0] == cards[(len(cards) - 1)] and self.pays_for(cards, rs[0])))  # border-quarrels.yaml:123
+        return ((len(cards) == 2 and all(c in once for once in ([self.board.region_attributes[0][r] for r in rs],) for c in cards)) if len(rs) == 2 else (cards[0] == cards[(len(cards) - 1)] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][rs[0]]))))  # border-quarrels.yaml:123; hoisted list(... for r in rs) out of the loop; inlined pays_for (base.yaml:336)
 
     def open_to(self, rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:128
-        return (any(r in self.open_provinces() for r in rs) and not ((self.here and self.opt_post_empty == BOTH_PROVINCES) and any(self.empty(r) for r in rs)))  # border-quarrels.yaml:128
+        return (any(r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) for r in rs) and not ((self.here and self.opt_post_empty == BOTH_PROVINCES) and any((not self.emissaries[r] and sum(1 for s3 in self.board.region_spots[r] if not (not self.palace_of[s3])) == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
+
+    def start_placing(self, r: int) -> None:
+        # rules/china-schacht/base.yaml:451
+        if self.trace is not None:
+            self.trace.append("procedures.start_placing")
+        if not self.here:  # base.yaml:452
+            self.here = (r,)  # base.yaml:453
+            self.was_empty = (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
 
     def start_at(self, s: int) -> None:
         # rules/china-schacht/border-quarrels.yaml:155
         if self.trace is not None:
             self.trace.append("procedures.start_at")
-        if len(self.provinces_at(s)) == 1:  # border-quarrels.yaml:160
-            self.start_placing(self.province_of(s))  # border-quarrels.yaml:161
+        if len(self.board.regions_at[PROVINCE][s]) == 1:  # border-quarrels.yaml:160; inlined provinces_at (border-quarrels.yaml:112)
+            self.start_placing(self.board.region_of[PROVINCE][s])  # border-quarrels.yaml:161; inlined province_of (base.yaml:284)
         elif not self.here:  # border-quarrels.yaml:162
             if self.opt_post_empty == TURN_PROVINCE:  # border-quarrels.yaml:163
-                self.here = tuple([r for r in self.provinces_at(s) if not self.empty(r)])  # border-quarrels.yaml:164
+                self.here = tuple([r for r in self.board.regions_at[PROVINCE][s] if not (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0)])  # border-quarrels.yaml:164; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
                 self.was_empty = not self.here  # border-quarrels.yaml:165
             else:
-                self.here = tuple(self.provinces_at(s))  # border-quarrels.yaml:167
-                self.was_empty = any(self.empty(r) for r in self.provinces_at(s))  # border-quarrels.yaml:168
+                self.here = tuple(self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:167; inlined provinces_at (border-quarrels.yaml:112)
+                self.was_empty = any((not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0) for r in self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:168; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
         rt.new_move(self)
         return {
             'track': self.score[player],  # rules/china-schacht/base.yaml:541
-            'palaces': sum(self.palace_award(player, r) for r in self.provinces() if not self.scored[r]),  # rules/china-schacht/base.yaml:544
+            'palaces': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
             'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:546
             'roads': self.chain_points(player),  # rules/china-schacht/base.yaml:547
             'harbours': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[HARBOUR]),  # rules/china-schacht/border-quarrels.yaml:176

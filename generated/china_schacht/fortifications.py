@@ -2,6 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
+# Optimised by the passes (docs/optimiser.md): inline, hoist.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ from typing import Any, ClassVar
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
+    BEST,
+    ONE_PER_NETWORK,
     PHASE_REFILL,
     PHASE_SECOND,
     PHASE_TURN,
+    PROVINCE,
     ChinaSchachtState,
     _board_face_3_4,
     _board_face_4_5,
@@ -86,7 +90,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('fortify', {})
         for cards in self.all_payments(self.current):  # rules/china-schacht/fortifications.yaml:82
-            for space in [s for s in self.open_spaces() if (not self.fortified[s] and self.pays_for(cards, self.province_of(s)))]:  # rules/china-schacht/fortifications.yaml:83
+            for space in [s for s in self.open_spaces() if (not self.fortified[s] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83; inlined province_of (base.yaml:284), pays_for (base.yaml:336)
                 action = cache.get((tuple(cards), space))
                 if action is None:
                     action = cache[(tuple(cards), space)] = rt.Action('fortify', (tuple(cards), space), self._action_text)
@@ -134,7 +138,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.fortify")
-        self.start_placing(self.province_of(space))  # fortifications.yaml:86
+        self.start_placing(self.board.region_of[PROVINCE][space])  # fortifications.yaml:86; inlined province_of (base.yaml:284)
         self.pay(cards)  # fortifications.yaml:87
         self.fortified[space] = True  # fortifications.yaml:88
         self.fortifications_left[self.current] -= 1  # fortifications.yaml:89
@@ -157,19 +161,23 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def empty(self, r: int) -> bool:
         # rules/china-schacht/fortifications.yaml:46
-        return ((not self.emissaries[r] and self.palaces_total(r) == 0) and not any(self.fortified[s] for s in self.board.region_spots[r]))  # fortifications.yaml:46
+        return ((not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0) and not any(self.fortified[s] for s in self.board.region_spots[r]))  # fortifications.yaml:46; inlined free (base.yaml:290), palaces_total (base.yaml:288)
 
     def palace_award(self, p: int, r: int) -> int:
         # rules/china-schacht/fortifications.yaml:54
-        return (self.province_points(p, r) * (2 if any(self.on_fortification(p, s) for s in self.board.region_spots[r]) else 1))  # fortifications.yaml:54
+        return (self.province_points(p, r) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in self.board.region_spots[r]) else 1))  # fortifications.yaml:54; inlined on_fortification (fortifications.yaml:51)
+
+    def chains_of(self, p: int) -> Sequence[Sequence[int]]:
+        # rules/china-schacht/base.yaml:321
+        return (self.board.best_road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, [s2 for s2 in self.board.spots if (self.fortified[s2] and p in self.palace_of[s2])]) if self.opt_chain_cut == BEST else self.board.road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321; inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
 
     def chain_bonus(self, p: int) -> Sequence[int]:
         # rules/china-schacht/fortifications.yaml:60
-        return [s for s in self.board.spots if self.on_fortification(p, s)]  # fortifications.yaml:60
+        return [s for s in self.board.spots if (self.fortified[s] and p in self.palace_of[s])]  # fortifications.yaml:60; inlined on_fortification (fortifications.yaml:51)
 
     def chain_points(self, p: int) -> int:
         # rules/china-schacht/fortifications.yaml:61
-        return sum((len(c) * (2 if any(self.on_fortification(p, s) for s in c) else 1)) for c in self.chains_of(p))  # fortifications.yaml:61
+        return sum((len(c) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in c) else 1)) for c in self.chains_of(p))  # fortifications.yaml:61; inlined on_fortification (fortifications.yaml:51)
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/fortifications.yaml:49; remembered while the legal actions are listed
@@ -177,7 +185,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         if memo is not None and 'open_spaces' in memo:
             remembered: Sequence[int] = memo['open_spaces']
             return remembered
-        value: Sequence[int] = [s for s in self.board.spots if ((self.free(s) and self.province_of(s) in self.open_provinces()) and (not self.fortified_here or s in self.fortified_here))]
+        value: Sequence[int] = [s for s in self.board.spots if (((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in (self.here if self.here else self.board.regions_of_kind[PROVINCE])) and (not self.fortified_here or s in self.fortified_here))]
         if memo is not None:
             memo['open_spaces'] = value
         return value
@@ -185,6 +193,14 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     def on_fortification(self, p: int, s: int) -> bool:
         # rules/china-schacht/fortifications.yaml:51
         return (self.fortified[s] and p in self.palace_of[s])  # fortifications.yaml:51
+
+    def start_placing(self, r: int) -> None:
+        # rules/china-schacht/base.yaml:451
+        if self.trace is not None:
+            self.trace.append("procedures.start_placing")
+        if not self.here:  # base.yaml:452
+            self.here = (r,)  # base.yaml:453
+            self.was_empty = self.empty(r)  # base.yaml:454
 
     def _tie_break(self, player: int) -> int:
         # rules/china-schacht/fortifications.yaml:106: among players tied on score, the higher value wins

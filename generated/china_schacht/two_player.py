@@ -2,6 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
+# Optimised by the passes (docs/optimiser.md): inline, hoist.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from rulewright.generated.china_schacht.base import (
     PHASE_REFILL,
     PHASE_SECOND,
     PHASE_TURN,
+    PROVINCE,
     ChinaSchachtState,
     _board_face_3_4,
 )
@@ -109,7 +111,15 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
-        super()._prepare()
+        for c in range(5):  # base.yaml:349
+            for _ in range((2), self.cards_of(c)):  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110)
+                if len(self.deck) > 16:
+                    rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')
+                self.deck = (*self.deck, *(c,))  # base.yaml:351
+        for p in range(self.num_players):  # base.yaml:353
+            for _ in range(0, 3):  # base.yaml:354
+                self.draw_blind(p)  # base.yaml:355
+        self.refill_face_up()  # base.yaml:357
         self.emperor_refill()  # two-player.yaml:139
         if self.opt_emperor_emissaries == NINE:  # two-player.yaml:141
             self.emissaries_left[(self.num_players + 0)] = 9  # two-player.yaml:142
@@ -157,6 +167,19 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self._legal_emperor_rests(actions)
         return actions
 
+    def _legal_send(self, actions: list[rt.Action]) -> None:
+        # rules/china-schacht/base.yaml:391: send
+        if not self._guard_send():
+            return
+        # Actions are interned per board: the same move is the same object in every state.
+        cache = self.board.action_cache.setdefault('send', {})
+        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:397
+            for province_to in [r for once in (len(cards) == 1,) for r in self.open_provinces() if ((once == (cards[0] == self.board.region_attributes[0][r])) and (max((sum(1 for s2 in self.board.region_spots[r] if q2 in self.palace_of[s2]) for q2 in range(self.num_seats)), default=0) - len(self.emissaries[r])) > 0)]:  # rules/china-schacht/base.yaml:398; hoisted len(cards) == 1 out of the loop; inlined pays_for (base.yaml:336), palaces_in (base.yaml:287), emissary_room (base.yaml:294)
+                action = cache.get((tuple(cards), province_to))
+                if action is None:
+                    action = cache[(tuple(cards), province_to)] = rt.Action('send', (tuple(cards), province_to), self._action_text)
+                actions.append(action)
+
     def _legal_emperor_first(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:152: emperor_first
         if not self._guard_emperor_first():
@@ -199,7 +222,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('emperor_palace', {})
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_build(r)]:  # rules/china-schacht/two-player.yaml:191
-            for space in [s for s in self.board.region_spots[province_to] if self.free(s)]:  # rules/china-schacht/two-player.yaml:192
+            for space in [s for s in self.board.region_spots[province_to] if (not self.palace_of[s])]:  # rules/china-schacht/two-player.yaml:192; inlined free (base.yaml:290)
                 for cards in self.emperor_payments(self.board.region_attributes[0][province_to]):  # rules/china-schacht/two-player.yaml:193
                     action = cache.get((province_to, space, tuple(cards)))
                     if action is None:
@@ -347,7 +370,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_pay(cards)  # two-player.yaml:196
         self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
-        if (not self.scored[province_to] and not any(self.free(s) for s in self.board.region_spots[province_to])):  # two-player.yaml:201
+        if (not self.scored[province_to] and not any((not self.palace_of[s]) for s in self.board.region_spots[province_to])):  # two-player.yaml:201; inlined free (base.yaml:290)
             self.score_province(province_to)  # two-player.yaml:202
         self.emperor_done()  # two-player.yaml:203
 
@@ -402,9 +425,20 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if memo is not None and 'open_provinces' in memo:
             remembered: Sequence[int] = memo['open_provinces']
             return remembered
-        value: Sequence[int] = ([r for r in self.provinces() if not (self.was_empty and r in self.here)] if (self.two_provinces_now and self.here) else (self.here if self.here else self.provinces()))
+        value: Sequence[int] = ([r for r in self.board.regions_of_kind[PROVINCE] if not (self.was_empty and r in self.here)] if (self.two_provinces_now and self.here) else (self.here if self.here else self.board.regions_of_kind[PROVINCE]))
         if memo is not None:
             memo['open_provinces'] = value
+        return value
+
+    def open_spaces(self) -> Sequence[int]:
+        # rules/china-schacht/base.yaml:340; remembered while the legal actions are listed
+        memo = self._memo
+        if memo is not None and 'open_spaces' in memo:
+            remembered: Sequence[int] = memo['open_spaces']
+            return remembered
+        value: Sequence[int] = [s for s in self.board.spots if ((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in self.open_provinces())]
+        if memo is not None:
+            memo['open_spaces'] = value
         return value
 
     def kept_of(self, p: int, c: int) -> int:
@@ -421,11 +455,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def emperor_can_build(self, r: int) -> bool:
         # rules/china-schacht/two-player.yaml:125
-        return ((self.palaces_left[(self.num_players + 0)] > 0 and any(self.free(s) for s in self.board.region_spots[r])) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:125
+        return ((self.palaces_left[(self.num_players + 0)] > 0 and any((not self.palace_of[s]) for s in self.board.region_spots[r])) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:125; inlined free (base.yaml:290)
 
     def emperor_can_send(self, r: int) -> bool:
         # rules/china-schacht/two-player.yaml:127
-        return ((self.emissaries_left[(self.num_players + 0)] > 0 and self.emissary_room(r) > 0) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:127
+        return ((self.emissaries_left[(self.num_players + 0)] > 0 and (max((sum(1 for s4 in self.board.region_spots[r] if q2 in self.palace_of[s4]) for q2 in range(self.num_seats)), default=0) - len(self.emissaries[r])) > 0) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:127; inlined palaces_in (base.yaml:287), emissary_room (base.yaml:294)
 
     def emperor_occupied(self) -> Sequence[int]:
         # rules/china-schacht/two-player.yaml:129; remembered while the legal actions are listed
@@ -433,7 +467,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if memo is not None and 'emperor_occupied' in memo:
             remembered: Sequence[int] = memo['emperor_occupied']
             return remembered
-        value: Sequence[int] = [r for r in self.provinces() if (not self.empty(r) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]
+        value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]
         if memo is not None:
             memo['emperor_occupied'] = value
         return value
@@ -444,10 +478,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if memo is not None and 'emperor_provinces' in memo:
             remembered: Sequence[int] = memo['emperor_provinces']
             return remembered
-        value: Sequence[int] = (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.provinces() if (self.emperor_can_build(r) or self.emperor_can_send(r))])
+        value: Sequence[int] = (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.board.regions_of_kind[PROVINCE] if (self.emperor_can_build(r) or self.emperor_can_send(r))])
         if memo is not None:
             memo['emperor_provinces'] = value
         return value
+
+    def start_placing(self, r: int) -> None:
+        # rules/china-schacht/base.yaml:451
+        if self.trace is not None:
+            self.trace.append("procedures.start_placing")
+        if not self.here:  # base.yaml:452
+            self.here = (r,)  # base.yaml:453
+            self.was_empty = (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
 
     def pay(self, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:221

@@ -2,6 +2,7 @@
 #   rules/mandarin/base.yaml  sha256:b7c071db5dcd14f9
 #   rules/mandarin/money.yaml  sha256:7372ea4f402ea9a3
 # Change the rules and run `rulewright compile mandarin/money` instead.
+# Optimised by the passes (docs/optimiser.md): inline, hoist.
 """Mandarin (Tom Kremer): rule set `mandarin/money`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rulewright.generated.mandarin.base import (
     PHASE_SEIZE,
     PHASE_TAKE,
     PHASE_TURN,
+    TILE_EMPEROR,
     MandarinState,
     _board_zodiac,
 )
@@ -110,7 +112,7 @@ class MandarinMoneyState(MandarinState):
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
         return {
-            'wealth': self.money[player] + sum(self.value(t) for t in self.card[player]),  # rules/mandarin/money.yaml:32
+            'wealth': self.money[player] + sum((400 if TILE_EMPEROR[t] else 200) for t in self.card[player]),  # rules/mandarin/money.yaml:32
         }
 
     def _action_text(self, action: rt.Action) -> str:

@@ -1315,8 +1315,8 @@ class ChangChengState(rt.State):
             self._d_tower_spaces = self._d_card_provinces = None  # base.yaml:703
             self._derived = None  # base.yaml:703
         elif len(free) == 2:  # base.yaml:704
-            for kept in (yield rt.Ask((self.current if self.opt_reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:705')):  # base.yaml:705
-                self.reserved[kept] = self.current  # base.yaml:706
+            for kept_ in (yield rt.Ask((self.current if self.opt_reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:705')):  # base.yaml:705
+                self.reserved[kept_] = self.current  # base.yaml:706
                 self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:706
                 self._d_tower_spaces = self._d_card_provinces = None  # base.yaml:706
                 self._derived = None  # base.yaml:706

@@ -813,6 +813,7 @@ def apply_position(s: Scenario, state: State) -> str | None:
                 setattr(state, name, current)
     state._legal_cache = None
     state._derived = None
+    state._drop_kept()  # (values the optimiser keeps between moves: compiler/passes/derived.py)
     state._pending = None  # a position is between moves: no seat is asked anything (docs/scenarios.md)
     if to_act is not None:
         try:

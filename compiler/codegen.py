@@ -83,6 +83,7 @@ _ENV.filters["paren"] = _paren
 _ENV.filters["pyrepr"] = repr
 _ENV.filters["comment"] = _comment
 _ENV.filters["docstring"] = _docstring
+_ENV.filters["self_attr"] = "self.{}".format
 
 
 def class_name(game: str, variant: str) -> str:
@@ -183,7 +184,8 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         region_kinds=repr(program.region_kinds),
         class_name=class_name(rs.game, rs.variant),
         slots=tuple([slot for _, slot, _ in program.options] + [f.name for f in program.fields]
-                    + (["_budget"] if program.resets else [])),  # the budget of a move (runtime/limits.py)
+                    + (["_budget"] if program.resets else [])  # the budget of a move (runtime/limits.py)
+                    + [slot for slot, _ in program.kept_slots]),  # values kept between moves (passes/derived.py)
         fields=program.fields,
         phase_names=repr(tuple(p.name for p in program.phases)),
         phase_stuck=repr(tuple(p.stuck for p in program.phases)),
@@ -202,6 +204,9 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         procedures=program.procedures,
         end=program.end,
         end_span=program.end_span or rs.span,
+        end_kept=program.end_kept,
+        kept_slots=program.kept_slots,
+        phase_drops=program.phase_drops,
         scoring=program.scoring,
         invariants=[(name, code, span, next(i.doc for i in rs.invariants if i.name == name))
                     for name, code, span in program.invariants],

@@ -98,6 +98,7 @@ class LoweredFunction:
     doc: str = ""
     steps: bool = False  # (a procedure) it can wait for a decision: a generator
     cached: bool = False  # a definition computed once per state (its body remembers its value)
+    kept: str = ""  # (pass `derived`) kept between moves: when it is computed again, for its comment
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +177,11 @@ class Program:
     turn_end_steps: bool = False
     asks: list[tuple[str, str]] = field(default_factory=list)
     invariants: list[tuple[str, str, SourceSpan]] = field(default_factory=list)  # name, condition, where
+    # Values kept between moves (passes `derived`, `end_once`): each slot and its annotation; the
+    # slots a new phase or turn drops (they read the seat to act); the end's note, if it is kept.
+    kept_slots: list[tuple[str, str]] = field(default_factory=list)
+    phase_drops: list[str] = field(default_factory=list)
+    end_kept: str = ""
 
 
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
@@ -234,11 +240,22 @@ class _Lowerer:
         # scopes were open when it began (a name bound deeper is a comprehension's own).
         self.prechecks: list[str] | None = None
         self.statement_scopes = 0
-        # Some definition is `cached: true`: every change of a field forgets the values remembered.
-        self.caching = any(d.cached for d in typed.defines)
         # What the passes derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.
         self.notes: dict[str, dict[str, None]] = {}
+        # Values kept between moves (passes `derived`, `end_once`): each kept definition's slot, and
+        # the slots that an assignment to each field drops.
+        self.kept = {name: f"_d_{name}" for name, _ in self.plan.derived}
+        self.drops: dict[str, list[str]] = {}
+        kept_reads = [(self.kept[name], reads) for name, reads in self.plan.derived]
+        if self.plan.end_once is not None and typed.end is not None:
+            kept_reads.append((END_SLOT, self.plan.end_once))
+        for slot, reads in kept_reads:
+            for name in sorted(reads.fields):
+                self.drops.setdefault(name, []).append(slot)
+        self.program.phase_drops = [slot for slot, reads in kept_reads if reads.volatile]
+        # Some definition is `cached: true` (and not kept): every change of a field forgets the values remembered.
+        self.caching = any(d.cached and d.name not in self.kept for d in typed.defines)
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -1189,10 +1206,13 @@ class _Lowerer:
         self.costs[id(s)] = 1  # the work of a statement, beyond that of its parts (set below)
         match s:
             case t.Assign():
+                stale: list[Line] = []  # the values kept between moves that read the field: stale now
+                if s.target.kind in ("field", "perfield"):
+                    stale = _dropped(self.drops.get(s.target.name, ()), depth, s.span)
                 if self.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
-                    return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span),
+                    return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *stale,
                                                           Line(depth, "self._derived = None", s.span)])
-                return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span)])
+                return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *stale])
             case t.Let():
                 return self.statement(depth, lambda: self.let(s, depth))
             case t.CallEffect():
@@ -1376,12 +1396,23 @@ class _Lowerer:
             if d.cached:  # computed once per state: each computation charges its proven work
                 self.charged()
                 cost = min(sat(self.fact(d.body).cost + 1), MAX_STEPS + 1)
-                body = _cached(d, _annotation(d.ty), (Line(2, f"rt.spend(self, {cost}, {self.where(d.span)})", d.span),
-                                                      *checks, Line(2, f"return {py}", d.span, note)))
+                body = (Line(2, f"rt.spend(self, {cost}, {self.where(d.span)})", d.span),
+                        *checks, Line(2, f"return {py}", d.span, note))
+                if d.name not in self.kept:
+                    body = _cached(d, _annotation(d.ty), body)
             else:
                 body = self.unit_lines([*checks, Line(2, f"return {py}", d.span, note)], self.fact(d.body).cost + 1,
                                        d.span)
-            prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span, cached=d.cached))
+            kept = ""
+            if d.name in self.kept:  # (pass `derived`) kept in its slot between moves
+                reads = dict(self.plan.derived)[d.name]
+                slot_type = _annotation(d.ty) if not d.params else \
+                    f"dict[{_key_annotation(params)}, {_annotation(d.ty)}]"
+                prog.kept_slots.append((self.kept[d.name], f"{slot_type} | None"))
+                body = _kept(d, _annotation(d.ty), self.kept[d.name], body)
+                kept = f"recomputed once {reads.told()} changes" if reads.fields or reads.volatile else "never changes"
+            prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
+                                                cached=d.cached and not kept, kept=kept))
         for p in typed.procedures:
             params, body = self.procedure(p)
             steps = p.name in self.suspending
@@ -1429,6 +1460,11 @@ class _Lowerer:
         if typed.end is not None:
             prog.end = self.condition(typed.end, "end")
             prog.end_span = typed.end.span
+            if self.plan.end_once is not None:  # (pass `end_once`) kept in its slot between moves
+                prog.kept_slots.append((END_SLOT, "bool | None"))
+                reads = self.plan.end_once
+                prog.end_kept = f"tested again once {reads.told()} changes" if reads.fields or reads.volatile \
+                    else "never changes"
         before = self.charges
         for inv in typed.invariants:
             prog.invariants.append((inv.name, self.condition(inv.expr, ""), inv.span))
@@ -1584,6 +1620,52 @@ def _one_operand(py: str) -> bool:
         if depth == 0 and ch == ",":
             return False
     return True
+
+
+END_SLOT = "_kept_end"  # (pass `end_once`) the slot of the end's value
+
+
+def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...]) -> tuple[Line, ...]:
+    """A definition's lines, keeping its value in its slot of the state between moves (pass
+    `derived`): a value, or for a definition with parameters a dict by arguments; None while
+    stale (every assignment to a field it reads sets it so)."""
+    *work, last = body
+    assert last.depth == 2 and last.code.startswith("return "), last
+    value = Line(2, f"value: {annotation} = {last.code.removeprefix('return ')}", last.source)
+    if not d.params:
+        return (
+            Line(2, f"kept = self.{slot}"),
+            Line(2, "if kept is not None:"),
+            Line(3, "return kept"),
+            *work,
+            value,
+            Line(2, f"self.{slot} = value"),
+            Line(2, "return value"),
+        )
+    key = d.params[0].py if len(d.params) == 1 else f"({', '.join(p.py for p in d.params)})"
+    return (
+        Line(2, f"kept = self.{slot}"),
+        Line(2, "if kept is None:"),
+        Line(3, f"kept = self.{slot} = {{}}"),
+        Line(2, f"elif {key} in kept:"),
+        Line(3, f"return kept[{key}]"),
+        *work,
+        value,
+        Line(2, f"kept[{key}] = value"),
+        Line(2, "return value"),
+    )
+
+
+def _key_annotation(params: tuple[tuple[str, str], ...]) -> str:
+    """The type of the key of a kept definition's values: its parameter's, or a tuple of theirs."""
+    return params[0][1] if len(params) == 1 else f"tuple[{', '.join(ann for _, ann in params)}]"
+
+
+def _dropped(slots: Iterable[str], depth: int, span: SourceSpan) -> list[Line]:
+    """The lines that drop kept values (their slots set to None), a few to a line."""
+    slots = list(slots)
+    return [Line(depth, " = ".join(f"self.{slot}" for slot in slots[i:i + 4]) + " = None", span)
+            for i in range(0, len(slots), 4)]
 
 
 def _param(func: str, param: str) -> str:

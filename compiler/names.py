@@ -46,7 +46,7 @@ TEMPLATE_MEMBERS = frozenset({
     "__slots__", "FIELDS", "PHASES", "STUCK", "PHASE_ACTIONS", "PHASE_STARTS", "TURN_END_TRIGGERS", "TEXT_PREFIX",
     "ENUMS", "NEUTRAL", "TIE_BREAK", "DICE", "_read_options", "_setup", "_prepare", "_enter_phase", "_actor",
     "_legal", "_guard", "_perform", "_turn_end", "_is_over", "score_terms", "_tie_break", "_shown",
-    "_hidden_item", "_copy_fields", "_action_text", "_deciding",
+    "_hidden_item", "_copy_fields", "_action_text", "_deciding", "_kept_end",
 })
 # Every name a state has before the rule file adds its own: the runtime's attributes, methods
 # and class constants (read from the class, so that a new one is reserved at once), and the template's.
@@ -61,6 +61,7 @@ MEMBER_PATTERNS: dict[str, tuple[str, ...]] = {
     "phase": ("_start_{}",),
     "trigger": ("_trigger_{}",),
     "option": ("opt_{}",),
+    "define": ("_d_{}",),  # the slot of a value kept between moves (compiler/passes/derived.py)
 }
 # The action the runtime plays for a player who has no other, and the choice of option `board`
 # that picks the board by the number of players: no action, or board, may take these names.
@@ -69,11 +70,12 @@ RUNTIME_BOARDS = frozenset({BY_PLAYERS})
 
 # -- locals -------------------------------------------------------------------------------------
 # Names the template's methods use themselves (`cache`, `actions` and `action` in `_legal_<a>`,
-# `name` and `args` in `_action_text`, `memo`, `value` and `remembered` in a definition,
-# `other` in `_copy_fields`, `_` for a loop run for its count) and module names lowered code reads.
+# `name` and `args` in `_action_text`, `memo`, `value`, `remembered` and `kept` in a definition,
+# `over` in `_is_over`, `other` in `_copy_fields`, `_` for a loop run for its count) and module
+# names lowered code reads.
 TEMPLATE_LOCALS = frozenset({
-    "self", "actions", "action", "cache", "name", "args", "memo", "value", "remembered", "other", "render", "_",
-    "rt", "annotations",
+    "self", "actions", "action", "cache", "name", "args", "memo", "value", "remembered", "kept", "over", "other",
+    "render", "_", "rt", "annotations",
 })
 # Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
 # rule file declares may take them either (they would hide it there).

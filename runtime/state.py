@@ -686,6 +686,12 @@ class State:
     def _copy_fields(self, other: Any) -> None:
         raise NotImplementedError
 
+    def _drop_kept(self) -> None:
+        """Forget the values kept between moves (generated where the optimiser keeps some:
+        compiler/passes/derived.py): called after fields are written from outside the rules (a
+        restored state, a scenario's position, a test setting a field), whose rule code drops
+        exactly the values an assignment makes stale."""
+
 
 def _origin(action: Action) -> Game | None:
     """The game whose state made `action` (its text form is a method of that state), if any."""
@@ -1043,6 +1049,7 @@ class Game:
             setattr(state, name, value)
         state._legal_cache = None
         state._derived = None
+        state._drop_kept()
         state._pending = None  # (a new game whose setup asks waits for that decision: not this one)
         try:
             broken = state.broken_invariants()

@@ -254,7 +254,8 @@ def made_names(rs: ir.RuleSet) -> tuple[set[str], set[str], set[str]]:
                for c in rs.components for a in c.attributes}
     module |= {names.BOARD_FUNCTION.format(b.name) for b in rs.boards}
     members = {f.name for f in rs.fields} | {d.name for d in rs.defines} | {p.name for p in rs.procedures}
-    for kind, named in (("action", rs.actions), ("phase", rs.phases), ("trigger", rs.triggers), ("option", rs.options)):
+    for kind, named in (("action", rs.actions), ("phase", rs.phases), ("trigger", rs.triggers), ("option", rs.options),
+                        ("define", rs.defines)):
         members |= {pattern.format(x.name) for x in named for pattern in names.MEMBER_PATTERNS[kind]}
     local: set[str] = set()
     for node in _walk(rs):

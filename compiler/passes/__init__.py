@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .. import typed as t
+from .reads import Reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,10 @@ class Plan:
 
     passes: tuple[str, ...] = ()  # the passes that ran, in the order they ran
     # -- each pass's decisions, one field per pass, below this line --
+    # derived: the definitions kept between moves, each with what it reads (compiler/passes/reads.py)
+    derived: tuple[tuple[str, Reads], ...] = ()
+    # end_once: what the end condition reads, when its value is kept between moves (None: not kept)
+    end_once: Reads | None = None
 
 
 class Pass(Protocol):
@@ -39,6 +44,8 @@ class Pass(Protocol):
 PASSES: dict[str, str] = {
     "inline": "small definitions written where they are called, not called as methods",
     "hoist": "work that does not change from item to item done once, before the loop",
+    "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
+    "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
 }
 ALL: frozenset[str] = frozenset(PASSES)
 

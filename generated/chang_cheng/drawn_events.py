@@ -6,7 +6,7 @@
 #   rules/chang-cheng/watchers.yaml  sha256:df5ecde251534ebf
 #   rules/chang-cheng/drawn-events.yaml  sha256:92b3619b87dd1696
 # Change the rules and run `rulewright compile chang-cheng/drawn-events` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/drawn-events`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -16,12 +16,29 @@ from typing import Any, ClassVar
 
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
+    ARCHITECT,
     AT_ZERO,
     DIPLOMACY,
     DOMINATION,
     DRAWN,
+    DRAWN_TOKENS,
+    EXTRA_SECTION,
+    FLOOD,
+    GAINS_TWO,
     IMPERIAL_RECOGNITION,
+    KEEP_WALLS,
+    LEFT_END,
+    LOSES_TWO,
+    MASON,
+    MONGOL,
     PROVINCE,
+    REMOVE_PERIL,
+    RUIN,
+    RUIN_A_WALL,
+    SINGLE,
+    SWAP_WALLS,
+    TRAITOR,
+    WARRIOR,
     WATCHERS,
     _board_great_wall,
 )
@@ -37,31 +54,76 @@ TWO_EVENTS = 1  # events_drawn: choices of option `events_drawn`
 class ChangChengDrawnEventsState(ChangChengWatchersState):
     """A position of Chang Cheng."""
 
-    __slots__ = ('opt_events_drawn',)
+    __slots__ = ('opt_events_drawn', '_d_provinces_walled', '_d_own_sections', '_d_longest_line')
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
         **ChangChengWatchersState.ENUMS,
         'events_drawn': ('one_event', 'two_events'),
     }
     opt_events_drawn: int
+    _d_provinces_walled: dict[int, int] | None
+    _d_own_sections: dict[int, Sequence[int]] | None
+    _d_longest_line: dict[int, int] | None
 
     def _read_options(self) -> None:
         super()._read_options()
         self.opt_events_drawn = ('one_event', 'two_events').index(self.options['events_drawn'])
+
+    def _drop_kept(self) -> None:
+        """Forget every value kept between moves: the fields were written from outside the rules."""
+        self._d_laid = None
+        self._d_provinces_laid = None
+        self._d_mongols_laid = None
+        self._d_face_regions = None
+        self._d_single_spaces = None
+        self._d_wall_provinces = None
+        self._d_open_provinces = None
+        self._d_double_partners = None
+        self._d_double_spaces = None
+        self._d_tower_spaces = None
+        self._d_full = None
+        self._d_wall_complete = None
+        self._d_card_provinces = None
+        self._d_held = None
+        self._d_sections = None
+        self._d_mongol_held = None
+        self._d_tower_in = None
+        self._d_attacked = None
+        self._d_mongol_loss = None
+        self._d_provinces_walled = None
+        self._d_own_sections = None
+        self._d_longest_line = None
+        self._kept_end = None
 
     def _prepare(self) -> rt.Steps:
         """`setup:`, before the first turn."""
         if self.opt_faces == DRAWN:  # base.yaml:503
             first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
             self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
+            self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:505
+            self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:505
+            self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:505
+            self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:505
             self._derived = None  # base.yaml:505
             self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
+            self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:506
+            self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:506
+            self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:506
+            self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:506
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
                 self.layout = tuple(self.board.attach(self.layout, first_face, True))  # base.yaml:509
+                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:509
+                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:509
+                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:509
+                self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:509
                 self._derived = None  # base.yaml:509
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
                 self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
+                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:511
+                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:511
+                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:511
+                self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:511
                 self._derived = None  # base.yaml:511
         for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
             self.lay_tokens(f)  # base.yaml:513
@@ -82,16 +144,156 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
             self._derived = None  # drawn-events.yaml:22
 
     def provinces_walled(self, p: int) -> int:
-        # rules/chang-cheng/diplomacy.yaml:14
-        return len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if (self.mongol_wall(s) and self.builder[s] == p)))  # diplomacy.yaml:14; inlined province_at (base.yaml:443)
+        # rules/chang-cheng/diplomacy.yaml:14; kept between moves: recomputed once `block_at`, `builder` or `layout` changes
+        kept = self._d_provinces_walled
+        if kept is None:
+            kept = self._d_provinces_walled = {}
+        elif p in kept:
+            return kept[p]
+        value: int = len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if (self.mongol_wall(s) and self.builder[s] == p)))  # diplomacy.yaml:14
+        kept[p] = value
+        return value
 
     def own_sections(self, p: int) -> Sequence[int]:
-        # rules/chang-cheng/domination.yaml:13
-        return [s for s in self.laid() if (self.standing(s) and self.builder[s] == p)]  # domination.yaml:13
+        # rules/chang-cheng/domination.yaml:13; kept between moves: recomputed once `block_at`, `builder` or `layout` changes
+        kept = self._d_own_sections
+        if kept is None:
+            kept = self._d_own_sections = {}
+        elif p in kept:
+            return kept[p]
+        value: Sequence[int] = [s for s in self.laid() if (self.standing(s) and self.builder[s] == p)]  # domination.yaml:13
+        kept[p] = value
+        return value
 
     def longest_line(self, p: int) -> int:
-        # rules/chang-cheng/domination.yaml:14
-        return (max((len(run) for run in self.board.wall_runs(self.layout, self.own_sections(p))), default=0) if self.own_sections(p) else 0)  # domination.yaml:14
+        # rules/chang-cheng/domination.yaml:14; kept between moves: recomputed once `block_at`, `builder` or `layout` changes
+        kept = self._d_longest_line
+        if kept is None:
+            kept = self._d_longest_line = {}
+        elif p in kept:
+            return kept[p]
+        value: int = (max((len(run) for run in self.board.wall_runs(self.layout, self.own_sections(p))), default=0) if self.own_sections(p) else 0)  # domination.yaml:14
+        kept[p] = value
+        return value
+
+    def build(self, s: int, b: int) -> rt.Steps:
+        # rules/chang-cheng/base.yaml:530
+        if self.trace is not None:
+            self.trace.append("procedures.build")
+        self.block_at[s] = b  # base.yaml:531
+        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:531
+        self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:531
+        self._d_held = self._d_sections = self._d_mongol_held = self._d_tower_in = None  # base.yaml:531
+        self._d_attacked = self._d_mongol_loss = self._d_provinces_walled = self._d_own_sections = None  # base.yaml:531
+        self._d_longest_line = None  # base.yaml:531
+        self._derived = None  # base.yaml:531
+        self.builder[s] = self.current  # base.yaml:532
+        self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:532
+        self._d_mongol_loss = self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:532
+        self._derived = None  # base.yaml:532
+        self.reserved[s] = None  # base.yaml:533
+        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:533
+        self._d_tower_spaces = self._d_card_provinces = None  # base.yaml:533
+        self._derived = None  # base.yaml:533
+        self.move_provinces = self.move_provinces | frozenset((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
+        self._derived = None  # base.yaml:534
+        yield from self.on_occupied(s)  # base.yaml:535
+
+    def resolve(self, k: int, o: int, r: int, live: Sequence[int]) -> rt.Steps:
+        # rules/chang-cheng/base.yaml:611
+        if self.trace is not None:
+            self.trace.append("procedures.resolve")
+        if k == WARRIOR:  # base.yaml:615
+            for eliminate in (yield rt.Ask(o, 'eliminate', rt.walk(self, [x for x in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:616')) if x != WARRIOR], 1, 'rules/chang-cheng/base.yaml:616'), 'rules/chang-cheng/base.yaml:616')):  # base.yaml:616
+                self.eliminated = (eliminate,)  # base.yaml:617
+                self._derived = None  # base.yaml:617
+        elif k == TRAITOR:  # base.yaml:623
+            singles_here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:624
+            threats = [m for m in self.board.regions_touching(self.board.region_spots[r], MONGOL) if self.has_peril[m]]  # base.yaml:625
+            for treason in (yield rt.Ask(o, 'treason', [e for e in (RUIN_A_WALL, REMOVE_PERIL) if ((e == RUIN_A_WALL and singles_here) or (e == REMOVE_PERIL and threats))], 'rules/chang-cheng/base.yaml:626')):  # base.yaml:626
+                if treason == RUIN_A_WALL:  # base.yaml:627
+                    for ruined in (yield rt.Ask(o, 'ruined', singles_here, 'rules/chang-cheng/base.yaml:628')):  # base.yaml:628
+                        self.block_at[ruined] = RUIN  # base.yaml:629
+                        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:629
+                        self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:629
+                        self._d_held = self._d_sections = self._d_mongol_held = self._d_tower_in = None  # base.yaml:629
+                        self._d_attacked = self._d_mongol_loss = self._d_provinces_walled = self._d_own_sections = None  # base.yaml:629
+                        self._d_longest_line = None  # base.yaml:629
+                        self._derived = None  # base.yaml:629
+                else:
+                    for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:631')):  # base.yaml:631
+                        self.has_peril[removed] = False  # base.yaml:632
+                        self._d_attacked = self._d_mongol_loss = None  # base.yaml:632
+                        self._derived = None  # base.yaml:632
+                        self.peril[removed] = 0  # base.yaml:633
+                        self._d_mongol_loss = None  # base.yaml:633
+                        self._derived = None  # base.yaml:633
+                        self.face_up_peril[removed] = None  # base.yaml:634
+                        self._derived = None  # base.yaml:634
+        elif k == FLOOD:  # base.yaml:637
+            for flooding in (yield rt.Ask(o, 'flooding', (GAINS_TWO, LOSES_TWO), 'rules/chang-cheng/base.yaml:638')):  # base.yaml:638
+                if flooding == GAINS_TWO:  # base.yaml:639
+                    self.province_bonus += 2  # base.yaml:640
+                    self._derived = None  # base.yaml:640
+                else:
+                    self.province_bonus -= 2  # base.yaml:642
+                    self._derived = None  # base.yaml:642
+        elif k == MASON:  # base.yaml:645
+            for masonry in (yield rt.Ask(o, 'masonry', (GAINS_TWO, EXTRA_SECTION), 'rules/chang-cheng/base.yaml:646')):  # base.yaml:646
+                if masonry == GAINS_TWO:  # base.yaml:647
+                    self.province_bonus += 2  # base.yaml:648
+                    self._derived = None  # base.yaml:648
+                else:
+                    self.bonus[o] += 1  # base.yaml:650
+                    self._derived = None  # base.yaml:650
+        elif k == ARCHITECT:  # base.yaml:653
+            self.bonus[o] += 2  # base.yaml:654
+            self._derived = None  # base.yaml:654
+        else:
+            here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:660
+            there = [s for s in self.laid() if (self.block_at[s] == SINGLE and self.board.region_of[PROVINCE][s] != r)]  # base.yaml:661; inlined province_at (base.yaml:443)
+            if (here and there):  # base.yaml:662
+                for exchange in (yield rt.Ask(o, 'exchange', (SWAP_WALLS, KEEP_WALLS), 'rules/chang-cheng/base.yaml:663')):  # base.yaml:663
+                    if exchange == SWAP_WALLS:  # base.yaml:664
+                        for swap_here in (yield rt.Ask(o, 'swap_here', here, 'rules/chang-cheng/base.yaml:665')):  # base.yaml:665
+                            for swap_there in (yield rt.Ask(o, 'swap_there', there, 'rules/chang-cheng/base.yaml:666')):  # base.yaml:666
+                                mine = self.builder[swap_here]  # base.yaml:667
+                                self.builder[swap_here] = self.builder[swap_there]  # base.yaml:668
+                                self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:668
+                                self._d_mongol_loss = self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:668
+                                self._derived = None  # base.yaml:668
+                                self.builder[swap_there] = mine  # base.yaml:669
+                                self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:669
+                                self._d_mongol_loss = self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:669
+                                self._derived = None  # base.yaml:669
+
+    def attach(self, f: int) -> rt.Steps:
+        # rules/chang-cheng/base.yaml:682
+        if self.trace is not None:
+            self.trace.append("procedures.attach")
+        for new_end in (yield rt.Ask(self.current, 'new_end', range(2), 'rules/chang-cheng/base.yaml:683')):  # base.yaml:683
+            if new_end == LEFT_END:  # base.yaml:684
+                self.layout = tuple(self.board.attach(self.layout, f, False))  # base.yaml:685
+                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:685
+                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:685
+                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:685
+                self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:685
+                self._derived = None  # base.yaml:685
+            else:
+                self.layout = tuple(self.board.attach(self.layout, f, True))  # base.yaml:687
+                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:687
+                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:687
+                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:687
+                self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:687
+                self._derived = None  # base.yaml:687
+        if self.opt_new_board_tokens == DRAWN_TOKENS:  # base.yaml:688
+            self.lay_tokens(f)  # base.yaml:689
+        self.pieces_added += 1  # base.yaml:690
+        self._derived = None  # base.yaml:690
+        self.emperor_on = frozenset(self.emperor_owed[i] for i in rt.walk(self, range(0, min(3, len(self.emperor_owed))), 1, 'rules/chang-cheng/base.yaml:691'))  # base.yaml:691
+        self._derived = None  # base.yaml:691
+        self.emperor_owed = tuple([self.emperor_owed[i] for i in rt.walk(self, range(min(3, len(self.emperor_owed)), len(self.emperor_owed)), 1, 'rules/chang-cheng/base.yaml:692')])  # base.yaml:692
+        self._derived = None  # base.yaml:692
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -152,6 +354,31 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         other.passes = self.passes
         other.game_over = self.game_over
         other.events = self.events
+        # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
+        # what either state adds holds for both, until a change of what it reads drops it from one)
+        other._d_laid = self._d_laid
+        other._d_provinces_laid = self._d_provinces_laid
+        other._d_mongols_laid = self._d_mongols_laid
+        other._d_face_regions = self._d_face_regions
+        other._d_single_spaces = self._d_single_spaces
+        other._d_wall_provinces = self._d_wall_provinces
+        other._d_open_provinces = self._d_open_provinces
+        other._d_double_partners = self._d_double_partners
+        other._d_double_spaces = self._d_double_spaces
+        other._d_tower_spaces = self._d_tower_spaces
+        other._d_full = self._d_full
+        other._d_wall_complete = self._d_wall_complete
+        other._d_card_provinces = self._d_card_provinces
+        other._d_held = self._d_held
+        other._d_sections = self._d_sections
+        other._d_mongol_held = self._d_mongol_held
+        other._d_tower_in = self._d_tower_in
+        other._d_attacked = self._d_attacked
+        other._d_mongol_loss = self._d_mongol_loss
+        other._d_provinces_walled = self._d_provinces_walled
+        other._d_own_sections = self._d_own_sections
+        other._d_longest_line = self._d_longest_line
+        other._kept_end = self._kept_end
 
 
 GAME = rt.Game(

@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/two-player.yaml  sha256:011a15bae84e893c
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -12,25 +12,43 @@ from typing import Any, ClassVar
 
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
+    ARCHITECT,
     AT_ONCE,
     BUILDER_CHOOSES,
     CARD_AND_WALL,
     DOUBLE,
     DOUBLE_SECTION,
+    DRAWN,
+    DRAWN_TOKENS,
     EMPTY,
+    END_OF_TURN,
+    EXTRA_SECTION,
+    FLOOD,
+    GAINS_TWO,
+    KEEP_WALLS,
+    LEFT_END,
+    LOSES_TWO,
+    MASON,
     MONGOL,
+    NO_MOVE,
     ONE_CARD,
     ONE_WALL,
+    OWNER_CHOOSES,
     PHASE_AFTER_CARD,
     PHASE_SECOND_WALL,
     PHASE_TURN,
     PROVINCE,
+    REMOVE_PERIL,
     RUIN,
+    RUIN_A_WALL,
     SINGLE,
+    SWAP_WALLS,
     TOWER,
     TOWER_RAISED,
+    TRAITOR,
     TWO_CARDS,
     TWO_WALLS,
+    WARRIOR,
     ChangChengState,
     _board_great_wall,
 )
@@ -45,7 +63,7 @@ ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 class ChangChengTwoPlayerState(ChangChengState):
     """A position of Chang Cheng."""
 
-    __slots__ = ('opt_neutral_walls', 'neutral_singles')
+    __slots__ = ('opt_neutral_walls', 'neutral_singles', '_d_neutral_spaces')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChangChengState.FIELDS + (
         rt.FieldInfo('neutral_singles', None, 'int', '', (), 'all', 'The neutral sections left beside the board.'),
     )
@@ -84,15 +102,142 @@ class ChangChengTwoPlayerState(ChangChengState):
     ASKING_ACTIONS: ClassVar[frozenset[str]] = frozenset(['card_wall', 'first_wall', 'neutral_wall', 'place_double', 'place_tower', 'second_wall'])
     opt_neutral_walls: int
     neutral_singles: int
+    _d_neutral_spaces: Sequence[int] | None
 
     def _read_options(self) -> None:
         super()._read_options()
         self.opt_neutral_walls = ('not_in_majorities', 'in_majorities').index(self.options['neutral_walls'])
 
     def _setup(self) -> None:
-        super()._setup()
+        rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
+        self._drop_kept()
+        # rules/chang-cheng/base.yaml:279
+        self.layout = ()
+        # rules/chang-cheng/base.yaml:283
+        self.block_at = [EMPTY for _ in range(len(self.board.spots))]
+        # rules/chang-cheng/base.yaml:288
+        self.builder = [range(self.num_players)[0] for _ in range(len(self.board.spots))]
+        # rules/chang-cheng/base.yaml:293
+        self.reserved = [None for _ in range(len(self.board.spots))]
+        # rules/chang-cheng/base.yaml:298
+        self.singles = [14 for _ in range(self.num_seats)]
+        # rules/chang-cheng/base.yaml:304
+        self.double_left = [True for _ in range(self.num_seats)]
+        # rules/chang-cheng/base.yaml:309
+        self.tower_left = [True for _ in range(self.num_seats)]
+        # rules/chang-cheng/base.yaml:314
+        self.hand = [frozenset(c for c in range(6)) for _ in range(self.num_seats)]
+        # rules/chang-cheng/base.yaml:321
+        self.placed = [() for _ in range(self.num_seats)]
+        # rules/chang-cheng/base.yaml:328
+        self.backs = [() for _ in range(len(self.board.region_names))]
+        # rules/chang-cheng/base.yaml:333
+        self.revealed = ()
+        # rules/chang-cheng/base.yaml:337
+        self.cancelled = ()
+        # rules/chang-cheng/base.yaml:341
+        self.eliminated = ()
+        # rules/chang-cheng/base.yaml:345
+        self.reputation = [0 for _ in range(len(self.board.region_names))]
+        # rules/chang-cheng/base.yaml:350
+        self.peril = [0 for _ in range(len(self.board.region_names))]
+        # rules/chang-cheng/base.yaml:356
+        self.has_peril = [False for _ in range(len(self.board.region_names))]
+        # rules/chang-cheng/base.yaml:361
+        self.face_up_peril = [None for _ in range(len(self.board.region_names))]
+        # rules/chang-cheng/base.yaml:366
+        self.sightings = [frozenset() for _ in range(self.num_seats)]
+        # rules/chang-cheng/base.yaml:372
+        self.reputation_pool = frozenset(t for t in range(15))
+        # rules/chang-cheng/base.yaml:377
+        self.peril_pool = frozenset(t for t in range(15))
+        # rules/chang-cheng/base.yaml:382
+        self.protected = [False for _ in range(len(self.board.region_names))]
+        # rules/chang-cheng/base.yaml:387
+        self.emperor_on = frozenset()
+        # rules/chang-cheng/base.yaml:391
+        self.emperor_owed = ()
+        # rules/chang-cheng/base.yaml:395
+        self.pieces_added = 0
+        # rules/chang-cheng/base.yaml:399
+        self.points = [0 for _ in range(self.num_seats)]
+        # rules/chang-cheng/base.yaml:404
+        self.first_turn = True
+        # rules/chang-cheng/base.yaml:408
+        self.move_kind = NO_MOVE
+        # rules/chang-cheng/base.yaml:412
+        self.move_provinces = frozenset()
+        # rules/chang-cheng/base.yaml:416
+        self.bonus = [0 for _ in range(self.num_seats)]
+        # rules/chang-cheng/base.yaml:421
+        self.province_bonus = 0
+        # rules/chang-cheng/base.yaml:425
+        self.passes = 0
+        # rules/chang-cheng/base.yaml:429
+        self.game_over = False
+        # rules/chang-cheng/base.yaml:433
+        self.events = frozenset()
         # rules/chang-cheng/two-player.yaml:27
         self.neutral_singles = 12
+        self._drop_kept()  # (what the inits computed from fields not all set yet)
+
+    def _drop_kept(self) -> None:
+        """Forget every value kept between moves: the fields were written from outside the rules."""
+        self._d_laid = None
+        self._d_provinces_laid = None
+        self._d_mongols_laid = None
+        self._d_face_regions = None
+        self._d_single_spaces = None
+        self._d_wall_provinces = None
+        self._d_open_provinces = None
+        self._d_double_partners = None
+        self._d_double_spaces = None
+        self._d_tower_spaces = None
+        self._d_full = None
+        self._d_wall_complete = None
+        self._d_card_provinces = None
+        self._d_held = None
+        self._d_sections = None
+        self._d_mongol_held = None
+        self._d_tower_in = None
+        self._d_attacked = None
+        self._d_mongol_loss = None
+        self._d_neutral_spaces = None
+        self._kept_end = None
+
+    def _prepare(self) -> rt.Steps:
+        """`setup:`, before the first turn."""
+        if self.opt_faces == DRAWN:  # base.yaml:503
+            first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
+            self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
+            self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:505
+            self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:505
+            self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:505
+            self._d_neutral_spaces = None  # base.yaml:505
+            self._derived = None  # base.yaml:505
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
+            self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:506
+            self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:506
+            self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:506
+            self._d_neutral_spaces = None  # base.yaml:506
+            self._derived = None  # base.yaml:506
+        else:
+            for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
+                self.layout = tuple(self.board.attach(self.layout, first_face, True))  # base.yaml:509
+                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:509
+                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:509
+                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:509
+                self._d_neutral_spaces = None  # base.yaml:509
+                self._derived = None  # base.yaml:509
+            for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
+                self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
+                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:511
+                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:511
+                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:511
+                self._d_neutral_spaces = None  # base.yaml:511
+                self._derived = None  # base.yaml:511
+        for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
+            self.lay_tokens(f)  # base.yaml:513
 
     def _enter_phase(self) -> None:
         rt.new_move(self)
@@ -181,9 +326,12 @@ class ChangChengTwoPlayerState(ChangChengState):
             self.trace.append("actions.first_wall")
         both = (not self.first_turn and self.can_two_walls(self.current))  # base.yaml:730
         self.singles[self.current] -= 1  # base.yaml:731
+        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:731
+        self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:731
         self._derived = None  # base.yaml:731
         yield from self.build(s, SINGLE)  # base.yaml:732
         self.move_kind = (TWO_WALLS if both else ONE_WALL)  # base.yaml:733
+        self._d_neutral_spaces = None  # base.yaml:733
         self._derived = None  # base.yaml:733
         yield from self.check_protection((s,))  # base.yaml:734
         if both:  # base.yaml:737
@@ -192,7 +340,16 @@ class ChangChengTwoPlayerState(ChangChengState):
             self.next_phase = PHASE_NEUTRAL
 
     def _do_first_card(self, c: int, r: int) -> None:
-        super()._do_first_card(c, r)
+        # rules/chang-cheng/base.yaml:739: first_card
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        if self.trace is not None:
+            self.trace.append("actions.first_card")
+        self.lay_card(c, r)  # base.yaml:750
+        self.move_kind = ONE_CARD  # base.yaml:751
+        self._d_neutral_spaces = None  # base.yaml:751
+        self._derived = None  # base.yaml:751
+        if ((len(self.hand[self.current]) >= 1 and len(self.open_provinces()) >= 2) or (self.singles[self.current] >= 1 and r in self.wall_provinces(self.current))):  # base.yaml:752
+            self.next_phase = PHASE_AFTER_CARD  # base.yaml:753
         if self.phase == PHASE_TURN and self.next_phase == rt.NO_GOTO:
             self.next_phase = PHASE_NEUTRAL
 
@@ -202,10 +359,12 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("actions.place_double")
         self.double_left[self.current] = False  # base.yaml:765
+        self._d_card_provinces = None  # base.yaml:765
         self._derived = None  # base.yaml:765
         yield from self.build(s, DOUBLE)  # base.yaml:766
         yield from self.build(t, DOUBLE)  # base.yaml:767
         self.move_kind = DOUBLE_SECTION  # base.yaml:768
+        self._d_neutral_spaces = None  # base.yaml:768
         self._derived = None  # base.yaml:768
         self.points[self.current] += (len(self.board.regions_touching((s, t), PROVINCE)) + len(self.board.regions_touching((s, t), MONGOL)))  # base.yaml:769
         self._derived = None  # base.yaml:769
@@ -219,9 +378,11 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("actions.place_tower")
         self.tower_left[self.current] = False  # base.yaml:778
+        self._d_card_provinces = None  # base.yaml:778
         self._derived = None  # base.yaml:778
         yield from self.build(s, TOWER)  # base.yaml:779
         self.move_kind = TOWER_RAISED  # base.yaml:780
+        self._d_neutral_spaces = None  # base.yaml:780
         self._derived = None  # base.yaml:780
         yield from self.reserve_beside(s)  # base.yaml:781
         yield from self.check_protection((s,))  # base.yaml:782
@@ -234,6 +395,8 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("actions.second_wall")
         self.singles[self.current] -= 1  # base.yaml:787
+        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:787
+        self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:787
         self._derived = None  # base.yaml:787
         yield from self.build(s, SINGLE)  # base.yaml:788
         yield from self.check_protection((s,))  # base.yaml:789
@@ -241,7 +404,14 @@ class ChangChengTwoPlayerState(ChangChengState):
             self.next_phase = PHASE_NEUTRAL
 
     def _do_second_card(self, c: int, r: int) -> None:
-        super()._do_second_card(c, r)
+        # rules/chang-cheng/base.yaml:790: second_card
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        if self.trace is not None:
+            self.trace.append("actions.second_card")
+        self.lay_card(c, r)  # base.yaml:796
+        self.move_kind = TWO_CARDS  # base.yaml:797
+        self._d_neutral_spaces = None  # base.yaml:797
+        self._derived = None  # base.yaml:797
         if self.phase == PHASE_AFTER_CARD and self.next_phase == rt.NO_GOTO:
             self.next_phase = PHASE_NEUTRAL
 
@@ -251,9 +421,12 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("actions.card_wall")
         self.singles[self.current] -= 1  # base.yaml:803
+        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:803
+        self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:803
         self._derived = None  # base.yaml:803
         yield from self.build(s, SINGLE)  # base.yaml:804
         self.move_kind = CARD_AND_WALL  # base.yaml:805
+        self._d_neutral_spaces = None  # base.yaml:805
         self._derived = None  # base.yaml:805
         yield from self.check_protection((s,))  # base.yaml:806
         if self.phase == PHASE_AFTER_CARD and self.next_phase == rt.NO_GOTO:
@@ -267,10 +440,18 @@ class ChangChengTwoPlayerState(ChangChengState):
         self.neutral_singles -= 1  # two-player.yaml:68
         self._derived = None  # two-player.yaml:68
         self.block_at[s] = SINGLE  # two-player.yaml:69
+        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # two-player.yaml:69
+        self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # two-player.yaml:69
+        self._d_held = self._d_sections = self._d_mongol_held = self._d_tower_in = None  # two-player.yaml:69
+        self._d_attacked = self._d_mongol_loss = self._d_neutral_spaces = None  # two-player.yaml:69
         self._derived = None  # two-player.yaml:69
         self.builder[s] = (self.num_players + 0)  # two-player.yaml:70
+        self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # two-player.yaml:70
+        self._d_mongol_loss = None  # two-player.yaml:70
         self._derived = None  # two-player.yaml:70
         self.reserved[s] = None  # two-player.yaml:71
+        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # two-player.yaml:71
+        self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # two-player.yaml:71
         self._derived = None  # two-player.yaml:71
         yield from self.on_occupied(s)  # two-player.yaml:72
         yield from self.check_protection((s,))  # two-player.yaml:73
@@ -281,24 +462,88 @@ class ChangChengTwoPlayerState(ChangChengState):
             self.trace.append("actions.no_neutral_wall")
         pass  # two-player.yaml:77
 
+    def _trigger_turn_over(self) -> rt.Steps:
+        # rules/chang-cheng/base.yaml:814: trigger turn_over
+        if self.trace is not None:
+            self.trace.append("triggers.turn_over")
+        if self.opt_new_board == END_OF_TURN:  # base.yaml:817
+            yield from self.add_piece_if_due()  # base.yaml:818
+        if self.move_kind == NO_MOVE:  # base.yaml:819
+            self.passes += 1  # base.yaml:820
+            self._derived = None  # base.yaml:820
+        else:
+            self.passes = 0  # base.yaml:822
+            self._derived = None  # base.yaml:822
+        self.first_turn = False  # base.yaml:823
+        self._derived = None  # base.yaml:823
+        self.move_kind = NO_MOVE  # base.yaml:824
+        self._d_neutral_spaces = None  # base.yaml:824
+        self._derived = None  # base.yaml:824
+        self.move_provinces = frozenset()  # base.yaml:825
+        self._d_neutral_spaces = None  # base.yaml:825
+        self._derived = None  # base.yaml:825
+        if (self.wall_complete() or self.passes >= len(range(self.num_players))):  # base.yaml:826
+            self.game_over = True  # base.yaml:828
+            self._kept_end = None  # base.yaml:828
+            self._derived = None  # base.yaml:828
+            for m in self.mongols_laid():  # base.yaml:829
+                if self.has_peril[m]:  # base.yaml:830
+                    self.face_up_peril[m] = self.peril[m]  # base.yaml:831
+                    self._derived = None  # base.yaml:831
+
     def held(self, q: int, r: int) -> int:
-        # rules/chang-cheng/two-player.yaml:33
-        return (0 if (q not in range(self.num_players) and self.opt_neutral_walls == NOT_IN_MAJORITIES) else sum(1 for s in self.board.region_spots[r] if (self.standing(s) and self.builder[s] == q)))  # two-player.yaml:33
+        # rules/chang-cheng/two-player.yaml:33; kept between moves: recomputed once `block_at` or `builder` changes
+        kept = self._d_held
+        if kept is None:
+            kept = self._d_held = {}
+        elif (q, r) in kept:
+            return kept[(q, r)]
+        value: int = (0 if (q not in range(self.num_players) and self.opt_neutral_walls == NOT_IN_MAJORITIES) else sum(1 for s in self.board.region_spots[r] if (self.standing(s) and self.builder[s] == q)))  # two-player.yaml:33
+        kept[(q, r)] = value
+        return value
 
     def mongol_held(self, q: int, m: int) -> int:
-        # rules/chang-cheng/two-player.yaml:36
-        return (0 if (q not in range(self.num_players) and self.opt_neutral_walls == NOT_IN_MAJORITIES) else sum(1 for s in self.board.region_spots[m] if (self.mongol_wall(s) and self.builder[s] == q)))  # two-player.yaml:36
+        # rules/chang-cheng/two-player.yaml:36; kept between moves: recomputed once `block_at` or `builder` changes
+        kept = self._d_mongol_held
+        if kept is None:
+            kept = self._d_mongol_held = {}
+        elif (q, m) in kept:
+            return kept[(q, m)]
+        value: int = (0 if (q not in range(self.num_players) and self.opt_neutral_walls == NOT_IN_MAJORITIES) else sum(1 for s in self.board.region_spots[m] if (self.mongol_wall(s) and self.builder[s] == q)))  # two-player.yaml:36
+        kept[(q, m)] = value
+        return value
 
     def neutral_spaces(self) -> Sequence[int]:
-        # rules/chang-cheng/two-player.yaml:45; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'neutral_spaces' in memo:
-            remembered: Sequence[int] = memo['neutral_spaces']
-            return remembered
-        value: Sequence[int] = [s for s in self.laid() if (self.open_space(s) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]
-        if memo is not None:
-            memo['neutral_spaces'] = value
+        # rules/chang-cheng/two-player.yaml:45; kept between moves: recomputed once `block_at`, `layout`, `move_kind`, `move_provinces`, `reserved` or `singles` changes
+        kept = self._d_neutral_spaces
+        if kept is not None:
+            return kept
+        value: Sequence[int] = [s for s in self.laid() if (self.open_space(s) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]  # two-player.yaml:45
+        self._d_neutral_spaces = value
         return value
+
+    def build(self, s: int, b: int) -> rt.Steps:
+        # rules/chang-cheng/base.yaml:530
+        if self.trace is not None:
+            self.trace.append("procedures.build")
+        self.block_at[s] = b  # base.yaml:531
+        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:531
+        self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:531
+        self._d_held = self._d_sections = self._d_mongol_held = self._d_tower_in = None  # base.yaml:531
+        self._d_attacked = self._d_mongol_loss = self._d_neutral_spaces = None  # base.yaml:531
+        self._derived = None  # base.yaml:531
+        self.builder[s] = self.current  # base.yaml:532
+        self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:532
+        self._d_mongol_loss = None  # base.yaml:532
+        self._derived = None  # base.yaml:532
+        self.reserved[s] = None  # base.yaml:533
+        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:533
+        self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:533
+        self._derived = None  # base.yaml:533
+        self.move_provinces = self.move_provinces | frozenset((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
+        self._d_neutral_spaces = None  # base.yaml:534
+        self._derived = None  # base.yaml:534
+        yield from self.on_occupied(s)  # base.yaml:535
 
     def check_protection(self, built: Sequence[int]) -> rt.Steps:
         # rules/chang-cheng/base.yaml:555
@@ -315,6 +560,137 @@ class ChangChengTwoPlayerState(ChangChengState):
                 yield from self.protect(r)  # base.yaml:564
         if self.opt_new_board == AT_ONCE:  # base.yaml:565
             yield from self.add_piece_if_due()  # base.yaml:566
+
+    def resolve(self, k: int, o: int, r: int, live: Sequence[int]) -> rt.Steps:
+        # rules/chang-cheng/base.yaml:611
+        if self.trace is not None:
+            self.trace.append("procedures.resolve")
+        if k == WARRIOR:  # base.yaml:615
+            for eliminate in (yield rt.Ask(o, 'eliminate', rt.walk(self, [x for x in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:616')) if x != WARRIOR], 1, 'rules/chang-cheng/base.yaml:616'), 'rules/chang-cheng/base.yaml:616')):  # base.yaml:616
+                self.eliminated = (eliminate,)  # base.yaml:617
+                self._derived = None  # base.yaml:617
+        elif k == TRAITOR:  # base.yaml:623
+            singles_here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:624
+            threats = [m for m in self.board.regions_touching(self.board.region_spots[r], MONGOL) if self.has_peril[m]]  # base.yaml:625
+            for treason in (yield rt.Ask(o, 'treason', [e for e in (RUIN_A_WALL, REMOVE_PERIL) if ((e == RUIN_A_WALL and singles_here) or (e == REMOVE_PERIL and threats))], 'rules/chang-cheng/base.yaml:626')):  # base.yaml:626
+                if treason == RUIN_A_WALL:  # base.yaml:627
+                    for ruined in (yield rt.Ask(o, 'ruined', singles_here, 'rules/chang-cheng/base.yaml:628')):  # base.yaml:628
+                        self.block_at[ruined] = RUIN  # base.yaml:629
+                        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:629
+                        self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:629
+                        self._d_held = self._d_sections = self._d_mongol_held = self._d_tower_in = None  # base.yaml:629
+                        self._d_attacked = self._d_mongol_loss = self._d_neutral_spaces = None  # base.yaml:629
+                        self._derived = None  # base.yaml:629
+                else:
+                    for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:631')):  # base.yaml:631
+                        self.has_peril[removed] = False  # base.yaml:632
+                        self._d_attacked = self._d_mongol_loss = None  # base.yaml:632
+                        self._derived = None  # base.yaml:632
+                        self.peril[removed] = 0  # base.yaml:633
+                        self._d_mongol_loss = None  # base.yaml:633
+                        self._derived = None  # base.yaml:633
+                        self.face_up_peril[removed] = None  # base.yaml:634
+                        self._derived = None  # base.yaml:634
+        elif k == FLOOD:  # base.yaml:637
+            for flooding in (yield rt.Ask(o, 'flooding', (GAINS_TWO, LOSES_TWO), 'rules/chang-cheng/base.yaml:638')):  # base.yaml:638
+                if flooding == GAINS_TWO:  # base.yaml:639
+                    self.province_bonus += 2  # base.yaml:640
+                    self._derived = None  # base.yaml:640
+                else:
+                    self.province_bonus -= 2  # base.yaml:642
+                    self._derived = None  # base.yaml:642
+        elif k == MASON:  # base.yaml:645
+            for masonry in (yield rt.Ask(o, 'masonry', (GAINS_TWO, EXTRA_SECTION), 'rules/chang-cheng/base.yaml:646')):  # base.yaml:646
+                if masonry == GAINS_TWO:  # base.yaml:647
+                    self.province_bonus += 2  # base.yaml:648
+                    self._derived = None  # base.yaml:648
+                else:
+                    self.bonus[o] += 1  # base.yaml:650
+                    self._derived = None  # base.yaml:650
+        elif k == ARCHITECT:  # base.yaml:653
+            self.bonus[o] += 2  # base.yaml:654
+            self._derived = None  # base.yaml:654
+        else:
+            here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:660
+            there = [s for s in self.laid() if (self.block_at[s] == SINGLE and self.board.region_of[PROVINCE][s] != r)]  # base.yaml:661; inlined province_at (base.yaml:443)
+            if (here and there):  # base.yaml:662
+                for exchange in (yield rt.Ask(o, 'exchange', (SWAP_WALLS, KEEP_WALLS), 'rules/chang-cheng/base.yaml:663')):  # base.yaml:663
+                    if exchange == SWAP_WALLS:  # base.yaml:664
+                        for swap_here in (yield rt.Ask(o, 'swap_here', here, 'rules/chang-cheng/base.yaml:665')):  # base.yaml:665
+                            for swap_there in (yield rt.Ask(o, 'swap_there', there, 'rules/chang-cheng/base.yaml:666')):  # base.yaml:666
+                                mine = self.builder[swap_here]  # base.yaml:667
+                                self.builder[swap_here] = self.builder[swap_there]  # base.yaml:668
+                                self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:668
+                                self._d_mongol_loss = None  # base.yaml:668
+                                self._derived = None  # base.yaml:668
+                                self.builder[swap_there] = mine  # base.yaml:669
+                                self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:669
+                                self._d_mongol_loss = None  # base.yaml:669
+                                self._derived = None  # base.yaml:669
+
+    def attach(self, f: int) -> rt.Steps:
+        # rules/chang-cheng/base.yaml:682
+        if self.trace is not None:
+            self.trace.append("procedures.attach")
+        for new_end in (yield rt.Ask(self.current, 'new_end', range(2), 'rules/chang-cheng/base.yaml:683')):  # base.yaml:683
+            if new_end == LEFT_END:  # base.yaml:684
+                self.layout = tuple(self.board.attach(self.layout, f, False))  # base.yaml:685
+                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:685
+                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:685
+                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:685
+                self._d_neutral_spaces = None  # base.yaml:685
+                self._derived = None  # base.yaml:685
+            else:
+                self.layout = tuple(self.board.attach(self.layout, f, True))  # base.yaml:687
+                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:687
+                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:687
+                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:687
+                self._d_neutral_spaces = None  # base.yaml:687
+                self._derived = None  # base.yaml:687
+        if self.opt_new_board_tokens == DRAWN_TOKENS:  # base.yaml:688
+            self.lay_tokens(f)  # base.yaml:689
+        self.pieces_added += 1  # base.yaml:690
+        self._derived = None  # base.yaml:690
+        self.emperor_on = frozenset(self.emperor_owed[i] for i in rt.walk(self, range(0, min(3, len(self.emperor_owed))), 1, 'rules/chang-cheng/base.yaml:691'))  # base.yaml:691
+        self._derived = None  # base.yaml:691
+        self.emperor_owed = tuple([self.emperor_owed[i] for i in rt.walk(self, range(min(3, len(self.emperor_owed)), len(self.emperor_owed)), 1, 'rules/chang-cheng/base.yaml:692')])  # base.yaml:692
+        self._derived = None  # base.yaml:692
+
+    def lay_card(self, c: int, r: int) -> None:
+        # rules/chang-cheng/base.yaml:694
+        if self.trace is not None:
+            self.trace.append("procedures.lay_card")
+        self.hand[self.current] = self.hand[self.current] - frozenset((c,))  # base.yaml:695
+        self._d_card_provinces = None  # base.yaml:695
+        self._derived = None  # base.yaml:695
+        if len(self.placed[self.current]) > 16:
+            rt.walk(self, self.placed[self.current], 1, 'rules/chang-cheng/base.yaml:696')
+        self.placed[self.current] = (*self.placed[self.current], *((self.current, c, r),))  # base.yaml:696
+        self._derived = None  # base.yaml:696
+        if len(self.backs[r]) > 16:
+            rt.walk(self, self.backs[r], 1, 'rules/chang-cheng/base.yaml:697')
+        self.backs[r] = (*self.backs[r], *(self.current,))  # base.yaml:697
+        self._derived = None  # base.yaml:697
+        self.move_provinces = self.move_provinces | frozenset((r,))  # base.yaml:698
+        self._d_neutral_spaces = None  # base.yaml:698
+        self._derived = None  # base.yaml:698
+
+    def reserve_beside(self, s: int) -> rt.Steps:
+        # rules/chang-cheng/base.yaml:700
+        if self.trace is not None:
+            self.trace.append("procedures.reserve_beside")
+        free = [n for n in self.board.wall_neighbours(self.layout, s) if (self.block_at[n] == EMPTY and self.reserved[n] is None)]  # base.yaml:701
+        if len(free) == 1:  # base.yaml:702
+            self.reserved[free[0]] = self.current  # base.yaml:703
+            self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:703
+            self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:703
+            self._derived = None  # base.yaml:703
+        elif len(free) == 2:  # base.yaml:704
+            for kept_ in (yield rt.Ask((self.current if self.opt_reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:705')):  # base.yaml:705
+                self.reserved[kept_] = self.current  # base.yaml:706
+                self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:706
+                self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:706
+                self._derived = None  # base.yaml:706
 
     def broken_invariants(self) -> list[str]:
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""
@@ -378,6 +754,29 @@ class ChangChengTwoPlayerState(ChangChengState):
         other.game_over = self.game_over
         other.events = self.events
         other.neutral_singles = self.neutral_singles
+        # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
+        # what either state adds holds for both, until a change of what it reads drops it from one)
+        other._d_laid = self._d_laid
+        other._d_provinces_laid = self._d_provinces_laid
+        other._d_mongols_laid = self._d_mongols_laid
+        other._d_face_regions = self._d_face_regions
+        other._d_single_spaces = self._d_single_spaces
+        other._d_wall_provinces = self._d_wall_provinces
+        other._d_open_provinces = self._d_open_provinces
+        other._d_double_partners = self._d_double_partners
+        other._d_double_spaces = self._d_double_spaces
+        other._d_tower_spaces = self._d_tower_spaces
+        other._d_full = self._d_full
+        other._d_wall_complete = self._d_wall_complete
+        other._d_card_provinces = self._d_card_provinces
+        other._d_held = self._d_held
+        other._d_sections = self._d_sections
+        other._d_mongol_held = self._d_mongol_held
+        other._d_tower_in = self._d_tower_in
+        other._d_attacked = self._d_attacked
+        other._d_mongol_loss = self._d_mongol_loss
+        other._d_neutral_spaces = self._d_neutral_spaces
+        other._kept_end = self._kept_end
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

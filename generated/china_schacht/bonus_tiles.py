@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:94cf85ca196878e1
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ PHASE_FIRST_PALACE = 3  # phase
 class ChinaSchachtBonusTilesState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles')
+    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_d_face_down_in', '_d_tiles_of', '_d_most_tiles')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('covered', 'spot', 'bool', '', (), 'all', ''),
         rt.FieldInfo('tile_under', 'spot', 'list', 'colour', (), 'none', ''),
@@ -47,9 +47,45 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     tile_under: list[Sequence[int]]
     tile_shown: list[Sequence[int]]
     tiles: list[Sequence[int]]
+    _d_face_down_in: dict[int, bool] | None
+    _d_tiles_of: dict[tuple[int, int], int] | None
+    _d_most_tiles: dict[tuple[int, int], bool] | None
 
     def _setup(self) -> None:
-        super()._setup()
+        rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
+        self._drop_kept()
+        # rules/china-schacht/base.yaml:191
+        self.palace_of = [() for _ in range(len(self.board.spots))]
+        # rules/china-schacht/base.yaml:197
+        self.emissaries = [() for _ in range(len(self.board.region_names))]
+        # rules/china-schacht/base.yaml:204
+        self.scored = [False for _ in range(len(self.board.region_names))]
+        # rules/china-schacht/base.yaml:210
+        self.palaces_left = [20 for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:215
+        self.emissaries_left = [8 for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:221
+        self.score = [0 for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:228
+        self.hand = [() for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:234
+        self.deck = ()
+        # rules/china-schacht/base.yaml:240
+        self.face_up = ()
+        # rules/china-schacht/base.yaml:244
+        self.discard = ()
+        # rules/china-schacht/base.yaml:248
+        self.exhausted = 0
+        # rules/china-schacht/base.yaml:252
+        self.end_announced = False
+        # rules/china-schacht/base.yaml:256
+        self.finished = False
+        # rules/china-schacht/base.yaml:260
+        self.here = ()
+        # rules/china-schacht/base.yaml:265
+        self.placed = 0
+        # rules/china-schacht/base.yaml:270
+        self.was_empty = False
         # rules/china-schacht/bonus-tiles.yaml:7
         self.covered = [False for _ in range(len(self.board.spots))]
         # rules/china-schacht/bonus-tiles.yaml:12
@@ -58,6 +94,28 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         self.tile_shown = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/bonus-tiles.yaml:24
         self.tiles = [() for _ in range(self.num_seats)]
+        self._drop_kept()  # (what the inits computed from fields not all set yet)
+
+    def _drop_kept(self) -> None:
+        """Forget every value kept between moves: the fields were written from outside the rules."""
+        self._d_palaces_in = None
+        self._d_palaces_total = None
+        self._d_empty = None
+        self._d_emissaries_of = None
+        self._d_emissary_room = None
+        self._d_province_points = None
+        self._d_leads_emissaries = None
+        self._d_alliance_points = None
+        self._d_chains_of = None
+        self._d_chain_points = None
+        self._d_payments = None
+        self._d_all_payments = None
+        self._d_open_spaces = None
+        self._d_can_place = None
+        self._d_face_down_in = None
+        self._d_tiles_of = None
+        self._d_most_tiles = None
+        self._kept_end = None
 
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
@@ -180,6 +238,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 self.tile_shown[s] = self.tile_under[s]  # bonus-tiles.yaml:90
                 self.tile_under[s] = ()  # bonus-tiles.yaml:91
                 self.covered[s] = False  # bonus-tiles.yaml:92
+                self._d_face_down_in = None  # bonus-tiles.yaml:92
         self.next_phase = PHASE_FIRST_PALACE  # bonus-tiles.yaml:93
 
     def _trigger_take_tile(self) -> None:
@@ -193,6 +252,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 if len(self.tile_shown[s]) > 16:
                     rt.walk(self, self.tile_shown[s], 1, 'rules/china-schacht/bonus-tiles.yaml:103')
                 self.tiles[self.current] = tuple(sorted(rt.walk(self, (*self.tiles[self.current], *self.tile_shown[s]), 1, 'rules/china-schacht/bonus-tiles.yaml:103')))  # bonus-tiles.yaml:103
+                self._d_tiles_of = self._d_most_tiles = None  # bonus-tiles.yaml:103
                 self.tile_shown[s] = ()  # bonus-tiles.yaml:104
 
     def bonus_colours(self) -> Sequence[int]:
@@ -211,18 +271,39 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         return len(self.board.neighbours[s]) <= 2  # bonus-tiles.yaml:35
 
     def face_down_in(self, r: int) -> bool:
-        # rules/china-schacht/bonus-tiles.yaml:36
-        return any(self.covered[s] for s in self.board.region_spots[r])  # bonus-tiles.yaml:36
+        # rules/china-schacht/bonus-tiles.yaml:36; kept between moves: recomputed once `covered` changes
+        kept = self._d_face_down_in
+        if kept is None:
+            kept = self._d_face_down_in = {}
+        elif r in kept:
+            return kept[r]
+        value: bool = any(self.covered[s] for s in self.board.region_spots[r])  # bonus-tiles.yaml:36
+        kept[r] = value
+        return value
 
     def tiles_of(self, p: int, c: int) -> int:
-        # rules/china-schacht/bonus-tiles.yaml:37
+        # rules/china-schacht/bonus-tiles.yaml:37; kept between moves: recomputed once `tiles` changes
+        kept = self._d_tiles_of
+        if kept is None:
+            kept = self._d_tiles_of = {}
+        elif (p, c) in kept:
+            return kept[(p, c)]
         if len(self.tiles[p]) > 16:
             rt.grown(self, 17, 1, (self.tiles[p],), 'rules/china-schacht/bonus-tiles.yaml:37')
-        return sum(1 for t in self.tiles[p] if t == c)  # bonus-tiles.yaml:37
+        value: int = sum(1 for t in self.tiles[p] if t == c)  # bonus-tiles.yaml:37
+        kept[(p, c)] = value
+        return value
 
     def most_tiles(self, p: int, c: int) -> bool:
-        # rules/china-schacht/bonus-tiles.yaml:42
-        return (self.tiles_of(p, c) > 0 and all(self.tiles_of(q, c) <= tiles_of for tiles_of in (self.tiles_of(p, c),) for q in range(self.num_players)))  # bonus-tiles.yaml:42; hoisted tiles_of(p, c) out of the loop
+        # rules/china-schacht/bonus-tiles.yaml:42; kept between moves: recomputed once `tiles` changes
+        kept = self._d_most_tiles
+        if kept is None:
+            kept = self._d_most_tiles = {}
+        elif (p, c) in kept:
+            return kept[(p, c)]
+        value: bool = (self.tiles_of(p, c) > 0 and all(self.tiles_of(q, c) <= tiles_of for tiles_of in (self.tiles_of(p, c),) for q in range(self.num_players)))  # bonus-tiles.yaml:42
+        kept[(p, c)] = value
+        return value
 
     def place_bonus_tiles(self) -> None:
         # rules/china-schacht/bonus-tiles.yaml:50
@@ -232,6 +313,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             for _ in range(0, 2):  # bonus-tiles.yaml:55
                 s = rt.draw_from(self.rng, [t for t in self.board.region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:56; inlined off_junction (bonus-tiles.yaml:35)
                 self.covered[s] = True  # bonus-tiles.yaml:57
+                self._d_face_down_in = None  # bonus-tiles.yaml:57
         for c in (YELLOW, ORANGE, GREEN):  # bonus-tiles.yaml:58; inlined bonus_colours (bonus-tiles.yaml:32)
             for _ in range(0, 6):  # bonus-tiles.yaml:59
                 s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:60
@@ -249,11 +331,49 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         }
 
     def _copy_fields(self, other: Any) -> None:
-        super()._copy_fields(other)
+        other.opt_board = self.opt_board
+        other.opt_chain_cut = self.opt_chain_cut
+        other.opt_final_round = self.opt_final_round
+        other.palace_of = self.palace_of[:]
+        other.emissaries = self.emissaries[:]
+        other.scored = self.scored[:]
+        other.palaces_left = self.palaces_left[:]
+        other.emissaries_left = self.emissaries_left[:]
+        other.score = self.score[:]
+        other.hand = self.hand[:]
+        other.deck = self.deck
+        other.face_up = self.face_up
+        other.discard = self.discard
+        other.exhausted = self.exhausted
+        other.end_announced = self.end_announced
+        other.finished = self.finished
+        other.here = self.here
+        other.placed = self.placed
+        other.was_empty = self.was_empty
         other.covered = self.covered[:]
         other.tile_under = self.tile_under[:]
         other.tile_shown = self.tile_shown[:]
         other.tiles = self.tiles[:]
+        # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
+        # what either state adds holds for both, until a change of what it reads drops it from one)
+        other._d_palaces_in = self._d_palaces_in
+        other._d_palaces_total = self._d_palaces_total
+        other._d_empty = self._d_empty
+        other._d_emissaries_of = self._d_emissaries_of
+        other._d_emissary_room = self._d_emissary_room
+        other._d_province_points = self._d_province_points
+        other._d_leads_emissaries = self._d_leads_emissaries
+        other._d_alliance_points = self._d_alliance_points
+        other._d_chains_of = self._d_chains_of
+        other._d_chain_points = self._d_chain_points
+        other._d_payments = self._d_payments
+        other._d_all_payments = self._d_all_payments
+        other._d_open_spaces = self._d_open_spaces
+        other._d_can_place = self._d_can_place
+        other._d_face_down_in = self._d_face_down_in
+        other._d_tiles_of = self._d_tiles_of
+        other._d_most_tiles = self._d_most_tiles
+        other._kept_end = self._kept_end
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def _board_border_quarrels() -> rt.GraphBoard:
 class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_post_empty',)
+    __slots__ = ('opt_post_empty', '_d_two_colours')
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
         'role': ('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
         'colour': ('violet', 'yellow', 'orange', 'green', 'red'),
@@ -127,11 +127,31 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         'post_empty': ('turn_province', 'both_provinces'),
     }
     opt_post_empty: int
+    _d_two_colours: Sequence[Sequence[int]] | None
 
     def _read_options(self) -> None:
         self.opt_chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
         self.opt_final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
         self.opt_post_empty = ('turn_province', 'both_provinces').index(self.options['post_empty'])
+
+    def _drop_kept(self) -> None:
+        """Forget every value kept between moves: the fields were written from outside the rules."""
+        self._d_palaces_in = None
+        self._d_palaces_total = None
+        self._d_empty = None
+        self._d_emissaries_of = None
+        self._d_emissary_room = None
+        self._d_province_points = None
+        self._d_leads_emissaries = None
+        self._d_alliance_points = None
+        self._d_chains_of = None
+        self._d_chain_points = None
+        self._d_payments = None
+        self._d_all_payments = None
+        self._d_open_spaces = None
+        self._d_can_place = None
+        self._d_two_colours = None
+        self._kept_end = None
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
@@ -179,21 +199,39 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self.start_at(space)  # border-quarrels.yaml:141
         self.pay(cards)  # border-quarrels.yaml:142
         self.palace_of[space] = (self.current,)  # border-quarrels.yaml:143
+        self._d_palaces_in = self._d_palaces_total = self._d_empty = self._d_emissary_room = None  # border-quarrels.yaml:143
+        self._d_province_points = self._d_chains_of = self._d_chain_points = self._d_open_spaces = None  # border-quarrels.yaml:143
+        self._d_can_place = self._kept_end = None  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
+        self._d_can_place = self._kept_end = None  # border-quarrels.yaml:144
         for r in self.board.regions_at[PROVINCE][space]:  # border-quarrels.yaml:149; inlined provinces_at (border-quarrels.yaml:112)
             if (not self.scored[r] and not any((not self.palace_of[s]) for s in self.board.region_spots[r])):  # border-quarrels.yaml:150; inlined free (base.yaml:290)
                 self.score_province(r)  # border-quarrels.yaml:151
         self.next_piece()  # border-quarrels.yaml:152
 
+    def _do_send(self, cards: Sequence[int], province_to: int) -> None:
+        # rules/china-schacht/base.yaml:391: send
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        if self.trace is not None:
+            self.trace.append("actions.send")
+        self.start_placing(province_to)  # base.yaml:401
+        self.pay(cards)  # base.yaml:402
+        if len(self.emissaries[province_to]) > 16:
+            rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
+        self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
+        self._d_empty = self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = None  # base.yaml:403
+        self._d_alliance_points = self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:403
+        self.emissaries_left[self.current] -= 1  # base.yaml:404
+        self._d_can_place = self._kept_end = None  # base.yaml:404
+        self.next_piece()  # base.yaml:405
+
     def open_spaces(self) -> Sequence[int]:
-        # rules/china-schacht/border-quarrels.yaml:132; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'open_spaces' in memo:
-            remembered: Sequence[int] = memo['open_spaces']
-            return remembered
-        value: Sequence[int] = [s for s in self.board.spots if ((not self.palace_of[s]) and self.open_to(self.board.regions_at[PROVINCE][s]))]
-        if memo is not None:
-            memo['open_spaces'] = value
+        # rules/china-schacht/border-quarrels.yaml:132; kept between moves: recomputed once `emissaries`, `here` or `palace_of` changes
+        kept = self._d_open_spaces
+        if kept is not None:
+            return kept
+        value: Sequence[int] = [s for s in self.board.spots if ((not self.palace_of[s]) and self.open_to(self.board.regions_at[PROVINCE][s]))]  # border-quarrels.yaml:132
+        self._d_open_spaces = value
         return value
 
     def provinces_at(self, s: int) -> Sequence[int]:
@@ -201,14 +239,12 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         return self.board.regions_at[PROVINCE][s]  # border-quarrels.yaml:112
 
     def two_colours(self) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/border-quarrels.yaml:115; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'two_colours' in memo:
-            remembered: Sequence[Sequence[int]] = memo['two_colours']
-            return remembered
-        value: Sequence[Sequence[int]] = [(range(5)[rt.div(k, once, 'rules/china-schacht/border-quarrels.yaml:115')], range(5)[rt.mod(k, once, 'rules/china-schacht/border-quarrels.yaml:115')]) for once in (len(range(5)),) for k in range(0, (once * once)) if rt.div(k, once, 'rules/china-schacht/border-quarrels.yaml:116') < rt.mod(k, once, 'rules/china-schacht/border-quarrels.yaml:116')]
-        if memo is not None:
-            memo['two_colours'] = value
+        # rules/china-schacht/border-quarrels.yaml:115; kept between moves: never changes
+        kept = self._d_two_colours
+        if kept is not None:
+            return kept
+        value: Sequence[Sequence[int]] = [(range(5)[rt.div(k, once, 'rules/china-schacht/border-quarrels.yaml:115')], range(5)[rt.mod(k, once, 'rules/china-schacht/border-quarrels.yaml:115')]) for once in (len(range(5)),) for k in range(0, (once * once)) if rt.div(k, once, 'rules/china-schacht/border-quarrels.yaml:116') < rt.mod(k, once, 'rules/china-schacht/border-quarrels.yaml:116')]  # border-quarrels.yaml:115
+        self._d_two_colours = value
         return value
 
     def pays_for_space(self, cards: Sequence[int], rs: Sequence[int]) -> bool:
@@ -225,6 +261,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             self.trace.append("procedures.start_placing")
         if not self.here:  # base.yaml:452
             self.here = (r,)  # base.yaml:453
+            self._d_open_spaces = None  # base.yaml:453
             self.was_empty = (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
 
     def start_at(self, s: int) -> None:
@@ -236,9 +273,11 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         elif not self.here:  # border-quarrels.yaml:162
             if self.opt_post_empty == TURN_PROVINCE:  # border-quarrels.yaml:163
                 self.here = tuple([r for r in self.board.regions_at[PROVINCE][s] if not (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0)])  # border-quarrels.yaml:164; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
+                self._d_open_spaces = None  # border-quarrels.yaml:164
                 self.was_empty = not self.here  # border-quarrels.yaml:165
             else:
                 self.here = tuple(self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:167; inlined provinces_at (border-quarrels.yaml:112)
+                self._d_open_spaces = None  # border-quarrels.yaml:167
                 self.was_empty = any((not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0) for r in self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:168; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
 
     def score_terms(self, player: int) -> dict[str, int]:
@@ -272,6 +311,24 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         other.here = self.here
         other.placed = self.placed
         other.was_empty = self.was_empty
+        # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
+        # what either state adds holds for both, until a change of what it reads drops it from one)
+        other._d_palaces_in = self._d_palaces_in
+        other._d_palaces_total = self._d_palaces_total
+        other._d_empty = self._d_empty
+        other._d_emissaries_of = self._d_emissaries_of
+        other._d_emissary_room = self._d_emissary_room
+        other._d_province_points = self._d_province_points
+        other._d_leads_emissaries = self._d_leads_emissaries
+        other._d_alliance_points = self._d_alliance_points
+        other._d_chains_of = self._d_chains_of
+        other._d_chain_points = self._d_chain_points
+        other._d_payments = self._d_payments
+        other._d_all_payments = self._d_all_payments
+        other._d_open_spaces = self._d_open_spaces
+        other._d_can_place = self._d_can_place
+        other._d_two_colours = self._d_two_colours
+        other._kept_end = self._kept_end
 
 
 GAME = rt.Game(

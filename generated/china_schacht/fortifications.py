@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ PALACE_MAY_FOLLOW = 2  # fortification_in_empty: choices of option `fortificatio
 class ChinaSchachtFortificationsState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here')
+    __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d_palace_award', '_d_chain_bonus')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('fortifications_left', 'player', 'int', '', (), 'all', ''),
         rt.FieldInfo('fortified', 'spot', 'bool', '', (), 'all', ''),
@@ -48,19 +48,75 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     fortifications_left: list[int]
     fortified: list[bool]
     fortified_here: Sequence[int]
+    _d_palace_award: dict[tuple[int, int], int] | None
+    _d_chain_bonus: dict[int, Sequence[int]] | None
 
     def _read_options(self) -> None:
         super()._read_options()
         self.opt_fortification_in_empty = ('palace_on_it', 'one_piece', 'palace_may_follow').index(self.options['fortification_in_empty'])
 
     def _setup(self) -> None:
-        super()._setup()
+        rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
+        self._drop_kept()
+        # rules/china-schacht/base.yaml:191
+        self.palace_of = [() for _ in range(len(self.board.spots))]
+        # rules/china-schacht/base.yaml:197
+        self.emissaries = [() for _ in range(len(self.board.region_names))]
+        # rules/china-schacht/base.yaml:204
+        self.scored = [False for _ in range(len(self.board.region_names))]
+        # rules/china-schacht/base.yaml:210
+        self.palaces_left = [20 for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:215
+        self.emissaries_left = [8 for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:221
+        self.score = [0 for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:228
+        self.hand = [() for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:234
+        self.deck = ()
+        # rules/china-schacht/base.yaml:240
+        self.face_up = ()
+        # rules/china-schacht/base.yaml:244
+        self.discard = ()
+        # rules/china-schacht/base.yaml:248
+        self.exhausted = 0
+        # rules/china-schacht/base.yaml:252
+        self.end_announced = False
+        # rules/china-schacht/base.yaml:256
+        self.finished = False
+        # rules/china-schacht/base.yaml:260
+        self.here = ()
+        # rules/china-schacht/base.yaml:265
+        self.placed = 0
+        # rules/china-schacht/base.yaml:270
+        self.was_empty = False
         # rules/china-schacht/fortifications.yaml:25
         self.fortifications_left = [1 for _ in range(self.num_seats)]
         # rules/china-schacht/fortifications.yaml:30
         self.fortified = [False for _ in range(len(self.board.spots))]
         # rules/china-schacht/fortifications.yaml:36
         self.fortified_here = ()
+        self._drop_kept()  # (what the inits computed from fields not all set yet)
+
+    def _drop_kept(self) -> None:
+        """Forget every value kept between moves: the fields were written from outside the rules."""
+        self._d_palaces_in = None
+        self._d_palaces_total = None
+        self._d_empty = None
+        self._d_emissaries_of = None
+        self._d_emissary_room = None
+        self._d_province_points = None
+        self._d_palace_award = None
+        self._d_leads_emissaries = None
+        self._d_alliance_points = None
+        self._d_chains_of = None
+        self._d_chain_bonus = None
+        self._d_chain_points = None
+        self._d_payments = None
+        self._d_all_payments = None
+        self._d_open_spaces = None
+        self._d_can_place = None
+        self._kept_end = None
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
@@ -133,6 +189,23 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         elif name == 'fortify':
             self._do_fortify(*action.args)
 
+    def _do_build(self, cards: Sequence[int], space: int) -> None:
+        # rules/china-schacht/base.yaml:372: build
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        if self.trace is not None:
+            self.trace.append("actions.build")
+        self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
+        self.pay(cards)  # base.yaml:383
+        self.palace_of[space] = (self.current,)  # base.yaml:384
+        self._d_palaces_in = self._d_palaces_total = self._d_empty = self._d_emissary_room = None  # base.yaml:384
+        self._d_province_points = self._d_palace_award = self._d_chains_of = self._d_chain_bonus = None  # base.yaml:384
+        self._d_chain_points = self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384
+        self.palaces_left[self.current] -= 1  # base.yaml:385
+        self._d_can_place = self._kept_end = None  # base.yaml:385
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
+            self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
+        self.next_piece()  # base.yaml:390
+
     def _do_fortify(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
@@ -141,9 +214,12 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # fortifications.yaml:86; inlined province_of (base.yaml:284)
         self.pay(cards)  # fortifications.yaml:87
         self.fortified[space] = True  # fortifications.yaml:88
+        self._d_empty = self._d_palace_award = self._d_chains_of = self._d_chain_bonus = None  # fortifications.yaml:88
+        self._d_chain_points = None  # fortifications.yaml:88
         self.fortifications_left[self.current] -= 1  # fortifications.yaml:89
         if (self.opt_fortification_in_empty == PALACE_ON_IT and self.was_empty):  # fortifications.yaml:90
             self.fortified_here = (space,)  # fortifications.yaml:91
+            self._d_open_spaces = None  # fortifications.yaml:91
             self.was_empty = False  # fortifications.yaml:92
         if self.opt_fortification_in_empty == PALACE_MAY_FOLLOW:  # fortifications.yaml:93
             self.was_empty = False  # fortifications.yaml:94
@@ -154,40 +230,74 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("triggers.fortification_done")
         self.fortified_here = ()  # fortifications.yaml:102
+        self._d_open_spaces = None  # fortifications.yaml:102
 
     def _turn_end(self) -> None:
         super()._turn_end()
         self._trigger_fortification_done()
 
     def empty(self, r: int) -> bool:
-        # rules/china-schacht/fortifications.yaml:46
-        return ((not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0) and not any(self.fortified[s] for s in self.board.region_spots[r]))  # fortifications.yaml:46; inlined free (base.yaml:290), palaces_total (base.yaml:288)
+        # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes
+        kept = self._d_empty
+        if kept is None:
+            kept = self._d_empty = {}
+        elif r in kept:
+            return kept[r]
+        value: bool = ((not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0) and not any(self.fortified[s] for s in self.board.region_spots[r]))  # fortifications.yaml:46
+        kept[r] = value
+        return value
 
     def palace_award(self, p: int, r: int) -> int:
-        # rules/china-schacht/fortifications.yaml:54
-        return (self.province_points(p, r) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in self.board.region_spots[r]) else 1))  # fortifications.yaml:54; inlined on_fortification (fortifications.yaml:51)
+        # rules/china-schacht/fortifications.yaml:54; kept between moves: recomputed once `fortified` or `palace_of` changes
+        kept = self._d_palace_award
+        if kept is None:
+            kept = self._d_palace_award = {}
+        elif (p, r) in kept:
+            return kept[(p, r)]
+        value: int = (self.province_points(p, r) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in self.board.region_spots[r]) else 1))  # fortifications.yaml:54
+        kept[(p, r)] = value
+        return value
 
     def chains_of(self, p: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:321
-        return (self.board.best_road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, [s2 for s2 in self.board.spots if (self.fortified[s2] and p in self.palace_of[s2])]) if self.opt_chain_cut == BEST else self.board.road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321; inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
+        # rules/china-schacht/base.yaml:321; kept between moves: recomputed once `fortified` or `palace_of` changes
+        kept = self._d_chains_of
+        if kept is None:
+            kept = self._d_chains_of = {}
+        elif p in kept:
+            return kept[p]
+        value: Sequence[Sequence[int]] = (self.board.best_road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, [s2 for s2 in self.board.spots if (self.fortified[s2] and p in self.palace_of[s2])]) if self.opt_chain_cut == BEST else self.board.road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321
+        kept[p] = value
+        return value
 
     def chain_bonus(self, p: int) -> Sequence[int]:
-        # rules/china-schacht/fortifications.yaml:60
-        return [s for s in self.board.spots if (self.fortified[s] and p in self.palace_of[s])]  # fortifications.yaml:60; inlined on_fortification (fortifications.yaml:51)
+        # rules/china-schacht/fortifications.yaml:60; kept between moves: recomputed once `fortified` or `palace_of` changes
+        kept = self._d_chain_bonus
+        if kept is None:
+            kept = self._d_chain_bonus = {}
+        elif p in kept:
+            return kept[p]
+        value: Sequence[int] = [s for s in self.board.spots if (self.fortified[s] and p in self.palace_of[s])]  # fortifications.yaml:60
+        kept[p] = value
+        return value
 
     def chain_points(self, p: int) -> int:
-        # rules/china-schacht/fortifications.yaml:61
-        return sum((len(c) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in c) else 1)) for c in self.chains_of(p))  # fortifications.yaml:61; inlined on_fortification (fortifications.yaml:51)
+        # rules/china-schacht/fortifications.yaml:61; kept between moves: recomputed once `fortified` or `palace_of` changes
+        kept = self._d_chain_points
+        if kept is None:
+            kept = self._d_chain_points = {}
+        elif p in kept:
+            return kept[p]
+        value: int = sum((len(c) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in c) else 1)) for c in self.chains_of(p))  # fortifications.yaml:61
+        kept[p] = value
+        return value
 
     def open_spaces(self) -> Sequence[int]:
-        # rules/china-schacht/fortifications.yaml:49; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'open_spaces' in memo:
-            remembered: Sequence[int] = memo['open_spaces']
-            return remembered
-        value: Sequence[int] = [s for s in self.board.spots if (((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in (self.here if self.here else self.board.regions_of_kind[PROVINCE])) and (not self.fortified_here or s in self.fortified_here))]
-        if memo is not None:
-            memo['open_spaces'] = value
+        # rules/china-schacht/fortifications.yaml:49; kept between moves: recomputed once `fortified_here`, `here` or `palace_of` changes
+        kept = self._d_open_spaces
+        if kept is not None:
+            return kept
+        value: Sequence[int] = [s for s in self.board.spots if (((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in (self.here if self.here else self.board.regions_of_kind[PROVINCE])) and (not self.fortified_here or s in self.fortified_here))]  # fortifications.yaml:49
+        self._d_open_spaces = value
         return value
 
     def on_fortification(self, p: int, s: int) -> bool:
@@ -200,6 +310,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             self.trace.append("procedures.start_placing")
         if not self.here:  # base.yaml:452
             self.here = (r,)  # base.yaml:453
+            self._d_open_spaces = None  # base.yaml:453
             self.was_empty = self.empty(r)  # base.yaml:454
 
     def _tie_break(self, player: int) -> int:
@@ -230,6 +341,25 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         other.fortifications_left = self.fortifications_left[:]
         other.fortified = self.fortified[:]
         other.fortified_here = self.fortified_here
+        # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
+        # what either state adds holds for both, until a change of what it reads drops it from one)
+        other._d_palaces_in = self._d_palaces_in
+        other._d_palaces_total = self._d_palaces_total
+        other._d_empty = self._d_empty
+        other._d_emissaries_of = self._d_emissaries_of
+        other._d_emissary_room = self._d_emissary_room
+        other._d_province_points = self._d_province_points
+        other._d_palace_award = self._d_palace_award
+        other._d_leads_emissaries = self._d_leads_emissaries
+        other._d_alliance_points = self._d_alliance_points
+        other._d_chains_of = self._d_chains_of
+        other._d_chain_bonus = self._d_chain_bonus
+        other._d_chain_points = self._d_chain_points
+        other._d_payments = self._d_payments
+        other._d_all_payments = self._d_all_payments
+        other._d_open_spaces = self._d_open_spaces
+        other._d_can_place = self._d_can_place
+        other._kept_end = self._kept_end
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_emperor_placement', 'opt_joker_kept', 'opt_kept_at_reshuffle', 'opt_special_exchange', 'opt_emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now')
+    __slots__ = ('opt_emperor_placement', 'opt_joker_kept', 'opt_kept_at_reshuffle', 'opt_special_exchange', 'opt_emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d_open_provinces', '_d_kept_of', '_d_emperor_payments', '_d_emperor_can_build', '_d_emperor_can_send', '_d_emperor_occupied', '_d_emperor_provinces')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('emperor_cards', None, 'list', 'colour', (), 'all', ''),
         rt.FieldInfo('kept', 'player', 'list', 'colour', (), 'all', ''),
@@ -84,6 +84,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     specials: list[frozenset[int]]
     emperor_turn: int
     two_provinces_now: bool
+    _d_open_provinces: Sequence[int] | None
+    _d_kept_of: dict[tuple[int, int], int] | None
+    _d_emperor_payments: dict[int, Sequence[Sequence[int]]] | None
+    _d_emperor_can_build: dict[int, bool] | None
+    _d_emperor_can_send: dict[int, bool] | None
+    _d_emperor_occupied: Sequence[int] | None
+    _d_emperor_provinces: Sequence[int] | None
 
     def _read_options(self) -> None:
         self.opt_chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
@@ -95,7 +102,40 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.opt_emperor_emissaries = ('nine', 'eight').index(self.options['emperor_emissaries'])
 
     def _setup(self) -> None:
-        super()._setup()
+        rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
+        self._drop_kept()
+        # rules/china-schacht/base.yaml:191
+        self.palace_of = [() for _ in range(len(self.board.spots))]
+        # rules/china-schacht/base.yaml:197
+        self.emissaries = [() for _ in range(len(self.board.region_names))]
+        # rules/china-schacht/base.yaml:204
+        self.scored = [False for _ in range(len(self.board.region_names))]
+        # rules/china-schacht/base.yaml:210
+        self.palaces_left = [20 for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:215
+        self.emissaries_left = [8 for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:221
+        self.score = [0 for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:228
+        self.hand = [() for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:234
+        self.deck = ()
+        # rules/china-schacht/base.yaml:240
+        self.face_up = ()
+        # rules/china-schacht/base.yaml:244
+        self.discard = ()
+        # rules/china-schacht/base.yaml:248
+        self.exhausted = 0
+        # rules/china-schacht/base.yaml:252
+        self.end_announced = False
+        # rules/china-schacht/base.yaml:256
+        self.finished = False
+        # rules/china-schacht/base.yaml:260
+        self.here = ()
+        # rules/china-schacht/base.yaml:265
+        self.placed = 0
+        # rules/china-schacht/base.yaml:270
+        self.was_empty = False
         # rules/china-schacht/two-player.yaml:80
         self.emperor_cards = ()
         # rules/china-schacht/two-player.yaml:84
@@ -108,6 +148,32 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_turn = EMPEROR_WAITS
         # rules/china-schacht/two-player.yaml:103
         self.two_provinces_now = False
+        self._drop_kept()  # (what the inits computed from fields not all set yet)
+
+    def _drop_kept(self) -> None:
+        """Forget every value kept between moves: the fields were written from outside the rules."""
+        self._d_palaces_in = None
+        self._d_palaces_total = None
+        self._d_empty = None
+        self._d_emissaries_of = None
+        self._d_emissary_room = None
+        self._d_province_points = None
+        self._d_leads_emissaries = None
+        self._d_alliance_points = None
+        self._d_chains_of = None
+        self._d_chain_points = None
+        self._d_payments = None
+        self._d_all_payments = None
+        self._d_open_provinces = None
+        self._d_open_spaces = None
+        self._d_can_place = None
+        self._d_kept_of = None
+        self._d_emperor_payments = None
+        self._d_emperor_can_build = None
+        self._d_emperor_can_send = None
+        self._d_emperor_occupied = None
+        self._d_emperor_provinces = None
+        self._kept_end = None
 
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
@@ -123,6 +189,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_refill()  # two-player.yaml:139
         if self.opt_emperor_emissaries == NINE:  # two-player.yaml:141
             self.emissaries_left[(self.num_players + 0)] = 9  # two-player.yaml:142
+            self._d_can_place = self._d_emperor_can_send = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:142
+            self._kept_end = None  # two-player.yaml:142
 
     def _enter_phase(self) -> None:
         if self.phase == PHASE_TURN:
@@ -317,6 +385,43 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         elif name == 'emperor_rests':
             self._do_emperor_rests(*action.args)
 
+    def _do_build(self, cards: Sequence[int], space: int) -> None:
+        # rules/china-schacht/base.yaml:372: build
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        if self.trace is not None:
+            self.trace.append("actions.build")
+        self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
+        self.pay(cards)  # base.yaml:383
+        self.palace_of[space] = (self.current,)  # base.yaml:384
+        self._d_palaces_in = self._d_palaces_total = self._d_empty = self._d_emissary_room = None  # base.yaml:384
+        self._d_province_points = self._d_chains_of = self._d_chain_points = self._d_open_spaces = None  # base.yaml:384
+        self._d_can_place = self._d_emperor_can_build = self._d_emperor_can_send = self._d_emperor_occupied = None  # base.yaml:384
+        self._d_emperor_provinces = self._kept_end = None  # base.yaml:384
+        self.palaces_left[self.current] -= 1  # base.yaml:385
+        self._d_can_place = self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # base.yaml:385
+        self._kept_end = None  # base.yaml:385
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
+            self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
+        self.next_piece()  # base.yaml:390
+
+    def _do_send(self, cards: Sequence[int], province_to: int) -> None:
+        # rules/china-schacht/base.yaml:391: send
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        if self.trace is not None:
+            self.trace.append("actions.send")
+        self.start_placing(province_to)  # base.yaml:401
+        self.pay(cards)  # base.yaml:402
+        if len(self.emissaries[province_to]) > 16:
+            rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
+        self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
+        self._d_empty = self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = None  # base.yaml:403
+        self._d_alliance_points = self._d_can_place = self._d_emperor_can_send = self._d_emperor_occupied = None  # base.yaml:403
+        self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
+        self.emissaries_left[self.current] -= 1  # base.yaml:404
+        self._d_can_place = self._d_emperor_can_send = self._d_emperor_occupied = self._d_emperor_provinces = None  # base.yaml:404
+        self._kept_end = None  # base.yaml:404
+        self.next_piece()  # base.yaml:405
+
     def _do_stop(self) -> None:
         # rules/china-schacht/base.yaml:406: stop
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
@@ -338,6 +443,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("actions.two_provinces_card")
         self.specials[self.current] = frozenset(k for k in self.specials[self.current] if k != TWO_PROVINCES)  # two-player.yaml:166
         self.two_provinces_now = True  # two-player.yaml:167
+        self._d_open_provinces = self._d_open_spaces = None  # two-player.yaml:167
         self.next_phase = PHASE_TURN  # two-player.yaml:168
 
     def _do_exchange_card_special(self, card: int, taken: int) -> None:
@@ -349,6 +455,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:180')
         self.hand[self.current] = tuple(sorted(rt.walk(self, (*rt.walk(self, rt.without(self.hand[self.current], card), 1, 'rules/china-schacht/two-player.yaml:180'), *(taken,)), 1, 'rules/china-schacht/two-player.yaml:180')))  # two-player.yaml:180
+        self._d_payments = self._d_all_payments = None  # two-player.yaml:180
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:181')
         self.face_up = tuple(rt.without(self.face_up, taken))  # two-player.yaml:181
@@ -369,7 +476,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("actions.emperor_palace")
         self.emperor_pay(cards)  # two-player.yaml:196
         self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
+        self._d_palaces_in = self._d_palaces_total = self._d_empty = self._d_emissary_room = None  # two-player.yaml:197
+        self._d_province_points = self._d_chains_of = self._d_chain_points = self._d_open_spaces = None  # two-player.yaml:197
+        self._d_can_place = self._d_emperor_can_build = self._d_emperor_can_send = self._d_emperor_occupied = None  # two-player.yaml:197
+        self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
+        self._d_can_place = self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:198
+        self._kept_end = None  # two-player.yaml:198
         if (not self.scored[province_to] and not any((not self.palace_of[s]) for s in self.board.region_spots[province_to])):  # two-player.yaml:201; inlined free (base.yaml:290)
             self.score_province(province_to)  # two-player.yaml:202
         self.emperor_done()  # two-player.yaml:203
@@ -383,7 +496,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/two-player.yaml:211')
         self.emissaries[province_to] = (*self.emissaries[province_to], *((self.num_players + 0),))  # two-player.yaml:211
+        self._d_empty = self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = None  # two-player.yaml:211
+        self._d_alliance_points = self._d_can_place = self._d_emperor_can_send = self._d_emperor_occupied = None  # two-player.yaml:211
+        self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
         self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
+        self._d_can_place = self._d_emperor_can_send = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:212
+        self._kept_end = None  # two-player.yaml:212
         self.emperor_done()  # two-player.yaml:213
 
     def _do_emperor_rests(self) -> None:
@@ -393,12 +511,24 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("actions.emperor_rests")
         self.emperor_done()  # two-player.yaml:218
 
+    def _trigger_turn_over(self) -> None:
+        # rules/china-schacht/base.yaml:514: trigger turn_over
+        if self.trace is not None:
+            self.trace.append("triggers.turn_over")
+        self.refill_face_up()  # base.yaml:519
+        self.here = ()  # base.yaml:520
+        self._d_open_provinces = self._d_open_spaces = None  # base.yaml:520
+        self.placed = 0  # base.yaml:521
+        self.was_empty = False  # base.yaml:522
+        self._d_open_provinces = self._d_open_spaces = None  # base.yaml:522
+
     def _trigger_two_player_turn_over(self) -> None:
         # rules/china-schacht/two-player.yaml:295: trigger two_player_turn_over
         if self.trace is not None:
             self.trace.append("triggers.two_player_turn_over")
         self.emperor_turn = EMPEROR_WAITS  # two-player.yaml:298
         self.two_provinces_now = False  # two-player.yaml:299
+        self._d_open_provinces = self._d_open_spaces = None  # two-player.yaml:299
 
     def _turn_end(self) -> None:
         super()._turn_end()
@@ -420,67 +550,87 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         return (self.province_points(p, r) + (self.province_points((self.num_players + 0), r) if self.board.region_attributes[0][r] in self.influence[p] else 0))  # two-player.yaml:115
 
     def open_provinces(self) -> Sequence[int]:
-        # rules/china-schacht/two-player.yaml:119; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'open_provinces' in memo:
-            remembered: Sequence[int] = memo['open_provinces']
-            return remembered
-        value: Sequence[int] = ([r for r in self.board.regions_of_kind[PROVINCE] if not (self.was_empty and r in self.here)] if (self.two_provinces_now and self.here) else (self.here if self.here else self.board.regions_of_kind[PROVINCE]))
-        if memo is not None:
-            memo['open_provinces'] = value
+        # rules/china-schacht/two-player.yaml:119; kept between moves: recomputed once `here`, `two_provinces_now` or `was_empty` changes
+        kept = self._d_open_provinces
+        if kept is not None:
+            return kept
+        value: Sequence[int] = ([r for r in self.board.regions_of_kind[PROVINCE] if not (self.was_empty and r in self.here)] if (self.two_provinces_now and self.here) else (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # two-player.yaml:119
+        self._d_open_provinces = value
         return value
 
     def open_spaces(self) -> Sequence[int]:
-        # rules/china-schacht/base.yaml:340; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'open_spaces' in memo:
-            remembered: Sequence[int] = memo['open_spaces']
-            return remembered
-        value: Sequence[int] = [s for s in self.board.spots if ((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in self.open_provinces())]
-        if memo is not None:
-            memo['open_spaces'] = value
+        # rules/china-schacht/base.yaml:340; kept between moves: recomputed once `here`, `palace_of`, `two_provinces_now` or `was_empty` changes
+        kept = self._d_open_spaces
+        if kept is not None:
+            return kept
+        value: Sequence[int] = [s for s in self.board.spots if ((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in self.open_provinces())]  # base.yaml:340
+        self._d_open_spaces = value
         return value
 
     def kept_of(self, p: int, c: int) -> int:
-        # rules/china-schacht/two-player.yaml:112
+        # rules/china-schacht/two-player.yaml:112; kept between moves: recomputed once `kept` changes
+        kept = self._d_kept_of
+        if kept is None:
+            kept = self._d_kept_of = {}
+        elif (p, c) in kept:
+            return kept[(p, c)]
         if len(self.kept[p]) > 16:
             rt.grown(self, 17, 1, (self.kept[p],), 'rules/china-schacht/two-player.yaml:112')
-        return sum(1 for k in self.kept[p] if k == c)  # two-player.yaml:112
+        value: int = sum(1 for k in self.kept[p] if k == c)  # two-player.yaml:112
+        kept[(p, c)] = value
+        return value
 
     def emperor_payments(self, c: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/two-player.yaml:122
+        # rules/china-schacht/two-player.yaml:122; kept between moves: recomputed once `emperor_cards` changes
+        kept = self._d_emperor_payments
+        if kept is None:
+            kept = self._d_emperor_payments = {}
+        elif c in kept:
+            return kept[c]
         if len(self.emperor_cards) > 16:
             rt.grown(self, 120, 2, (self.emperor_cards,), 'rules/china-schacht/two-player.yaml:122')
-        return (*(((c,),) if c in self.emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and sum(1 for h in self.emperor_cards if h == j) >= 2)])  # two-player.yaml:122
+        value: Sequence[Sequence[int]] = (*(((c,),) if c in self.emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and sum(1 for h in self.emperor_cards if h == j) >= 2)])  # two-player.yaml:122
+        kept[c] = value
+        return value
 
     def emperor_can_build(self, r: int) -> bool:
-        # rules/china-schacht/two-player.yaml:125
-        return ((self.palaces_left[(self.num_players + 0)] > 0 and any((not self.palace_of[s]) for s in self.board.region_spots[r])) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:125; inlined free (base.yaml:290)
+        # rules/china-schacht/two-player.yaml:125; kept between moves: recomputed once `emperor_cards`, `palace_of` or `palaces_left` changes
+        kept = self._d_emperor_can_build
+        if kept is None:
+            kept = self._d_emperor_can_build = {}
+        elif r in kept:
+            return kept[r]
+        value: bool = ((self.palaces_left[(self.num_players + 0)] > 0 and any((not self.palace_of[s]) for s in self.board.region_spots[r])) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:125
+        kept[r] = value
+        return value
 
     def emperor_can_send(self, r: int) -> bool:
-        # rules/china-schacht/two-player.yaml:127
-        return ((self.emissaries_left[(self.num_players + 0)] > 0 and (max((sum(1 for s4 in self.board.region_spots[r] if q2 in self.palace_of[s4]) for q2 in range(self.num_seats)), default=0) - len(self.emissaries[r])) > 0) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:127; inlined palaces_in (base.yaml:287), emissary_room (base.yaml:294)
+        # rules/china-schacht/two-player.yaml:127; kept between moves: recomputed once `emissaries`, `emissaries_left`, `emperor_cards` or `palace_of` changes
+        kept = self._d_emperor_can_send
+        if kept is None:
+            kept = self._d_emperor_can_send = {}
+        elif r in kept:
+            return kept[r]
+        value: bool = ((self.emissaries_left[(self.num_players + 0)] > 0 and (max((sum(1 for s4 in self.board.region_spots[r] if q2 in self.palace_of[s4]) for q2 in range(self.num_seats)), default=0) - len(self.emissaries[r])) > 0) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:127
+        kept[r] = value
+        return value
 
     def emperor_occupied(self) -> Sequence[int]:
-        # rules/china-schacht/two-player.yaml:129; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'emperor_occupied' in memo:
-            remembered: Sequence[int] = memo['emperor_occupied']
-            return remembered
-        value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]
-        if memo is not None:
-            memo['emperor_occupied'] = value
+        # rules/china-schacht/two-player.yaml:129; kept between moves: recomputed once `emissaries`, `emissaries_left`, `emperor_cards`, `palace_of` or `palaces_left` changes
+        kept = self._d_emperor_occupied
+        if kept is not None:
+            return kept
+        value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]  # two-player.yaml:129
+        self._d_emperor_occupied = value
         return value
 
     def emperor_provinces(self) -> Sequence[int]:
-        # rules/china-schacht/two-player.yaml:132; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'emperor_provinces' in memo:
-            remembered: Sequence[int] = memo['emperor_provinces']
-            return remembered
-        value: Sequence[int] = (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.board.regions_of_kind[PROVINCE] if (self.emperor_can_build(r) or self.emperor_can_send(r))])
-        if memo is not None:
-            memo['emperor_provinces'] = value
+        # rules/china-schacht/two-player.yaml:132; kept between moves: recomputed once `emissaries`, `emissaries_left`, `emperor_cards`, `palace_of` or `palaces_left` changes
+        kept = self._d_emperor_provinces
+        if kept is not None:
+            return kept
+        value: Sequence[int] = (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.board.regions_of_kind[PROVINCE] if (self.emperor_can_build(r) or self.emperor_can_send(r))])  # two-player.yaml:132
+        self._d_emperor_provinces = value
         return value
 
     def start_placing(self, r: int) -> None:
@@ -489,7 +639,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("procedures.start_placing")
         if not self.here:  # base.yaml:452
             self.here = (r,)  # base.yaml:453
+            self._d_open_provinces = self._d_open_spaces = None  # base.yaml:453
             self.was_empty = (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
+            self._d_open_provinces = self._d_open_spaces = None  # base.yaml:454
 
     def pay(self, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:221
@@ -499,6 +651,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:226')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # two-player.yaml:226
+            self._d_payments = self._d_all_payments = None  # two-player.yaml:226
         self.keep(cards[0])  # two-player.yaml:227
         if (len(cards) == 2 and self.opt_joker_kept == BOTH):  # two-player.yaml:228
             self.keep(cards[1])  # two-player.yaml:229
@@ -542,6 +695,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                             rt.walk(self, self.kept[p], 1, 'rules/china-schacht/two-player.yaml:289')
                         self.deck = (*self.deck, *self.kept[p])  # two-player.yaml:289
                         self.kept[p] = ()  # two-player.yaml:290
+                        self._d_kept_of = None  # two-player.yaml:290
                 if not self.deck:  # two-player.yaml:291
                     self.exhausted = 2  # two-player.yaml:292
 
@@ -567,6 +721,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.kept[self.current]) > 16:
             rt.walk(self, self.kept[self.current], 1, 'rules/china-schacht/two-player.yaml:233')
         self.kept[self.current] = tuple(sorted(rt.walk(self, (*self.kept[self.current], *(c,)), 1, 'rules/china-schacht/two-player.yaml:233')))  # two-player.yaml:233
+        self._d_kept_of = None  # two-player.yaml:233
         self.take_influence(c)  # two-player.yaml:234
 
     def take_influence(self, c: int) -> None:
@@ -585,6 +740,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if len(self.emperor_cards) > 16:
                 rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:263')
             self.emperor_cards = tuple(rt.without(self.emperor_cards, c))  # two-player.yaml:263
+            self._d_emperor_payments = self._d_emperor_can_build = self._d_emperor_can_send = self._d_emperor_occupied = None  # two-player.yaml:263
+            self._d_emperor_provinces = None  # two-player.yaml:263
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:264')
             self.discard = (*self.discard, *(c,))  # two-player.yaml:264
@@ -602,6 +759,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 if len(self.emperor_cards) > 16:
                     rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
                 self.emperor_cards = tuple(sorted(rt.walk(self, (*self.emperor_cards, *(c,)), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
+                self._d_emperor_payments = self._d_emperor_can_build = self._d_emperor_can_send = self._d_emperor_occupied = None  # two-player.yaml:271
+                self._d_emperor_provinces = None  # two-player.yaml:271
                 self.deck_check()  # two-player.yaml:272
 
     def emperor_done(self) -> None:
@@ -616,8 +775,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:279
 
     def _is_over(self) -> bool:
-        # rules/china-schacht/two-player.yaml:304
-        return bool(self.finished or not any(self.can_place(p) for p in range(self.num_seats)))
+        # rules/china-schacht/two-player.yaml:304; kept between moves: tested again once `emissaries`, `emissaries_left`, `finished`, `palace_of` or `palaces_left` changes
+        over = self._kept_end
+        if over is None:
+            over = self._kept_end = bool(self.finished or not any(self.can_place(p) for p in range(self.num_seats)))
+        return over
 
     def _copy_fields(self, other: Any) -> None:
         other.opt_chain_cut = self.opt_chain_cut
@@ -649,6 +811,30 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         other.specials = self.specials[:]
         other.emperor_turn = self.emperor_turn
         other.two_provinces_now = self.two_provinces_now
+        # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
+        # what either state adds holds for both, until a change of what it reads drops it from one)
+        other._d_palaces_in = self._d_palaces_in
+        other._d_palaces_total = self._d_palaces_total
+        other._d_empty = self._d_empty
+        other._d_emissaries_of = self._d_emissaries_of
+        other._d_emissary_room = self._d_emissary_room
+        other._d_province_points = self._d_province_points
+        other._d_leads_emissaries = self._d_leads_emissaries
+        other._d_alliance_points = self._d_alliance_points
+        other._d_chains_of = self._d_chains_of
+        other._d_chain_points = self._d_chain_points
+        other._d_payments = self._d_payments
+        other._d_all_payments = self._d_all_payments
+        other._d_open_provinces = self._d_open_provinces
+        other._d_open_spaces = self._d_open_spaces
+        other._d_can_place = self._d_can_place
+        other._d_kept_of = self._d_kept_of
+        other._d_emperor_payments = self._d_emperor_payments
+        other._d_emperor_can_build = self._d_emperor_can_build
+        other._d_emperor_can_send = self._d_emperor_can_send
+        other._d_emperor_occupied = self._d_emperor_occupied
+        other._d_emperor_provinces = self._d_emperor_provinces
+        other._kept_end = self._kept_end
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

@@ -2,7 +2,7 @@
 #   rules/mandarin/base.yaml  sha256:b7c071db5dcd14f9
 #   rules/mandarin/money.yaml  sha256:7372ea4f402ea9a3
 # Change the rules and run `rulewright compile mandarin/money` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
 """Mandarin (Tom Kremer): rule set `mandarin/money`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -107,6 +107,7 @@ class MandarinMoneyState(MandarinState):
         if self.trace is not None:
             self.trace.append("actions.sell")
         self.seller = (self.current,)  # money.yaml:22
+        self._d_bidders = None  # money.yaml:22
         self.open_sale()  # money.yaml:23
 
     def score_terms(self, player: int) -> dict[str, int]:

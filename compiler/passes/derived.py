@@ -1,0 +1,58 @@
+"""Pass `derived`: definitions worth keeping are kept in the state between moves, and computed
+again only once a field they read has changed (docs/optimiser.md).
+
+A definition is worth keeping when computing it walks something: a comprehension or aggregate
+(`[s for s in spots if ...]`, `count(...)`), or a search of the runtime (`components`,
+`straight_lines`, `road_chains` ...). A one-liner that only looks something up is cheaper to
+compute than to keep (the `inline` pass substitutes those). Kept are definitions without
+parameters, and those whose parameters are plain values (numbers, truth values, entities and
+enumeration values: one kept value per arguments); not one whose value may be `none` (a kept
+slot holds None while stale).
+
+The decision (`Plan.derived`) names each kept definition and what it reads
+(compiler/passes/reads.py); lowering (compiler/lower.py) gives each a slot of the state,
+`_d_<name>` (a value, or a dict by arguments), None while stale: every assignment to a field
+drops the kept values that read it, a new phase or turn drops those that read the seat to act,
+and anything written from outside the rules drops them all (`_drop_kept`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import typed as t
+from . import Plan
+from .reads import analyse
+
+# The searches of the runtime: a call walks a list, a region or the board.
+SEARCHES = frozenset({
+    "straight_lines", "count_lines", "regions_touching", "road_chains", "road_chains_best", "components",
+    "component_of", "majority", "ranked", "wall_spots", "wall_runs", "wall_regions", "wall_pieces", "subsets",
+    "sorted", "without",
+})
+# The parameters a kept value can be keyed by: plain values, cheap to hash, few in a game.
+PLAIN = frozenset({"int", "bool", "entity", "enum"})
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    deps = analyse(program)
+    kept = tuple((d.name, deps.defines[d.name]) for d in program.defines if worth_keeping(d))
+    return program, replace(plan, derived=kept)
+
+
+def worth_keeping(d: t.Define) -> bool:
+    """Whether a definition loops (see the module's doc) and can be kept in a slot."""
+    if d.ty.kind in ("none", "optional", "any") or any(p.ty.kind not in PLAIN for p in d.params):
+        return False
+    return any(isinstance(x, t.Comprehension) or isinstance(x, t.Builtin) and x.func in SEARCHES
+               for x in _nodes(d.body))
+
+
+def _nodes(e: t.Expr) -> list[t.Expr]:
+    out, todo = [], [e]
+    while todo:
+        x = todo.pop()
+        out.append(x)
+        todo.extend(t.subexpressions(x))
+    return out
+

@@ -1,0 +1,23 @@
+"""Pass `end_once`: the end of the game is tested once per move, not at every point the runtime
+asks (after the effect, after the end of the turn, after a phase's start: State._do).
+
+The end condition's value is kept in the state like a derived value (pass `derived`): computed
+when asked while stale, dropped by every assignment to a field it reads, by a new phase or turn
+if it reads the seat to act, and by anything written from outside the rules. The decision
+(`Plan.end_once`) is what the end reads (compiler/passes/reads.py); lowering keeps it in the slot
+`_d_is_over`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import typed as t
+from . import Plan
+from .reads import analyse
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    if program.end is None:  # (no end: `_is_over` is `False`, nothing to keep)
+        return program, plan
+    return program, replace(plan, end_once=analyse(program).end)

@@ -1,0 +1,256 @@
+"""The passes that keep values between moves (`derived`, `end_once`; docs/optimiser.md) and the
+dependency analysis they share (compiler/passes/reads.py).
+
+The analysis is checked on the bundled rule sets (what a definition reads, through the ones it
+uses; what a procedure writes); lowering is checked to drop, after every assignment to a field,
+exactly the kept values that read it; and played games are checked never to hold a stale kept
+value: after every move, every kept value equals the value computed afresh, including after
+the outside writes of a restored state and a scenario's position."""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulewright
+from rulewright import scenarios
+from rulewright.compiler import passes
+from rulewright.compiler.check import check
+from rulewright.compiler.driver import build
+from rulewright.compiler.lower import END_SLOT, lower
+from rulewright.compiler.passes.reads import Dependencies, Reads, analyse
+from rulewright.compiler.paths import bundled_rulesets, ruleset_file
+from rulewright.compiler.typed import TypedProgram
+from rulewright.runtime.state import Game, State
+
+ROOT = Path(__file__).resolve().parents[1]
+RULESETS = [rid for rid, _ in bundled_rulesets()]
+
+
+@cache
+def typed(ruleset: str) -> TypedProgram:
+    _, rs, diagnostics = build(ruleset_file(ruleset))
+    assert rs is not None and not diagnostics
+    problems, program = check(rs)
+    assert program is not None, problems
+    return program
+
+
+@cache
+def deps(ruleset: str) -> Dependencies:
+    return analyse(typed(ruleset))
+
+
+@cache
+def game(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Game:
+    return rulewright.load_rules(ruleset_file(ruleset), passes=enabled)
+
+
+# -- the analysis ---------------------------------------------------------------------------------
+def test_a_definition_reads_the_fields_of_the_definitions_it_uses() -> None:
+    d = deps("china-cornett")
+    assert d.defines["face_down_spots"] == Reads(frozenset({"marker"}))
+    # `len(straight_lines(n, face_down_spots))`: marker, through face_down_spots
+    assert d.defines["alignments"] == Reads(frozenset({"marker"}))
+    assert d.defines["reduction_limit"] == Reads()  # an option only: nothing that changes
+    assert d.defines["sector_kind"] == Reads()  # a parameter's role
+    assert d.end == Reads(frozenset({"marker"}))
+    assert d.scoring["gold"] == Reads(frozenset({"gold"}))
+
+
+def test_the_seat_to_act_is_a_read_of_its_own() -> None:
+    d = deps("mandarin")
+    assert d.defines["bidders"].volatile and d.defines["bidders"].fields == {"defaulted", "seller"}
+    assert not d.defines["complete"].volatile
+    assert d.end == d.defines["complete"] == Reads(frozenset({"card"}))
+    # `deciding` reads what the phases' `actor:` read
+    assert d.deciding.volatile
+
+
+def test_a_procedure_writes_the_fields_of_the_procedures_it_calls() -> None:
+    program = typed("china-cornett")
+    d = deps("china-cornett")
+    assert d.procedures["collect"] == {"gold", "marker"}
+    prospect = next(a for a in program.actions if a.name == "prospect")
+    assert d.writes(prospect.effect) == {"marker", "turned"}
+    transport = next(t for t in program.triggers if t.name == "transport_gold")
+    assert d.writes(transport.effect) == {"gold", "marker"}, "collect's writes, through the call"
+    assert d.reads(prospect.choices[0].domain) == Reads(frozenset({"marker", "roll", "tablets"}))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_read_and_write_is_a_field_of_the_rule_set(ruleset: str) -> None:
+    program, d = typed(ruleset), deps(ruleset)
+    names = {f.decl.name for f in program.fields}
+    assert all(r.fields <= names for r in (*d.defines.values(), d.end, *d.scoring.values()))
+    assert all(w <= names for w in d.procedures.values())
+    assert set(d.defines) == {x.name for x in program.defines}
+
+
+# -- what lowering does with it -------------------------------------------------------------------
+_ASSIGNED = re.compile(r"self\.(\w+)(?:\[.*?\])? (?:=|\+=|-=) ")
+_DROPPED = re.compile(r"(?:self\.(\w+) = )+None")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset: str) -> None:
+    program = typed(ruleset)
+    optimised, plan = passes.optimise(program)
+    problems, lowered = lower(optimised, plan)
+    assert not problems
+    readers: dict[str, set[str]] = {}
+    for name, reads in plan.derived:
+        for f in reads.fields:
+            readers.setdefault(f, set()).add(f"_d_{name}")
+    if plan.end_once is not None and program.end is not None:
+        for f in plan.end_once.fields:
+            readers.setdefault(f, set()).add(END_SLOT)
+    fields = {f.decl.name for f in program.fields}
+    blocks = [a.effect for a in lowered.actions] + [t.effect for t in lowered.triggers] + \
+        [p.body for p in lowered.procedures] + [p.start for p in lowered.phases] + [tuple(lowered.setup)]
+    assignments = 0
+    for lines in blocks:
+        for i, line in enumerate(lines):
+            m = _ASSIGNED.match(line.code)
+            if m is None or m.group(1) not in fields:
+                continue
+            assignments += 1
+            dropped: set[str] = set()
+            for after in lines[i + 1:]:
+                if after.depth != line.depth or not after.code.endswith(" = None") or "self._d_" not in after.code \
+                        and END_SLOT not in after.code:
+                    break
+                dropped |= set(re.findall(r"self\.(\w+) =", after.code))
+            assert dropped == readers.get(m.group(1), set()), f"{line.code} ({line.source})"
+    assert assignments
+    assert set(lowered.phase_drops) == {f"_d_{name}" for name, r in plan.derived if r.volatile} | (
+        {END_SLOT} if plan.end_once is not None and plan.end_once.volatile else set())
+
+
+def test_the_generated_code_says_what_is_kept_and_when_it_is_computed_again() -> None:
+    source = (ROOT / "generated" / "china_cornett" / "base.py").read_text(encoding="utf-8")
+    assert "# rules/china-cornett/base.yaml:151; kept between moves: recomputed once `marker` changes" in source
+    assert "self._d_face_down_spots = self._d_alignments = self._d_completed = self._kept_end = None" \
+        "  # base.yaml:197" in source
+    assert "kept between moves: tested again once `marker` changes" in source
+    plain = rulewright.compiler.driver.compile_file(ruleset_file("china-cornett"), frozenset()).source
+    assert "_d_" not in plain and "_kept_end" not in plain and "_drop_kept" not in plain
+
+
+# -- no stale kept value, ever --------------------------------------------------------------------
+def kept_values(state: State) -> dict[str, Any]:
+    """The kept values a state holds now: slot -> value (a dict by arguments for a definition with some)."""
+    slots = [s for s in type(state).__slots__ if s.startswith("_d_") or s == END_SLOT]
+    return {s: getattr(state, s) for s in slots if getattr(state, s) is not None}
+
+
+def assert_fresh(state: State, where: str) -> int:
+    """Every value `state` keeps equals the one computed afresh (on a clone that keeps nothing)."""
+    fresh: Any = state.clone()
+    fresh._drop_kept()
+    checked = 0
+    for slot, value in kept_values(state).items():
+        if slot == END_SLOT:
+            assert value == fresh._is_over(), f"{where}: a stale end"
+        elif isinstance(value, dict):
+            method = getattr(fresh, slot.removeprefix("_d_"))
+            for key, kept in list(value.items()):
+                args = key if isinstance(key, tuple) else (key,)
+                assert kept == method(*args), f"{where}: stale {slot}{args}"
+        else:
+            assert value == getattr(fresh, slot.removeprefix("_d_"))(), f"{where}: stale {slot}"
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("ruleset", ["china-cornett", "china-schacht", "mandarin", "chang-cheng", "yellow-yangtze",
+                                     "china-schacht/two-player"])
+def test_a_kept_value_is_never_stale_after_a_move(ruleset: str) -> None:
+    g = game(ruleset)
+    checked = 0
+    for seed in range(3):
+        state = g.new_state(g.info.players[seed % len(g.info.players)], seed)
+        chooser = random.Random(seed)
+        while not state.terminal and state.moves < 400:
+            legal = state.legal_actions()
+            checked += assert_fresh(state, f"seed {seed}, move {state.moves}")
+            state.apply(legal[chooser.randrange(len(legal))])
+            checked += assert_fresh(state, f"seed {seed}, after move {state.moves}")
+    assert checked > 100, "values were kept, and checked"
+
+
+def test_a_restored_state_keeps_nothing_of_the_old_position() -> None:
+    g = game("china-cornett")
+    state: Any = g.new_state(2, 3)
+    chooser = random.Random(3)
+    for _ in range(10):
+        state.apply(chooser.choice(state.legal_actions()))
+    state.legal_actions()
+    assert state._d_face_down_spots is not None
+    saved = state.to_json()
+    assert not any(key.startswith(("_d_", "_kept")) for key in saved["fields"]), "never saved"
+    # another position, the same in every other field: a marker more turned face down
+    face_down = state.ENUMS["marker"].index("face_down")
+    turned = [i for i, m in enumerate(saved["fields"]["marker"]) if m != face_down]
+    assert turned
+    changed = dict(saved, fields=dict(saved["fields"], marker=list(saved["fields"]["marker"])))
+    changed["fields"]["marker"][turned[0]] = face_down
+    restored: Any = g.state_from_json(changed)
+    assert assert_fresh(restored, "restored") >= 0
+    assert len(restored.face_down_spots()) == len(state.face_down_spots()) + 1
+    assert restored.to_json() == changed
+
+
+def test_a_field_written_from_outside_is_stale_until_dropped() -> None:
+    """Why every outside write calls `_drop_kept`: rule code drops what an assignment makes stale,
+    a write from outside the rules does not."""
+    state: Any = game("china-cornett").new_state(2, 1)
+    before = list(state.face_down_spots())
+    state.marker = [2] * len(state.marker)  # every marker removed
+    assert list(state.face_down_spots()) == before, "kept: the write went around the rules"
+    state._drop_kept()
+    assert list(state.face_down_spots()) == [] and state._is_over()
+
+
+def test_a_scenario_position_drops_every_kept_value() -> None:
+    found, problems = scenarios.load_file(ROOT / "tests" / "scenarios" / "china-cornett" / "rulebook.yaml")
+    assert not problems
+    s = next(x for x in found if x.position is not None)
+    g = game("china-cornett")
+    state: Any = g.new_state(2, s.seed)
+    state.legal_actions()
+    state._is_over()
+    assert kept_values(state)
+    assert scenarios.apply_position(s, state) is None
+    assert not kept_values(state)
+    assert_fresh(state, "scenario")
+    assert all(r.passed for r in map(scenarios.run, found)), "and every scenario of the file holds"
+
+
+def test_the_end_is_tested_once_per_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """China (Cornett): its end reads the markers only, which neither the end of a turn nor the
+    start of the next changes: one test per move, where the runtime asks three times."""
+    g = game("china-cornett")
+    cls: Any = g.state_class
+    original = cls._is_over
+    asked, computed = [0], [0]
+
+    def counted(self: Any) -> bool:
+        asked[0] += 1
+        computed[0] += self._kept_end is None
+        result: bool = original(self)
+        return result
+
+    monkeypatch.setattr(cls, "_is_over", counted)
+    state = g.new_state(2, 7)
+    chooser = random.Random(7)
+    moves = 0
+    while not state.terminal:
+        state.apply(chooser.choice(state.legal_actions()))
+        moves += 1
+    assert asked[0] >= 2 * moves and computed[0] <= moves + 1  # (and once as the game starts)

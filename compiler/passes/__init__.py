@@ -16,9 +16,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .. import typed as t
+
+if TYPE_CHECKING:
+    from .action_tables import Table
+    from .bitmask import Mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +32,8 @@ class Plan:
 
     passes: tuple[str, ...] = ()  # the passes that ran, in the order they ran
     # -- each pass's decisions, one field per pass, below this line --
+    masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
+    tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
 
 
 class Pass(Protocol):
@@ -37,6 +43,9 @@ class Pass(Protocol):
 # The passes, in the order they run, each with what it does in a line (`compile --help`, the
 # docs, the header of a generated module).
 PASSES: dict[str, str] = {
+    "bitmask": "a set of spots picked by one field, searched for lines or counted, held as a bit mask kept "
+               "up to date",
+    "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
 }
 ALL: frozenset[str] = frozenset(PASSES)
 

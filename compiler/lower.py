@@ -359,6 +359,11 @@ class _Lowerer:
         return py
 
     def comprehension(self, e: t.Comprehension) -> str:
+        masked = bitmask.masked_comprehension(self.plan, e, self.constant_values)
+        py = self.plain_comprehension(e)  # (its facts: what the plain code is proven to cost)
+        return py if masked is None else masked  # a set of spots kept as a bit mask (pass `bitmask`)
+
+    def plain_comprehension(self, e: t.Comprehension) -> str:
         if e.more:
             return self.nested_comprehension(e)
         fused = self.fused_filter(e)

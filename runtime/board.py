@@ -67,6 +67,7 @@ class Board:
         "kinds", "region_of", "action_cache", "region_attributes", "border_regions",
         "regions_of_kind", "regions_at",
         "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "action_tables",
+        "all_mask", "region_mask", "_lookups",
     )
 
     name: str
@@ -84,8 +85,11 @@ class Board:
         # Each spot's bit in a set of spots held as a bit mask (the `bitmask` pass): 1 << spot,
         # but a hex board's own padded bitboard (HexBoard.bit), so its line searches take the mask
         # as it is. Bits grow with the spot number on every board: a mask's spots, lowest bit
-        # first, are in spot order.
-        self.spot_bit: tuple[int, ...] = tuple(1 << s for s in self.spots)
+        # first, are in spot order. The mask of every spot, and of each region's spots.
+        self.spot_bit: tuple[int, ...] = self._spot_bits()
+        self.all_mask: int = sum(self.spot_bit)
+        # what the set bits of each byte of a mask stand for (_gather), made as first asked
+        self._lookups: dict[tuple[int, int], list[list[tuple[Any, ...]]]] = {}
         # the groups of the spots last given to component_of, and the spots themselves
         self._groups: tuple[object, dict[int, frozenset[int]]] | None = None
         self.kinds: tuple[str, ...] = tuple(kinds)
@@ -104,6 +108,7 @@ class Board:
                 regions_at[k][s].append(idx)
         self.region_names: tuple[str, ...] = tuple(names)
         self.region_spots: tuple[tuple[int, ...], ...] = tuple(region_spots)
+        self.region_mask: tuple[int, ...] = tuple(sum(self.spot_bit[s] for s in members) for members in region_spots)
         self.region_kind: tuple[int, ...] = tuple(region_kind)
         # every region of a kind holding a spot (two for a border post in two provinces)
         self.regions_at: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -177,6 +182,9 @@ class Board:
         return 0
 
     # -- sets of spots as bit masks (the `bitmask` pass), and lines by number (`action_tables`) --
+    def _spot_bits(self) -> tuple[int, ...]:
+        return tuple(1 << s for s in self.spots)
+
     def spots_mask(self, spots: Iterable[int]) -> int:
         """The bit mask (spot_bit) of a set of spots."""
         bit = self.spot_bit
@@ -184,6 +192,13 @@ class Board:
         for s in spots:
             mask |= bit[s]
         return mask
+
+    def mask_spots(self, mask: int) -> list[int]:
+        """The spots of a bit mask (spot_bit), in spot order."""
+        lookup = self._lookups.get((0, 0))
+        if lookup is None:
+            lookup = self._lookups[(0, 0)] = _byte_lookup({b.bit_length() - 1: s for s, b in enumerate(self.spot_bit)})
+        return _gather(lookup, mask)
 
     def straight_lines_mask(self, n: int, mask: int) -> list[tuple[int, ...]]:
         """straight_lines(n, spots) of the spots of a bit mask: the same lines, in the same order."""
@@ -507,6 +522,9 @@ class HexBoard(Board):
         self._regions(kinds, regions)
         self._number_lines()
 
+    def _spot_bits(self) -> tuple[int, ...]:
+        return self.bit  # (the padded bitboard: its line searches take a mask as it is)
+
     def _number_lines(self) -> None:
         """Number every straight line, by length, then axis, then first spot (as straight_lines
         lists them): `_numbered[k]` is line k, `_line_number_at` mirrors _line_at with numbers."""
@@ -523,7 +541,6 @@ class HexBoard(Board):
             at.append(tuple(per_axis))
         self._numbered: tuple[tuple[int, ...], ...] = tuple(numbered)
         self._line_number_at: tuple[tuple[dict[int, int], ...], ...] = tuple(at)
-        self.spot_bit = self.bit  # (the padded bitboard: its line searches take a mask as it is)
 
     @staticmethod
     def _walk(spot_at_bit: dict[int, int], first: int, step: int, n: int) -> tuple[int, ...] | None:
@@ -579,11 +596,18 @@ class HexBoard(Board):
             return []
         found: list[tuple[int, ...]] = []
         for axis, m in enumerate(self._starts_mask(n, mask)):
-            table = self._line_at[n][axis]
-            while m:
-                low = m & -m
-                found.append(table[low.bit_length() - 1])
-                m ^= low
+            if m:
+                found += _gather(self._lookup(n, axis, 1), m)
+        return found
+
+    def _lookup(self, n: int, axis: int, kind: int) -> list[list[tuple[Any, ...]]]:
+        """The byte lookup (_gather) of the lines of n spots along an axis by their first spot's
+        bit: the lines themselves (kind 1), or their numbers (kind 2)."""
+        key = (kind * 64 + axis, n)
+        found = self._lookups.get(key)
+        if found is None:
+            found = self._lookups[key] = _byte_lookup(self._line_at[n][axis] if kind == 1
+                                                      else self._line_number_at[n][axis])
         return found
 
     def count_lines_mask(self, n: int, mask: int) -> int:
@@ -606,12 +630,26 @@ class HexBoard(Board):
             return []
         found: list[int] = []
         for axis, m in enumerate(self._starts_mask(n, mask)):
-            table = self._line_number_at[n][axis]
-            while m:
-                low = m & -m
-                found.append(table[low.bit_length() - 1])
-                m ^= low
+            if m:
+                found += _gather(self._lookup(n, axis, 2), m)
         return found
+
+
+def _byte_lookup(at: dict[int, Any]) -> list[list[tuple[Any, ...]]]:
+    """For each byte of a bit mask and each of its 256 values, what `at` gives for its set bits
+    (by bit position), lowest first: a mask's items a byte at a time (_gather)."""
+    size = max(at, default=0) // 8 + 1
+    return [[tuple(at[8 * k + i] for i in range(8) if v >> i & 1 and 8 * k + i in at) for v in range(256)]
+            for k in range(size)]
+
+
+def _gather(lookup: list[list[tuple[Any, ...]]], mask: int) -> list[Any]:
+    """What the set bits of `mask` stand for (its lookup: _byte_lookup), lowest bit first."""
+    found: list[Any] = []
+    for table, byte in zip(lookup, mask.to_bytes(len(lookup), "little"), strict=True):
+        if byte:
+            found += table[byte]
+    return found
 
 
 def validate_regions(

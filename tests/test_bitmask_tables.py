@@ -81,38 +81,41 @@ def compiled(ruleset: str, enabled: frozenset[str]) -> Game:
     return rulewright.load_rules(ruleset_file(ruleset), passes=enabled)
 
 
-def face_down_mask(state: State) -> int:
+MARKER_MASKS = {"_mask_marker_face_down": 0, "_mask_marker_gold_side": 1, "_mask_marker_removed": 2}
+
+
+def masks_are_exact(state: State) -> bool:
+    """Each mask Cornett keeps is the mask of the spots whose marker has its value."""
     marker: list[int] = state.marker  # type: ignore[attr-defined]
-    return state.board.spots_mask(s for s, m in enumerate(marker) if m == 0)
+    return all(getattr(state, slot) == state.board.spots_mask(s for s, m in enumerate(marker) if m == value)
+               for slot, value in MARKER_MASKS.items())
 
 
-def test_cornett_keeps_its_face_down_mask_exact_through_every_move_copy_and_save() -> None:
+def test_cornett_keeps_its_masks_exact_through_every_move_copy_and_save() -> None:
     game = compiled("china-cornett", passes.ALL)
     for seed in range(4):
-        state = game.new_state(2, seed)
+        state = game.new_state(2, seed, {"board": "hex5"} if seed % 2 else {})
         chooser = random.Random(seed)
         while not state.terminal:
-            assert state._mask_marker_is_face_down == face_down_mask(state)  # type: ignore[attr-defined]
+            assert masks_are_exact(state)
             state.apply(chooser.choice(state.legal_actions()))
-            copy = state.clone()
-            assert copy._mask_marker_is_face_down == face_down_mask(state)  # type: ignore[attr-defined]
-        saved = game.state_from_json(state.to_json())
-        assert saved._mask_marker_is_face_down == face_down_mask(saved)  # type: ignore[attr-defined]
-    # a saved position read back (an outside write) has its mask made again from its fields
+            assert masks_are_exact(state.clone())
+        assert masks_are_exact(game.state_from_json(state.to_json()))
+    # a saved position read back (an outside write) has its masks made again from its fields
     midway = game.new_state(2, 7)
     for _ in range(30):
         midway.apply(midway.legal_actions()[0])
     read = game.state_from_json(midway.to_json())
-    assert read._mask_marker_is_face_down == face_down_mask(midway) != 0  # type: ignore[attr-defined]
+    assert masks_are_exact(read) and read._mask_marker_face_down != 0  # type: ignore[attr-defined]
     assert [str(a) for a in read.legal_actions()] == [str(a) for a in midway.legal_actions()]
 
 
 def test_bundled_cornett_keeps_the_mask_and_lists_through_tables() -> None:
     from rulewright.generated.china_cornett import base  # the bundled module, compiled with every pass
 
-    assert "_mask_marker_is_face_down" in base.ChinaCornettState.__slots__
+    assert set(MARKER_MASKS) <= set(base.ChinaCornettState.__slots__)
     source = Path(base.__file__).read_text(encoding="utf-8")
-    assert "straight_line_numbers_mask(self.roll, self._mask_marker_is_face_down)" in source
+    assert "straight_line_numbers_mask(self.roll, self._mask_marker_face_down)" in source
     assert "self.board.action_table('prospect', self.board.line_count())" in source
 
 
@@ -161,8 +164,74 @@ def test_the_passes_decide_from_the_program() -> None:
     _, typed = check(ruleset)
     assert typed is not None
     _, plan = passes.optimise(typed, frozenset({"bitmask", "action_tables"}))
-    assert [(m.field, m.op, m.value_py) for m in plan.masks] == [("marker", "==", "FACE_DOWN")]
+    assert [(m.field, m.value_py, m.slot) for m in plan.masks] == [
+        ("marker", "FACE_DOWN", "_mask_marker_face_down"), ("marker", "GOLD_SIDE", "_mask_marker_gold_side"),
+        ("marker", "REMOVED", "_mask_marker_removed")]
     assert {tb.action: tuple(level.how for level in tb.levels) for tb in plan.tables} == {
         "prospect": ("lines",), "turn_back": ("index",)}
     _, none = passes.optimise(typed, frozenset())
     assert none.masks == () and none.tables == ()
+
+
+GAMES = Path(__file__).parent / "games"
+
+
+def play_in_lockstep(a: Game, b: Game, players: int, seed: int) -> int:
+    """One random game in both: the same legal actions in the same order, the same position after
+    every move, the same scores. Returns its length."""
+    sa, sb = a.new_state(players, seed), b.new_state(players, seed)
+    chooser = random.Random(seed)
+    while not sa.terminal:
+        la, lb = sa.legal_actions(), sb.legal_actions()
+        assert [str(x) for x in la] == [str(x) for x in lb], f"seed {seed}, move {sa.moves}"
+        k = chooser.randrange(len(la))
+        sa.apply(la[k])
+        sb.apply(lb[k])
+        assert sa.to_json() == sb.to_json(), f"seed {seed}, move {sa.moves}: after {la[k]}"
+    assert sb.terminal and sa.scores() == sb.scores()
+    return sa.moves
+
+
+def test_every_form_of_a_kept_set_plays_as_the_plain_code() -> None:
+    # tests/games/mask-forms.yaml: lists (== and !=), lines, len, all/any/count over the board and
+    # over a region, assignments of constants, of values known in play, at a computed index
+    path = GAMES / "mask-forms.yaml"
+    optimised, plain = rulewright.load_rules(path), rulewright.load_rules(path, passes=frozenset())
+    text = Path(path).read_text(encoding="utf-8")
+    assert "straight_lines(2, [s for s in spots if mark[s] != red])" in text
+    moves = sum(play_in_lockstep(optimised, plain, 2, seed) for seed in range(40))
+    assert moves > 400
+    state = optimised.new_state(2, 3)
+    assert {"_mask_mark_empty", "_mask_mark_red", "_mask_mark_blue"} <= set(type(state).__slots__)
+    chooser = random.Random(3)
+    while not state.terminal:
+        state.apply(chooser.choice(state.legal_actions()))
+        marks: list[int] = state.mark  # type: ignore[attr-defined]
+        for slot, value in (("_mask_mark_empty", 0), ("_mask_mark_red", 1), ("_mask_mark_blue", 2)):
+            assert getattr(state, slot) == state.board.spots_mask(s for s, m in enumerate(marks) if m == value)
+
+
+def test_a_value_stored_in_play_keeps_the_mask_of_a_choice() -> None:
+    # tests/games/face-down.yaml: `card[s] = dealt[current]`, a value known only in play
+    path = GAMES / "face-down.yaml"
+    optimised, plain = rulewright.load_rules(path), rulewright.load_rules(path, passes=frozenset())
+    for seed in range(20):
+        play_in_lockstep(optimised, plain, 2 + seed % 2, seed)
+
+
+def every_kind_of_board() -> list[Board]:
+    boards = list(BOARDS)
+    for ruleset in ("china-cornett", "china-schacht", "mandarin", "chang-cheng", "yellow-yangtze"):
+        boards.append(compiled(ruleset, frozenset()).board_for({}))
+    return boards
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_a_mask_gives_back_its_spots_and_a_region_its_mask(data: st.DataObject) -> None:
+    board = data.draw(st.sampled_from(every_kind_of_board()))
+    spots = sorted(data.draw(st.sets(st.sampled_from(board.spots))))
+    mask = board.spots_mask(spots)
+    assert board.mask_spots(mask) == spots  # in spot order
+    assert board.mask_spots(board.all_mask) == list(board.spots)
+    assert [board.mask_spots(m) for m in board.region_mask] == [list(r) for r in board.region_spots]

@@ -43,6 +43,7 @@ def position(
         state.tablets = frozenset(tablets)
     if current is not None:
         state.current = current
+    state._fields_set()  # (fields set from outside the rules: what is kept beside them is made again)
     state._legal_cache = None
     return state
 

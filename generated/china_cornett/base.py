@@ -116,7 +116,7 @@ def _board_hex5() -> rt.HexBoard:
 class ChinaCornettState(rt.State):
     """A position of China."""
 
-    __slots__ = ('opt_board', 'opt_sector_collector', 'opt_reduction_reading', 'marker', 'gold', 'tablets', 'roll', 'turned', '_mask_marker_is_face_down')
+    __slots__ = ('opt_board', 'opt_sector_collector', 'opt_reduction_reading', 'marker', 'gold', 'tablets', 'roll', 'turned', '_mask_marker_face_down', '_mask_marker_gold_side', '_mask_marker_removed')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('marker', 'spot', 'enum', 'marker', ('face_down', 'gold_side', 'removed'), 'all', ''),
@@ -151,7 +151,9 @@ class ChinaCornettState(rt.State):
     tablets: frozenset[int]
     roll: int
     turned: Sequence[int]
-    _mask_marker_is_face_down: int  # `bitmask`: the spots whose marker == FACE_DOWN, as a bit mask (board.spot_bit) kept up to date as marker changes (rules/china-cornett/base.yaml:151)
+    _mask_marker_face_down: int  # `bitmask`: the spots whose marker is FACE_DOWN, a bit mask (board.spot_bit) kept up to date as marker changes, for the sets of spots it picks (rules/china-cornett/base.yaml:151 ...)
+    _mask_marker_gold_side: int  # `bitmask`: the spots whose marker is GOLD_SIDE, a bit mask (board.spot_bit) kept up to date as marker changes, for the sets of spots it picks (rules/china-cornett/base.yaml:194 ...)
+    _mask_marker_removed: int  # `bitmask`: the spots whose marker is REMOVED, a bit mask (board.spot_bit) kept up to date as marker changes, for the sets of spots it picks (rules/china-cornett/base.yaml:246 ...)
 
     def _read_options(self) -> None:
         self.opt_board = ('hex6', 'hex5').index(self.options['board'])
@@ -201,7 +203,7 @@ class ChinaCornettState(rt.State):
         # rules/china-cornett/base.yaml:174: prospect
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_table('prospect', self.board.line_count())
-        for line in (self.board.straight_line_numbers_mask(self.roll, self._mask_marker_is_face_down) if self.tablets else (*self.board.straight_line_numbers_mask(1, self._mask_marker_is_face_down), *self.board.straight_line_numbers_mask(2, self._mask_marker_is_face_down))):  # rules/china-cornett/base.yaml:181
+        for line in (self.board.straight_line_numbers_mask(self.roll, self._mask_marker_face_down) if self.tablets else (*self.board.straight_line_numbers_mask(1, self._mask_marker_face_down), *self.board.straight_line_numbers_mask(2, self._mask_marker_face_down))):  # rules/china-cornett/base.yaml:181
             action = table[line]
             if action is None:
                 action = table[line] = rt.Action('prospect', (self.board.line_spots(line),), self._action_text)
@@ -213,7 +215,7 @@ class ChinaCornettState(rt.State):
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_table('turn_back', len(self.board.spots))
-        for spot in [s for s, marker_ in enumerate(self.marker) if marker_ == GOLD_SIDE]:  # rules/china-cornett/base.yaml:194
+        for spot in self.board.mask_spots(self._mask_marker_gold_side):  # rules/china-cornett/base.yaml:194
             action = table[spot]
             if action is None:
                 action = table[spot] = rt.Action('turn_back', (spot,), self._action_text)
@@ -243,7 +245,9 @@ class ChinaCornettState(rt.State):
             self.trace.append("actions.prospect")
         for s in line:  # base.yaml:184
             self.marker[s] = GOLD_SIDE  # base.yaml:185
-            self._mask_marker_is_face_down &= ~self.board.spot_bit[s]  # base.yaml:185
+            self._mask_marker_face_down &= ~self.board.spot_bit[s]  # base.yaml:185
+            self._mask_marker_gold_side |= self.board.spot_bit[s]  # base.yaml:185
+            self._mask_marker_removed &= ~self.board.spot_bit[s]  # base.yaml:185
         self.turned = line  # base.yaml:186
         self._trigger_transport_gold()
 
@@ -252,7 +256,9 @@ class ChinaCornettState(rt.State):
         if self.trace is not None:
             self.trace.append("actions.turn_back")
         self.marker[spot] = FACE_DOWN  # base.yaml:197
-        self._mask_marker_is_face_down |= self.board.spot_bit[spot]  # base.yaml:197
+        self._mask_marker_face_down |= self.board.spot_bit[spot]  # base.yaml:197
+        self._mask_marker_gold_side &= ~self.board.spot_bit[spot]  # base.yaml:197
+        self._mask_marker_removed &= ~self.board.spot_bit[spot]  # base.yaml:197
 
     # -- Triggers -----------------------------------------------------------------------------
     def _trigger_transport_gold(self) -> None:
@@ -302,14 +308,14 @@ class ChinaCornettState(rt.State):
         if memo is not None and 'face_down_spots' in memo:
             remembered: Sequence[int] = memo['face_down_spots']
             return remembered
-        value: Sequence[int] = [s for s, marker_ in enumerate(self.marker) if marker_ == FACE_DOWN]
+        value: Sequence[int] = self.board.mask_spots(self._mask_marker_face_down)
         if memo is not None:
             memo['face_down_spots'] = value
         return value
 
     def alignments(self, n: int) -> int:
         # rules/china-cornett/base.yaml:153
-        return self.board.count_lines_mask(n, self._mask_marker_is_face_down)  # base.yaml:153
+        return self.board.count_lines_mask(n, self._mask_marker_face_down)  # base.yaml:153
 
     def reduction_limit(self) -> int:
         # rules/china-cornett/base.yaml:154; remembered while the legal actions are listed
@@ -328,16 +334,18 @@ class ChinaCornettState(rt.State):
 
     def completed(self, sector: int) -> bool:
         # rules/china-cornett/base.yaml:156
-        return all(self.marker[s] != FACE_DOWN for s in self.board.region_spots[sector])  # base.yaml:156
+        return (not (self._mask_marker_face_down & self.board.region_mask[sector]))  # base.yaml:156
 
     def collect(self, p: int, sector: int) -> None:
         # rules/china-cornett/base.yaml:200
         if self.trace is not None:
             self.trace.append("procedures.collect")
-        self.gold[p] += sum(1 for s in self.board.region_spots[sector] if self.marker[s] == GOLD_SIDE)  # base.yaml:201
+        self.gold[p] += (self._mask_marker_gold_side & self.board.region_mask[sector]).bit_count()  # base.yaml:201
         for s in self.board.region_spots[sector]:  # base.yaml:202
             self.marker[s] = REMOVED  # base.yaml:203
-            self._mask_marker_is_face_down &= ~self.board.spot_bit[s]  # base.yaml:203
+            self._mask_marker_face_down &= ~self.board.spot_bit[s]  # base.yaml:203
+            self._mask_marker_gold_side &= ~self.board.spot_bit[s]  # base.yaml:203
+            self._mask_marker_removed |= self.board.spot_bit[s]  # base.yaml:203
 
     # -- Invariants ---------------------------------------------------------------------------
     def broken_invariants(self) -> list[str]:
@@ -350,7 +358,7 @@ class ChinaCornettState(rt.State):
     # -- End and scoring ----------------------------------------------------------------------
     def _is_over(self) -> bool:
         # rules/china-cornett/base.yaml:246
-        return bool(all(self.marker[s] == REMOVED for s in self.board.spots))
+        return bool(self._mask_marker_removed == self.board.all_mask)
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -378,11 +386,15 @@ class ChinaCornettState(rt.State):
         other.tablets = self.tablets
         other.roll = self.roll
         other.turned = self.turned
-        other._mask_marker_is_face_down = self._mask_marker_is_face_down
+        other._mask_marker_face_down = self._mask_marker_face_down
+        other._mask_marker_gold_side = self._mask_marker_gold_side
+        other._mask_marker_removed = self._mask_marker_removed
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules: what is kept beside them is made again."""
-        self._mask_marker_is_face_down = self.board.spots_mask([s for s, v in enumerate(self.marker) if v == FACE_DOWN])
+        self._mask_marker_face_down = self.board.spots_mask([s for s, v in enumerate(self.marker) if v == FACE_DOWN])
+        self._mask_marker_gold_side = self.board.spots_mask([s for s, v in enumerate(self.marker) if v == GOLD_SIDE])
+        self._mask_marker_removed = self.board.spots_mask([s for s, v in enumerate(self.marker) if v == REMOVED])
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

@@ -193,6 +193,15 @@ class Board:
             mask |= bit[s]
         return mask
 
+    def value_mask(self, values: Sequence[Any], value: Any) -> int:
+        """The bit mask of the spots whose entry of `values` (a field per spot) is `value`."""
+        bit = self.spot_bit
+        mask = 0
+        for s, v in enumerate(values):
+            if v == value:
+                mask |= bit[s]
+        return mask
+
     def mask_spots(self, mask: int) -> list[int]:
         """The spots of a bit mask (spot_bit), in spot order."""
         lookup = self._lookups.get((0, 0))

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..names import MAX_TABLE_CHOICES
 from . import Plan
 
 
@@ -63,7 +64,7 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
                 levels.append(Level("key"))
         if any(level.how == "key" for level in levels):  # (lines by number only in tables bounded by the board)
             levels = [Level("key") if level.how == "lines" else level for level in levels]
-        if len(levels) == 1 and levels[0].how == "key":
+        if len(levels) == 1 and levels[0].how == "key" or len(levels) > MAX_TABLE_CHOICES:
             continue  # one hashed key per action, built once already: nothing to gain
         tables.append(Table(a.name, tuple(levels)))
     return program, replace(plan, tables=tuple(tables))

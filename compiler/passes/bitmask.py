@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..names import KEPT_PREFIX
 from ..source import SourceSpan
 from . import Plan
 
@@ -58,7 +59,7 @@ class Mask:
 
     def rebuild(self) -> str:
         """Code of the mask made again from the field."""
-        return f"self.board.spots_mask([s for s, v in enumerate(self.{self.field}) if v == {self.value_py}])"
+        return f"self.board.value_mask(self.{self.field}, {self.value_py})"
 
     def note(self) -> str:
         return (f"`bitmask`: the spots whose {self.field} is {self.value_py}, a bit mask (board.spot_bit) kept up to "
@@ -89,7 +90,7 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
         elif isinstance(e, t.Comprehension):
             key = list_filter(e, {}, constants) or aggregate_filter(e, constants)
         if key is not None and (key.field, key.value) not in found:
-            slot = f"_mask_{key.field}_{key.value_py.lower()}"
+            slot = f"{KEPT_PREFIX}{key.field}_{key.value_py.lower()}"
             found[(key.field, key.value)] = Mask(key.field, key.value, key.value_py, slot, key.span)
     return program, replace(plan, masks=tuple(found.values()))
 

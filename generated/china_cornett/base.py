@@ -392,9 +392,9 @@ class ChinaCornettState(rt.State):
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules: what is kept beside them is made again."""
-        self._mask_marker_face_down = self.board.spots_mask([s for s, v in enumerate(self.marker) if v == FACE_DOWN])
-        self._mask_marker_gold_side = self.board.spots_mask([s for s, v in enumerate(self.marker) if v == GOLD_SIDE])
-        self._mask_marker_removed = self.board.spots_mask([s for s, v in enumerate(self.marker) if v == REMOVED])
+        self._mask_marker_face_down = self.board.value_mask(self.marker, FACE_DOWN)
+        self._mask_marker_gold_side = self.board.value_mask(self.marker, GOLD_SIDE)
+        self._mask_marker_removed = self.board.value_mask(self.marker, REMOVED)
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

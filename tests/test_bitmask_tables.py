@@ -235,3 +235,18 @@ def test_a_mask_gives_back_its_spots_and_a_region_its_mask(data: st.DataObject) 
     assert board.mask_spots(mask) == spots  # in spot order
     assert board.mask_spots(board.all_mask) == list(board.spots)
     assert [board.mask_spots(m) for m in board.region_mask] == [list(r) for r in board.region_spots]
+
+
+def test_the_excerpts_of_the_docs_are_the_bundled_code() -> None:
+    # docs/optimiser.md shows each pass as a diff of generated/china_cornett/base.py: every line
+    # it adds is in the bundled module (shortened lines, ending in `...`, up to that point)
+    root = Path(__file__).parent.parent
+    doc = (root / "docs" / "optimiser.md").read_text(encoding="utf-8")
+    bundled = (root / "generated" / "china_cornett" / "base.py").read_text(encoding="utf-8")
+    blocks = doc.split("```diff\n")[1:]
+    assert len(blocks) == 2
+    added = [line[1:].strip() for block in blocks for line in block.split("```")[0].splitlines()
+             if line.startswith("+")]
+    assert len(added) >= 8
+    for line in added:
+        assert line.split("...")[0].strip() in bundled, line

@@ -89,7 +89,7 @@ class Board:
         self.spot_bit: tuple[int, ...] = self._spot_bits()
         self.all_mask: int = sum(self.spot_bit)
         # what the set bits of each byte of a mask stand for (_gather), made as first asked
-        self._lookups: dict[tuple[int, int], list[list[tuple[Any, ...]]]] = {}
+        self._lookups: dict[tuple[int, int], Any] = {}
         # the groups of the spots last given to component_of, and the spots themselves
         self._groups: tuple[object, dict[int, frozenset[int]]] | None = None
         self.kinds: tuple[str, ...] = tuple(kinds)
@@ -604,19 +604,20 @@ class HexBoard(Board):
         if n < 1 or n >= len(self.lines):
             return []
         found: list[tuple[int, ...]] = []
-        for axis, m in enumerate(self._starts_mask(n, mask)):
-            if m:
-                found += _gather(self._lookup(n, axis, 1), m)
+        for lookup, m in zip(self._axis_lookups(n, 1), self._starts_mask(n, mask), strict=True):
+            if m:  # (_gather, written out: once per axis of every listing)
+                for items in map(list.__getitem__, lookup, m.to_bytes(len(lookup), "little")):
+                    if items:
+                        found += items
         return found
 
-    def _lookup(self, n: int, axis: int, kind: int) -> list[list[tuple[Any, ...]]]:
-        """The byte lookup (_gather) of the lines of n spots along an axis by their first spot's
-        bit: the lines themselves (kind 1), or their numbers (kind 2)."""
-        key = (kind * 64 + axis, n)
-        found = self._lookups.get(key)
+    def _axis_lookups(self, n: int, kind: int) -> tuple[list[list[tuple[Any, ...]]], ...]:
+        """Per axis, the byte lookup (_gather) of the lines of n spots by their first spot's bit:
+        the lines themselves (kind 1), or their numbers (kind 2)."""
+        found = self._lookups.get((kind, n))
         if found is None:
-            found = self._lookups[key] = _byte_lookup(self._line_at[n][axis] if kind == 1
-                                                      else self._line_number_at[n][axis])
+            found = self._lookups[(kind, n)] = tuple(
+                _byte_lookup(by_first) for by_first in (self._line_at[n] if kind == 1 else self._line_number_at[n]))
         return found
 
     def count_lines_mask(self, n: int, mask: int) -> int:
@@ -638,9 +639,11 @@ class HexBoard(Board):
         if n < 1 or n >= len(self.lines):
             return []
         found: list[int] = []
-        for axis, m in enumerate(self._starts_mask(n, mask)):
-            if m:
-                found += _gather(self._lookup(n, axis, 2), m)
+        for lookup, m in zip(self._axis_lookups(n, 2), self._starts_mask(n, mask), strict=True):
+            if m:  # (_gather, written out: once per axis of every listing)
+                for items in map(list.__getitem__, lookup, m.to_bytes(len(lookup), "little")):
+                    if items:
+                        found += items
         return found
 
 
@@ -655,9 +658,9 @@ def _byte_lookup(at: dict[int, Any]) -> list[list[tuple[Any, ...]]]:
 def _gather(lookup: list[list[tuple[Any, ...]]], mask: int) -> list[Any]:
     """What the set bits of `mask` stand for (its lookup: _byte_lookup), lowest bit first."""
     found: list[Any] = []
-    for table, byte in zip(lookup, mask.to_bytes(len(lookup), "little"), strict=True):
-        if byte:
-            found += table[byte]
+    for items in map(list.__getitem__, lookup, mask.to_bytes(len(lookup), "little")):
+        if items:
+            found += items
     return found
 
 

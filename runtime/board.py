@@ -650,9 +650,19 @@ class HexBoard(Board):
 def _byte_lookup(at: dict[int, Any]) -> list[list[tuple[Any, ...]]]:
     """For each byte of a bit mask and each of its 256 values, what `at` gives for its set bits
     (by bit position), lowest first: a mask's items a byte at a time (_gather)."""
-    size = max(at, default=0) // 8 + 1
-    return [[tuple(at[8 * k + i] for i in range(8) if v >> i & 1 and 8 * k + i in at) for v in range(256)]
-            for k in range(size)]
+    nothing: list[tuple[Any, ...]] = [()] * 256  # (shared by the bytes that stand for no item)
+    lookup: list[list[tuple[Any, ...]]] = []
+    for k in range(max(at, default=0) // 8 + 1):
+        items = [(at[8 * k + i],) if 8 * k + i in at else () for i in range(8)]
+        if not any(items):
+            lookup.append(nothing)
+            continue
+        table = nothing[:]
+        for v in range(1, 256):  # a value's items: those of its lowest bit, then those of the rest
+            low = (v & -v).bit_length() - 1
+            table[v] = items[low] + table[v & (v - 1)]
+        lookup.append(table)
+    return lookup
 
 
 def _gather(lookup: list[list[tuple[Any, ...]]], mask: int) -> list[Any]:

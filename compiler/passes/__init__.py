@@ -43,8 +43,8 @@ class Pass(Protocol):
 # The passes, in the order they run, each with what it does in a line (`compile --help`, the
 # docs, the header of a generated module).
 PASSES: dict[str, str] = {
-    "bitmask": "a set of spots picked by one field, searched for lines or counted, held as a bit mask kept "
-               "up to date",
+    "bitmask": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "
+               "counts and all/any of them read it",
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
 }
 ALL: frozenset[str] = frozenset(PASSES)

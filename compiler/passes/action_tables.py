@@ -130,15 +130,17 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     args_code = "(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"
     make = f"rt.Action({name!r}, {args_code}, self._action_text)"
     if not levels:
-        out.append(f"table = self.board.action_table({name!r}, 1)")
+        out.append(f"table = self.board.action_tables.get({name!r}) or self.board.action_table({name!r}, 1)")
         out.append("action = table[0]")
         out.append("if action is None:")
         out.append(f"    action = table[0] = {make}")
         out.append("actions.append(action)")
         return out
     first = levels[0]
-    out.append(f"table = self.board.action_dict({name!r})" if first.how == "key"
-               else f"table = self.board.action_table({name!r}, {first.size})")
+    # (the table met already, else made: a method call only the first time)
+    out.append(f"table = self.board.action_tables.get({name!r}) or self.board.action_dict({name!r})"
+               if first.how == "key" else
+               f"table = self.board.action_tables.get({name!r}) or self.board.action_table({name!r}, {first.size})")
     if first.how == "key" and clear:
         out.append("if len(table) > rt.MAX_CACHED_ACTIONS:  # its choices can name ever new values: keep a few")
         out.append("    table.clear()")

@@ -451,7 +451,7 @@ class ChangChengState(rt.State):
         if not self._guard_first_wall():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('first_wall', len(self.board.spots))
+        table = self.board.action_tables.get('first_wall') or self.board.action_table('first_wall', len(self.board.spots))
         for s in self.single_spaces(self.current):  # rules/chang-cheng/base.yaml:727
             action = table[s]
             if action is None:
@@ -463,7 +463,7 @@ class ChangChengState(rt.State):
         if not self._guard_first_card():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('first_card', 6)
+        table = self.board.action_tables.get('first_card') or self.board.action_table('first_card', 6)
         for c in sorted(self.hand[self.current]):  # rules/chang-cheng/base.yaml:746
             row1 = table[c]
             if row1 is None:
@@ -479,7 +479,7 @@ class ChangChengState(rt.State):
         if not self._guard_place_double():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('place_double', len(self.board.spots))
+        table = self.board.action_tables.get('place_double') or self.board.action_table('place_double', len(self.board.spots))
         for s in self.double_spaces():  # rules/chang-cheng/base.yaml:761
             row1 = table[s]
             if row1 is None:
@@ -495,7 +495,7 @@ class ChangChengState(rt.State):
         if not self._guard_place_tower():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('place_tower', len(self.board.spots))
+        table = self.board.action_tables.get('place_tower') or self.board.action_table('place_tower', len(self.board.spots))
         for s in self.tower_spaces():  # rules/chang-cheng/base.yaml:775
             action = table[s]
             if action is None:
@@ -505,7 +505,7 @@ class ChangChengState(rt.State):
     def _legal_second_wall(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:783: second_wall
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('second_wall', len(self.board.spots))
+        table = self.board.action_tables.get('second_wall') or self.board.action_table('second_wall', len(self.board.spots))
         for s in [s for s in self.single_spaces(self.current) if self.province_at(s) not in self.move_provinces]:  # rules/chang-cheng/base.yaml:784
             action = table[s]
             if action is None:
@@ -515,7 +515,7 @@ class ChangChengState(rt.State):
     def _legal_second_card(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:790: second_card
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('second_card', 6)
+        table = self.board.action_tables.get('second_card') or self.board.action_table('second_card', 6)
         for c in sorted(self.hand[self.current]):  # rules/chang-cheng/base.yaml:792
             row1 = table[c]
             if row1 is None:
@@ -531,7 +531,7 @@ class ChangChengState(rt.State):
         if not self._guard_card_wall():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('card_wall', len(self.board.spots))
+        table = self.board.action_tables.get('card_wall') or self.board.action_table('card_wall', len(self.board.spots))
         for s in [s for s in self.single_spaces(self.current) if self.province_at(s) in self.move_provinces]:  # rules/chang-cheng/base.yaml:800
             action = table[s]
             if action is None:

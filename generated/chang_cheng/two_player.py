@@ -136,7 +136,7 @@ class ChangChengTwoPlayerState(ChangChengState):
     def _legal_neutral_wall(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/two-player.yaml:64: neutral_wall
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('neutral_wall', len(self.board.spots))
+        table = self.board.action_tables.get('neutral_wall') or self.board.action_table('neutral_wall', len(self.board.spots))
         for s in self.neutral_spaces():  # rules/chang-cheng/two-player.yaml:65
             action = table[s]
             if action is None:
@@ -146,7 +146,7 @@ class ChangChengTwoPlayerState(ChangChengState):
     def _legal_no_neutral_wall(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/two-player.yaml:74: no_neutral_wall
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('no_neutral_wall', 1)
+        table = self.board.action_tables.get('no_neutral_wall') or self.board.action_table('no_neutral_wall', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('no_neutral_wall', (), self._action_text)

@@ -202,7 +202,7 @@ class ChinaCornettState(rt.State):
     def _legal_prospect(self, actions: list[rt.Action]) -> None:
         # rules/china-cornett/base.yaml:174: prospect
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('prospect', self.board.line_count())
+        table = self.board.action_tables.get('prospect') or self.board.action_table('prospect', self.board.line_count())
         for line in (self.board.straight_line_numbers_mask(self.roll, self._mask_marker_face_down) if self.tablets else (*self.board.straight_line_numbers_mask(1, self._mask_marker_face_down), *self.board.straight_line_numbers_mask(2, self._mask_marker_face_down))):  # rules/china-cornett/base.yaml:181
             action = table[line]
             if action is None:
@@ -214,7 +214,7 @@ class ChinaCornettState(rt.State):
         if not self._guard_turn_back():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('turn_back', len(self.board.spots))
+        table = self.board.action_tables.get('turn_back') or self.board.action_table('turn_back', len(self.board.spots))
         for spot in self.board.mask_spots(self._mask_marker_gold_side):  # rules/china-cornett/base.yaml:194
             action = table[spot]
             if action is None:

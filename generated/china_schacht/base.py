@@ -368,7 +368,7 @@ class ChinaSchachtState(rt.State):
         if not self._guard_build():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_dict('build')
+        table = self.board.action_tables.get('build') or self.board.action_dict('build')
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
             key0 = tuple(cards)
             row1 = table.get(key0)
@@ -385,7 +385,7 @@ class ChinaSchachtState(rt.State):
         if not self._guard_send():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_dict('send')
+        table = self.board.action_tables.get('send') or self.board.action_dict('send')
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:397
             key0 = tuple(cards)
             row1 = table.get(key0)
@@ -400,7 +400,7 @@ class ChinaSchachtState(rt.State):
     def _legal_stop(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:406: stop
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('stop', 1)
+        table = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('stop', (), self._action_text)
@@ -413,7 +413,7 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[self.current]) > 16:
             rt.grown(self, 91, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:410')
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('exchange_blind', 5)
+        table = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
         for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:415
             action = table[card]
             if action is None:
@@ -425,7 +425,7 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/base.yaml:422')
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('exchange_face_up', 5)
+        table = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
         for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:426
             row1 = table[card]
             if row1 is None:
@@ -441,7 +441,7 @@ class ChinaSchachtState(rt.State):
         if len(self.face_up) > 16:
             rt.grown(self, 91, 1, (self.face_up,), 'rules/china-schacht/base.yaml:435')
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('take_face_up', 5)
+        table = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
         for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/base.yaml:437
             action = table[taken]
             if action is None:
@@ -453,7 +453,7 @@ class ChinaSchachtState(rt.State):
         if not self._guard_draw_card():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('draw_card', 1)
+        table = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('draw_card', (), self._action_text)

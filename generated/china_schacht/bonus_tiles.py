@@ -108,7 +108,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         if not self._guard_build():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_dict('build')
+        table = self.board.action_tables.get('build') or self.board.action_dict('build')
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
             key0 = tuple(cards)
             row1 = table.get(key0)
@@ -125,7 +125,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         if not self._guard_reveal():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('reveal', len(self.board.region_names))
+        table = self.board.action_tables.get('reveal') or self.board.action_table('reveal', len(self.board.region_names))
         for province_at in [r for r in self.open_provinces() if (self.face_down_in(r) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:84
             action = table[province_at]
             if action is None:

@@ -163,7 +163,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if len(self.hand[self.current]) > 16:
             rt.grown(self, 1183, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:372')
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_dict('build')
+        table = self.board.action_tables.get('build') or self.board.action_dict('build')
         for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
             key0 = tuple(cards)
             row1 = table.get(key0)

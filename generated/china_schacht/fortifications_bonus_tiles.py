@@ -155,7 +155,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         if not self._guard_fortify():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_dict('fortify')
+        table = self.board.action_tables.get('fortify') or self.board.action_dict('fortify')
         for cards in self.all_payments(self.current):  # rules/china-schacht/fortifications.yaml:82
             key0 = tuple(cards)
             row1 = table.get(key0)

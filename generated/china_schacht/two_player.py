@@ -163,7 +163,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if not self._guard_emperor_first():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('emperor_first', 1)
+        table = self.board.action_tables.get('emperor_first') or self.board.action_table('emperor_first', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('emperor_first', (), self._action_text)
@@ -174,7 +174,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if not self._guard_two_provinces_card():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('two_provinces_card', 1)
+        table = self.board.action_tables.get('two_provinces_card') or self.board.action_table('two_provinces_card', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('two_provinces_card', (), self._action_text)
@@ -187,7 +187,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('exchange_card_special', 5)
+        table = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
         for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
             row1 = table[card]
             if row1 is None:
@@ -201,7 +201,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _legal_emperor_palace(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('emperor_palace', len(self.board.region_names))
+        table = self.board.action_tables.get('emperor_palace') or self.board.action_table('emperor_palace', len(self.board.region_names))
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_build(r)]:  # rules/china-schacht/two-player.yaml:191
             row1 = table[province_to]
             if row1 is None:
@@ -220,7 +220,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _legal_emperor_emissary(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('emperor_emissary', len(self.board.region_names))
+        table = self.board.action_tables.get('emperor_emissary') or self.board.action_table('emperor_emissary', len(self.board.region_names))
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_send(r)]:  # rules/china-schacht/two-player.yaml:206
             row1 = table[province_to]
             if row1 is None:
@@ -237,7 +237,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if not self._guard_emperor_rests():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('emperor_rests', 1)
+        table = self.board.action_tables.get('emperor_rests') or self.board.action_table('emperor_rests', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('emperor_rests', (), self._action_text)

@@ -300,7 +300,7 @@ class MandarinState(rt.State):
         if not self._guard_refund():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('refund', 1)
+        table = self.board.action_tables.get('refund') or self.board.action_table('refund', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('refund', (), self._action_text)
@@ -309,7 +309,7 @@ class MandarinState(rt.State):
     def _legal_refund_tile(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:336: refund_tile
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('refund_tile', 72)
+        table = self.board.action_tables.get('refund_tile') or self.board.action_table('refund_tile', 72)
         for tile in [t for t in sorted(self.card[self.current])]:  # rules/mandarin/base.yaml:340
             action = table[tile]
             if action is None:
@@ -319,7 +319,7 @@ class MandarinState(rt.State):
     def _legal_roll(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:348: roll
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('roll', 1)
+        table = self.board.action_tables.get('roll') or self.board.action_table('roll', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('roll', (), self._action_text)
@@ -328,7 +328,7 @@ class MandarinState(rt.State):
     def _legal_keep(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:366: keep
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('keep', 1)
+        table = self.board.action_tables.get('keep') or self.board.action_table('keep', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('keep', (), self._action_text)
@@ -339,7 +339,7 @@ class MandarinState(rt.State):
         if not self._guard_draw_again():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('draw_again', 1)
+        table = self.board.action_tables.get('draw_again') or self.board.action_table('draw_again', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('draw_again', (), self._action_text)
@@ -360,7 +360,7 @@ class MandarinState(rt.State):
     def _legal_drop_out(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:408: drop_out
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('drop_out', 1)
+        table = self.board.action_tables.get('drop_out') or self.board.action_table('drop_out', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('drop_out', (), self._action_text)
@@ -369,7 +369,7 @@ class MandarinState(rt.State):
     def _legal_take_tile(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:415: take_tile
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('take_tile', 72)
+        table = self.board.action_tables.get('take_tile') or self.board.action_table('take_tile', 72)
         for tile in [t for t in range(72) if any(t in self.card[p] for p in self.passed_by)]:  # rules/mandarin/base.yaml:418
             action = table[tile]
             if action is None:
@@ -379,7 +379,7 @@ class MandarinState(rt.State):
     def _legal_seize_tile(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:425: seize_tile
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('seize_tile', 72)
+        table = self.board.action_tables.get('seize_tile') or self.board.action_table('seize_tile', 72)
         for tile in [t for t in sorted(self.card[self.current])]:  # rules/mandarin/base.yaml:429
             action = table[tile]
             if action is None:

@@ -57,7 +57,7 @@ class MandarinMoneyState(MandarinState):
         if not self._guard_sell():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('sell', 1)
+        table = self.board.action_tables.get('sell') or self.board.action_table('sell', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('sell', (), self._action_text)

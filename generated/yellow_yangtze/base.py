@@ -325,7 +325,7 @@ class YellowYangtzeState(rt.State):
     def _legal_place_leader(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:628: place_leader
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('place_leader', 5)
+        table = self.board.action_tables.get('place_leader') or self.board.action_table('place_leader', 5)
         for k in [k for k in range(5) if self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:630
             row1 = table[k]
             if row1 is None:
@@ -339,7 +339,7 @@ class YellowYangtzeState(rt.State):
     def _legal_lift_leader(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:636: lift_leader
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('lift_leader', 5)
+        table = self.board.action_tables.get('lift_leader') or self.board.action_table('lift_leader', 5)
         for k in [k for k in range(5) if not self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:638
             action = table[k]
             if action is None:
@@ -349,7 +349,7 @@ class YellowYangtzeState(rt.State):
     def _legal_relocate(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:644: relocate
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('relocate', len(self.board.spots))
+        table = self.board.action_tables.get('relocate') or self.board.action_table('relocate', len(self.board.spots))
         for s in self.leader_cells(self.current, rt.value_of(self.lifted, 'rules/yellow-yangtze/base.yaml:645')):  # rules/yellow-yangtze/base.yaml:645
             action = table[s]
             if action is None:
@@ -359,7 +359,7 @@ class YellowYangtzeState(rt.State):
     def _legal_leave_off(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:652: leave_off
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('leave_off', 1)
+        table = self.board.action_tables.get('leave_off') or self.board.action_table('leave_off', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('leave_off', (), self._action_text)
@@ -368,7 +368,7 @@ class YellowYangtzeState(rt.State):
     def _legal_withdraw_leader(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:657: withdraw_leader
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('withdraw_leader', 5)
+        table = self.board.action_tables.get('withdraw_leader') or self.board.action_table('withdraw_leader', 5)
         for k in [k for k in range(5) if not self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:658
             action = table[k]
             if action is None:
@@ -378,7 +378,7 @@ class YellowYangtzeState(rt.State):
     def _legal_place_tile(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:666: place_tile
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('place_tile', 5)
+        table = self.board.action_tables.get('place_tile') or self.board.action_table('place_tile', 5)
         for k in [k for k in range(5) if self.in_rack(self.current, k)]:  # rules/yellow-yangtze/base.yaml:668
             row1 = table[k]
             if row1 is None:
@@ -394,7 +394,7 @@ class YellowYangtzeState(rt.State):
         if not self._guard_chain_peasant():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('chain_peasant', len(self.board.spots))
+        table = self.board.action_tables.get('chain_peasant') or self.board.action_table('chain_peasant', len(self.board.spots))
         for s in self.chain_cells(rt.value_of(self.last_peasant, 'rules/yellow-yangtze/base.yaml:675')):  # rules/yellow-yangtze/base.yaml:675
             action = table[s]
             if action is None:
@@ -404,7 +404,7 @@ class YellowYangtzeState(rt.State):
     def _legal_end_chain(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:681: end_chain
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('end_chain', 1)
+        table = self.board.action_tables.get('end_chain') or self.board.action_table('end_chain', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('end_chain', (), self._action_text)
@@ -423,7 +423,7 @@ class YellowYangtzeState(rt.State):
     def _legal_decline_pagoda(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:692: decline_pagoda
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('decline_pagoda', 1)
+        table = self.board.action_tables.get('decline_pagoda') or self.board.action_table('decline_pagoda', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('decline_pagoda', (), self._action_text)
@@ -434,7 +434,7 @@ class YellowYangtzeState(rt.State):
         if len(self.market) > 16:
             rt.grown(self, 27, 1, (self.market,), 'rules/yellow-yangtze/base.yaml:696')
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('take_from_market', 5)
+        table = self.board.action_tables.get('take_from_market') or self.board.action_table('take_from_market', 5)
         for k in sorted(frozenset(TILE_KIND[t] for t in self.market)):  # rules/yellow-yangtze/base.yaml:697
             action = table[k]
             if action is None:
@@ -444,7 +444,7 @@ class YellowYangtzeState(rt.State):
     def _legal_leave_market(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:705: leave_market
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('leave_market', 1)
+        table = self.board.action_tables.get('leave_market') or self.board.action_table('leave_market', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('leave_market', (), self._action_text)
@@ -453,7 +453,7 @@ class YellowYangtzeState(rt.State):
     def _legal_peasant_revolt(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:712: peasant_revolt
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('peasant_revolt', 2)
+        table = self.board.action_tables.get('peasant_revolt') or self.board.action_table('peasant_revolt', 2)
         for use in [u for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, PEASANT)) and self.in_rack(self.current, PEASANT)) or (u == WITHOUT_LEADER and len(self.in_rack(self.current, PEASANT)) >= 2))]:  # rules/yellow-yangtze/base.yaml:714
             row1 = table[use]
             if row1 is None:
@@ -467,7 +467,7 @@ class YellowYangtzeState(rt.State):
     def _legal_merchant_pagoda(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:725: merchant_pagoda
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('merchant_pagoda', 2)
+        table = self.board.action_tables.get('merchant_pagoda') or self.board.action_table('merchant_pagoda', 2)
         for use in [u for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, MERCHANT)) and self.in_rack(self.current, MERCHANT)) or (u == WITHOUT_LEADER and len(self.in_rack(self.current, MERCHANT)) >= 2))]:  # rules/yellow-yangtze/base.yaml:727
             row1 = table[use]
             if row1 is None:
@@ -496,7 +496,7 @@ class YellowYangtzeState(rt.State):
         if not self._guard_end_turn():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_table('end_turn', 1)
+        table = self.board.action_tables.get('end_turn') or self.board.action_table('end_turn', 1)
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('end_turn', (), self._action_text)

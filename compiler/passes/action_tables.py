@@ -74,7 +74,9 @@ def _sizes(program: t.TypedProgram) -> dict[str, str]:
     """How many values each kind of entity or enumeration has, as code (the board's for spots and
     regions, known when compiling for the others). Players are left out: a board is shared by
     games of any player count."""
-    sizes = {"spot": "len(self.board.spots)", "region": "len(self.board.region_names)"}
+    # (a region's table has one entry more, last: `region_of` gives -1 for a spot in no region,
+    # and a list indexed by -1 is its last entry, so that value has an entry of its own)
+    sizes = {"spot": "len(self.board.spots)", "region": "len(self.board.region_names) + 1"}
     for name, values in program.tables.enums:
         sizes.setdefault(name, str(len(values)))
     for name, count in program.tables.component_count:
@@ -162,7 +164,8 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
             made = make
         else:
             inner = levels[k + 1]
-            made = "{}" if inner.how == "key" else f"[None] * {inner.size}"
+            made = "{}" if inner.how == "key" else f"[None] * ({inner.size})" if " " in inner.size else \
+                f"[None] * {inner.size}"
         out.append(f"{pad}    {got} = {row}[{index}] = {made}")
         if last:
             out.append(f"{pad}actions.append(action)")

@@ -62,8 +62,9 @@ class Mask:
         return f"self.board.value_mask(self.{self.field}, {self.value_py})"
 
     def note(self) -> str:
-        return (f"`bitmask`: the spots whose {self.field} is {self.value_py}, a bit mask (board.spot_bit) kept up to "
-                f"date as {self.field} changes, for the sets of spots it picks ({self.span.short} ...)")
+        return (f"`bitmask`: the spots whose {self.field} is {self.value_py}, as a bit mask (board.spot_bit) kept up "
+                f"to date as {self.field} changes: the sets of spots it picks ({self.span.short} ...) are read from "
+                "it, not found by walking every spot")
 
 
 @dataclass(frozen=True, slots=True)

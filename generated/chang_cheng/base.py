@@ -467,7 +467,7 @@ class ChangChengState(rt.State):
         for c in sorted(self.hand[self.current]):  # rules/chang-cheng/base.yaml:746
             row1 = table[c]
             if row1 is None:
-                row1 = table[c] = [None] * len(self.board.region_names)
+                row1 = table[c] = [None] * (len(self.board.region_names) + 1)
             for r in self.card_provinces(self.current):  # rules/chang-cheng/base.yaml:747
                 action = row1[r]
                 if action is None:
@@ -519,7 +519,7 @@ class ChangChengState(rt.State):
         for c in sorted(self.hand[self.current]):  # rules/chang-cheng/base.yaml:792
             row1 = table[c]
             if row1 is None:
-                row1 = table[c] = [None] * len(self.board.region_names)
+                row1 = table[c] = [None] * (len(self.board.region_names) + 1)
             for r in [r for r in self.open_provinces() if r not in self.move_provinces]:  # rules/chang-cheng/base.yaml:793
                 action = row1[r]
                 if action is None:

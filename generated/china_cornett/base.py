@@ -151,9 +151,9 @@ class ChinaCornettState(rt.State):
     tablets: frozenset[int]
     roll: int
     turned: Sequence[int]
-    _mask_marker_face_down: int  # `bitmask`: the spots whose marker is FACE_DOWN, a bit mask (board.spot_bit) kept up to date as marker changes, for the sets of spots it picks (rules/china-cornett/base.yaml:151 ...)
-    _mask_marker_gold_side: int  # `bitmask`: the spots whose marker is GOLD_SIDE, a bit mask (board.spot_bit) kept up to date as marker changes, for the sets of spots it picks (rules/china-cornett/base.yaml:194 ...)
-    _mask_marker_removed: int  # `bitmask`: the spots whose marker is REMOVED, a bit mask (board.spot_bit) kept up to date as marker changes, for the sets of spots it picks (rules/china-cornett/base.yaml:246 ...)
+    _mask_marker_face_down: int  # `bitmask`: the spots whose marker is FACE_DOWN, as a bit mask (board.spot_bit) kept up to date as marker changes: the sets of spots it picks (rules/china-cornett/base.yaml:151 ...) are read from it, not found by walking every spot
+    _mask_marker_gold_side: int  # `bitmask`: the spots whose marker is GOLD_SIDE, as a bit mask (board.spot_bit) kept up to date as marker changes: the sets of spots it picks (rules/china-cornett/base.yaml:194 ...) are read from it, not found by walking every spot
+    _mask_marker_removed: int  # `bitmask`: the spots whose marker is REMOVED, as a bit mask (board.spot_bit) kept up to date as marker changes: the sets of spots it picks (rules/china-cornett/base.yaml:246 ...) are read from it, not found by walking every spot
 
     def _read_options(self) -> None:
         self.opt_board = ('hex6', 'hex5').index(self.options['board'])

@@ -390,7 +390,7 @@ class ChinaSchachtState(rt.State):
             key0 = tuple(cards)
             row1 = table.get(key0)
             if row1 is None:
-                row1 = table[key0] = [None] * len(self.board.region_names)
+                row1 = table[key0] = [None] * (len(self.board.region_names) + 1)
             for province_to in [r for r in self.open_provinces() if (self.pays_for(cards, r) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
                 action = row1[province_to]
                 if action is None:

@@ -125,7 +125,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         if not self._guard_reveal():
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('reveal') or self.board.action_table('reveal', len(self.board.region_names))
+        table = self.board.action_tables.get('reveal') or self.board.action_table('reveal', len(self.board.region_names) + 1)
         for province_at in [r for r in self.open_provinces() if (self.face_down_in(r) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:84
             action = table[province_at]
             if action is None:

@@ -201,7 +201,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _legal_emperor_palace(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('emperor_palace') or self.board.action_table('emperor_palace', len(self.board.region_names))
+        table = self.board.action_tables.get('emperor_palace') or self.board.action_table('emperor_palace', len(self.board.region_names) + 1)
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_build(r)]:  # rules/china-schacht/two-player.yaml:191
             row1 = table[province_to]
             if row1 is None:
@@ -220,7 +220,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _legal_emperor_emissary(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('emperor_emissary') or self.board.action_table('emperor_emissary', len(self.board.region_names))
+        table = self.board.action_tables.get('emperor_emissary') or self.board.action_table('emperor_emissary', len(self.board.region_names) + 1)
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_send(r)]:  # rules/china-schacht/two-player.yaml:206
             row1 = table[province_to]
             if row1 is None:

@@ -811,6 +811,7 @@ def apply_position(s: Scenario, state: State) -> str | None:
                 for i, v in values.items():
                     current[i] = v
                 setattr(state, name, current)
+    state._fields_set()  # (what is kept beside the fields, made again from them)
     state._legal_cache = None
     state._derived = None
     state._drop_kept()  # (values the optimiser keeps between moves: compiler/passes/derived.py)

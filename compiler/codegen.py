@@ -159,6 +159,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
             "key_code": _key_code(a.choices),
             # the limits of a move
             "listing_prelude": a.listing_prelude, "clear_cache": a.clear_cache, "fresh_effect": a.fresh_effect,
+            "listing": a.listing,  # through tables per board (pass `action_tables`)
             "when_span": next(x.when.span for x in rs.actions if x.name == a.name and x.when is not None)
             if a.when else None,
         }
@@ -185,7 +186,10 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         class_name=class_name(rs.game, rs.variant),
         slots=tuple([slot for _, slot, _ in program.options] + [f.name for f in program.fields]
                     + (["_budget"] if program.resets else [])  # the budget of a move (runtime/limits.py)
-                    + [slot for slot, _ in program.kept_slots]),  # values kept between moves (passes/derived.py)
+                    + [slot for slot, _ in program.kept_slots]
+                    + [slot for slot, _, _ in program.kept]),  # kept between moves or beside the fields (passes)
+        kept=program.kept,
+        fields_set=program.fields_set,
         fields=program.fields,
         phase_names=repr(tuple(p.name for p in program.phases)),
         phase_stuck=repr(tuple(p.stuck for p in program.phases)),

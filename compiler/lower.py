@@ -41,7 +41,7 @@ from .budget import (
     storable,
 )
 from .names import FILTER_LOCAL, const_name
-from .passes import Plan
+from .passes import Plan, action_tables, bitmask
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -86,6 +86,7 @@ class LoweredAction:
     clear_cache: bool = False  # its choices can name ever new values (numbers): keep few actions interned
     count: int | None = None  # at most this many legal actions (None: only the game knows)
     steps: bool = False  # its effect (or a trigger after it) can wait for a decision: a generator
+    listing: tuple[str, ...] = ()  # its listing through tables per board (pass `action_tables`), if so
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +183,10 @@ class Program:
     kept_slots: list[tuple[str, str]] = field(default_factory=list)
     phase_drops: list[str] = field(default_factory=list)
     end_kept: str = ""
+    # What the passes keep on the state beside the fields (pass `bitmask`): slot, annotation, note;
+    # and how `_fields_set()` makes it again from the fields.
+    kept: list[tuple[str, str, str]] = field(default_factory=list)
+    fields_set: list[str] = field(default_factory=list)
 
 
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
@@ -256,6 +261,9 @@ class _Lowerer:
         self.program.phase_drops = [slot for slot, reads in kept_reads if reads.volatile]
         # Some definition is `cached: true` (and not kept): every change of a field forgets the values remembered.
         self.caching = any(d.cached and d.name not in self.kept for d in typed.defines)
+        self.constant_values = {name: value for name, value, _ in tables.constants}
+        # While an action's choice of lines is lowered as the lines' numbers (pass `action_tables`)
+        self.line_numbers = False
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -390,6 +398,11 @@ class _Lowerer:
         return py
 
     def comprehension(self, e: t.Comprehension) -> str:
+        masked = bitmask.masked_comprehension(self.plan, e, self.constant_values)
+        py = self.plain_comprehension(e)  # (its facts: what the plain code is proven to cost)
+        return py if masked is None else masked  # a set of spots kept as a bit mask (pass `bitmask`)
+
+    def plain_comprehension(self, e: t.Comprehension) -> str:
         if e.more:
             return self.nested_comprehension(e)
         fused = self.fused_filter(e)
@@ -564,6 +577,19 @@ class _Lowerer:
         return f"rt.{'div' if op == '//' else 'mod'}({lpy}, {rpy}, {self.where(e.span)})"
 
     def builtin(self, e: t.Builtin) -> str:
+        if self.line_numbers:  # a choice of lines listed by number (pass `action_tables`): the same lines, in order
+            self.line_numbers = False  # (not the lines an argument reads)
+            try:
+                py = self.builtin(e)
+            finally:
+                self.line_numbers = True
+            return py.replace("self.board.straight_lines", "self.board.straight_line_numbers", 1) \
+                if e.func == "straight_lines" else py
+        masked = bitmask.masked_call(self.plan, e, self.defines, self.constant_values)
+        if masked is not None:  # a set of spots kept as a bit mask (pass `bitmask`)
+            lowered = [self.expr(arg) for arg in e.args]
+            self.facts[id(e)] = self.builtin_facts(e, lowered, e.ty)  # (what the list's call is proven to cost)
+            return masked.format(*lowered)
         if e.func == "len" and isinstance(e.args[0], t.Builtin) and e.args[0].func == "straight_lines":
             # Counting lines needs no list of them: a popcount on the board's bitboard.
             counted = t.Builtin("count_lines", e.args[0].args, (), e.ty, e.span)
@@ -1209,10 +1235,13 @@ class _Lowerer:
                 stale: list[Line] = []  # the values kept between moves that read the field: stale now
                 if s.target.kind in ("field", "perfield"):
                     stale = _dropped(self.drops.get(s.target.name, ()), depth, s.span)
+                # the bit masks kept over the field assigned (pass `bitmask`)
+                kept = [Line(depth + more, code, s.span)
+                        for more, code in bitmask.after_assign(self.plan, s, self.constant_values)]
                 if self.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
-                    return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *stale,
+                    return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *kept, *stale,
                                                           Line(depth, "self._derived = None", s.span)])
-                return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *stale])
+                return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *kept, *stale])
             case t.Let():
                 return self.statement(depth, lambda: self.let(s, depth))
             case t.CallEffect():
@@ -1479,6 +1508,9 @@ class _Lowerer:
                 prog.tie_break, prog.tie_break_type = f"tuple({prog.tie_break})", "tuple[int, ...]"
         prog.records = [(r.name, tuple((name, str(ty)) for name, ty in r.fields)) for r in typed.rules.records]
         prog.resets = frozenset(self.resets)
+        for m in self.plan.masks:  # the sets of spots kept as bit masks (pass `bitmask`)
+            prog.kept.append((m.slot, "int", m.note()))
+            prog.fields_set.append(f"{m.py} = {m.rebuild()}")
         return prog
 
     def field(self, typed: t.Field) -> LoweredField:
@@ -1529,8 +1561,12 @@ class _Lowerer:
         reading = self.begin_reading(())
         notes: list[str] = []
         self.take_notes()
-        for c in a.choices:
-            walk = self.iterable(c.domain.ty, self.expr(c.domain))
+        table = action_tables.table_of(self.plan, a.name)
+        for i, c in enumerate(a.choices):
+            self.line_numbers = table is not None and table.levels[i].how == "lines"
+            domain_py = self.expr(c.domain)
+            self.line_numbers = False
+            walk = self.iterable(c.domain.ty, domain_py)
             notes.append(self.take_notes())
             domain = self.domain_facts(c.domain)
             py = self.bind(c.var)
@@ -1545,9 +1581,13 @@ class _Lowerer:
         effect = self.unit_lines(self.block(a.effect, 2), self.block_cost, a.span)
         fresh_effect = self.mark(before, "effect") or any(trig in self.charging_triggers for trig in a.triggers)
         steps = _asks(a.effect, self.suspending) or any(trig in self.waiting for trig in a.triggers)
+        listing: tuple[str, ...] = ()
+        if table is not None:  # through tables per board (pass `action_tables`)
+            walks = [(ch.py_name, ch.domain, ch.is_list, ch.span.short) for ch in choices]
+            listing = tuple(action_tables.listing(table, a.name, clear_cache, walks))
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
                              a.span, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
-                             fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps)
+                             fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing)
 
 
 # A list a rule can read at its start: a field, an entity's value of a field, a parameter.

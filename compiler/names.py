@@ -41,6 +41,11 @@ TABLE_CONSTANT = "{}_{}"  # a component's attribute: TILE_COLOUR
 BOARD_FUNCTION = "_board_{}"
 
 # -- the state class ----------------------------------------------------------------------------
+# What the passes keep on a state beside its fields (pass `bitmask`: `_mask_<field>_<value>`):
+# a rule file's names never start with `_` (check.py), so no member of a rule file takes one.
+KEPT_PREFIX = "_mask_"
+# At most this many choices of an action are listed through tables (their locals are reserved below).
+MAX_TABLE_CHOICES = 8
 # Members the template gives every generated state class (the runtime's State has most already).
 TEMPLATE_MEMBERS = frozenset({
     "__slots__", "FIELDS", "PHASES", "STUCK", "PHASE_ACTIONS", "PHASE_STARTS", "TURN_END_TRIGGERS", "TEXT_PREFIX",
@@ -76,6 +81,8 @@ RUNTIME_BOARDS = frozenset({BY_PLAYERS})
 TEMPLATE_LOCALS = frozenset({
     "self", "actions", "action", "cache", "name", "args", "memo", "value", "remembered", "kept", "over", "other",
     "render", "_", "rt", "annotations",
+    # a listing through tables per board (pass `action_tables`): the table, and per choice its row and key
+    "table", *(f"row{k}" for k in range(1, MAX_TABLE_CHOICES)), *(f"key{k}" for k in range(MAX_TABLE_CHOICES)),
 })
 # Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
 # rule file declares may take them either (they would hide it there).

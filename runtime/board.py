@@ -66,7 +66,8 @@ class Board:
         "name", "labels", "index", "spots", "neighbours", "region_names", "region_spots", "region_kind",
         "kinds", "region_of", "action_cache", "region_attributes", "border_regions",
         "regions_of_kind", "regions_at",
-        "spot_attributes", "face_spots", "face_piece", "_groups",
+        "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "action_tables",
+        "all_mask", "region_mask", "_lookups",
     )
 
     name: str
@@ -78,6 +79,17 @@ class Board:
     def _regions(self, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
         # Interned actions, shared by every state on this board (see the generated _legal_*).
         self.action_cache: dict[str, dict[Any, Action]] = {}
+        # Interned actions as tables (the `action_tables` pass): a list per action, indexed by
+        # the number of its choice (a spot, a region, a line ...), built as the actions are met.
+        self.action_tables: dict[str, Any] = {}
+        # Each spot's bit in a set of spots held as a bit mask (the `bitmask` pass): 1 << spot,
+        # but a hex board's own padded bitboard (HexBoard.bit), so its line searches take the mask
+        # as it is. Bits grow with the spot number on every board: a mask's spots, lowest bit
+        # first, are in spot order. The mask of every spot, and of each region's spots.
+        self.spot_bit: tuple[int, ...] = self._spot_bits()
+        self.all_mask: int = sum(self.spot_bit)
+        # what the set bits of each byte of a mask stand for (_gather), made as first asked
+        self._lookups: dict[tuple[int, int], Any] = {}
         # the groups of the spots last given to component_of, and the spots themselves
         self._groups: tuple[object, dict[int, frozenset[int]]] | None = None
         self.kinds: tuple[str, ...] = tuple(kinds)
@@ -96,6 +108,7 @@ class Board:
                 regions_at[k][s].append(idx)
         self.region_names: tuple[str, ...] = tuple(names)
         self.region_spots: tuple[tuple[int, ...], ...] = tuple(region_spots)
+        self.region_mask: tuple[int, ...] = tuple(sum(self.spot_bit[s] for s in members) for members in region_spots)
         self.region_kind: tuple[int, ...] = tuple(region_kind)
         # every region of a kind holding a spot (two for a border post in two provinces)
         self.regions_at: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -167,6 +180,74 @@ class Board:
 
     def count_lines(self, n: int, spots: Iterable[int]) -> int:
         return 0
+
+    # -- sets of spots as bit masks (the `bitmask` pass), and lines by number (`action_tables`) --
+    def _spot_bits(self) -> tuple[int, ...]:
+        return tuple(1 << s for s in self.spots)
+
+    def spots_mask(self, spots: Iterable[int]) -> int:
+        """The bit mask (spot_bit) of a set of spots."""
+        bit = self.spot_bit
+        mask = 0
+        for s in spots:
+            mask |= bit[s]
+        return mask
+
+    def value_mask(self, values: Sequence[Any], value: Any) -> int:
+        """The bit mask of the spots whose entry of `values` (a field per spot) is `value`."""
+        bit = self.spot_bit
+        mask = 0
+        for s, v in enumerate(values):
+            if v == value:
+                mask |= bit[s]
+        return mask
+
+    def mask_spots(self, mask: int) -> list[int]:
+        """The spots of a bit mask (spot_bit), in spot order."""
+        lookup = self._lookups.get((0, 0))
+        if lookup is None:
+            lookup = self._lookups[(0, 0)] = _byte_lookup({b.bit_length() - 1: s for s, b in enumerate(self.spot_bit)})
+        return _gather(lookup, mask)
+
+    def straight_lines_mask(self, n: int, mask: int) -> list[tuple[int, ...]]:
+        """straight_lines(n, spots) of the spots of a bit mask: the same lines, in the same order."""
+        return []
+
+    def count_lines_mask(self, n: int, mask: int) -> int:
+        """count_lines(n, spots) of the spots of a bit mask."""
+        return 0
+
+    def line_count(self) -> int:
+        """How many straight lines the board has, of every length (their numbers: 0 to this)."""
+        return 0
+
+    def line_spots(self, line: int) -> tuple[int, ...]:
+        """The spots of straight line number `line` (numbered by straight_line_numbers)."""
+        raise RulewrightError(f"board {self.name} has no straight lines")
+
+    def straight_line_numbers(self, n: int, spots: Iterable[int]) -> list[int]:
+        """The numbers of the lines straight_lines(n, spots) gives, in its order."""
+        return []
+
+    def straight_line_numbers_mask(self, n: int, mask: int) -> list[int]:
+        """The numbers of the lines straight_lines_mask(n, mask) gives, in its order."""
+        return []
+
+    def action_table(self, key: str, size: int) -> list[Any]:
+        """The table of interned actions `key` (`None` where no action is made yet), of `size`
+        entries: one per board, shared by every state on it."""
+        table = self.action_tables.get(key)
+        if table is None:
+            table = self.action_tables[key] = [None] * size
+        return table
+
+    def action_dict(self, key: str) -> dict[Any, Any]:
+        """The dictionary of interned actions `key`, for a choice of values no table numbers: by
+        value, each entry an action or the row of the next choice."""
+        found = self.action_tables.get(key)
+        if found is None:
+            found = self.action_tables[key] = {}
+        return found
 
     def road_chains(self, spots: Iterable[int], least: int, one_per_network: bool) -> list[tuple[int, ...]]:
         raise RulewrightError(f"board {self.name} has no roads: it is not a graph board")
@@ -404,7 +485,7 @@ class GraphBoard(Board):
 class HexBoard(Board):
     """A hexagon of spots with regions; built once per board and shared by every state."""
 
-    __slots__ = ("side", "coords", "lines", "bit", "_steps", "_line_at")
+    __slots__ = ("side", "coords", "lines", "bit", "_steps", "_line_at", "_line_number_at", "_numbered")
 
     def __init__(self, name: str, side: int, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
         self.name = name
@@ -448,6 +529,27 @@ class HexBoard(Board):
             for n in range(longest + 1)
         )
         self._regions(kinds, regions)
+        self._number_lines()
+
+    def _spot_bits(self) -> tuple[int, ...]:
+        return self.bit  # (the padded bitboard: its line searches take a mask as it is)
+
+    def _number_lines(self) -> None:
+        """Number every straight line, by length, then axis, then first spot (as straight_lines
+        lists them): `_numbered[k]` is line k, `_line_number_at` mirrors _line_at with numbers."""
+        numbered: list[tuple[int, ...]] = []
+        at: list[tuple[dict[int, int], ...]] = []
+        for n, by_axis in enumerate(self._line_at):
+            per_axis: list[dict[int, int]] = []
+            for axis, table in enumerate(by_axis):
+                numbers: dict[int, int] = {}
+                for first in sorted(table) if n != 1 or axis == 0 else ():  # (a spot is one line, of the first axis)
+                    numbers[first] = len(numbered)
+                    numbered.append(table[first])
+                per_axis.append(numbers)
+            at.append(tuple(per_axis))
+        self._numbered: tuple[tuple[int, ...], ...] = tuple(numbered)
+        self._line_number_at: tuple[tuple[dict[int, int], ...], ...] = tuple(at)
 
     @staticmethod
     def _walk(spot_at_bit: dict[int, int], first: int, step: int, n: int) -> tuple[int, ...] | None:
@@ -459,6 +561,11 @@ class HexBoard(Board):
     def _starts(self, n: int, spots: Iterable[int]) -> list[int]:
         """Per axis, a bit mask of the first spots of the n-runs lying wholly within `spots`."""
         allowed = sum(map(self.bit.__getitem__, spots))  # distinct bits: the sum is their union
+        return self._starts_mask(n, allowed)
+
+    def _starts_mask(self, n: int, allowed: int) -> list[int]:
+        """Per axis, a bit mask of the first spots of the n-runs lying wholly within the spots of
+        the bit mask `allowed` (of `bit`)."""
         if n == 1:
             return [allowed, 0, 0]
         out = []
@@ -490,6 +597,81 @@ class HexBoard(Board):
         if n < 1 or n >= len(self.lines):
             return 0
         return sum(m.bit_count() for m in self._starts(n, spots))
+
+    def straight_lines_mask(self, n: int, mask: int) -> list[tuple[int, ...]]:
+        """straight_lines(n, spots) of the spots of a bit mask (of `bit`): the same lines, in the
+        same order, with no bitboard to build."""
+        if n < 1 or n >= len(self.lines):
+            return []
+        found: list[tuple[int, ...]] = []
+        for lookup, m in zip(self._axis_lookups(n, 1), self._starts_mask(n, mask), strict=True):
+            if m:  # (_gather, written out: once per axis of every listing)
+                for items in map(list.__getitem__, lookup, m.to_bytes(len(lookup), "little")):
+                    if items:
+                        found += items
+        return found
+
+    def _axis_lookups(self, n: int, kind: int) -> tuple[list[list[tuple[Any, ...]]], ...]:
+        """Per axis, the byte lookup (_gather) of the lines of n spots by their first spot's bit:
+        the lines themselves (kind 1), or their numbers (kind 2)."""
+        found = self._lookups.get((kind, n))
+        if found is None:
+            found = self._lookups[(kind, n)] = tuple(
+                _byte_lookup(by_first) for by_first in (self._line_at[n] if kind == 1 else self._line_number_at[n]))
+        return found
+
+    def count_lines_mask(self, n: int, mask: int) -> int:
+        """count_lines(n, spots) of the spots of a bit mask (of `bit`)."""
+        if n < 1 or n >= len(self.lines):
+            return 0
+        return sum(m.bit_count() for m in self._starts_mask(n, mask))
+
+    def line_count(self) -> int:
+        return len(self._numbered)
+
+    def line_spots(self, line: int) -> tuple[int, ...]:
+        return self._numbered[line]
+
+    def straight_line_numbers(self, n: int, spots: Iterable[int]) -> list[int]:
+        return self.straight_line_numbers_mask(n, sum(map(self.bit.__getitem__, spots)))
+
+    def straight_line_numbers_mask(self, n: int, mask: int) -> list[int]:
+        if n < 1 or n >= len(self.lines):
+            return []
+        found: list[int] = []
+        for lookup, m in zip(self._axis_lookups(n, 2), self._starts_mask(n, mask), strict=True):
+            if m:  # (_gather, written out: once per axis of every listing)
+                for items in map(list.__getitem__, lookup, m.to_bytes(len(lookup), "little")):
+                    if items:
+                        found += items
+        return found
+
+
+def _byte_lookup(at: dict[int, Any]) -> list[list[tuple[Any, ...]]]:
+    """For each byte of a bit mask and each of its 256 values, what `at` gives for its set bits
+    (by bit position), lowest first: a mask's items a byte at a time (_gather)."""
+    nothing: list[tuple[Any, ...]] = [()] * 256  # (shared by the bytes that stand for no item)
+    lookup: list[list[tuple[Any, ...]]] = []
+    for k in range(max(at, default=0) // 8 + 1):
+        items = [(at[8 * k + i],) if 8 * k + i in at else () for i in range(8)]
+        if not any(items):
+            lookup.append(nothing)
+            continue
+        table = nothing[:]
+        for v in range(1, 256):  # a value's items: those of its lowest bit, then those of the rest
+            low = (v & -v).bit_length() - 1
+            table[v] = items[low] + table[v & (v - 1)]
+        lookup.append(table)
+    return lookup
+
+
+def _gather(lookup: list[list[tuple[Any, ...]]], mask: int) -> list[Any]:
+    """What the set bits of `mask` stand for (its lookup: _byte_lookup), lowest bit first."""
+    found: list[Any] = []
+    for items in map(list.__getitem__, lookup, mask.to_bytes(len(lookup), "little")):
+        if items:
+            found += items
+    return found
 
 
 def validate_regions(
@@ -627,6 +809,7 @@ class HexMapBoard(HexBoard):
             for n in range(longest + 1)
         )
         self._regions(kinds, regions)
+        self._number_lines()
         self.spot_attributes = tuple(attributes)
 
 

@@ -181,6 +181,7 @@ class State:
         self._read_options()
         try:
             self._setup()
+            self._fields_set()
             self._derived = None
             if self.SUSPENDS:  # the setup, or the first phase's start, may ask a seat
                 decisions.run(self, decisions.new_game(self), None, [])
@@ -636,6 +637,11 @@ class State:
     def _read_options(self) -> None:
         raise NotImplementedError
 
+    def _fields_set(self) -> None:
+        """The fields were set from outside the rules (the setup's inits, a saved state read, a
+        scenario's position): what generated code keeps beside them (a set of spots held as a bit
+        mask, the `bitmask` pass) is made again from them. Nothing to make by default."""
+
     def _setup(self) -> None:
         raise NotImplementedError
 
@@ -1047,6 +1053,7 @@ class Game:
         state.terminal = data["terminal"]
         for name, value in values:
             setattr(state, name, value)
+        state._fields_set()
         state._legal_cache = None
         state._derived = None
         state._drop_kept()

@@ -43,6 +43,7 @@ def position(
         state.tablets = frozenset(tablets)
     if current is not None:
         state.current = current
+    state._fields_set()  # (fields set from outside the rules: what is kept beside them is made again)
     state._legal_cache = None
     state._drop_kept()  # (fields written from outside the rules: what was kept from them is stale)
     return state

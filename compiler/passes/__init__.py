@@ -16,10 +16,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .. import typed as t
 from .reads import Reads
+
+if TYPE_CHECKING:
+    from .action_tables import Table
+    from .bitmask import Mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +37,8 @@ class Plan:
     derived: tuple[tuple[str, Reads], ...] = ()
     # end_once: what the end condition reads, when its value is kept between moves (None: not kept)
     end_once: Reads | None = None
+    masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
+    tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
 
 
 class Pass(Protocol):
@@ -46,6 +52,9 @@ PASSES: dict[str, str] = {
     "hoist": "work that does not change from item to item done once, before the loop",
     "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
     "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
+    "bitmask": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "
+               "counts and all/any of them read it",
+    "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
 }
 ALL: frozenset[str] = frozenset(PASSES)
 

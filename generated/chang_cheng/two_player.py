@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/two-player.yaml  sha256:011a15bae84e893c
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once, bitmask, action_tables.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -280,21 +280,21 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _legal_neutral_wall(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/two-player.yaml:64: neutral_wall
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('neutral_wall', {})
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('neutral_wall') or self.board.action_table('neutral_wall', len(self.board.spots))
         for s in self.neutral_spaces():  # rules/chang-cheng/two-player.yaml:65
-            action = cache.get(s)
+            action = table[s]
             if action is None:
-                action = cache[s] = rt.Action('neutral_wall', (s,), self._action_text)
+                action = table[s] = rt.Action('neutral_wall', (s,), self._action_text)
             actions.append(action)
 
     def _legal_no_neutral_wall(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/two-player.yaml:74: no_neutral_wall
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('no_neutral_wall', {})
-        action = cache.get(())
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('no_neutral_wall') or self.board.action_table('no_neutral_wall', 1)
+        action = table[0]
         if action is None:
-            action = cache[()] = rt.Action('no_neutral_wall', (), self._action_text)
+            action = table[0] = rt.Action('no_neutral_wall', (), self._action_text)
         actions.append(action)
 
     def _perform(self, action: rt.Action) -> rt.Steps | None:

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:94cf85ca196878e1
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once, bitmask, action_tables.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -166,25 +166,29 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         # rules/china-schacht/base.yaml:372: build
         if not self._guard_build():
             return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('build', {})
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('build') or self.board.action_dict('build')
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
-            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if ((once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not any(self.covered[s2] for r2 in (self.board.region_of[PROVINCE][s],) for s2 in self.board.region_spots[r2]))]:  # rules/china-schacht/bonus-tiles.yaml:77; hoisted len(cards) == 1 out of the loop; inlined province_of (base.yaml:284), pays_for (base.yaml:336), face_down_in (bonus-tiles.yaml:36)
-                action = cache.get((tuple(cards), space))
+            key0 = tuple(cards)
+            row1 = table.get(key0)
+            if row1 is None:
+                row1 = table[key0] = [None] * len(self.board.spots)
+            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if ((once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not any(self.covered[s2] for r2 in (self.board.region_of[PROVINCE][s],) for s2 in self.board.region_spots[r2]))]:  # rules/china-schacht/bonus-tiles.yaml:77
+                action = row1[space]
                 if action is None:
-                    action = cache[(tuple(cards), space)] = rt.Action('build', (tuple(cards), space), self._action_text)
+                    action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
                 actions.append(action)
 
     def _legal_reveal(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/bonus-tiles.yaml:78: reveal
         if not self._guard_reveal():
             return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('reveal', {})
-        for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (any(self.covered[s2] for s2 in self.board.region_spots[r]) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:84; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), face_down_in (bonus-tiles.yaml:36)
-            action = cache.get(province_at)
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('reveal') or self.board.action_table('reveal', len(self.board.region_names) + 1)
+        for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (any(self.covered[s2] for s2 in self.board.region_spots[r]) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:84
+            action = table[province_at]
             if action is None:
-                action = cache[province_at] = rt.Action('reveal', (province_at,), self._action_text)
+                action = table[province_at] = rt.Action('reveal', (province_at,), self._action_text)
             actions.append(action)
 
     def _guard(self, name: str) -> bool:

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once, bitmask, action_tables.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -182,13 +182,17 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             return
         if len(self.hand[self.current]) > 16:
             rt.grown(self, 1185, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:372')
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('build', {})
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('build') or self.board.action_dict('build')
         for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
-            for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.board.regions_at[PROVINCE][s])]:  # rules/china-schacht/border-quarrels.yaml:139; inlined provinces_at (border-quarrels.yaml:112)
-                action = cache.get((tuple(cards), space))
+            key0 = tuple(cards)
+            row1 = table.get(key0)
+            if row1 is None:
+                row1 = table[key0] = [None] * len(self.board.spots)
+            for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.board.regions_at[PROVINCE][s])]:  # rules/china-schacht/border-quarrels.yaml:139
+                action = row1[space]
                 if action is None:
-                    action = cache[(tuple(cards), space)] = rt.Action('build', (tuple(cards), space), self._action_text)
+                    action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
                 actions.append(action)
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:

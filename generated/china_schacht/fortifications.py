@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once, bitmask, action_tables.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -143,13 +143,17 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         # rules/china-schacht/fortifications.yaml:71: fortify
         if not self._guard_fortify():
             return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('fortify', {})
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('fortify') or self.board.action_dict('fortify')
         for cards in self.all_payments(self.current):  # rules/china-schacht/fortifications.yaml:82
-            for space in [s for s in self.open_spaces() if (not self.fortified[s] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83; inlined province_of (base.yaml:284), pays_for (base.yaml:336)
-                action = cache.get((tuple(cards), space))
+            key0 = tuple(cards)
+            row1 = table.get(key0)
+            if row1 is None:
+                row1 = table[key0] = [None] * len(self.board.spots)
+            for space in [s for s in self.open_spaces() if (not self.fortified[s] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83
+                action = row1[space]
                 if action is None:
-                    action = cache[(tuple(cards), space)] = rt.Action('fortify', (tuple(cards), space), self._action_text)
+                    action = row1[space] = rt.Action('fortify', (tuple(cards), space), self._action_text)
                 actions.append(action)
 
     def _guard(self, name: str) -> bool:

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once, bitmask, action_tables.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -239,35 +239,39 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/base.yaml:391: send
         if not self._guard_send():
             return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('send', {})
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('send') or self.board.action_dict('send')
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:397
-            for province_to in [r for once in (len(cards) == 1,) for r in self.open_provinces() if ((once == (cards[0] == self.board.region_attributes[0][r])) and (max((sum(1 for s2 in self.board.region_spots[r] if q2 in self.palace_of[s2]) for q2 in range(self.num_seats)), default=0) - len(self.emissaries[r])) > 0)]:  # rules/china-schacht/base.yaml:398; hoisted len(cards) == 1 out of the loop; inlined pays_for (base.yaml:336), palaces_in (base.yaml:287), emissary_room (base.yaml:294)
-                action = cache.get((tuple(cards), province_to))
+            key0 = tuple(cards)
+            row1 = table.get(key0)
+            if row1 is None:
+                row1 = table[key0] = [None] * (len(self.board.region_names) + 1)
+            for province_to in [r for once in (len(cards) == 1,) for r in self.open_provinces() if ((once == (cards[0] == self.board.region_attributes[0][r])) and (max((sum(1 for s2 in self.board.region_spots[r] if q2 in self.palace_of[s2]) for q2 in range(self.num_seats)), default=0) - len(self.emissaries[r])) > 0)]:  # rules/china-schacht/base.yaml:398
+                action = row1[province_to]
                 if action is None:
-                    action = cache[(tuple(cards), province_to)] = rt.Action('send', (tuple(cards), province_to), self._action_text)
+                    action = row1[province_to] = rt.Action('send', (tuple(cards), province_to), self._action_text)
                 actions.append(action)
 
     def _legal_emperor_first(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:152: emperor_first
         if not self._guard_emperor_first():
             return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('emperor_first', {})
-        action = cache.get(())
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('emperor_first') or self.board.action_table('emperor_first', 1)
+        action = table[0]
         if action is None:
-            action = cache[()] = rt.Action('emperor_first', (), self._action_text)
+            action = table[0] = rt.Action('emperor_first', (), self._action_text)
         actions.append(action)
 
     def _legal_two_provinces_card(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:160: two_provinces_card
         if not self._guard_two_provinces_card():
             return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('two_provinces_card', {})
-        action = cache.get(())
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('two_provinces_card') or self.board.action_table('two_provinces_card', 1)
+        action = table[0]
         if action is None:
-            action = cache[()] = rt.Action('two_provinces_card', (), self._action_text)
+            action = table[0] = rt.Action('two_provinces_card', (), self._action_text)
         actions.append(action)
 
     def _legal_exchange_card_special(self, actions: list[rt.Action]) -> None:
@@ -276,47 +280,61 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('exchange_card_special', {})
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
         for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
+            row1 = table[card]
+            if row1 is None:
+                row1 = table[card] = [None] * 5
             for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/two-player.yaml:176
-                action = cache.get((card, taken))
+                action = row1[taken]
                 if action is None:
-                    action = cache[(card, taken)] = rt.Action('exchange_card_special', (card, taken), self._action_text)
+                    action = row1[taken] = rt.Action('exchange_card_special', (card, taken), self._action_text)
                 actions.append(action)
 
     def _legal_emperor_palace(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('emperor_palace', {})
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('emperor_palace') or self.board.action_table('emperor_palace', len(self.board.region_names) + 1)
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_build(r)]:  # rules/china-schacht/two-player.yaml:191
-            for space in [s for s in self.board.region_spots[province_to] if (not self.palace_of[s])]:  # rules/china-schacht/two-player.yaml:192; inlined free (base.yaml:290)
+            row1 = table[province_to]
+            if row1 is None:
+                row1 = table[province_to] = [None] * len(self.board.spots)
+            for space in [s for s in self.board.region_spots[province_to] if (not self.palace_of[s])]:  # rules/china-schacht/two-player.yaml:192
+                row2 = row1[space]
+                if row2 is None:
+                    row2 = row1[space] = {}
                 for cards in self.emperor_payments(self.board.region_attributes[0][province_to]):  # rules/china-schacht/two-player.yaml:193
-                    action = cache.get((province_to, space, tuple(cards)))
+                    key2 = tuple(cards)
+                    action = row2.get(key2)
                     if action is None:
-                        action = cache[(province_to, space, tuple(cards))] = rt.Action('emperor_palace', (province_to, space, tuple(cards)), self._action_text)
+                        action = row2[key2] = rt.Action('emperor_palace', (province_to, space, tuple(cards)), self._action_text)
                     actions.append(action)
 
     def _legal_emperor_emissary(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('emperor_emissary', {})
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('emperor_emissary') or self.board.action_table('emperor_emissary', len(self.board.region_names) + 1)
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_send(r)]:  # rules/china-schacht/two-player.yaml:206
+            row1 = table[province_to]
+            if row1 is None:
+                row1 = table[province_to] = {}
             for cards in self.emperor_payments(self.board.region_attributes[0][province_to]):  # rules/china-schacht/two-player.yaml:207
-                action = cache.get((province_to, tuple(cards)))
+                key1 = tuple(cards)
+                action = row1.get(key1)
                 if action is None:
-                    action = cache[(province_to, tuple(cards))] = rt.Action('emperor_emissary', (province_to, tuple(cards)), self._action_text)
+                    action = row1[key1] = rt.Action('emperor_emissary', (province_to, tuple(cards)), self._action_text)
                 actions.append(action)
 
     def _legal_emperor_rests(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:214: emperor_rests
         if not self._guard_emperor_rests():
             return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('emperor_rests', {})
-        action = cache.get(())
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('emperor_rests') or self.board.action_table('emperor_rests', 1)
+        action = table[0]
         if action is None:
-            action = cache[()] = rt.Action('emperor_rests', (), self._action_text)
+            action = table[0] = rt.Action('emperor_rests', (), self._action_text)
         actions.append(action)
 
     def _guard(self, name: str) -> bool:

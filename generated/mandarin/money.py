@@ -2,7 +2,7 @@
 #   rules/mandarin/base.yaml  sha256:b7c071db5dcd14f9
 #   rules/mandarin/money.yaml  sha256:7372ea4f402ea9a3
 # Change the rules and run `rulewright compile mandarin/money` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once, bitmask, action_tables.
 """Mandarin (Tom Kremer): rule set `mandarin/money`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -57,11 +57,11 @@ class MandarinMoneyState(MandarinState):
         # rules/mandarin/money.yaml:11: sell
         if not self._guard_sell():
             return
-        # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('sell', {})
-        action = cache.get(())
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('sell') or self.board.action_table('sell', 1)
+        action = table[0]
         if action is None:
-            action = cache[()] = rt.Action('sell', (), self._action_text)
+            action = table[0] = rt.Action('sell', (), self._action_text)
         actions.append(action)
 
     def _guard(self, name: str) -> bool:

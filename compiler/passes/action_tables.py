@@ -1,0 +1,173 @@
+"""Pass `action_tables`: a listing finds its interned actions by list index, not by hashed key.
+
+Every legal action is interned per board: the same move is the same `rt.Action` object in every
+state on that board. Unoptimised, a listing looks each one up in a dictionary by a key it builds
+per action (`cache.get((tuple(cards), space))`): a tuple made and hashed for every action of every
+listing. Where a choice's values are numbered by something known per board, this pass indexes a
+table (a list, built as actions are met, one per board: `board.action_table`) by them instead:
+
+- a spot, a region, a component or an enumeration's value: its number (table sized by the board
+  or the declaration);
+- a straight line of spots, when the choice's domain is made of `straight_lines(...)` calls
+  (joined with `+` or chosen by `if`): the listing walks the lines' numbers
+  (`board.straight_line_numbers`, in the same order) and the action takes the board's own tuple
+  of the line (`board.line_spots(k)`), the very tuple `straight_lines` gives.
+
+A choice of anything else (numbers, lists of cards) keeps a dictionary, but one per value of the
+choices before it: its key is built once per outer item, not once per action. With several
+choices, each level is a row of the one before (a list or a dictionary). The actions listed, and
+their order, are those of the unoptimised listing: only how an action already made is found
+changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .. import typed as t
+from ..names import MAX_TABLE_CHOICES
+from . import Plan
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How one choice's values find their row: `how` is "index" (a list of `size` entries indexed
+    by the value), "lines" (indexed by the line's number, the value is `board.line_spots(k)`) or
+    "key" (a dictionary by the value, a list made a tuple)."""
+
+    how: str
+    size: str = ""  # code of the size of an index level
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    action: str
+    levels: tuple[Level, ...]  # one per choice, in order
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    sizes = _sizes(program)
+    tables: list[Table] = []
+    for a in program.actions:
+        levels: list[Level] = []
+        for i, c in enumerate(a.choices):
+            later = a.choices[i + 1:]
+            ty = c.var.ty
+            if ty.kind in ("entity", "enum") and ty.name in sizes:
+                levels.append(Level("index", sizes[ty.name]))
+            elif ty.kind == "bool":
+                levels.append(Level("index", "2"))
+            elif (ty.kind == "list" and ty.elem is not None and ty.elem.kind == "entity" and ty.elem.name == "spot"
+                  and lines_shaped(c.domain) and not any(_refers(x.domain, c.var) for x in later)):
+                levels.append(Level("lines", "self.board.line_count()"))
+            else:
+                levels.append(Level("key"))
+        if any(level.how == "key" for level in levels):  # (lines by number only in tables bounded by the board)
+            levels = [Level("key") if level.how == "lines" else level for level in levels]
+        if len(levels) == 1 and levels[0].how == "key" or len(levels) > MAX_TABLE_CHOICES:
+            continue  # one hashed key per action, built once already: nothing to gain
+        tables.append(Table(a.name, tuple(levels)))
+    return program, replace(plan, tables=tuple(tables))
+
+
+def _sizes(program: t.TypedProgram) -> dict[str, str]:
+    """How many values each kind of entity or enumeration has, as code (the board's for spots and
+    regions, known when compiling for the others). Players are left out: a board is shared by
+    games of any player count."""
+    # (a region's table has one entry more, last: `region_of` gives -1 for a spot in no region,
+    # and a list indexed by -1 is its last entry, so that value has an entry of its own)
+    sizes = {"spot": "len(self.board.spots)", "region": "len(self.board.region_names) + 1"}
+    for name, values in program.tables.enums:
+        sizes.setdefault(name, str(len(values)))
+    for name, count in program.tables.component_count:
+        sizes.setdefault(name, str(count))
+    for name, names, _ in program.tables.dice:
+        sizes.setdefault(name, str(len(names)))
+    sizes.pop("player", None)
+    return sizes
+
+
+def lines_shaped(e: t.Expr) -> bool:
+    """Whether a list of lines is made only of `straight_lines` calls, joined with `+` or chosen
+    by `if`, with no other `straight_lines` inside (their numbers are listed in its place)."""
+    match e:
+        case t.Builtin(func="straight_lines"):
+            return not any(_has_lines(arg) for arg in e.args)
+        case t.Cond():
+            return not _has_lines(e.test) and lines_shaped(e.then) and lines_shaped(e.orelse)
+        case t.Binary(op="+"):
+            return lines_shaped(e.left) and lines_shaped(e.right)
+    return False
+
+
+def _has_lines(e: t.Expr) -> bool:
+    return (isinstance(e, t.Builtin) and e.func == "straight_lines") or any(map(_has_lines, t.subexpressions(e)))
+
+
+def _refers(e: t.Expr, sym: t.Symbol) -> bool:
+    return (isinstance(e, t.Ref) and e.sym is sym) or any(_refers(x, sym) for x in t.subexpressions(e))
+
+
+def table_of(plan: Plan, action: str) -> Table | None:
+    return next((tb for tb in plan.tables if tb.action == action), None)
+
+
+def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]]) -> list[str]:
+    """The lines of a listing through tables (at the depth of the method's body): `choices` are
+    each choice's (loop variable, walk, whether its value is a list, the comment of its rule
+    line); the actions are those of the plain listing, in its order. `clear`: its choices can
+    name ever new values, so its interned actions are kept few (a dictionary first, cleared when
+    large; else the plain listing, whose cache is cleared so); tables indexed only by numbers
+    known per board hold few actions whatever."""
+    bounded = all(level.how != "key" for level in table.levels)  # (by the board and the declarations)
+    if clear and not bounded and table.levels[0].how != "key":
+        return []
+    out = ["# Actions are interned per board, found by index in tables (`action_tables`): the same move is the "
+           "same object in every state."]
+    levels = table.levels
+    args: list[str] = []
+    for (var, _, is_list, _), level in zip(choices, levels, strict=True):
+        args.append(f"self.board.line_spots({var})" if level.how == "lines"
+                    else f"tuple({var})" if is_list else var)
+    args_code = "(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"
+    make = f"rt.Action({name!r}, {args_code}, self._action_text)"
+    if not levels:
+        out.append(f"table = self.board.action_tables.get({name!r}) or self.board.action_table({name!r}, 1)")
+        out.append("action = table[0]")
+        out.append("if action is None:")
+        out.append(f"    action = table[0] = {make}")
+        out.append("actions.append(action)")
+        return out
+    first = levels[0]
+    # (the table met already, else made: a method call only the first time)
+    out.append(f"table = self.board.action_tables.get({name!r}) or self.board.action_dict({name!r})"
+               if first.how == "key" else
+               f"table = self.board.action_tables.get({name!r}) or self.board.action_table({name!r}, {first.size})")
+    if first.how == "key" and clear:
+        out.append("if len(table) > rt.MAX_CACHED_ACTIONS:  # its choices can name ever new values: keep a few")
+        out.append("    table.clear()")
+    row = "table"
+    for k, ((var, walk, is_list, comment), level) in enumerate(zip(choices, levels, strict=True)):
+        pad = "    " * k
+        out.append(f"{pad}for {var} in {walk}:  # {comment}")
+        pad += "    "
+        if level.how == "key" and is_list:
+            out.append(f"{pad}key{k} = tuple({var})")
+            index = f"key{k}"
+        else:
+            index = var
+        last = k == len(levels) - 1
+        got = "action" if last else f"row{k + 1}"
+        out.append(f"{pad}{got} = {row}.get({index})" if level.how == "key" else f"{pad}{got} = {row}[{index}]")
+        out.append(f"{pad}if {got} is None:")
+        if last:
+            made = make
+        else:
+            inner = levels[k + 1]
+            made = "{}" if inner.how == "key" else f"[None] * ({inner.size})" if " " in inner.size else \
+                f"[None] * {inner.size}"
+        out.append(f"{pad}    {got} = {row}[{index}] = {made}")
+        if last:
+            out.append(f"{pad}actions.append(action)")
+        row = got
+    return out

@@ -586,7 +586,7 @@ class MandarinState(rt.State):
 
     # -- Definitions and procedures -----------------------------------------------------------
     def seat(self, p: int) -> int:
-        # rules/mandarin/base.yaml:247; kept between moves: never changes
+        # rules/mandarin/base.yaml:247; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_seat
         if kept is None:
             kept = self._d_seat = {}
@@ -597,7 +597,7 @@ class MandarinState(rt.State):
         return value
 
     def section_at(self, s: int) -> int:
-        # rules/mandarin/base.yaml:248; kept between moves: never changes
+        # rules/mandarin/base.yaml:248; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_section_at
         if kept is None:
             kept = self._d_section_at = {}
@@ -608,7 +608,7 @@ class MandarinState(rt.State):
         return value
 
     def animal_of(self, r: int) -> int:
-        # rules/mandarin/base.yaml:250; kept between moves: never changes
+        # rules/mandarin/base.yaml:250; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_animal_of
         if kept is None:
             kept = self._d_animal_of = {}
@@ -623,7 +623,7 @@ class MandarinState(rt.State):
         return self.animal_of(self.section_at(s))  # base.yaml:251
 
     def section_of(self, a: int) -> int:
-        # rules/mandarin/base.yaml:252; kept between moves: never changes
+        # rules/mandarin/base.yaml:252; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_section_of
         if kept is None:
             kept = self._d_section_of = {}
@@ -634,7 +634,7 @@ class MandarinState(rt.State):
         return value
 
     def is_character(self, s: int) -> bool:
-        # rules/mandarin/base.yaml:253; kept between moves: never changes
+        # rules/mandarin/base.yaml:253; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_is_character
         if kept is None:
             kept = self._d_is_character = {}
@@ -645,7 +645,7 @@ class MandarinState(rt.State):
         return value
 
     def character_of(self, r: int) -> int:
-        # rules/mandarin/base.yaml:254; kept between moves: never changes
+        # rules/mandarin/base.yaml:254; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_character_of
         if kept is None:
             kept = self._d_character_of = {}
@@ -656,7 +656,7 @@ class MandarinState(rt.State):
         return value
 
     def character_squares(self) -> frozenset[int]:
-        # rules/mandarin/base.yaml:255; kept between moves: never changes
+        # rules/mandarin/base.yaml:255; kept between moves: computed once (it reads nothing that changes)
         kept = self._d_character_squares
         if kept is not None:
             return kept

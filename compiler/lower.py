@@ -1439,7 +1439,8 @@ class _Lowerer:
                     f"dict[{_key_annotation(params)}, {_annotation(d.ty)}]"
                 prog.kept_slots.append((self.kept[d.name], f"{slot_type} | None"))
                 body = _kept(d, _annotation(d.ty), self.kept[d.name], body)
-                kept = f"recomputed once {reads.told()} changes" if reads.fields or reads.volatile else "never changes"
+                kept = f"recomputed once {reads.told()} changes" if reads.fields or reads.volatile else \
+                    f"computed once{' per arguments' if d.params else ''} (it reads nothing that changes)"
             prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
                                                 cached=d.cached and not kept, kept=kept))
         for p in typed.procedures:
@@ -1493,7 +1494,7 @@ class _Lowerer:
                 prog.kept_slots.append((END_SLOT, "bool | None"))
                 reads = self.plan.end_once
                 prog.end_kept = f"tested again once {reads.told()} changes" if reads.fields or reads.volatile \
-                    else "never changes"
+                    else "tested once (it reads nothing that changes)"
         before = self.charges
         for inv in typed.invariants:
             prog.invariants.append((inv.name, self.condition(inv.expr, ""), inv.span))

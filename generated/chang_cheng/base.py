@@ -815,7 +815,7 @@ class ChangChengState(rt.State):
         return self.board.region_of[MONGOL][s]  # base.yaml:444
 
     def face_regions(self, f: int, kind: int) -> Sequence[int]:
-        # rules/chang-cheng/base.yaml:445; kept between moves: never changes
+        # rules/chang-cheng/base.yaml:445; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_face_regions
         if kept is None:
             kept = self._d_face_regions = {}

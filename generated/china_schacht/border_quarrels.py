@@ -243,7 +243,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         return self.board.regions_at[PROVINCE][s]  # border-quarrels.yaml:112
 
     def two_colours(self) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/border-quarrels.yaml:115; kept between moves: never changes
+        # rules/china-schacht/border-quarrels.yaml:115; kept between moves: computed once (it reads nothing that changes)
         kept = self._d_two_colours
         if kept is not None:
             return kept

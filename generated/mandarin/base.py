@@ -588,7 +588,7 @@ class MandarinState(rt.State):
 
     # -- Definitions and procedures -----------------------------------------------------------
     def seat(self, p: int) -> int:
-        # rules/mandarin/base.yaml:247; kept between moves: never changes
+        # rules/mandarin/base.yaml:247; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_seat
         if kept is None:
             kept = self._d_seat = {}
@@ -599,7 +599,7 @@ class MandarinState(rt.State):
         return value
 
     def section_at(self, s: int) -> int:
-        # rules/mandarin/base.yaml:248; kept between moves: never changes
+        # rules/mandarin/base.yaml:248; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_section_at
         if kept is None:
             kept = self._d_section_at = {}
@@ -610,7 +610,7 @@ class MandarinState(rt.State):
         return value
 
     def animal_of(self, r: int) -> int:
-        # rules/mandarin/base.yaml:250; kept between moves: never changes
+        # rules/mandarin/base.yaml:250; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_animal_of
         if kept is None:
             kept = self._d_animal_of = {}
@@ -632,7 +632,7 @@ class MandarinState(rt.State):
         return value
 
     def section_of(self, a: int) -> int:
-        # rules/mandarin/base.yaml:252; kept between moves: never changes
+        # rules/mandarin/base.yaml:252; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_section_of
         if kept is None:
             kept = self._d_section_of = {}
@@ -643,7 +643,7 @@ class MandarinState(rt.State):
         return value
 
     def is_character(self, s: int) -> bool:
-        # rules/mandarin/base.yaml:253; kept between moves: never changes
+        # rules/mandarin/base.yaml:253; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_is_character
         if kept is None:
             kept = self._d_is_character = {}
@@ -654,7 +654,7 @@ class MandarinState(rt.State):
         return value
 
     def character_of(self, r: int) -> int:
-        # rules/mandarin/base.yaml:254; kept between moves: never changes
+        # rules/mandarin/base.yaml:254; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_character_of
         if kept is None:
             kept = self._d_character_of = {}
@@ -665,7 +665,7 @@ class MandarinState(rt.State):
         return value
 
     def character_squares(self) -> frozenset[int]:
-        # rules/mandarin/base.yaml:255; kept between moves: never changes
+        # rules/mandarin/base.yaml:255; kept between moves: computed once (it reads nothing that changes)
         kept = self._d_character_squares
         if kept is not None:
             return kept

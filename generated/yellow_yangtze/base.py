@@ -994,7 +994,7 @@ class YellowYangtzeState(rt.State):
         return value
 
     def index_of(self, k: int) -> int:
-        # rules/yellow-yangtze/base.yaml:310; kept between moves: never changes
+        # rules/yellow-yangtze/base.yaml:310; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_index_of
         if kept is None:
             kept = self._d_index_of = {}

@@ -621,7 +621,7 @@ class MandarinState(rt.State):
         return value
 
     def animal_at(self, s: int) -> int:
-        # rules/mandarin/base.yaml:251; kept between moves: never changes
+        # rules/mandarin/base.yaml:251; kept between moves: computed once per arguments (it reads nothing that changes)
         kept = self._d_animal_at
         if kept is None:
             kept = self._d_animal_at = {}

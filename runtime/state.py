@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from . import decisions
 from .auction import NOBODY, Auction
 from .board import Board
@@ -105,6 +107,9 @@ class GameInfo:
         return self.id if self.variant == "base" else f"{self.id}/{self.variant}"
 
 
+# In the native build (docs/native.md) the generated subclasses are compiled too, but a rule file
+# compiled in memory (`load_rules`, `bench`) subclasses State in interpreted code.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State:
     """One position of one game. Subclasses add a slot per state field."""
 

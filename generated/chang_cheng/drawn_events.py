@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
@@ -28,8 +28,8 @@ from rulewright.generated.chang_cheng.watchers import (
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
-ONE_EVENT = 0  # events_drawn: choices of option `events_drawn`
-TWO_EVENTS = 1  # events_drawn: choices of option `events_drawn`
+ONE_EVENT: Final = 0  # events_drawn: choices of option `events_drawn`
+TWO_EVENTS: Final = 1  # events_drawn: choices of option `events_drawn`
 
 
 class ChangChengDrawnEventsState(ChangChengWatchersState):

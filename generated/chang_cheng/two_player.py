@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
@@ -35,9 +35,9 @@ from rulewright.generated.chang_cheng.base import (
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
-NOT_IN_MAJORITIES = 0  # neutral_walls: choices of option `neutral_walls`
-IN_MAJORITIES = 1  # neutral_walls: choices of option `neutral_walls`
-PHASE_NEUTRAL = 3  # phase
+NOT_IN_MAJORITIES: Final = 0  # neutral_walls: choices of option `neutral_walls`
+IN_MAJORITIES: Final = 1  # neutral_walls: choices of option `neutral_walls`
+PHASE_NEUTRAL: Final = 3  # phase
 ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 
 

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
@@ -19,9 +19,9 @@ from rulewright.generated.china_schacht.base import (
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
-HARBOUR = 1  # regionkind: the kinds of regions on the board
-TURN_PROVINCE = 0  # post_empty: choices of option `post_empty`
-BOTH_PROVINCES = 1  # post_empty: choices of option `post_empty`
+HARBOUR: Final = 1  # regionkind: the kinds of regions on the board
+TURN_PROVINCE: Final = 0  # post_empty: choices of option `post_empty`
+BOTH_PROVINCES: Final = 1  # post_empty: choices of option `post_empty`
 
 
 def _board_border_quarrels() -> rt.GraphBoard:

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
@@ -20,9 +20,9 @@ from rulewright.generated.china_schacht.base import (
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
-PALACE_ON_IT = 0  # fortification_in_empty: choices of option `fortification_in_empty`
-ONE_PIECE = 1  # fortification_in_empty: choices of option `fortification_in_empty`
-PALACE_MAY_FOLLOW = 2  # fortification_in_empty: choices of option `fortification_in_empty`
+PALACE_ON_IT: Final = 0  # fortification_in_empty: choices of option `fortification_in_empty`
+ONE_PIECE: Final = 1  # fortification_in_empty: choices of option `fortification_in_empty`
+PALACE_MAY_FOLLOW: Final = 2  # fortification_in_empty: choices of option `fortification_in_empty`
 
 
 class ChinaSchachtFortificationsState(ChinaSchachtState):
@@ -139,7 +139,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self.fortified[space] = True  # fortifications.yaml:88
         self.fortifications_left[self.current] -= 1  # fortifications.yaml:89
         if (self.opt_fortification_in_empty == PALACE_ON_IT and self.was_empty):  # fortifications.yaml:90
-            self.fortified_here = (space,)  # fortifications.yaml:91
+            self.fortified_here = rt.held((space,))  # fortifications.yaml:91
             self.was_empty = False  # fortifications.yaml:92
         if self.opt_fortification_in_empty == PALACE_MAY_FOLLOW:  # fortifications.yaml:93
             self.was_empty = False  # fortifications.yaml:94
@@ -149,7 +149,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         # rules/china-schacht/fortifications.yaml:98: trigger fortification_done
         if self.trace is not None:
             self.trace.append("triggers.fortification_done")
-        self.fortified_here = ()  # fortifications.yaml:102
+        self.fortified_here = rt.held(())  # fortifications.yaml:102
 
     def _turn_end(self) -> None:
         super()._turn_end()

@@ -50,7 +50,10 @@ TEMPLATE_MEMBERS = frozenset({
 })
 # Every name a state has before the rule file adds its own: the runtime's attributes, methods
 # and class constants (read from the class, so that a new one is reserved at once), and the template's.
-STATE_MEMBERS = frozenset(dir(State)) | frozenset(State.__slots__) | frozenset(State.__annotations__) | TEMPLATE_MEMBERS
+# (State compiled by mypyc, in the native build, has neither __slots__ nor __annotations__: its
+# attributes are all in dir())
+STATE_MEMBERS = (frozenset(dir(State)) | frozenset(getattr(State, "__slots__", ()))
+                 | frozenset(getattr(State, "__annotations__", {})) | TEMPLATE_MEMBERS)
 # Names the annotations of the state class read (`zqfield: list[int]`, `FIELDS: ClassVar[...]`):
 # a member of one of these names would hide it from them there (mypy reads them in the class).
 ANNOTATION_NAMES = frozenset({"int", "bool", "str", "list", "tuple", "dict", "frozenset", "object", "rt", "ClassVar",

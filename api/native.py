@@ -33,6 +33,7 @@ from typing import Any
 from .compiler.paths import checkout_root, generated_dir, package_root
 
 ENV = "RULEWRIGHT_NATIVE"  # "1": run on the native build of the current sources
+DIR_ENV = "RULEWRIGHT_NATIVE_DIR"  # where builds live, if not build/native/ of the checkout
 # The build's shared library holds the code of every module; each module is a small extension
 # that imports it by this name (`rulewright_native__mypyc`).
 GROUP = "rulewright_native"
@@ -100,8 +101,11 @@ def current_sources() -> Sources:
 
 
 def native_root() -> Path:
-    """Where native builds live: build/native/ of the checkout (gitignored, beside the editable
-    install's link tree), else a cache folder of the user's."""
+    """Where native builds live: RULEWRIGHT_NATIVE_DIR if set, else build/native/ of the checkout
+    (gitignored, beside the editable install's link tree), else a cache folder of the user's."""
+    chosen = os.environ.get(DIR_ENV, "").strip()
+    if chosen:
+        return Path(chosen)
     root = checkout_root()
     if root is not None:
         return root / "build" / "native"
@@ -125,14 +129,14 @@ def activate(package_path: MutableSequence[str]) -> Path:
     generated modules from the native build of the current sources; called by
     rulewright/__init__.py before either is imported. Raises NativeBuildError if there is no
     such build: the interpreted modules are never used instead."""
-    for name in ("rulewright.runtime", "rulewright.generated"):
-        if name in sys.modules:
-            raise NativeBuildError(f"{ENV}=1, but {name} is already imported (interpreted)")
     sources = current_sources()
     path = find_build(sources)
     if path is None:
         raise NativeBuildError(f"no native build for the current sources ({ENV}=1; key {sources.key} not in "
                                f"{native_root()}): {HINT}, or unset {ENV}")
+    for name in ("rulewright.runtime", "rulewright.generated"):
+        if name in sys.modules:
+            raise NativeBuildError(f"{ENV}=1, but {name} is already imported (interpreted)")
     import importlib.util
 
     library = f"{GROUP}__mypyc"
@@ -221,9 +225,8 @@ def build(jobs: int | None = None, say: Callable[[str], None] = lambda _: None) 
 
 def _run(command: list[str], cwd: Path, env: dict[str, str], log: Path, say: Callable[[str], None]) -> bool:
     """Run the build worker, its output into `log`; its `progress:` lines are said."""
-    with open(log, "w") as written:
-        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   text=True)
+    with open(log, "w") as written, subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                                     stderr=subprocess.STDOUT, text=True) as process:
         assert process.stdout is not None
         try:
             for line in process.stdout:
@@ -232,9 +235,8 @@ def _run(command: list[str], cwd: Path, env: dict[str, str], log: Path, say: Cal
                     say(line.removeprefix("progress: ").rstrip())
         except BaseException:  # interrupted: the worker (and its compilers) stop too
             process.kill()
-            process.wait()
             raise
-    return process.wait() == 0
+        return process.wait() == 0
 
 
 def _failure(log: Path) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ error, never a silent fallback to the interpreted modules. docs/native.md says m
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -137,8 +138,6 @@ def activate(package_path: MutableSequence[str]) -> Path:
     for name in ("rulewright.runtime", "rulewright.generated"):
         if name in sys.modules:
             raise NativeBuildError(f"{ENV}=1, but {name} is already imported (interpreted)")
-    import importlib.util
-
     library = f"{GROUP}__mypyc"
     spec = importlib.util.spec_from_file_location(library, _library(path))
     if spec is None or spec.loader is None:
@@ -185,6 +184,9 @@ def build(jobs: int | None = None, say: Callable[[str], None] = lambda _: None) 
     found = find_build(sources)
     if found is not None:
         return Built(found, sources.key, len(sources.files), 0.0, _size(found), True)
+    if importlib.util.find_spec("mypyc") is None:
+        raise NativeBuildError("the native build needs mypyc, which comes with mypy: "
+                               "pip install 'rulewright[dev]' (or mypy), and a C compiler")
     root = native_root()
     root.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()

@@ -201,6 +201,16 @@ def test_a_failed_build_writes_nothing_and_says_why(tmp_path: Path, monkeypatch:
     assert [p.name for p in builds.iterdir()] == ["last-build.log"]
 
 
+def test_without_mypyc_the_build_says_what_it_needs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    find_spec = native.importlib.util.find_spec
+    monkeypatch.setattr(native.importlib.util, "find_spec", lambda name: None if name == "mypyc" else find_spec(name))
+    monkeypatch.setenv(native.DIR_ENV, str(tmp_path / "builds"))
+    monkeypatch.setattr(native, "find_build", lambda sources=None: None)
+    with pytest.raises(native.NativeBuildError, match="the native build needs mypyc, which comes with mypy"):
+        native.build()
+    assert not (tmp_path / "builds").exists()
+
+
 def test_compile_check_native_and_bench_native(native_build: Path) -> None:
     run = [sys.executable, "-m", "rulewright"]
     env = dict(os.environ, **{native.ENV: "0"})

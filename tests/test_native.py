@@ -201,6 +201,21 @@ def test_a_failed_build_writes_nothing_and_says_why(tmp_path: Path, monkeypatch:
     assert [p.name for p in builds.iterdir()] == ["last-build.log"]
 
 
+@pytest.mark.parametrize("ruleset", [r for r, _ in bundled_rulesets()])
+def test_every_slot_of_a_generated_state_is_declared(ruleset: str) -> None:
+    """A class compiled by mypyc has only the attributes its body declares (`__slots__` alone
+    makes none): every slot a generated state class adds is annotated in the class too."""
+    import ast
+
+    game, _, variant = ruleset.partition("/")
+    path = generated_dir() / game.replace("-", "_") / f"{(variant or 'base').replace('-', '_')}.py"
+    (cls,) = [n for n in ast.parse(path.read_text()).body if isinstance(n, ast.ClassDef)]
+    slots = [n for n in cls.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "__slots__"]
+    assert slots, path
+    declared = {ast.unparse(n.target) for n in cls.body if isinstance(n, ast.AnnAssign)}
+    assert set(ast.literal_eval(slots[0].value)) <= declared
+
+
 def test_without_mypyc_the_build_says_what_it_needs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     find_spec = native.importlib.util.find_spec
     monkeypatch.setattr(native.importlib.util, "find_spec", lambda name: None if name == "mypyc" else find_spec(name))

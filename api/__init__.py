@@ -25,6 +25,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+# First: with RULEWRIGHT_NATIVE=1 it makes the runtime and generated modules those of the native
+# build of the current sources (docs/native.md), before anything imports them.
+from . import native  # noqa: F401
 from .compiler.paths import RULE_FILE_SUFFIXES, is_ruleset_id
 from .compiler.source import CompileError
 from .runtime.errors import BadSetup, GameError, IllegalAction, RulewrightError

@@ -400,14 +400,20 @@ def chosen_passes(no_opt: bool, no_pass: Sequence[str]) -> frozenset[str]:
 @click.option("--check", "check_only", is_flag=True,
               help="Write nothing; exit 1 if a generated module is missing or out of date, a package file "
                    "edited, or (all bundled rule sets) a module in generated/ stray.")
+@click.option("--native", is_flag=True,
+              help="Then build the native tree (the runtime and every generated module compiled with mypyc; "
+                   "with --check: exit 1 if there is none of the current sources). Run on it with "
+                   "RULEWRIGHT_NATIVE=1 (docs/native.md).")
 @optimisation_options
-def compile_command(targets: tuple[str, ...], out_dir: Path | None, check_only: bool, no_opt: bool,
+def compile_command(targets: tuple[str, ...], out_dir: Path | None, check_only: bool, native: bool, no_opt: bool,
                     no_pass: tuple[str, ...]) -> None:
     """Compile rule sets to Python modules (all bundled ones when none is named).
 
     All or nothing: a compile interrupted, even killed, is finished (or undone) by the next
     `compile` or `compile --check`. The bundled generated/ holds the fully optimised modules:
     `--no-opt` and `--no-pass` write elsewhere (`--out`)."""
+    if native and out_dir is not None:
+        raise UsageProblem("--native builds the bundled generated/ modules, not those of --out")
     passes = chosen_passes(no_opt, no_pass)
     if passes != passes_module.ALL and out_dir is None:
         raise CliError("generated/ holds the modules compiled with every optimisation pass: "
@@ -460,11 +466,38 @@ def compile_command(targets: tuple[str, ...], out_dir: Path | None, check_only: 
             click.echo(f"rulewright: error: {'; '.join(todo)}", err=True)
             sys.exit(1)
         click.echo(f"{plural(len(compiled), 'module')} up to date")
+        if native:
+            native_build(check_only=True)
         return
     for target in written:
         click.echo(f"wrote {display(target)}")
     if not written:
         click.echo("up to date")
+    if native:
+        native_build(check_only=False)
+
+
+def native_build(check_only: bool) -> None:
+    """`compile --native`: build (or find) the native tree of the current sources."""
+    from . import native
+
+    if check_only:
+        found = native.find_build()
+        if found is None:
+            raise CliError(f"no native build of the current sources: {native.HINT}")
+        click.echo(f"native build up to date: {display(found)}")
+        return
+    try:
+        built = native.build(say=lambda line: click.echo(f"native: {line}", err=True))
+    except native.NativeBuildError as exc:
+        for line in exc.details:  # the C compiler's or mypyc's own words
+            click.echo(printable(line, 300), err=True)
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot build in {display(native.native_root())}: {exc.strerror or exc}") from None
+    what = "up to date" if built.reused else f"built in {built.seconds:.0f} s"
+    click.echo(f"native: {plural(built.modules, 'module')} {what}: {display(built.path)} "
+               f"({built.size / 1e6:.1f} MB of extension modules); run on it with {native.ENV}=1")
 
 
 # -- play --------------------------------------------------------------------------------------
@@ -1127,15 +1160,22 @@ def bench_passes(path: Path, seconds: float, players: int | None = None) -> dict
 @click.option("--per-pass/--no-per-pass", "per_pass", default=None,
               help="Also measure each rule set with every optimisation pass, none, and each left off in turn "
                    "[default: with --json].")
+@click.option("--native", is_flag=True,
+              help="Measure the bundled generated modules interpreted and on their native build (`compile "
+                   "--native`), side by side: alternate runs of each in fresh processes, and the ratio.")
 @optimisation_options
 def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool, per_pass: bool | None,
-          no_opt: bool, no_pass: tuple[str, ...]) -> None:
+          native: bool, no_opt: bool, no_pass: tuple[str, ...]) -> None:
     """Measure compile time, random playouts per second (one core), the cost of
     legal_actions, apply and clone, and memory, per rule set (all bundled when none named).
 
     The rules are compiled afresh and that code is measured, whatever generated/ holds. With
     --per-pass (and always with --json) each optimisation pass's share is measured too: the
-    playouts per second with every pass, with none, and with each one left off, interleaved."""
+    playouts per second with every pass, with none, and with each one left off, interleaved.
+    With --native: generated/, which must be up to date, interpreted and on its native build."""
+    if native:
+        bench_native(targets, seconds, players, as_json)
+        return
     passes = chosen_passes(no_opt, no_pass)
     files = [rule_file_of(t) for t in targets] if targets else [f for _, f in bundled_rulesets()]
     results = []
@@ -1190,6 +1230,77 @@ def passes_table(results: list[dict[str, Any]]) -> Table:
         table.add_row(literal(r["ruleset"]), *(literal(f"{figures[label]['playouts_per_sec']:g} "
                                                        f"({figures[label]['vs_none']:.2f}x)") for label in labels))
     return table
+
+
+NATIVE_ROUNDS = 3  # alternate runs of each side per rule set
+
+
+def bench_native(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool) -> None:
+    """`bench --native`: playouts/s of each bundled rule set's generated module interpreted and
+    native, in alternate fresh processes (interpreted first in odd rounds, native first in even
+    ones), `seconds` in all per side; refused unless generated/ and the native build are those
+    of the current rules."""
+    from . import native
+
+    bundled = bundled_rulesets()
+    ids = [i for i, _ in bundled]
+    if targets:
+        by_file = {f.resolve(): i for i, f in bundled}
+        chosen = []
+        for t in targets:
+            ruleset = t if t in ids else by_file.get(rule_file_of(t).resolve())
+            if ruleset is None:
+                raise CliError(f"`{printable(t)}` is not a bundled rule set: --native measures the bundled "
+                               "generated modules (see `rulewright list`)")
+            chosen.append(ruleset)
+        ids = chosen
+    compiled = []
+    for _, path in bundled:
+        try:
+            compiled.append(driver.compile_file(path))
+        except CompileError as exc:
+            problems = print_diagnostics(exc.diagnostics)
+            raise CliError(f"{plural(problems, 'problem')} in {display(path)}") from None
+    if driver.check_output(driver.share_bases(compiled), generated_dir(), top=True, complete=True):
+        raise CliError("generated/ is not up to date with the rules: run `rulewright compile --native`")
+    built = native.find_build()
+    if built is None:
+        raise CliError(f"no native build of the current sources: {native.HINT}")
+    results = []
+    for ruleset in ids:
+        runs: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
+        for round_ in range(NATIVE_ROUNDS):
+            for side in ((False, True) if round_ % 2 == 0 else (True, False)):
+                try:
+                    runs[side].append(native.measure(ruleset, players, seconds / NATIVE_ROUNDS, side))
+                except native.NativeBuildError as exc:
+                    raise CliError(str(exc)) from None
+        row: dict[str, Any] = {"ruleset": ruleset, "players": runs[False][0]["players"]}
+        for side, name in ((False, "interpreted"), (True, "native")):
+            playouts = sum(r["playouts"] for r in runs[side])
+            elapsed = sum(r["elapsed"] for r in runs[side])
+            row[name] = {"playouts": playouts, "playouts_per_sec": round(playouts / elapsed, 2),
+                         "moves_per_sec": round(sum(r["moves"] for r in runs[side]) / elapsed, 1),
+                         "runs_playouts_per_sec": [round(r["playouts"] / r["elapsed"], 2) for r in runs[side]]}
+        row["ratio"] = round(row["native"]["playouts_per_sec"] / row["interpreted"]["playouts_per_sec"], 2)
+        results.append(row)
+    if as_json:
+        import platform
+
+        click.echo(json.dumps({"seconds": seconds, "rounds": NATIVE_ROUNDS, "python": platform.python_version(),
+                               "native_build": display(built), "rulesets": results}, indent=2))
+        return
+    table = Table(title=f"rulewright bench --native ({seconds:g} s of random games per rule set and side, in "
+                        f"{NATIVE_ROUNDS} alternate runs, one core)", title_justify="left")
+    for title in ("rule set", "players", "interpreted playouts/s", "native playouts/s", "native ×"):
+        table.add_column(title, justify="left" if title == "rule set" else "right")
+    for r in results:
+        table.add_row(*(literal(cell) for cell in (
+            r["ruleset"], str(r["players"]), f"{r['interpreted']['playouts_per_sec']:g}",
+            f"{r['native']['playouts_per_sec']:g}", f"{r['ratio']:.2f}")))
+    console = stdout_console()
+    console.print(table)
+    console.print(f"native build: {display(built)}", soft_wrap=True)
 
 
 # -- scenario ----------------------------------------------------------------------------------

@@ -139,7 +139,7 @@ def derive(base_source: str, variant_source: str, base_module: str, origins: dic
     by_module: dict[str, list[str]] = {base_module: [base_class.name]}
     for n in imported:
         by_module.setdefault(origins.get(n, base_module), []).append(n)
-    typing_names = [n for n in ("Any", "ClassVar") if re.search(rf"\b{n}\b", class_text + own)]
+    typing_names = [n for n in ("Any", "ClassVar", "Final") if re.search(rf"\b{n}\b", class_text + own)]
     lines = [*header, doc, "", "from __future__ import annotations", ""]
     if "Sequence[" in class_text + own:
         lines.append("from collections.abc import Sequence")

@@ -1383,7 +1383,10 @@ class _Lowerer:
             return f"{lhs} {s.op} {vpy}"
         self.stored(sym, value)
         vpy = self.canon(s.value, sym.ty, vpy)
-        return f"{lhs} = {self.checked_store(vpy, value, sym.ty, s.span)}"
+        code = self.checked_store(vpy, value, sym.ty, s.span)
+        if sym.kind == "field" and s.index is None and _narrows(_annotation(sym.ty), code):
+            code = f"rt.held({code})"
+        return f"{lhs} = {code}"
 
     def condition(self, e: t.Expr, tag: str, *entry: str) -> str:
         """An expression that is a rule of its own and only reads the game (a guard, the end,
@@ -1780,6 +1783,15 @@ def _typed(ty: Ty) -> Ty:
 
 def _annotation(ty: Ty) -> str:
     return python_type(ty)
+
+
+def _narrows(annotation: str, code: str) -> bool:
+    """Whether mypy would narrow a field so declared to a type of its own after `self.f = code`
+    (an optional field to int or None; a list to a tuple of so many items), which the native
+    build trusts even once a call has changed the field: such a value is assigned through
+    rt.held, keeping the declared type (docs/native.md)."""
+    display = code.startswith("(") and not code.startswith("(*")  # `(*xs, x)` is typed tuple[int, ...]
+    return annotation.endswith("| None") or annotation.startswith("Sequence[") and display
 
 
 def lower(typed: t.TypedProgram, plan: Plan | None = None) -> tuple[list[Diagnostic], Program]:

@@ -34,7 +34,7 @@ from .source import SourceSpan
 
 # -- module level -------------------------------------------------------------------------------
 # What the template defines or imports at module level, besides the rule file's own names.
-MODULE_NAMES = frozenset({"GAME", "ROLE_OF_SEAT", "rt", "Sequence", "Any", "ClassVar", "annotations"})
+MODULE_NAMES = frozenset({"GAME", "ROLE_OF_SEAT", "rt", "Sequence", "Any", "ClassVar", "Final", "annotations"})
 PHASE_CONSTANT = "PHASE_{}"
 FACES_CONSTANT = "{}_FACES"
 TABLE_CONSTANT = "{}_{}"  # a component's attribute: TILE_COLOUR
@@ -52,14 +52,18 @@ TEMPLATE_MEMBERS = frozenset({
     "ENUMS", "NEUTRAL", "TIE_BREAK", "DICE", "_read_options", "_setup", "_prepare", "_enter_phase", "_actor",
     "_legal", "_guard", "_perform", "_turn_end", "_is_over", "score_terms", "_tie_break", "_shown",
     "_hidden_item", "_copy_fields", "_action_text", "_deciding", "_kept_end",
+    "_budget",  # declared in the class for the native build (runtime/limits.py keeps it)
 })
 # Every name a state has before the rule file adds its own: the runtime's attributes, methods
 # and class constants (read from the class, so that a new one is reserved at once), and the template's.
-STATE_MEMBERS = frozenset(dir(State)) | frozenset(State.__slots__) | frozenset(State.__annotations__) | TEMPLATE_MEMBERS
+# (State compiled by mypyc, in the native build, has neither __slots__ nor __annotations__: its
+# attributes are all in dir())
+STATE_MEMBERS = (frozenset(dir(State)) | frozenset(getattr(State, "__slots__", ()))
+                 | frozenset(getattr(State, "__annotations__", {})) | TEMPLATE_MEMBERS)
 # Names the annotations of the state class read (`zqfield: list[int]`, `FIELDS: ClassVar[...]`):
 # a member of one of these names would hide it from them there (mypy reads them in the class).
 ANNOTATION_NAMES = frozenset({"int", "bool", "str", "list", "tuple", "dict", "frozenset", "object", "rt", "ClassVar",
-                              "Sequence", "Any"})
+                              "Sequence", "Any", "Final"})
 # The methods and slots made from a rule file's name, by what it names.
 MEMBER_PATTERNS: dict[str, tuple[str, ...]] = {
     "action": ("_do_{}", "_legal_{}", "_guard_{}"),

@@ -24,7 +24,21 @@ from .limits import (
     walk,
     walk_lists,
 )
-from .mechanics import add_at, coin, die, draw, draw_from, majority, put, ranked, sort_key, throw, value_of, without
+from .mechanics import (
+    add_at,
+    coin,
+    die,
+    draw,
+    draw_from,
+    held,
+    majority,
+    put,
+    ranked,
+    sort_key,
+    throw,
+    value_of,
+    without,
+)
 from .rng import Rng, derive_seed
 from .state import END_TURN, NO_GOTO, Action, FieldInfo, Game, GameInfo, OptionInfo, State
 
@@ -34,6 +48,7 @@ __all__ = [
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",
     "draw_from", "majority", "ranked", "throw", "without", "HexMapBoard", "WallBoard",
     "add_at", "put", "sort_key", "value_of", "subsets",
+    "held",  # a field keeps its declared type in the native build (docs/native.md)
     "END_TURN", "NO_GOTO",
     # runtime/decisions.py: an effect that asks a seat and waits for its decision
     "Ask", "Steps",

@@ -45,6 +45,9 @@ def _rule_line(tb: TracebackType | None, cls: type, files: tuple[str, ...]) -> s
     runtime = __name__.rsplit(".", 1)[0] + "."
     generated = {c.__module__ for c in cls.__mro__ if not c.__module__.startswith((runtime, "builtins"))}
     filenames = {getattr(sys.modules.get(m), "__file__", None) for m in generated}
+    # In the native build (docs/native.md) a compiled module's frames name its source as compiled,
+    # `rulewright/generated/<game>/<variant>.py`, which linecache finds on sys.path.
+    filenames |= {m.replace(".", "/") + ".py" for m in generated}
     found: str | None = None
     while tb is not None:
         code = tb.tb_frame.f_code

@@ -182,3 +182,13 @@ def add_at(items: Sequence[int], index: int, amount: int, where: str) -> tuple[i
     if not 0 <= index < len(items):
         raise IndexError("list index out of range")
     return put(items, index, num(items[index] + amount, where))
+
+
+def held(value: Any) -> Any:
+    """`value`, as the field it is assigned to is declared (generated code: `self.f = rt.held(...)`).
+    mypy narrows a field to the type of what was last assigned to it (`()`: an empty tuple;
+    `None`) for the rest of the method, though a call may change the field meanwhile; the
+    native build (docs/native.md) trusts that narrowing and would reject the new value. Through
+    this function the field keeps its declared type. Used for optional fields and lists written
+    as tuple displays only."""
+    return value

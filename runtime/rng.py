@@ -43,7 +43,9 @@ class Rng:
         return (z ^ (z >> 31)) % n
 
     def copy(self) -> Rng:
-        other = Rng.__new__(Rng)
+        # Made through __init__ and then overwritten: `Rng.__new__(Rng)` would run __init__ anyway
+        # on the class compiled by mypyc (the native build, docs/native.md), without its seed.
+        other = Rng(0)
         other.state = self.state
         other.forced = None if self.forced is None else {k: list(v) for k, v in self.forced.items()}
         return other

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from . import decisions
 from .auction import NOBODY, Auction
 from .board import Board
@@ -105,6 +107,9 @@ class GameInfo:
         return self.id if self.variant == "base" else f"{self.id}/{self.variant}"
 
 
+# In the native build (docs/native.md) the generated subclasses are compiled too, but a rule file
+# compiled in memory (`load_rules`, `bench`) subclasses State in interpreted code.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State:
     """One position of one game. Subclasses add a slot per state field."""
 
@@ -534,9 +539,10 @@ class State:
             raise
         except RulewrightError as exc:
             raise BadSetup(f"saved state: not a position of {ruleset}: {_cut(str(exc))}") from None
-        except Exception as exc:  # noqa: BLE001 - fields no game holds together make the rules fail
+        # (a name of its own: compiled by mypyc, one name is one variable, of the first clause's type)
+        except Exception as fault:  # noqa: BLE001 - fields no game holds together make the rules fail
             raise BadSetup(f"saved state: not a position of {ruleset}: its legal actions cannot be listed "
-                           f"({type(exc).__name__}: {_cut(str(exc))})") from None
+                           f"({type(fault).__name__}: {_cut(str(fault))})") from None
 
     def _own(self, action: Action) -> bool:
         """Whether `action` was made by a state of this game (or of the same rule set loaded twice)."""
@@ -978,9 +984,9 @@ class Game:
         for text in played:
             try:
                 state.apply(text)
-            except RulewrightError as exc:
+            except RulewrightError as refused:  # (not `exc`: see _check_playable)
                 raise BadSetup(f"saved state: `pending.played`: `{_cut(text)}` cannot be played again: "
-                               f"{_cut(str(exc))}") from None
+                               f"{_cut(str(refused))}") from None
         try:
             same = json.dumps(state.to_json(), sort_keys=True) == json.dumps(data, sort_keys=True)
         except (TypeError, ValueError):
@@ -990,17 +996,23 @@ class Game:
                            "played again from `pending.before` give other fields)")
         return state
 
-    def state_from_json(self, data: Mapping[str, Any] | str | bytes) -> State:
+    def _state_from_json_text(self, text: str | bytes) -> State:
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:  # (a UnicodeDecodeError is a ValueError)
+            raise BadSetup(f"saved state: not JSON text: {_cut(str(exc))}") from None
+        if isinstance(data, str | bytes):  # the JSON text of a string, not of an object
+            raise BadSetup(f"saved state: expected a JSON object, got {shown(data)}")
+        return self.state_from_json(data)
+
+    def state_from_json(self, data: object) -> State:
         """The state `to_json()` saved, as that object or as its JSON text. A saved state is
-        untrusted data: every key is checked against this rule set (its id, player counts,
-        options, phases) and every field against its declared type, range and length, and the
-        position must list its legal actions; anything else raises BadSetup naming the key or
-        field, and nothing of it is kept."""
+        untrusted data (so anything is taken, and refused if it is not one): every key is
+        checked against this rule set (its id, player counts, options, phases) and every field
+        against its declared type, range and length, and the position must list its legal
+        actions; anything else raises BadSetup naming the key or field, and nothing of it is kept."""
         if isinstance(data, str | bytes):
-            try:
-                data = json.loads(data)
-            except (ValueError, RecursionError) as exc:  # (a UnicodeDecodeError is a ValueError)
-                raise BadSetup(f"saved state: not JSON text: {_cut(str(exc))}") from None
+            return self._state_from_json_text(data)
         ruleset = self.info.ruleset
         if not isinstance(data, Mapping):
             raise BadSetup(f"saved state: expected a JSON object, got {shown(data)}")
@@ -1060,8 +1072,8 @@ class Game:
         state._pending = None  # (a new game whose setup asks waits for that decision: not this one)
         try:
             broken = state.broken_invariants()
-        except (RulewrightError, ArithmeticError, IndexError, KeyError, TypeError, ValueError) as exc:
-            raise BadSetup(f"saved state: its invariants cannot be checked: {_cut(str(exc))}") from None
+        except (RulewrightError, ArithmeticError, IndexError, KeyError, TypeError, ValueError) as fault:
+            raise BadSetup(f"saved state: its invariants cannot be checked: {_cut(str(fault))}") from None
         if broken:  # (the rule file's `invariants:`: what every position the rules reach holds)
             where = self.info.rules.get(f"invariants.{broken[0]}")
             raise BadSetup(f"saved state: the position breaks invariant `{broken[0]}` of {ruleset}"

@@ -7,91 +7,91 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 
 # -- Names of the rule set, as numbers ------------------------------------------------------
-SEAT1 = 0  # role: the roles, in seat order
-SEAT2 = 1  # role: the roles, in seat order
-SEAT3 = 2  # role: the roles, in seat order
-SEAT4 = 3  # role: the roles, in seat order
-EMPTY = 0  # block: values of `block`
-SINGLE = 1  # block: values of `block`
-DOUBLE = 2  # block: values of `block`
-TOWER = 3  # block: values of `block`
-RUIN = 4  # block: values of `block`
-WARRIOR = 0  # card: values of `card`
-TRAITOR = 1  # card: values of `card`
-FLOOD = 2  # card: values of `card`
-MASON = 3  # card: values of `card`
-ARCHITECT = 4  # card: values of `card`
-MANDARIN = 5  # card: values of `card`
-GAINS_TWO = 0  # card_effect: values of `card_effect`
-LOSES_TWO = 1  # card_effect: values of `card_effect`
-EXTRA_SECTION = 2  # card_effect: values of `card_effect`
-RUIN_A_WALL = 3  # card_effect: values of `card_effect`
-REMOVE_PERIL = 4  # card_effect: values of `card_effect`
-SWAP_WALLS = 5  # card_effect: values of `card_effect`
-KEEP_WALLS = 6  # card_effect: values of `card_effect`
-LEFT_END = 0  # end_of_wall: values of `end_of_wall`
-RIGHT_END = 1  # end_of_wall: values of `end_of_wall`
-NO_MOVE = 0  # move: values of `move`
-TWO_WALLS = 1  # move: values of `move`
-TWO_CARDS = 2  # move: values of `move`
-CARD_AND_WALL = 3  # move: values of `move`
-DOUBLE_SECTION = 4  # move: values of `move`
-TOWER_RAISED = 5  # move: values of `move`
-ONE_WALL = 6  # move: values of `move`
-ONE_CARD = 7  # move: values of `move`
-DIPLOMACY = 0  # event: values of `event`
-DOMINATION = 1  # event: values of `event`
-IMPERIAL_RECOGNITION = 2  # event: values of `event`
-WATCHERS = 3  # event: values of `event`
-ONE = 0  # wallpiece: the pieces of the wall
-TWO = 1  # wallpiece: the pieces of the wall
-THREE = 2  # wallpiece: the pieces of the wall
-FOUR = 3  # wallpiece: the pieces of the wall
-ONE_FRONT = 0  # wallface: the faces of the wall's pieces
-ONE_BACK = 1  # wallface: the faces of the wall's pieces
-TWO_FRONT = 2  # wallface: the faces of the wall's pieces
-TWO_BACK = 3  # wallface: the faces of the wall's pieces
-THREE_FRONT = 4  # wallface: the faces of the wall's pieces
-THREE_BACK = 5  # wallface: the faces of the wall's pieces
-FOUR_FRONT = 6  # wallface: the faces of the wall's pieces
-FOUR_BACK = 7  # wallface: the faces of the wall's pieces
-PROVINCE = 0  # regionkind: the kinds of regions on the board
-MONGOL = 1  # regionkind: the kinds of regions on the board
-DRAWN = 0  # faces: choices of option `faces`
-CHOSEN = 1  # faces: choices of option `faces`
-FULL_IF_POSSIBLE = 0  # partial_actions: choices of option `partial_actions`
-CHOSEN_ACTION = 1  # partial_actions: choices of option `partial_actions`
-SINGLE_ONLY = 0  # first_turn_section: choices of option `first_turn_section`
-ANY_SECTION = 1  # first_turn_section: choices of option `first_turn_section`
-OWNER_CHOOSES = 0  # reserved_space: choices of option `reserved_space`
-NEXT_PLAYER_CHOOSES = 1  # reserved_space: choices of option `reserved_space`
-LAPSES = 0  # reservation: choices of option `reservation`
-STAYS = 1  # reservation: choices of option `reservation`
-SECTION_REGION = 0  # peek: choices of option `peek`
-ONE_OF_PROVINCE = 1  # peek: choices of option `peek`
-ALL_OF_PROVINCE = 2  # peek: choices of option `peek`
-LEFT_TO_RIGHT = 0  # protection_order: choices of option `protection_order`
-BUILDER_CHOOSES = 1  # protection_order: choices of option `protection_order`
-DISCARDED = 0  # used_cards: choices of option `used_cards`
-BACK_TO_HAND = 1  # used_cards: choices of option `used_cards`
-END_OF_TURN = 0  # new_board: choices of option `new_board`
-AT_ONCE = 1  # new_board: choices of option `new_board`
-DRAWN_TOKENS = 0  # new_board_tokens: choices of option `new_board_tokens`
-NO_TOKENS = 1  # new_board_tokens: choices of option `new_board_tokens`
-CARRIED_OVER = 0  # emperor_shortfall: choices of option `emperor_shortfall`
-LOST = 1  # emperor_shortfall: choices of option `emperor_shortfall`
-BELOW_ZERO = 0  # score_floor: choices of option `score_floor`
-AT_ZERO = 1  # score_floor: choices of option `score_floor`
-NOT_COUNTED = 0  # ruins_elsewhere: choices of option `ruins_elsewhere`
-COUNTED = 1  # ruins_elsewhere: choices of option `ruins_elsewhere`
-PHASE_TURN = 0  # phase
-PHASE_SECOND_WALL = 1  # phase
-PHASE_AFTER_CARD = 2  # phase
+SEAT1: Final = 0  # role: the roles, in seat order
+SEAT2: Final = 1  # role: the roles, in seat order
+SEAT3: Final = 2  # role: the roles, in seat order
+SEAT4: Final = 3  # role: the roles, in seat order
+EMPTY: Final = 0  # block: values of `block`
+SINGLE: Final = 1  # block: values of `block`
+DOUBLE: Final = 2  # block: values of `block`
+TOWER: Final = 3  # block: values of `block`
+RUIN: Final = 4  # block: values of `block`
+WARRIOR: Final = 0  # card: values of `card`
+TRAITOR: Final = 1  # card: values of `card`
+FLOOD: Final = 2  # card: values of `card`
+MASON: Final = 3  # card: values of `card`
+ARCHITECT: Final = 4  # card: values of `card`
+MANDARIN: Final = 5  # card: values of `card`
+GAINS_TWO: Final = 0  # card_effect: values of `card_effect`
+LOSES_TWO: Final = 1  # card_effect: values of `card_effect`
+EXTRA_SECTION: Final = 2  # card_effect: values of `card_effect`
+RUIN_A_WALL: Final = 3  # card_effect: values of `card_effect`
+REMOVE_PERIL: Final = 4  # card_effect: values of `card_effect`
+SWAP_WALLS: Final = 5  # card_effect: values of `card_effect`
+KEEP_WALLS: Final = 6  # card_effect: values of `card_effect`
+LEFT_END: Final = 0  # end_of_wall: values of `end_of_wall`
+RIGHT_END: Final = 1  # end_of_wall: values of `end_of_wall`
+NO_MOVE: Final = 0  # move: values of `move`
+TWO_WALLS: Final = 1  # move: values of `move`
+TWO_CARDS: Final = 2  # move: values of `move`
+CARD_AND_WALL: Final = 3  # move: values of `move`
+DOUBLE_SECTION: Final = 4  # move: values of `move`
+TOWER_RAISED: Final = 5  # move: values of `move`
+ONE_WALL: Final = 6  # move: values of `move`
+ONE_CARD: Final = 7  # move: values of `move`
+DIPLOMACY: Final = 0  # event: values of `event`
+DOMINATION: Final = 1  # event: values of `event`
+IMPERIAL_RECOGNITION: Final = 2  # event: values of `event`
+WATCHERS: Final = 3  # event: values of `event`
+ONE: Final = 0  # wallpiece: the pieces of the wall
+TWO: Final = 1  # wallpiece: the pieces of the wall
+THREE: Final = 2  # wallpiece: the pieces of the wall
+FOUR: Final = 3  # wallpiece: the pieces of the wall
+ONE_FRONT: Final = 0  # wallface: the faces of the wall's pieces
+ONE_BACK: Final = 1  # wallface: the faces of the wall's pieces
+TWO_FRONT: Final = 2  # wallface: the faces of the wall's pieces
+TWO_BACK: Final = 3  # wallface: the faces of the wall's pieces
+THREE_FRONT: Final = 4  # wallface: the faces of the wall's pieces
+THREE_BACK: Final = 5  # wallface: the faces of the wall's pieces
+FOUR_FRONT: Final = 6  # wallface: the faces of the wall's pieces
+FOUR_BACK: Final = 7  # wallface: the faces of the wall's pieces
+PROVINCE: Final = 0  # regionkind: the kinds of regions on the board
+MONGOL: Final = 1  # regionkind: the kinds of regions on the board
+DRAWN: Final = 0  # faces: choices of option `faces`
+CHOSEN: Final = 1  # faces: choices of option `faces`
+FULL_IF_POSSIBLE: Final = 0  # partial_actions: choices of option `partial_actions`
+CHOSEN_ACTION: Final = 1  # partial_actions: choices of option `partial_actions`
+SINGLE_ONLY: Final = 0  # first_turn_section: choices of option `first_turn_section`
+ANY_SECTION: Final = 1  # first_turn_section: choices of option `first_turn_section`
+OWNER_CHOOSES: Final = 0  # reserved_space: choices of option `reserved_space`
+NEXT_PLAYER_CHOOSES: Final = 1  # reserved_space: choices of option `reserved_space`
+LAPSES: Final = 0  # reservation: choices of option `reservation`
+STAYS: Final = 1  # reservation: choices of option `reservation`
+SECTION_REGION: Final = 0  # peek: choices of option `peek`
+ONE_OF_PROVINCE: Final = 1  # peek: choices of option `peek`
+ALL_OF_PROVINCE: Final = 2  # peek: choices of option `peek`
+LEFT_TO_RIGHT: Final = 0  # protection_order: choices of option `protection_order`
+BUILDER_CHOOSES: Final = 1  # protection_order: choices of option `protection_order`
+DISCARDED: Final = 0  # used_cards: choices of option `used_cards`
+BACK_TO_HAND: Final = 1  # used_cards: choices of option `used_cards`
+END_OF_TURN: Final = 0  # new_board: choices of option `new_board`
+AT_ONCE: Final = 1  # new_board: choices of option `new_board`
+DRAWN_TOKENS: Final = 0  # new_board_tokens: choices of option `new_board_tokens`
+NO_TOKENS: Final = 1  # new_board_tokens: choices of option `new_board_tokens`
+CARRIED_OVER: Final = 0  # emperor_shortfall: choices of option `emperor_shortfall`
+LOST: Final = 1  # emperor_shortfall: choices of option `emperor_shortfall`
+BELOW_ZERO: Final = 0  # score_floor: choices of option `score_floor`
+AT_ZERO: Final = 1  # score_floor: choices of option `score_floor`
+NOT_COUNTED: Final = 0  # ruins_elsewhere: choices of option `ruins_elsewhere`
+COUNTED: Final = 1  # ruins_elsewhere: choices of option `ruins_elsewhere`
+PHASE_TURN: Final = 0  # phase
+PHASE_SECOND_WALL: Final = 1  # phase
+PHASE_AFTER_CARD: Final = 2  # phase
 ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3)
 REPUTATION_TOKEN_WORTH: tuple[int, ...] = tuple((i // 3) for i in range(15))  # rules/chang-cheng/base.yaml:266
 PERIL_TOKEN_THREAT: tuple[int, ...] = tuple((2 + (i // 5)) for i in range(15))  # rules/chang-cheng/base.yaml:270
@@ -315,6 +315,7 @@ class ChangChengState(rt.State):
     _d_attacked: dict[tuple[int, int], bool] | None
     _d_mongol_loss: dict[int, int] | None
     _kept_end: bool | None
+    _budget: int  # the work left to a move (runtime/limits.py); declared for mypyc (docs/native.md)
 
     def _read_options(self) -> None:
         self.opt_faces = ('drawn', 'chosen').index(self.options['faces'])
@@ -1153,7 +1154,7 @@ class ChangChengState(rt.State):
         self.cancelled = tuple([k for k in range(6) if sum(1 for c in (cards if len(cards) <= 16 else rt.walk(self, cards, 1, 'rules/chang-cheng/base.yaml:578')) if c[1] == k) >= 2])  # base.yaml:578
         self._derived = None  # base.yaml:578
         live = [c for c in (cards if len(cards) <= 16 else rt.walk(self, cards, 7, 'rules/chang-cheng/base.yaml:579')) if c[1] not in self.cancelled]  # base.yaml:579
-        self.eliminated = ()  # base.yaml:580
+        self.eliminated = rt.held(())  # base.yaml:580
         self._derived = None  # base.yaml:580
         self.province_bonus = 0  # base.yaml:581
         self._derived = None  # base.yaml:581
@@ -1197,7 +1198,7 @@ class ChangChengState(rt.State):
             self.trace.append("procedures.resolve")
         if k == WARRIOR:  # base.yaml:615
             for eliminate in (yield rt.Ask(o, 'eliminate', rt.walk(self, [x for x in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:616')) if x != WARRIOR], 1, 'rules/chang-cheng/base.yaml:616'), 'rules/chang-cheng/base.yaml:616')):  # base.yaml:616
-                self.eliminated = (eliminate,)  # base.yaml:617
+                self.eliminated = rt.held((eliminate,))  # base.yaml:617
                 self._derived = None  # base.yaml:617
         elif k == TRAITOR:  # base.yaml:623
             singles_here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:624

@@ -143,7 +143,7 @@ class ChangChengDiplomacyState(ChangChengState):
             self.trace.append("procedures.resolve")
         if k == WARRIOR:  # base.yaml:615
             for eliminate in (yield rt.Ask(o, 'eliminate', rt.walk(self, [x for x in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:616')) if x != WARRIOR], 1, 'rules/chang-cheng/base.yaml:616'), 'rules/chang-cheng/base.yaml:616')):  # base.yaml:616
-                self.eliminated = (eliminate,)  # base.yaml:617
+                self.eliminated = rt.held((eliminate,))  # base.yaml:617
                 self._derived = None  # base.yaml:617
         elif k == TRAITOR:  # base.yaml:623
             singles_here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:624

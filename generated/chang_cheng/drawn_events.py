@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
@@ -47,8 +47,8 @@ from rulewright.generated.chang_cheng.watchers import (
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
-ONE_EVENT = 0  # events_drawn: choices of option `events_drawn`
-TWO_EVENTS = 1  # events_drawn: choices of option `events_drawn`
+ONE_EVENT: Final = 0  # events_drawn: choices of option `events_drawn`
+TWO_EVENTS: Final = 1  # events_drawn: choices of option `events_drawn`
 
 
 class ChangChengDrawnEventsState(ChangChengWatchersState):
@@ -205,7 +205,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
             self.trace.append("procedures.resolve")
         if k == WARRIOR:  # base.yaml:615
             for eliminate in (yield rt.Ask(o, 'eliminate', rt.walk(self, [x for x in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:616')) if x != WARRIOR], 1, 'rules/chang-cheng/base.yaml:616'), 'rules/chang-cheng/base.yaml:616')):  # base.yaml:616
-                self.eliminated = (eliminate,)  # base.yaml:617
+                self.eliminated = rt.held((eliminate,))  # base.yaml:617
                 self._derived = None  # base.yaml:617
         elif k == TRAITOR:  # base.yaml:623
             singles_here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:624

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
@@ -54,9 +54,9 @@ from rulewright.generated.chang_cheng.base import (
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
-NOT_IN_MAJORITIES = 0  # neutral_walls: choices of option `neutral_walls`
-IN_MAJORITIES = 1  # neutral_walls: choices of option `neutral_walls`
-PHASE_NEUTRAL = 3  # phase
+NOT_IN_MAJORITIES: Final = 0  # neutral_walls: choices of option `neutral_walls`
+IN_MAJORITIES: Final = 1  # neutral_walls: choices of option `neutral_walls`
+PHASE_NEUTRAL: Final = 3  # phase
 ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 
 
@@ -567,7 +567,7 @@ class ChangChengTwoPlayerState(ChangChengState):
             self.trace.append("procedures.resolve")
         if k == WARRIOR:  # base.yaml:615
             for eliminate in (yield rt.Ask(o, 'eliminate', rt.walk(self, [x for x in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:616')) if x != WARRIOR], 1, 'rules/chang-cheng/base.yaml:616'), 'rules/chang-cheng/base.yaml:616')):  # base.yaml:616
-                self.eliminated = (eliminate,)  # base.yaml:617
+                self.eliminated = rt.held((eliminate,))  # base.yaml:617
                 self._derived = None  # base.yaml:617
         elif k == TRAITOR:  # base.yaml:623
             singles_here = [s for s in self.board.region_spots[r] if self.block_at[s] == SINGLE]  # base.yaml:624

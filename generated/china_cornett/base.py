@@ -7,27 +7,27 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 
 # -- Names of the rule set, as numbers ------------------------------------------------------
-MOUNTAINS = 0  # role: the roles, in seat order
-RIVERS = 1  # role: the roles, in seat order
-MOUNTAIN = 0  # regionkind: the kinds of regions on the board
-RIVER = 1  # regionkind: the kinds of regions on the board
-WITH_OWN = 0  # sector_collector: choices of option `sector_collector`
-TURNER = 1  # sector_collector: choices of option `sector_collector`
-OWNER = 2  # sector_collector: choices of option `sector_collector`
-AT_MOST_ONE = 0  # reduction_reading: choices of option `reduction_reading`
-NONE_LEFT = 1  # reduction_reading: choices of option `reduction_reading`
-T01 = 0  # tablet (0, 1)
-T02 = 1  # tablet (0, 2)
-T12 = 2  # tablet (1, 2)
-FACE_DOWN = 0  # marker: values of field `marker`
-GOLD_SIDE = 1  # marker: values of field `marker`
-REMOVED = 2  # marker: values of field `marker`
-PHASE_TURN = 0  # phase
+MOUNTAINS: Final = 0  # role: the roles, in seat order
+RIVERS: Final = 1  # role: the roles, in seat order
+MOUNTAIN: Final = 0  # regionkind: the kinds of regions on the board
+RIVER: Final = 1  # regionkind: the kinds of regions on the board
+WITH_OWN: Final = 0  # sector_collector: choices of option `sector_collector`
+TURNER: Final = 1  # sector_collector: choices of option `sector_collector`
+OWNER: Final = 2  # sector_collector: choices of option `sector_collector`
+AT_MOST_ONE: Final = 0  # reduction_reading: choices of option `reduction_reading`
+NONE_LEFT: Final = 1  # reduction_reading: choices of option `reduction_reading`
+T01: Final = 0  # tablet (0, 1)
+T02: Final = 1  # tablet (0, 2)
+T12: Final = 2  # tablet (1, 2)
+FACE_DOWN: Final = 0  # marker: values of field `marker`
+GOLD_SIDE: Final = 1  # marker: values of field `marker`
+REMOVED: Final = 2  # marker: values of field `marker`
+PHASE_TURN: Final = 0  # phase
 ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 TABLET_FACES: tuple[tuple[int, ...], ...] = ((0, 1), (0, 2), (1, 2))
 
@@ -195,7 +195,7 @@ class ChinaCornettState(rt.State):
         # rules/china-cornett/base.yaml:159: phase turn
         if self.trace is not None:
             self.trace.append("phases.turn.start")
-        self.turned = ()  # base.yaml:161
+        self.turned = rt.held(())  # base.yaml:161
         if self.tablets:  # base.yaml:164
             self.roll = rt.throw(self.rng, self.tablets, TABLET_FACES)  # base.yaml:165
         else:

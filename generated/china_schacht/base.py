@@ -7,30 +7,30 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 
 # -- Names of the rule set, as numbers ------------------------------------------------------
-SEAT1 = 0  # role: the roles, in seat order
-SEAT2 = 1  # role: the roles, in seat order
-SEAT3 = 2  # role: the roles, in seat order
-SEAT4 = 3  # role: the roles, in seat order
-SEAT5 = 4  # role: the roles, in seat order
-VIOLET = 0  # colour: values of `colour`
-YELLOW = 1  # colour: values of `colour`
-ORANGE = 2  # colour: values of `colour`
-GREEN = 3  # colour: values of `colour`
-RED = 4  # colour: values of `colour`
-PROVINCE = 0  # regionkind: the kinds of regions on the board
-BEST = 0  # chain_cut: choices of option `chain_cut`
-LONGEST_FIRST = 1  # chain_cut: choices of option `chain_cut`
-ONE_PER_NETWORK = 2  # chain_cut: choices of option `chain_cut`
-THIS_ROUND = 0  # final_round: choices of option `final_round`
-ONE_MORE_ROUND = 1  # final_round: choices of option `final_round`
-PHASE_TURN = 0  # phase
-PHASE_SECOND = 1  # phase
-PHASE_REFILL = 2  # phase
+SEAT1: Final = 0  # role: the roles, in seat order
+SEAT2: Final = 1  # role: the roles, in seat order
+SEAT3: Final = 2  # role: the roles, in seat order
+SEAT4: Final = 3  # role: the roles, in seat order
+SEAT5: Final = 4  # role: the roles, in seat order
+VIOLET: Final = 0  # colour: values of `colour`
+YELLOW: Final = 1  # colour: values of `colour`
+ORANGE: Final = 2  # colour: values of `colour`
+GREEN: Final = 3  # colour: values of `colour`
+RED: Final = 4  # colour: values of `colour`
+PROVINCE: Final = 0  # regionkind: the kinds of regions on the board
+BEST: Final = 0  # chain_cut: choices of option `chain_cut`
+LONGEST_FIRST: Final = 1  # chain_cut: choices of option `chain_cut`
+ONE_PER_NETWORK: Final = 2  # chain_cut: choices of option `chain_cut`
+THIS_ROUND: Final = 0  # final_round: choices of option `final_round`
+ONE_MORE_ROUND: Final = 1  # final_round: choices of option `final_round`
+PHASE_TURN: Final = 0  # phase
+PHASE_SECOND: Final = 1  # phase
+PHASE_REFILL: Final = 2  # phase
 ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3, 4)
 
 
@@ -275,6 +275,7 @@ class ChinaSchachtState(rt.State):
     _d_open_spaces: Sequence[int] | None
     _d_can_place: dict[int, bool] | None
     _kept_end: bool | None
+    _budget: int  # the work left to a move (runtime/limits.py); declared for mypyc (docs/native.md)
 
     def _read_options(self) -> None:
         self.opt_board = ('by_players', 'face_3_4', 'face_4_5').index(self.options['board'])
@@ -644,7 +645,7 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("triggers.turn_over")
         self.refill_face_up()  # base.yaml:519
-        self.here = ()  # base.yaml:520
+        self.here = rt.held(())  # base.yaml:520
         self._d_open_spaces = None  # base.yaml:520
         self.placed = 0  # base.yaml:521
         self.was_empty = False  # base.yaml:522
@@ -886,7 +887,7 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.start_placing")
         if not self.here:  # base.yaml:452
-            self.here = (r,)  # base.yaml:453
+            self.here = rt.held((r,))  # base.yaml:453
             self._d_open_spaces = None  # base.yaml:453
             self.was_empty = (not self.emissaries[r] and sum(1 for s3 in self.board.region_spots[r] if not (not self.palace_of[s3])) == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
 
@@ -950,7 +951,7 @@ class ChinaSchachtState(rt.State):
             self.exhausted += 1  # base.yaml:493
             if self.exhausted == 1:  # base.yaml:494
                 self.deck = self.discard  # base.yaml:495
-                self.discard = ()  # base.yaml:496
+                self.discard = rt.held(())  # base.yaml:496
                 if not self.deck:  # base.yaml:497
                     self.exhausted = 2  # base.yaml:498
 

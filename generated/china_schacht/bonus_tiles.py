@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
@@ -25,7 +25,7 @@ from rulewright.generated.china_schacht.base import (
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
-PHASE_FIRST_PALACE = 3  # phase
+PHASE_FIRST_PALACE: Final = 3  # phase
 
 
 class ChinaSchachtBonusTilesState(ChinaSchachtState):

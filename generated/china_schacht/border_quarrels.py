@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
@@ -20,9 +20,9 @@ from rulewright.generated.china_schacht.base import (
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
-HARBOUR = 1  # regionkind: the kinds of regions on the board
-TURN_PROVINCE = 0  # post_empty: choices of option `post_empty`
-BOTH_PROVINCES = 1  # post_empty: choices of option `post_empty`
+HARBOUR: Final = 1  # regionkind: the kinds of regions on the board
+TURN_PROVINCE: Final = 0  # post_empty: choices of option `post_empty`
+BOTH_PROVINCES: Final = 1  # post_empty: choices of option `post_empty`
 
 
 def _board_border_quarrels() -> rt.GraphBoard:
@@ -264,7 +264,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.start_placing")
         if not self.here:  # base.yaml:452
-            self.here = (r,)  # base.yaml:453
+            self.here = rt.held((r,))  # base.yaml:453
             self._d_open_spaces = None  # base.yaml:453
             self.was_empty = (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
 

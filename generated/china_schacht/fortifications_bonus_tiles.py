@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
@@ -29,9 +29,9 @@ from rulewright.generated.china_schacht.bonus_tiles import (
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
-PALACE_ON_IT = 0  # fortification_in_empty: choices of option `fortification_in_empty`
-ONE_PIECE = 1  # fortification_in_empty: choices of option `fortification_in_empty`
-PALACE_MAY_FOLLOW = 2  # fortification_in_empty: choices of option `fortification_in_empty`
+PALACE_ON_IT: Final = 0  # fortification_in_empty: choices of option `fortification_in_empty`
+ONE_PIECE: Final = 1  # fortification_in_empty: choices of option `fortification_in_empty`
+PALACE_MAY_FOLLOW: Final = 2  # fortification_in_empty: choices of option `fortification_in_empty`
 
 
 class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
@@ -268,7 +268,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self._d_chain_points = None  # fortifications.yaml:88
         self.fortifications_left[self.current] -= 1  # fortifications.yaml:89
         if (self.opt_fortification_in_empty == PALACE_ON_IT and self.was_empty):  # fortifications.yaml:90
-            self.fortified_here = (space,)  # fortifications.yaml:91
+            self.fortified_here = rt.held((space,))  # fortifications.yaml:91
             self._d_open_spaces = None  # fortifications.yaml:91
             self.was_empty = False  # fortifications.yaml:92
         if self.opt_fortification_in_empty == PALACE_MAY_FOLLOW:  # fortifications.yaml:93
@@ -279,7 +279,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         # rules/china-schacht/fortifications.yaml:98: trigger fortification_done
         if self.trace is not None:
             self.trace.append("triggers.fortification_done")
-        self.fortified_here = ()  # fortifications.yaml:102
+        self.fortified_here = rt.held(())  # fortifications.yaml:102
         self._d_open_spaces = None  # fortifications.yaml:102
 
     def _turn_end(self) -> None:
@@ -359,7 +359,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         if self.trace is not None:
             self.trace.append("procedures.start_placing")
         if not self.here:  # base.yaml:452
-            self.here = (r,)  # base.yaml:453
+            self.here = rt.held((r,))  # base.yaml:453
             self._d_open_spaces = None  # base.yaml:453
             self.was_empty = self.empty(r)  # base.yaml:454
 

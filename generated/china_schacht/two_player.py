@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
@@ -21,23 +21,23 @@ from rulewright.generated.china_schacht.base import (
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
-EMPEROR_PLAYS_FIRST = 0  # special_card: values of `special_card`
-TWO_PROVINCES = 1  # special_card: values of `special_card`
-EXCHANGE_CARD = 2  # special_card: values of `special_card`
-EMPEROR_WAITS = 0  # emperor_step: values of `emperor_step`
-EMPEROR_AHEAD = 1  # emperor_step: values of `emperor_step`
-EMPEROR_MOVED = 2  # emperor_step: values of `emperor_step`
-COMPULSORY = 0  # emperor_placement: choices of option `emperor_placement`
-OPTIONAL = 1  # emperor_placement: choices of option `emperor_placement`
-ONE = 0  # joker_kept: choices of option `joker_kept`
-BOTH = 1  # joker_kept: choices of option `joker_kept`
-STAY = 0  # kept_at_reshuffle: choices of option `kept_at_reshuffle`
-RESHUFFLED = 1  # kept_at_reshuffle: choices of option `kept_at_reshuffle`
-TO_DISPLAY = 0  # special_exchange: choices of option `special_exchange`
-TO_DISCARD = 1  # special_exchange: choices of option `special_exchange`
-NINE = 0  # emperor_emissaries: choices of option `emperor_emissaries`
-EIGHT = 1  # emperor_emissaries: choices of option `emperor_emissaries`
-PHASE_EMPEROR = 3  # phase
+EMPEROR_PLAYS_FIRST: Final = 0  # special_card: values of `special_card`
+TWO_PROVINCES: Final = 1  # special_card: values of `special_card`
+EXCHANGE_CARD: Final = 2  # special_card: values of `special_card`
+EMPEROR_WAITS: Final = 0  # emperor_step: values of `emperor_step`
+EMPEROR_AHEAD: Final = 1  # emperor_step: values of `emperor_step`
+EMPEROR_MOVED: Final = 2  # emperor_step: values of `emperor_step`
+COMPULSORY: Final = 0  # emperor_placement: choices of option `emperor_placement`
+OPTIONAL: Final = 1  # emperor_placement: choices of option `emperor_placement`
+ONE: Final = 0  # joker_kept: choices of option `joker_kept`
+BOTH: Final = 1  # joker_kept: choices of option `joker_kept`
+STAY: Final = 0  # kept_at_reshuffle: choices of option `kept_at_reshuffle`
+RESHUFFLED: Final = 1  # kept_at_reshuffle: choices of option `kept_at_reshuffle`
+TO_DISPLAY: Final = 0  # special_exchange: choices of option `special_exchange`
+TO_DISCARD: Final = 1  # special_exchange: choices of option `special_exchange`
+NINE: Final = 0  # emperor_emissaries: choices of option `emperor_emissaries`
+EIGHT: Final = 1  # emperor_emissaries: choices of option `emperor_emissaries`
+PHASE_EMPEROR: Final = 3  # phase
 ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 
 
@@ -534,7 +534,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("triggers.turn_over")
         self.refill_face_up()  # base.yaml:519
-        self.here = ()  # base.yaml:520
+        self.here = rt.held(())  # base.yaml:520
         self._d_open_provinces = self._d_open_spaces = None  # base.yaml:520
         self.placed = 0  # base.yaml:521
         self.was_empty = False  # base.yaml:522
@@ -656,7 +656,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.start_placing")
         if not self.here:  # base.yaml:452
-            self.here = (r,)  # base.yaml:453
+            self.here = rt.held((r,))  # base.yaml:453
             self._d_open_provinces = self._d_open_spaces = None  # base.yaml:453
             self.was_empty = (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
             self._d_open_provinces = self._d_open_spaces = None  # base.yaml:454
@@ -704,7 +704,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.exhausted += 1  # two-player.yaml:283
             if self.exhausted == 1:  # two-player.yaml:284
                 self.deck = self.discard  # two-player.yaml:285
-                self.discard = ()  # two-player.yaml:286
+                self.discard = rt.held(())  # two-player.yaml:286
                 if self.opt_kept_at_reshuffle == RESHUFFLED:  # two-player.yaml:287
                     for p in range(self.num_players):  # two-player.yaml:288
                         if len(self.deck) > 16:

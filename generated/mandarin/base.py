@@ -7,53 +7,53 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 
 # -- Names of the rule set, as numbers ------------------------------------------------------
-SEAT1 = 0  # role: the roles, in seat order
-SEAT2 = 1  # role: the roles, in seat order
-SEAT3 = 2  # role: the roles, in seat order
-SEAT4 = 3  # role: the roles, in seat order
-SEAT5 = 4  # role: the roles, in seat order
-RAT = 0  # animal: values of `animal`
-OX = 1  # animal: values of `animal`
-TIGER = 2  # animal: values of `animal`
-RABBIT = 3  # animal: values of `animal`
-DRAGON = 4  # animal: values of `animal`
-SNAKE = 5  # animal: values of `animal`
-HORSE = 6  # animal: values of `animal`
-GOAT = 7  # animal: values of `animal`
-MONKEY = 8  # animal: values of `animal`
-ROOSTER = 9  # animal: values of `animal`
-DOG = 10  # animal: values of `animal`
-PIG = 11  # animal: values of `animal`
-SECTION = 0  # regionkind: the kinds of regions on the board
-CHARACTER = 1  # regionkind: the kinds of regions on the board
-HIDDEN = 0  # money_shown: choices of option `money_shown`
-OPEN = 1  # money_shown: choices of option `money_shown`
-BIRTH_SIGN = 0  # start_square: choices of option `start_square`
-RANDOM_SECTION = 1  # start_square: choices of option `start_square`
-SEAT_ORDER = 2  # start_square: choices of option `start_square`
-BACK_TO_DISPENSER = 0  # unsold: choices of option `unsold`
-ORIGINATOR_KEEPS = 1  # unsold: choices of option `unsold`
-SITS_OUT = 0  # defaulter: choices of option `defaulter`
-BIDS_AGAIN = 1  # defaulter: choices of option `defaulter`
-REPLACED = 0  # passing_square: choices of option `passing_square`
-DISPENSER_ONLY = 1  # passing_square: choices of option `passing_square`
-ENDS_TURN = 0  # moving_away: choices of option `moving_away`
-PAYS_RENT = 1  # moving_away: choices of option `moving_away`
-THEN_DRAWS = 0  # rent_square: choices of option `rent_square`
-RENT_ONLY = 1  # rent_square: choices of option `rent_square`
-ARRIVING = 0  # stage: values of field `stage`
-LEAVING = 1  # stage: values of field `stage`
-PHASE_TURN = 0  # phase
-PHASE_REFUNDING = 1  # phase
-PHASE_DISPENSE = 2  # phase
-PHASE_AUCTION = 3  # phase
-PHASE_TAKE = 4  # phase
-PHASE_SEIZE = 5  # phase
+SEAT1: Final = 0  # role: the roles, in seat order
+SEAT2: Final = 1  # role: the roles, in seat order
+SEAT3: Final = 2  # role: the roles, in seat order
+SEAT4: Final = 3  # role: the roles, in seat order
+SEAT5: Final = 4  # role: the roles, in seat order
+RAT: Final = 0  # animal: values of `animal`
+OX: Final = 1  # animal: values of `animal`
+TIGER: Final = 2  # animal: values of `animal`
+RABBIT: Final = 3  # animal: values of `animal`
+DRAGON: Final = 4  # animal: values of `animal`
+SNAKE: Final = 5  # animal: values of `animal`
+HORSE: Final = 6  # animal: values of `animal`
+GOAT: Final = 7  # animal: values of `animal`
+MONKEY: Final = 8  # animal: values of `animal`
+ROOSTER: Final = 9  # animal: values of `animal`
+DOG: Final = 10  # animal: values of `animal`
+PIG: Final = 11  # animal: values of `animal`
+SECTION: Final = 0  # regionkind: the kinds of regions on the board
+CHARACTER: Final = 1  # regionkind: the kinds of regions on the board
+HIDDEN: Final = 0  # money_shown: choices of option `money_shown`
+OPEN: Final = 1  # money_shown: choices of option `money_shown`
+BIRTH_SIGN: Final = 0  # start_square: choices of option `start_square`
+RANDOM_SECTION: Final = 1  # start_square: choices of option `start_square`
+SEAT_ORDER: Final = 2  # start_square: choices of option `start_square`
+BACK_TO_DISPENSER: Final = 0  # unsold: choices of option `unsold`
+ORIGINATOR_KEEPS: Final = 1  # unsold: choices of option `unsold`
+SITS_OUT: Final = 0  # defaulter: choices of option `defaulter`
+BIDS_AGAIN: Final = 1  # defaulter: choices of option `defaulter`
+REPLACED: Final = 0  # passing_square: choices of option `passing_square`
+DISPENSER_ONLY: Final = 1  # passing_square: choices of option `passing_square`
+ENDS_TURN: Final = 0  # moving_away: choices of option `moving_away`
+PAYS_RENT: Final = 1  # moving_away: choices of option `moving_away`
+THEN_DRAWS: Final = 0  # rent_square: choices of option `rent_square`
+RENT_ONLY: Final = 1  # rent_square: choices of option `rent_square`
+ARRIVING: Final = 0  # stage: values of field `stage`
+LEAVING: Final = 1  # stage: values of field `stage`
+PHASE_TURN: Final = 0  # phase
+PHASE_REFUNDING: Final = 1  # phase
+PHASE_DISPENSE: Final = 2  # phase
+PHASE_AUCTION: Final = 3  # phase
+PHASE_TAKE: Final = 4  # phase
+PHASE_SEIZE: Final = 5  # phase
 ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3, 4)
 TILE_ANIMAL: tuple[int, ...] = tuple(range(12)[(i // 6)] for i in range(72))  # rules/mandarin/base.yaml:139
 TILE_EMPEROR: tuple[bool, ...] = tuple((i % 6) == 0 for i in range(72))  # rules/mandarin/base.yaml:140
@@ -175,6 +175,7 @@ class MandarinState(rt.State):
     _d_complete: dict[int, bool] | None
     _d_bidders: Sequence[int] | None
     _kept_end: bool | None
+    _budget: int  # the work left to a move (runtime/limits.py); declared for mypyc (docs/native.md)
 
     def _read_options(self) -> None:
         self.opt_money_shown = ('hidden', 'open').index(self.options['money_shown'])
@@ -487,9 +488,9 @@ class MandarinState(rt.State):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.roll")
-        self.out = ()  # base.yaml:353
+        self.out = rt.held(())  # base.yaml:353
         self.plain = frozenset()  # base.yaml:354
-        self.seller = ()  # base.yaml:355
+        self.seller = rt.held(())  # base.yaml:355
         self._d_bidders = None  # base.yaml:355
         self.away_roll = 0  # base.yaml:356
         self.stage = ARRIVING  # base.yaml:357
@@ -509,7 +510,7 @@ class MandarinState(rt.State):
             self.card[self.current] = self.card[self.current] | frozenset((t,))  # base.yaml:372
             self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:372
             self._d_rent = self._d_complete = self._kept_end = None  # base.yaml:372
-        self.out = ()  # base.yaml:373
+        self.out = rt.held(())  # base.yaml:373
         self.plain = frozenset()  # base.yaml:374
 
     def _do_draw_again(self) -> None:
@@ -567,7 +568,7 @@ class MandarinState(rt.State):
         self.card[self.creditor[0]] = self.card[self.creditor[0]] | frozenset((tile,))  # base.yaml:433
         self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:433
         self._d_rent = self._d_complete = self._kept_end = None  # base.yaml:433
-        self.creditor = ()  # base.yaml:434
+        self.creditor = rt.held(())  # base.yaml:434
         if self.stage == ARRIVING:  # base.yaml:435
             self.arrive()  # base.yaml:436
 
@@ -789,7 +790,7 @@ class MandarinState(rt.State):
                     self.money[c] += rt.num(self.money[self.current], 'rules/mandarin/base.yaml:460')  # base.yaml:460
                     self.money[self.current] = 0  # base.yaml:461
                     if self.card[self.current]:  # base.yaml:462
-                        self.creditor = (c,)  # base.yaml:463
+                        self.creditor = rt.held((c,))  # base.yaml:463
                         self.next_phase = PHASE_SEIZE  # base.yaml:464
 
     def arrive(self) -> None:
@@ -863,7 +864,7 @@ class MandarinState(rt.State):
                 self.card[w] = self.card[w] | frozenset((t,))  # base.yaml:531
                 self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:531
                 self._d_rent = self._d_complete = self._kept_end = None  # base.yaml:531
-            self.out = ()  # base.yaml:532
+            self.out = rt.held(())  # base.yaml:532
             self.plain = frozenset()  # base.yaml:533
         else:
             self.bank_received += rt.num(self.money[w], 'rules/mandarin/base.yaml:537')  # base.yaml:537
@@ -884,7 +885,7 @@ class MandarinState(rt.State):
                 self.card[self.current] = self.card[self.current] | frozenset((t,))  # base.yaml:549
                 self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:549
                 self._d_rent = self._d_complete = self._kept_end = None  # base.yaml:549
-        self.out = ()  # base.yaml:550
+        self.out = rt.held(())  # base.yaml:550
         self.plain = frozenset()  # base.yaml:551
 
     # -- Invariants ---------------------------------------------------------------------------

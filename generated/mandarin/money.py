@@ -106,7 +106,7 @@ class MandarinMoneyState(MandarinState):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.sell")
-        self.seller = (self.current,)  # money.yaml:22
+        self.seller = rt.held((self.current,))  # money.yaml:22
         self._d_bidders = None  # money.yaml:22
         self.open_sale()  # money.yaml:23
 

@@ -7,51 +7,51 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 
 # -- Names of the rule set, as numbers ------------------------------------------------------
-SEAT1 = 0  # role: the roles, in seat order
-SEAT2 = 1  # role: the roles, in seat order
-SEAT3 = 2  # role: the roles, in seat order
-SEAT4 = 3  # role: the roles, in seat order
-GOVERNOR = 0  # kind: values of `kind`
-SOLDIER = 1  # kind: values of `kind`
-MERCHANT = 2  # kind: values of `kind`
-PEASANT = 3  # kind: values of `kind`
-ARTISAN = 4  # kind: values of `kind`
-LAND = 0  # terrain: values of `terrain`
-RIVER = 1  # terrain: values of `terrain`
-PLAIN = 0  # site: values of `site`
-CAPITAL = 1  # site: values of `site`
-WITHOUT_LEADER = 0  # leader_use: values of `leader_use`
-WITH_LEADER = 1  # leader_use: values of `leader_use`
-CITY = 0  # regionkind: the kinds of regions on the board
-WATERWAY = 1  # regionkind: the kinds of regions on the board
-UP_TO_TWO = 0  # actions_per_turn: choices of option `actions_per_turn`
-EXACTLY_TWO = 1  # actions_per_turn: choices of option `actions_per_turn`
-FORBIDDEN = 0  # leader_joining: choices of option `leader_joining`
-REVOLT = 1  # leader_joining: choices of option `leader_joining`
-REVOLTS_ONLY = 0  # governor_bonus: choices of option `governor_bonus`
-WARS_TOO = 1  # governor_bonus: choices of option `governor_bonus`
-COUNTED = 0  # soldier_leader_discard: choices of option `soldier_leader_discard`
-NOT_COUNTED = 1  # soldier_leader_discard: choices of option `soldier_leader_discard`
-NO_SIDE = 0  # unifying_tile: choices of option `unifying_tile`
-EVERY_SIDE = 1  # unifying_tile: choices of option `unifying_tile`
-GOES_ON = 0  # chain_after_declined_pagoda: choices of option `chain_after_declined_pagoda`
-STOPS = 1  # chain_after_declined_pagoda: choices of option `chain_after_declined_pagoda`
-ALLOWED = 0  # war_triangles: choices of option `war_triangles`
-EXCLUDED = 1  # war_triangles: choices of option `war_triangles`
-SPREAD_EVENLY = 0  # jokers: choices of option `jokers`
-WEAKEST_ONLY = 1  # jokers: choices of option `jokers`
-STAYS_SHORT = 0  # market_refill: choices of option `market_refill`
-ENDS_GAME = 1  # market_refill: choices of option `market_refill`
-PHASE_TURN = 0  # phase
-PHASE_RELOCATE = 1  # phase
-PHASE_PAGODA_OFFER = 2  # phase
-PHASE_MARKET_PICK = 3  # phase
-PHASE_PEASANT_CHAIN = 4  # phase
+SEAT1: Final = 0  # role: the roles, in seat order
+SEAT2: Final = 1  # role: the roles, in seat order
+SEAT3: Final = 2  # role: the roles, in seat order
+SEAT4: Final = 3  # role: the roles, in seat order
+GOVERNOR: Final = 0  # kind: values of `kind`
+SOLDIER: Final = 1  # kind: values of `kind`
+MERCHANT: Final = 2  # kind: values of `kind`
+PEASANT: Final = 3  # kind: values of `kind`
+ARTISAN: Final = 4  # kind: values of `kind`
+LAND: Final = 0  # terrain: values of `terrain`
+RIVER: Final = 1  # terrain: values of `terrain`
+PLAIN: Final = 0  # site: values of `site`
+CAPITAL: Final = 1  # site: values of `site`
+WITHOUT_LEADER: Final = 0  # leader_use: values of `leader_use`
+WITH_LEADER: Final = 1  # leader_use: values of `leader_use`
+CITY: Final = 0  # regionkind: the kinds of regions on the board
+WATERWAY: Final = 1  # regionkind: the kinds of regions on the board
+UP_TO_TWO: Final = 0  # actions_per_turn: choices of option `actions_per_turn`
+EXACTLY_TWO: Final = 1  # actions_per_turn: choices of option `actions_per_turn`
+FORBIDDEN: Final = 0  # leader_joining: choices of option `leader_joining`
+REVOLT: Final = 1  # leader_joining: choices of option `leader_joining`
+REVOLTS_ONLY: Final = 0  # governor_bonus: choices of option `governor_bonus`
+WARS_TOO: Final = 1  # governor_bonus: choices of option `governor_bonus`
+COUNTED: Final = 0  # soldier_leader_discard: choices of option `soldier_leader_discard`
+NOT_COUNTED: Final = 1  # soldier_leader_discard: choices of option `soldier_leader_discard`
+NO_SIDE: Final = 0  # unifying_tile: choices of option `unifying_tile`
+EVERY_SIDE: Final = 1  # unifying_tile: choices of option `unifying_tile`
+GOES_ON: Final = 0  # chain_after_declined_pagoda: choices of option `chain_after_declined_pagoda`
+STOPS: Final = 1  # chain_after_declined_pagoda: choices of option `chain_after_declined_pagoda`
+ALLOWED: Final = 0  # war_triangles: choices of option `war_triangles`
+EXCLUDED: Final = 1  # war_triangles: choices of option `war_triangles`
+SPREAD_EVENLY: Final = 0  # jokers: choices of option `jokers`
+WEAKEST_ONLY: Final = 1  # jokers: choices of option `jokers`
+STAYS_SHORT: Final = 0  # market_refill: choices of option `market_refill`
+ENDS_GAME: Final = 1  # market_refill: choices of option `market_refill`
+PHASE_TURN: Final = 0  # phase
+PHASE_RELOCATE: Final = 1  # phase
+PHASE_PAGODA_OFFER: Final = 2  # phase
+PHASE_MARKET_PICK: Final = 3  # phase
+PHASE_PEASANT_CHAIN: Final = 4  # phase
 ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3)
 TILE_KIND: tuple[int, ...] = tuple((GOVERNOR if i < 42 else (SOLDIER if i < 78 else (MERCHANT if i < 102 else (PEASANT if i < 126 else ARTISAN)))) for i in range(138))  # rules/yellow-yangtze/base.yaml:186
 
@@ -200,6 +200,7 @@ class YellowYangtzeState(rt.State):
     _d_tie_key: dict[int, Sequence[int]] | None
     _d_spread: dict[int, Sequence[int]] | None
     _kept_end: bool | None
+    _budget: int  # the work left to a move (runtime/limits.py); declared for mypyc (docs/native.md)
 
     def _read_options(self) -> None:
         self.opt_actions_per_turn = ('up_to_two', 'exactly_two').index(self.options['actions_per_turn'])
@@ -645,7 +646,7 @@ class YellowYangtzeState(rt.State):
         self._d_joins_states = self._d_leader_sites = self._d_leader_cells = self._d_empty_rivers = None  # base.yaml:641
         self._d_empty_land = self._d_chain_cells = self._d_rival_of = None  # base.yaml:641
         self._derived = None  # base.yaml:641
-        self.lifted = k  # base.yaml:642
+        self.lifted = rt.held(k)  # base.yaml:642
         self._derived = None  # base.yaml:642
         self.next_phase = PHASE_RELOCATE  # base.yaml:643
 
@@ -655,7 +656,7 @@ class YellowYangtzeState(rt.State):
         if self.trace is not None:
             self.trace.append("actions.relocate")
         k = rt.value_of(self.lifted, 'rules/yellow-yangtze/base.yaml:648')  # base.yaml:648
-        self.lifted = None  # base.yaml:649
+        self.lifted = rt.held(None)  # base.yaml:649
         self._derived = None  # base.yaml:649
         yield from self.leader_placed(k, s)  # base.yaml:650
         self.next_action()  # base.yaml:651
@@ -664,7 +665,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:652: leave_off
         if self.trace is not None:
             self.trace.append("actions.leave_off")
-        self.lifted = None  # base.yaml:655
+        self.lifted = rt.held(None)  # base.yaml:655
         self._derived = None  # base.yaml:655
         self.next_action()  # base.yaml:656
 
@@ -700,7 +701,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:681: end_chain
         if self.trace is not None:
             self.trace.append("actions.end_chain")
-        self.last_peasant = None  # base.yaml:684
+        self.last_peasant = rt.held(None)  # base.yaml:684
         self._derived = None  # base.yaml:684
         self.next_action()  # base.yaml:685
 
@@ -818,9 +819,9 @@ class YellowYangtzeState(rt.State):
                     self._derived = None  # base.yaml:781
         self.actions_done = 0  # base.yaml:782
         self._derived = None  # base.yaml:782
-        self.last_tile = None  # base.yaml:783
+        self.last_tile = rt.held(None)  # base.yaml:783
         self._derived = None  # base.yaml:783
-        self.last_peasant = None  # base.yaml:784
+        self.last_peasant = rt.held(None)  # base.yaml:784
         self._derived = None  # base.yaml:784
 
     def _turn_end(self) -> None:
@@ -1300,9 +1301,9 @@ class YellowYangtzeState(rt.State):
         attacker = rt.value_of(self.chief_on[a], 'rules/yellow-yangtze/base.yaml:432')[0]  # base.yaml:432
         defender = rt.value_of(self.chief_on[d], 'rules/yellow-yangtze/base.yaml:433')[0]  # base.yaml:433
         k = rt.value_of(self.chief_on[a], 'rules/yellow-yangtze/base.yaml:434')[1]  # base.yaml:434
-        self.sides = (a, d)  # base.yaml:435
+        self.sides = rt.held((a, d))  # base.yaml:435
         self._derived = None  # base.yaml:435
-        self.strength = ((sum(1 for n in self.board.neighbours[a] if (self.tile_on[n] is not None and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR)) + (1 if self.off_board(attacker, GOVERNOR) else 0)), (sum(1 for n in self.board.neighbours[d] if (self.tile_on[n] is not None and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR)) + (1 if self.off_board(defender, GOVERNOR) else 0)))  # base.yaml:439; inlined tile_of (base.yaml:290)
+        self.strength = rt.held(((sum(1 for n in self.board.neighbours[a] if (self.tile_on[n] is not None and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR)) + (1 if self.off_board(attacker, GOVERNOR) else 0)), (sum(1 for n in self.board.neighbours[d] if (self.tile_on[n] is not None and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR)) + (1 if self.off_board(defender, GOVERNOR) else 0))))  # base.yaml:439; inlined tile_of (base.yaml:290)
         self._derived = None  # base.yaml:439
         for governors in (yield rt.Ask(attacker, 'governors', rt.walk(self, range(0, (len(self.in_rack(attacker, GOVERNOR)) + 1)), 1, 'rules/yellow-yangtze/base.yaml:444'), 'rules/yellow-yangtze/base.yaml:444')):  # base.yaml:444
             for _ in rt.walk(self, range(0, governors), 58, 'rules/yellow-yangtze/base.yaml:445'):  # base.yaml:445
@@ -1334,16 +1335,16 @@ class YellowYangtzeState(rt.State):
             self._d_empty_land = self._d_chain_cells = self._d_rival_of = None  # base.yaml:458
             self._derived = None  # base.yaml:458
             self.score(defender, k)  # base.yaml:459
-        self.sides = ()  # base.yaml:460
+        self.sides = rt.held(())  # base.yaml:460
         self._derived = None  # base.yaml:460
-        self.strength = ()  # base.yaml:461
+        self.strength = rt.held(())  # base.yaml:461
         self._derived = None  # base.yaml:461
 
     def war(self, u: int, states: Sequence[frozenset[int]]) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:464
         if self.trace is not None:
             self.trace.append("procedures.war")
-        self.reunification = u  # base.yaml:465
+        self.reunification = rt.held(u)  # base.yaml:465
         self._derived = None  # base.yaml:465
         self.started_war[u] = True  # base.yaml:466
         self._d_open_triangles = None  # base.yaml:466
@@ -1416,11 +1417,11 @@ class YellowYangtzeState(rt.State):
             if left:  # base.yaml:532
                 for lost_soldier in (yield rt.Ask(self.current, 'lost_soldier', left, 'rules/yellow-yangtze/base.yaml:533')):  # base.yaml:533
                     self.remove_tile(lost_soldier)  # base.yaml:534
-        self.reunification = None  # base.yaml:536
+        self.reunification = rt.held(None)  # base.yaml:536
         self._derived = None  # base.yaml:536
-        self.sides = ()  # base.yaml:537
+        self.sides = rt.held(())  # base.yaml:537
         self._derived = None  # base.yaml:537
-        self.strength = ()  # base.yaml:538
+        self.strength = rt.held(())  # base.yaml:538
         self._derived = None  # base.yaml:538
 
     def place_tile(self, k: int, s: int) -> rt.Steps:
@@ -1443,11 +1444,11 @@ class YellowYangtzeState(rt.State):
         self._d_leader_sites = self._d_leader_cells = self._d_empty_rivers = self._d_empty_land = None  # base.yaml:546
         self._d_chain_cells = self._d_rival_of = None  # base.yaml:546
         self._derived = None  # base.yaml:546
-        self.last_tile = s  # base.yaml:547
+        self.last_tile = rt.held(s)  # base.yaml:547
         self._derived = None  # base.yaml:547
         if (len(before) >= 2 and self.clashing(before)):  # base.yaml:548
             yield from self.war(s, before)  # base.yaml:552
-            self.last_tile = None  # base.yaml:553
+            self.last_tile = rt.held(None)  # base.yaml:553
             self._derived = None  # base.yaml:553
         else:
             here = self.chiefs_in(self.group_of(s))  # base.yaml:560
@@ -1474,7 +1475,7 @@ class YellowYangtzeState(rt.State):
         if (TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == MERCHANT and self.market):  # base.yaml:577; inlined kind_at (base.yaml:289)
             self.next_phase = PHASE_MARKET_PICK  # base.yaml:578
         elif (((TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == PEASANT and chain) and self.in_rack(self.current, PEASANT)) and self.chain_cells(s)):  # base.yaml:579; inlined kind_at (base.yaml:289)
-            self.last_peasant = s  # base.yaml:580
+            self.last_peasant = rt.held(s)  # base.yaml:580
             self._derived = None  # base.yaml:580
             self.next_phase = PHASE_PEASANT_CHAIN  # base.yaml:581
         else:

@@ -1,0 +1,251 @@
+"""The native build (docs/native.md): identical games, and never a stale build.
+
+The differential test plays every bundled rule set over seeded random games twice, here
+(interpreted, or native when the whole suite runs with RULEWRIGHT_NATIVE=1) and in a process
+on the other side, and compares digests of every move: the legal action texts in order, the
+state's to_json after it, and the end (scores, winners). The games also clone the state and
+restore it from its JSON as they go, so both paths are played natively too.
+
+Run as a script it prints those digests: `python tests/test_native.py RULESET PLAYERS SEEDS`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulewright
+from rulewright import native
+from rulewright.agents import RandomAgent, agent_seed
+from rulewright.compiler.paths import bundled_rulesets, checkout_root, generated_dir
+from rulewright.runtime.rng import derive_seed
+
+HERE = Path(__file__).resolve()
+SEEDS = 20  # seeded random games per rule set, each side (the issue's trial: 50 per game, below)
+MORE = {"china-cornett": 50, "china-schacht": 50, "mandarin": 20}  # the rule sets the issue measured
+MAX_MOVES = 3000
+
+
+def game_digests(ruleset: str, players: int, seeds: int) -> list[str]:
+    """One digest per game (seeds derive_seed(7, 0..seeds-1)), of every move's legal actions and
+    the state after it, and of the end. Every 7th move plays on a clone, every 31st on the state
+    restored from its JSON."""
+    game = rulewright.load(ruleset)
+    out = []
+    for index in range(seeds):
+        seed = derive_seed(7, index)
+        state = game.new_state(players, seed)
+        agent = RandomAgent(agent_seed(seed))
+        digest = hashlib.sha256(json.dumps(state.to_json(), sort_keys=True).encode())
+        while not state.terminal and state.moves < MAX_MOVES:
+            if state.moves % 7 == 3:
+                state = state.clone()
+            if state.moves % 31 == 5:
+                state = game.state_from_json(json.dumps(state.to_json()))
+            legal = state.legal_actions()
+            texts = [str(a) for a in legal]
+            action = legal[agent.rng.below(len(legal))]
+            state.apply(action)
+            digest.update("\n".join([*texts, "->", str(action)]).encode())
+            digest.update(json.dumps(state.to_json(), sort_keys=True).encode())
+        end = {"moves": state.moves, "terminal": state.terminal}
+        if state.terminal:
+            end |= {"scores": list(state.scores()), "winners": list(state.winners())}
+        digest.update(json.dumps(end, sort_keys=True).encode())
+        out.append(f"{state.moves}:{digest.hexdigest()[:32]}")
+    return out
+
+
+def _other_side(ruleset: str, players: int, seeds: int, native_side: bool) -> list[str]:
+    env = dict(os.environ, **{native.ENV: "1" if native_side else "0"})
+    done = subprocess.run([sys.executable, str(HERE), ruleset, str(players), str(seeds)],
+                          env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["native"] is native_side
+    digests: list[str] = result["digests"]
+    return digests
+
+
+@pytest.fixture(scope="session")
+def native_build() -> Path:
+    """The native build of the current sources (built here if there is none: about a minute)."""
+    return native.build().path
+
+
+def _cases() -> list[tuple[str, int, int]]:
+    cases = []
+    for ruleset, _ in bundled_rulesets():
+        players = rulewright.load(ruleset).info.players
+        cases.append((ruleset, players[0], MORE.get(ruleset, SEEDS)))
+        if ruleset == "china-schacht" and 4 in players:
+            cases.append((ruleset, 4, SEEDS))
+    return cases
+
+
+@pytest.mark.parametrize(("ruleset", "players", "seeds"), _cases())
+def test_native_games_are_the_interpreted_games(native_build: Path, ruleset: str, players: int,
+                                                seeds: int) -> None:
+    here_native = native.active_build() is not None
+    here = game_digests(ruleset, players, seeds)
+    there = _other_side(ruleset, players, seeds, native_side=not here_native)
+    assert len(here) == seeds
+    assert there == here
+
+
+def test_the_native_build_runs_compiled_code_only(native_build: Path) -> None:
+    """With RULEWRIGHT_NATIVE=1 every runtime and generated module comes from the build of the
+    current sources, none from a .py file."""
+    code = ("import sys, json, rulewright; rulewright.load('china-cornett'); rulewright.load('mandarin/money');"
+            "print(json.dumps({m: getattr(sys.modules[m], '__file__', None) for m in sys.modules "
+            "if m.startswith(('rulewright.runtime', 'rulewright.generated'))}))")
+    done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, **{native.ENV: "1"}),
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    files = json.loads(done.stdout)
+    assert {"rulewright.runtime.state", "rulewright.generated.china_cornett.base",
+            "rulewright.generated.mandarin.money", "rulewright.generated.mandarin.base"} <= set(files)
+    for module, file in files.items():
+        assert file is not None and Path(file).is_relative_to(native_build), module
+        assert file.endswith(native.EXT_SUFFIX), module
+    manifest = json.loads((native_build / native.MANIFEST).read_text())
+    assert manifest["key"] == native.current_sources().key
+    assert set(files) <= set(manifest["modules"])
+
+
+def test_nothing_native_is_written_next_to_the_sources(native_build: Path) -> None:
+    root = checkout_root()
+    assert root is not None
+    assert not native_build.is_relative_to(root / "runtime") and not native_build.is_relative_to(generated_dir())
+    for folder in (root / "runtime", generated_dir(), root / "api"):
+        assert not [p for p in folder.rglob("*") if p.suffix in (".so", ".pyd", ".c")], folder
+
+
+def _copy_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    runtime, generated = tmp_path / "runtime", tmp_path / "generated"
+    real_runtime, real_generated = native._source_folders()
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(real_runtime, runtime, ignore=ignore)
+    shutil.copytree(real_generated, generated, ignore=ignore)
+    monkeypatch.setattr(native, "_source_folders", lambda: (runtime, generated))
+    return runtime, generated
+
+
+@pytest.mark.parametrize("changed", ["generated/china_cornett/base.py", "runtime/rng.py", "generated/new_game/x.py"])
+def test_a_changed_source_refuses_the_build(native_build: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            changed: str) -> None:
+    """A build is found by the key of the exact sources: after any change to any of them (a
+    module edited, a module added) the build is not theirs and is refused, not used."""
+    copy = tmp_path / "src"
+    _copy_sources(copy, monkeypatch)
+    builds = tmp_path / "builds"
+    builds.mkdir()
+    monkeypatch.setenv(native.DIR_ENV, str(builds))
+    key = native.current_sources().key
+    assert key == native.current_sources().key  # the same sources, the same key
+    (builds / key).symlink_to(native_build)  # the build of these very sources
+    assert native.find_build() == builds / key
+    target = copy / changed
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target, "a") as f:
+        f.write("# changed\n")
+    assert native.current_sources().key != key
+    assert native.find_build() is None
+    package_path: list[str] = []
+    monkeypatch.setattr(native, "_active", None)
+    with pytest.raises(native.NativeBuildError, match="no native build for the current sources"):
+        native.activate(package_path)
+    assert package_path == [] and native.active_build() is None
+
+
+def test_the_key_covers_every_compiled_source_and_the_tools(native_build: Path) -> None:
+    sources = native.current_sources()
+    names = {name for name, _ in sources.files}
+    assert "rulewright/runtime/state.py" in names and "rulewright/generated/__init__.py" in names
+    for ruleset, _ in bundled_rulesets():
+        game, _, variant = ruleset.partition("/")
+        assert f"rulewright/generated/{game.replace('-', '_')}/{(variant or 'base').replace('-', '_')}.py" in names
+    assert native.find_build(sources) == native_build
+    assert native.build().reused  # built once per sources
+
+
+def test_no_build_is_one_clear_error_never_the_interpreted_modules(tmp_path: Path) -> None:
+    env = dict(os.environ, **{native.ENV: "1", native.DIR_ENV: str(tmp_path)})
+    command = Path(sys.executable).parent / "rulewright"  # the console script, as a person runs it
+    done = subprocess.run([command, "list"], env=env, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert done.stdout == ""
+    assert done.stderr.startswith("rulewright: error: no native build for the current sources")
+    assert "rulewright compile --native" in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+    done = subprocess.run([sys.executable, "-c", "import rulewright"], env=env, capture_output=True, text=True)
+    assert done.returncode != 0 and "no native build for the current sources" in done.stderr
+
+
+def test_a_failed_build_writes_nothing_and_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, generated = _copy_sources(tmp_path / "src", monkeypatch)
+    with open(generated / "china_cornett" / "base.py", "a") as f:
+        f.write("\nBROKEN: int = 'not a number'\n")
+    builds = tmp_path / "builds"
+    monkeypatch.setenv(native.DIR_ENV, str(builds))
+    with pytest.raises(native.NativeBuildError, match="the native build failed, nothing was written") as caught:
+        native.build(jobs=1)
+    assert any("china_cornett/base.py" in line and "error:" in line for line in caught.value.details)
+    assert [p.name for p in builds.iterdir()] == ["last-build.log"]
+
+
+@pytest.mark.parametrize("ruleset", [r for r, _ in bundled_rulesets()])
+def test_every_slot_of_a_generated_state_is_declared(ruleset: str) -> None:
+    """A class compiled by mypyc has only the attributes its body declares (`__slots__` alone
+    makes none): every slot a generated state class adds is annotated in the class too."""
+    import ast
+
+    game, _, variant = ruleset.partition("/")
+    path = generated_dir() / game.replace("-", "_") / f"{(variant or 'base').replace('-', '_')}.py"
+    (cls,) = [n for n in ast.parse(path.read_text()).body if isinstance(n, ast.ClassDef)]
+    slots = [n for n in cls.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "__slots__"]
+    assert slots, path
+    declared = {ast.unparse(n.target) for n in cls.body if isinstance(n, ast.AnnAssign)}
+    assert set(ast.literal_eval(slots[0].value)) <= declared
+
+
+def test_without_mypyc_the_build_says_what_it_needs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    find_spec = native.importlib.util.find_spec
+    monkeypatch.setattr(native.importlib.util, "find_spec", lambda name: None if name == "mypyc" else find_spec(name))
+    monkeypatch.setenv(native.DIR_ENV, str(tmp_path / "builds"))
+    monkeypatch.setattr(native, "find_build", lambda sources=None: None)
+    with pytest.raises(native.NativeBuildError, match="the native build needs mypyc, which comes with mypy"):
+        native.build()
+    assert not (tmp_path / "builds").exists()
+
+
+def test_compile_check_native_and_bench_native(native_build: Path) -> None:
+    run = [sys.executable, "-m", "rulewright"]
+    env = dict(os.environ, **{native.ENV: "0"})
+    done = subprocess.run([*run, "compile", "--check", "--native"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "native build up to date" in done.stdout
+    done = subprocess.run([*run, "bench", "--native", "--seconds", "0.3", "--json", "china-cornett"], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    (row,) = report["rulesets"]
+    assert row["ruleset"] == "china-cornett" and row["players"] == 2
+    assert row["interpreted"]["playouts"] > 0 and row["native"]["playouts"] > 0
+    assert row["ratio"] == round(row["native"]["playouts_per_sec"] / row["interpreted"]["playouts_per_sec"], 2)
+    done = subprocess.run([*run, "bench", "--native", "rules/nowhere.yaml"], env=env, capture_output=True,
+                          text=True)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+
+
+if __name__ == "__main__":
+    _ruleset, _players, _seeds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    print(json.dumps({"native": native.active_build() is not None,
+                      "digests": game_digests(_ruleset, _players, _seeds)}))

@@ -811,10 +811,9 @@ def apply_position(s: Scenario, state: State) -> str | None:
                 for i, v in values.items():
                     current[i] = v
                 setattr(state, name, current)
-    state._fields_set()  # (what is kept beside the fields, made again from them)
+    state._fields_set()  # (what the optimiser keeps, made again from the fields: docs/optimiser.md)
     state._legal_cache = None
     state._derived = None
-    state._drop_kept()  # (values the optimiser keeps between moves: compiler/passes/derived.py)
     state._pending = None  # a position is between moves: no seat is asked anything (docs/scenarios.md)
     if to_act is not None:
         try:

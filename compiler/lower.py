@@ -1239,9 +1239,9 @@ class _Lowerer:
                 kept = [Line(depth + more, code, s.span)
                         for more, code in bitmask.after_assign(self.plan, s, self.constant_values)]
                 if self.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
-                    return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *kept, *stale,
+                    return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *stale, *kept,
                                                           Line(depth, "self._derived = None", s.span)])
-                return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *kept, *stale])
+                return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *stale, *kept])
             case t.Let():
                 return self.statement(depth, lambda: self.let(s, depth))
             case t.CallEffect():

@@ -645,8 +645,10 @@ class State:
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
-        scenario's position): what generated code keeps beside them (a set of spots held as a bit
-        mask, the `bitmask` pass) is made again from them. Nothing to make by default."""
+        scenario's position, a test setting a field): what generated code keeps is made again
+        from them: the values kept between moves are forgotten (pass `derived`: rule code drops
+        exactly those an assignment makes stale), sets of spots held as bit masks are made again
+        (pass `bitmask`). Nothing to do by default."""
 
     def _setup(self) -> None:
         raise NotImplementedError
@@ -697,12 +699,6 @@ class State:
 
     def _copy_fields(self, other: Any) -> None:
         raise NotImplementedError
-
-    def _drop_kept(self) -> None:
-        """Forget the values kept between moves (generated where the optimiser keeps some:
-        compiler/passes/derived.py): called after fields are written from outside the rules (a
-        restored state, a scenario's position, a test setting a field), whose rule code drops
-        exactly the values an assignment makes stale."""
 
 
 def _origin(action: Action) -> Game | None:
@@ -1068,7 +1064,6 @@ class Game:
         state._fields_set()
         state._legal_cache = None
         state._derived = None
-        state._drop_kept()
         state._pending = None  # (a new game whose setup asks waits for that decision: not this one)
         try:
             broken = state.broken_invariants()

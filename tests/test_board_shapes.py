@@ -143,7 +143,7 @@ def test_laying_a_piece_twice_is_a_game_error_at_the_rule_line(tmp_path: Path) -
     path.write_text(text, encoding="utf-8")
     state: Any = rulewright.load_rules(path).new_state(players=2, seed=0)
     state.built = 4
-    state._drop_kept()  # (fields written from outside the rules: what was kept from them is stale)
+    state._fields_set()  # (fields written from outside the rules: what the optimiser kept is made again)
     laid = state.board.face_names[state.layout[0]]
     with pytest.raises(GameError, match=r"growing-wall.yaml:\d+.*already laid"):
         state.apply(f"lay {laid} at the left end")

@@ -45,7 +45,7 @@ def position(
         state.current = current
     state._fields_set()  # (fields set from outside the rules: what is kept beside them is made again)
     state._legal_cache = None
-    state._drop_kept()  # (fields written from outside the rules: what was kept from them is stale)
+    state._fields_set()  # (fields written from outside the rules: what the optimiser kept is made again)
     return state
 
 
@@ -184,7 +184,7 @@ def test_note_turning_back_creates_new_alignments() -> None:
     assert state.board.count_lines(5, [s for s, m in enumerate(state.marker) if m == FACE_DOWN]) == 1
     state.roll = 5
     state._legal_cache = None
-    state._drop_kept()
+    state._fields_set()
     assert "prospect F1-F2-F3-F4-F5" in texts(state)
 
 
@@ -317,7 +317,7 @@ def test_game_ends_when_every_region_is_emptied_and_most_gold_wins() -> None:
     mountain = region(state, "mountain", spot)
     position(state, face_down=[spot], gold_side=[s for s in mountain if s != spot], roll=1, current=1)
     state.gold = [40, 40]
-    state._drop_kept()
+    state._fields_set()
     # seat 2 (rivers) turns A4, the last of his river and of seat 1's mountain: both are his
     # by default (his own sector is completed at the same time)
     state.apply(f"prospect {spot}")

@@ -79,7 +79,7 @@ def test_visibility_owner_shown_if_and_hidden_items() -> None:
     game = rulewright.load_rules(GAMES / "tile-bag.yaml")
     state: Any = game.new_state(players=2, seed=3)
     state.hand = [frozenset({0}), frozenset({5})]
-    state._drop_kept()  # (fields written from outside the rules: what was kept from them is stale)
+    state._fields_set()  # (fields written from outside the rules: what the optimiser kept is made again)
     mine = state.observation(0)["fields"]
     assert mine["hand"] == [["tile1"], None], "each player sees only his own hand"
     opened = game.new_state(players=2, seed=3, options={"open_hands": "open"})
@@ -119,12 +119,12 @@ def test_road_chains_cut_a_branching_network(chains: str, points: int) -> None:
     game = rulewright.load_rules(GAMES / "road-network.yaml")
     state: Any = game.new_state(players=2, seed=1, options={"chains": chains})
     state.owner = [[0]] * 10
-    state._drop_kept()  # (fields written from outside the rules: what was kept from them is stale)
+    state._fields_set()  # (fields written from outside the rules: what the optimiser kept is made again)
     # the longest path takes two arms and N2 (7); the third arm is a chain of its own only
     # when chains are cut longest first
     assert state.score_terms(0)["chains"] == points
     state.owner = [[0], [0], [0], [0], [0], [0], [1], [2], [1], [1]]
-    state._drop_kept()
+    state._fields_set()
     # N1-N2-N3-N4 and N2-S1-S2: the longest, S2-S1-N2-N3-N4 (5), leaves only N1; under best,
     # N1-N2-N3-N4 holds N1 and scores twice (8), more than the 5 without it
     assert state.score_terms(0)["chains"] == (4 if chains == "best" else 5)
@@ -134,7 +134,7 @@ def test_the_tie_break_decides_between_equal_scores() -> None:
     game = rulewright.load_rules(GAMES / "road-network.yaml")
     state: Any = game.new_state(players=2, seed=2)
     state.owner = [[0], [1], [0], [1], [0], [1], [0], [2], [0], [1]]
-    state._drop_kept()
+    state._fields_set()
     state.terminal = True
     assert state.scores()[0] == state.scores()[1]
     red_holder = [p for p in (0, 1) if 0 in state.drawn[p]]

@@ -148,7 +148,7 @@ def test_a_tile_fallen_plain_side_up_is_hidden_from_everyone() -> None:
     # "Elle ne doivent PAS être retournées avant la fin de la vente."
     state = BASE.new_state(players=3, seed=2)
     state.out, state.plain = (5, 30), frozenset({5})
-    state._drop_kept()  # (fields written from outside the rules: what was kept from them is stale)
+    state._fields_set()  # (fields written from outside the rules: what the optimiser kept is made again)
     for p in range(3):
         assert state.observation(p)["fields"]["out"] == ["hidden", "tile31"]
     assert "plain" not in state.observation(0)["fields"]

@@ -166,14 +166,14 @@ def test_the_tie_break_compares_lists_item_by_item_and_deciding_is_the_actor() -
     state: Any = game.new_state(players=2, seed=5)
     state.points = [(3, 1, 1, 2), (1, 2, 1, 1), (0, 0, 0, 0)][:2]
     state.leaders = ()
-    state._drop_kept()  # (fields written from outside the rules: what was kept from them is stale)
+    state._fields_set()  # (fields written from outside the rules: what the optimiser kept is made again)
     assert state._tie_break(0) == (1, 1, 2, 3, 0) and state._tie_break(1) == (1, 1, 1, 2, 0)
     state.terminal = True
     assert state.winners() == [0], "both weakest 1; second weakest 1 against 1; third 2 against 1"
     # a revolt: the defender decides, and `deciding` is he
     state = game.new_state(players=2, seed=5)
     state.leaders = ((1, 1, 7),)
-    state._drop_kept()
+    state._fields_set()
     spot = state.board.labels[8]
     assert state.board.labels[7] in [state.board.labels[n] for n in state.board.neighbours[8]]
     state._legal_cache = None

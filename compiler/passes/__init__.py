@@ -32,6 +32,7 @@ class Plan:
     empty plan is the unoptimised program."""
 
     passes: tuple[str, ...] = ()  # the passes that ran, in the order they ran
+    enabled: frozenset[str] = frozenset()  # the passes that run (one defers to another that will)
     # -- each pass's decisions, one field per pass, below this line --
     # derived: the definitions kept between moves, each with what it reads (compiler/passes/reads.py)
     derived: tuple[tuple[str, Reads], ...] = ()
@@ -50,10 +51,10 @@ class Pass(Protocol):
 PASSES: dict[str, str] = {
     "inline": "small definitions written where they are called, not called as methods",
     "hoist": "work that does not change from item to item done once, before the loop",
-    "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
-    "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
     "bitmask": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "
                "counts and all/any of them read it",
+    "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
+    "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
 }
 ALL: frozenset[str] = frozenset(PASSES)
@@ -66,7 +67,7 @@ def known(names: Iterable[str]) -> list[str]:
 
 def optimise(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> tuple[t.TypedProgram, Plan]:
     """Run the enabled passes, in their fixed order (PASSES), over a checked program."""
-    plan = Plan()
+    plan = Plan(enabled=enabled)
     for name in PASSES:
         if name not in enabled:
             continue

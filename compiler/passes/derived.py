@@ -13,7 +13,7 @@ The decision (`Plan.derived`) names each kept definition and what it reads
 (compiler/passes/reads.py); lowering (compiler/lower.py) gives each a slot of the state,
 `_d_<name>` (a value, or a dict by arguments), None while stale: every assignment to a field
 drops the kept values that read it, a new phase or turn drops those that read the seat to act,
-and anything written from outside the rules drops them all (`_drop_kept`).
+and anything written from outside the rules drops them all (`_fields_set`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from .. import typed as t
 from . import Plan
+from .bitmask import masked_call, masked_comprehension
 from .reads import analyse
 
 # The searches of the runtime: a call walks a list, a region or the board.
@@ -36,15 +37,20 @@ PLAIN = frozenset({"int", "bool", "entity", "enum"})
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     deps = analyse(program)
-    kept = tuple((d.name, deps.defines[d.name]) for d in program.defines if worth_keeping(d))
+    defines = {d.name: d for d in program.defines}
+    constants = {name: value for name, value, _ in program.tables.constants}
+    kept = tuple((d.name, deps.defines[d.name]) for d in program.defines
+                 if worth_keeping(d, plan, defines, constants))
     return program, replace(plan, derived=kept)
 
 
-def worth_keeping(d: t.Define) -> bool:
-    """Whether a definition loops (see the module's doc) and can be kept in a slot."""
+def worth_keeping(d: t.Define, plan: Plan, defines: dict[str, t.Define], constants: dict[str, int]) -> bool:
+    """Whether a definition loops (see the module's doc) and can be kept in a slot. A loop the
+    `bitmask` pass (which runs before) turns into a few operations on a mask is no loop."""
     if d.ty.kind in ("none", "optional", "any") or any(p.ty.kind not in PLAIN for p in d.params):
         return False
-    return any(isinstance(x, t.Comprehension) or isinstance(x, t.Builtin) and x.func in SEARCHES
+    return any(isinstance(x, t.Comprehension) and masked_comprehension(plan, x, constants) is None
+               or isinstance(x, t.Builtin) and x.func in SEARCHES and masked_call(plan, x, defines, constants) is None
                for x in _nodes(d.body))
 
 

@@ -40,6 +40,7 @@ from dataclasses import replace
 from .. import typed as t
 from ..types import Ty
 from . import Plan
+from .derived import worth_keeping
 from .rewrite import (
     Names,
     can_fail,
@@ -59,14 +60,15 @@ _OPPOSITE = {"in": "not in", "not in": "in", "==": "!=", "!=": "=="}
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     try:
-        return Inliner(program).program(), plan
+        return Inliner(program, plan).program(), plan
     except RecursionError:  # (nesting is limited by the parser; even so) the program as it is, not optimised
         return program, plan
 
 
 class Inliner:
-    def __init__(self, program: t.TypedProgram) -> None:
+    def __init__(self, program: t.TypedProgram, plan: Plan) -> None:
         self.typed = program
+        self.plan = plan
         self.defines = {d.name: d for d in program.defines}
         self.names = Names(program)
         self.bodies: dict[str, t.Expr] = {}  # each definition's body, with the calls inside it inlined
@@ -89,6 +91,8 @@ class Inliner:
     def small(self, d: t.Define, body: t.Expr) -> bool:
         if d.cached or size(body) > SMALL:
             return False
+        if "derived" in self.plan.enabled and worth_keeping(d, self.plan, self.defines, {}):
+            return False  # pass `derived` keeps its value between moves: cheaper than computing it where called
         if any(isinstance(n, t.DefineCall) for n in nodes(body)):
             return False  # calls a definition that is not small: its work is only known there
         if any(isinstance(n, t.Collection) and not n.items for n in nodes(body)):

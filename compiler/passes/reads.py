@@ -14,7 +14,7 @@ entity is a list changed item by item by assignments, and built-in functions cha
 ones that draw chance change the random generator only, and only effects may use them). Beyond
 rule code, the runtime and the tools write fields wholesale: a new game's field inits, a state
 read back (`state_from_json`), a scenario's position, a test setting a field; each of those
-forgets every value kept (`State._drop_kept`, generated), so what this analysis finds is all
+forgets every value kept (`State._fields_set`, generated), so what this analysis finds is all
 that can change a kept value's inputs between two of its uses.
 """
 

@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/two-player.yaml  sha256:011a15bae84e893c
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once, bitmask, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, end_once, action_tables.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -110,7 +110,27 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
-        self._drop_kept()
+        self._d_laid = None  # (kept between moves: nothing yet)
+        self._d_provinces_laid = None  # (kept between moves: nothing yet)
+        self._d_mongols_laid = None  # (kept between moves: nothing yet)
+        self._d_face_regions = None  # (kept between moves: nothing yet)
+        self._d_single_spaces = None  # (kept between moves: nothing yet)
+        self._d_wall_provinces = None  # (kept between moves: nothing yet)
+        self._d_open_provinces = None  # (kept between moves: nothing yet)
+        self._d_double_partners = None  # (kept between moves: nothing yet)
+        self._d_double_spaces = None  # (kept between moves: nothing yet)
+        self._d_tower_spaces = None  # (kept between moves: nothing yet)
+        self._d_full = None  # (kept between moves: nothing yet)
+        self._d_wall_complete = None  # (kept between moves: nothing yet)
+        self._d_card_provinces = None  # (kept between moves: nothing yet)
+        self._d_held = None  # (kept between moves: nothing yet)
+        self._d_sections = None  # (kept between moves: nothing yet)
+        self._d_mongol_held = None  # (kept between moves: nothing yet)
+        self._d_tower_in = None  # (kept between moves: nothing yet)
+        self._d_attacked = None  # (kept between moves: nothing yet)
+        self._d_mongol_loss = None  # (kept between moves: nothing yet)
+        self._d_neutral_spaces = None  # (kept between moves: nothing yet)
+        self._kept_end = None  # (kept between moves: nothing yet)
         # rules/chang-cheng/base.yaml:279
         self.layout = ()
         # rules/chang-cheng/base.yaml:283
@@ -179,31 +199,6 @@ class ChangChengTwoPlayerState(ChangChengState):
         self.events = frozenset()
         # rules/chang-cheng/two-player.yaml:27
         self.neutral_singles = 12
-        self._drop_kept()  # (what the inits computed from fields not all set yet)
-
-    def _drop_kept(self) -> None:
-        """Forget every value kept between moves: the fields were written from outside the rules."""
-        self._d_laid = None
-        self._d_provinces_laid = None
-        self._d_mongols_laid = None
-        self._d_face_regions = None
-        self._d_single_spaces = None
-        self._d_wall_provinces = None
-        self._d_open_provinces = None
-        self._d_double_partners = None
-        self._d_double_spaces = None
-        self._d_tower_spaces = None
-        self._d_full = None
-        self._d_wall_complete = None
-        self._d_card_provinces = None
-        self._d_held = None
-        self._d_sections = None
-        self._d_mongol_held = None
-        self._d_tower_in = None
-        self._d_attacked = None
-        self._d_mongol_loss = None
-        self._d_neutral_spaces = None
-        self._kept_end = None
 
     def _prepare(self) -> rt.Steps:
         """`setup:`, before the first turn."""
@@ -550,7 +545,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("procedures.check_protection")
         rt.spend(self, 67804, 'rules/chang-cheng/base.yaml:555')  # base.yaml:555
-        due = [r for r in self.provinces_laid() if ((not self.protected[r] and r in self.board.regions_touching(built, PROVINCE)) and all(self.block_at[s2] != EMPTY for s2 in self.board.region_spots[r]))]  # base.yaml:557; inlined full (base.yaml:468)
+        due = [r for r in self.provinces_laid() if ((not self.protected[r] and r in self.board.regions_touching(built, PROVINCE)) and self.full(r))]  # base.yaml:557
         if (len(due) == 2 and self.opt_protection_order == BUILDER_CHOOSES):  # base.yaml:558
             for scored_first in (yield rt.Ask(self.current, 'scored_first', due, 'rules/chang-cheng/base.yaml:559')):  # base.yaml:559
                 yield from self.protect(scored_first)  # base.yaml:560
@@ -777,6 +772,32 @@ class ChangChengTwoPlayerState(ChangChengState):
         other._d_mongol_loss = self._d_mongol_loss
         other._d_neutral_spaces = self._d_neutral_spaces
         other._kept_end = self._kept_end
+
+    def _fields_set(self) -> None:
+        """The fields were set from outside the rules (the setup's inits, a saved state read, a
+        scenario's position): the values kept between moves are forgotten, what is kept beside
+        the fields is made again."""
+        self._d_laid = None
+        self._d_provinces_laid = None
+        self._d_mongols_laid = None
+        self._d_face_regions = None
+        self._d_single_spaces = None
+        self._d_wall_provinces = None
+        self._d_open_provinces = None
+        self._d_double_partners = None
+        self._d_double_spaces = None
+        self._d_tower_spaces = None
+        self._d_full = None
+        self._d_wall_complete = None
+        self._d_card_provinces = None
+        self._d_held = None
+        self._d_sections = None
+        self._d_mongol_held = None
+        self._d_tower_in = None
+        self._d_attacked = None
+        self._d_mongol_loss = None
+        self._d_neutral_spaces = None
+        self._kept_end = None
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:94cf85ca196878e1
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once, bitmask, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -53,7 +53,23 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
-        self._drop_kept()
+        self._d_palaces_in = None  # (kept between moves: nothing yet)
+        self._d_palaces_total = None  # (kept between moves: nothing yet)
+        self._d_emissaries_of = None  # (kept between moves: nothing yet)
+        self._d_emissary_room = None  # (kept between moves: nothing yet)
+        self._d_province_points = None  # (kept between moves: nothing yet)
+        self._d_leads_emissaries = None  # (kept between moves: nothing yet)
+        self._d_alliance_points = None  # (kept between moves: nothing yet)
+        self._d_chains_of = None  # (kept between moves: nothing yet)
+        self._d_chain_points = None  # (kept between moves: nothing yet)
+        self._d_payments = None  # (kept between moves: nothing yet)
+        self._d_all_payments = None  # (kept between moves: nothing yet)
+        self._d_open_spaces = None  # (kept between moves: nothing yet)
+        self._d_can_place = None  # (kept between moves: nothing yet)
+        self._d_face_down_in = None  # (kept between moves: nothing yet)
+        self._d_tiles_of = None  # (kept between moves: nothing yet)
+        self._d_most_tiles = None  # (kept between moves: nothing yet)
+        self._kept_end = None  # (kept between moves: nothing yet)
         # rules/china-schacht/base.yaml:191
         self.palace_of = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/base.yaml:197
@@ -94,28 +110,6 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         self.tile_shown = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/bonus-tiles.yaml:24
         self.tiles = [() for _ in range(self.num_seats)]
-        self._drop_kept()  # (what the inits computed from fields not all set yet)
-
-    def _drop_kept(self) -> None:
-        """Forget every value kept between moves: the fields were written from outside the rules."""
-        self._d_palaces_in = None
-        self._d_palaces_total = None
-        self._d_empty = None
-        self._d_emissaries_of = None
-        self._d_emissary_room = None
-        self._d_province_points = None
-        self._d_leads_emissaries = None
-        self._d_alliance_points = None
-        self._d_chains_of = None
-        self._d_chain_points = None
-        self._d_payments = None
-        self._d_all_payments = None
-        self._d_open_spaces = None
-        self._d_can_place = None
-        self._d_face_down_in = None
-        self._d_tiles_of = None
-        self._d_most_tiles = None
-        self._kept_end = None
 
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
@@ -173,7 +167,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             row1 = table.get(key0)
             if row1 is None:
                 row1 = table[key0] = [None] * len(self.board.spots)
-            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if ((once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not any(self.covered[s2] for r2 in (self.board.region_of[PROVINCE][s],) for s2 in self.board.region_spots[r2]))]:  # rules/china-schacht/bonus-tiles.yaml:77
+            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if ((once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not self.face_down_in(self.board.region_of[PROVINCE][s]))]:  # rules/china-schacht/bonus-tiles.yaml:77
                 action = row1[space]
                 if action is None:
                     action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
@@ -185,7 +179,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('reveal') or self.board.action_table('reveal', len(self.board.region_names) + 1)
-        for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (any(self.covered[s2] for s2 in self.board.region_spots[r]) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:84
+        for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (self.face_down_in(r) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:84
             action = table[province_at]
             if action is None:
                 action = table[province_at] = rt.Action('reveal', (province_at,), self._action_text)
@@ -362,7 +356,6 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
-        other._d_empty = self._d_empty
         other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
@@ -378,6 +371,28 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         other._d_tiles_of = self._d_tiles_of
         other._d_most_tiles = self._d_most_tiles
         other._kept_end = self._kept_end
+
+    def _fields_set(self) -> None:
+        """The fields were set from outside the rules (the setup's inits, a saved state read, a
+        scenario's position): the values kept between moves are forgotten, what is kept beside
+        the fields is made again."""
+        self._d_palaces_in = None
+        self._d_palaces_total = None
+        self._d_emissaries_of = None
+        self._d_emissary_room = None
+        self._d_province_points = None
+        self._d_leads_emissaries = None
+        self._d_alliance_points = None
+        self._d_chains_of = None
+        self._d_chain_points = None
+        self._d_payments = None
+        self._d_all_payments = None
+        self._d_open_spaces = None
+        self._d_can_place = None
+        self._d_face_down_in = None
+        self._d_tiles_of = None
+        self._d_most_tiles = None
+        self._kept_end = None
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once, bitmask, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -134,24 +134,55 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self.opt_final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
         self.opt_post_empty = ('turn_province', 'both_provinces').index(self.options['post_empty'])
 
-    def _drop_kept(self) -> None:
-        """Forget every value kept between moves: the fields were written from outside the rules."""
-        self._d_palaces_in = None
-        self._d_palaces_total = None
-        self._d_empty = None
-        self._d_emissaries_of = None
-        self._d_emissary_room = None
-        self._d_province_points = None
-        self._d_leads_emissaries = None
-        self._d_alliance_points = None
-        self._d_chains_of = None
-        self._d_chain_points = None
-        self._d_payments = None
-        self._d_all_payments = None
-        self._d_open_spaces = None
-        self._d_can_place = None
-        self._d_two_colours = None
-        self._kept_end = None
+    def _setup(self) -> None:
+        rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
+        self._d_palaces_in = None  # (kept between moves: nothing yet)
+        self._d_palaces_total = None  # (kept between moves: nothing yet)
+        self._d_emissaries_of = None  # (kept between moves: nothing yet)
+        self._d_emissary_room = None  # (kept between moves: nothing yet)
+        self._d_province_points = None  # (kept between moves: nothing yet)
+        self._d_leads_emissaries = None  # (kept between moves: nothing yet)
+        self._d_alliance_points = None  # (kept between moves: nothing yet)
+        self._d_chains_of = None  # (kept between moves: nothing yet)
+        self._d_chain_points = None  # (kept between moves: nothing yet)
+        self._d_payments = None  # (kept between moves: nothing yet)
+        self._d_all_payments = None  # (kept between moves: nothing yet)
+        self._d_open_spaces = None  # (kept between moves: nothing yet)
+        self._d_can_place = None  # (kept between moves: nothing yet)
+        self._d_two_colours = None  # (kept between moves: nothing yet)
+        self._kept_end = None  # (kept between moves: nothing yet)
+        # rules/china-schacht/base.yaml:191
+        self.palace_of = [() for _ in range(len(self.board.spots))]
+        # rules/china-schacht/base.yaml:197
+        self.emissaries = [() for _ in range(len(self.board.region_names))]
+        # rules/china-schacht/base.yaml:204
+        self.scored = [False for _ in range(len(self.board.region_names))]
+        # rules/china-schacht/base.yaml:210
+        self.palaces_left = [20 for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:215
+        self.emissaries_left = [8 for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:221
+        self.score = [0 for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:228
+        self.hand = [() for _ in range(self.num_seats)]
+        # rules/china-schacht/base.yaml:234
+        self.deck = ()
+        # rules/china-schacht/base.yaml:240
+        self.face_up = ()
+        # rules/china-schacht/base.yaml:244
+        self.discard = ()
+        # rules/china-schacht/base.yaml:248
+        self.exhausted = 0
+        # rules/china-schacht/base.yaml:252
+        self.end_announced = False
+        # rules/china-schacht/base.yaml:256
+        self.finished = False
+        # rules/china-schacht/base.yaml:260
+        self.here = ()
+        # rules/china-schacht/base.yaml:265
+        self.placed = 0
+        # rules/china-schacht/base.yaml:270
+        self.was_empty = False
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
@@ -203,9 +234,9 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self.start_at(space)  # border-quarrels.yaml:141
         self.pay(cards)  # border-quarrels.yaml:142
         self.palace_of[space] = (self.current,)  # border-quarrels.yaml:143
-        self._d_palaces_in = self._d_palaces_total = self._d_empty = self._d_emissary_room = None  # border-quarrels.yaml:143
-        self._d_province_points = self._d_chains_of = self._d_chain_points = self._d_open_spaces = None  # border-quarrels.yaml:143
-        self._d_can_place = self._kept_end = None  # border-quarrels.yaml:143
+        self._d_palaces_in = self._d_palaces_total = self._d_emissary_room = self._d_province_points = None  # border-quarrels.yaml:143
+        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # border-quarrels.yaml:143
+        self._kept_end = None  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
         self._d_can_place = self._kept_end = None  # border-quarrels.yaml:144
         for r in self.board.regions_at[PROVINCE][space]:  # border-quarrels.yaml:149; inlined provinces_at (border-quarrels.yaml:112)
@@ -223,8 +254,8 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
-        self._d_empty = self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = None  # base.yaml:403
-        self._d_alliance_points = self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:403
+        self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = self._d_alliance_points = None  # base.yaml:403
+        self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._d_can_place = self._kept_end = None  # base.yaml:404
         self.next_piece()  # base.yaml:405
@@ -257,16 +288,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def open_to(self, rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:128
-        return (any(r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) for r in rs) and not ((self.here and self.opt_post_empty == BOTH_PROVINCES) and any((not self.emissaries[r] and sum(1 for s3 in self.board.region_spots[r] if not (not self.palace_of[s3])) == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
-
-    def start_placing(self, r: int) -> None:
-        # rules/china-schacht/base.yaml:451
-        if self.trace is not None:
-            self.trace.append("procedures.start_placing")
-        if not self.here:  # base.yaml:452
-            self.here = rt.held((r,))  # base.yaml:453
-            self._d_open_spaces = None  # base.yaml:453
-            self.was_empty = (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
+        return (any(r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) for r in rs) and not ((self.here and self.opt_post_empty == BOTH_PROVINCES) and any(self.empty(r) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338)
 
     def start_at(self, s: int) -> None:
         # rules/china-schacht/border-quarrels.yaml:155
@@ -276,13 +298,13 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             self.start_placing(self.board.region_of[PROVINCE][s])  # border-quarrels.yaml:161; inlined province_of (base.yaml:284)
         elif not self.here:  # border-quarrels.yaml:162
             if self.opt_post_empty == TURN_PROVINCE:  # border-quarrels.yaml:163
-                self.here = tuple([r for r in self.board.regions_at[PROVINCE][s] if not (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0)])  # border-quarrels.yaml:164; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
+                self.here = tuple([r for r in self.board.regions_at[PROVINCE][s] if not self.empty(r)])  # border-quarrels.yaml:164; inlined provinces_at (border-quarrels.yaml:112)
                 self._d_open_spaces = None  # border-quarrels.yaml:164
                 self.was_empty = not self.here  # border-quarrels.yaml:165
             else:
                 self.here = tuple(self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:167; inlined provinces_at (border-quarrels.yaml:112)
                 self._d_open_spaces = None  # border-quarrels.yaml:167
-                self.was_empty = any((not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0) for r in self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:168; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
+                self.was_empty = any(self.empty(r) for r in self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:168; inlined provinces_at (border-quarrels.yaml:112)
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -319,7 +341,6 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
-        other._d_empty = self._d_empty
         other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
@@ -333,6 +354,26 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         other._d_can_place = self._d_can_place
         other._d_two_colours = self._d_two_colours
         other._kept_end = self._kept_end
+
+    def _fields_set(self) -> None:
+        """The fields were set from outside the rules (the setup's inits, a saved state read, a
+        scenario's position): the values kept between moves are forgotten, what is kept beside
+        the fields is made again."""
+        self._d_palaces_in = None
+        self._d_palaces_total = None
+        self._d_emissaries_of = None
+        self._d_emissary_room = None
+        self._d_province_points = None
+        self._d_leads_emissaries = None
+        self._d_alliance_points = None
+        self._d_chains_of = None
+        self._d_chain_points = None
+        self._d_payments = None
+        self._d_all_payments = None
+        self._d_open_spaces = None
+        self._d_can_place = None
+        self._d_two_colours = None
+        self._kept_end = None
 
 
 GAME = rt.Game(

@@ -4,7 +4,7 @@
 #   rules/china-schacht/bonus-tiles.yaml  sha256:94cf85ca196878e1
 #   rules/china-schacht/fortifications-bonus-tiles.yaml  sha256:381c843594446038
 # Change the rules and run `rulewright compile china-schacht/fortifications-bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once, bitmask, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/fortifications-bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ PALACE_MAY_FOLLOW: Final = 2  # fortification_in_empty: choices of option `forti
 class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
     """A position of China."""
 
-    __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d_palace_award', '_d_chain_bonus')
+    __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d_empty', '_d_palace_award', '_d_chain_bonus')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('palace_of', 'spot', 'list', 'player', (), 'all', ''),
         rt.FieldInfo('emissaries', 'region', 'list', 'player', (), 'all', ''),
@@ -73,6 +73,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
     fortifications_left: list[int]
     fortified: list[bool]
     fortified_here: Sequence[int]
+    _d_empty: dict[int, bool] | None
     _d_palace_award: dict[tuple[int, int], int] | None
     _d_chain_bonus: dict[int, Sequence[int]] | None
 
@@ -82,7 +83,26 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
-        self._drop_kept()
+        self._d_palaces_in = None  # (kept between moves: nothing yet)
+        self._d_palaces_total = None  # (kept between moves: nothing yet)
+        self._d_empty = None  # (kept between moves: nothing yet)
+        self._d_emissaries_of = None  # (kept between moves: nothing yet)
+        self._d_emissary_room = None  # (kept between moves: nothing yet)
+        self._d_province_points = None  # (kept between moves: nothing yet)
+        self._d_palace_award = None  # (kept between moves: nothing yet)
+        self._d_leads_emissaries = None  # (kept between moves: nothing yet)
+        self._d_alliance_points = None  # (kept between moves: nothing yet)
+        self._d_chains_of = None  # (kept between moves: nothing yet)
+        self._d_chain_bonus = None  # (kept between moves: nothing yet)
+        self._d_chain_points = None  # (kept between moves: nothing yet)
+        self._d_payments = None  # (kept between moves: nothing yet)
+        self._d_all_payments = None  # (kept between moves: nothing yet)
+        self._d_open_spaces = None  # (kept between moves: nothing yet)
+        self._d_can_place = None  # (kept between moves: nothing yet)
+        self._d_face_down_in = None  # (kept between moves: nothing yet)
+        self._d_tiles_of = None  # (kept between moves: nothing yet)
+        self._d_most_tiles = None  # (kept between moves: nothing yet)
+        self._kept_end = None  # (kept between moves: nothing yet)
         # rules/china-schacht/base.yaml:191
         self.palace_of = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/base.yaml:197
@@ -129,30 +149,6 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self.tile_shown = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/bonus-tiles.yaml:24
         self.tiles = [() for _ in range(self.num_seats)]
-        self._drop_kept()  # (what the inits computed from fields not all set yet)
-
-    def _drop_kept(self) -> None:
-        """Forget every value kept between moves: the fields were written from outside the rules."""
-        self._d_palaces_in = None
-        self._d_palaces_total = None
-        self._d_empty = None
-        self._d_emissaries_of = None
-        self._d_emissary_room = None
-        self._d_province_points = None
-        self._d_palace_award = None
-        self._d_leads_emissaries = None
-        self._d_alliance_points = None
-        self._d_chains_of = None
-        self._d_chain_bonus = None
-        self._d_chain_points = None
-        self._d_payments = None
-        self._d_all_payments = None
-        self._d_open_spaces = None
-        self._d_can_place = None
-        self._d_face_down_in = None
-        self._d_tiles_of = None
-        self._d_most_tiles = None
-        self._kept_end = None
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
@@ -256,6 +252,22 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self.next_piece()  # base.yaml:390
         self._trigger_take_tile()
 
+    def _do_send(self, cards: Sequence[int], province_to: int) -> None:
+        # rules/china-schacht/base.yaml:391: send
+        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        if self.trace is not None:
+            self.trace.append("actions.send")
+        self.start_placing(province_to)  # base.yaml:401
+        self.pay(cards)  # base.yaml:402
+        if len(self.emissaries[province_to]) > 16:
+            rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
+        self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
+        self._d_empty = self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = None  # base.yaml:403
+        self._d_alliance_points = self._d_can_place = self._kept_end = None  # base.yaml:403
+        self.emissaries_left[self.current] -= 1  # base.yaml:404
+        self._d_can_place = self._kept_end = None  # base.yaml:404
+        self.next_piece()  # base.yaml:405
+
     def _do_fortify(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
@@ -293,7 +305,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
             kept = self._d_empty = {}
         elif r in kept:
             return kept[r]
-        value: bool = ((not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0) and not any(self.fortified[s] for s in self.board.region_spots[r]))  # fortifications.yaml:46
+        value: bool = ((not self.emissaries[r] and self.palaces_total(r) == 0) and not any(self.fortified[s] for s in self.board.region_spots[r]))  # fortifications.yaml:46
         kept[r] = value
         return value
 
@@ -315,7 +327,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
             kept = self._d_chains_of = {}
         elif p in kept:
             return kept[p]
-        value: Sequence[Sequence[int]] = (self.board.best_road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, [s2 for s2 in self.board.spots if (self.fortified[s2] and p in self.palace_of[s2])]) if self.opt_chain_cut == BEST else self.board.road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321
+        value: Sequence[Sequence[int]] = (self.board.best_road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.chain_bonus(p)) if self.opt_chain_cut == BEST else self.board.road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321
         kept[p] = value
         return value
 
@@ -353,15 +365,6 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
     def on_fortification(self, p: int, s: int) -> bool:
         # rules/china-schacht/fortifications.yaml:51
         return (self.fortified[s] and p in self.palace_of[s])  # fortifications.yaml:51
-
-    def start_placing(self, r: int) -> None:
-        # rules/china-schacht/base.yaml:451
-        if self.trace is not None:
-            self.trace.append("procedures.start_placing")
-        if not self.here:  # base.yaml:452
-            self.here = rt.held((r,))  # base.yaml:453
-            self._d_open_spaces = None  # base.yaml:453
-            self.was_empty = self.empty(r)  # base.yaml:454
 
     def _tie_break(self, player: int) -> int:
         # rules/china-schacht/fortifications.yaml:106: among players tied on score, the higher value wins
@@ -417,6 +420,31 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         other._d_tiles_of = self._d_tiles_of
         other._d_most_tiles = self._d_most_tiles
         other._kept_end = self._kept_end
+
+    def _fields_set(self) -> None:
+        """The fields were set from outside the rules (the setup's inits, a saved state read, a
+        scenario's position): the values kept between moves are forgotten, what is kept beside
+        the fields is made again."""
+        self._d_palaces_in = None
+        self._d_palaces_total = None
+        self._d_empty = None
+        self._d_emissaries_of = None
+        self._d_emissary_room = None
+        self._d_province_points = None
+        self._d_palace_award = None
+        self._d_leads_emissaries = None
+        self._d_alliance_points = None
+        self._d_chains_of = None
+        self._d_chain_bonus = None
+        self._d_chain_points = None
+        self._d_payments = None
+        self._d_all_payments = None
+        self._d_open_spaces = None
+        self._d_can_place = None
+        self._d_face_down_in = None
+        self._d_tiles_of = None
+        self._d_most_tiles = None
+        self._kept_end = None
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

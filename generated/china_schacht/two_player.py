@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once, bitmask, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_emperor_placement', 'opt_joker_kept', 'opt_kept_at_reshuffle', 'opt_special_exchange', 'opt_emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d_open_provinces', '_d_kept_of', '_d_emperor_payments', '_d_emperor_can_build', '_d_emperor_can_send', '_d_emperor_occupied', '_d_emperor_provinces')
+    __slots__ = ('opt_emperor_placement', 'opt_joker_kept', 'opt_kept_at_reshuffle', 'opt_special_exchange', 'opt_emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d_open_provinces', '_d_kept_of', '_d_emperor_payments', '_d_emperor_can_build', '_d_emperor_occupied', '_d_emperor_provinces')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('emperor_cards', None, 'list', 'colour', (), 'all', ''),
         rt.FieldInfo('kept', 'player', 'list', 'colour', (), 'all', ''),
@@ -88,7 +88,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     _d_kept_of: dict[tuple[int, int], int] | None
     _d_emperor_payments: dict[int, Sequence[Sequence[int]]] | None
     _d_emperor_can_build: dict[int, bool] | None
-    _d_emperor_can_send: dict[int, bool] | None
     _d_emperor_occupied: Sequence[int] | None
     _d_emperor_provinces: Sequence[int] | None
 
@@ -103,7 +102,26 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
-        self._drop_kept()
+        self._d_palaces_in = None  # (kept between moves: nothing yet)
+        self._d_palaces_total = None  # (kept between moves: nothing yet)
+        self._d_emissaries_of = None  # (kept between moves: nothing yet)
+        self._d_emissary_room = None  # (kept between moves: nothing yet)
+        self._d_province_points = None  # (kept between moves: nothing yet)
+        self._d_leads_emissaries = None  # (kept between moves: nothing yet)
+        self._d_alliance_points = None  # (kept between moves: nothing yet)
+        self._d_chains_of = None  # (kept between moves: nothing yet)
+        self._d_chain_points = None  # (kept between moves: nothing yet)
+        self._d_payments = None  # (kept between moves: nothing yet)
+        self._d_all_payments = None  # (kept between moves: nothing yet)
+        self._d_open_provinces = None  # (kept between moves: nothing yet)
+        self._d_open_spaces = None  # (kept between moves: nothing yet)
+        self._d_can_place = None  # (kept between moves: nothing yet)
+        self._d_kept_of = None  # (kept between moves: nothing yet)
+        self._d_emperor_payments = None  # (kept between moves: nothing yet)
+        self._d_emperor_can_build = None  # (kept between moves: nothing yet)
+        self._d_emperor_occupied = None  # (kept between moves: nothing yet)
+        self._d_emperor_provinces = None  # (kept between moves: nothing yet)
+        self._kept_end = None  # (kept between moves: nothing yet)
         # rules/china-schacht/base.yaml:191
         self.palace_of = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/base.yaml:197
@@ -148,32 +166,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_turn = EMPEROR_WAITS
         # rules/china-schacht/two-player.yaml:103
         self.two_provinces_now = False
-        self._drop_kept()  # (what the inits computed from fields not all set yet)
-
-    def _drop_kept(self) -> None:
-        """Forget every value kept between moves: the fields were written from outside the rules."""
-        self._d_palaces_in = None
-        self._d_palaces_total = None
-        self._d_empty = None
-        self._d_emissaries_of = None
-        self._d_emissary_room = None
-        self._d_province_points = None
-        self._d_leads_emissaries = None
-        self._d_alliance_points = None
-        self._d_chains_of = None
-        self._d_chain_points = None
-        self._d_payments = None
-        self._d_all_payments = None
-        self._d_open_provinces = None
-        self._d_open_spaces = None
-        self._d_can_place = None
-        self._d_kept_of = None
-        self._d_emperor_payments = None
-        self._d_emperor_can_build = None
-        self._d_emperor_can_send = None
-        self._d_emperor_occupied = None
-        self._d_emperor_provinces = None
-        self._kept_end = None
 
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
@@ -189,8 +181,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_refill()  # two-player.yaml:139
         if self.opt_emperor_emissaries == NINE:  # two-player.yaml:141
             self.emissaries_left[(self.num_players + 0)] = 9  # two-player.yaml:142
-            self._d_can_place = self._d_emperor_can_send = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:142
-            self._kept_end = None  # two-player.yaml:142
+            self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:142
 
     def _enter_phase(self) -> None:
         if self.phase == PHASE_TURN:
@@ -246,7 +237,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             row1 = table.get(key0)
             if row1 is None:
                 row1 = table[key0] = [None] * (len(self.board.region_names) + 1)
-            for province_to in [r for once in (len(cards) == 1,) for r in self.open_provinces() if ((once == (cards[0] == self.board.region_attributes[0][r])) and (max((sum(1 for s2 in self.board.region_spots[r] if q2 in self.palace_of[s2]) for q2 in range(self.num_seats)), default=0) - len(self.emissaries[r])) > 0)]:  # rules/china-schacht/base.yaml:398
+            for province_to in [r for once in (len(cards) == 1,) for r in self.open_provinces() if ((once == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
                 action = row1[province_to]
                 if action is None:
                     action = row1[province_to] = rt.Action('send', (tuple(cards), province_to), self._action_text)
@@ -411,10 +402,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_palaces_in = self._d_palaces_total = self._d_empty = self._d_emissary_room = None  # base.yaml:384
-        self._d_province_points = self._d_chains_of = self._d_chain_points = self._d_open_spaces = None  # base.yaml:384
-        self._d_can_place = self._d_emperor_can_build = self._d_emperor_can_send = self._d_emperor_occupied = None  # base.yaml:384
-        self._d_emperor_provinces = self._kept_end = None  # base.yaml:384
+        self._d_palaces_in = self._d_palaces_total = self._d_emissary_room = self._d_province_points = None  # base.yaml:384
+        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:384
+        self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._d_can_place = self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # base.yaml:385
         self._kept_end = None  # base.yaml:385
@@ -432,12 +422,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
-        self._d_empty = self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = None  # base.yaml:403
-        self._d_alliance_points = self._d_can_place = self._d_emperor_can_send = self._d_emperor_occupied = None  # base.yaml:403
-        self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
+        self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = self._d_alliance_points = None  # base.yaml:403
+        self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
-        self._d_can_place = self._d_emperor_can_send = self._d_emperor_occupied = self._d_emperor_provinces = None  # base.yaml:404
-        self._kept_end = None  # base.yaml:404
+        self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:404
         self.next_piece()  # base.yaml:405
 
     def _do_stop(self) -> None:
@@ -494,10 +482,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("actions.emperor_palace")
         self.emperor_pay(cards)  # two-player.yaml:196
         self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
-        self._d_palaces_in = self._d_palaces_total = self._d_empty = self._d_emissary_room = None  # two-player.yaml:197
-        self._d_province_points = self._d_chains_of = self._d_chain_points = self._d_open_spaces = None  # two-player.yaml:197
-        self._d_can_place = self._d_emperor_can_build = self._d_emperor_can_send = self._d_emperor_occupied = None  # two-player.yaml:197
-        self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:197
+        self._d_palaces_in = self._d_palaces_total = self._d_emissary_room = self._d_province_points = None  # two-player.yaml:197
+        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # two-player.yaml:197
+        self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
         self._d_can_place = self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:198
         self._kept_end = None  # two-player.yaml:198
@@ -514,12 +501,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/two-player.yaml:211')
         self.emissaries[province_to] = (*self.emissaries[province_to], *((self.num_players + 0),))  # two-player.yaml:211
-        self._d_empty = self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = None  # two-player.yaml:211
-        self._d_alliance_points = self._d_can_place = self._d_emperor_can_send = self._d_emperor_occupied = None  # two-player.yaml:211
-        self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
+        self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = self._d_alliance_points = None  # two-player.yaml:211
+        self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
         self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
-        self._d_can_place = self._d_emperor_can_send = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:212
-        self._kept_end = None  # two-player.yaml:212
+        self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:212
         self.emperor_done()  # two-player.yaml:213
 
     def _do_emperor_rests(self) -> None:
@@ -623,22 +608,15 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         return value
 
     def emperor_can_send(self, r: int) -> bool:
-        # rules/china-schacht/two-player.yaml:127; kept between moves: recomputed once `emissaries`, `emissaries_left`, `emperor_cards` or `palace_of` changes
-        kept = self._d_emperor_can_send
-        if kept is None:
-            kept = self._d_emperor_can_send = {}
-        elif r in kept:
-            return kept[r]
-        value: bool = ((self.emissaries_left[(self.num_players + 0)] > 0 and (max((sum(1 for s4 in self.board.region_spots[r] if q2 in self.palace_of[s4]) for q2 in range(self.num_seats)), default=0) - len(self.emissaries[r])) > 0) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:127
-        kept[r] = value
-        return value
+        # rules/china-schacht/two-player.yaml:127
+        return ((self.emissaries_left[(self.num_players + 0)] > 0 and self.emissary_room(r) > 0) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:127
 
     def emperor_occupied(self) -> Sequence[int]:
         # rules/china-schacht/two-player.yaml:129; kept between moves: recomputed once `emissaries`, `emissaries_left`, `emperor_cards`, `palace_of` or `palaces_left` changes
         kept = self._d_emperor_occupied
         if kept is not None:
             return kept
-        value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]  # two-player.yaml:129
+        value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not self.empty(r) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]  # two-player.yaml:129
         self._d_emperor_occupied = value
         return value
 
@@ -658,7 +636,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if not self.here:  # base.yaml:452
             self.here = rt.held((r,))  # base.yaml:453
             self._d_open_provinces = self._d_open_spaces = None  # base.yaml:453
-            self.was_empty = (not self.emissaries[r] and sum(1 for s2 in self.board.region_spots[r] if not (not self.palace_of[s2])) == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289)
+            self.was_empty = self.empty(r)  # base.yaml:454
             self._d_open_provinces = self._d_open_spaces = None  # base.yaml:454
 
     def pay(self, cards: Sequence[int]) -> None:
@@ -758,8 +736,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if len(self.emperor_cards) > 16:
                 rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:263')
             self.emperor_cards = tuple(rt.without(self.emperor_cards, c))  # two-player.yaml:263
-            self._d_emperor_payments = self._d_emperor_can_build = self._d_emperor_can_send = self._d_emperor_occupied = None  # two-player.yaml:263
-            self._d_emperor_provinces = None  # two-player.yaml:263
+            self._d_emperor_payments = self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:263
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:264')
             self.discard = (*self.discard, *(c,))  # two-player.yaml:264
@@ -777,8 +754,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 if len(self.emperor_cards) > 16:
                     rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
                 self.emperor_cards = tuple(sorted(rt.walk(self, (*self.emperor_cards, *(c,)), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
-                self._d_emperor_payments = self._d_emperor_can_build = self._d_emperor_can_send = self._d_emperor_occupied = None  # two-player.yaml:271
-                self._d_emperor_provinces = None  # two-player.yaml:271
+                self._d_emperor_payments = self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:271
                 self.deck_check()  # two-player.yaml:272
 
     def emperor_done(self) -> None:
@@ -833,7 +809,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
-        other._d_empty = self._d_empty
         other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
@@ -849,10 +824,34 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         other._d_kept_of = self._d_kept_of
         other._d_emperor_payments = self._d_emperor_payments
         other._d_emperor_can_build = self._d_emperor_can_build
-        other._d_emperor_can_send = self._d_emperor_can_send
         other._d_emperor_occupied = self._d_emperor_occupied
         other._d_emperor_provinces = self._d_emperor_provinces
         other._kept_end = self._kept_end
+
+    def _fields_set(self) -> None:
+        """The fields were set from outside the rules (the setup's inits, a saved state read, a
+        scenario's position): the values kept between moves are forgotten, what is kept beside
+        the fields is made again."""
+        self._d_palaces_in = None
+        self._d_palaces_total = None
+        self._d_emissaries_of = None
+        self._d_emissary_room = None
+        self._d_province_points = None
+        self._d_leads_emissaries = None
+        self._d_alliance_points = None
+        self._d_chains_of = None
+        self._d_chain_points = None
+        self._d_payments = None
+        self._d_all_payments = None
+        self._d_open_provinces = None
+        self._d_open_spaces = None
+        self._d_can_place = None
+        self._d_kept_of = None
+        self._d_emperor_payments = None
+        self._d_emperor_can_build = None
+        self._d_emperor_occupied = None
+        self._d_emperor_provinces = None
+        self._kept_end = None
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

@@ -3,7 +3,7 @@
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 #   rules/china-schacht/two-player-light.yaml  sha256:6af137cb0872278e
 # Change the rules and run `rulewright compile china-schacht/two-player-light` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, derived, end_once, bitmask, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/two-player-light`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -53,7 +53,26 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
-        self._drop_kept()
+        self._d_palaces_in = None  # (kept between moves: nothing yet)
+        self._d_palaces_total = None  # (kept between moves: nothing yet)
+        self._d_emissaries_of = None  # (kept between moves: nothing yet)
+        self._d_emissary_room = None  # (kept between moves: nothing yet)
+        self._d_province_points = None  # (kept between moves: nothing yet)
+        self._d_leads_emissaries = None  # (kept between moves: nothing yet)
+        self._d_alliance_points = None  # (kept between moves: nothing yet)
+        self._d_chains_of = None  # (kept between moves: nothing yet)
+        self._d_chain_points = None  # (kept between moves: nothing yet)
+        self._d_payments = None  # (kept between moves: nothing yet)
+        self._d_all_payments = None  # (kept between moves: nothing yet)
+        self._d_open_provinces = None  # (kept between moves: nothing yet)
+        self._d_open_spaces = None  # (kept between moves: nothing yet)
+        self._d_can_place = None  # (kept between moves: nothing yet)
+        self._d_kept_of = None  # (kept between moves: nothing yet)
+        self._d_emperor_payments = None  # (kept between moves: nothing yet)
+        self._d_emperor_can_build = None  # (kept between moves: nothing yet)
+        self._d_emperor_occupied = None  # (kept between moves: nothing yet)
+        self._d_emperor_provinces = None  # (kept between moves: nothing yet)
+        self._kept_end = None  # (kept between moves: nothing yet)
         # rules/china-schacht/base.yaml:191
         self.palace_of = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/base.yaml:197
@@ -96,7 +115,6 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         self.emperor_turn = EMPEROR_WAITS
         # rules/china-schacht/two-player.yaml:103
         self.two_provinces_now = False
-        self._drop_kept()  # (what the inits computed from fields not all set yet)
 
     def palace_award(self, p: int, r: int) -> int:
         # rules/china-schacht/two-player-light.yaml:11
@@ -141,7 +159,6 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
-        other._d_empty = self._d_empty
         other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
@@ -157,7 +174,6 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         other._d_kept_of = self._d_kept_of
         other._d_emperor_payments = self._d_emperor_payments
         other._d_emperor_can_build = self._d_emperor_can_build
-        other._d_emperor_can_send = self._d_emperor_can_send
         other._d_emperor_occupied = self._d_emperor_occupied
         other._d_emperor_provinces = self._d_emperor_provinces
         other._kept_end = self._kept_end

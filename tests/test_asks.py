@@ -18,7 +18,7 @@ import pytest
 
 from rulewright import load_rules
 from rulewright.compiler.driver import analyse
-from rulewright.runtime import BadSetup, IllegalAction, Rng, State
+from rulewright.runtime import Action, BadSetup, IllegalAction, Rng, State
 
 GAMES = Path(__file__).parent / "games"
 WAR = GAMES / "war-support.yaml"
@@ -230,13 +230,13 @@ def test_a_moves_text_is_made_only_when_it_waits() -> None:
     rendered: list[str] = []
     state = war()
     answer(state, "banner_side west", "banner_side east", "banner_side west", "recruits 1")
-    original = type(state)._action_text
+    original = Action.__str__
 
-    def counting(self: State, action: Any) -> str:
+    def counting(action: Action) -> str:
         rendered.append(action.name)
-        return original(self, action)
+        return original(action)
 
-    type(state)._action_text = counting  # type: ignore[method-assign]
+    Action.__str__ = counting  # type: ignore[method-assign]
     try:
         state.apply(next(a for a in state.legal_actions() if a.name == "rest"))  # waits: the next turn asks
         assert rendered == ["rest"] and state.to_json()["pending"]["played"] == ["rest"]
@@ -248,4 +248,4 @@ def test_a_moves_text_is_made_only_when_it_waits() -> None:
         state.apply(next(a for a in state.legal_actions() if a.name == "rest"))  # the end: nothing waits
         assert state.is_terminal() and state._pending is None and rendered == []
     finally:
-        type(state)._action_text = original  # type: ignore[method-assign]
+        Action.__str__ = original  # type: ignore[method-assign]

@@ -55,10 +55,12 @@ class Pending:
 
 
 def run(state: State, steps: Steps, before: State | None, played: list[str],
-        answer: tuple[Any, ...] | None = None) -> None:
+        answer: tuple[Any, ...] | None = None, move: Action | None = None) -> None:
     """Run `steps` (sent `answer` first, if given) until they end, or until a seat must choose
     among at least one item: then the state's pending move is that question. A question with
-    nothing to choose is answered at once with nothing: its body is skipped."""
+    nothing to choose is answered at once with nothing: its body is skipped. `move`: the action
+    whose steps these are, written into `played` only if it waits (most moves never do; an
+    action's text reads only its arguments and the rule set's names, never the state's fields)."""
     try:
         ask = steps.send(answer) if answer is not None else next(steps)
         while True:
@@ -71,6 +73,8 @@ def run(state: State, steps: Steps, before: State | None, played: list[str],
     except StopIteration:
         state._pending = None
         return
+    if move is not None:
+        played.append(str(move))
     state._pending = Pending(steps, ask, before, played)
 
 

@@ -213,6 +213,9 @@ class State:
             raise game_error(exc, self) from exc
 
     def legal_actions(self) -> list[Action]:
+        legal = self._legal_cache
+        if legal is not None and not self.terminal:  # (listed already: the usual case, tested first)
+            return legal
         if self.terminal:
             return []
         if self._pending is not None:  # the answers to the question asked
@@ -240,7 +243,9 @@ class State:
     def apply(self, action: Action | str) -> None:
         """Play one legal action (or its text); an illegal one raises and changes nothing, and so
         does anything else: an action of another rule set, or what is no action at all."""
-        legal = self.legal_actions()
+        legal = self._legal_cache
+        if legal is None or self.terminal:
+            legal = self.legal_actions()
         chosen: Action | None = None
         if isinstance(action, Action):
             for candidate in legal:
@@ -568,21 +573,31 @@ class State:
         )
 
     def _do(self, action: Action) -> None:
-        if self.SUSPENDS and (self._pending is not None or self.ASKS_BETWEEN or action.name in self.ASKING_ACTIONS):
+        name = action.name
+        if self.SUSPENDS and (self._pending is not None or self.ASKS_BETWEEN or name in self.ASKING_ACTIONS):
             self._do_steps(action)
             return
         self._legal_cache = None
         self.moves += 1
         self.next_phase = NO_GOTO
-        if action.name != PASS:
+        if name != PASS:
             self._perform(action)
         if self._is_over():
             self.terminal = True
             return
-        if self.next_phase >= 0:
-            self.phase = self.next_phase
+        phase = self.next_phase
+        if phase >= 0:
+            self.phase = phase
             self.next_phase = NO_GOTO
-            self._start_phase()
+            # _start_phase() and _phase_started(), written out: two calls less at most moves
+            self._legal_cache = None
+            self._derived = None  # a new phase, perhaps a new seat to act: derived values are computed again
+            self._enter_phase()
+            phase = self.phase
+            if self.PHASE_STARTS[phase] and self._is_over():
+                self.terminal = True
+            elif self.STUCK[phase] == "end" and not self._listing():
+                self.terminal = True
             if self.next_phase != END_TURN or self.terminal:
                 return
             # the phase's start said `end_turn`: the turn ends without it (docs/language.md)
@@ -593,7 +608,15 @@ class State:
         self.turn += 1
         self.current = (self.current + 1) % self.num_players
         self.phase = 0
-        self._start_phase()
+        # _start_phase() and _phase_started(), written out: two calls less at most moves
+        self._legal_cache = None
+        self._derived = None  # a new turn, a new seat to act: derived values are computed again
+        self._enter_phase()
+        phase = self.phase
+        if self.PHASE_STARTS[phase] and self._is_over():
+            self.terminal = True
+        elif self.STUCK[phase] == "end" and not self._listing():
+            self.terminal = True
 
     def _do_steps(self, action: Action) -> None:
         """`_do` for a rule set whose rules can ask: the move, or the answer, runs as steps until
@@ -608,7 +631,7 @@ class State:
             return
         before = self.clone()
         self.moves += 1
-        decisions.run(self, decisions.move(self, action), before, [str(action)])
+        decisions.run(self, decisions.move(self, action), before, [], move=action)
 
     def _answer_text(self, action: Action) -> str:
         """An answer's text: the choice's name and the value chosen (`side qin`)."""
@@ -626,7 +649,12 @@ class State:
         self._legal_cache = None
         self._derived = None  # a new phase, perhaps a new seat to act: derived values are computed again
         self._enter_phase()
-        self._phase_started()
+        # _phase_started(), written out: one call less at every phase's start
+        phase = self.phase
+        if self.PHASE_STARTS[phase] and self._is_over():
+            self.terminal = True
+        elif self.STUCK[phase] == "end" and not self._listing():
+            self.terminal = True
 
     def _phase_started(self) -> None:
         """After a phase's start effects. The end is checked after every action; entering a phase

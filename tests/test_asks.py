@@ -18,7 +18,7 @@ import pytest
 
 from rulewright import load_rules
 from rulewright.compiler.driver import analyse
-from rulewright.runtime import BadSetup, IllegalAction, Rng, State
+from rulewright.runtime import Action, BadSetup, IllegalAction, Rng, State
 
 GAMES = Path(__file__).parent / "games"
 WAR = GAMES / "war-support.yaml"
@@ -222,3 +222,30 @@ def test_one_choice_name_for_values_of_two_kinds_is_refused(tmp_path: Path) -> N
     _, problems, _ = analyse(rules)
     assert len(problems) == 1
     assert "`c` is chosen as int at " in problems[0].message and "and as spot here" in problems[0].message
+
+
+def test_a_moves_text_is_made_only_when_it_waits() -> None:
+    """A move run as steps writes its text into the pending move only once it waits; a move that
+    does not wait (here the last rest, which ends the game) never makes it."""
+    rendered: list[str] = []
+    state = war()
+    answer(state, "banner_side west", "banner_side east", "banner_side west", "recruits 1")
+    original = Action.__str__
+
+    def counting(action: Action) -> str:
+        rendered.append(action.name)
+        return original(action)
+
+    Action.__str__ = counting  # type: ignore[method-assign]
+    try:
+        state.apply(next(a for a in state.legal_actions() if a.name == "rest"))  # waits: the next turn asks
+        assert rendered == ["rest"] and state.to_json()["pending"]["played"] == ["rest"]
+        for _ in range(6):
+            answer(state, "recruits 0", "rest")
+        answer(state, "recruits 0")
+        assert state.rests == 7 and state._pending is None  # type: ignore[attr-defined]
+        rendered.clear()
+        state.apply(next(a for a in state.legal_actions() if a.name == "rest"))  # the end: nothing waits
+        assert state.is_terminal() and state._pending is None and rendered == []
+    finally:
+        Action.__str__ = original  # type: ignore[method-assign]

@@ -5,9 +5,11 @@
 
 This machine is shared and its absolute speed drifts by a third from one minute to the next,
 so a speed claim is a ratio of two runs taken together: the older commit is checked out (a
-detached git worktree under build/against/), and `rulewright bench --json` runs in it and in
-this tree alternately, round after round, each compiling the rules afresh with its own
-compiler and runtime. The ratio reported is the median of the per-round ratios (new / old).
+detached git worktree under build/against/), and a measurement runs in it and in
+this tree alternately, round after round (each side first in turn), each compiling the rules
+afresh with its own compiler and runtime and playing random games for so many seconds of CPU
+time. The ratio reported is the median of the per-round ratios (new / old) of playouts per CPU
+second, the wall-clock ratio beside it.
 
 Both sides run with this tree's virtual environment (the same Python and libraries): the
 older tree is put first on the import path as the package `rulewright` through a folder of
@@ -54,18 +56,40 @@ def checkout(rev: str) -> Path:
     return link_tree(where / "tree", where / "path")
 
 
-def bench(path_entry: Path | None, args: argparse.Namespace, newer: bool) -> dict[str, float]:
-    env = dict(os.environ)
-    if path_entry is not None:
-        env["PYTHONPATH"] = str(path_entry)
-    command = [sys.executable, "-m", "rulewright", "bench", "--json", "--seconds", str(args.seconds), *args.rulesets]
-    if args.players:
-        command += ["--players", str(args.players)]
-    if newer:  # (the per-pass figures are not part of the comparison; older trees have no flag for them)
-        command += ["--no-per-pass"]
+# Run in each tree, with that tree's compiler and runtime: random playouts of each rule set
+# compiled in memory, timed by the process's CPU time (what this process ran, not what the
+# machine's other work took from it: far steadier than the wall clock on a shared machine) and
+# by the wall clock.
+MEASURE = """
+import json, sys, time
+import rulewright
+from rulewright.compiler.paths import bundled_rulesets
+from rulewright.match import play_game
+from rulewright.runtime.rng import derive_seed
+seconds, players, wanted = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+out = {}
+for ruleset, path in bundled_rulesets():
+    if wanted and ruleset not in wanted:
+        continue
+    game = rulewright.load_rules(path)
+    count = players if players in game.info.players else game.info.players[0]
+    n = 0
+    cpu, wall = time.process_time(), time.perf_counter()
+    while time.process_time() - cpu < seconds:
+        result = play_game(game, count, derive_seed(0, n))
+        assert not result.error, (ruleset, n, result.error)
+        n += 1
+    out[ruleset] = {"cpu": n / (time.process_time() - cpu), "wall": n / (time.perf_counter() - wall)}
+print(json.dumps(out))
+"""
+
+
+def bench(path_entry: Path, args: argparse.Namespace) -> dict[str, dict[str, float]]:
+    env = dict(os.environ, PYTHONPATH=str(path_entry))
+    command = [sys.executable, "-c", MEASURE, str(args.seconds), str(args.players or 0), *args.rulesets]
     run = subprocess.run(command, check=True, capture_output=True, text=True, env=env, cwd=ROOT)
-    found = json.loads(run.stdout)
-    return {r["ruleset"]: r["playouts_per_sec"] for r in found["rulesets"]}
+    found: dict[str, dict[str, float]] = json.loads(run.stdout)
+    return found
 
 
 def main() -> None:
@@ -78,19 +102,26 @@ def main() -> None:
     args = parser.parse_args()
     old_path = checkout(args.rev)
     new_path = link_tree(ROOT, ROOT / "build" / "against" / "this")
-    rounds: list[tuple[dict[str, float], dict[str, float]]] = []
+    rounds: list[tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]] = []
     for k in range(args.rounds):
-        old = bench(old_path, args, newer=False)
-        new = bench(new_path, args, newer=True)
+        # alternate which side goes first, so that neither always meets the machine as the other left it
+        if k % 2 == 0:
+            old, new = bench(old_path, args), bench(new_path, args)
+        else:
+            new, old = bench(new_path, args), bench(old_path, args)
         rounds.append((old, new))
-        print(f"round {k + 1}/{args.rounds}: " + ", ".join(f"{r} {new[r] / old[r]:.2f}x" for r in new), file=sys.stderr)
+        print(f"round {k + 1}/{args.rounds}: " + ", ".join(f"{r} {new[r]['cpu'] / old[r]['cpu']:.2f}x" for r in new),
+              file=sys.stderr)
     load = os.getloadavg()
-    print(f"{'rule set':40} {'old/s':>9} {'new/s':>9} {'ratio':>7}   (median of {args.rounds} interleaved rounds; "
-          f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f})")
+    print(f"playouts per CPU second, median of {args.rounds} interleaved rounds of {args.seconds:g} s "
+          f"(load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}); wall-clock ratio beside")
+    print(f"{'rule set':40} {'old/s':>9} {'new/s':>9} {'ratio':>7} {'wall':>7}")
     for ruleset in rounds[0][1]:
-        ratios = [new[ruleset] / old[ruleset] for old, new in rounds]
-        print(f"{ruleset:40} {statistics.median(o[ruleset] for o, _ in rounds):9.1f} "
-              f"{statistics.median(n[ruleset] for _, n in rounds):9.1f} {statistics.median(ratios):6.2f}x")
+        ratios = [new[ruleset]["cpu"] / old[ruleset]["cpu"] for old, new in rounds]
+        walls = [new[ruleset]["wall"] / old[ruleset]["wall"] for old, new in rounds]
+        print(f"{ruleset:40} {statistics.median(o[ruleset]['cpu'] for o, _ in rounds):9.1f} "
+              f"{statistics.median(n[ruleset]['cpu'] for _, n in rounds):9.1f} {statistics.median(ratios):6.2f}x "
+              f"{statistics.median(walls):6.2f}x")
 
 
 if __name__ == "__main__":

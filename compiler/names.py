@@ -51,7 +51,7 @@ TEMPLATE_MEMBERS = frozenset({
     "__slots__", "FIELDS", "PHASES", "STUCK", "PHASE_ACTIONS", "PHASE_STARTS", "TURN_END_TRIGGERS", "TEXT_PREFIX",
     "ENUMS", "NEUTRAL", "TIE_BREAK", "DICE", "_read_options", "_setup", "_prepare", "_enter_phase", "_actor",
     "_legal", "_guard", "_perform", "_turn_end", "_is_over", "score_terms", "_tie_break", "_shown",
-    "_hidden_item", "_copy_fields", "_action_text", "_deciding", "_kept_end",
+    "_hidden_item", "_copy_fields", "_action_text", "_deciding", "_kept_end", "_forget_kept",
     "_budget",  # declared in the class for the native build (runtime/limits.py keeps it)
 })
 # Every name a state has before the rule file adds its own: the runtime's attributes, methods

@@ -334,26 +334,7 @@ class ChangChengState(rt.State):
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
-        self._d_laid = None  # (kept between moves: nothing yet)
-        self._d_provinces_laid = None  # (kept between moves: nothing yet)
-        self._d_mongols_laid = None  # (kept between moves: nothing yet)
-        self._d_face_regions = None  # (kept between moves: nothing yet)
-        self._d_single_spaces = None  # (kept between moves: nothing yet)
-        self._d_wall_provinces = None  # (kept between moves: nothing yet)
-        self._d_open_provinces = None  # (kept between moves: nothing yet)
-        self._d_double_partners = None  # (kept between moves: nothing yet)
-        self._d_double_spaces = None  # (kept between moves: nothing yet)
-        self._d_tower_spaces = None  # (kept between moves: nothing yet)
-        self._d_full = None  # (kept between moves: nothing yet)
-        self._d_wall_complete = None  # (kept between moves: nothing yet)
-        self._d_card_provinces = None  # (kept between moves: nothing yet)
-        self._d_held = None  # (kept between moves: nothing yet)
-        self._d_sections = None  # (kept between moves: nothing yet)
-        self._d_mongol_held = None  # (kept between moves: nothing yet)
-        self._d_tower_in = None  # (kept between moves: nothing yet)
-        self._d_attacked = None  # (kept between moves: nothing yet)
-        self._d_mongol_loss = None  # (kept between moves: nothing yet)
-        self._kept_end = None  # (kept between moves: nothing yet)
+        self._forget_kept()  # (the field inits may read kept values: none yet)
         # rules/chang-cheng/base.yaml:279
         self.layout = ()
         # rules/chang-cheng/base.yaml:283
@@ -1440,6 +1421,10 @@ class ChangChengState(rt.State):
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
         scenario's position): the values kept between moves are forgotten, what is kept beside
         the fields is made again."""
+        self._forget_kept()
+
+    def _forget_kept(self) -> None:
+        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_laid = None
         self._d_provinces_laid = None
         self._d_mongols_laid = None

@@ -17,7 +17,6 @@ from rulewright.generated.chang_cheng.base import (
     DOMINATION,
     DRAWN,
     DRAWN_TOKENS,
-    EMPTY,
     EXTRA_SECTION,
     FLOOD,
     GAINS_TWO,
@@ -26,7 +25,6 @@ from rulewright.generated.chang_cheng.base import (
     LOSES_TWO,
     MASON,
     MONGOL,
-    NO_MOVE,
     PROVINCE,
     REMOVE_PERIL,
     RUIN,
@@ -46,97 +44,6 @@ class ChangChengDominationState(ChangChengState):
     __slots__ = ('_d_own_sections', '_d_longest_line')
     _d_own_sections: dict[int, Sequence[int]] | None
     _d_longest_line: dict[int, int] | None
-
-    def _setup(self) -> None:
-        rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
-        self._d_laid = None  # (kept between moves: nothing yet)
-        self._d_provinces_laid = None  # (kept between moves: nothing yet)
-        self._d_mongols_laid = None  # (kept between moves: nothing yet)
-        self._d_face_regions = None  # (kept between moves: nothing yet)
-        self._d_single_spaces = None  # (kept between moves: nothing yet)
-        self._d_wall_provinces = None  # (kept between moves: nothing yet)
-        self._d_open_provinces = None  # (kept between moves: nothing yet)
-        self._d_double_partners = None  # (kept between moves: nothing yet)
-        self._d_double_spaces = None  # (kept between moves: nothing yet)
-        self._d_tower_spaces = None  # (kept between moves: nothing yet)
-        self._d_full = None  # (kept between moves: nothing yet)
-        self._d_wall_complete = None  # (kept between moves: nothing yet)
-        self._d_card_provinces = None  # (kept between moves: nothing yet)
-        self._d_held = None  # (kept between moves: nothing yet)
-        self._d_sections = None  # (kept between moves: nothing yet)
-        self._d_mongol_held = None  # (kept between moves: nothing yet)
-        self._d_tower_in = None  # (kept between moves: nothing yet)
-        self._d_attacked = None  # (kept between moves: nothing yet)
-        self._d_mongol_loss = None  # (kept between moves: nothing yet)
-        self._d_own_sections = None  # (kept between moves: nothing yet)
-        self._d_longest_line = None  # (kept between moves: nothing yet)
-        self._kept_end = None  # (kept between moves: nothing yet)
-        # rules/chang-cheng/base.yaml:279
-        self.layout = ()
-        # rules/chang-cheng/base.yaml:283
-        self.block_at = [EMPTY for _ in range(len(self.board.spots))]
-        # rules/chang-cheng/base.yaml:288
-        self.builder = [range(self.num_players)[0] for _ in range(len(self.board.spots))]
-        # rules/chang-cheng/base.yaml:293
-        self.reserved = [None for _ in range(len(self.board.spots))]
-        # rules/chang-cheng/base.yaml:298
-        self.singles = [14 for _ in range(self.num_seats)]
-        # rules/chang-cheng/base.yaml:304
-        self.double_left = [True for _ in range(self.num_seats)]
-        # rules/chang-cheng/base.yaml:309
-        self.tower_left = [True for _ in range(self.num_seats)]
-        # rules/chang-cheng/base.yaml:314
-        self.hand = [frozenset(c for c in range(6)) for _ in range(self.num_seats)]
-        # rules/chang-cheng/base.yaml:321
-        self.placed = [() for _ in range(self.num_seats)]
-        # rules/chang-cheng/base.yaml:328
-        self.backs = [() for _ in range(len(self.board.region_names))]
-        # rules/chang-cheng/base.yaml:333
-        self.revealed = ()
-        # rules/chang-cheng/base.yaml:337
-        self.cancelled = ()
-        # rules/chang-cheng/base.yaml:341
-        self.eliminated = ()
-        # rules/chang-cheng/base.yaml:345
-        self.reputation = [0 for _ in range(len(self.board.region_names))]
-        # rules/chang-cheng/base.yaml:350
-        self.peril = [0 for _ in range(len(self.board.region_names))]
-        # rules/chang-cheng/base.yaml:356
-        self.has_peril = [False for _ in range(len(self.board.region_names))]
-        # rules/chang-cheng/base.yaml:361
-        self.face_up_peril = [None for _ in range(len(self.board.region_names))]
-        # rules/chang-cheng/base.yaml:366
-        self.sightings = [frozenset() for _ in range(self.num_seats)]
-        # rules/chang-cheng/base.yaml:372
-        self.reputation_pool = frozenset(t for t in range(15))
-        # rules/chang-cheng/base.yaml:377
-        self.peril_pool = frozenset(t for t in range(15))
-        # rules/chang-cheng/base.yaml:382
-        self.protected = [False for _ in range(len(self.board.region_names))]
-        # rules/chang-cheng/base.yaml:387
-        self.emperor_on = frozenset()
-        # rules/chang-cheng/base.yaml:391
-        self.emperor_owed = ()
-        # rules/chang-cheng/base.yaml:395
-        self.pieces_added = 0
-        # rules/chang-cheng/base.yaml:399
-        self.points = [0 for _ in range(self.num_seats)]
-        # rules/chang-cheng/base.yaml:404
-        self.first_turn = True
-        # rules/chang-cheng/base.yaml:408
-        self.move_kind = NO_MOVE
-        # rules/chang-cheng/base.yaml:412
-        self.move_provinces = frozenset()
-        # rules/chang-cheng/base.yaml:416
-        self.bonus = [0 for _ in range(self.num_seats)]
-        # rules/chang-cheng/base.yaml:421
-        self.province_bonus = 0
-        # rules/chang-cheng/base.yaml:425
-        self.passes = 0
-        # rules/chang-cheng/base.yaml:429
-        self.game_over = False
-        # rules/chang-cheng/base.yaml:433
-        self.events = frozenset()
 
     def _prepare(self) -> rt.Steps:
         """`setup:`, before the first turn."""
@@ -394,10 +301,8 @@ class ChangChengDominationState(ChangChengState):
         other._d_longest_line = self._d_longest_line
         other._kept_end = self._kept_end
 
-    def _fields_set(self) -> None:
-        """The fields were set from outside the rules (the setup's inits, a saved state read, a
-        scenario's position): the values kept between moves are forgotten, what is kept beside
-        the fields is made again."""
+    def _forget_kept(self) -> None:
+        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_laid = None
         self._d_provinces_laid = None
         self._d_mongols_laid = None

@@ -163,7 +163,7 @@ class ChinaCornettState(rt.State):
         self.opt_reduction_reading = ('at_most_one', 'none_left').index(self.options['reduction_reading'])
 
     def _setup(self) -> None:
-        self._kept_end = None  # (kept between moves: nothing yet)
+        self._forget_kept()  # (the field inits may read kept values: none yet)
         # rules/china-cornett/base.yaml:122
         self.marker = [FACE_DOWN for _ in range(len(self.board.spots))]
         # rules/china-cornett/base.yaml:129
@@ -406,10 +406,14 @@ class ChinaCornettState(rt.State):
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
         scenario's position): the values kept between moves are forgotten, what is kept beside
         the fields is made again."""
-        self._kept_end = None
+        self._forget_kept()
         self._mask_marker_face_down = self.board.value_mask(self.marker, FACE_DOWN)
         self._mask_marker_gold_side = self.board.value_mask(self.marker, GOLD_SIDE)
         self._mask_marker_removed = self.board.value_mask(self.marker, REMOVED)
+
+    def _forget_kept(self) -> None:
+        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
+        self._kept_end = None
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

@@ -52,56 +52,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     _d_most_tiles: dict[tuple[int, int], bool] | None
 
     def _setup(self) -> None:
-        rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
-        self._d_palaces_in = None  # (kept between moves: nothing yet)
-        self._d_palaces_total = None  # (kept between moves: nothing yet)
-        self._d_emissaries_of = None  # (kept between moves: nothing yet)
-        self._d_emissary_room = None  # (kept between moves: nothing yet)
-        self._d_province_points = None  # (kept between moves: nothing yet)
-        self._d_leads_emissaries = None  # (kept between moves: nothing yet)
-        self._d_alliance_points = None  # (kept between moves: nothing yet)
-        self._d_chains_of = None  # (kept between moves: nothing yet)
-        self._d_chain_points = None  # (kept between moves: nothing yet)
-        self._d_payments = None  # (kept between moves: nothing yet)
-        self._d_all_payments = None  # (kept between moves: nothing yet)
-        self._d_open_spaces = None  # (kept between moves: nothing yet)
-        self._d_can_place = None  # (kept between moves: nothing yet)
-        self._d_face_down_in = None  # (kept between moves: nothing yet)
-        self._d_tiles_of = None  # (kept between moves: nothing yet)
-        self._d_most_tiles = None  # (kept between moves: nothing yet)
-        self._kept_end = None  # (kept between moves: nothing yet)
-        # rules/china-schacht/base.yaml:191
-        self.palace_of = [() for _ in range(len(self.board.spots))]
-        # rules/china-schacht/base.yaml:197
-        self.emissaries = [() for _ in range(len(self.board.region_names))]
-        # rules/china-schacht/base.yaml:204
-        self.scored = [False for _ in range(len(self.board.region_names))]
-        # rules/china-schacht/base.yaml:210
-        self.palaces_left = [20 for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:215
-        self.emissaries_left = [8 for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:221
-        self.score = [0 for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:228
-        self.hand = [() for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:234
-        self.deck = ()
-        # rules/china-schacht/base.yaml:240
-        self.face_up = ()
-        # rules/china-schacht/base.yaml:244
-        self.discard = ()
-        # rules/china-schacht/base.yaml:248
-        self.exhausted = 0
-        # rules/china-schacht/base.yaml:252
-        self.end_announced = False
-        # rules/china-schacht/base.yaml:256
-        self.finished = False
-        # rules/china-schacht/base.yaml:260
-        self.here = ()
-        # rules/china-schacht/base.yaml:265
-        self.placed = 0
-        # rules/china-schacht/base.yaml:270
-        self.was_empty = False
+        super()._setup()
         # rules/china-schacht/bonus-tiles.yaml:7
         self.covered = [False for _ in range(len(self.board.spots))]
         # rules/china-schacht/bonus-tiles.yaml:12
@@ -372,10 +323,8 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         other._d_most_tiles = self._d_most_tiles
         other._kept_end = self._kept_end
 
-    def _fields_set(self) -> None:
-        """The fields were set from outside the rules (the setup's inits, a saved state read, a
-        scenario's position): the values kept between moves are forgotten, what is kept beside
-        the fields is made again."""
+    def _forget_kept(self) -> None:
+        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_palaces_in = None
         self._d_palaces_total = None
         self._d_emissaries_of = None

@@ -83,26 +83,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
-        self._d_palaces_in = None  # (kept between moves: nothing yet)
-        self._d_palaces_total = None  # (kept between moves: nothing yet)
-        self._d_empty = None  # (kept between moves: nothing yet)
-        self._d_emissaries_of = None  # (kept between moves: nothing yet)
-        self._d_emissary_room = None  # (kept between moves: nothing yet)
-        self._d_province_points = None  # (kept between moves: nothing yet)
-        self._d_palace_award = None  # (kept between moves: nothing yet)
-        self._d_leads_emissaries = None  # (kept between moves: nothing yet)
-        self._d_alliance_points = None  # (kept between moves: nothing yet)
-        self._d_chains_of = None  # (kept between moves: nothing yet)
-        self._d_chain_bonus = None  # (kept between moves: nothing yet)
-        self._d_chain_points = None  # (kept between moves: nothing yet)
-        self._d_payments = None  # (kept between moves: nothing yet)
-        self._d_all_payments = None  # (kept between moves: nothing yet)
-        self._d_open_spaces = None  # (kept between moves: nothing yet)
-        self._d_can_place = None  # (kept between moves: nothing yet)
-        self._d_face_down_in = None  # (kept between moves: nothing yet)
-        self._d_tiles_of = None  # (kept between moves: nothing yet)
-        self._d_most_tiles = None  # (kept between moves: nothing yet)
-        self._kept_end = None  # (kept between moves: nothing yet)
+        self._forget_kept()  # (the field inits may read kept values: none yet)
         # rules/china-schacht/base.yaml:191
         self.palace_of = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/base.yaml:197
@@ -421,10 +402,8 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         other._d_most_tiles = self._d_most_tiles
         other._kept_end = self._kept_end
 
-    def _fields_set(self) -> None:
-        """The fields were set from outside the rules (the setup's inits, a saved state read, a
-        scenario's position): the values kept between moves are forgotten, what is kept beside
-        the fields is made again."""
+    def _forget_kept(self) -> None:
+        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_palaces_in = None
         self._d_palaces_total = None
         self._d_empty = None

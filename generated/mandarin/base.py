@@ -186,21 +186,7 @@ class MandarinState(rt.State):
         self.opt_rent_square = ('then_draws', 'rent_only').index(self.options['rent_square'])
 
     def _setup(self) -> None:
-        self._d_seat = None  # (kept between moves: nothing yet)
-        self._d_section_at = None  # (kept between moves: nothing yet)
-        self._d_animal_of = None  # (kept between moves: nothing yet)
-        self._d_section_of = None  # (kept between moves: nothing yet)
-        self._d_is_character = None  # (kept between moves: nothing yet)
-        self._d_character_of = None  # (kept between moves: nothing yet)
-        self._d_character_squares = None  # (kept between moves: nothing yet)
-        self._d_held = None  # (kept between moves: nothing yet)
-        self._d_has_emperor = None  # (kept between moves: nothing yet)
-        self._d_controls = None  # (kept between moves: nothing yet)
-        self._d_controller = None  # (kept between moves: nothing yet)
-        self._d_rent = None  # (kept between moves: nothing yet)
-        self._d_complete = None  # (kept between moves: nothing yet)
-        self._d_bidders = None  # (kept between moves: nothing yet)
-        self._kept_end = None  # (kept between moves: nothing yet)
+        self._forget_kept()  # (the field inits may read kept values: none yet)
         # rules/mandarin/base.yaml:143
         self.money = [3000 for _ in range(self.num_seats)]
         # rules/mandarin/base.yaml:152
@@ -958,6 +944,10 @@ class MandarinState(rt.State):
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
         scenario's position): the values kept between moves are forgotten, what is kept beside
         the fields is made again."""
+        self._forget_kept()
+
+    def _forget_kept(self) -> None:
+        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_seat = None
         self._d_section_at = None
         self._d_animal_of = None

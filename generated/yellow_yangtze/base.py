@@ -215,36 +215,7 @@ class YellowYangtzeState(rt.State):
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
-        self._d_tiled = None  # (kept between moves: nothing yet)
-        self._d_untiled = None  # (kept between moves: nothing yet)
-        self._d_empty = None  # (kept between moves: nothing yet)
-        self._d_group_of = None  # (kept between moves: nothing yet)
-        self._d_chief_cell = None  # (kept between moves: nothing yet)
-        self._d_on_board = None  # (kept between moves: nothing yet)
-        self._d_off_board = None  # (kept between moves: nothing yet)
-        self._d_groups_beside = None  # (kept between moves: nothing yet)
-        self._d_states_beside = None  # (kept between moves: nothing yet)
-        self._d_governor_beside = None  # (kept between moves: nothing yet)
-        self._d_index_of = None  # (kept between moves: nothing yet)
-        self._d_in_rack = None  # (kept between moves: nothing yet)
-        self._d_pagoda_cells = None  # (kept between moves: nothing yet)
-        self._d_triangles_at = None  # (kept between moves: nothing yet)
-        self._d_free_triangles_at = None  # (kept between moves: nothing yet)
-        self._d_pagodas_left = None  # (kept between moves: nothing yet)
-        self._d_first_triangles_at = None  # (kept between moves: nothing yet)
-        self._d_open_triangles = None  # (kept between moves: nothing yet)
-        self._d_joins_states = None  # (kept between moves: nothing yet)
-        self._d_leader_sites = None  # (kept between moves: nothing yet)
-        self._d_leader_cells = None  # (kept between moves: nothing yet)
-        self._d_empty_rivers = None  # (kept between moves: nothing yet)
-        self._d_empty_land = None  # (kept between moves: nothing yet)
-        self._d_chain_cells = None  # (kept between moves: nothing yet)
-        self._d_rival_of = None  # (kept between moves: nothing yet)
-        self._d_jokers_needed = None  # (kept between moves: nothing yet)
-        self._d_level = None  # (kept between moves: nothing yet)
-        self._d_tie_key = None  # (kept between moves: nothing yet)
-        self._d_spread = None  # (kept between moves: nothing yet)
-        self._kept_end = None  # (kept between moves: nothing yet)
+        self._forget_kept()  # (the field inits may read kept values: none yet)
         # rules/yellow-yangtze/base.yaml:195
         self.tile_on = [None for _ in range(len(self.board.spots))]
         # rules/yellow-yangtze/base.yaml:200
@@ -1629,6 +1600,10 @@ class YellowYangtzeState(rt.State):
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
         scenario's position): the values kept between moves are forgotten, what is kept beside
         the fields is made again."""
+        self._forget_kept()
+
+    def _forget_kept(self) -> None:
+        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_tiled = None
         self._d_untiled = None
         self._d_empty = None

@@ -680,7 +680,7 @@ class ChangChengState(rt.State):
         if self.trace is not None:
             self.trace.append("actions.place_double")
         self.double_left[self.current] = False  # base.yaml:765
-        self._d_card_provinces = None  # base.yaml:765
+        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:765
         self._derived = None  # base.yaml:765
         yield from self.build(s, DOUBLE)  # base.yaml:766
         yield from self.build(t, DOUBLE)  # base.yaml:767
@@ -696,7 +696,7 @@ class ChangChengState(rt.State):
         if self.trace is not None:
             self.trace.append("actions.place_tower")
         self.tower_left[self.current] = False  # base.yaml:778
-        self._d_card_provinces = None  # base.yaml:778
+        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:778
         self._derived = None  # base.yaml:778
         yield from self.build(s, TOWER)  # base.yaml:779
         self.move_kind = TOWER_RAISED  # base.yaml:780
@@ -960,7 +960,7 @@ class ChangChengState(rt.State):
         return value
 
     def card_provinces(self, p: int) -> Sequence[int]:
-        # rules/chang-cheng/base.yaml:482; kept between moves: recomputed once `block_at`, `double_left`, `hand`, `layout`, `protected`, `reserved`, `singles` or `tower_left` changes
+        # rules/chang-cheng/base.yaml:482; kept between moves: recomputed once `block_at`, `double_left`, `hand`, `layout`, `protected`, `reserved`, `singles` or `tower_left` changes (`double_left[p]`: those for that `p` only; `hand[p]`: those for that `p` only; `tower_left[p]`: those for that `p` only)
         kept = self._d_card_provinces
         if kept is None:
             kept = self._d_card_provinces = {}
@@ -1026,7 +1026,7 @@ class ChangChengState(rt.State):
         return value
 
     def attacked(self, p: int, m: int) -> bool:
-        # rules/chang-cheng/base.yaml:496; kept between moves: recomputed once `block_at`, `builder` or `has_peril` changes
+        # rules/chang-cheng/base.yaml:496; kept between moves: recomputed once `block_at`, `builder` or `has_peril` changes (`has_peril[m]`: those for that `m` only)
         kept = self._d_attacked
         if kept is None:
             kept = self._d_attacked = {}
@@ -1065,7 +1065,8 @@ class ChangChengState(rt.State):
             self._d_mongol_loss = None  # base.yaml:527
             self._derived = None  # base.yaml:527
             self.has_peril[m] = True  # base.yaml:528
-            self._d_attacked = self._d_mongol_loss = None  # base.yaml:528
+            self._d_mongol_loss = None  # base.yaml:528
+            self._d_attacked = rt.without_key_at(self._d_attacked, 1, m)  # base.yaml:528
             self._derived = None  # base.yaml:528
 
     def build(self, s: int, b: int) -> rt.Steps:
@@ -1210,7 +1211,8 @@ class ChangChengState(rt.State):
                 else:
                     for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:631')):  # base.yaml:631
                         self.has_peril[removed] = False  # base.yaml:632
-                        self._d_attacked = self._d_mongol_loss = None  # base.yaml:632
+                        self._d_mongol_loss = None  # base.yaml:632
+                        self._d_attacked = rt.without_key_at(self._d_attacked, 1, removed)  # base.yaml:632
                         self._derived = None  # base.yaml:632
                         self.peril[removed] = 0  # base.yaml:633
                         self._d_mongol_loss = None  # base.yaml:633
@@ -1296,7 +1298,7 @@ class ChangChengState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.lay_card")
         self.hand[self.current] = self.hand[self.current] - frozenset((c,))  # base.yaml:695
-        self._d_card_provinces = None  # base.yaml:695
+        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:695
         self._derived = None  # base.yaml:695
         if len(self.placed[self.current]) > 16:
             rt.walk(self, self.placed[self.current], 1, 'rules/chang-cheng/base.yaml:696')

@@ -22,9 +22,3 @@ def without_key(kept: dict[K, V] | None, key: Any) -> dict[K, V] | None:
     del out[key]
     return out
 
-
-def without_key_at(kept: dict[K, V] | None, at: int, key: Any) -> dict[K, V] | None:
-    """`kept` (keyed by tuples of arguments) without the values whose `at`-th argument is `key`."""
-    if kept is None:
-        return None
-    return {k: v for k, v in kept.items() if k[at] != key}  # type: ignore[index]

@@ -95,15 +95,15 @@ def test_every_read_and_write_is_a_field_of_the_rule_set(ruleset: str) -> None:
 
 # -- what lowering does with it -------------------------------------------------------------------
 _ASSIGNED = re.compile(r"self\.(\w+)(\[.*?\])? (?:=|\+=|-=) ")
-# the values kept for one entity dropped: `self._d_held = rt.without_key_at(self._d_held, 0, self.current)`
-_AT_ENTITY = re.compile(r"self\.(\w+) = rt\.without_key(?:_at)?\(self\.(\w+), (?:(\d+), )?(.+)\)$")
+# the value kept for one entity dropped: `self._d_complete = rt.without_key(self._d_complete, self.current)`
+_AT_ENTITY = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), (.+)\)$")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset: str) -> None:
     """Every kept value that reads the field is dropped after the assignment: the whole slot, or,
-    for an assignment at one entity and a definition that reads the field only at the entity its
-    k-th parameter names (`plan.derived_entries`), its values whose k-th argument is that entity."""
+    for an assignment at one entity and a definition of one parameter that reads the field only
+    at the entity it names (`plan.derived_entries`), its value for that entity."""
     program = typed(ruleset)
     optimised, plan = passes.optimise(program)
     problems, lowered = lower(optimised, plan)
@@ -135,9 +135,8 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
                     slot = entity.group(1)
                     assert entity.group(2) == slot and (m.group(1), slot) in at_param, after.code
                     # at the entity assigned, and at the parameter that names it
-                    assert m.group(2) == f"[{entity.group(4)}]", f"{line.code} / {after.code}"
-                    k = at_param[(m.group(1), slot)]
-                    assert entity.group(3) == (str(k) if params[slot.removeprefix("_d_")] > 1 else None), after.code
+                    assert m.group(2) == f"[{entity.group(3)}]", f"{line.code} / {after.code}"
+                    assert params[slot.removeprefix("_d_")] == 1, after.code
                     assert slot not in dropped
                     dropped.add(slot)
                     continue
@@ -156,24 +155,23 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
 def test_a_definition_read_at_its_own_entity_only_is_dropped_for_that_entity_only() -> None:
     """Mandarin: `complete(p)`, `held(p, a)` and `has_emperor(p, a)` read `card[p]` only
     (`complete` through `held(p, ...)` too); `controls(p, a)` reads every seat's `held(q, a)`,
-    `controller(a)` and `rent(a)` every card: theirs are dropped whole."""
+    `controller(a)` and `rent(a)` every card. Only `complete`, of one parameter, is dropped for
+    one player: the others whole (several parameters: see lower._dropped_at)."""
     _, plan = passes.optimise(typed("mandarin"))
     assert {(name, f, k) for name, f, k in plan.derived_entries if f == "card"} == {
         ("complete", "card", 0), ("held", "card", 0), ("has_emperor", "card", 0)}
     source = rulewright.compiler.driver.compile_file(ruleset_file("mandarin")).source
     assert "self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:343" in source
-    assert "self._d_held = rt.without_key_at(self._d_held, 0, self.creditor[0])  # base.yaml:433" in source
-    assert "self._d_controls = self._d_controller = self._d_rent = self._kept_end = None  # base.yaml:343" in source
-    assert "recomputed once `card` changes (`card[p]`: those for that `p` only)" in source
+    assert "self._d_complete = rt.without_key(self._d_complete, self.creditor[0])  # base.yaml:433" in source
+    assert "self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:343\n" \
+        "        self._d_rent = self._kept_end = None  # base.yaml:343\n" in source
+    assert "recomputed once `card` changes (a change of `card` at one `p`: the value for that `p` only)" in source
 
 
 def test_dropping_the_values_of_one_entity_leaves_a_shared_dict_alone() -> None:
     kept = {0: True, 1: False}
     assert rt.without_key(kept, 1) == {0: True} and kept == {0: True, 1: False}
     assert rt.without_key(kept, 2) is kept and rt.without_key(None, 0) is None
-    pairs = {(0, 3): 1, (1, 3): 2, (0, 4): 5}
-    assert rt.without_key_at(pairs, 0, 0) == {(1, 3): 2} and rt.without_key_at(pairs, 1, 4) == {(0, 3): 1, (1, 3): 2}
-    assert len(pairs) == 3 and rt.without_key_at(None, 0, 0) is None
 
 
 def test_the_values_of_the_other_entities_stay_kept() -> None:

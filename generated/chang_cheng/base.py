@@ -960,7 +960,7 @@ class ChangChengState(rt.State):
         return value
 
     def card_provinces(self, p: int) -> Sequence[int]:
-        # rules/chang-cheng/base.yaml:482; kept between moves: recomputed once `block_at`, `double_left`, `hand`, `layout`, `protected`, `reserved`, `singles` or `tower_left` changes (`double_left[p]`: those for that `p` only; `hand[p]`: those for that `p` only; `tower_left[p]`: those for that `p` only)
+        # rules/chang-cheng/base.yaml:482; kept between moves: recomputed once `block_at`, `double_left`, `hand`, `layout`, `protected`, `reserved`, `singles` or `tower_left` changes (a change of `double_left` at one `p`: the value for that `p` only; a change of `hand` at one `p`: the value for that `p` only; a change of `tower_left` at one `p`: the value for that `p` only)
         kept = self._d_card_provinces
         if kept is None:
             kept = self._d_card_provinces = {}
@@ -1026,7 +1026,7 @@ class ChangChengState(rt.State):
         return value
 
     def attacked(self, p: int, m: int) -> bool:
-        # rules/chang-cheng/base.yaml:496; kept between moves: recomputed once `block_at`, `builder` or `has_peril` changes (`has_peril[m]`: those for that `m` only)
+        # rules/chang-cheng/base.yaml:496; kept between moves: recomputed once `block_at`, `builder` or `has_peril` changes
         kept = self._d_attacked
         if kept is None:
             kept = self._d_attacked = {}
@@ -1065,8 +1065,7 @@ class ChangChengState(rt.State):
             self._d_mongol_loss = None  # base.yaml:527
             self._derived = None  # base.yaml:527
             self.has_peril[m] = True  # base.yaml:528
-            self._d_mongol_loss = None  # base.yaml:528
-            self._d_attacked = rt.without_key_at(self._d_attacked, 1, m)  # base.yaml:528
+            self._d_attacked = self._d_mongol_loss = None  # base.yaml:528
             self._derived = None  # base.yaml:528
 
     def build(self, s: int, b: int) -> rt.Steps:
@@ -1211,8 +1210,7 @@ class ChangChengState(rt.State):
                 else:
                     for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:631')):  # base.yaml:631
                         self.has_peril[removed] = False  # base.yaml:632
-                        self._d_mongol_loss = None  # base.yaml:632
-                        self._d_attacked = rt.without_key_at(self._d_attacked, 1, removed)  # base.yaml:632
+                        self._d_attacked = self._d_mongol_loss = None  # base.yaml:632
                         self._derived = None  # base.yaml:632
                         self.peril[removed] = 0  # base.yaml:633
                         self._d_mongol_loss = None  # base.yaml:633

@@ -291,8 +291,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
                 else:
                     for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:631')):  # base.yaml:631
                         self.has_peril[removed] = False  # base.yaml:632
-                        self._d_mongol_loss = None  # base.yaml:632
-                        self._d_attacked = rt.without_key_at(self._d_attacked, 1, removed)  # base.yaml:632
+                        self._d_attacked = self._d_mongol_loss = None  # base.yaml:632
                         self._derived = None  # base.yaml:632
                         self.peril[removed] = 0  # base.yaml:633
                         self._d_mongol_loss = None  # base.yaml:633

@@ -563,10 +563,9 @@ class ChinaSchachtState(rt.State):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
-        self._d_alliance_points = self._d_can_place = self._kept_end = None  # base.yaml:403
-        self._d_emissaries_of = rt.without_key_at(self._d_emissaries_of, 1, province_to)  # base.yaml:403
+        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
+        self._kept_end = None  # base.yaml:403
         self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
-        self._d_leads_emissaries = rt.without_key_at(self._d_leads_emissaries, 1, province_to)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
         self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
@@ -586,7 +585,7 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:418')
         self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:418
-        self._d_payments = rt.without_key_at(self._d_payments, 0, self.current)  # base.yaml:418
+        self._d_payments = None  # base.yaml:418
         self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # base.yaml:418
         if len(self.discard) > 16:
             rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:419')
@@ -602,7 +601,7 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:430')
         self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:430
-        self._d_payments = rt.without_key_at(self._d_payments, 0, self.current)  # base.yaml:430
+        self._d_payments = None  # base.yaml:430
         self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # base.yaml:430
         if len(self.discard) > 16:
             rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:431')
@@ -613,7 +612,7 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:433')
         self.hand[self.current] = tuple(sorted(rt.walk(self, (*self.hand[self.current], *(taken,)), 1, 'rules/china-schacht/base.yaml:433')))  # base.yaml:433
-        self._d_payments = rt.without_key_at(self._d_payments, 0, self.current)  # base.yaml:433
+        self._d_payments = None  # base.yaml:433
         self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # base.yaml:433
         self.own_turn_over()  # base.yaml:434
 
@@ -628,7 +627,7 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:441')
         self.hand[self.current] = tuple(sorted(rt.walk(self, (*self.hand[self.current], *(taken,)), 1, 'rules/china-schacht/base.yaml:441')))  # base.yaml:441
-        self._d_payments = rt.without_key_at(self._d_payments, 0, self.current)  # base.yaml:441
+        self._d_payments = None  # base.yaml:441
         self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # base.yaml:441
         self.refill_hand()  # base.yaml:442
 
@@ -729,7 +728,7 @@ class ChinaSchachtState(rt.State):
         return not self.palace_of[s]  # base.yaml:290
 
     def emissaries_of(self, p: int, r: int) -> int:
-        # rules/china-schacht/base.yaml:291; kept between moves: recomputed once `emissaries` changes (`emissaries[r]`: those for that `r` only)
+        # rules/china-schacht/base.yaml:291; kept between moves: recomputed once `emissaries` changes
         kept = self._d_emissaries_of
         if kept is None:
             kept = self._d_emissaries_of = {}
@@ -742,7 +741,7 @@ class ChinaSchachtState(rt.State):
         return value
 
     def emissary_room(self, r: int) -> int:
-        # rules/china-schacht/base.yaml:294; kept between moves: recomputed once `emissaries` or `palace_of` changes (`emissaries[r]`: those for that `r` only)
+        # rules/china-schacht/base.yaml:294; kept between moves: recomputed once `emissaries` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only)
         kept = self._d_emissary_room
         if kept is None:
             kept = self._d_emissary_room = {}
@@ -768,7 +767,7 @@ class ChinaSchachtState(rt.State):
         return self.province_points(p, r)  # base.yaml:306
 
     def leads_emissaries(self, p: int, r: int) -> bool:
-        # rules/china-schacht/base.yaml:310; kept between moves: recomputed once `emissaries` changes (`emissaries[r]`: those for that `r` only)
+        # rules/china-schacht/base.yaml:310; kept between moves: recomputed once `emissaries` changes
         kept = self._d_leads_emissaries
         if kept is None:
             kept = self._d_leads_emissaries = {}
@@ -816,7 +815,7 @@ class ChinaSchachtState(rt.State):
         return value
 
     def payments(self, p: int, c: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:329; kept between moves: recomputed once `hand` changes (`hand[p]`: those for that `p` only)
+        # rules/china-schacht/base.yaml:329; kept between moves: recomputed once `hand` changes
         kept = self._d_payments
         if kept is None:
             kept = self._d_payments = {}
@@ -829,7 +828,7 @@ class ChinaSchachtState(rt.State):
         return value
 
     def all_payments(self, p: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:332; kept between moves: recomputed once `hand` changes (`hand[p]`: those for that `p` only)
+        # rules/china-schacht/base.yaml:332; kept between moves: recomputed once `hand` changes (a change of `hand` at one `p`: the value for that `p` only)
         kept = self._d_all_payments
         if kept is None:
             kept = self._d_all_payments = {}
@@ -866,7 +865,7 @@ class ChinaSchachtState(rt.State):
         return value
 
     def can_place(self, p: int) -> bool:
-        # rules/china-schacht/base.yaml:341; kept between moves: recomputed once `emissaries`, `emissaries_left`, `palace_of` or `palaces_left` changes (`emissaries_left[p]`: those for that `p` only; `palaces_left[p]`: those for that `p` only)
+        # rules/china-schacht/base.yaml:341; kept between moves: recomputed once `emissaries`, `emissaries_left`, `palace_of` or `palaces_left` changes (a change of `emissaries_left` at one `p`: the value for that `p` only; a change of `palaces_left` at one `p`: the value for that `p` only)
         kept = self._d_can_place
         if kept is None:
             kept = self._d_can_place = {}
@@ -893,7 +892,7 @@ class ChinaSchachtState(rt.State):
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:459')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # base.yaml:459
-            self._d_payments = rt.without_key_at(self._d_payments, 0, self.current)  # base.yaml:459
+            self._d_payments = None  # base.yaml:459
             self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # base.yaml:459
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:460')
@@ -935,7 +934,7 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[p]) > 16:
             rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:484')
         self.hand[p] = tuple(sorted(rt.walk(self, (*self.hand[p], *(c,)), 1, 'rules/china-schacht/base.yaml:484')))  # base.yaml:484
-        self._d_payments = rt.without_key_at(self._d_payments, 0, p)  # base.yaml:484
+        self._d_payments = None  # base.yaml:484
         self._d_all_payments = rt.without_key(self._d_all_payments, p)  # base.yaml:484
         self.deck_check()  # base.yaml:485
 

@@ -250,8 +250,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 if len(self.tile_shown[s]) > 16:
                     rt.walk(self, self.tile_shown[s], 1, 'rules/china-schacht/bonus-tiles.yaml:103')
                 self.tiles[self.current] = tuple(sorted(rt.walk(self, (*self.tiles[self.current], *self.tile_shown[s]), 1, 'rules/china-schacht/bonus-tiles.yaml:103')))  # bonus-tiles.yaml:103
-                self._d_most_tiles = None  # bonus-tiles.yaml:103
-                self._d_tiles_of = rt.without_key_at(self._d_tiles_of, 0, self.current)  # bonus-tiles.yaml:103
+                self._d_tiles_of = self._d_most_tiles = None  # bonus-tiles.yaml:103
                 self.tile_shown[s] = ()  # bonus-tiles.yaml:104
 
     def bonus_colours(self) -> Sequence[int]:
@@ -281,7 +280,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         return value
 
     def tiles_of(self, p: int, c: int) -> int:
-        # rules/china-schacht/bonus-tiles.yaml:37; kept between moves: recomputed once `tiles` changes (`tiles[p]`: those for that `p` only)
+        # rules/china-schacht/bonus-tiles.yaml:37; kept between moves: recomputed once `tiles` changes
         kept = self._d_tiles_of
         if kept is None:
             kept = self._d_tiles_of = {}

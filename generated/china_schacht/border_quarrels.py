@@ -255,10 +255,9 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
-        self._d_alliance_points = self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:403
-        self._d_emissaries_of = rt.without_key_at(self._d_emissaries_of, 1, province_to)  # base.yaml:403
+        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_open_spaces = None  # base.yaml:403
+        self._d_can_place = self._kept_end = None  # base.yaml:403
         self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
-        self._d_leads_emissaries = rt.without_key_at(self._d_leads_emissaries, 1, province_to)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
         self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404

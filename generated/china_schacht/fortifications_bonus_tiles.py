@@ -263,11 +263,10 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
-        self._d_alliance_points = self._d_can_place = self._kept_end = None  # base.yaml:403
+        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
+        self._kept_end = None  # base.yaml:403
         self._d_empty = rt.without_key(self._d_empty, province_to)  # base.yaml:403
-        self._d_emissaries_of = rt.without_key_at(self._d_emissaries_of, 1, province_to)  # base.yaml:403
         self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
-        self._d_leads_emissaries = rt.without_key_at(self._d_leads_emissaries, 1, province_to)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
         self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
@@ -304,7 +303,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self._trigger_fortification_done()
 
     def empty(self, r: int) -> bool:
-        # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes (`emissaries[r]`: those for that `r` only)
+        # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only)
         kept = self._d_empty
         if kept is None:
             kept = self._d_empty = {}

@@ -423,11 +423,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
-        self._d_alliance_points = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # base.yaml:403
-        self._kept_end = None  # base.yaml:403
-        self._d_emissaries_of = rt.without_key_at(self._d_emissaries_of, 1, province_to)  # base.yaml:403
+        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
+        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
         self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
-        self._d_leads_emissaries = rt.without_key_at(self._d_leads_emissaries, 1, province_to)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:404
         self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
@@ -466,7 +464,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:180')
         self.hand[self.current] = tuple(sorted(rt.walk(self, (*rt.walk(self, rt.without(self.hand[self.current], card), 1, 'rules/china-schacht/two-player.yaml:180'), *(taken,)), 1, 'rules/china-schacht/two-player.yaml:180')))  # two-player.yaml:180
-        self._d_payments = rt.without_key_at(self._d_payments, 0, self.current)  # two-player.yaml:180
+        self._d_payments = None  # two-player.yaml:180
         self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # two-player.yaml:180
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:181')
@@ -507,11 +505,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/two-player.yaml:211')
         self.emissaries[province_to] = (*self.emissaries[province_to], *((self.num_players + 0),))  # two-player.yaml:211
-        self._d_alliance_points = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:211
-        self._kept_end = None  # two-player.yaml:211
-        self._d_emissaries_of = rt.without_key_at(self._d_emissaries_of, 1, province_to)  # two-player.yaml:211
+        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # two-player.yaml:211
+        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
         self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # two-player.yaml:211
-        self._d_leads_emissaries = rt.without_key_at(self._d_leads_emissaries, 1, province_to)  # two-player.yaml:211
         self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:212
         self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:212
@@ -581,7 +577,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         return value
 
     def kept_of(self, p: int, c: int) -> int:
-        # rules/china-schacht/two-player.yaml:112; kept between moves: recomputed once `kept` changes (`kept[p]`: those for that `p` only)
+        # rules/china-schacht/two-player.yaml:112; kept between moves: recomputed once `kept` changes
         kept = self._d_kept_of
         if kept is None:
             kept = self._d_kept_of = {}
@@ -657,7 +653,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:226')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # two-player.yaml:226
-            self._d_payments = rt.without_key_at(self._d_payments, 0, self.current)  # two-player.yaml:226
+            self._d_payments = None  # two-player.yaml:226
             self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # two-player.yaml:226
         self.keep(cards[0])  # two-player.yaml:227
         if (len(cards) == 2 and self.opt_joker_kept == BOTH):  # two-player.yaml:228
@@ -702,7 +698,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                             rt.walk(self, self.kept[p], 1, 'rules/china-schacht/two-player.yaml:289')
                         self.deck = (*self.deck, *self.kept[p])  # two-player.yaml:289
                         self.kept[p] = ()  # two-player.yaml:290
-                        self._d_kept_of = rt.without_key_at(self._d_kept_of, 0, p)  # two-player.yaml:290
+                        self._d_kept_of = None  # two-player.yaml:290
                 if not self.deck:  # two-player.yaml:291
                     self.exhausted = 2  # two-player.yaml:292
 
@@ -728,7 +724,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.kept[self.current]) > 16:
             rt.walk(self, self.kept[self.current], 1, 'rules/china-schacht/two-player.yaml:233')
         self.kept[self.current] = tuple(sorted(rt.walk(self, (*self.kept[self.current], *(c,)), 1, 'rules/china-schacht/two-player.yaml:233')))  # two-player.yaml:233
-        self._d_kept_of = rt.without_key_at(self._d_kept_of, 0, self.current)  # two-player.yaml:233
+        self._d_kept_of = None  # two-player.yaml:233
         self.take_influence(c)  # two-player.yaml:234
 
     def take_influence(self, c: int) -> None:

@@ -469,9 +469,8 @@ class MandarinState(rt.State):
         if self.trace is not None:
             self.trace.append("actions.refund_tile")
         self.card[self.current] = self.card[self.current] - frozenset((tile,))  # base.yaml:343
-        self._d_controls = self._d_controller = self._d_rent = self._kept_end = None  # base.yaml:343
-        self._d_held = rt.without_key_at(self._d_held, 0, self.current)  # base.yaml:343
-        self._d_has_emperor = rt.without_key_at(self._d_has_emperor, 0, self.current)  # base.yaml:343
+        self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:343
+        self._d_rent = self._kept_end = None  # base.yaml:343
         self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:343
         self.dispenser = self.dispenser | frozenset((tile,))  # base.yaml:344
         self.money[self.current] += (400 if TILE_EMPEROR[tile] else 200)  # base.yaml:345; inlined value (base.yaml:270)
@@ -503,9 +502,8 @@ class MandarinState(rt.State):
             self.trace.append("actions.keep")
         for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:371')):  # base.yaml:371
             self.card[self.current] = self.card[self.current] | frozenset((t,))  # base.yaml:372
-            self._d_controls = self._d_controller = self._d_rent = self._kept_end = None  # base.yaml:372
-            self._d_held = rt.without_key_at(self._d_held, 0, self.current)  # base.yaml:372
-            self._d_has_emperor = rt.without_key_at(self._d_has_emperor, 0, self.current)  # base.yaml:372
+            self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:372
+            self._d_rent = self._kept_end = None  # base.yaml:372
             self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:372
         self.out = rt.held(())  # base.yaml:373
         self.plain = frozenset()  # base.yaml:374
@@ -547,14 +545,12 @@ class MandarinState(rt.State):
             self.trace.append("actions.take_tile")
         for p in self.passed_by:  # base.yaml:421
             self.card[p] = self.card[p] - frozenset((tile,))  # base.yaml:422
-            self._d_controls = self._d_controller = self._d_rent = self._kept_end = None  # base.yaml:422
-            self._d_held = rt.without_key_at(self._d_held, 0, p)  # base.yaml:422
-            self._d_has_emperor = rt.without_key_at(self._d_has_emperor, 0, p)  # base.yaml:422
+            self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:422
+            self._d_rent = self._kept_end = None  # base.yaml:422
             self._d_complete = rt.without_key(self._d_complete, p)  # base.yaml:422
         self.card[self.current] = self.card[self.current] | frozenset((tile,))  # base.yaml:423
-        self._d_controls = self._d_controller = self._d_rent = self._kept_end = None  # base.yaml:423
-        self._d_held = rt.without_key_at(self._d_held, 0, self.current)  # base.yaml:423
-        self._d_has_emperor = rt.without_key_at(self._d_has_emperor, 0, self.current)  # base.yaml:423
+        self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:423
+        self._d_rent = self._kept_end = None  # base.yaml:423
         self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:423
         self.move_away()  # base.yaml:424
 
@@ -564,14 +560,12 @@ class MandarinState(rt.State):
         if self.trace is not None:
             self.trace.append("actions.seize_tile")
         self.card[self.current] = self.card[self.current] - frozenset((tile,))  # base.yaml:432
-        self._d_controls = self._d_controller = self._d_rent = self._kept_end = None  # base.yaml:432
-        self._d_held = rt.without_key_at(self._d_held, 0, self.current)  # base.yaml:432
-        self._d_has_emperor = rt.without_key_at(self._d_has_emperor, 0, self.current)  # base.yaml:432
+        self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:432
+        self._d_rent = self._kept_end = None  # base.yaml:432
         self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:432
         self.card[self.creditor[0]] = self.card[self.creditor[0]] | frozenset((tile,))  # base.yaml:433
-        self._d_controls = self._d_controller = self._d_rent = self._kept_end = None  # base.yaml:433
-        self._d_held = rt.without_key_at(self._d_held, 0, self.creditor[0])  # base.yaml:433
-        self._d_has_emperor = rt.without_key_at(self._d_has_emperor, 0, self.creditor[0])  # base.yaml:433
+        self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:433
+        self._d_rent = self._kept_end = None  # base.yaml:433
         self._d_complete = rt.without_key(self._d_complete, self.creditor[0])  # base.yaml:433
         self.creditor = rt.held(())  # base.yaml:434
         if self.stage == ARRIVING:  # base.yaml:435
@@ -673,7 +667,7 @@ class MandarinState(rt.State):
         return value
 
     def held(self, p: int, a: int) -> int:
-        # rules/mandarin/base.yaml:257; kept between moves: recomputed once `card` changes (`card[p]`: those for that `p` only)
+        # rules/mandarin/base.yaml:257; kept between moves: recomputed once `card` changes
         kept = self._d_held
         if kept is None:
             kept = self._d_held = {}
@@ -684,7 +678,7 @@ class MandarinState(rt.State):
         return value
 
     def has_emperor(self, p: int, a: int) -> bool:
-        # rules/mandarin/base.yaml:258; kept between moves: recomputed once `card` changes (`card[p]`: those for that `p` only)
+        # rules/mandarin/base.yaml:258; kept between moves: recomputed once `card` changes
         kept = self._d_has_emperor
         if kept is None:
             kept = self._d_has_emperor = {}
@@ -732,7 +726,7 @@ class MandarinState(rt.State):
         return (400 if TILE_EMPEROR[t] else 200)  # base.yaml:270
 
     def complete(self, p: int) -> bool:
-        # rules/mandarin/base.yaml:274; kept between moves: recomputed once `card` changes (`card[p]`: those for that `p` only)
+        # rules/mandarin/base.yaml:274; kept between moves: recomputed once `card` changes (a change of `card` at one `p`: the value for that `p` only)
         kept = self._d_complete
         if kept is None:
             kept = self._d_complete = {}
@@ -860,9 +854,8 @@ class MandarinState(rt.State):
                 self.bank_received += rt.num(price, 'rules/mandarin/base.yaml:529')  # base.yaml:529
             for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:530')):  # base.yaml:530
                 self.card[w] = self.card[w] | frozenset((t,))  # base.yaml:531
-                self._d_controls = self._d_controller = self._d_rent = self._kept_end = None  # base.yaml:531
-                self._d_held = rt.without_key_at(self._d_held, 0, w)  # base.yaml:531
-                self._d_has_emperor = rt.without_key_at(self._d_has_emperor, 0, w)  # base.yaml:531
+                self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:531
+                self._d_rent = self._kept_end = None  # base.yaml:531
                 self._d_complete = rt.without_key(self._d_complete, w)  # base.yaml:531
             self.out = rt.held(())  # base.yaml:532
             self.plain = frozenset()  # base.yaml:533
@@ -883,9 +876,8 @@ class MandarinState(rt.State):
         else:
             for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:548')):  # base.yaml:548
                 self.card[self.current] = self.card[self.current] | frozenset((t,))  # base.yaml:549
-                self._d_controls = self._d_controller = self._d_rent = self._kept_end = None  # base.yaml:549
-                self._d_held = rt.without_key_at(self._d_held, 0, self.current)  # base.yaml:549
-                self._d_has_emperor = rt.without_key_at(self._d_has_emperor, 0, self.current)  # base.yaml:549
+                self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:549
+                self._d_rent = self._kept_end = None  # base.yaml:549
                 self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:549
         self.out = rt.held(())  # base.yaml:550
         self.plain = frozenset()  # base.yaml:551

@@ -728,7 +728,7 @@ class YellowYangtzeState(rt.State):
         if len(self.rack[self.current]) > 16:
             rt.walk(self, self.rack[self.current], 1, 'rules/yellow-yangtze/base.yaml:702')
         self.rack[self.current] = (*self.rack[self.current], *(t,))  # base.yaml:702
-        self._d_in_rack = rt.without_key_at(self._d_in_rack, 0, self.current)  # base.yaml:702
+        self._d_in_rack = None  # base.yaml:702
         self._derived = None  # base.yaml:702
         self.rack_size[self.current] = len(self.rack[self.current])  # base.yaml:703
         self._derived = None  # base.yaml:703
@@ -790,7 +790,7 @@ class YellowYangtzeState(rt.State):
                 if rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:767')[0] == self.current:  # base.yaml:767
                     k = rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:768')[1]  # base.yaml:768
                     self.points[self.current] = rt.add_at(self.points[self.current], self.index_of(k), sum(1 for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1588, 'rules/yellow-yangtze/base.yaml:769')) if (g[0] == k and g[1][0] in self.group_of(s))), 'rules/yellow-yangtze/base.yaml:769')  # base.yaml:769
-                    self._d_jokers_needed = rt.without_key_at(self._d_jokers_needed, 0, self.current)  # base.yaml:769
+                    self._d_jokers_needed = None  # base.yaml:769
                     self._d_level = rt.without_key(self._d_level, self.current)  # base.yaml:769
                     self._d_tie_key = rt.without_key(self._d_tie_key, self.current)  # base.yaml:769
                     self._d_spread = rt.without_key(self._d_spread, self.current)  # base.yaml:769
@@ -1004,7 +1004,7 @@ class YellowYangtzeState(rt.State):
         return value
 
     def in_rack(self, p: int, k: int) -> Sequence[int]:
-        # rules/yellow-yangtze/base.yaml:311; kept between moves: recomputed once `rack` changes (`rack[p]`: those for that `p` only)
+        # rules/yellow-yangtze/base.yaml:311; kept between moves: recomputed once `rack` changes
         kept = self._d_in_rack
         if kept is None:
             kept = self._d_in_rack = {}
@@ -1172,7 +1172,7 @@ class YellowYangtzeState(rt.State):
         return value
 
     def jokers_needed(self, p: int, m: int) -> int:
-        # rules/yellow-yangtze/base.yaml:369; kept between moves: recomputed once `points` changes (`points[p]`: those for that `p` only)
+        # rules/yellow-yangtze/base.yaml:369; kept between moves: recomputed once `points` changes
         kept = self._d_jokers_needed
         if kept is None:
             kept = self._d_jokers_needed = {}
@@ -1183,7 +1183,7 @@ class YellowYangtzeState(rt.State):
         return value
 
     def level(self, p: int) -> int:
-        # rules/yellow-yangtze/base.yaml:370; kept between moves: recomputed once `points` changes (`points[p]`: those for that `p` only)
+        # rules/yellow-yangtze/base.yaml:370; kept between moves: recomputed once `points` changes (a change of `points` at one `p`: the value for that `p` only)
         kept = self._d_level
         if kept is None:
             kept = self._d_level = {}
@@ -1194,7 +1194,7 @@ class YellowYangtzeState(rt.State):
         return value
 
     def tie_key(self, p: int) -> Sequence[int]:
-        # rules/yellow-yangtze/base.yaml:377; kept between moves: recomputed once `game_over` or `points` changes (`points[p]`: those for that `p` only)
+        # rules/yellow-yangtze/base.yaml:377; kept between moves: recomputed once `game_over` or `points` changes (a change of `points` at one `p`: the value for that `p` only)
         kept = self._d_tie_key
         if kept is None:
             kept = self._d_tie_key = {}
@@ -1205,7 +1205,7 @@ class YellowYangtzeState(rt.State):
         return value
 
     def spread(self, p: int) -> Sequence[int]:
-        # rules/yellow-yangtze/base.yaml:381; kept between moves: recomputed once `points` changes (`points[p]`: those for that `p` only)
+        # rules/yellow-yangtze/base.yaml:381; kept between moves: recomputed once `points` changes (a change of `points` at one `p`: the value for that `p` only)
         kept = self._d_spread
         if kept is None:
             kept = self._d_spread = {}
@@ -1228,7 +1228,7 @@ class YellowYangtzeState(rt.State):
             if len(self.rack[p]) > 16:
                 rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:407')
             self.rack[p] = (*self.rack[p], *(t,))  # base.yaml:407
-            self._d_in_rack = rt.without_key_at(self._d_in_rack, 0, p)  # base.yaml:407
+            self._d_in_rack = None  # base.yaml:407
             self._derived = None  # base.yaml:407
             self.rack_size[p] = len(self.rack[p])  # base.yaml:408
             self._derived = None  # base.yaml:408
@@ -1245,7 +1245,7 @@ class YellowYangtzeState(rt.State):
         if len(self.rack[p]) > 16:
             rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:413')
         self.rack[p] = tuple(rt.without(self.rack[p], t))  # base.yaml:413
-        self._d_in_rack = rt.without_key_at(self._d_in_rack, 0, p)  # base.yaml:413
+        self._d_in_rack = None  # base.yaml:413
         self._derived = None  # base.yaml:413
         self.rack_size[p] = len(self.rack[p])  # base.yaml:414
         self._derived = None  # base.yaml:414
@@ -1259,7 +1259,7 @@ class YellowYangtzeState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.score")
         self.points[p] = rt.add_at(self.points[p], self.index_of(k), 1, 'rules/yellow-yangtze/base.yaml:417')  # base.yaml:417
-        self._d_jokers_needed = rt.without_key_at(self._d_jokers_needed, 0, p)  # base.yaml:417
+        self._d_jokers_needed = None  # base.yaml:417
         self._d_level = rt.without_key(self._d_level, p)  # base.yaml:417
         self._d_tie_key = rt.without_key(self._d_tie_key, p)  # base.yaml:417
         self._d_spread = rt.without_key(self._d_spread, p)  # base.yaml:417
@@ -1434,7 +1434,7 @@ class YellowYangtzeState(rt.State):
         if len(self.rack[self.current]) > 16:
             rt.walk(self, self.rack[self.current], 1, 'rules/yellow-yangtze/base.yaml:544')
         self.rack[self.current] = tuple(rt.without(self.rack[self.current], t))  # base.yaml:544
-        self._d_in_rack = rt.without_key_at(self._d_in_rack, 0, self.current)  # base.yaml:544
+        self._d_in_rack = None  # base.yaml:544
         self._derived = None  # base.yaml:544
         self.rack_size[self.current] = len(self.rack[self.current])  # base.yaml:545
         self._derived = None  # base.yaml:545

@@ -64,7 +64,6 @@ def _nodes(e: t.Expr) -> list[t.Expr]:
     return out
 
 
-
 def entries(program: t.TypedProgram, kept: Iterable[str], deps: Dependencies) -> tuple[tuple[str, str, int], ...]:
     """For each kept definition with parameters and each field per entity it reads, the parameter
     (its position k) whose entity is the only one at which it reads that field, itself and

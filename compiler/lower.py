@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import assert_never
 
@@ -259,6 +259,12 @@ class _Lowerer:
             for name in sorted(reads.fields):
                 self.drops.setdefault(name, []).append(slot)
         self.program.phase_drops = [slot for slot, reads in kept_reads if reads.volatile]
+        # (pass `derived`) the kept slots that an assignment to a field at one entity drops only
+        # the values of: field -> slot -> (position of the parameter naming that entity, how many)
+        arity = {d.name: len(d.params) for d in typed.defines}
+        self.entry_drops: dict[str, dict[str, tuple[int, int]]] = {}
+        for name, field_name, k in self.plan.derived_entries:
+            self.entry_drops.setdefault(field_name, {})[self.kept[name]] = (k, arity[name])
         # Some definition is `cached: true` (and not kept): every change of a field forgets the values remembered.
         self.caching = any(d.cached and d.name not in self.kept for d in typed.defines)
         self.constant_values = {name: value for name, value, _ in tables.constants}
@@ -1234,7 +1240,8 @@ class _Lowerer:
             case t.Assign():
                 stale: list[Line] = []  # the values kept between moves that read the field: stale now
                 if s.target.kind in ("field", "perfield"):
-                    stale = _dropped(self.drops.get(s.target.name, ()), depth, s.span)
+                    stale = _dropped_at(self.drops.get(s.target.name, ()), self.entry_drops.get(s.target.name, {}),
+                                        _index_again(s), depth, s.span)
                 # the bit masks kept over the field assigned (pass `bitmask`)
                 kept = [Line(depth + more, code, s.span)
                         for more, code in bitmask.after_assign(self.plan, s, self.constant_values)]
@@ -1444,6 +1451,10 @@ class _Lowerer:
                 body = _kept(d, _annotation(d.ty), self.kept[d.name], body)
                 kept = f"recomputed once {reads.told()} changes" if reads.fields or reads.volatile else \
                     f"computed once{' per arguments' if d.params else ''} (it reads nothing that changes)"
+                at = [f"a change of `{f}` at one `{d.params[k].name}`: the value for that `{d.params[k].name}` only"
+                      for name, f, k in self.plan.derived_entries if name == d.name and len(d.params) == 1]
+                if at:  # (a change of the field at one entity drops its values for that entity only)
+                    kept += f" ({'; '.join(at)})"
             prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
                                                 cached=d.cached and not kept, kept=kept))
         for p in typed.procedures:
@@ -1710,6 +1721,40 @@ def _dropped(slots: Iterable[str], depth: int, span: SourceSpan) -> list[Line]:
     slots = list(slots)
     return [Line(depth, " = ".join(f"self.{slot}" for slot in slots[i:i + 4]) + " = None", span)
             for i in range(0, len(slots), 4)]
+
+
+def _index_again(s: t.Assign) -> str | None:
+    """The code of the entity an assignment to a field per entity changes, to be evaluated again
+    after it, to the same value and at no cost: a local, a number, a constant, `current`, another
+    field (or an item of one at such an index); None otherwise (or when it assigns the whole field)."""
+    def again(e: t.Expr) -> str | None:
+        match e:
+            case t.Num():
+                return str(e.value)
+            case t.Ref() if e.sym.kind in ("local", "const") or e.sym.kind == "value" and e.sym.name == "current" \
+                    or e.sym.kind == "field" and e.sym.name != s.target.name:
+                return e.sym.py
+            case t.ListIndex():
+                obj, index = again(e.obj), again(e.index)
+                return None if obj is None or index is None else f"{obj}[{index}]"
+        return None
+    return again(s.index) if s.index is not None and s.target.kind == "perfield" else None
+
+
+def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: str | None, depth: int,
+                span: SourceSpan) -> list[Line]:
+    """The lines that drop the kept values an assignment makes stale: whole slots (`_dropped`),
+    but for a slot whose definition has one parameter and reads the field only at the entity it
+    names (`at_entity`: its position, of how many), the value kept for the entity assigned
+    (`index`), when it can be read again. (A definition of several parameters is dropped whole:
+    leaving out its values for one entity walks its whole dict, measured slower on Mandarin
+    than computing again what it kept.)"""
+    if index is None:
+        return _dropped(slots, depth, span)
+    some = [slot for slot in slots if at_entity.get(slot, (0, 0))[1] == 1]
+    out = _dropped([slot for slot in slots if slot not in some], depth, span)
+    out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {index})", span) for slot in some)
+    return out
 
 
 def _param(func: str, param: str) -> str:

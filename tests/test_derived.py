@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import rulewright
+from rulewright import runtime as rt
 from rulewright import scenarios
 from rulewright.compiler import passes
 from rulewright.compiler.check import check
@@ -93,12 +94,16 @@ def test_every_read_and_write_is_a_field_of_the_rule_set(ruleset: str) -> None:
 
 
 # -- what lowering does with it -------------------------------------------------------------------
-_ASSIGNED = re.compile(r"self\.(\w+)(?:\[.*?\])? (?:=|\+=|-=) ")
-_DROPPED = re.compile(r"(?:self\.(\w+) = )+None")
+_ASSIGNED = re.compile(r"self\.(\w+)(\[.*?\])? (?:=|\+=|-=) ")
+# the value kept for one entity dropped: `self._d_complete = rt.without_key(self._d_complete, self.current)`
+_AT_ENTITY = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), (.+)\)$")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset: str) -> None:
+    """Every kept value that reads the field is dropped after the assignment: the whole slot, or,
+    for an assignment at one entity and a definition of one parameter that reads the field only
+    at the entity it names (`plan.derived_entries`), its value for that entity."""
     program = typed(ruleset)
     optimised, plan = passes.optimise(program)
     problems, lowered = lower(optimised, plan)
@@ -110,6 +115,9 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
     if plan.end_once is not None and program.end is not None:
         for f in plan.end_once.fields:
             readers.setdefault(f, set()).add(END_SLOT)
+    at_param = {(f, f"_d_{name}"): k for name, f, k in plan.derived_entries}
+    params = {d.name: len(d.params) for d in optimised.defines}
+    assert all(params[name] > k for name, _, k in plan.derived_entries)
     fields = {f.decl.name for f in program.fields}
     blocks = [a.effect for a in lowered.actions] + [t.effect for t in lowered.triggers] + \
         [p.body for p in lowered.procedures] + [p.start for p in lowered.phases] + [tuple(lowered.setup)]
@@ -122,14 +130,69 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
             assignments += 1
             dropped: set[str] = set()
             for after in lines[i + 1:]:
+                entity = _AT_ENTITY.match(after.code)
+                if after.depth == line.depth and entity is not None:
+                    slot = entity.group(1)
+                    assert entity.group(2) == slot and (m.group(1), slot) in at_param, after.code
+                    # at the entity assigned, and at the parameter that names it
+                    assert m.group(2) == f"[{entity.group(3)}]", f"{line.code} / {after.code}"
+                    assert params[slot.removeprefix("_d_")] == 1, after.code
+                    assert slot not in dropped
+                    dropped.add(slot)
+                    continue
                 if after.depth != line.depth or not after.code.endswith(" = None") or "self._d_" not in after.code \
                         and END_SLOT not in after.code:
                     break
-                dropped |= set(re.findall(r"self\.(\w+) =", after.code))
+                whole = set(re.findall(r"self\.(\w+) =", after.code))
+                assert not whole & dropped
+                dropped |= whole
             assert dropped == readers.get(m.group(1), set()), f"{line.code} ({line.source})"
     assert assignments
     assert set(lowered.phase_drops) == {f"_d_{name}" for name, r in plan.derived if r.volatile} | (
         {END_SLOT} if plan.end_once is not None and plan.end_once.volatile else set())
+
+
+def test_a_definition_read_at_its_own_entity_only_is_dropped_for_that_entity_only() -> None:
+    """Mandarin: `complete(p)`, `held(p, a)` and `has_emperor(p, a)` read `card[p]` only
+    (`complete` through `held(p, ...)` too); `controls(p, a)` reads every seat's `held(q, a)`,
+    `controller(a)` and `rent(a)` every card. Only `complete`, of one parameter, is dropped for
+    one player: the others whole (several parameters: see lower._dropped_at)."""
+    _, plan = passes.optimise(typed("mandarin"))
+    assert {(name, f, k) for name, f, k in plan.derived_entries if f == "card"} == {
+        ("complete", "card", 0), ("held", "card", 0), ("has_emperor", "card", 0)}
+    source = rulewright.compiler.driver.compile_file(ruleset_file("mandarin")).source
+    assert "self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:343" in source
+    assert "self._d_complete = rt.without_key(self._d_complete, self.creditor[0])  # base.yaml:433" in source
+    assert "self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:343\n" \
+        "        self._d_rent = self._kept_end = None  # base.yaml:343\n" in source
+    assert "recomputed once `card` changes (a change of `card` at one `p`: the value for that `p` only)" in source
+
+
+def test_dropping_the_values_of_one_entity_leaves_a_shared_dict_alone() -> None:
+    kept = {0: True, 1: False}
+    assert rt.without_key(kept, 1) == {0: True} and kept == {0: True, 1: False}
+    assert rt.without_key(kept, 2) is kept and rt.without_key(None, 0) is None
+
+
+def test_the_values_of_the_other_entities_stay_kept() -> None:
+    """Mandarin: after a move changes one player's card, `complete` still holds, computed before,
+    the values of the players whose card it did not change; each equal to a fresh computation."""
+    g = game("mandarin")
+    survived = 0
+    for seed in range(3):
+        state: Any = g.new_state(3, seed)
+        chooser = random.Random(seed)
+        while not state.terminal and state.moves < 300:
+            for p in range(state.num_players):
+                state.complete(p)
+            before = list(state.card)
+            state.apply(chooser.choice(state.legal_actions()))
+            changed = {p for p in range(state.num_players) if state.card[p] != before[p]}
+            if changed and state._d_complete is not None:
+                survived += len(set(state._d_complete) - changed)
+                assert not changed & set(state._d_complete) or assert_fresh(state, "after a change")
+            assert_fresh(state, f"seed {seed}, move {state.moves}")
+    assert survived > 20
 
 
 # Cornett's face-down markers as the pass keeps them when they are no bit mask (`bitmask` serves
@@ -187,6 +250,32 @@ def test_a_kept_value_is_never_stale_after_a_move(ruleset: str) -> None:
             state.apply(legal[chooser.randrange(len(legal))])
             checked += assert_fresh(state, f"seed {seed}, after move {state.moves}")
     assert checked > 100, "values were kept, and checked"
+
+
+@pytest.mark.parametrize("ruleset", ["mandarin", "chang-cheng", "yellow-yangtze"])
+def test_a_clone_and_its_original_never_see_each_others_kept_values(ruleset: str) -> None:
+    """A clone shares its original's dicts of kept values: a move on one, dropping the values of
+    one entity and computing them afresh, leaves the other's untouched (each checked fresh)."""
+    g = game(ruleset)
+    checked = 0
+    for seed in range(2):
+        state: Any = g.new_state(g.info.players[seed % len(g.info.players)], seed)
+        chooser = random.Random(seed)
+        while not state.terminal and state.moves < 200:
+            state.legal_actions()
+            state._is_over()
+            other = state.clone()
+            legal = other.legal_actions()
+            other.apply(legal[chooser.randrange(len(legal))])
+            other.legal_actions()
+            other._is_over()
+            checked += assert_fresh(state, f"seed {seed}, original at move {state.moves}")
+            checked += assert_fresh(other, f"seed {seed}, clone after move {other.moves}")
+            state = other if chooser.random() < 0.5 else state.clone()
+            if state is not other:
+                legal = state.legal_actions()
+                state.apply(legal[chooser.randrange(len(legal))])
+    assert checked > 100
 
 
 def test_a_restored_state_keeps_nothing_of_the_old_position() -> None:

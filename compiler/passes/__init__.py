@@ -36,6 +36,10 @@ class Plan:
     # -- each pass's decisions, one field per pass, below this line --
     # derived: the definitions kept between moves, each with what it reads (compiler/passes/reads.py)
     derived: tuple[tuple[str, Reads], ...] = ()
+    # derived: (definition, field per entity, k) for a kept definition with parameters that reads
+    # that field only at the entity its k-th parameter names: an assignment at one index drops
+    # only the values kept for that entity as k-th argument
+    derived_entries: tuple[tuple[str, str, int], ...] = ()
     # end_once: what the end condition reads, when its value is kept between moves (None: not kept)
     end_once: Reads | None = None
     masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks

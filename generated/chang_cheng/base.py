@@ -661,7 +661,7 @@ class ChangChengState(rt.State):
         if self.trace is not None:
             self.trace.append("actions.place_double")
         self.double_left[self.current] = False  # base.yaml:765
-        self._d_card_provinces = None  # base.yaml:765
+        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:765
         self._derived = None  # base.yaml:765
         yield from self.build(s, DOUBLE)  # base.yaml:766
         yield from self.build(t, DOUBLE)  # base.yaml:767
@@ -677,7 +677,7 @@ class ChangChengState(rt.State):
         if self.trace is not None:
             self.trace.append("actions.place_tower")
         self.tower_left[self.current] = False  # base.yaml:778
-        self._d_card_provinces = None  # base.yaml:778
+        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:778
         self._derived = None  # base.yaml:778
         yield from self.build(s, TOWER)  # base.yaml:779
         self.move_kind = TOWER_RAISED  # base.yaml:780
@@ -941,7 +941,7 @@ class ChangChengState(rt.State):
         return value
 
     def card_provinces(self, p: int) -> Sequence[int]:
-        # rules/chang-cheng/base.yaml:482; kept between moves: recomputed once `block_at`, `double_left`, `hand`, `layout`, `protected`, `reserved`, `singles` or `tower_left` changes
+        # rules/chang-cheng/base.yaml:482; kept between moves: recomputed once `block_at`, `double_left`, `hand`, `layout`, `protected`, `reserved`, `singles` or `tower_left` changes (a change of `double_left` at one `p`: the value for that `p` only; a change of `hand` at one `p`: the value for that `p` only; a change of `tower_left` at one `p`: the value for that `p` only)
         kept = self._d_card_provinces
         if kept is None:
             kept = self._d_card_provinces = {}
@@ -1277,7 +1277,7 @@ class ChangChengState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.lay_card")
         self.hand[self.current] = self.hand[self.current] - frozenset((c,))  # base.yaml:695
-        self._d_card_provinces = None  # base.yaml:695
+        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:695
         self._derived = None  # base.yaml:695
         if len(self.placed[self.current]) > 16:
             rt.walk(self, self.placed[self.current], 1, 'rules/chang-cheng/base.yaml:696')

@@ -267,7 +267,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("actions.place_double")
         self.double_left[self.current] = False  # base.yaml:765
-        self._d_card_provinces = None  # base.yaml:765
+        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:765
         self._derived = None  # base.yaml:765
         yield from self.build(s, DOUBLE)  # base.yaml:766
         yield from self.build(t, DOUBLE)  # base.yaml:767
@@ -286,7 +286,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("actions.place_tower")
         self.tower_left[self.current] = False  # base.yaml:778
-        self._d_card_provinces = None  # base.yaml:778
+        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:778
         self._derived = None  # base.yaml:778
         yield from self.build(s, TOWER)  # base.yaml:779
         self.move_kind = TOWER_RAISED  # base.yaml:780
@@ -569,7 +569,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("procedures.lay_card")
         self.hand[self.current] = self.hand[self.current] - frozenset((c,))  # base.yaml:695
-        self._d_card_provinces = None  # base.yaml:695
+        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:695
         self._derived = None  # base.yaml:695
         if len(self.placed[self.current]) > 16:
             rt.walk(self, self.placed[self.current], 1, 'rules/chang-cheng/base.yaml:696')

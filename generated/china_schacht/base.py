@@ -534,7 +534,8 @@ class ChinaSchachtState(rt.State):
         self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:384
         self._kept_end = None  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
-        self._d_can_place = self._kept_end = None  # base.yaml:385
+        self._kept_end = None  # base.yaml:385
+        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
         if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         self.next_piece()  # base.yaml:390
@@ -549,10 +550,12 @@ class ChinaSchachtState(rt.State):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
-        self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = self._d_alliance_points = None  # base.yaml:403
-        self._d_can_place = self._kept_end = None  # base.yaml:403
+        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
+        self._kept_end = None  # base.yaml:403
+        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
-        self._d_can_place = self._kept_end = None  # base.yaml:404
+        self._kept_end = None  # base.yaml:404
+        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
         self.next_piece()  # base.yaml:405
 
     def _do_stop(self) -> None:
@@ -569,7 +572,8 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:418')
         self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:418
-        self._d_payments = self._d_all_payments = None  # base.yaml:418
+        self._d_payments = None  # base.yaml:418
+        self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # base.yaml:418
         if len(self.discard) > 16:
             rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:419')
         self.discard = (*self.discard, *(card,))  # base.yaml:419
@@ -584,7 +588,8 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:430')
         self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:430
-        self._d_payments = self._d_all_payments = None  # base.yaml:430
+        self._d_payments = None  # base.yaml:430
+        self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # base.yaml:430
         if len(self.discard) > 16:
             rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:431')
         self.discard = (*self.discard, *(card,))  # base.yaml:431
@@ -594,7 +599,8 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:433')
         self.hand[self.current] = tuple(sorted(rt.walk(self, (*self.hand[self.current], *(taken,)), 1, 'rules/china-schacht/base.yaml:433')))  # base.yaml:433
-        self._d_payments = self._d_all_payments = None  # base.yaml:433
+        self._d_payments = None  # base.yaml:433
+        self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # base.yaml:433
         self.own_turn_over()  # base.yaml:434
 
     def _do_take_face_up(self, taken: int) -> None:
@@ -608,7 +614,8 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:441')
         self.hand[self.current] = tuple(sorted(rt.walk(self, (*self.hand[self.current], *(taken,)), 1, 'rules/china-schacht/base.yaml:441')))  # base.yaml:441
-        self._d_payments = self._d_all_payments = None  # base.yaml:441
+        self._d_payments = None  # base.yaml:441
+        self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # base.yaml:441
         self.refill_hand()  # base.yaml:442
 
     def _do_draw_card(self) -> None:
@@ -721,7 +728,7 @@ class ChinaSchachtState(rt.State):
         return value
 
     def emissary_room(self, r: int) -> int:
-        # rules/china-schacht/base.yaml:294; kept between moves: recomputed once `emissaries` or `palace_of` changes
+        # rules/china-schacht/base.yaml:294; kept between moves: recomputed once `emissaries` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only)
         kept = self._d_emissary_room
         if kept is None:
             kept = self._d_emissary_room = {}
@@ -808,7 +815,7 @@ class ChinaSchachtState(rt.State):
         return value
 
     def all_payments(self, p: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:332; kept between moves: recomputed once `hand` changes
+        # rules/china-schacht/base.yaml:332; kept between moves: recomputed once `hand` changes (a change of `hand` at one `p`: the value for that `p` only)
         kept = self._d_all_payments
         if kept is None:
             kept = self._d_all_payments = {}
@@ -845,7 +852,7 @@ class ChinaSchachtState(rt.State):
         return value
 
     def can_place(self, p: int) -> bool:
-        # rules/china-schacht/base.yaml:341; kept between moves: recomputed once `emissaries`, `emissaries_left`, `palace_of` or `palaces_left` changes
+        # rules/china-schacht/base.yaml:341; kept between moves: recomputed once `emissaries`, `emissaries_left`, `palace_of` or `palaces_left` changes (a change of `emissaries_left` at one `p`: the value for that `p` only; a change of `palaces_left` at one `p`: the value for that `p` only)
         kept = self._d_can_place
         if kept is None:
             kept = self._d_can_place = {}
@@ -872,7 +879,8 @@ class ChinaSchachtState(rt.State):
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:459')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # base.yaml:459
-            self._d_payments = self._d_all_payments = None  # base.yaml:459
+            self._d_payments = None  # base.yaml:459
+            self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # base.yaml:459
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:460')
             self.discard = (*self.discard, *(c,))  # base.yaml:460
@@ -913,7 +921,8 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[p]) > 16:
             rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:484')
         self.hand[p] = tuple(sorted(rt.walk(self, (*self.hand[p], *(c,)), 1, 'rules/china-schacht/base.yaml:484')))  # base.yaml:484
-        self._d_payments = self._d_all_payments = None  # base.yaml:484
+        self._d_payments = None  # base.yaml:484
+        self._d_all_payments = rt.without_key(self._d_all_payments, p)  # base.yaml:484
         self.deck_check()  # base.yaml:485
 
     def deck_check(self) -> None:

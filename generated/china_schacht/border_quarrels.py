@@ -188,7 +188,8 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # border-quarrels.yaml:143
         self._kept_end = None  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
-        self._d_can_place = self._kept_end = None  # border-quarrels.yaml:144
+        self._kept_end = None  # border-quarrels.yaml:144
+        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # border-quarrels.yaml:144
         for r in self.board.regions_at[PROVINCE][space]:  # border-quarrels.yaml:149; inlined provinces_at (border-quarrels.yaml:112)
             if (not self.scored[r] and not any((not self.palace_of[s]) for s in self.board.region_spots[r])):  # border-quarrels.yaml:150; inlined free (base.yaml:290)
                 self.score_province(r)  # border-quarrels.yaml:151
@@ -204,10 +205,12 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
-        self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = self._d_alliance_points = None  # base.yaml:403
-        self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:403
+        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_open_spaces = None  # base.yaml:403
+        self._d_can_place = self._kept_end = None  # base.yaml:403
+        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
-        self._d_can_place = self._kept_end = None  # base.yaml:404
+        self._kept_end = None  # base.yaml:404
+        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
         self.next_piece()  # base.yaml:405
 
     def open_spaces(self) -> Sequence[int]:

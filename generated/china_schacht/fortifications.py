@@ -152,7 +152,8 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._d_province_points = self._d_palace_award = self._d_chains_of = self._d_chain_bonus = None  # base.yaml:384
         self._d_chain_points = self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
-        self._d_can_place = self._kept_end = None  # base.yaml:385
+        self._kept_end = None  # base.yaml:385
+        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
         if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         self.next_piece()  # base.yaml:390
@@ -167,10 +168,13 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
-        self._d_empty = self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = None  # base.yaml:403
-        self._d_alliance_points = self._d_can_place = self._kept_end = None  # base.yaml:403
+        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
+        self._kept_end = None  # base.yaml:403
+        self._d_empty = rt.without_key(self._d_empty, province_to)  # base.yaml:403
+        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
-        self._d_can_place = self._kept_end = None  # base.yaml:404
+        self._kept_end = None  # base.yaml:404
+        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
         self.next_piece()  # base.yaml:405
 
     def _do_fortify(self, cards: Sequence[int], space: int) -> None:
@@ -204,7 +208,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._trigger_fortification_done()
 
     def empty(self, r: int) -> bool:
-        # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes
+        # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only)
         kept = self._d_empty
         if kept is None:
             kept = self._d_empty = {}

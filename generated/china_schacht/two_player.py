@@ -129,7 +129,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_refill()  # two-player.yaml:139
         if self.opt_emperor_emissaries == NINE:  # two-player.yaml:141
             self.emissaries_left[(self.num_players + 0)] = 9  # two-player.yaml:142
-            self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:142
+            self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:142
+            self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:142
 
     def _enter_phase(self) -> None:
         if self.phase == PHASE_TURN:
@@ -354,8 +355,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:384
         self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
-        self._d_can_place = self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # base.yaml:385
-        self._kept_end = None  # base.yaml:385
+        self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:385
+        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
         if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         self.next_piece()  # base.yaml:390
@@ -370,10 +371,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
-        self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = self._d_alliance_points = None  # base.yaml:403
-        self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
+        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
+        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
+        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
-        self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:404
+        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:404
+        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
         self.next_piece()  # base.yaml:405
 
     def _do_stop(self) -> None:
@@ -409,7 +412,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:180')
         self.hand[self.current] = tuple(sorted(rt.walk(self, (*rt.walk(self, rt.without(self.hand[self.current], card), 1, 'rules/china-schacht/two-player.yaml:180'), *(taken,)), 1, 'rules/china-schacht/two-player.yaml:180')))  # two-player.yaml:180
-        self._d_payments = self._d_all_payments = None  # two-player.yaml:180
+        self._d_payments = None  # two-player.yaml:180
+        self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # two-player.yaml:180
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:181')
         self.face_up = tuple(rt.without(self.face_up, taken))  # two-player.yaml:181
@@ -434,8 +438,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # two-player.yaml:197
         self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
-        self._d_can_place = self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:198
-        self._kept_end = None  # two-player.yaml:198
+        self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:198
+        self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:198
         if (not self.scored[province_to] and not any((not self.palace_of[s]) for s in self.board.region_spots[province_to])):  # two-player.yaml:201; inlined free (base.yaml:290)
             self.score_province(province_to)  # two-player.yaml:202
         self.emperor_done()  # two-player.yaml:203
@@ -449,10 +453,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/two-player.yaml:211')
         self.emissaries[province_to] = (*self.emissaries[province_to], *((self.num_players + 0),))  # two-player.yaml:211
-        self._d_emissaries_of = self._d_emissary_room = self._d_leads_emissaries = self._d_alliance_points = None  # two-player.yaml:211
-        self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
+        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # two-player.yaml:211
+        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
+        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # two-player.yaml:211
         self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
-        self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:212
+        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:212
+        self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:212
         self.emperor_done()  # two-player.yaml:213
 
     def _do_emperor_rests(self) -> None:
@@ -595,7 +601,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:226')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # two-player.yaml:226
-            self._d_payments = self._d_all_payments = None  # two-player.yaml:226
+            self._d_payments = None  # two-player.yaml:226
+            self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # two-player.yaml:226
         self.keep(cards[0])  # two-player.yaml:227
         if (len(cards) == 2 and self.opt_joker_kept == BOTH):  # two-player.yaml:228
             self.keep(cards[1])  # two-player.yaml:229

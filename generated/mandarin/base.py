@@ -456,7 +456,8 @@ class MandarinState(rt.State):
             self.trace.append("actions.refund_tile")
         self.card[self.current] = self.card[self.current] - frozenset((tile,))  # base.yaml:343
         self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:343
-        self._d_rent = self._d_complete = self._kept_end = None  # base.yaml:343
+        self._d_rent = self._kept_end = None  # base.yaml:343
+        self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:343
         self.dispenser = self.dispenser | frozenset((tile,))  # base.yaml:344
         self.money[self.current] += (400 if TILE_EMPEROR[tile] else 200)  # base.yaml:345; inlined value (base.yaml:270)
         self.bank_paid_out += (400 if TILE_EMPEROR[tile] else 200)  # base.yaml:346; inlined value (base.yaml:270)
@@ -488,7 +489,8 @@ class MandarinState(rt.State):
         for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:371')):  # base.yaml:371
             self.card[self.current] = self.card[self.current] | frozenset((t,))  # base.yaml:372
             self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:372
-            self._d_rent = self._d_complete = self._kept_end = None  # base.yaml:372
+            self._d_rent = self._kept_end = None  # base.yaml:372
+            self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:372
         self.out = rt.held(())  # base.yaml:373
         self.plain = frozenset()  # base.yaml:374
 
@@ -530,10 +532,12 @@ class MandarinState(rt.State):
         for p in self.passed_by:  # base.yaml:421
             self.card[p] = self.card[p] - frozenset((tile,))  # base.yaml:422
             self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:422
-            self._d_rent = self._d_complete = self._kept_end = None  # base.yaml:422
+            self._d_rent = self._kept_end = None  # base.yaml:422
+            self._d_complete = rt.without_key(self._d_complete, p)  # base.yaml:422
         self.card[self.current] = self.card[self.current] | frozenset((tile,))  # base.yaml:423
         self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:423
-        self._d_rent = self._d_complete = self._kept_end = None  # base.yaml:423
+        self._d_rent = self._kept_end = None  # base.yaml:423
+        self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:423
         self.move_away()  # base.yaml:424
 
     def _do_seize_tile(self, tile: int) -> None:
@@ -543,10 +547,12 @@ class MandarinState(rt.State):
             self.trace.append("actions.seize_tile")
         self.card[self.current] = self.card[self.current] - frozenset((tile,))  # base.yaml:432
         self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:432
-        self._d_rent = self._d_complete = self._kept_end = None  # base.yaml:432
+        self._d_rent = self._kept_end = None  # base.yaml:432
+        self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:432
         self.card[self.creditor[0]] = self.card[self.creditor[0]] | frozenset((tile,))  # base.yaml:433
         self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:433
-        self._d_rent = self._d_complete = self._kept_end = None  # base.yaml:433
+        self._d_rent = self._kept_end = None  # base.yaml:433
+        self._d_complete = rt.without_key(self._d_complete, self.creditor[0])  # base.yaml:433
         self.creditor = rt.held(())  # base.yaml:434
         if self.stage == ARRIVING:  # base.yaml:435
             self.arrive()  # base.yaml:436
@@ -706,7 +712,7 @@ class MandarinState(rt.State):
         return (400 if TILE_EMPEROR[t] else 200)  # base.yaml:270
 
     def complete(self, p: int) -> bool:
-        # rules/mandarin/base.yaml:274; kept between moves: recomputed once `card` changes
+        # rules/mandarin/base.yaml:274; kept between moves: recomputed once `card` changes (a change of `card` at one `p`: the value for that `p` only)
         kept = self._d_complete
         if kept is None:
             kept = self._d_complete = {}
@@ -835,7 +841,8 @@ class MandarinState(rt.State):
             for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:530')):  # base.yaml:530
                 self.card[w] = self.card[w] | frozenset((t,))  # base.yaml:531
                 self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:531
-                self._d_rent = self._d_complete = self._kept_end = None  # base.yaml:531
+                self._d_rent = self._kept_end = None  # base.yaml:531
+                self._d_complete = rt.without_key(self._d_complete, w)  # base.yaml:531
             self.out = rt.held(())  # base.yaml:532
             self.plain = frozenset()  # base.yaml:533
         else:
@@ -856,7 +863,8 @@ class MandarinState(rt.State):
             for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:548')):  # base.yaml:548
                 self.card[self.current] = self.card[self.current] | frozenset((t,))  # base.yaml:549
                 self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:549
-                self._d_rent = self._d_complete = self._kept_end = None  # base.yaml:549
+                self._d_rent = self._kept_end = None  # base.yaml:549
+                self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:549
         self.out = rt.held(())  # base.yaml:550
         self.plain = frozenset()  # base.yaml:551
 

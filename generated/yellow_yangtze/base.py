@@ -761,7 +761,10 @@ class YellowYangtzeState(rt.State):
                 if rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:767')[0] == self.current:  # base.yaml:767
                     k = rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:768')[1]  # base.yaml:768
                     self.points[self.current] = rt.add_at(self.points[self.current], self.index_of(k), sum(1 for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1588, 'rules/yellow-yangtze/base.yaml:769')) if (g[0] == k and g[1][0] in self.group_of(s))), 'rules/yellow-yangtze/base.yaml:769')  # base.yaml:769
-                    self._d_jokers_needed = self._d_level = self._d_tie_key = self._d_spread = None  # base.yaml:769
+                    self._d_jokers_needed = None  # base.yaml:769
+                    self._d_level = rt.without_key(self._d_level, self.current)  # base.yaml:769
+                    self._d_tie_key = rt.without_key(self._d_tie_key, self.current)  # base.yaml:769
+                    self._d_spread = rt.without_key(self._d_spread, self.current)  # base.yaml:769
                     self._derived = None  # base.yaml:769
             for _ in rt.walk(self, range(len(self.rack[self.current]), 6), 44, 'rules/yellow-yangtze/base.yaml:770'):  # base.yaml:770
                 if not self.game_over:  # base.yaml:771
@@ -1151,7 +1154,7 @@ class YellowYangtzeState(rt.State):
         return value
 
     def level(self, p: int) -> int:
-        # rules/yellow-yangtze/base.yaml:370; kept between moves: recomputed once `points` changes
+        # rules/yellow-yangtze/base.yaml:370; kept between moves: recomputed once `points` changes (a change of `points` at one `p`: the value for that `p` only)
         kept = self._d_level
         if kept is None:
             kept = self._d_level = {}
@@ -1162,7 +1165,7 @@ class YellowYangtzeState(rt.State):
         return value
 
     def tie_key(self, p: int) -> Sequence[int]:
-        # rules/yellow-yangtze/base.yaml:377; kept between moves: recomputed once `game_over` or `points` changes
+        # rules/yellow-yangtze/base.yaml:377; kept between moves: recomputed once `game_over` or `points` changes (a change of `points` at one `p`: the value for that `p` only)
         kept = self._d_tie_key
         if kept is None:
             kept = self._d_tie_key = {}
@@ -1173,7 +1176,7 @@ class YellowYangtzeState(rt.State):
         return value
 
     def spread(self, p: int) -> Sequence[int]:
-        # rules/yellow-yangtze/base.yaml:381; kept between moves: recomputed once `points` changes
+        # rules/yellow-yangtze/base.yaml:381; kept between moves: recomputed once `points` changes (a change of `points` at one `p`: the value for that `p` only)
         kept = self._d_spread
         if kept is None:
             kept = self._d_spread = {}
@@ -1227,7 +1230,10 @@ class YellowYangtzeState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.score")
         self.points[p] = rt.add_at(self.points[p], self.index_of(k), 1, 'rules/yellow-yangtze/base.yaml:417')  # base.yaml:417
-        self._d_jokers_needed = self._d_level = self._d_tie_key = self._d_spread = None  # base.yaml:417
+        self._d_jokers_needed = None  # base.yaml:417
+        self._d_level = rt.without_key(self._d_level, p)  # base.yaml:417
+        self._d_tie_key = rt.without_key(self._d_tie_key, p)  # base.yaml:417
+        self._d_spread = rt.without_key(self._d_spread, p)  # base.yaml:417
         self._derived = None  # base.yaml:417
 
     def remove_tile(self, s: int) -> None:

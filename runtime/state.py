@@ -589,15 +589,7 @@ class State:
         if phase >= 0:
             self.phase = phase
             self.next_phase = NO_GOTO
-            # _start_phase() and _phase_started(), written out: two calls less at most moves
-            self._legal_cache = None
-            self._derived = None  # a new phase, perhaps a new seat to act: derived values are computed again
-            self._enter_phase()
-            phase = self.phase
-            if self.PHASE_STARTS[phase] and self._is_over():
-                self.terminal = True
-            elif self.STUCK[phase] == "end" and not self._listing():
-                self.terminal = True
+            self._start_phase()
             if self.next_phase != END_TURN or self.terminal:
                 return
             # the phase's start said `end_turn`: the turn ends without it (docs/language.md)
@@ -608,15 +600,7 @@ class State:
         self.turn += 1
         self.current = (self.current + 1) % self.num_players
         self.phase = 0
-        # _start_phase() and _phase_started(), written out: two calls less at most moves
-        self._legal_cache = None
-        self._derived = None  # a new turn, a new seat to act: derived values are computed again
-        self._enter_phase()
-        phase = self.phase
-        if self.PHASE_STARTS[phase] and self._is_over():
-            self.terminal = True
-        elif self.STUCK[phase] == "end" and not self._listing():
-            self.terminal = True
+        self._start_phase()
 
     def _do_steps(self, action: Action) -> None:
         """`_do` for a rule set whose rules can ask: the move, or the answer, runs as steps until
@@ -649,12 +633,7 @@ class State:
         self._legal_cache = None
         self._derived = None  # a new phase, perhaps a new seat to act: derived values are computed again
         self._enter_phase()
-        # _phase_started(), written out: one call less at every phase's start
-        phase = self.phase
-        if self.PHASE_STARTS[phase] and self._is_over():
-            self.terminal = True
-        elif self.STUCK[phase] == "end" and not self._listing():
-            self.terminal = True
+        self._phase_started()
 
     def _phase_started(self) -> None:
         """After a phase's start effects. The end is checked after every action; entering a phase

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import assert_never
 
@@ -1770,31 +1770,16 @@ def _sorted(elem: Ty, py: str) -> str:
     return f"sorted({py}, key=sorted)" if elem.kind == "set" else f"sorted({py})"
 
 
-def _statements(stmts: tuple[t.Stmt, ...]) -> Iterator[t.Stmt]:
-    """Every statement of a block of effects, in it or in its blocks (walked with a list, not
-    recursion: blocks nest deeply)."""
-    todo = list(stmts)
-    while todo:
-        s = todo.pop()
-        yield s
-        if isinstance(s, t.For | t.Ask):
-            todo.extend(s.body)
-        elif isinstance(s, t.If):
-            todo.extend(s.orelse)
-            for _, branch in s.branches:
-                todo.extend(branch)
-
-
 def _assigned(stmts: tuple[t.Stmt, ...]) -> set[str]:
     """The names a block of effects assigns to (`x = ...`, `x += ...`), in it or in its blocks."""
-    return {s.target.name for s in _statements(stmts) if isinstance(s, t.Assign)}
+    return {s.target.name for s in t.statements(stmts) if isinstance(s, t.Assign)}
 
 
 def _asks(stmts: tuple[t.Stmt, ...], suspending: set[str]) -> bool:
     """Whether a block of effects can wait for a decision: an `ask`, or a call of a procedure
     that can (`suspending`), in it or in its blocks."""
     return any(isinstance(s, t.Ask) or isinstance(s, t.CallEffect) and s.procedure in suspending
-               for s in _statements(stmts))
+               for s in t.statements(stmts))
 
 
 def _suspending(typed: t.TypedProgram) -> set[str]:

@@ -13,6 +13,7 @@ already: lowering passes them on as they are.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -473,3 +474,18 @@ def subexpressions(e: Expr) -> tuple[Expr, ...]:
         case Note():
             return (e.expr,)
     raise AssertionError(e)
+
+
+def statements(stmts: Iterable[Stmt]) -> Iterator[Stmt]:
+    """Every statement of a block of effects, in it or in its blocks (walked with a list, not
+    recursion: blocks nest deeply)."""
+    todo = list(stmts)
+    while todo:
+        s = todo.pop()
+        yield s
+        if isinstance(s, For | Ask):
+            todo.extend(s.body)
+        elif isinstance(s, If):
+            todo.extend(s.orelse)
+            for _, branch in s.branches:
+                todo.extend(branch)

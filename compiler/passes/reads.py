@@ -154,17 +154,9 @@ def _reads(e: t.Expr, defines: Mapping[str, Reads], deciding: Reads) -> Reads:
 
 def _writes(stmts: Iterable[t.Stmt], procedures: Mapping[str, frozenset[str]]) -> frozenset[str]:
     out: set[str] = set()
-    todo = list(stmts)
-    while todo:
-        s = todo.pop()
+    for s in t.statements(stmts):
         if isinstance(s, t.Assign) and s.target.kind in ("field", "perfield"):
             out.add(s.target.name)
         elif isinstance(s, t.CallEffect):
             out |= procedures.get(s.procedure, frozenset())
-        elif isinstance(s, t.For | t.Ask):
-            todo.extend(s.body)
-        elif isinstance(s, t.If):
-            todo.extend(s.orelse)
-            for _, branch in s.branches:
-                todo.extend(branch)
     return frozenset(out)

@@ -601,10 +601,16 @@ class HexBoard(Board):
     def straight_lines_mask(self, n: int, mask: int) -> list[tuple[int, ...]]:
         """straight_lines(n, spots) of the spots of a bit mask (of `bit`): the same lines, in the
         same order, with no bitboard to build."""
+        lines: list[tuple[int, ...]] = self._lines_of_mask(n, mask, 1)
+        return lines
+
+    def _lines_of_mask(self, n: int, mask: int, kind: int) -> list[Any]:
+        """The lines of n spots among those of a bit mask, in board order: the lines themselves
+        (kind 1) or their numbers (kind 2)."""
         if n < 1 or n >= len(self.lines):
             return []
-        found: list[tuple[int, ...]] = []
-        for lookup, m in zip(self._axis_lookups(n, 1), self._starts_mask(n, mask), strict=True):
+        found: list[Any] = []
+        for lookup, m in zip(self._axis_lookups(n, kind), self._starts_mask(n, mask), strict=True):
             if m:  # (_gather, written out: once per axis of every listing)
                 for items in map(list.__getitem__, lookup, m.to_bytes(len(lookup), "little")):
                     if items:
@@ -636,15 +642,8 @@ class HexBoard(Board):
         return self.straight_line_numbers_mask(n, sum(map(self.bit.__getitem__, spots)))
 
     def straight_line_numbers_mask(self, n: int, mask: int) -> list[int]:
-        if n < 1 or n >= len(self.lines):
-            return []
-        found: list[int] = []
-        for lookup, m in zip(self._axis_lookups(n, 2), self._starts_mask(n, mask), strict=True):
-            if m:  # (_gather, written out: once per axis of every listing)
-                for items in map(list.__getitem__, lookup, m.to_bytes(len(lookup), "little")):
-                    if items:
-                        found += items
-        return found
+        numbers: list[int] = self._lines_of_mask(n, mask, 2)
+        return numbers
 
 
 def _byte_lookup(at: dict[int, Any]) -> list[list[tuple[Any, ...]]]:

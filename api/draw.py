@@ -137,7 +137,9 @@ class Layout:
     extra: list[str] = field(default_factory=list)  # SVG drawn under the spots (a wall's face names)
 
 
-_LAYOUTS: dict[int, tuple[Board, Layout]] = {}
+# Layouts by the board's shape (its kind, labels, neighbours and regions): a variant's game has
+# boards of its own, drawn as its base's are.
+_LAYOUTS: dict[tuple[object, ...], Layout] = {}
 
 
 def _hex_centre(q: int, r: int) -> tuple[float, float]:
@@ -204,8 +206,10 @@ def graph_positions(board: Board) -> list[tuple[float, float]]:
             x[:, j] = -x[:, j]
     weights = 1.0 / np.maximum(dist, 1e-9) ** 2
     np.fill_diagonal(weights, 0.0)
-    total = weights.sum(axis=1)
-    for _ in range(200):  # SMACOF (Guttman transform), weighted
+    lhs = -weights
+    np.fill_diagonal(lhs, weights.sum(axis=1))
+    inverse = np.linalg.pinv(lhs)
+    for _ in range(200):  # SMACOF (the Guttman transform), weighted
         diff = x[:, None, :] - x[None, :, :]
         now = np.sqrt((diff ** 2).sum(axis=2))
         np.fill_diagonal(now, 1.0)
@@ -213,9 +217,7 @@ def graph_positions(board: Board) -> list[tuple[float, float]]:
         np.fill_diagonal(ratio, 0.0)
         bx = -ratio
         np.fill_diagonal(bx, ratio.sum(axis=1))
-        lhs = -weights.copy()
-        np.fill_diagonal(lhs, total)
-        x = np.linalg.lstsq(lhs, bx @ x, rcond=None)[0]
+        x = inverse @ (bx @ x)
         x -= x.mean(axis=0)
     if np.ptp(x[:, 0]) < np.ptp(x[:, 1]):  # the wider way across
         x = x[:, ::-1]
@@ -237,16 +239,20 @@ def graph_layout(board: Board) -> Layout:
 
 def board_layout(board: Board) -> Layout:
     """The layout of a board of fixed shape, made once per board."""
-    found = _LAYOUTS.get(id(board))
-    if found is not None and found[0] is board:
-        return found[1]
+    key = (type(board).__name__, board.labels, board.neighbours, board.region_spots, board.region_kind,
+           getattr(board, "coords", None))
+    found = _LAYOUTS.get(key)
+    if found is not None:
+        return found
     if isinstance(board, HexBoard):
         layout = hex_layout(board)
     elif isinstance(board, RingBoard):
         layout = ring_layout(board)
     else:  # a graph board, or a board of another kind: laid out by its neighbours
         layout = graph_layout(board)
-    _LAYOUTS[id(board)] = (board, layout)
+    if len(_LAYOUTS) >= 64:  # (rule files compiled in memory, one after another)
+        _LAYOUTS.clear()
+    _LAYOUTS[key] = layout
     return layout
 
 
@@ -596,7 +602,8 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
             for x1, y1, x2, y2 in _hex_edges(board, layout, k):
                 parts.append(f'<line class="edge{k + 1}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
     for r, name in enumerate(board.region_names):
-        members = [s for s in board.region_spots[r] if not layout.shown or layout.shown[s]]
+        laid = [s for s in board.region_spots[r] if not layout.shown or layout.shown[s]]
+        members = laid or list(board.region_spots[r])  # (a wall's region on a face not laid: drawn there)
         if not members:
             continue
         kind = board.region_kind[r]

@@ -451,7 +451,7 @@ STYLE = """
 .panelhead { font-size: 13px; font-weight: bold; fill: #111; }
 .marktext { font-size: 8px; fill: #fff; font-weight: bold; pointer-events: none; }
 .spot .cell { stroke: #888; stroke-width: 0.8; }
-.spot.legal .cell { stroke: #e6007e; stroke-width: 3; }
+.spot.legal .cell { stroke: #e6007e; stroke-width: 2; }
 .spot.picked .cell { stroke: #000; stroke-width: 3.5; }
 .spot.unlaid { opacity: 0.45; }
 .road { stroke: #8a7350; stroke-width: 3; }
@@ -572,9 +572,10 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
             legend = dict(getattr(board, "legend", ()))
             meaning = legend.get(symbol, "")
             symbol_note = f" ({meaning})" if meaning else ""
-            if any(w in meaning.split() for w in WATER):
+            words = meaning.replace(",", " ").split()
+            if any(w in words for w in WATER):
                 fill = "#a9cdea"
-            elif "capital" in meaning.split():
+            elif "capital" in words:
                 fill = "#e8c77a"
         regions = [board.region_names[r] for k in range(len(board.kinds)) for r in board.regions_at[k][s]]
         title = f"{label}{symbol_note}" + (f" — {', '.join(regions)}" if regions else "")

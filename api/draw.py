@@ -442,8 +442,10 @@ def _hex_edges(board: HexBoard, layout: Layout, kind: int) -> list[tuple[float, 
 STYLE = """
 .board-svg text { font-family: sans-serif; }
 .label { font-size: 8px; fill: #333; }
-.region { font-size: 11px; font-weight: bold; fill: #222; opacity: 0.75; }
-.region2 { font-size: 10px; font-style: italic; fill: #1f4e8c; opacity: 0.75; }
+.region { font-size: 11px; font-weight: bold; fill: #222; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+.region2 { font-size: 10px; font-style: italic; fill: #1f4e8c; paint-order: stroke; stroke: #fff;
+  stroke-width: 3px; }
+.other-region { fill: none; stroke: #2a64c8; stroke-width: 1.4; stroke-dasharray: 3 2; }
 .facename { font-size: 10px; fill: #333; }
 .note { font-size: 11px; fill: #555; font-style: italic; }
 .head { font-size: 15px; font-weight: bold; fill: #111; }
@@ -587,6 +589,12 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
                     f'height="{2 * r:.1f}" fill="{fill}"/>')
         else:
             cell = f'<circle class="cell" cx="{x:.1f}" cy="{y:.1f}" r="{layout.size:.1f}" fill="{fill}"/>'
+        if not isinstance(board, HexBoard | WallBoard) and any(board.regions_at[k][s] for k in range(1, len(board.kinds))):
+            # in a region of another kind than the first (Mandarin's character squares): ringed
+            r = layout.size + 3
+            cell += (f'<circle class="other-region" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}"/>' if layout.shape == "circle"
+                     else f'<rect class="other-region" x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" '
+                          f'height="{2 * r:.1f}"/>')
         spot_marks: list[Mark] = list(at_spot.get(label, ()))
         for name in per_spot:
             value = dict(view.fields[name]).get(label)
@@ -602,6 +610,7 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
         for k in range(min(len(board.kinds), 2)):
             for x1, y1, x2, y2 in _hex_edges(board, layout, k):
                 parts.append(f'<line class="edge{k + 1}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
+    wall = isinstance(board, WallBoard)
     for r, name in enumerate(board.region_names):
         laid = [s for s in board.region_spots[r] if not layout.shown or layout.shown[s]]
         members = laid or list(board.region_spots[r])  # (a wall's region on a face not laid: drawn there)
@@ -618,7 +627,7 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
             ring_r = math.dist(layout.centres[members[0]], (mid_x, mid_y))
             cx, cy = mid_x + dx / length * (ring_r + push), mid_y + dy / length * (ring_r + push)
         elif isinstance(board, WallBoard):
-            cy = cy + layout.size + 12 + 10 * kind
+            cy = cy + layout.size + 12 + 11 * kind
         elif kind > 0:
             cy += 12
         region_marks: list[Mark] = []
@@ -630,7 +639,7 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
         cls = "region" if kind == 0 else "region2"
         parts.append(f'<g class="regionname" data-region="{escape(name)}"><title>{escape(board.kinds[kind])} '
                      f'{escape(name)}</title>{_text(cx, cy, name, cls, "middle")}'
-                     f'{"".join(_marks_row(region_marks, cx, cy + 10, 90))}</g>')
+                     f'{"".join(_marks_row(region_marks, cx, cy + (34 - 11 * kind if wall else 10), 90))}</g>')
     # panels: players, then the other fields
     panel, panel_h = _panels(view, board, max(layout.width, 520.0))
     width = max(layout.width, 520.0)

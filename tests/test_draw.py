@@ -219,3 +219,14 @@ def test_render_refuses_a_file_that_is_no_state_nor_log(tmp_path: Path) -> None:
     garbage.write_text("not json\n")
     result = CliRunner().invoke(cli, ["render", str(garbage), "--svg", str(tmp_path / "x.svg")])
     assert result.exit_code == 1 and "not a JSON line" in result.output
+
+
+def test_the_readme_shows_one_picture_per_bundled_game_drawn_by_render() -> None:
+    readme = (ROOT / "README.md").read_text()
+    games = sorted({r.split("/")[0] for r in RULESETS})
+    for game in games:
+        picture = ROOT / "docs" / "images" / f"{game}.svg"
+        assert f"](docs/images/{game}.svg)" in readme, game
+        svg = picture.read_text()
+        assert sorted(drawn_spots(svg)) == sorted(rulewright.load(game).new_state(seed=2).board.labels)
+        assert "seen by P1" in svg and picture.stat().st_size < 120_000

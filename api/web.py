@@ -49,6 +49,7 @@ from .viewer import (
 UI = Path(__file__).parent / "webui"
 STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
 MAX_BODY = 64 << 10  # a request's body: a move's text, a seat
+MAX_UPLOAD = 16 << 20  # a log or a scenario file opened in the browser
 HEADERS = {
     # the page's own script and style only; the drawings carry an inline <style>
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -72,6 +73,7 @@ class WebApp:
         self.urls = Map([
             Rule("/", endpoint="index"),
             Rule("/new", endpoint="new"),
+            Rule("/open", endpoint="open_file", methods=["POST"]),
             Rule("/game/<key>", endpoint="game_page"),
             Rule("/replay/<key>", endpoint="replay_page"),
             Rule("/scenario/<key>", endpoint="scenario_page"),
@@ -88,7 +90,8 @@ class WebApp:
     # -- plumbing ---------------------------------------------------------------------------------
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         request = Request(environ)
-        request.max_content_length = MAX_BODY
+        request.max_content_length = MAX_UPLOAD if request.path == "/open" else MAX_BODY
+        request.max_form_memory_size = MAX_UPLOAD
         try:
             self.check_host(request)
             endpoint, args = self.urls.bind_to_environ(environ).match()
@@ -104,6 +107,8 @@ class WebApp:
             else:
                 response = Response(self.env.get_template("error.html.j2").render(
                     code=exc.code, message=exc.description or exc.name), exc.code or 500, mimetype="text/html")
+        finally:
+            request.close()  # (the files of an upload)
         for name, value in HEADERS.items():
             response.headers[name] = value
         result: Iterable[bytes] = response(environ, start_response)
@@ -178,6 +183,36 @@ class WebApp:
                              count=count, roles=game.info.roles, kinds=[HUMAN, *AGENT_KINDS], error=str(exc))
         key = self.sessions.add_game(session)
         return Response("", 303, headers={"Location": f"/game/{key}"})
+
+    def open_file(self, request: Request) -> Response:
+        """A log or a scenario file sent from the browser: kept in a file of its own in a private
+        temporary folder and read as `serve FILE` reads one (a log's header names its rule set by
+        bundled id only there: no rule file lies beside it), then removed."""
+        import tempfile
+
+        upload = request.files.get("file")
+        if upload is None or not upload.filename:
+            raise BadRequest("choose a log (.jsonl) or a scenario file (.yaml) to open")
+        name = Path(upload.filename).name
+        suffix = ".yaml" if name.endswith((".yaml", ".yml")) else ".jsonl"
+        with tempfile.TemporaryDirectory(prefix="rulewright-open-") as folder:
+            path = Path(folder) / f"upload{suffix}"
+            upload.save(str(path))
+            try:
+                if suffix == ".yaml":
+                    views = load_scenarios(path)
+                    for view in views:  # (where a scenario is written: in the file sent, not the copy)
+                        view.where = view.where.replace(str(path), name)
+                    key = self.sessions.add_scenarios(name, views)
+                    where = f"/scenario/{key}"
+                else:
+                    key = self.sessions.add_replay(name, load_replay(path))
+                    where = f"/replay/{key}"
+            except (ViewError, RulewrightError) as exc:
+                shown = str(exc).replace(str(path), name)
+                return Response(self.env.get_template("error.html.j2").render(code=400, message=shown), 400,
+                                mimetype="text/html")
+        return Response("", 303, headers={"Location": where})
 
     def board_page(self, mode: str, key: str, title: str, cfg: dict[str, Any]) -> Response:
         return self.page("board.html.j2", mode=mode, title=title, cfg={"mode": mode, "key": key, **cfg})

@@ -221,3 +221,23 @@ def test_the_server_listens_on_localhost_and_answers_only_its_own_name() -> None
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+def test_a_log_or_a_scenario_file_is_opened_from_the_browser(client: Client, tmp_path: Path) -> None:
+    import io
+
+    log = tmp_path / "game.jsonl"
+    assert CliRunner().invoke(cli, ["simulate", "mandarin", "-n", "1", "--seed", "2", "--log", str(log)]).exit_code == 0
+    r = client.post("/open", data={"file": (io.BytesIO(log.read_bytes()), "my game.jsonl")})
+    assert r.status_code == 303 and r.headers["Location"].startswith("/replay/")
+    assert "my game.jsonl" in client.get("/").text
+    text = SCENARIOS.read_text()
+    r = client.post("/open", data={"file": (io.BytesIO(text.encode()), "rulebook.yaml")})
+    assert r.status_code == 303 and r.headers["Location"].startswith("/scenario/")
+    page = client.get(r.headers["Location"]).text
+    assert "rulebook.yaml:" in page and "rulewright-open-" not in page
+    # a log naming a Python module, or no log at all: refused in one line, nothing imported
+    bad = b'{"ruleset": "evil.py", "players": 2, "seed": 1}\n{"player": 0, "action": "x"}\n'
+    r = client.post("/open", data={"file": (io.BytesIO(bad), "evil.jsonl")})
+    assert r.status_code == 400 and "bundled id" in r.text and "rulewright-open-" not in r.text
+    assert client.post("/open", data={}).status_code == 400

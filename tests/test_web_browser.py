@@ -211,3 +211,24 @@ def test_a_scenario_file_is_stepped_with_expected_and_actual(server: tuple[str, 
     assert len(rows) == len(views[k].checks) and all("ok" in (r.get_attribute("class") or "") for r in rows)
     screenshot(browser, shots, "scenario")
     assert console_errors(browser) == []
+
+
+def test_a_log_is_opened_from_the_first_page(server: tuple[str, WebApp], browser: WebDriver, shots: Path,
+                                             tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rulewright.cli import cli
+
+    base, _ = server
+    log = tmp_path / "mandarin.jsonl"
+    assert CliRunner().invoke(cli, ["simulate", "mandarin", "-n", "1", "--seed", "4", "--log", str(log)]).exit_code == 0
+    browser.get(f"{base}/")
+    assert browser.find_elements(By.CSS_SELECTOR, "#rulesets a.ruleset")
+    browser.find_element(By.ID, "open-file").send_keys(str(log))
+    browser.find_element(By.ID, "open").click()
+    wait(browser, lambda d: "/replay/" in d.current_url and d.find_elements(By.CSS_SELECTOR, "#board svg"),
+         "the log opens as a replay")
+    browser.find_element(By.ID, "last").click()
+    wait(browser, lambda d: "Game over" in d.find_element(By.ID, "status").text, "the end of the game")
+    screenshot(browser, shots, "replay-opened")
+    assert console_errors(browser) == []

@@ -589,7 +589,8 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
                     f'height="{2 * r:.1f}" fill="{fill}"/>')
         else:
             cell = f'<circle class="cell" cx="{x:.1f}" cy="{y:.1f}" r="{layout.size:.1f}" fill="{fill}"/>'
-        if not isinstance(board, HexBoard | WallBoard) and any(board.regions_at[k][s] for k in range(1, len(board.kinds))):
+        other_kinds = range(1, len(board.kinds))
+        if not isinstance(board, HexBoard | WallBoard) and any(board.regions_at[k][s] for k in other_kinds):
             # in a region of another kind than the first (Mandarin's character squares): ringed
             r = layout.size + 3
             cell += (f'<circle class="other-region" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}"/>' if layout.shape == "circle"

@@ -134,7 +134,7 @@ def test_a_game_is_played_by_clicking(ruleset: str, server: tuple[str, WebApp], 
             spot = legal[0].get_attribute("data-spot")
             legal[0].click()
             clicked_spot = True
-            wait(browser, lambda d: history(d) > before or "choose one" in d.find_element(By.ID, "message").text,
+            wait(browser, lambda d, n=before: history(d) > n or "choose one" in d.find_element(By.ID, "message").text,
                  "a click on a highlighted spot plays its move or lists the moves naming it")
             if history(browser) == before:  # several moves name the spot: the list is filtered to them
                 listed = browser.find_elements(By.CSS_SELECTOR, "#moves button")
@@ -142,7 +142,7 @@ def test_a_game_is_played_by_clicking(ruleset: str, server: tuple[str, WebApp], 
                 listed[0].click()
         else:
             browser.find_elements(By.CSS_SELECTOR, "#moves button")[0].click()
-        wait(browser, lambda d: history(d) > before, "the move is played")
+        wait(browser, lambda d, n=before: history(d) > n, "the move is played")
     wait(browser, my_turn, "P1's turn again")
     unlit = browser.find_elements(By.CSS_SELECTOR, "#board .spot:not(.legal)")
     if unlit:  # a click on a spot no move names says why, with the rule

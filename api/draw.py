@@ -52,7 +52,7 @@ VALUE_COLOURS = ("#b8860b", "#6a5acd", "#2e8b57", "#cd5c5c", "#4682b4", "#8b4513
 NAMED_COLOURS = {
     "red": "#e05050", "yellow": "#f2d33c", "green": "#5cb85c", "blue": "#4f86d9", "violet": "#9b6fd0",
     "purple": "#9b6fd0", "orange": "#f0983c", "black": "#333333", "white": "#f8f8f8", "brown": "#a0704a",
-    "grey": "#999999", "gray": "#999999", "pink": "#f2a0c0",
+    "grey": "#999999", "gray": "#999999", "pink": "#f2a0c0", "gold": "#d4a017",
 }
 WATER = ("river", "water", "sea", "lake", "waterway")
 HEX = 26.0  # a hexagon's radius, in SVG units
@@ -80,6 +80,9 @@ class View:
     enums: Mapping[str, tuple[str, ...]]  # the values of each enumeration field (by field name)
     question: str | None = None
     scores: tuple[int, ...] | None = None  # at the end of the game only (the scores reveal all)
+    # the rule file's hints (`drawing:`): a colour per value name, an icon per component's label
+    colours: Mapping[str, str] = field(default_factory=dict)
+    icons: Mapping[str, str] = field(default_factory=dict)
 
 
 def referee_fields(state: State) -> dict[str, Any]:
@@ -111,7 +114,11 @@ def view_of(state: State, seat: int | None) -> View:
     for f in state.FIELDS:
         if f.kind == "enum" or (f.kind in ("list", "set") and f.element in state.ENUMS):
             enums[f.name] = f.values or tuple(state.ENUMS.get(f.element, ()))
+    hints = info.drawing
+    by_kind = hints.get("icons", {})
+    icons = {label: by_kind[kind] for kind, labels in state.DICE.items() if kind in by_kind for label in labels}
     return View(
+        colours=dict(hints.get("colours", {})), icons=icons,
         ruleset=info.ruleset, title=info.title, seat=seat, seats=tuple(state._labels("player")),
         roles=tuple(info.roles), players=state.num_players, to_act=to_act, phase=state.PHASES[state.phase],
         turn=state.turn, terminal=state.terminal, fields=fields,
@@ -313,6 +320,9 @@ def seat_colour(view: View, label: str) -> str | None:
 
 
 def value_colour(view: View, name: str, value: str) -> str:
+    hinted = view.colours.get(value)
+    if hinted is not None:  # (checked by the compiler: #rgb, #rrggbb or a name of NAMED_COLOURS)
+        return NAMED_COLOURS.get(hinted, hinted)
     if value in NAMED_COLOURS:
         return NAMED_COLOURS[value]
     values = view.enums.get(name, ())
@@ -374,7 +384,9 @@ def marks(view: View, name: str, value: Any, hidden: bool) -> list[Mark]:
         colour = seat_colour(view, value)
         if colour is not None:
             return [Mark("piece", colour, value.removeprefix("P")[:2], f"{name}: {value}")]
-        return [Mark("chip", value_colour(view, name, value), short(value), f"{name}: {value}")]
+        icon = view.icons.get(value)
+        text = icon + "".join(c for c in value if c.isdigit())[-2:] if icon is not None else short(value)
+        return [Mark("chip", value_colour(view, name, value), text, f"{name}: {value}")]
     if isinstance(value, list):
         out: list[Mark] = []
         for item in value:

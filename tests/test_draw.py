@@ -230,3 +230,80 @@ def test_the_readme_shows_one_picture_per_bundled_game_drawn_by_render() -> None
         svg = picture.read_text()
         assert sorted(drawn_spots(svg)) == sorted(rulewright.load(game).new_state(seed=2).board.labels)
         assert "seen by P1" in svg and picture.stat().st_size < 120_000
+
+
+# -- presentation hints (`drawing:`) ----------------------------------------------------------------
+HINTED = """\
+rulewright: 1
+game: hinted
+title: Hinted
+players: 2
+enums:
+  mark: [blank, cross, nought]
+components:
+  stone: {count: 4, all: stones}
+drawing:
+  colours: {cross: "#ff0000", nought: gold}
+  icons: {stone: "◆"}
+boards:
+  tiny:
+    hexagon: 2
+state:
+  at: {per: spot, type: mark, init: blank}
+  stone_at: {per: spot, type: "optional(stone)", init: none}
+phases:
+  turn:
+    actions: [put]
+actions:
+  put:
+    choose: {s: "[s for s in spots if at[s] == blank]"}
+    text: "put {s}"
+    effect:
+      - at[s] = cross
+      - stone_at[s] = stones[1]
+end: "all(at[s] != blank for s in spots)"
+scoring:
+  marks: "0"
+"""
+
+
+def test_a_rule_file_s_hints_colour_values_and_mark_components(tmp_path: Path) -> None:
+    path = tmp_path / "hinted.yaml"
+    path.write_text(HINTED, encoding="utf-8")
+    game = rulewright.load_rules(path)
+    assert game.info.drawing == {"colours": {"cross": "#ff0000", "nought": "gold"}, "icons": {"stone": "◆"}}
+    state = game.new_state(seed=1)
+    state.apply(state.legal_actions()[0])
+    svg = render_svg(state, 0)
+    assert 'fill="#ff0000"' in svg  # the cross, in its colour
+    assert ">◆2</text>" in svg  # the stone, by its icon and number
+    variant = tmp_path / "greener.yaml"
+    variant.write_text("rulewright: 1\nextends: hinted.yaml\ndrawing:\n  colours: {cross: green}\n", encoding="utf-8")
+    assert rulewright.load_rules(variant).info.drawing["colours"] == {"cross": "green", "nought": "gold"}
+    plain = rulewright.load("china-schacht").new_state(players=3, seed=1).game.info
+    assert plain.drawing == {}  # none is needed
+
+
+@pytest.mark.parametrize("hints, message", [
+    ("colours: {crosss: red}", "`drawing: colours:` names `crosss`, which is no value of the rule set"),
+    ("colours: {cross: \"red; fill: url(x)\"}", "is not a colour"),
+    ("icons: {stone: abc}", "the icon of `stone` must be one or two characters"),
+    ("icons: {stones: x}", "`drawing: icons:` names `stones`, which is no component or dice kind"),
+    ("shapes: {cross: star}", "unknown key `shapes` in `drawing:`"),
+])
+def test_bad_hints_are_errors_at_their_line(tmp_path: Path, hints: str, message: str) -> None:
+    from rulewright.compiler.source import CompileError
+
+    bad = HINTED.replace('  colours: {cross: "#ff0000", nought: gold}\n  icons: {stone: "◆"}\n', f"  {hints}\n")
+    path = tmp_path / "bad.yaml"
+    path.write_text(bad, encoding="utf-8")
+    with pytest.raises(CompileError) as caught:
+        rulewright.load_rules(path)
+    assert any(message in d.message and d.span.line == 10 for d in caught.value.diagnostics), caught.value.diagnostics
+
+
+def test_the_colour_names_the_compiler_accepts_are_the_drawing_s() -> None:
+    from rulewright.compiler.build import DRAWING_COLOURS
+    from rulewright.draw import NAMED_COLOURS
+
+    assert set(DRAWING_COLOURS) == set(NAMED_COLOURS)

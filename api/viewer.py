@@ -327,7 +327,8 @@ def load_scenarios(path: Path) -> list[ScenarioView]:
                   for c in result.checks]
         views.append(ScenarioView(
             s.name, s.doc, s.where, s.ruleset,
-            [f"{'' if st.player is None else f'P{st.player + 1} '}{st.kind} {st.text}".strip() for st in s.steps],
+            [f"{'' if st.player is None else f'P{st.player + 1} '}{'' if st.kind == 'act' else st.kind + ' '}"
+             f"{st.text}".strip() for st in s.steps],
             states, stopped, checks, result.passed, result.problem))
     return views
 

@@ -47,6 +47,7 @@ from .viewer import (
 )
 
 UI = Path(__file__).parent / "webui"
+WILDCARDS = ("0.0.0.0", "::", "")  # hosts that bind every address of the machine
 STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
 MAX_BODY = 64 << 10  # a request's body: a move's text, a seat
 MAX_UPLOAD = 16 << 20  # a log or a scenario file opened in the browser
@@ -405,6 +406,9 @@ def make_server(host: str, port: int, app: WebApp) -> BaseWSGIServer:
     """A threaded Werkzeug server for `app`, answering only requests addressed to its own name."""
     server = werkzeug_server(host, port, app, threaded=True, request_handler=QuietHandler)
     bound = server.server_port
+    if host in WILDCARDS:  # every address of the machine: its names are not known here
+        app.allowed_hosts = set()
+        return server
     names = {host, "localhost", "127.0.0.1", "[::1]"} if host in ("127.0.0.1", "localhost", "::1") else {host}
     app.allowed_hosts = {f"{n}:{bound}".lower() for n in names} | {f"[{host}]:{bound}"}
     return server

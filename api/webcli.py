@@ -73,6 +73,10 @@ def serve_command(source: str | None, host: str, port: int) -> None:
         raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    from .web import WILDCARDS
+
+    if host in WILDCARDS or host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"warning: listening on {host}: other machines may reach this board and its games", err=True)
     shown_host = f"[{host}]" if ":" in host else host
     click.echo(f"rulewright web board at http://{shown_host}:{server.server_port}{start}  (Ctrl-C stops it)")
     sys.stdout.flush()

@@ -9,6 +9,7 @@ const statusEl = document.getElementById("status");
 const messageEl = document.getElementById("message");
 const viewerEl = document.getElementById("viewer");
 let agentTimer = null;
+let lastPlay = null;  // the last answer drawn in play
 let busy = false;
 
 function el(tag, text, cls) {
@@ -93,7 +94,8 @@ function renderPlay(data) {
   hist.replaceChildren();
   for (const h of data.history) hist.appendChild(el("li", h));
   hist.scrollTop = hist.scrollHeight;
-  if (data.agent_to_act && agentTimer === null) {
+  lastPlay = data;
+  if (data.agent_to_act && agentTimer === null && document.getElementById("agents-play").checked) {
     agentTimer = setTimeout(stepAgent, 200);
   }
 }
@@ -142,6 +144,7 @@ function setupPlay() {
     if (t.trim()) playMove(t);
   });
   document.getElementById("log-link").href = "/api/game/" + cfg.key + "/log";
+  document.getElementById("agents-play").addEventListener("change", () => { if (lastPlay) renderPlay(lastPlay); });
   boardEl.addEventListener("click", (e) => {
     const g = e.target.closest("[data-spot]");
     if (g) clickSpot(g.dataset.spot);

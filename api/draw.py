@@ -504,6 +504,19 @@ def _marks_row(ms: Sequence[Mark], x: float, y: float, room: float) -> list[str]
     return out
 
 
+def _marks_line(ms: Sequence[Mark], x: float, y: float, right: float) -> list[str]:
+    """Marks one after the other from x, as far as `right`."""
+    out = []
+    for m in ms:
+        w = 13.0 if m.kind != "chip" else 8 + 4.6 * max(len(m.text), 1)
+        if x + w > right:
+            out.append(_text(x, y + 3, "...", "label"))
+            break
+        out.append(_mark_svg(m, x + w / 2, y))
+        x += w + 2
+    return out
+
+
 def _spot_fill(board: Board, s: int) -> str:
     if isinstance(board, GraphBoard) and board.region_attributes:
         region = board.region_of[0][s] if board.kinds else -1
@@ -723,6 +736,14 @@ def _panels(view: View, board: Board, width: float) -> tuple[str, float]:
         for line in _wrap("; ".join(items), chars - 6):
             out.append(_text(32, y, line, "panel"))
             y += 15
+        for name in per_player:  # a hand, a rack, a card: its items as the board draws them
+            value = view.fields[name][p] if p < len(view.fields[name]) else None
+            if isinstance(value, list) and 0 < len(value) <= 40:
+                row = [m for item in value for m in marks(view, name, item, False)]
+                if row:
+                    out.append(_text(32, y + 3, name, "note"))
+                    out.extend(_marks_line(row, 44 + 6.2 * len(name), y, width - 20))
+                    y += 16
         out.append("</g>")
         y += 6
     others = [n for n, p in view.per.items() if p is None and n in view.fields]

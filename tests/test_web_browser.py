@@ -232,3 +232,21 @@ def test_a_log_is_opened_from_the_first_page(server: tuple[str, WebApp], browser
     wait(browser, lambda d: "Game over" in d.find_element(By.ID, "status").text, "the end of the game")
     screenshot(browser, shots, "replay-opened")
     assert console_errors(browser) == []
+
+
+def test_two_people_at_one_screen_hand_it_over(server: tuple[str, WebApp], browser: WebDriver, shots: Path) -> None:
+    base, _ = server
+    browser.get(f"{base}/new?ruleset=china-cornett")
+    browser.find_element(By.ID, "seat2").clear()
+    browser.find_element(By.ID, "seat2").send_keys("human")
+    browser.find_element(By.ID, "start").click()
+    wait(browser, my_turn, "P1's turn")
+    browser.find_elements(By.CSS_SELECTOR, "#moves button")[0].click()
+    wait(browser, lambda d: d.find_elements(By.ID, "handover"), "P2 is offered the screen")
+    assert browser.find_elements(By.CSS_SELECTOR, "#moves button") == []  # P1 sees no move of P2
+    browser.find_element(By.ID, "handover").click()
+    wait(browser, lambda d: "P2 to act" in d.find_element(By.ID, "status").text
+         and d.find_elements(By.CSS_SELECTOR, "#moves button"), "P2 sees the board and P2's moves")
+    assert Select(browser.find_element(By.ID, "viewer")).first_selected_option.text == "P2"
+    screenshot(browser, shots, "handover")
+    assert console_errors(browser) == []

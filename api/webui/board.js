@@ -95,6 +95,15 @@ function renderPlay(data) {
   for (const h of data.history) hist.appendChild(el("li", h));
   hist.scrollTop = hist.scrollHeight;
   lastPlay = data;
+  const seatToAct = data.to_act === null ? "" : String(data.to_act);
+  if (!data.terminal && !data.agent_to_act && seatToAct !== viewerEl.value && cfg.viewable.map(String).includes(seatToAct)) {
+    // several people at one screen: the next one takes it
+    const b = el("button", "P" + seatToAct + " to act: see the board as P" + seatToAct, "handover");
+    b.type = "button";
+    b.id = "handover";
+    b.addEventListener("click", () => { viewerEl.value = seatToAct; showMessage([]); refreshPlay(); });
+    showMessage([b]);
+  }
   if (data.agent_to_act && agentTimer === null && document.getElementById("agents-play").checked) {
     agentTimer = setTimeout(stepAgent, 200);
   }

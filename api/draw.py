@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from .runtime.board import Board, GraphBoard, HexBoard, RingBoard, WallBoard
+from .runtime.board import Board, HexBoard, RingBoard, WallBoard
 from .runtime.state import HIDDEN, State
 
 # Seat colours, P1 first, then the neutral seats: distinct on a pale board, in print too.
@@ -517,26 +517,18 @@ def _marks_line(ms: Sequence[Mark], x: float, y: float, right: float) -> list[st
     return out
 
 
-def _spot_fill(board: Board, s: int) -> str:
-    if isinstance(board, GraphBoard) and board.region_attributes:
-        region = board.region_of[0][s] if board.kinds else -1
-        return "#ffffff" if region < 0 else "#fdfdfd"
-    if board.kinds:
-        region = board.region_of[0][s]
-        if region >= 0:
-            k = board.regions_of_kind[0].index(region)
-            return REGION_FILLS[k % len(REGION_FILLS)]
-    return "#f4f4f4"
-
-
-def _region_colour(board: Board, view: View, enums: Mapping[str, tuple[str, ...]], region: int) -> str:
-    """A graph board's region drawn in its colour attribute when that names a colour; else pale."""
+def _spot_fill(board: Board, s: int, enums: Mapping[str, tuple[str, ...]]) -> str:
+    """A spot's fill: the colour of its region of the first kind (the one its `colour` attribute
+    names, on a graph board; else a pale one by the region's place), grey in none."""
+    region = board.region_of[0][s] if board.kinds else -1
+    if region < 0:
+        return "#f4f4f4"
     for values in board.region_attributes:
         v = values[region] if region < len(values) else -1
-        for names in enums.values():
-            if 0 <= v < len(names) and names[v] in NAMED_COLOURS:
+        for names in enums.values():  # (an enumeration of colours: Schacht's provinces)
+            if 0 <= v < len(names) and all(n in NAMED_COLOURS for n in names):
                 return NAMED_COLOURS[names[v]]
-    k = board.regions_of_kind[board.region_kind[region]].index(region)
+    k = board.regions_of_kind[0].index(region)
     return REGION_FILLS[k % len(REGION_FILLS)]
 
 
@@ -590,9 +582,7 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
             classes.append("picked")
         if layout.shown and not layout.shown[s]:
             classes.append("unlaid")
-        fill = _spot_fill(board, s)
-        if isinstance(board, GraphBoard) and board.kinds and board.region_of[0][s] >= 0:
-            fill = _region_colour(board, view, facts.enums, board.region_of[0][s])
+        fill = _spot_fill(board, s, facts.enums)
         symbol_note = ""
         if board.spot_attributes and hasattr(board, "symbols"):
             symbol = board.symbols[s]

@@ -467,6 +467,7 @@ STYLE = """
 .spot .cell { stroke: #888; stroke-width: 0.8; }
 .spot.legal .cell { stroke: #e6007e; stroke-width: 2; }
 .spot.picked .cell { stroke: #000; stroke-width: 3.5; }
+.spot.last .cell { stroke: #0a58ca; stroke-width: 3; }
 .spot.unlaid { opacity: 0.45; }
 .road { stroke: #8a7350; stroke-width: 3; }
 .edge1 { stroke: #333; stroke-width: 2.2; stroke-linecap: round; }
@@ -548,10 +549,11 @@ def board_facts(state: State) -> BoardFacts:
 
 
 def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[str] = (),
-             picked: str | None = None) -> str:
+             picked: str | None = None, last: Iterable[str] = ()) -> str:
     """The board and `view` as one SVG document; spots named in `highlight` are drawn as
     playable, `picked` as the one clicked."""
     lit = set(highlight)
+    moved = set(last)
     if isinstance(board, WallBoard):
         laid_names = view.fields.get(facts.layout_field or "", []) if facts.layout_field else []
         index = {n: i for i, n in enumerate(board.face_names)}
@@ -578,6 +580,8 @@ def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[st
         classes = ["spot"]
         if label in lit:
             classes.append("legal")
+        if label in moved:
+            classes.append("last")
         if label == picked:
             classes.append("picked")
         if layout.shown and not layout.shown[s]:
@@ -750,9 +754,11 @@ def _panels(view: View, board: Board, width: float) -> tuple[str, float]:
     return "".join(out), y + 6
 
 
-def render_svg(state: State, seat: int | None, highlight: Iterable[str] = (), picked: str | None = None) -> str:
-    """The drawing of `state` as `seat` sees it (None: the referee)."""
-    return draw_svg(state.board, view_of(state, seat), board_facts(state), highlight, picked)
+def render_svg(state: State, seat: int | None, highlight: Iterable[str] = (), picked: str | None = None,
+               last: Iterable[str] = ()) -> str:
+    """The drawing of `state` as `seat` sees it (None: the referee); `highlight`: the spots of
+    the seat's legal moves, `picked` the one clicked, `last` those the last move named."""
+    return draw_svg(state.board, view_of(state, seat), board_facts(state), highlight, picked, last)
 
 
 def action_spots(state: State, texts: Iterable[str]) -> dict[str, list[str]]:

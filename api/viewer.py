@@ -131,7 +131,7 @@ def rule_line(game: Game, path: str) -> str:
 
 
 def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | None = None,
-            only: Sequence[str] | None = None) -> dict[str, Any]:
+            only: Sequence[str] | None = None, last: str | None = None) -> dict[str, Any]:
     """The drawing of `state` for `seat` (None: the referee) and, when `moves_for_seat` and the
     seat is the one to act, its legal moves (`only`: those clicked on) with the spots they name."""
     to_act = state.to_act()
@@ -143,7 +143,8 @@ def payload(state: State, seat: int | None, moves_for_seat: bool, picked: str | 
     shown = list(only) if only is not None else moves
     info = state.game.info
     return {
-        "svg": render_svg(state, seat, spots if picked is None else (), picked),
+        "svg": render_svg(state, seat, spots if picked is None else (), picked,
+                          action_spots(state, [last]) if last is not None else ()),
         "to_act": None if to_act is None else to_act + 1,
         "terminal": state.is_terminal(),
         "turn": state.turn,

@@ -257,7 +257,8 @@ class WebApp:
         return seat
 
     def _game_payload(self, s: PlaySession, seat: int | None, **extra: Any) -> Response:
-        data = payload(s.state, seat, seat is not None and s.seats[seat] == HUMAN, **extra)
+        last = s.history[-1][1] if s.history and "picked" not in extra else None
+        data = payload(s.state, seat, seat is not None and s.seats[seat] == HUMAN, last=last, **extra)
         agent = s.agent_to_act()
         data["agent_to_act"] = None if agent is None or s.state.is_terminal() else agent + 1
         data["history"] = [f"P{p + 1} {a}" for p, a in s.history]
@@ -322,7 +323,7 @@ class WebApp:
             raise BadRequest(f"moves are 0 to {len(replay.states) - 1}")
         state = replay.states[int(move)]
         seat = parse_seat(request.args.get("seat"), state.num_players)
-        data = payload(state, seat, False)
+        data = payload(state, seat, False, last=replay.moves[int(move) - 1][1] if int(move) else None)
         data["move"] = int(move)
         return self.json(data)
 

@@ -17,7 +17,7 @@ from werkzeug.test import Client, TestResponse
 
 import rulewright
 from rulewright.cli import cli
-from rulewright.draw import render_svg
+from rulewright.draw import action_spots, render_svg
 from rulewright.viewer import PlaySession, ViewError, load_replay, parse_seat
 from rulewright.web import HEADERS, make_app, make_server
 
@@ -155,8 +155,12 @@ def test_a_log_is_replayed_step_by_step_for_any_seat(tmp_path: Path) -> None:
     for move in (0, 3, len(replay.states) - 1):
         for seat, viewer in (("1", 0), ("2", 1), ("referee", None)):
             data = c.get(f"/api/replay/{key}?move={move}&seat={seat}").json
-            assert data["svg"] == render_svg(replay.states[move], viewer)
+            state = replay.states[move]
+            last = action_spots(state, [replay.moves[move - 1][1]]) if move else {}
+            assert data["svg"] == render_svg(state, viewer, last=last)  # the spots of the move just played marked
             assert data["moves"] == []
+    assert any('class="spot last"' in c.get(f"/api/replay/{key}?move={m}&seat=1").json["svg"]
+               for m in range(1, len(replay.states)))
     assert c.get(f"/api/replay/{key}?move={len(replay.states)}").status_code == 400
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .agents import Agent, RandomAgent, parse_agent_spec, seat_agent_seed
+from .agents import Agent, RandomAgent, check_agents, make_agents, parse_agent_spec, seat_agent_seed
 from .draw import action_spots, render_svg
 from .match import RefusedFile, open_regular
 from .render import printable
@@ -212,8 +212,6 @@ class PlaySession:
                 chosen.append(HUMAN)
                 continue
             spec = parse_agent_spec(text)  # (BadAgent is a RulewrightError: one line)
-            from .agents import check_agents, make_agents
-
             check_agents(game, {k: spec})
             made = make_agents({k: spec}, seed)
             agents[k] = made.get(k) or RandomAgent(seat_agent_seed(seed, k))

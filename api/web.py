@@ -19,6 +19,7 @@ import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, NotFound
@@ -349,10 +350,13 @@ class WebApp:
 
 
 def bundled_games() -> dict[str, Callable[[], Game]]:
+    """Every bundled rule set by id, each loaded when first asked for."""
+    from functools import partial
+
     from . import load as load_ruleset
     from .compiler.resolve import bundled_ids
 
-    return {rid: (lambda rid=rid: load_ruleset(rid)) for rid in bundled_ids()}  # type: ignore[misc]
+    return {rid: partial(load_ruleset, rid) for rid in bundled_ids()}
 
 
 def make_app(source: str | None) -> tuple[WebApp, str]:
@@ -370,7 +374,7 @@ def make_app(source: str | None) -> tuple[WebApp, str]:
             game = load_game(source)  # a bundled id, a rule file or a generated module named here
             name = game.info.ruleset if source in games or not is_file else source
             games[name] = lambda: game
-            start = f"/new?ruleset={name}"
+            start = f"/new?ruleset={quote(name, safe='/')}"
         else:
             kind = parse_source_kind(path)
             if kind == "scenario":

@@ -245,3 +245,14 @@ def test_a_log_or_a_scenario_file_is_opened_from_the_browser(client: Client, tmp
     r = client.post("/open", data={"file": (io.BytesIO(bad), "evil.jsonl")})
     assert r.status_code == 400 and "bundled id" in r.text and "rulewright-open-" not in r.text
     assert client.post("/open", data={}).status_code == 400
+
+
+def test_serve_a_rule_file_plays_it() -> None:
+    rule_file = str(ROOT / "tests" / "games" / "ring-race.yaml")
+    app, start = make_app(rule_file)
+    assert start.startswith("/new?ruleset=") and start.endswith("ring-race.yaml")
+    c = Client(app)
+    assert c.get(start).status_code == 200
+    key = new_game(c, rule_file, ["human", "random"])
+    data = api(c, f"/api/game/{key}?seat=1").json
+    assert data["ruleset"] == "ring-race" and data["moves"]

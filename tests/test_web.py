@@ -255,4 +255,4 @@ def test_serve_a_rule_file_plays_it() -> None:
     assert c.get(start).status_code == 200
     key = new_game(c, rule_file, ["human", "random"])
     data = api(c, f"/api/game/{key}?seat=1").json
-    assert data["ruleset"] == "ring-race" and data["moves"]
+    assert data["ruleset"].startswith("ring-race") and data["moves"]

@@ -408,7 +408,14 @@ class QuietHandler(WSGIRequestHandler):
 
 
 def make_server(host: str, port: int, app: WebApp) -> BaseWSGIServer:
-    """A threaded Werkzeug server for `app`, answering only requests addressed to its own name."""
+    """A threaded Werkzeug server for `app`, answering only requests addressed to its own name.
+    Raises OSError when the address cannot be had (Werkzeug would print and exit instead)."""
+    import socket
+
+    if port:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as the server's own socket)
+            probe.bind((host, port))
     server = werkzeug_server(host, port, app, threaded=True, request_handler=QuietHandler)
     bound = server.server_port
     if host in WILDCARDS:  # every address of the machine: its names are not known here

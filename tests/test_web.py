@@ -256,3 +256,13 @@ def test_serve_a_rule_file_plays_it() -> None:
     key = new_game(c, rule_file, ["human", "random"])
     data = api(c, f"/api/game/{key}?seat=1").json
     assert data["ruleset"].startswith("ring-race") and data["moves"]
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
+    assert result.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}" in result.output
+    assert "Traceback" not in result.output

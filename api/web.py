@@ -171,18 +171,22 @@ class WebApp:
             wanted = request.args.get("players", "")
             count = int(wanted) if wanted.isdigit() and int(wanted) in players else players[0]
             return self.page("new.html.j2", ruleset=name, title=game.info.title, players=players, count=count,
-                             roles=game.info.roles, kinds=[HUMAN, *AGENT_KINDS], error=None)
+                             roles=game.info.roles, kinds=[HUMAN, *AGENT_KINDS], options=game.info.options,
+                             error=None)
         players_text = request.form.get("players", "")
         seed_text = request.form.get("seed", "") or "1"
         if not players_text.isdigit() or not seed_text.lstrip("-").isdigit() or len(seed_text) > 20:
             raise BadRequest("players and seed must be whole numbers")
         count = int(players_text)
         seats = [request.form.get(f"seat{k + 1}", HUMAN) for k in range(min(count, 16))]
+        options = {key.removeprefix("option."): value for key, value in request.form.items()
+                   if key.startswith("option.")}
         try:
-            session = PlaySession.start(game, count, int(seed_text), seats)
+            session = PlaySession.start(game, count, int(seed_text), seats, options)
         except RulewrightError as exc:
             return self.page("new.html.j2", ruleset=name, title=game.info.title, players=game.info.players,
-                             count=count, roles=game.info.roles, kinds=[HUMAN, *AGENT_KINDS], error=str(exc))
+                             count=count, roles=game.info.roles, kinds=[HUMAN, *AGENT_KINDS],
+                             options=game.info.options, error=str(exc))
         key = self.sessions.add_game(session)
         return Response("", 303, headers={"Location": f"/game/{key}"})
 

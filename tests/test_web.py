@@ -266,3 +266,16 @@ def test_serve_on_a_port_in_use_says_so_in_one_line() -> None:
         result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
     assert result.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_game_is_started_with_the_rule_set_s_options(client: Client) -> None:
+    page = client.get("/new?ruleset=china-cornett").text
+    assert 'name="option.board"' in page and 'value="hex5"' in page
+    r = client.post("/new", data={"ruleset": "china-cornett", "players": "2", "seed": "1", "seat1": "human",
+                                  "seat2": "random", "option.board": "hex5"})
+    assert r.status_code == 303
+    session = client.application.sessions.games[r.headers["Location"].removeprefix("/game/")]  # type: ignore[attr-defined]
+    assert session.state.options["board"] == "hex5" and len(session.state.board.labels) == 61
+    r = client.post("/new", data={"ruleset": "china-cornett", "players": "2", "seed": "1", "seat1": "human",
+                                  "seat2": "random", "option.board": "hex9"})
+    assert r.status_code == 200 and "option `board` has no value `hex9`" in r.text

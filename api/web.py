@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
@@ -76,6 +77,7 @@ class WebApp:
             Rule("/", endpoint="index"),
             Rule("/new", endpoint="new"),
             Rule("/open", endpoint="open_file", methods=["POST"]),
+            Rule("/board", endpoint="board"),
             Rule("/game/<key>", endpoint="game_page"),
             Rule("/replay/<key>", endpoint="replay_page"),
             Rule("/scenario/<key>", endpoint="scenario_page"),
@@ -219,6 +221,24 @@ class WebApp:
                 return Response(self.env.get_template("error.html.j2").render(code=400, message=shown), 400,
                                 mimetype="text/html")
         return Response("", 303, headers={"Location": where})
+
+    def board(self, request: Request) -> Response:
+        """The start position of a rule set (its options as asked), as the referee sees it: its
+        board and pieces, to see what a variant or an option changes. No game is kept."""
+        name = request.args.get("ruleset", "")
+        game = self.game(name)
+        players_text = request.args.get("players", "")
+        players = int(players_text) if players_text.isdigit() else None
+        options = {k.removeprefix("option."): v for k, v in request.args.items() if k.startswith("option.")}
+        try:
+            state = game.new_state(players, 1, options)
+        except RulewrightError as exc:
+            raise BadRequest(str(exc)) from None
+        from .draw import render_svg
+
+        return self.page("start.html.j2", ruleset=name, title=game.info.title, svg=Markup(render_svg(state, None)),
+                         players=game.info.players, count=state.num_players, options=game.info.options,
+                         chosen=state.options)
 
     def board_page(self, mode: str, key: str, title: str, cfg: dict[str, Any]) -> Response:
         return self.page("board.html.j2", mode=mode, title=title, cfg={"mode": mode, "key": key, **cfg})

@@ -279,3 +279,13 @@ def test_a_game_is_started_with_the_rule_set_s_options(client: Client) -> None:
     r = client.post("/new", data={"ruleset": "china-cornett", "players": "2", "seed": "1", "seat1": "human",
                                   "seat2": "random", "option.board": "hex9"})
     assert r.status_code == 200 and "option `board` has no value `hex9`" in r.text
+
+
+def test_a_rule_set_s_board_is_shown_at_the_start_with_its_options(client: Client) -> None:
+    page = client.get("/board?ruleset=china-cornett&option.board=hex5")
+    assert page.status_code == 200 and "referee (sees all)" in page.text
+    assert page.text.count('class="spot"') == 61 and "<script" not in page.text.split('id="board"')[1]
+    schacht = client.get("/board?ruleset=china-schacht/two-player&players=2").text
+    assert "emperor" in schacht.lower()
+    assert client.get("/board?ruleset=china-cornett&option.board=hex9").status_code == 400
+    assert client.get("/board?ruleset=nothing").status_code == 404

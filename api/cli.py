@@ -981,11 +981,14 @@ def _game_of_header(n: int, ruleset: str, log: Path, override: str | None) -> Ga
         raise Divergence(n, f"header: {exc}{hint}") from None
 
 
-def replay_log(path: Path, ruleset: str | None = None) -> tuple[int, bool]:
+def replay_log(path: Path, ruleset: str | None = None,
+               seen: Callable[[State, int | None, str | None], None] | None = None) -> tuple[int, bool]:
     """Replay a game log (under `ruleset`, a rule set named on the command line, if given);
     returns (actions replayed, whether the game reached its end). Raises Divergence at the
     first line that does not replay, for a log with no moves, and for a log cut short (a
-    line cut off, no final state line)."""
+    line cut off, no final state line). `seen(state, player, action)` is told the state the
+    header starts (player and action None) and the state after each action replayed (the web
+    board's replay, `render LOG --move N`): the states up to a divergence are told too."""
     lines = _log_lines(path)
     header_line: tuple[int, Any] | None = None
     for n, text, complete in lines:
@@ -1001,6 +1004,8 @@ def replay_log(path: Path, ruleset: str | None = None) -> tuple[int, bool]:
         state = game.new_state(players, seed, options)
     except RulewrightError as exc:
         raise Divergence(n, f"header: {exc}") from None
+    if seen is not None:
+        seen(state, None, None)
     actions = 0
     last = n
     for n, text, complete in lines:
@@ -1042,6 +1047,8 @@ def replay_log(path: Path, ruleset: str | None = None) -> tuple[int, bool]:
         except Exception as exc:  # noqa: BLE001 - a fault of the game's code, reported like simulate's
             first = f"{type(exc).__name__}: {exc}".splitlines()[0]
             raise Divergence(n, f"`{shown}` raised {first}") from None
+        if seen is not None:
+            seen(state, player, action)
         actions += 1
         last = n
     if actions == 0:
@@ -1595,3 +1602,8 @@ def variant_new(base: str, name: str, folder: Path | None) -> None:
         click.echo(f"  rulewright simulate {ref}")
     else:
         click.echo(f"  rulewright simulate {shown}")
+
+
+# `render` and `serve` (the board drawn as SVG, the web board) live in webcli.py; importing it
+# registers them on the group above.
+from . import webcli  # noqa: E402,F401  (the commands register themselves)

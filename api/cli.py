@@ -1416,6 +1416,7 @@ def coverage(ruleset: str, games: int, players: int | None, seed: int, options: 
     show = not as_json and games > 1 and sys.stderr.isatty()
     with progress_bar(games, f"{build.probed.ruleset}: coverage", show) as advance:
         report = cov.run_games(path, games, seed, players, chosen, vary_options, max_moves, advance)
+    report.ruleset = ruleset  # as named on the command line (a rule file by its path)
     if variant_only:
         report = report.only(build.probed.files[-1:])
     if as_json:

@@ -198,7 +198,8 @@ def render(report: Report, console: Console, listing: bool = True) -> None:
         said += ", options " + (" ".join(f"{k}={v}" for k, v in options.items()) or "none")
     elif options:
         said += f", options {options}"
-    title = f"Rule coverage of {report.ruleset}: {report.runs} {report.source}" + (f" ({said})" if said else "")
+    runs = f"{report.runs} {report.source}" if report.runs != 1 else f"1 {report.source.removesuffix('s')}"
+    title = f"Rule coverage of {report.ruleset}: {runs}" + (f" ({said})" if said else "")
     console.print(Text(printable(title), style="bold"))
     table = Table()
     table.add_column("kind")
@@ -230,9 +231,8 @@ def render(report: Report, console: Console, listing: bool = True) -> None:
         return
     never = sum(1 for p in missed if len(report.missing(p)) == len(p.outcomes))
     listed = Table(title=f"Not fired: {never} points never, {len(missed) - never} only partly", title_justify="left")
-    listed.add_column("where", no_wrap=True)
-    for column in ("kind", "rule", "what", "never seen"):
-        listed.add_column(column, overflow="fold")
+    for column in ("where", "kind", "rule", "what", "never seen"):
+        listed.add_column(column, no_wrap=column in ("where", "rule"), overflow="fold")
     for p in missed:
         missing = report.missing(p)
         shown = "all: " + ", ".join(missing) if len(missing) == len(p.outcomes) and len(missing) > 1 else \

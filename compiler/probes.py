@@ -17,6 +17,7 @@ the module's list `_HITS`:
 | effect  | a procedure, a phase's start, the setup, the body  | ran                       |
 |         | of a `for` or an `ask`                             |                           |
 | trigger | a trigger's effect                                 | ran                       |
+| define  | a definition (`define:`)                           | used                      |
 | score   | a scoring term                                     | non-zero                  |
 | option  | an option of the rule set                          | each of its values played |
 
@@ -53,6 +54,7 @@ OUTCOMES: dict[str, tuple[str, ...]] = {
     "branch": ("taken",),
     "effect": ("ran",),
     "trigger": ("ran",),
+    "define": ("used",),
     "score": ("non-zero",),
     "option": (),  # an option's outcomes are its values
 }
@@ -227,6 +229,9 @@ class Probes:
         for i, p in enumerate(prog.procedures):
             c = self.add(("procedure", p.name), "effect", f"procedures.{p.name}", f"procedure {p.name}", p.span)
             prog.procedures[i] = replace(p, body=(Line(2, _hit(c)), *p.body))
+        for i, d in enumerate(prog.defines):
+            c = self.add(("define", d.name), "define", f"define.{d.name}", f"definition {d.name}", d.span)
+            prog.defines[i] = replace(d, body=(Line(2, _hit(c)), *d.body))
         for i, (ph, tph) in enumerate(zip(prog.phases, program.phases, strict=True)):
             if tph.start and any(line.code != "pass" for line in ph.start):  # (a phase without start has no call)
                 c = self.add(("start", ph.name), "effect", f"phases.{ph.name}.start", f"start of phase {ph.name}",

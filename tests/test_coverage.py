@@ -39,32 +39,33 @@ def test_random_games_fire_exactly_the_points_they_can() -> None:
     assert report.errors == []
     assert missed(report) == {
         (9, "option", "options.bonus", ("double",)),  # only the default played
-        (37, "branch", "actions.add", ("taken",)),  # elif n == 5: n is 1 or 2
-        (41, "action", "actions.skip", ("listed", "taken")),  # its guard never holds
-        (42, "guard", "actions.skip.when", ("true",)),
-        (48, "branch", "procedures.note", ("taken",)),  # if bonus == double: never, by default
-        (50, "effect", "procedures.note", ("ran",)),  # a loop over an empty list
-        (63, "score", "scoring.nothing", ("non-zero",)),
+        (26, "define", "define.spare", ("used",)),  # used only in the branch never taken
+        (41, "branch", "actions.add", ("taken",)),  # elif n == 5: n is 1 or 2
+        (45, "action", "actions.skip", ("listed", "taken")),  # its guard never holds
+        (46, "guard", "actions.skip.when", ("true",)),
+        (52, "branch", "procedures.note", ("taken",)),  # if bonus == double: never, by default
+        (54, "effect", "procedures.note", ("ran",)),  # a loop over an empty list
+        (67, "score", "scoring.nothing", ("non-zero",)),
     }
     kinds = {p.kind for p in report.points}
-    assert kinds == {"action", "choice", "guard", "branch", "effect", "trigger", "score", "option"}
+    assert kinds == {"action", "choice", "guard", "branch", "effect", "trigger", "define", "score", "option"}
     by_what = {(p.line, p.what): p for p in report.points}
-    # a guard seen both ways: the trigger's `when: total > 6` held after 5 + 2, and not after the rest
-    overshoot = by_what[(56, "when total > 6")]
+    # a guard seen both ways: the trigger's `when: total > goal` held after 5 + 2, and not after the rest
+    overshoot = by_what[(60, "when total > goal")]
     assert overshoot.kind == "guard" and all(n > 0 for n in report.counts(overshoot))
-    # each branch of the `if` at line 35 (the `else` at 40 too) and the choice, with several values
-    assert all(report.counts(by_what[(35, "if n == 1")])) and all(report.counts(by_what[(40, "else")]))
-    choice = by_what[(31, "choose n (add)")]
+    # each branch of the `if` at line 39 (the `else` at 44 too) and the choice, with several values
+    assert all(report.counts(by_what[(39, "if n == 1")])) and all(report.counts(by_what[(44, "else")]))
+    choice = by_what[(35, "choose n (add)")]
     assert report.counts(choice)[1] > 0  # offered with 1 and 2 at once
     # the no-else of `if bonus == double` is taken every time note runs; it reads an option
-    no_else = next(p for p in report.points if p.line == 48 and p.what.startswith("no branch"))
-    assert no_else.option and report.counts(no_else) == report.counts(by_what[(46, "procedure note")])
+    no_else = next(p for p in report.points if p.line == 52 and p.what.startswith("no branch"))
+    assert no_else.option and report.counts(no_else) == report.counts(by_what[(50, "procedure note")])
 
 
 def test_varied_options_fire_the_option_dependent_rules() -> None:
     report = cov.run_games(TALLY, 30, 0, None, {}, vary_options=True)
     lines = {line for line, *_ in missed(report)}
-    assert 9 not in lines and 48 not in lines  # both values of `bonus` played, its branch taken
+    assert 9 not in lines and 52 not in lines  # both values of `bonus` played, its branch taken
     fixed = cov.run_games(TALLY, 30, 0, None, {"bonus": "double"}, vary_options=True)
     assert {line for line, *_ in missed(fixed)} >= {9}  # a value set by --option stays set
 
@@ -74,10 +75,10 @@ def test_the_text_report_lists_an_unfired_branch_with_its_file_and_line() -> Non
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert f"Rule coverage of {TALLY}: 30 random games" in out
-    line = next(text for text in out.splitlines() if f"{SHOWN}:37 " in text)
+    line = next(text for text in out.splitlines() if f"{SHOWN}:41 " in text)
     assert "branch" in line and "elif n == 5" in line and "actions.add" in line
-    assert "Not fired: 5 points never, 2 only partly" in out
-    assert "64% (14/22)" in out  # overall
+    assert "Not fired: 6 points never, 2 only partly" in out
+    assert "62% (15/24)" in out  # overall
 
 
 def test_json_shape() -> None:
@@ -90,10 +91,10 @@ def test_json_shape() -> None:
     assert data["options"] == {"bonus": "single"}
     assert [f["file"] for f in data["files"]] == [SHOWN]
     overall = data["summary"]["overall"]
-    assert overall["outcomes"] == 22 and 0 < overall["seen"] <= 22
-    assert overall["percent"] == round(100 * overall["seen"] / 22, 1)
+    assert overall["outcomes"] == 24 and 0 < overall["seen"] <= 24
+    assert overall["percent"] == round(100 * overall["seen"] / 24, 1)
     point = next(p for p in data["points"] if p["rule"] == "actions.skip.when")
-    assert point["kind"] == "guard" and point["line"] == 42 and point["file"] == SHOWN
+    assert point["kind"] == "guard" and point["line"] == 46 and point["file"] == SHOWN
     assert set(point["outcomes"]) == {"true", "false"} and point["outcomes"]["true"] == 0
 
 
@@ -109,7 +110,7 @@ def test_a_variant_shows_the_rules_it_adds() -> None:
         (11, "branch", "triggers.late", "no branch taken (no else written)"),
     ]
     assert missed(own) == set()
-    assert (41, "action", "actions.skip", ("listed", "taken")) not in missed(report)  # skipping happens now
+    assert (45, "action", "actions.skip", ("listed", "taken")) not in missed(report)  # skipping happens now
     result = run("coverage", str(LATE), "-n", "30", "--variant-only", "--json")
     data = json.loads(result.stdout)
     assert [f["file"] for f in data["files"]] == [late_file]
@@ -127,8 +128,8 @@ def test_scenarios_coverage_is_exact() -> None:
     assert report["source"] == "scenarios" and report["runs"] == 1
     seen = {(p["line"], p["what"]) for p in report["points"] if any(p["outcomes"].values())}
     # add 1 taken (listed with its two values), its first branch; both guards seen false only
-    assert seen == {(29, "action add"), (31, "choose n (add)"), (35, "if n == 1"), (42, "when total > 100"),
-                    (56, "when total > 6"), (9, "option bonus")}
+    assert seen == {(33, "action add"), (35, "choose n (add)"), (39, "if n == 1"), (46, "when total > 100"),
+                    (60, "when total > goal"), (25, "definition goal"), (9, "option bonus")}
     outcomes = {p["what"]: p["outcomes"] for p in report["points"]}
     assert outcomes["action add"] == {"listed": 1, "taken": 1}
     assert outcomes["when total > 100"] == {"true": 0, "false": 1}

@@ -1405,7 +1405,7 @@ def coverage(ruleset: str, games: int, players: int | None, seed: int, options: 
     game raised an error."""
     from . import coverage as cov
 
-    path = cov.rule_file(ruleset) if ruleset.endswith(RULE_FILE_SUFFIXES) else rule_file_of(ruleset)
+    path = rule_file_of(ruleset)
     chosen = parse_options(options)
     build = cov.instrument(path)
     if variant_only and len(build.probed.files) < 2:

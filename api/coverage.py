@@ -39,6 +39,7 @@ class Instrumented:
     probed: Probed
     game: Game
     hits: list[int]
+    stamps: tuple[tuple[int, int], ...]  # each rule file's modification time and size, when compiled
 
     def reset(self) -> None:
         self.hits[:] = [0] * len(self.hits)
@@ -47,30 +48,28 @@ class Instrumented:
 _BUILDS: dict[Path, Instrumented] = {}
 
 
+def _stamps(paths: Iterable[Path]) -> tuple[tuple[int, int], ...]:
+    out = []
+    for path in paths:
+        try:
+            st = path.stat()
+        except OSError:
+            return ()
+        out.append((st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
 def instrument(path: Path) -> Instrumented:
-    """The coverage build of a rule file, compiled in memory once per run (CompileError with
-    its problems)."""
+    """The coverage build of a rule file, compiled in memory (again only once one of its rule
+    files changed); CompileError with the rule file's problems."""
     key = path.resolve()
     known = _BUILDS.get(key)
-    if known is None:
+    if known is None or _stamps(known.probed.paths) != known.stamps:
         probed = compile_probed(path)
         game = game_from_source(probed.source, str(path))
         hits: list[int] = game.state_class.HITS  # type: ignore[attr-defined]
-        known = _BUILDS[key] = Instrumented(probed, game, hits)
+        known = _BUILDS[key] = Instrumented(probed, game, hits, _stamps(probed.paths))
     return known
-
-
-def rule_file(ruleset: str) -> Path:
-    """The rule file of a bundled rule set id or a rule file path (BadSetup if neither)."""
-    if ruleset.endswith(RULE_FILE_SUFFIXES):
-        path = Path(ruleset)
-        if not path.is_file():
-            raise BadSetup(f"no such rule file: {printable(ruleset, 200)}")
-        return path
-    from . import load
-
-    load(ruleset)  # an unknown id: its did-you-mean
-    return ruleset_file(ruleset)
 
 
 @dataclass
@@ -275,6 +274,7 @@ def run_scenarios(scenarios: Sequence[Any], loader: RecordingLoader) -> tuple[li
         build.reset()
         for i in members:
             results[i] = run(scenarios[i], build.game)
-        reports.append(Report(build.probed.ruleset, build.probed.files, build.probed.points, tuple(build.hits),
+        named = scenarios[members[0]].ruleset  # as the scenario files name it
+        reports.append(Report(named, build.probed.files, build.probed.points, tuple(build.hits),
                               len(members), "scenarios"))
     return reports, results

@@ -87,8 +87,9 @@ class Probed:
     source: str
     points: tuple[Point, ...]
     counters: int
-    files: tuple[str, ...]  # the rule files, the most basic first
+    files: tuple[str, ...]  # the rule files, the most basic first, as shown
     ruleset: str
+    paths: tuple[Path, ...] = ()  # the rule files read
 
 
 def _hit(counter: int) -> str:
@@ -322,4 +323,4 @@ def compile_probed(path: Path) -> Probed:
     source += probes.support(class_name(ruleset.game, ruleset.variant))
     points = tuple(sorted(probes.points.values(), key=lambda p: p.counter))
     name = ruleset.game if ruleset.variant == "base" else f"{ruleset.game}/{ruleset.variant}"
-    return Probed(source, points, probes.count, ruleset.files, name)
+    return Probed(source, points, probes.count, ruleset.files, name, resolved.files)

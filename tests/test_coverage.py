@@ -175,3 +175,13 @@ def test_bad_input_is_one_line(args: tuple[str, ...], fragment: str) -> None:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("rulewright: error: "), result.stderr
     assert fragment in lines[0]
+
+
+def test_an_edited_rule_file_is_compiled_again(tmp_path: Path) -> None:
+    copy = tmp_path / "tally.yaml"
+    copy.write_text(TALLY.read_text(encoding="utf-8"), encoding="utf-8")
+    before = cov.run_games(copy, 5, 0, None, {})
+    assert any(p.rule == "actions.skip" for p in before.points if before.missing(p) == ["listed", "taken"])
+    copy.write_text(TALLY.read_text(encoding="utf-8").replace('"total > 100"', '"total >= 0"'), encoding="utf-8")
+    after = cov.run_games(copy, 5, 0, None, {})
+    assert not any(p.rule == "actions.skip" for p in after.points if after.missing(p))

@@ -13,7 +13,8 @@ the module's list `_HITS`:
 | choice  | a `choose:` of an action                           | offered, several values   |
 | guard   | a `when:` of an action or a trigger                | true, false               |
 | branch  | each branch of an `if`, and its `else` (written or | taken                     |
-|         | not: no branch taken)                              |                           |
+|         | not: no branch taken); a conditional expression    | then, else                |
+|         | `a if c else b` of a rule                          |                           |
 | effect  | a procedure, a phase's start, the setup, the body  | ran                       |
 |         | of a `for` or an `ask`                             |                           |
 | trigger | a trigger's effect                                 | ran                       |
@@ -115,6 +116,25 @@ class Probes:
         for rule, block in blocks:
             for s in t.statements(block):
                 self.rule_of[id(s)] = rule
+        # each conditional expression (`a if c else b`) of a rule, by the id of its test
+        self.conds: dict[int, tuple[str, t.Cond]] = {}
+        roots: list[tuple[str, t.Expr | None]] = [
+            *((f"define.{d.name}", d.body) for d in program.defines),
+            *((f"actions.{a.name}.when", a.when) for a in program.actions),
+            *((f"actions.{a.name}.choose.{c.var.name}", c.domain) for a in program.actions for c in a.choices),
+            *((f"triggers.{tr.name}.when", tr.when) for tr in program.triggers),
+            *((f"phases.{ph.name}.actor", ph.actor) for ph in program.phases),
+            *((f"scoring.{term.name}", term.expr) for term in program.scoring),
+            ("end", program.end), ("tie_break", program.tie_break),
+            *((rule, e) for rule, block in blocks for s in t.statements(block) for e in _expressions(s)),
+        ]
+        for rule, root in roots:
+            todo = [root] if root is not None else []
+            while todo:
+                e = todo.pop()
+                if isinstance(e, t.Cond):
+                    self.conds[id(e.test)] = (rule, e)
+                todo.extend(t.subexpressions(e))
         # the definitions that read an option, directly or through another
         self.option_defines: set[str] = set()
         changed = True
@@ -137,9 +157,10 @@ class Probes:
         return False
 
     def text_at(self, span: SourceSpan) -> str:
-        """The rule line at `span`, from its column, in a few words."""
+        """The rule text at `span` (to the end of its line), in a few words."""
         lines = self.texts.get(span.path, [])
-        text = lines[span.line - 1][span.col - 1:] if 0 < span.line <= len(lines) else ""
+        text = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+        text = text[span.col - 1:span.end_col - 1] if span.end_line == span.line else text[span.col - 1:]
         text = " ".join(text.split()).removeprefix("- ").strip().strip("\"'").rstrip(":").strip()
         return text if len(text) <= 60 else text[:57] + "..."
 
@@ -194,6 +215,16 @@ class Probes:
                          test.span, option)
             out += [Line(depth, "else:"), Line(depth + 1, _hit(c))]
         return out
+
+    def expression(self, e: t.Expr, py: str) -> str:
+        """The lowering hook of expressions: the test of a conditional expression, probed."""
+        found = self.conds.get(id(e))
+        if found is None:
+            return py
+        rule, cond = found
+        c = self.add(("cond", id(cond)), "branch", rule, self.text_at(cond.span), cond.span,
+                     self.reads_option(cond.test), ("then", "else"))
+        return f"_probe({c}, {py})"
 
     # -- the rules' entry points ------------------------------------------------------------------
     def finish(self, program: t.TypedProgram, prog: Program) -> None:
@@ -315,7 +346,7 @@ def compile_probed(path: Path) -> Probed:
     typed, plan = optimise(typed, frozenset())
     texts = {shown: text.splitlines() for shown, text in zip(ruleset.files, resolved.texts, strict=True)}
     probes = Probes(typed, texts)
-    problems, program = lower(typed, plan, probes.statement)
+    problems, program = lower(typed, plan, probes.statement, probes.expression)
     if problems:
         raise CompileError(problems)
     probes.finish(typed, program)
@@ -324,3 +355,21 @@ def compile_probed(path: Path) -> Probed:
     points = tuple(sorted(probes.points.values(), key=lambda p: p.counter))
     name = ruleset.game if ruleset.variant == "base" else f"{ruleset.game}/{ruleset.variant}"
     return Probed(source, points, probes.count, ruleset.files, name, resolved.files)
+
+
+def _expressions(s: t.Stmt) -> list[t.Expr]:
+    """The expressions of one effect statement (not of the statements in its blocks)."""
+    match s:
+        case t.Let():
+            return [s.value]
+        case t.Assign():
+            return [e for e in (s.value, s.index, s.item) if e is not None]
+        case t.CallEffect():
+            return list(s.args)
+        case t.For():
+            return [s.domain]
+        case t.If():
+            return [test for test, _ in s.branches]
+        case t.Ask():
+            return [s.seat, s.domain]
+    return []

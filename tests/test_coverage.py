@@ -45,6 +45,7 @@ def test_random_games_fire_exactly_the_points_they_can() -> None:
         (46, "guard", "actions.skip.when", ("true",)),
         (52, "branch", "procedures.note", ("taken",)),  # if bonus == double: never, by default
         (54, "effect", "procedures.note", ("ran",)),  # a loop over an empty list
+        (62, "branch", "triggers.overshoot", ("else",)),  # `goal if total > goal else total`: runs past the goal
         (67, "score", "scoring.nothing", ("non-zero",)),
     }
     kinds = {p.kind for p in report.points}
@@ -77,8 +78,8 @@ def test_the_text_report_lists_an_unfired_branch_with_its_file_and_line() -> Non
     assert f"Rule coverage of {TALLY}: 30 random games" in out
     line = next(text for text in out.splitlines() if f"{SHOWN}:41 " in text)
     assert "branch" in line and "elif n == 5" in line and "actions.add" in line
-    assert "Not fired: 6 points never, 2 only partly" in out
-    assert "62% (15/24)" in out  # overall
+    assert "Not fired: 6 points never, 3 only partly" in out
+    assert "62% (16/26)" in out  # overall
 
 
 def test_json_shape() -> None:
@@ -91,8 +92,8 @@ def test_json_shape() -> None:
     assert data["options"] == {"bonus": "single"}
     assert [f["file"] for f in data["files"]] == [SHOWN]
     overall = data["summary"]["overall"]
-    assert overall["outcomes"] == 24 and 0 < overall["seen"] <= 24
-    assert overall["percent"] == round(100 * overall["seen"] / 24, 1)
+    assert overall["outcomes"] == 26 and 0 < overall["seen"] <= 26
+    assert overall["percent"] == round(100 * overall["seen"] / 26, 1)
     point = next(p for p in data["points"] if p["rule"] == "actions.skip.when")
     assert point["kind"] == "guard" and point["line"] == 46 and point["file"] == SHOWN
     assert set(point["outcomes"]) == {"true", "false"} and point["outcomes"]["true"] == 0

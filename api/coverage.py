@@ -23,7 +23,7 @@ from . import game_from_source
 from .compiler.paths import RULE_FILE_SUFFIXES, ruleset_file
 from .compiler.probes import KINDS, Point, Probed, compile_probed
 from .match import DEFAULT_MAX_MOVES, play_game
-from .render import printable, printable_lines
+from .render import printable
 from .runtime.errors import BadSetup
 from .runtime.rng import Rng, derive_seed
 from .runtime.state import Game
@@ -84,6 +84,7 @@ class Report:
     source: str  # "random games" or "scenarios"
     settings: dict[str, Any] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)  # games that raised: their first messages
+    defaults: dict[str, str] = field(default_factory=dict)  # the rule set's default options (the text names others)
 
     def counts(self, p: Point) -> list[int]:
         return list(self.hits[p.counter:p.counter + len(p.outcomes)])
@@ -96,7 +97,7 @@ class Report:
         keep = set(files)
         return Report(self.ruleset, tuple(f for f in self.files if f in keep),
                       tuple(p for p in self.points if p.file in keep), self.hits, self.runs, self.source,
-                      self.settings, self.errors)
+                      self.settings, self.errors, self.defaults)
 
     def tally(self, points: Iterable[Point]) -> dict[str, tuple[int, int, int]]:
         """Per kind (and the option-dependent points, and overall): points, outcomes, outcomes seen."""
@@ -175,7 +176,7 @@ def run_games(path: Path, games: int, seed: int, players: int | None, options: M
     if vary_options and options:
         settings["fixed_options"] = dict(options)
     return Report(build.probed.ruleset, build.probed.files, build.probed.points, tuple(build.hits), games,
-                  "random games", settings, errors)
+                  "random games", settings, errors, game.resolve_options({}))
 
 
 # -- the text report ---------------------------------------------------------------------------
@@ -191,12 +192,17 @@ def render(report: Report, console: Console, listing: bool = True) -> None:
     """The report as rich tables: per kind of point and per rule file, then the points never or
     only partly fired."""
     settings = report.settings
-    said = ", ".join(f"{k} {v}" for k, v in settings.items() if k != "options")
+    said = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in settings.items() if k != "options"
+                     and not isinstance(v, dict))
     options = settings.get("options")
     if isinstance(options, dict):
-        said += ", options " + (" ".join(f"{k}={v}" for k, v in options.items()) or "none")
+        changed = {k: v for k, v in options.items() if report.defaults.get(k) != v}
+        said += ", options " + (" ".join(f"{k}={v}" for k, v in changed.items()) if changed else "by default")
     elif options:
         said += f", options {options}"
+    fixed = settings.get("fixed_options")
+    if isinstance(fixed, dict):
+        said += " but " + " ".join(f"{k}={v}" for k, v in fixed.items())
     runs = f"{report.runs} {report.source}" if report.runs != 1 else f"1 {report.source.removesuffix('s')}"
     title = f"Rule coverage of {report.ruleset}: {runs}" + (f" ({said})" if said else "")
     console.print(Text(printable(title), style="bold"))
@@ -229,17 +235,22 @@ def render(report: Report, console: Console, listing: bool = True) -> None:
         console.print("Every point fired, every outcome seen.")
         return
     never = sum(1 for p in missed if len(report.missing(p)) == len(p.outcomes))
-    listed = Table(title=f"Not fired: {never} points never, {len(missed) - never} only partly", title_justify="left")
-    for column in ("where", "kind", "rule", "what", "never seen"):
-        listed.add_column(column, no_wrap=column in ("where", "rule"), overflow="fold")
+    console.print(Text(f"Not fired: {never} points never, {len(missed) - never} only partly", style="bold"))
+    rows = []
     for p in missed:
+        rule = printable(p.rule)
+        if p.kind in ("branch", "guard", "choice") or p.what.startswith("body of"):
+            rule += f": {printable(p.what)}"
+        rows.append((printable(f"{p.file}:{p.line}"), p.kind + ("*" if p.option and p.kind != "option" else ""),
+                     rule, p))
+    wide = [max(len(row[k]) for row in rows) for k in range(2)]
+    for where, kind, rule, p in rows:
         missing = report.missing(p)
-        shown = "all: " + ", ".join(missing) if len(missing) == len(p.outcomes) and len(missing) > 1 else \
-            ", ".join(missing)
-        kind = p.kind + (" (option)" if p.option and p.kind != "option" else "")
-        listed.add_row(Text(printable(f"{p.file}:{p.line}")), kind, Text(printable(p.rule)),
-                       Text(printable_lines(p.what)), Text(printable(shown)))
-    console.print(listed)
+        line = Text(f"  {where:<{wide[0]}}  {kind:<{wide[1]}}  {rule}  ")
+        line.append("never: " + ", ".join(missing), style="red" if len(missing) == len(p.outcomes) else "yellow")
+        console.print(line)
+    if any(p.option and p.kind != "option" for p in missed):
+        console.print("  (* what it tests reads an option: --vary-options or --option may fire it)")
 
 
 # -- scenarios ---------------------------------------------------------------------------------

@@ -238,11 +238,12 @@ class Probes:
             option = ta.when is not None and self.reads_option(ta.when)
             c = self.add(("action", a.name), "action", rule, f"action {a.name}", ta.span, option)
             choices = tuple(self.add(("choice", a.name, k), "choice", f"{rule}.choose.{ch.var.name}",
-                                     f"choose {ch.var.name} ({a.name})", ch.span, self.reads_option(ch.domain))
+                                     f"{ch.var.name} in {self.text_at(ch.domain.span)}", ch.span,
+                                     self.reads_option(ch.domain))
                             for k, ch in enumerate(ta.choices))
             self.listed[a.name] = (c, choices)
             if ta.when is not None and when is not None:
-                g = self.add(("guard", a.name), "guard", f"{rule}.when", f"when {self.text_at(ta.when.span)}",
+                g = self.add(("guard", a.name), "guard", f"{rule}.when", self.text_at(ta.when.span),
                              ta.when.span, option)
                 when = f"_probe({g}, {when})"
             prog.actions[i] = replace(a, when=when, effect=(Line(2, _hit(c + 1)), *a.effect))
@@ -253,7 +254,7 @@ class Probes:
             when = trig.when
             option = tt.when is not None and self.reads_option(tt.when)
             if tt.when is not None and when is not None:
-                g = self.add(("guard", rule), "guard", f"{rule}.when", f"when {self.text_at(tt.when.span)}",
+                g = self.add(("guard", rule), "guard", f"{rule}.when", self.text_at(tt.when.span),
                              tt.when.span, option)
                 when = f"_probe({g}, {when})"
             c = self.add(("trigger", trig.name), "trigger", rule, f"trigger {trig.name}", tt.span, option)

@@ -52,11 +52,11 @@ def test_random_games_fire_exactly_the_points_they_can() -> None:
     assert kinds == {"action", "choice", "guard", "branch", "effect", "trigger", "define", "score", "option"}
     by_what = {(p.line, p.what): p for p in report.points}
     # a guard seen both ways: the trigger's `when: total > goal` held after 5 + 2, and not after the rest
-    overshoot = by_what[(60, "when total > goal")]
+    overshoot = by_what[(60, "total > goal")]
     assert overshoot.kind == "guard" and all(n > 0 for n in report.counts(overshoot))
     # each branch of the `if` at line 39 (the `else` at 44 too) and the choice, with several values
     assert all(report.counts(by_what[(39, "if n == 1")])) and all(report.counts(by_what[(44, "else")]))
-    choice = by_what[(35, "choose n (add)")]
+    choice = by_what[(35, "n in [1, 2]")]
     assert report.counts(choice)[1] > 0  # offered with 1 and 2 at once
     # the no-else of `if bonus == double` is taken every time note runs; it reads an option
     no_else = next(p for p in report.points if p.line == 52 and p.what.startswith("no branch"))
@@ -105,7 +105,7 @@ def test_a_variant_shows_the_rules_it_adds() -> None:
     assert report.files == (SHOWN, late_file)
     own = report.only([late_file])
     assert sorted((p.line, p.kind, p.rule, p.what) for p in own.points) == [
-        (6, "guard", "actions.skip.when", "when total >= 4"),  # the variant's guard replaces the base's
+        (6, "guard", "actions.skip.when", "total >= 4"),  # the variant's guard replaces the base's
         (8, "trigger", "triggers.late", "trigger late"),
         (11, "branch", "triggers.late", "if total == 5"),
         (11, "branch", "triggers.late", "no branch taken (no else written)"),
@@ -129,11 +129,11 @@ def test_scenarios_coverage_is_exact() -> None:
     assert report["source"] == "scenarios" and report["runs"] == 1
     seen = {(p["line"], p["what"]) for p in report["points"] if any(p["outcomes"].values())}
     # add 1 taken (listed with its two values), its first branch; both guards seen false only
-    assert seen == {(33, "action add"), (35, "choose n (add)"), (39, "if n == 1"), (46, "when total > 100"),
-                    (60, "when total > goal"), (25, "definition goal"), (9, "option bonus")}
+    assert seen == {(33, "action add"), (35, "n in [1, 2]"), (39, "if n == 1"), (46, "total > 100"),
+                    (60, "total > goal"), (25, "definition goal"), (9, "option bonus")}
     outcomes = {p["what"]: p["outcomes"] for p in report["points"]}
     assert outcomes["action add"] == {"listed": 1, "taken": 1}
-    assert outcomes["when total > 100"] == {"true": 0, "false": 1}
+    assert outcomes["total > 100"] == {"true": 0, "false": 1}
     assert outcomes["option bonus"] == {"single": 1, "double": 0}
 
 

@@ -236,14 +236,14 @@ def render(report: Report, console: Console, listing: bool = True) -> None:
         return
     never = sum(1 for p in missed if len(report.missing(p)) == len(p.outcomes))
     console.print(Text(f"Not fired: {never} points never, {len(missed) - never} only partly", style="bold"))
-    rows = []
+    rows: list[tuple[str, str, str, Point]] = []
     for p in missed:
         rule = printable(p.rule)
         if p.kind in ("branch", "guard", "choice") or p.what.startswith("body of"):
             rule += f": {printable(p.what)}"
         rows.append((printable(f"{p.file}:{p.line}"), p.kind + ("*" if p.option and p.kind != "option" else ""),
                      rule, p))
-    wide = [max(len(row[k]) for row in rows) for k in range(2)]
+    wide = [max(len(row[0]) for row in rows), max(len(row[1]) for row in rows)]
     for where, kind, rule, p in rows:
         missing = report.missing(p)
         line = Text(f"  {where:<{wide[0]}}  {kind:<{wide[1]}}  {rule}  ")

@@ -248,7 +248,7 @@ def render(report: Report, console: Console, listing: bool = True) -> None:
         missing = report.missing(p)
         line = Text(f"  {where:<{wide[0]}}  {kind:<{wide[1]}}  {rule}  ")
         line.append("never: " + ", ".join(missing), style="red" if len(missing) == len(p.outcomes) else "yellow")
-        console.print(line)
+        console.print(line, soft_wrap=True)
     if any(p.option and p.kind != "option" for p in missed):
         console.print("  (* what it tests reads an option: --vary-options or --option may fire it)")
 

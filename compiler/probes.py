@@ -37,6 +37,7 @@ subclass of the generated state class appended to the module.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -60,6 +61,7 @@ OUTCOMES: dict[str, tuple[str, ...]] = {
     "option": (),  # an option's outcomes are its values
 }
 KINDS = tuple(OUTCOMES)
+_BLOCK_SCALAR = re.compile(r"(^|[:\-]\s)[>|][-+]?[0-9]?\s*$")  # a YAML `key: >-` (its text on the lines below)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +162,18 @@ class Probes:
         """The rule text at `span` (to the end of its line), in a few words."""
         lines = self.texts.get(span.path, [])
         text = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
-        text = text[span.col - 1:span.end_col - 1] if span.end_line == span.line else text[span.col - 1:]
+        if _BLOCK_SCALAR.search(text):  # a folded or literal string: its text is on the lines below
+            indent = len(text) - len(text.lstrip())
+            body = []
+            for below in lines[span.line:]:
+                if below.strip() and len(below) - len(below.lstrip()) <= indent:
+                    break
+                body.append(below)
+            text = " ".join(body)
+        elif span.end_line == span.line:
+            text = text[span.col - 1:span.end_col - 1]
+        else:
+            text = text[span.col - 1:]
         text = " ".join(text.split()).removeprefix("- ").strip().strip("\"'").rstrip(":").strip()
         return text if len(text) <= 60 else text[:57] + "..."
 

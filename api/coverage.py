@@ -235,7 +235,8 @@ def render(report: Report, console: Console, listing: bool = True) -> None:
         console.print("Every point fired, every outcome seen.")
         return
     never = sum(1 for p in missed if len(report.missing(p)) == len(p.outcomes))
-    console.print(Text(f"Not fired: {never} points never, {len(missed) - never} only partly", style="bold"))
+    partly = len(missed) - never
+    console.print(Text(f"Not fired: {never} point{'s' * (never != 1)} never, {partly} only partly", style="bold"))
     rows: list[tuple[str, str, str, Point]] = []
     for p in missed:
         rule = printable(p.rule)

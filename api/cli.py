@@ -1405,6 +1405,9 @@ def coverage(ruleset: str, games: int, players: int | None, seed: int, options: 
     game raised an error."""
     from . import coverage as cov
 
+    if ruleset.endswith(".py"):
+        raise CliError("coverage reads the rules: name a bundled rule set or a rule file (.yaml), "
+                       "not a generated module")
     path = rule_file_of(ruleset)
     chosen = parse_options(options)
     build = cov.instrument(path)

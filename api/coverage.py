@@ -165,14 +165,16 @@ def run_games(path: Path, games: int, seed: int, players: int | None, options: M
     game.board_for(chosen, count)
     build.reset()
     errors: list[str] = []
+    capped = 0
     for i in range(games):
         game_options = _options_of(game, i, seed, options, count) if vary_options else chosen
         result = play_game(game, count, derive_seed(seed, i), game_options, max_moves)
         if result.error is not None:
             errors.append(f"game {i} (seed {result.seed}): {result.error}")
+        capped += result.capped
         advance()
     settings: dict[str, Any] = {"seed": seed, "players": count,
-                                "options": "varied" if vary_options else chosen}
+                                "options": "varied" if vary_options else chosen, "capped": capped}
     if vary_options and options:
         settings["fixed_options"] = dict(options)
     return Report(build.probed.ruleset, build.probed.files, build.probed.points, tuple(build.hits), games,
@@ -193,7 +195,7 @@ def render(report: Report, console: Console, listing: bool = True) -> None:
     only partly fired."""
     settings = report.settings
     said = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in settings.items() if k != "options"
-                     and not isinstance(v, dict))
+                     and not isinstance(v, dict) and (k != "capped" or v))
     options = settings.get("options")
     if isinstance(options, dict):
         changed = {k: v for k, v in options.items() if report.defaults.get(k) != v}

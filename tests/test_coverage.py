@@ -86,8 +86,9 @@ def test_json_shape() -> None:
     result = run("coverage", str(TALLY), "-n", "5", "--seed", "3", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert set(data) == {"ruleset", "source", "runs", "seed", "players", "options", "errors", "files", "summary",
-                         "points"}
+    assert set(data) == {"ruleset", "source", "runs", "seed", "players", "options", "capped", "errors", "files",
+                         "summary", "points"}
+    assert data["capped"] == 0
     assert data["runs"] == 5 and data["seed"] == 3 and data["source"] == "random games"
     assert data["options"] == {"bonus": "single"}
     assert [f["file"] for f in data["files"]] == [SHOWN]
@@ -164,6 +165,7 @@ def test_the_generated_code_has_no_probes() -> None:
     (("coverage", "no-such-game"), "unknown rule set"),
     (("coverage", "china-cornett", "-n", "0"), "-n"),
     (("coverage", "missing.yaml"), "no such rule file"),
+    (("coverage", "generated/china_cornett/base.py"), "not a generated module"),
     (("coverage", "china-cornett", "--variant-only"), "no variant"),
     (("coverage", "china-cornett", "--players", "5"), "not 5"),
     (("coverage", "china-cornett", "--option", "board=hex9"), "no value `hex9`"),
@@ -176,6 +178,12 @@ def test_bad_input_is_one_line(args: tuple[str, ...], fragment: str) -> None:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("rulewright: error: "), result.stderr
     assert fragment in lines[0]
+
+
+def test_capped_games_are_counted() -> None:
+    result = run("coverage", "china-cornett", "-n", "2", "--max-moves", "3")
+    assert result.exit_code == 0, result.output
+    assert "capped 2" in result.stdout.splitlines()[0]
 
 
 def test_an_edited_rule_file_is_compiled_again(tmp_path: Path) -> None:

@@ -288,7 +288,9 @@ def run_scenarios(scenarios: Sequence[Any], loader: RecordingLoader) -> tuple[li
         build.reset()
         for i in members:
             results[i] = run(scenarios[i], build.game)
-        named = scenarios[members[0]].ruleset  # as the scenario files name it
+        named = scenarios[members[0]].ruleset  # a bundled id as the scenario files name it, a rule file as shown
+        if named.endswith(RULE_FILE_SUFFIXES):
+            named = build.probed.files[-1]
         reports.append(Report(named, build.probed.files, build.probed.points, tuple(build.hits),
                               len(members), "scenarios"))
     return reports, results

@@ -128,6 +128,7 @@ def test_scenarios_coverage_is_exact() -> None:
     assert data["passed"] == 1
     (report,) = data["coverage"]
     assert report["source"] == "scenarios" and report["runs"] == 1
+    assert report["ruleset"] == SHOWN  # a rule file named by a scenario file: as the compiler shows it
     seen = {(p["line"], p["what"]) for p in report["points"] if any(p["outcomes"].values())}
     # add 1 taken (listed with its two values), its first branch; both guards seen false only
     assert seen == {(33, "action add"), (35, "n in [1, 2]"), (39, "if n == 1"), (46, "total > 100"),

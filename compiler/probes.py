@@ -159,7 +159,7 @@ class Probes:
         return False
 
     def text_at(self, span: SourceSpan) -> str:
-        """The rule text at `span` (to the end of its line), in a few words."""
+        """The rule text at `span` (of its folded string, if it is in one), in a few words."""
         lines = self.texts.get(span.path, [])
         text = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
         if _BLOCK_SCALAR.search(text):  # a folded or literal string: its text is on the lines below

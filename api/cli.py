@@ -1327,8 +1327,8 @@ def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool, covera
             raise CliError(f"no such scenario file or folder: {path}")
     if coverage and against is not None:
         raise CliError("--coverage runs the scenarios on their own rule sets: not with --against")
-    loader = cov.RecordingLoader()
-    found, problems = sc.load_all(list(paths), loader)
+    loader = cov.RecordingLoader()  # (the scenarios' own loader, remembering each rule file for --coverage)
+    found, problems = sc.load_all(list(paths), loader if coverage else sc.default_loader)
     if problems:
         count = print_diagnostics(problems)
         raise CliError(f"{plural(count, 'problem')} in the scenarios")

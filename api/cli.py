@@ -1398,8 +1398,8 @@ def coverage(ruleset: str, games: int, players: int | None, seed: int, options: 
     """Which rule points fired in N random games of RULESET (a bundled id or a rule file).
 
     Actions (listed as legal, taken), choices (offered, with several values), guards (true,
-    false), each branch of an `if`, effects, triggers, scoring terms and options: a table per
-    kind and rule file, then every point never or only partly fired with its file:line and rule
+    false), each branch of an `if` and of `a if c else b`, effects, triggers, definitions,
+    scoring terms and options (docs/experiments.md): a table per kind and rule file, then every point never or only partly fired with its file:line and rule
     path. The games run on a coverage build (every optimisation pass off, a probe at each point:
     compiler/probes.py) compiled in memory; they are the games `simulate` plays. Exits 1 if a
     game raised an error."""

@@ -1399,10 +1399,10 @@ def coverage(ruleset: str, games: int, players: int | None, seed: int, options: 
 
     Actions (listed as legal, taken), choices (offered, with several values), guards (true,
     false), each branch of an `if` and of `a if c else b`, effects, triggers, definitions,
-    scoring terms and options (docs/experiments.md): a table per kind and rule file, then every point never or only partly fired with its file:line and rule
-    path. The games run on a coverage build (every optimisation pass off, a probe at each point:
-    compiler/probes.py) compiled in memory; they are the games `simulate` plays. Exits 1 if a
-    game raised an error."""
+    scoring terms and options (docs/experiments.md): a table per kind and rule file, then every
+    point never or only partly fired with its file:line and rule path. The games run on a
+    coverage build (every optimisation pass off, a probe at each point: compiler/probes.py)
+    compiled in memory; they are the games `simulate` plays. Exits 1 if a game raised an error."""
     from . import coverage as cov
 
     if ruleset.endswith(".py"):

@@ -67,7 +67,7 @@ class Board:
         "kinds", "region_of", "action_cache", "region_attributes", "border_regions",
         "regions_of_kind", "regions_at",
         "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "action_tables",
-        "all_mask", "region_mask", "_lookups",
+        "all_mask", "region_mask", "_lookups", "spot_regions",
     )
 
     name: str
@@ -114,6 +114,9 @@ class Board:
         self.regions_at: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
             tuple(tuple(rs) for rs in by_spot) for by_spot in regions_at)
         # the region of a kind a spot lies in (-1: none; the last listed, for a spot in two)
+        # every region of every kind holding a spot, in increasing order (pass `region_drops`)
+        self.spot_regions: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sorted(r for by_spot in regions_at for r in by_spot[s])) for s in self.spots)
         self.region_of: tuple[tuple[int, ...], ...] = tuple(
             tuple(rs[-1] if rs else -1 for rs in by_spot) for by_spot in self.regions_at)
         self.regions_of_kind: tuple[tuple[int, ...], ...] = tuple(

@@ -40,6 +40,10 @@ class Plan:
     # that field only at the entity its k-th parameter names: an assignment at one index drops
     # only the values kept for that entity as k-th argument
     derived_entries: tuple[tuple[str, str, int], ...] = ()
+    # region_drops: (definition, field per spot, k) for a kept definition that reads that field
+    # only at the spots of the region its k-th parameter names: an assignment at one spot drops
+    # only the values kept for the regions holding that spot as k-th argument
+    region_drops: tuple[tuple[str, str, int], ...] = ()
     # end_once: what the end condition reads, when its value is kept between moves (None: not kept)
     end_once: Reads | None = None
     masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
@@ -58,6 +62,8 @@ PASSES: dict[str, str] = {
     "bitmask": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "
                "counts and all/any of them read it",
     "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
+    "region_drops": "a change of a field per spot drops, of a kept definition that reads it only in its region's "
+                    "spots, the values of the regions holding that spot only",
     "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
 }

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:94cf85ca196878e1
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, region_drops, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 self.tile_shown[s] = self.tile_under[s]  # bonus-tiles.yaml:90
                 self.tile_under[s] = ()  # bonus-tiles.yaml:91
                 self.covered[s] = False  # bonus-tiles.yaml:92
-                self._d_face_down_in = None  # bonus-tiles.yaml:92
+                self._d_face_down_in = rt.without_keys(self._d_face_down_in, self.board.spot_regions[s])  # bonus-tiles.yaml:92
         self.next_phase = PHASE_FIRST_PALACE  # bonus-tiles.yaml:93
 
     def _trigger_take_tile(self) -> None:
@@ -220,7 +220,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         return len(self.board.neighbours[s]) <= 2  # bonus-tiles.yaml:35
 
     def face_down_in(self, r: int) -> bool:
-        # rules/china-schacht/bonus-tiles.yaml:36; kept between moves: recomputed once `covered` changes
+        # rules/china-schacht/bonus-tiles.yaml:36; kept between moves: recomputed once `covered` changes (a change of `covered` at one spot: the values of the regions holding it only)
         kept = self._d_face_down_in
         if kept is None:
             kept = self._d_face_down_in = {}
@@ -262,7 +262,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             for _ in range(0, 2):  # bonus-tiles.yaml:55
                 s = rt.draw_from(self.rng, [t for t in self.board.region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:56; inlined off_junction (bonus-tiles.yaml:35)
                 self.covered[s] = True  # bonus-tiles.yaml:57
-                self._d_face_down_in = None  # bonus-tiles.yaml:57
+                self._d_face_down_in = rt.without_keys(self._d_face_down_in, self.board.spot_regions[s])  # bonus-tiles.yaml:57
         for c in (YELLOW, ORANGE, GREEN):  # bonus-tiles.yaml:58; inlined bonus_colours (bonus-tiles.yaml:32)
             for _ in range(0, 6):  # bonus-tiles.yaml:59
                 s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:60

@@ -4,7 +4,7 @@
 #   rules/china-schacht/bonus-tiles.yaml  sha256:94cf85ca196878e1
 #   rules/china-schacht/fortifications-bonus-tiles.yaml  sha256:381c843594446038
 # Change the rules and run `rulewright compile china-schacht/fortifications-bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, region_drops, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/fortifications-bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -223,9 +223,12 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_palaces_in = self._d_palaces_total = self._d_empty = self._d_emissary_room = None  # base.yaml:384
-        self._d_province_points = self._d_palace_award = self._d_chains_of = self._d_chain_bonus = None  # base.yaml:384
-        self._d_chain_points = self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384
+        self._d_palaces_in = self._d_province_points = self._d_palace_award = self._d_chains_of = None  # base.yaml:384
+        self._d_chain_bonus = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:384
+        self._kept_end = None  # base.yaml:384
+        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # base.yaml:384
+        self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space])  # base.yaml:384
+        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
@@ -261,8 +264,8 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # fortifications.yaml:86; inlined province_of (base.yaml:284)
         self.pay(cards)  # fortifications.yaml:87
         self.fortified[space] = True  # fortifications.yaml:88
-        self._d_empty = self._d_palace_award = self._d_chains_of = self._d_chain_bonus = None  # fortifications.yaml:88
-        self._d_chain_points = None  # fortifications.yaml:88
+        self._d_palace_award = self._d_chains_of = self._d_chain_bonus = self._d_chain_points = None  # fortifications.yaml:88
+        self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space])  # fortifications.yaml:88
         self.fortifications_left[self.current] -= 1  # fortifications.yaml:89
         if (self.opt_fortification_in_empty == PALACE_ON_IT and self.was_empty):  # fortifications.yaml:90
             self.fortified_here = rt.held((space,))  # fortifications.yaml:91
@@ -284,7 +287,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self._trigger_fortification_done()
 
     def empty(self, r: int) -> bool:
-        # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only)
+        # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only; a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only)
         kept = self._d_empty
         if kept is None:
             kept = self._d_empty = {}

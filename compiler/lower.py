@@ -41,7 +41,7 @@ from .budget import (
     storable,
 )
 from .names import FILTER_LOCAL, const_name
-from .passes import Plan, action_tables, bitmask
+from .passes import Plan, action_tables, bitmask, spot_filters
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -410,6 +410,8 @@ class _Lowerer:
 
     def comprehension(self, e: t.Comprehension) -> str:
         masked = bitmask.masked_comprehension(self.plan, e, self.constant_values)
+        if masked is None and self.plan.spot_filters:  # a list of spots made from masks (pass `spot_filters`)
+            masked = spot_filters.lowered(self, e)
         py = self.plain_comprehension(e)  # (its facts: what the plain code is proven to cost)
         return py if masked is None else masked  # a set of spots kept as a bit mask (pass `bitmask`)
 

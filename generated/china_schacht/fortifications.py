@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, region_drops, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, derived, region_drops, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -85,6 +85,23 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             self._legal_take_face_up(actions)
             self._legal_draw_card(actions)
         return actions
+
+    def _legal_build(self, actions: list[rt.Action]) -> None:
+        # rules/china-schacht/base.yaml:372: build
+        if not self._guard_build():
+            return
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('build') or self.board.action_dict('build')
+        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
+            key0 = tuple(cards)
+            row1 = table.get(key0)
+            if row1 is None:
+                row1 = table[key0] = [None] * len(self.board.spots)
+            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if (once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]]))]:  # rules/china-schacht/base.yaml:379
+                action = row1[space]
+                if action is None:
+                    action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
+                actions.append(action)
 
     def _legal_fortify(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
@@ -325,6 +342,12 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
         other._kept_end = self._kept_end
+
+    def _fields_set(self) -> None:
+        """The fields were set from outside the rules (the setup's inits, a saved state read, a
+        scenario's position): the values kept between moves are forgotten, what is kept beside
+        the fields is made again."""
+        self._forget_kept()
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

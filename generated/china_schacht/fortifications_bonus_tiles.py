@@ -4,7 +4,7 @@
 #   rules/china-schacht/bonus-tiles.yaml  sha256:94cf85ca196878e1
 #   rules/china-schacht/fortifications-bonus-tiles.yaml  sha256:381c843594446038
 # Change the rules and run `rulewright compile china-schacht/fortifications-bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, region_drops, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, derived, region_drops, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/fortifications-bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -156,6 +156,23 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
             rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
             self._legal_build(actions)
         return actions
+
+    def _legal_build(self, actions: list[rt.Action]) -> None:
+        # rules/china-schacht/base.yaml:372: build
+        if not self._guard_build():
+            return
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('build') or self.board.action_dict('build')
+        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
+            key0 = tuple(cards)
+            row1 = table.get(key0)
+            if row1 is None:
+                row1 = table[key0] = [None] * len(self.board.spots)
+            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if ((once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not self.face_down_in(self.board.region_of[PROVINCE][s]))]:  # rules/china-schacht/bonus-tiles.yaml:77
+                action = row1[space]
+                if action is None:
+                    action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
+                actions.append(action)
 
     def _legal_fortify(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
@@ -408,6 +425,12 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         other._d_tiles_of = self._d_tiles_of
         other._d_most_tiles = self._d_most_tiles
         other._kept_end = self._kept_end
+
+    def _fields_set(self) -> None:
+        """The fields were set from outside the rules (the setup's inits, a saved state read, a
+        scenario's position): the values kept between moves are forgotten, what is kept beside
+        the fields is made again."""
+        self._forget_kept()
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

@@ -41,7 +41,7 @@ from .budget import (
     storable,
 )
 from .names import FILTER_LOCAL, const_name
-from .passes import Plan, action_tables, bitmask, spot_filters
+from .passes import Plan, action_tables, bitmask, count_items, spot_filters
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -410,9 +410,10 @@ class _Lowerer:
 
     def comprehension(self, e: t.Comprehension) -> str:
         masked = bitmask.masked_comprehension(self.plan, e, self.constant_values)
-        if masked is None and self.plan.spot_filters:  # a list of spots made from masks (pass `spot_filters`)
-            masked = spot_filters.lowered(self, e)
         py = self.plain_comprehension(e)  # (its facts: what the plain code is proven to cost)
+        if masked is None and (self.plan.spot_filters or self.plan.counted) and not _CHARGES.search(py):
+            # (passes `spot_filters`, `count_items`: where the plain code charges no work as it runs)
+            masked = spot_filters.lowered(self, e) or count_items.lowered(self, e)
         return py if masked is None else masked  # a set of spots kept as a bit mask (pass `bitmask`)
 
     def plain_comprehension(self, e: t.Comprehension) -> str:
@@ -1723,6 +1724,10 @@ def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...]) -> tu
 def _key_annotation(params: tuple[tuple[str, str], ...]) -> str:
     """The type of the key of a kept definition's values: its parameter's, or a tuple of theirs."""
     return params[0][1] if len(params) == 1 else f"tuple[{', '.join(ann for _, ann in params)}]"
+
+
+# the runtime's checks of the work of a move, written inside an expression (runtime/limits.py)
+_CHARGES = re.compile(r"\brt\.(walk|grown|spend|walk_lists|upto)\(")
 
 
 def _dropped(slots: Iterable[str], depth: int, span: SourceSpan) -> list[Line]:

@@ -50,6 +50,7 @@ class Plan:
     masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
     # spot_filters: the lists of spots made from masks, each by its comprehension (rewrite.key)
     spot_filters: tuple[tuple[Hashable, Filter], ...] = ()
+    counted: tuple[Hashable, ...] = ()  # count_items: the counts of a list's items equal to a value, by rewrite.key
     tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
 
 
@@ -66,6 +67,7 @@ PASSES: dict[str, str] = {
                "counts and all/any of them read it",
     "spot_filters": "lists of spots filtered by fields per spot and by what the board fixes of each spot are made "
                     "from bit masks, each test computed once per value, not once per spot",
+    "count_items": "how many of a list's items equal a value is the list's own count, not a walk",
     "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
     "region_drops": "a change of a field per spot drops, of a kept definition that reads it only in its region's "
                     "spots, the values of the regions holding that spot only",

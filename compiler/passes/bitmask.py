@@ -69,8 +69,8 @@ class Mask:
         return f"not {code}" if self.empty else f"{code} == {self.value_py}"
 
     def note(self) -> str:
-        what = "is empty" if self.empty else f"is {self.value_py}"
-        return (f"`bitmask`: the spots whose {self.field} {what}, as a bit mask (board.spot_bit) kept up "
+        what, by = ("is empty", "spot_filters") if self.empty else (f"is {self.value_py}", "bitmask")
+        return (f"`{by}`: the spots whose {self.field} {what}, as a bit mask (board.spot_bit) kept up "
                 f"to date as {self.field} changes: the sets of spots it picks ({self.span.short} ...) are read from "
                 "it, not found by walking every spot")
 

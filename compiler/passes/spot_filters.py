@@ -47,7 +47,7 @@ from .. import typed as t
 from ..names import KEPT_PREFIX, PASS_LOCAL_BASE
 from . import Plan
 from .bitmask import Mask, expressions
-from .rewrite import Names, can_fail, key, nodes, rebuild
+from .rewrite import Names, can_fail, key, nodes, rebuild, show
 
 # the built-ins whose value, for a spot, the board alone fixes
 BOARD_BUILTINS = frozenset({"region_of"})
@@ -311,6 +311,7 @@ def lowered(lower: Any, e: t.Comprehension) -> str | None:
         test_py = lower.expr(term.test)
         lower.scopes.pop()
         more.append(f"({mask} for {var}, {mask} in {groups}.items() if {test_py})")
+    lower.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
     return f"self.board.spots_of({' & '.join(first)}{''.join(', ' + m for m in more)})"
 
 

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:94cf85ca196878e1
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, derived, region_drops, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, count_items, derived, region_drops, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -239,7 +239,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             return kept[(p, c)]
         if len(self.tiles[p]) > 16:
             rt.grown(self, 17, 1, (self.tiles[p],), 'rules/china-schacht/bonus-tiles.yaml:37')
-        value: int = sum(1 for t in self.tiles[p] if t == c)  # bonus-tiles.yaml:37
+        value: int = self.tiles[p].count(c)  # bonus-tiles.yaml:37
         kept[(p, c)] = value
         return value
 

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, derived, region_drops, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, count_items, derived, region_drops, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -558,7 +558,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return kept[(p, c)]
         if len(self.kept[p]) > 16:
             rt.grown(self, 17, 1, (self.kept[p],), 'rules/china-schacht/two-player.yaml:112')
-        value: int = sum(1 for k in self.kept[p] if k == c)  # two-player.yaml:112
+        value: int = self.kept[p].count(c)  # two-player.yaml:112
         kept[(p, c)] = value
         return value
 
@@ -571,7 +571,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return kept[c]
         if len(self.emperor_cards) > 16:
             rt.grown(self, 120, 2, (self.emperor_cards,), 'rules/china-schacht/two-player.yaml:122')
-        value: Sequence[Sequence[int]] = (*(((c,),) if c in self.emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and sum(1 for h in self.emperor_cards if h == j) >= 2)])  # two-player.yaml:122
+        value: Sequence[Sequence[int]] = (*(((c,),) if c in self.emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and self.emperor_cards.count(j) >= 2)])  # two-player.yaml:122
         kept[c] = value
         return value
 

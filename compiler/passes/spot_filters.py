@@ -170,7 +170,7 @@ class _Finder:
         keys: list[t.Expr] = []
 
         def find(e: t.Expr) -> bool:  # whether `e` reads the spot outside a key (keys collected)
-            if _board_constant(e, var) and any(isinstance(n, t.Ref) and n.sym is var for n in nodes(e)):
+            if _board_constant(e, var, self.constants) and any(isinstance(n, t.Ref) and n.sym is var for n in nodes(e)):
                 keys.append(_bare(e))
                 return False
             if isinstance(e, t.Ref) and e.sym is var:
@@ -216,13 +216,14 @@ def _reads_spot(e: t.PerIndex, var: t.Symbol) -> bool:
             and index.sym is var)
 
 
-def _board_constant(e: t.Expr, var: t.Symbol) -> bool:
+def _board_constant(e: t.Expr, var: t.Symbol, constants: dict[str, int]) -> bool:
     """Whether `e`'s value is fixed by the board for the spot `var` (a key): it reads only the spot,
-    constants, numbers and the board's tables."""
+    constants known when compiling (not a neutral seat's, which counts the players), numbers and
+    the board's tables."""
     for n in nodes(e):
         match n:
             case t.Ref():
-                if not (n.sym is var or n.sym.kind == "const"):
+                if not (n.sym is var or n.sym.kind == "const" and n.sym.py in constants):
                     return False
             case t.Num() | t.Bool() | t.Note():
                 pass

@@ -41,7 +41,7 @@ from .budget import (
     storable,
 )
 from .names import FILTER_LOCAL, const_name
-from .passes import Plan, action_tables, bitmask
+from .passes import Plan, action_tables, bitmask, count_items, spot_filters
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -270,6 +270,11 @@ class _Lowerer:
         self.entry_drops: dict[str, dict[str, tuple[int, int]]] = {}
         for name, field_name, k in self.plan.derived_entries:
             self.entry_drops.setdefault(field_name, {})[self.kept[name]] = (k, arity[name])
+        # (pass `region_drops`) the kept slots that an assignment to a field per spot drops only the
+        # values of the regions holding the spot of: field -> slot -> (position, how many parameters)
+        self.region_drops: dict[str, dict[str, tuple[int, int]]] = {}
+        for name, field_name, k in self.plan.region_drops:
+            self.region_drops.setdefault(field_name, {})[self.kept[name]] = (k, arity[name])
         # Some definition is `cached: true` (and not kept): every change of a field forgets the values remembered.
         self.caching = any(d.cached and d.name not in self.kept for d in typed.defines)
         self.constant_values = {name: value for name, value, _ in tables.constants}
@@ -411,6 +416,9 @@ class _Lowerer:
     def comprehension(self, e: t.Comprehension) -> str:
         masked = bitmask.masked_comprehension(self.plan, e, self.constant_values)
         py = self.plain_comprehension(e)  # (its facts: what the plain code is proven to cost)
+        if masked is None and (self.plan.spot_filters or self.plan.counted) and not _CHARGES.search(py):
+            # (passes `spot_filters`, `count_items`: where the plain code charges no work as it runs)
+            masked = spot_filters.lowered(self, e) or count_items.lowered(self, e)
         return py if masked is None else masked  # a set of spots kept as a bit mask (pass `bitmask`)
 
     def plain_comprehension(self, e: t.Comprehension) -> str:
@@ -1247,7 +1255,7 @@ class _Lowerer:
                 stale: list[Line] = []  # the values kept between moves that read the field: stale now
                 if s.target.kind in ("field", "perfield"):
                     stale = _dropped_at(self.drops.get(s.target.name, ()), self.entry_drops.get(s.target.name, {}),
-                                        _index_again(s), depth, s.span)
+                                        _index_again(s), depth, s.span, self.region_drops.get(s.target.name, {}))
                 # the bit masks kept over the field assigned (pass `bitmask`)
                 kept = [Line(depth + more, code, s.span)
                         for more, code in bitmask.after_assign(self.plan, s, self.constant_values)]
@@ -1459,6 +1467,8 @@ class _Lowerer:
                     f"computed once{' per arguments' if d.params else ''} (it reads nothing that changes)"
                 at = [f"a change of `{f}` at one `{d.params[k].name}`: the value for that `{d.params[k].name}` only"
                       for name, f, k in self.plan.derived_entries if name == d.name and len(d.params) == 1]
+                at += [f"a change of `{f}` at one spot: the values of the regions holding it only"
+                       for name, f, k in self.plan.region_drops if name == d.name and len(d.params) == 1]
                 if at:  # (a change of the field at one entity drops its values for that entity only)
                     kept += f" ({'; '.join(at)})"
             prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
@@ -1722,6 +1732,10 @@ def _key_annotation(params: tuple[tuple[str, str], ...]) -> str:
     return params[0][1] if len(params) == 1 else f"tuple[{', '.join(ann for _, ann in params)}]"
 
 
+# the runtime's checks of the work of a move, written inside an expression (runtime/limits.py)
+_CHARGES = re.compile(r"\brt\.(walk|grown|spend|walk_lists|upto)\(")
+
+
 def _dropped(slots: Iterable[str], depth: int, span: SourceSpan) -> list[Line]:
     """The lines that drop kept values (their slots set to None), a few to a line."""
     slots = list(slots)
@@ -1748,7 +1762,7 @@ def _index_again(s: t.Assign) -> str | None:
 
 
 def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: str | None, depth: int,
-                span: SourceSpan) -> list[Line]:
+                span: SourceSpan, in_regions: Mapping[str, tuple[int, int]] | None = None) -> list[Line]:
     """The lines that drop the kept values an assignment makes stale: whole slots (`_dropped`),
     but for a slot whose definition has one parameter and reads the field only at the entity it
     names (`at_entity`: its position, of how many), the value kept for the entity assigned
@@ -1758,8 +1772,14 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
     if index is None:
         return _dropped(slots, depth, span)
     some = [slot for slot in slots if at_entity.get(slot, (0, 0))[1] == 1]
-    out = _dropped([slot for slot in slots if slot not in some], depth, span)
+    # (pass `region_drops`) a definition of one region that reads the field per spot only in its
+    # region's spots: the values of the regions holding the spot assigned
+    regions = [slot for slot in slots if in_regions is not None and in_regions.get(slot, (0, 0))[1] == 1
+               and slot not in some]
+    out = _dropped([slot for slot in slots if slot not in some and slot not in regions], depth, span)
     out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {index})", span) for slot in some)
+    out.extend(Line(depth, f"self.{slot} = rt.without_keys(self.{slot}, self.board.spot_regions[{index}])", span)
+               for slot in regions)
     return out
 
 

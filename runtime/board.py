@@ -67,7 +67,7 @@ class Board:
         "kinds", "region_of", "action_cache", "region_attributes", "border_regions",
         "regions_of_kind", "regions_at",
         "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "action_tables",
-        "all_mask", "region_mask", "_lookups",
+        "all_mask", "region_mask", "_lookups", "spot_regions", "key_masks",
     )
 
     name: str
@@ -88,6 +88,9 @@ class Board:
         # first, are in spot order. The mask of every spot, and of each region's spots.
         self.spot_bit: tuple[int, ...] = self._spot_bits()
         self.all_mask: int = sum(self.spot_bit)
+        # the spots grouped by a value the board fixes for each (pass `spot_filters`): by the code
+        # of the value, each value with the mask of its spots (group_keys)
+        self.key_masks: dict[str, dict[Any, int]] = {}
         # what the set bits of each byte of a mask stand for (_gather), made as first asked
         self._lookups: dict[tuple[int, int], Any] = {}
         # the groups of the spots last given to component_of, and the spots themselves
@@ -114,6 +117,9 @@ class Board:
         self.regions_at: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
             tuple(tuple(rs) for rs in by_spot) for by_spot in regions_at)
         # the region of a kind a spot lies in (-1: none; the last listed, for a spot in two)
+        # every region of every kind holding a spot, in increasing order (pass `region_drops`)
+        self.spot_regions: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sorted(r for by_spot in regions_at for r in by_spot[s])) for s in self.spots)
         self.region_of: tuple[tuple[int, ...], ...] = tuple(
             tuple(rs[-1] if rs else -1 for rs in by_spot) for by_spot in self.regions_at)
         self.regions_of_kind: tuple[tuple[int, ...], ...] = tuple(
@@ -201,6 +207,46 @@ class Board:
             if v == value:
                 mask |= bit[s]
         return mask
+
+    def empty_mask(self, values: Sequence[Any]) -> int:
+        """The bit mask of the spots whose entry of `values` (a field per spot of lists) is empty."""
+        bit = self.spot_bit
+        mask = 0
+        for s, v in enumerate(values):
+            if not v:
+                mask |= bit[s]
+        return mask
+
+    def group_keys(self, name: str, keys: Sequence[Any]) -> dict[Any, int]:
+        """The spots grouped by their entry of `keys` (one per spot, a value the board fixes for the
+        spot: its province, the province's colour): each value, in the order first met, with the
+        mask of its spots; remembered as `key_masks[name]` (pass `spot_filters`)."""
+        groups: dict[Any, int] = {}
+        for s, k in enumerate(keys):
+            groups[k] = groups.get(k, 0) | self.spot_bit[s]
+        self.key_masks[name] = groups
+        return groups
+
+    @staticmethod
+    def keys_mask(groups: dict[Any, int], values: Iterable[Any]) -> int:
+        """The mask of the spots whose key (`groups`: group_keys) is one of `values`."""
+        mask = 0
+        for v in values:
+            mask |= groups.get(v, 0)
+        return mask
+
+    def spots_of(self, mask: int, *more: Iterable[int]) -> list[int]:
+        """The spots of `mask` and of each of `more` (each the masks of a test's groups, joined), in
+        spot order (mask_spots). Each of `more` is taken only while some spot is left, in order: a
+        test is computed (as its generator runs) only if a spot reaches it (pass `spot_filters`)."""
+        for masks in more:
+            if not mask:
+                break
+            union = 0
+            for m in masks:
+                union |= m
+            mask &= union
+        return self.mask_spots(mask) if mask else []
 
     def mask_spots(self, mask: int) -> list[int]:
         """The spots of a bit mask (spot_bit), in spot order."""

@@ -8,6 +8,7 @@ left is a new dict, the state that changed holds it alone.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 K = TypeVar("K")
@@ -22,3 +23,17 @@ def without_key(kept: dict[K, V] | None, key: Any) -> dict[K, V] | None:
     del out[key]
     return out
 
+
+
+def without_keys(kept: dict[K, V] | None, keys: Iterable[Any]) -> dict[K, V] | None:
+    """`kept` without the values kept for any of `keys` (itself when it keeps none of them): a
+    change of a field at one spot, for the regions holding the spot (pass `region_drops`)."""
+    if kept is None:
+        return kept
+    out: dict[K, V] | None = None
+    for key in keys:
+        if key in kept:
+            if out is None:
+                out = dict(kept)
+            del out[key]
+    return kept if out is None else out

@@ -97,6 +97,9 @@ def test_every_read_and_write_is_a_field_of_the_rule_set(ruleset: str) -> None:
 _ASSIGNED = re.compile(r"self\.(\w+)(\[.*?\])? (?:=|\+=|-=) ")
 # the value kept for one entity dropped: `self._d_complete = rt.without_key(self._d_complete, self.current)`
 _AT_ENTITY = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), (.+)\)$")
+# the values kept for the regions holding one spot dropped (pass `region_drops`):
+# `self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])`
+_IN_REGIONS = re.compile(r"self\.(\w+) = rt\.without_keys\(self\.(\w+), self\.board\.spot_regions\[(.+)\]\)$")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -116,6 +119,7 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
         for f in plan.end_once.fields:
             readers.setdefault(f, set()).add(END_SLOT)
     at_param = {(f, f"_d_{name}"): k for name, f, k in plan.derived_entries}
+    in_region = {(f, f"_d_{name}"): k for name, f, k in plan.region_drops}
     params = {d.name: len(d.params) for d in optimised.defines}
     assert all(params[name] > k for name, _, k in plan.derived_entries)
     fields = {f.decl.name for f in program.fields}
@@ -130,10 +134,11 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
             assignments += 1
             dropped: set[str] = set()
             for after in lines[i + 1:]:
-                entity = _AT_ENTITY.match(after.code)
+                entity = _AT_ENTITY.match(after.code) or _IN_REGIONS.match(after.code)
                 if after.depth == line.depth and entity is not None:
                     slot = entity.group(1)
-                    assert entity.group(2) == slot and (m.group(1), slot) in at_param, after.code
+                    assert entity.group(2) == slot, after.code
+                    assert (m.group(1), slot) in (at_param if "without_key(" in after.code else in_region), after.code
                     # at the entity assigned, and at the parameter that names it
                     assert m.group(2) == f"[{entity.group(3)}]", f"{line.code} / {after.code}"
                     assert params[slot.removeprefix("_d_")] == 1, after.code
@@ -201,7 +206,9 @@ NO_MASKS = passes.ALL - {"bitmask"}
 
 
 def test_the_generated_code_says_what_is_kept_and_when_it_is_computed_again() -> None:
-    source = rulewright.compiler.driver.compile_file(ruleset_file("china-cornett"), NO_MASKS).source
+    # (without `region_drops`, which drops `completed(sector)` for the sectors of the spot only:
+    # tests/test_region_drops.py)
+    source = rulewright.compiler.driver.compile_file(ruleset_file("china-cornett"), NO_MASKS - {"region_drops"}).source
     assert "# rules/china-cornett/base.yaml:151; kept between moves: recomputed once `marker` changes" in source
     assert "self._d_face_down_spots = self._d_alignments = self._d_completed = self._kept_end = None" \
         "  # base.yaml:197" in source

@@ -14,7 +14,7 @@ thousands of seeded random games. docs/optimiser.md says what each pass does and
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -24,6 +24,7 @@ from .reads import Reads
 if TYPE_CHECKING:
     from .action_tables import Table
     from .bitmask import Mask
+    from .spot_filters import Filter
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +41,16 @@ class Plan:
     # that field only at the entity its k-th parameter names: an assignment at one index drops
     # only the values kept for that entity as k-th argument
     derived_entries: tuple[tuple[str, str, int], ...] = ()
+    # region_drops: (definition, field per spot, k) for a kept definition that reads that field
+    # only at the spots of the region its k-th parameter names: an assignment at one spot drops
+    # only the values kept for the regions holding that spot as k-th argument
+    region_drops: tuple[tuple[str, str, int], ...] = ()
     # end_once: what the end condition reads, when its value is kept between moves (None: not kept)
     end_once: Reads | None = None
     masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
+    # spot_filters: the lists of spots made from masks, each by its comprehension (rewrite.key)
+    spot_filters: tuple[tuple[Hashable, Filter], ...] = ()
+    counted: tuple[Hashable, ...] = ()  # count_items: the counts of a list's items equal to a value, by rewrite.key
     tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
 
 
@@ -57,7 +65,12 @@ PASSES: dict[str, str] = {
     "hoist": "work that does not change from item to item done once, before the loop",
     "bitmask": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "
                "counts and all/any of them read it",
+    "spot_filters": "lists of spots filtered by fields per spot and by what the board fixes of each spot are made "
+                    "from bit masks, each test computed once per value, not once per spot",
+    "count_items": "how many of a list's items equal a value is the list's own count, not a walk",
     "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
+    "region_drops": "a change of a field per spot drops, of a kept definition that reads it only in its region's "
+                    "spots, the values of the regions holding that spot only",
     "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
 }

@@ -52,6 +52,7 @@ class Mask:
     value_py: str
     slot: str
     span: SourceSpan  # where such a set is first written
+    empty: bool = False  # (pass `spot_filters`) the spots whose field, of lists, is empty: `value` unused
 
     @property
     def py(self) -> str:
@@ -59,10 +60,17 @@ class Mask:
 
     def rebuild(self) -> str:
         """Code of the mask made again from the field."""
+        if self.empty:
+            return f"self.board.empty_mask(self.{self.field})"
         return f"self.board.value_mask(self.{self.field}, {self.value_py})"
 
+    def holds(self, code: str) -> str:
+        """Code of whether the value `code` (of the field) is one of the mask's."""
+        return f"not {code}" if self.empty else f"{code} == {self.value_py}"
+
     def note(self) -> str:
-        return (f"`bitmask`: the spots whose {self.field} is {self.value_py}, as a bit mask (board.spot_bit) kept up "
+        what, by = ("is empty", "spot_filters") if self.empty else (f"is {self.value_py}", "bitmask")
+        return (f"`{by}`: the spots whose {self.field} {what}, as a bit mask (board.spot_bit) kept up "
                 f"to date as {self.field} changes: the sets of spots it picks ({self.span.short} ...) are read from "
                 "it, not found by walking every spot")
 
@@ -222,11 +230,13 @@ def after_assign(plan: Plan, s: t.Assign, constants: dict[str, int]) -> list[tup
             out.append((0, f"{m.py} = {m.rebuild()}"))
             continue
         bit = f"self.board.spot_bit[{index}]"
-        value = _constant(s.value, constants) if s.op == "=" else None
-        if value is not None:
+        value = _constant(s.value, constants) if s.op == "=" and not m.empty else None
+        if m.empty and s.op == "=" and isinstance(s.value, t.Collection):  # a list written out: empty or not
+            out.append((0, f"{m.py} &= ~{bit}" if s.value.items else f"{m.py} |= {bit}"))
+        elif value is not None:
             out.append((0, f"{m.py} |= {bit}" if value[0] == m.value else f"{m.py} &= ~{bit}"))
         else:
-            out.append((0, f"if self.{m.field}[{index}] == {m.value_py}:"))
+            out.append((0, f"if {m.holds(f'self.{m.field}[{index}]')}:"))
             out.append((1, f"{m.py} |= {bit}"))
             out.append((0, "else:"))
             out.append((1, f"{m.py} &= ~{bit}"))

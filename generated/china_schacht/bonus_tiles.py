@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:94cf85ca196878e1
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, count_items, derived, region_drops, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             row1 = table.get(key0)
             if row1 is None:
                 row1 = table[key0] = [None] * len(self.board.spots)
-            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if ((once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not self.face_down_in(self.board.region_of[PROVINCE][s]))]:  # rules/china-schacht/bonus-tiles.yaml:77
+            for space in self.board.spots_of(self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE])), (once4 for s4, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s4))), (once5 for s5, once5 in (self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])).items() if not self.face_down_in(s5))):  # rules/china-schacht/bonus-tiles.yaml:77
                 action = row1[space]
                 if action is None:
                     action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
@@ -187,7 +187,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 self.tile_shown[s] = self.tile_under[s]  # bonus-tiles.yaml:90
                 self.tile_under[s] = ()  # bonus-tiles.yaml:91
                 self.covered[s] = False  # bonus-tiles.yaml:92
-                self._d_face_down_in = None  # bonus-tiles.yaml:92
+                self._d_face_down_in = rt.without_keys(self._d_face_down_in, self.board.spot_regions[s])  # bonus-tiles.yaml:92
         self.next_phase = PHASE_FIRST_PALACE  # bonus-tiles.yaml:93
 
     def _trigger_take_tile(self) -> None:
@@ -220,7 +220,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         return len(self.board.neighbours[s]) <= 2  # bonus-tiles.yaml:35
 
     def face_down_in(self, r: int) -> bool:
-        # rules/china-schacht/bonus-tiles.yaml:36; kept between moves: recomputed once `covered` changes
+        # rules/china-schacht/bonus-tiles.yaml:36; kept between moves: recomputed once `covered` changes (a change of `covered` at one spot: the values of the regions holding it only)
         kept = self._d_face_down_in
         if kept is None:
             kept = self._d_face_down_in = {}
@@ -239,7 +239,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             return kept[(p, c)]
         if len(self.tiles[p]) > 16:
             rt.grown(self, 17, 1, (self.tiles[p],), 'rules/china-schacht/bonus-tiles.yaml:37')
-        value: int = sum(1 for t in self.tiles[p] if t == c)  # bonus-tiles.yaml:37
+        value: int = self.tiles[p].count(c)  # bonus-tiles.yaml:37
         kept[(p, c)] = value
         return value
 
@@ -262,7 +262,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             for _ in range(0, 2):  # bonus-tiles.yaml:55
                 s = rt.draw_from(self.rng, [t for t in self.board.region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:56; inlined off_junction (bonus-tiles.yaml:35)
                 self.covered[s] = True  # bonus-tiles.yaml:57
-                self._d_face_down_in = None  # bonus-tiles.yaml:57
+                self._d_face_down_in = rt.without_keys(self._d_face_down_in, self.board.spot_regions[s])  # bonus-tiles.yaml:57
         for c in (YELLOW, ORANGE, GREEN):  # bonus-tiles.yaml:58; inlined bonus_colours (bonus-tiles.yaml:32)
             for _ in range(0, 6):  # bonus-tiles.yaml:59
                 s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:60
@@ -322,6 +322,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         other._d_tiles_of = self._d_tiles_of
         other._d_most_tiles = self._d_most_tiles
         other._kept_end = self._kept_end
+        other._mask_palace_of_empty = self._mask_palace_of_empty
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, count_items, derived, region_drops, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -184,9 +184,10 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self.start_at(space)  # border-quarrels.yaml:141
         self.pay(cards)  # border-quarrels.yaml:142
         self.palace_of[space] = (self.current,)  # border-quarrels.yaml:143
-        self._d_palaces_in = self._d_palaces_total = self._d_emissary_room = self._d_province_points = None  # border-quarrels.yaml:143
-        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # border-quarrels.yaml:143
-        self._kept_end = None  # border-quarrels.yaml:143
+        self._d_palaces_in = self._d_province_points = self._d_chains_of = self._d_chain_points = None  # border-quarrels.yaml:143
+        self._d_open_spaces = self._d_can_place = self._kept_end = None  # border-quarrels.yaml:143
+        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # border-quarrels.yaml:143
+        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
         self._kept_end = None  # border-quarrels.yaml:144
         self._d_can_place = rt.without_key(self._d_can_place, self.current)  # border-quarrels.yaml:144
@@ -307,6 +308,12 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         other._d_can_place = self._d_can_place
         other._d_two_colours = self._d_two_colours
         other._kept_end = self._kept_end
+
+    def _fields_set(self) -> None:
+        """The fields were set from outside the rules (the setup's inits, a saved state read, a
+        scenario's position): the values kept between moves are forgotten, what is kept beside
+        the fields is made again."""
+        self._forget_kept()
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

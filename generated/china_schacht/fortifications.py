@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, count_items, derived, region_drops, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -86,6 +86,23 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             self._legal_draw_card(actions)
         return actions
 
+    def _legal_build(self, actions: list[rt.Action]) -> None:
+        # rules/china-schacht/base.yaml:372: build
+        if not self._guard_build():
+            return
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('build') or self.board.action_dict('build')
+        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
+            key0 = tuple(cards)
+            row1 = table.get(key0)
+            if row1 is None:
+                row1 = table[key0] = [None] * len(self.board.spots)
+            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if (once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]]))]:  # rules/china-schacht/base.yaml:379
+                action = row1[space]
+                if action is None:
+                    action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
+                actions.append(action)
+
     def _legal_fortify(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
         if not self._guard_fortify():
@@ -148,9 +165,12 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_palaces_in = self._d_palaces_total = self._d_empty = self._d_emissary_room = None  # base.yaml:384
-        self._d_province_points = self._d_palace_award = self._d_chains_of = self._d_chain_bonus = None  # base.yaml:384
-        self._d_chain_points = self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384
+        self._d_palaces_in = self._d_province_points = self._d_palace_award = self._d_chains_of = None  # base.yaml:384
+        self._d_chain_bonus = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:384
+        self._kept_end = None  # base.yaml:384
+        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # base.yaml:384
+        self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space])  # base.yaml:384
+        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
@@ -185,8 +205,8 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # fortifications.yaml:86; inlined province_of (base.yaml:284)
         self.pay(cards)  # fortifications.yaml:87
         self.fortified[space] = True  # fortifications.yaml:88
-        self._d_empty = self._d_palace_award = self._d_chains_of = self._d_chain_bonus = None  # fortifications.yaml:88
-        self._d_chain_points = None  # fortifications.yaml:88
+        self._d_palace_award = self._d_chains_of = self._d_chain_bonus = self._d_chain_points = None  # fortifications.yaml:88
+        self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space])  # fortifications.yaml:88
         self.fortifications_left[self.current] -= 1  # fortifications.yaml:89
         if (self.opt_fortification_in_empty == PALACE_ON_IT and self.was_empty):  # fortifications.yaml:90
             self.fortified_here = rt.held((space,))  # fortifications.yaml:91
@@ -208,7 +228,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._trigger_fortification_done()
 
     def empty(self, r: int) -> bool:
-        # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only)
+        # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only; a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only)
         kept = self._d_empty
         if kept is None:
             kept = self._d_empty = {}
@@ -322,6 +342,12 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
         other._kept_end = self._kept_end
+
+    def _fields_set(self) -> None:
+        """The fields were set from outside the rules (the setup's inits, a saved state read, a
+        scenario's position): the values kept between moves are forgotten, what is kept beside
+        the fields is made again."""
+        self._forget_kept()
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

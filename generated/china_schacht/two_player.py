@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, derived, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, count_items, derived, region_drops, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -174,6 +174,23 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self._legal_emperor_emissary(actions)
             self._legal_emperor_rests(actions)
         return actions
+
+    def _legal_build(self, actions: list[rt.Action]) -> None:
+        # rules/china-schacht/base.yaml:372: build
+        if not self._guard_build():
+            return
+        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        table = self.board.action_tables.get('build') or self.board.action_dict('build')
+        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
+            key0 = tuple(cards)
+            row1 = table.get(key0)
+            if row1 is None:
+                row1 = table[key0] = [None] * len(self.board.spots)
+            for space in self.board.spots_of(self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces()), (once4 for s4, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s4)))):  # rules/china-schacht/base.yaml:379
+                action = row1[space]
+                if action is None:
+                    action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
+                actions.append(action)
 
     def _legal_send(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:391: send
@@ -351,9 +368,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_palaces_in = self._d_palaces_total = self._d_emissary_room = self._d_province_points = None  # base.yaml:384
-        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:384
-        self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:384
+        self._d_palaces_in = self._d_province_points = self._d_chains_of = self._d_chain_points = None  # base.yaml:384
+        self._d_open_spaces = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # base.yaml:384
+        self._kept_end = None  # base.yaml:384
+        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # base.yaml:384
+        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # base.yaml:384
+        self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space])  # base.yaml:384
+        self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:385
         self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
@@ -434,9 +455,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("actions.emperor_palace")
         self.emperor_pay(cards)  # two-player.yaml:196
         self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
-        self._d_palaces_in = self._d_palaces_total = self._d_emissary_room = self._d_province_points = None  # two-player.yaml:197
-        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # two-player.yaml:197
-        self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:197
+        self._d_palaces_in = self._d_province_points = self._d_chains_of = self._d_chain_points = None  # two-player.yaml:197
+        self._d_open_spaces = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:197
+        self._kept_end = None  # two-player.yaml:197
+        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # two-player.yaml:197
+        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # two-player.yaml:197
+        self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space])  # two-player.yaml:197
+        self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
         self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:198
         self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:198
@@ -520,7 +545,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         kept = self._d_open_spaces
         if kept is not None:
             return kept
-        value: Sequence[int] = [s for s in self.board.spots if ((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in self.open_provinces())]  # base.yaml:340
+        value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces()))  # base.yaml:340
         self._d_open_spaces = value
         return value
 
@@ -533,7 +558,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return kept[(p, c)]
         if len(self.kept[p]) > 16:
             rt.grown(self, 17, 1, (self.kept[p],), 'rules/china-schacht/two-player.yaml:112')
-        value: int = sum(1 for k in self.kept[p] if k == c)  # two-player.yaml:112
+        value: int = self.kept[p].count(c)  # two-player.yaml:112
         kept[(p, c)] = value
         return value
 
@@ -546,12 +571,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return kept[c]
         if len(self.emperor_cards) > 16:
             rt.grown(self, 120, 2, (self.emperor_cards,), 'rules/china-schacht/two-player.yaml:122')
-        value: Sequence[Sequence[int]] = (*(((c,),) if c in self.emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and sum(1 for h in self.emperor_cards if h == j) >= 2)])  # two-player.yaml:122
+        value: Sequence[Sequence[int]] = (*(((c,),) if c in self.emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and self.emperor_cards.count(j) >= 2)])  # two-player.yaml:122
         kept[c] = value
         return value
 
     def emperor_can_build(self, r: int) -> bool:
-        # rules/china-schacht/two-player.yaml:125; kept between moves: recomputed once `emperor_cards`, `palace_of` or `palaces_left` changes
+        # rules/china-schacht/two-player.yaml:125; kept between moves: recomputed once `emperor_cards`, `palace_of` or `palaces_left` changes (a change of `palace_of` at one spot: the values of the regions holding it only)
         kept = self._d_emperor_can_build
         if kept is None:
             kept = self._d_emperor_can_build = {}
@@ -782,6 +807,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         other._d_emperor_occupied = self._d_emperor_occupied
         other._d_emperor_provinces = self._d_emperor_provinces
         other._kept_end = self._kept_end
+        other._mask_palace_of_empty = self._mask_palace_of_empty
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

@@ -1,0 +1,71 @@
+"""Pass `count_items`: `count(x == v for x in L)`, how many of a list's own items equal a value,
+is the list's own count, `L.count(v)`, not a walk in Python (docs/optimiser.md).
+
+China (Schacht) asks, at every listing of a placement, how many cards of each colour the hand
+holds (`count(h == j for h in hand[p]) >= 2`, five colours); Python's `sum(1 for h in ... if h
+== j)` runs a generator per colour, `hand[p].count(j)` one C loop.
+
+Taken: a `count` of one clause over a list (not a set, a region, a board), with no condition,
+whose value is `x == v` or `v == x` for its own variable `x` and a `v` that does not read `x` and
+cannot fail. Why it is safe: a list's `count` compares each item with `==` (after an identity
+test, which gives the same answer for every value of the language: numbers, truth values,
+strings, tuples, sets, records), in order, as the walk did; `v` is pure, so computing it once
+instead of once per item changes nothing, and it cannot fail, so computing it when the list is
+empty (the walk never did) changes nothing either. The limits of a move are counted on the plain
+code, as for `bitmask`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable
+from dataclasses import replace
+from typing import Any
+
+from .. import typed as t
+from . import Plan
+from .bitmask import expressions
+from .rewrite import can_fail, free_locals, key, show
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    defines = {d.name: d for d in program.defines}
+    found: dict[Hashable, None] = {}
+    for e in expressions(program):
+        if isinstance(e, t.Comprehension) and counted(e, defines) is not None:
+            found.setdefault(key(e))
+    return program, replace(plan, counted=tuple(found))
+
+
+def counted(e: t.Comprehension, defines: dict[str, t.Define]) -> t.Expr | None:
+    """The value `v` of a `count(x == v for x in L)` the pass takes, or None."""
+    if e.func != "count" or e.more or e.cond is not None or e.domain.ty.kind != "list":
+        return None
+    test = e.elt
+    while isinstance(test, t.Note):
+        test = test.expr
+    if not (isinstance(test, t.Binary) and test.op == "=="):
+        return None
+    for mine, other in ((test.left, test.right), (test.right, test.left)):
+        if isinstance(mine, t.Ref) and mine.sym is e.var and e.var not in free_locals(other) \
+                and not can_fail(other, defines):
+            return other
+    return None
+
+
+def lowered(lower: Any, e: t.Comprehension) -> str | None:
+    """`(L).count(v)` for a comprehension the pass took (`lower`: the lowering, compiler/lower.py),
+    else None."""
+    if key(e) not in set(lower.plan.counted):
+        return None
+    value = counted(e, lower.defines)
+    if value is None:
+        return None
+    domain = lower.expr(e.domain)
+    lower.notes.setdefault("counted as the list's own count", {})[show(e, 40)] = None
+    if not SIMPLE.match(domain):
+        domain = f"({domain})"
+    return f"{domain}.count({lower.expr(value)})"
+
+
+SIMPLE = re.compile(r"^[\w.]+(\[[\w.]+\])*$")  # a name, an attribute, an item at such an index

@@ -1,0 +1,328 @@
+"""Pass `spot_filters`: a list of spots filtered by tests of the spot's place on the board and of
+fields per spot, made from bit masks rather than by walking the spots (docs/optimiser.md).
+
+China (Schacht) lists its palace placements, for every way to pay (up to ten), as
+
+    [s for s in open_spaces if pays_for(cards, province_of(s))]
+    open_spaces = [s for s in spots if free(s) and province_of(s) in open_provinces]
+
+walking every free space of the board per payment, and every space to find the free ones.
+Each test reads the spot in one of two ways:
+
+- a field per spot of lists tested for emptiness (`not palace_of[s]`, `free(s)` inlined): the
+  spots where it holds are a bit mask kept up to date beside the field (the `bitmask` pass's
+  machinery: `Plan.masks`, a `Mask` with `empty`), or a field compared with a constant whose
+  mask the `bitmask` pass keeps;
+- anything else that reads the spot only through one value the board fixes for it, its key
+  (`province_of(s)`, `province_of(s).colour`: region_of, attributes of regions and components,
+  constants): the board's spots grouped by the key's value, each group a mask, are made once per
+  board (`board.group_keys`); the test is computed once per value, not once per spot, and the
+  masks of the values that pass are joined.
+
+The list is then the spots of the masks' intersection (`board.spots_of(mask, groups...)`), in spot
+order: the order the walk gave. A domain that is itself such a list (a definition without
+parameters whose body is one, `open_spaces`) joins its tests to the filter's, before them.
+
+Why it is safe: every test is a pure function of the spot and the state, so the set of spots
+passing is the same; the order is spot order both ways. What differs is how often a test is
+computed and whether: once per key value rather than once per spot walked. A test that cannot
+fail may be computed for any value. A test that can (an item of a list, `cards[0]`) is allowed
+only where its failing parts do not read the key (so it fails for every value or for none), in
+the filter's own condition (not in a definition it walks, whose error would be told at another
+rule line), and computed only when some spot reaches it: `spots_of` takes the groups in the
+order the tests were written and stops as soon as no spot is left, as the walk, which computed a
+test only for the spots that passed the tests before it. Hoisted values (`for once in (v,)`,
+pass `hoist`) are put back in the test: they cannot fail (hoist only takes such) and are computed
+once per value, not per spot. The limits of a move are counted on the plain code, as for
+`bitmask`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .. import typed as t
+from ..names import KEPT_PREFIX, PASS_LOCAL_BASE
+from . import Plan
+from .bitmask import Mask, expressions
+from .rewrite import Names, can_fail, key, nodes, rebuild, show
+
+# the built-ins whose value, for a spot, the board alone fixes
+BOARD_BUILTINS = frozenset({"region_of"})
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One test of a filter, in the order written: a kept mask (`mask`, the spots where the test
+    holds; `within & ~mask` when `negated`), or a test of the spot's key (`key`, over the spot
+    variable `spot`) written over the key variable `var` (`test`), whose failing parts read no key."""
+
+    mask: Mask | None = None
+    negated: bool = False
+    spot: t.Symbol | None = None
+    key: t.Expr | None = None
+    var: t.Symbol | None = None
+    test: t.Expr | None = None
+    mask_var: t.Symbol | None = None  # the local the groups' masks are bound to
+    fails: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """A list of spots made from masks: its tests, in the order the walk computed them."""
+
+    terms: tuple[Term, ...]
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    finder = _Finder(program, plan)
+    found: dict[Hashable, Filter] = {}
+    for e in expressions(program):
+        if isinstance(e, t.Comprehension):
+            k = key(e)
+            if k not in found:
+                f = finder.filter(e, own=True)
+                if f is not None:
+                    found[k] = f
+    if not found:
+        return program, plan
+    masks = list(plan.masks)
+    for f in found.values():
+        for term in f.terms:
+            if term.mask is not None and term.mask not in masks:
+                masks.append(term.mask)
+    return program, replace(plan, masks=tuple(masks), spot_filters=tuple(found.items()))
+
+
+def lookup(plan: Plan, e: t.Comprehension) -> Filter | None:
+    """The filter the pass found `e` to be (lowering asks), or None."""
+    if not plan.spot_filters:
+        return None
+    return dict(plan.spot_filters).get(key(e))
+
+
+class _Finder:
+    def __init__(self, program: t.TypedProgram, plan: Plan) -> None:
+        self.defines = {d.name: d for d in program.defines}
+        self.names = Names(program)
+        self.masks = {(m.field, m.value): m for m in plan.masks}
+        self.constants = {name: value for name, value, _ in program.tables.constants}
+
+    def filter(self, e: t.Comprehension, own: bool) -> Filter | None:
+        """The filter `e` is, or None. `own`: the comprehension the list is made for (its tests may
+        fail); else a definition's body it walks."""
+        if e.func != "list":
+            return None
+        *hoisted, (var, domain, cond) = [(v, _bare(d), c) for v, d, c in ((e.var, e.domain, e.cond), *e.more)]
+        if not (isinstance(_bare(e.elt), t.Ref) and _bare(e.elt).sym is var):  # type: ignore[union-attr]
+            return None
+        bound: dict[int, t.Expr] = {}
+        for v, d, c in hoisted:  # one-item clauses: `for once in (v,)`
+            if c is not None or not (isinstance(d, t.Collection) and d.kind == "list" and len(d.items) == 1):
+                return None
+            bound[id(v)] = _put_back(d.items[0], bound)
+        terms: list[Term] = []
+        if isinstance(domain, t.DefineCall) and not domain.args and domain.define in self.defines \
+                and not self.defines[domain.define].params:
+            body = _bare(self.defines[domain.define].body)
+            inner = self.filter(body, own=False) if isinstance(body, t.Comprehension) and not body.more else None
+            if inner is None:
+                return None
+            terms.extend(inner.terms)
+        elif not (isinstance(domain, t.Ref) and domain.sym.kind == "value" and domain.sym.name == "spots"):
+            return None
+        for test in _conjuncts(_put_back(cond, bound)) if cond is not None else []:
+            term = self.term(test, var)
+            if term is None or (term.fails and not own):
+                return None
+            terms.append(term)
+        if not terms:
+            return None
+        return Filter(tuple(terms))
+
+    def term(self, test: t.Expr, var: t.Symbol) -> Term | None:
+        """One test over the spot `var`: a mask kept (a field of lists empty or not, a field's
+        value a mask of the `bitmask` pass keeps), else a test of a key, else None."""
+        bare, negated = _bare(test), False
+        if isinstance(bare, t.Unary) and bare.op == "not":
+            inner = _bare(bare.operand)
+            if isinstance(inner, t.Unary) and inner.op == "not":  # `not free(s)`, free inlined
+                negated, inner = True, _bare(inner.operand)
+            if isinstance(inner, t.PerIndex) and _reads_spot(inner, var) and inner.ty.kind in ("list", "set"):
+                name = inner.field.name
+                mask = self.masks.get((name, EMPTY))
+                if mask is None:
+                    mask = self.masks[(name, EMPTY)] = Mask(name, EMPTY, "()", f"{KEPT_PREFIX}{name}_empty",
+                                                            inner.span, empty=True)
+                return Term(mask=mask, negated=negated)
+        if isinstance(bare, t.Binary) and bare.op in ("==", "!="):
+            left, value = _bare(bare.left), _constant(bare.right, self.constants)
+            kept = self.masks.get((left.field.name, value)) \
+                if isinstance(left, t.PerIndex) and _reads_spot(left, var) and value is not None else None
+            if kept is not None:
+                return Term(mask=kept, negated=bare.op == "!=")
+        return self.keyed(test, var)
+
+    def keyed(self, test: t.Expr, var: t.Symbol) -> Term | None:
+        """A test that reads the spot only through one key the board fixes."""
+        keys: list[t.Expr] = []
+
+        def find(e: t.Expr) -> bool:  # whether `e` reads the spot outside a key (keys collected)
+            if _board_constant(e, var, self.constants) and any(isinstance(n, t.Ref) and n.sym is var for n in nodes(e)):
+                keys.append(_bare(e))
+                return False
+            if isinstance(e, t.Ref) and e.sym is var:
+                return True
+            return any([find(part) for part in t.subexpressions(e)])
+
+        if find(test) or not keys or len({key(k) for k in keys}) != 1 or keys[0].ty.kind not in ("enum", "entity"):
+            return None
+        k = keys[0]
+        if isinstance(k, t.Ref):  # the spot itself: no grouping to gain
+            return None
+        name = self.names.symbol(var, ty=k.ty)
+        ref = t.Ref(name, k.ty, k.span)
+        the_key = key(k)
+        test = _replace(test, lambda e: ref if key(_bare(e)) == the_key else None)
+        fails = can_fail(test, self.defines)
+        if fails and any(isinstance(n, t.Ref) and n.sym is name for part in _failing(test, self.defines)
+                         for n in nodes(part)):
+            return None
+        mask_var = self.names.symbol(var, PASS_LOCAL_BASE, ty=var.ty)
+        return Term(spot=var, key=k, var=name, test=test, mask_var=mask_var, fails=fails)
+
+
+EMPTY = -1  # the `value` of a mask of the spots whose field (of lists) is empty
+
+
+def _bare(e: t.Expr) -> t.Expr:
+    while isinstance(e, t.Note):
+        e = e.expr
+    return e
+
+
+def _conjuncts(e: t.Expr) -> list[t.Expr]:
+    bare = _bare(e)
+    if isinstance(bare, t.Binary) and bare.op == "and":
+        return [*_conjuncts(bare.left), *_conjuncts(bare.right)]
+    return [e]
+
+
+def _reads_spot(e: t.PerIndex, var: t.Symbol) -> bool:
+    index = _bare(e.index)
+    return (e.field.per == "spot" and e.field.kind in ("field", "perfield") and isinstance(index, t.Ref)
+            and index.sym is var)
+
+
+def _board_constant(e: t.Expr, var: t.Symbol, constants: dict[str, int]) -> bool:
+    """Whether `e`'s value is fixed by the board for the spot `var` (a key): it reads only the spot,
+    constants known when compiling (not a neutral seat's, which counts the players), numbers and
+    the board's tables."""
+    for n in nodes(e):
+        match n:
+            case t.Ref():
+                if not (n.sym is var or n.sym.kind == "const" and n.sym.py in constants):
+                    return False
+            case t.Num() | t.Bool() | t.Note():
+                pass
+            case t.Builtin():
+                if n.func not in BOARD_BUILTINS:
+                    return False
+            case t.AttrOf():
+                pass
+            case _:
+                return False
+    return True
+
+
+def _constant(e: t.Expr, constants: dict[str, int]) -> int | None:
+    e = _bare(e)
+    if isinstance(e, t.Ref) and e.sym.kind == "const" and e.sym.py in constants:
+        return constants[e.sym.py]
+    return None
+
+
+def _replace(e: t.Expr, f: object) -> t.Expr:
+    """`e` with each subexpression for which `f` gives a node replaced by it."""
+    def go(x: t.Expr) -> t.Expr:
+        new = f(x)  # type: ignore[operator]
+        return new if new is not None else rebuild(x, go)
+    return go(e)
+
+
+def _put_back(e: t.Expr | None, bound: dict[int, t.Expr]) -> t.Expr:
+    """`e` with the hoisted values read again where they were computed (`once` -> its value)."""
+    assert e is not None
+    if not bound:
+        return e
+    return _replace(e, lambda x: bound.get(id(x.sym)) if isinstance(x, t.Ref) else None)
+
+
+def _failing(e: t.Expr, defines: dict[str, t.Define]) -> list[t.Expr]:
+    """The parts of `e` that can fail, each whole (an item of a list with its list and its index)."""
+    out: list[t.Expr] = []
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if not can_fail(x, defines):
+            continue
+        b = _bare(x)
+        if isinstance(b, (t.ListIndex, t.DefineCall, t.Builtin)) \
+                or isinstance(b, t.Binary) and b.op in ("//", "%", "*"):
+            out.append(x)
+        else:
+            todo.extend(t.subexpressions(x))
+    return out
+
+
+# -- what lowering asks ---------------------------------------------------------------------------
+def lowered(lower: Any, e: t.Comprehension) -> str | None:
+    """The code of a filter the pass found `e` to be (`lower`: the lowering, compiler/lower.py, whose
+    `expr` writes the keys and tests), or None. Masks are joined in the order the tests were
+    written; from the first test that can fail on, each is a group of its own, so that
+    `board.spots_of` computes it only while some spot is left."""
+    found = lookup(lower.plan, e)
+    if found is None:
+        return None
+    first = ["self.board.all_mask"]
+    more: list[str] = []
+    for term in found.terms:
+        if term.mask is not None:
+            code = f"~{term.mask.py}" if term.negated else term.mask.py
+            (first if not more else more).append(code if not more else f"({code},)")
+            continue
+        assert term.spot is not None and term.key is not None and term.var is not None and term.test is not None
+        assert term.mask_var is not None
+        lower.scopes.append(set())
+        spot = lower.bind(term.spot)
+        key_py = lower.expr(term.key)
+        lower.scopes.pop()
+        name = repr(f"[{key_py} for {spot} in spots]")
+        groups = (f"(self.board.key_masks.get({name}) or "
+                  f"self.board.group_keys({name}, [{key_py} for {spot} in self.board.spots]))")
+        among = _among(term)
+        if among is not None and not term.fails:  # `key in L`: the groups of L's values, L computed once
+            code = f"self.board.keys_mask({groups}, {lower.expr(among)})"
+            (first if not more else more).append(code if not more else f"({code},)")
+            continue
+        lower.scopes.append(set())
+        var, mask = lower.bind(term.var), lower.bind(term.mask_var)
+        test_py = lower.expr(term.test)
+        lower.scopes.pop()
+        more.append(f"({mask} for {var}, {mask} in {groups}.items() if {test_py})")
+    lower.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
+    return f"self.board.spots_of({' & '.join(first)}{''.join(', ' + m for m in more)})"
+
+
+def _among(term: Term) -> t.Expr | None:
+    """L of a test `key in L` whose L reads no key (and cannot fail: see lowered), else None."""
+    test = _bare(term.test) if term.test is not None else None
+    if not (isinstance(test, t.Binary) and test.op == "in" and test.right.ty.kind == "list"):
+        return None
+    left = _bare(test.left)
+    if isinstance(left, t.Ref) and left.sym is term.var \
+            and not any(isinstance(n, t.Ref) and n.sym is term.var for n in nodes(test.right)):
+        return test.right
+    return None

@@ -1,0 +1,159 @@
+"""Pass `region_drops` (docs/optimiser.md): a change of a field per spot drops, of a kept
+definition that reads the field only in the spots of its region parameter, only the values of
+the regions holding the spot.
+
+The analysis is checked on the bundled rule sets (which definitions it finds, and which it must
+not); lowering is checked to write the drop; the runtime's pieces (`Board.spot_regions`,
+`rt.without_keys`) against what they stand for; and played games against `derived` alone, in
+lockstep, with every value kept checked fresh after every move and the other regions' values
+seen to survive a palace placed (China (Schacht) and its border posts, spaces in two provinces).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+
+import rulewright
+import rulewright.compiler.driver
+from rulewright import runtime as rt
+from rulewright.compiler import passes
+from rulewright.compiler.check import check
+from rulewright.compiler.driver import build
+from rulewright.compiler.passes.reads import analyse
+from rulewright.compiler.passes.region_drops import read_in_region
+from rulewright.compiler.paths import ruleset_file
+from rulewright.runtime.state import Game, State
+
+
+@cache
+def plan(ruleset: str, enabled: frozenset[str] = passes.ALL) -> passes.Plan:
+    _, rs, diagnostics = build(ruleset_file(ruleset))
+    assert rs is not None and not diagnostics
+    problems, program = check(rs)
+    assert program is not None, problems
+    return passes.optimise(program, enabled)[1]
+
+
+@cache
+def game(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Game:
+    return rulewright.load_rules(ruleset_file(ruleset), passes=enabled)
+
+
+def lockstep(a: Game, b: Game, players: int, seed: int) -> None:
+    """One random game in both: the same legal actions and position after every move."""
+    sa, sb = a.new_state(players, seed), b.new_state(players, seed)
+    chooser = random.Random(seed)
+    while not sa.terminal:
+        la, lb = sa.legal_actions(), sb.legal_actions()
+        assert [str(x) for x in la] == [str(x) for x in lb], f"seed {seed}, move {sa.moves}"
+        k = chooser.randrange(len(la))
+        sa.apply(la[k])
+        sb.apply(lb[k])
+        assert sa.to_json() == sb.to_json(), f"seed {seed}, move {sa.moves}"
+    assert sb.terminal and sa.scores() == sb.scores()
+
+
+def assert_fresh(state: State, where: str) -> None:
+    """Every value kept equals the one computed afresh (on a clone that keeps nothing)."""
+    fresh: Any = state.clone()
+    fresh._fields_set()
+    for slot in type(state).__slots__:
+        value = getattr(state, slot) if slot.startswith("_d_") else None
+        if isinstance(value, dict):
+            for key, kept in value.items():
+                args = key if isinstance(key, tuple) else (key,)
+                assert kept == getattr(fresh, slot.removeprefix("_d_"))(*args), f"{where}: stale {slot}{args}"
+
+
+def test_the_definitions_read_in_their_region_only_are_found() -> None:
+    """China (Schacht): `palaces_in(p, r)` and `palaces_total(r)` count `palace_of[s] for s in r`;
+    `emissary_room(r)` and `province_points(p, r)` read it through them, at their own `r`. Not
+    `chains_of(p)` (every spot of the board), `can_place(p)` (`any(free(s) for s in spots)`) or
+    `open_spaces` (no parameter)."""
+    found = {(name, f, k) for name, f, k in plan("china-schacht").region_drops}
+    assert found == {("palaces_in", "palace_of", 1), ("palaces_total", "palace_of", 0),
+                     ("emissary_room", "palace_of", 0), ("province_points", "palace_of", 1)}
+    kept = {name for name, _ in plan("china-schacht").derived}
+    assert {"chains_of", "can_place", "open_spaces"} <= kept
+
+
+def test_a_read_at_a_spot_of_no_region_parameter_proves_nothing() -> None:
+    """Fortifications: `empty(r)` reads `fortified[s] for s in r`, `palace_award(p, r)` reads it
+    through `on_fortification(p, s) for s in r` (found); `on_fortification(p, s)` itself reads it
+    at a spot parameter, which names no region, and `chain_bonus(p)` at every spot (not found)."""
+    found = {(name, f) for name, f, _ in plan("china-schacht/fortifications").region_drops}
+    assert {("empty", "fortified"), ("empty", "palace_of"), ("palace_award", "fortified")} <= found
+    assert not any(name in ("on_fortification", "chain_bonus", "chains_of", "open_spaces") for name, _ in found)
+    _, rs, _ = build(ruleset_file("china-schacht/fortifications"))
+    assert rs is not None
+    program = check(rs)[1]
+    assert program is not None
+    defines = {d.name: d for d in program.defines}
+    deps = analyse(program)
+    assert read_in_region(defines["on_fortification"], "fortified", defines, deps, {}) is None
+    assert read_in_region(defines["chain_bonus"], "fortified", defines, deps, {}) is None
+    assert read_in_region(defines["empty"], "fortified", defines, deps, {}) == 0
+
+
+def test_nothing_is_decided_without_derived() -> None:
+    assert plan("china-schacht", passes.ALL - {"derived"}).region_drops == ()
+
+
+def test_the_drop_is_written_after_the_assignment_and_said_in_the_comment() -> None:
+    source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht")).source
+    assert "        self.palace_of[space] = (self.current,)  # base.yaml:384\n" in source
+    assert "self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])" \
+        "  # base.yaml:384" in source
+    assert "(a change of `palace_of` at one spot: the values of the regions holding it only)" in source
+    # a definition of two parameters is dropped whole (lower._dropped_at)
+    assert "self._d_palaces_in = self._d_province_points = " in source
+    off = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
+                                                  passes.ALL - {"region_drops"}).source
+    assert "without_keys" not in off and "spot_regions" not in off
+
+
+def test_spot_regions_are_the_regions_of_every_kind_holding_the_spot() -> None:
+    """A border post of Border Quarrels lies in two provinces: both are named."""
+    for ruleset in ("china-schacht", "china-schacht/border-quarrels", "china-cornett", "chang-cheng"):
+        g = game(ruleset)
+        for board in {id(b): b for b in (g.new_state(n, 0).board for n in g.info.players)}.values():
+            expect = [sorted(r for kind in board.regions_at for r in kind[s]) for s in board.spots]
+            assert [list(rs) for rs in board.spot_regions] == expect
+            if ruleset.endswith("border-quarrels"):
+                assert any(len(rs) == 2 for rs in board.spot_regions)
+
+
+def test_dropping_the_values_of_some_regions_leaves_a_shared_dict_alone() -> None:
+    kept = {0: 1, 1: 2, 2: 3}
+    assert rt.without_keys(kept, (1, 2)) == {0: 1} and kept == {0: 1, 1: 2, 2: 3}
+    assert rt.without_keys(kept, (5,)) is kept and rt.without_keys(kept, ()) is kept
+    assert rt.without_keys(None, (0,)) is None
+
+
+@pytest.mark.parametrize("ruleset", ["china-schacht", "china-schacht/border-quarrels",
+                                     "china-schacht/fortifications", "china-schacht/two-player"])
+def test_the_same_games_as_derived_alone_and_no_stale_value(ruleset: str) -> None:
+    with_pass = game(ruleset, frozenset({"derived", "region_drops"}))
+    without = game(ruleset, frozenset({"derived"}))
+    for k in range(4):
+        lockstep(with_pass, without, with_pass.info.players[k % len(with_pass.info.players)], 7000 + k)
+    survived = 0
+    for seed in range(2):
+        state: Any = with_pass.new_state(with_pass.info.players[0], seed)
+        chooser = random.Random(seed)
+        while not state.terminal:
+            for r in state.board.regions_of_kind[0]:
+                state.emissary_room(r)
+            before = list(state.palace_of)
+            state.apply(chooser.choice(state.legal_actions()))
+            changed = [s for s, was in enumerate(before) if state.palace_of[s] != was]
+            if changed and state._d_emissary_room is not None:
+                stale = {r for s in changed for r in state.board.spot_regions[s]}
+                assert not stale & set(state._d_emissary_room)
+                survived += len(state._d_emissary_room)
+            assert_fresh(state, f"{ruleset} seed {seed}, move {state.moves}")
+    assert survived > 20, "the other provinces' room stayed kept"

@@ -1,0 +1,249 @@
+"""Search agents for games without hidden information: greedy (one ply) and MCTS (UCT).
+
+Both are generic over every compiled rule set: they use only the game API (`clone`,
+`legal_actions`, `apply`, `scores`, `winners`). Both are seeded and deterministic: the same
+state and seed give the same choice. Chance inside their look-ahead (a die, a tablet, a card
+drawn by the rules) is drawn by the clone's generator reseeded from the agent's own: an agent
+never foresees the draws the game itself will make (the game's generator state is not
+something a seat sees), and it never disturbs them.
+
+They read the whole state, so they are for rule sets whose fields every seat sees
+(`has_hidden_information`): on the others an agent must search over states consistent with
+its observation (IS-MCTS).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from .runtime.errors import IllegalAction
+from .runtime.rng import Rng
+from .runtime.state import Action, Game, State
+
+DEFAULT_ITERATIONS = 400
+DEFAULT_EXPLORATION = 1.4
+
+
+def hidden_fields(game: Game) -> list[str]:
+    """The state fields some seat may not see, by their declared visibility (not `all`:
+    `owner`, `none`, `size` or `to`). A field shown to everyone under some condition
+    (`shown_if`) counts: it is hidden in some positions."""
+    return [info.name for info in game.state_class.FIELDS if info.visible != "all"]
+
+
+def has_hidden_information(game: Game) -> bool:
+    """Whether some seat may not see part of a position of `game` (a hidden field): such a
+    rule set is not for MCTS or greedy, which read the whole state, but for IS-MCTS."""
+    return bool(hidden_fields(game))
+
+
+def _no_move(state: State) -> IllegalAction:
+    return IllegalAction("no legal action: the game is over")
+
+
+def _reseed(state: State, rng: Rng) -> None:
+    """Chance in `state` (a clone) from now on drawn from the agent's generator, not the game's."""
+    state.rng.state = rng.next64()
+
+
+def _advantage(state: State, seat: int) -> int:
+    """The seat's score minus the best score of the others (their lowest where the lowest
+    wins, and then turned round): above zero when the seat leads."""
+    scores = state.scores()
+    others = [s for p, s in enumerate(scores) if p != seat]
+    if not others:
+        return 0
+    if state.game.lowest_score_wins:
+        return min(others) - scores[seat]
+    return scores[seat] - max(others)
+
+
+class GreedyAgent:
+    """One ply: plays each legal action on a clone and chooses the one after which the seat's
+    score leads the best other score by most (a move that ends the game won comes first, one
+    that ends it lost last); ties are broken by its seeded generator. Every candidate is played
+    with the same chance draws (one reseed per decision), so chance does not decide between
+    moves that are otherwise alike."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, seed: int) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if not legal:
+            raise _no_move(state)
+        seat = state.to_act()
+        assert seat is not None
+        if len(legal) == 1:
+            return legal[0]
+        chance = self.rng.next64()
+        best: list[Action] = []
+        best_key: tuple[int, int] | None = None
+        for action in legal:
+            after = state.clone()
+            after.rng.state = chance
+            after.apply(action)
+            if after.terminal:
+                won = seat in after.winners()
+                outcome = 1 if won else -1
+            else:
+                outcome = 0
+            key = (outcome, _advantage(after, seat))
+            if best_key is None or key > best_key:
+                best, best_key = [action], key
+            elif key == best_key:
+                best.append(action)
+        return best[self.rng.below(len(best))]
+
+
+class _Node:
+    """A node of the open-loop tree: reached by a sequence of actions from the root, whatever
+    chance drew on the way; its children by their action's name and arguments (not the Action,
+    which holds on to the clone that listed it). `totals[p]`: the sum of seat p's rewards over the visits;
+    `available`: how many times the node's action was legal when its parent was selected from
+    (the count UCB1 takes the logarithm of, since chance changes what is legal)."""
+
+    __slots__ = ("children", "visits", "available", "totals")
+
+    def __init__(self, seats: int) -> None:
+        self.children: dict[tuple[str, tuple[Any, ...]], _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.totals = [0.0] * seats
+
+
+def rewards(state: State) -> list[float]:
+    """Each player's reward, 0 to 1, for a position a simulation ended at. A finished game:
+    the winners share 1. A game cut short: by rank on the scores, the share of the other
+    players the player is ahead of (a tie counting half), the best-placed seat nearest 1."""
+    n = state.num_players
+    if state.terminal:
+        winners = state.winners()
+        share = 1.0 / len(winners) if winners else 0.0
+        out = [0.0] * n
+        for p in winners:
+            out[p] = share
+        return out
+    if n == 1:
+        return [0.5]
+    scores = state.scores()
+    sign = -1 if state.game.lowest_score_wins else 1
+    return [
+        sum(1.0 if sign * (scores[p] - scores[q]) > 0 else 0.5 if scores[p] == scores[q] else 0.0
+            for q in range(n) if q != p) / (n - 1)
+        for p in range(n)
+    ]
+
+
+class MCTSAgent:
+    """Monte Carlo tree search with UCB1 (UCT) for games without hidden information, for any
+    number of players and with chance.
+
+    Each iteration clones the position (its chance reseeded from the agent's generator), walks
+    down the tree choosing, among the children legal in the simulated position, the one of
+    highest UCB1 for the seat to act (its mean reward plus `exploration` * sqrt(ln(available) /
+    visits)), adds one untried legal action as a new node, plays random moves to the end (or for
+    `rollout_moves` moves, then ranks the seats by score: see `rewards`), and adds each seat's
+    reward to every node on the way. The tree is open-loop: a node is a sequence of actions,
+    played again from the root at each iteration, so chance is sampled afresh each time. The
+    action chosen is the root's most visited (ties: the better mean, then the first legal)."""
+
+    __slots__ = ("rng", "iterations", "exploration", "rollout_moves")
+
+    def __init__(self, seed: int, iterations: int = DEFAULT_ITERATIONS, exploration: float = DEFAULT_EXPLORATION,
+                 rollout_moves: int | None = None) -> None:
+        if iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if not exploration >= 0 or math.isinf(exploration):
+            raise ValueError(f"exploration must be a number from 0, not {exploration}")
+        if rollout_moves is not None and rollout_moves < 0:
+            raise ValueError(f"rollout_moves must be at least 0, not {rollout_moves}")
+        self.rng = Rng(seed)
+        self.iterations = iterations
+        self.exploration = exploration
+        self.rollout_moves = rollout_moves
+
+    def choose(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if not legal:
+            raise _no_move(state)
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(state, self.iterations)
+        seat = state.to_act()
+        assert seat is not None
+        best = legal[0]
+        best_key = (-1, 0.0)
+        for action in legal:  # (the root's own Action objects, in legal order)
+            child = root.children.get((action.name, action.args))
+            if child is None:
+                continue
+            key = (child.visits, child.totals[seat] / child.visits)
+            if key > best_key:
+                best, best_key = action, key
+        return best
+
+    def search(self, state: State, iterations: int) -> _Node:
+        """The tree grown from `state` by `iterations` iterations."""
+        seats = state.num_players
+        root = _Node(seats)
+        rng = self.rng
+        c = self.exploration
+        cap = self.rollout_moves
+        log, sqrt = math.log, math.sqrt
+        for _ in range(iterations):
+            sim = state.clone()
+            _reseed(sim, rng)
+            node = root
+            path = [root]
+            # selection and expansion
+            while not sim.terminal:
+                legal = sim.legal_actions()
+                children = node.children
+                untried = [a for a in legal if (a.name, a.args) not in children]
+                if untried:
+                    action = untried[rng.below(len(untried))]
+                    child = _Node(seats)
+                    child.available = 1
+                    children[action.name, action.args] = child
+                    sim.apply(action)
+                    path.append(child)
+                    break
+                actor = sim.to_act()
+                assert actor is not None
+                chosen: Action | None = None
+                chosen_node: _Node | None = None
+                top = -math.inf
+                for action in legal:
+                    child = children[action.name, action.args]
+                    child.available += 1
+                    value = child.totals[actor] / child.visits + c * sqrt(log(child.available) / child.visits)
+                    if value > top:
+                        top, chosen, chosen_node = value, action, child
+                assert chosen is not None and chosen_node is not None
+                sim.apply(chosen)
+                node = chosen_node
+                path.append(node)
+            # rollout
+            _rollout(sim, rng, cap)
+            # backpropagation
+            reward = rewards(sim)
+            for visited in path:
+                visited.visits += 1
+                totals = visited.totals
+                for p in range(seats):
+                    totals[p] += reward[p]
+        return root
+
+
+def _rollout(sim: State, rng: Rng, cap: int | None) -> None:
+    """Random moves from `sim` to the end of the game, or `cap` of them."""
+    moves = 0
+    while not sim.terminal and (cap is None or moves < cap):
+        legal: Sequence[Action] = sim.legal_actions()
+        sim.apply(legal[rng.below(len(legal))])
+        moves += 1

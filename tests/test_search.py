@@ -1,0 +1,147 @@
+"""The search agents (api/search.py): greedy and MCTS choose legal, reproducible, sensible
+moves on any rule set, never read the game's future chance, and are for rule sets without
+hidden information. The long measurement of their strength is scripts/agent_strength.py
+(docs/experiments.md, "Agents"); here a short one, fixed by its seeds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import rulewright
+from rulewright.agents import RandomAgent
+from rulewright.match import play_game
+from rulewright.runtime.errors import IllegalAction
+from rulewright.runtime.rng import derive_seed
+from rulewright.runtime.state import State
+from rulewright.search import GreedyAgent, MCTSAgent, has_hidden_information, hidden_fields, rewards
+
+TESTS = Path(__file__).parent
+TAKE_AWAY = TESTS / "agents" / "take-away.yaml"
+RING_RACE = TESTS / "games" / "ring-race.yaml"
+
+
+def take_away(*moves: str) -> State:
+    state = rulewright.load_rules(TAKE_AWAY).new_state(2, seed=0)
+    for move in moves:
+        state.apply(move)
+    return state
+
+
+def cornett_midgame(seed: int = 3, moves: int = 12) -> State:
+    state = rulewright.load("china-cornett").new_state(2, seed=seed)
+    agent = RandomAgent(seed)
+    for _ in range(moves):
+        state.apply(agent.choose(state))
+    return state
+
+
+def test_greedy_takes_the_move_that_scores_most() -> None:
+    assert str(GreedyAgent(0).choose(take_away())) == "take 3"
+    assert str(GreedyAgent(0).choose(take_away("take 2"))) == "take 3"  # (one ply: it cannot see the trap)
+
+
+def test_greedy_breaks_ties_by_its_seed() -> None:
+    """Every opening move of the race scores nothing: the choice is the seeded generator's."""
+    state = rulewright.load_rules(RING_RACE).new_state(2, seed=1)
+    choices = {str(GreedyAgent(seed).choose(state)) for seed in range(12)}
+    assert choices == {"advance", "wait"}
+
+
+def test_mcts_takes_the_winning_move_and_sees_past_one_ply() -> None:
+    # three left: taking them all ends the game won
+    assert str(MCTSAgent(0, iterations=100).choose(take_away("take 2", "take 2"))) == "take 3"
+    # five left: only `take 1` wins (four left for the other, who cannot take the last); greedy takes 3
+    five = take_away("take 2")
+    assert [str(MCTSAgent(seed, iterations=300).choose(five)) for seed in range(3)] == ["take 1"] * 3
+
+
+def test_same_state_and_seed_same_choice() -> None:
+    state = cornett_midgame()
+    for make in (lambda: GreedyAgent(7), lambda: MCTSAgent(7, iterations=60),
+                 lambda: MCTSAgent(7, iterations=40, rollout_moves=5, exploration=0.5)):
+        first, again = make(), make()
+        assert [first.choose(state) for _ in range(3)] == [again.choose(state) for _ in range(3)]
+
+
+def test_the_agents_neither_change_nor_read_the_games_chance() -> None:
+    """China draws its tablets during the move: an agent's look-ahead draws them from its own
+    generator, so a choice is the same whatever the game's generator holds, and the state is left
+    as it was (its generator included)."""
+    state = cornett_midgame()
+    other = state.clone()
+    other.rng.state ^= 0x5A5A5A5A
+    for make in (lambda: GreedyAgent(2), lambda: MCTSAgent(2, iterations=80)):
+        before = state.to_json()
+        assert make().choose(state) == make().choose(other)
+        assert state.to_json() == before
+
+
+@pytest.mark.parametrize("agent", ["greedy", "mcts"])
+def test_every_choice_is_legal_on_games_of_chance_other_deciders_and_four_players(agent: str) -> None:
+    """Ring race: a die, a phase decided by the next seat, four players; China: two."""
+    cases = [(rulewright.load_rules(RING_RACE), 4), (rulewright.load_rules(RING_RACE), 2),
+             (rulewright.load("china-cornett"), 2)]
+    for game, players in cases:
+        state = game.new_state(players, seed=5)
+        players_agents = [GreedyAgent(p) if agent == "greedy" else MCTSAgent(p, iterations=12, rollout_moves=8)
+                          for p in range(players)]
+        moves = 0
+        while not state.terminal and moves < 150:
+            seat = state.to_act()
+            assert seat is not None
+            action = players_agents[seat].choose(state)
+            assert action in state.legal_actions()
+            state.apply(action)
+            moves += 1
+        assert moves > 20
+
+
+@pytest.mark.parametrize("agent", [GreedyAgent(0), MCTSAgent(0, iterations=10)], ids=["greedy", "mcts"])
+def test_a_finished_game_has_no_move_to_choose(agent: GreedyAgent | MCTSAgent) -> None:
+    over = take_away("take 3", "take 3", "take 1")
+    assert over.is_terminal()
+    with pytest.raises(IllegalAction) as random_refused:
+        RandomAgent(0).choose(over)
+    with pytest.raises(IllegalAction) as refused:
+        agent.choose(over)
+    assert str(refused.value) == str(random_refused.value)
+
+
+def test_rewards_winners_share_and_cut_games_rank_by_score() -> None:
+    assert rewards(take_away("take 3", "take 3", "take 1")) == [1.0, 0.0]  # P1: 3 + 1 + 10 against 3
+    assert rewards(take_away("take 1", "take 3")) == [0.0, 1.0]  # not over: P2 leads
+    assert rewards(take_away("take 2", "take 2")) == [0.5, 0.5]
+    race = rulewright.load_rules(RING_RACE).new_state(4, seed=0)
+    assert rewards(race) == [0.5] * 4  # four tied at nought laps
+
+
+def test_bad_parameters_are_refused() -> None:
+    for bad in ({"iterations": 0}, {"exploration": -1.0}, {"exploration": float("nan")}, {"rollout_moves": -1}):
+        with pytest.raises(ValueError):
+            MCTSAgent(0, **bad)
+
+
+def test_hidden_information_from_the_declared_visibility() -> None:
+    assert not has_hidden_information(rulewright.load("china-cornett"))
+    assert not has_hidden_information(rulewright.load_rules(TAKE_AWAY))
+    assert hidden_fields(rulewright.load("china-schacht/two-player")) == ["hand", "deck"]
+    for ruleset in ("mandarin", "yellow-yangtze/short", "chang-cheng/two-player"):
+        assert has_hidden_information(rulewright.load(ruleset)), ruleset
+
+
+def test_mcts_beats_random_in_short_games_of_china() -> None:
+    """100 iterations, rollouts of 10 moves, the smaller board, seats alternated: fixed seeds,
+    so this is one measurement, not a draw that may fail (the 200-game measurement is in
+    docs/experiments.md)."""
+    game = rulewright.load("china-cornett")
+    won = 0
+    for i in range(10):
+        seat = i % 2
+        seed = derive_seed(16, i)
+        result = play_game(game, 2, seed, {"board": "hex5"},
+                           agents={seat: MCTSAgent(derive_seed(seed, 1), iterations=100, rollout_moves=10)})
+        assert result.finished
+        won += seat in result.winners
+    assert won >= 8

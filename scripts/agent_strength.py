@@ -52,7 +52,7 @@ def play_one(task: tuple[argparse.Namespace, int]) -> tuple[int, int, GameResult
 
 
 def wilson(wins: int, games: int) -> tuple[float, float]:
-    from scipy.stats import binomtest
+    from scipy.stats import binomtest  # type: ignore[import-untyped, unused-ignore]
 
     ci = binomtest(wins, games).proportion_ci(confidence_level=0.95, method="wilson")
     return float(ci.low), float(ci.high)

@@ -15,11 +15,12 @@ its observation (IS-MCTS).
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from .runtime.errors import IllegalAction
-from .runtime.rng import Rng
+from .runtime.rng import Rng, derive_seed
 from .runtime.state import Action, Game, State
 
 DEFAULT_ITERATIONS = 400
@@ -247,3 +248,30 @@ def _rollout(sim: State, rng: Rng, cap: int | None) -> None:
         legal: Sequence[Action] = sim.legal_actions()
         sim.apply(legal[rng.below(len(legal))])
         moves += 1
+
+
+SPEED_ITERATIONS = 16  # iterations per search timed by `mcts_speed`
+
+
+def mcts_speed(game: Game, players: int, budget: float, seed: int = 1) -> dict[str, Any]:
+    """MCTS iterations per second (default exploration, rollouts to the end of the game): searches
+    of SPEED_ITERATIONS iterations from the positions of random games, one search per position,
+    timed until `budget` seconds have gone (one search at least). For any rule set, hidden
+    information or not: it measures what a search costs (clone, replay and rollouts)."""
+    clock = time.perf_counter
+    agent = MCTSAgent(seed, SPEED_ITERATIONS)
+    walker = Rng(seed)
+    games = searches = 0
+    spent = 0.0
+    state: State | None = None
+    while searches == 0 or spent < budget:
+        if state is None or state.terminal:
+            state = game.new_state(players, derive_seed(seed, games))
+            games += 1
+        started = clock()
+        agent.search(state, SPEED_ITERATIONS)
+        spent += clock() - started
+        searches += 1
+        legal = state.legal_actions()
+        state.apply(legal[walker.below(len(legal))])
+    return {"mcts_iterations_per_sec": round(searches * SPEED_ITERATIONS / spent, 1), "mcts_searches": searches}

@@ -15,7 +15,15 @@ from rulewright.match import play_game
 from rulewright.runtime.errors import IllegalAction
 from rulewright.runtime.rng import derive_seed
 from rulewright.runtime.state import State
-from rulewright.search import GreedyAgent, MCTSAgent, has_hidden_information, hidden_fields, rewards
+from rulewright.search import (
+    SPEED_ITERATIONS,
+    GreedyAgent,
+    MCTSAgent,
+    has_hidden_information,
+    hidden_fields,
+    mcts_speed,
+    rewards,
+)
 
 TESTS = Path(__file__).parent
 TAKE_AWAY = TESTS / "agents" / "take-away.yaml"
@@ -145,3 +153,9 @@ def test_mcts_beats_random_in_short_games_of_china() -> None:
         assert result.finished
         won += seat in result.winners
     assert won >= 8
+
+
+def test_mcts_speed_times_whole_searches() -> None:
+    """`bench`'s MCTS column: at least one search, whatever the budget."""
+    speed = mcts_speed(rulewright.load_rules(TAKE_AWAY), 2, budget=0.0)
+    assert speed["mcts_searches"] == 1 and speed["mcts_iterations_per_sec"] > SPEED_ITERATIONS

@@ -8,8 +8,9 @@ never foresees the draws the game itself will make (the game's generator state i
 something a seat sees), and it never disturbs them.
 
 They read the whole state, so they are for rule sets whose fields every seat sees
-(`has_hidden_information`): on the others an agent must search over states consistent with
-its observation (IS-MCTS).
+(`has_hidden_information`; the registry of api/agents.py, where they are the kinds `greedy` and
+`mcts`, refuses the others): there an agent must search over states consistent with its
+observation (IS-MCTS).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from .agents import has_hidden_information, hidden_fields
 from .runtime.errors import IllegalAction
 from .runtime.rng import Rng, derive_seed
 from .runtime.state import Action, Game, State
@@ -26,18 +28,7 @@ from .runtime.state import Action, Game, State
 DEFAULT_ITERATIONS = 400
 DEFAULT_EXPLORATION = 1.4
 
-
-def hidden_fields(game: Game) -> list[str]:
-    """The state fields some seat may not see, by their declared visibility (not `all`:
-    `owner`, `none`, `size` or `to`). A field shown to everyone under some condition
-    (`shown_if`) counts: it is hidden in some positions."""
-    return [info.name for info in game.state_class.FIELDS if info.visible != "all"]
-
-
-def has_hidden_information(game: Game) -> bool:
-    """Whether some seat may not see part of a position of `game` (a hidden field): such a
-    rule set is not for MCTS or greedy, which read the whole state, but for IS-MCTS."""
-    return bool(hidden_fields(game))
+__all__ = ["GreedyAgent", "MCTSAgent", "has_hidden_information", "hidden_fields", "mcts_speed", "rewards"]
 
 
 def _no_move(state: State) -> IllegalAction:

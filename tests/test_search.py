@@ -5,12 +5,15 @@ hidden information. The long measurement of their strength is scripts/agent_stre
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import rulewright
-from rulewright.agents import RandomAgent
+from rulewright.agents import BadAgent, RandomAgent, check_agents, make_agents, parse_agent_spec, seat_agent_seed
+from rulewright.cli import cli
 from rulewright.match import play_game
 from rulewright.runtime.errors import IllegalAction
 from rulewright.runtime.rng import derive_seed
@@ -159,3 +162,41 @@ def test_mcts_speed_times_whole_searches() -> None:
     """`bench`'s MCTS column: at least one search, whatever the budget."""
     speed = mcts_speed(rulewright.load_rules(TAKE_AWAY), 2, budget=0.0)
     assert speed["mcts_searches"] == 1 and speed["mcts_iterations_per_sec"] > SPEED_ITERATIONS
+
+
+def test_the_registry_makes_them_from_their_specs() -> None:
+    agents = make_agents({0: parse_agent_spec("greedy"),
+                          1: parse_agent_spec("mcts:iterations=50,exploration=0.5,rollout_moves=8")}, 9)
+    greedy, mcts = agents[0], agents[1]
+    assert isinstance(greedy, GreedyAgent) and isinstance(mcts, MCTSAgent)
+    assert (mcts.iterations, mcts.exploration, mcts.rollout_moves) == (50, 0.5, 8)
+    assert mcts.rng.state == MCTSAgent(seat_agent_seed(9, 1)).rng.state
+    default = make_agents({0: parse_agent_spec("mcts")}, 9)[0]
+    assert isinstance(default, MCTSAgent)
+    assert (default.iterations, default.exploration, default.rollout_moves) == (400, 1.4, None)  # 0: to the end
+
+
+def test_the_registry_refuses_them_where_information_is_hidden() -> None:
+    check_agents(rulewright.load("china-cornett"), {0: parse_agent_spec("mcts"), 1: parse_agent_spec("greedy")})
+    for kind in ("mcts", "greedy"):
+        with pytest.raises(BadAgent, match=f"agent `{kind}` \\(seat 1\\) searches with the whole state, but "
+                                           "china-schacht/two-player hides `hand`, `deck`"):
+            check_agents(rulewright.load("china-schacht/two-player"), {0: parse_agent_spec(kind)})
+    result = CliRunner().invoke(cli, ["simulate", "mandarin", "-n", "1", "--agent", "1=mcts:iterations=10"])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert result.output.startswith("rulewright: error: agent `mcts` (seat 1) searches with the whole state")
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_simulate_with_search_agents_is_reproducible() -> None:
+    args = ["simulate", "china-cornett", "-n", "2", "--seed", "4", "--json", "--option", "board=hex5",
+            "--agent", "1=greedy", "--agent", "2=mcts:iterations=20,rollout_moves=5"]
+    runs = []
+    for _ in range(2):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.output)
+        data.pop("games_per_sec")
+        runs.append(data)
+    assert runs[0] == runs[1]
+    assert runs[0]["agents"] == ["greedy", "mcts:iterations=20,rollout_moves=5"] and runs[0]["finished"] == 2

@@ -31,6 +31,7 @@ from rulewright.search import (
 TESTS = Path(__file__).parent
 TAKE_AWAY = TESTS / "agents" / "take-away.yaml"
 RING_RACE = TESTS / "games" / "ring-race.yaml"
+WAR_SUPPORT = TESTS / "games" / "war-support.yaml"  # seats asked to decide inside moves (`ask`)
 
 
 def take_away(*moves: str) -> State:
@@ -91,9 +92,10 @@ def test_the_agents_neither_change_nor_read_the_games_chance() -> None:
 
 @pytest.mark.parametrize("agent", ["greedy", "mcts"])
 def test_every_choice_is_legal_on_games_of_chance_other_deciders_and_four_players(agent: str) -> None:
-    """Ring race: a die, a phase decided by the next seat, four players; China: two."""
+    """Ring race: a die, a phase decided by the next seat, four players; war support: seats asked
+    in the middle of moves; China: two."""
     cases = [(rulewright.load_rules(RING_RACE), 4), (rulewright.load_rules(RING_RACE), 2),
-             (rulewright.load("china-cornett"), 2)]
+             (rulewright.load_rules(WAR_SUPPORT), 4), (rulewright.load("china-cornett"), 2)]
     for game, players in cases:
         state = game.new_state(players, seed=5)
         players_agents = [GreedyAgent(p) if agent == "greedy" else MCTSAgent(p, iterations=12, rollout_moves=8)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How often an agent beats the random agent, with a 95% Wilson interval.
+"""How often an agent beats the random agent (or another, --against), with a 95% Wilson interval.
 
     .venv/bin/python scripts/agent_strength.py china-cornett -n 200 --agent mcts:iterations=200 --workers 2
     .venv/bin/python scripts/agent_strength.py china-cornett -n 200 --agent greedy
@@ -7,10 +7,10 @@
 The agent is named by an agent spec, as `simulate --agent` takes it (api/agents.py). The games
 are played in as many batches as the rule set has seats, on the same seeds: in batch k the agent
 plays seat k and the random agent every other seat (simulate's: `--agent K=SPEC` and nothing
-else). So with two players each seed is played twice, the agent first in one game and second in
-the other, and -n 200 is 100 seeds. Batches run through match.run_batch (its process pool with
---workers), so any game can be played again alone: `rulewright simulate RULESET --seed S
---agent K=SPEC`, game i.
+else), or the agent of --against (each seat its own, seeded by its seat). So with two players
+each seed is played twice, the agent first in one game and second in the other, and -n 200 is
+100 seeds. Batches run through match.run_batch (its process pool with --workers), so any game
+can be played again alone: `rulewright simulate RULESET --seed S --agent K=SPEC`, game i.
 
 A win is a game the agent is among the winners of (a shared win counts, and is also reported
 apart); games lost, stopped by the move cap or that raised are counted apart. The interval is
@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("ruleset")
     parser.add_argument("-n", "--games", type=int, default=200, help="games in all (a multiple of the players)")
     parser.add_argument("--agent", default="mcts", help="the agent measured, a spec: mcts:iterations=200, greedy")
+    parser.add_argument("--against", default="random", help="the agent of every other seat, a spec")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-moves", type=int, default=100_000)
@@ -52,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     players = args.players or game.info.players[0]
     try:
         spec = parse_agent_spec(args.agent)
-        check_agents(game, {0: spec})
+        against = parse_agent_spec(args.against)
+        check_agents(game, {0: spec, 1: against})
     except BadAgent as exc:
         print(f"agent_strength: error: {exc}", file=sys.stderr)
         return 2
@@ -64,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     wins = shared = losses = capped = errors = 0
     by_seat: list[int] = []
     for seat in range(players):
-        batch = BatchSpec(args.ruleset, players, args.seed, {}, max_moves=args.max_moves, agents=((seat, spec),))
+        line_up = tuple((p, spec if p == seat else against) for p in range(players))
+        batch = BatchSpec(args.ruleset, players, args.seed, {}, max_moves=args.max_moves, agents=line_up)
         won_here = 0
         for result in run_batch(batch, per_seat, workers=args.workers, game=game):
             if result.error is not None:
@@ -82,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     low, high = wilson(wins, args.games)
     report: dict[str, Any] = {
         "ruleset": args.ruleset, "players": players, "agent": str(spec), "agent_values": spec.values(),
+        "against": str(against),
         "seed": args.seed, "games": args.games, "wins": wins, "shared_wins": shared, "losses": losses,
         "capped": capped, "errors": errors, "win_rate": round(wins / args.games, 4),
         "wilson95": [round(low, 4), round(high, 4)], "wins_by_agent_seat": by_seat, "games_per_seat": per_seat,
@@ -91,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=2))
     else:
         values = ", ".join(f"{k}={v}" for k, v in spec.values().items())
-        print(f"{args.ruleset}: {spec.kind}{f' ({values})' if values else ''} against random, {args.games} games "
+        print(f"{args.ruleset}: {spec.kind}{f' ({values})' if values else ''} against {against}, {args.games} games "
               f"({per_seat} seeds, the agent in each seat)")
         print(f"  won {wins} ({shared} shared), lost {losses}, capped {capped}, errors {errors}")
         print(f"  win rate {wins / args.games:.3f}, 95% Wilson interval [{low:.3f}, {high:.3f}]")

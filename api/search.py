@@ -40,16 +40,17 @@ def _reseed(state: State, rng: Rng) -> None:
     state.rng.state = rng.next64()
 
 
-def _advantage(state: State, seat: int) -> int:
-    """The seat's score minus the best score of the others (their lowest where the lowest
-    wins, and then turned round): above zero when the seat leads."""
-    scores = state.scores()
+def _lead(scores: Sequence[int], seat: int, lowest_wins: bool) -> tuple[int, int]:
+    """The seat's lead over the best score of the others, and that score (the lowest where the
+    lowest wins, the lead then turned round): the lead is above zero when the seat is ahead."""
     others = [s for p, s in enumerate(scores) if p != seat]
     if not others:
-        return 0
-    if state.game.lowest_score_wins:
-        return min(others) - scores[seat]
-    return scores[seat] - max(others)
+        return 0, scores[seat]
+    if lowest_wins:
+        best = min(others)
+        return best - scores[seat], best
+    best = max(others)
+    return scores[seat] - best, best
 
 
 class GreedyAgent:
@@ -84,7 +85,7 @@ class GreedyAgent:
                 outcome = 1 if won else -1
             else:
                 outcome = 0
-            key = (outcome, _advantage(after, seat))
+            key = (outcome, _lead(after.scores(), seat, after.game.lowest_score_wins)[0])
             if best_key is None or key > best_key:
                 best, best_key = [action], key
             elif key == best_key:
@@ -110,8 +111,11 @@ class _Node:
 
 def rewards(state: State) -> list[float]:
     """Each player's reward, 0 to 1, for a position a simulation ended at. A finished game:
-    the winners share 1. A game cut short: by rank on the scores, the share of the other
-    players the player is ahead of (a tie counting half), the best-placed seat nearest 1."""
+    the winners share 1. A game cut short: by the seat's lead over the best other score, relative
+    to the size of the two, 1/2 + tanh(lead / (|own| + |best other| + 1)) / 2: a half for level
+    scores, towards 1 for a large lead, towards 0 for a large deficit (at two players the two
+    rewards add up to 1). The lead counts, not only who leads: a move that gains points shows
+    even where a short play-out does not change the order."""
     n = state.num_players
     if state.terminal:
         winners = state.winners()
@@ -123,12 +127,12 @@ def rewards(state: State) -> list[float]:
     if n == 1:
         return [0.5]
     scores = state.scores()
-    sign = -1 if state.game.lowest_score_wins else 1
-    return [
-        sum(1.0 if sign * (scores[p] - scores[q]) > 0 else 0.5 if scores[p] == scores[q] else 0.0
-            for q in range(n) if q != p) / (n - 1)
-        for p in range(n)
-    ]
+    lowest = state.game.lowest_score_wins
+    out = []
+    for p in range(n):
+        lead, best = _lead(scores, p, lowest)
+        out.append(0.5 + 0.5 * math.tanh(lead / (abs(scores[p]) + abs(best) + 1)))
+    return out
 
 
 class MCTSAgent:
@@ -139,7 +143,7 @@ class MCTSAgent:
     down the tree choosing, among the children legal in the simulated position, the one of
     highest UCB1 for the seat to act (its mean reward plus `exploration` * sqrt(ln(available) /
     visits)), adds one untried legal action as a new node, plays random moves to the end (or for
-    `rollout_moves` moves, then ranks the seats by score: see `rewards`), and adds each seat's
+    `rollout_moves` moves, then weighs each seat's lead in score: see `rewards`), and adds each seat's
     reward to every node on the way. The tree is open-loop: a node is a sequence of actions,
     played again from the root at each iteration, so chance is sampled afresh each time. The
     action chosen is the root's most visited (ties: the better mean, then the first legal)."""

@@ -6,6 +6,7 @@ hidden information. The long measurement of their strength is scripts/agent_stre
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -122,10 +123,13 @@ def test_a_finished_game_has_no_move_to_choose(agent: GreedyAgent | MCTSAgent) -
     assert str(refused.value) == str(random_refused.value)
 
 
-def test_rewards_winners_share_and_cut_games_rank_by_score() -> None:
+def test_rewards_winners_share_and_cut_games_weigh_the_lead() -> None:
     assert rewards(take_away("take 3", "take 3", "take 1")) == [1.0, 0.0]  # P1: 3 + 1 + 10 against 3
-    assert rewards(take_away("take 1", "take 3")) == [0.0, 1.0]  # not over: P2 leads
     assert rewards(take_away("take 2", "take 2")) == [0.5, 0.5]
+    behind, ahead = rewards(take_away("take 1", "take 3"))  # not over: 1 against 3
+    assert behind == pytest.approx(0.5 - 0.5 * math.tanh(2 / 5)) and behind + ahead == pytest.approx(1.0)
+    _, less_ahead = rewards(take_away("take 1", "take 3", "take 1"))  # 2 against 3: a smaller lead
+    assert 0.5 < less_ahead < ahead < 1.0
     race = rulewright.load_rules(RING_RACE).new_state(4, seed=0)
     assert rewards(race) == [0.5] * 4  # four tied at nought laps
 

@@ -256,6 +256,6 @@ register(AgentKind(
     "mcts", "Monte Carlo tree search, UCT, for games without hidden information (api/search.py)", _mcts,
     {"iterations": Param(int, 400, "iterations (simulations) per move", least=1),
      "exploration": Param(float, 1.4, "UCB1 exploration constant", least=0),
-     "rollout_moves": Param(int, 0, "moves a play-out may last, then the scores rank the players (0: to the end "
+     "rollout_moves": Param(int, 0, "moves a play-out may last, then the lead in score is weighed (0: to the end "
                                     "of the game)", least=0)},
     perfect_information=True))

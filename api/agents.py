@@ -227,3 +227,35 @@ def make_agents(seats: Mapping[int, AgentSpec], game_seed: int) -> dict[int, Age
         for seat, spec in sorted(seats.items())
         if spec.kind != "random"
     }
+
+
+# -- the search agents of games without hidden information (api/search.py) ---------------------
+def has_hidden_information(game: Game) -> bool:
+    """Whether some player may not see part of a position of `game` (a hidden field): the
+    search agents that read the whole state (`perfect_information` kinds) refuse such a rule set."""
+    return bool(hidden_fields(game))
+
+
+def _greedy(seed: int, params: Mapping[str, Any]) -> Agent:
+    from .search import GreedyAgent  # (imported when first asked for: most runs never search)
+
+    return GreedyAgent(seed)
+
+
+def _mcts(seed: int, params: Mapping[str, Any]) -> Agent:
+    from .search import MCTSAgent
+
+    return MCTSAgent(seed, iterations=params["iterations"], exploration=params["exploration"],
+                     rollout_moves=params["rollout_moves"] or None)
+
+
+register(AgentKind(
+    "greedy", "one ply: the move after which its score leads the best other score by most (api/search.py)",
+    _greedy, perfect_information=True))
+register(AgentKind(
+    "mcts", "Monte Carlo tree search, UCT, for games without hidden information (api/search.py)", _mcts,
+    {"iterations": Param(int, 400, "iterations (simulations) per move", least=1),
+     "exploration": Param(float, 1.4, "UCB1 exploration constant", least=0),
+     "rollout_moves": Param(int, 0, "moves a play-out may last, then the lead in score is weighed (0: to the end "
+                                    "of the game)", least=0)},
+    perfect_information=True))

@@ -73,6 +73,7 @@ from .render import printable, printable_lines, render_state, seat_name
 from .runtime.errors import GameError, IllegalAction, RulewrightError, is_int
 from .runtime.rng import derive_seed
 from .runtime.state import Action, Game, State
+from .search import mcts_speed
 
 
 # -- errors ------------------------------------------------------------------------------------
@@ -1154,6 +1155,7 @@ def bench_one(path: Path, seconds: float, players: int | None = None,
         if elapsed >= seconds:
             break
     operations = time_operations(game, players, max(seconds / 3, 0.05))
+    search_speed = mcts_speed(game, players, max(seconds / 3, 0.05))
     tracemalloc.start()
     try:
         play_game(game, players, derive_seed(0, 0))
@@ -1172,6 +1174,7 @@ def bench_one(path: Path, seconds: float, players: int | None = None,
         "moves_per_playout": round(moves / playouts, 1),
         "moves_per_sec": round(moves / elapsed, 1),
         **operations,
+        **search_speed,
         "playout_peak_kib": round(peak / 1024, 1),
         "maxrss_mib": _max_rss_mib(),
     }
@@ -1228,7 +1231,8 @@ def bench_passes(path: Path, seconds: float, players: int | None = None) -> dict
 def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool, per_pass: bool | None,
           native: bool, no_opt: bool, no_pass: tuple[str, ...]) -> None:
     """Measure compile time, random playouts per second (one core), the cost of
-    legal_actions, apply and clone, and memory, per rule set (all bundled when none named).
+    legal_actions, apply and clone, MCTS iterations per second, and memory, per rule set (all
+    bundled when none named).
 
     The rules are compiled afresh and that code is measured, whatever generated/ holds. With
     --per-pass (and always with --json) each optimisation pass's share is measured too: the
@@ -1260,7 +1264,8 @@ def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json
     columns = [("rule set", "ruleset", ""), ("players", "players", ""), ("compile ms", "compile_s", "ms"),
                ("playouts/s", "playouts_per_sec", ""), ("moves/s", "moves_per_sec", ""),
                ("legal µs", "legal_actions_us", ""), ("apply µs", "apply_us", ""),
-               ("clone µs", "clone_us", ""), ("peak KiB", "playout_peak_kib", ""),
+               ("clone µs", "clone_us", ""), ("MCTS it/s", "mcts_iterations_per_sec", ""),
+               ("peak KiB", "playout_peak_kib", ""),
                ("maxrss MiB", "maxrss_mib", "")]
     for title, _, _ in columns:
         table.add_column(title, justify="left" if title == "rule set" else "right")
@@ -1276,7 +1281,8 @@ def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json
     if per_pass and results:
         console.print(passes_table(results))
     console.print("compile: best of 3 runs (the first, with parser setup, is in --json); legal: on a fresh "
-                  "clone, no cached list; apply: with the legal list cached; peak: tracemalloc over one "
+                  "clone, no cached list; apply: with the legal list cached; MCTS: iterations per second of "
+                  "searches from positions of random games (rollouts to the end); peak: tracemalloc over one "
                   "playout.", soft_wrap=True)
 
 

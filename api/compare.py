@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .agents import AgentSpec
 from .match import BatchSpec, GameResult, run_batches
 from .runtime.errors import RulewrightError
 from .runtime.rng import derive_seed
@@ -72,12 +73,12 @@ def need(what: str) -> None:
 @dataclass(frozen=True, slots=True)
 class Side:
     """One side of a comparison: a rule set with its options (all of them, resolved) and the
-    agents of its seats (seat, 0-based -> agent text; seats not listed play random)."""
+    agents of its seats (seat from 0 -> spec; seats not listed play random)."""
 
     name: str  # "A" or "B"
     ruleset: str
     options: Mapping[str, str]
-    agents: Mapping[int, str] = field(default_factory=dict)
+    agents: Mapping[int, AgentSpec] = field(default_factory=dict)
     changed: Mapping[str, str] = field(default_factory=dict)  # the options set on the command line
 
     @property
@@ -88,7 +89,7 @@ class Side:
 
     def to_json(self) -> dict[str, Any]:
         return {"label": self.label, "ruleset": self.ruleset, "options": dict(self.options),
-                "agents": {str(seat + 1): agent for seat, agent in sorted(self.agents.items())}}
+                "agents": {str(seat + 1): str(agent) for seat, agent in sorted(self.agents.items())}}
 
 
 # -- per-game values ---------------------------------------------------------------------------

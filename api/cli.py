@@ -901,9 +901,10 @@ def compare_sides(a: str, b: str, players: int | None, options: Sequence[str], o
     if players is None:
         if counts[0][0] != counts[1][0]:
             both = sorted(set(counts[0]) & set(counts[1]))
-            fits = f": {', '.join(map(str, both))} fit both" if both else ": no player count fits both"
+            fits = (f"; choose one with --players N ({', '.join(map(str, both))} fit both)" if both
+                    else ": no player count fits both")
             raise CliError(f"A is played by {', '.join(map(str, counts[0]))} players and B by "
-                           f"{', '.join(map(str, counts[1]))}; choose the count with --players N{fits}")
+                           f"{', '.join(map(str, counts[1]))}{fits}")
         players = counts[0][0]
     for name, game, chosen in zip("AB", games, resolved, strict=True):
         if players not in game.info.players:

@@ -280,6 +280,12 @@ def _shown(value: float, kind: str, signed: bool = False) -> str:
     return f"{value:+.4g}" if signed else f"{value:.4g}"
 
 
+def _interval(d: Mapping[str, float], kind: str) -> str:
+    if kind == "rate":
+        return f"[{d['low'] * 100:+.1f}, {d['high'] * 100:+.1f}]"
+    return f"[{d['low']:+.4g}, {d['high']:+.4g}]"
+
+
 def verdict_line(m: Mapping[str, Any], alpha: float) -> str:
     """`win rate P1: 51.0% -> 47.5%, B-A -3.5 points [-9.0, +2.0]; exact McNemar p = 0.23:
     not significant at 0.05`."""
@@ -287,8 +293,7 @@ def verdict_line(m: Mapping[str, Any], alpha: float) -> str:
     a = m["a"]["rate"] if kind == "rate" else m["a"]["mean"]
     b = m["b"]["rate"] if kind == "rate" else m["b"]["mean"]
     d = m["difference"]
-    scale = 100 if kind == "rate" else 1
-    interval = f"[{d['low'] * scale:+.4g}, {d['high'] * scale:+.4g}]"
+    interval = _interval(d, kind)
     p = m["test"]["p"]
     p_text = f"{p:.2g}" if p >= 0.001 else "< 0.001"
     p_part = f"p = {p_text}" if p >= 0.001 else f"p {p_text}"
@@ -421,9 +426,8 @@ def tables(c: Comparison) -> list[Any]:
         a = m["a"]["rate"] if kind == "rate" else m["a"]["mean"]
         b = m["b"]["rate"] if kind == "rate" else m["b"]["mean"]
         d = m["difference"]
-        scale = 100 if kind == "rate" else 1
         rows.add_row(m["name"], _shown(a, kind), _shown(b, kind), _shown(d["value"], kind, True).replace(" points", ""),
-                     f"[{d['low'] * scale:+.4g}, {d['high'] * scale:+.4g}]", m["test"]["name"],
+                     _interval(d, kind), m["test"]["name"],
                      f"{m['test']['p']:.2g}" if m["test"]["p"] >= 0.001 else "< 0.001",
                      "significant" if m["significant"] else "")
     return [title, head, rows]

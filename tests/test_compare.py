@@ -1,0 +1,233 @@
+"""`rulewright compare`: the statistics on paired results built by hand (answers worked out
+here, not read from scipy), the verdicts, the report's shape, its determinism, the charts,
+the errors; and `--dask`: a local Dask cluster plays the very games of a local run."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner, Result
+
+from rulewright import compare
+from rulewright.cli import cli
+from rulewright.compare import Side, analyse, mcnemar, mean_interval, permutation_p, wilson
+from rulewright.match import GameResult
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+def assert_user_error(result: Result, *fragments: str) -> None:
+    assert result.exit_code != 0
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rulewright: error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+# -- the statistics, on numbers worked out by hand ---------------------------------------------
+def test_wilson_interval_is_the_score_interval() -> None:
+    count, n, z = 3, 10, 1.959963984540054
+    p = count / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    low, high = wilson(count, n, 0.95)
+    assert low == pytest.approx(centre - half, abs=1e-9) and high == pytest.approx(centre + half, abs=1e-9)
+    assert wilson(0, 20, 0.95)[0] == 0.0
+
+
+def test_exact_mcnemar_counts_the_discordant_pairs() -> None:
+    a = np.array([1, 1, 1, 1, 1, 1, 0, 1, 0, 0], dtype=float)
+    b = np.array([0, 0, 0, 0, 0, 0, 1, 1, 0, 0], dtype=float)
+    p, b_only, a_only = mcnemar(a, b)
+    assert (b_only, a_only) == (1, 6)
+    assert p == pytest.approx(2 * (1 + 7) / 2**7)  # two-sided binomial: P(X <= 1 of 7) twice
+    assert mcnemar(a, a) == (1.0, 0, 0)
+
+
+def test_paired_permutation_test_is_exact_on_few_pairs() -> None:
+    a = np.zeros(4)
+    b = np.array([1.0, 2.0, 3.0, 4.0])
+    # 16 ways to swap within pairs; only all-kept and all-swapped reach |mean difference| 2.5
+    assert permutation_p(a, b, seed=0, salt=0) == pytest.approx(2 / 16)
+    mixed = np.array([1.0, -2.0, 3.0, -4.0])
+    # mean -0.5; the sign patterns with |sum| >= 2: every one but +-(1+2+3-4)=2... counted:
+    sums = [sum(s * v for s, v in zip(signs, (1, 2, 3, 4), strict=True))
+            for signs in np.array(np.meshgrid(*[[1, -1]] * 4)).T.reshape(-1, 4)]
+    expected = sum(1 for s in sums if abs(s) >= 2) / 16
+    assert permutation_p(a, mixed, seed=0, salt=0) == pytest.approx(expected)
+    assert permutation_p(b, b, seed=0, salt=0) == 1.0
+
+
+def test_bootstrap_interval_of_a_mean() -> None:
+    assert mean_interval(np.full(10, 3.0), 0.95, seed=0, salt=0) == (3.0, 3.0)
+    values = np.arange(100, dtype=float)
+    low, high = mean_interval(values, 0.95, seed=0, salt=0)
+    # the mean 49.5 with its standard error 2.9: about +-5.7 at 95%
+    assert 43 < low < 45 and 54 < high < 56
+    assert mean_interval(values, 0.95, seed=0, salt=0) == (low, high), "seeded: the same interval"
+
+
+def result(i: int, winners: list[int], scores: list[int], moves: int = 10, capped: bool = False) -> GameResult:
+    if capped:
+        return GameResult(i, i, [], [], moves, moves, capped=True)
+    return GameResult(i, i, scores, winners, moves, moves)
+
+
+def side(name: str) -> Side:
+    return Side(name, "test", {})
+
+
+def compared(a: list[GameResult], b: list[GameResult], alpha: float = 0.05) -> dict[str, dict[str, object]]:
+    c = analyse(side("A"), side("B"), a, b, players=2, seed=1, alpha=alpha,
+                first_movers=([0] * len(a), [0] * len(b)), max_moves=100, max_turns=None)
+    return {m["key"]: m for m in c.to_json()["measures"]}
+
+
+def test_measures_of_constructed_pairs() -> None:
+    # A: seat 1 wins all ten games 3-1; B: seat 2 wins the first nine 2-5, the last is shared 4-4
+    a = [result(i, [0], [3, 1], moves=10) for i in range(10)]
+    b = [result(i, [1], [2, 5], moves=12) for i in range(9)] + [result(9, [0, 1], [4, 4], moves=12)]
+    m = compared(a, b)
+    win1 = m["win_rate.P1"]
+    assert win1["a"]["rate"] == 1.0 and win1["b"]["rate"] == 0.1  # type: ignore[index]
+    assert win1["test"]["b_only"] == 0 and win1["test"]["a_only"] == 9  # type: ignore[index]
+    assert win1["test"]["p"] == pytest.approx(2 / 2**9, abs=1e-6)  # type: ignore[index]
+    assert win1["significant"] is True
+    d = win1["difference"]
+    assert d["value"] == pytest.approx(-0.9) and d["low"] <= -0.9 <= d["high"] < 0  # type: ignore[index]
+    assert win1["verdict"] == (f"win rate P1: 100.0% -> 10.0%, B-A -90.0 points [{d['low'] * 100:+.1f}, "  # type: ignore[index]
+                               f"{d['high'] * 100:+.1f}]; exact McNemar p = 0.0039: significant at 0.05")
+    assert m["draws"]["b"]["count"] == 1 and m["draws"]["significant"] is False  # type: ignore[index]
+    # first mover's win less its fair share: A +1/2 each game; B -1/2 nine times, 1 - 2/2 = 0 once
+    adv = m["first_player_advantage"]
+    assert adv["a"]["mean"] == 0.5 and adv["b"]["mean"] == pytest.approx(-0.45)  # type: ignore[index]
+    assert m["score.P2"]["difference"]["value"] == pytest.approx((9 * 4 + 3) / 10)  # type: ignore[index]
+    assert m["moves"]["difference"] == {"value": 2.0, "low": 2.0, "high": 2.0,  # every pair +2
+                                        "method": compare.METHODS["difference_interval"]}
+    # with 10 pairs, all of one sign: 2 of 1024 sign patterns reach it
+    assert m["moves"]["test"]["p"] == pytest.approx(2 / 1024, abs=1e-6)  # type: ignore[index]
+    assert m["unfinished"]["significant"] is False and m["unfinished"]["test"]["p"] == 1.0  # type: ignore[index]
+    # score P1, B - A: -1 nine times, +1 once (sum -8); |sum| >= 8 for 0, 1, 9 or 10 pairs swapped: 22 of 1024
+    assert m["score.P1"]["test"]["p"] == pytest.approx(22 / 1024, abs=1e-6)  # type: ignore[index]
+    assert m["score.P1"]["verdict"] == ("score P1: 3 -> 2.2, B-A -0.8 [-1, -0.2]; paired permutation p = 0.021: "
+                                        "significant at 0.05")
+    stricter = compared(a, b, alpha=0.001)
+    assert stricter["moves"]["significant"] is False
+    assert str(stricter["moves"]["verdict"]).endswith("not significant at 0.001")
+
+
+def test_capped_games_leave_their_pairs_out_of_wins_and_are_compared_apart() -> None:
+    a = [result(i, [0], [1, 0]) for i in range(8)]
+    b = [result(i, [0], [1, 0], capped=i < 3) for i in range(8)]
+    m = compared(a, b)
+    assert m["win_rate.P1"]["pairs"] == 5
+    assert m["unfinished"]["pairs"] == 8 and m["unfinished"]["b"]["count"] == 3  # type: ignore[index]
+    none = compared([result(0, [0], [1, 0], capped=True)], [result(0, [0], [1, 0])])
+    assert none["win_rate.P1"]["a"] is None and "no pair" in str(none["win_rate.P1"]["verdict"])
+
+
+# -- the command -------------------------------------------------------------------------------
+def test_compare_json_is_complete_and_deterministic() -> None:
+    args = ("compare", "china-cornett", "-n", "12", "--option-b", "board=hex5", "--seed", "3", "--json")
+    first = run(*args)
+    assert first.exit_code == 0, first.output
+    assert first.stderr == ""
+    data = json.loads(first.stdout)
+    assert {"a", "b", "players", "seed", "games", "pairs", "alpha", "confidence", "methods", "sides",
+            "measures"} <= data.keys()
+    assert data["a"]["label"] == "china-cornett" and data["b"]["label"] == "china-cornett board=hex5"
+    assert data["b"]["options"]["board"] == "hex5" and data["a"]["options"]["board"] == "hex6"
+    keys = [m["key"] for m in data["measures"]]
+    assert keys == ["win_rate.P1", "win_rate.P2", "draws", "first_player_advantage", "score.P1", "score.P2",
+                    "moves", "turns", "unfinished"]
+    for m in data["measures"]:
+        assert {"a", "b", "difference", "test", "significant", "verdict"} <= m.keys()
+        assert m["test"]["name"] in ("exact McNemar", "paired permutation") and 0 < m["test"]["p"] <= 1
+        assert m["difference"]["low"] <= m["difference"]["value"] <= m["difference"]["high"]
+    assert run(*args).stdout == first.stdout, "same seed, same report, byte for byte"
+    other = json.loads(run(*args[:-3], "--seed", "4", "--json").stdout)
+    assert other["measures"] != data["measures"]
+
+
+def test_compare_text_report_and_agents() -> None:
+    result = run("compare", "china-cornett", "-n", "6", "--agent-b", "2=random", "--option-a", "board=hex5")
+    assert result.exit_code == 0, result.output
+    assert "A │ china-cornett board=hex5" in result.stdout and "B │ china-cornett P2=random" in result.stdout
+    verdicts = [line for line in result.stdout.splitlines() if line.startswith(("win rate", "game length"))]
+    assert len(verdicts) == 4 and all(" at 0.05" in line for line in verdicts)
+    data = json.loads(run("compare", "china-cornett", "-n", "4", "--agent", "1=random", "--json").stdout)
+    assert data["a"]["agents"] == data["b"]["agents"] == {"1": "random"}
+
+
+def test_compare_plot_writes_charts_and_a_self_contained_report(tmp_path: Path) -> None:
+    out = tmp_path / "plots"
+    result = run("compare", "china-cornett", "-n", "8", "--option-b", "board=hex5", "--plot", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    for name in ("win-rates", "scores", "length"):
+        svg = (out / f"{name}.svg").read_text(encoding="utf-8")
+        assert svg.lstrip().startswith("<?xml") and "<svg" in svg and len(svg) > 5000
+        png = (out / f"{name}.png").read_bytes()
+        assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert page.count("<svg") == 3 and "win rate P1" in page and "exact McNemar" in page
+    # nothing fetched: no script, stylesheet link, image source or outside reference (xmlns URIs name, not fetch)
+    assert "<script" not in page and "<link" not in page and " src=" not in page
+    references = re.findall(r'href="([^"]*)"', page) + re.findall(r"url\(([^)]*)\)", page)
+    assert references and all(r.startswith("#") for r in references), references
+    again = tmp_path / "again"
+    run("compare", "china-cornett", "-n", "8", "--option-b", "board=hex5", "--plot", str(again), "--json")
+    assert (again / "win-rates.svg").read_bytes() == (out / "win-rates.svg").read_bytes()
+
+
+def test_compare_errors_are_one_line() -> None:
+    assert_user_error(run("compare", "china-cornet", "china-cornett"), "unknown rule set `china-cornet`")
+    assert_user_error(run("compare", "china-schacht", "mandarin"), "A is played by 3, 4, 5 players and B by 2, 3, 4, 5")
+    assert_user_error(run("compare", "china-cornett", "china-schacht"), "no player count fits both")
+    assert_user_error(run("compare", "china-schacht", "mandarin", "--players", "2"),
+                      "A (china-schacht) is played by 3, 4, 5 players, not 2")
+    assert_user_error(run("compare", "china-schacht", "mandarin"), "choose one with --players N (3, 4, 5 fit both)")
+    assert_user_error(run("compare", "china-cornett", "-n", "0"), "0 is not in the range x>=1")
+    assert_user_error(run("compare", "china-cornett", "--option-b", "board=hex9"), "B (china-cornett)", "hex9")
+    assert_user_error(run("compare", "china-cornett", "--agent-b", "3=random"), "seats are 1 to 2")
+    assert_user_error(run("compare", "china-cornett", "--alpha", "1.5"), "--alpha")
+
+
+def test_compare_across_player_counts_with_players() -> None:
+    result = run("compare", "china-schacht", "china-schacht/fortifications", "-n", "3", "--players", "4", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["players"] == 4 and [m["key"] for m in data["measures"]][:4] == [f"win_rate.P{p}" for p in (1, 2, 3, 4)]
+
+
+# -- Dask --------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def dask_scheduler() -> object:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+def test_dask_plays_the_games_of_a_local_run(dask_scheduler: str) -> None:
+    args = ("simulate", "china-cornett", "-n", "25", "--seed", "5", "--json")
+    local = json.loads(run(*args).stdout)
+    remote = run(*args, "--dask", dask_scheduler)
+    assert remote.exit_code == 0, remote.output
+    on_dask = json.loads(remote.stdout)
+    del local["games_per_sec"], on_dask["games_per_sec"]
+    assert on_dask == local
+    args = ("compare", "china-cornett", "-n", "12", "--option-b", "board=hex5", "--json")
+    assert run(*args, "--dask", dask_scheduler).stdout == run(*args).stdout
+
+
+def test_dask_unreachable_is_one_line() -> None:
+    result = run("simulate", "china-cornett", "-n", "2", "--dask", "nonsense://nowhere")
+    assert_user_error(result, "cannot use the Dask scheduler at nonsense://nowhere")

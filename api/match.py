@@ -310,7 +310,7 @@ def _runner(dask: str | None, workers: int, tasks_at_most: int,
     context = multiprocessing.get_context("spawn")  # no fork of a process that may run threads
     pool = None
     try:
-        with _starting_workers():
+        with _starting_workers(), _main_left_out():
             pool = context.Pool(max(1, min(workers, tasks_at_most)), initializer=_worker_start,
                                 initargs=(tuple(dict.fromkeys(rulesets)),))
         started = pool
@@ -356,6 +356,29 @@ def _dask_client(address: str) -> Iterator[Any]:
         yield client
     finally:
         client.close()
+
+
+@contextlib.contextmanager
+def _main_left_out() -> Iterator[None]:
+    """While worker processes are started: a spawned process runs the parent's main module again
+    first (as `__mp_main__`, multiprocessing's "safe importing of main module"): for the
+    `rulewright` command that is the whole command line (click, rich, every command), more than
+    half of a worker's start-up. Workers need none of it (a task is `_play_chunk` and data):
+    the main module's file and spec are hidden from multiprocessing meanwhile."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved: dict[str, Any] = {key: main.__dict__[key] for key in ("__file__", "__spec__") if key in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
 
 
 @contextlib.contextmanager

@@ -231,3 +231,47 @@ def test_dask_plays_the_games_of_a_local_run(dask_scheduler: str) -> None:
 def test_dask_unreachable_is_one_line() -> None:
     result = run("simulate", "china-cornett", "-n", "2", "--dask", "nonsense://nowhere")
     assert_user_error(result, "cannot use the Dask scheduler at nonsense://nowhere")
+
+
+# -- batches: several at once, chunks, worker start-up -----------------------------------------
+def test_run_batches_gives_each_batch_as_alone() -> None:
+    from rulewright.match import BatchSpec, run_batch, run_batches
+
+    a = BatchSpec("china-cornett", 2, 7, {"board": "hex6", "sector_collector": "with_own",
+                                          "reduction_reading": "at_most_one"})
+    b = BatchSpec("china-cornett", 2, 7, dict(a.options, board="hex5"))
+    alone = [[(r.index, r.scores, r.moves) for r in run_batch(s, 9)] for s in (a, b)]
+    for specs in ((a, b), (a, a)):  # the same spec twice is two batches still
+        for workers in (1, 2):
+            got: list[list[tuple[int, list[int], int]]] = [[], []]
+            for k, r in run_batches(list(specs), 9, workers):
+                got[k].append((r.index, r.scores, r.moves))
+            assert got == [alone[0], alone[1] if specs[1] is b else alone[0]], (specs, workers)
+
+
+def test_chunk_ranges_shrink_and_cover_every_game() -> None:
+    from rulewright.match import chunk_ranges
+
+    for games, workers, per_game in ((400, 2, 0.002), (1000, 4, 0.0), (5, 2, 1.0), (2, 8, 0.001)):
+        ranges = chunk_ranges(1, games, workers, per_game)
+        assert ranges[0][0] == 1 and ranges[-1][1] == games
+        assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:], strict=False))
+        sizes = [b - a for a, b in ranges]
+        assert sizes == sorted(sizes, reverse=True), sizes
+        assert max(sizes) <= -(-(games - 1) // workers)
+    sizes = [b - a for a, b in chunk_ranges(1, 400, 2, 0.002)]
+    assert sizes[0] == 399 // 8 and min(sizes[:-1]) == 25  # at least 0.05 s of play each, but the last
+
+
+def test_workers_do_not_run_the_main_module_again() -> None:
+    import sys
+    from multiprocessing import spawn
+
+    from rulewright.match import _main_left_out
+
+    main = sys.modules["__main__"]
+    before = (main.__dict__.get("__file__"), main.__dict__.get("__spec__"))
+    with _main_left_out():
+        data = spawn.get_preparation_data("worker")
+    assert "init_main_from_path" not in data and "init_main_from_name" not in data
+    assert (main.__dict__.get("__file__"), main.__dict__.get("__spec__")) == before

@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 
 from rulewright import compare
 from rulewright.cli import cli
-from rulewright.compare import Side, analyse, mcnemar, mean_interval, permutation_p, wilson
+from rulewright.compare import Side, analyse, mcnemar, mean_interval, newcombe, permutation_p, wilson
 from rulewright.match import GameResult
 
 
@@ -66,6 +66,34 @@ def test_paired_permutation_test_is_exact_on_few_pairs() -> None:
     assert permutation_p(b, b, seed=0, salt=0) == 1.0
 
 
+def wilson_by_hand(count: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    p = count / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+def test_newcombe_interval_of_paired_rates() -> None:
+    # a rare event seen only in B: 4 pairs of 1000; A never. No pair has it on both sides, so
+    # the correlation term is 0 and the interval is Wilson's distances squared and added
+    a, b = np.zeros(1000), np.zeros(1000)
+    b[:4] = 1
+    la, ua = wilson_by_hand(0, 1000)
+    lb, ub = wilson_by_hand(4, 1000)
+    low, high = newcombe(a, b, 0.95)
+    assert low == pytest.approx(0.004 - math.hypot(0.004 - lb, ua - 0.0), abs=1e-12)
+    assert high == pytest.approx(0.004 + math.hypot(ub - 0.004, 0.0 - la), abs=1e-12)
+    assert low < 0 < high, "4 to 0 discordant pairs: exact McNemar p = 0.125, the interval holds 0"
+    assert mcnemar(a, b)[0] == pytest.approx(0.125)
+    # swapping the sides turns the interval around
+    assert newcombe(b, a, 0.95) == pytest.approx((-high, -low))
+    # pairs that agree: the correlation narrows the interval against the unpaired one
+    same = np.array([1.0] * 30 + [0.0] * 70)
+    low, high = newcombe(same, same, 0.95)
+    l1, u1 = wilson_by_hand(30, 100)
+    assert low < 0 < high and high - low < 2 * math.hypot(0.3 - l1, u1 - 0.3)
+
+
 def test_bootstrap_interval_of_a_mean() -> None:
     assert mean_interval(np.full(10, 3.0), 0.95, seed=0, salt=0) == (3.0, 3.0)
     values = np.arange(100, dtype=float)
@@ -111,7 +139,7 @@ def test_measures_of_constructed_pairs() -> None:
     assert adv["a"]["mean"] == 0.5 and adv["b"]["mean"] == pytest.approx(-0.45)  # type: ignore[index]
     assert m["score.P2"]["difference"]["value"] == pytest.approx((9 * 4 + 3) / 10)  # type: ignore[index]
     assert m["moves"]["difference"] == {"value": 2.0, "low": 2.0, "high": 2.0,  # every pair +2
-                                        "method": compare.METHODS["difference_interval"]}
+                                        "method": compare.METHODS["mean_difference_interval"]}
     # with 10 pairs, all of one sign: 2 of 1024 sign patterns reach it
     assert m["moves"]["test"]["p"] == pytest.approx(2 / 1024, abs=1e-6)  # type: ignore[index]
     assert m["unfinished"]["significant"] is False and m["unfinished"]["test"]["p"] == 1.0  # type: ignore[index]

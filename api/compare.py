@@ -306,13 +306,22 @@ def _shown(value: float, kind: str, signed: bool = False) -> str:
     if kind == "rate":
         text = f"{value * 100:+.1f}" if signed else f"{value * 100:.1f}%"
         return text + (" points" if signed else "")
-    return f"{value:+.4g}" if signed else f"{value:.4g}"
+    return number(value, signed)
+
+
+def number(value: float, signed: bool = False) -> str:
+    """Four significant digits, three decimals at most: 3848, 26.13, 0.019, -0.029."""
+    if not math.isfinite(value) or value == 0:
+        return f"{value:+g}" if signed else f"{value:g}"
+    decimals = max(0, min(3, 3 - math.floor(math.log10(abs(value)))))
+    text = f"{value:+.{decimals}f}" if signed else f"{value:.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _interval(d: Mapping[str, float], kind: str) -> str:
     if kind == "rate":
         return f"[{d['low'] * 100:+.1f}, {d['high'] * 100:+.1f}]"
-    return f"[{d['low']:+.4g}, {d['high']:+.4g}]"
+    return f"[{number(d['low'], True)}, {number(d['high'], True)}]"
 
 
 def verdict_line(m: Mapping[str, Any], alpha: float) -> str:

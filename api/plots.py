@@ -12,7 +12,7 @@ import html
 from pathlib import Path
 from typing import Any
 
-from .compare import Comparison
+from .compare import Comparison, number
 
 COLOURS = ("#4C72B0", "#DD8452")  # A, B
 CHARTS = ("win-rates", "scores", "length")
@@ -137,9 +137,10 @@ def report_html(c: Comparison, svgs: dict[str, str]) -> str:
         d = m["difference"]
         cls = " class=sig" if m["significant"] else ""
         rows.append(
-            f"<tr{cls}><td>{e(m['name'])}</td><td>{m['a'][key] * scale:.4g}{unit}</td>"
-            f"<td>{m['b'][key] * scale:.4g}{unit}</td><td>{d['value'] * scale:+.4g}</td>"
-            f"<td>[{d['low'] * scale:+.4g}, {d['high'] * scale:+.4g}]</td><td>{e(m['test']['name'])}</td>"
+            f"<tr{cls}><td>{e(m['name'])}</td><td>{number(m['a'][key] * scale)}{unit}</td>"
+            f"<td>{number(m['b'][key] * scale)}{unit}</td><td>{number(d['value'] * scale, True)}</td>"
+            f"<td>[{number(d['low'] * scale, True)}, {number(d['high'] * scale, True)}]</td>"
+            f"<td>{e(m['test']['name'])}</td>"
             f"<td>{m['test']['p']:.3g}</td></tr>")
     verdicts = "\n".join(f"<li>{e(m['verdict'])}</li>" for m in c.measures)
     charts = "\n".join(f"<figure>{_inline(svgs[name])}</figure>" for name in CHARTS if name in svgs)

@@ -251,8 +251,8 @@ def run_batches(
     cluster's threads). A game's result depends on its batch and index only, never on who
     played it: the three give the same results.
     """
-    gs = [(loaded[k] if loaded is not None and loaded[k] is not None else None) or _game(s.ruleset)
-          for k, s in enumerate(specs)]
+    given = list(loaded) if loaded is not None else [None] * len(specs)
+    gs = [g if g is not None else _game(s.ruleset) for g, s in zip(given, specs, strict=True)]
     if dask is None and (workers <= 1 or games <= 1):
         for k, (spec, g) in enumerate(zip(specs, gs, strict=True)):
             for i in range(games):

@@ -303,3 +303,19 @@ def test_workers_do_not_run_the_main_module_again() -> None:
         data = spawn.get_preparation_data("worker")
     assert "init_main_from_path" not in data and "init_main_from_name" not in data
     assert (main.__dict__.get("__file__"), main.__dict__.get("__spec__")) == before
+
+
+def test_the_rest_runs_without_the_experiments_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    probe = ("import sys, rulewright.cli, rulewright.match, rulewright.compare, rulewright.plots; "
+             "print(sorted(m for m in ('numpy', 'scipy', 'matplotlib', 'distributed') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "[]", "imported only when compare computes or draws, or --dask is given"
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)  # as if scipy were not installed
+    assert_user_error(run("compare", "china-cornett", "-n", "2"),
+                      "the statistics of `compare` need scipy: pip install 'rulewright[experiments]'")
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    assert_user_error(run("simulate", "china-cornett", "-n", "2", "--dask", "tcp://127.0.0.1:8786"),
+                      "--dask needs dask.distributed")

@@ -957,20 +957,20 @@ def compare_command(a: str, b: str | None, games: int, players: int | None, seed
     verdict at --alpha (docs/experiments.md). Exits 1 if any game raised an exception."""
     from . import compare as cmp
 
-    cmp.need("statistics")
-    if plot_dir is not None:
-        cmp.need("charts")
-    b = a if b is None else b
-    loaded, count, resolved, changed = compare_sides(a, b, players, options, options_a, options_b)
-    line_ups = [agent_line_up(game, agents, count) | agent_line_up(game, own, count)
-                for game, own in zip(loaded, (agents_a, agents_b), strict=True)]
-    sides = tuple(cmp.Side(name, ruleset, resolved[k], line_ups[k], changed[k])
-                  for k, (name, ruleset) in enumerate((("A", a), ("B", b))))
-    specs = tuple(BatchSpec(s.ruleset, count, seed, s.options, max_moves, max_turns=max_turns,
-                            agents=tuple(sorted(s.agents.items()))) for s in sides)
     played = 0
     try:
         with stop_on_signals():
+            cmp.need("statistics")
+            if plot_dir is not None:
+                cmp.need("charts")
+            b = a if b is None else b
+            loaded, count, resolved, changed = compare_sides(a, b, players, options, options_a, options_b)
+            line_ups = [agent_line_up(game, agents, count) | agent_line_up(game, own, count)
+                        for game, own in zip(loaded, (agents_a, agents_b), strict=True)]
+            sides = tuple(cmp.Side(name, ruleset, resolved[k], line_ups[k], changed[k])
+                          for k, (name, ruleset) in enumerate((("A", a), ("B", b))))
+            specs = tuple(BatchSpec(s.ruleset, count, seed, s.options, max_moves, max_turns=max_turns,
+                                    agents=tuple(sorted(s.agents.items()))) for s in sides)
             show = not as_json and sys.stderr.isatty()
             with progress_bar(2 * games, f"compare {sides[0].label} / {sides[1].label}", show) as advance:
                 def step() -> None:

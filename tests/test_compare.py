@@ -319,3 +319,38 @@ def test_the_rest_runs_without_the_experiments_extra(monkeypatch: pytest.MonkeyP
     monkeypatch.setitem(sys.modules, "distributed", None)
     assert_user_error(run("simulate", "china-cornett", "-n", "2", "--dask", "tcp://127.0.0.1:8786"),
                       "--dask needs dask.distributed")
+
+
+def test_ctrl_c_stops_compare_and_its_workers() -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from test_hostile_cli import group_members
+
+    command = [str(Path(sys.executable).parent / "rulewright"), "compare", "china-cornett", "-n", "100000",
+               "--workers", "2"]
+    process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if sum("spawn_main" in c for _, c in group_members(process.pid)) == 2:
+                break
+            time.sleep(0.05)
+        time.sleep(0.5)  # playing now
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130, err
+    assert re.fullmatch(r"rulewright: interrupted by SIGINT after \d+ of 200000 games; 2 workers ended\n", err), err
+    assert out == ""
+    deadline = time.monotonic() + 2
+    while group_members(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not group_members(process.pid), "no worker left behind"

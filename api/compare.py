@@ -12,7 +12,8 @@ a test suited to the measure (named in the output) and a verdict at the chosen l
   binomial test on the discordant pairs: A's game won and B's not, or the other way);
 - means (each seat's score, game length in moves and turns, first-player advantage): mean,
   standard deviation and quartiles of each side, the interval of each side's mean; the paired
-  permutation test of the mean difference (the two games of a pair swapped at random);
+  permutation test of the mean difference (the two games of a pair swapped at random), or
+  beyond PERMUTATION_AT_MOST pairs, where it would cost minutes, the paired t-test;
 - the interval of a difference of rates: Newcombe's hybrid score interval for paired
   proportions; of a mean or a difference of means: the bootstrap (BCa) over the pairs.
 
@@ -49,7 +50,9 @@ if TYPE_CHECKING:
     Array = npt.NDArray[np.float64]
 
 RESAMPLES = 9999  # bootstrap resamples and permutations of each test
-BATCH = 500  # resamples computed at once: bounds the memory of a long comparison
+BATCH_VALUES = 2_000_000  # values resampled at once: bounds the memory of a long comparison
+BCA_AT_MOST = 5000  # pairs up to which a bootstrap interval is BCa, percentile beyond
+PERMUTATION_AT_MOST = 2000  # pairs up to which means are compared by permutations, by a t-test beyond
 DIGITS = 6  # decimals kept in the report
 
 
@@ -140,12 +143,14 @@ class Games:
 # -- statistics --------------------------------------------------------------------------------
 METHODS = {
     "rate_interval": "Wilson score interval",
-    "mean_interval": f"bootstrap, BCa, {RESAMPLES} resamples",
+    "mean_interval": f"bootstrap, BCa ({BCA_AT_MOST} pairs at most; percentile beyond), {RESAMPLES} resamples",
     "rate_difference_interval": "Newcombe's hybrid score interval for paired proportions (1998, method 10)",
-    "mean_difference_interval": f"paired bootstrap of the mean difference, BCa, {RESAMPLES} resamples",
+    "mean_difference_interval": f"paired bootstrap of the mean difference, BCa ({BCA_AT_MOST} pairs at most; "
+                                f"percentile beyond), {RESAMPLES} resamples",
     "rate_test": "exact McNemar test (two-sided binomial test on the discordant pairs)",
     "mean_test": f"paired permutation test of the mean difference (two-sided, {RESAMPLES} random swaps within "
-                 "pairs, exact when there are fewer arrangements)",
+                 f"pairs, exact when there are fewer arrangements), up to {PERMUTATION_AT_MOST} pairs",
+    "mean_test_many": f"paired t-test of the mean difference (two-sided), beyond {PERMUTATION_AT_MOST} pairs",
 }
 
 
@@ -203,7 +208,9 @@ def _rng(seed: int, salt: int) -> Any:
 
 
 def mean_interval(values: Array, confidence: float, seed: int, salt: int) -> tuple[float, float]:
-    """The bootstrap (BCa) interval of the mean of `values`; a point when they are all equal."""
+    """The bootstrap interval of the mean of `values` (BCa up to BCA_AT_MOST values, whose
+    jackknife grows with the square of their number; percentile beyond, where they agree); a
+    point when they are all equal."""
     import numpy as np
     from scipy.stats import bootstrap
 
@@ -211,35 +218,60 @@ def mean_interval(values: Array, confidence: float, seed: int, salt: int) -> tup
         return math.nan, math.nan
     if np.all(values == values[0]):
         return float(values[0]), float(values[0])
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # a degenerate resampling is not an interval
-        try:
-            result = bootstrap((values,), np.mean, confidence_level=confidence, n_resamples=RESAMPLES, batch=BATCH,
-                               method="BCa", rng=_rng(seed, salt), vectorized=True)
-            low, high = result.confidence_interval
-        except Warning:
-            low, high = math.nan, math.nan
-    if math.isnan(low) or math.isnan(high):  # BCa undefined on this sample: percentiles instead
-        result = bootstrap((values,), np.mean, confidence_level=confidence, n_resamples=RESAMPLES, batch=BATCH,
+    low = high = math.nan
+    batch = _batch(len(values))
+    if len(values) <= BCA_AT_MOST:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a degenerate resampling is not an interval
+            try:
+                result = bootstrap((values,), np.mean, confidence_level=confidence, n_resamples=RESAMPLES,
+                                   batch=batch, method="BCa", rng=_rng(seed, salt), vectorized=True)
+                low, high = result.confidence_interval
+            except Warning:
+                pass
+    if math.isnan(low) or math.isnan(high):  # large, or BCa undefined on this sample: percentiles
+        result = bootstrap((values,), np.mean, confidence_level=confidence, n_resamples=RESAMPLES, batch=batch,
                            method="percentile", rng=_rng(seed, salt), vectorized=True)
         low, high = result.confidence_interval
     return float(low), float(high)
 
 
 def permutation_p(a: Array, b: Array, seed: int, salt: int) -> float:
-    """The two-sided paired permutation test of mean(b - a) = 0; 1 when every pair is equal."""
+    """The two-sided paired permutation test of mean(b - a) = 0: the two games of a pair
+    swapped, which flips the sign of their difference (scipy's one-sample `samples`
+    permutation); exact when 2**pairs <= RESAMPLES. 1 when every pair is equal."""
     import numpy as np
     from scipy.stats import permutation_test
 
-    if np.all(a == b):
+    d = b - a
+    if np.all(d == 0):
         return 1.0
 
-    def statistic(x: Array, y: Array, axis: int) -> Array:
-        return np.mean(y - x, axis=axis)  # type: ignore[no-any-return]
+    def statistic(x: Array, axis: int) -> Array:
+        return np.mean(x, axis=axis)  # type: ignore[no-any-return]
 
-    result = permutation_test((a, b), statistic, permutation_type="samples", vectorized=True,
-                              n_resamples=RESAMPLES, batch=BATCH, alternative="two-sided", rng=_rng(seed, salt))
+    result = permutation_test((d,), statistic, permutation_type="samples", vectorized=True,
+                              n_resamples=RESAMPLES, batch=_batch(len(d)), alternative="two-sided",
+                              rng=_rng(seed, salt))
     return min(1.0, float(result.pvalue))
+
+
+def paired_t_p(a: Array, b: Array) -> float:
+    """The two-sided paired t-test of mean(b - a) = 0 (scipy's ttest_rel): for many pairs, where
+    the mean difference is normal and a permutation test costs minutes. 1 when every pair is
+    equal, 0 when every pair differs by the same amount."""
+    import numpy as np
+    from scipy.stats import ttest_rel
+
+    d = b - a
+    if np.all(d == d[0]):
+        return 1.0 if d[0] == 0 else 0.0
+    return float(ttest_rel(b, a).pvalue)
+
+
+def _batch(n: int) -> int:
+    """Resamples computed at once: about BATCH_VALUES values in memory."""
+    return max(1, min(RESAMPLES, BATCH_VALUES // max(1, n)))
 
 
 def describe(values: Array) -> dict[str, float | None]:
@@ -293,9 +325,12 @@ def analyse_measure(m: Measure, alpha: float, seed: int, salt: int) -> dict[str,
         p, b_only, a_only = mcnemar(a, b)
         test = {"name": "exact McNemar", "method": METHODS["rate_test"], "p": _r(p),
                 "b_only": b_only, "a_only": a_only}
-    else:
+    elif n <= PERMUTATION_AT_MOST:
         p = permutation_p(a, b, seed, salt * 16 + 4)
         test = {"name": "paired permutation", "method": METHODS["mean_test"], "p": _r(p)}
+    else:
+        p = paired_t_p(a, b)
+        test = {"name": "paired t-test", "method": METHODS["mean_test_many"], "p": _r(p)}
     significant = p <= alpha
     out |= {"a": sides["a"], "b": sides["b"], "difference": difference, "test": test, "significant": significant}
     out["verdict"] = verdict_line(out, alpha)

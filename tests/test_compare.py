@@ -354,3 +354,22 @@ def test_ctrl_c_stops_compare_and_its_workers() -> None:
     while group_members(process.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not group_members(process.pid), "no worker left behind"
+
+
+def test_many_pairs_are_compared_by_a_paired_t_test() -> None:
+    from scipy.stats import t as student
+
+    from rulewright.compare import PERMUTATION_AT_MOST, paired_t_p
+
+    n = PERMUTATION_AT_MOST + 1
+    a = np.zeros(n)
+    b = np.tile([1.0, 0.0, -1.0, 2.0], n // 4 + 1)[:n]
+    d = b - a
+    t_value = d.mean() / (d.std(ddof=1) / math.sqrt(n))
+    assert paired_t_p(a, b) == pytest.approx(2 * student.sf(abs(t_value), n - 1), rel=1e-9)
+    assert paired_t_p(a, a) == 1.0 and paired_t_p(a, a + 1) == 0.0
+    games = [result(i, [0], [1, 0], moves=10) for i in range(n)]
+    longer = [result(i, [0], [1, 0], moves=10 + i % 3) for i in range(n)]
+    m = compared(games, longer)
+    assert m["moves"]["test"]["name"] == "paired t-test" and m["moves"]["significant"] is True  # type: ignore[index]
+    assert m["win_rate.P1"]["test"]["name"] == "exact McNemar"  # type: ignore[index]

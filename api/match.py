@@ -30,7 +30,7 @@ import os
 import signal
 import stat
 import time
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -179,30 +179,41 @@ def _play_chunk(task: tuple[BatchSpec, int, int]) -> list[GameResult]:
     return play_range(spec, start, stop)
 
 
-def _worker_start() -> None:
+def _worker_start(rulesets: Sequence[str] = ()) -> None:
     """In each worker: a Ctrl-C is the parent's to handle (it ends the workers); SIGTERM, the
-    parent's way to end a worker, keeps its default action."""
+    parent's way to end a worker, keeps its default action. The games of `rulesets` are loaded
+    while the parent plays its timing game (a rule set that fails to load fails in the task)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for ruleset in rulesets:
+        with contextlib.suppress(Exception):
+            _game(ruleset)
 
 
 POLL_SECONDS = 0.05  # how often the parent looks up from waiting for workers (for a signal)
 
 
-TASK_SECONDS = 0.1  # the least work worth sending to another process
+TASK_SECONDS = 0.05  # the least work worth sending to another process
+DASK_CONNECT_SECONDS = 3  # how long to try reaching a Dask scheduler before giving up
 
 
 def chunk_ranges(first: int, games: int, workers: int, seconds_per_game: float) -> list[tuple[int, int]]:
-    """Contiguous ranges covering games `first` to `games - 1`: each worth about
-    TASK_SECONDS of play at least, small enough that every worker gets several."""
+    """Contiguous ranges covering games `first` to `games - 1`, in order, shrinking as they go
+    (guided scheduling): each about a quarter of what is left per worker, so that the workers
+    finish together, and worth TASK_SECONDS of play at least (one game at least). Which range
+    a game falls in changes nothing in its result."""
     left = games - first
     if left <= 0:
         return []
-    size = max(1, left // (workers * 4))
-    if seconds_per_game > 0:
-        size = max(size, math.ceil(TASK_SECONDS / seconds_per_game))
-    size = min(size, math.ceil(left / workers))
-    return [(start, min(start + size, games)) for start in range(first, games, size)]
+    least = max(1, math.ceil(TASK_SECONDS / seconds_per_game)) if seconds_per_game > 0 else 1
+    ranges: list[tuple[int, int]] = []
+    start = first
+    while start < games:
+        size = max(least, (games - start) // (workers * 4))
+        size = min(size, math.ceil(left / workers))
+        ranges.append((start, min(start + size, games)))
+        start += size
+    return ranges
 
 
 def run_batch(
@@ -210,39 +221,164 @@ def run_batch(
     games: int,
     workers: int = 1,
     game: Game | None = None,
+    *,
+    dask: str | None = None,
 ) -> Generator[GameResult, None, None]:
-    """Every game of a batch, in index order, played here or by `workers` processes.
+    """Every game of a batch, in index order, played here, by `workers` processes or on the
+    Dask cluster whose scheduler is at `dask` (see `run_batches`)."""
+    batches = run_batches([spec], games, workers, [game], dask=dask)
+    try:
+        for _, result in batches:
+            yield result
+    finally:
+        batches.close()
 
-    With several workers, game 0 is played here first to time a game and size the tasks.
+
+def run_batches(
+    specs: Sequence[BatchSpec],
+    games: int,
+    workers: int = 1,
+    loaded: Sequence[Game | None] | None = None,
+    *,
+    dask: str | None = None,
+) -> Generator[tuple[int, GameResult], None, None]:
+    """Games 0 to `games - 1` of each batch of `specs`, batch after batch, each in index order,
+    as (the batch's place in `specs`, result); `loaded`: their games, if already loaded.
+
+    Played here (one worker), by `workers` processes (started first, then game 0 of each
+    batch is played here to time a game and size the tasks, `chunk_ranges`), or on the Dask
+    cluster at `dask` (a scheduler address, tcp://host:8786: the same tasks, sized for the
+    cluster's threads). A game's result depends on its batch and index only, never on who
+    played it: the three give the same results.
     """
-    g = game or _game(spec.ruleset)
-    if workers <= 1 or games <= 1:
-        for i in range(games):
-            yield from play_range(spec, i, i + 1, g)
+    given = list(loaded) if loaded is not None else [None] * len(specs)
+    gs = [g if g is not None else _game(s.ruleset) for g, s in zip(given, specs, strict=True)]
+    if dask is None and (workers <= 1 or games <= 1):
+        for k, (spec, g) in enumerate(zip(specs, gs, strict=True)):
+            for i in range(games):
+                yield from ((k, r) for r in play_range(spec, i, i + 1, g))
         return
-    started = time.perf_counter()
-    yield from play_range(spec, 0, 1, g)
-    per_game = time.perf_counter() - started
-    tasks = [(spec, a, b) for a, b in chunk_ranges(1, games, workers, per_game)]
+    with _runner(dask, workers, games - 1, [s.ruleset for s in specs]) as (submit, slots):
+        firsts: list[GameResult] = []
+        pending: list[tuple[int, Waiter]] = []
+        for k, (spec, g) in enumerate(zip(specs, gs, strict=True)):
+            started = time.perf_counter()
+            firsts.extend(play_range(spec, 0, 1, g))
+            per_game = time.perf_counter() - started
+            pending.extend((k, submit((spec, a, b))) for a, b in chunk_ranges(1, games, slots, per_game))
+            if k == 0:
+                yield 0, firsts[0]
+        shown = 0
+        for k, wait in pending:
+            while shown < k:  # the first game of the next batch, played here
+                shown += 1
+                yield shown, firsts[shown]
+            yield from ((k, r) for r in _waited(wait))
+        while shown < len(specs) - 1:
+            shown += 1
+            yield shown, firsts[shown]
+
+
+Waiter = Callable[[float], list[GameResult]]  # the results of a task, waiting at most so many seconds
+
+
+def _waited(wait: Waiter) -> list[GameResult]:
+    """A task's results. A signal may reach any thread; a main thread blocked on a lock would
+    not see it until the result (minutes away): wait in short steps instead."""
+    while True:
+        try:
+            return wait(POLL_SECONDS)
+        except (multiprocessing.TimeoutError, TimeoutError):
+            continue
+
+
+@contextlib.contextmanager
+def _runner(dask: str | None, workers: int, tasks_at_most: int,
+            rulesets: Sequence[str]) -> Iterator[tuple[Callable[[tuple[BatchSpec, int, int]], Waiter], int]]:
+    """(submit a task, how many run at once): a process pool of `workers` or a Dask cluster.
+    On leaving, normally or by an exception (Interrupted) or a generator's close, every worker
+    process is ended, or the cluster's tasks cancelled."""
+    if dask is not None:
+        with _dask_client(dask) as client:
+            executor = client.get_executor(pure=False)  # a task is played again, never looked up
+            slots = max(1, sum(client.nthreads().values()))
+            try:
+                yield (lambda task: executor.submit(_play_chunk, task).result), slots
+            finally:
+                executor.shutdown(wait=False)  # cancels what is left
+        return
     context = multiprocessing.get_context("spawn")  # no fork of a process that may run threads
     pool = None
     try:
-        with _starting_workers():
-            pool = context.Pool(min(workers, len(tasks)), initializer=_worker_start)
-        results = pool.imap(_play_chunk, tasks)
-        while True:
-            # A signal may reach any thread; a main thread blocked on a lock would not see it
-            # until the next result (minutes away): wait in short steps instead.
-            try:
-                chunk = results.next(timeout=POLL_SECONDS)
-            except multiprocessing.TimeoutError:
-                continue
-            except StopIteration:
-                break
-            yield from chunk
-    finally:  # normally, or by an exception (Interrupted) or the generator's close: end every worker
+        with _starting_workers(), _main_left_out():
+            pool = context.Pool(max(1, min(workers, tasks_at_most)), initializer=_worker_start,
+                                initargs=(tuple(dict.fromkeys(rulesets)),))
+        started = pool
+        yield (lambda task: started.apply_async(_play_chunk, (task,)).get), workers
+    finally:
         if pool is not None:
             pool.terminate()
+
+
+class DaskUnavailable(RulewrightError):
+    """--dask without dask.distributed installed, or a scheduler that cannot be reached."""
+
+
+@contextlib.contextmanager
+def _dask_client(address: str) -> Iterator[Any]:
+    """A client of the scheduler at `address`, closed on leaving. The scheduler is reached
+    first with a bare connection (a Client that fails to connect would linger, then print a
+    traceback as it is collected): anything that goes wrong there is one DaskUnavailable."""
+    try:
+        import asyncio
+
+        import distributed
+        from distributed.comm import core
+    except ImportError:
+        raise DaskUnavailable("--dask needs dask.distributed: pip install 'rulewright[experiments]'") from None
+
+    connect: Any = core.connect  # untyped in distributed
+
+    async def probe() -> None:
+        comm = await connect(address, timeout=DASK_CONNECT_SECONDS)
+        await comm.close()
+
+    try:
+        asyncio.run(probe())
+        make: Any = distributed.Client  # untyped in distributed: called through Any
+        client: Any = make(address, timeout=DASK_CONNECT_SECONDS, set_as_default=False)
+    except Exception as exc:  # noqa: BLE001 - whatever the address or the far end does, one line
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if isinstance(exc, MemoryError):  # a frame length read from whatever answered
+            reason = "something answered, but not a Dask scheduler"
+        raise DaskUnavailable(f"cannot use the Dask scheduler at {address}: {reason}") from None
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+@contextlib.contextmanager
+def _main_left_out() -> Iterator[None]:
+    """While worker processes are started: a spawned process runs the parent's main module again
+    first (as `__mp_main__`, multiprocessing's "safe importing of main module"): for the
+    `rulewright` command that is the whole command line (click, rich, every command), more than
+    half of a worker's start-up. Workers need none of it (a task is `_play_chunk` and data):
+    the main module's file and spec are hidden from multiprocessing meanwhile."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved: dict[str, Any] = {key: main.__dict__[key] for key in ("__file__", "__spec__") if key in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
 
 
 @contextlib.contextmanager

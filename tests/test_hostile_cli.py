@@ -465,7 +465,8 @@ def test_ctrl_c_stops_simulate_and_its_workers_while_they_boot(tmp_path: Path) -
     workers = workers_of(process)  # still importing: a worker boots in a few hundred milliseconds
     seconds, out, err = stop(process, signal.SIGINT, whole_group=True)
     assert process.returncode == 130
-    assert err == "rulewright: interrupted by SIGINT after 1 of 100000 games; 2 workers ended\n"
+    # the workers are started before game 0, which times a game: it may not be over yet
+    assert re.fullmatch(r"rulewright: interrupted by SIGINT after [01] of 100000 games; 2 workers ended\n", err), err
     assert out == ""
     assert seconds < 1.0, f"took {seconds:.2f} s"
     assert_no_orphans(process, workers)

@@ -1,15 +1,30 @@
 """Agents: whoever chooses the move of a seat that no person plays.
 
 An agent only needs `choose(state) -> Action`, called when `state.to_act()` is its seat.
+
+Agents are named on the command line by a spec, `KIND` or `KIND:NAME=VALUE,NAME=VALUE`
+(`mcts:iterations=400`), and given to seats by `K=SPEC` (`--agent 1=mcts:iterations=400`,
+seats counted from 1). `AGENT_KINDS` is the registry of kinds: each says its parameters, with
+their types and defaults, and whether it needs a game without hidden information. A spec is
+plain data (picklable: it travels to worker processes and Dask workers); `make_agent` builds
+the agent for one seat of one game.
+
+Seeds: every agent is seeded apart from the state's generator, so the moves chosen never
+disturb the game's own chance (dice, draws). The seats left to chance share one random agent
+seeded `agent_seed(game_seed)`, as they always have; `random` named for a seat is that same
+agent, so `--agent 2=random` plays the very games of no `--agent` at all. Any other agent of
+seat k (from 0) is seeded `derive_seed(agent_seed(game_seed), k + 1)`.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-from .runtime.errors import IllegalAction
-from .runtime.rng import Rng
-from .runtime.state import Action, State
+from .runtime.errors import IllegalAction, RulewrightError
+from .runtime.rng import Rng, derive_seed
+from .runtime.state import Action, Game, State
 
 # The random agent of a game draws from its own generator, seeded apart from the state's:
 # the moves chosen never disturb the chance of the game itself (dice, draws).
@@ -19,6 +34,11 @@ AGENT_SEED_SALT = 0x5EED
 def agent_seed(game_seed: int) -> int:
     """The seed of the random agent that plays a game started with `game_seed`."""
     return game_seed ^ AGENT_SEED_SALT
+
+
+def seat_agent_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent (other than the shared random one) of `seat` (from 0)."""
+    return derive_seed(agent_seed(game_seed), seat + 1)
 
 
 class Agent(Protocol):
@@ -38,3 +58,172 @@ class RandomAgent:
         if not legal:
             raise IllegalAction("no legal action: the game is over")
         return legal[self.rng.below(len(legal))]
+
+
+# -- the registry of agent kinds ---------------------------------------------------------------
+class BadAgent(RulewrightError):
+    """An agent spec that names no kind, a parameter the kind has not, a value of the wrong type,
+    or a kind that cannot play the rule set (a search that would read hidden information)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A parameter of an agent kind: its type (int, float or bool), default and meaning."""
+
+    type: type
+    default: Any
+    doc: str
+    least: float | None = None  # the smallest value allowed (iterations >= 1), if any
+
+
+@dataclass(frozen=True, slots=True)
+class AgentKind:
+    """One kind of agent. `make(seed, params)` builds it; `perfect_information` kinds refuse rule
+    sets with hidden information (they would search with what their seat cannot see)."""
+
+    name: str
+    doc: str
+    make: Callable[[int, Mapping[str, Any]], Agent]
+    params: Mapping[str, Param] = field(default_factory=dict)
+    perfect_information: bool = False
+
+
+AGENT_KINDS: dict[str, AgentKind] = {}
+
+
+def register(kind: AgentKind) -> AgentKind:
+    """Add an agent kind to the registry (once per name)."""
+    if kind.name in AGENT_KINDS:
+        raise ValueError(f"agent kind {kind.name!r} registered twice")
+    AGENT_KINDS[kind.name] = kind
+    return kind
+
+
+register(AgentKind("random", "uniformly random among the legal actions", lambda seed, _: RandomAgent(seed)))
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSpec:
+    """An agent kind and its parameters as given (`mcts:iterations=400`), checked against the
+    registry by `parse_agent_spec`. `str(spec)` is its canonical text (parameters in the order
+    given, defaults not added)."""
+
+    kind: str
+    params: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.kind
+        return self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.params)
+
+    def values(self) -> dict[str, Any]:
+        """Every parameter of the kind, given or default, as its typed value."""
+        kind = _kind(self.kind)
+        values = {name: p.default for name, p in kind.params.items()}
+        for name, text in self.params:
+            values[name] = _param_value(kind, name, text)
+        return values
+
+
+def _kinds_list() -> str:
+    return ", ".join(sorted(AGENT_KINDS))
+
+
+def _kind(name: str) -> AgentKind:
+    kind = AGENT_KINDS.get(name)
+    if kind is None:
+        raise BadAgent(f"no agent kind `{name}`: the kinds are {_kinds_list()}")
+    return kind
+
+
+def _param_value(kind: AgentKind, name: str, text: str) -> Any:
+    param = kind.params.get(name)
+    if param is None:
+        known = ", ".join(kind.params) or "none"
+        raise BadAgent(f"agent `{kind.name}` has no parameter `{name}` (its parameters: {known})")
+    value: Any
+    try:
+        if param.type is bool:
+            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(text)
+            value = text.lower() in ("true", "1", "yes")
+        elif param.type is int:
+            value = int(text)
+        else:
+            value = float(text)
+            if value != value or value in (float("inf"), float("-inf")):
+                raise ValueError(text)
+    except ValueError:
+        raise BadAgent(f"agent `{kind.name}`: `{name}` must be {'an' if param.type is int else 'a'} "
+                       f"{param.type.__name__}, not `{text}`") from None
+    if param.least is not None and value < param.least:
+        raise BadAgent(f"agent `{kind.name}`: `{name}` must be at least {param.least:g}, not `{text}`")
+    return value
+
+
+def parse_agent_spec(text: str) -> AgentSpec:
+    """`KIND` or `KIND:NAME=VALUE,...` checked against the registry."""
+    name, _, rest = text.strip().partition(":")
+    kind = _kind(name.strip().lower())
+    params: list[tuple[str, str]] = []
+    for item in rest.split(",") if rest.strip() else []:
+        key, sep, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key or not value:
+            raise BadAgent(f"bad agent parameter `{item.strip()}` in `{text.strip()}`: expected NAME=VALUE")
+        if any(key == k for k, _ in params):
+            raise BadAgent(f"agent parameter `{key}` given twice in `{text.strip()}`")
+        _param_value(kind, key, value)
+        params.append((key, value))
+    return AgentSpec(kind.name, tuple(params))
+
+
+def parse_agent_option(text: str, players: int) -> tuple[int, AgentSpec]:
+    """`K=SPEC` (seats from 1) as (seat from 0, spec)."""
+    seat, sep, spec = text.partition("=")
+    if not sep or not seat.strip().isdigit() or not spec.strip():
+        raise BadAgent(f"bad --agent `{text}`: expected K=KIND or K=KIND:NAME=VALUE,..., e.g. 2=mcts:iterations=400")
+    k = int(seat)
+    if not 1 <= k <= players:
+        raise BadAgent(f"bad --agent `{text}`: seats are 1 to {players} in this game")
+    return k - 1, parse_agent_spec(spec)
+
+
+def parse_agent_options(values: Sequence[str], players: int) -> dict[int, AgentSpec]:
+    """Every `--agent K=SPEC` of a command, by seat from 0; a seat named twice is refused."""
+    seats: dict[int, AgentSpec] = {}
+    for text in values:
+        seat, spec = parse_agent_option(text, players)
+        if seat in seats:
+            raise BadAgent(f"seat {seat + 1} is given two agents (`{seats[seat]}` and `{spec}`)")
+        seats[seat] = spec
+    return seats
+
+
+def hidden_fields(game: Game) -> list[str]:
+    """The state fields some player may not see (declared `visible:` other than `all`)."""
+    return [info.name for info in game.state_class.FIELDS if info.visible != "all"]
+
+
+def check_agents(game: Game, seats: Mapping[int, AgentSpec]) -> None:
+    """Refuse a kind that needs perfect information on a rule set with hidden fields."""
+    hidden = hidden_fields(game)
+    for seat in sorted(seats):
+        kind = _kind(seats[seat].kind)
+        if kind.perfect_information and hidden:
+            others = [k for k, v in AGENT_KINDS.items() if not v.perfect_information and k != "random"]
+            instead = f"; use {' or '.join(f'`{k}`' for k in others)}" if others else ""
+            shown = ", ".join(f"`{name}`" for name in hidden[:3]) + (", ..." if len(hidden) > 3 else "")
+            raise BadAgent(f"agent `{kind.name}` (seat {seat + 1}) searches with the whole state, but "
+                           f"{game.info.ruleset} hides {shown} from some players{instead}")
+
+
+def make_agents(seats: Mapping[int, AgentSpec], game_seed: int) -> dict[int, Agent]:
+    """The agents of one game started with `game_seed`, by seat (from 0), for the seats of `seats`
+    that are not `random`: those, like the seats not named, are played by the game's shared
+    random agent (`play_game` makes it)."""
+    return {
+        seat: _kind(spec.kind).make(seat_agent_seed(game_seed, seat), spec.values())
+        for seat, spec in sorted(seats.items())
+        if spec.kind != "random"
+    }

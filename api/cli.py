@@ -30,7 +30,17 @@ from rich.text import Text
 from . import __version__, load_module_file, load_named, load_rules
 from . import game_from_source as load_source
 from . import load as load_ruleset
-from .agents import Agent, RandomAgent, agent_seed
+from .agents import (
+    Agent,
+    AgentSpec,
+    BadAgent,
+    RandomAgent,
+    agent_seed,
+    check_agents,
+    make_agents,
+    parse_agent_options,
+    parse_agent_spec,
+)
 from .compiler import driver
 from .compiler import passes as passes_module
 from .compiler.paths import (
@@ -502,17 +512,26 @@ def native_build(check_only: bool) -> None:
 
 # -- play --------------------------------------------------------------------------------------
 def parse_seats(values: Sequence[str], players: int) -> dict[int, str]:
+    """`--seat K=human|SPEC` of `play`: who plays each seat (from 0), `human` or an agent spec's
+    text (docs/experiments.md); seat 1 is human and the others random unless told."""
     kinds = {p: "random" for p in range(players)}
     kinds[0] = "human"
     for value in values:
         seat, sep, kind = value.partition("=")
-        kind = kind.strip().lower()
-        if not sep or not seat.strip().isdigit() or kind not in ("human", "random"):
-            raise CliError(f"bad --seat `{value}`: expected K=human or K=random, e.g. --seat 2=human")
+        kind = kind.strip()
+        if not sep or not seat.strip().isdigit() or not kind:
+            raise CliError(f"bad --seat `{value}`: expected K=human or K=AGENT (random, mcts, ...), "
+                           "e.g. --seat 2=human")
         k = int(seat)
         if not 1 <= k <= players:
             raise CliError(f"bad --seat `{value}`: seats are 1 to {players} in this game")
-        kinds[k - 1] = kind
+        if kind.lower() == "human":
+            kinds[k - 1] = "human"
+        else:
+            try:
+                kinds[k - 1] = str(parse_agent_spec(kind))
+            except BadAgent as exc:
+                raise CliError(f"bad --seat `{value}`: {exc}") from None
     return kinds
 
 
@@ -637,15 +656,18 @@ def announce_end(state: State) -> None:
 @cli.command()
 @click.argument("ruleset")
 @click.option("--players", type=int, help="Number of players (default: the smallest allowed).")
-@click.option("--seat", "seats", multiple=True, metavar="K=human|random",
-              help="Who plays seat K (from 1). Default: seat 1 human, the others random.")
+@click.option("--seat", "seats", multiple=True, metavar="K=human|AGENT",
+              help="Who plays seat K (from 1): human, or an agent (random, mcts:iterations=400, ...). "
+                   "Default: seat 1 human, the others random.")
+@click.option("--agent", "agent_options", multiple=True, metavar="K=SPEC",
+              help="The agent of seat K (from 1), as --seat K=SPEC.")
 @click.option("--seed", type=int, help="Seed of the game (default: a random one, printed).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game log (JSON lines) to FILE, for `rulewright replay`.")
 def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | None,
-         options: tuple[str, ...], log_path: Path | None) -> None:
-    """Play RULESET at the terminal against the random agent.
+         options: tuple[str, ...], log_path: Path | None, agent_options: tuple[str, ...] = ()) -> None:
+    """Play RULESET at the terminal against agents (random unless --seat or --agent says).
 
     RULESET is a bundled rule set (china-cornett), a generated module (out/game/base.py) or a
     rule file (my-rules.yaml, compiled in memory)."""
@@ -654,13 +676,23 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
     except GameError as exc:  # a rule set's own fault (runtime/limits.py): one message
         raise CliError(f"the game stopped before its first move: {exc}") from None
     kinds = parse_seats(seats, count)
+    for p, spec in agent_line_up(game, agent_options, count).items():
+        if any(v.partition("=")[0].strip() == str(p + 1) for v in seats):
+            raise CliError(f"seat {p + 1} is given by both --seat and --agent")
+        kinds[p] = str(spec)
+    line_up = {p: parse_agent_spec(kind) for p, kind in kinds.items() if kind != "human"}
+    try:
+        check_agents(game, line_up)
+    except BadAgent as exc:
+        raise CliError(str(exc)) from None
     if seed is None:
         seed = secrets.randbelow(1 << 31)
     try:
         state = game.new_state(count, seed, chosen)
     except GameError as exc:  # (with the seed, to replay it)
         raise CliError(f"the game stopped before its first move (seed {seed}): {exc}") from None
-    robot: Agent = RandomAgent(agent_seed(seed))
+    robot: Agent = RandomAgent(agent_seed(seed))  # the seats left to chance share it, as in simulate
+    robots: dict[int, Agent] = {p: robot for p in line_up} | make_agents(line_up, seed)
     info = game.info
     seat_list = ", ".join(f"{seat_name(info, p)} {kinds[p]}" for p in range(count))
     click.echo(printable(f"{info.title} ({info.ruleset}), seed {seed}: {seat_list}"))
@@ -681,7 +713,7 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
                         log.final(state.to_json())
                     return
             else:
-                action = robot.choose(state)
+                action = robots[player].choose(state)
             text = str(action)
             click.echo(printable(f"{who} plays {text}"))
             state.apply(action)
@@ -703,13 +735,24 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
 
 
 # -- simulate ----------------------------------------------------------------------------------
+def agent_line_up(game: Game, values: Sequence[str], players: int) -> dict[int, AgentSpec]:
+    """The `--agent K=SPEC` options of a command, by seat from 0, checked against the rule set."""
+    try:
+        seats = parse_agent_options(values, players)
+        check_agents(game, seats)
+    except BadAgent as exc:
+        raise CliError(str(exc)) from None
+    return seats
+
+
 def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequence[str]) -> list[Table]:
     data = summary.to_json()
 
     def num(value: Any) -> str:
         return "-" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
 
-    head = Table(title=literal(f"{summary.ruleset}: {summary.games} random games, {summary.players} players, "
+    played_by = "random games" if set(summary.agents) == {"random"} else "games"
+    head = Table(title=literal(f"{summary.ruleset}: {summary.games} {played_by}, {summary.players} players, "
                                f"seed {summary.seed}"), title_justify="left", show_header=False)
     head.add_column("what")
     head.add_column("value", justify="right")
@@ -730,13 +773,17 @@ def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequen
     head.add_row("games per second", speed)
     seats = Table(title="by seat", title_justify="left")
     seats.add_column("seat")
+    agents = set(summary.agents) != {"random"}  # (the column only where some seat is not random)
+    if agents:
+        seats.add_column("agent")
     seats.add_column("wins", justify="right")
     seats.add_column("win rate", justify="right")
     seats.add_column("mean score", justify="right")
     for p in range(summary.players):
         name = f"P{p + 1}" + (f" ({roles[p]})" if p < len(roles) else "")
         rate = f"{summary.wins[p] / summary.finished:.1%}" if summary.finished else "-"
-        seats.add_row(literal(name), str(summary.wins[p]), rate, num(data["scores_mean_by_seat"][p]))
+        agent = [literal(summary.agents[p])] if agents else []
+        seats.add_row(literal(name), *agent, str(summary.wins[p]), rate, num(data["scores_mean_by_seat"][p]))
     return [head, seats]
 
 
@@ -759,12 +806,16 @@ def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequen
               help="Write the game log to FILE (with -n 1).")
 @click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one game log per game into DIR (game-000000.jsonl, ...).")
+@click.option("--agent", "agent_options", multiple=True, metavar="K=SPEC",
+              help="The agent of seat K (from 1), e.g. 1=mcts:iterations=400 (docs/experiments.md); "
+                   "seats not named play random.")
 @click.option("--check-invariants", is_flag=True,
               help="Check the rule set's invariants after every move; a position that breaks one is a game error.")
 def simulate(ruleset: str, games: int, players: int | None, seed: int, workers: int, as_json: bool,
              max_moves: int, max_turns: int | None, options: tuple[str, ...], log_path: Path | None,
-             log_dir: Path | None, check_invariants: bool = False) -> None:
-    """Play random games of RULESET and report wins, lengths and scores.
+             log_dir: Path | None, check_invariants: bool = False, agent_options: tuple[str, ...] = ()) -> None:
+    """Play games of RULESET (random agents unless --agent says otherwise) and report wins,
+    lengths and scores.
 
     Exits 1 if any game raised an exception (they are counted, with the first message).
     SIGINT or SIGTERM stops it, workers included, with status 130 or 143: each log file
@@ -778,11 +829,14 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, workers: 
     try:
         with stop_on_signals():
             game, count, chosen = setup(ruleset, players, options)
+            seat_agents = agent_line_up(game, agent_options, count)
             if log_dir:
                 log_dir.mkdir(parents=True, exist_ok=True)
             spec = BatchSpec(ruleset, count, seed, chosen, max_moves, record=bool(log_path or log_dir),
-                             max_turns=max_turns, check_invariants=check_invariants)
-            summary = Summary(ruleset, count, seed, chosen, max_moves, max_turns)
+                             max_turns=max_turns, check_invariants=check_invariants,
+                             agents=tuple(sorted(seat_agents.items())))
+            summary = Summary(ruleset, count, seed, chosen, max_moves, max_turns,
+                              agents=[str(seat_agents.get(p, "random")) for p in range(count)])
             show = not as_json and games > 1 and sys.stderr.isatty()
             started = time.perf_counter()
             with progress_bar(games, f"{ruleset}: playing", show) as advance, \

@@ -36,7 +36,7 @@ from pathlib import Path
 from types import FrameType, TracebackType
 from typing import IO, Any
 
-from .agents import Agent, RandomAgent, agent_seed
+from .agents import Agent, AgentSpec, RandomAgent, agent_seed, make_agents
 from .runtime.errors import RulewrightError
 from .runtime.rng import derive_seed
 from .runtime.state import Game, State
@@ -136,6 +136,9 @@ class BatchSpec:
     record: bool = False
     max_turns: int | None = None  # a turn cap, beside the move cap (None: none)
     check_invariants: bool = False  # the rule set's invariants checked after every move
+    # The seats' agents (seat from 0, spec), made anew for each game from its seed
+    # (agents.make_agents); the seats not named are played by the random agent.
+    agents: tuple[tuple[int, AgentSpec], ...] = ()
 
 
 _GAMES: dict[str, Game] = {}
@@ -161,11 +164,14 @@ def _game(ruleset: str) -> Game:
 def play_range(spec: BatchSpec, start: int, stop: int, game: Game | None = None) -> list[GameResult]:
     """Games `start` to `stop - 1` of a batch, in order."""
     g = game or _game(spec.ruleset)
-    return [
-        play_game(g, spec.players, derive_seed(spec.seed, i), spec.options, spec.max_moves,
-                  max_turns=spec.max_turns, record=spec.record, index=i, check_invariants=spec.check_invariants)
-        for i in range(start, stop)
-    ]
+    seats = dict(spec.agents)
+    results = []
+    for i in range(start, stop):
+        seed = derive_seed(spec.seed, i)
+        results.append(play_game(g, spec.players, seed, spec.options, spec.max_moves, max_turns=spec.max_turns,
+                                 agents=make_agents(seats, seed), record=spec.record, index=i,
+                                 check_invariants=spec.check_invariants))
+    return results
 
 
 def _play_chunk(task: tuple[BatchSpec, int, int]) -> list[GameResult]:
@@ -324,6 +330,7 @@ class Summary:
     options: dict[str, str]
     max_moves: int
     max_turns: int | None = None
+    agents: list[str] = field(default_factory=list)  # each seat's agent spec (`random` if none named)
     games: int = 0
     finished: int = 0
     capped: int = 0
@@ -343,6 +350,8 @@ class Summary:
     def __post_init__(self) -> None:
         self.wins = [0] * self.players
         self.score_sums = [0] * self.players
+        if not self.agents:
+            self.agents = ["random"] * self.players
 
     def add(self, result: GameResult) -> None:
         self.games += 1
@@ -383,6 +392,7 @@ class Summary:
             "options": dict(self.options),
             "max_moves": self.max_moves,
             "max_turns": self.max_turns,
+            "agents": list(self.agents),
             "games": self.games,
             "finished": self.finished,
             "capped": self.capped,

@@ -190,7 +190,7 @@ def test_play_quit_and_end_of_input_leave_cleanly() -> None:
 def test_user_errors_are_one_line() -> None:
     assert_user_error(run("play", "chna-cornett"), "unknown rule set `chna-cornett`", "china-cornett")
     assert_user_error(run("play", "china-cornett", "--seat", "3=human"), "--seat `3=human`")
-    assert_user_error(run("play", "china-cornett", "--seat", "1=robot"), "K=human or K=random")
+    assert_user_error(run("play", "china-cornett", "--seat", "1=robot"), "bad --seat `1=robot`: no agent kind `robot`")
     assert_user_error(run("simulate", "china-cornett", "--option", "board=hex9"), "hex9")
     assert_user_error(run("simulate", "china-cornett", "--option", "board"), "NAME=VALUE")
     assert_user_error(run("simulate", "china-cornett", "--players", "3"), "2 players")

@@ -55,7 +55,8 @@ def conserved(state: State) -> tuple[Counter[Any], Counter[str]]:
 
 
 def _others(state: State, info: Any) -> set[Any]:
-    return {item for f in state.FIELDS if f.name != info.name and f.element == info.element and f.kind in ("list", "set")
+    return {item for f in state.FIELDS
+            if f.name != info.name and f.element == info.element and f.kind in ("list", "set")
             for entry in (getattr(state, f.name) if f.per else [getattr(state, f.name)]) for item in entry}
 
 

@@ -81,6 +81,7 @@ class FieldInfo:
     visible: str
     doc: str = ""
     declared: str = ""
+    pool: str = ""  # `pool:`: unseen items drawn again with those of the same pool (runtime/unseen.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,9 @@ How each kind of unseen value is drawn again (docs/experiments.md, "Hidden infor
 
 - Items: the items of the unseen lists and sets of one item type (an entity kind or an enum)
   are one pool, dealt again into the same places, each place keeping its size (cards in other
-  hands and in a face-down deck; tiles in a bag, behind screens and in the box). A per-player
+  hands and in a face-down deck; tiles in a bag, behind screens and in the box). Fields that
+  declare `pool: NAME` are a pool of their own (China (Schacht)'s bonus tiles, of the card
+  colours, are never dealt among the cards). A per-player
   set of an enum's values (a hand of one card of each kind) is a pool of its own per player:
   with the items of that type in the records of his other unseen fields (the cards he laid face
   down), since a set cannot hold two of a kind.
@@ -121,8 +123,11 @@ def _record_types(state: State, info: FieldInfo) -> tuple[str, ...] | None:
 
 
 def _pool_key(state: State, info: FieldInfo, entry: int) -> str:
-    """The pool of the items of an unseen list or set: its item type, and for a per-player set of
-    an enum's values also its owner (each player holds his own copy of the values)."""
+    """The pool of the items of an unseen list or set: the one its `pool:` names, else its item
+    type, and for a per-player set of an enum's values also its owner (each player holds his own
+    copy of the values)."""
+    if info.pool:
+        return "pool:" + info.pool
     if info.kind == "set" and info.per == "player" and info.element in state.ENUMS:
         return f"{info.element}@{entry}"
     return info.element
@@ -181,13 +186,13 @@ def _redraw(out: State, unseen: Unseen, rng: Rng) -> None:
     owner_pools: set[str] = set()
     for name in unseen.fields():
         info = infos[name]
-        if info.kind == "set" and info.per == "player" and info.element in out.ENUMS:
+        if info.kind == "set" and info.per == "player" and info.element in out.ENUMS and not info.pool:
             owner_pools.update(f"{info.element}@{e}" for e in unseen.entries.get(name, []))
     for name in unseen.fields():
         info, value = infos[name], values[name]
         if name in unseen.items:  # unseen items of a list seen otherwise
             for k in unseen.items[name]:
-                add(info.element or info.declared, (name, -1, k, -1), value[k])
+                add(_pool_key(out, info, -1) or info.declared, (name, -1, k, -1), value[k])
             continue
         for entry in unseen.entries[name]:
             held = value if entry < 0 else value[entry]
@@ -211,13 +216,13 @@ def _redraw(out: State, unseen: Unseen, rng: Rng) -> None:
     # an unseen set without `per:` whose items all lie in the other unseen places of their pool
     for name in unseen.fields():
         info = infos[name]
-        if info.per is None and info.kind == "set" and name in unseen.entries and info.element in places:
-            others = {item for place, item in zip(places[info.element], items[info.element], strict=True)
-                      if place[0] != name}
+        key = _pool_key(out, info, -1)
+        if info.per is None and info.kind == "set" and name in unseen.entries and key in places:
+            others = {item for place, item in zip(places[key], items[key], strict=True) if place[0] != name}
             if set(values[name]) <= others:
                 marks.append(name)
     for name in marks:
-        key = infos[name].element
+        key = _pool_key(out, infos[name], -1)
         kept = [(p, i) for p, i in zip(places[key], items[key], strict=True) if p[0] != name]
         places[key] = [p for p, _ in kept]
         items[key] = [i for _, i in kept]
@@ -245,7 +250,7 @@ def _redraw(out: State, unseen: Unseen, rng: Rng) -> None:
         info = infos[name]
         value = values[name]
         if name in marks:
-            table = follow.get(info.element, {})
+            table = follow.get(_pool_key(out, info, -1), {})
             setattr(out, name, frozenset(table.get(item, item) for item in value))
             continue
         if name in unseen.items:

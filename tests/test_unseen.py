@@ -223,3 +223,20 @@ def test_a_player_outside_the_game_is_refused() -> None:
     state = rulewright.load("china-schacht").new_state(players=3, seed=0)
     with pytest.raises(rulewright.BadSetup, match="no player 3"):
         state.sample_unseen(3, Rng(0))
+
+
+def test_fields_of_a_declared_pool_are_dealt_apart() -> None:
+    """China (Schacht) bonus tiles: of the card colours, but `pool: bonus_tiles`: in every sample
+    the face-down tiles are still six of each bonus colour, never cards."""
+    game = rulewright.load("china-schacht/bonus-tiles")
+    state: Any = game.new_state(players=3, seed=1)
+    tiles = Counter(c for under in state.tile_under for c in under)
+    assert sorted(tiles.values()) == [6, 6, 6]
+    placements = set()
+    for k in range(8):
+        sample: Any = state.sample_unseen(0, Rng(k))
+        assert Counter(c for under in sample.tile_under for c in under) == tiles
+        assert Counter(c for hand in sample.hand[1:] for c in hand) + Counter(sample.deck) == (
+            Counter(c for hand in state.hand[1:] for c in hand) + Counter(state.deck))
+        placements.add(tuple(tuple(under) for under in sample.tile_under))
+    assert len(placements) > 1

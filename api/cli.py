@@ -981,11 +981,14 @@ def _game_of_header(n: int, ruleset: str, log: Path, override: str | None) -> Ga
         raise Divergence(n, f"header: {exc}{hint}") from None
 
 
-def replay_log(path: Path, ruleset: str | None = None) -> tuple[int, bool]:
+def replay_log(path: Path, ruleset: str | None = None,
+               seen: Callable[[State, int | None, str | None], None] | None = None) -> tuple[int, bool]:
     """Replay a game log (under `ruleset`, a rule set named on the command line, if given);
     returns (actions replayed, whether the game reached its end). Raises Divergence at the
     first line that does not replay, for a log with no moves, and for a log cut short (a
-    line cut off, no final state line)."""
+    line cut off, no final state line). `seen(state, player, action)` is told the state the
+    header starts (player and action None) and the state after each action replayed (the web
+    board's replay, `render LOG --move N`): the states up to a divergence are told too."""
     lines = _log_lines(path)
     header_line: tuple[int, Any] | None = None
     for n, text, complete in lines:
@@ -1001,6 +1004,8 @@ def replay_log(path: Path, ruleset: str | None = None) -> tuple[int, bool]:
         state = game.new_state(players, seed, options)
     except RulewrightError as exc:
         raise Divergence(n, f"header: {exc}") from None
+    if seen is not None:
+        seen(state, None, None)
     actions = 0
     last = n
     for n, text, complete in lines:
@@ -1042,6 +1047,8 @@ def replay_log(path: Path, ruleset: str | None = None) -> tuple[int, bool]:
         except Exception as exc:  # noqa: BLE001 - a fault of the game's code, reported like simulate's
             first = f"{type(exc).__name__}: {exc}".splitlines()[0]
             raise Divergence(n, f"`{shown}` raised {first}") from None
+        if seen is not None:
+            seen(state, player, action)
         actions += 1
         last = n
     if actions == 0:
@@ -1363,18 +1370,26 @@ def bench_native(targets: tuple[str, ...], seconds: float, players: int | None, 
 @click.option("--against", "against", metavar="RULESET",
               help="Also run them under this rule set (a variant) and report which outcomes change.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool) -> None:
+@click.option("--coverage", "coverage", is_flag=True,
+              help="Run them on each rule set's coverage build and report which rule points fired (as "
+                   "`rulewright coverage` does for random games).")
+def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool, coverage: bool = False) -> None:
     """Run scenarios: rulebook examples and rulings as executable data (docs/scenarios.md).
 
     One line per scenario; a failure shows expected against actual and the rule lines that
     fired. Exit 1 if any fails. With --against, exit 1 if any outcome changes; scenarios of a
-    rule set the variant does not extend are skipped, one line per file."""
+    rule set the variant does not extend are skipped, one line per file. With --coverage, a
+    table of the rule points they fired follows, per rule set."""
+    from . import coverage as cov
     from . import scenarios as sc
 
     for path in paths:
         if not path.exists():
             raise CliError(f"no such scenario file or folder: {path}")
-    found, problems = sc.load_all(list(paths))
+    if coverage and against is not None:
+        raise CliError("--coverage runs the scenarios on their own rule sets: not with --against")
+    loader = cov.RecordingLoader()  # (the scenarios' own loader, remembering each rule file for --coverage)
+    found, problems = sc.load_all(list(paths), loader if coverage else sc.default_loader)
     if problems:
         count = print_diagnostics(problems)
         raise CliError(f"{plural(count, 'problem')} in the scenarios")
@@ -1402,15 +1417,24 @@ def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool) -> Non
                     if skipped else "")
             click.echo(printable(f"{plural(len(found), 'scenario')}: {changed} changed under {against}{tail}"))
         sys.exit(1 if changed else 0)
-    results = [sc.run(s) for s in found]
+    reports: list[cov.Report] = []
+    if coverage:
+        reports, results = cov.run_scenarios(found, loader)
+    else:
+        results = [sc.run(s) for s in found]
     failed = sum(1 for r in results if not r.passed)
     if as_json:
-        click.echo(json.dumps({"scenarios": len(results), "passed": len(results) - failed, "failed": failed,
-                               "results": [r.to_json() for r in results]}, indent=2))
+        data: dict[str, Any] = {"scenarios": len(results), "passed": len(results) - failed, "failed": failed,
+                                "results": [r.to_json() for r in results]}
+        if coverage:
+            data["coverage"] = [report.to_json() for report in reports]
+        click.echo(json.dumps(data, indent=2))
     else:
         for r in results:
             click.echo(printable_lines(r.report()))
         click.echo(f"{len(results) - failed} passed, {failed} failed")
+        for report in reports:
+            cov.render(report, stdout_console())
     sys.exit(1 if failed else 0)
 
 
@@ -1448,6 +1472,58 @@ def leaks(ruleset: str, games: int, players: int | None, seed: int, options: tup
     if report.leaks:
         fields = ", ".join(f"`{leak.field}` ({leak.declared})" for leak in report.leaks)
         raise CliError(printable(f"{report.ruleset} shows a seat what it may not see: {fields}"))
+
+
+# -- coverage ----------------------------------------------------------------------------------
+@cli.command()
+@click.argument("ruleset")
+@click.option("-n", "--games", default=200, show_default=True, type=click.IntRange(min=1),
+              help="Random games to play.")
+@click.option("--players", type=int, help="Number of players (default: the fewest the rule set allows).")
+@click.option("--seed", default=0, show_default=True, type=int,
+              help="Seed of the batch: the games are those `simulate` plays with it.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule set option (repeatable).")
+@click.option("--vary-options", is_flag=True,
+              help="Each game draws every option not set by --option at random (seeded), so that "
+                   "option-dependent rules can fire.")
+@click.option("--variant-only", is_flag=True, help="Only the points of the rule set's own file (a variant's rules).")
+@click.option("--max-moves", default=DEFAULT_MAX_MOVES, show_default=True, type=click.IntRange(min=1),
+              help="Stop a game after this many actions.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def coverage(ruleset: str, games: int, players: int | None, seed: int, options: tuple[str, ...],
+             vary_options: bool, variant_only: bool, max_moves: int, as_json: bool) -> None:
+    """Which rule points fired in N random games of RULESET (a bundled id or a rule file).
+
+    Actions (listed as legal, taken), choices (offered, with several values), guards (true,
+    false), each branch of an `if` and of `a if c else b`, effects, triggers, definitions,
+    scoring terms and options (docs/experiments.md): a table per kind and rule file, then every
+    point never or only partly fired with its file:line and rule path. The games run on a
+    coverage build (every optimisation pass off, a probe at each point: compiler/probes.py)
+    compiled in memory; they are the games `simulate` plays. Exits 1 if a game raised an error."""
+    from . import coverage as cov
+
+    if ruleset.endswith(".py"):
+        raise CliError("coverage reads the rules: name a bundled rule set or a rule file (.yaml), "
+                       "not a generated module")
+    path = rule_file_of(ruleset)
+    chosen = parse_options(options)
+    build = cov.instrument(path)
+    if variant_only and len(build.probed.files) < 2:
+        raise CliError(f"{ruleset} is no variant: it extends no rule set (--variant-only shows a variant's own rules)")
+    if players is not None and players not in build.game.info.players:
+        allowed = ", ".join(str(n) for n in build.game.info.players)
+        raise CliError(f"{build.probed.ruleset} is played by {allowed} players, not {players}")
+    show = not as_json and games > 1 and sys.stderr.isatty()
+    with progress_bar(games, f"{build.probed.ruleset}: coverage", show) as advance:
+        report = cov.run_games(path, games, seed, players, chosen, vary_options, max_moves, advance)
+    report.ruleset = ruleset  # as named on the command line (a rule file by its path)
+    if variant_only:
+        report = report.only(build.probed.files[-1:])
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        cov.render(report, stdout_console())
+    sys.exit(1 if report.errors else 0)
 
 
 # -- diff --------------------------------------------------------------------------------------
@@ -1631,3 +1707,8 @@ def variant_new(base: str, name: str, folder: Path | None) -> None:
         click.echo(f"  rulewright simulate {ref}")
     else:
         click.echo(f"  rulewright simulate {shown}")
+
+
+# `render` and `serve` (the board drawn as SVG, the web board) live in webcli.py; importing it
+# registers them on the group above.
+from . import webcli  # noqa: E402,F401  (the commands register themselves)

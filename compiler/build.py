@@ -23,8 +23,13 @@ TOP_KEYS = (
     "rulewright", "game", "title", "author", "extends", "incompatible", "family", "players", "roles", "neutral",
     "enums", "components", "setup", "records",
     "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
-    "end", "scoring", "winner", "tie_break", "invariants",
+    "end", "scoring", "winner", "tie_break", "invariants", "drawing",
 )
+DRAWING_KEYS = ("colours", "icons")
+# The colour names a `drawing:` colour may be, beside `#rgb` and `#rrggbb` (api/draw.py draws each).
+DRAWING_COLOURS = ("red", "yellow", "green", "blue", "violet", "purple", "orange", "black", "white", "brown",
+                   "grey", "gray", "pink", "gold")
+_HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?")
 INVARIANT_KEYS = ("holds", "doc", "quote")
 OPTION_KEYS = ("doc", "quote", "default", "choices")
 BOARD_KEYS = ("hexagon", "ring", "graph", "regions", "borders", "expect", "players", "note", "hexmap", "wall")
@@ -389,6 +394,8 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
             r.error(node.span, f"{what} must be one line of plain text", 'with no backslash and no `"""`')
 
     _constants(r, phases, dice, components)
+    colours, icons = _drawing(r, tree.get("drawing"), {name for name, _, _ in r.values},
+                              {d.name for d in dice} | {c.name for c in components})
     for ref in neutral_refs:
         _implicit(r, ref.name, ref.span)
     ruleset = ir.RuleSet(
@@ -418,6 +425,8 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         setup=setup,
         tie_break=tie_break,
         records=records,
+        colours=colours,
+        icons=icons,
         invariants=invariants,
     )
     return ruleset, r.diagnostics
@@ -969,3 +978,39 @@ def _invariants(r: _Reader, node: YNode | None) -> tuple[ir.Invariant, ...]:
         if name is not None and expr is not None:
             out.append(ir.Invariant(name, expr, doc, key.span))
     return tuple(out)
+
+
+def _drawing(r: _Reader, node: YNode | None, values: set[str], kinds: set[str]
+             ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """`drawing:`, the rule file's presentation hints, checked: `colours:` a colour (`#rrggbb`,
+    `#rgb` or a name of DRAWING_COLOURS) per value of the rule set; `icons:` one or two
+    characters per component or dice kind. Only names and checked texts reach the module."""
+    m = r.mapping(node, "`drawing:`")
+    if m is None:
+        return (), ()
+    r.keys(m, DRAWING_KEYS, "`drawing:`")
+    colours: list[tuple[str, str]] = []
+    icons: list[tuple[str, str]] = []
+    for key, value in (r.mapping(m.get("colours"), "`drawing: colours:`") or YMap((), m.span)).items:
+        name = str(key.value)
+        colour = r.text(value, f"the colour of `{name}`")
+        if name not in values:
+            r.error(key.span, f"`drawing: colours:` names `{name}`, which is no value of the rule set",
+                    did_you_mean(name, sorted(values)) or "a colour is given to a value of an enumeration")
+        elif colour is not None and not (_HEX_COLOUR.fullmatch(colour) or colour in DRAWING_COLOURS):
+            r.error(value.span, f"`{colour}` is not a colour",
+                    f"write #rrggbb, #rgb or one of {', '.join(DRAWING_COLOURS)}")
+        elif colour is not None:
+            colours.append((name, colour.lower()))
+    for key, value in (r.mapping(m.get("icons"), "`drawing: icons:`") or YMap((), m.span)).items:
+        name = str(key.value)
+        icon = r.text(value, f"the icon of `{name}`")
+        if name not in kinds:
+            r.error(key.span, f"`drawing: icons:` names `{name}`, which is no component or dice kind",
+                    did_you_mean(name, sorted(kinds)) or "an icon is given to a kind of components or dice")
+        elif icon is not None and not (1 <= len(icon) <= 2 and icon.isprintable() and not icon.isspace()
+                                       and " " not in icon):
+            r.error(value.span, f"the icon of `{name}` must be one or two characters, not `{icon}`")
+        elif icon is not None:
+            icons.append((name, icon))
+    return tuple(colours), tuple(icons)

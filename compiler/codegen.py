@@ -219,6 +219,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         players=rs.players,
         roles=program.roles,
         option_infos=rs.options,
+        drawing={k: dict(v) for k, v in (("colours", rs.colours), ("icons", rs.icons)) if v},
         files=tuple(path for path, _ in sources),
         lowest=rs.winner == "lowest_score",
         neutral=program.neutral,

@@ -290,3 +290,6 @@ class RuleSet:
     tie_break: ast.Expr | None = None  # among players tied on score, the higher value of this wins
     records: tuple[RecordDecl, ...] = ()  # kinds of values made of named fields
     invariants: tuple[Invariant, ...] = ()  # conditions every position holds (docs/scenarios.md, "Invariants")
+    # presentation hints for drawings (`drawing:`): a colour per value, an icon per component kind
+    colours: tuple[tuple[str, str], ...] = ()
+    icons: tuple[tuple[str, str], ...] = ()

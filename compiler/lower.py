@@ -193,6 +193,11 @@ _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 
 
 class _Lowerer:
+    # A coverage build's hook (compiler/probes.py): each effect statement's lines, given back with
+    # the probes of its branches and loop bodies; None in every other build.
+    probe: Callable[[t.Stmt, list[Line], int], list[Line]] | None = None
+    probe_expr: Callable[[t.Expr, str], str] | None = None  # and each expression's code
+
     def __init__(self, typed: t.TypedProgram, assumed: dict[str, Facts] | None = None,
                  plan: Plan | None = None) -> None:
         self.typed = typed
@@ -286,7 +291,7 @@ class _Lowerer:
         py = self.lower(e)
         if id(e) not in self.facts:  # what the type alone says; the work is its parts' work
             self.facts[id(e)] = self.type_facts(e.ty).plus(sum(self.fact(part).cost for part in t.subexpressions(e)))
-        return py
+        return py if self.probe_expr is None else self.probe_expr(e, py)
 
     def lower(self, e: t.Expr) -> str:
         match e:
@@ -1227,7 +1232,8 @@ class _Lowerer:
         out: list[Line] = []
         self.scopes.append(set())
         for s in stmts:
-            out.extend(self.stmt(s, depth))
+            lines = self.stmt(s, depth)
+            out.extend(lines if self.probe is None else self.probe(s, lines, depth))
         self.scopes.pop()
         self.block_cost = sat(sum(self.costs.get(id(s), 1) for s in stmts))
         if not out:
@@ -1825,10 +1831,13 @@ def _narrows(annotation: str, code: str) -> bool:
     return annotation.endswith("| None") or annotation.startswith("Sequence[") and display
 
 
-def lower(typed: t.TypedProgram, plan: Plan | None = None) -> tuple[list[Diagnostic], Program]:
+def lower(typed: t.TypedProgram, plan: Plan | None = None,
+          probe: Callable[[t.Stmt, list[Line], int], list[Line]] | None = None,
+          probe_expr: Callable[[t.Expr, str], str] | None = None) -> tuple[list[Diagnostic], Program]:
     """Lower a checked program, carrying out what the optimisation passes decided (`plan`,
     compiler/passes/; none by default); returns its problems (the limits of a move it cannot
-    keep) and the lowered program."""
+    keep) and the lowered program. `probe`, `probe_expr`: a coverage build's hooks
+    (compiler/probes.py)."""
     plan = plan if plan is not None else Plan()
     # The walk runs again while it learns more of what the fields hold (how long a list field can
     # grow: compiler/budget.py); its code is kept once what it assumed of them holds.
@@ -1836,6 +1845,7 @@ def lower(typed: t.TypedProgram, plan: Plan | None = None) -> tuple[list[Diagnos
     grown: Counter[str] = Counter()
     while True:
         lowerer = _Lowerer(typed, assumed, plan)
+        lowerer.probe, lowerer.probe_expr = probe, probe_expr
         try:
             program = lowerer.run()
         except RecursionError:  # the limits on nesting should make this unreachable; never a traceback, though

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, ClassVar
 
@@ -103,6 +103,8 @@ class GameInfo:
     options: tuple[OptionInfo, ...]
     files: tuple[str, ...]
     rules: Mapping[str, str]  # rule path (actions.prospect.when) -> file:line where it is written
+    # the rule file's presentation hints (`drawing:`): `colours` by value name, `icons` by kind
+    drawing: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def ruleset(self) -> str:

@@ -1,0 +1,774 @@
+"""Boards drawn as SVG from the rule set's own board and the state's fields, for one seat.
+
+`view_of(state, seat)` takes what a seat may see: its observation (`state.observation(seat)`),
+or every field for the referee (`seat` None); `draw_svg(board, view)` draws the board and that
+view, and nothing else: a drawing for a seat is made from its observation only, so no value it
+may not see can reach it. The same drawing serves `rulewright render --svg` and the web board
+(api/web.py).
+
+Every board kind of the language is drawn from its declaration (docs/web.md):
+- a hexagon and a hex map: each spot a hexagon at its axial place (pointy top), a hex map's
+  cells tinted by their legend symbol, the regions of the first kind filled in pale colours
+  and outlined, those of the other kinds outlined dashed;
+- a ring: its spots on a circle, clockwise from the top, each region an arc outside it;
+- a graph board: its spots and roads. A graph board gives no places for its spots, so they are
+  laid out here, deterministically: classical scaling of the road distances (spots of one
+  region drawn closer), refined by stress majorization (numpy), the same picture every time;
+- a wall: the faces laid, in the order of the state's layout field, left to right (wrapped
+  into rows), and the faces not laid below, faded.
+
+On the board, each per-spot field is drawn where its value differs from the field's plain value
+(none, false, 0, empty, an enumeration's first value, or the value most spots hold when that
+is a player): a player as a piece of the player's colour, a record with an `owner` as a piece
+with the initial of its other fields, other values as a small chip with a short text; a value
+hidden from the seat as a back (`?`). Per-region fields are drawn under the region's name;
+per-player fields in the player areas (a value the seat may not see: `hidden`), the other
+fields in a panel (a face-down pile: how many). Every text from a rule file or a state is
+escaped. Each piece of the drawing carries a `<title>` saying what it is.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from .runtime.board import Board, HexBoard, RingBoard, WallBoard
+from .runtime.state import HIDDEN, State
+
+# Seat colours, P1 first, then the neutral seats: distinct on a pale board, in print too.
+SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+NEUTRAL_COLOUR = "#555555"
+# Pale fills of regions, by region number within its kind.
+REGION_FILLS = ("#fbe3c4", "#d8ecd0", "#d6e4f5", "#f3d6e3", "#ede5c8", "#d9d2ee", "#cdebea", "#f5d5cf",
+                "#e2eccb", "#e6dcd2", "#d0e0e8", "#f1e6f5")
+# Chips of enumeration values, by the value's place in its enumeration.
+VALUE_COLOURS = ("#b8860b", "#6a5acd", "#2e8b57", "#cd5c5c", "#4682b4", "#8b4513", "#708090", "#9acd32",
+                 "#c71585", "#20b2aa", "#daa520", "#5f9ea0")
+# Value names read as colours (a region's `colour: red`, a card's colour): the colour itself.
+NAMED_COLOURS = {
+    "red": "#e05050", "yellow": "#f2d33c", "green": "#5cb85c", "blue": "#4f86d9", "violet": "#9b6fd0",
+    "purple": "#9b6fd0", "orange": "#f0983c", "black": "#333333", "white": "#f8f8f8", "brown": "#a0704a",
+    "grey": "#999999", "gray": "#999999", "pink": "#f2a0c0", "gold": "#d4a017",
+}
+WATER = ("river", "water", "sea", "lake", "waterway")
+HEX = 26.0  # a hexagon's radius, in SVG units
+MAX_LIST = 24  # items of a list shown in a panel before `...`
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat sees of a state (or the referee, seat None): the fields by name as the
+    observation gives them, and the facts every seat knows."""
+
+    ruleset: str
+    title: str
+    seat: int | None
+    seats: tuple[str, ...]  # P1 ... then the neutral seats
+    roles: tuple[str, ...]
+    players: int
+    to_act: int | None
+    phase: str
+    turn: int
+    terminal: bool
+    fields: Mapping[str, Any]
+    per: Mapping[str, str | None]
+    visible: Mapping[str, str]
+    enums: Mapping[str, tuple[str, ...]]  # the values of each enumeration field (by field name)
+    question: str | None = None
+    scores: tuple[int, ...] | None = None  # at the end of the game only (the scores reveal all)
+    # the rule file's hints (`drawing:`): a colour per value name, an icon per component's label
+    colours: Mapping[str, str] = field(default_factory=dict)
+    icons: Mapping[str, str] = field(default_factory=dict)
+
+
+def referee_fields(state: State) -> dict[str, Any]:
+    """Every field by name, as an observation writes them, with nothing hidden."""
+    fields: dict[str, Any] = {}
+    for info in state.FIELDS:
+        value = getattr(state, info.name)
+        if info.per is None:
+            fields[info.name] = state._named(info, value)
+        elif info.per == "player":
+            fields[info.name] = [state._named(info, v) for v in value]
+        else:
+            keys = state._labels(info.per)
+            fields[info.name] = {keys[i]: state._named(info, v) for i, v in enumerate(value)}
+    return fields
+
+
+def view_of(state: State, seat: int | None) -> View:
+    """What `seat` (from 0; None: the referee, who sees all) sees of `state`."""
+    if seat is None:
+        fields = referee_fields(state)
+        to_act = state.to_act()
+        question = state._pending.ask.name if state._pending is not None else None
+    else:
+        seen = state.observation(seat)
+        fields, to_act, question = seen["fields"], seen["to_act"], seen.get("question")
+    info = state.game.info
+    enums: dict[str, tuple[str, ...]] = {}
+    for f in state.FIELDS:
+        if f.kind == "enum" or (f.kind in ("list", "set") and f.element in state.ENUMS):
+            enums[f.name] = f.values or tuple(state.ENUMS.get(f.element, ()))
+    hints = info.drawing
+    by_kind = hints.get("icons", {})
+    icons = {label: by_kind[kind] for kind, labels in state.DICE.items() if kind in by_kind for label in labels}
+    return View(
+        colours=dict(hints.get("colours", {})), icons=icons,
+        ruleset=info.ruleset, title=info.title, seat=seat, seats=tuple(state._labels("player")),
+        roles=tuple(info.roles), players=state.num_players, to_act=to_act, phase=state.PHASES[state.phase],
+        turn=state.turn, terminal=state.terminal, fields=fields,
+        per={f.name: f.per for f in state.FIELDS}, visible={f.name: f.visible for f in state.FIELDS},
+        enums=enums, question=question,
+        scores=tuple(state.scores()) if state.terminal else None,
+    )
+
+
+# -- geometry --------------------------------------------------------------------------------------
+@dataclass
+class Layout:
+    """Where each spot of a board is drawn: its centre, and the shape drawn there."""
+
+    centres: list[tuple[float, float]]
+    shape: str  # "hex", "circle" or "square"
+    size: float
+    width: float
+    height: float
+    roads: list[tuple[int, int]] = field(default_factory=list)
+    note: str = ""
+    shown: list[bool] = field(default_factory=list)  # a wall: whether each spot is laid
+    extra: list[str] = field(default_factory=list)  # SVG drawn under the spots (a wall's face names)
+
+
+# Layouts by the board's shape (its kind, labels, neighbours and regions): a variant's game has
+# boards of its own, drawn as its base's are.
+_LAYOUTS: dict[tuple[object, ...], Layout] = {}
+
+
+def _hex_centre(q: int, r: int) -> tuple[float, float]:
+    return HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r
+
+
+def _fit(points: list[tuple[float, float]], margin: float) -> tuple[list[tuple[float, float]], float, float]:
+    """Points moved so the smallest x and y are `margin`; with the width and height they need."""
+    if not points:
+        return [], 2 * margin, 2 * margin
+    x0 = min(x for x, _ in points)
+    y0 = min(y for _, y in points)
+    moved = [(x - x0 + margin, y - y0 + margin) for x, y in points]
+    return moved, max(x for x, _ in moved) + margin, max(y for _, y in moved) + margin
+
+
+def hex_layout(board: HexBoard) -> Layout:
+    centres, width, height = _fit([_hex_centre(q, r) for q, r in board.coords], HEX * 1.2)
+    return Layout(centres, "hex", HEX, width, height)
+
+
+def ring_layout(board: RingBoard) -> Layout:
+    n = max(len(board.spots), 1)
+    radius = max(140.0, n * 40 / (2 * math.pi))
+    points = [(radius * math.sin(2 * math.pi * i / n), -radius * math.cos(2 * math.pi * i / n)) for i in range(n)]
+    centres, width, height = _fit(points, 90)
+    return Layout(centres, "circle", 17, width, height)
+
+
+def graph_positions(board: Board) -> list[tuple[float, float]]:
+    """A deterministic drawing of a board with no places of its own: classical scaling of the
+    distances along its neighbours (a spot's region-mates counted closer, so regions stay
+    together), then stress majorization. Pure arithmetic on the board: the same every time."""
+    import numpy as np
+
+    n = len(board.spots)
+    if n <= 1:
+        return [(0.0, 0.0)] * n
+    same = [set[int]() for _ in range(n)]
+    for members in board.region_spots:
+        if board.region_kind and board.region_kind[board.region_spots.index(members)] == 0:
+            for s in members:
+                same[s].update(members)
+    # shortest paths: a road within a region counts 1, between regions 1.6; unjoined spots 1 apart more
+    inf = float("inf")
+    dist = np.full((n, n), inf)
+    for a in range(n):
+        dist[a, a] = 0.0
+        for b in board.neighbours[a]:
+            dist[a, b] = 1.0 if b in same[a] else 1.6
+    for k in range(n):  # Floyd-Warshall, vectorised by rows
+        dist = np.minimum(dist, dist[:, k:k + 1] + dist[k:k + 1, :])
+    finite = dist[np.isfinite(dist)]
+    dist[~np.isfinite(dist)] = (finite.max() if finite.size else 1.0) + 1.0
+    # classical scaling: the two leading eigenvectors of the double-centred squared distances
+    sq = dist ** 2
+    centre = np.eye(n) - 1.0 / n
+    b = -0.5 * centre @ sq @ centre
+    values, vectors = np.linalg.eigh(b)
+    order = np.argsort(values)[::-1][:2]
+    x = vectors[:, order] * np.sqrt(np.maximum(values[order], 1e-9))
+    for j in range(2):  # fix each axis's sign: the eigenvector's sign is arbitrary
+        if x[int(np.argmax(np.abs(x[:, j]))), j] < 0:
+            x[:, j] = -x[:, j]
+    weights = 1.0 / np.maximum(dist, 1e-9) ** 2
+    np.fill_diagonal(weights, 0.0)
+    lhs = -weights
+    np.fill_diagonal(lhs, weights.sum(axis=1))
+    inverse = np.linalg.pinv(lhs)
+    for _ in range(200):  # SMACOF (the Guttman transform), weighted
+        diff = x[:, None, :] - x[None, :, :]
+        now = np.sqrt((diff ** 2).sum(axis=2))
+        np.fill_diagonal(now, 1.0)
+        ratio = weights * dist / now
+        np.fill_diagonal(ratio, 0.0)
+        bx = -ratio
+        np.fill_diagonal(bx, ratio.sum(axis=1))
+        x = inverse @ (bx @ x)
+        x -= x.mean(axis=0)
+    if np.ptp(x[:, 0]) < np.ptp(x[:, 1]):  # the wider way across
+        x = x[:, ::-1]
+    return [(round(float(px), 3), round(float(py), 3)) for px, py in x]
+
+
+def graph_layout(board: Board) -> Layout:
+    raw = graph_positions(board)
+    # scale so that the closest two spots stand 2.6 radii apart
+    size = 15.0
+    closest = min((math.dist(raw[a], raw[b]) for a in board.spots for b in board.neighbours[a] if a < b),
+                  default=1.0) or 1.0
+    scale = size * 2.8 / closest
+    centres, width, height = _fit([(x * scale, y * scale) for x, y in raw], 70)
+    roads = [(a, b) for a in board.spots for b in board.neighbours[a] if a < b]
+    return Layout(centres, "circle", size, width, height, roads,
+                  note="a graph board gives no places: spots laid out by their roads (docs/web.md)")
+
+
+def board_layout(board: Board) -> Layout:
+    """The layout of a board of fixed shape, made once per board."""
+    key = (type(board).__name__, board.labels, board.neighbours, board.region_spots, board.region_kind,
+           getattr(board, "coords", None))
+    found = _LAYOUTS.get(key)
+    if found is not None:
+        return found
+    if isinstance(board, HexBoard):
+        layout = hex_layout(board)
+    elif isinstance(board, RingBoard):
+        layout = ring_layout(board)
+    else:  # a graph board, or a board of another kind: laid out by its neighbours
+        layout = graph_layout(board)
+    if len(_LAYOUTS) >= 64:  # (rule files compiled in memory, one after another)
+        _LAYOUTS.clear()
+    _LAYOUTS[key] = layout
+    return layout
+
+
+WALL_ROW = 40  # spaces of a wall in one row before it wraps
+
+
+def wall_layout(board: WallBoard, laid: Sequence[int]) -> Layout:
+    """The faces laid, left to right, wrapped every WALL_ROW spaces; then the others, faded."""
+    size = 13.0
+    step = 2 * size + 2
+    centres: list[tuple[float, float]] = [(0.0, 0.0)] * len(board.spots)
+    shown = [False] * len(board.spots)
+    extra: list[str] = []
+    x = y = 0.0
+    col = 0
+    rows_y = 30.0
+    y = rows_y + 14
+    for face in laid:
+        spots = board.face_spots[face]
+        if col and col + len(spots) > WALL_ROW:
+            col, y = 0, y + 4 * step
+        x = col * step
+        piece_name = board.piece_names[board.face_piece[face]]
+        extra.append(_text(x + 40, y - size - 6, f"{board.face_names[face]} ({piece_name})", "facename"))
+        for s in spots:
+            centres[s] = (x + 40 + size, y)
+            shown[s] = True
+            x += step
+        col += len(spots) + 1
+    y += 4 * step
+    laid_faces = set(laid)
+    left = [f for f in range(len(board.face_spots)) if f not in laid_faces]
+    if left:
+        extra.append(_text(40, y - size - 18, "not laid yet:", "note"))
+    col = 0
+    for face in left:
+        spots = board.face_spots[face]
+        if col and col + len(spots) > WALL_ROW:
+            col, y = 0, y + 2.5 * step
+        x = col * step
+        piece = board.face_piece[face]
+        side = " (other side)" if any(board.face_piece[f] == piece for f in laid) else ""
+        extra.append(_text(x + 40, y - size - 6, board.face_names[face] + side, "facename"))
+        for s in spots:
+            centres[s] = (x + 40 + size, y)
+            x += step
+        col += len(spots) + 1
+    width = 40 + WALL_ROW * step + 60
+    return Layout(centres, "square", size, width, y + 2 * step, shown=shown, extra=extra)
+
+
+# -- values ----------------------------------------------------------------------------------------
+def seat_colour(view: View, label: str) -> str | None:
+    if label in view.seats:
+        k = view.seats.index(label)
+        return SEAT_COLOURS[k % len(SEAT_COLOURS)] if k < view.players else NEUTRAL_COLOUR
+    return None
+
+
+def value_colour(view: View, name: str, value: str) -> str:
+    hinted = view.colours.get(value)
+    if hinted is not None:  # (checked by the compiler: #rgb, #rrggbb or a name of NAMED_COLOURS)
+        return NAMED_COLOURS.get(hinted, hinted)
+    if value in NAMED_COLOURS:
+        return NAMED_COLOURS[value]
+    values = view.enums.get(name, ())
+    k = values.index(value) if value in values else sum(map(ord, value))
+    return VALUE_COLOURS[k % len(VALUE_COLOURS)]
+
+
+def short(text: str, n: int = 3) -> str:
+    """A value's few letters: `gold_side` -> `gs`, `tile16` -> `16`, `governor` -> `gov`."""
+    digits = "".join(c for c in text if c.isdigit())
+    if digits and len(digits) <= n and text.rstrip("0123456789") and text[-1].isdigit():
+        return digits
+    parts = [p for p in text.replace("-", "_").split("_") if p]
+    if len(parts) > 1:
+        return "".join(p[0] for p in parts)[:n]
+    return text[:n]
+
+
+def plain(view: View, name: str, values: Iterable[Any]) -> Any:
+    """The value of a per-spot or per-region field drawn as nothing: the field's empty value, an
+    enumeration's first value, or the player most entries hold."""
+    enum = view.enums.get(name)
+    if enum:
+        return enum[0]
+    counted = Counter(v for v in values if isinstance(v, str))
+    if counted:
+        top, n = counted.most_common(1)[0]
+        if top in view.seats:
+            return top
+    return None
+
+
+def is_plain(value: Any, background: Any) -> bool:
+    return value is None or value is False or value == 0 and not isinstance(value, bool) or value == [] \
+        or value == {} or value == background
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One thing drawn on a spot or under a region: a piece (colour), a chip (text) or a back."""
+
+    kind: str  # "piece", "chip" or "back"
+    colour: str
+    text: str
+    title: str
+
+
+def marks(view: View, name: str, value: Any, hidden: bool) -> list[Mark]:
+    """What a field's value on one spot (or region) is drawn as."""
+    if value is None:
+        return [Mark("back", "#777777", "?", f"{name}: hidden")] if hidden else []
+    if value == HIDDEN:
+        return [Mark("back", "#777777", "?", f"{name}: hidden")]
+    if isinstance(value, bool):
+        return [Mark("chip", "#444444", short(name, 2), name)] if value else []
+    if isinstance(value, int):
+        return [Mark("chip", "#444444", str(value), f"{name}: {value}")] if value else []
+    if isinstance(value, str):
+        colour = seat_colour(view, value)
+        if colour is not None:
+            return [Mark("piece", colour, value.removeprefix("P")[:2], f"{name}: {value}")]
+        icon = view.icons.get(value)
+        text = icon + "".join(c for c in value if c.isdigit())[-2:] if icon is not None else short(value)
+        return [Mark("chip", value_colour(view, name, value), text, f"{name}: {value}")]
+    if isinstance(value, list):
+        out: list[Mark] = []
+        for item in value:
+            out.extend(marks(view, name, item, hidden))
+        return out
+    if isinstance(value, dict):
+        owner = value.get("owner")
+        rest = " ".join(str(v) for k, v in value.items() if k != "owner" and isinstance(v, str | int))
+        title = f"{name}: " + ", ".join(f"{k} {v}" for k, v in value.items())
+        colour = seat_colour(view, owner) if isinstance(owner, str) else None
+        if colour is not None and isinstance(owner, str):
+            return [Mark("piece", colour, short(rest, 1) if rest else owner.removeprefix("P"), title)]
+        if "high_bid" in value:  # an auction: drawn in the panel, not on a spot
+            return []
+        return [Mark("chip", "#444444", short(rest or name), title)]
+    return [Mark("chip", "#444444", short(str(value)), f"{name}: {value}")]
+
+
+def field_text(value: Any) -> str:
+    """A value as one line of text."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        items = [field_text(v) for v in value[:MAX_LIST]]
+        hidden = sum(1 for v in value if v == HIDDEN)
+        if hidden and hidden == len(value):
+            return f"{hidden} face down"
+        return "[" + " ".join(items) + (" ..." if len(value) > MAX_LIST else "") + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} {field_text(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+# -- SVG ---------------------------------------------------------------------------------------------
+def _text(x: float, y: float, text: str, cls: str, anchor: str = "start") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" class="{cls}" text-anchor="{anchor}">{escape(text)}</text>')
+
+
+def _hex_points(x: float, y: float, r: float) -> str:
+    corners = [math.radians(60 * k - 30) for k in range(6)]
+    return " ".join(f"{x + r * math.cos(a):.1f},{y + r * math.sin(a):.1f}" for a in corners)
+
+
+def _hex_edges(board: HexBoard, layout: Layout, kind: int) -> list[tuple[float, float, float, float]]:
+    """The edges of hexagons where the region of `kind` changes (or the board ends)."""
+    at = {c: i for i, c in enumerate(board.coords)}
+    # the neighbour in each direction of a pointy hexagon, and the two corners of the edge facing it
+    directions = ((1, 0, 0), (0, 1, 1), (-1, 1, 2), (-1, 0, 3), (0, -1, 4), (1, -1, 5))
+    edges = []
+    for s, (q, r) in enumerate(board.coords):
+        mine = board.region_of[kind][s]
+        x, y = layout.centres[s]
+        for dq, dr, k in directions:
+            n = at.get((q + dq, r + dr))
+            theirs = board.region_of[kind][n] if n is not None else -2
+            if theirs == mine or (n is not None and n < s):
+                continue
+            a, b = math.radians(60 * k - 30), math.radians(60 * k + 30)
+            edges.append((x + HEX * math.cos(a), y + HEX * math.sin(a), x + HEX * math.cos(b), y + HEX * math.sin(b)))
+    return edges
+
+
+STYLE = """
+.board-svg text { font-family: sans-serif; }
+.label { font-size: 8px; fill: #333; }
+.region { font-size: 11px; font-weight: bold; fill: #222; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+.region2 { font-size: 10px; font-style: italic; fill: #1f4e8c; paint-order: stroke; stroke: #fff;
+  stroke-width: 3px; }
+.other-region { fill: none; stroke: #2a64c8; stroke-width: 1.4; stroke-dasharray: 3 2; }
+.facename { font-size: 10px; fill: #333; }
+.note { font-size: 11px; fill: #555; font-style: italic; }
+.head { font-size: 15px; font-weight: bold; fill: #111; }
+.panel { font-size: 12px; fill: #111; }
+.panelhead { font-size: 13px; font-weight: bold; fill: #111; }
+.marktext { font-size: 8px; fill: #fff; font-weight: bold; pointer-events: none; }
+.spot .cell { stroke: #888; stroke-width: 0.8; }
+.spot.legal .cell { stroke: #e6007e; stroke-width: 2; }
+.spot.picked .cell { stroke: #000; stroke-width: 3.5; }
+.spot.last .cell { stroke: #0a58ca; stroke-width: 3; }
+.spot.unlaid { opacity: 0.45; }
+.road { stroke: #8a7350; stroke-width: 3; }
+.edge1 { stroke: #333; stroke-width: 2.2; stroke-linecap: round; }
+.edge2 { stroke: #2a64c8; stroke-width: 1.6; stroke-dasharray: 4 3; stroke-linecap: round; }
+"""
+
+
+def _mark_svg(m: Mark, x: float, y: float) -> str:
+    title = f"<title>{escape(m.title)}</title>"
+    if m.kind == "piece":
+        shape = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{m.colour}" stroke="#000" stroke-width="0.6"/>'
+    elif m.kind == "back":
+        shape = (f'<rect x="{x - 5:.1f}" y="{y - 6:.1f}" width="10" height="12" rx="1.5" fill="{m.colour}" '
+                 f'stroke="#000" stroke-width="0.6"/>')
+    else:
+        w = 5 + 4.6 * max(len(m.text), 1)
+        shape = (f'<rect x="{x - w / 2:.1f}" y="{y - 5.5:.1f}" width="{w:.1f}" height="11" rx="3" '
+                 f'fill="{m.colour}" stroke="#000" stroke-width="0.4"/>')
+    text = f'<text x="{x:.1f}" y="{y + 3:.1f}" class="marktext" text-anchor="middle">{escape(m.text)}</text>'
+    return f'<g class="mark {m.kind}">{title}{shape}{text}</g>'
+
+
+def _marks_row(ms: Sequence[Mark], x: float, y: float, room: float) -> list[str]:
+    """Marks side by side, centred on x, wrapping into rows `room` wide."""
+    if not ms:
+        return []
+    per_row = max(int(room // 13), 1)
+    out = []
+    for i, m in enumerate(ms[:4 * per_row]):
+        row, col = divmod(i, per_row)
+        count = min(per_row, len(ms) - row * per_row)
+        out.append(_mark_svg(m, x + (col - (count - 1) / 2) * 13, y + row * 13))
+    if len(ms) > 4 * per_row:
+        out.append(_text(x, y + 4 * 13, f"+{len(ms) - 4 * per_row}", "label", "middle"))
+    return out
+
+
+def _marks_line(ms: Sequence[Mark], x: float, y: float, right: float) -> list[str]:
+    """Marks one after the other from x, as far as `right`."""
+    out = []
+    for m in ms:
+        w = 13.0 if m.kind != "chip" else 8 + 4.6 * max(len(m.text), 1)
+        if x + w > right:
+            out.append(_text(x, y + 3, "...", "label"))
+            break
+        out.append(_mark_svg(m, x + w / 2, y))
+        x += w + 2
+    return out
+
+
+def _spot_fill(board: Board, s: int, enums: Mapping[str, tuple[str, ...]]) -> str:
+    """A spot's fill: the colour of its region of the first kind (the one its `colour` attribute
+    names, on a graph board; else a pale one by the region's place), grey in none."""
+    region = board.region_of[0][s] if board.kinds else -1
+    if region < 0:
+        return "#f4f4f4"
+    for values in board.region_attributes:
+        v = values[region] if region < len(values) else -1
+        for names in enums.values():  # (an enumeration of colours: Schacht's provinces)
+            if 0 <= v < len(names) and all(n in NAMED_COLOURS for n in names):
+                return NAMED_COLOURS[names[v]]
+    k = board.regions_of_kind[0].index(region)
+    return REGION_FILLS[k % len(REGION_FILLS)]
+
+
+@dataclass(frozen=True)
+class BoardFacts:
+    """What the drawing needs of a rule set beside the board: enumerations by name (a region
+    attribute's values, a hex map's legend), and which field lays a wall's faces."""
+
+    enums: Mapping[str, tuple[str, ...]]
+    layout_field: str | None
+
+
+def board_facts(state: State) -> BoardFacts:
+    layout_field = next((f.name for f in state.FIELDS if f.kind == "list" and f.element == "wallface"
+                         and f.per is None), None)
+    return BoardFacts(dict(state.ENUMS), layout_field)
+
+
+def draw_svg(board: Board, view: View, facts: BoardFacts, highlight: Iterable[str] = (),
+             picked: str | None = None, last: Iterable[str] = ()) -> str:
+    """The board and `view` as one SVG document; spots named in `highlight` are drawn as
+    playable, `picked` as the one clicked."""
+    lit = set(highlight)
+    moved = set(last)
+    if isinstance(board, WallBoard):
+        laid_names = view.fields.get(facts.layout_field or "", []) if facts.layout_field else []
+        index = {n: i for i, n in enumerate(board.face_names)}
+        laid = [index[n] for n in laid_names if isinstance(n, str) and n in index]
+        layout = wall_layout(board, laid)
+    else:
+        layout = board_layout(board)
+    head_h = 46.0
+    parts: list[str] = []
+    parts.extend(layout.extra)
+    # roads under everything
+    for a, b in layout.roads:
+        (x1, y1), (x2, y2) = layout.centres[a], layout.centres[b]
+        parts.append(f'<line class="road" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
+    # region labels: where they are drawn, with the per-region marks under them
+    per_spot = [n for n, p in view.per.items() if p == "spot" and n in view.fields]
+    per_region = [n for n, p in view.per.items() if p == "region" and n in view.fields]
+    backgrounds = {n: plain(view, n, dict(view.fields[n]).values()) for n in per_spot + per_region}
+    at_spot = _player_places(view, set(board.labels))
+    # spots
+    for s in board.spots:
+        x, y = layout.centres[s]
+        label = board.labels[s]
+        classes = ["spot"]
+        if label in lit:
+            classes.append("legal")
+        if label in moved:
+            classes.append("last")
+        if label == picked:
+            classes.append("picked")
+        if layout.shown and not layout.shown[s]:
+            classes.append("unlaid")
+        fill = _spot_fill(board, s, facts.enums)
+        symbol_note = ""
+        if board.spot_attributes and hasattr(board, "symbols"):
+            symbol = board.symbols[s]
+            legend = dict(getattr(board, "legend", ()))
+            meaning = legend.get(symbol, "")
+            symbol_note = f" ({meaning})" if meaning else ""
+            words = meaning.replace(",", " ").split()
+            if any(w in words for w in WATER):
+                fill = "#a9cdea"
+            elif "capital" in words:
+                fill = "#e8c77a"
+        regions = [board.region_names[r] for k in range(len(board.kinds)) for r in board.regions_at[k][s]]
+        title = f"{label}{symbol_note}" + (f" — {', '.join(regions)}" if regions else "")
+        if layout.shape == "hex":
+            cell = f'<polygon class="cell" points="{_hex_points(x, y, layout.size - 0.6)}" fill="{fill}"/>'
+        elif layout.shape == "square":
+            r = layout.size
+            cell = (f'<rect class="cell" x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" '
+                    f'height="{2 * r:.1f}" fill="{fill}"/>')
+        else:
+            cell = f'<circle class="cell" cx="{x:.1f}" cy="{y:.1f}" r="{layout.size:.1f}" fill="{fill}"/>'
+        other_kinds = range(1, len(board.kinds))
+        if not isinstance(board, HexBoard | WallBoard) and any(board.regions_at[k][s] for k in other_kinds):
+            # in a region of another kind than the first (Mandarin's character squares): ringed
+            r = layout.size + 3
+            cell += (f'<circle class="other-region" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}"/>' if layout.shape == "circle"
+                     else f'<rect class="other-region" x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" '
+                          f'height="{2 * r:.1f}"/>')
+        spot_marks: list[Mark] = list(at_spot.get(label, ()))
+        for name in per_spot:
+            value = dict(view.fields[name]).get(label)
+            if is_plain(value, backgrounds[name]) and not (value is None and _hidden_to(view, name)):
+                continue
+            spot_marks.extend(marks(view, name, value, _hidden_to(view, name)))
+        inner = _marks_row(spot_marks, x, y + 1, layout.size * 1.6)
+        text_y = y - layout.size * 0.55 if spot_marks else y + 3
+        parts.append(f'<g class="{" ".join(classes)}" data-spot="{escape(label)}"><title>{escape(title)}</title>'
+                     f'{cell}{_text(x, text_y, label, "label", "middle")}{"".join(inner)}</g>')
+    # region outlines (hex) and names
+    if isinstance(board, HexBoard):
+        for k in range(min(len(board.kinds), 2)):
+            for x1, y1, x2, y2 in _hex_edges(board, layout, k):
+                parts.append(f'<line class="edge{k + 1}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
+    wall = isinstance(board, WallBoard)
+    for r, name in enumerate(board.region_names):
+        laid = [s for s in board.region_spots[r] if not layout.shown or layout.shown[s]]
+        members = laid or list(board.region_spots[r])  # (a wall's region on a face not laid: drawn there)
+        if not members:
+            continue
+        kind = board.region_kind[r]
+        cx = sum(layout.centres[s][0] for s in members) / len(members)
+        cy = sum(layout.centres[s][1] for s in members) / len(members)
+        if isinstance(board, RingBoard):  # outside the ring, in line with the region's middle
+            mid_x, mid_y = layout.width / 2, layout.height / 2
+            dx, dy = cx - mid_x, cy - mid_y
+            length = math.hypot(dx, dy) or 1.0
+            push = 38 + 16 * kind
+            ring_r = math.dist(layout.centres[members[0]], (mid_x, mid_y))
+            cx, cy = mid_x + dx / length * (ring_r + push), mid_y + dy / length * (ring_r + push)
+        elif isinstance(board, WallBoard):
+            cy = cy + layout.size + 12 + 11 * kind
+        elif kind > 0:
+            cy += 12
+        region_marks: list[Mark] = []
+        for fname in per_region:
+            value = dict(view.fields[fname]).get(name)
+            if is_plain(value, backgrounds[fname]) and not (value is None and _hidden_to(view, fname)):
+                continue
+            region_marks.extend(marks(view, fname, value, _hidden_to(view, fname)))
+        cls = "region" if kind == 0 else "region2"
+        parts.append(f'<g class="regionname" data-region="{escape(name)}"><title>{escape(board.kinds[kind])} '
+                     f'{escape(name)}</title>{_text(cx, cy, name, cls, "middle")}'
+                     f'{"".join(_marks_row(region_marks, cx, cy + (34 - 11 * kind if wall else 10), 90))}</g>')
+    # panels: players, then the other fields
+    panel, panel_h = _panels(view, board, max(layout.width, 520.0))
+    width = max(layout.width, 520.0)
+    board_svg = "".join(parts)
+    seat = "referee (sees all)" if view.seat is None else f"seen by {view.seats[view.seat]}"
+    who = ("game over" if view.terminal or view.to_act is None else f"{_seat_title(view, view.to_act)} to act"
+           + (f" ({view.question})" if view.question else ""))
+    head = [_text(12, 20, f"{view.title} ({view.ruleset}) — turn {view.turn}, phase {view.phase}, {who}", "head"),
+            _text(12, 38, seat + (f"; {layout.note}" if layout.note else ""), "note")]
+    height = head_h + layout.height + panel_h + 10
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="board-svg" width="{width:.0f}" height="{height:.0f}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}"><style>{STYLE}</style>'
+            f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>'
+            f'{"".join(head)}<g class="board" transform="translate(0,{head_h:.0f})">{board_svg}</g>'
+            f'<g class="panels" transform="translate(0,{head_h + layout.height:.0f})">{panel}</g></svg>')
+
+
+def _player_places(view: View, labels: set[str]) -> dict[str, list[Mark]]:
+    """Per-player fields whose value is a spot (a pawn's place): a piece of the player's colour there."""
+    found: dict[str, list[Mark]] = {}
+    for name, per in view.per.items():
+        if per != "player" or name not in view.fields:
+            continue
+        for p, value in enumerate(view.fields[name][:view.players]):
+            if isinstance(value, str) and value in labels:
+                found.setdefault(value, []).append(
+                    Mark("piece", SEAT_COLOURS[p % len(SEAT_COLOURS)], str(p + 1), f"{name} of {view.seats[p]}"))
+    return found
+
+
+def _hidden_to(view: View, name: str) -> bool:
+    """Whether a `null` of this field means hidden from the seat (a `visible: {to: ...}` field)."""
+    return view.seat is not None and view.visible.get(name) == "to"
+
+
+def _seat_title(view: View, seat: int) -> str:
+    role = f" ({view.roles[seat]})" if seat < len(view.roles) else ""
+    return f"{view.seats[seat]}{role}"
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""]
+
+
+def _panels(view: View, board: Board, width: float) -> tuple[str, float]:
+    """The player areas (each seat's per-player fields as the view has them) and the other
+    fields, as SVG rows; with their height."""
+    out: list[str] = []
+    y = 22.0
+    chars = int(width / 7)
+    per_player = [n for n, p in view.per.items() if p == "player" and n in view.fields]
+    for p in range(view.players):
+        colour = SEAT_COLOURS[p % len(SEAT_COLOURS)]
+        mine = " — you" if view.seat == p else ""
+        acting = " — to act" if view.to_act == p and not view.terminal else ""
+        score = f" — score {view.scores[p]}" if view.scores is not None else ""
+        out.append(f'<g class="player" data-seat="{p + 1}">'
+                   f'<circle cx="20" cy="{y - 4:.1f}" r="6" fill="{colour}" stroke="#000" stroke-width="0.6"/>'
+                   + _text(32, y, f"{_seat_title(view, p)}{mine}{acting}{score}", "panelhead"))
+        y += 16
+        items = []
+        for name in per_player:
+            value = view.fields[name][p] if p < len(view.fields[name]) else None
+            hidden = value is None and view.visible.get(name) != "all"
+            items.append(f"{name}: {'hidden' if hidden else field_text(value)}")
+        for line in _wrap("; ".join(items), chars - 6):
+            out.append(_text(32, y, line, "panel"))
+            y += 15
+        for name in per_player:  # a hand, a rack, a card: its items as the board draws them
+            value = view.fields[name][p] if p < len(view.fields[name]) else None
+            if isinstance(value, list) and 0 < len(value) <= 40:
+                row = [m for item in value for m in marks(view, name, item, False)]
+                if row:
+                    out.append(_text(32, y + 3, name, "note"))
+                    out.extend(_marks_line(row, 44 + 6.2 * len(name), y, width - 20))
+                    y += 16
+        out.append("</g>")
+        y += 6
+    others = [n for n, p in view.per.items() if p is None and n in view.fields]
+    if others:
+        out.append(_text(12, y, "On the table", "panelhead"))
+        y += 16
+        for name in others:
+            value = view.fields[name]
+            shown = (f"{value} face down" if view.visible.get(name) == "size" and isinstance(value, int)
+                     and view.seat is not None else field_text(value))
+            for line in _wrap(f"{name}: {shown}", chars - 4):
+                out.append(f'<g class="field" data-field="{escape(name)}">{_text(20, y, line, "panel")}</g>')
+                y += 15
+    return "".join(out), y + 6
+
+
+def render_svg(state: State, seat: int | None, highlight: Iterable[str] = (), picked: str | None = None,
+               last: Iterable[str] = ()) -> str:
+    """The drawing of `state` as `seat` sees it (None: the referee); `highlight`: the spots of
+    the seat's legal moves, `picked` the one clicked, `last` those the last move named."""
+    return draw_svg(state.board, view_of(state, seat), board_facts(state), highlight, picked, last)
+
+
+def action_spots(state: State, texts: Iterable[str]) -> dict[str, list[str]]:
+    """For each spot label named in the texts of actions, the texts that name it (an action's
+    text names its spots as words, or joined by `-` or `/`)."""
+    labels = set(state.board.labels)
+    found: dict[str, list[str]] = {}
+    for text in texts:
+        words = text.replace("-", " ").replace("/", " ").replace(",", " ").split()
+        for w in dict.fromkeys(words):
+            if w in labels:
+                found.setdefault(w, []).append(text)
+    return found

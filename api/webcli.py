@@ -1,0 +1,88 @@
+"""`rulewright render` and `rulewright serve`: the board drawn as SVG (api/draw.py) and the web
+board (api/web.py). Registered on the CLI group by api/cli.py."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .cli import CliError, cli, load_game
+from .render import printable
+from .runtime.errors import RulewrightError
+from .viewer import ViewError, load_replay, load_state_file, looks_like_state, parse_seat
+
+
+@cli.command("render")
+@click.argument("source", metavar="STATE.json|LOG", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--svg", "svg_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the drawing here (SVG).")
+@click.option("--move", type=click.IntRange(min=0), default=None,
+              help="LOG: the position after this many moves (default: the last replayed).")
+@click.option("--seat", default="referee", show_default=True, metavar="K|referee",
+              help="Draw what seat K (from 1) sees, its observation only; `referee` sees all.")
+@click.option("--ruleset", metavar="RULESET", default=None,
+              help="Read the state or log under this rule set instead of the one it names.")
+def render_command(source: Path, svg_path: Path, move: int | None, seat: str, ruleset: str | None) -> None:
+    """Draw a saved state (`State.to_json()`) or a position of a game log as SVG: the board from
+    the rule set's own board, the state's fields on it, the player areas of the seat drawn."""
+    from .draw import render_svg
+
+    try:
+        if looks_like_state(source):
+            if move is not None:
+                raise CliError("--move is for a log; a saved state is one position")
+            state = load_state_file(source, (lambda _: load_game(ruleset)) if ruleset else None)
+        else:
+            replay = load_replay(source, ruleset)
+            if replay.problem is not None:
+                click.echo(f"note: {replay.problem}; positions up to there are drawn", err=True)
+            last = len(replay.states) - 1
+            if move is not None and move > last:
+                raise CliError(f"--move {move}: the log replays {last} moves")
+            state = replay.states[last if move is None else move]
+        viewer = parse_seat(seat, state.num_players)
+        svg = render_svg(state, viewer)
+    except (ViewError, RulewrightError) as exc:
+        raise CliError(str(exc)) from None
+    try:
+        svg_path.write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write {printable(str(svg_path))}: {exc.strerror or exc}") from None
+    click.echo(f"wrote {printable(str(svg_path))}")
+
+
+@cli.command("serve")
+@click.argument("source", metavar="[RULESET|LOG|SCENARIO]", required=False)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (the default is this machine only).")
+@click.option("--port", type=click.IntRange(min=0, max=65535), default=8765, show_default=True,
+              help="Port (0: any free one, printed).")
+def serve_command(source: str | None, host: str, port: int) -> None:
+    """Start the web board: play any rule set in the browser (seats human or agents), replay a
+    log, step a scenario file. Prints its address; Ctrl-C stops it."""
+    try:
+        from .web import make_app, make_server
+    except ImportError as exc:
+        raise CliError(f"the web board needs the `web` extra: pip install 'rulewright[web]' ({exc})") from None
+    try:
+        app, start = make_app(source)
+        server = make_server(host, port, app)
+    except (ViewError, RulewrightError) as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    from .web import WILDCARDS
+
+    if host in WILDCARDS or host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"warning: listening on {host}: other machines may reach this board and its games", err=True)
+    shown_host = f"[{host}]" if ":" in host else host
+    click.echo(f"rulewright web board at http://{shown_host}:{server.server_port}{start}  (Ctrl-C stops it)")
+    sys.stdout.flush()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

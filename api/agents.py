@@ -259,3 +259,19 @@ register(AgentKind(
      "rollout_moves": Param(int, 0, "moves a play-out may last, then the lead in score is weighed (0: to the end "
                                     "of the game)", least=0)},
     perfect_information=True))
+
+
+def _ismcts(seed: int, params: Mapping[str, Any]) -> Agent:
+    from .ismcts import ISMCTSAgent  # (imported when first asked for: most runs never search)
+
+    return ISMCTSAgent(seed, iterations=params["iterations"], exploration=params["exploration"],
+                       rollout_moves=params["rollout_moves"], score_weight=params["score_weight"])
+
+
+register(AgentKind(
+    "ismcts", "information-set MCTS: searches states sampled from what its seat sees (api/ismcts.py)", _ismcts,
+    {"iterations": Param(int, 400, "samples searched per move", least=1),
+     "exploration": Param(float, 0.7, "UCB1 exploration constant", least=0),
+     "rollout_moves": Param(int, 0, "moves a play-out may last (0: to the end of the game)", least=0),
+     "score_weight": Param(float, 0.1, "share of the reward given by the scaled score (the rest by the win)",
+                           least=0)}))

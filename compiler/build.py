@@ -42,7 +42,7 @@ EXPECT_KEYS = (
     "borders", "borders_match_roads", "attribute_counts", "bordering_differ", "pieces", "regions_per_face",
     "face_size", "largest_wall",
 )
-FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hide_items_if")
+FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hide_items_if", "pool")
 PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor")
 ACTION_KEYS = ("choose", "when", "text", "effect", "doc")
 DEFINE_KEYS = ("value", "cached")  # a definition written as a mapping: `{value: "...", cached: true}`
@@ -899,8 +899,16 @@ def _fields(r: _Reader, state: YMap, entity_kinds: set[str], enums: set[str]) ->
                     "nobody sees its items", "drop `hide_items_if`, or give the field `shown_if` (when it is shown)")
         shown_if = r.expr(m.get("shown_if"), "shown_if") if m.get("shown_if") is not None else None
         hide_items_if = r.expr(m.get("hide_items_if"), "hide_items_if") if m.get("hide_items_if") is not None else None
+        pool = ""
+        pool_node = m.get("pool")
+        if pool_node is not None:  # (which unseen items are drawn again together: runtime/unseen.py)
+            pool_ref = r.name(pool_node, "pool")
+            pool = pool_ref.name if pool_ref is not None else ""
+            if pool and (values or ty.kind not in ("list", "set")):
+                r.error(pool_node.span, f"`pool:` names the pool of the items of a list or set field, but field "
+                        f"`{name}` holds no items", "drop `pool:`")
         out.append(ir.Field(name, per, ty, values, init, visible, r.text(m.get("doc"), "doc", "") or "", key.span,
-                            shown_if, hide_items_if, visible_to))
+                            shown_if, hide_items_if, visible_to, pool))
     return tuple(out)
 
 

@@ -134,6 +134,7 @@ class Field:
     shown_if: ast.Expr | None = None  # while true, an owner/none field is seen by all
     hide_items_if: ast.Expr | None = None  # item k of a list field is hidden while true
     visible_to: ast.Expr | None = None  # `visible: {to: ...}`: the one player who sees entry or item k
+    pool: str = ""  # `pool:`: the fields whose unseen items are drawn again together (runtime/unseen.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ state's own generator: that is how `clone()` and `state_from_json()` rebuild it.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +52,10 @@ class Pending:
     ask: Ask  # the question now
     before: State | None  # the state as the move began (None: the setup of a new game asks)
     played: list[str]  # the move and each answer given since, as text
+    # A sample of the unseen (runtime/unseen.py) waiting for a decision: how to make it again,
+    # which a copy of it does (playing the move again from `before` would give back what the
+    # sample drew again).
+    resample: Callable[[], State] | None = None
 
 
 def run(state: State, steps: Steps, before: State | None, played: list[str],
@@ -125,6 +129,16 @@ def answer(state: State, pending: Pending, action: Action) -> None:
     pending.played.append(str(action))
     state._pending = None
     run(state, pending.steps, pending.before, pending.played, (action.args[0],))
+    if pending.resample is not None and state._pending is not None:  # a sample: its copies too
+        state._pending.resample = _then(pending.resample, str(action))
+
+
+def _then(make: Callable[[], State], text: str) -> Callable[[], State]:
+    def again() -> State:
+        state = make()
+        state.apply(text)
+        return state
+    return again
 
 
 def rebuilt(state: State) -> State:
@@ -132,6 +146,8 @@ def rebuilt(state: State) -> State:
     move and the answers since played again (the live steps of a generator cannot be copied)."""
     pending = state._pending
     assert pending is not None
+    if pending.resample is not None:
+        return pending.resample()
     if pending.before is None:
         copy = state.game.new_state(state.num_players, state.seed, state.options)
     else:

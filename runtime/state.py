@@ -26,6 +26,7 @@ from .faults import game_error
 from .limits import MAX_INT, new_move
 from .mechanics import sort_key
 from .rng import Rng
+from .unseen import sample as _sample_unseen
 
 PASS = "pass"
 # What a move said of the phase after it (State.next_phase): nothing (the phase's `then:`, or
@@ -80,6 +81,7 @@ class FieldInfo:
     visible: str
     doc: str = ""
     declared: str = ""
+    pool: str = ""  # `pool:`: unseen items drawn again with those of the same pool (runtime/unseen.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +362,13 @@ class State:
         if self._pending is not None:  # the decision asked, by name (its choices are the seat's legal actions)
             seen["question"] = self._pending.ask.name
         return seen
+
+    def sample_unseen(self, observer: int, rng: Rng) -> State:
+        """A new state `observer` cannot tell from this one: everything he may not see drawn again
+        consistently with what he sees (same observation, same legal actions when he is to act,
+        what the game conserves conserved), the state's generator seeded from `rng`. It depends on
+        what he sees and on `rng` only (runtime/unseen.py; docs/experiments.md)."""
+        return _sample_unseen(self, observer, rng)
 
     def clone(self) -> State:
         if self._pending is not None:  # a move waits for a decision: its steps are played again

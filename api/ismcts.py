@@ -1,0 +1,146 @@
+"""Information-set Monte Carlo tree search (single observer; Cowling, Powley, Whitehouse 2012).
+
+The agent searches one tree over the moves of every seat, from the seat to act's information
+set: each iteration draws a state consistent with what that seat sees (`state.sample_unseen`,
+runtime/unseen.py), walks the tree down it with UCB1 over the actions legal in that sample
+(counting how often each was available, not how often its parent was visited), adds one node,
+plays the rest at random and backs the result up, each node scored for the seat that chose its
+action. The move chosen is the root's most visited action.
+
+No hidden value is ever read: `choose` calls only `to_act()`, `legal_actions()` and
+`sample_unseen()` on the state it is given, and searches only samples, which depend on what the
+seat sees and on the agent's generator alone (tests/test_ismcts.py poisons the hidden fields and
+checks the move is the same, and plays through a state that refuses anything else).
+
+Rewards, per seat, in [0, 1]: `1 - score_weight` shared by the winners of a finished game, plus
+`score_weight` times the seat's score scaled between the lowest and the highest score (for a
+rule set whose lowest score wins, the other way round); a play-out cut at `rollout_moves` moves
+counts by the scores alone. Seeded and deterministic: the same seed, state and calls give the
+same moves.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .runtime.errors import IllegalAction
+from .runtime.rng import Rng
+from .runtime.state import Action, State
+
+
+class _Node:
+    """The action that led here (the seat that chose it), its visits, reward and availability."""
+
+    __slots__ = ("actor", "visits", "reward", "available", "children")
+
+    def __init__(self, actor: int) -> None:
+        self.actor = actor
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+        self.children: dict[Action, _Node] = {}
+
+
+class ISMCTSAgent:
+    """Single-observer IS-MCTS: `iterations` samples of the seat's information set per move."""
+
+    def __init__(self, seed: int, iterations: int = 400, exploration: float = 0.7,
+                 rollout_moves: int = 0, score_weight: float = 0.1) -> None:
+        if iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if not 0.0 <= score_weight <= 1.0:
+            raise ValueError("score_weight must be between 0 and 1")
+        self.rng = Rng(seed)
+        self.iterations = iterations
+        self.exploration = exploration
+        self.rollout_moves = rollout_moves  # 0: play every play-out to the end of the game
+        self.score_weight = score_weight
+
+    def choose(self, state: State) -> Action:
+        seat = state.to_act()
+        legal = state.legal_actions()
+        if seat is None or not legal:
+            raise IllegalAction("no legal action: the game is over")
+        if len(legal) == 1:
+            return legal[0]
+        root = _Node(seat)
+        for _ in range(self.iterations):
+            self._iterate(state.sample_unseen(seat, self.rng), root)
+        best = legal[0]
+        most = -1
+        for action in legal:  # (in the order listed: ties go to the first)
+            child = root.children.get(action)
+            visits = child.visits if child is not None else 0
+            if visits > most:
+                best, most = action, visits
+        return best
+
+    def _iterate(self, state: State, root: _Node) -> None:
+        rng = self.rng
+        node = root
+        path = [root]
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            actor = state.to_act()
+            assert actor is not None
+            untried: list[Action] = []
+            for action in legal:
+                child = node.children.get(action)
+                if child is None:
+                    untried.append(action)
+                else:
+                    child.available += 1
+            if untried:
+                action = untried[rng.below(len(untried))]
+                child = node.children[action] = _Node(actor)
+                child.available += 1
+                state.apply(action)
+                path.append(child)
+                break
+            action = self._select(node, legal)
+            node = node.children[action]
+            state.apply(action)
+            path.append(node)
+        rewards = self._play_out(state)
+        for visited in path[1:]:
+            visited.visits += 1
+            visited.reward += rewards[visited.actor]
+
+    def _select(self, node: _Node, legal: list[Action]) -> Action:
+        """UCB1 over the actions legal here, with how often each was available."""
+        best = legal[0]
+        best_value = -math.inf
+        c = self.exploration
+        for action in legal:
+            child = node.children[action]
+            value = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _play_out(self, state: State) -> list[float]:
+        rng = self.rng
+        limit = self.rollout_moves
+        moves = 0
+        while not state.is_terminal() and (limit <= 0 or moves < limit):
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
+            moves += 1
+        return self._rewards(state)
+
+    def _rewards(self, state: State) -> list[float]:
+        n = state.num_players
+        scores = state.scores()
+        low, high = min(scores), max(scores)
+        if high > low:
+            scaled = [(s - low) / (high - low) for s in scores]
+            if state.game.lowest_score_wins:
+                scaled = [1.0 - v for v in scaled]
+        else:
+            scaled = [0.5] * n
+        if not state.is_terminal():
+            return scaled
+        winners = state.winners()
+        w = self.score_weight
+        share = (1.0 - w) / len(winners) if winners else 0.0
+        return [(share if p in winners else 0.0) + w * scaled[p] for p in range(n)]

@@ -1,0 +1,209 @@
+"""`rulewright leaks RULESET`: does a rule set let a seat learn what it may not see?
+
+In states sampled from seeded random games, everything a seat may not see is drawn again,
+consistently with what it sees (`State.sample_unseen`, runtime/unseen.py). The seat's
+observation must not change, nor its legal actions when it is to act: a guard or a choice that
+reads another player's hidden hand, or a `shown_if` that reads a face-down pile, shows the seat
+something of what is hidden. Each such field is reported with the line it is declared at, and
+what changed with the rule lines concerned (the actions that came or went, the fields shown
+otherwise). A change that no one field makes alone is reported for the fields changed together.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from .runtime.rng import Rng, derive_seed
+from .runtime.state import Game, State
+from .runtime.unseen import Unseen
+
+SAMPLE_EVERY = 5  # a state of each game is checked every so many moves
+SAMPLES = 2  # samples drawn per seat and state
+MAX_MOVES = 400  # moves played per game at most
+AGENT_SALT = 0x1EA4  # the random moves of the games played, seeded apart from the games'
+
+
+@dataclass
+class Leak:
+    """One field whose hidden value shows in what a seat sees."""
+
+    field: str
+    declared: str  # file:line of the field's declaration
+    seat: int  # from 0
+    shows_in: str  # "legal actions" or "observation"
+    detail: str  # what changed
+    rules: list[str]  # the rule lines concerned: `path (file:line)`
+    game: int
+    seed: int
+    move: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"field": self.field, "declared": self.declared, "seat": self.seat + 1, "shows_in": self.shows_in,
+                "detail": self.detail, "rules": self.rules, "game": self.game, "seed": self.seed, "move": self.move}
+
+
+@dataclass
+class LeakReport:
+    ruleset: str
+    players: int
+    seed: int
+    options: dict[str, str]
+    games: int = 0
+    states: int = 0
+    samples: int = 0
+    hidden_fields: list[str] = field(default_factory=list)  # the fields some seat did not see, in some state
+    leaks: list[Leak] = field(default_factory=list)  # the first of each field and place it shows in
+    errors: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "players": self.players, "seed": self.seed, "options": self.options,
+                "games": self.games, "states": self.states, "samples": self.samples,
+                "hidden_fields": self.hidden_fields, "leaks": [leak.to_json() for leak in self.leaks],
+                "errors": self.errors}
+
+
+def _with_fields(state: State, sample: State, names: list[str]) -> State:
+    """`state` with the values of `names` taken from `sample` (and nothing else)."""
+    mixed = state.clone()
+    for name in names:
+        value = getattr(sample, name)
+        setattr(mixed, name, list(value) if isinstance(value, list) else value)
+    mixed._fields_set()
+    mixed._legal_cache = None
+    mixed._derived = None
+    return mixed
+
+
+def _rule(game: Game, path: str) -> str:
+    where = game.info.rules.get(path)
+    return f"{path} ({where})" if where else path
+
+
+def _what_changed(game: Game, state: State, other: State, seat: int) -> tuple[str, str, list[str]] | None:
+    """Where `other` shows `seat` something else than `state`: (in what, what, the rule lines)."""
+    try:
+        seen, seen_other = state.observation(seat), other.observation(seat)
+    except Exception as fault:  # noqa: BLE001 - a changed state the rules cannot read is a change too
+        return "observation", f"cannot be made ({type(fault).__name__}: {fault})", []
+    if seen != seen_other:
+        fields = sorted(set(seen["fields"]) | set(seen_other["fields"]))
+        differ = [f for f in fields if seen["fields"].get(f) != seen_other["fields"].get(f)]
+        if not differ:
+            differ = [k for k in seen if k != "fields" and seen[k] != seen_other.get(k)]
+        return ("observation", "shows otherwise " + ", ".join(f"`{f}`" for f in differ),
+                [_rule(game, f"state.{f}") for f in differ if f"state.{f}" in game.info.rules])
+    if state.to_act() != seat:
+        return None
+    try:
+        legal, legal_other = state.legal_actions(), other.legal_actions()
+    except Exception as fault:  # noqa: BLE001 - the same
+        return "legal actions", f"cannot be listed ({type(fault).__name__}: {fault})", []
+    if [str(a) for a in legal] == [str(a) for a in legal_other]:
+        return None
+    shown, shown_other = {str(a) for a in legal}, {str(a) for a in legal_other}
+    came = [a for a in legal_other if str(a) not in shown]
+    went = [a for a in legal if str(a) not in shown_other]
+    texts = [t for t in (f"{len(came)} more: {', '.join(str(a) for a in came[:3])}" if came else "",
+                         f"{len(went)} fewer: {', '.join(str(a) for a in went[:3])}" if went else "") if t]
+    rules = []
+    both = {a.name for a in legal} & {a.name for a in legal_other}
+    for name in sorted({a.name for a in came + went}):
+        # an action that came or went as a whole: its guard (if it has one); else its choices
+        guard = f"actions.{name}.when"
+        path = guard if name not in both and guard in game.info.rules else f"actions.{name}.choose"
+        if path in game.info.rules:
+            rules.append(_rule(game, path))
+    return "legal actions", "; ".join(texts) or "listed in another order", rules
+
+
+def check_state(game: Game, state: State, rng: Rng, report: LeakReport, where: tuple[int, int, int]) -> None:
+    """Every seat of one state: samples of what it does not see, compared with the state."""
+    for seat in range(state.num_players):
+        unseen = Unseen(state, seat).fields()
+        report.hidden_fields.extend(n for n in unseen if n not in report.hidden_fields)
+        for _ in range(SAMPLES):
+            sample = state.sample_unseen(seat, rng)
+            report.samples += 1
+            changed = _what_changed(game, state, sample, seat)
+            if changed is None:
+                continue
+            moved = [n for n in unseen if getattr(sample, n) != getattr(state, n)]
+            blamed = [n for n in moved if _what_changed(game, state, _with_fields(state, sample, [n]), seat)]
+            for name in blamed or moved:
+                alone = _what_changed(game, state, _with_fields(state, sample, [name]), seat) if blamed else changed
+                assert alone is not None
+                _add(report, game, name, seat, alone, where, together=[] if blamed else moved)
+
+
+def _add(report: LeakReport, game: Game, name: str, seat: int, changed: tuple[str, str, list[str]],
+         where: tuple[int, int, int], together: list[str]) -> None:
+    shows_in, detail, rules = changed
+    if any(leak.field == name and leak.shows_in == shows_in for leak in report.leaks):
+        return
+    if together:
+        detail += " (with " + ", ".join(f"`{n}`" for n in together if n != name) + " changed together)"
+    report.leaks.append(Leak(name, game.info.rules.get(f"state.{name}", "?"), seat, shows_in, detail, rules,
+                             *where))
+
+
+def find_leaks(game: Game, games: int, seed: int = 0, players: int | None = None,
+               options: Mapping[str, str] | None = None, advance: Callable[[], None] = lambda: None) -> LeakReport:
+    """Plays `games` seeded random games and checks every seat in a state every few moves."""
+    count = game.info.players[0] if players is None else players
+    chosen = game.resolve_options(options)
+    report = LeakReport(game.info.ruleset, count, seed, chosen)
+    for index in range(games):
+        game_seed = derive_seed(seed, index)
+        state = game.new_state(count, game_seed, chosen)
+        moves = Rng(game_seed ^ AGENT_SALT)
+        samples = Rng(derive_seed(game_seed, 1))
+        try:
+            for move in range(MAX_MOVES):
+                if state.is_terminal():
+                    break
+                if move % SAMPLE_EVERY == index % SAMPLE_EVERY:
+                    check_state(game, state, samples, report, (index, game_seed, move))
+                    report.states += 1
+                legal = state.legal_actions()
+                state.apply(legal[moves.below(len(legal))])
+        except Exception as fault:  # noqa: BLE001 - a game that fails is reported, the others go on
+            report.errors.append(f"game {index} (seed {game_seed}): {type(fault).__name__}: {fault}")
+        report.games += 1
+        advance()
+    order = [f.name for f in game.state_class.FIELDS]
+    report.hidden_fields.sort(key=order.index)
+    return report
+
+
+def report_json(report: LeakReport) -> str:
+    return json.dumps(report.to_json(), indent=2)
+
+
+def leak_tables(report: LeakReport) -> list[Table]:
+    """The report as rich tables: what was checked, then each leak (texts never read as markup)."""
+    checked = Table(title=Text(f"leaks: {report.ruleset}, {report.players} players"), show_header=False)
+    checked.add_column("what")
+    checked.add_column("value", justify="right")
+    checked.add_row("games played (random)", str(report.games))
+    checked.add_row("states checked", str(report.states))
+    checked.add_row("samples of the unseen", str(report.samples))
+    checked.add_row("fields some seat does not see", Text(", ".join(report.hidden_fields) or "none"))
+    checked.add_row("games that failed", str(len(report.errors)))
+    checked.add_row("leaks", str(len(report.leaks)) if report.leaks else "none found")
+    tables = [checked]
+    if report.leaks:
+        found = Table(title="what a seat may not see, shown by the rules")
+        for column in ("hidden field", "declared at", "shows in", "what changed", "rule lines", "first seen"):
+            found.add_column(column, overflow="fold")
+        for leak in report.leaks:
+            found.add_row(Text(leak.field), Text(leak.declared), leak.shows_in, Text(leak.detail),
+                          Text("\n".join(leak.rules) or "-"),
+                          Text(f"game {leak.game}, move {leak.move}, P{leak.seat + 1}"))
+        tables.append(found)
+    return tables

@@ -1,0 +1,82 @@
+"""`rulewright leaks` (api/leaks.py): no bundled rule set shows a seat what it may not see, and a
+rule file that does (tests/leaks/peeks-at-a-hand.yaml: a guard reads the other player's hand, a
+`shown_if` reads the face-down bag) is caught, each leak with the line its field is declared at
+and the rule line that shows it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import rulewright
+from rulewright.cli import cli
+from rulewright.leaks import find_leaks
+from tests.test_visibility import RULESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+LEAKY = "tests/leaks/peeks-at-a-hand.yaml"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_bundled_rule_set_leaks(ruleset: str) -> None:
+    game = rulewright.load(ruleset)
+    report = find_leaks(game, 1 if ruleset.startswith("yellow-yangtze") else 2)
+    assert report.errors == []
+    assert report.leaks == [], [leak.to_json() for leak in report.leaks]
+    assert report.states > 0 and report.samples > 0
+    if any(f.visible != "all" for f in game.state_class.FIELDS):
+        assert report.hidden_fields
+
+
+def test_a_guard_that_reads_another_hand_and_a_shown_if_that_reads_the_bag_are_caught() -> None:
+    report = find_leaks(rulewright.load_rules(ROOT / LEAKY), 3)
+    found = {leak.field: leak for leak in report.leaks}
+    assert set(found) == {"hand", "bag"}
+    hand, bag = found["hand"], found["bag"]
+    assert hand.declared == f"{LEAKY}:29" and hand.shows_in == "legal actions"
+    assert hand.rules == [f"actions.steal.when ({LEAKY}:47)"]
+    assert "steal" in hand.detail
+    assert bag.declared == f"{LEAKY}:28" and bag.shows_in == "observation"
+    assert bag.rules == [f"state.crowns_left ({LEAKY}:30)"]
+
+
+def test_the_command_fails_on_a_leak_and_names_its_line() -> None:
+    done = CliRunner().invoke(cli, ["leaks", LEAKY, "-n", "3"])
+    assert done.exit_code == 1
+    assert f"`hand` ({LEAKY}:29)" in done.output and f"`bag` ({LEAKY}:28)" in done.output
+    assert "Traceback" not in done.output
+
+
+def test_the_command_passes_a_clean_rule_set_with_a_table() -> None:
+    done = CliRunner().invoke(cli, ["leaks", "china-schacht/two-player", "-n", "1"])
+    assert done.exit_code == 0, done.output
+    assert "none found" in done.output and "hand, deck" in done.output
+
+
+def test_the_command_s_json() -> None:
+    done = CliRunner().invoke(cli, ["leaks", LEAKY, "-n", "2", "--seed", "4", "--json"])
+    assert done.exit_code == 1
+    data = json.loads(done.output[:done.output.rindex("}") + 1])
+    assert data["games"] == 2 and data["seed"] == 4
+    assert {leak["field"] for leak in data["leaks"]} <= {"hand", "bag"} and data["leaks"]
+    clean = CliRunner().invoke(cli, ["leaks", "mandarin", "-n", "1", "--players", "3",
+                                     "--option", "money_shown=hidden", "--json"])
+    assert clean.exit_code == 0
+    data = json.loads(clean.output)
+    assert data["players"] == 3 and data["leaks"] == [] and "money" in data["hidden_fields"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["leaks", "nope"], "unknown rule set `nope`"),
+    (["leaks", "mandarin", "--players", "9"], "not 9"),
+    (["leaks", "mandarin", "--option", "foo=bar"], "no option `foo`"),
+    (["leaks", "mandarin", "-n", "0"], "-n"),
+])
+def test_bad_input_is_one_clear_message(args: list[str], message: str) -> None:
+    done = CliRunner().invoke(cli, args)
+    assert done.exit_code != 0
+    assert message in done.output
+    assert "Traceback" not in done.output

@@ -1854,6 +1854,6 @@ def variant_new(base: str, name: str, folder: Path | None) -> None:
         click.echo(f"  rulewright simulate {shown}")
 
 
-# `render` and `serve` (the board drawn as SVG, the web board) live in webcli.py; importing it
-# registers them on the group above.
-from . import webcli  # noqa: E402,F401  (the commands register themselves)
+# `render` and `serve` (the board drawn as SVG, the web board) live in webcli.py, `schema` (JSON
+# Schemas for editors) in editorcli.py; importing them registers them on the group above.
+from . import editorcli, webcli  # noqa: E402,F401  (the commands register themselves)

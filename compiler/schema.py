@@ -1,0 +1,182 @@
+"""JSON Schemas (draft 2020-12) of rule files and scenario files, for editors.
+
+The keys come from the very tables the checker reads (`build.TOP_KEYS`, `build.ACTION_KEYS`,
+..., `api/scenarios.FILE_KEYS`, ...): this module adds only the *type* of each key, in
+`RULE_TYPES` and `SCENARIO_TYPES`, and `rule_schema()` refuses to build a schema while a key of
+a table has no type here or a type names a key the table does not have (`SchemaDrift`), so a
+key added to the checker and forgotten here fails the suite (tests/test_schema.py), never
+silently.
+
+A schema describes the *shape* a file may have, as an editor can check it while one types:
+which keys a mapping may hold and what kind of value each takes. Whether an expression means
+something, or a name is declared, is the checker's (`rulewright check`). Since a variant may
+remove anything with `~` and patch a list with `key+:` / `key-:` (compiler/merge.py), every
+value may also be null, and every key of a known mapping may be written with `+` or `-` after
+it and a list as value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from . import build
+
+Schema = dict[str, Any]
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+RULES_ID = "https://rulewright.invalid/schema/rules.json"
+SCENARIOS_ID = "https://rulewright.invalid/schema/scenarios.json"
+
+
+class SchemaDrift(Exception):
+    """A key of a checker's table without a type here, or a type for a key no table has."""
+
+
+# What a scalar written in YAML can be; an expression is text (or a plain number or truth value).
+_TEXT: Schema = {"type": "string"}
+_INT: Schema = {"type": "integer"}
+_BOOL: Schema = {"type": "boolean"}
+_EXPR: Schema = {"type": ["string", "integer", "number", "boolean"], "description": "an expression"}
+_SCALAR: Schema = {"type": ["string", "integer", "number", "boolean"]}
+_MAP: Schema = {"type": "object"}
+_LIST: Schema = {"type": "array"}
+_NAMES: Schema = {"type": "array", "items": {"type": ["string", "integer"]}}
+_EFFECT: Schema = {"type": ["array", "string"], "description": "an effect: a list of statements"}
+_NAME_PATTERN = r"^[a-z_][a-z0-9_]*$"
+
+
+def _nullable(s: Schema) -> Schema:
+    """`s`, or `~` (a variant's removal, or an empty section)."""
+    return {"anyOf": [s, {"type": "null"}]}
+
+
+def _either(*schemas: Schema) -> Schema:
+    return {"anyOf": list(schemas)}
+
+
+def _strict(table: tuple[str, ...], types: dict[str, Schema], what: str, doc: str | None = None,
+            variant: bool = True) -> Schema:
+    """A mapping of exactly the keys of `table` (the checker's), each of the type in `types`;
+    in a rule file (`variant`), a value may be `~` and `key+` / `key-` patch a list
+    (compiler/merge.py)."""
+    missing = [k for k in table if k not in types]
+    extra = [k for k in types if k not in table]
+    if missing or extra:
+        raise SchemaDrift(f"{what}: keys without a type in compiler/schema.py: {missing}; types for keys the "
+                          f"checker does not know: {extra}")
+    out: Schema = {
+        "type": "object",
+        "properties": {k: _nullable(types[k]) if variant else types[k] for k in table},
+        "additionalProperties": False,
+    }
+    if variant:
+        out["patternProperties"] = {"^(" + "|".join(re.escape(k) for k in table) + ")[+-]$": _LIST}
+    if doc:
+        out["description"] = doc
+    return out
+
+
+def _named(entry: Schema, what: str, names: str = _NAME_PATTERN) -> Schema:
+    """A section of named entries (`actions:`, `options:` ...): name -> entry, or `~`."""
+    return {"type": "object", "description": what, "propertyNames": {"pattern": names},
+            "additionalProperties": _nullable(entry)}
+
+
+# The type of every key of every table the checker reads (compiler/build.py).
+RULE_TYPES: dict[str, dict[str, Schema]] = {
+    "INVARIANT_KEYS": {"holds": _EXPR, "doc": _TEXT, "quote": _TEXT},
+    "OPTION_KEYS": {"doc": _TEXT, "quote": _TEXT, "default": _SCALAR, "choices": {"type": "array", "items": _SCALAR}},
+    "GRAPH_KEYS": {"spots": _either(_LIST, _MAP), "roads": _either(_LIST, _MAP)},
+    "HEXMAP_KEYS": {"rows": _either(_LIST, _TEXT), "legend": _MAP},
+    "REGION_KIND_KEYS": {"mirror_of": _TEXT, "rename": _MAP},
+    "EXPECT_KEYS": {k: _either(_SCALAR, _LIST, _MAP) for k in build.EXPECT_KEYS},
+    "FIELD_KEYS": {"per": _TEXT, "type": _TEXT, "values": _either(_LIST, _TEXT), "init": _either(_SCALAR, _LIST, _MAP),
+                   "visible": {"enum": list(build.VISIBILITY)}, "doc": _TEXT, "shown_if": _EXPR,
+                   "hide_items_if": _EXPR, "pool": _TEXT},
+    "PHASE_KEYS": {"start": _EFFECT, "actions": _NAMES, "when_stuck": {"enum": ["pass", "end"]}, "then": _TEXT,
+                   "actor": _EXPR},
+    "ACTION_KEYS": {"choose": _MAP, "when": _EXPR, "text": _TEXT, "effect": _EFFECT, "doc": _TEXT},
+    "DEFINE_KEYS": {"value": _EXPR, "cached": _BOOL},
+    "TRIGGER_KEYS": {"after": _NAMES, "at": _TEXT, "when": _EXPR, "effect": _EFFECT, "doc": _TEXT},
+    "COMPONENT_KEYS": {"count": _INT, "all": _TEXT, "attributes": _MAP, "doc": _TEXT},
+    "DRAWING_KEYS": {"colours": _MAP, "icons": _MAP},
+}
+
+
+def _table(name: str) -> tuple[str, ...]:
+    keys: tuple[str, ...] = getattr(build, name)
+    return keys
+
+
+def _rule_parts() -> dict[str, Schema]:
+    part = {name: _strict(_table(name), types, name) for name, types in RULE_TYPES.items()}
+    family = {"type": "object", "properties": {"name": _TEXT, "at_most": _INT, "draws": _INT},
+              "additionalProperties": False}
+    board_types: dict[str, Schema] = {
+        "hexagon": _INT, "ring": _INT, "graph": part["GRAPH_KEYS"], "regions": _MAP, "borders": _MAP,
+        "expect": part["EXPECT_KEYS"], "players": _either(_INT, _LIST), "note": _TEXT, "hexmap": part["HEXMAP_KEYS"],
+        "wall": _either(_MAP, _LIST),
+    }
+    board = _strict(build.BOARD_KEYS, board_types, "BOARD_KEYS")
+    top_types: dict[str, Schema] = {
+        "rulewright": {"const": build.LANGUAGE_VERSION, "description": "the language version"},
+        "game": _TEXT, "title": _TEXT, "author": _TEXT,
+        "extends": _either(_TEXT, {"type": "array", "items": _TEXT}),
+        "incompatible": {"type": "array", "items": _TEXT},
+        "family": _either(family, {"type": "array", "items": family}, _named(_SCALAR, "families")),
+        "players": _either(_INT, {"type": "array", "items": _INT}),
+        "roles": _NAMES, "neutral": _NAMES,
+        "enums": _named(_NAMES, "enumerations: name -> its values"),
+        "components": _named(part["COMPONENT_KEYS"], "components"),
+        "setup": _EFFECT,
+        "records": _named(_named(_TEXT, "a record's fields: name -> type"), "records"),
+        "options": _named(part["OPTION_KEYS"], "options"),
+        "boards": _named(board, "boards"),
+        "dice": _named(_MAP, "dice kinds"),
+        "state": _named(_either(part["FIELD_KEYS"], _TEXT), "state fields"),
+        "define": {"type": "object", "description": "definitions: `name(param: type, ...)` -> expression",
+                   "additionalProperties": _nullable(_either(_EXPR, part["DEFINE_KEYS"]))},
+        "procedures": {"type": "object", "description": "procedures: `name(param: type, ...)` -> effect",
+                       "additionalProperties": _nullable(_EFFECT)},
+        "phases": _named(part["PHASE_KEYS"], "phases"),
+        "actions": _named(part["ACTION_KEYS"], "actions"),
+        "triggers": _named(part["TRIGGER_KEYS"], "triggers"),
+        "end": _EXPR,
+        "scoring": _named(_EXPR, "scoring terms: name -> expression"),
+        "winner": {"enum": list(build.WINNER_RULES)},
+        "tie_break": _EXPR,
+        "invariants": _named(_either(_EXPR, part["INVARIANT_KEYS"]), "invariants"),
+        "drawing": part["DRAWING_KEYS"],
+    }
+    return {"top": _strict(build.TOP_KEYS, top_types, "TOP_KEYS", "a rulewright rule file (docs/language.md)")}
+
+
+def rule_schema() -> Schema:
+    """The JSON Schema of a rule file (rules/<game>/<variant>.yaml)."""
+    top = _rule_parts()["top"]
+    return {"$schema": DIALECT, "$id": RULES_ID, "title": "rulewright rule file", **top}
+
+
+def scenario_schema() -> Schema:
+    """The JSON Schema of a scenario file (docs/scenarios.md), from api/scenarios.py's tables."""
+    from ..scenarios import DISTRIBUTION_KEYS, EXPECT_KEYS, FILE_KEYS, SCENARIO_KEYS
+
+    options: Schema = {"type": "object", "additionalProperties": _SCALAR}
+    common: dict[str, Schema] = {
+        "ruleset": _TEXT, "options": options, "players": _INT, "seed": _INT,
+        "names": {"type": "array", "items": _TEXT},
+    }
+    distribution = _strict(DISTRIBUTION_KEYS, {"of": _TEXT, "runs": _INT, "values": _either(_MAP, _LIST),
+                                               "significance": {"type": "number"}}, "DISTRIBUTION_KEYS", variant=False)
+    expect_types: dict[str, Schema] = {k: _either(_SCALAR, _LIST, _MAP) for k in EXPECT_KEYS}
+    expect_types.update({"terminal": _BOOL, "to_act": _nullable(_SCALAR),
+                         "distribution": _either(distribution, {"type": "array", "items": distribution})})
+    expect = _strict(EXPECT_KEYS, expect_types, "EXPECT_KEYS", variant=False)
+    scenario = _strict(SCENARIO_KEYS, {**common, "doc": _TEXT, "position": _MAP, "steps": _LIST,
+                                       "expect": _either(expect, {"type": "array", "items": expect})},
+                       "SCENARIO_KEYS", variant=False)
+    file_types = {**common, "scenarios": {"type": "object", "additionalProperties": scenario}}
+    top = _strict(FILE_KEYS, file_types, "FILE_KEYS", "a rulewright scenario file (docs/scenarios.md)",
+                  variant=False)
+    return {"$schema": DIALECT, "$id": SCENARIOS_ID, "title": "rulewright scenario file", **top}

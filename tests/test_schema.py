@@ -1,0 +1,135 @@
+"""`rulewright schema`: JSON Schemas of rule and scenario files, made from the checker's tables,
+against which every bundled rule file and scenario validates (jsonschema, draft 2020-12)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from rulewright.cli import cli
+from rulewright.compiler import build, schema
+from rulewright.editorcli import SCHEMA_FILES, schema_text
+
+ROOT = Path(__file__).resolve().parent.parent
+RULE_FILES = sorted((ROOT / "rules").glob("*/*.yaml"))
+SCENARIO_FILES = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml"))
+
+
+def _validator(kind: str) -> jsonschema.protocols.Validator:
+    s = schema.rule_schema() if kind == "rules" else schema.scenario_schema()
+    jsonschema.Draft202012Validator.check_schema(s)
+    return jsonschema.Draft202012Validator(s)
+
+
+def _errors(kind: str, text: str) -> list[tuple[list[Any], str]]:
+    return sorted((list(e.absolute_path), e.validator) for e in _validator(kind).iter_errors(yaml.safe_load(text)))
+
+
+def test_every_bundled_rule_file_and_scenario_validates() -> None:
+    assert len(RULE_FILES) >= 19 and len(SCENARIO_FILES) >= 50
+    for kind, files in (("rules", RULE_FILES), ("scenarios", SCENARIO_FILES)):
+        v = _validator(kind)
+        for path in files:
+            tree = yaml.safe_load(path.read_text(encoding="utf-8"))
+            problems = [f"{list(e.absolute_path)}: {e.message}" for e in v.iter_errors(tree)]
+            assert problems == [], f"{path}: {problems}"
+
+
+def test_the_bundled_schema_files_are_the_generated_ones() -> None:
+    for kind, name in SCHEMA_FILES.items():
+        assert (ROOT / "schema" / name).read_text(encoding="utf-8") == schema_text(kind), (
+            f"schema/{name} is stale: run `rulewright schema --out schema`")
+
+
+def test_keys_are_the_checkers_own() -> None:
+    rules = schema.rule_schema()
+    assert rules["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert tuple(rules["properties"]) == build.TOP_KEYS
+    action = rules["properties"]["actions"]["anyOf"][0]["additionalProperties"]["anyOf"][0]
+    assert tuple(action["properties"]) == build.ACTION_KEYS and action["additionalProperties"] is False
+    from rulewright.scenarios import FILE_KEYS, SCENARIO_KEYS
+    scenarios = schema.scenario_schema()
+    assert tuple(scenarios["properties"]) == FILE_KEYS
+    assert tuple(scenarios["properties"]["scenarios"]["additionalProperties"]["properties"]) == SCENARIO_KEYS
+
+
+def test_a_key_the_checker_gains_without_a_type_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(build, "ACTION_KEYS", build.ACTION_KEYS + ("cost",))
+    with pytest.raises(schema.SchemaDrift, match=r"ACTION_KEYS: keys without a type .*\['cost'\]"):
+        schema.rule_schema()
+
+
+def test_wrong_shapes_are_reported_where_they_are() -> None:
+    text = """
+game: g
+players: two
+actions:
+  move: {whenn: "true", effect: ["x = 1"]}
+phases:
+  main: {actions: [move], when_stuck: wait}
+state:
+  x: {type: int, visible: secret}
+variant: v
+"""
+    assert _errors("rules", text) == [
+        ([], "additionalProperties"),  # `variant:` is no key of a rule file
+        (["actions"], "anyOf"),  # `whenn`
+        (["phases"], "anyOf"),  # when_stuck: wait
+        (["players"], "anyOf"),
+        (["state"], "anyOf"),  # visible: secret
+    ]
+
+
+def test_a_variant_may_remove_and_patch() -> None:
+    text = """
+extends: base
+actions: {dig: ~, prospect: {when: ~}}
+phases: {main: {actions+: [dig], actions-: [wait]}}
+setup+: ["x = 1"]
+"""
+    assert _errors("rules", text) == []
+
+
+def test_a_scenario_with_an_unknown_expectation_is_refused() -> None:
+    good = "ruleset: r\nscenarios:\n  s:\n    steps: [{Alex: pass}]\n    expect: {terminal: true, to_act: ~}\n"
+    assert _errors("scenarios", good) == []
+    bad = "ruleset: r\nscenarios:\n  s:\n    expect: {terminal: yes please, winner: [Alex]}\n"
+    assert _errors("scenarios", bad) == [(["scenarios", "s", "expect"], "anyOf")]
+
+
+def test_cli_prints_and_writes(tmp_path: Path) -> None:
+    runner = CliRunner()
+    printed = runner.invoke(cli, ["schema", "--scenarios"])
+    assert printed.exit_code == 0 and printed.output == schema_text("scenarios")
+    assert json.loads(printed.output)["title"] == "rulewright scenario file"
+    written = runner.invoke(cli, ["schema", "--out", str(tmp_path / "s")])
+    assert written.exit_code == 0
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == ["rules.schema.json", "scenarios.schema.json"]
+    assert (tmp_path / "s" / "rules.schema.json").read_text() == schema_text("rules")
+    only = runner.invoke(cli, ["schema", "--rules", "--out", str(tmp_path / "r")])
+    assert [p.name for p in (tmp_path / "r").iterdir()] == ["rules.schema.json"]
+    assert only.exit_code == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["schema"], "rulewright: error: choose --rules or --scenarios to print one schema, or give --out DIR to write "
+                 "both\n"),
+    (["schema", "--rules", "--scenarios"], "rulewright: error: choose --rules or --scenarios to print one schema, "
+                                           "or give --out DIR to write both\n"),
+])
+def test_cli_errors_are_one_line(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1 and result.output == message
+
+
+def test_cli_error_when_the_directory_cannot_be_made(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    result = CliRunner().invoke(cli, ["schema", "--out", str(tmp_path / "file" / "sub")])
+    assert result.exit_code == 1
+    assert result.output.startswith("rulewright: error: cannot write the schema: ") and result.output.count("\n") == 1

@@ -1,5 +1,6 @@
-"""`rulewright schema`: what an editor needs to know of the rule language (docs/editors.md).
-Registered on the CLI group by api/cli.py."""
+"""`rulewright schema` and `rulewright explain`: what an editor, and a person writing a variant,
+needs to know of the rule language and of a rule set (docs/editors.md). Registered on the CLI
+group by api/cli.py."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.table import Table
 
-from .cli import CliError, cli
+from .cli import CliError, cli, literal, plural, print_diagnostics, rule_file_of, stdout_console
 from .compiler.schema import rule_schema, scenario_schema
+from .compiler.source import CompileError, did_you_mean
 
 # The file names `schema --out DIR` writes, and the ones bundled in schema/ (kept up to date by
 # tests/test_schema.py), which a rule file's `# yaml-language-server: $schema=` comment names.
@@ -46,3 +49,67 @@ def schema_command(kinds: tuple[str, ...], out_dir: Path | None) -> None:
             click.echo(f"wrote {target}")
     except OSError as exc:
         raise CliError(f"cannot write the schema: {exc.strerror or exc}: {exc.filename or out_dir}") from None
+
+
+@cli.command("explain")
+@click.argument("ruleset", metavar="RULESET")
+@click.argument("name", required=False, default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
+    """What RULESET defines, and so what a variant of it can change: every option, state field,
+    definition, procedure, phase, action, trigger and scoring term, with its signature, doc and
+    file:line. With NAME: its definition, every place it is used, and what each variant built on
+    RULESET (the rule files of its folder) changes in it."""
+    from .compiler import driver
+    from .explain import KINDS, catalogue, explain_name
+
+    path = rule_file_of(ruleset)
+    try:
+        resolved, built, diagnostics = driver.build(path)
+    except CompileError as exc:
+        raise CliError(f"{plural(print_diagnostics(exc.diagnostics), 'problem')} in the rules") from None
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if built is None or errors:
+        raise CliError(f"{plural(print_diagnostics(errors or diagnostics), 'problem')} in the rules")
+    entries = catalogue(built, resolved.tree)
+    if name is None:
+        if as_json:
+            click.echo(json.dumps({"ruleset": ruleset, "files": list(built.files),
+                                   "entries": [e.to_json() for e in entries]}, indent=2))
+            return
+        table = Table(title=f"{built.title}: what a variant can change", title_justify="left")
+        for column in ("kind", "name", "where"):  # never cut: a name or file:line is copied whole
+            table.add_column(column, no_wrap=True)
+        table.add_column("signature", overflow="fold", ratio=3)
+        table.add_column("doc", overflow="fold", ratio=2)
+        for kind in KINDS:
+            for e in (e for e in entries if e.kind == kind):
+                table.add_row(e.kind, literal(e.name), literal(e.where), literal(e.signature), literal(e.doc))
+        stdout_console().print(table)
+        return
+    found = explain_name(path, built, resolved.tree, name)
+    if found is None:
+        hint = did_you_mean(name, sorted({e.name for e in entries}))
+        raise CliError(f"`{name}` is no option, field, definition, procedure, phase, action, trigger or scoring term "
+                       f"of {ruleset}" + (f": {hint}" if hint else ""))
+    if as_json:
+        click.echo(json.dumps({"ruleset": ruleset, **found}, indent=2))
+        return
+    console = stdout_console()
+    for d in found["definitions"]:
+        console.print(literal(f"{d['kind']} {d['name']}  ({d['where']})"))
+        console.print(literal(f"  {d['signature']}"))
+        if d["doc"]:
+            console.print(literal(f"  {d['doc']}"))
+    uses = found["uses"]
+    console.print(literal(f"used {plural(len(uses), 'time')}" + (":" if uses else "")))
+    for u in uses:
+        console.print(literal(f"  {u['where']}  {u['rule']}"))
+    changes = found["variants"]
+    console.print(literal(f"changed by {plural(len({c['variant'] for c in changes}), 'variant')}"
+                          + (":" if changes else "")))
+    for c in changes:
+        console.print(literal(f"  {c['variant']}: {c['kind']} {c['path']}  ({c['where']})"))
+        for label in ("old", "new"):
+            if c[label] is not None:
+                console.print(literal(f"    {label}: {c[label]}"))

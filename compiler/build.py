@@ -48,6 +48,9 @@ ACTION_KEYS = ("choose", "when", "text", "effect", "doc")
 DEFINE_KEYS = ("value", "cached")  # a definition written as a mapping: `{value: "...", cached: true}`
 TRIGGER_KEYS = ("after", "at", "when", "effect", "doc")
 VISIBILITY = ("all", "owner", "none", "size")
+VISIBLE_TO_KEYS = ("to",)  # `visible: {to: <player over k>}`: entry or item k seen by that player only
+WHEN_STUCK = ("pass", "end")  # a phase whose seat has no legal move: the turn passes, or the game ends
+TRIGGER_MOMENTS = ("turn_end",)  # a trigger's `at:`
 WINNER_RULES = ("highest_score", "lowest_score")
 
 _SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
@@ -857,7 +860,7 @@ def _fields(r: _Reader, state: YMap, entity_kinds: set[str], enums: set[str]) ->
         vnode_ = m.get("visible")
         visible_to = None
         if isinstance(vnode_, YMap):  # `visible: {to: <player over k>}`: entry or item k seen by that player only
-            r.keys(vnode_, ("to",), "`visible:`")
+            r.keys(vnode_, VISIBLE_TO_KEYS, "`visible:`")
             visible = "to"
             visible_to = r.expr(vnode_.get("to"), "visible: to") if vnode_.get("to") is not None else None
             if vnode_.get("to") is None and not vnode_.items:  # (another key is refused as unknown)
@@ -916,7 +919,7 @@ def _phases(r: _Reader, node: YNode | None) -> tuple[ir.Phase, ...]:
     out: list[ir.Phase] = []
     for phase_name, key, m in r.entries(node, "phases", "phase", "a phase", PHASE_KEYS):
         stuck = r.text(m.get("when_stuck"), "when_stuck", "pass") or "pass"
-        if stuck not in ("pass", "end"):
+        if stuck not in WHEN_STUCK:
             node_ = m.get("when_stuck")
             assert node_ is not None
             r.error(node_.span, "when_stuck must be `pass` (the turn passes) or `end` (the game ends)")
@@ -947,7 +950,7 @@ def _triggers(r: _Reader, node: YNode | None) -> tuple[ir.Trigger, ...]:
     for trigger_name, key, m in r.entries(node, "triggers", "trigger", "a trigger", TRIGGER_KEYS):
         after = r.names(m.get("after"), "an action") if m.get("after") is not None else ()
         at = r.text(m.get("at"), "at")
-        if at is not None and at != "turn_end":
+        if at is not None and at not in TRIGGER_MOMENTS:
             anode = m.get("at")
             assert anode is not None
             r.error(anode.span, f"unknown moment `{at}`", "triggers run `after: [actions]` or `at: turn_end`")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import build
+from . import build, resolve
 
 Schema = dict[str, Any]
 
@@ -44,6 +44,7 @@ _LIST: Schema = {"type": "array"}
 _NAMES: Schema = {"type": "array", "items": {"type": ["string", "integer"]}}
 _EFFECT: Schema = {"type": ["array", "string"], "description": "an effect: a list of statements"}
 _NAME_PATTERN = r"^[a-z_][a-z0-9_]*$"
+_SIGNATURE_PATTERN = build._SIGNATURE.pattern  # a definition or procedure: `name(p: type, ...)`
 
 
 def _nullable(s: Schema) -> Schema:
@@ -91,30 +92,44 @@ RULE_TYPES: dict[str, dict[str, Schema]] = {
     "HEXMAP_KEYS": {"rows": _either(_LIST, _TEXT), "legend": _MAP},
     "REGION_KIND_KEYS": {"mirror_of": _TEXT, "rename": _MAP},
     "EXPECT_KEYS": {k: _either(_SCALAR, _LIST, _MAP) for k in build.EXPECT_KEYS},
+    "VISIBLE_TO_KEYS": {"to": _EXPR},
+    "FAMILY_KEYS": {"name": _TEXT, "at_most": _INT, "draws": _INT, "doc": _TEXT, "quote": _TEXT},
     "FIELD_KEYS": {"per": _TEXT, "type": _TEXT, "values": _either(_LIST, _TEXT), "init": _either(_SCALAR, _LIST, _MAP),
                    "visible": {"enum": list(build.VISIBILITY)}, "doc": _TEXT, "shown_if": _EXPR,
                    "hide_items_if": _EXPR, "pool": _TEXT},
-    "PHASE_KEYS": {"start": _EFFECT, "actions": _NAMES, "when_stuck": {"enum": ["pass", "end"]}, "then": _TEXT,
+    "PHASE_KEYS": {"start": _EFFECT, "actions": _NAMES, "when_stuck": {"enum": list(build.WHEN_STUCK)}, "then": _TEXT,
                    "actor": _EXPR},
     "ACTION_KEYS": {"choose": _MAP, "when": _EXPR, "text": _TEXT, "effect": _EFFECT, "doc": _TEXT},
     "DEFINE_KEYS": {"value": _EXPR, "cached": _BOOL},
-    "TRIGGER_KEYS": {"after": _NAMES, "at": _TEXT, "when": _EXPR, "effect": _EFFECT, "doc": _TEXT},
+    "TRIGGER_KEYS": {"after": _NAMES, "at": {"enum": list(build.TRIGGER_MOMENTS)}, "when": _EXPR, "effect": _EFFECT,
+                     "doc": _TEXT},
     "COMPONENT_KEYS": {"count": _INT, "all": _TEXT, "attributes": _MAP, "doc": _TEXT},
     "DRAWING_KEYS": {"colours": _MAP, "icons": _MAP},
 }
 
 
 def _table(name: str) -> tuple[str, ...]:
-    keys: tuple[str, ...] = getattr(build, name)
+    """The checker's table `name` (compiler/build.py, or compiler/resolve.py for `family:`)."""
+    keys: tuple[str, ...] = getattr(resolve if name == "FAMILY_KEYS" else build, name)
     return keys
 
 
 def _rule_parts() -> dict[str, Schema]:
     part = {name: _strict(_table(name), types, name) for name, types in RULE_TYPES.items()}
-    family = {"type": "object", "properties": {"name": _TEXT, "at_most": _INT, "draws": _INT},
-              "additionalProperties": False}
+    family = part["FAMILY_KEYS"]
+    field = part["FIELD_KEYS"]
+    field["properties"]["visible"] = _nullable(_either(field["properties"]["visible"]["anyOf"][0],
+                                                       part["VISIBLE_TO_KEYS"]))
+    spots: Schema = {"type": "array", "items": _SCALAR}
+    # A region: its spots, or `{spots: [...], colour: violet, ...}` (its attributes beside them).
+    region = _either(spots, {"type": "object", "required": list(build.REGION_KEYS),
+                             "properties": {k: spots for k in build.REGION_KEYS},
+                             "additionalProperties": _SCALAR})
+    mirror = part["REGION_KIND_KEYS"] | {"required": ["mirror_of"]}
+    region_kind = _either(mirror, _named(region, "regions: name -> spots", r"^.+$"))
     board_types: dict[str, Schema] = {
-        "hexagon": _INT, "ring": _INT, "graph": part["GRAPH_KEYS"], "regions": _MAP, "borders": _MAP,
+        "hexagon": _INT, "ring": _INT, "graph": part["GRAPH_KEYS"], "regions": _named(region_kind, "region kinds"),
+        "borders": _MAP,
         "expect": part["EXPECT_KEYS"], "players": _either(_INT, _LIST), "note": _TEXT, "hexmap": part["HEXMAP_KEYS"],
         "wall": _either(_MAP, _LIST),
     }
@@ -124,7 +139,7 @@ def _rule_parts() -> dict[str, Schema]:
         "game": _TEXT, "title": _TEXT, "author": _TEXT,
         "extends": _either(_TEXT, {"type": "array", "items": _TEXT}),
         "incompatible": {"type": "array", "items": _TEXT},
-        "family": _either(family, {"type": "array", "items": family}, _named(_SCALAR, "families")),
+        "family": _either(family, {"type": "array", "items": family}),
         "players": _either(_INT, {"type": "array", "items": _INT}),
         "roles": _NAMES, "neutral": _NAMES,
         "enums": _named(_NAMES, "enumerations: name -> its values"),
@@ -134,11 +149,10 @@ def _rule_parts() -> dict[str, Schema]:
         "options": _named(part["OPTION_KEYS"], "options"),
         "boards": _named(board, "boards"),
         "dice": _named(_MAP, "dice kinds"),
-        "state": _named(_either(part["FIELD_KEYS"], _TEXT), "state fields"),
-        "define": {"type": "object", "description": "definitions: `name(param: type, ...)` -> expression",
-                   "additionalProperties": _nullable(_either(_EXPR, part["DEFINE_KEYS"]))},
-        "procedures": {"type": "object", "description": "procedures: `name(param: type, ...)` -> effect",
-                       "additionalProperties": _nullable(_EFFECT)},
+        "state": _named(_either(field, _TEXT), "state fields"),
+        "define": _named(_either(_EXPR, part["DEFINE_KEYS"]), "definitions: `name(param: type, ...)` -> expression",
+                         _SIGNATURE_PATTERN),
+        "procedures": _named(_EFFECT, "procedures: `name(param: type, ...)` -> effect", _SIGNATURE_PATTERN),
         "phases": _named(part["PHASE_KEYS"], "phases"),
         "actions": _named(part["ACTION_KEYS"], "actions"),
         "triggers": _named(part["TRIGGER_KEYS"], "triggers"),

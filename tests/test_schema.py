@@ -28,7 +28,14 @@ def _validator(kind: str) -> jsonschema.protocols.Validator:
 
 
 def _errors(kind: str, text: str) -> list[tuple[list[Any], str]]:
-    return sorted((list(e.absolute_path), e.validator) for e in _validator(kind).iter_errors(yaml.safe_load(text)))
+    """Each error's path and check; for a choice (`anyOf`: a value or `~`), of the branch that
+    went deepest into the value (the one the value was meant for)."""
+    out = []
+    for e in _validator(kind).iter_errors(yaml.safe_load(text)):
+        while e.context:
+            e = max(e.context, key=lambda c: len(c.absolute_path))
+        out.append((list(e.absolute_path), str(e.validator)))
+    return sorted(out)
 
 
 def test_every_bundled_rule_file_and_scenario_validates() -> None:
@@ -79,10 +86,10 @@ variant: v
 """
     assert _errors("rules", text) == [
         ([], "additionalProperties"),  # `variant:` is no key of a rule file
-        (["actions"], "anyOf"),  # `whenn`
-        (["phases"], "anyOf"),  # when_stuck: wait
-        (["players"], "anyOf"),
-        (["state"], "anyOf"),  # visible: secret
+        (["actions", "move"], "additionalProperties"),  # `whenn`
+        (["phases", "main", "when_stuck"], "enum"),
+        (["players"], "type"),
+        (["state", "x", "visible"], "enum"),
     ]
 
 
@@ -100,7 +107,7 @@ def test_a_scenario_with_an_unknown_expectation_is_refused() -> None:
     good = "ruleset: r\nscenarios:\n  s:\n    steps: [{Alex: pass}]\n    expect: {terminal: true, to_act: ~}\n"
     assert _errors("scenarios", good) == []
     bad = "ruleset: r\nscenarios:\n  s:\n    expect: {terminal: yes please, winner: [Alex]}\n"
-    assert _errors("scenarios", bad) == [(["scenarios", "s", "expect"], "anyOf")]
+    assert _errors("scenarios", bad) == [(["scenarios", "s", "expect", "terminal"], "type")]
 
 
 def test_cli_prints_and_writes(tmp_path: Path) -> None:
@@ -133,3 +140,55 @@ def test_cli_error_when_the_directory_cannot_be_made(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["schema", "--out", str(tmp_path / "file" / "sub")])
     assert result.exit_code == 1
     assert result.output.startswith("rulewright: error: cannot write the schema: ") and result.output.count("\n") == 1
+
+
+def test_the_forms_no_bundled_file_shows_are_known_too() -> None:
+    good = """
+family: [{name: event-cards, at_most: 2, doc: one of the cards}]
+state:
+  hand: {per: spot, type: int, init: 0, visible: {to: "owner_of(k)"}}
+define:
+  "most(n: int)": "n"
+  cheap: {value: "1", cached: true}
+boards:
+  b:
+    hexagon: 3
+    regions:
+      mountain: {M1: [A1, A2], M2: {spots: [B1], colour: red}}
+      valley: {mirror_of: mountain, rename: {M1: V1}}
+triggers:
+  t: {at: turn_end, effect: ["x = 1"]}
+"""
+    assert _errors("rules", good) == []
+    bad = """
+family: {name: e, most: 2}
+state:
+  hand: {per: spot, type: int, visible: {too: x}}
+define:
+  "Most(n)": "n"
+boards:
+  b: {regions: {mountain: {M2: {colour: red}}}}
+triggers:
+  t: {at: turn_start}
+"""
+    assert _errors("rules", bad) == [
+        (["boards", "b", "regions", "mountain", "M2"], "type"),  # attributes and no spots: no list either
+        (["define"], "pattern"),  # `Most(n)` is no name
+        (["family"], "additionalProperties"),  # `most:`
+        (["state", "hand", "visible"], "enum"),  # neither a visibility nor `{to: ...}`
+        (["triggers", "t", "at"], "enum"),
+    ]
+
+
+def test_the_checker_refuses_what_the_schema_refuses(tmp_path: Path) -> None:
+    """The enumerations the schema takes from the checker's tables are the ones it checks."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: bad\nplayers: [2, 2]\nboards:\n  b: {hexagon: 2}\nphases:\n  p: {actions: [go], "
+                   "when_stuck: wait}\nactions:\n  go: {text: go}\ntriggers:\n  t: {at: turn_start}\n"
+                   "end: 'true'\nscoring:\n  s: '0'\n")
+    result = CliRunner().invoke(cli, ["check", str(bad)])
+    assert result.exit_code == 1
+    assert "when_stuck must be `pass` (the turn passes) or `end` (the game ends)" in result.output
+    assert "unknown moment `turn_start`" in result.output
+    assert build.WHEN_STUCK == tuple(schema.rule_schema()["properties"]["phases"]["anyOf"][0]["additionalProperties"][
+        "anyOf"][0]["properties"]["when_stuck"]["anyOf"][0]["enum"])

@@ -61,6 +61,7 @@ def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
     file:line. With NAME: its definition, every place it is used, and what each variant built on
     RULESET (the rule files of its folder) changes in it."""
     from .compiler import driver
+    from .compiler.check import check
     from .explain import KINDS, catalogue, explain_name
 
     path = rule_file_of(ruleset)
@@ -71,7 +72,11 @@ def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
     errors = [d for d in diagnostics if d.severity == "error"]
     if built is None or errors:
         raise CliError(f"{plural(print_diagnostics(errors or diagnostics), 'problem')} in the rules")
-    entries = catalogue(built, resolved.tree)
+    checked, typed = check(built)  # what `rulewright check` says, and each definition's type
+    errors = [d for d in checked if d.severity == "error"]
+    if typed is None or errors:
+        raise CliError(f"{plural(print_diagnostics(errors or checked), 'problem')} in the rules")
+    entries = catalogue(built, resolved.tree, {d.name: d.ty for d in typed.defines})
     if name is None:
         if as_json:
             click.echo(json.dumps({"ruleset": ruleset, "files": list(built.files),
@@ -87,7 +92,7 @@ def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
                 table.add_row(e.kind, literal(e.name), literal(e.where), literal(e.signature), literal(e.doc))
         stdout_console().print(table)
         return
-    found = explain_name(path, built, resolved.tree, name)
+    found = explain_name(entries, path, built, name)
     if found is None:
         hint = did_you_mean(name, sorted({e.name for e in entries}))
         raise CliError(f"`{name}` is no option, field, definition, procedure, phase, action, trigger or scoring term "

@@ -22,6 +22,7 @@ from .compiler.diff import Change, diff, load_ruleset
 from .compiler.load import YMap, YScalar
 from .compiler.paths import display
 from .compiler.source import CompileError, SourceSpan
+from .compiler.types import Ty
 from .compiler.unparse import unparse
 
 # The kinds listed, in the order shown, with the rule file's key of each.
@@ -74,8 +75,10 @@ def _doc(tree: YMap | None, section: str, name: str) -> str:
     return ""
 
 
-def catalogue(ruleset: ir.RuleSet, tree: YMap | None = None) -> list[Entry]:
-    """Every component a variant can change, in the order of KINDS, each in the order written."""
+def catalogue(ruleset: ir.RuleSet, tree: YMap | None = None, returns: dict[str, Ty] | None = None) -> list[Entry]:
+    """Every component a variant can change, in the order of KINDS, each in the order written;
+    `returns`, the type of each definition's value (the checker's), completes its signature."""
+    returns = returns or {}
     out: list[Entry] = []
     for o in ruleset.options:
         choices = " | ".join(o.choices)
@@ -87,7 +90,8 @@ def catalogue(ruleset: ir.RuleSet, tree: YMap | None = None) -> list[Entry]:
                          f.doc.strip(), f.span.short))
     for d in ruleset.defines:
         cached = "  (cached)" if d.cached else ""
-        out.append(Entry("definition", d.name, f"{d.name}({_params(d.params)}) = {unparse(d.body)}{cached}",
+        ty = f" -> {returns[d.name]}" if d.name in returns else ""
+        out.append(Entry("definition", d.name, f"{d.name}({_params(d.params)}){ty} = {unparse(d.body)}{cached}",
                          "", d.span.short))
     for p in ruleset.procedures:
         out.append(Entry("procedure", p.name, f"{p.name}({_params(p.params)})", "", p.span.short))
@@ -182,9 +186,10 @@ def changes_to(name: str, ruleset: ir.RuleSet, variants: list[tuple[str, ir.Rule
             if c.path.split(".")[1:2] == [name]]
 
 
-def explain_name(path: Path, ruleset: ir.RuleSet, tree: YMap | None, name: str) -> dict[str, Any] | None:
-    """What `name` is, where it is used and which variants change it; None if nothing is named so."""
-    defined = [e for e in catalogue(ruleset, tree) if e.name == name]
+def explain_name(entries: list[Entry], path: Path, ruleset: ir.RuleSet, name: str) -> dict[str, Any] | None:
+    """What `name` is (among `entries`, the rule set's catalogue), where it is used and which
+    variants change it; None if nothing is named so."""
+    defined = [e for e in entries if e.name == name]
     if not defined:
         return None
     return {

@@ -35,7 +35,7 @@ def test_every_component_with_signature_doc_and_line() -> None:
         ("field", "left", "left: int = 10 if pile == small else 20, visible: all", "pebbles on the table",
          f"{PEBBLES}:18"),
         ("field", "kept", "kept: int per player = 0, visible: all", "", f"{PEBBLES}:19"),
-        ("definition", "most", "most(n: int) = n if n < left else left", "", f"{PEBBLES}:22"),
+        ("definition", "most", "most(n: int) -> int = n if n < left else left", "", f"{PEBBLES}:22"),
         ("phase", "main", "main: take", "", f"{PEBBLES}:25"),
         ("action", "take", 'take(n in [k for k in [1, 2, 3] if k <= most(3)]): "take {n}"',
          "take one to three pebbles", f"{PEBBLES}:29"),
@@ -51,7 +51,7 @@ def test_the_table_shows_the_same() -> None:
     rows = [[c.strip() for c in line.split("│")[1:-1]] for line in out.splitlines() if line.startswith("│")]
     assert [r[0] for r in rows if r[0]] == ["option", "field", "field", "definition", "phase", "action", "trigger",
                                            "scoring"]
-    assert ["definition", "most", f"{PEBBLES}:22", "most(n: int) = n if n < left else left", ""] in rows
+    assert ["definition", "most", f"{PEBBLES}:22", "most(n: int) -> int = n if n < left else left", ""] in rows
 
 
 def test_a_name_its_uses_and_the_variant_that_changes_it() -> None:
@@ -59,7 +59,7 @@ def test_a_name_its_uses_and_the_variant_that_changes_it() -> None:
     assert code == 0
     assert out == (
         f"definition most  ({PEBBLES}:22)\n"
-        "  most(n: int) = n if n < left else left\n"
+        "  most(n: int) -> int = n if n < left else left\n"
         "used 1 time:\n"
         f"  {PEBBLES}:32  actions.take.choose\n"
         "changed by 1 variant:\n"
@@ -90,7 +90,7 @@ def test_a_bundled_rule_set() -> None:
     assert code == 0
     assert out.splitlines()[:6] == [
         "definition palaces_in  (rules/china-schacht/base.yaml:287)",
-        "  palaces_in(p: player, r: region) = count(p in palace_of[s] for s in r)",
+        "  palaces_in(p: player, r: region) -> int = count(p in palace_of[s] for s in r)",
         "used 2 times:",
         "  rules/china-schacht/base.yaml:294  define.emissary_room",
         "  rules/china-schacht/base.yaml:302  define.province_points",
@@ -132,3 +132,12 @@ def test_a_bundled_variant_that_removes_a_scoring_term() -> None:
         "  rules/mandarin/money.yaml: removed scoring.victory  (rules/mandarin/base.yaml:568)\n"
         "    old: 1 if complete(player) else 0\n"
     )
+
+
+def test_a_rule_file_the_checker_refuses_is_not_explained(tmp_path: Path) -> None:
+    bad = tmp_path / "unknown.yaml"
+    bad.write_text((ROOT / PEBBLES).read_text().replace('"kept[player]"', '"kept[player] + bonus"'))
+    code, out = _run("explain", str(bad))
+    assert code == 1
+    assert "error: unknown name `bonus`" in out
+    assert out.splitlines()[-1] == "rulewright: error: 1 problem in the rules"

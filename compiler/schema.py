@@ -84,6 +84,61 @@ def _named(entry: Schema, what: str, names: str = _NAME_PATTERN) -> Schema:
             "additionalProperties": _nullable(entry)}
 
 
+# One line on each top-level key, as docs/language.md's table "Top-level keys" says it (the
+# suite checks they are the same): an editor shows it on hover and in completion.
+TOP_DOCS: dict[str, str] = {
+    "rulewright": "the language version: `1` (a file for another version is refused, not read "
+                  "wrongly)",
+    "game": "the id, lowercase with `-`: `china-cornett`",
+    "title": "shown by `rulewright list` and in generated code",
+    "author": "shown by `rulewright list` and in generated code",
+    "extends": "a rule set id (`china-cornett`, `mandarin/money`), a path ending `.yaml`, or a list "
+               "of them",
+    "incompatible": "rule set ids or paths this variant cannot be used with (docs/variants.md)",
+    "family": "`{name: event-cards, at_most: 2}`: this variant is one of a family of which at most 2 "
+              "may be used together; `{name: event-cards, draws: 2}`: this file's rules put at most 2"
+              " of the members it stacks in play (docs/variants.md, \"Families of variants\")",
+    "players": "a number, or `[min, max]`",
+    "neutral": "seats after the players that own pieces but never take a turn nor win: `[emperor]`; "
+               "each name is a value of type `player`",
+    "roles": "one name per seat, in seat order (`[mountains, rivers]`); `role(p)` gives a seat's role",
+    "enums": "named sets of values: `{animal: [rat, ox, tiger]}`; the name also stands for the list "
+             "of all its values",
+    "options": "named readings and settings: `doc`, `quote` (the rulebook sentence), `default`, "
+               "`choices`",
+    "boards": "one or more boards; with several, an option `board` chooses",
+    "dice": "kinds of dice, each a mapping of die name to its faces",
+    "components": "numbered pieces with constant attributes: `tile: {count: 72, all: tiles, "
+                  "attributes: {animal: \"animal[i // 6]\", emperor: \"i % 6 == 0\"}}`; `t.animal` reads "
+                  "one",
+    "records": "kinds of values made of named fields: `leader: {owner: player, colour: colour, at: "
+               "spot}` (see Records and optional values)",
+    "state": "the fields of a game state",
+    "define": "named values computed from the state: `name: expr` or `\"name(p: player)\": expr`; "
+              "`name: {value: expr, cached: true}` computes one once per state (see Derived values)",
+    "setup": "effects run once before the first turn, after every field has its `init` (chance "
+             "allowed: shuffle, deal)",
+    "procedures": "named effects with parameters: `\"collect(p: player, sector: region)\": [effects]`",
+    "phases": "the turn structure: each phase's `start` effects, `actions`, `when_stuck`, `then`, "
+              "`actor`",
+    "actions": "what a player may do: `choose`, `when`, `text`, `effect`",
+    "triggers": "effects that run `after: [actions]` or `at: turn_end`, if `when` holds",
+    "end": "the condition that ends the game",
+    "scoring": "named terms added up per player (the variable `player` is the seat scored)",
+    "winner": "`highest_score` (default) or `lowest_score`; a tie makes several winners",
+    "tie_break": "an int over `player`: among players tied on score, those with the highest value "
+                 "win; or a list of ints, compared item by item (the first that differs decides): "
+                 "`\"sorted(points[player])\"`",
+    "invariants": "named conditions every position holds, as the rulebook states them: `name: "
+                  "\"condition\"` or `name: {holds: \"condition\", doc: ..., quote: ...}`; each a bool "
+                  "that reads the game and draws no chance, checked on scenario positions and by "
+                  "`simulate --check-invariants` (docs/scenarios.md, \"Invariants\")",
+    "drawing": "presentation hints for `render` and the web board (docs/web.md): `colours:` a colour "
+               "per value (`{gold_side: gold}`, `#rrggbb`), `icons:` one or two characters per "
+               "component or dice kind (`{tile: \"▦\"}`); none is needed to draw a rule set",
+}
+
+
 # The type of every key of every table the checker reads (compiler/build.py).
 RULE_TYPES: dict[str, dict[str, Schema]] = {
     "INVARIANT_KEYS": {"holds": _EXPR, "doc": _TEXT, "quote": _TEXT},
@@ -163,13 +218,18 @@ def _rule_parts() -> dict[str, Schema]:
         "invariants": _named(_either(_EXPR, part["INVARIANT_KEYS"]), "invariants"),
         "drawing": part["DRAWING_KEYS"],
     }
-    return {"top": _strict(build.TOP_KEYS, top_types, "TOP_KEYS", "a rulewright rule file (docs/language.md)")}
+    top = _strict(build.TOP_KEYS, top_types, "TOP_KEYS", "a rulewright rule file (docs/language.md)")
+    for key, doc in TOP_DOCS.items():
+        top["properties"][key]["description"] = doc
+    return {"top": top}
 
 
 def rule_schema() -> Schema:
     """The JSON Schema of a rule file (rules/<game>/<variant>.yaml)."""
     top = _rule_parts()["top"]
-    return {"$schema": DIALECT, "$id": RULES_ID, "title": "rulewright rule file", **top}
+    # A rule set names its game; a variant names what it extends (and may name no game).
+    needs = {"anyOf": [{"required": ["game"]}, {"required": ["extends"]}]}
+    return {"$schema": DIALECT, "$id": RULES_ID, "title": "rulewright rule file", **top, **needs}
 
 
 def scenario_schema() -> Schema:

@@ -93,6 +93,11 @@ variant: v
     ]
 
 
+def test_a_rule_file_names_its_game_or_what_it_extends() -> None:
+    assert _errors("rules", "players: [2, 2]\n") == [([], "required")]
+    assert _errors("rules", "game: g\n") == [] and _errors("rules", "extends: g\n") == []
+
+
 def test_a_variant_may_remove_and_patch() -> None:
     text = """
 extends: base
@@ -144,6 +149,7 @@ def test_cli_error_when_the_directory_cannot_be_made(tmp_path: Path) -> None:
 
 def test_the_forms_no_bundled_file_shows_are_known_too() -> None:
     good = """
+game: g
 family: [{name: event-cards, at_most: 2, doc: one of the cards}]
 state:
   hand: {per: spot, type: int, init: 0, visible: {to: "owner_of(k)"}}
@@ -161,6 +167,7 @@ triggers:
 """
     assert _errors("rules", good) == []
     bad = """
+game: g
 family: {name: e, most: 2}
 state:
   hand: {per: spot, type: int, visible: {too: x}}
@@ -192,3 +199,19 @@ def test_the_checker_refuses_what_the_schema_refuses(tmp_path: Path) -> None:
     assert "unknown moment `turn_start`" in result.output
     assert build.WHEN_STUCK == tuple(schema.rule_schema()["properties"]["phases"]["anyOf"][0]["additionalProperties"][
         "anyOf"][0]["properties"]["when_stuck"]["anyOf"][0]["enum"])
+
+
+def test_each_top_level_key_has_the_doc_of_the_language_reference() -> None:
+    """The descriptions an editor shows are docs/language.md's table "Top-level keys", word for word."""
+    import re
+
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    table = text.split("| key | what it holds |", 1)[1].split("\n\n", 1)[0]
+    listed = {}
+    for row in table.splitlines():
+        if row.startswith("| `"):
+            keys, what = (cell.strip() for cell in row.strip().strip("|").split(" | ", 1))
+            listed.update({key: what for key in re.findall(r"`([a-z_]+)`", keys)})
+    assert schema.TOP_DOCS == listed
+    properties = schema.rule_schema()["properties"]
+    assert {key: properties[key]["description"] for key in build.TOP_KEYS} == listed

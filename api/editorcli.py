@@ -56,10 +56,10 @@ def schema_command(kinds: tuple[str, ...], out_dir: Path | None) -> None:
 @click.argument("name", required=False, default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
-    """What RULESET defines, and so what a variant of it can change: every option, state field,
-    definition, procedure, phase, action, trigger and scoring term, with its signature, doc and
-    file:line. With NAME: its definition, every place it is used, and what each variant built on
-    RULESET (the rule files of its folder) changes in it."""
+    """What RULESET defines, and so what a variant of it can change: every option, enumeration,
+    component, state field, definition, procedure, phase, action, trigger, scoring term and
+    invariant, with its signature, doc and file:line. With NAME: its definition, every place it
+    is used, and what each variant built on RULESET (the rule files of its folder) changes in it."""
     from .compiler import driver
     from .compiler.check import check
     from .explain import KINDS, catalogue, explain_name
@@ -95,8 +95,8 @@ def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
     found = explain_name(entries, path, built, name)
     if found is None:
         hint = did_you_mean(name, sorted({e.name for e in entries}))
-        raise CliError(f"`{name}` is no option, field, definition, procedure, phase, action, trigger or scoring term "
-                       f"of {ruleset}" + (f": {hint}" if hint else ""))
+        raise CliError(f"{ruleset} defines nothing named `{name}` (no {', '.join(KINDS)})"
+                       + (f": {hint}" if hint else ""))
     if as_json:
         click.echo(json.dumps({"ruleset": ruleset, **found}, indent=2))
         return

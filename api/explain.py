@@ -1,9 +1,10 @@
 """`rulewright explain`: what a rule set defines, and so what a variant can change.
 
-`catalogue(ruleset, tree)` lists every option, state field, definition, procedure, phase,
-action, trigger and scoring term of a resolved rule set (the IR as `driver.build` makes it,
-every node with the `file:line` of the file that last set it), each with a signature in the
-rule language's own words, its doc and where it is written. `explain_name` adds, for one name,
+`catalogue(ruleset, tree)` lists every option, enumeration, component, state field,
+definition, procedure, phase, action, trigger, scoring term and invariant of a resolved rule
+set (the IR as `driver.build` makes it, every node with the `file:line` of the file that last
+set it), each with a signature in the rule language's own words, its doc and where it is
+written. `explain_name` adds, for one name,
 every place it is used (a name in an expression, a call, an assignment to it, a `goto`, an
 action named by a phase or a trigger; a local variable of the same name counts too) and the
 changes each variant built on the rule set makes to it (`compiler.diff.diff`, the same
@@ -26,7 +27,8 @@ from .compiler.types import Ty
 from .compiler.unparse import unparse
 
 # The kinds listed, in the order shown, with the rule file's key of each.
-KINDS = ("option", "field", "definition", "procedure", "phase", "action", "trigger", "scoring")
+KINDS = ("option", "enum", "component", "field", "definition", "procedure", "phase", "action", "trigger", "scoring",
+         "invariant")
 # The IR's fields named differently in a rule file (as compiler/diff.py names them).
 _SECTION = {"fields": "state", "defines": "define", "choices": "choose", "region_kinds": "regions"}
 # The IR's fields that are the whole of what a rule file writes for a component (a definition's
@@ -84,6 +86,13 @@ def catalogue(ruleset: ir.RuleSet, tree: YMap | None = None, returns: dict[str, 
         choices = " | ".join(o.choices)
         out.append(Entry("option", o.name, f"{o.name} = {o.default}" + (f"  ({choices})" if choices else ""),
                          o.doc.strip(), o.span.short))
+    for en in ruleset.enums:
+        out.append(Entry("enum", en.name, f"{en.name}: {', '.join(en.values)}", "", en.span.short))
+    for c in ruleset.components:
+        attributes = "".join(f", {a.name} = {unparse(a.value)}" for a in c.attributes)
+        every = f", all: {c.all_name}" if c.all_name else ""
+        out.append(Entry("component", c.name, f"{c.name}: {c.count}{every}{attributes}",
+                         _doc(tree, "components", c.name), c.span.short))
     for f in ruleset.fields:
         per = f" per {f.per}" if f.per else ""
         out.append(Entry("field", f.name, f"{f.name}: {f.type}{per} = {unparse(f.init)}, visible: {f.visible}",
@@ -112,6 +121,9 @@ def catalogue(ruleset: ir.RuleSet, tree: YMap | None = None, returns: dict[str, 
                          t.span.short))
     for s in ruleset.scoring:
         out.append(Entry("scoring", s.name, f"{s.name} = {unparse(s.expr)}", "", s.span.short))
+    for inv in ruleset.invariants:
+        out.append(Entry("invariant", inv.name, f"{inv.name}: {unparse(inv.expr)}", inv.doc.strip(),
+                         inv.span.short))
     return out
 
 

@@ -99,8 +99,9 @@ def test_a_bundled_rule_set() -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (("explain", PEBBLES, "mots"), "rulewright: error: `mots` is no option, field, definition, procedure, phase, "
-                                   f"action, trigger or scoring term of {PEBBLES}: did you mean `most`?\n"),
+    (("explain", PEBBLES, "mots"), f"rulewright: error: {PEBBLES} defines nothing named `mots` (no option, enum, "
+                                   "component, field, definition, procedure, phase, action, trigger, scoring, "
+                                   "invariant): did you mean `most`?\n"),
     (("explain", "no-such-game"), None),
     (("explain", "tests/explain/missing.yaml"), "rulewright: error: no such rule file: tests/explain/missing.yaml\n"),
 ])
@@ -141,3 +142,16 @@ def test_a_rule_file_the_checker_refuses_is_not_explained(tmp_path: Path) -> Non
     assert code == 1
     assert "error: unknown name `bonus`" in out
     assert out.splitlines()[-1] == "rulewright: error: 1 problem in the rules"
+
+
+def test_enumerations_components_and_invariants() -> None:
+    code, out = _run("explain", "mandarin", "--json")
+    assert code == 0
+    entries = {(e["kind"], e["name"]): (e["signature"], e["where"]) for e in json.loads(out)["entries"]}
+    assert entries[("enum", "animal")] == (
+        "animal: rat, ox, tiger, rabbit, dragon, snake, horse, goat, monkey, rooster, dog, pig",
+        "rules/mandarin/base.yaml:20")
+    assert entries[("component", "tile")] == (
+        "tile: 72, all: tiles, animal = animal[i // 6], emperor = i % 6 == 0", "rules/mandarin/base.yaml:135")
+    assert entries[("invariant", "plain_tiles_are_out")] == (
+        "plain_tiles_are_out: all(t in out for t in plain)", "rules/mandarin/base.yaml:577")

@@ -27,6 +27,7 @@ from rulewright.compiler.passes.reads import analyse
 from rulewright.compiler.passes.region_drops import read_in_region
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.state import Game, State
+from tests.test_bitmask_tables import play_in_lockstep
 
 
 @cache
@@ -41,20 +42,6 @@ def plan(ruleset: str, enabled: frozenset[str] = passes.ALL) -> passes.Plan:
 @cache
 def game(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Game:
     return rulewright.load_rules(ruleset_file(ruleset), passes=enabled)
-
-
-def lockstep(a: Game, b: Game, players: int, seed: int) -> None:
-    """One random game in both: the same legal actions and position after every move."""
-    sa, sb = a.new_state(players, seed), b.new_state(players, seed)
-    chooser = random.Random(seed)
-    while not sa.terminal:
-        la, lb = sa.legal_actions(), sb.legal_actions()
-        assert [str(x) for x in la] == [str(x) for x in lb], f"seed {seed}, move {sa.moves}"
-        k = chooser.randrange(len(la))
-        sa.apply(la[k])
-        sb.apply(lb[k])
-        assert sa.to_json() == sb.to_json(), f"seed {seed}, move {sa.moves}"
-    assert sb.terminal and sa.scores() == sb.scores()
 
 
 def assert_fresh(state: State, where: str) -> None:
@@ -140,7 +127,7 @@ def test_the_same_games_as_derived_alone_and_no_stale_value(ruleset: str) -> Non
     with_pass = game(ruleset, frozenset({"derived", "region_drops"}))
     without = game(ruleset, frozenset({"derived"}))
     for k in range(4):
-        lockstep(with_pass, without, with_pass.info.players[k % len(with_pass.info.players)], 7000 + k)
+        play_in_lockstep(with_pass, without, with_pass.info.players[k % len(with_pass.info.players)], 7000 + k)
     survived = 0
     for seed in range(2):
         state: Any = with_pass.new_state(with_pass.info.players[0], seed)

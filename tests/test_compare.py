@@ -11,25 +11,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner, Result
 
 from rulewright import compare
-from rulewright.cli import cli
 from rulewright.compare import Side, analyse, mcnemar, mean_interval, newcombe, permutation_p, wilson
 from rulewright.match import GameResult
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args))
-
-
-def assert_user_error(result: Result, *fragments: str) -> None:
-    assert result.exit_code != 0
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("rulewright: error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
+from tests.test_cli import assert_user_error, run
 
 
 # -- the statistics, on numbers worked out by hand ---------------------------------------------

@@ -280,6 +280,10 @@ class _Lowerer:
         self.constant_values = {name: value for name, value, _ in tables.constants}
         # While an action's choice of lines is lowered as the lines' numbers (pass `action_tables`)
         self.line_numbers = False
+        # While a later choice of a listing is lowered (pass `listing_hoist`): the masks joined once,
+        # before the listing's loops (each local, its code and the comment of its line), the choice's
+        # name and the names of the choices before it
+        self.listing_hoisted: tuple[list[tuple[str, str, str]], str, tuple[str, ...]] | None = None
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -1594,10 +1598,14 @@ class _Lowerer:
         notes: list[str] = []
         self.take_notes()
         table = action_tables.table_of(self.plan, a.name)
+        joined: list[tuple[str, str, str]] = []  # (pass `listing_hoist`) bound before the loops
         for i, c in enumerate(a.choices):
             self.line_numbers = table is not None and table.levels[i].how == "lines"
+            self.listing_hoisted = (joined, c.var.name, tuple(ch.var.name for ch in a.choices[:i])) \
+                if i > 0 and self.plan.listing_hoists else None
             domain_py = self.expr(c.domain)
             self.line_numbers = False
+            self.listing_hoisted = None
             walk = self.iterable(c.domain.ty, domain_py)
             notes.append(self.take_notes())
             domain = self.domain_facts(c.domain)
@@ -1605,6 +1613,7 @@ class _Lowerer:
             self.set_local(c.var, domain.item)
             loops.append((c, py, walk, domain, c.var.ty))
         listing_prelude, clear_cache, count = self.listing(a, loops, reading)
+        listing_prelude += tuple(f"{name} = {code}  # {comment}" for name, code, comment in joined)
         fresh_listing = self.mark(before, "legal")
         choices = tuple(LoweredChoice(c.var.name, py, walk, elem.kind == "list", c.span, note)
                         for (c, py, walk, _, elem), note in zip(loops, notes, strict=True))

@@ -50,6 +50,9 @@ class Plan:
     masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
     # spot_filters: the lists of spots made from masks, each by its comprehension (rewrite.key)
     spot_filters: tuple[tuple[Hashable, Filter], ...] = ()
+    # listing_hoist: the lists of spots (by rewrite.key) of a listing's later choices whose joined masks
+    # are joined once, before the listing's loops
+    listing_hoists: tuple[Hashable, ...] = ()
     counted: tuple[Hashable, ...] = ()  # count_items: the counts of a list's items equal to a value, by rewrite.key
     tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
 
@@ -67,6 +70,8 @@ PASSES: dict[str, str] = {
                "counts and all/any of them read it",
     "spot_filters": "lists of spots filtered by fields per spot and by what the board fixes of each spot are made "
                     "from bit masks, each test computed once per value, not once per spot",
+    "listing_hoist": "the masks a later choice of a listing joins alike for every item of the choices before it "
+                     "are joined once, before the listing's loops",
     "count_items": "how many of a list's items equal a value is the list's own count, not a walk",
     "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
     "region_drops": "a change of a field per spot drops, of a kept definition that reads it only in its region's "

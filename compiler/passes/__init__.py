@@ -45,6 +45,9 @@ class Plan:
     # only at the spots of the region its k-th parameter names: an assignment at one spot drops
     # only the values kept for the regions holding that spot as k-th argument
     region_drops: tuple[tuple[str, str, int], ...] = ()
+    # nested_drops: (definition, k) for a kept definition of several parameters whose values are kept
+    # nested by its k-th parameter, a region: dropped by region (and at one entity of that parameter)
+    nested: tuple[tuple[str, int], ...] = ()
     # end_once: what the end condition reads, when its value is kept between moves (None: not kept)
     end_once: Reads | None = None
     masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
@@ -76,6 +79,8 @@ PASSES: dict[str, str] = {
     "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
     "region_drops": "a change of a field per spot drops, of a kept definition that reads it only in its region's "
                     "spots, the values of the regions holding that spot only",
+    "nested_drops": "a kept definition of several parameters dropped by region keeps its values nested by the "
+                    "region: a change at a spot drops those of the regions holding it only",
     "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
 }

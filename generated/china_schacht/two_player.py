@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, derived, region_drops, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, derived, region_drops, nested_drops, end_once, action_tables.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -369,11 +369,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_palaces_in = self._d_province_points = self._d_chains_of = self._d_chain_points = None  # base.yaml:384
-        self._d_open_spaces = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # base.yaml:384
-        self._kept_end = None  # base.yaml:384
+        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:384
+        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:384
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])  # base.yaml:384
         self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # base.yaml:384
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # base.yaml:384
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space])  # base.yaml:384
         self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space])  # base.yaml:384
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
@@ -456,11 +457,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("actions.emperor_palace")
         self.emperor_pay(cards)  # two-player.yaml:196
         self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
-        self._d_palaces_in = self._d_province_points = self._d_chains_of = self._d_chain_points = None  # two-player.yaml:197
-        self._d_open_spaces = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:197
-        self._kept_end = None  # two-player.yaml:197
+        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # two-player.yaml:197
+        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:197
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])  # two-player.yaml:197
         self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # two-player.yaml:197
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # two-player.yaml:197
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space])  # two-player.yaml:197
         self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space])  # two-player.yaml:197
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198

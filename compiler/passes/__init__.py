@@ -58,6 +58,7 @@ class Plan:
     listing_hoists: tuple[Hashable, ...] = ()
     counted: tuple[Hashable, ...] = ()  # count_items: the counts of a list's items equal to a value, by rewrite.key
     tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
+    move_step: bool = False  # move_step: a move's step written out for the rule set, where no move can wait
 
 
 class Pass(Protocol):
@@ -83,6 +84,8 @@ PASSES: dict[str, str] = {
                     "region: a change at a spot drops those of the regions holding it only",
     "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
+    "move_step": "a move's step through the runtime written out for the rule set, its known tests left out, where "
+                 "no move can wait for a decision",
 }
 ALL: frozenset[str] = frozenset(PASSES)
 

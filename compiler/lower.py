@@ -41,7 +41,7 @@ from .budget import (
     storable,
 )
 from .names import FILTER_LOCAL, const_name
-from .passes import Plan, action_tables, bitmask, count_items, spot_filters
+from .passes import Plan, action_tables, bitmask, count_items, spot_filters, value_tables
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -1464,6 +1464,9 @@ class _Lowerer:
                 body = self.unit_lines([*checks, Line(2, f"return {py}", d.span, note)], self.fact(d.body).cost + 1,
                                        d.span)
             kept = ""
+            tabled = value_tables.table_of(self.plan, d.name)
+            if tabled is not None:  # (pass `value_tables`) remembered by the value it is a function of
+                body, kept = _tabled(d, _annotation(d.ty), tabled, body)
             if d.name in self.kept:  # (pass `derived`) kept in its slot between moves
                 reads = dict(self.plan.derived)[d.name]
                 nest = self.nested.get(self.kept[d.name])  # (pass `nested_drops`) by this parameter first
@@ -1763,6 +1766,33 @@ def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest:
         Line(2, f"kept[{key}] = value"),
         Line(2, "return value"),
     )
+
+
+def _tabled(d: t.Define, annotation: str, table: value_tables.Table,
+            body: tuple[Line, ...]) -> tuple[tuple[Line, ...], str]:
+    """A definition's lines, remembering its values in a table of the board by the value of the
+    game it reads (and the parameters that join the key), pass `value_tables`; and what its
+    comment says of it."""
+    *work, last = body
+    assert last.depth == 2 and last.code.startswith("return "), last
+    read = table.py if table.at is None else f"{table.py}[{d.params[table.at].py}]"
+    parts = [read, *(d.params[k].py for k in table.params)]
+    key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
+    value = Line(2, f"value: {annotation} = {last.code.removeprefix('return ')}", last.source)
+    lines = (
+        Line(2, f"table = self.board.value_tables.get({d.name!r}) or self.board.value_table({d.name!r})"),
+        Line(2, f"kept: {annotation} | None = table.get({key})"),
+        Line(2, "if kept is not None:"),
+        Line(3, "return kept"),
+        *work,
+        value,
+        Line(2, f"rt.remember(table, {key}, value)"),
+        Line(2, "return value"),
+    )
+    what = f"`{table.field}`" if table.at is None else f"`{table.field}[{d.params[table.at].name}]`"
+    joined = "".join(f" and `{d.params[k].name}`" for k in table.params)
+    return lines, (f"remembered by the value of {what}{joined}, in a table of the board every state shares "
+                   "(`value_tables`)")
 
 
 def _key_annotation(params: tuple[tuple[str, str], ...]) -> str:

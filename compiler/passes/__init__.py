@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .action_tables import Table
     from .bitmask import Mask
     from .spot_filters import Filter
+    from .value_tables import Table as ValueTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,8 @@ class Plan:
     passes: tuple[str, ...] = ()  # the passes that ran, in the order they ran
     enabled: frozenset[str] = frozenset()  # the passes that run (one defers to another that will)
     # -- each pass's decisions, one field per pass, below this line --
+    # value_tables: the definitions remembered by the value of what they read, in tables of the board
+    value_tables: tuple[ValueTable, ...] = ()
     # derived: the definitions kept between moves, each with what it reads (compiler/passes/reads.py)
     derived: tuple[tuple[str, Reads], ...] = ()
     # derived: (definition, field per entity, k) for a kept definition with parameters that reads
@@ -77,6 +80,8 @@ PASSES: dict[str, str] = {
     "listing_hoist": "the masks a later choice of a listing joins alike for every item of the choices before it "
                      "are joined once, before the listing's loops",
     "count_items": "how many of a list's items equal a value is the list's own count, not a walk",
+    "value_tables": "a definition that is a function of one small value of the game (a hand of cards) is "
+                    "remembered by that value, in a table of the board every state shares",
     "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
     "region_drops": "a change of a field per spot drops, of a kept definition that reads it only in its region's "
                     "spots, the values of the regions holding that spot only",

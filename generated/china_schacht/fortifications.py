@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, derived, region_drops, nested_drops, end_once, action_tables, move_step.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -343,8 +343,6 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         other._d_chains_of = self._d_chains_of
         other._d_chain_bonus = self._d_chain_bonus
         other._d_chain_points = self._d_chain_points
-        other._d_payments = self._d_payments
-        other._d_all_payments = self._d_all_payments
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
         other._kept_end = self._kept_end
@@ -369,8 +367,6 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._d_chains_of = None
         self._d_chain_bonus = None
         self._d_chain_points = None
-        self._d_payments = None
-        self._d_all_payments = None
         self._d_open_spaces = None
         self._d_can_place = None
         self._kept_end = None

@@ -4,7 +4,7 @@
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 #   rules/china-schacht/fortifications-bonus-tiles.yaml  sha256:381c843594446038
 # Change the rules and run `rulewright compile china-schacht/fortifications-bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, derived, region_drops, nested_drops, end_once, action_tables, move_step.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step.
 """China (Michael Schacht): rule set `china-schacht/fortifications-bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -423,12 +423,9 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         other._d_chains_of = self._d_chains_of
         other._d_chain_bonus = self._d_chain_bonus
         other._d_chain_points = self._d_chain_points
-        other._d_payments = self._d_payments
-        other._d_all_payments = self._d_all_payments
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
         other._d_face_down_in = self._d_face_down_in
-        other._d_tiles_of = self._d_tiles_of
         other._d_most_tiles = self._d_most_tiles
         other._kept_end = self._kept_end
 
@@ -452,12 +449,9 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self._d_chains_of = None
         self._d_chain_bonus = None
         self._d_chain_points = None
-        self._d_payments = None
-        self._d_all_payments = None
         self._d_open_spaces = None
         self._d_can_place = None
         self._d_face_down_in = None
-        self._d_tiles_of = None
         self._d_most_tiles = None
         self._kept_end = None
 

@@ -1719,53 +1719,38 @@ def _one_operand(py: str) -> bool:
 END_SLOT = "_kept_end"  # (pass `end_once`) the slot of the end's value
 
 
+def _remembered(body: tuple[Line, ...], annotation: str, found: tuple[Line, ...], store: str) -> tuple[Line, ...]:
+    """A definition's lines (`body`, ending with its `return`), with the lines that return its value
+    when it is found remembered first (`found`) and the line that remembers it (`store`) last."""
+    *work, last = body
+    assert last.depth == 2 and last.code.startswith("return "), last
+    value = Line(2, f"value: {annotation} = {last.code.removeprefix('return ')}", last.source)
+    return (*found, *work, value, Line(2, store), Line(2, "return value"))
+
+
 def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest: int | None = None) -> tuple[Line, ...]:
     """A definition's lines, keeping its value in its slot of the state between moves (pass
     `derived`): a value, or for a definition with parameters a dict by arguments; None while
     stale (every assignment to a field it reads sets it so). `nest`: the position of the parameter
     the values are kept by first, each a dict by the others (pass `nested_drops`)."""
-    *work, last = body
-    assert last.depth == 2 and last.code.startswith("return "), last
-    value = Line(2, f"value: {annotation} = {last.code.removeprefix('return ')}", last.source)
     if not d.params:
-        return (
-            Line(2, f"kept = self.{slot}"),
-            Line(2, "if kept is not None:"),
-            Line(3, "return kept"),
-            *work,
-            value,
-            Line(2, f"self.{slot} = value"),
-            Line(2, "return value"),
-        )
-    if nest is not None:
+        found = (Line(2, f"kept = self.{slot}"), Line(2, "if kept is not None:"), Line(3, "return kept"))
+        return _remembered(body, annotation, found, f"self.{slot} = value")
+    # the dict the values are kept in (`kept`, or for one nested value `nested`: kept[its parameter]), by key
+    held, first = "kept", ()
+    if nest is not None:  # (pass `nested_drops`) by that parameter first, each a dict by the others
         rest = [p.py for i, p in enumerate(d.params) if i != nest]
-        inner = rest[0] if len(rest) == 1 else f"({', '.join(rest)})"
-        return (
-            Line(2, f"kept = self.{slot}"),
-            Line(2, "if kept is None:"),
-            Line(3, f"kept = self.{slot} = {{}}"),
+        held, first = "nested", (
             Line(2, f"nested = kept.get({d.params[nest].py})"),
             Line(2, "if nested is None:"),
             Line(3, f"nested = kept[{d.params[nest].py}] = {{}}"),
-            Line(2, f"elif {inner} in nested:"),
-            Line(3, f"return nested[{inner}]"),
-            *work,
-            value,
-            Line(2, f"nested[{inner}] = value"),
-            Line(2, "return value"),
         )
-    key = d.params[0].py if len(d.params) == 1 else f"({', '.join(p.py for p in d.params)})"
-    return (
-        Line(2, f"kept = self.{slot}"),
-        Line(2, "if kept is None:"),
-        Line(3, f"kept = self.{slot} = {{}}"),
-        Line(2, f"elif {key} in kept:"),
-        Line(3, f"return kept[{key}]"),
-        *work,
-        value,
-        Line(2, f"kept[{key}] = value"),
-        Line(2, "return value"),
-    )
+    else:
+        rest = [p.py for p in d.params]
+    key = rest[0] if len(rest) == 1 else f"({', '.join(rest)})"
+    found = (Line(2, f"kept = self.{slot}"), Line(2, "if kept is None:"), Line(3, f"kept = self.{slot} = {{}}"),
+             *first, Line(2, f"elif {key} in {held}:"), Line(3, f"return {held}[{key}]"))
+    return _remembered(body, annotation, found, f"{held}[{key}] = value")
 
 
 def _tabled(d: t.Define, annotation: str, table: value_tables.Table,
@@ -1773,26 +1758,19 @@ def _tabled(d: t.Define, annotation: str, table: value_tables.Table,
     """A definition's lines, remembering its values in a table of the board by the value of the
     game it reads (and the parameters that join the key), pass `value_tables`; and what its
     comment says of it."""
-    *work, last = body
-    assert last.depth == 2 and last.code.startswith("return "), last
     read = table.py if table.at is None else f"{table.py}[{d.params[table.at].py}]"
     parts = [read, *(d.params[k].py for k in table.params)]
     key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
-    value = Line(2, f"value: {annotation} = {last.code.removeprefix('return ')}", last.source)
-    lines = (
+    found = (
         Line(2, f"table = self.board.value_tables.get({d.name!r}) or self.board.value_table({d.name!r})"),
         Line(2, f"kept: {annotation} | None = table.get({key})"),
         Line(2, "if kept is not None:"),
         Line(3, "return kept"),
-        *work,
-        value,
-        Line(2, f"rt.remember(table, {key}, value)"),
-        Line(2, "return value"),
     )
     what = f"`{table.field}`" if table.at is None else f"`{table.field}[{d.params[table.at].name}]`"
     joined = "".join(f" and `{d.params[k].name}`" for k in table.params)
-    return lines, (f"remembered by the value of {what}{joined}, in a table of the board every state shares "
-                   "(`value_tables`)")
+    return _remembered(body, annotation, found, f"rt.remember(table, {key}, value)"), (
+        f"remembered by the value of {what}{joined}, in a table of the board every state shares (`value_tables`)")
 
 
 def _key_annotation(params: tuple[tuple[str, str], ...]) -> str:

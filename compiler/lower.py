@@ -1734,10 +1734,11 @@ def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest:
     stale (every assignment to a field it reads sets it so). `nest`: the position of the parameter
     the values are kept by first, each a dict by the others (pass `nested_drops`)."""
     if not d.params:
-        found = (Line(2, f"kept = self.{slot}"), Line(2, "if kept is not None:"), Line(3, "return kept"))
-        return _remembered(body, annotation, found, f"self.{slot} = value")
+        return _remembered(body, annotation, (Line(2, f"kept = self.{slot}"), Line(2, "if kept is not None:"),
+                                              Line(3, "return kept")), f"self.{slot} = value")
     # the dict the values are kept in (`kept`, or for one nested value `nested`: kept[its parameter]), by key
-    held, first = "kept", ()
+    held = "kept"
+    first: tuple[Line, ...] = ()
     if nest is not None:  # (pass `nested_drops`) by that parameter first, each a dict by the others
         rest = [p.py for i, p in enumerate(d.params) if i != nest]
         held, first = "nested", (

@@ -11,8 +11,11 @@ side plays the same random games (the seeds of scripts/bench_against.py, the ran
 under `valgrind --tool=callgrind` with PYTHONHASHSEED=0 (string hashes, and so dict layouts, fixed);
 the count of a run that plays no game (start-up, compiling, loading) is taken off, and what is left
 divided by the number of games. The ratio old / new is how many times fewer instructions a game
-takes now: it tracks the speed-up of a quiet machine closely, though not exactly (a cache miss
-costs more than an instruction). Needs valgrind; slow (some fifty times slower than the games).
+takes now: a comparison of two versions of the code that the machine's load leaves alone, not the
+speed-up itself (a cache miss costs more than an instruction: measured on the bundled rule sets,
+the ratio is that of playouts per CPU second to up to a third above it, and well below it for
+China (Cornett); docs/optimiser.md, "What is left"). Needs valgrind; slow (some fifty times
+slower than the games).
 """
 
 from __future__ import annotations

@@ -168,13 +168,13 @@ class State:
     _pending: decisions.Pending | None  # a move waiting for a seat's decision
 
     # -- construction ------------------------------------------------------------------------
-    def _init(self, game: Game, players: int, seed: int, options: dict[str, str]) -> None:
+    def _init(self, game: Game, players: int, seed: int, options: dict[str, str], rng: Rng | None = None) -> None:
         self.game = game
         self.num_players = players
         self.num_seats = players + len(self.NEUTRAL)
         self.options = options
         self.seed = seed
-        self.rng = Rng(seed)
+        self.rng = Rng(seed) if rng is None else rng
         self.board = game.board_for(options, players)
         self.current = 0
         self.phase = 0
@@ -960,7 +960,10 @@ class Game:
             chosen[name] = value
         return chosen
 
-    def new_state(self, players: int | None = None, seed: int = 0, options: Mapping[str, str] | None = None) -> State:
+    def new_state(self, players: int | None = None, seed: int = 0, options: Mapping[str, str] | None = None,
+                  rng: Rng | None = None) -> State:
+        """A new game; its setup draws from `rng` if given (a generator whose outcomes are fixed:
+        rulewright.interop), else from the generator of `seed`."""
         count = self.info.players[0] if players is None else players
         if count not in self.info.players:
             allowed = ", ".join(str(n) for n in self.info.players)
@@ -968,7 +971,7 @@ class Game:
         if not isinstance(seed, int):
             raise BadSetup("the seed must be a whole number")
         state = self.state_class.__new__(self.state_class)
-        state._init(self, count, seed, self.resolve_options(options))
+        state._init(self, count, seed, self.resolve_options(options), rng)
         return state
 
     def _pending_from_json(self, data: Mapping[str, Any]) -> State:

@@ -800,7 +800,18 @@ def _holds_records(t: _Type, records: Mapping[str, Any]) -> bool:
 
 def _parse_type(text: str) -> _Type:
     """`list(list(spot))`, `set(tile)`, `bool`, `optional(spot)`... as the compiler writes a type
-    (a record is an item of its name: the state's RECORDS say it is one)."""
+    (a record is an item of its name: the state's RECORDS say it is one). Each text is parsed
+    once: an observation reads the type of a field at each of its entries."""
+    parsed = _PARSED.get(text)
+    if parsed is None:
+        parsed = _PARSED[text] = _parsed_type(text)
+    return parsed
+
+
+_PARSED: dict[str, _Type] = {}  # (the declared types of the rule sets loaded: a few dozen texts)
+
+
+def _parsed_type(text: str) -> _Type:
     for wrapper in ("list", "set", "optional"):
         if text.startswith(wrapper + "(") and text.endswith(")"):
             return _Type(wrapper, elem=_parse_type(text[len(wrapper) + 1 : -1]))

@@ -282,7 +282,7 @@ class Layout:
                 out += [NUMBER]
         elif kind == "auction":
             self._labels(probe, "player")
-            out = [FLAG] * (3 * self.seats + 2) + [NUMBER, NUMBER, NUMBER, FLAG]
+            out = [FLAG] * (4 * self.seats + 2) + [NUMBER, NUMBER, NUMBER, FLAG]
         else:  # a text: nothing a vector can hold
             out = []
         self._sizes[ty] = len(out)
@@ -420,7 +420,8 @@ class Bridge:
         names = list(dict.fromkeys([a.name for a in program.actions] + [PASS] + asks))
         self.vocabulary = Vocabulary(names, {k: _labels(probe, k) for k in kinds}, signatures)
         self.layout = Layout(probe, program, self.vocabulary, asks)
-        self.perfect_information = perfect_information(game)
+        # every seat sees every field, all of it (no `visible:` but `all`, no `hide_items_if`)
+        self.perfect_information = all(f.decl.visible == "all" and f.hide_items_if is None for f in program.fields)
         self.max_chance_outcomes = _chance_bound(program, probe, ruleset)
         self._initial: Position | None = None
 
@@ -440,13 +441,6 @@ class Bridge:
         if prefix:
             text += "\nchoosing: " + " ".join(self.vocabulary.texts[k] for k in prefix)
         return text
-
-
-def perfect_information(game: Game) -> bool:
-    """Whether every seat sees every field, all of it, always (no `visible:` but `all`, no
-    hidden items)."""
-    cls = game.state_class
-    return all(f.visible == "all" for f in cls.FIELDS) and cls._hidden_item is State._hidden_item
 
 
 def key(ruleset: str, players: int | None = None, options: Mapping[str, str] | None = None,
@@ -522,6 +516,14 @@ class Chance:
     drawn: tuple[int, ...]
     n: int
     values: tuple[tuple[int, int, Any], ...]  # index, copies, value
+    items: Sequence[Any] | None  # what the draw's index picks among (None: the index itself)
+
+    def outcome_of(self, index: int) -> int:
+        """The outcome (rank) of the draw that `below(n)` answering `index` makes."""
+        if self.items is None:
+            return index
+        value = self.items[index]
+        return next(rank for rank, (_, _, v) in enumerate(self.values) if v == value)
 
 
 Step = tuple[Action | None, tuple[int, ...]]  # a move (None: the setup) and the outcomes it drew
@@ -536,7 +538,7 @@ class Position:
     outcomes of chance."""
 
     __slots__ = ("bridge", "state", "chance", "trail", "prefix", "own", "decisions", "history", "truncated",
-                 "_candidates", "_seen", "live")
+                 "_candidates", "_seen", "_text_cache", "live")
 
     def __init__(self, bridge: Bridge, seed: int | None) -> None:
         self.bridge = bridge
@@ -551,6 +553,7 @@ class Position:
         self.truncated = False
         self._candidates: list[tuple[tuple[int, ...], Action]] | None = None
         self._seen: dict[int, dict[str, Any]] = {}
+        self._text_cache: str | None = None
         if seed is not None:
             self.state = bridge.game.new_state(bridge.players, seed, bridge.options)
             self._settle()
@@ -562,7 +565,8 @@ class Position:
         for name in Position.__slots__:
             setattr(other, name, getattr(self, name))
         other._seen = {}
-        if self.live:  # (a live game's state has its own generator: copied, not shared)
+        if self.live:
+            other._text_cache = None  # (a live game's state has its own generator: copied, not shared)
             assert self.state is not None
             other.state = self.state.clone()
             other._candidates = None
@@ -638,6 +642,7 @@ class Position:
         if self.is_terminal():
             raise IllegalAction("the game is over")
         self._seen = {}
+        self._text_cache = None
         if self.chance is not None:
             chance = self.chance
             if not 0 <= token < len(chance.values):
@@ -675,6 +680,11 @@ class Position:
 
     def text(self) -> str:
         """The whole position as text: the state saved, and what is being drawn or chosen."""
+        if self._text_cache is None:
+            self._text_cache = self._whole_text()
+        return self._text_cache
+
+    def _whole_text(self) -> str:
         assert self.state is not None or self.chance is not None
         out = "" if self.state is None else json.dumps(self.state.to_json(), sort_keys=True, separators=(",", ":"))
         if self.chance is not None:
@@ -699,7 +709,8 @@ class Position:
             unique: dict[tuple[int, ...], Action] = {}
             for a in self.state.legal_actions():
                 unique.setdefault(tokens(a), a)
-            self._candidates = list(unique.items())
+            n, prefix = len(self.prefix), self.prefix
+            self._candidates = [(seq, a) for seq, a in unique.items() if seq[:n] == prefix]
         return self._candidates
 
     def _settle(self) -> None:
@@ -710,9 +721,7 @@ class Position:
         if not self.state.is_terminal():
             matching = self._matching()
             if len(matching) > 1:
-                self.prefix = _common((), matching)
-                n = len(self.prefix)
-                self._candidates = [(seq, a) for seq, a in matching if seq[:n] == self.prefix]
+                self.prefix = _common((), matching)  # (every one of them begins so)
 
     def _copy_state(self) -> State:
         """A copy of the state in play, to play a move on."""
@@ -752,7 +761,7 @@ class Position:
                 if len(values) == 1:  # one possible value: no chance at all
                     drawn += (values[0][0],)
                     continue
-                self.chance = Chance(move, drawn, need.n, values)
+                self.chance = Chance(move, drawn, need.n, values, need.items)
                 return
             break
         self.chance = None

@@ -35,7 +35,7 @@ import pyspiel  # type: ignore[import-untyped]
 
 from ..compiler.paths import bundled_rulesets
 from ..runtime.errors import BadSetup
-from .core import DEFAULT_MAX_GAME_LENGTH, Bridge, Key, Position, bridge, key, perfect_information, rule_file
+from .core import DEFAULT_MAX_GAME_LENGTH, Bridge, Key, Position, bridge, key, rule_file
 
 _TYPES: dict[str, Any] = {}  # short name -> the GameType registered
 _RULESETS: dict[str, str] = {}  # short name -> the rule set (id or rule file)
@@ -74,9 +74,10 @@ def register(ruleset: str | os.PathLike[str]) -> str:
         short_name=name,
         long_name=f"rulewright {info.title} ({info.ruleset})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        # (what is declared of a rule set without making its bridge: a game made says exactly)
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=(pyspiel.GameType.Information.PERFECT_INFORMATION if perfect_information(game)
+        # (what is declared of a rule set without compiling it; a game made says exactly: below)
+        information=(pyspiel.GameType.Information.PERFECT_INFORMATION
+                     if all(f.visible == "all" for f in game.state_class.FIELDS)
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -123,10 +124,16 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
                                          int(params.get("max_game_length", DEFAULT_MAX_GAME_LENGTH))))
         b = self.bridge
         game_type = _TYPES[name]
-        if b.max_chance_outcomes == 0:  # (registered as drawing: which rule sets draw is known once compiled)
+        # The type registered says what can be known of a rule set without compiling it (that it
+        # draws; which fields some seat may not see): the game made says exactly.
+        chance = (pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if b.max_chance_outcomes
+                  else pyspiel.GameType.ChanceMode.DETERMINISTIC)
+        information = (pyspiel.GameType.Information.PERFECT_INFORMATION if b.perfect_information
+                       else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
+        if (chance, information) != (game_type.chance_mode, game_type.information):
             game_type = pyspiel.GameType(
                 short_name=game_type.short_name, long_name=game_type.long_name, dynamics=game_type.dynamics,
-                chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC, information=game_type.information,
+                chance_mode=chance, information=information,
                 utility=game_type.utility, reward_model=game_type.reward_model,
                 max_num_players=game_type.max_num_players, min_num_players=game_type.min_num_players,
                 provides_information_state_string=True, provides_information_state_tensor=True,

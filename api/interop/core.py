@@ -43,8 +43,8 @@ from typing import Any
 import numpy as np
 
 from ..compiler import typed as t
-from ..compiler.driver import build
 from ..compiler.check import check
+from ..compiler.driver import build
 from ..compiler.passes.rewrite import map_program, nodes
 from ..compiler.paths import RULE_FILE_SUFFIXES, is_ruleset_id, ruleset_file
 from ..compiler.signatures import BUILTINS
@@ -304,7 +304,7 @@ class Layout:
         question = seen.get("question")
         out[at + (len(self.asks) if question is None else self.asks[question])] = 1.0
         fields = seen["fields"]
-        for name, per, ty, visible, start, entries in self.fields:
+        for name, per, ty, visible, start, _ in self.fields:
             if name not in fields:
                 continue
             value = fields[name]

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import pyspiel  # type: ignore[import-untyped]
+import pyspiel
 
 from ..compiler.paths import bundled_rulesets
 from ..runtime.errors import BadSetup

@@ -30,9 +30,11 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo import AECEnv
 
+from ..runtime.errors import IllegalAction
 from ..runtime.rng import derive_seed
+from ..runtime.state import Action
 from .core import DEFAULT_MAX_GAME_LENGTH, Bridge, Position, bridge, key
 
 RENDER_MODES = ("ansi", "human", "svg")
@@ -123,6 +125,20 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
         self._select()
         if self.render_mode == "human":
             self.render()
+
+    def step_action(self, action: Action | str) -> None:
+        """Play a whole move of the agent to act, given as rulewright gives it (an action of the
+        state's legal actions, or its text: what a rulewright agent chooses), token by token."""
+        p = self._playing()
+        assert p.state is not None
+        seat = p.to_act()
+        chosen = p.state.parse_action(action) if isinstance(action, str) else action
+        if seat is None or chosen is None:
+            raise IllegalAction(f"`{action}` cannot be played now")
+        tokens = self.bridge.vocabulary.tokens(chosen)
+        made = len(p.own_actions(seat))
+        while len(p.own_actions(seat)) == made and not p.is_terminal():
+            self.step(tokens[len(p.prefix)])
 
     def render(self) -> str | None:
         p = self._playing()

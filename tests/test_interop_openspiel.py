@@ -10,7 +10,10 @@ decisions; `scripts/interop_check.py` plays every rule set that two can play wit
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -20,7 +23,6 @@ from tests.test_visibility import RULESETS
 pyspiel = pytest.importorskip(
     "pyspiel", reason="open_spiel has no wheel for this interpreter: the OpenSpiel bridge is not tested "
                       "(pip install 'rulewright[openspiel]' where it has one)")
-mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 openspiel = pytest.importorskip("rulewright.interop.openspiel")
 
 TWO_PLAYER = ["chang-cheng/two-player", "china-cornett", "china-schacht/two-player", "china-schacht/two-player-light",
@@ -141,17 +143,14 @@ def test_a_long_game_is_cut_short_as_a_draw() -> None:
 
 @pytest.mark.parametrize("ruleset", TWO_PLAYER)
 def test_openspiels_mcts_plays_a_game(ruleset: str) -> None:
-    import numpy as np
+    check = _script("interop_check")  # (the game scripts/interop_check.py plays, with a larger search)
+    played = check.mcts_game(ruleset, simulations=2, rollout=5)
+    assert played["returns"] in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0]) and played["decisions"] > 20
 
-    game = openspiel.game(ruleset)
-    rs = np.random.RandomState(7)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs, max_length=5)
-    bot = mcts.MCTSBot(game, 2.0, 2, evaluator, random_state=rs)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rs.choice(outcomes, p=probs)))
-        else:
-            state.apply_action(bot.step(state))
-    assert state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+
+def _script(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).parent.parent / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -57,8 +57,9 @@ from ..runtime.rng import Rng
 from ..runtime.state import HIDDEN, PASS, Action, Game, State
 
 # The most decisions (tokens chosen) of one game before it is cut short, as a draw, unless told
-# otherwise: no rule set declares the length of its games. The longest random games of the
-# bundled rule sets take about 4,500 (Mandarin's money variant, 2 players; scripts/interop_bench.py).
+# otherwise: no rule set declares the length of its games. The longest of 20 random games took
+# 13,090 decisions in Mandarin's money variant at 5 players (median 2,129; at 2: 11,199, median
+# 2,988), 3,635 in Mandarin at 2, 459 in Yellow & Yangtze at 4 (2026-11-26).
 DEFAULT_MAX_GAME_LENGTH = 50_000
 
 

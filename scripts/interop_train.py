@@ -6,13 +6,15 @@ random agent and against rulewright's MCTS agent (docs/interop.md).
 
 The agent: a linear action-value function, one weight vector per token, over the seat's
 observation vector (rulewright.interop.core.Layout; clipped to [-10, 10] and scaled by 1/10,
-with a bias), trained by Monte Carlo control: it plays epsilon-greedy (epsilon from 0.2 down to
-0.02) against the random agent, seat 1 and seat 2 in turn, and after each game moves the value
-of each token it chose towards the game's return (1 won, -1 lost, 0 a draw; learning rate
-0.01). CPU only, numpy only. Then, greedy, it plays -n games against the random agent and -n
+with a bias), trained by Monte Carlo control: it plays epsilon-greedy (--epsilon at the start,
+down to 0.02 at the end) against the random agent, seat 1 and seat 2 in turn, and after each game
+moves the value of each token it chose towards the game's return (1 won, -1 lost, 0 a draw), by
+--rate of the error (a normalised step: the features' squared length divides it). CPU only,
+numpy only. Then, greedy, it plays -n games against the random agent and -n
 against rulewright's MCTS agent (`mcts:iterations=N`, played into the environment with
-`env.step_action`), half in each seat, on seeds apart from the training's; the random agent
-plays the MCTS agent as well, for scale. Wins with a 95% Wilson interval (a shared win counts
+`env.step_action`), half in each seat, on seeds apart from the training's; the untrained agent
+(every value 0: it plays the lowest legal token) plays the random agent, and the random agent the
+MCTS agent, for scale. Wins with a 95% Wilson interval (a shared win counts
 half).
 """
 
@@ -54,8 +56,8 @@ class Linear:
         return int(legal[int(np.argmax(self.w[legal] @ x))]), x
 
     def learn(self, trajectory: list[tuple[int, np.ndarray]], result: float, rate: float) -> None:
-        for token, x in trajectory:
-            self.w[token] += rate * (result - self.w[token] @ x) * x
+        for token, x in trajectory:  # (normalised: a step of `rate` of the error, however many features)
+            self.w[token] += rate * (result - self.w[token] @ x) * x / (x @ x)
 
 
 class Seat(Protocol):
@@ -117,7 +119,8 @@ def match(env: pettingzoo.RulewrightEnv, games: int, seed: int, measured: Any, o
         result = game(env, s, seats)[0 if first else 1]
         wins += 1.0 if result == 1.0 else 0.5 if result == 0.0 else 0.0
     low, high = wilson(round(wins), games)
-    return {"games": games, "wins": wins, "win_rate": round(wins / games, 3), "wilson95": [round(low, 3), round(high, 3)]}
+    return {"games": games, "wins": wins, "win_rate": round(wins / games, 3),
+            "wilson95": [round(low, 3), round(high, 3)]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--episodes", type=int, default=3000, help="training games")
     parser.add_argument("-n", "--games", type=int, default=100, help="games of each match (an even number)")
     parser.add_argument("--iterations", type=int, default=50, help="the MCTS agent's iterations per move")
+    parser.add_argument("--rate", type=float, default=0.2, help="the learning rate (of the error, per step)")
+    parser.add_argument("--epsilon", type=float, default=0.2, help="exploration at the start (down to 0.02)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     options = dict(o.split("=", 1) for o in args.option)
@@ -136,20 +141,24 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     size, tokens = env.bridge.layout.size, len(env.bridge.vocabulary)
     agent = Linear(size, tokens, args.seed)
+    untrained = Linear(size, tokens, args.seed)  # all values 0: the lowest legal token, always
     started = time.perf_counter()
     trained: list[float] = []
     for episode in range(args.episodes):
-        epsilon = max(0.02, 0.2 * (1 - episode / max(1, args.episodes)))
+        epsilon = max(0.02, args.epsilon * (1 - episode / max(1, args.episodes)))
         learner = Learner(agent, epsilon)
         seat = episode % 2
         seats: list[Seat] = [learner, RandomTokens(episode)] if seat == 0 else [RandomTokens(episode), learner]
         result = game(env, derive_seed(args.seed, episode), seats)[seat]
-        agent.learn(learner.trajectory, result, 0.01)
+        agent.learn(learner.trajectory, result, args.rate)
         trained.append(result)
     training = time.perf_counter() - started
 
     def greedy(seed: int) -> Seat:
         return Learner(agent, 0.0)
+
+    def lowest(seed: int) -> Seat:
+        return Learner(untrained, 0.0)
 
     def random_tokens(seed: int) -> Seat:
         return RandomTokens(seed)
@@ -164,8 +173,10 @@ def main(argv: list[str] | None = None) -> int:
         "observation_size": size, "tokens": tokens, "training_seconds": round(training, 1),
         "training_return_first_tenth": round(float(np.mean(trained[: max(1, len(trained) // 10)])), 3),
         "training_return_last_tenth": round(float(np.mean(trained[-max(1, len(trained) // 10):])), 3),
+        "untrained_vs_random": match(env, args.games, evaluation_seed, lowest, random_tokens),
         "trained_vs_random": match(env, args.games, evaluation_seed, greedy, random_tokens),
         f"trained_vs_mcts{args.iterations}": match(env, args.games, evaluation_seed, greedy, mcts),
+        f"untrained_vs_mcts{args.iterations}": match(env, args.games, evaluation_seed, lowest, mcts),
         f"random_vs_mcts{args.iterations}": match(env, args.games, evaluation_seed, random_tokens, mcts),
     }
     report["evaluation_seconds"] = round(time.perf_counter() - started, 1)

@@ -19,7 +19,8 @@ seed given to `reset` (without one, the next seed of those the last given one de
 The rule set's options are fixed when the environment is made; `reset`'s `options` are not used.
 A game longer than `max_game_length` decisions is truncated. `render()`: the text drawing of the
 board as the agent to act sees it (render_mode `ansi` returns it, `human` prints it), or its SVG
-drawing (render_mode `svg`).
+drawing (render_mode `svg`). `step_action(action)` plays a whole move given as rulewright gives it
+(what a rulewright agent chooses), token by token.
 """
 
 from __future__ import annotations

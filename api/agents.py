@@ -201,8 +201,9 @@ def parse_agent_options(values: Sequence[str], players: int) -> dict[int, AgentS
 
 
 def hidden_fields(game: Game) -> list[str]:
-    """The state fields some player may not see (declared `visible:` other than `all`)."""
-    return [info.name for info in game.state_class.FIELDS if info.visible != "all"]
+    """The state fields some player may not see: declared `visible:` other than `all`, or a list
+    that hides some of its items (`hide_items_if:`)."""
+    return [info.name for info in game.state_class.FIELDS if info.visible != "all" or info.hides_items]
 
 
 def check_agents(game: Game, seats: Mapping[int, AgentSpec]) -> None:

@@ -1573,8 +1573,10 @@ class _Lowerer:
         if needs_key(f.type):  # records and optionals: read, saved and shown by their whole type
             element, declared = "", f", declared={str(f.type)!r}"
         pool = f", pool={f.pool!r}" if f.pool else ""  # (the fields whose unseen items are dealt together)
+        # (a field everyone sees may still hide some of its items: the search agents must know)
+        hides = ", hides_items=True" if f.hide_items_if is not None else ""
         info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
-                f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared}{pool})")
+                f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared}{pool}{hides})")
         shown = self.condition(typed.shown_if, "shown") if typed.shown_if is not None else None
         hidden = self.condition(typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None else None
         seen_by = self.condition(typed.visible_to, "seen", "k") if typed.visible_to is not None else None

@@ -206,3 +206,18 @@ def test_simulate_with_search_agents_is_reproducible() -> None:
         runs.append(data)
     assert runs[0] == runs[1]
     assert runs[0]["agents"] == ["greedy", "mcts:iterations=20,rollout_moves=5"] and runs[0]["finished"] == 2
+
+
+def test_a_list_that_hides_some_items_is_hidden_information(tmp_path: Path) -> None:
+    """`visible: all` with `hide_items_if:` hides items all the same: `mcts` must refuse it too."""
+    text = TAKE_AWAY.read_text(encoding="utf-8")
+    text = text.replace('  points: {per: player, type: int, init: 0}\n',
+                        '  points: {per: player, type: int, init: 0}\n'
+                        '  taken: {type: list(int), init: "[]", hide_items_if: "k == 0"}\n')
+    text = text.replace("      - pile -= k\n", "      - pile -= k\n      - taken = taken + [k]\n")
+    rules = tmp_path / "take-away-hidden.yaml"
+    rules.write_text(text, encoding="utf-8")
+    game = rulewright.load_rules(rules)
+    assert hidden_fields(game) == ["taken"]
+    with pytest.raises(BadAgent, match="hides `taken`"):
+        check_agents(game, {0: parse_agent_spec("mcts")})

@@ -1689,7 +1689,7 @@ def format_change(change: Any) -> list[str]:
     values = [v for v in (change.old, change.new) if v is not None]
     if all("\n" not in v for v in values) and sum(len(v) for v in values) <= 72:
         shown = " -> ".join(values)
-        return [f"  {sign} {change.path}: {shown}{where}"]
+        return [f"  {sign} {change.path}: {shown}{where}", *_uses_lines(change)]
     lines = [f"  {sign} {change.path}{where}"]
     for label, value in (("was", change.old), ("now", change.new)):
         if value is None:
@@ -1699,6 +1699,19 @@ def format_change(change: Any) -> list[str]:
             continue
         lines.append(f"      {label}:")
         lines.extend("        " + line for line in value.splitlines())
+    return lines + _uses_lines(change)
+
+
+def _uses_lines(change: Any) -> list[str]:
+    """What `base(...)` in a new version is (the version it replaced), and in that one, and so on."""
+    lines = []
+    for i, (label, value, where) in enumerate(change.uses):
+        lead = "where" if i == 0 else "and in it,"
+        if "\n" in value:
+            lines.append(f"      {lead} {label} is  ({where.short})")
+            lines.extend("        " + line for line in value.splitlines())
+        else:
+            lines.append(f"      {lead} {label} is {value}  ({where.short})")
     return lines
 
 

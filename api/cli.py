@@ -1805,11 +1805,23 @@ def variant_template(name: str, extends: str, label: str, ruleset: Any) -> str:
                 "# actions:", f"#   {action.name}:", f"#     when: {yaml_text(guard)}"]
     if ruleset.triggers:
         out += ["", "# Remove a trigger:", "# triggers:", f"#   {ruleset.triggers[-1].name}: ~"]
+    if ruleset.defines:  # (one with parameters, if there is one: it shows how they are passed)
+        d = sorted(ruleset.defines, key=lambda d: not d.params)[0]
+        use = f"base({d.name}({', '.join(p.name for p in d.params)}))" if d.params else f"base({d.name})"
+        out += ["", f"# Redefine a definition in terms of the version it replaces: `{use}` is the value it has now,",
+                f"# `{unparse(d.body)}`; the new one may add to it, double it... (as written, the same):",
+                "# define:", f"#   {d.name}: {yaml_text(use)}"]
     taken = {t.name for t in ruleset.scoring}
     term = next(n for n in ("bonus", "extra", "variant_bonus") if n not in taken)
-    out += ["", "# Add a scoring term (an expression; `player` is the seat scored):",
-            "# scoring:", f'#   {term}: "0"', ""]
-    return "\n".join(out)
+    out += ["", "# Add a scoring term (an expression; `player` is the seat scored):"]
+    if ruleset.scoring:
+        first = ruleset.scoring[0]
+        out += [f"# and redefine one in terms of the version it replaces, `base({first.name})` (it is "
+                f"`{unparse(first.expr)}` now; this doubles it):"]
+    out += ["# scoring:", f'#   {term}: "0"']
+    if ruleset.scoring:
+        out += [f'#   {ruleset.scoring[0].name}: "2 * base({ruleset.scoring[0].name})"']
+    return "\n".join([*out, ""])
 
 
 @variant.command("new")

@@ -355,11 +355,12 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base", merged: 
     fields = _fields(r, state, entity_kinds, enums)
 
     defines: list[ir.Define] = []
-    for key, value in (r.mapping(tree.get("define"), "define") or YMap((), tree.span)).items:
+    define_node = r.mapping(tree.get("define"), "define") or YMap((), tree.span)
+    for key, value in define_node.items:
         define = _define(r, key, value, entity_kinds, enums)
         if define is not None:
             defines.append(_with_bases(r, "define", define, merged, files, lambda reader, k, v: _define(
-                reader, k, v, entity_kinds, enums)))
+                reader, k, v, entity_kinds, enums), [str(k.value).split("(")[0].strip() for k, _ in define_node.items]))
 
     procedures: list[ir.Procedure] = []
     for key, value in (r.mapping(tree.get("procedures"), "procedures") or YMap((), tree.span)).items:
@@ -375,10 +376,11 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base", merged: 
 
     end = r.expr(tree.get("end"), "end")
     scoring: list[ir.ScoreTerm] = []
-    for key, value in (r.mapping(tree.get("scoring"), "scoring") or YMap((), tree.span)).items:
+    scoring_node = r.mapping(tree.get("scoring"), "scoring") or YMap((), tree.span)
+    for key, value in scoring_node.items:
         term = _score_term(r, key, value)
         if term is not None:
-            scoring.append(_with_bases(r, "scoring", term, merged, files, _score_term))
+            scoring.append(_with_bases(r, "scoring", term, merged, files, _score_term, scoring_node.keys()))
     tie_break = r.expr(tree.get("tie_break"), "tie_break") if tree.get("tie_break") is not None else None
     invariants = _invariants(r, tree.get("invariants"))
     winner = r.text(tree.get("winner"), "winner", "highest_score") or "highest_score"
@@ -467,11 +469,12 @@ _Versioned = TypeVar("_Versioned", ir.Define, ir.ScoreTerm)
 
 
 def _with_bases(r: _Reader, section: str, newest: _Versioned, merged: Stacked | None, files: tuple[str, ...],
-                make: Callable[[_Reader, YScalar, YNode], _Versioned | None]) -> _Versioned:
+                make: Callable[[_Reader, YScalar, YNode], _Versioned | None], names: list[str]) -> _Versioned:
     """A definition or scoring term with the versions it replaced that `base(...)` uses, each the
     `base` of the one after it (`merged.versions`: what each replaced). `base(...)` in a version
     that replaced none is refused here, where it is known why: its file extends nothing, or adds
-    the name. (What `base(...)` says, and where it may be, the checker checks.)"""
+    the name (`names`: the section's, for a did-you-mean). (What `base(...)` says, and where it may
+    be, the checker checks.)"""
     chain = merged.versions.get((section, newest.name), ()) if merged is not None else ()
     built = [newest]  # the newest first
     while True:
@@ -484,12 +487,13 @@ def _with_bases(r: _Reader, section: str, newest: _Versioned, merged: Stacked | 
             what = "definition" if section == "define" else "scoring term"
             if where in roots:
                 r.error(call.span, f"`base(...)` uses the version of a {what} that a variant replaces, but {where} "
-                        "extends nothing", f"`base({newest.name}...)` belongs in a variant (a file with `extends:`) "
+                        "extends nothing", f"`{_base_example(newest)}` belongs in a variant (a file with `extends:`) "
                         f"that redefines `{newest.name}`")
             else:
                 r.error(call.span, f"`base(...)`: there is no earlier `{newest.name}` to use: {where} adds it, and "
                         f"the rule set it extends has no {what} `{newest.name}`",
-                        f"to redefine a {what}, give it the name the rule set it extends gives it")
+                        did_you_mean(newest.name, [n for n in names if n != newest.name])
+                        or f"to redefine a {what}, give it the name the rule set it extends gives it")
             break
         key, value = chain[len(chain) - len(built)]
         older = make(r, key, value)
@@ -500,6 +504,12 @@ def _with_bases(r: _Reader, section: str, newest: _Versioned, merged: Stacked | 
     for version in reversed(built[:-1]):
         result = replace(version, base=result)
     return result
+
+
+def _base_example(version: ir.Define | ir.ScoreTerm) -> str:
+    """`base(rent(...))`, `base(bonus)`, `base(gold)`: how `base(...)` uses it."""
+    return f"base({version.name}(...))" if isinstance(version, ir.Define) and version.params else \
+        f"base({version.name})"
 
 
 def _records(r: _Reader, node: YNode | None, entity_kinds: set[str], enums: set[str]) -> tuple[ir.RecordDecl, ...]:

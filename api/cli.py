@@ -1782,6 +1782,7 @@ def yaml_text(text: str) -> str:
 def variant_template(name: str, extends: str, label: str, ruleset: Any) -> str:
     """The text of a new variant: `extends:` and commented examples that compile once uncommented,
     built from the names of the rule set it extends."""
+    from .compiler.names import base_use
     from .compiler.unparse import unparse
 
     out = [
@@ -1807,7 +1808,7 @@ def variant_template(name: str, extends: str, label: str, ruleset: Any) -> str:
         out += ["", "# Remove a trigger:", "# triggers:", f"#   {ruleset.triggers[-1].name}: ~"]
     if ruleset.defines:  # (one with parameters, if there is one: it shows how they are passed)
         d = sorted(ruleset.defines, key=lambda d: not d.params)[0]
-        use = f"base({d.name}({', '.join(p.name for p in d.params)}))" if d.params else f"base({d.name})"
+        use = base_use(d.name, ", ".join(p.name for p in d.params) if d.params else None)
         out += ["", f"# Redefine a definition in terms of the version it replaces: `{use}` is the value it has now,",
                 f"# `{unparse(d.body)}`; the new one may add to it, double it... (as written, the same):",
                 "# define:", f"#   {d.name}: {yaml_text(use)}"]
@@ -1816,11 +1817,11 @@ def variant_template(name: str, extends: str, label: str, ruleset: Any) -> str:
     out += ["", "# Add a scoring term (an expression; `player` is the seat scored):"]
     if ruleset.scoring:
         first = ruleset.scoring[0]
-        out += [f"# and redefine one in terms of the version it replaces, `base({first.name})` (it is "
+        out += [f"# and redefine one in terms of the version it replaces, `{base_use(first.name)}` (it is "
                 f"`{unparse(first.expr)}` now; this doubles it):"]
     out += ["# scoring:", f'#   {term}: "0"']
     if ruleset.scoring:
-        out += [f'#   {ruleset.scoring[0].name}: "2 * base({ruleset.scoring[0].name})"']
+        out += [f'#   {first.name}: "2 * {base_use(first.name)}"']
     return "\n".join([*out, ""])
 
 

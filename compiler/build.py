@@ -24,6 +24,7 @@ from .names import (
     PHASE_CONSTANT,
     TABLE_CONSTANT,
     base_calls,
+    base_use,
     const_name,
 )
 from .parse import Kind, ParseError, parse
@@ -508,8 +509,7 @@ def _with_bases(r: _Reader, section: str, newest: _Versioned, merged: Stacked | 
 
 def _base_example(version: ir.Define | ir.ScoreTerm) -> str:
     """`base(rent(...))`, `base(bonus)`, `base(gold)`: how `base(...)` uses it."""
-    return f"base({version.name}(...))" if isinstance(version, ir.Define) and version.params else \
-        f"base({version.name})"
+    return base_use(version.name, "..." if isinstance(version, ir.Define) and version.params else None)
 
 
 def _records(r: _Reader, node: YNode | None, entity_kinds: set[str], enums: set[str]) -> tuple[ir.RecordDecl, ...]:

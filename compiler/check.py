@@ -26,6 +26,7 @@ from .names import (
     RUNTIME_BOARDS,
     STATE_MEMBERS,
     base_calls,
+    base_use,
     base_version,
     const_name,
     local_name,
@@ -747,7 +748,7 @@ class _Checker:
                        f"change `{target}` too, redefine it")
             return t.Invalid(ANY, e.span)
         if r.section == "scoring" and isinstance(arg, ast.Call):
-            self.error(arg.span, f"a scoring term's earlier version is written `base({r.name})`: it is computed "
+            self.error(arg.span, f"a scoring term's earlier version is written `{base_use(r.name)}`: it is computed "
                        "for the same `player`")
             return t.Invalid(ANY, e.span)
         if r.earlier is None:  # (build.py refused it: this version replaced none, and says why)
@@ -1202,7 +1203,7 @@ class _Checker:
 
     def score_term(self, term: ir.ScoreTerm) -> t.Expr:
         """A scoring term: a number for each player; `base({name})` in it is the version it replaced."""
-        self.redefining = _Version("scoring", term.name, term.base, 0, f"base({term.name})")
+        self.redefining = _Version("scoring", term.name, term.base, 0, base_use(term.name))
         typed = self.per_player(term.expr, f"scoring term `{term.name}`")
         self.redefining = None
         return typed
@@ -1285,7 +1286,7 @@ class _Checker:
 
 def _base_example(name: str, params: tuple[ir.Param, ...]) -> str:
     """How `base(...)` is written in a new version of definition `name`: `base(rent(a))`."""
-    return f"base({name}({', '.join(p.name for p in params)}))" if params else f"base({name})"
+    return base_use(name, ", ".join(p.name for p in params) if params else None)
 
 
 def _define_uses(declared: tuple[ir.Define, ...], defines: dict[str, ir.Define],
@@ -1304,7 +1305,7 @@ def _define_uses(declared: tuple[ir.Define, ...], defines: dict[str, ir.Define],
             if not calls or version.base is None:
                 uses[label] = sorted(used)
                 break
-            earlier = f"base({label})"
+            earlier = base_use(label)
             uses[label] = sorted(used | {earlier})
             spans.setdefault(earlier, version.base.span)
             label, version = earlier, version.base

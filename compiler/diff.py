@@ -32,6 +32,7 @@ from . import ast, ir
 from .driver import build
 from .load import YMap, YNode
 from .merge import key_name
+from .names import base_use
 from .paths import ruleset_file
 from .source import CompileError, SourceSpan
 from .types import Ty
@@ -222,10 +223,9 @@ def _uses(version: Any) -> tuple[tuple[str, str, SourceSpan], ...]:
     while isinstance(version, ir.Define | ir.ScoreTerm) and version.base is not None:
         earlier = version.base
         if isinstance(earlier, ir.Define):
-            label = f"base({earlier.name}(...))" if earlier.params else f"base({earlier.name})"
-            out.append((label, render(earlier), earlier.span))
+            out.append((base_use(earlier.name, "..." if earlier.params else None), render(earlier), earlier.span))
         else:
-            out.append((f"base({earlier.name})", unparse(earlier.expr), earlier.span))
+            out.append((base_use(earlier.name), unparse(earlier.expr), earlier.span))
         version = earlier
     return tuple(out)
 

@@ -40,7 +40,7 @@ from .budget import (
     scale_mag,
     storable,
 )
-from .names import FILTER_LOCAL, const_name
+from .names import FILTER_LOCAL, base_use, const_name
 from .passes import Plan, action_tables, bitmask, count_items, spot_filters
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
@@ -1791,8 +1791,9 @@ def _version_of(d: t.Define) -> str:
         return ""
     section, name = d.version_of
     if section == "scoring":
-        return f"scoring term `{name}` as it was before a variant replaced it: `base({name})`"
-    return f"definition `{name}` as it was before a variant replaced it: `base({name}{'(...)' if d.params else ''})`"
+        return f"scoring term `{name}` as it was before a variant replaced it: `{base_use(name)}`"
+    use = base_use(name, "..." if d.params else None)
+    return f"definition `{name}` as it was before a variant replaced it: `{use}`"
 
 
 def _param(func: str, param: str) -> str:

@@ -81,6 +81,12 @@ BASE = "base"
 BASE_VERSION = {"define": "_base{}_{}", "scoring": "_term_base{}_{}"}
 
 
+def base_use(name: str, args: str | None = None) -> str:
+    """How `base(...)` is written for `name`: `base(rent(a, b))` with `args` (`...` for any),
+    `base(gold)` without."""
+    return f"{BASE}({name})" if args is None else f"{BASE}({name}({args}))"
+
+
 def base_version(section: str, name: str, depth: int) -> str:
     """The method of the version of a definition (`section` "define") or scoring term ("scoring")
     `depth` replacements back: `_base_rent`, `_base2_rent` ..."""

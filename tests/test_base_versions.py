@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from pathlib import Path
 
 import pytest
 
 import rulewright
-from rulewright.compiler import ast, passes
+from rulewright.compiler import ast, driver, passes, paths
+from rulewright.compiler import resolve as resolve_module
 from rulewright.compiler.diff import diff, load_ruleset
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.parse import parse
+from rulewright.compiler.paths import ruleset_file
 from rulewright.compiler.resolve import resolve
 from rulewright.compiler.source import CompileError, SourceSpan
 from rulewright.compiler.unparse import unparse
@@ -111,6 +114,28 @@ def test_the_versions_are_methods_named_and_commented_after_the_base_file() -> N
     assert "return (2 * self._base_alignments(n))  # doubled.yaml:6" in source
 
 
+def test_a_bundled_variant_module_keeps_its_versions_in_its_subclass(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """As a bundled variant, its module subclasses the base's and holds the versions it uses
+    (compiler/inherit.py); it plays the games the whole module plays."""
+    rules = tmp_path / "rules"
+    (rules / "china-cornett").mkdir(parents=True)
+    shutil.copy(ruleset_file("china-cornett"), rules / "china-cornett" / "base.yaml")
+    shutil.copy(DOUBLED, rules / "china-cornett" / "doubled.yaml")
+    for module in (paths, driver, resolve_module):
+        monkeypatch.setattr(module, "rules_dir", lambda: rules)
+    shared = [c for c in driver.share_bases([compile_file(rules / "china-cornett" / "doubled.yaml")])
+              if c.ruleset.variant == "doubled"]
+    source = shared[0].source
+    assert "class ChinaCornettDoubledState(ChinaCornettState):" in source
+    assert "    def _base_alignments(self, n: int) -> int:\n" in source and "def _term_base_gold(" in source
+    derived = rulewright.game_from_source(source, "doubled.yaml")
+    whole = rulewright.load_rules(DOUBLED)
+    for seed in SEEDS[:2]:
+        sa, sb = played(whole, derived, seed, {})
+        assert sb.scores() == sa.scores()
+
+
 def test_the_passes_treat_a_version_as_a_definition() -> None:
     """Every pass, and each alone, against none: the same games (tests/test_optimiser.py)."""
     plain = rulewright.load_rules(DOUBLED, passes=frozenset())
@@ -175,16 +200,18 @@ def test_a_variant_of_the_variant_uses_the_version_its_own_base_gives(tmp_path: 
 
 
 def test_a_change_of_cached_alone_keeps_the_version(tmp_path: Path) -> None:
-    child = write(tmp_path / "child.yaml", 'extends: china-cornett\ndefine:\n'
-                  '  reduction_limit: {value: "base(reduction_limit) + 1"}\n')
+    write(tmp_path / "child.yaml", 'extends: china-cornett\ndefine:\n'
+          '  reduction_limit: {value: "base(reduction_limit) + 1"}\n')
     grandchild = write(tmp_path / "cached.yaml", "extends: child.yaml\ndefine:\n  reduction_limit: {cached: true}\n")
     merged = resolve(grandchild).merged
     assert merged is not None and len(merged.versions[("define", "reduction_limit")]) == 1
     state = rulewright.load_rules(grandchild).new_state(2, 1)
     assert state.reduction_limit() == 2  # (1 + 1: the same version)
-    same = write(tmp_path / "same.yaml", 'extends: child.yaml\ndefine:\n  reduction_limit: "base(reduction_limit) + 1"\n')
+    same = write(tmp_path / "same.yaml", 'extends: child.yaml\ndefine:\n'
+                 '  reduction_limit: "base(reduction_limit) + 1"\n')
     assert rulewright.load_rules(same).new_state(2, 1).reduction_limit() == 2, "the same rule written again"
-    again = write(tmp_path / "again.yaml", 'extends: child.yaml\ndefine:\n  reduction_limit: "1 + base(reduction_limit)"\n')
+    again = write(tmp_path / "again.yaml", 'extends: child.yaml\ndefine:\n'
+                  '  reduction_limit: "1 + base(reduction_limit)"\n')
     assert rulewright.load_rules(again).new_state(2, 1).reduction_limit() == 3, "a new one: the child's, plus one"
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import rulewright
-from rulewright.compiler import ast, driver, passes, paths
+from rulewright.compiler import ast, driver, names, passes, paths
 from rulewright.compiler import resolve as resolve_module
 from rulewright.compiler.diff import diff, load_ruleset
 from rulewright.compiler.driver import compile_file
@@ -103,6 +103,16 @@ def test_doubled_differs_from_the_base_under_its_own_reading() -> None:
     base, doubled = rulewright.load("china-cornett"), rulewright.load_rules(DOUBLED)
     for seed in SEEDS:
         assert positions(base, seed, {}) != positions(doubled, seed, {})
+
+
+def test_no_member_of_a_state_is_spelled_as_a_version_is() -> None:
+    """`_base_<name>`, `_base2_<name>`, `_term_base_<name>`: no member of the runtime's state or of
+    the template starts so (compiler/names.py), nor any other member a rule file's name makes."""
+    assert not [m for m in names.STATE_MEMBERS if m.startswith(("_base", "_term_base"))]
+    patterns = [p for kind in names.MEMBER_PATTERNS.values() for p in kind]
+    assert not [p for p in patterns if p.startswith(("_base", "_term_base"))]
+    assert [names.base_version(s, "rent", k) for s in ("define", "scoring") for k in (1, 2)] == [
+        "_base_rent", "_base2_rent", "_term_base_rent", "_term_base2_rent"]
 
 
 def test_the_versions_are_methods_named_and_commented_after_the_base_file() -> None:

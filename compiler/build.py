@@ -15,7 +15,7 @@ from typing import TypeVar
 from ..runtime.errors import is_int
 from . import ast, ir
 from .load import YMap, YNode, YScalar, YSeq
-from .merge import Stacked
+from .merge import Stacked, key_name
 from .names import (
     FACES_CONSTANT,
     IMPLICIT,
@@ -357,11 +357,12 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base", merged: 
 
     defines: list[ir.Define] = []
     define_node = r.mapping(tree.get("define"), "define") or YMap((), tree.span)
+    define_names = [key_name(("define",), str(k.value)) for k, _ in define_node.items]
     for key, value in define_node.items:
         define = _define(r, key, value, entity_kinds, enums)
         if define is not None:
             defines.append(_with_bases(r, "define", define, merged, files, lambda reader, k, v: _define(
-                reader, k, v, entity_kinds, enums), [str(k.value).split("(")[0].strip() for k, _ in define_node.items]))
+                reader, k, v, entity_kinds, enums), define_names))
 
     procedures: list[ir.Procedure] = []
     for key, value in (r.mapping(tree.get("procedures"), "procedures") or YMap((), tree.span)).items:

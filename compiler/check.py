@@ -732,6 +732,8 @@ class _Checker:
                        "term", "it is the version that one replaced: e.g. `rent: \"2 * base(rent(a))\"` under "
                        "`define:` in a file with `extends:`")
             return t.Invalid(ANY, e.span)
+        if r.earlier is None:  # (build.py refused it: this version replaced none, and says why)
+            return t.Invalid(ANY, e.span)
         what = "definition" if r.section == "define" else "scoring term"
         arg = e.args[0] if len(e.args) == 1 and not e.keywords else None
         if isinstance(arg, ast.Call) and not arg.keywords:
@@ -750,8 +752,6 @@ class _Checker:
         if r.section == "scoring" and isinstance(arg, ast.Call):
             self.error(arg.span, f"a scoring term's earlier version is written `{base_use(r.name)}`: it is computed "
                        "for the same `player`")
-            return t.Invalid(ANY, e.span)
-        if r.earlier is None:  # (build.py refused it: this version replaced none, and says why)
             return t.Invalid(ANY, e.span)
         d = self.version(r)
         if r.section == "scoring":

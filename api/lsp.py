@@ -28,6 +28,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from . import __version__
+from .compiler.load import MAX_RULE_FILE_BYTES, NotARuleFile, read_file_safely
 from .ruleindex import Analysis, Item, Outline, Place, Problem, analyse, complete, definition, hover, outline, word_at
 
 # How long the server waits after a change before it checks again: one check for a burst of typing.
@@ -138,7 +139,12 @@ class RuleServer(LanguageServer):
         for uri, doc in self.workspace.text_documents.items():
             if self.path_of(uri) == path:
                 return _lines(doc.source)
-        return _lines(a.texts.get(path, ""))
+        if path in a.texts:
+            return _lines(a.texts[path])
+        try:  # a file named by a problem that was not read whole (a base that does not load)
+            return _lines(read_file_safely(path, MAX_RULE_FILE_BYTES).decode("utf-8", "replace"))
+        except (OSError, ValueError, NotARuleFile):
+            return []
 
     def client_range(self, a: Analysis, p: Place) -> lsp.Range:
         lines = self.lines_of(a, p.path)

@@ -258,6 +258,8 @@ def _problem(a: Analysis, d: Diagnostic, at: YNode | None = None) -> Problem:
     if d.span.path == a.shown:
         return Problem(_place(d.span, a.path), d.message, d.hint, d.severity, diagnostic=d)
     other = file_of(d.span.path, a.files)
+    if other is not None:  # (a base that does not load: mending it changes this file's problems)
+        a.files.setdefault(d.span.path, other)
     if at is None and a.tree is not None:
         at = a.tree.get("extends") or a.tree.get("ruleset")
     where = _place(at.span, a.path) if at is not None else Place(a.path, 0, 0, 0, 1)
@@ -418,7 +420,7 @@ class _ScenarioLoader:
         from . import game_from_source, load_named
 
         path = rule_file_named(ruleset, here)
-        if path is not None and is_ruleset_id(ruleset) and path.is_file():
+        if path is not None and path.is_file():
             try:
                 resolved = driver.build(path)[0]
             except CompileError:

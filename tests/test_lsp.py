@@ -211,6 +211,13 @@ def test_a_variant_is_checked_against_its_base_as_the_base_is_edited(editor: Edi
     assert d.message.startswith(f"{display(PEBBLES)}:") and "zero" in d.message
     assert d.range.start.line == at(variant_text, "extends").line
     assert d.related_information and d.related_information[0].location.uri == base
+    # a base half typed, then mended: the variant follows
+    editor.change(base, base_text.replace("players: [2, 2]", "players: [2, 2"), variant)
+    [d] = editor.diagnostics[variant]
+    assert d.message.startswith(f"{display(PEBBLES)}:8:8: YAML syntax error")
+    editor.change(base, base_text, variant)
+    assert editor.diagnostics[variant] == []
+    editor.change(base, base_text.replace('when: "left == 0"', 'when: "left == zero"'), variant)
     # closed unsaved, the base is read from the disk again
     editor.close(base)
     editor.wait_for(lambda: editor.diagnostics[variant] == [])

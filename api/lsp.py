@@ -191,6 +191,21 @@ class RuleServer(LanguageServer):
                               severity=_SEVERITY.get(p.severity, lsp.DiagnosticSeverity.Error),
                               source="rulewright", related_information=related)
 
+    def answer(self, what: str, uri: str, position: lsp.Position | None,
+               answer: Callable[[Analysis, int, int], T | None]) -> T | None:
+        """The answer to a request on a rule or scenario file, at a position (as a line and a
+        column in characters); None for another file, or (logged) if answering fails: a bug of
+        ours must not stop the editor's server."""
+        try:
+            a = self.analysis(uri)
+            if a is None or a.kind is None:
+                return None
+            line, col = self.position(a, position) if position is not None else (0, 0)
+            return answer(a, line, col)
+        except Exception:  # noqa: BLE001
+            log.exception("answering %s", what)
+            return None
+
     def symbol(self, a: Analysis, o: Outline) -> lsp.DocumentSymbol:
         return lsp.DocumentSymbol(name=o.name or "?", kind=_SYMBOL_KINDS.get(o.kind, lsp.SymbolKind.Property),
                                   range=self.client_range(a, o.place),
@@ -203,15 +218,6 @@ def _item(i: Item) -> lsp.CompletionItem:
                               detail=i.detail or i.kind,
                               documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=i.doc)
                               if i.doc else None)
-
-
-def _safely(what: str, default: T, answer: Callable[[], T]) -> T:
-    """The answer to a request, or `default` (logged) if answering fails: the server goes on."""
-    try:
-        return answer()
-    except Exception:  # noqa: BLE001 - a bug of ours must not stop the editor's server
-        log.exception("answering %s", what)
-        return default
 
 
 def make_server() -> RuleServer:
@@ -237,11 +243,7 @@ def make_server() -> RuleServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def on_hover(ls: RuleServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        def answer() -> lsp.Hover | None:
-            a = ls.analysis(params.text_document.uri)
-            if a is None:
-                return None
-            line, col = ls.position(a, params.position)
+        def answer(a: Analysis, line: int, col: int) -> lsp.Hover | None:
             text = hover(a, line, col)
             if text is None:
                 return None
@@ -249,15 +251,11 @@ def make_server() -> RuleServer:
             span = ls.client_range(a, Place(a.path, line, word[1], line, word[2])) if word else None
             return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text), range=span)
 
-        return _safely("hover", None, answer)
+        return ls.answer("hover", params.text_document.uri, params.position, answer)
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     def on_definition(ls: RuleServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
-        def answer() -> list[lsp.Location] | None:
-            a = ls.analysis(params.text_document.uri)
-            if a is None:
-                return None
-            line, col = ls.position(a, params.position)
+        def answer(a: Analysis, line: int, col: int) -> list[lsp.Location] | None:
             out = []
             for place in definition(a, line, col):
                 uri = from_fs_path(str(place.path))
@@ -265,32 +263,24 @@ def make_server() -> RuleServer:
                     out.append(lsp.Location(uri=uri, range=ls.client_range(a, place)))
             return out or None
 
-        return _safely("definition", None, answer)
+        return ls.answer("definition", params.text_document.uri, params.position, answer)
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[".", "[", "{", " "]))
     def on_completion(ls: RuleServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
-        def answer() -> lsp.CompletionList | None:
-            a = ls.analysis(params.text_document.uri)
-            if a is None or a.kind is None:
-                return None
-            line, col = ls.position(a, params.position)
-            items = complete(a, line, col, ls.known.get(params.text_document.uri))
+        def answer(a: Analysis, line: int, col: int) -> lsp.CompletionList | None:
             unique: dict[tuple[str, str], Item] = {}
-            for i in items:
+            for i in complete(a, line, col, ls.known.get(params.text_document.uri)):
                 unique.setdefault((i.label, i.kind), i)
             return lsp.CompletionList(is_incomplete=False, items=[_item(i) for i in unique.values()])
 
-        return _safely("completion", None, answer)
+        return ls.answer("completion", params.text_document.uri, params.position, answer)
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def on_symbols(ls: RuleServer, params: lsp.DocumentSymbolParams) -> Sequence[lsp.DocumentSymbol] | None:
-        def answer() -> list[lsp.DocumentSymbol] | None:
-            a = ls.analysis(params.text_document.uri)
-            if a is None:
-                return None
+        def answer(a: Analysis, line: int, col: int) -> list[lsp.DocumentSymbol] | None:
             return [ls.symbol(a, o) for o in outline(a)]
 
-        return _safely("document symbols", None, answer)
+        return ls.answer("document symbols", params.text_document.uri, None, answer)
 
     return server
 

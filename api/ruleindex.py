@@ -60,6 +60,11 @@ KEYWORDS = ("and", "or", "not", "in", "if", "elif", "else", "for", "let", "goto"
             "choose", "true", "false", "none")
 # The kinds of entity a field may be kept per, besides the dice kinds of the rule set.
 ENTITY_KINDS = ("player", "spot", "region", "border")
+# The keys whose values are prose, not names.
+PROSE = frozenset({"doc", "quote", "title", "author", "note"})
+# The words of the language that name a type (docs/language.md, "Types").
+TYPE_WORDS = frozenset({"int", "bool", "str", "player", "spot", "region", "border", "role", "regionkind", "auction",
+                        "wallpiece", "wallface", "list", "set", "optional"})
 # The plain types a field or parameter may have, besides enumerations, records and entity kinds.
 PLAIN_TYPES = ("int", "bool", "str", "auction", "list(int)", "set(int)", "optional(int)")
 
@@ -339,6 +344,8 @@ def _index(rs: ir.RuleSet, program: t.TypedProgram | None, symbols: dict[str, Sy
             for region in kind.regions:
                 add(Def("region", region.name, region.span, f"{region.name}: {', '.join(region.spots)}",
                         f"region ({kind.name})"))
+        for spot in board_spots(b):
+            add(Def("spot", spot, b.span, f"spot {spot} of board {b.name}", "spot"))
     for dk in rs.dice:
         component("dice", "dice", dk.name, dk.span)
     named = {name for name, defs in out.items() for d in defs if d.kind not in ("region", "board")}
@@ -541,6 +548,9 @@ def found_at(a: Analysis, line: int, col: int) -> Found | None:
     if at is None:
         return None
     word, start, _ = at
+    ctx = context_at(a.text, line, start)
+    if ctx.key in PROSE or (ctx.key is None and ctx.path[-1:] and ctx.path[-1] in PROSE):
+        return None  # a word of a `doc:` or `quote:` is prose, whatever it spells
     if a.kind == "scenarios":
         return _found_in_scenario(a, word, line, start)
     key = _key_at(a.tree, line, start) if a.tree is not None else None
@@ -551,7 +561,7 @@ def found_at(a: Analysis, line: int, col: int) -> Found | None:
             if defs:
                 return Found(word, defs, declaring=True)
         if str(key_node.value) in (word, word + "+", word + "-"):
-            described = key_description(rule_schema(), path)
+            described = key_description(_schema("rules"), path)
             if described:
                 return Found(word, (), key=described)
     best: tuple[tuple[int, int], Found] | None = None
@@ -596,6 +606,9 @@ def _candidates(a: Analysis) -> Iterator[object]:
 
 
 def _builtin(word: str) -> Found | None:
+    if word in TYPE_WORDS:
+        return Found(word, (), builtin=f"type {word}", builtin_doc="A type of the rule language (docs/language.md, "
+                     "\"Types\"); `list(T)`, `set(T)` and `optional(T)` combine them.")
     if word in BUILTINS:
         s = BUILTINS[word]
         params = ", ".join(f"{n}: {ty}" for n, ty in s.params)
@@ -644,19 +657,27 @@ def _key_at(tree: YMap, line: int, col: int) -> tuple[tuple[str, ...], YScalar] 
 
 
 def _local_in_scope(a: Analysis, word: str, line: int) -> Symbol | None:
-    """A parameter or choice of the definition, procedure or action whose lines hold `line`, when
-    the typed program does not say (a signature's own parameters, a rule the checker refused)."""
-    if a.program is None or a.tree is None:
+    """A local of the entry (a definition, procedure, action ...) whose lines hold `line`, named
+    `word`, when no node of the typed program is at the position: a signature's own parameters,
+    an action's `text:`, and the lines of a folded block (`>-`), whose positions the checker
+    does not map back line by line."""
+    if a.tree is None:
         return None
-    for section in ("define", "procedures", "actions"):
-        node = a.tree.get(section)
+    for section, node in a.tree.items:
         if not isinstance(node, YMap):
             continue
         for k, v in node.items:
-            if k.span.line - 1 <= line <= v.span.end_line - 1:
-                for sym in _locals(a, (section, str(k.value))):
-                    if sym.name == word:
-                        return sym
+            if not k.span.line - 1 <= line <= v.span.end_line - 1:
+                continue
+            for sym in _locals(a, (str(section.value), str(k.value))):
+                if sym.name == word:
+                    return sym
+            for candidate in _candidates(a):
+                named = _named_by(candidate)
+                span = _spans_of(candidate)
+                if named is not None and named[1] is not None and named[0] == word and span is not None \
+                        and span.path == a.shown and k.span.line <= span.line <= v.span.end_line:
+                    return named[1]
     return None
 
 
@@ -667,7 +688,7 @@ def _found_in_scenario(a: Analysis, word: str, line: int, col: int) -> Found | N
         defs = rules.defs.get(word)
         if defs:
             return Found(word, tuple(defs))
-    described = key_description(scenario_schema(), (*path, word))
+    described = key_description(_schema("scenarios"), (*path, word))
     return Found(word, (), key=described) if described else _builtin(word)
 
 

@@ -247,6 +247,24 @@ def test_hover_shows_what_a_name_is(editor: Editor) -> None:
     editor.close(uri)
 
 
+def test_hover_on_spots_types_prose_and_folded_blocks(editor: Editor) -> None:
+    path = ROOT / "rules/china-schacht/base.yaml"
+    text = path.read_text(encoding="utf-8")
+    uri = editor.open(path)
+    spot = editor.hover(uri, at(text, "Chin4, Chin5, Chin6"))
+    assert spot is not None and spot.startswith("**spot** `Chin4`") and "spot Chin4 of board" in spot
+    # a comprehension's variable in a folded block (`>-`), whose lines the checker does not map one by one
+    local = editor.hover(uri, at(text, "s for s in spots if p in palace_of[s]], 4, chain_bonus", 6))
+    assert local is not None and local.startswith("local `s`: `spot`")
+    assert editor.hover(uri, at(text, "type: list(player)", 11)) == (
+        'built-in `type player`\n\nA type of the rule language (docs/language.md, "Types"); `list(T)`, `set(T)` '
+        "and `optional(T)` combine them.")
+    pebbles = PEBBLES.read_text(encoding="utf-8")
+    other = editor.open(PEBBLES)
+    assert editor.hover(other, at(pebbles, "table\n")) is None  # `doc:` is prose: not the board `table`
+    assert editor.hover(other, at(pebbles, "table: ")) is not None
+
+
 def test_hover_in_a_variant_says_which_file_declares_a_name_and_which_changes_it(editor: Editor) -> None:
     text = DOUBLE.read_text(encoding="utf-8")
     uri = editor.open(DOUBLE)

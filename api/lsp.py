@@ -47,7 +47,7 @@ _COMPLETION_KINDS: dict[str, lsp.CompletionItemKind] = {
     "record": lsp.CompletionItemKind.Struct, "component": lsp.CompletionItemKind.Class,
     "dice": lsp.CompletionItemKind.Class, "attribute": lsp.CompletionItemKind.Property,
     "list": lsp.CompletionItemKind.Variable, "board": lsp.CompletionItemKind.Module,
-    "region": lsp.CompletionItemKind.Constant,
+    "region": lsp.CompletionItemKind.Constant, "version": lsp.CompletionItemKind.Function,
 }
 _SYMBOL_KINDS: dict[str, lsp.SymbolKind] = {
     "section": lsp.SymbolKind.Namespace, "rule": lsp.SymbolKind.Property, "scenario": lsp.SymbolKind.Event,

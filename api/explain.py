@@ -8,7 +8,8 @@ written. `explain_name` adds, for one name,
 every place it is used (a name in an expression, a call, an assignment to it, a `goto`, an
 action named by a phase or a trigger; a local variable of the same name counts too) and the
 changes each variant built on the rule set makes to it (`compiler.diff.diff`, the same
-comparison as `rulewright diff`).
+comparison as `rulewright diff`), and, for a definition or scoring term a variant rewrote with
+`base(...)`, the version that uses and where it is written (`replaced`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ the very functions `rulewright check` and `rulewright scenario` use (`driver.ana
 phase, trigger, scoring term, option, field, enumeration and its values, component, record,
 board, region, spot and built-in, each with its signature (api/explain.py's catalogue), type
 (the checker's), doc, rulebook quote and the rule file that declares it, and which files of
-an `extends:` chain write it.
+an `extends:` chain write it; and each version of a definition or scoring term that `base(...)`
+in a variant's new one uses (docs/variants.md), with where it is written.
 
 Positions are 0-based lines and columns counted in characters; api/lsp.py converts them to the
 client's units. What may be written where comes from the JSON Schemas made from the checker's

@@ -1188,7 +1188,7 @@ def _base_items(a: Analysis, ctx: Context) -> list[Item]:
         return []  # new here, or removed before: it replaces nothing
     args: str | None = None
     if section == "define":  # the parameters of the version replaced: the last that states them
-        signed = next((str(k.value) for k, v in earlier if "(" in str(k.value)), f"{name}()")
+        signed = next((str(k.value) for k, _ in earlier if "(" in str(k.value)), f"{name}()")
         params = signed[signed.index("(") + 1:signed.rindex(")")] if ")" in signed else ""
         args = ", ".join(p.partition(":")[0].strip() for p in params.split(",") if p.strip()) or None
     k, v = earlier[0]

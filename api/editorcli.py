@@ -92,7 +92,7 @@ def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
                 table.add_row(e.kind, literal(e.name), literal(e.where), literal(e.signature), literal(e.doc))
         stdout_console().print(table)
         return
-    found = explain_name(entries, path, built, name)
+    found = explain_name(entries, path, built, name, {d.name: d.ty for d in typed.defines})
     if found is None:
         hint = did_you_mean(name, sorted({e.name for e in entries}))
         raise CliError(f"{ruleset} defines nothing named `{name}` (no {', '.join(KINDS)})"
@@ -106,6 +106,10 @@ def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
         console.print(literal(f"  {d['signature']}"))
         if d["doc"]:
             console.print(literal(f"  {d['doc']}"))
+        for i, v in enumerate(d.get("replaces", ())):  # `base(...)`: the version it uses, and so on
+            which = "uses the version it replaces" if i == 0 else "which uses the version it replaced"
+            console.print(literal(f"  {which}, {v['base']}  ({v['where']}):"))
+            console.print(literal(f"    {v['is']}"))
     uses = found["uses"]
     console.print(literal(f"used {plural(len(uses), 'time')}" + (":" if uses else "")))
     for u in uses:
@@ -118,6 +122,9 @@ def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
         for label in ("old", "new"):
             if c[label] is not None:
                 console.print(literal(f"    {label}: {c[label]}"))
+        for i, u in enumerate(c.get("uses", ())):  # the new value uses the version it replaces, as `diff` says
+            lead = "where" if i == 0 else "and in it,"
+            console.print(literal(f"    {lead} {u['base']} is {u['is']}  ({u['where']})"))
 
 
 def tcp_address(text: str) -> tuple[str, int]:

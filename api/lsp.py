@@ -6,7 +6,8 @@ A pygls server over stdio (or TCP, for debugging) that gives an editor, for ever
 with the messages and places `rulewright check` gives them (the buffers as they are in the
 editor, not the files on disk: a variant is checked against its base as the base is being
 edited); hover on a name (what it is, its type, signature, doc, rulebook quote, and in a variant
-which file declares it and which change it); go to definition across `extends:` files;
+which file declares it and which change it; on `base(...)`, the version it replaces); go to
+definition across `extends:` files;
 completion of keys, names, enumeration values, board spots and built-ins; and the outline of
 the file. What it knows comes from api/ruleindex.py; this module only speaks the protocol.
 
@@ -47,7 +48,7 @@ _COMPLETION_KINDS: dict[str, lsp.CompletionItemKind] = {
     "record": lsp.CompletionItemKind.Struct, "component": lsp.CompletionItemKind.Class,
     "dice": lsp.CompletionItemKind.Class, "attribute": lsp.CompletionItemKind.Property,
     "list": lsp.CompletionItemKind.Variable, "board": lsp.CompletionItemKind.Module,
-    "region": lsp.CompletionItemKind.Constant,
+    "region": lsp.CompletionItemKind.Constant, "version": lsp.CompletionItemKind.Function,
 }
 _SYMBOL_KINDS: dict[str, lsp.SymbolKind] = {
     "section": lsp.SymbolKind.Namespace, "rule": lsp.SymbolKind.Property, "scenario": lsp.SymbolKind.Event,

@@ -8,7 +8,8 @@ the very functions `rulewright check` and `rulewright scenario` use (`driver.ana
 phase, trigger, scoring term, option, field, enumeration and its values, component, record,
 board, region, spot and built-in, each with its signature (api/explain.py's catalogue), type
 (the checker's), doc, rulebook quote and the rule file that declares it, and which files of
-an `extends:` chain write it.
+an `extends:` chain write it; and each version of a definition or scoring term that `base(...)`
+in a variant's new one uses (docs/variants.md), with where it is written.
 
 Positions are 0-based lines and columns counted in characters; api/lsp.py converts them to the
 client's units. What may be written where comes from the JSON Schemas made from the checker's
@@ -33,9 +34,10 @@ from typing import Any
 
 from .compiler import driver, ir
 from .compiler import typed as t
-from .compiler.check import _Checker
+from .compiler.check import check_partial
 from .compiler.load import MAX_RULE_FILE_BYTES, LoadError, YMap, YNode, YScalar, YSeq, load, unsaved
 from .compiler.merge import key_name
+from .compiler.names import BASE, base_use, base_version
 from .compiler.paths import checkout_root, display, is_ruleset_id, rules_dir, ruleset_file
 from .compiler.resolve import bundled_ids
 from .compiler.schema import rule_schema, scenario_schema
@@ -43,7 +45,7 @@ from .compiler.signatures import AGGREGATES, BUILTINS, VALUES
 from .compiler.source import CompileError, Diagnostic, SourceSpan
 from .compiler.typed import Symbol
 from .compiler.types import Ty
-from .explain import catalogue
+from .explain import catalogue, define_signature, score_signature
 
 Schema = dict[str, Any]
 
@@ -145,6 +147,9 @@ class Def:
     doc: str = ""
     quote: str = ""
     section: str = ""  # the rule file's key that holds it (`actions`), when a variant can change it
+    # a version of a definition or scoring term that a variant replaced, which `base(...)` in the
+    # new one uses: how it is named there (`base(most(...))`); `span` is where that version is written
+    version: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +188,8 @@ class Analysis:
     ruleset: ir.RuleSet | None = None
     program: t.TypedProgram | None = None  # typed, even with problems elsewhere in the rules
     defs: dict[str, list[Def]] = field(default_factory=dict)  # name -> what it names
+    # the versions `base(...)` uses (docs/variants.md), by their methods (`_base_most`, `_term_base_gold`)
+    versions: dict[str, Def] = field(default_factory=dict)
     rules: Analysis | None = None  # a scenario file: the analysis of the rule set it names
     scenario_rules: dict[str, Analysis] = field(default_factory=dict)  # ... and of those its scenarios name
 
@@ -243,18 +250,15 @@ def _analyse_rules(a: Analysis) -> None:
         a.ruleset = ruleset
         a.program, symbols = _typed(ruleset)
         a.defs = _index(ruleset, a.program, symbols, resolved.tree if resolved is not None else None)
+        a.versions = _versions(ruleset, a.program)
 
 
 def _typed(ruleset: ir.RuleSet) -> tuple[t.TypedProgram | None, dict[str, Symbol]]:
-    """The typed program and the global names of a rule set, as the checker sees them. `check()`
-    gives no program while the rules have a problem, and a file being edited has one most of
-    the time: the checker itself is run here, its problems ignored (driver.analyse reports them)."""
-    checker = _Checker(ruleset)
-    try:
-        program: t.TypedProgram | None = checker.run()
-    except RecursionError:  # (as check() says: unreachable within the limits on nesting)
-        program = None
-    return program, dict(checker.globals)
+    """The typed program and the global names of a rule set, as the checker sees them, even while
+    the rules have a problem (a file being edited has one most of the time): its problems are
+    ignored here, driver.analyse reports them."""
+    checked = check_partial(ruleset)
+    return checked.program, checked.names
 
 
 def _problem(a: Analysis, d: Diagnostic, at: YNode | None = None) -> Problem:
@@ -355,6 +359,29 @@ def _index(rs: ir.RuleSet, program: t.TypedProgram | None, symbols: dict[str, Sy
         what = {"const": "value", "value": "list", "option": "option", "field": "field", "perfield": "field"}
         add(Def(what.get(sym.kind, sym.kind), name, sym.span, f"{name}: {sym.ty}", str(sym.ty),
                 _value_doc(sym)))
+    return out
+
+
+def _versions(rs: ir.RuleSet, program: t.TypedProgram | None) -> dict[str, Def]:
+    """Each version of a definition or scoring term that `base(...)` uses, by its method: the
+    version the rule set's own replaced (`_base_most`), the one that one uses (`_base2_most`) ..."""
+    returns = {d.name: d.ty for d in program.defines} if program is not None else {}
+    out: dict[str, Def] = {}
+    for section, kind, newest in [("define", "definition", d) for d in rs.defines] + \
+            [("scoring", "scoring", s) for s in rs.scoring]:
+        version, depth = newest.base, 1
+        while version is not None:
+            method = base_version(section, newest.name, depth)
+            used = base_use(newest.name, "..." if isinstance(version, ir.Define) and version.params else None)
+            # (a version that uses the one before it in turn says which)
+            doc = f"Its own `{used}` is the version at `{version.base.span.short}`." if version.base else ""
+            if isinstance(version, ir.Define):
+                ty = returns.get(method)
+                out[method] = Def(kind, newest.name, version.span, define_signature(version, ty), str(ty or ""),
+                                  doc, version=used)
+            else:
+                out[method] = Def(kind, newest.name, version.span, score_signature(version), "int", doc, version=used)
+            version, depth = version.base, depth + 1
     return out
 
 
@@ -568,12 +595,15 @@ def found_at(a: Analysis, line: int, col: int) -> Found | None:
     for node in _candidates(a):
         span = _spans_of(node)
         named = _named_by(node)
-        if span is None or named is None or named[0] != word or span.path != a.shown:
-            continue
-        if not _contains(span, line, start):
+        if span is None or named is None or span.path != a.shown or not _contains(span, line, start):
             continue
         name, local, what = named
-        if local is not None:
+        version = a.versions.get(name) if isinstance(node, t.DefineCall) else None
+        if version is not None and word in (BASE, version.name):  # `base(most(n))`: the version it uses
+            found = Found(word, (version,))
+        elif name != word:
+            continue
+        elif local is not None:
             found = Found(word, (), local=local, declaring=local.span == span)
         elif what == "builtin":
             found = _builtin(word) or Found(word, ())
@@ -709,6 +739,9 @@ def hover(a: Analysis, line: int, col: int) -> str | None:
     parts: list[str] = []
     rules = a.rules if a.kind == "scenarios" and a.rules is not None else a
     for d in f.defs:
+        if d.version:
+            parts.append(_version_hover(d))
+            continue
         head = f"**{d.kind}** `{d.name}`" + (f": `{d.type}`" if d.type and d.type != d.name else "")
         text = [head, f"```\n{d.signature}\n```" if d.signature and d.signature != d.name else ""]
         if d.doc:
@@ -716,8 +749,19 @@ def hover(a: Analysis, line: int, col: int) -> str | None:
         if d.quote:
             text.append("> " + d.quote.replace("\n", "\n> "))
         text.append(_origin(rules, d))
+        used = rules.versions.get(base_version(d.section, d.name, 1)) if d.section in ("define", "scoring") else None
+        if used is not None and used.span is not None:
+            text.append(f"Uses the version it replaces, `{used.version}`, written at `{used.span.short}`.")
         parts.append("\n\n".join(x for x in text if x))
     return "\n\n---\n\n".join(parts) if parts else None
+
+
+def _version_hover(d: Def) -> str:
+    """Markdown on `base` or the name in `base(most(n))`: the version it uses, not the current one."""
+    head = f"**{d.kind}** `{d.name}` as it was before this version, `{d.version}`" + (f": `{d.type}`" if d.type
+                                                                                         else "")
+    where = f"Written at `{d.span.short}`: the version this one replaces." if d.span is not None else ""
+    return "\n\n".join(x for x in (head, f"```\n{d.signature}\n```", where, d.doc) if x)
 
 
 def _origin(a: Analysis, d: Def) -> str:
@@ -1119,7 +1163,38 @@ def _expression_names(a: Analysis, ctx: Context, line: int) -> list[Item]:
     items += [Item(sym.name, "local", str(sym.ty)) for sym in _locals(a, ctx.path)]
     if ctx.path[:1] == ("scoring",) or ctx.key == "tie_break":
         items.append(Item("player", "local", "player", "the seat scored"))
-    return items
+    return items + _base_items(a, ctx)
+
+
+def _base_items(a: Analysis, ctx: Context) -> list[Item]:
+    """`base(most(n))` in a variant's new version of a definition (`base(pebbles)` of a scoring
+    term) that replaces one: only there, as `base(...)` may only use the version of the name it is
+    written in (docs/variants.md)."""
+    if ctx.path == ("define",) or ctx.path == ("scoring",):
+        section, key = ctx.path[0], ctx.key
+    elif len(ctx.path) == 2 and ctx.path[0] == "define" and ctx.key == "value":  # `{value: ..., cached: true}`
+        section, key = ctx.path
+    else:
+        return []
+    if key is None:
+        return []
+    name = key_name((section,), key)
+    earlier: list[tuple[YScalar, YNode]] = []  # what the files it extends write for it, the last first
+    for _, tree in reversed([(shown, tree) for shown, tree in a.layers if shown != a.shown]):
+        node = tree.get(section)
+        earlier += [(k, v) for k, v in (node.items if isinstance(node, YMap) else ())
+                    if key_name((section,), str(k.value)) == name]
+    if not earlier or (isinstance(earlier[0][1], YScalar) and earlier[0][1].value is None):
+        return []  # new here, or removed before: it replaces nothing
+    args: str | None = None
+    if section == "define":  # the parameters of the version replaced: the last that states them
+        signed = next((str(k.value) for k, _ in earlier if "(" in str(k.value)), f"{name}()")
+        params = signed[signed.index("(") + 1:signed.rindex(")")] if ")" in signed else ""
+        args = ", ".join(p.partition(":")[0].strip() for p in params.split(",") if p.strip()) or None
+    k, v = earlier[0]
+    value = v.get("value") if isinstance(v, YMap) else v
+    shown = f"```\n{value.value}\n```" if isinstance(value, YScalar) and value.value is not None else ""
+    return [Item(base_use(name, args), "version", f"the `{name}` this one replaces ({k.span.short})", shown)]
 
 
 def _locals(a: Analysis, path: tuple[str, ...]) -> list[Symbol]:

@@ -4,7 +4,9 @@ phase can be reached and the game can end.
 `check(ruleset)` returns the diagnostics and, when there are none, the `TypedProgram`
 (compiler/typed.py): each expression with its type, each name bound to the symbol it denotes,
 each effect with its span. How that is written as Python, and what checks of the limits of a
-move it needs, is lowering's (compiler/lower.py).
+move it needs, is lowering's (compiler/lower.py). `check_partial(ruleset)` gives the typed
+program and the global names whatever the problems, for tools that look at rules as they are
+written (the language server).
 """
 
 from __future__ import annotations
@@ -1368,8 +1370,20 @@ def _untyped(ty: Ty) -> bool:
 
 
 
-def check(rs: ir.RuleSet) -> tuple[list[Diagnostic], t.TypedProgram | None]:
-    """Check a rule set; returns its problems and, if it has none, its typed program."""
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """All the checker finds in a rule set, problems or not (`check_partial`)."""
+
+    diagnostics: list[Diagnostic]  # as `check` gives them: each once, in the order of the files
+    # typed even where the rules have problems (a wrong expression is `Invalid`); None only when
+    # the rules nest too deeply to be checked
+    program: t.TypedProgram | None
+    names: dict[str, Symbol]  # the rule set's global names: fields, options, values, seats ...
+
+
+def check_partial(rs: ir.RuleSet) -> Checked:
+    """Check a rule set; returns its problems, and its typed program even when it has some: what
+    a tool that looks at rules being written (the language server, api/ruleindex.py) needs."""
     checker = _Checker(rs)
     try:
         program: t.TypedProgram | None = checker.run()
@@ -1381,4 +1395,10 @@ def check(rs: ir.RuleSet) -> tuple[list[Diagnostic], t.TypedProgram | None]:
     for d in checker.diags:
         unique.setdefault((d.span, d.message), d)
     ordered = sorted(unique.values(), key=lambda d: (d.span.path, d.span.line, d.span.col))
-    return ordered, None if ordered else program
+    return Checked(ordered, program, dict(checker.globals))
+
+
+def check(rs: ir.RuleSet) -> tuple[list[Diagnostic], t.TypedProgram | None]:
+    """Check a rule set; returns its problems and, if it has none, its typed program."""
+    checked = check_partial(rs)
+    return checked.diagnostics, None if checked.diagnostics else checked.program

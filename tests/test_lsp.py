@@ -20,6 +20,7 @@ from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
 from rulewright.compiler import driver
+from rulewright.compiler.check import check, check_partial
 from rulewright.compiler.paths import display
 from tests.test_cli import assert_user_error, run
 
@@ -161,7 +162,8 @@ def lsp_range(line: int, col: int, end_line: int, end_col: int) -> lsp.Range:
 # -- diagnostics ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["unknown_action_key.yaml", "yaml_syntax.yaml", "compare_mismatch.yaml",
                                   "unknown_name.yaml", "expr_syntax.yaml", "unreachable_phase.yaml",
-                                  "extends_missing.yaml", "duplicate_name.yaml"])
+                                  "extends_missing.yaml", "duplicate_name.yaml", "base_arity.yaml",
+                                  "base_new_name.yaml"])
 def test_the_problems_of_a_file_are_those_check_finds_at_the_same_places(editor: Editor, name: str) -> None:
     path = ROOT / "tests/broken" / name
     uri = editor.open(path)
@@ -289,6 +291,68 @@ def test_go_to_definition_across_extends(editor: Editor) -> None:
     editor.close(uri)
 
 
+# A variant of pebbles.yaml whose new `most` and `pebbles` use the versions they replace (a buffer only).
+BASED = ROOT / "tests/explain/lsp-based.yaml"
+BASED_TEXT = """extends: pebbles.yaml
+define:
+  most: "2 * base(most(n))"
+scoring:
+  pebbles: "base(pebbles) + 1"
+end: "left == 0"
+"""
+
+
+def test_hover_and_definition_on_base_show_the_version_replaced(editor: Editor) -> None:
+    uri = editor.open(BASED, BASED_TEXT)
+    assert editor.diagnostics[uri] == []
+    parent = ("**definition** `most` as it was before this version, `base(most(...))`: `int`\n\n"
+              "```\nmost(n: int) -> int = n if n < left else left\n```\n\n"
+              f"Written at `{display(PEBBLES)}:22`: the version this one replaces.")
+    assert editor.hover(uri, at(BASED_TEXT, "base")) == parent
+    assert editor.hover(uri, at(BASED_TEXT, "most(n", 2)) == parent  # the name inside: the replaced one too
+    for where in (at(BASED_TEXT, "base", 3), at(BASED_TEXT, "most(n")):
+        [d] = editor.definition(uri, where)
+        assert d.uri == uri_of(PEBBLES) and d.range == lsp_range(21, 2, 21, 16)  # pebbles.yaml's `"most(n: int)"`
+    term = editor.hover(uri, at(BASED_TEXT, "pebbles)"))
+    assert term is not None and term.startswith("**scoring** `pebbles` as it was before this version, `base(pebbles)`")
+    assert "pebbles = kept[player]" in term and f"`{display(PEBBLES)}:47`" in term
+    [d] = editor.definition(uri, at(BASED_TEXT, "base(pebbles)"))
+    assert d.uri == uri_of(PEBBLES) and d.range.start.line == 46
+    n = editor.hover(uri, at(BASED_TEXT, "n))"))  # an argument is what it is: the new version's parameter
+    assert n is not None and n.startswith("local `n`: `int`")
+    new = editor.hover(uri, at(BASED_TEXT, "most:"))  # the new version itself says what it uses
+    assert new is not None and "most(n: int) -> int = 2 * base(most(n))" in new
+    assert f"Uses the version it replaces, `base(most(...))`, written at `{display(PEBBLES)}:22`." in new
+    plain = editor.hover(uri, at(BASED_TEXT, "left"))
+    assert plain is not None and "Uses the version" not in plain and "as it was before" not in plain
+
+
+def test_base_in_a_chain_is_the_parents_version(editor: Editor, tmp_path: Path) -> None:
+    (tmp_path / "pebbles.yaml").write_text(PEBBLES.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "mid.yaml").write_text(BASED_TEXT, encoding="utf-8")
+    top = tmp_path / "top.yaml"
+    text = 'extends: mid.yaml\ndefine:\n  most: "base(most(n)) - 1"\n'
+    top.write_text(text, encoding="utf-8")
+    uri = editor.open(top)
+    assert editor.diagnostics[uri] == []
+    shown = editor.hover(uri, at(text, "base"))
+    assert shown is not None and "most(n: int) -> int = 2 * base(most(n))" in shown  # mid.yaml's, not pebbles.yaml's
+    assert f"Written at `{display(tmp_path / 'mid.yaml')}:3`" in shown
+    assert f"Its own `base(most(...))` is the version at `{display(tmp_path / 'pebbles.yaml')}:22`." in shown
+    [d] = editor.definition(uri, at(text, "most(n"))
+    assert d.uri == uri_of(tmp_path / "mid.yaml") and d.range == lsp_range(2, 2, 2, 6)
+
+
+def test_check_partial_types_a_rule_set_with_problems() -> None:
+    ruleset = driver.build(ROOT / "tests/broken/base_arity.yaml")[1]
+    assert ruleset is not None
+    checked = check_partial(ruleset)
+    problems, program = check(ruleset)
+    assert checked.diagnostics == problems and problems and program is None
+    assert checked.program is not None and "free" in {d.name for d in checked.program.defines}
+    assert checked.names["marker"].kind in ("field", "perfield")
+
+
 # -- completion -----------------------------------------------------------------------------------
 def test_completion_of_keys_from_the_schema(editor: Editor) -> None:
     text = PEBBLES.read_text(encoding="utf-8").replace("end: ", "ti\nend: ")
@@ -335,6 +399,32 @@ def test_a_variant_is_offered_what_its_base_declares(editor: Editor) -> None:
     uri = editor.open(DOUBLE, text)
     assert {"left", "kept"} <= set(editor.complete(uri, lsp.Position(line=text.count("\n") - 1, character=2)))
     editor.close(uri)
+
+
+def test_base_is_offered_only_in_a_redefinition_that_replaces_a_version(editor: Editor) -> None:
+    text = BASED_TEXT.replace('"2 * base(most(n))"', '"ba"').replace('"base(pebbles) + 1"', '"ba"').replace(
+        'end: "left == 0"', 'end: "ba"\nstate:\n  bonus: {type: int, init: "ba"}')
+    uri = editor.open(BASED, text)
+    most = editor.complete(uri, at(text, 'ba"', 2))
+    assert most["base(most(n))"].kind == lsp.CompletionItemKind.Function
+    assert most["base(most(n))"].detail == f"the `most` this one replaces ({display(PEBBLES)}:22)"
+    assert "base(pebbles)" not in most and "base" not in most
+    term = editor.complete(uri, at(text, 'ba"', 2, nth=1))
+    assert "base(pebbles)" in term and "base(most(n))" not in term
+    for nth in (2, 3):  # `end:`, a field's init: no `base(...)` there
+        assert not [label for label in editor.complete(uri, at(text, 'ba"', 2, nth=nth)) if "base" in label]
+    cached = BASED_TEXT.replace('"2 * base(most(n))"', '{value: "ba", cached: true}')
+    editor.change(uri, cached)
+    assert "base(most(n))" in editor.complete(uri, at(cached, 'ba"', 2))
+    renamed = BASED_TEXT.replace('  most: "2 * base(most(n))"', '  "most(k: int)": "ba"')
+    editor.change(uri, renamed)  # (the version replaced takes the parameters it was declared with)
+    assert "base(most(n))" in editor.complete(uri, at(renamed, 'ba"', 2))
+    new = BASED_TEXT.replace("define:\n", 'define:\n  fresh: "ba"\n')
+    editor.change(uri, new)  # a definition this variant adds replaces nothing
+    assert not [label for label in editor.complete(uri, at(new, 'ba"', 2)) if "base" in label]
+    own = PEBBLES.read_text(encoding="utf-8")
+    base = editor.open(PEBBLES)  # nor does one of a rule set that extends nothing
+    assert not [label for label in editor.complete(base, at(own, 'n < left', 1)) if "base" in label]
 
 
 # -- the outline ----------------------------------------------------------------------------------

@@ -82,6 +82,7 @@ class FieldInfo:
     doc: str = ""
     declared: str = ""
     pool: str = ""  # `pool:`: unseen items drawn again with those of the same pool (runtime/unseen.py)
+    hides_items: bool = False  # `hide_items_if:`: some items of the list are hidden while it holds
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,7 +93,7 @@ class MandarinState(rt.State):
         rt.FieldInfo('money', 'player', 'int', '', (), 'owner', "Each player's yuans."),
         rt.FieldInfo('card', 'player', 'set', 'tile', (), 'all', "The tiles on each player's Collection card."),
         rt.FieldInfo('dispenser', None, 'set', 'tile', (), 'none', 'The tiles in the dispenser; nobody sees which.'),
-        rt.FieldInfo('out', None, 'list', 'tile', (), 'all', 'The tiles drawn from the dispenser this turn, still on the board.'),
+        rt.FieldInfo('out', None, 'list', 'tile', (), 'all', 'The tiles drawn from the dispenser this turn, still on the board.', hides_items=True),
         rt.FieldInfo('plain', None, 'set', 'tile', (), 'none', 'The tiles of `out` that fell plain side up (their animal is not known).'),
         rt.FieldInfo('position', 'player', 'entity', 'spot', (), 'all', 'The square each mandarin stands on.'),
         rt.FieldInfo('last_roll', None, 'int', '', (), 'all', "The die of this turn's move."),

@@ -152,8 +152,8 @@ def test_explicit_chance_is_the_chance_of_the_game(ruleset: str, monkeypatch: py
     chance node answered by the outcome the generator gave: the same positions."""
     if type(Rng.below).__name__ != "function":
         pytest.skip("the native build's generator cannot be watched")
+    b = bridge(key(ruleset))  # (made first: making it sets up a game, whose draws are not this game's)
     log = Logged(monkeypatch)
-    b = bridge(key(ruleset))
     live = b.game.new_state(b.players, 11, b.options)
     choose = random.Random(11)
     moves = []

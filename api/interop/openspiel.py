@@ -75,9 +75,8 @@ def register(ruleset: str | os.PathLike[str]) -> str:
         long_name=f"rulewright {info.title} ({info.ruleset})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        # (what is declared of a rule set without compiling it; a game made says exactly: below)
         information=(pyspiel.GameType.Information.PERFECT_INFORMATION
-                     if all(f.visible == "all" for f in game.state_class.FIELDS)
+                     if all(f.visible == "all" and not f.hides_items for f in game.state_class.FIELDS)
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -124,8 +123,8 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
                                          int(params.get("max_game_length", DEFAULT_MAX_GAME_LENGTH))))
         b = self.bridge
         game_type = _TYPES[name]
-        # The type registered says what can be known of a rule set without compiling it (that it
-        # draws; which fields some seat may not see): the game made says exactly.
+        # The type registered says the rule set draws (which ones do is known once compiled): the
+        # game made says exactly.
         chance = (pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if b.max_chance_outcomes
                   else pyspiel.GameType.ChanceMode.DETERMINISTIC)
         information = (pyspiel.GameType.Information.PERFECT_INFORMATION if b.perfect_information

@@ -50,6 +50,16 @@ def test_every_bundled_rule_set_is_registered_under_its_short_name() -> None:
     assert three.max_chance_outcomes() == 5  # a card of one of the five colours
 
 
+def test_a_rule_file_is_a_game_registered_by_its_id() -> None:
+    path = Path(__file__).parent / "games" / "every-construct.yaml"
+    game = openspiel.game(str(path))
+    # (a rule file that extends nothing is the rule set `<game>/<file name>`)
+    assert game.get_type().short_name == "rulewright_every_construct_every_construct"
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    again = pyspiel.load_game("rulewright_every_construct_every_construct")
+    assert again.num_distinct_actions() == game.num_distinct_actions()
+
+
 def test_a_game_is_made_with_its_player_count_and_options_or_refused() -> None:
     game = openspiel.game("mandarin", players=3, options={"defaulter": "bids_again"})
     assert game.num_players() == 3 and game.get_parameters()["defaulter"] == "bids_again"

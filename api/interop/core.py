@@ -438,7 +438,7 @@ class Bridge:
         return Position(self, seed)
 
     def observation_text(self, seen: Mapping[str, Any], prefix: Sequence[int]) -> str:
-        text = json.dumps(seen, sort_keys=True, separators=(",", ":"))
+        text = json.dumps(seen, sort_keys=True, separators=(",", ":"), default=_plain_set)
         if prefix:
             text += "\nchoosing: " + " ".join(self.vocabulary.texts[k] for k in prefix)
         return text
@@ -458,6 +458,14 @@ def key(ruleset: str, players: int | None = None, options: Mapping[str, str] | N
     if isinstance(max_game_length, bool) or not isinstance(max_game_length, int) or max_game_length < 1:
         raise BadSetup(f"max_game_length must be a whole number from 1, not {max_game_length!r}")
     return Key(ruleset, count, tuple(sorted(game.resolve_options(options).items())), max_game_length)
+
+
+def _plain_set(value: Any) -> Any:
+    """A set as JSON: its items in order (an observation shows the sets inside a list field,
+    `list(set(spot))`, as they are held)."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=sort_key)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 @lru_cache(maxsize=128)

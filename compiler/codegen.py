@@ -238,6 +238,9 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         turn_end_steps=program.turn_end_steps,
         waiting={t.method for t in program.triggers if t.steps},
         board_players={b.name: b.players for b in rs.boards if b.players is not None},
+        move_step=plan is not None and plan.move_step,  # (pass `move_step`)
+        phase_effects=any(any(line.code != "pass" for line in p.start) for p in program.phases),
+        stuck_end=any(p.stuck == "end" for p in program.phases),
     )
     if "Sequence[" not in text.split("from rulewright import runtime as rt", 1)[1]:
         text = text.replace("from collections.abc import Sequence\n", "")

@@ -41,7 +41,7 @@ from .budget import (
     storable,
 )
 from .names import FILTER_LOCAL, base_use, const_name
-from .passes import Plan, action_tables, bitmask, count_items, spot_filters
+from .passes import Plan, action_tables, bitmask, count_items, spot_filters, value_tables
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -276,11 +276,17 @@ class _Lowerer:
         self.region_drops: dict[str, dict[str, tuple[int, int]]] = {}
         for name, field_name, k in self.plan.region_drops:
             self.region_drops.setdefault(field_name, {})[self.kept[name]] = (k, arity[name])
+        # (pass `nested_drops`) the kept slots whose values are nested by a region parameter: its position
+        self.nested = {self.kept[name]: k for name, k in self.plan.nested}
         # Some definition is `cached: true` (and not kept): every change of a field forgets the values remembered.
         self.caching = any(d.cached and d.name not in self.kept for d in typed.defines)
         self.constant_values = {name: value for name, value, _ in tables.constants}
         # While an action's choice of lines is lowered as the lines' numbers (pass `action_tables`)
         self.line_numbers = False
+        # While a later choice of a listing is lowered (pass `listing_hoist`): the masks joined once,
+        # before the listing's loops (each local, its code and the comment of its line), the choice's
+        # name and the names of the choices before it
+        self.listing_hoisted: tuple[list[tuple[str, str, str]], str, tuple[str, ...]] | None = None
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -1256,7 +1262,8 @@ class _Lowerer:
                 stale: list[Line] = []  # the values kept between moves that read the field: stale now
                 if s.target.kind in ("field", "perfield"):
                     stale = _dropped_at(self.drops.get(s.target.name, ()), self.entry_drops.get(s.target.name, {}),
-                                        _index_again(s), depth, s.span, self.region_drops.get(s.target.name, {}))
+                                        _index_again(s), depth, s.span, self.region_drops.get(s.target.name, {}),
+                                        self.nested)
                 # the bit masks kept over the field assigned (pass `bitmask`)
                 kept = [Line(depth + more, code, s.span)
                         for more, code in bitmask.after_assign(self.plan, s, self.constant_values)]
@@ -1458,18 +1465,28 @@ class _Lowerer:
                 body = self.unit_lines([*checks, Line(2, f"return {py}", d.span, note)], self.fact(d.body).cost + 1,
                                        d.span)
             kept = ""
+            tabled = value_tables.table_of(self.plan, d.name)
+            if tabled is not None:  # (pass `value_tables`) remembered by the value it is a function of
+                body, kept = _tabled(d, _annotation(d.ty), tabled, body)
             if d.name in self.kept:  # (pass `derived`) kept in its slot between moves
                 reads = dict(self.plan.derived)[d.name]
+                nest = self.nested.get(self.kept[d.name])  # (pass `nested_drops`) by this parameter first
                 slot_type = _annotation(d.ty) if not d.params else \
-                    f"dict[{_key_annotation(params)}, {_annotation(d.ty)}]"
+                    f"dict[{_key_annotation(params)}, {_annotation(d.ty)}]" if nest is None else \
+                    f"dict[{params[nest][1]}, dict[{_key_annotation(params[:nest] + params[nest + 1:])}, " \
+                    f"{_annotation(d.ty)}]]"
                 prog.kept_slots.append((self.kept[d.name], f"{slot_type} | None"))
-                body = _kept(d, _annotation(d.ty), self.kept[d.name], body)
+                body = _kept(d, _annotation(d.ty), self.kept[d.name], body, nest)
                 kept = f"recomputed once {reads.told()} changes" if reads.fields or reads.volatile else \
                     f"computed once{' per arguments' if d.params else ''} (it reads nothing that changes)"
-                at = [f"a change of `{f}` at one `{d.params[k].name}`: the value for that `{d.params[k].name}` only"
-                      for name, f, k in self.plan.derived_entries if name == d.name and len(d.params) == 1]
+                partly = {k for k in range(len(d.params)) if len(d.params) == 1 or nest == k}  # (dropped by it)
+                at = [f"a change of `{f}` at one `{d.params[k].name}`: the value{'s' if nest == k else ''} for "
+                      f"that `{d.params[k].name}` only"
+                      for name, f, k in self.plan.derived_entries if name == d.name and k in partly]
                 at += [f"a change of `{f}` at one spot: the values of the regions holding it only"
-                       for name, f, k in self.plan.region_drops if name == d.name and len(d.params) == 1]
+                       for name, f, k in self.plan.region_drops if name == d.name and k in partly]
+                if nest is not None:
+                    at.append(f"kept by `{d.params[nest].name}` first, `nested_drops`")
                 if at:  # (a change of the field at one entity drops its values for that entity only)
                     kept += f" ({'; '.join(at)})"
             prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
@@ -1597,10 +1614,14 @@ class _Lowerer:
         notes: list[str] = []
         self.take_notes()
         table = action_tables.table_of(self.plan, a.name)
+        joined: list[tuple[str, str, str]] = []  # (pass `listing_hoist`) bound before the loops
         for i, c in enumerate(a.choices):
             self.line_numbers = table is not None and table.levels[i].how == "lines"
+            self.listing_hoisted = (joined, c.var.name, tuple(ch.var.name for ch in a.choices[:i])) \
+                if i > 0 and self.plan.listing_hoists else None
             domain_py = self.expr(c.domain)
             self.line_numbers = False
+            self.listing_hoisted = None
             walk = self.iterable(c.domain.ty, domain_py)
             notes.append(self.take_notes())
             domain = self.domain_facts(c.domain)
@@ -1608,6 +1629,7 @@ class _Lowerer:
             self.set_local(c.var, domain.item)
             loops.append((c, py, walk, domain, c.var.ty))
         listing_prelude, clear_cache, count = self.listing(a, loops, reading)
+        listing_prelude += tuple(f"{name} = {code}  # {comment}" for name, code, comment in joined)
         fresh_listing = self.mark(before, "legal")
         choices = tuple(LoweredChoice(c.var.name, py, walk, elem.kind == "list", c.span, note)
                         for (c, py, walk, _, elem), note in zip(loops, notes, strict=True))
@@ -1700,35 +1722,59 @@ def _one_operand(py: str) -> bool:
 END_SLOT = "_kept_end"  # (pass `end_once`) the slot of the end's value
 
 
-def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...]) -> tuple[Line, ...]:
-    """A definition's lines, keeping its value in its slot of the state between moves (pass
-    `derived`): a value, or for a definition with parameters a dict by arguments; None while
-    stale (every assignment to a field it reads sets it so)."""
+def _remembered(body: tuple[Line, ...], annotation: str, found: tuple[Line, ...], store: str) -> tuple[Line, ...]:
+    """A definition's lines (`body`, ending with its `return`), with the lines that return its value
+    when it is found remembered first (`found`) and the line that remembers it (`store`) last."""
     *work, last = body
     assert last.depth == 2 and last.code.startswith("return "), last
     value = Line(2, f"value: {annotation} = {last.code.removeprefix('return ')}", last.source)
+    return (*found, *work, value, Line(2, store), Line(2, "return value"))
+
+
+def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest: int | None = None) -> tuple[Line, ...]:
+    """A definition's lines, keeping its value in its slot of the state between moves (pass
+    `derived`): a value, or for a definition with parameters a dict by arguments; None while
+    stale (every assignment to a field it reads sets it so). `nest`: the position of the parameter
+    the values are kept by first, each a dict by the others (pass `nested_drops`)."""
     if not d.params:
-        return (
-            Line(2, f"kept = self.{slot}"),
-            Line(2, "if kept is not None:"),
-            Line(3, "return kept"),
-            *work,
-            value,
-            Line(2, f"self.{slot} = value"),
-            Line(2, "return value"),
+        return _remembered(body, annotation, (Line(2, f"kept = self.{slot}"), Line(2, "if kept is not None:"),
+                                              Line(3, "return kept")), f"self.{slot} = value")
+    # the dict the values are kept in (`kept`, or for one nested value `nested`: kept[its parameter]), by key
+    held = "kept"
+    first: tuple[Line, ...] = ()
+    if nest is not None:  # (pass `nested_drops`) by that parameter first, each a dict by the others
+        rest = [p.py for i, p in enumerate(d.params) if i != nest]
+        held, first = "nested", (
+            Line(2, f"nested = kept.get({d.params[nest].py})"),
+            Line(2, "if nested is None:"),
+            Line(3, f"nested = kept[{d.params[nest].py}] = {{}}"),
         )
-    key = d.params[0].py if len(d.params) == 1 else f"({', '.join(p.py for p in d.params)})"
-    return (
-        Line(2, f"kept = self.{slot}"),
-        Line(2, "if kept is None:"),
-        Line(3, f"kept = self.{slot} = {{}}"),
-        Line(2, f"elif {key} in kept:"),
-        Line(3, f"return kept[{key}]"),
-        *work,
-        value,
-        Line(2, f"kept[{key}] = value"),
-        Line(2, "return value"),
+    else:
+        rest = [p.py for p in d.params]
+    key = rest[0] if len(rest) == 1 else f"({', '.join(rest)})"
+    found = (Line(2, f"kept = self.{slot}"), Line(2, "if kept is None:"), Line(3, f"kept = self.{slot} = {{}}"),
+             *first, Line(2, f"elif {key} in {held}:"), Line(3, f"return {held}[{key}]"))
+    return _remembered(body, annotation, found, f"{held}[{key}] = value")
+
+
+def _tabled(d: t.Define, annotation: str, table: value_tables.Table,
+            body: tuple[Line, ...]) -> tuple[tuple[Line, ...], str]:
+    """A definition's lines, remembering its values in a table of the board by the value of the
+    game it reads (and the parameters that join the key), pass `value_tables`; and what its
+    comment says of it."""
+    read = table.py if table.at is None else f"{table.py}[{d.params[table.at].py}]"
+    parts = [read, *(d.params[k].py for k in table.params)]
+    key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
+    found = (
+        Line(2, f"table = self.board.value_tables.get({d.name!r}) or self.board.value_table({d.name!r})"),
+        Line(2, f"kept: {annotation} | None = table.get({key})"),
+        Line(2, "if kept is not None:"),
+        Line(3, "return kept"),
     )
+    what = f"`{table.field}`" if table.at is None else f"`{table.field}[{d.params[table.at].name}]`"
+    joined = "".join(f" and `{d.params[k].name}`" for k in table.params)
+    return _remembered(body, annotation, found, f"rt.remember(table, {key}, value)"), (
+        f"remembered by the value of {what}{joined}, in a table of the board every state shares (`value_tables`)")
 
 
 def _key_annotation(params: tuple[tuple[str, str], ...]) -> str:
@@ -1766,19 +1812,26 @@ def _index_again(s: t.Assign) -> str | None:
 
 
 def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: str | None, depth: int,
-                span: SourceSpan, in_regions: Mapping[str, tuple[int, int]] | None = None) -> list[Line]:
+                span: SourceSpan, in_regions: Mapping[str, tuple[int, int]] | None = None,
+                nested: Mapping[str, int] | None = None) -> list[Line]:
     """The lines that drop the kept values an assignment makes stale: whole slots (`_dropped`),
     but for a slot whose definition has one parameter and reads the field only at the entity it
     names (`at_entity`: its position, of how many), the value kept for the entity assigned
-    (`index`), when it can be read again. (A definition of several parameters is dropped whole:
-    leaving out its values for one entity walks its whole dict, measured slower on Mandarin
-    than computing again what it kept.)"""
+    (`index`), when it can be read again. A definition of several parameters is dropped whole
+    (leaving out its values for one entity walks its whole dict, measured slower on Mandarin
+    than computing again what it kept), unless its values are kept nested by that parameter
+    (`nested`: slot -> position, pass `nested_drops`): then that entity's are dropped."""
     if index is None:
         return _dropped(slots, depth, span)
-    some = [slot for slot in slots if at_entity.get(slot, (0, 0))[1] == 1]
+    nested = nested or {}
+
+    def by(slot: str, found: tuple[int, int] | None) -> bool:  # dropped by the entity (or region) its key names
+        return found is not None and (found[1] == 1 or nested.get(slot) == found[0])
+
+    some = [slot for slot in slots if by(slot, at_entity.get(slot))]
     # (pass `region_drops`) a definition of one region that reads the field per spot only in its
     # region's spots: the values of the regions holding the spot assigned
-    regions = [slot for slot in slots if in_regions is not None and in_regions.get(slot, (0, 0))[1] == 1
+    regions = [slot for slot in slots if in_regions is not None and by(slot, in_regions.get(slot))
                and slot not in some]
     out = _dropped([slot for slot in slots if slot not in some and slot not in regions], depth, span)
     out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {index})", span) for slot in some)

@@ -105,9 +105,12 @@ RUNTIME_BOARDS = frozenset({BY_PLAYERS})
 # names lowered code reads.
 TEMPLATE_LOCALS = frozenset({
     "self", "actions", "action", "cache", "name", "args", "memo", "value", "remembered", "kept", "over", "other",
+    "nested",  # a kept definition's values for one region (pass `nested_drops`)
     "render", "_", "rt", "annotations",
     # a listing through tables per board (pass `action_tables`): the table, and per choice its row and key
     "table", *(f"row{k}" for k in range(1, MAX_TABLE_CHOICES)), *(f"key{k}" for k in range(MAX_TABLE_CHOICES)),
+    # the masks a listing joins once, before its loops (pass `listing_hoist`)
+    *(f"joined{k}" for k in range(MAX_TABLE_CHOICES)),
 })
 # Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
 # rule file declares may take them either (they would hide it there).

@@ -128,7 +128,7 @@ class Probes:
             *((f"phases.{ph.name}.actor", ph.actor) for ph in program.phases),
             *((f"scoring.{term.name}", term.expr) for term in program.scoring),
             ("end", program.end), ("tie_break", program.tie_break),
-            *((rule, e) for rule, block in blocks for s in t.statements(block) for e in _expressions(s)),
+            *((rule, e) for rule, block in blocks for e in t.effect_expressions(block)),
         ]
         for rule, root in roots:
             todo = [root] if root is not None else []
@@ -370,20 +370,3 @@ def compile_probed(path: Path) -> Probed:
     name = ruleset.game if ruleset.variant == "base" else f"{ruleset.game}/{ruleset.variant}"
     return Probed(source, points, probes.count, ruleset.files, name, resolved.files)
 
-
-def _expressions(s: t.Stmt) -> list[t.Expr]:
-    """The expressions of one effect statement (not of the statements in its blocks)."""
-    match s:
-        case t.Let():
-            return [s.value]
-        case t.Assign():
-            return [e for e in (s.value, s.index, s.item) if e is not None]
-        case t.CallEffect():
-            return list(s.args)
-        case t.For():
-            return [s.domain]
-        case t.If():
-            return [test for test, _ in s.branches]
-        case t.Ask():
-            return [s.seat, s.domain]
-    return []

@@ -480,15 +480,44 @@ def subexpressions(e: Expr) -> tuple[Expr, ...]:
 
 
 def statements(stmts: Iterable[Stmt]) -> Iterator[Stmt]:
-    """Every statement of a block of effects, in it or in its blocks (walked with a list, not
-    recursion: blocks nest deeply)."""
-    todo = list(stmts)
+    """Every statement of a block of effects, in it or in its blocks, in the order written (each
+    before the statements of its blocks; walked with a list, not recursion: blocks nest deeply)."""
+    todo = list(stmts)[::-1]
     while todo:
         s = todo.pop()
         yield s
         if isinstance(s, For | Ask):
-            todo.extend(s.body)
+            todo.extend(reversed(s.body))
         elif isinstance(s, If):
-            todo.extend(s.orelse)
-            for _, branch in s.branches:
-                todo.extend(branch)
+            todo.extend(reversed(s.orelse))
+            for _, branch in reversed(s.branches):
+                todo.extend(reversed(branch))
+
+
+def statement_expressions(s: Stmt) -> tuple[Expr, ...]:
+    """The expressions of one effect statement itself, in the order written (not those of the
+    statements in its blocks: `statements` walks those). The one walk of them that the passes,
+    the probes and the tests share, so that none misses an `elif`'s test, an ask's seat or items."""
+    match s:
+        case Let():
+            return (s.value,)
+        case Assign():
+            return tuple(e for e in (s.index, s.item, s.value) if e is not None)
+        case CallEffect():
+            return s.args
+        case For():
+            return (s.domain,)
+        case If():
+            return tuple(test for test, _ in s.branches)
+        case Ask():
+            return (s.seat, s.domain)
+        case Goto() | EndTurn() | Pass():
+            return ()
+    raise AssertionError(s)
+
+
+def effect_expressions(stmts: Iterable[Stmt]) -> Iterator[Expr]:
+    """The expressions of every statement of a block of effects and of its blocks (an `if`'s
+    `elif` and `else` blocks, a loop's and an ask's body), each statement's in the order written."""
+    for s in statements(stmts):
+        yield from statement_expressions(s)

@@ -4,7 +4,7 @@ from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_aucti
 from .board import Board, GraphBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard
 from .decisions import Ask, Steps
 from .errors import BadSetup, GameError, IllegalAction, RulewrightError
-from .kept import without_key, without_keys
+from .kept import MAX_TABLED, remember, without_key, without_keys
 from .limits import (
     MAX_ACTIONS,
     MAX_CACHED_ACTIONS,
@@ -46,6 +46,7 @@ from .state import END_TURN, NO_GOTO, Action, FieldInfo, Game, GameInfo, OptionI
 __all__ = [
     "without_key",
     "without_keys",
+    "MAX_TABLED", "remember",  # values remembered by value in tables of the board (pass `value_tables`)
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",

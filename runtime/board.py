@@ -67,7 +67,7 @@ class Board:
         "kinds", "region_of", "action_cache", "region_attributes", "border_regions",
         "regions_of_kind", "regions_at",
         "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "action_tables",
-        "all_mask", "region_mask", "_lookups", "spot_regions", "key_masks",
+        "all_mask", "region_mask", "_lookups", "spot_regions", "key_masks", "value_tables",
     )
 
     name: str
@@ -82,6 +82,9 @@ class Board:
         # Interned actions as tables (the `action_tables` pass): a list per action, indexed by
         # the number of its choice (a spot, a region, a line ...), built as the actions are met.
         self.action_tables: dict[str, Any] = {}
+        # Values of definitions remembered by the small value of the game they are a function of
+        # (the `value_tables` pass): by definition, a dict by that value, shared by every state
+        self.value_tables: dict[str, dict[Any, Any]] = {}
         # Each spot's bit in a set of spots held as a bit mask (the `bitmask` pass): 1 << spot,
         # but a hex board's own padded bitboard (HexBoard.bit), so its line searches take the mask
         # as it is. Bits grow with the spot number on every board: a mask's spots, lowest bit
@@ -286,6 +289,14 @@ class Board:
         if table is None:
             table = self.action_tables[key] = [None] * size
         return table
+
+    def value_table(self, name: str) -> dict[Any, Any]:
+        """The table of the values of definition `name` by what they are a function of (pass
+        `value_tables`): one per board, shared by every state on it."""
+        found = self.value_tables.get(name)
+        if found is None:
+            found = self.value_tables[name] = {}
+        return found
 
     def action_dict(self, key: str) -> dict[Any, Any]:
         """The dictionary of interned actions `key`, for a choice of values no table numbers: by

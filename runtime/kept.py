@@ -37,3 +37,15 @@ def without_keys(kept: dict[K, V] | None, keys: Iterable[Any]) -> dict[K, V] | N
                 out = dict(kept)
             del out[key]
     return kept if out is None else out
+
+
+# At most so many values in one table of values remembered by value (pass `value_tables`): a table
+# full is emptied, so that no game can make it grow without bound.
+MAX_TABLED = 10_000
+
+
+def remember(table: dict[Any, Any], key: Any, value: Any) -> None:
+    """Remember `value` in `table` for `key` (the table emptied first when full)."""
+    if len(table) >= MAX_TABLED:
+        table.clear()
+    table[key] = value

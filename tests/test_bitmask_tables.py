@@ -219,6 +219,33 @@ def test_a_value_stored_in_play_keeps_the_mask_of_a_choice() -> None:
         play_in_lockstep(optimised, plain, 2 + seed % 2, seed)
 
 
+def test_sets_read_only_in_an_else_block_or_an_ask_are_kept_and_play_as_the_plain_code() -> None:
+    # tests/games/hidden-reads.yaml: `red` is read only in an `else` block, `blue` only in an
+    # ask's items and `green` only in the seat an ask names: the walk of the effects finds each
+    from rulewright.compiler.driver import compile_file
+
+    path = GAMES / "hidden-reads.yaml"
+    source = compile_file(path, frozenset({"bitmask"})).source
+    for read in ("self._mask_mark_red.bit_count() % 2", "self.board.mask_spots(self._mask_mark_blue)",
+                 "self._mask_mark_green.bit_count() % 2"):
+        assert read in source, read
+    masked, plain = rulewright.load_rules(path, passes=frozenset({"bitmask"})), rulewright.load_rules(
+        path, passes=frozenset())
+    moves = sum(play_in_lockstep(masked, plain, 2, seed) for seed in range(30))
+    assert moves > 600
+    state = masked.new_state(2, 5)
+    chooser = random.Random(5)
+    answers = 0
+    while not state.terminal:
+        answers += state._pending is not None
+        state.apply(chooser.choice(state.legal_actions()))
+        marks: list[int] = state.mark  # type: ignore[attr-defined]
+        for value, name in enumerate(("empty", "red", "blue", "green")):
+            expected = state.board.spots_mask(s for s, m in enumerate(marks) if m == value)
+            assert getattr(state, f"_mask_mark_{name}") == expected, (state.moves, name)
+    assert answers > 3  # the asks were answered, their items read
+
+
 def every_kind_of_board() -> list[Board]:
     boards = list(BOARDS)
     for ruleset in ("china-cornett", "china-schacht", "mandarin", "chang-cheng", "yellow-yangtze"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,7 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
     at_param = {(f, f"_d_{name}"): k for name, f, k in plan.derived_entries}
     in_region = {(f, f"_d_{name}"): k for name, f, k in plan.region_drops}
     params = {d.name: len(d.params) for d in optimised.defines}
+    nested = {f"_d_{name}": k for name, k in plan.nested}
     assert all(params[name] > k for name, _, k in plan.derived_entries)
     fields = {f.decl.name for f in program.fields}
     blocks = [a.effect for a in lowered.actions] + [t.effect for t in lowered.triggers] + \
@@ -141,7 +143,8 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
                     assert (m.group(1), slot) in (at_param if "without_key(" in after.code else in_region), after.code
                     # at the entity assigned, and at the parameter that names it
                     assert m.group(2) == f"[{entity.group(3)}]", f"{line.code} / {after.code}"
-                    assert params[slot.removeprefix("_d_")] == 1, after.code
+                    assert params[slot.removeprefix("_d_")] == 1 or (m.group(1), slot) in in_region and \
+                        nested.get(slot) == in_region[(m.group(1), slot)], after.code  # (nested_drops)
                     assert slot not in dropped
                     dropped.add(slot)
                     continue
@@ -224,6 +227,25 @@ def kept_values(state: State) -> dict[str, Any]:
     return {s: getattr(state, s) for s in slots if getattr(state, s) is not None}
 
 
+@cache
+def nesting(ruleset: str) -> dict[str, int]:
+    """The kept slots whose values are nested by one parameter (pass `nested_drops`): its position."""
+    return {f"_d_{name}": k for name, k in passes.optimise(typed(ruleset))[1].nested}
+
+
+def kept_items(state: State, slot: str, value: dict[Any, Any]) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """The values a slot of a definition with parameters keeps, each with its arguments: a dict by
+    them, or nested by one of them first (pass `nested_drops`: a dict by it of dicts by the others)."""
+    for key, kept in list(value.items()):
+        if not isinstance(kept, dict):  # (no definition's value is a dict)
+            yield (key if isinstance(key, tuple) else (key,)), kept
+            continue
+        k = nesting(state.game.info.ruleset)[slot]
+        for inner, v in list(kept.items()):
+            rest = list(inner) if isinstance(inner, tuple) else [inner]
+            yield (*rest[:k], key, *rest[k:]), v
+
+
 def assert_fresh(state: State, where: str) -> int:
     """Every value `state` keeps equals the one computed afresh (on a clone that keeps nothing)."""
     fresh: Any = state.clone()
@@ -234,8 +256,7 @@ def assert_fresh(state: State, where: str) -> int:
             assert value == fresh._is_over(), f"{where}: a stale end"
         elif isinstance(value, dict):
             method = getattr(fresh, slot.removeprefix("_d_"))
-            for key, kept in list(value.items()):
-                args = key if isinstance(key, tuple) else (key,)
+            for args, kept in kept_items(state, slot, value):
                 assert kept == method(*args), f"{where}: stale {slot}{args}"
         else:
             assert value == getattr(fresh, slot.removeprefix("_d_"))(), f"{where}: stale {slot}"

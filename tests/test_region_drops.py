@@ -28,6 +28,7 @@ from rulewright.compiler.passes.region_drops import read_in_region
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.state import Game, State
 from tests.test_bitmask_tables import play_in_lockstep
+from tests.test_derived import kept_items
 
 
 @cache
@@ -51,8 +52,7 @@ def assert_fresh(state: State, where: str) -> None:
     for slot in type(state).__slots__:
         value = getattr(state, slot) if slot.startswith("_d_") else None
         if isinstance(value, dict):
-            for key, kept in value.items():
-                args = key if isinstance(key, tuple) else (key,)
+            for args, kept in kept_items(state, slot, value):
                 assert kept == getattr(fresh, slot.removeprefix("_d_"))(*args), f"{where}: stale {slot}{args}"
 
 
@@ -96,8 +96,11 @@ def test_the_drop_is_written_after_the_assignment_and_said_in_the_comment() -> N
     assert "self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])" \
         "  # base.yaml:384" in source
     assert "(a change of `palace_of` at one spot: the values of the regions holding it only)" in source
-    # a definition of two parameters is dropped whole (lower._dropped_at)
-    assert "self._d_palaces_in = self._d_province_points = " in source
+    # a definition of two parameters is dropped whole (lower._dropped_at), unless its values are kept
+    # by region first (pass `nested_drops`, test_nested_values_drop_the_regions_changed_only)
+    whole = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
+                                                    passes.ALL - {"nested_drops"}).source
+    assert "self._d_palaces_in = self._d_province_points = " in whole
     off = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
                                                   passes.ALL - {"region_drops"}).source
     assert "without_keys" not in off and "spot_regions" not in off
@@ -144,3 +147,45 @@ def test_the_same_games_as_derived_alone_and_no_stale_value(ruleset: str) -> Non
                 survived += len(state._d_emissary_room)
             assert_fresh(state, f"{ruleset} seed {seed}, move {state.moves}")
     assert survived > 20, "the other provinces' room stayed kept"
+
+
+# -- pass `nested_drops`: the values of a definition of several parameters kept by region first ----
+def test_definitions_of_several_parameters_are_nested_by_their_region_only() -> None:
+    """China (Schacht): `palaces_in(p, r)` and `province_points(p, r)` (their `r`, the second);
+    not by an entity: Mandarin's `held(p, a)`, read at its player only, stays one dict (measured
+    slower nested, compiler/passes/nested_drops.py)."""
+    assert plan("china-schacht").nested == (("palaces_in", 1), ("province_points", 1))
+    assert ("held", "card", 0) in plan("mandarin").derived_entries and plan("mandarin").nested == ()
+    assert plan("china-schacht", passes.ALL - {"region_drops"}).nested == ()
+    source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht")).source
+    assert "    _d_palaces_in: dict[int, dict[int, int]] | None\n" in source
+    assert "self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])" \
+        "  # base.yaml:384" in source
+    assert "        nested = kept.get(r)\n        if nested is None:\n            nested = kept[r] = {}\n" \
+        "        elif p in nested:\n            return nested[p]\n" in source
+    assert "kept by `r` first, `nested_drops`" in source
+
+
+@pytest.mark.parametrize("ruleset", ["china-schacht", "china-schacht/border-quarrels"])
+def test_nested_values_drop_the_regions_changed_only(ruleset: str) -> None:
+    nested = game(ruleset, frozenset({"derived", "region_drops", "nested_drops"}))
+    flat = game(ruleset, frozenset({"derived", "region_drops"}))
+    for k in range(3):
+        play_in_lockstep(nested, flat, nested.info.players[k % len(nested.info.players)], 7100 + k)
+    survived = 0
+    state: Any = nested.new_state(nested.info.players[0], 3)
+    chooser = random.Random(3)
+    while not state.terminal:
+        for r in state.board.regions_of_kind[0]:
+            for p in range(state.num_players):
+                state.palaces_in(p, r)
+        before, kept = list(state.palace_of), dict(state._d_palaces_in)
+        copy: Any = state.clone()  # (shares the dicts kept: a move on the original leaves its values)
+        state.apply(chooser.choice(state.legal_actions()))
+        changed = {r for s, was in enumerate(before) if state.palace_of[s] != was for r in state.board.spot_regions[s]}
+        if changed and state._d_palaces_in is not None:  # the same dicts for the others, new ones for those
+            assert all(state._d_palaces_in.get(r) is not kept[r] for r in changed & set(kept))
+            survived += sum(state._d_palaces_in.get(r) is kept[r] for r in set(kept) - changed)
+        assert_fresh(state, f"{ruleset} move {state.moves}")
+        assert_fresh(copy, f"{ruleset} the copy before move {state.moves}")
+    assert survived > 20, "the other provinces' palaces stayed kept"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,7 @@ RULE_FILES = sorted(rules_dir().glob("*/*.yaml")) + sorted((TESTS / "games").glo
     (TESTS / "typing").glob("*.yaml"))
 
 
+@cache
 def typed_program(path: Path) -> t.TypedProgram:
     _, ruleset, problems = build(path)
     assert ruleset is not None and not problems
@@ -41,32 +43,6 @@ def expressions(e: t.Expr) -> Iterator[t.Expr]:
     yield e
     for part in t.subexpressions(e):
         yield from expressions(part)
-
-
-def statements(stmts: tuple[t.Stmt, ...]) -> Iterator[t.Stmt]:
-    for s in stmts:
-        yield s
-        if isinstance(s, t.For):
-            yield from statements(s.body)
-        elif isinstance(s, t.If):
-            for _, branch in s.branches:
-                yield from statements(branch)
-            yield from statements(s.orelse)
-
-
-def statement_expressions(s: t.Stmt) -> list[t.Expr]:
-    match s:
-        case t.Let():
-            return [s.value]
-        case t.Assign():
-            return [s.value] + ([s.index] if s.index is not None else []) + ([s.item] if s.item is not None else [])
-        case t.CallEffect():
-            return list(s.args)
-        case t.For():
-            return [s.domain]
-        case t.If():
-            return [test for test, _ in s.branches]
-    return []
 
 
 def rules_of(program: t.TypedProgram) -> tuple[list[t.Expr], list[t.Stmt]]:
@@ -88,9 +64,38 @@ def rules_of(program: t.TypedProgram) -> tuple[list[t.Expr], list[t.Stmt]]:
         blocks.append(action.effect)
     exprs += [program.end] if program.end is not None else []
     exprs += [s.expr for s in program.scoring] + ([program.tie_break] if program.tie_break is not None else [])
-    stmts = [s for block in blocks for s in statements(block)]
-    exprs += [e for s in stmts for e in statement_expressions(s)]
+    stmts = [s for block in blocks for s in t.statements(block)]
+    exprs += [e for s in stmts for e in t.statement_expressions(s)]
     return [node for e in exprs for node in expressions(e)], stmts
+
+
+EXPRS = t.Expr.__args__  # type: ignore[attr-defined]
+STMTS = t.Stmt.__args__  # type: ignore[attr-defined]
+
+
+def held_expressions(value: object) -> Iterator[t.Expr]:
+    """The expressions a statement's fields hold, found by walking its dataclass fields (not
+    into the statements of its blocks)."""
+    if isinstance(value, EXPRS):
+        yield value  # type: ignore[misc]
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from held_expressions(item)
+
+
+def test_the_walk_of_a_statement_finds_every_expression_it_holds() -> None:
+    # typed.statement_expressions is the one walk the passes, the probes and these tests use:
+    # whatever a statement holds (an `elif`'s test, an ask's seat and items) it gives
+    seen: set[type] = set()
+    for path in RULE_FILES:
+        _, stmts = rules_of(typed_program(path))
+        for s in stmts:
+            seen.add(type(s))
+            held = [e for f in dataclasses.fields(s) if not isinstance(getattr(s, f.name), STMTS)
+                    for e in held_expressions(getattr(s, f.name))]
+            walked = t.statement_expressions(s)
+            assert len(walked) == len(held) and {id(e) for e in walked} == {id(e) for e in held}, s.span
+    assert seen == set(STMTS)
 
 
 def top_level_any(ty: Ty) -> bool:

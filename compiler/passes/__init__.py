@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .action_tables import Table
     from .bitmask import Mask
     from .spot_filters import Filter
+    from .value_tables import Table as ValueTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,8 @@ class Plan:
     passes: tuple[str, ...] = ()  # the passes that ran, in the order they ran
     enabled: frozenset[str] = frozenset()  # the passes that run (one defers to another that will)
     # -- each pass's decisions, one field per pass, below this line --
+    # value_tables: the definitions remembered by the value of what they read, in tables of the board
+    value_tables: tuple[ValueTable, ...] = ()
     # derived: the definitions kept between moves, each with what it reads (compiler/passes/reads.py)
     derived: tuple[tuple[str, Reads], ...] = ()
     # derived: (definition, field per entity, k) for a kept definition with parameters that reads
@@ -45,13 +48,20 @@ class Plan:
     # only at the spots of the region its k-th parameter names: an assignment at one spot drops
     # only the values kept for the regions holding that spot as k-th argument
     region_drops: tuple[tuple[str, str, int], ...] = ()
+    # nested_drops: (definition, k) for a kept definition of several parameters whose values are kept
+    # nested by its k-th parameter, a region: dropped by region (and at one entity of that parameter)
+    nested: tuple[tuple[str, int], ...] = ()
     # end_once: what the end condition reads, when its value is kept between moves (None: not kept)
     end_once: Reads | None = None
     masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
     # spot_filters: the lists of spots made from masks, each by its comprehension (rewrite.key)
     spot_filters: tuple[tuple[Hashable, Filter], ...] = ()
+    # listing_hoist: the lists of spots (by rewrite.key) of a listing's later choices whose joined masks
+    # are joined once, before the listing's loops
+    listing_hoists: tuple[Hashable, ...] = ()
     counted: tuple[Hashable, ...] = ()  # count_items: the counts of a list's items equal to a value, by rewrite.key
     tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
+    move_step: bool = False  # move_step: a move's step written out for the rule set, where no move can wait
 
 
 class Pass(Protocol):
@@ -67,12 +77,20 @@ PASSES: dict[str, str] = {
                "counts and all/any of them read it",
     "spot_filters": "lists of spots filtered by fields per spot and by what the board fixes of each spot are made "
                     "from bit masks, each test computed once per value, not once per spot",
+    "listing_hoist": "the masks a later choice of a listing joins alike for every item of the choices before it "
+                     "are joined once, before the listing's loops",
     "count_items": "how many of a list's items equal a value is the list's own count, not a walk",
+    "value_tables": "a definition that is a function of one small value of the game (a hand of cards) is "
+                    "remembered by that value, in a table of the board every state shares",
     "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
     "region_drops": "a change of a field per spot drops, of a kept definition that reads it only in its region's "
                     "spots, the values of the regions holding that spot only",
+    "nested_drops": "a kept definition of several parameters dropped by region keeps its values nested by the "
+                    "region: a change at a spot drops those of the regions holding it only",
     "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
+    "move_step": "a move's step through the runtime written out for the rule set, its known tests left out, where "
+                 "no move can wait for a decision",
 }
 ALL: frozenset[str] = frozenset(PASSES)
 

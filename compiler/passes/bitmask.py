@@ -274,34 +274,10 @@ def expressions(program: t.TypedProgram) -> Iterator[t.Expr]:
                                         *(trig.effect for trig in program.triggers),
                                         *(ph.start for ph in program.phases), *(a.effect for a in program.actions)]
     for body in bodies:
-        roots.extend(_statement_expressions(body))
+        roots.extend(t.effect_expressions(body))
     todo = roots[::-1]
     while todo:
         e = todo.pop()
         yield e
         todo.extend(reversed(t.subexpressions(e)))
 
-
-def _statement_expressions(stmts: tuple[t.Stmt, ...]) -> Iterator[t.Expr]:
-    for s in stmts:
-        match s:
-            case t.Let():
-                yield s.value
-            case t.Assign():
-                yield from (x for x in (s.index, s.value, s.item) if x is not None)
-            case t.CallEffect():
-                yield from s.args
-            case t.For():
-                yield s.domain
-                yield from _statement_expressions(s.body)
-            case t.If():
-                for test, branch in s.branches:
-                    yield test
-                    yield from _statement_expressions(branch)
-                yield from _statement_expressions(s.orelse)
-            case t.Ask():
-                yield s.seat
-                yield s.domain
-                yield from _statement_expressions(s.body)
-            case _:
-                pass

@@ -40,8 +40,9 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     deps = analyse(program)
     defines = {d.name: d for d in program.defines}
     constants = {name: value for name, value, _ in program.tables.constants}
+    tabled = {tb.define for tb in plan.value_tables}  # (pass `value_tables`: remembered by value instead)
     kept = tuple((d.name, deps.defines[d.name]) for d in program.defines
-                 if worth_keeping(d, plan, defines, constants))
+                 if d.name not in tabled and worth_keeping(d, plan, defines, constants))
     return program, replace(plan, derived=kept, derived_entries=entries(program, (n for n, _ in kept), deps))
 
 

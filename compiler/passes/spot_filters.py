@@ -278,20 +278,36 @@ def _failing(e: t.Expr, defines: dict[str, t.Define]) -> list[t.Expr]:
 
 
 # -- what lowering asks ---------------------------------------------------------------------------
+def joined_terms(found: Filter) -> list[Term]:
+    """The terms of a filter joined into its first mask, in the order written: the masks kept
+    beside the fields and the `key in L` tests (L computed once) up to the first other test; from
+    that one on, each is a group of its own (`lowered`)."""
+    out: list[Term] = []
+    for term in found.terms:
+        if term.mask is None and (among(term) is None or term.fails):
+            break
+        out.append(term)
+    return out
+
+
 def lowered(lower: Any, e: t.Comprehension) -> str | None:
     """The code of a filter the pass found `e` to be (`lower`: the lowering, compiler/lower.py, whose
     `expr` writes the keys and tests), or None. Masks are joined in the order the tests were
     written; from the first test that can fail on, each is a group of its own, so that
-    `board.spots_of` computes it only while some spot is left."""
+    `board.spots_of` computes it only while some spot is left. The joined part may be read from a
+    local of the listing (pass `listing_hoist`)."""
+    from .listing_hoist import hoisted  # (it builds on this pass)
+
     found = lookup(lower.plan, e)
     if found is None:
         return None
     first = ["self.board.all_mask"]
     more: list[str] = []
-    for term in found.terms:
+    joined = len(joined_terms(found))
+    for at, term in enumerate(found.terms):
         if term.mask is not None:
             code = f"~{term.mask.py}" if term.negated else term.mask.py
-            (first if not more else more).append(code if not more else f"({code},)")
+            (first if at < joined else more).append(code if at < joined else f"({code},)")
             continue
         assert term.spot is not None and term.key is not None and term.var is not None and term.test is not None
         assert term.mask_var is not None
@@ -302,10 +318,10 @@ def lowered(lower: Any, e: t.Comprehension) -> str | None:
         name = repr(f"[{key_py} for {spot} in spots]")
         groups = (f"(self.board.key_masks.get({name}) or "
                   f"self.board.group_keys({name}, [{key_py} for {spot} in self.board.spots]))")
-        among = _among(term)
-        if among is not None and not term.fails:  # `key in L`: the groups of L's values, L computed once
-            code = f"self.board.keys_mask({groups}, {lower.expr(among)})"
-            (first if not more else more).append(code if not more else f"({code},)")
+        listed = among(term)
+        if listed is not None and not term.fails:  # `key in L`: the groups of L's values, L computed once
+            code = f"self.board.keys_mask({groups}, {lower.expr(listed)})"
+            (first if at < joined else more).append(code if at < joined else f"({code},)")
             continue
         lower.scopes.append(set())
         var, mask = lower.bind(term.var), lower.bind(term.mask_var)
@@ -313,10 +329,10 @@ def lowered(lower: Any, e: t.Comprehension) -> str | None:
         lower.scopes.pop()
         more.append(f"({mask} for {var}, {mask} in {groups}.items() if {test_py})")
     lower.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
-    return f"self.board.spots_of({' & '.join(first)}{''.join(', ' + m for m in more)})"
+    return f"self.board.spots_of({hoisted(lower, e, ' & '.join(first))}{''.join(', ' + m for m in more)})"
 
 
-def _among(term: Term) -> t.Expr | None:
+def among(term: Term) -> t.Expr | None:
     """L of a test `key in L` whose L reads no key (and cannot fail: see lowered), else None."""
     test = _bare(term.test) if term.test is not None else None
     if not (isinstance(test, t.Binary) and test.op == "in" and test.right.ty.kind == "list"):

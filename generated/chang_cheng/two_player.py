@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/two-player.yaml  sha256:011a15bae84e893c
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, count_items, derived, region_drops, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -164,6 +164,14 @@ class ChangChengTwoPlayerState(ChangChengState):
             self.trace.append("phases.neutral.start")
         if ((self.first_turn or self.neutral_singles == 0) or not self.neutral_spaces()):  # two-player.yaml:59
             self.next_phase = rt.END_TURN  # two-player.yaml:60
+
+    def _start_phase(self) -> None:
+        """A phase starts (runtime/state.py `State._start_phase`), written out for this rule set (pass
+        `move_step`)."""
+        self._legal_cache = None
+        self._derived = None
+        self._enter_phase()
+        self._phase_started()
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []

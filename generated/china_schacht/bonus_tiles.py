@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, count_items, derived, region_drops, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ PHASE_FIRST_PALACE: Final = 3  # phase
 class ChinaSchachtBonusTilesState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_d_face_down_in', '_d_tiles_of', '_d_most_tiles')
+    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_d_face_down_in', '_d_most_tiles')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('covered', 'spot', 'bool', '', (), 'all', ''),
         rt.FieldInfo('tile_under', 'spot', 'list', 'colour', (), 'none', '', pool='bonus_tiles'),
@@ -48,7 +48,6 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     tile_shown: list[Sequence[int]]
     tiles: list[Sequence[int]]
     _d_face_down_in: dict[int, bool] | None
-    _d_tiles_of: dict[tuple[int, int], int] | None
     _d_most_tiles: dict[tuple[int, int], bool] | None
 
     def _setup(self) -> None:
@@ -111,6 +110,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         # rules/china-schacht/base.yaml:372: build
         if not self._guard_build():
             return
+        joined0 = self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/bonus-tiles.yaml:80; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('build') or self.board.action_dict('build')
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
@@ -118,7 +118,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             row1 = table.get(key0)
             if row1 is None:
                 row1 = table[key0] = [None] * len(self.board.spots)
-            for space in self.board.spots_of(self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE])), (once4 for s4, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s4))), (once5 for s5, once5 in (self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])).items() if not self.face_down_in(s5))):  # rules/china-schacht/bonus-tiles.yaml:80
+            for space in self.board.spots_of(joined0, (once4 for s4, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s4))), (once5 for s5, once5 in (self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])).items() if not self.face_down_in(s5))):  # rules/china-schacht/bonus-tiles.yaml:80
                 action = row1[space]
                 if action is None:
                     action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
@@ -201,7 +201,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 if len(self.tile_shown[s]) > 16:
                     rt.walk(self, self.tile_shown[s], 1, 'rules/china-schacht/bonus-tiles.yaml:106')
                 self.tiles[self.current] = tuple(sorted(rt.walk(self, (*self.tiles[self.current], *self.tile_shown[s]), 1, 'rules/china-schacht/bonus-tiles.yaml:106')))  # bonus-tiles.yaml:106
-                self._d_tiles_of = self._d_most_tiles = None  # bonus-tiles.yaml:106
+                self._d_most_tiles = None  # bonus-tiles.yaml:106
                 self.tile_shown[s] = ()  # bonus-tiles.yaml:107
 
     def bonus_colours(self) -> Sequence[int]:
@@ -231,16 +231,15 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         return value
 
     def tiles_of(self, p: int, c: int) -> int:
-        # rules/china-schacht/bonus-tiles.yaml:40; kept between moves: recomputed once `tiles` changes
-        kept = self._d_tiles_of
-        if kept is None:
-            kept = self._d_tiles_of = {}
-        elif (p, c) in kept:
-            return kept[(p, c)]
+        # rules/china-schacht/bonus-tiles.yaml:40; kept between moves: remembered by the value of `tiles[p]` and `c`, in a table of the board every state shares (`value_tables`)
+        table = self.board.value_tables.get('tiles_of') or self.board.value_table('tiles_of')
+        kept: int | None = table.get((self.tiles[p], c))
+        if kept is not None:
+            return kept
         if len(self.tiles[p]) > 16:
             rt.grown(self, 17, 1, (self.tiles[p],), 'rules/china-schacht/bonus-tiles.yaml:40')
         value: int = self.tiles[p].count(c)  # bonus-tiles.yaml:40
-        kept[(p, c)] = value
+        rt.remember(table, (self.tiles[p], c), value)
         return value
 
     def most_tiles(self, p: int, c: int) -> bool:
@@ -314,12 +313,9 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         other._d_alliance_points = self._d_alliance_points
         other._d_chains_of = self._d_chains_of
         other._d_chain_points = self._d_chain_points
-        other._d_payments = self._d_payments
-        other._d_all_payments = self._d_all_payments
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
         other._d_face_down_in = self._d_face_down_in
-        other._d_tiles_of = self._d_tiles_of
         other._d_most_tiles = self._d_most_tiles
         other._kept_end = self._kept_end
         other._mask_palace_of_empty = self._mask_palace_of_empty
@@ -335,12 +331,9 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         self._d_alliance_points = None
         self._d_chains_of = None
         self._d_chain_points = None
-        self._d_payments = None
-        self._d_all_payments = None
         self._d_open_spaces = None
         self._d_can_place = None
         self._d_face_down_in = None
-        self._d_tiles_of = None
         self._d_most_tiles = None
         self._kept_end = None
 

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, count_items, derived, region_drops, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -184,10 +184,12 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self.start_at(space)  # border-quarrels.yaml:141
         self.pay(cards)  # border-quarrels.yaml:142
         self.palace_of[space] = (self.current,)  # border-quarrels.yaml:143
-        self._d_palaces_in = self._d_province_points = self._d_chains_of = self._d_chain_points = None  # border-quarrels.yaml:143
-        self._d_open_spaces = self._d_can_place = self._kept_end = None  # border-quarrels.yaml:143
+        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # border-quarrels.yaml:143
+        self._kept_end = None  # border-quarrels.yaml:143
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])  # border-quarrels.yaml:143
         self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # border-quarrels.yaml:143
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # border-quarrels.yaml:143
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space])  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
         self._kept_end = None  # border-quarrels.yaml:144
         self._d_can_place = rt.without_key(self._d_can_place, self.current)  # border-quarrels.yaml:144
@@ -302,8 +304,6 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         other._d_alliance_points = self._d_alliance_points
         other._d_chains_of = self._d_chains_of
         other._d_chain_points = self._d_chain_points
-        other._d_payments = self._d_payments
-        other._d_all_payments = self._d_all_payments
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
         other._d_two_colours = self._d_two_colours
@@ -326,8 +326,6 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self._d_alliance_points = None
         self._d_chains_of = None
         self._d_chain_points = None
-        self._d_payments = None
-        self._d_all_payments = None
         self._d_open_spaces = None
         self._d_can_place = None
         self._d_two_colours = None

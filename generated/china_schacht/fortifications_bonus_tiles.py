@@ -4,7 +4,7 @@
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 #   rules/china-schacht/fortifications-bonus-tiles.yaml  sha256:381c843594446038
 # Change the rules and run `rulewright compile china-schacht/fortifications-bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, count_items, derived, region_drops, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step.
 """China (Michael Schacht): rule set `china-schacht/fortifications-bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
     fortified: list[bool]
     fortified_here: Sequence[int]
     _d_empty: dict[int, bool] | None
-    _d_palace_award: dict[tuple[int, int], int] | None
+    _d_palace_award: dict[int, dict[int, int]] | None
     _d_chain_bonus: dict[int, Sequence[int]] | None
 
     def _read_options(self) -> None:
@@ -240,12 +240,14 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_palaces_in = self._d_province_points = self._d_palace_award = self._d_chains_of = None  # base.yaml:384
-        self._d_chain_bonus = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:384
-        self._kept_end = None  # base.yaml:384
+        self._d_chains_of = self._d_chain_bonus = self._d_chain_points = self._d_open_spaces = None  # base.yaml:384
+        self._d_can_place = self._kept_end = None  # base.yaml:384
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])  # base.yaml:384
         self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # base.yaml:384
         self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space])  # base.yaml:384
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # base.yaml:384
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space])  # base.yaml:384
+        self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space])  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
@@ -281,8 +283,9 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # fortifications.yaml:86; inlined province_of (base.yaml:284)
         self.pay(cards)  # fortifications.yaml:87
         self.fortified[space] = True  # fortifications.yaml:88
-        self._d_palace_award = self._d_chains_of = self._d_chain_bonus = self._d_chain_points = None  # fortifications.yaml:88
+        self._d_chains_of = self._d_chain_bonus = self._d_chain_points = None  # fortifications.yaml:88
         self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space])  # fortifications.yaml:88
+        self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space])  # fortifications.yaml:88
         self.fortifications_left[self.current] -= 1  # fortifications.yaml:89
         if (self.opt_fortification_in_empty == PALACE_ON_IT and self.was_empty):  # fortifications.yaml:90
             self.fortified_here = rt.held((space,))  # fortifications.yaml:91
@@ -315,14 +318,17 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         return value
 
     def palace_award(self, p: int, r: int) -> int:
-        # rules/china-schacht/fortifications.yaml:54; kept between moves: recomputed once `fortified` or `palace_of` changes
+        # rules/china-schacht/fortifications.yaml:54; kept between moves: recomputed once `fortified` or `palace_of` changes (a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only; kept by `r` first, `nested_drops`)
         kept = self._d_palace_award
         if kept is None:
             kept = self._d_palace_award = {}
-        elif (p, r) in kept:
-            return kept[(p, r)]
+        nested = kept.get(r)
+        if nested is None:
+            nested = kept[r] = {}
+        elif p in nested:
+            return nested[p]
         value: int = (self.province_points(p, r) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in self.board.region_spots[r]) else 1))  # fortifications.yaml:54
-        kept[(p, r)] = value
+        nested[p] = value
         return value
 
     def chains_of(self, p: int) -> Sequence[Sequence[int]]:
@@ -417,12 +423,9 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         other._d_chains_of = self._d_chains_of
         other._d_chain_bonus = self._d_chain_bonus
         other._d_chain_points = self._d_chain_points
-        other._d_payments = self._d_payments
-        other._d_all_payments = self._d_all_payments
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
         other._d_face_down_in = self._d_face_down_in
-        other._d_tiles_of = self._d_tiles_of
         other._d_most_tiles = self._d_most_tiles
         other._kept_end = self._kept_end
 
@@ -446,12 +449,9 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self._d_chains_of = None
         self._d_chain_bonus = None
         self._d_chain_points = None
-        self._d_payments = None
-        self._d_all_payments = None
         self._d_open_spaces = None
         self._d_can_place = None
         self._d_face_down_in = None
-        self._d_tiles_of = None
         self._d_most_tiles = None
         self._kept_end = None
 

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, count_items, derived, region_drops, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_emperor_placement', 'opt_joker_kept', 'opt_kept_at_reshuffle', 'opt_special_exchange', 'opt_emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d_open_provinces', '_d_kept_of', '_d_emperor_payments', '_d_emperor_can_build', '_d_emperor_occupied', '_d_emperor_provinces')
+    __slots__ = ('opt_emperor_placement', 'opt_joker_kept', 'opt_kept_at_reshuffle', 'opt_special_exchange', 'opt_emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d_open_provinces', '_d_emperor_can_build', '_d_emperor_occupied', '_d_emperor_provinces')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('emperor_cards', None, 'list', 'colour', (), 'all', ''),
         rt.FieldInfo('kept', 'player', 'list', 'colour', (), 'all', ''),
@@ -85,8 +85,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     emperor_turn: int
     two_provinces_now: bool
     _d_open_provinces: Sequence[int] | None
-    _d_kept_of: dict[tuple[int, int], int] | None
-    _d_emperor_payments: dict[int, Sequence[Sequence[int]]] | None
     _d_emperor_can_build: dict[int, bool] | None
     _d_emperor_occupied: Sequence[int] | None
     _d_emperor_provinces: Sequence[int] | None
@@ -179,6 +177,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/base.yaml:372: build
         if not self._guard_build():
             return
+        joined0 = self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('build') or self.board.action_dict('build')
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
@@ -186,7 +185,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             row1 = table.get(key0)
             if row1 is None:
                 row1 = table[key0] = [None] * len(self.board.spots)
-            for space in self.board.spots_of(self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces()), (once4 for s4, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s4)))):  # rules/china-schacht/base.yaml:379
+            for space in self.board.spots_of(joined0, (once4 for s4, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s4)))):  # rules/china-schacht/base.yaml:379
                 action = row1[space]
                 if action is None:
                     action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
@@ -368,11 +367,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_palaces_in = self._d_province_points = self._d_chains_of = self._d_chain_points = None  # base.yaml:384
-        self._d_open_spaces = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # base.yaml:384
-        self._kept_end = None  # base.yaml:384
+        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:384
+        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:384
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])  # base.yaml:384
         self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # base.yaml:384
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # base.yaml:384
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space])  # base.yaml:384
         self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space])  # base.yaml:384
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
@@ -433,8 +433,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:180')
         self.hand[self.current] = tuple(sorted(rt.walk(self, (*rt.walk(self, rt.without(self.hand[self.current], card), 1, 'rules/china-schacht/two-player.yaml:180'), *(taken,)), 1, 'rules/china-schacht/two-player.yaml:180')))  # two-player.yaml:180
-        self._d_payments = None  # two-player.yaml:180
-        self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # two-player.yaml:180
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:181')
         self.face_up = tuple(rt.without(self.face_up, taken))  # two-player.yaml:181
@@ -455,11 +453,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("actions.emperor_palace")
         self.emperor_pay(cards)  # two-player.yaml:196
         self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
-        self._d_palaces_in = self._d_province_points = self._d_chains_of = self._d_chain_points = None  # two-player.yaml:197
-        self._d_open_spaces = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:197
-        self._kept_end = None  # two-player.yaml:197
+        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # two-player.yaml:197
+        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:197
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])  # two-player.yaml:197
         self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # two-player.yaml:197
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # two-player.yaml:197
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space])  # two-player.yaml:197
         self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space])  # two-player.yaml:197
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
@@ -550,29 +549,27 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         return value
 
     def kept_of(self, p: int, c: int) -> int:
-        # rules/china-schacht/two-player.yaml:112; kept between moves: recomputed once `kept` changes
-        kept = self._d_kept_of
-        if kept is None:
-            kept = self._d_kept_of = {}
-        elif (p, c) in kept:
-            return kept[(p, c)]
+        # rules/china-schacht/two-player.yaml:112; kept between moves: remembered by the value of `kept[p]` and `c`, in a table of the board every state shares (`value_tables`)
+        table = self.board.value_tables.get('kept_of') or self.board.value_table('kept_of')
+        kept: int | None = table.get((self.kept[p], c))
+        if kept is not None:
+            return kept
         if len(self.kept[p]) > 16:
             rt.grown(self, 17, 1, (self.kept[p],), 'rules/china-schacht/two-player.yaml:112')
         value: int = self.kept[p].count(c)  # two-player.yaml:112
-        kept[(p, c)] = value
+        rt.remember(table, (self.kept[p], c), value)
         return value
 
     def emperor_payments(self, c: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/two-player.yaml:122; kept between moves: recomputed once `emperor_cards` changes
-        kept = self._d_emperor_payments
-        if kept is None:
-            kept = self._d_emperor_payments = {}
-        elif c in kept:
-            return kept[c]
+        # rules/china-schacht/two-player.yaml:122; kept between moves: remembered by the value of `emperor_cards` and `c`, in a table of the board every state shares (`value_tables`)
+        table = self.board.value_tables.get('emperor_payments') or self.board.value_table('emperor_payments')
+        kept: Sequence[Sequence[int]] | None = table.get((self.emperor_cards, c))
+        if kept is not None:
+            return kept
         if len(self.emperor_cards) > 16:
             rt.grown(self, 120, 2, (self.emperor_cards,), 'rules/china-schacht/two-player.yaml:122')
         value: Sequence[Sequence[int]] = (*(((c,),) if c in self.emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and self.emperor_cards.count(j) >= 2)])  # two-player.yaml:122
-        kept[c] = value
+        rt.remember(table, (self.emperor_cards, c), value)
         return value
 
     def emperor_can_build(self, r: int) -> bool:
@@ -626,8 +623,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if len(self.hand[self.current]) > 16:
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:226')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # two-player.yaml:226
-            self._d_payments = None  # two-player.yaml:226
-            self._d_all_payments = rt.without_key(self._d_all_payments, self.current)  # two-player.yaml:226
         self.keep(cards[0])  # two-player.yaml:227
         if (len(cards) == 2 and self.opt_joker_kept == BOTH):  # two-player.yaml:228
             self.keep(cards[1])  # two-player.yaml:229
@@ -671,7 +666,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                             rt.walk(self, self.kept[p], 1, 'rules/china-schacht/two-player.yaml:289')
                         self.deck = (*self.deck, *self.kept[p])  # two-player.yaml:289
                         self.kept[p] = ()  # two-player.yaml:290
-                        self._d_kept_of = None  # two-player.yaml:290
                 if not self.deck:  # two-player.yaml:291
                     self.exhausted = 2  # two-player.yaml:292
 
@@ -697,7 +691,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.kept[self.current]) > 16:
             rt.walk(self, self.kept[self.current], 1, 'rules/china-schacht/two-player.yaml:233')
         self.kept[self.current] = tuple(sorted(rt.walk(self, (*self.kept[self.current], *(c,)), 1, 'rules/china-schacht/two-player.yaml:233')))  # two-player.yaml:233
-        self._d_kept_of = None  # two-player.yaml:233
         self.take_influence(c)  # two-player.yaml:234
 
     def take_influence(self, c: int) -> None:
@@ -716,7 +709,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if len(self.emperor_cards) > 16:
                 rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:263')
             self.emperor_cards = tuple(rt.without(self.emperor_cards, c))  # two-player.yaml:263
-            self._d_emperor_payments = self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:263
+            self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:263
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:264')
             self.discard = (*self.discard, *(c,))  # two-player.yaml:264
@@ -734,7 +727,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 if len(self.emperor_cards) > 16:
                     rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
                 self.emperor_cards = tuple(sorted(rt.walk(self, (*self.emperor_cards, *(c,)), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
-                self._d_emperor_payments = self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:271
+                self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:271
                 self.deck_check()  # two-player.yaml:272
 
     def emperor_done(self) -> None:
@@ -796,13 +789,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         other._d_alliance_points = self._d_alliance_points
         other._d_chains_of = self._d_chains_of
         other._d_chain_points = self._d_chain_points
-        other._d_payments = self._d_payments
-        other._d_all_payments = self._d_all_payments
         other._d_open_provinces = self._d_open_provinces
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
-        other._d_kept_of = self._d_kept_of
-        other._d_emperor_payments = self._d_emperor_payments
         other._d_emperor_can_build = self._d_emperor_can_build
         other._d_emperor_occupied = self._d_emperor_occupied
         other._d_emperor_provinces = self._d_emperor_provinces
@@ -820,13 +809,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._d_alliance_points = None
         self._d_chains_of = None
         self._d_chain_points = None
-        self._d_payments = None
-        self._d_all_payments = None
         self._d_open_provinces = None
         self._d_open_spaces = None
         self._d_can_place = None
-        self._d_kept_of = None
-        self._d_emperor_payments = None
         self._d_emperor_can_build = None
         self._d_emperor_occupied = None
         self._d_emperor_provinces = None

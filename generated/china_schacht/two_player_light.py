@@ -3,7 +3,7 @@
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 #   rules/china-schacht/two-player-light.yaml  sha256:6af137cb0872278e
 # Change the rules and run `rulewright compile china-schacht/two-player-light` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, count_items, derived, region_drops, end_once, action_tables.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step.
 """China (Michael Schacht): rule set `china-schacht/two-player-light`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -147,13 +147,9 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         other._d_alliance_points = self._d_alliance_points
         other._d_chains_of = self._d_chains_of
         other._d_chain_points = self._d_chain_points
-        other._d_payments = self._d_payments
-        other._d_all_payments = self._d_all_payments
         other._d_open_provinces = self._d_open_provinces
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
-        other._d_kept_of = self._d_kept_of
-        other._d_emperor_payments = self._d_emperor_payments
         other._d_emperor_can_build = self._d_emperor_can_build
         other._d_emperor_occupied = self._d_emperor_occupied
         other._d_emperor_provinces = self._d_emperor_provinces

@@ -1,0 +1,85 @@
+"""Pass `listing_hoist`: the masks a later choice of a listing joins the same way for every item of
+the choices before it are joined once, before the listing's loops (docs/optimiser.md).
+
+A listing walks its choices one inside the other, so the domain of a later choice is computed once
+per item of the choices before it. China (Schacht) lists its palace placements per way to pay:
+
+    cards: "all_payments(current)"
+    space: "[s for s in open_spaces if pays_for(cards, province_of(s))]"
+
+and `spot_filters` makes the spaces from bit masks: the free spaces' mask and the open provinces'
+groups (`open_spaces`), joined, then the groups of the colours `cards` pays for. The first part
+reads nothing the payment changes, yet it was joined again for every payment. This pass finds,
+in the domain of every choice after the first, each list `spot_filters` makes whose joined part
+(the masks kept beside the fields, and the groups of `key in L` tests, before the first test
+computed per key value: spot_filters.joined_terms) reads no local at all: only the state, the
+board and constants, which listing does not change. Lowering joins it once, in a local of the
+listing (`joined0`, before its loops), and the choice's list is made from that local.
+
+Why it is the same game: the joined masks are computed from what the listing never changes (the
+state is only read while actions are listed; a local of the rules is the only thing that varies
+from item to item, and the part reads none), so their value is the same for every item. What
+differs is that they are joined once even when the earlier choice has no item at all: they
+cannot fail (a kept mask, a table of the board, a `key in L` test whose L cannot fail,
+spot_filters takes no other in that part), and charge nothing (the limits of a move are counted
+on the plain code, as for `spot_filters`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import replace
+from typing import Any
+
+from .. import typed as t
+from ..names import MAX_TABLE_CHOICES
+from . import Plan
+from .rewrite import free_locals, key, nodes
+from .spot_filters import among, joined_terms, lookup
+
+LOCAL = "joined{}"  # the listing's locals holding the masks joined once (compiler/names.py TEMPLATE_LOCALS)
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    if not plan.spot_filters:
+        return program, plan
+    found: list[Hashable] = []
+    for a in program.actions:
+        for c in a.choices[1:]:
+            for e in nodes(c.domain):
+                if isinstance(e, t.Comprehension) and invariant(plan, e) and key(e) not in found:
+                    found.append(key(e))
+    return program, replace(plan, listing_hoists=tuple(found))
+
+
+def invariant(plan: Plan, e: t.Comprehension) -> bool:
+    """Whether `e` is a list `spot_filters` makes whose joined part has something to join beside
+    the board's mask and reads no local."""
+    found = lookup(plan, e)
+    if found is None:
+        return False
+    terms = joined_terms(found)
+    lists = [among(term) for term in terms if term.mask is None]
+    return bool(terms) and all(lst is not None and not free_locals(lst) for lst in lists)
+
+
+# -- what lowering asks ---------------------------------------------------------------------------
+def hoisted(lower: Any, e: t.Comprehension, joined: str) -> str:
+    """The code to read the joined masks `joined` of the list `e` from: a local of the listing,
+    bound once before its loops, when this pass found `e` and an action's later choice is being
+    lowered (`lower.listing_hoisted`: the listing's bindings so far, the choice, those before it);
+    else `joined` itself."""
+    if lower.listing_hoisted is None or key(e) not in lower.plan.listing_hoists:
+        return joined
+    bound: list[tuple[str, str, str]]
+    bound, choice, before = lower.listing_hoisted
+    for name, code, _ in bound:
+        if code == joined:
+            return name
+    if len(bound) >= MAX_TABLE_CHOICES:
+        return joined
+    name = LOCAL.format(len(bound))
+    earlier = " and ".join(f"`{b}`" for b in before)
+    bound.append((name, joined, f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are made "
+                                f"from, the same for every {earlier}, joined once before the loops"))
+    return name

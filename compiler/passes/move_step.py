@@ -1,0 +1,37 @@
+"""Pass `move_step`: a move's step through the runtime written out for the rule set (docs/optimiser.md).
+
+The runtime plays a move (runtime/state.py `State._do`) for every rule set alike: it asks whether
+the moves of this one can wait for a decision, calls the action's effect, tests the end, follows a
+`goto`, tests whether a phase's start said `end_turn`, runs the end of the turn and tests the end
+again if the turn-end triggers may have changed it, and starts the next phase (`_start_phase`:
+forgets what the listing kept, runs the phase's start, then asks whether that start ended the game
+or leaves a phase with nothing to play that ends it). Mandarin plays some 1,200 moves a game, most
+of them a bid: what it asks of every move, whatever the rules, is a good part of their cost.
+
+This pass tells lowering to write, for a rule set whose moves never wait for a decision (no
+action, trigger, phase start or end of turn asks: only the setup may, whose answers still run as
+steps), the move's step as a method of its own class with what the compiler knows written in:
+no test of whether the move runs as steps (only whether an answer to the setup is awaited, when
+the setup asks), the turn-end test of the end only where a turn-end trigger exists, the test of an
+`end_turn` from a phase's start only where a phase has start effects. Where no phase has start
+effects (nor a start that can end the game, nor `when_stuck: end`), the phase's start is written
+too: the values kept that read the seat to act dropped, and the phase's (empty) start entered only
+to say so in a trace.
+
+Why it is the same game: the written step does what the runtime's does, in the same order, with
+the tests whose answer the compiler knows left out (each answered as the rule set's own tables,
+`SUSPENDS`, `TURN_END_TRIGGERS`, `PHASE_STARTS` and `STUCK`, answer it for every move); the
+effect, the end and the triggers are the same calls. tests/test_optimiser.py plays every rule set
+with and without it; tests/test_move_step.py checks where it is written and where not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import typed as t
+from . import Plan
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    return program, replace(plan, move_step=True)  # (lowering knows which moves can wait: it writes it or not)

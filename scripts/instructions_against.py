@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Instructions per game of this tree against an older commit, counted by valgrind's callgrind.
+
+    .venv/bin/python scripts/instructions_against.py 6271678 china-schacht mandarin --players 3 --games 20
+
+A machine shared with other work gives playouts per second that drift by a third from one minute to
+the next (scripts/bench_against.py measures them side by side for that reason); the number of
+machine instructions a game takes does not drift: callgrind counts them, whatever else runs. Each
+side plays the same random games (the seeds of scripts/bench_against.py, the random agent of
+`rulewright simulate`) of each rule set, compiled in memory with its own compiler and runtime,
+under `valgrind --tool=callgrind` with PYTHONHASHSEED=0 (string hashes, and so dict layouts, fixed);
+the count of a run that plays no game (start-up, compiling, loading) is taken off, and what is left
+divided by the number of games. The ratio old / new is how many times fewer instructions a game
+takes now: it tracks the speed-up of a quiet machine closely, though not exactly (a cache miss
+costs more than an instruction). Needs valgrind; slow (some fifty times slower than the games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_against import ROOT, checkout, link_tree  # noqa: E402  (a script beside this one)
+
+PLAY = """
+import sys
+import rulewright
+from rulewright.compiler.paths import bundled_rulesets
+from rulewright.match import play_game
+from rulewright.runtime.rng import derive_seed
+ruleset, players, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+path = dict(bundled_rulesets())[ruleset]
+game = rulewright.load_rules(path)
+count = players if players in game.info.players else game.info.players[0]
+game.new_state(count, 12345)  # (the board's tables made, as in a run of many games)
+for n in range(games):
+    result = play_game(game, count, derive_seed(0, n))
+    assert not result.error, (ruleset, n, result.error)
+"""
+
+
+def instructions(path_entry: Path, ruleset: str, players: int, games: int) -> int:
+    env = dict(os.environ, PYTHONPATH=str(path_entry), PYTHONHASHSEED="0")
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", PLAY,
+               ruleset, str(players), str(games)]
+    run = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
+    found = re.search(r"Collected : (\d+)", run.stderr)
+    if run.returncode != 0 or found is None:
+        raise SystemExit(f"{ruleset}: the run failed:\n{run.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def per_game(path_entry: Path, ruleset: str, players: int, games: int) -> float:
+    return (instructions(path_entry, ruleset, players, games) - instructions(path_entry, ruleset, players, 0)) / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rev", help="the older commit (hash, tag, branch)")
+    parser.add_argument("rulesets", nargs="+", help="rule sets to measure")
+    parser.add_argument("--players", type=int, default=3, help="(the smallest count where the rule set has not)")
+    parser.add_argument("--games", type=int, default=10, help="per rule set and side")
+    args = parser.parse_args()
+    old_path = checkout(args.rev)
+    new_path = link_tree(ROOT, ROOT / "build" / "against" / "this")
+    print(f"millions of instructions per game (callgrind, {args.games} random games, {args.players} players)")
+    print(f"{'rule set':40} {'old':>9} {'new':>9} {'old/new':>8}")
+    for ruleset in args.rulesets:
+        old = per_game(old_path, ruleset, args.players, args.games)
+        new = per_game(new_path, ruleset, args.players, args.games)
+        print(f"{ruleset:40} {old / 1e6:9.2f} {new / 1e6:9.2f} {old / new:7.2f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main()

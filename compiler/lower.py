@@ -184,6 +184,8 @@ class Program:
     kept_slots: list[tuple[str, str]] = field(default_factory=list)
     phase_drops: list[str] = field(default_factory=list)
     end_kept: str = ""
+    # Whether some definition is `cached: true` (and not kept): only then is `_derived` forgotten.
+    caching: bool = False
     # What the passes keep on the state beside the fields (pass `bitmask`): slot, annotation, note;
     # and how `_fields_set()` makes it again from the fields.
     kept: list[tuple[str, str, str]] = field(default_factory=list)
@@ -279,7 +281,7 @@ class _Lowerer:
         # (pass `nested_drops`) the kept slots whose values are nested by a region parameter: its position
         self.nested = {self.kept[name]: k for name, k in self.plan.nested}
         # Some definition is `cached: true` (and not kept): every change of a field forgets the values remembered.
-        self.caching = any(d.cached and d.name not in self.kept for d in typed.defines)
+        self.caching = self.program.caching = any(d.cached and d.name not in self.kept for d in typed.defines)
         self.constant_values = {name: value for name, value, _ in tables.constants}
         # While an action's choice of lines is lowered as the lines' numbers (pass `action_tables`)
         self.line_numbers = False

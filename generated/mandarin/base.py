@@ -318,7 +318,6 @@ class MandarinState(rt.State):
         """A phase starts (runtime/state.py `State._start_phase`), written out for this rule set (pass
         `move_step`)."""
         self._legal_cache = None
-        self._derived = None
         # a new phase or turn: the kept values that read the seat to act are stale
         self._d_bidders = None
         if self.trace is not None:  # (no phase has start effects: its start only says so in a trace)

@@ -18,10 +18,12 @@ seat k (from 0) is seeded `derive_seed(agent_seed(game_seed), k + 1)`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .compiler.source import did_you_mean
 from .runtime.errors import IllegalAction, RulewrightError
 from .runtime.rng import Rng, derive_seed
 from .runtime.state import Action, Game, State
@@ -68,7 +70,7 @@ class BadAgent(RulewrightError):
 
 @dataclass(frozen=True, slots=True)
 class Param:
-    """A parameter of an agent kind: its type (int, float or bool), default and meaning."""
+    """A parameter of an agent kind: its type (int, float, bool or str: a name), default and meaning."""
 
     type: type
     default: Any
@@ -149,13 +151,17 @@ def _param_value(kind: AgentKind, name: str, text: str) -> Any:
             value = text.lower() in ("true", "1", "yes")
         elif param.type is int:
             value = int(text)
+        elif param.type is str:  # a name in the rule set (checked against it by check_agents)
+            if not _NAME.fullmatch(text):
+                raise ValueError(text)
+            value = text
         else:
             value = float(text)
             if value != value or value in (float("inf"), float("-inf")):
                 raise ValueError(text)
     except ValueError:
-        raise BadAgent(f"agent `{kind.name}`: `{name}` must be {'an' if param.type is int else 'a'} "
-                       f"{param.type.__name__}, not `{text}`") from None
+        what = "a name" if param.type is str else f"{'an' if param.type is int else 'a'} {param.type.__name__}"
+        raise BadAgent(f"agent `{kind.name}`: `{name}` must be {what}, not `{text}`") from None
     if param.least is not None and value < param.least:
         raise BadAgent(f"agent `{kind.name}`: `{name}` must be at least {param.least:g}, not `{text}`")
     return value
@@ -201,14 +207,38 @@ def parse_agent_options(values: Sequence[str], players: int) -> dict[int, AgentS
 
 
 def hidden_fields(game: Game) -> list[str]:
-    """The state fields some player may not see (declared `visible:` other than `all`)."""
-    return [info.name for info in game.state_class.FIELDS if info.visible != "all"]
+    """The state fields some player may not see: declared `visible:` other than `all`, or a list
+    that hides some of its items (`hide_items_if:`)."""
+    return [info.name for info in game.state_class.FIELDS if info.visible != "all" or info.hides_items]
+
+
+def check_estimate(game: Game, name: str) -> None:
+    """Refuse an `estimate=NAME` that is not a definition of the rule set over one player giving a
+    number. Tried on the first position of a game at the fewest players (default options): a
+    definition over another type than `player` is not told from one over `player` by this."""
+    defined = sorted(key.removeprefix("define.") for key in game.info.rules if key.startswith("define."))
+    if name not in defined:
+        hint = did_you_mean(name, defined)
+        raise BadAgent(f"{game.info.ruleset} has no definition `{name}` to estimate with"
+                       + (f": {hint}" if hint else ""))
+    state = game.new_state(min(game.info.players), 0)
+    try:
+        values = [getattr(state, name)(p) for p in range(state.num_players)]
+    except TypeError:
+        raise BadAgent(f"`{name}` of {game.info.ruleset} does not take one player: an estimate is "
+                       "a definition like `\"progress(p: player)\": ...`") from None
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise BadAgent(f"`{name}` of {game.info.ruleset} is not a number: an estimate must give one per player")
 
 
 def check_agents(game: Game, seats: Mapping[int, AgentSpec]) -> None:
-    """Refuse a kind that needs perfect information on a rule set with hidden fields."""
+    """Refuse a kind that needs perfect information on a rule set with hidden fields, and an
+    `estimate` that is not a definition of the rule set over one player."""
     hidden = hidden_fields(game)
     for seat in sorted(seats):
+        estimate = dict(seats[seat].params).get("estimate")
+        if estimate:
+            check_estimate(game, estimate)
         kind = _kind(seats[seat].kind)
         if kind.perfect_information and hidden:
             others = [k for k, v in AGENT_KINDS.items() if not v.perfect_information and k != "random"]
@@ -236,28 +266,37 @@ def has_hidden_information(game: Game) -> bool:
     return bool(hidden_fields(game))
 
 
+_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+
+# What a search weighs a position by instead of the score (search.standings): the name of a
+# definition of the rule set over one player, e.g. `estimate=level` for Yellow & Yangtze.
+ESTIMATE = Param(str, "", "a definition over one player that positions are weighed by instead of the score "
+                          "(empty: the score)")
+
+
 def _greedy(seed: int, params: Mapping[str, Any]) -> Agent:
     from .search import GreedyAgent  # (imported when first asked for: most runs never search)
 
-    return GreedyAgent(seed)
+    return GreedyAgent(seed, estimate=params["estimate"] or None)
 
 
 def _mcts(seed: int, params: Mapping[str, Any]) -> Agent:
     from .search import MCTSAgent
 
     return MCTSAgent(seed, iterations=params["iterations"], exploration=params["exploration"],
-                     rollout_moves=params["rollout_moves"] or None)
+                     rollout_moves=params["rollout_moves"] or None, estimate=params["estimate"] or None)
 
 
 register(AgentKind(
     "greedy", "one ply: the move after which its score leads the best other score by most (api/search.py)",
-    _greedy, perfect_information=True))
+    _greedy, {"estimate": ESTIMATE}, perfect_information=True))
 register(AgentKind(
     "mcts", "Monte Carlo tree search, UCT, for games without hidden information (api/search.py)", _mcts,
     {"iterations": Param(int, 400, "iterations (simulations) per move", least=1),
      "exploration": Param(float, 1.4, "UCB1 exploration constant", least=0),
      "rollout_moves": Param(int, 0, "moves a play-out may last, then the lead in score is weighed (0: to the end "
-                                    "of the game)", least=0)},
+                                    "of the game)", least=0),
+     "estimate": ESTIMATE},
     perfect_information=True))
 
 
@@ -265,7 +304,8 @@ def _ismcts(seed: int, params: Mapping[str, Any]) -> Agent:
     from .ismcts import ISMCTSAgent  # (imported when first asked for: most runs never search)
 
     return ISMCTSAgent(seed, iterations=params["iterations"], exploration=params["exploration"],
-                       rollout_moves=params["rollout_moves"], score_weight=params["score_weight"])
+                       rollout_moves=params["rollout_moves"], score_weight=params["score_weight"],
+                       estimate=params["estimate"] or None)
 
 
 register(AgentKind(
@@ -274,4 +314,5 @@ register(AgentKind(
      "exploration": Param(float, 0.7, "UCB1 exploration constant", least=0),
      "rollout_moves": Param(int, 0, "moves a play-out may last (0: to the end of the game)", least=0),
      "score_weight": Param(float, 0.1, "share of the reward given by the scaled score (the rest by the win)",
-                           least=0)}))
+                           least=0),
+     "estimate": ESTIMATE}))

@@ -1689,7 +1689,7 @@ def format_change(change: Any) -> list[str]:
     values = [v for v in (change.old, change.new) if v is not None]
     if all("\n" not in v for v in values) and sum(len(v) for v in values) <= 72:
         shown = " -> ".join(values)
-        return [f"  {sign} {change.path}: {shown}{where}"]
+        return [f"  {sign} {change.path}: {shown}{where}", *_uses_lines(change)]
     lines = [f"  {sign} {change.path}{where}"]
     for label, value in (("was", change.old), ("now", change.new)):
         if value is None:
@@ -1699,6 +1699,19 @@ def format_change(change: Any) -> list[str]:
             continue
         lines.append(f"      {label}:")
         lines.extend("        " + line for line in value.splitlines())
+    return lines + _uses_lines(change)
+
+
+def _uses_lines(change: Any) -> list[str]:
+    """What `base(...)` in a new version is (the version it replaced), and in that one, and so on."""
+    lines = []
+    for i, (label, value, where) in enumerate(change.uses):
+        lead = "where" if i == 0 else "and in it,"
+        if "\n" in value:
+            lines.append(f"      {lead} {label} is  ({where.short})")
+            lines.extend("        " + line for line in value.splitlines())
+        else:
+            lines.append(f"      {lead} {label} is {value}  ({where.short})")
     return lines
 
 
@@ -1769,6 +1782,7 @@ def yaml_text(text: str) -> str:
 def variant_template(name: str, extends: str, label: str, ruleset: Any) -> str:
     """The text of a new variant: `extends:` and commented examples that compile once uncommented,
     built from the names of the rule set it extends."""
+    from .compiler.names import base_use
     from .compiler.unparse import unparse
 
     out = [
@@ -1792,11 +1806,23 @@ def variant_template(name: str, extends: str, label: str, ruleset: Any) -> str:
                 "# actions:", f"#   {action.name}:", f"#     when: {yaml_text(guard)}"]
     if ruleset.triggers:
         out += ["", "# Remove a trigger:", "# triggers:", f"#   {ruleset.triggers[-1].name}: ~"]
+    if ruleset.defines:  # (one with parameters, if there is one: it shows how they are passed)
+        d = sorted(ruleset.defines, key=lambda d: not d.params)[0]
+        use = base_use(d.name, ", ".join(p.name for p in d.params) if d.params else None)
+        out += ["", f"# Redefine a definition in terms of the version it replaces: `{use}` is the value it has now,",
+                f"# `{unparse(d.body)}`; the new one may add to it, double it... (as written, the same):",
+                "# define:", f"#   {d.name}: {yaml_text(use)}"]
     taken = {t.name for t in ruleset.scoring}
     term = next(n for n in ("bonus", "extra", "variant_bonus") if n not in taken)
-    out += ["", "# Add a scoring term (an expression; `player` is the seat scored):",
-            "# scoring:", f'#   {term}: "0"', ""]
-    return "\n".join(out)
+    out += ["", "# Add a scoring term (an expression; `player` is the seat scored):"]
+    if ruleset.scoring:
+        first = ruleset.scoring[0]
+        out += [f"# and redefine one in terms of the version it replaces, `{base_use(first.name)}` (it is "
+                f"`{unparse(first.expr)}` now; this doubles it):"]
+    out += ["# scoring:", f'#   {term}: "0"']
+    if ruleset.scoring:
+        out += [f'#   {first.name}: "2 * {base_use(first.name)}"']
+    return "\n".join([*out, ""])
 
 
 @variant.command("new")

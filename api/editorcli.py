@@ -92,7 +92,7 @@ def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
                 table.add_row(e.kind, literal(e.name), literal(e.where), literal(e.signature), literal(e.doc))
         stdout_console().print(table)
         return
-    found = explain_name(entries, path, built, name)
+    found = explain_name(entries, path, built, name, {d.name: d.ty for d in typed.defines})
     if found is None:
         hint = did_you_mean(name, sorted({e.name for e in entries}))
         raise CliError(f"{ruleset} defines nothing named `{name}` (no {', '.join(KINDS)})"
@@ -106,6 +106,10 @@ def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
         console.print(literal(f"  {d['signature']}"))
         if d["doc"]:
             console.print(literal(f"  {d['doc']}"))
+        for i, v in enumerate(d.get("replaces", ())):  # `base(...)`: the version it uses, and so on
+            which = "uses the version it replaces" if i == 0 else "which uses the version it replaced"
+            console.print(literal(f"  {which}, {v['base']}  ({v['where']}):"))
+            console.print(literal(f"    {v['is']}"))
     uses = found["uses"]
     console.print(literal(f"used {plural(len(uses), 'time')}" + (":" if uses else "")))
     for u in uses:
@@ -118,3 +122,35 @@ def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
         for label in ("old", "new"):
             if c[label] is not None:
                 console.print(literal(f"    {label}: {c[label]}"))
+        for i, u in enumerate(c.get("uses", ())):  # the new value uses the version it replaces, as `diff` says
+            lead = "where" if i == 0 else "and in it,"
+            console.print(literal(f"    {lead} {u['base']} is {u['is']}  ({u['where']})"))
+
+
+def tcp_address(text: str) -> tuple[str, int]:
+    """`--tcp [HOST:]PORT` as (host, port); the host is 127.0.0.1 unless given."""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 1 <= int(port) <= 65535 or not host:
+        raise CliError(f"bad --tcp `{text}`: expected PORT or HOST:PORT, a port from 1 to 65535, e.g. --tcp 2087")
+    return host, int(port)
+
+
+@cli.command("lsp")
+@click.option("--tcp", "tcp", metavar="[HOST:]PORT", default=None,
+              help="Listen on TCP (for debugging; the host is 127.0.0.1 unless given) instead of stdio.")
+def lsp_command(tcp: str | None) -> None:
+    """The language server of rule and scenario files, for editors (docs/editors.md): the
+    checker's problems as you type, hover, go to definition across `extends:` files, completion
+    and the outline of a file. Speaks the Language Server Protocol on stdin and stdout."""
+    address = tcp_address(tcp) if tcp is not None else None
+    try:
+        from .lsp import serve
+    except ImportError as exc:
+        raise CliError(f"`rulewright lsp` needs pygls and lsprotocol ({exc.name or exc} is missing): "
+                       "pip install 'rulewright[lsp]'") from None
+    try:
+        serve(address)
+    except OSError as exc:
+        where = f"{address[0]}:{address[1]}" if address else "stdio"
+        raise CliError(f"cannot serve on {where}: {exc.strerror or exc}") from None

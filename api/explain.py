@@ -8,7 +8,8 @@ written. `explain_name` adds, for one name,
 every place it is used (a name in an expression, a call, an assignment to it, a `goto`, an
 action named by a phase or a trigger; a local variable of the same name counts too) and the
 changes each variant built on the rule set makes to it (`compiler.diff.diff`, the same
-comparison as `rulewright diff`).
+comparison as `rulewright diff`), and, for a definition or scoring term a variant rewrote with
+`base(...)`, the version that uses and where it is written (`replaced`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 from .compiler import ast, ir
 from .compiler.diff import Change, diff, load_ruleset
 from .compiler.load import YMap, YScalar
+from .compiler.names import base_use, base_version
 from .compiler.paths import display
 from .compiler.source import CompileError, SourceSpan
 from .compiler.types import Ty
@@ -77,6 +79,18 @@ def _doc(tree: YMap | None, section: str, name: str) -> str:
     return ""
 
 
+def define_signature(d: ir.Define, returns: Ty | None = None) -> str:
+    """`most(n: int) -> int = n if n < left else left`: a definition in the rule language's words,
+    with the type of its value when it is known."""
+    ty = f" -> {returns}" if returns is not None else ""
+    return f"{d.name}({_params(d.params)}){ty} = {unparse(d.body)}" + ("  (cached)" if d.cached else "")
+
+
+def score_signature(s: ir.ScoreTerm) -> str:
+    """`pebbles = kept[player]`: a scoring term in the rule language's words."""
+    return f"{s.name} = {unparse(s.expr)}"
+
+
 def catalogue(ruleset: ir.RuleSet, tree: YMap | None = None, returns: dict[str, Ty] | None = None) -> list[Entry]:
     """Every component a variant can change, in the order of KINDS, each in the order written;
     `returns`, the type of each definition's value (the checker's), completes its signature."""
@@ -98,10 +112,7 @@ def catalogue(ruleset: ir.RuleSet, tree: YMap | None = None, returns: dict[str, 
         out.append(Entry("field", f.name, f"{f.name}: {f.type}{per} = {unparse(f.init)}, visible: {f.visible}",
                          f.doc.strip(), f.span.short))
     for d in ruleset.defines:
-        cached = "  (cached)" if d.cached else ""
-        ty = f" -> {returns[d.name]}" if d.name in returns else ""
-        out.append(Entry("definition", d.name, f"{d.name}({_params(d.params)}){ty} = {unparse(d.body)}{cached}",
-                         "", d.span.short))
+        out.append(Entry("definition", d.name, define_signature(d, returns.get(d.name)), "", d.span.short))
     for p in ruleset.procedures:
         out.append(Entry("procedure", p.name, f"{p.name}({_params(p.params)})", "", p.span.short))
     for ph in ruleset.phases:
@@ -120,7 +131,7 @@ def catalogue(ruleset: ir.RuleSet, tree: YMap | None = None, returns: dict[str, 
         out.append(Entry("trigger", t.name, f"{t.name}: {'; '.join(at)}", _doc(tree, "triggers", t.name),
                          t.span.short))
     for s in ruleset.scoring:
-        out.append(Entry("scoring", s.name, f"{s.name} = {unparse(s.expr)}", "", s.span.short))
+        out.append(Entry("scoring", s.name, score_signature(s), "", s.span.short))
     for inv in ruleset.invariants:
         out.append(Entry("invariant", inv.name, f"{inv.name}: {unparse(inv.expr)}", inv.doc.strip(),
                          inv.span.short))
@@ -198,15 +209,47 @@ def changes_to(name: str, ruleset: ir.RuleSet, variants: list[tuple[str, ir.Rule
             if c.path.split(".")[1:2] == [name]]
 
 
-def explain_name(entries: list[Entry], path: Path, ruleset: ir.RuleSet, name: str) -> dict[str, Any] | None:
+def replaced(ruleset: ir.RuleSet, kind: str, name: str, returns: dict[str, Ty] | None = None
+             ) -> list[dict[str, str]]:
+    """For a definition or scoring term that a variant rewrote in terms of the version it replaces
+    (`base(...)`, docs/variants.md): that version, and the one it uses in turn, down the chain;
+    each as `base(...)` names it, its signature (`returns`: the checker's types, by the version's
+    method) and where it is written. Empty for any other name."""
+    returns = returns or {}
+    out: list[dict[str, str]] = []
+    version: ir.Define | ir.ScoreTerm | None = None
+    if kind == "definition":
+        version = next((d for d in ruleset.defines if d.name == name), None)
+    elif kind == "scoring":
+        version = next((s for s in ruleset.scoring if s.name == name), None)
+    depth = 0
+    while version is not None and version.base is not None:
+        earlier, depth = version.base, depth + 1
+        if isinstance(earlier, ir.Define):
+            method = base_version("define", name, depth)
+            out.append({"base": base_use(name, "..." if earlier.params else None),
+                        "is": define_signature(earlier, returns.get(method)), "where": earlier.span.short})
+        else:
+            out.append({"base": base_use(name), "is": score_signature(earlier), "where": earlier.span.short})
+        version = earlier
+    return out
+
+
+def explain_name(entries: list[Entry], path: Path, ruleset: ir.RuleSet, name: str,
+                 returns: dict[str, Ty] | None = None) -> dict[str, Any] | None:
     """What `name` is (among `entries`, the rule set's catalogue), where it is used and which
-    variants change it; None if nothing is named so."""
+    variants change it; None if nothing is named so. A definition or scoring term that uses the
+    version it replaces (`base(...)`) says which that is, and where (`replaces`: see `replaced`)."""
     defined = [e for e in entries if e.name == name]
     if not defined:
         return None
+    definitions = []
+    for e in defined:
+        versions = replaced(ruleset, e.kind, name, returns)
+        definitions.append({**e.to_json(), "replaces": versions} if versions else e.to_json())
     return {
         "name": name,
-        "definitions": [e.to_json() for e in defined],
+        "definitions": definitions,
         "uses": [dataclasses.asdict(u) for u in uses(ruleset, name)],
         "variants": [{"variant": v.variant, **v.change.to_json()}
                      for v in changes_to(name, ruleset, variants_of(path, ruleset))],

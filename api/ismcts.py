@@ -26,6 +26,7 @@ import math
 from .runtime.errors import IllegalAction
 from .runtime.rng import Rng
 from .runtime.state import Action, State
+from .search import standings
 
 
 class _Node:
@@ -45,7 +46,7 @@ class ISMCTSAgent:
     """Single-observer IS-MCTS: `iterations` samples of the seat's information set per move."""
 
     def __init__(self, seed: int, iterations: int = 400, exploration: float = 0.7,
-                 rollout_moves: int = 0, score_weight: float = 0.1) -> None:
+                 rollout_moves: int = 0, score_weight: float = 0.1, estimate: str | None = None) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         if not 0.0 <= score_weight <= 1.0:
@@ -55,6 +56,9 @@ class ISMCTSAgent:
         self.exploration = exploration
         self.rollout_moves = rollout_moves  # 0: play every play-out to the end of the game
         self.score_weight = score_weight
+        # a definition over one player that a cut play-out is weighed by, rather than the score
+        # (search.standings): evaluated on the sampled state, so it reads nothing the seat cannot see
+        self.estimate = estimate or None
 
     def choose(self, state: State) -> Action:
         seat = state.to_act()
@@ -66,13 +70,17 @@ class ISMCTSAgent:
         root = _Node(seat)
         for _ in range(self.iterations):
             self._iterate(state.sample_unseen(seat, self.rng), root)
+        # the most visited; ties (many when the actions outnumber the iterations): the better mean
+        # reward, then the first listed
         best = legal[0]
-        most = -1
-        for action in legal:  # (in the order listed: ties go to the first)
+        best_key = (-1, 0.0)
+        for action in legal:
             child = root.children.get(action)
-            visits = child.visits if child is not None else 0
-            if visits > most:
-                best, most = action, visits
+            if child is None:
+                continue
+            key = (child.visits, child.reward / child.visits)
+            if key > best_key:
+                best, best_key = action, key
         return best
 
     def _iterate(self, state: State, root: _Node) -> None:
@@ -130,7 +138,7 @@ class ISMCTSAgent:
 
     def _rewards(self, state: State) -> list[float]:
         n = state.num_players
-        scores = state.scores()
+        scores = state.scores() if state.is_terminal() else standings(state, self.estimate)
         low, high = min(scores), max(scores)
         if high > low:
             scaled = [(s - low) / (high - low) for s in scores]

@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
-from .compiler.load import LoadError, YMap, YNode, YScalar, YSeq, load
+from .compiler.load import LoadError, YMap, YNode, YScalar, YSeq, load, unsaved_text
 from .compiler.paths import display
 from .compiler.source import CompileError, Diagnostic, SourceSpan, did_you_mean
 from .runtime.auction import NOBODY, Auction
@@ -177,6 +177,9 @@ def read_scenario_file(path: Path, shown: str) -> str:
     from .render import printable
 
     where = SourceSpan(printable(shown), 1, 1, 1, 1)
+    text = unsaved_text(path, MAX_SCENARIO_FILE_BYTES, where)  # a file open in an editor (`rulewright lsp`)
+    if text is not None:
+        return text
     try:
         with open_regular(path, MAX_SCENARIO_FILE_BYTES, "scenario file") as handle:
             data = handle.read(MAX_SCENARIO_FILE_BYTES + 1)

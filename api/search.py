@@ -53,17 +53,30 @@ def _lead(scores: Sequence[int], seat: int, lowest_wins: bool) -> tuple[int, int
     return scores[seat] - best, best
 
 
+def standings(state: State, estimate: str | None) -> list[int]:
+    """What a search weighs a position by: the scores, or with `estimate` (the name of a
+    definition of the rule set over one player, checked by `agents.check_estimate`) its value for
+    each seat. For a rule set whose score says nothing before the end (Yellow & Yangtze's points
+    are secret until then) a designer's estimate is what a short play-out can be weighed by."""
+    if not estimate:
+        return state.scores()
+    value = getattr(state, estimate)
+    return [int(value(p)) for p in range(state.num_players)]
+
+
 class GreedyAgent:
     """One ply: plays each legal action on a clone and chooses the one after which the seat's
     score leads the best other score by most (a move that ends the game won comes first, one
     that ends it lost last); ties are broken by its seeded generator. Every candidate is played
     with the same chance draws (one reseed per decision), so chance does not decide between
-    moves that are otherwise alike."""
+    moves that are otherwise alike. With `estimate`, a definition of the rule set over one player,
+    the lead is in that value rather than in score (see `standings`)."""
 
-    __slots__ = ("rng",)
+    __slots__ = ("rng", "estimate")
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, estimate: str | None = None) -> None:
         self.rng = Rng(seed)
+        self.estimate = estimate or None
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions()
@@ -85,7 +98,7 @@ class GreedyAgent:
                 outcome = 1 if won else -1
             else:
                 outcome = 0
-            key = (outcome, _lead(after.scores(), seat, after.game.lowest_score_wins)[0])
+            key = (outcome, _lead(standings(after, self.estimate), seat, after.game.lowest_score_wins)[0])
             if best_key is None or key > best_key:
                 best, best_key = [action], key
             elif key == best_key:
@@ -109,13 +122,14 @@ class _Node:
         self.totals = [0.0] * seats
 
 
-def rewards(state: State) -> list[float]:
+def rewards(state: State, estimate: str | None = None) -> list[float]:
     """Each player's reward, 0 to 1, for a position a simulation ended at. A finished game:
     the winners share 1. A game cut short: by the seat's lead over the best other score, relative
     to the size of the two, 1/2 + tanh(lead / (|own| + |best other| + 1)) / 2: a half for level
     scores, towards 1 for a large lead, towards 0 for a large deficit (at two players the two
     rewards add up to 1). The lead counts, not only who leads: a move that gains points shows
-    even where a short play-out does not change the order."""
+    even where a short play-out does not change the order. With `estimate`, the lead is in that
+    definition's value rather than in score (`standings`)."""
     n = state.num_players
     if state.terminal:
         winners = state.winners()
@@ -126,7 +140,7 @@ def rewards(state: State) -> list[float]:
         return out
     if n == 1:
         return [0.5]
-    scores = state.scores()
+    scores = standings(state, estimate)
     lowest = state.game.lowest_score_wins
     out = []
     for p in range(n):
@@ -146,12 +160,14 @@ class MCTSAgent:
     `rollout_moves` moves, then weighs each seat's lead in score: see `rewards`), and adds each seat's
     reward to every node on the way. The tree is open-loop: a node is a sequence of actions,
     played again from the root at each iteration, so chance is sampled afresh each time. The
-    action chosen is the root's most visited (ties: the better mean, then the first legal)."""
+    action chosen is the root's most visited (ties: the better mean, then the first legal).
+    `estimate` names a definition of the rule set over one player that a cut play-out is weighed
+    by instead of the score (`standings`)."""
 
-    __slots__ = ("rng", "iterations", "exploration", "rollout_moves")
+    __slots__ = ("rng", "iterations", "exploration", "rollout_moves", "estimate")
 
     def __init__(self, seed: int, iterations: int = DEFAULT_ITERATIONS, exploration: float = DEFAULT_EXPLORATION,
-                 rollout_moves: int | None = None) -> None:
+                 rollout_moves: int | None = None, estimate: str | None = None) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if not exploration >= 0 or math.isinf(exploration):
@@ -162,6 +178,7 @@ class MCTSAgent:
         self.iterations = iterations
         self.exploration = exploration
         self.rollout_moves = rollout_moves
+        self.estimate = estimate or None
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions()
@@ -227,7 +244,7 @@ class MCTSAgent:
             # rollout
             _rollout(sim, rng, cap)
             # backpropagation
-            reward = rewards(sim)
+            reward = rewards(sim, self.estimate)
             for visited in path:
                 visited.visits += 1
                 totals = visited.totals

@@ -8,13 +8,25 @@ what the expressions mean.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from ..runtime.errors import is_int
 from . import ast, ir
 from .load import YMap, YNode, YScalar, YSeq
-from .names import FACES_CONSTANT, IMPLICIT, LOCAL_AVOID, MODULE_NAMES, PHASE_CONSTANT, TABLE_CONSTANT, const_name
+from .merge import Stacked, key_name
+from .names import (
+    FACES_CONSTANT,
+    IMPLICIT,
+    LOCAL_AVOID,
+    MODULE_NAMES,
+    PHASE_CONSTANT,
+    TABLE_CONSTANT,
+    base_calls,
+    base_use,
+    const_name,
+)
 from .parse import Kind, ParseError, parse
 from .source import Diagnostic, SourceSpan, did_you_mean
 from .types import ANY, Ty, parse_type, record
@@ -298,8 +310,10 @@ def _version_and_variant(r: _Reader, tree: YMap) -> None:
                 "says what it builds on with `extends:`")
 
 
-def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple[ir.RuleSet | None, list[Diagnostic]]:
-    """Build the IR of one resolved rule set; returns it (None if unusable) and the problems."""
+def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base", merged: Stacked | None = None,
+             ) -> tuple[ir.RuleSet | None, list[Diagnostic]]:
+    """Build the IR of one resolved rule set; returns it (None if unusable) and the problems.
+    `merged`: what its definitions and scoring terms replaced, for `base(...)` in them."""
     r = _Reader()
     _version_and_variant(r, tree)
     r.keys(tree, TOP_KEYS + (("variant",) if tree.get("variant") is not None else ()), "a rule file")
@@ -342,25 +356,13 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
     fields = _fields(r, state, entity_kinds, enums)
 
     defines: list[ir.Define] = []
-    for key, value in (r.mapping(tree.get("define"), "define") or YMap((), tree.span)).items:
-        sig = r.signature(key, entity_kinds, enums)
-        cached = False
-        if isinstance(value, YMap):  # `{value: "...", cached: true}`
-            r.keys(value, DEFINE_KEYS, f"definition `{key.value}`")
-            flag = value.get("cached")
-            cached = isinstance(flag, YScalar) and flag.value is True
-            if flag is not None and not (isinstance(flag, YScalar) and isinstance(flag.value, bool)):
-                r.error(flag.span, "`cached` must be true or false",
-                        "true: the value is computed once per state and reused until the state changes")
-            written = value.get("value")
-            if written is None:
-                r.error(value.span, f"definition `{key.value}` needs `value:`, the expression it stands for",
-                        'write `name: "expression"`, or `name: {value: "expression", cached: true}`')
-                continue
-            value = written
-        body = r.expr(value, f"definition `{key.value}`")
-        if sig and body is not None:
-            defines.append(ir.Define(sig[0], sig[1], body, key.span, cached))
+    define_node = r.mapping(tree.get("define"), "define") or YMap((), tree.span)
+    define_names = [key_name(("define",), str(k.value)) for k, _ in define_node.items]
+    for key, value in define_node.items:
+        define = _define(r, key, value, entity_kinds, enums)
+        if define is not None:
+            defines.append(_with_bases(r, "define", define, merged, files, lambda reader, k, v: _define(
+                reader, k, v, entity_kinds, enums), define_names))
 
     procedures: list[ir.Procedure] = []
     for key, value in (r.mapping(tree.get("procedures"), "procedures") or YMap((), tree.span)).items:
@@ -376,11 +378,11 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
 
     end = r.expr(tree.get("end"), "end")
     scoring: list[ir.ScoreTerm] = []
-    for key, value in (r.mapping(tree.get("scoring"), "scoring") or YMap((), tree.span)).items:
-        term = r.declared(key, "a scoring term")
-        expr = r.expr(value, f"scoring term `{key.value}`")
-        if term is not None and expr is not None:
-            scoring.append(ir.ScoreTerm(term, expr, key.span))
+    scoring_node = r.mapping(tree.get("scoring"), "scoring") or YMap((), tree.span)
+    for key, value in scoring_node.items:
+        term = _score_term(r, key, value)
+        if term is not None:
+            scoring.append(_with_bases(r, "scoring", term, merged, files, _score_term, scoring_node.keys()))
     tie_break = r.expr(tree.get("tie_break"), "tie_break") if tree.get("tie_break") is not None else None
     invariants = _invariants(r, tree.get("invariants"))
     winner = r.text(tree.get("winner"), "winner", "highest_score") or "highest_score"
@@ -433,6 +435,82 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base") -> tuple
         invariants=invariants,
     )
     return ruleset, r.diagnostics
+
+
+def _define(r: _Reader, key: YScalar, value: YNode, entity_kinds: set[str], enums: set[str]) -> ir.Define | None:
+    """One definition: `name(params): "expression"` or `{value: "expression", cached: true}`."""
+    sig = r.signature(key, entity_kinds, enums)
+    cached = False
+    if isinstance(value, YMap):  # `{value: "...", cached: true}`
+        r.keys(value, DEFINE_KEYS, f"definition `{key.value}`")
+        flag = value.get("cached")
+        cached = isinstance(flag, YScalar) and flag.value is True
+        if flag is not None and not (isinstance(flag, YScalar) and isinstance(flag.value, bool)):
+            r.error(flag.span, "`cached` must be true or false",
+                    "true: the value is computed once per state and reused until the state changes")
+        written = value.get("value")
+        if written is None:
+            r.error(value.span, f"definition `{key.value}` needs `value:`, the expression it stands for",
+                    'write `name: "expression"`, or `name: {value: "expression", cached: true}`')
+            return None
+        value = written
+    body = r.expr(value, f"definition `{key.value}`")
+    if sig and body is not None:
+        return ir.Define(sig[0], sig[1], body, key.span, cached)
+    return None
+
+
+def _score_term(r: _Reader, key: YScalar, value: YNode) -> ir.ScoreTerm | None:
+    """One scoring term, an expression over `player`."""
+    term = r.declared(key, "a scoring term")
+    expr = r.expr(value, f"scoring term `{key.value}`")
+    return ir.ScoreTerm(term, expr, key.span) if term is not None and expr is not None else None
+
+
+_Versioned = TypeVar("_Versioned", ir.Define, ir.ScoreTerm)
+
+
+def _with_bases(r: _Reader, section: str, newest: _Versioned, merged: Stacked | None, files: tuple[str, ...],
+                make: Callable[[_Reader, YScalar, YNode], _Versioned | None], names: list[str]) -> _Versioned:
+    """A definition or scoring term with the versions it replaced that `base(...)` uses, each the
+    `base` of the one after it (`merged.versions`: what each replaced). `base(...)` in a version
+    that replaced none is refused here, where it is known why: its file extends nothing, or adds
+    the name (`names`: the section's, for a did-you-mean). (What `base(...)` says, and where it may
+    be, the checker checks.)"""
+    chain = merged.versions.get((section, newest.name), ()) if merged is not None else ()
+    built = [newest]  # the newest first
+    while True:
+        call = next(base_calls(built[-1].body if isinstance(built[-1], ir.Define) else built[-1].expr), None)
+        if call is None:
+            break
+        if len(built) > len(chain):  # uses a version, and there is none before it
+            where = call.span.path
+            roots = merged.roots if merged is not None else frozenset(files[:1])
+            what = "definition" if section == "define" else "scoring term"
+            if where in roots:
+                r.error(call.span, f"`base(...)` uses the version of a {what} that a variant replaces, but {where} "
+                        "extends nothing", f"`{_base_example(newest)}` belongs in a variant (a file with `extends:`) "
+                        f"that redefines `{newest.name}`")
+            else:
+                r.error(call.span, f"`base(...)`: there is no earlier `{newest.name}` to use: {where} adds it, and "
+                        f"the rule set it extends has no {what} `{newest.name}`",
+                        did_you_mean(newest.name, [n for n in names if n != newest.name])
+                        or f"to redefine a {what}, give it the name the rule set it extends gives it")
+            break
+        key, value = chain[len(chain) - len(built)]
+        older = make(r, key, value)
+        if older is None:  # (its problems are reported)
+            break
+        built.append(older)
+    result = built[-1]
+    for version in reversed(built[:-1]):
+        result = replace(version, base=result)
+    return result
+
+
+def _base_example(version: ir.Define | ir.ScoreTerm) -> str:
+    """`base(rent(...))`, `base(bonus)`, `base(gold)`: how `base(...)` uses it."""
+    return base_use(version.name, "..." if isinstance(version, ir.Define) and version.params else None)
 
 
 def _records(r: _Reader, node: YNode | None, entity_kinds: set[str], enums: set[str]) -> tuple[ir.RecordDecl, ...]:

@@ -4,7 +4,9 @@ phase can be reached and the game can end.
 `check(ruleset)` returns the diagnostics and, when there are none, the `TypedProgram`
 (compiler/typed.py): each expression with its type, each name bound to the symbol it denotes,
 each effect with its span. How that is written as Python, and what checks of the limits of a
-move it needs, is lowering's (compiler/lower.py).
+move it needs, is lowering's (compiler/lower.py). `check_partial(ruleset)` gives the typed
+program and the global names whatever the problems, for tools that look at rules as they are
+written (the language server).
 """
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ from . import typed as t
 from .boards import Boards
 from .names import (
     ANNOTATION_NAMES,
+    BASE,
     IMPLICIT,
     RUNTIME_ACTIONS,
     RUNTIME_BOARDS,
     STATE_MEMBERS,
+    base_calls,
+    base_use,
+    base_version,
     const_name,
     local_name,
     member_clash,
@@ -75,6 +81,17 @@ class _Declared:
                         tuple(self.component_count.items()))
 
 
+@dataclass(frozen=True, slots=True)
+class _Version:
+    """A version of a definition or scoring term being checked, for `base(...)` in it."""
+
+    section: str  # "define" or "scoring"
+    name: str  # as the rule file names it
+    earlier: ir.Define | ir.ScoreTerm | None  # the version it replaced, which `base(...)` uses
+    depth: int  # 0: the rule set's own; 1: the version that one replaced; and so on
+    example: str  # how `base(...)` is written in it: `base(rent(a))`, `base(gold)`
+
+
 class _Checker:
     def __init__(self, rs: ir.RuleSet) -> None:
         self.rs = rs
@@ -101,6 +118,10 @@ class _Checker:
         self.kinds: set[str] = set()  # enumerations, dice kinds and components declared so far
         self.attributes: dict[str, dict[str, tuple[Ty, str]]] = {}
         self.records: dict[str, Ty] = {}  # `records:`, by name: their types (fields in order)
+        # `base(...)`: the version being checked (None where `base` cannot be used); each version
+        # that a `base(...)` uses, by its method (`_base_rent`), as a definition, and its own version
+        self.redefining: _Version | None = None
+        self.versions: dict[str, tuple[ir.Define, _Version]] = {}
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -180,7 +201,7 @@ class _Checker:
             self.globals[name] = Symbol("value", name, ty, py)
         self.globals["none"] = Symbol("value", "none", NONE, "None")  # what an optional holds when empty
         for rec in rs.records:
-            if rec.name in BUILTINS or rec.name in AGGREGATES or rec.name in VALUES:
+            if rec.name in BUILTINS or rec.name in AGGREGATES or rec.name in VALUES or rec.name == BASE:
                 self.error(rec.span, f"`{rec.name}` is reserved: it is the name of a built-in function or value",
                            "choose another name")
             elif self.new_kind(rec.name, rec.span):
@@ -265,13 +286,14 @@ class _Checker:
         for d in rs.defines:
             if d.name in self.records:
                 self.error(d.span, f"`{d.name}` is declared twice", f"`{d.name}` is a record (`records:`)")
-            if not self.reserved(d.name, d.span) and (d.name in self.functions or d.name in self.globals):
+            twice = d.name in self.functions or d.name in self.globals
+            if not self.reserved(d.name, d.span, callable=True) and twice:
                 self.error(d.span, f"`{d.name}` is declared twice")
             self.functions[d.name] = d
         for p in rs.procedures:
             taken = (p.name in self.functions or p.name in self.procedures or p.name in self.globals
                      or p.name in self.records)
-            if not self.reserved(p.name, p.span) and taken:
+            if not self.reserved(p.name, p.span, callable=True) and taken:
                 self.error(p.span, f"`{p.name}` is declared twice")
             self.procedures[p.name] = p
         for ph in rs.phases:
@@ -288,10 +310,14 @@ class _Checker:
             return None
         return sym.ty.name, next((v for n, v, _ in self.tables.constants if n == sym.py), -1)
 
-    def reserved(self, name: str, span: SourceSpan) -> bool:
+    def reserved(self, name: str, span: SourceSpan, callable: bool = False) -> bool:
         """Refuses a field, definition or procedure name that generated code or the rule language
-        already uses (they are members of the state class); True if it did."""
-        if name in STATE_MEMBERS:
+        already uses (they are members of the state class); True if it did. `callable`: a
+        definition's or procedure's, which may not be `base` either."""
+        if callable and name == BASE:
+            self.error(span, f"`{name}` is reserved: `base(...)` in a variant's new definition or scoring term uses "
+                       "the version it replaces", "choose another name")
+        elif name in STATE_MEMBERS:
             self.error(span, f"`{name}` is reserved: every state already has a member `{name}`", "choose another name")
         elif name in RESERVED:
             self.error(span, f"`{name}` is reserved: the rules already use it for themselves", "choose another name")
@@ -326,11 +352,11 @@ class _Checker:
         rs = self.rs
         defines = {d.name: d for d in reversed(rs.defines)}  # (the first of a name declared twice)
         procedures = {p.name: p for p in reversed(rs.procedures)}
-        uses = {name: sorted({n for n, _ in references(d.body) if n in defines}) for name, d in defines.items()}
+        uses, define_spans = _define_uses(rs.defines, defines)
         calls = {name: sorted({n for n, _ in references(p.body) if n in procedures})
                  for name, p in procedures.items()}
         for graph, spans, what, verb, hint in (
-            (uses, {d.name: d.span for d in rs.defines}, "definition", "uses",
+            (uses, define_spans, "definition", "uses",
              "a definition cannot use itself, directly or through others: its value would never be found"),
             (calls, {p.name: p.span for p in rs.procedures}, "procedure", "calls",
              "a procedure cannot call itself, directly or through others: repeat with `for` instead"),
@@ -620,6 +646,8 @@ class _Checker:
         return t.RecordNew(ty.name, tuple(given[n] for n in names), ty, e.span)
 
     def call(self, e: ast.Call) -> t.Expr:
+        if e.func == BASE:
+            return self.base_call(e)
         if e.func in self.records:
             return self.record_new(e, self.records[e.func])
         if e.func in self.functions:
@@ -697,6 +725,84 @@ class _Checker:
             return t.Invalid(ret, e.span)
         return t.Builtin(e.func, tuple(given), extra, ret, e.span)
 
+    def base_call(self, e: ast.Call) -> t.Expr:
+        """`base(rent(a))` in the new `rent` (`base(gold)` in the new scoring term `gold`): a call
+        of the version it replaced, a definition of its own (names.base_version)."""
+        r = self.redefining
+        if r is None:
+            self.error(e.span, "`base(...)` can only be used in a variant's new version of a definition or scoring "
+                       "term", "it is the version that one replaced: e.g. `rent: \"2 * base(rent(a))\"` under "
+                       "`define:` in a file with `extends:`")
+            return t.Invalid(ANY, e.span)
+        if r.earlier is None:  # (build.py refused it: this version replaced none, and says why)
+            return t.Invalid(ANY, e.span)
+        what = "definition" if r.section == "define" else "scoring term"
+        arg = e.args[0] if len(e.args) == 1 and not e.keywords else None
+        if isinstance(arg, ast.Call) and not arg.keywords:
+            target = arg.func
+        elif isinstance(arg, ast.Name):
+            target = arg.id
+        else:
+            self.error(e.span, f"`base(...)` takes one use of the {what} `{r.name}` it redefines: `{r.example}`")
+            return t.Invalid(ANY, e.span)
+        assert arg is not None
+        if target != r.name:
+            self.error(arg.span, f"`base(...)` in `{r.name}` can only use the `{r.name}` it replaces, not `{target}`",
+                       f"write `{r.example}`: a variant keeps only the version each redefinition replaces; to "
+                       f"change `{target}` too, redefine it")
+            return t.Invalid(ANY, e.span)
+        if r.section == "scoring" and isinstance(arg, ast.Call):
+            self.error(arg.span, f"a scoring term's earlier version is written `{base_use(r.name)}`: it is computed "
+                       "for the same `player`")
+            return t.Invalid(ANY, e.span)
+        d = self.version(r)
+        if r.section == "scoring":
+            player = self.lookup("player")
+            assert player is not None  # (a scoring term, or the definition of its version, binds it)
+            return t.DefineCall(d.name, (t.Ref(player, player.ty, arg.span),), self.define_type(d), e.span)
+        call = arg if isinstance(arg, ast.Call) else ast.Call(arg.id, (), (), arg.span)
+        if len(call.args) != len(d.params):
+            signature = f"{r.name}({', '.join(f'{p.name}: {p.type}' for p in d.params)})"
+            self.error(arg.span, f"`{r.name}` as it was before this version ({d.span.short}) takes "
+                       f"{len(d.params)} argument(s), {len(call.args)} given", signature)
+            return t.Invalid(ANY, e.span)
+        args = self.arguments(call, tuple((p.name, p.type) for p in d.params))
+        return t.DefineCall(d.name, args, self.define_type(d), e.span)
+
+    def version(self, r: _Version) -> ir.Define:
+        """The version `base(...)` uses in `r` as a definition of its own (a scoring term's takes
+        `player`), named by its method; its own `base(...)`, if it has one, uses the one before."""
+        assert r.earlier is not None
+        name = base_version(r.section, r.name, r.depth + 1)
+        known = self.versions.get(name)
+        if known is not None:
+            return known[0]
+        earlier = r.earlier
+        if isinstance(earlier, ir.Define):
+            d = ir.Define(name, earlier.params, earlier.body, earlier.span, earlier.cached)
+            example = _base_example(r.name, earlier.params)
+        else:
+            d = ir.Define(name, (ir.Param("player", entity("player"), earlier.span),), earlier.expr, earlier.span)
+            example = r.example
+        self.versions[name] = (d, _Version(r.section, r.name, earlier.base, r.depth + 1, example))
+        return d
+
+    def with_versions(self, defines: list[t.Define]) -> tuple[t.Define, ...]:
+        """The definitions, each followed by its versions that `base(...)` uses, then the scoring
+        terms' versions: each a definition like the others."""
+        out: list[t.Define] = []
+        for d in defines:
+            out += [d, *self.versions_of("define", d.name)]
+        for term in self.rs.scoring:
+            out += self.versions_of("scoring", term.name)
+        return tuple(out)
+
+    def versions_of(self, section: str, name: str) -> list[t.Define]:
+        found: list[t.Define] = []
+        while (version := self.define_bodies.get(base_version(section, name, len(found) + 1))) is not None:
+            found.append(version)
+        return found
+
     def generic_fits(self, want: Ty, got: Ty, bindings: dict[str, Ty]) -> bool:
         if want.kind == "optional" and want.elem == entity("T"):  # `value(x)`: x an optional, not `none` alone
             return got.kind == "any" or got.kind == "optional" and self.generic_fits(want.elem, got.elem or ANY,
@@ -740,15 +846,19 @@ class _Checker:
                        "definitions that use definitions that use ... nest too deeply: flatten a few")
             return ANY
         self.define_types[d.name] = ANY  # recursion guard: a define that uses itself is `any`
-        saved_scopes, saved_context = self.scopes, self.context
+        saved_scopes, saved_context, saved_version = self.scopes, self.context, self.redefining
         self.scopes, self.context = [{}], "define"
+        version = self.versions.get(d.name)  # (a version `base(...)` uses, or the rule set's own)
+        self.redefining = version[1] if version is not None else _Version("define", d.name, d.base, 0,
+                                                                       _base_example(d.name, d.params))
         self.define_depth += 1
         params = tuple(self.bind(p.name, p.type, p.span) for p in d.params)
         body = self.expr(d.body)
         self.define_depth -= 1
-        self.scopes, self.context = saved_scopes, saved_context
+        self.scopes, self.context, self.redefining = saved_scopes, saved_context, saved_version
         self.define_types[d.name] = body.ty
-        self.define_bodies[d.name] = t.Define(d.name, params, body.ty, body, d.span, d.cached)
+        self.define_bodies[d.name] = t.Define(d.name, params, body.ty, body, d.span, d.cached,
+                                              (version[1].section, version[1].name) if version is not None else None)
         return body.ty
 
     # -- helpers ------------------------------------------------------------------------------
@@ -1050,13 +1160,13 @@ class _Checker:
         if not rs.scoring:
             self.error(rs.span, "the game has no scoring",
                        "add `scoring:` with at least one term, e.g. gold: gold[player]")
-        scoring = tuple(t.Score(term.name, self.per_player(term.expr, f"scoring term `{term.name}`"), term.span)
-                        for term in rs.scoring)
+        scoring = tuple(t.Score(term.name, self.score_term(term), term.span) for term in rs.scoring)
         tie_break = self.tie_break(rs.tie_break) if rs.tie_break is not None else None
         invariants = self.invariants(rs.invariants)
-        return t.TypedProgram(rs, self.tables.freeze(), tuple(self.components), tuple(fields), tuple(defines),
-                              tuple(procedures), tuple(triggers), tuple(phases), tuple(actions), setup, end, scoring,
-                              tie_break, tuple((name, ty) for name, (ty, _) in sorted(self.asks.items())), invariants)
+        return t.TypedProgram(rs, self.tables.freeze(), tuple(self.components), tuple(fields),
+                              self.with_versions(defines), tuple(procedures), tuple(triggers), tuple(phases),
+                              tuple(actions), setup, end, scoring, tie_break,
+                              tuple((name, ty) for name, (ty, _) in sorted(self.asks.items())), invariants)
 
     def invariants(self, declared: tuple[ir.Invariant, ...]) -> tuple[t.Invariant, ...]:
         """Each invariant a condition like `end:`, but true or false only: a bool over the game,
@@ -1092,6 +1202,13 @@ class _Checker:
                     todo.append(body.body)
             todo.extend(t.subexpressions(x))
         return False
+
+    def score_term(self, term: ir.ScoreTerm) -> t.Expr:
+        """A scoring term: a number for each player; `base({name})` in it is the version it replaced."""
+        self.redefining = _Version("scoring", term.name, term.base, 0, base_use(term.name))
+        typed = self.per_player(term.expr, f"scoring term `{term.name}`")
+        self.redefining = None
+        return typed
 
     def per_player(self, e: ast.Expr, what: str) -> t.Expr:
         """A number computed for each player (`player` in it): a scoring term, the tie-break."""
@@ -1169,6 +1286,34 @@ class _Checker:
 
 
 
+def _base_example(name: str, params: tuple[ir.Param, ...]) -> str:
+    """How `base(...)` is written in a new version of definition `name`: `base(rent(a))`."""
+    return base_use(name, ", ".join(p.name for p in params) if params else None)
+
+
+def _define_uses(declared: tuple[ir.Define, ...], defines: dict[str, ir.Define],
+                 ) -> tuple[dict[str, list[str]], dict[str, SourceSpan]]:
+    """Which definitions each definition uses, and where each is, for `cycles`: `base(rent(a))`
+    in `rent` uses the version it replaced (`base(rent)`, a definition of its own), not `rent`."""
+    uses: dict[str, list[str]] = {}
+    spans = {d.name: d.span for d in declared}
+    for name, d in defines.items():
+        label, version = name, d
+        while True:
+            calls = list(base_calls(version.body))
+            inner = {(a.func if isinstance(a, ast.Call) else a.id, a.span) for c in calls for a in c.args[:1]
+                     if isinstance(a, ast.Call | ast.Name)}
+            used = {n for n, where in references(version.body) if n in defines and (n, where) not in inner}
+            if not calls or version.base is None:
+                uses[label] = sorted(used)
+                break
+            earlier = base_use(label)
+            uses[label] = sorted(used | {earlier})
+            spans.setdefault(earlier, version.base.span)
+            label, version = earlier, version.base
+    return uses, spans
+
+
 def _reads_game(e: t.Expr) -> bool:
     """Whether an expression reads the game: a field, an option, a definition, a seat."""
     match e:
@@ -1225,8 +1370,20 @@ def _untyped(ty: Ty) -> bool:
 
 
 
-def check(rs: ir.RuleSet) -> tuple[list[Diagnostic], t.TypedProgram | None]:
-    """Check a rule set; returns its problems and, if it has none, its typed program."""
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """All the checker finds in a rule set, problems or not (`check_partial`)."""
+
+    diagnostics: list[Diagnostic]  # as `check` gives them: each once, in the order of the files
+    # typed even where the rules have problems (a wrong expression is `Invalid`); None only when
+    # the rules nest too deeply to be checked
+    program: t.TypedProgram | None
+    names: dict[str, Symbol]  # the rule set's global names: fields, options, values, seats ...
+
+
+def check_partial(rs: ir.RuleSet) -> Checked:
+    """Check a rule set; returns its problems, and its typed program even when it has some: what
+    a tool that looks at rules being written (the language server, api/ruleindex.py) needs."""
     checker = _Checker(rs)
     try:
         program: t.TypedProgram | None = checker.run()
@@ -1238,4 +1395,10 @@ def check(rs: ir.RuleSet) -> tuple[list[Diagnostic], t.TypedProgram | None]:
     for d in checker.diags:
         unique.setdefault((d.span, d.message), d)
     ordered = sorted(unique.values(), key=lambda d: (d.span.path, d.span.line, d.span.col))
-    return ordered, None if ordered else program
+    return Checked(ordered, program, dict(checker.globals))
+
+
+def check(rs: ir.RuleSet) -> tuple[list[Diagnostic], t.TypedProgram | None]:
+    """Check a rule set; returns its problems and, if it has none, its typed program."""
+    checked = check_partial(rs)
+    return checked.diagnostics, None if checked.diagnostics else checked.program

@@ -211,6 +211,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         end_kept=program.end_kept,
         kept_slots=program.kept_slots,
         phase_drops=program.phase_drops,
+        caching=program.caching,
         scoring=program.scoring,
         invariants=[(name, code, span, next(i.doc for i in rs.invariants if i.name == name))
                     for name, code, span in program.invariants],

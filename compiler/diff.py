@@ -32,6 +32,7 @@ from . import ast, ir
 from .driver import build
 from .load import YMap, YNode
 from .merge import key_name
+from .names import base_use
 from .paths import ruleset_file
 from .source import CompileError, SourceSpan
 from .types import Ty
@@ -48,10 +49,16 @@ class Change:
     old: str | None  # in the rule language's syntax; None when added
     new: str | None  # None when removed
     where: SourceSpan | None  # the new node (the old one, when removed)
+    # a new version that uses the one it replaced (`base(gold)`): what `base(...)` in it is, and in
+    # that one, and so on: each `(base(gold), its value, where)`
+    uses: tuple[tuple[str, str, SourceSpan], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "path": self.path, "old": self.old, "new": self.new,
-                "where": self.where.short if self.where is not None else None}
+        out: dict[str, Any] = {"kind": self.kind, "path": self.path, "old": self.old, "new": self.new,
+                               "where": self.where.short if self.where is not None else None}
+        if self.uses:
+            out["uses"] = [{"base": label, "is": value, "where": where.short} for label, value, where in self.uses]
+        return out
 
 
 # -- loading -----------------------------------------------------------------------------------
@@ -91,8 +98,9 @@ _KEYS: dict[tuple[type, str], str] = {
     (ir.RegionKind, "regions"): "",
     (ir.Action, "choices"): "choose",
 }
-# Not rules: which file, which variant name, where.
-_SKIP = {"span", "files", "variant"}
+# Not rules: which file, which variant name, where; and the version a new one replaced, which is
+# shown with the new one that uses it (`Change.uses`).
+_SKIP = {"span", "files", "variant", "base"}
 _STMTS = (ast.Assign, ast.Let, ast.CallStmt, ast.Goto, ast.EndTurn, ast.Pass, ast.For, ast.If, ast.Ask)
 _AST_NODES = (ast.Num, ast.Str, ast.BoolLit, ast.Name, ast.Attr, ast.Index, ast.Call, ast.Comprehension, ast.ListLit,
               ast.SetLit, ast.Unary, ast.Binary, ast.Cond, ast.Target, ast.Keyword, ast.ForHeader, ast.IfHeader,
@@ -168,19 +176,24 @@ class _Differ:
             self.add("changed", path, a, b, a, b)
             return
         content = [f.name for f in dataclasses.fields(a) if f.name not in _SKIP and f.name != "name"]
+        before = len(self.changes)
         if len(content) == 1 and _KEYS.get((type(a), content[0]), "x") != "":
             # one value under a name (a scoring term, a region, a die, a choice): the path is the name
             self.value(path, getattr(a, content[0]), getattr(b, content[0]), a, b)
         else:
             self.fields(path, a, b)
+        if len(self.changes) == before and isinstance(b, ir.ScoreTerm):  # the same text, using another version
+            self.value(path, a.expr, b.expr if not same(a.expr, b.expr) else _Same(b.expr), a, b)
 
     def add(self, kind: Kind, path: tuple[str, ...], a: Any, b: Any, owner_a: Any, owner_b: Any) -> None:
         if kind == "removed":
             where = self.where(0, path, a, owner_a)
         else:
             where = self.where(1, path, b, owner_b)
+        b = b.expr if isinstance(b, _Same) else b
         self.changes.append(Change(kind, ".".join(path), None if a is None else render(a, path),
-                                   None if b is None else render(b, path), where))
+                                   None if b is None else render(b, path), where,
+                                   _uses(owner_b) if kind == "changed" else ()))
 
     def where(self, side: int, path: tuple[str, ...], value: Any, owner: Any) -> SourceSpan | None:
         """The span of a value: its own, else the line of the rule file that set it, else its owner's."""
@@ -195,6 +208,26 @@ class _Differ:
             return first
         owned: SourceSpan | None = getattr(owner, "span", None)
         return owned
+
+
+@dataclass(frozen=True, slots=True)
+class _Same:
+    """An expression written as before, which uses another version: shown as a change all the same."""
+
+    expr: ast.Expr
+
+
+def _uses(version: Any) -> tuple[tuple[str, str, SourceSpan], ...]:
+    """What `base(...)` is in a new definition or scoring term, and in the version it uses, and so on."""
+    out: list[tuple[str, str, SourceSpan]] = []
+    while isinstance(version, ir.Define | ir.ScoreTerm) and version.base is not None:
+        earlier = version.base
+        if isinstance(earlier, ir.Define):
+            out.append((base_use(earlier.name, "..." if earlier.params else None), render(earlier), earlier.span))
+        else:
+            out.append((base_use(earlier.name), unparse(earlier.expr), earlier.span))
+        version = earlier
+    return tuple(out)
 
 
 def _named(value: Any) -> bool:

@@ -49,7 +49,8 @@ def build(path: Path) -> tuple[Resolved, ir.RuleSet | None, list[Diagnostic]]:
         resolved = resolve(path)
     except ResolveError as exc:
         raise CompileError(exc.diagnostics) from None
-    ruleset, diagnostics = build_ir(resolved.tree, tuple(display(f) for f in resolved.files), resolved.variant)
+    ruleset, diagnostics = build_ir(resolved.tree, tuple(display(f) for f in resolved.files), resolved.variant,
+                                    resolved.merged)
     if ruleset is not None and GAME_ID.fullmatch(ruleset.game) and not is_module_name(ruleset.game):
         node = resolved.tree.get("game")
         diagnostics.append(Diagnostic(node.span if node is not None else resolved.tree.span,

@@ -151,6 +151,9 @@ class Define:
     body: ast.Expr
     span: SourceSpan
     cached: bool = False  # `cached: true`: computed once per state, until the state changes
+    # the version a variant's new one replaced, when its body uses it: `base(rent(a))`
+    # (docs/variants.md, "Using what a variant replaces"); its own `base` the one before, and so on
+    base: Define | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +215,7 @@ class ScoreTerm:
     name: str
     expr: ast.Expr
     span: SourceSpan
+    base: ScoreTerm | None = None  # the version a variant's new one replaced, when it uses it: `base(gold)`
 
 
 @dataclass(frozen=True, slots=True)

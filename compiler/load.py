@@ -11,9 +11,12 @@ size is checked before the text is read or parsed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -132,10 +135,47 @@ class NotARuleFile(Exception):
         self.hint = hint
 
 
+# The texts of files open in an editor and not saved (`rulewright lsp`, api/lsp.py), by real
+# path: while `unsaved(texts)` is in force, a rule file or scenario file is read from here when
+# it is one of them (held to the same size limit), so a variant is checked against the base as
+# it is being edited.
+_UNSAVED: ContextVar[Mapping[str, str] | None] = ContextVar("rulewright_unsaved", default=None)
+
+
+@contextlib.contextmanager
+def unsaved(texts: Mapping[str, str]) -> Iterator[None]:
+    """Files read in this block are read from `texts` (real path -> text) when they are there."""
+    token = _UNSAVED.set(dict(texts))
+    try:
+        yield
+    finally:
+        _UNSAVED.reset(token)
+
+
+def unsaved_text(path: str | Path, limit: int, where: SourceSpan) -> str | None:
+    """The text of `path` in the editor (see `unsaved`), or None; LoadError if it is too large."""
+    texts = _UNSAVED.get()
+    if not texts:
+        return None
+    try:
+        text = texts.get(os.path.realpath(path))
+    except (OSError, ValueError):  # a name no file can have
+        return None
+    if text is None:
+        return None
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > limit:
+        raise LoadError(Diagnostic(where, f"file too large: {size:,} bytes, more than the limit of {limit:,} bytes"))
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def read_rule_file(path: str | Path, shown: str | None = None, limit: int = MAX_RULE_FILE_BYTES) -> str:
     """The text of a rule file; raises `LoadError` (at `shown:1:1`) if it is missing, not a
     regular file, larger than `limit` bytes or not UTF-8 text."""
     where = SourceSpan(str(path) if shown is None else shown, 1, 1, 1, 1)
+    text = unsaved_text(path, limit, where)
+    if text is not None:
+        return text
     try:
         data = read_file_safely(path, limit)
     except FileNotFoundError:

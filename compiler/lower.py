@@ -40,7 +40,7 @@ from .budget import (
     scale_mag,
     storable,
 )
-from .names import FILTER_LOCAL, const_name
+from .names import FILTER_LOCAL, base_use, const_name
 from .passes import Plan, action_tables, bitmask, count_items, spot_filters, value_tables
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
@@ -100,6 +100,7 @@ class LoweredFunction:
     steps: bool = False  # (a procedure) it can wait for a decision: a generator
     cached: bool = False  # a definition computed once per state (its body remembers its value)
     kept: str = ""  # (pass `derived`) kept between moves: when it is computed again, for its comment
+    version_of: str = ""  # (a definition) the one whose replaced version it is, for its comment: `base(...)`
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +184,8 @@ class Program:
     kept_slots: list[tuple[str, str]] = field(default_factory=list)
     phase_drops: list[str] = field(default_factory=list)
     end_kept: str = ""
+    # Whether some definition is `cached: true` (and not kept): only then is `_derived` forgotten.
+    caching: bool = False
     # What the passes keep on the state beside the fields (pass `bitmask`): slot, annotation, note;
     # and how `_fields_set()` makes it again from the fields.
     kept: list[tuple[str, str, str]] = field(default_factory=list)
@@ -278,7 +281,7 @@ class _Lowerer:
         # (pass `nested_drops`) the kept slots whose values are nested by a region parameter: its position
         self.nested = {self.kept[name]: k for name, k in self.plan.nested}
         # Some definition is `cached: true` (and not kept): every change of a field forgets the values remembered.
-        self.caching = any(d.cached and d.name not in self.kept for d in typed.defines)
+        self.caching = self.program.caching = any(d.cached and d.name not in self.kept for d in typed.defines)
         self.constant_values = {name: value for name, value, _ in tables.constants}
         # While an action's choice of lines is lowered as the lines' numbers (pass `action_tables`)
         self.line_numbers = False
@@ -740,7 +743,7 @@ class _Lowerer:
         """The lists whose size lower() learns: list and set fields, and the list and set
         parameters of definitions and procedures (from every call: all are in the rules)."""
         out = [(f.name, f.type) for f in self.rs.fields]
-        out += [(_param(d.name, p.name), p.type) for d in self.rs.defines for p in d.params]
+        out += [(_param(d.name, p.name), p.ty) for d in self.typed.defines for p in d.params]
         out += [(_param(q.name, p.name), p.type) for q in self.rs.procedures for p in q.params]
         return [(key, ty) for key, ty in out if ty.kind in ("list", "set")]
 
@@ -1489,7 +1492,7 @@ class _Lowerer:
                 if at:  # (a change of the field at one entity drops its values for that entity only)
                     kept += f" ({'; '.join(at)})"
             prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
-                                                cached=d.cached and not kept, kept=kept))
+                                                cached=d.cached and not kept, kept=kept, version_of=_version_of(d)))
         for p in typed.procedures:
             params, body = self.procedure(p)
             steps = p.name in self.suspending
@@ -1590,8 +1593,10 @@ class _Lowerer:
         if needs_key(f.type):  # records and optionals: read, saved and shown by their whole type
             element, declared = "", f", declared={str(f.type)!r}"
         pool = f", pool={f.pool!r}" if f.pool else ""  # (the fields whose unseen items are dealt together)
+        # (a field everyone sees may still hide some of its items: the search agents must know)
+        hides = ", hides_items=True" if f.hide_items_if is not None else ""
         info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
-                f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared}{pool})")
+                f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared}{pool}{hides})")
         shown = self.condition(typed.shown_if, "shown") if typed.shown_if is not None else None
         hidden = self.condition(typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None else None
         seen_by = self.condition(typed.visible_to, "seen", "k") if typed.visible_to is not None else None
@@ -1835,6 +1840,17 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
     out.extend(Line(depth, f"self.{slot} = rt.without_keys(self.{slot}, self.board.spot_regions[{index}])", span)
                for slot in regions)
     return out
+
+
+def _version_of(d: t.Define) -> str:
+    """What a version of a definition or scoring term that `base(...)` uses is, for its comment."""
+    if d.version_of is None:
+        return ""
+    section, name = d.version_of
+    if section == "scoring":
+        return f"scoring term `{name}` as it was before a variant replaced it: `{base_use(name)}`"
+    use = base_use(name, "..." if d.params else None)
+    return f"definition `{name}` as it was before a variant replaced it: `{use}`"
 
 
 def _param(func: str, param: str) -> str:

@@ -21,6 +21,9 @@ resolved tree of that rule set (docs/variants.md has the same rules, with exampl
   (a phase's actions, a trigger's `after`, an option's `choices`, a region's spots); an
   effect (`start`, `effect`, a procedure's body) is only replaced whole, except `setup+:`,
   which appends a variant's own preparation after its base's.
+* **Earlier versions.** A definition or scoring term that a variant replaces stays known:
+  `base(rent(a))` in the new `rent` uses the version it replaced (`stacked(...).versions`,
+  each entry's chain of replaced versions; compiler/build.py keeps those that `base(...)` uses).
 * **Provenance.** Every node keeps its own span: a value keeps the `file:line:col` of the
   file that last set it, a merged mapping keeps the span of the file that declared it, and a
   patched list takes the span of the patch. Errors, generated-code comments and
@@ -59,6 +62,8 @@ OWN_KEYS = ("extends", "incompatible", "family")
 _SIGNED = ("define", "procedures")
 # Effect lists: replaced whole, never patched by value.
 _EFFECT_KEYS = ("effect", "start")
+# Components whose new version may use the one it replaces, `base(...)`: their earlier versions are kept.
+VERSIONED = ("define", "scoring")
 
 Path = tuple[str, ...]
 
@@ -99,6 +104,17 @@ def own_keys(tree: YMap) -> YMap:
     return YMap(tuple((k, v) for k, v in tree.items if k.value not in OWN_KEYS), tree.span)
 
 
+@dataclass(frozen=True, slots=True)
+class Stacked:
+    """A stack's merged tree, and what its definitions and scoring terms replaced."""
+
+    tree: YMap
+    # (section, name) -> the versions the entry replaced, the oldest first, each its key and value:
+    # `base(...)` in the entry uses the last, `base(...)` in that one the one before, and so on
+    versions: dict[tuple[str, str], tuple[tuple[YScalar, YNode], ...]]
+    roots: frozenset[str]  # the files that extend nothing (their spans' path)
+
+
 def merge(base: YMap, patch: YMap) -> YMap:
     """`patch` (one variant's own keys) merged onto `base` (what it extends)."""
     files = tuple(sorted({s.path for s in _spans(base)}))
@@ -108,6 +124,11 @@ def merge(base: YMap, patch: YMap) -> YMap:
 
 def stack(base: Layer, variants: Sequence[Layer]) -> YMap:
     """Several variants applied to one base, in order. Raises MergeError with every problem."""
+    return stacked(base, variants).tree
+
+
+def stacked(base: Layer, variants: Sequence[Layer]) -> Stacked:
+    """`stack`, with the versions each definition and scoring term replaced."""
     stacker = _Stacker([base, *variants])
     tree = base.tree
     for layer in variants:
@@ -116,7 +137,9 @@ def stack(base: Layer, variants: Sequence[Layer]) -> YMap:
     if problems:
         raise MergeError(problems)
     last = variants[-1].tree.span if variants else tree.span
-    return YMap(tree.items, last)
+    versions = {(entry[0], entry[1]): tuple(chain) for entry, chain in stacker.versions.items() if chain}
+    return Stacked(YMap(tree.items, last), versions,
+                   frozenset(layer.file for layer in (base, *variants) if not layer.bases))
 
 
 def dotted(path: Path) -> str:
@@ -140,6 +163,8 @@ class _Stacker:
     removed_items: dict[tuple[Path, object], SourceSpan] = field(default_factory=dict)
     conflicts: dict[Path, _Conflict] = field(default_factory=dict)
     allowed: frozenset[str] = frozenset()
+    # the path (section, name) of a definition or scoring term -> the versions it replaced, the oldest first
+    versions: dict[Path, list[tuple[YScalar, YNode]]] = field(default_factory=dict)
 
     # -- applying one layer
     def apply(self, tree: YMap, layer: Layer) -> YMap:
@@ -217,10 +242,13 @@ class _Stacker:
                     self.settle(here)
                 del items[i]
                 self.removed[here] = key.span
+                self.versions.pop(here, None)  # (`versioned`: a removed entry replaced nothing)
                 continue
             if isinstance(value, YMap) and isinstance(old, YMap):
                 assert i is not None
-                items[i] = (items[i][0], self.merge_map(old, value, here))
+                merged = self.merge_map(old, value, here)
+                self.versioned(here, items[i][0], old, items[i][0], merged)
+                items[i] = (items[i][0], merged)
                 continue
             new: YNode = self.merge_map(YMap((), value.span), value, here) if isinstance(value, YMap) else value
             if i is None:
@@ -230,10 +258,12 @@ class _Stacker:
                                   f"`{dotted(here)}` is removed by {gone} and changed by {key.span}")
                 else:
                     self.settle(here)
+                self.versions.pop(here, None)  # new here: it replaces nothing
                 items.append((key, new))
                 continue
             assert old is not None
             key = _signed_key(path, key, items[i][0])
+            self.versioned(here, items[i][0], old, key, new)
             if plain(old) == plain(new):
                 self.settle(here)
                 if self.foreign(old) is None:
@@ -247,6 +277,16 @@ class _Stacker:
                 self.settle(here)
             items[i] = (key, new)
         return YMap(tuple(items), base.span)
+
+    def versioned(self, path: Path, old_key: YScalar, old: YNode, key: YScalar, new: YNode) -> None:
+        """A definition or scoring term replaced: the version it was is kept, for `base(...)` in
+        the new one. Only a new value or signature replaces a version: the same value written
+        again, or a change of `cached:` alone, keeps the one there is."""
+        if len(path) != 2 or path[0] not in VERSIONED:
+            return
+        if plain(old_key) == plain(key) and _body(old) == _body(new):
+            return
+        self.versions.setdefault(path, []).append((old_key, old))
 
     def patch_list(self, old: YNode, key: YScalar, value: YNode, path: Path, op: str) -> YSeq | None:
         where = dotted(path)
@@ -425,6 +465,12 @@ def _spans(node: YNode) -> Iterator[SourceSpan]:
                 todo.append(k)
         elif isinstance(n, YSeq):
             todo.extend(reversed(n.items))
+
+
+def _body(node: YNode) -> object:
+    """The expression of a definition or scoring term, as plain data: itself, or a definition's `value:`."""
+    body = node.get("value") if isinstance(node, YMap) else node
+    return None if body is None else plain(body)
 
 
 def _first_span(node: YNode) -> SourceSpan:

@@ -72,6 +72,27 @@ MEMBER_PATTERNS: dict[str, tuple[str, ...]] = {
     "option": ("opt_{}",),
     "define": ("_d_{}",),  # the slot of a value kept between moves (compiler/passes/derived.py)
 }
+# `base(rent(a))` in a variant's new `rent`: the version it replaced (docs/variants.md). `base` is
+# no name a definition, procedure or record may take, and each version used is a method of its
+# own: `_base_rent` the version replaced, `_base2_rent` the one that version replaced, and so on;
+# a scoring term's, `_term_base_gold` (a scoring term may share a definition's name). No other
+# member starts so, and a rule file's names never start with `_` (check.py).
+BASE = "base"
+BASE_VERSION = {"define": "_base{}_{}", "scoring": "_term_base{}_{}"}
+
+
+def base_use(name: str, args: str | None = None) -> str:
+    """How `base(...)` is written for `name`: `base(rent(a, b))` with `args` (`...` for any),
+    `base(gold)` without."""
+    return f"{BASE}({name})" if args is None else f"{BASE}({name}({args}))"
+
+
+def base_version(section: str, name: str, depth: int) -> str:
+    """The method of the version of a definition (`section` "define") or scoring term ("scoring")
+    `depth` replacements back: `_base_rent`, `_base2_rent` ..."""
+    return BASE_VERSION[section].format(depth if depth > 1 else "", name)
+
+
 # The action the runtime plays for a player who has no other, and the choice of option `board`
 # that picks the board by the number of players: no action, or board, may take these names.
 RUNTIME_ACTIONS = frozenset({PASS})
@@ -146,18 +167,29 @@ def member_clash(kind: str, name: str) -> str | None:
     return None
 
 
+def base_calls(node: object) -> Iterator[ast.Call]:
+    """Every `base(...)` in an expression, in the order written (outer ones first)."""
+    return (item for item in _nodes(node) if isinstance(item, ast.Call) and item.func == BASE)
+
+
 def references(node: object) -> Iterator[tuple[str, SourceSpan]]:
     """Every name an expression or a block of effects names or calls (`x`, `f(...)`, an effect
     `p(...)`), with where; walked with a list, not recursion, as expressions nest deeply."""
+    for item in _nodes(node):
+        if isinstance(item, ast.Name):
+            yield item.id, item.span
+        elif isinstance(item, ast.Call):
+            yield item.func, item.span
+
+
+def _nodes(node: object) -> Iterator[object]:
+    """Every node of an expression or a block of effects, in the order written."""
     todo: list[object] = [node]
     while todo:
         item = todo.pop()
         if isinstance(item, tuple):
             todo.extend(reversed(item))
             continue
-        if isinstance(item, ast.Name):
-            yield item.id, item.span
-        elif isinstance(item, ast.Call):
-            yield item.func, item.span
+        yield item
         if is_dataclass(item) and not isinstance(item, type | SourceSpan):
             todo.extend(reversed([getattr(item, f.name) for f in fields(item) if f.name != "span"]))

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..runtime.errors import is_int, shown
 from .load import LoadError, YMap, YNode, YScalar, YSeq, load, read_rule_file
-from .merge import Family, Layer, MergeError, own_keys, stack
+from .merge import Family, Layer, MergeError, Stacked, own_keys, stacked
 from .paths import RULESET_ID, bundled_rulesets, display, path_problem, rules_dir, ruleset_file, shown_safely
 from .source import Diagnostic, SourceSpan, did_you_mean
 
@@ -31,6 +31,8 @@ class Resolved:
     files: tuple[Path, ...]  # every file used, the most basic first
     variant: str
     texts: tuple[str, ...] = ()  # the text of each file, as it was read
+    # what each definition and scoring term replaced, for `base(...)` (merge.Stacked)
+    merged: Stacked | None = None
 
 
 class ResolveError(Exception):
@@ -62,10 +64,10 @@ def resolve(path: Path) -> Resolved:
     _resolve(Path(path), [], layers, files, texts, None)
     order = list(layers.values())  # each file after every file it extends
     try:
-        tree = stack(order[0], order[1:])
+        merged = stacked(order[0], order[1:])
     except MergeError as exc:
         raise ResolveError(exc.diagnostics) from None
-    return Resolved(tree, tuple(files), variant_name(Path(path)), tuple(texts[f] for f in files))
+    return Resolved(merged.tree, tuple(files), variant_name(Path(path)), tuple(texts[f] for f in files), merged)
 
 
 def _load(path: Path, named_at: SourceSpan | None) -> tuple[YMap, str]:

@@ -115,7 +115,8 @@ TOP_DOCS: dict[str, str] = {
                "spot}` (see Records and optional values)",
     "state": "the fields of a game state",
     "define": "named values computed from the state: `name: expr` or `\"name(p: player)\": expr`; "
-              "`name: {value: expr, cached: true}` computes one once per state (see Derived values)",
+              "`name: {value: expr, cached: true}` computes one once per state (see Derived values); "
+              "a variant's new one may use the one it replaces, `2 * base(name(p))` (see Expressions)",
     "setup": "effects run once before the first turn, after every field has its `init` (chance "
              "allowed: shuffle, deal)",
     "procedures": "named effects with parameters: `\"collect(p: player, sector: region)\": [effects]`",
@@ -124,7 +125,8 @@ TOP_DOCS: dict[str, str] = {
     "actions": "what a player may do: `choose`, `when`, `text`, `effect`",
     "triggers": "effects that run `after: [actions]` or `at: turn_end`, if `when` holds",
     "end": "the condition that ends the game",
-    "scoring": "named terms added up per player (the variable `player` is the seat scored)",
+    "scoring": "named terms added up per player (the variable `player` is the seat scored); a variant's "
+               "new term may use the one it replaces, `2 * base(name)`",
     "winner": "`highest_score` (default) or `lowest_score`; a tie makes several winners",
     "tie_break": "an int over `player`: among players tied on score, those with the highest value "
                  "win; or a list of ints, compared item by item (the first that differs decides): "

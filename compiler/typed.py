@@ -344,6 +344,9 @@ class Define:
     body: Expr
     span: SourceSpan
     cached: bool = False  # computed once per state, until the state changes
+    # a version of a definition or scoring term that a variant replaced, which `base(...)` uses:
+    # ("define", "rent") or ("scoring", "gold"); its name is its method's (names.base_version)
+    version_of: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ def throw(rng: Rng, dice: Iterable[int], faces: Sequence[Sequence[int]]) -> int:
 
     Dice are thrown in index order so that a game replays the same from its seed.
     """
-    if rng.forced is not None and rng.forced.get("throw"):
+    if rng.forced is not None:
         return _forced_throw(rng, dice, faces)
     total = 0
     for die in sorted(dice):
@@ -34,7 +34,9 @@ def throw(rng: Rng, dice: Iterable[int], faces: Sequence[Sequence[int]]) -> int:
 
 def die(rng: Rng, faces: int) -> int:
     """A die roll, 1 to `faces`."""
-    if rng.forced is not None and rng.forced.get("die"):
+    if rng.forced is not None:
+        if not rng.forced.get("die"):
+            return 1 + _below(rng, max(1, faces), None)
         value, shown = _forced(rng, "die")
         if not 1 <= value <= faces:
             raise RulewrightError(f"forced die {shown} cannot happen: the die has faces 1 to {faces}")
@@ -43,7 +45,9 @@ def die(rng: Rng, faces: int) -> int:
 
 
 def coin(rng: Rng) -> bool:
-    if rng.forced is not None and rng.forced.get("coin"):
+    if rng.forced is not None:
+        if not rng.forced.get("coin"):
+            return _below(rng, 2, None) == 1
         return bool(_forced(rng, "coin")[0])
     return rng.below(2) == 1
 
@@ -54,13 +58,13 @@ def draw(rng: Rng, items: Iterable[T]) -> T:
     pool: list[Any] = list(items)
     if not pool:
         raise RulewrightError("draw() from an empty set: the rules must check that something is left")
-    if rng.forced is not None and rng.forced.get("draw"):
-        forced: T = _forced_draw(rng, pool)
-        return forced
     if isinstance(pool[0], int):
         pool.sort()  # numbers (entities, values): the usual case, kept quick
     else:
         pool.sort(key=sort_key)  # lists, sets, records, none: one total order (Python's `<` on sets is inclusion)
+    if rng.forced is not None:
+        forced: T = _forced_draw(rng, pool)
+        return forced
     item: T = pool[rng.below(len(pool))]
     return item
 
@@ -77,7 +81,7 @@ def draw_from(rng: Rng, items: Sequence[T]) -> T:
     """One item of a list at random: the list is read as an unordered pile (a shuffled deck)."""
     if not items:
         raise RulewrightError("draw_from() an empty list: the rules must check that something is left")
-    if rng.forced is not None and rng.forced.get("draw"):
+    if rng.forced is not None:
         chosen: T = _forced_draw(rng, items)
         return chosen
     return items[rng.below(len(items))]
@@ -87,6 +91,39 @@ def draw_from(rng: Rng, items: Sequence[T]) -> T:
 # `rng.forced` maps a kind of chance (die, throw, coin, draw) to the outcomes still to come, each
 # `(value, shown)`: the value in the game's representation and the words the scenario used. A
 # mechanic takes the next outcome of its kind before the generator, and checks it can happen.
+#
+# Under the key OUTCOMES it holds instead the outcome of every draw, by position: the game's chance
+# made explicit, one draw at a time (rulewright.interop: OpenSpiel's chance nodes). Each draw the
+# generator would make, `below(n)`, takes the next `(index, "")` of that list (a die rolls 1 +
+# index, a draw takes item `index` of its sorted pool); when the list is used up, the draw raises
+# ChanceNeeded with its n outcomes, and nothing is drawn.
+OUTCOMES = "outcomes"
+
+
+class ChanceNeeded(RulewrightError):
+    """A draw met with no outcome left under `rng.forced[OUTCOMES]`: `n` outcomes, each as likely,
+    index i giving `items[i]` (None: the index is the outcome, a die's face less one or a coin)."""
+
+    def __init__(self, n: int, items: Sequence[Any] | None) -> None:
+        super().__init__(f"a draw of {n} outcomes with none given")
+        self.n = n
+        self.items = items
+
+
+def _below(rng: Rng, n: int, items: Sequence[Any] | None) -> int:
+    """`rng.below(n)` while something is forced: the next outcome of OUTCOMES if it is there."""
+    assert rng.forced is not None
+    script = rng.forced.get(OUTCOMES)
+    if script is None:
+        return rng.below(n)
+    if not script:
+        raise ChanceNeeded(n, items)
+    index = script.pop(0)[0]
+    if not (isinstance(index, int) and 0 <= index < n):
+        raise RulewrightError(f"outcome {index!r} of a draw of {n} cannot happen")
+    return index
+
+
 def _forced(rng: Rng, kind: str) -> tuple[Any, str]:
     assert rng.forced is not None
     value, shown = rng.forced[kind].pop(0)
@@ -95,6 +132,8 @@ def _forced(rng: Rng, kind: str) -> tuple[Any, str]:
 
 def _forced_throw(rng: Rng, dice: Iterable[int], faces: Sequence[Sequence[int]]) -> int:
     thrown = sorted(dice)
+    if not (rng.forced is not None and rng.forced.get("throw")):
+        return sum(faces[d][_below(rng, len(faces[d]), faces[d])] for d in thrown)
     value, shown = _forced(rng, "throw")
     if isinstance(value, dict):  # the face each die shows
         if sorted(value) != thrown:
@@ -114,6 +153,8 @@ def _forced_throw(rng: Rng, dice: Iterable[int], faces: Sequence[Sequence[int]])
 
 
 def _forced_draw(rng: Rng, pool: Sequence[Any]) -> Any:
+    if not (rng.forced is not None and rng.forced.get("draw")):
+        return pool[_below(rng, len(pool), pool)]
     value, shown = _forced(rng, "draw")
     if value not in pool:
         raise RulewrightError(f"forced draw {shown} cannot happen: it is not among the {len(pool)} "

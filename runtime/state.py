@@ -82,6 +82,7 @@ class FieldInfo:
     doc: str = ""
     declared: str = ""
     pool: str = ""  # `pool:`: unseen items drawn again with those of the same pool (runtime/unseen.py)
+    hides_items: bool = False  # `hide_items_if:`: some items of the list are hidden while it holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,13 +169,13 @@ class State:
     _pending: decisions.Pending | None  # a move waiting for a seat's decision
 
     # -- construction ------------------------------------------------------------------------
-    def _init(self, game: Game, players: int, seed: int, options: dict[str, str]) -> None:
+    def _init(self, game: Game, players: int, seed: int, options: dict[str, str], rng: Rng | None = None) -> None:
         self.game = game
         self.num_players = players
         self.num_seats = players + len(self.NEUTRAL)
         self.options = options
         self.seed = seed
-        self.rng = Rng(seed)
+        self.rng = Rng(seed) if rng is None else rng
         self.board = game.board_for(options, players)
         self.current = 0
         self.phase = 0
@@ -800,7 +801,18 @@ def _holds_records(t: _Type, records: Mapping[str, Any]) -> bool:
 
 def _parse_type(text: str) -> _Type:
     """`list(list(spot))`, `set(tile)`, `bool`, `optional(spot)`... as the compiler writes a type
-    (a record is an item of its name: the state's RECORDS say it is one)."""
+    (a record is an item of its name: the state's RECORDS say it is one). Each text is parsed
+    once: an observation reads the type of a field at each of its entries."""
+    parsed = _PARSED.get(text)
+    if parsed is None:
+        parsed = _PARSED[text] = _parsed_type(text)
+    return parsed
+
+
+_PARSED: dict[str, _Type] = {}  # (the declared types of the rule sets loaded: a few dozen texts)
+
+
+def _parsed_type(text: str) -> _Type:
     for wrapper in ("list", "set", "optional"):
         if text.startswith(wrapper + "(") and text.endswith(")"):
             return _Type(wrapper, elem=_parse_type(text[len(wrapper) + 1 : -1]))
@@ -960,7 +972,10 @@ class Game:
             chosen[name] = value
         return chosen
 
-    def new_state(self, players: int | None = None, seed: int = 0, options: Mapping[str, str] | None = None) -> State:
+    def new_state(self, players: int | None = None, seed: int = 0, options: Mapping[str, str] | None = None,
+                  rng: Rng | None = None) -> State:
+        """A new game; its setup draws from `rng` if given (a generator whose outcomes are fixed:
+        rulewright.interop), else from the generator of `seed`."""
         count = self.info.players[0] if players is None else players
         if count not in self.info.players:
             allowed = ", ".join(str(n) for n in self.info.players)
@@ -968,7 +983,7 @@ class Game:
         if not isinstance(seed, int):
             raise BadSetup("the seed must be a whole number")
         state = self.state_class.__new__(self.state_class)
-        state._init(self, count, seed, self.resolve_options(options))
+        state._init(self, count, seed, self.resolve_options(options), rng)
         return state
 
     def _pending_from_json(self, data: Mapping[str, Any]) -> State:

@@ -26,11 +26,13 @@ from rulewright.match import play_game
 from rulewright.runtime import derive_seed
 
 
-def one_game(ruleset: str, seed: int, index: int, iterations: int) -> tuple[int, int, list[int], int, str | None]:
+def one_game(ruleset: str, seed: int, index: int, iterations: int, rollout_moves: int,
+             score_weight: float) -> tuple[int, int, list[int], int, str | None]:
     game = rulewright.load(ruleset)
     seat = index % 2
     game_seed = derive_seed(seed, index)
-    agent = ISMCTSAgent(seat_agent_seed(game_seed, seat), iterations=iterations)
+    agent = ISMCTSAgent(seat_agent_seed(game_seed, seat), iterations=iterations,
+                        rollout_moves=rollout_moves, score_weight=score_weight)
     result = play_game(game, 2, game_seed, agents={seat: agent})
     return index, seat, result.winners, result.moves, result.error
 
@@ -40,6 +42,10 @@ def main() -> int:
     parser.add_argument("ruleset")
     parser.add_argument("-n", "--games", type=int, default=200)
     parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--rollout-moves", type=int, default=0,
+                        help="moves a play-out may last, then the score decides (0: to the end)")
+    parser.add_argument("--score-weight", type=float, default=0.1,
+                        help="share of a play-out's reward given by the scaled score")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
@@ -47,7 +53,8 @@ def main() -> int:
     won = 0.0
     played = errors = 0
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        futures = [pool.submit(one_game, args.ruleset, args.seed, i, args.iterations) for i in range(args.games)]
+        futures = [pool.submit(one_game, args.ruleset, args.seed, i, args.iterations,
+                               args.rollout_moves, args.score_weight) for i in range(args.games)]
         for future in futures:
             index, seat, winners, moves, error = future.result()
             played += 1
@@ -58,7 +65,8 @@ def main() -> int:
                   f"{won:g}/{played} so far", file=sys.stderr, flush=True)
     interval = binomtest(round(won), played).proportion_ci(0.95, method="wilson")
     print(json.dumps({
-        "ruleset": args.ruleset, "games": played, "iterations": args.iterations, "seed": args.seed,
+        "ruleset": args.ruleset, "games": played, "iterations": args.iterations,
+        "rollout_moves": args.rollout_moves, "score_weight": args.score_weight, "seed": args.seed,
         "ismcts_wins": won, "win_rate": won / played, "wilson_95": [interval.low, interval.high],
         "errors": errors, "seconds": round(time.monotonic() - start, 1),
     }))

@@ -155,3 +155,52 @@ def test_enumerations_components_and_invariants() -> None:
         "tile: 72, all: tiles, animal = animal[i // 6], emperor = i % 6 == 0", "rules/mandarin/base.yaml:135")
     assert entries[("invariant", "plain_tiles_are_out")] == (
         "plain_tiles_are_out: all(t in out for t in plain)", "rules/mandarin/base.yaml:577")
+
+
+def _chain(tmp_path: Path) -> tuple[str, str, str]:
+    """pebbles.yaml, mid.yaml (its `most` and `pebbles` in terms of pebbles.yaml's) and top.yaml
+    (its `most` in terms of mid.yaml's), in `tmp_path`: their paths as shown."""
+    (tmp_path / "pebbles.yaml").write_text((ROOT / PEBBLES).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "mid.yaml").write_text('extends: pebbles.yaml\ndefine:\n  most: "2 * base(most(n))"\n'
+                                       'scoring:\n  pebbles: "base(pebbles) + 1"\n', encoding="utf-8")
+    (tmp_path / "top.yaml").write_text('extends: mid.yaml\ndefine:\n  "most(k: int)": "base(most(k)) - 1"\n',
+                                       encoding="utf-8")
+    return str(tmp_path / "pebbles.yaml"), str(tmp_path / "mid.yaml"), str(tmp_path / "top.yaml")
+
+
+def test_a_redefinition_says_which_version_its_base_uses_and_where(tmp_path: Path) -> None:
+    pebbles, mid, top = _chain(tmp_path)
+    code, out = _run("explain", top, "most")
+    assert code == 0
+    assert out.splitlines()[:6] == [
+        f"definition most  ({top}:3)",
+        "  most(k: int) -> int = base(most(k)) - 1",
+        f"  uses the version it replaces, base(most(...))  ({mid}:3):",
+        "    most(n: int) -> int = 2 * base(most(n))",
+        f"  which uses the version it replaced, base(most(...))  ({pebbles}:22):",
+        "    most(n: int) -> int = n if n < left else left",
+    ]
+    code, out = _run("explain", mid, "pebbles", "--json")
+    assert code == 0
+    [term] = json.loads(out)["definitions"]
+    assert term["replaces"] == [{"base": "base(pebbles)", "is": "pebbles = kept[player]", "where": f"{pebbles}:47"}]
+    code, out = _run("explain", mid, "left", "--json")  # a name no base(...) is about: no `replaces`
+    assert [sorted(d) for d in json.loads(out)["definitions"]] == [["doc", "kind", "name", "signature", "where"]]
+
+
+def test_a_variants_change_says_what_its_base_is(tmp_path: Path) -> None:
+    pebbles, mid, top = _chain(tmp_path)
+    code, out = _run("explain", pebbles, "most")
+    assert code == 0
+    assert out.splitlines()[4:] == [
+        "changed by 2 variants:",
+        f"  {mid}: changed define.most  ({mid}:3)",
+        "    old: most(n: int): n if n < left else left",
+        "    new: most(n: int): 2 * base(most(n))",
+        f"    where base(most(...)) is most(n: int): n if n < left else left  ({pebbles}:22)",
+        f"  {top}: changed define.most  ({top}:3)",
+        "    old: most(n: int): n if n < left else left",
+        "    new: most(k: int): base(most(k)) - 1",
+        f"    where base(most(...)) is most(n: int): 2 * base(most(n))  ({mid}:3)",
+        f"    and in it, base(most(...)) is most(n: int): n if n < left else left  ({pebbles}:22)",
+    ]

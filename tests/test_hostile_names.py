@@ -226,7 +226,7 @@ def test_a_local_may_take_any_name_python_or_generated_code_uses(name: str) -> N
 # -- 3. the tables are complete -------------------------------------------------------------------
 
 RULE_FILES = sorted((ROOT / "rules").glob("*/*.yaml")) + sorted((ROOT / "tests" / "games").glob("*.yaml")) + [
-    PROBE, *(p for p in CASES if p not in REFUSED)]
+    PROBE, *(p for p in CASES if p not in REFUSED), ROOT / "tests" / "variants" / "doubled.yaml"]
 
 
 def _walk(node: object) -> Iterator[object]:
@@ -254,6 +254,13 @@ def made_names(rs: ir.RuleSet) -> tuple[set[str], set[str], set[str]]:
                for c in rs.components for a in c.attributes}
     module |= {names.BOARD_FUNCTION.format(b.name) for b in rs.boards}
     members = {f.name for f in rs.fields} | {d.name for d in rs.defines} | {p.name for p in rs.procedures}
+    for section, versions in (("define", rs.defines), ("scoring", rs.scoring)):  # each used by `base(...)`
+        for version in versions:
+            depth, earlier = 1, version.base
+            while earlier is not None:
+                method = names.base_version(section, version.name, depth)  # a definition of its own
+                members |= {method, *(pattern.format(method) for pattern in names.MEMBER_PATTERNS["define"])}
+                depth, earlier = depth + 1, earlier.base
     for kind, named in (("action", rs.actions), ("phase", rs.phases), ("trigger", rs.triggers), ("option", rs.options),
                         ("define", rs.defines)):
         members |= {pattern.format(x.name) for x in named for pattern in names.MEMBER_PATTERNS[kind]}

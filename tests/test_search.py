@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from rulewright.search import (
     hidden_fields,
     mcts_speed,
     rewards,
+    standings,
 )
 
 TESTS = Path(__file__).parent
@@ -206,3 +208,43 @@ def test_simulate_with_search_agents_is_reproducible() -> None:
         runs.append(data)
     assert runs[0] == runs[1]
     assert runs[0]["agents"] == ["greedy", "mcts:iterations=20,rollout_moves=5"] and runs[0]["finished"] == 2
+
+
+def test_a_list_that_hides_some_items_is_hidden_information(tmp_path: Path) -> None:
+    """`visible: all` with `hide_items_if:` hides items all the same: `mcts` must refuse it too."""
+    text = TAKE_AWAY.read_text(encoding="utf-8")
+    text = text.replace('  points: {per: player, type: int, init: 0}\n',
+                        '  points: {per: player, type: int, init: 0}\n'
+                        '  taken: {type: list(int), init: "[]", hide_items_if: "k == 0"}\n')
+    text = text.replace("      - pile -= k\n", "      - pile -= k\n      - taken = taken + [k]\n")
+    rules = tmp_path / "take-away-hidden.yaml"
+    rules.write_text(text, encoding="utf-8")
+    game = rulewright.load_rules(rules)
+    assert hidden_fields(game) == ["taken"]
+    with pytest.raises(BadAgent, match="hides `taken`"):
+        check_agents(game, {0: parse_agent_spec("mcts")})
+
+
+def test_an_estimate_weighs_positions_instead_of_the_score() -> None:
+    """`estimate=modesty` (minus the points): greedy now takes the least, and a cut play-out is
+    weighed by that lead instead of the score's."""
+    assert standings(take_away("take 1", "take 3"), None) == [1, 3]
+    assert standings(take_away("take 1", "take 3"), "modesty") == [-1, -3]
+    assert str(GreedyAgent(0, estimate="modesty").choose(take_away())) == "take 1"
+    ahead, behind = rewards(take_away("take 1", "take 3"), "modesty")
+    assert ahead > 0.5 > behind
+    agent = make_agents({0: parse_agent_spec("greedy:estimate=modesty")}, 0)[0]
+    assert str(agent.choose(take_away())) == "take 1"
+
+
+def test_an_estimate_must_be_a_definition_over_one_player_giving_a_number() -> None:
+    game = rulewright.load_rules(TAKE_AWAY)
+    check_agents(game, {0: parse_agent_spec("mcts:estimate=modesty")})
+    for spec, message in (("mcts:estimate=modsty", "no definition `modsty` to estimate with: did you mean `modesty`?"),
+                          ("greedy:estimate=gap", "does not take one player: an estimate is a definition like"),
+                          ("mcts:estimate=scored", "is not a number: an estimate must give one per player"),
+                          ("mcts:estimate=points", "has no definition `points`")):
+        with pytest.raises(BadAgent, match=re.escape(message)):
+            check_agents(game, {0: parse_agent_spec(spec)})
+    with pytest.raises(BadAgent, match="`estimate` must be a name, not `0-points`"):
+        parse_agent_spec("ismcts:estimate=0-points")

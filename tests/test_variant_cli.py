@@ -4,6 +4,7 @@ variant in a user's own folder extending a bundled game by id, through every com
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+import rulewright
 from rulewright import cli as cli_module
 from rulewright.cli import cli
 from rulewright.compiler import paths
@@ -102,7 +104,18 @@ def test_variant_new_round_trip(tmp_path: Path) -> None:
     assert compile_file(target).ruleset.variant == "my-rules", "every example compiles"
     changes = {(c.kind, c.path) for c in diff(load_ruleset("china-cornett"), load_ruleset(target))}
     assert changes == {("changed", "options.sector_collector.default"), ("removed", "triggers.third_reduction"),
-                       ("added", "scoring.bonus")}  # (the guard example is the guard as it is)
+                       ("added", "scoring.bonus"), ("changed", "define.alignments"), ("changed", "scoring.gold")}
+    # (the guard example is the guard as it is; the definition's, `base(alignments(n))`, its value as it is)
+    assert '#   alignments: "base(alignments(n))"\n' in text and '#   gold: "2 * base(gold)"\n' in text
+    base, mine = rulewright.load("china-cornett"), rulewright.load_rules(target)
+    for seed in range(3):  # its examples do as they say: the same alignments, the points doubled
+        state, chooser = mine.new_state(2, seed), random.Random(seed)
+        while not state.is_terminal():
+            state.apply(chooser.choice(state.legal_actions()))
+            same = base.state_from_json({**state.to_json(), "ruleset": "china-cornett"})  # (the base's rules)
+            assert [state.alignments(n) for n in (1, 2, 3)] == [same.alignments(n) for n in (1, 2, 3)]
+            assert state.scores() == [2 * x for x in same.scores()]
+        assert state.scores() != [0, 0]
 
 
 def test_variant_new_of_a_user_file_extends_it_by_relative_path(tmp_path: Path) -> None:

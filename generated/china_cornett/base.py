@@ -223,7 +223,6 @@ class ChinaCornettState(rt.State):
         """A phase starts (runtime/state.py `State._start_phase`), written out for this rule set (pass
         `move_step`)."""
         self._legal_cache = None
-        self._derived = None
         self._enter_phase()
         self._phase_started()
 

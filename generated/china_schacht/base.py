@@ -386,7 +386,6 @@ class ChinaSchachtState(rt.State):
         """A phase starts (runtime/state.py `State._start_phase`), written out for this rule set (pass
         `move_step`)."""
         self._legal_cache = None
-        self._derived = None
         if self.trace is not None:  # (no phase has start effects: its start only says so in a trace)
             self._enter_phase()
 

@@ -93,7 +93,7 @@ class MandarinState(rt.State):
         rt.FieldInfo('money', 'player', 'int', '', (), 'owner', "Each player's yuans."),
         rt.FieldInfo('card', 'player', 'set', 'tile', (), 'all', "The tiles on each player's Collection card."),
         rt.FieldInfo('dispenser', None, 'set', 'tile', (), 'none', 'The tiles in the dispenser; nobody sees which.'),
-        rt.FieldInfo('out', None, 'list', 'tile', (), 'all', 'The tiles drawn from the dispenser this turn, still on the board.'),
+        rt.FieldInfo('out', None, 'list', 'tile', (), 'all', 'The tiles drawn from the dispenser this turn, still on the board.', hides_items=True),
         rt.FieldInfo('plain', None, 'set', 'tile', (), 'none', 'The tiles of `out` that fell plain side up (their animal is not known).'),
         rt.FieldInfo('position', 'player', 'entity', 'spot', (), 'all', 'The square each mandarin stands on.'),
         rt.FieldInfo('last_roll', None, 'int', '', (), 'all', "The die of this turn's move."),
@@ -318,7 +318,6 @@ class MandarinState(rt.State):
         """A phase starts (runtime/state.py `State._start_phase`), written out for this rule set (pass
         `move_step`)."""
         self._legal_cache = None
-        self._derived = None
         # a new phase or turn: the kept values that read the seat to act are stale
         self._d_bidders = None
         if self.trace is not None:  # (no phase has start effects: its start only says so in a trace)

@@ -14,8 +14,9 @@ checks the move is the same, and plays through a state that refuses anything els
 
 Rewards, per seat, in [0, 1]: `1 - score_weight` shared by the winners of a finished game, plus
 `score_weight` times the seat's score scaled between the lowest and the highest score (for a
-rule set whose lowest score wins, the other way round); a play-out cut at `rollout_moves` moves
-counts by the scores alone. Seeded and deterministic: the same seed, state and calls give the
+rule set whose lowest score wins, the other way round). A play-out cut at `rollout_moves` moves
+is weighed as MCTS weighs one (`search.rewards`): by the seat's lead over the best other, in
+score or in `estimate`, relative to their size, so a larger lead counts for more. Seeded and deterministic: the same seed, state and calls give the
 same moves.
 """
 
@@ -26,7 +27,7 @@ import math
 from .runtime.errors import IllegalAction
 from .runtime.rng import Rng
 from .runtime.state import Action, State
-from .search import standings
+from .search import rewards as cut_rewards
 
 
 class _Node:
@@ -137,8 +138,12 @@ class ISMCTSAgent:
         return self._rewards(state)
 
     def _rewards(self, state: State) -> list[float]:
+        if not state.is_terminal():
+            # by the lead, not only by who leads: with more actions than iterations each root
+            # child is weighed by one play-out, and a binary reward would tie most of them
+            return cut_rewards(state, self.estimate)
         n = state.num_players
-        scores = state.scores() if state.is_terminal() else standings(state, self.estimate)
+        scores = state.scores()
         low, high = min(scores), max(scores)
         if high > low:
             scaled = [(s - low) / (high - low) for s in scores]
@@ -146,8 +151,6 @@ class ISMCTSAgent:
                 scaled = [1.0 - v for v in scaled]
         else:
             scaled = [0.5] * n
-        if not state.is_terminal():
-            return scaled
         winners = state.winners()
         w = self.score_weight
         share = (1.0 - w) / len(winners) if winners else 0.0

@@ -277,11 +277,34 @@ def bundle_in(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
                     monkeypatch.setattr(module, name, lambda folder=folders[name]: folder)
 
 
+@pytest.fixture(scope="module")
+def blocks_run() -> dict[Path, int]:
+    """How many blocks of each page, from its top, have run in its work folder in this process."""
+    return {}
+
+
 @pytest.mark.parametrize("block", ALL, ids=[b.where for b in ALL])
-def test_doc_block(block: Block, workdirs: dict[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_doc_block(block: Block, workdirs: dict[Path, Path], blocks_run: dict[Path, int],
+                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block runs after every block above it on its page, in the page's work folder: a block may
+    use what an earlier one wrote. Run in order (one process) each block runs once; where
+    pytest-xdist gave the earlier blocks to another process, they run here first, again."""
     work = workdirs[block.doc]
     monkeypatch.chdir(work)
     bundle_in(work, monkeypatch)
+    page = [b for b in ALL if b.doc == block.doc]
+    here = page.index(block)
+    for earlier in page[blocks_run.get(block.doc, 0):here]:
+        try:
+            run_block(earlier, work)
+        except (Exception, pytest.fail.Exception) as exc:  # (pytest.fail's is a BaseException)
+            pytest.fail(f"{block.where}: the earlier block {earlier.where}, run first in this process, "
+                        f"failed: {exc}")
+    blocks_run[block.doc] = here + 1
+    run_block(block, work)
+
+
+def run_block(block: Block, work: Path) -> None:
     mode = block.mode()
     kind, _, rest = mode.partition(" ")
     if mode.startswith("skip:"):

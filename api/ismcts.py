@@ -16,8 +16,8 @@ Rewards, per seat, in [0, 1]: `1 - score_weight` shared by the winners of a fini
 `score_weight` times the seat's score scaled between the lowest and the highest score (for a
 rule set whose lowest score wins, the other way round). A play-out cut at `rollout_moves` moves
 is weighed as MCTS weighs one (`search.rewards`): by the seat's lead over the best other, in
-score or in `estimate`, relative to their size, so a larger lead counts for more. Seeded and deterministic: the same seed, state and calls give the
-same moves.
+score or in `estimate`, relative to their size, so a larger lead counts for more. Seeded and
+deterministic: the same seed, state and calls give the same moves.
 """
 
 from __future__ import annotations

@@ -176,7 +176,7 @@ class Board:
         # every region holding each spot, both for a border post in two regions of the kind
         # (region_of keeps only the last); a spot in none adds nothing
         at = self.regions_at[kind]
-        if isinstance(spots, (tuple, list)) and len(spots) == 1:  # (one spot, as a section built: its regions, in order)
+        if isinstance(spots, (tuple, list)) and len(spots) == 1:  # (one spot: its regions, in order)
             return list(at[spots[0]])
         found = set(chain.from_iterable(map(at.__getitem__, spots)))
         return sorted(found)

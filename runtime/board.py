@@ -175,7 +175,10 @@ class Board:
         """The regions of one kind that contain any of `spots`, in board order."""
         # every region holding each spot, both for a border post in two regions of the kind
         # (region_of keeps only the last); a spot in none adds nothing
-        found = set(chain.from_iterable(map(self.regions_at[kind].__getitem__, spots)))
+        at = self.regions_at[kind]
+        if isinstance(spots, (tuple, list)) and len(spots) == 1:  # (one spot: its regions, in order)
+            return list(at[spots[0]])
+        found = set(chain.from_iterable(map(at.__getitem__, spots)))
         return sorted(found)
 
     def straight_lines(self, n: int, spots: Iterable[int]) -> list[tuple[int, ...]]:
@@ -909,7 +912,7 @@ class WallBoard(Board):
     wall's spots are the spots of its faces in that order; two spots are neighbours along the
     wall when they follow each other, across the join of two faces too."""
 
-    __slots__ = ("_laid", "_laid_regions", "face_names", "piece_names")
+    __slots__ = ("_laid", "_laid_near", "_laid_regions", "face_names", "piece_names")
 
     def __init__(
         self, name: str, pieces: Sequence[tuple[str, Sequence[tuple[str, Sequence[str]]]]], kinds: Sequence[str],
@@ -945,6 +948,7 @@ class WallBoard(Board):
         # asks the same few layouts again and again (a layout is a tuple, so it cannot change).
         self._laid: dict[tuple[int, ...], tuple[tuple[int, ...], dict[int, int]]] = {}
         self._laid_regions: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._laid_near: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
 
     def _wall(self, layout: Sequence[int]) -> tuple[tuple[int, ...], dict[int, int]]:
         key = tuple(layout)
@@ -962,11 +966,23 @@ class WallBoard(Board):
 
     def wall_neighbours(self, layout: Sequence[int], spot: int) -> tuple[int, ...]:
         """The spots just left and right of `spot` along the wall (none if it is not laid)."""
-        run, place = self._wall(layout)
-        i = place.get(spot)
-        if i is None:
-            return ()
-        return run[max(i - 1, 0):i] + run[i + 1:i + 2]
+        near = self._laid_near.get(layout if isinstance(layout, tuple) else tuple(layout))
+        if near is None:
+            near = self._near_along(layout)
+        return near[spot]
+
+    def _near_along(self, layout: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """Each spot's neighbours along the wall of `layout` (none for a spot not laid), made once per
+        layout: rules ask them of every space at every listing."""
+        key = tuple(layout)
+        if len(self._laid_near) >= 1024:  # (as `_laid`: bounded)
+            self._laid_near.clear()
+        run, place = self._wall(key)
+        near: list[tuple[int, ...]] = [() for _ in self.spots]
+        for spot, i in place.items():
+            near[spot] = run[max(i - 1, 0):i] + run[i + 1:i + 2]
+        found = self._laid_near[key] = tuple(near)
+        return found
 
     def wall_runs(self, layout: Sequence[int], spots: Iterable[int]) -> tuple[tuple[int, ...], ...]:
         """The unbroken runs of laid spaces among `spots`, each left to right, the leftmost run

@@ -136,6 +136,25 @@ def test_a_wall_grows_at_both_ends_and_its_neighbours_cross_the_joins() -> None:
         board.attach(layout, face["one_back"], False)
 
 
+def test_wall_neighbours_are_the_spots_beside_along_the_run_of_every_layout() -> None:
+    """`wall_neighbours` reads a table made once per layout: the spots just before and after
+    along the run, whatever the layout (a list or a tuple), none for a spot not laid."""
+    board = rulewright.load_rules(GROWING_WALL).new_state(players=2, seed=0).board
+    assert isinstance(board, WallBoard)
+    layouts: list[tuple[int, ...]] = [()]
+    for f in range(len(board.face_names)):
+        for layout in list(layouts):
+            if board.face_piece[f] not in {board.face_piece[g] for g in layout} and len(layout) < 3:
+                layouts += [board.attach(layout, f, True), board.attach(layout, f, False)]
+    assert len(layouts) > 100
+    for layout in layouts:
+        run = board.wall_spots(layout)
+        beside = {s: tuple(run[j] for j in (i - 1, i + 1) if 0 <= j < len(run)) for i, s in enumerate(run)}
+        for s in board.spots:
+            assert board.wall_neighbours(layout, s) == beside.get(s, ()), (layout, s)
+            assert board.wall_neighbours(list(layout), s) == beside.get(s, ())
+
+
 def test_laying_a_piece_twice_is_a_game_error_at_the_rule_line(tmp_path: Path) -> None:
     text = GROWING_WALL.read_text(encoding="utf-8").replace(
         'f: "[f for f in wallface if piece_of(f) not in wall_pieces(layout)]"', 'f: "[f for f in wallface]"')

@@ -217,3 +217,13 @@ def test_inline_leaves_to_derived_what_derived_keeps(rules: Path) -> None:
     text = compile_file(rules, ALL).source
     assert "self.above(" in method(text, "total")
     assert "kept = self._d_above" in method(text, "above")
+
+
+def test_a_test_of_a_few_dozen_nodes_is_written_where_it_is_walked() -> None:
+    """Chang Cheng's `single_space(s, p)` (31 nodes with `lapsed` written into it) is written out
+    in the walk of the wall `single_spaces(p)` makes, not called for every space (inline.SMALL)."""
+    assert inline.SMALL == 32
+    text = compile_file(Path(__file__).parents[1] / "rules" / "chang-cheng" / "base.yaml", ALL).source
+    walk = method(text, "single_spaces")
+    assert "self.single_space(" not in walk and "self.reserved[s] is None or self.reserved[s] == p" in walk
+    assert "self.open_space(" not in method(text, "double_spaces")

@@ -30,3 +30,16 @@ def test_regions_touching_of_spots_in_one_region_each() -> None:
     north, south = board.index["N1"], board.index["S1"]
     assert [board.region_names[r] for r in board.regions_touching([south, north, south], 0)] == ["North", "South"]
     assert board.regions_touching([], 0) == []
+
+
+def test_regions_touching_one_spot_is_its_regions_in_order() -> None:
+    """One spot (a section just built) is read straight from `regions_at`: the same regions, in
+    board order, as the set of several spots gives."""
+    state: Any = rulewright.load_rules(BORDER_POST).new_state(players=2, seed=0)
+    board = state.board
+    for kind in range(len(board.regions_of_kind)):
+        for s in board.spots:
+            every = sorted(set(board.regions_at[kind][s]))
+            assert board.regions_touching((s,), kind) == every
+            assert board.regions_touching([s], kind) == every
+            assert board.regions_touching([s, s], kind) == every

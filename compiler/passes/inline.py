@@ -54,7 +54,7 @@ from .rewrite import (
     with_clauses,
 )
 
-SMALL = 12  # nodes of a body inlined at most
+SMALL = 32  # nodes of a body inlined at most (docs/optimiser.md, `inline`: Chang Cheng's `single_space`, 31)
 _OPPOSITE = {"in": "not in", "not in": "in", "==": "!=", "!=": "=="}
 
 

@@ -824,11 +824,11 @@ class ChangChengState(rt.State):
 
     def single_space(self, s: int, p: int) -> bool:
         # rules/chang-cheng/base.yaml:450
-        return (self.block_at[s] == EMPTY and ((self.reserved[s] is None or self.reserved[s] == p) or self.lapsed(s)))  # base.yaml:450
+        return (self.block_at[s] == EMPTY and ((self.reserved[s] is None or self.reserved[s] == p) or ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)))  # base.yaml:450; inlined lapsed (base.yaml:449)
 
     def open_space(self, s: int) -> bool:
         # rules/chang-cheng/base.yaml:454
-        return (self.block_at[s] == EMPTY and (self.reserved[s] is None or self.lapsed(s)))  # base.yaml:454
+        return (self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)))  # base.yaml:454; inlined lapsed (base.yaml:449)
 
     def single_spaces(self, p: int) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:455; kept between moves: recomputed once `block_at`, `layout`, `reserved` or `singles` changes
@@ -838,7 +838,7 @@ class ChangChengState(rt.State):
         elif p in kept:
             return kept[p]
         rt.spend(self, 326, 'rules/chang-cheng/base.yaml:455')  # base.yaml:455
-        value: Sequence[int] = [s for s in self.laid() if self.single_space(s, p)]  # base.yaml:455
+        value: Sequence[int] = [s for s in self.laid() if (self.block_at[s] == EMPTY and ((self.reserved[s] is None or self.reserved[s] == p) or ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)))]  # base.yaml:455
         kept[p] = value
         return value
 
@@ -871,7 +871,7 @@ class ChangChengState(rt.State):
             kept = self._d_double_partners = {}
         elif s in kept:
             return kept[s]
-        value: Sequence[int] = [n for n in self.board.wall_neighbours(self.layout, s) if (self.open_space(n) and sorted((s, n))[0] == s)]  # base.yaml:461
+        value: Sequence[int] = [n for n in self.board.wall_neighbours(self.layout, s) if ((self.block_at[n] == EMPTY and (self.reserved[n] is None or ((self.opt_reservation == LAPSES and self.reserved[n] is not None) and self.singles[rt.value_of(self.reserved[n], 'rules/chang-cheng/base.yaml:449')] == 0))) and sorted((s, n))[0] == s)]  # base.yaml:461
         kept[s] = value
         return value
 
@@ -881,7 +881,7 @@ class ChangChengState(rt.State):
         if kept is not None:
             return kept
         rt.spend(self, 14474, 'rules/chang-cheng/base.yaml:462')  # base.yaml:462
-        value: Sequence[int] = [s for s in self.laid() if (self.open_space(s) and self.double_partners(s))]  # base.yaml:462
+        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and self.double_partners(s))]  # base.yaml:462
         self._d_double_spaces = value
         return value
 
@@ -891,7 +891,7 @@ class ChangChengState(rt.State):
         if kept is not None:
             return kept
         rt.spend(self, 13070, 'rules/chang-cheng/base.yaml:464')  # base.yaml:464
-        value: Sequence[int] = [s for s in self.laid() if (self.open_space(s) and not any(self.block_at[n] == TOWER for n in self.board.wall_neighbours(self.layout, s)))]  # base.yaml:464
+        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and not any(self.block_at[n] == TOWER for n in self.board.wall_neighbours(self.layout, s)))]  # base.yaml:464
         self._d_tower_spaces = value
         return value
 
@@ -971,7 +971,7 @@ class ChangChengState(rt.State):
             kept = self._d_held = {}
         elif (q, r) in kept:
             return kept[(q, r)]
-        value: int = sum(1 for s in self.board.region_spots[r] if (self.standing(s) and self.builder[s] == q))  # base.yaml:488
+        value: int = sum(1 for s in self.board.region_spots[r] if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == q))  # base.yaml:488
         kept[(q, r)] = value
         return value
 
@@ -982,7 +982,7 @@ class ChangChengState(rt.State):
             kept = self._d_sections = {}
         elif r in kept:
             return kept[r]
-        value: int = sum(1 for s in self.board.region_spots[r] if self.standing(s))  # base.yaml:489
+        value: int = sum(1 for s in self.board.region_spots[r] if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER))  # base.yaml:489
         kept[r] = value
         return value
 
@@ -994,7 +994,7 @@ class ChangChengState(rt.State):
 
     def mongol_wall(self, s: int) -> bool:
         # rules/chang-cheng/base.yaml:492
-        return (self.standing(s) or (self.opt_ruins_elsewhere == COUNTED and self.block_at[s] == RUIN))  # base.yaml:492
+        return (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self.opt_ruins_elsewhere == COUNTED and self.block_at[s] == RUIN))  # base.yaml:492; inlined standing (base.yaml:447)
 
     def mongol_held(self, q: int, m: int) -> int:
         # rules/chang-cheng/base.yaml:493; kept between moves: recomputed once `block_at` or `builder` changes
@@ -1003,7 +1003,7 @@ class ChangChengState(rt.State):
             kept = self._d_mongol_held = {}
         elif (q, m) in kept:
             return kept[(q, m)]
-        value: int = sum(1 for s in self.board.region_spots[m] if (self.mongol_wall(s) and self.builder[s] == q))  # base.yaml:493
+        value: int = sum(1 for s in self.board.region_spots[m] if ((((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self.opt_ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q))  # base.yaml:493
         kept[(q, m)] = value
         return value
 

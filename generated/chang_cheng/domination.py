@@ -15,6 +15,7 @@ from rulewright.generated.chang_cheng.base import (
     ARCHITECT,
     AT_ZERO,
     DOMINATION,
+    DOUBLE,
     DRAWN,
     DRAWN_TOKENS,
     EXTRA_SECTION,
@@ -31,6 +32,7 @@ from rulewright.generated.chang_cheng.base import (
     RUIN_A_WALL,
     SINGLE,
     SWAP_WALLS,
+    TOWER,
     TRAITOR,
     WARRIOR,
     ChangChengState,
@@ -88,7 +90,7 @@ class ChangChengDominationState(ChangChengState):
             kept = self._d_own_sections = {}
         elif p in kept:
             return kept[p]
-        value: Sequence[int] = [s for s in self.laid() if (self.standing(s) and self.builder[s] == p)]  # domination.yaml:13
+        value: Sequence[int] = [s for s in self.laid() if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == p)]  # domination.yaml:13
         kept[p] = value
         return value
 

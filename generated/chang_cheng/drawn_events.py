@@ -18,8 +18,10 @@ from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
     ARCHITECT,
     AT_ZERO,
+    COUNTED,
     DIPLOMACY,
     DOMINATION,
+    DOUBLE,
     DRAWN,
     DRAWN_TOKENS,
     EXTRA_SECTION,
@@ -37,6 +39,7 @@ from rulewright.generated.chang_cheng.base import (
     RUIN_A_WALL,
     SINGLE,
     SWAP_WALLS,
+    TOWER,
     TRAITOR,
     WARRIOR,
     WATCHERS,
@@ -124,7 +127,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
             kept = self._d_provinces_walled = {}
         elif p in kept:
             return kept[p]
-        value: int = len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if (self.mongol_wall(s) and self.builder[s] == p)))  # diplomacy.yaml:14
+        value: int = len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if ((((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self.opt_ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == p)))  # diplomacy.yaml:14
         kept[p] = value
         return value
 
@@ -135,7 +138,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
             kept = self._d_own_sections = {}
         elif p in kept:
             return kept[p]
-        value: Sequence[int] = [s for s in self.laid() if (self.standing(s) and self.builder[s] == p)]  # domination.yaml:13
+        value: Sequence[int] = [s for s in self.laid() if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == p)]  # domination.yaml:13
         kept[p] = value
         return value
 

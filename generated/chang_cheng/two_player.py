@@ -16,6 +16,7 @@ from rulewright.generated.chang_cheng.base import (
     AT_ONCE,
     BUILDER_CHOOSES,
     CARD_AND_WALL,
+    COUNTED,
     DOUBLE,
     DOUBLE_SECTION,
     DRAWN,
@@ -26,6 +27,7 @@ from rulewright.generated.chang_cheng.base import (
     FLOOD,
     GAINS_TWO,
     KEEP_WALLS,
+    LAPSES,
     LEFT_END,
     LOSES_TWO,
     MASON,
@@ -414,7 +416,7 @@ class ChangChengTwoPlayerState(ChangChengState):
             kept = self._d_held = {}
         elif (q, r) in kept:
             return kept[(q, r)]
-        value: int = (0 if (q not in range(self.num_players) and self.opt_neutral_walls == NOT_IN_MAJORITIES) else sum(1 for s in self.board.region_spots[r] if (self.standing(s) and self.builder[s] == q)))  # two-player.yaml:33
+        value: int = (0 if (q not in range(self.num_players) and self.opt_neutral_walls == NOT_IN_MAJORITIES) else sum(1 for s in self.board.region_spots[r] if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == q)))  # two-player.yaml:33
         kept[(q, r)] = value
         return value
 
@@ -425,7 +427,7 @@ class ChangChengTwoPlayerState(ChangChengState):
             kept = self._d_mongol_held = {}
         elif (q, m) in kept:
             return kept[(q, m)]
-        value: int = (0 if (q not in range(self.num_players) and self.opt_neutral_walls == NOT_IN_MAJORITIES) else sum(1 for s in self.board.region_spots[m] if (self.mongol_wall(s) and self.builder[s] == q)))  # two-player.yaml:36
+        value: int = (0 if (q not in range(self.num_players) and self.opt_neutral_walls == NOT_IN_MAJORITIES) else sum(1 for s in self.board.region_spots[m] if ((((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self.opt_ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q)))  # two-player.yaml:36
         kept[(q, m)] = value
         return value
 
@@ -434,7 +436,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         kept = self._d_neutral_spaces
         if kept is not None:
             return kept
-        value: Sequence[int] = [s for s in self.laid() if (self.open_space(s) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]  # two-player.yaml:45
+        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]  # two-player.yaml:45
         self._d_neutral_spaces = value
         return value
 

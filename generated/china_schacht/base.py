@@ -319,7 +319,7 @@ class ChinaSchachtState(rt.State):
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
         for c in range(5):  # base.yaml:349
-            for _ in range(self.removed_per_colour(), self.cards_of(c)):  # base.yaml:350
+            for _ in range((2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0)), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))):  # base.yaml:350; inlined removed_per_colour (base.yaml:280), cards_of (base.yaml:283)
                 if len(self.deck) > 16:
                     rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')
                 self.deck = (*self.deck, *(c,))  # base.yaml:351

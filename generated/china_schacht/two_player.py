@@ -12,10 +12,14 @@ from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
+    GREEN,
+    ORANGE,
     PHASE_REFILL,
     PHASE_SECOND,
     PHASE_TURN,
     PROVINCE,
+    VIOLET,
+    YELLOW,
     ChinaSchachtState,
     _board_face_3_4,
 )
@@ -116,7 +120,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
         for c in range(5):  # base.yaml:349
-            for _ in range((2), self.cards_of(c)):  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110)
+            for _ in range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))):  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283)
                 if len(self.deck) > 16:
                     rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')
                 self.deck = (*self.deck, *(c,))  # base.yaml:351

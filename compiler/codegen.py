@@ -237,6 +237,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         asks=dict(program.asks),
         setup_steps=program.setup_steps,
         turn_end_steps=program.turn_end_steps,
+        journal=program.journal,
         waiting={t.method for t in program.triggers if t.steps},
         board_players={b.name: b.players for b in rs.boards if b.players is not None},
         move_step=plan is not None and plan.move_step,  # (pass `move_step`)

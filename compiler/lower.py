@@ -177,6 +177,7 @@ class Program:
     suspends: bool = False
     setup_steps: bool = False
     turn_end_steps: bool = False
+    journal: bool = False  # a move notes the fields it changes, as it first changes each (`Lowerer.journal`)
     asks: list[tuple[str, str]] = field(default_factory=list)
     invariants: list[tuple[str, str, SourceSpan]] = field(default_factory=list)  # name, condition, where
     # Values kept between moves (passes `derived`, `end_once`): each slot and its annotation; the
@@ -213,6 +214,13 @@ class _Lowerer:
         self.suspending = _suspending(typed)  # the procedures that can wait for a decision
         # the triggers that can (their methods): an action after which one runs can wait too
         self.waiting = {trig.method for trig in typed.triggers if _asks(trig.effect, self.suspending)}
+        # Every move runs as steps (the end of a turn or a phase's start can wait for a decision):
+        # a move notes each field as it first changes it, so that the state as the move began is
+        # made only for a move that waits, rather than copied before every move (`JOURNAL`,
+        # runtime/state.py `_do_steps`; pass `journal`).
+        self.journal = self.plan.journal and (
+            any(trig.at_turn_end and trig.method in self.waiting for trig in typed.triggers)
+            or any(_asks(ph.start, self.suspending) for ph in typed.phases))
         self.diags: list[Diagnostic] = []
         tables = typed.tables
         self.program = Program(constants=list(tables.constants), enums=list(tables.enums), dice=list(tables.dice),
@@ -341,6 +349,9 @@ class _Lowerer:
                 item = self.fact(e.obj).item or self.type_facts(e.obj.ty.elem or ANY)
                 self.facts[id(e)] = item.priced(self.fact(e.obj).cost + self.fact(e.index).cost)
                 self.canonical.add(id(e))
+                pair = _pair_sorted(e, obj)
+                if pair is not None:
+                    return pair
                 return f"{obj}[{index}]"
             case t.AttrOf():
                 return f"{e.table}[{self.expr(e.obj)}]"
@@ -1269,10 +1280,11 @@ class _Lowerer:
                 # the bit masks kept over the field assigned (pass `bitmask`)
                 kept = [Line(depth + more, code, s.span)
                         for more, code in bitmask.after_assign(self.plan, s, self.constant_values)]
+                journal = self.journal_lines(s, depth)
                 if self.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
-                    return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *stale, *kept,
-                                                          Line(depth, "self._derived = None", s.span)])
-                return self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *stale, *kept])
+                    return journal + self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *stale,
+                                                                    *kept, Line(depth, "self._derived = None", s.span)])
+                return journal + self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *stale, *kept])
             case t.Let():
                 return self.statement(depth, lambda: self.let(s, depth))
             case t.CallEffect():
@@ -1360,6 +1372,17 @@ class _Lowerer:
         self.costs[id(s)] = sat(1 + self.fact(s.seat).cost + domain.cost + work + self.block_cost)
         asked = f"rt.Ask({seat}, {s.var.name!r}, {walk}, {self.where(s.span)})"
         return [Line(depth, f"for {var} in (yield {asked}):", s.span), *body]
+
+    def journal_lines(self, s: t.Assign, depth: int) -> list[Line]:
+        """Before an assignment to a field, in a rule set whose every move runs as steps: the
+        field as the move began, kept the first time the move changes it (copied as `clone`
+        copies it), while the move notes them (runtime/state.py `_do_steps`)."""
+        if not self.journal or s.target.kind not in ("field", "perfield"):
+            return []
+        name = s.target.name
+        copy = f"self.{name}[:]" if s.target.kind == "perfield" else f"self.{name}"
+        return [Line(depth, f"if self._journal is not None and {name!r} not in self._journal:", s.span),
+                Line(depth + 1, f"self._journal[{name!r}] = {copy}", s.span)]
 
     def assign_item(self, s: t.Assign, item: t.Expr) -> str:
         """`xs[i] = v` (`f[e][i] = v`): the list, a tuple, rebuilt with item i replaced; an index
@@ -1534,6 +1557,7 @@ class _Lowerer:
         self.mark(before, "setup")
         prog.setup_steps = _asks(typed.setup, self.suspending)
         prog.asks = [(name, answer_format(ty)) for name, ty in typed.asks]
+        prog.journal = self.journal
         prog.suspends = (prog.setup_steps or prog.turn_end_steps or any(a.steps for a in prog.actions)
                          or any(ph.steps for ph in prog.phases))
         self.assigned = frozenset()
@@ -1856,6 +1880,18 @@ def _version_of(d: t.Define) -> str:
 def _param(func: str, param: str) -> str:
     """The key of a parameter among what lower() learns (fields are keyed by their names)."""
     return f"{func}.{param}"
+
+
+def _pair_sorted(e: t.ListIndex, obj: str) -> str | None:
+    """`sorted([a, b])[0]` as `min(a, b)`, `[1]` as `max(a, b)`: the same item (of values in their
+    natural order, two equal ones are the same value), without a list made and sorted (Chang
+    Cheng's `sorted([s, n])[0] == s`, a test per neighbour of every space listed)."""
+    items = e.obj.args[0] if isinstance(e.obj, t.Builtin) and e.obj.func == "sorted" and e.obj.args else None
+    if (not isinstance(items, t.Collection) or len(items.items) != 2 or not isinstance(e.index, t.Num)
+            or e.index.value not in (0, 1) or e.obj.ty.elem is None or needs_key(e.obj.ty.elem)
+            or e.obj.ty.elem.kind == "set" or not (obj.startswith("sorted((") and obj.endswith("))"))):
+        return None
+    return ("min" if e.index.value == 0 else "max") + obj[len("sorted("):-1]
 
 
 def _sorted(elem: Ty, py: str) -> str:

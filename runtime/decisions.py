@@ -59,12 +59,14 @@ class Pending:
 
 
 def run(state: State, steps: Steps, before: State | None, played: list[str],
-        answer: tuple[Any, ...] | None = None, move: Action | None = None) -> None:
+        answer: tuple[Any, ...] | None = None, move: Action | None = None,
+        began: Callable[[], State] | None = None) -> None:
     """Run `steps` (sent `answer` first, if given) until they end, or until a seat must choose
     among at least one item: then the state's pending move is that question. A question with
     nothing to choose is answered at once with nothing: its body is skipped. `move`: the action
     whose steps these are, written into `played` only if it waits (most moves never do; an
-    action's text reads only its arguments and the rule set's names, never the state's fields)."""
+    action's text reads only its arguments and the rule set's names, never the state's fields).
+    `began`: makes `before` once the move waits, if it was not made before the move (State.JOURNAL)."""
     try:
         ask = steps.send(answer) if answer is not None else next(steps)
         while True:
@@ -79,6 +81,8 @@ def run(state: State, steps: Steps, before: State | None, played: list[str],
         return
     if move is not None:
         played.append(str(move))
+    if began is not None:
+        before = began()
     state._pending = Pending(steps, ask, before, played)
 
 

@@ -121,6 +121,7 @@ class State:
     __slots__ = (
         "game", "num_players", "num_seats", "options", "seed", "rng", "board", "current", "phase", "turn",
         "moves", "terminal", "next_phase", "_legal_cache", "trace", "_memo", "_derived", "_pending",
+        "_journal",
     )
 
     FIELDS: ClassVar[tuple[FieldInfo, ...]] = ()
@@ -138,6 +139,9 @@ class State:
     # (runtime/decisions.py); ASKS: each choice's name and how its values are written.
     SUSPENDS: ClassVar[bool] = False
     ASKS: ClassVar[Mapping[str, str]] = {}
+    # Whether the generated effects note each field a move changes, as it first changes it, while
+    # `_journal` is a dict (rule sets whose every move runs as steps): see `_do_steps`.
+    JOURNAL: ClassVar[bool] = False
     ASKING_ACTIONS: ClassVar[frozenset[str]] = frozenset()  # actions whose effect or triggers can ask
     ASKS_BETWEEN: ClassVar[bool] = False  # whether a phase's start or the end of a turn can ask
     # `records:`: each record's fields and their types, in order (a record is a tuple of its fields)
@@ -167,6 +171,8 @@ class State:
     _derived: dict[Any, Any] | None
     trace: list[str] | None  # when a list, the rule paths that fired are appended to it
     _pending: decisions.Pending | None  # a move waiting for a seat's decision
+    # While a move of a JOURNAL rule set runs: each field it changed, as it was before (`_began`).
+    _journal: dict[str, Any] | None
 
     # -- construction ------------------------------------------------------------------------
     def _init(self, game: Game, players: int, seed: int, options: dict[str, str], rng: Rng | None = None) -> None:
@@ -188,6 +194,7 @@ class State:
         self._memo = None
         self._derived = None
         self._pending = None
+        self._journal = None
         self._read_options()
         try:
             self._setup()
@@ -393,6 +400,7 @@ class State:
         other._derived = None
         other.trace = None
         other._pending = None
+        other._journal = None
         self._copy_fields(other)
         return other
 
@@ -625,9 +633,43 @@ class State:
                 new_move(self)
             decisions.answer(self, pending, action)
             return
+        if self.JOURNAL:
+            # The state as the move began is made only if the move waits (a tenth of Chang Cheng's
+            # moves), from this one and the fields the move changed as they were (`_began`),
+            # rather than copied before every move (a copy of every field: some 5% of a move).
+            rng = self.rng
+            began = (self.current, self.phase, self.turn, self.moves, self.terminal, self.next_phase, rng.state,
+                     None if rng.forced is None else rng.copy())
+            self._journal = {}
+            self.moves += 1
+            try:
+                decisions.run(self, decisions.move(self, action), None, [], move=action,
+                              began=lambda: self._began(began))
+            finally:
+                self._journal = None
+            return
         before = self.clone()
         self.moves += 1
         decisions.run(self, decisions.move(self, action), before, [], move=action)
+
+    def _began(self, began: tuple[Any, ...]) -> State:
+        """The state as the move now waiting began (JOURNAL): a copy of this one with the fields
+        the move changed as they were before it changed them (`_journal`: each copied as `clone`
+        copies it, when first changed), the runtime's own as they were, the generator's state as
+        it was; what is kept beside the fields is made again from them (`_fields_set`). The same
+        state, field for field, as a copy made before the move (tests/test_journal.py)."""
+        journal = self._journal
+        assert journal is not None and self._pending is None
+        other = self.clone()
+        for name, value in journal.items():
+            setattr(other, name, value)
+        (other.current, other.phase, other.turn, other.moves, other.terminal, other.next_phase, state,
+         rng) = began
+        if rng is not None:
+            other.rng = rng
+        other.rng.state = state
+        other._fields_set()
+        return other
 
     def _answer_text(self, action: Action) -> str:
         """An answer's text: the choice's name and the value chosen (`side qin`)."""

@@ -62,6 +62,12 @@ define:
   "shared": "[sq(y) for y in ys if sq(y) > 3]"
   # ... but not when only a guarded position computes it in the condition
   "unshared": "[sq(y) for y in ys if y > 2 and sq(y) > 3]"
+  # under `and`: a cheap built-in that cannot fail goes out of the loop; a loop stays under it
+  "cheap_guarded": "count(y > 0 and y == len(xs) for y in ys)"
+  "costly_guarded": "count(y > 0 and y == sum(x for x in xs) for y in ys)"
+  # the smaller, the larger of two: written as min and max (compiler/lower.py, whatever the passes)
+  "low_pair": "[sorted([y, score])[0] for y in ys]"
+  "high_pair": "[sorted([y, score])[1] for y in ys]"
   # guarded by the condition of an outer clause: hoisted only out of the inner loop
   "nested": "count(x + y > len(ys) for x in xs if x > 0 for y in ys)"
   # a definition computed once per state is never inlined: its value is remembered
@@ -81,14 +87,16 @@ scoring:
   # (the cases are read by a rule, so the module keeps a budget of work for them to charge)
   cases: >-
     total + total_to(5) + costly_twice + cheap_twice + once_more + hits + len(shared) + len(unshared) + nested
-    + uses_cached + heavy - slow(2)
+    + uses_cached + heavy - slow(2) + cheap_guarded + costly_guarded
+    + len(low_pair) + len(high_pair)
 """
 
 POSITIONS: list[tuple[tuple[int, ...], tuple[int, ...]]] = [
     ((), ()), ((), (1, 2, 3, 4)), ((3,), ()), ((3,), (3, 1, 5)), ((0, 2, -1), (4, 2)), ((5, 1), (0, 9, 2, 3)),
 ]
 CASES = ["total", "costly_twice", "cheap_twice", "once_more", "guarded", "probe", "hits", "shared", "unshared",
-         "nested", "uses_cached", "heavy"]
+         "nested", "uses_cached", "heavy", "cheap_guarded", "costly_guarded",
+         "low_pair", "high_pair"]
 
 
 @pytest.fixture(scope="module")
@@ -177,6 +185,23 @@ def test_a_definition_remembered_per_state_is_called(source: str) -> None:
 def test_hoisting_leaves_what_can_fail_in_its_loop(source: str) -> None:
     assert "any(self.xs[0] == y for y in self.ys)" in method(source, "probe")
     assert re.search(r"for once in \(len\(self\.xs\),\) for y in", method(source, "hits"))
+
+
+def test_under_and_only_a_cheap_built_in_is_hoisted(source: str) -> None:
+    cheap = method(source, "cheap_guarded")
+    assert re.search(r"for (once\d*) in \(len\(self\.xs\),\) for y in self\.ys if \(?y > 0 and y == \1\)", cheap), cheap
+    costly = method(source, "costly_guarded")  # a loop: perhaps computed for no item, so left where it is
+    assert "y > 0 and y == sum(x for x in self.xs)" in costly and "hoisted" not in costly, costly
+    # a field's item alone is not worth a clause, under `and` (`y > 2 and sq(y) > 3` reads y anyway)
+    assert "hoisted" not in method(source, "unshared")
+
+
+def test_the_smaller_of_two_sorted_is_their_min(rules: Path, source: str) -> None:
+    assert "min(y, self.score)" in method(source, "low_pair") and "max(y, self.score)" in method(source, "high_pair")
+    plain: Any = rulewright.load_rules(rules, passes=frozenset()).new_state(2, 1)
+    plain.ys = (4, 2, 1, 3)  # score is 2: below, equal, above
+    assert value(plain, "low_pair") == [sorted([y, 2])[0] for y in plain.ys] == [2, 2, 1, 2]
+    assert value(plain, "high_pair") == [sorted([y, 2])[1] for y in plain.ys] == [4, 2, 2, 3]
 
 
 def test_a_call_computed_twice_by_one_clause_is_computed_once(source: str) -> None:

@@ -62,6 +62,7 @@ class Plan:
     counted: tuple[Hashable, ...] = ()  # count_items: the counts of a list's items equal to a value, by rewrite.key
     tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
     move_step: bool = False  # move_step: a move's step written out for the rule set, where no move can wait
+    journal: bool = False  # journal: a move notes the fields it changes, where every move runs as steps
 
 
 class Pass(Protocol):
@@ -91,6 +92,8 @@ PASSES: dict[str, str] = {
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
     "move_step": "a move's step through the runtime written out for the rule set, its known tests left out, where "
                  "no move can wait for a decision",
+    "journal": "where every move can wait for a decision, the state as a move began is made from the fields it "
+               "changed, only if it waits, not copied before every move",
 }
 ALL: frozenset[str] = frozenset(PASSES)
 

@@ -21,7 +21,8 @@ same wherever it is computed; what differs is whether it is computed at all wher
 no item. So only what cannot fail is hoisted (compiler/passes/rewrite.py `can_fail`: no item of
 a list that may not be there, no division, no checked number); `cards[0]` above stays where it
 is. And only what every item computes (not under `and`, `or` or `if`: there it may be computed
-for no item at all, and hoisting a costly call from there costs more than it saves); a
+for no item at all, and hoisting a costly call from there costs more than it saves), but for
+what costs one call of a built-in and a few look-ups at most (`_cheap`); a
 definition's call computed twice in one clause is shared only when one of the two is computed
 for every item anyway, so it is never computed where it was not. The limits of a move stay
 sound: lowering counts the work of the code it is given, one-item clauses included.
@@ -78,12 +79,14 @@ class _Found:
     expr: t.Expr
     level: int
     at: list[tuple[int, bool, bool]]
+    cheap: bool = False
 
     def hoisted(self) -> bool:
         """Computed for every item of a clause inside the one it needs: taken out of that loop.
-        (Only where every item computes it: one computed under `and`, `or` or `if` is left there,
-        where it may be computed for no item at all.)"""
-        return any(level > self.level and always for level, _, always in self.at)
+        (Only where every item computes it, or where it is cheap: one computed under `and`, `or`
+        or `if` may be computed for no item at all, and is left there unless computing it once
+        costs a few look-ups; `_cheap`.)"""
+        return any(level > self.level and (always or self.cheap) for level, _, always in self.at)
 
     def in_condition(self) -> bool:
         """Read by the condition of the clause it is bound in: bound before it."""
@@ -131,7 +134,7 @@ class Hoister:
             if not reads & inner and _worth(x) and not can_fail(x, self.defines, self.failing):
                 needs = max((levels[s] for s in reads if s in levels), default=0)
                 if needs < level or _called(x) is not None:
-                    found.setdefault(key(x), _Found(x, needs, [])).at.append((level, cond, always))
+                    found.setdefault(key(x), _Found(x, needs, [], _cheap(x))).at.append((level, cond, always))
                     if needs < level:
                         return  # hoisted whole: what is inside it goes with it
             match _bare(x):
@@ -255,14 +258,53 @@ def _size(e: t.Expr) -> int:
     return 1 + sum(_size(part) for part in t.subexpressions(e))
 
 
+# Built-ins that look a value up in the board's tables or the rules' (`region_of(s, k)`,
+# `spots_of(r)`), or compute on numbers, or make their list in one pass over a list already made
+# (`regions_touching(built, province)`: a look-up per spot of `built`): `_cheap`.
+_CHEAP_BUILTINS = frozenset({"len", "abs", "min2", "max2", "role", "region_of", "regions_at", "spots_of",
+                             "neighbours", "regions_touching"})
+# Built-ins of a list-typed value that compute it (not a table's list looked up, nor a range):
+# worth computing once (`_worth`).
+_LIST_MAKERS = frozenset({"regions_touching"})
+
+
+def _cheap(e: t.Expr) -> bool:
+    """Whether computing `e` costs a few look-ups at most: names, literals, fields and their
+    items, attributes, arithmetic and comparisons of numbers, and `_CHEAP_BUILTINS` of such; no
+    loop, no definition's call, no list built or searched (`in`); and at least one such built-in
+    called (a field's item alone is read as fast as the clause binding it once is walked). Such a
+    value, if it cannot fail either, is hoisted even from under `and`, `or` or `if`, where the
+    loop computed it for some items only: computed once where it may have been computed for no
+    item, it costs a call and a few look-ups, and saves them for every item that did compute it
+    (Chang Cheng's `r in regions_touching(built, province)` under `not protected[r] and ...`)."""
+    if not any(isinstance(n, t.Builtin) for n in nodes(e)):
+        return False
+    for n in nodes(e):
+        match n:
+            case t.Num() | t.Str() | t.Bool() | t.Ref() | t.PerIndex() | t.AttrOf() | t.RecordField() | t.Unary() \
+                    | t.Cond() | t.Note():
+                pass
+            case t.Builtin():
+                if n.func not in _CHEAP_BUILTINS:
+                    return False
+            case t.Binary():
+                if n.op in ("in", "not in") or n.ty.kind in ("list", "set") or n.left.ty.kind in ("list", "set"):
+                    return False
+            case _:
+                return False
+    return True
+
+
 def _worth(e: t.Expr) -> bool:
     """Whether computing `e` is work: a call, an item or attribute looked up, a length, an
     aggregate (not a name or a literal alone, nor a list or record built of them). A list or
-    set only if computed by a definition or a loop: one read from the state (`hand[p]`) is
+    set only if computed by a definition, a loop or a built-in that makes it (`_LIST_MAKERS`):
+    one read from the state (`hand[p]`) is
     checked by lowering as the rule starts, which it could not do for a local holding it, and
     one made by a built-in (`range(0, 5)`) is made as fast as a copy is."""
     if e.ty.kind in ("list", "set"):  # (only one computed: a copy would cost what it saves)
-        return _called(e) is not None or any(isinstance(n, t.Comprehension) for n in nodes(e))
+        return (_called(e) is not None or any(isinstance(n, t.Comprehension) for n in nodes(e))
+                or isinstance(e, t.Builtin) and e.func in _LIST_MAKERS)
     match e:
         case t.Num() | t.Str() | t.Bool() | t.Ref() | t.Invalid():
             return False

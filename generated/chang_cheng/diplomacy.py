@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/diplomacy.yaml  sha256:f0258497c1294bac
 # Change the rules and run `rulewright compile chang-cheng/diplomacy` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/diplomacy`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -51,12 +51,16 @@ class ChangChengDiplomacyState(ChangChengState):
         """`setup:`, before the first turn."""
         if self.opt_faces == DRAWN:  # base.yaml:503
             first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
+            if self._journal is not None and 'layout' not in self._journal:  # base.yaml:505
+                self._journal['layout'] = self.layout  # base.yaml:505
             self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
             self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:505
             self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:505
             self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:505
             self._d_provinces_walled = None  # base.yaml:505
             self._derived = None  # base.yaml:505
+            if self._journal is not None and 'layout' not in self._journal:  # base.yaml:506
+                self._journal['layout'] = self.layout  # base.yaml:506
             self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
             self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:506
             self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:506
@@ -65,6 +69,8 @@ class ChangChengDiplomacyState(ChangChengState):
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
+                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:509
+                    self._journal['layout'] = self.layout  # base.yaml:509
                 self.layout = tuple(self.board.attach(self.layout, first_face, True))  # base.yaml:509
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:509
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:509
@@ -72,6 +78,8 @@ class ChangChengDiplomacyState(ChangChengState):
                 self._d_provinces_walled = None  # base.yaml:509
                 self._derived = None  # base.yaml:509
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
+                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:511
+                    self._journal['layout'] = self.layout  # base.yaml:511
                 self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:511
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:511
@@ -80,6 +88,8 @@ class ChangChengDiplomacyState(ChangChengState):
                 self._derived = None  # base.yaml:511
         for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
             self.lay_tokens(f)  # base.yaml:513
+        if self._journal is not None and 'events' not in self._journal:  # diplomacy.yaml:10
+            self._journal['events'] = self.events  # diplomacy.yaml:10
         self.events = self.events | frozenset((DIPLOMACY,))  # diplomacy.yaml:10
         self._derived = None  # diplomacy.yaml:10
 
@@ -98,20 +108,28 @@ class ChangChengDiplomacyState(ChangChengState):
         # rules/chang-cheng/base.yaml:530
         if self.trace is not None:
             self.trace.append("procedures.build")
+        if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:531
+            self._journal['block_at'] = self.block_at[:]  # base.yaml:531
         self.block_at[s] = b  # base.yaml:531
         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:531
         self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:531
         self._d_held = self._d_sections = self._d_mongol_held = self._d_tower_in = None  # base.yaml:531
         self._d_attacked = self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:531
         self._derived = None  # base.yaml:531
+        if self._journal is not None and 'builder' not in self._journal:  # base.yaml:532
+            self._journal['builder'] = self.builder[:]  # base.yaml:532
         self.builder[s] = self.current  # base.yaml:532
         self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:532
         self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:532
         self._derived = None  # base.yaml:532
+        if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:533
+            self._journal['reserved'] = self.reserved[:]  # base.yaml:533
         self.reserved[s] = None  # base.yaml:533
         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:533
         self._d_tower_spaces = self._d_card_provinces = None  # base.yaml:533
         self._derived = None  # base.yaml:533
+        if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:534
+            self._journal['move_provinces'] = self.move_provinces  # base.yaml:534
         self.move_provinces = self.move_provinces | frozenset((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
         self._derived = None  # base.yaml:534
         yield from self.on_occupied(s)  # base.yaml:535
@@ -122,6 +140,8 @@ class ChangChengDiplomacyState(ChangChengState):
             self.trace.append("procedures.resolve")
         if k == WARRIOR:  # base.yaml:615
             for eliminate in (yield rt.Ask(o, 'eliminate', rt.walk(self, [x for x in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:616')) if x != WARRIOR], 1, 'rules/chang-cheng/base.yaml:616'), 'rules/chang-cheng/base.yaml:616')):  # base.yaml:616
+                if self._journal is not None and 'eliminated' not in self._journal:  # base.yaml:617
+                    self._journal['eliminated'] = self.eliminated  # base.yaml:617
                 self.eliminated = rt.held((eliminate,))  # base.yaml:617
                 self._derived = None  # base.yaml:617
         elif k == TRAITOR:  # base.yaml:623
@@ -130,6 +150,8 @@ class ChangChengDiplomacyState(ChangChengState):
             for treason in (yield rt.Ask(o, 'treason', [e for e in (RUIN_A_WALL, REMOVE_PERIL) if ((e == RUIN_A_WALL and singles_here) or (e == REMOVE_PERIL and threats))], 'rules/chang-cheng/base.yaml:626')):  # base.yaml:626
                 if treason == RUIN_A_WALL:  # base.yaml:627
                     for ruined in (yield rt.Ask(o, 'ruined', singles_here, 'rules/chang-cheng/base.yaml:628')):  # base.yaml:628
+                        if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:629
+                            self._journal['block_at'] = self.block_at[:]  # base.yaml:629
                         self.block_at[ruined] = RUIN  # base.yaml:629
                         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:629
                         self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:629
@@ -138,31 +160,47 @@ class ChangChengDiplomacyState(ChangChengState):
                         self._derived = None  # base.yaml:629
                 else:
                     for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:631')):  # base.yaml:631
+                        if self._journal is not None and 'has_peril' not in self._journal:  # base.yaml:632
+                            self._journal['has_peril'] = self.has_peril[:]  # base.yaml:632
                         self.has_peril[removed] = False  # base.yaml:632
                         self._d_attacked = self._d_mongol_loss = None  # base.yaml:632
                         self._derived = None  # base.yaml:632
+                        if self._journal is not None and 'peril' not in self._journal:  # base.yaml:633
+                            self._journal['peril'] = self.peril[:]  # base.yaml:633
                         self.peril[removed] = 0  # base.yaml:633
                         self._d_mongol_loss = None  # base.yaml:633
                         self._derived = None  # base.yaml:633
+                        if self._journal is not None and 'face_up_peril' not in self._journal:  # base.yaml:634
+                            self._journal['face_up_peril'] = self.face_up_peril[:]  # base.yaml:634
                         self.face_up_peril[removed] = None  # base.yaml:634
                         self._derived = None  # base.yaml:634
         elif k == FLOOD:  # base.yaml:637
             for flooding in (yield rt.Ask(o, 'flooding', (GAINS_TWO, LOSES_TWO), 'rules/chang-cheng/base.yaml:638')):  # base.yaml:638
                 if flooding == GAINS_TWO:  # base.yaml:639
+                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:640
+                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:640
                     self.province_bonus += 2  # base.yaml:640
                     self._derived = None  # base.yaml:640
                 else:
+                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:642
+                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:642
                     self.province_bonus -= 2  # base.yaml:642
                     self._derived = None  # base.yaml:642
         elif k == MASON:  # base.yaml:645
             for masonry in (yield rt.Ask(o, 'masonry', (GAINS_TWO, EXTRA_SECTION), 'rules/chang-cheng/base.yaml:646')):  # base.yaml:646
                 if masonry == GAINS_TWO:  # base.yaml:647
+                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:648
+                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:648
                     self.province_bonus += 2  # base.yaml:648
                     self._derived = None  # base.yaml:648
                 else:
+                    if self._journal is not None and 'bonus' not in self._journal:  # base.yaml:650
+                        self._journal['bonus'] = self.bonus[:]  # base.yaml:650
                     self.bonus[o] += 1  # base.yaml:650
                     self._derived = None  # base.yaml:650
         elif k == ARCHITECT:  # base.yaml:653
+            if self._journal is not None and 'bonus' not in self._journal:  # base.yaml:654
+                self._journal['bonus'] = self.bonus[:]  # base.yaml:654
             self.bonus[o] += 2  # base.yaml:654
             self._derived = None  # base.yaml:654
         else:
@@ -174,10 +212,14 @@ class ChangChengDiplomacyState(ChangChengState):
                         for swap_here in (yield rt.Ask(o, 'swap_here', here, 'rules/chang-cheng/base.yaml:665')):  # base.yaml:665
                             for swap_there in (yield rt.Ask(o, 'swap_there', there, 'rules/chang-cheng/base.yaml:666')):  # base.yaml:666
                                 mine = self.builder[swap_here]  # base.yaml:667
+                                if self._journal is not None and 'builder' not in self._journal:  # base.yaml:668
+                                    self._journal['builder'] = self.builder[:]  # base.yaml:668
                                 self.builder[swap_here] = self.builder[swap_there]  # base.yaml:668
                                 self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:668
                                 self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:668
                                 self._derived = None  # base.yaml:668
+                                if self._journal is not None and 'builder' not in self._journal:  # base.yaml:669
+                                    self._journal['builder'] = self.builder[:]  # base.yaml:669
                                 self.builder[swap_there] = mine  # base.yaml:669
                                 self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:669
                                 self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:669
@@ -189,6 +231,8 @@ class ChangChengDiplomacyState(ChangChengState):
             self.trace.append("procedures.attach")
         for new_end in (yield rt.Ask(self.current, 'new_end', range(2), 'rules/chang-cheng/base.yaml:683')):  # base.yaml:683
             if new_end == LEFT_END:  # base.yaml:684
+                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:685
+                    self._journal['layout'] = self.layout  # base.yaml:685
                 self.layout = tuple(self.board.attach(self.layout, f, False))  # base.yaml:685
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:685
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:685
@@ -196,6 +240,8 @@ class ChangChengDiplomacyState(ChangChengState):
                 self._d_provinces_walled = None  # base.yaml:685
                 self._derived = None  # base.yaml:685
             else:
+                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:687
+                    self._journal['layout'] = self.layout  # base.yaml:687
                 self.layout = tuple(self.board.attach(self.layout, f, True))  # base.yaml:687
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:687
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:687
@@ -204,10 +250,16 @@ class ChangChengDiplomacyState(ChangChengState):
                 self._derived = None  # base.yaml:687
         if self.opt_new_board_tokens == DRAWN_TOKENS:  # base.yaml:688
             self.lay_tokens(f)  # base.yaml:689
+        if self._journal is not None and 'pieces_added' not in self._journal:  # base.yaml:690
+            self._journal['pieces_added'] = self.pieces_added  # base.yaml:690
         self.pieces_added += 1  # base.yaml:690
         self._derived = None  # base.yaml:690
+        if self._journal is not None and 'emperor_on' not in self._journal:  # base.yaml:691
+            self._journal['emperor_on'] = self.emperor_on  # base.yaml:691
         self.emperor_on = frozenset(self.emperor_owed[i] for i in rt.walk(self, range(0, min(3, len(self.emperor_owed))), 1, 'rules/chang-cheng/base.yaml:691'))  # base.yaml:691
         self._derived = None  # base.yaml:691
+        if self._journal is not None and 'emperor_owed' not in self._journal:  # base.yaml:692
+            self._journal['emperor_owed'] = self.emperor_owed  # base.yaml:692
         self.emperor_owed = tuple([self.emperor_owed[i] for i in rt.walk(self, range(min(3, len(self.emperor_owed)), len(self.emperor_owed)), 1, 'rules/chang-cheng/base.yaml:692')])  # base.yaml:692
         self._derived = None  # base.yaml:692
 

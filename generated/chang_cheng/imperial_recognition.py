@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/imperial-recognition.yaml  sha256:f97132225d747c46
 # Change the rules and run `rulewright compile chang-cheng/imperial-recognition` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/imperial-recognition`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -26,11 +26,15 @@ class ChangChengImperialRecognitionState(ChangChengState):
         """`setup:`, before the first turn."""
         if self.opt_faces == DRAWN:  # base.yaml:503
             first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
+            if self._journal is not None and 'layout' not in self._journal:  # base.yaml:505
+                self._journal['layout'] = self.layout  # base.yaml:505
             self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
             self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:505
             self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:505
             self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:505
             self._derived = None  # base.yaml:505
+            if self._journal is not None and 'layout' not in self._journal:  # base.yaml:506
+                self._journal['layout'] = self.layout  # base.yaml:506
             self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
             self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:506
             self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:506
@@ -38,12 +42,16 @@ class ChangChengImperialRecognitionState(ChangChengState):
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
+                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:509
+                    self._journal['layout'] = self.layout  # base.yaml:509
                 self.layout = tuple(self.board.attach(self.layout, first_face, True))  # base.yaml:509
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:509
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:509
                 self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:509
                 self._derived = None  # base.yaml:509
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
+                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:511
+                    self._journal['layout'] = self.layout  # base.yaml:511
                 self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:511
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:511
@@ -51,6 +59,8 @@ class ChangChengImperialRecognitionState(ChangChengState):
                 self._derived = None  # base.yaml:511
         for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
             self.lay_tokens(f)  # base.yaml:513
+        if self._journal is not None and 'events' not in self._journal:  # imperial-recognition.yaml:10
+            self._journal['events'] = self.events  # imperial-recognition.yaml:10
         self.events = self.events | frozenset((IMPERIAL_RECOGNITION,))  # imperial-recognition.yaml:10
         self._derived = None  # imperial-recognition.yaml:10
 

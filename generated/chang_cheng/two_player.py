@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/two-player.yaml  sha256:011a15bae84e893c
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -119,12 +119,16 @@ class ChangChengTwoPlayerState(ChangChengState):
         """`setup:`, before the first turn."""
         if self.opt_faces == DRAWN:  # base.yaml:503
             first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
+            if self._journal is not None and 'layout' not in self._journal:  # base.yaml:505
+                self._journal['layout'] = self.layout  # base.yaml:505
             self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
             self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:505
             self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:505
             self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:505
             self._d_neutral_spaces = None  # base.yaml:505
             self._derived = None  # base.yaml:505
+            if self._journal is not None and 'layout' not in self._journal:  # base.yaml:506
+                self._journal['layout'] = self.layout  # base.yaml:506
             self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
             self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:506
             self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:506
@@ -133,6 +137,8 @@ class ChangChengTwoPlayerState(ChangChengState):
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
+                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:509
+                    self._journal['layout'] = self.layout  # base.yaml:509
                 self.layout = tuple(self.board.attach(self.layout, first_face, True))  # base.yaml:509
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:509
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:509
@@ -140,6 +146,8 @@ class ChangChengTwoPlayerState(ChangChengState):
                 self._d_neutral_spaces = None  # base.yaml:509
                 self._derived = None  # base.yaml:509
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
+                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:511
+                    self._journal['layout'] = self.layout  # base.yaml:511
                 self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:511
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:511
@@ -243,11 +251,15 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("actions.first_wall")
         both = (not self.first_turn and self.can_two_walls(self.current))  # base.yaml:730
+        if self._journal is not None and 'singles' not in self._journal:  # base.yaml:731
+            self._journal['singles'] = self.singles[:]  # base.yaml:731
         self.singles[self.current] -= 1  # base.yaml:731
         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:731
         self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:731
         self._derived = None  # base.yaml:731
         yield from self.build(s, SINGLE)  # base.yaml:732
+        if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:733
+            self._journal['move_kind'] = self.move_kind  # base.yaml:733
         self.move_kind = (TWO_WALLS if both else ONE_WALL)  # base.yaml:733
         self._d_neutral_spaces = None  # base.yaml:733
         self._derived = None  # base.yaml:733
@@ -263,6 +275,8 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("actions.first_card")
         self.lay_card(c, r)  # base.yaml:750
+        if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:751
+            self._journal['move_kind'] = self.move_kind  # base.yaml:751
         self.move_kind = ONE_CARD  # base.yaml:751
         self._d_neutral_spaces = None  # base.yaml:751
         self._derived = None  # base.yaml:751
@@ -276,14 +290,20 @@ class ChangChengTwoPlayerState(ChangChengState):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.place_double")
+        if self._journal is not None and 'double_left' not in self._journal:  # base.yaml:765
+            self._journal['double_left'] = self.double_left[:]  # base.yaml:765
         self.double_left[self.current] = False  # base.yaml:765
         self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:765
         self._derived = None  # base.yaml:765
         yield from self.build(s, DOUBLE)  # base.yaml:766
         yield from self.build(t, DOUBLE)  # base.yaml:767
+        if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:768
+            self._journal['move_kind'] = self.move_kind  # base.yaml:768
         self.move_kind = DOUBLE_SECTION  # base.yaml:768
         self._d_neutral_spaces = None  # base.yaml:768
         self._derived = None  # base.yaml:768
+        if self._journal is not None and 'points' not in self._journal:  # base.yaml:769
+            self._journal['points'] = self.points[:]  # base.yaml:769
         self.points[self.current] += (len(self.board.regions_touching((s, t), PROVINCE)) + len(self.board.regions_touching((s, t), MONGOL)))  # base.yaml:769
         self._derived = None  # base.yaml:769
         yield from self.check_protection((s, t))  # base.yaml:770
@@ -295,10 +315,14 @@ class ChangChengTwoPlayerState(ChangChengState):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.place_tower")
+        if self._journal is not None and 'tower_left' not in self._journal:  # base.yaml:778
+            self._journal['tower_left'] = self.tower_left[:]  # base.yaml:778
         self.tower_left[self.current] = False  # base.yaml:778
         self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:778
         self._derived = None  # base.yaml:778
         yield from self.build(s, TOWER)  # base.yaml:779
+        if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:780
+            self._journal['move_kind'] = self.move_kind  # base.yaml:780
         self.move_kind = TOWER_RAISED  # base.yaml:780
         self._d_neutral_spaces = None  # base.yaml:780
         self._derived = None  # base.yaml:780
@@ -312,6 +336,8 @@ class ChangChengTwoPlayerState(ChangChengState):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.second_wall")
+        if self._journal is not None and 'singles' not in self._journal:  # base.yaml:787
+            self._journal['singles'] = self.singles[:]  # base.yaml:787
         self.singles[self.current] -= 1  # base.yaml:787
         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:787
         self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:787
@@ -327,6 +353,8 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("actions.second_card")
         self.lay_card(c, r)  # base.yaml:796
+        if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:797
+            self._journal['move_kind'] = self.move_kind  # base.yaml:797
         self.move_kind = TWO_CARDS  # base.yaml:797
         self._d_neutral_spaces = None  # base.yaml:797
         self._derived = None  # base.yaml:797
@@ -338,11 +366,15 @@ class ChangChengTwoPlayerState(ChangChengState):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.card_wall")
+        if self._journal is not None and 'singles' not in self._journal:  # base.yaml:803
+            self._journal['singles'] = self.singles[:]  # base.yaml:803
         self.singles[self.current] -= 1  # base.yaml:803
         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:803
         self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:803
         self._derived = None  # base.yaml:803
         yield from self.build(s, SINGLE)  # base.yaml:804
+        if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:805
+            self._journal['move_kind'] = self.move_kind  # base.yaml:805
         self.move_kind = CARD_AND_WALL  # base.yaml:805
         self._d_neutral_spaces = None  # base.yaml:805
         self._derived = None  # base.yaml:805
@@ -355,18 +387,26 @@ class ChangChengTwoPlayerState(ChangChengState):
         rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
         if self.trace is not None:
             self.trace.append("actions.neutral_wall")
+        if self._journal is not None and 'neutral_singles' not in self._journal:  # two-player.yaml:68
+            self._journal['neutral_singles'] = self.neutral_singles  # two-player.yaml:68
         self.neutral_singles -= 1  # two-player.yaml:68
         self._derived = None  # two-player.yaml:68
+        if self._journal is not None and 'block_at' not in self._journal:  # two-player.yaml:69
+            self._journal['block_at'] = self.block_at[:]  # two-player.yaml:69
         self.block_at[s] = SINGLE  # two-player.yaml:69
         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # two-player.yaml:69
         self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # two-player.yaml:69
         self._d_held = self._d_sections = self._d_mongol_held = self._d_tower_in = None  # two-player.yaml:69
         self._d_attacked = self._d_mongol_loss = self._d_neutral_spaces = None  # two-player.yaml:69
         self._derived = None  # two-player.yaml:69
+        if self._journal is not None and 'builder' not in self._journal:  # two-player.yaml:70
+            self._journal['builder'] = self.builder[:]  # two-player.yaml:70
         self.builder[s] = (self.num_players + 0)  # two-player.yaml:70
         self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # two-player.yaml:70
         self._d_mongol_loss = None  # two-player.yaml:70
         self._derived = None  # two-player.yaml:70
+        if self._journal is not None and 'reserved' not in self._journal:  # two-player.yaml:71
+            self._journal['reserved'] = self.reserved[:]  # two-player.yaml:71
         self.reserved[s] = None  # two-player.yaml:71
         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # two-player.yaml:71
         self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # two-player.yaml:71
@@ -387,25 +427,39 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.opt_new_board == END_OF_TURN:  # base.yaml:817
             yield from self.add_piece_if_due()  # base.yaml:818
         if self.move_kind == NO_MOVE:  # base.yaml:819
+            if self._journal is not None and 'passes' not in self._journal:  # base.yaml:820
+                self._journal['passes'] = self.passes  # base.yaml:820
             self.passes += 1  # base.yaml:820
             self._derived = None  # base.yaml:820
         else:
+            if self._journal is not None and 'passes' not in self._journal:  # base.yaml:822
+                self._journal['passes'] = self.passes  # base.yaml:822
             self.passes = 0  # base.yaml:822
             self._derived = None  # base.yaml:822
+        if self._journal is not None and 'first_turn' not in self._journal:  # base.yaml:823
+            self._journal['first_turn'] = self.first_turn  # base.yaml:823
         self.first_turn = False  # base.yaml:823
         self._derived = None  # base.yaml:823
+        if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:824
+            self._journal['move_kind'] = self.move_kind  # base.yaml:824
         self.move_kind = NO_MOVE  # base.yaml:824
         self._d_neutral_spaces = None  # base.yaml:824
         self._derived = None  # base.yaml:824
+        if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:825
+            self._journal['move_provinces'] = self.move_provinces  # base.yaml:825
         self.move_provinces = frozenset()  # base.yaml:825
         self._d_neutral_spaces = None  # base.yaml:825
         self._derived = None  # base.yaml:825
         if (self.wall_complete() or self.passes >= len(range(self.num_players))):  # base.yaml:826
+            if self._journal is not None and 'game_over' not in self._journal:  # base.yaml:828
+                self._journal['game_over'] = self.game_over  # base.yaml:828
             self.game_over = True  # base.yaml:828
             self._kept_end = None  # base.yaml:828
             self._derived = None  # base.yaml:828
             for m in self.mongols_laid():  # base.yaml:829
                 if self.has_peril[m]:  # base.yaml:830
+                    if self._journal is not None and 'face_up_peril' not in self._journal:  # base.yaml:831
+                        self._journal['face_up_peril'] = self.face_up_peril[:]  # base.yaml:831
                     self.face_up_peril[m] = self.peril[m]  # base.yaml:831
                     self._derived = None  # base.yaml:831
 
@@ -444,20 +498,28 @@ class ChangChengTwoPlayerState(ChangChengState):
         # rules/chang-cheng/base.yaml:530
         if self.trace is not None:
             self.trace.append("procedures.build")
+        if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:531
+            self._journal['block_at'] = self.block_at[:]  # base.yaml:531
         self.block_at[s] = b  # base.yaml:531
         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:531
         self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:531
         self._d_held = self._d_sections = self._d_mongol_held = self._d_tower_in = None  # base.yaml:531
         self._d_attacked = self._d_mongol_loss = self._d_neutral_spaces = None  # base.yaml:531
         self._derived = None  # base.yaml:531
+        if self._journal is not None and 'builder' not in self._journal:  # base.yaml:532
+            self._journal['builder'] = self.builder[:]  # base.yaml:532
         self.builder[s] = self.current  # base.yaml:532
         self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:532
         self._d_mongol_loss = None  # base.yaml:532
         self._derived = None  # base.yaml:532
+        if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:533
+            self._journal['reserved'] = self.reserved[:]  # base.yaml:533
         self.reserved[s] = None  # base.yaml:533
         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:533
         self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:533
         self._derived = None  # base.yaml:533
+        if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:534
+            self._journal['move_provinces'] = self.move_provinces  # base.yaml:534
         self.move_provinces = self.move_provinces | frozenset((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
         self._d_neutral_spaces = None  # base.yaml:534
         self._derived = None  # base.yaml:534
@@ -467,8 +529,8 @@ class ChangChengTwoPlayerState(ChangChengState):
         # rules/chang-cheng/base.yaml:555
         if self.trace is not None:
             self.trace.append("procedures.check_protection")
-        rt.spend(self, 67804, 'rules/chang-cheng/base.yaml:555')  # base.yaml:555
-        due = [r for r in self.provinces_laid() if ((not self.protected[r] and r in self.board.regions_touching(built, PROVINCE)) and self.full(r))]  # base.yaml:557
+        rt.spend(self, 67712, 'rules/chang-cheng/base.yaml:555')  # base.yaml:555
+        due = [r for once in (self.board.regions_touching(built, PROVINCE),) for r in self.provinces_laid() if ((not self.protected[r] and r in once) and self.full(r))]  # base.yaml:557; hoisted regions_touching(built, province) out of the loop
         if (len(due) == 2 and self.opt_protection_order == BUILDER_CHOOSES):  # base.yaml:558
             for scored_first in (yield rt.Ask(self.current, 'scored_first', due, 'rules/chang-cheng/base.yaml:559')):  # base.yaml:559
                 yield from self.protect(scored_first)  # base.yaml:560
@@ -485,6 +547,8 @@ class ChangChengTwoPlayerState(ChangChengState):
             self.trace.append("procedures.resolve")
         if k == WARRIOR:  # base.yaml:615
             for eliminate in (yield rt.Ask(o, 'eliminate', rt.walk(self, [x for x in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:616')) if x != WARRIOR], 1, 'rules/chang-cheng/base.yaml:616'), 'rules/chang-cheng/base.yaml:616')):  # base.yaml:616
+                if self._journal is not None and 'eliminated' not in self._journal:  # base.yaml:617
+                    self._journal['eliminated'] = self.eliminated  # base.yaml:617
                 self.eliminated = rt.held((eliminate,))  # base.yaml:617
                 self._derived = None  # base.yaml:617
         elif k == TRAITOR:  # base.yaml:623
@@ -493,6 +557,8 @@ class ChangChengTwoPlayerState(ChangChengState):
             for treason in (yield rt.Ask(o, 'treason', [e for e in (RUIN_A_WALL, REMOVE_PERIL) if ((e == RUIN_A_WALL and singles_here) or (e == REMOVE_PERIL and threats))], 'rules/chang-cheng/base.yaml:626')):  # base.yaml:626
                 if treason == RUIN_A_WALL:  # base.yaml:627
                     for ruined in (yield rt.Ask(o, 'ruined', singles_here, 'rules/chang-cheng/base.yaml:628')):  # base.yaml:628
+                        if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:629
+                            self._journal['block_at'] = self.block_at[:]  # base.yaml:629
                         self.block_at[ruined] = RUIN  # base.yaml:629
                         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:629
                         self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:629
@@ -501,31 +567,47 @@ class ChangChengTwoPlayerState(ChangChengState):
                         self._derived = None  # base.yaml:629
                 else:
                     for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:631')):  # base.yaml:631
+                        if self._journal is not None and 'has_peril' not in self._journal:  # base.yaml:632
+                            self._journal['has_peril'] = self.has_peril[:]  # base.yaml:632
                         self.has_peril[removed] = False  # base.yaml:632
                         self._d_attacked = self._d_mongol_loss = None  # base.yaml:632
                         self._derived = None  # base.yaml:632
+                        if self._journal is not None and 'peril' not in self._journal:  # base.yaml:633
+                            self._journal['peril'] = self.peril[:]  # base.yaml:633
                         self.peril[removed] = 0  # base.yaml:633
                         self._d_mongol_loss = None  # base.yaml:633
                         self._derived = None  # base.yaml:633
+                        if self._journal is not None and 'face_up_peril' not in self._journal:  # base.yaml:634
+                            self._journal['face_up_peril'] = self.face_up_peril[:]  # base.yaml:634
                         self.face_up_peril[removed] = None  # base.yaml:634
                         self._derived = None  # base.yaml:634
         elif k == FLOOD:  # base.yaml:637
             for flooding in (yield rt.Ask(o, 'flooding', (GAINS_TWO, LOSES_TWO), 'rules/chang-cheng/base.yaml:638')):  # base.yaml:638
                 if flooding == GAINS_TWO:  # base.yaml:639
+                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:640
+                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:640
                     self.province_bonus += 2  # base.yaml:640
                     self._derived = None  # base.yaml:640
                 else:
+                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:642
+                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:642
                     self.province_bonus -= 2  # base.yaml:642
                     self._derived = None  # base.yaml:642
         elif k == MASON:  # base.yaml:645
             for masonry in (yield rt.Ask(o, 'masonry', (GAINS_TWO, EXTRA_SECTION), 'rules/chang-cheng/base.yaml:646')):  # base.yaml:646
                 if masonry == GAINS_TWO:  # base.yaml:647
+                    if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:648
+                        self._journal['province_bonus'] = self.province_bonus  # base.yaml:648
                     self.province_bonus += 2  # base.yaml:648
                     self._derived = None  # base.yaml:648
                 else:
+                    if self._journal is not None and 'bonus' not in self._journal:  # base.yaml:650
+                        self._journal['bonus'] = self.bonus[:]  # base.yaml:650
                     self.bonus[o] += 1  # base.yaml:650
                     self._derived = None  # base.yaml:650
         elif k == ARCHITECT:  # base.yaml:653
+            if self._journal is not None and 'bonus' not in self._journal:  # base.yaml:654
+                self._journal['bonus'] = self.bonus[:]  # base.yaml:654
             self.bonus[o] += 2  # base.yaml:654
             self._derived = None  # base.yaml:654
         else:
@@ -537,10 +619,14 @@ class ChangChengTwoPlayerState(ChangChengState):
                         for swap_here in (yield rt.Ask(o, 'swap_here', here, 'rules/chang-cheng/base.yaml:665')):  # base.yaml:665
                             for swap_there in (yield rt.Ask(o, 'swap_there', there, 'rules/chang-cheng/base.yaml:666')):  # base.yaml:666
                                 mine = self.builder[swap_here]  # base.yaml:667
+                                if self._journal is not None and 'builder' not in self._journal:  # base.yaml:668
+                                    self._journal['builder'] = self.builder[:]  # base.yaml:668
                                 self.builder[swap_here] = self.builder[swap_there]  # base.yaml:668
                                 self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:668
                                 self._d_mongol_loss = None  # base.yaml:668
                                 self._derived = None  # base.yaml:668
+                                if self._journal is not None and 'builder' not in self._journal:  # base.yaml:669
+                                    self._journal['builder'] = self.builder[:]  # base.yaml:669
                                 self.builder[swap_there] = mine  # base.yaml:669
                                 self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:669
                                 self._d_mongol_loss = None  # base.yaml:669
@@ -552,6 +638,8 @@ class ChangChengTwoPlayerState(ChangChengState):
             self.trace.append("procedures.attach")
         for new_end in (yield rt.Ask(self.current, 'new_end', range(2), 'rules/chang-cheng/base.yaml:683')):  # base.yaml:683
             if new_end == LEFT_END:  # base.yaml:684
+                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:685
+                    self._journal['layout'] = self.layout  # base.yaml:685
                 self.layout = tuple(self.board.attach(self.layout, f, False))  # base.yaml:685
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:685
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:685
@@ -559,6 +647,8 @@ class ChangChengTwoPlayerState(ChangChengState):
                 self._d_neutral_spaces = None  # base.yaml:685
                 self._derived = None  # base.yaml:685
             else:
+                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:687
+                    self._journal['layout'] = self.layout  # base.yaml:687
                 self.layout = tuple(self.board.attach(self.layout, f, True))  # base.yaml:687
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:687
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:687
@@ -567,10 +657,16 @@ class ChangChengTwoPlayerState(ChangChengState):
                 self._derived = None  # base.yaml:687
         if self.opt_new_board_tokens == DRAWN_TOKENS:  # base.yaml:688
             self.lay_tokens(f)  # base.yaml:689
+        if self._journal is not None and 'pieces_added' not in self._journal:  # base.yaml:690
+            self._journal['pieces_added'] = self.pieces_added  # base.yaml:690
         self.pieces_added += 1  # base.yaml:690
         self._derived = None  # base.yaml:690
+        if self._journal is not None and 'emperor_on' not in self._journal:  # base.yaml:691
+            self._journal['emperor_on'] = self.emperor_on  # base.yaml:691
         self.emperor_on = frozenset(self.emperor_owed[i] for i in rt.walk(self, range(0, min(3, len(self.emperor_owed))), 1, 'rules/chang-cheng/base.yaml:691'))  # base.yaml:691
         self._derived = None  # base.yaml:691
+        if self._journal is not None and 'emperor_owed' not in self._journal:  # base.yaml:692
+            self._journal['emperor_owed'] = self.emperor_owed  # base.yaml:692
         self.emperor_owed = tuple([self.emperor_owed[i] for i in rt.walk(self, range(min(3, len(self.emperor_owed)), len(self.emperor_owed)), 1, 'rules/chang-cheng/base.yaml:692')])  # base.yaml:692
         self._derived = None  # base.yaml:692
 
@@ -578,17 +674,25 @@ class ChangChengTwoPlayerState(ChangChengState):
         # rules/chang-cheng/base.yaml:694
         if self.trace is not None:
             self.trace.append("procedures.lay_card")
+        if self._journal is not None and 'hand' not in self._journal:  # base.yaml:695
+            self._journal['hand'] = self.hand[:]  # base.yaml:695
         self.hand[self.current] = self.hand[self.current] - frozenset((c,))  # base.yaml:695
         self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:695
         self._derived = None  # base.yaml:695
+        if self._journal is not None and 'placed' not in self._journal:  # base.yaml:696
+            self._journal['placed'] = self.placed[:]  # base.yaml:696
         if len(self.placed[self.current]) > 16:
             rt.walk(self, self.placed[self.current], 1, 'rules/chang-cheng/base.yaml:696')
         self.placed[self.current] = (*self.placed[self.current], *((self.current, c, r),))  # base.yaml:696
         self._derived = None  # base.yaml:696
+        if self._journal is not None and 'backs' not in self._journal:  # base.yaml:697
+            self._journal['backs'] = self.backs[:]  # base.yaml:697
         if len(self.backs[r]) > 16:
             rt.walk(self, self.backs[r], 1, 'rules/chang-cheng/base.yaml:697')
         self.backs[r] = (*self.backs[r], *(self.current,))  # base.yaml:697
         self._derived = None  # base.yaml:697
+        if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:698
+            self._journal['move_provinces'] = self.move_provinces  # base.yaml:698
         self.move_provinces = self.move_provinces | frozenset((r,))  # base.yaml:698
         self._d_neutral_spaces = None  # base.yaml:698
         self._derived = None  # base.yaml:698
@@ -599,12 +703,16 @@ class ChangChengTwoPlayerState(ChangChengState):
             self.trace.append("procedures.reserve_beside")
         free = [n for n in self.board.wall_neighbours(self.layout, s) if (self.block_at[n] == EMPTY and self.reserved[n] is None)]  # base.yaml:701
         if len(free) == 1:  # base.yaml:702
+            if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:703
+                self._journal['reserved'] = self.reserved[:]  # base.yaml:703
             self.reserved[free[0]] = self.current  # base.yaml:703
             self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:703
             self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:703
             self._derived = None  # base.yaml:703
         elif len(free) == 2:  # base.yaml:704
             for kept_ in (yield rt.Ask((self.current if self.opt_reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:705')):  # base.yaml:705
+                if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:706
+                    self._journal['reserved'] = self.reserved[:]  # base.yaml:706
                 self.reserved[kept_] = self.current  # base.yaml:706
                 self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:706
                 self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:706

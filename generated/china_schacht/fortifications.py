@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             row1 = table.get(key0)
             if row1 is None:
                 row1 = table[key0] = [None] * len(self.board.spots)
-            for space in [s for s in self.open_spaces() if (not self.fortified[s] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83
+            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if (not self.fortified[s] and (once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83
                 action = row1[space]
                 if action is None:
                     action = row1[space] = rt.Action('fortify', (tuple(cards), space), self._action_text)

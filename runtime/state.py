@@ -636,7 +636,7 @@ class State:
         if self.JOURNAL:
             # The state as the move began is made only if the move waits (a tenth of Chang Cheng's
             # moves), from this one and the fields the move changed as they were (`_began`),
-            # rather than copied before every move (a copy of every field: some 5% of a move).
+            # rather than copied before every move (every field of it, for the tenth that wait).
             rng = self.rng
             began = (self.current, self.phase, self.turn, self.moves, self.terminal, self.next_phase, rng.state,
                      None if rng.forced is None else rng.copy())

@@ -281,6 +281,11 @@ class _Lowerer:
         self.entry_drops: dict[str, dict[str, tuple[int, int]]] = {}
         for name, field_name, k in self.plan.derived_entries:
             self.entry_drops.setdefault(field_name, {})[self.kept[name]] = (k, arity[name])
+        # (pass `derived`) the kept slots that a change of a field of sets by one item drops only the
+        # values of the item's attribute of: field -> slot -> (position, how many parameters, table)
+        self.attribute_drops: dict[str, dict[str, tuple[int, int, str]]] = {}
+        for name, field_name, k, table in self.plan.derived_attributes:
+            self.attribute_drops.setdefault(field_name, {})[self.kept[name]] = (k, arity[name], table)
         # (pass `region_drops`) the kept slots that an assignment to a field per spot drops only the
         # values of the regions holding the spot of: field -> slot -> (position, how many parameters)
         self.region_drops: dict[str, dict[str, tuple[int, int]]] = {}
@@ -1276,7 +1281,7 @@ class _Lowerer:
                 if s.target.kind in ("field", "perfield"):
                     stale = _dropped_at(self.drops.get(s.target.name, ()), self.entry_drops.get(s.target.name, {}),
                                         _index_again(s), depth, s.span, self.region_drops.get(s.target.name, {}),
-                                        self.nested)
+                                        self.nested, self.attribute_drops.get(s.target.name, {}), _item_again(s))
                 # the bit masks kept over the field assigned (pass `bitmask`)
                 kept = [Line(depth + more, code, s.span)
                         for more, code in bitmask.after_assign(self.plan, s, self.constant_values)]
@@ -1510,6 +1515,9 @@ class _Lowerer:
                       for name, f, k in self.plan.derived_entries if name == d.name and k in partly]
                 at += [f"a change of `{f}` at one spot: the values of the regions holding it only"
                        for name, f, k in self.plan.region_drops if name == d.name and k in partly]
+                at += [f"a change of `{f}` by one item: the value{'s' if nest == k else ''} for that item's "
+                       f"`{d.params[k].name}` only"
+                       for name, f, k, _ in self.plan.derived_attributes if name == d.name and k in partly]
                 if nest is not None:
                     at.append(f"kept by `{d.params[nest].name}` first, `nested_drops`")
                 if at:  # (a change of the field at one entity drops its values for that entity only)
@@ -1837,32 +1845,58 @@ def _index_again(s: t.Assign) -> str | None:
     return again(s.index) if s.index is not None and s.target.kind == "perfield" else None
 
 
+def _item_again(s: t.Assign) -> str | None:
+    """The code of the one item an assignment adds to or takes from a set (`card[p] += {t}`,
+    `dispenser -= {t}`), to be evaluated again after it like `_index_again`'s entity: a local, a
+    number or a constant; None for any other assignment."""
+    if s.op not in ("+=", "-=") or s.item is not None or s.target.ty.kind != "set" \
+            or not isinstance(s.value, t.Collection) or len(s.value.items) != 1:
+        return None
+    match s.value.items[0]:
+        case t.Num() as e:
+            return str(e.value)
+        case t.Ref() as e if e.sym.kind in ("local", "const"):
+            return e.sym.py
+    return None
+
+
 def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: str | None, depth: int,
                 span: SourceSpan, in_regions: Mapping[str, tuple[int, int]] | None = None,
-                nested: Mapping[str, int] | None = None) -> list[Line]:
+                nested: Mapping[str, int] | None = None,
+                by_attribute: Mapping[str, tuple[int, int, str]] | None = None, item: str | None = None) -> list[Line]:
     """The lines that drop the kept values an assignment makes stale: whole slots (`_dropped`),
     but for a slot whose definition has one parameter and reads the field only at the entity it
     names (`at_entity`: its position, of how many), the value kept for the entity assigned
     (`index`), when it can be read again. A definition of several parameters is dropped whole
     (leaving out its values for one entity walks its whole dict, measured slower on Mandarin
     than computing again what it kept), unless its values are kept nested by that parameter
-    (`nested`: slot -> position, pass `nested_drops`): then that entity's are dropped."""
-    if index is None:
+    (`nested`: slot -> position, pass `nested_drops`): then that entity's are dropped. Of a slot
+    whose definition of one parameter reads a field of sets only through walks keeping the items
+    whose attribute is that parameter (`by_attribute`: position, how many, the attribute's table),
+    a change by one item (`item`, when it can be read again) drops the value kept for its attribute."""
+    if index is None and item is None:
         return _dropped(slots, depth, span)
     nested = nested or {}
 
-    def by(slot: str, found: tuple[int, int] | None) -> bool:  # dropped by the entity (or region) its key names
+    def by(slot: str, found: tuple[int, int] | tuple[int, int, str] | None) -> bool:
+        # dropped by the entity (or region, or attribute) its key names
         return found is not None and (found[1] == 1 or nested.get(slot) == found[0])
 
-    some = [slot for slot in slots if by(slot, at_entity.get(slot))]
+    some = [slot for slot in slots if index is not None and by(slot, at_entity.get(slot))]
     # (pass `region_drops`) a definition of one region that reads the field per spot only in its
     # region's spots: the values of the regions holding the spot assigned
-    regions = [slot for slot in slots if in_regions is not None and by(slot, in_regions.get(slot))
-               and slot not in some]
-    out = _dropped([slot for slot in slots if slot not in some and slot not in regions], depth, span)
+    regions = [slot for slot in slots if index is not None and in_regions is not None
+               and by(slot, in_regions.get(slot)) and slot not in some]
+    attributes = {slot: found[2] for slot in slots if item is not None and by_attribute is not None
+                  and by(slot, found := by_attribute.get(slot)) and found is not None
+                  and slot not in some and slot not in regions}
+    out = _dropped([slot for slot in slots if slot not in some and slot not in regions and slot not in attributes],
+                   depth, span)
     out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {index})", span) for slot in some)
     out.extend(Line(depth, f"self.{slot} = rt.without_keys(self.{slot}, self.board.spot_regions[{index}])", span)
                for slot in regions)
+    out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {table}[{item}])", span)
+               for slot, table in attributes.items())
     return out
 
 

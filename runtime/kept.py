@@ -3,7 +3,9 @@ change of a field per entity made stale, and no others.
 
 A dict of kept values may be shared by a state and its clones (what either adds holds for both
 while the fields it reads are equal in both), so it is never changed in place here: what is
-left is a new dict, the state that changed holds it alone.
+left is a new dict, the state that changed holds it alone. It is a new dict even when it kept no
+value for the key: the state goes on to compute that value afresh and add it, and a dict still
+shared with a clone made before the change would hand the clone a value of fields it never had.
 """
 
 from __future__ import annotations
@@ -16,27 +18,25 @@ V = TypeVar("V")
 
 
 def without_key(kept: dict[K, V] | None, key: Any) -> dict[K, V] | None:
-    """`kept` without the value kept for `key` (itself when it keeps none)."""
-    if kept is None or key not in kept:
+    """A copy of `kept` without the value kept for `key` (see the module's doc: a copy even when it
+    keeps none)."""
+    if kept is None:
         return kept
     out = dict(kept)
-    del out[key]
+    out.pop(key, None)
     return out
 
 
 
 def without_keys(kept: dict[K, V] | None, keys: Iterable[Any]) -> dict[K, V] | None:
-    """`kept` without the values kept for any of `keys` (itself when it keeps none of them): a
+    """A copy of `kept` without the values kept for any of `keys`: a
     change of a field at one spot, for the regions holding the spot (pass `region_drops`)."""
     if kept is None:
         return kept
-    out: dict[K, V] | None = None
+    out = dict(kept)  # (a copy even when it keeps none of them: see the module's doc)
     for key in keys:
-        if key in kept:
-            if out is None:
-                out = dict(kept)
-            del out[key]
-    return kept if out is None else out
+        out.pop(key, None)
+    return out
 
 
 # At most so many values in one table of values remembered by value (pass `value_tables`): a table

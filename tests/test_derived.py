@@ -28,6 +28,7 @@ from rulewright.compiler.lower import END_SLOT, lower
 from rulewright.compiler.passes.reads import Dependencies, Reads, analyse
 from rulewright.compiler.paths import bundled_rulesets, ruleset_file
 from rulewright.compiler.typed import TypedProgram
+from rulewright.generated.mandarin.base import TILE_ANIMAL
 from rulewright.runtime.state import Game, State
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,6 +101,9 @@ _ASSIGNED = re.compile(r"self\.(\w+)(\[.*?\])? (?:=|\+=|-=) ")
 _AT_ENTITY = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), (.+)\)$")
 # the values kept for the regions holding one spot dropped (pass `region_drops`):
 # `self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])`
+# the values kept for the attribute of the one item a set gained or lost (`derived.attribute_entries`):
+# `self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])`
+_BY_ATTRIBUTE = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), ([A-Z][A-Z0-9_]*)\[(\w+)\]\)$")
 _IN_REGIONS = re.compile(r"self\.(\w+) = rt\.without_keys\(self\.(\w+), self\.board\.spot_regions\[(.+)\]\)$")
 
 
@@ -121,6 +125,7 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
             readers.setdefault(f, set()).add(END_SLOT)
     at_param = {(f, f"_d_{name}"): k for name, f, k in plan.derived_entries}
     in_region = {(f, f"_d_{name}"): k for name, f, k in plan.region_drops}
+    by_attribute = {(f, f"_d_{name}"): (k, table) for name, f, k, table in plan.derived_attributes}
     params = {d.name: len(d.params) for d in optimised.defines}
     nested = {f"_d_{name}": k for name, k in plan.nested}
     assert all(params[name] > k for name, _, k in plan.derived_entries)
@@ -137,6 +142,19 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
             dropped: set[str] = set()
             for after in lines[i + 1:]:
                 entity = _AT_ENTITY.match(after.code) or _IN_REGIONS.match(after.code)
+                attribute = _BY_ATTRIBUTE.match(after.code)
+                if after.depth == line.depth and attribute is not None:
+                    # a set changed by one item: the values kept for the item's attribute
+                    slot = attribute.group(1)
+                    assert attribute.group(2) == slot, after.code
+                    k, table = by_attribute[(m.group(1), slot)]
+                    assert attribute.group(3) == table, after.code
+                    assert params[slot.removeprefix("_d_")] == 1 or nested.get(slot) == k, after.code
+                    assert f"| frozenset(({attribute.group(4)},))" in line.code or \
+                        f"- frozenset(({attribute.group(4)},))" in line.code, f"{line.code} / {after.code}"
+                    assert slot not in dropped
+                    dropped.add(slot)
+                    continue
                 if after.depth == line.depth and entity is not None:
                     slot = entity.group(1)
                     assert entity.group(2) == slot, after.code
@@ -164,22 +182,60 @@ def test_a_definition_read_at_its_own_entity_only_is_dropped_for_that_entity_onl
     """Mandarin: `complete(p)`, `held(p, a)` and `has_emperor(p, a)` read `card[p]` only
     (`complete` through `held(p, ...)` too); `controls(p, a)` reads every seat's `held(q, a)`,
     `controller(a)` and `rent(a)` every card. Only `complete`, of one parameter, is dropped for
-    one player: the others whole (several parameters: see lower._dropped_at)."""
+    one player: the others by the animal of the tile a card gained or lost (next test)."""
     _, plan = passes.optimise(typed("mandarin"))
     assert {(name, f, k) for name, f, k in plan.derived_entries if f == "card"} == {
         ("complete", "card", 0), ("held", "card", 0), ("has_emperor", "card", 0)}
     source = rulewright.compiler.driver.compile_file(ruleset_file("mandarin")).source
     assert "self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:343" in source
     assert "self._d_complete = rt.without_key(self._d_complete, self.creditor[0])  # base.yaml:433" in source
-    assert "self._d_held = self._d_has_emperor = self._d_controls = self._d_controller = None  # base.yaml:343\n" \
-        "        self._d_rent = self._kept_end = None  # base.yaml:343\n" in source
+    assert "self._kept_end = None  # base.yaml:343\n" in source
     assert "recomputed once `card` changes (a change of `card` at one `p`: the value for that `p` only)" in source
+
+
+def test_a_definition_read_by_an_attribute_is_dropped_for_that_attribute_only() -> None:
+    """Mandarin: `held(p, a)` counts `t.animal == a for t in card[p]`, `has_emperor(p, a)` asks
+    `t.animal == a and t.emperor`, and `controls(p, a)`, `controller(a)` and `rent(a)` read `card`
+    only through them at their own `a`: a tile gained or lost changes only the values of its
+    animal. Not `complete(p)` (`len(card[p])`, every tile). The definitions of two parameters are
+    kept by the animal first (pass `nested_drops`), so that its values are dropped together."""
+    _, plan = passes.optimise(typed("mandarin"))
+    assert set(plan.derived_attributes) == {(name, "card", k, "TILE_ANIMAL") for name, k in (
+        ("held", 1), ("has_emperor", 1), ("controls", 1), ("controller", 0), ("rent", 0))}
+    assert {(name, k) for name, k in plan.nested} == {("held", 1), ("has_emperor", 1), ("controls", 1)}
+    source = rulewright.compiler.driver.compile_file(ruleset_file("mandarin")).source
+    for slot in ("held", "has_emperor", "controls", "controller", "rent"):
+        assert f"self._d_{slot} = rt.without_key(self._d_{slot}, TILE_ANIMAL[tile])  # base.yaml:343" in source
+        assert f"self._d_{slot} = rt.without_key(self._d_{slot}, TILE_ANIMAL[t])  # base.yaml:372" in source
+    assert "(a change of `card` by one item: the value for that item's `a` only)" in source
+    # not without the pass `derived` (nothing kept), nor for a list field (Yellow & Yangtze's `rack`)
+    assert passes.optimise(typed("mandarin"), passes.ALL - {"derived"})[1].derived_attributes == ()
+    assert passes.optimise(typed("yellow-yangtze"))[1].derived_attributes == ()
+    # the others' values stay, and every value kept is the one computed afresh
+    g = game("mandarin")
+    survived = 0
+    state: Any = g.new_state(3, 7)
+    chooser = random.Random(7)
+    while not state.terminal and state.moves < 400:
+        for a in range(12):
+            state.rent(a)
+        before = [set(c) for c in state.card]
+        state.apply(chooser.choice(state.legal_actions()))
+        changed = {t for p in range(3) for t in before[p] ^ set(state.card[p])}
+        if changed and state._d_controller is not None:
+            survived += len(state._d_controller)
+            assert not {int(TILE_ANIMAL[t]) for t in changed} & set(state._d_controller)
+        assert_fresh(state, f"move {state.moves}")
+    assert survived > 100
 
 
 def test_dropping_the_values_of_one_entity_leaves_a_shared_dict_alone() -> None:
     kept = {0: True, 1: False}
     assert rt.without_key(kept, 1) == {0: True} and kept == {0: True, 1: False}
-    assert rt.without_key(kept, 2) is kept and rt.without_key(None, 0) is None
+    assert rt.without_key(None, 0) is None
+    # a copy even when it keeps no value for the key: the state that changed computes that value
+    # afresh and adds it, and a clone sharing the dict must not see it (runtime/kept.py)
+    assert rt.without_key(kept, 2) == kept and rt.without_key(kept, 2) is not kept
 
 
 def test_the_values_of_the_other_entities_stay_kept() -> None:

@@ -44,6 +44,10 @@ class Plan:
     # that field only at the entity its k-th parameter names: an assignment at one index drops
     # only the values kept for that entity as k-th argument
     derived_entries: tuple[tuple[str, str, int], ...] = ()
+    # derived: (definition, set field, k, attribute table) for a kept definition that reads that
+    # field only through walks keeping the items whose attribute equals its k-th parameter: a change
+    # of the field by one item drops only the values kept for that item's attribute
+    derived_attributes: tuple[tuple[str, str, int, str], ...] = ()
     # region_drops: (definition, field per spot, k) for a kept definition that reads that field
     # only at the spots of the region its k-th parameter names: an assignment at one spot drops
     # only the values kept for the regions holding that spot as k-th argument

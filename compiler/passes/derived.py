@@ -43,7 +43,9 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     tabled = {tb.define for tb in plan.value_tables}  # (pass `value_tables`: remembered by value instead)
     kept = tuple((d.name, deps.defines[d.name]) for d in program.defines
                  if d.name not in tabled and worth_keeping(d, plan, defines, constants))
-    return program, replace(plan, derived=kept, derived_entries=entries(program, (n for n, _ in kept), deps))
+    names = [n for n, _ in kept]
+    return program, replace(plan, derived=kept, derived_entries=entries(program, names, deps),
+                            derived_attributes=attribute_entries(program, names, deps))
 
 
 def worth_keeping(d: t.Define, plan: Plan, defines: dict[str, t.Define], constants: dict[str, int]) -> bool:
@@ -119,3 +121,91 @@ def read_at_param(d: t.Define, field: str, defines: Mapping[str, t.Define], deps
     k = found.pop() if len(found) == 1 else None
     memo[(d.name, field)] = k
     return k
+
+
+def attribute_entries(program: t.TypedProgram, kept: Iterable[str],
+                      deps: Dependencies) -> tuple[tuple[str, str, int, str], ...]:
+    """For each kept definition with parameters and each field of sets it reads (per entity or
+    not; a list field's changes are not items added or taken), the parameter (its position k)
+    and the attribute (its table) such that the definition reads the field only through walks of
+    its sets that keep the items whose attribute equals that parameter, itself and through the
+    definitions it uses (Mandarin's `controller(a)` reads `card` through `controls(p, a)`,
+    `held(q, a)`: `count(t.animal == a for t in card[q])`, and `has_emperor(p, a)`:
+    `any(t.animal == a and t.emperor for t in card[p])`): a change of the field by one item
+    changes only its values whose k-th argument is that item's attribute."""
+    defines = {d.name: d for d in program.defines}
+    sets = {f.decl.name for f in program.fields if f.decl.type.kind == "set"}  # (lowering drops by a set's item)
+    memo: dict[tuple[str, str], tuple[int, str] | None] = {}
+    out = []
+    for name in kept:
+        d = defines[name]
+        if not d.params:
+            continue
+        for f in sorted(deps.defines[name].fields & sets):
+            found = read_by_attribute(d, f, defines, deps, memo)
+            if found is not None:
+                out.append((name, f, found[0], found[1]))
+    return tuple(out)
+
+
+def read_by_attribute(d: t.Define, field: str, defines: Mapping[str, t.Define], deps: Dependencies,
+                      memo: dict[tuple[str, str], tuple[int, str] | None]) -> tuple[int, str] | None:
+    """The position of the parameter of `d` and the attribute's table such that every read of
+    `field` in `d` walks the field's items keeping only those whose attribute equals that
+    parameter (see `attribute_entries`), or is a call passing that parameter where the callee
+    has the property; None when it reads the field otherwise, or not at all.
+
+    A walk keeps an item only if it is `func(elt for v in field... if cond)` with `cond` the test
+    `v.attr == param` or an `and` that begins with it (the rest is not computed for other
+    items), or, for `count` and `any` (to which an item whose value is false adds nothing), `elt`
+    such a test or such an `and`; no second clause, and the test first, so that no item of
+    another attribute is computed anything of but its attribute."""
+    if (d.name, field) in memo:
+        return memo[(d.name, field)]
+    memo[(d.name, field)] = None  # (the checker refuses cycles; this ends one all the same)
+    params = {id(p): i for i, p in enumerate(d.params)}
+
+    def param(e: t.Expr) -> int | None:
+        return params.get(id(e.sym)) if isinstance(e, t.Ref) else None
+
+    def test(e: t.Expr | None, var: t.Symbol) -> tuple[int, str] | None:  # `var.attr == param` first
+        while isinstance(e, t.Binary) and e.op == "and":
+            e = e.left
+        if not isinstance(e, t.Binary) or e.op != "==":
+            return None
+        for item, other in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(item, t.AttrOf) and isinstance(item.obj, t.Ref) and item.obj.sym is var:
+                k = param(other)
+                if k is not None:
+                    return k, item.table
+        return None
+
+    def reads_field(x: t.Expr) -> bool:
+        return (isinstance(x, t.PerIndex) and x.field.name == field
+                or isinstance(x, t.Ref) and x.sym.kind in ("field", "perfield") and x.sym.name == field)
+
+    found: set[tuple[int, str] | None] = set()
+    todo: list[t.Expr] = [d.body]
+    while todo and None not in found:
+        x = todo.pop()
+        if isinstance(x, t.Comprehension) and reads_field(x.domain) and not x.more:
+            kept = test(x.cond, x.var) if x.cond is not None else \
+                test(x.elt, x.var) if x.func in ("count", "any") else None
+            found.add(kept)
+            if isinstance(x.domain, t.PerIndex):
+                todo.append(x.domain.index)
+            todo.extend(e for e in (x.cond, x.elt) if e is not None)
+            continue
+        if reads_field(x):
+            found.add(None)  # a read that keeps every item
+        elif isinstance(x, t.DefineCall) and field in deps.defines[x.define].fields:
+            callee = read_by_attribute(defines[x.define], field, defines, deps, memo)
+            if callee is None or callee[0] >= len(x.args):
+                found.add(None)
+            else:
+                k = param(x.args[callee[0]])
+                found.add(None if k is None else (k, callee[1]))
+        todo.extend(t.subexpressions(x))
+    result = found.pop() if len(found) == 1 else None
+    memo[(d.name, field)] = result
+    return result

@@ -18,7 +18,7 @@ and anything written from outside the rules drops them all (`_fields_set`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from .. import typed as t
@@ -88,6 +88,12 @@ def entries(program: t.TypedProgram, kept: Iterable[str], deps: Dependencies) ->
     return tuple(out)
 
 
+def _param_position(d: t.Define) -> Callable[[t.Expr], int | None]:
+    """The position of the parameter of `d` that an expression names (None: it names none)."""
+    params = {id(p): i for i, p in enumerate(d.params)}
+    return lambda e: params.get(id(e.sym)) if isinstance(e, t.Ref) else None
+
+
 def read_at_param(d: t.Define, field: str, defines: Mapping[str, t.Define], deps: Dependencies,
                   memo: dict[tuple[str, str], int | None]) -> int | None:
     """The position of the parameter of `d` at whose entity alone `d` reads `field` (each read a
@@ -96,10 +102,7 @@ def read_at_param(d: t.Define, field: str, defines: Mapping[str, t.Define], deps
     if (d.name, field) in memo:
         return memo[(d.name, field)]
     memo[(d.name, field)] = None  # (the checker refuses cycles; this ends one all the same)
-    params = {id(p): i for i, p in enumerate(d.params)}
-
-    def param(e: t.Expr) -> int | None:
-        return params.get(id(e.sym)) if isinstance(e, t.Ref) else None
+    param = _param_position(d)
 
     found: set[int | None] = set()
     todo: list[t.Expr] = [d.body]
@@ -163,10 +166,7 @@ def read_by_attribute(d: t.Define, field: str, defines: Mapping[str, t.Define], 
     if (d.name, field) in memo:
         return memo[(d.name, field)]
     memo[(d.name, field)] = None  # (the checker refuses cycles; this ends one all the same)
-    params = {id(p): i for i, p in enumerate(d.params)}
-
-    def param(e: t.Expr) -> int | None:
-        return params.get(id(e.sym)) if isinstance(e, t.Ref) else None
+    param = _param_position(d)
 
     def test(e: t.Expr | None, var: t.Symbol) -> tuple[int, str] | None:  # `var.attr == param` first
         while isinstance(e, t.Binary) and e.op == "and":

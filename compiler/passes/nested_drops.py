@@ -41,7 +41,4 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     for name, _, k in plan.region_drops:  # (each definition by the first region parameter found)
         if arity[name] > 1 and name not in nested:
             nested[name] = k
-    for name, _, k, _ in plan.derived_attributes:  # (by the attribute parameter, `derived.attribute_entries`)
-        if arity[name] > 1 and name not in nested:
-            nested[name] = k
     return program, replace(plan, nested=tuple(nested.items()))

@@ -166,9 +166,9 @@ class MandarinState(rt.State):
     _d_is_character: dict[int, bool] | None
     _d_character_of: dict[int, int] | None
     _d_character_squares: frozenset[int] | None
-    _d_held: dict[int, dict[int, int]] | None
-    _d_has_emperor: dict[int, dict[int, bool]] | None
-    _d_controls: dict[int, dict[int, bool]] | None
+    _d_held: dict[tuple[int, int], int] | None
+    _d_has_emperor: dict[tuple[int, int], bool] | None
+    _d_controls: dict[tuple[int, int], bool] | None
     _d_controller: dict[int, Sequence[int]] | None
     _d_rent: dict[int, int] | None
     _d_complete: dict[int, bool] | None
@@ -486,11 +486,8 @@ class MandarinState(rt.State):
         if self.trace is not None:
             self.trace.append("actions.refund_tile")
         self.card[self.current] = self.card[self.current] - frozenset((tile,))  # base.yaml:343
-        self._kept_end = None  # base.yaml:343
+        self._d_held = self._d_has_emperor = self._d_controls = self._kept_end = None  # base.yaml:343
         self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:343
-        self._d_held = rt.without_key(self._d_held, TILE_ANIMAL[tile])  # base.yaml:343
-        self._d_has_emperor = rt.without_key(self._d_has_emperor, TILE_ANIMAL[tile])  # base.yaml:343
-        self._d_controls = rt.without_key(self._d_controls, TILE_ANIMAL[tile])  # base.yaml:343
         self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:343
         self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:343
         self.dispenser = self.dispenser | frozenset((tile,))  # base.yaml:344
@@ -523,11 +520,8 @@ class MandarinState(rt.State):
             self.trace.append("actions.keep")
         for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:371')):  # base.yaml:371
             self.card[self.current] = self.card[self.current] | frozenset((t,))  # base.yaml:372
-            self._kept_end = None  # base.yaml:372
+            self._d_held = self._d_has_emperor = self._d_controls = self._kept_end = None  # base.yaml:372
             self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:372
-            self._d_held = rt.without_key(self._d_held, TILE_ANIMAL[t])  # base.yaml:372
-            self._d_has_emperor = rt.without_key(self._d_has_emperor, TILE_ANIMAL[t])  # base.yaml:372
-            self._d_controls = rt.without_key(self._d_controls, TILE_ANIMAL[t])  # base.yaml:372
             self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[t])  # base.yaml:372
             self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[t])  # base.yaml:372
         self.out = rt.held(())  # base.yaml:373
@@ -570,19 +564,13 @@ class MandarinState(rt.State):
             self.trace.append("actions.take_tile")
         for p in self.passed_by:  # base.yaml:421
             self.card[p] = self.card[p] - frozenset((tile,))  # base.yaml:422
-            self._kept_end = None  # base.yaml:422
+            self._d_held = self._d_has_emperor = self._d_controls = self._kept_end = None  # base.yaml:422
             self._d_complete = rt.without_key(self._d_complete, p)  # base.yaml:422
-            self._d_held = rt.without_key(self._d_held, TILE_ANIMAL[tile])  # base.yaml:422
-            self._d_has_emperor = rt.without_key(self._d_has_emperor, TILE_ANIMAL[tile])  # base.yaml:422
-            self._d_controls = rt.without_key(self._d_controls, TILE_ANIMAL[tile])  # base.yaml:422
             self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:422
             self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:422
         self.card[self.current] = self.card[self.current] | frozenset((tile,))  # base.yaml:423
-        self._kept_end = None  # base.yaml:423
+        self._d_held = self._d_has_emperor = self._d_controls = self._kept_end = None  # base.yaml:423
         self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:423
-        self._d_held = rt.without_key(self._d_held, TILE_ANIMAL[tile])  # base.yaml:423
-        self._d_has_emperor = rt.without_key(self._d_has_emperor, TILE_ANIMAL[tile])  # base.yaml:423
-        self._d_controls = rt.without_key(self._d_controls, TILE_ANIMAL[tile])  # base.yaml:423
         self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:423
         self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:423
         self.move_away()  # base.yaml:424
@@ -593,19 +581,13 @@ class MandarinState(rt.State):
         if self.trace is not None:
             self.trace.append("actions.seize_tile")
         self.card[self.current] = self.card[self.current] - frozenset((tile,))  # base.yaml:432
-        self._kept_end = None  # base.yaml:432
+        self._d_held = self._d_has_emperor = self._d_controls = self._kept_end = None  # base.yaml:432
         self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:432
-        self._d_held = rt.without_key(self._d_held, TILE_ANIMAL[tile])  # base.yaml:432
-        self._d_has_emperor = rt.without_key(self._d_has_emperor, TILE_ANIMAL[tile])  # base.yaml:432
-        self._d_controls = rt.without_key(self._d_controls, TILE_ANIMAL[tile])  # base.yaml:432
         self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:432
         self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:432
         self.card[self.creditor[0]] = self.card[self.creditor[0]] | frozenset((tile,))  # base.yaml:433
-        self._kept_end = None  # base.yaml:433
+        self._d_held = self._d_has_emperor = self._d_controls = self._kept_end = None  # base.yaml:433
         self._d_complete = rt.without_key(self._d_complete, self.creditor[0])  # base.yaml:433
-        self._d_held = rt.without_key(self._d_held, TILE_ANIMAL[tile])  # base.yaml:433
-        self._d_has_emperor = rt.without_key(self._d_has_emperor, TILE_ANIMAL[tile])  # base.yaml:433
-        self._d_controls = rt.without_key(self._d_controls, TILE_ANIMAL[tile])  # base.yaml:433
         self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:433
         self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:433
         self.creditor = rt.held(())  # base.yaml:434
@@ -708,45 +690,36 @@ class MandarinState(rt.State):
         return value
 
     def held(self, p: int, a: int) -> int:
-        # rules/mandarin/base.yaml:257; kept between moves: recomputed once `card` changes (a change of `card` by one item: the values for that item's `a` only; kept by `a` first, `nested_drops`)
+        # rules/mandarin/base.yaml:257; kept between moves: recomputed once `card` changes
         kept = self._d_held
         if kept is None:
             kept = self._d_held = {}
-        nested = kept.get(a)
-        if nested is None:
-            nested = kept[a] = {}
-        elif p in nested:
-            return nested[p]
+        elif (p, a) in kept:
+            return kept[(p, a)]
         value: int = sum(1 for t in self.card[p] if TILE_ANIMAL[t] == a)  # base.yaml:257
-        nested[p] = value
+        kept[(p, a)] = value
         return value
 
     def has_emperor(self, p: int, a: int) -> bool:
-        # rules/mandarin/base.yaml:258; kept between moves: recomputed once `card` changes (a change of `card` by one item: the values for that item's `a` only; kept by `a` first, `nested_drops`)
+        # rules/mandarin/base.yaml:258; kept between moves: recomputed once `card` changes
         kept = self._d_has_emperor
         if kept is None:
             kept = self._d_has_emperor = {}
-        nested = kept.get(a)
-        if nested is None:
-            nested = kept[a] = {}
-        elif p in nested:
-            return nested[p]
+        elif (p, a) in kept:
+            return kept[(p, a)]
         value: bool = any((TILE_ANIMAL[t] == a and TILE_EMPEROR[t]) for t in self.card[p])  # base.yaml:258
-        nested[p] = value
+        kept[(p, a)] = value
         return value
 
     def controls(self, p: int, a: int) -> bool:
-        # rules/mandarin/base.yaml:262; kept between moves: recomputed once `card` changes (a change of `card` by one item: the values for that item's `a` only; kept by `a` first, `nested_drops`)
+        # rules/mandarin/base.yaml:262; kept between moves: recomputed once `card` changes
         kept = self._d_controls
         if kept is None:
             kept = self._d_controls = {}
-        nested = kept.get(a)
-        if nested is None:
-            nested = kept[a] = {}
-        elif p in nested:
-            return nested[p]
+        elif (p, a) in kept:
+            return kept[(p, a)]
         value: bool = (self.held(p, a) >= 3 and (self.has_emperor(p, a) or all(self.held(q, a) < 3 for q in range(self.num_players) if q != p)))  # base.yaml:262
-        nested[p] = value
+        kept[(p, a)] = value
         return value
 
     def controller(self, a: int) -> Sequence[int]:
@@ -904,11 +877,8 @@ class MandarinState(rt.State):
                 self.bank_received += rt.num(price, 'rules/mandarin/base.yaml:529')  # base.yaml:529
             for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:530')):  # base.yaml:530
                 self.card[w] = self.card[w] | frozenset((t,))  # base.yaml:531
-                self._kept_end = None  # base.yaml:531
+                self._d_held = self._d_has_emperor = self._d_controls = self._kept_end = None  # base.yaml:531
                 self._d_complete = rt.without_key(self._d_complete, w)  # base.yaml:531
-                self._d_held = rt.without_key(self._d_held, TILE_ANIMAL[t])  # base.yaml:531
-                self._d_has_emperor = rt.without_key(self._d_has_emperor, TILE_ANIMAL[t])  # base.yaml:531
-                self._d_controls = rt.without_key(self._d_controls, TILE_ANIMAL[t])  # base.yaml:531
                 self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[t])  # base.yaml:531
                 self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[t])  # base.yaml:531
             self.out = rt.held(())  # base.yaml:532
@@ -930,11 +900,8 @@ class MandarinState(rt.State):
         else:
             for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:548')):  # base.yaml:548
                 self.card[self.current] = self.card[self.current] | frozenset((t,))  # base.yaml:549
-                self._kept_end = None  # base.yaml:549
+                self._d_held = self._d_has_emperor = self._d_controls = self._kept_end = None  # base.yaml:549
                 self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:549
-                self._d_held = rt.without_key(self._d_held, TILE_ANIMAL[t])  # base.yaml:549
-                self._d_has_emperor = rt.without_key(self._d_has_emperor, TILE_ANIMAL[t])  # base.yaml:549
-                self._d_controls = rt.without_key(self._d_controls, TILE_ANIMAL[t])  # base.yaml:549
                 self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[t])  # base.yaml:549
                 self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[t])  # base.yaml:549
         self.out = rt.held(())  # base.yaml:550

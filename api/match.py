@@ -97,14 +97,24 @@ def play_game(
                                   final=state.to_json() if record else None)
             player = state.to_act()
             assert player is not None
-            action = seat_agents[player].choose(state)
+            agent = seat_agents[player]
+            # RandomAgent.choose written out: the action is one of the list just made, played
+            # without apply()'s search of it (the same move: _apply_listed)
+            if type(agent) is RandomAgent and (legal := state.legal_actions()):
+                action, listed = legal[agent.rng.below(len(legal))], True
+            else:
+                action, listed = agent.choose(state), False
             if record:
                 log.append((player, str(action)))
-            state.apply(action)
+            if listed:
+                state._apply_listed(action)
+            else:
+                state.apply(action)
             turns, moves = state.turn, state.moves
             if check_invariants:
                 _check_invariants(state, f"move {state.moves} (`{action}` by {state.label('player', player)})")
-        return GameResult(index, seed, state.scores(), state.winners(), state.turn, state.moves, log=log,
+        scores = state.scores()
+        return GameResult(index, seed, scores, state._winners(scores), state.turn, state.moves, log=log,
                           final=state.to_json() if record else None)
     except Exception as exc:  # noqa: BLE001 - a faulty game is counted, not fatal
         message = f"{type(exc).__name__}: {exc}".splitlines()[0]

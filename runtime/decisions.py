@@ -108,9 +108,7 @@ def move(state: State, action: Action) -> Steps:
     if state.TURN_END_TRIGGERS and state._is_over():
         state.terminal = True
         return
-    state.turn += 1
-    state.current = (state.current + 1) % state.num_players
-    state.phase = 0
+    state._next_turn()
     yield from start_phase(state)
 
 

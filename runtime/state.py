@@ -282,6 +282,17 @@ class State:
         except Exception as exc:  # a fault of the rule set's code: told by its rule line
             raise game_error(exc, self) from exc
 
+    def _apply_listed(self, action: Action) -> None:
+        """apply() of an action taken from the list `legal_actions()` just gave, the state unchanged
+        since (the random agent's choice in match.play_game): no search of the list, the action is
+        the one apply() would find in it."""
+        try:
+            self._do(action)
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
+
     def parse_action(self, text: str) -> Action | None:
         """The legal action whose text form is `text` (spacing and case are ignored)."""
         if not isinstance(text, str):
@@ -307,7 +318,11 @@ class State:
         """The seats that won (several on a tie); empty while the game goes on."""
         if not self.terminal:
             return []
-        scores = self.scores()
+        return self._winners(self.scores())
+
+    def _winners(self, scores: list[int]) -> list[int]:
+        """The winners of a game over whose scores() are `scores` (match.play_game has them already:
+        the scores, the road chains of China (Schacht) among them, are not computed twice)."""
         best = min(scores) if self.game.lowest_score_wins else max(scores)
         tied = [p for p, s in enumerate(scores) if s == best]
         if self.TIE_BREAK and len(tied) > 1:
@@ -617,10 +632,16 @@ class State:
         if self.TURN_END_TRIGGERS and self._is_over():
             self.terminal = True
             return
+        self._next_turn()
+        self._start_phase()
+
+    def _next_turn(self) -> None:
+        """The turn passes to the next seat, in the first phase (not started yet): the tail of every
+        move that ends a turn (here, in the generated `_do` of pass `move_step`, and in
+        decisions.move)."""
         self.turn += 1
         self.current = (self.current + 1) % self.num_players
         self.phase = 0
-        self._start_phase()
 
     def _do_steps(self, action: Action) -> None:
         """`_do` for a rule set whose rules can ask: the move, or the answer, runs as steps until

@@ -377,9 +377,7 @@ class ChinaSchachtState(rt.State):
         if self._is_over():
             self.terminal = True
             return
-        self.turn += 1
-        self.current = (self.current + 1) % self.num_players
-        self.phase = 0
+        self._next_turn()
         self._start_phase()
 
     def _start_phase(self) -> None:

@@ -309,9 +309,7 @@ class MandarinState(rt.State):
             self.next_phase = rt.NO_GOTO
             self._start_phase()
             return
-        self.turn += 1
-        self.current = (self.current + 1) % self.num_players
-        self.phase = 0
+        self._next_turn()
         self._start_phase()
 
     def _start_phase(self) -> None:

@@ -41,7 +41,7 @@ from .budget import (
     storable,
 )
 from .names import FILTER_LOCAL, base_use, const_name
-from .passes import Plan, action_tables, bitmask, count_items, spot_filters, value_tables
+from .passes import Plan, action_tables, bitmask, count_items, spot_filters, spot_rows, value_tables
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -302,6 +302,9 @@ class _Lowerer:
         # before the listing's loops (each local, its code and the comment of its line), the choice's
         # name and the names of the choices before it
         self.listing_hoisted: tuple[list[tuple[str, str, str]], str, tuple[str, ...]] | None = None
+        # While the last choice of a listing pass `spot_rows` gathers is lowered: the parts of its
+        # list of spots (spot_filters.lowered: the masks joined first, each further group and its term)
+        self.spot_row: list[tuple[str, list[tuple[str, spot_filters.Term | None]]]] | None = None
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -1648,12 +1651,19 @@ class _Lowerer:
         notes: list[str] = []
         self.take_notes()
         table = action_tables.table_of(self.plan, a.name)
+        spot_row: tuple[str, str, list[tuple[str, bool]]] | None = None
         joined: list[tuple[str, str, str]] = []  # (pass `listing_hoist`) bound before the loops
         for i, c in enumerate(a.choices):
             self.line_numbers = table is not None and table.levels[i].how == "lines"
             self.listing_hoisted = (joined, c.var.name, tuple(ch.var.name for ch in a.choices[:i])) \
                 if i > 0 and self.plan.listing_hoists else None
+            self.spot_row = [] if i == len(a.choices) - 1 and a.name in self.plan.spot_rows else None
             domain_py = self.expr(c.domain)
+            if self.spot_row:  # (pass `spot_rows`) the list is the spots_of made of these parts
+                first, groups = self.spot_row[-1]
+                spot_row = (domain_py, first, [(code, term is not None and spot_rows.fixed(
+                    term, tuple(ch.var for ch in a.choices[:i]))) for code, term in groups])
+            self.spot_row = None
             self.line_numbers = False
             self.listing_hoisted = None
             walk = self.iterable(c.domain.ty, domain_py)
@@ -1675,7 +1685,8 @@ class _Lowerer:
         listing: tuple[str, ...] = ()
         if table is not None:  # through tables per board (pass `action_tables`)
             walks = [(ch.py_name, ch.domain, ch.is_list, ch.span.short) for ch in choices]
-            listing = tuple(action_tables.listing(table, a.name, clear_cache, walks))
+            gather = spot_row[1:] if spot_row is not None and spot_row[0] == choices[-1].domain else None
+            listing = tuple(action_tables.listing(table, a.name, clear_cache, walks, gather))
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
                              a.span, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                              fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing)

@@ -25,6 +25,7 @@ from .limits import (
     walk,
     walk_lists,
 )
+from .listing import SpotRow, union
 from .mechanics import (
     add_at,
     coin,
@@ -46,6 +47,7 @@ from .state import END_TURN, NO_GOTO, Action, FieldInfo, Game, GameInfo, OptionI
 __all__ = [
     "without_key",
     "without_keys",
+    "SpotRow", "union",  # a listing's last choice, a spot, gathered from a bit mask (pass `spot_rows`)
     "MAX_TABLED", "remember",  # values remembered by value in tables of the board (pass `value_tables`)
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",

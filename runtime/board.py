@@ -256,10 +256,15 @@ class Board:
 
     def mask_spots(self, mask: int) -> list[int]:
         """The spots of a bit mask (spot_bit), in spot order."""
-        lookup = self._lookups.get((0, 0))
+        return _gather(self.byte_spots(), mask)
+
+    def byte_spots(self) -> list[list[tuple[Any, ...]]]:
+        """For each byte of a bit mask (spot_bit) and each of its 256 values, the spots of its set
+        bits, in spot order (_byte_lookup)."""
+        lookup: list[list[tuple[Any, ...]]] | None = self._lookups.get((0, 0))
         if lookup is None:
             lookup = self._lookups[(0, 0)] = _byte_lookup({b.bit_length() - 1: s for s, b in enumerate(self.spot_bit)})
-        return _gather(lookup, mask)
+        return lookup
 
     def straight_lines_mask(self, n: int, mask: int) -> list[tuple[int, ...]]:
         """straight_lines(n, spots) of the spots of a bit mask: the same lines, in the same order."""

@@ -65,6 +65,8 @@ class Plan:
     listing_hoists: tuple[Hashable, ...] = ()
     counted: tuple[Hashable, ...] = ()  # count_items: the counts of a list's items equal to a value, by rewrite.key
     tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
+    # spot_rows: the actions whose last choice, a spot made from masks, is gathered from a row of spots
+    spot_rows: tuple[str, ...] = ()
     move_step: bool = False  # move_step: a move's step written out for the rule set, where no move can wait
     journal: bool = False  # journal: a move notes the fields it changes, where every move runs as steps
 
@@ -94,6 +96,8 @@ PASSES: dict[str, str] = {
                     "region: a change at a spot drops those of the regions holding it only",
     "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
+    "spot_rows": "a listing's last choice, a spot made from bit masks, appends its actions a byte of the mask at a "
+                 "time, and its tests of the earlier choices only are computed once per value of them",
     "move_step": "a move's step through the runtime written out for the rule set, its known tests left out, where "
                  "no move can wait for a decision",
     "journal": "where every move can wait for a decision, the state as a move began is made from the fields it "

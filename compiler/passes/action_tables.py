@@ -112,13 +112,18 @@ def table_of(plan: Plan, action: str) -> Table | None:
     return next((tb for tb in plan.tables if tb.action == action), None)
 
 
-def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]]) -> list[str]:
+def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]],
+            gather: tuple[str, list[tuple[str, bool]]] | None = None) -> list[str]:
     """The lines of a listing through tables (at the depth of the method's body): `choices` are
     each choice's (loop variable, walk, whether its value is a list, the comment of its rule
     line); the actions are those of the plain listing, in its order. `clear`: its choices can
     name ever new values, so its interned actions are kept few (a dictionary first, cleared when
     large; else the plain listing, whose cache is cleared so); tables indexed only by numbers
-    known per board hold few actions whatever."""
+    known per board hold few actions whatever. `gather` (pass `spot_rows`): the last choice's list
+    of spots as the masks joined first and each further group (its code, whether it is kept per
+    row): its row is an `rt.SpotRow` that appends the actions of the mask's spots."""
+    from .spot_rows import fixed_count, gathered  # (it builds on this pass)
+
     bounded = all(level.how != "key" for level in table.levels)  # (by the board and the declarations)
     if clear and not bounded and table.levels[0].how != "key":
         return []
@@ -149,6 +154,9 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     row = "table"
     for k, ((var, walk, is_list, comment), level) in enumerate(zip(choices, levels, strict=True)):
         pad = "    " * k
+        if gather is not None and k == len(levels) - 1:  # (pass `spot_rows`) the row appends its spots' actions
+            out.extend(pad + line for line in gathered(row, gather[0], gather[1], comment))
+            break
         out.append(f"{pad}for {var} in {walk}:  # {comment}")
         pad += "    "
         if level.how == "key" and is_list:
@@ -162,6 +170,9 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
         out.append(f"{pad}if {got} is None:")
         if last:
             made = make
+        elif gather is not None and k == len(levels) - 2:  # (pass `spot_rows`) a row of spots, gathered
+            earlier = "(" + ", ".join(args[:-1]) + ("," if len(args) == 2 else "") + ")"
+            made = f"rt.SpotRow({name!r}, {earlier}, self._action_text, self.board, {fixed_count(gather[1])})"
         else:
             inner = levels[k + 1]
             made = "{}" if inner.how == "key" else f"[None] * ({inner.size})" if " " in inner.size else \

@@ -303,6 +303,7 @@ def lowered(lower: Any, e: t.Comprehension) -> str | None:
         return None
     first = ["self.board.all_mask"]
     more: list[str] = []
+    keyed: dict[int, Term] = {}  # the groups of `more` that are key tests, by position
     joined = len(joined_terms(found))
     for at, term in enumerate(found.terms):
         if term.mask is not None:
@@ -328,8 +329,12 @@ def lowered(lower: Any, e: t.Comprehension) -> str | None:
         test_py = lower.expr(term.test)
         lower.scopes.pop()
         more.append(f"({mask} for {var}, {mask} in {groups}.items() if {test_py})")
+        keyed[len(more) - 1] = term
     lower.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
-    return f"self.board.spots_of({hoisted(lower, e, ' & '.join(first))}{''.join(', ' + m for m in more)})"
+    joined_code = hoisted(lower, e, ' & '.join(first))
+    if lower.spot_row is not None:  # (pass `spot_rows`: the parts, and which group is a test of which term)
+        lower.spot_row.append((joined_code, [(m, keyed.get(i)) for i, m in enumerate(more)]))
+    return f"self.board.spots_of({joined_code}{''.join(', ' + m for m in more)})"
 
 
 def among(term: Term) -> t.Expr | None:

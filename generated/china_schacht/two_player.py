@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -188,12 +188,15 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             key0 = tuple(cards)
             row1 = table.get(key0)
             if row1 is None:
-                row1 = table[key0] = [None] * len(self.board.spots)
-            for space in self.board.spots_of(joined0, (once4 for s4, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s4)))):  # rules/china-schacht/base.yaml:379
-                action = row1[space]
-                if action is None:
-                    action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
-                actions.append(action)
+                row1 = table[key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
+            spots_mask = joined0  # rules/china-schacht/base.yaml:379; `spot_rows`: its spots as a bit mask
+            if spots_mask:
+                row_fixed = row1.fixed[0]
+                if row_fixed is None:  # (a test of the earlier choices only: computed once per row)
+                    row_fixed = row1.fixed[0] = rt.union((once4 for s4, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s4))))
+                spots_mask &= row_fixed
+            if spots_mask:
+                row1.gather(actions, spots_mask)  # rules/china-schacht/base.yaml:379; `spot_rows`: the actions of its spots, in spot order
 
     def _legal_send(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:391: send

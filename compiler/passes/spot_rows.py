@@ -1,0 +1,101 @@
+"""Pass `spot_rows`: the actions of a listing's last choice, a spot made from bit masks, gathered a
+byte of the mask at a time, and the tests of that choice that read only the earlier choices
+computed once per value of them (docs/optimiser.md).
+
+China (Schacht) lists its palace placements per way to pay:
+
+    cards: "all_payments(current)"
+    space: "[s for s in open_spaces if pays_for(cards, province_of(s))]"
+
+`spot_filters` makes the spaces from masks (the free spaces of the open provinces, joined once
+before the loops by `listing_hoist`, then the groups of the colours `cards` pays for, the test
+computed once per colour) and `action_tables` finds each action in a row of interned actions per
+payment, by spot. Per payment and listing, the colours' test was computed again for each of the
+five colours, the mask's spots made into a list, and each spot's action found in the row and
+appended. The test reads nothing but `cards` and the colour: for a given payment it passes the
+same colours in every state on the board. With this pass the row of the last choice is an
+`rt.SpotRow` (runtime/listing.py): it keeps the joined groups of such a test once computed
+(`fixed`), and appends the actions of a mask's spots a byte of the mask at a time, from tuples of
+the actions of each value of each byte, made the first time they are met.
+
+Taken: an action listed through tables per board (`action_tables`) of two choices or more, whose
+last choice is a spot indexed in its row and whose domain is a list `spot_filters` makes. A test
+is kept per row (`fixed`) only when it reads nothing but its key, the earlier choices, numbers,
+truth values, texts, constants, `none`, operators, items and lengths of those (no field, option,
+seat, definition or other built-in).
+
+Why it is the same game: the spots are those of the same masks joined in the same order, and each
+test is computed only while some spot is left, as `board.spots_of` computes them; the actions
+appended are the row's interned actions of those spots in spot order (a mask's bits are in spot
+order, bytes from the lowest), the order the plain listing appends them. A test kept per row is a
+function of the row's earlier choices and the board's groups alone (the row belongs to one board
+and one value of the earlier choices), so its mask is the one the walk would compute again; one
+that fails raises before anything is kept, and so fails again wherever the walk would compute
+it. The limits of a move are counted on the plain code, as for `spot_filters`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import typed as t
+from . import Plan, action_tables, spot_filters
+from .rewrite import nodes
+
+# the nodes a test kept per row may be made of (beside the locals it may read)
+_PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField)
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    found: list[str] = []
+    for a in program.actions:
+        table = action_tables.table_of(plan, a.name)
+        if table is None or len(a.choices) < 2 or table.levels[-1].how != "index":
+            continue
+        last = a.choices[-1]
+        domain = spot_filters._bare(last.domain)
+        if (last.var.ty.kind == "entity" and last.var.ty.name == "spot" and isinstance(domain, t.Comprehension)
+                and spot_filters.lookup(plan, domain) is not None):
+            found.append(a.name)
+    return program, replace(plan, spot_rows=tuple(found))
+
+
+def fixed(term: spot_filters.Term, earlier: tuple[t.Symbol, ...]) -> bool:
+    """Whether a key test of a filter reads, beside its key, only the earlier choices `earlier`
+    (and what no state changes): its mask is then the same for every state on the board."""
+    if term.mask is not None or term.test is None:
+        return False
+    allowed = {term.var, term.mask_var, *earlier}
+    for n in nodes(term.test):
+        if isinstance(n, t.Ref):
+            if not (n.sym in allowed or n.sym.kind == "const" or n.sym.kind == "value" and n.sym.name == "none"):
+                return False
+        elif not (isinstance(n, _PURE) or isinstance(n, t.Builtin) and n.func == "len"):
+            return False
+    return True
+
+
+# -- what lowering asks ---------------------------------------------------------------------------
+def gathered(row: str, first: str, more: list[tuple[str, bool]], comment: str) -> list[str]:
+    """The lines (at the depth of the last choice's loop) that append the actions of the last
+    choice from its row `row`, an `rt.SpotRow`: `first`, the masks joined first, and `more`, each
+    further group's code and whether it is kept per row, as `board.spots_of` takes them."""
+    out = [f"spots_mask = {first}  # {comment}; `spot_rows`: its spots as a bit mask"]
+    kept = 0
+    for code, is_fixed in more:
+        out.append("if spots_mask:")
+        if is_fixed:
+            out.append(f"    row_fixed = {row}.fixed[{kept}]")
+            out.append("    if row_fixed is None:  # (a test of the earlier choices only: computed once per row)")
+            out.append(f"        row_fixed = {row}.fixed[{kept}] = rt.union({code})")
+            out.append("    spots_mask &= row_fixed")
+            kept += 1
+        else:
+            out.append(f"    spots_mask &= rt.union({code})")
+    out.append("if spots_mask:")
+    out.append(f"    {row}.gather(actions, spots_mask)  # {comment}; `spot_rows`: the actions of its spots, in spot order")
+    return out
+
+
+def fixed_count(more: list[tuple[str, bool]]) -> int:
+    return sum(1 for _, is_fixed in more if is_fixed)

@@ -1,0 +1,77 @@
+"""Pass `spot_rows` (docs/optimiser.md): a listing's last choice, a spot made from bit masks, appends
+the actions of its spots a byte of the mask at a time from its row (`rt.SpotRow`), and a test of
+that choice that reads only the earlier choices is computed once per row.
+
+Checked: what is written for China (Schacht) and for a test game (tests/games/spot-rows.yaml: a
+test of the earlier choice only, one that reads the state as well, three choices), and not without
+the pass; which tests are kept per row; the test game played in lockstep with and without the
+pass and against the plain code; a row's actions against the board's spots of random masks, in
+spot order, each spot's action one object whatever the mask.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import rulewright
+from rulewright import runtime as rt
+from rulewright.compiler import passes
+from rulewright.compiler.driver import compile_file
+from rulewright.compiler.paths import ruleset_file
+from tests.test_bitmask_tables import play_in_lockstep
+
+GAME = Path(__file__).parent / "games" / "spot-rows.yaml"
+
+
+def method(source: str, name: str) -> str:
+    start = source.index(f"    def {name}(")
+    return source[start:source.index("\n    def ", start + 1)]
+
+
+def test_schacht_gathers_its_palace_spaces_per_payment() -> None:
+    build = method(compile_file(ruleset_file("china-schacht")).source, "_legal_build")
+    assert "row1 = table[key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)" in build
+    assert "spots_mask = joined0  # rules/china-schacht/base.yaml:379; `spot_rows`" in build
+    assert "row_fixed = row1.fixed[0] = rt.union((once4 for s4, once4 in " in build
+    assert "if ((len(cards) == 1) == (cards[0] == s4))))" in build  # the colours' test, once per payment
+    assert "row1.gather(actions, spots_mask)  # rules/china-schacht/base.yaml:379" in build
+    assert "for space in" not in build
+    off = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"spot_rows"}).source, "_legal_build")
+    assert "SpotRow" not in off and "for space in self.board.spots_of(joined0, " in off
+
+
+def test_only_tests_of_the_earlier_choices_are_kept_per_row() -> None:
+    source = compile_file(GAME).source
+    claim, mark, pick = (method(source, f"_legal_{name}") for name in ("claim", "mark", "pick"))
+    assert "rt.SpotRow('claim', (tuple(cards),), self._action_text, self.board, 1)" in claim
+    # mark: `c != colour` kept per row; the test reading `made` computed at every listing
+    assert "row_fixed = row1.fixed[0] = rt.union(" in mark and ".items() if c != s3))" in mark
+    assert "spots_mask &= rt.union((once4 for s4, once4 in " in mark and "(self.made % 3) == 0" in mark
+    assert mark.count("= rt.union(") == 2 and "fixed[1]" not in mark
+    assert "row2 = row1[b] = rt.SpotRow('pick', (a, b), self._action_text, self.board, 1)" in pick
+    assert "row2.gather(actions, spots_mask)" in pick
+
+
+def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:
+    gathered = rulewright.load_rules(GAME)
+    others = (rulewright.load_rules(GAME, passes=passes.ALL - {"spot_rows"}),
+              rulewright.load_rules(GAME, passes=frozenset()))
+    moves = 0
+    for seed in range(25):
+        for other in others:
+            moves += play_in_lockstep(gathered, other, 2, seed)
+    assert moves > 2 * 25 * 40
+
+
+def test_a_rows_actions_are_the_spots_of_the_mask_in_order() -> None:
+    board = rulewright.load("china-schacht").new_state(3, 1).board
+    row = rt.SpotRow("build", ((1,),), str, board, 0)
+    chooser = random.Random(5)
+    for _ in range(300):
+        mask = chooser.getrandbits(len(board.spots)) & chooser.getrandbits(len(board.spots))
+        actions: list[rt.Action] = [row.action(0)]
+        row.gather(actions, mask)
+        assert [a.args for a in actions[1:]] == [((1,), s) for s in board.mask_spots(mask)]
+        assert all(a is row.action(a.args[1]) for a in actions)  # one object per spot, whatever the mask
+    assert rt.union(iter([1, 4, 4, 8])) == 13 and rt.union(()) == 0

@@ -93,7 +93,8 @@ def gathered(row: str, first: str, more: list[tuple[str, bool]], comment: str) -
         else:
             out.append(f"    spots_mask &= rt.union({code})")
     out.append("if spots_mask:")
-    out.append(f"    {row}.gather(actions, spots_mask)  # {comment}; `spot_rows`: the actions of its spots, in spot order")
+    note = "`spot_rows`: the actions of its spots, in spot order"
+    out.append(f"    {row}.gather(actions, spots_mask)  # {comment}; {note}")
     return out
 
 

@@ -15,14 +15,13 @@ the scores and winners. It prints one line per rule set and exits 1 if any diges
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_against import ROOT, checkout, link_tree  # noqa: E402  (a script beside this one)
+from bench_against import ROOT, sides  # noqa: E402  (a script beside this one)
 
 PLAY = """
 import hashlib, json, random, sys
@@ -57,14 +56,7 @@ def digest(path_entry: Path, ruleset: str, players: int, games: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rev", help="the older commit (hash, tag, branch)")
-    parser.add_argument("rulesets", nargs="+", help="rule sets to play")
-    parser.add_argument("--players", type=int, default=3, help="(the smallest count where the rule set has not)")
-    parser.add_argument("--games", type=int, default=10, help="per rule set and side")
-    args = parser.parse_args()
-    old_path = checkout(args.rev)
-    new_path = link_tree(ROOT, ROOT / "build" / "against" / "this")
+    args, old_path, new_path = sides(__doc__, "play")
     differ = False
     for ruleset in args.rulesets:
         old = digest(old_path, ruleset, args.players, args.games)

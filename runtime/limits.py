@@ -20,6 +20,7 @@ from collections.abc import Collection
 from typing import Any, Literal, TypeVar
 
 from .errors import GameError
+from .kept import remember
 
 # The work one move may do: steps are loop rounds, choices listed and items of lists built,
 # searched or sorted (docs/language.md, "Limits"). The bundled games need at most 2,200 for a
@@ -167,24 +168,58 @@ class SearchTooLong(Exception):
     runtime (runtime/faults.py) turns it into one at the line that called it."""
 
 
+# The subsets a board's states asked for, by call site and items (`subsets`): a table of the board.
+SUBSETS_TABLE = "rt.subsets"
+# At most so many subsets in a list remembered so (its items are at most SMALL_LIST).
+SMALL_SUBSETS = 1024
+
+
 def subsets(state: Any, items: Collection[T], least: int, most: int, where: str) -> list[tuple[T, ...]]:
     """Every way to take between `least` and `most` of `items` (a subset choice: the tiles a
     player swaps), each once: equal items are alike, so `[red, red, blue]` gives `[red]` once.
     Each is a list in increasing order; the smallest come first, then in order item by item.
     How many there are is counted before any is made: more than MAX_ITEMS is a game error, and
-    the work of counting and making them is charged to the budget of the move."""
+    the work of counting and making them is charged to the budget of the move.
+
+    The same items give the same subsets: made once, they are remembered in a table of the
+    state's board by call site (`where`: one type of item) and items, and found there after
+    that, their work charged again as it was when they were made (Yellow & Yangtze lists the
+    swaps of a rack of six tiles at every turn, a rack of a few dozen kinds of six)."""
+    walk(state, items, 1, where)  # (at most MAX_ITEMS, each grouped once)
+    board = getattr(state, "board", None)
+    if board is None or len(items) > SMALL_LIST:  # (a few small lists are remembered, never a long one)
+        return _subsets(state, items, least, most, where)[2]
+    table = board.value_tables.get(SUBSETS_TABLE) or board.value_table(SUBSETS_TABLE)
+    key = (where, least, most, tuple(items))
+    found: tuple[int, int, list[tuple[T, ...]]] | None = table.get(key)
+    if found is None:
+        found = _subsets(state, items, least, most, where)
+        if len(found[2]) <= SMALL_SUBSETS:
+            remember(table, key, found)
+    else:
+        counting, making, _ = found
+        if counting >= 0:
+            spend(state, counting, where)
+            spend(state, making, where)
+    return found[2]
+
+
+def _subsets(state: Any, items: Collection[T], least: int, most: int,
+             where: str) -> tuple[int, int, list[tuple[T, ...]]]:
+    """`subsets`, made: the work charged to count them (-1 where none is counted) and to make
+    them, and the subsets."""
     from .mechanics import sort_key
 
-    walk(state, items, 1, where)  # (at most MAX_ITEMS, each grouped once)
     groups: dict[Any, int] = {}
     for item in items:
         groups[item] = groups.get(item, 0) + 1
     distinct = sorted(groups, key=sort_key)
     least, most = max(least, 0), min(most, len(items))
     if least > most:
-        return []
+        return -1, 0, []
     # how many of each size up to `most`: the product of (1 + x + ... + x^m) over the distinct items
-    spend(state, len(distinct) * (most + 1), where)
+    counting = len(distinct) * (most + 1)
+    spend(state, counting, where)
     ways = [1] + [0] * most
     for item in distinct:
         grown_ways = ways[:]
@@ -196,7 +231,8 @@ def subsets(state: Any, items: Collection[T], least: int, most: int, where: str)
     if count > MAX_ITEMS:
         raise GameError(where, f"{_shown(count)} subsets, more than the limit of {MAX_ITEMS:,} items "
                                "a list, set or range may hold")
-    spend(state, count * (len(distinct) + most), where)
+    making = count * (len(distinct) + most)
+    spend(state, making, where)
     out: list[tuple[T, ...]] = []
     left = [0] * (len(distinct) + 1)  # how many items there are from the i-th distinct one on
     for i in reversed(range(len(distinct))):
@@ -212,4 +248,4 @@ def subsets(state: Any, items: Collection[T], least: int, most: int, where: str)
             if size <= most and size + left[i + 1] >= least:
                 todo.append((i + 1, chosen + (distinct[i],) * k))
     out.sort(key=lambda s: (len(s), sort_key(s)))
-    return out
+    return counting, making, out

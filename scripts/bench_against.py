@@ -46,6 +46,19 @@ def link_tree(tree: Path, into: Path) -> Path:
     return into
 
 
+def sides(doc: str, what: str) -> tuple[argparse.Namespace, Path, Path]:
+    """The arguments of a script that plays each rule set named in an older commit's tree and in
+    this one, so many games a side (scripts/instructions_against.py, same_games_against.py), and
+    the two trees' import paths, old first."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("rev", help="the older commit (hash, tag, branch)")
+    parser.add_argument("rulesets", nargs="+", help=f"rule sets to {what}")
+    parser.add_argument("--players", type=int, default=3, help="(the smallest count where the rule set has not)")
+    parser.add_argument("--games", type=int, default=10, help="per rule set and side")
+    args = parser.parse_args()
+    return args, checkout(args.rev), link_tree(ROOT, ROOT / "build" / "against" / "this")
+
+
 def checkout(rev: str) -> Path:
     sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
                          check=True, capture_output=True, text=True).stdout.strip()

@@ -20,7 +20,6 @@ slower than the games).
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import subprocess
@@ -28,7 +27,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_against import ROOT, checkout, link_tree  # noqa: E402  (a script beside this one)
+from bench_against import ROOT, sides  # noqa: E402  (a script beside this one)
 
 PLAY = """
 import sys
@@ -63,14 +62,7 @@ def per_game(path_entry: Path, ruleset: str, players: int, games: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rev", help="the older commit (hash, tag, branch)")
-    parser.add_argument("rulesets", nargs="+", help="rule sets to measure")
-    parser.add_argument("--players", type=int, default=3, help="(the smallest count where the rule set has not)")
-    parser.add_argument("--games", type=int, default=10, help="per rule set and side")
-    args = parser.parse_args()
-    old_path = checkout(args.rev)
-    new_path = link_tree(ROOT, ROOT / "build" / "against" / "this")
+    args, old_path, new_path = sides(__doc__, "measure")
     print(f"millions of instructions per game (callgrind, {args.games} random games, {args.players} players)")
     print(f"{'rule set':40} {'old':>9} {'new':>9} {'old/new':>8}")
     for ruleset in args.rulesets:

@@ -68,6 +68,29 @@ def test_components_match_a_plain_search_on_random_spot_sets() -> None:
                     assert not any(n in other for s in g for n in board.neighbours[s])
 
 
+def test_component_of_mends_the_last_groups_as_components_would_find_them() -> None:
+    # A few spots added or taken away since the last spots asked of: the last groups are mended
+    # (a group split where a spot left it, groups joined where one came), not all found again.
+    board = HexBoard("h", 5, [], [])
+    rng = random.Random(7)
+    spots: set[int] = set()
+    mended = 0
+    for step in range(600):
+        if step % 50 == 0:
+            spots = set(rng.sample(board.spots, rng.randrange(len(board.spots))))  # (found afresh)
+        else:
+            spots ^= set(rng.sample(board.spots, rng.randrange(1, 5)))
+        last = board._groups
+        before = dict(last[1]) if last is not None else {}
+        given = sorted(spots)
+        want = {s: g for g in board.components(given) for s in g}
+        assert [board.component_of(s, given) for s in board.spots] == [want.get(s, frozenset()) for s in board.spots]
+        if last is not None:
+            assert last[1] == before, "the last groups are left as they were (a copy is mended)"
+            mended += step % 50 != 0
+    assert mended == 588
+
+
 def test_majority_and_ranked_share_places_on_ties() -> None:
     assert majority([3, 5, 5, 0]) == (1, 2)
     assert majority([0, 0]) == (), "nobody leads with nothing"

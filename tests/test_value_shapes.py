@@ -12,7 +12,7 @@ import pytest
 
 import rulewright
 from rulewright.compiler.types import INT, NONE, compatible, entity, optional_of, unify
-from rulewright.runtime import BadSetup, Game, GameError, Rng, State, sort_key, subsets
+from rulewright.runtime import BadSetup, Game, GameError, RingBoard, Rng, State, limits, sort_key, subsets
 
 GAMES = Path(__file__).parent / "games"
 DYNASTIES = GAMES / "dynasties.yaml"
@@ -159,6 +159,29 @@ def test_subsets_are_listed_once_each_smallest_first_within_the_limits() -> None
     assert subsets(Budget(), (1,), 2, 1, "x") == []
     with pytest.raises(GameError, match="1,048,576 subsets, more than the limit"):
         subsets(Budget(), tuple(range(20)), 0, 20, "here:3")
+
+
+def test_subsets_remembered_by_the_board_are_the_same_and_charge_the_same_work() -> None:
+    class Plain:
+        pass
+
+    class OnBoard:
+        def __init__(self) -> None:
+            self.board = RingBoard("r", 4, [], [])
+
+    state, plain = OnBoard(), Plain()
+    asked = [((3, 1, 3, 2), 1, 3), ((3, 1, 3, 2), 1, 3), ((2, 2), 3, 5), ((2, 2), 3, 5), ((1,), 0, 1)]
+    for items, least, most in asked:
+        state._budget = plain._budget = 1000  # type: ignore[attr-defined]
+        assert subsets(state, items, least, most, "x") == subsets(plain, items, least, most, "x")
+        assert state._budget == plain._budget  # type: ignore[attr-defined]
+    assert len(state.board.value_tables[limits.SUBSETS_TABLE]) == 3, "made once per call site and items"
+    state._budget = 20  # type: ignore[attr-defined]
+    with pytest.raises(GameError, match="more than 1,000,000 steps"):
+        subsets(state, (3, 1, 3, 2), 1, 3, "x")  # (remembered: its work charged again, over the budget)
+    state._budget = 1000  # type: ignore[attr-defined]
+    assert subsets(state, tuple(range(17)), 17, 17, "x") == [tuple(range(17))]  # (a long list: not remembered)
+    assert len(state.board.value_tables[limits.SUBSETS_TABLE]) == 3
 
 
 def test_the_tie_break_compares_lists_item_by_item_and_deciding_is_the_actor() -> None:

@@ -40,8 +40,8 @@ from .budget import (
     scale_mag,
     storable,
 )
-from .names import FILTER_LOCAL, base_use, const_name
-from .passes import Plan, action_tables, bitmask, count_items, spot_filters, spot_rows, value_tables
+from .names import FILTER_LOCAL, MAX_TABLE_CHOICES, base_use, const_name
+from .passes import Plan, action_tables, bitmask, choice_hoist, count_items, spot_filters, spot_rows, value_tables
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -1667,6 +1667,9 @@ class _Lowerer:
             self.line_numbers = False
             self.listing_hoisted = None
             walk = self.iterable(c.domain.ty, domain_py)
+            if (a.name, i) in self.plan.choice_hoists:  # (pass `choice_hoist`) made once, when first walked
+                walk = choice_hoist.hoisted(joined, walk, _annotation(c.domain.ty), c.var.name, c.domain.span.short,
+                                            MAX_TABLE_CHOICES)
             notes.append(self.take_notes())
             domain = self.domain_facts(c.domain)
             py = self.bind(c.var)

@@ -63,6 +63,8 @@ class Plan:
     # listing_hoist: the lists of spots (by rewrite.key) of a listing's later choices whose joined masks
     # are joined once, before the listing's loops
     listing_hoists: tuple[Hashable, ...] = ()
+    # choice_hoist: (action, k) for a later choice whose list, reading no earlier choice, is made once per listing
+    choice_hoists: tuple[tuple[str, int], ...] = ()
     counted: tuple[Hashable, ...] = ()  # count_items: the counts of a list's items equal to a value, by rewrite.key
     tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
     # spot_rows: the actions whose last choice, a spot made from masks, is gathered from a row of spots
@@ -86,6 +88,8 @@ PASSES: dict[str, str] = {
                     "from bit masks, each test computed once per value, not once per spot",
     "listing_hoist": "the masks a later choice of a listing joins alike for every item of the choices before it "
                      "are joined once, before the listing's loops",
+    "choice_hoist": "the list a later choice of a listing walks, when it reads no earlier choice, is made once per "
+                    "listing, the first time it is walked",
     "count_items": "how many of a list's items equal a value is the list's own count, not a walk",
     "value_tables": "a definition that is a function of one small value of the game (a hand of cards) is "
                     "remembered by that value, in a table of the board every state shares",

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -243,13 +243,14 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
+        joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
         for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
             row1 = table[card]
             if row1 is None:
                 row1 = table[card] = [None] * 5
-            for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/two-player.yaml:176
+            for taken in (joined0 if joined0 is not None else (joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/two-player.yaml:176
                 action = row1[taken]
                 if action is None:
                     action = row1[taken] = rt.Action('exchange_card_special', (card, taken), self._action_text)

@@ -26,7 +26,8 @@ def method(source: str, name: str) -> str:
 
 def test_schacht_makes_the_face_up_colours_once_per_listing() -> None:
     listing = method(compile_file(ruleset_file("china-schacht")).source, "_legal_exchange_face_up")
-    bound = listing.index("        joined0: Sequence[int] | None = None  # rules/china-schacht/base.yaml:427; `choice_hoist`")
+    bound = listing.index("        joined0: Sequence[int] | None = None  # rules/china-schacht/base.yaml:427; "
+                          "`choice_hoist`")
     assert bound < listing.index("for card in ")
     assert ("for taken in (joined0 if joined0 is not None else (joined0 := [c for c in range(5) if c in "
             "self.face_up])):  # rules/china-schacht/base.yaml:427") in listing

@@ -275,17 +275,12 @@ class State:
             chosen = self.parse_action(action)
         if chosen is None:
             raise IllegalAction(self._illegal_message(action))
-        try:
-            self._do(chosen)
-        except RulewrightError:
-            raise
-        except Exception as exc:  # a fault of the rule set's code: told by its rule line
-            raise game_error(exc, self) from exc
+        self._apply_listed(chosen)
 
     def _apply_listed(self, action: Action) -> None:
-        """apply() of an action taken from the list `legal_actions()` just gave, the state unchanged
-        since (the random agent's choice in match.play_game): no search of the list, the action is
-        the one apply() would find in it."""
+        """Play an action of the list `legal_actions()` gave, the state unchanged since: what apply()
+        does once it found the action in that list; match.play_game calls it for the random agent's
+        choice, taken from that list (no search of it)."""
         try:
             self._do(action)
         except RulewrightError:

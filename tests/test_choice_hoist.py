@@ -15,13 +15,9 @@ from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
 from tests.test_bitmask_tables import play_in_lockstep
+from tests.test_listing_hoist import method
 
 GAME = Path(__file__).parent / "games" / "choice-hoist.yaml"
-
-
-def method(source: str, name: str) -> str:
-    start = source.index(f"    def {name}(")
-    return source[start:source.index("\n    def ", start + 1)]
 
 
 def test_schacht_makes_the_face_up_colours_once_per_listing() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
+from types import MemberDescriptorType
 from typing import Any
 
 from .errors import RulewrightError, is_int, shown
@@ -131,11 +132,38 @@ def _seats(value: Any, key: str, seats: int | None) -> list[int]:
 
 NO_AUCTION = Auction((), 0, frozenset(), 0, NOBODY, 0, 1)
 
+# A frozen dataclass's own __init__ sets each field through object.__setattr__, looked up afresh
+# for every field: 0.9 µs an auction, made at every bid and drop of a sale (Mandarin makes some 700
+# a game). `_make` sets the same slots through their descriptors, found once: the same value (a
+# test compares the two), a third of the time. Compiled by mypyc (docs/native.md) the class has no
+# such slots, and a native constructor is quick: `_make` calls it.
+_SLOTS = [Auction.__dict__.get(name) for name in AUCTION_KEYS]
+_FAST = all(isinstance(slot, MemberDescriptorType) for slot in _SLOTS)
+_setters: list[Any] = [getattr(slot, "__set__", None) for slot in _SLOTS]
+_set_bidders, _set_turn, _set_still_in, _set_high_bid, _set_high_bidder, _set_minimum, _set_step = _setters
+_new = object.__new__
+
+
+def _make(bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bid: int, high_bidder: int,
+          minimum: int, step: int) -> Auction:
+    """`Auction(...)` of these fields, made without the frozen dataclass's __init__ (see above)."""
+    if not _FAST:
+        return Auction(bidders, turn, still_in, high_bid, high_bidder, minimum, step)
+    a: Auction = _new(Auction)
+    _set_bidders(a, bidders)
+    _set_turn(a, turn)
+    _set_still_in(a, still_in)
+    _set_high_bid(a, high_bid)
+    _set_high_bidder(a, high_bidder)
+    _set_minimum(a, minimum)
+    _set_step(a, step)
+    return a
+
 
 def open_auction(order: Iterable[int], minimum: int, step: int) -> Auction:
     """A new auction among `order` (each seat once, in turn order), the first of them to act."""
     bidders = tuple(dict.fromkeys(order))
-    return Auction(bidders, 0, frozenset(bidders), 0, NOBODY, minimum, max(step, 1))
+    return _make(bidders, 0, frozenset(bidders), 0, NOBODY, minimum, max(step, 1))
 
 
 def _next(a: Auction, still_in: frozenset[int]) -> int:
@@ -154,7 +182,7 @@ def bid(a: Auction, amount: int) -> Auction:
         raise RulewrightError("a bid in an auction that is over: the rules must check auction_over()")
     if amount < a.lowest_bid:
         raise RulewrightError(f"a bid of {amount} where the lowest allowed is {a.lowest_bid}")
-    return Auction(a.bidders, _next(a, a.still_in), a.still_in, amount, a.to_act, a.minimum, a.step)
+    return _make(a.bidders, _next(a, a.still_in), a.still_in, amount, a.to_act, a.minimum, a.step)
 
 
 def drop(a: Auction) -> Auction:
@@ -162,7 +190,7 @@ def drop(a: Auction) -> Auction:
     if a.over:
         raise RulewrightError("a drop in an auction that is over: the rules must check auction_over()")
     still_in = a.still_in - {a.to_act}
-    return Auction(a.bidders, _next(a, still_in), still_in, a.high_bid, a.high_bidder, a.minimum, a.step)
+    return _make(a.bidders, _next(a, still_in), still_in, a.high_bid, a.high_bidder, a.minimum, a.step)
 
 
 def amounts(a: Auction, cap: int) -> range:

@@ -41,7 +41,7 @@ from .budget import (
     storable,
 )
 from .names import FILTER_LOCAL, base_use, const_name
-from .passes import Plan, action_tables, bitmask, count_items, spot_filters, value_tables
+from .passes import Plan, action_tables, bitmask, component_sets, count_items, spot_filters, value_tables
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -441,9 +441,9 @@ class _Lowerer:
     def comprehension(self, e: t.Comprehension) -> str:
         masked = bitmask.masked_comprehension(self.plan, e, self.constant_values)
         py = self.plain_comprehension(e)  # (its facts: what the plain code is proven to cost)
-        if masked is None and (self.plan.spot_filters or self.plan.counted) and not _CHARGES.search(py):
-            # (passes `spot_filters`, `count_items`: where the plain code charges no work as it runs)
-            masked = spot_filters.lowered(self, e) or count_items.lowered(self, e)
+        if masked is None and not _CHARGES.search(py):
+            # (passes `spot_filters`, `count_items`, `component_sets`: where the plain code charges no work as it runs)
+            masked = spot_filters.lowered(self, e) or count_items.lowered(self, e) or component_sets.lowered(self, e)
         return py if masked is None else masked  # a set of spots kept as a bit mask (pass `bitmask`)
 
     def plain_comprehension(self, e: t.Comprehension) -> str:
@@ -1474,6 +1474,9 @@ class _Lowerer:
                 continue
             prog.component_tables.append((attr.const, _annotation(attr.ty), f"tuple({py} for i in range({attr.count}))",
                                           attr.span))
+        spans = {attr.const: attr.span for attr in typed.components}  # (pass `component_sets`: after the tables)
+        prog.component_tables.extend((name, annotation, code, spans[table])
+                                     for table, (name, annotation, code) in component_sets.tables(typed, self.plan))
         for f in typed.fields:
             prog.fields.append(self.field(f))
         for d in typed.defines:

@@ -39,6 +39,8 @@ PHASE_CONSTANT = "PHASE_{}"
 FACES_CONSTANT = "{}_FACES"
 TABLE_CONSTANT = "{}_{}"  # a component's attribute: TILE_COLOUR
 BOARD_FUNCTION = "_board_{}"
+# (pass `component_sets`) the components having each value of an attribute: _TILE_ANIMAL_SETS
+COMPONENT_SETS_CONSTANT = "_{}_SETS"
 
 # -- the state class ----------------------------------------------------------------------------
 # What the passes keep on a state beside its fields (pass `bitmask`: `_mask_<field>_<value>`):

@@ -157,8 +157,9 @@ def test_definitions_of_several_parameters_are_nested_by_their_region_only() -> 
     slower nested, compiler/passes/nested_drops.py); nor by the animal its values could be dropped
     by (`derived.attribute_entries`: measured slower too)."""
     assert plan("china-schacht").nested == (("palaces_in", 1), ("province_points", 1))
-    assert ("held", "card", 0) in plan("mandarin").derived_entries and plan("mandarin").nested == ()
-    assert ("held", "card", 1, "TILE_ANIMAL") in plan("mandarin").derived_attributes
+    mandarin = plan("mandarin", passes.ALL - {"component_sets"})  # (with it, `held` is a set operation, not kept)
+    assert ("held", "card", 0) in mandarin.derived_entries and mandarin.nested == () and plan("mandarin").nested == ()
+    assert ("held", "card", 1, "TILE_ANIMAL") in mandarin.derived_attributes
     assert plan("china-schacht", passes.ALL - {"region_drops"}).nested == ()
     source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht")).source
     assert "    _d_palaces_in: dict[int, dict[int, int]] | None\n" in source

@@ -36,6 +36,9 @@ class Plan:
     passes: tuple[str, ...] = ()  # the passes that ran, in the order they ran
     enabled: frozenset[str] = frozenset()  # the passes that run (one defers to another that will)
     # -- each pass's decisions, one field per pass, below this line --
+    # component_sets: the component attributes (their tables) whose sets of components the module holds,
+    # each with its number of values (0: a truth value), for counts and tests over sets of components
+    component_sets: tuple[tuple[str, int], ...] = ()
     # value_tables: the definitions remembered by the value of what they read, in tables of the board
     value_tables: tuple[ValueTable, ...] = ()
     # derived: the definitions kept between moves, each with what it reads (compiler/passes/reads.py)
@@ -76,6 +79,8 @@ class Pass(Protocol):
 # The passes, in the order they run, each with what it does in a line (`compile --help`, the
 # docs, the header of a generated module).
 PASSES: dict[str, str] = {
+    "component_sets": "a count or test of the attributes of the components in a set is a set operation against "
+                      "the components having them, not a walk",
     "inline": "small definitions written where they are called, not called as methods",
     "hoist": "work that does not change from item to item done once, before the loop",
     "bitmask": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "

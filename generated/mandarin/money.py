@@ -2,7 +2,7 @@
 #   rules/mandarin/base.yaml  sha256:b7c071db5dcd14f9
 #   rules/mandarin/money.yaml  sha256:7372ea4f402ea9a3
 # Change the rules and run `rulewright compile mandarin/money` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, move_step, journal.
 """Mandarin (Tom Kremer): rule set `mandarin/money`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class MandarinMoneyState(MandarinState):
 
     def _guard_sell(self) -> bool:
         # rules/mandarin/money.yaml:19: when of sell
-        return bool(len(self.out) == 1 and sum(1 for t in self.card[self.current] if True) >= 6)
+        return bool(len(self.out) == 1 and len(self.card[self.current]) >= 6)
 
     def _perform(self, action: rt.Action) -> None:
         name = action.name

@@ -12,7 +12,7 @@ the seat to act. What the winner pays, and to whom, is the rule file's business.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from types import MemberDescriptorType
 from typing import Any
@@ -21,6 +21,13 @@ from .errors import RulewrightError, is_int, shown
 from .limits import MAX_INT
 
 NOBODY = -1
+
+
+def _state(bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bidder: int) -> tuple[bool, int]:
+    """Whether an auction is over (nobody is left, or only the high bidder: `still_in ==
+    {high_bidder}` without making a set), and the seat to act (NOBODY once it is over)."""
+    over = not still_in or len(still_in) == 1 and high_bidder in still_in
+    return over, NOBODY if over else bidders[turn]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,25 +42,21 @@ class Auction:
     high_bidder: int
     minimum: int
     step: int
+    # What every move of a sale asks (the seat to act, whether it is over), worked out once as the
+    # value is made rather than at each look: not compared, hashed, shown or saved (the fields above
+    # determine them).
+    over: bool = field(init=False, repr=False, compare=False)  # nobody is left, or only the high bidder
+    to_act: int = field(init=False, repr=False, compare=False)  # the seat to bid or drop out (NOBODY once over)
 
-    @property
-    def over(self) -> bool:
-        """Nobody is left, or only the high bidder."""
-        still_in = self.still_in  # (== {high_bidder}, without making a set at every look)
-        return not still_in or len(still_in) == 1 and self.high_bidder in still_in
+    def __post_init__(self) -> None:
+        over, to_act = _state(self.bidders, self.turn, self.still_in, self.high_bidder)
+        object.__setattr__(self, "over", over)
+        object.__setattr__(self, "to_act", to_act)
 
     @property
     def winner(self) -> int:
         """The seat that won (NOBODY while the auction goes on, or when nobody bid)."""
         return self.high_bidder if self.over else NOBODY
-
-    @property
-    def to_act(self) -> int:
-        """The seat that must bid or drop out now (NOBODY once the auction is over)."""
-        still_in = self.still_in  # (not self.over, written out: it is asked at every move of a sale)
-        if not still_in or len(still_in) == 1 and self.high_bidder in still_in:
-            return NOBODY
-        return self.bidders[self.turn]
 
     @property
     def lowest_bid(self) -> int:
@@ -137,10 +140,11 @@ NO_AUCTION = Auction((), 0, frozenset(), 0, NOBODY, 0, 1)
 # a game). `_make` sets the same slots through their descriptors, found once: the same value (a
 # test compares the two), a third of the time. Compiled by mypyc (docs/native.md) the class has no
 # such slots, and a native constructor is quick: `_make` calls it.
-_SLOTS = [Auction.__dict__.get(name) for name in AUCTION_KEYS]
+_SLOTS = [Auction.__dict__.get(name) for name in (*AUCTION_KEYS, "over", "to_act")]
 _FAST = all(isinstance(slot, MemberDescriptorType) for slot in _SLOTS)
 _setters: list[Any] = [getattr(slot, "__set__", None) for slot in _SLOTS]
-_set_bidders, _set_turn, _set_still_in, _set_high_bid, _set_high_bidder, _set_minimum, _set_step = _setters
+(_set_bidders, _set_turn, _set_still_in, _set_high_bid, _set_high_bidder, _set_minimum, _set_step, _set_over,
+ _set_to_act) = _setters
 _new = object.__new__
 
 
@@ -157,6 +161,9 @@ def _make(bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bi
     _set_high_bidder(a, high_bidder)
     _set_minimum(a, minimum)
     _set_step(a, step)
+    over = not still_in or len(still_in) == 1 and high_bidder in still_in  # (_state, written out)
+    _set_over(a, over)
+    _set_to_act(a, NOBODY if over else bidders[turn])
     return a
 
 

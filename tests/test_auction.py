@@ -112,6 +112,9 @@ def test_an_auction_made_without_its_init_is_the_one_its_init_makes() -> None:
     same = Auction((2, 0, 1), 2, frozenset({1, 2}), 150, 2, 100, 50)
     assert b == same and hash(b) == hash(same) and repr(b) == repr(same)
     assert type(b) is Auction and b.to_json() == same.to_json()
+    assert (b.over, b.to_act) == (same.over, same.to_act) == (False, 1)  # (worked out as it is made)
+    over = drop(b)
+    assert (over.over, over.to_act, over.winner) == (True, NOBODY, 2)
     with pytest.raises(AttributeError):
         b.turn = 0  # type: ignore[misc]
 

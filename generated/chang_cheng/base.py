@@ -635,19 +635,19 @@ class ChangChengState(rt.State):
     def _perform(self, action: rt.Action) -> rt.Steps | None:
         name = action.name
         if name == 'first_wall':
-            return self._do_first_wall(*action.args)
+            return self._do_first_wall(action.args[0])
         elif name == 'first_card':
             self._do_first_card(*action.args)
         elif name == 'place_double':
             return self._do_place_double(*action.args)
         elif name == 'place_tower':
-            return self._do_place_tower(*action.args)
+            return self._do_place_tower(action.args[0])
         elif name == 'second_wall':
-            return self._do_second_wall(*action.args)
+            return self._do_second_wall(action.args[0])
         elif name == 'second_card':
             self._do_second_card(*action.args)
         elif name == 'card_wall':
-            return self._do_card_wall(*action.args)
+            return self._do_card_wall(action.args[0])
         return None
 
     def _do_first_wall(self, s: int) -> rt.Steps:

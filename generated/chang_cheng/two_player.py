@@ -226,23 +226,23 @@ class ChangChengTwoPlayerState(ChangChengState):
     def _perform(self, action: rt.Action) -> rt.Steps | None:
         name = action.name
         if name == 'first_wall':
-            return self._do_first_wall(*action.args)
+            return self._do_first_wall(action.args[0])
         elif name == 'first_card':
             self._do_first_card(*action.args)
         elif name == 'place_double':
             return self._do_place_double(*action.args)
         elif name == 'place_tower':
-            return self._do_place_tower(*action.args)
+            return self._do_place_tower(action.args[0])
         elif name == 'second_wall':
-            return self._do_second_wall(*action.args)
+            return self._do_second_wall(action.args[0])
         elif name == 'second_card':
             self._do_second_card(*action.args)
         elif name == 'card_wall':
-            return self._do_card_wall(*action.args)
+            return self._do_card_wall(action.args[0])
         elif name == 'neutral_wall':
-            return self._do_neutral_wall(*action.args)
+            return self._do_neutral_wall(action.args[0])
         elif name == 'no_neutral_wall':
-            self._do_no_neutral_wall(*action.args)
+            self._do_no_neutral_wall()
         return None
 
     def _do_first_wall(self, s: int) -> rt.Steps:

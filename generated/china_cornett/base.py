@@ -270,9 +270,9 @@ class ChinaCornettState(rt.State):
     def _perform(self, action: rt.Action) -> None:
         name = action.name
         if name == 'prospect':
-            self._do_prospect(*action.args)
+            self._do_prospect(action.args[0])
         elif name == 'turn_back':
-            self._do_turn_back(*action.args)
+            self._do_turn_back(action.args[0])
 
     def _do_prospect(self, line: Sequence[int]) -> None:
         # rules/china-cornett/base.yaml:174: prospect

@@ -161,17 +161,17 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         elif name == 'send':
             self._do_send(*action.args)
         elif name == 'stop':
-            self._do_stop(*action.args)
+            self._do_stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(*action.args)
+            self._do_exchange_blind(action.args[0])
         elif name == 'exchange_face_up':
             self._do_exchange_face_up(*action.args)
         elif name == 'take_face_up':
-            self._do_take_face_up(*action.args)
+            self._do_take_face_up(action.args[0])
         elif name == 'draw_card':
-            self._do_draw_card(*action.args)
+            self._do_draw_card()
         elif name == 'reveal':
-            self._do_reveal(*action.args)
+            self._do_reveal(action.args[0])
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
         super()._do_build(cards, space)

@@ -341,19 +341,19 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         elif name == 'send':
             self._do_send(*action.args)
         elif name == 'stop':
-            self._do_stop(*action.args)
+            self._do_stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(*action.args)
+            self._do_exchange_blind(action.args[0])
         elif name == 'exchange_face_up':
             self._do_exchange_face_up(*action.args)
         elif name == 'take_face_up':
-            self._do_take_face_up(*action.args)
+            self._do_take_face_up(action.args[0])
         elif name == 'draw_card':
-            self._do_draw_card(*action.args)
+            self._do_draw_card()
         elif name == 'emperor_first':
-            self._do_emperor_first(*action.args)
+            self._do_emperor_first()
         elif name == 'two_provinces_card':
-            self._do_two_provinces_card(*action.args)
+            self._do_two_provinces_card()
         elif name == 'exchange_card_special':
             self._do_exchange_card_special(*action.args)
         elif name == 'emperor_palace':
@@ -361,7 +361,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         elif name == 'emperor_emissary':
             self._do_emperor_emissary(*action.args)
         elif name == 'emperor_rests':
-            self._do_emperor_rests(*action.args)
+            self._do_emperor_rests()
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build

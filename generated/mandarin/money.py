@@ -81,25 +81,25 @@ class MandarinMoneyState(MandarinState):
     def _perform(self, action: rt.Action) -> None:
         name = action.name
         if name == 'refund':
-            self._do_refund(*action.args)
+            self._do_refund()
         elif name == 'refund_tile':
-            self._do_refund_tile(*action.args)
+            self._do_refund_tile(action.args[0])
         elif name == 'roll':
-            self._do_roll(*action.args)
+            self._do_roll()
         elif name == 'keep':
-            self._do_keep(*action.args)
+            self._do_keep()
         elif name == 'draw_again':
-            self._do_draw_again(*action.args)
+            self._do_draw_again()
         elif name == 'bid':
-            self._do_bid(*action.args)
+            self._do_bid(action.args[0])
         elif name == 'drop_out':
-            self._do_drop_out(*action.args)
+            self._do_drop_out()
         elif name == 'take_tile':
-            self._do_take_tile(*action.args)
+            self._do_take_tile(action.args[0])
         elif name == 'seize_tile':
-            self._do_seize_tile(*action.args)
+            self._do_seize_tile(action.args[0])
         elif name == 'sell':
-            self._do_sell(*action.args)
+            self._do_sell()
 
     def _do_sell(self) -> None:
         # rules/mandarin/money.yaml:11: sell

@@ -597,35 +597,35 @@ class YellowYangtzeState(rt.State):
         if name == 'place_leader':
             return self._do_place_leader(*action.args)
         elif name == 'lift_leader':
-            self._do_lift_leader(*action.args)
+            self._do_lift_leader(action.args[0])
         elif name == 'relocate':
-            return self._do_relocate(*action.args)
+            return self._do_relocate(action.args[0])
         elif name == 'leave_off':
-            self._do_leave_off(*action.args)
+            self._do_leave_off()
         elif name == 'withdraw_leader':
-            self._do_withdraw_leader(*action.args)
+            self._do_withdraw_leader(action.args[0])
         elif name == 'place_tile':
             return self._do_place_tile(*action.args)
         elif name == 'chain_peasant':
-            return self._do_chain_peasant(*action.args)
+            return self._do_chain_peasant(action.args[0])
         elif name == 'end_chain':
-            self._do_end_chain(*action.args)
+            self._do_end_chain()
         elif name == 'build_pagoda':
-            return self._do_build_pagoda(*action.args)
+            return self._do_build_pagoda(action.args[0])
         elif name == 'decline_pagoda':
-            self._do_decline_pagoda(*action.args)
+            self._do_decline_pagoda()
         elif name == 'take_from_market':
-            self._do_take_from_market(*action.args)
+            self._do_take_from_market(action.args[0])
         elif name == 'leave_market':
-            self._do_leave_market(*action.args)
+            self._do_leave_market()
         elif name == 'peasant_revolt':
             self._do_peasant_revolt(*action.args)
         elif name == 'merchant_pagoda':
             return self._do_merchant_pagoda(*action.args)
         elif name == 'swap_tiles':
-            self._do_swap_tiles(*action.args)
+            self._do_swap_tiles(action.args[0])
         elif name == 'end_turn':
-            self._do_end_turn(*action.args)
+            self._do_end_turn()
         return None
 
     def _do_place_leader(self, k: int, s: int) -> rt.Steps:

@@ -41,7 +41,7 @@ from .budget import (
     storable,
 )
 from .names import FILTER_LOCAL, base_use, const_name
-from .passes import Plan, action_tables, bitmask, component_sets, count_items, spot_filters, value_tables
+from .passes import Plan, action_tables, bitmask, component_sets, count_items, lazy_hoist, spot_filters, value_tables
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -395,6 +395,11 @@ class _Lowerer:
                 self.facts[id(e)] = self.type_facts(e.ty, STORED).priced(self.fact(e.obj).cost)
                 self.canonical.add(id(e))
                 return f"{obj}[{e.index}]"
+            case t.Note(verb=lazy_hoist.CELL):  # (pass `lazy_hoist`) a cell, bound once: `for cell in (rt.cell(),)`
+                self.facts[id(e)] = Facts(1, 1, item=Facts())  # (one item: an empty list)
+                return "(rt.cell(),)"
+            case t.Note(verb=lazy_hoist.LAZY):  # (pass `lazy_hoist`) a value read from its cell
+                return lazy_hoist.lowered(self, e)
             case t.Note(expr=t.Collection(kind="list", items=(item,))):  # a value bound once: `for h in (v,)`
                 # (the local is read only where `v` was: `v` as it is, not converted, and the same object)
                 py = self.expr(item)

@@ -135,13 +135,15 @@ FILTER_LOCAL = "{}_"
 # the rule set's own locals or definitions, or `once`, with a number after it where that name
 # is taken, and like no other name of the rule set (so none can hide another).
 PASS_LOCAL_BASE = "once"
+PASS_CELL_BASE = "cell"  # (pass `lazy_hoist`) a comprehension's cell for a value computed once
 
 
 def pass_local(name: str, bases: frozenset[str] | set[str]) -> bool:
     """Whether `name` is spelled as the passes spell a local: one of `bases` (the rule set's
-    locals and definitions) or `once`, and perhaps a number."""
+    locals and definitions) or `once` (`cell`: pass `lazy_hoist`), and perhaps a number."""
     digits = len(name) - len(name.rstrip("0123456789"))
-    return any(name[:len(name) - k] in bases or name[:len(name) - k] == PASS_LOCAL_BASE for k in range(digits + 1))
+    return any(name[:len(name) - k] in bases or name[:len(name) - k] in (PASS_LOCAL_BASE, PASS_CELL_BASE)
+               for k in range(digits + 1))
 
 
 def local_name(name: str) -> str:

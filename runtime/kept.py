@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any, TypeVar
 
 K = TypeVar("K")
+T = TypeVar("T")
 V = TypeVar("V")
 
 
@@ -49,3 +50,15 @@ def remember(table: dict[Any, Any], key: Any, value: Any) -> None:
     if len(table) >= MAX_TABLED:
         table.clear()
     table[key] = value
+
+
+def cell() -> list[Any]:
+    """An empty cell for a value computed once in a comprehension, where an item first needs it
+    (pass `lazy_hoist`): `(cell[0] if cell else once(cell, value))`."""
+    return []
+
+
+def once(cell: list[Any], value: T) -> T:
+    """`value`, kept in `cell` for the next item that needs it (pass `lazy_hoist`)."""
+    cell.append(value)
+    return value

@@ -97,6 +97,8 @@ PASSES: dict[str, str] = {
                     "spots, the values of the regions holding that spot only",
     "nested_drops": "a kept definition of several parameters dropped by region keeps its values nested by the "
                     "region: a change at a spot drops those of the regions holding it only",
+    "lazy_hoist": "work a loop's items need alike that can fail, or that no item may need, computed once, where "
+                  "the first item needs it",
     "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
     "move_step": "a move's step through the runtime written out for the rule set, its known tests left out, where "

@@ -183,6 +183,7 @@ class Program:
     # Values kept between moves (passes `derived`, `end_once`): each slot and its annotation; the
     # slots a new phase or turn drops (they read the seat to act); the end's note, if it is kept.
     kept_slots: list[tuple[str, str]] = field(default_factory=list)
+    own_drops: bool = False  # (pass `own_drops`) the state says whether a copy may share its dicts of kept values
     phase_drops: list[str] = field(default_factory=list)
     end_kept: str = ""
     # Whether some definition is `cached: true` (and not kept): only then is `_derived` forgotten.
@@ -1286,7 +1287,8 @@ class _Lowerer:
                 if s.target.kind in ("field", "perfield"):
                     stale = _dropped_at(self.drops.get(s.target.name, ()), self.entry_drops.get(s.target.name, {}),
                                         _index_again(s), depth, s.span, self.region_drops.get(s.target.name, {}),
-                                        self.nested, self.attribute_drops.get(s.target.name, {}), _item_again(s))
+                                        self.nested, self.attribute_drops.get(s.target.name, {}), _item_again(s),
+                                        own=self.plan.own_drops)
                 # the bit masks kept over the field assigned (pass `bitmask`)
                 kept = [Line(depth + more, code, s.span)
                         for more, code in bitmask.after_assign(self.plan, s, self.constant_values)]
@@ -1585,6 +1587,8 @@ class _Lowerer:
                 reads = self.plan.end_once
                 prog.end_kept = f"tested again once {reads.told()} changes" if reads.fields or reads.volatile \
                     else "tested once (it reads nothing that changes)"
+        # (pass `own_drops`) a state whose dicts of kept values no copy shares drops values from them in place
+        prog.own_drops = self.plan.own_drops and any(ann.startswith("dict[") for _, ann in prog.kept_slots)
         before = self.charges
         for inv in typed.invariants:
             prog.invariants.append((inv.name, self.condition(inv.expr, ""), inv.span))
@@ -1871,7 +1875,8 @@ def _item_again(s: t.Assign) -> str | None:
 def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: str | None, depth: int,
                 span: SourceSpan, in_regions: Mapping[str, tuple[int, int]] | None = None,
                 nested: Mapping[str, int] | None = None,
-                by_attribute: Mapping[str, tuple[int, int, str]] | None = None, item: str | None = None) -> list[Line]:
+                by_attribute: Mapping[str, tuple[int, int, str]] | None = None, item: str | None = None,
+                own: bool = False) -> list[Line]:
     """The lines that drop the kept values an assignment makes stale: whole slots (`_dropped`),
     but for a slot whose definition has one parameter and reads the field only at the entity it
     names (`at_entity`: its position, of how many), the value kept for the entity assigned
@@ -1881,7 +1886,9 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
     (`nested`: slot -> position, pass `nested_drops`): then that entity's are dropped. Of a slot
     whose definition of one parameter reads a field of sets only through walks keeping the items
     whose attribute is that parameter (`by_attribute`: position, how many, the attribute's table),
-    a change by one item (`item`, when it can be read again) drops the value kept for its attribute."""
+    a change by one item (`item`, when it can be read again) drops the value kept for its attribute.
+    `own` (pass `own_drops`): the state says whether a copy may share its dicts (`_kept_shared`); if
+    none may, the values are dropped from them in place."""
     if index is None and item is None:
         return _dropped(slots, depth, span)
     nested = nested or {}
@@ -1900,10 +1907,11 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
                   and slot not in some and slot not in regions}
     out = _dropped([slot for slot in slots if slot not in some and slot not in regions and slot not in attributes],
                    depth, span)
-    out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {index})", span) for slot in some)
-    out.extend(Line(depth, f"self.{slot} = rt.without_keys(self.{slot}, self.board.spot_regions[{index}])", span)
-               for slot in regions)
-    out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {table}[{item}])", span)
+    shared = ", self._kept_shared" if own else ""
+    out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {index}{shared})", span) for slot in some)
+    out.extend(Line(depth, f"self.{slot} = rt.without_keys(self.{slot}, self.board.spot_regions[{index}]{shared})",
+                    span) for slot in regions)
+    out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {table}[{item}]{shared})", span)
                for slot, table in attributes.items())
     return out
 

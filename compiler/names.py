@@ -55,6 +55,7 @@ TEMPLATE_MEMBERS = frozenset({
     "_legal", "_guard", "_perform", "_turn_end", "_is_over", "score_terms", "_tie_break", "_shown",
     "_hidden_item", "_copy_fields", "_action_text", "_deciding", "_kept_end", "_forget_kept",
     "_budget",  # declared in the class for the native build (runtime/limits.py keeps it)
+    "_kept_shared",  # (pass `own_drops`) whether a copy may share the state's dicts of kept values
 })
 # Every name a state has before the rule file adds its own: the runtime's attributes, methods
 # and class constants (read from the class, so that a new one is reserved at once), and the template's.

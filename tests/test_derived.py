@@ -98,13 +98,15 @@ def test_every_read_and_write_is_a_field_of_the_rule_set(ruleset: str) -> None:
 # -- what lowering does with it -------------------------------------------------------------------
 _ASSIGNED = re.compile(r"self\.(\w+)(\[.*?\])? (?:=|\+=|-=) ")
 # the value kept for one entity dropped: `self._d_complete = rt.without_key(self._d_complete, self.current)`
-_AT_ENTITY = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), (.+)\)$")
+_AT_ENTITY = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), (.+?)(?:, self\._kept_shared)?\)$")
 # the values kept for the regions holding one spot dropped (pass `region_drops`):
 # `self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])`
 # the values kept for the attribute of the one item a set gained or lost (`derived.attribute_entries`):
 # `self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])`
-_BY_ATTRIBUTE = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), ([A-Z][A-Z0-9_]*)\[(\w+)\]\)$")
-_IN_REGIONS = re.compile(r"self\.(\w+) = rt\.without_keys\(self\.(\w+), self\.board\.spot_regions\[(.+)\]\)$")
+_BY_ATTRIBUTE = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), ([A-Z][A-Z0-9_]*)\[(\w+)\]"
+                           r"(?:, self\._kept_shared)?\)$")
+_IN_REGIONS = re.compile(r"self\.(\w+) = rt\.without_keys\(self\.(\w+), self\.board\.spot_regions\[(.+)\]"
+                         r"(?:, self\._kept_shared)?\)$")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -190,8 +192,10 @@ def test_a_definition_read_at_its_own_entity_only_is_dropped_for_that_entity_onl
     assert {(name, f, k) for name, f, k in passes.optimise(typed("mandarin"))[1].derived_entries if f == "card"} == {
         ("complete", "card", 0)}
     source = rulewright.compiler.driver.compile_file(ruleset_file("mandarin")).source
-    assert "self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:343" in source
-    assert "self._d_complete = rt.without_key(self._d_complete, self.creditor[0])  # base.yaml:433" in source
+    assert "self._d_complete = rt.without_key(self._d_complete, self.current, self._kept_shared)  # base.yaml:343" \
+        in source
+    assert "self._d_complete = rt.without_key(self._d_complete, self.creditor[0], self._kept_shared)  # base.yaml:433" \
+        in source
     assert "recomputed once `card` changes (a change of `card` at one `p`: the value for that `p` only)" in source
 
 
@@ -202,18 +206,21 @@ def test_a_definition_read_by_an_attribute_is_dropped_for_that_attribute_only() 
     animal. Not `complete(p)` (`len(card[p])`, every tile). Only the definitions of one parameter
     are dropped so (those of two are kept in one dict by both arguments: dropped whole; kept by
     the animal first, measured slower, as by the player: lower._dropped_at, pass `nested_drops`)."""
-    _, plan = passes.optimise(typed("mandarin"), passes.ALL - {"component_sets"})
+    _, plan = passes.optimise(typed("mandarin"), passes.ALL - {"component_sets", "inner_defines"})
     assert set(plan.derived_attributes) == {(name, "card", k, "TILE_ANIMAL") for name, k in (
         ("held", 1), ("has_emperor", 1), ("controls", 1), ("controller", 0), ("rent", 0))}
-    _, plan = passes.optimise(typed("mandarin"))  # (`held` and `has_emperor` set operations: not kept)
+    # (`held` and `has_emperor` set operations, `controls` used inside `controller` only: not kept)
+    _, plan = passes.optimise(typed("mandarin"))
     assert set(plan.derived_attributes) == {(name, "card", k, "TILE_ANIMAL") for name, k in (
-        ("controls", 1), ("controller", 0), ("rent", 0))}
+        ("controller", 0), ("rent", 0))}
     assert plan.nested == ()
     source = rulewright.compiler.driver.compile_file(ruleset_file("mandarin")).source
-    assert "self._d_controls = self._kept_end = None  # base.yaml:343\n" in source
+    assert "        self._kept_end = None  # base.yaml:343\n" in source
     for slot in ("controller", "rent"):
-        assert f"self._d_{slot} = rt.without_key(self._d_{slot}, TILE_ANIMAL[tile])  # base.yaml:343" in source
-        assert f"self._d_{slot} = rt.without_key(self._d_{slot}, TILE_ANIMAL[t])  # base.yaml:372" in source
+        assert f"self._d_{slot} = rt.without_key(self._d_{slot}, TILE_ANIMAL[tile], self._kept_shared)  " \
+            "# base.yaml:343" in source
+        assert f"self._d_{slot} = rt.without_key(self._d_{slot}, TILE_ANIMAL[t], self._kept_shared)  # base.yaml:372" \
+            in source
     assert "(a change of `card` by one item: the value for that item's `a` only)" in source
     # not without the pass `derived` (nothing kept), nor for a list field (Yellow & Yangtze's `rack`)
     assert passes.optimise(typed("mandarin"), passes.ALL - {"derived"})[1].derived_attributes == ()

@@ -39,6 +39,9 @@ class Plan:
     # component_sets: the component attributes (their tables) whose sets of components the module holds,
     # each with its number of values (0: a truth value), for counts and tests over sets of components
     component_sets: tuple[tuple[str, int], ...] = ()
+    # inner_defines: definitions `derived` would keep, used only inside kept definitions that drop with them:
+    # not kept (written where they are called, when small)
+    unkept: tuple[str, ...] = ()
     # value_tables: the definitions remembered by the value of what they read, in tables of the board
     value_tables: tuple[ValueTable, ...] = ()
     # derived: the definitions kept between moves, each with what it reads (compiler/passes/reads.py)
@@ -59,6 +62,7 @@ class Plan:
     # nested by its k-th parameter, a region: dropped by region (and at one entity of that parameter)
     nested: tuple[tuple[str, int], ...] = ()
     # end_once: what the end condition reads, when its value is kept between moves (None: not kept)
+    own_drops: bool = False  # own_drops: a state no copy shares its dicts of kept values with drops from them in place
     end_once: Reads | None = None
     masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
     # spot_filters: the lists of spots made from masks, each by its comprehension (rewrite.key)
@@ -81,6 +85,8 @@ class Pass(Protocol):
 PASSES: dict[str, str] = {
     "component_sets": "a count or test of the attributes of the components in a set is a set operation against "
                       "the components having them, not a walk",
+    "inner_defines": "a small definition used only inside definitions kept between moves, and dropped with "
+                     "them, is written into them, not kept itself",
     "inline": "small definitions written where they are called, not called as methods",
     "hoist": "work that does not change from item to item done once, before the loop",
     "bitmask": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "
@@ -97,6 +103,8 @@ PASSES: dict[str, str] = {
                     "spots, the values of the regions holding that spot only",
     "nested_drops": "a kept definition of several parameters dropped by region keeps its values nested by the "
                     "region: a change at a spot drops those of the regions holding it only",
+    "own_drops": "a state that no copy shares its dicts of kept values with drops values from them in place, "
+                 "not from a copy of each",
     "lazy_hoist": "work a loop's items need alike that can fail, or that no item may need, computed once, where "
                   "the first item needs it",
     "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",

@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/domination.yaml  sha256:55c225d0270dd34f
 # Change the rules and run `rulewright compile chang-cheng/domination` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, lazy_hoist, end_once, action_tables, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, own_drops, lazy_hoist, end_once, action_tables, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/domination`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -354,6 +354,7 @@ class ChangChengDominationState(ChangChengState):
         other._d_own_sections = self._d_own_sections
         other._d_longest_line = self._d_longest_line
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -379,6 +380,7 @@ class ChangChengDominationState(ChangChengState):
         self._d_own_sections = None
         self._d_longest_line = None
         self._kept_end = None
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
 GAME = rt.Game(

@@ -6,7 +6,7 @@
 #   rules/chang-cheng/watchers.yaml  sha256:df5ecde251534ebf
 #   rules/chang-cheng/drawn-events.yaml  sha256:92b3619b87dd1696
 # Change the rules and run `rulewright compile chang-cheng/drawn-events` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, lazy_hoist, end_once, action_tables, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, own_drops, lazy_hoist, end_once, action_tables, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/drawn-events`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -418,6 +418,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         other._d_own_sections = self._d_own_sections
         other._d_longest_line = self._d_longest_line
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -444,6 +445,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         self._d_own_sections = None
         self._d_longest_line = None
         self._kept_end = None
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
 GAME = rt.Game(

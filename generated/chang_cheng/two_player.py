@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/two-player.yaml  sha256:011a15bae84e893c
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, lazy_hoist, end_once, action_tables, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, own_drops, lazy_hoist, end_once, action_tables, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -293,7 +293,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'double_left' not in self._journal:  # base.yaml:765
             self._journal['double_left'] = self.double_left[:]  # base.yaml:765
         self.double_left[self.current] = False  # base.yaml:765
-        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:765
+        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current, self._kept_shared)  # base.yaml:765
         self._derived = None  # base.yaml:765
         yield from self.build(s, DOUBLE)  # base.yaml:766
         yield from self.build(t, DOUBLE)  # base.yaml:767
@@ -318,7 +318,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'tower_left' not in self._journal:  # base.yaml:778
             self._journal['tower_left'] = self.tower_left[:]  # base.yaml:778
         self.tower_left[self.current] = False  # base.yaml:778
-        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:778
+        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current, self._kept_shared)  # base.yaml:778
         self._derived = None  # base.yaml:778
         yield from self.build(s, TOWER)  # base.yaml:779
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:780
@@ -677,7 +677,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'hand' not in self._journal:  # base.yaml:695
             self._journal['hand'] = self.hand[:]  # base.yaml:695
         self.hand[self.current] = self.hand[self.current] - frozenset((c,))  # base.yaml:695
-        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:695
+        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current, self._kept_shared)  # base.yaml:695
         self._derived = None  # base.yaml:695
         if self._journal is not None and 'placed' not in self._journal:  # base.yaml:696
             self._journal['placed'] = self.placed[:]  # base.yaml:696
@@ -803,6 +803,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         other._d_mongol_loss = self._d_mongol_loss
         other._d_neutral_spaces = self._d_neutral_spaces
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -827,6 +828,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         self._d_mongol_loss = None
         self._d_neutral_spaces = None
         self._kept_end = None
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

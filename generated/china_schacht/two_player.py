@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, lazy_hoist, end_once, action_tables, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, value_tables, derived, region_drops, nested_drops, own_drops, lazy_hoist, end_once, action_tables, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.opt_emperor_emissaries == NINE:  # two-player.yaml:141
             self.emissaries_left[(self.num_players + 0)] = 9  # two-player.yaml:142
             self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:142
-            self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:142
+            self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0), self._kept_shared)  # two-player.yaml:142
 
     def _enter_phase(self) -> None:
         if self.phase == PHASE_TURN:
@@ -373,15 +373,15 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.palace_of[space] = (self.current,)  # base.yaml:384
         self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:384
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:384
-        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])  # base.yaml:384
-        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # base.yaml:384
-        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # base.yaml:384
-        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space])  # base.yaml:384
-        self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space])  # base.yaml:384
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:385
-        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
+        self._d_can_place = rt.without_key(self._d_can_place, self.current, self._kept_shared)  # base.yaml:385
         if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         self.next_piece()  # base.yaml:390
@@ -398,10 +398,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
-        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to, self._kept_shared)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:404
-        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+        self._d_can_place = rt.without_key(self._d_can_place, self.current, self._kept_shared)  # base.yaml:404
         self.next_piece()  # base.yaml:405
 
     def _do_stop(self) -> None:
@@ -459,15 +459,15 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
         self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # two-player.yaml:197
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:197
-        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])  # two-player.yaml:197
-        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # two-player.yaml:197
-        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # two-player.yaml:197
-        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space])  # two-player.yaml:197
-        self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space])  # two-player.yaml:197
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
+        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
+        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
+        self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
         self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:198
-        self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:198
+        self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0), self._kept_shared)  # two-player.yaml:198
         if (not self.scored[province_to] and not any((not self.palace_of[s]) for s in self.board.region_spots[province_to])):  # two-player.yaml:201; inlined free (base.yaml:290)
             self.score_province(province_to)  # two-player.yaml:202
         self.emperor_done()  # two-player.yaml:203
@@ -483,10 +483,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emissaries[province_to] = (*self.emissaries[province_to], *((self.num_players + 0),))  # two-player.yaml:211
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # two-player.yaml:211
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
-        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # two-player.yaml:211
+        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to, self._kept_shared)  # two-player.yaml:211
         self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:212
-        self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:212
+        self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0), self._kept_shared)  # two-player.yaml:212
         self.emperor_done()  # two-player.yaml:213
 
     def _do_emperor_rests(self) -> None:
@@ -800,6 +800,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         other._d_emperor_occupied = self._d_emperor_occupied
         other._d_emperor_provinces = self._d_emperor_provinces
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
         other._mask_palace_of_empty = self._mask_palace_of_empty
 
     def _forget_kept(self) -> None:
@@ -820,6 +821,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._d_emperor_occupied = None
         self._d_emperor_provinces = None
         self._kept_end = None
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

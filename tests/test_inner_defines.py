@@ -1,0 +1,45 @@
+"""Pass `inner_defines` (docs/optimiser.md): a definition of several parameters used only inside
+kept definitions that drop with it is not kept itself; the games are held to the plain code, this
+pass alone too, by tests/test_optimiser.py."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from rulewright.compiler import passes
+from rulewright.compiler import typed as t
+from rulewright.compiler.check import check
+from rulewright.compiler.driver import build, compile_file
+from rulewright.compiler.paths import ruleset_file
+
+
+@cache
+def program(ruleset: str) -> t.TypedProgram:
+    _, rs, diagnostics = build(ruleset_file(ruleset))
+    assert rs is not None and not diagnostics
+    found = check(rs)[1]
+    assert found is not None
+    return found
+
+
+def test_what_is_found() -> None:
+    # Mandarin's controls(p, a): only in controller(a), kept, which reads `card` as it does
+    plan = passes.optimise(program("mandarin"))[1]
+    assert plan.unkept == ("controls",)
+    kept = {name for name, _ in plan.derived}
+    assert "controls" not in kept and {"controller", "rent", "complete"} <= kept
+    # Yellow & Yangtze's jokers_needed(p, m): only in level(p) and spread(p), kept, reading `points` too
+    assert passes.optimise(program("yellow-yangtze"))[1].unkept == ("jokers_needed",)
+    # not: China (Schacht)'s palaces_in(p, r), kept by region (`nested_drops`); nor what an effect
+    # or a condition calls (Mandarin's controller, rent, complete); nor without `derived`
+    assert passes.optimise(program("china-schacht"))[1].unkept == ()
+    assert passes.optimise(program("mandarin"), passes.ALL - {"derived"})[1].unkept == ()
+
+
+def test_the_code_written() -> None:
+    source = compile_file(ruleset_file("mandarin")).source
+    assert "_d_controls" not in source
+    assert "    def controls(self, p: int, a: int) -> bool:\n        # rules/mandarin/base.yaml:262\n        return (" \
+        in source
+    off = compile_file(ruleset_file("mandarin"), passes.ALL - {"inner_defines"}).source
+    assert "        kept = self._d_controls\n" in off

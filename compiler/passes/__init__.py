@@ -103,6 +103,8 @@ PASSES: dict[str, str] = {
                     "spots, the values of the regions holding that spot only",
     "nested_drops": "a kept definition of several parameters dropped by region keeps its values nested by the "
                     "region: a change at a spot drops those of the regions holding it only",
+    "unswitch": "a loop's list filtered by a test the same for every item or'd with the rest is the list itself "
+                "where the test holds, filtered by the rest only where it does not",
     "own_drops": "a state that no copy shares its dicts of kept values with drops values from them in place, "
                  "not from a copy of each",
     "lazy_hoist": "work a loop's items need alike that can fail, or that no item may need, computed once, where "

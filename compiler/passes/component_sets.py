@@ -41,7 +41,7 @@ from .. import typed as t
 from ..names import COMPONENT_SETS_CONSTANT
 from . import Plan
 from .bitmask import expressions
-from .rewrite import can_fail, clauses, free_locals, rebuild, show
+from .rewrite import can_fail, clauses, free_locals, rebuild, show, size
 
 SETS = COMPONENT_SETS_CONSTANT  # the components of each value of an attribute, by value
 NAME = "component_sets"
@@ -214,3 +214,16 @@ def _operand(py: str) -> str:
 
 
 OPERAND = re.compile(r"[\w.]+(\[[\w.\[\]]+\])*")
+
+
+def sized(plan: Plan, e: t.Expr, defines: dict[str, t.Define]) -> int:
+    """The nodes of `e` (rewrite.size), a comprehension written as a set operation counted as the
+    operation is written: one node and those of its set and of the values it compares (`inline`'s
+    measure of a small body: Mandarin's `held(p, a)`, three times in `controls`, is one `len(... & ...)`)."""
+    if isinstance(e, t.Note):  # (a note is no node of its own)
+        return sized(plan, e.expr, defines)
+    if isinstance(e, t.Comprehension):
+        found = taken(plan, e, defines)
+        if found is not None:
+            return 1 + size(found.domain) + sum(size(value) for _, value in found.tests if value is not None)
+    return 1 + sum(sized(plan, part, defines) for part in t.subexpressions(e))

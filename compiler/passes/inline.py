@@ -40,7 +40,7 @@ from dataclasses import replace
 from .. import typed as t
 from ..types import Ty
 from . import Plan
-from .component_sets import taken
+from .component_sets import sized, taken
 from .derived import worth_keeping
 from .rewrite import (
     Names,
@@ -50,7 +50,6 @@ from .rewrite import (
     map_program,
     nodes,
     rebuild,
-    size,
     where,
     with_clauses,
 )
@@ -90,7 +89,7 @@ class Inliner:
         return self.bodies[name]
 
     def small(self, d: t.Define, body: t.Expr) -> bool:
-        if d.cached or size(body) > SMALL:
+        if d.cached or sized(self.plan, body, self.defines) > SMALL:  # (pass `component_sets`: a set operation)
             return False
         if "derived" in self.plan.enabled and worth_keeping(d, self.plan, self.defines, {}):
             return False  # pass `derived` keeps its value between moves: cheaper than computing it where called

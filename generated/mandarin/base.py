@@ -708,7 +708,7 @@ class MandarinState(rt.State):
             kept = self._d_controller = {}
         elif a in kept:
             return kept[a]
-        value: Sequence[int] = [p for p in range(self.num_players) if self.controls(p, a)]  # base.yaml:264
+        value: Sequence[int] = [p for p in range(self.num_players) if (len(self.card[p] & _TILE_ANIMAL_SETS[a]) >= 3 and (bool(self.card[p] & _TILE_ANIMAL_SETS[a] & _TILE_EMPEROR_SETS[True]) or all(len(self.card[q2] & _TILE_ANIMAL_SETS[a]) < 3 for q2 in range(self.num_players) if q2 != p)))]  # base.yaml:264
         kept[a] = value
         return value
 

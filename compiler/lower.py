@@ -41,7 +41,17 @@ from .budget import (
     storable,
 )
 from .names import FILTER_LOCAL, base_use, const_name
-from .passes import Plan, action_tables, bitmask, component_sets, count_items, lazy_hoist, spot_filters, value_tables
+from .passes import (
+    Plan,
+    action_tables,
+    bitmask,
+    component_sets,
+    count_items,
+    lazy_hoist,
+    set_lists,
+    spot_filters,
+    value_tables,
+)
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -449,7 +459,8 @@ class _Lowerer:
         py = self.plain_comprehension(e)  # (its facts: what the plain code is proven to cost)
         if masked is None and not _CHARGES.search(py):
             # (passes `spot_filters`, `count_items`, `component_sets`: where the plain code charges no work as it runs)
-            masked = spot_filters.lowered(self, e) or count_items.lowered(self, e) or component_sets.lowered(self, e)
+            masked = spot_filters.lowered(self, e) or count_items.lowered(self, e) or component_sets.lowered(self, e) \
+                or set_lists.lowered(self, e)
         return py if masked is None else masked  # a set of spots kept as a bit mask (pass `bitmask`)
 
     def plain_comprehension(self, e: t.Comprehension) -> str:

@@ -1919,11 +1919,18 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
     out = _dropped([slot for slot in slots if slot not in some and slot not in regions and slot not in attributes],
                    depth, span)
     shared = ", self._kept_shared" if own else ""
-    out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {index}{shared})", span) for slot in some)
+    one = [(slot, index) for slot in some] + [(slot, f"{table}[{item}]") for slot, table in attributes.items()]
+    if own and one:  # (pass `own_drops`) from copies where a copy may share the dicts, else in place, no call
+        out.append(Line(depth, "if self._kept_shared:", span))
+        out.extend(Line(depth + 1, f"self.{slot} = rt.without_key(self.{slot}, {key})", span) for slot, key in one)
+        out.append(Line(depth, "else:", span))
+        for slot, key in one:
+            out += [Line(depth + 1, f"if self.{slot} is not None:", span),
+                    Line(depth + 2, f"self.{slot}.pop({key}, None)", span)]
+    else:
+        out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {key})", span) for slot, key in one)
     out.extend(Line(depth, f"self.{slot} = rt.without_keys(self.{slot}, self.board.spot_regions[{index}]{shared})",
                     span) for slot in regions)
-    out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {table}[{item}]{shared})", span)
-               for slot, table in attributes.items())
     return out
 
 

@@ -76,8 +76,12 @@ def test_a_state_and_its_copy_drop_from_copies() -> None:
 
 def test_the_code_written_and_the_runtime() -> None:
     source = compile_file(ruleset_file("mandarin")).source
-    assert "self._d_complete = rt.without_key(self._d_complete, self.current, self._kept_shared)  # base.yaml:343" \
+    assert ("        if self._kept_shared:  # base.yaml:343\n"
+            "            self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:343\n") \
         in source
+    assert ("        else:  # base.yaml:343\n"
+            "            if self._d_complete is not None:  # base.yaml:343\n"
+            "                self._d_complete.pop(self.current, None)  # base.yaml:343\n") in source
     assert "        other._kept_shared = self._kept_shared = True" in source
     kept = {0: True, 1: False}
     assert rt.without_key(kept, 1, False) is kept and kept == {0: True}

@@ -293,7 +293,11 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'double_left' not in self._journal:  # base.yaml:765
             self._journal['double_left'] = self.double_left[:]  # base.yaml:765
         self.double_left[self.current] = False  # base.yaml:765
-        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current, self._kept_shared)  # base.yaml:765
+        if self._kept_shared:  # base.yaml:765
+            self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:765
+        else:  # base.yaml:765
+            if self._d_card_provinces is not None:  # base.yaml:765
+                self._d_card_provinces.pop(self.current, None)  # base.yaml:765
         self._derived = None  # base.yaml:765
         yield from self.build(s, DOUBLE)  # base.yaml:766
         yield from self.build(t, DOUBLE)  # base.yaml:767
@@ -318,7 +322,11 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'tower_left' not in self._journal:  # base.yaml:778
             self._journal['tower_left'] = self.tower_left[:]  # base.yaml:778
         self.tower_left[self.current] = False  # base.yaml:778
-        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current, self._kept_shared)  # base.yaml:778
+        if self._kept_shared:  # base.yaml:778
+            self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:778
+        else:  # base.yaml:778
+            if self._d_card_provinces is not None:  # base.yaml:778
+                self._d_card_provinces.pop(self.current, None)  # base.yaml:778
         self._derived = None  # base.yaml:778
         yield from self.build(s, TOWER)  # base.yaml:779
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:780
@@ -677,7 +685,11 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'hand' not in self._journal:  # base.yaml:695
             self._journal['hand'] = self.hand[:]  # base.yaml:695
         self.hand[self.current] = self.hand[self.current] - frozenset((c,))  # base.yaml:695
-        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current, self._kept_shared)  # base.yaml:695
+        if self._kept_shared:  # base.yaml:695
+            self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:695
+        else:  # base.yaml:695
+            if self._d_card_provinces is not None:  # base.yaml:695
+                self._d_card_provinces.pop(self.current, None)  # base.yaml:695
         self._derived = None  # base.yaml:695
         if self._journal is not None and 'placed' not in self._journal:  # base.yaml:696
             self._journal['placed'] = self.placed[:]  # base.yaml:696

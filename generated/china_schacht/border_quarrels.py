@@ -192,7 +192,11 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
         self._kept_end = None  # border-quarrels.yaml:144
-        self._d_can_place = rt.without_key(self._d_can_place, self.current, self._kept_shared)  # border-quarrels.yaml:144
+        if self._kept_shared:  # border-quarrels.yaml:144
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # border-quarrels.yaml:144
+        else:  # border-quarrels.yaml:144
+            if self._d_can_place is not None:  # border-quarrels.yaml:144
+                self._d_can_place.pop(self.current, None)  # border-quarrels.yaml:144
         for r in self.board.regions_at[PROVINCE][space]:  # border-quarrels.yaml:149; inlined provinces_at (border-quarrels.yaml:112)
             if (not self.scored[r] and not any((not self.palace_of[s]) for s in self.board.region_spots[r])):  # border-quarrels.yaml:150; inlined free (base.yaml:290)
                 self.score_province(r)  # border-quarrels.yaml:151
@@ -210,10 +214,18 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_open_spaces = None  # base.yaml:403
         self._d_can_place = self._kept_end = None  # base.yaml:403
-        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to, self._kept_shared)  # base.yaml:403
+        if self._kept_shared:  # base.yaml:403
+            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+        else:  # base.yaml:403
+            if self._d_emissary_room is not None:  # base.yaml:403
+                self._d_emissary_room.pop(province_to, None)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
-        self._d_can_place = rt.without_key(self._d_can_place, self.current, self._kept_shared)  # base.yaml:404
+        if self._kept_shared:  # base.yaml:404
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+        else:  # base.yaml:404
+            if self._d_can_place is not None:  # base.yaml:404
+                self._d_can_place.pop(self.current, None)  # base.yaml:404
         self.next_piece()  # base.yaml:405
 
     def open_spaces(self) -> Sequence[int]:

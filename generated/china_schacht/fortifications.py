@@ -175,7 +175,11 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
-        self._d_can_place = rt.without_key(self._d_can_place, self.current, self._kept_shared)  # base.yaml:385
+        if self._kept_shared:  # base.yaml:385
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
+        else:  # base.yaml:385
+            if self._d_can_place is not None:  # base.yaml:385
+                self._d_can_place.pop(self.current, None)  # base.yaml:385
         if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         self.next_piece()  # base.yaml:390
@@ -192,11 +196,21 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
         self._kept_end = None  # base.yaml:403
-        self._d_empty = rt.without_key(self._d_empty, province_to, self._kept_shared)  # base.yaml:403
-        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to, self._kept_shared)  # base.yaml:403
+        if self._kept_shared:  # base.yaml:403
+            self._d_empty = rt.without_key(self._d_empty, province_to)  # base.yaml:403
+            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+        else:  # base.yaml:403
+            if self._d_empty is not None:  # base.yaml:403
+                self._d_empty.pop(province_to, None)  # base.yaml:403
+            if self._d_emissary_room is not None:  # base.yaml:403
+                self._d_emissary_room.pop(province_to, None)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
-        self._d_can_place = rt.without_key(self._d_can_place, self.current, self._kept_shared)  # base.yaml:404
+        if self._kept_shared:  # base.yaml:404
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+        else:  # base.yaml:404
+            if self._d_can_place is not None:  # base.yaml:404
+                self._d_can_place.pop(self.current, None)  # base.yaml:404
         self.next_piece()  # base.yaml:405
 
     def _do_fortify(self, cards: Sequence[int], space: int) -> None:

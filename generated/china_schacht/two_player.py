@@ -132,7 +132,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.opt_emperor_emissaries == NINE:  # two-player.yaml:141
             self.emissaries_left[(self.num_players + 0)] = 9  # two-player.yaml:142
             self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:142
-            self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0), self._kept_shared)  # two-player.yaml:142
+            if self._kept_shared:  # two-player.yaml:142
+                self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:142
+            else:  # two-player.yaml:142
+                if self._d_can_place is not None:  # two-player.yaml:142
+                    self._d_can_place.pop((self.num_players + 0), None)  # two-player.yaml:142
 
     def _enter_phase(self) -> None:
         if self.phase == PHASE_TURN:
@@ -381,7 +385,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:385
-        self._d_can_place = rt.without_key(self._d_can_place, self.current, self._kept_shared)  # base.yaml:385
+        if self._kept_shared:  # base.yaml:385
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
+        else:  # base.yaml:385
+            if self._d_can_place is not None:  # base.yaml:385
+                self._d_can_place.pop(self.current, None)  # base.yaml:385
         if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         self.next_piece()  # base.yaml:390
@@ -398,10 +406,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
-        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to, self._kept_shared)  # base.yaml:403
+        if self._kept_shared:  # base.yaml:403
+            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+        else:  # base.yaml:403
+            if self._d_emissary_room is not None:  # base.yaml:403
+                self._d_emissary_room.pop(province_to, None)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:404
-        self._d_can_place = rt.without_key(self._d_can_place, self.current, self._kept_shared)  # base.yaml:404
+        if self._kept_shared:  # base.yaml:404
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+        else:  # base.yaml:404
+            if self._d_can_place is not None:  # base.yaml:404
+                self._d_can_place.pop(self.current, None)  # base.yaml:404
         self.next_piece()  # base.yaml:405
 
     def _do_stop(self) -> None:
@@ -467,7 +483,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
         self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:198
-        self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0), self._kept_shared)  # two-player.yaml:198
+        if self._kept_shared:  # two-player.yaml:198
+            self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:198
+        else:  # two-player.yaml:198
+            if self._d_can_place is not None:  # two-player.yaml:198
+                self._d_can_place.pop((self.num_players + 0), None)  # two-player.yaml:198
         if (not self.scored[province_to] and not any((not self.palace_of[s]) for s in self.board.region_spots[province_to])):  # two-player.yaml:201; inlined free (base.yaml:290)
             self.score_province(province_to)  # two-player.yaml:202
         self.emperor_done()  # two-player.yaml:203
@@ -483,10 +503,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emissaries[province_to] = (*self.emissaries[province_to], *((self.num_players + 0),))  # two-player.yaml:211
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # two-player.yaml:211
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
-        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to, self._kept_shared)  # two-player.yaml:211
+        if self._kept_shared:  # two-player.yaml:211
+            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # two-player.yaml:211
+        else:  # two-player.yaml:211
+            if self._d_emissary_room is not None:  # two-player.yaml:211
+                self._d_emissary_room.pop(province_to, None)  # two-player.yaml:211
         self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:212
-        self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0), self._kept_shared)  # two-player.yaml:212
+        if self._kept_shared:  # two-player.yaml:212
+            self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:212
+        else:  # two-player.yaml:212
+            if self._d_can_place is not None:  # two-player.yaml:212
+                self._d_can_place.pop((self.num_players + 0), None)  # two-player.yaml:212
         self.emperor_done()  # two-player.yaml:213
 
     def _do_emperor_rests(self) -> None:

@@ -487,9 +487,17 @@ class MandarinState(rt.State):
             self.trace.append("actions.refund_tile")
         self.card[self.current] = self.card[self.current] - frozenset((tile,))  # base.yaml:343
         self._kept_end = None  # base.yaml:343
-        self._d_complete = rt.without_key(self._d_complete, self.current, self._kept_shared)  # base.yaml:343
-        self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile], self._kept_shared)  # base.yaml:343
-        self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile], self._kept_shared)  # base.yaml:343
+        if self._kept_shared:  # base.yaml:343
+            self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:343
+            self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:343
+            self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:343
+        else:  # base.yaml:343
+            if self._d_complete is not None:  # base.yaml:343
+                self._d_complete.pop(self.current, None)  # base.yaml:343
+            if self._d_controller is not None:  # base.yaml:343
+                self._d_controller.pop(TILE_ANIMAL[tile], None)  # base.yaml:343
+            if self._d_rent is not None:  # base.yaml:343
+                self._d_rent.pop(TILE_ANIMAL[tile], None)  # base.yaml:343
         self.dispenser = self.dispenser | frozenset((tile,))  # base.yaml:344
         self.money[self.current] += (400 if TILE_EMPEROR[tile] else 200)  # base.yaml:345; inlined value (base.yaml:270)
         self.bank_paid_out += (400 if TILE_EMPEROR[tile] else 200)  # base.yaml:346; inlined value (base.yaml:270)
@@ -521,9 +529,17 @@ class MandarinState(rt.State):
         for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:371')):  # base.yaml:371
             self.card[self.current] = self.card[self.current] | frozenset((t,))  # base.yaml:372
             self._kept_end = None  # base.yaml:372
-            self._d_complete = rt.without_key(self._d_complete, self.current, self._kept_shared)  # base.yaml:372
-            self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[t], self._kept_shared)  # base.yaml:372
-            self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[t], self._kept_shared)  # base.yaml:372
+            if self._kept_shared:  # base.yaml:372
+                self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:372
+                self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[t])  # base.yaml:372
+                self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[t])  # base.yaml:372
+            else:  # base.yaml:372
+                if self._d_complete is not None:  # base.yaml:372
+                    self._d_complete.pop(self.current, None)  # base.yaml:372
+                if self._d_controller is not None:  # base.yaml:372
+                    self._d_controller.pop(TILE_ANIMAL[t], None)  # base.yaml:372
+                if self._d_rent is not None:  # base.yaml:372
+                    self._d_rent.pop(TILE_ANIMAL[t], None)  # base.yaml:372
         self.out = rt.held(())  # base.yaml:373
         self.plain = frozenset()  # base.yaml:374
 
@@ -565,14 +581,30 @@ class MandarinState(rt.State):
         for p in self.passed_by:  # base.yaml:421
             self.card[p] = self.card[p] - frozenset((tile,))  # base.yaml:422
             self._kept_end = None  # base.yaml:422
-            self._d_complete = rt.without_key(self._d_complete, p, self._kept_shared)  # base.yaml:422
-            self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile], self._kept_shared)  # base.yaml:422
-            self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile], self._kept_shared)  # base.yaml:422
+            if self._kept_shared:  # base.yaml:422
+                self._d_complete = rt.without_key(self._d_complete, p)  # base.yaml:422
+                self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:422
+                self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:422
+            else:  # base.yaml:422
+                if self._d_complete is not None:  # base.yaml:422
+                    self._d_complete.pop(p, None)  # base.yaml:422
+                if self._d_controller is not None:  # base.yaml:422
+                    self._d_controller.pop(TILE_ANIMAL[tile], None)  # base.yaml:422
+                if self._d_rent is not None:  # base.yaml:422
+                    self._d_rent.pop(TILE_ANIMAL[tile], None)  # base.yaml:422
         self.card[self.current] = self.card[self.current] | frozenset((tile,))  # base.yaml:423
         self._kept_end = None  # base.yaml:423
-        self._d_complete = rt.without_key(self._d_complete, self.current, self._kept_shared)  # base.yaml:423
-        self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile], self._kept_shared)  # base.yaml:423
-        self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile], self._kept_shared)  # base.yaml:423
+        if self._kept_shared:  # base.yaml:423
+            self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:423
+            self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:423
+            self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:423
+        else:  # base.yaml:423
+            if self._d_complete is not None:  # base.yaml:423
+                self._d_complete.pop(self.current, None)  # base.yaml:423
+            if self._d_controller is not None:  # base.yaml:423
+                self._d_controller.pop(TILE_ANIMAL[tile], None)  # base.yaml:423
+            if self._d_rent is not None:  # base.yaml:423
+                self._d_rent.pop(TILE_ANIMAL[tile], None)  # base.yaml:423
         self.move_away()  # base.yaml:424
 
     def _do_seize_tile(self, tile: int) -> None:
@@ -582,14 +614,30 @@ class MandarinState(rt.State):
             self.trace.append("actions.seize_tile")
         self.card[self.current] = self.card[self.current] - frozenset((tile,))  # base.yaml:432
         self._kept_end = None  # base.yaml:432
-        self._d_complete = rt.without_key(self._d_complete, self.current, self._kept_shared)  # base.yaml:432
-        self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile], self._kept_shared)  # base.yaml:432
-        self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile], self._kept_shared)  # base.yaml:432
+        if self._kept_shared:  # base.yaml:432
+            self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:432
+            self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:432
+            self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:432
+        else:  # base.yaml:432
+            if self._d_complete is not None:  # base.yaml:432
+                self._d_complete.pop(self.current, None)  # base.yaml:432
+            if self._d_controller is not None:  # base.yaml:432
+                self._d_controller.pop(TILE_ANIMAL[tile], None)  # base.yaml:432
+            if self._d_rent is not None:  # base.yaml:432
+                self._d_rent.pop(TILE_ANIMAL[tile], None)  # base.yaml:432
         self.card[self.creditor[0]] = self.card[self.creditor[0]] | frozenset((tile,))  # base.yaml:433
         self._kept_end = None  # base.yaml:433
-        self._d_complete = rt.without_key(self._d_complete, self.creditor[0], self._kept_shared)  # base.yaml:433
-        self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile], self._kept_shared)  # base.yaml:433
-        self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile], self._kept_shared)  # base.yaml:433
+        if self._kept_shared:  # base.yaml:433
+            self._d_complete = rt.without_key(self._d_complete, self.creditor[0])  # base.yaml:433
+            self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:433
+            self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:433
+        else:  # base.yaml:433
+            if self._d_complete is not None:  # base.yaml:433
+                self._d_complete.pop(self.creditor[0], None)  # base.yaml:433
+            if self._d_controller is not None:  # base.yaml:433
+                self._d_controller.pop(TILE_ANIMAL[tile], None)  # base.yaml:433
+            if self._d_rent is not None:  # base.yaml:433
+                self._d_rent.pop(TILE_ANIMAL[tile], None)  # base.yaml:433
         self.creditor = rt.held(())  # base.yaml:434
         if self.stage == ARRIVING:  # base.yaml:435
             self.arrive()  # base.yaml:436
@@ -857,9 +905,17 @@ class MandarinState(rt.State):
             for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:530')):  # base.yaml:530
                 self.card[w] = self.card[w] | frozenset((t,))  # base.yaml:531
                 self._kept_end = None  # base.yaml:531
-                self._d_complete = rt.without_key(self._d_complete, w, self._kept_shared)  # base.yaml:531
-                self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[t], self._kept_shared)  # base.yaml:531
-                self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[t], self._kept_shared)  # base.yaml:531
+                if self._kept_shared:  # base.yaml:531
+                    self._d_complete = rt.without_key(self._d_complete, w)  # base.yaml:531
+                    self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[t])  # base.yaml:531
+                    self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[t])  # base.yaml:531
+                else:  # base.yaml:531
+                    if self._d_complete is not None:  # base.yaml:531
+                        self._d_complete.pop(w, None)  # base.yaml:531
+                    if self._d_controller is not None:  # base.yaml:531
+                        self._d_controller.pop(TILE_ANIMAL[t], None)  # base.yaml:531
+                    if self._d_rent is not None:  # base.yaml:531
+                        self._d_rent.pop(TILE_ANIMAL[t], None)  # base.yaml:531
             self.out = rt.held(())  # base.yaml:532
             self.plain = frozenset()  # base.yaml:533
         else:
@@ -880,9 +936,17 @@ class MandarinState(rt.State):
             for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:548')):  # base.yaml:548
                 self.card[self.current] = self.card[self.current] | frozenset((t,))  # base.yaml:549
                 self._kept_end = None  # base.yaml:549
-                self._d_complete = rt.without_key(self._d_complete, self.current, self._kept_shared)  # base.yaml:549
-                self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[t], self._kept_shared)  # base.yaml:549
-                self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[t], self._kept_shared)  # base.yaml:549
+                if self._kept_shared:  # base.yaml:549
+                    self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:549
+                    self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[t])  # base.yaml:549
+                    self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[t])  # base.yaml:549
+                else:  # base.yaml:549
+                    if self._d_complete is not None:  # base.yaml:549
+                        self._d_complete.pop(self.current, None)  # base.yaml:549
+                    if self._d_controller is not None:  # base.yaml:549
+                        self._d_controller.pop(TILE_ANIMAL[t], None)  # base.yaml:549
+                    if self._d_rent is not None:  # base.yaml:549
+                        self._d_rent.pop(TILE_ANIMAL[t], None)  # base.yaml:549
         self.out = rt.held(())  # base.yaml:550
         self.plain = frozenset()  # base.yaml:551
 

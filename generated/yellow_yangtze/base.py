@@ -795,9 +795,17 @@ class YellowYangtzeState(rt.State):
                 if rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:767')[0] == self.current:  # base.yaml:767
                     k = rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:768')[1]  # base.yaml:768
                     self.points[self.current] = rt.add_at(self.points[self.current], self.index_of(k), sum(1 for cell in (rt.cell(),) for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1588, 'rules/yellow-yangtze/base.yaml:769')) if (g[0] == k and g[1][0] in (cell[0] if cell else rt.once(cell, self.group_of(s))))), 'rules/yellow-yangtze/base.yaml:769')  # base.yaml:769; computed once, at first need: group_of(s)
-                    self._d_level = rt.without_key(self._d_level, self.current, self._kept_shared)  # base.yaml:769
-                    self._d_tie_key = rt.without_key(self._d_tie_key, self.current, self._kept_shared)  # base.yaml:769
-                    self._d_spread = rt.without_key(self._d_spread, self.current, self._kept_shared)  # base.yaml:769
+                    if self._kept_shared:  # base.yaml:769
+                        self._d_level = rt.without_key(self._d_level, self.current)  # base.yaml:769
+                        self._d_tie_key = rt.without_key(self._d_tie_key, self.current)  # base.yaml:769
+                        self._d_spread = rt.without_key(self._d_spread, self.current)  # base.yaml:769
+                    else:  # base.yaml:769
+                        if self._d_level is not None:  # base.yaml:769
+                            self._d_level.pop(self.current, None)  # base.yaml:769
+                        if self._d_tie_key is not None:  # base.yaml:769
+                            self._d_tie_key.pop(self.current, None)  # base.yaml:769
+                        if self._d_spread is not None:  # base.yaml:769
+                            self._d_spread.pop(self.current, None)  # base.yaml:769
                     self._derived = None  # base.yaml:769
             for _ in rt.walk(self, range(len(self.rack[self.current]), 6), 44, 'rules/yellow-yangtze/base.yaml:770'):  # base.yaml:770
                 if not self.game_over:  # base.yaml:771
@@ -1256,9 +1264,17 @@ class YellowYangtzeState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.score")
         self.points[p] = rt.add_at(self.points[p], self.index_of(k), 1, 'rules/yellow-yangtze/base.yaml:417')  # base.yaml:417
-        self._d_level = rt.without_key(self._d_level, p, self._kept_shared)  # base.yaml:417
-        self._d_tie_key = rt.without_key(self._d_tie_key, p, self._kept_shared)  # base.yaml:417
-        self._d_spread = rt.without_key(self._d_spread, p, self._kept_shared)  # base.yaml:417
+        if self._kept_shared:  # base.yaml:417
+            self._d_level = rt.without_key(self._d_level, p)  # base.yaml:417
+            self._d_tie_key = rt.without_key(self._d_tie_key, p)  # base.yaml:417
+            self._d_spread = rt.without_key(self._d_spread, p)  # base.yaml:417
+        else:  # base.yaml:417
+            if self._d_level is not None:  # base.yaml:417
+                self._d_level.pop(p, None)  # base.yaml:417
+            if self._d_tie_key is not None:  # base.yaml:417
+                self._d_tie_key.pop(p, None)  # base.yaml:417
+            if self._d_spread is not None:  # base.yaml:417
+                self._d_spread.pop(p, None)  # base.yaml:417
         self._derived = None  # base.yaml:417
 
     def remove_tile(self, s: int) -> None:

@@ -90,15 +90,23 @@ def test_the_code_written() -> None:
     assert "sum(1 for t in self.hand[p] if TOKEN_COLOUR[t] == self.pick[0])" in game
 
 
-def test_the_test_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:
-    optimised = rulewright.load_rules(GAME)
-    without = rulewright.load_rules(GAME, passes=passes.ALL - {"component_sets"})
-    plain = rulewright.load_rules(GAME, passes=frozenset())
-    alone = rulewright.load_rules(GAME, passes=frozenset({"component_sets"}))
+def moves_in_lockstep(game: Path, name: str, seeds: int, alone: frozenset[str] = frozenset()) -> int:
+    """The moves of `seeds` random games of a test game (2 and 3 players in turn), each played in
+    lockstep with every pass against every pass but `name`, and against the plain code; and with
+    `name` alone (with the passes it builds on, `alone`) against the plain code."""
+    optimised = rulewright.load_rules(game)
+    without = rulewright.load_rules(game, passes=passes.ALL - {name})
+    plain = rulewright.load_rules(game, passes=frozenset())
+    only = rulewright.load_rules(game, passes=alone | {name})
     moves = 0
-    for seed in range(24):
+    for seed in range(seeds):
         players = 2 + seed % 2
         moves += play_in_lockstep(optimised, without, players, seed)
         moves += play_in_lockstep(optimised, plain, players, seed)
-        moves += play_in_lockstep(alone, plain, players, seed)
+        moves += play_in_lockstep(only, plain, players, seed)
+    return moves
+
+
+def test_the_test_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:
+    moves = moves_in_lockstep(GAME, "component_sets", 24)
     assert moves >= 24 * 3 * 40, "every game plays its 40 moves (and a pass where nothing is legal)"

@@ -4,22 +4,10 @@ pass alone too, by tests/test_optimiser.py."""
 
 from __future__ import annotations
 
-from functools import cache
-
 from rulewright.compiler import passes
-from rulewright.compiler import typed as t
-from rulewright.compiler.check import check
-from rulewright.compiler.driver import build, compile_file
+from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
-
-
-@cache
-def program(ruleset: str) -> t.TypedProgram:
-    _, rs, diagnostics = build(ruleset_file(ruleset))
-    assert rs is not None and not diagnostics
-    found = check(rs)[1]
-    assert found is not None
-    return found
+from tests.test_count_items import program
 
 
 def test_what_is_found() -> None:

@@ -20,7 +20,7 @@ from rulewright import runtime as rt
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
-from tests.test_bitmask_tables import play_in_lockstep
+from tests.test_component_sets import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "lazy-hoist.yaml"
 
@@ -54,14 +54,4 @@ def test_a_value_no_item_needs_is_not_computed_and_one_that_fails_fails_alike() 
 
 
 def test_the_test_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:
-    optimised = rulewright.load_rules(GAME)
-    without = rulewright.load_rules(GAME, passes=passes.ALL - {"lazy_hoist"})
-    plain = rulewright.load_rules(GAME, passes=frozenset())
-    alone = rulewright.load_rules(GAME, passes=frozenset({"lazy_hoist"}))
-    moves = 0
-    for seed in range(20):
-        players = 2 + seed % 2
-        moves += play_in_lockstep(optimised, without, players, seed)
-        moves += play_in_lockstep(optimised, plain, players, seed)
-        moves += play_in_lockstep(alone, plain, players, seed)
-    assert moves >= 20 * 3 * 40
+    assert moves_in_lockstep(GAME, "lazy_hoist", 20) >= 20 * 3 * 40

@@ -491,16 +491,16 @@ class ChangChengState(rt.State):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_first_wall(actions)
             self._legal_first_card(actions)
             self._legal_place_double(actions)
             self._legal_place_tower(actions)
         elif self.phase == PHASE_SECOND_WALL:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_second_wall(actions)
         elif self.phase == PHASE_AFTER_CARD:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_second_card(actions)
             self._legal_card_wall(actions)
         return actions
@@ -653,7 +653,7 @@ class ChangChengState(rt.State):
 
     def _do_first_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:722: first_wall
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.first_wall")
         both = (not self.first_turn and self.can_two_walls(self.current))  # base.yaml:730
@@ -674,7 +674,7 @@ class ChangChengState(rt.State):
 
     def _do_first_card(self, c: int, r: int) -> None:
         # rules/chang-cheng/base.yaml:739: first_card
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.first_card")
         self.lay_card(c, r)  # base.yaml:750
@@ -687,7 +687,7 @@ class ChangChengState(rt.State):
 
     def _do_place_double(self, s: int, t: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:754: place_double
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.place_double")
         if self._journal is not None and 'double_left' not in self._journal:  # base.yaml:765
@@ -713,7 +713,7 @@ class ChangChengState(rt.State):
 
     def _do_place_tower(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:771: place_tower
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.place_tower")
         if self._journal is not None and 'tower_left' not in self._journal:  # base.yaml:778
@@ -735,7 +735,7 @@ class ChangChengState(rt.State):
 
     def _do_second_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:783: second_wall
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.second_wall")
         if self._journal is not None and 'singles' not in self._journal:  # base.yaml:787
@@ -749,7 +749,7 @@ class ChangChengState(rt.State):
 
     def _do_second_card(self, c: int, r: int) -> None:
         # rules/chang-cheng/base.yaml:790: second_card
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.second_card")
         self.lay_card(c, r)  # base.yaml:796
@@ -760,7 +760,7 @@ class ChangChengState(rt.State):
 
     def _do_card_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:798: card_wall
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.card_wall")
         if self._journal is not None and 'singles' not in self._journal:  # base.yaml:803

@@ -394,18 +394,18 @@ class ChinaSchachtState(rt.State):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_exchange_blind(actions)
             self._legal_exchange_face_up(actions)
         elif self.phase == PHASE_SECOND:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_stop(actions)
         elif self.phase == PHASE_REFILL:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_take_face_up(actions)
             self._legal_draw_card(actions)
         return actions
@@ -555,7 +555,7 @@ class ChinaSchachtState(rt.State):
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
@@ -581,7 +581,7 @@ class ChinaSchachtState(rt.State):
 
     def _do_send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.send")
         self.start_placing(province_to)  # base.yaml:401
@@ -613,7 +613,7 @@ class ChinaSchachtState(rt.State):
 
     def _do_exchange_blind(self, card: int) -> None:
         # rules/china-schacht/base.yaml:410: exchange_blind
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.exchange_blind")
         if len(self.hand[self.current]) > 16:
@@ -627,7 +627,7 @@ class ChinaSchachtState(rt.State):
 
     def _do_exchange_face_up(self, card: int, taken: int) -> None:
         # rules/china-schacht/base.yaml:422: exchange_face_up
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.exchange_face_up")
         if len(self.hand[self.current]) > 16:
@@ -646,7 +646,7 @@ class ChinaSchachtState(rt.State):
 
     def _do_take_face_up(self, taken: int) -> None:
         # rules/china-schacht/base.yaml:435: take_face_up
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.take_face_up")
         if len(self.face_up) > 16:
@@ -659,7 +659,7 @@ class ChinaSchachtState(rt.State):
 
     def _do_draw_card(self) -> None:
         # rules/china-schacht/base.yaml:443: draw_card
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.draw_card")
         self.draw_blind(self.current)  # base.yaml:447

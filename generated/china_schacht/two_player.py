@@ -157,7 +157,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_exchange_blind(actions)
@@ -166,16 +166,16 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self._legal_two_provinces_card(actions)
             self._legal_exchange_card_special(actions)
         elif self.phase == PHASE_SECOND:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_stop(actions)
         elif self.phase == PHASE_REFILL:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_take_face_up(actions)
             self._legal_draw_card(actions)
         elif self.phase == PHASE_EMPEROR:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_emperor_palace(actions)
             self._legal_emperor_emissary(actions)
             self._legal_emperor_rests(actions)
@@ -369,7 +369,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
@@ -396,7 +396,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _do_send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.send")
         self.start_placing(province_to)  # base.yaml:401
@@ -422,7 +422,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _do_stop(self) -> None:
         # rules/china-schacht/base.yaml:406: stop
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.stop")
         self.refill_hand()  # base.yaml:409
@@ -446,7 +446,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _do_exchange_card_special(self, card: int, taken: int) -> None:
         # rules/china-schacht/two-player.yaml:169: exchange_card_special
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.exchange_card_special")
         self.specials[self.current] = frozenset(k for k in self.specials[self.current] if k != EXCHANGE_CARD)  # two-player.yaml:179
@@ -468,7 +468,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _do_emperor_palace(self, province_to: int, space: int, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.emperor_palace")
         self.emperor_pay(cards)  # two-player.yaml:196
@@ -494,7 +494,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _do_emperor_emissary(self, province_to: int, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.emperor_emissary")
         self.emperor_pay(cards)  # two-player.yaml:210
@@ -519,7 +519,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _do_emperor_rests(self) -> None:
         # rules/china-schacht/two-player.yaml:214: emperor_rests
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.emperor_rests")
         self.emperor_done()  # two-player.yaml:218

@@ -335,7 +335,7 @@ class MandarinState(rt.State):
             self._legal_keep(actions)
             self._legal_draw_again(actions)
         elif self.phase == PHASE_AUCTION:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_bid(actions)
             self._legal_drop_out(actions)
             if len(actions) > rt.MAX_ACTIONS:
@@ -505,7 +505,7 @@ class MandarinState(rt.State):
 
     def _do_roll(self) -> None:
         # rules/mandarin/base.yaml:348: roll
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.roll")
         self.out = rt.held(())  # base.yaml:353
@@ -523,7 +523,7 @@ class MandarinState(rt.State):
 
     def _do_keep(self) -> None:
         # rules/mandarin/base.yaml:366: keep
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.keep")
         for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:371')):  # base.yaml:371
@@ -545,7 +545,7 @@ class MandarinState(rt.State):
 
     def _do_draw_again(self) -> None:
         # rules/mandarin/base.yaml:375: draw_again
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.draw_again")
         self.draw_tile()  # base.yaml:383
@@ -556,7 +556,7 @@ class MandarinState(rt.State):
 
     def _do_bid(self, amount: int) -> None:
         # rules/mandarin/base.yaml:391: bid
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.bid")
         self.sale = rt.bid(self.sale, amount)  # base.yaml:405
@@ -566,7 +566,7 @@ class MandarinState(rt.State):
 
     def _do_drop_out(self) -> None:
         # rules/mandarin/base.yaml:408: drop_out
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.drop_out")
         self.sale = rt.drop(self.sale)  # base.yaml:412
@@ -609,7 +609,7 @@ class MandarinState(rt.State):
 
     def _do_seize_tile(self, tile: int) -> None:
         # rules/mandarin/base.yaml:425: seize_tile
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.seize_tile")
         self.card[self.current] = self.card[self.current] - frozenset((tile,))  # base.yaml:432

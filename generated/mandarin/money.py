@@ -42,7 +42,7 @@ class MandarinMoneyState(MandarinState):
             self._legal_draw_again(actions)
             self._legal_sell(actions)
         elif self.phase == PHASE_AUCTION:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_bid(actions)
             self._legal_drop_out(actions)
             if len(actions) > rt.MAX_ACTIONS:
@@ -103,7 +103,7 @@ class MandarinMoneyState(MandarinState):
 
     def _do_sell(self) -> None:
         # rules/mandarin/money.yaml:11: sell
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.sell")
         self.seller = rt.held((self.current,))  # money.yaml:22

@@ -365,7 +365,7 @@ class YellowYangtzeState(rt.State):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_place_leader(actions)
             self._legal_lift_leader(actions)
             self._legal_withdraw_leader(actions)
@@ -377,19 +377,19 @@ class YellowYangtzeState(rt.State):
             if len(actions) > rt.MAX_ACTIONS:
                 rt.too_many_actions(len(actions), 'rules/yellow-yangtze/base.yaml:612')
         elif self.phase == PHASE_RELOCATE:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_relocate(actions)
             self._legal_leave_off(actions)
         elif self.phase == PHASE_PAGODA_OFFER:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build_pagoda(actions)
             self._legal_decline_pagoda(actions)
         elif self.phase == PHASE_MARKET_PICK:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_take_from_market(actions)
             self._legal_leave_market(actions)
         elif self.phase == PHASE_PEASANT_CHAIN:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_chain_peasant(actions)
             self._legal_end_chain(actions)
         return actions
@@ -630,7 +630,7 @@ class YellowYangtzeState(rt.State):
 
     def _do_place_leader(self, k: int, s: int) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:628: place_leader
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.place_leader")
         yield from self.leader_placed(k, s)  # base.yaml:634
@@ -652,7 +652,7 @@ class YellowYangtzeState(rt.State):
 
     def _do_relocate(self, s: int) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:644: relocate
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.relocate")
         k = rt.value_of(self.lifted, 'rules/yellow-yangtze/base.yaml:648')  # base.yaml:648
@@ -683,7 +683,7 @@ class YellowYangtzeState(rt.State):
 
     def _do_place_tile(self, k: int, s: int) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:666: place_tile
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.place_tile")
         yield from self.place_tile(k, s)  # base.yaml:672
@@ -691,7 +691,7 @@ class YellowYangtzeState(rt.State):
 
     def _do_chain_peasant(self, s: int) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:674: chain_peasant
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.chain_peasant")
         yield from self.place_tile(PEASANT, s)  # base.yaml:679
@@ -707,7 +707,7 @@ class YellowYangtzeState(rt.State):
 
     def _do_build_pagoda(self, t: Sequence[int]) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:686: build_pagoda
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.build_pagoda")
         yield from self.raise_pagoda(t)  # base.yaml:690
@@ -715,14 +715,14 @@ class YellowYangtzeState(rt.State):
 
     def _do_decline_pagoda(self) -> None:
         # rules/yellow-yangtze/base.yaml:692: decline_pagoda
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.decline_pagoda")
         self.after_tile(rt.value_of(self.last_tile, 'rules/yellow-yangtze/base.yaml:695'), self.opt_chain_after_declined_pagoda == GOES_ON)  # base.yaml:695
 
     def _do_take_from_market(self, k: int) -> None:
         # rules/yellow-yangtze/base.yaml:696: take_from_market
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.take_from_market")
         t = [m for m in (self.market if len(self.market) <= 16 else rt.walk(self, self.market, 1, 'rules/yellow-yangtze/base.yaml:700')) if TILE_KIND[m] == k][0]  # base.yaml:700
@@ -747,7 +747,7 @@ class YellowYangtzeState(rt.State):
 
     def _do_peasant_revolt(self, use: int, s: int) -> None:
         # rules/yellow-yangtze/base.yaml:712: peasant_revolt
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.peasant_revolt")
         self.discard(self.current, PEASANT)  # base.yaml:718
@@ -758,7 +758,7 @@ class YellowYangtzeState(rt.State):
 
     def _do_merchant_pagoda(self, use: int, t: Sequence[int]) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:725: merchant_pagoda
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.merchant_pagoda")
         self.discard(self.current, MERCHANT)  # base.yaml:731
@@ -769,7 +769,7 @@ class YellowYangtzeState(rt.State):
 
     def _do_swap_tiles(self, out: Sequence[int]) -> None:
         # rules/yellow-yangtze/base.yaml:738: swap_tiles
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.swap_tiles")
         for k in out:  # base.yaml:742

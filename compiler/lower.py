@@ -48,6 +48,7 @@ from .passes import (
     component_sets,
     count_items,
     lazy_hoist,
+    set_items,
     set_lists,
     spot_filters,
     value_tables,
@@ -620,6 +621,9 @@ class _Lowerer:
             self.canonical.add(id(e))
             if e.ty.kind == "list":
                 return f"(*{lpy}, *{rpy})"
+            items = set_items.joined(self, op == "+", lpy, e.right, rpy)  # (pass `set_items`)
+            if items is not None:
+                return items
             return f"({lpy} {'|' if op == '+' else '-'} {rpy})"
         if op in ("+", "-"):
             self.facts[id(e)] = Facts(work, mag=add_mag(left.mag, right.mag))
@@ -1453,6 +1457,9 @@ class _Lowerer:
             self.costs[id(s)] = sat(self.costs[id(s)] + old_work + new_work)
             size = old_size if s.op == "-=" else sat(old_size + new_size)
             self.stored(sym, Facts(size=size, item=value.item))
+            items = set_items.joined(self, s.op == "+=", old_py, s.value, new_py)  # (pass `set_items`)
+            if items is not None:
+                return f"{lhs} = {items}"
             return f"{lhs} = {old_py} {'|' if s.op == '+=' else '-'} {new_py}"
         if s.op in ("+=", "-="):
             if not storable((value.mag[0], value.mag[1] + 1)):  # `x += x` would double: the amount is checked

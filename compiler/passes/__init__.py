@@ -96,6 +96,8 @@ PASSES: dict[str, str] = {
     "listing_hoist": "the masks a later choice of a listing joins alike for every item of the choices before it "
                      "are joined once, before the listing's loops",
     "count_items": "how many of a list's items equal a value is the list's own count, not a walk",
+    "set_items": "a set joined with, or taken, items written out is its own union or difference with them, "
+                 "not with a set made of them first",
     "set_lists": "a list of a set's items as they are is the set sorted, not a walk making the sorted list again",
     "value_tables": "a definition that is a function of one small value of the game (a hand of cards) is "
                     "remembered by that value, in a table of the board every state shares",

@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/two-player.yaml  sha256:011a15bae84e893c
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -528,7 +528,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         self._derived = None  # base.yaml:533
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:534
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:534
-        self.move_provinces = self.move_provinces | frozenset((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
+        self.move_provinces = self.move_provinces.union((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
         self._d_neutral_spaces = None  # base.yaml:534
         self._derived = None  # base.yaml:534
         yield from self.on_occupied(s)  # base.yaml:535
@@ -684,7 +684,7 @@ class ChangChengTwoPlayerState(ChangChengState):
             self.trace.append("procedures.lay_card")
         if self._journal is not None and 'hand' not in self._journal:  # base.yaml:695
             self._journal['hand'] = self.hand[:]  # base.yaml:695
-        self.hand[self.current] = self.hand[self.current] - frozenset((c,))  # base.yaml:695
+        self.hand[self.current] = self.hand[self.current].difference((c,))  # base.yaml:695
         if self._kept_shared:  # base.yaml:695
             self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:695
         else:  # base.yaml:695
@@ -705,7 +705,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         self._derived = None  # base.yaml:697
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:698
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:698
-        self.move_provinces = self.move_provinces | frozenset((r,))  # base.yaml:698
+        self.move_provinces = self.move_provinces.union((r,))  # base.yaml:698
         self._d_neutral_spaces = None  # base.yaml:698
         self._derived = None  # base.yaml:698
 

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -731,7 +731,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("procedures.take_influence")
         if (self.kept_of(self.current, c) >= self.kept_of((self.current + 1) % self.num_players, c) and c not in self.influence[self.current]):  # two-player.yaml:243
             self.influence[(self.current + 1) % self.num_players] = frozenset(i for i in self.influence[(self.current + 1) % self.num_players] if i != c)  # two-player.yaml:244
-            self.influence[self.current] = (self.influence[self.current] | frozenset((c,)))  # two-player.yaml:245
+            self.influence[self.current] = self.influence[self.current].union((c,))  # two-player.yaml:245
 
     def emperor_pay(self, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:260

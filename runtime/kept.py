@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from typing import Any, TypeVar
 
 K = TypeVar("K")
-T = TypeVar("T")
 V = TypeVar("V")
 
 
@@ -57,11 +56,11 @@ def remember(table: dict[Any, Any], key: Any, value: Any) -> None:
 
 def cell() -> list[Any]:
     """An empty cell for a value computed once in a comprehension, where an item first needs it
-    (pass `lazy_hoist`): `(cell[0] if cell else once(cell, value))`."""
+    (pass `lazy_hoist`): `(cell or once(cell, value))[0]`."""
     return []
 
 
-def once(cell: list[Any], value: T) -> T:
-    """`value`, kept in `cell` for the next item that needs it (pass `lazy_hoist`)."""
+def once(cell: list[Any], value: Any) -> list[Any]:
+    """The cell, `value` put in it for the next item that needs it (pass `lazy_hoist`)."""
     cell.append(value)
-    return value
+    return cell

@@ -6,14 +6,17 @@ in passed(position[current], last_roll)]`: the squares passed are the same for e
 `passed(...)` checks the number of squares it makes (it can fail), and under the `and` no player
 may need it; `hoist` rightly leaves it, and it is made again for every other player. Here such a
 value is computed at its first use in the comprehension and kept for the next, in a cell of the
-comprehension's own (a first clause binding a new empty list once, `for cell in (rt.cell(),)`):
+comprehension's own (a first clause binding a new empty list once, `for cell in (rt.cell(),)`;
+`rt.once` puts the value in it and gives it back):
 
     [p for cell in (rt.cell(),) for p in ... if p != self.current and self.position[p] in
-     (cell[0] if cell else rt.once(cell, rt.walk(self, self.board.passed(...), ...)))]
+     (cell or rt.once(cell, rt.walk(self, self.board.passed(...), ...)))[0]]
 
 Taken: in the condition or the value of a comprehension's clause, a call of a definition, of a
-built-in that is more than a few look-ups (hoist's `_cheap`), or a loop, that reads no variable
-the comprehension binds (nor any bound inside it); not in a comprehension `bitmask`, `spot_filters`,
+built-in that calls the runtime or the board (not `value_of`, a check) and is more than a few
+look-ups (hoist's `_cheap`), or a loop, that reads no variable the comprehension binds (nor
+any bound inside it) and that `hoist` left (it can fail, or it is under `and`, `or` or `if`); not
+in a comprehension `bitmask`, `spot_filters`,
 `count_items` or `listing_hoist` took (their code is written from its form), nor one lowering
 fuses with the field it filters. The same value read in several places shares one cell.
 
@@ -108,6 +111,8 @@ class Lazy:
                         if test is not None:
                             visit(test, frozenset(more), False)
                     visit(comp.elt, frozenset(more), False)
+                case t.Binary(op="and") as b if _pinned(b.left, bound):
+                    visit(b.left, inner, always)  # (what the right needs, one item at most needs: no cell)
                 case t.Binary(op="and" | "or") as b:
                     visit(b.left, inner, always)
                     visit(b.right, inner, False)
@@ -148,6 +153,21 @@ class Lazy:
         return with_clauses(e, [*new, *rest], use(e.elt))
 
 
+def _pinned(test: t.Expr, bound: set[int]) -> bool:
+    """Whether `test` holds for one item at most: a variable the comprehension binds compared equal
+    to a constant or a literal (Yellow & Yangtze's `u == with_leader and off_board(...)`)."""
+    test = _bare(test)
+    if not isinstance(test, t.Binary) or test.op != "==":
+        return False
+    for mine, other in ((test.left, test.right), (test.right, test.left)):
+        mine, other = _bare(mine), _bare(other)
+        if isinstance(mine, t.Ref) and id(mine.sym) in bound and (
+                isinstance(other, t.Num | t.Bool | t.Str)
+                or isinstance(other, t.Ref) and other.sym.kind in ("const", "value") and id(other.sym) not in bound):
+            return True
+    return False
+
+
 def _bare(e: t.Expr) -> t.Expr:
     while isinstance(e, t.Note) and e.verb not in (LAZY, CELL):
         e = e.expr
@@ -167,9 +187,11 @@ def _work(x: t.Expr) -> bool:
 
 
 # The built-ins that call a function of the runtime or of the board (their work is more than a look-up).
+# (`value_of`, the check that an optional value is there, is a look-up: in Yellow & Yangtze a cell for
+# it cost more than it saved, 0.5% more instructions a game of its short game)
 CALLS = frozenset(name for name, sig in BUILTINS.items()
                   if sig.python.startswith(("self.board.", "rt.", "sorted(")) and "(" in sig.python
-                  and not sig.chance)
+                  and not sig.chance and name != "value_of")
 
 
 def lowered(lower: Any, e: t.Note) -> str:
@@ -181,4 +203,4 @@ def lowered(lower: Any, e: t.Note) -> str:
     cell, py = lower.expr(cell_ref), lower.expr(value)
     lower.facts[id(e)] = lower.fact(value)
     lower.notes.setdefault(LAZY, {})[e.what] = None
-    return f"({cell}[0] if {cell} else rt.once({cell}, {py}))"
+    return f"({cell} or rt.once({cell}, {py}))[0]"

@@ -1018,7 +1018,7 @@ class ChangChengState(rt.State):
         elif p in kept:
             return kept[p]
         rt.spend(self, 202, 'rules/chang-cheng/base.yaml:482')  # base.yaml:482
-        value: Sequence[int] = [r for cell in (rt.cell(),) for cell2 in (rt.cell(),) for can_two_cards in (self.can_two_cards(p),) for r in self.open_provinces() if ((can_two_cards or (self.singles[p] >= 1 and r in (cell[0] if cell else rt.once(cell, self.wall_provinces(p))))) or (cell2[0] if cell2 else rt.once(cell2, self.partial_allowed(p))))]  # base.yaml:482
+        value: Sequence[int] = [r for cell in (rt.cell(),) for cell2 in (rt.cell(),) for can_two_cards in (self.can_two_cards(p),) for r in self.open_provinces() if ((can_two_cards or (self.singles[p] >= 1 and r in (cell or rt.once(cell, self.wall_provinces(p)))[0])) or (cell2 or rt.once(cell2, self.partial_allowed(p)))[0])]  # base.yaml:482
         kept[p] = value
         return value
 

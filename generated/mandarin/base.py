@@ -515,7 +515,7 @@ class MandarinState(rt.State):
         self.away_roll = 0  # base.yaml:356
         self.stage = ARRIVING  # base.yaml:357
         self.last_roll = rt.die(self.rng, 6)  # base.yaml:358
-        self.passed_by = tuple([p for cell in (rt.cell(),) for p in range(self.num_players) if (p != self.current and self.position[p] in rt.walk(self, (cell[0] if cell else rt.once(cell, self.board.passed(self.position[self.current], rt.upto(self, self.last_roll, 'rules/mandarin/base.yaml:361')))), 1, 'rules/mandarin/base.yaml:361'))])  # base.yaml:361; computed once, at first need: passed(position[current], last_roll)
+        self.passed_by = tuple([p for cell in (rt.cell(),) for p in range(self.num_players) if (p != self.current and self.position[p] in rt.walk(self, (cell or rt.once(cell, self.board.passed(self.position[self.current], rt.upto(self, self.last_roll, 'rules/mandarin/base.yaml:361'))))[0], 1, 'rules/mandarin/base.yaml:361'))])  # base.yaml:361; computed once, at first need: passed(position[current], last_roll)
         self.position[self.current] = self.board.ahead(self.position[self.current], self.last_roll)  # base.yaml:362
         self.charge_rent()  # base.yaml:363
         if not self.creditor:  # base.yaml:364

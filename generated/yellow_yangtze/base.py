@@ -526,7 +526,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:712: peasant_revolt
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('peasant_revolt') or self.board.action_table('peasant_revolt', 2)
-        for use in [u for cell in (rt.cell(),) for cell2 in (rt.cell(),) for cell3 in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and (cell[0] if cell else rt.once(cell, self.off_board(self.current, PEASANT)))) and (cell2[0] if cell2 else rt.once(cell2, self.in_rack(self.current, PEASANT)))) or (u == WITHOUT_LEADER and (cell3[0] if cell3 else rt.once(cell3, len(self.in_rack(self.current, PEASANT)) >= 2))))]:  # rules/yellow-yangtze/base.yaml:714
+        for use in [u for cell in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, PEASANT)) and (cell or rt.once(cell, self.in_rack(self.current, PEASANT)))[0]) or (u == WITHOUT_LEADER and len((cell or rt.once(cell, self.in_rack(self.current, PEASANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:714
             row1 = table[use]
             if row1 is None:
                 row1 = table[use] = [None] * len(self.board.spots)
@@ -540,7 +540,7 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:725: merchant_pagoda
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('merchant_pagoda') or self.board.action_table('merchant_pagoda', 2)
-        for use in [u for cell in (rt.cell(),) for cell2 in (rt.cell(),) for cell3 in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and (cell[0] if cell else rt.once(cell, self.off_board(self.current, MERCHANT)))) and (cell2[0] if cell2 else rt.once(cell2, self.in_rack(self.current, MERCHANT)))) or (u == WITHOUT_LEADER and (cell3[0] if cell3 else rt.once(cell3, len(self.in_rack(self.current, MERCHANT)) >= 2))))]:  # rules/yellow-yangtze/base.yaml:727
+        for use in [u for cell in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, MERCHANT)) and (cell or rt.once(cell, self.in_rack(self.current, MERCHANT)))[0]) or (u == WITHOUT_LEADER and len((cell or rt.once(cell, self.in_rack(self.current, MERCHANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:727
             row1 = table[use]
             if row1 is None:
                 row1 = table[use] = {}
@@ -794,7 +794,7 @@ class YellowYangtzeState(rt.State):
             for s in rt.walk(self, self.on_board(), 25425, 'rules/yellow-yangtze/base.yaml:766'):  # base.yaml:766
                 if rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:767')[0] == self.current:  # base.yaml:767
                     k = rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:768')[1]  # base.yaml:768
-                    self.points[self.current] = rt.add_at(self.points[self.current], self.index_of(k), sum(1 for cell in (rt.cell(),) for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1588, 'rules/yellow-yangtze/base.yaml:769')) if (g[0] == k and g[1][0] in (cell[0] if cell else rt.once(cell, self.group_of(s))))), 'rules/yellow-yangtze/base.yaml:769')  # base.yaml:769; computed once, at first need: group_of(s)
+                    self.points[self.current] = rt.add_at(self.points[self.current], self.index_of(k), sum(1 for cell in (rt.cell(),) for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1588, 'rules/yellow-yangtze/base.yaml:769')) if (g[0] == k and g[1][0] in (cell or rt.once(cell, self.group_of(s)))[0])), 'rules/yellow-yangtze/base.yaml:769')  # base.yaml:769; computed once, at first need: group_of(s)
                     if self._kept_shared:  # base.yaml:769
                         self._d_level = rt.without_key(self._d_level, self.current)  # base.yaml:769
                         self._d_tie_key = rt.without_key(self._d_tie_key, self.current)  # base.yaml:769
@@ -1051,8 +1051,8 @@ class YellowYangtzeState(rt.State):
             kept = self._d_triangles_at = {}
         elif s in kept:
             return kept[s]
-        rt.spend(self, 599, 'rules/yellow-yangtze/base.yaml:317')  # base.yaml:317
-        value: Sequence[Sequence[int]] = [(s, n, m) for cell in (rt.cell(),) for once in (self.tile_on[s] is not None,) for n in self.board.neighbours[s] if ((once and self.tile_on[n] is not None) and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:289')] == (cell[0] if cell else rt.once(cell, TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]))) for m in self.board.neighbours[s] if ((((self.tile_on[m] is not None and TILE_KIND[rt.value_of(self.tile_on[m], 'rules/yellow-yangtze/base.yaml:289')] == (cell[0] if cell else rt.once(cell, TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]))) and min(n, m) == n) and n != m) and m in self.board.neighbours[n])]  # base.yaml:317
+        rt.spend(self, 597, 'rules/yellow-yangtze/base.yaml:317')  # base.yaml:317
+        value: Sequence[Sequence[int]] = [(s, n, m) for once in (self.tile_on[s] is not None,) for n in self.board.neighbours[s] if ((once and self.tile_on[n] is not None) and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:289')] == TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) for m in self.board.neighbours[s] if ((((self.tile_on[m] is not None and TILE_KIND[rt.value_of(self.tile_on[m], 'rules/yellow-yangtze/base.yaml:289')] == TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) and min(n, m) == n) and n != m) and m in self.board.neighbours[n])]  # base.yaml:317
         kept[s] = value
         return value
 
@@ -1216,7 +1216,7 @@ class YellowYangtzeState(rt.State):
             kept = self._d_spread = {}
         elif p in kept:
             return kept[p]
-        value: Sequence[int] = sorted([((cell2[0] if cell2 else rt.once(cell2, sorted([max((cell[0] if cell else rt.once(cell, self.level(p))), self.points[p][i]) for cell in (rt.cell(),) for i in range(0, 4)])))[j] + (1 if j < (cell3[0] if cell3 else rt.once(cell3, (self.points[p][4] - sum(max(0, (m2 - self.points[p][i3])) for m2 in (self.level(p),) for i3 in range(0, 4))))) else 0)) for cell2 in (rt.cell(),) for cell3 in (rt.cell(),) for j in range(0, 4)])  # base.yaml:381
+        value: Sequence[int] = sorted([((cell2 or rt.once(cell2, sorted([max((cell or rt.once(cell, self.level(p)))[0], self.points[p][i]) for cell in (rt.cell(),) for i in range(0, 4)])))[0][j] + (1 if j < (cell3 or rt.once(cell3, (self.points[p][4] - sum(max(0, (m2 - self.points[p][i3])) for m2 in (self.level(p),) for i3 in range(0, 4)))))[0] else 0)) for cell2 in (rt.cell(),) for cell3 in (rt.cell(),) for j in range(0, 4)])  # base.yaml:381
         kept[p] = value
         return value
 
@@ -1366,7 +1366,7 @@ class YellowYangtzeState(rt.State):
         fighting = [g for g in states if any(c[1] in clash for c in self.chiefs_in(g))]  # base.yaml:468
         self.sides = tuple([sorted(g)[0] for g in fighting])  # base.yaml:469
         self._derived = None  # base.yaml:469
-        self.strength = tuple([(sum(1 for s in g if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) + (cell[0] if cell else rt.once(cell, (1 if (self.opt_unifying_tile == EVERY_SIDE and (self.tile_on[u] is not None and TILE_KIND[rt.value_of(self.tile_on[u], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) else 0)))) for cell in (rt.cell(),) for g in fighting])  # base.yaml:471; inlined tile_of (base.yaml:290); computed once, at first need: 1 if unifying_tile == every_side and tile_of(...
+        self.strength = tuple([(sum(1 for s in g if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) + (1 if (self.opt_unifying_tile == EVERY_SIDE and (self.tile_on[u] is not None and TILE_KIND[rt.value_of(self.tile_on[u], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) else 0)) for g in fighting])  # base.yaml:471; inlined tile_of (base.yaml:290)
         self._derived = None  # base.yaml:471
         added = tuple([0 for g in fighting])  # base.yaml:473
         leaders_sent = tuple([0 for g in fighting])  # base.yaml:474

@@ -187,6 +187,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         slots=tuple([slot for _, slot, _ in program.options] + [f.name for f in program.fields]
                     + (["_budget"] if program.resets else [])  # the budget of a move (runtime/limits.py)
                     + [slot for slot, _ in program.kept_slots]
+                    + (["_kept_shared"] if program.own_drops else [])  # (pass `own_drops`)
                     + [slot for slot, _, _ in program.kept]),  # kept between moves or beside the fields (passes)
         kept=program.kept,
         fields_set=program.fields_set,
@@ -210,6 +211,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         end_span=program.end_span or rs.span,
         end_kept=program.end_kept,
         kept_slots=program.kept_slots,
+        own_drops=program.own_drops,
         phase_drops=program.phase_drops,
         caching=program.caching,
         scoring=program.scoring,

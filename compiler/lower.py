@@ -41,7 +41,20 @@ from .budget import (
     storable,
 )
 from .names import FILTER_LOCAL, MAX_TABLE_CHOICES, base_use, const_name
-from .passes import Plan, action_tables, bitmask, choice_hoist, count_items, spot_filters, spot_rows, value_tables
+from .passes import (
+    Plan,
+    action_tables,
+    bitmask,
+    choice_hoist,
+    component_sets,
+    count_items,
+    lazy_hoist,
+    set_items,
+    set_lists,
+    spot_filters,
+    spot_rows,
+    value_tables,
+)
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -183,6 +196,7 @@ class Program:
     # Values kept between moves (passes `derived`, `end_once`): each slot and its annotation; the
     # slots a new phase or turn drops (they read the seat to act); the end's note, if it is kept.
     kept_slots: list[tuple[str, str]] = field(default_factory=list)
+    own_drops: bool = False  # (pass `own_drops`) the state says whether a copy may share its dicts of kept values
     phase_drops: list[str] = field(default_factory=list)
     end_kept: str = ""
     # Whether some definition is `cached: true` (and not kept): only then is `_derived` forgotten.
@@ -398,6 +412,11 @@ class _Lowerer:
                 self.facts[id(e)] = self.type_facts(e.ty, STORED).priced(self.fact(e.obj).cost)
                 self.canonical.add(id(e))
                 return f"{obj}[{e.index}]"
+            case t.Note(verb=lazy_hoist.CELL):  # (pass `lazy_hoist`) a cell, bound once: `for cell in (rt.cell(),)`
+                self.facts[id(e)] = Facts(1, 1, item=Facts())  # (one item: an empty list)
+                return "(rt.cell(),)"
+            case t.Note(verb=lazy_hoist.LAZY):  # (pass `lazy_hoist`) a value read from its cell
+                return lazy_hoist.lowered(self, e)
             case t.Note(expr=t.Collection(kind="list", items=(item,))):  # a value bound once: `for h in (v,)`
                 # (the local is read only where `v` was: `v` as it is, not converted, and the same object)
                 py = self.expr(item)
@@ -444,9 +463,10 @@ class _Lowerer:
     def comprehension(self, e: t.Comprehension) -> str:
         masked = bitmask.masked_comprehension(self.plan, e, self.constant_values)
         py = self.plain_comprehension(e)  # (its facts: what the plain code is proven to cost)
-        if masked is None and (self.plan.spot_filters or self.plan.counted) and not _CHARGES.search(py):
-            # (passes `spot_filters`, `count_items`: where the plain code charges no work as it runs)
-            masked = spot_filters.lowered(self, e) or count_items.lowered(self, e)
+        if masked is None and not _CHARGES.search(py):
+            # (passes `spot_filters`, `count_items`, `component_sets`: where the plain code charges no work as it runs)
+            masked = spot_filters.lowered(self, e) or count_items.lowered(self, e) or component_sets.lowered(self, e) \
+                or set_lists.lowered(self, e)
         return py if masked is None else masked  # a set of spots kept as a bit mask (pass `bitmask`)
 
     def plain_comprehension(self, e: t.Comprehension) -> str:
@@ -606,6 +626,9 @@ class _Lowerer:
             self.canonical.add(id(e))
             if e.ty.kind == "list":
                 return f"(*{lpy}, *{rpy})"
+            items = set_items.joined(self, op == "+", lpy, e.right, rpy)  # (pass `set_items`)
+            if items is not None:
+                return items
             return f"({lpy} {'|' if op == '+' else '-'} {rpy})"
         if op in ("+", "-"):
             self.facts[id(e)] = Facts(work, mag=add_mag(left.mag, right.mag))
@@ -1284,7 +1307,8 @@ class _Lowerer:
                 if s.target.kind in ("field", "perfield"):
                     stale = _dropped_at(self.drops.get(s.target.name, ()), self.entry_drops.get(s.target.name, {}),
                                         _index_again(s), depth, s.span, self.region_drops.get(s.target.name, {}),
-                                        self.nested, self.attribute_drops.get(s.target.name, {}), _item_again(s))
+                                        self.nested, self.attribute_drops.get(s.target.name, {}), _item_again(s),
+                                        own=self.plan.own_drops)
                 # the bit masks kept over the field assigned (pass `bitmask`)
                 kept = [Line(depth + more, code, s.span)
                         for more, code in bitmask.after_assign(self.plan, s, self.constant_values)]
@@ -1438,6 +1462,9 @@ class _Lowerer:
             self.costs[id(s)] = sat(self.costs[id(s)] + old_work + new_work)
             size = old_size if s.op == "-=" else sat(old_size + new_size)
             self.stored(sym, Facts(size=size, item=value.item))
+            items = set_items.joined(self, s.op == "+=", old_py, s.value, new_py)  # (pass `set_items`)
+            if items is not None:
+                return f"{lhs} = {items}"
             return f"{lhs} = {old_py} {'|' if s.op == '+=' else '-'} {new_py}"
         if s.op in ("+=", "-="):
             if not storable((value.mag[0], value.mag[1] + 1)):  # `x += x` would double: the amount is checked
@@ -1477,6 +1504,9 @@ class _Lowerer:
                 continue
             prog.component_tables.append((attr.const, _annotation(attr.ty), f"tuple({py} for i in range({attr.count}))",
                                           attr.span))
+        spans = {attr.const: attr.span for attr in typed.components}  # (pass `component_sets`: after the tables)
+        prog.component_tables.extend((name, annotation, code, spans[table])
+                                     for table, (name, annotation, code) in component_sets.tables(typed, self.plan))
         for f in typed.fields:
             prog.fields.append(self.field(f))
         for d in typed.defines:
@@ -1580,6 +1610,8 @@ class _Lowerer:
                 reads = self.plan.end_once
                 prog.end_kept = f"tested again once {reads.told()} changes" if reads.fields or reads.volatile \
                     else "tested once (it reads nothing that changes)"
+        # (pass `own_drops`) a state whose dicts of kept values no copy shares drops values from them in place
+        prog.own_drops = self.plan.own_drops and any(ann.startswith("dict[") for _, ann in prog.kept_slots)
         before = self.charges
         for inv in typed.invariants:
             prog.invariants.append((inv.name, self.condition(inv.expr, ""), inv.span))
@@ -1877,7 +1909,8 @@ def _item_again(s: t.Assign) -> str | None:
 def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: str | None, depth: int,
                 span: SourceSpan, in_regions: Mapping[str, tuple[int, int]] | None = None,
                 nested: Mapping[str, int] | None = None,
-                by_attribute: Mapping[str, tuple[int, int, str]] | None = None, item: str | None = None) -> list[Line]:
+                by_attribute: Mapping[str, tuple[int, int, str]] | None = None, item: str | None = None,
+                own: bool = False) -> list[Line]:
     """The lines that drop the kept values an assignment makes stale: whole slots (`_dropped`),
     but for a slot whose definition has one parameter and reads the field only at the entity it
     names (`at_entity`: its position, of how many), the value kept for the entity assigned
@@ -1887,7 +1920,9 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
     (`nested`: slot -> position, pass `nested_drops`): then that entity's are dropped. Of a slot
     whose definition of one parameter reads a field of sets only through walks keeping the items
     whose attribute is that parameter (`by_attribute`: position, how many, the attribute's table),
-    a change by one item (`item`, when it can be read again) drops the value kept for its attribute."""
+    a change by one item (`item`, when it can be read again) drops the value kept for its attribute.
+    `own` (pass `own_drops`): the state says whether a copy may share its dicts (`_kept_shared`); if
+    none may, the values are dropped from them in place."""
     if index is None and item is None:
         return _dropped(slots, depth, span)
     nested = nested or {}
@@ -1906,11 +1941,19 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
                   and slot not in some and slot not in regions}
     out = _dropped([slot for slot in slots if slot not in some and slot not in regions and slot not in attributes],
                    depth, span)
-    out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {index})", span) for slot in some)
-    out.extend(Line(depth, f"self.{slot} = rt.without_keys(self.{slot}, self.board.spot_regions[{index}])", span)
-               for slot in regions)
-    out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {table}[{item}])", span)
-               for slot, table in attributes.items())
+    shared = ", self._kept_shared" if own else ""
+    one = [(slot, index) for slot in some] + [(slot, f"{table}[{item}]") for slot, table in attributes.items()]
+    if own and one:  # (pass `own_drops`) from copies where a copy may share the dicts, else in place, no call
+        out.append(Line(depth, "if self._kept_shared:", span))
+        out.extend(Line(depth + 1, f"self.{slot} = rt.without_key(self.{slot}, {key})", span) for slot, key in one)
+        out.append(Line(depth, "else:", span))
+        for slot, key in one:
+            out += [Line(depth + 1, f"if self.{slot} is not None:", span),
+                    Line(depth + 2, f"self.{slot}.pop({key}, None)", span)]
+    else:
+        out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {key})", span) for slot, key in one)
+    out.extend(Line(depth, f"self.{slot} = rt.without_keys(self.{slot}, self.board.spot_regions[{index}]{shared})",
+                    span) for slot in regions)
     return out
 
 

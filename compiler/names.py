@@ -39,6 +39,8 @@ PHASE_CONSTANT = "PHASE_{}"
 FACES_CONSTANT = "{}_FACES"
 TABLE_CONSTANT = "{}_{}"  # a component's attribute: TILE_COLOUR
 BOARD_FUNCTION = "_board_{}"
+# (pass `component_sets`) the components having each value of an attribute: _TILE_ANIMAL_SETS
+COMPONENT_SETS_CONSTANT = "_{}_SETS"
 
 # -- the state class ----------------------------------------------------------------------------
 # What the passes keep on a state beside its fields (pass `bitmask`: `_mask_<field>_<value>`):
@@ -53,6 +55,7 @@ TEMPLATE_MEMBERS = frozenset({
     "_legal", "_guard", "_perform", "_turn_end", "_is_over", "score_terms", "_tie_break", "_shown",
     "_hidden_item", "_copy_fields", "_action_text", "_deciding", "_kept_end", "_forget_kept",
     "_budget",  # declared in the class for the native build (runtime/limits.py keeps it)
+    "_kept_shared",  # (pass `own_drops`) whether a copy may share the state's dicts of kept values
 })
 # Every name a state has before the rule file adds its own: the runtime's attributes, methods
 # and class constants (read from the class, so that a new one is reserved at once), and the template's.
@@ -134,13 +137,15 @@ FILTER_LOCAL = "{}_"
 # the rule set's own locals or definitions, or `once`, with a number after it where that name
 # is taken, and like no other name of the rule set (so none can hide another).
 PASS_LOCAL_BASE = "once"
+PASS_CELL_BASE = "cell"  # (pass `lazy_hoist`) a comprehension's cell for a value computed once
 
 
 def pass_local(name: str, bases: frozenset[str] | set[str]) -> bool:
     """Whether `name` is spelled as the passes spell a local: one of `bases` (the rule set's
-    locals and definitions) or `once`, and perhaps a number."""
+    locals and definitions) or `once` (`cell`: pass `lazy_hoist`), and perhaps a number."""
     digits = len(name) - len(name.rstrip("0123456789"))
-    return any(name[:len(name) - k] in bases or name[:len(name) - k] == PASS_LOCAL_BASE for k in range(digits + 1))
+    return any(name[:len(name) - k] in bases or name[:len(name) - k] in (PASS_LOCAL_BASE, PASS_CELL_BASE)
+               for k in range(digits + 1))
 
 
 def local_name(name: str) -> str:

@@ -4,7 +4,7 @@ from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_aucti
 from .board import Board, GraphBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard
 from .decisions import Ask, Steps
 from .errors import BadSetup, GameError, IllegalAction, RulewrightError
-from .kept import MAX_TABLED, remember, without_key, without_keys
+from .kept import MAX_TABLED, cell, once, remember, without_key, without_keys
 from .limits import (
     MAX_ACTIONS,
     MAX_CACHED_ACTIONS,
@@ -49,6 +49,7 @@ __all__ = [
     "without_keys",
     "SpotRow", "union",  # a listing's last choice, a spot, gathered from a bit mask (pass `spot_rows`)
     "MAX_TABLED", "remember",  # values remembered by value in tables of the board (pass `value_tables`)
+    "cell", "once",  # a value computed once in a comprehension, where an item first needs it (pass `lazy_hoist`)
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",

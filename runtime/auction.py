@@ -12,14 +12,22 @@ the seat to act. What the winner pays, and to whom, is the rule file's business.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
+from types import MemberDescriptorType
 from typing import Any
 
 from .errors import RulewrightError, is_int, shown
 from .limits import MAX_INT
 
 NOBODY = -1
+
+
+def _state(bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bidder: int) -> tuple[bool, int]:
+    """Whether an auction is over (nobody is left, or only the high bidder: `still_in ==
+    {high_bidder}` without making a set), and the seat to act (NOBODY once it is over)."""
+    over = not still_in or len(still_in) == 1 and high_bidder in still_in
+    return over, NOBODY if over else bidders[turn]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,25 +42,21 @@ class Auction:
     high_bidder: int
     minimum: int
     step: int
+    # What every move of a sale asks (the seat to act, whether it is over), worked out once as the
+    # value is made rather than at each look: not compared, hashed, shown or saved (the fields above
+    # determine them).
+    over: bool = field(init=False, repr=False, compare=False)  # nobody is left, or only the high bidder
+    to_act: int = field(init=False, repr=False, compare=False)  # the seat to bid or drop out (NOBODY once over)
 
-    @property
-    def over(self) -> bool:
-        """Nobody is left, or only the high bidder."""
-        still_in = self.still_in  # (== {high_bidder}, without making a set at every look)
-        return not still_in or len(still_in) == 1 and self.high_bidder in still_in
+    def __post_init__(self) -> None:
+        over, to_act = _state(self.bidders, self.turn, self.still_in, self.high_bidder)
+        object.__setattr__(self, "over", over)
+        object.__setattr__(self, "to_act", to_act)
 
     @property
     def winner(self) -> int:
         """The seat that won (NOBODY while the auction goes on, or when nobody bid)."""
         return self.high_bidder if self.over else NOBODY
-
-    @property
-    def to_act(self) -> int:
-        """The seat that must bid or drop out now (NOBODY once the auction is over)."""
-        still_in = self.still_in  # (not self.over, written out: it is asked at every move of a sale)
-        if not still_in or len(still_in) == 1 and self.high_bidder in still_in:
-            return NOBODY
-        return self.bidders[self.turn]
 
     @property
     def lowest_bid(self) -> int:
@@ -131,11 +135,42 @@ def _seats(value: Any, key: str, seats: int | None) -> list[int]:
 
 NO_AUCTION = Auction((), 0, frozenset(), 0, NOBODY, 0, 1)
 
+# A frozen dataclass's own __init__ sets each field through object.__setattr__, looked up afresh
+# for every field: 0.9 µs an auction, made at every bid and drop of a sale (Mandarin makes some 700
+# a game). `_make` sets the same slots through their descriptors, found once: the same value (a
+# test compares the two), a third of the time. Compiled by mypyc (docs/native.md) the class has no
+# such slots, and a native constructor is quick: `_make` calls it.
+_SLOTS = [Auction.__dict__.get(name) for name in (*AUCTION_KEYS, "over", "to_act")]
+_FAST = all(isinstance(slot, MemberDescriptorType) for slot in _SLOTS)
+_setters: list[Any] = [getattr(slot, "__set__", None) for slot in _SLOTS]
+(_set_bidders, _set_turn, _set_still_in, _set_high_bid, _set_high_bidder, _set_minimum, _set_step, _set_over,
+ _set_to_act) = _setters
+_new = object.__new__
+
+
+def _make(bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bid: int, high_bidder: int,
+          minimum: int, step: int) -> Auction:
+    """`Auction(...)` of these fields, made without the frozen dataclass's __init__ (see above)."""
+    if not _FAST:
+        return Auction(bidders, turn, still_in, high_bid, high_bidder, minimum, step)
+    a: Auction = _new(Auction)
+    _set_bidders(a, bidders)
+    _set_turn(a, turn)
+    _set_still_in(a, still_in)
+    _set_high_bid(a, high_bid)
+    _set_high_bidder(a, high_bidder)
+    _set_minimum(a, minimum)
+    _set_step(a, step)
+    over = not still_in or len(still_in) == 1 and high_bidder in still_in  # (_state, written out)
+    _set_over(a, over)
+    _set_to_act(a, NOBODY if over else bidders[turn])
+    return a
+
 
 def open_auction(order: Iterable[int], minimum: int, step: int) -> Auction:
     """A new auction among `order` (each seat once, in turn order), the first of them to act."""
     bidders = tuple(dict.fromkeys(order))
-    return Auction(bidders, 0, frozenset(bidders), 0, NOBODY, minimum, max(step, 1))
+    return _make(bidders, 0, frozenset(bidders), 0, NOBODY, minimum, max(step, 1))
 
 
 def _next(a: Auction, still_in: frozenset[int]) -> int:
@@ -154,7 +189,7 @@ def bid(a: Auction, amount: int) -> Auction:
         raise RulewrightError("a bid in an auction that is over: the rules must check auction_over()")
     if amount < a.lowest_bid:
         raise RulewrightError(f"a bid of {amount} where the lowest allowed is {a.lowest_bid}")
-    return Auction(a.bidders, _next(a, a.still_in), a.still_in, amount, a.to_act, a.minimum, a.step)
+    return _make(a.bidders, _next(a, a.still_in), a.still_in, amount, a.to_act, a.minimum, a.step)
 
 
 def drop(a: Auction) -> Auction:
@@ -162,7 +197,7 @@ def drop(a: Auction) -> Auction:
     if a.over:
         raise RulewrightError("a drop in an auction that is over: the rules must check auction_over()")
     still_in = a.still_in - {a.to_act}
-    return Auction(a.bidders, _next(a, still_in), still_in, a.high_bid, a.high_bidder, a.minimum, a.step)
+    return _make(a.bidders, _next(a, still_in), still_in, a.high_bid, a.high_bidder, a.minimum, a.step)
 
 
 def amounts(a: Auction, cap: int) -> range:

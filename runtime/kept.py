@@ -17,23 +17,26 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-def without_key(kept: dict[K, V] | None, key: Any) -> dict[K, V] | None:
+def without_key(kept: dict[K, V] | None, key: Any, shared: bool = True) -> dict[K, V] | None:
     """A copy of `kept` without the value kept for `key` (see the module's doc: a copy even when it
-    keeps none)."""
+    keeps none). Unless it may be `shared`: a state no copy shares its dicts with (it was never
+    copied, or has forgotten every value since: pass `own_drops`) drops the value in place."""
     if kept is None:
+        return kept
+    if not shared:
+        kept.pop(key, None)
         return kept
     out = dict(kept)
     out.pop(key, None)
     return out
 
 
-
-def without_keys(kept: dict[K, V] | None, keys: Iterable[Any]) -> dict[K, V] | None:
-    """A copy of `kept` without the values kept for any of `keys`: a
-    change of a field at one spot, for the regions holding the spot (pass `region_drops`)."""
+def without_keys(kept: dict[K, V] | None, keys: Iterable[Any], shared: bool = True) -> dict[K, V] | None:
+    """A copy of `kept` without the values kept for any of `keys`: a change of a field at one spot,
+    for the regions holding the spot (pass `region_drops`); in place unless it may be `shared`."""
     if kept is None:
         return kept
-    out = dict(kept)  # (a copy even when it keeps none of them: see the module's doc)
+    out = dict(kept) if shared else kept  # (a copy even when it keeps none of them: see the module's doc)
     for key in keys:
         out.pop(key, None)
     return out
@@ -49,3 +52,15 @@ def remember(table: dict[Any, Any], key: Any, value: Any) -> None:
     if len(table) >= MAX_TABLED:
         table.clear()
     table[key] = value
+
+
+def cell() -> list[Any]:
+    """An empty cell for a value computed once in a comprehension, where an item first needs it
+    (pass `lazy_hoist`): `(cell or once(cell, value))[0]`."""
+    return []
+
+
+def once(cell: list[Any], value: Any) -> list[Any]:
+    """The cell, `value` put in it for the next item that needs it (pass `lazy_hoist`)."""
+    cell.append(value)
+    return cell

@@ -100,6 +100,25 @@ def test_values_are_immutable_and_round_trip_through_json() -> None:
         b.high_bid = 0  # type: ignore[misc]
 
 
+def test_an_auction_made_without_its_init_is_the_one_its_init_makes() -> None:
+    """open_auction, bid and drop make their values through the slots' descriptors (quicker than the
+    frozen dataclass's __init__): the same fields, equal, hashed alike, and as immutable."""
+    from rulewright.runtime import auction
+
+    assert auction._FAST, "interpreted, the quick path is the one taken"
+    a = open_auction([2, 0, 1], 100, 50)
+    assert a == Auction((2, 0, 1), 0, frozenset({0, 1, 2}), 0, NOBODY, 100, 50)
+    b = drop(bid(a, 150))
+    same = Auction((2, 0, 1), 2, frozenset({1, 2}), 150, 2, 100, 50)
+    assert b == same and hash(b) == hash(same) and repr(b) == repr(same)
+    assert type(b) is Auction and b.to_json() == same.to_json()
+    assert (b.over, b.to_act) == (same.over, same.to_act) == (False, 1)  # (worked out as it is made)
+    over = drop(b)
+    assert (over.over, over.to_act, over.winner) == (True, NOBODY, 2)
+    with pytest.raises(AttributeError):
+        b.turn = 0  # type: ignore[misc]
+
+
 @given(st.integers(2, 6), st.lists(st.booleans(), max_size=40))
 def test_random_bidding_ends_with_the_high_bidder_or_nobody(players: int, moves: list[bool]) -> None:
     a = open_auction(seats_from(1 % players, players), 100, 100)

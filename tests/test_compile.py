@@ -36,8 +36,10 @@ def test_a_bundled_variant_module_keeps_only_what_differs_from_its_base() -> Non
     # (building assigns `palace_of`, which the variant's own kept values read: its `_do_build`
     # drops them too, so it differs: docs/optimiser.md, passes `derived`, `region_drops`, `nested_drops`)
     assert "self._d_chains_of = self._d_chain_bonus = self._d_chain_points = self._d_open_spaces = None" in text
-    assert "self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space])" in text
-    assert "self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space])  # base.yaml:384" in text
+    assert "self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space], " \
+        "self._kept_shared)" in text
+    assert "self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space], self._kept_shared)  " \
+        "# base.yaml:384" in text
     base = (Path(generated_dir()) / "china_schacht" / "base.py").read_text(encoding="utf-8")
     assert len(text.splitlines()) < len(base.splitlines()) // 2
     # the stacked variant builds on bonus-tiles, which builds on the base: names are imported

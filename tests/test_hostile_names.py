@@ -253,6 +253,9 @@ def made_names(rs: ir.RuleSet) -> tuple[set[str], set[str], set[str]]:
     module |= {names.TABLE_CONSTANT.format(names.const_name(c.name), names.const_name(a.name))
                for c in rs.components for a in c.attributes}
     module |= {names.BOARD_FUNCTION.format(b.name) for b in rs.boards}
+    module |= {names.COMPONENT_SETS_CONSTANT.format(names.TABLE_CONSTANT.format(names.const_name(c.name),
+                                                                               names.const_name(a.name)))
+               for c in rs.components for a in c.attributes}
     members = {f.name for f in rs.fields} | {d.name for d in rs.defines} | {p.name for p in rs.procedures}
     for section, versions in (("define", rs.defines), ("scoring", rs.scoring)):  # each used by `base(...)`
         for version in versions:

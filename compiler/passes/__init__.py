@@ -36,6 +36,12 @@ class Plan:
     passes: tuple[str, ...] = ()  # the passes that ran, in the order they ran
     enabled: frozenset[str] = frozenset()  # the passes that run (one defers to another that will)
     # -- each pass's decisions, one field per pass, below this line --
+    # component_sets: the component attributes (their tables) whose sets of components the module holds,
+    # each with its number of values (0: a truth value), for counts and tests over sets of components
+    component_sets: tuple[tuple[str, int], ...] = ()
+    # inner_defines: definitions `derived` would keep, used only inside kept definitions that drop with them:
+    # not kept (written where they are called, when small)
+    unkept: tuple[str, ...] = ()
     # value_tables: the definitions remembered by the value of what they read, in tables of the board
     value_tables: tuple[ValueTable, ...] = ()
     # derived: the definitions kept between moves, each with what it reads (compiler/passes/reads.py)
@@ -56,6 +62,7 @@ class Plan:
     # nested by its k-th parameter, a region: dropped by region (and at one entity of that parameter)
     nested: tuple[tuple[str, int], ...] = ()
     # end_once: what the end condition reads, when its value is kept between moves (None: not kept)
+    own_drops: bool = False  # own_drops: a state no copy shares its dicts of kept values with drops from them in place
     end_once: Reads | None = None
     masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
     # spot_filters: the lists of spots made from masks, each by its comprehension (rewrite.key)
@@ -80,6 +87,10 @@ class Pass(Protocol):
 # The passes, in the order they run, each with what it does in a line (`compile --help`, the
 # docs, the header of a generated module).
 PASSES: dict[str, str] = {
+    "component_sets": "a count or test of the attributes of the components in a set is a set operation against "
+                      "the components having them, not a walk",
+    "inner_defines": "a small definition used only inside definitions kept between moves, and dropped with "
+                     "them, is written into them, not kept itself",
     "inline": "small definitions written where they are called, not called as methods",
     "hoist": "work that does not change from item to item done once, before the loop",
     "bitmask": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "
@@ -91,6 +102,9 @@ PASSES: dict[str, str] = {
     "choice_hoist": "the list a later choice of a listing walks, when it reads no earlier choice, is made once per "
                     "listing, the first time it is walked",
     "count_items": "how many of a list's items equal a value is the list's own count, not a walk",
+    "set_items": "a set joined with, or taken, items written out is its own union or difference with them, "
+                 "not with a set made of them first",
+    "set_lists": "a list of a set's items as they are is the set sorted, not a walk making the sorted list again",
     "value_tables": "a definition that is a function of one small value of the game (a hand of cards) is "
                     "remembered by that value, in a table of the board every state shares",
     "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
@@ -98,6 +112,12 @@ PASSES: dict[str, str] = {
                     "spots, the values of the regions holding that spot only",
     "nested_drops": "a kept definition of several parameters dropped by region keeps its values nested by the "
                     "region: a change at a spot drops those of the regions holding it only",
+    "unswitch": "a loop's list filtered by a test the same for every item or'd with the rest is the list itself "
+                "where the test holds, filtered by the rest only where it does not",
+    "own_drops": "a state that no copy shares its dicts of kept values with drops values from them in place, "
+                 "not from a copy of each",
+    "lazy_hoist": "work a loop's items need alike that can fail, or that no item may need, computed once, where "
+                  "the first item needs it",
     "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
     "spot_rows": "a listing's last choice, a spot made from bit masks, appends its actions a byte of the mask at a "

@@ -24,6 +24,7 @@ from dataclasses import replace
 from .. import typed as t
 from . import Plan
 from .bitmask import masked_call, masked_comprehension
+from .component_sets import taken
 from .reads import Dependencies, analyse
 
 # The searches of the runtime: a call walks a list, a region or the board.
@@ -53,7 +54,10 @@ def worth_keeping(d: t.Define, plan: Plan, defines: dict[str, t.Define], constan
     `bitmask` pass (which runs before) turns into a few operations on a mask is no loop."""
     if d.ty.kind in ("none", "optional", "any") or any(p.ty.kind not in PLAIN for p in d.params):
         return False
+    if d.name in plan.unkept:  # (pass `inner_defines`: used only inside kept definitions that drop with it)
+        return False
     return any(isinstance(x, t.Comprehension) and masked_comprehension(plan, x, constants) is None
+               and taken(plan, x, defines) is None  # (pass `component_sets`: a set operation)
                or isinstance(x, t.Builtin) and x.func in SEARCHES and masked_call(plan, x, defines, constants) is None
                for x in _nodes(d.body))
 

@@ -40,6 +40,7 @@ from dataclasses import replace
 from .. import typed as t
 from ..types import Ty
 from . import Plan
+from .component_sets import sized, taken
 from .derived import worth_keeping
 from .rewrite import (
     Names,
@@ -49,7 +50,6 @@ from .rewrite import (
     map_program,
     nodes,
     rebuild,
-    size,
     where,
     with_clauses,
 )
@@ -89,7 +89,7 @@ class Inliner:
         return self.bodies[name]
 
     def small(self, d: t.Define, body: t.Expr) -> bool:
-        if d.cached or size(body) > SMALL:
+        if d.cached or sized(self.plan, body, self.defines) > SMALL:  # (pass `component_sets`: a set operation)
             return False
         if "derived" in self.plan.enabled and worth_keeping(d, self.plan, self.defines, {}):
             return False  # pass `derived` keeps its value between moves: cheaper than computing it where called
@@ -97,7 +97,8 @@ class Inliner:
             return False  # calls a definition that is not small: its work is only known there
         if any(isinstance(n, t.Collection) and not n.items for n in nodes(body)):
             return False  # `[]`: its item type is the definition's to say (generated code is annotated)
-        loops = [n for n in nodes(body) if isinstance(n, t.Comprehension)]
+        loops = [n for n in nodes(body) if isinstance(n, t.Comprehension)
+                 and taken(self.plan, n, self.defines) is None]  # (pass `component_sets`: a set operation)
         if not d.params:  # remembered while listing: inlined only if as cheap as the look-up
             return not loops
         # a loop only over what the board or the rules bound (spots, a region, an enumeration):

@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/diplomacy.yaml  sha256:f0258497c1294bac
 # Change the rules and run `rulewright compile chang-cheng/diplomacy` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/diplomacy`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ class ChangChengDiplomacyState(ChangChengState):
             self.lay_tokens(f)  # base.yaml:513
         if self._journal is not None and 'events' not in self._journal:  # diplomacy.yaml:10
             self._journal['events'] = self.events  # diplomacy.yaml:10
-        self.events = self.events | frozenset((DIPLOMACY,))  # diplomacy.yaml:10
+        self.events = self.events.union((DIPLOMACY,))  # diplomacy.yaml:10
         self._derived = None  # diplomacy.yaml:10
 
     def provinces_walled(self, p: int) -> int:
@@ -130,7 +130,7 @@ class ChangChengDiplomacyState(ChangChengState):
         self._derived = None  # base.yaml:533
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:534
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:534
-        self.move_provinces = self.move_provinces | frozenset((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
+        self.move_provinces = self.move_provinces.union((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
         self._derived = None  # base.yaml:534
         yield from self.on_occupied(s)  # base.yaml:535
 
@@ -342,6 +342,7 @@ class ChangChengDiplomacyState(ChangChengState):
         other._d_mongol_loss = self._d_mongol_loss
         other._d_provinces_walled = self._d_provinces_walled
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -366,6 +367,7 @@ class ChangChengDiplomacyState(ChangChengState):
         self._d_mongol_loss = None
         self._d_provinces_walled = None
         self._kept_end = None
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
 GAME = rt.Game(

@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/domination.yaml  sha256:55c225d0270dd34f
 # Change the rules and run `rulewright compile chang-cheng/domination` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/domination`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ class ChangChengDominationState(ChangChengState):
             self.lay_tokens(f)  # base.yaml:513
         if self._journal is not None and 'events' not in self._journal:  # domination.yaml:10
             self._journal['events'] = self.events  # domination.yaml:10
-        self.events = self.events | frozenset((DOMINATION,))  # domination.yaml:10
+        self.events = self.events.union((DOMINATION,))  # domination.yaml:10
         self._derived = None  # domination.yaml:10
 
     def own_sections(self, p: int) -> Sequence[int]:
@@ -141,7 +141,7 @@ class ChangChengDominationState(ChangChengState):
         self._derived = None  # base.yaml:533
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:534
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:534
-        self.move_provinces = self.move_provinces | frozenset((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
+        self.move_provinces = self.move_provinces.union((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
         self._derived = None  # base.yaml:534
         yield from self.on_occupied(s)  # base.yaml:535
 
@@ -354,6 +354,7 @@ class ChangChengDominationState(ChangChengState):
         other._d_own_sections = self._d_own_sections
         other._d_longest_line = self._d_longest_line
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -379,6 +380,7 @@ class ChangChengDominationState(ChangChengState):
         self._d_own_sections = None
         self._d_longest_line = None
         self._kept_end = None
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
 GAME = rt.Game(

@@ -6,7 +6,7 @@
 #   rules/chang-cheng/watchers.yaml  sha256:df5ecde251534ebf
 #   rules/chang-cheng/drawn-events.yaml  sha256:92b3619b87dd1696
 # Change the rules and run `rulewright compile chang-cheng/drawn-events` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/drawn-events`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -114,19 +114,19 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
             self.lay_tokens(f)  # base.yaml:513
         if self._journal is not None and 'events' not in self._journal:  # diplomacy.yaml:10
             self._journal['events'] = self.events  # diplomacy.yaml:10
-        self.events = self.events | frozenset((DIPLOMACY,))  # diplomacy.yaml:10
+        self.events = self.events.union((DIPLOMACY,))  # diplomacy.yaml:10
         self._derived = None  # diplomacy.yaml:10
         if self._journal is not None and 'events' not in self._journal:  # domination.yaml:10
             self._journal['events'] = self.events  # domination.yaml:10
-        self.events = self.events | frozenset((DOMINATION,))  # domination.yaml:10
+        self.events = self.events.union((DOMINATION,))  # domination.yaml:10
         self._derived = None  # domination.yaml:10
         if self._journal is not None and 'events' not in self._journal:  # imperial-recognition.yaml:10
             self._journal['events'] = self.events  # imperial-recognition.yaml:10
-        self.events = self.events | frozenset((IMPERIAL_RECOGNITION,))  # imperial-recognition.yaml:10
+        self.events = self.events.union((IMPERIAL_RECOGNITION,))  # imperial-recognition.yaml:10
         self._derived = None  # imperial-recognition.yaml:10
         if self._journal is not None and 'events' not in self._journal:  # watchers.yaml:10
             self._journal['events'] = self.events  # watchers.yaml:10
-        self.events = self.events | frozenset((WATCHERS,))  # watchers.yaml:10
+        self.events = self.events.union((WATCHERS,))  # watchers.yaml:10
         self._derived = None  # watchers.yaml:10
         first = rt.draw(self.rng, self.events)  # drawn-events.yaml:18
         if self.opt_events_drawn == ONE_EVENT:  # drawn-events.yaml:19
@@ -137,7 +137,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         else:
             if self._journal is not None and 'events' not in self._journal:  # drawn-events.yaml:22
                 self._journal['events'] = self.events  # drawn-events.yaml:22
-            self.events = frozenset((first, rt.draw(self.rng, (self.events - frozenset((first,))))))  # drawn-events.yaml:22
+            self.events = frozenset((first, rt.draw(self.rng, self.events.difference((first,)))))  # drawn-events.yaml:22
             self._derived = None  # drawn-events.yaml:22
 
     def provinces_walled(self, p: int) -> int:
@@ -200,7 +200,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         self._derived = None  # base.yaml:533
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:534
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:534
-        self.move_provinces = self.move_provinces | frozenset((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
+        self.move_provinces = self.move_provinces.union((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
         self._derived = None  # base.yaml:534
         yield from self.on_occupied(s)  # base.yaml:535
 
@@ -418,6 +418,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         other._d_own_sections = self._d_own_sections
         other._d_longest_line = self._d_longest_line
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -444,6 +445,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         self._d_own_sections = None
         self._d_longest_line = None
         self._kept_end = None
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
 GAME = rt.Game(

@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/imperial-recognition.yaml  sha256:f97132225d747c46
 # Change the rules and run `rulewright compile chang-cheng/imperial-recognition` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/imperial-recognition`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class ChangChengImperialRecognitionState(ChangChengState):
             self.lay_tokens(f)  # base.yaml:513
         if self._journal is not None and 'events' not in self._journal:  # imperial-recognition.yaml:10
             self._journal['events'] = self.events  # imperial-recognition.yaml:10
-        self.events = self.events | frozenset((IMPERIAL_RECOGNITION,))  # imperial-recognition.yaml:10
+        self.events = self.events.union((IMPERIAL_RECOGNITION,))  # imperial-recognition.yaml:10
         self._derived = None  # imperial-recognition.yaml:10
 
     def score_terms(self, player: int) -> dict[str, int]:

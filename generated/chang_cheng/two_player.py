@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/two-player.yaml  sha256:011a15bae84e893c
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -186,20 +186,20 @@ class ChangChengTwoPlayerState(ChangChengState):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_first_wall(actions)
             self._legal_first_card(actions)
             self._legal_place_double(actions)
             self._legal_place_tower(actions)
         elif self.phase == PHASE_SECOND_WALL:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_second_wall(actions)
         elif self.phase == PHASE_AFTER_CARD:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_second_card(actions)
             self._legal_card_wall(actions)
         elif self.phase == PHASE_NEUTRAL:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_neutral_wall(actions)
             self._legal_no_neutral_wall(actions)
         return actions
@@ -226,28 +226,28 @@ class ChangChengTwoPlayerState(ChangChengState):
     def _perform(self, action: rt.Action) -> rt.Steps | None:
         name = action.name
         if name == 'first_wall':
-            return self._do_first_wall(*action.args)
+            return self._do_first_wall(action.args[0])
         elif name == 'first_card':
             self._do_first_card(*action.args)
         elif name == 'place_double':
             return self._do_place_double(*action.args)
         elif name == 'place_tower':
-            return self._do_place_tower(*action.args)
+            return self._do_place_tower(action.args[0])
         elif name == 'second_wall':
-            return self._do_second_wall(*action.args)
+            return self._do_second_wall(action.args[0])
         elif name == 'second_card':
             self._do_second_card(*action.args)
         elif name == 'card_wall':
-            return self._do_card_wall(*action.args)
+            return self._do_card_wall(action.args[0])
         elif name == 'neutral_wall':
-            return self._do_neutral_wall(*action.args)
+            return self._do_neutral_wall(action.args[0])
         elif name == 'no_neutral_wall':
-            self._do_no_neutral_wall(*action.args)
+            self._do_no_neutral_wall()
         return None
 
     def _do_first_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:722: first_wall
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.first_wall")
         both = (not self.first_turn and self.can_two_walls(self.current))  # base.yaml:730
@@ -271,7 +271,7 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _do_first_card(self, c: int, r: int) -> None:
         # rules/chang-cheng/base.yaml:739: first_card
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.first_card")
         self.lay_card(c, r)  # base.yaml:750
@@ -287,13 +287,17 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _do_place_double(self, s: int, t: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:754: place_double
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.place_double")
         if self._journal is not None and 'double_left' not in self._journal:  # base.yaml:765
             self._journal['double_left'] = self.double_left[:]  # base.yaml:765
         self.double_left[self.current] = False  # base.yaml:765
-        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:765
+        if self._kept_shared:  # base.yaml:765
+            self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:765
+        else:  # base.yaml:765
+            if self._d_card_provinces is not None:  # base.yaml:765
+                self._d_card_provinces.pop(self.current, None)  # base.yaml:765
         self._derived = None  # base.yaml:765
         yield from self.build(s, DOUBLE)  # base.yaml:766
         yield from self.build(t, DOUBLE)  # base.yaml:767
@@ -312,13 +316,17 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _do_place_tower(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:771: place_tower
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.place_tower")
         if self._journal is not None and 'tower_left' not in self._journal:  # base.yaml:778
             self._journal['tower_left'] = self.tower_left[:]  # base.yaml:778
         self.tower_left[self.current] = False  # base.yaml:778
-        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:778
+        if self._kept_shared:  # base.yaml:778
+            self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:778
+        else:  # base.yaml:778
+            if self._d_card_provinces is not None:  # base.yaml:778
+                self._d_card_provinces.pop(self.current, None)  # base.yaml:778
         self._derived = None  # base.yaml:778
         yield from self.build(s, TOWER)  # base.yaml:779
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:780
@@ -333,7 +341,7 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _do_second_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:783: second_wall
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.second_wall")
         if self._journal is not None and 'singles' not in self._journal:  # base.yaml:787
@@ -349,7 +357,7 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _do_second_card(self, c: int, r: int) -> None:
         # rules/chang-cheng/base.yaml:790: second_card
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.second_card")
         self.lay_card(c, r)  # base.yaml:796
@@ -363,7 +371,7 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _do_card_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:798: card_wall
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.card_wall")
         if self._journal is not None and 'singles' not in self._journal:  # base.yaml:803
@@ -384,7 +392,7 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _do_neutral_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/two-player.yaml:64: neutral_wall
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.neutral_wall")
         if self._journal is not None and 'neutral_singles' not in self._journal:  # two-player.yaml:68
@@ -520,7 +528,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         self._derived = None  # base.yaml:533
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:534
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:534
-        self.move_provinces = self.move_provinces | frozenset((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
+        self.move_provinces = self.move_provinces.union((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
         self._d_neutral_spaces = None  # base.yaml:534
         self._derived = None  # base.yaml:534
         yield from self.on_occupied(s)  # base.yaml:535
@@ -676,8 +684,12 @@ class ChangChengTwoPlayerState(ChangChengState):
             self.trace.append("procedures.lay_card")
         if self._journal is not None and 'hand' not in self._journal:  # base.yaml:695
             self._journal['hand'] = self.hand[:]  # base.yaml:695
-        self.hand[self.current] = self.hand[self.current] - frozenset((c,))  # base.yaml:695
-        self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:695
+        self.hand[self.current] = self.hand[self.current].difference((c,))  # base.yaml:695
+        if self._kept_shared:  # base.yaml:695
+            self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:695
+        else:  # base.yaml:695
+            if self._d_card_provinces is not None:  # base.yaml:695
+                self._d_card_provinces.pop(self.current, None)  # base.yaml:695
         self._derived = None  # base.yaml:695
         if self._journal is not None and 'placed' not in self._journal:  # base.yaml:696
             self._journal['placed'] = self.placed[:]  # base.yaml:696
@@ -693,7 +705,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         self._derived = None  # base.yaml:697
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:698
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:698
-        self.move_provinces = self.move_provinces | frozenset((r,))  # base.yaml:698
+        self.move_provinces = self.move_provinces.union((r,))  # base.yaml:698
         self._d_neutral_spaces = None  # base.yaml:698
         self._derived = None  # base.yaml:698
 
@@ -803,6 +815,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         other._d_mongol_loss = self._d_mongol_loss
         other._d_neutral_spaces = self._d_neutral_spaces
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -827,6 +840,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         self._d_mongol_loss = None
         self._d_neutral_spaces = None
         self._kept_end = None
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/watchers.yaml  sha256:df5ecde251534ebf
 # Change the rules and run `rulewright compile chang-cheng/watchers` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/watchers`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class ChangChengWatchersState(ChangChengState):
             self.lay_tokens(f)  # base.yaml:513
         if self._journal is not None and 'events' not in self._journal:  # watchers.yaml:10
             self._journal['events'] = self.events  # watchers.yaml:10
-        self.events = self.events | frozenset((WATCHERS,))  # watchers.yaml:10
+        self.events = self.events.union((WATCHERS,))  # watchers.yaml:10
         self._derived = None  # watchers.yaml:10
 
     def on_occupied(self, s: int) -> rt.Steps:

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -85,24 +85,24 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_exchange_blind(actions)
             self._legal_exchange_face_up(actions)
             self._legal_reveal(actions)
         elif self.phase == PHASE_SECOND:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_stop(actions)
             self._legal_reveal(actions)
         elif self.phase == PHASE_REFILL:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_take_face_up(actions)
             self._legal_draw_card(actions)
         elif self.phase == PHASE_FIRST_PALACE:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
         return actions
 
@@ -166,17 +166,17 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         elif name == 'send':
             self._do_send(*action.args)
         elif name == 'stop':
-            self._do_stop(*action.args)
+            self._do_stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(*action.args)
+            self._do_exchange_blind(action.args[0])
         elif name == 'exchange_face_up':
             self._do_exchange_face_up(*action.args)
         elif name == 'take_face_up':
-            self._do_take_face_up(*action.args)
+            self._do_take_face_up(action.args[0])
         elif name == 'draw_card':
-            self._do_draw_card(*action.args)
+            self._do_draw_card()
         elif name == 'reveal':
-            self._do_reveal(*action.args)
+            self._do_reveal(action.args[0])
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
         super()._do_build(cards, space)
@@ -192,7 +192,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 self.tile_shown[s] = self.tile_under[s]  # bonus-tiles.yaml:93
                 self.tile_under[s] = ()  # bonus-tiles.yaml:94
                 self.covered[s] = False  # bonus-tiles.yaml:95
-                self._d_face_down_in = rt.without_keys(self._d_face_down_in, self.board.spot_regions[s])  # bonus-tiles.yaml:95
+                self._d_face_down_in = rt.without_keys(self._d_face_down_in, self.board.spot_regions[s], self._kept_shared)  # bonus-tiles.yaml:95
         self.next_phase = PHASE_FIRST_PALACE  # bonus-tiles.yaml:96
 
     def _trigger_take_tile(self) -> None:
@@ -266,7 +266,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             for _ in range(0, 2):  # bonus-tiles.yaml:58
                 s = rt.draw_from(self.rng, [t for t in self.board.region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:59; inlined off_junction (bonus-tiles.yaml:38)
                 self.covered[s] = True  # bonus-tiles.yaml:60
-                self._d_face_down_in = rt.without_keys(self._d_face_down_in, self.board.spot_regions[s])  # bonus-tiles.yaml:60
+                self._d_face_down_in = rt.without_keys(self._d_face_down_in, self.board.spot_regions[s], self._kept_shared)  # bonus-tiles.yaml:60
         for c in (YELLOW, ORANGE, GREEN):  # bonus-tiles.yaml:61; inlined bonus_colours (bonus-tiles.yaml:35)
             for _ in range(0, 6):  # bonus-tiles.yaml:62
                 s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:63
@@ -323,6 +323,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         other._d_face_down_in = self._d_face_down_in
         other._d_most_tiles = self._d_most_tiles
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
         other._mask_palace_of_empty = self._mask_palace_of_empty
 
     def _forget_kept(self) -> None:
@@ -341,6 +342,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         self._d_face_down_in = None
         self._d_most_tiles = None
         self._kept_end = None
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

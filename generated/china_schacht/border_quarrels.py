@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_exchange_blind(actions)
@@ -145,14 +145,14 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             if len(actions) > rt.MAX_ACTIONS:
                 rt.too_many_actions(len(actions), 'rules/china-schacht/base.yaml:360')
         elif self.phase == PHASE_SECOND:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_stop(actions)
             if len(actions) > rt.MAX_ACTIONS:
                 rt.too_many_actions(len(actions), 'rules/china-schacht/base.yaml:363')
         elif self.phase == PHASE_REFILL:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_take_face_up(actions)
             self._legal_draw_card(actions)
         return actions
@@ -178,7 +178,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.build")
         self.start_at(space)  # border-quarrels.yaml:141
@@ -186,13 +186,17 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self.palace_of[space] = (self.current,)  # border-quarrels.yaml:143
         self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # border-quarrels.yaml:143
         self._kept_end = None  # border-quarrels.yaml:143
-        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])  # border-quarrels.yaml:143
-        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # border-quarrels.yaml:143
-        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # border-quarrels.yaml:143
-        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space])  # border-quarrels.yaml:143
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
+        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
+        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
         self._kept_end = None  # border-quarrels.yaml:144
-        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # border-quarrels.yaml:144
+        if self._kept_shared:  # border-quarrels.yaml:144
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # border-quarrels.yaml:144
+        else:  # border-quarrels.yaml:144
+            if self._d_can_place is not None:  # border-quarrels.yaml:144
+                self._d_can_place.pop(self.current, None)  # border-quarrels.yaml:144
         for r in self.board.regions_at[PROVINCE][space]:  # border-quarrels.yaml:149; inlined provinces_at (border-quarrels.yaml:112)
             if (not self.scored[r] and not any((not self.palace_of[s]) for s in self.board.region_spots[r])):  # border-quarrels.yaml:150; inlined free (base.yaml:290)
                 self.score_province(r)  # border-quarrels.yaml:151
@@ -200,7 +204,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def _do_send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.send")
         self.start_placing(province_to)  # base.yaml:401
@@ -210,10 +214,18 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_open_spaces = None  # base.yaml:403
         self._d_can_place = self._kept_end = None  # base.yaml:403
-        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+        if self._kept_shared:  # base.yaml:403
+            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+        else:  # base.yaml:403
+            if self._d_emissary_room is not None:  # base.yaml:403
+                self._d_emissary_room.pop(province_to, None)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
-        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+        if self._kept_shared:  # base.yaml:404
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+        else:  # base.yaml:404
+            if self._d_can_place is not None:  # base.yaml:404
+                self._d_can_place.pop(self.current, None)  # base.yaml:404
         self.next_piece()  # base.yaml:405
 
     def open_spaces(self) -> Sequence[int]:
@@ -308,6 +320,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         other._d_can_place = self._d_can_place
         other._d_two_colours = self._d_two_colours
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
@@ -330,6 +343,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self._d_can_place = None
         self._d_two_colours = None
         self._kept_end = None
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
 GAME = rt.Game(

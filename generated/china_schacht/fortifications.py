@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -68,20 +68,20 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_exchange_blind(actions)
             self._legal_exchange_face_up(actions)
             self._legal_fortify(actions)
         elif self.phase == PHASE_SECOND:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_stop(actions)
             self._legal_fortify(actions)
         elif self.phase == PHASE_REFILL:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_take_face_up(actions)
             self._legal_draw_card(actions)
         return actions
@@ -145,21 +145,21 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         elif name == 'send':
             self._do_send(*action.args)
         elif name == 'stop':
-            self._do_stop(*action.args)
+            self._do_stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(*action.args)
+            self._do_exchange_blind(action.args[0])
         elif name == 'exchange_face_up':
             self._do_exchange_face_up(*action.args)
         elif name == 'take_face_up':
-            self._do_take_face_up(*action.args)
+            self._do_take_face_up(action.args[0])
         elif name == 'draw_card':
-            self._do_draw_card(*action.args)
+            self._do_draw_card()
         elif name == 'fortify':
             self._do_fortify(*action.args)
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
@@ -167,22 +167,26 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self.palace_of[space] = (self.current,)  # base.yaml:384
         self._d_chains_of = self._d_chain_bonus = self._d_chain_points = self._d_open_spaces = None  # base.yaml:384
         self._d_can_place = self._kept_end = None  # base.yaml:384
-        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])  # base.yaml:384
-        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # base.yaml:384
-        self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space])  # base.yaml:384
-        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # base.yaml:384
-        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space])  # base.yaml:384
-        self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space])  # base.yaml:384
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
-        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
+        if self._kept_shared:  # base.yaml:385
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
+        else:  # base.yaml:385
+            if self._d_can_place is not None:  # base.yaml:385
+                self._d_can_place.pop(self.current, None)  # base.yaml:385
         if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         self.next_piece()  # base.yaml:390
 
     def _do_send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.send")
         self.start_placing(province_to)  # base.yaml:401
@@ -192,24 +196,34 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
         self._kept_end = None  # base.yaml:403
-        self._d_empty = rt.without_key(self._d_empty, province_to)  # base.yaml:403
-        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+        if self._kept_shared:  # base.yaml:403
+            self._d_empty = rt.without_key(self._d_empty, province_to)  # base.yaml:403
+            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+        else:  # base.yaml:403
+            if self._d_empty is not None:  # base.yaml:403
+                self._d_empty.pop(province_to, None)  # base.yaml:403
+            if self._d_emissary_room is not None:  # base.yaml:403
+                self._d_emissary_room.pop(province_to, None)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
-        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+        if self._kept_shared:  # base.yaml:404
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+        else:  # base.yaml:404
+            if self._d_can_place is not None:  # base.yaml:404
+                self._d_can_place.pop(self.current, None)  # base.yaml:404
         self.next_piece()  # base.yaml:405
 
     def _do_fortify(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.fortify")
         self.start_placing(self.board.region_of[PROVINCE][space])  # fortifications.yaml:86; inlined province_of (base.yaml:284)
         self.pay(cards)  # fortifications.yaml:87
         self.fortified[space] = True  # fortifications.yaml:88
         self._d_chains_of = self._d_chain_bonus = self._d_chain_points = None  # fortifications.yaml:88
-        self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space])  # fortifications.yaml:88
-        self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space])  # fortifications.yaml:88
+        self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space], self._kept_shared)  # fortifications.yaml:88
+        self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space], self._kept_shared)  # fortifications.yaml:88
         self.fortifications_left[self.current] -= 1  # fortifications.yaml:89
         if (self.opt_fortification_in_empty == PALACE_ON_IT and self.was_empty):  # fortifications.yaml:90
             self.fortified_here = rt.held((space,))  # fortifications.yaml:91
@@ -346,6 +360,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
@@ -370,6 +385,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._d_open_spaces = None
         self._d_can_place = None
         self._kept_end = None
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

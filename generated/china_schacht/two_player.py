@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -132,7 +132,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.opt_emperor_emissaries == NINE:  # two-player.yaml:141
             self.emissaries_left[(self.num_players + 0)] = 9  # two-player.yaml:142
             self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:142
-            self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:142
+            if self._kept_shared:  # two-player.yaml:142
+                self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:142
+            else:  # two-player.yaml:142
+                if self._d_can_place is not None:  # two-player.yaml:142
+                    self._d_can_place.pop((self.num_players + 0), None)  # two-player.yaml:142
 
     def _enter_phase(self) -> None:
         if self.phase == PHASE_TURN:
@@ -153,7 +157,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_exchange_blind(actions)
@@ -162,16 +166,16 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self._legal_two_provinces_card(actions)
             self._legal_exchange_card_special(actions)
         elif self.phase == PHASE_SECOND:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_build(actions)
             self._legal_send(actions)
             self._legal_stop(actions)
         elif self.phase == PHASE_REFILL:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_take_face_up(actions)
             self._legal_draw_card(actions)
         elif self.phase == PHASE_EMPEROR:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_emperor_palace(actions)
             self._legal_emperor_emissary(actions)
             self._legal_emperor_rests(actions)
@@ -345,19 +349,19 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         elif name == 'send':
             self._do_send(*action.args)
         elif name == 'stop':
-            self._do_stop(*action.args)
+            self._do_stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(*action.args)
+            self._do_exchange_blind(action.args[0])
         elif name == 'exchange_face_up':
             self._do_exchange_face_up(*action.args)
         elif name == 'take_face_up':
-            self._do_take_face_up(*action.args)
+            self._do_take_face_up(action.args[0])
         elif name == 'draw_card':
-            self._do_draw_card(*action.args)
+            self._do_draw_card()
         elif name == 'emperor_first':
-            self._do_emperor_first(*action.args)
+            self._do_emperor_first()
         elif name == 'two_provinces_card':
-            self._do_two_provinces_card(*action.args)
+            self._do_two_provinces_card()
         elif name == 'exchange_card_special':
             self._do_exchange_card_special(*action.args)
         elif name == 'emperor_palace':
@@ -365,11 +369,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         elif name == 'emperor_emissary':
             self._do_emperor_emissary(*action.args)
         elif name == 'emperor_rests':
-            self._do_emperor_rests(*action.args)
+            self._do_emperor_rests()
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
@@ -377,22 +381,26 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.palace_of[space] = (self.current,)  # base.yaml:384
         self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:384
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:384
-        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])  # base.yaml:384
-        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # base.yaml:384
-        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # base.yaml:384
-        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space])  # base.yaml:384
-        self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space])  # base.yaml:384
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:385
-        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
+        if self._kept_shared:  # base.yaml:385
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
+        else:  # base.yaml:385
+            if self._d_can_place is not None:  # base.yaml:385
+                self._d_can_place.pop(self.current, None)  # base.yaml:385
         if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         self.next_piece()  # base.yaml:390
 
     def _do_send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.send")
         self.start_placing(province_to)  # base.yaml:401
@@ -402,15 +410,23 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
-        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+        if self._kept_shared:  # base.yaml:403
+            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+        else:  # base.yaml:403
+            if self._d_emissary_room is not None:  # base.yaml:403
+                self._d_emissary_room.pop(province_to, None)  # base.yaml:403
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:404
-        self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+        if self._kept_shared:  # base.yaml:404
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+        else:  # base.yaml:404
+            if self._d_can_place is not None:  # base.yaml:404
+                self._d_can_place.pop(self.current, None)  # base.yaml:404
         self.next_piece()  # base.yaml:405
 
     def _do_stop(self) -> None:
         # rules/china-schacht/base.yaml:406: stop
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.stop")
         self.refill_hand()  # base.yaml:409
@@ -434,7 +450,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _do_exchange_card_special(self, card: int, taken: int) -> None:
         # rules/china-schacht/two-player.yaml:169: exchange_card_special
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.exchange_card_special")
         self.specials[self.current] = frozenset(k for k in self.specials[self.current] if k != EXCHANGE_CARD)  # two-player.yaml:179
@@ -456,29 +472,33 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _do_emperor_palace(self, province_to: int, space: int, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.emperor_palace")
         self.emperor_pay(cards)  # two-player.yaml:196
         self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
         self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # two-player.yaml:197
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:197
-        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space])  # two-player.yaml:197
-        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space])  # two-player.yaml:197
-        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])  # two-player.yaml:197
-        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space])  # two-player.yaml:197
-        self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space])  # two-player.yaml:197
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
+        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
+        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
+        self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
         self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:198
-        self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:198
+        if self._kept_shared:  # two-player.yaml:198
+            self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:198
+        else:  # two-player.yaml:198
+            if self._d_can_place is not None:  # two-player.yaml:198
+                self._d_can_place.pop((self.num_players + 0), None)  # two-player.yaml:198
         if (not self.scored[province_to] and not any((not self.palace_of[s]) for s in self.board.region_spots[province_to])):  # two-player.yaml:201; inlined free (base.yaml:290)
             self.score_province(province_to)  # two-player.yaml:202
         self.emperor_done()  # two-player.yaml:203
 
     def _do_emperor_emissary(self, province_to: int, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.emperor_emissary")
         self.emperor_pay(cards)  # two-player.yaml:210
@@ -487,15 +507,23 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emissaries[province_to] = (*self.emissaries[province_to], *((self.num_players + 0),))  # two-player.yaml:211
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # two-player.yaml:211
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
-        self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # two-player.yaml:211
+        if self._kept_shared:  # two-player.yaml:211
+            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # two-player.yaml:211
+        else:  # two-player.yaml:211
+            if self._d_emissary_room is not None:  # two-player.yaml:211
+                self._d_emissary_room.pop(province_to, None)  # two-player.yaml:211
         self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:212
-        self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:212
+        if self._kept_shared:  # two-player.yaml:212
+            self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:212
+        else:  # two-player.yaml:212
+            if self._d_can_place is not None:  # two-player.yaml:212
+                self._d_can_place.pop((self.num_players + 0), None)  # two-player.yaml:212
         self.emperor_done()  # two-player.yaml:213
 
     def _do_emperor_rests(self) -> None:
         # rules/china-schacht/two-player.yaml:214: emperor_rests
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.emperor_rests")
         self.emperor_done()  # two-player.yaml:218
@@ -707,7 +735,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("procedures.take_influence")
         if (self.kept_of(self.current, c) >= self.kept_of((self.current + 1) % self.num_players, c) and c not in self.influence[self.current]):  # two-player.yaml:243
             self.influence[(self.current + 1) % self.num_players] = frozenset(i for i in self.influence[(self.current + 1) % self.num_players] if i != c)  # two-player.yaml:244
-            self.influence[self.current] = (self.influence[self.current] | frozenset((c,)))  # two-player.yaml:245
+            self.influence[self.current] = self.influence[self.current].union((c,))  # two-player.yaml:245
 
     def emperor_pay(self, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:260
@@ -804,6 +832,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         other._d_emperor_occupied = self._d_emperor_occupied
         other._d_emperor_provinces = self._d_emperor_provinces
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
         other._mask_palace_of_empty = self._mask_palace_of_empty
 
     def _forget_kept(self) -> None:
@@ -824,6 +853,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._d_emperor_occupied = None
         self._d_emperor_provinces = None
         self._kept_end = None
+        self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

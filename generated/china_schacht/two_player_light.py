@@ -3,7 +3,7 @@
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 #   rules/china-schacht/two-player-light.yaml  sha256:6af137cb0872278e
 # Change the rules and run `rulewright compile china-schacht/two-player-light` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player-light`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -154,6 +154,7 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         other._d_emperor_occupied = self._d_emperor_occupied
         other._d_emperor_provinces = self._d_emperor_provinces
         other._kept_end = self._kept_end
+        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
         other._mask_palace_of_empty = self._mask_palace_of_empty
 
 

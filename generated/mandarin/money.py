@@ -2,7 +2,7 @@
 #   rules/mandarin/base.yaml  sha256:b7c071db5dcd14f9
 #   rules/mandarin/money.yaml  sha256:7372ea4f402ea9a3
 # Change the rules and run `rulewright compile mandarin/money` instead.
-# Optimised by the passes (docs/optimiser.md): inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, value_tables, derived, region_drops, nested_drops, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
 """Mandarin (Tom Kremer): rule set `mandarin/money`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class MandarinMoneyState(MandarinState):
             self._legal_draw_again(actions)
             self._legal_sell(actions)
         elif self.phase == PHASE_AUCTION:
-            rt.new_move(self)  # listing the legal actions has a budget of work of its own (runtime/limits.py)
+            self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
             self._legal_bid(actions)
             self._legal_drop_out(actions)
             if len(actions) > rt.MAX_ACTIONS:
@@ -76,34 +76,34 @@ class MandarinMoneyState(MandarinState):
 
     def _guard_sell(self) -> bool:
         # rules/mandarin/money.yaml:19: when of sell
-        return bool(len(self.out) == 1 and sum(1 for t in self.card[self.current] if True) >= 6)
+        return bool(len(self.out) == 1 and len(self.card[self.current]) >= 6)
 
     def _perform(self, action: rt.Action) -> None:
         name = action.name
         if name == 'refund':
-            self._do_refund(*action.args)
+            self._do_refund()
         elif name == 'refund_tile':
-            self._do_refund_tile(*action.args)
+            self._do_refund_tile(action.args[0])
         elif name == 'roll':
-            self._do_roll(*action.args)
+            self._do_roll()
         elif name == 'keep':
-            self._do_keep(*action.args)
+            self._do_keep()
         elif name == 'draw_again':
-            self._do_draw_again(*action.args)
+            self._do_draw_again()
         elif name == 'bid':
-            self._do_bid(*action.args)
+            self._do_bid(action.args[0])
         elif name == 'drop_out':
-            self._do_drop_out(*action.args)
+            self._do_drop_out()
         elif name == 'take_tile':
-            self._do_take_tile(*action.args)
+            self._do_take_tile(action.args[0])
         elif name == 'seize_tile':
-            self._do_seize_tile(*action.args)
+            self._do_seize_tile(action.args[0])
         elif name == 'sell':
-            self._do_sell(*action.args)
+            self._do_sell()
 
     def _do_sell(self) -> None:
         # rules/mandarin/money.yaml:11: sell
-        rt.new_move(self)  # a move: a fresh budget of work (runtime/limits.py)
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.sell")
         self.seller = rt.held((self.current,))  # money.yaml:22

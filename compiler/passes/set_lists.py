@@ -1,0 +1,38 @@
+"""Pass `set_lists`: a list of a set's items as they are, `[t for t in card[current]]`, is the set
+sorted, not a walk of the sorted set making a list of it again (docs/optimiser.md).
+
+A list made from a set walks its items in increasing order (lowering sorts them: the order of a
+frozenset is Python's own), so the plain code of `[t for t in card[current]]` is `[t for t in
+sorted(self.card[self.current])]`: a list made, then walked to make the same list again. Mandarin
+lists its refunds and seizures so, at every turn. Taken: a list comprehension of one clause over a
+set, with no condition, whose value is its own variable, where the plain code charges no work as
+it runs. Written `sorted(S)` (with the key lowering sorts such items by).
+
+Why it is safe: `sorted` makes a new list of the set's items in the order the walk took them, which
+is the list the comprehension made; nothing else is computed. The limits of a move are counted on
+the plain code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import typed as t
+from . import Plan
+from .rewrite import show
+
+NAME = "set_lists"
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
+
+
+def lowered(lower: Any, e: t.Comprehension) -> str | None:
+    """`sorted(S)` for `[x for x in S]` over a set (`lower`: the lowering, compiler/lower.py), else None."""
+    if NAME not in lower.plan.enabled or e.func != "list" or e.more or e.cond is not None \
+            or e.domain.ty.kind != "set" or not isinstance(e.elt, t.Ref) or e.elt.sym is not e.var:
+        return None
+    walk: str = lower.iterable(e.domain.ty, lower.expr(e.domain), ordered=True)
+    lower.notes.setdefault("the set sorted:", {})[show(e, 40)] = None
+    return walk

@@ -1,0 +1,112 @@
+"""Pass `component_sets` (docs/optimiser.md): counts and tests of the attributes of the components
+in a set written as set operations against the components having those attributes.
+
+Checked: what is taken and what is not (tests/games/component-sets.yaml, Mandarin), what is
+written and what `derived` and `inline` make of it, and the test game played in lockstep with and
+without the pass and against the plain code; the bundled rule sets are held to the plain code by
+tests/test_optimiser.py.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import rulewright
+from rulewright.compiler import passes
+from rulewright.compiler import typed as t
+from rulewright.compiler.check import check
+from rulewright.compiler.driver import build, compile_file
+from rulewright.compiler.passes.component_sets import attribute_kinds, shape
+from rulewright.compiler.paths import ruleset_file
+from tests.test_bitmask_tables import play_in_lockstep
+
+GAME = Path(__file__).parent / "games" / "component-sets.yaml"
+
+
+@cache
+def program(path: Path) -> t.TypedProgram:
+    _, rs, diagnostics = build(path)
+    assert rs is not None and not diagnostics
+    found = check(rs)[1]
+    assert found is not None
+    return found
+
+
+def shapes(path: Path) -> dict[str, str | None]:
+    """Each definition's outermost comprehension: the aggregate the pass takes it for, or None."""
+    typed = program(path)
+    kinds, defines = attribute_kinds(typed), {d.name: d for d in typed.defines}
+    out: dict[str, str | None] = {}
+    for d in typed.defines:
+        todo: list[t.Expr] = [d.body]
+        while todo:
+            e = todo.pop()
+            if isinstance(e, t.Comprehension):
+                found = shape(e, kinds, defines)
+                out[d.name] = None if found is None else found.func
+                break
+            todo.extend(t.subexpressions(e))
+    return out
+
+
+def test_the_forms_taken_and_those_left_to_a_walk() -> None:
+    assert shapes(GAME) == {
+        "held": "count", "has_gold": "any", "all_gold": "all", "size": "count", "gold_of": "count", "colours": "set",
+        "rich": None,  # (a count of `held`, not of an attribute: `held` inside it is taken)
+        "other": None,  # a test that is no equality
+        "first_colour": None,  # a value that can fail (`pick[0]`): the walk computes it only for an item
+        "gold_where": None,  # `all` with a condition
+        "listed": None,  # a list: its items may repeat
+    }
+    found = shapes(ruleset_file("mandarin"))
+    assert found["held"] == "count" and found["has_emperor"] == "any"
+    plan = passes.optimise(program(ruleset_file("mandarin")))[1]
+    assert plan.component_sets == (("TILE_ANIMAL", 12), ("TILE_EMPEROR", 0))
+    kept = {name for name, _ in plan.derived}
+    assert not {"held", "has_emperor"} & kept, "a set operation is no loop: nothing to keep"
+    assert {"controller", "complete"} <= kept  # (`controls` neither: pass `inner_defines`)
+    assert passes.optimise(program(ruleset_file("china-schacht")))[1].component_sets == ()
+
+
+def test_the_code_written() -> None:
+    source = compile_file(ruleset_file("mandarin")).source
+    assert ("_TILE_ANIMAL_SETS: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(72) if "
+            "TILE_ANIMAL[i] == v) for v in range(12))  # rules/mandarin/base.yaml:139\n") in source
+    assert ("        return len(self.card[p] & _TILE_ANIMAL_SETS[a])  # base.yaml:257; a set operation for "
+            "count(") in source
+    assert ("        return bool(self.card[p] & _TILE_ANIMAL_SETS[a] & _TILE_EMPEROR_SETS[True])  "
+            "# base.yaml:258") in source
+    # written where it is called (`inline`), the argument of `held(p, t.animal)` put back in place
+    assert "any(len(self.card[p] & _TILE_ANIMAL_SETS[TILE_ANIMAL[t]]) >= 6 for t in self.card[p] if TILE_EMPEROR[t])" \
+        in source
+    assert "len(frozenset(map(TILE_ANIMAL.__getitem__, self.card[p])))" in source
+    off = compile_file(ruleset_file("mandarin"), passes.ALL - {"component_sets"}).source
+    assert "sum(1 for t in self.card[p] if TILE_ANIMAL[t] == a)" in off and "_SETS" not in off
+    game = compile_file(GAME).source
+    assert "        return self.hand[p] <= _TOKEN_GOLD_SETS[True]  # component-sets.yaml:36" in game
+    assert "        return len(self.hand[p])  # component-sets.yaml:37" in game
+    assert "len(self.hand[p] & _TOKEN_COLOUR_SETS[c] & _TOKEN_GOLD_SETS[True])  # component-sets.yaml:38" in game
+    assert "sum(1 for t in self.hand[p] if TOKEN_COLOUR[t] == self.pick[0])" in game
+
+
+def moves_in_lockstep(game: Path, name: str, seeds: int, alone: frozenset[str] = frozenset()) -> int:
+    """The moves of `seeds` random games of a test game (2 and 3 players in turn), each played in
+    lockstep with every pass against every pass but `name`, and against the plain code; and with
+    `name` alone (with the passes it builds on, `alone`) against the plain code."""
+    optimised = rulewright.load_rules(game)
+    without = rulewright.load_rules(game, passes=passes.ALL - {name})
+    plain = rulewright.load_rules(game, passes=frozenset())
+    only = rulewright.load_rules(game, passes=alone | {name})
+    moves = 0
+    for seed in range(seeds):
+        players = 2 + seed % 2
+        moves += play_in_lockstep(optimised, without, players, seed)
+        moves += play_in_lockstep(optimised, plain, players, seed)
+        moves += play_in_lockstep(only, plain, players, seed)
+    return moves
+
+
+def test_the_test_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:
+    moves = moves_in_lockstep(GAME, "component_sets", 24)
+    assert moves >= 24 * 3 * 40, "every game plays its 40 moves (and a pass where nothing is legal)"

@@ -1,0 +1,36 @@
+"""Pass `inner_defines` (docs/optimiser.md): a definition of several parameters used only inside
+kept definitions that drop with it is not kept itself; the games are held to the plain code, this
+pass alone too, by tests/test_optimiser.py."""
+
+from __future__ import annotations
+
+from rulewright.compiler import passes
+from rulewright.compiler.driver import compile_file
+from rulewright.compiler.paths import ruleset_file
+from tests.test_count_items import program
+
+
+def test_what_is_found() -> None:
+    # Mandarin's controls(p, a): only in controller(a), kept, which reads `card` as it does
+    plan = passes.optimise(program("mandarin"))[1]
+    assert plan.unkept == ("controls",)
+    kept = {name for name, _ in plan.derived}
+    assert "controls" not in kept and {"controller", "rent", "complete"} <= kept
+    # Yellow & Yangtze's jokers_needed(p, m): only in level(p) and spread(p), kept, reading `points` too
+    assert passes.optimise(program("yellow-yangtze"))[1].unkept == ("jokers_needed",)
+    # not: China (Schacht)'s palaces_in(p, r), kept by region (`nested_drops`); nor what an effect
+    # or a condition calls (Mandarin's controller, rent, complete); nor without `derived`
+    assert passes.optimise(program("china-schacht"))[1].unkept == ()
+    assert passes.optimise(program("mandarin"), passes.ALL - {"derived"})[1].unkept == ()
+
+
+def test_the_code_written() -> None:
+    source = compile_file(ruleset_file("mandarin")).source
+    assert "_d_controls" not in source
+    assert "    def controls(self, p: int, a: int) -> bool:\n        # rules/mandarin/base.yaml:262\n        return (" \
+        in source
+    # written into controller(a), `held` counted as the one set operation it is (component_sets.sized)
+    assert "value: Sequence[int] = [p for p in range(self.num_players) if (len(self.card[p] & _TILE_ANIMAL_SETS[a]) " \
+           ">= 3 and " in source
+    off = compile_file(ruleset_file("mandarin"), passes.ALL - {"inner_defines"}).source
+    assert "        kept = self._d_controls\n" in off

@@ -140,7 +140,7 @@ NO_AUCTION = Auction((), 0, frozenset(), 0, NOBODY, 0, 1)
 # a game). `_make` sets the same slots through their descriptors, found once: the same value (a
 # test compares the two), a third of the time. Compiled by mypyc (docs/native.md) the class has no
 # such slots, and a native constructor is quick: `_make` calls it.
-_SLOTS = [Auction.__dict__.get(name) for name in (*AUCTION_KEYS, "over", "to_act")]
+_SLOTS = [vars(Auction).get(name) for name in (*AUCTION_KEYS, "over", "to_act")]
 _FAST = all(isinstance(slot, MemberDescriptorType) for slot in _SLOTS)
 _setters: list[Any] = [getattr(slot, "__set__", None) for slot in _SLOTS]
 (_set_bidders, _set_turn, _set_still_in, _set_high_bid, _set_high_bidder, _set_minimum, _set_step, _set_over,

@@ -1,6 +1,10 @@
 """Agents: whoever chooses the move of a seat that no person plays.
 
-An agent only needs `choose(state) -> Action`, called when `state.to_act()` is its seat.
+An agent only needs `choose(state) -> int`, called when `state.to_act()` is its seat: the index,
+in `state.legal_actions()`, of the action it plays. Whoever plays for it hands the index to
+`state.play(index)` (`state.action_at(index)` is the action, for its text): the action is taken from
+the list without a search of it, and an index that names no legal action is refused (IllegalAction).
+The games, the search agents' play-outs, batches and `simulate` all play through that one path.
 
 Agents are named on the command line by a spec, `KIND` or `KIND:NAME=VALUE,NAME=VALUE`
 (`mcts:iterations=400`), and given to seats by `K=SPEC` (`--agent 1=mcts:iterations=400`,
@@ -26,7 +30,7 @@ from typing import Any, Protocol
 from .compiler.source import did_you_mean
 from .runtime.errors import IllegalAction, RulewrightError
 from .runtime.rng import Rng, derive_seed
-from .runtime.state import Action, Game, State
+from .runtime.state import Game, State
 
 # The random agent of a game draws from its own generator, seeded apart from the state's:
 # the moves chosen never disturb the chance of the game itself (dice, draws).
@@ -44,7 +48,9 @@ def seat_agent_seed(game_seed: int, seat: int) -> int:
 
 
 class Agent(Protocol):
-    def choose(self, state: State) -> Action: ...
+    def choose(self, state: State) -> int:
+        """The index, in `state.legal_actions()`, of the action to play."""
+        ...
 
 
 class RandomAgent:
@@ -55,11 +61,11 @@ class RandomAgent:
     def __init__(self, seed: int) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State) -> int:
         legal = state.legal_actions()
         if not legal:
             raise IllegalAction("no legal action: the game is over")
-        return legal[self.rng.below(len(legal))]
+        return self.rng.below(len(legal))
 
 
 # -- the registry of agent kinds ---------------------------------------------------------------

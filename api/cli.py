@@ -714,7 +714,7 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
                         log.final(state.to_json())
                     return
             else:
-                action = robots[player].choose(state)
+                action = state.action_at(robots[player].choose(state))
             text = str(action)
             click.echo(printable(f"{who} plays {text}"))
             state.apply(action)

@@ -61,27 +61,27 @@ class ISMCTSAgent:
         # (search.standings): evaluated on the sampled state, so it reads nothing the seat cannot see
         self.estimate = estimate or None
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State) -> int:
         seat = state.to_act()
         legal = state.legal_actions()
         if seat is None or not legal:
             raise IllegalAction("no legal action: the game is over")
         if len(legal) == 1:
-            return legal[0]
+            return 0
         root = _Node(seat)
         for _ in range(self.iterations):
             self._iterate(state.sample_unseen(seat, self.rng), root)
         # the most visited; ties (many when the actions outnumber the iterations): the better mean
         # reward, then the first listed
-        best = legal[0]
+        best = 0
         best_key = (-1, 0.0)
-        for action in legal:
+        for index, action in enumerate(legal):
             child = root.children.get(action)
             if child is None:
                 continue
             key = (child.visits, child.reward / child.visits)
             if key > best_key:
-                best, best_key = action, key
+                best, best_key = index, key
         return best
 
     def _iterate(self, state: State, root: _Node) -> None:
@@ -92,39 +92,39 @@ class ISMCTSAgent:
             legal = state.legal_actions()
             actor = state.to_act()
             assert actor is not None
-            untried: list[Action] = []
-            for action in legal:
+            untried: list[int] = []
+            for index, action in enumerate(legal):
                 child = node.children.get(action)
                 if child is None:
-                    untried.append(action)
+                    untried.append(index)
                 else:
                     child.available += 1
             if untried:
-                action = untried[rng.below(len(untried))]
-                child = node.children[action] = _Node(actor)
+                index = untried[rng.below(len(untried))]
+                child = node.children[legal[index]] = _Node(actor)
                 child.available += 1
-                state.apply(action)
+                state.play(index)
                 path.append(child)
                 break
-            action = self._select(node, legal)
-            node = node.children[action]
-            state.apply(action)
+            index = self._select(node, legal)
+            node = node.children[legal[index]]
+            state.play(index)
             path.append(node)
         rewards = self._play_out(state)
         for visited in path[1:]:
             visited.visits += 1
             visited.reward += rewards[visited.actor]
 
-    def _select(self, node: _Node, legal: list[Action]) -> Action:
-        """UCB1 over the actions legal here, with how often each was available."""
-        best = legal[0]
+    def _select(self, node: _Node, legal: list[Action]) -> int:
+        """UCB1 over the actions legal here, with how often each was available: the index of the best."""
+        best = 0
         best_value = -math.inf
         c = self.exploration
-        for action in legal:
+        for index, action in enumerate(legal):
             child = node.children[action]
             value = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
             if value > best_value:
-                best, best_value = action, value
+                best, best_value = index, value
         return best
 
     def _play_out(self, state: State) -> list[float]:
@@ -132,8 +132,7 @@ class ISMCTSAgent:
         limit = self.rollout_moves
         moves = 0
         while not state.is_terminal() and (limit <= 0 or moves < limit):
-            legal = state.legal_actions()
-            state.apply(legal[rng.below(len(legal))])
+            state.play(rng.below(len(state.legal_actions())))
             moves += 1
         return self._rewards(state)
 

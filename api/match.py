@@ -97,19 +97,10 @@ def play_game(
                                   final=state.to_json() if record else None)
             player = state.to_act()
             assert player is not None
-            agent = seat_agents[player]
-            # RandomAgent.choose written out: the action is one of the list just made, played
-            # without apply()'s search of it (the same move: _apply_listed)
-            if type(agent) is RandomAgent and (legal := state.legal_actions()):
-                action, listed = legal[agent.rng.below(len(legal))], True
-            else:
-                action, listed = agent.choose(state), False
-            if record:
-                log.append((player, str(action)))
-            if listed:
-                state._apply_listed(action)
-            else:
-                state.apply(action)
+            choice = seat_agents[player].choose(state)  # (an index in the legal actions: api/agents.py)
+            if record:  # (before the move: the log of a game that raised ends with the move that raised)
+                log.append((player, str(state.action_at(choice))))
+            action = state.play(choice)
             turns, moves = state.turn, state.moves
             if check_invariants:
                 _check_invariants(state, f"move {state.moves} (`{action}` by {state.label('player', player)})")

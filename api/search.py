@@ -1,11 +1,12 @@
 """Search agents for games without hidden information: greedy (one ply) and MCTS (UCT).
 
 Both are generic over every compiled rule set: they use only the game API (`clone`,
-`legal_actions`, `apply`, `scores`, `winners`). Both are seeded and deterministic: the same
-state and seed give the same choice. Chance inside their look-ahead (a die, a tablet, a card
-drawn by the rules) is drawn by the clone's generator reseeded from the agent's own: an agent
-never foresees the draws the game itself will make (the game's generator state is not
-something a seat sees), and it never disturbs them.
+`legal_actions`, `play`, `scores`, `winners`); like every agent they choose an index in the legal
+actions (api/agents.py), and play their candidates and play-outs by index too. Both are seeded
+and deterministic: the same state and seed give the same choice. Chance inside their look-ahead
+(a die, a tablet, a card drawn by the rules) is drawn by the clone's generator reseeded from the
+agent's own: an agent never foresees the draws the game itself will make (the game's generator
+state is not something a seat sees), and it never disturbs them.
 
 They read the whole state, so they are for rule sets whose fields every seat sees
 (`has_hidden_information`; the registry of api/agents.py, where they are the kinds `greedy` and
@@ -23,7 +24,7 @@ from typing import Any
 from .agents import has_hidden_information, hidden_fields
 from .runtime.errors import IllegalAction
 from .runtime.rng import Rng, derive_seed
-from .runtime.state import Action, Game, State
+from .runtime.state import Game, State
 
 DEFAULT_ITERATIONS = 400
 DEFAULT_EXPLORATION = 1.4
@@ -78,21 +79,21 @@ class GreedyAgent:
         self.rng = Rng(seed)
         self.estimate = estimate or None
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State) -> int:
         legal = state.legal_actions()
         if not legal:
             raise _no_move(state)
         seat = state.to_act()
         assert seat is not None
         if len(legal) == 1:
-            return legal[0]
+            return 0
         chance = self.rng.next64()
-        best: list[Action] = []
+        best: list[int] = []
         best_key: tuple[int, int] | None = None
-        for action in legal:
+        for index in range(len(legal)):
             after = state.clone()
             after.rng.state = chance
-            after.apply(action)
+            after.play(index)
             if after.terminal:
                 won = seat in after.winners()
                 outcome = 1 if won else -1
@@ -100,9 +101,9 @@ class GreedyAgent:
                 outcome = 0
             key = (outcome, _lead(standings(after, self.estimate), seat, after.game.lowest_score_wins)[0])
             if best_key is None or key > best_key:
-                best, best_key = [action], key
+                best, best_key = [index], key
             elif key == best_key:
-                best.append(action)
+                best.append(index)
         return best[self.rng.below(len(best))]
 
 
@@ -180,24 +181,24 @@ class MCTSAgent:
         self.rollout_moves = rollout_moves
         self.estimate = estimate or None
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State) -> int:
         legal = state.legal_actions()
         if not legal:
             raise _no_move(state)
         if len(legal) == 1:
-            return legal[0]
+            return 0
         root = self.search(state, self.iterations)
         seat = state.to_act()
         assert seat is not None
-        best = legal[0]
+        best = 0
         best_key = (-1, 0.0)
-        for action in legal:  # (the root's own Action objects, in legal order)
+        for index, action in enumerate(legal):  # (the root's own Action objects, in legal order)
             child = root.children.get((action.name, action.args))
             if child is None:
                 continue
             key = (child.visits, child.totals[seat] / child.visits)
             if key > best_key:
-                best, best_key = action, key
+                best, best_key = index, key
         return best
 
     def search(self, state: State, iterations: int) -> _Node:
@@ -217,28 +218,29 @@ class MCTSAgent:
             while not sim.terminal:
                 legal = sim.legal_actions()
                 children = node.children
-                untried = [a for a in legal if (a.name, a.args) not in children]
+                untried = [i for i, a in enumerate(legal) if (a.name, a.args) not in children]
                 if untried:
-                    action = untried[rng.below(len(untried))]
+                    index = untried[rng.below(len(untried))]
+                    action = legal[index]
                     child = _Node(seats)
                     child.available = 1
                     children[action.name, action.args] = child
-                    sim.apply(action)
+                    sim.play(index)
                     path.append(child)
                     break
                 actor = sim.to_act()
                 assert actor is not None
-                chosen: Action | None = None
+                chosen = -1
                 chosen_node: _Node | None = None
                 top = -math.inf
-                for action in legal:
+                for index, action in enumerate(legal):
                     child = children[action.name, action.args]
                     child.available += 1
                     value = child.totals[actor] / child.visits + c * sqrt(log(child.available) / child.visits)
                     if value > top:
-                        top, chosen, chosen_node = value, action, child
-                assert chosen is not None and chosen_node is not None
-                sim.apply(chosen)
+                        top, chosen, chosen_node = value, index, child
+                assert chosen_node is not None
+                sim.play(chosen)
                 node = chosen_node
                 path.append(node)
             # rollout
@@ -257,8 +259,7 @@ def _rollout(sim: State, rng: Rng, cap: int | None) -> None:
     """Random moves from `sim` to the end of the game, or `cap` of them."""
     moves = 0
     while not sim.terminal and (cap is None or moves < cap):
-        legal: Sequence[Action] = sim.legal_actions()
-        sim.apply(legal[rng.below(len(legal))])
+        sim.play(rng.below(len(sim.legal_actions())))
         moves += 1
 
 
@@ -284,6 +285,5 @@ def mcts_speed(game: Game, players: int, budget: float, seed: int = 1) -> dict[s
         agent.search(state, SPEED_ITERATIONS)
         spent += clock() - started
         searches += 1
-        legal = state.legal_actions()
-        state.apply(legal[walker.below(len(legal))])
+        state.play(walker.below(len(state.legal_actions())))
     return {"mcts_iterations_per_sec": round(searches * SPEED_ITERATIONS / spent, 1), "mcts_searches": searches}

@@ -241,7 +241,7 @@ class PlaySession:
         seat = self.agent_to_act()
         if seat is None or self.state.is_terminal():
             return None
-        action = self.agents[seat].choose(self.state)
+        action = self.state.action_at(self.agents[seat].choose(self.state))
         text = str(action)
         self.state.apply(action)
         self.history.append((seat, text))

@@ -92,7 +92,7 @@ class Searcher:
     def play(self, env: pettingzoo.RulewrightEnv, observation: dict[str, np.ndarray]) -> None:
         state = env.position.state if env.position is not None else None
         assert state is not None
-        env.step_action(self.mcts.choose(state))
+        env.step_action(state.action_at(self.mcts.choose(state)))
 
 
 def game(env: pettingzoo.RulewrightEnv, seed: int, seats: list[Seat]) -> list[float]:

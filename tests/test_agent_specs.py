@@ -27,7 +27,7 @@ from rulewright.agents import (
 )
 from rulewright.cli import cli
 from rulewright.match import BatchSpec, run_batch
-from rulewright.runtime.state import Action, State
+from rulewright.runtime.state import State
 
 
 class FirstAgent:
@@ -37,9 +37,8 @@ class FirstAgent:
         self.seed = seed
         self.pick = pick
 
-    def choose(self, state: State) -> Action:
-        legal = state.legal_actions()
-        return legal[self.pick % len(legal)]
+    def choose(self, state: State) -> int:
+        return self.pick % len(state.legal_actions())
 
 
 def _first(seed: int, params: Mapping[str, Any]) -> FirstAgent:

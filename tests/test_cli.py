@@ -283,10 +283,10 @@ def test_python_dash_m() -> None:
 
 def test_a_game_that_raises_is_counted_not_fatal() -> None:
     from rulewright.match import Summary, play_game
-    from rulewright.runtime.state import Action, State
+    from rulewright.runtime.state import State
 
     class Broken:
-        def choose(self, state: State) -> Action:
+        def choose(self, state: State) -> int:
             raise ValueError("no idea\nsecond line")
 
     game = rulewright.load("china-cornett")

@@ -1,71 +1,151 @@
-"""The runtime's work per move (issue 15): match.play_game plays the random agent's choice without
-apply()'s search of the legal actions (`State._apply_listed`), computes the scores of a finished
-game once (`State._winners`), and every move that ends a turn passes it by `State._next_turn`
-(the runtime's `_do`, the `_do` pass `move_step` writes, and decisions.move alike).
+"""The runtime's work per move (issue 15): every agent chooses by index in the legal actions and
+its choice is played by `State.play(index)`, with no search of the list (api/agents.py); a finished
+game's scores are computed once (`State._winners`), and every move that ends a turn passes it by
+`State._next_turn` (the runtime's `_do`, the `_do` pass `move_step` writes, and decisions.move alike).
 
-Checked: the games are those of the agent played through `choose` and `apply` (an agent of
-another type takes that path), move for move, with the same scores, winners and final state, on a
-rule set of each game and on test games whose moves ask (runtime/decisions.py) and whose phases
-say `end_turn`; and the generated `_do` ends the turn through `_next_turn`.
+Checked: `play_game` plays the games the public API plays (`legal_actions()` and `apply()` of the
+random agent's draws), move for move, with the same scores, winners and final state, on a rule set
+of each game and on test games whose moves ask (runtime/decisions.py) and whose phases say
+`end_turn`; no agent, the search agents' play-outs and batches included, goes through `apply()`'s
+search; an index that names no legal action is refused with one clear message and changes nothing;
+and the generated `_do` ends the turn through `_next_turn`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import rulewright
-from rulewright.agents import RandomAgent
+from rulewright.agents import RandomAgent, agent_seed
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
-from rulewright.match import play_game
-from rulewright.runtime.state import Action, State
+from rulewright.ismcts import ISMCTSAgent
+from rulewright.match import BatchSpec, play_game, run_batch
+from rulewright.runtime.errors import IllegalAction
+from rulewright.runtime.state import Action, Game, State
+from rulewright.search import GreedyAgent, MCTSAgent
 
 GAMES = Path(__file__).parent / "games"
 
 
-class Chooser:
-    """The random agent's choices, through the generic path (not a RandomAgent: `choose`, `apply`)."""
+def load(ruleset: str) -> Game:
+    return rulewright.load_rules(Path(ruleset)) if ruleset.endswith(".yaml") else rulewright.load(ruleset)
 
-    def __init__(self, seed: int) -> None:
-        self.agent = RandomAgent(seed)
 
-    def choose(self, state: State) -> Action:
-        return self.agent.choose(state)
+def by_apply(game: Game, players: int, seed: int) -> tuple[list[tuple[int, str]], State]:
+    """A game of play_game's random agent played through the public API: `apply()` of the action
+    at the index the agent's generator draws."""
+    state = game.new_state(players, seed)
+    agent = RandomAgent(agent_seed(seed))
+    log = []
+    while not state.is_terminal():
+        seat = state.to_act()
+        assert seat is not None
+        legal = state.legal_actions()
+        action = legal[agent.rng.below(len(legal))]
+        log.append((seat, str(action)))
+        state.apply(action)
+    return log, state
 
 
 @pytest.mark.parametrize("ruleset", ["china-schacht", "china-cornett", "mandarin", "chang-cheng",
                                      str(GAMES / "kingdoms.yaml"), str(GAMES / "every-construct.yaml")])
-def test_the_random_agents_path_plays_the_same_games(ruleset: str) -> None:
-    game = rulewright.load_rules(Path(ruleset)) if ruleset.endswith(".yaml") else rulewright.load(ruleset)
+def test_play_game_plays_the_games_of_apply(ruleset: str) -> None:
+    game = load(ruleset)
     players = 3 if 3 in game.info.players else game.info.players[0]
-    for seed in range(4):
-        fast = play_game(game, players, seed, record=True)
-        shared = Chooser(seed ^ 0x5EED)  # (the seats left to chance share one random agent)
-        slow = play_game(game, players, seed, record=True, agents=dict.fromkeys(range(players), shared))
-        assert fast.error is None and fast.finished, fast.error
-        assert (fast.log, fast.scores, fast.winners, fast.moves, fast.turns) == \
-            (slow.log, slow.scores, slow.winners, slow.moves, slow.turns)
-        assert fast.final == slow.final
-        state = game.state_from_json(fast.final)
-        assert state.winners() == fast.winners and state.scores() == fast.scores
+    for seed in range(3):
+        played = play_game(game, players, seed, record=True)
+        log, state = by_apply(game, players, seed)
+        assert played.error is None and played.finished, played.error
+        assert (played.log, played.scores, played.winners, played.moves, played.turns) == \
+            (log, state.scores(), state.winners(), state.moves, state.turn)
+        assert played.final == state.to_json()
+
+
+@pytest.fixture
+def no_search(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """`apply()` refused for the while: what plays must go through `play(index)`."""
+    def refused(self: State, action: Action | str) -> None:
+        raise AssertionError(f"apply({action}) searched the legal actions")
+
+    monkeypatch.setattr(State, "apply", refused)
+    yield
+
+
+def test_every_agent_plays_by_index(no_search: None) -> None:
+    """The random agent, an agent of another class, the search agents and their play-outs, and a batch."""
+    class Wrapped:  # (not a RandomAgent: the random agent's choices through another class)
+        def __init__(self, seed: int) -> None:
+            self.agent = RandomAgent(seed)
+
+        def choose(self, state: State) -> int:
+            return self.agent.choose(state)
+
+    game = rulewright.load("china-cornett")
+    default = play_game(game, 2, 4, record=True)
+    shared = Wrapped(agent_seed(4))  # (the seats left to chance share one random agent)
+    wrapped = play_game(game, 2, 4, record=True, agents=dict.fromkeys(range(2), shared))
+    assert default.finished and (wrapped.log, wrapped.final) == (default.log, default.final)
+    agents: dict[int, Any] = {0: MCTSAgent(1, iterations=4, rollout_moves=6), 1: GreedyAgent(2)}
+    searched = play_game(game, 2, 5, agents=agents, max_moves=12)
+    assert searched.error is None and searched.moves == 12
+    hidden = play_game(rulewright.load("chang-cheng/two-player"), 2, 5, agents={0: ISMCTSAgent(1, iterations=3)},
+                       max_moves=8)
+    assert hidden.error is None and hidden.moves == 8
+    batch = list(run_batch(BatchSpec("china-schacht", 3, 9, {}), 2))
+    assert all(r.finished for r in batch)
+
+
+def test_an_index_that_names_no_legal_action_is_refused() -> None:
+    game = rulewright.load("china-schacht")
+    state = game.new_state(3, 2)
+    legal = state.legal_actions()
+    before = state.to_json()
+    for bad in (len(legal), -1, True, 1.0, "0", legal[0]):
+        for call in (state.play, state.action_at):
+            with pytest.raises(IllegalAction) as refused:
+                call(bad)  # type: ignore[arg-type]
+            message = str(refused.value)
+            assert message.startswith("no legal action ") and " for P1: " in message, message
+            assert f"from 0 to {len(legal) - 1} ({legal[0]}, " in message, message
+    assert state.to_json() == before and state.legal_actions() is legal
+    assert state.action_at(3) is legal[3]
+    assert state.play(3) is legal[3] and state.moves == 1
+    over = game.new_state(3, 2)
+    over.terminal = True
+    with pytest.raises(IllegalAction, match=r"^no legal action 0 \(int\): the game is over$"):
+        over.play(0)
+
+    class Wrong:
+        def choose(self, state: State) -> int:
+            return len(state.legal_actions())
+
+    result = play_game(game, 3, 2, agents={1: Wrong()})
+    assert result.error is not None and result.error.startswith("IllegalAction: no legal action ")
+    assert " for P2: " in result.error and result.turns == 2  # (P1 played his turn; P2 chose no action)
 
 
 def test_a_fault_of_the_rules_is_reported_alike() -> None:
     game = rulewright.load("china-schacht")
 
-    def broken(self: State, action: Action) -> None:
+    def broken(self: State) -> bool:
         raise ZeroDivisionError("boom")
 
-    original = game.state_class._perform
-    game.state_class._perform = broken  # type: ignore[method-assign]
+    original = game.state_class._is_over  # (tested after every action's effect)
+    game.state_class._is_over = broken  # type: ignore[method-assign]
     try:
-        fast = play_game(game, 3, 1)
-        slow = play_game(game, 3, 1, agents=dict.fromkeys(range(3), Chooser(1 ^ 0x5EED)))
+        played = play_game(game, 3, 1)
+        state = game.new_state(3, 1)
+        with pytest.raises(Exception) as raised:
+            state.apply(state.legal_actions()[RandomAgent(agent_seed(1)).rng.below(len(state.legal_actions()))])
     finally:
-        game.state_class._perform = original  # type: ignore[method-assign]
-    assert fast.error is not None and fast.error == slow.error and "boom" in fast.error
+        game.state_class._is_over = original  # type: ignore[method-assign]
+    assert played.error is not None and played.error == f"{type(raised.value).__name__}: {raised.value}".splitlines()[0]
+    assert "boom" in played.error
 
 
 def test_the_turn_passes_through_next_turn() -> None:

@@ -58,8 +58,7 @@ def deciding_states(ruleset: str, players: int, seed: int, every: int, moves: in
         waits = state._pending is not None and not any(s._pending is not None for s in found)
         if (move % every == every - 1 or waits) and len(state.legal_actions()) > 1:
             found.append(state.clone())
-        legal = state.legal_actions()
-        state.apply(legal[agent.below(len(legal))])
+        state.play(agent.below(len(state.legal_actions())))
     return found
 
 
@@ -83,11 +82,12 @@ def test_poisoned_hidden_fields_change_no_move(ruleset: str, players: int, seed:
         seat = state.to_act()
         assert seat is not None
         chosen = ISMCTSAgent(n, iterations=ITERATIONS, rollout_moves=PLAY_OUT).choose(state)
-        assert chosen in state.legal_actions()
+        action = state.action_at(chosen)  # (an index of the legal actions, else IllegalAction)
         for q in (101, 202):
             poisoned = state.sample_unseen(seat, Rng(q))
             differ += poisoned.to_json()["fields"] != state.to_json()["fields"]
-            assert ISMCTSAgent(n, iterations=ITERATIONS, rollout_moves=PLAY_OUT).choose(poisoned) == chosen, (
+            again = ISMCTSAgent(n, iterations=ITERATIONS, rollout_moves=PLAY_OUT).choose(poisoned)
+            assert poisoned.action_at(again) == action, (
                 f"{ruleset} move {state.moves}: P{seat + 1}'s move changed with what he does not see")
         through = ISMCTSAgent(n, iterations=ITERATIONS, rollout_moves=PLAY_OUT).choose(OnlyWhatTheSeatSees(state))  # type: ignore[arg-type]
         assert through == chosen
@@ -140,7 +140,7 @@ def test_it_beats_random_on_a_two_player_game_with_hidden_information() -> None:
 class _WholeStateSearch(ISMCTSAgent):
     """What the poisoning test must catch: the same search on copies of the whole state."""
 
-    def choose(self, state: State) -> Action:
+    def choose(self, state: State) -> int:
         real = state
 
         class Peeking:
@@ -167,5 +167,6 @@ def test_the_poisoning_test_catches_a_search_that_reads_hidden_fields() -> None:
             chosen = _WholeStateSearch(n, iterations=ITERATIONS, rollout_moves=PLAY_OUT).choose(state)
             for q in (101, 202):
                 poisoned = state.sample_unseen(seat, Rng(q))
-                caught += _WholeStateSearch(n, iterations=ITERATIONS, rollout_moves=PLAY_OUT).choose(poisoned) != chosen
+                again = _WholeStateSearch(n, iterations=ITERATIONS, rollout_moves=PLAY_OUT).choose(poisoned)
+                caught += poisoned.action_at(again) != state.action_at(chosen)
     assert caught > 0

@@ -87,7 +87,7 @@ class Model:
             assert self.typed, f"move {state.moves + 1}: the person had typed nothing more"
             wanted = str(legal[self.typed.pop(0) - 1])
         else:
-            wanted = str(self.robot.choose(state))
+            wanted = str(state.action_at(self.robot.choose(state)))
         assert text == wanted, f"move {state.moves + 1} by P{seat + 1}"
         state.apply(text)
 

@@ -166,6 +166,9 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         for a in program.actions
     ]
     ruleset = rs.game if rs.variant == "base" else f"{rs.game}/{rs.variant}"
+    phase_effects = any(any(line.code != "pass" for line in p.start) for p in program.phases)
+    stuck_end = any(p.stuck == "end" for p in program.phases)
+    quiet_end = bool(program.end_kept) or "end" not in program.resets  # (calling `_is_over` does nothing else)
     text = _ENV.get_template("game.py.j2").render(
         version=__version__,
         passes=plan.passes if plan is not None else (),
@@ -243,8 +246,15 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         waiting={t.method for t in program.triggers if t.steps},
         board_players={b.name: b.players for b in rs.boards if b.players is not None},
         move_step=plan is not None and plan.move_step,  # (pass `move_step`)
-        phase_effects=any(any(line.code != "pass" for line in p.start) for p in program.phases),
-        stuck_end=any(p.stuck == "end" for p in program.phases),
+        # (pass `move_step`) the tests of the end its step leaves out, where the end cannot have changed
+        # and `_is_over` would do nothing else: after the end of the turn, and a phase's start written
+        # out in the step without `_phase_started` (whose test of the end, or of a phase with nothing
+        # to play, is all it adds to `_enter_phase` there)
+        end_turn_test=plan is None or plan.end_after_turn_end or not quiet_end,
+        start_written=plan is not None and plan.move_step and (phase_effects or "start" in program.resets)
+        and not stuck_end and (not phase_effects or not plan.end_after_start and quiet_end),
+        phase_effects=phase_effects,
+        stuck_end=stuck_end,
     )
     if "Sequence[" not in text.split("from rulewright import runtime as rt", 1)[1]:
         text = text.replace("from collections.abc import Sequence\n", "")

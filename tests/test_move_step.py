@@ -2,8 +2,13 @@
 
 Checked: what is written for each kind of rule set (no asks; asks in the setup only; actions that
 can ask; a phase's start or the end of a turn that can ask, where every move runs as steps; phase
-starts with effects and `end_turn`); and test games of each kind played in lockstep with and
-without the pass, with the trace of the rules fired (scenarios and coverage read it) the same.
+starts with effects and `end_turn`); the action's effect called by the step itself; the end's
+kept value read by the step, `_is_over` called only while it is stale (pass `end_once`); the tests of
+the end left out only where the turn's end or the phase's start cannot change it (China (Cornett):
+the turn's end changes the tablets and the start the roll, the end reads the markers; China
+(Schacht): the last turn's trigger sets `finished`, which the end reads); a game whose end holds
+as it is set up still ends there; and test games of each kind played in lockstep with and without
+the pass, with the trace of the rules fired (scenarios and coverage read it) the same.
 """
 
 from __future__ import annotations
@@ -30,7 +35,12 @@ def test_what_is_written_for_each_kind_of_rule_set() -> None:
     schacht = compile_file(ruleset_file("china-schacht")).source
     do, start = method(schacht, "_do"), method(schacht, "_start_phase")
     assert "_pending" not in do and "_do_steps" not in do  # nothing in it asks
-    assert "        self._turn_end()\n        if self._is_over():" in do  # turn-end triggers: the end tested again
+    assert "_perform" not in do.replace("(`_perform` written out)", "")  # (the effect called by the step)
+    assert "        if name == 'build':\n            self._do_build(*action.args)\n" in do
+    kept = ("        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)\n"
+            "        if over is None:\n            over = self._is_over()\n        if over:\n")
+    assert f"        self._turn_end()\n{kept}" in do  # turn-end triggers: the end tested again
+    assert do.count(kept) == 2  # (after the effect too: its value is kept, pass `end_once`)
     assert "            self._start_phase()\n            return\n" in do  # no phase start that can say end_turn
     assert "if self.trace is not None:" in start and "_phase_started" not in start
     mandarin = compile_file(ruleset_file("mandarin")).source
@@ -47,10 +57,40 @@ def test_what_is_written_for_each_kind_of_rule_set() -> None:
     assert "        self._enter_phase()\n        self._phase_started()\n" in method(construct, "_start_phase")
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"move_step"}).source
     assert "def _do(" not in off and "def _start_phase(" not in off
+    unkept = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"end_once"}).source, "_do")
+    assert "_kept_end" not in unkept and "        self._turn_end()\n        if self._is_over():\n" in unkept
+    cornett = compile_file(ruleset_file("china-cornett")).source
+    do = method(cornett, "_do")
+    assert do.count("over = self._is_over()") == 1 and "_phase_started" not in do and "self._start_phase()" not in do
+    assert do.endswith("        self._turn_end()\n        # (the end is not tested again: the end of the turn assigns "
+                       "none of the fields it reads)\n        self._next_turn()\n        # the phase starts: "
+                       "`_start_phase` written out, without its test of the end (which no start can change)\n"
+                       "        self._enter_phase()\n")
+    assert "        self._enter_phase()\n        self._phase_started()\n" in method(cornett, "_start_phase")
+    # tile-bag and mask-forms: a phase's start can change what the end reads (the step tests it, through
+    # `_start_phase`); every-construct: a phase with nothing to play ends the game (`when_stuck: end`)
+    for name in ("tile-bag", "mask-forms", "every-construct"):
+        do = method(compile_file(GAMES / f"{name}.yaml").source, "_do")
+        assert "without its test of the end" not in do and "self._start_phase()" in do
+
+
+def test_a_game_over_as_it_is_set_up_ends_at_once() -> None:
+    """The step's own start leaves out the test of the end; a new game's start (runtime `_init`) keeps it."""
+    game = rulewright.load("china-cornett")
+    state = game.new_state(2, 1)
+    assert "without its test of the end" in method(compile_file(ruleset_file("china-cornett")).source, "_do")
+    cls = game.state_class
+    original = cls._is_over
+    cls._is_over = lambda self: True  # type: ignore[method-assign]
+    try:
+        assert game.new_state(2, 1).terminal
+    finally:
+        cls._is_over = original  # type: ignore[method-assign]
+    assert not state.terminal
 
 
 @pytest.mark.parametrize("name", ["every-construct", "hidden-reads", "kingdoms", "war-support", "tile-bag",
-                                  "ring-race"])
+                                  "ring-race", "face-down"])
 def test_a_game_of_each_kind_plays_as_without_the_pass(name: str) -> None:
     path = GAMES / f"{name}.yaml"
     stepped, plain = rulewright.load_rules(path), rulewright.load_rules(path, passes=passes.ALL - {"move_step"})

@@ -77,6 +77,10 @@ class Plan:
     # spot_rows: the actions whose last choice, a spot made from masks, is gathered from a row of spots
     spot_rows: tuple[str, ...] = ()
     move_step: bool = False  # move_step: a move's step written out for the rule set, where no move can wait
+    # move_step: whether the end of a turn, or a phase's start, can change what the end of the game reads
+    # (its fields; for a start, the seat to act too): else the written step does not test the end again there
+    end_after_turn_end: bool = True
+    end_after_start: bool = True
     journal: bool = False  # journal: a move notes the fields it changes, where every move runs as steps
 
 

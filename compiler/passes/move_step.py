@@ -18,11 +18,22 @@ effects (nor a start that can end the game, nor `when_stuck: end`), the phase's 
 too: the values kept that read the seat to act dropped, and the phase's (empty) start entered only
 to say so in a trace.
 
+The step also calls the action's effect itself (the name tests of `_perform`, written out: one
+call less a move), and leaves out the tests of the end that the dependency analysis
+(compiler/passes/reads.py) answers: the end was tested after the effect and found not to hold; the
+end of the turn's triggers that assign none of the fields it reads cannot make it hold, nor can a
+phase's start that assigns none of them, where it does not read the seat to act (which a new turn
+or phase changes). There the step does not test it again after the end of the turn, and starts
+the phase without `_phase_started`'s test (`_start_phase` written out). Lowering leaves those tests
+out only where calling `_is_over` would do nothing else: where the end is kept (pass `end_once`:
+its value, not dropped, is returned as it is) or its code starts no budget of work of its own.
+
 Why it is the same game: the written step does what the runtime's does, in the same order, with
 the tests whose answer the compiler knows left out (each answered as the rule set's own tables,
-`SUSPENDS`, `TURN_END_TRIGGERS`, `PHASE_STARTS` and `STUCK`, answer it for every move); the
-effect, the end and the triggers are the same calls. tests/test_optimiser.py plays every rule set
-with and without it; tests/test_move_step.py checks where it is written and where not.
+`SUSPENDS`, `TURN_END_TRIGGERS`, `PHASE_STARTS` and `STUCK`, answer it for every move, or as the
+fields the end reads and the turn's end and the phases' starts assign answer it); the effect, the
+end and the triggers are the same calls. tests/test_optimiser.py plays every rule set with and
+without it; tests/test_move_step.py checks where it is written and where not.
 """
 
 from __future__ import annotations
@@ -31,7 +42,14 @@ from dataclasses import replace
 
 from .. import typed as t
 from . import Plan
+from .reads import analyse
 
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
-    return program, replace(plan, move_step=True)  # (lowering knows which moves can wait: it writes it or not)
+    found = analyse(program)
+    end = found.end
+    turn_end = found.writes(s for trig in program.triggers if trig.at_turn_end for s in trig.effect)
+    starts = found.writes(s for ph in program.phases for s in ph.start)
+    # (lowering knows which moves can wait: it writes the step or not)
+    return program, replace(plan, move_step=True, end_after_turn_end=bool(turn_end & end.fields),
+                            end_after_start=end.volatile or bool(starts & end.fields))

@@ -199,23 +199,31 @@ class ChinaCornettState(rt.State):
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
-        self._perform(action)
-        if self._is_over():
+        # the action's effect (`_perform` written out)
+        name = action.name
+        if name == 'prospect':
+            self._do_prospect(action.args[0])
+        elif name == 'turn_back':
+            self._do_turn_back(action.args[0])
+        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if over is None:
+            over = self._is_over()
+        if over:
             self.terminal = True
             return
         if self.next_phase >= 0:
             self.phase = self.next_phase
             self.next_phase = rt.NO_GOTO
-            self._start_phase()
+            # the phase starts: `_start_phase` written out, without its test of the end (which no start can change)
+            self._enter_phase()
             if self.next_phase != rt.END_TURN or self.terminal:
                 return
             # the phase's start said `end_turn`: the turn ends without it (docs/language.md)
         self._turn_end()
-        if self._is_over():
-            self.terminal = True
-            return
+        # (the end is not tested again: the end of the turn assigns none of the fields it reads)
         self._next_turn()
-        self._start_phase()
+        # the phase starts: `_start_phase` written out, without its test of the end (which no start can change)
+        self._enter_phase()
 
     def _start_phase(self) -> None:
         """A phase starts (runtime/state.py `State._start_phase`), written out for this rule set (pass

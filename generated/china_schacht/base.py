@@ -365,8 +365,26 @@ class ChinaSchachtState(rt.State):
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
-        self._perform(action)
-        if self._is_over():
+        # the action's effect (`_perform` written out)
+        name = action.name
+        if name == 'build':
+            self._do_build(*action.args)
+        elif name == 'send':
+            self._do_send(*action.args)
+        elif name == 'stop':
+            self._do_stop()
+        elif name == 'exchange_blind':
+            self._do_exchange_blind(action.args[0])
+        elif name == 'exchange_face_up':
+            self._do_exchange_face_up(*action.args)
+        elif name == 'take_face_up':
+            self._do_take_face_up(action.args[0])
+        elif name == 'draw_card':
+            self._do_draw_card()
+        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if over is None:
+            over = self._is_over()
+        if over:
             self.terminal = True
             return
         if self.next_phase >= 0:
@@ -375,7 +393,10 @@ class ChinaSchachtState(rt.State):
             self._start_phase()
             return
         self._turn_end()
-        if self._is_over():
+        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if over is None:
+            over = self._is_over()
+        if over:
             self.terminal = True
             return
         self._next_turn()

@@ -131,6 +131,52 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         # rules/china-schacht/bonus-tiles.yaml:26
         self.tiles = [() for _ in range(self.num_seats)]
 
+    def _do(self, action: rt.Action) -> None:
+        """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
+        self._legal_cache = None
+        self.moves += 1
+        self.next_phase = rt.NO_GOTO
+        # the action's effect (`_perform` written out)
+        name = action.name
+        if name == 'build':
+            self._do_build(*action.args)
+        elif name == 'send':
+            self._do_send(*action.args)
+        elif name == 'stop':
+            self._do_stop()
+        elif name == 'exchange_blind':
+            self._do_exchange_blind(action.args[0])
+        elif name == 'exchange_face_up':
+            self._do_exchange_face_up(*action.args)
+        elif name == 'take_face_up':
+            self._do_take_face_up(action.args[0])
+        elif name == 'draw_card':
+            self._do_draw_card()
+        elif name == 'fortify':
+            self._do_fortify(*action.args)
+        elif name == 'reveal':
+            self._do_reveal(action.args[0])
+        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if over is None:
+            over = self._is_over()
+        if over:
+            self.terminal = True
+            return
+        if self.next_phase >= 0:
+            self.phase = self.next_phase
+            self.next_phase = rt.NO_GOTO
+            self._start_phase()
+            return
+        self._turn_end()
+        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if over is None:
+            over = self._is_over()
+        if over:
+            self.terminal = True
+            return
+        self._next_turn()
+        self._start_phase()
+
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:

@@ -300,8 +300,30 @@ class MandarinState(rt.State):
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
-        self._perform(action)
-        if self._is_over():
+        # the action's effect (`_perform` written out)
+        name = action.name
+        if name == 'refund':
+            self._do_refund()
+        elif name == 'refund_tile':
+            self._do_refund_tile(action.args[0])
+        elif name == 'roll':
+            self._do_roll()
+        elif name == 'keep':
+            self._do_keep()
+        elif name == 'draw_again':
+            self._do_draw_again()
+        elif name == 'bid':
+            self._do_bid(action.args[0])
+        elif name == 'drop_out':
+            self._do_drop_out()
+        elif name == 'take_tile':
+            self._do_take_tile(action.args[0])
+        elif name == 'seize_tile':
+            self._do_seize_tile(action.args[0])
+        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if over is None:
+            over = self._is_over()
+        if over:
             self.terminal = True
             return
         if self.next_phase >= 0:

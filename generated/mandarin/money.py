@@ -30,6 +30,50 @@ class MandarinMoneyState(MandarinState):
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('refund', 'roll'), ('refund_tile',), ('keep', 'draw_again', 'sell'), ('bid', 'drop_out'), ('take_tile',), ('seize_tile',))
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'refund': 'refund', 'refund_tile': 'refund ', 'roll': 'roll', 'keep': 'keep', 'draw_again': 'draw again', 'bid': 'bid ', 'drop_out': 'drop out', 'take_tile': 'take ', 'seize_tile': 'seize ', 'sell': 'auction it'}
 
+    def _do(self, action: rt.Action) -> None:
+        """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
+        if self._pending is not None:  # (an answer: as steps)
+            self._do_steps(action)
+            return
+        self._legal_cache = None
+        self.moves += 1
+        self.next_phase = rt.NO_GOTO
+        # the action's effect (`_perform` written out)
+        name = action.name
+        if name == 'refund':
+            self._do_refund()
+        elif name == 'refund_tile':
+            self._do_refund_tile(action.args[0])
+        elif name == 'roll':
+            self._do_roll()
+        elif name == 'keep':
+            self._do_keep()
+        elif name == 'draw_again':
+            self._do_draw_again()
+        elif name == 'bid':
+            self._do_bid(action.args[0])
+        elif name == 'drop_out':
+            self._do_drop_out()
+        elif name == 'take_tile':
+            self._do_take_tile(action.args[0])
+        elif name == 'seize_tile':
+            self._do_seize_tile(action.args[0])
+        elif name == 'sell':
+            self._do_sell()
+        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if over is None:
+            over = self._is_over()
+        if over:
+            self.terminal = True
+            return
+        if self.next_phase >= 0:
+            self.phase = self.next_phase
+            self.next_phase = rt.NO_GOTO
+            self._start_phase()
+            return
+        self._next_turn()
+        self._start_phase()
+
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
         if self.phase == PHASE_TURN:

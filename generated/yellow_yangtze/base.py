@@ -336,7 +336,10 @@ class YellowYangtzeState(rt.State):
         self.moves += 1
         self.next_phase = rt.NO_GOTO
         self._perform(action)
-        if self._is_over():
+        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if over is None:
+            over = self._is_over()
+        if over:
             self.terminal = True
             return
         if self.next_phase >= 0:
@@ -345,7 +348,10 @@ class YellowYangtzeState(rt.State):
             self._start_phase()
             return
         self._turn_end()
-        if self._is_over():
+        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if over is None:
+            over = self._is_over()
+        if over:
             self.terminal = True
             return
         self._next_turn()

@@ -27,7 +27,7 @@ from rulewright.compiler.resolve import resolve
 from rulewright.compiler.source import CompileError, SourceSpan
 from rulewright.compiler.unparse import unparse
 from rulewright.runtime.state import Game, State
-from tests.test_optimiser import lockstep
+from tests.lockstep import play_in_lockstep
 from tests.test_variant_cli import run
 
 HERE = Path(__file__).parent
@@ -150,9 +150,9 @@ def test_the_passes_treat_a_version_as_a_definition() -> None:
     """Every pass, and each alone, against none: the same games (tests/test_optimiser.py)."""
     plain = rulewright.load_rules(DOUBLED, passes=frozenset())
     for k, seed in enumerate(SEEDS):
-        lockstep(rulewright.load_rules(DOUBLED), plain, 2, 100 + seed)
+        play_in_lockstep(rulewright.load_rules(DOUBLED), plain, 2, 100 + seed)
         for name in passes.PASSES if k == 0 else ():
-            lockstep(rulewright.load_rules(DOUBLED, passes=frozenset({name})), plain, 2, 200 + seed)
+            play_in_lockstep(rulewright.load_rules(DOUBLED, passes=frozenset({name})), plain, 2, 200 + seed)
 
 
 # Versions that change nothing, where the passes do most: Chang Cheng's `held` and `mongol_loss`
@@ -206,7 +206,7 @@ def test_a_variant_of_the_variant_uses_the_version_its_own_base_gives(tmp_path: 
     sa, sb = played(base, game, 7, options, counted)
     assert sb.scores() == [2 * x + 1 for x in sa.scores()]
     plain = rulewright.load_rules(grandchild, passes=frozenset())
-    lockstep(game, plain, 2, 7)
+    play_in_lockstep(game, plain, 2, 7)
 
 
 def test_a_change_of_cached_alone_keeps_the_version(tmp_path: Path) -> None:

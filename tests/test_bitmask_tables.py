@@ -18,6 +18,7 @@ from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime import HexBoard, HexMapBoard, RingBoard
 from rulewright.runtime.board import Board, hexmap_cells
 from rulewright.runtime.state import Game, State
+from tests.lockstep import play_in_lockstep
 
 
 def hex_board(side: int) -> HexBoard:
@@ -174,22 +175,6 @@ def test_the_passes_decide_from_the_program() -> None:
 
 
 GAMES = Path(__file__).parent / "games"
-
-
-def play_in_lockstep(a: Game, b: Game, players: int, seed: int) -> int:
-    """One random game in both: the same legal actions in the same order, the same position after
-    every move, the same scores. Returns its length."""
-    sa, sb = a.new_state(players, seed), b.new_state(players, seed)
-    chooser = random.Random(seed)
-    while not sa.terminal:
-        la, lb = sa.legal_actions(), sb.legal_actions()
-        assert [str(x) for x in la] == [str(x) for x in lb], f"seed {seed}, move {sa.moves}"
-        k = chooser.randrange(len(la))
-        sa.apply(la[k])
-        sb.apply(lb[k])
-        assert sa.to_json() == sb.to_json(), f"seed {seed}, move {sa.moves}: after {la[k]}"
-    assert sb.terminal and sa.scores() == sb.scores()
-    return sa.moves
 
 
 def test_every_form_of_a_kept_set_plays_as_the_plain_code() -> None:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import rulewright
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
-from tests.test_bitmask_tables import play_in_lockstep
+from tests.lockstep import moves_in_lockstep
 from tests.test_listing_hoist import method
 
 GAME = Path(__file__).parent / "games" / "choice-hoist.yaml"
@@ -40,8 +39,4 @@ def test_only_lists_that_read_no_earlier_choice_nor_definition_are_hoisted() -> 
 
 
 def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:
-    hoisted = rulewright.load_rules(GAME)
-    others = (rulewright.load_rules(GAME, passes=passes.ALL - {"choice_hoist"}),
-              rulewright.load_rules(GAME, passes=frozenset()))
-    moves = sum(play_in_lockstep(hoisted, other, 2, seed) for seed in range(20) for other in others)
-    assert moves >= 2 * 20 * 40
+    assert moves_in_lockstep(GAME, "choice_hoist", 20, alone=None, players=(2,)) >= 2 * 20 * 40

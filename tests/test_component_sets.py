@@ -12,14 +12,13 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-import rulewright
 from rulewright.compiler import passes
 from rulewright.compiler import typed as t
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.passes.component_sets import attribute_kinds, shape
 from rulewright.compiler.paths import ruleset_file
-from tests.test_bitmask_tables import play_in_lockstep
+from tests.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "component-sets.yaml"
 
@@ -88,23 +87,6 @@ def test_the_code_written() -> None:
     assert "        return len(self.hand[p])  # component-sets.yaml:37" in game
     assert "len(self.hand[p] & _TOKEN_COLOUR_SETS[c] & _TOKEN_GOLD_SETS[True])  # component-sets.yaml:38" in game
     assert "sum(1 for t in self.hand[p] if TOKEN_COLOUR[t] == self.pick[0])" in game
-
-
-def moves_in_lockstep(game: Path, name: str, seeds: int, alone: frozenset[str] = frozenset()) -> int:
-    """The moves of `seeds` random games of a test game (2 and 3 players in turn), each played in
-    lockstep with every pass against every pass but `name`, and against the plain code; and with
-    `name` alone (with the passes it builds on, `alone`) against the plain code."""
-    optimised = rulewright.load_rules(game)
-    without = rulewright.load_rules(game, passes=passes.ALL - {name})
-    plain = rulewright.load_rules(game, passes=frozenset())
-    only = rulewright.load_rules(game, passes=alone | {name})
-    moves = 0
-    for seed in range(seeds):
-        players = 2 + seed % 2
-        moves += play_in_lockstep(optimised, without, players, seed)
-        moves += play_in_lockstep(optimised, plain, players, seed)
-        moves += play_in_lockstep(only, plain, players, seed)
-    return moves
 
 
 def test_the_test_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:

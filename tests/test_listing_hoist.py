@@ -14,7 +14,7 @@ import rulewright
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
-from tests.test_bitmask_tables import play_in_lockstep
+from tests.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "listing-hoist.yaml"
 
@@ -44,13 +44,10 @@ def test_masks_that_read_an_earlier_choice_are_joined_per_item() -> None:
 
 
 def test_the_listing_plays_as_without_the_pass_and_as_the_plain_code() -> None:
+    moves_in_lockstep(GAME, "listing_hoist", 30, alone=None, players=(2,))
     hoisted = rulewright.load_rules(GAME)
-    others = (rulewright.load_rules(GAME, passes=passes.ALL - {"listing_hoist"}),
-              rulewright.load_rules(GAME, passes=frozenset()))
     claims = 0
     for seed in range(30):
-        for other in others:
-            play_in_lockstep(hoisted, other, 2, seed)
         state = hoisted.new_state(2, seed)
         while not state.terminal:
             legal = state.legal_actions()

@@ -9,7 +9,6 @@ generated/ modules the scenario suite runs anyway)."""
 
 from __future__ import annotations
 
-import random
 from functools import cache
 from pathlib import Path
 
@@ -21,13 +20,13 @@ from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import bundled_rulesets, ruleset_file
 from rulewright.runtime.state import Game
+from tests.lockstep import play_in_lockstep
 
 RULESETS = [rid for rid, _ in bundled_rulesets()]
 SCENARIO_FILES = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
 GAMES_ALL = 100  # per rule set, every pass against none
 GAMES_ALL_SLOW = 30  # Yellow & Yangtze's (about 150 moves a game, each position compared)
 GAMES_EACH = 6  # per rule set and pass, that pass alone against none
-MAX_MOVES = 3000
 
 
 @cache
@@ -45,28 +44,6 @@ def code(text: str) -> str:
     return text.split("\n\"\"\"", 1)[1]
 
 
-def lockstep(a: Game, b: Game, players: int, seed: int) -> int:
-    """Play one random game in both; fail at the first difference. Returns its length."""
-    sa, sb = a.new_state(players, seed), b.new_state(players, seed)
-    assert sa.to_json() == sb.to_json(), f"seed {seed}: the setups differ"
-    chooser = random.Random(seed)
-    while not sa.terminal:
-        assert not sb.terminal, f"seed {seed}, move {sa.moves}: one game is over, not the other"
-        assert sa.to_act() == sb.to_act(), f"seed {seed}, move {sa.moves}: another seat to act"
-        la, lb = sa.legal_actions(), sb.legal_actions()
-        assert [str(x) for x in la] == [str(x) for x in lb], f"seed {seed}, move {sa.moves}: other legal actions"
-        k = chooser.randrange(len(la))
-        sa.apply(la[k])
-        sb.apply(lb[k])
-        assert sa.to_json() == sb.to_json(), f"seed {seed}, move {sa.moves}: the positions differ after {la[k]}"
-        if sa.moves >= MAX_MOVES:
-            break
-    assert sb.terminal == sa.terminal
-    if sa.terminal:
-        assert sa.scores() == sb.scores() and sa.winners() == sb.winners()
-    return sa.moves
-
-
 def players_of(game: Game, k: int) -> int:
     counts = game.info.players
     return counts[k % len(counts)]
@@ -76,7 +53,7 @@ def players_of(game: Game, k: int) -> int:
 def test_every_pass_plays_the_same_games_as_none(ruleset: str) -> None:
     optimised, plain = compiled(ruleset, passes.ALL), compiled(ruleset, frozenset())
     games = GAMES_ALL_SLOW if ruleset.startswith("yellow-yangtze") else GAMES_ALL
-    moves = sum(lockstep(optimised, plain, players_of(plain, k), 1000 + k) for k in range(games))
+    moves = sum(play_in_lockstep(optimised, plain, players_of(plain, k), 1000 + k) for k in range(games))
     assert moves > games  # the games were played, not over at once
 
 
@@ -87,7 +64,7 @@ def test_each_pass_alone_plays_the_same_games_as_none(ruleset: str, name: str) -
         return  # it decides nothing alone here (it builds on another pass, or finds nothing): the same code
     alone, plain = compiled(ruleset, frozenset({name})), compiled(ruleset, frozenset())
     for k in range(GAMES_EACH):
-        lockstep(alone, plain, players_of(plain, k), 5000 + k)
+        play_in_lockstep(alone, plain, players_of(plain, k), 5000 + k)
 
 
 def unoptimised_loader(ruleset: str, here: Path) -> Game:

@@ -19,7 +19,7 @@ from rulewright import runtime as rt
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
-from tests.test_bitmask_tables import play_in_lockstep
+from tests.lockstep import moves_in_lockstep
 from tests.test_listing_hoist import method
 
 GAME = Path(__file__).parent / "games" / "spot-rows.yaml"
@@ -50,14 +50,7 @@ def test_only_tests_of_the_earlier_choices_are_kept_per_row() -> None:
 
 
 def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:
-    gathered = rulewright.load_rules(GAME)
-    others = (rulewright.load_rules(GAME, passes=passes.ALL - {"spot_rows"}),
-              rulewright.load_rules(GAME, passes=frozenset()))
-    moves = 0
-    for seed in range(25):
-        for other in others:
-            moves += play_in_lockstep(gathered, other, 2, seed)
-    assert moves > 2 * 25 * 40
+    assert moves_in_lockstep(GAME, "spot_rows", 25, alone=None, players=(2,)) > 2 * 25 * 40
 
 
 def test_a_rows_actions_are_the_spots_of_the_mask_in_order() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
-from tests.test_component_sets import moves_in_lockstep
+from tests.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "unswitch.yaml"
 

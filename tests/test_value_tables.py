@@ -22,7 +22,7 @@ from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.state import Game
-from tests.test_bitmask_tables import play_in_lockstep
+from tests.lockstep import play_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "value-tables.yaml"
 

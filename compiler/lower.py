@@ -49,6 +49,7 @@ from .passes import (
     component_sets,
     count_items,
     lazy_hoist,
+    listing_tables,
     set_items,
     set_lists,
     spot_filters,
@@ -1708,7 +1709,12 @@ class _Lowerer:
             self.set_local(c.var, domain.item)
             loops.append((c, py, walk, domain, c.var.ty))
         listing_prelude, clear_cache, count = self.listing(a, loops, reading)
-        listing_prelude += tuple(f"{name} = {code}  # {comment}" for name, code, comment in joined)
+        bindings = [f"{name} = {code}  # {comment}" for name, code, comment in joined]
+        listed = listing_tables.listed_of(self.plan, a.name)
+        if listed is not None and (table is None or clear_cache or any("rt." in walk for _, _, walk, _, _ in loops)):
+            listed = None  # (pass `listing_tables`) a walk charges the budget itself: listed the plain way
+        if listed is None:
+            listing_prelude += tuple(bindings)
         fresh_listing = self.mark(before, "legal")
         choices = tuple(LoweredChoice(c.var.name, py, walk, elem.kind == "list", c.span, note)
                         for (c, py, walk, _, elem), note in zip(loops, notes, strict=True))
@@ -1721,7 +1727,9 @@ class _Lowerer:
         if table is not None:  # through tables per board (pass `action_tables`)
             walks = [(ch.py_name, ch.domain, ch.is_list, ch.span.short) for ch in choices]
             gather = spot_row[1:] if spot_row is not None and spot_row[0] == choices[-1].domain else None
-            listing = tuple(action_tables.listing(table, a.name, clear_cache, walks, gather))
+            into = "actions" if listed is None else "found"  # (pass `listing_tables`) a list remembered by value
+            lines = action_tables.listing(table, a.name, clear_cache, walks, gather, into)
+            listing = tuple(lines if listed is None else listing_tables.remembered(listed, a.name, lines, bindings))
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
                              a.span, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                              fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing)

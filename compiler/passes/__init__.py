@@ -24,6 +24,7 @@ from .reads import Reads
 if TYPE_CHECKING:
     from .action_tables import Table
     from .bitmask import Mask
+    from .listing_tables import Listed
     from .spot_filters import Filter
     from .value_tables import Table as ValueTable
 
@@ -76,6 +77,8 @@ class Plan:
     tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
     # spot_rows: the actions whose last choice, a spot made from masks, is gathered from a row of spots
     spot_rows: tuple[str, ...] = ()
+    # listing_tables: the actions whose listing is remembered by the few values of the game it reads
+    listing_tables: tuple[Listed, ...] = ()
     move_step: bool = False  # move_step: a move's step written out for the rule set, where no move can wait
     journal: bool = False  # journal: a move notes the fields it changes, where every move runs as steps
 
@@ -122,6 +125,8 @@ PASSES: dict[str, str] = {
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
     "spot_rows": "a listing's last choice, a spot made from bit masks, appends its actions a byte of the mask at a "
                  "time, and its tests of the earlier choices only are computed once per value of them",
+    "listing_tables": "a listing whose actions are a function of a few small values of the game (a hand of "
+                      "cards) is remembered by them, in a table of the board, and appended whole",
     "move_step": "a move's step through the runtime written out for the rule set, its known tests left out, where "
                  "no move can wait for a decision",
     "journal": "where every move can wait for a decision, the state as a move began is made from the fields it "

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -247,18 +247,26 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
-        joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
-        for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
-            row1 = table[card]
-            if row1 is None:
-                row1 = table[card] = [None] * 5
-            for taken in (joined0 if joined0 is not None else (joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/two-player.yaml:176
-                action = row1[taken]
-                if action is None:
-                    action = row1[taken] = rt.Action('exchange_card_special', (card, taken), self._action_text)
-                actions.append(action)
+        # What this listing lists is a function of the items of `hand[current]` and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
+        listed = self.board.value_tables.get('listing exchange_card_special') or self.board.value_table('listing exchange_card_special')
+        listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))
+        found: list[rt.Action] | None = listed.get(listed_key)
+        if found is None:
+            found = []
+            joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
+            # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+            table = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
+            for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
+                row1 = table[card]
+                if row1 is None:
+                    row1 = table[card] = [None] * 5
+                for taken in (joined0 if joined0 is not None else (joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/two-player.yaml:176
+                    action = row1[taken]
+                    if action is None:
+                        action = row1[taken] = rt.Action('exchange_card_special', (card, taken), self._action_text)
+                    found.append(action)
+            rt.remember(listed, listed_key, found)
+        actions += found
 
     def _legal_emperor_palace(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace

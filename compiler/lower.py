@@ -49,6 +49,7 @@ from .passes import (
     component_sets,
     count_items,
     lazy_hoist,
+    list_items,
     listing_tables,
     set_items,
     set_lists,
@@ -254,6 +255,8 @@ class _Lowerer:
         # "Values"): a list is a tuple, a set a frozenset, all the way down. Others are converted
         # where the representation shows: stored, compared, or put into a list or set.
         self.canonical: set[int] = set()
+        # (pass `list_items`) the joins of a list read as it is and items written out: the list, how many items
+        self.short_joins: dict[str, tuple[str, int]] = {}
         self.local_facts: dict[Symbol, Facts] = {}
         self.costs: dict[int, int] = {}  # the unchecked work of each statement
         self.block_cost = 0  # of the block lowered last
@@ -626,7 +629,8 @@ class _Lowerer:
             self.facts[id(e)] = self.clamp(e.ty, Facts(sat(work + left_work + right_work), size, item=item))
             self.canonical.add(id(e))
             if e.ty.kind == "list":
-                return f"(*{lpy}, *{rpy})"
+                written = list_items.joined(self, e.left, lpy, e.right, rpy, _SIMPLE)  # (pass `list_items`)
+                return written if written is not None else f"(*{lpy}, *{rpy})"
             items = set_items.joined(self, op == "+", lpy, e.right, rpy)  # (pass `set_items`)
             if items is not None:
                 return items
@@ -670,7 +674,7 @@ class _Lowerer:
         lowered = [self.expr(arg) for arg in e.args]
         self.facts[id(e)] = self.builtin_facts(e, lowered, e.ty)
         if e.func == "sorted" and e.ty.elem is not None:  # in the order a set is walked in (_sorted)
-            return _sorted(e.ty.elem, lowered[0])
+            return _sorted(e.ty.elem, _unparenthesised(lowered[0]))  # (its one argument: no parentheses of its own)
         if "{where}" in BUILTINS[e.func].python:  # a check that names its rule line
             return BUILTINS[e.func].python.format(*lowered, **dict(e.extra), where=self.where(e.span))
         return BUILTINS[e.func].python.format(*lowered, **dict(e.extra))
@@ -905,6 +909,9 @@ class _Lowerer:
             return py, SMALL_LIST, size
         if _SIMPLE.fullmatch(py):  # a short list is handled at once, a longer one counted
             return f"({py} if len({py}) <= {SMALL_LIST} else {counted})", SMALL_LIST, size
+        joined = list_items.short(self, py, counted)  # (pass `list_items`) such a list and items written out
+        if joined is not None:
+            return joined, SMALL_LIST, size
         return counted, 0, size
 
     def prechecked(self, py: str) -> bool:

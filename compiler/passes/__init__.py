@@ -107,6 +107,8 @@ PASSES: dict[str, str] = {
     "count_items": "how many of a list's items equal a value is the list's own count, not a walk",
     "set_items": "a set joined with, or taken, items written out is its own union or difference with them, "
                  "not with a set made of them first",
+    "list_items": "a list joined with items written out is written with them, not joined with a tuple of them, "
+                  "and such a join of a list read as it is, short, is sorted or searched at once, like the list",
     "set_lists": "a list of a set's items as they are is the set sorted, not a walk making the sorted list again",
     "value_tables": "a definition that is a function of one small value of the game (a hand of cards) is "
                     "remembered by that value, in a table of the board every state shares",

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             for _ in range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))):  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283)
                 if len(self.deck) > 16:
                     rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')
-                self.deck = (*self.deck, *(c,))  # base.yaml:351
+                self.deck = (*self.deck, c)  # base.yaml:351
         for p in range(self.num_players):  # base.yaml:353
             for _ in range(0, 3):  # base.yaml:354
                 self.draw_blind(p)  # base.yaml:355
@@ -415,7 +415,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.pay(cards)  # base.yaml:402
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
-        self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
+        self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
@@ -464,18 +464,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.specials[self.current] = frozenset(k for k in self.specials[self.current] if k != EXCHANGE_CARD)  # two-player.yaml:179
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:180')
-        self.hand[self.current] = tuple(sorted(rt.walk(self, (*rt.walk(self, rt.without(self.hand[self.current], card), 1, 'rules/china-schacht/two-player.yaml:180'), *(taken,)), 1, 'rules/china-schacht/two-player.yaml:180')))  # two-player.yaml:180
+        self.hand[self.current] = tuple(sorted(rt.walk(self, (*rt.walk(self, rt.without(self.hand[self.current], card), 1, 'rules/china-schacht/two-player.yaml:180'), taken), 1, 'rules/china-schacht/two-player.yaml:180')))  # two-player.yaml:180
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:181')
         self.face_up = tuple(rt.without(self.face_up, taken))  # two-player.yaml:181
         if self.opt_special_exchange == TO_DISPLAY:  # two-player.yaml:182
             if len(self.face_up) > 16:
                 rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:183')
-            self.face_up = (*self.face_up, *(card,))  # two-player.yaml:183
+            self.face_up = (*self.face_up, card)  # two-player.yaml:183
         else:
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:185')
-            self.discard = (*self.discard, *(card,))  # two-player.yaml:185
+            self.discard = (*self.discard, card)  # two-player.yaml:185
         self.next_phase = PHASE_TURN  # two-player.yaml:186
 
     def _do_emperor_palace(self, province_to: int, space: int, cards: Sequence[int]) -> None:
@@ -512,7 +512,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_pay(cards)  # two-player.yaml:210
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/two-player.yaml:211')
-        self.emissaries[province_to] = (*self.emissaries[province_to], *((self.num_players + 0),))  # two-player.yaml:211
+        self.emissaries[province_to] = (*self.emissaries[province_to], (self.num_players + 0))  # two-player.yaml:211
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # two-player.yaml:211
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
         if self._kept_shared:  # two-player.yaml:211
@@ -673,7 +673,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         elif len(cards) == 2:  # two-player.yaml:230
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:231')
-            self.discard = (*self.discard, *(cards[1],))  # two-player.yaml:231
+            self.discard = (*self.discard, cards[1])  # two-player.yaml:231
 
     def next_piece(self) -> None:
         # rules/china-schacht/two-player.yaml:246
@@ -725,7 +725,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 self.deck = tuple(rt.without(self.deck, c))  # base.yaml:505
                 if len(self.face_up) > 16:
                     rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:506')
-                self.face_up = (*self.face_up, *(c,))  # base.yaml:506
+                self.face_up = (*self.face_up, c)  # base.yaml:506
                 self.deck_check()  # base.yaml:507
 
     def keep(self, c: int) -> None:
@@ -734,7 +734,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("procedures.keep")
         if len(self.kept[self.current]) > 16:
             rt.walk(self, self.kept[self.current], 1, 'rules/china-schacht/two-player.yaml:233')
-        self.kept[self.current] = tuple(sorted(rt.walk(self, (*self.kept[self.current], *(c,)), 1, 'rules/china-schacht/two-player.yaml:233')))  # two-player.yaml:233
+        self.kept[self.current] = tuple(sorted((*self.kept[self.current], c) if len(self.kept[self.current]) <= 15 else rt.walk(self, (*self.kept[self.current], c), 1, 'rules/china-schacht/two-player.yaml:233')))  # two-player.yaml:233
         self.take_influence(c)  # two-player.yaml:234
 
     def take_influence(self, c: int) -> None:
@@ -756,13 +756,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:263
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:264')
-            self.discard = (*self.discard, *(c,))  # two-player.yaml:264
+            self.discard = (*self.discard, c)  # two-player.yaml:264
 
     def emperor_refill(self) -> None:
         # rules/china-schacht/two-player.yaml:265
         if self.trace is not None:
             self.trace.append("procedures.emperor_refill")
-        for _ in rt.walk(self, range(len(self.emperor_cards), 3), 156, 'rules/china-schacht/two-player.yaml:267'):  # two-player.yaml:267
+        for _ in rt.walk(self, range(len(self.emperor_cards), 3), 172, 'rules/china-schacht/two-player.yaml:267'):  # two-player.yaml:267
             if self.deck:  # two-player.yaml:268
                 c = rt.draw_from(self.rng, self.deck)  # two-player.yaml:269
                 if len(self.deck) > 16:
@@ -770,7 +770,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 self.deck = tuple(rt.without(self.deck, c))  # two-player.yaml:270
                 if len(self.emperor_cards) > 16:
                     rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
-                self.emperor_cards = tuple(sorted(rt.walk(self, (*self.emperor_cards, *(c,)), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
+                self.emperor_cards = tuple(sorted((*self.emperor_cards, c) if len(self.emperor_cards) <= 15 else rt.walk(self, (*self.emperor_cards, c), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
                 self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:271
                 self.deck_check()  # two-player.yaml:272
 

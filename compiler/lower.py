@@ -51,6 +51,7 @@ from .passes import (
     lazy_hoist,
     list_items,
     listing_tables,
+    range_bounds,
     set_items,
     set_lists,
     spot_filters,
@@ -1155,6 +1156,9 @@ class _Lowerer:
                 size = None if low is None or high is None or step is None else len(range(low, high, max(step, 1)))
                 if size is None and not args[0].mag[1] and not args[1].mag[1]:  # b - a <= |a| + |b|
                     size = sat(args[0].mag[0] + args[1].mag[0])
+                bound = range_bounds.size(self, e, args[1].mag)  # (pass `range_bounds`) b - a <= b, a >= 0
+                if bound is not None and (size is None or bound < size):
+                    size = bound
                 return Facts(cost, size, item=Facts(mag=join_mag(args[0].mag, args[1].mag)))
             case "straight_lines":
                 over(1)

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -713,21 +713,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 if not self.deck:  # two-player.yaml:291
                     self.exhausted = 2  # two-player.yaml:292
 
-    def refill_face_up(self) -> None:
-        # rules/china-schacht/base.yaml:499
-        if self.trace is not None:
-            self.trace.append("procedures.refill_face_up")
-        for _ in rt.walk(self, range(len(self.face_up), 4), 156, 'rules/china-schacht/base.yaml:502'):  # base.yaml:502
-            if self.deck:  # base.yaml:503
-                c = rt.draw_from(self.rng, self.deck)  # base.yaml:504
-                if len(self.deck) > 16:
-                    rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:505')
-                self.deck = tuple(rt.without(self.deck, c))  # base.yaml:505
-                if len(self.face_up) > 16:
-                    rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:506')
-                self.face_up = (*self.face_up, c)  # base.yaml:506
-                self.deck_check()  # base.yaml:507
-
     def keep(self, c: int) -> None:
         # rules/china-schacht/two-player.yaml:232
         if self.trace is not None:
@@ -762,7 +747,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/two-player.yaml:265
         if self.trace is not None:
             self.trace.append("procedures.emperor_refill")
-        for _ in rt.walk(self, range(len(self.emperor_cards), 3), 172, 'rules/china-schacht/two-player.yaml:267'):  # two-player.yaml:267
+        for _ in range(len(self.emperor_cards), 3):  # two-player.yaml:267
             if self.deck:  # two-player.yaml:268
                 c = rt.draw_from(self.rng, self.deck)  # two-player.yaml:269
                 if len(self.deck) > 16:

@@ -48,6 +48,7 @@ from .passes import (
     choice_hoist,
     component_sets,
     count_items,
+    guard_inline,
     lazy_hoist,
     list_items,
     listing_tables,
@@ -103,6 +104,7 @@ class LoweredAction:
     count: int | None = None  # at most this many legal actions (None: only the game knows)
     steps: bool = False  # its effect (or a trigger after it) can wait for a decision: a generator
     listing: tuple[str, ...] = ()  # its listing through tables per board (pass `action_tables`), if so
+    unguarded: str | None = None  # (pass `guard_inline`) its listing's test of the `when:`, written out
 
 
 @dataclass(frozen=True, slots=True)
@@ -1743,7 +1745,9 @@ class _Lowerer:
             listing = tuple(lines if listed is None else listing_tables.remembered(listed, a.name, lines, bindings))
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
                              a.span, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
-                             fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing)
+                             fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
+                             unguarded=guard_inline.written(self.plan, when and _unparenthesised(when),
+                                                            _parenthesised(_unparenthesised(when or ""))))
 
 
 # A list a rule can read at its start: a field, an entity's value of a field, a parameter.

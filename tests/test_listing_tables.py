@@ -42,7 +42,7 @@ def test_schacht_remembers_its_card_listings_by_the_colours_held() -> None:
     assert exchange.rstrip().endswith("            rt.remember(listed, listed_key, found)\n        actions += found")
     assert "listed_key = frozenset(self.face_up)\n" in method(source, "_legal_take_face_up")
     blind = method(source, "_legal_exchange_blind")
-    assert blind.index("if not self._guard_exchange_blind():") < blind.index("listed_key = frozenset(self.hand[")
+    assert blind.index("if not self.deck:  #") < blind.index("listed_key = frozenset(self.hand[")
     for name in ("_legal_build", "_legal_send", "_legal_stop", "_legal_draw_card"):
         assert "listed_key" not in method(source, name), name
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"listing_tables"}).source

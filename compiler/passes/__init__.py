@@ -131,6 +131,8 @@ PASSES: dict[str, str] = {
                  "time, and its tests of the earlier choices only are computed once per value of them",
     "listing_tables": "a listing whose actions are a function of a few small values of the game (a hand of "
                       "cards) is remembered by them, in a table of the board, and appended whole",
+    "guard_inline": "an action's when: is tested where its listing starts, written out, not through a call of "
+                    "its guard method",
     "move_step": "a move's step through the runtime written out for the rule set, its known tests left out, where "
                  "no move can wait for a decision",
     "journal": "where every move can wait for a decision, the state as a move began is made from the fields it "

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal_build(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
-        if not self._guard_build():
+        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
         joined0 = self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
@@ -204,7 +204,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal_send(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:391: send
-        if not self._guard_send():
+        if not (self.emissaries_left[self.current] > 0):  # rules/china-schacht/base.yaml:395: when of send, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('send') or self.board.action_dict('send')
@@ -221,7 +221,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal_emperor_first(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:152: emperor_first
-        if not self._guard_emperor_first():
+        if not ((EMPEROR_PLAYS_FIRST in self.specials[self.current] and self.emperor_turn == EMPEROR_WAITS) and self.emperor_provinces()):  # rules/china-schacht/two-player.yaml:154: when of emperor_first, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('emperor_first') or self.board.action_table('emperor_first', 1)
@@ -232,7 +232,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal_two_provinces_card(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:160: two_provinces_card
-        if not self._guard_two_provinces_card():
+        if TWO_PROVINCES not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:163: when of two_provinces_card, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('two_provinces_card') or self.board.action_table('two_provinces_card', 1)
@@ -243,7 +243,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal_exchange_card_special(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:169: exchange_card_special
-        if not self._guard_exchange_card_special():
+        if EXCHANGE_CARD not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:173: when of exchange_card_special, written out (`guard_inline`)
             return
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
@@ -304,7 +304,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal_emperor_rests(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:214: emperor_rests
-        if not self._guard_emperor_rests():
+        if not (self.opt_emperor_placement == OPTIONAL):  # rules/china-schacht/two-player.yaml:215: when of emperor_rests, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('emperor_rests') or self.board.action_table('emperor_rests', 1)

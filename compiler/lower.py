@@ -48,7 +48,11 @@ from .passes import (
     choice_hoist,
     component_sets,
     count_items,
+    guard_inline,
     lazy_hoist,
+    list_items,
+    listing_tables,
+    range_bounds,
     set_items,
     set_lists,
     spot_filters,
@@ -100,6 +104,7 @@ class LoweredAction:
     count: int | None = None  # at most this many legal actions (None: only the game knows)
     steps: bool = False  # its effect (or a trigger after it) can wait for a decision: a generator
     listing: tuple[str, ...] = ()  # its listing through tables per board (pass `action_tables`), if so
+    unguarded: str | None = None  # (pass `guard_inline`) its listing's test of the `when:`, written out
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +258,8 @@ class _Lowerer:
         # "Values"): a list is a tuple, a set a frozenset, all the way down. Others are converted
         # where the representation shows: stored, compared, or put into a list or set.
         self.canonical: set[int] = set()
+        # (pass `list_items`) the joins of a list read as it is and items written out: the list, how many items
+        self.short_joins: dict[str, tuple[str, int]] = {}
         self.local_facts: dict[Symbol, Facts] = {}
         self.costs: dict[int, int] = {}  # the unchecked work of each statement
         self.block_cost = 0  # of the block lowered last
@@ -625,7 +632,8 @@ class _Lowerer:
             self.facts[id(e)] = self.clamp(e.ty, Facts(sat(work + left_work + right_work), size, item=item))
             self.canonical.add(id(e))
             if e.ty.kind == "list":
-                return f"(*{lpy}, *{rpy})"
+                written = list_items.joined(self, e.left, lpy, e.right, rpy, _SIMPLE)  # (pass `list_items`)
+                return written if written is not None else f"(*{lpy}, *{rpy})"
             items = set_items.joined(self, op == "+", lpy, e.right, rpy)  # (pass `set_items`)
             if items is not None:
                 return items
@@ -669,7 +677,7 @@ class _Lowerer:
         lowered = [self.expr(arg) for arg in e.args]
         self.facts[id(e)] = self.builtin_facts(e, lowered, e.ty)
         if e.func == "sorted" and e.ty.elem is not None:  # in the order a set is walked in (_sorted)
-            return _sorted(e.ty.elem, lowered[0])
+            return _sorted(e.ty.elem, _unparenthesised(lowered[0]))  # (its one argument: no parentheses of its own)
         if "{where}" in BUILTINS[e.func].python:  # a check that names its rule line
             return BUILTINS[e.func].python.format(*lowered, **dict(e.extra), where=self.where(e.span))
         return BUILTINS[e.func].python.format(*lowered, **dict(e.extra))
@@ -904,6 +912,9 @@ class _Lowerer:
             return py, SMALL_LIST, size
         if _SIMPLE.fullmatch(py):  # a short list is handled at once, a longer one counted
             return f"({py} if len({py}) <= {SMALL_LIST} else {counted})", SMALL_LIST, size
+        joined = list_items.short(self, py, counted)  # (pass `list_items`) such a list and items written out
+        if joined is not None:
+            return joined, SMALL_LIST, size
         return counted, 0, size
 
     def prechecked(self, py: str) -> bool:
@@ -1147,6 +1158,9 @@ class _Lowerer:
                 size = None if low is None or high is None or step is None else len(range(low, high, max(step, 1)))
                 if size is None and not args[0].mag[1] and not args[1].mag[1]:  # b - a <= |a| + |b|
                     size = sat(args[0].mag[0] + args[1].mag[0])
+                bound = range_bounds.size(self, e, args[1].mag)  # (pass `range_bounds`) b - a <= b, a >= 0
+                if bound is not None and (size is None or bound < size):
+                    size = bound
                 return Facts(cost, size, item=Facts(mag=join_mag(args[0].mag, args[1].mag)))
             case "straight_lines":
                 over(1)
@@ -1708,7 +1722,12 @@ class _Lowerer:
             self.set_local(c.var, domain.item)
             loops.append((c, py, walk, domain, c.var.ty))
         listing_prelude, clear_cache, count = self.listing(a, loops, reading)
-        listing_prelude += tuple(f"{name} = {code}  # {comment}" for name, code, comment in joined)
+        bindings = [f"{name} = {code}  # {comment}" for name, code, comment in joined]
+        listed = listing_tables.listed_of(self.plan, a.name)
+        if listed is not None and (table is None or clear_cache or any("rt." in walk for _, _, walk, _, _ in loops)):
+            listed = None  # (pass `listing_tables`) a walk charges the budget itself: listed the plain way
+        if listed is None:
+            listing_prelude += tuple(bindings)
         fresh_listing = self.mark(before, "legal")
         choices = tuple(LoweredChoice(c.var.name, py, walk, elem.kind == "list", c.span, note)
                         for (c, py, walk, _, elem), note in zip(loops, notes, strict=True))
@@ -1721,10 +1740,14 @@ class _Lowerer:
         if table is not None:  # through tables per board (pass `action_tables`)
             walks = [(ch.py_name, ch.domain, ch.is_list, ch.span.short) for ch in choices]
             gather = spot_row[1:] if spot_row is not None and spot_row[0] == choices[-1].domain else None
-            listing = tuple(action_tables.listing(table, a.name, clear_cache, walks, gather))
+            into = "actions" if listed is None else "found"  # (pass `listing_tables`) a list remembered by value
+            lines = action_tables.listing(table, a.name, clear_cache, walks, gather, into)
+            listing = tuple(lines if listed is None else listing_tables.remembered(listed, a.name, lines, bindings))
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
                              a.span, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
-                             fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing)
+                             fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
+                             unguarded=guard_inline.written(self.plan, when and _unparenthesised(when),
+                                                            _parenthesised(_unparenthesised(when or ""))))
 
 
 # A list a rule can read at its start: a field, an entity's value of a field, a parameter.

@@ -64,7 +64,8 @@ def test_the_value_is_looked_up_by_the_hand_and_remembered_there() -> None:
     assert "remembered by the value of `hand[p]` and `c`, in a table of the board every state shares" in source
     assert "_d_all_payments" not in source
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"value_tables"}).source
-    assert "value_table(" not in off and "self._d_all_payments = rt.without_key(" in off
+    assert "value_table('all_payments')" not in off and "self._d_all_payments = rt.without_key(" in off
+    assert "value_table('listing " in off  # (pass `listing_tables` keeps its own tables of the board)
 
 
 def test_the_games_are_those_without_the_pass() -> None:

@@ -24,6 +24,7 @@ from .reads import Reads
 if TYPE_CHECKING:
     from .action_tables import Table
     from .bitmask import Mask
+    from .listing_tables import Listed
     from .spot_filters import Filter
     from .value_tables import Table as ValueTable
 
@@ -76,6 +77,8 @@ class Plan:
     tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
     # spot_rows: the actions whose last choice, a spot made from masks, is gathered from a row of spots
     spot_rows: tuple[str, ...] = ()
+    # listing_tables: the actions whose listing is remembered by the few values of the game it reads
+    listing_tables: tuple[Listed, ...] = ()
     move_step: bool = False  # move_step: a move's step written out for the rule set, where no move can wait
     # move_step: whether the end of a turn, or a phase's start, can change what the end of the game reads
     # (its fields; for a start, the seat to act too): else the written step does not test the end again there
@@ -108,6 +111,10 @@ PASSES: dict[str, str] = {
     "count_items": "how many of a list's items equal a value is the list's own count, not a walk",
     "set_items": "a set joined with, or taken, items written out is its own union or difference with them, "
                  "not with a set made of them first",
+    "list_items": "a list joined with items written out is written with them, not joined with a tuple of them, "
+                  "and such a join of a list read as it is, short, is sorted or searched at once, like the list",
+    "range_bounds": "a range from a length up to a bound known when compiling holds at most that bound: "
+                    "a loop over it is proven small and walked without a check",
     "set_lists": "a list of a set's items as they are is the set sorted, not a walk making the sorted list again",
     "value_tables": "a definition that is a function of one small value of the game (a hand of cards) is "
                     "remembered by that value, in a table of the board every state shares",
@@ -126,6 +133,10 @@ PASSES: dict[str, str] = {
     "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
     "spot_rows": "a listing's last choice, a spot made from bit masks, appends its actions a byte of the mask at a "
                  "time, and its tests of the earlier choices only are computed once per value of them",
+    "listing_tables": "a listing whose actions are a function of a few small values of the game (a hand of "
+                      "cards) is remembered by them, in a table of the board, and appended whole",
+    "guard_inline": "an action's when: is tested where its listing starts, written out, not through a call of "
+                    "its guard method",
     "move_step": "a move's step through the runtime written out for the rule set, its known tests left out, where "
                  "no move can wait for a decision",
     "journal": "where every move can wait for a decision, the state as a move began is made from the fields it "

@@ -113,7 +113,7 @@ def table_of(plan: Plan, action: str) -> Table | None:
 
 
 def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]],
-            gather: tuple[str, list[tuple[str, bool]]] | None = None) -> list[str]:
+            gather: tuple[str, list[tuple[str, bool]]] | None = None, into: str = "actions") -> list[str]:
     """The lines of a listing through tables (at the depth of the method's body): `choices` are
     each choice's (loop variable, walk, whether its value is a list, the comment of its rule
     line); the actions are those of the plain listing, in its order. `clear`: its choices can
@@ -121,7 +121,8 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     large; else the plain listing, whose cache is cleared so); tables indexed only by numbers
     known per board hold few actions whatever. `gather` (pass `spot_rows`): the last choice's list
     of spots as the masks joined first and each further group (its code, whether it is kept per
-    row): its row is an `rt.SpotRow` that appends the actions of the mask's spots."""
+    row): its row is an `rt.SpotRow` that appends the actions of the mask's spots. `into`: the list
+    the actions are appended to (pass `listing_tables`: a list remembered by value)."""
     from .spot_rows import fixed_count, gathered  # (it builds on this pass)
 
     bounded = all(level.how != "key" for level in table.levels)  # (by the board and the declarations)
@@ -141,7 +142,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
         out.append("action = table[0]")
         out.append("if action is None:")
         out.append(f"    action = table[0] = {make}")
-        out.append("actions.append(action)")
+        out.append(f"{into}.append(action)")
         return out
     first = levels[0]
     # (the table met already, else made: a method call only the first time)
@@ -179,6 +180,6 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
                 f"[None] * {inner.size}"
         out.append(f"{pad}    {got} = {row}[{index}] = {made}")
         if last:
-            out.append(f"{pad}actions.append(action)")
+            out.append(f"{pad}{into}.append(action)")
         row = got
     return out

@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/two-player.yaml  sha256:011a15bae84e893c
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, guard_inline, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -695,13 +695,13 @@ class ChangChengTwoPlayerState(ChangChengState):
             self._journal['placed'] = self.placed[:]  # base.yaml:696
         if len(self.placed[self.current]) > 16:
             rt.walk(self, self.placed[self.current], 1, 'rules/chang-cheng/base.yaml:696')
-        self.placed[self.current] = (*self.placed[self.current], *((self.current, c, r),))  # base.yaml:696
+        self.placed[self.current] = (*self.placed[self.current], (self.current, c, r))  # base.yaml:696
         self._derived = None  # base.yaml:696
         if self._journal is not None and 'backs' not in self._journal:  # base.yaml:697
             self._journal['backs'] = self.backs[:]  # base.yaml:697
         if len(self.backs[r]) > 16:
             rt.walk(self, self.backs[r], 1, 'rules/chang-cheng/base.yaml:697')
-        self.backs[r] = (*self.backs[r], *(self.current,))  # base.yaml:697
+        self.backs[r] = (*self.backs[r], self.current)  # base.yaml:697
         self._derived = None  # base.yaml:697
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:698
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:698

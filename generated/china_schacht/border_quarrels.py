@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def _legal_build(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
-        if not self._guard_build():
+        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
         if len(self.hand[self.current]) > 16:
             rt.grown(self, 1185, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:372')
@@ -211,7 +211,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self.pay(cards)  # base.yaml:402
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
-        self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
+        self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_open_spaces = None  # base.yaml:403
         self._d_can_place = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403

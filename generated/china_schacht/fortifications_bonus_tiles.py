@@ -4,7 +4,7 @@
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 #   rules/china-schacht/fortifications-bonus-tiles.yaml  sha256:381c843594446038
 # Change the rules and run `rulewright compile china-schacht/fortifications-bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/fortifications-bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def _legal_build(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
-        if not self._guard_build():
+        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('build') or self.board.action_dict('build')
@@ -222,7 +222,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def _legal_fortify(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
-        if not self._guard_fortify():
+        if not (self.fortifications_left[self.current] > 0):  # rules/china-schacht/fortifications.yaml:80: when of fortify, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('fortify') or self.board.action_dict('fortify')
@@ -315,7 +315,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self.pay(cards)  # base.yaml:402
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
-        self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
+        self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
         self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403

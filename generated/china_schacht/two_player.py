@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             for _ in range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))):  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283)
                 if len(self.deck) > 16:
                     rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')
-                self.deck = (*self.deck, *(c,))  # base.yaml:351
+                self.deck = (*self.deck, c)  # base.yaml:351
         for p in range(self.num_players):  # base.yaml:353
             for _ in range(0, 3):  # base.yaml:354
                 self.draw_blind(p)  # base.yaml:355
@@ -237,7 +237,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal_build(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
-        if not self._guard_build():
+        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
         joined0 = self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
@@ -258,7 +258,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal_send(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:391: send
-        if not self._guard_send():
+        if not (self.emissaries_left[self.current] > 0):  # rules/china-schacht/base.yaml:395: when of send, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('send') or self.board.action_dict('send')
@@ -275,7 +275,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal_emperor_first(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:152: emperor_first
-        if not self._guard_emperor_first():
+        if not ((EMPEROR_PLAYS_FIRST in self.specials[self.current] and self.emperor_turn == EMPEROR_WAITS) and self.emperor_provinces()):  # rules/china-schacht/two-player.yaml:154: when of emperor_first, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('emperor_first') or self.board.action_table('emperor_first', 1)
@@ -286,7 +286,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal_two_provinces_card(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:160: two_provinces_card
-        if not self._guard_two_provinces_card():
+        if TWO_PROVINCES not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:163: when of two_provinces_card, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('two_provinces_card') or self.board.action_table('two_provinces_card', 1)
@@ -297,22 +297,30 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal_exchange_card_special(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:169: exchange_card_special
-        if not self._guard_exchange_card_special():
+        if EXCHANGE_CARD not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:173: when of exchange_card_special, written out (`guard_inline`)
             return
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
-        joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
-        for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
-            row1 = table[card]
-            if row1 is None:
-                row1 = table[card] = [None] * 5
-            for taken in (joined0 if joined0 is not None else (joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/two-player.yaml:176
-                action = row1[taken]
-                if action is None:
-                    action = row1[taken] = rt.Action('exchange_card_special', (card, taken), self._action_text)
-                actions.append(action)
+        # What this listing lists is a function of the items of `hand[current]` and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
+        listed = self.board.value_tables.get('listing exchange_card_special') or self.board.value_table('listing exchange_card_special')
+        listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))
+        found: list[rt.Action] | None = listed.get(listed_key)
+        if found is None:
+            found = []
+            joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
+            # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+            table = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
+            for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
+                row1 = table[card]
+                if row1 is None:
+                    row1 = table[card] = [None] * 5
+                for taken in (joined0 if joined0 is not None else (joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/two-player.yaml:176
+                    action = row1[taken]
+                    if action is None:
+                        action = row1[taken] = rt.Action('exchange_card_special', (card, taken), self._action_text)
+                    found.append(action)
+            rt.remember(listed, listed_key, found)
+        actions += found
 
     def _legal_emperor_palace(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace
@@ -350,7 +358,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal_emperor_rests(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:214: emperor_rests
-        if not self._guard_emperor_rests():
+        if not (self.opt_emperor_placement == OPTIONAL):  # rules/china-schacht/two-player.yaml:215: when of emperor_rests, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('emperor_rests') or self.board.action_table('emperor_rests', 1)
@@ -461,7 +469,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.pay(cards)  # base.yaml:402
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
-        self.emissaries[province_to] = (*self.emissaries[province_to], *(self.current,))  # base.yaml:403
+        self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
@@ -510,18 +518,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.specials[self.current] = frozenset(k for k in self.specials[self.current] if k != EXCHANGE_CARD)  # two-player.yaml:179
         if len(self.hand[self.current]) > 16:
             rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:180')
-        self.hand[self.current] = tuple(sorted(rt.walk(self, (*rt.walk(self, rt.without(self.hand[self.current], card), 1, 'rules/china-schacht/two-player.yaml:180'), *(taken,)), 1, 'rules/china-schacht/two-player.yaml:180')))  # two-player.yaml:180
+        self.hand[self.current] = tuple(sorted(rt.walk(self, (*rt.walk(self, rt.without(self.hand[self.current], card), 1, 'rules/china-schacht/two-player.yaml:180'), taken), 1, 'rules/china-schacht/two-player.yaml:180')))  # two-player.yaml:180
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:181')
         self.face_up = tuple(rt.without(self.face_up, taken))  # two-player.yaml:181
         if self.opt_special_exchange == TO_DISPLAY:  # two-player.yaml:182
             if len(self.face_up) > 16:
                 rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:183')
-            self.face_up = (*self.face_up, *(card,))  # two-player.yaml:183
+            self.face_up = (*self.face_up, card)  # two-player.yaml:183
         else:
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:185')
-            self.discard = (*self.discard, *(card,))  # two-player.yaml:185
+            self.discard = (*self.discard, card)  # two-player.yaml:185
         self.next_phase = PHASE_TURN  # two-player.yaml:186
 
     def _do_emperor_palace(self, province_to: int, space: int, cards: Sequence[int]) -> None:
@@ -558,7 +566,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_pay(cards)  # two-player.yaml:210
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/two-player.yaml:211')
-        self.emissaries[province_to] = (*self.emissaries[province_to], *((self.num_players + 0),))  # two-player.yaml:211
+        self.emissaries[province_to] = (*self.emissaries[province_to], (self.num_players + 0))  # two-player.yaml:211
         self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # two-player.yaml:211
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
         if self._kept_shared:  # two-player.yaml:211
@@ -719,7 +727,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         elif len(cards) == 2:  # two-player.yaml:230
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:231')
-            self.discard = (*self.discard, *(cards[1],))  # two-player.yaml:231
+            self.discard = (*self.discard, cards[1])  # two-player.yaml:231
 
     def next_piece(self) -> None:
         # rules/china-schacht/two-player.yaml:246
@@ -759,28 +767,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 if not self.deck:  # two-player.yaml:291
                     self.exhausted = 2  # two-player.yaml:292
 
-    def refill_face_up(self) -> None:
-        # rules/china-schacht/base.yaml:499
-        if self.trace is not None:
-            self.trace.append("procedures.refill_face_up")
-        for _ in rt.walk(self, range(len(self.face_up), 4), 156, 'rules/china-schacht/base.yaml:502'):  # base.yaml:502
-            if self.deck:  # base.yaml:503
-                c = rt.draw_from(self.rng, self.deck)  # base.yaml:504
-                if len(self.deck) > 16:
-                    rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:505')
-                self.deck = tuple(rt.without(self.deck, c))  # base.yaml:505
-                if len(self.face_up) > 16:
-                    rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:506')
-                self.face_up = (*self.face_up, *(c,))  # base.yaml:506
-                self.deck_check()  # base.yaml:507
-
     def keep(self, c: int) -> None:
         # rules/china-schacht/two-player.yaml:232
         if self.trace is not None:
             self.trace.append("procedures.keep")
         if len(self.kept[self.current]) > 16:
             rt.walk(self, self.kept[self.current], 1, 'rules/china-schacht/two-player.yaml:233')
-        self.kept[self.current] = tuple(sorted(rt.walk(self, (*self.kept[self.current], *(c,)), 1, 'rules/china-schacht/two-player.yaml:233')))  # two-player.yaml:233
+        self.kept[self.current] = tuple(sorted((*self.kept[self.current], c) if len(self.kept[self.current]) <= 15 else rt.walk(self, (*self.kept[self.current], c), 1, 'rules/china-schacht/two-player.yaml:233')))  # two-player.yaml:233
         self.take_influence(c)  # two-player.yaml:234
 
     def take_influence(self, c: int) -> None:
@@ -802,13 +795,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:263
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:264')
-            self.discard = (*self.discard, *(c,))  # two-player.yaml:264
+            self.discard = (*self.discard, c)  # two-player.yaml:264
 
     def emperor_refill(self) -> None:
         # rules/china-schacht/two-player.yaml:265
         if self.trace is not None:
             self.trace.append("procedures.emperor_refill")
-        for _ in rt.walk(self, range(len(self.emperor_cards), 3), 156, 'rules/china-schacht/two-player.yaml:267'):  # two-player.yaml:267
+        for _ in range(len(self.emperor_cards), 3):  # two-player.yaml:267
             if self.deck:  # two-player.yaml:268
                 c = rt.draw_from(self.rng, self.deck)  # two-player.yaml:269
                 if len(self.deck) > 16:
@@ -816,7 +809,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 self.deck = tuple(rt.without(self.deck, c))  # two-player.yaml:270
                 if len(self.emperor_cards) > 16:
                     rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
-                self.emperor_cards = tuple(sorted(rt.walk(self, (*self.emperor_cards, *(c,)), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
+                self.emperor_cards = tuple(sorted((*self.emperor_cards, c) if len(self.emperor_cards) <= 15 else rt.walk(self, (*self.emperor_cards, c), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
                 self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:271
                 self.deck_check()  # two-player.yaml:272
 

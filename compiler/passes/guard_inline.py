@@ -1,0 +1,66 @@
+"""Pass `guard_inline`: an action's `when:` is tested where its listing starts, written out, not
+through a call of its guard method (docs/optimiser.md).
+
+Every listing of an action with a `when:` began with a call of a method of one line, the test:
+
+    def _legal_draw_card(self, actions: list[rt.Action]) -> None:
+        if not self._guard_draw_card():
+            return
+    ...
+    def _guard_draw_card(self) -> bool:
+        return bool(self.deck)
+
+China (Schacht) tests four so at every listing (`build`, `send`, `exchange_blind`, `draw_card`),
+some 250 calls a game, each costing more than its test. With this pass the listing tests it itself:
+
+    if not self.deck:  # rules/china-schacht/base.yaml:444: when of draw_card, written out (`guard_inline`)
+        return
+
+The guard method stays (the runtime's `_guard(name)` calls it, as tools do).
+
+Why it is the same game: the test is the very expression the method returns the truth of (`not x`
+is `not bool(x)`), computed at the same point of the listing, with the same checks of the limits
+of a move in its code; a guard that reads a definition remembered while listing finds it in the
+same memory.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .. import typed as t
+from . import Plan
+
+NAME = "guard_inline"
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    return program, plan  # (lowering writes the test where the pass is enabled)
+
+
+def written(plan: Plan, when: str | None, parenthesised: str) -> str | None:
+    """The test a listing starts with, the negation of `when` (lowered; `parenthesised`, it as one
+    operand), or None where the listing calls the guard method. A negation, a membership or an
+    identity test is negated by its operator (`x`, `c not in s`, `x is None`), as Python reads best."""
+    if when is None or NAME not in plan.enabled:
+        return None
+    text = when.strip()
+    tree = ast.parse(text, mode="eval").body
+    match tree:
+        case ast.UnaryOp(op=ast.Not()):  # (the whole test of an `if`: no parentheses needed)
+            operand = ast.get_source_segment(text, tree.operand)
+            if operand is not None:
+                return operand
+        case ast.Compare(ops=[ast.In() | ast.NotIn() | ast.Is() | ast.IsNot() as op], comparators=[right]):
+            left_py, right_py = ast.get_source_segment(text, tree.left), ast.get_source_segment(text, right)
+            if left_py is not None and right_py is not None:
+                negated = {ast.In: "not in", ast.NotIn: "in", ast.Is: "is not", ast.IsNot: "is"}[type(op)]
+                return f"{_operand(tree.left, left_py)} {negated} {_operand(right, right_py)}"
+    return f"not {parenthesised}"
+
+
+def _operand(node: ast.expr, py: str) -> str:
+    """`py`, the code of `node`, as an operand of a comparison: in parentheses if it binds looser."""
+    looser = isinstance(node, ast.BoolOp | ast.Compare | ast.IfExp | ast.Lambda | ast.NamedExpr) \
+        or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    return f"({py})" if looser else py

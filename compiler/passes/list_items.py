@@ -1,0 +1,70 @@
+"""Pass `list_items`: a list joined with items written out (`hand[p] + [c]`) is written with those
+items, not joined with a tuple made of them first; and such a join of a list read as it is and a
+few items, short, is handled at once where it is sorted or searched, like the list itself, and
+counted against the budget of the move only when longer (docs/optimiser.md).
+
+China (Schacht) adds a card to a hand at every card drawn or taken:
+
+    hand[p] = sorted(hand[p] + [c])
+
+The plain code made a tuple of the one card, joined the two, and counted the joined list against
+the budget of the move (a call of the runtime) before sorting it, however short:
+
+    self.hand[p] = tuple(sorted(rt.walk(self, (*self.hand[p], *(c,)), 1, 'rules/china-schacht/base.yaml:484')))
+
+With this pass:
+
+    self.hand[p] = tuple(sorted((*self.hand[p], c) if len(self.hand[p]) <= 15 else rt.walk(...)))
+
+Taken: `+` of two lists, one of them written out with items (`[c]`, `[a, b]`): its items are written
+in the join (`(*x, c)`, `(c, *x)`). Where the other is a list lowering reads as it is (a field, an
+entity's entry of one, a local: what lowering already handles at once when short), an operation
+over each item of the join (a sort, a search) that would be counted at every run is counted only
+when the join holds more than SMALL_LIST items, as that list alone would be.
+
+Why it is the same game: `(*x, c)` is the tuple `(*x, *(c,))` is, the items computed once, in the
+same order. The join is computed once either way (one branch of the `if` runs); the test reads
+the list's length only. The limits of a move are those lowering keeps for a list read as it is:
+the work over a short list is proven small and runs unchecked, a longer one is counted as before,
+with the same checks of its size (so only a move at the very edge of its budget could tell).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...runtime.limits import SMALL_LIST
+from .. import typed as t
+from . import Plan
+
+NAME = "list_items"
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
+
+
+def joined(lower: Any, left: t.Expr, left_py: str, right: t.Expr, right_py: str, simple: Any) -> str | None:
+    """`(*x, a, b)` or `(a, b, *x)` for a join of two lists, one written out with items (lowered as
+    the tuple `(a, b)` or `(a,)`), else None. A join whose other list is `simple` (a match of the
+    lists lowering reads as they are) is noted in `lower.short_joins`, for `short`."""
+    if NAME not in lower.plan.enabled:
+        return None
+    for written, written_py, other_py, first in ((right, right_py, left_py, False), (left, left_py, right_py, True)):
+        if isinstance(written, t.Collection) and written.kind == "list" and written.items:
+            items = written_py[1:-1].removesuffix(",")
+            py = f"({items}, *{other_py})" if first else f"(*{other_py}, {items})"
+            if simple.fullmatch(other_py):
+                lower.short_joins[py] = (other_py, len(written.items))
+            return py
+    return None
+
+
+def short(lower: Any, py: str, counted: str) -> str | None:
+    """An operation over each item of the join `py` (from `joined`): handled at once while it
+    holds at most SMALL_LIST items, `counted` otherwise; None for any other list."""
+    found = lower.short_joins.get(py) if NAME in lower.plan.enabled else None
+    if found is None:
+        return None
+    other, count = found
+    return f"({py} if len({other}) <= {SMALL_LIST - count} else {counted})"

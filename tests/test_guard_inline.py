@@ -1,0 +1,65 @@
+"""Pass `guard_inline` (docs/optimiser.md): an action's `when:` is tested where its listing starts,
+written out, not through a call of its guard method.
+
+Checked: what is written for China (Schacht) (and that the guard methods stay), how each form of
+test is negated, and two test games with guards (tests/games/listing-tables.yaml,
+tests/games/list-items.yaml) played in lockstep with and without the pass and against the plain
+code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulewright.compiler import passes
+from rulewright.compiler.driver import compile_file
+from rulewright.compiler.passes import Plan
+from rulewright.compiler.passes.guard_inline import written
+from rulewright.compiler.paths import ruleset_file
+from tests.test_component_sets import moves_in_lockstep
+from tests.test_listing_hoist import method
+
+GAMES = Path(__file__).parent / "games"
+ON = Plan(enabled=passes.ALL)
+
+
+def test_schacht_tests_its_guards_where_it_lists() -> None:
+    source = compile_file(ruleset_file("china-schacht")).source
+    draw = method(source, "_legal_draw_card")
+    assert ("        if not self.deck:  # rules/china-schacht/base.yaml:444: when of draw_card, written out "
+            "(`guard_inline`)\n            return\n") in draw
+    assert "_guard_draw_card()" not in draw
+    assert "if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build" \
+        in method(source, "_legal_build")
+    assert "        return bool(self.deck)\n" in method(source, "_guard_draw_card")  # (the method stays)
+    off = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"guard_inline"}).source, "_legal_draw_card")
+    assert "        if not self._guard_draw_card():\n            return\n" in off
+
+
+@pytest.mark.parametrize(("when", "test"), [
+    ("self.deck", "not self.deck"),
+    ("not self.first_turn", "self.first_turn"),
+    ("not (a and b)", "a and b"),
+    ("X in self.specials[self.current]", "X not in self.specials[self.current]"),
+    ("X not in s", "X in s"),
+    ("self.last is None", "self.last is not None"),
+    ("a + b in s", "a + b not in s"),
+    ("(a == b) in s", "(a == b) not in s"),
+    ("x in (s if c else t)", "x not in (s if c else t)"),
+    ("a in s and b", "not (a in s and b)"),
+    ("a < b < c", "not (a < b < c)"),
+])
+def test_each_form_is_negated(when: str, test: str) -> None:
+    parenthesised = when if when.startswith("(") and when.endswith(")") or " " not in when else f"({when})"
+    assert written(ON, when, parenthesised) == test
+    assert written(Plan(enabled=passes.ALL - {"guard_inline"}), when, parenthesised) is None
+    assert written(ON, None, "") is None
+
+
+@pytest.mark.parametrize("game", ["listing-tables.yaml", "list-items.yaml"])
+def test_the_games_play_as_without_the_pass_and_as_the_plain_code(game: str) -> None:
+    source = compile_file(GAMES / game).source
+    assert "written out (`guard_inline`)" in source and "if not self._guard_" not in source
+    assert moves_in_lockstep(GAMES / game, "guard_inline", 6) >= 6 * 3 * 25

@@ -1,0 +1,115 @@
+"""Pass `listing_tables` (docs/optimiser.md): a listing whose actions are a function of a few small
+values of the game is remembered by them, in a table of the board, and appended whole.
+
+Checked: what is written for China (Schacht)'s card listings, and on a test game
+(tests/games/listing-tables.yaml) what is taken (lists read by membership keyed by their items, a
+list in its order, truth values and colours) and what is not (a number, a definition, an option,
+the players, a hand at a seat walked); that lowering lists plainly a listing whose walk charges the
+budget itself; the test game played in lockstep with and without the pass and against the plain
+code, with the budget of every listing charged alike; and the lists remembered holding the board's
+interned actions.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import rulewright
+from rulewright.compiler import passes
+from rulewright.compiler.check import check
+from rulewright.compiler.codegen import emit
+from rulewright.compiler.driver import build, compile_file
+from rulewright.compiler.lower import lower
+from rulewright.compiler.passes.listing_tables import Listed
+from rulewright.compiler.paths import ruleset_file
+from rulewright.runtime.state import Game
+from tests.test_component_sets import moves_in_lockstep
+from tests.test_listing_hoist import method
+
+GAME = Path(__file__).parent / "games" / "listing-tables.yaml"
+
+
+def test_schacht_remembers_its_card_listings_by_the_colours_held() -> None:
+    source = compile_file(ruleset_file("china-schacht")).source
+    exchange = method(source, "_legal_exchange_face_up")
+    charged = exchange.index("rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), ")
+    keyed = exchange.index("        listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))\n")
+    assert charged < keyed < exchange.index("        if found is None:\n")
+    assert "                    found.append(action)\n" in exchange and "actions.append" not in exchange
+    assert exchange.index("            joined0: Sequence[int] | None = None") > keyed  # (made for a new key only)
+    assert exchange.rstrip().endswith("            rt.remember(listed, listed_key, found)\n        actions += found")
+    assert "listed_key = frozenset(self.face_up)\n" in method(source, "_legal_take_face_up")
+    blind = method(source, "_legal_exchange_blind")
+    assert blind.index("if not self.deck:  #") < blind.index("listed_key = frozenset(self.hand[")
+    for name in ("_legal_build", "_legal_send", "_legal_stop", "_legal_draw_card"):
+        assert "listed_key" not in method(source, name), name
+    off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"listing_tables"}).source
+    assert "listed_key" not in off and "(`listing_tables`)" not in off
+
+
+def test_what_is_taken_and_how_it_is_keyed() -> None:
+    source = compile_file(GAME).source
+    assert "listed_key = (frozenset(self.hand[self.current]), frozenset(self.pool))\n" in method(source, "_legal_swap")
+    assert "listed_key = self.pool\n" in method(source, "_legal_pick")  # (walked in its order)
+    assert "listed_key = (self.top, self.lit)\n" in method(source, "_legal_flip")
+    for name in ("spend", "ask", "bet", "point", "peek", "grow"):  # a number, a definition, an option ...
+        assert "listed_key" not in method(source, f"_legal_{name}"), name
+
+
+def test_a_listing_whose_walk_charges_the_budget_is_listed_plainly() -> None:
+    resolved, ruleset, _ = build(GAME)
+    assert ruleset is not None
+    _, typed = check(ruleset)
+    assert typed is not None
+    typed, plan = passes.optimise(typed)
+    forced = Listed("peek", (("self.hand[self.current]", True),), "the items of `hand[current]`")
+    problems, program = lower(typed, replace(plan, listing_tables=(*plan.listing_tables, forced)))
+    assert not problems
+    source = emit(ruleset, program, list(zip(ruleset.files, resolved.texts, strict=True)), plan)
+    peek = method(source, "_legal_peek")
+    assert "for seen in rt.walk(self, " in peek and "listed_key" not in peek and "actions.append(action)" in peek
+    assert "listed_key = (frozenset(self.hand[self.current]), frozenset(self.pool))" in method(source, "_legal_swap")
+
+
+def budgets_in_lockstep(a: Game, b: Game, players: int, seed: int) -> int:
+    """One random game in both, the budget left after every listing compared too."""
+    sa, sb = a.new_state(players, seed), b.new_state(players, seed)
+    chooser = random.Random(seed)
+    grown = 0
+    while not sa.terminal:
+        la, lb = sa.legal_actions(), sb.legal_actions()
+        assert [str(x) for x in la] == [str(x) for x in lb], f"seed {seed}, move {sa.moves}"
+        assert sa._budget == sb._budget, f"seed {seed}, move {sa.moves}: another budget left"  # type: ignore[attr-defined]
+        grown += sa._budget < 1_000_000 - 2_000  # type: ignore[attr-defined]
+        k = chooser.randrange(len(la))
+        sa.apply(la[k])
+        sb.apply(lb[k])
+        assert sa.to_json() == sb.to_json(), f"seed {seed}, move {sa.moves}: after {la[k]}"
+    return grown
+
+
+def test_every_listing_charges_the_budget_as_the_plain_code() -> None:
+    optimised = rulewright.load_rules(GAME)
+    without = rulewright.load_rules(GAME, passes=passes.ALL - {"listing_tables"})
+    grown = sum(budgets_in_lockstep(optimised, without, 2 + seed % 2, seed) for seed in range(10))
+    assert grown > 20  # (the long pool's checks charged, listings remembered or not)
+
+
+def test_the_lists_remembered_hold_the_boards_interned_actions() -> None:
+    state = rulewright.load_rules(GAME).new_state(2, 7)
+    first = state.legal_actions()
+    swap = [a for a in first if a.name == "swap"]
+    held = (frozenset(state.hand[state.current]), frozenset(state.pool))  # type: ignore[attr-defined]
+    listed = state.board.value_tables["listing swap"][held]
+    assert swap and all(x is y for x, y in zip(swap, listed, strict=True))
+    table = state.board.action_tables["swap"]
+    assert all(a is table[a.args[0]][a.args[1]] for a in swap)
+    again = state.clone().legal_actions()
+    assert [a for a in again if a.name == "swap"][0] is swap[0]
+
+
+def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:
+    moves = moves_in_lockstep(GAME, "listing_tables", 10, frozenset({"action_tables"}))
+    assert moves >= 10 * 3 * 60

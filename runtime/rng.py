@@ -26,9 +26,10 @@ def _mix(z: int) -> int:
 # machine arithmetic only when both its factors are under 2**30: `below`'s dozen operations on
 # 64-bit numbers were a sixth of a native Cornett game. There `below` works on the numbers' limbs
 # of 22, 22 and 20 bits instead (bits 0-21, 22-43, 44-63), every factor under 2**22 and every
-# intermediate value under 2**47: the same numbers (tests/test_rng.py compares the two ways for
-# every kind of state), in some seventy operations on machine integers and five on the state
-# itself. Interpreted each operation is a bytecode, so there the plain arithmetic stays.
+# intermediate value under 2**47: the same numbers (tests/test_native_paths.py compares the two
+# ways for every kind of state), in some seventy operations on machine integers and four on the
+# state itself (two when the state is the one it wrote last: its limbs are kept). Interpreted each
+# operation is a bytecode, so there the plain arithmetic stays.
 _NATIVE: Final = not isinstance(_mix, FunctionType)
 _M22: Final = (1 << 22) - 1
 _M20: Final = (1 << 20) - 1
@@ -50,11 +51,17 @@ _B2: Final = _MUL2 >> 44
 class Rng:
     # `forced`: outcomes a scenario fixes (docs/scenarios.md, "Fixing chance"), consulted by the
     # mechanics before the generator; None, one attribute test per chance, when nothing is forced.
-    __slots__ = ("state", "forced")
+    # `_known`, `_a`, `_b`, `_c`: the native build's (_below_limbs): the state it last wrote and that
+    # state's limbs, so that the next draw need not take the state (an object to the compiled code)
+    # apart again; untouched interpreted.
+    __slots__ = ("state", "forced", "_known", "_a", "_b", "_c")
 
     def __init__(self, seed: int) -> None:
         self.state = _mix(seed & _MASK)
         self.forced: dict[str, list[tuple[Any, str]]] | None = None
+        if _NATIVE:
+            self._known = -1
+            self._a = self._b = self._c = 0
 
     def next64(self) -> int:
         self.state = z = (self.state + _GOLDEN) & _MASK
@@ -76,12 +83,18 @@ class Rng:
     def _below_limbs(self, n: int) -> int:
         """`below(n)` for 0 < n <= 2**30, on 22-bit limbs a, b, c of the 64-bit numbers (see _NATIVE)."""
         state = self.state
-        a = (state & _M22) + _G0  # state + _GOLDEN (mod 2**64), carried limb to limb
-        b = ((state >> 22) & _M22) + _G1 + (a >> 22)
-        c = ((state >> 44) + _G2 + (b >> 22)) & _M20
+        if state is self._known:  # (the state this method wrote last, unchanged since: its limbs kept)
+            a, b, c = self._a, self._b, self._c
+        else:
+            high = state >> 22
+            a, b, c = state & _M22, high & _M22, high >> 22
+        a += _G0  # state + _GOLDEN (mod 2**64), carried limb to limb
+        b += _G1 + (a >> 22)
+        c = (c + _G2 + (b >> 22)) & _M20
         a &= _M22
         b &= _M22
-        self.state = (c << 44) | (b << 22) | a
+        self.state = self._known = (c << 44) | (b << 22) | a
+        self._a, self._b, self._c = a, b, c
         # z ^= z >> 30 (bits 30-63 of z: of b from its bit 8, and of c), then z *= _MUL1 (mod 2**64)
         a ^= ((b >> 8) | (c << 14)) & _M22
         b ^= c >> 8

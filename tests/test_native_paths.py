@@ -40,14 +40,22 @@ def _states(r: random.Random) -> list[int]:
     return edges + [r.getrandbits(64) for _ in range(3000)] + [r.getrandbits(r.randrange(1, 64)) for _ in range(1000)]
 
 
-def test_the_limbs_draw_the_plain_numbers() -> None:
+def test_the_limbs_draw_the_plain_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each state taken apart into limbs (a state set from outside), and drawn from again with the
+    limbs kept (the state the method wrote), or set again to an equal number."""
+    monkeypatch.setattr(rng, "_NATIVE", True)  # (the limbs kept are made by __init__ on the native build)
     r = random.Random(15)
     bounds = [1, 2, 3, 4, 6, 7, 39, 88, 1000, (1 << 22) + 1, (1 << 29) + 3, (1 << 30) - 1, 1 << 30]
     for state in _states(r):
         for n in [*bounds, r.randrange(1, 1 << 30)]:
             limbs = Rng(0)
             limbs.state = state
-            assert (limbs._below_limbs(n), limbs.state) == _plain(state, n), (state, n)
+            first, after = _plain(state, n)
+            assert (limbs._below_limbs(n), limbs.state) == (first, after), (state, n)
+            second, after = _plain(after, n)
+            assert (limbs._below_limbs(n), limbs.state) == (second, after), (state, n)
+            limbs.state = int(str(after))  # (an equal number, another object)
+            assert (limbs._below_limbs(n), limbs.state) == _plain(after, n), (state, n)
 
 
 def test_below_is_the_plain_arithmetic_on_either_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -57,6 +65,7 @@ def test_below_is_the_plain_arithmetic_on_either_path(monkeypatch: pytest.Monkey
     plain = Rng(3)
     drawn = [plain.below(n) for n in ns * 50]
     assert not rng._NATIVE  # (the suite's interpreted run; the native run compares in test_native.py)
+    assert not hasattr(plain, "_known")  # (interpreted, the limbs are never kept)
     monkeypatch.setattr(rng, "_NATIVE", True)
     limbs = Rng(3)
     assert [limbs.below(n) for n in ns * 50] == drawn

@@ -37,7 +37,7 @@ def _state(bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_b
 # object.__setattr__: a tenth of a native game of Mandarin's money game, which makes some 700
 # auctions a game. Here the compiled __init__ writes the fields into the object directly (compiled
 # code does not go through __setattr__), some seven times as quick; interpreted, where __setattr__
-# would refuse it, it sets them through the slots' descriptors (_fill). dataclass still writes the
+# would refuse it, it sets them through the slots' descriptors (_make). dataclass still writes the
 # comparison, the hash and repr of the seven fields.
 @dataclass(init=False, slots=True, unsafe_hash=True)
 class Auction:
@@ -60,7 +60,7 @@ class Auction:
     def __init__(self, bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bid: int,
                  high_bidder: int, minimum: int, step: int) -> None:
         if not _NATIVE:
-            _fill(self, bidders, turn, still_in, high_bid, high_bidder, minimum, step)
+            _make(bidders, turn, still_in, high_bid, high_bidder, minimum, step, self)
             return
         self.bidders = bidders
         self.turn = turn
@@ -163,7 +163,7 @@ def _seats(value: Any, key: str, seats: int | None) -> list[int]:
 _NATIVE: Final = not isinstance(_state, FunctionType)
 # Interpreted, an auction's fields are set through the slots' descriptors, found once (__setattr__
 # refuses an assignment); `_make` makes one without calling __init__ at all (object.__new__ and
-# _fill: a third quicker than the call). Compiled the class has no such slots, and its __init__
+# the setters: a third quicker than the call). Compiled the class has no such slots, and its __init__
 # is quick: `_make` calls it.
 _SLOTS = [vars(Auction).get(name) for name in (*AUCTION_KEYS, "over", "to_act")]
 _FAST = all(isinstance(slot, MemberDescriptorType) for slot in _SLOTS)
@@ -173,29 +173,25 @@ _setters: list[Any] = [getattr(slot, "__set__", None) for slot in _SLOTS]
 _new = object.__new__
 
 
-def _fill(a: Auction, bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bid: int,
-          high_bidder: int, minimum: int, step: int) -> None:
-    """Set the fields of `a` through the slots' descriptors (interpreted: see _SLOTS)."""
-    _set_bidders(a, bidders)
-    _set_turn(a, turn)
-    _set_still_in(a, still_in)
-    _set_high_bid(a, high_bid)
-    _set_high_bidder(a, high_bidder)
-    _set_minimum(a, minimum)
-    _set_step(a, step)
-    over = not still_in or len(still_in) == 1 and high_bidder in still_in  # (_state, written out)
-    _set_over(a, over)
-    _set_to_act(a, NOBODY if over else bidders[turn])
-
-
 def _make(bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bid: int, high_bidder: int,
-          minimum: int, step: int) -> Auction:
-    """`Auction(...)` of these fields (interpreted, without the call of __init__: see _SLOTS)."""
-    if not _FAST:
-        return Auction(bidders, turn, still_in, high_bid, high_bidder, minimum, step)
-    a: Auction = _new(Auction)
-    _fill(a, bidders, turn, still_in, high_bid, high_bidder, minimum, step)
-    return a
+          minimum: int, step: int, into: Auction | None = None) -> Auction:
+    """`Auction(...)` of these fields: interpreted, made without a call of __init__ (see _SLOTS), or
+    the fields of `into` set (by __init__, interpreted only: compiled, it sets them itself)."""
+    if into is None:
+        if not _FAST:
+            return Auction(bidders, turn, still_in, high_bid, high_bidder, minimum, step)
+        into = _new(Auction)
+    _set_bidders(into, bidders)
+    _set_turn(into, turn)
+    _set_still_in(into, still_in)
+    _set_high_bid(into, high_bid)
+    _set_high_bidder(into, high_bidder)
+    _set_minimum(into, minimum)
+    _set_step(into, step)
+    over = not still_in or len(still_in) == 1 and high_bidder in still_in  # (_state, written out)
+    _set_over(into, over)
+    _set_to_act(into, NOBODY if over else bidders[turn])
+    return into
 
 
 NO_AUCTION = Auction((), 0, frozenset(), 0, NOBODY, 0, 1)

@@ -48,6 +48,17 @@ _B1: Final = (_MUL2 >> 22) & _M22
 _B2: Final = _MUL2 >> 44
 
 
+def _xorshift_times(a: int, b: int, c: int, shift: int, k0: int, k1: int, k2: int) -> tuple[int, int, int]:
+    """The limbs of (z ^ (z >> (22 + shift))) * k (mod 2**64) for z, k of limbs a, b, c and k0, k1,
+    k2 (Rng._below_limbs; 0 < shift < 22: the bits shifted down are those of b from its bit
+    `shift`, and of c)."""
+    a ^= ((b >> shift) | (c << (22 - shift))) & _M22
+    b ^= c >> shift
+    low = a * k0
+    mid = a * k1 + b * k0 + (low >> 22)
+    return low & _M22, mid & _M22, (a * k2 + b * k1 + c * k0 + (mid >> 22)) & _M20
+
+
 class Rng:
     # `forced`: outcomes a scenario fixes (docs/scenarios.md, "Fixing chance"), consulted by the
     # mechanics before the generator; None, one attribute test per chance, when nothing is forced.
@@ -95,22 +106,8 @@ class Rng:
         b &= _M22
         self.state = self._known = (c << 44) | (b << 22) | a
         self._a, self._b, self._c = a, b, c
-        # z ^= z >> 30 (bits 30-63 of z: of b from its bit 8, and of c), then z *= _MUL1 (mod 2**64)
-        a ^= ((b >> 8) | (c << 14)) & _M22
-        b ^= c >> 8
-        low = a * _A0
-        mid = a * _A1 + b * _A0 + (low >> 22)
-        c = (a * _A2 + b * _A1 + c * _A0 + (mid >> 22)) & _M20
-        a = low & _M22
-        b = mid & _M22
-        # z ^= z >> 27, then z *= _MUL2 (mod 2**64)
-        a ^= ((b >> 5) | (c << 17)) & _M22
-        b ^= c >> 5
-        low = a * _B0
-        mid = a * _B1 + b * _B0 + (low >> 22)
-        c = (a * _B2 + b * _B1 + c * _B0 + (mid >> 22)) & _M20
-        a = low & _M22
-        b = mid & _M22
+        a, b, c = _xorshift_times(a, b, c, 8, _A0, _A1, _A2)  # z ^= z >> 30; z *= _MUL1 (mod 2**64)
+        a, b, c = _xorshift_times(a, b, c, 5, _B0, _B1, _B2)  # z ^= z >> 27; z *= _MUL2 (mod 2**64)
         # z ^= z >> 31, then z % n, as (c * 2**44 + b * 2**22 + a) % n
         a ^= ((b >> 9) | (c << 13)) & _M22
         b ^= c >> 9

@@ -12,10 +12,10 @@ the seat to act. What the winner pays, and to whom, is the rule file's business.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from itertools import pairwise
-from types import MemberDescriptorType
-from typing import Any
+from types import FunctionType, MemberDescriptorType
+from typing import Any, Final, NoReturn
 
 from .errors import RulewrightError, is_int, shown
 from .limits import MAX_INT
@@ -30,28 +30,53 @@ def _state(bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_b
     return over, NOBODY if over else bidders[turn]
 
 
-@dataclass(frozen=True, slots=True)
+# An auction is a value, never changed once made: its fields are Final (mypy refuses an assignment),
+# and __setattr__ refuses one at run time, as a frozen dataclass's does. It is not a frozen
+# dataclass because compiled by mypyc (the native build, docs/native.md) the frozen dataclass's
+# __init__ is Python code, run by the interpreter, each field set through a call of
+# object.__setattr__: a tenth of a native game of Mandarin's money game, which makes some 700
+# auctions a game. Here the compiled __init__ writes the fields into the object directly (compiled
+# code does not go through __setattr__), some seven times as quick; interpreted, where __setattr__
+# would refuse it, it sets them through the slots' descriptors (_make). dataclass still writes the
+# comparison, the hash and repr of the seven fields.
+@dataclass(init=False, slots=True, unsafe_hash=True)
 class Auction:
     """bidders: the seats in turn order; turn: the index in `bidders` of the seat to act;
     still_in: who has not dropped out; high_bidder: NOBODY before the first bid."""
 
-    bidders: tuple[int, ...]
-    turn: int
-    still_in: frozenset[int]
-    high_bid: int
-    high_bidder: int
-    minimum: int
-    step: int
+    bidders: Final[tuple[int, ...]]
+    turn: Final[int]
+    still_in: Final[frozenset[int]]
+    high_bid: Final[int]
+    high_bidder: Final[int]
+    minimum: Final[int]
+    step: Final[int]
     # What every move of a sale asks (the seat to act, whether it is over), worked out once as the
     # value is made rather than at each look: not compared, hashed, shown or saved (the fields above
     # determine them).
-    over: bool = field(init=False, repr=False, compare=False)  # nobody is left, or only the high bidder
-    to_act: int = field(init=False, repr=False, compare=False)  # the seat to bid or drop out (NOBODY once over)
+    over: bool = field(repr=False, compare=False)  # nobody is left, or only the high bidder
+    to_act: int = field(repr=False, compare=False)  # the seat to bid or drop out (NOBODY once over)
 
-    def __post_init__(self) -> None:
-        over, to_act = _state(self.bidders, self.turn, self.still_in, self.high_bidder)
-        object.__setattr__(self, "over", over)
-        object.__setattr__(self, "to_act", to_act)
+    def __init__(self, bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bid: int,
+                 high_bidder: int, minimum: int, step: int) -> None:
+        if not _NATIVE:
+            _make(bidders, turn, still_in, high_bid, high_bidder, minimum, step, self)
+            return
+        self.bidders = bidders
+        self.turn = turn
+        self.still_in = still_in
+        self.high_bid = high_bid
+        self.high_bidder = high_bidder
+        self.minimum = minimum
+        self.step = step
+        self.over, self.to_act = _state(bidders, turn, still_in, high_bidder)
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:  # (copied and pickled through __init__: __setattr__ refuses)
+        return Auction, (self.bidders, self.turn, self.still_in, self.high_bid, self.high_bidder, self.minimum,
+                         self.step)
 
     @property
     def winner(self) -> int:
@@ -133,13 +158,13 @@ def _seats(value: Any, key: str, seats: int | None) -> list[int]:
     return out
 
 
-NO_AUCTION = Auction((), 0, frozenset(), 0, NOBODY, 0, 1)
-
-# A frozen dataclass's own __init__ sets each field through object.__setattr__, looked up afresh
-# for every field: 0.9 µs an auction, made at every bid and drop of a sale (Mandarin makes some 700
-# a game). `_make` sets the same slots through their descriptors, found once: the same value (a
-# test compares the two), a third of the time. Compiled by mypyc (docs/native.md) the class has no
-# such slots, and a native constructor is quick: `_make` calls it.
+# Whether this module is compiled by mypyc (the native build): a compiled function is not a Python
+# function.
+_NATIVE: Final = not isinstance(_state, FunctionType)
+# Interpreted, an auction's fields are set through the slots' descriptors, found once (__setattr__
+# refuses an assignment); `_make` makes one without calling __init__ at all (object.__new__ and
+# the setters: a third quicker than the call). Compiled the class has no such slots, and its __init__
+# is quick: `_make` calls it.
 _SLOTS = [vars(Auction).get(name) for name in (*AUCTION_KEYS, "over", "to_act")]
 _FAST = all(isinstance(slot, MemberDescriptorType) for slot in _SLOTS)
 _setters: list[Any] = [getattr(slot, "__set__", None) for slot in _SLOTS]
@@ -149,22 +174,27 @@ _new = object.__new__
 
 
 def _make(bidders: tuple[int, ...], turn: int, still_in: frozenset[int], high_bid: int, high_bidder: int,
-          minimum: int, step: int) -> Auction:
-    """`Auction(...)` of these fields, made without the frozen dataclass's __init__ (see above)."""
-    if not _FAST:
-        return Auction(bidders, turn, still_in, high_bid, high_bidder, minimum, step)
-    a: Auction = _new(Auction)
-    _set_bidders(a, bidders)
-    _set_turn(a, turn)
-    _set_still_in(a, still_in)
-    _set_high_bid(a, high_bid)
-    _set_high_bidder(a, high_bidder)
-    _set_minimum(a, minimum)
-    _set_step(a, step)
+          minimum: int, step: int, into: Auction | None = None) -> Auction:
+    """`Auction(...)` of these fields: interpreted, made without a call of __init__ (see _SLOTS), or
+    the fields of `into` set (by __init__, interpreted only: compiled, it sets them itself)."""
+    if into is None:
+        if not _FAST:
+            return Auction(bidders, turn, still_in, high_bid, high_bidder, minimum, step)
+        into = _new(Auction)
+    _set_bidders(into, bidders)
+    _set_turn(into, turn)
+    _set_still_in(into, still_in)
+    _set_high_bid(into, high_bid)
+    _set_high_bidder(into, high_bidder)
+    _set_minimum(into, minimum)
+    _set_step(into, step)
     over = not still_in or len(still_in) == 1 and high_bidder in still_in  # (_state, written out)
-    _set_over(a, over)
-    _set_to_act(a, NOBODY if over else bidders[turn])
-    return a
+    _set_over(into, over)
+    _set_to_act(into, NOBODY if over else bidders[turn])
+    return into
+
+
+NO_AUCTION = Auction((), 0, frozenset(), 0, NOBODY, 0, 1)
 
 
 def open_auction(order: Iterable[int], minimum: int, step: int) -> Auction:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from pathlib import Path
 
 import pytest
@@ -101,8 +103,9 @@ def test_values_are_immutable_and_round_trip_through_json() -> None:
 
 
 def test_an_auction_made_without_its_init_is_the_one_its_init_makes() -> None:
-    """open_auction, bid and drop make their values through the slots' descriptors (quicker than the
-    frozen dataclass's __init__): the same fields, equal, hashed alike, and as immutable."""
+    """open_auction, bid and drop make their values through the slots' descriptors (quicker than a
+    call of __init__): the same fields, equal, hashed alike, and as immutable; copied and pickled
+    through __init__ (__setattr__ refuses every assignment)."""
     from rulewright.runtime import auction
 
     assert auction._FAST, "interpreted, the quick path is the one taken"
@@ -117,6 +120,10 @@ def test_an_auction_made_without_its_init_is_the_one_its_init_makes() -> None:
     assert (over.over, over.to_act, over.winner) == (True, NOBODY, 2)
     with pytest.raises(AttributeError):
         b.turn = 0  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        b.over = True
+    for again in (copy.copy(b), copy.deepcopy(b), pickle.loads(pickle.dumps(b))):
+        assert again == b and (again.over, again.to_act) == (b.over, b.to_act) and type(again) is Auction
 
 
 @given(st.integers(2, 6), st.lists(st.booleans(), max_size=40))

@@ -25,6 +25,7 @@ import rulewright
 from rulewright import native
 from rulewright.agents import RandomAgent, agent_seed
 from rulewright.compiler.paths import bundled_rulesets, checkout_root, generated_dir
+from rulewright.runtime.auction import Auction
 from rulewright.runtime.rng import derive_seed
 
 HERE = Path(__file__).resolve()
@@ -118,6 +119,51 @@ def test_the_native_build_runs_compiled_code_only(native_build: Path) -> None:
     manifest = json.loads((native_build / native.MANIFEST).read_text())
     assert manifest["key"] == native.current_sources().key
     assert set(files) <= set(manifest["modules"])
+
+
+def test_the_native_paths_give_the_interpreted_values(native_build: Path) -> None:
+    """The runtime's native-only paths (tests/test_native_paths.py runs them interpreted): natively
+    `Rng.below` works on limbs of 22 bits, and draws the numbers the plain arithmetic draws (worked
+    out here independently of the module) for states of every kind; an `Auction` is made by its
+    compiled __init__, and is the same value, as immutable, copied and pickled alike."""
+    mask = (1 << 64) - 1
+    cases = [(state, n) for state in (0, 1, mask, 1 << 62, (1 << 44) - 1, 0x61C8864680B583EA, 12345678901234567)
+             for n in (1, 2, 3, 6, 39, 88, (1 << 30) - 1, 1 << 30, (1 << 30) + 1, 1 << 40)]
+    code = ("import copy, json, pickle, sys\n"
+            "from rulewright.runtime import auction, rng\n"
+            "out = []\n"
+            "for state, n in json.loads(sys.argv[1]):\n"
+            "    r = rng.Rng(0); r.state = state; out.append([r.below(n), r.below(n), r.state])\n"
+            "a = auction.drop(auction.bid(auction.open_auction([2, 0, 1], 100, 50), 150))\n"
+            "try:\n"
+            "    a.turn = 0\n"
+            "    refused = False\n"
+            "except AttributeError:\n"
+            "    refused = True\n"
+            "again = [copy.copy(a), pickle.loads(pickle.dumps(a))]\n"
+            "print(json.dumps({'native': [rng._NATIVE, auction._NATIVE, auction._FAST], 'drawn': out,\n"
+            "                  'auction': [repr(a), hash(a), a.over, a.to_act, refused, *map(repr, again),\n"
+            "                              all(x == a for x in again)]}))")
+    done = subprocess.run([sys.executable, "-c", code, json.dumps(cases)], env=dict(os.environ, **{native.ENV: "1"}),
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["native"] == [True, True, False]
+
+    def plain(state: int, n: int) -> tuple[int, int]:
+        z = state = (state + 0x9E3779B97F4A7C15) & mask
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return (z ^ (z >> 31)) % n, state
+
+    expected = []
+    for state, n in cases:
+        first, state = plain(state, n)
+        second, state = plain(state, n)
+        expected.append([first, second, state])
+    assert result["drawn"] == expected
+    same = Auction((2, 0, 1), 2, frozenset({1, 2}), 150, 2, 100, 50)
+    assert result["auction"] == [repr(same), hash(same), False, 1, True, repr(same), repr(same), True]
 
 
 def test_nothing_native_is_written_next_to_the_sources(native_build: Path) -> None:

@@ -1740,7 +1740,8 @@ class _Lowerer:
         if table is not None:  # through tables per board (pass `action_tables`)
             walks = [(ch.py_name, ch.domain, ch.is_list, ch.span.short) for ch in choices]
             gather = spot_row[1:] if spot_row is not None and spot_row[0] == choices[-1].domain else None
-            into = "actions" if listed is None else "found"  # (pass `listing_tables`) a list remembered by value
+            # (pass `listing_tables`) a list remembered by value
+            into = "actions" if listed is None else "listed_actions"
             lines = action_tables.listing(table, a.name, clear_cache, walks, gather, into)
             listing = tuple(lines if listed is None else listing_tables.remembered(listed, a.name, lines, bindings))
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,

@@ -115,7 +115,8 @@ TEMPLATE_LOCALS = frozenset({
     # the masks a listing joins once, before its loops (pass `listing_hoist`)
     *(f"joined{k}" for k in range(MAX_TABLE_CHOICES)),
     "spots_mask", "row_fixed",  # the last choice's spots as a mask, a test kept per row (pass `spot_rows`)
-    "listed", "listed_key", "found",  # a listing remembered by value: its table, key and list (pass `listing_tables`)
+    # a listing remembered by value: its table, key and list (pass `listing_tables`)
+    "listed", "listed_key", "listed_actions",
 })
 # Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
 # rule file declares may take them either (they would hide it there).

@@ -36,10 +36,11 @@ def test_schacht_remembers_its_card_listings_by_the_colours_held() -> None:
     exchange = method(source, "_legal_exchange_face_up")
     charged = exchange.index("rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), ")
     keyed = exchange.index("        listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))\n")
-    assert charged < keyed < exchange.index("        if found is None:\n")
-    assert "                    found.append(action)\n" in exchange and "actions.append" not in exchange
+    assert charged < keyed < exchange.index("        if listed_actions is None:\n")
+    assert "                    listed_actions.append(action)\n" in exchange and " actions.append" not in exchange
     assert exchange.index("            joined0: Sequence[int] | None = None") > keyed  # (made for a new key only)
-    assert exchange.rstrip().endswith("            rt.remember(listed, listed_key, found)\n        actions += found")
+    assert exchange.rstrip().endswith("            rt.remember(listed, listed_key, listed_actions)\n"
+                                      "        actions += listed_actions")
     assert "listed_key = frozenset(self.face_up)\n" in method(source, "_legal_take_face_up")
     blind = method(source, "_legal_exchange_blind")
     assert blind.index("if not self.deck:  #") < blind.index("listed_key = frozenset(self.hand[")

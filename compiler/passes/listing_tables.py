@@ -19,12 +19,12 @@ the plain way the first time a key is met, and appends it whole after that:
 
     listed = self.board.value_tables.get('listing exchange_face_up') or ...
     listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))
-    found = listed.get(listed_key)
-    if found is None:
-        found = []
-        ... (the plain listing, appending to `found`)
-        rt.remember(listed, listed_key, found)
-    actions += found
+    listed_actions = listed.get(listed_key)
+    if listed_actions is None:
+        listed_actions = []
+        ... (the plain listing, appending to `listed_actions`)
+        rt.remember(listed, listed_key, listed_actions)
+    actions += listed_actions
 
 Taken: an action listed through tables per board (`action_tables`) whose every choice is indexed
 by a value the board or the declarations number (its interned actions are never forgotten); not
@@ -172,7 +172,7 @@ def listed_of(plan: Plan, action: str) -> Listed | None:
 # -- what lowering asks ---------------------------------------------------------------------------
 def remembered(listed: Listed, action: str, plain: list[str], bindings: list[str]) -> list[str]:
     """The lines of the listing (at the depth of the method's body): the table, the key, and the
-    plain listing `plain` (appending to `found`, after the listing's own `bindings`) run only for
+    plain listing `plain` (appending to `listed_actions`, after the listing's own `bindings`) run only for
     a key met the first time."""
     parts = [f"frozenset({code})" if member else code for code, member in listed.keys]
     key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
@@ -182,11 +182,11 @@ def remembered(listed: Listed, action: str, plain: list[str], bindings: list[str
         f"{'them' if len(parts) > 1 else 'it'}, in a table of the board every state shares (`listing_tables`).",
         f"listed = self.board.value_tables.get({name!r}) or self.board.value_table({name!r})",
         f"listed_key = {key}",
-        "found: list[rt.Action] | None = listed.get(listed_key)",
-        "if found is None:",
-        "    found = []",
+        "listed_actions: list[rt.Action] | None = listed.get(listed_key)",
+        "if listed_actions is None:",
+        "    listed_actions = []",
         *("    " + line for line in bindings),
         *("    " + line for line in plain),
-        "    rt.remember(listed, listed_key, found)",
-        "actions += found",
+        "    rt.remember(listed, listed_key, listed_actions)",
+        "actions += listed_actions",
     ]

@@ -485,18 +485,18 @@ class ChinaSchachtState(rt.State):
         # What this listing lists is a function of the items of `hand[current]`: remembered by it, in a table of the board every state shares (`listing_tables`).
         listed = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
         listed_key = frozenset(self.hand[self.current])
-        found: list[rt.Action] | None = listed.get(listed_key)
-        if found is None:
-            found = []
+        listed_actions: list[rt.Action] | None = listed.get(listed_key)
+        if listed_actions is None:
+            listed_actions = []
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
             table = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
             for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:415
                 action = table[card]
                 if action is None:
                     action = table[card] = rt.Action('exchange_blind', (card,), self._action_text)
-                found.append(action)
-            rt.remember(listed, listed_key, found)
-        actions += found
+                listed_actions.append(action)
+            rt.remember(listed, listed_key, listed_actions)
+        actions += listed_actions
 
     def _legal_exchange_face_up(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:422: exchange_face_up
@@ -505,9 +505,9 @@ class ChinaSchachtState(rt.State):
         # What this listing lists is a function of the items of `hand[current]` and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
         listed = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
         listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))
-        found: list[rt.Action] | None = listed.get(listed_key)
-        if found is None:
-            found = []
+        listed_actions: list[rt.Action] | None = listed.get(listed_key)
+        if listed_actions is None:
+            listed_actions = []
             joined0: Sequence[int] | None = None  # rules/china-schacht/base.yaml:427; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
             table = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
@@ -519,9 +519,9 @@ class ChinaSchachtState(rt.State):
                     action = row1[taken]
                     if action is None:
                         action = row1[taken] = rt.Action('exchange_face_up', (card, taken), self._action_text)
-                    found.append(action)
-            rt.remember(listed, listed_key, found)
-        actions += found
+                    listed_actions.append(action)
+            rt.remember(listed, listed_key, listed_actions)
+        actions += listed_actions
 
     def _legal_take_face_up(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:435: take_face_up
@@ -530,18 +530,18 @@ class ChinaSchachtState(rt.State):
         # What this listing lists is a function of the items of `face_up`: remembered by it, in a table of the board every state shares (`listing_tables`).
         listed = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
         listed_key = frozenset(self.face_up)
-        found: list[rt.Action] | None = listed.get(listed_key)
-        if found is None:
-            found = []
+        listed_actions: list[rt.Action] | None = listed.get(listed_key)
+        if listed_actions is None:
+            listed_actions = []
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
             table = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
             for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/base.yaml:437
                 action = table[taken]
                 if action is None:
                     action = table[taken] = rt.Action('take_face_up', (taken,), self._action_text)
-                found.append(action)
-            rt.remember(listed, listed_key, found)
-        actions += found
+                listed_actions.append(action)
+            rt.remember(listed, listed_key, listed_actions)
+        actions += listed_actions
 
     def _legal_draw_card(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:443: draw_card

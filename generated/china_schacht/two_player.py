@@ -304,9 +304,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # What this listing lists is a function of the items of `hand[current]` and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
         listed = self.board.value_tables.get('listing exchange_card_special') or self.board.value_table('listing exchange_card_special')
         listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))
-        found: list[rt.Action] | None = listed.get(listed_key)
-        if found is None:
-            found = []
+        listed_actions: list[rt.Action] | None = listed.get(listed_key)
+        if listed_actions is None:
+            listed_actions = []
             joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
             table = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
@@ -318,9 +318,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                     action = row1[taken]
                     if action is None:
                         action = row1[taken] = rt.Action('exchange_card_special', (card, taken), self._action_text)
-                    found.append(action)
-            rt.remember(listed, listed_key, found)
-        actions += found
+                    listed_actions.append(action)
+            rt.remember(listed, listed_key, listed_actions)
+        actions += listed_actions
 
     def _legal_emperor_palace(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace

@@ -301,18 +301,8 @@ class State:
         """Play the action at `index` of `legal_actions()` and give it back: how an agent's choice is
         played (an agent chooses by index, api/agents.py), the action found without apply()'s search
         of the list. Anything that is no index of the list raises IllegalAction and changes nothing."""
-        legal = self._legal_cache
-        if legal is None or self.terminal:
-            legal = self.legal_actions()
-        if type(index) is not int or not 0 <= index < len(legal):
-            raise IllegalAction(self._bad_index(index, legal))
-        action = legal[index]
-        try:  # (_apply_listed, written out: one call less at every move)
-            self._do(action)
-        except RulewrightError:
-            raise
-        except Exception as exc:  # a fault of the rule set's code: told by its rule line
-            raise game_error(exc, self) from exc
+        action = self.action_at(index)
+        self._apply_listed(action)
         return action
 
     def parse_action(self, text: str) -> Action | None:

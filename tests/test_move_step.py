@@ -39,15 +39,22 @@ def test_what_is_written_for_each_kind_of_rule_set() -> None:
     assert "        if name == 'build':\n            self._do_build(*action.args)\n" in do
     kept = ("        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)\n"
             "        if over is None:\n            over = self._is_over()\n        if over:\n")
-    assert f"        self._turn_end()\n{kept}" in do  # turn-end triggers: the end tested again
+    turn_end = ("        # the end of the turn (`_turn_end` written out)\n"
+                "        self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, "
+                "written out)\n        self._trigger_turn_over()\n        self._trigger_last_turn()\n")
+    assert f"{turn_end}{kept}" in do  # turn-end triggers, written out: the end tested again
     assert do.count(kept) == 2  # (after the effect too: its value is kept, pass `end_once`)
-    assert "            self._start_phase()\n            return\n" in do  # no phase start that can say end_turn
+    # no phase start that can say end_turn, nor any with effects: `_start_phase` written out
+    assert ("            # the phase starts: `_start_phase` written out (no phase has start effects)\n"
+            "            if self.trace is not None:\n                self._enter_phase()\n            return\n") in do
+    assert "self._start_phase()" not in do
     assert "if self.trace is not None:" in start and "_phase_started" not in start
     mandarin = compile_file(ruleset_file("mandarin")).source
     do = method(mandarin, "_do")
     assert "        if self._pending is not None:  # (an answer: as steps)\n" in do  # its setup asks
     assert "_turn_end" not in do  # no turn-end trigger
     assert "        self._d_bidders = None\n" in method(mandarin, "_start_phase")  # reads the seat to act
+    assert do.count("        self._d_bidders = None\n") == 2  # (and in the step's own starts of a phase)
     assert "self._do_steps(action)  # (a phase's start or the end of a turn can ask" in \
         method(compile_file(ruleset_file("chang-cheng")).source, "_do")
     kingdoms = compile_file(GAMES / "kingdoms.yaml").source
@@ -58,13 +65,14 @@ def test_what_is_written_for_each_kind_of_rule_set() -> None:
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"move_step"}).source
     assert "def _do(" not in off and "def _start_phase(" not in off
     unkept = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"end_once"}).source, "_do")
-    assert "_kept_end" not in unkept and "        self._turn_end()\n        if self._is_over():\n" in unkept
+    assert "_kept_end" not in unkept and f"{turn_end}        if self._is_over():\n" in unkept
     cornett = compile_file(ruleset_file("china-cornett")).source
     do = method(cornett, "_do")
     assert do.count("over = self._is_over()") == 1 and "_phase_started" not in do and "self._start_phase()" not in do
-    assert do.endswith("        self._turn_end()\n        # (the end is not tested again: the end of the turn assigns "
-                       "none of the fields it reads)\n        self._next_turn()\n        # the phase starts: "
-                       "`_start_phase` written out, without its test of the end (which no start can change)\n"
+    assert do.endswith("        self._trigger_third_reduction()\n        # (the end is not tested again: the end of "
+                       "the turn assigns none of the fields it reads)\n        self._next_turn()\n"
+                       "        # the phase starts: `_start_phase` written out, without its test of the end "
+                       "(which no start can change)\n"
                        "        self._enter_phase()\n")
     assert "        self._enter_phase()\n        self._phase_started()\n" in method(cornett, "_start_phase")
     # tile-bag and mask-forms: a phase's start can change what the end reads (the step tests it, through

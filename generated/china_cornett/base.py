@@ -219,7 +219,10 @@ class ChinaCornettState(rt.State):
             if self.next_phase != rt.END_TURN or self.terminal:
                 return
             # the phase's start said `end_turn`: the turn ends without it (docs/language.md)
-        self._turn_end()
+        # the end of the turn (`_turn_end` written out)
+        self._trigger_first_reduction()
+        self._trigger_second_reduction()
+        self._trigger_third_reduction()
         # (the end is not tested again: the end of the turn assigns none of the fields it reads)
         self._next_turn()
         # the phase starts: `_start_phase` written out, without its test of the end (which no start can change)

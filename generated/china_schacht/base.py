@@ -390,9 +390,14 @@ class ChinaSchachtState(rt.State):
         if self.next_phase >= 0:
             self.phase = self.next_phase
             self.next_phase = rt.NO_GOTO
-            self._start_phase()
+            # the phase starts: `_start_phase` written out (no phase has start effects)
+            if self.trace is not None:
+                self._enter_phase()
             return
-        self._turn_end()
+        # the end of the turn (`_turn_end` written out)
+        self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, written out)
+        self._trigger_turn_over()
+        self._trigger_last_turn()
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -400,7 +405,9 @@ class ChinaSchachtState(rt.State):
             self.terminal = True
             return
         self._next_turn()
-        self._start_phase()
+        # the phase starts: `_start_phase` written out (no phase has start effects)
+        if self.trace is not None:
+            self._enter_phase()
 
     def _start_phase(self) -> None:
         """A phase starts (runtime/state.py `State._start_phase`), written out for this rule set (pass

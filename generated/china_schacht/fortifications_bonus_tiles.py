@@ -165,9 +165,15 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         if self.next_phase >= 0:
             self.phase = self.next_phase
             self.next_phase = rt.NO_GOTO
-            self._start_phase()
+            # the phase starts: `_start_phase` written out (no phase has start effects)
+            if self.trace is not None:
+                self._enter_phase()
             return
-        self._turn_end()
+        # the end of the turn (`_turn_end` written out)
+        self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, written out)
+        self._trigger_turn_over()
+        self._trigger_last_turn()
+        self._trigger_fortification_done()
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -175,7 +181,9 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
             self.terminal = True
             return
         self._next_turn()
-        self._start_phase()
+        # the phase starts: `_start_phase` written out (no phase has start effects)
+        if self.trace is not None:
+            self._enter_phase()
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []

@@ -69,10 +69,16 @@ class MandarinMoneyState(MandarinState):
         if self.next_phase >= 0:
             self.phase = self.next_phase
             self.next_phase = rt.NO_GOTO
-            self._start_phase()
+            # the phase starts: `_start_phase` written out (no phase has start effects)
+            self._d_bidders = None
+            if self.trace is not None:
+                self._enter_phase()
             return
         self._next_turn()
-        self._start_phase()
+        # the phase starts: `_start_phase` written out (no phase has start effects)
+        self._d_bidders = None
+        if self.trace is not None:
+            self._enter_phase()
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []

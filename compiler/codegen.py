@@ -231,6 +231,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         lowest=rs.winner == "lowest_score",
         neutral=program.neutral,
         tie_break=program.tie_break,
+        listing_memo=program.listing_memo,
         tie_break_type=program.tie_break_type,
         deciding=program.deciding,
         records=program.records,

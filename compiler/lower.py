@@ -120,6 +120,13 @@ class LoweredFunction:
     kept: str = ""  # (pass `derived`) kept between moves: when it is computed again, for its comment
     version_of: str = ""  # (a definition) the one whose replaced version it is, for its comment: `base(...)`
 
+    @property
+    def remembered(self) -> bool:
+        """(A definition) its value is remembered while the legal actions are listed (`_memo`): no
+        parameter, not kept nor cached, one `return` (the template writes its memo around it)."""
+        return not (self.kept or self.cached or self.params or self.body[-1].depth != 2
+                    or not self.body[-1].code.startswith("return "))
+
 
 @dataclass(frozen=True, slots=True)
 class LoweredTrigger:
@@ -210,6 +217,13 @@ class Program:
     # and how `_fields_set()` makes it again from the fields.
     kept: list[tuple[str, str, str]] = field(default_factory=list)
     fields_set: list[str] = field(default_factory=list)
+    # The definitions the code calls as methods (those inlined, or written otherwise by a pass, are not):
+    # a listing needs its `_memo` only if one of them is remembered while the legal actions are listed.
+    called: frozenset[str] = frozenset()
+
+    @property
+    def listing_memo(self) -> bool:
+        return any(d.remembered and d.name in self.called for d in self.defines)
 
 
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
@@ -268,6 +282,7 @@ class _Lowerer:
         self.procedure_costs: dict[str, int] = {}
         self.board_bounds: dict[str, int] | None = None
         self.resets: set[str] = set()
+        self.called: set[str] = set()  # the definitions called as methods (Program.called)
         self.charges = 0  # checks that charge the budget, met so far (in code, or in what it calls)
         self.charging: set[str] = set()  # definitions and procedures whose code charges it
         self.charging_triggers: set[str] = set()  # the methods of triggers whose code does
@@ -365,6 +380,7 @@ class _Lowerer:
                 args = self.arguments(e.args, d.params)
                 self.passed(d.name, d.params, e.args)
                 self.facts[id(e)] = self.define_call_facts(d, sum(self.fact(arg).cost for arg in e.args))
+                self.called.add(e.define)
                 return f"self.{e.define}({', '.join(args)})"
             case t.Builtin():
                 return self.builtin(e)
@@ -665,7 +681,12 @@ class _Lowerer:
                 if e.func == "straight_lines" else py
         masked = bitmask.masked_call(self.plan, e, self.defines, self.constant_values)
         if masked is not None:  # a set of spots kept as a bit mask (pass `bitmask`)
-            lowered = [self.expr(arg) for arg in e.args]
+            lowered = []
+            for k, arg in enumerate(e.args):
+                called = set(self.called)
+                lowered.append(self.expr(arg))
+                if f"{{{k}}}" not in masked:  # (the list the mask stands for: its code is not written)
+                    self.called = called
             self.facts[id(e)] = self.builtin_facts(e, lowered, e.ty)  # (what the list's call is proven to cost)
             return masked.format(*lowered)
         if e.func == "len" and isinstance(e.args[0], t.Builtin) and e.args[0].func == "straight_lines":
@@ -1640,6 +1661,7 @@ class _Lowerer:
                 prog.tie_break, prog.tie_break_type = f"tuple({prog.tie_break})", "tuple[int, ...]"
         prog.records = [(r.name, tuple((name, str(ty)) for name, ty in r.fields)) for r in typed.rules.records]
         prog.resets = frozenset(self.resets)
+        prog.called = frozenset(self.called)
         for m in self.plan.masks:  # the sets of spots kept as bit masks (pass `bitmask`)
             prog.kept.append((m.slot, "int", m.note()))
             prog.fields_set.append(f"{m.py} = {m.rebuild()}")

@@ -135,6 +135,9 @@ class State:
     DICE: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     NEUTRAL: ClassVar[tuple[str, ...]] = ()  # seats after the players that never take a turn nor win
     TIE_BREAK: ClassVar[bool] = False  # whether `tie_break:` decides between players tied on score
+    # whether the listing calls a definition remembered while the legal actions are listed (`_memo`):
+    # only then is a memo made for each listing
+    LISTING_MEMO: ClassVar[bool] = False
     # Whether a rule can hand a decision to a seat and wait for it (`ask`): then moves run as steps
     # (runtime/decisions.py); ASKS: each choice's name and how its values are written.
     SUSPENDS: ClassVar[bool] = False
@@ -237,12 +240,15 @@ class State:
             return self._legal_cache
         if self._legal_cache is None:
             try:
-                # _listing(), written out: one call less at every move
-                self._memo = {}
-                try:
+                if self.LISTING_MEMO:
+                    # _listing(), written out: one call less at every move
+                    self._memo = {}
+                    try:
+                        legal = self._legal()
+                    finally:
+                        self._memo = None
+                else:  # (no definition of it is remembered: nothing to remember)
                     legal = self._legal()
-                finally:
-                    self._memo = None
             except RulewrightError:
                 raise
             except Exception as exc:  # a fault of the rule set's code: told by its rule line

@@ -159,3 +159,35 @@ def test_the_turn_passes_through_next_turn() -> None:
     turn, current = state.turn, state.current
     state._next_turn()
     assert (state.turn, state.current, state.phase) == (turn + 1, (current + 1) % 3, 0)
+
+
+def test_a_listing_makes_a_memo_only_where_a_remembered_definition_is_called() -> None:
+    """`legal_actions()` remembers the definitions without parameters while it lists (`_memo`) only in a
+    module that calls one of them as a method (`LISTING_MEMO`): inlined, kept or read from a mask, none
+    is (every bundled rule set), and a dict made per listing would be work for nothing."""
+    for ruleset in ("china-schacht", "china-cornett", "mandarin"):  # (those with such definitions)
+        source = compile_file(ruleset_file(ruleset)).source
+        remembered = [line.split("(")[0].split()[-1] for line, comment in zip(source.splitlines(),
+                      source.splitlines()[1:], strict=False) if "remembered while the legal actions" in comment]
+        assert remembered, ruleset  # (each has some: the test below is not empty)
+        assert not any(f"self.{name}()" in source for name in remembered), ruleset
+        assert "LISTING_MEMO" not in source and not load(ruleset).state_class.LISTING_MEMO
+    plain = rulewright.load_rules(ruleset_file("china-schacht"), passes=frozenset())
+    assert plain.state_class.LISTING_MEMO and "self.open_provinces()" in compile_file(
+        ruleset_file("china-schacht"), frozenset()).source
+    seen: list[object] = []
+    for game in (plain, load("china-schacht")):
+        listing = game.state_class._legal
+
+        def watched(self: State, listing: Any = listing) -> list[Action]:
+            seen.append(self._memo)
+            return listing(self)  # type: ignore[no-any-return]
+
+        game.state_class._legal = watched  # type: ignore[method-assign]
+        try:
+            state = game.new_state(3, 5)
+            assert state.legal_actions() and state._memo is None
+        finally:
+            game.state_class._legal = listing  # type: ignore[method-assign]
+    memo, none = seen  # a memo while the plain module lists (what it remembered in it); none for the optimised one
+    assert isinstance(memo, dict) and "open_provinces" in memo and none is None

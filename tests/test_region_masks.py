@@ -48,7 +48,7 @@ def test_schacht_lists_its_emissaries_from_masks_of_provinces() -> None:
     assert "row1 = table[key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)" in send
     assert ("row1.fixed[0] |= rt.union(1 << r for r in rt.bits(regions_stale) if ((len(cards) == 1) == "
             "(cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398") in send
-    assert "held_regions &= kept_regions0" in send
+    assert "held_regions = regions_mask & row1.fixed[0] & kept_regions0  # rules/china-schacht/base.yaml:398" in send
     assert "row1.gather(actions, held_regions)  # rules/china-schacht/base.yaml:398" in send
     within = method(source, "_mask__emissary_room_1_within")
     assert "regions_stale = regions_mask & ~self._mask__emissary_room_1_known" in within
@@ -75,7 +75,8 @@ def test_the_test_game_s_listings_and_drops() -> None:
     assert "regions_mask = self.board.kind_masks[HALF]  #" in crowd and "regions_mask < 0" not in crowd
     assert "kept_regions0 = self._mask__room_2_within(regions_mask)  #" in crowd
     assert "row2 = row1[b] = rt.RegionRow('crowd', (c, b), self._action_text, self.board, 1)" in crowd
-    assert crowd.index("held_regions &= kept_regions0") < crowd.index("row2.fixed[0] |= rt.union(")
+    assert "regions_stale = regions_mask & kept_regions0 & ~row2.known[0]" in crowd  # (only where room(r) >= 2)
+    assert "held_regions = regions_mask & kept_regions0 & row2.fixed[0]  #" in crowd
     claim, reset = method(source, "_do_claim"), method(source, "_do_reset")
     assert "self._mask__room_1_known &= ~self.board.spot_regions_mask[s]" in claim
     assert "self._mask__room_2_known &= ~self.board.spot_regions_mask[s]" in claim

@@ -300,21 +300,22 @@ def gathered(row: str, terms: list[tuple[str | None, str | None]], plain: str | 
     from its row `row`, an `rt.RegionRow`: `terms`, each test's code over the comprehension's variable
     `var` (kept per row) or the local holding a kept test's mask (None, local); `plain` the walk of the
     rules, by the choice's local `choice`, for regions not in increasing order (None: they always are)."""
-    out = [f"    held_regions = regions_mask  # {comment}; `region_masks`: its regions as a bit mask"]
+    out: list[str] = []
+    running = "regions_mask"  # (the regions passing the tests before, in the order written)
     fixed = 0
     for code, local in terms:
         if code is not None:
-            out.append("    if held_regions:")
-            out.append(f"        regions_stale = held_regions & ~{row}.known[{fixed}]")
-            out.append("        if regions_stale:  # (a test of the earlier choices only: computed once per region "
+            out.append(f"    regions_stale = {running} & ~{row}.known[{fixed}]")
+            out.append("    if regions_stale:  # (a test of the earlier choices only: computed once per region "
                        "and row)")
-            out.append(f"            {row}.fixed[{fixed}] |= rt.union(1 << {var} for {var} in rt.bits(regions_stale) "
+            out.append(f"        {row}.fixed[{fixed}] |= rt.union(1 << {var} for {var} in rt.bits(regions_stale) "
                        f"if {code})  # {comment}")
-            out.append(f"            {row}.known[{fixed}] |= regions_stale")
-            out.append(f"        held_regions &= {row}.fixed[{fixed}]")
+            out.append(f"        {row}.known[{fixed}] |= regions_stale")
+            running += f" & {row}.fixed[{fixed}]"
             fixed += 1
         else:
-            out.append(f"    held_regions &= {local}")
+            running += f" & {local}"
+    out.append(f"    held_regions = {running}  # {comment}; `region_masks`: its regions as a bit mask")
     out.append("    if held_regions:")
     out.append(f"        {row}.gather(actions, held_regions)  # {comment}; `region_masks`: the actions of its regions, "
                "in region order")

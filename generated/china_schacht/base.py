@@ -469,14 +469,11 @@ class ChinaSchachtState(rt.State):
                 for province_to in [r for once in (len(cards) == 1,) for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if ((once == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
                     actions.append(row1.action(province_to))
             else:
-                held_regions = regions_mask  # rules/china-schacht/base.yaml:398; `region_masks`: its regions as a bit mask
-                if held_regions:
-                    regions_stale = held_regions & ~row1.known[0]
-                    if regions_stale:  # (a test of the earlier choices only: computed once per region and row)
-                        row1.fixed[0] |= rt.union(1 << r for r in rt.bits(regions_stale) if ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398
-                        row1.known[0] |= regions_stale
-                    held_regions &= row1.fixed[0]
-                held_regions &= kept_regions0
+                regions_stale = regions_mask & ~row1.known[0]
+                if regions_stale:  # (a test of the earlier choices only: computed once per region and row)
+                    row1.fixed[0] |= rt.union(1 << r for r in rt.bits(regions_stale) if ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398
+                    row1.known[0] |= regions_stale
+                held_regions = regions_mask & row1.fixed[0] & kept_regions0  # rules/china-schacht/base.yaml:398; `region_masks`: its regions as a bit mask
                 if held_regions:
                     row1.gather(actions, held_regions)  # rules/china-schacht/base.yaml:398; `region_masks`: the actions of its regions, in region order
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import assert_never
 
 from ..runtime.limits import MAX_ACTIONS, MAX_INT, MAX_ITEMS, MAX_STEPS, SMALL_LIST
+from ..runtime.listing import SMALL_REGIONS
 from . import typed as t
 from .budget import (
     FREE_WORK,
@@ -1824,7 +1825,7 @@ class _Lowerer:
             if region_row is not None and listed is None and gather is None:  # (pass `region_masks`)
                 found, terms, bound = region_row
                 regions = (terms, found.var.py, region_masks.fixed_count(found),
-                           region_masks.ORDERED in bound[0][1])
+                           region_masks.ORDERED in bound[0][1], self.bounds()["region"] <= SMALL_REGIONS)
             lines = action_tables.listing(table, a.name, clear_cache, walks, gather, into, regions)
             if regions is not None and lines and region_row is not None:
                 listing_prelude += tuple(f"{name} = {code}  # {comment}" for name, code, comment in region_row[2])

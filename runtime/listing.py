@@ -129,7 +129,7 @@ class RegionRow:
         if by_mask:
             items = by_mask[mask]
             if items is None:
-                items = by_mask[mask] = tuple(map(self.action, bits(mask)))
+                items = self.made(mask)
             actions += items
             return
         by_byte = self.by_byte
@@ -141,6 +141,12 @@ class RegionRow:
                     found = by_byte[k][b] = tuple(self.action(8 * k + r) for r in bits(b))
                 actions += found
             k += 1
+
+    def made(self, mask: int) -> tuple[Action, ...]:
+        """The actions of the regions of `mask` (on a board of few regions), in region order, made the
+        first time the mask is met and kept in `by_mask` (generated code reads `by_mask` itself)."""
+        items = self.by_mask[mask] = tuple(map(self.action, bits(mask)))
+        return items
 
     def action(self, region: int) -> Action:
         """The action of `region`, made the first time (interned: the same object ever after)."""

@@ -49,7 +49,8 @@ def test_schacht_lists_its_emissaries_from_masks_of_provinces() -> None:
     assert ("row1.fixed[0] |= rt.union(1 << r for r in rt.bits(regions_stale) if ((len(cards) == 1) == "
             "(cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398") in send
     assert "held_regions = regions_mask & row1.fixed[0] & kept_regions0  # rules/china-schacht/base.yaml:398" in send
-    assert "row1.gather(actions, held_regions)  # rules/china-schacht/base.yaml:398" in send
+    assert "row_actions = row1.by_mask[held_regions]" in send  # (nine provinces: the row's table read in place)
+    assert "actions += row_actions  # rules/china-schacht/base.yaml:398; `region_masks`" in send
     within = method(source, "_mask__emissary_room_1_within")
     assert "regions_stale = regions_mask & ~self._mask__emissary_room_1_known" in within
     assert "if self.emissary_room(in_region) > 0:" in within

@@ -114,7 +114,7 @@ def table_of(plan: Plan, action: str) -> Table | None:
 
 def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]],
             gather: tuple[str, list[tuple[str, bool]]] | None = None, into: str = "actions",
-            regions: tuple[list[tuple[str | None, str | None]], str, int, bool] | None = None) -> list[str]:
+            regions: tuple[list[tuple[str | None, str | None]], str, int, bool, bool] | None = None) -> list[str]:
     """The lines of a listing through tables (at the depth of the method's body): `choices` are
     each choice's (loop variable, walk, whether its value is a list, the comment of its rule
     line); the actions are those of the plain listing, in its order. `clear`: its choices can
@@ -126,8 +126,9 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     the actions are appended to (pass `listing_tables`: a list remembered by value). `regions` (pass
     `region_masks`): the last choice's regions made from masks, as its tests (each one's code over the
     comprehension's variable, or the local of a kept test's mask), that variable, how many tests are
-    kept per row, and whether the regions may be out of region order (then walked as the rules walk
-    them): its row is an `rt.RegionRow` that appends the actions of the mask's regions."""
+    kept per row, whether the regions may be out of region order (then walked as the rules walk
+    them), and whether every board has few regions (the row's actions by mask read in place): its row
+    is an `rt.RegionRow` that appends the actions of the mask's regions."""
     from . import region_masks  # (it builds on this pass)
     from .spot_rows import fixed_count, gathered
 
@@ -166,7 +167,8 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
             break
         if regions is not None and k == len(levels) - 1:  # (pass `region_masks`) the row appends its regions'
             plain = walk if regions[3] else None
-            out.extend(pad + line for line in region_masks.gathered(row, regions[0], plain, var, regions[1], comment))
+            out.extend(pad + line for line in region_masks.gathered(row, regions[0], plain, var, regions[1], comment,
+                                                                     regions[4]))
             break
         out.append(f"{pad}for {var} in {walk}:  # {comment}")
         pad += "    "

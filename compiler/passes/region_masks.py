@@ -295,11 +295,13 @@ def within_method(test: Test) -> list[str]:
 
 
 def gathered(row: str, terms: list[tuple[str | None, str | None]], plain: str | None, choice: str, var: str,
-             comment: str) -> list[str]:
+             comment: str, few: bool = False) -> list[str]:
     """The lines (at the depth of the last choice's loop) that append the actions of the last choice
     from its row `row`, an `rt.RegionRow`: `terms`, each test's code over the comprehension's variable
     `var` (kept per row) or the local holding a kept test's mask (None, local); `plain` the walk of the
-    rules, by the choice's local `choice`, for regions not in increasing order (None: they always are)."""
+    rules, by the choice's local `choice`, for regions not in increasing order (None: they always are).
+    `few`: every board of the rule set has at most `SMALL_REGIONS` regions, so the row's actions by mask
+    are read from its table here (`by_mask`), not through a call of `gather`."""
     out: list[str] = []
     running = "regions_mask"  # (the regions passing the tests before, in the order written)
     fixed = 0
@@ -317,8 +319,15 @@ def gathered(row: str, terms: list[tuple[str | None, str | None]], plain: str | 
             running += f" & {local}"
     out.append(f"    held_regions = {running}  # {comment}; `region_masks`: its regions as a bit mask")
     out.append("    if held_regions:")
-    out.append(f"        {row}.gather(actions, held_regions)  # {comment}; `region_masks`: the actions of its regions, "
-               "in region order")
+    if few:
+        out.append(f"        row_actions = {row}.by_mask[held_regions]")
+        out.append("        if row_actions is None:  # (made the first time the mask is met)")
+        out.append(f"            row_actions = {row}.made(held_regions)")
+        out.append(f"        actions += row_actions  # {comment}; `region_masks`: the actions of its regions, in "
+                   "region order")
+    else:
+        out.append(f"        {row}.gather(actions, held_regions)  # {comment}; `region_masks`: the actions of its "
+                   "regions, in region order")
     out = [line[4:] for line in out]
     if plain is None:
         return out

@@ -279,7 +279,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                     row1.known[0] |= regions_stale
                 held_regions = regions_mask & row1.fixed[0] & kept_regions0  # rules/china-schacht/base.yaml:398; `region_masks`: its regions as a bit mask
                 if held_regions:
-                    row1.gather(actions, held_regions)  # rules/china-schacht/base.yaml:398; `region_masks`: the actions of its regions, in region order
+                    row_actions = row1.by_mask[held_regions]
+                    if row_actions is None:  # (made the first time the mask is met)
+                        row_actions = row1.made(held_regions)
+                    actions += row_actions  # rules/china-schacht/base.yaml:398; `region_masks`: the actions of its regions, in region order
 
     def _legal_emperor_first(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:152: emperor_first

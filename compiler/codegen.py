@@ -195,6 +195,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
                     + [slot for slot, _, _ in program.kept]),  # kept between moves or beside the fields (passes)
         kept=program.kept,
         fields_set=program.fields_set,
+        forget=program.forget,
         fields=program.fields,
         phase_names=repr(tuple(p.name for p in program.phases)),
         phase_stuck=repr(tuple(p.stuck for p in program.phases)),

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import assert_never
 
 from ..runtime.limits import MAX_ACTIONS, MAX_INT, MAX_ITEMS, MAX_STEPS, SMALL_LIST
+from ..runtime.listing import SMALL_REGIONS
 from . import typed as t
 from .budget import (
     FREE_WORK,
@@ -53,12 +54,14 @@ from .passes import (
     list_items,
     listing_tables,
     range_bounds,
+    region_masks,
     set_items,
     set_lists,
     spot_filters,
     spot_rows,
     value_tables,
 )
+from .passes.rewrite import show
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
 from .typed import BoardTable, Symbol
@@ -217,6 +220,7 @@ class Program:
     # and how `_fields_set()` makes it again from the fields.
     kept: list[tuple[str, str, str]] = field(default_factory=list)
     fields_set: list[str] = field(default_factory=list)
+    forget: list[str] = field(default_factory=list)  # (pass `region_masks`) what `_forget_kept` also resets
     # The definitions the code calls as methods (those inlined, or written otherwise by a pass, are not):
     # a listing needs its `_memo` only if one of them is remembered while the legal actions are listed.
     called: frozenset[str] = frozenset()
@@ -341,6 +345,11 @@ class _Lowerer:
         # While the last choice of a listing pass `spot_rows` gathers is lowered: the parts of its
         # list of spots (spot_filters.lowered: the masks joined first, each further group and its term)
         self.spot_row: list[tuple[str, list[tuple[str, spot_filters.Term | None]]]] | None = None
+        # (pass `region_masks`) the kept tests of regions lowering keeps (their definitions charge nothing
+        # to the limits of a move), and by the slot of each definition the masks of known bits its drops
+        # make stale; decided once the fields are lowered (`keep_region_tests`)
+        self.region_tests: list[region_masks.Test] = []
+        self.region_known: dict[str, tuple[str, ...]] = {}
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -489,7 +498,7 @@ class _Lowerer:
         if masked is None and not _CHARGES.search(py):
             # (passes `spot_filters`, `count_items`, `component_sets`: where the plain code charges no work as it runs)
             masked = spot_filters.lowered(self, e) or count_items.lowered(self, e) or component_sets.lowered(self, e) \
-                or set_lists.lowered(self, e)
+                or set_lists.lowered(self, e) or self.region_any(e)
         return py if masked is None else masked  # a set of spots kept as a bit mask (pass `bitmask`)
 
     def plain_comprehension(self, e: t.Comprehension) -> str:
@@ -1282,6 +1291,60 @@ class _Lowerer:
                 return number(most, cost=cost)
         return self.type_facts(ret).priced(cost)
 
+    def keep_region_tests(self) -> None:
+        """(pass `region_masks`) Keeps the tests of regions whose definition charges nothing to the
+        limits of a move: computing it for a region the plain code would not ask changes no budget."""
+        for test in self.plan.region_tests:
+            d = self.defines[test.define]
+            if d.name not in self.define_facts:
+                self.define_walk(d)
+            if d.name in self.charging:
+                continue
+            self.region_tests.append(test)
+            slot = self.kept[d.name]
+            self.region_known[slot] = (*self.region_known.get(slot, ()), test.known)
+
+    def region_any(self, e: t.Comprehension) -> str | None:
+        """(pass `region_masks`) `any(d(r) op c for r in L)` read from the kept mask of the test."""
+        found = region_masks.any_of(self.plan, e)
+        if found is None or found[0] not in self.region_tests:
+            return None
+        test, regions = found
+        self.notes.setdefault("read from a kept mask of regions", {})[show(e, 40)] = None
+        return f"self.{test.within}({region_masks.mask_code(self, regions)}) != 0"
+
+    def region_choice(self, a: t.Action, i: int, domain_py: str, charges: int) -> tuple[
+            region_masks.Choice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]] | None:
+        """(pass `region_masks`) The last choice of `a` made from masks of regions, if taken: its tests'
+        code (a test of the earlier choices written over the comprehension's variable, or the local of a
+        kept test's mask) and the locals bound before the loops (the regions walked, each kept test's
+        mask). Not where the plain walk charges the limits of a move itself, nor a kept test's
+        definition does (`charges`: the count before the choice was lowered)."""
+        found = region_masks.choice_of(self.plan, a.name)
+        if found is None or i != len(a.choices) - 1 or _CHARGES.search(domain_py) or self.charges > charges \
+                or any(term.kept is not None and term.kept not in self.region_tests for term in found.terms):
+            return None
+        comment = a.choices[i].span.short
+        mask = region_masks.mask_code(self, found.regions)
+        disorder = region_masks.ORDERED in mask
+        bound = [("regions_mask", mask, f"{comment}; `region_masks`: the regions `{a.choices[i].var.name}` walks, "
+                  f"as a bit mask{' (-1: not in region order)' if disorder else ''}")]
+        terms: list[tuple[str | None, str | None]] = []
+        for term in found.terms:
+            if term.kept is not None:
+                local = f"kept_regions{len(bound) - 1}"
+                kept = f"self.{term.kept.within}(regions_mask)"
+                bound.append((local, f"{kept} if regions_mask > 0 else 0" if disorder else kept,
+                              f"{comment}; `region_masks`: the regions where `{term.kept.text}`, from its kept mask"))
+                terms.append((None, local))
+            else:
+                assert term.test is not None and term.var is not None
+                self.scopes.append(set())
+                self.bind(term.var)
+                terms.append((self.expr(term.test), None))
+                self.scopes.pop()
+        return found, terms, bound
+
     def listing(self, a: t.Action, loops: list[tuple[t.Choice, str, str, Facts, Ty]],
                 reading: Reading) -> tuple[tuple[str, ...], bool, int | None]:
         """The loops that list an action's choices, one inside the other: each counted as it
@@ -1343,7 +1406,7 @@ class _Lowerer:
                     stale = _dropped_at(self.drops.get(s.target.name, ()), self.entry_drops.get(s.target.name, {}),
                                         _index_again(s), depth, s.span, self.region_drops.get(s.target.name, {}),
                                         self.nested, self.attribute_drops.get(s.target.name, {}), _item_again(s),
-                                        own=self.plan.own_drops)
+                                        own=self.plan.own_drops, known=self.region_known)
                 # the bit masks kept over the field assigned (pass `bitmask`)
                 kept = [Line(depth + more, code, s.span)
                         for more, code in bitmask.after_assign(self.plan, s, self.constant_values)]
@@ -1544,6 +1607,7 @@ class _Lowerer:
                                      for table, (name, annotation, code) in component_sets.tables(typed, self.plan))
         for f in typed.fields:
             prog.fields.append(self.field(f))
+        self.keep_region_tests()
         for d in typed.defines:
             params = tuple(zip((p.py for p in d.params), (_annotation(p.ty) for p in d.params), strict=True))
             py, lists = self.define_walk(d)
@@ -1665,6 +1729,16 @@ class _Lowerer:
         for m in self.plan.masks:  # the sets of spots kept as bit masks (pass `bitmask`)
             prog.kept.append((m.slot, "int", m.note()))
             prog.fields_set.append(f"{m.py} = {m.rebuild()}")
+        for test in self.region_tests:  # (pass `region_masks`) the kept masks of tests of regions
+            where = test.span.short
+            prog.kept.append((test.slot, "int", f"region_masks: the regions where `{test.text}` ({where}), among "
+                              f"those of {test.known}"))
+            prog.kept.append((test.known, "int", f"region_masks: the regions whose bit of {test.slot} is known "
+                              f"(cleared where the kept value of `{test.define}` for the region is dropped)"))
+            prog.forget.append(f"self.{test.slot} = self.{test.known} = 0")
+            after = next(k for k, d in enumerate(prog.defines) if d.name == test.define) + 1
+            body = tuple(Line(2, code) for code in region_masks.within_method(test))
+            prog.defines.insert(after, LoweredFunction(test.within, (("regions_mask", "int"),), "int", body, test.span))
         return prog
 
     def field(self, typed: t.Field) -> LoweredField:
@@ -1720,13 +1794,18 @@ class _Lowerer:
         self.take_notes()
         table = action_tables.table_of(self.plan, a.name)
         spot_row: tuple[str, str, list[tuple[str, bool]]] | None = None
+        region_row: tuple[region_masks.Choice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]] \
+            | None = None
         joined: list[tuple[str, str, str]] = []  # (pass `listing_hoist`) bound before the loops
         for i, c in enumerate(a.choices):
             self.line_numbers = table is not None and table.levels[i].how == "lines"
             self.listing_hoisted = (joined, c.var.name, tuple(ch.var.name for ch in a.choices[:i])) \
                 if i > 0 and self.plan.listing_hoists else None
             self.spot_row = [] if i == len(a.choices) - 1 and a.name in self.plan.spot_rows else None
+            charges = self.charges
             domain_py = self.expr(c.domain)
+            if region_row is None:  # (pass `region_masks`) the last choice, a region, made from masks
+                region_row = self.region_choice(a, i, domain_py, charges)
             if self.spot_row:  # (pass `spot_rows`) the list is the spots_of made of these parts
                 first, groups = self.spot_row[-1]
                 spot_row = (domain_py, first, [(code, term is not None and spot_rows.fixed(
@@ -1764,7 +1843,14 @@ class _Lowerer:
             gather = spot_row[1:] if spot_row is not None and spot_row[0] == choices[-1].domain else None
             # (pass `listing_tables`) a list remembered by value
             into = "actions" if listed is None else "listed_actions"
-            lines = action_tables.listing(table, a.name, clear_cache, walks, gather, into)
+            regions = None
+            if region_row is not None and listed is None and gather is None:  # (pass `region_masks`)
+                found, terms, bound = region_row
+                regions = (terms, found.var.py, region_masks.fixed_count(found),
+                           region_masks.ORDERED in bound[0][1], self.bounds()["region"] <= SMALL_REGIONS)
+            lines = action_tables.listing(table, a.name, clear_cache, walks, gather, into, regions)
+            if regions is not None and lines and region_row is not None:
+                listing_prelude += tuple(f"{name} = {code}  # {comment}" for name, code, comment in region_row[2])
             listing = tuple(lines if listed is None else listing_tables.remembered(listed, a.name, lines, bindings))
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
                              a.span, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
@@ -1912,11 +1998,17 @@ def _key_annotation(params: tuple[tuple[str, str], ...]) -> str:
 _CHARGES = re.compile(r"\brt\.(walk|grown|spend|walk_lists|upto)\(")
 
 
-def _dropped(slots: Iterable[str], depth: int, span: SourceSpan) -> list[Line]:
-    """The lines that drop kept values (their slots set to None), a few to a line."""
+def _dropped(slots: Iterable[str], depth: int, span: SourceSpan,
+             known: Mapping[str, tuple[str, ...]] | None = None) -> list[Line]:
+    """The lines that drop kept values (their slots set to None), a few to a line; and (pass
+    `region_masks`) the bits known of the kept tests of their definitions (`known`, by slot)."""
     slots = list(slots)
-    return [Line(depth, " = ".join(f"self.{slot}" for slot in slots[i:i + 4]) + " = None", span)
-            for i in range(0, len(slots), 4)]
+    out = [Line(depth, " = ".join(f"self.{slot}" for slot in slots[i:i + 4]) + " = None", span)
+           for i in range(0, len(slots), 4)]
+    stale = [k for slot in slots for k in (known or {}).get(slot, ())]
+    out += [Line(depth, " = ".join(f"self.{k}" for k in stale[i:i + 4]) + " = 0", span, "`region_masks`: no bit known")
+            for i in range(0, len(stale), 4)]
+    return out
 
 
 def _index_again(s: t.Assign) -> str | None:
@@ -1956,7 +2048,7 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
                 span: SourceSpan, in_regions: Mapping[str, tuple[int, int]] | None = None,
                 nested: Mapping[str, int] | None = None,
                 by_attribute: Mapping[str, tuple[int, int, str]] | None = None, item: str | None = None,
-                own: bool = False) -> list[Line]:
+                own: bool = False, known: Mapping[str, tuple[str, ...]] | None = None) -> list[Line]:
     """The lines that drop the kept values an assignment makes stale: whole slots (`_dropped`),
     but for a slot whose definition has one parameter and reads the field only at the entity it
     names (`at_entity`: its position, of how many), the value kept for the entity assigned
@@ -1968,9 +2060,11 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
     whose attribute is that parameter (`by_attribute`: position, how many, the attribute's table),
     a change by one item (`item`, when it can be read again) drops the value kept for its attribute.
     `own` (pass `own_drops`): the state says whether a copy may share its dicts (`_kept_shared`); if
-    none may, the values are dropped from them in place."""
+    none may, the values are dropped from them in place. `known` (pass `region_masks`): by slot, the
+    masks of the bits known of kept tests of its definition, cleared where its values are dropped."""
+    known = known or {}
     if index is None and item is None:
-        return _dropped(slots, depth, span)
+        return _dropped(slots, depth, span, known)
     nested = nested or {}
 
     def by(slot: str, found: tuple[int, int] | tuple[int, int, str] | None) -> bool:
@@ -1986,7 +2080,7 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
                   and by(slot, found := by_attribute.get(slot)) and found is not None
                   and slot not in some and slot not in regions}
     out = _dropped([slot for slot in slots if slot not in some and slot not in regions and slot not in attributes],
-                   depth, span)
+                   depth, span, known)
     shared = ", self._kept_shared" if own else ""
     one = [(slot, index) for slot in some] + [(slot, f"{table}[{item}]") for slot, table in attributes.items()]
     if own and one:  # (pass `own_drops`) from copies where a copy may share the dicts, else in place, no call
@@ -2000,6 +2094,13 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
         out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {key})", span) for slot, key in one)
     out.extend(Line(depth, f"self.{slot} = rt.without_keys(self.{slot}, self.board.spot_regions[{index}]{shared})",
                     span) for slot in regions)
+    # (pass `region_masks`) the bits of the kept tests of those definitions, for the same regions
+    note = "`region_masks`: the bit of its region no longer known"
+    out += [Line(depth, f"self.{k} &= ~self.board.region_bit[{key}]", span, note)
+            for slot, key in one for k in known.get(slot, ())]
+    out += [Line(depth, f"self.{k} &= ~self.board.spot_regions_mask[{index}]", span,
+                 "`region_masks`: the bits of the regions holding it no longer known")
+            for slot in regions for k in known.get(slot, ())]
     return out
 
 

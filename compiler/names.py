@@ -117,6 +117,9 @@ TEMPLATE_LOCALS = frozenset({
     "spots_mask", "row_fixed",  # the last choice's spots as a mask, a test kept per row (pass `spot_rows`)
     # a listing remembered by value: its table, key and list (pass `listing_tables`)
     "listed", "listed_key", "listed_actions",
+    # a region choice made from masks, a kept test's mask among given regions (pass `region_masks`)
+    "regions_mask", "regions_stale", "held_regions", "in_region", "row_actions",
+    *(f"kept_regions{k}" for k in range(MAX_TABLE_CHOICES)),
 })
 # Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
 # rule file declares may take them either (they would hide it there).

@@ -25,7 +25,7 @@ from .limits import (
     walk,
     walk_lists,
 )
-from .listing import SpotRow, union
+from .listing import RegionRow, SpotRow, bits, ordered_mask, union
 from .mechanics import (
     add_at,
     coin,
@@ -48,6 +48,7 @@ __all__ = [
     "without_key",
     "without_keys",
     "SpotRow", "union",  # a listing's last choice, a spot, gathered from a bit mask (pass `spot_rows`)
+    "RegionRow", "bits", "ordered_mask",  # a listing's last choice, a region, made from masks (pass `region_masks`)
     "MAX_TABLED", "remember",  # values remembered by value in tables of the board (pass `value_tables`)
     "cell", "once",  # a value computed once in a comprehension, where an item first needs it (pass `lazy_hoist`)
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",

@@ -75,7 +75,7 @@ class Board:
         "regions_of_kind", "regions_at",
         "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "action_tables",
         "all_mask", "region_mask", "_lookups", "spot_regions", "key_masks", "value_tables", "_byte_spots",
-        "_bit_spots",
+        "_bit_spots", "kind_masks", "region_bit", "spot_regions_mask",
     )
 
     name: str
@@ -139,6 +139,12 @@ class Board:
             tuple(rs[-1] if rs else -1 for rs in by_spot) for by_spot in self.regions_at)
         self.regions_of_kind: tuple[tuple[int, ...], ...] = tuple(
             tuple(i for i, k in enumerate(region_kind) if k == kind) for kind in range(len(self.kinds)))
+        # regions as bit masks (pass `region_masks`): region r's bit is 1 << r (`region_bit`, where
+        # -1 names the last region, as an index of a field per region does); the mask of the regions
+        # of each kind, and of the regions holding each spot (every kind's)
+        self.region_bit: tuple[int, ...] = tuple(1 << r for r in range(len(names)))
+        self.kind_masks: tuple[int, ...] = tuple(sum(1 << r for r in rs) for rs in self.regions_of_kind)
+        self.spot_regions_mask: tuple[int, ...] = tuple(sum(1 << r for r in rs) for rs in self.spot_regions)
         self.region_attributes: tuple[tuple[int, ...], ...] = ()
         self.border_regions: tuple[tuple[int, int], ...] = ()
         # per spot attribute (a hex map's `terrain`), its value for each spot

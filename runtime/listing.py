@@ -63,3 +63,94 @@ def union(masks: Iterable[int]) -> int:
     for m in masks:
         joined |= m
     return joined
+
+
+# A row of regions keeps the tuple of the actions of each mask of regions when the board has at most
+# this many regions (a list of 2 ** n entries), else of each value of each byte of a mask.
+SMALL_REGIONS = 10
+# the set bits of each mask below 2 ** _BITS_BELOW, made the first time they are asked (bits)
+_BITS_BELOW = 12
+_BITS: list[tuple[int, ...] | None] = [None] * (1 << _BITS_BELOW)
+
+
+def bits(mask: int) -> tuple[int, ...]:
+    """The numbers of the set bits of `mask` (not negative), lowest first: the regions of a mask of
+    regions, in region order (pass `region_masks`)."""
+    if mask < 1 << _BITS_BELOW:
+        found = _BITS[mask]
+        if found is None:
+            found = _BITS[mask] = tuple(k for k in range(mask.bit_length()) if mask >> k & 1)
+        return found
+    return tuple(k for k in range(mask.bit_length()) if mask >> k & 1)
+
+
+def ordered_mask(regions: Iterable[int]) -> int:
+    """The mask of `regions` (1 << r each) when they are in strictly increasing order, none
+    negative, so that the mask's regions in region order are the list itself; else -1 (pass
+    `region_masks`: the listing then walks the list as the rules do)."""
+    mask = 0
+    last = -1
+    for r in regions:
+        if r <= last:
+            return -1
+        mask |= 1 << r
+        last = r
+    return mask
+
+
+class RegionRow:
+    """The interned actions `name` whose earlier choices are `args`, one per region of `board`, and
+    the masks of the tests of the last choice that read only the earlier choices, each as the
+    regions where it holds among those whose bit is known (computed for a region the first time a
+    listing asks: `fixed`, `known`) (pass `region_masks`)."""
+
+    __slots__ = ("name", "args", "render", "at", "by_mask", "by_byte", "fixed", "known")
+
+    def __init__(self, name: str, args: tuple[Any, ...], render: Callable[[Action], str], board: Board,
+                 fixed: int) -> None:
+        self.name = name
+        self.args = args
+        self.render = render
+        count = len(board.region_names)
+        # (one entry more, last, for the -1 `region_of` gives a spot in no region, as a table of
+        # pass `action_tables` has: a list indexed by -1 is its last entry)
+        self.at: list[Action | None] = [None] * (count + 1)
+        # the actions of each mask's regions in region order (None: not made yet): by the whole mask
+        # on a board of few regions, else by each value of each byte of the mask
+        self.by_mask: list[tuple[Action, ...] | None] = [None] * (1 << count) if count <= SMALL_REGIONS else []
+        self.by_byte: list[list[tuple[Action, ...] | None]] = \
+            [] if count <= SMALL_REGIONS else [[None] * 256 for _ in range((count + 7) // 8)]
+        self.fixed: list[int] = [0] * fixed
+        self.known: list[int] = [0] * fixed
+
+    def gather(self, actions: list[Action], mask: int) -> None:
+        """Append to `actions` the action of each region of `mask` (not negative), in region order."""
+        by_mask = self.by_mask
+        if by_mask:
+            items = by_mask[mask]
+            if items is None:
+                items = self.made(mask)
+            actions += items
+            return
+        by_byte = self.by_byte
+        k = 0
+        for b in mask.to_bytes(len(by_byte), "little"):
+            if b:
+                found = by_byte[k][b]
+                if found is None:
+                    found = by_byte[k][b] = tuple(self.action(8 * k + r) for r in bits(b))
+                actions += found
+            k += 1
+
+    def made(self, mask: int) -> tuple[Action, ...]:
+        """The actions of the regions of `mask` (on a board of few regions), in region order, made the
+        first time the mask is met and kept in `by_mask` (generated code reads `by_mask` itself)."""
+        items = self.by_mask[mask] = tuple(map(self.action, bits(mask)))
+        return items
+
+    def action(self, region: int) -> Action:
+        """The action of `region`, made the first time (interned: the same object ever after)."""
+        found = self.at[region]
+        if found is None:
+            found = self.at[region] = Action(self.name, (*self.args, region), self.render)
+        return found

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from .action_tables import Table
     from .bitmask import Mask
     from .listing_tables import Listed
+    from .region_masks import Choice as RegionChoice
+    from .region_masks import Test as RegionTest
     from .spot_filters import Filter
     from .value_tables import Table as ValueTable
 
@@ -79,6 +81,10 @@ class Plan:
     spot_rows: tuple[str, ...] = ()
     # listing_tables: the actions whose listing is remembered by the few values of the game it reads
     listing_tables: tuple[Listed, ...] = ()
+    # region_masks: the tests of kept definitions of one region kept as masks of the regions where they
+    # hold, and the actions whose last choice, a region, is made from masks of regions
+    region_tests: tuple[RegionTest, ...] = ()
+    region_choices: tuple[RegionChoice, ...] = ()
     move_step: bool = False  # move_step: a move's step written out for the rule set, where no move can wait
     # move_step: whether the end of a turn, or a phase's start, can change what the end of the game reads
     # (its fields; for a start, the seat to act too): else the written step does not test the end again there
@@ -135,6 +141,9 @@ PASSES: dict[str, str] = {
                  "time, and its tests of the earlier choices only are computed once per value of them",
     "listing_tables": "a listing whose actions are a function of a few small values of the game (a hand of "
                       "cards) is remembered by them, in a table of the board, and appended whole",
+    "region_masks": "a test of a kept definition of one region is kept as the mask of the regions where it holds, "
+                    "made stale where their values are dropped; a listing's last choice of regions is made from "
+                    "masks of regions and appended from its row by mask",
     "guard_inline": "an action's when: is tested where its listing starts, written out, not through a call of "
                     "its guard method",
     "move_step": "a move's step through the runtime written out for the rule set, its known tests left out, where "

@@ -113,7 +113,8 @@ def table_of(plan: Plan, action: str) -> Table | None:
 
 
 def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]],
-            gather: tuple[str, list[tuple[str, bool]]] | None = None, into: str = "actions") -> list[str]:
+            gather: tuple[str, list[tuple[str, bool]]] | None = None, into: str = "actions",
+            regions: tuple[list[tuple[str | None, str | None]], str, int, bool, bool] | None = None) -> list[str]:
     """The lines of a listing through tables (at the depth of the method's body): `choices` are
     each choice's (loop variable, walk, whether its value is a list, the comment of its rule
     line); the actions are those of the plain listing, in its order. `clear`: its choices can
@@ -122,8 +123,14 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     known per board hold few actions whatever. `gather` (pass `spot_rows`): the last choice's list
     of spots as the masks joined first and each further group (its code, whether it is kept per
     row): its row is an `rt.SpotRow` that appends the actions of the mask's spots. `into`: the list
-    the actions are appended to (pass `listing_tables`: a list remembered by value)."""
-    from .spot_rows import fixed_count, gathered  # (it builds on this pass)
+    the actions are appended to (pass `listing_tables`: a list remembered by value). `regions` (pass
+    `region_masks`): the last choice's regions made from masks, as its tests (each one's code over the
+    comprehension's variable, or the local of a kept test's mask), that variable, how many tests are
+    kept per row, whether the regions may be out of region order (then walked as the rules walk
+    them), and whether every board has few regions (the row's actions by mask read in place): its row
+    is an `rt.RegionRow` that appends the actions of the mask's regions."""
+    from . import region_masks  # (it builds on this pass)
+    from .spot_rows import fixed_count, gathered
 
     bounded = all(level.how != "key" for level in table.levels)  # (by the board and the declarations)
     if clear and not bounded and table.levels[0].how != "key":
@@ -158,6 +165,11 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
         if gather is not None and k == len(levels) - 1:  # (pass `spot_rows`) the row appends its spots' actions
             out.extend(pad + line for line in gathered(row, gather[0], gather[1], comment))
             break
+        if regions is not None and k == len(levels) - 1:  # (pass `region_masks`) the row appends its regions'
+            plain = walk if regions[3] else None
+            out.extend(pad + line for line in region_masks.gathered(row, regions[0], plain, var, regions[1], comment,
+                                                                     regions[4]))
+            break
         out.append(f"{pad}for {var} in {walk}:  # {comment}")
         pad += "    "
         if level.how == "key" and is_list:
@@ -174,6 +186,9 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
         elif gather is not None and k == len(levels) - 2:  # (pass `spot_rows`) a row of spots, gathered
             earlier = "(" + ", ".join(args[:-1]) + ("," if len(args) == 2 else "") + ")"
             made = f"rt.SpotRow({name!r}, {earlier}, self._action_text, self.board, {fixed_count(gather[1])})"
+        elif regions is not None and k == len(levels) - 2:  # (pass `region_masks`) a row of regions, by mask
+            earlier = "(" + ", ".join(args[:-1]) + ("," if len(args) == 2 else "") + ")"
+            made = f"rt.RegionRow({name!r}, {earlier}, self._action_text, self.board, {regions[2]})"
         else:
             inner = levels[k + 1]
             made = "{}" if inner.how == "key" else f"[None] * ({inner.size})" if " " in inner.size else \

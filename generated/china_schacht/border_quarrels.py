@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -190,6 +190,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
+        self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # border-quarrels.yaml:143; `region_masks`: the bits of the regions holding it no longer known
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
         self._kept_end = None  # border-quarrels.yaml:144
         if self._kept_shared:  # border-quarrels.yaml:144
@@ -219,6 +220,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         else:  # base.yaml:403
             if self._d_emissary_room is not None:  # base.yaml:403
                 self._d_emissary_room.pop(province_to, None)  # base.yaml:403
+        self._mask__emissary_room_1_known &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
         if self._kept_shared:  # base.yaml:404
@@ -321,6 +323,8 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         other._d_two_colours = self._d_two_colours
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        other._mask__emissary_room_1 = self._mask__emissary_room_1
+        other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
@@ -343,6 +347,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self._d_can_place = None
         self._d_two_colours = None
         self._kept_end = None
+        self._mask__emissary_room_1 = self._mask__emissary_room_1_known = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 

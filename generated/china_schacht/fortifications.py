@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -225,6 +225,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
@@ -256,6 +257,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
                 self._d_empty.pop(province_to, None)  # base.yaml:403
             if self._d_emissary_room is not None:  # base.yaml:403
                 self._d_emissary_room.pop(province_to, None)  # base.yaml:403
+        self._mask__emissary_room_1_known &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
         if self._kept_shared:  # base.yaml:404
@@ -413,6 +415,8 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         other._d_can_place = self._d_can_place
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        other._mask__emissary_room_1 = self._mask__emissary_room_1
+        other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
@@ -437,6 +441,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._d_open_spaces = None
         self._d_can_place = None
         self._kept_end = None
+        self._mask__emissary_room_1 = self._mask__emissary_room_1_known = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, action: rt.Action) -> str:

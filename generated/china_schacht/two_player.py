@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -268,18 +268,29 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/base.yaml:391: send
         if not (self.emissaries_left[self.current] > 0):  # rules/china-schacht/base.yaml:395: when of send, written out (`guard_inline`)
             return
+        regions_mask = rt.ordered_mask(self.open_provinces())  # rules/china-schacht/base.yaml:398; `region_masks`: the regions `province_to` walks, as a bit mask (-1: not in region order)
+        kept_regions0 = self._mask__emissary_room_1_within(regions_mask) if regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `region_masks`: the regions where `emissary_room(r) > 0`, from its kept mask
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self.board.action_tables.get('send') or self.board.action_dict('send')
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:397
             key0 = tuple(cards)
             row1 = table.get(key0)
             if row1 is None:
-                row1 = table[key0] = [None] * (len(self.board.region_names) + 1)
-            for province_to in [r for once in (len(cards) == 1,) for r in self.open_provinces() if ((once == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
-                action = row1[province_to]
-                if action is None:
-                    action = row1[province_to] = rt.Action('send', (tuple(cards), province_to), self._action_text)
-                actions.append(action)
+                row1 = table[key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)
+            if regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)
+                for province_to in [r for once in (len(cards) == 1,) for r in self.open_provinces() if ((once == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
+                    actions.append(row1.action(province_to))
+            else:
+                regions_stale = regions_mask & ~row1.known[0]
+                if regions_stale:  # (a test of the earlier choices only: computed once per region and row)
+                    row1.fixed[0] |= rt.union(1 << r for r in rt.bits(regions_stale) if ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398
+                    row1.known[0] |= regions_stale
+                held_regions = regions_mask & row1.fixed[0] & kept_regions0  # rules/china-schacht/base.yaml:398; `region_masks`: its regions as a bit mask
+                if held_regions:
+                    row_actions = row1.by_mask[held_regions]
+                    if row_actions is None:  # (made the first time the mask is met)
+                        row_actions = row1.made(held_regions)
+                    actions += row_actions  # rules/china-schacht/base.yaml:398; `region_masks`: the actions of its regions, in region order
 
     def _legal_emperor_first(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:152: emperor_first
@@ -456,6 +467,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:385
@@ -485,6 +497,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         else:  # base.yaml:403
             if self._d_emissary_room is not None:  # base.yaml:403
                 self._d_emissary_room.pop(province_to, None)  # base.yaml:403
+        self._mask__emissary_room_1_known &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:404
         if self._kept_shared:  # base.yaml:404
@@ -554,6 +567,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
         self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
         self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
+        self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # two-player.yaml:197; `region_masks`: the bits of the regions holding it no longer known
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
         self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:198
@@ -582,6 +596,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         else:  # two-player.yaml:211
             if self._d_emissary_room is not None:  # two-player.yaml:211
                 self._d_emissary_room.pop(province_to, None)  # two-player.yaml:211
+        self._mask__emissary_room_1_known &= ~self.board.region_bit[province_to]  # two-player.yaml:211; `region_masks`: the bit of its region no longer known
         self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
         self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:212
         if self._kept_shared:  # two-player.yaml:212
@@ -889,6 +904,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
         other._mask_palace_of_empty = self._mask_palace_of_empty
+        other._mask__emissary_room_1 = self._mask__emissary_room_1
+        other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -908,6 +925,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._d_emperor_occupied = None
         self._d_emperor_provinces = None
         self._kept_end = None
+        self._mask__emissary_room_1 = self._mask__emissary_room_1_known = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, action: rt.Action) -> str:

@@ -1,0 +1,341 @@
+"""Pass `region_masks`: a test of a kept definition of one region kept as a mask of the regions where
+it holds, and a listing's last choice of regions made from masks of regions (docs/optimiser.md).
+
+China (Schacht) lists its emissaries per way to pay:
+
+    cards: "all_payments(current)"
+    province_to: "[r for r in open_provinces if pays_for(cards, r) and emissary_room(r) > 0]"
+
+`emissary_room(r)` is kept by `derived` in a dict by region, dropped for one region at a time where a
+palace or an emissary is placed (`region_drops`, `derived`'s drops at one entity). Per payment and
+listing, every open province was walked, its colour tested against the payment and its room looked
+up in the dict; `can_place(p)` asked `any(emissary_room(r) > 0 for r in provinces)` at every change of
+a piece. With this pass:
+
+- a kept definition of one region parameter compared with a constant (`emissary_room(r) > 0`) in
+  such a listing is a test kept beside the dict: the mask of the regions where it holds and the mask
+  of the regions whose bit is known, a bit made stale exactly where the dict's value for its region
+  is dropped (a whole drop, `_forget_kept`: every bit), and computed again only for the stale
+  regions a reader asks about (`within & ~known`): the second piece's listing, one open province,
+  computes one region, not nine;
+- the listing's regions are a mask: the regions it walks (`here if here else provinces`, the board's
+  mask of a kind, a list of regions in increasing order; any other order is walked as the rules walk
+  it), joined with each test in the order written: a test that reads only the earlier choices and
+  what the board fixes of the region (`pays_for(cards, r)`) kept per row of the listing's table
+  (`rt.RegionRow`, per value of the earlier choices), computed once per region; a kept test's mask.
+  The row appends the actions of the mask's regions, in region order, from a tuple per mask;
+- `any(emissary_room(r) > 0 for r in provinces)` reads the kept mask.
+
+Taken: a listing through tables per board (`action_tables`) of two choices or more, not remembered by
+value (`listing_tables`), whose last choice is a region indexed in its row, its domain a list
+comprehension (after `hoist`'s one-item clauses) of its variable over regions that read no local and
+cannot fail, filtered by a conjunction of such tests only. A kept test: a definition `derived` keeps,
+of one parameter, a region, that reads no seat to act and cannot fail, called with the variable and
+compared with a number, a truth value or a constant known when compiling. A test of the earlier
+choices: it reads, beside the variable, only the earlier choices, numbers, truth values, texts,
+constants, `none`, operators, items and lengths of those and what the board fixes of the region (its
+attributes); it may fail only where its failing parts read no region (it fails for every region or
+for none). Lowering takes a kept test only when the definition's code charges nothing to the limits
+of a move, and the listing only when its plain walk charges nothing itself (`rt.` in its code).
+
+Why it is the same game: a kept bit is the test's value when last computed, and it is read back only
+while the definition's value for its region is kept, that is while nothing it reads has changed;
+the definition cannot fail and charges nothing, so computing it for a region the plain listing would
+not have asked changes nothing (as `derived` itself, it draws no chance and changes nothing else). A
+test of the earlier choices is a function of the row (one board, one value of the earlier choices)
+and of the region; it is computed only while some region reaches it, so one that fails raises where
+the walk raised. The regions left are those the walk keeps; a mask's regions, lowest bit first, are
+in region order, the order of a walk of regions in increasing order; the actions are the row's
+interned ones. The limits of a move are counted on the plain code, as for `spot_rows`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .. import typed as t
+from ..names import KEPT_PREFIX, MAX_TABLE_CHOICES
+from ..source import SourceSpan
+from . import Plan, action_tables
+from .rewrite import can_fail, free_locals, nodes, show
+from .spot_filters import _bare, _conjuncts, _failing, _put_back
+
+_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+# the nodes a test of the earlier choices may be made of (beside the locals it may read)
+_PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField, t.AttrOf)
+
+
+@dataclass(frozen=True, slots=True)
+class Test:
+    """`define(r) op value`, kept as the mask of the regions where it holds (`slot`), beside the mask of
+    the regions whose bit is known (`known`); `within` is the method giving the mask among given regions."""
+
+    define: str
+    op: str
+    value: str  # the code of the constant compared with
+    slot: str
+    span: SourceSpan  # where it was first met
+    text: str  # in the rule language's words, for notes
+
+    @property
+    def known(self) -> str:
+        return f"{self.slot}_known"
+
+    @property
+    def within(self) -> str:
+        return f"{self.slot}_within"
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One test of a region choice, in the order written: a kept test, or a test of the earlier
+    choices (`test`, over the choice's variable `var`, hoisted values put back)."""
+
+    kept: Test | None = None
+    test: t.Expr | None = None
+    var: t.Symbol | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """An action whose last choice, a region, is made from masks: the regions it walks and its tests."""
+
+    action: str
+    regions: t.Expr  # the list of regions its comprehension walks
+    var: t.Symbol  # the comprehension's variable
+    terms: tuple[Term, ...]
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    finder = _Finder(program, plan)
+    choices: list[Choice] = []
+    for a in program.actions:
+        table = action_tables.table_of(plan, a.name)
+        if table is None or len(a.choices) < 2 or table.levels[-1].how != "index" \
+                or any(listed.action == a.name for listed in plan.listing_tables):
+            continue
+        found = finder.choice(a)
+        if found is not None:
+            choices.append(found)
+    if not choices:
+        return program, plan
+    return program, replace(plan, region_tests=tuple(finder.tests.values()), region_choices=tuple(choices))
+
+
+class _Finder:
+    def __init__(self, program: t.TypedProgram, plan: Plan) -> None:
+        self.defines = {d.name: d for d in program.defines}
+        self.kept = dict(plan.derived)
+        self.constants = {name: value for name, value, _ in program.tables.constants}
+        self.tests: dict[tuple[str, str, str], Test] = {}
+
+    def choice(self, a: t.Action) -> Choice | None:
+        last = a.choices[-1]
+        e = _bare(last.domain)
+        if not (last.var.ty.kind == "entity" and last.var.ty.name == "region" and isinstance(e, t.Comprehension)
+                and e.func == "list"):
+            return None
+        *hoisted, (var, domain, cond) = [(v, _bare(d), c) for v, d, c in ((e.var, e.domain, e.cond), *e.more)]
+        elt = _bare(e.elt)
+        if not (isinstance(elt, t.Ref) and elt.sym is var) or cond is None:
+            return None
+        bound: dict[int, t.Expr] = {}
+        for v, d, c in hoisted:  # one-item clauses: `for once in (v,)` (pass `hoist`)
+            if c is not None or not (isinstance(d, t.Collection) and d.kind == "list" and len(d.items) == 1):
+                return None
+            bound[id(v)] = _put_back(d.items[0], bound)
+        if free_locals(domain) or can_fail(domain, self.defines) or domain.ty.kind != "list":
+            return None
+        earlier = {c.var for c in a.choices[:-1]}
+        terms: list[Term] = []
+        for test in _conjuncts(_put_back(cond, bound)):
+            kept = self.kept_test(test, var)
+            if kept is not None:
+                if sum(1 for term in terms if term.kept is not None) >= MAX_TABLE_CHOICES:
+                    return None  # (each kept test's mask a local of the listing: kept_regions<k>)
+                terms.append(Term(kept=kept))
+            elif self.fixed(test, var, earlier):
+                terms.append(Term(test=test, var=var))
+            else:
+                return None
+        return Choice(a.name, domain, var, tuple(terms))
+
+    def kept_test(self, test: t.Expr, var: t.Symbol) -> Test | None:
+        """`d(var) op c`, d a kept definition of one region that reads no seat to act and cannot fail,
+        c a constant: the test kept as a mask (one per definition, operator and constant)."""
+        bare = _bare(test)
+        if not (isinstance(bare, t.Binary) and bare.op in _COMPARISONS):
+            return None
+        call, value = _bare(bare.left), self.constant(bare.right)
+        if not (isinstance(call, t.DefineCall) and len(call.args) == 1 and value is not None
+                and isinstance(_bare(call.args[0]), t.Ref) and _bare(call.args[0]).sym is var):  # type: ignore[union-attr]
+            return None
+        d = self.defines.get(call.define)
+        reads = self.kept.get(call.define)
+        if d is None or reads is None or reads.volatile or len(d.params) != 1 \
+                or not (d.params[0].ty.kind == "entity" and d.params[0].ty.name == "region") \
+                or can_fail(d.body, self.defines):
+            return None
+        key = (d.name, bare.op, value)
+        if key not in self.tests:
+            number = 1 + sum(1 for k in self.tests if k[0] == d.name)
+            self.tests[key] = Test(d.name, bare.op, value, f"{KEPT_PREFIX}_{d.name}_{number}", test.span,
+                                   f"{d.name}(r) {bare.op} {show(bare.right, 24)}")
+        return self.tests[key]
+
+    def constant(self, e: t.Expr) -> str | None:
+        """The code of a number, a truth value or a constant known when compiling, else None."""
+        e = _bare(e)
+        match e:
+            case t.Num():
+                return str(e.value)
+            case t.Bool():
+                return str(e.value)
+            case t.Ref() if e.sym.kind == "const" and e.sym.py in self.constants:
+                return e.sym.py
+        return None
+
+    def fixed(self, test: t.Expr, var: t.Symbol, earlier: set[t.Symbol]) -> bool:
+        """Whether a test reads, beside the region `var`, only the earlier choices and what no state
+        changes (the board's attributes of the region): the same for every state on the board, per
+        value of the earlier choices; one that can fail must fail alike for every region."""
+        allowed = {var, *earlier}
+        for n in nodes(test):
+            if isinstance(n, t.Ref):
+                if not (n.sym in allowed or n.sym.kind == "const" or n.sym.kind == "value" and n.sym.name == "none"):
+                    return False
+            elif not (isinstance(n, _PURE) or isinstance(n, t.Builtin) and n.func == "len"):
+                return False
+        if can_fail(test, self.defines):
+            return not any(isinstance(n, t.Ref) and n.sym is var for part in _failing(test, self.defines)
+                           for n in nodes(part))
+        return True
+
+
+# -- what lowering asks ---------------------------------------------------------------------------
+def choice_of(plan: Plan, action: str) -> Choice | None:
+    return next((c for c in plan.region_choices if c.action == action), None)
+
+
+def test_of(plan: Plan, test: t.Expr, var: t.Symbol) -> Test | None:
+    """The kept test `test` is over the region `var` (`d(var) op c`), or None."""
+    if not plan.region_tests:
+        return None
+    bare = _bare(test)
+    if not (isinstance(bare, t.Binary) and bare.op in _COMPARISONS):
+        return None
+    call, right = _bare(bare.left), _bare(bare.right)
+    if not (isinstance(call, t.DefineCall) and len(call.args) == 1 and isinstance(_bare(call.args[0]), t.Ref)
+            and _bare(call.args[0]).sym is var):  # type: ignore[union-attr]
+        return None
+    value = str(right.value) if isinstance(right, (t.Num, t.Bool)) else \
+        right.sym.py if isinstance(right, t.Ref) and right.sym.kind == "const" else None
+    return next((tt for tt in plan.region_tests if (tt.define, tt.op, tt.value) == (call.define, bare.op, value)),
+                None)
+
+
+def any_of(plan: Plan, e: t.Comprehension) -> tuple[Test, t.Expr] | None:
+    """`any(d(r) op c for r in L)`, a kept test over regions whose mask is known exactly (`L` the
+    regions of a kind, or a choice between such): the test and L."""
+    if e.func != "any" or e.more or e.cond is not None or not plan.region_tests:
+        return None
+    test = test_of(plan, e.elt, e.var)
+    if test is None or not exact(e.domain):
+        return None
+    return test, e.domain
+
+
+def exact(e: t.Expr) -> bool:
+    """Whether the mask of the regions of a list is known without walking it: the regions of a kind
+    (`regions_of(k)`), or `a if c else b` of such."""
+    e = _bare(e)
+    match e:
+        case t.Builtin(func="regions_of"):
+            return True
+        case t.Cond():
+            return exact(e.then) and exact(e.orelse)
+    return False
+
+
+ORDERED = "rt.ordered_mask("  # (a mask that may be -1: its regions not in increasing order)
+
+
+def mask_code(lower: object, e: t.Expr) -> str:
+    """The code of the mask of the regions of a list `e` in increasing order (-1: they are not; only
+    where `exact` does not hold: the code calls `ORDERED`), written by `lower` (compiler/lower.py)."""
+    bare = _bare(e)
+    expr = lower.expr  # type: ignore[attr-defined]
+    match bare:
+        case t.Builtin(func="regions_of"):
+            return f"self.board.kind_masks[{expr(bare.args[0])}]"
+        case t.Cond():
+            return f"({mask_code(lower, bare.then)} if {expr(bare.test)} else {mask_code(lower, bare.orelse)})"
+    return f"{ORDERED}{expr(e)})"
+
+
+def within_method(test: Test) -> list[str]:
+    """The lines of the method giving the test's mask among the regions of `regions_mask`, computing
+    again the bits that are not known (at the depth of a method's body)."""
+    return [
+        f"# `region_masks`: the regions of `regions_mask` where `{test.text}`, kept in `{test.slot}` where "
+        f"`{test.known}` says the bit is known (cleared where the kept value of `{test.define}` for a region is "
+        "dropped)",
+        f"regions_stale = regions_mask & ~self.{test.known}",
+        "if regions_stale:  # (bits of regions whose kept value was dropped: computed again)",
+        f"    held_regions = self.{test.slot}",
+        "    for in_region in rt.bits(regions_stale):",
+        f"        if self.{test.define}(in_region) {test.op} {test.value}:",
+        "            held_regions |= 1 << in_region",
+        "        else:",
+        "            held_regions &= ~(1 << in_region)",
+        f"    self.{test.slot} = held_regions",
+        f"    self.{test.known} |= regions_stale",
+        f"return self.{test.slot} & regions_mask",
+    ]
+
+
+def gathered(row: str, terms: list[tuple[str | None, str | None]], plain: str | None, choice: str, var: str,
+             comment: str, few: bool = False) -> list[str]:
+    """The lines (at the depth of the last choice's loop) that append the actions of the last choice
+    from its row `row`, an `rt.RegionRow`: `terms`, each test's code over the comprehension's variable
+    `var` (kept per row) or the local holding a kept test's mask (None, local); `plain` the walk of the
+    rules, by the choice's local `choice`, for regions not in increasing order (None: they always are).
+    `few`: every board of the rule set has at most `SMALL_REGIONS` regions, so the row's actions by mask
+    are read from its table here (`by_mask`), not through a call of `gather`."""
+    out: list[str] = []
+    running = "regions_mask"  # (the regions passing the tests before, in the order written)
+    fixed = 0
+    for code, local in terms:
+        if code is not None:
+            out.append(f"    regions_stale = {running} & ~{row}.known[{fixed}]")
+            out.append("    if regions_stale:  # (a test of the earlier choices only: computed once per region "
+                       "and row)")
+            out.append(f"        {row}.fixed[{fixed}] |= rt.union(1 << {var} for {var} in rt.bits(regions_stale) "
+                       f"if {code})  # {comment}")
+            out.append(f"        {row}.known[{fixed}] |= regions_stale")
+            running += f" & {row}.fixed[{fixed}]"
+            fixed += 1
+        else:
+            running += f" & {local}"
+    out.append(f"    held_regions = {running}  # {comment}; `region_masks`: its regions as a bit mask")
+    out.append("    if held_regions:")
+    if few:
+        out.append(f"        row_actions = {row}.by_mask[held_regions]")
+        out.append("        if row_actions is None:  # (made the first time the mask is met)")
+        out.append(f"            row_actions = {row}.made(held_regions)")
+        out.append(f"        actions += row_actions  # {comment}; `region_masks`: the actions of its regions, in "
+                   "region order")
+    else:
+        out.append(f"        {row}.gather(actions, held_regions)  # {comment}; `region_masks`: the actions of its "
+                   "regions, in region order")
+    out = [line[4:] for line in out]
+    if plain is None:
+        return out
+    return ["if regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)",
+            f"    for {choice} in {plain}:  # {comment}",
+            f"        actions.append({row}.action({choice}))",
+            "else:", *("    " + line for line in out)]
+
+
+def fixed_count(choice: Choice) -> int:
+    return sum(1 for term in choice.terms if term.kept is None)

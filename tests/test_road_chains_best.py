@@ -80,3 +80,20 @@ def test_a_list_is_a_tuple_and_a_short_minimum_ends() -> None:
     b = board(3, [(0, 1), (1, 2)])
     assert b.best_road_chains([0, 1, 2], 0, []) == ((0, 1, 2),)
     assert b.best_road_chains([], 4, []) == ()
+
+
+def test_the_networks_searched_are_the_components_long_enough() -> None:
+    """The chain searches take their networks from bit masks (GraphBoard._networks_of), leaving out
+    those too small for a chain: the same networks, in the same order, as the board's components
+    of at least that many spots, whatever the order and repeats of the spots given."""
+    rng = Rng(31)
+    for _ in range(300):
+        n = 1 + rng.below(20)
+        roads = {(min(a, c), max(a, c)) for a, c in ((rng.below(n), rng.below(n)) for _ in range(rng.below(2 * n)))
+                 if a != c}
+        b = board(n, sorted(roads))
+        spots = [s for s in range(n) if rng.below(3) != 0]
+        given = spots[::-1] + spots[: rng.below(len(spots) + 1)]  # (any order, some twice)
+        for least in (0, 1, 2, 3, 4, 6):
+            expected = [g for g in b.networks(frozenset(spots)) if len(g) >= least]
+            assert b._networks_of(given, least) == expected

@@ -202,7 +202,7 @@ def _board_face_4_5() -> rt.GraphBoard:
 class ChinaSchachtState(rt.State):
     """A position of China."""
 
-    __slots__ = ('opt_board', 'opt_chain_cut', 'opt_final_round', 'palace_of', 'emissaries', 'scored', 'palaces_left', 'emissaries_left', 'score', 'hand', 'deck', 'face_up', 'discard', 'exhausted', 'end_announced', 'finished', 'here', 'placed', 'was_empty', '_budget', '_d_palaces_in', '_d_palaces_total', '_d_emissaries_of', '_d_emissary_room', '_d_province_points', '_d_leads_emissaries', '_d_alliance_points', '_d_chains_of', '_d_chain_points', '_d_open_spaces', '_d_can_place', '_kept_end', '_kept_shared', '_mask_palace_of_empty')
+    __slots__ = ('opt_board', 'opt_chain_cut', 'opt_final_round', 'palace_of', 'emissaries', 'scored', 'palaces_left', 'emissaries_left', 'score', 'hand', 'deck', 'face_up', 'discard', 'exhausted', 'end_announced', 'finished', 'here', 'placed', 'was_empty', '_budget', '_d_palaces_in', '_d_palaces_total', '_d_emissary_room', '_d_province_points', '_d_leads_emissaries', '_d_alliance_points', '_d_chains_of', '_d_chain_points', '_d_open_spaces', '_d_can_place', '_kept_end', '_kept_shared', '_mask_palace_of_empty')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('palace_of', 'spot', 'list', 'player', (), 'all', ''),
@@ -262,7 +262,6 @@ class ChinaSchachtState(rt.State):
     # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
     _d_palaces_in: dict[int, dict[int, int]] | None
     _d_palaces_total: dict[int, int] | None
-    _d_emissaries_of: dict[tuple[int, int], int] | None
     _d_emissary_room: dict[int, int] | None
     _d_province_points: dict[int, dict[int, int]] | None
     _d_leads_emissaries: dict[tuple[int, int], bool] | None
@@ -636,8 +635,7 @@ class ChinaSchachtState(rt.State):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
-        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
-        self._kept_end = None  # base.yaml:403
+        self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
             self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
         else:  # base.yaml:403
@@ -804,17 +802,10 @@ class ChinaSchachtState(rt.State):
         return not self.palace_of[s]  # base.yaml:290
 
     def emissaries_of(self, p: int, r: int) -> int:
-        # rules/china-schacht/base.yaml:291; kept between moves: recomputed once `emissaries` changes
-        kept = self._d_emissaries_of
-        if kept is None:
-            kept = self._d_emissaries_of = {}
-        elif (p, r) in kept:
-            return kept[(p, r)]
+        # rules/china-schacht/base.yaml:291
         if len(self.emissaries[r]) > 16:
             rt.grown(self, 17, 1, (self.emissaries[r],), 'rules/china-schacht/base.yaml:291')
-        value: int = self.emissaries[r].count(p)  # base.yaml:291
-        kept[(p, r)] = value
-        return value
+        return self.emissaries[r].count(p)  # base.yaml:291; counted as the list's own count count(... for q in emissaries[r])
 
     def emissary_room(self, r: int) -> int:
         # rules/china-schacht/base.yaml:294; kept between moves: recomputed once `emissaries` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only; a change of `palace_of` at one spot: the values of the regions holding it only)
@@ -1110,7 +1101,6 @@ class ChinaSchachtState(rt.State):
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
-        other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
         other._d_leads_emissaries = self._d_leads_emissaries
@@ -1134,7 +1124,6 @@ class ChinaSchachtState(rt.State):
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_palaces_in = None
         self._d_palaces_total = None
-        self._d_emissaries_of = None
         self._d_emissary_room = None
         self._d_province_points = None
         self._d_leads_emissaries = None

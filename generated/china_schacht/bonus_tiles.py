@@ -280,16 +280,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         return value
 
     def tiles_of(self, p: int, c: int) -> int:
-        # rules/china-schacht/bonus-tiles.yaml:40; kept between moves: remembered by the value of `tiles[p]` and `c`, in a table of the board every state shares (`value_tables`)
-        table = self.board.value_tables.get('tiles_of') or self.board.value_table('tiles_of')
-        kept: int | None = table.get((self.tiles[p], c))
-        if kept is not None:
-            return kept
+        # rules/china-schacht/bonus-tiles.yaml:40
         if len(self.tiles[p]) > 16:
             rt.grown(self, 17, 1, (self.tiles[p],), 'rules/china-schacht/bonus-tiles.yaml:40')
-        value: int = self.tiles[p].count(c)  # bonus-tiles.yaml:40
-        rt.remember(table, (self.tiles[p], c), value)
-        return value
+        return self.tiles[p].count(c)  # bonus-tiles.yaml:40; counted as the list's own count count(... for t in tiles[p])
 
     def most_tiles(self, p: int, c: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:45; kept between moves: recomputed once `tiles` changes
@@ -355,7 +349,6 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
-        other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
         other._d_leads_emissaries = self._d_leads_emissaries
@@ -374,7 +367,6 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_palaces_in = None
         self._d_palaces_total = None
-        self._d_emissaries_of = None
         self._d_emissary_room = None
         self._d_province_points = None
         self._d_leads_emissaries = None

@@ -212,8 +212,8 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
-        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_open_spaces = None  # base.yaml:403
-        self._d_can_place = self._kept_end = None  # base.yaml:403
+        self._d_leads_emissaries = self._d_alliance_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:403
+        self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
             self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
         else:  # base.yaml:403
@@ -309,7 +309,6 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
-        other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
         other._d_leads_emissaries = self._d_leads_emissaries
@@ -332,7 +331,6 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_palaces_in = None
         self._d_palaces_total = None
-        self._d_emissaries_of = None
         self._d_emissary_room = None
         self._d_province_points = None
         self._d_leads_emissaries = None

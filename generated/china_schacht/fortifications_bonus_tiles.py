@@ -316,8 +316,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
-        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
-        self._kept_end = None  # base.yaml:403
+        self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
             self._d_empty = rt.without_key(self._d_empty, province_to)  # base.yaml:403
             self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
@@ -474,7 +473,6 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
         other._d_empty = self._d_empty
-        other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
         other._d_palace_award = self._d_palace_award
@@ -501,7 +499,6 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self._d_palaces_in = None
         self._d_palaces_total = None
         self._d_empty = None
-        self._d_emissaries_of = None
         self._d_emissary_room = None
         self._d_province_points = None
         self._d_palace_award = None

@@ -470,8 +470,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
-        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
-        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
+        self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = self._d_emperor_occupied = None  # base.yaml:403
+        self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
             self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
         else:  # base.yaml:403
@@ -567,8 +567,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/two-player.yaml:211')
         self.emissaries[province_to] = (*self.emissaries[province_to], (self.num_players + 0))  # two-player.yaml:211
-        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # two-player.yaml:211
-        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
+        self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = self._d_emperor_occupied = None  # two-player.yaml:211
+        self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
         if self._kept_shared:  # two-player.yaml:211
             self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # two-player.yaml:211
         else:  # two-player.yaml:211
@@ -647,16 +647,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         return value
 
     def kept_of(self, p: int, c: int) -> int:
-        # rules/china-schacht/two-player.yaml:112; kept between moves: remembered by the value of `kept[p]` and `c`, in a table of the board every state shares (`value_tables`)
-        table = self.board.value_tables.get('kept_of') or self.board.value_table('kept_of')
-        kept: int | None = table.get((self.kept[p], c))
-        if kept is not None:
-            return kept
+        # rules/china-schacht/two-player.yaml:112
         if len(self.kept[p]) > 16:
             rt.grown(self, 17, 1, (self.kept[p],), 'rules/china-schacht/two-player.yaml:112')
-        value: int = self.kept[p].count(c)  # two-player.yaml:112
-        rt.remember(table, (self.kept[p], c), value)
-        return value
+        return self.kept[p].count(c)  # two-player.yaml:112; counted as the list's own count count(... for k in kept[p])
 
     def emperor_payments(self, c: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/two-player.yaml:122; kept between moves: remembered by the value of `emperor_cards` and `c`, in a table of the board every state shares (`value_tables`)
@@ -865,7 +859,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
-        other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
         other._d_leads_emissaries = self._d_leads_emissaries
@@ -886,7 +879,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_palaces_in = None
         self._d_palaces_total = None
-        self._d_emissaries_of = None
         self._d_emissary_room = None
         self._d_province_points = None
         self._d_leads_emissaries = None

@@ -140,7 +140,6 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
-        other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
         other._d_leads_emissaries = self._d_leads_emissaries

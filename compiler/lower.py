@@ -119,6 +119,7 @@ class LoweredFunction:
     cached: bool = False  # a definition computed once per state (its body remembers its value)
     kept: str = ""  # (pass `derived`) kept between moves: when it is computed again, for its comment
     version_of: str = ""  # (a definition) the one whose replaced version it is, for its comment: `base(...)`
+    note: str = ""  # (a definition) what a pass decided of it that its body does not show, for its comment
 
 
 @dataclass(frozen=True, slots=True)
@@ -1569,8 +1570,11 @@ class _Lowerer:
                     at.append(f"kept by `{d.params[nest].name}` first, `nested_drops`")
                 if at:  # (a change of the field at one entity drops its values for that entity only)
                     kept += f" ({'; '.join(at)})"
+            note = "not kept between moves: only the scores read it, once per player scored (`score_only`)" \
+                if d.name in self.plan.score_only else ""
             prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
-                                                cached=d.cached and not kept, kept=kept, version_of=_version_of(d)))
+                                                cached=d.cached and not kept, kept=kept, version_of=_version_of(d),
+                                                note=note))
         for p in typed.procedures:
             params, body = self.procedure(p)
             steps = p.name in self.suspending

@@ -60,6 +60,8 @@ def worth_keeping(d: t.Define, plan: Plan, defines: dict[str, t.Define], constan
         return False
     if d.name in plan.unkept:  # (pass `inner_defines`: used only inside kept definitions that drop with it)
         return False
+    if d.name in plan.score_only:  # (pass `score_only`: only the scores read it, once per player scored)
+        return False
     counts = set(plan.counted)
     return any(isinstance(x, t.Comprehension) and masked_comprehension(plan, x, constants) is None
                and taken(plan, x, defines) is None  # (pass `component_sets`: a set operation)

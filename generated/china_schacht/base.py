@@ -823,7 +823,7 @@ class ChinaSchachtState(rt.State):
             nested = kept[r] = {}
         elif p in nested:
             return nested[p]
-        value: int = (0 if self.palaces_in(p, r) == 0 else min((n for n in (*[palaces_in2 for palaces_in in (self.palaces_in(p, r),) for q in range(self.num_seats) for palaces_in2 in (self.palaces_in(q, r),) if palaces_in2 > palaces_in], self.palaces_total(r))), default=0))  # base.yaml:302
+        value: int = (0 if self.palaces_in(p, r) == 0 else min((*[palaces_in2 for palaces_in in (self.palaces_in(p, r),) for q in range(self.num_seats) for palaces_in2 in (self.palaces_in(q, r),) if palaces_in2 > palaces_in], self.palaces_total(r)), default=0))  # base.yaml:302
         nested[p] = value
         return value
 

@@ -1429,7 +1429,7 @@ class YellowYangtzeState(rt.State):
                 for s in sorted(fighting[i]):  # base.yaml:521
                     if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == SOLDIER):  # base.yaml:522; inlined kind_at (base.yaml:289)
                         self.remove_tile(s)  # base.yaml:523
-        owed = ((max((x for x in (piles if len(piles) <= 16 else rt.walk(self, piles, 1, 'rules/yellow-yangtze/base.yaml:529'))), default=0) - added[w]) - (leaders_sent[w] if self.opt_soldier_leader_discard == COUNTED else 0))  # base.yaml:529
+        owed = ((max((piles if len(piles) <= 16 else rt.walk(self, piles, 1, 'rules/yellow-yangtze/base.yaml:529')), default=0) - added[w]) - (leaders_sent[w] if self.opt_soldier_leader_discard == COUNTED else 0))  # base.yaml:529
         for _ in rt.walk(self, range(0, max(owed, 0)), 845, 'rules/yellow-yangtze/base.yaml:530'):  # base.yaml:530
             left = [s for s in sorted(fighting[w]) if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)]  # base.yaml:531; inlined tile_of (base.yaml:290)
             if left:  # base.yaml:532

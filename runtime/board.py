@@ -52,6 +52,16 @@ def mirror_label(label: str, side: int) -> str:
     return hex_labels(side)[(r, q)]
 
 
+# At most so many best cuts of road networks remembered by a board (GraphBoard._best_cut): a table
+# full is emptied, so that no game can make it grow without bound.
+MAX_CUTS = 10_000
+
+
+def _too_dense() -> SearchTooLong:
+    return SearchTooLong(f"the best cut into road chains: more than {MAX_STEPS:,} paths searched in one move, the "
+                         "limit of a move's work (a network with this many forks is too dense for road_chains_best)")
+
+
 # The groups component_of found last: the spots it was given, each spot's group, the set of them.
 Grouped = tuple[object, dict[int, frozenset[int]], frozenset[int]]
 # At most so many spots added or taken away since the last groups found, and they are mended.
@@ -75,7 +85,7 @@ class Board:
         "regions_of_kind", "regions_at",
         "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "action_tables",
         "all_mask", "region_mask", "_lookups", "spot_regions", "key_masks", "value_tables", "_byte_spots",
-        "_bit_spots", "road_masks",
+        "_bit_spots", "road_masks", "road_cuts",
     )
 
     name: str
@@ -446,6 +456,8 @@ class GraphBoard(Board):
         self.neighbours = tuple(tuple(sorted(n)) for n in near)
         # each spot's neighbours along the roads as a mask, bit s for spot s (`_networks_of`)
         self.road_masks: tuple[int, ...] = tuple(sum(1 << m for m in n) for n in self.neighbours)
+        # the best cuts of networks found (_best_cut), by the network's shape: shared by every state
+        self.road_cuts: dict[tuple[Any, ...], tuple[int, list[tuple[int, ...]]]] = {}
         self._regions(kinds, regions)
         by_name = {n: i for i, n in enumerate(self.region_names)}
         self.border_regions = tuple((by_name[a], by_name[b]) for a, b in borders)
@@ -539,18 +551,33 @@ class GraphBoard(Board):
     def _best_cut(self, network: frozenset[int], least: int, bonus: frozenset[int],
                   steps: list[int]) -> list[tuple[int, ...]]:
         """The best cut of one connected network (best_road_chains), iteratively: spots are bits
-        of a mask, and a stack of the masks still to solve replaces recursion."""
+        of a mask, and a stack of the masks still to solve replaces recursion.
+
+        The search reads nothing of the network but its shape: its spots numbered in increasing
+        order (bit i for the i-th), the roads between them, `least` and the doubled spots. So a
+        cut found is remembered by that shape in a table of the board (`road_cuts`, emptied
+        when it holds MAX_CUTS), with the steps its search spent; a network of the same shape
+        met again (China (Schacht)'s four to eight palaces along a road, in a few shapes) takes
+        the cut found, its spots renumbered, and charges the same steps, so that a search past
+        MAX_STEPS fails as it would have (the steps of a move only grow as they are spent: the
+        search fails if and only if what it spends in all takes them past the limit)."""
         order = sorted(network)
         bit = {s: i for i, s in enumerate(order)}
-        near = [tuple(bit[n] for n in self.neighbours[s] if n in network) for s in order]
+        near = tuple(tuple(bit[n] for n in self.neighbours[s] if n in network) for s in order)
         doubled_mask = sum(1 << bit[s] for s in bonus if s in network)
+        shape = (near, least, doubled_mask)
+        known = self.road_cuts.get(shape)
+        if known is not None:
+            steps[0] += known[0]
+            if steps[0] > MAX_STEPS:
+                raise _too_dense()
+            return [self._oriented(order, taken) for taken in known[1]]
+        before = steps[0]
 
         def spend(n: int) -> None:
             steps[0] += n
             if steps[0] > MAX_STEPS:  # a dense network has more cuts than a move may search
-                raise SearchTooLong(f"the best cut into road chains: more than {MAX_STEPS:,} paths searched in "
-                                    "one move, the limit of a move's work (a network with this many forks is "
-                                    "too dense for road_chains_best)")
+                raise _too_dense()
 
         def paths_from(v: int, allowed: int) -> list[tuple[tuple[int, ...], int]]:
             """Every simple path from v among the `allowed` spots, with the mask of its spots."""
@@ -604,14 +631,22 @@ class GraphBoard(Board):
                     top = (total, taken, rest)
                     length = len(taken) if taken is not None else 0
             best[mask] = top
-        out: list[tuple[int, ...]] = []
+        cut: list[tuple[int, ...]] = []
         mask = full
         while mask.bit_count() >= least:
             _, taken, mask = best[mask]
             if taken is not None:
-                found = tuple(order[i] for i in taken)
-                out.append(found if found[0] <= found[-1] else found[::-1])
-        return out
+                cut.append(taken)
+        if len(self.road_cuts) >= MAX_CUTS:
+            self.road_cuts.clear()
+        self.road_cuts[shape] = (steps[0] - before, cut)
+        return [self._oriented(order, taken) for taken in cut]
+
+    @staticmethod
+    def _oriented(order: list[int], taken: tuple[int, ...]) -> tuple[int, ...]:
+        """A chain of a cut, its bits the spots of `order`: from its lower end."""
+        found = tuple(order[i] for i in taken)
+        return found if found[0] <= found[-1] else found[::-1]
 
     def networks(self, spots: frozenset[int]) -> tuple[frozenset[int], ...]:
         """The spots cut into the networks the roads join them in, the one of the lowest spot first

@@ -511,11 +511,12 @@ class GraphBoard(Board):
     def _networks_of(self, spots: Iterable[int], least: int) -> list[frozenset[int]]:
         """The networks of `spots` (networks(): the groups the roads join them in, the one of the
         lowest spot first) that hold `least` spots or more, the others left out: a network too
-        small for a chain is no input of a chain search. Found as bit masks (bit s for spot s),
-        each grown from its lowest spot by the roads' masks of the spots it gained, until it gains
-        none; only a network kept is made a set of spots. The networks of a player's palaces are
-        mostly of one or two (China (Schacht)'s scores: about 26 networks a game per player, 2 of
-        four or more), so most are told apart at once."""
+        small for a chain is no input of a chain search. Found as bit masks (bit s for spot s): a
+        spot with no neighbour among the others, a network of one, is left out at once (where
+        `least` is more than one); each network is grown from its lowest spot by the roads' masks
+        of the spots it gained, until it gains none; only a network kept is made a set of spots.
+        China (Schacht)'s players hold some 9 networks each at the end of a game, 6.6 of them of
+        one spot and 0.2 of four or more (measured over 300 random three-player games)."""
         near = self.road_masks
         members = list(spots)
         left = 0

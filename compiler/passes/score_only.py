@@ -14,9 +14,10 @@ themselves or through definitions only they read (not an effect, a condition, a 
 end, the tie-break, which `_winners` asks twice of each seat tied, nor an invariant); with a
 parameter that is a player; each of whose calls, in a scoring term or in the body of such a
 definition, passes as every player argument the player scored (a term's `player`) or a player
-parameter of the definition calling it, is the only call of it there, and reads the variable
-of every loop it is inside (`alliance_points(player, b) for b in borders`: each item asks
-another value). So each of its values is asked once per player's score (a value of another
+parameter of the definition calling it, is the only call of it there (a definition calling it
+being one `derived` would keep: not a wrapper, which may itself be asked again and again), and
+reads the variable of every loop it is inside (`alliance_points(player, b) for b in borders`:
+each item asks another value). So each of its values is asked once per player's score (a value of another
 player's, asked from every player's score, or of none, the same for every player, stays kept:
 China (Schacht)'s `emissaries_of(q, r) for q in owners`, Chang Cheng's diplomacy's
 `provinces_walled(q) for q in players`); and once only (a call repeated, or in a loop it does not
@@ -70,17 +71,20 @@ def found(program: t.TypedProgram, plan: Plan) -> tuple[str, ...]:
                   and x.sym.name == "player" and x.ty == PLAYER}
         _calls(term.expr, scored, defines, once)
     for d in program.defines:
-        if d.name not in game:
-            _calls(d.body, {p for p in d.params if p.ty == PLAYER}, defines, once)
+        if d.name not in game:  # (a caller not kept itself, a wrapper, may be asked again and again: no call of it is)
+            _calls(d.body, {p for p in d.params if p.ty == PLAYER}, defines, once, d.name in kept)
     return tuple(d.name for d in program.defines
                  if d.name in kept and d.name not in game and not d.cached and any(p.ty == PLAYER for p in d.params)
                  and once.get(d.name) and all(once[d.name]))
 
 
-def _calls(root: t.Expr, players: set[t.Symbol], defines: dict[str, t.Define], once: dict[str, list[bool]]) -> None:
-    """Note, for each call in `root` (a scoring term or a definition's body whose player
-    parameters are `players`), whether it asks its value once per player scored: its player
-    arguments among `players`, the variables of the loops around it read, the only call there."""
+def _calls(root: t.Expr, players: set[t.Symbol], defines: dict[str, t.Define], once: dict[str, list[bool]],
+           kept: bool = True) -> None:
+    """Note, for each call in `root` (a scoring term, or the body of a definition whose player
+    parameters are `players`, `kept` if `derived` would keep it), whether it asks its value once
+    per player scored: in a term or a definition `derived` would keep (computed once per value,
+    or found itself: once per player scored), its player arguments among `players`, the
+    variables of the loops around it read, the only call there."""
     count: dict[str, int] = {}
     found: list[tuple[t.DefineCall, list[set[t.Symbol]]]] = []
 
@@ -104,7 +108,7 @@ def _calls(root: t.Expr, players: set[t.Symbol], defines: dict[str, t.Define], o
     for call, loops in found:
         params = defines[call.define].params
         read = set().union(*(free_locals(a) for a in call.args))
-        ok = (count[call.define] == 1 and all(loop & read for loop in loops)
+        ok = (kept and count[call.define] == 1 and all(loop & read for loop in loops)
               and all(isinstance(a, t.Ref) and a.sym in players
                       for a, p in zip(call.args, params, strict=False) if p.ty == PLAYER))
         once.setdefault(call.define, []).append(ok)

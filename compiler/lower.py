@@ -122,6 +122,7 @@ class LoweredFunction:
     cached: bool = False  # a definition computed once per state (its body remembers its value)
     kept: str = ""  # (pass `derived`) kept between moves: when it is computed again, for its comment
     version_of: str = ""  # (a definition) the one whose replaced version it is, for its comment: `base(...)`
+    note: str = ""  # (a definition) what a pass decided of it that its body does not show, for its comment
 
     @property
     def remembered(self) -> bool:
@@ -525,12 +526,18 @@ class _Lowerer:
         cost = sat(domain.cost + work)
         head = f"for {var} in {walk}" + (f" if {cond_py}" if cond_py else "")
         counted = f"sum(1 for {var} in {walk} if {cond_py} and {epy})" if cond_py else f"sum(1 {head} if {epy})"
-        return self.aggregate(e, head, epy, counted, Facts(cost, rounds, item=each, small=small))
+        # (`min(n for n in xs)`: the aggregate of the items themselves, walked by it without a generator)
+        items = walk if cond_py is None and isinstance(e.elt, t.Ref) and e.elt.sym is e.var else None
+        return self.aggregate(e, head, epy, counted, Facts(cost, rounds, item=each, small=small), items)
 
-    def aggregate(self, e: t.Comprehension, head: str, epy: str, counted: str, walked: Facts) -> str:
+    def aggregate(self, e: t.Comprehension, head: str, epy: str, counted: str, walked: Facts,
+                  items: str | None = None) -> str:
         """A comprehension's aggregate over its clauses (`head`), of `epy` for each item walked;
         `counted` is its `count`; `walked`: its work, its rounds, what each item gives, and
-        whether it is made from lists taken for small."""
+        whether it is made from lists taken for small; `items`, for one clause without a
+        condition whose value is its own variable, the code of what it walks: an `all`, `any`,
+        `sum`, `min` or `max` of them takes that as it is (the same items in the same order, the
+        same work counted)."""
         cost, rounds, each = walked.cost, walked.size or 0, walked.item or Facts()
         match e.func:
             case "count":
@@ -538,10 +545,12 @@ class _Lowerer:
                 return counted
             case "all" | "any":
                 self.facts[id(e)] = Facts(cost)
-                return f"{e.func}({epy} {head})"
+                return f"{e.func}({epy} {head})" if items is None else f"{e.func}({items})"
             case "sum" | "min" | "max":
                 mag = scale_mag(each.mag, rounds) if e.func == "sum" else join_mag(each.mag, (0, 0))
                 self.facts[id(e)] = Facts(cost, mag=mag)
+                if items is not None:
+                    return f"sum({items})" if e.func == "sum" else f"{e.func}({items}, default=0)"
                 return f"sum({epy} {head})" if e.func == "sum" else f"{e.func}(({epy} {head}), default=0)"
             case "set":
                 self.facts[id(e)] = self.clamp(e.ty, Facts(cost, rounds, item=each.priced(0), small=walked.small))
@@ -1654,8 +1663,11 @@ class _Lowerer:
                     at.append(f"kept by `{d.params[nest].name}` first, `nested_drops`")
                 if at:  # (a change of the field at one entity drops its values for that entity only)
                     kept += f" ({'; '.join(at)})"
+            note = "not kept between moves: only the scores read it, once per player scored (`score_only`)" \
+                if d.name in self.plan.score_only else ""
             prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
-                                                cached=d.cached and not kept, kept=kept, version_of=_version_of(d)))
+                                                cached=d.cached and not kept, kept=kept, version_of=_version_of(d),
+                                                note=note))
         for p in typed.procedures:
             params, body = self.procedure(p)
             steps = p.name in self.suspending

@@ -171,6 +171,7 @@ def test_versions_that_change_nothing_play_the_base_games_under_every_pass(tmp_p
     same = write(tmp_path / "same.yaml", SAME)
     source = compile_file(same).source
     assert "    _d__base_held: dict[tuple[int, int], int] | None\n" in source, "kept by pass `derived`"
+    # (asked by `mongol_loss(p)`, a sum not kept itself: kept, though only the scores read it, pass `score_only`)
     assert "    _d__base_mongol_loss: dict[int, int] | None\n" in source
     assert "    def _base_partial_allowed(self, p: int) -> bool:\n" in source
     base = rulewright.load("chang-cheng")

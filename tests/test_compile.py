@@ -35,7 +35,9 @@ def test_a_bundled_variant_module_keeps_only_what_differs_from_its_base() -> Non
     assert "def _do_take_face_up(" not in text and "def province_points(" not in text
     # (building assigns `palace_of`, which the variant's own kept values read: its `_do_build`
     # drops them too, so it differs: docs/optimiser.md, passes `derived`, `region_drops`, `nested_drops`)
-    assert "self._d_chains_of = self._d_chain_bonus = self._d_chain_points = self._d_open_spaces = None" in text
+    # (the road chains, which only the scores read, are kept no more: pass `score_only`)
+    assert "self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384" in text
+    assert "_d_chains_of" not in text and "_d_chain_bonus" not in text
     assert "self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space], " \
         "self._kept_shared)" in text
     assert "self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space], self._kept_shared)  " \

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 import rulewright
+from rulewright.compiler.driver import compile_file
 from rulewright.runtime import Rng
 
 GAMES = Path(__file__).parent / "games"
@@ -163,3 +164,60 @@ def test_graph_board_validators(tmp_path: Path, change: tuple[str, str], message
     rendered = "\n".join(d.render() for d in problems)
     expect_line = next(i for i, line in enumerate(path.read_text().splitlines(), 1) if "expect:" in line)
     assert message.format(line=expect_line).split("rules.yaml:")[-1] in rendered, rendered
+
+
+AGGREGATES = """
+rulewright: 1
+game: aggregates
+players: 2
+boards:
+  line:
+    graph:
+      spots: [A, B]
+      roads:
+        - [A, B]
+state:
+  moved: {type: int, init: 0}
+  heights: {type: "list(int)", init: "[3, 1, 4, 1]"}
+  marks: {type: "list(bool)", init: "[true, false]"}
+  none_yet: {type: "list(int)", init: "[]"}
+define:
+  lowest: "min(n for n in heights)"
+  highest: "max(n for n in heights + [moved * 5])"
+  total: "sum(n for n in heights)"
+  lowest_of_none: "min(n for n in none_yet)"
+  total_of_none: "sum(n for n in none_yet)"
+  some: "any(m for m in marks)"
+  every: "all(m for m in marks)"
+phases:
+  turn: {actions: [move]}
+actions:
+  move:
+    effect:
+      - moved += 1
+      - heights = heights + [moved]
+end: "moved >= 2"
+scoring:
+  low: "lowest"
+"""
+
+
+def test_an_aggregate_of_the_items_themselves_takes_them_as_they_are(tmp_path: Path) -> None:
+    """`min(n for n in xs)` and the like are written without a generator (`min(xs, default=0)`):
+    the same values, an empty list's 0 too."""
+    path = tmp_path / "aggregates.yaml"
+    path.write_text(AGGREGATES)
+    source = compile_file(path).source
+    assert "for n in" not in source and "for m in" not in source
+    assert "value: int = min(self.heights, default=0)  # aggregates.yaml:17" in source
+    assert "value: bool = all(self.marks)  # aggregates.yaml:23" in source
+    # (a list the game bounds is still charged as it is walked)
+    assert "max(rt.walk(self, (*self.heights, (self.moved * 5)), 1, " in source
+    game = rulewright.load_rules(path)
+    state: Any = game.new_state(players=2, seed=1)
+    assert (state.lowest(), state.highest(), state.total(), state.lowest_of_none(), state.total_of_none()) \
+        == (1, 4, 9, 0, 0)
+    assert (state.some(), state.every()) == (True, False)
+    state.apply("move")
+    state.apply("move")
+    assert (state.lowest(), state.highest(), state.total()) == (1, 10, 12)

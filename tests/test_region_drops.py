@@ -65,7 +65,11 @@ def test_the_definitions_read_in_their_region_only_are_found() -> None:
     assert found == {("palaces_in", "palace_of", 1), ("palaces_total", "palace_of", 0),
                      ("emissary_room", "palace_of", 0), ("province_points", "palace_of", 1)}
     kept = {name for name, _ in plan("china-schacht").derived}
-    assert {"chains_of", "can_place", "open_spaces"} <= kept
+    assert {"can_place", "open_spaces"} <= kept
+    # (`chains_of`, which only the scores read, is kept only without the pass `score_only`: dropped whole then)
+    without = plan("china-schacht", passes.ALL - {"score_only"})
+    assert "chains_of" in {name for name, _ in without.derived}
+    assert "chains_of" not in {name for name, _, _ in without.region_drops}
 
 
 def test_a_read_at_a_spot_of_no_region_parameter_proves_nothing() -> None:

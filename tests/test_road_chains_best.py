@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rulewright.runtime import Rng
 from rulewright.runtime.board import GraphBoard
+from rulewright.runtime.limits import MAX_STEPS, SearchTooLong
 
 
 def board(n: int, roads: list[tuple[int, int]]) -> GraphBoard:
@@ -80,3 +81,53 @@ def test_a_list_is_a_tuple_and_a_short_minimum_ends() -> None:
     b = board(3, [(0, 1), (1, 2)])
     assert b.best_road_chains([0, 1, 2], 0, []) == ((0, 1, 2),)
     assert b.best_road_chains([], 4, []) == ()
+
+
+def test_the_networks_searched_are_the_components_long_enough() -> None:
+    """The chain searches take their networks from bit masks (GraphBoard._networks_of), leaving out
+    those too small for a chain: the same networks, in the same order, as the board's components
+    of at least that many spots, whatever the order and repeats of the spots given."""
+    rng = Rng(31)
+    for _ in range(300):
+        n = 1 + rng.below(20)
+        roads = {(min(a, c), max(a, c)) for a, c in ((rng.below(n), rng.below(n)) for _ in range(rng.below(2 * n)))
+                 if a != c}
+        b = board(n, sorted(roads))
+        spots = [s for s in range(n) if rng.below(3) != 0]
+        given = spots[::-1] + spots[: rng.below(len(spots) + 1)]  # (any order, some twice)
+        for least in (0, 1, 2, 3, 4, 6):
+            expected = [g for g in b.networks(frozenset(spots)) if len(g) >= least]
+            assert b._networks_of(given, least) == expected
+
+
+def test_a_cut_remembered_by_its_shape_is_the_cut_a_search_finds() -> None:
+    """A network met again in the same shape (its spots in increasing order, its roads, the
+    doubled spots) takes the cut remembered, renumbered, and charges the steps its search spent:
+    the same chains as a board that never searched, the same steps, the same failure at the limit."""
+    rng = Rng(47)
+    for _ in range(150):
+        n = 4 + rng.below(7)
+        roads = sorted({(rng.below(i), i) for i in range(1, n)})
+        spots = list(range(n))
+        doubled = [s for s in spots if rng.below(5) == 0]
+        least = 2 + rng.below(3)
+        # the same shape further along a larger board: every spot moved up by `shift`
+        shift = 1 + rng.below(5)
+        wide = board(n + shift, [(a + shift, c + shift) for a, c in roads])
+        network = frozenset(s + shift for s in spots)
+        bonus = frozenset(s + shift for s in doubled)
+        fresh = board(n + shift, [(a + shift, c + shift) for a, c in roads])
+        fresh_steps, steps = [0], [0]
+        expected = fresh._best_cut(network, least, bonus, fresh_steps)
+        small = board(n, roads)
+        small._best_cut(frozenset(spots), least, frozenset(doubled), [0])
+        assert not wide.road_cuts and len(small.road_cuts) == 1
+        wide.road_cuts.update(small.road_cuts)  # (the shape found on another numbering of its spots)
+        assert wide._best_cut(network, least, bonus, steps) == expected and steps == fresh_steps
+        # a search that would pass the limit fails remembered too
+        for b in (fresh, wide):
+            try:
+                b._best_cut(network, least, bonus, [MAX_STEPS - fresh_steps[0] + 1])
+            except SearchTooLong:
+                continue
+            raise AssertionError("the limit of a move's steps was passed without failing")

@@ -45,6 +45,9 @@ class Plan:
     # inner_defines: definitions `derived` would keep, used only inside kept definitions that drop with them:
     # not kept (written where they are called, when small)
     unkept: tuple[str, ...] = ()
+    # score_only: definitions `derived` would keep that only the scores read, each value asked once per
+    # player scored: not kept (computed where the scores ask them)
+    score_only: tuple[str, ...] = ()
     # value_tables: the definitions remembered by the value of what they read, in tables of the board
     value_tables: tuple[ValueTable, ...] = ()
     # derived: the definitions kept between moves, each with what it reads (compiler/passes/reads.py)
@@ -104,6 +107,8 @@ PASSES: dict[str, str] = {
                       "the components having them, not a walk",
     "inner_defines": "a small definition used only inside definitions kept between moves, and dropped with "
                      "them, is written into them, not kept itself",
+    "score_only": "a definition only the scores read, each of its values asked once per player scored, is "
+                  "computed where the scores ask it, not kept between moves",
     "inline": "small definitions written where they are called, not called as methods",
     "hoist": "work that does not change from item to item done once, before the loop",
     "bitmask": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "

@@ -4,7 +4,9 @@ again only once a field they read has changed (docs/optimiser.md).
 A definition is worth keeping when computing it walks something: a comprehension or aggregate
 (`[s for s in spots if ...]`, `count(...)`), or a search of the runtime (`components`,
 `straight_lines`, `road_chains` ...). A one-liner that only looks something up is cheaper to
-compute than to keep (the `inline` pass substitutes those). Kept are definitions without
+compute than to keep (the `inline` pass substitutes those), and so is a count that the pass
+`count_items` makes the list's own count (`emissaries[r].count(p)`: one C call against a dict
+looked up by a tuple made and hashed twice). Kept are definitions without
 parameters, and those whose parameters are plain values (numbers, truth values, entities and
 enumeration values: one kept value per arguments); not one whose value may be `none` (a kept
 slot holds None while stale).
@@ -25,7 +27,9 @@ from .. import typed as t
 from . import Plan
 from .bitmask import masked_call, masked_comprehension
 from .component_sets import taken
+from .count_items import counted
 from .reads import Dependencies, analyse
+from .rewrite import key
 
 # The searches of the runtime: a call walks a list, a region or the board.
 SEARCHES = frozenset({
@@ -56,8 +60,12 @@ def worth_keeping(d: t.Define, plan: Plan, defines: dict[str, t.Define], constan
         return False
     if d.name in plan.unkept:  # (pass `inner_defines`: used only inside kept definitions that drop with it)
         return False
+    if d.name in plan.score_only:  # (pass `score_only`: only the scores read it, once per player scored)
+        return False
+    counts = set(plan.counted)
     return any(isinstance(x, t.Comprehension) and masked_comprehension(plan, x, constants) is None
                and taken(plan, x, defines) is None  # (pass `component_sets`: a set operation)
+               and not (key(x) in counts and counted(x, defines) is not None)  # (`count_items`: one C call)
                or isinstance(x, t.Builtin) and x.func in SEARCHES and masked_call(plan, x, defines, constants) is None
                for x in _nodes(d.body))
 

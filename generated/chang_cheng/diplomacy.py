@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/diplomacy.yaml  sha256:f0258497c1294bac
 # Change the rules and run `rulewright compile chang-cheng/diplomacy` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/diplomacy`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -113,14 +113,13 @@ class ChangChengDiplomacyState(ChangChengState):
         self.block_at[s] = b  # base.yaml:531
         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:531
         self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:531
-        self._d_held = self._d_sections = self._d_mongol_held = self._d_tower_in = None  # base.yaml:531
-        self._d_attacked = self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:531
+        self._d_held = self._d_sections = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:531
+        self._d_provinces_walled = None  # base.yaml:531
         self._derived = None  # base.yaml:531
         if self._journal is not None and 'builder' not in self._journal:  # base.yaml:532
             self._journal['builder'] = self.builder[:]  # base.yaml:532
         self.builder[s] = self.current  # base.yaml:532
-        self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:532
-        self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:532
+        self._d_held = self._d_mongol_held = self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:532
         self._derived = None  # base.yaml:532
         if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:533
             self._journal['reserved'] = self.reserved[:]  # base.yaml:533
@@ -155,15 +154,15 @@ class ChangChengDiplomacyState(ChangChengState):
                         self.block_at[ruined] = RUIN  # base.yaml:629
                         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:629
                         self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:629
-                        self._d_held = self._d_sections = self._d_mongol_held = self._d_tower_in = None  # base.yaml:629
-                        self._d_attacked = self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:629
+                        self._d_held = self._d_sections = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:629
+                        self._d_provinces_walled = None  # base.yaml:629
                         self._derived = None  # base.yaml:629
                 else:
                     for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:631')):  # base.yaml:631
                         if self._journal is not None and 'has_peril' not in self._journal:  # base.yaml:632
                             self._journal['has_peril'] = self.has_peril[:]  # base.yaml:632
                         self.has_peril[removed] = False  # base.yaml:632
-                        self._d_attacked = self._d_mongol_loss = None  # base.yaml:632
+                        self._d_mongol_loss = None  # base.yaml:632
                         self._derived = None  # base.yaml:632
                         if self._journal is not None and 'peril' not in self._journal:  # base.yaml:633
                             self._journal['peril'] = self.peril[:]  # base.yaml:633
@@ -215,14 +214,12 @@ class ChangChengDiplomacyState(ChangChengState):
                                 if self._journal is not None and 'builder' not in self._journal:  # base.yaml:668
                                     self._journal['builder'] = self.builder[:]  # base.yaml:668
                                 self.builder[swap_here] = self.builder[swap_there]  # base.yaml:668
-                                self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:668
-                                self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:668
+                                self._d_held = self._d_mongol_held = self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:668
                                 self._derived = None  # base.yaml:668
                                 if self._journal is not None and 'builder' not in self._journal:  # base.yaml:669
                                     self._journal['builder'] = self.builder[:]  # base.yaml:669
                                 self.builder[swap_there] = mine  # base.yaml:669
-                                self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:669
-                                self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:669
+                                self._d_held = self._d_mongol_held = self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:669
                                 self._derived = None  # base.yaml:669
 
     def attach(self, f: int) -> rt.Steps:
@@ -337,8 +334,6 @@ class ChangChengDiplomacyState(ChangChengState):
         other._d_held = self._d_held
         other._d_sections = self._d_sections
         other._d_mongol_held = self._d_mongol_held
-        other._d_tower_in = self._d_tower_in
-        other._d_attacked = self._d_attacked
         other._d_mongol_loss = self._d_mongol_loss
         other._d_provinces_walled = self._d_provinces_walled
         other._kept_end = self._kept_end
@@ -362,8 +357,6 @@ class ChangChengDiplomacyState(ChangChengState):
         self._d_held = None
         self._d_sections = None
         self._d_mongol_held = None
-        self._d_tower_in = None
-        self._d_attacked = None
         self._d_mongol_loss = None
         self._d_provinces_walled = None
         self._kept_end = None

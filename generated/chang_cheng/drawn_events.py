@@ -6,7 +6,7 @@
 #   rules/chang-cheng/watchers.yaml  sha256:df5ecde251534ebf
 #   rules/chang-cheng/drawn-events.yaml  sha256:92b3619b87dd1696
 # Change the rules and run `rulewright compile chang-cheng/drawn-events` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/drawn-events`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ TWO_EVENTS: Final = 1  # events_drawn: choices of option `events_drawn`
 class ChangChengDrawnEventsState(ChangChengWatchersState):
     """A position of Chang Cheng."""
 
-    __slots__ = ('opt_events_drawn', '_d_provinces_walled', '_d_own_sections', '_d_longest_line')
+    __slots__ = ('opt_events_drawn', '_d_provinces_walled', '_d_own_sections')
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
         **ChangChengWatchersState.ENUMS,
         'events_drawn': ('one_event', 'two_events'),
@@ -65,7 +65,6 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
     opt_events_drawn: int
     _d_provinces_walled: dict[int, int] | None
     _d_own_sections: dict[int, Sequence[int]] | None
-    _d_longest_line: dict[int, int] | None
 
     def _read_options(self) -> None:
         super()._read_options()
@@ -81,7 +80,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
             self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:505
             self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:505
             self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:505
-            self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:505
+            self._d_provinces_walled = self._d_own_sections = None  # base.yaml:505
             self._derived = None  # base.yaml:505
             if self._journal is not None and 'layout' not in self._journal:  # base.yaml:506
                 self._journal['layout'] = self.layout  # base.yaml:506
@@ -89,7 +88,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
             self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:506
             self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:506
             self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:506
-            self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:506
+            self._d_provinces_walled = self._d_own_sections = None  # base.yaml:506
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
@@ -99,7 +98,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:509
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:509
                 self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:509
-                self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:509
+                self._d_provinces_walled = self._d_own_sections = None  # base.yaml:509
                 self._derived = None  # base.yaml:509
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:511
@@ -108,7 +107,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:511
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:511
                 self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:511
-                self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:511
+                self._d_provinces_walled = self._d_own_sections = None  # base.yaml:511
                 self._derived = None  # base.yaml:511
         for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
             self.lay_tokens(f)  # base.yaml:513
@@ -163,15 +162,8 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         return value
 
     def longest_line(self, p: int) -> int:
-        # rules/chang-cheng/domination.yaml:14; kept between moves: recomputed once `block_at`, `builder` or `layout` changes
-        kept = self._d_longest_line
-        if kept is None:
-            kept = self._d_longest_line = {}
-        elif p in kept:
-            return kept[p]
-        value: int = (max((len(run) for run in self.board.wall_runs(self.layout, self.own_sections(p))), default=0) if self.own_sections(p) else 0)  # domination.yaml:14
-        kept[p] = value
-        return value
+        # rules/chang-cheng/domination.yaml:14; not kept between moves: only the scores read it, once per player scored (`score_only`)
+        return (max((len(run) for run in self.board.wall_runs(self.layout, self.own_sections(p))), default=0) if self.own_sections(p) else 0)  # domination.yaml:14
 
     def build(self, s: int, b: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:530
@@ -182,15 +174,14 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         self.block_at[s] = b  # base.yaml:531
         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:531
         self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:531
-        self._d_held = self._d_sections = self._d_mongol_held = self._d_tower_in = None  # base.yaml:531
-        self._d_attacked = self._d_mongol_loss = self._d_provinces_walled = self._d_own_sections = None  # base.yaml:531
-        self._d_longest_line = None  # base.yaml:531
+        self._d_held = self._d_sections = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:531
+        self._d_provinces_walled = self._d_own_sections = None  # base.yaml:531
         self._derived = None  # base.yaml:531
         if self._journal is not None and 'builder' not in self._journal:  # base.yaml:532
             self._journal['builder'] = self.builder[:]  # base.yaml:532
         self.builder[s] = self.current  # base.yaml:532
-        self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:532
-        self._d_mongol_loss = self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:532
+        self._d_held = self._d_mongol_held = self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:532
+        self._d_own_sections = None  # base.yaml:532
         self._derived = None  # base.yaml:532
         if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:533
             self._journal['reserved'] = self.reserved[:]  # base.yaml:533
@@ -225,16 +216,15 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
                         self.block_at[ruined] = RUIN  # base.yaml:629
                         self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:629
                         self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:629
-                        self._d_held = self._d_sections = self._d_mongol_held = self._d_tower_in = None  # base.yaml:629
-                        self._d_attacked = self._d_mongol_loss = self._d_provinces_walled = self._d_own_sections = None  # base.yaml:629
-                        self._d_longest_line = None  # base.yaml:629
+                        self._d_held = self._d_sections = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:629
+                        self._d_provinces_walled = self._d_own_sections = None  # base.yaml:629
                         self._derived = None  # base.yaml:629
                 else:
                     for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:631')):  # base.yaml:631
                         if self._journal is not None and 'has_peril' not in self._journal:  # base.yaml:632
                             self._journal['has_peril'] = self.has_peril[:]  # base.yaml:632
                         self.has_peril[removed] = False  # base.yaml:632
-                        self._d_attacked = self._d_mongol_loss = None  # base.yaml:632
+                        self._d_mongol_loss = None  # base.yaml:632
                         self._derived = None  # base.yaml:632
                         if self._journal is not None and 'peril' not in self._journal:  # base.yaml:633
                             self._journal['peril'] = self.peril[:]  # base.yaml:633
@@ -286,14 +276,14 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
                                 if self._journal is not None and 'builder' not in self._journal:  # base.yaml:668
                                     self._journal['builder'] = self.builder[:]  # base.yaml:668
                                 self.builder[swap_here] = self.builder[swap_there]  # base.yaml:668
-                                self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:668
-                                self._d_mongol_loss = self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:668
+                                self._d_held = self._d_mongol_held = self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:668
+                                self._d_own_sections = None  # base.yaml:668
                                 self._derived = None  # base.yaml:668
                                 if self._journal is not None and 'builder' not in self._journal:  # base.yaml:669
                                     self._journal['builder'] = self.builder[:]  # base.yaml:669
                                 self.builder[swap_there] = mine  # base.yaml:669
-                                self._d_held = self._d_mongol_held = self._d_tower_in = self._d_attacked = None  # base.yaml:669
-                                self._d_mongol_loss = self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:669
+                                self._d_held = self._d_mongol_held = self._d_mongol_loss = self._d_provinces_walled = None  # base.yaml:669
+                                self._d_own_sections = None  # base.yaml:669
                                 self._derived = None  # base.yaml:669
 
     def attach(self, f: int) -> rt.Steps:
@@ -308,7 +298,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:685
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:685
                 self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:685
-                self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:685
+                self._d_provinces_walled = self._d_own_sections = None  # base.yaml:685
                 self._derived = None  # base.yaml:685
             else:
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:687
@@ -317,7 +307,7 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
                 self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:687
                 self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:687
                 self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:687
-                self._d_provinces_walled = self._d_own_sections = self._d_longest_line = None  # base.yaml:687
+                self._d_provinces_walled = self._d_own_sections = None  # base.yaml:687
                 self._derived = None  # base.yaml:687
         if self.opt_new_board_tokens == DRAWN_TOKENS:  # base.yaml:688
             self.lay_tokens(f)  # base.yaml:689
@@ -411,12 +401,9 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         other._d_held = self._d_held
         other._d_sections = self._d_sections
         other._d_mongol_held = self._d_mongol_held
-        other._d_tower_in = self._d_tower_in
-        other._d_attacked = self._d_attacked
         other._d_mongol_loss = self._d_mongol_loss
         other._d_provinces_walled = self._d_provinces_walled
         other._d_own_sections = self._d_own_sections
-        other._d_longest_line = self._d_longest_line
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
 
@@ -438,12 +425,9 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         self._d_held = None
         self._d_sections = None
         self._d_mongol_held = None
-        self._d_tower_in = None
-        self._d_attacked = None
         self._d_mongol_loss = None
         self._d_provinces_walled = None
         self._d_own_sections = None
-        self._d_longest_line = None
         self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 

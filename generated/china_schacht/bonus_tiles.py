@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ PHASE_FIRST_PALACE: Final = 3  # phase
 class ChinaSchachtBonusTilesState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_d_face_down_in', '_d_most_tiles')
+    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_d_face_down_in')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('covered', 'spot', 'bool', '', (), 'all', ''),
         rt.FieldInfo('tile_under', 'spot', 'list', 'colour', (), 'none', '', pool='bonus_tiles'),
@@ -48,7 +48,6 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     tile_shown: list[Sequence[int]]
     tiles: list[Sequence[int]]
     _d_face_down_in: dict[int, bool] | None
-    _d_most_tiles: dict[tuple[int, int], bool] | None
 
     def _setup(self) -> None:
         super()._setup()
@@ -257,7 +256,6 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 if len(self.tile_shown[s]) > 16:
                     rt.walk(self, self.tile_shown[s], 1, 'rules/china-schacht/bonus-tiles.yaml:106')
                 self.tiles[self.current] = tuple(sorted(rt.walk(self, (*self.tiles[self.current], *self.tile_shown[s]), 1, 'rules/china-schacht/bonus-tiles.yaml:106')))  # bonus-tiles.yaml:106
-                self._d_most_tiles = None  # bonus-tiles.yaml:106
                 self.tile_shown[s] = ()  # bonus-tiles.yaml:107
 
     def bonus_colours(self) -> Sequence[int]:
@@ -287,27 +285,14 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         return value
 
     def tiles_of(self, p: int, c: int) -> int:
-        # rules/china-schacht/bonus-tiles.yaml:40; kept between moves: remembered by the value of `tiles[p]` and `c`, in a table of the board every state shares (`value_tables`)
-        table = self.board.value_tables.get('tiles_of') or self.board.value_table('tiles_of')
-        kept: int | None = table.get((self.tiles[p], c))
-        if kept is not None:
-            return kept
+        # rules/china-schacht/bonus-tiles.yaml:40
         if len(self.tiles[p]) > 16:
             rt.grown(self, 17, 1, (self.tiles[p],), 'rules/china-schacht/bonus-tiles.yaml:40')
-        value: int = self.tiles[p].count(c)  # bonus-tiles.yaml:40
-        rt.remember(table, (self.tiles[p], c), value)
-        return value
+        return self.tiles[p].count(c)  # bonus-tiles.yaml:40; counted as the list's own count count(... for t in tiles[p])
 
     def most_tiles(self, p: int, c: int) -> bool:
-        # rules/china-schacht/bonus-tiles.yaml:45; kept between moves: recomputed once `tiles` changes
-        kept = self._d_most_tiles
-        if kept is None:
-            kept = self._d_most_tiles = {}
-        elif (p, c) in kept:
-            return kept[(p, c)]
-        value: bool = (self.tiles_of(p, c) > 0 and all(self.tiles_of(q, c) <= tiles_of for tiles_of in (self.tiles_of(p, c),) for q in range(self.num_players)))  # bonus-tiles.yaml:45
-        kept[(p, c)] = value
-        return value
+        # rules/china-schacht/bonus-tiles.yaml:45; not kept between moves: only the scores read it, once per player scored (`score_only`)
+        return (self.tiles_of(p, c) > 0 and all(self.tiles_of(q, c) <= tiles_of for tiles_of in (self.tiles_of(p, c),) for q in range(self.num_players)))  # bonus-tiles.yaml:45; hoisted tiles_of(p, c) out of the loop
 
     def place_bonus_tiles(self) -> None:
         # rules/china-schacht/bonus-tiles.yaml:53
@@ -362,17 +347,11 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
-        other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
-        other._d_leads_emissaries = self._d_leads_emissaries
-        other._d_alliance_points = self._d_alliance_points
-        other._d_chains_of = self._d_chains_of
-        other._d_chain_points = self._d_chain_points
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
         other._d_face_down_in = self._d_face_down_in
-        other._d_most_tiles = self._d_most_tiles
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
         other._mask_palace_of_empty = self._mask_palace_of_empty
@@ -383,17 +362,11 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_palaces_in = None
         self._d_palaces_total = None
-        self._d_emissaries_of = None
         self._d_emissary_room = None
         self._d_province_points = None
-        self._d_leads_emissaries = None
-        self._d_alliance_points = None
-        self._d_chains_of = None
-        self._d_chain_points = None
         self._d_open_spaces = None
         self._d_can_place = None
         self._d_face_down_in = None
-        self._d_most_tiles = None
         self._kept_end = None
         self._mask__emissary_room_1 = self._mask__emissary_room_1_known = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -184,8 +184,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self.start_at(space)  # border-quarrels.yaml:141
         self.pay(cards)  # border-quarrels.yaml:142
         self.palace_of[space] = (self.current,)  # border-quarrels.yaml:143
-        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # border-quarrels.yaml:143
-        self._kept_end = None  # border-quarrels.yaml:143
+        self._d_open_spaces = self._d_can_place = self._kept_end = None  # border-quarrels.yaml:143
         self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
@@ -213,8 +212,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
-        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_open_spaces = None  # base.yaml:403
-        self._d_can_place = self._kept_end = None  # base.yaml:403
+        self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
             self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
         else:  # base.yaml:403
@@ -311,13 +309,8 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
-        other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
-        other._d_leads_emissaries = self._d_leads_emissaries
-        other._d_alliance_points = self._d_alliance_points
-        other._d_chains_of = self._d_chains_of
-        other._d_chain_points = self._d_chain_points
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
         other._d_two_colours = self._d_two_colours
@@ -336,13 +329,8 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_palaces_in = None
         self._d_palaces_total = None
-        self._d_emissaries_of = None
         self._d_emissary_room = None
         self._d_province_points = None
-        self._d_leads_emissaries = None
-        self._d_alliance_points = None
-        self._d_chains_of = None
-        self._d_chain_points = None
         self._d_open_spaces = None
         self._d_can_place = None
         self._d_two_colours = None

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ PALACE_MAY_FOLLOW: Final = 2  # fortification_in_empty: choices of option `forti
 class ChinaSchachtFortificationsState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d_empty', '_d_palace_award', '_d_chain_bonus')
+    __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d_empty', '_d_palace_award')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('fortifications_left', 'player', 'int', '', (), 'all', ''),
         rt.FieldInfo('fortified', 'spot', 'bool', '', (), 'all', ''),
@@ -50,7 +50,6 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     fortified_here: Sequence[int]
     _d_empty: dict[int, bool] | None
     _d_palace_award: dict[int, dict[int, int]] | None
-    _d_chain_bonus: dict[int, Sequence[int]] | None
 
     def _read_options(self) -> None:
         super()._read_options()
@@ -217,8 +216,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_chains_of = self._d_chain_bonus = self._d_chain_points = self._d_open_spaces = None  # base.yaml:384
-        self._d_can_place = self._kept_end = None  # base.yaml:384
+        self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384
         self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
@@ -247,8 +245,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
-        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
-        self._kept_end = None  # base.yaml:403
+        self._d_can_place = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
             self._d_empty = rt.without_key(self._d_empty, province_to)  # base.yaml:403
             self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
@@ -275,7 +272,6 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # fortifications.yaml:86; inlined province_of (base.yaml:284)
         self.pay(cards)  # fortifications.yaml:87
         self.fortified[space] = True  # fortifications.yaml:88
-        self._d_chains_of = self._d_chain_bonus = self._d_chain_points = None  # fortifications.yaml:88
         self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space], self._kept_shared)  # fortifications.yaml:88
         self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space], self._kept_shared)  # fortifications.yaml:88
         self.fortifications_left[self.current] -= 1  # fortifications.yaml:89
@@ -324,37 +320,16 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         return value
 
     def chains_of(self, p: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:321; kept between moves: recomputed once `fortified` or `palace_of` changes
-        kept = self._d_chains_of
-        if kept is None:
-            kept = self._d_chains_of = {}
-        elif p in kept:
-            return kept[p]
-        value: Sequence[Sequence[int]] = (self.board.best_road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.chain_bonus(p)) if self.opt_chain_cut == BEST else self.board.road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321
-        kept[p] = value
-        return value
+        # rules/china-schacht/base.yaml:321; not kept between moves: only the scores read it, once per player scored (`score_only`)
+        return (self.board.best_road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, [s2 for s2 in self.board.spots if (self.fortified[s2] and p in self.palace_of[s2])]) if self.opt_chain_cut == BEST else self.board.road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321; inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
 
     def chain_bonus(self, p: int) -> Sequence[int]:
-        # rules/china-schacht/fortifications.yaml:60; kept between moves: recomputed once `fortified` or `palace_of` changes
-        kept = self._d_chain_bonus
-        if kept is None:
-            kept = self._d_chain_bonus = {}
-        elif p in kept:
-            return kept[p]
-        value: Sequence[int] = [s for s in self.board.spots if (self.fortified[s] and p in self.palace_of[s])]  # fortifications.yaml:60
-        kept[p] = value
-        return value
+        # rules/china-schacht/fortifications.yaml:60; not kept between moves: only the scores read it, once per player scored (`score_only`)
+        return [s for s in self.board.spots if (self.fortified[s] and p in self.palace_of[s])]  # fortifications.yaml:60; inlined on_fortification (fortifications.yaml:51)
 
     def chain_points(self, p: int) -> int:
-        # rules/china-schacht/fortifications.yaml:61; kept between moves: recomputed once `fortified` or `palace_of` changes
-        kept = self._d_chain_points
-        if kept is None:
-            kept = self._d_chain_points = {}
-        elif p in kept:
-            return kept[p]
-        value: int = sum((len(c) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in c) else 1)) for c in self.chains_of(p))  # fortifications.yaml:61
-        kept[p] = value
-        return value
+        # rules/china-schacht/fortifications.yaml:61; not kept between moves: only the scores read it, once per player scored (`score_only`)
+        return sum((len(c) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in c) else 1)) for c in self.chains_of(p))  # fortifications.yaml:61; inlined on_fortification (fortifications.yaml:51)
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/fortifications.yaml:49; kept between moves: recomputed once `fortified_here`, `here` or `palace_of` changes
@@ -402,15 +377,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
         other._d_empty = self._d_empty
-        other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
         other._d_palace_award = self._d_palace_award
-        other._d_leads_emissaries = self._d_leads_emissaries
-        other._d_alliance_points = self._d_alliance_points
-        other._d_chains_of = self._d_chains_of
-        other._d_chain_bonus = self._d_chain_bonus
-        other._d_chain_points = self._d_chain_points
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
         other._kept_end = self._kept_end
@@ -429,15 +398,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._d_palaces_in = None
         self._d_palaces_total = None
         self._d_empty = None
-        self._d_emissaries_of = None
         self._d_emissary_room = None
         self._d_province_points = None
         self._d_palace_award = None
-        self._d_leads_emissaries = None
-        self._d_alliance_points = None
-        self._d_chains_of = None
-        self._d_chain_bonus = None
-        self._d_chain_points = None
         self._d_open_spaces = None
         self._d_can_place = None
         self._kept_end = None

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -460,8 +460,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # base.yaml:384
-        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:384
+        self._d_open_spaces = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # base.yaml:384
+        self._kept_end = None  # base.yaml:384
         self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
@@ -490,8 +490,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
-        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # base.yaml:403
-        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
+        self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
             self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
         else:  # base.yaml:403
@@ -560,8 +559,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("actions.emperor_palace")
         self.emperor_pay(cards)  # two-player.yaml:196
         self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
-        self._d_chains_of = self._d_chain_points = self._d_open_spaces = self._d_can_place = None  # two-player.yaml:197
-        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:197
+        self._d_open_spaces = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:197
+        self._kept_end = None  # two-player.yaml:197
         self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
         self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
@@ -589,8 +588,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/two-player.yaml:211')
         self.emissaries[province_to] = (*self.emissaries[province_to], (self.num_players + 0))  # two-player.yaml:211
-        self._d_emissaries_of = self._d_leads_emissaries = self._d_alliance_points = self._d_can_place = None  # two-player.yaml:211
-        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
+        self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
         if self._kept_shared:  # two-player.yaml:211
             self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # two-player.yaml:211
         else:  # two-player.yaml:211
@@ -670,16 +668,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         return value
 
     def kept_of(self, p: int, c: int) -> int:
-        # rules/china-schacht/two-player.yaml:112; kept between moves: remembered by the value of `kept[p]` and `c`, in a table of the board every state shares (`value_tables`)
-        table = self.board.value_tables.get('kept_of') or self.board.value_table('kept_of')
-        kept: int | None = table.get((self.kept[p], c))
-        if kept is not None:
-            return kept
+        # rules/china-schacht/two-player.yaml:112
         if len(self.kept[p]) > 16:
             rt.grown(self, 17, 1, (self.kept[p],), 'rules/china-schacht/two-player.yaml:112')
-        value: int = self.kept[p].count(c)  # two-player.yaml:112
-        rt.remember(table, (self.kept[p], c), value)
-        return value
+        return self.kept[p].count(c)  # two-player.yaml:112; counted as the list's own count count(... for k in kept[p])
 
     def emperor_payments(self, c: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/two-player.yaml:122; kept between moves: remembered by the value of `emperor_cards` and `c`, in a table of the board every state shares (`value_tables`)
@@ -888,13 +880,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._d_palaces_in = self._d_palaces_in
         other._d_palaces_total = self._d_palaces_total
-        other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
-        other._d_leads_emissaries = self._d_leads_emissaries
-        other._d_alliance_points = self._d_alliance_points
-        other._d_chains_of = self._d_chains_of
-        other._d_chain_points = self._d_chain_points
         other._d_open_provinces = self._d_open_provinces
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
@@ -911,13 +898,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._d_palaces_in = None
         self._d_palaces_total = None
-        self._d_emissaries_of = None
         self._d_emissary_room = None
         self._d_province_points = None
-        self._d_leads_emissaries = None
-        self._d_alliance_points = None
-        self._d_chains_of = None
-        self._d_chain_points = None
         self._d_open_provinces = None
         self._d_open_spaces = None
         self._d_can_place = None

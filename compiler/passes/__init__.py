@@ -135,6 +135,8 @@ PASSES: dict[str, str] = {
                  "time, and its tests of the earlier choices only are computed once per value of them",
     "listing_tables": "a listing whose actions are a function of a few small values of the game (a hand of "
                       "cards) is remembered by them, in a table of the board, and appended whole",
+    "sorted_keys": "a listing remembered by a list the rules keep sorted is keyed by the list itself, not by a set "
+                   "made of its items",
     "guard_inline": "an action's when: is tested where its listing starts, written out, not through a call of "
                     "its guard method",
     "move_step": "a move's step through the runtime written out for the rule set, its known tests left out, where "

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -301,9 +301,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
-        # What this listing lists is a function of the items of `hand[current]` and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
+        # What this listing lists is a function of `hand[current]` (kept sorted, `sorted_keys`) and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
         listed = self.board.value_tables.get('listing exchange_card_special') or self.board.value_table('listing exchange_card_special')
-        listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))
+        listed_key = (self.hand[self.current], frozenset(self.face_up))
         listed_actions: list[rt.Action] | None = listed.get(listed_key)
         if listed_actions is None:
             listed_actions = []

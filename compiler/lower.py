@@ -48,6 +48,7 @@ from .passes import (
     choice_hoist,
     component_sets,
     count_items,
+    draw_out,
     guard_inline,
     lazy_hoist,
     list_items,
@@ -1304,8 +1305,13 @@ class _Lowerer:
     def block(self, stmts: tuple[t.Stmt, ...], depth: int) -> list[Line]:
         out: list[Line] = []
         self.scopes.append(set())
+        last: tuple[t.Stmt, int] | None = None  # the statement before, and where its lines start
         for s in stmts:
             lines = self.stmt(s, depth)
+            if last is not None and (both := draw_out.fused(self, last[0], s, out[last[1]:], lines)) is not None:
+                del out[last[1]:]  # (pass `draw_out`) an item drawn, then taken out: one call
+                lines = both
+            last = s, len(out)
             out.extend(lines if self.probe is None else self.probe(s, lines, depth))
         self.scopes.pop()
         self.block_cost = sat(sum(self.costs.get(id(s), 1) for s in stmts))

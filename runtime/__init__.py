@@ -32,6 +32,7 @@ from .mechanics import (
     die,
     draw,
     draw_from,
+    drawn_out,
     held,
     majority,
     put,
@@ -53,7 +54,7 @@ __all__ = [
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",
-    "draw_from", "majority", "ranked", "throw", "without", "HexMapBoard", "WallBoard",
+    "draw_from", "drawn_out", "majority", "ranked", "throw", "without", "HexMapBoard", "WallBoard",
     "add_at", "put", "sort_key", "value_of", "subsets",
     "held",  # a field keeps its declared type in the native build (docs/native.md)
     "END_TURN", "NO_GOTO",

@@ -50,6 +50,7 @@ from .passes import (
     count_items,
     draw_out,
     guard_inline,
+    inline_procedures,
     lazy_hoist,
     list_items,
     listing_tables,
@@ -271,6 +272,7 @@ class _Lowerer:
         self.resets: set[str] = set()
         self.charges = 0  # checks that charge the budget, met so far (in code, or in what it calls)
         self.charging: set[str] = set()  # definitions and procedures whose code charges it
+        self.spending: set[str] = set()  # procedures whose proven work is large: each charges it as it starts
         self.charging_triggers: set[str] = set()  # the methods of triggers whose code does
         # A rule that only reads the game checks at its start that the lists it searches are small
         # (`hoisted`, in the order met; None: this rule changes the game, each operation is checked
@@ -1047,6 +1049,8 @@ class _Lowerer:
         lines = self.block(p.body, 2)
         cost = sat(self.block_cost + 1)
         self.procedure_costs[p.name] = 1 if cost > FREE_WORK else cost  # (large: it charges its own)
+        if cost > FREE_WORK:
+            self.spending.add(p.name)
         body = self.unit_lines(lines, cost, p.span)
         if self.charges > before:
             self.charging.add(p.name)
@@ -1402,7 +1406,12 @@ class _Lowerer:
         proc = self.procedures[s.procedure]
         args = self.arguments(s.args, proc.params)
         self.passed(proc.name, proc.params, s.args)
-        self.costs[id(s)] = sat(1 + sum(self.fact(arg).cost for arg in s.args) + self.procedure_cost(proc.name))
+        cost = self.costs[id(s)] = sat(1 + sum(self.fact(arg).cost for arg in s.args) + self.procedure_cost(proc.name))
+        if proc.name in self.plan.inline_procedures and self.probe is None and proc.name not in self.suspending \
+                and proc.name not in self.spending:  # (pass `inline_procedures`) written out here
+            body = self.block(proc.body, depth)
+            self.costs[id(s)] = cost  # (the call's work, as counted for the call)
+            return inline_procedures.written(proc, s, body, depth)
         call = f"self.{proc.name}({', '.join(args)})"
         if proc.name in self.suspending:  # it can wait for a decision: its steps are this rule's
             call = f"yield from {call}"

@@ -85,6 +85,8 @@ class Plan:
     end_after_turn_end: bool = True
     end_after_start: bool = True
     journal: bool = False  # journal: a move notes the fields it changes, where every move runs as steps
+    # inline_procedures: the procedures written where they are called (small, without parameters or locals)
+    inline_procedures: tuple[str, ...] = ()
 
 
 class Pass(Protocol):
@@ -99,6 +101,7 @@ PASSES: dict[str, str] = {
     "inner_defines": "a small definition used only inside definitions kept between moves, and dropped with "
                      "them, is written into them, not kept itself",
     "inline": "small definitions written where they are called, not called as methods",
+    "inline_procedures": "small procedures without parameters written where they are called, not called as methods",
     "hoist": "work that does not change from item to item done once, before the loop",
     "bitmask": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "
                "counts and all/any of them read it",

@@ -51,6 +51,7 @@ from .passes import (
     draw_out,
     guard_inline,
     inline_procedures,
+    join_rounds,
     lazy_hoist,
     list_items,
     listing_tables,
@@ -1366,7 +1367,8 @@ class _Lowerer:
                 if not any(re.search(rf"\b{var}\b", line.code) for line in body):
                     var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
                 head = Line(depth, f"for {var} in {walk}:", s.span, note)
-                return [head, *body]
+                joined = join_rounds.fused(self, s, head, body, depth)  # (pass `join_rounds`) at once
+                return [head, *body] if joined is None else joined
             case t.Ask():
                 return self.statement(depth, lambda: self.ask(s, depth))
             case t.If():

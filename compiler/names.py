@@ -117,6 +117,7 @@ TEMPLATE_LOCALS = frozenset({
     "spots_mask", "row_fixed",  # the last choice's spots as a mask, a test kept per row (pass `spot_rows`)
     # a listing remembered by value: its table, key and list (pass `listing_tables`)
     "listed", "listed_key", "listed_actions",
+    "rounds",  # how many rounds a loop whose joins are made at once makes (pass `join_rounds`)
 })
 # Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
 # rule file declares may take them either (they would hide it there).

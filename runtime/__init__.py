@@ -14,6 +14,7 @@ from .limits import (
     SMALL_LIST,
     div,
     grown,
+    joins_fit,
     mod,
     new_move,
     num,
@@ -62,5 +63,5 @@ __all__ = [
     "Ask", "Steps",
     # runtime/limits.py: the limits of one move and their checks
     "GameError", "MAX_ACTIONS", "MAX_CACHED_ACTIONS", "MAX_INT", "MAX_ITEMS", "MAX_STEPS", "SMALL_LIST", "div",
-    "grown", "mod", "new_move", "num", "nums", "spend", "too_many_actions", "upto", "walk", "walk_lists",
+    "grown", "joins_fit", "mod", "new_move", "num", "nums", "spend", "too_many_actions", "upto", "walk", "walk_lists",
 ]

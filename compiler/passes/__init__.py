@@ -116,6 +116,8 @@ PASSES: dict[str, str] = {
                  "not with a set made of them first",
     "list_items": "a list joined with items written out is written with them, not joined with a tuple of them, "
                   "and such a join of a list read as it is, short, is sorted or searched at once, like the list",
+    "join_rounds": "a loop whose every round joins the same items to a list joins them all at once, the budget its "
+                   "rounds would charge charged at once",
     "draw_out": "an item drawn from a list and then taken out of it is drawn and taken out in one call of the "
                 "runtime, the list cut around it, not copied to a list and back",
     "range_bounds": "a range from a length up to a bound known when compiling holds at most that bound: "

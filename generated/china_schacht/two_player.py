@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -120,10 +120,14 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
         for c in range(5):  # base.yaml:349
-            for _ in range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))):  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283)
-                if len(self.deck) > 16:
-                    rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')
-                self.deck = (*self.deck, c)  # base.yaml:351
+            rounds = len(range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))))  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283); the rounds' joins of base.yaml:351 made at once (`join_rounds`)
+            if rt.joins_fit(self, len(self.deck), rounds, 1):
+                self.deck = (*self.deck, *(c,) * rounds)  # base.yaml:351
+            else:  # (a round would fail: the rounds one by one, as written)
+                for _ in range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))):  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283)
+                    if len(self.deck) > 16:
+                        rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')
+                    self.deck = (*self.deck, c)  # base.yaml:351
         for p in range(self.num_players):  # base.yaml:353
             for _ in range(0, 3):  # base.yaml:354
                 self.draw_blind(p)  # base.yaml:355

@@ -49,7 +49,10 @@ from .passes import (
     choice_hoist,
     component_sets,
     count_items,
+    draw_out,
     guard_inline,
+    inline_procedures,
+    join_rounds,
     lazy_hoist,
     list_items,
     listing_tables,
@@ -290,6 +293,7 @@ class _Lowerer:
         self.called: set[str] = set()  # the definitions called as methods (Program.called)
         self.charges = 0  # checks that charge the budget, met so far (in code, or in what it calls)
         self.charging: set[str] = set()  # definitions and procedures whose code charges it
+        self.spending: set[str] = set()  # procedures whose proven work is large: each charges it as it starts
         self.charging_triggers: set[str] = set()  # the methods of triggers whose code does
         # A rule that only reads the game checks at its start that the lists it searches are small
         # (`hoisted`, in the order met; None: this rule changes the game, each operation is checked
@@ -1085,6 +1089,8 @@ class _Lowerer:
         lines = self.block(p.body, 2)
         cost = sat(self.block_cost + 1)
         self.procedure_costs[p.name] = 1 if cost > FREE_WORK else cost  # (large: it charges its own)
+        if cost > FREE_WORK:
+            self.spending.add(p.name)
         body = self.unit_lines(lines, cost, p.span)
         if self.charges > before:
             self.charging.add(p.name)
@@ -1397,8 +1403,13 @@ class _Lowerer:
     def block(self, stmts: tuple[t.Stmt, ...], depth: int) -> list[Line]:
         out: list[Line] = []
         self.scopes.append(set())
+        last: tuple[t.Stmt, int] | None = None  # the statement before, and where its lines start
         for s in stmts:
             lines = self.stmt(s, depth)
+            if last is not None and (both := draw_out.fused(self, last[0], s, out[last[1]:], lines)) is not None:
+                del out[last[1]:]  # (pass `draw_out`) an item drawn, then taken out: one call
+                lines = both
+            last = s, len(out)
             out.extend(lines if self.probe is None else self.probe(s, lines, depth))
         self.scopes.pop()
         self.block_cost = sat(sum(self.costs.get(id(s), 1) for s in stmts))
@@ -1449,7 +1460,8 @@ class _Lowerer:
                 if not any(re.search(rf"\b{var}\b", line.code) for line in body):
                     var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
                 head = Line(depth, f"for {var} in {walk}:", s.span, note)
-                return [head, *body]
+                joined = join_rounds.fused(self, s, head, body, depth)  # (pass `join_rounds`) at once
+                return [head, *body] if joined is None else joined
             case t.Ask():
                 return self.statement(depth, lambda: self.ask(s, depth))
             case t.If():
@@ -1489,7 +1501,12 @@ class _Lowerer:
         proc = self.procedures[s.procedure]
         args = self.arguments(s.args, proc.params)
         self.passed(proc.name, proc.params, s.args)
-        self.costs[id(s)] = sat(1 + sum(self.fact(arg).cost for arg in s.args) + self.procedure_cost(proc.name))
+        cost = self.costs[id(s)] = sat(1 + sum(self.fact(arg).cost for arg in s.args) + self.procedure_cost(proc.name))
+        if proc.name in self.plan.inline_procedures and self.probe is None and proc.name not in self.suspending \
+                and proc.name not in self.spending:  # (pass `inline_procedures`) written out here
+            body = self.block(proc.body, depth)
+            self.costs[id(s)] = cost  # (the call's work, as counted for the call)
+            return inline_procedures.written(proc, s, body, depth)
         call = f"self.{proc.name}({', '.join(args)})"
         if proc.name in self.suspending:  # it can wait for a decision: its steps are this rule's
             call = f"yield from {call}"

@@ -120,6 +120,7 @@ TEMPLATE_LOCALS = frozenset({
     # a region choice made from masks, a kept test's mask among given regions (pass `region_masks`)
     "regions_mask", "regions_stale", "held_regions", "in_region", "row_actions",
     *(f"kept_regions{k}" for k in range(MAX_TABLE_CHOICES)),
+    "rounds",  # how many rounds a loop whose joins are made at once makes (pass `join_rounds`)
 })
 # Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
 # rule file declares may take them either (they would hide it there).

@@ -14,6 +14,7 @@ from .limits import (
     SMALL_LIST,
     div,
     grown,
+    joins_fit,
     mod,
     new_move,
     num,
@@ -32,6 +33,7 @@ from .mechanics import (
     die,
     draw,
     draw_from,
+    drawn_out,
     held,
     majority,
     put,
@@ -54,7 +56,7 @@ __all__ = [
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",
-    "draw_from", "majority", "ranked", "throw", "without", "HexMapBoard", "WallBoard",
+    "draw_from", "drawn_out", "majority", "ranked", "throw", "without", "HexMapBoard", "WallBoard",
     "add_at", "put", "sort_key", "value_of", "subsets",
     "held",  # a field keeps its declared type in the native build (docs/native.md)
     "END_TURN", "NO_GOTO",
@@ -62,5 +64,5 @@ __all__ = [
     "Ask", "Steps",
     # runtime/limits.py: the limits of one move and their checks
     "GameError", "MAX_ACTIONS", "MAX_CACHED_ACTIONS", "MAX_INT", "MAX_ITEMS", "MAX_STEPS", "SMALL_LIST", "div",
-    "grown", "mod", "new_move", "num", "nums", "spend", "too_many_actions", "upto", "walk", "walk_lists",
+    "grown", "joins_fit", "mod", "new_move", "num", "nums", "spend", "too_many_actions", "upto", "walk", "walk_lists",
 ]

@@ -106,6 +106,32 @@ def grown(state: Any, work: int, operations: int, lists: tuple[Collection[object
     return spend(state, work * factor, where)
 
 
+def joins_fit(state: Any, length: int, rounds: int, items: int) -> bool:
+    """Whether `rounds` joins of `items` items each to a list of `length` items, each counted as
+    generated code counts a list longer than SMALL_LIST before it is joined (`walk`, a step an
+    item), keep within the limit of items and the budget of the move: then their sum is charged
+    at once, and True (pass `join_rounds`); else nothing is charged, and the rounds are made one
+    by one, the round that fails failing as it would."""
+    if rounds <= 0:
+        return True
+    longest = length + (rounds - 1) * items  # the list as the last round counts it
+    if longest <= SMALL_LIST:
+        return True
+    if longest > MAX_ITEMS:
+        return False
+    first = 0 if length > SMALL_LIST else (SMALL_LIST - length) // items + 1  # the first round counted
+    counted = rounds - first
+    steps = counted * length + items * (first + rounds - 1) * counted // 2
+    try:
+        left = state._budget - steps
+    except AttributeError:  # a state no move was begun in yet: a fresh budget (see `spend`)
+        left = MAX_STEPS - steps
+    if left < 0:
+        return False
+    state._budget = left
+    return True
+
+
 def walk_lists(state: Any, items: C, weight: int, where: str) -> C:
     """`walk`, for choices that are lists: the items of each count too (the action's key copies them)."""
     walk(state, items, weight, where)

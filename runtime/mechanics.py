@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 from .errors import GameError, RulewrightError
+from .limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST, walk
 from .rng import Rng
 
 # The item type of a list or set a rule passes (compiler/signatures.py's `T`): an int, a bool, or
@@ -85,6 +86,33 @@ def draw_from(rng: Rng, items: Sequence[T]) -> T:
         chosen: T = _forced_draw(rng, items)
         return chosen
     return items[rng.below(len(items))]
+
+
+def drawn_out(state: Any, rng: Rng, items: Sequence[T], where: str) -> tuple[T, Sequence[T]]:
+    """`let c = draw_from(items)` and then `items = without(items, c)` at once (pass `draw_out`): the
+    item drawn and the list without its first copy of it (a tuple, as `tuple(without(...))` makes),
+    the list counted against the budget of the move between the two when it holds more than
+    SMALL_LIST items, as generated code counts it before `without` (`rt.walk`, rule line `where`)."""
+    if rng.forced is None and items:
+        item: T = items[rng.below(len(items))]
+    else:
+        item = draw_from(rng, items)
+    n = len(items)
+    if n > SMALL_LIST:  # `rt.walk(state, items, 1, where)`, written out
+        try:
+            left = state._budget - n
+        except AttributeError:  # (a state no move was begun in: a fresh budget, as `walk` takes it)
+            left = MAX_STEPS - n
+        if left < 0 or n > MAX_ITEMS:
+            walk(state, items, 1, where)  # (raises, as it would have: over the limit of items or of work)
+        state._budget = left
+    try:
+        i = items.index(item)  # (the first copy, found as `without` finds it: `list.remove`'s test)
+    except ValueError:  # (a forced draw is one of the items: never)
+        return item, tuple(items)
+    if isinstance(items, tuple):
+        return item, items[:i] + items[i + 1:]
+    return item, (*items[:i], *items[i + 1:])
 
 
 # -- chance a scenario fixes (docs/scenarios.md, "Fixing chance") --------------------------------

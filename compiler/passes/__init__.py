@@ -94,6 +94,8 @@ class Plan:
     end_after_turn_end: bool = True
     end_after_start: bool = True
     journal: bool = False  # journal: a move notes the fields it changes, where every move runs as steps
+    # inline_procedures: the procedures written where they are called (small, without parameters or locals)
+    inline_procedures: tuple[str, ...] = ()
 
 
 class Pass(Protocol):
@@ -110,6 +112,7 @@ PASSES: dict[str, str] = {
     "score_only": "a definition only the scores read, each of its values asked once per player scored, is "
                   "computed where the scores ask it, not kept between moves",
     "inline": "small definitions written where they are called, not called as methods",
+    "inline_procedures": "small procedures without parameters written where they are called, not called as methods",
     "hoist": "work that does not change from item to item done once, before the loop",
     "bitmask": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "
                "counts and all/any of them read it",
@@ -124,6 +127,10 @@ PASSES: dict[str, str] = {
                  "not with a set made of them first",
     "list_items": "a list joined with items written out is written with them, not joined with a tuple of them, "
                   "and such a join of a list read as it is, short, is sorted or searched at once, like the list",
+    "join_rounds": "a loop whose every round joins the same items to a list joins them all at once, the budget its "
+                   "rounds would charge charged at once",
+    "draw_out": "an item drawn from a list and then taken out of it is drawn and taken out in one call of the "
+                "runtime, the list cut around it, not copied to a list and back",
     "range_bounds": "a range from a length up to a bound known when compiling holds at most that bound: "
                     "a loop over it is proven small and walked without a check",
     "set_lists": "a list of a set's items as they are is the set sorted, not a walk making the sorted list again",
@@ -146,6 +153,8 @@ PASSES: dict[str, str] = {
                  "time, and its tests of the earlier choices only are computed once per value of them",
     "listing_tables": "a listing whose actions are a function of a few small values of the game (a hand of "
                       "cards) is remembered by them, in a table of the board, and appended whole",
+    "sorted_keys": "a listing remembered by a list the rules keep sorted is keyed by the list itself, not by a set "
+                   "made of its items",
     "region_masks": "a test of a kept definition of one region is kept as the mask of the regions where it holds, "
                     "made stale where their values are dropped; a listing's last choice of regions is made from "
                     "masks of regions and appended from its row by mask",

@@ -75,6 +75,7 @@ class Listed:
     action: str
     keys: tuple[tuple[str, bool], ...]
     what: str  # the values read, in the rule language's words, for the comment
+    words: tuple[str, ...] = ()  # each value read, in the rule language's words (`hand[current]`)
 
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
@@ -137,9 +138,19 @@ def _listed(a: t.Action, defines: dict[str, t.Define]) -> Listed | None:
     if len(reads) > MAX_KEYS:
         return None
     keys = tuple((code, member) for code, (_, member) in reads.items())
-    said = [f"the items of `{words}`" if member else f"`{words}`" for words, member in reads.values()]
+    words = tuple(words for words, _ in reads.values())
+    return Listed(a.name, keys, described(keys, words), words)
+
+
+def described(keys: tuple[tuple[str, bool], ...], words: tuple[str, ...],
+              kept_sorted: frozenset[str] = frozenset()) -> str:
+    """The values a listing is remembered by, in the rule language's words (`kept_sorted`: the
+    lists keyed as they are, since the rules keep them sorted: pass `sorted_keys`)."""
+    said = [f"`{w}` (kept sorted, `sorted_keys`)" if code in kept_sorted
+            else f"the items of `{w}`" if member else f"`{w}`"
+            for (code, member), w in zip(keys, words, strict=True)]
     what = " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
-    return Listed(a.name, keys, what or "nothing that changes")
+    return what or "nothing that changes"
 
 
 def _index_code(e: t.Expr) -> str | None:

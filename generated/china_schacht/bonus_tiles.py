@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -229,7 +229,49 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             self._do_reveal(action.args[0])
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
-        super()._do_build(cards, space)
+        # rules/china-schacht/base.yaml:372: build
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
+        if self.trace is not None:
+            self.trace.append("actions.build")
+        self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
+        self.pay(cards)  # base.yaml:383
+        self.palace_of[space] = (self.current,)  # base.yaml:384
+        self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384
+        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
+        self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
+        self.palaces_left[self.current] -= 1  # base.yaml:385
+        self._kept_end = None  # base.yaml:385
+        if self._kept_shared:  # base.yaml:385
+            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
+        else:  # base.yaml:385
+            if self._d_can_place is not None:  # base.yaml:385
+                self._d_can_place.pop(self.current, None)  # base.yaml:385
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
+            self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
+        # base.yaml:461: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.next_piece")
+        self.placed += 1  # base.yaml:465
+        if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
+            self.next_phase = PHASE_SECOND  # base.yaml:467
+        else:
+            # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.refill_hand")
+            if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+                self.next_phase = PHASE_REFILL  # base.yaml:474
+            else:
+                # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+                if self.trace is not None:
+                    self.trace.append("procedures.own_turn_over")
+                pass  # base.yaml:480
+                # base.yaml:476: own_turn_over written out above
+            # base.yaml:469: refill_hand written out above
+        # base.yaml:390: next_piece written out above
         self._trigger_take_tile()
 
     def _do_reveal(self, province_at: int) -> None:

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -200,7 +200,23 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         for r in self.board.regions_at[PROVINCE][space]:  # border-quarrels.yaml:149; inlined provinces_at (border-quarrels.yaml:112)
             if (not self.scored[r] and not any((not self.palace_of[s]) for s in self.board.region_spots[r])):  # border-quarrels.yaml:150; inlined free (base.yaml:290)
                 self.score_province(r)  # border-quarrels.yaml:151
-        self.next_piece()  # border-quarrels.yaml:152
+        # base.yaml:461: next_piece, written out where it is called, border-quarrels.yaml:152 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.next_piece")
+        self.placed += 1  # base.yaml:465
+        if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
+            self.next_phase = PHASE_SECOND  # base.yaml:467
+        else:
+            # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.refill_hand")
+            if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+                self.next_phase = PHASE_REFILL  # base.yaml:474
+            else:
+                # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+                if self.trace is not None:
+                    self.trace.append("procedures.own_turn_over")
+                pass  # base.yaml:480
 
     def _do_send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
@@ -226,7 +242,23 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         else:  # base.yaml:404
             if self._d_can_place is not None:  # base.yaml:404
                 self._d_can_place.pop(self.current, None)  # base.yaml:404
-        self.next_piece()  # base.yaml:405
+        # base.yaml:461: next_piece, written out where it is called, base.yaml:405 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.next_piece")
+        self.placed += 1  # base.yaml:465
+        if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
+            self.next_phase = PHASE_SECOND  # base.yaml:467
+        else:
+            # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.refill_hand")
+            if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+                self.next_phase = PHASE_REFILL  # base.yaml:474
+            else:
+                # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+                if self.trace is not None:
+                    self.trace.append("procedures.own_turn_over")
+                pass  # base.yaml:480
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/border-quarrels.yaml:132; kept between moves: recomputed once `emissaries`, `here` or `palace_of` changes

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -233,7 +233,23 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
                 self._d_can_place.pop(self.current, None)  # base.yaml:385
         if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
-        self.next_piece()  # base.yaml:390
+        # base.yaml:461: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.next_piece")
+        self.placed += 1  # base.yaml:465
+        if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
+            self.next_phase = PHASE_SECOND  # base.yaml:467
+        else:
+            # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.refill_hand")
+            if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+                self.next_phase = PHASE_REFILL  # base.yaml:474
+            else:
+                # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+                if self.trace is not None:
+                    self.trace.append("procedures.own_turn_over")
+                pass  # base.yaml:480
 
     def _do_send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
@@ -262,7 +278,23 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         else:  # base.yaml:404
             if self._d_can_place is not None:  # base.yaml:404
                 self._d_can_place.pop(self.current, None)  # base.yaml:404
-        self.next_piece()  # base.yaml:405
+        # base.yaml:461: next_piece, written out where it is called, base.yaml:405 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.next_piece")
+        self.placed += 1  # base.yaml:465
+        if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
+            self.next_phase = PHASE_SECOND  # base.yaml:467
+        else:
+            # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.refill_hand")
+            if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+                self.next_phase = PHASE_REFILL  # base.yaml:474
+            else:
+                # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+                if self.trace is not None:
+                    self.trace.append("procedures.own_turn_over")
+                pass  # base.yaml:480
 
     def _do_fortify(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
@@ -281,7 +313,23 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             self.was_empty = False  # fortifications.yaml:92
         if self.opt_fortification_in_empty == PALACE_MAY_FOLLOW:  # fortifications.yaml:93
             self.was_empty = False  # fortifications.yaml:94
-        self.next_piece()  # fortifications.yaml:95
+        # base.yaml:461: next_piece, written out where it is called, fortifications.yaml:95 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.next_piece")
+        self.placed += 1  # base.yaml:465
+        if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
+            self.next_phase = PHASE_SECOND  # base.yaml:467
+        else:
+            # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.refill_hand")
+            if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+                self.next_phase = PHASE_REFILL  # base.yaml:474
+            else:
+                # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+                if self.trace is not None:
+                    self.trace.append("procedures.own_turn_over")
+                pass  # base.yaml:480
 
     def _trigger_fortification_done(self) -> None:
         # rules/china-schacht/fortifications.yaml:98: trigger fortification_done

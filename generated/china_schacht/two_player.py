@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -120,10 +120,14 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
         for c in range(5):  # base.yaml:349
-            for _ in range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))):  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283)
-                if len(self.deck) > 16:
-                    rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')
-                self.deck = (*self.deck, c)  # base.yaml:351
+            rounds = len(range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))))  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283); the rounds' joins of base.yaml:351 made at once (`join_rounds`)
+            if rt.joins_fit(self, len(self.deck), rounds, 1):
+                self.deck = (*self.deck, *(c,) * rounds)  # base.yaml:351
+            else:  # (a round would fail: the rounds one by one, as written)
+                for _ in range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))):  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283)
+                    if len(self.deck) > 16:
+                        rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')
+                    self.deck = (*self.deck, c)  # base.yaml:351
         for p in range(self.num_players):  # base.yaml:353
             for _ in range(0, 3):  # base.yaml:354
                 self.draw_blind(p)  # base.yaml:355
@@ -320,9 +324,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
-        # What this listing lists is a function of the items of `hand[current]` and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
+        # What this listing lists is a function of `hand[current]` (kept sorted, `sorted_keys`) and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
         listed = self.board.value_tables.get('listing exchange_card_special') or self.board.value_table('listing exchange_card_special')
-        listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))
+        listed_key = (self.hand[self.current], frozenset(self.face_up))
         listed_actions: list[rt.Action] | None = listed.get(listed_key)
         if listed_actions is None:
             listed_actions = []
@@ -478,7 +482,25 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 self._d_can_place.pop(self.current, None)  # base.yaml:385
         if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
-        self.next_piece()  # base.yaml:390
+        # two-player.yaml:246: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.next_piece")
+        self.placed += 1  # two-player.yaml:249
+        if ((self.placed < 2 and self.hand[self.current]) and (self.two_provinces_now or not self.was_empty)):  # two-player.yaml:250
+            self.next_phase = PHASE_SECOND  # two-player.yaml:251
+        else:
+            # base.yaml:470: refill_hand, written out where it is called, two-player.yaml:253 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.refill_hand")
+            if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+                self.next_phase = PHASE_REFILL  # base.yaml:474
+            else:
+                # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+                if self.trace is not None:
+                    self.trace.append("procedures.own_turn_over")
+                self.refill_face_up()  # two-player.yaml:257
+                if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
+                    self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
 
     def _do_send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
@@ -504,14 +526,129 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         else:  # base.yaml:404
             if self._d_can_place is not None:  # base.yaml:404
                 self._d_can_place.pop(self.current, None)  # base.yaml:404
-        self.next_piece()  # base.yaml:405
+        # two-player.yaml:246: next_piece, written out where it is called, base.yaml:405 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.next_piece")
+        self.placed += 1  # two-player.yaml:249
+        if ((self.placed < 2 and self.hand[self.current]) and (self.two_provinces_now or not self.was_empty)):  # two-player.yaml:250
+            self.next_phase = PHASE_SECOND  # two-player.yaml:251
+        else:
+            # base.yaml:470: refill_hand, written out where it is called, two-player.yaml:253 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.refill_hand")
+            if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+                self.next_phase = PHASE_REFILL  # base.yaml:474
+            else:
+                # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+                if self.trace is not None:
+                    self.trace.append("procedures.own_turn_over")
+                self.refill_face_up()  # two-player.yaml:257
+                if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
+                    self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
 
     def _do_stop(self) -> None:
         # rules/china-schacht/base.yaml:406: stop
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.stop")
-        self.refill_hand()  # base.yaml:409
+        # base.yaml:470: refill_hand, written out where it is called, base.yaml:409 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.refill_hand")
+        if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+            self.next_phase = PHASE_REFILL  # base.yaml:474
+        else:
+            # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.own_turn_over")
+            self.refill_face_up()  # two-player.yaml:257
+            if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
+                self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+
+    def _do_exchange_blind(self, card: int) -> None:
+        # rules/china-schacht/base.yaml:410: exchange_blind
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
+        if self.trace is not None:
+            self.trace.append("actions.exchange_blind")
+        if len(self.hand[self.current]) > 16:
+            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:418')
+        self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:418
+        if len(self.discard) > 16:
+            rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:419')
+        self.discard = (*self.discard, card)  # base.yaml:419
+        self.draw_blind(self.current)  # base.yaml:420
+        # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:421 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.own_turn_over")
+        self.refill_face_up()  # two-player.yaml:257
+        if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
+            self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+
+    def _do_exchange_face_up(self, card: int, taken: int) -> None:
+        # rules/china-schacht/base.yaml:422: exchange_face_up
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
+        if self.trace is not None:
+            self.trace.append("actions.exchange_face_up")
+        if len(self.hand[self.current]) > 16:
+            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:430')
+        self.hand[self.current] = tuple(rt.without(self.hand[self.current], card))  # base.yaml:430
+        if len(self.discard) > 16:
+            rt.walk(self, self.discard, 1, 'rules/china-schacht/base.yaml:431')
+        self.discard = (*self.discard, card)  # base.yaml:431
+        if len(self.face_up) > 16:
+            rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:432')
+        self.face_up = tuple(rt.without(self.face_up, taken))  # base.yaml:432
+        if len(self.hand[self.current]) > 16:
+            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:433')
+        self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:433')))  # base.yaml:433
+        # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:434 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.own_turn_over")
+        self.refill_face_up()  # two-player.yaml:257
+        if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
+            self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+
+    def _do_take_face_up(self, taken: int) -> None:
+        # rules/china-schacht/base.yaml:435: take_face_up
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
+        if self.trace is not None:
+            self.trace.append("actions.take_face_up")
+        if len(self.face_up) > 16:
+            rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:440')
+        self.face_up = tuple(rt.without(self.face_up, taken))  # base.yaml:440
+        if len(self.hand[self.current]) > 16:
+            rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/base.yaml:441')
+        self.hand[self.current] = tuple(sorted((*self.hand[self.current], taken) if len(self.hand[self.current]) <= 15 else rt.walk(self, (*self.hand[self.current], taken), 1, 'rules/china-schacht/base.yaml:441')))  # base.yaml:441
+        # base.yaml:470: refill_hand, written out where it is called, base.yaml:442 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.refill_hand")
+        if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+            self.next_phase = PHASE_REFILL  # base.yaml:474
+        else:
+            # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.own_turn_over")
+            self.refill_face_up()  # two-player.yaml:257
+            if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
+                self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+
+    def _do_draw_card(self) -> None:
+        # rules/china-schacht/base.yaml:443: draw_card
+        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
+        if self.trace is not None:
+            self.trace.append("actions.draw_card")
+        self.draw_blind(self.current)  # base.yaml:447
+        # base.yaml:470: refill_hand, written out where it is called, base.yaml:448 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.refill_hand")
+        if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+            self.next_phase = PHASE_REFILL  # base.yaml:474
+        else:
+            # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.own_turn_over")
+            self.refill_face_up()  # two-player.yaml:257
+            if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
+                self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
 
     def _do_emperor_first(self) -> None:
         # rules/china-schacht/two-player.yaml:152: emperor_first
@@ -577,7 +714,15 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 self._d_can_place.pop((self.num_players + 0), None)  # two-player.yaml:198
         if (not self.scored[province_to] and not any((not self.palace_of[s]) for s in self.board.region_spots[province_to])):  # two-player.yaml:201; inlined free (base.yaml:290)
             self.score_province(province_to)  # two-player.yaml:202
-        self.emperor_done()  # two-player.yaml:203
+        # two-player.yaml:273: emperor_done, written out where it is called, two-player.yaml:203 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.emperor_done")
+        self.emperor_refill()  # two-player.yaml:274
+        if self.emperor_turn == EMPEROR_AHEAD:  # two-player.yaml:275
+            self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:276
+            self.next_phase = PHASE_TURN  # two-player.yaml:277
+        else:
+            self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:279
 
     def _do_emperor_emissary(self, province_to: int, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
@@ -602,14 +747,30 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         else:  # two-player.yaml:212
             if self._d_can_place is not None:  # two-player.yaml:212
                 self._d_can_place.pop((self.num_players + 0), None)  # two-player.yaml:212
-        self.emperor_done()  # two-player.yaml:213
+        # two-player.yaml:273: emperor_done, written out where it is called, two-player.yaml:213 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.emperor_done")
+        self.emperor_refill()  # two-player.yaml:274
+        if self.emperor_turn == EMPEROR_AHEAD:  # two-player.yaml:275
+            self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:276
+            self.next_phase = PHASE_TURN  # two-player.yaml:277
+        else:
+            self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:279
 
     def _do_emperor_rests(self) -> None:
         # rules/china-schacht/two-player.yaml:214: emperor_rests
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.emperor_rests")
-        self.emperor_done()  # two-player.yaml:218
+        # two-player.yaml:273: emperor_done, written out where it is called, two-player.yaml:218 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.emperor_done")
+        self.emperor_refill()  # two-player.yaml:274
+        if self.emperor_turn == EMPEROR_AHEAD:  # two-player.yaml:275
+            self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:276
+            self.next_phase = PHASE_TURN  # two-player.yaml:277
+        else:
+            self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:279
 
     def _trigger_turn_over(self) -> None:
         # rules/china-schacht/base.yaml:514: trigger turn_over
@@ -752,7 +913,32 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if ((self.placed < 2 and self.hand[self.current]) and (self.two_provinces_now or not self.was_empty)):  # two-player.yaml:250
             self.next_phase = PHASE_SECOND  # two-player.yaml:251
         else:
-            self.refill_hand()  # two-player.yaml:253
+            # base.yaml:470: refill_hand, written out where it is called, two-player.yaml:253 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.refill_hand")
+            if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+                self.next_phase = PHASE_REFILL  # base.yaml:474
+            else:
+                # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+                if self.trace is not None:
+                    self.trace.append("procedures.own_turn_over")
+                self.refill_face_up()  # two-player.yaml:257
+                if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
+                    self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+
+    def refill_hand(self) -> None:
+        # rules/china-schacht/base.yaml:470
+        if self.trace is not None:
+            self.trace.append("procedures.refill_hand")
+        if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
+            self.next_phase = PHASE_REFILL  # base.yaml:474
+        else:
+            # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
+            if self.trace is not None:
+                self.trace.append("procedures.own_turn_over")
+            self.refill_face_up()  # two-player.yaml:257
+            if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
+                self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
 
     def own_turn_over(self) -> None:
         # rules/china-schacht/two-player.yaml:254
@@ -761,6 +947,16 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.refill_face_up()  # two-player.yaml:257
         if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
             self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+
+    def draw_blind(self, p: int) -> None:
+        # rules/china-schacht/base.yaml:481
+        if self.trace is not None:
+            self.trace.append("procedures.draw_blind")
+        c, self.deck = rt.drawn_out(self, self.rng, self.deck, 'rules/china-schacht/base.yaml:483')  # base.yaml:482; drawn and taken out of `deck` at once, with base.yaml:483 (`draw_out`)
+        if len(self.hand[p]) > 16:
+            rt.walk(self, self.hand[p], 1, 'rules/china-schacht/base.yaml:484')
+        self.hand[p] = tuple(sorted((*self.hand[p], c) if len(self.hand[p]) <= 15 else rt.walk(self, (*self.hand[p], c), 1, 'rules/china-schacht/base.yaml:484')))  # base.yaml:484
+        self.deck_check()  # base.yaml:485
 
     def deck_check(self) -> None:
         # rules/china-schacht/two-player.yaml:280
@@ -781,6 +977,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                         self.kept[p] = ()  # two-player.yaml:290
                 if not self.deck:  # two-player.yaml:291
                     self.exhausted = 2  # two-player.yaml:292
+
+    def refill_face_up(self) -> None:
+        # rules/china-schacht/base.yaml:499
+        if self.trace is not None:
+            self.trace.append("procedures.refill_face_up")
+        for _ in range(len(self.face_up), 4):  # base.yaml:502
+            if self.deck:  # base.yaml:503
+                c, self.deck = rt.drawn_out(self, self.rng, self.deck, 'rules/china-schacht/base.yaml:505')  # base.yaml:504; drawn and taken out of `deck` at once, with base.yaml:505 (`draw_out`)
+                if len(self.face_up) > 16:
+                    rt.walk(self, self.face_up, 1, 'rules/china-schacht/base.yaml:506')
+                self.face_up = (*self.face_up, c)  # base.yaml:506
+                self.deck_check()  # base.yaml:507
 
     def keep(self, c: int) -> None:
         # rules/china-schacht/two-player.yaml:232
@@ -818,10 +1026,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("procedures.emperor_refill")
         for _ in range(len(self.emperor_cards), 3):  # two-player.yaml:267
             if self.deck:  # two-player.yaml:268
-                c = rt.draw_from(self.rng, self.deck)  # two-player.yaml:269
-                if len(self.deck) > 16:
-                    rt.walk(self, self.deck, 1, 'rules/china-schacht/two-player.yaml:270')
-                self.deck = tuple(rt.without(self.deck, c))  # two-player.yaml:270
+                c, self.deck = rt.drawn_out(self, self.rng, self.deck, 'rules/china-schacht/two-player.yaml:270')  # two-player.yaml:269; drawn and taken out of `deck` at once, with two-player.yaml:270 (`draw_out`)
                 if len(self.emperor_cards) > 16:
                     rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
                 self.emperor_cards = tuple(sorted((*self.emperor_cards, c) if len(self.emperor_cards) <= 15 else rt.walk(self, (*self.emperor_cards, c), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271

@@ -2,7 +2,7 @@
 #   rules/mandarin/base.yaml  sha256:b7c071db5dcd14f9
 #   rules/mandarin/money.yaml  sha256:7372ea4f402ea9a3
 # Change the rules and run `rulewright compile mandarin/money` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
 """Mandarin (Tom Kremer): rule set `mandarin/money`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -158,7 +158,19 @@ class MandarinMoneyState(MandarinState):
             self.trace.append("actions.sell")
         self.seller = rt.held((self.current,))  # money.yaml:22
         self._d_bidders = None  # money.yaml:22
-        self.open_sale()  # money.yaml:23
+        # base.yaml:506: open_sale, written out where it is called, money.yaml:23 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.open_sale")
+        self.defaulted = frozenset()  # base.yaml:507
+        self._d_bidders = None  # base.yaml:507
+        # base.yaml:512: restart_sale, written out where it is called, base.yaml:508 (`inline_procedures`)
+        if self.trace is not None:
+            self.trace.append("procedures.restart_sale")
+        self.sale = rt.open_auction(self.bidders(), 100, 100)  # base.yaml:513
+        if self.sale.over:  # base.yaml:514
+            self.sale_unsold()  # base.yaml:515
+        else:
+            self.next_phase = PHASE_AUCTION  # base.yaml:517
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""

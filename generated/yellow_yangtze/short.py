@@ -2,7 +2,7 @@
 #   rules/yellow-yangtze/base.yaml  sha256:d4a0a2f0decce2a4
 #   rules/yellow-yangtze/short.yaml  sha256:320869ced06a43c0
 # Change the rules and run `rulewright compile yellow-yangtze/short` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
 """Yellow & Yangtze (Reiner Knizia): rule set `yellow-yangtze/short`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -46,10 +46,7 @@ class YellowYangtzeShortState(YellowYangtzeState):
         """`setup:`, before the first turn."""
         super()._prepare()
         for _ in range(0, 24):  # short.yaml:12
-            t = rt.draw_from(self.rng, self.bag)  # short.yaml:13
-            if len(self.bag) > 16:
-                rt.walk(self, self.bag, 1, 'rules/yellow-yangtze/short.yaml:14')
-            self.bag = tuple(rt.without(self.bag, t))  # short.yaml:14
+            t, self.bag = rt.drawn_out(self, self.rng, self.bag, 'rules/yellow-yangtze/short.yaml:14')  # short.yaml:13; drawn and taken out of `bag` at once, with short.yaml:14 (`draw_out`)
             self._derived = None  # short.yaml:14
             if len(self.box) > 16:
                 rt.walk(self, self.box, 1, 'rules/yellow-yangtze/short.yaml:15')

@@ -1,0 +1,136 @@
+"""Pass `join_rounds`: a loop whose every round joins the same items to a list joins them all at
+once (docs/optimiser.md).
+
+China (Schacht)'s setup makes its deck a card at a time, 57 joins of a growing tuple, each counted
+against the budget of the move once the deck is longer than SMALL_LIST (a call of the runtime):
+
+    - for c in colour:
+      - for k in range(removed_per_colour, cards_of(c)):
+        - deck = deck + [c]
+
+The plain code:
+
+    for _ in range(...):  # base.yaml:350
+        if len(self.deck) > 16:
+            rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')
+        self.deck = (*self.deck, c)  # base.yaml:351
+
+With this pass the rounds are made once, the budget the joins would charge is charged at once
+(`rt.joins_fit`, runtime/limits.py), and the items joined once, repeated:
+
+    rounds = len(range(...))  # base.yaml:350; ...; the rounds' joins of base.yaml:351 made at once (`join_rounds`)
+    if rt.joins_fit(self, len(self.deck), rounds, 1):
+        self.deck = (*self.deck, *(c,) * rounds)  # base.yaml:351
+    else:  # (a round would fail: the rounds one by one, as written)
+        for _ in range(...):  # base.yaml:350
+            ... (the plain loop's body)
+
+Taken: a loop over a list lowering proves short (walked unchecked) that cannot fail, whose
+variable the body does not read, and whose body is one assignment `x = x + [a, ...]` of a field
+(or an entity's entry of one at a name), its items written out names the loop neither binds nor
+assigns (locals bound before it, constants, values of the language) or numbers, where lowering
+writes the join as the list and its items, counts the list only as the plain code above counts it
+(once longer than SMALL_LIST, a step an item) or not at all, and writes nothing after the join (no
+kept value dropped, no mask brought up to date, no note of the journal); not in code written with
+coverage probes.
+
+Why it is the same game: the loop's list is computed for its length (it reads the game only and
+cannot fail; computed again only where the rounds are made one by one); each round joins the same
+items, which read nothing the loop changes and cannot fail, so the list after the rounds is the
+list and the items repeated once per round: the same tuple. The budget: the plain code charges,
+at each round, the list's length then if it is longer than SMALL_LIST; `rt.joins_fit` charges their
+sum at once, and only when no round would fail (a list over the limit of items, or the budget
+spent): otherwise it charges nothing and the plain loop runs, failing at the very round, with the
+same error, as before. The work proven of the loop is counted as before.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...runtime.limits import SMALL_LIST
+from .. import typed as t
+from . import Plan
+from .rewrite import can_fail, where
+
+NAME = "join_rounds"
+ROUNDS = "rounds"  # the local holding how many rounds the loop makes (compiler/names.py TEMPLATE_LOCALS)
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
+
+
+def fused(lower: Any, s: t.For, head: Any, body: list[Any], depth: int) -> list[Any] | None:
+    """The lines of loop `s` (its head and body, as lowered) with the joins of its rounds made at
+    once, else None (`lower`: the lowering, compiler/lower.py)."""
+    if NAME not in lower.plan.enabled or lower.probe is not None or len(s.body) != 1:
+        return None
+    items = _items(s)
+    if items is None:
+        return None
+    join = body[-1]
+    m = re.fullmatch(r"(.+?) = \(\*\1, .+\)", join.code)
+    if m is None or join.depth != depth + 1:
+        return None
+    target = m.group(1)
+    if len(body) == 3:  # (counted once longer than SMALL_LIST, a step an item)
+        w = re.fullmatch(rf"rt\.walk\(self, {re.escape(target)}, 1, '[^']*'\)", body[1].code)
+        if body[0].code != f"if len({target}) > {SMALL_LIST}:" or w is None or body[0].depth != depth + 1:
+            return None
+    elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
+        return None
+    walk = re.fullmatch(r"for (\w+) in (.+):", head.code)
+    if walk is None or walk.group(1) != "_" or "rt." in walk.group(2) or can_fail(s.domain, lower.defines):
+        return None  # (a loop whose variable the body reads, whose list is counted or may fail: not taken)
+    line = type(head)
+    written = f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+    note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
+                                             f"(`{NAME}`)") if n)
+    joined = f"{target} = (*{target}, *{written} * {ROUNDS})"
+    if len(body) == 1:  # nothing counted, nothing can fail
+        return [line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
+                line(depth, joined, join.source, join.note)]
+    return [
+        line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
+        line(depth, f"if rt.joins_fit(self, len({target}), {ROUNDS}, {len(items)}):"),
+        line(depth + 1, joined, join.source, join.note),
+        line(depth, "else:  # (a round would fail: the rounds one by one, as written)"),
+        line(depth + 1, head.code, head.source, head.note),
+        *(line(x.depth + 1, x.code, x.source, x.note) for x in body),
+    ]
+
+
+def _items(s: t.For) -> list[str] | None:
+    """How generated code spells the items the loop's one assignment joins, each round the same
+    (names the loop neither binds nor assigns, numbers), or None if it is not `x = x + [...]`."""
+    a = s.body[0]
+    if not isinstance(a, t.Assign) or a.op != "=" or a.item is not None or a.target.kind not in ("field", "perfield"):
+        return None
+    if a.target.kind == "perfield" and not (isinstance(a.index, t.Ref) and a.index.sym is not s.var
+                                            and a.index.sym.kind in ("local", "field", "value")):
+        return None
+    value = a.value
+    if not (isinstance(value, t.Binary) and value.op == "+" and isinstance(value.right, t.Collection)
+            and value.right.kind == "list" and value.right.items and _reads_target(value.left, a)):
+        return None
+    spelled = []
+    for item in value.right.items:
+        match item:
+            case t.Num(value=n):
+                spelled.append(str(n))
+            case t.Ref(sym=sym) if sym is not s.var and sym.kind in ("local", "const", "value") \
+                    and sym.name != a.target.name:
+                spelled.append(sym.py)
+            case _:
+                return None
+    return spelled
+
+
+def _reads_target(e: t.Expr, a: t.Assign) -> bool:
+    """Whether `e` reads the list `a` assigns, as it is."""
+    if a.target.kind == "field":
+        return isinstance(e, t.Ref) and e.sym.kind == "field" and e.sym.name == a.target.name
+    return (isinstance(e, t.PerIndex) and e.field.name == a.target.name and isinstance(e.index, t.Ref)
+            and isinstance(a.index, t.Ref) and e.index.sym is a.index.sym)

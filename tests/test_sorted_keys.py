@@ -1,0 +1,87 @@
+"""Pass `sorted_keys` (docs/optimiser.md): a listing remembered by a list the rules keep sorted (pass
+`listing_tables`) is keyed by the list itself, not by a set made of its items.
+
+Checked: what is written for China (Schacht)'s card listings (the hand, kept sorted, as it is; the
+face-up row, laid out in the order drawn, by its items), which fields are found kept sorted, and on
+a test game (tests/games/sorted-keys.yaml) what is taken (a hand joined and sorted, less a card,
+copied from another seat's) and what is not (a pile a card is laid on, a row set to two cards
+written out, a stack started with two); the test game played in lockstep with and without the
+pass and against the plain code; and a position whose hand is not sorted (a saved state, restored)
+listing what the plain code lists, under a key of its own.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import rulewright
+from rulewright.compiler import passes
+from rulewright.compiler.check import check
+from rulewright.compiler.driver import build, compile_file
+from rulewright.compiler.passes.sorted_keys import kept_sorted
+from rulewright.compiler.paths import ruleset_file
+from tests.lockstep import moves_in_lockstep
+from tests.test_listing_hoist import method
+
+GAME = Path(__file__).parent / "games" / "sorted-keys.yaml"
+
+
+def typed_of(path: Path):  # type: ignore[no-untyped-def]
+    _, ruleset, _ = build(path)
+    assert ruleset is not None
+    _, typed = check(ruleset)
+    assert typed is not None
+    return typed
+
+
+def test_schacht_keys_the_hand_as_it_is_and_the_row_by_its_items() -> None:
+    source = compile_file(ruleset_file("china-schacht")).source
+    assert "        listed_key = self.hand[self.current]\n" in method(source, "_legal_exchange_blind")
+    exchange = method(source, "_legal_exchange_face_up")
+    assert "        listed_key = (self.hand[self.current], frozenset(self.face_up))\n" in exchange
+    assert "a function of `hand[current]` (kept sorted, `sorted_keys`) and the items of `face_up`" in exchange
+    assert "        listed_key = frozenset(self.face_up)\n" in method(source, "_legal_take_face_up")
+    off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"sorted_keys"}).source
+    assert "listed_key = frozenset(self.hand[self.current])\n" in method(off, "_legal_exchange_blind")
+    assert "`sorted_keys`" not in off
+    # (`here` and `palace_of` only ever hold one item at most: sorted too)
+    assert kept_sorted(typed_of(ruleset_file("china-schacht"))) == {"self.hand", "self.here", "self.palace_of"}
+
+
+def test_what_is_taken() -> None:
+    assert kept_sorted(typed_of(GAME)) == {"self.hand"}
+    source = compile_file(GAME).source
+    assert "listed_key = self.hand[self.current]\n" in method(source, "_legal_give")
+    assert "listed_key = (self.hand[self.current], frozenset(self.stack))\n" in method(source, "_legal_heap")
+    assert "listed_key = frozenset(self.pile)\n" in method(source, "_legal_take")
+    assert "listed_key = frozenset(self.row)\n" in method(source, "_legal_lay")
+    assert "listed_key = (frozenset(self.row), frozenset(self.stack))\n" in method(source, "_legal_line")
+
+
+def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:
+    moves = moves_in_lockstep(GAME, "sorted_keys", 10, frozenset({"action_tables", "listing_tables"}))
+    assert moves >= 10 * 3 * 60
+
+
+def test_a_hand_out_of_order_lists_what_the_plain_code_lists() -> None:
+    optimised = rulewright.load_rules(GAME)
+    plain = rulewright.load_rules(GAME, passes=frozenset())
+    chooser = random.Random(3)
+    state = optimised.new_state(2, 3)
+    shuffled = 0
+    while not state.terminal:
+        saved = state.to_json()
+        hand = saved["fields"]["hand"]
+        for cards in hand:
+            cards.reverse()  # (a position no rule makes: the hand out of order)
+        shuffled += any(cards != sorted(cards) for cards in hand)
+        a, b = optimised.state_from_json(saved), plain.state_from_json(saved)
+        listed = [str(x) for x in a.legal_actions()]
+        assert listed == [str(x) for x in b.legal_actions()], f"move {state.moves}"
+        k = chooser.randrange(len(listed))
+        a.play(k)
+        b.play(k)
+        assert a.to_json() == b.to_json()
+        state.play(k)
+    assert shuffled > 10

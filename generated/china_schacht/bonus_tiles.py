@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, inline, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -166,10 +166,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             if spots_mask:
                 row_fixed = row1.fixed[0]
                 if row_fixed is None:  # (a test of the earlier choices only: computed once per row)
-                    row_fixed = row1.fixed[0] = rt.union((once4 for s4, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s4))))
+                    row_fixed = row1.fixed[0] = rt.union((once4 for s8, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s8))))
                 spots_mask &= row_fixed
             if spots_mask:
-                spots_mask &= rt.union((once5 for s5, once5 in (self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])).items() if not self.face_down_in(s5)))
+                spots_mask &= rt.union((once5 for s9, once5 in (self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])).items() if not self.face_down_in(s9)))
             if spots_mask:
                 row1.gather(actions, spots_mask)  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: the actions of its spots, in spot order
 
@@ -353,8 +353,6 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         other.tiles = self.tiles[:]
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_palaces_in = self._d_palaces_in
-        other._d_palaces_total = self._d_palaces_total
         other._d_emissaries_of = self._d_emissaries_of
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
@@ -369,11 +367,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
         other._mask_palace_of_empty = self._mask_palace_of_empty
+        other._mask_palace_of_has = self._mask_palace_of_has[:]
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_palaces_in = None
-        self._d_palaces_total = None
         self._d_emissaries_of = None
         self._d_emissary_room = None
         self._d_province_points = None

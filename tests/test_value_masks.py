@@ -83,7 +83,7 @@ def test_schacht_reads_its_counts_and_tests_from_the_masks() -> None:
     at = lines.index("self.palace_of[space] = (self.current,)  # base.yaml:384")
     assert lines[at - 2:at] == ["for palace_of_ in self.palace_of[space]:  # base.yaml:384",
                                 "self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # base.yaml:384"]
-    assert "self._mask_palace_of_has[palace_of_] |= self.board.spot_bit[space]  # base.yaml:384" in lines[at + 1:]
+    assert "self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # base.yaml:384" in lines[at + 1:]
     assert "        other._mask_palace_of_has = self._mask_palace_of_has[:]\n" in code
     assert "        self._mask_palace_of_has = self.board.item_masks(self.palace_of, self.num_seats)\n" in code
     assert "_mask_palace_of_has" not in source(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})
@@ -115,6 +115,8 @@ def test_assignments_keep_the_masks_exact() -> None:
     code = source(GAME)
     share = method(code, "_do_share")
     assert "for held_by_ in self.held_by[s]:" in share and "self.held_by[s] = (q, self.current)" in share
+    assert "self._mask_held_by_has[q] |= self.board.spot_bit[s]" in share  # (the items written out: set at once)
+    assert "self._mask_held_by_has[self.current] |= self.board.spot_bit[s]" in share
     # a value that can fail, an index computed: the masks made again after the assignment
     assert "self._mask_tint_is = self.board.value_masks(self.tint, 3)  # value-masks.yaml:95" \
         in method(code, "_do_wash")

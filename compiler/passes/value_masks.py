@@ -344,7 +344,22 @@ def _update(m: ValueMask, s: t.Assign, op: str) -> list[tuple[int, str]]:
     index = _bare(s.index) if s.index is not None else None
     at = index.sym.py if isinstance(index, t.Ref) else str(index.value) if isinstance(index, t.Num) else "?"
     bit = f"self.board.spot_bit[{at}]"
+    value = _bare(s.value)
+    if op == "|= " and s.op == "=":  # a value written out, of names read again at no cost: its bits set at once
+        if m.op == "==" and _again(value):
+            return [(0, f"{m.py}[{_again(value)}] {op}{bit}")]
+        if m.op == "in" and isinstance(value, t.Collection) and all(_again(x) for x in value.items):
+            return [(0, f"{m.py}[{_again(x)}] {op}{bit}") for x in value.items]
     if m.op == "==":
         return [(0, f"{m.py}[self.{m.field}[{at}]] {op}{bit}")]
     item = FILTER_LOCAL.format(m.field)
     return [(0, f"for {item} in self.{m.field}[{at}]:"), (1, f"{m.py}[{item}] {op}{bit}")]
+
+
+def _again(e: t.Expr) -> str:
+    """The code of a value the statement after an assignment reads again at no cost and to the same
+    value (a local, a constant, the seat to act), or ""."""
+    e = _bare(e)
+    if isinstance(e, t.Ref) and e.sym.kind in ("local", "const", "value") and e.sym.py.replace(".", "").isidentifier():
+        return e.sym.py
+    return ""

@@ -191,8 +191,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # border-quarrels.yaml:143
-        for palace_of_ in self.palace_of[space]:  # border-quarrels.yaml:143
-            self._mask_palace_of_has[palace_of_] |= self.board.spot_bit[space]  # border-quarrels.yaml:143
+        self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
         self._kept_end = None  # border-quarrels.yaml:144
         if self._kept_shared:  # border-quarrels.yaml:144

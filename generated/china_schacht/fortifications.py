@@ -218,8 +218,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
-        for palace_of_ in self.palace_of[space]:  # base.yaml:384
-            self._mask_palace_of_has[palace_of_] |= self.board.spot_bit[space]  # base.yaml:384
+        self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385

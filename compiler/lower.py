@@ -62,6 +62,7 @@ from .passes import (
     set_lists,
     spot_filters,
     spot_rows,
+    value_masks,
     value_tables,
 )
 from .passes.rewrite import show
@@ -220,9 +221,9 @@ class Program:
     end_kept: str = ""
     # Whether some definition is `cached: true` (and not kept): only then is `_derived` forgotten.
     caching: bool = False
-    # What the passes keep on the state beside the fields (pass `bitmask`): slot, annotation, note;
+    # What the passes keep on the state beside the fields (pass `bitmask`): slot, annotation, note, copy;
     # and how `_fields_set()` makes it again from the fields.
-    kept: list[tuple[str, str, str]] = field(default_factory=list)
+    kept: list[tuple[str, str, str, str]] = field(default_factory=list)  # (and how `_copy_fields` copies it)
     fields_set: list[str] = field(default_factory=list)
     forget: list[str] = field(default_factory=list)  # (pass `region_masks`) what `_forget_kept` also resets
     # The definitions the code calls as methods (those inlined, or written otherwise by a pass, are not):
@@ -500,6 +501,8 @@ class _Lowerer:
     def comprehension(self, e: t.Comprehension) -> str:
         masked = bitmask.masked_comprehension(self.plan, e, self.constant_values)
         py = self.plain_comprehension(e)  # (its facts: what the plain code is proven to cost)
+        if masked is None and not _CHARGES.search(py):  # (pass `value_masks`: masks per value, the empty spots)
+            masked = value_masks.lowered(self, e)
         if masked is None and not _CHARGES.search(py):
             # (passes `spot_filters`, `count_items`, `component_sets`: where the plain code charges no work as it runs)
             masked = spot_filters.lowered(self, e) or count_items.lowered(self, e) or component_sets.lowered(self, e) \
@@ -1427,14 +1430,18 @@ class _Lowerer:
                                         _index_again(s), depth, s.span, self.region_drops.get(s.target.name, {}),
                                         self.nested, self.attribute_drops.get(s.target.name, {}), _item_again(s),
                                         own=self.plan.own_drops, known=self.region_known)
-                # the bit masks kept over the field assigned (pass `bitmask`)
+                # the bit masks kept over the field assigned (passes `bitmask`, `value_masks`)
                 kept = [Line(depth + more, code, s.span)
-                        for more, code in bitmask.after_assign(self.plan, s, self.constant_values)]
+                        for more, code in (*bitmask.after_assign(self.plan, s, self.constant_values),
+                                           *value_masks.after_assign(self.plan, s, self.defines))]
+                old = [Line(depth + more, code, s.span)  # (the old items' bits, cleared before)
+                       for more, code in value_masks.before_assign(self.plan, s, self.defines)]
                 journal = self.journal_lines(s, depth)
                 if self.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
-                    return journal + self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *stale,
+                    return journal + self.statement(depth, lambda: [*old, Line(depth, self.assign(s), s.span), *stale,
                                                                     *kept, Line(depth, "self._derived = None", s.span)])
-                return journal + self.statement(depth, lambda: [Line(depth, self.assign(s), s.span), *stale, *kept])
+                return journal + self.statement(depth, lambda: [*old, Line(depth, self.assign(s), s.span), *stale,
+                                                                *kept])
             case t.Let():
                 return self.statement(depth, lambda: self.let(s, depth))
             case t.CallEffect():
@@ -1756,18 +1763,22 @@ class _Lowerer:
         prog.resets = frozenset(self.resets)
         prog.called = frozenset(self.called)
         for m in self.plan.masks:  # the sets of spots kept as bit masks (pass `bitmask`)
-            prog.kept.append((m.slot, "int", m.note()))
+            prog.kept.append((m.slot, "int", m.note(), m.py))
             prog.fields_set.append(f"{m.py} = {m.rebuild()}")
         for test in self.region_tests:  # (pass `region_masks`) the kept masks of tests of regions
             where = test.span.short
             prog.kept.append((test.slot, "int", f"region_masks: the regions where `{test.text}` ({where}), among "
-                              f"those of {test.known}"))
+                              f"those of {test.known}", f"self.{test.slot}"))
             prog.kept.append((test.known, "int", f"region_masks: the regions whose bit of {test.slot} is known "
-                              f"(cleared where the kept value of `{test.define}` for the region is dropped)"))
+                              f"(cleared where the kept value of `{test.define}` for the region is dropped)",
+                              f"self.{test.known}"))
             prog.forget.append(f"self.{test.slot} = self.{test.known} = 0")
             after = next(k for k, d in enumerate(prog.defines) if d.name == test.define) + 1
             body = tuple(Line(2, code) for code in region_masks.within_method(test))
             prog.defines.insert(after, LoweredFunction(test.within, (("regions_mask", "int"),), "int", body, test.span))
+        for vm in self.plan.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)
+            prog.kept.append((vm.slot, "list[int]", vm.note(), f"{vm.py}[:]"))
+            prog.fields_set.append(f"{vm.py} = {vm.rebuild()}")
         return prog
 
     def field(self, typed: t.Field) -> LoweredField:
@@ -1939,7 +1950,7 @@ def _parenthesised(py: str) -> str:
 
 def _unparenthesised(py: str) -> str:
     """`py` without the one pair of parentheses that wraps it whole, if it holds one operand."""
-    if py.startswith("(") and _parenthesised(py) == py and _one_operand(py):
+    if py.startswith("(") and _parenthesised(py) == py and _one_operand(py) and _wrapped(py):
         inner, depth = py[1:-1], 0
         for i, ch in enumerate(inner):  # (a generator's own parentheses stay)
             depth += {"(": 1, ")": -1, "[": 1, "]": -1, "{": 1, "}": -1}.get(ch, 0)
@@ -1947,6 +1958,16 @@ def _unparenthesised(py: str) -> str:
                 return py
         return inner
     return py
+
+
+def _wrapped(py: str) -> bool:
+    """Whether the parenthesis `py` starts with closes at its end (`(a & b)`, not `(a & b).bit_count()`)."""
+    depth = 0
+    for i, ch in enumerate(py):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0:
+            return i == len(py) - 1
+    return False
 
 
 def _one_operand(py: str) -> bool:

@@ -295,6 +295,25 @@ class Board:
                 mask |= bit[s]
         return mask
 
+    def item_masks(self, values: Sequence[Iterable[int]], count: int) -> list[int]:
+        """For each value v below `count`, the bit mask of the spots whose entry of `values` (a field
+        per spot of lists or sets of players, of an enumeration's values) holds v (pass `value_masks`)."""
+        bit = self.spot_bit
+        masks = [0] * count
+        for s, items in enumerate(values):
+            for v in items:
+                masks[v] |= bit[s]
+        return masks
+
+    def value_masks(self, values: Sequence[int], count: int) -> list[int]:
+        """For each value v below `count`, the bit mask of the spots whose entry of `values` (a field
+        per spot of players, of an enumeration's values) is v (pass `value_masks`)."""
+        bit = self.spot_bit
+        masks = [0] * count
+        for s, v in enumerate(values):
+            masks[v] |= bit[s]
+        return masks
+
     def group_keys(self, name: str, keys: Sequence[Any]) -> dict[Any, int]:
         """The spots grouped by their entry of `keys` (one per spot, a value the board fixes for the
         spot: its province, the province's colour): each value, in the order first met, with the

@@ -60,16 +60,20 @@ def test_the_definitions_read_in_their_region_only_are_found() -> None:
     """China (Schacht): `palaces_in(p, r)` and `palaces_total(r)` count `palace_of[s] for s in r`;
     `emissary_room(r)` and `province_points(p, r)` read it through them, at their own `r`. Not
     `chains_of(p)` (every spot of the board), `can_place(p)` (`any(free(s) for s in spots)`) or
-    `open_spaces` (no parameter)."""
-    found = {(name, f, k) for name, f, k in plan("china-schacht").region_drops}
+    `open_spaces` (no parameter). (Without `value_masks`: with it, `palaces_in` and `palaces_total`
+    are popcounts of masks, kept no more.)"""
+    without = passes.ALL - {"value_masks"}
+    found = {(name, f, k) for name, f, k in plan("china-schacht", without).region_drops}
     assert found == {("palaces_in", "palace_of", 1), ("palaces_total", "palace_of", 0),
                      ("emissary_room", "palace_of", 0), ("province_points", "palace_of", 1)}
-    kept = {name for name, _ in plan("china-schacht").derived}
+    kept = {name for name, _ in plan("china-schacht", without).derived}
     assert {"can_place", "open_spaces"} <= kept
+    assert {(name, f, k) for name, f, k in plan("china-schacht").region_drops} == \
+        {("emissary_room", "palace_of", 0), ("province_points", "palace_of", 1)}
     # (`chains_of`, which only the scores read, is kept only without the pass `score_only`: dropped whole then)
-    without = plan("china-schacht", passes.ALL - {"score_only"})
-    assert "chains_of" in {name for name, _ in without.derived}
-    assert "chains_of" not in {name for name, _, _ in without.region_drops}
+    unscored = plan("china-schacht", passes.ALL - {"score_only"})
+    assert "chains_of" in {name for name, _ in unscored.derived}
+    assert "chains_of" not in {name for name, _, _ in unscored.region_drops}
 
 
 def test_a_read_at_a_spot_of_no_region_parameter_proves_nothing() -> None:
@@ -100,11 +104,11 @@ def test_the_drop_is_written_after_the_assignment_and_said_in_the_comment() -> N
     assert "self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], " \
         "self._kept_shared)" \
         "  # base.yaml:384" in source
-    assert "(a change of `palace_of` at one spot: the values of the regions holding it only)" in source
+    assert "a change of `palace_of` at one spot: the values of the regions holding it only)" in source
     # a definition of two parameters is dropped whole (lower._dropped_at), unless its values are kept
     # by region first (pass `nested_drops`, test_nested_values_drop_the_regions_changed_only)
     whole = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
-                                                    passes.ALL - {"nested_drops"}).source
+                                                    passes.ALL - {"nested_drops", "value_masks"}).source
     assert "self._d_palaces_in = self._d_province_points = " in whole
     off = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
                                                   passes.ALL - {"region_drops"}).source
@@ -161,12 +165,14 @@ def test_definitions_of_several_parameters_are_nested_by_their_region_only() -> 
     not by an entity: Mandarin's `held(p, a)`, read at its player only, stays one dict (measured
     slower nested, compiler/passes/nested_drops.py); nor by the animal its values could be dropped
     by (`derived.attribute_entries`: measured slower too)."""
-    assert plan("china-schacht").nested == (("palaces_in", 1), ("province_points", 1))
+    assert plan("china-schacht", passes.ALL - {"value_masks"}).nested == (("palaces_in", 1), ("province_points", 1))
+    assert plan("china-schacht").nested == (("province_points", 1),)  # (`palaces_in`: a popcount, `value_masks`)
     mandarin = plan("mandarin", passes.ALL - {"component_sets"})  # (with it, `held` is a set operation, not kept)
     assert ("held", "card", 0) in mandarin.derived_entries and mandarin.nested == () and plan("mandarin").nested == ()
     assert ("held", "card", 1, "TILE_ANIMAL") in mandarin.derived_attributes
     assert plan("china-schacht", passes.ALL - {"region_drops"}).nested == ()
-    source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht")).source
+    source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
+                                                     passes.ALL - {"value_masks"}).source
     assert "    _d_palaces_in: dict[int, dict[int, int]] | None\n" in source
     assert "self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], " \
         "self._kept_shared)" \

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .region_masks import Choice as RegionChoice
     from .region_masks import Test as RegionTest
     from .spot_filters import Filter
+    from .value_masks import ValueMask
     from .value_tables import Table as ValueTable
 
 
@@ -39,6 +40,8 @@ class Plan:
     passes: tuple[str, ...] = ()  # the passes that ran, in the order they ran
     enabled: frozenset[str] = frozenset()  # the passes that run (one defers to another that will)
     # -- each pass's decisions, one field per pass, below this line --
+    # value_masks: the fields per spot whose spots holding each value (a player) are kept as a bit mask per value
+    value_masks: tuple[ValueMask, ...] = ()
     # component_sets: the component attributes (their tables) whose sets of components the module holds,
     # each with its number of values (0: a truth value), for counts and tests over sets of components
     component_sets: tuple[tuple[str, int], ...] = ()
@@ -107,6 +110,8 @@ class Pass(Protocol):
 PASSES: dict[str, str] = {
     "component_sets": "a count or test of the attributes of the components in a set is a set operation against "
                       "the components having them, not a walk",
+    "value_masks": "the spots where a field per spot holds a value named by a variable (a player), as a bit mask "
+                   "per value kept up to date: counts, tests and lists of them, and of the spots empty or not, read it",
     "inner_defines": "a small definition used only inside definitions kept between moves, and dropped with "
                      "them, is written into them, not kept itself",
     "score_only": "a definition only the scores read, each of its values asked once per player scored, is "

@@ -91,7 +91,7 @@ class Filter:
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     constants = {name: value for name, value, _ in program.tables.constants}
     defines = {d.name: d for d in program.defines}
-    found: dict[tuple[str, int], Mask] = {}
+    found: dict[tuple[str, int], Mask] = {(m.field, m.value): m for m in plan.masks}  # (pass `value_masks`: the empty)
     for e in expressions(program):
         key: Filter | None = None
         if isinstance(e, t.Builtin) and e.func in MASK_USES and len(e.args) > MASK_USES[e.func][0]:

@@ -30,6 +30,7 @@ from .component_sets import taken
 from .count_items import counted
 from .reads import Dependencies, analyse
 from .rewrite import key
+from .value_masks import served
 
 # The searches of the runtime: a call walks a list, a region or the board.
 SEARCHES = frozenset({
@@ -55,7 +56,7 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
 
 def worth_keeping(d: t.Define, plan: Plan, defines: dict[str, t.Define], constants: dict[str, int]) -> bool:
     """Whether a definition loops (see the module's doc) and can be kept in a slot. A loop the
-    `bitmask` pass (which runs before) turns into a few operations on a mask is no loop."""
+    `bitmask` or `value_masks` pass (which run before) turns into a few operations on a mask is no loop."""
     if d.ty.kind in ("none", "optional", "any") or any(p.ty.kind not in PLAIN for p in d.params):
         return False
     if d.name in plan.unkept:  # (pass `inner_defines`: used only inside kept definitions that drop with it)
@@ -64,6 +65,7 @@ def worth_keeping(d: t.Define, plan: Plan, defines: dict[str, t.Define], constan
         return False
     counts = set(plan.counted)
     return any(isinstance(x, t.Comprehension) and masked_comprehension(plan, x, constants) is None
+               and served(plan, x, defines) is None  # (pass `value_masks`: a few operations on masks)
                and taken(plan, x, defines) is None  # (pass `component_sets`: a set operation)
                and not (key(x) in counts and counted(x, defines) is not None)  # (`count_items`: one C call)
                or isinstance(x, t.Builtin) and x.func in SEARCHES and masked_call(plan, x, defines, constants) is None

@@ -53,6 +53,7 @@ from .rewrite import (
     show,
     with_clauses,
 )
+from .value_masks import served
 
 CELL = "a cell for values computed once"  # the verb of a cell clause's note
 LAZY = "computed once, at first need:"  # the verb of a value read from its cell
@@ -87,7 +88,8 @@ class Lazy:
         return e
 
     def comprehension(self, e: t.Comprehension) -> t.Expr:
-        if fused_shape(e) or key(e) in self.taken or masked_comprehension(self.plan, e, self.constants) is not None:
+        if fused_shape(e) or key(e) in self.taken or masked_comprehension(self.plan, e, self.constants) is not None \
+                or served(self.plan, e, self.defines) is not None:
             return e
         old = clauses(e)
         bound = {id(var) for var, _, _ in old}

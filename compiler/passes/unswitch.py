@@ -34,6 +34,7 @@ from .. import typed as t
 from . import Plan
 from .bitmask import masked_comprehension
 from .rewrite import clauses, free_locals, key, show, with_clauses
+from .value_masks import served
 
 VERB = "unswitched"
 
@@ -41,10 +42,11 @@ VERB = "unswitched"
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     taken: set[Hashable] = {*plan.counted, *(k for k, _ in plan.spot_filters), *plan.listing_hoists}
     constants = {name: value for name, value, _ in program.tables.constants}
+    defines = {d.name: d for d in program.defines}
 
     def domain(e: t.Expr) -> t.Expr:
         if isinstance(e, t.Comprehension) and key(e) not in taken \
-                and masked_comprehension(plan, e, constants) is None:
+                and masked_comprehension(plan, e, constants) is None and served(plan, e, defines) is None:
             return unswitched(e) or e
         return e
 

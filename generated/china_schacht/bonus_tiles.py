@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -172,10 +172,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             if spots_mask:
                 row_fixed = row1.fixed[0]
                 if row_fixed is None:  # (a test of the earlier choices only: computed once per row)
-                    row_fixed = row1.fixed[0] = rt.union((once4 for s4, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s4))))
+                    row_fixed = row1.fixed[0] = rt.union((once4 for s8, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s8))))
                 spots_mask &= row_fixed
             if spots_mask:
-                spots_mask &= rt.union((once5 for s5, once5 in (self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])).items() if not self.face_down_in(s5)))
+                spots_mask &= rt.union((once5 for s9, once5 in (self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])).items() if not self.face_down_in(s9)))
             if spots_mask:
                 row1.gather(actions, spots_mask)  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: the actions of its spots, in spot order
 
@@ -235,14 +235,15 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
+        for palace_of_ in self.palace_of[space]:  # base.yaml:384
+            self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palace_of[space] = (self.current,)  # base.yaml:384
         self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384
-        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
+        self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
@@ -250,7 +251,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         else:  # base.yaml:385
             if self._d_can_place is not None:  # base.yaml:385
                 self._d_can_place.pop(self.current, None)  # base.yaml:385
-        if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._mask_palace_of_empty) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         # base.yaml:461: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
         if self.trace is not None:
@@ -387,8 +388,6 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         other.tiles = self.tiles[:]
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_palaces_in = self._d_palaces_in
-        other._d_palaces_total = self._d_palaces_total
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
         other._d_open_spaces = self._d_open_spaces
@@ -399,11 +398,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         other._mask_palace_of_empty = self._mask_palace_of_empty
         other._mask__emissary_room_1 = self._mask__emissary_room_1
         other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
+        other._mask_palace_of_has = self._mask_palace_of_has[:]
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_palaces_in = None
-        self._d_palaces_total = None
         self._d_emissary_room = None
         self._d_province_points = None
         self._d_open_spaces = None

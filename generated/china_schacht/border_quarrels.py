@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -183,13 +183,15 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             self.trace.append("actions.build")
         self.start_at(space)  # border-quarrels.yaml:141
         self.pay(cards)  # border-quarrels.yaml:142
+        for palace_of_ in self.palace_of[space]:  # border-quarrels.yaml:143
+            self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # border-quarrels.yaml:143
         self.palace_of[space] = (self.current,)  # border-quarrels.yaml:143
         self._d_open_spaces = self._d_can_place = self._kept_end = None  # border-quarrels.yaml:143
-        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
-        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # border-quarrels.yaml:143; `region_masks`: the bits of the regions holding it no longer known
+        self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # border-quarrels.yaml:143
+        self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
         self._kept_end = None  # border-quarrels.yaml:144
         if self._kept_shared:  # border-quarrels.yaml:144
@@ -198,7 +200,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             if self._d_can_place is not None:  # border-quarrels.yaml:144
                 self._d_can_place.pop(self.current, None)  # border-quarrels.yaml:144
         for r in self.board.regions_at[PROVINCE][space]:  # border-quarrels.yaml:149; inlined provinces_at (border-quarrels.yaml:112)
-            if (not self.scored[r] and not any((not self.palace_of[s]) for s in self.board.region_spots[r])):  # border-quarrels.yaml:150; inlined free (base.yaml:290)
+            if (not self.scored[r] and not ((self.board.region_mask[r] & self._mask_palace_of_empty) != 0)):  # border-quarrels.yaml:150; inlined free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in r)
                 self.score_province(r)  # border-quarrels.yaml:151
         # base.yaml:461: next_piece, written out where it is called, border-quarrels.yaml:152 (`inline_procedures`)
         if self.trace is not None:
@@ -288,7 +290,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def open_to(self, rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:128
-        return (any(r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) for r in rs) and not ((self.here and self.opt_post_empty == BOTH_PROVINCES) and any(self.empty(r) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338)
+        return (any(r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) for r in rs) and not ((self.here and self.opt_post_empty == BOTH_PROVINCES) and any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
 
     def start_at(self, s: int) -> None:
         # rules/china-schacht/border-quarrels.yaml:155
@@ -298,13 +300,13 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             self.start_placing(self.board.region_of[PROVINCE][s])  # border-quarrels.yaml:161; inlined province_of (base.yaml:284)
         elif not self.here:  # border-quarrels.yaml:162
             if self.opt_post_empty == TURN_PROVINCE:  # border-quarrels.yaml:163
-                self.here = tuple([r for r in self.board.regions_at[PROVINCE][s] if not self.empty(r)])  # border-quarrels.yaml:164; inlined provinces_at (border-quarrels.yaml:112)
+                self.here = tuple([r for r in self.board.regions_at[PROVINCE][s] if not (not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0)])  # border-quarrels.yaml:164; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
                 self._d_open_spaces = None  # border-quarrels.yaml:164
                 self.was_empty = not self.here  # border-quarrels.yaml:165
             else:
                 self.here = tuple(self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:167; inlined provinces_at (border-quarrels.yaml:112)
                 self._d_open_spaces = None  # border-quarrels.yaml:167
-                self.was_empty = any(self.empty(r) for r in self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:168; inlined provinces_at (border-quarrels.yaml:112)
+                self.was_empty = any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0) for r in self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:168; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -339,8 +341,6 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         other.was_empty = self.was_empty
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_palaces_in = self._d_palaces_in
-        other._d_palaces_total = self._d_palaces_total
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
         other._d_open_spaces = self._d_open_spaces
@@ -348,19 +348,13 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         other._d_two_colours = self._d_two_colours
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        other._mask_palace_of_empty = self._mask_palace_of_empty
         other._mask__emissary_room_1 = self._mask__emissary_room_1
         other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
-
-    def _fields_set(self) -> None:
-        """The fields were set from outside the rules (the setup's inits, a saved state read, a
-        scenario's position): the values kept between moves are forgotten, what is kept beside
-        the fields is made again."""
-        self._forget_kept()
+        other._mask_palace_of_has = self._mask_palace_of_has[:]
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_palaces_in = None
-        self._d_palaces_total = None
         self._d_emissary_room = None
         self._d_province_points = None
         self._d_open_spaces = None

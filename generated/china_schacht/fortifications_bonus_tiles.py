@@ -4,7 +4,7 @@
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 #   rules/china-schacht/fortifications-bonus-tiles.yaml  sha256:381c843594446038
 # Change the rules and run `rulewright compile china-schacht/fortifications-bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/fortifications-bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -292,15 +292,17 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
+        for palace_of_ in self.palace_of[space]:  # base.yaml:384
+            self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palace_of[space] = (self.current,)  # base.yaml:384
         self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384
-        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
+        self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
+        self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
@@ -308,7 +310,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         else:  # base.yaml:385
             if self._d_can_place is not None:  # base.yaml:385
                 self._d_can_place.pop(self.current, None)  # base.yaml:385
-        if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._mask_palace_of_empty) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         # base.yaml:461: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
         if self.trace is not None:
@@ -430,7 +432,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
             kept = self._d_empty = {}
         elif r in kept:
             return kept[r]
-        value: bool = ((not self.emissaries[r] and self.palaces_total(r) == 0) and not any(self.fortified[s] for s in self.board.region_spots[r]))  # fortifications.yaml:46
+        value: bool = ((not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0) and not any(self.fortified[s] for s in self.board.region_spots[r]))  # fortifications.yaml:46
         kept[r] = value
         return value
 
@@ -450,7 +452,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def chains_of(self, p: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:321; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        return (self.board.best_road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, [s2 for s2 in self.board.spots if (self.fortified[s2] and p in self.palace_of[s2])]) if self.opt_chain_cut == BEST else self.board.road_chains([s for s in self.board.spots if p in self.palace_of[s]], 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321; inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
+        return (self.board.best_road_chains(self.board.mask_spots(self._mask_palace_of_has[p]), 4, [s2 for s2 in self.board.spots if (self.fortified[s2] and p in self.palace_of[s2])]) if self.opt_chain_cut == BEST else self.board.road_chains(self.board.mask_spots(self._mask_palace_of_has[p]), 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321; read from bit masks (`value_masks`): list(... for s in spots); inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
 
     def chain_bonus(self, p: int) -> Sequence[int]:
         # rules/china-schacht/fortifications.yaml:60; not kept between moves: only the scores read it, once per player scored (`score_only`)
@@ -472,6 +474,15 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
     def on_fortification(self, p: int, s: int) -> bool:
         # rules/china-schacht/fortifications.yaml:51
         return (self.fortified[s] and p in self.palace_of[s])  # fortifications.yaml:51
+
+    def start_placing(self, r: int) -> None:
+        # rules/china-schacht/base.yaml:451
+        if self.trace is not None:
+            self.trace.append("procedures.start_placing")
+        if not self.here:  # base.yaml:452
+            self.here = rt.held((r,))  # base.yaml:453
+            self._d_open_spaces = None  # base.yaml:453
+            self.was_empty = self.empty(r)  # base.yaml:454
 
     def _tie_break(self, player: int) -> int:
         # rules/china-schacht/fortifications.yaml:106: among players tied on score, the higher value wins
@@ -507,8 +518,6 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         other.tiles = self.tiles[:]
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_palaces_in = self._d_palaces_in
-        other._d_palaces_total = self._d_palaces_total
         other._d_empty = self._d_empty
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
@@ -518,19 +527,13 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         other._d_face_down_in = self._d_face_down_in
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        other._mask_palace_of_empty = self._mask_palace_of_empty
         other._mask__emissary_room_1 = self._mask__emissary_room_1
         other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
-
-    def _fields_set(self) -> None:
-        """The fields were set from outside the rules (the setup's inits, a saved state read, a
-        scenario's position): the values kept between moves are forgotten, what is kept beside
-        the fields is made again."""
-        self._forget_kept()
+        other._mask_palace_of_has = self._mask_palace_of_has[:]
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_palaces_in = None
-        self._d_palaces_total = None
         self._d_empty = None
         self._d_emissary_room = None
         self._d_province_points = None

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_emperor_placement', 'opt_joker_kept', 'opt_kept_at_reshuffle', 'opt_special_exchange', 'opt_emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d_open_provinces', '_d_emperor_can_build', '_d_emperor_occupied', '_d_emperor_provinces')
+    __slots__ = ('opt_emperor_placement', 'opt_joker_kept', 'opt_kept_at_reshuffle', 'opt_special_exchange', 'opt_emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d_open_provinces', '_d_emperor_occupied', '_d_emperor_provinces')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('emperor_cards', None, 'list', 'colour', (), 'all', ''),
         rt.FieldInfo('kept', 'player', 'list', 'colour', (), 'all', ''),
@@ -89,7 +89,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     emperor_turn: int
     two_provinces_now: bool
     _d_open_provinces: Sequence[int] | None
-    _d_emperor_can_build: dict[int, bool] | None
     _d_emperor_occupied: Sequence[int] | None
     _d_emperor_provinces: Sequence[int] | None
 
@@ -263,7 +262,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if spots_mask:
                 row_fixed = row1.fixed[0]
                 if row_fixed is None:  # (a test of the earlier choices only: computed once per row)
-                    row_fixed = row1.fixed[0] = rt.union((once4 for s4, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s4))))
+                    row_fixed = row1.fixed[0] = rt.union((once4 for s8, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s8))))
                 spots_mask &= row_fixed
             if spots_mask:
                 row1.gather(actions, spots_mask)  # rules/china-schacht/base.yaml:379; `spot_rows`: the actions of its spots, in spot order
@@ -463,24 +462,24 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
+        for palace_of_ in self.palace_of[space]:  # base.yaml:384
+            self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palace_of[space] = (self.current,)  # base.yaml:384
         self._d_open_spaces = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # base.yaml:384
         self._kept_end = None  # base.yaml:384
-        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
+        self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
-        self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:385
+        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
             self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
         else:  # base.yaml:385
             if self._d_can_place is not None:  # base.yaml:385
                 self._d_can_place.pop(self.current, None)  # base.yaml:385
-        if (not self.scored[self.board.region_of[PROVINCE][space]] and not any((not self.palace_of[s]) for s in self.board.region_spots[self.board.region_of[PROVINCE][space]])):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290)
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._mask_palace_of_empty) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         # two-player.yaml:246: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
         if self.trace is not None:
@@ -695,24 +694,25 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("actions.emperor_palace")
         self.emperor_pay(cards)  # two-player.yaml:196
+        for palace_of_ in self.palace_of[space]:  # two-player.yaml:197
+            self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # two-player.yaml:197
         self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
         self._d_open_spaces = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:197
         self._kept_end = None  # two-player.yaml:197
-        self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
-        self._d_palaces_total = rt.without_keys(self._d_palaces_total, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
         self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
         self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
-        self._d_emperor_can_build = rt.without_keys(self._d_emperor_can_build, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
         self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # two-player.yaml:197; `region_masks`: the bits of the regions holding it no longer known
         self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # two-player.yaml:197
+        for palace_of_ in self.palace_of[space]:  # two-player.yaml:197
+            self._mask_palace_of_has[palace_of_] |= self.board.spot_bit[space]  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
-        self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:198
+        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:198
         if self._kept_shared:  # two-player.yaml:198
             self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:198
         else:  # two-player.yaml:198
             if self._d_can_place is not None:  # two-player.yaml:198
                 self._d_can_place.pop((self.num_players + 0), None)  # two-player.yaml:198
-        if (not self.scored[province_to] and not any((not self.palace_of[s]) for s in self.board.region_spots[province_to])):  # two-player.yaml:201; inlined free (base.yaml:290)
+        if (not self.scored[province_to] and not ((self.board.region_mask[province_to] & self._mask_palace_of_empty) != 0)):  # two-player.yaml:201; inlined free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_to)
             self.score_province(province_to)  # two-player.yaml:202
         # two-player.yaml:273: emperor_done, written out where it is called, two-player.yaml:203 (`inline_procedures`)
         if self.trace is not None:
@@ -847,15 +847,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         return value
 
     def emperor_can_build(self, r: int) -> bool:
-        # rules/china-schacht/two-player.yaml:125; kept between moves: recomputed once `emperor_cards`, `palace_of` or `palaces_left` changes (a change of `palace_of` at one spot: the values of the regions holding it only)
-        kept = self._d_emperor_can_build
-        if kept is None:
-            kept = self._d_emperor_can_build = {}
-        elif r in kept:
-            return kept[r]
-        value: bool = ((self.palaces_left[(self.num_players + 0)] > 0 and any((not self.palace_of[s]) for s in self.board.region_spots[r])) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:125
-        kept[r] = value
-        return value
+        # rules/china-schacht/two-player.yaml:125
+        return ((self.palaces_left[(self.num_players + 0)] > 0 and ((self.board.region_mask[r] & self._mask_palace_of_empty) != 0)) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:125; inlined free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in r)
 
     def emperor_can_send(self, r: int) -> bool:
         # rules/china-schacht/two-player.yaml:127
@@ -866,7 +859,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         kept = self._d_emperor_occupied
         if kept is not None:
             return kept
-        value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not self.empty(r) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]  # two-player.yaml:129
+        value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not (not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]  # two-player.yaml:129
         self._d_emperor_occupied = value
         return value
 
@@ -886,7 +879,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if not self.here:  # base.yaml:452
             self.here = rt.held((r,))  # base.yaml:453
             self._d_open_provinces = self._d_open_spaces = None  # base.yaml:453
-            self.was_empty = self.empty(r)  # base.yaml:454
+            self.was_empty = (not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
             self._d_open_provinces = self._d_open_spaces = None  # base.yaml:454
 
     def pay(self, cards: Sequence[int]) -> None:
@@ -1015,7 +1008,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if len(self.emperor_cards) > 16:
                 rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:263')
             self.emperor_cards = tuple(rt.without(self.emperor_cards, c))  # two-player.yaml:263
-            self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:263
+            self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:263
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:264')
             self.discard = (*self.discard, c)  # two-player.yaml:264
@@ -1030,7 +1023,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 if len(self.emperor_cards) > 16:
                     rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
                 self.emperor_cards = tuple(sorted((*self.emperor_cards, c) if len(self.emperor_cards) <= 15 else rt.walk(self, (*self.emperor_cards, c), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
-                self._d_emperor_can_build = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:271
+                self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:271
                 self.deck_check()  # two-player.yaml:272
 
     def emperor_done(self) -> None:
@@ -1083,14 +1076,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         other.two_provinces_now = self.two_provinces_now
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_palaces_in = self._d_palaces_in
-        other._d_palaces_total = self._d_palaces_total
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
         other._d_open_provinces = self._d_open_provinces
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
-        other._d_emperor_can_build = self._d_emperor_can_build
         other._d_emperor_occupied = self._d_emperor_occupied
         other._d_emperor_provinces = self._d_emperor_provinces
         other._kept_end = self._kept_end
@@ -1098,17 +1088,15 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         other._mask_palace_of_empty = self._mask_palace_of_empty
         other._mask__emissary_room_1 = self._mask__emissary_room_1
         other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
+        other._mask_palace_of_has = self._mask_palace_of_has[:]
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_palaces_in = None
-        self._d_palaces_total = None
         self._d_emissary_room = None
         self._d_province_points = None
         self._d_open_provinces = None
         self._d_open_spaces = None
         self._d_can_place = None
-        self._d_emperor_can_build = None
         self._d_emperor_occupied = None
         self._d_emperor_provinces = None
         self._kept_end = None

@@ -3,7 +3,7 @@
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 #   rules/china-schacht/two-player-light.yaml  sha256:6af137cb0872278e
 # Change the rules and run `rulewright compile china-schacht/two-player-light` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
 """China (Michael Schacht): rule set `china-schacht/two-player-light`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -138,14 +138,11 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         other.two_provinces_now = self.two_provinces_now
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_palaces_in = self._d_palaces_in
-        other._d_palaces_total = self._d_palaces_total
         other._d_emissary_room = self._d_emissary_room
         other._d_province_points = self._d_province_points
         other._d_open_provinces = self._d_open_provinces
         other._d_open_spaces = self._d_open_spaces
         other._d_can_place = self._d_can_place
-        other._d_emperor_can_build = self._d_emperor_can_build
         other._d_emperor_occupied = self._d_emperor_occupied
         other._d_emperor_provinces = self._d_emperor_provinces
         other._kept_end = self._kept_end
@@ -153,6 +150,7 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         other._mask_palace_of_empty = self._mask_palace_of_empty
         other._mask__emissary_room_1 = self._mask__emissary_room_1
         other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
+        other._mask_palace_of_has = self._mask_palace_of_has[:]
 
 
 GAME = rt.Game(

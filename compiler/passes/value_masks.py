@@ -1,0 +1,365 @@
+"""Pass `value_masks`: the spots where a field per spot holds a value named by a variable (a
+player), as one bit mask per value kept up to date (docs/optimiser.md).
+
+China (Schacht) asks, for every player q and province r, `palaces_in(q, r)`:
+`count(p in palace_of[s] for s in r)`, and `palaces_total(r)`: `count(not free(s) for s in r)`
+(`free(s)` is `not palace_of[s]`); `can_place(p)` asks `any(free(s) for s in spots)` and `build`
+`not any(free(s) for s in province_of(space))`; `chains_of(p)` walks every spot for
+`[s for s in spots if p in palace_of[s]]`. Each is a walk of the spots of the board or a region
+at every use. The `bitmask` pass keeps a mask of the spots holding a constant; here the value is
+a parameter, or a loop's variable:
+
+- a field per spot of lists (or sets) of players or of an enumeration's values, tested for
+  membership `v in f[s]` (`not in` too), or of simple such values compared `f[s] == v` (`!=` too),
+  `v` reading none of the comprehension's locals and unable to fail: one mask per value, a list
+  of ints on the state indexed by the value (`_mask_palace_of_has[p]`: bit s set iff p is in
+  palace_of[s]);
+- a field of lists tested for emptiness (`not f[s]`, `free(s)`; `not not f[s]`): the mask of
+  the empty spots `spot_filters` keeps (`Mask` with `empty`), made here when an aggregate needs it.
+
+The forms that read them (lowering, `lowered`): over the board's spots (`for s in spots`) or a
+region's (`for s in r`, any expression of a region), `count(T for s in D)` is the popcount of
+`mask & within` (`within & ~mask` for a negated test), `any` whether it is not 0, `all` whether
+the opposite is 0; and the list `[s for s in D if v in f[s]]` is `board.mask_spots(...)`, in spot
+order, the order of the walk. A test may be written through a call of a definition of one spot
+whose body is such a test (`free(s)`, before `inline` writes it out).
+
+It runs before `inline` and `derived`: a definition whose loops the masks serve is no loop, so
+`derived` does not keep it and `inline` may write it where it is called (`palaces_in`).
+
+The masks are kept exact: an assignment to the field at one spot (an index read twice at no cost,
+a value that cannot fail) clears the bits of the spot's old items before it and sets those of its
+new items after it; any other assignment makes the masks again after it; `_fields_set()` makes
+them again from the fields, `_copy_fields` copies the list (not shared: it changes in place).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ...runtime.limits import SMALL_LIST
+from .. import typed as t
+from ..names import FILTER_LOCAL, KEPT_PREFIX
+from ..source import SourceSpan
+from ..types import Ty
+from . import Plan
+from .bitmask import Mask, expressions
+from .rewrite import can_fail, free_locals, show
+
+EMPTY = -1  # (as spot_filters: the `value` of a mask of the spots whose field, of lists, is empty)
+AGGREGATES = ("count", "any", "all")
+
+
+@dataclass(frozen=True, slots=True)
+class ValueMask:
+    """The masks of a field per spot, one per value of its items (`op` "in": a field of lists or
+    sets) or of its values (`op` "==": a field of simple values), in the state's slot `slot`, a
+    list of `count` ints (its code: `self.num_seats`, a number)."""
+
+    field: str
+    op: str
+    count: str
+    slot: str
+    span: SourceSpan  # where such a test is first written
+
+    @property
+    def py(self) -> str:
+        return f"self.{self.slot}"
+
+    def rebuild(self) -> str:
+        """Code of the masks made again from the field."""
+        how = "item_masks" if self.op == "in" else "value_masks"
+        return f"self.board.{how}(self.{self.field}, {self.count})"
+
+    def note(self) -> str:
+        what = "holds" if self.op == "in" else "is"
+        return (f"`value_masks`: for each value v, the spots whose {self.field} {what} v, as a bit mask "
+                f"(board.spot_bit) kept up to date as {self.field} changes: the counts, tests and lists of "
+                f"them ({self.span.short} ...) are read from it, not found by walking the spots")
+
+
+@dataclass(frozen=True, slots=True)
+class Test:
+    """A test of a spot read from masks: `kind` "in" (`value in f[s]`), "==" (`f[s] == value`),
+    "empty" (`not f[s]`); `negated` when it is the opposite that is written."""
+
+    kind: str
+    field: str
+    value: t.Expr | None
+    negated: bool
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """`func(test for s in D)` (func count, any, all) or `[s for s in D if test]` (func list), D the
+    board's spots (`region` None) or the region `region`."""
+
+    func: str
+    test: Test
+    region: t.Expr | None
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    defines = {d.name: d for d in program.defines}
+    counts = _counts(program)
+    values: dict[tuple[str, str], ValueMask] = {}
+    masks = list(plan.masks)
+    for e in expressions(program):
+        if not isinstance(e, t.Comprehension):
+            continue
+        found = form(e, defines)
+        if found is None:
+            continue
+        test = found.test
+        if test.kind == "empty":
+            if not any(m.field == test.field and m.empty for m in masks):
+                masks.append(Mask(test.field, EMPTY, "()", f"{KEPT_PREFIX}{test.field}_empty", test.span, empty=True))
+            continue
+        field = next(f for f in program.fields if f.decl.name == test.field)
+        item = field.decl.type.elem if test.kind == "in" else field.decl.type
+        count = counts.get(str(item)) if item is not None else None
+        if count is None or (test.field, test.kind) in values or test.kind == "in" and not short(program, field):
+            continue
+        suffix = "has" if test.kind == "in" else "is"
+        values[(test.field, test.kind)] = ValueMask(test.field, test.kind, count,
+                                                    f"{KEPT_PREFIX}{test.field}_{suffix}", test.span)
+    return program, replace(plan, masks=tuple(masks), value_masks=tuple(values.values()))
+
+
+def short(program: t.TypedProgram, field: t.Field) -> bool:
+    """Whether every list a field of lists holds is written out, short: its init and every value
+    assigned to it (at one spot) a list of at most SMALL_LIST items, or a choice between such lists.
+    A list only the game bounds is counted against the budget of a move wherever a test walks it
+    (lowering's `rt.walk`): there the plain code stays, and no mask is kept for nothing."""
+    def written(e: t.Expr) -> bool:
+        e = _bare(e)
+        if isinstance(e, t.Cond):
+            return written(e.then) and written(e.orelse)
+        return isinstance(e, t.Collection) and len(e.items) <= SMALL_LIST
+
+    bodies: list[tuple[t.Stmt, ...]] = [program.setup, *(p.body for p in program.procedures),
+                                        *(trig.effect for trig in program.triggers),
+                                        *(ph.start for ph in program.phases), *(a.effect for a in program.actions)]
+    for body in bodies:
+        for s in t.statements(body):
+            if isinstance(s, t.Assign) and s.target.kind in ("field", "perfield") \
+                    and s.target.name == field.decl.name \
+                    and not (s.op == "=" and s.index is not None and s.item is None and written(s.value)):
+                return False
+    return written(field.init)
+
+
+def _counts(program: t.TypedProgram) -> dict[str, str]:
+    """The code of how many values each finite type a mask can be indexed by has: the players
+    (every seat, neutral ones too), each enumeration."""
+    out = {"player": "self.num_seats"}
+    for name, values in program.tables.enums:
+        out[name] = str(len(values))
+    return out
+
+
+# -- the forms ------------------------------------------------------------------------------------
+def form(e: t.Comprehension, defines: Mapping[str, t.Define]) -> Form | None:
+    """The form `e` is, whichever masks the plan keeps, or None."""
+    if e.more:
+        return None
+    region: t.Expr | None
+    domain = _bare(e.domain)
+    if isinstance(domain, t.Ref) and domain.sym.kind == "value" and domain.sym.name == "spots":
+        region = None
+    elif domain.ty.kind == "entity" and domain.ty.name == "region" and e.var not in free_locals(domain):
+        region = e.domain
+    else:
+        return None
+    if e.func in AGGREGATES and e.cond is None:
+        test = spot_test(e.elt, e.var, defines)
+    elif e.func == "list" and e.cond is not None and isinstance(_bare(e.elt), t.Ref) \
+            and _bare(e.elt).sym is e.var:  # type: ignore[union-attr]
+        test = spot_test(e.cond, e.var, defines)
+        if test is not None and test.kind != "in":  # (the spots empty: `spot_filters`; equal: a fused walk)
+            return None
+    else:
+        return None
+    return None if test is None else Form(e.func, test, region)
+
+
+def spot_test(e: t.Expr, var: t.Symbol, defines: Mapping[str, t.Define], depth: int = 0) -> Test | None:
+    """The test of the spot `var` that `e` is, or None."""
+    e = _bare(e)
+    if isinstance(e, t.Unary) and e.op == "not":
+        inner = spot_test(e.operand, var, defines, depth)
+        return None if inner is None else replace(inner, negated=not inner.negated)
+    if isinstance(e, t.DefineCall) and depth < 4 and len(e.args) == 1 and _is(e.args[0], var) \
+            and e.define in defines and len(defines[e.define].params) == 1:
+        d = defines[e.define]  # a definition of the spot (`free(s)`): its body's test, of its parameter
+        return spot_test(d.body, d.params[0], defines, depth + 1)
+    if _per_spot(e, var) and e.ty.kind in ("list", "set"):  # `f[s]` as a test: not empty
+        assert isinstance(e, t.PerIndex)
+        return Test("empty", e.field.name, None, True, e.span)
+    if isinstance(e, t.Binary) and e.op in ("in", "not in"):
+        right = _bare(e.right)
+        if _per_spot(right, var) and right.ty.kind in ("list", "set") and right.ty.elem is not None \
+                and _finite(right.ty.elem) and e.left.ty == right.ty.elem and _outside(e.left, var, defines):
+            assert isinstance(right, t.PerIndex)
+            return Test("in", right.field.name, e.left, e.op == "not in", e.span)
+    if isinstance(e, t.Binary) and e.op in ("==", "!="):
+        left = _bare(e.left)
+        if _per_spot(left, var) and _finite(left.ty) and e.right.ty == left.ty and _outside(e.right, var, defines) \
+                and not _constant(e.right):  # (a constant: pass `bitmask`)
+            assert isinstance(left, t.PerIndex)
+            return Test("==", left.field.name, e.right, e.op == "!=", e.span)
+    return None
+
+
+def _bare(e: t.Expr) -> t.Expr:
+    while isinstance(e, t.Note):
+        e = e.expr
+    return e
+
+
+def _is(e: t.Expr, var: t.Symbol) -> bool:
+    e = _bare(e)
+    return isinstance(e, t.Ref) and e.sym is var
+
+
+def _per_spot(e: t.Expr, var: t.Symbol) -> bool:
+    """`f[var]`, f a field per spot."""
+    return (isinstance(e, t.PerIndex) and e.field.per == "spot" and e.field.kind in ("field", "perfield")
+            and _is(e.index, var))
+
+
+def _finite(ty: Ty) -> bool:
+    return ty.kind == "enum" or ty.kind == "entity" and ty.name == "player"
+
+
+def _outside(e: t.Expr, var: t.Symbol, defines: Mapping[str, t.Define]) -> bool:
+    """Whether `e` is the same for every spot walked and cannot fail: computed once, not per spot."""
+    return var not in free_locals(e) and not can_fail(e, dict(defines))
+
+
+def _constant(e: t.Expr) -> bool:
+    e = _bare(e)
+    return isinstance(e, (t.Num, t.Bool)) or isinstance(e, t.Ref) and e.sym.kind == "const"
+
+
+def served(plan: Plan, e: t.Comprehension, defines: Mapping[str, t.Define]) -> Form | None:
+    """The form `e` is, where the plan keeps the masks it reads (passes `derived`, `inline`,
+    `lazy_hoist`, `unswitch` ask: a comprehension so served is no loop), or None."""
+    if "value_masks" not in plan.passes or not plan.value_masks and not any(m.empty for m in plan.masks):
+        return None
+    found = form(e, defines)
+    if found is None:
+        return None
+    return found if _masks(plan, found.test) is not None else None
+
+
+def _masks(plan: Plan, test: Test) -> ValueMask | Mask | None:
+    if test.kind == "empty":
+        return next((m for m in plan.masks if m.field == test.field and m.empty), None)
+    return next((m for m in plan.value_masks if (m.field, m.op) == (test.field, test.kind)), None)
+
+
+# -- what lowering asks ---------------------------------------------------------------------------
+def lowered(lower: Any, e: t.Comprehension) -> str | None:
+    """The code of a comprehension the masks serve (`lower`: the lowering, compiler/lower.py, whose
+    `expr` writes the region and the value), or None. The region is computed first, then the value,
+    as the walk computed them (each once: neither reads the spot)."""
+    found = served(lower.plan, e, lower.defines)
+    if found is None:
+        return None
+    within = "self.board.all_mask" if found.region is None else f"self.board.region_mask[{lower.expr(found.region)}]"
+    kept = _masks(lower.plan, found.test)
+    assert kept is not None
+    if isinstance(kept, ValueMask):
+        assert found.test.value is not None
+        mask = f"{kept.py}[{_unparen(lower.expr(found.test.value))}]"
+    else:
+        mask = kept.py
+    positive = not found.test.negated
+    region = found.region is not None
+    holding = (f"{within} & {mask}" if region else mask) if positive else f"{within} & ~{mask}"
+    lower.notes.setdefault("read from bit masks (`value_masks`):", {})[show(e, 40)] = None
+    if found.func == "list":
+        return f"self.board.mask_spots({holding})"
+    if found.func == "count":
+        return f"{_paren(holding)}.bit_count()"
+    if found.func == "any":
+        return f"({_paren(holding)} != 0)"
+    # all: no spot walked fails the test
+    failing = f"{within} & ~{mask}" if positive else (f"{within} & {mask}" if region else mask)
+    return f"(not {_paren(failing)})"
+
+
+def _paren(code: str) -> str:
+    return f"({code})" if " " in code else code
+
+
+def _unparen(code: str) -> str:
+    return code[1:-1] if code.startswith("(") and code.endswith(")") and _balanced(code[1:-1]) else code
+
+
+def _balanced(code: str) -> bool:
+    depth = 0
+    for c in code:
+        depth += c in "([{"
+        depth -= c in ")]}"
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def before_assign(plan: Plan, s: t.Assign, defines: Mapping[str, t.Define]) -> list[tuple[int, str]]:
+    """The lines (extra depth, code) before an assignment to a field with masks per value: the bits
+    of the spot's old items (or value) cleared, where its new ones are set after it (`after_assign`)."""
+    return [line for m in _of(plan, s) if _at_one_spot(s, defines) for line in _update(m, s, "&= ~")]
+
+
+def after_assign(plan: Plan, s: t.Assign, defines: Mapping[str, t.Define]) -> list[tuple[int, str]]:
+    """The lines after an assignment to a field with masks per value: the bits of the spot's new
+    items (or value) set; or, for any other assignment, the masks made again."""
+    out: list[tuple[int, str]] = []
+    for m in _of(plan, s):
+        out.extend(_update(m, s, "|= ") if _at_one_spot(s, defines) else [(0, f"{m.py} = {m.rebuild()}")])
+    return out
+
+
+def _of(plan: Plan, s: t.Assign) -> list[ValueMask]:
+    if s.target.kind not in ("field", "perfield"):
+        return []
+    return [m for m in plan.value_masks if m.field == s.target.name]
+
+
+def _at_one_spot(s: t.Assign, defines: Mapping[str, t.Define]) -> bool:
+    """An assignment at one spot, read again at no cost (a local, a number), of a value that cannot
+    fail (the bits cleared before it are set again after it)."""
+    index = _bare(s.index) if s.index is not None else None
+    return (s.item is None and (isinstance(index, t.Ref) and index.sym.kind == "local" or isinstance(index, t.Num))
+            and not can_fail(s.value, dict(defines)))
+
+
+def _update(m: ValueMask, s: t.Assign, op: str) -> list[tuple[int, str]]:
+    index = _bare(s.index) if s.index is not None else None
+    at = index.sym.py if isinstance(index, t.Ref) else str(index.value) if isinstance(index, t.Num) else "?"
+    bit = f"self.board.spot_bit[{at}]"
+    value = _bare(s.value)
+    if op == "|= " and s.op == "=":  # a value written out, of names read again at no cost: its bits set at once
+        if m.op == "==" and _again(value):
+            return [(0, f"{m.py}[{_again(value)}] {op}{bit}")]
+        if m.op == "in" and isinstance(value, t.Collection) and all(_again(x) for x in value.items):
+            return [(0, f"{m.py}[{_again(x)}] {op}{bit}") for x in value.items]
+    if m.op == "==":
+        return [(0, f"{m.py}[self.{m.field}[{at}]] {op}{bit}")]
+    item = FILTER_LOCAL.format(m.field)
+    return [(0, f"for {item} in self.{m.field}[{at}]:"), (1, f"{m.py}[{item}] {op}{bit}")]
+
+
+def _again(e: t.Expr) -> str:
+    """The code of a value the statement after an assignment reads again at no cost and to the same
+    value (a local, a constant, the seat to act), or ""."""
+    e = _bare(e)
+    if isinstance(e, t.Ref) and e.sym.kind in ("local", "const", "value") and e.sym.py.replace(".", "").isidentifier():
+        return e.sym.py
+    return ""

@@ -1,0 +1,201 @@
+"""Pass `value_masks` (docs/optimiser.md): the spots where a field per spot holds a value named by a
+variable (a player), as one bit mask per value kept up to date; counts, tests and lists of them,
+and of the spots empty or not, read from the masks.
+
+Checked: what is found and written for China (Schacht) (`palaces_in`, `palaces_total`, `can_place`'s
+and `build`'s tests of the free spaces, `chains_of`'s palaces) and what `derived` then keeps no more;
+every form of a test game (tests/games/value-masks.yaml) written from the masks, and the one whose
+lists only the game bounds left to the plain code; the masks exact after every move, on copies
+(their own list) and on saved states read back; the test game and the Schacht rule sets played in
+lockstep with and without the pass and against the plain code; the board's masks per value against
+what they stand for.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import rulewright
+from rulewright.compiler import passes
+from rulewright.compiler.check import check
+from rulewright.compiler.driver import build, compile_file
+from rulewright.compiler.paths import ruleset_file
+from rulewright.runtime.state import Game, State
+from tests.lockstep import moves_in_lockstep, play_in_lockstep
+from tests.test_listing_hoist import method
+
+GAME = Path(__file__).parent / "games" / "value-masks.yaml"
+SCHACHT = ("china-schacht", "china-schacht/border-quarrels", "china-schacht/two-player",
+           "china-schacht/fortifications", "china-schacht/bonus-tiles")
+
+
+@cache
+def plan(path: Path, enabled: frozenset[str] = passes.ALL) -> passes.Plan:
+    _, rs, diagnostics = build(path)
+    assert rs is not None and not diagnostics
+    problems, program = check(rs)
+    assert program is not None, problems
+    return passes.optimise(program, enabled)[1]
+
+
+@cache
+def source(path: Path, enabled: frozenset[str] = passes.ALL) -> str:
+    return compile_file(path, enabled).source
+
+
+@cache
+def game(path: Path, enabled: frozenset[str] = passes.ALL) -> Game:
+    return rulewright.load_rules(path, passes=enabled)
+
+
+def test_schacht_keeps_a_mask_of_the_palaces_of_each_player() -> None:
+    found = plan(ruleset_file("china-schacht"))
+    assert [(m.field, m.op, m.count, m.slot) for m in found.value_masks] == \
+        [("palace_of", "in", "self.num_seats", "_mask_palace_of_has")]
+    assert any(m.field == "palace_of" and m.empty for m in found.masks)
+    kept = {name for name, _ in found.derived}
+    # no loop left: neither kept nor dropped, and written where they are called
+    assert "palaces_in" not in kept and "palaces_total" not in kept
+    assert {"emissary_room", "province_points", "chains_of", "can_place"} <= kept
+    assert {name for name, _, _ in found.region_drops} == {"emissary_room", "province_points"}
+    assert {name for name, _ in found.nested} == {"province_points"}
+    without = plan(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})
+    assert without.value_masks == () and {"palaces_in", "palaces_total"} <= {n for n, _ in without.derived}
+
+
+def test_schacht_reads_its_counts_and_tests_from_the_masks() -> None:
+    code = source(ruleset_file("china-schacht"))
+    assert ("return (self.board.region_mask[r] & self._mask_palace_of_has[p]).bit_count()  # base.yaml:287; "
+            "read from bit masks (`value_masks`): count(... for s in r)") in code
+    assert "return (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count()  # base.yaml:288" in code
+    assert "max(((self.board.region_mask[r] & self._mask_palace_of_has[q]).bit_count() for q in range(" in code
+    assert "(self.palaces_left[p] > 0 and (self._mask_palace_of_empty != 0))" in code  # can_place
+    assert "self.board.road_chains(self.board.mask_spots(self._mask_palace_of_has[p]), 4, " in code  # chains_of
+    build_ = method(code, "_do_build")
+    assert "not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._mask_palace_of_empty) " \
+        "!= 0)):  # base.yaml:388" in build_
+    assert "palaces_in" not in build_ and "_d_palaces_" not in code and "self.palaces_in(" not in code
+    # kept exact: the old items' bits cleared before the assignment, the new ones' set after it
+    lines = [line.strip() for line in build_.splitlines()]
+    at = lines.index("self.palace_of[space] = (self.current,)  # base.yaml:384")
+    assert lines[at - 2:at] == ["for palace_of_ in self.palace_of[space]:  # base.yaml:384",
+                                "self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # base.yaml:384"]
+    assert "self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # base.yaml:384" in lines[at + 1:]
+    assert "        other._mask_palace_of_has = self._mask_palace_of_has[:]\n" in code
+    assert "        self._mask_palace_of_has = self.board.item_masks(self.palace_of, self.num_seats)\n" in code
+    assert "_mask_palace_of_has" not in source(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})
+
+
+def test_every_form_of_the_test_game_is_read_from_the_masks() -> None:
+    code = source(GAME)
+    expected = {
+        "held_in": "return (self.board.region_mask[r] & self._mask_held_by_has[p]).bit_count()",
+        "taken_in": "return (self.board.region_mask[r] & ~self._mask_held_by_empty).bit_count()",
+        "shut_out": "return (not (self.board.region_mask[r] & self._mask_held_by_has[p]))",
+        "owns_all": "return (not (self.board.region_mask[r] & ~self._mask_held_by_has[p]))",
+        "full": "return (not (self.board.region_mask[r] & self._mask_held_by_empty))",
+        "mine": "return self.board.mask_spots(self._mask_held_by_has[p])",
+        "mine_in": "return self.board.mask_spots(self.board.region_mask[r] & self._mask_held_by_has[p])",
+        "tints": "return self._mask_tint_is[c].bit_count()",
+        "untinted": "return (self.board.region_mask[r] & ~self._mask_tint_is[c]).bit_count()",
+    }
+    for name, line in expected.items():
+        assert line in method(code, name), name
+    assert "(self.board.all_mask & ~self._mask_held_by_has[self.current]).bit_count() > 2" in code  # `not in`
+    assert "(self.board.region_mask[self.board.region_of[ZONE][s]] & self._mask_held_by_empty) != 0" in code
+    assert "'held': self._mask_held_by_has[player].bit_count() + " in code  # in a score
+    # a field whose lists only the game bounds: its tests are counted against the budget, no mask
+    assert "_mask_visitors" not in code and "if p in (self.visitors[s] if len(self.visitors[s]) <= 16" in code
+
+
+def test_assignments_keep_the_masks_exact() -> None:
+    code = source(GAME)
+    share = method(code, "_do_share")
+    assert "for held_by_ in self.held_by[s]:" in share and "self.held_by[s] = (q, self.current)" in share
+    assert "self._mask_held_by_has[q] |= self.board.spot_bit[s]" in share  # (the items written out: set at once)
+    assert "self._mask_held_by_has[self.current] |= self.board.spot_bit[s]" in share
+    # a value that can fail, an index computed: the masks made again after the assignment
+    assert "self._mask_tint_is = self.board.value_masks(self.tint, 3)  # value-masks.yaml:95" \
+        in method(code, "_do_wash")
+    assert "self._mask_held_by_has = self.board.item_masks(self.held_by, self.num_seats)  # value-masks.yaml:86" \
+        in method(code, "_do_clear")
+    claim = method(code, "_do_claim")
+    assert "self._mask_tint_is[self.tint[s]] &= ~self.board.spot_bit[s]" in claim
+    assert "self._mask_tint_is[self.tint[s]] |= self.board.spot_bit[s]" in claim
+
+
+def masks_are_exact(state: State) -> bool:
+    """Each mask per value a state keeps is the mask of the spots whose field holds that value."""
+    found: Any = state
+    board = state.board
+    for slot in type(state).__slots__:
+        if slot.endswith("_has") or slot.endswith("_is"):
+            field = slot.removeprefix("_mask_").rsplit("_", 1)[0]
+            values = getattr(found, field)
+            masks = getattr(found, slot)
+            for v, mask in enumerate(masks):
+                holds = [s for s, x in enumerate(values) if (v in x if slot.endswith("_has") else x == v)]
+                if mask != board.spots_mask(holds):
+                    return False
+            if len(masks) != (state.num_seats if slot.endswith("_has") else 3):
+                return False
+    return True
+
+
+def test_the_masks_are_exact_through_every_move_copy_and_save() -> None:
+    for path in (GAME, ruleset_file("china-schacht"), ruleset_file("china-schacht/border-quarrels"),
+                 ruleset_file("china-schacht/two-player")):
+        g = game(path)
+        for seed in range(3):
+            players = g.info.players[seed % len(g.info.players)]
+            state = g.new_state(players, seed)
+            chooser = random.Random(seed)
+            while not state.terminal and state.moves < 400:
+                assert masks_are_exact(state)
+                copy = state.clone()
+                state.apply(chooser.choice(state.legal_actions()))
+                assert masks_are_exact(state) and masks_are_exact(copy)  # (the copy's list is its own)
+                assert masks_are_exact(state.clone())
+                if state.moves % 17 == 0:
+                    read = g.state_from_json(state.to_json())
+                    assert masks_are_exact(read)
+                    assert [str(a) for a in read.legal_actions()] == [str(a) for a in state.legal_actions()]
+
+
+def test_a_copy_changes_its_own_masks() -> None:
+    g = game(ruleset_file("china-schacht"))
+    state = g.new_state(3, 2)
+    before: Any = state.clone()
+    mask = list(before._mask_palace_of_has)
+    while not any(a.name == "build" for a in state.legal_actions()):
+        state.apply(state.legal_actions()[-1])
+    state.apply(next(a for a in state.legal_actions() if a.name == "build"))
+    assert before._mask_palace_of_has == mask and masks_are_exact(before)
+    assert any(state._mask_palace_of_has)  # type: ignore[attr-defined]
+
+
+def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:
+    assert moves_in_lockstep(GAME, "value_masks", 20, players=(2, 3)) > 3 * 20 * 20
+
+
+def test_schacht_plays_as_without_the_pass() -> None:
+    for ruleset in SCHACHT:
+        path = ruleset_file(ruleset)
+        on, off = game(path), game(path, passes.ALL - {"value_masks"})
+        for seed in range(3):
+            players = on.info.players[seed % len(on.info.players)]
+            play_in_lockstep(on, off, players, seed)
+
+
+def test_the_boards_masks_per_value_are_what_they_stand_for() -> None:
+    board = game(ruleset_file("china-schacht")).new_state(3, 1).board
+    chooser = random.Random(3)
+    for _ in range(50):
+        lists = [tuple(chooser.sample(range(4), chooser.randrange(3))) for _ in board.spots]
+        masks = board.item_masks(lists, 4)
+        assert masks == [board.spots_mask(s for s, x in enumerate(lists) if v in x) for v in range(4)]
+        values = [chooser.randrange(5) for _ in board.spots]
+        assert board.value_masks(values, 5) == [board.value_mask(values, v) for v in range(5)]

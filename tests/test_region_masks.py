@@ -168,7 +168,7 @@ def test_a_test_of_the_earlier_choice_that_fails_fails_alike(tmp_path: Path) -> 
         with pytest.raises(GameError) as raised:
             state.legal_actions()
         said.append(str(raised.value).replace(name, "x.yaml"))
-    assert said[0] == said[1] and ":61:" in said[0] and "list index out of range" in said[0]
+    assert said[0] == said[1] and ":62:" in said[0] and "list index out of range" in said[0]
 
 
 def test_a_rows_actions_are_the_regions_of_the_mask_in_order() -> None:

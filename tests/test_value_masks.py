@@ -59,7 +59,8 @@ def test_schacht_keeps_a_mask_of_the_palaces_of_each_player() -> None:
     kept = {name for name, _ in found.derived}
     # no loop left: neither kept nor dropped, and written where they are called
     assert "palaces_in" not in kept and "palaces_total" not in kept
-    assert {"emissary_room", "province_points", "chains_of", "can_place"} <= kept
+    assert {"emissary_room", "province_points", "can_place"} <= kept  # (`chains_of`: only the scores read it,
+    # so pass `score_only` has `derived` keep it no more)
     assert {name for name, _, _ in found.region_drops} == {"emissary_room", "province_points"}
     assert {name for name, _ in found.nested} == {"province_points"}
     without = plan(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})

@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING, Any, Final
 from .errors import RulewrightError
 from .limits import MAX_STEPS, SearchTooLong
 
+# At most so many joins of groups remembered by the tuple of values joined (Board.keys_mask)
+MAX_JOINS: Final = 10_000
+
 if TYPE_CHECKING:
     from .state import Action
 
@@ -85,7 +88,7 @@ class Board:
         "regions_of_kind", "regions_at",
         "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "action_tables",
         "all_mask", "region_mask", "_lookups", "spot_regions", "key_masks", "value_tables", "_byte_spots",
-        "_bit_spots", "kind_masks", "region_bit", "spot_regions_mask", "road_masks", "road_cuts",
+        "_bit_spots", "kind_masks", "region_bit", "spot_regions_mask", "road_masks", "road_cuts", "key_joins",
     )
 
     name: str
@@ -112,6 +115,9 @@ class Board:
         # the spots grouped by a value the board fixes for each (pass `spot_filters`): by the code
         # of the value, each value with the mask of its spots (group_keys)
         self.key_masks: dict[str, dict[Any, int]] = {}
+        # the joins of those groups' masks for a tuple of values (keys_mask): by the groups (their id:
+        # each lives in key_masks as long as the board) and the values
+        self.key_joins: dict[tuple[int, tuple[Any, ...]], int] = {}
         # what the set bits of each byte of a mask stand for (_gather), made as first asked: by
         # 4 * n + kind, the lines of n spots (kind 1) or their numbers (kind 2) per axis (an int
         # key, hashed without making a tuple); the spots themselves in a slot of their own
@@ -324,12 +330,22 @@ class Board:
         self.key_masks[name] = groups
         return groups
 
-    @staticmethod
-    def keys_mask(groups: dict[Any, int], values: Iterable[Any]) -> int:
-        """The mask of the spots whose key (`groups`: group_keys) is one of `values`."""
+    def keys_mask(self, groups: dict[Any, int], values: Iterable[Any]) -> int:
+        """The mask of the spots whose key (`groups`: group_keys) is one of `values`. For a tuple of
+        values (a list field; the board's regions of a kind, joined at every listing of China
+        (Schacht)'s placements) it is remembered by the values (`key_joins`, emptied when full)."""
+        if type(values) is tuple:
+            key = (id(groups), values)
+            found = self.key_joins.get(key)
+            if found is not None:
+                return found
         mask = 0
         for v in values:
             mask |= groups.get(v, 0)
+        if type(values) is tuple:
+            if len(self.key_joins) >= MAX_JOINS:
+                self.key_joins.clear()
+            self.key_joins[(id(groups), values)] = mask
         return mask
 
     def spots_of(self, mask: int, *more: Iterable[int]) -> list[int]:

@@ -22,6 +22,7 @@ from rulewright.compiler import passes
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
 from rulewright.compiler.paths import ruleset_file
+from rulewright.runtime import board as board_module
 from rulewright.runtime.state import Game
 
 GAME = Path(__file__).parent / "games" / "spot-filters.yaml"
@@ -117,6 +118,15 @@ def test_the_spots_of_masks_in_order_and_each_test_only_while_a_spot_is_left() -
     assert board.key_masks["zone"] is groups and list(groups) == [0, 1, 2, -1]  # D1: in no zone
     assert board.mask_spots(groups[1]) == [3, 4, 5]
     assert board.keys_mask(groups, (2, 0)) == board.spots_mask([0, 1, 2, 6, 7, 8])
+    # a tuple of values: the join remembered by them (the same mask again); a list: joined each time
+    assert board.key_joins[(id(groups), (2, 0))] == board.spots_mask([0, 1, 2, 6, 7, 8])
+    board.key_joins[(id(groups), (2, 0))] = 0  # (what is remembered is what it returns)
+    assert board.keys_mask(groups, (2, 0)) == 0 and board.keys_mask(groups, [2, 0]) != 0
+    assert board.keys_mask(groups, (0, 2)) == board.spots_mask([0, 1, 2, 6, 7, 8]) and board.keys_mask(groups, ()) == 0
+    del board.key_joins[(id(groups), (2, 0))]
+    limit = board_module.MAX_JOINS
+    board.key_joins.update({(id(groups), (k,)): 0 for k in range(100, 100 + limit - len(board.key_joins))})
+    assert board.keys_mask(groups, (1,)) == groups[1] and len(board.key_joins) == 1  # (full: emptied first)
     assert board.spots_of(board.all_mask, (groups[0], groups[2]), iter([groups[2]])) == [6, 7, 8]
     asked: list[int] = []
 

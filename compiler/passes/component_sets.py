@@ -41,7 +41,7 @@ from .. import typed as t
 from ..names import COMPONENT_SETS_CONSTANT
 from . import Plan
 from .bitmask import expressions
-from .rewrite import can_fail, clauses, free_locals, rebuild, show, size
+from .rewrite import bare, can_fail, clauses, free_locals, rebuild, show, size
 
 SETS = COMPONENT_SETS_CONSTANT  # the components of each value of an attribute, by value
 NAME = "component_sets"
@@ -105,7 +105,7 @@ def shape(e: t.Comprehension, kinds: dict[str, int], defines: dict[str, t.Define
     if ty.kind != "set" or ty.elem is None or ty.elem.kind != "entity" or var in free_locals(domain):
         return None
     if e.func == "set":
-        inner = _bare(elt)
+        inner = bare(elt)
         if cond is None and isinstance(inner, t.AttrOf) and _is_item(inner.obj, var):
             return Shape("set", domain, (), inner.table)
         return None
@@ -120,14 +120,8 @@ def shape(e: t.Comprehension, kinds: dict[str, int], defines: dict[str, t.Define
     return Shape(e.func, domain, tuple(tests))
 
 
-def _bare(e: t.Expr) -> t.Expr:
-    while isinstance(e, t.Note):
-        e = e.expr
-    return e
-
-
 def _is_item(e: t.Expr, var: t.Symbol) -> bool:
-    e = _bare(e)
+    e = bare(e)
     return isinstance(e, t.Ref) and e.sym is var
 
 
@@ -143,7 +137,7 @@ def _put(e: t.Expr, subst: dict[int, t.Expr]) -> t.Expr:
 def _tests(e: t.Expr, var: t.Symbol, kinds: dict[str, int],
            defines: dict[str, t.Define]) -> list[tuple[str, t.Expr | None]] | None:
     """The attribute tests an `and` of them is made of (`true` is none), or None."""
-    e = _bare(e)
+    e = bare(e)
     match e:
         case t.Bool(value=True):
             return []
@@ -154,7 +148,7 @@ def _tests(e: t.Expr, var: t.Symbol, kinds: dict[str, int],
             return [(e.table, None)]
         case t.Binary(op="=="):
             for mine, other in ((e.left, e.right), (e.right, e.left)):
-                mine = _bare(mine)
+                mine = bare(mine)
                 if isinstance(mine, t.AttrOf) and _is_item(mine.obj, var) and kinds.get(mine.table, 0) > 0 \
                         and var not in free_locals(other) and not can_fail(other, defines):
                     return [(mine.table, other)]

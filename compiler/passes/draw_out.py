@@ -44,7 +44,7 @@ from typing import Any
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
 from . import Plan
-from .rewrite import key, where
+from .rewrite import bare, key, where
 
 NAME = "draw_out"
 
@@ -97,8 +97,7 @@ def _shape(first: t.Stmt, second: t.Assign) -> bool:
 def _assigned(e: t.Expr, s: t.Assign) -> bool:
     """Whether `e` reads the list `s` assigns: the field itself, or the same entry of a field per
     entity, read at a name (a local, a field, the seat whose turn it is)."""
-    while isinstance(e, t.Note):
-        e = e.expr
+    e = bare(e)
     if s.target.kind == "field" and s.index is None:
         return isinstance(e, t.Ref) and e.sym.kind == "field" and e.sym.name == s.target.name
     if s.target.kind == "perfield" and isinstance(s.index, t.Ref) \

@@ -41,6 +41,7 @@ from ..types import Ty
 from . import Plan
 from .rewrite import (
     Names,
+    bare,
     can_fail,
     clauses,
     free_locals,
@@ -137,7 +138,7 @@ class Hoister:
                     found.setdefault(key(x), _Found(x, needs, [], _cheap(x))).at.append((level, cond, always))
                     if needs < level:
                         return  # hoisted whole: what is inside it goes with it
-            match _bare(x):
+            match bare(x):
                 case t.Binary(op="and" | "or") as b:
                     visit(b.left, level, cond, inner, always)
                     visit(b.right, level, cond, inner, False)
@@ -153,8 +154,8 @@ class Hoister:
                         if test is not None:
                             visit(test, level, cond, frozenset(bound), False)
                     visit(comp.elt, level, cond, frozenset(bound), False)
-                case bare:
-                    for part in t.subexpressions(bare):
+                case other:
+                    for part in t.subexpressions(other):
                         visit(part, level, cond, inner, always)
 
         for i, (_, domain, test) in enumerate(old):
@@ -238,12 +239,6 @@ def _called(e: t.Expr) -> str | None:
         case t.Note():
             return _called(e.expr)
     return None
-
-
-def _bare(e: t.Expr) -> t.Expr:
-    while isinstance(e, t.Note):
-        e = e.expr
-    return e
 
 
 def _like(e: t.Expr, base: str) -> t.Symbol:

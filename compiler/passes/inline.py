@@ -44,6 +44,7 @@ from .component_sets import sized, taken
 from .derived import worth_keeping
 from .rewrite import (
     Names,
+    bare,
     can_fail,
     clauses,
     fused_shape,
@@ -122,9 +123,9 @@ class Inliner:
         if not self.small(d, body):
             return e
         note = f"{d.name} ({where(d.span)})"
-        bare = body.expr if isinstance(body, t.Note) else body
-        if isinstance(bare, t.Comprehension) and not fused_shape(bare):
-            return self.bound(e, d, bare, note)
+        inner = body.expr if isinstance(body, t.Note) else body
+        if isinstance(inner, t.Comprehension) and not fused_shape(inner):
+            return self.bound(e, d, inner, note)
         uses = _uses(body, set(d.params))
         for p, arg in zip(d.params, e.args, strict=True):
             if _trivial(arg):
@@ -184,8 +185,7 @@ def _bounded(e: t.Expr) -> bool:
     """Whether a loop's domain is as long as the board or the rules make it, whatever the game:
     a kind's values (`spots`, `players`, an enumeration), a region's spots, a board's list, a
     range of numbers written out, a list written out."""
-    while isinstance(e, t.Note):
-        e = e.expr
+    e = bare(e)
     match e:
         case t.Ref():
             return e.sym.kind == "value" or e.ty.kind == "entity" and e.ty.name == "region"

@@ -117,6 +117,13 @@ def fused_shape(e: t.Comprehension) -> bool:
             and e.cond.left.index.sym is e.var)
 
 
+def bare(e: t.Expr) -> t.Expr:
+    """`e` without the notes the passes wrap around what they derived (`t.Note`)."""
+    while isinstance(e, t.Note):
+        e = e.expr
+    return e
+
+
 def nodes(e: t.Expr) -> Iterator[t.Expr]:
     """`e` and every expression inside it."""
     yield e

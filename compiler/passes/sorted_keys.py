@@ -34,6 +34,7 @@ from dataclasses import replace
 from .. import typed as t
 from . import Plan
 from .listing_tables import described
+from .rewrite import bare
 
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
@@ -68,8 +69,7 @@ def kept_sorted(program: t.TypedProgram) -> frozenset[str]:
 
 def _sorted(e: t.Expr, name: str) -> bool:
     """Whether `e`, assigned to field `name` that is kept sorted, is a sorted list."""
-    while isinstance(e, t.Note):
-        e = e.expr
+    e = bare(e)
     match e:
         case t.Builtin(func="sorted"):
             return True
@@ -84,8 +84,7 @@ def _sorted(e: t.Expr, name: str) -> bool:
 
 def _short(e: t.Expr) -> bool:
     """A list written out with at most one item: sorted whatever it holds."""
-    while isinstance(e, t.Note):
-        e = e.expr
+    e = bare(e)
     return isinstance(e, t.Collection) and e.kind == "list" and len(e.items) <= 1
 
 

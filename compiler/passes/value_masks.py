@@ -46,7 +46,7 @@ from ..source import SourceSpan
 from ..types import Ty
 from . import Plan
 from .bitmask import Mask, expressions
-from .rewrite import can_fail, free_locals, show
+from .rewrite import bare, can_fail, free_locals, show
 
 EMPTY = -1  # (as spot_filters: the `value` of a mask of the spots whose field, of lists, is empty)
 AGGREGATES = ("count", "any", "all")
@@ -135,7 +135,7 @@ def short(program: t.TypedProgram, field: t.Field) -> bool:
     A list only the game bounds is counted against the budget of a move wherever a test walks it
     (lowering's `rt.walk`): there the plain code stays, and no mask is kept for nothing."""
     def written(e: t.Expr) -> bool:
-        e = _bare(e)
+        e = bare(e)
         if isinstance(e, t.Cond):
             return written(e.then) and written(e.orelse)
         return isinstance(e, t.Collection) and len(e.items) <= SMALL_LIST
@@ -167,7 +167,7 @@ def form(e: t.Comprehension, defines: Mapping[str, t.Define]) -> Form | None:
     if e.more:
         return None
     region: t.Expr | None
-    domain = _bare(e.domain)
+    domain = bare(e.domain)
     if isinstance(domain, t.Ref) and domain.sym.kind == "value" and domain.sym.name == "spots":
         region = None
     elif domain.ty.kind == "entity" and domain.ty.name == "region" and e.var not in free_locals(domain):
@@ -176,8 +176,8 @@ def form(e: t.Comprehension, defines: Mapping[str, t.Define]) -> Form | None:
         return None
     if e.func in AGGREGATES and e.cond is None:
         test = spot_test(e.elt, e.var, defines)
-    elif e.func == "list" and e.cond is not None and isinstance(_bare(e.elt), t.Ref) \
-            and _bare(e.elt).sym is e.var:  # type: ignore[union-attr]
+    elif e.func == "list" and e.cond is not None and isinstance(bare(e.elt), t.Ref) \
+            and bare(e.elt).sym is e.var:  # type: ignore[union-attr]
         test = spot_test(e.cond, e.var, defines)
         if test is not None and test.kind != "in":  # (the spots empty: `spot_filters`; equal: a fused walk)
             return None
@@ -188,7 +188,7 @@ def form(e: t.Comprehension, defines: Mapping[str, t.Define]) -> Form | None:
 
 def spot_test(e: t.Expr, var: t.Symbol, defines: Mapping[str, t.Define], depth: int = 0) -> Test | None:
     """The test of the spot `var` that `e` is, or None."""
-    e = _bare(e)
+    e = bare(e)
     if isinstance(e, t.Unary) and e.op == "not":
         inner = spot_test(e.operand, var, defines, depth)
         return None if inner is None else replace(inner, negated=not inner.negated)
@@ -200,13 +200,13 @@ def spot_test(e: t.Expr, var: t.Symbol, defines: Mapping[str, t.Define], depth: 
         assert isinstance(e, t.PerIndex)
         return Test("empty", e.field.name, None, True, e.span)
     if isinstance(e, t.Binary) and e.op in ("in", "not in"):
-        right = _bare(e.right)
+        right = bare(e.right)
         if _per_spot(right, var) and right.ty.kind in ("list", "set") and right.ty.elem is not None \
                 and _finite(right.ty.elem) and e.left.ty == right.ty.elem and _outside(e.left, var, defines):
             assert isinstance(right, t.PerIndex)
             return Test("in", right.field.name, e.left, e.op == "not in", e.span)
     if isinstance(e, t.Binary) and e.op in ("==", "!="):
-        left = _bare(e.left)
+        left = bare(e.left)
         if _per_spot(left, var) and _finite(left.ty) and e.right.ty == left.ty and _outside(e.right, var, defines) \
                 and not _constant(e.right):  # (a constant: pass `bitmask`)
             assert isinstance(left, t.PerIndex)
@@ -214,14 +214,8 @@ def spot_test(e: t.Expr, var: t.Symbol, defines: Mapping[str, t.Define], depth: 
     return None
 
 
-def _bare(e: t.Expr) -> t.Expr:
-    while isinstance(e, t.Note):
-        e = e.expr
-    return e
-
-
 def _is(e: t.Expr, var: t.Symbol) -> bool:
-    e = _bare(e)
+    e = bare(e)
     return isinstance(e, t.Ref) and e.sym is var
 
 
@@ -241,7 +235,7 @@ def _outside(e: t.Expr, var: t.Symbol, defines: Mapping[str, t.Define]) -> bool:
 
 
 def _constant(e: t.Expr) -> bool:
-    e = _bare(e)
+    e = bare(e)
     return isinstance(e, (t.Num, t.Bool)) or isinstance(e, t.Ref) and e.sym.kind == "const"
 
 
@@ -335,16 +329,16 @@ def _of(plan: Plan, s: t.Assign) -> list[ValueMask]:
 def _at_one_spot(s: t.Assign, defines: Mapping[str, t.Define]) -> bool:
     """An assignment at one spot, read again at no cost (a local, a number), of a value that cannot
     fail (the bits cleared before it are set again after it)."""
-    index = _bare(s.index) if s.index is not None else None
+    index = bare(s.index) if s.index is not None else None
     return (s.item is None and (isinstance(index, t.Ref) and index.sym.kind == "local" or isinstance(index, t.Num))
             and not can_fail(s.value, dict(defines)))
 
 
 def _update(m: ValueMask, s: t.Assign, op: str) -> list[tuple[int, str]]:
-    index = _bare(s.index) if s.index is not None else None
+    index = bare(s.index) if s.index is not None else None
     at = index.sym.py if isinstance(index, t.Ref) else str(index.value) if isinstance(index, t.Num) else "?"
     bit = f"self.board.spot_bit[{at}]"
-    value = _bare(s.value)
+    value = bare(s.value)
     if op == "|= " and s.op == "=":  # a value written out, of names read again at no cost: its bits set at once
         if m.op == "==" and _again(value):
             return [(0, f"{m.py}[{_again(value)}] {op}{bit}")]
@@ -359,7 +353,7 @@ def _update(m: ValueMask, s: t.Assign, op: str) -> list[tuple[int, str]]:
 def _again(e: t.Expr) -> str:
     """The code of a value the statement after an assignment reads again at no cost and to the same
     value (a local, a constant, the seat to act), or ""."""
-    e = _bare(e)
+    e = bare(e)
     if isinstance(e, t.Ref) and e.sym.kind in ("local", "const", "value") and e.sym.py.replace(".", "").isidentifier():
         return e.sym.py
     return ""

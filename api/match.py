@@ -82,6 +82,19 @@ def play_game(
     `agents` are played by the random agent of this seed. Never raises for a fault of the
     game: the exception is reported in the result. `check_invariants`: the rule set's invariants
     are checked on the first position and after every move (BrokenInvariant names the move)."""
+    if not agents and not record and not check_invariants:
+        # Every seat the random agent's, nothing recorded or checked: the loop below played by the
+        # runtime (State.play_randomly: the same calls, compiled in the native build). A game that
+        # raises is played again below, move by move, to tell the moves it made before the error.
+        try:
+            state = game.new_state(players, seed, options)
+            state.play_randomly(RandomAgent(agent_seed(seed)).rng, max_moves, max_turns)
+            if not state.terminal:
+                return GameResult(index, seed, [], [], state.turn, state.moves, capped=True)
+            scores = state.scores()
+            return GameResult(index, seed, scores, state._winners(scores), state.turn, state.moves)
+        except Exception:  # noqa: BLE001, S110 - played again below, where the error is reported
+            pass
     default = RandomAgent(agent_seed(seed))
     chosen: Mapping[int, Agent] = agents or {}
     log: list[tuple[int, str]] = []

@@ -311,6 +311,22 @@ class State:
         self._apply_listed(action)
         return action
 
+    def play_randomly(self, rng: Rng, max_moves: int, max_turns: int | None) -> None:
+        """Play the random agent's moves (api/agents.py, `RandomAgent`: the action at `rng.below(n)`
+        of the n legal actions) until the game is over or has made `max_moves` actions or passed
+        turn `max_turns`: api/match.py's `play_game` loop, the same calls in the same order, for a
+        game every seat of which that agent plays, here so that the native build compiles it."""
+        while not self.terminal:
+            if self.moves >= max_moves or (max_turns is not None and self.turn > max_turns):
+                return
+            seat = self.to_act()  # (as play_game asks it: a fault of the rules' `actor:` raised alike)
+            if seat is None or not -self.num_players <= seat < self.num_players:
+                raise IllegalAction(f"no seat {seat} to act")  # (play_game's list of agents has none)
+            legal = self.legal_actions()
+            if not legal:  # (RandomAgent.choose's test)
+                raise IllegalAction("no legal action: the game is over")
+            self._apply_listed(legal[rng.below(len(legal))])
+
     def parse_action(self, text: str) -> Action | None:
         """The legal action whose text form is `text` (spacing and case are ignored)."""
         if not isinstance(text, str):

@@ -22,7 +22,7 @@ import pytest
 import rulewright
 from rulewright.agents import RandomAgent, agent_seed
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import ruleset_file
+from rulewright.compiler.paths import bundled_rulesets, ruleset_file
 from rulewright.ismcts import ISMCTSAgent
 from rulewright.match import BatchSpec, play_game, run_batch
 from rulewright.runtime.errors import IllegalAction
@@ -127,6 +127,53 @@ def test_an_index_that_names_no_legal_action_is_refused() -> None:
     result = play_game(game, 3, 2, agents={1: Wrong()})
     assert result.error is not None and result.error.startswith("IllegalAction: no legal action ")
     assert " for P2: " in result.error and result.turns == 2  # (P1 played his turn; P2 chose no action)
+
+
+@pytest.mark.parametrize("ruleset", [name for name, _ in bundled_rulesets()])
+def test_the_runtimes_loop_plays_the_games_of_play_game(ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game of random agents only, nothing recorded, is played by `State.play_randomly` (compiled
+    in the native build): the same game as play_game's loop of agents, which `record` takes."""
+    game = rulewright.load(ruleset)
+    players = 3 if 3 in game.info.players else game.info.players[0]
+    seed = 7
+    by_agents = play_game(game, players, seed, record=True)
+    capped_moves = play_game(game, players, seed, record=True, max_moves=by_agents.moves // 2)
+    capped_turns = play_game(game, players, seed, record=True, max_turns=2)
+
+    def by_agent(self: State, index: int) -> Action:
+        raise AssertionError("played by play_game's loop of agents")
+
+    monkeypatch.setattr(State, "play", by_agent)
+    for expected, looped in ((by_agents, play_game(game, players, seed)),
+                             (capped_moves, play_game(game, players, seed, max_moves=by_agents.moves // 2)),
+                             (capped_turns, play_game(game, players, seed, max_turns=2))):
+        assert (looped.scores, looped.winners, looped.turns, looped.moves, looped.capped, looped.error) == \
+            (expected.scores, expected.winners, expected.turns, expected.moves, expected.capped, expected.error)
+    assert by_agents.finished and capped_moves.capped and capped_turns.capped
+
+
+def test_a_game_that_raises_in_the_runtimes_loop_tells_the_moves_before_it() -> None:
+    """The loop's game played again by the agents' loop, which reports the moves made before the error."""
+    game = rulewright.load("china-schacht")
+    calls = 0
+    original = game.state_class._is_over
+
+    def broken(self: State) -> bool:
+        nonlocal calls
+        calls += 1
+        if calls % 40 == 0:  # (the 40th call of each playing of the game)
+            raise ZeroDivisionError("boom")
+        return original(self)
+
+    game.state_class._is_over = broken  # type: ignore[method-assign]
+    try:
+        looped = play_game(game, 3, 1)
+        calls = 0
+        by_agents = play_game(game, 3, 1, record=True)
+    finally:
+        game.state_class._is_over = original  # type: ignore[method-assign]
+    assert looped.error == by_agents.error and by_agents.error is not None and "boom" in by_agents.error
+    assert (looped.turns, looped.moves) == (by_agents.turns, by_agents.moves) and looped.moves > 0
 
 
 def test_a_fault_of_the_rules_is_reported_alike() -> None:

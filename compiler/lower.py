@@ -1937,14 +1937,8 @@ def _parenthesised(py: str) -> str:
     else:
         if py and (py[0].isalpha() or py[0] in "_[({"):
             return py
-    if py.startswith("(") and py.endswith(")"):
-        depth = 0
-        for i, ch in enumerate(py):
-            depth += {"(": 1, ")": -1}.get(ch, 0)
-            if depth == 0:
-                if i == len(py) - 1:
-                    return py
-                break
+    if py.startswith("(") and py.endswith(")") and _wrapped(py):
+        return py
     return f"({py})"
 
 

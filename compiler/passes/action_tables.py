@@ -183,12 +183,12 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
         out.append(f"{pad}if {got} is None:")
         if last:
             made = make
-        elif gather is not None and k == len(levels) - 2:  # (pass `spot_rows`) a row of spots, gathered
+        elif (gather is not None or regions is not None) and k == len(levels) - 2:
+            # a row of spots, gathered (pass `spot_rows`), or of regions, by mask (pass `region_masks`)
             earlier = "(" + ", ".join(args[:-1]) + ("," if len(args) == 2 else "") + ")"
-            made = f"rt.SpotRow({name!r}, {earlier}, self._action_text, self.board, {fixed_count(gather[1])})"
-        elif regions is not None and k == len(levels) - 2:  # (pass `region_masks`) a row of regions, by mask
-            earlier = "(" + ", ".join(args[:-1]) + ("," if len(args) == 2 else "") + ")"
-            made = f"rt.RegionRow({name!r}, {earlier}, self._action_text, self.board, {regions[2]})"
+            row_class, fixed = ("SpotRow", fixed_count(gather[1])) if gather is not None else \
+                ("RegionRow", regions[2] if regions is not None else 0)
+            made = f"rt.{row_class}({name!r}, {earlier}, self._action_text, self.board, {fixed})"
         else:
             inner = levels[k + 1]
             made = "{}" if inner.how == "key" else f"[None] * ({inner.size})" if " " in inner.size else \

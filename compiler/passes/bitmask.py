@@ -183,7 +183,7 @@ def masked_call(plan: Plan, e: t.Builtin, defines: dict[str, t.Define], constant
     at, code = MASK_USES[e.func]
     key = list_filter(e.args[at], defines, constants) if len(e.args) > at else None
     mask = _mask_of(plan, key) if key is not None else None
-    return None if mask is None else code.replace("{mask}", mask if "{0}" in code else _paren(mask))
+    return None if mask is None else code.replace("{mask}", mask if "{0}" in code else paren(mask))
 
 
 def masked_comprehension(plan: Plan, e: t.Comprehension, constants: dict[str, int]) -> str | None:
@@ -203,17 +203,18 @@ def masked_comprehension(plan: Plan, e: t.Comprehension, constants: dict[str, in
     if holding is None:
         return None
     if e.func == "count":
-        return f"{_paren(holding)}.bit_count()"
+        return f"{paren(holding)}.bit_count()"
     if e.func == "any":
-        return f"({_paren(holding)} != 0)"
+        return f"({paren(holding)} != 0)"
     if key.op == "!=":  # none walked is C
         kept = next(m for m in plan.masks if (m.field, m.value) == (key.field, key.value))
         return f"(not {kept.py})" if key.region is None else f"(not ({kept.py} & self.board.region_mask[{key.region}]))"
     within = "self.board.all_mask" if key.region is None else f"self.board.region_mask[{key.region}]"
-    return f"({_paren(holding)} == {within})"
+    return f"({paren(holding)} == {within})"
 
 
-def _paren(code: str) -> str:
+def paren(code: str) -> str:
+    """The code of a mask as an operand: in parentheses if it holds an operator (passes `bitmask`, `value_masks`)."""
     return f"({code})" if " " in code else code
 
 

@@ -54,6 +54,14 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
                             derived_attributes=attribute_entries(program, names, deps))
 
 
+def worth_keeping_names(program: t.TypedProgram, plan: Plan) -> set[str]:
+    """The definitions `worth_keeping` finds worth keeping, by name (passes `inner_defines` and
+    `score_only` take some of them out of what `derived` keeps)."""
+    defines = {d.name: d for d in program.defines}
+    constants = {name: value for name, value, _ in program.tables.constants}
+    return {d.name for d in program.defines if worth_keeping(d, plan, defines, constants)}
+
+
 def worth_keeping(d: t.Define, plan: Plan, defines: dict[str, t.Define], constants: dict[str, int]) -> bool:
     """Whether a definition loops (see the module's doc) and can be kept in a slot. A loop the
     `bitmask` or `value_masks` pass (which run before) turns into a few operations on a mask is no loop."""

@@ -32,7 +32,7 @@ from .. import typed as t
 from ..types import entity
 from . import Plan
 from .bitmask import expressions
-from .derived import SEARCHES, worth_keeping
+from .derived import SEARCHES, worth_keeping_names
 from .inline import _bounded
 from .reads import analyse
 from .rewrite import clauses, nodes
@@ -47,8 +47,7 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
 def found(program: t.TypedProgram, plan: Plan) -> tuple[str, ...]:
     """The definitions `derived` need not keep (see the module's doc), in the order declared."""
     defines = {d.name: d for d in program.defines}
-    constants = {name: value for name, value, _ in program.tables.constants}
-    kept = {d.name for d in program.defines if worth_keeping(d, plan, defines, constants)}
+    kept = worth_keeping_names(program, plan)
     inside: dict[str, set[str]] = {}  # definition -> the definitions whose bodies call it
     calls_inside: dict[str, int] = {}
     for d in program.defines:

@@ -36,7 +36,7 @@ from .. import typed as t
 from ..types import entity
 from . import Plan
 from .bitmask import expressions
-from .derived import worth_keeping
+from .derived import worth_keeping_names
 from .rewrite import free_locals, nodes
 
 PLAYER = entity("player")
@@ -51,8 +51,7 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
 def found(program: t.TypedProgram, plan: Plan) -> tuple[str, ...]:
     """The definitions `derived` need not keep (see the module's doc), in the order declared."""
     defines = {d.name: d for d in program.defines}
-    constants = {name: value for name, value, _ in program.tables.constants}
-    kept = {d.name for d in program.defines if worth_keeping(d, plan, defines, constants)}
+    kept = worth_keeping_names(program, plan)
     # what the game reads outside the scores: every root but the scoring terms, and what it calls
     game: set[str] = set()
     for e in expressions(replace(program, scoring=(), defines=())):

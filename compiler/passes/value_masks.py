@@ -45,7 +45,7 @@ from ..names import FILTER_LOCAL, KEPT_PREFIX
 from ..source import SourceSpan
 from ..types import Ty
 from . import Plan
-from .bitmask import Mask, expressions
+from .bitmask import Mask, expressions, paren
 from .rewrite import bare, can_fail, free_locals, show
 
 EMPTY = -1  # (as spot_filters: the `value` of a mask of the spots whose field, of lists, is empty)
@@ -279,16 +279,12 @@ def lowered(lower: Any, e: t.Comprehension) -> str | None:
     if found.func == "list":
         return f"self.board.mask_spots({holding})"
     if found.func == "count":
-        return f"{_paren(holding)}.bit_count()"
+        return f"{paren(holding)}.bit_count()"
     if found.func == "any":
-        return f"({_paren(holding)} != 0)"
+        return f"({paren(holding)} != 0)"
     # all: no spot walked fails the test
     failing = f"{within} & ~{mask}" if positive else (f"{within} & {mask}" if region else mask)
-    return f"(not {_paren(failing)})"
-
-
-def _paren(code: str) -> str:
-    return f"({code})" if " " in code else code
+    return f"(not {paren(failing)})"
 
 
 def _unparen(code: str) -> str:

@@ -192,8 +192,10 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
                     + (["_budget"] if program.resets else [])  # the budget of a move (runtime/limits.py)
                     + [slot for slot, _ in program.kept_slots]
                     + (["_kept_shared"] if program.own_drops else [])  # (pass `own_drops`)
-                    + [slot for slot, _, _, _ in program.kept]),  # kept between moves or beside the fields (passes)
+                    + [slot for slot, _, _, _ in program.kept]  # kept between moves or beside the fields (passes)
+                    + [slot for slot, _, _, _ in program.board_tables]),  # (pass `board_tables`)
         kept=program.kept,
+        board_tables=program.board_tables,
         fields_set=program.fields_set,
         forget=program.forget,
         fields=program.fields,

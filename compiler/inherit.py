@@ -186,7 +186,10 @@ def _appended(old: str, new: _Member, base_class: str) -> str | None:
         node = ast.parse(textwrap.dedent(new.text)).body[0]
         assert isinstance(node, ast.FunctionDef)
         args = ", ".join(a.arg for a in node.args.args[1:])
-        doc = [after[1]] if after[1].strip().startswith('"""') else []
+        opening = node.body[0]  # its docstring, all of its lines, if it has one
+        has_doc = isinstance(opening, ast.Expr) and isinstance(opening.value, ast.Constant) \
+            and isinstance(opening.value.value, str)
+        doc = after[1 : opening.end_lineno or 2] if has_doc else []
         indent = after[1][: len(after[1]) - len(after[1].lstrip())]
         first = after[len(before)]
         if not first.startswith(indent) or first[len(indent)].isspace() or first.split()[0] in _CONTINUED:

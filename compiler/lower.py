@@ -226,6 +226,9 @@ class Program:
     kept: list[tuple[str, str, str, str]] = field(default_factory=list)  # (and how `_copy_fields` copies it)
     fields_set: list[str] = field(default_factory=list)
     forget: list[str] = field(default_factory=list)  # (pass `region_masks`) what `_forget_kept` also resets
+    # (pass `board_tables`) the tables of the board found once as a game starts: slot, annotation, the code
+    # that finds or makes it, and what it holds
+    board_tables: list[tuple[str, str, str, str]] = field(default_factory=list)
     # The definitions the code calls as methods (those inlined, or written otherwise by a pass, are not):
     # a listing needs its `_memo` only if one of them is remembered while the legal actions are listed.
     called: frozenset[str] = frozenset()
@@ -292,6 +295,9 @@ class _Lowerer:
         self.board_bounds: dict[str, int] | None = None
         self.resets: set[str] = set()
         self.called: set[str] = set()  # the definitions called as methods (Program.called)
+        # (pass `board_tables`) each table of the board bound to a slot of the state: its slot's name, and
+        # the annotation, the code that finds it and what it holds (Program.board_tables), in the order met
+        self.bound_tables: dict[str, tuple[str, str, str]] = {}
         self.charges = 0  # checks that charge the budget, met so far (in code, or in what it calls)
         self.charging: set[str] = set()  # definitions and procedures whose code charges it
         self.spending: set[str] = set()  # procedures whose proven work is large: each charges it as it starts
@@ -1662,7 +1668,7 @@ class _Lowerer:
             kept = ""
             tabled = value_tables.table_of(self.plan, d.name)
             if tabled is not None:  # (pass `value_tables`) remembered by the value it is a function of
-                body, kept = _tabled(d, _annotation(d.ty), tabled, body)
+                body, kept = _tabled(self, d, _annotation(d.ty), tabled, body)
             if d.name in self.kept:  # (pass `derived`) kept in its slot between moves
                 reads = dict(self.plan.derived)[d.name]
                 nest = self.nested.get(self.kept[d.name])  # (pass `nested_drops`) by this parameter first
@@ -1779,7 +1785,18 @@ class _Lowerer:
         for vm in self.plan.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)
             prog.kept.append((vm.slot, "list[int]", vm.note(), f"{vm.py}[:]"))
             prog.fields_set.append(f"{vm.py} = {vm.rebuild()}")
+        prog.board_tables = [(slot, *bound) for slot, bound in self.bound_tables.items()]
         return prog
+
+    def board_table(self, code: str, slot: str, annotation: str, what: str) -> str:
+        """The code that reads a table of the board: `code`, which finds it by name (or makes it), or,
+        with pass `board_tables`, the slot `slot` of the state it is bound to as the game starts, of
+        type `annotation` (`what`: what it holds, for the slot's comment)."""
+        if not self.plan.board_tables:
+            return code
+        found = self.bound_tables.setdefault(slot, (annotation, code, what))
+        assert found[1] == code, (slot, found[1], code)  # (a slot's name says which table it is)
+        return f"self.{slot}"
 
     def field(self, typed: t.Field) -> LoweredField:
         f = typed.decl
@@ -1888,10 +1905,11 @@ class _Lowerer:
                 found, terms, bound = region_row
                 regions = (terms, found.var.py, region_masks.fixed_count(found),
                            region_masks.ORDERED in bound[0][1], self.bounds()["region"] <= SMALL_REGIONS)
-            lines = action_tables.listing(table, a.name, clear_cache, walks, gather, into, regions)
+            lines = action_tables.listing(table, a.name, clear_cache, walks, gather, into, regions, self.board_table)
             if regions is not None and lines and region_row is not None:
                 listing_prelude += tuple(f"{name} = {code}  # {comment}" for name, code, comment in region_row[2])
-            listing = tuple(lines if listed is None else listing_tables.remembered(listed, a.name, lines, bindings))
+            listing = tuple(lines if listed is None
+                            else listing_tables.remembered(listed, a.name, lines, bindings, self.board_table))
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
                              a.span, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                              fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
@@ -2013,7 +2031,7 @@ def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest:
     return _remembered(body, annotation, found, f"{held}[{key}] = value")
 
 
-def _tabled(d: t.Define, annotation: str, table: value_tables.Table,
+def _tabled(lower: _Lowerer, d: t.Define, annotation: str, table: value_tables.Table,
             body: tuple[Line, ...]) -> tuple[tuple[Line, ...], str]:
     """A definition's lines, remembering its values in a table of the board by the value of the
     game it reads (and the parameters that join the key), pass `value_tables`; and what its
@@ -2021,8 +2039,11 @@ def _tabled(d: t.Define, annotation: str, table: value_tables.Table,
     read = table.py if table.at is None else f"{table.py}[{d.params[table.at].py}]"
     parts = [read, *(d.params[k].py for k in table.params)]
     key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
+    find = f"self.board.value_tables.get({d.name!r}) or self.board.value_table({d.name!r})"
+    table_code = lower.board_table(find, f"_values_{d.name}", f"dict[Any, {annotation}]",
+                                   f"the values of `{d.name}` by what they read (`value_tables`)")
     found = (
-        Line(2, f"table = self.board.value_tables.get({d.name!r}) or self.board.value_table({d.name!r})"),
+        Line(2, f"table = {table_code}"),
         Line(2, f"kept: {annotation} | None = table.get({key})"),
         Line(2, "if kept is not None:"),
         Line(3, "return kept"),

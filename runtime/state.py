@@ -186,6 +186,7 @@ class State:
         self.seed = seed
         self.rng = Rng(seed) if rng is None else rng
         self.board = game.board_for(options, players)
+        self._bind_tables()
         self.current = 0
         self.phase = 0
         self.turn = 1
@@ -768,6 +769,10 @@ class State:
     # -- hooks the generated code fills in ---------------------------------------------------
     def _read_options(self) -> None:
         raise NotImplementedError
+
+    def _bind_tables(self) -> None:
+        """Find the tables of the board the rule set's code reads and keep them on the state, once the
+        board is chosen (pass `board_tables`, docs/optimiser.md); `_copy_fields` copies them."""
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a

@@ -99,6 +99,9 @@ class Plan:
     journal: bool = False  # journal: a move notes the fields it changes, where every move runs as steps
     # inline_procedures: the procedures written where they are called (small, without parameters or locals)
     inline_procedures: tuple[str, ...] = ()
+    # board_tables: the tables of the board that listings and definitions read found once, as a game starts,
+    # and kept on the state with their types
+    board_tables: bool = False
 
 
 class Pass(Protocol):
@@ -169,6 +172,9 @@ PASSES: dict[str, str] = {
                  "no move can wait for a decision",
     "journal": "where every move can wait for a decision, the state as a move began is made from the fields it "
                "changed, only if it waits, not copied before every move",
+    "board_tables": "the tables of the board a listing or a definition reads (its interned actions, its values "
+                    "remembered by value) found once as a game starts and kept on the state with their types, not "
+                    "looked up by name at every call",
 }
 ALL: frozenset[str] = frozenset(PASSES)
 

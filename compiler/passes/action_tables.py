@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from .. import typed as t
 from ..names import MAX_TABLE_CHOICES
 from . import Plan
+from .board_tables import Bind, actions_type, unbound
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +115,8 @@ def table_of(plan: Plan, action: str) -> Table | None:
 
 def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]],
             gather: tuple[str, list[tuple[str, bool]]] | None = None, into: str = "actions",
-            regions: tuple[list[tuple[str | None, str | None]], str, int, bool, bool] | None = None) -> list[str]:
+            regions: tuple[list[tuple[str | None, str | None]], str, int, bool, bool] | None = None,
+            bound: Bind = unbound) -> list[str]:
     """The lines of a listing through tables (at the depth of the method's body): `choices` are
     each choice's (loop variable, walk, whether its value is a list, the comment of its rule
     line); the actions are those of the plain listing, in its order. `clear`: its choices can
@@ -144,8 +146,16 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
                     else f"tuple({var})" if is_list else var)
     args_code = "(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"
     make = f"rt.Action({name!r}, {args_code}, self._action_text)"
+    row_class = "SpotRow" if gather is not None else "RegionRow" if regions is not None else None
+    # (a table of rows of spots or of regions is named so: a variant whose listing of the same action
+    # has no such rows has a slot of its own, of its own type)
+    kind = {"SpotRow": "spot_rows", "RegionRow": "region_rows"}.get(row_class or "", "actions")
+    slot, what = f"_{kind}_{name}", f"the interned actions of `{name}` (`action_tables`)"
+    annotation = actions_type(tuple(level.how for level in levels), row_class)
     if not levels:
-        out.append(f"table = self.board.action_tables.get({name!r}) or self.board.action_table({name!r}, 1)")
+        found = bound(f"self.board.action_tables.get({name!r}) or self.board.action_table({name!r}, 1)", slot,
+                      annotation, what)
+        out.append(f"table = {found}")
         out.append("action = table[0]")
         out.append("if action is None:")
         out.append(f"    action = table[0] = {make}")
@@ -153,9 +163,9 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
         return out
     first = levels[0]
     # (the table met already, else made: a method call only the first time)
-    out.append(f"table = self.board.action_tables.get({name!r}) or self.board.action_dict({name!r})"
-               if first.how == "key" else
-               f"table = self.board.action_tables.get({name!r}) or self.board.action_table({name!r}, {first.size})")
+    make_table = f"self.board.action_dict({name!r})" if first.how == "key" else \
+        f"self.board.action_table({name!r}, {first.size})"
+    out.append(f"table = {bound(f'self.board.action_tables.get({name!r}) or {make_table}', slot, annotation, what)}")
     if first.how == "key" and clear:
         out.append("if len(table) > rt.MAX_CACHED_ACTIONS:  # its choices can name ever new values: keep a few")
         out.append("    table.clear()")
@@ -186,8 +196,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
         elif (gather is not None or regions is not None) and k == len(levels) - 2:
             # a row of spots, gathered (pass `spot_rows`), or of regions, by mask (pass `region_masks`)
             earlier = "(" + ", ".join(args[:-1]) + ("," if len(args) == 2 else "") + ")"
-            row_class, fixed = ("SpotRow", fixed_count(gather[1])) if gather is not None else \
-                ("RegionRow", regions[2] if regions is not None else 0)
+            fixed = fixed_count(gather[1]) if gather is not None else regions[2] if regions is not None else 0
             made = f"rt.{row_class}({name!r}, {earlier}, self._action_text, self.board, {fixed})"
         else:
             inner = levels[k + 1]

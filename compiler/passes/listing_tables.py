@@ -60,6 +60,7 @@ from .. import typed as t
 from ..signatures import BUILTINS
 from ..types import Ty
 from . import Plan, action_tables
+from .board_tables import Bind, unbound
 from .rewrite import can_fail, free_locals
 
 MAX_KEYS = 3  # values of the game a listing remembered by value may read
@@ -181,17 +182,19 @@ def listed_of(plan: Plan, action: str) -> Listed | None:
 
 
 # -- what lowering asks ---------------------------------------------------------------------------
-def remembered(listed: Listed, action: str, plain: list[str], bindings: list[str]) -> list[str]:
+def remembered(listed: Listed, action: str, plain: list[str], bindings: list[str], bound: Bind = unbound) -> list[str]:
     """The lines of the listing (at the depth of the method's body): the table, the key, and the
     plain listing `plain` (appending to `listed_actions`, after the listing's own `bindings`) run only for
-    a key met the first time."""
+    a key met the first time. `bound`: how the table is read (pass `board_tables`)."""
     parts = [f"frozenset({code})" if member else code for code, member in listed.keys]
     key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
     name = f"listing {action}"
+    find = bound(f"self.board.value_tables.get({name!r}) or self.board.value_table({name!r})", f"_listed_{action}",
+                 "dict[Any, list[rt.Action]]", f"the listings of `{action}` by what they read (`listing_tables`)")
     return [
         f"# What this listing lists is a function of {listed.what}: remembered by "
         f"{'them' if len(parts) > 1 else 'it'}, in a table of the board every state shares (`listing_tables`).",
-        f"listed = self.board.value_tables.get({name!r}) or self.board.value_table({name!r})",
+        f"listed = {find}",
         f"listed_key = {key}",
         "listed_actions: list[rt.Action] | None = listed.get(listed_key)",
         "if listed_actions is None:",

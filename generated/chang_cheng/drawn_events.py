@@ -6,7 +6,7 @@
 #   rules/chang-cheng/watchers.yaml  sha256:df5ecde251534ebf
 #   rules/chang-cheng/drawn-events.yaml  sha256:92b3619b87dd1696
 # Change the rules and run `rulewright compile chang-cheng/drawn-events` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal, board_tables.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/drawn-events`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -406,6 +406,13 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         other._d_own_sections = self._d_own_sections
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        other._actions_first_wall = self._actions_first_wall
+        other._actions_first_card = self._actions_first_card
+        other._actions_place_double = self._actions_place_double
+        other._actions_place_tower = self._actions_place_tower
+        other._actions_second_wall = self._actions_second_wall
+        other._actions_second_card = self._actions_second_card
+        other._actions_card_wall = self._actions_card_wall
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

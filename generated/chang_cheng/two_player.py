@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:50e605b750c3a173
 #   rules/chang-cheng/two-player.yaml  sha256:011a15bae84e893c
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal, board_tables.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 class ChangChengTwoPlayerState(ChangChengState):
     """A position of Chang Cheng."""
 
-    __slots__ = ('opt_neutral_walls', 'neutral_singles', '_d_neutral_spaces')
+    __slots__ = ('opt_neutral_walls', 'neutral_singles', '_d_neutral_spaces', '_actions_neutral_wall', '_actions_no_neutral_wall')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChangChengState.FIELDS + (
         rt.FieldInfo('neutral_singles', None, 'int', '', (), 'all', 'The neutral sections left beside the board.'),
     )
@@ -105,10 +105,19 @@ class ChangChengTwoPlayerState(ChangChengState):
     opt_neutral_walls: int
     neutral_singles: int
     _d_neutral_spaces: Sequence[int] | None
+    _actions_neutral_wall: list[rt.Action | None]  # the interned actions of `neutral_wall` (`action_tables`)
+    _actions_no_neutral_wall: list[rt.Action | None]  # the interned actions of `no_neutral_wall` (`action_tables`)
 
     def _read_options(self) -> None:
         super()._read_options()
         self.opt_neutral_walls = ('not_in_majorities', 'in_majorities').index(self.options['neutral_walls'])
+
+    def _bind_tables(self) -> None:
+        """Find (or make) the tables of the board that listings and definitions read, once, as the game
+        starts: kept on the state, copied by `clone` (pass `board_tables`)."""
+        super()._bind_tables()
+        self._actions_neutral_wall = self.board.action_tables.get('neutral_wall') or self.board.action_table('neutral_wall', len(self.board.spots))
+        self._actions_no_neutral_wall = self.board.action_tables.get('no_neutral_wall') or self.board.action_table('no_neutral_wall', 1)
 
     def _setup(self) -> None:
         super()._setup()
@@ -207,7 +216,7 @@ class ChangChengTwoPlayerState(ChangChengState):
     def _legal_neutral_wall(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/two-player.yaml:64: neutral_wall
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('neutral_wall') or self.board.action_table('neutral_wall', len(self.board.spots))
+        table = self._actions_neutral_wall
         for s in self.neutral_spaces():  # rules/chang-cheng/two-player.yaml:65
             action = table[s]
             if action is None:
@@ -217,7 +226,7 @@ class ChangChengTwoPlayerState(ChangChengState):
     def _legal_no_neutral_wall(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/two-player.yaml:74: no_neutral_wall
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('no_neutral_wall') or self.board.action_table('no_neutral_wall', 1)
+        table = self._actions_no_neutral_wall
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('no_neutral_wall', (), self._action_text)
@@ -810,6 +819,15 @@ class ChangChengTwoPlayerState(ChangChengState):
         other._d_neutral_spaces = self._d_neutral_spaces
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        other._actions_first_wall = self._actions_first_wall
+        other._actions_first_card = self._actions_first_card
+        other._actions_place_double = self._actions_place_double
+        other._actions_place_tower = self._actions_place_tower
+        other._actions_second_wall = self._actions_second_wall
+        other._actions_second_card = self._actions_second_card
+        other._actions_card_wall = self._actions_card_wall
+        other._actions_neutral_wall = self._actions_neutral_wall
+        other._actions_no_neutral_wall = self._actions_no_neutral_wall
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

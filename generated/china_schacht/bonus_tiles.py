@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal, board_tables.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ PHASE_FIRST_PALACE: Final = 3  # phase
 class ChinaSchachtBonusTilesState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_d_face_down_in')
+    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_d_face_down_in', '_actions_reveal')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('covered', 'spot', 'bool', '', (), 'all', ''),
         rt.FieldInfo('tile_under', 'spot', 'list', 'colour', (), 'none', '', pool='bonus_tiles'),
@@ -48,6 +48,13 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     tile_shown: list[Sequence[int]]
     tiles: list[Sequence[int]]
     _d_face_down_in: dict[int, bool] | None
+    _actions_reveal: list[rt.Action | None]  # the interned actions of `reveal` (`action_tables`)
+
+    def _bind_tables(self) -> None:
+        """Find (or make) the tables of the board that listings and definitions read, once, as the game
+        starts: kept on the state, copied by `clone` (pass `board_tables`)."""
+        super()._bind_tables()
+        self._actions_reveal = self.board.action_tables.get('reveal') or self.board.action_table('reveal', len(self.board.region_names) + 1)
 
     def _setup(self) -> None:
         super()._setup()
@@ -162,7 +169,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             return
         joined0 = self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/bonus-tiles.yaml:80; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('build') or self.board.action_dict('build')
+        table = self._spot_rows_build
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
             key0 = tuple(cards)
             row1 = table.get(key0)
@@ -184,7 +191,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/bonus-tiles.yaml:85: when of reveal, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('reveal') or self.board.action_table('reveal', len(self.board.region_names) + 1)
+        table = self._actions_reveal
         for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (self.face_down_in(r) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:87
             action = table[province_at]
             if action is None:
@@ -399,6 +406,19 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         other._mask__emissary_room_1 = self._mask__emissary_room_1
         other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
         other._mask_palace_of_has = self._mask_palace_of_has[:]
+        other._values_payments = self._values_payments
+        other._values_all_payments = self._values_all_payments
+        other._spot_rows_build = self._spot_rows_build
+        other._region_rows_send = self._region_rows_send
+        other._actions_stop = self._actions_stop
+        other._actions_exchange_blind = self._actions_exchange_blind
+        other._listed_exchange_blind = self._listed_exchange_blind
+        other._actions_exchange_face_up = self._actions_exchange_face_up
+        other._listed_exchange_face_up = self._listed_exchange_face_up
+        other._actions_take_face_up = self._actions_take_face_up
+        other._listed_take_face_up = self._listed_take_face_up
+        other._actions_draw_card = self._actions_draw_card
+        other._actions_reveal = self._actions_reveal
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal, board_tables.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def _board_border_quarrels() -> rt.GraphBoard:
 class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_post_empty', '_d_two_colours')
+    __slots__ = ('opt_post_empty', '_d_two_colours', '_actions_build')
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
         'role': ('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
         'colour': ('violet', 'yellow', 'orange', 'green', 'red'),
@@ -128,11 +128,28 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
     }
     opt_post_empty: int
     _d_two_colours: Sequence[Sequence[int]] | None
+    _actions_build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`action_tables`)
 
     def _read_options(self) -> None:
         self.opt_chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
         self.opt_final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
         self.opt_post_empty = ('turn_province', 'both_provinces').index(self.options['post_empty'])
+
+    def _bind_tables(self) -> None:
+        """Find (or make) the tables of the board that listings and definitions read, once, as the game
+        starts: kept on the state, copied by `clone` (pass `board_tables`)."""
+        self._values_payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
+        self._values_all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
+        self._actions_build = self.board.action_tables.get('build') or self.board.action_dict('build')
+        self._region_rows_send = self.board.action_tables.get('send') or self.board.action_dict('send')
+        self._actions_stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
+        self._actions_exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
+        self._listed_exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
+        self._actions_exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
+        self._listed_exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
+        self._actions_take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
+        self._listed_take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
+        self._actions_draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
@@ -164,7 +181,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if len(self.hand[self.current]) > 16:
             rt.grown(self, 1185, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:372')
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('build') or self.board.action_dict('build')
+        table = self._actions_build
         for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
             key0 = tuple(cards)
             row1 = table.get(key0)
@@ -352,6 +369,18 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         other._mask__emissary_room_1 = self._mask__emissary_room_1
         other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
         other._mask_palace_of_has = self._mask_palace_of_has[:]
+        other._values_payments = self._values_payments
+        other._values_all_payments = self._values_all_payments
+        other._actions_build = self._actions_build
+        other._region_rows_send = self._region_rows_send
+        other._actions_stop = self._actions_stop
+        other._actions_exchange_blind = self._actions_exchange_blind
+        other._listed_exchange_blind = self._listed_exchange_blind
+        other._actions_exchange_face_up = self._actions_exchange_face_up
+        other._listed_exchange_face_up = self._listed_exchange_face_up
+        other._actions_take_face_up = self._actions_take_face_up
+        other._listed_take_face_up = self._listed_take_face_up
+        other._actions_draw_card = self._actions_draw_card
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

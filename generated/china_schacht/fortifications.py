@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal, board_tables.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ PALACE_MAY_FOLLOW: Final = 2  # fortification_in_empty: choices of option `forti
 class ChinaSchachtFortificationsState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d_empty', '_d_palace_award')
+    __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d_empty', '_d_palace_award', '_actions_build', '_actions_fortify')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('fortifications_left', 'player', 'int', '', (), 'all', ''),
         rt.FieldInfo('fortified', 'spot', 'bool', '', (), 'all', ''),
@@ -50,10 +50,29 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     fortified_here: Sequence[int]
     _d_empty: dict[int, bool] | None
     _d_palace_award: dict[int, dict[int, int]] | None
+    _actions_build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`action_tables`)
+    _actions_fortify: dict[Any, list[rt.Action | None]]  # the interned actions of `fortify` (`action_tables`)
 
     def _read_options(self) -> None:
         super()._read_options()
         self.opt_fortification_in_empty = ('palace_on_it', 'one_piece', 'palace_may_follow').index(self.options['fortification_in_empty'])
+
+    def _bind_tables(self) -> None:
+        """Find (or make) the tables of the board that listings and definitions read, once, as the game
+        starts: kept on the state, copied by `clone` (pass `board_tables`)."""
+        self._values_payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
+        self._values_all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
+        self._actions_build = self.board.action_tables.get('build') or self.board.action_dict('build')
+        self._region_rows_send = self.board.action_tables.get('send') or self.board.action_dict('send')
+        self._actions_stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
+        self._actions_exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
+        self._listed_exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
+        self._actions_exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
+        self._listed_exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
+        self._actions_take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
+        self._listed_take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
+        self._actions_draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
+        self._actions_fortify = self.board.action_tables.get('fortify') or self.board.action_dict('fortify')
 
     def _setup(self) -> None:
         super()._setup()
@@ -142,7 +161,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('build') or self.board.action_dict('build')
+        table = self._actions_build
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
             key0 = tuple(cards)
             row1 = table.get(key0)
@@ -159,7 +178,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         if not (self.fortifications_left[self.current] > 0):  # rules/china-schacht/fortifications.yaml:80: when of fortify, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('fortify') or self.board.action_dict('fortify')
+        table = self._actions_fortify
         for cards in self.all_payments(self.current):  # rules/china-schacht/fortifications.yaml:82
             key0 = tuple(cards)
             row1 = table.get(key0)
@@ -445,6 +464,19 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         other._mask__emissary_room_1 = self._mask__emissary_room_1
         other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
         other._mask_palace_of_has = self._mask_palace_of_has[:]
+        other._values_payments = self._values_payments
+        other._values_all_payments = self._values_all_payments
+        other._actions_build = self._actions_build
+        other._region_rows_send = self._region_rows_send
+        other._actions_stop = self._actions_stop
+        other._actions_exchange_blind = self._actions_exchange_blind
+        other._listed_exchange_blind = self._listed_exchange_blind
+        other._actions_exchange_face_up = self._actions_exchange_face_up
+        other._listed_exchange_face_up = self._listed_exchange_face_up
+        other._actions_take_face_up = self._actions_take_face_up
+        other._listed_take_face_up = self._listed_take_face_up
+        other._actions_draw_card = self._actions_draw_card
+        other._actions_fortify = self._actions_fortify
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

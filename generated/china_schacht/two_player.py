@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal, board_tables.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_emperor_placement', 'opt_joker_kept', 'opt_kept_at_reshuffle', 'opt_special_exchange', 'opt_emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d_open_provinces', '_d_emperor_occupied', '_d_emperor_provinces')
+    __slots__ = ('opt_emperor_placement', 'opt_joker_kept', 'opt_kept_at_reshuffle', 'opt_special_exchange', 'opt_emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d_open_provinces', '_d_emperor_occupied', '_d_emperor_provinces', '_values_emperor_payments', '_actions_emperor_first', '_actions_two_provinces_card', '_actions_exchange_card_special', '_listed_exchange_card_special', '_actions_emperor_palace', '_actions_emperor_emissary', '_actions_emperor_rests')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('emperor_cards', None, 'list', 'colour', (), 'all', ''),
         rt.FieldInfo('kept', 'player', 'list', 'colour', (), 'all', ''),
@@ -91,6 +91,14 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     _d_open_provinces: Sequence[int] | None
     _d_emperor_occupied: Sequence[int] | None
     _d_emperor_provinces: Sequence[int] | None
+    _values_emperor_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `emperor_payments` by what they read (`value_tables`)
+    _actions_emperor_first: list[rt.Action | None]  # the interned actions of `emperor_first` (`action_tables`)
+    _actions_two_provinces_card: list[rt.Action | None]  # the interned actions of `two_provinces_card` (`action_tables`)
+    _actions_exchange_card_special: list[list[rt.Action | None] | None]  # the interned actions of `exchange_card_special` (`action_tables`)
+    _listed_exchange_card_special: dict[Any, list[rt.Action]]  # the listings of `exchange_card_special` by what they read (`listing_tables`)
+    _actions_emperor_palace: list[list[dict[Any, rt.Action] | None] | None]  # the interned actions of `emperor_palace` (`action_tables`)
+    _actions_emperor_emissary: list[dict[Any, rt.Action] | None]  # the interned actions of `emperor_emissary` (`action_tables`)
+    _actions_emperor_rests: list[rt.Action | None]  # the interned actions of `emperor_rests` (`action_tables`)
 
     def _read_options(self) -> None:
         self.opt_chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
@@ -100,6 +108,30 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.opt_kept_at_reshuffle = ('stay', 'reshuffled').index(self.options['kept_at_reshuffle'])
         self.opt_special_exchange = ('to_display', 'to_discard').index(self.options['special_exchange'])
         self.opt_emperor_emissaries = ('nine', 'eight').index(self.options['emperor_emissaries'])
+
+    def _bind_tables(self) -> None:
+        """Find (or make) the tables of the board that listings and definitions read, once, as the game
+        starts: kept on the state, copied by `clone` (pass `board_tables`)."""
+        self._values_payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
+        self._values_all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
+        self._values_emperor_payments = self.board.value_tables.get('emperor_payments') or self.board.value_table('emperor_payments')
+        self._spot_rows_build = self.board.action_tables.get('build') or self.board.action_dict('build')
+        self._region_rows_send = self.board.action_tables.get('send') or self.board.action_dict('send')
+        self._actions_stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
+        self._actions_exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
+        self._listed_exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
+        self._actions_exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
+        self._listed_exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
+        self._actions_take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
+        self._listed_take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
+        self._actions_draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
+        self._actions_emperor_first = self.board.action_tables.get('emperor_first') or self.board.action_table('emperor_first', 1)
+        self._actions_two_provinces_card = self.board.action_tables.get('two_provinces_card') or self.board.action_table('two_provinces_card', 1)
+        self._actions_exchange_card_special = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
+        self._listed_exchange_card_special = self.board.value_tables.get('listing exchange_card_special') or self.board.value_table('listing exchange_card_special')
+        self._actions_emperor_palace = self.board.action_tables.get('emperor_palace') or self.board.action_table('emperor_palace', len(self.board.region_names) + 1)
+        self._actions_emperor_emissary = self.board.action_tables.get('emperor_emissary') or self.board.action_table('emperor_emissary', len(self.board.region_names) + 1)
+        self._actions_emperor_rests = self.board.action_tables.get('emperor_rests') or self.board.action_table('emperor_rests', 1)
 
     def _setup(self) -> None:
         super()._setup()
@@ -252,7 +284,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return
         joined0 = self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('build') or self.board.action_dict('build')
+        table = self._spot_rows_build
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
             key0 = tuple(cards)
             row1 = table.get(key0)
@@ -274,7 +306,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         regions_mask = rt.ordered_mask(self.open_provinces())  # rules/china-schacht/base.yaml:398; `region_masks`: the regions `province_to` walks, as a bit mask (-1: not in region order)
         kept_regions0 = self._mask__emissary_room_1_within(regions_mask) if regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `region_masks`: the regions where `emissary_room(r) > 0`, from its kept mask
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('send') or self.board.action_dict('send')
+        table = self._region_rows_send
         for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:397
             key0 = tuple(cards)
             row1 = table.get(key0)
@@ -300,7 +332,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if not ((EMPEROR_PLAYS_FIRST in self.specials[self.current] and self.emperor_turn == EMPEROR_WAITS) and self.emperor_provinces()):  # rules/china-schacht/two-player.yaml:154: when of emperor_first, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('emperor_first') or self.board.action_table('emperor_first', 1)
+        table = self._actions_emperor_first
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('emperor_first', (), self._action_text)
@@ -311,7 +343,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if TWO_PROVINCES not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:163: when of two_provinces_card, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('two_provinces_card') or self.board.action_table('two_provinces_card', 1)
+        table = self._actions_two_provinces_card
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('two_provinces_card', (), self._action_text)
@@ -324,14 +356,14 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
         # What this listing lists is a function of `hand[current]` (kept sorted, `sorted_keys`) and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
-        listed = self.board.value_tables.get('listing exchange_card_special') or self.board.value_table('listing exchange_card_special')
+        listed = self._listed_exchange_card_special
         listed_key = (self.hand[self.current], frozenset(self.face_up))
         listed_actions: list[rt.Action] | None = listed.get(listed_key)
         if listed_actions is None:
             listed_actions = []
             joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-            table = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
+            table = self._actions_exchange_card_special
             for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
                 row1 = table[card]
                 if row1 is None:
@@ -347,7 +379,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _legal_emperor_palace(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('emperor_palace') or self.board.action_table('emperor_palace', len(self.board.region_names) + 1)
+        table = self._actions_emperor_palace
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_build(r)]:  # rules/china-schacht/two-player.yaml:191
             row1 = table[province_to]
             if row1 is None:
@@ -366,7 +398,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _legal_emperor_emissary(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('emperor_emissary') or self.board.action_table('emperor_emissary', len(self.board.region_names) + 1)
+        table = self._actions_emperor_emissary
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_send(r)]:  # rules/china-schacht/two-player.yaml:206
             row1 = table[province_to]
             if row1 is None:
@@ -383,7 +415,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if not (self.opt_emperor_placement == OPTIONAL):  # rules/china-schacht/two-player.yaml:215: when of emperor_rests, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('emperor_rests') or self.board.action_table('emperor_rests', 1)
+        table = self._actions_emperor_rests
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('emperor_rests', (), self._action_text)
@@ -836,7 +868,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def emperor_payments(self, c: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/two-player.yaml:122; kept between moves: remembered by the value of `emperor_cards` and `c`, in a table of the board every state shares (`value_tables`)
-        table = self.board.value_tables.get('emperor_payments') or self.board.value_table('emperor_payments')
+        table = self._values_emperor_payments
         kept: Sequence[Sequence[int]] | None = table.get((self.emperor_cards, c))
         if kept is not None:
             return kept
@@ -1089,6 +1121,26 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         other._mask__emissary_room_1 = self._mask__emissary_room_1
         other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
         other._mask_palace_of_has = self._mask_palace_of_has[:]
+        other._values_payments = self._values_payments
+        other._values_all_payments = self._values_all_payments
+        other._values_emperor_payments = self._values_emperor_payments
+        other._spot_rows_build = self._spot_rows_build
+        other._region_rows_send = self._region_rows_send
+        other._actions_stop = self._actions_stop
+        other._actions_exchange_blind = self._actions_exchange_blind
+        other._listed_exchange_blind = self._listed_exchange_blind
+        other._actions_exchange_face_up = self._actions_exchange_face_up
+        other._listed_exchange_face_up = self._listed_exchange_face_up
+        other._actions_take_face_up = self._actions_take_face_up
+        other._listed_take_face_up = self._listed_take_face_up
+        other._actions_draw_card = self._actions_draw_card
+        other._actions_emperor_first = self._actions_emperor_first
+        other._actions_two_provinces_card = self._actions_two_provinces_card
+        other._actions_exchange_card_special = self._actions_exchange_card_special
+        other._listed_exchange_card_special = self._listed_exchange_card_special
+        other._actions_emperor_palace = self._actions_emperor_palace
+        other._actions_emperor_emissary = self._actions_emperor_emissary
+        other._actions_emperor_rests = self._actions_emperor_rests
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

@@ -3,7 +3,7 @@
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 #   rules/china-schacht/two-player-light.yaml  sha256:6af137cb0872278e
 # Change the rules and run `rulewright compile china-schacht/two-player-light` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal, board_tables.
 """China (Michael Schacht): rule set `china-schacht/two-player-light`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -151,6 +151,26 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         other._mask__emissary_room_1 = self._mask__emissary_room_1
         other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
         other._mask_palace_of_has = self._mask_palace_of_has[:]
+        other._values_payments = self._values_payments
+        other._values_all_payments = self._values_all_payments
+        other._values_emperor_payments = self._values_emperor_payments
+        other._spot_rows_build = self._spot_rows_build
+        other._region_rows_send = self._region_rows_send
+        other._actions_stop = self._actions_stop
+        other._actions_exchange_blind = self._actions_exchange_blind
+        other._listed_exchange_blind = self._listed_exchange_blind
+        other._actions_exchange_face_up = self._actions_exchange_face_up
+        other._listed_exchange_face_up = self._listed_exchange_face_up
+        other._actions_take_face_up = self._actions_take_face_up
+        other._listed_take_face_up = self._listed_take_face_up
+        other._actions_draw_card = self._actions_draw_card
+        other._actions_emperor_first = self._actions_emperor_first
+        other._actions_two_provinces_card = self._actions_two_provinces_card
+        other._actions_exchange_card_special = self._actions_exchange_card_special
+        other._listed_exchange_card_special = self._listed_exchange_card_special
+        other._actions_emperor_palace = self._actions_emperor_palace
+        other._actions_emperor_emissary = self._actions_emperor_emissary
+        other._actions_emperor_rests = self._actions_emperor_rests
 
 
 GAME = rt.Game(

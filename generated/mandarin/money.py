@@ -2,12 +2,12 @@
 #   rules/mandarin/base.yaml  sha256:b7c071db5dcd14f9
 #   rules/mandarin/money.yaml  sha256:7372ea4f402ea9a3
 # Change the rules and run `rulewright compile mandarin/money` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal, board_tables.
 """Mandarin (Tom Kremer): rule set `mandarin/money`, compiled to a state machine."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rulewright import runtime as rt
 from rulewright.generated.mandarin.base import (
@@ -26,9 +26,16 @@ from rulewright.generated.mandarin.base import (
 class MandarinMoneyState(MandarinState):
     """A position of Mandarin."""
 
-    __slots__ = ()
+    __slots__ = ('_actions_sell',)
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('refund', 'roll'), ('refund_tile',), ('keep', 'draw_again', 'sell'), ('bid', 'drop_out'), ('take_tile',), ('seize_tile',))
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'refund': 'refund', 'refund_tile': 'refund ', 'roll': 'roll', 'keep': 'keep', 'draw_again': 'draw again', 'bid': 'bid ', 'drop_out': 'drop out', 'take_tile': 'take ', 'seize_tile': 'seize ', 'sell': 'auction it'}
+    _actions_sell: list[rt.Action | None]  # the interned actions of `sell` (`action_tables`)
+
+    def _bind_tables(self) -> None:
+        """Find (or make) the tables of the board that listings and definitions read, once, as the game
+        starts: kept on the state, copied by `clone` (pass `board_tables`)."""
+        super()._bind_tables()
+        self._actions_sell = self.board.action_tables.get('sell') or self.board.action_table('sell', 1)
 
     def _do(self, action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
@@ -108,7 +115,7 @@ class MandarinMoneyState(MandarinState):
         if not (len(self.out) == 1 and len(self.card[self.current]) >= 6):  # rules/mandarin/money.yaml:19: when of sell, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self.board.action_tables.get('sell') or self.board.action_table('sell', 1)
+        table = self._actions_sell
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('sell', (), self._action_text)
@@ -177,6 +184,10 @@ class MandarinMoneyState(MandarinState):
         return {
             'wealth': self.money[player] + sum((400 if TILE_EMPEROR[t] else 200) for t in self.card[player]),  # rules/mandarin/money.yaml:32
         }
+
+    def _copy_fields(self, other: Any) -> None:
+        super()._copy_fields(other)
+        other._actions_sell = self._actions_sell
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args

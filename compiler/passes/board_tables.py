@@ -1,0 +1,66 @@
+"""Pass `board_tables`: the tables of the board a listing or a definition reads are found once, as
+a game starts, and kept on the state, each with its exact type (docs/optimiser.md).
+
+Several passes keep tables on the board that every state on it shares: the interned actions of
+each listing (`action_tables`, with their rows of spots or regions, `spot_rows`, `region_masks`),
+the values of a definition remembered by value (`value_tables`) and whole listings remembered by
+value (`listing_tables`). Each listing found its table by name at every call:
+
+    table = self.board.action_tables.get('build') or self.board.action_dict('build')
+
+a dictionary looked up by a string, and then a value of type `Any`: the native build (mypyc,
+docs/native.md) reads the row found in it, and calls its methods, as generic Python objects.
+China (Schacht) looks up a dozen of them a move. With this pass each is found (or made) once, when
+the state is made (`_bind_tables`, called by runtime/state.py `_init` as soon as the board is
+chosen), kept in a slot of the state that `clone` copies, and declared with its type:
+
+    _actions_build: dict[Any, rt.SpotRow]  # the interned actions of `build` (`action_tables`)
+    ...
+    table = self._actions_build
+
+Why it is the same game: a table of the board is never replaced, only filled (and a full table
+of values emptied in place, `rt.remember`), so the object a state finds when it is made is the
+one every later lookup by name would find; what is looked up in it, and in what order, does not
+change. Making a table when the game starts rather than at its first listing makes an empty list
+or dictionary sooner, and nothing else: the size of a table of actions is the board's or the
+declarations' (never the players': `action_tables`), and making one reads nothing that can fail.
+The sets of spots of the board grouped by a key (`spot_filters`, `board.key_masks`) are left to be
+found where they are used: making one reads the board through rule code, which may fail on a
+board a game never lists it on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from .. import typed as t
+from . import Plan
+
+# How lowering has the code that finds a table read (compiler/lower.py `board_table`): from the
+# code that finds it by name, its slot's name, its type and what it holds, the code to write.
+Bind = Callable[[str, str, str, str], str]
+
+
+def unbound(code: str, slot: str, annotation: str, what: str) -> str:
+    """The table found by name where it is read (this pass off, or no lowering to bind it)."""
+    return code
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    # (what to bind is known only as lowering writes the code that finds each table)
+    return program, replace(plan, board_tables=True)
+
+
+def actions_type(levels: tuple[str, ...], row: str | None) -> str:
+    """The type of an action's table of interned actions (pass `action_tables`), from how each of
+    its levels is found ("key": a dictionary by the value, else a list by its number) and the class
+    of the row of its last choice when a pass gathers it (`SpotRow`, `RegionRow`), else None."""
+    if not levels:
+        return "list[rt.Action | None]"
+    item = "rt.Action"
+    if row is not None:
+        levels, item = levels[:-1], f"rt.{row}"
+    for how in reversed(levels):
+        item = f"dict[Any, {item}]" if how == "key" else f"list[{item} | None]"
+    return item

@@ -1,0 +1,129 @@
+"""Pass `board_tables` (docs/optimiser.md): the tables of the board a listing or a definition reads
+are found once, as the game starts, and kept on the state with their types.
+
+Checked: the slots, types and reads written for China (Schacht) and what is written without the
+pass; the type of a table from its levels; that a state's slots are the board's very tables, that
+a copy shares them and that a new game on the same board finds the same ones; that a variant whose
+listing of an action is found another way has a slot of its own (its module still inherits from
+its base's); and games of every China (Schacht) rule set played in lockstep with and without it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+import rulewright
+from rulewright.compiler import inherit, passes
+from rulewright.compiler.driver import compile_file
+from rulewright.compiler.passes.board_tables import actions_type
+from rulewright.compiler.paths import generated_dir, ruleset_file
+from rulewright.runtime import Game, RegionRow, SpotRow
+from tests.lockstep import play_in_lockstep
+from tests.test_listing_hoist import method
+
+OFF = passes.ALL - {"board_tables"}
+SCHACHT = ["china-schacht", "china-schacht/fortifications", "china-schacht/bonus-tiles", "china-schacht/two-player"]
+
+
+@cache
+def source(ruleset: str, enabled: frozenset[str] = passes.ALL) -> str:
+    return compile_file(ruleset_file(ruleset), enabled).source
+
+
+@cache
+def game(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Game:
+    return rulewright.game_from_source(source(ruleset, enabled), str(ruleset_file(ruleset)))
+
+
+def test_schacht_binds_its_tables_once_with_their_types() -> None:
+    text = source("china-schacht")
+    assert "    _spot_rows_build: dict[Any, rt.SpotRow]  # the interned actions of `build` (`action_tables`)\n" in text
+    assert "    _region_rows_send: dict[Any, rt.RegionRow]  #" in text
+    assert "    _actions_exchange_face_up: list[list[rt.Action | None] | None]  #" in text
+    assert "    _values_all_payments: dict[Any, Sequence[Sequence[int]]]  #" in text
+    assert "    _listed_take_face_up: dict[Any, list[rt.Action]]  #" in text
+    bind = method(text, "_bind_tables")
+    assert ("        self._spot_rows_build = self.board.action_tables.get('build') or "
+            "self.board.action_dict('build')\n") in bind
+    assert "        table = self._spot_rows_build\n" in method(text, "_legal_build")
+    assert "        table = self._values_all_payments\n" in method(text, "all_payments")
+    assert "        listed = self._listed_take_face_up\n" in method(text, "_legal_take_face_up")
+    assert "other._spot_rows_build = self._spot_rows_build" in method(text, "_copy_fields")
+    # found by name at every call without the pass, and no slot
+    off = source("china-schacht", OFF)
+    assert "_bind_tables" not in off and "_spot_rows_build" not in off
+    assert "        table = self.board.action_tables.get('build') or self.board.action_dict('build')\n" \
+        in method(off, "_legal_build")
+    # every table read by name is bound: none is looked up at a listing any more
+    for name in ("_legal_send", "_legal_exchange_blind", "_legal_draw_card", "payments"):
+        assert "action_tables.get(" not in method(text, name) and "value_tables.get(" not in method(text, name)
+
+
+@pytest.mark.parametrize(("levels", "row", "expected"), [
+    ((), None, "list[rt.Action | None]"),
+    (("index",), None, "list[rt.Action | None]"),
+    (("key",), None, "dict[Any, rt.Action]"),
+    (("key", "index"), "SpotRow", "dict[Any, rt.SpotRow]"),
+    (("index", "index"), "RegionRow", "list[rt.RegionRow | None]"),
+    (("index", "key", "lines"), None, "list[dict[Any, list[rt.Action | None]] | None]"),
+])
+def test_the_type_of_a_table_of_actions(levels: tuple[str, ...], row: str | None, expected: str) -> None:
+    assert actions_type(levels, row) == expected
+
+
+def test_the_slots_are_the_boards_tables_shared_by_copies_and_later_games() -> None:
+    schacht = game("china-schacht")
+    state = schacht.new_state(3, 7)
+    state.legal_actions()  # (rows made)
+    board = state.board
+    assert state._spot_rows_build is board.action_tables["build"]  # type: ignore[attr-defined]
+    assert state._values_all_payments is board.value_tables["all_payments"]  # type: ignore[attr-defined]
+    assert all(isinstance(row, SpotRow) for row in state._spot_rows_build.values())  # type: ignore[attr-defined]
+    copy = state.clone()
+    assert copy._region_rows_send is state._region_rows_send  # type: ignore[attr-defined]
+    later = schacht.new_state(3, 8)
+    assert later.board is board and later._listed_take_face_up is state._listed_take_face_up  # type: ignore[attr-defined]
+    later.legal_actions()
+    assert all(isinstance(row, RegionRow) for row in board.action_tables["send"].values())
+
+
+def test_a_variant_with_another_table_has_a_slot_of_its_own_and_inherits() -> None:
+    text = (generated_dir() / "china_schacht" / "fortifications.py").read_text()  # (as written: derived)
+    assert "class ChinaSchachtFortificationsState(ChinaSchachtState):" in text  # (still subclasses the base's)
+    assert "    _actions_build: dict[Any, list[rt.Action | None]]  #" in text  # (its build has one more choice)
+    assert "_spot_rows_build" not in method(text, "_bind_tables")
+    state = game("china-schacht/fortifications").new_state(3, 3)
+    state.legal_actions()
+    assert state._actions_build is state.board.action_tables["build"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("ruleset", SCHACHT)
+def test_games_are_the_same_with_and_without_the_pass(ruleset: str) -> None:
+    on, off = game(ruleset), game(ruleset, OFF)
+    counts = on.info.players
+    for k in range(3):
+        play_in_lockstep(on, off, counts[k % len(counts)], 900 + k)
+
+
+def test_a_method_only_added_to_keeps_its_whole_docstring_when_derived() -> None:
+    """`_bind_tables` of a variant that adds a table is the base's plus a line: the derived module
+    calls the base's first and keeps the method's docstring of two lines whole (compiler/inherit.py)."""
+    base = '''class A(rt.State):
+    __slots__ = ('x',)
+
+    def _bind_tables(self) -> None:
+        """Two lines
+        of docstring."""
+        self.x = 1
+
+
+GAME = 1
+'''
+    variant = base.replace("class A(", "class B(").replace("        self.x = 1\n", "        self.x = 1\n        self.y = 2\n")
+    variant = variant.replace("('x',)", "('x', 'y')")
+    derived = inherit.derive(base, variant, "base_module", {})
+    assert derived is not None
+    assert ('    def _bind_tables(self) -> None:\n        """Two lines\n        of docstring."""\n'
+            '        super()._bind_tables()\n        self.y = 2\n') in derived

@@ -69,11 +69,15 @@ ANNOTATION_NAMES = frozenset({"int", "bool", "str", "list", "tuple", "dict", "fr
                               "Sequence", "Any", "Final"})
 # The methods and slots made from a rule file's name, by what it names.
 MEMBER_PATTERNS: dict[str, tuple[str, ...]] = {
-    "action": ("_do_{}", "_legal_{}", "_guard_{}"),
+    # (pass `board_tables`) the slots of an action's tables of the board: its interned actions, as rows of spots or
+    # of regions or otherwise, and its listings remembered by value
+    "action": ("_do_{}", "_legal_{}", "_guard_{}", "_actions_{}", "_spot_rows_{}", "_region_rows_{}", "_listed_{}"),
     "phase": ("_start_{}",),
     "trigger": ("_trigger_{}",),
     "option": ("opt_{}",),
-    "define": ("_d_{}",),  # the slot of a value kept between moves (compiler/passes/derived.py)
+    # the slot of a value kept between moves (compiler/passes/derived.py); of its table of values remembered by
+    # value (pass `board_tables`)
+    "define": ("_d_{}", "_values_{}"),
 }
 # `base(rent(a))` in a variant's new `rent`: the version it replaced (docs/variants.md). `base` is
 # no name a definition, procedure or record may take, and each version used is a method of its

@@ -121,7 +121,8 @@ def test_a_method_only_added_to_keeps_its_whole_docstring_when_derived() -> None
 
 GAME = 1
 '''
-    variant = base.replace("class A(", "class B(").replace("        self.x = 1\n", "        self.x = 1\n        self.y = 2\n")
+    variant = base.replace("class A(", "class B(")
+    variant = variant.replace("        self.x = 1\n", "        self.x = 1\n        self.y = 2\n")
     variant = variant.replace("('x',)", "('x', 'y')")
     derived = inherit.derive(base, variant, "base_module", {})
     assert derived is not None

@@ -36,7 +36,7 @@ def test_what_is_written_for_each_kind_of_rule_set() -> None:
     do, start = method(schacht, "_do"), method(schacht, "_start_phase")
     assert "_pending" not in do and "_do_steps" not in do  # nothing in it asks
     assert "_perform" not in do.replace("(`_perform` written out)", "")  # (the effect called by the step)
-    assert "        if name == 'build':\n            self._do_build(*action.args)\n" in do
+    assert "        if name == 'build':\n            self._do_build(args[0], args[1])\n" in do
     kept = ("        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)\n"
             "        if over is None:\n            over = self._is_over()\n        if over:\n")
     turn_end = ("        # the end of the turn (`_turn_end` written out)\n"

@@ -57,7 +57,7 @@ def test_the_definitions_of_one_small_value_are_found() -> None:
 
 def test_the_value_is_looked_up_by_the_hand_and_remembered_there() -> None:
     source = compile_file(ruleset_file("china-schacht")).source
-    assert ("        table = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')\n"
+    assert ("        table = self._values_all_payments\n"
             "        kept: Sequence[Sequence[int]] | None = table.get(self.hand[p])\n        if kept is not None:\n"
             "            return kept\n") in source
     assert "        rt.remember(table, (self.hand[p], c), value)\n        return value\n" in source

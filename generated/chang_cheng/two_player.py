@@ -233,23 +233,23 @@ class ChangChengTwoPlayerState(ChangChengState):
         actions.append(action)
 
     def _perform(self, action: rt.Action) -> rt.Steps | None:
-        name = action.name
+        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'first_wall':
-            return self._do_first_wall(action.args[0])
+            return self._do_first_wall(args[0])
         elif name == 'first_card':
-            self._do_first_card(*action.args)
+            self._do_first_card(args[0], args[1])
         elif name == 'place_double':
-            return self._do_place_double(*action.args)
+            return self._do_place_double(args[0], args[1])
         elif name == 'place_tower':
-            return self._do_place_tower(action.args[0])
+            return self._do_place_tower(args[0])
         elif name == 'second_wall':
-            return self._do_second_wall(action.args[0])
+            return self._do_second_wall(args[0])
         elif name == 'second_card':
-            self._do_second_card(*action.args)
+            self._do_second_card(args[0], args[1])
         elif name == 'card_wall':
-            return self._do_card_wall(action.args[0])
+            return self._do_card_wall(args[0])
         elif name == 'neutral_wall':
-            return self._do_neutral_wall(action.args[0])
+            return self._do_neutral_wall(args[0])
         elif name == 'no_neutral_wall':
             self._do_no_neutral_wall()
         return None

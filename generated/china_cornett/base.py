@@ -209,11 +209,11 @@ class ChinaCornettState(rt.State):
         self.moves += 1
         self.next_phase = rt.NO_GOTO
         # the action's effect (`_perform` written out)
-        name = action.name
+        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'prospect':
-            self._do_prospect(action.args[0])
+            self._do_prospect(args[0])
         elif name == 'turn_back':
-            self._do_turn_back(action.args[0])
+            self._do_turn_back(args[0])
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -286,11 +286,11 @@ class ChinaCornettState(rt.State):
 
     # -- Effects ------------------------------------------------------------------------------
     def _perform(self, action: rt.Action) -> None:
-        name = action.name
+        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'prospect':
-            self._do_prospect(action.args[0])
+            self._do_prospect(args[0])
         elif name == 'turn_back':
-            self._do_turn_back(action.args[0])
+            self._do_turn_back(args[0])
 
     def _do_prospect(self, line: Sequence[int]) -> None:
         # rules/china-cornett/base.yaml:174: prospect

@@ -94,23 +94,23 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         self.moves += 1
         self.next_phase = rt.NO_GOTO
         # the action's effect (`_perform` written out)
-        name = action.name
+        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'build':
-            self._do_build(*action.args)
+            self._do_build(args[0], args[1])
         elif name == 'send':
-            self._do_send(*action.args)
+            self._do_send(args[0], args[1])
         elif name == 'stop':
             self._do_stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(action.args[0])
+            self._do_exchange_blind(args[0])
         elif name == 'exchange_face_up':
-            self._do_exchange_face_up(*action.args)
+            self._do_exchange_face_up(args[0], args[1])
         elif name == 'take_face_up':
-            self._do_take_face_up(action.args[0])
+            self._do_take_face_up(args[0])
         elif name == 'draw_card':
             self._do_draw_card()
         elif name == 'reveal':
-            self._do_reveal(action.args[0])
+            self._do_reveal(args[0])
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -217,23 +217,23 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         return bool(self.palaces_left[self.current] > 0)
 
     def _perform(self, action: rt.Action) -> None:
-        name = action.name
+        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'build':
-            self._do_build(*action.args)
+            self._do_build(args[0], args[1])
         elif name == 'send':
-            self._do_send(*action.args)
+            self._do_send(args[0], args[1])
         elif name == 'stop':
             self._do_stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(action.args[0])
+            self._do_exchange_blind(args[0])
         elif name == 'exchange_face_up':
-            self._do_exchange_face_up(*action.args)
+            self._do_exchange_face_up(args[0], args[1])
         elif name == 'take_face_up':
-            self._do_take_face_up(action.args[0])
+            self._do_take_face_up(args[0])
         elif name == 'draw_card':
             self._do_draw_card()
         elif name == 'reveal':
-            self._do_reveal(action.args[0])
+            self._do_reveal(args[0])
 
     def _do_build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build

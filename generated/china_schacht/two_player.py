@@ -195,19 +195,19 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.moves += 1
         self.next_phase = rt.NO_GOTO
         # the action's effect (`_perform` written out)
-        name = action.name
+        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'build':
-            self._do_build(*action.args)
+            self._do_build(args[0], args[1])
         elif name == 'send':
-            self._do_send(*action.args)
+            self._do_send(args[0], args[1])
         elif name == 'stop':
             self._do_stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(action.args[0])
+            self._do_exchange_blind(args[0])
         elif name == 'exchange_face_up':
-            self._do_exchange_face_up(*action.args)
+            self._do_exchange_face_up(args[0], args[1])
         elif name == 'take_face_up':
-            self._do_take_face_up(action.args[0])
+            self._do_take_face_up(args[0])
         elif name == 'draw_card':
             self._do_draw_card()
         elif name == 'emperor_first':
@@ -215,11 +215,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         elif name == 'two_provinces_card':
             self._do_two_provinces_card()
         elif name == 'exchange_card_special':
-            self._do_exchange_card_special(*action.args)
+            self._do_exchange_card_special(args[0], args[1])
         elif name == 'emperor_palace':
-            self._do_emperor_palace(*action.args)
+            self._do_emperor_palace(args[0], args[1], args[2])
         elif name == 'emperor_emissary':
-            self._do_emperor_emissary(*action.args)
+            self._do_emperor_emissary(args[0], args[1])
         elif name == 'emperor_rests':
             self._do_emperor_rests()
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
@@ -459,19 +459,19 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         return bool(self.opt_emperor_placement == OPTIONAL)
 
     def _perform(self, action: rt.Action) -> None:
-        name = action.name
+        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'build':
-            self._do_build(*action.args)
+            self._do_build(args[0], args[1])
         elif name == 'send':
-            self._do_send(*action.args)
+            self._do_send(args[0], args[1])
         elif name == 'stop':
             self._do_stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(action.args[0])
+            self._do_exchange_blind(args[0])
         elif name == 'exchange_face_up':
-            self._do_exchange_face_up(*action.args)
+            self._do_exchange_face_up(args[0], args[1])
         elif name == 'take_face_up':
-            self._do_take_face_up(action.args[0])
+            self._do_take_face_up(args[0])
         elif name == 'draw_card':
             self._do_draw_card()
         elif name == 'emperor_first':
@@ -479,11 +479,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         elif name == 'two_provinces_card':
             self._do_two_provinces_card()
         elif name == 'exchange_card_special':
-            self._do_exchange_card_special(*action.args)
+            self._do_exchange_card_special(args[0], args[1])
         elif name == 'emperor_palace':
-            self._do_emperor_palace(*action.args)
+            self._do_emperor_palace(args[0], args[1], args[2])
         elif name == 'emperor_emissary':
-            self._do_emperor_emissary(*action.args)
+            self._do_emperor_emissary(args[0], args[1])
         elif name == 'emperor_rests':
             self._do_emperor_rests()
 

@@ -636,37 +636,37 @@ class YellowYangtzeState(rt.State):
 
     # -- Effects ------------------------------------------------------------------------------
     def _perform(self, action: rt.Action) -> rt.Steps | None:
-        name = action.name
+        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'place_leader':
-            return self._do_place_leader(*action.args)
+            return self._do_place_leader(args[0], args[1])
         elif name == 'lift_leader':
-            self._do_lift_leader(action.args[0])
+            self._do_lift_leader(args[0])
         elif name == 'relocate':
-            return self._do_relocate(action.args[0])
+            return self._do_relocate(args[0])
         elif name == 'leave_off':
             self._do_leave_off()
         elif name == 'withdraw_leader':
-            self._do_withdraw_leader(action.args[0])
+            self._do_withdraw_leader(args[0])
         elif name == 'place_tile':
-            return self._do_place_tile(*action.args)
+            return self._do_place_tile(args[0], args[1])
         elif name == 'chain_peasant':
-            return self._do_chain_peasant(action.args[0])
+            return self._do_chain_peasant(args[0])
         elif name == 'end_chain':
             self._do_end_chain()
         elif name == 'build_pagoda':
-            return self._do_build_pagoda(action.args[0])
+            return self._do_build_pagoda(args[0])
         elif name == 'decline_pagoda':
             self._do_decline_pagoda()
         elif name == 'take_from_market':
-            self._do_take_from_market(action.args[0])
+            self._do_take_from_market(args[0])
         elif name == 'leave_market':
             self._do_leave_market()
         elif name == 'peasant_revolt':
-            self._do_peasant_revolt(*action.args)
+            self._do_peasant_revolt(args[0], args[1])
         elif name == 'merchant_pagoda':
-            return self._do_merchant_pagoda(*action.args)
+            return self._do_merchant_pagoda(args[0], args[1])
         elif name == 'swap_tiles':
-            self._do_swap_tiles(action.args[0])
+            self._do_swap_tiles(args[0])
         elif name == 'end_turn':
             self._do_end_turn()
         return None

@@ -65,6 +65,7 @@ from .passes import (
     value_masks,
     value_tables,
 )
+from .passes.board_tables import Bind
 from .passes.rewrite import show
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan
@@ -1668,7 +1669,7 @@ class _Lowerer:
             kept = ""
             tabled = value_tables.table_of(self.plan, d.name)
             if tabled is not None:  # (pass `value_tables`) remembered by the value it is a function of
-                body, kept = _tabled(self, d, _annotation(d.ty), tabled, body)
+                body, kept = _tabled(d, _annotation(d.ty), tabled, body, self.board_table)
             if d.name in self.kept:  # (pass `derived`) kept in its slot between moves
                 reads = dict(self.plan.derived)[d.name]
                 nest = self.nested.get(self.kept[d.name])  # (pass `nested_drops`) by this parameter first
@@ -1905,7 +1906,7 @@ class _Lowerer:
                 found, terms, bound = region_row
                 regions = (terms, found.var.py, region_masks.fixed_count(found),
                            region_masks.ORDERED in bound[0][1], self.bounds()["region"] <= SMALL_REGIONS)
-            lines = action_tables.listing(table, a.name, clear_cache, walks, gather, into, regions, self.board_table)
+            lines = action_tables.listing(table, a.name, clear_cache, walks, self.board_table, gather, into, regions)
             if regions is not None and lines and region_row is not None:
                 listing_prelude += tuple(f"{name} = {code}  # {comment}" for name, code, comment in region_row[2])
             listing = tuple(lines if listed is None
@@ -2031,8 +2032,8 @@ def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest:
     return _remembered(body, annotation, found, f"{held}[{key}] = value")
 
 
-def _tabled(lower: _Lowerer, d: t.Define, annotation: str, table: value_tables.Table,
-            body: tuple[Line, ...]) -> tuple[tuple[Line, ...], str]:
+def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: tuple[Line, ...],
+            bound: Bind) -> tuple[tuple[Line, ...], str]:
     """A definition's lines, remembering its values in a table of the board by the value of the
     game it reads (and the parameters that join the key), pass `value_tables`; and what its
     comment says of it."""
@@ -2040,8 +2041,8 @@ def _tabled(lower: _Lowerer, d: t.Define, annotation: str, table: value_tables.T
     parts = [read, *(d.params[k].py for k in table.params)]
     key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
     find = f"self.board.value_tables.get({d.name!r}) or self.board.value_table({d.name!r})"
-    table_code = lower.board_table(find, f"_values_{d.name}", f"dict[Any, {annotation}]",
-                                   f"the values of `{d.name}` by what they read (`value_tables`)")
+    table_code = bound(find, f"_values_{d.name}", f"dict[Any, {annotation}]",
+                       f"the values of `{d.name}` by what they read (`value_tables`)")
     found = (
         Line(2, f"table = {table_code}"),
         Line(2, f"kept: {annotation} | None = table.get({key})"),

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from .. import typed as t
 from ..names import MAX_TABLE_CHOICES
 from . import Plan
-from .board_tables import Bind, actions_type, unbound
+from .board_tables import Bind, actions_type
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,16 +113,16 @@ def table_of(plan: Plan, action: str) -> Table | None:
     return next((tb for tb in plan.tables if tb.action == action), None)
 
 
-def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]],
+def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]], bound: Bind,
             gather: tuple[str, list[tuple[str, bool]]] | None = None, into: str = "actions",
-            regions: tuple[list[tuple[str | None, str | None]], str, int, bool, bool] | None = None,
-            bound: Bind = unbound) -> list[str]:
+            regions: tuple[list[tuple[str | None, str | None]], str, int, bool, bool] | None = None) -> list[str]:
     """The lines of a listing through tables (at the depth of the method's body): `choices` are
     each choice's (loop variable, walk, whether its value is a list, the comment of its rule
     line); the actions are those of the plain listing, in its order. `clear`: its choices can
     name ever new values, so its interned actions are kept few (a dictionary first, cleared when
     large; else the plain listing, whose cache is cleared so); tables indexed only by numbers
-    known per board hold few actions whatever. `gather` (pass `spot_rows`): the last choice's list
+    known per board hold few actions whatever. `bound`: how the table is read (pass `board_tables`).
+    `gather` (pass `spot_rows`): the last choice's list
     of spots as the masks joined first and each further group (its code, whether it is kept per
     row): its row is an `rt.SpotRow` that appends the actions of the mask's spots. `into`: the list
     the actions are appended to (pass `listing_tables`: a list remembered by value). `regions` (pass

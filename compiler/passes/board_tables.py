@@ -37,14 +37,10 @@ from dataclasses import replace
 from .. import typed as t
 from . import Plan
 
-# How lowering has the code that finds a table read (compiler/lower.py `board_table`): from the
-# code that finds it by name, its slot's name, its type and what it holds, the code to write.
+# How lowering has the code that finds a table read (compiler/lower.py `board_table`, which also
+# leaves it as it is with this pass off): from the code that finds it by name, its slot's name, its
+# type and what it holds, the code to write.
 Bind = Callable[[str, str, str, str], str]
-
-
-def unbound(code: str, slot: str, annotation: str, what: str) -> str:
-    """The table found by name where it is read (this pass off, or no lowering to bind it)."""
-    return code
 
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:

@@ -60,7 +60,7 @@ from .. import typed as t
 from ..signatures import BUILTINS
 from ..types import Ty
 from . import Plan, action_tables
-from .board_tables import Bind, unbound
+from .board_tables import Bind
 from .rewrite import can_fail, free_locals
 
 MAX_KEYS = 3  # values of the game a listing remembered by value may read
@@ -182,7 +182,7 @@ def listed_of(plan: Plan, action: str) -> Listed | None:
 
 
 # -- what lowering asks ---------------------------------------------------------------------------
-def remembered(listed: Listed, action: str, plain: list[str], bindings: list[str], bound: Bind = unbound) -> list[str]:
+def remembered(listed: Listed, action: str, plain: list[str], bindings: list[str], bound: Bind) -> list[str]:
     """The lines of the listing (at the depth of the method's body): the table, the key, and the
     plain listing `plain` (appending to `listed_actions`, after the listing's own `bindings`) run only for
     a key met the first time. `bound`: how the table is read (pass `board_tables`)."""

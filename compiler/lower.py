@@ -62,6 +62,7 @@ from .passes import (
     set_lists,
     spot_filters,
     spot_rows,
+    tabled_rows,
     value_masks,
     value_tables,
 )
@@ -1906,7 +1907,8 @@ class _Lowerer:
                 found, terms, bound = region_row
                 regions = (terms, found.var.py, region_masks.fixed_count(found),
                            region_masks.ORDERED in bound[0][1], self.bounds()["region"] <= SMALL_REGIONS)
-            lines = action_tables.listing(table, a.name, clear_cache, walks, self.board_table, gather, into, regions)
+            lines = action_tables.listing(table, a.name, clear_cache, walks, self.board_table, gather, into, regions,
+                                          self.tabled_rows(a))
             if regions is not None and lines and region_row is not None:
                 listing_prelude += tuple(f"{name} = {code}  # {comment}" for name, code, comment in region_row[2])
             listing = tuple(lines if listed is None
@@ -1916,6 +1918,22 @@ class _Lowerer:
                              fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
                              unguarded=guard_inline.written(self.plan, when and _unparenthesised(when),
                                                             _parenthesised(_unparenthesised(when or ""))))
+
+
+    def tabled_rows(self, a: t.Action) -> tuple[str, str, str] | None:
+        """(pass `tabled_rows`) The key the first choice's walk is remembered by (`value_tables`), the
+        type of its values and what the key is in words; None for a listing the pass did not take."""
+        first = a.choices[0] if a.choices else None
+        if a.name not in self.plan.tabled_rows or first is None or not isinstance(first.domain, t.DefineCall):
+            return None
+        table = value_tables.table_of(self.plan, first.domain.define)
+        if table is None:
+            return None
+        args = [self.expr(arg) for arg in first.domain.args]
+        key = tabled_rows.key_code(table.py, table.at, table.params, args)
+        field = table.field if table.at is None else f"{table.field}[{show(first.domain.args[table.at])}]"
+        what = " and ".join([f"`{field}`", *(f"`{show(first.domain.args[k])}`" for k in table.params)])
+        return key, _annotation(first.var.ty), what
 
 
 # A list a rule can read at its start: a field, an entity's value of a field, a parameter.

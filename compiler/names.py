@@ -70,8 +70,10 @@ ANNOTATION_NAMES = frozenset({"int", "bool", "str", "list", "tuple", "dict", "fr
 # The methods and slots made from a rule file's name, by what it names.
 MEMBER_PATTERNS: dict[str, tuple[str, ...]] = {
     # (pass `board_tables`) the slots of an action's tables of the board: its interned actions, as rows of spots or
-    # of regions or otherwise, and its listings remembered by value
-    "action": ("_do_{}", "_legal_{}", "_guard_{}", "_actions_{}", "_spot_rows_{}", "_region_rows_{}", "_listed_{}"),
+    # of regions or otherwise, its listings remembered by value, and the rows of its first choice by the key of
+    # what it walks (pass `tabled_rows`)
+    "action": ("_do_{}", "_legal_{}", "_guard_{}", "_actions_{}", "_spot_rows_{}", "_region_rows_{}", "_listed_{}",
+               "_keyed_rows_{}", "_keyed_spot_rows_{}", "_keyed_region_rows_{}"),
     "phase": ("_start_{}",),
     "trigger": ("_trigger_{}",),
     "option": ("opt_{}",),
@@ -119,6 +121,8 @@ TEMPLATE_LOCALS = frozenset({
     # the masks a listing joins once, before its loops (pass `listing_hoist`)
     *(f"joined{k}" for k in range(MAX_TABLE_CHOICES)),
     "spots_mask", "row_fixed",  # the last choice's spots as a mask, a test kept per row (pass `spot_rows`)
+    # the rows of a listing's first choice found by the key of its walk (pass `tabled_rows`)
+    "rows", "rows_key", "found_rows",
     # a listing remembered by value: its table, key and list (pass `listing_tables`)
     "listed", "listed_key", "listed_actions",
     # a region choice made from masks, a kept test's mask among given regions (pass `region_masks`)

@@ -102,6 +102,9 @@ class Plan:
     # board_tables: the tables of the board that listings and definitions read found once, as a game starts,
     # and kept on the state with their types
     board_tables: bool = False
+    # tabled_rows: the actions whose first choice, walking a definition remembered by value, finds its rows by
+    # that value's key once per listing
+    tabled_rows: tuple[str, ...] = ()
 
 
 class Pass(Protocol):
@@ -163,6 +166,9 @@ PASSES: dict[str, str] = {
                       "cards) is remembered by them, in a table of the board, and appended whole",
     "sorted_keys": "a listing remembered by a list the rules keep sorted is keyed by the list itself, not by a set "
                    "made of its items",
+    "tabled_rows": "a listing's first choice that walks a definition remembered by value (a hand's ways to pay) "
+                   "finds the rows of its values by that value's key, once per listing, not by a tuple made and "
+                   "hashed per value",
     "region_masks": "a test of a kept definition of one region is kept as the mask of the regions where it holds, "
                     "made stale where their values are dropped; a listing's last choice of regions is made from "
                     "masks of regions and appended from its row by mask",

@@ -115,7 +115,8 @@ def table_of(plan: Plan, action: str) -> Table | None:
 
 def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]], bound: Bind,
             gather: tuple[str, list[tuple[str, bool]]] | None = None, into: str = "actions",
-            regions: tuple[list[tuple[str | None, str | None]], str, int, bool, bool] | None = None) -> list[str]:
+            regions: tuple[list[tuple[str | None, str | None]], str, int, bool, bool] | None = None,
+            rows: tuple[str, str, str] | None = None) -> list[str]:
     """The lines of a listing through tables (at the depth of the method's body): `choices` are
     each choice's (loop variable, walk, whether its value is a list, the comment of its rule
     line); the actions are those of the plain listing, in its order. `clear`: its choices can
@@ -130,8 +131,10 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     comprehension's variable, or the local of a kept test's mask), that variable, how many tests are
     kept per row, whether the regions may be out of region order (then walked as the rules walk
     them), and whether every board has few regions (the row's actions by mask read in place): its row
-    is an `rt.RegionRow` that appends the actions of the mask's regions."""
-    from . import region_masks  # (it builds on this pass)
+    is an `rt.RegionRow` that appends the actions of the mask's regions. `rows` (pass `tabled_rows`):
+    the first choice's rows found by the key its walk's value is remembered by, as the key's code,
+    the code of the table of rows, the type of a (value, row) pair and what the key is in words."""
+    from . import region_masks, tabled_rows  # (they build on this pass)
     from .spot_rows import fixed_count, gathered
 
     bounded = all(level.how != "key" for level in table.levels)  # (by the board and the declarations)
@@ -180,8 +183,11 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
             out.extend(pad + line for line in region_masks.gathered(row, regions[0], plain, var, regions[1], comment,
                                                                      regions[4]))
             break
-        out.append(f"{pad}for {var} in {walk}:  # {comment}")
-        pad += "    "
+        by_rows = rows is not None and k == 0 and level.how == "key" and is_list and not clear and len(levels) > 1
+        start = len(out)
+        if not by_rows:
+            out.append(f"{pad}for {var} in {walk}:  # {comment}")
+            pad += "    "
         if level.how == "key" and is_list:
             out.append(f"{pad}key{k} = tuple({var})")
             index = f"key{k}"
@@ -205,5 +211,14 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
         out.append(f"{pad}    {got} = {row}[{index}] = {made}")
         if last:
             out.append(f"{pad}{into}.append(action)")
+        if by_rows and rows is not None:  # (pass `tabled_rows`) the rows found once, by the walk's key
+            key, value_type, what = rows
+            pair = f"{value_type}, {actions_type(tuple(lv.how for lv in levels[1:]), row_class)}"
+            # (named, like the table, for its rows: a variant whose rows are of another kind has a slot of its own)
+            rows_kind = f"keyed_{kind if row_class else 'rows'}"
+            find = f"self.board.value_tables.get('{rows_kind} {name}') or self.board.value_table('{rows_kind} {name}')"
+            rows_table = bound(find, f"_{rows_kind}_{name}", f"dict[Any, list[tuple[{pair}]]]",
+                               f"the rows of the first choice of `{name}` by {what} (`tabled_rows`)")
+            out[start:] = tabled_rows.rows_lines(var, walk, comment, key, rows_table, pair, out[start:], what)
         row = got
     return out

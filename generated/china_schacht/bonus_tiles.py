@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal, board_tables.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, board_tables.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -170,11 +170,20 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         joined0 = self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/bonus-tiles.yaml:80; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self._spot_rows_build
-        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
-            key0 = tuple(cards)
-            row1 = table.get(key0)
-            if row1 is None:
-                row1 = table[key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
+        # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
+        rows = self._keyed_spot_rows_build
+        rows_key = self.hand[self.current]
+        found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = rows.get(rows_key)
+        if found_rows is None:  # (the first listing with this key: the values and their rows)
+            found_rows = []
+            for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
+                key0 = tuple(cards)
+                row1 = table.get(key0)
+                if row1 is None:
+                    row1 = table[key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
+                found_rows.append((cards, row1))
+            rt.remember(rows, rows_key, found_rows)
+        for cards, row1 in found_rows:  # rules/china-schacht/base.yaml:378
             spots_mask = joined0  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: its spots as a bit mask
             if spots_mask:
                 row_fixed = row1.fixed[0]
@@ -409,7 +418,9 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         other._values_payments = self._values_payments
         other._values_all_payments = self._values_all_payments
         other._spot_rows_build = self._spot_rows_build
+        other._keyed_spot_rows_build = self._keyed_spot_rows_build
         other._region_rows_send = self._region_rows_send
+        other._keyed_region_rows_send = self._keyed_region_rows_send
         other._actions_stop = self._actions_stop
         other._actions_exchange_blind = self._actions_exchange_blind
         other._listed_exchange_blind = self._listed_exchange_blind

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal, board_tables.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, board_tables.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -142,6 +142,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self._values_all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
         self._actions_build = self.board.action_tables.get('build') or self.board.action_dict('build')
         self._region_rows_send = self.board.action_tables.get('send') or self.board.action_dict('send')
+        self._keyed_region_rows_send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
         self._actions_stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
         self._actions_exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
         self._listed_exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
@@ -373,6 +374,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         other._values_all_payments = self._values_all_payments
         other._actions_build = self._actions_build
         other._region_rows_send = self._region_rows_send
+        other._keyed_region_rows_send = self._keyed_region_rows_send
         other._actions_stop = self._actions_stop
         other._actions_exchange_blind = self._actions_exchange_blind
         other._listed_exchange_blind = self._listed_exchange_blind

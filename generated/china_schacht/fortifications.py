@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal, board_tables.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, board_tables.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ PALACE_MAY_FOLLOW: Final = 2  # fortification_in_empty: choices of option `forti
 class ChinaSchachtFortificationsState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d_empty', '_d_palace_award', '_actions_build', '_actions_fortify')
+    __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d_empty', '_d_palace_award', '_actions_build', '_keyed_rows_build', '_actions_fortify', '_keyed_rows_fortify')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('fortifications_left', 'player', 'int', '', (), 'all', ''),
         rt.FieldInfo('fortified', 'spot', 'bool', '', (), 'all', ''),
@@ -51,7 +51,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     _d_empty: dict[int, bool] | None
     _d_palace_award: dict[int, dict[int, int]] | None
     _actions_build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`action_tables`)
+    _keyed_rows_build: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `build` by `hand[current]` (`tabled_rows`)
     _actions_fortify: dict[Any, list[rt.Action | None]]  # the interned actions of `fortify` (`action_tables`)
+    _keyed_rows_fortify: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `fortify` by `hand[current]` (`tabled_rows`)
 
     def _read_options(self) -> None:
         super()._read_options()
@@ -63,7 +65,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._values_payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
         self._values_all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
         self._actions_build = self.board.action_tables.get('build') or self.board.action_dict('build')
+        self._keyed_rows_build = self.board.value_tables.get('keyed_rows build') or self.board.value_table('keyed_rows build')
         self._region_rows_send = self.board.action_tables.get('send') or self.board.action_dict('send')
+        self._keyed_region_rows_send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
         self._actions_stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
         self._actions_exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
         self._listed_exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
@@ -73,6 +77,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._listed_take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
         self._actions_draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
         self._actions_fortify = self.board.action_tables.get('fortify') or self.board.action_dict('fortify')
+        self._keyed_rows_fortify = self.board.value_tables.get('keyed_rows fortify') or self.board.value_table('keyed_rows fortify')
 
     def _setup(self) -> None:
         super()._setup()
@@ -162,11 +167,20 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self._actions_build
-        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
-            key0 = tuple(cards)
-            row1 = table.get(key0)
-            if row1 is None:
-                row1 = table[key0] = [None] * len(self.board.spots)
+        # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
+        rows = self._keyed_rows_build
+        rows_key = self.hand[self.current]
+        found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = rows.get(rows_key)
+        if found_rows is None:  # (the first listing with this key: the values and their rows)
+            found_rows = []
+            for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
+                key0 = tuple(cards)
+                row1 = table.get(key0)
+                if row1 is None:
+                    row1 = table[key0] = [None] * len(self.board.spots)
+                found_rows.append((cards, row1))
+            rt.remember(rows, rows_key, found_rows)
+        for cards, row1 in found_rows:  # rules/china-schacht/base.yaml:378
             for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if (once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]]))]:  # rules/china-schacht/base.yaml:379
                 action = row1[space]
                 if action is None:
@@ -179,11 +193,20 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self._actions_fortify
-        for cards in self.all_payments(self.current):  # rules/china-schacht/fortifications.yaml:82
-            key0 = tuple(cards)
-            row1 = table.get(key0)
-            if row1 is None:
-                row1 = table[key0] = [None] * len(self.board.spots)
+        # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
+        rows = self._keyed_rows_fortify
+        rows_key = self.hand[self.current]
+        found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = rows.get(rows_key)
+        if found_rows is None:  # (the first listing with this key: the values and their rows)
+            found_rows = []
+            for cards in self.all_payments(self.current):  # rules/china-schacht/fortifications.yaml:82
+                key0 = tuple(cards)
+                row1 = table.get(key0)
+                if row1 is None:
+                    row1 = table[key0] = [None] * len(self.board.spots)
+                found_rows.append((cards, row1))
+            rt.remember(rows, rows_key, found_rows)
+        for cards, row1 in found_rows:  # rules/china-schacht/fortifications.yaml:82
             for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if (not self.fortified[s] and (once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83
                 action = row1[space]
                 if action is None:
@@ -467,7 +490,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         other._values_payments = self._values_payments
         other._values_all_payments = self._values_all_payments
         other._actions_build = self._actions_build
+        other._keyed_rows_build = self._keyed_rows_build
         other._region_rows_send = self._region_rows_send
+        other._keyed_region_rows_send = self._keyed_region_rows_send
         other._actions_stop = self._actions_stop
         other._actions_exchange_blind = self._actions_exchange_blind
         other._listed_exchange_blind = self._listed_exchange_blind
@@ -477,6 +502,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         other._listed_take_face_up = self._listed_take_face_up
         other._actions_draw_card = self._actions_draw_card
         other._actions_fortify = self._actions_fortify
+        other._keyed_rows_fortify = self._keyed_rows_fortify
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

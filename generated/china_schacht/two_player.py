@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, region_masks, guard_inline, move_step, journal, board_tables.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, board_tables.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -116,7 +116,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._values_all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
         self._values_emperor_payments = self.board.value_tables.get('emperor_payments') or self.board.value_table('emperor_payments')
         self._spot_rows_build = self.board.action_tables.get('build') or self.board.action_dict('build')
+        self._keyed_spot_rows_build = self.board.value_tables.get('keyed_spot_rows build') or self.board.value_table('keyed_spot_rows build')
         self._region_rows_send = self.board.action_tables.get('send') or self.board.action_dict('send')
+        self._keyed_region_rows_send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
         self._actions_stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
         self._actions_exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
         self._listed_exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
@@ -285,11 +287,20 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         joined0 = self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self._spot_rows_build
-        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
-            key0 = tuple(cards)
-            row1 = table.get(key0)
-            if row1 is None:
-                row1 = table[key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
+        # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
+        rows = self._keyed_spot_rows_build
+        rows_key = self.hand[self.current]
+        found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = rows.get(rows_key)
+        if found_rows is None:  # (the first listing with this key: the values and their rows)
+            found_rows = []
+            for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
+                key0 = tuple(cards)
+                row1 = table.get(key0)
+                if row1 is None:
+                    row1 = table[key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
+                found_rows.append((cards, row1))
+            rt.remember(rows, rows_key, found_rows)
+        for cards, row1 in found_rows:  # rules/china-schacht/base.yaml:378
             spots_mask = joined0  # rules/china-schacht/base.yaml:379; `spot_rows`: its spots as a bit mask
             if spots_mask:
                 row_fixed = row1.fixed[0]
@@ -307,11 +318,20 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         kept_regions0 = self._mask__emissary_room_1_within(regions_mask) if regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `region_masks`: the regions where `emissary_room(r) > 0`, from its kept mask
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         table = self._region_rows_send
-        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:397
-            key0 = tuple(cards)
-            row1 = table.get(key0)
-            if row1 is None:
-                row1 = table[key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)
+        # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
+        rows = self._keyed_region_rows_send
+        rows_key = self.hand[self.current]
+        found_rows: list[tuple[Sequence[int], rt.RegionRow]] | None = rows.get(rows_key)
+        if found_rows is None:  # (the first listing with this key: the values and their rows)
+            found_rows = []
+            for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:397
+                key0 = tuple(cards)
+                row1 = table.get(key0)
+                if row1 is None:
+                    row1 = table[key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)
+                found_rows.append((cards, row1))
+            rt.remember(rows, rows_key, found_rows)
+        for cards, row1 in found_rows:  # rules/china-schacht/base.yaml:397
             if regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)
                 for province_to in [r for once in (len(cards) == 1,) for r in self.open_provinces() if ((once == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
                     actions.append(row1.action(province_to))
@@ -1125,7 +1145,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         other._values_all_payments = self._values_all_payments
         other._values_emperor_payments = self._values_emperor_payments
         other._spot_rows_build = self._spot_rows_build
+        other._keyed_spot_rows_build = self._keyed_spot_rows_build
         other._region_rows_send = self._region_rows_send
+        other._keyed_region_rows_send = self._keyed_region_rows_send
         other._actions_stop = self._actions_stop
         other._actions_exchange_blind = self._actions_exchange_blind
         other._listed_exchange_blind = self._listed_exchange_blind

@@ -1,0 +1,101 @@
+"""Pass `tabled_rows`: a listing whose first choice walks a definition remembered by value finds
+the rows of that choice's values once per listing, by the value's key, not once per value
+(docs/optimiser.md).
+
+China (Schacht) lists its placements by the ways to pay from the hand, then the places each pays
+for:
+
+    build:
+      choose:
+        cards: "all_payments(current)"
+        space: "[s for s in open_spaces if pays_for(cards, province_of(s))]"
+
+`value_tables` remembers `all_payments(p)` by the hand (`self.hand[p]`), and `action_tables` keeps
+a row of interned actions per way to pay (a list of cards: a dictionary by the list made a
+tuple). So every listing, for every way to pay, made the tuple, hashed it and looked its row up
+(`key0 = tuple(cards); row1 = table.get(key0)`): four or five times a listing, twice a move (the
+palaces and the emissaries). Yet the ways to pay are a function of the hand alone, and so are
+their rows: this pass remembers, per action, the list of (way to pay, its row) by the key the
+definition's value is remembered by, in a table of the board every state shares:
+
+    found_rows = rows.get(self.hand[self.current])
+    if found_rows is None:  # (the first listing with this hand: its ways to pay and their rows)
+        ...
+    for cards, row1 in found_rows:
+
+One look-up by the hand, then the rows in order. A listing is taken when its first choice is
+kept in a table of actions by key (`action_tables`: a list of values of an enumeration, made a
+tuple), the table has a row per value (a later choice: its actions are in the row, not in the
+dictionary), the action's choices can name no ever new values (whose table is emptied when large,
+its rows made again), and the first choice walks a definition remembered by value
+(`value_tables`) at arguments that are names or numbers (the key is read from them again, never
+computed twice).
+
+Why it is the same game: the definition's value is a function of its key alone (`value_tables`),
+so the values the first choice walks, in their order, are those the key found the first time,
+and the row of each value is the one the dictionary holds for it (a table of actions is only
+filled, never emptied, where the choices name no new values). The listing appends the same
+actions in the same order; only how the rows are found changes. A table of rows holds at most
+`rt.MAX_TABLED` lists, emptied when full, like a table of values; where the key is met again
+after that, its rows are found again through the definition, as the first time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import typed as t
+from . import Plan
+from .action_tables import table_of
+from .value_tables import table_of as value_table_of
+
+
+def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+    taken = []
+    for a in program.actions:
+        table = table_of(plan, a.name)
+        if table is None or len(table.levels) < 2 or table.levels[0].how != "key" or not a.choices:
+            continue
+        first = a.choices[0]
+        if first.var.ty.kind != "list" or not isinstance(first.domain, t.DefineCall):
+            continue
+        if value_table_of(plan, first.domain.define) is None or not all(map(_plain, first.domain.args)):
+            continue
+        taken.append(a.name)
+    return program, replace(plan, tabled_rows=tuple(taken))
+
+
+def _plain(e: t.Expr) -> bool:
+    """An argument read again at no cost and with no fault: a number, a constant, a value of the
+    language (the seat to act)."""
+    return isinstance(e, t.Num) or (isinstance(e, t.Ref) and e.sym.kind in ("value", "const"))
+
+
+def key_code(table_py: str, at: int | None, params: tuple[int, ...], args: list[str]) -> str:
+    """The code of the key a definition remembered by value (`value_tables`) is found by, called
+    with the arguments `args` (their code): what its own look-up reads, its parameters replaced."""
+    read = table_py if at is None else f"{table_py}[{args[at]}]"
+    parts = [read, *(args[k] for k in params)]
+    return parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
+
+
+def rows_lines(var: str, walk: str, comment: str, key: str, rows_table: str, annotation: str,
+               row_lines: list[str], what: str) -> list[str]:
+    """The lines that find the rows of a listing's first choice `var` by `key` (the
+    definition its walk calls is remembered by, `what` in words): made the first time by walking
+    `walk` and finding each value's row as `row_lines` do (they bind `row1`), then walked. The
+    caller writes the rest of the listing in the loop, one level in."""
+    return [
+        f"# `tabled_rows`: the rows of `{var}` found once per listing by {what}, which its values are a function "
+        "of (`value_tables`), not by a tuple made and hashed per value",
+        f"rows = {rows_table}",
+        f"rows_key = {key}",
+        f"found_rows: list[tuple[{annotation}]] | None = rows.get(rows_key)",
+        "if found_rows is None:  # (the first listing with this key: the values and their rows)",
+        "    found_rows = []",
+        f"    for {var} in {walk}:  # {comment}",
+        *("        " + line for line in row_lines),
+        f"        found_rows.append(({var}, row1))",
+        "    rt.remember(rows, rows_key, found_rows)",
+        f"for {var}, row1 in found_rows:  # {comment}",
+    ]

@@ -878,7 +878,8 @@ def _components(r: _Reader, node: YNode | None) -> tuple[ir.Component, ...]:
             expr = r.expr(avalue, f"attribute `{akey.value}`")
             if attr is not None and expr is not None:
                 attributes.append(ir.Attribute(attr, expr, akey.span))
-        out.append(ir.Component(name, count, all_ref.name if all_ref else None, tuple(attributes), key.span))
+        out.append(ir.Component(name, count, all_ref.name if all_ref else None, tuple(attributes), key.span,
+                                all_ref.span if all_ref else None))
     return tuple(out)
 
 

@@ -379,7 +379,7 @@ class _Checker:
         self.tables.dice.append((comp.name, labels, ()))
         if comp.all_name is not None:
             self.declare(comp.all_name, Symbol("value", comp.all_name, list_of(entity(comp.name)),
-                                               f"range({comp.count})", comp.span))
+                                               f"range({comp.count})", comp.all_span or comp.span))
         table: dict[str, tuple[Ty, str]] = {}
         for attr in comp.attributes:
             value = self.rule_expr(attr.value, "init", Symbol("local", "i", INT, "i", attr.span))

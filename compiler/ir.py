@@ -245,6 +245,7 @@ class Component:
     all_name: str | None  # the name of the list of all of them (`tiles`)
     attributes: tuple[Attribute, ...]
     span: SourceSpan
+    all_span: SourceSpan | None = None  # where `all:` names that list
 
 
 @dataclass(frozen=True, slots=True)

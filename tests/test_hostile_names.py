@@ -208,6 +208,15 @@ def test_a_hostile_name_is_refused_or_plays_the_same_game(token: str, name: str)
         same_game(token, name, result)
 
 
+def test_the_list_of_all_components_named_as_a_reserved_local_is_refused_where_all_names_it() -> None:
+    """`all: i` (the rules' own `i`, a component's number in its attributes) is refused at `all:`,
+    not at the component's name."""
+    diagnostics = compile_renamed("zqcomps", "i")
+    assert isinstance(diagnostics, tuple)
+    reserved = [d for d in diagnostics if "`i` is reserved" in d.message]
+    assert reserved and renamed("zqcomps", "i").splitlines()[reserved[0].span.line - 1].strip() == "all: i"
+
+
 LOCAL_NAMES = sorted({*names.TEMPLATE_LOCALS, "len", "range", "enumerate", "sum", "super", "rt", "self_", "cache_",
                       "class", "def", "lambda", "match", "case", "type", "__class__", "__init__", "__", "print",
                       "sorted", "frozenset", "tuple", "int", "object", "annotations", "render"})

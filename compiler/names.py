@@ -120,7 +120,8 @@ TEMPLATE_LOCALS = frozenset({
     "table", *(f"row{k}" for k in range(1, MAX_TABLE_CHOICES)), *(f"key{k}" for k in range(MAX_TABLE_CHOICES)),
     # the masks a listing joins once, before its loops (pass `listing_hoist`)
     *(f"joined{k}" for k in range(MAX_TABLE_CHOICES)),
-    "spots_mask", "row_fixed",  # the last choice's spots as a mask, a test kept per row (pass `spot_rows`)
+    # the last choice's spots as a mask, a test kept per row, the actions of the mask (pass `spot_rows`)
+    "spots_mask", "row_fixed", "gathered",
     # the rows of a listing's first choice found by the key of its walk (pass `tabled_rows`)
     "rows", "rows_key", "found_rows",
     # a listing remembered by value: its table, key and list (pass `listing_tables`)

@@ -20,6 +20,7 @@ from rulewright import runtime as rt
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
+from rulewright.runtime.listing import MASKS_KEPT
 from tests.lockstep import moves_in_lockstep
 from tests.test_listing_hoist import method
 
@@ -33,7 +34,9 @@ def test_schacht_gathers_its_palace_spaces_per_payment() -> None:
     # the colours' test, once per payment
     assert re.search(r"row_fixed = row1\.fixed\[0\] = rt\.union\(\(once4 for (s\d+), once4 in .*"
                      r"if \(\(len\(cards\) == 1\) == \(cards\[0\] == \1\)\)\)\)", build)
-    assert "row1.gather(actions, spots_mask)  # rules/china-schacht/base.yaml:379" in build
+    assert "gathered = row1.by_mask.get(spots_mask)\n" in build  # (the actions of a mask met lately, in place)
+    assert "gathered = row1.made(spots_mask)\n" in build
+    assert "actions += gathered  # rules/china-schacht/base.yaml:379" in build
     assert "for space in" not in build
     off = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"spot_rows"}).source, "_legal_build")
     assert "SpotRow" not in off and "for space in self.board.spots_of(joined0, " in off
@@ -48,7 +51,7 @@ def test_only_tests_of_the_earlier_choices_are_kept_per_row() -> None:
     assert "spots_mask &= rt.union((once4 for s4, once4 in " in mark and "(self.made % 3) == 0" in mark
     assert mark.count("= rt.union(") == 2 and "fixed[1]" not in mark
     assert "row2 = row1[b] = rt.SpotRow('pick', (a, b), self._action_text, self.board, 1)" in pick
-    assert "row2.gather(actions, spots_mask)" in pick
+    assert "gathered = row2.by_mask.get(spots_mask)" in pick and "gathered = row2.made(spots_mask)" in pick
 
 
 def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:
@@ -65,4 +68,13 @@ def test_a_rows_actions_are_the_spots_of_the_mask_in_order() -> None:
         row.gather(actions, mask)
         assert [a.args for a in actions[1:]] == [((1,), s) for s in board.mask_spots(mask)]
         assert all(a is row.action(a.args[1]) for a in actions)  # one object per spot, whatever the mask
+        assert row.by_mask[mask] == tuple(actions[1:]) and len(row.by_mask) <= MASKS_KEPT  # (kept by the mask)
+        again: list[rt.Action] = []
+        row.gather(again, mask)  # (a mask met before: the same actions, from the ones kept)
+        assert again == actions[1:]
+    # a row keeps the actions of at most MASKS_KEPT masks: emptied when full, made again as needed
+    for mask in range(1, MASKS_KEPT + 2):
+        row.gather([], mask)
+    assert len(row.by_mask) <= MASKS_KEPT and row.by_mask[MASKS_KEPT + 1] == tuple(
+        row.action(s) for s in board.mask_spots(MASKS_KEPT + 1))
     assert rt.union(iter([1, 4, 4, 8])) == 13 and rt.union(()) == 0

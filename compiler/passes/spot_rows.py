@@ -15,8 +15,10 @@ five colours, the mask's spots made into a list, and each spot's action found in
 appended. The test reads nothing but `cards` and the colour: for a given payment it passes the
 same colours in every state on the board. With this pass the row of the last choice is an
 `rt.SpotRow` (runtime/listing.py): it keeps the joined groups of such a test once computed
-(`fixed`), and appends the actions of a mask's spots a byte of the mask at a time, from tuples of
-the actions of each value of each byte, made the first time they are met.
+(`fixed`), and the actions of a mask's spots, made a byte of the mask at a time, from tuples of
+the actions of each value of each byte, made the first time they are met; the actions of the
+masks it met last it keeps whole, by the mask (`by_mask`, at most `rt.MASKS_KEPT`), read in place
+by the listing: one look-up for a mask met before.
 
 Taken: an action listed through tables per board (`action_tables`) of two choices or more, whose
 last choice is a spot indexed in its row and whose domain is a list `spot_filters` makes. A test
@@ -27,11 +29,11 @@ seat, definition or other built-in).
 Why it is the same game: the spots are those of the same masks joined in the same order, and each
 test is computed only while some spot is left, as `board.spots_of` computes them; the actions
 appended are the row's interned actions of those spots in spot order (a mask's bits are in spot
-order, bytes from the lowest), the order the plain listing appends them. A test kept per row is a
-function of the row's earlier choices and the board's groups alone (the row belongs to one board
-and one value of the earlier choices), so its mask is the one the walk would compute again; one
-that fails raises before anything is kept, and so fails again wherever the walk would compute
-it. The limits of a move are counted on the plain code, as for `spot_filters`.
+order, bytes from the lowest), the order the plain listing appends them (those kept by mask were
+made so). A test kept per row is a function of the row's earlier choices and the board's groups
+alone (the row belongs to one board and one value of the earlier choices), so its mask is the one
+the walk would compute again; one that fails raises before anything is kept, and so fails again
+wherever the walk would compute it. The limits of a move are counted on the plain code, as for `spot_filters`.
 """
 
 from __future__ import annotations
@@ -93,8 +95,12 @@ def gathered(row: str, first: str, more: list[tuple[str, bool]], comment: str) -
         else:
             out.append(f"    spots_mask &= rt.union({code})")
     out.append("if spots_mask:")
-    note = "`spot_rows`: the actions of its spots, in spot order"
-    out.append(f"    {row}.gather(actions, spots_mask)  # {comment}; {note}")
+    # (the row's actions of the masks it met last, read in place: a method call only for a mask not
+    # among them, runtime/listing.py `SpotRow.made`)
+    out.append(f"    gathered = {row}.by_mask.get(spots_mask)")
+    out.append("    if gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)")
+    out.append(f"        gathered = {row}.made(spots_mask)")
+    out.append(f"    actions += gathered  # {comment}; `spot_rows`: the actions of its spots, in spot order")
     return out
 
 

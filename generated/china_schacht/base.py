@@ -497,7 +497,10 @@ class ChinaSchachtState(rt.State):
                     row_fixed = row1.fixed[0] = rt.union((once4 for s8, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s8))))
                 spots_mask &= row_fixed
             if spots_mask:
-                row1.gather(actions, spots_mask)  # rules/china-schacht/base.yaml:379; `spot_rows`: the actions of its spots, in spot order
+                gathered = row1.by_mask.get(spots_mask)
+                if gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)
+                    gathered = row1.made(spots_mask)
+                actions += gathered  # rules/china-schacht/base.yaml:379; `spot_rows`: the actions of its spots, in spot order
 
     def _legal_send(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:391: send

@@ -193,7 +193,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             if spots_mask:
                 spots_mask &= rt.union((once5 for s9, once5 in (self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])).items() if not self.face_down_in(s9)))
             if spots_mask:
-                row1.gather(actions, spots_mask)  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: the actions of its spots, in spot order
+                gathered = row1.by_mask.get(spots_mask)
+                if gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)
+                    gathered = row1.made(spots_mask)
+                actions += gathered  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: the actions of its spots, in spot order
 
     def _legal_reveal(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/bonus-tiles.yaml:81: reveal

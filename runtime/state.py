@@ -138,6 +138,9 @@ class State:
     # whether the listing calls a definition remembered while the legal actions are listed (`_memo`):
     # only then is a memo made for each listing
     LISTING_MEMO: ClassVar[bool] = False
+    # Whether `_actor()` is the seat whose turn it is, whatever the phase (no `actor:`): a seat always,
+    # so that play_randomly need not ask it for every move when no decision is waiting
+    ACTOR_IS_CURRENT: ClassVar[bool] = False
     # Whether a rule can hand a decision to a seat and wait for it (`ask`): then moves run as steps
     # (runtime/decisions.py); ASKS: each choice's name and how its values are written.
     SUSPENDS: ClassVar[bool] = False
@@ -240,24 +243,30 @@ class State:
                 self._legal_cache = [Action(ask.name, (choice,), self._answer_text) for choice in ask.choices]
             return self._legal_cache
         if self._legal_cache is None:
-            try:
-                if self.LISTING_MEMO:
-                    # _listing(), written out: one call less at every move
-                    self._memo = {}
-                    try:
-                        legal = self._legal()
-                    finally:
-                        self._memo = None
-                else:  # (no definition of it is remembered: nothing to remember)
-                    legal = self._legal()
-            except RulewrightError:
-                raise
-            except Exception as exc:  # a fault of the rule set's code: told by its rule line
-                raise game_error(exc, self) from exc
-            if not legal and self.STUCK[self.phase] == "pass":
-                legal = [Action(PASS, (), self._action_text)]
-            self._legal_cache = legal
+            return self._list_afresh()
         return self._legal_cache
+
+    def _list_afresh(self) -> list[Action]:
+        """The legal actions listed and kept (`_legal_cache`), where none are kept, the game is not
+        over and no decision waits: legal_actions()'s work, and play_randomly's."""
+        try:
+            if self.LISTING_MEMO:
+                # _listing(), written out: one call less at every move
+                self._memo = {}
+                try:
+                    legal = self._legal()
+                finally:
+                    self._memo = None
+            else:  # (no definition of it is remembered: nothing to remember)
+                legal = self._legal()
+        except RulewrightError:
+            raise
+        except Exception as exc:  # a fault of the rule set's code: told by its rule line
+            raise game_error(exc, self) from exc
+        if not legal and self.STUCK[self.phase] == "pass":
+            legal = [Action(PASS, (), self._action_text)]
+        self._legal_cache = legal
+        return legal
 
     def apply(self, action: Action | str) -> None:
         """Play one legal action (or its text); an illegal one raises and changes nothing, and so
@@ -320,13 +329,42 @@ class State:
         while not self.terminal:
             if self.moves >= max_moves or (max_turns is not None and self.turn > max_turns):
                 return
-            seat = self.to_act()  # (as play_game asks it: a fault of the rules' `actor:` raised alike)
-            if seat is None or not -self.num_players <= seat < self.num_players:
-                raise IllegalAction(f"no seat {seat} to act")  # (play_game's list of agents has none)
-            legal = self.legal_actions()
+            # (to_act() is `current` where no `actor:` says otherwise and no decision waits: a seat,
+            # state_from_json checks it, and every turn is the next seat's)
+            if not self.ACTOR_IS_CURRENT or self._pending is not None:
+                seat = self.to_act()  # (as play_game asks it: a fault of the rules' `actor:` raised alike)
+                if seat is None or not -self.num_players <= seat < self.num_players:
+                    raise IllegalAction(f"no seat {seat} to act")  # (play_game's list of agents has none)
+            if self._pending is None:  # (legal_actions(), written out: it lists afresh after every move)
+                legal = self._legal_cache
+                if legal is None:  # (_list_afresh, written out: one call less at every move)
+                    try:
+                        if self.LISTING_MEMO:
+                            self._memo = {}
+                            try:
+                                legal = self._legal()
+                            finally:
+                                self._memo = None
+                        else:
+                            legal = self._legal()
+                    except RulewrightError:
+                        raise
+                    except Exception as exc:  # a fault of the rule set's code: told by its rule line
+                        raise game_error(exc, self) from exc
+                    if not legal and self.STUCK[self.phase] == "pass":
+                        legal = [Action(PASS, (), self._action_text)]
+                    self._legal_cache = legal
+            else:  # (a decision waits: its answers)
+                legal = self.legal_actions()
             if not legal:  # (RandomAgent.choose's test)
                 raise IllegalAction("no legal action: the game is over")
-            self._apply_listed(legal[rng.below(len(legal))])
+            action = legal[rng.below(len(legal))]
+            try:  # (_apply_listed, written out: one call less at every move)
+                self._do(action)
+            except RulewrightError:
+                raise
+            except Exception as exc:  # a fault of the rule set's code: told by its rule line
+                raise game_error(exc, self) from exc
 
     def parse_action(self, text: str) -> Action | None:
         """The legal action whose text form is `text` (spacing and case are ignored)."""

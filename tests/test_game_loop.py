@@ -8,7 +8,8 @@ random agent's draws), move for move, with the same scores, winners and final st
 of each game and on test games whose moves ask (runtime/decisions.py) and whose phases say
 `end_turn`; no agent, the search agents' play-outs and batches included, goes through `apply()`'s
 search; an index that names no legal action is refused with one clear message and changes nothing;
-and the generated `_do` ends the turn through `_next_turn`.
+the generated `_do` ends the turn through `_next_turn`; and a module says whether its seat to act is
+always the seat whose turn it is (`ACTOR_IS_CURRENT`, which `play_randomly` reads).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 
 import rulewright
 from rulewright.agents import RandomAgent, agent_seed
+from rulewright.compiler import inherit
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import bundled_rulesets, ruleset_file
 from rulewright.ismcts import ISMCTSAgent
@@ -238,3 +240,30 @@ def test_a_listing_makes_a_memo_only_where_a_remembered_definition_is_called() -
             game.state_class._legal = listing  # type: ignore[method-assign]
     memo, none = seen  # a memo while the plain module lists (what it remembered in it); none for the optimised one
     assert isinstance(memo, dict) and "open_provinces" in memo and none is None
+
+
+def test_the_seat_to_act_is_the_current_one_only_where_no_phase_names_it() -> None:
+    """`play_randomly` takes the seat whose turn it is for the seat to act, unasked, only in a module
+    none of whose phases names an `actor:` (`ACTOR_IS_CURRENT`); a variant's module says it in its
+    own class where it differs from its base's."""
+    assert rulewright.load("china-schacht").state_class.ACTOR_IS_CURRENT
+    assert rulewright.load("china-schacht/fortifications").state_class.ACTOR_IS_CURRENT  # (from its base)
+    assert not rulewright.load("mandarin").state_class.ACTOR_IS_CURRENT  # (its auction names the bidder)
+    for ruleset in ("china-schacht", "mandarin", "chang-cheng", "yellow-yangtze"):
+        game = rulewright.load(ruleset)
+        if game.state_class.ACTOR_IS_CURRENT:  # (then every seat to act along a game is the current one)
+            state = game.new_state(3, 4)
+            while not state.terminal and state.moves < 60:
+                assert state._pending is not None or state.to_act() == state.current
+                state.play(RandomAgent(5).rng.below(len(state.legal_actions())))
+    base = """class A(rt.State):
+    __slots__ = ('x',)
+    ACTOR_IS_CURRENT: ClassVar[bool] = True  # no phase names who acts: the seat whose turn it is decides
+
+
+GAME = 1
+"""
+    variant = base.replace("class A(", "class B(").replace(
+        "= True  # no phase names who acts: the seat whose turn it is decides", "= False  # a phase names who acts")
+    derived = inherit.derive(base, variant, "base_module", {})
+    assert derived is not None and "    ACTOR_IS_CURRENT: ClassVar[bool] = False  #" in derived

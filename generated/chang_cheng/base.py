@@ -233,6 +233,7 @@ class ChangChengState(rt.State):
         'score_floor': ('below_zero', 'at_zero'),
         'ruins_elsewhere': ('not_counted', 'counted'),
     }
+    ACTOR_IS_CURRENT: ClassVar[bool] = True  # no phase names who acts: the seat whose turn it is decides
     SUSPENDS: ClassVar[bool] = True  # an effect can wait for a seat's decision (`ask`): moves run as steps
     ASKS: ClassVar[dict[str, str]] = {'eliminate': 'card', 'exchange': 'card_effect', 'first_face': 'wallface', 'flooding': 'card_effect', 'kept': 'spot', 'looked_at': 'region', 'masonry': 'card_effect', 'new_end': 'end_of_wall', 'new_face': 'wallface', 'removed': 'region', 'ruined': 'spot', 'scored_first': 'region', 'second_face': 'wallface', 'swap_here': 'spot', 'swap_there': 'spot', 'treason': 'card_effect'}  # each decision asked, and how its choices are written
     # The actions whose effect (or a trigger after it) can ask, and whether a phase's start or the

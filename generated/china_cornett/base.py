@@ -139,6 +139,7 @@ class ChinaCornettState(rt.State):
         'reduction_reading': ('at_most_one', 'none_left'),
         'marker': ('face_down', 'gold_side', 'removed'),
     }
+    ACTOR_IS_CURRENT: ClassVar[bool] = True  # no phase names who acts: the seat whose turn it is decides
     DICE: ClassVar[dict[str, tuple[str, ...]]] = {
         'tablet': ('t01', 't02', 't12'),
     }

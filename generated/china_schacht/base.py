@@ -237,6 +237,7 @@ class ChinaSchachtState(rt.State):
         'final_round': ('this_round', 'one_more_round'),
     }
     TIE_BREAK: ClassVar[bool] = True
+    ACTOR_IS_CURRENT: ClassVar[bool] = True  # no phase names who acts: the seat whose turn it is decides
     DICE: ClassVar[dict[str, tuple[str, ...]]] = {
     }
 

@@ -128,6 +128,7 @@ class MandarinState(rt.State):
         'rent_square': ('then_draws', 'rent_only'),
         'stage': ('arriving', 'leaving'),
     }
+    ACTOR_IS_CURRENT: ClassVar[bool] = False  # a phase names who acts (`actor:`)
     SUSPENDS: ClassVar[bool] = True  # an effect can wait for a seat's decision (`ask`): moves run as steps
     ASKS: ClassVar[dict[str, str]] = {'sign': 'animal'}  # each decision asked, and how its choices are written
     # The actions whose effect (or a trigger after it) can ask, and whether a phase's start or the

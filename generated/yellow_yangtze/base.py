@@ -129,6 +129,7 @@ class YellowYangtzeState(rt.State):
         'market_refill': ('stays_short', 'ends_game'),
     }
     TIE_BREAK: ClassVar[bool] = True
+    ACTOR_IS_CURRENT: ClassVar[bool] = True  # no phase names who acts: the seat whose turn it is decides
     SUSPENDS: ClassVar[bool] = True  # an effect can wait for a seat's decision (`ask`): moves run as steps
     ASKS: ClassVar[dict[str, str]] = {'governors': 'int', 'lost_soldier': 'spot', 'moved_pagoda': 'spot', 'soldier_leader': 'leader_use', 'soldiers': 'int', 'support': 'spot', 'winning_side': 'spot'}  # each decision asked, and how its choices are written
     # The actions whose effect (or a trigger after it) can ask, and whether a phase's start or the

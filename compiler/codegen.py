@@ -215,6 +215,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         defines=program.defines,
         procedures=program.procedures,
         end=program.end,
+        end_loops=program.end_loops,
         end_span=program.end_span or rs.span,
         end_kept=program.end_kept,
         kept_slots=program.kept_slots,

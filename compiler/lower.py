@@ -45,6 +45,7 @@ from .names import FILTER_LOCAL, MAX_TABLE_CHOICES, base_use, const_name
 from .passes import (
     Plan,
     action_tables,
+    aggregate_loops,
     bitmask,
     choice_hoist,
     component_sets,
@@ -195,6 +196,7 @@ class Program:
     turn_end: list[str] = field(default_factory=list)
     end: str = "False"
     end_span: SourceSpan | None = None
+    end_loops: list[Line] = field(default_factory=list)  # (pass `aggregate_loops`) before the end's test
     scoring: list[tuple[str, str, SourceSpan]] = field(default_factory=list)
     setup: list[Line] = field(default_factory=list)
     tie_break: str | None = None
@@ -1665,8 +1667,12 @@ class _Lowerer:
                 if d.name not in self.kept:
                     body = _cached(d, _annotation(d.ty), body)
             else:
-                body = self.unit_lines([*checks, Line(2, f"return {py}", d.span, note)], self.fact(d.body).cost + 1,
-                                       d.span)
+                loops: list[Line] = []
+                if self.plan.aggregate_loops:  # (pass `aggregate_loops`) its first aggregates written out as loops
+                    written, py = aggregate_loops.written_out(py, {p.py for p in d.params})
+                    loops = [Line(2 + depth, code, d.span if why else None, why) for depth, code, why in written]
+                body = self.unit_lines([*checks, *loops, Line(2, f"return {py}", d.span, note)],
+                                       self.fact(d.body).cost + 1, d.span)
             kept = ""
             tabled = value_tables.table_of(self.plan, d.name)
             if tabled is not None:  # (pass `value_tables`) remembered by the value it is a function of
@@ -1748,6 +1754,10 @@ class _Lowerer:
         if typed.end is not None:
             prog.end = self.condition(typed.end, "end")
             prog.end_span = typed.end.span
+            if self.plan.aggregate_loops:  # (pass `aggregate_loops`) its first aggregates written out as loops
+                written, prog.end = aggregate_loops.written_out(prog.end, set())
+                prog.end_loops = [Line(2 + depth, code, typed.end.span if why else None, why)
+                                  for depth, code, why in written]
             if self.plan.end_once is not None:  # (pass `end_once`) kept in its slot between moves
                 prog.kept_slots.append((END_SLOT, "bool | None"))
                 reads = self.plan.end_once

@@ -130,6 +130,9 @@ TEMPLATE_LOCALS = frozenset({
     "regions_mask", "regions_stale", "held_regions", "in_region", "row_actions",
     *(f"kept_regions{k}" for k in range(MAX_TABLE_CHOICES)),
     "rounds",  # how many rounds a loop whose joins are made at once makes (pass `join_rounds`)
+    # an aggregate written out as a loop: its result, whether an item is the first, an item's value
+    # (pass `aggregate_loops`)
+    "total", "most", "least", "found", "every", "first", "each", "cond",
 })
 # Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
 # rule file declares may take them either (they would hide it there).

@@ -72,7 +72,9 @@ def test_schacht_reads_its_counts_and_tests_from_the_masks() -> None:
     assert ("return (self.board.region_mask[r] & self._mask_palace_of_has[p]).bit_count()  # base.yaml:287; "
             "read from bit masks (`value_masks`): count(... for s in r)") in code
     assert "return (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count()  # base.yaml:288" in code
-    assert "max(((self.board.region_mask[r] & self._mask_palace_of_has[q]).bit_count() for q in range(" in code
+    # (emissary_room's largest holding, written out as a loop by pass `aggregate_loops`)
+    assert "        for q in range(self.num_seats):  # base.yaml:294; `aggregate_loops`" in code
+    assert "            each = (self.board.region_mask[r] & self._mask_palace_of_has[q]).bit_count()\n" in code
     assert "(self.palaces_left[p] > 0 and (self._mask_palace_of_empty != 0))" in code  # can_place
     assert "self.board.road_chains(self.board.mask_spots(self._mask_palace_of_has[p]), 4, " in code  # chains_of
     build_ = method(code, "_do_build")

@@ -105,6 +105,8 @@ class Plan:
     # tabled_rows: the actions whose first choice, walking a definition remembered by value, finds its rows by
     # that value's key once per listing
     tabled_rows: tuple[str, ...] = ()
+    # aggregate_loops: the aggregates a definition's value computes first written out as loops
+    aggregate_loops: bool = False
 
 
 class Pass(Protocol):
@@ -178,6 +180,8 @@ PASSES: dict[str, str] = {
                  "no move can wait for a decision",
     "journal": "where every move can wait for a decision, the state as a move began is made from the fields it "
                "changed, only if it waits, not copied before every move",
+    "aggregate_loops": "the sum, largest, smallest, any or all of a comprehension a definition's value computes first "
+                       "written out as a loop, not a generator handed to a built-in",
     "board_tables": "the tables of the board a listing or a definition reads (its interned actions, its values "
                     "remembered by value) found once as a game starts and kept on the state with their types, not "
                     "looked up by name at every call",

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, board_tables.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, aggregate_loops, board_tables.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -342,7 +342,12 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             kept = self._d_face_down_in = {}
         elif r in kept:
             return kept[r]
-        value: bool = any(self.covered[s] for s in self.board.region_spots[r])  # bonus-tiles.yaml:39
+        found = False
+        for s in self.board.region_spots[r]:  # bonus-tiles.yaml:39; `aggregate_loops`: `any` written out as a loop
+            if self.covered[s]:
+                found = True
+                break
+        value: bool = found  # bonus-tiles.yaml:39
         kept[r] = value
         return value
 
@@ -354,7 +359,15 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def most_tiles(self, p: int, c: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:45; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        return (self.tiles_of(p, c) > 0 and all(self.tiles_of(q, c) <= tiles_of for tiles_of in (self.tiles_of(p, c),) for q in range(self.num_players)))  # bonus-tiles.yaml:45; hoisted tiles_of(p, c) out of the loop
+        cond = self.tiles_of(p, c) > 0
+        every = True
+        if cond:
+            tiles_of = self.tiles_of(p, c)
+            for q in range(self.num_players):  # bonus-tiles.yaml:45; `aggregate_loops`: `all` written out as a loop
+                if not (self.tiles_of(q, c) <= tiles_of):
+                    every = False
+                    break
+        return (cond and every)  # bonus-tiles.yaml:45; hoisted tiles_of(p, c) out of the loop
 
     def place_bonus_tiles(self) -> None:
         # rules/china-schacht/bonus-tiles.yaml:53

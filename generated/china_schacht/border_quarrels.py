@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, board_tables.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, aggregate_loops, board_tables.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -308,7 +308,12 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def open_to(self, rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:128
-        return (any(r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) for r in rs) and not ((self.here and self.opt_post_empty == BOTH_PROVINCES) and any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
+        found = False
+        for r in rs:  # border-quarrels.yaml:128; `aggregate_loops`: `any` written out as a loop
+            if r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]):
+                found = True
+                break
+        return (found and not ((self.here and self.opt_post_empty == BOTH_PROVINCES) and any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
 
     def start_at(self, s: int) -> None:
         # rules/china-schacht/border-quarrels.yaml:155

@@ -4,7 +4,7 @@
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 #   rules/china-schacht/fortifications-bonus-tiles.yaml  sha256:381c843594446038
 # Change the rules and run `rulewright compile china-schacht/fortifications-bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, board_tables.
+# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, aggregate_loops, board_tables.
 """China (Michael Schacht): rule set `china-schacht/fortifications-bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -475,7 +475,14 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
             kept = self._d_empty = {}
         elif r in kept:
             return kept[r]
-        value: bool = ((not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0) and not any(self.fortified[s] for s in self.board.region_spots[r]))  # fortifications.yaml:46
+        cond = not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0
+        found = False
+        if cond:
+            for s in self.board.region_spots[r]:  # fortifications.yaml:46; `aggregate_loops`: `any` written out as a loop
+                if self.fortified[s]:
+                    found = True
+                    break
+        value: bool = ((cond) and not found)  # fortifications.yaml:46
         kept[r] = value
         return value
 
@@ -503,7 +510,10 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def chain_points(self, p: int) -> int:
         # rules/china-schacht/fortifications.yaml:61; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        return sum((len(c) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in c) else 1)) for c in self.chains_of(p))  # fortifications.yaml:61; inlined on_fortification (fortifications.yaml:51)
+        total = 0
+        for c in self.chains_of(p):  # fortifications.yaml:61; `aggregate_loops`: `sum` written out as a loop
+            total += len(c) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in c) else 1)
+        return total  # fortifications.yaml:61; inlined on_fortification (fortifications.yaml:51)
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/fortifications.yaml:49; kept between moves: recomputed once `fortified_here`, `here` or `palace_of` changes

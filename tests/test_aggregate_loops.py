@@ -1,0 +1,173 @@
+"""Pass `aggregate_loops` (docs/optimiser.md): the sum, largest, smallest, any or all of a
+comprehension that a definition's value computes first is written out as a loop before it.
+
+Checked: what is written for China (Schacht) and without the pass; what `written_out` takes and
+what it leaves (an aggregate behind a test, an index or a call, a loop variable read after or
+named like a parameter, two walks); that each loop computes what the built-in computes, over
+random lists, empty ones among them, stopping where `any` and `all` stop; and games of every rule
+set with such a loop played in lockstep with and without the pass.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+import rulewright
+from rulewright.compiler import passes
+from rulewright.compiler.driver import compile_file
+from rulewright.compiler.passes.aggregate_loops import written_out
+from rulewright.compiler.paths import ruleset_file
+from rulewright.runtime import Game
+from tests.lockstep import play_in_lockstep
+from tests.test_listing_hoist import method
+
+OFF = passes.ALL - {"aggregate_loops"}
+
+
+@cache
+def source(ruleset: str, enabled: frozenset[str] = passes.ALL) -> str:
+    return compile_file(ruleset_file(ruleset), enabled).source
+
+
+@cache
+def game(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Game:
+    return rulewright.game_from_source(source(ruleset, enabled), str(ruleset_file(ruleset)))
+
+
+def test_schacht_writes_its_emissary_room_out_as_a_loop() -> None:
+    room = method(source("china-schacht"), "emissary_room")
+    assert ("        most = 0\n        first = True\n"
+            "        for q in range(self.num_seats):  # base.yaml:294; `aggregate_loops`: `max` written out as a loop\n"
+            "            each = (self.board.region_mask[r] & self._mask_palace_of_has[q]).bit_count()\n"
+            "            if first or each > most:\n                most = each\n                first = False\n"
+            "        value: int = (most - len(self.emissaries[r]))  # base.yaml:294\n") in room
+    assert room.index("elif r in kept:") < room.index("most = 0")  # (a kept value found first, as before)
+    alliance = method(source("china-schacht"), "alliance_points")
+    assert "            if not (self.leads_emissaries(p, r)):\n                every = False\n                break\n" \
+        in alliance
+    # its sum, in the branch the test takes: written out under it, the test read again (a name)
+    assert "        total = 0\n        if every:\n            for r in self.board.border_regions[b]:" in alliance
+    assert "        return (total if every else 0)  # base.yaml:314\n" in alliance
+    # behind `and`, whose left operand is a call: that computed first, once, and the loop under it
+    leads = method(source("china-schacht"), "leads_emissaries")
+    assert "        cond = self.emissaries_of(p, r) > 0\n        every = True\n        if cond:\n" \
+        "            emissaries_of = self.emissaries_of(p, r)\n" in leads
+    assert "        return (cond and every)  #" in leads
+    # the end of the game: its `any` of the seats, under the test of `finished`
+    over = method(source("china-schacht"), "_is_over")
+    assert "            if not (self.finished):\n                for p in range(self.num_players):" in over
+    assert "            over = self._kept_end = bool(self.finished or not found)\n" in over
+    off = method(source("china-schacht", OFF), "emissary_room")
+    assert "max(((self.board.region_mask[r] & self._mask_palace_of_has[q]).bit_count() for q in " \
+        "range(self.num_seats)), default=0)" in off and "most" not in off
+
+
+@pytest.mark.parametrize(("code", "params", "taken"), [
+    ("(max((x + 1 for x in self.xs), default=0) - len(self.ys))", set(), ["most"]),
+    ("min((k for k in range(5) if k > self.n), default=0)", set(), ["least"]),
+    ("sum(len(c) for c in self.chains(p))", {"p"}, ["total"]),
+    ("(400 if any(self.card[p] for p in self.seats(a)) else 200)", {"a"}, ["found"]),
+    ("not all(self.at[s] != 0 for s in self.spots)", set(), ["every"]),
+    ("max(self.xs, default=0)", set(), ["most"]),
+    ("(sum(a for a in self.xs) + sum(b for b in self.ys))", set(), ["total"]),  # (one of each kind)
+    ("(max((a for a in self.xs), default=0) + min((b for b in self.ys), default=0))", set(), ["most", "least"]),
+    ("(self.n + sum(a for a in self.xs))", set(), ["total"]),  # (after a read)
+    # where a test evaluated first decides: the loop under it (the test kept first where it does more than read)
+    ("(self.ok and any(a for a in self.xs))", set(), ["found"]),
+    ("(sum(a for a in self.xs) if self.ok else 0)", set(), ["total"]),
+    ("(0 if self.f() else min((a for a in self.xs), default=0))", set(), ["least"]),
+    ("(self.f() > 0 and all(a for b in (self.g(),) for a in self.xs))", set(), ["every"]),  # (a value bound once)
+    ("(sum(a for a in self.xs) if self.f('é') else 0)", set(), ["total"]),  # (a test after its branch; not ASCII)
+    # left as they are
+    ("(self.ok and self.f() and any(a for a in self.xs))", set(), []),  # (a call decides first)
+    ("(self.f() and (self.g() or any(a for a in self.xs)))", set(), []),  # (two tests: one kept at most)
+    ("(self.xs[self.n] + sum(a for a in self.ys))", set(), []),  # (an index may be out of range)
+    ("(self.f() + sum(a for a in self.ys))", set(), []),  # (a call first)
+    ("(self.n // self.m + sum(a for a in self.ys))", set(), []),  # (a division may raise)
+    ("sum(q for q in self.xs)", {"q"}, []),  # (its variable is a parameter)
+    ("(sum(a for a in self.xs) + a)", set(), []),  # (its variable read after)
+    ("sum(a * b for a in self.xs for b in self.ys)", set(), []),  # (two walks)
+    ("max(self.xs)", set(), []),  # (no default: it raises on none, as it must)
+])
+def test_what_is_written_out(code: str, params: set[str], taken: list[str]) -> None:
+    lines, rest = written_out(code, params)
+    results = [line.split(" = ")[0] for depth, line, _ in lines if depth == 0 and " = " in line
+               and line.split(" = ")[0] not in ("first", "cond")]
+    assert results == taken, lines
+    if not taken:
+        assert rest == code
+    else:
+        assert all(name in rest for name in taken)
+        compile(rest, "<rest>", "eval")  # (what is left is an expression)
+        assert any(note for _, _, note in lines)  # (the loop's line says it is written out)
+
+
+class Tracked:
+    """A list of numbers whose items count how many were read (to see where `any` and `all` stop)."""
+
+    def __init__(self, items: list[int]) -> None:
+        self.items = items
+        self.read = 0
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        for x in self.items:
+            self.read += 1
+            yield x
+
+
+@pytest.mark.parametrize("code", [
+    "max((x * 3 - 7 for x in self.xs if x % 2), default=0)",
+    "min((x - 5 for x in self.xs), default=0)",
+    "max(self.xs, default=0)",
+    "sum(x for x in self.xs if x > 2)",
+    "(any(x > 6 for x in self.xs) or self.flag)",
+    "all(x < 8 for x in self.xs if x != 3)",
+    "(-max((x for x in self.xs), default=0) + self.n)",
+    "(self.flag and any(x > 6 for x in self.xs))",
+    "(sum(x for x in self.xs) if self.flag else -1)",
+    "(0 if self.asked() > 1 else min((x for x in self.xs), default=0))",
+    "(max((x for x in self.xs), default=0) if self.asked() > 2 else self.n)",
+    "(self.asked() > 1 and all(x < y for y in (self.asked(),) for x in self.xs))",
+])
+def test_each_loop_computes_what_the_built_in_computes(code: str) -> None:
+    lines, rest = written_out(code, set())
+    assert lines
+    body = "\n".join("    " * (depth + 1) + line for depth, line, _ in lines)
+    loop = f"def value(self):\n{body}\n    return {rest}\n"
+    plain = f"def value(self):\n    return {code}\n"
+    made: dict[str, object] = {}
+    exec(compile(loop, "<loop>", "exec"), made)  # noqa: S102 - the test's own code
+    exec(compile(plain, "<plain>", "exec"), made | {"value": None}, namespace := {})  # noqa: S102
+    chooser = random.Random(1)
+    for _ in range(400):
+        items = [chooser.randrange(-5, 10) for _ in range(chooser.randrange(0, 6))]
+
+        class State:
+            n = chooser.randrange(-3, 4)
+            flag = chooser.random() < 0.5
+            asks = 0
+            answer = chooser.randrange(0, 4)
+
+            def asked(self) -> int:  # (counted: a test kept first is computed once)
+                self.asks += 1
+                return self.answer + self.asks
+
+        a, b = State(), State()
+        a.xs, b.xs = Tracked(items), Tracked(items)  # type: ignore[attr-defined]
+        assert made["value"](a) == namespace["value"](b), (code, items)  # type: ignore[operator]
+        assert a.xs.read == b.xs.read, (code, items)  # type: ignore[attr-defined]  # (the same items read)
+        assert a.asks == b.asks, (code, items)
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [
+    ("china-schacht", 3), ("china-schacht/fortifications", 4), ("chang-cheng", 3), ("mandarin", 3),
+    ("yellow-yangtze/short", 2),
+])
+def test_games_are_the_same_with_and_without_the_pass(ruleset: str, players: int) -> None:
+    on, off = game(ruleset), game(ruleset, OFF)
+    assert on.state_class is not off.state_class
+    for seed in range(2):
+        play_in_lockstep(on, off, players, 500 + seed)

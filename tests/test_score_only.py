@@ -51,7 +51,7 @@ def test_the_code_written() -> None:
     assert "_d_alliance_points" not in source and "_d_chains_of" not in source
     assert ("    def alliance_points(self, p: int, b: int) -> int:\n"
             "        # rules/china-schacht/base.yaml:314; not kept between moves: only the scores read it, once per "
-            "player scored (`score_only`)\n        return (") in source
+            "player scored (`score_only`)\n        every = True\n") in source  # (its `all`: `aggregate_loops`)
     # a palace placed drops no kept chain any more, an emissary sent no alliance
     assert "self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384" in source
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"score_only"}).source

@@ -1667,10 +1667,7 @@ class _Lowerer:
                 if d.name not in self.kept:
                     body = _cached(d, _annotation(d.ty), body)
             else:
-                loops: list[Line] = []
-                if self.plan.aggregate_loops:  # (pass `aggregate_loops`) its first aggregates written out as loops
-                    written, py = aggregate_loops.written_out(py, {p.py for p in d.params})
-                    loops = [Line(2 + depth, code, d.span if why else None, why) for depth, code, why in written]
+                loops, py = self.aggregate_loops(py, {p.py for p in d.params}, d.span)
                 body = self.unit_lines([*checks, *loops, Line(2, f"return {py}", d.span, note)],
                                        self.fact(d.body).cost + 1, d.span)
             kept = ""
@@ -1754,10 +1751,7 @@ class _Lowerer:
         if typed.end is not None:
             prog.end = self.condition(typed.end, "end")
             prog.end_span = typed.end.span
-            if self.plan.aggregate_loops:  # (pass `aggregate_loops`) its first aggregates written out as loops
-                written, prog.end = aggregate_loops.written_out(prog.end, set())
-                prog.end_loops = [Line(2 + depth, code, typed.end.span if why else None, why)
-                                  for depth, code, why in written]
+            prog.end_loops, prog.end = self.aggregate_loops(prog.end, set(), typed.end.span)
             if self.plan.end_once is not None:  # (pass `end_once`) kept in its slot between moves
                 prog.kept_slots.append((END_SLOT, "bool | None"))
                 reads = self.plan.end_once
@@ -1929,6 +1923,15 @@ class _Lowerer:
                              unguarded=guard_inline.written(self.plan, when and _unparenthesised(when),
                                                             _parenthesised(_unparenthesised(when or ""))))
 
+
+    def aggregate_loops(self, py: str, params: set[str], span: SourceSpan) -> tuple[list[Line], str]:
+        """(pass `aggregate_loops`) The loops of the aggregates a value (`py`, of a definition of
+        parameters `params` or of the end) computes first, as lines from the body's depth, and the
+        value reading their results; none, and `py` as it is, with the pass off."""
+        if not self.plan.aggregate_loops:
+            return [], py
+        written, py = aggregate_loops.written_out(py, params)
+        return [Line(2 + depth, code, span if why else None, why) for depth, code, why in written], py
 
     def tabled_rows(self, a: t.Action) -> tuple[str, str, str] | None:
         """(pass `tabled_rows`) The key the first choice's walk is remembered by (`value_tables`), the

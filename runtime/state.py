@@ -335,36 +335,15 @@ class State:
                 seat = self.to_act()  # (as play_game asks it: a fault of the rules' `actor:` raised alike)
                 if seat is None or not -self.num_players <= seat < self.num_players:
                     raise IllegalAction(f"no seat {seat} to act")  # (play_game's list of agents has none)
-            if self._pending is None:  # (legal_actions(), written out: it lists afresh after every move)
+            if self._pending is None:  # (legal_actions()' test written out: it lists afresh after every move)
                 legal = self._legal_cache
-                if legal is None:  # (_list_afresh, written out: one call less at every move)
-                    try:
-                        if self.LISTING_MEMO:
-                            self._memo = {}
-                            try:
-                                legal = self._legal()
-                            finally:
-                                self._memo = None
-                        else:
-                            legal = self._legal()
-                    except RulewrightError:
-                        raise
-                    except Exception as exc:  # a fault of the rule set's code: told by its rule line
-                        raise game_error(exc, self) from exc
-                    if not legal and self.STUCK[self.phase] == "pass":
-                        legal = [Action(PASS, (), self._action_text)]
-                    self._legal_cache = legal
+                if legal is None:
+                    legal = self._list_afresh()
             else:  # (a decision waits: its answers)
                 legal = self.legal_actions()
             if not legal:  # (RandomAgent.choose's test)
                 raise IllegalAction("no legal action: the game is over")
-            action = legal[rng.below(len(legal))]
-            try:  # (_apply_listed, written out: one call less at every move)
-                self._do(action)
-            except RulewrightError:
-                raise
-            except Exception as exc:  # a fault of the rule set's code: told by its rule line
-                raise game_error(exc, self) from exc
+            self._apply_listed(legal[rng.below(len(legal))])
 
     def parse_action(self, text: str) -> Action | None:
         """The legal action whose text form is `text` (spacing and case are ignored)."""

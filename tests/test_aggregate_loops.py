@@ -11,30 +11,16 @@ set with such a loop played in lockstep with and without the pass.
 from __future__ import annotations
 
 import random
-from functools import cache
 
 import pytest
 
-import rulewright
 from rulewright.compiler import passes
-from rulewright.compiler.driver import compile_file
 from rulewright.compiler.passes.aggregate_loops import written_out
-from rulewright.compiler.paths import ruleset_file
-from rulewright.runtime import Game
 from tests.lockstep import play_in_lockstep
+from tests.test_board_tables import game, source
 from tests.test_listing_hoist import method
 
 OFF = passes.ALL - {"aggregate_loops"}
-
-
-@cache
-def source(ruleset: str, enabled: frozenset[str] = passes.ALL) -> str:
-    return compile_file(ruleset_file(ruleset), enabled).source
-
-
-@cache
-def game(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Game:
-    return rulewright.game_from_source(source(ruleset, enabled), str(ruleset_file(ruleset)))
 
 
 def test_schacht_writes_its_emissary_room_out_as_a_loop() -> None:

@@ -10,30 +10,17 @@ played in lockstep with and without it.
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
-import rulewright
 from rulewright.compiler import passes
-from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import ruleset_file
-from rulewright.runtime import Game, SpotRow
+from rulewright.compiler.paths import generated_dir
+from rulewright.runtime import SpotRow
 from tests.lockstep import play_in_lockstep
+from tests.test_board_tables import game, source
 from tests.test_listing_hoist import method
 
 OFF = passes.ALL - {"tabled_rows"}
 SCHACHT = ["china-schacht", "china-schacht/fortifications", "china-schacht/bonus-tiles", "china-schacht/two-player"]
-
-
-@cache
-def source(ruleset: str, enabled: frozenset[str] = passes.ALL) -> str:
-    return compile_file(ruleset_file(ruleset), enabled).source
-
-
-@cache
-def game(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Game:
-    return rulewright.game_from_source(source(ruleset, enabled), str(ruleset_file(ruleset)))
 
 
 def test_schacht_finds_the_rows_of_its_ways_to_pay_by_the_hand() -> None:
@@ -61,8 +48,7 @@ def test_a_variant_with_rows_of_another_kind_has_a_slot_of_its_own() -> None:
     text = source("china-schacht/fortifications")  # (its build has one more choice: a row per way to pay)
     assert "    _keyed_rows_build: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  #" in text
     assert "class ChinaSchachtFortificationsState(ChinaSchachtState):" in \
-        (ruleset_file("china-schacht/fortifications").parents[2] / "generated" / "china_schacht"
-         / "fortifications.py").read_text()  # (its module as written still derives from the base's)
+        (generated_dir() / "china_schacht" / "fortifications.py").read_text()  # (as written: still derived)
 
 
 def test_the_rows_are_the_tables_rows_with_the_definitions_values() -> None:

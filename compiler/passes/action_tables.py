@@ -132,8 +132,8 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     kept per row, whether the regions may be out of region order (then walked as the rules walk
     them), and whether every board has few regions (the row's actions by mask read in place): its row
     is an `rt.RegionRow` that appends the actions of the mask's regions. `rows` (pass `tabled_rows`):
-    the first choice's rows found by the key its walk's value is remembered by, as the key's code,
-    the code of the table of rows, the type of a (value, row) pair and what the key is in words."""
+    the first choice's rows found by the key its walk's value is remembered by: the key's code, the
+    type of the choice's values and what the key is in words."""
     from . import region_masks, tabled_rows  # (they build on this pass)
     from .spot_rows import fixed_count, gathered
 

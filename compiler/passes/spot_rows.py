@@ -33,7 +33,8 @@ order, bytes from the lowest), the order the plain listing appends them (those k
 made so). A test kept per row is a function of the row's earlier choices and the board's groups
 alone (the row belongs to one board and one value of the earlier choices), so its mask is the one
 the walk would compute again; one that fails raises before anything is kept, and so fails again
-wherever the walk would compute it. The limits of a move are counted on the plain code, as for `spot_filters`.
+wherever the walk would compute it. The limits of a move are counted on the plain code, as for
+`spot_filters`.
 """
 
 from __future__ import annotations

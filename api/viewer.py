@@ -289,10 +289,10 @@ class PlaySession:
         self.version += 1
         return text
 
-    def agent_move(self) -> Callable[[], None] | None:
+    def agent_move(self, seconds: float = AGENT_SECONDS) -> Callable[[], None] | None:
         """The agent to act's search as a job to run off the request path (None: no agent is to
-        act, or one is searching already): it searches a copy of the position, stops at
-        AGENT_SECONDS, and plays its move under the game's lock if nothing was played meanwhile.
+        act, or one is searching already): it searches a copy of the position, stops after
+        `seconds`, and plays its move under the game's lock if nothing was played meanwhile.
         Called with the game's lock held."""
         seat = self.agent_to_act()
         if seat is None or self.state.is_terminal() or self.thinking is not None:
@@ -301,12 +301,12 @@ class PlaySession:
 
         def job() -> None:
             if hasattr(agent, "deadline"):  # (the search agents: api/search.py, api/ismcts.py)
-                agent.deadline = time.monotonic() + AGENT_SECONDS
+                agent.deadline = time.monotonic() + seconds
             try:
                 index = agent.choose(position)
                 error = None
-            except RulewrightError as exc:
-                index, error = -1, f"the agent of seat {seat + 1} could not move: {exc}"
+            except Exception as exc:  # noqa: BLE001 - said on the page; the game is not left waiting
+                index, error = -1, f"the agent of seat {seat + 1} could not move: {printable(str(exc), 200)}"
             with self.lock:
                 self.thinking = None
                 self.agent_error = error

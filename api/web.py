@@ -57,6 +57,7 @@ from .agents import AGENT_KINDS
 from .runtime.errors import RulewrightError
 from .runtime.state import Game
 from .viewer import (
+    AGENT_SECONDS,
     HUMAN,
     REFEREE,
     PlaySession,
@@ -90,7 +91,7 @@ HEADERS = {
                                "img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; "
                                "frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # (no-referrer would send its forms with `Origin: null`)
     "Cache-Control": "no-store",
 }
 
@@ -109,6 +110,7 @@ class WebApp:
         self.token = secrets.token_urlsafe(24)
         self.body_seconds = BODY_SECONDS
         self.agent_wait = AGENT_WAIT
+        self.agent_seconds = AGENT_SECONDS
         self.agents = ThreadPoolExecutor(AGENT_WORKERS, thread_name_prefix="rulewright-agent")
         self.env = Environment(loader=FileSystemLoader(str(UI)), autoescape=select_autoescape(default=True))
         self.urls = Map([
@@ -476,7 +478,7 @@ class WebApp:
         data = self.body(request)
         with s.lock:
             seat = self._seat(s, data.get("seat"))
-            job = s.agent_move()
+            job = s.agent_move(self.agent_seconds)
             if job is not None:
                 s.thinking = self.agents.submit(job)
             thinking = s.thinking
@@ -501,7 +503,7 @@ class WebApp:
             raise NotFound("no such replay")
         replay = found[1]
         move = self.number(request.args.get("move"), "the move", 0, len(replay.states) - 1, default=0)
-        state = replay.states[move]
+        state = replay.states[move].clone()  # (a state's caches are not shared between requests)
         seat = parse_seat(request.args.get("seat"), state.num_players)
         data = payload(state, seat, False, last=replay.moves[move - 1][1] if move else None)
         data["move"] = move
@@ -598,6 +600,10 @@ class QuietHandler(WSGIRequestHandler):
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         if isinstance(code, int) and code >= 500:
             super().log_request(code, size)
+
+    def log_error(self, format: str, *args: Any) -> None:
+        if not format.startswith("Request timed out"):  # (a browser's spare connection, closed unused)
+            super().log_error(format, *args)
 
 
 def make_server(host: str, port: int, app: WebApp) -> BaseWSGIServer:

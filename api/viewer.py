@@ -530,13 +530,16 @@ class Sessions:
 
     def _drop(self) -> None:
         now = time.monotonic()
-        for key, s in list(self.games.items()):
-            if now - s.touched > (self.finished if s.state.is_terminal() else self.idle):
-                del self.games[key]
-        if len(self.games) > self.max_games:  # the finished first, then the longest untouched
-            order = sorted(self.games, key=lambda k: (not self.games[k].state.is_terminal(), self.games[k].touched))
-            for key in order[:len(self.games) - self.max_games]:
-                del self.games[key]
+        dropped = [key for key, s in self.games.items()
+                   if now - s.touched > (self.finished if s.state.is_terminal() else self.idle)]
+        if len(self.games) - len(dropped) > self.max_games:  # the finished first, then the longest untouched
+            kept = sorted(set(self.games) - set(dropped),
+                          key=lambda k: (not self.games[k].state.is_terminal(), self.games[k].touched))
+            dropped += kept[:len(kept) - self.max_games]
+        for key in dropped:
+            job = self.games.pop(key).thinking
+            if job is not None:
+                job.cancel()  # (an agent's search not started yet is not run)
         stale = [key for key, when in self.opened.items() if now - when > self.idle]
         excess = sorted(self.opened, key=self.opened.__getitem__)[:max(0, len(self.opened) - self.max_opened)]
         for key in {*stale, *excess}:

@@ -80,7 +80,8 @@ STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
 MAX_BODY = 64 << 10  # a request's body: a move's text, a seat
 MAX_UPLOAD = 16 << 20  # a log or a scenario file opened in the browser
 BODY_SECONDS = 10.0  # a request's whole body must arrive within this
-READ_SECONDS = 10.0  # the longest wait for any bytes of a request (its line and headers too)
+READ_SECONDS = 10.0  # the longest wait for any bytes of a request
+HEADER_SECONDS = 10.0  # a request's line and headers must arrive within this
 AGENT_WORKERS = 2  # agents searching at once, in all games
 AGENT_WAIT = 0.5  # a request for an agent's move waits this long for it, then answers (the page asks again)
 MAX_SEED = 2**63 - 1
@@ -109,6 +110,7 @@ class WebApp:
         # (a page of another site cannot read them), and they send it (board.js, the forms).
         self.token = secrets.token_urlsafe(24)
         self.body_seconds = BODY_SECONDS
+        self.header_seconds = HEADER_SECONDS
         self.agent_wait = AGENT_WAIT
         self.agent_seconds = AGENT_SECONDS
         self.agents = ThreadPoolExecutor(AGENT_WORKERS, thread_name_prefix="rulewright-agent")
@@ -591,11 +593,49 @@ def _is_scenario_file(path: Path) -> bool:
     return isinstance(tree, YMap) and tree.get("scenarios") is not None
 
 
+class _TimedReads(io.RawIOBase):
+    """A connection's reads, each given only what is left until `deadline` when it is set."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.deadline: float | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request line and headers did not arrive in time")
+            self.sock.settimeout(min(left, READ_SECONDS))
+        return self.sock.recv_into(buffer)
+
+
 class QuietHandler(WSGIRequestHandler):
-    """Werkzeug's request handler, logging only the requests that failed in the server; a
-    connection that sends nothing for READ_SECONDS is closed (its request line, its headers)."""
+    """Werkzeug's request handler, logging only the requests that failed in the server. A
+    connection is closed when its request line and headers have not all arrived within the
+    app's `header_seconds` (HEADER_SECONDS), or it sends nothing for READ_SECONDS; the body has
+    its own deadline (`WebApp.read_body`)."""
 
     timeout = READ_SECONDS
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # (the socket's own file: replaced by one whose reads keep the deadline)
+        self.reads = _TimedReads(self.connection)
+        self.rfile = io.BufferedReader(self.reads)
+
+    def handle_one_request(self) -> None:
+        app = getattr(self.server, "app", None)
+        self.reads.deadline = time.monotonic() + getattr(app, "header_seconds", HEADER_SECONDS)
+        super().handle_one_request()
+
+    def make_environ(self) -> dict[str, Any]:
+        self.reads.deadline = None  # the headers are in
+        self.connection.settimeout(READ_SECONDS)
+        environ: dict[str, Any] = super().make_environ()
+        return environ
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         if isinstance(code, int) and code >= 500:

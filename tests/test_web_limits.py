@@ -253,6 +253,32 @@ def test_a_body_sent_slowly_is_cut_at_its_deadline_and_holds_nothing() -> None:
         answers_within_a_second(app, other)
 
 
+def test_headers_sent_slowly_are_cut_at_their_deadline() -> None:
+    with serving(header_seconds=1.0) as app:
+        other = witness(app)
+        head = f"GET /api/game/{other}?seat=1 HTTP/1.1\r\nHost: 127.0.0.1:{app.port}\r\nX-Slow: "  # type: ignore[attr-defined]
+        with socket.create_connection(("127.0.0.1", app.port), timeout=5) as slow:  # type: ignore[attr-defined]
+            slow.sendall(head.encode())
+            began = time.monotonic()
+            closed = False
+            for k in range(40):  # a byte of a header every 0.1 s: 4 s at most
+                try:
+                    slow.sendall(b"a")
+                    slow.settimeout(0.1)
+                    closed = slow.recv(4096) == b""
+                except TimeoutError:
+                    pass
+                except OSError:  # (reset)
+                    closed = True
+                if closed:
+                    break
+                if k % 5 == 2:
+                    answers_within_a_second(app, other)  # while the headers trickle in
+            spent = time.monotonic() - began
+        assert closed and spent < 2.0, f"closed: {closed} after {spent:.2f} s"
+        answers_within_a_second(app, other)
+
+
 def test_nested_or_malformed_json_is_a_400() -> None:
     with serving() as app:
         other = witness(app)

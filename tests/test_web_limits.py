@@ -381,3 +381,45 @@ def test_a_file_sent_from_the_browser_names_bundled_rule_sets_only(tmp_path: Pat
             assert b"top_secret_key" not in body
         assert not app.sessions.opened
         answers_within_a_second(app, other)
+
+
+def test_no_request_field_gives_a_500(tmp_path: Path) -> None:
+    """Every field of every request, given hostile values: an answer below 500 each time, in a
+    few milliseconds (Werkzeug's test client: nothing here waits on the network)."""
+    from werkzeug.test import Client
+
+    log = tmp_path / "game.jsonl"
+    assert CliRunner().invoke(cli, ["simulate", "china-cornett", "-n", "1", "--seed", "2", "--log", str(log),
+                                    "--max-moves", "6"]).exit_code == 0
+    app, start = make_app(str(log))
+    replay = start.removeprefix("/replay/")
+    scenarios = load_scenarios(Path(__file__).resolve().parent / "scenarios" / "china-cornett" / "rulebook.yaml")
+    scenario = app.sessions.add_scenarios("rulebook.yaml", scenarios)
+    client = Client(app)
+    token = {TOKEN_HEADER: app.token}
+    status = client.post("/new", data={"ruleset": "china-cornett", "players": "2", "seat1": "human",
+                                       "seat2": "random", "token": app.token}).status_code
+    assert status == 303
+    game = next(iter(app.sessions.games))
+    values = ["²", "٣", "", "-1", "9" * 30, "9" * 5000, "1.5", "\x00", "%ff", "referee", "1 ", "\u202e1", "0x1"]
+    asked = 0
+    for value in values:
+        for path, names in (("/new", ("ruleset", "players")), ("/board", ("ruleset", "players", "option.board")),
+                            (f"/api/game/{game}", ("seat",)), (f"/api/replay/{replay}", ("move", "seat")),
+                            (f"/api/scenario/{scenario}", ("k", "step", "seat"))):
+            for name in names:
+                query = {"ruleset": "china-cornett", name: value}
+                assert client.get(path, query_string=query).status_code < 500, (path, name, value)
+                asked += 1
+        form = {"ruleset": "china-cornett", "players": "2", "seed": "1", "seat1": "human", "seat2": "random"}
+        for name in (*form, "option.board", "seat3"):
+            status = client.post("/new", data={**form, name: value}, headers=token).status_code
+            assert status in (303, 400, 404), (name, value, status)  # (404: no such rule set)
+            asked += 1
+        for action in ("move", "click", "agent"):
+            for body in ({"seat": value, "text": value, "spot": value}, {"seat": "1", "text": value, "spot": value},
+                         {"seat": [value], "text": {"a": value}}, {"seat": 1e308, "text": None}):
+                status = client.post(f"/api/game/{game}/{action}", json=body, headers=token).status_code
+                assert status < 500, (action, body, status)
+                asked += 1
+    assert asked > 300

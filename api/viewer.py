@@ -221,16 +221,14 @@ class PlaySession:
     state: State
     seats: list[str]
     seed: int
-    agents: dict[int, Agent] = field(default_factory=dict)
-    history: list[tuple[int, str]] = field(default_factory=list)
     # The web board's: the game's own lock (a request or an agent's move changes one game, never
-    # waits for another), the moves played so far (an agent's move found for an older position
-    # is not played), when it was last asked for, and the agent's move being searched for.
+    # waits for another), when it was last asked for, the agent's move being searched for.
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
-    version: int = 0
     touched: float = field(default_factory=time.monotonic)
     thinking: Future[None] | None = None
     agent_error: str | None = None
+    agents: dict[int, Agent] = field(default_factory=dict)
+    history: list[tuple[int, str]] = field(default_factory=list)
 
     @classmethod
     def start(cls, game: Game, players: int | None, seed: int, seats: Sequence[str],
@@ -254,7 +252,7 @@ class PlaySession:
             made = make_agents({k: spec}, seed)
             agents[k] = made.get(k) or RandomAgent(seat_agent_seed(seed, k))
             chosen.append(str(spec))
-        return cls(game, state, chosen, seed, agents)
+        return cls(game, state, chosen, seed, agents=agents)
 
     def viewable(self) -> list[int | None]:
         """The seats this game may be seen as: the human seats when there are any (a person at
@@ -274,19 +272,16 @@ class PlaySession:
         to_act = self.state.to_act()
         return to_act if to_act is not None and to_act in self.agents else None
 
-    def step_agent(self) -> str | None:
-        """One move by the agent to act, if an agent is to act; its text."""
+    def step_agent(self, index: int | None = None) -> str | None:
+        """One move by the agent to act, if an agent is to act (`index`: the move it chose, searched
+        for off the request path: `agent_move`); its text."""
         seat = self.agent_to_act()
         if seat is None or self.state.is_terminal():
             return None
-        return self._played(seat, self.agents[seat].choose(self.state))
-
-    def _played(self, seat: int, index: int) -> str:
-        action = self.state.action_at(index)
+        action = self.state.action_at(self.agents[seat].choose(self.state) if index is None else index)
         text = str(action)
         self.state.apply(action)
         self.history.append((seat, text))
-        self.version += 1
         return text
 
     def agent_move(self, seconds: float = AGENT_SECONDS) -> Callable[[], None] | None:
@@ -297,7 +292,7 @@ class PlaySession:
         seat = self.agent_to_act()
         if seat is None or self.state.is_terminal() or self.thinking is not None:
             return None
-        agent, position, version = self.agents[seat], self.state.clone(), self.version
+        agent, position, moves = self.agents[seat], self.state.clone(), len(self.history)
 
         def job() -> None:
             if hasattr(agent, "deadline"):  # (the search agents: api/search.py, api/ismcts.py)
@@ -310,8 +305,8 @@ class PlaySession:
             with self.lock:
                 self.thinking = None
                 self.agent_error = error
-                if error is None and self.version == version:
-                    self._played(seat, index)
+                if error is None and len(self.history) == moves:  # (else the position it searched is gone)
+                    self.step_agent(index)
 
         return job
 
@@ -331,7 +326,6 @@ class PlaySession:
             return {"why": why, "rule": path, "where": rule_line(state.game, path)}
         state.apply(action)
         self.history.append((seat, wanted))
-        self.version += 1
         return None
 
     def log_lines(self) -> list[str]:

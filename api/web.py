@@ -424,15 +424,12 @@ class WebApp:
         return seat
 
     def _game_payload(self, s: PlaySession, seat: int | None, **extra: Any) -> Response:
-        """What seat `seat` is sent of game `s` (with its lock held)."""
         last = s.history[-1][1] if s.history and "picked" not in extra else None
         data = payload(s.state, seat, seat is not None and s.seats[seat] == HUMAN, last=last, **extra)
+        data["thinking"], data["agent_error"] = s.thinking is not None, s.agent_error  # (an agent's search)
         agent = s.agent_to_act()
         data["agent_to_act"] = None if agent is None or s.state.is_terminal() else agent + 1
-        data["thinking"] = s.thinking is not None
         data["history"] = [f"P{p + 1} {a}" for p, a in s.history]
-        if s.agent_error is not None:
-            data["agent_error"] = s.agent_error
         return self.json(data)
 
     def api_game(self, request: Request, key: str) -> Response:

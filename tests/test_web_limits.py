@@ -344,11 +344,12 @@ def test_finished_and_idle_games_are_dropped() -> None:
         answers_within_a_second(app, keys[2])  # asked for: keys[3] is now the longest untouched
         finished = start_game(app, "china-cornett", ["random", "random"])
         assert set(app.sessions.games) == {keys[2], keys[4], finished}
-        for _ in range(2000):  # (a game of random agents ends in a few hundred moves)
-            data = json.loads(post_json(app, f"/api/game/{finished}/agent", {"seat": "1"})[1])
-            if data["terminal"]:
-                break
-        assert data["terminal"]
+        session = app.sessions.games[finished]
+        with session.lock:  # (played out here: a game of random agents ends in a few hundred moves)
+            for _ in range(5000):
+                if session.step_agent() is None:
+                    break
+        assert json.loads(call(app, "GET", f"/api/game/{finished}?seat=1")[1])["terminal"]
         fresh = witness(app)  # the finished game goes first, though asked for last
         assert set(app.sessions.games) == {keys[2], keys[4], fresh}
         for k in range(3):  # files opened from the browser: two at most

@@ -1101,13 +1101,15 @@ def _header(n: int, header: Any) -> tuple[str, int, int, dict[str, str]]:
     return ruleset, players, seed, options
 
 
-def _game_of_header(n: int, ruleset: str, log: Path, override: str | None) -> Game:
+def _game_of_header(n: int, ruleset: str, log: Path, override: str | None,
+                    loader: Callable[[object, Path], Game] | None = None) -> Game:
     """The game to replay: the one named on the command line (`--ruleset`), else the one the
-    header names, by bundled id or rule file only: a header never imports a module."""
+    header names, by bundled id or rule file only (by `loader` when given: the web board's, for a
+    log sent from the browser, bundled ids only): a header never imports a module."""
     try:
         if override is not None:
             return load_game(override)
-        return load_named(ruleset, log)
+        return (loader or load_named)(ruleset, log)
     except click.ClickException as exc:
         raise Divergence(n, exc.format_message()) from None
     except CompileError as exc:
@@ -1122,7 +1124,8 @@ def _game_of_header(n: int, ruleset: str, log: Path, override: str | None) -> Ga
 
 
 def replay_log(path: Path, ruleset: str | None = None,
-               seen: Callable[[State, int | None, str | None], None] | None = None) -> tuple[int, bool]:
+               seen: Callable[[State, int | None, str | None], None] | None = None,
+               loader: Callable[[object, Path], Game] | None = None) -> tuple[int, bool]:
     """Replay a game log (under `ruleset`, a rule set named on the command line, if given);
     returns (actions replayed, whether the game reached its end). Raises Divergence at the
     first line that does not replay, for a log with no moves, and for a log cut short (a
@@ -1139,7 +1142,7 @@ def replay_log(path: Path, ruleset: str | None = None,
         raise Divergence(1, f"empty log: expected a header line {HEADER_FORM}")
     n, header = header_line
     name, players, seed, options = _header(n, header)
-    game = _game_of_header(n, name, path, ruleset)
+    game = _game_of_header(n, name, path, ruleset, loader)
     try:
         state = game.new_state(players, seed, options)
     except RulewrightError as exc:

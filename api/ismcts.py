@@ -23,6 +23,7 @@ deterministic: the same seed, state and calls give the same moves.
 from __future__ import annotations
 
 import math
+import time
 
 from .runtime.errors import IllegalAction
 from .runtime.rng import Rng
@@ -60,6 +61,9 @@ class ISMCTSAgent:
         # a definition over one player that a cut play-out is weighed by, rather than the score
         # (search.standings): evaluated on the sampled state, so it reads nothing the seat cannot see
         self.estimate = estimate or None
+        # when set (time.monotonic()), the search stops there after at least one sample (the web
+        # board's limit on a move's time)
+        self.deadline: float | None = None
 
     def choose(self, state: State) -> int:
         seat = state.to_act()
@@ -69,7 +73,10 @@ class ISMCTSAgent:
         if len(legal) == 1:
             return 0
         root = _Node(seat)
-        for _ in range(self.iterations):
+        deadline = self.deadline
+        for k in range(self.iterations):
+            if deadline is not None and k and time.monotonic() >= deadline:
+                break
             self._iterate(state.sample_unseen(seat, self.rng), root)
         # the most visited; ties (many when the actions outnumber the iterations): the better mean
         # reward, then the first listed

@@ -165,7 +165,7 @@ class MCTSAgent:
     `estimate` names a definition of the rule set over one player that a cut play-out is weighed
     by instead of the score (`standings`)."""
 
-    __slots__ = ("rng", "iterations", "exploration", "rollout_moves", "estimate")
+    __slots__ = ("rng", "iterations", "exploration", "rollout_moves", "estimate", "deadline")
 
     def __init__(self, seed: int, iterations: int = DEFAULT_ITERATIONS, exploration: float = DEFAULT_EXPLORATION,
                  rollout_moves: int | None = None, estimate: str | None = None) -> None:
@@ -180,6 +180,9 @@ class MCTSAgent:
         self.exploration = exploration
         self.rollout_moves = rollout_moves
         self.estimate = estimate or None
+        # when set (time.monotonic()), the search stops there after at least one iteration and the
+        # move is chosen from the tree grown so far (the web board's limit on a move's time)
+        self.deadline: float | None = None
 
     def choose(self, state: State) -> int:
         legal = state.legal_actions()
@@ -209,7 +212,10 @@ class MCTSAgent:
         c = self.exploration
         cap = self.rollout_moves
         log, sqrt = math.log, math.sqrt
-        for _ in range(iterations):
+        deadline = self.deadline
+        for k in range(iterations):
+            if deadline is not None and k and time.monotonic() >= deadline:
+                break
             sim = state.clone()
             _reseed(sim, rng)
             node = root

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import secrets
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .agents import Agent, RandomAgent, check_agents, make_agents, parse_agent_spec, seat_agent_seed
+from .agents import Agent, AgentSpec, RandomAgent, check_agents, make_agents, parse_agent_spec, seat_agent_seed
 from .draw import action_spots, render_svg
 from .match import RefusedFile, open_regular
 from .render import printable
@@ -29,10 +32,23 @@ from .runtime.state import Game, State
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
 MAX_MOVES_SHOWN = 400  # legal moves listed at once (Yellow & Yangtze offers about 500 at times)
 REFEREE = "referee"
+# What an agent of a game played in the browser may be asked (docs/web.md, "Limits"): its
+# iterations and the moves of a play-out, and the time a move's search may take (it then plays
+# the best move found so far).
+MAX_AGENT_ITERATIONS = 5_000
+MAX_ROLLOUT_MOVES = 10_000
+AGENT_SECONDS = 5.0
+CHECKPOINT = 32  # a scenario's states kept: one every CHECKPOINT steps, the others played again
+_DIGITS = re.compile(r"[0-9]{1,19}")  # ASCII digits only: `²` and `٣` pass str.isdigit()
 
 
 class ViewError(RulewrightError):
     """A file or a request the viewer cannot serve: one line saying why."""
+
+
+def whole_number(text: str) -> int | None:
+    """`text` as a whole number if it is one of at most 19 ASCII digits (below 10**19), else None."""
+    return int(text) if _DIGITS.fullmatch(text) else None
 
 
 def parse_seat(text: str | None, players: int) -> int | None:
@@ -40,9 +56,20 @@ def parse_seat(text: str | None, players: int) -> int | None:
     if text is None or text.strip().lower() == REFEREE:
         return None
     value = text.strip()
-    if not value.isdigit() or not 1 <= int(value) <= players:
+    number = whole_number(value)
+    if number is None or not 1 <= number <= players:
         raise ViewError(f"no seat `{printable(value, 20)}`: the seats are 1 to {players}, or {REFEREE}")
-    return int(value) - 1
+    return number - 1
+
+
+def check_agent_limits(spec: AgentSpec) -> None:
+    """Refuse an agent asked for more than a game in the browser allows (MAX_AGENT_ITERATIONS,
+    MAX_ROLLOUT_MOVES): a search of a billion iterations would hold a worker for ever."""
+    values = spec.values()
+    for name, most in (("iterations", MAX_AGENT_ITERATIONS), ("rollout_moves", MAX_ROLLOUT_MOVES)):
+        value = values.get(name)
+        if isinstance(value, int) and value > most:
+            raise ViewError(f"agent `{spec.kind}`: `{name}` may be at most {most:,} in the web board, not {value:,}")
 
 
 def read_json_file(path: Path, what: str) -> Any:
@@ -100,8 +127,10 @@ class Replay:
     problem: str | None
 
 
-def load_replay(path: Path, ruleset: str | None = None) -> Replay:
-    """Replay a log as `rulewright replay` does, keeping every position."""
+def load_replay(path: Path, ruleset: str | None = None,
+                loader: Callable[[object, Path], Game] | None = None) -> Replay:
+    """Replay a log as `rulewright replay` does, keeping every position; the rule set its header
+    names is read by `loader` when given (a file sent from the browser: bundled ids only)."""
     from .cli import Divergence, replay_log
 
     states: list[State] = []
@@ -114,7 +143,7 @@ def load_replay(path: Path, ruleset: str | None = None) -> Replay:
 
     problem: str | None = None
     try:
-        replay_log(path, ruleset, seen)
+        replay_log(path, ruleset, seen, loader=loader)
     except Divergence as exc:
         where = f"{path}:{exc.line}" if exc.line else str(path)
         problem = f"{printable(where)}: {printable(exc.message)}"
@@ -192,6 +221,12 @@ class PlaySession:
     state: State
     seats: list[str]
     seed: int
+    # The web board's: the game's own lock (a request or an agent's move changes one game, never
+    # waits for another), when it was last asked for, the agent's move being searched for.
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    touched: float = field(default_factory=time.monotonic)
+    thinking: Future[None] | None = None
+    agent_error: str | None = None
     agents: dict[int, Agent] = field(default_factory=dict)
     history: list[tuple[int, str]] = field(default_factory=list)
 
@@ -212,11 +247,12 @@ class PlaySession:
                 chosen.append(HUMAN)
                 continue
             spec = parse_agent_spec(text)  # (BadAgent is a RulewrightError: one line)
+            check_agent_limits(spec)
             check_agents(game, {k: spec})
             made = make_agents({k: spec}, seed)
             agents[k] = made.get(k) or RandomAgent(seat_agent_seed(seed, k))
             chosen.append(str(spec))
-        return cls(game, state, chosen, seed, agents)
+        return cls(game, state, chosen, seed, agents=agents)
 
     def viewable(self) -> list[int | None]:
         """The seats this game may be seen as: the human seats when there are any (a person at
@@ -236,16 +272,43 @@ class PlaySession:
         to_act = self.state.to_act()
         return to_act if to_act is not None and to_act in self.agents else None
 
-    def step_agent(self) -> str | None:
-        """One move by the agent to act, if an agent is to act; its text."""
+    def step_agent(self, index: int | None = None) -> str | None:
+        """One move by the agent to act, if an agent is to act (`index`: the move it chose, searched
+        for off the request path: `agent_move`); its text."""
         seat = self.agent_to_act()
         if seat is None or self.state.is_terminal():
             return None
-        action = self.state.action_at(self.agents[seat].choose(self.state))
+        action = self.state.action_at(self.agents[seat].choose(self.state) if index is None else index)
         text = str(action)
         self.state.apply(action)
         self.history.append((seat, text))
         return text
+
+    def agent_move(self, seconds: float = AGENT_SECONDS) -> Callable[[], None] | None:
+        """The agent to act's search as a job to run off the request path (None: no agent is to
+        act, or one is searching already): it searches a copy of the position, stops after
+        `seconds`, and plays its move under the game's lock if nothing was played meanwhile.
+        Called with the game's lock held."""
+        seat = self.agent_to_act()
+        if seat is None or self.state.is_terminal() or self.thinking is not None:
+            return None
+        agent, position, moves = self.agents[seat], self.state.clone(), len(self.history)
+
+        def job() -> None:
+            if hasattr(agent, "deadline"):  # (the search agents: api/search.py, api/ismcts.py)
+                agent.deadline = time.monotonic() + seconds
+            try:
+                index = agent.choose(position)
+                error = None
+            except Exception as exc:  # noqa: BLE001 - said on the page; the game is not left waiting
+                index, error = -1, f"the agent of seat {seat + 1} could not move: {printable(str(exc), 200)}"
+            with self.lock:
+                self.thinking = None
+                self.agent_error = error
+                if error is None and len(self.history) == moves:  # (else the position it searched is gone)
+                    self.step_agent(index)
+
+        return job
 
     def play(self, seat: int, text: str) -> dict[str, str] | None:
         """Play `text` for human `seat`; None when played, else why not (with the rule line)."""
@@ -275,6 +338,50 @@ class PlaySession:
 
 
 # -- scenarios -------------------------------------------------------------------------------------
+class Stepped:
+    """The state after each step of a scenario, played once from its position (linear in the
+    steps): one state in CHECKPOINT kept, the others played again from the one before (at most
+    CHECKPOINT - 1 steps) when asked for. `stopped` is the step (from 1) that failed and why."""
+
+    def __init__(self, first: State | None, problem: str | None, steps: Sequence[Any],
+                 play: Callable[[State, Any], str | None]) -> None:
+        self.steps = steps
+        self.play = play
+        self.kept: list[State] = []
+        self.count = 0  # the states there are: after 0 ... count - 1 steps
+        self.stopped: tuple[int, str] | None = None if problem is None else (0, problem)
+        if first is None or problem is not None:
+            return
+        state = first
+        for k in range(len(steps) + 1):
+            if k % CHECKPOINT == 0:
+                self.kept.append(state.clone())
+            self.count = k + 1
+            if k == len(steps):
+                break
+            problem = play(state, steps[k])
+            if problem is not None:
+                self.stopped = (k + 1, problem)
+                break
+
+    def __len__(self) -> int:
+        """The steps that can be asked for: the states there are, and the step that failed."""
+        return self.count + (1 if self.stopped is not None else 0)
+
+    def __getitem__(self, k: int) -> State | None:
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        if k >= self.count:
+            return None
+        state = self.kept[k // CHECKPOINT].clone()
+        for step in self.steps[k - k % CHECKPOINT:k]:
+            self.play(state, step)
+        return state
+
+    def error(self, k: int) -> str | None:
+        return self.stopped[1] if self.stopped is not None and self.stopped[0] == k else None
+
+
 @dataclass
 class ScenarioView:
     """One scenario: its name, doc, the position and the state after each step (or the error
@@ -285,19 +392,20 @@ class ScenarioView:
     where: str
     ruleset: str
     steps: list[str]
-    states: list[State | None]
-    errors: list[str | None]
+    states: Stepped
     checks: list[dict[str, Any]]
     passed: bool
     problem: str | None
+    players: int
 
 
-def load_scenarios(path: Path) -> list[ScenarioView]:
+def load_scenarios(path: Path, loader: Callable[[str, Path], Game] | None = None) -> list[ScenarioView]:
     """The scenarios of a file, each run (without its `distribution:` checks, which replay it
-    thousands of times: `rulewright scenario` runs those) and stepped."""
+    thousands of times: `rulewright scenario` runs those) and stepped; the rule sets it names
+    read by `loader` when given (a file sent from the browser: bundled ids only)."""
     from .scenarios import _fresh, _play, apply_position, load_file, run
 
-    scenarios, diagnostics = load_file(path)
+    scenarios, diagnostics = load_file(path) if loader is None else load_file(path, loader)
     errors = [d for d in diagnostics if d.severity == "error"] if diagnostics else []
     if errors:
         first = errors[0]
@@ -311,24 +419,20 @@ def load_scenarios(path: Path) -> list[ScenarioView]:
             continue
         quick = dataclasses.replace(s, expect=[e for e in s.expect if e.kind != "distribution"])
         result = run(quick)
-        states: list[State | None] = []
-        stopped: list[str | None] = []
-        for k in range(len(s.steps) + 1):
-            state = _fresh(s, game)
-            problem = apply_position(s, state)
-            if problem is None:
-                problem = _play(dataclasses.replace(s, steps=s.steps[:k]), state)
-            states.append(state if problem is None else None)
-            stopped.append(problem)
-            if problem is not None:
-                break
+        state = _fresh(s, game)
+        players = state.num_players
+
+        def play_step(state: State, step: Any, s: Any = s) -> str | None:
+            return _play(dataclasses.replace(s, steps=[step]), state)
+
+        states = Stepped(state, apply_position(s, state), s.steps, play_step)
         checks = [{"what": c.what, "expected": _jsonable(c.expected), "actual": _jsonable(c.actual), "ok": c.ok}
                   for c in result.checks]
         views.append(ScenarioView(
             s.name, s.doc, s.where, s.ruleset,
             [f"{'' if st.player is None else f'P{st.player + 1} '}{'' if st.kind == 'act' else st.kind + ' '}"
              f"{st.text}".strip() for st in s.steps],
-            states, stopped, checks, result.passed, result.problem))
+            states, checks, result.passed, result.problem, players))
     return views
 
 
@@ -341,34 +445,101 @@ def _jsonable(value: Any) -> Any:
 
 
 # -- the sessions of one server --------------------------------------------------------------------
-class Sessions:
-    """The games, replays and scenario files one server holds, by id; one lock serves them all
-    (a request changes one game at a time)."""
+# How many games, and files opened from the browser, one server keeps, and how long one not asked
+# for is kept (docs/web.md, "Limits"): past them the finished and the longest untouched go first.
+MAX_GAMES = 32
+MAX_OPENED = 8
+IDLE_SECONDS = 3600.0
+FINISHED_SECONDS = 600.0
 
-    def __init__(self) -> None:
+
+class Sessions:
+    """The games, replays and scenario files one server holds, by id. `lock` guards these tables
+    only (held for a lookup, never while a game is played: each game has its own lock). Games
+    and files opened from the browser are dropped when not asked for in `idle` seconds (a
+    finished game in `finished`), and the oldest when there are more than `max_games` games or
+    `max_opened` files; files named on the command line stay."""
+
+    def __init__(self, max_games: int = MAX_GAMES, max_opened: int = MAX_OPENED, idle: float = IDLE_SECONDS,
+                 finished: float = FINISHED_SECONDS) -> None:
         self.lock = threading.Lock()
+        self.max_games, self.max_opened, self.idle, self.finished = max_games, max_opened, idle, finished
         self.games: dict[str, PlaySession] = {}
         self.replays: dict[str, tuple[str, Replay]] = {}
         self.scenarios: dict[str, tuple[str, list[ScenarioView]]] = {}
+        self.opened: dict[str, float] = {}  # the replays and scenario files opened from the browser: last asked for
 
     @staticmethod
     def new_id() -> str:
         return secrets.token_urlsafe(9)
 
+    def game(self, key: str) -> PlaySession | None:
+        with self.lock:
+            found = self.games.get(key)
+            if found is not None:
+                found.touched = time.monotonic()
+            return found
+
+    def replay(self, key: str) -> tuple[str, Replay] | None:
+        with self.lock:
+            if key in self.opened:
+                self.opened[key] = time.monotonic()
+            return self.replays.get(key)
+
+    def scenario_file(self, key: str) -> tuple[str, list[ScenarioView]] | None:
+        with self.lock:
+            if key in self.opened:
+                self.opened[key] = time.monotonic()
+            return self.scenarios.get(key)
+
     def add_game(self, session: PlaySession) -> str:
         key = self.new_id()
-        self.games[key] = session
+        with self.lock:
+            self.games[key] = session
+            self._drop()
         return key
 
-    def add_replay(self, name: str, replay: Replay) -> str:
+    def add_replay(self, name: str, replay: Replay, opened: bool = False) -> str:
         key = self.new_id()
-        self.replays[key] = (name, replay)
+        with self.lock:
+            self.replays[key] = (name, replay)
+            if opened:
+                self.opened[key] = time.monotonic()
+                self._drop()
         return key
 
-    def add_scenarios(self, name: str, views: list[ScenarioView]) -> str:
+    def add_scenarios(self, name: str, views: list[ScenarioView], opened: bool = False) -> str:
         key = self.new_id()
-        self.scenarios[key] = (name, views)
+        with self.lock:
+            self.scenarios[key] = (name, views)
+            if opened:
+                self.opened[key] = time.monotonic()
+                self._drop()
         return key
+
+    def drop(self) -> None:
+        """Drop what has not been asked for in its time, and the oldest past the counts."""
+        with self.lock:
+            self._drop()
+
+    def _drop(self) -> None:
+        now = time.monotonic()
+        dropped = [key for key, s in self.games.items()
+                   if now - s.touched > (self.finished if s.state.is_terminal() else self.idle)]
+        if len(self.games) - len(dropped) > self.max_games:  # the finished first, then the longest untouched
+            kept = sorted(set(self.games) - set(dropped),
+                          key=lambda k: (not self.games[k].state.is_terminal(), self.games[k].touched))
+            dropped += kept[:len(kept) - self.max_games]
+        for key in dropped:
+            job = self.games.pop(key).thinking
+            if job is not None:
+                job.cancel()  # (an agent's search not started yet is not run)
+        stale = [key for key, when in self.opened.items() if now - when > self.idle]
+        excess = sorted(self.opened, key=self.opened.__getitem__)[:max(0, len(self.opened) - self.max_opened)]
+        for key in {*stale, *excess}:
+            del self.opened[key]
+            self.replays.pop(key, None)
+            self.scenarios.pop(key, None)
 
 
 def parse_source_kind(path: Path) -> str:

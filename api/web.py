@@ -8,22 +8,46 @@ for a seat is made from that seat's observation (api/viewer.py `payload`), legal
 to the seat whose turn it is, and a game with a person at it is seen only as its human seats.
 
 No request names a file: rule sets are bundled ids (or the rule file `serve` was given), logs
-and scenarios those `serve` was given, read as the rest of the tool reads them. The server binds
-127.0.0.1 unless told otherwise, and answers only requests addressed to the name it listens
-on (a page of another site cannot reach it through a name it rebinds to this machine).
+and scenarios those `serve` was given, read as the rest of the tool reads them (a file sent from
+the browser names its rule set by bundled id only). The server binds 127.0.0.1 unless told
+otherwise, and answers only requests addressed to the name it listens on (a page of another
+site cannot reach it through a name it rebinds to this machine).
+
+Under hostile requests (docs/web.md, "Limits"): a request that changes something (every POST)
+must carry the server's token, which only its own pages hold, and must not come from another
+site (Origin, Sec-Fetch-Site); its body is read whole, within BODY_SECONDS and MAX_BODY (or
+MAX_UPLOAD) bytes, before anything else is done with it; every number is checked against its
+range before use; agents search off the request path, in AGENT_WORKERS threads, each game under
+its own lock; games not asked for are dropped (api/viewer.py `Sessions`).
 """
 
 from __future__ import annotations
 
+import hmac
+import io
 import json
+import secrets
+import socket
+import threading
+import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait as wait_for
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
-from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, NotFound
+from werkzeug.exceptions import (
+    BadRequest,
+    Forbidden,
+    HTTPException,
+    LengthRequired,
+    NotFound,
+    RequestEntityTooLarge,
+    RequestTimeout,
+)
 from werkzeug.routing import Map, Rule
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler
 from werkzeug.serving import make_server as werkzeug_server
@@ -33,6 +57,7 @@ from .agents import AGENT_KINDS
 from .runtime.errors import RulewrightError
 from .runtime.state import Game
 from .viewer import (
+    AGENT_SECONDS,
     HUMAN,
     REFEREE,
     PlaySession,
@@ -46,6 +71,7 @@ from .viewer import (
     parse_seat,
     parse_source_kind,
     payload,
+    whole_number,
 )
 
 UI = Path(__file__).parent / "webui"
@@ -53,13 +79,20 @@ WILDCARDS = ("0.0.0.0", "::", "")  # hosts that bind every address of the machin
 STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
 MAX_BODY = 64 << 10  # a request's body: a move's text, a seat
 MAX_UPLOAD = 16 << 20  # a log or a scenario file opened in the browser
+BODY_SECONDS = 10.0  # a request's whole body must arrive within this
+READ_SECONDS = 10.0  # the longest wait for any bytes of a request
+HEADER_SECONDS = 10.0  # a request's line and headers must arrive within this
+AGENT_WORKERS = 2  # agents searching at once, in all games
+AGENT_WAIT = 0.5  # a request for an agent's move waits this long for it, then answers (the page asks again)
+MAX_SEED = 2**63 - 1
+TOKEN_HEADER = "X-Rulewright-Token"
 HEADERS = {
     # the page's own script and style only; the drawings carry an inline <style>
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
                                "img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; "
                                "frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # (no-referrer would send its forms with `Origin: null`)
     "Cache-Control": "no-store",
 }
 
@@ -70,8 +103,17 @@ class WebApp:
     def __init__(self, games: dict[str, Callable[[], Game]], sessions: Sessions) -> None:
         self.games = games  # rule set name -> its game, loaded when first asked
         self.loaded: dict[str, Game] = {}
+        self.loading = threading.Lock()
         self.sessions = sessions
         self.allowed_hosts: set[str] = set()
+        # Every request that changes something carries it: only the server's own pages hold it
+        # (a page of another site cannot read them), and they send it (board.js, the forms).
+        self.token = secrets.token_urlsafe(24)
+        self.body_seconds = BODY_SECONDS
+        self.header_seconds = HEADER_SECONDS
+        self.agent_wait = AGENT_WAIT
+        self.agent_seconds = AGENT_SECONDS
+        self.agents = ThreadPoolExecutor(AGENT_WORKERS, thread_name_prefix="rulewright-agent")
         self.env = Environment(loader=FileSystemLoader(str(UI)), autoescape=select_autoescape(default=True))
         self.urls = Map([
             Rule("/", endpoint="index"),
@@ -94,16 +136,18 @@ class WebApp:
     # -- plumbing ---------------------------------------------------------------------------------
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         request = Request(environ)
-        request.max_content_length = MAX_UPLOAD if request.path == "/open" else MAX_BODY
-        request.max_form_memory_size = MAX_UPLOAD
         try:
             self.check_host(request)
             endpoint, args = self.urls.bind_to_environ(environ).match()
-            with self.sessions.lock:
-                response = getattr(self, endpoint)(request, **args)
-        except ViewError as exc:
-            response = self.json({"error": str(exc)}, 400)
-        except RulewrightError as exc:
+            if request.method not in ("GET", "HEAD"):
+                self.check_origin(request)  # (before a byte of the body is read)
+                self.read_body(environ, MAX_UPLOAD if endpoint == "open_file" else MAX_BODY)
+                request = Request(environ)
+                request.max_form_memory_size = MAX_UPLOAD
+                self.check_token(request)
+            self.sessions.drop()
+            response = getattr(self, endpoint)(request, **args)
+        except (ViewError, RulewrightError) as exc:
             response = self.json({"error": str(exc)}, 400)
         except HTTPException as exc:
             if request.path.startswith("/api/"):
@@ -118,6 +162,10 @@ class WebApp:
         result: Iterable[bytes] = response(environ, start_response)
         return result
 
+    def close(self) -> None:
+        """Stop the agents' workers (a search under way ends at its time limit)."""
+        self.agents.shutdown(wait=False, cancel_futures=True)
+
     def check_host(self, request: Request) -> None:
         if not self.allowed_hosts:
             return
@@ -126,76 +174,168 @@ class WebApp:
             raise Forbidden(f"requests must be addressed to {sorted(self.allowed_hosts)[0]}")
 
     @staticmethod
+    def check_origin(request: Request) -> None:
+        """A browser says where a request comes from: refused when from another site (a form or
+        a script of any page the user visits could otherwise start games here)."""
+        site = request.headers.get("Sec-Fetch-Site")
+        if site is not None and site != "same-origin":
+            raise Forbidden("a request from another site (Sec-Fetch-Site: "
+                            f"{site[:20]}) cannot change anything here")
+        origin = request.headers.get("Origin")
+        if origin is not None and urlsplit(origin).netloc.lower() != (request.host or "").lower():
+            raise Forbidden("a request from another site (Origin) cannot change anything here")
+
+    def check_token(self, request: Request) -> None:
+        """The server's token, sent by its own pages (a header from board.js, a field of the
+        forms): a client without it (a page of another site, which cannot read ours) is refused."""
+        given = request.headers.get(TOKEN_HEADER)
+        if given is None and request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
+            given = request.form.get("token")
+        if given is None or not hmac.compare_digest(given.encode("utf-8", "replace"), self.token.encode()):
+            raise Forbidden("this request must come from the board's own pages (their token is missing or "
+                            "wrong: reload the page)")
+
+    def read_body(self, environ: dict[str, Any], limit: int) -> None:
+        """Read a request's whole body now, at most `limit` bytes within `body_seconds` (a body
+        sent slowly holds only its own connection, and not for long), and put it back in
+        `environ` for Werkzeug to parse."""
+        if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            raise LengthRequired("send the body with a Content-Length")
+        text = str(environ.get("CONTENT_LENGTH") or "0").strip()
+        length = whole_number(text)
+        if length is None:
+            raise BadRequest("a bad Content-Length")
+        if length > limit:
+            raise RequestEntityTooLarge(f"a request's body may be at most {limit:,} bytes, not {length:,}")
+        stream, sock = environ["wsgi.input"], environ.get("werkzeug.socket")
+        if not isinstance(sock, socket.socket):  # (Werkzeug's test client: the body is all there)
+            sock = None
+        deadline = time.monotonic() + self.body_seconds
+        body = bytearray()
+        late = False
+        while len(body) < length and not late:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                late = True
+                break
+            if sock is not None:
+                sock.settimeout(min(left, READ_SECONDS))
+            want = min(length - len(body), 1 << 16)
+            try:
+                chunk = stream.read1(want) if hasattr(stream, "read1") else stream.read(want)
+            except TimeoutError:  # (socket.timeout)
+                late = True
+                break
+            if not chunk:
+                raise BadRequest("the request's body ended early")
+            body += chunk
+        if sock is not None:  # late: what follows is not waited for (Werkzeug drains the socket)
+            sock.settimeout(0.05 if late else READ_SECONDS)
+        if late:
+            raise RequestTimeout(f"the request's body did not arrive within {self.body_seconds:g} s")
+        environ["wsgi.input"] = io.BytesIO(bytes(body))
+        environ["CONTENT_LENGTH"] = str(length)
+        environ.pop("wsgi.input_terminated", None)
+
+    @staticmethod
     def json(data: Any, status: int = 200) -> Response:
         return Response(json.dumps(data), status, mimetype="application/json")
 
     def page(self, template: str, **values: Any) -> Response:
-        return Response(self.env.get_template(template).render(**values), mimetype="text/html")
+        return Response(self.env.get_template(template).render(token=self.token, **values), mimetype="text/html")
 
     @staticmethod
     def body(request: Request) -> dict[str, Any]:
-        """A POST's JSON object (only JSON: a form of another site cannot send it)."""
+        """A POST's JSON object (only JSON: a form of another site cannot send it); nested too
+        deeply or not JSON: a 400 saying so."""
         if request.mimetype != "application/json":
             raise BadRequest("send JSON (Content-Type: application/json)")
-        data = request.get_json(silent=True)
+        try:
+            data = json.loads(request.get_data(cache=True))
+        except RecursionError:
+            raise BadRequest("the JSON is nested too deeply") from None
+        except ValueError as exc:  # (UnicodeDecodeError, JSONDecodeError, too many digits)
+            raise BadRequest(f"not JSON: {str(exc)[:80]}") from None
         if not isinstance(data, dict):
             raise BadRequest("expected a JSON object")
         return data
 
+    @staticmethod
+    def number(text: str | None, what: str, low: int, high: int, default: int | None = None) -> int:
+        """A whole number of a query or a form, from `low` to `high` (ASCII digits only)."""
+        if (text is None or text == "") and default is not None:
+            return default
+        value = whole_number((text or "").strip())
+        if value is None or not low <= value <= high:
+            shown = (text or "")[:20]
+            raise BadRequest(f"{what} must be a whole number from {low:,} to {high:,}, not `{shown}`")
+        return value
+
     def game(self, name: str) -> Game:
         maker = self.games.get(name)
         if maker is None:
-            raise NotFound(f"no rule set {name!r} here")
-        if name not in self.loaded:
-            self.loaded[name] = maker()
-        return self.loaded[name]
+            raise NotFound(f"no rule set {name[:80]!r} here")
+        with self.loading:
+            if name not in self.loaded:
+                self.loaded[name] = maker()
+            return self.loaded[name]
 
     def play_session(self, key: str) -> PlaySession:
-        found = self.sessions.games.get(key)
+        found = self.sessions.game(key)
         if found is None:
-            raise NotFound("no such game (the server keeps games only while it runs)")
+            raise NotFound("no such game (the server keeps games only while it runs, and drops those not "
+                           "played for a while)")
         return found
+
+    def players(self, game: Game, text: str | None) -> int:
+        """The player count asked for, one the rule set is played by (else a 400 saying which)."""
+        allowed = game.info.players
+        value = whole_number((text or "").strip())
+        if value is None or value not in allowed:
+            shown = ", ".join(str(n) for n in allowed)
+            raise BadRequest(f"{game.info.ruleset} is played by {shown} players, not `{(text or '')[:20]}`")
+        return value
 
     # -- pages ------------------------------------------------------------------------------------
     def index(self, request: Request) -> Response:
         rulesets = []
         for name in self.games:
             rulesets.append({"name": name})
-        replays = [{"key": k, "name": n, "moves": len(r.moves)} for k, (n, r) in self.sessions.replays.items()]
-        scenarios = [{"key": k, "name": n, "count": len(v)} for k, (n, v) in self.sessions.scenarios.items()]
+        with self.sessions.lock:
+            replays = [{"key": k, "name": n, "moves": len(r.moves)} for k, (n, r) in self.sessions.replays.items()]
+            scenarios = [{"key": k, "name": n, "count": len(v)} for k, (n, v) in self.sessions.scenarios.items()]
         return self.page("index.html.j2", rulesets=rulesets, replays=replays, scenarios=scenarios)
 
     def new(self, request: Request) -> Response:
         name = request.values.get("ruleset", "")
         game = self.game(name)
+        players = game.info.players
         if request.method != "POST":
-            players = game.info.players
-            wanted = request.args.get("players", "")
-            count = int(wanted) if wanted.isdigit() and int(wanted) in players else players[0]
+            wanted = request.args.get("players")
+            count = players[0] if wanted is None else self.players(game, wanted)
             return self.page("new.html.j2", ruleset=name, title=game.info.title, players=players, count=count,
                              roles=game.info.roles, kinds=[HUMAN, *AGENT_KINDS], options=game.info.options,
                              error=None)
-        players_text = request.form.get("players", "")
-        seed_text = request.form.get("seed", "") or "1"
-        if not players_text.isdigit() or not seed_text.lstrip("-").isdigit() or len(seed_text) > 20:
-            raise BadRequest("players and seed must be whole numbers")
-        count = int(players_text)
-        seats = [request.form.get(f"seat{k + 1}", HUMAN) for k in range(min(count, 16))]
+        count = self.players(game, request.form.get("players"))
+        seed = self.number(request.form.get("seed"), "the seed", 0, MAX_SEED, default=1)
+        seats = [request.form.get(f"seat{k + 1}", HUMAN)[:200] for k in range(count)]
         options = {key.removeprefix("option."): value for key, value in request.form.items()
                    if key.startswith("option.")}
         try:
-            session = PlaySession.start(game, count, int(seed_text), seats, options)
+            session = PlaySession.start(game, count, seed, seats, options)
         except RulewrightError as exc:
-            return self.page("new.html.j2", ruleset=name, title=game.info.title, players=game.info.players,
-                             count=count, roles=game.info.roles, kinds=[HUMAN, *AGENT_KINDS],
-                             options=game.info.options, error=str(exc))
+            response = self.page("new.html.j2", ruleset=name, title=game.info.title, players=players,
+                                 count=count, roles=game.info.roles, kinds=[HUMAN, *AGENT_KINDS],
+                                 options=game.info.options, error=str(exc))
+            response.status_code = 400
+            return response
         key = self.sessions.add_game(session)
         return Response("", 303, headers={"Location": f"/game/{key}"})
 
     def open_file(self, request: Request) -> Response:
         """A log or a scenario file sent from the browser: kept in a file of its own in a private
-        temporary folder and read as `serve FILE` reads one (a log's header names its rule set by
-        bundled id only there: no rule file lies beside it), then removed."""
+        temporary folder and read as `serve FILE` reads one, except that the rule set it names can
+        only be a bundled id (`bundled_only`), then removed."""
         import tempfile
 
         upload = request.files.get("file")
@@ -208,13 +348,13 @@ class WebApp:
             upload.save(str(path))
             try:
                 if suffix == ".yaml":
-                    views = load_scenarios(path)
+                    views = load_scenarios(path, bundled_only)
                     for view in views:  # (where a scenario is written: in the file sent, not the copy)
                         view.where = view.where.replace(str(path), name)
-                    key = self.sessions.add_scenarios(name, views)
+                    key = self.sessions.add_scenarios(name, views, opened=True)
                     where = f"/scenario/{key}"
                 else:
-                    key = self.sessions.add_replay(name, load_replay(path))
+                    key = self.sessions.add_replay(name, load_replay(path, loader=bundled_only), opened=True)
                     where = f"/replay/{key}"
             except (ViewError, RulewrightError) as exc:
                 shown = str(exc).replace(str(path), name)
@@ -227,8 +367,8 @@ class WebApp:
         board and pieces, to see what a variant or an option changes. No game is kept."""
         name = request.args.get("ruleset", "")
         game = self.game(name)
-        players_text = request.args.get("players", "")
-        players = int(players_text) if players_text.isdigit() else None
+        wanted = request.args.get("players")
+        players = None if wanted is None else self.players(game, wanted)
         options = {k.removeprefix("option."): v for k, v in request.args.items() if k.startswith("option.")}
         try:
             state = game.new_state(players, 1, options)
@@ -241,16 +381,18 @@ class WebApp:
                          chosen=state.options)
 
     def board_page(self, mode: str, key: str, title: str, cfg: dict[str, Any]) -> Response:
-        return self.page("board.html.j2", mode=mode, title=title, cfg={"mode": mode, "key": key, **cfg})
+        return self.page("board.html.j2", mode=mode, title=title,
+                         cfg={"mode": mode, "key": key, "token": self.token, **cfg})
 
     def game_page(self, request: Request, key: str) -> Response:
         s = self.play_session(key)
-        return self.board_page("play", key, s.game.info.title, {
-            "players": s.state.num_players, "seats": s.seats,
-            "viewable": [REFEREE if v is None else v + 1 for v in s.viewable()]})
+        with s.lock:
+            return self.board_page("play", key, s.game.info.title, {
+                "players": s.state.num_players, "seats": s.seats,
+                "viewable": [REFEREE if v is None else v + 1 for v in s.viewable()]})
 
     def replay_page(self, request: Request, key: str) -> Response:
-        found = self.sessions.replays.get(key)
+        found = self.sessions.replay(key)
         if found is None:
             raise NotFound("no such replay")
         name, replay = found
@@ -260,14 +402,14 @@ class WebApp:
             "viewable": [*range(1, replay.states[0].num_players + 1), REFEREE]})
 
     def scenario_page(self, request: Request, key: str) -> Response:
-        found = self.sessions.scenarios.get(key)
+        found = self.sessions.scenario_file(key)
         if found is None:
             raise NotFound("no such scenario file")
         name, views = found
         return self.board_page("scenario", key, f"Scenarios: {name}", {
             "scenarios": [{"name": v.name, "doc": v.doc, "where": v.where, "ruleset": v.ruleset, "steps": v.steps,
                            "checks": v.checks, "passed": v.passed, "problem": v.problem,
-                           "players": next((st.num_players for st in v.states if st is not None), 1)}
+                           "players": v.players}
                           for v in views]})
 
     def static(self, request: Request, name: str) -> Response:
@@ -284,6 +426,7 @@ class WebApp:
     def _game_payload(self, s: PlaySession, seat: int | None, **extra: Any) -> Response:
         last = s.history[-1][1] if s.history and "picked" not in extra else None
         data = payload(s.state, seat, seat is not None and s.seats[seat] == HUMAN, last=last, **extra)
+        data["thinking"], data["agent_error"] = s.thinking is not None, s.agent_error  # (an agent's search)
         agent = s.agent_to_act()
         data["agent_to_act"] = None if agent is None or s.state.is_terminal() else agent + 1
         data["history"] = [f"P{p + 1} {a}" for p, a in s.history]
@@ -291,86 +434,110 @@ class WebApp:
 
     def api_game(self, request: Request, key: str) -> Response:
         s = self.play_session(key)
-        return self._game_payload(s, self._seat(s, request.args.get("seat")))
+        with s.lock:
+            return self._game_payload(s, self._seat(s, request.args.get("seat")))
 
     def api_move(self, request: Request, key: str) -> Response:
         s = self.play_session(key)
         data = self.body(request)
-        seat = self._seat(s, data.get("seat"))
-        text = data.get("text")
-        if seat is None or not isinstance(text, str) or len(text) > 2000:
-            raise BadRequest("a move needs the seat playing it and its text")
-        refused = s.play(seat, text)
-        if refused is not None:
-            return self.json({"illegal": refused}, 200)
-        return self._game_payload(s, seat)
+        with s.lock:
+            seat = self._seat(s, data.get("seat"))
+            text = data.get("text")
+            if seat is None or not isinstance(text, str) or len(text) > 2000:
+                raise BadRequest("a move needs the seat playing it and its text")
+            refused = s.play(seat, text)
+            if refused is not None:
+                return self.json({"illegal": refused}, 200)
+            return self._game_payload(s, seat)
 
     def api_click(self, request: Request, key: str) -> Response:
         s = self.play_session(key)
         data = self.body(request)
-        seat = self._seat(s, data.get("seat"))
-        spot = data.get("spot")
-        if seat is None or not isinstance(spot, str) or spot not in s.state.board.index:
-            raise BadRequest("a click needs the seat and a spot of the board")
-        state = s.state
-        if state.is_terminal() or state.to_act() != seat or s.seats[seat] != HUMAN:
-            return self.json({"illegal": [{"action": "", "why": "it is not your turn", "rule": "", "where": ""}]})
-        moves = [str(a) for a in state.legal_actions()]
-        from .draw import action_spots
+        with s.lock:
+            seat = self._seat(s, data.get("seat"))
+            spot = data.get("spot")
+            if seat is None or not isinstance(spot, str) or spot not in s.state.board.index:
+                raise BadRequest("a click needs the seat and a spot of the board")
+            state = s.state
+            if state.is_terminal() or state.to_act() != seat or s.seats[seat] != HUMAN:
+                return self.json({"illegal": [{"action": "", "why": "it is not your turn", "rule": "", "where": ""}]})
+            moves = [str(a) for a in state.legal_actions()]
+            from .draw import action_spots
 
-        naming = action_spots(state, moves).get(spot, [])
-        if not naming:
-            return self.json({"illegal": explain_click(state, spot), "spot": spot})
-        return self._game_payload(s, seat, picked=spot, only=naming)
+            naming = action_spots(state, moves).get(spot, [])
+            if not naming:
+                return self.json({"illegal": explain_click(state, spot), "spot": spot})
+            return self._game_payload(s, seat, picked=spot, only=naming)
 
     def api_agent(self, request: Request, key: str) -> Response:
+        """The agent to act searches for its move in a worker (off the request path, the game's
+        lock not held meanwhile); the answer waits for it up to `agent_wait` seconds, then says
+        `thinking` (the page asks again)."""
         s = self.play_session(key)
         data = self.body(request)
-        seat = self._seat(s, data.get("seat"))
-        s.step_agent()
-        return self._game_payload(s, seat)
+        with s.lock:
+            seat = self._seat(s, data.get("seat"))
+            job = s.agent_move(self.agent_seconds)
+            if job is not None:
+                s.thinking = self.agents.submit(job)
+            thinking = s.thinking
+        if thinking is not None:
+            wait_for([thinking], timeout=self.agent_wait)
+        with s.lock:
+            return self._game_payload(s, seat)
 
     def api_log(self, request: Request, key: str) -> Response:
         s = self.play_session(key)
-        if any(seat == HUMAN for seat in s.seats) and not s.state.is_terminal():
-            raise Forbidden("the log holds the whole state: it is given when the game is over")
-        return Response("\n".join(s.log_lines()) + "\n", mimetype="application/x-ndjson",
+        with s.lock:
+            if any(seat == HUMAN for seat in s.seats) and not s.state.is_terminal():
+                raise Forbidden("the log holds the whole state: it is given when the game is over")
+            lines = s.log_lines()
+        return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson",
                         headers={"Content-Disposition": "attachment; filename=game.jsonl"})
 
     # -- replays and scenarios --------------------------------------------------------------------
     def api_replay(self, request: Request, key: str) -> Response:
-        found = self.sessions.replays.get(key)
+        found = self.sessions.replay(key)
         if found is None:
             raise NotFound("no such replay")
         replay = found[1]
-        move = request.args.get("move", "0")
-        if not move.isdigit() or int(move) >= len(replay.states):
-            raise BadRequest(f"moves are 0 to {len(replay.states) - 1}")
-        state = replay.states[int(move)]
+        move = self.number(request.args.get("move"), "the move", 0, len(replay.states) - 1, default=0)
+        state = replay.states[move].clone()  # (a state's caches are not shared between requests)
         seat = parse_seat(request.args.get("seat"), state.num_players)
-        data = payload(state, seat, False, last=replay.moves[int(move) - 1][1] if int(move) else None)
-        data["move"] = int(move)
+        data = payload(state, seat, False, last=replay.moves[move - 1][1] if move else None)
+        data["move"] = move
         return self.json(data)
 
     def api_scenario(self, request: Request, key: str) -> Response:
-        found = self.sessions.scenarios.get(key)
+        found = self.sessions.scenario_file(key)
         if found is None:
             raise NotFound("no such scenario file")
         views = found[1]
-        k, step = request.args.get("k", "0"), request.args.get("step", "0")
-        if not k.isdigit() or int(k) >= len(views):
-            raise BadRequest("no such scenario")
-        view = views[int(k)]
-        if not step.isdigit() or int(step) >= len(view.states):
-            raise BadRequest(f"steps are 0 to {len(view.states) - 1}")
-        state = view.states[int(step)]
+        view = views[self.number(request.args.get("k"), "the scenario", 0, len(views) - 1, default=0)]
+        step = self.number(request.args.get("step"), "the step", 0, len(view.states) - 1, default=0)
+        state = view.states[step]
         if state is None:
-            return self.json({"error": view.errors[int(step)] or "this step was not played", "step": int(step)})
+            return self.json({"error": view.states.error(step) or "this step was not played", "step": step})
         seat = parse_seat(request.args.get("seat"), state.num_players)
         data = payload(state, seat, False)
-        data["step"] = int(step)
-        data["stopped"] = view.errors[int(step)]
+        data["step"] = step
+        data["stopped"] = view.states.error(step)
         return self.json(data)
+
+
+def bundled_only(ruleset: object, here: Path) -> Game:
+    """The rule set a file sent from the browser names: a bundled id only (never a path: the
+    file came from a page, and a path would read a file of this machine)."""
+    from . import load
+    from .compiler.paths import is_ruleset_id
+    from .render import printable
+    from .runtime.errors import BadSetup
+
+    if not isinstance(ruleset, str) or not is_ruleset_id(ruleset):
+        shown = printable(str(ruleset), 60)
+        raise BadSetup(f"`{shown}` is not a bundled rule set: a file opened in the browser names its rule set "
+                       "by bundled id only (e.g. china-cornett, mandarin/money)")
+    return load(ruleset)
 
 
 def bundled_games() -> dict[str, Callable[[], Game]]:
@@ -423,12 +590,57 @@ def _is_scenario_file(path: Path) -> bool:
     return isinstance(tree, YMap) and tree.get("scenarios") is not None
 
 
+class _TimedReads(io.RawIOBase):
+    """A connection's reads, each given only what is left until `deadline` when it is set."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.deadline: float | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request line and headers did not arrive in time")
+            self.sock.settimeout(min(left, READ_SECONDS))
+        return self.sock.recv_into(buffer)
+
+
 class QuietHandler(WSGIRequestHandler):
-    """Werkzeug's request handler, logging only the requests that failed in the server."""
+    """Werkzeug's request handler, logging only the requests that failed in the server. A
+    connection is closed when its request line and headers have not all arrived within the
+    app's `header_seconds` (HEADER_SECONDS), or it sends nothing for READ_SECONDS; the body has
+    its own deadline (`WebApp.read_body`)."""
+
+    timeout = READ_SECONDS
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # (the socket's own file: replaced by one whose reads keep the deadline)
+        self.reads = _TimedReads(self.connection)
+        self.rfile = io.BufferedReader(self.reads)
+
+    def handle_one_request(self) -> None:
+        app = getattr(self.server, "app", None)
+        self.reads.deadline = time.monotonic() + getattr(app, "header_seconds", HEADER_SECONDS)
+        super().handle_one_request()
+
+    def make_environ(self) -> dict[str, Any]:
+        self.reads.deadline = None  # the headers are in
+        self.connection.settimeout(READ_SECONDS)
+        environ: dict[str, Any] = super().make_environ()
+        return environ
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         if isinstance(code, int) and code >= 500:
             super().log_request(code, size)
+
+    def log_error(self, format: str, *args: Any) -> None:
+        if not format.startswith("Request timed out"):  # (a browser's spare connection, closed unused)
+            super().log_error(format, *args)
 
 
 def make_server(host: str, port: int, app: WebApp) -> BaseWSGIServer:

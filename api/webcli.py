@@ -86,3 +86,4 @@ def serve_command(source: str | None, host: str, port: int) -> None:
         pass
     finally:
         server.server_close()
+        app.close()

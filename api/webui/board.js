@@ -25,7 +25,9 @@ async function getJSON(url) {
 }
 
 async function postJSON(url, body) {
-  const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+  // the server's token (in the page's cfg): a request without it changes nothing
+  const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json",
+                                                        "X-Rulewright-Token": cfg.token},
                               body: JSON.stringify(body)});
   return r.json();
 }
@@ -104,7 +106,9 @@ function renderPlay(data) {
     b.addEventListener("click", () => { viewerEl.value = seatToAct; showMessage([]); refreshPlay(); });
     showMessage([b]);
   }
-  if (data.agent_to_act && agentTimer === null && document.getElementById("agents-play").checked) {
+  if (data.agent_error) showError(data.agent_error);
+  if (data.thinking) statusEl.textContent += " (P" + data.agent_to_act + " is thinking)";
+  if (data.agent_to_act && !data.agent_error && agentTimer === null && document.getElementById("agents-play").checked) {
     agentTimer = setTimeout(stepAgent, 200);
   }
 }

@@ -23,7 +23,7 @@ from .agents import Agent, RandomAgent, check_agents, make_agents, parse_agent_s
 from .draw import action_spots, render_svg
 from .match import RefusedFile, open_regular
 from .render import printable
-from .runtime.errors import RulewrightError
+from .runtime.errors import RulewrightError, whole_number
 from .runtime.state import Game, State
 
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
@@ -40,9 +40,10 @@ def parse_seat(text: str | None, players: int) -> int | None:
     if text is None or text.strip().lower() == REFEREE:
         return None
     value = text.strip()
-    if not value.isdigit() or not 1 <= int(value) <= players:
+    seat = whole_number(value)
+    if seat is None or not 1 <= seat <= players:
         raise ViewError(f"no seat `{printable(value, 20)}`: the seats are 1 to {players}, or {REFEREE}")
-    return int(value) - 1
+    return seat - 1
 
 
 def read_json_file(path: Path, what: str) -> Any:

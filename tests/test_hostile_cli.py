@@ -430,6 +430,8 @@ def test_control_characters_of_a_rule_file_reach_the_terminal_escaped(
              "diff": r"\x1b[31mRED", "play": r"take A1 \x1b]8;;https://example.com/", "scenario": r"\u202eRTL",
              "coverage": "", "simulate": ""}[command[0]]
     assert shown in result.output, result.output  # (the text is there, escaped)
+    if command[0] == "play" or command == ["explain", "{rules}"]:
+        assert "Tiny" + MARKUP in result.output  # (the title: printed as written, not read as markup)
     for control in CONTROLS:
         assert control not in result.output, (control, result.output)
 

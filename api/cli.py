@@ -631,7 +631,7 @@ def ask_move(state: State, who: str) -> Action | None:
             continue
         if not entry:
             continue
-        n = whole_number(entry, digits=len(str(len(legal))) + 20)
+        n = whole_number(entry)
         if n is not None:
             if 1 <= n <= len(legal):
                 return legal[n - 1]

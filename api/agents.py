@@ -164,8 +164,8 @@ def _param_value(kind: AgentKind, name: str, text: str) -> Any:
                 raise ValueError(text)
             value = text
         else:
-            value = float(text)
-            if value != value or value in (float("inf"), float("-inf")):
+            value = float(text) if text.isascii() else None  # (float("٣") is 3.0: digits are ASCII, as whole_number's)
+            if value is None or value != value or value in (float("inf"), float("-inf")):
                 raise ValueError(text)
     except ValueError:
         what = "a name" if param.type is str else f"{'an' if param.type is int else 'a'} {param.type.__name__}"

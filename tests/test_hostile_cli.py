@@ -445,6 +445,7 @@ def test_control_characters_of_a_rule_file_reach_the_terminal_escaped(
     (["simulate", "{rules}", "-n", "1", "--agent", "²=random"], "bad --agent `²=random`"),
     (["simulate", "{rules}", "-n", "1", "--agent", "1=mcts:iterations=²"], "`iterations` must be an int, not `²`"),
     (["simulate", "{rules}", "-n", "1", "--agent", "1=mcts:iterations=٣"], "`iterations` must be an int, not `٣`"),
+    (["simulate", "{rules}", "-n", "1", "--agent", "1=mcts:exploration=٣"], "`exploration` must be a float, not `٣`"),
     (["lsp", "--tcp", "²"], "bad --tcp `²`"),
     (["lsp", "--tcp", "127.0.0.1:２０８７"], "bad --tcp `127.0.0.1:２０８７`"),
     (["render", "{state}", "--svg", "{svg}", "--seat", "²"], "no seat `²`"),

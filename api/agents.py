@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .compiler.source import did_you_mean
-from .runtime.errors import IllegalAction, RulewrightError
+from .runtime.errors import IllegalAction, RulewrightError, whole_number
 from .runtime.rng import Rng, derive_seed
 from .runtime.state import Game, State
 
@@ -156,14 +156,16 @@ def _param_value(kind: AgentKind, name: str, text: str) -> Any:
                 raise ValueError(text)
             value = text.lower() in ("true", "1", "yes")
         elif param.type is int:
-            value = int(text)
+            value = whole_number(text, signed=True)
+            if value is None:
+                raise ValueError(text)
         elif param.type is str:  # a name in the rule set (checked against it by check_agents)
             if not _NAME.fullmatch(text):
                 raise ValueError(text)
             value = text
         else:
-            value = float(text)
-            if value != value or value in (float("inf"), float("-inf")):
+            value = float(text) if text.isascii() else None  # (float("٣") is 3.0: digits are ASCII, as whole_number's)
+            if value is None or value != value or value in (float("inf"), float("-inf")):
                 raise ValueError(text)
     except ValueError:
         what = "a name" if param.type is str else f"{'an' if param.type is int else 'a'} {param.type.__name__}"
@@ -193,9 +195,9 @@ def parse_agent_spec(text: str) -> AgentSpec:
 def parse_agent_option(text: str, players: int) -> tuple[int, AgentSpec]:
     """`K=SPEC` (seats from 1) as (seat from 0, spec)."""
     seat, sep, spec = text.partition("=")
-    if not sep or not seat.strip().isdigit() or not spec.strip():
+    k = whole_number(seat.strip())
+    if not sep or k is None or not spec.strip():
         raise BadAgent(f"bad --agent `{text}`: expected K=KIND or K=KIND:NAME=VALUE,..., e.g. 2=mcts:iterations=400")
-    k = int(seat)
     if not 1 <= k <= players:
         raise BadAgent(f"bad --agent `{text}`: seats are 1 to {players} in this game")
     return k - 1, parse_agent_spec(spec)

@@ -70,7 +70,7 @@ from .match import (
     write_log,
 )
 from .render import printable, printable_lines, render_state, seat_name
-from .runtime.errors import GameError, IllegalAction, RulewrightError, is_int
+from .runtime.errors import GameError, IllegalAction, RulewrightError, is_int, whole_number
 from .runtime.rng import derive_seed
 from .runtime.state import Action, Game, State
 from .search import mcts_speed
@@ -102,11 +102,11 @@ class RulewrightGroup(click.Group):
                 raise
             where = exc.ctx.command_path if exc.ctx is not None else "rulewright"
             raise UsageProblem(f"{exc.format_message()} (see `{where} --help`)") from None
-        except RulewrightError as exc:
-            raise CliError(str(exc)) from None
-        except CompileError as exc:
+        except CompileError as exc:  # (a RulewrightError too: its diagnostics are printed one by one)
             problems = print_diagnostics(exc.diagnostics)
             raise CliError(f"{plural(problems, 'problem')} in the rules") from None
+        except RulewrightError as exc:
+            raise CliError(str(exc)) from None
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
             raise CliError(f"{exc.strerror or exc}: {exc.filename}") from None
 
@@ -520,10 +520,10 @@ def parse_seats(values: Sequence[str], players: int) -> dict[int, str]:
     for value in values:
         seat, sep, kind = value.partition("=")
         kind = kind.strip()
-        if not sep or not seat.strip().isdigit() or not kind:
+        k = whole_number(seat.strip())
+        if not sep or k is None or not kind:
             raise CliError(f"bad --seat `{value}`: expected K=human or K=AGENT (random, mcts, ...), "
                            "e.g. --seat 2=human")
-        k = int(seat)
         if not 1 <= k <= players:
             raise CliError(f"bad --seat `{value}`: seats are 1 to {players} in this game")
         if kind.lower() == "human":
@@ -631,8 +631,8 @@ def ask_move(state: State, who: str) -> Action | None:
             continue
         if not entry:
             continue
-        if entry.isdigit():
-            n = int(entry)
+        n = whole_number(entry)
+        if n is not None:
             if 1 <= n <= len(legal):
                 return legal[n - 1]
             click.echo(f"no move number {n}: choose 1 to {len(legal)}")

@@ -14,6 +14,7 @@ from rich.table import Table
 from .cli import CliError, cli, literal, plural, print_diagnostics, rule_file_of, stdout_console
 from .compiler.schema import rule_schema, scenario_schema
 from .compiler.source import CompileError, did_you_mean
+from .runtime.errors import whole_number
 
 # The file names `schema --out DIR` writes, and the ones bundled in schema/ (kept up to date by
 # tests/test_schema.py), which a rule file's `# yaml-language-server: $schema=` comment names.
@@ -82,7 +83,7 @@ def explain_command(ruleset: str, name: str | None, as_json: bool) -> None:
             click.echo(json.dumps({"ruleset": ruleset, "files": list(built.files),
                                    "entries": [e.to_json() for e in entries]}, indent=2))
             return
-        table = Table(title=f"{built.title}: what a variant can change", title_justify="left")
+        table = Table(title=literal(f"{built.title}: what a variant can change"), title_justify="left")
         for column in ("kind", "name", "where"):  # never cut: a name or file:line is copied whole
             table.add_column(column, no_wrap=True)
         table.add_column("signature", overflow="fold", ratio=3)
@@ -131,9 +132,10 @@ def tcp_address(text: str) -> tuple[str, int]:
     """`--tcp [HOST:]PORT` as (host, port); the host is 127.0.0.1 unless given."""
     host, _, port = text.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"
-    if not port.isdigit() or not 1 <= int(port) <= 65535 or not host:
+    number = whole_number(port)
+    if number is None or not 1 <= number <= 65535 or not host:
         raise CliError(f"bad --tcp `{text}`: expected PORT or HOST:PORT, a port from 1 to 65535, e.g. --tcp 2087")
-    return host, int(port)
+    return host, number
 
 
 @cli.command("lsp")

@@ -27,6 +27,7 @@ from .compiler.paths import display
 from .compiler.source import CompileError, SourceSpan
 from .compiler.types import Ty
 from .compiler.unparse import unparse
+from .runtime.errors import whole_number
 
 # The kinds listed, in the order shown, with the rule file's key of each.
 KINDS = ("option", "enum", "component", "field", "definition", "procedure", "phase", "action", "trigger", "scoring",
@@ -183,7 +184,7 @@ def uses(ruleset: ir.RuleSet, name: str) -> list[Use]:
 
 def _line_key(where: str) -> tuple[str, int]:
     file, _, line = where.rpartition(":")
-    return file, int(line) if line.isdigit() else 0
+    return file, whole_number(line) or 0
 
 
 def variants_of(path: Path, ruleset: ir.RuleSet) -> list[tuple[str, ir.RuleSet]]:

@@ -18,13 +18,17 @@ request that goes wrong all the same is answered with nothing and logged to the 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
+import re
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
 from lsprotocol import types as lsp
+from pygls.io_ import run_async
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -34,6 +38,12 @@ from .ruleindex import Analysis, Item, Outline, Place, Problem, analyse, complet
 
 # How long the server waits after a change before it checks again: one check for a burst of typing.
 DEBOUNCE_SECONDS = 0.15
+# Over TCP, a message's header lines are LSP's own (`Content-Length: N`, `Content-Type: ...`), its
+# body a JSON-RPC object of at most this many bytes (a rule file at its limit, every character
+# escaped as `\uXXXX`, fits with room to spare); anything else (an HTTP request a web page sends
+# to the port) ends the connection, with one line logged, and the server waits for an editor.
+MAX_MESSAGE_BYTES = 8 * MAX_RULE_FILE_BYTES
+_LSP_HEADER = re.compile(rb"Content-Length: ([0-9]{1,12})\r\n|Content-Type: [ -~]{1,200}\r\n")
 
 _COMPLETION_KINDS: dict[str, lsp.CompletionItemKind] = {
     "key": lsp.CompletionItemKind.Property, "value": lsp.CompletionItemKind.EnumMember,
@@ -286,6 +296,100 @@ def make_server() -> RuleServer:
     return server
 
 
+class CheckedReader:
+    """The reader of one TCP connection, for pygls' loop of messages: it passes on what is a
+    message of the protocol and, at the first thing that is not, logs one line and reads as
+    the end of the stream (b"", which ends the loop)."""
+
+    def __init__(self, reader: asyncio.StreamReader, peer: object) -> None:
+        self.reader = reader
+        self.peer = peer
+        self.refused = False
+
+    def refuse(self, why: str) -> bytes:
+        if not self.refused:
+            log.warning("refused the connection from %s: %s", self.peer, why)
+        self.refused = True
+        return b""
+
+    async def readline(self) -> bytes:
+        if self.refused:
+            return b""
+        try:
+            line = await self.reader.readline()
+        except ValueError:  # (longer than the reader's limit, 64 KiB)
+            return self.refuse("a header line longer than 64 KiB: not the language server protocol")
+        if line in (b"", b"\r\n"):
+            return line
+        header = _LSP_HEADER.fullmatch(line)
+        if header is None:
+            shown = line[:60].decode("ascii", "backslashreplace").rstrip("\r\n")
+            return self.refuse(f"not a message of the language server protocol: {shown!r}")
+        if header.group(1) is not None and int(header.group(1)) > MAX_MESSAGE_BYTES:
+            return self.refuse(f"a message of {int(header.group(1)):,} bytes, more than {MAX_MESSAGE_BYTES:,}")
+        return line
+
+    async def readexactly(self, n: int) -> bytes:
+        if self.refused:
+            return b""
+        try:
+            body = await self.reader.readexactly(n)
+        except asyncio.IncompleteReadError:  # the other side went away mid-message
+            return b""
+        try:
+            message = json.loads(body)
+        except ValueError:  # (and UnicodeDecodeError)
+            return self.refuse("a body that is not JSON")
+        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+            return self.refuse("a body that is not a JSON-RPC 2.0 message")
+        return body
+
+
+def _serve_tcp(server: RuleServer, host: str, port: int) -> None:
+    """pygls' `start_tcp`, with each connection's input checked (CheckedReader): a connection
+    refused is closed and the server goes on; one an editor ends ends the server, as pygls does.
+    One connection at a time: another, while one is open, is closed at once."""
+    stop = threading.Event()
+    server._stop_event = stop
+    busy = False
+    ended: list[int | str | None] = []  # the status of the editor's `exit` (pygls raises SystemExit)
+
+    async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal busy
+        peer = writer.get_extra_info("peername")
+        if busy:
+            log.warning("refused the connection from %s: an editor is connected", peer)
+            writer.close()
+            return
+        busy = True
+        checked = CheckedReader(reader, peer)
+        try:
+            server.protocol.set_writer(writer)
+            await run_async(stop_event=stop, reader=checked, protocol=server.protocol, logger=log,
+                            error_handler=server.report_server_error)
+        except SystemExit as exc:  # (raised in a callback of the loop, it would be logged with a traceback)
+            ended.append(exc.code)
+        finally:
+            busy = False
+        if checked.refused:
+            writer.close()
+            return
+        server.shutdown()  # type: ignore[no-untyped-call]  # (pygls: the loop, its thread pool, the port)
+
+    async def main() -> None:
+        listening = await asyncio.start_server(connection, host, port)
+        server._server = listening
+        async with listening:
+            await listening.serve_forever()
+
+    try:
+        asyncio.run(main())
+    except asyncio.CancelledError:
+        pass
+    if ended and ended[0]:
+        raise SystemExit(ended[0])
+
+
 def serve(tcp: tuple[str, int] | None = None) -> None:
     """Serve an editor over stdio, or over TCP at (host, port). Raises OSError if the port
     cannot be listened on."""
@@ -294,4 +398,4 @@ def serve(tcp: tuple[str, int] | None = None) -> None:
     if tcp is None:
         server.start_io()
     else:
-        server.start_tcp(*tcp)
+        _serve_tcp(server, *tcp)

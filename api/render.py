@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .runtime.board import HexBoard, HexMapBoard, WallBoard
+from .runtime.errors import whole_number
 from .runtime.state import GameInfo, State
 
 WIDTH = 100  # wrap long generic listings at this width
@@ -293,8 +294,8 @@ def render_mandarin(state: State, viewer: int | None = None, width: int | None =
 
     def tile(label: object) -> int | None:
         """The tile a label names (`tile10`), None for one hidden from the viewer."""
-        text = str(label).removeprefix("tile")
-        return int(text) - 1 if label is not None and text.isdigit() else None
+        number = whole_number(str(label).removeprefix("tile"))
+        return number - 1 if label is not None and number is not None else None
 
     cards = [[tile(t) for t in seen["card"][p]] for p in range(state.num_players)]
     holds = [[sum(1 for t in card if t is not None and tile_animal[t] == a) for a in range(len(animals))]
@@ -610,8 +611,8 @@ def render_yellow_yangtze(state: State, viewer: int | None = None, width: int | 
 
     def kind_of(label: object) -> int | None:
         """The kind of the tile a label names (`tile10`), None for one hidden from the viewer."""
-        text = str(label).removeprefix("tile")
-        return tile_kind[int(text) - 1] if label is not None and text.isdigit() else None
+        number = whole_number(str(label).removeprefix("tile"))
+        return tile_kind[number - 1] if label is not None and number is not None else None
 
     def letter(kind: str) -> str:
         return YY_LETTERS.get(kind, kind[:1].upper())

@@ -35,7 +35,18 @@ from typing import Any
 from .compiler import driver, ir
 from .compiler import typed as t
 from .compiler.check import check_partial
-from .compiler.load import MAX_RULE_FILE_BYTES, LoadError, YMap, YNode, YScalar, YSeq, load, unsaved
+from .compiler.load import (
+    MAX_RULE_FILE_BYTES,
+    LoadError,
+    NotARuleFile,
+    YMap,
+    YNode,
+    YScalar,
+    YSeq,
+    load,
+    read_file_safely,
+    unsaved,
+)
 from .compiler.merge import key_name
 from .compiler.names import BASE, base_use, base_version
 from .compiler.paths import checkout_root, display, is_ruleset_id, rules_dir, ruleset_file
@@ -503,9 +514,9 @@ def scenario_rules(a: Analysis, scenario: str | None, texts: Mapping[str, str], 
     if path is None or not path.is_file():
         return None
     if path not in cache:
-        try:
-            text = texts.get(os.path.realpath(path)) or path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        try:  # (a file named, not open: read as the compiler reads one, up to its size limit)
+            text = texts.get(os.path.realpath(path)) or read_file_safely(path, MAX_RULE_FILE_BYTES).decode("utf-8")
+        except (OSError, UnicodeDecodeError, ValueError, NotARuleFile):
             return None
         cache[path] = analyse(path, text, texts)
     return cache[path]
@@ -875,20 +886,36 @@ class Context:
     item: bool = False  # an item of a block list (`- ...`)
 
 
-# A block key: its indent, any `- ` before it, and the key (quoted, or plain up to `: `).
-_LINE_KEY = re.compile(r"""([ \t]*)((?:-[ \t]+)*)("(?:[^"\\]|\\.)*"|'[^']*'|[^\s#'"{}\[\],:-][^#{}\[\]]*?)"""
-                       r"""[ \t]*:(?=[ \t]|$)""")
+# A block key: its indent and any `- ` before it; then the key, quoted or plain, then `:` and a
+# space or the end of the line. Read in two steps, each linear in the line: one regex of the
+# whole (a lazy key, then `[ \t]*:`) takes time quadratic in a line of spaces or letters.
+_LINE_LEAD = re.compile(r"([ \t]*)((?:-[ \t]+)*)")
+_QUOTED_KEY = re.compile(r"""("(?:[^"\\]|\\.)*"|'[^']*')[ \t]*:(?=[ \t]|$)""")
+_KEY_END = re.compile(r":(?=[ \t]|$)")
+_NOT_IN_KEY = re.compile(r"[#{}\[\]]")
+_NAME_END = re.compile(r"[A-Za-z0-9_]*")  # (matched on a line reversed: the name typed before the cursor)
 
 
 def _line_key(row: str) -> tuple[int, str, int] | None:
     """The block key a line starts with (after any `- `): its column, the key, and where its value starts."""
-    m = _LINE_KEY.match(row)
-    if m is None:
+    lead = _LINE_LEAD.match(row)
+    assert lead is not None  # (it matches the empty text)
+    start = lead.end()
+    if start == len(row):
         return None
-    key = m.group(3)
-    if key[:1] in "\"'":
-        key = key[1:-1]
-    return len(m.group(1)) + len(m.group(2)), key, m.end()
+    if row[start] in "\"'":
+        quoted = _QUOTED_KEY.match(row, start)
+        if quoted is None:
+            return None
+        key, end = quoted.group(1)[1:-1], quoted.end()
+    elif row[start] in "#'\"{}[],:-" or row[start].isspace():
+        return None
+    else:  # a plain key runs to the first `: ` (or `:` at the end), through no `#`, `{`, `}`, `[`, `]`
+        colon = _KEY_END.search(row, start + 1)
+        if colon is None or _NOT_IN_KEY.search(row, start, colon.start()) is not None:
+            return None
+        key, end = row[start:colon.start()].rstrip(" \t"), colon.end()
+    return len(lead.group(1)) + len(lead.group(2)), key, end
 
 
 def _unpatched(key: str) -> str:
@@ -901,7 +928,7 @@ def context_at(text: str, line: int, col: int) -> Context:
     row = lines[line] if 0 <= line < len(lines) else ""
     col = max(0, min(col, len(row)))
     before = row[:col]
-    prefix = re.search(r"[A-Za-z0-9_]*$", before)
+    prefix = _NAME_END.match(before[::-1])  # (reversed: a search for `[...]*$` is quadratic in a long line)
     own = _line_key(row)
     item = own is None and before.lstrip(" \t").startswith("-")
     tail: list[str] = []
@@ -931,8 +958,8 @@ def context_at(text: str, line: int, col: int) -> Context:
     path = [_unpatched(k) for k in parents + tail]
     if item and key is None and path:  # a list item: the value of the key above
         key = path.pop()
-    return Context(tuple(path), _unpatched(key) if key is not None else None, prefix.group() if prefix else "",
-                   before, item)
+    return Context(tuple(path), _unpatched(key) if key is not None else None,
+                   prefix.group()[::-1] if prefix else "", before, item)
 
 
 def _flow(value: str, owner: str) -> tuple[list[str], str | None] | None:

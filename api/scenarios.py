@@ -24,7 +24,7 @@ from .compiler.load import LoadError, YMap, YNode, YScalar, YSeq, load, unsaved_
 from .compiler.paths import display
 from .compiler.source import CompileError, Diagnostic, SourceSpan, did_you_mean
 from .runtime.auction import NOBODY, Auction
-from .runtime.errors import RulewrightError, is_int
+from .runtime.errors import RulewrightError, is_int, whole_number
 from .runtime.state import FieldInfo, Game, State, field_type
 from .runtime.state import _parse_type as parse_saved_type
 
@@ -346,8 +346,9 @@ def _seat(p: _Problems, s: Scenario, node: YNode, players: int, neutral_ok: bool
     neutral = list(s.game.state_class.NEUTRAL) if s.game is not None else []
     if neutral_ok and text in neutral:
         return players + neutral.index(text)
-    if text.upper().startswith("P") and text[1:].isdigit() and 1 <= int(text[1:]) <= players:
-        return int(text[1:]) - 1
+    seat = whole_number(text[1:]) if text.upper().startswith("P") else None
+    if seat is not None and 1 <= seat <= players:
+        return seat - 1
     p.error(node.span, f"no player `{text}`", did_you_mean(text, names) or f"players: {', '.join(names)}")
     return None
 
@@ -1211,7 +1212,8 @@ def _key_text(value: Any) -> str:
 
 
 def _natural(text: str) -> tuple[int, int | str]:
-    return (0, int(text)) if text.lstrip("-").isdigit() else (1, text)
+    number = whole_number(text, signed=True)
+    return (0, number) if number is not None else (1, text)
 
 
 def _plain(value: Any) -> Any:

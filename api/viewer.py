@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import secrets
 import threading
 import time
@@ -26,7 +25,7 @@ from .agents import Agent, AgentSpec, RandomAgent, check_agents, make_agents, pa
 from .draw import action_spots, render_svg
 from .match import RefusedFile, open_regular
 from .render import printable
-from .runtime.errors import RulewrightError
+from .runtime.errors import RulewrightError, whole_number
 from .runtime.state import Game, State
 
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
@@ -39,16 +38,10 @@ MAX_AGENT_ITERATIONS = 5_000
 MAX_ROLLOUT_MOVES = 10_000
 AGENT_SECONDS = 5.0
 CHECKPOINT = 32  # a scenario's states kept: one every CHECKPOINT steps, the others played again
-_DIGITS = re.compile(r"[0-9]{1,19}")  # ASCII digits only: `²` and `٣` pass str.isdigit()
 
 
 class ViewError(RulewrightError):
     """A file or a request the viewer cannot serve: one line saying why."""
-
-
-def whole_number(text: str) -> int | None:
-    """`text` as a whole number if it is one of at most 19 ASCII digits (below 10**19), else None."""
-    return int(text) if _DIGITS.fullmatch(text) else None
 
 
 def parse_seat(text: str | None, players: int) -> int | None:

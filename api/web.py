@@ -54,7 +54,7 @@ from werkzeug.serving import make_server as werkzeug_server
 from werkzeug.wrappers import Request, Response
 
 from .agents import AGENT_KINDS
-from .runtime.errors import RulewrightError
+from .runtime.errors import RulewrightError, whole_number
 from .runtime.state import Game
 from .viewer import (
     AGENT_SECONDS,
@@ -71,7 +71,6 @@ from .viewer import (
     parse_seat,
     parse_source_kind,
     payload,
-    whole_number,
 )
 
 UI = Path(__file__).parent / "webui"
@@ -202,7 +201,7 @@ class WebApp:
         if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
             raise LengthRequired("send the body with a Content-Length")
         text = str(environ.get("CONTENT_LENGTH") or "0").strip()
-        length = whole_number(text)
+        length = whole_number(text, digits=19)
         if length is None:
             raise BadRequest("a bad Content-Length")
         if length > limit:
@@ -265,7 +264,7 @@ class WebApp:
         """A whole number of a query or a form, from `low` to `high` (ASCII digits only)."""
         if (text is None or text == "") and default is not None:
             return default
-        value = whole_number((text or "").strip())
+        value = whole_number((text or "").strip(), digits=19)
         if value is None or not low <= value <= high:
             shown = (text or "")[:20]
             raise BadRequest(f"{what} must be a whole number from {low:,} to {high:,}, not `{shown}`")
@@ -290,7 +289,7 @@ class WebApp:
     def players(self, game: Game, text: str | None) -> int:
         """The player count asked for, one the rule set is played by (else a 400 saying which)."""
         allowed = game.info.players
-        value = whole_number((text or "").strip())
+        value = whole_number((text or "").strip(), digits=19)
         if value is None or value not in allowed:
             shown = ", ".join(str(n) for n in allowed)
             raise BadRequest(f"{game.info.ruleset} is played by {shown} players, not `{(text or '')[:20]}`")

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..runtime.errors import RulewrightError
+
 
 @dataclass(frozen=True, slots=True)
 class SourceSpan:
@@ -103,8 +105,10 @@ def _read_quietly(path: str) -> str | None:
     return None
 
 
-class CompileError(Exception):
-    """Raised by the driver only, carrying every diagnostic of a failed stage."""
+class CompileError(RulewrightError):
+    """Raised by the driver only, carrying every diagnostic of a failed stage. A RulewrightError
+    like every error a user can cause; a caller that prints diagnostics one by one catches it
+    before RulewrightError."""
 
     def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
         self.diagnostics = tuple(diagnostics)

@@ -37,6 +37,16 @@ def is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def whole_number(text: str, signed: bool = False, digits: int = 30) -> int | None:
+    """The whole number a text from a user, a file or a log writes: ASCII digits only (after
+    a `-` if `signed`), at most `digits` of them; None for anything else. Never `str.isdigit()`
+    alone, which is true of `²` and `٣` too (`int("²")` raises; `int("٣")` is 3)."""
+    body = text[1:] if signed and text.startswith("-") else text
+    if not body or len(body) > digits or not (body.isascii() and body.isdigit()):
+        return None
+    return int(text)
+
+
 def shown(value: object) -> str:
     """A value as an error message quotes it: its repr, cut short (untrusted data can be huge)."""
     if is_int(value) and value.bit_length() > 200:

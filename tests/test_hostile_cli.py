@@ -376,6 +376,124 @@ def test_simulate_prints_a_path_with_markup_as_written(tmp_path: Path, monkeypat
     assert result.stdout.startswith("[/link]/base.py: 2 random games")
 
 
+def hostile_rules(folder: Path, title: str = "Tiny", text: str = "", doc: str = "") -> Path:
+    """TINY with `title`, a `take` action's text ending in `text` and the option's doc `doc`
+    (YAML double-quoted: `\\e` is ESC)."""
+    source = TINY.read_text(encoding="utf-8")
+    for old, new in (("title: Tiny", f'title: "{title}"'), ('text: "take {spot}"', f'text: "take {{spot}}{text}"'),
+                     ("doc: How fast the game goes (unused by the rules).", f'doc: "How fast{doc}"')):
+        assert old in source
+        source = source.replace(old, new)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "base.yaml"
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+MARKUP = "[link=https://example.com/x]T[/link] [bold]B[/bold] :smile:"
+
+
+def test_explain_prints_a_title_with_markup_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = hostile_rules(tmp_path / "tiny", title=MARKUP)
+    monkeypatch.setenv("COLUMNS", "250")
+    result = run("explain", str(path))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].startswith(f"{MARKUP}: what a variant can change")  # (not a link, not bold)
+
+
+# What a terminal obeys: ESC (7-bit sequences: colours, OSC 8 links, titles), CSI as one C1
+# character, and a bidirectional override (text shown in another order than it is).
+CONTROLS = ("\x1b", "\x9b", "\u202e")
+ESCAPES = r" \e]8;;https://example.com/\e\\L\e]8;;\e\\ \e[31mRED \x9b31m \u202eRTL"
+
+
+@pytest.mark.parametrize("command", [
+    ["check", "{rules}"], ["explain", "{rules}"], ["explain", "{rules}", "take"], ["explain", "{rules}", "speed"],
+    ["explain", "{rules}", "finish"], ["diff", "{rules}", "{variant}"], ["play", "{rules}", "--seat", "2=random"],
+    ["scenario", "{scenarios}"], ["coverage", "{rules}", "-n", "2"], ["simulate", "{rules}", "-n", "2"],
+])
+def test_control_characters_of_a_rule_file_reach_the_terminal_escaped(
+        command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = hostile_rules(tmp_path / "rules" / "tiny", title="Tiny" + MARKUP, text=ESCAPES, doc=ESCAPES)
+    variant = rules.parent / "other.yaml"  # (explain NAME shows what each variant beside it changes)
+    variant.write_text(f'extends: base.yaml\noptions:\n  speed:\n    doc: "new{ESCAPES}"\n'
+                       f'actions:\n  finish:\n    text: "end{ESCAPES}"\n', encoding="utf-8")
+    scenarios = tmp_path / "tiny.scenarios.yaml"
+    scenarios.write_text("ruleset: rules/tiny/base.yaml\nscenarios:\n  wrong:\n    steps: [take A9]\n"
+                         "  listed:\n    expect:\n      legal: [finish]\n", encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "250")
+    args = [a.format(rules=rules, variant=variant, scenarios=scenarios) for a in command]
+    result = run(*args, input="?\n1\nmoves take\nquit\n" if command[0] == "play" else None)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    shown = {"check": "ok", "explain": r"\x1b]8;;https://example.com/\x1b\L",
+             "diff": r"\x1b[31mRED", "play": r"take A1 \x1b]8;;https://example.com/", "scenario": r"\u202eRTL",
+             "coverage": "", "simulate": ""}[command[0]]
+    assert shown in result.output, result.output  # (the text is there, escaped)
+    if command[0] == "play" or command == ["explain", "{rules}"]:
+        assert "Tiny" + MARKUP in result.output  # (the title: printed as written, not read as markup)
+    for control in CONTROLS:
+        assert control not in result.output, (control, result.output)
+
+
+# -- numbers a user writes -------------------------------------------------------------------------
+# `²` and `٣` are digits to str.isdigit() (and int("²") raises, int("٣") is 3); a number a user,
+# a file or a log writes is ASCII digits, or refused in one line.
+@pytest.mark.parametrize("args, message", [
+    (["play", "{rules}", "--seat", "²=random"], "bad --seat `²=random`"),
+    (["play", "{rules}", "--seat", "٣=random"], "bad --seat `٣=random`"),
+    (["simulate", "{rules}", "-n", "1", "--agent", "²=random"], "bad --agent `²=random`"),
+    (["simulate", "{rules}", "-n", "1", "--agent", "1=mcts:iterations=²"], "`iterations` must be an int, not `²`"),
+    (["simulate", "{rules}", "-n", "1", "--agent", "1=mcts:iterations=٣"], "`iterations` must be an int, not `٣`"),
+    (["simulate", "{rules}", "-n", "1", "--agent", "1=mcts:exploration=٣"], "`exploration` must be a float, not `٣`"),
+    (["lsp", "--tcp", "²"], "bad --tcp `²`"),
+    (["lsp", "--tcp", "127.0.0.1:２０８７"], "bad --tcp `127.0.0.1:２０８７`"),
+    (["render", "{state}", "--svg", "{svg}", "--seat", "²"], "no seat `²`"),
+    (["scenario", "{scenarios}"], "no player `P²`"),
+])
+def test_unicode_digits_are_refused_in_one_line(args: list[str], message: str, tmp_path: Path) -> None:
+    rules = hostile_rules(tmp_path / "tiny")
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(rulewright.load("china-cornett").new_state(None, 1).to_json()), encoding="utf-8")
+    scenarios = tmp_path / "s.yaml"
+    scenarios.write_text("ruleset: tiny/base.yaml\nscenarios:\n  one:\n    steps: [{P²: take A1}]\n", encoding="utf-8")
+    result = run(*(a.format(rules=rules, state=state, svg=tmp_path / "x.svg", scenarios=scenarios) for a in args))
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert message in result.output
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_the_play_prompt_reads_only_ascii_move_numbers(tmp_path: Path) -> None:
+    rules = hostile_rules(tmp_path / "tiny")
+    result = run("play", str(rules), "--seat", "2=random", input="²\n٣\n" + "9" * 5000 + "\n1\nquit\n")
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    assert "`²` is not a legal move now" in result.output and "`٣` is not a legal move now" in result.output
+    assert "P1 (red) plays take A1" in result.output  # (then `1` was read as the first move)
+
+
+def test_whole_number_reads_ascii_digits_only() -> None:
+    from rulewright.runtime.errors import whole_number
+
+    assert [whole_number(t) for t in ("0", "12", "007", "²", "٣", "1²", "", "-1", " 1", "1_000", "+1")] == [
+        0, 12, 7, None, None, None, None, None, None, None, None]
+    assert whole_number("-12", signed=True) == -12 and whole_number("-", signed=True) is None
+    assert whole_number("9" * 30) == int("9" * 30) and whole_number("9" * 31) is None
+
+
+# -- CompileError -------------------------------------------------------------------------------
+def test_compile_error_is_a_rulewright_error(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(TINY.read_text(encoding="utf-8").replace("players: 2", "players: two"), encoding="utf-8")
+    with pytest.raises(rulewright.RulewrightError) as info:  # what the README promises a caller
+        rulewright.load_rules(broken)
+    assert isinstance(info.value, rulewright.CompileError) and info.value.diagnostics
+    result = run("simulate", str(broken), "-n", "1")  # the CLI still prints each problem at its place
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert re.search(r"broken\.yaml:\d+:\d+: error: ", result.stderr), result.stderr
+    assert result.stderr.strip().splitlines()[-1] == "rulewright: error: 1 problem in the rules"
+
+
 # -- signals -----------------------------------------------------------------------------------
 def group_members(pgid: int) -> list[tuple[int, str]]:
     """Live processes of a process group, with their command lines (read from /proc)."""

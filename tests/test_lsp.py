@@ -543,3 +543,101 @@ def test_over_tcp() -> None:
             e.stop()
         finally:
             server.kill()
+
+
+# -- limits: what it reads, how long it takes, what it listens to -------------------------------
+# Lines of 100,000 characters (a rule file may hold 1 MiB), each where it once took the server
+# seconds: a line of spaces or tabs in an effect (the regex of a block key backtracked over them),
+# letters then a space (the name before the cursor was found by a search for `[...]*$`), a key
+# 100,000 letters long. Each answer is timed in CPU seconds of this process, so a loaded machine
+# does not fail it; measured 0.001-0.07 s, against 1-30 s each before.
+LONG = 100_000
+
+
+@pytest.mark.parametrize("old, new", [
+    ("      - left -= n", "      - left -=" + " " * LONG + "n"),
+    ("      - left -= n", "      - left -=" + "\t" * LONG + "n"),
+    ('end: "left == 0"', "end: " + "a" * LONG + " "),
+    ('end: "left == 0"', 'end: "left == 0"\n' + "x" * LONG + ": 1"),
+    ("      - left -= n", "      -" + "a" * LONG + " "),
+    ("kept: {per: player, type: int, init: 0}", "kept: {per: player, type: " + "{a: " * (LONG // 4)),
+    ('end: "left == 0"', 'end: "left == 0"\n' + " " * LONG),
+])
+def test_a_long_line_is_answered_within_a_second(old: str, new: str) -> None:
+    from rulewright.ruleindex import analyse, complete, definition, hover
+
+    source = PEBBLES.read_text(encoding="utf-8")
+    assert old in source
+    text = source.replace(old, new)
+    lines = text.split("\n")
+    row = max(range(len(lines)), key=lambda k: len(lines[k]))
+    assert len(lines[row]) >= LONG
+    a = analyse(PEBBLES, text, {})
+    for col in (0, 7, len(lines[row]) // 2, len(lines[row]) - 1, len(lines[row])):
+        for answer in (hover, definition, lambda a, line, col: complete(a, line, col, None)):
+            start = time.process_time()
+            answer(a, row, col)
+            took = time.process_time() - start
+            assert took < 1.0, (answer, col, took)
+
+
+def test_a_scenario_file_names_a_rule_file_read_only_up_to_the_limit(tmp_path: Path) -> None:
+    from rulewright.compiler.load import MAX_RULE_FILE_BYTES
+    from rulewright.ruleindex import analyse, scenario_rules
+
+    big = tmp_path / "big.yaml"  # a rule file, then a comment past the limit of a rule file
+    text = PEBBLES.read_text(encoding="utf-8")
+    big.write_text(text + "#" * (MAX_RULE_FILE_BYTES - len(text.encode()) + 1), encoding="utf-8")
+    scenario = tmp_path / "s.yaml"
+    source = "ruleset: big.yaml\nscenarios:\n  one:\n    steps: [take 1]\n"
+    a = analyse(scenario, source, {})
+    assert scenario_rules(a, "one", {}, {}) is None  # (what is not read is not offered)
+    big.write_text(text, encoding="utf-8")
+    assert scenario_rules(a, "one", {}, {}) is not None
+
+
+def test_a_scenario_with_unicode_digits_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    from rulewright.ruleindex import analyse
+
+    shutil_copy = PEBBLES.read_text(encoding="utf-8")
+    (tmp_path / "pebbles.yaml").write_text(shutil_copy, encoding="utf-8")
+    text = "ruleset: pebbles.yaml\nscenarios:\n  one:\n    steps: [{P²: take 1}]\n"
+    a = analyse(tmp_path / "s.yaml", text, {})
+    assert [p.message for p in a.problems] == ["no player `P²`"]
+
+
+def test_over_tcp_what_is_not_the_protocol_is_refused(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = tmp_path / "server.log"
+    post = (b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 52\r\n\r\n"
+            b'{"jsonrpc": "2.0", "method": "exit", "params": null}')
+    with log.open("wb") as err, subprocess.Popen([sys.executable, "-m", "rulewright", "lsp", "--tcp", str(port)],
+                                                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err) as server:
+        try:
+            deadline = time.monotonic() + 20
+            for sent in (post, b"Content-Length: 9\r\n\r\nnot json!", b"Content-Length: 99999999999\r\n\r\n"):
+                while True:  # (a server just started may not listen yet)
+                    try:
+                        conn = socket.create_connection(("127.0.0.1", port), timeout=10)
+                        break
+                    except ConnectionRefusedError:
+                        assert time.monotonic() < deadline, "nothing listens"
+                        time.sleep(0.05)
+                with conn:
+                    conn.sendall(sent)
+                    assert conn.recv(1024) == b""  # closed by the server, nothing answered
+            assert server.poll() is None  # still there, for an editor
+            e = Editor(tcp=("127.0.0.1", port))
+            uri = e.open(PEBBLES)
+            assert e.diagnostics[uri] == [] and e.hover(uri, at(PEBBLES.read_text(), "left", 1))
+            e.stop()
+            server.wait(timeout=20)
+        finally:
+            server.kill()
+    lines = log.read_text(errors="replace").splitlines()
+    assert all(line.startswith("rulewright lsp: WARNING: refused the connection from ") for line in lines), lines
+    assert len(lines) == 3 and "Traceback" not in log.read_text(), lines
+    assert "not a message of the language server protocol: 'POST / HTTP/1.1'" in lines[0]
+    assert "a body that is not JSON" in lines[1] and "a message of 99,999,999,999 bytes" in lines[2]

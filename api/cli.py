@@ -76,6 +76,27 @@ from .runtime.state import Action, Game, State
 from .search import mcts_speed
 
 
+# -- numbers on the command line ------------------------------------------------------------------
+# Click reads a number with int() and float(), which take any Unicode digit (`int("٣")` is 3): a
+# number a person types is written with the ASCII digits 0-9 (runtime.errors.whole_number).
+class WholeNumber(click.IntRange):
+    """A whole number written with the digits 0-9 (a `-` first, at most 30 digits), in a range."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and whole_number(value.strip(), signed=True) is None:
+            self.fail(f"`{printable(value, 40)}` is not a whole number written with the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class DecimalNumber(click.FloatRange):
+    """A number written with the digits 0-9, a `.` and an exponent (no other script's digits), in a range."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.isascii():
+            self.fail(f"`{printable(value, 40)}` is not a number written with the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 # -- errors ------------------------------------------------------------------------------------
 class CliError(click.ClickException):
     """A user error: one line on stderr, `rulewright: error: ...`."""
@@ -656,13 +677,13 @@ def announce_end(state: State) -> None:
 
 @cli.command()
 @click.argument("ruleset")
-@click.option("--players", type=int, help="Number of players (default: the smallest allowed).")
+@click.option("--players", type=WholeNumber(), help="Number of players (default: the smallest allowed).")
 @click.option("--seat", "seats", multiple=True, metavar="K=human|AGENT",
               help="Who plays seat K (from 1): human, or an agent (random, mcts:iterations=400, ...). "
                    "Default: seat 1 human, the others random.")
 @click.option("--agent", "agent_options", multiple=True, metavar="K=SPEC",
               help="The agent of seat K (from 1), as --seat K=SPEC.")
-@click.option("--seed", type=int, help="Seed of the game (default: a random one, printed).")
+@click.option("--seed", type=WholeNumber(), help="Seed of the game (default: a random one, printed).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game log (JSON lines) to FILE, for `rulewright replay`.")
@@ -790,17 +811,17 @@ def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequen
 
 @cli.command()
 @click.argument("ruleset")
-@click.option("-n", "--games", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("-n", "--games", type=WholeNumber(min=1), default=100, show_default=True,
               help="Number of games.")
-@click.option("--players", type=int, help="Number of players (default: the smallest allowed).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--players", type=WholeNumber(), help="Number of players (default: the smallest allowed).")
+@click.option("--seed", type=WholeNumber(), default=0, show_default=True,
               help="Seed of the batch: game i is seeded derive_seed(SEED, i).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=WholeNumber(min=1), default=1, show_default=True,
               help="Processes to play in; the results do not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--max-moves", type=click.IntRange(min=1), default=DEFAULT_MAX_MOVES, show_default=True,
+@click.option("--max-moves", type=WholeNumber(min=1), default=DEFAULT_MAX_MOVES, show_default=True,
               help="Stop a game after this many actions; such games are counted as capped.")
-@click.option("--max-turns", type=click.IntRange(min=1), default=None,
+@click.option("--max-turns", type=WholeNumber(min=1), default=None,
               help="Also stop a game after this many turns; such games are counted as capped.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -918,10 +939,11 @@ def compare_sides(a: str, b: str, players: int | None, options: Sequence[str], o
 @cli.command("compare")
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="[B]", required=False)
-@click.option("-n", "--games", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("-n", "--games", type=WholeNumber(min=1), default=200, show_default=True,
               help="Games per side: game i of A and game i of B are a pair.")
-@click.option("--players", type=int, help="Number of players (default: the smallest allowed, the same for A and B).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--players", type=WholeNumber(),
+              help="Number of players (default: the smallest allowed, the same for A and B).")
+@click.option("--seed", type=WholeNumber(), default=0, show_default=True,
               help="Game i of both sides is seeded derive_seed(SEED, i); the resampling too.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option of both sides.")
 @click.option("--option-a", "options_a", multiple=True, metavar="NAME=VALUE", help="A rule option of A only.")
@@ -931,15 +953,15 @@ def compare_sides(a: str, b: str, players: int | None, options: Sequence[str], o
                    "seats not named play random.")
 @click.option("--agent-a", "agents_a", multiple=True, metavar="K=SPEC", help="The agent of seat K on A only.")
 @click.option("--agent-b", "agents_b", multiple=True, metavar="K=SPEC", help="The agent of seat K on B only.")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+@click.option("--alpha", type=DecimalNumber(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Significance level of the tests; the intervals are at 1 - ALPHA.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=WholeNumber(min=1), default=1, show_default=True,
               help="Processes to play in; the results do not depend on it.")
 @click.option("--dask", "dask_address", metavar="ADDRESS",
               help="Play on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); same results.")
-@click.option("--max-moves", type=click.IntRange(min=1), default=DEFAULT_MAX_MOVES, show_default=True,
+@click.option("--max-moves", type=WholeNumber(min=1), default=DEFAULT_MAX_MOVES, show_default=True,
               help="Stop a game after this many actions; such games are counted as capped.")
-@click.option("--max-turns", type=click.IntRange(min=1), default=None,
+@click.option("--max-turns", type=WholeNumber(min=1), default=None,
               help="Also stop a game after this many turns; such games are counted as capped.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -1357,9 +1379,9 @@ def bench_passes(path: Path, seconds: float, players: int | None = None) -> dict
 
 @cli.command()
 @click.argument("targets", nargs=-1, metavar="[RULESET|FILE]...")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=3.0, show_default=True,
+@click.option("--seconds", type=DecimalNumber(min=0, min_open=True), default=3.0, show_default=True,
               help="How long to play random games per rule set.")
-@click.option("--players", type=click.IntRange(min=1), default=None,
+@click.option("--players", type=WholeNumber(min=1), default=None,
               help="Play at this many players, where a rule set allows it (else at its smallest count).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object, with the figures of each optimisation pass (unless --no-per-pass).")
@@ -1589,10 +1611,10 @@ def scenario(paths: tuple[Path, ...], against: str | None, as_json: bool, covera
 # -- leaks -------------------------------------------------------------------------------------
 @cli.command()
 @click.argument("ruleset")
-@click.option("-n", "--games", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("-n", "--games", type=WholeNumber(min=1), default=10, show_default=True,
               help="Random games to sample states from.")
-@click.option("--players", type=int, help="Number of players (default: the smallest allowed).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--players", type=WholeNumber(), help="Number of players (default: the smallest allowed).")
+@click.option("--seed", type=WholeNumber(), default=0, show_default=True,
               help="Seed of the games: game i is seeded derive_seed(SEED, i).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -1625,17 +1647,17 @@ def leaks(ruleset: str, games: int, players: int | None, seed: int, options: tup
 # -- coverage ----------------------------------------------------------------------------------
 @cli.command()
 @click.argument("ruleset")
-@click.option("-n", "--games", default=200, show_default=True, type=click.IntRange(min=1),
+@click.option("-n", "--games", default=200, show_default=True, type=WholeNumber(min=1),
               help="Random games to play.")
-@click.option("--players", type=int, help="Number of players (default: the fewest the rule set allows).")
-@click.option("--seed", default=0, show_default=True, type=int,
+@click.option("--players", type=WholeNumber(), help="Number of players (default: the fewest the rule set allows).")
+@click.option("--seed", default=0, show_default=True, type=WholeNumber(),
               help="Seed of the batch: the games are those `simulate` plays with it.")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule set option (repeatable).")
 @click.option("--vary-options", is_flag=True,
               help="Each game draws every option not set by --option at random (seeded), so that "
                    "option-dependent rules can fire.")
 @click.option("--variant-only", is_flag=True, help="Only the points of the rule set's own file (a variant's rules).")
-@click.option("--max-moves", default=DEFAULT_MAX_MOVES, show_default=True, type=click.IntRange(min=1),
+@click.option("--max-moves", default=DEFAULT_MAX_MOVES, show_default=True, type=WholeNumber(min=1),
               help="Stop a game after this many actions.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def coverage(ruleset: str, games: int, players: int | None, seed: int, options: tuple[str, ...],

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .cli import CliError, cli, load_game
+from .cli import CliError, WholeNumber, cli, load_game
 from .render import printable
 from .runtime.errors import RulewrightError
 from .viewer import ViewError, load_replay, load_state_file, looks_like_state, parse_seat
@@ -18,7 +18,7 @@ from .viewer import ViewError, load_replay, load_state_file, looks_like_state, p
 @click.argument("source", metavar="STATE.json|LOG", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--svg", "svg_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Write the drawing here (SVG).")
-@click.option("--move", type=click.IntRange(min=0), default=None,
+@click.option("--move", type=WholeNumber(min=0), default=None,
               help="LOG: the position after this many moves (default: the last replayed).")
 @click.option("--seat", default="referee", show_default=True, metavar="K|referee",
               help="Draw what seat K (from 1) sees, its observation only; `referee` sees all.")
@@ -57,7 +57,7 @@ def render_command(source: Path, svg_path: Path, move: int | None, seat: str, ru
 @click.argument("source", metavar="[RULESET|LOG|SCENARIO]", required=False)
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (the default is this machine only).")
-@click.option("--port", type=click.IntRange(min=0, max=65535), default=8765, show_default=True,
+@click.option("--port", type=WholeNumber(min=0, max=65535), default=8765, show_default=True,
               help="Port (0: any free one, printed).")
 def serve_command(source: str | None, host: str, port: int) -> None:
     """Start the web board: play any rule set in the browser (seats human or agents), replay a

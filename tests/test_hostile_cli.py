@@ -463,6 +463,25 @@ def test_unicode_digits_are_refused_in_one_line(args: list[str], message: str, t
     assert not (tmp_path / "x.svg").exists()
 
 
+# Click reads its number options with int() and float(), which take `٣` as 3: every number option
+# of every command is read as ASCII digits (cli.WholeNumber, cli.DecimalNumber).
+@pytest.mark.parametrize("args", [
+    ["simulate", "china-cornett", "-n", "1", "--seed", "٣"],
+    ["simulate", "china-cornett", "-n", "٣"],
+    ["simulate", "china-cornett", "-n", "1", "--players", "²"],
+    ["play", "china-cornett", "--seed", "٣"],
+    ["compare", "china-cornett", "china-cornett", "-n", "٢"],
+    ["compare", "china-cornett", "china-cornett", "--alpha", "٠.٥"],
+    ["bench", "china-cornett", "--seconds", "٣"],
+    ["serve", "china-cornett", "--port", "٨٠٨٠"],
+])
+def test_number_options_take_only_ascii_digits(args: list[str]) -> None:
+    result = run(*args)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "written with the digits 0-9" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
 def test_the_play_prompt_reads_only_ascii_move_numbers(tmp_path: Path) -> None:
     rules = hostile_rules(tmp_path / "tiny")
     result = run("play", str(rules), "--seat", "2=random", input="²\n٣\n" + "9" * 5000 + "\n1\nquit\n")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from ..runtime.errors import is_int
+from ..runtime.limits import MAX_ATTRIBUTE_VALUES, MAX_COMPONENTS
 from . import ast, ir
 from .load import YMap, YNode, YScalar, YSeq
 from .merge import Stacked, key_name
@@ -865,11 +866,19 @@ COMPONENT_KEYS = ("count", "all", "attributes", "doc")
 
 def _components(r: _Reader, node: YNode | None) -> tuple[ir.Component, ...]:
     out: list[ir.Component] = []
+    total = values = 0  # components of every kind so far, and their attribute values
     for name, key, m in r.entries(node, "components", "component", "a component", COMPONENT_KEYS):
         count = r.integer(m.get("count"), "count")
-        if count is None or not 1 <= count <= 10_000:
+        if count is None or not 1 <= count <= MAX_COMPONENTS:
             r.error(m.span if m.get("count") is None else m.get("count").span,  # type: ignore[union-attr]
-                    f"component `{name}` needs `count: N`, how many there are (1 to 10000)")
+                    f"component `{name}` needs `count: N`, how many there are (1 to {MAX_COMPONENTS})")
+            continue
+        total += count
+        if total > MAX_COMPONENTS:
+            r.error(m.get("count").span,  # type: ignore[union-attr]
+                    f"component `{name}` makes {total:,} components of every kind, more than the limit of "
+                    f"{MAX_COMPONENTS:,} components", "every state holds a value per component of each field per "
+                    "component: their number is bounded (docs/language.md, \"Limits\")")
             continue
         all_ref = r.name(m.get("all"), "all") if m.get("all") is not None else None
         attributes: list[ir.Attribute] = []
@@ -878,6 +887,12 @@ def _components(r: _Reader, node: YNode | None) -> tuple[ir.Component, ...]:
             expr = r.expr(avalue, f"attribute `{akey.value}`")
             if attr is not None and expr is not None:
                 attributes.append(ir.Attribute(attr, expr, akey.span))
+        values += count * len(attributes)
+        if values > MAX_ATTRIBUTE_VALUES:
+            r.error(key.span, f"component `{name}` makes {values:,} attribute values of components (their number "
+                    f"times their attributes, over every kind), more than the limit of {MAX_ATTRIBUTE_VALUES:,}",
+                    "each is computed as the rules are loaded (docs/language.md, \"Limits\")")
+            continue
         out.append(ir.Component(name, count, all_ref.name if all_ref else None, tuple(attributes), key.span,
                                 all_ref.span if all_ref else None))
     return tuple(out)

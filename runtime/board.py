@@ -15,7 +15,7 @@ from types import FunctionType
 from typing import TYPE_CHECKING, Any, Final
 
 from .errors import RulewrightError
-from .limits import MAX_STEPS, SearchTooLong
+from .limits import MAX_MAP_PLACES, MAX_MAP_ROWS, MAX_STEPS, SearchTooLong
 
 # At most so many joins of groups remembered by the tuple of values joined (Board.keys_mask)
 MAX_JOINS: Final = 10_000
@@ -1132,13 +1132,18 @@ def hexmap_cells(rows: Sequence[str]) -> tuple[list[tuple[str, int, int, str]], 
     Returns (label, q, r, symbol) in reading order."""
     problems: list[str] = []
     found = [(r, c, ch) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != " "]
-    if len(rows) > 26:
-        problems.append(f"a hex map has at most 26 rows (A to Z), not {len(rows)}")
+    if len(rows) > MAX_MAP_ROWS:
+        problems.append(f"a hex map has at most {MAX_MAP_ROWS} rows (A to Z), not {len(rows)}")
         return [], problems
     if not found:
         problems.append("a hex map needs at least one cell")
         return [], problems
     left = min(c for _, c, _ in found)
+    wide = max((c - left) // 2 + 1 for _, c, _ in found)
+    if wide > MAX_MAP_PLACES:
+        problems.append(f"a hex map has at most {MAX_MAP_PLACES} places a row (A1 to A{MAX_MAP_PLACES}, two "
+                        f"characters each), not {wide}")
+        return [], problems
     parity = (found[0][0] + found[0][1] - left) % 2
     cells: list[tuple[str, int, int, str]] = []
     for r, c, ch in found:

@@ -80,9 +80,44 @@ class Boards:
                 found = True
         return found
 
+    def shown_names(self, names: list[tuple[str, SourceSpan]], what: str, where: str) -> None:
+        """The names of a board's spots or regions that a rule file writes as it likes (a graph's
+        or a wall's spots, regions): each is shown in a move's text as it is, and a move is played
+        by its text (`apply("text")`, a log's line, `play`'s prompt), found among the legal moves
+        by comparing texts with their letters lowered and their spaces made single. So a move's
+        text is read back to one move only if no name holds a space (a name's words would pass for
+        the next choice's), `-` (which joins a list's items: `prospect E3-E4-E5`) or `/` (which
+        joins a record's fields: `P1/red/C4`), none is `none` (an optional value holding nothing),
+        and no two of one kind differ only in case; then every name is one word of the text, or
+        one item of one, whatever choices the texts show."""
+        for name, span in names:
+            problem = None
+            if name.split() != [name]:
+                problem = "holds a space" if name.strip() else "is empty"
+            elif "-" in name or "/" in name:
+                problem = f"holds `{'-' if '-' in name else '/'}`"
+            elif name.lower() == "none":
+                problem = "is `none`, the text of an optional value holding nothing"
+            if problem is not None:
+                self.error(span, f"{what} {name!r} of {where} {problem}: a move's text could then be two moves'",
+                           "a name shown in a move's text is one word: no spaces, and no `-` (it joins a list's "
+                           "items: `prospect E3-E4-E5`) or `/` (it joins a record's fields)")
+        spelled: dict[str, tuple[str, SourceSpan]] = {}
+        for name, span in names:
+            first = spelled.setdefault(name.lower(), (name, span))
+            if first[0] != name:
+                self.error(span, f"{what}s `{first[0]}` and `{name}` of {where} differ only in case: a move's text "
+                           "is read whatever its case, so it could be two moves'", "name them apart")
+
     def board(self, board: ir.Board) -> None:
         if self.too_large(board):
             return
+        where = f"board `{board.name}`"
+        self.shown_names(list(zip(board.graph, board.graph_spans or [board.span] * len(board.graph), strict=True))
+                         + [(spot, face.span) for piece in board.wall for face in piece.faces for spot in face.spots],
+                         "spot", where)
+        if board.ring or board.graph or board.hexmap is not None or board.wall:  # (a hexagon's: with its mirrored)
+            self.shown_names([(r.name, r.span) for k in board.region_kinds for r in k.regions], "region", where)
         if board.ring:
             self.ring_board(board)
             return
@@ -124,6 +159,10 @@ class Boards:
                 regions[kind.name] = mirrored
             else:
                 regions[kind.name] = [(r.name, r.spots) for r in kind.regions]
+        kind_span = {kind.name: kind.span for kind in board.region_kinds}  # (a mirrored region's)
+        region_span = {(kind.name, r.name): r.span for kind in board.region_kinds for r in kind.regions}
+        self.shown_names([(n, region_span.get((k, n), kind_span[k]))
+                          for k, listed in regions.items() for n, _ in listed], "region", f"board `{board.name}`")
         # Spots that are not on the board, shown at the region that names them.
         for kind in board.region_kinds:
             for region in kind.regions:

@@ -640,6 +640,7 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
     for board_name, key, m in r.entries(node, "boards", "board", "a board", BOARD_KEYS):
         ring = 0
         graph: tuple[str, ...] = ()
+        graph_spans: tuple[SourceSpan, ...] = ()
         roads: list[tuple[str, ...]] = []
         hexmap: ir.HexMap | None = None
         wall: tuple[ir.WallPiece, ...] = ()
@@ -663,6 +664,7 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
             r.keys(gm, GRAPH_KEYS, "graph")
             gseq = r.sequence(gm.get("spots"), "spots")
             graph = tuple(r.text(s, "a spot") or "?" for s in gseq.items) if gseq else ()
+            graph_spans = tuple(s.span for s in gseq.items) if gseq else ()
             if not graph:
                 r.error(gm.span, "a graph board needs `spots: [...]`, the names of its spots")
                 continue
@@ -772,7 +774,7 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
                 pairs.append((names[0], names[1]))
             borders.append((str(bkey.value), tuple(pairs)))
         out.append(ir.Board(board_name, side or 0, tuple(kinds), expect, key.span, ring, graph, tuple(roads),
-                            tuple(borders), board_players, hexmap, wall))
+                            tuple(borders), board_players, hexmap, wall, graph_spans))
     return tuple(out)
 
 

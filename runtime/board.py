@@ -23,6 +23,11 @@ MAX_JOINS: Final = 10_000
 if TYPE_CHECKING:
     from .state import Action
 
+# The widest bitboard whose line searches read a mask a byte at a time (HexBoard._lines_of_mask): the
+# bundled boards' are 85 to 236 bits, the largest a board may be (a hexagon of side 20, a hex map
+# of 26 rows of 40 places) some 1,500.
+BYTE_LOOKUP_BITS: Final = 512
+
 # The three axes of a hex grid in axial coordinates; the other three are their opposites.
 HEX_AXES: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (-1, 1))
 
@@ -751,7 +756,7 @@ class HexBoard(Board):
     the first time they are asked for (`_lines`), as rules ask for a few lengths only."""
 
     __slots__ = ("side", "coords", "longest", "bit", "_steps", "_spot_at_bit", "_runs", "_line_base",
-                 "_line_total", "_line_tables")
+                 "_line_total", "_line_tables", "_by_bits")
 
     def __init__(self, name: str, side: int, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
         self.name = name
@@ -790,6 +795,10 @@ class HexBoard(Board):
         and the lines of n spots along an axis start at the spots whose run holds n or more."""
         self.longest: int = longest
         self._spot_at_bit: dict[int, int] = spot_at_bit
+        # a bitboard too wide for _gather's tables (256 tuples for each byte, for each length of
+        # line asked and each axis: 300 MB on the largest hex map, every length asked) is read a bit
+        # at a time (_gather_bits), as the native build reads every one
+        self._by_bits: bool = max(spot_at_bit, default=0) >= BYTE_LOOKUP_BITS
         firsts = sorted(spot_at_bit, reverse=True)
         runs: list[dict[int, int]] = []
         at_least: list[list[int]] = []  # per axis, how many runs hold n spots or more, by n
@@ -896,7 +905,7 @@ class HexBoard(Board):
             return []
         found: list[Any] = []
         starts = self._starts_mask(n, mask)
-        if _NATIVE:
+        if _NATIVE or self._by_bits:
             by_bit = self._axis_lookups(n, kind + 4)
             for axis in range(len(starts)):
                 m = starts[axis]

@@ -18,6 +18,7 @@ import rulewright
 from rulewright.compiler import driver
 from rulewright.compiler.paths import display
 from rulewright.compiler.source import CompileError
+from rulewright.runtime.board import HexBoard
 from rulewright.runtime.limits import (
     MAX_ATTRIBUTE_VALUES,
     MAX_ATTRIBUTES,
@@ -165,7 +166,7 @@ def test_at_the_limit_a_game_starts_at_once(name: str, tmp_path: Path) -> None:
     state.legal_actions()
     state.scores()
     # (measured on a loaded 2-core machine: at most 0.2 s; the 26 x 170 map of issue 33 took minutes)
-    assert time.perf_counter() - started < 5
+    assert time.perf_counter() - started < 10  # (a bound far from the measure: no test on machine load)
 
 
 @pytest.mark.parametrize("name", sorted(n for n, case in CASES.items() if case[3]))
@@ -185,7 +186,7 @@ def test_the_wide_map_of_issue_33_is_refused_at_once() -> None:
     started = time.perf_counter()
     with pytest.raises(CompileError) as caught:
         driver.compile_file(path)
-    assert time.perf_counter() - started < 5
+    assert time.perf_counter() - started < 10  # (a bound far from the measure: no test on machine load)
     assert [d.message for d in caught.value.diagnostics] == [over("spots", 4_420, MAX_SPOTS).format(board="valley")]
 
 
@@ -207,3 +208,26 @@ def test_a_row_of_actions_per_earlier_choice_holds_what_it_made(tmp_path: Path) 
         tracemalloc.stop()
     assert type(state.board.action_tables["go"][0]).__name__ == "SpotRow"  # (the rows this is about)
     assert peak < 20 << 20
+
+
+def test_every_line_of_the_largest_hexagon_asked_stays_small() -> None:
+    # a hexagon of side 20 (1,141 spots, a 1,560-bit bitboard): its lines are made per length when
+    # first asked, and its masks read a bit at a time (runtime/board.py, BYTE_LOOKUP_BITS); every
+    # length asked, by mask and by spots, they agree, and all of it takes a few megabytes
+    board = HexBoard("big", 20, (), ())
+    spots = [s for s in board.spots if s % 3]
+    mask = board.spots_mask(spots)
+    tracemalloc.start()
+    try:
+        for n in range(board.longest + 2):
+            board.straight_lines_mask(n, mask)
+            board.straight_line_numbers_mask(n, mask)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    for n in range(board.longest + 2):
+        lines = board.straight_lines(n, spots)
+        assert board.straight_lines_mask(n, mask) == lines
+        assert [board.line_spots(k) for k in board.straight_line_numbers_mask(n, mask)] == lines
+    assert board.line_count() == sum(len(board.straight_lines(n, board.spots)) for n in range(1, board.longest + 1))
+    assert peak < 40 << 20

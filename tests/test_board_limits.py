@@ -231,3 +231,25 @@ def test_every_line_of_the_largest_hexagon_asked_stays_small() -> None:
         assert [board.line_spots(k) for k in board.straight_line_numbers_mask(n, mask)] == lines
     assert board.line_count() == sum(len(board.straight_lines(n, board.spots)) for n in range(1, board.longest + 1))
     assert peak < 40 << 20
+
+
+def heavy_components(attributes: int) -> str:
+    # each attribute some 40 steps for each of 10,000 components: 400,000 and more of the 1,000,000
+    # all of them may take as the rules are loaded
+    attrs = ", ".join(f'a{j}: "sum(x for x in range(0, 40)) + i"' for j in range(attributes))
+    return rule_file("  b:\n    ring: 10\n", f"components:\n  c: {{count: 10000, attributes: {{{attrs}}}}}\n",
+                     REST.replace('  lines: "len(straight_lines(3, spots))"\n', ""))
+
+
+def test_the_work_of_every_attribute_table_together_is_a_moves_at_most(tmp_path: Path) -> None:
+    game = rulewright.load_rules(write(tmp_path, "two", heavy_components(2)))
+    assert game.new_state(2, 1).legal_actions()
+    path = write(tmp_path, "three", heavy_components(3))
+    with pytest.raises(CompileError) as caught:
+        driver.compile_file(path)
+    text = path.read_text().splitlines()
+    line = next(i for i, row in enumerate(text) if "a2:" in row)
+    assert [(str(d.span), d.message) for d in caught.value.diagnostics] == [
+        (f"{display(path)}:{line + 1}:{text[line].index('a2:') + 6}",
+         "attribute `a2` of `c` takes the work of the components' attributes, computed as the rules are loaded, past "
+         "what a move may do (1,000,000 steps for all of them)")]

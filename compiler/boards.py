@@ -42,13 +42,9 @@ class Boards:
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.report(span, message, hint)
 
-    def too_large(self, board: ir.Board) -> bool:
-        """Whether the board passes a limit of its size (docs/language.md, "Limits"): then each
-        limit it passes is reported, and nothing more of it is checked or built (what would be
-        checked grows with the size)."""
-        where = f"board `{board.name}`"
-        hint = ("a board's size is bounded so that a game starts at once and every state stays small "
-                "(docs/language.md, \"Limits\")")
+    @staticmethod
+    def sizes(board: ir.Board) -> tuple[int, int, int]:
+        """A board's spots, regions and borders, as declared (before any is checked)."""
         by_kind = {k.name: k for k in board.region_kinds}
         regions = sum(len(by_kind[k.mirror_of].regions) if k.mirror_of in by_kind else len(k.regions)
                       for k in board.region_kinds)
@@ -58,15 +54,27 @@ class Boards:
             spots = sum(len(row) - row.count(" ") for row in board.hexmap.rows)
         elif board.wall:
             spots = sum(len(f.spots) for p in board.wall for f in p.faces)
+        elif board.ring:
+            spots = board.ring
         else:
-            spots = 0  # (a hexagon or a ring: its size is bounded where it is read, compiler/build.py)
+            spots = 3 * board.hexagon * (board.hexagon - 1) + 1 if board.hexagon > 0 else 0
+        return spots, regions, sum(len(pairs) for _, pairs in board.borders)
+
+    def too_large(self, board: ir.Board) -> bool:
+        """Whether the board passes a limit of its size (docs/language.md, "Limits"): then each
+        limit it passes is reported, and nothing more of it is checked or built (what would be
+        checked grows with the size)."""
+        where = f"board `{board.name}`"
+        hint = ("a board's size is bounded so that a game starts at once and every state stays small "
+                "(docs/language.md, \"Limits\")")
+        spots, regions, borders = self.sizes(board)  # (a hexagon's and a ring's bounded by compiler/build.py)
         found = False
         for count, limit, what, span in (
             (spots, MAX_SPOTS, "spots", board.span if board.hexmap is None else board.hexmap.span),
             (regions, MAX_REGIONS, "regions", board.span),
             (len(board.region_kinds), MAX_REGION_KINDS, "kinds of regions", board.span),
             (sum(len(road) - 1 for road in board.roads), MAX_ROADS, "road segments", board.span),
-            (sum(len(pairs) for _, pairs in board.borders), MAX_BORDERS, "borders", board.span),
+            (borders, MAX_BORDERS, "borders", board.span),
             (len({a for k in board.region_kinds for r in k.regions for a, _ in r.attributes}), MAX_ATTRIBUTES,
              "region attributes", board.span),
             (len({a for e in board.hexmap.legend for a, _ in e.attributes}) if board.hexmap else 0, MAX_ATTRIBUTES,

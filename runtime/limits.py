@@ -65,6 +65,9 @@ MAX_BORDERS = 10_000
 # summed over the kinds): the tables the module computes as it is loaded.
 MAX_COMPONENTS = 10_000
 MAX_ATTRIBUTE_VALUES = 100_000
+# The values a state holds: one per field, and one per entity of a field per entity (spot, region,
+# border, player, die, component); each game makes them as it starts, each copy of a state copies them.
+MAX_STATE_VALUES = 200_000
 
 T = TypeVar("T")
 C = TypeVar("C", bound=Collection[object])

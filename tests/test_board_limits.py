@@ -30,6 +30,7 @@ from rulewright.runtime.limits import (
     MAX_ROADS,
     MAX_SPOT_REGIONS,
     MAX_SPOTS,
+    MAX_STATE_VALUES,
 )
 
 REST = """state:
@@ -253,3 +254,25 @@ def test_the_work_of_every_attribute_table_together_is_a_moves_at_most(tmp_path:
         (f"{display(path)}:{line + 1}:{text[line].index('a2:') + 6}",
          "attribute `a2` of `c` takes the work of the components' attributes, computed as the rules are loaded, past "
          "what a move may do (1,000,000 steps for all of them)")]
+
+
+def per_spot_fields(count: int) -> str:
+    fields = "".join(f"  f{k}: {{per: spot, type: int, init: 0}}\n" for k in range(count))
+    return rule_file(graph(MAX_SPOTS), ENUMS, REST.replace("state:\n", "state:\n" + fields, 1))
+
+
+def test_the_values_a_state_holds_are_bounded(tmp_path: Path) -> None:
+    # 99 fields per spot of 2,000 spots and one more: 198,001 values; with a 100th per spot, the one
+    # more (`n`, after them) passes 200,000
+    game = rulewright.load_rules(write(tmp_path, "held", per_spot_fields(99)))
+    started = time.perf_counter()
+    state = game.new_state(2, 1)
+    state.apply(str(state.legal_actions()[0]))
+    assert time.perf_counter() - started < 10  # (measured: 0.02 s; a bound far from it)
+    path = write(tmp_path, "over", per_spot_fields(100))
+    with pytest.raises(CompileError) as caught:
+        driver.compile_file(path)
+    line = path.read_text().splitlines().index("  n: {type: int, init: 0}") + 1
+    assert [(str(d.span).rsplit(":", 1)[0], d.message) for d in caught.value.diagnostics] == [
+        (f"{display(path)}:{line}", f"field `n` takes the values a state holds to 200,001, more than the limit of "
+                                    f"{MAX_STATE_VALUES:,} (a value per field, and per entity of a field per entity)")]

@@ -404,6 +404,9 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base", merged: 
                               {d.name for d in dice} | {c.name for c in components})
     for ref in neutral_refs:
         _implicit(r, ref.name, ref.span)
+        if re.fullmatch(r"p[0-9]+", ref.name):  # (a move's text is read whatever its case: compiler/boards.py)
+            r.error(ref.span, f"a neutral seat named `{ref.name}` would be read as the player {ref.name.upper()} in a "
+                    "move's text (read whatever its case)", "name it apart from P1, P2 ...")
     ruleset = ir.RuleSet(
         game=game,
         variant=variant,

@@ -168,3 +168,12 @@ def test_a_log_simulate_writes_replays(tmp_path: Path) -> None:
         replayed = runner.invoke(cli, ["replay", str(log), "--ruleset", str(path)])
         assert replayed.exit_code == 0, replayed.output
         assert replayed.output.startswith("replayed 4 actions: identical"), replayed.output
+
+
+def test_a_neutral_seat_named_as_a_player_is_refused(tmp_path: Path) -> None:
+    # players are shown P1, P2 ...; a neutral seat by its name: `p2` would be P2 read whatever its case
+    text = rule_file(["c", "d"]).replace("players: 2\n", "players: 2\nneutral: [p2]\n")
+    (found,) = refusals(write(tmp_path, text))
+    assert found[1] == ("a neutral seat named `p2` would be read as the player P2 in a move's text (read whatever its "
+                        "case)")
+    assert rulewright.load_rules(write(tmp_path, text.replace("[p2]", "[emperor]"), "emperor.yaml"))

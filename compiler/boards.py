@@ -88,7 +88,7 @@ class Boards:
                 found = True
         return found
 
-    def shown_names(self, names: list[tuple[str, SourceSpan]], what: str, where: str) -> None:
+    def shown_names(self, names: list[tuple[str, SourceSpan]], what: str, where: str, twice: bool = False) -> None:
         """The names of a board's spots or regions that a rule file writes as it likes (a graph's
         or a wall's spots, regions): each is shown in a move's text as it is, and a move is played
         by its text (`apply("text")`, a log's line, `play`'s prompt), found among the legal moves
@@ -96,8 +96,9 @@ class Boards:
         text is read back to one move only if no name holds a space (a name's words would pass for
         the next choice's), `-` (which joins a list's items: `prospect E3-E4-E5`) or `/` (which
         joins a record's fields: `P1/red/C4`), none is `none` (an optional value holding nothing),
-        and no two of one kind differ only in case; then every name is one word of the text, or
-        one item of one, whatever choices the texts show."""
+        and no two of one kind are alike but for case; then every name is one word of the text, or
+        one item of one, whatever choices the texts show. `twice`: a name given twice is told too
+        (where nothing else tells it: regions of two kinds)."""
         for name, span in names:
             problem = None
             if name.split() != [name]:
@@ -113,7 +114,10 @@ class Boards:
         spelled: dict[str, tuple[str, SourceSpan]] = {}
         for name, span in names:
             first = spelled.setdefault(name.lower(), (name, span))
-            if first[0] != name:
+            if first[0] == name and first[1] is not span and twice:
+                self.error(span, f"two {what}s of {where} are named `{name}`: a move's text could then be two moves'",
+                           "name them apart")
+            elif first[0] != name:
                 self.error(span, f"{what}s `{first[0]}` and `{name}` of {where} differ only in case: a move's text "
                            "is read whatever its case, so it could be two moves'", "name them apart")
 
@@ -125,7 +129,8 @@ class Boards:
                          + [(spot, face.span) for piece in board.wall for face in piece.faces for spot in face.spots],
                          "spot", where)
         if board.ring or board.graph or board.hexmap is not None or board.wall:  # (a hexagon's: with its mirrored)
-            self.shown_names([(r.name, r.span) for k in board.region_kinds for r in k.regions], "region", where)
+            self.shown_names([(r.name, r.span) for k in board.region_kinds for r in k.regions], "region", where,
+                             twice=True)
         if board.ring:
             self.ring_board(board)
             return

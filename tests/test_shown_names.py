@@ -177,3 +177,13 @@ def test_a_neutral_seat_named_as_a_player_is_refused(tmp_path: Path) -> None:
     assert found[1] == ("a neutral seat named `p2` would be read as the player P2 in a move's text (read whatever its "
                         "case)")
     assert rulewright.load_rules(write(tmp_path, text.replace("[p2]", "[emperor]"), "emperor.yaml"))
+
+
+def test_two_regions_of_one_name_are_refused(tmp_path: Path) -> None:
+    # two kinds may each name a region `Wei`: `claim Wei` would be either
+    text = rule_file(["c", "d"], ["Wei"]).replace('        "Wei": ["c"]\n',
+                                                  '        "Wei": ["c"]\n      river:\n        "Wei": ["d"]\n')
+    path = write(tmp_path, text)
+    line = path.read_text().splitlines().index('        "Wei": ["d"]') + 1
+    assert refusals(path) == [(f"{display(path)}:{line}:9", "two regions of board `g` are named `Wei`: a move's text "
+                                                           "could then be two moves'")]

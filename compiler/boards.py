@@ -12,6 +12,15 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..runtime.board import GraphBoard, hex_joined, hex_labels, hexmap_cells, validate_regions
+from ..runtime.limits import (
+    MAX_ATTRIBUTES,
+    MAX_BORDERS,
+    MAX_REGION_KINDS,
+    MAX_REGIONS,
+    MAX_ROADS,
+    MAX_SPOT_REGIONS,
+    MAX_SPOTS,
+)
 from . import ir
 from .source import SourceSpan, did_you_mean
 from .typed import BoardTable
@@ -33,7 +42,95 @@ class Boards:
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.report(span, message, hint)
 
+    @staticmethod
+    def sizes(board: ir.Board) -> tuple[int, int, int]:
+        """A board's spots, regions and borders, as declared (before any is checked)."""
+        by_kind = {k.name: k for k in board.region_kinds}
+        regions = sum(len(by_kind[k.mirror_of].regions) if k.mirror_of in by_kind else len(k.regions)
+                      for k in board.region_kinds)
+        if board.graph:
+            spots = len(board.graph)
+        elif board.hexmap is not None:
+            spots = sum(len(row) - row.count(" ") for row in board.hexmap.rows)
+        elif board.wall:
+            spots = sum(len(f.spots) for p in board.wall for f in p.faces)
+        elif board.ring:
+            spots = board.ring
+        else:
+            spots = 3 * board.hexagon * (board.hexagon - 1) + 1 if board.hexagon > 0 else 0
+        return spots, regions, sum(len(pairs) for _, pairs in board.borders)
+
+    def too_large(self, board: ir.Board) -> bool:
+        """Whether the board passes a limit of its size (docs/language.md, "Limits"): then each
+        limit it passes is reported, and nothing more of it is checked or built (what would be
+        checked grows with the size)."""
+        where = f"board `{board.name}`"
+        hint = ("a board's size is bounded so that a game starts at once and every state stays small "
+                "(docs/language.md, \"Limits\")")
+        spots, regions, borders = self.sizes(board)  # (a hexagon's and a ring's bounded by compiler/build.py)
+        found = False
+        for count, limit, what, span in (
+            (spots, MAX_SPOTS, "spots", board.span if board.hexmap is None else board.hexmap.span),
+            (regions, MAX_REGIONS, "regions", board.span),
+            (len(board.region_kinds), MAX_REGION_KINDS, "kinds of regions", board.span),
+            (sum(len(road) - 1 for road in board.roads), MAX_ROADS, "road segments", board.span),
+            (borders, MAX_BORDERS, "borders", board.span),
+            (len({a for k in board.region_kinds for r in k.regions for a, _ in r.attributes}), MAX_ATTRIBUTES,
+             "region attributes", board.span),
+            (len({a for e in board.hexmap.legend for a, _ in e.attributes}) if board.hexmap else 0, MAX_ATTRIBUTES,
+             "spot attributes", board.span),
+            (max((len(k.rename) for k in board.region_kinds), default=0), MAX_ATTRIBUTES,
+             "renamings of a mirrored kind", board.span),
+        ):
+            if count > limit:
+                self.error(span, f"{where} has {count:,} {what}, more than the limit of {limit:,} {what} a board",
+                           hint)
+                found = True
+        return found
+
+    def shown_names(self, names: list[tuple[str, SourceSpan]], what: str, where: str, twice: bool = False) -> None:
+        """The names of a board's spots or regions that a rule file writes as it likes (a graph's
+        or a wall's spots, regions): each is shown in a move's text as it is, and a move is played
+        by its text (`apply("text")`, a log's line, `play`'s prompt), found among the legal moves
+        by comparing texts with their letters lowered and their spaces made single. So a move's
+        text is read back to one move only if no name holds a space (a name's words would pass for
+        the next choice's), `-` (which joins a list's items: `prospect E3-E4-E5`) or `/` (which
+        joins a record's fields: `P1/red/C4`), none is `none` (an optional value holding nothing),
+        and no two of one kind are alike but for case; then every name is one word of the text, or
+        one item of one, whatever choices the texts show. `twice`: a name given twice is told too
+        (where nothing else tells it: regions of two kinds)."""
+        for name, span in names:
+            problem = None
+            if name.split() != [name]:
+                problem = "holds a space" if name.strip() else "is empty"
+            elif "-" in name or "/" in name:
+                problem = f"holds `{'-' if '-' in name else '/'}`"
+            elif name.lower() == "none":
+                problem = "is `none`, the text of an optional value holding nothing"
+            if problem is not None:
+                self.error(span, f"{what} {name!r} of {where} {problem}: a move's text could then be two moves'",
+                           "a name shown in a move's text is one word: no spaces, and no `-` (it joins a list's "
+                           "items: `prospect E3-E4-E5`) or `/` (it joins a record's fields)")
+        spelled: dict[str, tuple[str, SourceSpan]] = {}
+        for name, span in names:
+            first = spelled.setdefault(name.lower(), (name, span))
+            if first[0] == name and first[1] is not span and twice:
+                self.error(span, f"two {what}s of {where} are named `{name}`: a move's text could then be two moves'",
+                           "name them apart")
+            elif first[0] != name:
+                self.error(span, f"{what}s `{first[0]}` and `{name}` of {where} differ only in case: a move's text "
+                           "is read whatever its case, so it could be two moves'", "name them apart")
+
     def board(self, board: ir.Board) -> None:
+        if self.too_large(board):
+            return
+        where = f"board `{board.name}`"
+        self.shown_names(list(zip(board.graph, board.graph_spans or [board.span] * len(board.graph), strict=True))
+                         + [(spot, face.span) for piece in board.wall for face in piece.faces for spot in face.spots],
+                         "spot", where)
+        if board.ring or board.graph or board.hexmap is not None or board.wall:  # (a hexagon's: with its mirrored)
+            self.shown_names([(r.name, r.span) for k in board.region_kinds for r in k.regions], "region", where,
+                             twice=True)
         if board.ring:
             self.ring_board(board)
             return
@@ -75,6 +172,10 @@ class Boards:
                 regions[kind.name] = mirrored
             else:
                 regions[kind.name] = [(r.name, r.spots) for r in kind.regions]
+        kind_span = {kind.name: kind.span for kind in board.region_kinds}  # (a mirrored region's)
+        region_span = {(kind.name, r.name): r.span for kind in board.region_kinds for r in kind.regions}
+        self.shown_names([(n, region_span.get((k, n), kind_span[k]))
+                          for k, listed in regions.items() for n, _ in listed], "region", f"board `{board.name}`")
         # Spots that are not on the board, shown at the region that names them.
         for kind in board.region_kinds:
             for region in kind.regions:
@@ -134,9 +235,15 @@ class Boards:
                     if spot not in on_board:
                         self.error(region.span, f"region {region.name} of {where}: no spot `{spot}`",
                                    did_you_mean(spot, labels))
-                    of.setdefault(spot, []).append(region.name)
+                    held = of.setdefault(spot, [])
+                    held.append(region.name)
+                    if len(held) == MAX_SPOT_REGIONS + 1:
+                        self.error(region.span, f"{where}: spot `{spot}` is in more than the limit of "
+                                   f"{MAX_SPOT_REGIONS} regions of kind `{kind.name}` ({', '.join(held)})",
+                                   "a spot lies in one region of a kind, or in a few (a border post in two)")
                 regions.append((kind.name, region.name, region.spots))
         borders: list[tuple[str, str]] = []
+        listed: set[frozenset[str]] = set()
         for kind_name, pairs in board.borders:
             kind_regions = {r.name for k in board.region_kinds if k.name == kind_name for r in k.regions}
             if not kind_regions:
@@ -146,8 +253,9 @@ class Boards:
                     if end not in kind_regions:
                         self.error(board.span, f"{where}: a border names `{end}`, no region of kind `{kind_name}`",
                                    did_you_mean(end, kind_regions))
-                if (a, b) in borders or (b, a) in borders:
+                if frozenset((a, b)) in listed:
                     self.error(board.span, f"{where}: the border {a}-{b} is listed twice")
+                listed.add(frozenset((a, b)))
                 borders.append((a, b))
         # Region attributes: each a table over every region, its values of one enumeration.
         attr_names = sorted({a for k in board.region_kinds for r in k.regions for a, _ in r.attributes})
@@ -212,12 +320,17 @@ class Boards:
                                 f"from {labels[0]}")
         if exp.cover_each_spot_once:
             for kind_name, _ in exp.regions:
+                if kind_name not in kinds:
+                    continue  # (its count is off, said above)
                 of = region_of.get(kind_name, {})
                 for spot in labels:
                     if len(of.get(spot, [])) != 1:
                         problems.append(f"spot {spot} is in {len(of.get(spot, []))} regions of kind `{kind_name}`")
+        border_counts = Counter[str]()
+        for k, pairs in board.borders:
+            border_counts[k] += len(pairs)
         for kind_name, count in exp.borders:
-            found = sum(1 for k, pairs in board.borders if k == kind_name for _ in pairs)
+            found = border_counts[kind_name]
             if found != count:
                 problems.append(f"{found} borders between regions of kind `{kind_name}`, expected {count}")
         if exp.borders_match_roads is not None:
@@ -238,8 +351,11 @@ class Boards:
             for pair in sorted(listed - crossing, key=sorted):
                 problems.append(f"the border {'-'.join(sorted(pair))} is crossed by no road")
         attributes = {(r.name, a): v for k in board.region_kinds for r in k.regions for a, v in r.attributes}
+        by_attribute: dict[str, Counter[str]] = {}
+        for (_, a), v in attributes.items():
+            by_attribute.setdefault(a, Counter())[v] += 1
         for attr, counts in exp.attribute_counts:
-            found_counts = Counter(v for (_, a), v in attributes.items() if a == attr)
+            found_counts = by_attribute.get(attr, Counter())
             for value, count in counts:
                 if found_counts.get(value, 0) != count:
                     problems.append(f"{found_counts.get(value, 0)} regions with {attr} {value}, expected {count}")
@@ -330,8 +446,9 @@ class Boards:
         assert exp is not None
         if exp.spots is not None and exp.spots != len(labels):
             problems.append(f"{len(labels)} spots, expected {exp.spots}")
+        per_kind = Counter(k for k, _, _ in regions)
         for kind_name, count in exp.regions:
-            found = sum(1 for k, _, _ in regions if k == kind_name)
+            found = per_kind[kind_name]
             if found != count:
                 problems.append(f"{found} regions of kind `{kind_name}`, expected {count}")
         for _, name, spots in regions:
@@ -340,6 +457,8 @@ class Boards:
                                 f"{exp.region_size[1]}")
         if exp.cover_each_spot_once:
             for kind_name, _ in exp.regions:
+                if kind_name not in per_kind:
+                    continue  # (its count is off, said above)
                 covered = {s for k, _, spots in regions if k == kind_name for s in spots}
                 missing = [s for s in labels if s not in covered]
                 if missing:
@@ -366,12 +485,12 @@ class Boards:
         legend = {e.symbol: e for e in hexmap.legend}
         attrs = sorted({a for e in hexmap.legend for a, _ in e.attributes})
         for e in hexmap.legend:
-            given = [a for a, _ in e.attributes]
+            given = Counter(a for a, _ in e.attributes)
             missing = [a for a in attrs if a not in given]
             if missing:
                 self.error(e.span, f"{where}: symbol `{e.symbol}` gives no {', '.join(missing)}",
                            "every symbol of the legend gives every attribute")
-            twice = sorted({a for a in given if given.count(a) > 1})
+            twice = sorted(a for a, n in given.items() if n > 1)
             if twice:
                 self.error(e.span, f"{where}: symbol `{e.symbol}` gives {', '.join(twice)} twice")
         unknown: dict[str, str] = {}
@@ -390,11 +509,12 @@ class Boards:
             self.spot_attributes = attrs
         # per attribute, each cell's value (a number of its enumeration)
         tables: list[tuple[int, ...]] = []
+        gives = {e.symbol: dict(e.attributes) for e in hexmap.legend}
         for attr in attrs:
             enum_of: str | None = None
             number: dict[str, int] = {}
             for e in hexmap.legend:
-                value = dict(e.attributes).get(attr)
+                value = gives[e.symbol].get(attr)
                 if value is None:
                     continue
                 found = self.enum_value(value)
@@ -434,8 +554,7 @@ class Boards:
                 if attr not in attrs:
                     found_problems.append(f"no attribute `{attr}`: the legend gives {', '.join(attrs) or 'none'}")
                     continue
-                got = Counter(dict(legend[symbol_of[s]].attributes)[attr] for s in labels
-                              if attr in dict(legend[symbol_of[s]].attributes))
+                got = Counter(gives[symbol_of[s]][attr] for s in labels if attr in gives[symbol_of[s]])
                 for value, count in counts:
                     if got.get(value, 0) != count:
                         found_problems.append(f"{got.get(value, 0)} spots with {attr} {value}, expected {count}")
@@ -454,6 +573,7 @@ class Boards:
         """A wall that grows during play: pieces, each with faces, each face its spaces."""
         where = f"board `{board.name}`"
         labels: list[str] = []
+        seen: set[str] = set()
         faces: dict[str, str] = {}
         for piece in board.wall:
             for face in piece.faces:
@@ -462,9 +582,10 @@ class Boards:
                                f"{faces[face.name]}", "every face has a name of its own")
                 faces[face.name] = piece.name
                 for spot in face.spots:
-                    if spot in labels:
+                    if spot in seen:
                         self.error(face.span, f"{where}: spot `{spot}` is on two faces",
                                    "every space of every face is a spot of its own")
+                    seen.add(spot)
                     labels.append(spot)
         regions = self.listed_regions(board, labels, "wall")
         face_of: dict[str, str] = {}
@@ -505,9 +626,14 @@ def _wall_faces(board: ir.Board, regions: list[tuple[str, str, tuple[str, ...]]]
     and the most spaces k faces of k different pieces can hold (every wall the game can lay)."""
     problems: list[str] = []
     faces = [f for p in board.wall for f in p.faces]
+    on_face = Counter((k, face_of.get(spots[0])) for k, _, spots in regions if spots)
+    kinds = {k.name for k in board.region_kinds}
     for kind_name, count in exp.regions_per_face:
+        if kind_name not in kinds:
+            problems.append(f"regions_per_face names `{kind_name}`, no kind of region of the wall")
+            continue
         for f in faces:
-            found = sum(1 for k, _, spots in regions if k == kind_name and spots and face_of.get(spots[0]) == f.name)
+            found = on_face[(kind_name, f.name)]
             if found != count:
                 problems.append(f"face {f.name} has {found} region{'' if found == 1 else 's'} of kind `{kind_name}`, "
                                 f"expected {count}")
@@ -517,9 +643,12 @@ def _wall_faces(board: ir.Board, regions: list[tuple[str, str, tuple[str, ...]]]
             if not low <= len(f.spots) <= high:
                 problems.append(f"face {f.name} has {len(f.spots)} spaces, expected {low} to {high}")
     biggest = sorted((max(len(f.spots) for f in p.faces) for p in board.wall if p.faces), reverse=True)
+    held = [0]  # the most spaces k faces of k pieces hold, by k
+    for size in biggest:
+        held.append(held[-1] + size)
     for k, most in exp.largest_wall:
         if not 1 <= k <= len(biggest):
             problems.append(f"largest_wall of {k} faces: the wall has {len(biggest)} pieces")
-        elif sum(biggest[:k]) > most:
-            problems.append(f"{k} faces can hold {sum(biggest[:k])} spaces, expected at most {most}")
+        elif held[k] > most:
+            problems.append(f"{k} faces can hold {held[k]} spaces, expected at most {most}")
     return problems

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from ..runtime.errors import is_int
+from ..runtime.limits import MAX_ATTRIBUTE_VALUES, MAX_COMPONENTS
 from . import ast, ir
 from .load import YMap, YNode, YScalar, YSeq
 from .merge import Stacked, key_name
@@ -403,6 +404,9 @@ def build_ir(tree: YMap, files: tuple[str, ...], variant: str = "base", merged: 
                               {d.name for d in dice} | {c.name for c in components})
     for ref in neutral_refs:
         _implicit(r, ref.name, ref.span)
+        if re.fullmatch(r"p[0-9]+", ref.name):  # (a move's text is read whatever its case: compiler/boards.py)
+            r.error(ref.span, f"a neutral seat named `{ref.name}` would be read as the player {ref.name.upper()} in a "
+                    "move's text (read whatever its case)", "name it apart from P1, P2 ...")
     ruleset = ir.RuleSet(
         game=game,
         variant=variant,
@@ -639,6 +643,7 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
     for board_name, key, m in r.entries(node, "boards", "board", "a board", BOARD_KEYS):
         ring = 0
         graph: tuple[str, ...] = ()
+        graph_spans: tuple[SourceSpan, ...] = ()
         roads: list[tuple[str, ...]] = []
         hexmap: ir.HexMap | None = None
         wall: tuple[ir.WallPiece, ...] = ()
@@ -662,6 +667,7 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
             r.keys(gm, GRAPH_KEYS, "graph")
             gseq = r.sequence(gm.get("spots"), "spots")
             graph = tuple(r.text(s, "a spot") or "?" for s in gseq.items) if gseq else ()
+            graph_spans = tuple(s.span for s in gseq.items) if gseq else ()
             if not graph:
                 r.error(gm.span, "a graph board needs `spots: [...]`, the names of its spots")
                 continue
@@ -771,7 +777,7 @@ def _boards(r: _Reader, node: YNode | None) -> tuple[ir.Board, ...]:
                 pairs.append((names[0], names[1]))
             borders.append((str(bkey.value), tuple(pairs)))
         out.append(ir.Board(board_name, side or 0, tuple(kinds), expect, key.span, ring, graph, tuple(roads),
-                            tuple(borders), board_players, hexmap, wall))
+                            tuple(borders), board_players, hexmap, wall, graph_spans))
     return tuple(out)
 
 
@@ -865,11 +871,19 @@ COMPONENT_KEYS = ("count", "all", "attributes", "doc")
 
 def _components(r: _Reader, node: YNode | None) -> tuple[ir.Component, ...]:
     out: list[ir.Component] = []
+    total = values = 0  # components of every kind so far, and their attribute values
     for name, key, m in r.entries(node, "components", "component", "a component", COMPONENT_KEYS):
         count = r.integer(m.get("count"), "count")
-        if count is None or not 1 <= count <= 10_000:
+        if count is None or not 1 <= count <= MAX_COMPONENTS:
             r.error(m.span if m.get("count") is None else m.get("count").span,  # type: ignore[union-attr]
-                    f"component `{name}` needs `count: N`, how many there are (1 to 10000)")
+                    f"component `{name}` needs `count: N`, how many there are (1 to {MAX_COMPONENTS})")
+            continue
+        total += count
+        if total > MAX_COMPONENTS:
+            r.error(m.get("count").span,  # type: ignore[union-attr]
+                    f"component `{name}` makes {total:,} components of every kind, more than the limit of "
+                    f"{MAX_COMPONENTS:,} components", "every state holds a value per component of each field per "
+                    "component: their number is bounded (docs/language.md, \"Limits\")")
             continue
         all_ref = r.name(m.get("all"), "all") if m.get("all") is not None else None
         attributes: list[ir.Attribute] = []
@@ -878,6 +892,12 @@ def _components(r: _Reader, node: YNode | None) -> tuple[ir.Component, ...]:
             expr = r.expr(avalue, f"attribute `{akey.value}`")
             if attr is not None and expr is not None:
                 attributes.append(ir.Attribute(attr, expr, akey.span))
+        values += count * len(attributes)
+        if values > MAX_ATTRIBUTE_VALUES:
+            r.error(key.span, f"component `{name}` makes {values:,} attribute values of components (their number "
+                    f"times their attributes, over every kind), more than the limit of {MAX_ATTRIBUTE_VALUES:,}",
+                    "each is computed as the rules are loaded (docs/language.md, \"Limits\")")
+            continue
         out.append(ir.Component(name, count, all_ref.name if all_ref else None, tuple(attributes), key.span,
                                 all_ref.span if all_ref else None))
     return tuple(out)

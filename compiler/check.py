@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal, assert_never
 
-from ..runtime.limits import MAX_INT
+from ..runtime.limits import MAX_INT, MAX_STATE_VALUES
 from . import ast, ir
 from . import typed as t
 from .boards import Boards
@@ -168,6 +168,24 @@ class _Checker:
             for name, count in (("wallpiece", len(walls[0].wall)), ("wallface", faces)):
                 self.declare(name, Symbol("value", name, list_of(enum(name)), f"range({count})", None))
 
+    def state_size(self, rs: ir.RuleSet) -> None:
+        """The values a state holds, one per field and one per entity of a field per entity (on the
+        largest board), at most MAX_STATE_VALUES: each game starts by making them, and every copy
+        of a state (a search's, a listing's) copies them."""
+        sizes = [Boards.sizes(b) for b in rs.boards] or [(0, 0, 0)]
+        per = {"player": max(rs.players, default=0) + len(rs.neutral), "spot": max(s for s, _, _ in sizes),
+               "region": max(r for _, r, _ in sizes), "border": max(b for _, _, b in sizes),
+               **self.tables.component_count, **{k.name: len(k.dice) for k in rs.dice}}
+        held = 0
+        for f in rs.fields:
+            held += per.get(f.per, 0) if f.per else 1
+            if held > MAX_STATE_VALUES:
+                self.error(f.span, f"field `{f.name}` takes the values a state holds to {held:,}, more than the "
+                           f"limit of {MAX_STATE_VALUES:,} (a value per field, and per entity of a field per entity)",
+                           "every game starts by making them and every copy of a state copies them: keep fewer "
+                           "fields per spot, region or component (docs/language.md, \"Limits\")")
+                return
+
     def new_kind(self, name: str, span: SourceSpan) -> bool:
         """Whether `name` can name a new kind of value (an enumeration, a dice kind, a component):
         kinds share one namespace with the built-in ones (`int`, `player`, `role` ...)."""
@@ -283,6 +301,7 @@ class _Checker:
                 continue
             denotes: t.SymbolKind = "perfield" if f.per else "field"
             self.declare(f.name, Symbol(denotes, f.name, f.type, f"self.{f.name}", f.span, f.per))
+        self.state_size(rs)
         for d in rs.defines:
             if d.name in self.records:
                 self.error(d.span, f"`{d.name}` is declared twice", f"`{d.name}` is a record (`records:`)")

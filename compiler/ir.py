@@ -75,6 +75,7 @@ class Board:
     players: tuple[int, int] | None = None  # the player counts this board is for
     hexmap: HexMap | None = None  # a hex map of any outline, drawn as rows of text
     wall: tuple[WallPiece, ...] = ()  # a wall that grows during play: its pieces
+    graph_spans: tuple[SourceSpan, ...] = ()  # where each spot of a graph board is written
 
 
 @dataclass(frozen=True, slots=True)

@@ -1634,14 +1634,23 @@ class _Lowerer:
     # -- the rule set -------------------------------------------------------------------------
     def run(self) -> Program:
         typed, prog = self.typed, self.program
+        loading = 0  # the work of the attribute tables so far: all of them at most a move's
         for attr in typed.components:
             self.scopes, self.assigned = [{"i"}], frozenset()
             charges = self.charges
             py = self.expr(attr.value)
-            if self.charges > charges or sat(self.fact(attr.value).cost * attr.count) > MAX_STEPS:
+            work = sat(max(self.fact(attr.value).cost, 1) * attr.count)
+            if self.charges > charges or work > MAX_STEPS:
                 self.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` may take more work to "
                            f"compute than a move may do ({MAX_STEPS:,} steps for all {attr.count:,})",
                            "compute it from `i` with fewer or shorter loops")
+                continue
+            loading += work
+            if loading > MAX_STEPS:
+                self.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` takes the work of the "
+                           f"components' attributes, computed as the rules are loaded, past what a move may do "
+                           f"({MAX_STEPS:,} steps for all of them)", "compute them from `i` with fewer or shorter "
+                           "loops, or keep fewer attributes")
                 continue
             prog.component_tables.append((attr.const, _annotation(attr.ty), f"tuple({py} for i in range({attr.count}))",
                                           attr.span))

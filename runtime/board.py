@@ -1,25 +1,32 @@
 """Boards as data: a hexagonal grid or a ring of spots, partitioned into named regions of several kinds.
 
 Spots are numbered in reading order and labelled by row letter and position (A1, A2, ... K6).
-Everything a game asks of the board at run time (lines of N spots, the regions a spot lies in)
-is computed once, when the board is built.
+Everything a game asks of the board at run time (the regions a spot lies in, its neighbours) is
+computed once, when the board is built, in time and memory linear in its spots and regions; the
+straight lines of n spots of a hex board, the first time a rule asks for lines of n spots.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import FunctionType
 from typing import TYPE_CHECKING, Any, Final
 
 from .errors import RulewrightError
-from .limits import MAX_STEPS, SearchTooLong
+from .limits import MAX_MAP_PLACES, MAX_MAP_ROWS, MAX_STEPS, SearchTooLong
 
 # At most so many joins of groups remembered by the tuple of values joined (Board.keys_mask)
 MAX_JOINS: Final = 10_000
 
 if TYPE_CHECKING:
     from .state import Action
+
+# The widest bitboard whose line searches read a mask a byte at a time (HexBoard._lines_of_mask): the
+# bundled boards' are 85 to 236 bits, the largest a board may be (a hexagon of side 20, a hex map
+# of 26 rows of 40 places) some 1,500.
+BYTE_LOOKUP_BITS: Final = 512
 
 # The three axes of a hex grid in axial coordinates; the other three are their opposites.
 HEX_AXES: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (-1, 1))
@@ -70,6 +77,16 @@ Grouped = tuple[object, dict[int, frozenset[int]], frozenset[int]]
 # At most so many spots added or taken away since the last groups found, and they are mended.
 MENDED = 4
 _NO_SPOTS: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class LineTable:
+    """The straight lines of n spots of a hex board (HexBoard._lines): per axis, each line by the
+    bit of its first spot (`by_axis`) and its number (`numbers`); and the lines in number order."""
+
+    by_axis: tuple[dict[int, tuple[int, ...]], ...]
+    numbers: tuple[dict[int, int], ...]
+    ordered: tuple[tuple[int, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -729,9 +746,17 @@ class GraphBoard(Board):
 
 
 class HexBoard(Board):
-    """A hexagon of spots with regions; built once per board and shared by every state."""
+    """A hexagon of spots with regions; built once per board and shared by every state.
 
-    __slots__ = ("side", "coords", "lines", "bit", "_steps", "_line_at", "_line_number_at", "_numbered")
+    Its straight lines are not made as the board is built: a board of N spots whose longest line
+    is L spots has some 3 * N * L / 2 lines of every length, holding some N * L * L / 2 spots in
+    all (a hex map 170 cells wide: 540 MB, half a minute). Built, the board knows only how many
+    lines of each length run along each axis (from the run of spots ahead of each spot, a walk of
+    the spots per axis: `_line_counts`), so it can number them; the lines of one length are made
+    the first time they are asked for (`_lines`), as rules ask for a few lengths only."""
+
+    __slots__ = ("side", "coords", "longest", "bit", "_steps", "_spot_at_bit", "_runs", "_line_base",
+                 "_line_total", "_line_tables", "_by_bits")
 
     def __init__(self, name: str, side: int, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
         self.name = name
@@ -752,57 +777,79 @@ class HexBoard(Board):
             )
             for (q, r) in coords
         )
-        # lines[n]: every straight run of n spots, as (bit mask, spots in order).
-        longest = 2 * side - 1
-        self.lines: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = hex_lines(coords, at, longest)
         # A padded bitboard for fast line searches: spot (q, r) is bit (r+R)*W + (q+R), with one
         # empty column so that a step along an axis never wraps onto the next row.
         width = 2 * side
         radius = side - 1
         self.bit: tuple[int, ...] = tuple(1 << ((r + radius) * width + q + radius) for (q, r) in coords)
         self._steps: tuple[int, ...] = tuple(dr * width + dq for dq, dr in HEX_AXES)
-        spot_at_bit = {((r + radius) * width + q + radius): i for i, (q, r) in enumerate(coords)}
-        # _line_at[n][axis] maps the bit of a line's first spot to the line (in spot order).
-        self._line_at: tuple[tuple[dict[int, tuple[int, ...]], ...], ...] = tuple(
-            tuple(
-                {
-                    b: line
-                    for b in spot_at_bit
-                    if (line := self._walk(spot_at_bit, b, step, n)) is not None
-                }
-                for step in self._steps
-            )
-            for n in range(longest + 1)
-        )
+        self._line_counts({((r + radius) * width + q + radius): i for i, (q, r) in enumerate(coords)},
+                          2 * side - 1)
         self._regions(kinds, regions)
-        self._number_lines()
+
+    def _line_counts(self, spot_at_bit: dict[int, int], longest: int) -> None:
+        """What the board knows of its straight lines as it is built, in time linear in its spots:
+        `longest`, the most spots a line can hold; per axis, the run of spots from each spot's bit
+        onwards (`_runs`); and where the numbers of the lines of each length start (`_line_base`):
+        lines are numbered by length, then axis, then first spot (as straight_lines lists them),
+        and the lines of n spots along an axis start at the spots whose run holds n or more."""
+        self.longest: int = longest
+        self._spot_at_bit: dict[int, int] = spot_at_bit
+        # a bitboard too wide for _gather's tables (256 tuples for each byte, for each length of
+        # line asked and each axis: 300 MB on the largest hex map, every length asked) is read a bit
+        # at a time (_gather_bits), as the native build reads every one
+        self._by_bits: bool = max(spot_at_bit, default=0) >= BYTE_LOOKUP_BITS
+        firsts = sorted(spot_at_bit, reverse=True)
+        runs: list[dict[int, int]] = []
+        at_least: list[list[int]] = []  # per axis, how many runs hold n spots or more, by n
+        for step in self._steps:  # (every step is positive: a run's next spot has a higher bit)
+            run: dict[int, int] = {}
+            counts = [0] * (longest + 2)
+            for b in firsts:
+                length = run[b] = run.get(b + step, 0) + 1
+                counts[min(length, longest + 1)] += 1
+            for n in range(longest, -1, -1):
+                counts[n] += counts[n + 1]
+            runs.append(run)
+            at_least.append(counts)
+        self._runs: tuple[dict[int, int], ...] = tuple(runs)
+        base = [0, 0]  # the number of the first line of n spots, by n (none has 0 spots)
+        for n in range(1, longest + 1):  # (a spot is one line, of the first axis)
+            base.append(base[-1] + (at_least[0][n] if n == 1 else sum(c[n] for c in at_least)))
+        self._line_base: tuple[int, ...] = tuple(base)
+        self._line_total: int = base[-1]
+        # by n, the lines of n spots once asked for (`_lines`)
+        self._line_tables: dict[int, LineTable] = {}
+
+    def _lines(self, n: int) -> LineTable:
+        """The lines of n spots (1 <= n <= longest), made the first time they are asked for: per
+        axis, each line by the bit of its first spot, and its number; and the lines in number order."""
+        found = self._line_tables.get(n)
+        if found is not None:
+            return found
+        at = self._spot_at_bit
+        by_axis: list[dict[int, tuple[int, ...]]] = []
+        numbers: list[dict[int, int]] = []
+        ordered: list[tuple[int, ...]] = []
+        number = self._line_base[n]
+        for axis, step in enumerate(self._steps):
+            lines: dict[int, tuple[int, ...]] = {}
+            numbered: dict[int, int] = {}
+            if n > 1 or axis == 0:  # (a spot is one line, of the first axis)
+                run = self._runs[axis]
+                for b in sorted(at):
+                    if run[b] >= n:
+                        line = lines[b] = tuple(at[b + k * step] for k in range(n))
+                        numbered[b] = number
+                        number += 1
+                        ordered.append(line)
+            by_axis.append(lines)
+            numbers.append(numbered)
+        found = self._line_tables[n] = LineTable(tuple(by_axis), tuple(numbers), tuple(ordered))
+        return found
 
     def _spot_bits(self) -> tuple[int, ...]:
         return self.bit  # (the padded bitboard: its line searches take a mask as it is)
-
-    def _number_lines(self) -> None:
-        """Number every straight line, by length, then axis, then first spot (as straight_lines
-        lists them): `_numbered[k]` is line k, `_line_number_at` mirrors _line_at with numbers."""
-        numbered: list[tuple[int, ...]] = []
-        at: list[tuple[dict[int, int], ...]] = []
-        for n, by_axis in enumerate(self._line_at):
-            per_axis: list[dict[int, int]] = []
-            for axis, table in enumerate(by_axis):
-                numbers: dict[int, int] = {}
-                for first in sorted(table) if n != 1 or axis == 0 else ():  # (a spot is one line, of the first axis)
-                    numbers[first] = len(numbered)
-                    numbered.append(table[first])
-                per_axis.append(numbers)
-            at.append(tuple(per_axis))
-        self._numbered: tuple[tuple[int, ...], ...] = tuple(numbered)
-        self._line_number_at: tuple[tuple[dict[int, int], ...], ...] = tuple(at)
-
-    @staticmethod
-    def _walk(spot_at_bit: dict[int, int], first: int, step: int, n: int) -> tuple[int, ...] | None:
-        if n < 1:
-            return None
-        run = [spot_at_bit.get(first + k * step) for k in range(n)]
-        return tuple(s for s in run if s is not None) if all(s is not None for s in run) else None
 
     def _starts(self, n: int, spots: Iterable[int]) -> list[int]:
         """Per axis, a bit mask of the first spots of the n-runs lying wholly within `spots`."""
@@ -827,11 +874,12 @@ class HexBoard(Board):
     def straight_lines(self, n: int, spots: Iterable[int]) -> list[tuple[int, ...]]:
         """Every straight run of exactly `n` spots that all belong to `spots`, by axis then
         by first spot in reading order."""
-        if n < 1 or n >= len(self.lines):
+        if n < 1 or n > self.longest:
             return []
         found: list[tuple[int, ...]] = []
+        by_axis = self._lines(n).by_axis
         for axis, m in enumerate(self._starts(n, spots)):
-            table = self._line_at[n][axis]
+            table = by_axis[axis]
             while m:
                 low = m & -m
                 found.append(table[low.bit_length() - 1])
@@ -840,7 +888,7 @@ class HexBoard(Board):
 
     def count_lines(self, n: int, spots: Iterable[int]) -> int:
         """How many straight runs of exactly `n` spots lie wholly within `spots`."""
-        if n < 1 or n >= len(self.lines):
+        if n < 1 or n > self.longest:
             return 0
         return sum(m.bit_count() for m in self._starts(n, spots))
 
@@ -853,11 +901,11 @@ class HexBoard(Board):
     def _lines_of_mask(self, n: int, mask: int, kind: int) -> list[Any]:
         """The lines of n spots among those of a bit mask, in board order: the lines themselves
         (kind 1) or their numbers (kind 2)."""
-        if n < 1 or n >= len(self.lines):
+        if n < 1 or n > self.longest:
             return []
         found: list[Any] = []
         starts = self._starts_mask(n, mask)
-        if _NATIVE:
+        if _NATIVE or self._by_bits:
             by_bit = self._axis_lookups(n, kind + 4)
             for axis in range(len(starts)):
                 m = starts[axis]
@@ -882,22 +930,26 @@ class HexBoard(Board):
         (_gather_bits) of the same, kind 5 and 6."""
         found: tuple[Any, ...] | None = self._lookups.get(8 * n + kind)
         if found is None:
-            by_axis = self._line_at[n] if kind % 4 == 1 else self._line_number_at[n]
+            table = self._lines(n)
+            by_axis = table.by_axis if kind % 4 == 1 else table.numbers
             found = self._lookups[8 * n + kind] = tuple(
                 _byte_lookup(by_first) if kind < 4 else _bit_lookup(by_first) for by_first in by_axis)
         return found
 
     def count_lines_mask(self, n: int, mask: int) -> int:
         """count_lines(n, spots) of the spots of a bit mask (of `bit`)."""
-        if n < 1 or n >= len(self.lines):
+        if n < 1 or n > self.longest:
             return 0
         return sum(m.bit_count() for m in self._starts_mask(n, mask))
 
     def line_count(self) -> int:
-        return len(self._numbered)
+        return self._line_total
 
     def line_spots(self, line: int) -> tuple[int, ...]:
-        return self._numbered[line]
+        if not 0 <= line < self._line_total:
+            raise IndexError(f"no straight line {line} on board {self.name}")
+        n = bisect_right(self._line_base, line) - 1
+        return self._lines(n).ordered[line - self._line_base[n]]
 
     def straight_line_numbers(self, n: int, spots: Iterable[int]) -> list[int]:
         return self.straight_line_numbers_mask(n, sum(map(self.bit.__getitem__, spots)))
@@ -1017,26 +1069,6 @@ def validate_regions(
     return problems
 
 
-def hex_lines(coords: Sequence[tuple[int, int]], at: dict[tuple[int, int], int],
-              longest: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
-    """lines[n]: every straight run of n spots of a hex board, as (bit mask, spots in order);
-    `at` gives the spot at each axial cell."""
-    lines: list[tuple[tuple[int, tuple[int, ...]], ...]] = [()]
-    for n in range(1, longest + 1):
-        found: list[tuple[int, tuple[int, ...]]] = []
-        for (q, r) in coords:
-            for dq, dr in HEX_AXES if n > 1 else HEX_AXES[:1]:
-                run = [at.get((q + dq * k, r + dr * k)) for k in range(n)]
-                if all(s is not None for s in run):
-                    spots = tuple(s for s in run if s is not None)
-                    mask = 0
-                    for s in spots:
-                        mask |= 1 << s
-                    found.append((mask, spots))
-        lines.append(tuple(found))
-    return tuple(lines)
-
-
 def hex_joined(cells: list[tuple[int, int]]) -> bool:
     """Whether hex cells (axial) are all joined through one another."""
     todo, seen = [cells[0]], {cells[0]}
@@ -1087,22 +1119,12 @@ class HexMapBoard(HexBoard):
         r0 = min((r for _, r in coords), default=0)
         q_span = max((q for q, _ in coords), default=0) - q0 + 1
         r_span = max((r for _, r in coords), default=0) - r0 + 1
-        longest = max(q_span, r_span)
-        self.lines = hex_lines(coords, at, longest)
         # The padded bitboard of HexBoard: one empty column after each row, so a step never wraps.
         width = q_span + 1
         self.bit = tuple(1 << ((r - r0) * width + q - q0) for (q, r) in coords)
         self._steps = tuple(dr * width + dq for dq, dr in HEX_AXES)
-        spot_at_bit = {((r - r0) * width + q - q0): i for i, (q, r) in enumerate(coords)}
-        self._line_at = tuple(
-            tuple(
-                {b: line for b in spot_at_bit if (line := self._walk(spot_at_bit, b, step, n)) is not None}
-                for step in self._steps
-            )
-            for n in range(longest + 1)
-        )
+        self._line_counts({((r - r0) * width + q - q0): i for i, (q, r) in enumerate(coords)}, max(q_span, r_span))
         self._regions(kinds, regions)
-        self._number_lines()
         self.spot_attributes = tuple(attributes)
 
 
@@ -1119,13 +1141,18 @@ def hexmap_cells(rows: Sequence[str]) -> tuple[list[tuple[str, int, int, str]], 
     Returns (label, q, r, symbol) in reading order."""
     problems: list[str] = []
     found = [(r, c, ch) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != " "]
-    if len(rows) > 26:
-        problems.append(f"a hex map has at most 26 rows (A to Z), not {len(rows)}")
+    if len(rows) > MAX_MAP_ROWS:
+        problems.append(f"a hex map has at most {MAX_MAP_ROWS} rows (A to Z), not {len(rows)}")
         return [], problems
     if not found:
         problems.append("a hex map needs at least one cell")
         return [], problems
     left = min(c for _, c, _ in found)
+    wide = max((c - left) // 2 + 1 for _, c, _ in found)
+    if wide > MAX_MAP_PLACES:
+        problems.append(f"a hex map has at most {MAX_MAP_PLACES} places a row (A1 to A{MAX_MAP_PLACES}, two "
+                        f"characters each), not {wide}")
+        return [], problems
     parity = (found[0][0] + found[0][1] - left) % 2
     cells: list[tuple[str, int, int, str]] = []
     for r, c, ch in found:

@@ -40,6 +40,35 @@ SMALL_LIST = 16
 # can name ever new values, the bids of an auction): beyond this many the memory is cleared.
 MAX_CACHED_ACTIONS = 10_000
 
+# The size of what a rule file declares (docs/language.md, "Limits"): checked by the compiler
+# (compiler/boards.py, compiler/build.py), so that what the runtime builds from a declaration once
+# per board or rule set (runtime/board.py: in time and memory linear in these), what every state
+# holds (a value per spot, region, border or component of each such field) and a game's start stay
+# small. A board's spots; a hexagon is at most 20 a side (1,141 spots), a ring 1,000 spots.
+MAX_SPOTS = 2_000
+# The rows of a hex map (A to Z) and the places of a row (A1 to A40): its lines are at most 53
+# spots long, its bitboard at most 26 * 54 bits.
+MAX_MAP_ROWS = 26
+MAX_MAP_PLACES = 40
+# The regions of a board, of every kind together, and its kinds of regions.
+MAX_REGIONS = 1_000
+MAX_REGION_KINDS = 64
+# The attributes of a board's regions (a graph board's) or spots (a hex map's), each a table over
+# them; and the renamings of a mirrored kind of regions.
+MAX_ATTRIBUTES = 64
+# The regions of one kind a spot of a graph board lies in (two for a border post).
+MAX_SPOT_REGIONS = 4
+# The road segments of a graph board (a road of k spots is k - 1), and its borders.
+MAX_ROADS = 20_000
+MAX_BORDERS = 10_000
+# The components of every kind together, and their attribute values (components times attributes,
+# summed over the kinds): the tables the module computes as it is loaded.
+MAX_COMPONENTS = 10_000
+MAX_ATTRIBUTE_VALUES = 100_000
+# The values a state holds: one per field, and one per entity of a field per entity (spot, region,
+# border, player, die, component); each game makes them as it starts, each copy of a state copies them.
+MAX_STATE_VALUES = 200_000
+
 T = TypeVar("T")
 C = TypeVar("C", bound=Collection[object])
 N = TypeVar("N", bound=Collection[int])

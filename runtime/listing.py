@@ -35,11 +35,13 @@ class SpotRow:
         self.name = name
         self.args = args
         self.render = render
-        self.at: list[Action | None] = [None] * len(board.spots)
+        # the actions made, by spot (a dict: a row is made per value of the earlier choices, up to
+        # MAX_CACHED_ACTIONS of them on a board of up to MAX_SPOTS spots, most with few actions)
+        self.at: dict[int, Action] = {}
         self.spots = board.byte_spots()
-        # per byte of a mask and each of its values, the actions of its spots in spot order (None: not
-        # made yet)
-        self.by_byte: list[list[tuple[Action, ...] | None]] = [[None] * 256 for _ in self.spots]
+        # per byte of a mask (None: none of its values met yet) and each of its values, the actions of
+        # its spots in spot order (None: not made yet)
+        self.by_byte: list[list[tuple[Action, ...] | None] | None] = [None] * len(self.spots)
         self.size = len(self.spots)
         # the masks of the tests that read only the earlier choices (None: not computed yet)
         self.fixed: list[int | None] = [None] * fixed
@@ -61,9 +63,12 @@ class SpotRow:
         k = 0
         for b in mask.to_bytes(self.size, "little"):
             if b:
-                items = by_byte[k][b]
+                values = by_byte[k]
+                if values is None:
+                    values = by_byte[k] = [None] * 256
+                items = values[b]
                 if items is None:
-                    items = by_byte[k][b] = tuple(map(self.action, self.spots[k][b]))
+                    items = values[b] = tuple(map(self.action, self.spots[k][b]))
                 made += items
             k += 1
         if len(self.by_mask) >= MASKS_KEPT:
@@ -73,7 +78,7 @@ class SpotRow:
 
     def action(self, spot: int) -> Action:
         """The action of `spot`, made the first time (interned: the same object ever after)."""
-        found = self.at[spot]
+        found = self.at.get(spot)
         if found is None:
             found = self.at[spot] = Action(self.name, (*self.args, spot), self.render)
         return found
@@ -134,14 +139,14 @@ class RegionRow:
         self.args = args
         self.render = render
         count = len(board.region_names)
-        # (one entry more, last, for the -1 `region_of` gives a spot in no region, as a table of
-        # pass `action_tables` has: a list indexed by -1 is its last entry)
-        self.at: list[Action | None] = [None] * (count + 1)
+        # the actions made, by region (a dict, as SpotRow's; the -1 `region_of` gives a spot in no
+        # region has its own entry, as the last entry of a table of pass `action_tables` is)
+        self.at: dict[int, Action] = {}
         # the actions of each mask's regions in region order (None: not made yet): by the whole mask
         # on a board of few regions, else by each value of each byte of the mask
         self.by_mask: list[tuple[Action, ...] | None] = [None] * (1 << count) if count <= SMALL_REGIONS else []
-        self.by_byte: list[list[tuple[Action, ...] | None]] = \
-            [] if count <= SMALL_REGIONS else [[None] * 256 for _ in range((count + 7) // 8)]
+        self.by_byte: list[list[tuple[Action, ...] | None] | None] = \
+            [] if count <= SMALL_REGIONS else [None] * ((count + 7) // 8)  # (a byte's values: made when met)
         self.fixed: list[int] = [0] * fixed
         self.known: list[int] = [0] * fixed
 
@@ -158,9 +163,12 @@ class RegionRow:
         k = 0
         for b in mask.to_bytes(len(by_byte), "little"):
             if b:
-                found = by_byte[k][b]
+                values = by_byte[k]
+                if values is None:
+                    values = by_byte[k] = [None] * 256
+                found = values[b]
                 if found is None:
-                    found = by_byte[k][b] = tuple(self.action(8 * k + r) for r in bits(b))
+                    found = values[b] = tuple(self.action(8 * k + r) for r in bits(b))
                 actions += found
             k += 1
 
@@ -172,7 +180,7 @@ class RegionRow:
 
     def action(self, region: int) -> Action:
         """The action of `region`, made the first time (interned: the same object ever after)."""
-        found = self.at[region]
+        found = self.at.get(region)
         if found is None:
             found = self.at[region] = Action(self.name, (*self.args, region), self.render)
         return found

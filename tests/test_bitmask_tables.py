@@ -70,7 +70,8 @@ def test_a_mask_holds_one_bit_per_spot_in_spot_order(case: tuple[Board, list[int
 def test_lines_are_numbered_once_each_and_a_board_without_lines_has_none() -> None:
     board = hex_board(6)
     every = [board.line_spots(k) for k in range(board.line_count())]
-    assert len(every) == len(set(every)) == sum(len(board.lines[n]) for n in range(1, len(board.lines)))
+    assert len(every) == len(set(every)) == sum(len(board.straight_lines(n, board.spots))
+                                                for n in range(1, board.longest + 1))
     ring = RingBoard("ring", 12, (), ())
     assert ring.line_count() == 0 and ring.straight_lines_mask(2, ring.spots_mask(ring.spots)) == []
     assert ring.count_lines_mask(2, ring.spots_mask(ring.spots)) == 0

@@ -81,7 +81,7 @@ def test_the_spots_and_lines_of_a_mask_bit_by_bit(ruleset: str, monkeypatch: pyt
     r = random.Random(ruleset)
     masks = [0, board.all_mask, *(board.spots_mask(s for s in board.spots if r.random() < p)
                                   for p in (0.05, 0.3, 0.5, 0.8, 0.95) for _ in range(40))]
-    lengths = range(len(board.lines)) if isinstance(board, HexBoard) else range(0)
+    lengths = range(board.longest + 1) if isinstance(board, HexBoard) else range(0)
 
     def found() -> list[Any]:
         return [(board.mask_spots(m), [(board.straight_lines_mask(n, m), board.straight_line_numbers_mask(n, m))

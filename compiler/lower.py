@@ -115,6 +115,8 @@ class LoweredAction:
     steps: bool = False  # its effect (or a trigger after it) can wait for a decision: a generator
     listing: tuple[str, ...] = ()  # its listing through tables per board (pass `action_tables`), if so
     unguarded: str | None = None  # (pass `guard_inline`) its listing's test of the `when:`, written out
+    others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
+    revealed: str | None = None  # from when on everyone reads the text (`revealed_when:`), over the choices
 
 
 @dataclass(frozen=True, slots=True)
@@ -1917,8 +1919,11 @@ class _Lowerer:
                 listing_prelude += tuple(f"{name} = {code}  # {comment}" for name, code, comment in region_row[2])
             listing = tuple(lines if listed is None
                             else listing_tables.remembered(listed, a.name, lines, bindings, self.board_table))
+        revealed = None
+        if a.revealed is not None:  # a rule of its own, read with the move's choices bound
+            revealed = self.condition(a.revealed, "revealed", *(c.var.py for c in a.choices))
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
-                             a.span, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
+                             a.span, others_parts=a.others_parts, revealed=revealed, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                              fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
                              unguarded=guard_inline.written(self.plan, when and _unparenthesised(when),
                                                             _parenthesised(_unparenthesised(when or ""))))

@@ -395,6 +395,8 @@ class Action:
     triggers: tuple[str, ...]  # the methods of the triggers that run after it
     then: tuple[tuple[int, int], ...]  # (phase index, next phase index)
     span: SourceSpan
+    others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
+    revealed: Expr | None = None  # from when on everyone reads the text (`revealed_when:`, choices bound)
 
 
 @dataclass(frozen=True, slots=True)

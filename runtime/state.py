@@ -390,6 +390,32 @@ class State:
         """Each scoring term of `player` on its own (generated); a score is their sum."""
         raise NotImplementedError
 
+    def move_text(self, action: Action, observer: int | None, actor: int | None = None) -> str:
+        """The text of `action`, played by seat `actor`, as seat `observer` reads it in this state:
+        its whole text (`str(action)`, the stable form logs and replays use) for the seat that
+        played it, for an all-seeing reader (`observer` None) and once the game is over; for any
+        other seat, the action's `others_text:` unless its `revealed_when:` holds now
+        (docs/language.md, "Turns, actions and triggers"). `actor` defaults to the seat to act
+        now: the text of a legal action before it is played."""
+        if observer is not None and not (is_int(observer) and 0 <= observer < self.num_players):
+            raise BadSetup(f"no player {observer!r} in a {self.num_players}-player game")
+        if actor is None:
+            actor = self.to_act()
+        if observer is None or observer == actor or self.terminal or self._pending_answer(action):
+            return str(action)
+        hidden = self._text_for_others(action)
+        return str(action) if hidden is None else hidden
+
+    def _pending_answer(self, action: Action) -> bool:
+        """Whether `action` is an answer to an `ask` (everyone reads its whole text: the language
+        has no hidden answer)."""
+        return getattr(action._render, "__name__", "") == "_answer_text"
+
+    def _text_for_others(self, action: Action) -> str | None:
+        """What the seats that did not play `action` read of it now, or None for its whole text
+        (generated where an action has `others_text:`)."""
+        return None
+
     def observation(self, player: int) -> dict[str, Any]:
         """What `player` sees: every field its visibility lets him see, values by name."""
         if not 0 <= player < self.num_players:

@@ -1923,7 +1923,8 @@ class _Lowerer:
         if a.revealed is not None:  # a rule of its own, read with the move's choices bound
             revealed = self.condition(a.revealed, "revealed", *(c.var.py for c in a.choices))
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
-                             a.span, others_parts=a.others_parts, revealed=revealed, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
+                             a.span, others_parts=a.others_parts, revealed=revealed,
+                             listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                              fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
                              unguarded=guard_inline.written(self.plan, when and _unparenthesised(when),
                                                             _parenthesised(_unparenthesised(when or ""))))

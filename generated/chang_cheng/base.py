@@ -1687,14 +1687,14 @@ class ChangChengState(rt.State):
     def _text_for_others(self, action: rt.Action) -> str | None:
         """What the seats that did not play `action` read of it now (`others_text:`), or None when
         they read its whole text (no `others_text:`, or its `revealed_when:` holds)."""
-        name, args = action.name, action.args
+        name = action.name
         if name == 'first_card':  # rules/chang-cheng/base.yaml:739
-            r = args[1]
+            r = action.args[1]
             if self.protected[r]:
                 return None
             return 'card in ' + self._fmt('region', r)
         if name == 'second_card':  # rules/chang-cheng/base.yaml:796
-            r = args[1]
+            r = action.args[1]
             if self.protected[r]:
                 return None
             return 'card in ' + self._fmt('region', r)

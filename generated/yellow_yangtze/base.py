@@ -1886,7 +1886,7 @@ class YellowYangtzeState(rt.State):
     def _text_for_others(self, action: rt.Action) -> str | None:
         """What the seats that did not play `action` read of it now (`others_text:`), or None when
         they read its whole text (no `others_text:`, or its `revealed_when:` holds)."""
-        name, args = action.name, action.args
+        name = action.name
         if name == 'swap_tiles':  # rules/yellow-yangtze/base.yaml:738
             return 'swap tiles'
         return None

@@ -122,7 +122,7 @@ TOP_DOCS: dict[str, str] = {
     "procedures": "named effects with parameters: `\"collect(p: player, sector: region)\": [effects]`",
     "phases": "the turn structure: each phase's `start` effects, `actions`, `when_stuck`, `then`, "
               "`actor`",
-    "actions": "what a player may do: `choose`, `when`, `text`, `effect`",
+    "actions": "what a player may do: `choose`, `when`, `text` (and `others_text`, `revealed_when`), `effect`",
     "triggers": "effects that run `after: [actions]` or `at: turn_end`, if `when` holds",
     "end": "the condition that ends the game",
     "scoring": "named terms added up per player (the variable `player` is the seat scored); a variant's "

@@ -15,7 +15,10 @@ after which the other seat sees the same (under several draws of chance) but who
 reads otherwise tell it what the moves hide (a card laid face down named in its text): reported
 with the action's line, to be given an
 `others_text:` (docs/language.md). A move that ends the game is left out (at the end everyone
-reads every text), and so are the answers to an `ask`, which everyone reads.
+reads every text). The answers to an `ask` are not compared: a state does not keep all that an
+answer shows everyone (the side a seat's soldiers supported, once the war is over), so two
+answers read otherwise may leave the same state; an answer the others may not read is asked
+`secretly` (docs/language.md).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ AGENT_SALT = 0x1EA4  # the random moves of the games played, seeded apart from t
 MOVES_TRIED = 16  # moves of the seat to act played per state and sample to compare their texts
 CHANCES = 8  # two moves that look alike after one draw of chance are compared under so many
 CHANCE_SALT = 0x7E47
+MAX_ANSWERS = 64  # answers given at most to finish a move whose text is compared
 
 
 @dataclass
@@ -136,23 +140,34 @@ def _what_changed(game: Game, state: State, other: State, seat: int) -> tuple[st
 
 
 def _seen_after(world: State, action: Any, seat: int, chance: int) -> tuple[str, State]:
-    """What `seat` sees once `action` is played in a copy of `world` with chance drawn `chance`."""
+    """What `seat` sees once `action` is played in a copy of `world` with chance drawn `chance`,
+    and after each answer until the move it is part of is over: a move that waits for an answer
+    has done only part of what everyone sees of it (Chang Cheng's double section asks for a
+    peek between its two spaces), so the first answer is given to each question."""
     after = world.clone()
     after.rng = Rng(derive_seed(CHANCE_SALT, chance))
     after.apply(action)
-    return json.dumps(after.observation(seat), sort_keys=True, default=str), after
+    seen = [after.observation(seat)]
+    for _ in range(MAX_ANSWERS):
+        if after._pending is None:
+            break
+        after.play(0)
+        seen.append(after.observation(seat))
+    return json.dumps(seen, sort_keys=True, default=str), after
 
 
-def _move_texts(game: Game, worlds: list[State], seat: int, rng: Rng) -> tuple[str, tuple[str, str, list[str]]] | None:
+def _move_texts(game: Game, worlds: list[State], seat: int,
+                rng: Rng) -> tuple[str, str, tuple[str, str, list[str]]] | None:
     """Two moves of one action of the seat to act, in `worlds` (the state and samples of what
     `seat` does not see), after which `seat` sees the same but reads their texts otherwise, if
-    any: the action, and what `_what_changed` says. (Two actions are told apart by their names:
-    chance or a short deck can leave public moves of different actions looking alike to a seat,
-    as China's face-up card taken and the top card drawn when the card that replaces it is the same.)"""
+    any: the action, where it is declared, and what
+    `_what_changed` says. (Two actions are told apart by their names: chance or a short deck
+    can leave public moves of different actions looking alike to a seat, as China's face-up
+    card taken and the top card drawn when the card that replaces it is the same.)"""
     read: dict[str, tuple[str, State, Any]] = {}  # an action and what the seat sees after it -> its text, world, move
     for world in worlds:
         actor = world.to_act()
-        if actor is None or actor == seat or world._pending is not None:  # (an ask's answers are public)
+        if actor is None or actor == seat or world._pending is not None:  # (answers: below)
             continue
         legal = world.legal_actions()
         tried = legal if len(legal) <= MOVES_TRIED else [legal[rng.below(len(legal))] for _ in range(MOVES_TRIED)]
@@ -170,9 +185,10 @@ def _move_texts(game: Game, worlds: list[State], seat: int, rng: Rng) -> tuple[s
                    for k in range(1, CHANCES)):
                 continue
             path = f"actions.{action.name}"
-            return action.name, ("move text", f"`{other_text}` and `{text}` leave P{seat + 1} seeing the same, but "
-                                 f"it reads them otherwise: give `{action.name}` an `others_text:`",
-                                 [_rule(game, path)] if path in game.info.rules else [])
+            same = f"`{other_text}` and `{text}` leave P{seat + 1} seeing the same, but it reads them otherwise"
+            return action.name, game.info.rules.get(path, "?"), (
+                "move text", f"{same}: give `{action.name}` an `others_text:`",
+                [_rule(game, path)] if path in game.info.rules else [])
     return None
 
 
@@ -198,18 +214,18 @@ def check_state(game: Game, state: State, rng: Rng, report: LeakReport, where: t
                 _add(report, game, name, seat, alone, where, together=[] if blamed else moved)
         texts = _move_texts(game, worlds, seat, rng)
         if texts is not None:  # (reported as the action, declared where it is)
-            _add(report, game, texts[0], seat, texts[1], where, together=[], path=f"actions.{texts[0]}")
+            _add(report, game, texts[0], seat, texts[2], where, together=[], declared=texts[1])
 
 
 def _add(report: LeakReport, game: Game, name: str, seat: int, changed: tuple[str, str, list[str]],
-         where: tuple[int, int, int], together: list[str], path: str | None = None) -> None:
+         where: tuple[int, int, int], together: list[str], declared: str | None = None) -> None:
     shows_in, detail, rules = changed
     if any(leak.field == name and leak.shows_in == shows_in for leak in report.leaks):
         return
     if together:
         detail += " (with " + ", ".join(f"`{n}`" for n in together if n != name) + " changed together)"
-    report.leaks.append(Leak(name, game.info.rules.get(path or f"state.{name}", "?"), seat, shows_in, detail, rules,
-                             *where))
+    report.leaks.append(Leak(name, declared or game.info.rules.get(f"state.{name}", "?"), seat, shows_in,
+                             detail, rules, *where))
 
 
 def find_leaks(game: Game, games: int, seed: int = 0, players: int | None = None,

@@ -228,7 +228,7 @@ class _Reader:
                 if isinstance(header, ast.ForHeader):
                     out.append(ast.For(header.var, header.domain, body, header.span))
                 elif isinstance(header, ast.AskHeader):
-                    out.append(ast.Ask(header.seat, header.var, header.domain, body, header.span))
+                    out.append(ast.Ask(header.seat, header.var, header.domain, body, header.span, header.secret))
                 elif isinstance(header, ast.IfHeader):
                     self._add_branch(out, header, body)
             else:

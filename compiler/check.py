@@ -110,6 +110,7 @@ class _Checker:
         self.let_of: dict[Symbol, Symbol] = {}
         self.gotos: list[tuple[str, SourceSpan]] = []
         self.asks: dict[str, tuple[Ty, SourceSpan]] = {}  # what each `ask ... to choose <name>` chooses
+        self.secret_asks: set[str] = set()  # those asked `secretly`
         self.tables = _Declared()
         self.components: list[t.ComponentAttribute] = []
         self.entity_kinds = {"player", "spot", "region", "border"} | {d.name for d in rs.dice}
@@ -952,8 +953,14 @@ class _Checker:
         if known is not None and unify(known[0], elem) is None:
             self.error(s.span, f"`{s.var}` is chosen as {known[0]} at {known[1].short} and as {elem} here",
                        "the text of a choice names it: give choices of different kinds different names")
+        elif known is not None and (s.var in self.secret_asks) != s.secret:
+            how = ("secretly", "openly") if s.var in self.secret_asks else ("openly", "secretly")
+            self.error(s.span, f"`{s.var}` is chosen {how[0]} at {known[1].short} and {how[1]} here",
+                       "the text of a choice names it: give a secret choice and an open one different names")
         elif known is None:
             self.asks[s.var] = (elem, s.span)
+            if s.secret:
+                self.secret_asks.add(s.var)
         self.scopes.append({})
         var = self.bind(s.var, elem, s.span, item=True)
         body = self.block(s.body)
@@ -1166,7 +1173,8 @@ class _Checker:
         return t.TypedProgram(rs, self.tables.freeze(), tuple(self.components), tuple(fields),
                               self.with_versions(defines), tuple(procedures), tuple(triggers), tuple(phases),
                               tuple(actions), setup, end, scoring, tie_break,
-                              tuple((name, ty) for name, (ty, _) in sorted(self.asks.items())), invariants)
+                              tuple((name, ty) for name, (ty, _) in sorted(self.asks.items())), invariants,
+                              tuple(sorted(self.secret_asks)))
 
     def invariants(self, declared: tuple[ir.Invariant, ...]) -> tuple[t.Invariant, ...]:
         """Each invariant a condition like `end:`, but true or false only: a bool over the game,

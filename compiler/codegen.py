@@ -258,6 +258,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         asking_actions=sorted(a.name for a in program.actions if a.steps),
         asks_between=program.turn_end_steps or any(ph.steps for ph in program.phases),
         asks=dict(program.asks),
+        secret_asks=program.secret_asks,
         setup_steps=program.setup_steps,
         turn_end_steps=program.turn_end_steps,
         journal=program.journal,

@@ -290,7 +290,7 @@ def _canon(x: object, env: dict[str, int], depth: int) -> object:
     if isinstance(x, ast.For):
         return ("For", _canon(x.domain, env, depth), _canon_block(x.body, env | {x.var: depth}, depth + 1))
     if isinstance(x, ast.Ask):
-        return ("Ask", _canon(x.seat, env, depth), _canon(x.domain, env, depth),
+        return ("Ask", x.secret, _canon(x.seat, env, depth), _canon(x.domain, env, depth),
                 _canon_block(x.body, env | {x.var: depth}, depth + 1))
     if isinstance(x, ast.Let):  # outside a block: binds nothing after it
         return ("Let", _canon(x.value, env, depth))

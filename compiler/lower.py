@@ -218,6 +218,7 @@ class Program:
     turn_end_steps: bool = False
     journal: bool = False  # a move notes the fields it changes, as it first changes each (`Lowerer.journal`)
     asks: list[tuple[str, str]] = field(default_factory=list)
+    secret_asks: tuple[str, ...] = ()  # (`ask p to choose secretly ...`)
     invariants: list[tuple[str, str, SourceSpan]] = field(default_factory=list)  # name, condition, where
     # Values kept between moves (passes `derived`, `end_once`): each slot and its annotation; the
     # slots a new phase or turn drops (they read the seat to act); the end's note, if it is kept.
@@ -1746,6 +1747,7 @@ class _Lowerer:
         self.mark(before, "setup")
         prog.setup_steps = _asks(typed.setup, self.suspending)
         prog.asks = [(name, answer_format(ty)) for name, ty in typed.asks]
+        prog.secret_asks = typed.secret_asks
         prog.journal = self.journal
         prog.suspends = (prog.setup_steps or prog.turn_end_steps or any(a.steps for a in prog.actions)
                          or any(ph.steps for ph in prog.phases))

@@ -448,6 +448,7 @@ class TypedProgram:
     tie_break: Expr | None
     asks: tuple[tuple[str, Ty], ...] = ()  # each `ask ... to choose <name>`: the name and its type
     invariants: tuple[Invariant, ...] = ()
+    secret_asks: tuple[str, ...] = ()  # the asks whose answer the others read as the choice's name alone
 
 
 def subexpressions(e: Expr) -> tuple[Expr, ...]:

@@ -35,7 +35,12 @@ def _play(state: State, text: str) -> Action:
 
 def test_a_face_down_card_reads_whole_to_its_owner_and_by_its_row_to_the_other() -> None:
     state = rulewright.load_rules(HIDDEN_PLAYS).new_state(2, 1)
-    assert state.to_act() == 0
+    assert state.to_act() == 0 and state._pending is not None  # the setup asks each seat its trump
+    trump = _play(state, "trump king")  # `ask p to choose secretly trump in card`
+    assert state.move_text(trump, 0, 0) == "trump king" and state.move_text(trump, 1, 0) == "trump"
+    assert state.move_text(trump, None, 0) == "trump king"
+    _play(state, "trump jack")
+    assert state.to_act() == 0 and state._pending is None
     ace = _play(state, "lay ace in row 1")
     assert str(ace) == "lay ace in row 1"  # the stable text logs and replays use
     assert state.move_text(ace, 0, 0) == "lay ace in row 1"  # its owner
@@ -54,6 +59,7 @@ def test_a_face_down_card_reads_whole_to_its_owner_and_by_its_row_to_the_other()
     _play(state, "turn row 2")
     assert state.is_terminal()  # once the game is over, everyone reads every move whole
     assert state.move_text(king, 0, 1) == "lay king in row 2"
+    assert state.move_text(trump, 1, 0) == "trump king"
     with pytest.raises(BadSetup, match="no player 2"):
         state.move_text(ace, 2, 0)
 
@@ -80,14 +86,17 @@ def test_the_others_text_is_written_into_the_module_with_its_rule_line() -> None
 def test_the_checker_refuses_broken_others_texts_with_their_place(tmp_path: Path) -> None:
     text = HIDDEN_PLAYS.read_text(encoding="utf-8")
     cases = {
-        'others_text: "lay a card in row {rows}"': ("names `{rows}`, which is not one of its choices", 39, 18),
-        'others_text: "lay {c} in row {row}"': ("still names every choice its text shows (`{c}`, `{row}`)", 39, 18),
+        'others_text: "lay a card in row {rows}"': ("names `{rows}`, which is not one of its choices", 40, 18),
+        'others_text: "lay {c} in row {row}"': ("still names every choice its text shows (`{c}`, `{row}`)", 40, 18),
         'others_text: "lay a card in row {row}"\n    revealed_when: "turned"':
-            ("`revealed_when` must be bool, not set(int)", 40, 21),
+            ("`revealed_when` must be bool, not set(int)", 41, 21),
     }
+    cases['trumps[p] = trump\n    - ask p to choose trump in card:\n      - trumps[p] = trump'] = (
+        "hidden.yaml:63 and openly here", 65, 7)
     for replacement, (message, line, col) in cases.items():
-        broken = text.replace('others_text: "lay a card in row {row}"\n    revealed_when: "row in turned"',
-                              replacement)
+        broken = (text.replace("trumps[p] = trump", replacement) if replacement.startswith("trumps")
+                  else text.replace('others_text: "lay a card in row {row}"\n    revealed_when: "row in turned"',
+                                    replacement))
         assert broken != text
         path = tmp_path / "hidden.yaml"
         path.write_text(broken, encoding="utf-8")
@@ -184,3 +193,28 @@ def test_openspiel_action_strings_hide_the_card_from_the_other_seat() -> None:
             return
         state.apply_action(legal[rng.below(len(legal))])
     pytest.fail("no card was laid in 3,000 decisions")
+
+
+def test_the_bridge_hides_a_secret_answer_s_and_a_hidden_choice_s_tokens_from_the_others() -> None:
+    from rulewright.interop.core import Bridge
+
+    bridge = Bridge(str(HIDDEN_PLAYS))
+    assert bridge.hidden_args == {"lay": frozenset({0}), "trump": frozenset({0})}
+    assert not bridge.perfect_information
+    position = bridge.initial()
+    for seat in (0, 1):  # the setup asks each seat its trump, secretly
+        assert position.to_act() == seat
+        tokens = position.legal()
+        assert [position.token_text(seat, t) for t in tokens] == ["card ace", "card king", "card queen", "card jack"]
+        assert {position.token_text(1 - seat, t) for t in tokens} == {"hidden"}
+        position.apply(tokens[1])
+    assert position.to_act() == 0
+    name = position.legal()
+    assert [position.token_text(1, t) for t in name] == ["lay", "turn_row"]  # an action's name is no secret
+    position.apply(name[0])  # `lay`: its card hidden from the other seat, its row not
+    cards = position.legal()
+    assert {position.token_text(1, t) for t in cards} == {"hidden"}
+    position.apply(cards[0])
+    rows = position.legal()
+    shown = [position.token_text(1, t) for t in rows]
+    assert shown == [position.token_text(0, t) for t in rows] == ["digit 1", "digit 2"]

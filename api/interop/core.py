@@ -436,8 +436,9 @@ class Bridge:
         self.hidden_args = {a.name: frozenset(i for i, c in enumerate(a.choices)
                                               if c.var.py not in {value for value, fmt in a.others_parts if fmt})
                             for a in program.actions if a.others_parts is not None}
+        self.hidden_args.update((name, frozenset({0})) for name in program.secret_asks)  # (`ask ... secretly`)
         # every seat sees every field, all of it (no `visible:` but `all`, no `hide_items_if`), and
-        # every move whole (no `others_text:`)
+        # every move whole (no `others_text:`, no answer given `secretly`)
         self.perfect_information = all(f.decl.visible == "all" and f.hide_items_if is None
                                        for f in program.fields) and not self.hidden_args
         self.max_chance_outcomes = _chance_bound(program, probe, ruleset)

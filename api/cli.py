@@ -720,6 +720,7 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
     click.echo(printable(f"{info.title} ({info.ruleset}), seed {seed}: {seat_list}"))
     log = LogWriter(log_path, log_header(ruleset, count, seed, chosen, log_path)) if log_path else None
     move = 1  # (the move a game error stops the game at)
+    humans = [p for p in range(count) if kinds[p] == "human"]
     try:
         while not state.is_terminal():
             move = state.moves + 1
@@ -737,7 +738,7 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
             else:
                 action = state.action_at(robots[player].choose(state))
             text = str(action)
-            click.echo(printable(f"{who} plays {text}"))
+            click.echo(printable(f"{who} plays {state.move_text(action, transcript_reader(humans, player), player)}"))
             state.apply(action)
             if log:
                 log.action(player, text)
@@ -749,11 +750,18 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
         if log:
             log.close()
     click.echo()
-    humans = [p for p in range(count) if kinds[p] == "human"]
     click.echo(render_state(state, humans[0] if humans else None, terminal_width() or PLAY_WIDTH))
     announce_end(state)
     if log_path:
         click.echo(f"log written to {log_path}")
+
+
+def transcript_reader(humans: Sequence[int], actor: int) -> int | None:
+    """The seat `play`'s transcript line of a move by `actor` is written for: the people at the
+    terminal read every line, so a human seat that did not play the move reads it as such
+    (`others_text:`); else the player himself, or all of it when only agents play."""
+    others = [p for p in humans if p != actor]
+    return others[0] if others else (actor if humans else None)
 
 
 # -- simulate ----------------------------------------------------------------------------------

@@ -7,6 +7,18 @@ reads another player's hidden hand, or a `shown_if` that reads a face-down pile,
 something of what is hidden. Each such field is reported with the line it is declared at, and
 what changed with the rule lines concerned (the actions that came or went, the fields shown
 otherwise). A change that no one field makes alone is reported for the fields changed together.
+
+A move's text is checked too, as each other seat reads it (`State.move_text`: `play`'s
+transcript, the web board's history): in the state and in the samples of what that seat does
+not see, some of the moves the seat to act could make are played; two moves of one action
+after which the other seat sees the same (under several draws of chance) but whose texts it
+reads otherwise tell it what the moves hide (a card laid face down named in its text): reported
+with the action's line, to be given an
+`others_text:` (docs/language.md). A move that ends the game is left out (at the end everyone
+reads every text). The answers to an `ask` are not compared: a state does not keep all that an
+answer shows everyone (the side a seat's soldiers supported, once the war is over), so two
+answers read otherwise may leave the same state; an answer the others may not read is asked
+`secretly` (docs/language.md).
 """
 
 from __future__ import annotations
@@ -27,14 +39,19 @@ SAMPLE_EVERY = 5  # a state of each game is checked every so many moves
 SAMPLES = 2  # samples drawn per seat and state
 MAX_MOVES = 400  # moves played per game at most
 AGENT_SALT = 0x1EA4  # the random moves of the games played, seeded apart from the games'
+MOVES_TRIED = 16  # moves of the seat to act played per state and sample to compare their texts
+CHANCES = 8  # two moves that look alike after one draw of chance are compared under so many
+CHANCE_SALT = 0x7E47
+MAX_ANSWERS = 64  # answers given at most to finish a move whose text is compared
 
 
 @dataclass
 class Leak:
-    """One field whose hidden value shows in what a seat sees."""
+    """One field whose hidden value shows in what a seat sees (or, shown in "move text", one
+    action whose text names what its move hides)."""
 
-    field: str
-    declared: str  # file:line of the field's declaration
+    field: str  # the field (or the action)
+    declared: str  # file:line of the field's (or the action's) declaration
     seat: int  # from 0
     shows_in: str  # "legal actions" or "observation"
     detail: str  # what changed
@@ -122,13 +139,69 @@ def _what_changed(game: Game, state: State, other: State, seat: int) -> tuple[st
     return "legal actions", "; ".join(texts) or "listed in another order", rules
 
 
+def _seen_after(world: State, action: Any, seat: int, chance: int) -> tuple[str, State]:
+    """What `seat` sees once `action` is played in a copy of `world` with chance drawn `chance`,
+    and after each answer until the move it is part of is over: a move that waits for an answer
+    has done only part of what everyone sees of it (Chang Cheng's double section asks for a
+    peek between its two spaces), so the first answer is given to each question."""
+    after = world.clone()
+    after.rng = Rng(derive_seed(CHANCE_SALT, chance))
+    after.apply(action)
+    seen = [after.observation(seat)]
+    for _ in range(MAX_ANSWERS):
+        if after._pending is None:
+            break
+        after.play(0)
+        seen.append(after.observation(seat))
+    return json.dumps(seen, sort_keys=True, default=str), after
+
+
+def _move_texts(game: Game, worlds: list[State], seat: int,
+                rng: Rng) -> tuple[str, str, tuple[str, str, list[str]]] | None:
+    """Two moves of one action of the seat to act, in `worlds` (the state and samples of what
+    `seat` does not see), after which `seat` sees the same but reads their texts otherwise, if
+    any: the action, where it is declared, and what
+    `_what_changed` says. (Two actions are told apart by their names: chance or a short deck
+    can leave public moves of different actions looking alike to a seat, as China's face-up
+    card taken and the top card drawn when the card that replaces it is the same.)"""
+    read: dict[str, tuple[str, State, Any]] = {}  # an action and what the seat sees after it -> its text, world, move
+    for world in worlds:
+        actor = world.to_act()
+        if actor is None or actor == seat or world._pending is not None:  # (answers: below)
+            continue
+        legal = world.legal_actions()
+        tried = legal if len(legal) <= MOVES_TRIED else [legal[rng.below(len(legal))] for _ in range(MOVES_TRIED)]
+        for action in tried:
+            seen, after = _seen_after(world, action, seat, 0)
+            if after.is_terminal():  # (at the end everyone reads every text)
+                continue
+            texts = (world.move_text(action, seat, actor), after.move_text(action, seat, actor))
+            text = texts[0] if texts[0] == texts[1] else f"{texts[0]}` (then `{texts[1]})"
+            other_text, other_world, other = read.setdefault(f"{action.name} {seen}", (text, world, action))
+            if other_text == text:
+                continue
+            # two public moves that chance left looking alike once are told apart under other draws
+            if any(_seen_after(world, action, seat, k)[0] != _seen_after(other_world, other, seat, k)[0]
+                   for k in range(1, CHANCES)):
+                continue
+            path = f"actions.{action.name}"
+            same = f"`{other_text}` and `{text}` leave P{seat + 1} seeing the same, but it reads them otherwise"
+            return action.name, game.info.rules.get(path, "?"), (
+                "move text", f"{same}: give `{action.name}` an `others_text:`",
+                [_rule(game, path)] if path in game.info.rules else [])
+    return None
+
+
 def check_state(game: Game, state: State, rng: Rng, report: LeakReport, where: tuple[int, int, int]) -> None:
-    """Every seat of one state: samples of what it does not see, compared with the state."""
+    """Every seat of one state: samples of what it does not see, compared with the state; and
+    the texts it reads of the moves the seat to act could make there."""
     for seat in range(state.num_players):
         unseen = Unseen(state, seat).fields()
         report.hidden_fields.extend(n for n in unseen if n not in report.hidden_fields)
+        worlds = [state]
         for _ in range(SAMPLES):
             sample = state.sample_unseen(seat, rng)
+            worlds.append(sample)
             report.samples += 1
             changed = _what_changed(game, state, sample, seat)
             if changed is None:
@@ -139,17 +212,20 @@ def check_state(game: Game, state: State, rng: Rng, report: LeakReport, where: t
                 alone = _what_changed(game, state, _with_fields(state, sample, [name]), seat) if blamed else changed
                 assert alone is not None
                 _add(report, game, name, seat, alone, where, together=[] if blamed else moved)
+        texts = _move_texts(game, worlds, seat, rng)
+        if texts is not None:  # (reported as the action, declared where it is)
+            _add(report, game, texts[0], seat, texts[2], where, together=[], declared=texts[1])
 
 
 def _add(report: LeakReport, game: Game, name: str, seat: int, changed: tuple[str, str, list[str]],
-         where: tuple[int, int, int], together: list[str]) -> None:
+         where: tuple[int, int, int], together: list[str], declared: str | None = None) -> None:
     shows_in, detail, rules = changed
     if any(leak.field == name and leak.shows_in == shows_in for leak in report.leaks):
         return
     if together:
         detail += " (with " + ", ".join(f"`{n}`" for n in together if n != name) + " changed together)"
-    report.leaks.append(Leak(name, game.info.rules.get(f"state.{name}", "?"), seat, shows_in, detail, rules,
-                             *where))
+    report.leaks.append(Leak(name, declared or game.info.rules.get(f"state.{name}", "?"), seat, shows_in,
+                             detail, rules, *where))
 
 
 def find_leaks(game: Game, games: int, seed: int = 0, players: int | None = None,

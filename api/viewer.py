@@ -26,7 +26,7 @@ from .draw import action_spots, render_svg
 from .match import RefusedFile, open_regular
 from .render import printable
 from .runtime.errors import RulewrightError, whole_number
-from .runtime.state import Game, State
+from .runtime.state import Action, Game, State
 
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
 MAX_MOVES_SHOWN = 400  # legal moves listed at once (Yellow & Yangtze offers about 500 at times)
@@ -222,6 +222,7 @@ class PlaySession:
     agent_error: str | None = None
     agents: dict[int, Agent] = field(default_factory=dict)
     history: list[tuple[int, str]] = field(default_factory=list)
+    played: list[Action] = field(default_factory=list)  # the moves of `history`, to show each seat its text
 
     @classmethod
     def start(cls, game: Game, players: int | None, seed: int, seats: Sequence[str],
@@ -275,6 +276,7 @@ class PlaySession:
         text = str(action)
         self.state.apply(action)
         self.history.append((seat, text))
+        self.played.append(action)
         return text
 
     def agent_move(self, seconds: float = AGENT_SECONDS) -> Callable[[], None] | None:
@@ -319,7 +321,13 @@ class PlaySession:
             return {"why": why, "rule": path, "where": rule_line(state.game, path)}
         state.apply(action)
         self.history.append((seat, wanted))
+        self.played.append(action)
         return None
+
+    def history_for(self, seat: int | None) -> list[str]:
+        """Each move so far as `seat` reads it now (None: the referee, who reads every text whole):
+        a move's `others_text:` for the seats that did not play it (State.move_text)."""
+        return [self.state.move_text(action, seat, p) for (p, _), action in zip(self.history, self.played, strict=True)]
 
     def log_lines(self) -> list[str]:
         """The game as a log `rulewright replay` reads (its header, the moves, the final state)."""

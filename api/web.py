@@ -423,12 +423,13 @@ class WebApp:
         return seat
 
     def _game_payload(self, s: PlaySession, seat: int | None, **extra: Any) -> Response:
-        last = s.history[-1][1] if s.history and "picked" not in extra else None
+        seen = s.history_for(seat)  # each move as this seat reads it (`others_text:`)
+        last = seen[-1] if seen and "picked" not in extra else None
         data = payload(s.state, seat, seat is not None and s.seats[seat] == HUMAN, last=last, **extra)
         data["thinking"], data["agent_error"] = s.thinking is not None, s.agent_error  # (an agent's search)
         agent = s.agent_to_act()
         data["agent_to_act"] = None if agent is None or s.state.is_terminal() else agent + 1
-        data["history"] = [f"P{p + 1} {a}" for p, a in s.history]
+        data["history"] = [f"P{p + 1} {text}" for (p, _), text in zip(s.history, seen, strict=True)]
         return self.json(data)
 
     def api_game(self, request: Request, key: str) -> Response:

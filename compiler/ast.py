@@ -186,6 +186,7 @@ class Ask:
     domain: Expr
     body: tuple[Stmt, ...]
     span: SourceSpan
+    secret: bool = False  # `ask p to choose secretly ...`: the others read the choice's name alone
 
 
 Stmt = Assign | Let | CallStmt | Goto | EndTurn | Pass | For | If | Ask
@@ -212,6 +213,7 @@ class AskHeader:
     var: str
     domain: Expr
     span: SourceSpan
+    secret: bool = False
 
 
 Header = ForHeader | IfHeader | AskHeader

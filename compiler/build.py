@@ -57,7 +57,7 @@ EXPECT_KEYS = (
 )
 FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hide_items_if", "pool")
 PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor")
-ACTION_KEYS = ("choose", "when", "text", "effect", "doc")
+ACTION_KEYS = ("choose", "when", "text", "others_text", "revealed_when", "effect", "doc")
 DEFINE_KEYS = ("value", "cached")  # a definition written as a mapping: `{value: "...", cached: true}`
 TRIGGER_KEYS = ("after", "at", "when", "effect", "doc")
 VISIBILITY = ("all", "owner", "none", "size")
@@ -229,7 +229,7 @@ class _Reader:
                 if isinstance(header, ast.ForHeader):
                     out.append(ast.For(header.var, header.domain, body, header.span))
                 elif isinstance(header, ast.AskHeader):
-                    out.append(ast.Ask(header.seat, header.var, header.domain, body, header.span))
+                    out.append(ast.Ask(header.seat, header.var, header.domain, body, header.span, header.secret))
                 elif isinstance(header, ast.IfHeader):
                     self._add_branch(out, header, body)
             else:
@@ -1039,8 +1039,12 @@ def _actions(r: _Reader, node: YNode | None) -> tuple[ir.Action, ...]:
             if choice is not None and domain is not None:
                 choices.append(ir.Choice(choice, domain, ckey.span))
         text = r.text(m.get("text"), "text", name.replace("_", " ")) or name
+        others_node = m.get("others_text")
+        others = r.text(others_node, "others_text") if others_node is not None else None
         out.append(ir.Action(name, tuple(choices), r.expr(m.get("when"), "when"), text,
-                             r.block(m.get("effect"), "effect"), key.span))
+                             r.block(m.get("effect"), "effect"), key.span, others,
+                             others_node.span if others_node is not None else None,
+                             r.expr(m.get("revealed_when"), "revealed_when")))
     return tuple(out)
 
 

@@ -110,6 +110,7 @@ class _Checker:
         self.let_of: dict[Symbol, Symbol] = {}
         self.gotos: list[tuple[str, SourceSpan]] = []
         self.asks: dict[str, tuple[Ty, SourceSpan]] = {}  # what each `ask ... to choose <name>` chooses
+        self.secret_asks: set[str] = set()  # those asked `secretly`
         self.tables = _Declared()
         self.components: list[t.ComponentAttribute] = []
         self.entity_kinds = {"player", "spot", "region", "border"} | {d.name for d in rs.dice}
@@ -971,8 +972,14 @@ class _Checker:
         if known is not None and unify(known[0], elem) is None:
             self.error(s.span, f"`{s.var}` is chosen as {known[0]} at {known[1].short} and as {elem} here",
                        "the text of a choice names it: give choices of different kinds different names")
+        elif known is not None and (s.var in self.secret_asks) != s.secret:
+            how = ("secretly", "openly") if s.var in self.secret_asks else ("openly", "secretly")
+            self.error(s.span, f"`{s.var}` is chosen {how[0]} at {known[1].short} and {how[1]} here",
+                       "the text of a choice names it: give a secret choice and an open one different names")
         elif known is None:
             self.asks[s.var] = (elem, s.span)
+            if s.secret:
+                self.secret_asks.add(s.var)
         self.scopes.append({})
         var = self.bind(s.var, elem, s.span, item=True)
         body = self.block(s.body)
@@ -1185,7 +1192,8 @@ class _Checker:
         return t.TypedProgram(rs, self.tables.freeze(), tuple(self.components), tuple(fields),
                               self.with_versions(defines), tuple(procedures), tuple(triggers), tuple(phases),
                               tuple(actions), setup, end, scoring, tie_break,
-                              tuple((name, ty) for name, (ty, _) in sorted(self.asks.items())), invariants)
+                              tuple((name, ty) for name, (ty, _) in sorted(self.asks.items())), invariants,
+                              tuple(sorted(self.secret_asks)))
 
     def invariants(self, declared: tuple[ir.Invariant, ...]) -> tuple[t.Invariant, ...]:
         """Each invariant a condition like `end:`, but true or false only: a bool over the game,
@@ -1244,29 +1252,27 @@ class _Checker:
             var = self.bind(c.name, self.element(domain.ty, c.domain.span), c.span, item=True)
             choices.append(t.Choice(var, domain, c.span))
         kinds = {c.name: self.lookup(c.name) for c in a.choices}
-        parts: list[tuple[str, str | None]] = []
-        unknown = False
-        pos = 0
-        for m in re.finditer(r"\{([^{}]*)\}", a.text):
-            if m.start() > pos:
-                parts.append((a.text[pos:m.start()], None))
-            sym = kinds.get(m.group(1))
-            if sym is None:
-                unknown = True
-                self.error(a.span, f"the text of `{a.name}` names `{{{m.group(1)}}}`, which is not one of its choices",
-                           did_you_mean(m.group(1), kinds) or f"choices: {', '.join(kinds) or 'none'}")
-            else:
-                ty = sym.ty
-                if ty.kind == "optional" and ty.elem is not None:  # (`none` is shown as such)
-                    ty = ty.elem
-                fmt = f"list:{ty.elem.name}" if ty.kind in ("list", "set") and ty.elem else (ty.name or ty.kind)
-                parts.append((sym.py, fmt))
-            pos = m.end()
-        if pos < len(a.text):
-            parts.append((a.text[pos:], None))
-        if not any(fmt for _, fmt in parts) and a.choices and not unknown:
+        parts, named, unknown = self.text_parts(a.text, a, kinds, a.span, "the text")
+        if not named and a.choices and not unknown:
             self.error(a.span, f"the text of `{a.name}` must show its choices",
                        f"e.g. text: \"{a.name} {{{a.choices[0].name}}}\"")
+        others: tuple[tuple[str, str | None], ...] | None = None
+        revealed: t.Expr | None = None
+        if a.others_text is not None:
+            span = a.others_span or a.span
+            others_parts, others_named, unknown = self.text_parts(a.others_text, a, kinds, span, "the others' text")
+            others = tuple(others_parts)
+            if not unknown and named <= others_named:
+                # nothing is hidden: the others would read all the text shows of the choices
+                self.error(span, f"the others' text of `{a.name}` still names every choice its text shows"
+                           f" ({', '.join(f'`{{{n}}}`' for n in sorted(named)) or 'none'}): it hides nothing",
+                           "leave out the hidden choice (`others_text: \"card in {r}\"`), or drop `others_text:`")
+        if a.revealed_when is not None:
+            if a.others_text is None:
+                self.error(a.revealed_when.span, f"`revealed_when` of `{a.name}` without `others_text`: "
+                           "everyone reads the whole text already", "add `others_text:`, or drop `revealed_when:`")
+            revealed = self.expr(a.revealed_when)
+            self.want(BOOL, revealed.ty, a.revealed_when.span, "`revealed_when`")
         # the effect sees the choices
         self.context = "effect"
         outer = self.scopes
@@ -1279,7 +1285,36 @@ class _Checker:
             if ph.then is not None and any(r.name == a.name for r in ph.actions)
             and any(q.name == ph.then.name for q in self.rs.phases)
         )
-        return t.Action(a.name, when, tuple(choices), tuple(parts), effect, tuple(triggers), then, a.span)
+        return t.Action(a.name, when, tuple(choices), tuple(parts), effect, tuple(triggers), then, a.span,
+                        others, revealed)
+
+    def text_parts(self, text: str, a: ir.Action, kinds: dict[str, Symbol | None], span: SourceSpan,
+                   what: str) -> tuple[list[tuple[str, str | None]], set[str], bool]:
+        """A text template of `a` as parts (literal text, or a choice's python name and format kind),
+        the choices it names, and whether it names something that is not one of them."""
+        parts: list[tuple[str, str | None]] = []
+        named: set[str] = set()
+        unknown = False
+        pos = 0
+        for m in re.finditer(r"\{([^{}]*)\}", text):
+            if m.start() > pos:
+                parts.append((text[pos:m.start()], None))
+            sym = kinds.get(m.group(1))
+            if sym is None:
+                unknown = True
+                self.error(span, f"{what} of `{a.name}` names `{{{m.group(1)}}}`, which is not one of its choices",
+                           did_you_mean(m.group(1), kinds) or f"choices: {', '.join(kinds) or 'none'}")
+            else:
+                named.add(m.group(1))
+                ty = sym.ty
+                if ty.kind == "optional" and ty.elem is not None:  # (`none` is shown as such)
+                    ty = ty.elem
+                fmt = f"list:{ty.elem.name}" if ty.kind in ("list", "set") and ty.elem else (ty.name or ty.kind)
+                parts.append((sym.py, fmt))
+            pos = m.end()
+        if pos < len(text):
+            parts.append((text[pos:], None))
+        return parts, named, unknown
 
     def reachability(self) -> None:
         rs = self.rs

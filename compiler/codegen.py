@@ -98,6 +98,14 @@ def _text_code(parts: tuple[tuple[str, str | None], ...]) -> str:
     return " + ".join(pieces) if pieces else "''"
 
 
+def _read_params(params: tuple[tuple[str, str], ...], parts: tuple[tuple[str, str | None], ...],
+                 code: str | None) -> list[tuple[int, str]]:
+    """The choices (index, python name) a text's parts or a condition's code read."""
+    shown = {value for value, fmt in parts if fmt is not None}
+    return [(i, p) for i, (p, _) in enumerate(params)
+            if p in shown or (code is not None and re.search(rf"(?<![\w.]){re.escape(p)}\b", code))]
+
+
 def _args_code(choices: tuple[LoweredChoice, ...]) -> str:
     args = [f"tuple({c.py_name})" if c.is_list else c.py_name for c in choices]
     return "(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"
@@ -155,6 +163,10 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
             "name": a.name, "method": a.method, "params": a.params, "when": a.when, "choices": a.choices,
             "effect": a.effect, "triggers": a.triggers, "then": a.then, "span": a.span, "steps": a.steps,
             "text_code": _text_code(a.text_parts),
+            # what the other seats read (`others_text:`), the choices it or `revealed_when:` reads
+            "others_code": _text_code(a.others_parts) if a.others_parts is not None else None,
+            "others_params": _read_params(a.params, a.others_parts or (), a.revealed),
+            "revealed": a.revealed,
             "args_code": _args_code(a.choices),
             "key_code": _key_code(a.choices),
             # the limits of a move
@@ -246,6 +258,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         asking_actions=sorted(a.name for a in program.actions if a.steps),
         asks_between=program.turn_end_steps or any(ph.steps for ph in program.phases),
         asks=dict(program.asks),
+        secret_asks=program.secret_asks,
         setup_steps=program.setup_steps,
         turn_end_steps=program.turn_end_steps,
         journal=program.journal,

@@ -100,7 +100,7 @@ _KEYS: dict[tuple[type, str], str] = {
 }
 # Not rules: which file, which variant name, where; and the version a new one replaced, which is
 # shown with the new one that uses it (`Change.uses`).
-_SKIP = {"span", "files", "variant", "base"}
+_SKIP = {"span", "others_span", "files", "variant", "base"}
 _STMTS = (ast.Assign, ast.Let, ast.CallStmt, ast.Goto, ast.EndTurn, ast.Pass, ast.For, ast.If, ast.Ask)
 _AST_NODES = (ast.Num, ast.Str, ast.BoolLit, ast.Name, ast.Attr, ast.Index, ast.Call, ast.Comprehension, ast.ListLit,
               ast.SetLit, ast.Unary, ast.Binary, ast.Cond, ast.Target, ast.Keyword, ast.ForHeader, ast.IfHeader,
@@ -290,7 +290,7 @@ def _canon(x: object, env: dict[str, int], depth: int) -> object:
     if isinstance(x, ast.For):
         return ("For", _canon(x.domain, env, depth), _canon_block(x.body, env | {x.var: depth}, depth + 1))
     if isinstance(x, ast.Ask):
-        return ("Ask", _canon(x.seat, env, depth), _canon(x.domain, env, depth),
+        return ("Ask", x.secret, _canon(x.seat, env, depth), _canon(x.domain, env, depth),
                 _canon_block(x.body, env | {x.var: depth}, depth + 1))
     if isinstance(x, ast.Let):  # outside a block: binds nothing after it
         return ("Let", _canon(x.value, env, depth))

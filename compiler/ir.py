@@ -199,6 +199,11 @@ class Action:
     text: str
     effect: tuple[ast.Stmt, ...]
     span: SourceSpan
+    # What the other seats read of the move (`others_text:`, the acting seat reads `text`), and
+    # from when on everyone reads `text` (`revealed_when:`, with the choices bound; always at the end).
+    others_text: str | None = None
+    others_span: SourceSpan | None = None
+    revealed_when: ast.Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)

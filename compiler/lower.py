@@ -115,6 +115,8 @@ class LoweredAction:
     steps: bool = False  # its effect (or a trigger after it) can wait for a decision: a generator
     listing: tuple[str, ...] = ()  # its listing through tables per board (pass `action_tables`), if so
     unguarded: str | None = None  # (pass `guard_inline`) its listing's test of the `when:`, written out
+    others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
+    revealed: str | None = None  # from when on everyone reads the text (`revealed_when:`), over the choices
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +218,7 @@ class Program:
     turn_end_steps: bool = False
     journal: bool = False  # a move notes the fields it changes, as it first changes each (`Lowerer.journal`)
     asks: list[tuple[str, str]] = field(default_factory=list)
+    secret_asks: tuple[str, ...] = ()  # (`ask p to choose secretly ...`)
     invariants: list[tuple[str, str, SourceSpan]] = field(default_factory=list)  # name, condition, where
     # Values kept between moves (passes `derived`, `end_once`): each slot and its annotation; the
     # slots a new phase or turn drops (they read the seat to act); the end's note, if it is kept.
@@ -1753,6 +1756,7 @@ class _Lowerer:
         self.mark(before, "setup")
         prog.setup_steps = _asks(typed.setup, self.suspending)
         prog.asks = [(name, answer_format(ty)) for name, ty in typed.asks]
+        prog.secret_asks = typed.secret_asks
         prog.journal = self.journal
         prog.suspends = (prog.setup_steps or prog.turn_end_steps or any(a.steps for a in prog.actions)
                          or any(ph.steps for ph in prog.phases))
@@ -1926,8 +1930,12 @@ class _Lowerer:
                 listing_prelude += tuple(f"{name} = {code}  # {comment}" for name, code, comment in region_row[2])
             listing = tuple(lines if listed is None
                             else listing_tables.remembered(listed, a.name, lines, bindings, self.board_table))
+        revealed = None
+        if a.revealed is not None:  # a rule of its own, read with the move's choices bound
+            revealed = self.condition(a.revealed, "revealed", *(c.var.py for c in a.choices))
         return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
-                             a.span, listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
+                             a.span, others_parts=a.others_parts, revealed=revealed,
+                             listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                              fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
                              unguarded=guard_inline.written(self.plan, when and _unparenthesised(when),
                                                             _parenthesised(_unparenthesised(when or ""))))

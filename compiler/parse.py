@@ -309,7 +309,7 @@ class _Builder(Transformer[Token, Any]):
         return ast.IfHeader("else", None, self._s(meta))
 
     def ask_header(self, meta: Meta, c: list[Any]) -> ast.AskHeader:
-        return ast.AskHeader(c[0], str(c[1]), c[2], self._s(meta))
+        return ast.AskHeader(c[0], str(c[2]), c[3], self._s(meta), secret=c[1] is not None)
 
     # -- last, as their names hide the built-in `list` and `set` from the annotations after them
     def set(self, meta: Meta, c: list[Any]) -> ast.SetLit:

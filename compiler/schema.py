@@ -122,7 +122,7 @@ TOP_DOCS: dict[str, str] = {
     "procedures": "named effects with parameters: `\"collect(p: player, sector: region)\": [effects]`",
     "phases": "the turn structure: each phase's `start` effects, `actions`, `when_stuck`, `then`, "
               "`actor`",
-    "actions": "what a player may do: `choose`, `when`, `text`, `effect`",
+    "actions": "what a player may do: `choose`, `when`, `text` (and `others_text`, `revealed_when`), `effect`",
     "triggers": "effects that run `after: [actions]` or `at: turn_end`, if `when` holds",
     "end": "the condition that ends the game",
     "scoring": "named terms added up per player (the variable `player` is the seat scored); a variant's "
@@ -156,7 +156,8 @@ RULE_TYPES: dict[str, dict[str, Schema]] = {
                    "hide_items_if": _EXPR, "pool": _TEXT},
     "PHASE_KEYS": {"start": _EFFECT, "actions": _NAMES, "when_stuck": {"enum": list(build.WHEN_STUCK)}, "then": _TEXT,
                    "actor": _EXPR},
-    "ACTION_KEYS": {"choose": _MAP, "when": _EXPR, "text": _TEXT, "effect": _EFFECT, "doc": _TEXT},
+    "ACTION_KEYS": {"choose": _MAP, "when": _EXPR, "text": _TEXT, "others_text": _TEXT, "revealed_when": _EXPR,
+                    "effect": _EFFECT, "doc": _TEXT},
     "DEFINE_KEYS": {"value": _EXPR, "cached": _BOOL},
     "TRIGGER_KEYS": {"after": _NAMES, "at": {"enum": list(build.TRIGGER_MOMENTS)}, "when": _EXPR, "effect": _EFFECT,
                      "doc": _TEXT},

@@ -395,6 +395,8 @@ class Action:
     triggers: tuple[str, ...]  # the methods of the triggers that run after it
     then: tuple[tuple[int, int], ...]  # (phase index, next phase index)
     span: SourceSpan
+    others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
+    revealed: Expr | None = None  # from when on everyone reads the text (`revealed_when:`, choices bound)
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,6 +448,7 @@ class TypedProgram:
     tie_break: Expr | None
     asks: tuple[tuple[str, Ty], ...] = ()  # each `ask ... to choose <name>`: the name and its type
     invariants: tuple[Invariant, ...] = ()
+    secret_asks: tuple[str, ...] = ()  # the asks whose answer the others read as the choice's name alone
 
 
 def subexpressions(e: Expr) -> tuple[Expr, ...]:

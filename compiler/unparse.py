@@ -49,7 +49,8 @@ def unparse(node: ast.Expr | ast.Stmt | ast.Header | ast.Target | ast.Keyword) -
     if isinstance(node, ast.ForHeader):
         return f"for {node.var} in {_expr(node.domain, _COND)}"
     if isinstance(node, ast.AskHeader):
-        return f"ask {_expr(node.seat, _COND)} to choose {node.var} in {_expr(node.domain, _COND)}"
+        return (f"ask {_expr(node.seat, _COND)} to choose {'secretly ' if node.secret else ''}{node.var} in "
+                f"{_expr(node.domain, _COND)}")
     if isinstance(node, ast.IfHeader):
         return "else" if node.test is None else f"{node.kind} {_expr(node.test, _COND)}"
     if isinstance(node, ast.Target):
@@ -149,8 +150,9 @@ def _stmt(node: ast.Stmt, indent: int) -> list[str]:
             return [f"{pad}pass"]
         case ast.For(var=var, domain=domain, body=body):
             return [f"{pad}for {var} in {_expr(domain, _COND)}:", *_body(body, indent + 1)]
-        case ast.Ask(seat=seat, var=var, domain=domain, body=body):
-            return [f"{pad}ask {_expr(seat, _COND)} to choose {var} in {_expr(domain, _COND)}:",
+        case ast.Ask(seat=seat, var=var, domain=domain, body=body, secret=secret):
+            return [f"{pad}ask {_expr(seat, _COND)} to choose {'secretly ' if secret else ''}{var} in "
+                    f"{_expr(domain, _COND)}:",
                     *_body(body, indent + 1)]
         case ast.If(branches=branches, orelse=orelse):
             lines: list[str] = []

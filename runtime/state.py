@@ -145,6 +145,9 @@ class State:
     # (runtime/decisions.py); ASKS: each choice's name and how its values are written.
     SUSPENDS: ClassVar[bool] = False
     ASKS: ClassVar[Mapping[str, str]] = {}
+    # The asks whose answers the other seats read as the choice's name alone (`ask p to choose
+    # secretly ...`), until the game is over.
+    _SECRET_ASKS: ClassVar[frozenset[str]] = frozenset()
     # Whether the generated effects note each field a move changes, as it first changes it, while
     # `_journal` is a dict (rule sets whose every move runs as steps): see `_do_steps`.
     JOURNAL: ClassVar[bool] = False
@@ -389,6 +392,34 @@ class State:
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own (generated); a score is their sum."""
         raise NotImplementedError
+
+    def move_text(self, action: Action, observer: int | None, actor: int | None = None) -> str:
+        """The text of `action`, played by seat `actor`, as seat `observer` reads it in this state:
+        its whole text (`str(action)`, the stable form logs and replays use) for the seat that
+        played it, for an all-seeing reader (`observer` None) and once the game is over; for any
+        other seat, the action's `others_text:` unless its `revealed_when:` holds now
+        (docs/language.md, "Turns, actions and triggers"), and an answer given `secretly` as the
+        choice's name alone. `actor` defaults to the seat to act now: the text of a legal
+        action before it is played."""
+        if observer is not None and not (is_int(observer) and 0 <= observer < self.num_players):
+            raise BadSetup(f"no player {observer!r} in a {self.num_players}-player game")
+        if actor is None:
+            actor = self.to_act()
+        if observer is None or observer == actor or self.terminal:
+            return str(action)
+        if self._is_answer(action):  # (the choice's name alone, for an answer given secretly)
+            return action.name if action.name in self._SECRET_ASKS else str(action)
+        hidden = self._text_for_others(action)
+        return str(action) if hidden is None else hidden
+
+    def _is_answer(self, action: Action) -> bool:
+        """Whether `action` is an answer to an `ask` (an ask may share an action's name)."""
+        return getattr(action._render, "__name__", "") == "_answer_text"
+
+    def _text_for_others(self, action: Action) -> str | None:
+        """What the seats that did not play `action` read of it now, or None for its whole text
+        (generated where an action has `others_text:`)."""
+        return None
 
     def observation(self, player: int) -> dict[str, Any]:
         """What `player` sees: every field its visibility lets him see, values by name."""

@@ -6,6 +6,8 @@ and the rule line that shows it."""
 from __future__ import annotations
 
 import json
+import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -41,6 +43,27 @@ def test_a_guard_that_reads_another_hand_and_a_shown_if_that_reads_the_bag_are_c
     assert "steal" in hand.detail
     assert bag.declared == f"{LEAKY}:28" and bag.shows_in == "observation"
     assert bag.rules == [f"state.crowns_left ({LEAKY}:30)"]
+
+
+def test_a_move_text_that_names_a_face_down_card_is_caught() -> None:
+    leaky = "tests/leaks/names-a-face-down-card.yaml"
+    report = find_leaks(rulewright.load_rules(ROOT / leaky), 2)
+    found = [(leak.field, leak.shows_in, leak.declared) for leak in report.leaks]
+    assert found == [("lay", "move text", f"{leaky}:28")]
+    leak = report.leaks[0]
+    assert leak.rules == [f"actions.lay ({leaky}:28)"]
+    assert re.fullmatch(r"`lay \w+` and `lay \w+` leave P\d seeing the same, but it reads them otherwise: "
+                        r"give `lay` an `others_text:`", leak.detail), leak.detail
+    # the same game whose others read only that a card is laid, as tests/games/hidden-plays.yaml does
+    fixed = (ROOT / leaky).read_text(encoding="utf-8").replace('text: "lay {c}"',
+                                                               'text: "lay {c}"\n    others_text: "lay a card"')
+    assert fixed != (ROOT / leaky).read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "fixed.yaml"
+        path.write_text(fixed, encoding="utf-8")
+        assert find_leaks(rulewright.load_rules(path), 2).leaks == []
+    clean = find_leaks(rulewright.load_rules(ROOT / "tests" / "games" / "hidden-plays.yaml"), 3)
+    assert clean.leaks == [] and clean.states > 0
 
 
 def test_the_command_fails_on_a_leak_and_names_its_line() -> None:

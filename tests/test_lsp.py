@@ -365,7 +365,7 @@ def test_completion_of_keys_from_the_schema(editor: Editor) -> None:
     action = text.replace("    text: \"take {n}\"\n", "    text: \"take {n}\"\n    wh\n")
     editor.change(uri, action)  # half-typed: the file does not parse
     keys = editor.complete(uri, at(action, "    wh\n", 6))
-    assert set(keys) == {"choose", "when", "text", "effect", "doc"}
+    assert set(keys) == {"choose", "when", "text", "others_text", "revealed_when", "effect", "doc"}
     flow = text.replace("{per: player, type: int, init: 0}", "{per: player, type: int, vis")
     editor.change(uri, flow)
     assert "visible" in editor.complete(uri, at(flow, "vis", 3))

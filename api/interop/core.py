@@ -150,6 +150,17 @@ class Vocabulary:
             self._seqs[action] = seq
         return seq
 
+    def argument_at(self, action: Action, n: int) -> int | None:
+        """Which argument of `action` its token at place `n` is of (None: its name, or past its end)."""
+        end = 1
+        for i, (ty, value) in enumerate(zip(self.signatures[action.name], action.args, strict=True)):
+            out: list[int] = []
+            self._encode(ty, value, out)
+            end += len(out)
+            if 0 < n < end:
+                return i
+        return None
+
     def _encode(self, ty: Ty, value: Any, out: list[int]) -> None:
         kind = ty.kind
         if kind in ("entity", "enum"):
@@ -421,8 +432,15 @@ class Bridge:
         names = list(dict.fromkeys([a.name for a in program.actions] + [PASS] + asks))
         self.vocabulary = Vocabulary(names, {k: _labels(probe, k) for k in kinds}, signatures)
         self.layout = Layout(probe, program, self.vocabulary, asks)
-        # every seat sees every field, all of it (no `visible:` but `all`, no `hide_items_if`)
-        self.perfect_information = all(f.decl.visible == "all" and f.hide_items_if is None for f in program.fields)
+        # the choices of each action the other seats do not read (not in its `others_text:`)
+        self.hidden_args = {a.name: frozenset(i for i, c in enumerate(a.choices)
+                                              if c.var.py not in {value for value, fmt in a.others_parts if fmt})
+                            for a in program.actions if a.others_parts is not None}
+        self.hidden_args.update((name, frozenset({0})) for name in program.secret_asks)  # (`ask ... secretly`)
+        # every seat sees every field, all of it (no `visible:` but `all`, no `hide_items_if`), and
+        # every move whole (no `others_text:`, no answer given `secretly`)
+        self.perfect_information = all(f.decl.visible == "all" and f.hide_items_if is None
+                                       for f in program.fields) and not self.hidden_args
         self.max_chance_outcomes = _chance_bound(program, probe, ruleset)
         self._initial: Position | None = None
 
@@ -638,6 +656,24 @@ class Position:
             assert self.state is not None
             seen = self._seen[player] = self.state.observation(player)
         return seen
+
+    def token_text(self, player: int, token: int) -> str:
+        """The text of a legal token of the seat to act as `player` reads it: `hidden` for a token
+        of a choice the move hides from the other seats (`others_text:`, docs/language.md) while
+        `player` would not read the move's whole text; else the token's own text."""
+        text = self._text(token)
+        seat = self.to_act()
+        if seat is None or player == seat or not self.bridge.hidden_args:
+            return text
+        assert self.state is not None
+        n = len(self.prefix)
+        for seq, action in self._matching():
+            hidden = self.bridge.hidden_args.get(action.name)
+            if (hidden and len(seq) > n and seq[n] == token
+                    and self.bridge.vocabulary.argument_at(action, n) in hidden
+                    and self.state.move_text(action, player, seat) != str(action)):
+                return HIDDEN
+        return text
 
     def own_actions(self, player: int) -> tuple[Action, ...]:
         """The moves `player` made, in order (what its information state remembers)."""

@@ -202,7 +202,11 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             return self.position.outcome_text(action)
         texts = self.position.bridge.vocabulary.texts
-        return texts[action] if 0 <= action < len(texts) else f"token {action}"
+        if not 0 <= action < len(texts):
+            return f"token {action}"
+        if 0 <= player < self.position.bridge.players:  # (as the seat reads it: `others_text:`)
+            return self.position.token_text(player, action)
+        return texts[action]
 
     def is_terminal(self) -> bool:
         return self.position.is_terminal()

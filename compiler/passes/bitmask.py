@@ -262,8 +262,7 @@ def expressions(program: t.TypedProgram) -> Iterator[t.Expr]:
     roots.extend(d.body for d in program.defines)
     for a in program.actions:
         roots.extend(c.domain for c in a.choices)
-        if a.when is not None:
-            roots.append(a.when)
+        roots.extend(x for x in (a.when, a.revealed) if x is not None)
     for trig in program.triggers:
         if trig.when is not None:
             roots.append(trig.when)

@@ -58,7 +58,7 @@ def map_program(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
         triggers=tuple(replace(tr, when=opt(tr.when), effect=block(tr.effect)) for tr in program.triggers),
         phases=tuple(replace(ph, start=block(ph.start), actor=opt(ph.actor)) for ph in program.phases),
         actions=tuple(replace(a, when=opt(a.when), choices=tuple(replace(c, domain=f(c.domain)) for c in a.choices),
-                              effect=block(a.effect)) for a in program.actions),
+                              effect=block(a.effect), revealed=opt(a.revealed)) for a in program.actions),
         setup=block(program.setup),
         end=opt(program.end),
         scoring=tuple(replace(sc, expr=f(sc.expr)) for sc in program.scoring),

@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .compiler.names import table_constant
 from .runtime.board import HexBoard, HexMapBoard, WallBoard
 from .runtime.errors import whole_number
 from .runtime.state import GameInfo, State
@@ -282,9 +283,9 @@ def render_mandarin(state: State, viewer: int | None = None, width: int | None =
     fields: Any = state
     # the tiles' attributes, in the generated module of the rule set (or of the base it extends)
     module = next((m for m in (sys.modules.get(c.__module__) for c in type(state).__mro__)
-                   if hasattr(m, "TILE_ANIMAL")), None)
-    tile_animal: Sequence[int] = getattr(module, "TILE_ANIMAL")  # noqa: B009 - AttributeError: the listing
-    tile_emperor: Sequence[bool] = getattr(module, "TILE_EMPEROR")  # noqa: B009
+                   if hasattr(m, table_constant("tile", "animal"))), None)
+    tile_animal: Sequence[int] = getattr(module, table_constant("tile", "animal"))  # AttributeError: the listing
+    tile_emperor: Sequence[bool] = getattr(module, table_constant("tile", "emperor"))
     animals = state.ENUMS["animal"]
     seats = state._labels("player")
     section_kind = board.kinds.index("section")
@@ -606,8 +607,8 @@ def render_yellow_yangtze(state: State, viewer: int | None = None, width: int | 
     kinds = list(state.ENUMS["kind"])
     # the tiles' kinds, in the generated module of the rule set (or of the base it extends)
     module = next((m for m in (sys.modules.get(c.__module__) for c in type(state).__mro__)
-                   if hasattr(m, "TILE_KIND")), None)
-    tile_kind: Sequence[int] = getattr(module, "TILE_KIND")  # noqa: B009 - AttributeError: the listing
+                   if hasattr(m, table_constant("tile", "kind"))), None)
+    tile_kind: Sequence[int] = getattr(module, table_constant("tile", "kind"))  # AttributeError: the listing
 
     def kind_of(label: object) -> int | None:
         """The kind of the tile a label names (`tile10`), None for one hidden from the viewer."""

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from .compiler.load import LoadError, YMap, YNode, YScalar, YSeq, load, unsaved_text
+from .compiler.names import MEMBER_PATTERNS
 from .compiler.paths import display
 from .compiler.source import CompileError, Diagnostic, SourceSpan, did_you_mean
 from .runtime.auction import NOBODY, Auction
@@ -878,7 +879,7 @@ def _play(s: Scenario, state: State) -> str | None:
                     _force(state, _chance(p, s, step.node, state))
                 continue
             if step.kind == "trigger":
-                getattr(state, f"_trigger_{step.text}")()
+                getattr(state, MEMBER_PATTERNS["trigger"][0].format(step.text))()
                 if state._is_over():
                     state.terminal = True
                 state._legal_cache = None

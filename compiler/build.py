@@ -18,15 +18,13 @@ from . import ast, ir
 from .load import YMap, YNode, YScalar, YSeq
 from .merge import Stacked, key_name
 from .names import (
-    FACES_CONSTANT,
     IMPLICIT,
-    LOCAL_AVOID,
-    MODULE_NAMES,
-    PHASE_CONSTANT,
-    TABLE_CONSTANT,
+    MODULE_API,
+    RULE_NAME_HINT,
     base_calls,
     base_use,
     const_name,
+    rule_name_problem,
 )
 from .parse import Kind, ParseError, parse
 from .source import Diagnostic, SourceSpan, did_you_mean
@@ -144,9 +142,19 @@ class _Reader:
         """The name a key declares (it becomes a Python name), or None if it is not a name."""
         name = str(key.value)
         if isinstance(key.value, str) and _NAME.fullmatch(name):
+            self.rule_name(name, key.span, what)  # (reported, and kept: no "unknown name" where it is used)
             return name
         self.error(key.span, f"{what} `{name}` is not a name", "names are lowercase letters, digits and `_`")
         return None
+
+    def rule_name(self, name: str, span: SourceSpan, what: str) -> bool:
+        """Refuses a name that is lowercase letters, digits and `_` but no rule name (`_x`, `x_`,
+        `a__b`: generated code's own, compiler/names.py); True if it is one. A name refused is
+        still read (the rule file is refused), so that its uses do not report it unknown."""
+        problem = rule_name_problem(name)
+        if problem is not None:
+            self.error(span, f"{what} `{name}` is not a rule name: it {problem}", RULE_NAME_HINT)
+        return problem is None
 
     def name(self, node: YNode | None, what: str) -> ir.NameRef | None:
         value = self.text(node, what)
@@ -155,6 +163,7 @@ class _Reader:
         if not _NAME.fullmatch(value):
             self.error(node.span, f"{what} `{value}` is not a name", "names are lowercase letters, digits and `_`")
             return None
+        self.rule_name(value, node.span, what)  # (reported, and kept: no "unknown name" where it is used)
         return ir.NameRef(value, node.span)
 
     def names(self, node: YNode | None, what: str) -> tuple[ir.NameRef, ...]:
@@ -274,6 +283,7 @@ class _Reader:
         if not match:
             self.error(key.span, f"`{text}` is not a name or a `name(param: type, ...)` signature")
             return None
+        self.rule_name(match.group(1), key.span, "the name")
         params: list[ir.Param] = []
         if match.group(2):
             for part in match.group(2).split(","):
@@ -282,6 +292,7 @@ class _Reader:
                 if not sep or not _NAME.fullmatch(pname):
                     self.error(key.span, f"parameter `{part.strip()}` must be written `name: type`")
                     return None
+                self.rule_name(pname, key.span, "parameter")
                 ty = self.type_of(ptype, key.span, entity_kinds, enums)
                 if ty is None:
                     return None
@@ -547,44 +558,17 @@ def _records(r: _Reader, node: YNode | None, entity_kinds: set[str], enums: set[
 
 def _constants(r: _Reader, phases: tuple[ir.Phase, ...], dice: tuple[ir.DiceKind, ...],
                components: tuple[ir.Component, ...]) -> None:
-    """Refuses a name whose module constant would be another's: `phase_play` is PHASE_PLAY, the
-    constant of phase `play`; `game` would be GAME. The constants the rule set makes are claimed
-    first (phases, dice faces, components' attribute tables), then the values (two values of
-    one name are the checker's "declared twice")."""
-    taken = {name: "generated code itself" for name in MODULE_NAMES if name.isupper()}  # GAME, ROLE_OF_SEAT
-
-    def take(const: str, name: str, what: str, span: SourceSpan, owner: str) -> None:
-        if const.startswith("__"):
-            r.error(span, f"`{name}` is reserved: as {what} it would be the constant `{const}`, and Python renames "
-                    "names starting with `__` inside a class", "choose a name that does not start with `__`")
-        elif const in LOCAL_AVOID:  # (`_`: of all names in capitals, the only one a generated method uses)
-            r.error(span, f"`{name}` is reserved: as {what} it would be the constant `{const}`, a name the methods of "
-                    "generated code use for themselves", "choose another name")
-        elif const in taken:
-            r.error(span, f"`{name}` is reserved: as {what} it would be written `{const}` in generated code, "
-                    f"a name taken by {taken[const]}", "choose another name")
-        else:
-            taken[const] = owner
-
-    for ph in phases:
-        take(PHASE_CONSTANT.format(const_name(ph.name)), ph.name, "a phase", ph.span, f"phase `{ph.name}` ({ph.span})")
-    for kind in dice:
-        take(FACES_CONSTANT.format(const_name(kind.name)), kind.name, "a dice kind", kind.span,
-             f"the faces of dice `{kind.name}` ({kind.span})")
-    for comp in components:
-        for attr in comp.attributes:
-            const = TABLE_CONSTANT.format(const_name(comp.name), const_name(attr.name))
-            if const.startswith("__"):  # (for the component's name: blamed once, on it)
-                take(const, comp.name, "a component with attributes", comp.span, "")
-                break
-            take(const, attr.name, f"an attribute of `{comp.name}`", attr.span,
-                 f"attribute `{attr.name}` of `{comp.name}` ({attr.span})")
+    """Refuses a value whose module constant would be the module's own public `GAME` (names.MODULE_API).
+    No other can meet a name of generated code: a value in capitals never holds `__` nor starts
+    with `_`, and every constant the compiler makes does one or the other (compiler/names.py).
+    (Two values of one name are the checker's "declared twice".)"""
     seen: set[str] = set()
     for name, what, span in r.values:
         if name not in seen:
             seen.add(name)
-            if not _implicit(r, name, span):
-                take(const_name(name), name, what, span, f"{what} `{name}` ({span})")
+            if not _implicit(r, name, span) and const_name(name) in MODULE_API:
+                r.error(span, f"`{name}` is reserved: as {what} it would be written `{const_name(name)}` in generated "
+                        "code, the module's own public name", "choose another name")
 
 
 def _implicit(r: _Reader, name: str, span: SourceSpan) -> bool:

@@ -24,6 +24,8 @@ from .names import (
     ANNOTATION_NAMES,
     BASE,
     IMPLICIT,
+    MEMBER_PATTERNS,
+    RULE_NAME_HINT,
     RUNTIME_ACTIONS,
     RUNTIME_BOARDS,
     STATE_MEMBERS,
@@ -31,9 +33,13 @@ from .names import (
     base_use,
     base_version,
     const_name,
+    faces_constant,
     local_name,
     member_clash,
+    phase_constant,
     references,
+    rule_name_problem,
+    table_constant,
 )
 from .signatures import AGGREGATES, BUILTINS, VALUES
 from .source import Diagnostic, SourceSpan, did_you_mean
@@ -275,7 +281,7 @@ class _Checker:
             self.error(option.span, f"option `board` must choose among the boards: {', '.join(board_names)}")
         for opt in rs.options:
             self.reserved_member("option", opt.name, opt.span)
-            slot = f"opt_{opt.name}"
+            slot = MEMBER_PATTERNS["option"][0].format(opt.name)
             self.tables.options.append((opt.name, slot, opt.choices))
             self.declare(opt.name, Symbol("option", opt.name, enum(opt.name), f"self.{slot}", opt.span))
             if opt.name != "board":
@@ -344,9 +350,6 @@ class _Checker:
         elif name in ANNOTATION_NAMES:
             self.error(span, f"`{name}` is reserved: the type annotations of the state class use it",
                        "choose another name")
-        elif name.startswith("_") or name.startswith("opt_"):
-            self.error(span, f"`{name}` is reserved: names starting with `{name[:name.index('_') + 1]}` are "
-                       "kept for generated code", "choose another name")
         elif keyword.iskeyword(name):
             self.error(span, f"`{name}` is a Python keyword, so it is reserved", "choose another name")
         elif name in BUILTINS or name in AGGREGATES:
@@ -408,7 +411,7 @@ class _Checker:
                 self.error(attr.value.span, f"attribute `{attr.name}` of `{comp.name}` must not depend on the game "
                            "state", "use the number `i`, enumerations and constants")
                 continue
-            const = f"{const_name(comp.name)}_{const_name(attr.name)}"
+            const = table_constant(comp.name, attr.name)
             table[attr.name] = (value.ty, const)
             self.components.append(t.ComponentAttribute(comp.name, attr.name, const, value.ty, value, comp.count,
                                                         attr.span))
@@ -430,7 +433,10 @@ class _Checker:
         return sorted(names)
 
     def bind(self, name: str, ty: Ty, span: SourceSpan, item: bool = False) -> Symbol:
-        if self.lookup(name) is not None or name in self.functions or name in self.procedures:
+        problem = rule_name_problem(name)
+        if problem is not None:  # (`_x`, `x_`, `a__b`: the names generated code makes for itself)
+            self.error(span, f"`{name}` is not a rule name: it {problem}", RULE_NAME_HINT)
+        elif self.lookup(name) is not None or name in self.functions or name in self.procedures:
             self.error(span, f"`{name}` is already a name here", "choose another name for the local value")
         sym = Symbol("local", name, ty, local_name(name), span, item=item)
         self.scopes[-1][name] = sym
@@ -731,7 +737,7 @@ class _Checker:
         if e.func == "throw":
             dice_kind = bindings.get("T") or ANY
             if dice_kind.kind == "entity" and dice_kind.name in {d.name for d in self.rs.dice}:
-                extra = (("faces", f"{const_name(dice_kind.name)}_FACES"),)
+                extra = (("faces", faces_constant(dice_kind.name)),)
             else:
                 extra = (("faces", "()"),)
                 if dice_kind.kind != "any":  # an empty set throws nothing; a set of anything else is wrong
@@ -1127,7 +1133,7 @@ class _Checker:
         for trig in rs.triggers:
             when = self.rule_expr(trig.when, "effect", tested=True) if trig.when is not None else None
             _, effect = self.effects(trig.effect)
-            method = f"_trigger_{trig.name}"
+            method = MEMBER_PATTERNS["trigger"][0].format(trig.name)
             triggers.append(t.Trigger(trig.name, method, when, effect, trig.at == "turn_end", trig.span))
             for ref in trig.after:
                 if ref.name not in action_names:
@@ -1159,7 +1165,7 @@ class _Checker:
             if ph.actor is not None:
                 actor = self.rule_expr(ph.actor, "legal")
                 self.want(entity("player"), actor.ty, ph.actor.span, f"the actor of phase `{ph.name}`")
-            const = f"PHASE_{const_name(ph.name)}"
+            const = phase_constant(ph.name)
             phases.append(t.Phase(ph.name, const, start, tuple(r.name for r in ph.actions), ph.when_stuck, actor,
                                   ph.span))
             self.tables.constants.append((const, i, "phase"))

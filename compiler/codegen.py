@@ -17,6 +17,7 @@ import jinja2
 from .. import __version__
 from . import ir
 from .lower import Line, LoweredChoice, Program
+from .names import faces_constant
 from .passes import PASSES, Plan
 from .paths import shown_safely
 
@@ -195,7 +196,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         author=rs.author,
         constants=program.constants,
         role_of_seat=repr(tuple(range(len(program.roles)))),
-        dice_faces=[(name.upper(), repr(faces)) for name, _, faces in program.dice if faces],
+        dice_faces=[(faces_constant(name), repr(faces)) for name, _, faces in program.dice if faces],
         component_tables=program.component_tables,
         boards=program.boards,
         region_kinds=repr(program.region_kinds),

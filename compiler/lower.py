@@ -41,7 +41,8 @@ from .budget import (
     scale_mag,
     storable,
 )
-from .names import FILTER_LOCAL, MAX_TABLE_CHOICES, base_use, const_name
+from .names import FILTER_LOCAL, MAX_TABLE_CHOICES, base_use, faces_constant, phase_constant
+from .names import joined as invented
 from .passes import (
     Plan,
     action_tables,
@@ -325,7 +326,7 @@ class _Lowerer:
         self.notes: dict[str, dict[str, None]] = {}
         # Values kept between moves (passes `derived`, `end_once`): each kept definition's slot, and
         # the slots that an assignment to each field drops.
-        self.kept = {name: f"_d_{name}" for name, _ in self.plan.derived}
+        self.kept = {name: invented("d", name) for name, _ in self.plan.derived}
         self.drops: dict[str, list[str]] = {}
         kept_reads = [(self.kept[name], reads) for name, reads in self.plan.derived]
         if self.plan.end_once is not None and typed.end is not None:
@@ -1460,7 +1461,7 @@ class _Lowerer:
             case t.CallEffect():
                 return self.statement(depth, lambda: self.call_effect(s, depth))
             case t.Goto():
-                return [Line(depth, f"self.next_phase = PHASE_{const_name(s.phase)}", s.span)]
+                return [Line(depth, f"self.next_phase = {phase_constant(s.phase)}", s.span)]
             case t.EndTurn():  # the turn ends after this move: no `then:`, no earlier goto
                 return [Line(depth, "self.next_phase = rt.END_TURN", s.span)]
             case t.Pass():
@@ -1834,7 +1835,7 @@ class _Lowerer:
                 "spot": "len(self.board.spots)",
                 "region": "len(self.board.region_names)",
             }.get(f.per, f"{self.component_count[f.per]}" if f.per in self.component_count
-                  else f"len({const_name(f.per)}_FACES)")
+                  else f"len({faces_constant(f.per)})")
             init = f"[{py} for _ in range({count})]"
             annotation = f"list[{annotation}]"
             copy = f"self.{f.name}[:]"
@@ -1933,8 +1934,8 @@ class _Lowerer:
         revealed = None
         if a.revealed is not None:  # a rule of its own, read with the move's choices bound
             revealed = self.condition(a.revealed, "revealed", *(c.var.py for c in a.choices))
-        return LoweredAction(a.name, f"_do_{a.name}", params, when, choices, a.text_parts, effect, a.triggers, a.then,
-                             a.span, others_parts=a.others_parts, revealed=revealed,
+        return LoweredAction(a.name, invented("do", a.name), params, when, choices, a.text_parts, effect, a.triggers,
+                             a.then, a.span, others_parts=a.others_parts, revealed=revealed,
                              listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                              fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
                              unguarded=guard_inline.written(self.plan, when and _unparenthesised(when),
@@ -2089,7 +2090,7 @@ def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: tuple
     parts = [read, *(d.params[k].py for k in table.params)]
     key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
     find = f"self.board.value_tables.get({d.name!r}) or self.board.value_table({d.name!r})"
-    table_code = bound(find, f"_values_{d.name}", f"dict[Any, {annotation}]",
+    table_code = bound(find, invented("values", d.name), f"dict[Any, {annotation}]",
                        f"the values of `{d.name}` by what they read (`value_tables`)")
     found = (
         Line(2, f"table = {table_code}"),

@@ -1,23 +1,49 @@
 """The names generated code keeps for itself, and how a rule file's names are written in it.
 
+Two namespaces that cannot meet, by construction (issue 33):
+
+- **rule names** (fields, values, definitions, procedures, actions, phases, triggers, options,
+  components and their attributes, dice, boards, records, locals ...) are lowercase letters and
+  digits in words joined by one `_`: `[a-z][a-z0-9]*(_[a-z0-9]+)*` (RULE_NAME). They never start
+  or end with `_` and never hold `__`; build.py and check.py refuse any other at the name itself.
+- **every name the compiler invents** starts with `_` (`_found`, `_kept_end`, `_legal`), or,
+  for a constant in capitals, holds a `__` join; and where it is made from rule names it joins
+  them to a tag with `__` (`joined`): `_mask__marker__face_down`, `_do__claim`, `_d__rent`,
+  `_opt__board`, `PHASE__TURN`, `ATTR__TILE__COLOUR`. Cut at each `__`, such a name gives back
+  its tag and the rule names it was made from, so no two are alike; and no rule name has a
+  `__`, so none is like one of them.
+
 A rule file's names reach a generated module in four places:
 
 - module constants, in capitals: each value of an enumeration (roles, region kinds, option
-  choices and the values of a field are enumerations too), each die, `PHASE_<phase>`,
-  `<DICE>_FACES` and `<COMPONENT>_<ATTRIBUTE>`; and a function `_board_<board>` per board;
+  choices and the values of a field are enumerations too) and each die, as the name in capitals
+  (`face_down` is FACE_DOWN: never a `__` in it, never a leading `_`), beside the invented
+  `PHASE__<phase>`, `FACES__<dice>`, `ATTR__<component>__<attribute>`,
+  `SETS__<component>__<attribute>` and `_ROLE_OF_SEAT`; a function `_board__<board>` per board.
+  The module's one public name, `GAME`, is the only one in capitals a value could take: the
+  checker refuses a value `game` by name (MODULE_API);
 - members of the state class: fields, definitions and procedures under their own names, and
-  `opt_<option>`, `_do_<action>`, `_legal_<action>`, `_guard_<action>`, `_start_<phase>` and
-  `_trigger_<trigger>`;
-- local variables of its methods: choices, `let` values, loop variables and parameters,
-  written by `local_name`, which keeps them off every name the method itself uses;
+  the invented `_opt__<option>`, `_do__<action>`, `_legal__<action>`, `_guard__<action>`,
+  `_start__<phase>`, `_trigger__<trigger>` ... (MEMBER_PATTERNS). The runtime's and the
+  template's own members start with `_` and hold no `__` join, or are class constants in
+  capitals (no rule name has a capital), or are the State's public API (`apply`, `clone`,
+  `phase`, `board`, `num_seats` ... STATE_API, read from the class): a field, definition or
+  procedure of one of those names is refused by name (tests/test_hostile_names.py proves every
+  member of State is one of these three);
+- local variables of its methods: choices, `let` values, loop variables and parameters, under
+  their own names, except Python's words and the two names generated code reads unqualified
+  (`self`, `rt`): those get a `_` after them (`len_`, `self_`), which no rule name ends with
+  (LOCAL_AVOID, local_name). Every local the template or a pass binds starts with `_`
+  (`_actions`, `_cache`, `_found`, `_total`, `_cond`), and a pass's fresh copy of a rule local
+  is `_<local>__<n>` (`_s__2`, `_once__1`: rewrite.Names);
 - text only (strings and dictionary keys): enumerations' names, scoring terms, boards, region
   and spot names, neutral seats. Any name is safe there, as far as Python goes.
 
-The tables below list what the runtime and the template already use in each place. A name that
-would land on one of them is refused (build.py for constants, check.py for the rest) with a
-message that says it is reserved; so are the few the rule language binds itself (`IMPLICIT`).
-tests/test_hostile_names.py compiles games and fails when generated code uses a name these
-tables do not list.
+What stays refused by name is fixed and small: Python's keywords and built-ins as members, the
+State's public API, the rule language's own words (`player`, `k`, `i`, `base`, `pass`,
+`by_players`, the built-in functions and values) and the module's `GAME`.
+tests/test_hostile_names.py compiles games and fails when generated code uses a name outside
+these namespaces, and a property test names rules adversarially against every invented name.
 """
 
 from __future__ import annotations
@@ -32,20 +58,84 @@ from ..runtime.state import BY_PLAYERS, PASS, State
 from . import ast
 from .source import SourceSpan
 
+# -- the two namespaces ---------------------------------------------------------------------------
+# A rule name: lowercase words of letters and digits joined by one `_` (never `_` first or last,
+# never `__`); every name the compiler invents is outside this.
+RULE_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+RULE_NAME_HINT = ("a name is lowercase letters and digits, words joined by one `_` (`gold_side`); names starting "
+                  "or ending with `_`, or holding `__`, are the ones generated code makes for itself")
+JOIN = "__"
+
+
+def rule_name_problem(name: str) -> str | None:
+    """Why `name` (already lowercase letters, digits and `_`) is no rule name, or None."""
+    if RULE_NAME.fullmatch(name):
+        return None
+    if name.startswith("_"):
+        return "starts with `_`"
+    if name.endswith("_"):
+        return "ends with `_`"
+    if JOIN in name:
+        return "holds `__`"
+    return "does not start with a letter"
+
+
+def joined(tag: str, *parts: str) -> str:
+    """An invented name made from rule names (or invented ones): `_` and the tag, then each part
+    after a `__`: joined("mask", "marker", "face_down") is `_mask__marker__face_down`."""
+    return "_" + tag + "".join(JOIN + p for p in parts)
+
+
+def joined_const(tag: str, *parts: str) -> str:
+    """An invented module constant made from rule names: the tag, then each name in capitals
+    after a `__`: joined_const("ATTR", "tile", "colour") is `ATTR__TILE__COLOUR`."""
+    return tag + "".join(JOIN + const_name(p) for p in parts)
+
+
 # -- module level -------------------------------------------------------------------------------
-# What the template defines or imports at module level, besides the rule file's own names.
-MODULE_NAMES = frozenset({"GAME", "ROLE_OF_SEAT", "rt", "Sequence", "Any", "ClassVar", "Final", "annotations"})
-PHASE_CONSTANT = "PHASE_{}"
-FACES_CONSTANT = "{}_FACES"
-TABLE_CONSTANT = "{}_{}"  # a component's attribute: TILE_COLOUR
-BOARD_FUNCTION = "_board_{}"
-# (pass `component_sets`) the components having each value of an attribute: _TILE_ANIMAL_SETS
-COMPONENT_SETS_CONSTANT = "_{}_SETS"
+# What the template defines or imports at module level, besides the rule file's own names: the
+# one public name in capitals (`GAME`, which loaders read: a value `game` is refused by name),
+# and names no rule constant can be (mixed case, lowercase, or starting with `_`).
+MODULE_API = frozenset({"GAME"})
+ROLE_OF_SEAT = "_ROLE_OF_SEAT"
+MODULE_NAMES = MODULE_API | frozenset({ROLE_OF_SEAT, "rt", "Sequence", "Any", "ClassVar", "Final", "annotations"})
+PHASE_TAG, FACES_TAG, ATTR_TAG, SETS_TAG = "PHASE", "FACES", "ATTR", "SETS"
+
+
+def phase_constant(phase: str) -> str:
+    """`PHASE__TURN`: a phase's number."""
+    return joined_const(PHASE_TAG, phase)
+
+
+def faces_constant(dice: str) -> str:
+    """`FACES__TABLET`: the faces of each die of a kind."""
+    return joined_const(FACES_TAG, dice)
+
+
+def table_constant(component: str, attribute: str) -> str:
+    """`ATTR__TILE__COLOUR`: a component attribute's value per component."""
+    return joined_const(ATTR_TAG, component, attribute)
+
+
+def component_sets_constant(table: str) -> str:
+    """(pass `component_sets`) the components having each value of an attribute, made from its
+    table's name: `SETS__TILE__ANIMAL` for `ATTR__TILE__ANIMAL`."""
+    assert table.startswith(ATTR_TAG + JOIN)
+    return SETS_TAG + table[len(ATTR_TAG):]
+
+
+def board_function(board: str) -> str:
+    """`_board__hex6`: the function that makes a board."""
+    return joined("board", board)
+
 
 # -- the state class ----------------------------------------------------------------------------
-# What the passes keep on a state beside its fields (pass `bitmask`: `_mask_<field>_<value>`):
-# a rule file's names never start with `_` (check.py), so no member of a rule file takes one.
-KEPT_PREFIX = "_mask_"
+# What the passes keep on a state beside its fields: (pass `bitmask`) the spots holding a value,
+# `_mask__<field>__<value>`; (passes `value_masks`, `spot_filters`) the spots whose list or set
+# is empty, `_empty__<field>`, the spots holding each value, `_has__<field>` or `_is__<field>`;
+# (pass `region_masks`) the regions passing a test of a kept definition, `_regions__<define>__<n>`,
+# and those whose bit of it is known, `_regions_known__<define>__<n>` (`_regions_within__...` a method).
+KEPT_TAGS = ("mask", "empty", "has", "is", "regions", "regions_known", "regions_within")
 # At most this many choices of an action are listed through tables (their locals are reserved below).
 MAX_TABLE_CHOICES = 8
 # Members the template gives every generated state class (the runtime's State has most already).
@@ -63,31 +153,37 @@ TEMPLATE_MEMBERS = frozenset({
 # attributes are all in dir())
 STATE_MEMBERS = (frozenset(dir(State)) | frozenset(getattr(State, "__slots__", ()))
                  | frozenset(getattr(State, "__annotations__", {})) | TEMPLATE_MEMBERS)
+# The State's public API: its members in lowercase not starting with `_` (`apply`, `clone`, `phase`,
+# `board`, `num_seats` ...), the only ones a rule name could take; a field, definition or procedure
+# of one of these names is refused by name (check.py). Every other member starts with `_` and holds
+# no `__` join, or is a class constant in capitals (tests/test_hostile_names.py).
+STATE_API = frozenset(m for m in STATE_MEMBERS if not m.startswith("_") and m.lower() == m)
 # Names the annotations of the state class read (`zqfield: list[int]`, `FIELDS: ClassVar[...]`):
 # a member of one of these names would hide it from them there (mypy reads them in the class).
 ANNOTATION_NAMES = frozenset({"int", "bool", "str", "list", "tuple", "dict", "frozenset", "object", "rt", "ClassVar",
                               "Sequence", "Any", "Final"})
 # The methods and slots made from a rule file's name, by what it names.
-MEMBER_PATTERNS: dict[str, tuple[str, ...]] = {
+MEMBER_TAGS: dict[str, tuple[str, ...]] = {
     # (pass `board_tables`) the slots of an action's tables of the board: its interned actions, as rows of spots or
     # of regions or otherwise, its listings remembered by value, and the rows of its first choice by the key of
     # what it walks (pass `tabled_rows`)
-    "action": ("_do_{}", "_legal_{}", "_guard_{}", "_actions_{}", "_spot_rows_{}", "_region_rows_{}", "_listed_{}",
-               "_keyed_rows_{}", "_keyed_spot_rows_{}", "_keyed_region_rows_{}"),
-    "phase": ("_start_{}",),
-    "trigger": ("_trigger_{}",),
-    "option": ("opt_{}",),
+    "action": ("do", "legal", "guard", "actions", "spot_rows", "region_rows", "listed", "keyed_rows",
+               "keyed_spot_rows", "keyed_region_rows"),
+    "phase": ("start",),
+    "trigger": ("trigger",),
+    "option": ("opt",),
     # the slot of a value kept between moves (compiler/passes/derived.py); of its table of values remembered by
     # value (pass `board_tables`)
-    "define": ("_d_{}", "_values_{}"),
+    "define": ("d", "values"),
 }
+MEMBER_PATTERNS: dict[str, tuple[str, ...]] = {kind: tuple(joined(tag, "{}") for tag in tags)
+                                               for kind, tags in MEMBER_TAGS.items()}
 # `base(rent(a))` in a variant's new `rent`: the version it replaced (docs/variants.md). `base` is
 # no name a definition, procedure or record may take, and each version used is a method of its
-# own: `_base_rent` the version replaced, `_base2_rent` the one that version replaced, and so on;
-# a scoring term's, `_term_base_gold` (a scoring term may share a definition's name). No other
-# member starts so, and a rule file's names never start with `_` (check.py).
+# own: `_base__rent` the version replaced, `_base2__rent` the one that version replaced, and so
+# on; a scoring term's, `_term_base__gold` (a scoring term may share a definition's name).
 BASE = "base"
-BASE_VERSION = {"define": "_base{}_{}", "scoring": "_term_base{}_{}"}
+BASE_VERSION = {"define": "base{}", "scoring": "term_base{}"}
 
 
 def base_use(name: str, args: str | None = None) -> str:
@@ -98,8 +194,8 @@ def base_use(name: str, args: str | None = None) -> str:
 
 def base_version(section: str, name: str, depth: int) -> str:
     """The method of the version of a definition (`section` "define") or scoring term ("scoring")
-    `depth` replacements back: `_base_rent`, `_base2_rent` ..."""
-    return BASE_VERSION[section].format(depth if depth > 1 else "", name)
+    `depth` replacements back: `_base__rent`, `_base2__rent` ..."""
+    return joined(BASE_VERSION[section].format(depth if depth > 1 else ""), name)
 
 
 # The action the runtime plays for a player who has no other, and the choice of option `board`
@@ -130,10 +226,12 @@ TEMPLATE_LOCALS = frozenset({
     "regions_mask", "regions_stale", "held_regions", "in_region", "row_actions",
     *(f"kept_regions{k}" for k in range(MAX_TABLE_CHOICES)),
     "rounds",  # how many rounds a loop whose joins are made at once makes (pass `join_rounds`)
-    # an aggregate written out as a loop: its result, whether an item is the first, an item's value
-    # (pass `aggregate_loops`)
-    "total", "most", "least", "found", "every", "first", "each", "cond",
+    # (pass `aggregate_loops` binds INVENTED_LOCALS: they start with `_`, which no rule name does)
 })
+# Locals that start with `_`, so that no rule local can be one of them (no list of names to keep a rule
+# file's locals off them): an aggregate written out as a loop, its result, whether an item is the
+# first, an item's value and a test kept first (pass `aggregate_loops`).
+INVENTED_LOCALS = frozenset({"_total", "_most", "_least", "_found", "_every", "_first", "_each", "_cond"})
 # Locals the rule language binds itself, where a rule file's own cannot shadow them; no name the
 # rule file declares may take them either (they would hide it there).
 IMPLICIT: dict[str, str] = {
@@ -145,9 +243,9 @@ IMPLICIT_LOCALS = frozenset(IMPLICIT)
 PYTHON_WORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
 # A local of a rule file with one of these names is written with a `_` after it.
 LOCAL_AVOID = PYTHON_WORDS | TEMPLATE_LOCALS
-# The item of a per-spot field walked by a fused filter (`for s, marker_ in enumerate(self.marker)`):
-# no rule-file local is spelled so, since `marker` is a field and `marker_` itself is `marker__`.
-FILTER_LOCAL = "{}_"
+# The item of a per-spot field walked by a fused filter (`for s, _item__marker in enumerate(self.marker)`):
+# an invented name (a local `self` is `self_`, and so was the item of a field `self` once).
+FILTER_LOCAL = joined("item", "{}")
 
 
 # Locals the optimisation passes bind (compiler/passes/rewrite.py `Names`): a comprehension's
@@ -169,11 +267,10 @@ def pass_local(name: str, bases: frozenset[str] | set[str]) -> bool:
 def local_name(name: str) -> str:
     """A rule file's local (choice, `let`, loop variable, parameter) as generated code spells it.
 
-    A name the method or Python uses gets a `_` after it, and so does every name that already
-    ends in `_`: no two names are spelled alike (`self` is `self_`, `self_` is `self__`), and
-    none is spelled like a name the method uses.
+    A name the method or Python uses gets a `_` after it (`self` is `self_`), which no rule name
+    ends with: no two names are spelled alike, and none like a name the method uses.
     """
-    return name + "_" if name in LOCAL_AVOID or name.endswith("_") else name
+    return name + "_" if name in LOCAL_AVOID else name
 
 
 def const_name(name: str) -> str:

@@ -53,7 +53,7 @@ BUILTINS: dict[str, Signature] = {
                   "The spots of a region."),
         Signature("neighbours", (("spot", "spot"),), "list(spot)", "self.board.neighbours[{0}]",
                   "The spots next to a spot."),
-        Signature("role", (("p", "player"),), "role", "ROLE_OF_SEAT[{0}]", "The role a seat plays."),
+        Signature("role", (("p", "player"),), "role", "_ROLE_OF_SEAT[{0}]", "The role a seat plays."),
         Signature("range", (("start", "int"), ("stop", "int")), "list(int)", "range({0}, {1})",
                   "The whole numbers from start up to, not including, stop."),
         Signature("steps", (("start", "int"), ("stop", "int"), ("step", "int")), "list(int)",

@@ -25,48 +25,48 @@ OFF = passes.ALL - {"aggregate_loops"}
 
 def test_schacht_writes_its_emissary_room_out_as_a_loop() -> None:
     room = method(source("china-schacht"), "emissary_room")
-    assert ("        most = 0\n        first = True\n"
+    assert ("        _most = 0\n        _first = True\n"
             "        for q in range(self.num_seats):  # base.yaml:294; `aggregate_loops`: `max` written out as a loop\n"
-            "            each = (self.board.region_mask[r] & self._mask_palace_of_has[q]).bit_count()\n"
-            "            if first or each > most:\n                most = each\n                first = False\n"
-            "        value: int = (most - len(self.emissaries[r]))  # base.yaml:294\n") in room
-    assert room.index("elif r in kept:") < room.index("most = 0")  # (a kept value found first, as before)
+            "            _each = (self.board.region_mask[r] & self._has__palace_of[q]).bit_count()\n"
+            "            if _first or _each > _most:\n                _most = _each\n                _first = False\n"
+            "        value: int = (_most - len(self.emissaries[r]))  # base.yaml:294\n") in room
+    assert room.index("elif r in kept:") < room.index("_most = 0")  # (a kept value found first, as before)
     alliance = method(source("china-schacht"), "alliance_points")
-    assert "            if not (self.leads_emissaries(p, r)):\n                every = False\n                break\n" \
-        in alliance
+    assert ("            if not (self.leads_emissaries(p, r)):\n                _every = False\n"
+            "                break\n") in alliance
     # its sum, in the branch the test takes: written out under it, the test read again (a name)
-    assert "        total = 0\n        if every:\n            for r in self.board.border_regions[b]:" in alliance
-    assert "        return (total if every else 0)  # base.yaml:314\n" in alliance
+    assert "        _total = 0\n        if _every:\n            for r in self.board.border_regions[b]:" in alliance
+    assert "        return (_total if _every else 0)  # base.yaml:314\n" in alliance
     # behind `and`, whose left operand is a call: that computed first, once, and the loop under it
     leads = method(source("china-schacht"), "leads_emissaries")
-    assert "        cond = self.emissaries_of(p, r) > 0\n        every = True\n        if cond:\n" \
+    assert "        _cond = self.emissaries_of(p, r) > 0\n        _every = True\n        if _cond:\n" \
         "            emissaries_of = self.emissaries_of(p, r)\n" in leads
-    assert "        return (cond and every)  #" in leads
+    assert "        return (_cond and _every)  #" in leads
     # the end of the game: its `any` of the seats, under the test of `finished`
     over = method(source("china-schacht"), "_is_over")
     assert "            if not (self.finished):\n                for p in range(self.num_players):" in over
-    assert "            over = self._kept_end = bool(self.finished or not found)\n" in over
+    assert "            over = self._kept_end = bool(self.finished or not _found)\n" in over
     off = method(source("china-schacht", OFF), "emissary_room")
-    assert "max(((self.board.region_mask[r] & self._mask_palace_of_has[q]).bit_count() for q in " \
-        "range(self.num_seats)), default=0)" in off and "most" not in off
+    assert "max(((self.board.region_mask[r] & self._has__palace_of[q]).bit_count() for q in " \
+        "range(self.num_seats)), default=0)" in off and "_most" not in off
 
 
 @pytest.mark.parametrize(("code", "params", "taken"), [
-    ("(max((x + 1 for x in self.xs), default=0) - len(self.ys))", set(), ["most"]),
-    ("min((k for k in range(5) if k > self.n), default=0)", set(), ["least"]),
-    ("sum(len(c) for c in self.chains(p))", {"p"}, ["total"]),
-    ("(400 if any(self.card[p] for p in self.seats(a)) else 200)", {"a"}, ["found"]),
-    ("not all(self.at[s] != 0 for s in self.spots)", set(), ["every"]),
-    ("max(self.xs, default=0)", set(), ["most"]),
-    ("(sum(a for a in self.xs) + sum(b for b in self.ys))", set(), ["total"]),  # (one of each kind)
-    ("(max((a for a in self.xs), default=0) + min((b for b in self.ys), default=0))", set(), ["most", "least"]),
-    ("(self.n + sum(a for a in self.xs))", set(), ["total"]),  # (after a read)
+    ("(max((x + 1 for x in self.xs), default=0) - len(self.ys))", set(), ["_most"]),
+    ("min((k for k in range(5) if k > self.n), default=0)", set(), ["_least"]),
+    ("sum(len(c) for c in self.chains(p))", {"p"}, ["_total"]),
+    ("(400 if any(self.card[p] for p in self.seats(a)) else 200)", {"a"}, ["_found"]),
+    ("not all(self.at[s] != 0 for s in self.spots)", set(), ["_every"]),
+    ("max(self.xs, default=0)", set(), ["_most"]),
+    ("(sum(a for a in self.xs) + sum(b for b in self.ys))", set(), ["_total"]),  # (one of each kind)
+    ("(max((a for a in self.xs), default=0) + min((b for b in self.ys), default=0))", set(), ["_most", "_least"]),
+    ("(self.n + sum(a for a in self.xs))", set(), ["_total"]),  # (after a read)
     # where a test evaluated first decides: the loop under it (the test kept first where it does more than read)
-    ("(self.ok and any(a for a in self.xs))", set(), ["found"]),
-    ("(sum(a for a in self.xs) if self.ok else 0)", set(), ["total"]),
-    ("(0 if self.f() else min((a for a in self.xs), default=0))", set(), ["least"]),
-    ("(self.f() > 0 and all(a for b in (self.g(),) for a in self.xs))", set(), ["every"]),  # (a value bound once)
-    ("(sum(a for a in self.xs) if self.f('é') else 0)", set(), ["total"]),  # (a test after its branch; not ASCII)
+    ("(self.ok and any(a for a in self.xs))", set(), ["_found"]),
+    ("(sum(a for a in self.xs) if self.ok else 0)", set(), ["_total"]),
+    ("(0 if self.f() else min((a for a in self.xs), default=0))", set(), ["_least"]),
+    ("(self.f() > 0 and all(a for b in (self.g(),) for a in self.xs))", set(), ["_every"]),  # (a value bound once)
+    ("(sum(a for a in self.xs) if self.f('é') else 0)", set(), ["_total"]),  # (a test after its branch; not ASCII)
     # left as they are
     ("(self.ok and self.f() and any(a for a in self.xs))", set(), []),  # (a call decides first)
     ("(self.f() and (self.g() or any(a for a in self.xs)))", set(), []),  # (two tests: one kept at most)
@@ -81,7 +81,7 @@ def test_schacht_writes_its_emissary_room_out_as_a_loop() -> None:
 def test_what_is_written_out(code: str, params: set[str], taken: list[str]) -> None:
     lines, rest = written_out(code, params)
     results = [line.split(" = ")[0] for depth, line, _ in lines if depth == 0 and " = " in line
-               and line.split(" = ")[0] not in ("first", "cond")]
+               and line.split(" = ")[0] not in ("_first", "_cond")]
     assert results == taken, lines
     if not taken:
         assert rest == code

@@ -112,16 +112,16 @@ def test_no_member_of_a_state_is_spelled_as_a_version_is() -> None:
     patterns = [p for kind in names.MEMBER_PATTERNS.values() for p in kind]
     assert not [p for p in patterns if p.startswith(("_base", "_term_base"))]
     assert [names.base_version(s, "rent", k) for s in ("define", "scoring") for k in (1, 2)] == [
-        "_base_rent", "_base2_rent", "_term_base_rent", "_term_base2_rent"]
+        "_base__rent", "_base2__rent", "_term_base__rent", "_term_base2__rent"]
 
 
 def test_the_versions_are_methods_named_and_commented_after_the_base_file() -> None:
     source = compile_file(DOUBLED).source
-    assert ("    def _base_alignments(self, n: int) -> int:\n        # rules/china-cornett/base.yaml:153; definition "
+    assert ("    def _base__alignments(self, n: int) -> int:\n        # rules/china-cornett/base.yaml:153; definition "
             "`alignments` as it was before a variant replaced it: `base(alignments(...))`\n") in source
-    assert ("    def _term_base_gold(self, player: int) -> int:\n        # rules/china-cornett/base.yaml:248; scoring "
+    assert ("    def _term_base__gold(self, player: int) -> int:\n        # rules/china-cornett/base.yaml:248; scoring "
             "term `gold` as it was before a variant replaced it: `base(gold)`\n") in source
-    assert "return (2 * self._base_alignments(n))  # doubled.yaml:6" in source
+    assert "return (2 * self._base__alignments(n))  # doubled.yaml:6" in source
 
 
 def test_a_bundled_variant_module_keeps_its_versions_in_its_subclass(tmp_path: Path,
@@ -138,7 +138,7 @@ def test_a_bundled_variant_module_keeps_its_versions_in_its_subclass(tmp_path: P
               if c.ruleset.variant == "doubled"]
     source = shared[0].source
     assert "class ChinaCornettDoubledState(ChinaCornettState):" in source
-    assert "    def _base_alignments(self, n: int) -> int:\n" in source and "def _term_base_gold(" in source
+    assert "    def _base__alignments(self, n: int) -> int:\n" in source and "def _term_base__gold(" in source
     derived = rulewright.game_from_source(source, "doubled.yaml")
     whole = rulewright.load_rules(DOUBLED)
     for seed in SEEDS[:2]:
@@ -170,10 +170,10 @@ scoring:
 def test_versions_that_change_nothing_play_the_base_games_under_every_pass(tmp_path: Path) -> None:
     same = write(tmp_path / "same.yaml", SAME)
     source = compile_file(same).source
-    assert "    _d__base_held: dict[tuple[int, int], int] | None\n" in source, "kept by pass `derived`"
+    assert "    _d___base__held: dict[tuple[int, int], int] | None\n" in source, "kept by pass `derived`"
     # (asked by `mongol_loss(p)`, a sum not kept itself: kept, though only the scores read it, pass `score_only`)
-    assert "    _d__base_mongol_loss: dict[int, int] | None\n" in source
-    assert "    def _base_partial_allowed(self, p: int) -> bool:\n" in source
+    assert "    _d___base__mongol_loss: dict[int, int] | None\n" in source
+    assert "    def _base__partial_allowed(self, p: int) -> bool:\n" in source
     base = rulewright.load("chang-cheng")
     for k, enabled in enumerate([passes.ALL, frozenset(), *(frozenset({name}) for name in passes.PASSES)]):
         game = rulewright.load_rules(same, passes=enabled)
@@ -194,8 +194,8 @@ def test_a_variant_of_the_variant_uses_the_version_its_own_base_gives(tmp_path: 
                        '  alignments: "base(alignments(n)) + 1"\n  reduction_limit: "base(reduction_limit()) + 1"\n'
                        'scoring:\n  gold: "base(gold) + 1"\n')
     source = compile_file(grandchild).source
-    assert "def _base_alignments(" in source and "def _base2_alignments(" in source
-    assert "def _term_base_gold(" in source and "def _term_base2_gold(" in source
+    assert "def _base__alignments(" in source and "def _base2__alignments(" in source
+    assert "def _term_base__gold(" in source and "def _term_base2__gold(" in source
     game = rulewright.load_rules(grandchild)
     base, options = base_game()
 

@@ -83,7 +83,7 @@ def compiled(ruleset: str, enabled: frozenset[str]) -> Game:
     return rulewright.load_rules(ruleset_file(ruleset), passes=enabled)
 
 
-MARKER_MASKS = {"_mask_marker_face_down": 0, "_mask_marker_gold_side": 1, "_mask_marker_removed": 2}
+MARKER_MASKS = {"_mask__marker__face_down": 0, "_mask__marker__gold_side": 1, "_mask__marker__removed": 2}
 
 
 def masks_are_exact(state: State) -> bool:
@@ -108,7 +108,7 @@ def test_cornett_keeps_its_masks_exact_through_every_move_copy_and_save() -> Non
     for _ in range(30):
         midway.apply(midway.legal_actions()[0])
     read = game.state_from_json(midway.to_json())
-    assert masks_are_exact(read) and read._mask_marker_face_down != 0  # type: ignore[attr-defined]
+    assert masks_are_exact(read) and read._mask__marker__face_down != 0  # type: ignore[attr-defined]
     assert [str(a) for a in read.legal_actions()] == [str(a) for a in midway.legal_actions()]
 
 
@@ -117,7 +117,7 @@ def test_bundled_cornett_keeps_the_mask_and_lists_through_tables() -> None:
 
     assert set(MARKER_MASKS) <= set(base.ChinaCornettState.__slots__)
     source = Path(base.__file__).read_text(encoding="utf-8")
-    assert "straight_line_numbers_mask(self.roll, self._mask_marker_face_down)" in source
+    assert "straight_line_numbers_mask(self.roll, self._mask__marker__face_down)" in source
     assert "self.board.action_table('prospect', self.board.line_count())" in source
 
 
@@ -167,8 +167,8 @@ def test_the_passes_decide_from_the_program() -> None:
     assert typed is not None
     _, plan = passes.optimise(typed, frozenset({"bitmask", "action_tables"}))
     assert [(m.field, m.value_py, m.slot) for m in plan.masks] == [
-        ("marker", "FACE_DOWN", "_mask_marker_face_down"), ("marker", "GOLD_SIDE", "_mask_marker_gold_side"),
-        ("marker", "REMOVED", "_mask_marker_removed")]
+        ("marker", "FACE_DOWN", "_mask__marker__face_down"), ("marker", "GOLD_SIDE", "_mask__marker__gold_side"),
+        ("marker", "REMOVED", "_mask__marker__removed")]
     assert {tb.action: tuple(level.how for level in tb.levels) for tb in plan.tables} == {
         "prospect": ("lines",), "turn_back": ("index",)}
     _, none = passes.optimise(typed, frozenset())
@@ -188,12 +188,12 @@ def test_every_form_of_a_kept_set_plays_as_the_plain_code() -> None:
     moves = sum(play_in_lockstep(optimised, plain, 2, seed) for seed in range(40))
     assert moves > 400
     state = optimised.new_state(2, 3)
-    assert {"_mask_mark_empty", "_mask_mark_red", "_mask_mark_blue"} <= set(type(state).__slots__)
+    assert {"_mask__mark__empty", "_mask__mark__red", "_mask__mark__blue"} <= set(type(state).__slots__)
     chooser = random.Random(3)
     while not state.terminal:
         state.apply(chooser.choice(state.legal_actions()))
         marks: list[int] = state.mark  # type: ignore[attr-defined]
-        for slot, value in (("_mask_mark_empty", 0), ("_mask_mark_red", 1), ("_mask_mark_blue", 2)):
+        for slot, value in (("_mask__mark__empty", 0), ("_mask__mark__red", 1), ("_mask__mark__blue", 2)):
             assert getattr(state, slot) == state.board.spots_mask(s for s, m in enumerate(marks) if m == value)
 
 
@@ -212,8 +212,8 @@ def test_sets_read_only_in_an_else_block_or_an_ask_are_kept_and_play_as_the_plai
 
     path = GAMES / "hidden-reads.yaml"
     source = compile_file(path, frozenset({"bitmask"})).source
-    for read in ("self._mask_mark_red.bit_count() % 2", "self.board.mask_spots(self._mask_mark_blue)",
-                 "self._mask_mark_green.bit_count() % 2"):
+    for read in ("self._mask__mark__red.bit_count() % 2", "self.board.mask_spots(self._mask__mark__blue)",
+                 "self._mask__mark__green.bit_count() % 2"):
         assert read in source, read
     masked, plain = rulewright.load_rules(path, passes=frozenset({"bitmask"})), rulewright.load_rules(
         path, passes=frozenset())
@@ -228,7 +228,7 @@ def test_sets_read_only_in_an_else_block_or_an_ask_are_kept_and_play_as_the_plai
         marks: list[int] = state.mark  # type: ignore[attr-defined]
         for value, name in enumerate(("empty", "red", "blue", "green")):
             expected = state.board.spots_mask(s for s, m in enumerate(marks) if m == value)
-            assert getattr(state, f"_mask_mark_{name}") == expected, (state.moves, name)
+            assert getattr(state, f"_mask__mark__{name}") == expected, (state.moves, name)
     assert answers > 3  # the asks were answered, their items read
 
 

@@ -39,25 +39,25 @@ def game(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Game:
 
 def test_schacht_binds_its_tables_once_with_their_types() -> None:
     text = source("china-schacht")
-    assert "    _spot_rows_build: dict[Any, rt.SpotRow]  # the interned actions of `build` (`action_tables`)\n" in text
-    assert "    _region_rows_send: dict[Any, rt.RegionRow]  #" in text
-    assert "    _actions_exchange_face_up: list[list[rt.Action | None] | None]  #" in text
-    assert "    _values_all_payments: dict[Any, Sequence[Sequence[int]]]  #" in text
-    assert "    _listed_take_face_up: dict[Any, list[rt.Action]]  #" in text
+    assert "    _spot_rows__build: dict[Any, rt.SpotRow]  # the interned actions of `build` (`action_tables`)\n" in text
+    assert "    _region_rows__send: dict[Any, rt.RegionRow]  #" in text
+    assert "    _actions__exchange_face_up: list[list[rt.Action | None] | None]  #" in text
+    assert "    _values__all_payments: dict[Any, Sequence[Sequence[int]]]  #" in text
+    assert "    _listed__take_face_up: dict[Any, list[rt.Action]]  #" in text
     bind = method(text, "_bind_tables")
-    assert ("        self._spot_rows_build = self.board.action_tables.get('build') or "
+    assert ("        self._spot_rows__build = self.board.action_tables.get('build') or "
             "self.board.action_dict('build')\n") in bind
-    assert "        table = self._spot_rows_build\n" in method(text, "_legal_build")
-    assert "        table = self._values_all_payments\n" in method(text, "all_payments")
-    assert "        listed = self._listed_take_face_up\n" in method(text, "_legal_take_face_up")
-    assert "other._spot_rows_build = self._spot_rows_build" in method(text, "_copy_fields")
+    assert "        table = self._spot_rows__build\n" in method(text, "_legal__build")
+    assert "        table = self._values__all_payments\n" in method(text, "all_payments")
+    assert "        listed = self._listed__take_face_up\n" in method(text, "_legal__take_face_up")
+    assert "other._spot_rows__build = self._spot_rows__build" in method(text, "_copy_fields")
     # found by name at every call without the pass, and no slot
     off = source("china-schacht", OFF)
-    assert "_bind_tables" not in off and "_spot_rows_build" not in off
+    assert "_bind_tables" not in off and "_spot_rows__build" not in off
     assert "        table = self.board.action_tables.get('build') or self.board.action_dict('build')\n" \
-        in method(off, "_legal_build")
+        in method(off, "_legal__build")
     # every table read by name is bound: none is looked up at a listing any more
-    for name in ("_legal_send", "_legal_exchange_blind", "_legal_draw_card", "payments"):
+    for name in ("_legal__send", "_legal__exchange_blind", "_legal__draw_card", "payments"):
         assert "action_tables.get(" not in method(text, name) and "value_tables.get(" not in method(text, name)
 
 
@@ -78,13 +78,13 @@ def test_the_slots_are_the_boards_tables_shared_by_copies_and_later_games() -> N
     state = schacht.new_state(3, 7)
     state.legal_actions()  # (rows made)
     board = state.board
-    assert state._spot_rows_build is board.action_tables["build"]  # type: ignore[attr-defined]
-    assert state._values_all_payments is board.value_tables["all_payments"]  # type: ignore[attr-defined]
-    assert all(isinstance(row, SpotRow) for row in state._spot_rows_build.values())  # type: ignore[attr-defined]
+    assert state._spot_rows__build is board.action_tables["build"]  # type: ignore[attr-defined]
+    assert state._values__all_payments is board.value_tables["all_payments"]  # type: ignore[attr-defined]
+    assert all(isinstance(row, SpotRow) for row in state._spot_rows__build.values())  # type: ignore[attr-defined]
     copy = state.clone()
-    assert copy._region_rows_send is state._region_rows_send  # type: ignore[attr-defined]
+    assert copy._region_rows__send is state._region_rows__send  # type: ignore[attr-defined]
     later = schacht.new_state(3, 8)
-    assert later.board is board and later._listed_take_face_up is state._listed_take_face_up  # type: ignore[attr-defined]
+    assert later.board is board and later._listed__take_face_up is state._listed__take_face_up  # type: ignore[attr-defined]
     later.legal_actions()
     assert all(isinstance(row, RegionRow) for row in board.action_tables["send"].values())
 
@@ -92,11 +92,11 @@ def test_the_slots_are_the_boards_tables_shared_by_copies_and_later_games() -> N
 def test_a_variant_with_another_table_has_a_slot_of_its_own_and_inherits() -> None:
     text = (generated_dir() / "china_schacht" / "fortifications.py").read_text()  # (as written: derived)
     assert "class ChinaSchachtFortificationsState(ChinaSchachtState):" in text  # (still subclasses the base's)
-    assert "    _actions_build: dict[Any, list[rt.Action | None]]  #" in text  # (its build has one more choice)
-    assert "_spot_rows_build" not in method(text, "_bind_tables")
+    assert "    _actions__build: dict[Any, list[rt.Action | None]]  #" in text  # (its build has one more choice)
+    assert "_spot_rows__build" not in method(text, "_bind_tables")
     state = game("china-schacht/fortifications").new_state(3, 3)
     state.legal_actions()
-    assert state._actions_build is state.board.action_tables["build"]  # type: ignore[attr-defined]
+    assert state._actions__build is state.board.action_tables["build"]  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("ruleset", SCHACHT)

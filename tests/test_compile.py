@@ -31,16 +31,16 @@ def test_a_bundled_variant_module_keeps_only_what_differs_from_its_base() -> Non
     text = (Path(generated_dir()) / "china_schacht" / "fortifications.py").read_text(encoding="utf-8")
     assert "from rulewright.generated.china_schacht.base import (" in text
     assert "class ChinaSchachtFortificationsState(ChinaSchachtState):" in text
-    assert "def _do_fortify(" in text and "def palace_award(" in text
-    assert "def _do_take_face_up(" not in text and "def province_points(" not in text
-    # (building assigns `palace_of`, which the variant's own kept values read: its `_do_build`
+    assert "def _do__fortify(" in text and "def palace_award(" in text
+    assert "def _do__take_face_up(" not in text and "def province_points(" not in text
+    # (building assigns `palace_of`, which the variant's own kept values read: its `_do__build`
     # drops them too, so it differs: docs/optimiser.md, passes `derived`, `region_drops`, `nested_drops`)
     # (the road chains, which only the scores read, are kept no more: pass `score_only`)
-    assert "self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384" in text
-    assert "_d_chains_of" not in text and "_d_chain_bonus" not in text
-    assert "self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space], " \
+    assert "self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384" in text
+    assert "_d__chains_of" not in text and "_d__chain_bonus" not in text
+    assert "self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], " \
         "self._kept_shared)" in text
-    assert "self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space], self._kept_shared)  " \
+    assert "self._d__empty = rt.without_keys(self._d__empty, self.board.spot_regions[space], self._kept_shared)  " \
         "# base.yaml:384" in text
     base = (Path(generated_dir()) / "china_schacht" / "base.py").read_text(encoding="utf-8")
     assert len(text.splitlines()) < len(base.splitlines()) // 2
@@ -78,7 +78,7 @@ def test_generated_code_names_its_rules() -> None:
     assert source.startswith("# DO NOT EDIT")
     assert "rules/china-cornett/base.yaml  sha256:" in source
     assert "# rules/china-cornett/base.yaml:" in source
-    assert "def _legal_prospect(self, actions: list[rt.Action]) -> None:" in source
+    assert "def _legal__prospect(self, actions: list[rt.Action]) -> None:" in source
     assert "/work/" not in source and "\\" not in source.split("\n", 3)[1], "no machine-specific paths"
 
 

@@ -61,7 +61,7 @@ def test_the_forms_taken_and_those_left_to_a_walk() -> None:
     found = shapes(ruleset_file("mandarin"))
     assert found["held"] == "count" and found["has_emperor"] == "any"
     plan = passes.optimise(program(ruleset_file("mandarin")))[1]
-    assert plan.component_sets == (("TILE_ANIMAL", 12), ("TILE_EMPEROR", 0))
+    assert plan.component_sets == (("ATTR__TILE__ANIMAL", 12), ("ATTR__TILE__EMPEROR", 0))
     kept = {name for name, _ in plan.derived}
     assert not {"held", "has_emperor"} & kept, "a set operation is no loop: nothing to keep"
     assert {"controller", "complete"} <= kept  # (`controls` neither: pass `inner_defines`)
@@ -70,24 +70,24 @@ def test_the_forms_taken_and_those_left_to_a_walk() -> None:
 
 def test_the_code_written() -> None:
     source = compile_file(ruleset_file("mandarin")).source
-    assert ("_TILE_ANIMAL_SETS: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(72) if "
-            "TILE_ANIMAL[i] == v) for v in range(12))  # rules/mandarin/base.yaml:139\n") in source
-    assert ("        return len(self.card[p] & _TILE_ANIMAL_SETS[a])  # base.yaml:257; a set operation for "
+    assert ("SETS__TILE__ANIMAL: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(72) if "
+            "ATTR__TILE__ANIMAL[i] == v) for v in range(12))  # rules/mandarin/base.yaml:139\n") in source
+    assert ("        return len(self.card[p] & SETS__TILE__ANIMAL[a])  # base.yaml:257; a set operation for "
             "count(") in source
-    assert ("        return bool(self.card[p] & _TILE_ANIMAL_SETS[a] & _TILE_EMPEROR_SETS[True])  "
+    assert ("        return bool(self.card[p] & SETS__TILE__ANIMAL[a] & SETS__TILE__EMPEROR[True])  "
             "# base.yaml:258") in source
     # written where it is called (`inline`), the argument of `held(p, t.animal)` put back in place
-    assert "any(len(self.card[p] & _TILE_ANIMAL_SETS[TILE_ANIMAL[t]]) >= 6 for t in self.card[p] if TILE_EMPEROR[t])" \
-        in source
-    assert "len(frozenset(map(TILE_ANIMAL.__getitem__, self.card[p])))" in source
+    assert ("any(len(self.card[p] & SETS__TILE__ANIMAL[ATTR__TILE__ANIMAL[t]]) >= 6 for t in self.card[p] "
+            "if ATTR__TILE__EMPEROR[t])") in source
+    assert "len(frozenset(map(ATTR__TILE__ANIMAL.__getitem__, self.card[p])))" in source
     # (without `aggregate_loops` too, which writes a definition's first aggregate out as a loop)
     off = compile_file(ruleset_file("mandarin"), passes.ALL - {"component_sets", "aggregate_loops"}).source
-    assert "sum(1 for t in self.card[p] if TILE_ANIMAL[t] == a)" in off and "_SETS" not in off
+    assert "sum(1 for t in self.card[p] if ATTR__TILE__ANIMAL[t] == a)" in off and "SETS__" not in off
     game = compile_file(GAME, passes.ALL - {"aggregate_loops"}).source
-    assert "        return self.hand[p] <= _TOKEN_GOLD_SETS[True]  # component-sets.yaml:36" in game
+    assert "        return self.hand[p] <= SETS__TOKEN__GOLD[True]  # component-sets.yaml:36" in game
     assert "        return len(self.hand[p])  # component-sets.yaml:37" in game
-    assert "len(self.hand[p] & _TOKEN_COLOUR_SETS[c] & _TOKEN_GOLD_SETS[True])  # component-sets.yaml:38" in game
-    assert "sum(1 for t in self.hand[p] if TOKEN_COLOUR[t] == self.pick[0])" in game
+    assert "len(self.hand[p] & SETS__TOKEN__COLOUR[c] & SETS__TOKEN__GOLD[True])  # component-sets.yaml:38" in game
+    assert "sum(1 for t in self.hand[p] if ATTR__TOKEN__COLOUR[t] == self.pick[0])" in game
 
 
 def test_the_test_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:

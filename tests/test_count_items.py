@@ -59,14 +59,14 @@ def test_the_code_written() -> None:
     source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht")).source
     # (a count the list's own, one C call, is no loop `derived` keeps: computed where it is asked)
     assert "        return self.emissaries[r].count(p)  # base.yaml:291; counted as the list's own count" in source
-    assert "_d_emissaries_of" not in source
+    assert "_d__emissaries_of" not in source
     # the charge of work for a list longer than those taken for small is kept, before it
     assert "if len(self.emissaries[r]) > 16:\n            rt.grown(self, 17, 1, (self.emissaries[r],)" in source
     assert "[(j, j) for j in range(5) if self.hand[p].count(j) >= 2]" in source
     off = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
                                                  passes.ALL - {"count_items", "aggregate_loops"}).source
     assert "sum(1 for q in self.emissaries[r] if q == p)" in off and ".count(" not in off
-    assert "kept = self._d_emissaries_of" in off  # (a walk in Python: kept between moves)
+    assert "kept = self._d__emissaries_of" in off  # (a walk in Python: kept between moves)
 
 
 def test_a_walk_that_charges_as_it_runs_is_left_alone() -> None:

@@ -29,7 +29,7 @@ from rulewright.compiler.lower import END_SLOT, lower
 from rulewright.compiler.passes.reads import Dependencies, Reads, analyse
 from rulewright.compiler.paths import bundled_rulesets, ruleset_file
 from rulewright.compiler.typed import TypedProgram
-from rulewright.generated.mandarin.base import TILE_ANIMAL
+from rulewright.generated.mandarin.base import ATTR__TILE__ANIMAL
 from rulewright.runtime.state import Game, State
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,12 +98,12 @@ def test_every_read_and_write_is_a_field_of_the_rule_set(ruleset: str) -> None:
 
 # -- what lowering does with it -------------------------------------------------------------------
 _ASSIGNED = re.compile(r"self\.(\w+)(\[.*?\])? (?:=|\+=|-=) ")
-# the value kept for one entity dropped: `self._d_complete = rt.without_key(self._d_complete, self.current)`
+# the value kept for one entity dropped: `self._d__complete = rt.without_key(self._d__complete, self.current)`
 _AT_ENTITY = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), (.+?)(?:, self\._kept_shared)?\)$")
 # the values kept for the regions holding one spot dropped (pass `region_drops`):
-# `self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space])`
+# `self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space])`
 # the values kept for the attribute of the one item a set gained or lost (`derived.attribute_entries`):
-# `self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])`
+# `self._d__controller = rt.without_key(self._d__controller, ATTR__TILE__ANIMAL[tile])`
 _BY_ATTRIBUTE = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), ([A-Z][A-Z0-9_]*)\[(\w+)\]"
                            r"(?:, self\._kept_shared)?\)$")
 _IN_REGIONS = re.compile(r"self\.(\w+) = rt\.without_keys\(self\.(\w+), self\.board\.spot_regions\[(.+)\]"
@@ -122,15 +122,15 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
     readers: dict[str, set[str]] = {}
     for name, reads in plan.derived:
         for f in reads.fields:
-            readers.setdefault(f, set()).add(f"_d_{name}")
+            readers.setdefault(f, set()).add(f"_d__{name}")
     if plan.end_once is not None and program.end is not None:
         for f in plan.end_once.fields:
             readers.setdefault(f, set()).add(END_SLOT)
-    at_param = {(f, f"_d_{name}"): k for name, f, k in plan.derived_entries}
-    in_region = {(f, f"_d_{name}"): k for name, f, k in plan.region_drops}
-    by_attribute = {(f, f"_d_{name}"): (k, table) for name, f, k, table in plan.derived_attributes}
+    at_param = {(f, f"_d__{name}"): k for name, f, k in plan.derived_entries}
+    in_region = {(f, f"_d__{name}"): k for name, f, k in plan.region_drops}
+    by_attribute = {(f, f"_d__{name}"): (k, table) for name, f, k, table in plan.derived_attributes}
     params = {d.name: len(d.params) for d in optimised.defines}
-    nested = {f"_d_{name}": k for name, k in plan.nested}
+    nested = {f"_d__{name}": k for name, k in plan.nested}
     assert all(params[name] > k for name, _, k in plan.derived_entries)
     fields = {f.decl.name for f in program.fields}
     blocks = [a.effect for a in lowered.actions] + [t.effect for t in lowered.triggers] + \
@@ -152,7 +152,7 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
                     assert attribute.group(2) == slot, after.code
                     k, table = by_attribute[(m.group(1), slot)]
                     assert attribute.group(3) == table, after.code
-                    assert params[slot.removeprefix("_d_")] == 1 or nested.get(slot) == k, after.code
+                    assert params[slot.removeprefix("_d__")] == 1 or nested.get(slot) == k, after.code
                     assert any(f"{form}(({attribute.group(4)},))" in line.code  # (`.union`: pass `set_items`)
                                for form in ("| frozenset", "- frozenset", ".union", ".difference")), \
                         f"{line.code} / {after.code}"
@@ -165,12 +165,12 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
                     assert (m.group(1), slot) in (at_param if "without_key(" in after.code else in_region), after.code
                     # at the entity assigned, and at the parameter that names it
                     assert m.group(2) == f"[{entity.group(3)}]", f"{line.code} / {after.code}"
-                    assert params[slot.removeprefix("_d_")] == 1 or (m.group(1), slot) in in_region and \
+                    assert params[slot.removeprefix("_d__")] == 1 or (m.group(1), slot) in in_region and \
                         nested.get(slot) == in_region[(m.group(1), slot)], after.code  # (nested_drops)
                     assert slot not in dropped
                     dropped.add(slot)
                     continue
-                if after.depth != line.depth or not after.code.endswith(" = None") or "self._d_" not in after.code \
+                if after.depth != line.depth or not after.code.endswith(" = None") or "self._d__" not in after.code \
                         and END_SLOT not in after.code:
                     break
                 whole = set(re.findall(r"self\.(\w+) =", after.code))
@@ -178,7 +178,7 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
                 dropped |= whole
             assert dropped == readers.get(m.group(1), set()), f"{line.code} ({line.source})"
     assert assignments
-    assert set(lowered.phase_drops) == {f"_d_{name}" for name, r in plan.derived if r.volatile} | (
+    assert set(lowered.phase_drops) == {f"_d__{name}" for name, r in plan.derived if r.volatile} | (
         {END_SLOT} if plan.end_once is not None and plan.end_once.volatile else set())
 
 
@@ -228,9 +228,9 @@ def test_a_definition_read_at_its_own_entity_only_is_dropped_for_that_entity_onl
     assert {(name, f, k) for name, f, k in passes.optimise(typed("mandarin"))[1].derived_entries if f == "card"} == {
         ("complete", "card", 0)}
     source = rulewright.compiler.driver.compile_file(ruleset_file("mandarin")).source
-    assert "self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:343" in source
-    assert "self._d_complete = rt.without_key(self._d_complete, self.creditor[0])  # base.yaml:433" in source
-    assert "self._d_complete.pop(self.current, None)  # base.yaml:343" in source  # (in place: pass `own_drops`)
+    assert "self._d__complete = rt.without_key(self._d__complete, self.current)  # base.yaml:343" in source
+    assert "self._d__complete = rt.without_key(self._d__complete, self.creditor[0])  # base.yaml:433" in source
+    assert "self._d__complete.pop(self.current, None)  # base.yaml:343" in source  # (in place: pass `own_drops`)
     assert "recomputed once `card` changes (a change of `card` at one `p`: the value for that `p` only)" in source
 
 
@@ -242,19 +242,19 @@ def test_a_definition_read_by_an_attribute_is_dropped_for_that_attribute_only() 
     are dropped so (those of two are kept in one dict by both arguments: dropped whole; kept by
     the animal first, measured slower, as by the player: lower._dropped_at, pass `nested_drops`)."""
     _, plan = passes.optimise(typed("mandarin"), passes.ALL - {"component_sets", "inner_defines"})
-    assert set(plan.derived_attributes) == {(name, "card", k, "TILE_ANIMAL") for name, k in (
+    assert set(plan.derived_attributes) == {(name, "card", k, "ATTR__TILE__ANIMAL") for name, k in (
         ("held", 1), ("has_emperor", 1), ("controls", 1), ("controller", 0), ("rent", 0))}
     # (`held` and `has_emperor` set operations, `controls` used inside `controller` only: not kept)
     _, plan = passes.optimise(typed("mandarin"))
-    assert set(plan.derived_attributes) == {(name, "card", k, "TILE_ANIMAL") for name, k in (
+    assert set(plan.derived_attributes) == {(name, "card", k, "ATTR__TILE__ANIMAL") for name, k in (
         ("controller", 0), ("rent", 0))}
     assert plan.nested == ()
     source = rulewright.compiler.driver.compile_file(ruleset_file("mandarin")).source
     assert "        self._kept_end = None  # base.yaml:343\n" in source
     for slot in ("controller", "rent"):
-        assert f"self._d_{slot} = rt.without_key(self._d_{slot}, TILE_ANIMAL[tile])  # base.yaml:343" in source
-        assert f"self._d_{slot} = rt.without_key(self._d_{slot}, TILE_ANIMAL[t])  # base.yaml:372" in source
-        assert f"self._d_{slot}.pop(TILE_ANIMAL[t], None)  # base.yaml:372" in source
+        assert f"self._d__{slot} = rt.without_key(self._d__{slot}, ATTR__TILE__ANIMAL[tile])  # base.yaml:343" in source
+        assert f"self._d__{slot} = rt.without_key(self._d__{slot}, ATTR__TILE__ANIMAL[t])  # base.yaml:372" in source
+        assert f"self._d__{slot}.pop(ATTR__TILE__ANIMAL[t], None)  # base.yaml:372" in source
     assert "(a change of `card` by one item: the value for that item's `a` only)" in source
     # not without the pass `derived` (nothing kept), nor for a list field (Yellow & Yangtze's `rack`)
     assert passes.optimise(typed("mandarin"), passes.ALL - {"derived"})[1].derived_attributes == ()
@@ -270,9 +270,9 @@ def test_a_definition_read_by_an_attribute_is_dropped_for_that_attribute_only() 
         before = [set(c) for c in state.card]
         state.apply(chooser.choice(state.legal_actions()))
         changed = {t for p in range(3) for t in before[p] ^ set(state.card[p])}
-        if changed and state._d_controller is not None:
-            survived += len(state._d_controller)
-            assert not {int(TILE_ANIMAL[t]) for t in changed} & set(state._d_controller)
+        if changed and state._d__controller is not None:
+            survived += len(state._d__controller)
+            assert not {int(ATTR__TILE__ANIMAL[t]) for t in changed} & set(state._d__controller)
         assert_fresh(state, f"move {state.moves}")
     assert survived > 100
 
@@ -300,9 +300,9 @@ def test_the_values_of_the_other_entities_stay_kept() -> None:
             before = list(state.card)
             state.apply(chooser.choice(state.legal_actions()))
             changed = {p for p in range(state.num_players) if state.card[p] != before[p]}
-            if changed and state._d_complete is not None:
-                survived += len(set(state._d_complete) - changed)
-                assert not changed & set(state._d_complete) or assert_fresh(state, "after a change")
+            if changed and state._d__complete is not None:
+                survived += len(set(state._d__complete) - changed)
+                assert not changed & set(state._d__complete) or assert_fresh(state, "after a change")
             assert_fresh(state, f"seed {seed}, move {state.moves}")
     assert survived > 20
 
@@ -317,17 +317,17 @@ def test_the_generated_code_says_what_is_kept_and_when_it_is_computed_again() ->
     # tests/test_region_drops.py)
     source = rulewright.compiler.driver.compile_file(ruleset_file("china-cornett"), NO_MASKS - {"region_drops"}).source
     assert "# rules/china-cornett/base.yaml:151; kept between moves: recomputed once `marker` changes" in source
-    assert "self._d_face_down_spots = self._d_alignments = self._d_completed = self._kept_end = None" \
+    assert "self._d__face_down_spots = self._d__alignments = self._d__completed = self._kept_end = None" \
         "  # base.yaml:197" in source
     assert "kept between moves: tested again once `marker` changes" in source
     plain = rulewright.compiler.driver.compile_file(ruleset_file("china-cornett"), frozenset()).source
-    assert "_d_" not in plain and "_kept_end" not in plain and "_fields_set" not in plain
+    assert "_d__" not in plain and "_kept_end" not in plain and "_fields_set" not in plain
 
 
 # -- no stale kept value, ever --------------------------------------------------------------------
 def kept_values(state: State) -> dict[str, Any]:
     """The kept values a state holds now: slot -> value (a dict by arguments for a definition with some)."""
-    slots = [s for s in type(state).__slots__ if s.startswith("_d_") or s == END_SLOT]
+    slots = [s for s in type(state).__slots__ if s.startswith("_d__") or s == END_SLOT]
     return {s: getattr(state, s) for s in slots if getattr(state, s) is not None}
 
 
@@ -335,7 +335,7 @@ def kept_values(state: State) -> dict[str, Any]:
 def nesting(ruleset: str) -> dict[str, int]:
     """The kept slots whose values are nested by one parameter (pass `nested_drops`): its position."""
     # (and without `value_masks`: the tests of `nested_drops` play China (Schacht) with `palaces_in` kept)
-    return {f"_d_{name}": k for enabled in (passes.ALL, passes.ALL - {"value_masks"})
+    return {f"_d__{name}": k for enabled in (passes.ALL, passes.ALL - {"value_masks"})
             for name, k in passes.optimise(typed(ruleset), enabled)[1].nested}
 
 
@@ -361,11 +361,11 @@ def assert_fresh(state: State, where: str) -> int:
         if slot == END_SLOT:
             assert value == fresh._is_over(), f"{where}: a stale end"
         elif isinstance(value, dict):
-            method = getattr(fresh, slot.removeprefix("_d_"))
+            method = getattr(fresh, slot.removeprefix("_d__"))
             for args, kept in kept_items(state, slot, value):
                 assert kept == method(*args), f"{where}: stale {slot}{args}"
         else:
-            assert value == getattr(fresh, slot.removeprefix("_d_"))(), f"{where}: stale {slot}"
+            assert value == getattr(fresh, slot.removeprefix("_d__"))(), f"{where}: stale {slot}"
         checked += 1
     return checked
 
@@ -419,9 +419,9 @@ def test_a_restored_state_keeps_nothing_of_the_old_position() -> None:
     for _ in range(10):
         state.apply(chooser.choice(state.legal_actions()))
     state.face_down_spots()  # (kept now: the listing itself reads the bit mask, pass `bitmask`)
-    assert state._d_face_down_spots is not None
+    assert state._d__face_down_spots is not None
     saved = state.to_json()
-    assert not any(key.startswith(("_d_", "_kept")) for key in saved["fields"]), "never saved"
+    assert not any(key.startswith(("_d__", "_kept")) for key in saved["fields"]), "never saved"
     # another position, the same in every other field: a marker more turned face down
     face_down = state.ENUMS["marker"].index("face_down")
     turned = [i for i, m in enumerate(saved["fields"]["marker"]) if m != face_down]

@@ -456,7 +456,7 @@ def test_types_table_is_what_the_checker_accepts() -> None:
 
     def accepted(word: str, tmp: Path) -> bool:
         probe = tmp / f"probe_{word}.yaml"
-        probe.write_text(f'extends: {wall}\ndefine:\n  "probe_(x: {word})": "1"\n', encoding="utf-8")
+        probe.write_text(f'extends: {wall}\ndefine:\n  "type_probe(x: {word})": "1"\n', encoding="utf-8")
         _, diagnostics, _ = analyse(probe)
         return not [d for d in diagnostics if d.severity == "error"]
 

@@ -53,11 +53,11 @@ def test_schacht_draws_its_cards_in_one_call() -> None:
 def test_what_is_taken() -> None:
     source = compile_file(GAME).source
     assert "c, self.deck = rt.drawn_out(self, self.rng, self.deck, 'tests/games/draw-out.yaml:38')" \
-        in method(source, "_do_deal")
+        in method(source, "_do__deal")
     assert ("c, self.bag[self.current] = rt.drawn_out(self, self.rng, self.bag[self.current], "
-            "'tests/games/draw-out.yaml:46')") in method(source, "_do_pick")
-    assert "c, self.row = rt.drawn_out(" in method(source, "_do_flip")
-    for name in ("_do_swap", "_do_late", "_do_local"):  # another list, a statement later, a local
+            "'tests/games/draw-out.yaml:46')") in method(source, "_do__pick")
+    assert "c, self.row = rt.drawn_out(" in method(source, "_do__flip")
+    for name in ("_do__swap", "_do__late", "_do__local"):  # another list, a statement later, a local
         assert "rt.drawn_out" not in method(source, name) and "rt.draw_from(self.rng, " in method(source, name), name
 
 

@@ -27,15 +27,15 @@ ON = Plan(enabled=passes.ALL)
 
 def test_schacht_tests_its_guards_where_it_lists() -> None:
     source = compile_file(ruleset_file("china-schacht")).source
-    draw = method(source, "_legal_draw_card")
+    draw = method(source, "_legal__draw_card")
     assert ("        if not self.deck:  # rules/china-schacht/base.yaml:444: when of draw_card, written out "
             "(`guard_inline`)\n            return\n") in draw
-    assert "_guard_draw_card()" not in draw
+    assert "_guard__draw_card()" not in draw
     assert "if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build" \
-        in method(source, "_legal_build")
-    assert "        return bool(self.deck)\n" in method(source, "_guard_draw_card")  # (the method stays)
-    off = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"guard_inline"}).source, "_legal_draw_card")
-    assert "        if not self._guard_draw_card():\n            return\n" in off
+        in method(source, "_legal__build")
+    assert "        return bool(self.deck)\n" in method(source, "_guard__draw_card")  # (the method stays)
+    off = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"guard_inline"}).source, "_legal__draw_card")
+    assert "        if not self._guard__draw_card():\n            return\n" in off
 
 
 @pytest.mark.parametrize(("when", "test"), [

@@ -217,12 +217,12 @@ def test_code_proven_within_the_limits_has_no_check(tmp_path: Path) -> None:
     assert ("        if len(self.pile) > 16:\n            rt.walk(self, self.pile, 1, " in source
             and "        self.pile = (*self.pile, " in source)
     # a fresh budget where the runtime enters code that is checked (this action's effect), not elsewhere
-    do_take = source.split("def _do_take", 1)[1].split("    def ", 1)[0]
+    do_take = source.split("def _do__take", 1)[1].split("    def ", 1)[0]
     assert do_take.splitlines()[2].strip() == \
         "self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)"
     assert "rt.new_move" not in source.split("def _legal(self)", 1)[1].split("    def _guard", 1)[0]
     assert "self._budget = " not in source.split("def _legal(self)", 1)[1].split("    def _guard", 1)[0]
-    assert "rt." not in source.split("def _legal_take", 1)[1].split("    def ", 1)[0].replace("rt.Action", "")
+    assert "rt." not in source.split("def _legal__take", 1)[1].split("    def ", 1)[0].replace("rt.Action", "")
 
 
 def test_a_divisor_that_may_be_zero_is_checked(tmp_path: Path) -> None:

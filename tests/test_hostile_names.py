@@ -38,6 +38,7 @@ from rulewright.compiler.codegen import class_name
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.signatures import AGGREGATES, BUILTINS, VALUES
 from rulewright.compiler.source import CompileError, Diagnostic
+from tests.lockstep import play_in_lockstep
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile" / "names"
@@ -77,29 +78,20 @@ def test_a_hostile_name_is_refused_where_it_is_written(path: Path) -> None:
         assert "did you mean" not in d.render()
 
 
-def test_a_loop_variable_self_and_a_let_self_underscore_are_two_names() -> None:
-    """`for self in players` is written `for self_ in ...`, and `let self_` is `self__`: each
-    seat gains 5 (it was the loop variable that was overwritten)."""
-    game = rulewright.load_rules(HOSTILE / "loop_self_then_let_self_.yaml")
-    state: Any = game.new_state(players=2, seed=1)
-    state.apply("take A1")
-    assert state.scores() == [1 + 5, 5]
-
-
 def test_locals_named_like_the_generated_methods_own_are_renamed() -> None:
-    """Choices `cache` and `args` (locals of `_legal_take` and `_action_text`), `let name`,
-    `let _` (the name of a loop run for its count) and a loop variable `len`."""
+    """Choices `cache` and `args` (locals of `_legal__take` and `_action_text`), `let name`,
+    `let rounds` (a local of pass `join_rounds`) and a loop variable `len`."""
     path = HOSTILE / "locals_named_like_generated_locals.yaml"
     compiled = compile_file(path)
-    assert "def _do_take(self, cache_: int, args_: int) -> None:" in compiled.source
-    assert "        __ = name_  #" in compiled.source
+    assert "def _do__take(self, cache_: int, args_: int) -> None:" in compiled.source
+    assert "        rounds_ = name_  #" in compiled.source
     game = rulewright.game_from_source(compiled.source, str(path))
     state: Any = game.new_state(players=2, seed=3)
     roll = state.roll
     labels = state.board.labels
     assert [str(a) for a in state.legal_actions()] == [f"take {s} by {r}" for s in labels for r in (roll, roll + 1)]
     state.apply(f"take {labels[2]} by {roll + 1}")
-    # the loop adds 0 + 1; then `_`, which is name = args + 2
+    # the loop adds 0 + 1; then `rounds`, which is name = args + 2
     assert state.score[0] == 1 + (roll + 1 + 2)
     assert state.marker[2] == 1
 
@@ -121,7 +113,7 @@ GENERATED = _lowercase(
     set(names.STATE_MEMBERS) | names.MODULE_NAMES | names.TEMPLATE_LOCALS | names.IMPLICIT_LOCALS
     | set(rt.State.__slots__) | set(dir(rt.Game)) | set(dir(rt.Action)) | set(dir(rt))
     | {"phase_zqphasea", "phase_zqphaseb", "zqdicekind_faces", "zqcomp_zqattr", "game", "role_of_seat", "cache",
-       "phase", "start_phase", "legal_cache", "by_players", "pass", "opt_zqoption", "do_zqclaim", "board_zqboard"}
+       "phase", "start_phase", "legal_cache", "by_players", "pass", "_opt__zqoption", "do_zqclaim", "board_zqboard"}
 )
 PYTHON = _lowercase(set(keyword.kwlist) | set(keyword.softkwlist) | set(dir(builtins)))
 DUNDERS = ["__init__", "__class__", "__dict__", "__slots__", "__name__", "__module__", "__hidden", "_x", "_", "__"]
@@ -217,9 +209,9 @@ def test_the_list_of_all_components_named_as_a_reserved_local_is_refused_where_a
     assert reserved and renamed("zqcomps", "i").splitlines()[reserved[0].span.line - 1].strip() == "all: i"
 
 
-LOCAL_NAMES = sorted({*names.TEMPLATE_LOCALS, "len", "range", "enumerate", "sum", "super", "rt", "self_", "cache_",
-                      "class", "def", "lambda", "match", "case", "type", "__class__", "__init__", "__", "print",
-                      "sorted", "frozenset", "tuple", "int", "object", "annotations", "render"})
+LOCAL_NAMES = sorted(n for n in {*names.TEMPLATE_LOCALS, "len", "range", "enumerate", "sum", "super", "rt", "class",
+                                  "def", "lambda", "match", "case", "type", "print", "sorted", "frozenset", "tuple",
+                                  "int", "object", "annotations", "render", "self"} if names.RULE_NAME.fullmatch(n))
 
 
 @pytest.mark.parametrize("name", LOCAL_NAMES)
@@ -257,13 +249,11 @@ def made_names(rs: ir.RuleSet) -> tuple[set[str], set[str], set[str]]:
     values += [k.name for b in rs.boards for k in b.region_kinds] + [d.name for k in rs.dice for d in k.dice]
     values += [p.name for b in rs.boards for p in b.wall] + [f.name for b in rs.boards for p in b.wall for f in p.faces]
     module = {names.const_name(v) for v in values} | {class_name(rs.game, rs.variant)}
-    module |= {names.PHASE_CONSTANT.format(names.const_name(p.name)) for p in rs.phases}
-    module |= {names.FACES_CONSTANT.format(names.const_name(k.name)) for k in rs.dice}
-    module |= {names.TABLE_CONSTANT.format(names.const_name(c.name), names.const_name(a.name))
-               for c in rs.components for a in c.attributes}
-    module |= {names.BOARD_FUNCTION.format(b.name) for b in rs.boards}
-    module |= {names.COMPONENT_SETS_CONSTANT.format(names.TABLE_CONSTANT.format(names.const_name(c.name),
-                                                                               names.const_name(a.name)))
+    module |= {names.phase_constant(p.name) for p in rs.phases}
+    module |= {names.faces_constant(k.name) for k in rs.dice}
+    module |= {names.table_constant(c.name, a.name) for c in rs.components for a in c.attributes}
+    module |= {names.board_function(b.name) for b in rs.boards}
+    module |= {names.component_sets_constant(names.table_constant(c.name, a.name))
                for c in rs.components for a in c.attributes}
     members = {f.name for f in rs.fields} | {d.name for d in rs.defines} | {p.name for p in rs.procedures}
     for section, versions in (("define", rs.defines), ("scoring", rs.scoring)):  # each used by `base(...)`
@@ -286,6 +276,11 @@ def made_names(rs: ir.RuleSet) -> tuple[set[str], set[str], set[str]]:
     return module, members, locals_
 
 
+def kept(member: str) -> bool:
+    """A slot a pass keeps on the state (names.KEPT_TAGS): `_mask__marker__face_down` ..."""
+    return member.startswith(tuple(names.joined(tag, "") for tag in names.KEPT_TAGS))
+
+
 def _defined(stmt: pyast.stmt) -> list[str]:
     if isinstance(stmt, pyast.FunctionDef | pyast.ClassDef):
         return [stmt.name]
@@ -306,7 +301,7 @@ def test_generated_code_uses_no_name_the_tables_do_not_list(path: Path) -> None:
     made_module, made_members, made_locals = made_names(compiled.ruleset)
     module_ok = names.MODULE_NAMES | made_module
     members_ok = names.STATE_MEMBERS | made_members
-    locals_ok = names.TEMPLATE_LOCALS | names.IMPLICIT_LOCALS | made_locals
+    locals_ok = names.TEMPLATE_LOCALS | names.INVENTED_LOCALS | names.IMPLICIT_LOCALS | made_locals
     reads_ok = locals_ok | module_ok | set(dir(builtins))
     tree = pyast.parse(compiled.source)
     problems: list[str] = []
@@ -325,7 +320,7 @@ def test_generated_code_uses_no_name_the_tables_do_not_list(path: Path) -> None:
         if isinstance(stmt, pyast.ClassDef):
             for member in stmt.body:
                 for name in _defined(member):
-                    if not name.startswith(names.KEPT_PREFIX):  # (kept by a pass: no rule file's name starts so)
+                    if not kept(name):  # (kept by a pass: no rule file's name starts so)
                         check(name, members_ok, "member", member.lineno)
     for node in pyast.walk(tree):
         annotations = [node.annotation] if isinstance(node, pyast.AnnAssign | pyast.arg) and node.annotation else []
@@ -337,7 +332,7 @@ def test_generated_code_uses_no_name_the_tables_do_not_list(path: Path) -> None:
                     check(part.id, names.ANNOTATION_NAMES, "name in an annotation", part.lineno)
         if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) and node.value.id in ("self",
                                                                                                          "other"):
-            if not node.attr.startswith(names.KEPT_PREFIX):  # (kept by a pass: no rule file's name starts so)
+            if not kept(node.attr):  # (kept by a pass: no rule file's name starts so)
                 check(node.attr, members_ok, "member", node.lineno)
         if isinstance(node, pyast.FunctionDef):
             for inner in pyast.walk(node):
@@ -350,7 +345,7 @@ def test_generated_code_uses_no_name_the_tables_do_not_list(path: Path) -> None:
 
 
 def test_locals_are_spelled_apart_from_each_other_and_from_generated_code() -> None:
-    samples = [*POOL, *(n + "_" for n in POOL), *(n + "__" for n in POOL[:50]), "x", "x_", "x__"]
+    samples = [n for n in POOL if names.RULE_NAME.fullmatch(n)] + ["x"]
     spelled: dict[str, str] = {}
     for name in samples:
         py = names.local_name(name)
@@ -361,7 +356,130 @@ def test_locals_are_spelled_apart_from_each_other_and_from_generated_code() -> N
 def test_the_reserved_members_are_read_from_the_runtime() -> None:
     for member in [*rt.State.__slots__, *(n for n in dir(rt.State) if callable(getattr(rt.State, n)))]:
         assert member in names.STATE_MEMBERS
-    assert names.member_clash("action", "cache") == "_legal_cache"
-    assert names.member_clash("phase", "phase") == "_start_phase"
-    assert names.member_clash("action", "claim") is None
+    for kind, name in (("action", "cache"), ("phase", "phase"), ("action", "steps"), ("action", "claim")):
+        assert names.member_clash(kind, name) is None  # `_legal__cache`, `_start__phase`, `_do__steps`
 
+
+
+# -- 4. invented names are apart from rule names by construction (issue 33) ----------------------
+
+# Words the compiler's own names are made of, and bits of rule names, to be joined by `_` into rule
+# names that would meet an invented name if `_` joined them (`aa` + `bb_cc`, `aa_bb` + `cc`).
+WORDS = ["aa", "bb", "cc", "d", "do", "mask", "empty", "has", "is", "regions", "known", "sets", "attr", "phase",
+         "faces", "board", "opt", "legal", "cache", "start", "base", "base2", "term", "values", "listed", "game",
+         "steps", "x1", "v2"]
+RULE_NAMES = (st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map("_".join)
+              | st.from_regex(r"[a-z][a-z0-9]{0,5}(_[a-z0-9]{1,4}){0,2}", fullmatch=True))
+
+
+def invented(kind: str, parts: tuple[str, ...]) -> tuple[str, str] | None:
+    """The name the compiler makes of rule names `parts` for `kind`, and where it lives ("module"
+    or "member"); None where `kind` takes another number of parts."""
+    one, two = len(parts) == 1, len(parts) == 2
+    if kind == "phase" and one:
+        return names.phase_constant(*parts), "module"
+    if kind == "faces" and one:
+        return names.faces_constant(*parts), "module"
+    if kind == "attr" and two:
+        return names.table_constant(*parts), "module"
+    if kind == "sets" and two:
+        return names.component_sets_constant(names.table_constant(*parts)), "module"
+    if kind == "board" and one:
+        return names.board_function(*parts), "module"
+    if kind == "value" and one:
+        return names.const_name(*parts), "module"  # a value or die: the rule name in capitals
+    if kind.startswith("member:") and one:
+        section, k = kind.split(":")[1:]
+        patterns = names.MEMBER_PATTERNS[section]
+        return (patterns[int(k)].format(*parts), "member") if int(k) < len(patterns) else None
+    if kind.startswith("base:") and one:
+        section, depth = kind.split(":")[1:]
+        return names.base_version(section, parts[0], int(depth)), "member"
+    if kind.startswith("kept:") and len(parts) in (1, 2):
+        return names.joined(kind.split(":")[1], *parts), "member"
+    if kind == "rule" and one:
+        return parts[0], "member"  # a field, definition or procedure: the rule name itself
+    return None
+
+
+KINDS = ["phase", "faces", "attr", "sets", "board", "value", "rule",
+         *(f"member:{section}:{k}" for section, tags in names.MEMBER_TAGS.items() for k in range(len(tags))),
+         *(f"base:{section}:{depth}" for section in names.BASE_VERSION for depth in (1, 2, 3)),
+         *(f"kept:{tag}" for tag in names.KEPT_TAGS)]
+MADE = st.tuples(st.sampled_from(KINDS), st.lists(RULE_NAMES, min_size=1, max_size=2).map(tuple))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(MADE, MADE)
+@example(("kept:mask", ("aa", "bb_cc")), ("kept:mask", ("aa_bb", "cc")))
+@example(("value", ("chip_hue_sets",)), ("sets", ("chip", "hue")))
+@example(("value", ("phase_play",)), ("phase", ("play",)))
+@example(("member:action:1", ("cache",)), ("rule", ("legal_cache",)))
+@example(("member:define:0", ("o_x",)), ("member:action:0", ("x",)))
+def test_no_two_names_made_of_rule_names_are_alike(a: tuple[str, tuple[str, ...]],
+                                                   b: tuple[str, tuple[str, ...]]) -> None:
+    """Every name the compiler makes of rule names, in every place: two made of different rule
+    names or for different things are never alike, and none is a name the runtime, the template
+    or Python gives a module or a state (but the public API the checker refuses by name)."""
+    made_a, made_b = invented(*a), invented(*b)
+    if made_a is None or made_b is None:
+        return
+    if made_a[1] == made_b[1] and a != b:
+        assert made_a[0] != made_b[0], f"{a} and {b} are both `{made_a[0]}`"
+    for (name, where), (kind, _) in ((made_a, a), (made_b, b)):
+        if kind in ("rule", "value"):
+            continue  # a rule file's own name (refused where it is a public member: test 2)
+        assert not names.RULE_NAME.fullmatch(name.lower()), f"`{name}` could be a rule name"
+        taken = names.MODULE_NAMES if where == "module" else names.STATE_MEMBERS
+        assert name not in taken, f"`{name}` is generated code's own"
+
+
+def test_the_state_members_are_private_constants_or_a_public_api_refused_by_name() -> None:
+    """What a state has before a rule file adds its own: names starting with `_` and holding no
+    `__` join (or dunders), class constants in capitals, or its public API, lowercase, which a
+    field, definition or procedure may not take (the checker reads it from the class)."""
+    for member in names.STATE_MEMBERS:
+        if member.startswith("__") and member.endswith("__"):
+            continue
+        if member.startswith("_"):
+            assert names.JOIN not in member[1:], f"`{member}` is spelled as an invented name is"
+        elif member.upper() != member:
+            assert names.RULE_NAME.fullmatch(member), member
+            assert member in names.STATE_API
+    assert {"apply", "clone", "phase", "board", "num_seats", "score_terms"} <= names.STATE_API
+
+
+FINDINGS = HOSTILE / "masks_of_two_fields_joined_alike.yaml"
+FINDINGS_TEXT = FINDINGS.read_text(encoding="utf-8").split("\n", 4)[4]  # (without its comment)
+FINDINGS_TOKENS = ["aa", "bb_cc", "aa_bb", "cc", "blank", "unset", "score", "mark", "points"]
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(st.lists(RULE_NAMES, min_size=len(FINDINGS_TOKENS), max_size=len(FINDINGS_TOKENS), unique=True))
+@example(["aa", "bb_cc", "aa_bb", "cc", "blank", "unset", "score", "mark", "points"])
+@example(["mask", "aa_bb", "mask_aa", "bb", "empty", "has", "is", "d", "do"])
+def test_fields_and_values_named_adversarially_play_the_same_game_optimised(new: list[str]) -> None:
+    """The first finding of issue 33 with every name replaced at once by names made of the words
+    invented names are made of: refused cleanly (a name taken twice, a reserved one), or the same
+    game optimised by every pass as unoptimised."""
+    text = FINDINGS_TEXT
+    for k, token in enumerate(FINDINGS_TOKENS):  # (each marked first: a new name may be an old one)
+        text = re.sub(rf"(?<![a-z0-9_]){token}(?![a-z0-9_])", f"\x00{k}\x00", text)
+    text = re.sub("\x00([0-9]+)\x00", lambda m: new[int(m.group(1))], text)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "findings.yaml"
+        path.write_text(text, encoding="utf-8")
+        try:
+            optimised = rulewright.load_rules(path)
+        except CompileError as failed:
+            assert all(d.span.line >= 1 and d.render().startswith(f"{d.span}: error: ") for d in failed.diagnostics)
+            return
+        plain = rulewright.load_rules(path, passes=frozenset())
+    assert sum(play_in_lockstep(optimised, plain, 2, seed) for seed in range(3)) >= 18  # six moves a game
+
+
+@pytest.mark.parametrize("path", [p for p in CASES if p not in REFUSED], ids=lambda p: p.stem)
+def test_a_name_that_plays_plays_the_same_game_optimised_and_not(path: Path) -> None:
+    optimised = rulewright.load_rules(path)
+    plain = rulewright.load_rules(path, passes=frozenset())
+    assert sum(play_in_lockstep(optimised, plain, 2, seed) for seed in range(4)) > 0

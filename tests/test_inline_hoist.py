@@ -241,7 +241,7 @@ def test_inline_leaves_to_derived_what_derived_keeps(rules: Path) -> None:
     inlined: its callers look its value up."""
     text = compile_file(rules, ALL).source
     assert "self.above(" in method(text, "total")
-    assert "kept = self._d_above" in method(text, "above")
+    assert "kept = self._d__above" in method(text, "above")
 
 
 def test_a_test_of_a_few_dozen_nodes_is_written_where_it_is_walked() -> None:

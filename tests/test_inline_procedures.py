@@ -42,7 +42,7 @@ def taken(path: Path) -> tuple[str, ...]:
 def test_schacht_writes_its_small_procedures_where_they_are_called() -> None:
     assert set(taken(ruleset_file("china-schacht"))) == {"next_piece", "refill_hand", "own_turn_over", "deck_check"}
     source = compile_file(ruleset_file("china-schacht")).source
-    build_ = method(source, "_do_build")
+    build_ = method(source, "_do__build")
     assert ("        # base.yaml:461: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)\n"
             "        if self.trace is not None:\n"
             "            self.trace.append(\"procedures.next_piece\")\n"
@@ -53,11 +53,11 @@ def test_schacht_writes_its_small_procedures_where_they_are_called() -> None:
     assert "self.deck_check()" not in blind and "        if not self.deck:  # base.yaml:492\n" in blind
     for name in ("next_piece", "refill_hand", "own_turn_over", "deck_check"):
         assert f"    def {name}(self) -> None:\n" in source, name  # (still a method: tools and tests call it)
-    assert "self.pay(cards)" in build_ and "self.draw_blind(self.current)" in method(source, "_do_draw_card")
+    assert "self.pay(cards)" in build_ and "self.draw_blind(self.current)" in method(source, "_do__draw_card")
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"inline_procedures"}).source
-    assert "self.next_piece()  # base.yaml:390" in method(off, "_do_build") and "`inline_procedures`" not in off
+    assert "self.next_piece()  # base.yaml:390" in method(off, "_do__build") and "`inline_procedures`" not in off
     two = compile_file(ruleset_file("china-schacht/two-player")).source
-    exchange = method(two, "_do_exchange_blind")
+    exchange = method(two, "_do__exchange_blind")
     assert "# two-player.yaml:254: own_turn_over, written out where it is called" in exchange
     assert "self.refill_face_up()  # two-player.yaml:257" in exchange
 
@@ -65,9 +65,9 @@ def test_schacht_writes_its_small_procedures_where_they_are_called() -> None:
 def test_what_is_taken() -> None:
     assert set(taken(GAME)) == {"tally", "rest", "settle", "peek"}
     source = compile_file(GAME).source
-    step = method(source, "_do_step")
+    step = method(source, "_do__step")
     assert "settle, written out where it is called" in step and "tally, written out where it is called" in step
-    assert "self.next_phase = PHASE_BONUS" in step
+    assert "self.next_phase = PHASE__BONUS" in step
     for call in ("self.give(self.current)", "self.stash()", "self.sweep()", "self.long_one()"):
         assert call in source, call
 

@@ -26,11 +26,11 @@ def test_what_is_found() -> None:
 
 def test_the_code_written() -> None:
     source = compile_file(ruleset_file("mandarin")).source
-    assert "_d_controls" not in source
+    assert "_d__controls" not in source
     assert "    def controls(self, p: int, a: int) -> bool:\n        # rules/mandarin/base.yaml:262\n        return (" \
         in source
     # written into controller(a), `held` counted as the one set operation it is (component_sets.sized)
-    assert "value: Sequence[int] = [p for p in range(self.num_players) if (len(self.card[p] & _TILE_ANIMAL_SETS[a]) " \
+    assert "value: Sequence[int] = [p for p in range(self.num_players) if (len(self.card[p] & SETS__TILE__ANIMAL[a]) " \
            ">= 3 and " in source
     off = compile_file(ruleset_file("mandarin"), passes.ALL - {"inner_defines"}).source
-    assert "        kept = self._d_controls\n" in off
+    assert "        kept = self._d__controls\n" in off

@@ -49,11 +49,11 @@ def test_schacht_makes_its_deck_a_colour_at_a_time() -> None:
 def test_what_is_taken() -> None:
     source = compile_file(GAME).source
     assert "self.deck = (*self.deck, *(c,) * rounds)  # join-rounds.yaml:33" in method(source, "_prepare")
-    assert "if rt.joins_fit(self, len(self.deck), rounds, 2):" in method(source, "_do_pair")
-    assert "self.deck = (*self.deck, *(c, WHITE) * rounds)  # join-rounds.yaml:47" in method(source, "_do_pair")
-    assert "self.hand[self.current] = (*self.hand[self.current], *(BLUE,) * rounds)" in method(source, "_do_stack")
-    assert "self.marks = (*self.marks, *(7,) * rounds)" in method(source, "_do_mark")
-    for name in ("_do_count_up", "_do_both"):  # the loop's own item, two statements
+    assert "if rt.joins_fit(self, len(self.deck), rounds, 2):" in method(source, "_do__pair")
+    assert "self.deck = (*self.deck, *(c, WHITE) * rounds)  # join-rounds.yaml:47" in method(source, "_do__pair")
+    assert "self.hand[self.current] = (*self.hand[self.current], *(BLUE,) * rounds)" in method(source, "_do__stack")
+    assert "self.marks = (*self.marks, *(7,) * rounds)" in method(source, "_do__mark")
+    for name in ("_do__count_up", "_do__both"):  # the loop's own item, two statements
         assert "rt.joins_fit" not in method(source, name) and "rounds = " not in method(source, name), name
 
 

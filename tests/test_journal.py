@@ -40,7 +40,7 @@ def test_the_state_a_waiting_move_began_in_is_the_copy_it_replaces(ruleset: str)
                 waited += 1
                 before = state._pending.before
                 assert saved(before) == saved(copy)
-                assert before._d_laid is None and before._derived is None  # nothing kept of the fields changed
+                assert before._d__laid is None and before._derived is None  # nothing kept of the fields changed
                 assert saved(before.clone()) == saved(copy)
                 assert saved(state.clone()) == saved(state)  # played again from it: the same position
     assert waited > 0, ruleset

@@ -41,7 +41,7 @@ def test_the_code_written() -> None:
     yellow = compile_file(ruleset_file("yellow-yangtze")).source
     assert "(cell or rt.once(cell, self.group_of(s)))[0]" in yellow
     assert "(u == WITH_LEADER and self.off_board(self.current, PEASANT))" in yellow
-    assert "rt.once(cell, TILE_KIND[rt.value_of(" not in yellow
+    assert "rt.once(cell, ATTR__TILE__KIND[rt.value_of(" not in yellow
 
 
 def test_a_value_no_item_needs_is_not_computed_and_one_that_fails_fails_alike() -> None:

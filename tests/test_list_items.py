@@ -40,12 +40,12 @@ def test_schacht_writes_the_card_it_adds_and_sorts_a_short_hand_at_once() -> Non
 def test_what_is_written_on_the_test_game() -> None:
     source = compile_file(GAME).source
     assert "tuple(sorted((*self.hand[self.current], c) if len(self.hand[self.current]) <= 15 else " \
-        "rt.walk(self, (*self.hand[self.current], c), 1, " in method(source, "_do_draw")
-    assert "self.pile = (*self.pile, RED, BLUE)  #" in method(source, "_do_pair")
-    assert "self.pile = rt.held((c, *self.pile))  #" in method(source, "_do_front")
-    seek = method(source, "_do_seek")  # (the hand is checked as it is read: the join counted)
+        "rt.walk(self, (*self.hand[self.current], c), 1, " in method(source, "_do__draw")
+    assert "self.pile = (*self.pile, RED, BLUE)  #" in method(source, "_do__pair")
+    assert "self.pile = rt.held((c, *self.pile))  #" in method(source, "_do__front")
+    seek = method(source, "_do__seek")  # (the hand is checked as it is read: the join counted)
     assert "if WHITE in rt.walk(self, (*(self.hand[self.current] if len(" in seek and ", GREEN), 1, " in seek
-    mixed = method(source, "_do_mixed")  # (the other list is made: the join counted)
+    mixed = method(source, "_do__mixed")  # (the other list is made: the join counted)
     assert "tuple(sorted(rt.walk(self, (*rt.walk(self, rt.without(" in mixed and "), GREEN), 1, " in mixed
 
 

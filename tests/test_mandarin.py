@@ -73,7 +73,7 @@ def test_72_tiles_six_per_animal_one_emperor_each() -> None:
     state = BASE.new_state(players=3, seed=1)
     namespace = type(state).__module__
     module = __import__("sys").modules[namespace]
-    animals, emperors = module.TILE_ANIMAL, module.TILE_EMPEROR
+    animals, emperors = module.ATTR__TILE__ANIMAL, module.ATTR__TILE__EMPEROR
     assert len(animals) == 72
     for a in range(12):
         mine = [t for t in range(72) if animals[t] == a]

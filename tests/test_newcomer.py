@@ -560,7 +560,7 @@ def test_yellow_yangtze_drawing_hides_what_the_viewer_may_not_see() -> None:
 def sys_kind(state: Any) -> Any:
     import sys
 
-    return sys.modules[type(state).__module__].TILE_KIND
+    return sys.modules[type(state).__module__].ATTR__TILE__KIND
 
 
 def test_yellow_yangtze_draws_the_conflict_with_each_sides_strength() -> None:

@@ -27,7 +27,7 @@ def assert_fresh_restored(state: Any, where: str) -> int:
             assert value == fresh._is_over(), f"{where}: a stale end"
         elif isinstance(value, dict):
             for args, kept in kept_items(state, slot, value):
-                assert kept == getattr(fresh, slot.removeprefix("_d_"))(*args), f"{where}: stale {slot}{args}"
+                assert kept == getattr(fresh, slot.removeprefix("_d__"))(*args), f"{where}: stale {slot}{args}"
         checked += 1
     return checked
 
@@ -42,11 +42,11 @@ def test_a_state_never_copied_drops_in_place_and_keeps_nothing_stale() -> None:
             assert state._kept_shared is False
             state.legal_actions()
             state._is_over()
-            before, cards = state._d_complete, [set(c) for c in state.card]
+            before, cards = state._d__complete, [set(c) for c in state.card]
             legal = state.legal_actions()
             state.apply(legal[chooser.randrange(len(legal))])
             if before is not None and cards != [set(c) for c in state.card]:
-                in_place += state._d_complete is before  # (the same dict, a value dropped from it)
+                in_place += state._d__complete is before  # (the same dict, a value dropped from it)
             checked += assert_fresh_restored(state, f"seed {seed}, move {state.moves}")
     assert in_place > 20 and checked > 100
 
@@ -57,16 +57,16 @@ def test_a_state_and_its_copy_drop_from_copies() -> None:
     chooser = random.Random(4)
     while not state.terminal:
         state._is_over()
-        if state._d_complete is not None and state.phase == 2:  # (the tiles drawn: a card changes next, or not)
+        if state._d__complete is not None and state.phase == 2:  # (the tiles drawn: a card changes next, or not)
             break
         legal = state.legal_actions()
         state.apply(legal[chooser.randrange(len(legal))])
     copy: Any = state.clone()
-    assert state._kept_shared is True and copy._kept_shared is True and copy._d_complete is state._d_complete
-    shared, kept = state._d_complete, dict(state._d_complete)
+    assert state._kept_shared is True and copy._kept_shared is True and copy._d__complete is state._d__complete
+    shared, kept = state._d__complete, dict(state._d__complete)
     keep = next(a for a in state.legal_actions() if str(a) == "keep")
     state.apply(keep)  # the tiles drawn go to the card of the player who drew them
-    assert state._d_complete is not shared and copy._d_complete is shared and shared == kept
+    assert state._d__complete is not shared and copy._d__complete is shared and shared == kept
     assert_fresh_restored(state, "after keep")
     assert_fresh_restored(copy, "the copy")
     # forgetting every value: the dicts made from then on are the state's own
@@ -77,11 +77,11 @@ def test_a_state_and_its_copy_drop_from_copies() -> None:
 def test_the_code_written_and_the_runtime() -> None:
     source = compile_file(ruleset_file("mandarin")).source
     assert ("        if self._kept_shared:  # base.yaml:343\n"
-            "            self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:343\n") \
+            "            self._d__complete = rt.without_key(self._d__complete, self.current)  # base.yaml:343\n") \
         in source
     assert ("        else:  # base.yaml:343\n"
-            "            if self._d_complete is not None:  # base.yaml:343\n"
-            "                self._d_complete.pop(self.current, None)  # base.yaml:343\n") in source
+            "            if self._d__complete is not None:  # base.yaml:343\n"
+            "                self._d__complete.pop(self.current, None)  # base.yaml:343\n") in source
     assert "        other._kept_shared = self._kept_shared = True" in source
     kept = {0: True, 1: False}
     assert rt.without_key(kept, 1, False) is kept and kept == {0: True}

@@ -33,10 +33,10 @@ def test_schacht_lays_out_its_face_up_row_without_counting_the_loop() -> None:
 
 def test_what_is_taken_on_the_test_game() -> None:
     source = compile_file(GAME).source
-    assert "for _ in range(len(self.row), 4):  #" in method(source, "_do_refill")
-    assert "for _ in range(len(self.row), (5)):  #" in method(source, "_do_top_up")
-    assert "for _ in rt.walk(self, range(self.shift, 4), " in method(source, "_do_shifted")
-    assert "for _ in rt.walk(self, range(len(self.row), self.cap), " in method(source, "_do_capped")
+    assert "for _ in range(len(self.row), 4):  #" in method(source, "_do__refill")
+    assert "for _ in range(len(self.row), (5)):  #" in method(source, "_do__top_up")
+    assert "for _ in rt.walk(self, range(self.shift, 4), " in method(source, "_do__shifted")
+    assert "for _ in rt.walk(self, range(len(self.row), self.cap), " in method(source, "_do__capped")
 
 
 def budget_after(game: Game, row: int) -> int:

@@ -50,10 +50,10 @@ def assert_fresh(state: State, where: str) -> None:
     fresh: Any = state.clone()
     fresh._fields_set()
     for slot in type(state).__slots__:
-        value = getattr(state, slot) if slot.startswith("_d_") else None
+        value = getattr(state, slot) if slot.startswith("_d__") else None
         if isinstance(value, dict):
             for args, kept in kept_items(state, slot, value):
-                assert kept == getattr(fresh, slot.removeprefix("_d_"))(*args), f"{where}: stale {slot}{args}"
+                assert kept == getattr(fresh, slot.removeprefix("_d__"))(*args), f"{where}: stale {slot}{args}"
 
 
 def test_the_definitions_read_in_their_region_only_are_found() -> None:
@@ -101,7 +101,7 @@ def test_nothing_is_decided_without_derived() -> None:
 def test_the_drop_is_written_after_the_assignment_and_said_in_the_comment() -> None:
     source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht")).source
     assert "        self.palace_of[space] = (self.current,)  # base.yaml:384\n" in source
-    assert "self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], " \
+    assert "self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], " \
         "self._kept_shared)" \
         "  # base.yaml:384" in source
     assert "a change of `palace_of` at one spot: the values of the regions holding it only)" in source
@@ -109,7 +109,7 @@ def test_the_drop_is_written_after_the_assignment_and_said_in_the_comment() -> N
     # by region first (pass `nested_drops`, test_nested_values_drop_the_regions_changed_only)
     whole = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
                                                     passes.ALL - {"nested_drops", "value_masks"}).source
-    assert "self._d_palaces_in = self._d_province_points = " in whole
+    assert "self._d__palaces_in = self._d__province_points = " in whole
     off = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
                                                   passes.ALL - {"region_drops"}).source
     assert "without_keys" not in off and "spot_regions" not in off
@@ -151,10 +151,10 @@ def test_the_same_games_as_derived_alone_and_no_stale_value(ruleset: str) -> Non
             before = list(state.palace_of)
             state.apply(chooser.choice(state.legal_actions()))
             changed = [s for s, was in enumerate(before) if state.palace_of[s] != was]
-            if changed and state._d_emissary_room is not None:
+            if changed and state._d__emissary_room is not None:
                 stale = {r for s in changed for r in state.board.spot_regions[s]}
-                assert not stale & set(state._d_emissary_room)
-                survived += len(state._d_emissary_room)
+                assert not stale & set(state._d__emissary_room)
+                survived += len(state._d__emissary_room)
             assert_fresh(state, f"{ruleset} seed {seed}, move {state.moves}")
     assert survived > 20, "the other provinces' room stayed kept"
 
@@ -169,12 +169,12 @@ def test_definitions_of_several_parameters_are_nested_by_their_region_only() -> 
     assert plan("china-schacht").nested == (("province_points", 1),)  # (`palaces_in`: a popcount, `value_masks`)
     mandarin = plan("mandarin", passes.ALL - {"component_sets"})  # (with it, `held` is a set operation, not kept)
     assert ("held", "card", 0) in mandarin.derived_entries and mandarin.nested == () and plan("mandarin").nested == ()
-    assert ("held", "card", 1, "TILE_ANIMAL") in mandarin.derived_attributes
+    assert ("held", "card", 1, "ATTR__TILE__ANIMAL") in mandarin.derived_attributes
     assert plan("china-schacht", passes.ALL - {"region_drops"}).nested == ()
     source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
                                                      passes.ALL - {"value_masks"}).source
-    assert "    _d_palaces_in: dict[int, dict[int, int]] | None\n" in source
-    assert "self._d_palaces_in = rt.without_keys(self._d_palaces_in, self.board.spot_regions[space], " \
+    assert "    _d__palaces_in: dict[int, dict[int, int]] | None\n" in source
+    assert "self._d__palaces_in = rt.without_keys(self._d__palaces_in, self.board.spot_regions[space], " \
         "self._kept_shared)" \
         "  # base.yaml:384" in source
     assert "        nested = kept.get(r)\n        if nested is None:\n            nested = kept[r] = {}\n" \
@@ -195,13 +195,13 @@ def test_nested_values_drop_the_regions_changed_only(ruleset: str) -> None:
         for r in state.board.regions_of_kind[0]:
             for p in range(state.num_players):
                 state.palaces_in(p, r)
-        before, kept = list(state.palace_of), dict(state._d_palaces_in)
+        before, kept = list(state.palace_of), dict(state._d__palaces_in)
         copy: Any = state.clone()  # (shares the dicts kept: a move on the original leaves its values)
         state.apply(chooser.choice(state.legal_actions()))
         changed = {r for s, was in enumerate(before) if state.palace_of[s] != was for r in state.board.spot_regions[s]}
-        if changed and state._d_palaces_in is not None:  # the same dicts for the others, new ones for those
-            assert all(state._d_palaces_in.get(r) is not kept[r] for r in changed & set(kept))
-            survived += sum(state._d_palaces_in.get(r) is kept[r] for r in set(kept) - changed)
+        if changed and state._d__palaces_in is not None:  # the same dicts for the others, new ones for those
+            assert all(state._d__palaces_in.get(r) is not kept[r] for r in changed & set(kept))
+            survived += sum(state._d__palaces_in.get(r) is kept[r] for r in set(kept) - changed)
         assert_fresh(state, f"{ruleset} move {state.moves}")
         assert_fresh(copy, f"{ruleset} the copy before move {state.moves}")
     assert survived > 20, "the other provinces' palaces stayed kept"

@@ -48,14 +48,14 @@ def test_what_is_found() -> None:
 
 def test_the_code_written() -> None:
     source = compile_file(ruleset_file("china-schacht")).source
-    assert "_d_alliance_points" not in source and "_d_chains_of" not in source
+    assert "_d__alliance_points" not in source and "_d__chains_of" not in source
     assert ("    def alliance_points(self, p: int, b: int) -> int:\n"
             "        # rules/china-schacht/base.yaml:314; not kept between moves: only the scores read it, once per "
-            "player scored (`score_only`)\n        every = True\n") in source  # (its `all`: `aggregate_loops`)
+            "player scored (`score_only`)\n        _every = True\n") in source  # (its `all`: `aggregate_loops`)
     # a palace placed drops no kept chain any more, an emissary sent no alliance
-    assert "self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384" in source
+    assert "self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384" in source
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"score_only"}).source
-    assert "        kept = self._d_alliance_points\n" in off and "        kept = self._d_chains_of\n" in off
+    assert "        kept = self._d__alliance_points\n" in off and "        kept = self._d__chains_of\n" in off
 
 
 @pytest.mark.parametrize("ruleset", ["china-schacht", "china-schacht/fortifications", "chang-cheng/domination"])

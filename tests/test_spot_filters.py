@@ -54,17 +54,17 @@ def test_schacht_s_placements_are_found_and_written_from_masks() -> None:
     # (written in the loop: with pass `listing_hoist` the same masks are joined before it, tests/test_listing_hoist.py)
     source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
                                                      passes.ALL - {"listing_hoist", "spot_rows"}).source
-    assert "for space in self.board.spots_of(self.board.all_mask & self._mask_palace_of_empty & " \
+    assert "for space in self.board.spots_of(self.board.all_mask & self._empty__palace_of & " \
         "self.board.keys_mask(" in source
-    assert "self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384" in source
-    assert "self._mask_palace_of_empty = self.board.empty_mask(self.palace_of)" in source
+    assert "self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384" in source
+    assert "self._empty__palace_of = self.board.empty_mask(self.palace_of)" in source
     off = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
                                                   passes.ALL - {"spot_filters"}).source
     assert "spots_of" not in off
     # (the mask of the empty spaces is kept for `value_masks`' counts and tests all the same)
     off = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
                                                   passes.ALL - {"spot_filters", "value_masks"}).source
-    assert "spots_of" not in off and "_mask_palace_of_empty" not in off
+    assert "spots_of" not in off and "_empty__palace_of" not in off
 
 
 def test_a_filter_of_another_form_is_left_alone() -> None:
@@ -89,7 +89,7 @@ def test_every_form_plays_as_the_plain_code() -> None:
             sb.apply(lb[k])
             assert sa.to_json() == sb.to_json(), f"seed {seed}, move {sa.moves}"
             state: Any = sa
-            assert state._mask_owner_empty == state.board.spots_mask(s for s, o in enumerate(state.owner) if not o)
+            assert state._empty__owner == state.board.spots_mask(s for s, o in enumerate(state.owner) if not o)
             assert state.picked() == sb.picked() if sa.pile else True  # type: ignore[attr-defined]
         assert sa.scores() == sb.scores()
     assert built > 100

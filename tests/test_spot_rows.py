@@ -28,7 +28,7 @@ GAME = Path(__file__).parent / "games" / "spot-rows.yaml"
 
 
 def test_schacht_gathers_its_palace_spaces_per_payment() -> None:
-    build = method(compile_file(ruleset_file("china-schacht")).source, "_legal_build")
+    build = method(compile_file(ruleset_file("china-schacht")).source, "_legal__build")
     assert "row1 = table[key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)" in build
     assert "spots_mask = joined0  # rules/china-schacht/base.yaml:379; `spot_rows`" in build
     # the colours' test, once per payment
@@ -38,13 +38,13 @@ def test_schacht_gathers_its_palace_spaces_per_payment() -> None:
     assert "gathered = row1.made(spots_mask)\n" in build
     assert "actions += gathered  # rules/china-schacht/base.yaml:379" in build
     assert "for space in" not in build
-    off = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"spot_rows"}).source, "_legal_build")
+    off = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"spot_rows"}).source, "_legal__build")
     assert "SpotRow" not in off and "for space in self.board.spots_of(joined0, " in off
 
 
 def test_only_tests_of_the_earlier_choices_are_kept_per_row() -> None:
     source = compile_file(GAME).source
-    claim, mark, pick = (method(source, f"_legal_{name}") for name in ("claim", "mark", "pick"))
+    claim, mark, pick = (method(source, f"_legal__{name}") for name in ("claim", "mark", "pick"))
     assert "rt.SpotRow('claim', (tuple(cards),), self._action_text, self.board, 1)" in claim
     # mark: `c != colour` kept per row; the test reading `made` computed at every listing
     assert "row_fixed = row1.fixed[0] = rt.union(" in mark and ".items() if c != s3))" in mark

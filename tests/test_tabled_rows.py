@@ -25,28 +25,28 @@ SCHACHT = ["china-schacht", "china-schacht/fortifications", "china-schacht/bonus
 
 def test_schacht_finds_the_rows_of_its_ways_to_pay_by_the_hand() -> None:
     text = source("china-schacht")
-    build = method(text, "_legal_build")
-    assert "        rows = self._keyed_spot_rows_build\n" in build
+    build = method(text, "_legal__build")
+    assert "        rows = self._keyed_spot_rows__build\n" in build
     assert "        rows_key = self.hand[self.current]\n" in build
     assert "        found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = rows.get(rows_key)\n" in build
     assert "            for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378\n" in build
     assert "        for cards, row1 in found_rows:  # rules/china-schacht/base.yaml:378\n" in build
     assert "by `hand[current]`, which its values are a function of (`value_tables`)" in build
-    send = method(text, "_legal_send")
-    assert "        rows = self._keyed_region_rows_send\n" in send and "for cards, row1 in found_rows:" in send
-    assert "    _keyed_spot_rows_build: dict[Any, list[tuple[Sequence[int], rt.SpotRow]]]  #" in text
+    send = method(text, "_legal__send")
+    assert "        rows = self._keyed_region_rows__send\n" in send and "for cards, row1 in found_rows:" in send
+    assert "    _keyed_spot_rows__build: dict[Any, list[tuple[Sequence[int], rt.SpotRow]]]  #" in text
     # a listing whose first choice is no such walk is left as it was
-    assert "found_rows" not in method(text, "_legal_exchange_face_up")
+    assert "found_rows" not in method(text, "_legal__exchange_face_up")
     # without the pass, or without the value tables whose key it reads: a tuple made and hashed per value
     for off in (source("china-schacht", OFF), source("china-schacht", passes.ALL - {"value_tables"})):
-        assert "found_rows" not in off and "_keyed_spot_rows_build" not in off
+        assert "found_rows" not in off and "_keyed_spot_rows__build" not in off
         assert "        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378\n" \
-            "            key0 = tuple(cards)\n" in method(off, "_legal_build")
+            "            key0 = tuple(cards)\n" in method(off, "_legal__build")
 
 
 def test_a_variant_with_rows_of_another_kind_has_a_slot_of_its_own() -> None:
     text = source("china-schacht/fortifications")  # (its build has one more choice: a row per way to pay)
-    assert "    _keyed_rows_build: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  #" in text
+    assert "    _keyed_rows__build: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  #" in text
     assert "class ChinaSchachtFortificationsState(ChinaSchachtState):" in \
         (generated_dir() / "china_schacht" / "fortifications.py").read_text()  # (as written: still derived)
 
@@ -56,16 +56,16 @@ def test_the_rows_are_the_tables_rows_with_the_definitions_values() -> None:
     state = schacht.new_state(3, 11)
     listed = [str(a) for a in state.legal_actions()]
     hand = state.hand[state.current]  # type: ignore[attr-defined]
-    found = state._keyed_spot_rows_build[hand]  # type: ignore[attr-defined]
+    found = state._keyed_spot_rows__build[hand]  # type: ignore[attr-defined]
     assert [cards for cards, _ in found] == list(state.all_payments(state.current))  # type: ignore[attr-defined]
     table = state.board.action_tables["build"]
     assert all(isinstance(row, SpotRow) and row is table[tuple(cards)] for cards, row in found)
     # a table of rows emptied (as rt.remember empties a full one): the same actions, found again
-    state._keyed_spot_rows_build.clear()  # type: ignore[attr-defined]
-    state._keyed_region_rows_send.clear()  # type: ignore[attr-defined]
+    state._keyed_spot_rows__build.clear()  # type: ignore[attr-defined]
+    state._keyed_region_rows__send.clear()  # type: ignore[attr-defined]
     again = schacht.new_state(3, 11)
     assert [str(a) for a in again.legal_actions()] == listed
-    assert state._keyed_spot_rows_build[hand] == found  # type: ignore[attr-defined]
+    assert state._keyed_spot_rows__build[hand] == found  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("ruleset", SCHACHT)

@@ -54,7 +54,7 @@ def game(path: Path, enabled: frozenset[str] = passes.ALL) -> Game:
 def test_schacht_keeps_a_mask_of_the_palaces_of_each_player() -> None:
     found = plan(ruleset_file("china-schacht"))
     assert [(m.field, m.op, m.count, m.slot) for m in found.value_masks] == \
-        [("palace_of", "in", "self.num_seats", "_mask_palace_of_has")]
+        [("palace_of", "in", "self.num_seats", "_has__palace_of")]
     assert any(m.field == "palace_of" and m.empty for m in found.masks)
     kept = {name for name, _ in found.derived}
     # no loop left: neither kept nor dropped, and written where they are called
@@ -69,65 +69,66 @@ def test_schacht_keeps_a_mask_of_the_palaces_of_each_player() -> None:
 
 def test_schacht_reads_its_counts_and_tests_from_the_masks() -> None:
     code = source(ruleset_file("china-schacht"))
-    assert ("return (self.board.region_mask[r] & self._mask_palace_of_has[p]).bit_count()  # base.yaml:287; "
+    assert ("return (self.board.region_mask[r] & self._has__palace_of[p]).bit_count()  # base.yaml:287; "
             "read from bit masks (`value_masks`): count(... for s in r)") in code
-    assert "return (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count()  # base.yaml:288" in code
+    assert "return (self.board.region_mask[r] & ~self._empty__palace_of).bit_count()  # base.yaml:288" in code
     # (emissary_room's largest holding, written out as a loop by pass `aggregate_loops`)
     assert "        for q in range(self.num_seats):  # base.yaml:294; `aggregate_loops`" in code
-    assert "            each = (self.board.region_mask[r] & self._mask_palace_of_has[q]).bit_count()\n" in code
-    assert "(self.palaces_left[p] > 0 and (self._mask_palace_of_empty != 0))" in code  # can_place
-    assert "self.board.road_chains(self.board.mask_spots(self._mask_palace_of_has[p]), 4, " in code  # chains_of
-    build_ = method(code, "_do_build")
-    assert "not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._mask_palace_of_empty) " \
+    assert "            _each = (self.board.region_mask[r] & self._has__palace_of[q]).bit_count()\n" in code
+    assert "(self.palaces_left[p] > 0 and (self._empty__palace_of != 0))" in code  # can_place
+    assert "self.board.road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, " in code  # chains_of
+    build_ = method(code, "_do__build")
+    assert "not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) " \
         "!= 0)):  # base.yaml:388" in build_
-    assert "palaces_in" not in build_ and "_d_palaces_" not in code and "self.palaces_in(" not in code
+    assert "palaces_in" not in build_ and "_d__palaces_" not in code and "self.palaces_in(" not in code
     # kept exact: the old items' bits cleared before the assignment, the new ones' set after it
     lines = [line.strip() for line in build_.splitlines()]
     at = lines.index("self.palace_of[space] = (self.current,)  # base.yaml:384")
-    assert lines[at - 2:at] == ["for palace_of_ in self.palace_of[space]:  # base.yaml:384",
-                                "self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # base.yaml:384"]
-    assert "self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # base.yaml:384" in lines[at + 1:]
-    assert "        other._mask_palace_of_has = self._mask_palace_of_has[:]\n" in code
-    assert "        self._mask_palace_of_has = self.board.item_masks(self.palace_of, self.num_seats)\n" in code
-    assert "_mask_palace_of_has" not in source(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})
+    assert lines[at - 2:at] == [
+        "for _item__palace_of in self.palace_of[space]:  # base.yaml:384",
+        "self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # base.yaml:384"]
+    assert "self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384" in lines[at + 1:]
+    assert "        other._has__palace_of = self._has__palace_of[:]\n" in code
+    assert "        self._has__palace_of = self.board.item_masks(self.palace_of, self.num_seats)\n" in code
+    assert "_has__palace_of" not in source(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})
 
 
 def test_every_form_of_the_test_game_is_read_from_the_masks() -> None:
     code = source(GAME)
     expected = {
-        "held_in": "return (self.board.region_mask[r] & self._mask_held_by_has[p]).bit_count()",
-        "taken_in": "return (self.board.region_mask[r] & ~self._mask_held_by_empty).bit_count()",
-        "shut_out": "return (not (self.board.region_mask[r] & self._mask_held_by_has[p]))",
-        "owns_all": "return (not (self.board.region_mask[r] & ~self._mask_held_by_has[p]))",
-        "full": "return (not (self.board.region_mask[r] & self._mask_held_by_empty))",
-        "mine": "return self.board.mask_spots(self._mask_held_by_has[p])",
-        "mine_in": "return self.board.mask_spots(self.board.region_mask[r] & self._mask_held_by_has[p])",
-        "tints": "return self._mask_tint_is[c].bit_count()",
-        "untinted": "return (self.board.region_mask[r] & ~self._mask_tint_is[c]).bit_count()",
+        "held_in": "return (self.board.region_mask[r] & self._has__held_by[p]).bit_count()",
+        "taken_in": "return (self.board.region_mask[r] & ~self._empty__held_by).bit_count()",
+        "shut_out": "return (not (self.board.region_mask[r] & self._has__held_by[p]))",
+        "owns_all": "return (not (self.board.region_mask[r] & ~self._has__held_by[p]))",
+        "full": "return (not (self.board.region_mask[r] & self._empty__held_by))",
+        "mine": "return self.board.mask_spots(self._has__held_by[p])",
+        "mine_in": "return self.board.mask_spots(self.board.region_mask[r] & self._has__held_by[p])",
+        "tints": "return self._is__tint[c].bit_count()",
+        "untinted": "return (self.board.region_mask[r] & ~self._is__tint[c]).bit_count()",
     }
     for name, line in expected.items():
         assert line in method(code, name), name
-    assert "(self.board.all_mask & ~self._mask_held_by_has[self.current]).bit_count() > 2" in code  # `not in`
-    assert "(self.board.region_mask[self.board.region_of[ZONE][s]] & self._mask_held_by_empty) != 0" in code
-    assert "'held': self._mask_held_by_has[player].bit_count() + " in code  # in a score
+    assert "(self.board.all_mask & ~self._has__held_by[self.current]).bit_count() > 2" in code  # `not in`
+    assert "(self.board.region_mask[self.board.region_of[ZONE][s]] & self._empty__held_by) != 0" in code
+    assert "'held': self._has__held_by[player].bit_count() + " in code  # in a score
     # a field whose lists only the game bounds: its tests are counted against the budget, no mask
-    assert "_mask_visitors" not in code and "if p in (self.visitors[s] if len(self.visitors[s]) <= 16" in code
+    assert "__visitors" not in code and "if p in (self.visitors[s] if len(self.visitors[s]) <= 16" in code
 
 
 def test_assignments_keep_the_masks_exact() -> None:
     code = source(GAME)
-    share = method(code, "_do_share")
-    assert "for held_by_ in self.held_by[s]:" in share and "self.held_by[s] = (q, self.current)" in share
-    assert "self._mask_held_by_has[q] |= self.board.spot_bit[s]" in share  # (the items written out: set at once)
-    assert "self._mask_held_by_has[self.current] |= self.board.spot_bit[s]" in share
+    share = method(code, "_do__share")
+    assert "for _item__held_by in self.held_by[s]:" in share and "self.held_by[s] = (q, self.current)" in share
+    assert "self._has__held_by[q] |= self.board.spot_bit[s]" in share  # (the items written out: set at once)
+    assert "self._has__held_by[self.current] |= self.board.spot_bit[s]" in share
     # a value that can fail, an index computed: the masks made again after the assignment
-    assert "self._mask_tint_is = self.board.value_masks(self.tint, 3)  # value-masks.yaml:95" \
-        in method(code, "_do_wash")
-    assert "self._mask_held_by_has = self.board.item_masks(self.held_by, self.num_seats)  # value-masks.yaml:86" \
-        in method(code, "_do_clear")
-    claim = method(code, "_do_claim")
-    assert "self._mask_tint_is[self.tint[s]] &= ~self.board.spot_bit[s]" in claim
-    assert "self._mask_tint_is[self.tint[s]] |= self.board.spot_bit[s]" in claim
+    assert "self._is__tint = self.board.value_masks(self.tint, 3)  # value-masks.yaml:95" \
+        in method(code, "_do__wash")
+    assert "self._has__held_by = self.board.item_masks(self.held_by, self.num_seats)  # value-masks.yaml:86" \
+        in method(code, "_do__clear")
+    claim = method(code, "_do__claim")
+    assert "self._is__tint[self.tint[s]] &= ~self.board.spot_bit[s]" in claim
+    assert "self._is__tint[self.tint[s]] |= self.board.spot_bit[s]" in claim
 
 
 def masks_are_exact(state: State) -> bool:
@@ -172,12 +173,12 @@ def test_a_copy_changes_its_own_masks() -> None:
     g = game(ruleset_file("china-schacht"))
     state = g.new_state(3, 2)
     before: Any = state.clone()
-    mask = list(before._mask_palace_of_has)
+    mask = list(before._has__palace_of)
     while not any(a.name == "build" for a in state.legal_actions()):
         state.apply(state.legal_actions()[-1])
     state.apply(next(a for a in state.legal_actions() if a.name == "build"))
-    assert before._mask_palace_of_has == mask and masks_are_exact(before)
-    assert any(state._mask_palace_of_has)  # type: ignore[attr-defined]
+    assert before._has__palace_of == mask and masks_are_exact(before)
+    assert any(state._has__palace_of)  # type: ignore[attr-defined]
 
 
 def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:

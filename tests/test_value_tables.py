@@ -57,14 +57,14 @@ def test_the_definitions_of_one_small_value_are_found() -> None:
 
 def test_the_value_is_looked_up_by_the_hand_and_remembered_there() -> None:
     source = compile_file(ruleset_file("china-schacht")).source
-    assert ("        table = self._values_all_payments\n"
+    assert ("        table = self._values__all_payments\n"
             "        kept: Sequence[Sequence[int]] | None = table.get(self.hand[p])\n        if kept is not None:\n"
             "            return kept\n") in source
     assert "        rt.remember(table, (self.hand[p], c), value)\n        return value\n" in source
     assert "remembered by the value of `hand[p]` and `c`, in a table of the board every state shares" in source
-    assert "_d_all_payments" not in source
+    assert "_d__all_payments" not in source
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"value_tables"}).source
-    assert "value_table('all_payments')" not in off and "self._d_all_payments = rt.without_key(" in off
+    assert "value_table('all_payments')" not in off and "self._d__all_payments = rt.without_key(" in off
     assert "value_table('listing " in off  # (pass `listing_tables` keeps its own tables of the board)
 
 

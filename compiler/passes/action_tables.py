@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import typed as t
-from ..names import MAX_TABLE_CHOICES
+from ..names import MAX_TABLE_CHOICES, joined
 from . import Plan
 from .board_tables import Bind, actions_type
 
@@ -153,7 +153,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     # (a table of rows of spots or of regions is named so: a variant whose listing of the same action
     # has no such rows has a slot of its own, of its own type)
     kind = {"SpotRow": "spot_rows", "RegionRow": "region_rows"}.get(row_class or "", "actions")
-    slot, what = f"_{kind}_{name}", f"the interned actions of `{name}` (`action_tables`)"
+    slot, what = joined(kind, name), f"the interned actions of `{name}` (`action_tables`)"
     annotation = actions_type(tuple(level.how for level in levels), row_class)
     if not levels:
         found = bound(f"self.board.action_tables.get({name!r}) or self.board.action_table({name!r}, 1)", slot,
@@ -217,7 +217,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
             # (named, like the table, for its rows: a variant whose rows are of another kind has a slot of its own)
             rows_kind = f"keyed_{kind if row_class else 'rows'}"
             find = f"self.board.value_tables.get('{rows_kind} {name}') or self.board.value_table('{rows_kind} {name}')"
-            rows_table = bound(find, f"_{rows_kind}_{name}", f"dict[Any, list[tuple[{pair}]]]",
+            rows_table = bound(find, joined(rows_kind, name), f"dict[Any, list[tuple[{pair}]]]",
                                f"the rows of the first choice of `{name}` by {what} (`tabled_rows`)")
             out[start:] = tabled_rows.rows_lines(var, walk, comment, key, rows_table, pair, out[start:], what)
         row = got

@@ -12,14 +12,14 @@ for three players: Python 3.11 makes the generator a function object and a frame
 resumes it once per item, and `max` parses its keyword `default` through its slow path; the same
 work written as a loop takes a third of that. So lowering writes it so:
 
-    most = 0
-    first = True
+    _most = 0
+    _first = True
     for q in range(self.num_seats):  # rules/china-schacht/base.yaml:294; `aggregate_loops`: ...
-        each = (self.board.region_mask[r] & self._mask_palace_of_has[q]).bit_count()
-        if first or each > most:
-            most = each
-            first = False
-    value: int = (most - len(self.emissaries[r]))
+        _each = (self.board.region_mask[r] & self._has__palace_of[q]).bit_count()
+        if _first or _each > _most:
+            _most = _each
+            _first = False
+    value: int = (_most - len(self.emissaries[r]))
 
 Taken: in the value of a definition, an aggregate its computation evaluates first (before
 anything but names and attributes read: the operand on the left, a test, a first argument, not
@@ -47,9 +47,9 @@ from .. import typed as t
 from . import Plan
 
 # What each aggregate's result is called, and its loop: the lines before the walk, the lines for
-# an item (`each` its value), the result's name. (Reserved: compiler/names.py TEMPLATE_LOCALS.)
-_RESULT = {"sum": "total", "max": "most", "min": "least", "any": "found", "all": "every"}
-NAMES = frozenset({*_RESULT.values(), "first", "each", "cond"})
+# an item (`_each` its value), the result's name: invented names, starting with `_` (compiler/names.py).
+_RESULT = {"sum": "_total", "max": "_most", "min": "_least", "any": "_found", "all": "_every"}
+NAMES = frozenset({*_RESULT.values(), "_first", "_each", "_cond"})
 
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
@@ -170,11 +170,11 @@ def written_out(code: str, params: set[str]) -> tuple[list[tuple[int, str, str]]
         if found.guard is not None:
             test, when, reads = found.guard
             text = ast.get_source_segment(code, test)
-            if text is None or (not reads and "cond" in done):
+            if text is None or (not reads and "_cond" in done):
                 break
-            guard = text if reads else "cond"
+            guard = text if reads else "_cond"
             if not reads:
-                spans.append((test.col_offset, test.end_col_offset or 0, "cond"))
+                spans.append((test.col_offset, test.end_col_offset or 0, "_cond"))
             guard = guard if when else f"not ({guard})"
         # (offsets are of the line's UTF-8 bytes; the test of an `if` comes after its branch: the last first)
         data = code.encode()
@@ -187,12 +187,12 @@ def written_out(code: str, params: set[str]) -> tuple[list[tuple[int, str, str]]
             read = _free(ast.parse(rest, mode="eval").body, frozenset())
         except SyntaxError:  # (never: a name put in place of an expression)
             break
-        if bound & (read | params | done) or (bound & NAMES and target != "each"):  # (`each`: its own item)
+        if bound & (read | params | done) or (bound & NAMES and target != "_each"):  # (`_each`: its own item)
             break
         done.add(result)
         if found.guard is not None and not found.guard[2]:
-            done.add("cond")
-            lines.append((0, f"cond = {ast.get_source_segment(code, found.guard[0])}", ""))
+            done.add("_cond")
+            lines.append((0, f"_cond = {ast.get_source_segment(code, found.guard[0])}", ""))
         lines += _lines(func, result, binds, target, walk, conditions, item, guard)
         code = rest
     return lines, code
@@ -236,14 +236,14 @@ def _loop(code: str, arg: ast.expr) -> tuple[list[tuple[str, str]], str, str, li
         target, walk, item, *conditions = (p for p in parts if p is not None)
         return [(t, v) for t, v in binds if t is not None and v is not None], target, walk, conditions, item
     plain = ast.get_source_segment(code, arg)
-    return None if plain is None else ([], "each", plain, [], "each")
+    return None if plain is None else ([], "_each", plain, [], "_each")
 
 
 def _lines(func: str, result: str, binds: list[tuple[str, str]], target: str, walk: str, conditions: list[str],
            item: str, guard: str) -> list[tuple[int, str, str]]:
     note = f"`aggregate_loops`: `{func}` written out as a loop"
     start = {"sum": [f"{result} = 0"], "any": [f"{result} = False"], "all": [f"{result} = True"]}.get(
-        func, [f"{result} = 0", "first = True"])  # (the largest or smallest: 0 where there is no item)
+        func, [f"{result} = 0", "_first = True"])  # (the largest or smallest: 0 where there is no item)
     out = [(0, line, "") for line in start]
     depth = 0
     if guard:  # (where the test evaluated first says the aggregate is evaluated)
@@ -258,10 +258,10 @@ def _lines(func: str, result: str, binds: list[tuple[str, str]], target: str, wa
         depth += 1
     body = {
         "sum": [f"{result} += {item}"],
-        "max": ([] if item == "each" else [f"each = {item}"]) + [f"if first or each > {result}:",
-                                                                  f"    {result} = each", "    first = False"],
-        "min": ([] if item == "each" else [f"each = {item}"]) + [f"if first or each < {result}:",
-                                                                  f"    {result} = each", "    first = False"],
+        "max": ([] if item == "_each" else [f"_each = {item}"]) + [f"if _first or _each > {result}:",
+                                                                  f"    {result} = _each", "    _first = False"],
+        "min": ([] if item == "_each" else [f"_each = {item}"]) + [f"if _first or _each < {result}:",
+                                                                  f"    {result} = _each", "    _first = False"],
         "any": [f"if {item}:", f"    {result} = True", "    break"],
         "all": [f"if not ({item}):", f"    {result} = False", "    break"],
     }[func]

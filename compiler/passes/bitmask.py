@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from .. import typed as t
-from ..names import KEPT_PREFIX
+from ..names import joined
 from ..source import SourceSpan
 from . import Plan
 
@@ -99,7 +99,7 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
         elif isinstance(e, t.Comprehension):
             key = list_filter(e, {}, constants) or aggregate_filter(e, constants)
         if key is not None and (key.field, key.value) not in found:
-            slot = f"{KEPT_PREFIX}{key.field}_{key.value_py.lower()}"
+            slot = joined("mask", key.field, key.value_py.lower())
             found[(key.field, key.value)] = Mask(key.field, key.value, key.value_py, slot, key.span)
     return program, replace(plan, masks=tuple(found.values()))
 

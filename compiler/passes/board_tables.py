@@ -14,9 +14,9 @@ China (Schacht) looks up a dozen of them a move. With this pass each is found (o
 the state is made (`_bind_tables`, called by runtime/state.py `_init` as soon as the board is
 chosen), kept in a slot of the state that `clone` copies, and declared with its type:
 
-    _actions_build: dict[Any, rt.SpotRow]  # the interned actions of `build` (`action_tables`)
+    _actions__build: dict[Any, rt.SpotRow]  # the interned actions of `build` (`action_tables`)
     ...
-    table = self._actions_build
+    table = self._actions__build
 
 Why it is the same game: a table of the board is never replaced, only filled (and a full table
 of values emptied in place, `rt.remember`), so the object a state finds when it is made is the

@@ -38,12 +38,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import typed as t
-from ..names import COMPONENT_SETS_CONSTANT
+from ..names import component_sets_constant
 from . import Plan
 from .bitmask import expressions
 from .rewrite import bare, can_fail, clauses, free_locals, rebuild, show, size
 
-SETS = COMPONENT_SETS_CONSTANT  # the components of each value of an attribute, by value
 NAME = "component_sets"
 
 
@@ -162,7 +161,7 @@ def tables(program: t.TypedProgram, plan: Plan) -> list[tuple[str, tuple[str, st
     out = []
     for table, values in plan.component_sets:  # (a truth value's table is indexed by False and True)
         code = f"tuple(frozenset(i for i in range({counts[table]}) if {table}[i] == v) for v in range({values or 2}))"
-        out.append((table, (SETS.format(table), "frozenset[int]", code)))
+        out.append((table, (component_sets_constant(table), "frozenset[int]", code)))
     return out
 
 
@@ -184,7 +183,8 @@ def lowered(lower: Any, e: t.Comprehension) -> str | None:
     if found is None:
         return None
     written = {name for name, _, _, _ in lower.program.component_tables}
-    sets = [f"{SETS.format(table)}[{'True' if value is None else lower.expr(value)}]" for table, value in found.tests]
+    sets = [f"{component_sets_constant(table)}[{'True' if value is None else lower.expr(value)}]"
+            for table, value in found.tests]
     if any(name.partition("[")[0] not in written for name in sets) or found.made and found.made not in written:
         return None
     domain = _operand(lower.expr(found.domain))

@@ -13,7 +13,7 @@ slot holds None while stale).
 
 The decision (`Plan.derived`) names each kept definition and what it reads
 (compiler/passes/reads.py); lowering (compiler/lower.py) gives each a slot of the state,
-`_d_<name>` (a value, or a dict by arguments), None while stale: every assignment to a field
+`_d__<name>` (a value, or a dict by arguments), None while stale: every assignment to a field
 drops the kept values that read it, a new phase or turn drops those that read the seat to act,
 and anything written from outside the rules drops them all (`_fields_set`).
 """

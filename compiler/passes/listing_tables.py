@@ -57,6 +57,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..names import joined
 from ..signatures import BUILTINS
 from ..types import Ty
 from . import Plan, action_tables
@@ -189,7 +190,7 @@ def remembered(listed: Listed, action: str, plain: list[str], bindings: list[str
     parts = [f"frozenset({code})" if member else code for code, member in listed.keys]
     key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
     name = f"listing {action}"
-    find = bound(f"self.board.value_tables.get({name!r}) or self.board.value_table({name!r})", f"_listed_{action}",
+    find = bound(f"self.board.value_tables.get({name!r}) or self.board.value_table({name!r})", joined("listed", action),
                  "dict[Any, list[rt.Action]]", f"the listings of `{action}` by what they read (`listing_tables`)")
     return [
         f"# What this listing lists is a function of {listed.what}: remembered by "

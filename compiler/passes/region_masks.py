@@ -54,7 +54,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import typed as t
-from ..names import KEPT_PREFIX, MAX_TABLE_CHOICES
+from ..names import MAX_TABLE_CHOICES, joined
 from ..source import SourceSpan
 from . import Plan, action_tables
 from .rewrite import can_fail, free_locals, nodes, show
@@ -79,11 +79,11 @@ class Test:
 
     @property
     def known(self) -> str:
-        return f"{self.slot}_known"
+        return "_regions_known" + self.slot[len("_regions"):]  # `_regions_known__<define>__<n>`
 
     @property
     def within(self) -> str:
-        return f"{self.slot}_within"
+        return "_regions_within" + self.slot[len("_regions"):]  # `_regions_within__<define>__<n>`
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +179,7 @@ class _Finder:
         key = (d.name, bare.op, value)
         if key not in self.tests:
             number = 1 + sum(1 for k in self.tests if k[0] == d.name)
-            self.tests[key] = Test(d.name, bare.op, value, f"{KEPT_PREFIX}_{d.name}_{number}", test.span,
+            self.tests[key] = Test(d.name, bare.op, value, joined("regions", d.name, str(number)), test.span,
                                    f"{d.name}(r) {bare.op} {show(bare.right, 24)}")
         return self.tests[key]
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import typed as t
-from ..names import KEPT_PREFIX, PASS_LOCAL_BASE
+from ..names import PASS_LOCAL_BASE, joined
 from . import Plan
 from .bitmask import Mask, expressions
 from .rewrite import Names, can_fail, key, nodes, rebuild, show
@@ -154,7 +154,7 @@ class _Finder:
                 name = inner.field.name
                 mask = self.masks.get((name, EMPTY))
                 if mask is None:
-                    mask = self.masks[(name, EMPTY)] = Mask(name, EMPTY, "()", f"{KEPT_PREFIX}{name}_empty",
+                    mask = self.masks[(name, EMPTY)] = Mask(name, EMPTY, "()", joined("empty", name),
                                                             inner.span, empty=True)
                 return Term(mask=mask, negated=negated)
         if isinstance(bare, t.Binary) and bare.op in ("==", "!="):

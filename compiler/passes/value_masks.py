@@ -12,7 +12,7 @@ a parameter, or a loop's variable:
 - a field per spot of lists (or sets) of players or of an enumeration's values, tested for
   membership `v in f[s]` (`not in` too), or of simple such values compared `f[s] == v` (`!=` too),
   `v` reading none of the comprehension's locals and unable to fail: one mask per value, a list
-  of ints on the state indexed by the value (`_mask_palace_of_has[p]`: bit s set iff p is in
+  of ints on the state indexed by the value (`_has__palace_of[p]`: bit s set iff p is in
   palace_of[s]);
 - a field of lists tested for emptiness (`not f[s]`, `free(s)`; `not not f[s]`): the mask of
   the empty spots `spot_filters` keeps (`Mask` with `empty`), made here when an aggregate needs it.
@@ -41,7 +41,7 @@ from typing import Any
 
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
-from ..names import FILTER_LOCAL, KEPT_PREFIX
+from ..names import FILTER_LOCAL, joined
 from ..source import SourceSpan
 from ..types import Ty
 from . import Plan
@@ -116,7 +116,7 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
         test = found.test
         if test.kind == "empty":
             if not any(m.field == test.field and m.empty for m in masks):
-                masks.append(Mask(test.field, EMPTY, "()", f"{KEPT_PREFIX}{test.field}_empty", test.span, empty=True))
+                masks.append(Mask(test.field, EMPTY, "()", joined("empty", test.field), test.span, empty=True))
             continue
         field = next(f for f in program.fields if f.decl.name == test.field)
         item = field.decl.type.elem if test.kind == "in" else field.decl.type
@@ -125,7 +125,7 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
             continue
         suffix = "has" if test.kind == "in" else "is"
         values[(test.field, test.kind)] = ValueMask(test.field, test.kind, count,
-                                                    f"{KEPT_PREFIX}{test.field}_{suffix}", test.span)
+                                                    joined(suffix, test.field), test.span)
     return program, replace(plan, masks=tuple(masks), value_masks=tuple(values.values()))
 
 

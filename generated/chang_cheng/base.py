@@ -89,16 +89,16 @@ BELOW_ZERO: Final = 0  # score_floor: choices of option `score_floor`
 AT_ZERO: Final = 1  # score_floor: choices of option `score_floor`
 NOT_COUNTED: Final = 0  # ruins_elsewhere: choices of option `ruins_elsewhere`
 COUNTED: Final = 1  # ruins_elsewhere: choices of option `ruins_elsewhere`
-PHASE_TURN: Final = 0  # phase
-PHASE_SECOND_WALL: Final = 1  # phase
-PHASE_AFTER_CARD: Final = 2  # phase
-ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3)
-REPUTATION_TOKEN_WORTH: tuple[int, ...] = tuple((i // 3) for i in range(15))  # rules/chang-cheng/base.yaml:266
-PERIL_TOKEN_THREAT: tuple[int, ...] = tuple((2 + (i // 5)) for i in range(15))  # rules/chang-cheng/base.yaml:270
+PHASE__TURN: Final = 0  # phase
+PHASE__SECOND_WALL: Final = 1  # phase
+PHASE__AFTER_CARD: Final = 2  # phase
+_ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3)
+ATTR__REPUTATION_TOKEN__WORTH: tuple[int, ...] = tuple((i // 3) for i in range(15))  # rules/chang-cheng/base.yaml:266
+ATTR__PERIL_TOKEN__THREAT: tuple[int, ...] = tuple((2 + (i // 5)) for i in range(15))  # rules/chang-cheng/base.yaml:270
 
 
 # -- Boards ---------------------------------------------------------------------------------
-def _board_great_wall() -> rt.WallBoard:
+def _board__great_wall() -> rt.WallBoard:
     # rules/chang-cheng/base.yaml:184
     return rt.WallBoard(
         'great_wall',
@@ -165,7 +165,7 @@ def _board_great_wall() -> rt.WallBoard:
 class ChangChengState(rt.State):
     """A position of Chang Cheng."""
 
-    __slots__ = ('opt_faces', 'opt_partial_actions', 'opt_first_turn_section', 'opt_reserved_space', 'opt_reservation', 'opt_peek', 'opt_protection_order', 'opt_used_cards', 'opt_new_board', 'opt_new_board_tokens', 'opt_emperor_shortfall', 'opt_score_floor', 'opt_ruins_elsewhere', 'layout', 'block_at', 'builder', 'reserved', 'singles', 'double_left', 'tower_left', 'hand', 'placed', 'backs', 'revealed', 'cancelled', 'eliminated', 'reputation', 'peril', 'has_peril', 'face_up_peril', 'sightings', 'reputation_pool', 'peril_pool', 'protected', 'emperor_on', 'emperor_owed', 'pieces_added', 'points', 'first_turn', 'move_kind', 'move_provinces', 'bonus', 'province_bonus', 'passes', 'game_over', 'events', '_budget', '_d_laid', '_d_provinces_laid', '_d_mongols_laid', '_d_face_regions', '_d_single_spaces', '_d_wall_provinces', '_d_open_provinces', '_d_double_partners', '_d_double_spaces', '_d_tower_spaces', '_d_full', '_d_wall_complete', '_d_card_provinces', '_d_held', '_d_sections', '_d_mongol_held', '_d_mongol_loss', '_kept_end', '_kept_shared', '_actions_first_wall', '_actions_first_card', '_actions_place_double', '_actions_place_tower', '_actions_second_wall', '_actions_second_card', '_actions_card_wall')
+    __slots__ = ('_opt__faces', '_opt__partial_actions', '_opt__first_turn_section', '_opt__reserved_space', '_opt__reservation', '_opt__peek', '_opt__protection_order', '_opt__used_cards', '_opt__new_board', '_opt__new_board_tokens', '_opt__emperor_shortfall', '_opt__score_floor', '_opt__ruins_elsewhere', 'layout', 'block_at', 'builder', 'reserved', 'singles', 'double_left', 'tower_left', 'hand', 'placed', 'backs', 'revealed', 'cancelled', 'eliminated', 'reputation', 'peril', 'has_peril', 'face_up_peril', 'sightings', 'reputation_pool', 'peril_pool', 'protected', 'emperor_on', 'emperor_owed', 'pieces_added', 'points', 'first_turn', 'move_kind', 'move_provinces', 'bonus', 'province_bonus', 'passes', 'game_over', 'events', '_budget', '_d__laid', '_d__provinces_laid', '_d__mongols_laid', '_d__face_regions', '_d__single_spaces', '_d__wall_provinces', '_d__open_provinces', '_d__double_partners', '_d__double_spaces', '_d__tower_spaces', '_d__full', '_d__wall_complete', '_d__card_provinces', '_d__held', '_d__sections', '_d__mongol_held', '_d__mongol_loss', '_kept_end', '_kept_shared', '_actions__first_wall', '_actions__first_card', '_actions__place_double', '_actions__place_tower', '_actions__second_wall', '_actions__second_card', '_actions__card_wall')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('layout', None, 'list', 'wallface', (), 'all', 'The faces of the board pieces laid, from the left end of the wall to the right.'),
@@ -253,19 +253,19 @@ class ChangChengState(rt.State):
         'peril_token': ('peril_token1', 'peril_token2', 'peril_token3', 'peril_token4', 'peril_token5', 'peril_token6', 'peril_token7', 'peril_token8', 'peril_token9', 'peril_token10', 'peril_token11', 'peril_token12', 'peril_token13', 'peril_token14', 'peril_token15'),
     }
 
-    opt_faces: int
-    opt_partial_actions: int
-    opt_first_turn_section: int
-    opt_reserved_space: int
-    opt_reservation: int
-    opt_peek: int
-    opt_protection_order: int
-    opt_used_cards: int
-    opt_new_board: int
-    opt_new_board_tokens: int
-    opt_emperor_shortfall: int
-    opt_score_floor: int
-    opt_ruins_elsewhere: int
+    _opt__faces: int
+    _opt__partial_actions: int
+    _opt__first_turn_section: int
+    _opt__reserved_space: int
+    _opt__reservation: int
+    _opt__peek: int
+    _opt__protection_order: int
+    _opt__used_cards: int
+    _opt__new_board: int
+    _opt__new_board_tokens: int
+    _opt__emperor_shortfall: int
+    _opt__score_floor: int
+    _opt__ruins_elsewhere: int
     layout: Sequence[int]
     block_at: list[int]
     builder: list[int]
@@ -300,60 +300,60 @@ class ChangChengState(rt.State):
     game_over: bool
     events: frozenset[int]
     # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
-    _d_laid: Sequence[int] | None
-    _d_provinces_laid: Sequence[int] | None
-    _d_mongols_laid: Sequence[int] | None
-    _d_face_regions: dict[tuple[int, int], Sequence[int]] | None
-    _d_single_spaces: dict[int, Sequence[int]] | None
-    _d_wall_provinces: dict[int, frozenset[int]] | None
-    _d_open_provinces: Sequence[int] | None
-    _d_double_partners: dict[int, Sequence[int]] | None
-    _d_double_spaces: Sequence[int] | None
-    _d_tower_spaces: Sequence[int] | None
-    _d_full: dict[int, bool] | None
-    _d_wall_complete: bool | None
-    _d_card_provinces: dict[int, Sequence[int]] | None
-    _d_held: dict[tuple[int, int], int] | None
-    _d_sections: dict[int, int] | None
-    _d_mongol_held: dict[tuple[int, int], int] | None
-    _d_mongol_loss: dict[int, int] | None
+    _d__laid: Sequence[int] | None
+    _d__provinces_laid: Sequence[int] | None
+    _d__mongols_laid: Sequence[int] | None
+    _d__face_regions: dict[tuple[int, int], Sequence[int]] | None
+    _d__single_spaces: dict[int, Sequence[int]] | None
+    _d__wall_provinces: dict[int, frozenset[int]] | None
+    _d__open_provinces: Sequence[int] | None
+    _d__double_partners: dict[int, Sequence[int]] | None
+    _d__double_spaces: Sequence[int] | None
+    _d__tower_spaces: Sequence[int] | None
+    _d__full: dict[int, bool] | None
+    _d__wall_complete: bool | None
+    _d__card_provinces: dict[int, Sequence[int]] | None
+    _d__held: dict[tuple[int, int], int] | None
+    _d__sections: dict[int, int] | None
+    _d__mongol_held: dict[tuple[int, int], int] | None
+    _d__mongol_loss: dict[int, int] | None
     _kept_end: bool | None
     _kept_shared: bool  # a copy may share the dicts of kept values: drop from copies of them (pass `own_drops`)
     _budget: int  # the work left to a move (runtime/limits.py); declared for mypyc (docs/native.md)
     # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
-    _actions_first_wall: list[rt.Action | None]  # the interned actions of `first_wall` (`action_tables`)
-    _actions_first_card: list[list[rt.Action | None] | None]  # the interned actions of `first_card` (`action_tables`)
-    _actions_place_double: list[list[rt.Action | None] | None]  # the interned actions of `place_double` (`action_tables`)
-    _actions_place_tower: list[rt.Action | None]  # the interned actions of `place_tower` (`action_tables`)
-    _actions_second_wall: list[rt.Action | None]  # the interned actions of `second_wall` (`action_tables`)
-    _actions_second_card: list[list[rt.Action | None] | None]  # the interned actions of `second_card` (`action_tables`)
-    _actions_card_wall: list[rt.Action | None]  # the interned actions of `card_wall` (`action_tables`)
+    _actions__first_wall: list[rt.Action | None]  # the interned actions of `first_wall` (`action_tables`)
+    _actions__first_card: list[list[rt.Action | None] | None]  # the interned actions of `first_card` (`action_tables`)
+    _actions__place_double: list[list[rt.Action | None] | None]  # the interned actions of `place_double` (`action_tables`)
+    _actions__place_tower: list[rt.Action | None]  # the interned actions of `place_tower` (`action_tables`)
+    _actions__second_wall: list[rt.Action | None]  # the interned actions of `second_wall` (`action_tables`)
+    _actions__second_card: list[list[rt.Action | None] | None]  # the interned actions of `second_card` (`action_tables`)
+    _actions__card_wall: list[rt.Action | None]  # the interned actions of `card_wall` (`action_tables`)
 
     def _read_options(self) -> None:
-        self.opt_faces = ('drawn', 'chosen').index(self.options['faces'])
-        self.opt_partial_actions = ('full_if_possible', 'chosen_action').index(self.options['partial_actions'])
-        self.opt_first_turn_section = ('single_only', 'any_section').index(self.options['first_turn_section'])
-        self.opt_reserved_space = ('owner_chooses', 'next_player_chooses').index(self.options['reserved_space'])
-        self.opt_reservation = ('lapses', 'stays').index(self.options['reservation'])
-        self.opt_peek = ('section_region', 'one_of_province', 'all_of_province').index(self.options['peek'])
-        self.opt_protection_order = ('left_to_right', 'builder_chooses').index(self.options['protection_order'])
-        self.opt_used_cards = ('discarded', 'back_to_hand').index(self.options['used_cards'])
-        self.opt_new_board = ('end_of_turn', 'at_once').index(self.options['new_board'])
-        self.opt_new_board_tokens = ('drawn_tokens', 'no_tokens').index(self.options['new_board_tokens'])
-        self.opt_emperor_shortfall = ('carried_over', 'lost').index(self.options['emperor_shortfall'])
-        self.opt_score_floor = ('below_zero', 'at_zero').index(self.options['score_floor'])
-        self.opt_ruins_elsewhere = ('not_counted', 'counted').index(self.options['ruins_elsewhere'])
+        self._opt__faces = ('drawn', 'chosen').index(self.options['faces'])
+        self._opt__partial_actions = ('full_if_possible', 'chosen_action').index(self.options['partial_actions'])
+        self._opt__first_turn_section = ('single_only', 'any_section').index(self.options['first_turn_section'])
+        self._opt__reserved_space = ('owner_chooses', 'next_player_chooses').index(self.options['reserved_space'])
+        self._opt__reservation = ('lapses', 'stays').index(self.options['reservation'])
+        self._opt__peek = ('section_region', 'one_of_province', 'all_of_province').index(self.options['peek'])
+        self._opt__protection_order = ('left_to_right', 'builder_chooses').index(self.options['protection_order'])
+        self._opt__used_cards = ('discarded', 'back_to_hand').index(self.options['used_cards'])
+        self._opt__new_board = ('end_of_turn', 'at_once').index(self.options['new_board'])
+        self._opt__new_board_tokens = ('drawn_tokens', 'no_tokens').index(self.options['new_board_tokens'])
+        self._opt__emperor_shortfall = ('carried_over', 'lost').index(self.options['emperor_shortfall'])
+        self._opt__score_floor = ('below_zero', 'at_zero').index(self.options['score_floor'])
+        self._opt__ruins_elsewhere = ('not_counted', 'counted').index(self.options['ruins_elsewhere'])
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._actions_first_wall = self.board.action_tables.get('first_wall') or self.board.action_table('first_wall', len(self.board.spots))
-        self._actions_first_card = self.board.action_tables.get('first_card') or self.board.action_table('first_card', 6)
-        self._actions_place_double = self.board.action_tables.get('place_double') or self.board.action_table('place_double', len(self.board.spots))
-        self._actions_place_tower = self.board.action_tables.get('place_tower') or self.board.action_table('place_tower', len(self.board.spots))
-        self._actions_second_wall = self.board.action_tables.get('second_wall') or self.board.action_table('second_wall', len(self.board.spots))
-        self._actions_second_card = self.board.action_tables.get('second_card') or self.board.action_table('second_card', 6)
-        self._actions_card_wall = self.board.action_tables.get('card_wall') or self.board.action_table('card_wall', len(self.board.spots))
+        self._actions__first_wall = self.board.action_tables.get('first_wall') or self.board.action_table('first_wall', len(self.board.spots))
+        self._actions__first_card = self.board.action_tables.get('first_card') or self.board.action_table('first_card', 6)
+        self._actions__place_double = self.board.action_tables.get('place_double') or self.board.action_table('place_double', len(self.board.spots))
+        self._actions__place_tower = self.board.action_tables.get('place_tower') or self.board.action_table('place_tower', len(self.board.spots))
+        self._actions__second_wall = self.board.action_tables.get('second_wall') or self.board.action_table('second_wall', len(self.board.spots))
+        self._actions__second_card = self.board.action_tables.get('second_card') or self.board.action_table('second_card', 6)
+        self._actions__card_wall = self.board.action_tables.get('card_wall') or self.board.action_table('card_wall', len(self.board.spots))
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
@@ -427,64 +427,64 @@ class ChangChengState(rt.State):
 
     def _prepare(self) -> rt.Steps:
         """`setup:`, before the first turn."""
-        if self.opt_faces == DRAWN:  # base.yaml:503
-            first_ = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
+        if self._opt__faces == DRAWN:  # base.yaml:503
+            first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
             if self._journal is not None and 'layout' not in self._journal:  # base.yaml:505
                 self._journal['layout'] = self.layout  # base.yaml:505
-            self.layout = tuple(self.board.attach(self.layout, first_, True))  # base.yaml:505
-            self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:505
-            self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:505
-            self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:505
+            self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
+            self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:505
+            self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:505
+            self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:505
             self._derived = None  # base.yaml:505
             if self._journal is not None and 'layout' not in self._journal:  # base.yaml:506
                 self._journal['layout'] = self.layout  # base.yaml:506
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first_],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
-            self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:506
-            self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:506
-            self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:506
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
+            self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:506
+            self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:506
+            self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:506
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:509
                     self._journal['layout'] = self.layout  # base.yaml:509
                 self.layout = tuple(self.board.attach(self.layout, first_face, True))  # base.yaml:509
-                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:509
-                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:509
-                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:509
+                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:509
+                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:509
+                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:509
                 self._derived = None  # base.yaml:509
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:511
                     self._journal['layout'] = self.layout  # base.yaml:511
                 self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
-                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:511
-                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:511
-                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:511
+                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:511
+                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:511
+                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:511
                 self._derived = None  # base.yaml:511
         for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
             self.lay_tokens(f)  # base.yaml:513
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
-        if self.phase == PHASE_TURN:
-            self._start_turn()
-        elif self.phase == PHASE_SECOND_WALL:
-            self._start_second_wall()
-        elif self.phase == PHASE_AFTER_CARD:
-            self._start_after_card()
+        if self.phase == PHASE__TURN:
+            self._start__turn()
+        elif self.phase == PHASE__SECOND_WALL:
+            self._start__second_wall()
+        elif self.phase == PHASE__AFTER_CARD:
+            self._start__after_card()
 
-    def _start_turn(self) -> None:
+    def _start__turn(self) -> None:
         # rules/chang-cheng/base.yaml:717: phase turn
         if self.trace is not None:
             self.trace.append("phases.turn.start")
         pass
 
-    def _start_second_wall(self) -> None:
+    def _start__second_wall(self) -> None:
         # rules/chang-cheng/base.yaml:719: phase second_wall
         if self.trace is not None:
             self.trace.append("phases.second_wall.start")
         pass
 
-    def _start_after_card(self) -> None:
+    def _start__after_card(self) -> None:
         # rules/chang-cheng/base.yaml:721: phase after_card
         if self.trace is not None:
             self.trace.append("phases.after_card.start")
@@ -509,39 +509,39 @@ class ChangChengState(rt.State):
     # -- Legal actions ------------------------------------------------------------------------
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
-        if self.phase == PHASE_TURN:
+        if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_first_wall(actions)
-            self._legal_first_card(actions)
-            self._legal_place_double(actions)
-            self._legal_place_tower(actions)
-        elif self.phase == PHASE_SECOND_WALL:
+            self._legal__first_wall(actions)
+            self._legal__first_card(actions)
+            self._legal__place_double(actions)
+            self._legal__place_tower(actions)
+        elif self.phase == PHASE__SECOND_WALL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_second_wall(actions)
-        elif self.phase == PHASE_AFTER_CARD:
+            self._legal__second_wall(actions)
+        elif self.phase == PHASE__AFTER_CARD:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_second_card(actions)
-            self._legal_card_wall(actions)
+            self._legal__second_card(actions)
+            self._legal__card_wall(actions)
         return actions
 
-    def _legal_first_wall(self, actions: list[rt.Action]) -> None:
+    def _legal__first_wall(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:725: first_wall
         if not (self.singles[self.current] >= 1 and ((self.first_turn or self.can_two_walls(self.current)) or self.partial_allowed(self.current))):  # rules/chang-cheng/base.yaml:729: when of first_wall, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_first_wall
+        table = self._actions__first_wall
         for s in self.single_spaces(self.current):  # rules/chang-cheng/base.yaml:730
             action = table[s]
             if action is None:
                 action = table[s] = rt.Action('first_wall', (s,), self._action_text)
             actions.append(action)
 
-    def _legal_first_card(self, actions: list[rt.Action]) -> None:
+    def _legal__first_card(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:742: first_card
         if self.first_turn:  # rules/chang-cheng/base.yaml:747: when of first_card, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_first_card
+        table = self._actions__first_card
         for c in sorted(self.hand[self.current]):  # rules/chang-cheng/base.yaml:749
             row1 = table[c]
             if row1 is None:
@@ -552,12 +552,12 @@ class ChangChengState(rt.State):
                     action = row1[r] = rt.Action('first_card', (c, r), self._action_text)
                 actions.append(action)
 
-    def _legal_place_double(self, actions: list[rt.Action]) -> None:
+    def _legal__place_double(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:763: place_double
-        if not (self.double_left[self.current] and (not self.first_turn or self.opt_first_turn_section == ANY_SECTION)):  # rules/chang-cheng/base.yaml:768: when of place_double, written out (`guard_inline`)
+        if not (self.double_left[self.current] and (not self.first_turn or self._opt__first_turn_section == ANY_SECTION)):  # rules/chang-cheng/base.yaml:768: when of place_double, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_place_double
+        table = self._actions__place_double
         for s in self.double_spaces():  # rules/chang-cheng/base.yaml:770
             row1 = table[s]
             if row1 is None:
@@ -568,32 +568,32 @@ class ChangChengState(rt.State):
                     action = row1[t] = rt.Action('place_double', (s, t), self._action_text)
                 actions.append(action)
 
-    def _legal_place_tower(self, actions: list[rt.Action]) -> None:
+    def _legal__place_tower(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:780: place_tower
-        if not (self.tower_left[self.current] and (not self.first_turn or self.opt_first_turn_section == ANY_SECTION)):  # rules/chang-cheng/base.yaml:783: when of place_tower, written out (`guard_inline`)
+        if not (self.tower_left[self.current] and (not self.first_turn or self._opt__first_turn_section == ANY_SECTION)):  # rules/chang-cheng/base.yaml:783: when of place_tower, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_place_tower
+        table = self._actions__place_tower
         for s in self.tower_spaces():  # rules/chang-cheng/base.yaml:784
             action = table[s]
             if action is None:
                 action = table[s] = rt.Action('place_tower', (s,), self._action_text)
             actions.append(action)
 
-    def _legal_second_wall(self, actions: list[rt.Action]) -> None:
+    def _legal__second_wall(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:792: second_wall
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_second_wall
+        table = self._actions__second_wall
         for s in [s for s in self.single_spaces(self.current) if self.board.region_of[PROVINCE][s] not in self.move_provinces]:  # rules/chang-cheng/base.yaml:793
             action = table[s]
             if action is None:
                 action = table[s] = rt.Action('second_wall', (s,), self._action_text)
             actions.append(action)
 
-    def _legal_second_card(self, actions: list[rt.Action]) -> None:
+    def _legal__second_card(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:799: second_card
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_second_card
+        table = self._actions__second_card
         for c in sorted(self.hand[self.current]):  # rules/chang-cheng/base.yaml:801
             row1 = table[c]
             if row1 is None:
@@ -604,12 +604,12 @@ class ChangChengState(rt.State):
                     action = row1[r] = rt.Action('second_card', (c, r), self._action_text)
                 actions.append(action)
 
-    def _legal_card_wall(self, actions: list[rt.Action]) -> None:
+    def _legal__card_wall(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:810: card_wall
         if not (self.singles[self.current] >= 1):  # rules/chang-cheng/base.yaml:811: when of card_wall, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_card_wall
+        table = self._actions__card_wall
         for s in [s for s in self.single_spaces(self.current) if self.board.region_of[PROVINCE][s] in self.move_provinces]:  # rules/chang-cheng/base.yaml:812
             action = table[s]
             if action is None:
@@ -620,34 +620,34 @@ class ChangChengState(rt.State):
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
         rt.new_move(self)
         if name == 'first_wall':
-            return self._guard_first_wall()
+            return self._guard__first_wall()
         if name == 'first_card':
-            return self._guard_first_card()
+            return self._guard__first_card()
         if name == 'place_double':
-            return self._guard_place_double()
+            return self._guard__place_double()
         if name == 'place_tower':
-            return self._guard_place_tower()
+            return self._guard__place_tower()
         if name == 'card_wall':
-            return self._guard_card_wall()
+            return self._guard__card_wall()
         return True
 
-    def _guard_first_wall(self) -> bool:
+    def _guard__first_wall(self) -> bool:
         # rules/chang-cheng/base.yaml:729: when of first_wall
         return bool(self.singles[self.current] >= 1 and ((self.first_turn or self.can_two_walls(self.current)) or self.partial_allowed(self.current)))
 
-    def _guard_first_card(self) -> bool:
+    def _guard__first_card(self) -> bool:
         # rules/chang-cheng/base.yaml:747: when of first_card
         return bool(not self.first_turn)
 
-    def _guard_place_double(self) -> bool:
+    def _guard__place_double(self) -> bool:
         # rules/chang-cheng/base.yaml:768: when of place_double
-        return bool(self.double_left[self.current] and (not self.first_turn or self.opt_first_turn_section == ANY_SECTION))
+        return bool(self.double_left[self.current] and (not self.first_turn or self._opt__first_turn_section == ANY_SECTION))
 
-    def _guard_place_tower(self) -> bool:
+    def _guard__place_tower(self) -> bool:
         # rules/chang-cheng/base.yaml:783: when of place_tower
-        return bool(self.tower_left[self.current] and (not self.first_turn or self.opt_first_turn_section == ANY_SECTION))
+        return bool(self.tower_left[self.current] and (not self.first_turn or self._opt__first_turn_section == ANY_SECTION))
 
-    def _guard_card_wall(self) -> bool:
+    def _guard__card_wall(self) -> bool:
         # rules/chang-cheng/base.yaml:811: when of card_wall
         return bool(self.singles[self.current] >= 1)
 
@@ -655,22 +655,22 @@ class ChangChengState(rt.State):
     def _perform(self, action: rt.Action) -> rt.Steps | None:
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'first_wall':
-            return self._do_first_wall(args[0])
+            return self._do__first_wall(args[0])
         elif name == 'first_card':
-            self._do_first_card(args[0], args[1])
+            self._do__first_card(args[0], args[1])
         elif name == 'place_double':
-            return self._do_place_double(args[0], args[1])
+            return self._do__place_double(args[0], args[1])
         elif name == 'place_tower':
-            return self._do_place_tower(args[0])
+            return self._do__place_tower(args[0])
         elif name == 'second_wall':
-            return self._do_second_wall(args[0])
+            return self._do__second_wall(args[0])
         elif name == 'second_card':
-            self._do_second_card(args[0], args[1])
+            self._do__second_card(args[0], args[1])
         elif name == 'card_wall':
-            return self._do_card_wall(args[0])
+            return self._do__card_wall(args[0])
         return None
 
-    def _do_first_wall(self, s: int) -> rt.Steps:
+    def _do__first_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:725: first_wall
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -679,8 +679,8 @@ class ChangChengState(rt.State):
         if self._journal is not None and 'singles' not in self._journal:  # base.yaml:734
             self._journal['singles'] = self.singles[:]  # base.yaml:734
         self.singles[self.current] -= 1  # base.yaml:734
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:734
-        self._d_tower_spaces = self._d_card_provinces = None  # base.yaml:734
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:734
+        self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:734
         self._derived = None  # base.yaml:734
         yield from self.build(s, SINGLE)  # base.yaml:735
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:736
@@ -689,9 +689,9 @@ class ChangChengState(rt.State):
         self._derived = None  # base.yaml:736
         yield from self.check_protection((s,))  # base.yaml:737
         if both:  # base.yaml:740
-            self.next_phase = PHASE_SECOND_WALL  # base.yaml:741
+            self.next_phase = PHASE__SECOND_WALL  # base.yaml:741
 
-    def _do_first_card(self, c: int, r: int) -> None:
+    def _do__first_card(self, c: int, r: int) -> None:
         # rules/chang-cheng/base.yaml:742: first_card
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -702,9 +702,9 @@ class ChangChengState(rt.State):
         self.move_kind = ONE_CARD  # base.yaml:760
         self._derived = None  # base.yaml:760
         if ((len(self.hand[self.current]) >= 1 and len(self.open_provinces()) >= 2) or (self.singles[self.current] >= 1 and r in self.wall_provinces(self.current))):  # base.yaml:761
-            self.next_phase = PHASE_AFTER_CARD  # base.yaml:762
+            self.next_phase = PHASE__AFTER_CARD  # base.yaml:762
 
-    def _do_place_double(self, s: int, t: int) -> rt.Steps:
+    def _do__place_double(self, s: int, t: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:763: place_double
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -713,10 +713,10 @@ class ChangChengState(rt.State):
             self._journal['double_left'] = self.double_left[:]  # base.yaml:774
         self.double_left[self.current] = False  # base.yaml:774
         if self._kept_shared:  # base.yaml:774
-            self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:774
+            self._d__card_provinces = rt.without_key(self._d__card_provinces, self.current)  # base.yaml:774
         else:  # base.yaml:774
-            if self._d_card_provinces is not None:  # base.yaml:774
-                self._d_card_provinces.pop(self.current, None)  # base.yaml:774
+            if self._d__card_provinces is not None:  # base.yaml:774
+                self._d__card_provinces.pop(self.current, None)  # base.yaml:774
         self._derived = None  # base.yaml:774
         yield from self.build(s, DOUBLE)  # base.yaml:775
         yield from self.build(t, DOUBLE)  # base.yaml:776
@@ -730,7 +730,7 @@ class ChangChengState(rt.State):
         self._derived = None  # base.yaml:778
         yield from self.check_protection((s, t))  # base.yaml:779
 
-    def _do_place_tower(self, s: int) -> rt.Steps:
+    def _do__place_tower(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:780: place_tower
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -739,10 +739,10 @@ class ChangChengState(rt.State):
             self._journal['tower_left'] = self.tower_left[:]  # base.yaml:787
         self.tower_left[self.current] = False  # base.yaml:787
         if self._kept_shared:  # base.yaml:787
-            self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:787
+            self._d__card_provinces = rt.without_key(self._d__card_provinces, self.current)  # base.yaml:787
         else:  # base.yaml:787
-            if self._d_card_provinces is not None:  # base.yaml:787
-                self._d_card_provinces.pop(self.current, None)  # base.yaml:787
+            if self._d__card_provinces is not None:  # base.yaml:787
+                self._d__card_provinces.pop(self.current, None)  # base.yaml:787
         self._derived = None  # base.yaml:787
         yield from self.build(s, TOWER)  # base.yaml:788
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:789
@@ -752,7 +752,7 @@ class ChangChengState(rt.State):
         yield from self.reserve_beside(s)  # base.yaml:790
         yield from self.check_protection((s,))  # base.yaml:791
 
-    def _do_second_wall(self, s: int) -> rt.Steps:
+    def _do__second_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:792: second_wall
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -760,13 +760,13 @@ class ChangChengState(rt.State):
         if self._journal is not None and 'singles' not in self._journal:  # base.yaml:796
             self._journal['singles'] = self.singles[:]  # base.yaml:796
         self.singles[self.current] -= 1  # base.yaml:796
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:796
-        self._d_tower_spaces = self._d_card_provinces = None  # base.yaml:796
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:796
+        self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:796
         self._derived = None  # base.yaml:796
         yield from self.build(s, SINGLE)  # base.yaml:797
         yield from self.check_protection((s,))  # base.yaml:798
 
-    def _do_second_card(self, c: int, r: int) -> None:
+    def _do__second_card(self, c: int, r: int) -> None:
         # rules/chang-cheng/base.yaml:799: second_card
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -777,7 +777,7 @@ class ChangChengState(rt.State):
         self.move_kind = TWO_CARDS  # base.yaml:809
         self._derived = None  # base.yaml:809
 
-    def _do_card_wall(self, s: int) -> rt.Steps:
+    def _do__card_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:810: card_wall
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -785,8 +785,8 @@ class ChangChengState(rt.State):
         if self._journal is not None and 'singles' not in self._journal:  # base.yaml:815
             self._journal['singles'] = self.singles[:]  # base.yaml:815
         self.singles[self.current] -= 1  # base.yaml:815
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:815
-        self._d_tower_spaces = self._d_card_provinces = None  # base.yaml:815
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:815
+        self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:815
         self._derived = None  # base.yaml:815
         yield from self.build(s, SINGLE)  # base.yaml:816
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:817
@@ -796,11 +796,11 @@ class ChangChengState(rt.State):
         yield from self.check_protection((s,))  # base.yaml:818
 
     # -- Triggers -----------------------------------------------------------------------------
-    def _trigger_turn_over(self) -> rt.Steps:
+    def _trigger__turn_over(self) -> rt.Steps:
         # rules/chang-cheng/base.yaml:826: trigger turn_over
         if self.trace is not None:
             self.trace.append("triggers.turn_over")
-        if self.opt_new_board == END_OF_TURN:  # base.yaml:829
+        if self._opt__new_board == END_OF_TURN:  # base.yaml:829
             yield from self.add_piece_if_due()  # base.yaml:830
         if self.move_kind == NO_MOVE:  # base.yaml:831
             if self._journal is not None and 'passes' not in self._journal:  # base.yaml:832
@@ -839,37 +839,37 @@ class ChangChengState(rt.State):
 
     def _turn_end(self) -> rt.Steps:
         rt.new_move(self)
-        yield from self._trigger_turn_over()
+        yield from self._trigger__turn_over()
 
     # -- Definitions and procedures -----------------------------------------------------------
     def laid(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:440; kept between moves: recomputed once `layout` changes
-        kept = self._d_laid
+        kept = self._d__laid
         if kept is not None:
             return kept
         rt.spend(self, 117, 'rules/chang-cheng/base.yaml:440')  # base.yaml:440
         value: Sequence[int] = self.board.wall_spots(self.layout)  # base.yaml:440
-        self._d_laid = value
+        self._d__laid = value
         return value
 
     def provinces_laid(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:441; kept between moves: recomputed once `layout` changes
-        kept = self._d_provinces_laid
+        kept = self._d__provinces_laid
         if kept is not None:
             return kept
         rt.spend(self, 117, 'rules/chang-cheng/base.yaml:441')  # base.yaml:441
         value: Sequence[int] = self.board.wall_regions(self.layout, PROVINCE)  # base.yaml:441
-        self._d_provinces_laid = value
+        self._d__provinces_laid = value
         return value
 
     def mongols_laid(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:442; kept between moves: recomputed once `layout` changes
-        kept = self._d_mongols_laid
+        kept = self._d__mongols_laid
         if kept is not None:
             return kept
         rt.spend(self, 117, 'rules/chang-cheng/base.yaml:442')  # base.yaml:442
         value: Sequence[int] = self.board.wall_regions(self.layout, MONGOL)  # base.yaml:442
-        self._d_mongols_laid = value
+        self._d__mongols_laid = value
         return value
 
     def province_at(self, s: int) -> int:
@@ -882,9 +882,9 @@ class ChangChengState(rt.State):
 
     def face_regions(self, f: int, kind: int) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:445; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d_face_regions
+        kept = self._d__face_regions
         if kept is None:
-            kept = self._d_face_regions = {}
+            kept = self._d__face_regions = {}
         elif (f, kind) in kept:
             return kept[(f, kind)]
         value: Sequence[int] = [r for r in self.board.regions_of_kind[kind] if self.board.region_spots[r][0] in self.board.face_spots[f]]  # base.yaml:445
@@ -897,33 +897,33 @@ class ChangChengState(rt.State):
 
     def lapsed(self, s: int) -> bool:
         # rules/chang-cheng/base.yaml:449
-        return ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)  # base.yaml:449
+        return ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)  # base.yaml:449
 
     def single_space(self, s: int, p: int) -> bool:
         # rules/chang-cheng/base.yaml:450
-        return (self.block_at[s] == EMPTY and ((self.reserved[s] is None or self.reserved[s] == p) or ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)))  # base.yaml:450; inlined lapsed (base.yaml:449)
+        return (self.block_at[s] == EMPTY and ((self.reserved[s] is None or self.reserved[s] == p) or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)))  # base.yaml:450; inlined lapsed (base.yaml:449)
 
     def open_space(self, s: int) -> bool:
         # rules/chang-cheng/base.yaml:454
-        return (self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)))  # base.yaml:454; inlined lapsed (base.yaml:449)
+        return (self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)))  # base.yaml:454; inlined lapsed (base.yaml:449)
 
     def single_spaces(self, p: int) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:455; kept between moves: recomputed once `block_at`, `layout`, `reserved` or `singles` changes
-        kept = self._d_single_spaces
+        kept = self._d__single_spaces
         if kept is None:
-            kept = self._d_single_spaces = {}
+            kept = self._d__single_spaces = {}
         elif p in kept:
             return kept[p]
         rt.spend(self, 326, 'rules/chang-cheng/base.yaml:455')  # base.yaml:455
-        value: Sequence[int] = [s for s in self.laid() if (self.block_at[s] == EMPTY and ((self.reserved[s] is None or self.reserved[s] == p) or ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)))]  # base.yaml:455
+        value: Sequence[int] = [s for s in self.laid() if (self.block_at[s] == EMPTY and ((self.reserved[s] is None or self.reserved[s] == p) or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)))]  # base.yaml:455
         kept[p] = value
         return value
 
     def wall_provinces(self, p: int) -> frozenset[int]:
         # rules/chang-cheng/base.yaml:456; kept between moves: recomputed once `block_at`, `layout`, `reserved` or `singles` changes
-        kept = self._d_wall_provinces
+        kept = self._d__wall_provinces
         if kept is None:
-            kept = self._d_wall_provinces = {}
+            kept = self._d__wall_provinces = {}
         elif p in kept:
             return kept[p]
         rt.spend(self, 218, 'rules/chang-cheng/base.yaml:456')  # base.yaml:456
@@ -933,73 +933,73 @@ class ChangChengState(rt.State):
 
     def open_provinces(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:458; kept between moves: recomputed once `layout` or `protected` changes
-        kept = self._d_open_provinces
+        kept = self._d__open_provinces
         if kept is not None:
             return kept
         rt.spend(self, 50, 'rules/chang-cheng/base.yaml:458')  # base.yaml:458
         value: Sequence[int] = [r for r in self.provinces_laid() if not self.protected[r]]  # base.yaml:458
-        self._d_open_provinces = value
+        self._d__open_provinces = value
         return value
 
     def double_partners(self, s: int) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:461; kept between moves: recomputed once `block_at`, `layout`, `reserved` or `singles` changes
-        kept = self._d_double_partners
+        kept = self._d__double_partners
         if kept is None:
-            kept = self._d_double_partners = {}
+            kept = self._d__double_partners = {}
         elif s in kept:
             return kept[s]
-        value: Sequence[int] = [n for n in self.board.wall_neighbours(self.layout, s) if ((self.block_at[n] == EMPTY and (self.reserved[n] is None or ((self.opt_reservation == LAPSES and self.reserved[n] is not None) and self.singles[rt.value_of(self.reserved[n], 'rules/chang-cheng/base.yaml:449')] == 0))) and min(s, n) == s)]  # base.yaml:461
+        value: Sequence[int] = [n for n in self.board.wall_neighbours(self.layout, s) if ((self.block_at[n] == EMPTY and (self.reserved[n] is None or ((self._opt__reservation == LAPSES and self.reserved[n] is not None) and self.singles[rt.value_of(self.reserved[n], 'rules/chang-cheng/base.yaml:449')] == 0))) and min(s, n) == s)]  # base.yaml:461
         kept[s] = value
         return value
 
     def double_spaces(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:462; kept between moves: recomputed once `block_at`, `layout`, `reserved` or `singles` changes
-        kept = self._d_double_spaces
+        kept = self._d__double_spaces
         if kept is not None:
             return kept
         rt.spend(self, 14474, 'rules/chang-cheng/base.yaml:462')  # base.yaml:462
-        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and self.double_partners(s))]  # base.yaml:462
-        self._d_double_spaces = value
+        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and self.double_partners(s))]  # base.yaml:462
+        self._d__double_spaces = value
         return value
 
     def tower_spaces(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:464; kept between moves: recomputed once `block_at`, `layout`, `reserved` or `singles` changes
-        kept = self._d_tower_spaces
+        kept = self._d__tower_spaces
         if kept is not None:
             return kept
         rt.spend(self, 13070, 'rules/chang-cheng/base.yaml:464')  # base.yaml:464
-        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and not any(self.block_at[n] == TOWER for n in self.board.wall_neighbours(self.layout, s)))]  # base.yaml:464
-        self._d_tower_spaces = value
+        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and not any(self.block_at[n] == TOWER for n in self.board.wall_neighbours(self.layout, s)))]  # base.yaml:464
+        self._d__tower_spaces = value
         return value
 
     def full(self, r: int) -> bool:
         # rules/chang-cheng/base.yaml:468; kept between moves: recomputed once `block_at` changes
-        kept = self._d_full
+        kept = self._d__full
         if kept is None:
-            kept = self._d_full = {}
+            kept = self._d__full = {}
         elif r in kept:
             return kept[r]
-        every = True
+        _every = True
         for s in self.board.region_spots[r]:  # base.yaml:468; `aggregate_loops`: `all` written out as a loop
             if not (self.block_at[s] != EMPTY):
-                every = False
+                _every = False
                 break
-        value: bool = every  # base.yaml:468
+        value: bool = _every  # base.yaml:468
         kept[r] = value
         return value
 
     def wall_complete(self) -> bool:
         # rules/chang-cheng/base.yaml:469; kept between moves: recomputed once `block_at` or `layout` changes
-        kept = self._d_wall_complete
+        kept = self._d__wall_complete
         if kept is not None:
             return kept
-        every = True
+        _every = True
         for s in self.laid():  # base.yaml:469; `aggregate_loops`: `all` written out as a loop
             if not (self.block_at[s] != EMPTY):
-                every = False
+                _every = False
                 break
-        value: bool = every  # base.yaml:469
-        self._d_wall_complete = value
+        value: bool = _every  # base.yaml:469
+        self._d__wall_complete = value
         return value
 
     def can_two_walls(self, p: int) -> bool:
@@ -1035,15 +1035,15 @@ class ChangChengState(rt.State):
             remembered: bool = memo[('partial_allowed', p)]
             return remembered
         rt.spend(self, 12, 'rules/chang-cheng/base.yaml:479')  # base.yaml:479
-        value: bool = (self.opt_partial_actions == CHOSEN_ACTION or not self.any_full(p))  # base.yaml:479
+        value: bool = (self._opt__partial_actions == CHOSEN_ACTION or not self.any_full(p))  # base.yaml:479
         memo[('partial_allowed', p)] = value
         return value
 
     def card_provinces(self, p: int) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:482; kept between moves: recomputed once `block_at`, `double_left`, `hand`, `layout`, `protected`, `reserved`, `singles` or `tower_left` changes (a change of `double_left` at one `p`: the value for that `p` only; a change of `hand` at one `p`: the value for that `p` only; a change of `tower_left` at one `p`: the value for that `p` only)
-        kept = self._d_card_provinces
+        kept = self._d__card_provinces
         if kept is None:
-            kept = self._d_card_provinces = {}
+            kept = self._d__card_provinces = {}
         elif p in kept:
             return kept[p]
         rt.spend(self, 202, 'rules/chang-cheng/base.yaml:482')  # base.yaml:482
@@ -1053,31 +1053,31 @@ class ChangChengState(rt.State):
 
     def held(self, q: int, r: int) -> int:
         # rules/chang-cheng/base.yaml:488; kept between moves: recomputed once `block_at` or `builder` changes
-        kept = self._d_held
+        kept = self._d__held
         if kept is None:
-            kept = self._d_held = {}
+            kept = self._d__held = {}
         elif (q, r) in kept:
             return kept[(q, r)]
-        total = 0
+        _total = 0
         for s in self.board.region_spots[r]:  # base.yaml:488; `aggregate_loops`: `sum` written out as a loop
             if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == q:
-                total += 1
-        value: int = total  # base.yaml:488
+                _total += 1
+        value: int = _total  # base.yaml:488
         kept[(q, r)] = value
         return value
 
     def sections(self, r: int) -> int:
         # rules/chang-cheng/base.yaml:489; kept between moves: recomputed once `block_at` changes
-        kept = self._d_sections
+        kept = self._d__sections
         if kept is None:
-            kept = self._d_sections = {}
+            kept = self._d__sections = {}
         elif r in kept:
             return kept[r]
-        total = 0
+        _total = 0
         for s in self.board.region_spots[r]:  # base.yaml:489; `aggregate_loops`: `sum` written out as a loop
             if (self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER:
-                total += 1
-        value: int = total  # base.yaml:489
+                _total += 1
+        value: int = _total  # base.yaml:489
         kept[r] = value
         return value
 
@@ -1089,55 +1089,55 @@ class ChangChengState(rt.State):
 
     def mongol_wall(self, s: int) -> bool:
         # rules/chang-cheng/base.yaml:492
-        return (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self.opt_ruins_elsewhere == COUNTED and self.block_at[s] == RUIN))  # base.yaml:492; inlined standing (base.yaml:447)
+        return (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN))  # base.yaml:492; inlined standing (base.yaml:447)
 
     def mongol_held(self, q: int, m: int) -> int:
         # rules/chang-cheng/base.yaml:493; kept between moves: recomputed once `block_at` or `builder` changes
-        kept = self._d_mongol_held
+        kept = self._d__mongol_held
         if kept is None:
-            kept = self._d_mongol_held = {}
+            kept = self._d__mongol_held = {}
         elif (q, m) in kept:
             return kept[(q, m)]
-        total = 0
+        _total = 0
         for s in self.board.region_spots[m]:  # base.yaml:493; `aggregate_loops`: `sum` written out as a loop
-            if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self.opt_ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q:
-                total += 1
-        value: int = total  # base.yaml:493
+            if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q:
+                _total += 1
+        value: int = _total  # base.yaml:493
         kept[(q, m)] = value
         return value
 
     def tower_in(self, p: int, m: int) -> bool:
         # rules/chang-cheng/base.yaml:495; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        found = False
+        _found = False
         for s in self.board.region_spots[m]:  # base.yaml:495; `aggregate_loops`: `any` written out as a loop
             if self.block_at[s] == TOWER and self.builder[s] == p:
-                found = True
+                _found = True
                 break
-        return found  # base.yaml:495
+        return _found  # base.yaml:495
 
     def attacked(self, p: int, m: int) -> bool:
         # rules/chang-cheng/base.yaml:496; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        cond = self.has_peril[m] and p in rt.majority([self.mongol_held(q, m) for q in range(self.num_seats)])
-        found = False
-        if cond:
+        _cond = self.has_peril[m] and p in rt.majority([self.mongol_held(q, m) for q in range(self.num_seats)])
+        _found = False
+        if _cond:
             for s2 in self.board.region_spots[m]:  # base.yaml:496; `aggregate_loops`: `any` written out as a loop
                 if self.block_at[s2] == TOWER and self.builder[s2] == p:
-                    found = True
+                    _found = True
                     break
-        return ((cond) and not found)  # base.yaml:496; inlined tower_in (base.yaml:495)
+        return ((_cond) and not _found)  # base.yaml:496; inlined tower_in (base.yaml:495)
 
     def mongol_loss(self, p: int) -> int:
         # rules/chang-cheng/base.yaml:498; kept between moves: recomputed once `block_at`, `builder`, `has_peril`, `layout` or `peril` changes
-        kept = self._d_mongol_loss
+        kept = self._d__mongol_loss
         if kept is None:
-            kept = self._d_mongol_loss = {}
+            kept = self._d__mongol_loss = {}
         elif p in kept:
             return kept[p]
-        total = 0
+        _total = 0
         for m in self.mongols_laid():  # base.yaml:498; `aggregate_loops`: `sum` written out as a loop
             if self.attacked(p, m):
-                total += self.peril[m]
-        value: int = total  # base.yaml:498
+                _total += self.peril[m]
+        value: int = _total  # base.yaml:498
         kept[p] = value
         return value
 
@@ -1153,7 +1153,7 @@ class ChangChengState(rt.State):
             self._derived = None  # base.yaml:522
             if self._journal is not None and 'reputation' not in self._journal:  # base.yaml:523
                 self._journal['reputation'] = self.reputation[:]  # base.yaml:523
-            self.reputation[r] = rt.num(REPUTATION_TOKEN_WORTH[t], 'rules/chang-cheng/base.yaml:523')  # base.yaml:523
+            self.reputation[r] = rt.num(ATTR__REPUTATION_TOKEN__WORTH[t], 'rules/chang-cheng/base.yaml:523')  # base.yaml:523
             self._derived = None  # base.yaml:523
         for m in self.face_regions(f, MONGOL):  # base.yaml:524
             d = rt.draw(self.rng, self.peril_pool)  # base.yaml:525
@@ -1163,13 +1163,13 @@ class ChangChengState(rt.State):
             self._derived = None  # base.yaml:526
             if self._journal is not None and 'peril' not in self._journal:  # base.yaml:527
                 self._journal['peril'] = self.peril[:]  # base.yaml:527
-            self.peril[m] = rt.num(PERIL_TOKEN_THREAT[d], 'rules/chang-cheng/base.yaml:527')  # base.yaml:527
-            self._d_mongol_loss = None  # base.yaml:527
+            self.peril[m] = rt.num(ATTR__PERIL_TOKEN__THREAT[d], 'rules/chang-cheng/base.yaml:527')  # base.yaml:527
+            self._d__mongol_loss = None  # base.yaml:527
             self._derived = None  # base.yaml:527
             if self._journal is not None and 'has_peril' not in self._journal:  # base.yaml:528
                 self._journal['has_peril'] = self.has_peril[:]  # base.yaml:528
             self.has_peril[m] = True  # base.yaml:528
-            self._d_mongol_loss = None  # base.yaml:528
+            self._d__mongol_loss = None  # base.yaml:528
             self._derived = None  # base.yaml:528
 
     def build(self, s: int, b: int) -> rt.Steps:
@@ -1179,20 +1179,20 @@ class ChangChengState(rt.State):
         if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:531
             self._journal['block_at'] = self.block_at[:]  # base.yaml:531
         self.block_at[s] = b  # base.yaml:531
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:531
-        self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:531
-        self._d_held = self._d_sections = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:531
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:531
+        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:531
+        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:531
         self._derived = None  # base.yaml:531
         if self._journal is not None and 'builder' not in self._journal:  # base.yaml:532
             self._journal['builder'] = self.builder[:]  # base.yaml:532
         self.builder[s] = self.current  # base.yaml:532
-        self._d_held = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:532
+        self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:532
         self._derived = None  # base.yaml:532
         if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:533
             self._journal['reserved'] = self.reserved[:]  # base.yaml:533
         self.reserved[s] = None  # base.yaml:533
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:533
-        self._d_tower_spaces = self._d_card_provinces = None  # base.yaml:533
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:533
+        self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:533
         self._derived = None  # base.yaml:533
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:534
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:534
@@ -1210,9 +1210,9 @@ class ChangChengState(rt.State):
         # rules/chang-cheng/base.yaml:542
         if self.trace is not None:
             self.trace.append("procedures.look_after_building")
-        if self.opt_peek == SECTION_REGION:  # base.yaml:543
+        if self._opt__peek == SECTION_REGION:  # base.yaml:543
             self.look(p, self.board.region_of[MONGOL][s])  # base.yaml:544; inlined mongol_at (base.yaml:444)
-        elif self.opt_peek == ALL_OF_PROVINCE:  # base.yaml:545
+        elif self._opt__peek == ALL_OF_PROVINCE:  # base.yaml:545
             for m in self.board.regions_touching(self.board.region_spots[self.board.region_of[PROVINCE][s]], MONGOL):  # base.yaml:546; inlined province_at (base.yaml:443)
                 self.look(p, m)  # base.yaml:547
         else:
@@ -1236,14 +1236,14 @@ class ChangChengState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.check_protection")
         due = [r for once in (self.board.regions_touching(built, PROVINCE),) for r in self.provinces_laid() if ((not self.protected[r] and r in once) and self.full(r))]  # base.yaml:560; hoisted regions_touching(built, province) out of the loop
-        if (len(due) == 2 and self.opt_protection_order == BUILDER_CHOOSES):  # base.yaml:561
+        if (len(due) == 2 and self._opt__protection_order == BUILDER_CHOOSES):  # base.yaml:561
             for scored_first in (yield rt.Ask(self.current, 'scored_first', due, 'rules/chang-cheng/base.yaml:562')):  # base.yaml:562
                 yield from self.protect(scored_first)  # base.yaml:563
                 yield from self.protect([r for r in due if r != scored_first][0])  # base.yaml:564
         else:
             for r in rt.walk(self, due, 3183, 'rules/chang-cheng/base.yaml:566'):  # base.yaml:566
                 yield from self.protect(r)  # base.yaml:567
-        if self.opt_new_board == AT_ONCE:  # base.yaml:568
+        if self._opt__new_board == AT_ONCE:  # base.yaml:568
             yield from self.add_piece_if_due()  # base.yaml:569
 
     def protect(self, r: int) -> rt.Steps:
@@ -1295,27 +1295,27 @@ class ChangChengState(rt.State):
         if self._journal is not None and 'protected' not in self._journal:  # base.yaml:601
             self._journal['protected'] = self.protected[:]  # base.yaml:601
         self.protected[r] = True  # base.yaml:601
-        self._d_open_provinces = self._d_card_provinces = None  # base.yaml:601
+        self._d__open_provinces = self._d__card_provinces = None  # base.yaml:601
         self._derived = None  # base.yaml:601
         if len(self.emperor_on) < 3:  # base.yaml:602
             if self._journal is not None and 'emperor_on' not in self._journal:  # base.yaml:603
                 self._journal['emperor_on'] = self.emperor_on  # base.yaml:603
             self.emperor_on = self.emperor_on.union((r,))  # base.yaml:603
             self._derived = None  # base.yaml:603
-        elif self.opt_emperor_shortfall == CARRIED_OVER:  # base.yaml:604
+        elif self._opt__emperor_shortfall == CARRIED_OVER:  # base.yaml:604
             if self._journal is not None and 'emperor_owed' not in self._journal:  # base.yaml:605
                 self._journal['emperor_owed'] = self.emperor_owed  # base.yaml:605
             if len(self.emperor_owed) > 16:
                 rt.walk(self, self.emperor_owed, 1, 'rules/chang-cheng/base.yaml:605')
             self.emperor_owed = (*self.emperor_owed, r)  # base.yaml:605
             self._derived = None  # base.yaml:605
-        if self.opt_used_cards == BACK_TO_HAND:  # base.yaml:606
+        if self._opt__used_cards == BACK_TO_HAND:  # base.yaml:606
             for c in (cards if len(cards) <= 16 else rt.walk(self, cards, 12, 'rules/chang-cheng/base.yaml:607')):  # base.yaml:607
                 if c[1] not in self.eliminated:  # base.yaml:608
                     if self._journal is not None and 'hand' not in self._journal:  # base.yaml:609
                         self._journal['hand'] = self.hand[:]  # base.yaml:609
                     self.hand[c[0]] = self.hand[c[0]].union((c[1],))  # base.yaml:609
-                    self._d_card_provinces = None  # base.yaml:609
+                    self._d__card_provinces = None  # base.yaml:609
                     self._derived = None  # base.yaml:609
         if self._journal is not None and 'province_bonus' not in self._journal:  # base.yaml:610
             self._journal['province_bonus'] = self.province_bonus  # base.yaml:610
@@ -1346,21 +1346,21 @@ class ChangChengState(rt.State):
                         if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:632
                             self._journal['block_at'] = self.block_at[:]  # base.yaml:632
                         self.block_at[ruined] = RUIN  # base.yaml:632
-                        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:632
-                        self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:632
-                        self._d_held = self._d_sections = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:632
+                        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:632
+                        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:632
+                        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:632
                         self._derived = None  # base.yaml:632
                 else:
                     for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:634')):  # base.yaml:634
                         if self._journal is not None and 'has_peril' not in self._journal:  # base.yaml:635
                             self._journal['has_peril'] = self.has_peril[:]  # base.yaml:635
                         self.has_peril[removed] = False  # base.yaml:635
-                        self._d_mongol_loss = None  # base.yaml:635
+                        self._d__mongol_loss = None  # base.yaml:635
                         self._derived = None  # base.yaml:635
                         if self._journal is not None and 'peril' not in self._journal:  # base.yaml:636
                             self._journal['peril'] = self.peril[:]  # base.yaml:636
                         self.peril[removed] = 0  # base.yaml:636
-                        self._d_mongol_loss = None  # base.yaml:636
+                        self._d__mongol_loss = None  # base.yaml:636
                         self._derived = None  # base.yaml:636
                         if self._journal is not None and 'face_up_peril' not in self._journal:  # base.yaml:637
                             self._journal['face_up_peril'] = self.face_up_peril[:]  # base.yaml:637
@@ -1407,12 +1407,12 @@ class ChangChengState(rt.State):
                                 if self._journal is not None and 'builder' not in self._journal:  # base.yaml:671
                                     self._journal['builder'] = self.builder[:]  # base.yaml:671
                                 self.builder[swap_here] = self.builder[swap_there]  # base.yaml:671
-                                self._d_held = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:671
+                                self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:671
                                 self._derived = None  # base.yaml:671
                                 if self._journal is not None and 'builder' not in self._journal:  # base.yaml:672
                                     self._journal['builder'] = self.builder[:]  # base.yaml:672
                                 self.builder[swap_there] = mine  # base.yaml:672
-                                self._d_held = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:672
+                                self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:672
                                 self._derived = None  # base.yaml:672
 
     def add_piece_if_due(self) -> rt.Steps:
@@ -1420,7 +1420,7 @@ class ChangChengState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.add_piece_if_due")
         if (len(self.emperor_on) == 3 and self.pieces_added < (2 if len(range(self.num_players)) == 4 else 1)):  # base.yaml:679
-            if self.opt_faces == DRAWN:  # base.yaml:680
+            if self._opt__faces == DRAWN:  # base.yaml:680
                 yield from self.attach(rt.draw(self.rng, frozenset(f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout))))  # base.yaml:681
             else:
                 for new_face in (yield rt.Ask(self.current, 'new_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:683')):  # base.yaml:683
@@ -1435,19 +1435,19 @@ class ChangChengState(rt.State):
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:688
                     self._journal['layout'] = self.layout  # base.yaml:688
                 self.layout = tuple(self.board.attach(self.layout, f, False))  # base.yaml:688
-                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:688
-                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:688
-                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:688
+                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:688
+                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:688
+                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:688
                 self._derived = None  # base.yaml:688
             else:
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:690
                     self._journal['layout'] = self.layout  # base.yaml:690
                 self.layout = tuple(self.board.attach(self.layout, f, True))  # base.yaml:690
-                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:690
-                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:690
-                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:690
+                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:690
+                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:690
+                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:690
                 self._derived = None  # base.yaml:690
-        if self.opt_new_board_tokens == DRAWN_TOKENS:  # base.yaml:691
+        if self._opt__new_board_tokens == DRAWN_TOKENS:  # base.yaml:691
             self.lay_tokens(f)  # base.yaml:692
         if self._journal is not None and 'pieces_added' not in self._journal:  # base.yaml:693
             self._journal['pieces_added'] = self.pieces_added  # base.yaml:693
@@ -1470,10 +1470,10 @@ class ChangChengState(rt.State):
             self._journal['hand'] = self.hand[:]  # base.yaml:698
         self.hand[self.current] = self.hand[self.current].difference((c,))  # base.yaml:698
         if self._kept_shared:  # base.yaml:698
-            self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:698
+            self._d__card_provinces = rt.without_key(self._d__card_provinces, self.current)  # base.yaml:698
         else:  # base.yaml:698
-            if self._d_card_provinces is not None:  # base.yaml:698
-                self._d_card_provinces.pop(self.current, None)  # base.yaml:698
+            if self._d__card_provinces is not None:  # base.yaml:698
+                self._d__card_provinces.pop(self.current, None)  # base.yaml:698
         self._derived = None  # base.yaml:698
         if self._journal is not None and 'placed' not in self._journal:  # base.yaml:699
             self._journal['placed'] = self.placed[:]  # base.yaml:699
@@ -1501,16 +1501,16 @@ class ChangChengState(rt.State):
             if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:706
                 self._journal['reserved'] = self.reserved[:]  # base.yaml:706
             self.reserved[free[0]] = self.current  # base.yaml:706
-            self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:706
-            self._d_tower_spaces = self._d_card_provinces = None  # base.yaml:706
+            self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:706
+            self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:706
             self._derived = None  # base.yaml:706
         elif len(free) == 2:  # base.yaml:707
-            for kept_ in (yield rt.Ask((self.current if self.opt_reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:708')):  # base.yaml:708
+            for kept_ in (yield rt.Ask((self.current if self._opt__reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:708')):  # base.yaml:708
                 if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:709
                     self._journal['reserved'] = self.reserved[:]  # base.yaml:709
                 self.reserved[kept_] = self.current  # base.yaml:709
-                self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:709
-                self._d_tower_spaces = self._d_card_provinces = None  # base.yaml:709
+                self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:709
+                self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:709
                 self._derived = None  # base.yaml:709
 
     # -- Invariants ---------------------------------------------------------------------------
@@ -1539,7 +1539,7 @@ class ChangChengState(rt.State):
         rt.new_move(self)
         return {
             'reputation': self.points[player],  # rules/chang-cheng/base.yaml:849
-            'mongols': 0 if not self.game_over else (-min(self.mongol_loss(player), max(self.points[player], 0)) if self.opt_score_floor == AT_ZERO else -self.mongol_loss(player)),  # rules/chang-cheng/base.yaml:855
+            'mongols': 0 if not self.game_over else (-min(self.mongol_loss(player), max(self.points[player], 0)) if self._opt__score_floor == AT_ZERO else -self.mongol_loss(player)),  # rules/chang-cheng/base.yaml:855
         }
 
 
@@ -1554,19 +1554,19 @@ class ChangChengState(rt.State):
 
     # -- Copies and text ----------------------------------------------------------------------
     def _copy_fields(self, other: Any) -> None:
-        other.opt_faces = self.opt_faces
-        other.opt_partial_actions = self.opt_partial_actions
-        other.opt_first_turn_section = self.opt_first_turn_section
-        other.opt_reserved_space = self.opt_reserved_space
-        other.opt_reservation = self.opt_reservation
-        other.opt_peek = self.opt_peek
-        other.opt_protection_order = self.opt_protection_order
-        other.opt_used_cards = self.opt_used_cards
-        other.opt_new_board = self.opt_new_board
-        other.opt_new_board_tokens = self.opt_new_board_tokens
-        other.opt_emperor_shortfall = self.opt_emperor_shortfall
-        other.opt_score_floor = self.opt_score_floor
-        other.opt_ruins_elsewhere = self.opt_ruins_elsewhere
+        other._opt__faces = self._opt__faces
+        other._opt__partial_actions = self._opt__partial_actions
+        other._opt__first_turn_section = self._opt__first_turn_section
+        other._opt__reserved_space = self._opt__reserved_space
+        other._opt__reservation = self._opt__reservation
+        other._opt__peek = self._opt__peek
+        other._opt__protection_order = self._opt__protection_order
+        other._opt__used_cards = self._opt__used_cards
+        other._opt__new_board = self._opt__new_board
+        other._opt__new_board_tokens = self._opt__new_board_tokens
+        other._opt__emperor_shortfall = self._opt__emperor_shortfall
+        other._opt__score_floor = self._opt__score_floor
+        other._opt__ruins_elsewhere = self._opt__ruins_elsewhere
         other.layout = self.layout
         other.block_at = self.block_at[:]
         other.builder = self.builder[:]
@@ -1602,32 +1602,32 @@ class ChangChengState(rt.State):
         other.events = self.events
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_laid = self._d_laid
-        other._d_provinces_laid = self._d_provinces_laid
-        other._d_mongols_laid = self._d_mongols_laid
-        other._d_face_regions = self._d_face_regions
-        other._d_single_spaces = self._d_single_spaces
-        other._d_wall_provinces = self._d_wall_provinces
-        other._d_open_provinces = self._d_open_provinces
-        other._d_double_partners = self._d_double_partners
-        other._d_double_spaces = self._d_double_spaces
-        other._d_tower_spaces = self._d_tower_spaces
-        other._d_full = self._d_full
-        other._d_wall_complete = self._d_wall_complete
-        other._d_card_provinces = self._d_card_provinces
-        other._d_held = self._d_held
-        other._d_sections = self._d_sections
-        other._d_mongol_held = self._d_mongol_held
-        other._d_mongol_loss = self._d_mongol_loss
+        other._d__laid = self._d__laid
+        other._d__provinces_laid = self._d__provinces_laid
+        other._d__mongols_laid = self._d__mongols_laid
+        other._d__face_regions = self._d__face_regions
+        other._d__single_spaces = self._d__single_spaces
+        other._d__wall_provinces = self._d__wall_provinces
+        other._d__open_provinces = self._d__open_provinces
+        other._d__double_partners = self._d__double_partners
+        other._d__double_spaces = self._d__double_spaces
+        other._d__tower_spaces = self._d__tower_spaces
+        other._d__full = self._d__full
+        other._d__wall_complete = self._d__wall_complete
+        other._d__card_provinces = self._d__card_provinces
+        other._d__held = self._d__held
+        other._d__sections = self._d__sections
+        other._d__mongol_held = self._d__mongol_held
+        other._d__mongol_loss = self._d__mongol_loss
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._actions_first_wall = self._actions_first_wall
-        other._actions_first_card = self._actions_first_card
-        other._actions_place_double = self._actions_place_double
-        other._actions_place_tower = self._actions_place_tower
-        other._actions_second_wall = self._actions_second_wall
-        other._actions_second_card = self._actions_second_card
-        other._actions_card_wall = self._actions_card_wall
+        other._actions__first_wall = self._actions__first_wall
+        other._actions__first_card = self._actions__first_card
+        other._actions__place_double = self._actions__place_double
+        other._actions__place_tower = self._actions__place_tower
+        other._actions__second_wall = self._actions__second_wall
+        other._actions__second_card = self._actions__second_card
+        other._actions__card_wall = self._actions__card_wall
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
@@ -1637,23 +1637,23 @@ class ChangChengState(rt.State):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_laid = None
-        self._d_provinces_laid = None
-        self._d_mongols_laid = None
-        self._d_face_regions = None
-        self._d_single_spaces = None
-        self._d_wall_provinces = None
-        self._d_open_provinces = None
-        self._d_double_partners = None
-        self._d_double_spaces = None
-        self._d_tower_spaces = None
-        self._d_full = None
-        self._d_wall_complete = None
-        self._d_card_provinces = None
-        self._d_held = None
-        self._d_sections = None
-        self._d_mongol_held = None
-        self._d_mongol_loss = None
+        self._d__laid = None
+        self._d__provinces_laid = None
+        self._d__mongols_laid = None
+        self._d__face_regions = None
+        self._d__single_spaces = None
+        self._d__wall_provinces = None
+        self._d__open_provinces = None
+        self._d__double_partners = None
+        self._d__double_spaces = None
+        self._d__tower_spaces = None
+        self._d__full = None
+        self._d__wall_complete = None
+        self._d__card_provinces = None
+        self._d__held = None
+        self._d__sections = None
+        self._d__mongol_held = None
+        self._d__mongol_loss = None
         self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
@@ -1870,7 +1870,7 @@ GAME = rt.Game(
     ),
     ChangChengState,
     {
-        'great_wall': _board_great_wall,
+        'great_wall': _board__great_wall,
     },
     lowest_score_wins=False,
 )

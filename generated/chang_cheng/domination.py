@@ -36,54 +36,54 @@ from rulewright.generated.chang_cheng.base import (
     TRAITOR,
     WARRIOR,
     ChangChengState,
-    _board_great_wall,
+    _board__great_wall,
 )
 
 
 class ChangChengDominationState(ChangChengState):
     """A position of Chang Cheng."""
 
-    __slots__ = ('_d_own_sections',)
-    _d_own_sections: dict[int, Sequence[int]] | None
+    __slots__ = ('_d__own_sections',)
+    _d__own_sections: dict[int, Sequence[int]] | None
 
     def _prepare(self) -> rt.Steps:
         """`setup:`, before the first turn."""
-        if self.opt_faces == DRAWN:  # base.yaml:503
-            first_ = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
+        if self._opt__faces == DRAWN:  # base.yaml:503
+            first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
             if self._journal is not None and 'layout' not in self._journal:  # base.yaml:505
                 self._journal['layout'] = self.layout  # base.yaml:505
-            self.layout = tuple(self.board.attach(self.layout, first_, True))  # base.yaml:505
-            self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:505
-            self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:505
-            self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:505
-            self._d_own_sections = None  # base.yaml:505
+            self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
+            self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:505
+            self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:505
+            self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:505
+            self._d__own_sections = None  # base.yaml:505
             self._derived = None  # base.yaml:505
             if self._journal is not None and 'layout' not in self._journal:  # base.yaml:506
                 self._journal['layout'] = self.layout  # base.yaml:506
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first_],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
-            self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:506
-            self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:506
-            self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:506
-            self._d_own_sections = None  # base.yaml:506
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
+            self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:506
+            self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:506
+            self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:506
+            self._d__own_sections = None  # base.yaml:506
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:509
                     self._journal['layout'] = self.layout  # base.yaml:509
                 self.layout = tuple(self.board.attach(self.layout, first_face, True))  # base.yaml:509
-                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:509
-                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:509
-                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:509
-                self._d_own_sections = None  # base.yaml:509
+                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:509
+                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:509
+                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:509
+                self._d__own_sections = None  # base.yaml:509
                 self._derived = None  # base.yaml:509
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:511
                     self._journal['layout'] = self.layout  # base.yaml:511
                 self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
-                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:511
-                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:511
-                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:511
-                self._d_own_sections = None  # base.yaml:511
+                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:511
+                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:511
+                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:511
+                self._d__own_sections = None  # base.yaml:511
                 self._derived = None  # base.yaml:511
         for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
             self.lay_tokens(f)  # base.yaml:513
@@ -94,9 +94,9 @@ class ChangChengDominationState(ChangChengState):
 
     def own_sections(self, p: int) -> Sequence[int]:
         # rules/chang-cheng/domination.yaml:13; kept between moves: recomputed once `block_at`, `builder` or `layout` changes
-        kept = self._d_own_sections
+        kept = self._d__own_sections
         if kept is None:
-            kept = self._d_own_sections = {}
+            kept = self._d__own_sections = {}
         elif p in kept:
             return kept[p]
         value: Sequence[int] = [s for s in self.laid() if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == p)]  # domination.yaml:13
@@ -105,16 +105,16 @@ class ChangChengDominationState(ChangChengState):
 
     def longest_line(self, p: int) -> int:
         # rules/chang-cheng/domination.yaml:14; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        cond = self.own_sections(p)
-        most = 0
-        first = True
-        if cond:
+        _cond = self.own_sections(p)
+        _most = 0
+        _first = True
+        if _cond:
             for run in self.board.wall_runs(self.layout, self.own_sections(p)):  # domination.yaml:14; `aggregate_loops`: `max` written out as a loop
-                each = len(run)
-                if first or each > most:
-                    most = each
-                    first = False
-        return (most if cond else 0)  # domination.yaml:14
+                _each = len(run)
+                if _first or _each > _most:
+                    _most = _each
+                    _first = False
+        return (_most if _cond else 0)  # domination.yaml:14
 
     def build(self, s: int, b: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:530
@@ -123,21 +123,21 @@ class ChangChengDominationState(ChangChengState):
         if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:531
             self._journal['block_at'] = self.block_at[:]  # base.yaml:531
         self.block_at[s] = b  # base.yaml:531
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:531
-        self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:531
-        self._d_held = self._d_sections = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:531
-        self._d_own_sections = None  # base.yaml:531
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:531
+        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:531
+        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:531
+        self._d__own_sections = None  # base.yaml:531
         self._derived = None  # base.yaml:531
         if self._journal is not None and 'builder' not in self._journal:  # base.yaml:532
             self._journal['builder'] = self.builder[:]  # base.yaml:532
         self.builder[s] = self.current  # base.yaml:532
-        self._d_held = self._d_mongol_held = self._d_mongol_loss = self._d_own_sections = None  # base.yaml:532
+        self._d__held = self._d__mongol_held = self._d__mongol_loss = self._d__own_sections = None  # base.yaml:532
         self._derived = None  # base.yaml:532
         if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:533
             self._journal['reserved'] = self.reserved[:]  # base.yaml:533
         self.reserved[s] = None  # base.yaml:533
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:533
-        self._d_tower_spaces = self._d_card_provinces = None  # base.yaml:533
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:533
+        self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:533
         self._derived = None  # base.yaml:533
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:534
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:534
@@ -164,22 +164,22 @@ class ChangChengDominationState(ChangChengState):
                         if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:632
                             self._journal['block_at'] = self.block_at[:]  # base.yaml:632
                         self.block_at[ruined] = RUIN  # base.yaml:632
-                        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:632
-                        self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:632
-                        self._d_held = self._d_sections = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:632
-                        self._d_own_sections = None  # base.yaml:632
+                        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:632
+                        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:632
+                        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:632
+                        self._d__own_sections = None  # base.yaml:632
                         self._derived = None  # base.yaml:632
                 else:
                     for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:634')):  # base.yaml:634
                         if self._journal is not None and 'has_peril' not in self._journal:  # base.yaml:635
                             self._journal['has_peril'] = self.has_peril[:]  # base.yaml:635
                         self.has_peril[removed] = False  # base.yaml:635
-                        self._d_mongol_loss = None  # base.yaml:635
+                        self._d__mongol_loss = None  # base.yaml:635
                         self._derived = None  # base.yaml:635
                         if self._journal is not None and 'peril' not in self._journal:  # base.yaml:636
                             self._journal['peril'] = self.peril[:]  # base.yaml:636
                         self.peril[removed] = 0  # base.yaml:636
-                        self._d_mongol_loss = None  # base.yaml:636
+                        self._d__mongol_loss = None  # base.yaml:636
                         self._derived = None  # base.yaml:636
                         if self._journal is not None and 'face_up_peril' not in self._journal:  # base.yaml:637
                             self._journal['face_up_peril'] = self.face_up_peril[:]  # base.yaml:637
@@ -226,12 +226,12 @@ class ChangChengDominationState(ChangChengState):
                                 if self._journal is not None and 'builder' not in self._journal:  # base.yaml:671
                                     self._journal['builder'] = self.builder[:]  # base.yaml:671
                                 self.builder[swap_here] = self.builder[swap_there]  # base.yaml:671
-                                self._d_held = self._d_mongol_held = self._d_mongol_loss = self._d_own_sections = None  # base.yaml:671
+                                self._d__held = self._d__mongol_held = self._d__mongol_loss = self._d__own_sections = None  # base.yaml:671
                                 self._derived = None  # base.yaml:671
                                 if self._journal is not None and 'builder' not in self._journal:  # base.yaml:672
                                     self._journal['builder'] = self.builder[:]  # base.yaml:672
                                 self.builder[swap_there] = mine  # base.yaml:672
-                                self._d_held = self._d_mongol_held = self._d_mongol_loss = self._d_own_sections = None  # base.yaml:672
+                                self._d__held = self._d__mongol_held = self._d__mongol_loss = self._d__own_sections = None  # base.yaml:672
                                 self._derived = None  # base.yaml:672
 
     def attach(self, f: int) -> rt.Steps:
@@ -243,21 +243,21 @@ class ChangChengDominationState(ChangChengState):
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:688
                     self._journal['layout'] = self.layout  # base.yaml:688
                 self.layout = tuple(self.board.attach(self.layout, f, False))  # base.yaml:688
-                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:688
-                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:688
-                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:688
-                self._d_own_sections = None  # base.yaml:688
+                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:688
+                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:688
+                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:688
+                self._d__own_sections = None  # base.yaml:688
                 self._derived = None  # base.yaml:688
             else:
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:690
                     self._journal['layout'] = self.layout  # base.yaml:690
                 self.layout = tuple(self.board.attach(self.layout, f, True))  # base.yaml:690
-                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:690
-                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:690
-                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:690
-                self._d_own_sections = None  # base.yaml:690
+                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:690
+                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:690
+                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:690
+                self._d__own_sections = None  # base.yaml:690
                 self._derived = None  # base.yaml:690
-        if self.opt_new_board_tokens == DRAWN_TOKENS:  # base.yaml:691
+        if self._opt__new_board_tokens == DRAWN_TOKENS:  # base.yaml:691
             self.lay_tokens(f)  # base.yaml:692
         if self._journal is not None and 'pieces_added' not in self._journal:  # base.yaml:693
             self._journal['pieces_added'] = self.pieces_added  # base.yaml:693
@@ -277,24 +277,24 @@ class ChangChengDominationState(ChangChengState):
         rt.new_move(self)
         return {
             'reputation': self.points[player],  # rules/chang-cheng/base.yaml:849
-            'mongols': 0 if not self.game_over else (-min(self.mongol_loss(player), max(self.points[player], 0)) if self.opt_score_floor == AT_ZERO else -self.mongol_loss(player)),  # rules/chang-cheng/base.yaml:855
+            'mongols': 0 if not self.game_over else (-min(self.mongol_loss(player), max(self.points[player], 0)) if self._opt__score_floor == AT_ZERO else -self.mongol_loss(player)),  # rules/chang-cheng/base.yaml:855
             'domination': self.longest_line(player) if (self.game_over and DOMINATION in self.events) else 0,  # rules/chang-cheng/domination.yaml:22
         }
 
     def _copy_fields(self, other: Any) -> None:
-        other.opt_faces = self.opt_faces
-        other.opt_partial_actions = self.opt_partial_actions
-        other.opt_first_turn_section = self.opt_first_turn_section
-        other.opt_reserved_space = self.opt_reserved_space
-        other.opt_reservation = self.opt_reservation
-        other.opt_peek = self.opt_peek
-        other.opt_protection_order = self.opt_protection_order
-        other.opt_used_cards = self.opt_used_cards
-        other.opt_new_board = self.opt_new_board
-        other.opt_new_board_tokens = self.opt_new_board_tokens
-        other.opt_emperor_shortfall = self.opt_emperor_shortfall
-        other.opt_score_floor = self.opt_score_floor
-        other.opt_ruins_elsewhere = self.opt_ruins_elsewhere
+        other._opt__faces = self._opt__faces
+        other._opt__partial_actions = self._opt__partial_actions
+        other._opt__first_turn_section = self._opt__first_turn_section
+        other._opt__reserved_space = self._opt__reserved_space
+        other._opt__reservation = self._opt__reservation
+        other._opt__peek = self._opt__peek
+        other._opt__protection_order = self._opt__protection_order
+        other._opt__used_cards = self._opt__used_cards
+        other._opt__new_board = self._opt__new_board
+        other._opt__new_board_tokens = self._opt__new_board_tokens
+        other._opt__emperor_shortfall = self._opt__emperor_shortfall
+        other._opt__score_floor = self._opt__score_floor
+        other._opt__ruins_elsewhere = self._opt__ruins_elsewhere
         other.layout = self.layout
         other.block_at = self.block_at[:]
         other.builder = self.builder[:]
@@ -330,54 +330,54 @@ class ChangChengDominationState(ChangChengState):
         other.events = self.events
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_laid = self._d_laid
-        other._d_provinces_laid = self._d_provinces_laid
-        other._d_mongols_laid = self._d_mongols_laid
-        other._d_face_regions = self._d_face_regions
-        other._d_single_spaces = self._d_single_spaces
-        other._d_wall_provinces = self._d_wall_provinces
-        other._d_open_provinces = self._d_open_provinces
-        other._d_double_partners = self._d_double_partners
-        other._d_double_spaces = self._d_double_spaces
-        other._d_tower_spaces = self._d_tower_spaces
-        other._d_full = self._d_full
-        other._d_wall_complete = self._d_wall_complete
-        other._d_card_provinces = self._d_card_provinces
-        other._d_held = self._d_held
-        other._d_sections = self._d_sections
-        other._d_mongol_held = self._d_mongol_held
-        other._d_mongol_loss = self._d_mongol_loss
-        other._d_own_sections = self._d_own_sections
+        other._d__laid = self._d__laid
+        other._d__provinces_laid = self._d__provinces_laid
+        other._d__mongols_laid = self._d__mongols_laid
+        other._d__face_regions = self._d__face_regions
+        other._d__single_spaces = self._d__single_spaces
+        other._d__wall_provinces = self._d__wall_provinces
+        other._d__open_provinces = self._d__open_provinces
+        other._d__double_partners = self._d__double_partners
+        other._d__double_spaces = self._d__double_spaces
+        other._d__tower_spaces = self._d__tower_spaces
+        other._d__full = self._d__full
+        other._d__wall_complete = self._d__wall_complete
+        other._d__card_provinces = self._d__card_provinces
+        other._d__held = self._d__held
+        other._d__sections = self._d__sections
+        other._d__mongol_held = self._d__mongol_held
+        other._d__mongol_loss = self._d__mongol_loss
+        other._d__own_sections = self._d__own_sections
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._actions_first_wall = self._actions_first_wall
-        other._actions_first_card = self._actions_first_card
-        other._actions_place_double = self._actions_place_double
-        other._actions_place_tower = self._actions_place_tower
-        other._actions_second_wall = self._actions_second_wall
-        other._actions_second_card = self._actions_second_card
-        other._actions_card_wall = self._actions_card_wall
+        other._actions__first_wall = self._actions__first_wall
+        other._actions__first_card = self._actions__first_card
+        other._actions__place_double = self._actions__place_double
+        other._actions__place_tower = self._actions__place_tower
+        other._actions__second_wall = self._actions__second_wall
+        other._actions__second_card = self._actions__second_card
+        other._actions__card_wall = self._actions__card_wall
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_laid = None
-        self._d_provinces_laid = None
-        self._d_mongols_laid = None
-        self._d_face_regions = None
-        self._d_single_spaces = None
-        self._d_wall_provinces = None
-        self._d_open_provinces = None
-        self._d_double_partners = None
-        self._d_double_spaces = None
-        self._d_tower_spaces = None
-        self._d_full = None
-        self._d_wall_complete = None
-        self._d_card_provinces = None
-        self._d_held = None
-        self._d_sections = None
-        self._d_mongol_held = None
-        self._d_mongol_loss = None
-        self._d_own_sections = None
+        self._d__laid = None
+        self._d__provinces_laid = None
+        self._d__mongols_laid = None
+        self._d__face_regions = None
+        self._d__single_spaces = None
+        self._d__wall_provinces = None
+        self._d__open_provinces = None
+        self._d__double_partners = None
+        self._d__double_spaces = None
+        self._d__tower_spaces = None
+        self._d__full = None
+        self._d__wall_complete = None
+        self._d__card_provinces = None
+        self._d__held = None
+        self._d__sections = None
+        self._d__mongol_held = None
+        self._d__mongol_loss = None
+        self._d__own_sections = None
         self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
@@ -553,7 +553,7 @@ GAME = rt.Game(
     ),
     ChangChengDominationState,
     {
-        'great_wall': _board_great_wall,
+        'great_wall': _board__great_wall,
     },
     lowest_score_wins=False,
 )

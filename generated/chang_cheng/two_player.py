@@ -36,9 +36,9 @@ from rulewright.generated.chang_cheng.base import (
     ONE_CARD,
     ONE_WALL,
     OWNER_CHOOSES,
-    PHASE_AFTER_CARD,
-    PHASE_SECOND_WALL,
-    PHASE_TURN,
+    PHASE__AFTER_CARD,
+    PHASE__SECOND_WALL,
+    PHASE__TURN,
     PROVINCE,
     REMOVE_PERIL,
     RUIN,
@@ -52,20 +52,20 @@ from rulewright.generated.chang_cheng.base import (
     TWO_WALLS,
     WARRIOR,
     ChangChengState,
-    _board_great_wall,
+    _board__great_wall,
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
 NOT_IN_MAJORITIES: Final = 0  # neutral_walls: choices of option `neutral_walls`
 IN_MAJORITIES: Final = 1  # neutral_walls: choices of option `neutral_walls`
-PHASE_NEUTRAL: Final = 3  # phase
-ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
+PHASE__NEUTRAL: Final = 3  # phase
+_ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 
 
 class ChangChengTwoPlayerState(ChangChengState):
     """A position of Chang Cheng."""
 
-    __slots__ = ('opt_neutral_walls', 'neutral_singles', '_d_neutral_spaces', '_actions_neutral_wall', '_actions_no_neutral_wall')
+    __slots__ = ('_opt__neutral_walls', 'neutral_singles', '_d__neutral_spaces', '_actions__neutral_wall', '_actions__no_neutral_wall')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChangChengState.FIELDS + (
         rt.FieldInfo('neutral_singles', None, 'int', '', (), 'all', 'The neutral sections left beside the board.'),
     )
@@ -102,22 +102,22 @@ class ChangChengTwoPlayerState(ChangChengState):
     }
     NEUTRAL: ClassVar[tuple[str, ...]] = ('grey',)
     ASKING_ACTIONS: ClassVar[frozenset[str]] = frozenset(['card_wall', 'first_wall', 'neutral_wall', 'place_double', 'place_tower', 'second_wall'])
-    opt_neutral_walls: int
+    _opt__neutral_walls: int
     neutral_singles: int
-    _d_neutral_spaces: Sequence[int] | None
-    _actions_neutral_wall: list[rt.Action | None]  # the interned actions of `neutral_wall` (`action_tables`)
-    _actions_no_neutral_wall: list[rt.Action | None]  # the interned actions of `no_neutral_wall` (`action_tables`)
+    _d__neutral_spaces: Sequence[int] | None
+    _actions__neutral_wall: list[rt.Action | None]  # the interned actions of `neutral_wall` (`action_tables`)
+    _actions__no_neutral_wall: list[rt.Action | None]  # the interned actions of `no_neutral_wall` (`action_tables`)
 
     def _read_options(self) -> None:
         super()._read_options()
-        self.opt_neutral_walls = ('not_in_majorities', 'in_majorities').index(self.options['neutral_walls'])
+        self._opt__neutral_walls = ('not_in_majorities', 'in_majorities').index(self.options['neutral_walls'])
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
         super()._bind_tables()
-        self._actions_neutral_wall = self.board.action_tables.get('neutral_wall') or self.board.action_table('neutral_wall', len(self.board.spots))
-        self._actions_no_neutral_wall = self.board.action_tables.get('no_neutral_wall') or self.board.action_table('no_neutral_wall', 1)
+        self._actions__neutral_wall = self.board.action_tables.get('neutral_wall') or self.board.action_table('neutral_wall', len(self.board.spots))
+        self._actions__no_neutral_wall = self.board.action_tables.get('no_neutral_wall') or self.board.action_table('no_neutral_wall', 1)
 
     def _setup(self) -> None:
         super()._setup()
@@ -126,58 +126,58 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _prepare(self) -> rt.Steps:
         """`setup:`, before the first turn."""
-        if self.opt_faces == DRAWN:  # base.yaml:503
-            first_ = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
+        if self._opt__faces == DRAWN:  # base.yaml:503
+            first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:504
             if self._journal is not None and 'layout' not in self._journal:  # base.yaml:505
                 self._journal['layout'] = self.layout  # base.yaml:505
-            self.layout = tuple(self.board.attach(self.layout, first_, True))  # base.yaml:505
-            self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:505
-            self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:505
-            self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:505
-            self._d_neutral_spaces = None  # base.yaml:505
+            self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:505
+            self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:505
+            self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:505
+            self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:505
+            self._d__neutral_spaces = None  # base.yaml:505
             self._derived = None  # base.yaml:505
             if self._journal is not None and 'layout' not in self._journal:  # base.yaml:506
                 self._journal['layout'] = self.layout  # base.yaml:506
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first_],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
-            self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:506
-            self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:506
-            self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:506
-            self._d_neutral_spaces = None  # base.yaml:506
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
+            self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:506
+            self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:506
+            self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:506
+            self._d__neutral_spaces = None  # base.yaml:506
             self._derived = None  # base.yaml:506
         else:
             for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:508')):  # base.yaml:508
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:509
                     self._journal['layout'] = self.layout  # base.yaml:509
                 self.layout = tuple(self.board.attach(self.layout, first_face, True))  # base.yaml:509
-                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:509
-                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:509
-                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:509
-                self._d_neutral_spaces = None  # base.yaml:509
+                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:509
+                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:509
+                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:509
+                self._d__neutral_spaces = None  # base.yaml:509
                 self._derived = None  # base.yaml:509
             for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:510')):  # base.yaml:510
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:511
                     self._journal['layout'] = self.layout  # base.yaml:511
                 self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:511
-                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:511
-                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:511
-                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:511
-                self._d_neutral_spaces = None  # base.yaml:511
+                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:511
+                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:511
+                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:511
+                self._d__neutral_spaces = None  # base.yaml:511
                 self._derived = None  # base.yaml:511
         for f in rt.walk(self, self.layout, 13975, 'rules/chang-cheng/base.yaml:512'):  # base.yaml:512
             self.lay_tokens(f)  # base.yaml:513
 
     def _enter_phase(self) -> None:
         rt.new_move(self)
-        if self.phase == PHASE_TURN:
-            self._start_turn()
-        elif self.phase == PHASE_SECOND_WALL:
-            self._start_second_wall()
-        elif self.phase == PHASE_AFTER_CARD:
-            self._start_after_card()
-        elif self.phase == PHASE_NEUTRAL:
-            self._start_neutral()
+        if self.phase == PHASE__TURN:
+            self._start__turn()
+        elif self.phase == PHASE__SECOND_WALL:
+            self._start__second_wall()
+        elif self.phase == PHASE__AFTER_CARD:
+            self._start__after_card()
+        elif self.phase == PHASE__NEUTRAL:
+            self._start__neutral()
 
-    def _start_neutral(self) -> None:
+    def _start__neutral(self) -> None:
         # rules/chang-cheng/two-player.yaml:55: phase neutral
         if self.trace is not None:
             self.trace.append("phases.neutral.start")
@@ -194,39 +194,39 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
-        if self.phase == PHASE_TURN:
+        if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_first_wall(actions)
-            self._legal_first_card(actions)
-            self._legal_place_double(actions)
-            self._legal_place_tower(actions)
-        elif self.phase == PHASE_SECOND_WALL:
+            self._legal__first_wall(actions)
+            self._legal__first_card(actions)
+            self._legal__place_double(actions)
+            self._legal__place_tower(actions)
+        elif self.phase == PHASE__SECOND_WALL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_second_wall(actions)
-        elif self.phase == PHASE_AFTER_CARD:
+            self._legal__second_wall(actions)
+        elif self.phase == PHASE__AFTER_CARD:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_second_card(actions)
-            self._legal_card_wall(actions)
-        elif self.phase == PHASE_NEUTRAL:
+            self._legal__second_card(actions)
+            self._legal__card_wall(actions)
+        elif self.phase == PHASE__NEUTRAL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_neutral_wall(actions)
-            self._legal_no_neutral_wall(actions)
+            self._legal__neutral_wall(actions)
+            self._legal__no_neutral_wall(actions)
         return actions
 
-    def _legal_neutral_wall(self, actions: list[rt.Action]) -> None:
+    def _legal__neutral_wall(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/two-player.yaml:64: neutral_wall
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_neutral_wall
+        table = self._actions__neutral_wall
         for s in self.neutral_spaces():  # rules/chang-cheng/two-player.yaml:65
             action = table[s]
             if action is None:
                 action = table[s] = rt.Action('neutral_wall', (s,), self._action_text)
             actions.append(action)
 
-    def _legal_no_neutral_wall(self, actions: list[rt.Action]) -> None:
+    def _legal__no_neutral_wall(self, actions: list[rt.Action]) -> None:
         # rules/chang-cheng/two-player.yaml:74: no_neutral_wall
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_no_neutral_wall
+        table = self._actions__no_neutral_wall
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('no_neutral_wall', (), self._action_text)
@@ -235,26 +235,26 @@ class ChangChengTwoPlayerState(ChangChengState):
     def _perform(self, action: rt.Action) -> rt.Steps | None:
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'first_wall':
-            return self._do_first_wall(args[0])
+            return self._do__first_wall(args[0])
         elif name == 'first_card':
-            self._do_first_card(args[0], args[1])
+            self._do__first_card(args[0], args[1])
         elif name == 'place_double':
-            return self._do_place_double(args[0], args[1])
+            return self._do__place_double(args[0], args[1])
         elif name == 'place_tower':
-            return self._do_place_tower(args[0])
+            return self._do__place_tower(args[0])
         elif name == 'second_wall':
-            return self._do_second_wall(args[0])
+            return self._do__second_wall(args[0])
         elif name == 'second_card':
-            self._do_second_card(args[0], args[1])
+            self._do__second_card(args[0], args[1])
         elif name == 'card_wall':
-            return self._do_card_wall(args[0])
+            return self._do__card_wall(args[0])
         elif name == 'neutral_wall':
-            return self._do_neutral_wall(args[0])
+            return self._do__neutral_wall(args[0])
         elif name == 'no_neutral_wall':
-            self._do_no_neutral_wall()
+            self._do__no_neutral_wall()
         return None
 
-    def _do_first_wall(self, s: int) -> rt.Steps:
+    def _do__first_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:725: first_wall
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -263,22 +263,22 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'singles' not in self._journal:  # base.yaml:734
             self._journal['singles'] = self.singles[:]  # base.yaml:734
         self.singles[self.current] -= 1  # base.yaml:734
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:734
-        self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:734
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:734
+        self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:734
         self._derived = None  # base.yaml:734
         yield from self.build(s, SINGLE)  # base.yaml:735
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:736
             self._journal['move_kind'] = self.move_kind  # base.yaml:736
         self.move_kind = (TWO_WALLS if both else ONE_WALL)  # base.yaml:736
-        self._d_neutral_spaces = None  # base.yaml:736
+        self._d__neutral_spaces = None  # base.yaml:736
         self._derived = None  # base.yaml:736
         yield from self.check_protection((s,))  # base.yaml:737
         if both:  # base.yaml:740
-            self.next_phase = PHASE_SECOND_WALL  # base.yaml:741
-        if self.phase == PHASE_TURN and self.next_phase == rt.NO_GOTO:
-            self.next_phase = PHASE_NEUTRAL
+            self.next_phase = PHASE__SECOND_WALL  # base.yaml:741
+        if self.phase == PHASE__TURN and self.next_phase == rt.NO_GOTO:
+            self.next_phase = PHASE__NEUTRAL
 
-    def _do_first_card(self, c: int, r: int) -> None:
+    def _do__first_card(self, c: int, r: int) -> None:
         # rules/chang-cheng/base.yaml:742: first_card
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -287,14 +287,14 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:760
             self._journal['move_kind'] = self.move_kind  # base.yaml:760
         self.move_kind = ONE_CARD  # base.yaml:760
-        self._d_neutral_spaces = None  # base.yaml:760
+        self._d__neutral_spaces = None  # base.yaml:760
         self._derived = None  # base.yaml:760
         if ((len(self.hand[self.current]) >= 1 and len(self.open_provinces()) >= 2) or (self.singles[self.current] >= 1 and r in self.wall_provinces(self.current))):  # base.yaml:761
-            self.next_phase = PHASE_AFTER_CARD  # base.yaml:762
-        if self.phase == PHASE_TURN and self.next_phase == rt.NO_GOTO:
-            self.next_phase = PHASE_NEUTRAL
+            self.next_phase = PHASE__AFTER_CARD  # base.yaml:762
+        if self.phase == PHASE__TURN and self.next_phase == rt.NO_GOTO:
+            self.next_phase = PHASE__NEUTRAL
 
-    def _do_place_double(self, s: int, t: int) -> rt.Steps:
+    def _do__place_double(self, s: int, t: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:763: place_double
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -303,27 +303,27 @@ class ChangChengTwoPlayerState(ChangChengState):
             self._journal['double_left'] = self.double_left[:]  # base.yaml:774
         self.double_left[self.current] = False  # base.yaml:774
         if self._kept_shared:  # base.yaml:774
-            self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:774
+            self._d__card_provinces = rt.without_key(self._d__card_provinces, self.current)  # base.yaml:774
         else:  # base.yaml:774
-            if self._d_card_provinces is not None:  # base.yaml:774
-                self._d_card_provinces.pop(self.current, None)  # base.yaml:774
+            if self._d__card_provinces is not None:  # base.yaml:774
+                self._d__card_provinces.pop(self.current, None)  # base.yaml:774
         self._derived = None  # base.yaml:774
         yield from self.build(s, DOUBLE)  # base.yaml:775
         yield from self.build(t, DOUBLE)  # base.yaml:776
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:777
             self._journal['move_kind'] = self.move_kind  # base.yaml:777
         self.move_kind = DOUBLE_SECTION  # base.yaml:777
-        self._d_neutral_spaces = None  # base.yaml:777
+        self._d__neutral_spaces = None  # base.yaml:777
         self._derived = None  # base.yaml:777
         if self._journal is not None and 'points' not in self._journal:  # base.yaml:778
             self._journal['points'] = self.points[:]  # base.yaml:778
         self.points[self.current] += (len(self.board.regions_touching((s, t), PROVINCE)) + len(self.board.regions_touching((s, t), MONGOL)))  # base.yaml:778
         self._derived = None  # base.yaml:778
         yield from self.check_protection((s, t))  # base.yaml:779
-        if self.phase == PHASE_TURN and self.next_phase == rt.NO_GOTO:
-            self.next_phase = PHASE_NEUTRAL
+        if self.phase == PHASE__TURN and self.next_phase == rt.NO_GOTO:
+            self.next_phase = PHASE__NEUTRAL
 
-    def _do_place_tower(self, s: int) -> rt.Steps:
+    def _do__place_tower(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:780: place_tower
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -332,23 +332,23 @@ class ChangChengTwoPlayerState(ChangChengState):
             self._journal['tower_left'] = self.tower_left[:]  # base.yaml:787
         self.tower_left[self.current] = False  # base.yaml:787
         if self._kept_shared:  # base.yaml:787
-            self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:787
+            self._d__card_provinces = rt.without_key(self._d__card_provinces, self.current)  # base.yaml:787
         else:  # base.yaml:787
-            if self._d_card_provinces is not None:  # base.yaml:787
-                self._d_card_provinces.pop(self.current, None)  # base.yaml:787
+            if self._d__card_provinces is not None:  # base.yaml:787
+                self._d__card_provinces.pop(self.current, None)  # base.yaml:787
         self._derived = None  # base.yaml:787
         yield from self.build(s, TOWER)  # base.yaml:788
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:789
             self._journal['move_kind'] = self.move_kind  # base.yaml:789
         self.move_kind = TOWER_RAISED  # base.yaml:789
-        self._d_neutral_spaces = None  # base.yaml:789
+        self._d__neutral_spaces = None  # base.yaml:789
         self._derived = None  # base.yaml:789
         yield from self.reserve_beside(s)  # base.yaml:790
         yield from self.check_protection((s,))  # base.yaml:791
-        if self.phase == PHASE_TURN and self.next_phase == rt.NO_GOTO:
-            self.next_phase = PHASE_NEUTRAL
+        if self.phase == PHASE__TURN and self.next_phase == rt.NO_GOTO:
+            self.next_phase = PHASE__NEUTRAL
 
-    def _do_second_wall(self, s: int) -> rt.Steps:
+    def _do__second_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:792: second_wall
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -356,15 +356,15 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'singles' not in self._journal:  # base.yaml:796
             self._journal['singles'] = self.singles[:]  # base.yaml:796
         self.singles[self.current] -= 1  # base.yaml:796
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:796
-        self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:796
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:796
+        self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:796
         self._derived = None  # base.yaml:796
         yield from self.build(s, SINGLE)  # base.yaml:797
         yield from self.check_protection((s,))  # base.yaml:798
-        if self.phase == PHASE_SECOND_WALL and self.next_phase == rt.NO_GOTO:
-            self.next_phase = PHASE_NEUTRAL
+        if self.phase == PHASE__SECOND_WALL and self.next_phase == rt.NO_GOTO:
+            self.next_phase = PHASE__NEUTRAL
 
-    def _do_second_card(self, c: int, r: int) -> None:
+    def _do__second_card(self, c: int, r: int) -> None:
         # rules/chang-cheng/base.yaml:799: second_card
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -373,12 +373,12 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:809
             self._journal['move_kind'] = self.move_kind  # base.yaml:809
         self.move_kind = TWO_CARDS  # base.yaml:809
-        self._d_neutral_spaces = None  # base.yaml:809
+        self._d__neutral_spaces = None  # base.yaml:809
         self._derived = None  # base.yaml:809
-        if self.phase == PHASE_AFTER_CARD and self.next_phase == rt.NO_GOTO:
-            self.next_phase = PHASE_NEUTRAL
+        if self.phase == PHASE__AFTER_CARD and self.next_phase == rt.NO_GOTO:
+            self.next_phase = PHASE__NEUTRAL
 
-    def _do_card_wall(self, s: int) -> rt.Steps:
+    def _do__card_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:810: card_wall
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -386,20 +386,20 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'singles' not in self._journal:  # base.yaml:815
             self._journal['singles'] = self.singles[:]  # base.yaml:815
         self.singles[self.current] -= 1  # base.yaml:815
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:815
-        self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:815
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:815
+        self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:815
         self._derived = None  # base.yaml:815
         yield from self.build(s, SINGLE)  # base.yaml:816
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:817
             self._journal['move_kind'] = self.move_kind  # base.yaml:817
         self.move_kind = CARD_AND_WALL  # base.yaml:817
-        self._d_neutral_spaces = None  # base.yaml:817
+        self._d__neutral_spaces = None  # base.yaml:817
         self._derived = None  # base.yaml:817
         yield from self.check_protection((s,))  # base.yaml:818
-        if self.phase == PHASE_AFTER_CARD and self.next_phase == rt.NO_GOTO:
-            self.next_phase = PHASE_NEUTRAL
+        if self.phase == PHASE__AFTER_CARD and self.next_phase == rt.NO_GOTO:
+            self.next_phase = PHASE__NEUTRAL
 
-    def _do_neutral_wall(self, s: int) -> rt.Steps:
+    def _do__neutral_wall(self, s: int) -> rt.Steps:
         # rules/chang-cheng/two-player.yaml:64: neutral_wall
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -411,36 +411,36 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'block_at' not in self._journal:  # two-player.yaml:69
             self._journal['block_at'] = self.block_at[:]  # two-player.yaml:69
         self.block_at[s] = SINGLE  # two-player.yaml:69
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # two-player.yaml:69
-        self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # two-player.yaml:69
-        self._d_held = self._d_sections = self._d_mongol_held = self._d_mongol_loss = None  # two-player.yaml:69
-        self._d_neutral_spaces = None  # two-player.yaml:69
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # two-player.yaml:69
+        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # two-player.yaml:69
+        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # two-player.yaml:69
+        self._d__neutral_spaces = None  # two-player.yaml:69
         self._derived = None  # two-player.yaml:69
         if self._journal is not None and 'builder' not in self._journal:  # two-player.yaml:70
             self._journal['builder'] = self.builder[:]  # two-player.yaml:70
         self.builder[s] = (self.num_players + 0)  # two-player.yaml:70
-        self._d_held = self._d_mongol_held = self._d_mongol_loss = None  # two-player.yaml:70
+        self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # two-player.yaml:70
         self._derived = None  # two-player.yaml:70
         if self._journal is not None and 'reserved' not in self._journal:  # two-player.yaml:71
             self._journal['reserved'] = self.reserved[:]  # two-player.yaml:71
         self.reserved[s] = None  # two-player.yaml:71
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # two-player.yaml:71
-        self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # two-player.yaml:71
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # two-player.yaml:71
+        self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # two-player.yaml:71
         self._derived = None  # two-player.yaml:71
         yield from self.on_occupied(s)  # two-player.yaml:72
         yield from self.check_protection((s,))  # two-player.yaml:73
 
-    def _do_no_neutral_wall(self) -> None:
+    def _do__no_neutral_wall(self) -> None:
         # rules/chang-cheng/two-player.yaml:74: no_neutral_wall
         if self.trace is not None:
             self.trace.append("actions.no_neutral_wall")
         pass  # two-player.yaml:77
 
-    def _trigger_turn_over(self) -> rt.Steps:
+    def _trigger__turn_over(self) -> rt.Steps:
         # rules/chang-cheng/base.yaml:826: trigger turn_over
         if self.trace is not None:
             self.trace.append("triggers.turn_over")
-        if self.opt_new_board == END_OF_TURN:  # base.yaml:829
+        if self._opt__new_board == END_OF_TURN:  # base.yaml:829
             yield from self.add_piece_if_due()  # base.yaml:830
         if self.move_kind == NO_MOVE:  # base.yaml:831
             if self._journal is not None and 'passes' not in self._journal:  # base.yaml:832
@@ -459,12 +459,12 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'move_kind' not in self._journal:  # base.yaml:836
             self._journal['move_kind'] = self.move_kind  # base.yaml:836
         self.move_kind = NO_MOVE  # base.yaml:836
-        self._d_neutral_spaces = None  # base.yaml:836
+        self._d__neutral_spaces = None  # base.yaml:836
         self._derived = None  # base.yaml:836
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:837
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:837
         self.move_provinces = frozenset()  # base.yaml:837
-        self._d_neutral_spaces = None  # base.yaml:837
+        self._d__neutral_spaces = None  # base.yaml:837
         self._derived = None  # base.yaml:837
         if (self.wall_complete() or self.passes >= len(range(self.num_players))):  # base.yaml:838
             if self._journal is not None and 'game_over' not in self._journal:  # base.yaml:840
@@ -481,45 +481,45 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def held(self, q: int, r: int) -> int:
         # rules/chang-cheng/two-player.yaml:33; kept between moves: recomputed once `block_at` or `builder` changes
-        kept = self._d_held
+        kept = self._d__held
         if kept is None:
-            kept = self._d_held = {}
+            kept = self._d__held = {}
         elif (q, r) in kept:
             return kept[(q, r)]
-        cond = q not in range(self.num_players) and self.opt_neutral_walls == NOT_IN_MAJORITIES
-        total = 0
-        if not (cond):
+        _cond = q not in range(self.num_players) and self._opt__neutral_walls == NOT_IN_MAJORITIES
+        _total = 0
+        if not (_cond):
             for s in self.board.region_spots[r]:  # two-player.yaml:33; `aggregate_loops`: `sum` written out as a loop
                 if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == q:
-                    total += 1
-        value: int = (0 if (cond) else total)  # two-player.yaml:33
+                    _total += 1
+        value: int = (0 if (_cond) else _total)  # two-player.yaml:33
         kept[(q, r)] = value
         return value
 
     def mongol_held(self, q: int, m: int) -> int:
         # rules/chang-cheng/two-player.yaml:36; kept between moves: recomputed once `block_at` or `builder` changes
-        kept = self._d_mongol_held
+        kept = self._d__mongol_held
         if kept is None:
-            kept = self._d_mongol_held = {}
+            kept = self._d__mongol_held = {}
         elif (q, m) in kept:
             return kept[(q, m)]
-        cond = q not in range(self.num_players) and self.opt_neutral_walls == NOT_IN_MAJORITIES
-        total = 0
-        if not (cond):
+        _cond = q not in range(self.num_players) and self._opt__neutral_walls == NOT_IN_MAJORITIES
+        _total = 0
+        if not (_cond):
             for s in self.board.region_spots[m]:  # two-player.yaml:36; `aggregate_loops`: `sum` written out as a loop
-                if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self.opt_ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q:
-                    total += 1
-        value: int = (0 if (cond) else total)  # two-player.yaml:36
+                if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q:
+                    _total += 1
+        value: int = (0 if (_cond) else _total)  # two-player.yaml:36
         kept[(q, m)] = value
         return value
 
     def neutral_spaces(self) -> Sequence[int]:
         # rules/chang-cheng/two-player.yaml:45; kept between moves: recomputed once `block_at`, `layout`, `move_kind`, `move_provinces`, `reserved` or `singles` changes
-        kept = self._d_neutral_spaces
+        kept = self._d__neutral_spaces
         if kept is not None:
             return kept
-        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self.opt_reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]  # two-player.yaml:45
-        self._d_neutral_spaces = value
+        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]  # two-player.yaml:45
+        self._d__neutral_spaces = value
         return value
 
     def build(self, s: int, b: int) -> rt.Steps:
@@ -529,26 +529,26 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:531
             self._journal['block_at'] = self.block_at[:]  # base.yaml:531
         self.block_at[s] = b  # base.yaml:531
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:531
-        self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:531
-        self._d_held = self._d_sections = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:531
-        self._d_neutral_spaces = None  # base.yaml:531
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:531
+        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:531
+        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:531
+        self._d__neutral_spaces = None  # base.yaml:531
         self._derived = None  # base.yaml:531
         if self._journal is not None and 'builder' not in self._journal:  # base.yaml:532
             self._journal['builder'] = self.builder[:]  # base.yaml:532
         self.builder[s] = self.current  # base.yaml:532
-        self._d_held = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:532
+        self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:532
         self._derived = None  # base.yaml:532
         if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:533
             self._journal['reserved'] = self.reserved[:]  # base.yaml:533
         self.reserved[s] = None  # base.yaml:533
-        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:533
-        self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:533
+        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:533
+        self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:533
         self._derived = None  # base.yaml:533
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:534
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:534
         self.move_provinces = self.move_provinces.union((self.board.region_of[PROVINCE][s],))  # base.yaml:534; inlined province_at (base.yaml:443)
-        self._d_neutral_spaces = None  # base.yaml:534
+        self._d__neutral_spaces = None  # base.yaml:534
         self._derived = None  # base.yaml:534
         yield from self.on_occupied(s)  # base.yaml:535
 
@@ -558,14 +558,14 @@ class ChangChengTwoPlayerState(ChangChengState):
             self.trace.append("procedures.check_protection")
         rt.spend(self, 67712, 'rules/chang-cheng/base.yaml:558')  # base.yaml:558
         due = [r for once in (self.board.regions_touching(built, PROVINCE),) for r in self.provinces_laid() if ((not self.protected[r] and r in once) and self.full(r))]  # base.yaml:560; hoisted regions_touching(built, province) out of the loop
-        if (len(due) == 2 and self.opt_protection_order == BUILDER_CHOOSES):  # base.yaml:561
+        if (len(due) == 2 and self._opt__protection_order == BUILDER_CHOOSES):  # base.yaml:561
             for scored_first in (yield rt.Ask(self.current, 'scored_first', due, 'rules/chang-cheng/base.yaml:562')):  # base.yaml:562
                 yield from self.protect(scored_first)  # base.yaml:563
                 yield from self.protect([r for r in due if r != scored_first][0])  # base.yaml:564
         else:
             for r in (due if len(due) <= 16 else rt.walk(self, due, 3125, 'rules/chang-cheng/base.yaml:566')):  # base.yaml:566
                 yield from self.protect(r)  # base.yaml:567
-        if self.opt_new_board == AT_ONCE:  # base.yaml:568
+        if self._opt__new_board == AT_ONCE:  # base.yaml:568
             yield from self.add_piece_if_due()  # base.yaml:569
 
     def resolve(self, k: int, o: int, r: int, live: Sequence[int]) -> rt.Steps:
@@ -587,22 +587,22 @@ class ChangChengTwoPlayerState(ChangChengState):
                         if self._journal is not None and 'block_at' not in self._journal:  # base.yaml:632
                             self._journal['block_at'] = self.block_at[:]  # base.yaml:632
                         self.block_at[ruined] = RUIN  # base.yaml:632
-                        self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:632
-                        self._d_tower_spaces = self._d_full = self._d_wall_complete = self._d_card_provinces = None  # base.yaml:632
-                        self._d_held = self._d_sections = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:632
-                        self._d_neutral_spaces = None  # base.yaml:632
+                        self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:632
+                        self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = None  # base.yaml:632
+                        self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:632
+                        self._d__neutral_spaces = None  # base.yaml:632
                         self._derived = None  # base.yaml:632
                 else:
                     for removed in (yield rt.Ask(o, 'removed', threats, 'rules/chang-cheng/base.yaml:634')):  # base.yaml:634
                         if self._journal is not None and 'has_peril' not in self._journal:  # base.yaml:635
                             self._journal['has_peril'] = self.has_peril[:]  # base.yaml:635
                         self.has_peril[removed] = False  # base.yaml:635
-                        self._d_mongol_loss = None  # base.yaml:635
+                        self._d__mongol_loss = None  # base.yaml:635
                         self._derived = None  # base.yaml:635
                         if self._journal is not None and 'peril' not in self._journal:  # base.yaml:636
                             self._journal['peril'] = self.peril[:]  # base.yaml:636
                         self.peril[removed] = 0  # base.yaml:636
-                        self._d_mongol_loss = None  # base.yaml:636
+                        self._d__mongol_loss = None  # base.yaml:636
                         self._derived = None  # base.yaml:636
                         if self._journal is not None and 'face_up_peril' not in self._journal:  # base.yaml:637
                             self._journal['face_up_peril'] = self.face_up_peril[:]  # base.yaml:637
@@ -649,12 +649,12 @@ class ChangChengTwoPlayerState(ChangChengState):
                                 if self._journal is not None and 'builder' not in self._journal:  # base.yaml:671
                                     self._journal['builder'] = self.builder[:]  # base.yaml:671
                                 self.builder[swap_here] = self.builder[swap_there]  # base.yaml:671
-                                self._d_held = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:671
+                                self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:671
                                 self._derived = None  # base.yaml:671
                                 if self._journal is not None and 'builder' not in self._journal:  # base.yaml:672
                                     self._journal['builder'] = self.builder[:]  # base.yaml:672
                                 self.builder[swap_there] = mine  # base.yaml:672
-                                self._d_held = self._d_mongol_held = self._d_mongol_loss = None  # base.yaml:672
+                                self._d__held = self._d__mongol_held = self._d__mongol_loss = None  # base.yaml:672
                                 self._derived = None  # base.yaml:672
 
     def attach(self, f: int) -> rt.Steps:
@@ -666,21 +666,21 @@ class ChangChengTwoPlayerState(ChangChengState):
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:688
                     self._journal['layout'] = self.layout  # base.yaml:688
                 self.layout = tuple(self.board.attach(self.layout, f, False))  # base.yaml:688
-                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:688
-                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:688
-                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:688
-                self._d_neutral_spaces = None  # base.yaml:688
+                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:688
+                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:688
+                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:688
+                self._d__neutral_spaces = None  # base.yaml:688
                 self._derived = None  # base.yaml:688
             else:
                 if self._journal is not None and 'layout' not in self._journal:  # base.yaml:690
                     self._journal['layout'] = self.layout  # base.yaml:690
                 self.layout = tuple(self.board.attach(self.layout, f, True))  # base.yaml:690
-                self._d_laid = self._d_provinces_laid = self._d_mongols_laid = self._d_single_spaces = None  # base.yaml:690
-                self._d_wall_provinces = self._d_open_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:690
-                self._d_tower_spaces = self._d_wall_complete = self._d_card_provinces = self._d_mongol_loss = None  # base.yaml:690
-                self._d_neutral_spaces = None  # base.yaml:690
+                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:690
+                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:690
+                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:690
+                self._d__neutral_spaces = None  # base.yaml:690
                 self._derived = None  # base.yaml:690
-        if self.opt_new_board_tokens == DRAWN_TOKENS:  # base.yaml:691
+        if self._opt__new_board_tokens == DRAWN_TOKENS:  # base.yaml:691
             self.lay_tokens(f)  # base.yaml:692
         if self._journal is not None and 'pieces_added' not in self._journal:  # base.yaml:693
             self._journal['pieces_added'] = self.pieces_added  # base.yaml:693
@@ -703,10 +703,10 @@ class ChangChengTwoPlayerState(ChangChengState):
             self._journal['hand'] = self.hand[:]  # base.yaml:698
         self.hand[self.current] = self.hand[self.current].difference((c,))  # base.yaml:698
         if self._kept_shared:  # base.yaml:698
-            self._d_card_provinces = rt.without_key(self._d_card_provinces, self.current)  # base.yaml:698
+            self._d__card_provinces = rt.without_key(self._d__card_provinces, self.current)  # base.yaml:698
         else:  # base.yaml:698
-            if self._d_card_provinces is not None:  # base.yaml:698
-                self._d_card_provinces.pop(self.current, None)  # base.yaml:698
+            if self._d__card_provinces is not None:  # base.yaml:698
+                self._d__card_provinces.pop(self.current, None)  # base.yaml:698
         self._derived = None  # base.yaml:698
         if self._journal is not None and 'placed' not in self._journal:  # base.yaml:699
             self._journal['placed'] = self.placed[:]  # base.yaml:699
@@ -723,7 +723,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self._journal is not None and 'move_provinces' not in self._journal:  # base.yaml:701
             self._journal['move_provinces'] = self.move_provinces  # base.yaml:701
         self.move_provinces = self.move_provinces.union((r,))  # base.yaml:701
-        self._d_neutral_spaces = None  # base.yaml:701
+        self._d__neutral_spaces = None  # base.yaml:701
         self._derived = None  # base.yaml:701
 
     def reserve_beside(self, s: int) -> rt.Steps:
@@ -735,16 +735,16 @@ class ChangChengTwoPlayerState(ChangChengState):
             if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:706
                 self._journal['reserved'] = self.reserved[:]  # base.yaml:706
             self.reserved[free[0]] = self.current  # base.yaml:706
-            self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:706
-            self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:706
+            self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:706
+            self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:706
             self._derived = None  # base.yaml:706
         elif len(free) == 2:  # base.yaml:707
-            for kept_ in (yield rt.Ask((self.current if self.opt_reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:708')):  # base.yaml:708
+            for kept_ in (yield rt.Ask((self.current if self._opt__reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:708')):  # base.yaml:708
                 if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:709
                     self._journal['reserved'] = self.reserved[:]  # base.yaml:709
                 self.reserved[kept_] = self.current  # base.yaml:709
-                self._d_single_spaces = self._d_wall_provinces = self._d_double_partners = self._d_double_spaces = None  # base.yaml:709
-                self._d_tower_spaces = self._d_card_provinces = self._d_neutral_spaces = None  # base.yaml:709
+                self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:709
+                self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:709
                 self._derived = None  # base.yaml:709
 
     def broken_invariants(self) -> list[str]:
@@ -761,20 +761,20 @@ class ChangChengTwoPlayerState(ChangChengState):
         ) if not value]
 
     def _copy_fields(self, other: Any) -> None:
-        other.opt_faces = self.opt_faces
-        other.opt_partial_actions = self.opt_partial_actions
-        other.opt_first_turn_section = self.opt_first_turn_section
-        other.opt_reserved_space = self.opt_reserved_space
-        other.opt_reservation = self.opt_reservation
-        other.opt_peek = self.opt_peek
-        other.opt_protection_order = self.opt_protection_order
-        other.opt_used_cards = self.opt_used_cards
-        other.opt_new_board = self.opt_new_board
-        other.opt_new_board_tokens = self.opt_new_board_tokens
-        other.opt_emperor_shortfall = self.opt_emperor_shortfall
-        other.opt_score_floor = self.opt_score_floor
-        other.opt_ruins_elsewhere = self.opt_ruins_elsewhere
-        other.opt_neutral_walls = self.opt_neutral_walls
+        other._opt__faces = self._opt__faces
+        other._opt__partial_actions = self._opt__partial_actions
+        other._opt__first_turn_section = self._opt__first_turn_section
+        other._opt__reserved_space = self._opt__reserved_space
+        other._opt__reservation = self._opt__reservation
+        other._opt__peek = self._opt__peek
+        other._opt__protection_order = self._opt__protection_order
+        other._opt__used_cards = self._opt__used_cards
+        other._opt__new_board = self._opt__new_board
+        other._opt__new_board_tokens = self._opt__new_board_tokens
+        other._opt__emperor_shortfall = self._opt__emperor_shortfall
+        other._opt__score_floor = self._opt__score_floor
+        other._opt__ruins_elsewhere = self._opt__ruins_elsewhere
+        other._opt__neutral_walls = self._opt__neutral_walls
         other.layout = self.layout
         other.block_at = self.block_at[:]
         other.builder = self.builder[:]
@@ -811,56 +811,56 @@ class ChangChengTwoPlayerState(ChangChengState):
         other.neutral_singles = self.neutral_singles
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_laid = self._d_laid
-        other._d_provinces_laid = self._d_provinces_laid
-        other._d_mongols_laid = self._d_mongols_laid
-        other._d_face_regions = self._d_face_regions
-        other._d_single_spaces = self._d_single_spaces
-        other._d_wall_provinces = self._d_wall_provinces
-        other._d_open_provinces = self._d_open_provinces
-        other._d_double_partners = self._d_double_partners
-        other._d_double_spaces = self._d_double_spaces
-        other._d_tower_spaces = self._d_tower_spaces
-        other._d_full = self._d_full
-        other._d_wall_complete = self._d_wall_complete
-        other._d_card_provinces = self._d_card_provinces
-        other._d_held = self._d_held
-        other._d_sections = self._d_sections
-        other._d_mongol_held = self._d_mongol_held
-        other._d_mongol_loss = self._d_mongol_loss
-        other._d_neutral_spaces = self._d_neutral_spaces
+        other._d__laid = self._d__laid
+        other._d__provinces_laid = self._d__provinces_laid
+        other._d__mongols_laid = self._d__mongols_laid
+        other._d__face_regions = self._d__face_regions
+        other._d__single_spaces = self._d__single_spaces
+        other._d__wall_provinces = self._d__wall_provinces
+        other._d__open_provinces = self._d__open_provinces
+        other._d__double_partners = self._d__double_partners
+        other._d__double_spaces = self._d__double_spaces
+        other._d__tower_spaces = self._d__tower_spaces
+        other._d__full = self._d__full
+        other._d__wall_complete = self._d__wall_complete
+        other._d__card_provinces = self._d__card_provinces
+        other._d__held = self._d__held
+        other._d__sections = self._d__sections
+        other._d__mongol_held = self._d__mongol_held
+        other._d__mongol_loss = self._d__mongol_loss
+        other._d__neutral_spaces = self._d__neutral_spaces
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._actions_first_wall = self._actions_first_wall
-        other._actions_first_card = self._actions_first_card
-        other._actions_place_double = self._actions_place_double
-        other._actions_place_tower = self._actions_place_tower
-        other._actions_second_wall = self._actions_second_wall
-        other._actions_second_card = self._actions_second_card
-        other._actions_card_wall = self._actions_card_wall
-        other._actions_neutral_wall = self._actions_neutral_wall
-        other._actions_no_neutral_wall = self._actions_no_neutral_wall
+        other._actions__first_wall = self._actions__first_wall
+        other._actions__first_card = self._actions__first_card
+        other._actions__place_double = self._actions__place_double
+        other._actions__place_tower = self._actions__place_tower
+        other._actions__second_wall = self._actions__second_wall
+        other._actions__second_card = self._actions__second_card
+        other._actions__card_wall = self._actions__card_wall
+        other._actions__neutral_wall = self._actions__neutral_wall
+        other._actions__no_neutral_wall = self._actions__no_neutral_wall
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_laid = None
-        self._d_provinces_laid = None
-        self._d_mongols_laid = None
-        self._d_face_regions = None
-        self._d_single_spaces = None
-        self._d_wall_provinces = None
-        self._d_open_provinces = None
-        self._d_double_partners = None
-        self._d_double_spaces = None
-        self._d_tower_spaces = None
-        self._d_full = None
-        self._d_wall_complete = None
-        self._d_card_provinces = None
-        self._d_held = None
-        self._d_sections = None
-        self._d_mongol_held = None
-        self._d_mongol_loss = None
-        self._d_neutral_spaces = None
+        self._d__laid = None
+        self._d__provinces_laid = None
+        self._d__mongols_laid = None
+        self._d__face_regions = None
+        self._d__single_spaces = None
+        self._d__wall_provinces = None
+        self._d__open_provinces = None
+        self._d__double_partners = None
+        self._d__double_spaces = None
+        self._d__tower_spaces = None
+        self._d__full = None
+        self._d__wall_complete = None
+        self._d__card_provinces = None
+        self._d__held = None
+        self._d__sections = None
+        self._d__mongol_held = None
+        self._d__mongol_loss = None
+        self._d__neutral_spaces = None
         self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
@@ -1079,7 +1079,7 @@ GAME = rt.Game(
     ),
     ChangChengTwoPlayerState,
     {
-        'great_wall': _board_great_wall,
+        'great_wall': _board__great_wall,
     },
     lowest_score_wins=False,
 )

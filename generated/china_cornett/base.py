@@ -27,13 +27,13 @@ T12: Final = 2  # tablet (1, 2)
 FACE_DOWN: Final = 0  # marker: values of field `marker`
 GOLD_SIDE: Final = 1  # marker: values of field `marker`
 REMOVED: Final = 2  # marker: values of field `marker`
-PHASE_TURN: Final = 0  # phase
-ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
-TABLET_FACES: tuple[tuple[int, ...], ...] = ((0, 1), (0, 2), (1, 2))
+PHASE__TURN: Final = 0  # phase
+_ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
+FACES__TABLET: tuple[tuple[int, ...], ...] = ((0, 1), (0, 2), (1, 2))
 
 
 # -- Boards ---------------------------------------------------------------------------------
-def _board_hex6() -> rt.HexBoard:
+def _board__hex6() -> rt.HexBoard:
     # rules/china-cornett/base.yaml:52
     return rt.HexBoard(
         'hex6',
@@ -78,7 +78,7 @@ def _board_hex6() -> rt.HexBoard:
     )
 
 
-def _board_hex5() -> rt.HexBoard:
+def _board__hex5() -> rt.HexBoard:
     # rules/china-cornett/base.yaml:85
     return rt.HexBoard(
         'hex5',
@@ -116,7 +116,7 @@ def _board_hex5() -> rt.HexBoard:
 class ChinaCornettState(rt.State):
     """A position of China."""
 
-    __slots__ = ('opt_board', 'opt_sector_collector', 'opt_reduction_reading', 'marker', 'gold', 'tablets', 'roll', 'turned', '_kept_end', '_mask_marker_face_down', '_mask_marker_gold_side', '_mask_marker_removed', '_actions_prospect', '_actions_turn_back')
+    __slots__ = ('_opt__board', '_opt__sector_collector', '_opt__reduction_reading', 'marker', 'gold', 'tablets', 'roll', 'turned', '_kept_end', '_mask__marker__face_down', '_mask__marker__gold_side', '_mask__marker__removed', '_actions__prospect', '_actions__turn_back')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('marker', 'spot', 'enum', 'marker', ('face_down', 'gold_side', 'removed'), 'all', ''),
@@ -144,9 +144,9 @@ class ChinaCornettState(rt.State):
         'tablet': ('t01', 't02', 't12'),
     }
 
-    opt_board: int
-    opt_sector_collector: int
-    opt_reduction_reading: int
+    _opt__board: int
+    _opt__sector_collector: int
+    _opt__reduction_reading: int
     marker: list[int]
     gold: list[int]
     tablets: frozenset[int]
@@ -154,23 +154,23 @@ class ChinaCornettState(rt.State):
     turned: Sequence[int]
     # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
     _kept_end: bool | None
-    _mask_marker_face_down: int  # `bitmask`: the spots whose marker is FACE_DOWN, as a bit mask (board.spot_bit) kept up to date as marker changes: the sets of spots it picks (rules/china-cornett/base.yaml:151 ...) are read from it, not found by walking every spot
-    _mask_marker_gold_side: int  # `bitmask`: the spots whose marker is GOLD_SIDE, as a bit mask (board.spot_bit) kept up to date as marker changes: the sets of spots it picks (rules/china-cornett/base.yaml:194 ...) are read from it, not found by walking every spot
-    _mask_marker_removed: int  # `bitmask`: the spots whose marker is REMOVED, as a bit mask (board.spot_bit) kept up to date as marker changes: the sets of spots it picks (rules/china-cornett/base.yaml:246 ...) are read from it, not found by walking every spot
+    _mask__marker__face_down: int  # `bitmask`: the spots whose marker is FACE_DOWN, as a bit mask (board.spot_bit) kept up to date as marker changes: the sets of spots it picks (rules/china-cornett/base.yaml:151 ...) are read from it, not found by walking every spot
+    _mask__marker__gold_side: int  # `bitmask`: the spots whose marker is GOLD_SIDE, as a bit mask (board.spot_bit) kept up to date as marker changes: the sets of spots it picks (rules/china-cornett/base.yaml:194 ...) are read from it, not found by walking every spot
+    _mask__marker__removed: int  # `bitmask`: the spots whose marker is REMOVED, as a bit mask (board.spot_bit) kept up to date as marker changes: the sets of spots it picks (rules/china-cornett/base.yaml:246 ...) are read from it, not found by walking every spot
     # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
-    _actions_prospect: list[rt.Action | None]  # the interned actions of `prospect` (`action_tables`)
-    _actions_turn_back: list[rt.Action | None]  # the interned actions of `turn_back` (`action_tables`)
+    _actions__prospect: list[rt.Action | None]  # the interned actions of `prospect` (`action_tables`)
+    _actions__turn_back: list[rt.Action | None]  # the interned actions of `turn_back` (`action_tables`)
 
     def _read_options(self) -> None:
-        self.opt_board = ('hex6', 'hex5').index(self.options['board'])
-        self.opt_sector_collector = ('with_own', 'turner', 'owner').index(self.options['sector_collector'])
-        self.opt_reduction_reading = ('at_most_one', 'none_left').index(self.options['reduction_reading'])
+        self._opt__board = ('hex6', 'hex5').index(self.options['board'])
+        self._opt__sector_collector = ('with_own', 'turner', 'owner').index(self.options['sector_collector'])
+        self._opt__reduction_reading = ('at_most_one', 'none_left').index(self.options['reduction_reading'])
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._actions_prospect = self.board.action_tables.get('prospect') or self.board.action_table('prospect', self.board.line_count())
-        self._actions_turn_back = self.board.action_tables.get('turn_back') or self.board.action_table('turn_back', len(self.board.spots))
+        self._actions__prospect = self.board.action_tables.get('prospect') or self.board.action_table('prospect', self.board.line_count())
+        self._actions__turn_back = self.board.action_tables.get('turn_back') or self.board.action_table('turn_back', len(self.board.spots))
 
     def _setup(self) -> None:
         self._forget_kept()  # (the field inits may read kept values: none yet)
@@ -187,16 +187,16 @@ class ChinaCornettState(rt.State):
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
-        if self.phase == PHASE_TURN:
-            self._start_turn()
+        if self.phase == PHASE__TURN:
+            self._start__turn()
 
-    def _start_turn(self) -> None:
+    def _start__turn(self) -> None:
         # rules/china-cornett/base.yaml:159: phase turn
         if self.trace is not None:
             self.trace.append("phases.turn.start")
         self.turned = rt.held(())  # base.yaml:161
         if self.tablets:  # base.yaml:164
-            self.roll = rt.throw(self.rng, self.tablets, TABLET_FACES)  # base.yaml:165
+            self.roll = rt.throw(self.rng, self.tablets, FACES__TABLET)  # base.yaml:165
         else:
             self.roll = 0  # base.yaml:167
 
@@ -212,9 +212,9 @@ class ChinaCornettState(rt.State):
         # the action's effect (`_perform` written out)
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'prospect':
-            self._do_prospect(args[0])
+            self._do__prospect(args[0])
         elif name == 'turn_back':
-            self._do_turn_back(args[0])
+            self._do__turn_back(args[0])
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -230,9 +230,9 @@ class ChinaCornettState(rt.State):
                 return
             # the phase's start said `end_turn`: the turn ends without it (docs/language.md)
         # the end of the turn (`_turn_end` written out)
-        self._trigger_first_reduction()
-        self._trigger_second_reduction()
-        self._trigger_third_reduction()
+        self._trigger__first_reduction()
+        self._trigger__second_reduction()
+        self._trigger__third_reduction()
         # (the end is not tested again: the end of the turn assigns none of the fields it reads)
         self._next_turn()
         # the phase starts: `_start_phase` written out, without its test of the end (which no start can change)
@@ -248,28 +248,28 @@ class ChinaCornettState(rt.State):
     # -- Legal actions ------------------------------------------------------------------------
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
-        if self.phase == PHASE_TURN:
-            self._legal_prospect(actions)
-            self._legal_turn_back(actions)
+        if self.phase == PHASE__TURN:
+            self._legal__prospect(actions)
+            self._legal__turn_back(actions)
         return actions
 
-    def _legal_prospect(self, actions: list[rt.Action]) -> None:
+    def _legal__prospect(self, actions: list[rt.Action]) -> None:
         # rules/china-cornett/base.yaml:174: prospect
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_prospect
-        for line in (self.board.straight_line_numbers_mask(self.roll, self._mask_marker_face_down) if self.tablets else (*self.board.straight_line_numbers_mask(1, self._mask_marker_face_down), *self.board.straight_line_numbers_mask(2, self._mask_marker_face_down))):  # rules/china-cornett/base.yaml:181
+        table = self._actions__prospect
+        for line in (self.board.straight_line_numbers_mask(self.roll, self._mask__marker__face_down) if self.tablets else (*self.board.straight_line_numbers_mask(1, self._mask__marker__face_down), *self.board.straight_line_numbers_mask(2, self._mask__marker__face_down))):  # rules/china-cornett/base.yaml:181
             action = table[line]
             if action is None:
                 action = table[line] = rt.Action('prospect', (self.board.line_spots(line),), self._action_text)
             actions.append(action)
 
-    def _legal_turn_back(self, actions: list[rt.Action]) -> None:
+    def _legal__turn_back(self, actions: list[rt.Action]) -> None:
         # rules/china-cornett/base.yaml:187: turn_back
         if not self.tablets:  # rules/china-cornett/base.yaml:192: when of turn_back, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_turn_back
-        for spot in self.board.mask_spots(self._mask_marker_gold_side):  # rules/china-cornett/base.yaml:194
+        table = self._actions__turn_back
+        for spot in self.board.mask_spots(self._mask__marker__gold_side):  # rules/china-cornett/base.yaml:194
             action = table[spot]
             if action is None:
                 action = table[spot] = rt.Action('turn_back', (spot,), self._action_text)
@@ -278,10 +278,10 @@ class ChinaCornettState(rt.State):
     def _guard(self, name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
         if name == 'turn_back':
-            return self._guard_turn_back()
+            return self._guard__turn_back()
         return True
 
-    def _guard_turn_back(self) -> bool:
+    def _guard__turn_back(self) -> bool:
         # rules/china-cornett/base.yaml:192: when of turn_back
         return bool(self.tablets)
 
@@ -289,73 +289,73 @@ class ChinaCornettState(rt.State):
     def _perform(self, action: rt.Action) -> None:
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'prospect':
-            self._do_prospect(args[0])
+            self._do__prospect(args[0])
         elif name == 'turn_back':
-            self._do_turn_back(args[0])
+            self._do__turn_back(args[0])
 
-    def _do_prospect(self, line: Sequence[int]) -> None:
+    def _do__prospect(self, line: Sequence[int]) -> None:
         # rules/china-cornett/base.yaml:174: prospect
         if self.trace is not None:
             self.trace.append("actions.prospect")
         for s in line:  # base.yaml:184
             self.marker[s] = GOLD_SIDE  # base.yaml:185
             self._kept_end = None  # base.yaml:185
-            self._mask_marker_face_down &= ~self.board.spot_bit[s]  # base.yaml:185
-            self._mask_marker_gold_side |= self.board.spot_bit[s]  # base.yaml:185
-            self._mask_marker_removed &= ~self.board.spot_bit[s]  # base.yaml:185
+            self._mask__marker__face_down &= ~self.board.spot_bit[s]  # base.yaml:185
+            self._mask__marker__gold_side |= self.board.spot_bit[s]  # base.yaml:185
+            self._mask__marker__removed &= ~self.board.spot_bit[s]  # base.yaml:185
         self.turned = line  # base.yaml:186
-        self._trigger_transport_gold()
+        self._trigger__transport_gold()
 
-    def _do_turn_back(self, spot: int) -> None:
+    def _do__turn_back(self, spot: int) -> None:
         # rules/china-cornett/base.yaml:187: turn_back
         if self.trace is not None:
             self.trace.append("actions.turn_back")
         self.marker[spot] = FACE_DOWN  # base.yaml:197
         self._kept_end = None  # base.yaml:197
-        self._mask_marker_face_down |= self.board.spot_bit[spot]  # base.yaml:197
-        self._mask_marker_gold_side &= ~self.board.spot_bit[spot]  # base.yaml:197
-        self._mask_marker_removed &= ~self.board.spot_bit[spot]  # base.yaml:197
+        self._mask__marker__face_down |= self.board.spot_bit[spot]  # base.yaml:197
+        self._mask__marker__gold_side &= ~self.board.spot_bit[spot]  # base.yaml:197
+        self._mask__marker__removed &= ~self.board.spot_bit[spot]  # base.yaml:197
 
     # -- Triggers -----------------------------------------------------------------------------
-    def _trigger_transport_gold(self) -> None:
+    def _trigger__transport_gold(self) -> None:
         # rules/china-cornett/base.yaml:206: trigger transport_gold
         if self.trace is not None:
             self.trace.append("triggers.transport_gold")
-        own = [sector for sector in self.board.regions_touching(self.turned, (MOUNTAIN if ROLE_OF_SEAT[self.current] == MOUNTAINS else RIVER)) if self.completed(sector)]  # base.yaml:212; inlined sector_kind (base.yaml:155)
+        own = [sector for sector in self.board.regions_touching(self.turned, (MOUNTAIN if _ROLE_OF_SEAT[self.current] == MOUNTAINS else RIVER)) if self.completed(sector)]  # base.yaml:212; inlined sector_kind (base.yaml:155)
         for sector in own:  # base.yaml:213
             self.collect(self.current, sector)  # base.yaml:214
-        for sector in self.board.regions_touching(self.turned, (MOUNTAIN if ROLE_OF_SEAT[(self.current + 1) % self.num_players] == MOUNTAINS else RIVER)):  # base.yaml:217; inlined sector_kind (base.yaml:155)
+        for sector in self.board.regions_touching(self.turned, (MOUNTAIN if _ROLE_OF_SEAT[(self.current + 1) % self.num_players] == MOUNTAINS else RIVER)):  # base.yaml:217; inlined sector_kind (base.yaml:155)
             if self.completed(sector):  # base.yaml:218
-                self.collect((self.current if (self.opt_sector_collector == TURNER or (self.opt_sector_collector == WITH_OWN and own)) else (self.current + 1) % self.num_players), sector)  # base.yaml:219
+                self.collect((self.current if (self._opt__sector_collector == TURNER or (self._opt__sector_collector == WITH_OWN and own)) else (self.current + 1) % self.num_players), sector)  # base.yaml:219
 
-    def _trigger_first_reduction(self) -> None:
+    def _trigger__first_reduction(self) -> None:
         # rules/china-cornett/base.yaml:220: trigger first_reduction
-        if not (self.tablets == frozenset((T01, T02, T12)) and self.alignments(5) <= (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)):
+        if not (self.tablets == frozenset((T01, T02, T12)) and self.alignments(5) <= (1 if self._opt__reduction_reading == AT_MOST_ONE else 0)):
             return
         if self.trace is not None:
             self.trace.append("triggers.first_reduction")
         self.tablets = frozenset((T02, T12))  # base.yaml:227
 
-    def _trigger_second_reduction(self) -> None:
+    def _trigger__second_reduction(self) -> None:
         # rules/china-cornett/base.yaml:228: trigger second_reduction
-        if not (self.tablets == frozenset((T02, T12)) and self.alignments(4) <= (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)):
+        if not (self.tablets == frozenset((T02, T12)) and self.alignments(4) <= (1 if self._opt__reduction_reading == AT_MOST_ONE else 0)):
             return
         if self.trace is not None:
             self.trace.append("triggers.second_reduction")
         self.tablets = frozenset((T01, T12))  # base.yaml:235
 
-    def _trigger_third_reduction(self) -> None:
+    def _trigger__third_reduction(self) -> None:
         # rules/china-cornett/base.yaml:236: trigger third_reduction
-        if not (self.tablets == frozenset((T01, T12)) and self.alignments(3) <= (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)):
+        if not (self.tablets == frozenset((T01, T12)) and self.alignments(3) <= (1 if self._opt__reduction_reading == AT_MOST_ONE else 0)):
             return
         if self.trace is not None:
             self.trace.append("triggers.third_reduction")
         self.tablets = frozenset()  # base.yaml:242
 
     def _turn_end(self) -> None:
-        self._trigger_first_reduction()
-        self._trigger_second_reduction()
-        self._trigger_third_reduction()
+        self._trigger__first_reduction()
+        self._trigger__second_reduction()
+        self._trigger__third_reduction()
 
     # -- Definitions and procedures -----------------------------------------------------------
     def face_down_spots(self) -> Sequence[int]:
@@ -364,14 +364,14 @@ class ChinaCornettState(rt.State):
         if memo is not None and 'face_down_spots' in memo:
             remembered: Sequence[int] = memo['face_down_spots']
             return remembered
-        value: Sequence[int] = self.board.mask_spots(self._mask_marker_face_down)
+        value: Sequence[int] = self.board.mask_spots(self._mask__marker__face_down)
         if memo is not None:
             memo['face_down_spots'] = value
         return value
 
     def alignments(self, n: int) -> int:
         # rules/china-cornett/base.yaml:153
-        return self.board.count_lines_mask(n, self._mask_marker_face_down)  # base.yaml:153
+        return self.board.count_lines_mask(n, self._mask__marker__face_down)  # base.yaml:153
 
     def reduction_limit(self) -> int:
         # rules/china-cornett/base.yaml:154; remembered while the legal actions are listed
@@ -379,30 +379,30 @@ class ChinaCornettState(rt.State):
         if memo is not None and 'reduction_limit' in memo:
             remembered: int = memo['reduction_limit']
             return remembered
-        value: int = (1 if self.opt_reduction_reading == AT_MOST_ONE else 0)
+        value: int = (1 if self._opt__reduction_reading == AT_MOST_ONE else 0)
         if memo is not None:
             memo['reduction_limit'] = value
         return value
 
     def sector_kind(self, p: int) -> int:
         # rules/china-cornett/base.yaml:155
-        return (MOUNTAIN if ROLE_OF_SEAT[p] == MOUNTAINS else RIVER)  # base.yaml:155
+        return (MOUNTAIN if _ROLE_OF_SEAT[p] == MOUNTAINS else RIVER)  # base.yaml:155
 
     def completed(self, sector: int) -> bool:
         # rules/china-cornett/base.yaml:156
-        return (not (self._mask_marker_face_down & self.board.region_mask[sector]))  # base.yaml:156
+        return (not (self._mask__marker__face_down & self.board.region_mask[sector]))  # base.yaml:156
 
     def collect(self, p: int, sector: int) -> None:
         # rules/china-cornett/base.yaml:200
         if self.trace is not None:
             self.trace.append("procedures.collect")
-        self.gold[p] += (self._mask_marker_gold_side & self.board.region_mask[sector]).bit_count()  # base.yaml:201
+        self.gold[p] += (self._mask__marker__gold_side & self.board.region_mask[sector]).bit_count()  # base.yaml:201
         for s in self.board.region_spots[sector]:  # base.yaml:202
             self.marker[s] = REMOVED  # base.yaml:203
             self._kept_end = None  # base.yaml:203
-            self._mask_marker_face_down &= ~self.board.spot_bit[s]  # base.yaml:203
-            self._mask_marker_gold_side &= ~self.board.spot_bit[s]  # base.yaml:203
-            self._mask_marker_removed |= self.board.spot_bit[s]  # base.yaml:203
+            self._mask__marker__face_down &= ~self.board.spot_bit[s]  # base.yaml:203
+            self._mask__marker__gold_side &= ~self.board.spot_bit[s]  # base.yaml:203
+            self._mask__marker__removed |= self.board.spot_bit[s]  # base.yaml:203
 
     # -- Invariants ---------------------------------------------------------------------------
     def broken_invariants(self) -> list[str]:
@@ -417,7 +417,7 @@ class ChinaCornettState(rt.State):
         # rules/china-cornett/base.yaml:246; kept between moves: tested again once `marker` changes
         over = self._kept_end
         if over is None:
-            over = self._kept_end = bool(self._mask_marker_removed == self.board.all_mask)
+            over = self._kept_end = bool(self._mask__marker__removed == self.board.all_mask)
         return over
 
     def score_terms(self, player: int) -> dict[str, int]:
@@ -438,9 +438,9 @@ class ChinaCornettState(rt.State):
 
     # -- Copies and text ----------------------------------------------------------------------
     def _copy_fields(self, other: Any) -> None:
-        other.opt_board = self.opt_board
-        other.opt_sector_collector = self.opt_sector_collector
-        other.opt_reduction_reading = self.opt_reduction_reading
+        other._opt__board = self._opt__board
+        other._opt__sector_collector = self._opt__sector_collector
+        other._opt__reduction_reading = self._opt__reduction_reading
         other.marker = self.marker[:]
         other.gold = self.gold[:]
         other.tablets = self.tablets
@@ -449,20 +449,20 @@ class ChinaCornettState(rt.State):
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
         other._kept_end = self._kept_end
-        other._mask_marker_face_down = self._mask_marker_face_down
-        other._mask_marker_gold_side = self._mask_marker_gold_side
-        other._mask_marker_removed = self._mask_marker_removed
-        other._actions_prospect = self._actions_prospect
-        other._actions_turn_back = self._actions_turn_back
+        other._mask__marker__face_down = self._mask__marker__face_down
+        other._mask__marker__gold_side = self._mask__marker__gold_side
+        other._mask__marker__removed = self._mask__marker__removed
+        other._actions__prospect = self._actions__prospect
+        other._actions__turn_back = self._actions__turn_back
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
         scenario's position): the values kept between moves are forgotten, what is kept beside
         the fields is made again."""
         self._forget_kept()
-        self._mask_marker_face_down = self.board.value_mask(self.marker, FACE_DOWN)
-        self._mask_marker_gold_side = self.board.value_mask(self.marker, GOLD_SIDE)
-        self._mask_marker_removed = self.board.value_mask(self.marker, REMOVED)
+        self._mask__marker__face_down = self.board.value_mask(self.marker, FACE_DOWN)
+        self._mask__marker__gold_side = self.board.value_mask(self.marker, GOLD_SIDE)
+        self._mask__marker__removed = self.board.value_mask(self.marker, REMOVED)
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -530,8 +530,8 @@ GAME = rt.Game(
     ),
     ChinaCornettState,
     {
-        'hex6': _board_hex6,
-        'hex5': _board_hex5,
+        'hex6': _board__hex6,
+        'hex5': _board__hex5,
     },
     lowest_score_wins=False,
 )

@@ -28,14 +28,14 @@ LONGEST_FIRST: Final = 1  # chain_cut: choices of option `chain_cut`
 ONE_PER_NETWORK: Final = 2  # chain_cut: choices of option `chain_cut`
 THIS_ROUND: Final = 0  # final_round: choices of option `final_round`
 ONE_MORE_ROUND: Final = 1  # final_round: choices of option `final_round`
-PHASE_TURN: Final = 0  # phase
-PHASE_SECOND: Final = 1  # phase
-PHASE_REFILL: Final = 2  # phase
-ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3, 4)
+PHASE__TURN: Final = 0  # phase
+PHASE__SECOND: Final = 1  # phase
+PHASE__REFILL: Final = 2  # phase
+_ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3, 4)
 
 
 # -- Boards ---------------------------------------------------------------------------------
-def _board_face_3_4() -> rt.GraphBoard:
+def _board__face_3_4() -> rt.GraphBoard:
     # rules/china-schacht/base.yaml:61
     return rt.GraphBoard(
         'face_3_4',
@@ -117,7 +117,7 @@ def _board_face_3_4() -> rt.GraphBoard:
     )
 
 
-def _board_face_4_5() -> rt.GraphBoard:
+def _board__face_4_5() -> rt.GraphBoard:
     # rules/china-schacht/base.yaml:127
     return rt.GraphBoard(
         'face_4_5',
@@ -202,7 +202,7 @@ def _board_face_4_5() -> rt.GraphBoard:
 class ChinaSchachtState(rt.State):
     """A position of China."""
 
-    __slots__ = ('opt_board', 'opt_chain_cut', 'opt_final_round', 'palace_of', 'emissaries', 'scored', 'palaces_left', 'emissaries_left', 'score', 'hand', 'deck', 'face_up', 'discard', 'exhausted', 'end_announced', 'finished', 'here', 'placed', 'was_empty', '_budget', '_d_emissary_room', '_d_province_points', '_d_open_spaces', '_d_can_place', '_kept_end', '_kept_shared', '_mask_palace_of_empty', '_mask__emissary_room_1', '_mask__emissary_room_1_known', '_mask_palace_of_has', '_values_payments', '_values_all_payments', '_spot_rows_build', '_keyed_spot_rows_build', '_region_rows_send', '_keyed_region_rows_send', '_actions_stop', '_actions_exchange_blind', '_listed_exchange_blind', '_actions_exchange_face_up', '_listed_exchange_face_up', '_actions_take_face_up', '_listed_take_face_up', '_actions_draw_card')
+    __slots__ = ('_opt__board', '_opt__chain_cut', '_opt__final_round', 'palace_of', 'emissaries', 'scored', 'palaces_left', 'emissaries_left', 'score', 'hand', 'deck', 'face_up', 'discard', 'exhausted', 'end_announced', 'finished', 'here', 'placed', 'was_empty', '_budget', '_d__emissary_room', '_d__province_points', '_d__open_spaces', '_d__can_place', '_kept_end', '_kept_shared', '_empty__palace_of', '_regions__emissary_room__1', '_regions_known__emissary_room__1', '_has__palace_of', '_values__payments', '_values__all_payments', '_spot_rows__build', '_keyed_spot_rows__build', '_region_rows__send', '_keyed_region_rows__send', '_actions__stop', '_actions__exchange_blind', '_listed__exchange_blind', '_actions__exchange_face_up', '_listed__exchange_face_up', '_actions__take_face_up', '_listed__take_face_up', '_actions__draw_card')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('palace_of', 'spot', 'list', 'player', (), 'all', ''),
@@ -241,9 +241,9 @@ class ChinaSchachtState(rt.State):
     DICE: ClassVar[dict[str, tuple[str, ...]]] = {
     }
 
-    opt_board: int
-    opt_chain_cut: int
-    opt_final_round: int
+    _opt__board: int
+    _opt__chain_cut: int
+    _opt__final_round: int
     palace_of: list[Sequence[int]]
     emissaries: list[Sequence[int]]
     scored: list[bool]
@@ -261,55 +261,55 @@ class ChinaSchachtState(rt.State):
     placed: int
     was_empty: bool
     # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
-    _d_emissary_room: dict[int, int] | None
-    _d_province_points: dict[int, dict[int, int]] | None
-    _d_open_spaces: Sequence[int] | None
-    _d_can_place: dict[int, bool] | None
+    _d__emissary_room: dict[int, int] | None
+    _d__province_points: dict[int, dict[int, int]] | None
+    _d__open_spaces: Sequence[int] | None
+    _d__can_place: dict[int, bool] | None
     _kept_end: bool | None
     _kept_shared: bool  # a copy may share the dicts of kept values: drop from copies of them (pass `own_drops`)
-    _mask_palace_of_empty: int  # `spot_filters`: the spots whose palace_of is empty, as a bit mask (board.spot_bit) kept up to date as palace_of changes: the sets of spots it picks (rules/china-schacht/base.yaml:290 ...) are read from it, not found by walking every spot
-    _mask__emissary_room_1: int  # region_masks: the regions where `emissary_room(r) > 0` (rules/china-schacht/base.yaml:398), among those of _mask__emissary_room_1_known
-    _mask__emissary_room_1_known: int  # region_masks: the regions whose bit of _mask__emissary_room_1 is known (cleared where the kept value of `emissary_room` for the region is dropped)
-    _mask_palace_of_has: list[int]  # `value_masks`: for each value v, the spots whose palace_of holds v, as a bit mask (board.spot_bit) kept up to date as palace_of changes: the counts, tests and lists of them (rules/china-schacht/base.yaml:287 ...) are read from it, not found by walking the spots
+    _empty__palace_of: int  # `spot_filters`: the spots whose palace_of is empty, as a bit mask (board.spot_bit) kept up to date as palace_of changes: the sets of spots it picks (rules/china-schacht/base.yaml:290 ...) are read from it, not found by walking every spot
+    _regions__emissary_room__1: int  # region_masks: the regions where `emissary_room(r) > 0` (rules/china-schacht/base.yaml:398), among those of _regions_known__emissary_room__1
+    _regions_known__emissary_room__1: int  # region_masks: the regions whose bit of _regions__emissary_room__1 is known (cleared where the kept value of `emissary_room` for the region is dropped)
+    _has__palace_of: list[int]  # `value_masks`: for each value v, the spots whose palace_of holds v, as a bit mask (board.spot_bit) kept up to date as palace_of changes: the counts, tests and lists of them (rules/china-schacht/base.yaml:287 ...) are read from it, not found by walking the spots
     _budget: int  # the work left to a move (runtime/limits.py); declared for mypyc (docs/native.md)
     # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
-    _values_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `payments` by what they read (`value_tables`)
-    _values_all_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `all_payments` by what they read (`value_tables`)
-    _spot_rows_build: dict[Any, rt.SpotRow]  # the interned actions of `build` (`action_tables`)
-    _keyed_spot_rows_build: dict[Any, list[tuple[Sequence[int], rt.SpotRow]]]  # the rows of the first choice of `build` by `hand[current]` (`tabled_rows`)
-    _region_rows_send: dict[Any, rt.RegionRow]  # the interned actions of `send` (`action_tables`)
-    _keyed_region_rows_send: dict[Any, list[tuple[Sequence[int], rt.RegionRow]]]  # the rows of the first choice of `send` by `hand[current]` (`tabled_rows`)
-    _actions_stop: list[rt.Action | None]  # the interned actions of `stop` (`action_tables`)
-    _actions_exchange_blind: list[rt.Action | None]  # the interned actions of `exchange_blind` (`action_tables`)
-    _listed_exchange_blind: dict[Any, list[rt.Action]]  # the listings of `exchange_blind` by what they read (`listing_tables`)
-    _actions_exchange_face_up: list[list[rt.Action | None] | None]  # the interned actions of `exchange_face_up` (`action_tables`)
-    _listed_exchange_face_up: dict[Any, list[rt.Action]]  # the listings of `exchange_face_up` by what they read (`listing_tables`)
-    _actions_take_face_up: list[rt.Action | None]  # the interned actions of `take_face_up` (`action_tables`)
-    _listed_take_face_up: dict[Any, list[rt.Action]]  # the listings of `take_face_up` by what they read (`listing_tables`)
-    _actions_draw_card: list[rt.Action | None]  # the interned actions of `draw_card` (`action_tables`)
+    _values__payments: dict[Any, Sequence[Sequence[int]]]  # the values of `payments` by what they read (`value_tables`)
+    _values__all_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `all_payments` by what they read (`value_tables`)
+    _spot_rows__build: dict[Any, rt.SpotRow]  # the interned actions of `build` (`action_tables`)
+    _keyed_spot_rows__build: dict[Any, list[tuple[Sequence[int], rt.SpotRow]]]  # the rows of the first choice of `build` by `hand[current]` (`tabled_rows`)
+    _region_rows__send: dict[Any, rt.RegionRow]  # the interned actions of `send` (`action_tables`)
+    _keyed_region_rows__send: dict[Any, list[tuple[Sequence[int], rt.RegionRow]]]  # the rows of the first choice of `send` by `hand[current]` (`tabled_rows`)
+    _actions__stop: list[rt.Action | None]  # the interned actions of `stop` (`action_tables`)
+    _actions__exchange_blind: list[rt.Action | None]  # the interned actions of `exchange_blind` (`action_tables`)
+    _listed__exchange_blind: dict[Any, list[rt.Action]]  # the listings of `exchange_blind` by what they read (`listing_tables`)
+    _actions__exchange_face_up: list[list[rt.Action | None] | None]  # the interned actions of `exchange_face_up` (`action_tables`)
+    _listed__exchange_face_up: dict[Any, list[rt.Action]]  # the listings of `exchange_face_up` by what they read (`listing_tables`)
+    _actions__take_face_up: list[rt.Action | None]  # the interned actions of `take_face_up` (`action_tables`)
+    _listed__take_face_up: dict[Any, list[rt.Action]]  # the listings of `take_face_up` by what they read (`listing_tables`)
+    _actions__draw_card: list[rt.Action | None]  # the interned actions of `draw_card` (`action_tables`)
 
     def _read_options(self) -> None:
-        self.opt_board = ('by_players', 'face_3_4', 'face_4_5').index(self.options['board'])
-        self.opt_chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
-        self.opt_final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
+        self._opt__board = ('by_players', 'face_3_4', 'face_4_5').index(self.options['board'])
+        self._opt__chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
+        self._opt__final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._values_payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
-        self._values_all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
-        self._spot_rows_build = self.board.action_tables.get('build') or self.board.action_dict('build')
-        self._keyed_spot_rows_build = self.board.value_tables.get('keyed_spot_rows build') or self.board.value_table('keyed_spot_rows build')
-        self._region_rows_send = self.board.action_tables.get('send') or self.board.action_dict('send')
-        self._keyed_region_rows_send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
-        self._actions_stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
-        self._actions_exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
-        self._listed_exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
-        self._actions_exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
-        self._listed_exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
-        self._actions_take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
-        self._listed_take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
-        self._actions_draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
+        self._values__payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
+        self._values__all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
+        self._spot_rows__build = self.board.action_tables.get('build') or self.board.action_dict('build')
+        self._keyed_spot_rows__build = self.board.value_tables.get('keyed_spot_rows build') or self.board.value_table('keyed_spot_rows build')
+        self._region_rows__send = self.board.action_tables.get('send') or self.board.action_dict('send')
+        self._keyed_region_rows__send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
+        self._actions__stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
+        self._actions__exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
+        self._listed__exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
+        self._actions__exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
+        self._listed__exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
+        self._actions__take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
+        self._listed__take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
+        self._actions__draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
@@ -365,26 +365,26 @@ class ChinaSchachtState(rt.State):
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
-        if self.phase == PHASE_TURN:
-            self._start_turn()
-        elif self.phase == PHASE_SECOND:
-            self._start_second()
-        elif self.phase == PHASE_REFILL:
-            self._start_refill()
+        if self.phase == PHASE__TURN:
+            self._start__turn()
+        elif self.phase == PHASE__SECOND:
+            self._start__second()
+        elif self.phase == PHASE__REFILL:
+            self._start__refill()
 
-    def _start_turn(self) -> None:
+    def _start__turn(self) -> None:
         # rules/china-schacht/base.yaml:360: phase turn
         if self.trace is not None:
             self.trace.append("phases.turn.start")
         pass
 
-    def _start_second(self) -> None:
+    def _start__second(self) -> None:
         # rules/china-schacht/base.yaml:363: phase second
         if self.trace is not None:
             self.trace.append("phases.second.start")
         pass
 
-    def _start_refill(self) -> None:
+    def _start__refill(self) -> None:
         # rules/china-schacht/base.yaml:366: phase refill
         if self.trace is not None:
             self.trace.append("phases.refill.start")
@@ -402,19 +402,19 @@ class ChinaSchachtState(rt.State):
         # the action's effect (`_perform` written out)
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'build':
-            self._do_build(args[0], args[1])
+            self._do__build(args[0], args[1])
         elif name == 'send':
-            self._do_send(args[0], args[1])
+            self._do__send(args[0], args[1])
         elif name == 'stop':
-            self._do_stop()
+            self._do__stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(args[0])
+            self._do__exchange_blind(args[0])
         elif name == 'exchange_face_up':
-            self._do_exchange_face_up(args[0], args[1])
+            self._do__exchange_face_up(args[0], args[1])
         elif name == 'take_face_up':
-            self._do_take_face_up(args[0])
+            self._do__take_face_up(args[0])
         elif name == 'draw_card':
-            self._do_draw_card()
+            self._do__draw_card()
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -430,8 +430,8 @@ class ChinaSchachtState(rt.State):
             return
         # the end of the turn (`_turn_end` written out)
         self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, written out)
-        self._trigger_turn_over()
-        self._trigger_last_turn()
+        self._trigger__turn_over()
+        self._trigger__last_turn()
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -453,32 +453,32 @@ class ChinaSchachtState(rt.State):
     # -- Legal actions ------------------------------------------------------------------------
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
-        if self.phase == PHASE_TURN:
+        if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build(actions)
-            self._legal_send(actions)
-            self._legal_exchange_blind(actions)
-            self._legal_exchange_face_up(actions)
-        elif self.phase == PHASE_SECOND:
+            self._legal__build(actions)
+            self._legal__send(actions)
+            self._legal__exchange_blind(actions)
+            self._legal__exchange_face_up(actions)
+        elif self.phase == PHASE__SECOND:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build(actions)
-            self._legal_send(actions)
-            self._legal_stop(actions)
-        elif self.phase == PHASE_REFILL:
+            self._legal__build(actions)
+            self._legal__send(actions)
+            self._legal__stop(actions)
+        elif self.phase == PHASE__REFILL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_take_face_up(actions)
-            self._legal_draw_card(actions)
+            self._legal__take_face_up(actions)
+            self._legal__draw_card(actions)
         return actions
 
-    def _legal_build(self, actions: list[rt.Action]) -> None:
+    def _legal__build(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
-        joined0 = self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._spot_rows_build
+        table = self._spot_rows__build
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_spot_rows_build
+        rows = self._keyed_spot_rows__build
         rows_key = self.hand[self.current]
         found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = rows.get(rows_key)
         if found_rows is None:  # (the first listing with this key: the values and their rows)
@@ -503,16 +503,16 @@ class ChinaSchachtState(rt.State):
                     gathered = row1.made(spots_mask)
                 actions += gathered  # rules/china-schacht/base.yaml:379; `spot_rows`: the actions of its spots, in spot order
 
-    def _legal_send(self, actions: list[rt.Action]) -> None:
+    def _legal__send(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:391: send
         if not (self.emissaries_left[self.current] > 0):  # rules/china-schacht/base.yaml:395: when of send, written out (`guard_inline`)
             return
         regions_mask = (rt.ordered_mask(self.here) if self.here else self.board.kind_masks[PROVINCE])  # rules/china-schacht/base.yaml:398; `region_masks`: the regions `province_to` walks, as a bit mask (-1: not in region order)
-        kept_regions0 = self._mask__emissary_room_1_within(regions_mask) if regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `region_masks`: the regions where `emissary_room(r) > 0`, from its kept mask
+        kept_regions0 = self._regions_within__emissary_room__1(regions_mask) if regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `region_masks`: the regions where `emissary_room(r) > 0`, from its kept mask
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._region_rows_send
+        table = self._region_rows__send
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_region_rows_send
+        rows = self._keyed_region_rows__send
         rows_key = self.hand[self.current]
         found_rows: list[tuple[Sequence[int], rt.RegionRow]] | None = rows.get(rows_key)
         if found_rows is None:  # (the first listing with this key: the values and their rows)
@@ -540,29 +540,29 @@ class ChinaSchachtState(rt.State):
                         row_actions = row1.made(held_regions)
                     actions += row_actions  # rules/china-schacht/base.yaml:398; `region_masks`: the actions of its regions, in region order
 
-    def _legal_stop(self, actions: list[rt.Action]) -> None:
+    def _legal__stop(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:406: stop
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_stop
+        table = self._actions__stop
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('stop', (), self._action_text)
         actions.append(action)
 
-    def _legal_exchange_blind(self, actions: list[rt.Action]) -> None:
+    def _legal__exchange_blind(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:410: exchange_blind
         if not self.deck:  # rules/china-schacht/base.yaml:413: when of exchange_blind, written out (`guard_inline`)
             return
         if len(self.hand[self.current]) > 16:
             rt.grown(self, 91, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:410')
         # What this listing lists is a function of `hand[current]` (kept sorted, `sorted_keys`): remembered by it, in a table of the board every state shares (`listing_tables`).
-        listed = self._listed_exchange_blind
+        listed = self._listed__exchange_blind
         listed_key = self.hand[self.current]
         listed_actions: list[rt.Action] | None = listed.get(listed_key)
         if listed_actions is None:
             listed_actions = []
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-            table = self._actions_exchange_blind
+            table = self._actions__exchange_blind
             for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:415
                 action = table[card]
                 if action is None:
@@ -571,19 +571,19 @@ class ChinaSchachtState(rt.State):
             rt.remember(listed, listed_key, listed_actions)
         actions += listed_actions
 
-    def _legal_exchange_face_up(self, actions: list[rt.Action]) -> None:
+    def _legal__exchange_face_up(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:422: exchange_face_up
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/base.yaml:422')
         # What this listing lists is a function of `hand[current]` (kept sorted, `sorted_keys`) and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
-        listed = self._listed_exchange_face_up
+        listed = self._listed__exchange_face_up
         listed_key = (self.hand[self.current], frozenset(self.face_up))
         listed_actions: list[rt.Action] | None = listed.get(listed_key)
         if listed_actions is None:
             listed_actions = []
             joined0: Sequence[int] | None = None  # rules/china-schacht/base.yaml:427; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-            table = self._actions_exchange_face_up
+            table = self._actions__exchange_face_up
             for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:426
                 row1 = table[card]
                 if row1 is None:
@@ -596,18 +596,18 @@ class ChinaSchachtState(rt.State):
             rt.remember(listed, listed_key, listed_actions)
         actions += listed_actions
 
-    def _legal_take_face_up(self, actions: list[rt.Action]) -> None:
+    def _legal__take_face_up(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:435: take_face_up
         if len(self.face_up) > 16:
             rt.grown(self, 91, 1, (self.face_up,), 'rules/china-schacht/base.yaml:435')
         # What this listing lists is a function of the items of `face_up`: remembered by it, in a table of the board every state shares (`listing_tables`).
-        listed = self._listed_take_face_up
+        listed = self._listed__take_face_up
         listed_key = frozenset(self.face_up)
         listed_actions: list[rt.Action] | None = listed.get(listed_key)
         if listed_actions is None:
             listed_actions = []
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-            table = self._actions_take_face_up
+            table = self._actions__take_face_up
             for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/base.yaml:437
                 action = table[taken]
                 if action is None:
@@ -616,12 +616,12 @@ class ChinaSchachtState(rt.State):
             rt.remember(listed, listed_key, listed_actions)
         actions += listed_actions
 
-    def _legal_draw_card(self, actions: list[rt.Action]) -> None:
+    def _legal__draw_card(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:443: draw_card
         if not self.deck:  # rules/china-schacht/base.yaml:444: when of draw_card, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_draw_card
+        table = self._actions__draw_card
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('draw_card', (), self._action_text)
@@ -630,28 +630,28 @@ class ChinaSchachtState(rt.State):
     def _guard(self, name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
         if name == 'build':
-            return self._guard_build()
+            return self._guard__build()
         if name == 'send':
-            return self._guard_send()
+            return self._guard__send()
         if name == 'exchange_blind':
-            return self._guard_exchange_blind()
+            return self._guard__exchange_blind()
         if name == 'draw_card':
-            return self._guard_draw_card()
+            return self._guard__draw_card()
         return True
 
-    def _guard_build(self) -> bool:
+    def _guard__build(self) -> bool:
         # rules/china-schacht/base.yaml:376: when of build
         return bool(self.palaces_left[self.current] > 0)
 
-    def _guard_send(self) -> bool:
+    def _guard__send(self) -> bool:
         # rules/china-schacht/base.yaml:395: when of send
         return bool(self.emissaries_left[self.current] > 0)
 
-    def _guard_exchange_blind(self) -> bool:
+    def _guard__exchange_blind(self) -> bool:
         # rules/china-schacht/base.yaml:413: when of exchange_blind
         return bool(self.deck)
 
-    def _guard_draw_card(self) -> bool:
+    def _guard__draw_card(self) -> bool:
         # rules/china-schacht/base.yaml:444: when of draw_card
         return bool(self.deck)
 
@@ -659,57 +659,57 @@ class ChinaSchachtState(rt.State):
     def _perform(self, action: rt.Action) -> None:
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'build':
-            self._do_build(args[0], args[1])
+            self._do__build(args[0], args[1])
         elif name == 'send':
-            self._do_send(args[0], args[1])
+            self._do__send(args[0], args[1])
         elif name == 'stop':
-            self._do_stop()
+            self._do__stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(args[0])
+            self._do__exchange_blind(args[0])
         elif name == 'exchange_face_up':
-            self._do_exchange_face_up(args[0], args[1])
+            self._do__exchange_face_up(args[0], args[1])
         elif name == 'take_face_up':
-            self._do_take_face_up(args[0])
+            self._do__take_face_up(args[0])
         elif name == 'draw_card':
-            self._do_draw_card()
+            self._do__draw_card()
 
-    def _do_build(self, cards: Sequence[int], space: int) -> None:
+    def _do__build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
-        for palace_of_ in self.palace_of[space]:  # base.yaml:384
-            self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # base.yaml:384
+        for _item__palace_of in self.palace_of[space]:  # base.yaml:384
+            self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384
-        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
-        self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
-        self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # base.yaml:384
+        self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384
+        self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
+        self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
+        self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
-            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
+            self._d__can_place = rt.without_key(self._d__can_place, self.current)  # base.yaml:385
         else:  # base.yaml:385
-            if self._d_can_place is not None:  # base.yaml:385
-                self._d_can_place.pop(self.current, None)  # base.yaml:385
-        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._mask_palace_of_empty) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
+            if self._d__can_place is not None:  # base.yaml:385
+                self._d__can_place.pop(self.current, None)  # base.yaml:385
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         # base.yaml:461: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.next_piece")
         self.placed += 1  # base.yaml:465
         if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
-            self.next_phase = PHASE_SECOND  # base.yaml:467
+            self.next_phase = PHASE__SECOND  # base.yaml:467
         else:
             # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.refill_hand")
             if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE_REFILL  # base.yaml:474
+                self.next_phase = PHASE__REFILL  # base.yaml:474
             else:
                 # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
                 if self.trace is not None:
@@ -719,7 +719,7 @@ class ChinaSchachtState(rt.State):
             # base.yaml:469: refill_hand written out above
         # base.yaml:390: next_piece written out above
 
-    def _do_send(self, cards: Sequence[int], province_to: int) -> None:
+    def _do__send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -729,32 +729,32 @@ class ChinaSchachtState(rt.State):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
-        self._d_can_place = self._kept_end = None  # base.yaml:403
+        self._d__can_place = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
-            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+            self._d__emissary_room = rt.without_key(self._d__emissary_room, province_to)  # base.yaml:403
         else:  # base.yaml:403
-            if self._d_emissary_room is not None:  # base.yaml:403
-                self._d_emissary_room.pop(province_to, None)  # base.yaml:403
-        self._mask__emissary_room_1_known &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
+            if self._d__emissary_room is not None:  # base.yaml:403
+                self._d__emissary_room.pop(province_to, None)  # base.yaml:403
+        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
         if self._kept_shared:  # base.yaml:404
-            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+            self._d__can_place = rt.without_key(self._d__can_place, self.current)  # base.yaml:404
         else:  # base.yaml:404
-            if self._d_can_place is not None:  # base.yaml:404
-                self._d_can_place.pop(self.current, None)  # base.yaml:404
+            if self._d__can_place is not None:  # base.yaml:404
+                self._d__can_place.pop(self.current, None)  # base.yaml:404
         # base.yaml:461: next_piece, written out where it is called, base.yaml:405 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.next_piece")
         self.placed += 1  # base.yaml:465
         if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
-            self.next_phase = PHASE_SECOND  # base.yaml:467
+            self.next_phase = PHASE__SECOND  # base.yaml:467
         else:
             # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.refill_hand")
             if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE_REFILL  # base.yaml:474
+                self.next_phase = PHASE__REFILL  # base.yaml:474
             else:
                 # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
                 if self.trace is not None:
@@ -764,7 +764,7 @@ class ChinaSchachtState(rt.State):
             # base.yaml:469: refill_hand written out above
         # base.yaml:405: next_piece written out above
 
-    def _do_stop(self) -> None:
+    def _do__stop(self) -> None:
         # rules/china-schacht/base.yaml:406: stop
         if self.trace is not None:
             self.trace.append("actions.stop")
@@ -772,7 +772,7 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.refill_hand")
         if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-            self.next_phase = PHASE_REFILL  # base.yaml:474
+            self.next_phase = PHASE__REFILL  # base.yaml:474
         else:
             # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
             if self.trace is not None:
@@ -781,7 +781,7 @@ class ChinaSchachtState(rt.State):
             # base.yaml:476: own_turn_over written out above
         # base.yaml:409: refill_hand written out above
 
-    def _do_exchange_blind(self, card: int) -> None:
+    def _do__exchange_blind(self, card: int) -> None:
         # rules/china-schacht/base.yaml:410: exchange_blind
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -799,7 +799,7 @@ class ChinaSchachtState(rt.State):
         pass  # base.yaml:480
         # base.yaml:421: own_turn_over written out above
 
-    def _do_exchange_face_up(self, card: int, taken: int) -> None:
+    def _do__exchange_face_up(self, card: int, taken: int) -> None:
         # rules/china-schacht/base.yaml:422: exchange_face_up
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -822,7 +822,7 @@ class ChinaSchachtState(rt.State):
         pass  # base.yaml:480
         # base.yaml:434: own_turn_over written out above
 
-    def _do_take_face_up(self, taken: int) -> None:
+    def _do__take_face_up(self, taken: int) -> None:
         # rules/china-schacht/base.yaml:435: take_face_up
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -837,7 +837,7 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.refill_hand")
         if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-            self.next_phase = PHASE_REFILL  # base.yaml:474
+            self.next_phase = PHASE__REFILL  # base.yaml:474
         else:
             # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
             if self.trace is not None:
@@ -846,7 +846,7 @@ class ChinaSchachtState(rt.State):
             # base.yaml:476: own_turn_over written out above
         # base.yaml:442: refill_hand written out above
 
-    def _do_draw_card(self) -> None:
+    def _do__draw_card(self) -> None:
         # rules/china-schacht/base.yaml:443: draw_card
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -856,7 +856,7 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.refill_hand")
         if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-            self.next_phase = PHASE_REFILL  # base.yaml:474
+            self.next_phase = PHASE__REFILL  # base.yaml:474
         else:
             # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
             if self.trace is not None:
@@ -866,31 +866,31 @@ class ChinaSchachtState(rt.State):
         # base.yaml:448: refill_hand written out above
 
     # -- Triggers -----------------------------------------------------------------------------
-    def _trigger_turn_over(self) -> None:
+    def _trigger__turn_over(self) -> None:
         # rules/china-schacht/base.yaml:514: trigger turn_over
         if self.trace is not None:
             self.trace.append("triggers.turn_over")
         self.refill_face_up()  # base.yaml:519
         self.here = rt.held(())  # base.yaml:520
-        self._d_open_spaces = None  # base.yaml:520
+        self._d__open_spaces = None  # base.yaml:520
         self.placed = 0  # base.yaml:521
         self.was_empty = False  # base.yaml:522
 
-    def _trigger_last_turn(self) -> None:
+    def _trigger__last_turn(self) -> None:
         # rules/china-schacht/base.yaml:523: trigger last_turn
         if not (self.exhausted >= 2):
             return
         if self.trace is not None:
             self.trace.append("triggers.last_turn")
-        if (self.current == range(self.num_players)[(len(range(self.num_players)) - 1)] and (self.end_announced or self.opt_final_round == THIS_ROUND)):  # base.yaml:531
+        if (self.current == range(self.num_players)[(len(range(self.num_players)) - 1)] and (self.end_announced or self._opt__final_round == THIS_ROUND)):  # base.yaml:531
             self.finished = True  # base.yaml:532
             self._kept_end = None  # base.yaml:532
         self.end_announced = True  # base.yaml:533
 
     def _turn_end(self) -> None:
         rt.new_move(self)
-        self._trigger_turn_over()
-        self._trigger_last_turn()
+        self._trigger__turn_over()
+        self._trigger__last_turn()
 
     # -- Definitions and procedures -----------------------------------------------------------
     def removed_per_colour(self) -> int:
@@ -925,15 +925,15 @@ class ChinaSchachtState(rt.State):
 
     def palaces_in(self, p: int, r: int) -> int:
         # rules/china-schacht/base.yaml:287
-        return (self.board.region_mask[r] & self._mask_palace_of_has[p]).bit_count()  # base.yaml:287; read from bit masks (`value_masks`): count(... for s in r)
+        return (self.board.region_mask[r] & self._has__palace_of[p]).bit_count()  # base.yaml:287; read from bit masks (`value_masks`): count(... for s in r)
 
     def palaces_total(self, r: int) -> int:
         # rules/china-schacht/base.yaml:288
-        return (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count()  # base.yaml:288; inlined free (base.yaml:290); read from bit masks (`value_masks`): count(... for s in r)
+        return (self.board.region_mask[r] & ~self._empty__palace_of).bit_count()  # base.yaml:288; inlined free (base.yaml:290); read from bit masks (`value_masks`): count(... for s in r)
 
     def empty(self, r: int) -> bool:
         # rules/china-schacht/base.yaml:289
-        return (not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0)  # base.yaml:289; inlined free (base.yaml:290), palaces_total (base.yaml:288); read from bit masks (`value_masks`): count(... for s in r)
+        return (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0)  # base.yaml:289; inlined free (base.yaml:290), palaces_total (base.yaml:288); read from bit masks (`value_masks`): count(... for s in r)
 
     def free(self, s: int) -> bool:
         # rules/china-schacht/base.yaml:290
@@ -947,56 +947,56 @@ class ChinaSchachtState(rt.State):
 
     def emissary_room(self, r: int) -> int:
         # rules/china-schacht/base.yaml:294; kept between moves: recomputed once `emissaries` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only; a change of `palace_of` at one spot: the values of the regions holding it only)
-        kept = self._d_emissary_room
+        kept = self._d__emissary_room
         if kept is None:
-            kept = self._d_emissary_room = {}
+            kept = self._d__emissary_room = {}
         elif r in kept:
             return kept[r]
-        most = 0
-        first = True
+        _most = 0
+        _first = True
         for q in range(self.num_seats):  # base.yaml:294; `aggregate_loops`: `max` written out as a loop
-            each = (self.board.region_mask[r] & self._mask_palace_of_has[q]).bit_count()
-            if first or each > most:
-                most = each
-                first = False
-        value: int = (most - len(self.emissaries[r]))  # base.yaml:294
+            _each = (self.board.region_mask[r] & self._has__palace_of[q]).bit_count()
+            if _first or _each > _most:
+                _most = _each
+                _first = False
+        value: int = (_most - len(self.emissaries[r]))  # base.yaml:294
         kept[r] = value
         return value
 
-    def _mask__emissary_room_1_within(self, regions_mask: int) -> int:
+    def _regions_within__emissary_room__1(self, regions_mask: int) -> int:
         # rules/china-schacht/base.yaml:398
-        # `region_masks`: the regions of `regions_mask` where `emissary_room(r) > 0`, kept in `_mask__emissary_room_1` where `_mask__emissary_room_1_known` says the bit is known (cleared where the kept value of `emissary_room` for a region is dropped)
-        regions_stale = regions_mask & ~self._mask__emissary_room_1_known
+        # `region_masks`: the regions of `regions_mask` where `emissary_room(r) > 0`, kept in `_regions__emissary_room__1` where `_regions_known__emissary_room__1` says the bit is known (cleared where the kept value of `emissary_room` for a region is dropped)
+        regions_stale = regions_mask & ~self._regions_known__emissary_room__1
         if regions_stale:  # (bits of regions whose kept value was dropped: computed again)
-            held_regions = self._mask__emissary_room_1
+            held_regions = self._regions__emissary_room__1
             for in_region in rt.bits(regions_stale):
                 if self.emissary_room(in_region) > 0:
                     held_regions |= 1 << in_region
                 else:
                     held_regions &= ~(1 << in_region)
-            self._mask__emissary_room_1 = held_regions
-            self._mask__emissary_room_1_known |= regions_stale
-        return self._mask__emissary_room_1 & regions_mask
+            self._regions__emissary_room__1 = held_regions
+            self._regions_known__emissary_room__1 |= regions_stale
+        return self._regions__emissary_room__1 & regions_mask
 
     def province_points(self, p: int, r: int) -> int:
         # rules/china-schacht/base.yaml:302; kept between moves: recomputed once `palace_of` changes (a change of `palace_of` at one spot: the values of the regions holding it only; kept by `r` first, `nested_drops`)
-        kept = self._d_province_points
+        kept = self._d__province_points
         if kept is None:
-            kept = self._d_province_points = {}
+            kept = self._d__province_points = {}
         nested = kept.get(r)
         if nested is None:
             nested = kept[r] = {}
         elif p in nested:
             return nested[p]
-        cond = (self.board.region_mask[r] & self._mask_palace_of_has[p]).bit_count() == 0
-        least = 0
-        first = True
-        if not (cond):
-            for each in (*[palaces_in2 for palaces_in in ((self.board.region_mask[r] & self._mask_palace_of_has[p]).bit_count(),) for q in range(self.num_seats) for palaces_in2 in ((self.board.region_mask[r] & self._mask_palace_of_has[q]).bit_count(),) if palaces_in2 > palaces_in], (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count()):  # base.yaml:302; `aggregate_loops`: `min` written out as a loop
-                if first or each < least:
-                    least = each
-                    first = False
-        value: int = (0 if cond else least)  # base.yaml:302
+        _cond = (self.board.region_mask[r] & self._has__palace_of[p]).bit_count() == 0
+        _least = 0
+        _first = True
+        if not (_cond):
+            for _each in (*[palaces_in2 for palaces_in in ((self.board.region_mask[r] & self._has__palace_of[p]).bit_count(),) for q in range(self.num_seats) for palaces_in2 in ((self.board.region_mask[r] & self._has__palace_of[q]).bit_count(),) if palaces_in2 > palaces_in], (self.board.region_mask[r] & ~self._empty__palace_of).bit_count()):  # base.yaml:302; `aggregate_loops`: `min` written out as a loop
+                if _first or _each < _least:
+                    _least = _each
+                    _first = False
+        value: int = (0 if _cond else _least)  # base.yaml:302
         nested[p] = value
         return value
 
@@ -1006,32 +1006,32 @@ class ChinaSchachtState(rt.State):
 
     def leads_emissaries(self, p: int, r: int) -> bool:
         # rules/china-schacht/base.yaml:310; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        cond = self.emissaries_of(p, r) > 0
-        every = True
-        if cond:
+        _cond = self.emissaries_of(p, r) > 0
+        _every = True
+        if _cond:
             emissaries_of = self.emissaries_of(p, r)
             for q in range(self.num_seats):  # base.yaml:310; `aggregate_loops`: `all` written out as a loop
                 if not (self.emissaries_of(q, r) <= emissaries_of):
-                    every = False
+                    _every = False
                     break
-        return (cond and every)  # base.yaml:310; hoisted emissaries_of(p, r) out of the loop
+        return (_cond and _every)  # base.yaml:310; hoisted emissaries_of(p, r) out of the loop
 
     def alliance_points(self, p: int, b: int) -> int:
         # rules/china-schacht/base.yaml:314; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        every = True
+        _every = True
         for r in self.board.border_regions[b]:  # base.yaml:314; `aggregate_loops`: `all` written out as a loop
             if not (self.leads_emissaries(p, r)):
-                every = False
+                _every = False
                 break
-        total = 0
-        if every:
+        _total = 0
+        if _every:
             for r in self.board.border_regions[b]:  # base.yaml:314; `aggregate_loops`: `sum` written out as a loop
-                total += len(self.emissaries[r])
-        return (total if every else 0)  # base.yaml:314
+                _total += len(self.emissaries[r])
+        return (_total if _every else 0)  # base.yaml:314
 
     def chains_of(self, p: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:321; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        return (self.board.best_road_chains(self.board.mask_spots(self._mask_palace_of_has[p]), 4, self.chain_bonus(p)) if self.opt_chain_cut == BEST else self.board.road_chains(self.board.mask_spots(self._mask_palace_of_has[p]), 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321; read from bit masks (`value_masks`): list(... for s in spots)
+        return (self.board.best_road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, self.chain_bonus(p)) if self._opt__chain_cut == BEST else self.board.road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, self._opt__chain_cut == ONE_PER_NETWORK))  # base.yaml:321; read from bit masks (`value_masks`): list(... for s in spots)
 
     def chain_bonus(self, p: int) -> Sequence[int]:
         # rules/china-schacht/base.yaml:324
@@ -1039,14 +1039,14 @@ class ChinaSchachtState(rt.State):
 
     def chain_points(self, p: int) -> int:
         # rules/china-schacht/base.yaml:325; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        total = 0
+        _total = 0
         for c in self.chains_of(p):  # base.yaml:325; `aggregate_loops`: `sum` written out as a loop
-            total += len(c)
-        return total  # base.yaml:325
+            _total += len(c)
+        return _total  # base.yaml:325
 
     def payments(self, p: int, c: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:329; kept between moves: remembered by the value of `hand[p]` and `c`, in a table of the board every state shares (`value_tables`)
-        table = self._values_payments
+        table = self._values__payments
         kept: Sequence[Sequence[int]] | None = table.get((self.hand[p], c))
         if kept is not None:
             return kept
@@ -1058,7 +1058,7 @@ class ChinaSchachtState(rt.State):
 
     def all_payments(self, p: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:332; kept between moves: remembered by the value of `hand[p]`, in a table of the board every state shares (`value_tables`)
-        table = self._values_all_payments
+        table = self._values__all_payments
         kept: Sequence[Sequence[int]] | None = table.get(self.hand[p])
         if kept is not None:
             return kept
@@ -1085,21 +1085,21 @@ class ChinaSchachtState(rt.State):
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/base.yaml:340; kept between moves: recomputed once `here` or `palace_of` changes
-        kept = self._d_open_spaces
+        kept = self._d__open_spaces
         if kept is not None:
             return kept
-        value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE])))  # base.yaml:340
-        self._d_open_spaces = value
+        value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE])))  # base.yaml:340
+        self._d__open_spaces = value
         return value
 
     def can_place(self, p: int) -> bool:
         # rules/china-schacht/base.yaml:341; kept between moves: recomputed once `emissaries`, `emissaries_left`, `palace_of` or `palaces_left` changes (a change of `emissaries_left` at one `p`: the value for that `p` only; a change of `palaces_left` at one `p`: the value for that `p` only)
-        kept = self._d_can_place
+        kept = self._d__can_place
         if kept is None:
-            kept = self._d_can_place = {}
+            kept = self._d__can_place = {}
         elif p in kept:
             return kept[p]
-        value: bool = ((self.palaces_left[p] > 0 and (self._mask_palace_of_empty != 0)) or (self.emissaries_left[p] > 0 and self._mask__emissary_room_1_within(self.board.kind_masks[PROVINCE]) != 0))  # base.yaml:341
+        value: bool = ((self.palaces_left[p] > 0 and (self._empty__palace_of != 0)) or (self.emissaries_left[p] > 0 and self._regions_within__emissary_room__1(self.board.kind_masks[PROVINCE]) != 0))  # base.yaml:341
         kept[p] = value
         return value
 
@@ -1109,8 +1109,8 @@ class ChinaSchachtState(rt.State):
             self.trace.append("procedures.start_placing")
         if not self.here:  # base.yaml:452
             self.here = rt.held((r,))  # base.yaml:453
-            self._d_open_spaces = None  # base.yaml:453
-            self.was_empty = (not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
+            self._d__open_spaces = None  # base.yaml:453
+            self.was_empty = (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
 
     def pay(self, cards: Sequence[int]) -> None:
         # rules/china-schacht/base.yaml:455
@@ -1130,13 +1130,13 @@ class ChinaSchachtState(rt.State):
             self.trace.append("procedures.next_piece")
         self.placed += 1  # base.yaml:465
         if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
-            self.next_phase = PHASE_SECOND  # base.yaml:467
+            self.next_phase = PHASE__SECOND  # base.yaml:467
         else:
             # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.refill_hand")
             if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE_REFILL  # base.yaml:474
+                self.next_phase = PHASE__REFILL  # base.yaml:474
             else:
                 # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
                 if self.trace is not None:
@@ -1150,7 +1150,7 @@ class ChinaSchachtState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.refill_hand")
         if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-            self.next_phase = PHASE_REFILL  # base.yaml:474
+            self.next_phase = PHASE__REFILL  # base.yaml:474
         else:
             # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
             if self.trace is not None:
@@ -1238,13 +1238,13 @@ class ChinaSchachtState(rt.State):
         # rules/china-schacht/base.yaml:537; kept between moves: tested again once `emissaries`, `emissaries_left`, `finished`, `palace_of` or `palaces_left` changes
         over = self._kept_end
         if over is None:
-            found = False
+            _found = False
             if not (self.finished):
                 for p in range(self.num_players):  # base.yaml:537; `aggregate_loops`: `any` written out as a loop
                     if self.can_place(p):
-                        found = True
+                        _found = True
                         break
-            over = self._kept_end = bool(self.finished or not found)
+            over = self._kept_end = bool(self.finished or not _found)
         return over
 
     def score_terms(self, player: int) -> dict[str, int]:
@@ -1273,9 +1273,9 @@ class ChinaSchachtState(rt.State):
 
     # -- Copies and text ----------------------------------------------------------------------
     def _copy_fields(self, other: Any) -> None:
-        other.opt_board = self.opt_board
-        other.opt_chain_cut = self.opt_chain_cut
-        other.opt_final_round = self.opt_final_round
+        other._opt__board = self._opt__board
+        other._opt__chain_cut = self._opt__chain_cut
+        other._opt__final_round = self._opt__final_round
         other.palace_of = self.palace_of[:]
         other.emissaries = self.emissaries[:]
         other.scored = self.scored[:]
@@ -1294,47 +1294,47 @@ class ChinaSchachtState(rt.State):
         other.was_empty = self.was_empty
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_emissary_room = self._d_emissary_room
-        other._d_province_points = self._d_province_points
-        other._d_open_spaces = self._d_open_spaces
-        other._d_can_place = self._d_can_place
+        other._d__emissary_room = self._d__emissary_room
+        other._d__province_points = self._d__province_points
+        other._d__open_spaces = self._d__open_spaces
+        other._d__can_place = self._d__can_place
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._mask_palace_of_empty = self._mask_palace_of_empty
-        other._mask__emissary_room_1 = self._mask__emissary_room_1
-        other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
-        other._mask_palace_of_has = self._mask_palace_of_has[:]
-        other._values_payments = self._values_payments
-        other._values_all_payments = self._values_all_payments
-        other._spot_rows_build = self._spot_rows_build
-        other._keyed_spot_rows_build = self._keyed_spot_rows_build
-        other._region_rows_send = self._region_rows_send
-        other._keyed_region_rows_send = self._keyed_region_rows_send
-        other._actions_stop = self._actions_stop
-        other._actions_exchange_blind = self._actions_exchange_blind
-        other._listed_exchange_blind = self._listed_exchange_blind
-        other._actions_exchange_face_up = self._actions_exchange_face_up
-        other._listed_exchange_face_up = self._listed_exchange_face_up
-        other._actions_take_face_up = self._actions_take_face_up
-        other._listed_take_face_up = self._listed_take_face_up
-        other._actions_draw_card = self._actions_draw_card
+        other._empty__palace_of = self._empty__palace_of
+        other._regions__emissary_room__1 = self._regions__emissary_room__1
+        other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
+        other._has__palace_of = self._has__palace_of[:]
+        other._values__payments = self._values__payments
+        other._values__all_payments = self._values__all_payments
+        other._spot_rows__build = self._spot_rows__build
+        other._keyed_spot_rows__build = self._keyed_spot_rows__build
+        other._region_rows__send = self._region_rows__send
+        other._keyed_region_rows__send = self._keyed_region_rows__send
+        other._actions__stop = self._actions__stop
+        other._actions__exchange_blind = self._actions__exchange_blind
+        other._listed__exchange_blind = self._listed__exchange_blind
+        other._actions__exchange_face_up = self._actions__exchange_face_up
+        other._listed__exchange_face_up = self._listed__exchange_face_up
+        other._actions__take_face_up = self._actions__take_face_up
+        other._listed__take_face_up = self._listed__take_face_up
+        other._actions__draw_card = self._actions__draw_card
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
         scenario's position): the values kept between moves are forgotten, what is kept beside
         the fields is made again."""
         self._forget_kept()
-        self._mask_palace_of_empty = self.board.empty_mask(self.palace_of)
-        self._mask_palace_of_has = self.board.item_masks(self.palace_of, self.num_seats)
+        self._empty__palace_of = self.board.empty_mask(self.palace_of)
+        self._has__palace_of = self.board.item_masks(self.palace_of, self.num_seats)
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_emissary_room = None
-        self._d_province_points = None
-        self._d_open_spaces = None
-        self._d_can_place = None
+        self._d__emissary_room = None
+        self._d__province_points = None
+        self._d__open_spaces = None
+        self._d__can_place = None
         self._kept_end = None
-        self._mask__emissary_room_1 = self._mask__emissary_room_1_known = 0
+        self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, action: rt.Action) -> str:
@@ -1476,8 +1476,8 @@ GAME = rt.Game(
     ),
     ChinaSchachtState,
     {
-        'face_3_4': _board_face_3_4,
-        'face_4_5': _board_face_4_5,
+        'face_3_4': _board__face_3_4,
+        'face_4_5': _board__face_4_5,
     },
     lowest_score_wins=False,
     board_players={'face_3_4': (3, 4), 'face_4_5': (4, 5)},

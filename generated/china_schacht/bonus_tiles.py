@@ -14,24 +14,24 @@ from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
     GREEN,
     ORANGE,
-    PHASE_REFILL,
-    PHASE_SECOND,
-    PHASE_TURN,
+    PHASE__REFILL,
+    PHASE__SECOND,
+    PHASE__TURN,
     PROVINCE,
     YELLOW,
     ChinaSchachtState,
-    _board_face_3_4,
-    _board_face_4_5,
+    _board__face_3_4,
+    _board__face_4_5,
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
-PHASE_FIRST_PALACE: Final = 3  # phase
+PHASE__FIRST_PALACE: Final = 3  # phase
 
 
 class ChinaSchachtBonusTilesState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_d_face_down_in', '_actions_reveal')
+    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_d__face_down_in', '_actions__reveal')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('covered', 'spot', 'bool', '', (), 'all', ''),
         rt.FieldInfo('tile_under', 'spot', 'list', 'colour', (), 'none', '', pool='bonus_tiles'),
@@ -47,14 +47,14 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     tile_under: list[Sequence[int]]
     tile_shown: list[Sequence[int]]
     tiles: list[Sequence[int]]
-    _d_face_down_in: dict[int, bool] | None
-    _actions_reveal: list[rt.Action | None]  # the interned actions of `reveal` (`action_tables`)
+    _d__face_down_in: dict[int, bool] | None
+    _actions__reveal: list[rt.Action | None]  # the interned actions of `reveal` (`action_tables`)
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
         super()._bind_tables()
-        self._actions_reveal = self.board.action_tables.get('reveal') or self.board.action_table('reveal', len(self.board.region_names) + 1)
+        self._actions__reveal = self.board.action_tables.get('reveal') or self.board.action_table('reveal', len(self.board.region_names) + 1)
 
     def _setup(self) -> None:
         super()._setup()
@@ -73,16 +73,16 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         self.place_bonus_tiles()  # bonus-tiles.yaml:50
 
     def _enter_phase(self) -> None:
-        if self.phase == PHASE_TURN:
-            self._start_turn()
-        elif self.phase == PHASE_SECOND:
-            self._start_second()
-        elif self.phase == PHASE_REFILL:
-            self._start_refill()
-        elif self.phase == PHASE_FIRST_PALACE:
-            self._start_first_palace()
+        if self.phase == PHASE__TURN:
+            self._start__turn()
+        elif self.phase == PHASE__SECOND:
+            self._start__second()
+        elif self.phase == PHASE__REFILL:
+            self._start__refill()
+        elif self.phase == PHASE__FIRST_PALACE:
+            self._start__first_palace()
 
-    def _start_first_palace(self) -> None:
+    def _start__first_palace(self) -> None:
         # rules/china-schacht/bonus-tiles.yaml:73: phase first_palace
         if self.trace is not None:
             self.trace.append("phases.first_palace.start")
@@ -96,21 +96,21 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         # the action's effect (`_perform` written out)
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'build':
-            self._do_build(args[0], args[1])
+            self._do__build(args[0], args[1])
         elif name == 'send':
-            self._do_send(args[0], args[1])
+            self._do__send(args[0], args[1])
         elif name == 'stop':
-            self._do_stop()
+            self._do__stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(args[0])
+            self._do__exchange_blind(args[0])
         elif name == 'exchange_face_up':
-            self._do_exchange_face_up(args[0], args[1])
+            self._do__exchange_face_up(args[0], args[1])
         elif name == 'take_face_up':
-            self._do_take_face_up(args[0])
+            self._do__take_face_up(args[0])
         elif name == 'draw_card':
-            self._do_draw_card()
+            self._do__draw_card()
         elif name == 'reveal':
-            self._do_reveal(args[0])
+            self._do__reveal(args[0])
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -126,8 +126,8 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             return
         # the end of the turn (`_turn_end` written out)
         self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, written out)
-        self._trigger_turn_over()
-        self._trigger_last_turn()
+        self._trigger__turn_over()
+        self._trigger__last_turn()
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -141,37 +141,37 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
-        if self.phase == PHASE_TURN:
+        if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build(actions)
-            self._legal_send(actions)
-            self._legal_exchange_blind(actions)
-            self._legal_exchange_face_up(actions)
-            self._legal_reveal(actions)
-        elif self.phase == PHASE_SECOND:
+            self._legal__build(actions)
+            self._legal__send(actions)
+            self._legal__exchange_blind(actions)
+            self._legal__exchange_face_up(actions)
+            self._legal__reveal(actions)
+        elif self.phase == PHASE__SECOND:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build(actions)
-            self._legal_send(actions)
-            self._legal_stop(actions)
-            self._legal_reveal(actions)
-        elif self.phase == PHASE_REFILL:
+            self._legal__build(actions)
+            self._legal__send(actions)
+            self._legal__stop(actions)
+            self._legal__reveal(actions)
+        elif self.phase == PHASE__REFILL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_take_face_up(actions)
-            self._legal_draw_card(actions)
-        elif self.phase == PHASE_FIRST_PALACE:
+            self._legal__take_face_up(actions)
+            self._legal__draw_card(actions)
+        elif self.phase == PHASE__FIRST_PALACE:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build(actions)
+            self._legal__build(actions)
         return actions
 
-    def _legal_build(self, actions: list[rt.Action]) -> None:
+    def _legal__build(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
-        joined0 = self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/bonus-tiles.yaml:80; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/bonus-tiles.yaml:80; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._spot_rows_build
+        table = self._spot_rows__build
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_spot_rows_build
+        rows = self._keyed_spot_rows__build
         rows_key = self.hand[self.current]
         found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = rows.get(rows_key)
         if found_rows is None:  # (the first listing with this key: the values and their rows)
@@ -198,12 +198,12 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                     gathered = row1.made(spots_mask)
                 actions += gathered  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: the actions of its spots, in spot order
 
-    def _legal_reveal(self, actions: list[rt.Action]) -> None:
+    def _legal__reveal(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/bonus-tiles.yaml:81: reveal
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/bonus-tiles.yaml:85: when of reveal, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_reveal
+        table = self._actions__reveal
         for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (self.face_down_in(r) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:87
             action = table[province_at]
             if action is None:
@@ -213,77 +213,77 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     def _guard(self, name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
         if name == 'build':
-            return self._guard_build()
+            return self._guard__build()
         if name == 'send':
-            return self._guard_send()
+            return self._guard__send()
         if name == 'exchange_blind':
-            return self._guard_exchange_blind()
+            return self._guard__exchange_blind()
         if name == 'draw_card':
-            return self._guard_draw_card()
+            return self._guard__draw_card()
         if name == 'reveal':
-            return self._guard_reveal()
+            return self._guard__reveal()
         return True
 
-    def _guard_reveal(self) -> bool:
+    def _guard__reveal(self) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:85: when of reveal
         return bool(self.palaces_left[self.current] > 0)
 
     def _perform(self, action: rt.Action) -> None:
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'build':
-            self._do_build(args[0], args[1])
+            self._do__build(args[0], args[1])
         elif name == 'send':
-            self._do_send(args[0], args[1])
+            self._do__send(args[0], args[1])
         elif name == 'stop':
-            self._do_stop()
+            self._do__stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(args[0])
+            self._do__exchange_blind(args[0])
         elif name == 'exchange_face_up':
-            self._do_exchange_face_up(args[0], args[1])
+            self._do__exchange_face_up(args[0], args[1])
         elif name == 'take_face_up':
-            self._do_take_face_up(args[0])
+            self._do__take_face_up(args[0])
         elif name == 'draw_card':
-            self._do_draw_card()
+            self._do__draw_card()
         elif name == 'reveal':
-            self._do_reveal(args[0])
+            self._do__reveal(args[0])
 
-    def _do_build(self, cards: Sequence[int], space: int) -> None:
+    def _do__build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
-        for palace_of_ in self.palace_of[space]:  # base.yaml:384
-            self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # base.yaml:384
+        for _item__palace_of in self.palace_of[space]:  # base.yaml:384
+            self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384
-        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
-        self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
-        self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # base.yaml:384
+        self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384
+        self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
+        self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
+        self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
-            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
+            self._d__can_place = rt.without_key(self._d__can_place, self.current)  # base.yaml:385
         else:  # base.yaml:385
-            if self._d_can_place is not None:  # base.yaml:385
-                self._d_can_place.pop(self.current, None)  # base.yaml:385
-        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._mask_palace_of_empty) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
+            if self._d__can_place is not None:  # base.yaml:385
+                self._d__can_place.pop(self.current, None)  # base.yaml:385
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         # base.yaml:461: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.next_piece")
         self.placed += 1  # base.yaml:465
         if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
-            self.next_phase = PHASE_SECOND  # base.yaml:467
+            self.next_phase = PHASE__SECOND  # base.yaml:467
         else:
             # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.refill_hand")
             if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE_REFILL  # base.yaml:474
+                self.next_phase = PHASE__REFILL  # base.yaml:474
             else:
                 # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
                 if self.trace is not None:
@@ -292,9 +292,9 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 # base.yaml:476: own_turn_over written out above
             # base.yaml:469: refill_hand written out above
         # base.yaml:390: next_piece written out above
-        self._trigger_take_tile()
+        self._trigger__take_tile()
 
-    def _do_reveal(self, province_at: int) -> None:
+    def _do__reveal(self, province_at: int) -> None:
         # rules/china-schacht/bonus-tiles.yaml:81: reveal
         if self.trace is not None:
             self.trace.append("actions.reveal")
@@ -304,10 +304,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 self.tile_shown[s] = self.tile_under[s]  # bonus-tiles.yaml:93
                 self.tile_under[s] = ()  # bonus-tiles.yaml:94
                 self.covered[s] = False  # bonus-tiles.yaml:95
-                self._d_face_down_in = rt.without_keys(self._d_face_down_in, self.board.spot_regions[s], self._kept_shared)  # bonus-tiles.yaml:95
-        self.next_phase = PHASE_FIRST_PALACE  # bonus-tiles.yaml:96
+                self._d__face_down_in = rt.without_keys(self._d__face_down_in, self.board.spot_regions[s], self._kept_shared)  # bonus-tiles.yaml:95
+        self.next_phase = PHASE__FIRST_PALACE  # bonus-tiles.yaml:96
 
-    def _trigger_take_tile(self) -> None:
+    def _trigger__take_tile(self) -> None:
         # rules/china-schacht/bonus-tiles.yaml:99: trigger take_tile
         if self.trace is not None:
             self.trace.append("triggers.take_tile")
@@ -337,17 +337,17 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def face_down_in(self, r: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:39; kept between moves: recomputed once `covered` changes (a change of `covered` at one spot: the values of the regions holding it only)
-        kept = self._d_face_down_in
+        kept = self._d__face_down_in
         if kept is None:
-            kept = self._d_face_down_in = {}
+            kept = self._d__face_down_in = {}
         elif r in kept:
             return kept[r]
-        found = False
+        _found = False
         for s in self.board.region_spots[r]:  # bonus-tiles.yaml:39; `aggregate_loops`: `any` written out as a loop
             if self.covered[s]:
-                found = True
+                _found = True
                 break
-        value: bool = found  # bonus-tiles.yaml:39
+        value: bool = _found  # bonus-tiles.yaml:39
         kept[r] = value
         return value
 
@@ -359,15 +359,15 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def most_tiles(self, p: int, c: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:45; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        cond = self.tiles_of(p, c) > 0
-        every = True
-        if cond:
+        _cond = self.tiles_of(p, c) > 0
+        _every = True
+        if _cond:
             tiles_of = self.tiles_of(p, c)
             for q in range(self.num_players):  # bonus-tiles.yaml:45; `aggregate_loops`: `all` written out as a loop
                 if not (self.tiles_of(q, c) <= tiles_of):
-                    every = False
+                    _every = False
                     break
-        return (cond and every)  # bonus-tiles.yaml:45; hoisted tiles_of(p, c) out of the loop
+        return (_cond and _every)  # bonus-tiles.yaml:45; hoisted tiles_of(p, c) out of the loop
 
     def place_bonus_tiles(self) -> None:
         # rules/china-schacht/bonus-tiles.yaml:53
@@ -377,7 +377,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             for _ in range(0, 2):  # bonus-tiles.yaml:58
                 s = rt.draw_from(self.rng, [t for t in self.board.region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:59; inlined off_junction (bonus-tiles.yaml:38)
                 self.covered[s] = True  # bonus-tiles.yaml:60
-                self._d_face_down_in = rt.without_keys(self._d_face_down_in, self.board.spot_regions[s], self._kept_shared)  # bonus-tiles.yaml:60
+                self._d__face_down_in = rt.without_keys(self._d__face_down_in, self.board.spot_regions[s], self._kept_shared)  # bonus-tiles.yaml:60
         for c in (YELLOW, ORANGE, GREEN):  # bonus-tiles.yaml:61; inlined bonus_colours (bonus-tiles.yaml:35)
             for _ in range(0, 6):  # bonus-tiles.yaml:62
                 s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:63
@@ -395,9 +395,9 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         }
 
     def _copy_fields(self, other: Any) -> None:
-        other.opt_board = self.opt_board
-        other.opt_chain_cut = self.opt_chain_cut
-        other.opt_final_round = self.opt_final_round
+        other._opt__board = self._opt__board
+        other._opt__chain_cut = self._opt__chain_cut
+        other._opt__final_round = self._opt__final_round
         other.palace_of = self.palace_of[:]
         other.emissaries = self.emissaries[:]
         other.scored = self.scored[:]
@@ -420,42 +420,42 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         other.tiles = self.tiles[:]
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_emissary_room = self._d_emissary_room
-        other._d_province_points = self._d_province_points
-        other._d_open_spaces = self._d_open_spaces
-        other._d_can_place = self._d_can_place
-        other._d_face_down_in = self._d_face_down_in
+        other._d__emissary_room = self._d__emissary_room
+        other._d__province_points = self._d__province_points
+        other._d__open_spaces = self._d__open_spaces
+        other._d__can_place = self._d__can_place
+        other._d__face_down_in = self._d__face_down_in
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._mask_palace_of_empty = self._mask_palace_of_empty
-        other._mask__emissary_room_1 = self._mask__emissary_room_1
-        other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
-        other._mask_palace_of_has = self._mask_palace_of_has[:]
-        other._values_payments = self._values_payments
-        other._values_all_payments = self._values_all_payments
-        other._spot_rows_build = self._spot_rows_build
-        other._keyed_spot_rows_build = self._keyed_spot_rows_build
-        other._region_rows_send = self._region_rows_send
-        other._keyed_region_rows_send = self._keyed_region_rows_send
-        other._actions_stop = self._actions_stop
-        other._actions_exchange_blind = self._actions_exchange_blind
-        other._listed_exchange_blind = self._listed_exchange_blind
-        other._actions_exchange_face_up = self._actions_exchange_face_up
-        other._listed_exchange_face_up = self._listed_exchange_face_up
-        other._actions_take_face_up = self._actions_take_face_up
-        other._listed_take_face_up = self._listed_take_face_up
-        other._actions_draw_card = self._actions_draw_card
-        other._actions_reveal = self._actions_reveal
+        other._empty__palace_of = self._empty__palace_of
+        other._regions__emissary_room__1 = self._regions__emissary_room__1
+        other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
+        other._has__palace_of = self._has__palace_of[:]
+        other._values__payments = self._values__payments
+        other._values__all_payments = self._values__all_payments
+        other._spot_rows__build = self._spot_rows__build
+        other._keyed_spot_rows__build = self._keyed_spot_rows__build
+        other._region_rows__send = self._region_rows__send
+        other._keyed_region_rows__send = self._keyed_region_rows__send
+        other._actions__stop = self._actions__stop
+        other._actions__exchange_blind = self._actions__exchange_blind
+        other._listed__exchange_blind = self._listed__exchange_blind
+        other._actions__exchange_face_up = self._actions__exchange_face_up
+        other._listed__exchange_face_up = self._listed__exchange_face_up
+        other._actions__take_face_up = self._actions__take_face_up
+        other._listed__take_face_up = self._listed__take_face_up
+        other._actions__draw_card = self._actions__draw_card
+        other._actions__reveal = self._actions__reveal
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_emissary_room = None
-        self._d_province_points = None
-        self._d_open_spaces = None
-        self._d_can_place = None
-        self._d_face_down_in = None
+        self._d__emissary_room = None
+        self._d__province_points = None
+        self._d__open_spaces = None
+        self._d__can_place = None
+        self._d__face_down_in = None
         self._kept_end = None
-        self._mask__emissary_room_1 = self._mask__emissary_room_1_known = 0
+        self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, action: rt.Action) -> str:
@@ -619,8 +619,8 @@ GAME = rt.Game(
     ),
     ChinaSchachtBonusTilesState,
     {
-        'face_3_4': _board_face_3_4,
-        'face_4_5': _board_face_4_5,
+        'face_3_4': _board__face_3_4,
+        'face_4_5': _board__face_4_5,
     },
     lowest_score_wins=False,
     board_players={'face_3_4': (3, 4), 'face_4_5': (4, 5)},

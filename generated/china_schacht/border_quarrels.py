@@ -12,9 +12,9 @@ from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
-    PHASE_REFILL,
-    PHASE_SECOND,
-    PHASE_TURN,
+    PHASE__REFILL,
+    PHASE__SECOND,
+    PHASE__TURN,
     PROVINCE,
     ChinaSchachtState,
 )
@@ -25,7 +25,7 @@ TURN_PROVINCE: Final = 0  # post_empty: choices of option `post_empty`
 BOTH_PROVINCES: Final = 1  # post_empty: choices of option `post_empty`
 
 
-def _board_border_quarrels() -> rt.GraphBoard:
+def _board__border_quarrels() -> rt.GraphBoard:
     # rules/china-schacht/border-quarrels.yaml:49
     return rt.GraphBoard(
         'border_quarrels',
@@ -117,7 +117,7 @@ def _board_border_quarrels() -> rt.GraphBoard:
 class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_post_empty', '_d_two_colours', '_actions_build')
+    __slots__ = ('_opt__post_empty', '_d__two_colours', '_actions__build')
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
         'role': ('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
         'colour': ('violet', 'yellow', 'orange', 'green', 'red'),
@@ -126,63 +126,63 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         'final_round': ('this_round', 'one_more_round'),
         'post_empty': ('turn_province', 'both_provinces'),
     }
-    opt_post_empty: int
-    _d_two_colours: Sequence[Sequence[int]] | None
-    _actions_build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`action_tables`)
+    _opt__post_empty: int
+    _d__two_colours: Sequence[Sequence[int]] | None
+    _actions__build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`action_tables`)
 
     def _read_options(self) -> None:
-        self.opt_chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
-        self.opt_final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
-        self.opt_post_empty = ('turn_province', 'both_provinces').index(self.options['post_empty'])
+        self._opt__chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
+        self._opt__final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
+        self._opt__post_empty = ('turn_province', 'both_provinces').index(self.options['post_empty'])
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._values_payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
-        self._values_all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
-        self._actions_build = self.board.action_tables.get('build') or self.board.action_dict('build')
-        self._region_rows_send = self.board.action_tables.get('send') or self.board.action_dict('send')
-        self._keyed_region_rows_send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
-        self._actions_stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
-        self._actions_exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
-        self._listed_exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
-        self._actions_exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
-        self._listed_exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
-        self._actions_take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
-        self._listed_take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
-        self._actions_draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
+        self._values__payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
+        self._values__all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
+        self._actions__build = self.board.action_tables.get('build') or self.board.action_dict('build')
+        self._region_rows__send = self.board.action_tables.get('send') or self.board.action_dict('send')
+        self._keyed_region_rows__send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
+        self._actions__stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
+        self._actions__exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
+        self._listed__exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
+        self._actions__exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
+        self._listed__exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
+        self._actions__take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
+        self._listed__take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
+        self._actions__draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
-        if self.phase == PHASE_TURN:
+        if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build(actions)
-            self._legal_send(actions)
-            self._legal_exchange_blind(actions)
-            self._legal_exchange_face_up(actions)
+            self._legal__build(actions)
+            self._legal__send(actions)
+            self._legal__exchange_blind(actions)
+            self._legal__exchange_face_up(actions)
             if len(actions) > rt.MAX_ACTIONS:
                 rt.too_many_actions(len(actions), 'rules/china-schacht/base.yaml:360')
-        elif self.phase == PHASE_SECOND:
+        elif self.phase == PHASE__SECOND:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build(actions)
-            self._legal_send(actions)
-            self._legal_stop(actions)
+            self._legal__build(actions)
+            self._legal__send(actions)
+            self._legal__stop(actions)
             if len(actions) > rt.MAX_ACTIONS:
                 rt.too_many_actions(len(actions), 'rules/china-schacht/base.yaml:363')
-        elif self.phase == PHASE_REFILL:
+        elif self.phase == PHASE__REFILL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_take_face_up(actions)
-            self._legal_draw_card(actions)
+            self._legal__take_face_up(actions)
+            self._legal__draw_card(actions)
         return actions
 
-    def _legal_build(self, actions: list[rt.Action]) -> None:
+    def _legal__build(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
         if len(self.hand[self.current]) > 16:
             rt.grown(self, 1185, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:372')
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_build
+        table = self._actions__build
         for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
             key0 = tuple(cards)
             row1 = table.get(key0)
@@ -194,51 +194,51 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
                     action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
                 actions.append(action)
 
-    def _do_build(self, cards: Sequence[int], space: int) -> None:
+    def _do__build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.build")
         self.start_at(space)  # border-quarrels.yaml:141
         self.pay(cards)  # border-quarrels.yaml:142
-        for palace_of_ in self.palace_of[space]:  # border-quarrels.yaml:143
-            self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # border-quarrels.yaml:143
+        for _item__palace_of in self.palace_of[space]:  # border-quarrels.yaml:143
+            self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # border-quarrels.yaml:143
         self.palace_of[space] = (self.current,)  # border-quarrels.yaml:143
-        self._d_open_spaces = self._d_can_place = self._kept_end = None  # border-quarrels.yaml:143
-        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
-        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
-        self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # border-quarrels.yaml:143; `region_masks`: the bits of the regions holding it no longer known
-        self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # border-quarrels.yaml:143
-        self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # border-quarrels.yaml:143
+        self._d__open_spaces = self._d__can_place = self._kept_end = None  # border-quarrels.yaml:143
+        self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
+        self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
+        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # border-quarrels.yaml:143; `region_masks`: the bits of the regions holding it no longer known
+        self._empty__palace_of &= ~self.board.spot_bit[space]  # border-quarrels.yaml:143
+        self._has__palace_of[self.current] |= self.board.spot_bit[space]  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
         self._kept_end = None  # border-quarrels.yaml:144
         if self._kept_shared:  # border-quarrels.yaml:144
-            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # border-quarrels.yaml:144
+            self._d__can_place = rt.without_key(self._d__can_place, self.current)  # border-quarrels.yaml:144
         else:  # border-quarrels.yaml:144
-            if self._d_can_place is not None:  # border-quarrels.yaml:144
-                self._d_can_place.pop(self.current, None)  # border-quarrels.yaml:144
+            if self._d__can_place is not None:  # border-quarrels.yaml:144
+                self._d__can_place.pop(self.current, None)  # border-quarrels.yaml:144
         for r in self.board.regions_at[PROVINCE][space]:  # border-quarrels.yaml:149; inlined provinces_at (border-quarrels.yaml:112)
-            if (not self.scored[r] and not ((self.board.region_mask[r] & self._mask_palace_of_empty) != 0)):  # border-quarrels.yaml:150; inlined free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in r)
+            if (not self.scored[r] and not ((self.board.region_mask[r] & self._empty__palace_of) != 0)):  # border-quarrels.yaml:150; inlined free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in r)
                 self.score_province(r)  # border-quarrels.yaml:151
         # base.yaml:461: next_piece, written out where it is called, border-quarrels.yaml:152 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.next_piece")
         self.placed += 1  # base.yaml:465
         if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
-            self.next_phase = PHASE_SECOND  # base.yaml:467
+            self.next_phase = PHASE__SECOND  # base.yaml:467
         else:
             # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.refill_hand")
             if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE_REFILL  # base.yaml:474
+                self.next_phase = PHASE__REFILL  # base.yaml:474
             else:
                 # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
                 if self.trace is not None:
                     self.trace.append("procedures.own_turn_over")
                 pass  # base.yaml:480
 
-    def _do_send(self, cards: Sequence[int], province_to: int) -> None:
+    def _do__send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -248,32 +248,32 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
-        self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:403
+        self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
-            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+            self._d__emissary_room = rt.without_key(self._d__emissary_room, province_to)  # base.yaml:403
         else:  # base.yaml:403
-            if self._d_emissary_room is not None:  # base.yaml:403
-                self._d_emissary_room.pop(province_to, None)  # base.yaml:403
-        self._mask__emissary_room_1_known &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
+            if self._d__emissary_room is not None:  # base.yaml:403
+                self._d__emissary_room.pop(province_to, None)  # base.yaml:403
+        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
         if self._kept_shared:  # base.yaml:404
-            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+            self._d__can_place = rt.without_key(self._d__can_place, self.current)  # base.yaml:404
         else:  # base.yaml:404
-            if self._d_can_place is not None:  # base.yaml:404
-                self._d_can_place.pop(self.current, None)  # base.yaml:404
+            if self._d__can_place is not None:  # base.yaml:404
+                self._d__can_place.pop(self.current, None)  # base.yaml:404
         # base.yaml:461: next_piece, written out where it is called, base.yaml:405 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.next_piece")
         self.placed += 1  # base.yaml:465
         if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
-            self.next_phase = PHASE_SECOND  # base.yaml:467
+            self.next_phase = PHASE__SECOND  # base.yaml:467
         else:
             # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.refill_hand")
             if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE_REFILL  # base.yaml:474
+                self.next_phase = PHASE__REFILL  # base.yaml:474
             else:
                 # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
                 if self.trace is not None:
@@ -282,11 +282,11 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/border-quarrels.yaml:132; kept between moves: recomputed once `emissaries`, `here` or `palace_of` changes
-        kept = self._d_open_spaces
+        kept = self._d__open_spaces
         if kept is not None:
             return kept
         value: Sequence[int] = [s for s in self.board.spots if ((not self.palace_of[s]) and self.open_to(self.board.regions_at[PROVINCE][s]))]  # border-quarrels.yaml:132
-        self._d_open_spaces = value
+        self._d__open_spaces = value
         return value
 
     def provinces_at(self, s: int) -> Sequence[int]:
@@ -295,11 +295,11 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def two_colours(self) -> Sequence[Sequence[int]]:
         # rules/china-schacht/border-quarrels.yaml:115; kept between moves: computed once (it reads nothing that changes)
-        kept = self._d_two_colours
+        kept = self._d__two_colours
         if kept is not None:
             return kept
         value: Sequence[Sequence[int]] = [(range(5)[rt.div(k, once, 'rules/china-schacht/border-quarrels.yaml:115')], range(5)[rt.mod(k, once, 'rules/china-schacht/border-quarrels.yaml:115')]) for once in (len(range(5)),) for k in range(0, (once * once)) if rt.div(k, once, 'rules/china-schacht/border-quarrels.yaml:116') < rt.mod(k, once, 'rules/china-schacht/border-quarrels.yaml:116')]  # border-quarrels.yaml:115
-        self._d_two_colours = value
+        self._d__two_colours = value
         return value
 
     def pays_for_space(self, cards: Sequence[int], rs: Sequence[int]) -> bool:
@@ -308,12 +308,12 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def open_to(self, rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:128
-        found = False
+        _found = False
         for r in rs:  # border-quarrels.yaml:128; `aggregate_loops`: `any` written out as a loop
             if r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]):
-                found = True
+                _found = True
                 break
-        return (found and not ((self.here and self.opt_post_empty == BOTH_PROVINCES) and any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
+        return (_found and not ((self.here and self._opt__post_empty == BOTH_PROVINCES) and any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
 
     def start_at(self, s: int) -> None:
         # rules/china-schacht/border-quarrels.yaml:155
@@ -322,14 +322,14 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         if len(self.board.regions_at[PROVINCE][s]) == 1:  # border-quarrels.yaml:160; inlined provinces_at (border-quarrels.yaml:112)
             self.start_placing(self.board.region_of[PROVINCE][s])  # border-quarrels.yaml:161; inlined province_of (base.yaml:284)
         elif not self.here:  # border-quarrels.yaml:162
-            if self.opt_post_empty == TURN_PROVINCE:  # border-quarrels.yaml:163
-                self.here = tuple([r for r in self.board.regions_at[PROVINCE][s] if not (not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0)])  # border-quarrels.yaml:164; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
-                self._d_open_spaces = None  # border-quarrels.yaml:164
+            if self._opt__post_empty == TURN_PROVINCE:  # border-quarrels.yaml:163
+                self.here = tuple([r for r in self.board.regions_at[PROVINCE][s] if not (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0)])  # border-quarrels.yaml:164; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
+                self._d__open_spaces = None  # border-quarrels.yaml:164
                 self.was_empty = not self.here  # border-quarrels.yaml:165
             else:
                 self.here = tuple(self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:167; inlined provinces_at (border-quarrels.yaml:112)
-                self._d_open_spaces = None  # border-quarrels.yaml:167
-                self.was_empty = any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0) for r in self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:168; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
+                self._d__open_spaces = None  # border-quarrels.yaml:167
+                self.was_empty = any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) for r in self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:168; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -343,9 +343,9 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         }
 
     def _copy_fields(self, other: Any) -> None:
-        other.opt_chain_cut = self.opt_chain_cut
-        other.opt_final_round = self.opt_final_round
-        other.opt_post_empty = self.opt_post_empty
+        other._opt__chain_cut = self._opt__chain_cut
+        other._opt__final_round = self._opt__final_round
+        other._opt__post_empty = self._opt__post_empty
         other.palace_of = self.palace_of[:]
         other.emissaries = self.emissaries[:]
         other.scored = self.scored[:]
@@ -364,40 +364,40 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         other.was_empty = self.was_empty
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_emissary_room = self._d_emissary_room
-        other._d_province_points = self._d_province_points
-        other._d_open_spaces = self._d_open_spaces
-        other._d_can_place = self._d_can_place
-        other._d_two_colours = self._d_two_colours
+        other._d__emissary_room = self._d__emissary_room
+        other._d__province_points = self._d__province_points
+        other._d__open_spaces = self._d__open_spaces
+        other._d__can_place = self._d__can_place
+        other._d__two_colours = self._d__two_colours
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._mask_palace_of_empty = self._mask_palace_of_empty
-        other._mask__emissary_room_1 = self._mask__emissary_room_1
-        other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
-        other._mask_palace_of_has = self._mask_palace_of_has[:]
-        other._values_payments = self._values_payments
-        other._values_all_payments = self._values_all_payments
-        other._actions_build = self._actions_build
-        other._region_rows_send = self._region_rows_send
-        other._keyed_region_rows_send = self._keyed_region_rows_send
-        other._actions_stop = self._actions_stop
-        other._actions_exchange_blind = self._actions_exchange_blind
-        other._listed_exchange_blind = self._listed_exchange_blind
-        other._actions_exchange_face_up = self._actions_exchange_face_up
-        other._listed_exchange_face_up = self._listed_exchange_face_up
-        other._actions_take_face_up = self._actions_take_face_up
-        other._listed_take_face_up = self._listed_take_face_up
-        other._actions_draw_card = self._actions_draw_card
+        other._empty__palace_of = self._empty__palace_of
+        other._regions__emissary_room__1 = self._regions__emissary_room__1
+        other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
+        other._has__palace_of = self._has__palace_of[:]
+        other._values__payments = self._values__payments
+        other._values__all_payments = self._values__all_payments
+        other._actions__build = self._actions__build
+        other._region_rows__send = self._region_rows__send
+        other._keyed_region_rows__send = self._keyed_region_rows__send
+        other._actions__stop = self._actions__stop
+        other._actions__exchange_blind = self._actions__exchange_blind
+        other._listed__exchange_blind = self._listed__exchange_blind
+        other._actions__exchange_face_up = self._actions__exchange_face_up
+        other._listed__exchange_face_up = self._listed__exchange_face_up
+        other._actions__take_face_up = self._actions__take_face_up
+        other._listed__take_face_up = self._listed__take_face_up
+        other._actions__draw_card = self._actions__draw_card
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_emissary_room = None
-        self._d_province_points = None
-        self._d_open_spaces = None
-        self._d_can_place = None
-        self._d_two_colours = None
+        self._d__emissary_room = None
+        self._d__province_points = None
+        self._d__open_spaces = None
+        self._d__can_place = None
+        self._d__two_colours = None
         self._kept_end = None
-        self._mask__emissary_room_1 = self._mask__emissary_room_1_known = 0
+        self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
@@ -519,7 +519,7 @@ GAME = rt.Game(
     ),
     ChinaSchachtBorderQuarrelsState,
     {
-        'border_quarrels': _board_border_quarrels,
+        'border_quarrels': _board__border_quarrels,
     },
     lowest_score_wins=False,
     board_players={'border_quarrels': (3, 5)},

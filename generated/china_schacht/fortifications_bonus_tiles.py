@@ -16,15 +16,15 @@ from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
     BEST,
     ONE_PER_NETWORK,
-    PHASE_REFILL,
-    PHASE_SECOND,
-    PHASE_TURN,
+    PHASE__REFILL,
+    PHASE__SECOND,
+    PHASE__TURN,
     PROVINCE,
-    _board_face_3_4,
-    _board_face_4_5,
+    _board__face_3_4,
+    _board__face_4_5,
 )
 from rulewright.generated.china_schacht.bonus_tiles import (
-    PHASE_FIRST_PALACE,
+    PHASE__FIRST_PALACE,
     ChinaSchachtBonusTilesState,
 )
 
@@ -37,7 +37,7 @@ PALACE_MAY_FOLLOW: Final = 2  # fortification_in_empty: choices of option `forti
 class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
     """A position of China."""
 
-    __slots__ = ('opt_fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d_empty', '_d_palace_award', '_actions_build', '_keyed_rows_build', '_actions_fortify', '_keyed_rows_fortify')
+    __slots__ = ('_opt__fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d__empty', '_d__palace_award', '_actions__build', '_keyed_rows__build', '_actions__fortify', '_keyed_rows__fortify')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('palace_of', 'spot', 'list', 'player', (), 'all', ''),
         rt.FieldInfo('emissaries', 'region', 'list', 'player', (), 'all', ''),
@@ -69,41 +69,41 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         **ChinaSchachtBonusTilesState.ENUMS,
         'fortification_in_empty': ('palace_on_it', 'one_piece', 'palace_may_follow'),
     }
-    opt_fortification_in_empty: int
+    _opt__fortification_in_empty: int
     fortifications_left: list[int]
     fortified: list[bool]
     fortified_here: Sequence[int]
-    _d_empty: dict[int, bool] | None
-    _d_palace_award: dict[int, dict[int, int]] | None
-    _actions_build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`action_tables`)
-    _keyed_rows_build: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `build` by `hand[current]` (`tabled_rows`)
-    _actions_fortify: dict[Any, list[rt.Action | None]]  # the interned actions of `fortify` (`action_tables`)
-    _keyed_rows_fortify: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `fortify` by `hand[current]` (`tabled_rows`)
+    _d__empty: dict[int, bool] | None
+    _d__palace_award: dict[int, dict[int, int]] | None
+    _actions__build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`action_tables`)
+    _keyed_rows__build: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `build` by `hand[current]` (`tabled_rows`)
+    _actions__fortify: dict[Any, list[rt.Action | None]]  # the interned actions of `fortify` (`action_tables`)
+    _keyed_rows__fortify: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `fortify` by `hand[current]` (`tabled_rows`)
 
     def _read_options(self) -> None:
         super()._read_options()
-        self.opt_fortification_in_empty = ('palace_on_it', 'one_piece', 'palace_may_follow').index(self.options['fortification_in_empty'])
+        self._opt__fortification_in_empty = ('palace_on_it', 'one_piece', 'palace_may_follow').index(self.options['fortification_in_empty'])
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._values_payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
-        self._values_all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
-        self._actions_build = self.board.action_tables.get('build') or self.board.action_dict('build')
-        self._keyed_rows_build = self.board.value_tables.get('keyed_rows build') or self.board.value_table('keyed_rows build')
-        self._region_rows_send = self.board.action_tables.get('send') or self.board.action_dict('send')
-        self._keyed_region_rows_send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
-        self._actions_stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
-        self._actions_exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
-        self._listed_exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
-        self._actions_exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
-        self._listed_exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
-        self._actions_take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
-        self._listed_take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
-        self._actions_draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
-        self._actions_fortify = self.board.action_tables.get('fortify') or self.board.action_dict('fortify')
-        self._keyed_rows_fortify = self.board.value_tables.get('keyed_rows fortify') or self.board.value_table('keyed_rows fortify')
-        self._actions_reveal = self.board.action_tables.get('reveal') or self.board.action_table('reveal', len(self.board.region_names) + 1)
+        self._values__payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
+        self._values__all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
+        self._actions__build = self.board.action_tables.get('build') or self.board.action_dict('build')
+        self._keyed_rows__build = self.board.value_tables.get('keyed_rows build') or self.board.value_table('keyed_rows build')
+        self._region_rows__send = self.board.action_tables.get('send') or self.board.action_dict('send')
+        self._keyed_region_rows__send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
+        self._actions__stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
+        self._actions__exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
+        self._listed__exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
+        self._actions__exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
+        self._listed__exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
+        self._actions__take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
+        self._listed__take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
+        self._actions__draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
+        self._actions__fortify = self.board.action_tables.get('fortify') or self.board.action_dict('fortify')
+        self._keyed_rows__fortify = self.board.value_tables.get('keyed_rows fortify') or self.board.value_table('keyed_rows fortify')
+        self._actions__reveal = self.board.action_tables.get('reveal') or self.board.action_table('reveal', len(self.board.region_names) + 1)
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
@@ -163,23 +163,23 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         # the action's effect (`_perform` written out)
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'build':
-            self._do_build(args[0], args[1])
+            self._do__build(args[0], args[1])
         elif name == 'send':
-            self._do_send(args[0], args[1])
+            self._do__send(args[0], args[1])
         elif name == 'stop':
-            self._do_stop()
+            self._do__stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(args[0])
+            self._do__exchange_blind(args[0])
         elif name == 'exchange_face_up':
-            self._do_exchange_face_up(args[0], args[1])
+            self._do__exchange_face_up(args[0], args[1])
         elif name == 'take_face_up':
-            self._do_take_face_up(args[0])
+            self._do__take_face_up(args[0])
         elif name == 'draw_card':
-            self._do_draw_card()
+            self._do__draw_card()
         elif name == 'fortify':
-            self._do_fortify(args[0], args[1])
+            self._do__fortify(args[0], args[1])
         elif name == 'reveal':
-            self._do_reveal(args[0])
+            self._do__reveal(args[0])
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -195,9 +195,9 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
             return
         # the end of the turn (`_turn_end` written out)
         self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, written out)
-        self._trigger_turn_over()
-        self._trigger_last_turn()
-        self._trigger_fortification_done()
+        self._trigger__turn_over()
+        self._trigger__last_turn()
+        self._trigger__fortification_done()
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -211,38 +211,38 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
-        if self.phase == PHASE_TURN:
+        if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build(actions)
-            self._legal_send(actions)
-            self._legal_exchange_blind(actions)
-            self._legal_exchange_face_up(actions)
-            self._legal_fortify(actions)
-            self._legal_reveal(actions)
-        elif self.phase == PHASE_SECOND:
+            self._legal__build(actions)
+            self._legal__send(actions)
+            self._legal__exchange_blind(actions)
+            self._legal__exchange_face_up(actions)
+            self._legal__fortify(actions)
+            self._legal__reveal(actions)
+        elif self.phase == PHASE__SECOND:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build(actions)
-            self._legal_send(actions)
-            self._legal_stop(actions)
-            self._legal_fortify(actions)
-            self._legal_reveal(actions)
-        elif self.phase == PHASE_REFILL:
+            self._legal__build(actions)
+            self._legal__send(actions)
+            self._legal__stop(actions)
+            self._legal__fortify(actions)
+            self._legal__reveal(actions)
+        elif self.phase == PHASE__REFILL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_take_face_up(actions)
-            self._legal_draw_card(actions)
-        elif self.phase == PHASE_FIRST_PALACE:
+            self._legal__take_face_up(actions)
+            self._legal__draw_card(actions)
+        elif self.phase == PHASE__FIRST_PALACE:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build(actions)
+            self._legal__build(actions)
         return actions
 
-    def _legal_build(self, actions: list[rt.Action]) -> None:
+    def _legal__build(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_build
+        table = self._actions__build
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_rows_build
+        rows = self._keyed_rows__build
         rows_key = self.hand[self.current]
         found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = rows.get(rows_key)
         if found_rows is None:  # (the first listing with this key: the values and their rows)
@@ -261,14 +261,14 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
                     action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
                 actions.append(action)
 
-    def _legal_fortify(self, actions: list[rt.Action]) -> None:
+    def _legal__fortify(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
         if not (self.fortifications_left[self.current] > 0):  # rules/china-schacht/fortifications.yaml:80: when of fortify, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_fortify
+        table = self._actions__fortify
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_rows_fortify
+        rows = self._keyed_rows__fortify
         rows_key = self.hand[self.current]
         found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = rows.get(rows_key)
         if found_rows is None:  # (the first listing with this key: the values and their rows)
@@ -290,83 +290,83 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
     def _guard(self, name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
         if name == 'build':
-            return self._guard_build()
+            return self._guard__build()
         if name == 'send':
-            return self._guard_send()
+            return self._guard__send()
         if name == 'exchange_blind':
-            return self._guard_exchange_blind()
+            return self._guard__exchange_blind()
         if name == 'draw_card':
-            return self._guard_draw_card()
+            return self._guard__draw_card()
         if name == 'fortify':
-            return self._guard_fortify()
+            return self._guard__fortify()
         if name == 'reveal':
-            return self._guard_reveal()
+            return self._guard__reveal()
         return True
 
-    def _guard_fortify(self) -> bool:
+    def _guard__fortify(self) -> bool:
         # rules/china-schacht/fortifications.yaml:80: when of fortify
         return bool(self.fortifications_left[self.current] > 0)
 
     def _perform(self, action: rt.Action) -> None:
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'build':
-            self._do_build(args[0], args[1])
+            self._do__build(args[0], args[1])
         elif name == 'send':
-            self._do_send(args[0], args[1])
+            self._do__send(args[0], args[1])
         elif name == 'stop':
-            self._do_stop()
+            self._do__stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(args[0])
+            self._do__exchange_blind(args[0])
         elif name == 'exchange_face_up':
-            self._do_exchange_face_up(args[0], args[1])
+            self._do__exchange_face_up(args[0], args[1])
         elif name == 'take_face_up':
-            self._do_take_face_up(args[0])
+            self._do__take_face_up(args[0])
         elif name == 'draw_card':
-            self._do_draw_card()
+            self._do__draw_card()
         elif name == 'fortify':
-            self._do_fortify(args[0], args[1])
+            self._do__fortify(args[0], args[1])
         elif name == 'reveal':
-            self._do_reveal(args[0])
+            self._do__reveal(args[0])
 
-    def _do_build(self, cards: Sequence[int], space: int) -> None:
+    def _do__build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
-        for palace_of_ in self.palace_of[space]:  # base.yaml:384
-            self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # base.yaml:384
+        for _item__palace_of in self.palace_of[space]:  # base.yaml:384
+            self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_open_spaces = self._d_can_place = self._kept_end = None  # base.yaml:384
-        self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
-        self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
-        self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # base.yaml:384
+        self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384
+        self._d__empty = rt.without_keys(self._d__empty, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
+        self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
+        self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
         self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
-            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
+            self._d__can_place = rt.without_key(self._d__can_place, self.current)  # base.yaml:385
         else:  # base.yaml:385
-            if self._d_can_place is not None:  # base.yaml:385
-                self._d_can_place.pop(self.current, None)  # base.yaml:385
-        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._mask_palace_of_empty) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
+            if self._d__can_place is not None:  # base.yaml:385
+                self._d__can_place.pop(self.current, None)  # base.yaml:385
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         # base.yaml:461: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.next_piece")
         self.placed += 1  # base.yaml:465
         if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
-            self.next_phase = PHASE_SECOND  # base.yaml:467
+            self.next_phase = PHASE__SECOND  # base.yaml:467
         else:
             # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.refill_hand")
             if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE_REFILL  # base.yaml:474
+                self.next_phase = PHASE__REFILL  # base.yaml:474
             else:
                 # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
                 if self.trace is not None:
@@ -375,9 +375,9 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
                 # base.yaml:476: own_turn_over written out above
             # base.yaml:469: refill_hand written out above
         # base.yaml:390: next_piece written out above
-        self._trigger_take_tile()
+        self._trigger__take_tile()
 
-    def _do_send(self, cards: Sequence[int], province_to: int) -> None:
+    def _do__send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -387,42 +387,42 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
-        self._d_can_place = self._kept_end = None  # base.yaml:403
+        self._d__can_place = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
-            self._d_empty = rt.without_key(self._d_empty, province_to)  # base.yaml:403
-            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+            self._d__empty = rt.without_key(self._d__empty, province_to)  # base.yaml:403
+            self._d__emissary_room = rt.without_key(self._d__emissary_room, province_to)  # base.yaml:403
         else:  # base.yaml:403
-            if self._d_empty is not None:  # base.yaml:403
-                self._d_empty.pop(province_to, None)  # base.yaml:403
-            if self._d_emissary_room is not None:  # base.yaml:403
-                self._d_emissary_room.pop(province_to, None)  # base.yaml:403
-        self._mask__emissary_room_1_known &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
+            if self._d__empty is not None:  # base.yaml:403
+                self._d__empty.pop(province_to, None)  # base.yaml:403
+            if self._d__emissary_room is not None:  # base.yaml:403
+                self._d__emissary_room.pop(province_to, None)  # base.yaml:403
+        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
         if self._kept_shared:  # base.yaml:404
-            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+            self._d__can_place = rt.without_key(self._d__can_place, self.current)  # base.yaml:404
         else:  # base.yaml:404
-            if self._d_can_place is not None:  # base.yaml:404
-                self._d_can_place.pop(self.current, None)  # base.yaml:404
+            if self._d__can_place is not None:  # base.yaml:404
+                self._d__can_place.pop(self.current, None)  # base.yaml:404
         # base.yaml:461: next_piece, written out where it is called, base.yaml:405 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.next_piece")
         self.placed += 1  # base.yaml:465
         if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
-            self.next_phase = PHASE_SECOND  # base.yaml:467
+            self.next_phase = PHASE__SECOND  # base.yaml:467
         else:
             # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.refill_hand")
             if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE_REFILL  # base.yaml:474
+                self.next_phase = PHASE__REFILL  # base.yaml:474
             else:
                 # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
                 if self.trace is not None:
                     self.trace.append("procedures.own_turn_over")
                 pass  # base.yaml:480
 
-    def _do_fortify(self, cards: Sequence[int], space: int) -> None:
+    def _do__fortify(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -430,67 +430,67 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self.start_placing(self.board.region_of[PROVINCE][space])  # fortifications.yaml:86; inlined province_of (base.yaml:284)
         self.pay(cards)  # fortifications.yaml:87
         self.fortified[space] = True  # fortifications.yaml:88
-        self._d_empty = rt.without_keys(self._d_empty, self.board.spot_regions[space], self._kept_shared)  # fortifications.yaml:88
-        self._d_palace_award = rt.without_keys(self._d_palace_award, self.board.spot_regions[space], self._kept_shared)  # fortifications.yaml:88
+        self._d__empty = rt.without_keys(self._d__empty, self.board.spot_regions[space], self._kept_shared)  # fortifications.yaml:88
+        self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], self._kept_shared)  # fortifications.yaml:88
         self.fortifications_left[self.current] -= 1  # fortifications.yaml:89
-        if (self.opt_fortification_in_empty == PALACE_ON_IT and self.was_empty):  # fortifications.yaml:90
+        if (self._opt__fortification_in_empty == PALACE_ON_IT and self.was_empty):  # fortifications.yaml:90
             self.fortified_here = rt.held((space,))  # fortifications.yaml:91
-            self._d_open_spaces = None  # fortifications.yaml:91
+            self._d__open_spaces = None  # fortifications.yaml:91
             self.was_empty = False  # fortifications.yaml:92
-        if self.opt_fortification_in_empty == PALACE_MAY_FOLLOW:  # fortifications.yaml:93
+        if self._opt__fortification_in_empty == PALACE_MAY_FOLLOW:  # fortifications.yaml:93
             self.was_empty = False  # fortifications.yaml:94
         # base.yaml:461: next_piece, written out where it is called, fortifications.yaml:95 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.next_piece")
         self.placed += 1  # base.yaml:465
         if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
-            self.next_phase = PHASE_SECOND  # base.yaml:467
+            self.next_phase = PHASE__SECOND  # base.yaml:467
         else:
             # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.refill_hand")
             if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE_REFILL  # base.yaml:474
+                self.next_phase = PHASE__REFILL  # base.yaml:474
             else:
                 # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
                 if self.trace is not None:
                     self.trace.append("procedures.own_turn_over")
                 pass  # base.yaml:480
 
-    def _trigger_fortification_done(self) -> None:
+    def _trigger__fortification_done(self) -> None:
         # rules/china-schacht/fortifications.yaml:98: trigger fortification_done
         if self.trace is not None:
             self.trace.append("triggers.fortification_done")
         self.fortified_here = rt.held(())  # fortifications.yaml:102
-        self._d_open_spaces = None  # fortifications.yaml:102
+        self._d__open_spaces = None  # fortifications.yaml:102
 
     def _turn_end(self) -> None:
         super()._turn_end()
-        self._trigger_fortification_done()
+        self._trigger__fortification_done()
 
     def empty(self, r: int) -> bool:
         # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only; a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only)
-        kept = self._d_empty
+        kept = self._d__empty
         if kept is None:
-            kept = self._d_empty = {}
+            kept = self._d__empty = {}
         elif r in kept:
             return kept[r]
-        cond = not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0
-        found = False
-        if cond:
+        _cond = not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0
+        _found = False
+        if _cond:
             for s in self.board.region_spots[r]:  # fortifications.yaml:46; `aggregate_loops`: `any` written out as a loop
                 if self.fortified[s]:
-                    found = True
+                    _found = True
                     break
-        value: bool = ((cond) and not found)  # fortifications.yaml:46
+        value: bool = ((_cond) and not _found)  # fortifications.yaml:46
         kept[r] = value
         return value
 
     def palace_award(self, p: int, r: int) -> int:
         # rules/china-schacht/fortifications.yaml:54; kept between moves: recomputed once `fortified` or `palace_of` changes (a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only; kept by `r` first, `nested_drops`)
-        kept = self._d_palace_award
+        kept = self._d__palace_award
         if kept is None:
-            kept = self._d_palace_award = {}
+            kept = self._d__palace_award = {}
         nested = kept.get(r)
         if nested is None:
             nested = kept[r] = {}
@@ -502,7 +502,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def chains_of(self, p: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:321; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        return (self.board.best_road_chains(self.board.mask_spots(self._mask_palace_of_has[p]), 4, [s2 for s2 in self.board.spots if (self.fortified[s2] and p in self.palace_of[s2])]) if self.opt_chain_cut == BEST else self.board.road_chains(self.board.mask_spots(self._mask_palace_of_has[p]), 4, self.opt_chain_cut == ONE_PER_NETWORK))  # base.yaml:321; read from bit masks (`value_masks`): list(... for s in spots); inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
+        return (self.board.best_road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, [s2 for s2 in self.board.spots if (self.fortified[s2] and p in self.palace_of[s2])]) if self._opt__chain_cut == BEST else self.board.road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, self._opt__chain_cut == ONE_PER_NETWORK))  # base.yaml:321; read from bit masks (`value_masks`): list(... for s in spots); inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
 
     def chain_bonus(self, p: int) -> Sequence[int]:
         # rules/china-schacht/fortifications.yaml:60; not kept between moves: only the scores read it, once per player scored (`score_only`)
@@ -510,18 +510,18 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def chain_points(self, p: int) -> int:
         # rules/china-schacht/fortifications.yaml:61; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        total = 0
+        _total = 0
         for c in self.chains_of(p):  # fortifications.yaml:61; `aggregate_loops`: `sum` written out as a loop
-            total += len(c) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in c) else 1)
-        return total  # fortifications.yaml:61; inlined on_fortification (fortifications.yaml:51)
+            _total += len(c) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in c) else 1)
+        return _total  # fortifications.yaml:61; inlined on_fortification (fortifications.yaml:51)
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/fortifications.yaml:49; kept between moves: recomputed once `fortified_here`, `here` or `palace_of` changes
-        kept = self._d_open_spaces
+        kept = self._d__open_spaces
         if kept is not None:
             return kept
         value: Sequence[int] = [s for s in self.board.spots if (((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in (self.here if self.here else self.board.regions_of_kind[PROVINCE])) and (not self.fortified_here or s in self.fortified_here))]  # fortifications.yaml:49
-        self._d_open_spaces = value
+        self._d__open_spaces = value
         return value
 
     def on_fortification(self, p: int, s: int) -> bool:
@@ -534,7 +534,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
             self.trace.append("procedures.start_placing")
         if not self.here:  # base.yaml:452
             self.here = rt.held((r,))  # base.yaml:453
-            self._d_open_spaces = None  # base.yaml:453
+            self._d__open_spaces = None  # base.yaml:453
             self.was_empty = self.empty(r)  # base.yaml:454
 
     def _tie_break(self, player: int) -> int:
@@ -542,10 +542,10 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         return (self.palaces_left[player] + self.emissaries_left[player]) + self.fortifications_left[player]
 
     def _copy_fields(self, other: Any) -> None:
-        other.opt_board = self.opt_board
-        other.opt_chain_cut = self.opt_chain_cut
-        other.opt_final_round = self.opt_final_round
-        other.opt_fortification_in_empty = self.opt_fortification_in_empty
+        other._opt__board = self._opt__board
+        other._opt__chain_cut = self._opt__chain_cut
+        other._opt__final_round = self._opt__final_round
+        other._opt__fortification_in_empty = self._opt__fortification_in_empty
         other.palace_of = self.palace_of[:]
         other.emissaries = self.emissaries[:]
         other.scored = self.scored[:]
@@ -571,48 +571,48 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         other.tiles = self.tiles[:]
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_empty = self._d_empty
-        other._d_emissary_room = self._d_emissary_room
-        other._d_province_points = self._d_province_points
-        other._d_palace_award = self._d_palace_award
-        other._d_open_spaces = self._d_open_spaces
-        other._d_can_place = self._d_can_place
-        other._d_face_down_in = self._d_face_down_in
+        other._d__empty = self._d__empty
+        other._d__emissary_room = self._d__emissary_room
+        other._d__province_points = self._d__province_points
+        other._d__palace_award = self._d__palace_award
+        other._d__open_spaces = self._d__open_spaces
+        other._d__can_place = self._d__can_place
+        other._d__face_down_in = self._d__face_down_in
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._mask_palace_of_empty = self._mask_palace_of_empty
-        other._mask__emissary_room_1 = self._mask__emissary_room_1
-        other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
-        other._mask_palace_of_has = self._mask_palace_of_has[:]
-        other._values_payments = self._values_payments
-        other._values_all_payments = self._values_all_payments
-        other._actions_build = self._actions_build
-        other._keyed_rows_build = self._keyed_rows_build
-        other._region_rows_send = self._region_rows_send
-        other._keyed_region_rows_send = self._keyed_region_rows_send
-        other._actions_stop = self._actions_stop
-        other._actions_exchange_blind = self._actions_exchange_blind
-        other._listed_exchange_blind = self._listed_exchange_blind
-        other._actions_exchange_face_up = self._actions_exchange_face_up
-        other._listed_exchange_face_up = self._listed_exchange_face_up
-        other._actions_take_face_up = self._actions_take_face_up
-        other._listed_take_face_up = self._listed_take_face_up
-        other._actions_draw_card = self._actions_draw_card
-        other._actions_fortify = self._actions_fortify
-        other._keyed_rows_fortify = self._keyed_rows_fortify
-        other._actions_reveal = self._actions_reveal
+        other._empty__palace_of = self._empty__palace_of
+        other._regions__emissary_room__1 = self._regions__emissary_room__1
+        other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
+        other._has__palace_of = self._has__palace_of[:]
+        other._values__payments = self._values__payments
+        other._values__all_payments = self._values__all_payments
+        other._actions__build = self._actions__build
+        other._keyed_rows__build = self._keyed_rows__build
+        other._region_rows__send = self._region_rows__send
+        other._keyed_region_rows__send = self._keyed_region_rows__send
+        other._actions__stop = self._actions__stop
+        other._actions__exchange_blind = self._actions__exchange_blind
+        other._listed__exchange_blind = self._listed__exchange_blind
+        other._actions__exchange_face_up = self._actions__exchange_face_up
+        other._listed__exchange_face_up = self._listed__exchange_face_up
+        other._actions__take_face_up = self._actions__take_face_up
+        other._listed__take_face_up = self._listed__take_face_up
+        other._actions__draw_card = self._actions__draw_card
+        other._actions__fortify = self._actions__fortify
+        other._keyed_rows__fortify = self._keyed_rows__fortify
+        other._actions__reveal = self._actions__reveal
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_empty = None
-        self._d_emissary_room = None
-        self._d_province_points = None
-        self._d_palace_award = None
-        self._d_open_spaces = None
-        self._d_can_place = None
-        self._d_face_down_in = None
+        self._d__empty = None
+        self._d__emissary_room = None
+        self._d__province_points = None
+        self._d__palace_award = None
+        self._d__open_spaces = None
+        self._d__can_place = None
+        self._d__face_down_in = None
         self._kept_end = None
-        self._mask__emissary_room_1 = self._mask__emissary_room_1_known = 0
+        self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, action: rt.Action) -> str:
@@ -792,8 +792,8 @@ GAME = rt.Game(
     ),
     ChinaSchachtFortificationsBonusTilesState,
     {
-        'face_3_4': _board_face_3_4,
-        'face_4_5': _board_face_4_5,
+        'face_3_4': _board__face_3_4,
+        'face_4_5': _board__face_4_5,
     },
     lowest_score_wins=False,
     board_players={'face_3_4': (3, 4), 'face_4_5': (4, 5)},

@@ -14,14 +14,14 @@ from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
     GREEN,
     ORANGE,
-    PHASE_REFILL,
-    PHASE_SECOND,
-    PHASE_TURN,
+    PHASE__REFILL,
+    PHASE__SECOND,
+    PHASE__TURN,
     PROVINCE,
     VIOLET,
     YELLOW,
     ChinaSchachtState,
-    _board_face_3_4,
+    _board__face_3_4,
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
@@ -41,14 +41,14 @@ TO_DISPLAY: Final = 0  # special_exchange: choices of option `special_exchange`
 TO_DISCARD: Final = 1  # special_exchange: choices of option `special_exchange`
 NINE: Final = 0  # emperor_emissaries: choices of option `emperor_emissaries`
 EIGHT: Final = 1  # emperor_emissaries: choices of option `emperor_emissaries`
-PHASE_EMPEROR: Final = 3  # phase
-ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
+PHASE__EMPEROR: Final = 3  # phase
+_ROLE_OF_SEAT: tuple[int, ...] = (0, 1)
 
 
 class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     """A position of China."""
 
-    __slots__ = ('opt_emperor_placement', 'opt_joker_kept', 'opt_kept_at_reshuffle', 'opt_special_exchange', 'opt_emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d_open_provinces', '_d_emperor_occupied', '_d_emperor_provinces', '_values_emperor_payments', '_actions_emperor_first', '_actions_two_provinces_card', '_actions_exchange_card_special', '_listed_exchange_card_special', '_actions_emperor_palace', '_actions_emperor_emissary', '_actions_emperor_rests')
+    __slots__ = ('_opt__emperor_placement', '_opt__joker_kept', '_opt__kept_at_reshuffle', '_opt__special_exchange', '_opt__emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d__open_provinces', '_d__emperor_occupied', '_d__emperor_provinces', '_values__emperor_payments', '_actions__emperor_first', '_actions__two_provinces_card', '_actions__exchange_card_special', '_listed__exchange_card_special', '_actions__emperor_palace', '_actions__emperor_emissary', '_actions__emperor_rests')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
         rt.FieldInfo('emperor_cards', None, 'list', 'colour', (), 'all', ''),
         rt.FieldInfo('kept', 'player', 'list', 'colour', (), 'all', ''),
@@ -77,63 +77,63 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         'emperor_emissaries': ('nine', 'eight'),
     }
     NEUTRAL: ClassVar[tuple[str, ...]] = ('emperor',)
-    opt_emperor_placement: int
-    opt_joker_kept: int
-    opt_kept_at_reshuffle: int
-    opt_special_exchange: int
-    opt_emperor_emissaries: int
+    _opt__emperor_placement: int
+    _opt__joker_kept: int
+    _opt__kept_at_reshuffle: int
+    _opt__special_exchange: int
+    _opt__emperor_emissaries: int
     emperor_cards: Sequence[int]
     kept: list[Sequence[int]]
     influence: list[frozenset[int]]
     specials: list[frozenset[int]]
     emperor_turn: int
     two_provinces_now: bool
-    _d_open_provinces: Sequence[int] | None
-    _d_emperor_occupied: Sequence[int] | None
-    _d_emperor_provinces: Sequence[int] | None
-    _values_emperor_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `emperor_payments` by what they read (`value_tables`)
-    _actions_emperor_first: list[rt.Action | None]  # the interned actions of `emperor_first` (`action_tables`)
-    _actions_two_provinces_card: list[rt.Action | None]  # the interned actions of `two_provinces_card` (`action_tables`)
-    _actions_exchange_card_special: list[list[rt.Action | None] | None]  # the interned actions of `exchange_card_special` (`action_tables`)
-    _listed_exchange_card_special: dict[Any, list[rt.Action]]  # the listings of `exchange_card_special` by what they read (`listing_tables`)
-    _actions_emperor_palace: list[list[dict[Any, rt.Action] | None] | None]  # the interned actions of `emperor_palace` (`action_tables`)
-    _actions_emperor_emissary: list[dict[Any, rt.Action] | None]  # the interned actions of `emperor_emissary` (`action_tables`)
-    _actions_emperor_rests: list[rt.Action | None]  # the interned actions of `emperor_rests` (`action_tables`)
+    _d__open_provinces: Sequence[int] | None
+    _d__emperor_occupied: Sequence[int] | None
+    _d__emperor_provinces: Sequence[int] | None
+    _values__emperor_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `emperor_payments` by what they read (`value_tables`)
+    _actions__emperor_first: list[rt.Action | None]  # the interned actions of `emperor_first` (`action_tables`)
+    _actions__two_provinces_card: list[rt.Action | None]  # the interned actions of `two_provinces_card` (`action_tables`)
+    _actions__exchange_card_special: list[list[rt.Action | None] | None]  # the interned actions of `exchange_card_special` (`action_tables`)
+    _listed__exchange_card_special: dict[Any, list[rt.Action]]  # the listings of `exchange_card_special` by what they read (`listing_tables`)
+    _actions__emperor_palace: list[list[dict[Any, rt.Action] | None] | None]  # the interned actions of `emperor_palace` (`action_tables`)
+    _actions__emperor_emissary: list[dict[Any, rt.Action] | None]  # the interned actions of `emperor_emissary` (`action_tables`)
+    _actions__emperor_rests: list[rt.Action | None]  # the interned actions of `emperor_rests` (`action_tables`)
 
     def _read_options(self) -> None:
-        self.opt_chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
-        self.opt_final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
-        self.opt_emperor_placement = ('compulsory', 'optional').index(self.options['emperor_placement'])
-        self.opt_joker_kept = ('one', 'both').index(self.options['joker_kept'])
-        self.opt_kept_at_reshuffle = ('stay', 'reshuffled').index(self.options['kept_at_reshuffle'])
-        self.opt_special_exchange = ('to_display', 'to_discard').index(self.options['special_exchange'])
-        self.opt_emperor_emissaries = ('nine', 'eight').index(self.options['emperor_emissaries'])
+        self._opt__chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
+        self._opt__final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
+        self._opt__emperor_placement = ('compulsory', 'optional').index(self.options['emperor_placement'])
+        self._opt__joker_kept = ('one', 'both').index(self.options['joker_kept'])
+        self._opt__kept_at_reshuffle = ('stay', 'reshuffled').index(self.options['kept_at_reshuffle'])
+        self._opt__special_exchange = ('to_display', 'to_discard').index(self.options['special_exchange'])
+        self._opt__emperor_emissaries = ('nine', 'eight').index(self.options['emperor_emissaries'])
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._values_payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
-        self._values_all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
-        self._values_emperor_payments = self.board.value_tables.get('emperor_payments') or self.board.value_table('emperor_payments')
-        self._spot_rows_build = self.board.action_tables.get('build') or self.board.action_dict('build')
-        self._keyed_spot_rows_build = self.board.value_tables.get('keyed_spot_rows build') or self.board.value_table('keyed_spot_rows build')
-        self._region_rows_send = self.board.action_tables.get('send') or self.board.action_dict('send')
-        self._keyed_region_rows_send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
-        self._actions_stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
-        self._actions_exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
-        self._listed_exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
-        self._actions_exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
-        self._listed_exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
-        self._actions_take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
-        self._listed_take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
-        self._actions_draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
-        self._actions_emperor_first = self.board.action_tables.get('emperor_first') or self.board.action_table('emperor_first', 1)
-        self._actions_two_provinces_card = self.board.action_tables.get('two_provinces_card') or self.board.action_table('two_provinces_card', 1)
-        self._actions_exchange_card_special = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
-        self._listed_exchange_card_special = self.board.value_tables.get('listing exchange_card_special') or self.board.value_table('listing exchange_card_special')
-        self._actions_emperor_palace = self.board.action_tables.get('emperor_palace') or self.board.action_table('emperor_palace', len(self.board.region_names) + 1)
-        self._actions_emperor_emissary = self.board.action_tables.get('emperor_emissary') or self.board.action_table('emperor_emissary', len(self.board.region_names) + 1)
-        self._actions_emperor_rests = self.board.action_tables.get('emperor_rests') or self.board.action_table('emperor_rests', 1)
+        self._values__payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
+        self._values__all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
+        self._values__emperor_payments = self.board.value_tables.get('emperor_payments') or self.board.value_table('emperor_payments')
+        self._spot_rows__build = self.board.action_tables.get('build') or self.board.action_dict('build')
+        self._keyed_spot_rows__build = self.board.value_tables.get('keyed_spot_rows build') or self.board.value_table('keyed_spot_rows build')
+        self._region_rows__send = self.board.action_tables.get('send') or self.board.action_dict('send')
+        self._keyed_region_rows__send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
+        self._actions__stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
+        self._actions__exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
+        self._listed__exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
+        self._actions__exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
+        self._listed__exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
+        self._actions__take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
+        self._listed__take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
+        self._actions__draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
+        self._actions__emperor_first = self.board.action_tables.get('emperor_first') or self.board.action_table('emperor_first', 1)
+        self._actions__two_provinces_card = self.board.action_tables.get('two_provinces_card') or self.board.action_table('two_provinces_card', 1)
+        self._actions__exchange_card_special = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
+        self._listed__exchange_card_special = self.board.value_tables.get('listing exchange_card_special') or self.board.value_table('listing exchange_card_special')
+        self._actions__emperor_palace = self.board.action_tables.get('emperor_palace') or self.board.action_table('emperor_palace', len(self.board.region_names) + 1)
+        self._actions__emperor_emissary = self.board.action_tables.get('emperor_emissary') or self.board.action_table('emperor_emissary', len(self.board.region_names) + 1)
+        self._actions__emperor_rests = self.board.action_tables.get('emperor_rests') or self.board.action_table('emperor_rests', 1)
 
     def _setup(self) -> None:
         super()._setup()
@@ -166,26 +166,26 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 self.draw_blind(p)  # base.yaml:355
         self.refill_face_up()  # base.yaml:357
         self.emperor_refill()  # two-player.yaml:139
-        if self.opt_emperor_emissaries == NINE:  # two-player.yaml:141
+        if self._opt__emperor_emissaries == NINE:  # two-player.yaml:141
             self.emissaries_left[(self.num_players + 0)] = 9  # two-player.yaml:142
-            self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:142
+            self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # two-player.yaml:142
             if self._kept_shared:  # two-player.yaml:142
-                self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:142
+                self._d__can_place = rt.without_key(self._d__can_place, (self.num_players + 0))  # two-player.yaml:142
             else:  # two-player.yaml:142
-                if self._d_can_place is not None:  # two-player.yaml:142
-                    self._d_can_place.pop((self.num_players + 0), None)  # two-player.yaml:142
+                if self._d__can_place is not None:  # two-player.yaml:142
+                    self._d__can_place.pop((self.num_players + 0), None)  # two-player.yaml:142
 
     def _enter_phase(self) -> None:
-        if self.phase == PHASE_TURN:
-            self._start_turn()
-        elif self.phase == PHASE_SECOND:
-            self._start_second()
-        elif self.phase == PHASE_REFILL:
-            self._start_refill()
-        elif self.phase == PHASE_EMPEROR:
-            self._start_emperor()
+        if self.phase == PHASE__TURN:
+            self._start__turn()
+        elif self.phase == PHASE__SECOND:
+            self._start__second()
+        elif self.phase == PHASE__REFILL:
+            self._start__refill()
+        elif self.phase == PHASE__EMPEROR:
+            self._start__emperor()
 
-    def _start_emperor(self) -> None:
+    def _start__emperor(self) -> None:
         # rules/china-schacht/two-player.yaml:147: phase emperor
         if self.trace is not None:
             self.trace.append("phases.emperor.start")
@@ -199,31 +199,31 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # the action's effect (`_perform` written out)
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'build':
-            self._do_build(args[0], args[1])
+            self._do__build(args[0], args[1])
         elif name == 'send':
-            self._do_send(args[0], args[1])
+            self._do__send(args[0], args[1])
         elif name == 'stop':
-            self._do_stop()
+            self._do__stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(args[0])
+            self._do__exchange_blind(args[0])
         elif name == 'exchange_face_up':
-            self._do_exchange_face_up(args[0], args[1])
+            self._do__exchange_face_up(args[0], args[1])
         elif name == 'take_face_up':
-            self._do_take_face_up(args[0])
+            self._do__take_face_up(args[0])
         elif name == 'draw_card':
-            self._do_draw_card()
+            self._do__draw_card()
         elif name == 'emperor_first':
-            self._do_emperor_first()
+            self._do__emperor_first()
         elif name == 'two_provinces_card':
-            self._do_two_provinces_card()
+            self._do__two_provinces_card()
         elif name == 'exchange_card_special':
-            self._do_exchange_card_special(args[0], args[1])
+            self._do__exchange_card_special(args[0], args[1])
         elif name == 'emperor_palace':
-            self._do_emperor_palace(args[0], args[1], args[2])
+            self._do__emperor_palace(args[0], args[1], args[2])
         elif name == 'emperor_emissary':
-            self._do_emperor_emissary(args[0], args[1])
+            self._do__emperor_emissary(args[0], args[1])
         elif name == 'emperor_rests':
-            self._do_emperor_rests()
+            self._do__emperor_rests()
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -239,9 +239,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return
         # the end of the turn (`_turn_end` written out)
         self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, written out)
-        self._trigger_turn_over()
-        self._trigger_last_turn()
-        self._trigger_two_player_turn_over()
+        self._trigger__turn_over()
+        self._trigger__last_turn()
+        self._trigger__two_player_turn_over()
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -255,40 +255,40 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
-        if self.phase == PHASE_TURN:
+        if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build(actions)
-            self._legal_send(actions)
-            self._legal_exchange_blind(actions)
-            self._legal_exchange_face_up(actions)
-            self._legal_emperor_first(actions)
-            self._legal_two_provinces_card(actions)
-            self._legal_exchange_card_special(actions)
-        elif self.phase == PHASE_SECOND:
+            self._legal__build(actions)
+            self._legal__send(actions)
+            self._legal__exchange_blind(actions)
+            self._legal__exchange_face_up(actions)
+            self._legal__emperor_first(actions)
+            self._legal__two_provinces_card(actions)
+            self._legal__exchange_card_special(actions)
+        elif self.phase == PHASE__SECOND:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build(actions)
-            self._legal_send(actions)
-            self._legal_stop(actions)
-        elif self.phase == PHASE_REFILL:
+            self._legal__build(actions)
+            self._legal__send(actions)
+            self._legal__stop(actions)
+        elif self.phase == PHASE__REFILL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_take_face_up(actions)
-            self._legal_draw_card(actions)
-        elif self.phase == PHASE_EMPEROR:
+            self._legal__take_face_up(actions)
+            self._legal__draw_card(actions)
+        elif self.phase == PHASE__EMPEROR:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_emperor_palace(actions)
-            self._legal_emperor_emissary(actions)
-            self._legal_emperor_rests(actions)
+            self._legal__emperor_palace(actions)
+            self._legal__emperor_emissary(actions)
+            self._legal__emperor_rests(actions)
         return actions
 
-    def _legal_build(self, actions: list[rt.Action]) -> None:
+    def _legal__build(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
-        joined0 = self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._spot_rows_build
+        table = self._spot_rows__build
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_spot_rows_build
+        rows = self._keyed_spot_rows__build
         rows_key = self.hand[self.current]
         found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = rows.get(rows_key)
         if found_rows is None:  # (the first listing with this key: the values and their rows)
@@ -313,16 +313,16 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                     gathered = row1.made(spots_mask)
                 actions += gathered  # rules/china-schacht/base.yaml:379; `spot_rows`: the actions of its spots, in spot order
 
-    def _legal_send(self, actions: list[rt.Action]) -> None:
+    def _legal__send(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:391: send
         if not (self.emissaries_left[self.current] > 0):  # rules/china-schacht/base.yaml:395: when of send, written out (`guard_inline`)
             return
         regions_mask = rt.ordered_mask(self.open_provinces())  # rules/china-schacht/base.yaml:398; `region_masks`: the regions `province_to` walks, as a bit mask (-1: not in region order)
-        kept_regions0 = self._mask__emissary_room_1_within(regions_mask) if regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `region_masks`: the regions where `emissary_room(r) > 0`, from its kept mask
+        kept_regions0 = self._regions_within__emissary_room__1(regions_mask) if regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `region_masks`: the regions where `emissary_room(r) > 0`, from its kept mask
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._region_rows_send
+        table = self._region_rows__send
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_region_rows_send
+        rows = self._keyed_region_rows__send
         rows_key = self.hand[self.current]
         found_rows: list[tuple[Sequence[int], rt.RegionRow]] | None = rows.get(rows_key)
         if found_rows is None:  # (the first listing with this key: the values and their rows)
@@ -350,43 +350,43 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                         row_actions = row1.made(held_regions)
                     actions += row_actions  # rules/china-schacht/base.yaml:398; `region_masks`: the actions of its regions, in region order
 
-    def _legal_emperor_first(self, actions: list[rt.Action]) -> None:
+    def _legal__emperor_first(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:152: emperor_first
         if not ((EMPEROR_PLAYS_FIRST in self.specials[self.current] and self.emperor_turn == EMPEROR_WAITS) and self.emperor_provinces()):  # rules/china-schacht/two-player.yaml:154: when of emperor_first, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_emperor_first
+        table = self._actions__emperor_first
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('emperor_first', (), self._action_text)
         actions.append(action)
 
-    def _legal_two_provinces_card(self, actions: list[rt.Action]) -> None:
+    def _legal__two_provinces_card(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:160: two_provinces_card
         if TWO_PROVINCES not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:163: when of two_provinces_card, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_two_provinces_card
+        table = self._actions__two_provinces_card
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('two_provinces_card', (), self._action_text)
         actions.append(action)
 
-    def _legal_exchange_card_special(self, actions: list[rt.Action]) -> None:
+    def _legal__exchange_card_special(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:169: exchange_card_special
         if EXCHANGE_CARD not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:173: when of exchange_card_special, written out (`guard_inline`)
             return
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
         # What this listing lists is a function of `hand[current]` (kept sorted, `sorted_keys`) and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
-        listed = self._listed_exchange_card_special
+        listed = self._listed__exchange_card_special
         listed_key = (self.hand[self.current], frozenset(self.face_up))
         listed_actions: list[rt.Action] | None = listed.get(listed_key)
         if listed_actions is None:
             listed_actions = []
             joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-            table = self._actions_exchange_card_special
+            table = self._actions__exchange_card_special
             for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
                 row1 = table[card]
                 if row1 is None:
@@ -399,10 +399,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             rt.remember(listed, listed_key, listed_actions)
         actions += listed_actions
 
-    def _legal_emperor_palace(self, actions: list[rt.Action]) -> None:
+    def _legal__emperor_palace(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_emperor_palace
+        table = self._actions__emperor_palace
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_build(r)]:  # rules/china-schacht/two-player.yaml:191
             row1 = table[province_to]
             if row1 is None:
@@ -418,10 +418,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                         action = row2[key2] = rt.Action('emperor_palace', (province_to, space, tuple(cards)), self._action_text)
                     actions.append(action)
 
-    def _legal_emperor_emissary(self, actions: list[rt.Action]) -> None:
+    def _legal__emperor_emissary(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_emperor_emissary
+        table = self._actions__emperor_emissary
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_send(r)]:  # rules/china-schacht/two-player.yaml:206
             row1 = table[province_to]
             if row1 is None:
@@ -433,12 +433,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                     action = row1[key1] = rt.Action('emperor_emissary', (province_to, tuple(cards)), self._action_text)
                 actions.append(action)
 
-    def _legal_emperor_rests(self, actions: list[rt.Action]) -> None:
+    def _legal__emperor_rests(self, actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:214: emperor_rests
-        if not (self.opt_emperor_placement == OPTIONAL):  # rules/china-schacht/two-player.yaml:215: when of emperor_rests, written out (`guard_inline`)
+        if not (self._opt__emperor_placement == OPTIONAL):  # rules/china-schacht/two-player.yaml:215: when of emperor_rests, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_emperor_rests
+        table = self._actions__emperor_rests
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('emperor_rests', (), self._action_text)
@@ -448,115 +448,115 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
         rt.new_move(self)
         if name == 'build':
-            return self._guard_build()
+            return self._guard__build()
         if name == 'send':
-            return self._guard_send()
+            return self._guard__send()
         if name == 'exchange_blind':
-            return self._guard_exchange_blind()
+            return self._guard__exchange_blind()
         if name == 'draw_card':
-            return self._guard_draw_card()
+            return self._guard__draw_card()
         if name == 'emperor_first':
-            return self._guard_emperor_first()
+            return self._guard__emperor_first()
         if name == 'two_provinces_card':
-            return self._guard_two_provinces_card()
+            return self._guard__two_provinces_card()
         if name == 'exchange_card_special':
-            return self._guard_exchange_card_special()
+            return self._guard__exchange_card_special()
         if name == 'emperor_rests':
-            return self._guard_emperor_rests()
+            return self._guard__emperor_rests()
         return True
 
-    def _guard_emperor_first(self) -> bool:
+    def _guard__emperor_first(self) -> bool:
         # rules/china-schacht/two-player.yaml:154: when of emperor_first
         return bool((EMPEROR_PLAYS_FIRST in self.specials[self.current] and self.emperor_turn == EMPEROR_WAITS) and self.emperor_provinces())
 
-    def _guard_two_provinces_card(self) -> bool:
+    def _guard__two_provinces_card(self) -> bool:
         # rules/china-schacht/two-player.yaml:163: when of two_provinces_card
         return bool(TWO_PROVINCES in self.specials[self.current])
 
-    def _guard_exchange_card_special(self) -> bool:
+    def _guard__exchange_card_special(self) -> bool:
         # rules/china-schacht/two-player.yaml:173: when of exchange_card_special
         return bool(EXCHANGE_CARD in self.specials[self.current])
 
-    def _guard_emperor_rests(self) -> bool:
+    def _guard__emperor_rests(self) -> bool:
         # rules/china-schacht/two-player.yaml:215: when of emperor_rests
-        return bool(self.opt_emperor_placement == OPTIONAL)
+        return bool(self._opt__emperor_placement == OPTIONAL)
 
     def _perform(self, action: rt.Action) -> None:
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'build':
-            self._do_build(args[0], args[1])
+            self._do__build(args[0], args[1])
         elif name == 'send':
-            self._do_send(args[0], args[1])
+            self._do__send(args[0], args[1])
         elif name == 'stop':
-            self._do_stop()
+            self._do__stop()
         elif name == 'exchange_blind':
-            self._do_exchange_blind(args[0])
+            self._do__exchange_blind(args[0])
         elif name == 'exchange_face_up':
-            self._do_exchange_face_up(args[0], args[1])
+            self._do__exchange_face_up(args[0], args[1])
         elif name == 'take_face_up':
-            self._do_take_face_up(args[0])
+            self._do__take_face_up(args[0])
         elif name == 'draw_card':
-            self._do_draw_card()
+            self._do__draw_card()
         elif name == 'emperor_first':
-            self._do_emperor_first()
+            self._do__emperor_first()
         elif name == 'two_provinces_card':
-            self._do_two_provinces_card()
+            self._do__two_provinces_card()
         elif name == 'exchange_card_special':
-            self._do_exchange_card_special(args[0], args[1])
+            self._do__exchange_card_special(args[0], args[1])
         elif name == 'emperor_palace':
-            self._do_emperor_palace(args[0], args[1], args[2])
+            self._do__emperor_palace(args[0], args[1], args[2])
         elif name == 'emperor_emissary':
-            self._do_emperor_emissary(args[0], args[1])
+            self._do__emperor_emissary(args[0], args[1])
         elif name == 'emperor_rests':
-            self._do_emperor_rests()
+            self._do__emperor_rests()
 
-    def _do_build(self, cards: Sequence[int], space: int) -> None:
+    def _do__build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.build")
         self.start_placing(self.board.region_of[PROVINCE][space])  # base.yaml:382; inlined province_of (base.yaml:284)
         self.pay(cards)  # base.yaml:383
-        for palace_of_ in self.palace_of[space]:  # base.yaml:384
-            self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # base.yaml:384
+        for _item__palace_of in self.palace_of[space]:  # base.yaml:384
+            self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # base.yaml:384
         self.palace_of[space] = (self.current,)  # base.yaml:384
-        self._d_open_spaces = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # base.yaml:384
+        self._d__open_spaces = self._d__can_place = self._d__emperor_occupied = self._d__emperor_provinces = None  # base.yaml:384
         self._kept_end = None  # base.yaml:384
-        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
-        self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # base.yaml:384
-        self._mask_palace_of_has[self.current] |= self.board.spot_bit[space]  # base.yaml:384
+        self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
+        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
+        self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
+        self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
-        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:385
+        self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # base.yaml:385
         if self._kept_shared:  # base.yaml:385
-            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:385
+            self._d__can_place = rt.without_key(self._d__can_place, self.current)  # base.yaml:385
         else:  # base.yaml:385
-            if self._d_can_place is not None:  # base.yaml:385
-                self._d_can_place.pop(self.current, None)  # base.yaml:385
-        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._mask_palace_of_empty) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
+            if self._d__can_place is not None:  # base.yaml:385
+                self._d__can_place.pop(self.current, None)  # base.yaml:385
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         # two-player.yaml:246: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.next_piece")
         self.placed += 1  # two-player.yaml:249
         if ((self.placed < 2 and self.hand[self.current]) and (self.two_provinces_now or not self.was_empty)):  # two-player.yaml:250
-            self.next_phase = PHASE_SECOND  # two-player.yaml:251
+            self.next_phase = PHASE__SECOND  # two-player.yaml:251
         else:
             # base.yaml:470: refill_hand, written out where it is called, two-player.yaml:253 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.refill_hand")
             if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE_REFILL  # base.yaml:474
+                self.next_phase = PHASE__REFILL  # base.yaml:474
             else:
                 # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
                 if self.trace is not None:
                     self.trace.append("procedures.own_turn_over")
                 self.refill_face_up()  # two-player.yaml:257
                 if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
-                    self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+                    self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
 
-    def _do_send(self, cards: Sequence[int], province_to: int) -> None:
+    def _do__send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -566,41 +566,41 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
         self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
-        self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:403
+        self._d__can_place = self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # base.yaml:403
         if self._kept_shared:  # base.yaml:403
-            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # base.yaml:403
+            self._d__emissary_room = rt.without_key(self._d__emissary_room, province_to)  # base.yaml:403
         else:  # base.yaml:403
-            if self._d_emissary_room is not None:  # base.yaml:403
-                self._d_emissary_room.pop(province_to, None)  # base.yaml:403
-        self._mask__emissary_room_1_known &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
+            if self._d__emissary_room is not None:  # base.yaml:403
+                self._d__emissary_room.pop(province_to, None)  # base.yaml:403
+        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
         self.emissaries_left[self.current] -= 1  # base.yaml:404
-        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # base.yaml:404
+        self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # base.yaml:404
         if self._kept_shared:  # base.yaml:404
-            self._d_can_place = rt.without_key(self._d_can_place, self.current)  # base.yaml:404
+            self._d__can_place = rt.without_key(self._d__can_place, self.current)  # base.yaml:404
         else:  # base.yaml:404
-            if self._d_can_place is not None:  # base.yaml:404
-                self._d_can_place.pop(self.current, None)  # base.yaml:404
+            if self._d__can_place is not None:  # base.yaml:404
+                self._d__can_place.pop(self.current, None)  # base.yaml:404
         # two-player.yaml:246: next_piece, written out where it is called, base.yaml:405 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.next_piece")
         self.placed += 1  # two-player.yaml:249
         if ((self.placed < 2 and self.hand[self.current]) and (self.two_provinces_now or not self.was_empty)):  # two-player.yaml:250
-            self.next_phase = PHASE_SECOND  # two-player.yaml:251
+            self.next_phase = PHASE__SECOND  # two-player.yaml:251
         else:
             # base.yaml:470: refill_hand, written out where it is called, two-player.yaml:253 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.refill_hand")
             if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE_REFILL  # base.yaml:474
+                self.next_phase = PHASE__REFILL  # base.yaml:474
             else:
                 # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
                 if self.trace is not None:
                     self.trace.append("procedures.own_turn_over")
                 self.refill_face_up()  # two-player.yaml:257
                 if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
-                    self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+                    self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
 
-    def _do_stop(self) -> None:
+    def _do__stop(self) -> None:
         # rules/china-schacht/base.yaml:406: stop
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -609,16 +609,16 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.refill_hand")
         if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-            self.next_phase = PHASE_REFILL  # base.yaml:474
+            self.next_phase = PHASE__REFILL  # base.yaml:474
         else:
             # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.own_turn_over")
             self.refill_face_up()  # two-player.yaml:257
             if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
-                self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+                self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
 
-    def _do_exchange_blind(self, card: int) -> None:
+    def _do__exchange_blind(self, card: int) -> None:
         # rules/china-schacht/base.yaml:410: exchange_blind
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -635,9 +635,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("procedures.own_turn_over")
         self.refill_face_up()  # two-player.yaml:257
         if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
-            self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+            self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
 
-    def _do_exchange_face_up(self, card: int, taken: int) -> None:
+    def _do__exchange_face_up(self, card: int, taken: int) -> None:
         # rules/china-schacht/base.yaml:422: exchange_face_up
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -659,9 +659,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("procedures.own_turn_over")
         self.refill_face_up()  # two-player.yaml:257
         if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
-            self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+            self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
 
-    def _do_take_face_up(self, taken: int) -> None:
+    def _do__take_face_up(self, taken: int) -> None:
         # rules/china-schacht/base.yaml:435: take_face_up
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -676,16 +676,16 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.refill_hand")
         if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-            self.next_phase = PHASE_REFILL  # base.yaml:474
+            self.next_phase = PHASE__REFILL  # base.yaml:474
         else:
             # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.own_turn_over")
             self.refill_face_up()  # two-player.yaml:257
             if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
-                self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+                self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
 
-    def _do_draw_card(self) -> None:
+    def _do__draw_card(self) -> None:
         # rules/china-schacht/base.yaml:443: draw_card
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -695,33 +695,33 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if self.trace is not None:
             self.trace.append("procedures.refill_hand")
         if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-            self.next_phase = PHASE_REFILL  # base.yaml:474
+            self.next_phase = PHASE__REFILL  # base.yaml:474
         else:
             # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.own_turn_over")
             self.refill_face_up()  # two-player.yaml:257
             if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
-                self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+                self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
 
-    def _do_emperor_first(self) -> None:
+    def _do__emperor_first(self) -> None:
         # rules/china-schacht/two-player.yaml:152: emperor_first
         if self.trace is not None:
             self.trace.append("actions.emperor_first")
         self.specials[self.current] = frozenset(k for k in self.specials[self.current] if k != EMPEROR_PLAYS_FIRST)  # two-player.yaml:157
         self.emperor_turn = EMPEROR_AHEAD  # two-player.yaml:158
-        self.next_phase = PHASE_EMPEROR  # two-player.yaml:159
+        self.next_phase = PHASE__EMPEROR  # two-player.yaml:159
 
-    def _do_two_provinces_card(self) -> None:
+    def _do__two_provinces_card(self) -> None:
         # rules/china-schacht/two-player.yaml:160: two_provinces_card
         if self.trace is not None:
             self.trace.append("actions.two_provinces_card")
         self.specials[self.current] = frozenset(k for k in self.specials[self.current] if k != TWO_PROVINCES)  # two-player.yaml:166
         self.two_provinces_now = True  # two-player.yaml:167
-        self._d_open_provinces = self._d_open_spaces = None  # two-player.yaml:167
-        self.next_phase = PHASE_TURN  # two-player.yaml:168
+        self._d__open_provinces = self._d__open_spaces = None  # two-player.yaml:167
+        self.next_phase = PHASE__TURN  # two-player.yaml:168
 
-    def _do_exchange_card_special(self, card: int, taken: int) -> None:
+    def _do__exchange_card_special(self, card: int, taken: int) -> None:
         # rules/china-schacht/two-player.yaml:169: exchange_card_special
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -733,7 +733,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.face_up) > 16:
             rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:181')
         self.face_up = tuple(rt.without(self.face_up, taken))  # two-player.yaml:181
-        if self.opt_special_exchange == TO_DISPLAY:  # two-player.yaml:182
+        if self._opt__special_exchange == TO_DISPLAY:  # two-player.yaml:182
             if len(self.face_up) > 16:
                 rt.walk(self, self.face_up, 1, 'rules/china-schacht/two-player.yaml:183')
             self.face_up = (*self.face_up, card)  # two-player.yaml:183
@@ -741,33 +741,33 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:185')
             self.discard = (*self.discard, card)  # two-player.yaml:185
-        self.next_phase = PHASE_TURN  # two-player.yaml:186
+        self.next_phase = PHASE__TURN  # two-player.yaml:186
 
-    def _do_emperor_palace(self, province_to: int, space: int, cards: Sequence[int]) -> None:
+    def _do__emperor_palace(self, province_to: int, space: int, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.emperor_palace")
         self.emperor_pay(cards)  # two-player.yaml:196
-        for palace_of_ in self.palace_of[space]:  # two-player.yaml:197
-            self._mask_palace_of_has[palace_of_] &= ~self.board.spot_bit[space]  # two-player.yaml:197
+        for _item__palace_of in self.palace_of[space]:  # two-player.yaml:197
+            self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # two-player.yaml:197
         self.palace_of[space] = ((self.num_players + 0),)  # two-player.yaml:197
-        self._d_open_spaces = self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:197
+        self._d__open_spaces = self._d__can_place = self._d__emperor_occupied = self._d__emperor_provinces = None  # two-player.yaml:197
         self._kept_end = None  # two-player.yaml:197
-        self._d_emissary_room = rt.without_keys(self._d_emissary_room, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
-        self._d_province_points = rt.without_keys(self._d_province_points, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
-        self._mask__emissary_room_1_known &= ~self.board.spot_regions_mask[space]  # two-player.yaml:197; `region_masks`: the bits of the regions holding it no longer known
-        self._mask_palace_of_empty &= ~self.board.spot_bit[space]  # two-player.yaml:197
-        for palace_of_ in self.palace_of[space]:  # two-player.yaml:197
-            self._mask_palace_of_has[palace_of_] |= self.board.spot_bit[space]  # two-player.yaml:197
+        self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
+        self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
+        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # two-player.yaml:197; `region_masks`: the bits of the regions holding it no longer known
+        self._empty__palace_of &= ~self.board.spot_bit[space]  # two-player.yaml:197
+        for _item__palace_of in self.palace_of[space]:  # two-player.yaml:197
+            self._has__palace_of[_item__palace_of] |= self.board.spot_bit[space]  # two-player.yaml:197
         self.palaces_left[(self.num_players + 0)] -= 1  # two-player.yaml:198
-        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:198
+        self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # two-player.yaml:198
         if self._kept_shared:  # two-player.yaml:198
-            self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:198
+            self._d__can_place = rt.without_key(self._d__can_place, (self.num_players + 0))  # two-player.yaml:198
         else:  # two-player.yaml:198
-            if self._d_can_place is not None:  # two-player.yaml:198
-                self._d_can_place.pop((self.num_players + 0), None)  # two-player.yaml:198
-        if (not self.scored[province_to] and not ((self.board.region_mask[province_to] & self._mask_palace_of_empty) != 0)):  # two-player.yaml:201; inlined free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_to)
+            if self._d__can_place is not None:  # two-player.yaml:198
+                self._d__can_place.pop((self.num_players + 0), None)  # two-player.yaml:198
+        if (not self.scored[province_to] and not ((self.board.region_mask[province_to] & self._empty__palace_of) != 0)):  # two-player.yaml:201; inlined free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_to)
             self.score_province(province_to)  # two-player.yaml:202
         # two-player.yaml:273: emperor_done, written out where it is called, two-player.yaml:203 (`inline_procedures`)
         if self.trace is not None:
@@ -775,11 +775,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_refill()  # two-player.yaml:274
         if self.emperor_turn == EMPEROR_AHEAD:  # two-player.yaml:275
             self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:276
-            self.next_phase = PHASE_TURN  # two-player.yaml:277
+            self.next_phase = PHASE__TURN  # two-player.yaml:277
         else:
             self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:279
 
-    def _do_emperor_emissary(self, province_to: int, cards: Sequence[int]) -> None:
+    def _do__emperor_emissary(self, province_to: int, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -788,31 +788,31 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emissaries[province_to]) > 16:
             rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/two-player.yaml:211')
         self.emissaries[province_to] = (*self.emissaries[province_to], (self.num_players + 0))  # two-player.yaml:211
-        self._d_can_place = self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:211
+        self._d__can_place = self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # two-player.yaml:211
         if self._kept_shared:  # two-player.yaml:211
-            self._d_emissary_room = rt.without_key(self._d_emissary_room, province_to)  # two-player.yaml:211
+            self._d__emissary_room = rt.without_key(self._d__emissary_room, province_to)  # two-player.yaml:211
         else:  # two-player.yaml:211
-            if self._d_emissary_room is not None:  # two-player.yaml:211
-                self._d_emissary_room.pop(province_to, None)  # two-player.yaml:211
-        self._mask__emissary_room_1_known &= ~self.board.region_bit[province_to]  # two-player.yaml:211; `region_masks`: the bit of its region no longer known
+            if self._d__emissary_room is not None:  # two-player.yaml:211
+                self._d__emissary_room.pop(province_to, None)  # two-player.yaml:211
+        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # two-player.yaml:211; `region_masks`: the bit of its region no longer known
         self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
-        self._d_emperor_occupied = self._d_emperor_provinces = self._kept_end = None  # two-player.yaml:212
+        self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # two-player.yaml:212
         if self._kept_shared:  # two-player.yaml:212
-            self._d_can_place = rt.without_key(self._d_can_place, (self.num_players + 0))  # two-player.yaml:212
+            self._d__can_place = rt.without_key(self._d__can_place, (self.num_players + 0))  # two-player.yaml:212
         else:  # two-player.yaml:212
-            if self._d_can_place is not None:  # two-player.yaml:212
-                self._d_can_place.pop((self.num_players + 0), None)  # two-player.yaml:212
+            if self._d__can_place is not None:  # two-player.yaml:212
+                self._d__can_place.pop((self.num_players + 0), None)  # two-player.yaml:212
         # two-player.yaml:273: emperor_done, written out where it is called, two-player.yaml:213 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.emperor_done")
         self.emperor_refill()  # two-player.yaml:274
         if self.emperor_turn == EMPEROR_AHEAD:  # two-player.yaml:275
             self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:276
-            self.next_phase = PHASE_TURN  # two-player.yaml:277
+            self.next_phase = PHASE__TURN  # two-player.yaml:277
         else:
             self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:279
 
-    def _do_emperor_rests(self) -> None:
+    def _do__emperor_rests(self) -> None:
         # rules/china-schacht/two-player.yaml:214: emperor_rests
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -823,32 +823,32 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_refill()  # two-player.yaml:274
         if self.emperor_turn == EMPEROR_AHEAD:  # two-player.yaml:275
             self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:276
-            self.next_phase = PHASE_TURN  # two-player.yaml:277
+            self.next_phase = PHASE__TURN  # two-player.yaml:277
         else:
             self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:279
 
-    def _trigger_turn_over(self) -> None:
+    def _trigger__turn_over(self) -> None:
         # rules/china-schacht/base.yaml:514: trigger turn_over
         if self.trace is not None:
             self.trace.append("triggers.turn_over")
         self.refill_face_up()  # base.yaml:519
         self.here = rt.held(())  # base.yaml:520
-        self._d_open_provinces = self._d_open_spaces = None  # base.yaml:520
+        self._d__open_provinces = self._d__open_spaces = None  # base.yaml:520
         self.placed = 0  # base.yaml:521
         self.was_empty = False  # base.yaml:522
-        self._d_open_provinces = self._d_open_spaces = None  # base.yaml:522
+        self._d__open_provinces = self._d__open_spaces = None  # base.yaml:522
 
-    def _trigger_two_player_turn_over(self) -> None:
+    def _trigger__two_player_turn_over(self) -> None:
         # rules/china-schacht/two-player.yaml:295: trigger two_player_turn_over
         if self.trace is not None:
             self.trace.append("triggers.two_player_turn_over")
         self.emperor_turn = EMPEROR_WAITS  # two-player.yaml:298
         self.two_provinces_now = False  # two-player.yaml:299
-        self._d_open_provinces = self._d_open_spaces = None  # two-player.yaml:299
+        self._d__open_provinces = self._d__open_spaces = None  # two-player.yaml:299
 
     def _turn_end(self) -> None:
         super()._turn_end()
-        self._trigger_two_player_turn_over()
+        self._trigger__two_player_turn_over()
 
     def removed_per_colour(self) -> int:
         # rules/china-schacht/two-player.yaml:110; remembered while the legal actions are listed
@@ -867,20 +867,20 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def open_provinces(self) -> Sequence[int]:
         # rules/china-schacht/two-player.yaml:119; kept between moves: recomputed once `here`, `two_provinces_now` or `was_empty` changes
-        kept = self._d_open_provinces
+        kept = self._d__open_provinces
         if kept is not None:
             return kept
         value: Sequence[int] = ([r for r in self.board.regions_of_kind[PROVINCE] if not (self.was_empty and r in self.here)] if (self.two_provinces_now and self.here) else (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # two-player.yaml:119
-        self._d_open_provinces = value
+        self._d__open_provinces = value
         return value
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/base.yaml:340; kept between moves: recomputed once `here`, `palace_of`, `two_provinces_now` or `was_empty` changes
-        kept = self._d_open_spaces
+        kept = self._d__open_spaces
         if kept is not None:
             return kept
-        value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._mask_palace_of_empty & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces()))  # base.yaml:340
-        self._d_open_spaces = value
+        value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces()))  # base.yaml:340
+        self._d__open_spaces = value
         return value
 
     def kept_of(self, p: int, c: int) -> int:
@@ -891,7 +891,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def emperor_payments(self, c: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/two-player.yaml:122; kept between moves: remembered by the value of `emperor_cards` and `c`, in a table of the board every state shares (`value_tables`)
-        table = self._values_emperor_payments
+        table = self._values__emperor_payments
         kept: Sequence[Sequence[int]] | None = table.get((self.emperor_cards, c))
         if kept is not None:
             return kept
@@ -903,7 +903,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def emperor_can_build(self, r: int) -> bool:
         # rules/china-schacht/two-player.yaml:125
-        return ((self.palaces_left[(self.num_players + 0)] > 0 and ((self.board.region_mask[r] & self._mask_palace_of_empty) != 0)) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:125; inlined free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in r)
+        return ((self.palaces_left[(self.num_players + 0)] > 0 and ((self.board.region_mask[r] & self._empty__palace_of) != 0)) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:125; inlined free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in r)
 
     def emperor_can_send(self, r: int) -> bool:
         # rules/china-schacht/two-player.yaml:127
@@ -911,20 +911,20 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def emperor_occupied(self) -> Sequence[int]:
         # rules/china-schacht/two-player.yaml:129; kept between moves: recomputed once `emissaries`, `emissaries_left`, `emperor_cards`, `palace_of` or `palaces_left` changes
-        kept = self._d_emperor_occupied
+        kept = self._d__emperor_occupied
         if kept is not None:
             return kept
-        value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not (not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]  # two-player.yaml:129
-        self._d_emperor_occupied = value
+        value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]  # two-player.yaml:129
+        self._d__emperor_occupied = value
         return value
 
     def emperor_provinces(self) -> Sequence[int]:
         # rules/china-schacht/two-player.yaml:132; kept between moves: recomputed once `emissaries`, `emissaries_left`, `emperor_cards`, `palace_of` or `palaces_left` changes
-        kept = self._d_emperor_provinces
+        kept = self._d__emperor_provinces
         if kept is not None:
             return kept
         value: Sequence[int] = (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.board.regions_of_kind[PROVINCE] if (self.emperor_can_build(r) or self.emperor_can_send(r))])  # two-player.yaml:132
-        self._d_emperor_provinces = value
+        self._d__emperor_provinces = value
         return value
 
     def start_placing(self, r: int) -> None:
@@ -933,9 +933,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("procedures.start_placing")
         if not self.here:  # base.yaml:452
             self.here = rt.held((r,))  # base.yaml:453
-            self._d_open_provinces = self._d_open_spaces = None  # base.yaml:453
-            self.was_empty = (not self.emissaries[r] and (self.board.region_mask[r] & ~self._mask_palace_of_empty).bit_count() == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
-            self._d_open_provinces = self._d_open_spaces = None  # base.yaml:454
+            self._d__open_provinces = self._d__open_spaces = None  # base.yaml:453
+            self.was_empty = (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
+            self._d__open_provinces = self._d__open_spaces = None  # base.yaml:454
 
     def pay(self, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:221
@@ -946,7 +946,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 rt.walk(self, self.hand[self.current], 1, 'rules/china-schacht/two-player.yaml:226')
             self.hand[self.current] = tuple(rt.without(self.hand[self.current], c))  # two-player.yaml:226
         self.keep(cards[0])  # two-player.yaml:227
-        if (len(cards) == 2 and self.opt_joker_kept == BOTH):  # two-player.yaml:228
+        if (len(cards) == 2 and self._opt__joker_kept == BOTH):  # two-player.yaml:228
             self.keep(cards[1])  # two-player.yaml:229
         elif len(cards) == 2:  # two-player.yaml:230
             if len(self.discard) > 16:
@@ -959,34 +959,34 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("procedures.next_piece")
         self.placed += 1  # two-player.yaml:249
         if ((self.placed < 2 and self.hand[self.current]) and (self.two_provinces_now or not self.was_empty)):  # two-player.yaml:250
-            self.next_phase = PHASE_SECOND  # two-player.yaml:251
+            self.next_phase = PHASE__SECOND  # two-player.yaml:251
         else:
             # base.yaml:470: refill_hand, written out where it is called, two-player.yaml:253 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.refill_hand")
             if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE_REFILL  # base.yaml:474
+                self.next_phase = PHASE__REFILL  # base.yaml:474
             else:
                 # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
                 if self.trace is not None:
                     self.trace.append("procedures.own_turn_over")
                 self.refill_face_up()  # two-player.yaml:257
                 if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
-                    self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+                    self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
 
     def refill_hand(self) -> None:
         # rules/china-schacht/base.yaml:470
         if self.trace is not None:
             self.trace.append("procedures.refill_hand")
         if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-            self.next_phase = PHASE_REFILL  # base.yaml:474
+            self.next_phase = PHASE__REFILL  # base.yaml:474
         else:
             # two-player.yaml:254: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.own_turn_over")
             self.refill_face_up()  # two-player.yaml:257
             if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
-                self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+                self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
 
     def own_turn_over(self) -> None:
         # rules/china-schacht/two-player.yaml:254
@@ -994,7 +994,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("procedures.own_turn_over")
         self.refill_face_up()  # two-player.yaml:257
         if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
-            self.next_phase = PHASE_EMPEROR  # two-player.yaml:259
+            self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
 
     def draw_blind(self, p: int) -> None:
         # rules/china-schacht/base.yaml:481
@@ -1015,7 +1015,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if self.exhausted == 1:  # two-player.yaml:284
                 self.deck = self.discard  # two-player.yaml:285
                 self.discard = rt.held(())  # two-player.yaml:286
-                if self.opt_kept_at_reshuffle == RESHUFFLED:  # two-player.yaml:287
+                if self._opt__kept_at_reshuffle == RESHUFFLED:  # two-player.yaml:287
                     for p in range(self.num_players):  # two-player.yaml:288
                         if len(self.deck) > 16:
                             rt.walk(self, self.deck, 1, 'rules/china-schacht/two-player.yaml:289')
@@ -1063,7 +1063,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if len(self.emperor_cards) > 16:
                 rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:263')
             self.emperor_cards = tuple(rt.without(self.emperor_cards, c))  # two-player.yaml:263
-            self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:263
+            self._d__emperor_occupied = self._d__emperor_provinces = None  # two-player.yaml:263
             if len(self.discard) > 16:
                 rt.walk(self, self.discard, 1, 'rules/china-schacht/two-player.yaml:264')
             self.discard = (*self.discard, c)  # two-player.yaml:264
@@ -1078,7 +1078,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 if len(self.emperor_cards) > 16:
                     rt.walk(self, self.emperor_cards, 1, 'rules/china-schacht/two-player.yaml:271')
                 self.emperor_cards = tuple(sorted((*self.emperor_cards, c) if len(self.emperor_cards) <= 15 else rt.walk(self, (*self.emperor_cards, c), 1, 'rules/china-schacht/two-player.yaml:271')))  # two-player.yaml:271
-                self._d_emperor_occupied = self._d_emperor_provinces = None  # two-player.yaml:271
+                self._d__emperor_occupied = self._d__emperor_provinces = None  # two-player.yaml:271
                 self.deck_check()  # two-player.yaml:272
 
     def emperor_done(self) -> None:
@@ -1088,7 +1088,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.emperor_refill()  # two-player.yaml:274
         if self.emperor_turn == EMPEROR_AHEAD:  # two-player.yaml:275
             self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:276
-            self.next_phase = PHASE_TURN  # two-player.yaml:277
+            self.next_phase = PHASE__TURN  # two-player.yaml:277
         else:
             self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:279
 
@@ -1096,23 +1096,23 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/two-player.yaml:304; kept between moves: tested again once `emissaries`, `emissaries_left`, `finished`, `palace_of` or `palaces_left` changes
         over = self._kept_end
         if over is None:
-            found = False
+            _found = False
             if not (self.finished):
                 for p in range(self.num_seats):  # two-player.yaml:304; `aggregate_loops`: `any` written out as a loop
                     if self.can_place(p):
-                        found = True
+                        _found = True
                         break
-            over = self._kept_end = bool(self.finished or not found)
+            over = self._kept_end = bool(self.finished or not _found)
         return over
 
     def _copy_fields(self, other: Any) -> None:
-        other.opt_chain_cut = self.opt_chain_cut
-        other.opt_final_round = self.opt_final_round
-        other.opt_emperor_placement = self.opt_emperor_placement
-        other.opt_joker_kept = self.opt_joker_kept
-        other.opt_kept_at_reshuffle = self.opt_kept_at_reshuffle
-        other.opt_special_exchange = self.opt_special_exchange
-        other.opt_emperor_emissaries = self.opt_emperor_emissaries
+        other._opt__chain_cut = self._opt__chain_cut
+        other._opt__final_round = self._opt__final_round
+        other._opt__emperor_placement = self._opt__emperor_placement
+        other._opt__joker_kept = self._opt__joker_kept
+        other._opt__kept_at_reshuffle = self._opt__kept_at_reshuffle
+        other._opt__special_exchange = self._opt__special_exchange
+        other._opt__emperor_emissaries = self._opt__emperor_emissaries
         other.palace_of = self.palace_of[:]
         other.emissaries = self.emissaries[:]
         other.scored = self.scored[:]
@@ -1137,53 +1137,53 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         other.two_provinces_now = self.two_provinces_now
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_emissary_room = self._d_emissary_room
-        other._d_province_points = self._d_province_points
-        other._d_open_provinces = self._d_open_provinces
-        other._d_open_spaces = self._d_open_spaces
-        other._d_can_place = self._d_can_place
-        other._d_emperor_occupied = self._d_emperor_occupied
-        other._d_emperor_provinces = self._d_emperor_provinces
+        other._d__emissary_room = self._d__emissary_room
+        other._d__province_points = self._d__province_points
+        other._d__open_provinces = self._d__open_provinces
+        other._d__open_spaces = self._d__open_spaces
+        other._d__can_place = self._d__can_place
+        other._d__emperor_occupied = self._d__emperor_occupied
+        other._d__emperor_provinces = self._d__emperor_provinces
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._mask_palace_of_empty = self._mask_palace_of_empty
-        other._mask__emissary_room_1 = self._mask__emissary_room_1
-        other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
-        other._mask_palace_of_has = self._mask_palace_of_has[:]
-        other._values_payments = self._values_payments
-        other._values_all_payments = self._values_all_payments
-        other._values_emperor_payments = self._values_emperor_payments
-        other._spot_rows_build = self._spot_rows_build
-        other._keyed_spot_rows_build = self._keyed_spot_rows_build
-        other._region_rows_send = self._region_rows_send
-        other._keyed_region_rows_send = self._keyed_region_rows_send
-        other._actions_stop = self._actions_stop
-        other._actions_exchange_blind = self._actions_exchange_blind
-        other._listed_exchange_blind = self._listed_exchange_blind
-        other._actions_exchange_face_up = self._actions_exchange_face_up
-        other._listed_exchange_face_up = self._listed_exchange_face_up
-        other._actions_take_face_up = self._actions_take_face_up
-        other._listed_take_face_up = self._listed_take_face_up
-        other._actions_draw_card = self._actions_draw_card
-        other._actions_emperor_first = self._actions_emperor_first
-        other._actions_two_provinces_card = self._actions_two_provinces_card
-        other._actions_exchange_card_special = self._actions_exchange_card_special
-        other._listed_exchange_card_special = self._listed_exchange_card_special
-        other._actions_emperor_palace = self._actions_emperor_palace
-        other._actions_emperor_emissary = self._actions_emperor_emissary
-        other._actions_emperor_rests = self._actions_emperor_rests
+        other._empty__palace_of = self._empty__palace_of
+        other._regions__emissary_room__1 = self._regions__emissary_room__1
+        other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
+        other._has__palace_of = self._has__palace_of[:]
+        other._values__payments = self._values__payments
+        other._values__all_payments = self._values__all_payments
+        other._values__emperor_payments = self._values__emperor_payments
+        other._spot_rows__build = self._spot_rows__build
+        other._keyed_spot_rows__build = self._keyed_spot_rows__build
+        other._region_rows__send = self._region_rows__send
+        other._keyed_region_rows__send = self._keyed_region_rows__send
+        other._actions__stop = self._actions__stop
+        other._actions__exchange_blind = self._actions__exchange_blind
+        other._listed__exchange_blind = self._listed__exchange_blind
+        other._actions__exchange_face_up = self._actions__exchange_face_up
+        other._listed__exchange_face_up = self._listed__exchange_face_up
+        other._actions__take_face_up = self._actions__take_face_up
+        other._listed__take_face_up = self._listed__take_face_up
+        other._actions__draw_card = self._actions__draw_card
+        other._actions__emperor_first = self._actions__emperor_first
+        other._actions__two_provinces_card = self._actions__two_provinces_card
+        other._actions__exchange_card_special = self._actions__exchange_card_special
+        other._listed__exchange_card_special = self._listed__exchange_card_special
+        other._actions__emperor_palace = self._actions__emperor_palace
+        other._actions__emperor_emissary = self._actions__emperor_emissary
+        other._actions__emperor_rests = self._actions__emperor_rests
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_emissary_room = None
-        self._d_province_points = None
-        self._d_open_provinces = None
-        self._d_open_spaces = None
-        self._d_can_place = None
-        self._d_emperor_occupied = None
-        self._d_emperor_provinces = None
+        self._d__emissary_room = None
+        self._d__province_points = None
+        self._d__open_provinces = None
+        self._d__open_spaces = None
+        self._d__can_place = None
+        self._d__emperor_occupied = None
+        self._d__emperor_provinces = None
         self._kept_end = None
-        self._mask__emissary_room_1 = self._mask__emissary_room_1_known = 0
+        self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, action: rt.Action) -> str:
@@ -1396,7 +1396,7 @@ GAME = rt.Game(
     ),
     ChinaSchachtTwoPlayerState,
     {
-        'face_3_4': _board_face_3_4,
+        'face_3_4': _board__face_3_4,
     },
     lowest_score_wins=False,
     board_players={'face_3_4': (2, 4)},

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
-    _board_face_3_4,
+    _board__face_3_4,
 )
 from rulewright.generated.china_schacht.two_player import (
     EMPEROR_PLAYS_FIRST,
@@ -108,13 +108,13 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         pass  # two-player-light.yaml:15
 
     def _copy_fields(self, other: Any) -> None:
-        other.opt_chain_cut = self.opt_chain_cut
-        other.opt_final_round = self.opt_final_round
-        other.opt_emperor_placement = self.opt_emperor_placement
-        other.opt_joker_kept = self.opt_joker_kept
-        other.opt_kept_at_reshuffle = self.opt_kept_at_reshuffle
-        other.opt_special_exchange = self.opt_special_exchange
-        other.opt_emperor_emissaries = self.opt_emperor_emissaries
+        other._opt__chain_cut = self._opt__chain_cut
+        other._opt__final_round = self._opt__final_round
+        other._opt__emperor_placement = self._opt__emperor_placement
+        other._opt__joker_kept = self._opt__joker_kept
+        other._opt__kept_at_reshuffle = self._opt__kept_at_reshuffle
+        other._opt__special_exchange = self._opt__special_exchange
+        other._opt__emperor_emissaries = self._opt__emperor_emissaries
         other.palace_of = self.palace_of[:]
         other.emissaries = self.emissaries[:]
         other.scored = self.scored[:]
@@ -138,41 +138,41 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
         other.two_provinces_now = self.two_provinces_now
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_emissary_room = self._d_emissary_room
-        other._d_province_points = self._d_province_points
-        other._d_open_provinces = self._d_open_provinces
-        other._d_open_spaces = self._d_open_spaces
-        other._d_can_place = self._d_can_place
-        other._d_emperor_occupied = self._d_emperor_occupied
-        other._d_emperor_provinces = self._d_emperor_provinces
+        other._d__emissary_room = self._d__emissary_room
+        other._d__province_points = self._d__province_points
+        other._d__open_provinces = self._d__open_provinces
+        other._d__open_spaces = self._d__open_spaces
+        other._d__can_place = self._d__can_place
+        other._d__emperor_occupied = self._d__emperor_occupied
+        other._d__emperor_provinces = self._d__emperor_provinces
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._mask_palace_of_empty = self._mask_palace_of_empty
-        other._mask__emissary_room_1 = self._mask__emissary_room_1
-        other._mask__emissary_room_1_known = self._mask__emissary_room_1_known
-        other._mask_palace_of_has = self._mask_palace_of_has[:]
-        other._values_payments = self._values_payments
-        other._values_all_payments = self._values_all_payments
-        other._values_emperor_payments = self._values_emperor_payments
-        other._spot_rows_build = self._spot_rows_build
-        other._keyed_spot_rows_build = self._keyed_spot_rows_build
-        other._region_rows_send = self._region_rows_send
-        other._keyed_region_rows_send = self._keyed_region_rows_send
-        other._actions_stop = self._actions_stop
-        other._actions_exchange_blind = self._actions_exchange_blind
-        other._listed_exchange_blind = self._listed_exchange_blind
-        other._actions_exchange_face_up = self._actions_exchange_face_up
-        other._listed_exchange_face_up = self._listed_exchange_face_up
-        other._actions_take_face_up = self._actions_take_face_up
-        other._listed_take_face_up = self._listed_take_face_up
-        other._actions_draw_card = self._actions_draw_card
-        other._actions_emperor_first = self._actions_emperor_first
-        other._actions_two_provinces_card = self._actions_two_provinces_card
-        other._actions_exchange_card_special = self._actions_exchange_card_special
-        other._listed_exchange_card_special = self._listed_exchange_card_special
-        other._actions_emperor_palace = self._actions_emperor_palace
-        other._actions_emperor_emissary = self._actions_emperor_emissary
-        other._actions_emperor_rests = self._actions_emperor_rests
+        other._empty__palace_of = self._empty__palace_of
+        other._regions__emissary_room__1 = self._regions__emissary_room__1
+        other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
+        other._has__palace_of = self._has__palace_of[:]
+        other._values__payments = self._values__payments
+        other._values__all_payments = self._values__all_payments
+        other._values__emperor_payments = self._values__emperor_payments
+        other._spot_rows__build = self._spot_rows__build
+        other._keyed_spot_rows__build = self._keyed_spot_rows__build
+        other._region_rows__send = self._region_rows__send
+        other._keyed_region_rows__send = self._keyed_region_rows__send
+        other._actions__stop = self._actions__stop
+        other._actions__exchange_blind = self._actions__exchange_blind
+        other._listed__exchange_blind = self._listed__exchange_blind
+        other._actions__exchange_face_up = self._actions__exchange_face_up
+        other._listed__exchange_face_up = self._listed__exchange_face_up
+        other._actions__take_face_up = self._actions__take_face_up
+        other._listed__take_face_up = self._listed__take_face_up
+        other._actions__draw_card = self._actions__draw_card
+        other._actions__emperor_first = self._actions__emperor_first
+        other._actions__two_provinces_card = self._actions__two_provinces_card
+        other._actions__exchange_card_special = self._actions__exchange_card_special
+        other._listed__exchange_card_special = self._listed__exchange_card_special
+        other._actions__emperor_palace = self._actions__emperor_palace
+        other._actions__emperor_emissary = self._actions__emperor_emissary
+        other._actions__emperor_rests = self._actions__emperor_rests
 
 
 GAME = rt.Game(
@@ -338,7 +338,7 @@ GAME = rt.Game(
     ),
     ChinaSchachtTwoPlayerLightState,
     {
-        'face_3_4': _board_face_3_4,
+        'face_3_4': _board__face_3_4,
     },
     lowest_score_wins=False,
     board_players={'face_3_4': (2, 4)},

@@ -48,21 +48,21 @@ THEN_DRAWS: Final = 0  # rent_square: choices of option `rent_square`
 RENT_ONLY: Final = 1  # rent_square: choices of option `rent_square`
 ARRIVING: Final = 0  # stage: values of field `stage`
 LEAVING: Final = 1  # stage: values of field `stage`
-PHASE_TURN: Final = 0  # phase
-PHASE_REFUNDING: Final = 1  # phase
-PHASE_DISPENSE: Final = 2  # phase
-PHASE_AUCTION: Final = 3  # phase
-PHASE_TAKE: Final = 4  # phase
-PHASE_SEIZE: Final = 5  # phase
-ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3, 4)
-TILE_ANIMAL: tuple[int, ...] = tuple(range(12)[(i // 6)] for i in range(72))  # rules/mandarin/base.yaml:139
-TILE_EMPEROR: tuple[bool, ...] = tuple((i % 6) == 0 for i in range(72))  # rules/mandarin/base.yaml:140
-_TILE_ANIMAL_SETS: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(72) if TILE_ANIMAL[i] == v) for v in range(12))  # rules/mandarin/base.yaml:139
-_TILE_EMPEROR_SETS: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(72) if TILE_EMPEROR[i] == v) for v in range(2))  # rules/mandarin/base.yaml:140
+PHASE__TURN: Final = 0  # phase
+PHASE__REFUNDING: Final = 1  # phase
+PHASE__DISPENSE: Final = 2  # phase
+PHASE__AUCTION: Final = 3  # phase
+PHASE__TAKE: Final = 4  # phase
+PHASE__SEIZE: Final = 5  # phase
+_ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3, 4)
+ATTR__TILE__ANIMAL: tuple[int, ...] = tuple(range(12)[(i // 6)] for i in range(72))  # rules/mandarin/base.yaml:139
+ATTR__TILE__EMPEROR: tuple[bool, ...] = tuple((i % 6) == 0 for i in range(72))  # rules/mandarin/base.yaml:140
+SETS__TILE__ANIMAL: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(72) if ATTR__TILE__ANIMAL[i] == v) for v in range(12))  # rules/mandarin/base.yaml:139
+SETS__TILE__EMPEROR: tuple[frozenset[int], ...] = tuple(frozenset(i for i in range(72) if ATTR__TILE__EMPEROR[i] == v) for v in range(2))  # rules/mandarin/base.yaml:140
 
 
 # -- Boards ---------------------------------------------------------------------------------
-def _board_zodiac() -> rt.RingBoard:
+def _board__zodiac() -> rt.RingBoard:
     # rules/mandarin/base.yaml:108
     return rt.RingBoard(
         'zodiac',
@@ -89,7 +89,7 @@ def _board_zodiac() -> rt.RingBoard:
 class MandarinState(rt.State):
     """A position of Mandarin."""
 
-    __slots__ = ('opt_money_shown', 'opt_start_square', 'opt_unsold', 'opt_defaulter', 'opt_passing_square', 'opt_moving_away', 'opt_rent_square', 'money', 'card', 'dispenser', 'out', 'plain', 'position', 'last_roll', 'away_roll', 'passed_by', 'stage', 'creditor', 'sale', 'defaulted', 'seller', 'bank_paid_out', 'bank_received', '_budget', '_d_seat', '_d_section_at', '_d_animal_of', '_d_section_of', '_d_is_character', '_d_character_of', '_d_character_squares', '_d_controller', '_d_rent', '_d_complete', '_d_bidders', '_kept_end', '_kept_shared', '_actions_refund', '_actions_refund_tile', '_actions_roll', '_actions_keep', '_actions_draw_again', '_actions_drop_out', '_actions_take_tile', '_actions_seize_tile')
+    __slots__ = ('_opt__money_shown', '_opt__start_square', '_opt__unsold', '_opt__defaulter', '_opt__passing_square', '_opt__moving_away', '_opt__rent_square', 'money', 'card', 'dispenser', 'out', 'plain', 'position', 'last_roll', 'away_roll', 'passed_by', 'stage', 'creditor', 'sale', 'defaulted', 'seller', 'bank_paid_out', 'bank_received', '_budget', '_d__seat', '_d__section_at', '_d__animal_of', '_d__section_of', '_d__is_character', '_d__character_of', '_d__character_squares', '_d__controller', '_d__rent', '_d__complete', '_d__bidders', '_kept_end', '_kept_shared', '_actions__refund', '_actions__refund_tile', '_actions__roll', '_actions__keep', '_actions__draw_again', '_actions__drop_out', '_actions__take_tile', '_actions__seize_tile')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('money', 'player', 'int', '', (), 'owner', "Each player's yuans."),
@@ -138,13 +138,13 @@ class MandarinState(rt.State):
         'tile': ('tile1', 'tile2', 'tile3', 'tile4', 'tile5', 'tile6', 'tile7', 'tile8', 'tile9', 'tile10', 'tile11', 'tile12', 'tile13', 'tile14', 'tile15', 'tile16', 'tile17', 'tile18', 'tile19', 'tile20', 'tile21', 'tile22', 'tile23', 'tile24', 'tile25', 'tile26', 'tile27', 'tile28', 'tile29', 'tile30', 'tile31', 'tile32', 'tile33', 'tile34', 'tile35', 'tile36', 'tile37', 'tile38', 'tile39', 'tile40', 'tile41', 'tile42', 'tile43', 'tile44', 'tile45', 'tile46', 'tile47', 'tile48', 'tile49', 'tile50', 'tile51', 'tile52', 'tile53', 'tile54', 'tile55', 'tile56', 'tile57', 'tile58', 'tile59', 'tile60', 'tile61', 'tile62', 'tile63', 'tile64', 'tile65', 'tile66', 'tile67', 'tile68', 'tile69', 'tile70', 'tile71', 'tile72'),
     }
 
-    opt_money_shown: int
-    opt_start_square: int
-    opt_unsold: int
-    opt_defaulter: int
-    opt_passing_square: int
-    opt_moving_away: int
-    opt_rent_square: int
+    _opt__money_shown: int
+    _opt__start_square: int
+    _opt__unsold: int
+    _opt__defaulter: int
+    _opt__passing_square: int
+    _opt__moving_away: int
+    _opt__rent_square: int
     money: list[int]
     card: list[frozenset[int]]
     dispenser: frozenset[int]
@@ -162,50 +162,50 @@ class MandarinState(rt.State):
     bank_paid_out: int
     bank_received: int
     # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
-    _d_seat: dict[int, int] | None
-    _d_section_at: dict[int, int] | None
-    _d_animal_of: dict[int, int] | None
-    _d_section_of: dict[int, int] | None
-    _d_is_character: dict[int, bool] | None
-    _d_character_of: dict[int, int] | None
-    _d_character_squares: frozenset[int] | None
-    _d_controller: dict[int, Sequence[int]] | None
-    _d_rent: dict[int, int] | None
-    _d_complete: dict[int, bool] | None
-    _d_bidders: Sequence[int] | None
+    _d__seat: dict[int, int] | None
+    _d__section_at: dict[int, int] | None
+    _d__animal_of: dict[int, int] | None
+    _d__section_of: dict[int, int] | None
+    _d__is_character: dict[int, bool] | None
+    _d__character_of: dict[int, int] | None
+    _d__character_squares: frozenset[int] | None
+    _d__controller: dict[int, Sequence[int]] | None
+    _d__rent: dict[int, int] | None
+    _d__complete: dict[int, bool] | None
+    _d__bidders: Sequence[int] | None
     _kept_end: bool | None
     _kept_shared: bool  # a copy may share the dicts of kept values: drop from copies of them (pass `own_drops`)
     _budget: int  # the work left to a move (runtime/limits.py); declared for mypyc (docs/native.md)
     # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
-    _actions_refund: list[rt.Action | None]  # the interned actions of `refund` (`action_tables`)
-    _actions_refund_tile: list[rt.Action | None]  # the interned actions of `refund_tile` (`action_tables`)
-    _actions_roll: list[rt.Action | None]  # the interned actions of `roll` (`action_tables`)
-    _actions_keep: list[rt.Action | None]  # the interned actions of `keep` (`action_tables`)
-    _actions_draw_again: list[rt.Action | None]  # the interned actions of `draw_again` (`action_tables`)
-    _actions_drop_out: list[rt.Action | None]  # the interned actions of `drop_out` (`action_tables`)
-    _actions_take_tile: list[rt.Action | None]  # the interned actions of `take_tile` (`action_tables`)
-    _actions_seize_tile: list[rt.Action | None]  # the interned actions of `seize_tile` (`action_tables`)
+    _actions__refund: list[rt.Action | None]  # the interned actions of `refund` (`action_tables`)
+    _actions__refund_tile: list[rt.Action | None]  # the interned actions of `refund_tile` (`action_tables`)
+    _actions__roll: list[rt.Action | None]  # the interned actions of `roll` (`action_tables`)
+    _actions__keep: list[rt.Action | None]  # the interned actions of `keep` (`action_tables`)
+    _actions__draw_again: list[rt.Action | None]  # the interned actions of `draw_again` (`action_tables`)
+    _actions__drop_out: list[rt.Action | None]  # the interned actions of `drop_out` (`action_tables`)
+    _actions__take_tile: list[rt.Action | None]  # the interned actions of `take_tile` (`action_tables`)
+    _actions__seize_tile: list[rt.Action | None]  # the interned actions of `seize_tile` (`action_tables`)
 
     def _read_options(self) -> None:
-        self.opt_money_shown = ('hidden', 'open').index(self.options['money_shown'])
-        self.opt_start_square = ('birth_sign', 'random_section', 'seat_order').index(self.options['start_square'])
-        self.opt_unsold = ('back_to_dispenser', 'originator_keeps').index(self.options['unsold'])
-        self.opt_defaulter = ('sits_out', 'bids_again').index(self.options['defaulter'])
-        self.opt_passing_square = ('replaced', 'dispenser_only').index(self.options['passing_square'])
-        self.opt_moving_away = ('ends_turn', 'pays_rent').index(self.options['moving_away'])
-        self.opt_rent_square = ('then_draws', 'rent_only').index(self.options['rent_square'])
+        self._opt__money_shown = ('hidden', 'open').index(self.options['money_shown'])
+        self._opt__start_square = ('birth_sign', 'random_section', 'seat_order').index(self.options['start_square'])
+        self._opt__unsold = ('back_to_dispenser', 'originator_keeps').index(self.options['unsold'])
+        self._opt__defaulter = ('sits_out', 'bids_again').index(self.options['defaulter'])
+        self._opt__passing_square = ('replaced', 'dispenser_only').index(self.options['passing_square'])
+        self._opt__moving_away = ('ends_turn', 'pays_rent').index(self.options['moving_away'])
+        self._opt__rent_square = ('then_draws', 'rent_only').index(self.options['rent_square'])
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._actions_refund = self.board.action_tables.get('refund') or self.board.action_table('refund', 1)
-        self._actions_refund_tile = self.board.action_tables.get('refund_tile') or self.board.action_table('refund_tile', 72)
-        self._actions_roll = self.board.action_tables.get('roll') or self.board.action_table('roll', 1)
-        self._actions_keep = self.board.action_tables.get('keep') or self.board.action_table('keep', 1)
-        self._actions_draw_again = self.board.action_tables.get('draw_again') or self.board.action_table('draw_again', 1)
-        self._actions_drop_out = self.board.action_tables.get('drop_out') or self.board.action_table('drop_out', 1)
-        self._actions_take_tile = self.board.action_tables.get('take_tile') or self.board.action_table('take_tile', 72)
-        self._actions_seize_tile = self.board.action_tables.get('seize_tile') or self.board.action_table('seize_tile', 72)
+        self._actions__refund = self.board.action_tables.get('refund') or self.board.action_table('refund', 1)
+        self._actions__refund_tile = self.board.action_tables.get('refund_tile') or self.board.action_table('refund_tile', 72)
+        self._actions__roll = self.board.action_tables.get('roll') or self.board.action_table('roll', 1)
+        self._actions__keep = self.board.action_tables.get('keep') or self.board.action_table('keep', 1)
+        self._actions__draw_again = self.board.action_tables.get('draw_again') or self.board.action_table('draw_again', 1)
+        self._actions__drop_out = self.board.action_tables.get('drop_out') or self.board.action_table('drop_out', 1)
+        self._actions__take_tile = self.board.action_tables.get('take_tile') or self.board.action_table('take_tile', 72)
+        self._actions__seize_tile = self.board.action_tables.get('seize_tile') or self.board.action_table('seize_tile', 72)
 
     def _setup(self) -> None:
         self._forget_kept()  # (the field inits may read kept values: none yet)
@@ -245,10 +245,10 @@ class MandarinState(rt.State):
     def _prepare(self) -> rt.Steps:
         """`setup:`, before the first turn."""
         for p in range(self.num_players):  # base.yaml:292
-            if self.opt_start_square == BIRTH_SIGN:  # base.yaml:293
+            if self._opt__start_square == BIRTH_SIGN:  # base.yaml:293
                 for sign in (yield rt.Ask(p, 'sign', range(12), 'rules/mandarin/base.yaml:294')):  # base.yaml:294
                     self.position[p] = self.character_of(self.section_of(sign))  # base.yaml:295
-            elif self.opt_start_square == RANDOM_SECTION:  # base.yaml:296
+            elif self._opt__start_square == RANDOM_SECTION:  # base.yaml:296
                 self.position[p] = rt.draw(self.rng, self.character_squares())  # base.yaml:297
             else:
                 self.position[p] = self.character_of(range(len(self.board.region_names))[(self.seat(p) % len(range(12)))])  # base.yaml:299
@@ -256,51 +256,51 @@ class MandarinState(rt.State):
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
         # a new phase or turn: the kept values that read the seat to act are stale
-        self._d_bidders = None
-        if self.phase == PHASE_TURN:
-            self._start_turn()
-        elif self.phase == PHASE_REFUNDING:
-            self._start_refunding()
-        elif self.phase == PHASE_DISPENSE:
-            self._start_dispense()
-        elif self.phase == PHASE_AUCTION:
-            self._start_auction()
-        elif self.phase == PHASE_TAKE:
-            self._start_take()
-        elif self.phase == PHASE_SEIZE:
-            self._start_seize()
+        self._d__bidders = None
+        if self.phase == PHASE__TURN:
+            self._start__turn()
+        elif self.phase == PHASE__REFUNDING:
+            self._start__refunding()
+        elif self.phase == PHASE__DISPENSE:
+            self._start__dispense()
+        elif self.phase == PHASE__AUCTION:
+            self._start__auction()
+        elif self.phase == PHASE__TAKE:
+            self._start__take()
+        elif self.phase == PHASE__SEIZE:
+            self._start__seize()
 
-    def _start_turn(self) -> None:
+    def _start__turn(self) -> None:
         # rules/mandarin/base.yaml:302: phase turn
         if self.trace is not None:
             self.trace.append("phases.turn.start")
         pass
 
-    def _start_refunding(self) -> None:
+    def _start__refunding(self) -> None:
         # rules/mandarin/base.yaml:307: phase refunding
         if self.trace is not None:
             self.trace.append("phases.refunding.start")
         pass
 
-    def _start_dispense(self) -> None:
+    def _start__dispense(self) -> None:
         # rules/mandarin/base.yaml:311: phase dispense
         if self.trace is not None:
             self.trace.append("phases.dispense.start")
         pass
 
-    def _start_auction(self) -> None:
+    def _start__auction(self) -> None:
         # rules/mandarin/base.yaml:314: phase auction
         if self.trace is not None:
             self.trace.append("phases.auction.start")
         pass
 
-    def _start_take(self) -> None:
+    def _start__take(self) -> None:
         # rules/mandarin/base.yaml:319: phase take
         if self.trace is not None:
             self.trace.append("phases.take.start")
         pass
 
-    def _start_seize(self) -> None:
+    def _start__seize(self) -> None:
         # rules/mandarin/base.yaml:322: phase seize
         if self.trace is not None:
             self.trace.append("phases.seize.start")
@@ -308,9 +308,9 @@ class MandarinState(rt.State):
 
     def _actor(self) -> int:
         """The seat that decides now: the one whose turn it is, unless the phase says."""
-        if self.phase == PHASE_AUCTION:
+        if self.phase == PHASE__AUCTION:
             return int(self.sale.to_act)  # rules/mandarin/base.yaml:314: actor of auction
-        if self.phase == PHASE_SEIZE:
+        if self.phase == PHASE__SEIZE:
             return int(self.creditor[0])  # rules/mandarin/base.yaml:322: actor of seize
         return self.current
 
@@ -325,23 +325,23 @@ class MandarinState(rt.State):
         # the action's effect (`_perform` written out)
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'refund':
-            self._do_refund()
+            self._do__refund()
         elif name == 'refund_tile':
-            self._do_refund_tile(args[0])
+            self._do__refund_tile(args[0])
         elif name == 'roll':
-            self._do_roll()
+            self._do__roll()
         elif name == 'keep':
-            self._do_keep()
+            self._do__keep()
         elif name == 'draw_again':
-            self._do_draw_again()
+            self._do__draw_again()
         elif name == 'bid':
-            self._do_bid(args[0])
+            self._do__bid(args[0])
         elif name == 'drop_out':
-            self._do_drop_out()
+            self._do__drop_out()
         elif name == 'take_tile':
-            self._do_take_tile(args[0])
+            self._do__take_tile(args[0])
         elif name == 'seize_tile':
-            self._do_seize_tile(args[0])
+            self._do__seize_tile(args[0])
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -352,13 +352,13 @@ class MandarinState(rt.State):
             self.phase = self.next_phase
             self.next_phase = rt.NO_GOTO
             # the phase starts: `_start_phase` written out (no phase has start effects)
-            self._d_bidders = None
+            self._d__bidders = None
             if self.trace is not None:
                 self._enter_phase()
             return
         self._next_turn()
         # the phase starts: `_start_phase` written out (no phase has start effects)
-        self._d_bidders = None
+        self._d__bidders = None
         if self.trace is not None:
             self._enter_phase()
 
@@ -367,84 +367,84 @@ class MandarinState(rt.State):
         `move_step`)."""
         self._legal_cache = None
         # a new phase or turn: the kept values that read the seat to act are stale
-        self._d_bidders = None
+        self._d__bidders = None
         if self.trace is not None:  # (no phase has start effects: its start only says so in a trace)
             self._enter_phase()
 
     # -- Legal actions ------------------------------------------------------------------------
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
-        if self.phase == PHASE_TURN:
-            self._legal_refund(actions)
-            self._legal_roll(actions)
-        elif self.phase == PHASE_REFUNDING:
-            self._legal_refund_tile(actions)
-        elif self.phase == PHASE_DISPENSE:
-            self._legal_keep(actions)
-            self._legal_draw_again(actions)
-        elif self.phase == PHASE_AUCTION:
+        if self.phase == PHASE__TURN:
+            self._legal__refund(actions)
+            self._legal__roll(actions)
+        elif self.phase == PHASE__REFUNDING:
+            self._legal__refund_tile(actions)
+        elif self.phase == PHASE__DISPENSE:
+            self._legal__keep(actions)
+            self._legal__draw_again(actions)
+        elif self.phase == PHASE__AUCTION:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_bid(actions)
-            self._legal_drop_out(actions)
+            self._legal__bid(actions)
+            self._legal__drop_out(actions)
             if len(actions) > rt.MAX_ACTIONS:
                 rt.too_many_actions(len(actions), 'rules/mandarin/base.yaml:314')
-        elif self.phase == PHASE_TAKE:
-            self._legal_take_tile(actions)
-        elif self.phase == PHASE_SEIZE:
-            self._legal_seize_tile(actions)
+        elif self.phase == PHASE__TAKE:
+            self._legal__take_tile(actions)
+        elif self.phase == PHASE__SEIZE:
+            self._legal__seize_tile(actions)
         return actions
 
-    def _legal_refund(self, actions: list[rt.Action]) -> None:
+    def _legal__refund(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:329: refund
         if not self.card[self.current]:  # rules/mandarin/base.yaml:332: when of refund, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_refund
+        table = self._actions__refund
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('refund', (), self._action_text)
         actions.append(action)
 
-    def _legal_refund_tile(self, actions: list[rt.Action]) -> None:
+    def _legal__refund_tile(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:336: refund_tile
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_refund_tile
+        table = self._actions__refund_tile
         for tile in sorted(self.card[self.current]):  # rules/mandarin/base.yaml:340
             action = table[tile]
             if action is None:
                 action = table[tile] = rt.Action('refund_tile', (tile,), self._action_text)
             actions.append(action)
 
-    def _legal_roll(self, actions: list[rt.Action]) -> None:
+    def _legal__roll(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:348: roll
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_roll
+        table = self._actions__roll
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('roll', (), self._action_text)
         actions.append(action)
 
-    def _legal_keep(self, actions: list[rt.Action]) -> None:
+    def _legal__keep(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:366: keep
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_keep
+        table = self._actions__keep
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('keep', (), self._action_text)
         actions.append(action)
 
-    def _legal_draw_again(self, actions: list[rt.Action]) -> None:
+    def _legal__draw_again(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:375: draw_again
         if not self.dispenser:  # rules/mandarin/base.yaml:380: when of draw_again, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_draw_again
+        table = self._actions__draw_again
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('draw_again', (), self._action_text)
         actions.append(action)
 
-    def _legal_bid(self, actions: list[rt.Action]) -> None:
+    def _legal__bid(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:391: bid
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('bid', {})
@@ -456,29 +456,29 @@ class MandarinState(rt.State):
                 action = cache[amount] = rt.Action('bid', (amount,), self._action_text)
             actions.append(action)
 
-    def _legal_drop_out(self, actions: list[rt.Action]) -> None:
+    def _legal__drop_out(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:408: drop_out
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_drop_out
+        table = self._actions__drop_out
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('drop_out', (), self._action_text)
         actions.append(action)
 
-    def _legal_take_tile(self, actions: list[rt.Action]) -> None:
+    def _legal__take_tile(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:415: take_tile
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_take_tile
+        table = self._actions__take_tile
         for tile in [t for t in range(72) if any(t in self.card[p] for p in self.passed_by)]:  # rules/mandarin/base.yaml:418
             action = table[tile]
             if action is None:
                 action = table[tile] = rt.Action('take_tile', (tile,), self._action_text)
             actions.append(action)
 
-    def _legal_seize_tile(self, actions: list[rt.Action]) -> None:
+    def _legal__seize_tile(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:425: seize_tile
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_seize_tile
+        table = self._actions__seize_tile
         for tile in sorted(self.card[self.current]):  # rules/mandarin/base.yaml:429
             action = table[tile]
             if action is None:
@@ -488,16 +488,16 @@ class MandarinState(rt.State):
     def _guard(self, name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
         if name == 'refund':
-            return self._guard_refund()
+            return self._guard__refund()
         if name == 'draw_again':
-            return self._guard_draw_again()
+            return self._guard__draw_again()
         return True
 
-    def _guard_refund(self) -> bool:
+    def _guard__refund(self) -> bool:
         # rules/mandarin/base.yaml:332: when of refund
         return bool(self.card[self.current])
 
-    def _guard_draw_again(self) -> bool:
+    def _guard__draw_again(self) -> bool:
         # rules/mandarin/base.yaml:380: when of draw_again
         return bool(self.dispenser)
 
@@ -505,53 +505,53 @@ class MandarinState(rt.State):
     def _perform(self, action: rt.Action) -> None:
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'refund':
-            self._do_refund()
+            self._do__refund()
         elif name == 'refund_tile':
-            self._do_refund_tile(args[0])
+            self._do__refund_tile(args[0])
         elif name == 'roll':
-            self._do_roll()
+            self._do__roll()
         elif name == 'keep':
-            self._do_keep()
+            self._do__keep()
         elif name == 'draw_again':
-            self._do_draw_again()
+            self._do__draw_again()
         elif name == 'bid':
-            self._do_bid(args[0])
+            self._do__bid(args[0])
         elif name == 'drop_out':
-            self._do_drop_out()
+            self._do__drop_out()
         elif name == 'take_tile':
-            self._do_take_tile(args[0])
+            self._do__take_tile(args[0])
         elif name == 'seize_tile':
-            self._do_seize_tile(args[0])
+            self._do__seize_tile(args[0])
 
-    def _do_refund(self) -> None:
+    def _do__refund(self) -> None:
         # rules/mandarin/base.yaml:329: refund
         if self.trace is not None:
             self.trace.append("actions.refund")
-        self.next_phase = PHASE_REFUNDING  # base.yaml:335
+        self.next_phase = PHASE__REFUNDING  # base.yaml:335
 
-    def _do_refund_tile(self, tile: int) -> None:
+    def _do__refund_tile(self, tile: int) -> None:
         # rules/mandarin/base.yaml:336: refund_tile
         if self.trace is not None:
             self.trace.append("actions.refund_tile")
         self.card[self.current] = self.card[self.current].difference((tile,))  # base.yaml:343
         self._kept_end = None  # base.yaml:343
         if self._kept_shared:  # base.yaml:343
-            self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:343
-            self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:343
-            self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:343
+            self._d__complete = rt.without_key(self._d__complete, self.current)  # base.yaml:343
+            self._d__controller = rt.without_key(self._d__controller, ATTR__TILE__ANIMAL[tile])  # base.yaml:343
+            self._d__rent = rt.without_key(self._d__rent, ATTR__TILE__ANIMAL[tile])  # base.yaml:343
         else:  # base.yaml:343
-            if self._d_complete is not None:  # base.yaml:343
-                self._d_complete.pop(self.current, None)  # base.yaml:343
-            if self._d_controller is not None:  # base.yaml:343
-                self._d_controller.pop(TILE_ANIMAL[tile], None)  # base.yaml:343
-            if self._d_rent is not None:  # base.yaml:343
-                self._d_rent.pop(TILE_ANIMAL[tile], None)  # base.yaml:343
+            if self._d__complete is not None:  # base.yaml:343
+                self._d__complete.pop(self.current, None)  # base.yaml:343
+            if self._d__controller is not None:  # base.yaml:343
+                self._d__controller.pop(ATTR__TILE__ANIMAL[tile], None)  # base.yaml:343
+            if self._d__rent is not None:  # base.yaml:343
+                self._d__rent.pop(ATTR__TILE__ANIMAL[tile], None)  # base.yaml:343
         self.dispenser = self.dispenser.union((tile,))  # base.yaml:344
-        self.money[self.current] += (400 if TILE_EMPEROR[tile] else 200)  # base.yaml:345; inlined value (base.yaml:270)
-        self.bank_paid_out += (400 if TILE_EMPEROR[tile] else 200)  # base.yaml:346; inlined value (base.yaml:270)
-        self.next_phase = PHASE_TURN  # base.yaml:347
+        self.money[self.current] += (400 if ATTR__TILE__EMPEROR[tile] else 200)  # base.yaml:345; inlined value (base.yaml:270)
+        self.bank_paid_out += (400 if ATTR__TILE__EMPEROR[tile] else 200)  # base.yaml:346; inlined value (base.yaml:270)
+        self.next_phase = PHASE__TURN  # base.yaml:347
 
-    def _do_roll(self) -> None:
+    def _do__roll(self) -> None:
         # rules/mandarin/base.yaml:348: roll
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -559,7 +559,7 @@ class MandarinState(rt.State):
         self.out = rt.held(())  # base.yaml:353
         self.plain = frozenset()  # base.yaml:354
         self.seller = rt.held(())  # base.yaml:355
-        self._d_bidders = None  # base.yaml:355
+        self._d__bidders = None  # base.yaml:355
         self.away_roll = 0  # base.yaml:356
         self.stage = ARRIVING  # base.yaml:357
         self.last_roll = rt.die(self.rng, 6)  # base.yaml:358
@@ -569,7 +569,7 @@ class MandarinState(rt.State):
         if not self.creditor:  # base.yaml:364
             self.arrive()  # base.yaml:365
 
-    def _do_keep(self) -> None:
+    def _do__keep(self) -> None:
         # rules/mandarin/base.yaml:366: keep
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -578,20 +578,20 @@ class MandarinState(rt.State):
             self.card[self.current] = self.card[self.current].union((t,))  # base.yaml:372
             self._kept_end = None  # base.yaml:372
             if self._kept_shared:  # base.yaml:372
-                self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:372
-                self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[t])  # base.yaml:372
-                self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[t])  # base.yaml:372
+                self._d__complete = rt.without_key(self._d__complete, self.current)  # base.yaml:372
+                self._d__controller = rt.without_key(self._d__controller, ATTR__TILE__ANIMAL[t])  # base.yaml:372
+                self._d__rent = rt.without_key(self._d__rent, ATTR__TILE__ANIMAL[t])  # base.yaml:372
             else:  # base.yaml:372
-                if self._d_complete is not None:  # base.yaml:372
-                    self._d_complete.pop(self.current, None)  # base.yaml:372
-                if self._d_controller is not None:  # base.yaml:372
-                    self._d_controller.pop(TILE_ANIMAL[t], None)  # base.yaml:372
-                if self._d_rent is not None:  # base.yaml:372
-                    self._d_rent.pop(TILE_ANIMAL[t], None)  # base.yaml:372
+                if self._d__complete is not None:  # base.yaml:372
+                    self._d__complete.pop(self.current, None)  # base.yaml:372
+                if self._d__controller is not None:  # base.yaml:372
+                    self._d__controller.pop(ATTR__TILE__ANIMAL[t], None)  # base.yaml:372
+                if self._d__rent is not None:  # base.yaml:372
+                    self._d__rent.pop(ATTR__TILE__ANIMAL[t], None)  # base.yaml:372
         self.out = rt.held(())  # base.yaml:373
         self.plain = frozenset()  # base.yaml:374
 
-    def _do_draw_again(self) -> None:
+    def _do__draw_again(self) -> None:
         # rules/mandarin/base.yaml:375: draw_again
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -602,7 +602,7 @@ class MandarinState(rt.State):
             if self.trace is not None:
                 self.trace.append("procedures.open_sale")
             self.defaulted = frozenset()  # base.yaml:507
-            self._d_bidders = None  # base.yaml:507
+            self._d__bidders = None  # base.yaml:507
             # base.yaml:512: restart_sale, written out where it is called, base.yaml:508 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.restart_sale")
@@ -610,33 +610,33 @@ class MandarinState(rt.State):
             if self.sale.over:  # base.yaml:514
                 self.sale_unsold()  # base.yaml:515
             else:
-                self.next_phase = PHASE_AUCTION  # base.yaml:517
+                self.next_phase = PHASE__AUCTION  # base.yaml:517
             # base.yaml:508: restart_sale written out above
             # base.yaml:388: open_sale written out above
         else:
-            self.next_phase = PHASE_DISPENSE  # base.yaml:390
+            self.next_phase = PHASE__DISPENSE  # base.yaml:390
 
-    def _do_bid(self, amount: int) -> None:
+    def _do__bid(self, amount: int) -> None:
         # rules/mandarin/base.yaml:391: bid
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.bid")
         self.sale = rt.bid(self.sale, amount)  # base.yaml:405
         if not self.sale.over:  # base.yaml:406
-            self.next_phase = PHASE_AUCTION  # base.yaml:407
-        self._trigger_sale_over()
+            self.next_phase = PHASE__AUCTION  # base.yaml:407
+        self._trigger__sale_over()
 
-    def _do_drop_out(self) -> None:
+    def _do__drop_out(self) -> None:
         # rules/mandarin/base.yaml:408: drop_out
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.drop_out")
         self.sale = rt.drop(self.sale)  # base.yaml:412
         if not self.sale.over:  # base.yaml:413
-            self.next_phase = PHASE_AUCTION  # base.yaml:414
-        self._trigger_sale_over()
+            self.next_phase = PHASE__AUCTION  # base.yaml:414
+        self._trigger__sale_over()
 
-    def _do_take_tile(self, tile: int) -> None:
+    def _do__take_tile(self, tile: int) -> None:
         # rules/mandarin/base.yaml:415: take_tile
         if self.trace is not None:
             self.trace.append("actions.take_tile")
@@ -644,40 +644,40 @@ class MandarinState(rt.State):
             self.card[p] = self.card[p].difference((tile,))  # base.yaml:422
             self._kept_end = None  # base.yaml:422
             if self._kept_shared:  # base.yaml:422
-                self._d_complete = rt.without_key(self._d_complete, p)  # base.yaml:422
-                self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:422
-                self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:422
+                self._d__complete = rt.without_key(self._d__complete, p)  # base.yaml:422
+                self._d__controller = rt.without_key(self._d__controller, ATTR__TILE__ANIMAL[tile])  # base.yaml:422
+                self._d__rent = rt.without_key(self._d__rent, ATTR__TILE__ANIMAL[tile])  # base.yaml:422
             else:  # base.yaml:422
-                if self._d_complete is not None:  # base.yaml:422
-                    self._d_complete.pop(p, None)  # base.yaml:422
-                if self._d_controller is not None:  # base.yaml:422
-                    self._d_controller.pop(TILE_ANIMAL[tile], None)  # base.yaml:422
-                if self._d_rent is not None:  # base.yaml:422
-                    self._d_rent.pop(TILE_ANIMAL[tile], None)  # base.yaml:422
+                if self._d__complete is not None:  # base.yaml:422
+                    self._d__complete.pop(p, None)  # base.yaml:422
+                if self._d__controller is not None:  # base.yaml:422
+                    self._d__controller.pop(ATTR__TILE__ANIMAL[tile], None)  # base.yaml:422
+                if self._d__rent is not None:  # base.yaml:422
+                    self._d__rent.pop(ATTR__TILE__ANIMAL[tile], None)  # base.yaml:422
         self.card[self.current] = self.card[self.current].union((tile,))  # base.yaml:423
         self._kept_end = None  # base.yaml:423
         if self._kept_shared:  # base.yaml:423
-            self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:423
-            self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:423
-            self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:423
+            self._d__complete = rt.without_key(self._d__complete, self.current)  # base.yaml:423
+            self._d__controller = rt.without_key(self._d__controller, ATTR__TILE__ANIMAL[tile])  # base.yaml:423
+            self._d__rent = rt.without_key(self._d__rent, ATTR__TILE__ANIMAL[tile])  # base.yaml:423
         else:  # base.yaml:423
-            if self._d_complete is not None:  # base.yaml:423
-                self._d_complete.pop(self.current, None)  # base.yaml:423
-            if self._d_controller is not None:  # base.yaml:423
-                self._d_controller.pop(TILE_ANIMAL[tile], None)  # base.yaml:423
-            if self._d_rent is not None:  # base.yaml:423
-                self._d_rent.pop(TILE_ANIMAL[tile], None)  # base.yaml:423
+            if self._d__complete is not None:  # base.yaml:423
+                self._d__complete.pop(self.current, None)  # base.yaml:423
+            if self._d__controller is not None:  # base.yaml:423
+                self._d__controller.pop(ATTR__TILE__ANIMAL[tile], None)  # base.yaml:423
+            if self._d__rent is not None:  # base.yaml:423
+                self._d__rent.pop(ATTR__TILE__ANIMAL[tile], None)  # base.yaml:423
         # base.yaml:496: move_away, written out where it is called, base.yaml:424 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.move_away")
         self.away_roll = rt.die(self.rng, 6)  # base.yaml:498
         self.position[self.current] = self.board.ahead(self.position[self.current], self.away_roll)  # base.yaml:499
         self.stage = LEAVING  # base.yaml:500
-        if self.opt_moving_away == PAYS_RENT:  # base.yaml:501
+        if self._opt__moving_away == PAYS_RENT:  # base.yaml:501
             self.charge_rent()  # base.yaml:502
         # base.yaml:424: move_away written out above
 
-    def _do_seize_tile(self, tile: int) -> None:
+    def _do__seize_tile(self, tile: int) -> None:
         # rules/mandarin/base.yaml:425: seize_tile
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -685,35 +685,35 @@ class MandarinState(rt.State):
         self.card[self.current] = self.card[self.current].difference((tile,))  # base.yaml:432
         self._kept_end = None  # base.yaml:432
         if self._kept_shared:  # base.yaml:432
-            self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:432
-            self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:432
-            self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:432
+            self._d__complete = rt.without_key(self._d__complete, self.current)  # base.yaml:432
+            self._d__controller = rt.without_key(self._d__controller, ATTR__TILE__ANIMAL[tile])  # base.yaml:432
+            self._d__rent = rt.without_key(self._d__rent, ATTR__TILE__ANIMAL[tile])  # base.yaml:432
         else:  # base.yaml:432
-            if self._d_complete is not None:  # base.yaml:432
-                self._d_complete.pop(self.current, None)  # base.yaml:432
-            if self._d_controller is not None:  # base.yaml:432
-                self._d_controller.pop(TILE_ANIMAL[tile], None)  # base.yaml:432
-            if self._d_rent is not None:  # base.yaml:432
-                self._d_rent.pop(TILE_ANIMAL[tile], None)  # base.yaml:432
+            if self._d__complete is not None:  # base.yaml:432
+                self._d__complete.pop(self.current, None)  # base.yaml:432
+            if self._d__controller is not None:  # base.yaml:432
+                self._d__controller.pop(ATTR__TILE__ANIMAL[tile], None)  # base.yaml:432
+            if self._d__rent is not None:  # base.yaml:432
+                self._d__rent.pop(ATTR__TILE__ANIMAL[tile], None)  # base.yaml:432
         self.card[self.creditor[0]] = self.card[self.creditor[0]].union((tile,))  # base.yaml:433
         self._kept_end = None  # base.yaml:433
         if self._kept_shared:  # base.yaml:433
-            self._d_complete = rt.without_key(self._d_complete, self.creditor[0])  # base.yaml:433
-            self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[tile])  # base.yaml:433
-            self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[tile])  # base.yaml:433
+            self._d__complete = rt.without_key(self._d__complete, self.creditor[0])  # base.yaml:433
+            self._d__controller = rt.without_key(self._d__controller, ATTR__TILE__ANIMAL[tile])  # base.yaml:433
+            self._d__rent = rt.without_key(self._d__rent, ATTR__TILE__ANIMAL[tile])  # base.yaml:433
         else:  # base.yaml:433
-            if self._d_complete is not None:  # base.yaml:433
-                self._d_complete.pop(self.creditor[0], None)  # base.yaml:433
-            if self._d_controller is not None:  # base.yaml:433
-                self._d_controller.pop(TILE_ANIMAL[tile], None)  # base.yaml:433
-            if self._d_rent is not None:  # base.yaml:433
-                self._d_rent.pop(TILE_ANIMAL[tile], None)  # base.yaml:433
+            if self._d__complete is not None:  # base.yaml:433
+                self._d__complete.pop(self.creditor[0], None)  # base.yaml:433
+            if self._d__controller is not None:  # base.yaml:433
+                self._d__controller.pop(ATTR__TILE__ANIMAL[tile], None)  # base.yaml:433
+            if self._d__rent is not None:  # base.yaml:433
+                self._d__rent.pop(ATTR__TILE__ANIMAL[tile], None)  # base.yaml:433
         self.creditor = rt.held(())  # base.yaml:434
         if self.stage == ARRIVING:  # base.yaml:435
             self.arrive()  # base.yaml:436
 
     # -- Triggers -----------------------------------------------------------------------------
-    def _trigger_sale_over(self) -> None:
+    def _trigger__sale_over(self) -> None:
         # rules/mandarin/base.yaml:555: trigger sale_over
         if not (self.sale.over):
             return
@@ -730,28 +730,28 @@ class MandarinState(rt.State):
     # -- Definitions and procedures -----------------------------------------------------------
     def seat(self, p: int) -> int:
         # rules/mandarin/base.yaml:247; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d_seat
+        kept = self._d__seat
         if kept is None:
-            kept = self._d_seat = {}
+            kept = self._d__seat = {}
         elif p in kept:
             return kept[p]
-        least = 0
-        first = True
+        _least = 0
+        _first = True
         for k in range(0, len(range(self.num_players))):  # base.yaml:247; `aggregate_loops`: `min` written out as a loop
             if range(self.num_players)[k] == p:
-                each = k
-                if first or each < least:
-                    least = each
-                    first = False
-        value: int = least  # base.yaml:247
+                _each = k
+                if _first or _each < _least:
+                    _least = _each
+                    _first = False
+        value: int = _least  # base.yaml:247
         kept[p] = value
         return value
 
     def section_at(self, s: int) -> int:
         # rules/mandarin/base.yaml:248; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d_section_at
+        kept = self._d__section_at
         if kept is None:
-            kept = self._d_section_at = {}
+            kept = self._d__section_at = {}
         elif s in kept:
             return kept[s]
         value: int = self.board.regions_touching((s,), SECTION)[0]  # base.yaml:248
@@ -760,9 +760,9 @@ class MandarinState(rt.State):
 
     def animal_of(self, r: int) -> int:
         # rules/mandarin/base.yaml:250; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d_animal_of
+        kept = self._d__animal_of
         if kept is None:
-            kept = self._d_animal_of = {}
+            kept = self._d__animal_of = {}
         elif r in kept:
             return kept[r]
         value: int = range(12)[min((k for k in range(0, len(range(12))) if range(len(self.board.region_names))[k] == r), default=0)]  # base.yaml:250
@@ -775,9 +775,9 @@ class MandarinState(rt.State):
 
     def section_of(self, a: int) -> int:
         # rules/mandarin/base.yaml:252; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d_section_of
+        kept = self._d__section_of
         if kept is None:
-            kept = self._d_section_of = {}
+            kept = self._d__section_of = {}
         elif a in kept:
             return kept[a]
         value: int = range(len(self.board.region_names))[min((k for k in range(0, len(range(12))) if range(12)[k] == a), default=0)]  # base.yaml:252
@@ -786,9 +786,9 @@ class MandarinState(rt.State):
 
     def is_character(self, s: int) -> bool:
         # rules/mandarin/base.yaml:253; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d_is_character
+        kept = self._d__is_character
         if kept is None:
-            kept = self._d_is_character = {}
+            kept = self._d__is_character = {}
         elif s in kept:
             return kept[s]
         value: bool = len(self.board.regions_touching((s,), CHARACTER)) > 0  # base.yaml:253
@@ -797,9 +797,9 @@ class MandarinState(rt.State):
 
     def character_of(self, r: int) -> int:
         # rules/mandarin/base.yaml:254; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d_character_of
+        kept = self._d__character_of
         if kept is None:
-            kept = self._d_character_of = {}
+            kept = self._d__character_of = {}
         elif r in kept:
             return kept[r]
         value: int = [s for s in self.board.region_spots[r] if self.is_character(s)][0]  # base.yaml:254
@@ -808,74 +808,74 @@ class MandarinState(rt.State):
 
     def character_squares(self) -> frozenset[int]:
         # rules/mandarin/base.yaml:255; kept between moves: computed once (it reads nothing that changes)
-        kept = self._d_character_squares
+        kept = self._d__character_squares
         if kept is not None:
             return kept
         value: frozenset[int] = frozenset(s for s in self.board.spots if self.is_character(s))  # base.yaml:255
-        self._d_character_squares = value
+        self._d__character_squares = value
         return value
 
     def held(self, p: int, a: int) -> int:
         # rules/mandarin/base.yaml:257
-        return len(self.card[p] & _TILE_ANIMAL_SETS[a])  # base.yaml:257; a set operation for count(... for t in card[p])
+        return len(self.card[p] & SETS__TILE__ANIMAL[a])  # base.yaml:257; a set operation for count(... for t in card[p])
 
     def has_emperor(self, p: int, a: int) -> bool:
         # rules/mandarin/base.yaml:258
-        return bool(self.card[p] & _TILE_ANIMAL_SETS[a] & _TILE_EMPEROR_SETS[True])  # base.yaml:258; a set operation for any(... for t in card[p])
+        return bool(self.card[p] & SETS__TILE__ANIMAL[a] & SETS__TILE__EMPEROR[True])  # base.yaml:258; a set operation for any(... for t in card[p])
 
     def controls(self, p: int, a: int) -> bool:
         # rules/mandarin/base.yaml:262
-        return (len(self.card[p] & _TILE_ANIMAL_SETS[a]) >= 3 and (bool(self.card[p] & _TILE_ANIMAL_SETS[a] & _TILE_EMPEROR_SETS[True]) or all(len(self.card[q] & _TILE_ANIMAL_SETS[a]) < 3 for q in range(self.num_players) if q != p)))  # base.yaml:262; a set operation for count(... for t in card[p]), any(... for t in card[p]), count(... for t in card[q]); inlined held (base.yaml:257), has_emperor (base.yaml:258)
+        return (len(self.card[p] & SETS__TILE__ANIMAL[a]) >= 3 and (bool(self.card[p] & SETS__TILE__ANIMAL[a] & SETS__TILE__EMPEROR[True]) or all(len(self.card[q] & SETS__TILE__ANIMAL[a]) < 3 for q in range(self.num_players) if q != p)))  # base.yaml:262; a set operation for count(... for t in card[p]), any(... for t in card[p]), count(... for t in card[q]); inlined held (base.yaml:257), has_emperor (base.yaml:258)
 
     def controller(self, a: int) -> Sequence[int]:
         # rules/mandarin/base.yaml:264; kept between moves: recomputed once `card` changes (a change of `card` by one item: the value for that item's `a` only)
-        kept = self._d_controller
+        kept = self._d__controller
         if kept is None:
-            kept = self._d_controller = {}
+            kept = self._d__controller = {}
         elif a in kept:
             return kept[a]
-        value: Sequence[int] = [p for p in range(self.num_players) if (len(self.card[p] & _TILE_ANIMAL_SETS[a]) >= 3 and (bool(self.card[p] & _TILE_ANIMAL_SETS[a] & _TILE_EMPEROR_SETS[True]) or all(len(self.card[q2] & _TILE_ANIMAL_SETS[a]) < 3 for q2 in range(self.num_players) if q2 != p)))]  # base.yaml:264
+        value: Sequence[int] = [p for p in range(self.num_players) if (len(self.card[p] & SETS__TILE__ANIMAL[a]) >= 3 and (bool(self.card[p] & SETS__TILE__ANIMAL[a] & SETS__TILE__EMPEROR[True]) or all(len(self.card[q2] & SETS__TILE__ANIMAL[a]) < 3 for q2 in range(self.num_players) if q2 != p)))]  # base.yaml:264
         kept[a] = value
         return value
 
     def rent(self, a: int) -> int:
         # rules/mandarin/base.yaml:267; kept between moves: recomputed once `card` changes (a change of `card` by one item: the value for that item's `a` only)
-        kept = self._d_rent
+        kept = self._d__rent
         if kept is None:
-            kept = self._d_rent = {}
+            kept = self._d__rent = {}
         elif a in kept:
             return kept[a]
-        found = False
+        _found = False
         for p in self.controller(a):  # base.yaml:267; `aggregate_loops`: `any` written out as a loop
-            if bool(self.card[p] & _TILE_ANIMAL_SETS[a] & _TILE_EMPEROR_SETS[True]):
-                found = True
+            if bool(self.card[p] & SETS__TILE__ANIMAL[a] & SETS__TILE__EMPEROR[True]):
+                _found = True
                 break
-        value: int = (400 if found else 200)  # base.yaml:267
+        value: int = (400 if _found else 200)  # base.yaml:267
         kept[a] = value
         return value
 
     def value(self, t: int) -> int:
         # rules/mandarin/base.yaml:270
-        return (400 if TILE_EMPEROR[t] else 200)  # base.yaml:270
+        return (400 if ATTR__TILE__EMPEROR[t] else 200)  # base.yaml:270
 
     def complete(self, p: int) -> bool:
         # rules/mandarin/base.yaml:274; kept between moves: recomputed once `card` changes (a change of `card` at one `p`: the value for that `p` only)
-        kept = self._d_complete
+        kept = self._d__complete
         if kept is None:
-            kept = self._d_complete = {}
+            kept = self._d__complete = {}
         elif p in kept:
             return kept[p]
-        value: bool = (len(self.card[p]) >= 6 and (len(frozenset(map(TILE_ANIMAL.__getitem__, self.card[p]))) == len(range(12)) or any(len(self.card[p] & _TILE_ANIMAL_SETS[TILE_ANIMAL[t]]) >= 6 for t in self.card[p] if TILE_EMPEROR[t])))  # base.yaml:274
+        value: bool = (len(self.card[p]) >= 6 and (len(frozenset(map(ATTR__TILE__ANIMAL.__getitem__, self.card[p]))) == len(range(12)) or any(len(self.card[p] & SETS__TILE__ANIMAL[ATTR__TILE__ANIMAL[t]]) >= 6 for t in self.card[p] if ATTR__TILE__EMPEROR[t])))  # base.yaml:274
         kept[p] = value
         return value
 
     def bidders(self) -> Sequence[int]:
         # rules/mandarin/base.yaml:281; kept between moves: recomputed once `defaulted`, `seller` or the seat to act changes
-        kept = self._d_bidders
+        kept = self._d__bidders
         if kept is not None:
             return kept
-        value: Sequence[int] = [q for q in rt.seats_from(self.current, self.num_players) if (q not in self.seller and (self.opt_defaulter == BIDS_AGAIN or q not in self.defaulted))]  # base.yaml:281
-        self._d_bidders = value
+        value: Sequence[int] = [q for q in rt.seats_from(self.current, self.num_players) if (q not in self.seller and (self._opt__defaulter == BIDS_AGAIN or q not in self.defaulted))]  # base.yaml:281
+        self._d__bidders = value
         return value
 
     def last_face_up(self) -> bool:
@@ -916,7 +916,7 @@ class MandarinState(rt.State):
                     self.money[self.current] = 0  # base.yaml:461
                     if self.card[self.current]:  # base.yaml:462
                         self.creditor = rt.held((c,))  # base.yaml:463
-                        self.next_phase = PHASE_SEIZE  # base.yaml:464
+                        self.next_phase = PHASE__SEIZE  # base.yaml:464
 
     def arrive(self) -> None:
         # rules/mandarin/base.yaml:467
@@ -925,7 +925,7 @@ class MandarinState(rt.State):
         rt.spend(self, 52320, 'rules/mandarin/base.yaml:467')  # base.yaml:467
         here = self.position[self.current]  # base.yaml:468
         if self.passed_by:  # base.yaml:471
-            if (self.opt_passing_square == DISPENSER_ONLY and self.is_character(here)):  # base.yaml:472
+            if (self._opt__passing_square == DISPENSER_ONLY and self.is_character(here)):  # base.yaml:472
                 # base.yaml:489: character_pay, written out where it is called, base.yaml:473 (`inline_procedures`)
                 if self.trace is not None:
                     self.trace.append("procedures.character_pay")
@@ -934,7 +934,7 @@ class MandarinState(rt.State):
                     self.bank_paid_out += 100  # base.yaml:494
                 # base.yaml:473: character_pay written out above
             if any(self.card[p] for p in self.passed_by):  # base.yaml:474
-                self.next_phase = PHASE_TAKE  # base.yaml:475
+                self.next_phase = PHASE__TAKE  # base.yaml:475
             else:
                 # base.yaml:496: move_away, written out where it is called, base.yaml:477 (`inline_procedures`)
                 if self.trace is not None:
@@ -942,7 +942,7 @@ class MandarinState(rt.State):
                 self.away_roll = rt.die(self.rng, 6)  # base.yaml:498
                 self.position[self.current] = self.board.ahead(self.position[self.current], self.away_roll)  # base.yaml:499
                 self.stage = LEAVING  # base.yaml:500
-                if self.opt_moving_away == PAYS_RENT:  # base.yaml:501
+                if self._opt__moving_away == PAYS_RENT:  # base.yaml:501
                     self.charge_rent()  # base.yaml:502
                 # base.yaml:477: move_away written out above
         elif self.is_character(here):  # base.yaml:480
@@ -953,9 +953,9 @@ class MandarinState(rt.State):
                 self.money[self.current] += 100  # base.yaml:493
                 self.bank_paid_out += 100  # base.yaml:494
             # base.yaml:481: character_pay written out above
-        elif (self.dispenser and not (self.opt_rent_square == RENT_ONLY and any(c != self.current for c in self.controller(self.animal_at(here))))):  # base.yaml:485
+        elif (self.dispenser and not (self._opt__rent_square == RENT_ONLY and any(c != self.current for c in self.controller(self.animal_at(here))))):  # base.yaml:485
             self.draw_tile()  # base.yaml:486
-            self.next_phase = PHASE_DISPENSE  # base.yaml:487
+            self.next_phase = PHASE__DISPENSE  # base.yaml:487
 
     def character_pay(self) -> None:
         # rules/mandarin/base.yaml:489
@@ -972,7 +972,7 @@ class MandarinState(rt.State):
         self.away_roll = rt.die(self.rng, 6)  # base.yaml:498
         self.position[self.current] = self.board.ahead(self.position[self.current], self.away_roll)  # base.yaml:499
         self.stage = LEAVING  # base.yaml:500
-        if self.opt_moving_away == PAYS_RENT:  # base.yaml:501
+        if self._opt__moving_away == PAYS_RENT:  # base.yaml:501
             self.charge_rent()  # base.yaml:502
 
     def open_sale(self) -> None:
@@ -980,7 +980,7 @@ class MandarinState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.open_sale")
         self.defaulted = frozenset()  # base.yaml:507
-        self._d_bidders = None  # base.yaml:507
+        self._d__bidders = None  # base.yaml:507
         # base.yaml:512: restart_sale, written out where it is called, base.yaml:508 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.restart_sale")
@@ -988,7 +988,7 @@ class MandarinState(rt.State):
         if self.sale.over:  # base.yaml:514
             self.sale_unsold()  # base.yaml:515
         else:
-            self.next_phase = PHASE_AUCTION  # base.yaml:517
+            self.next_phase = PHASE__AUCTION  # base.yaml:517
         # base.yaml:508: restart_sale written out above
 
     def restart_sale(self) -> None:
@@ -999,7 +999,7 @@ class MandarinState(rt.State):
         if self.sale.over:  # base.yaml:514
             self.sale_unsold()  # base.yaml:515
         else:
-            self.next_phase = PHASE_AUCTION  # base.yaml:517
+            self.next_phase = PHASE__AUCTION  # base.yaml:517
 
     def sale_won(self) -> None:
         # rules/mandarin/base.yaml:519
@@ -1017,23 +1017,23 @@ class MandarinState(rt.State):
                 self.card[w] = self.card[w].union((t,))  # base.yaml:531
                 self._kept_end = None  # base.yaml:531
                 if self._kept_shared:  # base.yaml:531
-                    self._d_complete = rt.without_key(self._d_complete, w)  # base.yaml:531
-                    self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[t])  # base.yaml:531
-                    self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[t])  # base.yaml:531
+                    self._d__complete = rt.without_key(self._d__complete, w)  # base.yaml:531
+                    self._d__controller = rt.without_key(self._d__controller, ATTR__TILE__ANIMAL[t])  # base.yaml:531
+                    self._d__rent = rt.without_key(self._d__rent, ATTR__TILE__ANIMAL[t])  # base.yaml:531
                 else:  # base.yaml:531
-                    if self._d_complete is not None:  # base.yaml:531
-                        self._d_complete.pop(w, None)  # base.yaml:531
-                    if self._d_controller is not None:  # base.yaml:531
-                        self._d_controller.pop(TILE_ANIMAL[t], None)  # base.yaml:531
-                    if self._d_rent is not None:  # base.yaml:531
-                        self._d_rent.pop(TILE_ANIMAL[t], None)  # base.yaml:531
+                    if self._d__complete is not None:  # base.yaml:531
+                        self._d__complete.pop(w, None)  # base.yaml:531
+                    if self._d__controller is not None:  # base.yaml:531
+                        self._d__controller.pop(ATTR__TILE__ANIMAL[t], None)  # base.yaml:531
+                    if self._d__rent is not None:  # base.yaml:531
+                        self._d__rent.pop(ATTR__TILE__ANIMAL[t], None)  # base.yaml:531
             self.out = rt.held(())  # base.yaml:532
             self.plain = frozenset()  # base.yaml:533
         else:
             self.bank_received += rt.num(self.money[w], 'rules/mandarin/base.yaml:537')  # base.yaml:537
             self.money[w] = 0  # base.yaml:538
             self.defaulted = self.defaulted.union((w,))  # base.yaml:539
-            self._d_bidders = None  # base.yaml:539
+            self._d__bidders = None  # base.yaml:539
             # base.yaml:512: restart_sale, written out where it is called, base.yaml:540 (`inline_procedures`)
             if self.trace is not None:
                 self.trace.append("procedures.restart_sale")
@@ -1041,14 +1041,14 @@ class MandarinState(rt.State):
             if self.sale.over:  # base.yaml:514
                 self.sale_unsold()  # base.yaml:515
             else:
-                self.next_phase = PHASE_AUCTION  # base.yaml:517
+                self.next_phase = PHASE__AUCTION  # base.yaml:517
             # base.yaml:540: restart_sale written out above
 
     def sale_unsold(self) -> None:
         # rules/mandarin/base.yaml:542
         if self.trace is not None:
             self.trace.append("procedures.sale_unsold")
-        if (self.seller or self.opt_unsold == BACK_TO_DISPENSER):  # base.yaml:544
+        if (self.seller or self._opt__unsold == BACK_TO_DISPENSER):  # base.yaml:544
             for t in (self.out if len(self.out) <= 16 else rt.walk(self, self.out, 76, 'rules/mandarin/base.yaml:545')):  # base.yaml:545
                 self.dispenser = self.dispenser.union((t,))  # base.yaml:546
         else:
@@ -1056,16 +1056,16 @@ class MandarinState(rt.State):
                 self.card[self.current] = self.card[self.current].union((t,))  # base.yaml:549
                 self._kept_end = None  # base.yaml:549
                 if self._kept_shared:  # base.yaml:549
-                    self._d_complete = rt.without_key(self._d_complete, self.current)  # base.yaml:549
-                    self._d_controller = rt.without_key(self._d_controller, TILE_ANIMAL[t])  # base.yaml:549
-                    self._d_rent = rt.without_key(self._d_rent, TILE_ANIMAL[t])  # base.yaml:549
+                    self._d__complete = rt.without_key(self._d__complete, self.current)  # base.yaml:549
+                    self._d__controller = rt.without_key(self._d__controller, ATTR__TILE__ANIMAL[t])  # base.yaml:549
+                    self._d__rent = rt.without_key(self._d__rent, ATTR__TILE__ANIMAL[t])  # base.yaml:549
                 else:  # base.yaml:549
-                    if self._d_complete is not None:  # base.yaml:549
-                        self._d_complete.pop(self.current, None)  # base.yaml:549
-                    if self._d_controller is not None:  # base.yaml:549
-                        self._d_controller.pop(TILE_ANIMAL[t], None)  # base.yaml:549
-                    if self._d_rent is not None:  # base.yaml:549
-                        self._d_rent.pop(TILE_ANIMAL[t], None)  # base.yaml:549
+                    if self._d__complete is not None:  # base.yaml:549
+                        self._d__complete.pop(self.current, None)  # base.yaml:549
+                    if self._d__controller is not None:  # base.yaml:549
+                        self._d__controller.pop(ATTR__TILE__ANIMAL[t], None)  # base.yaml:549
+                    if self._d__rent is not None:  # base.yaml:549
+                        self._d__rent.pop(ATTR__TILE__ANIMAL[t], None)  # base.yaml:549
         self.out = rt.held(())  # base.yaml:550
         self.plain = frozenset()  # base.yaml:551
 
@@ -1083,12 +1083,12 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:566; kept between moves: tested again once `card` changes
         over = self._kept_end
         if over is None:
-            found = False
+            _found = False
             for p in range(self.num_players):  # base.yaml:566; `aggregate_loops`: `any` written out as a loop
                 if self.complete(p):
-                    found = True
+                    _found = True
                     break
-            over = self._kept_end = bool(found)
+            over = self._kept_end = bool(_found)
         return over
 
     def score_terms(self, player: int) -> dict[str, int]:
@@ -1102,7 +1102,7 @@ class MandarinState(rt.State):
     def _shown(self, name: str) -> bool:
         """Whether a field hidden by its `visible:` is shown to everyone now (`shown_if`)."""
         if name == 'money':
-            return bool(self.opt_money_shown == OPEN)  # rules/mandarin/base.yaml:143
+            return bool(self._opt__money_shown == OPEN)  # rules/mandarin/base.yaml:143
         return False
 
     def _hidden_item(self, name: str, k: int) -> bool:
@@ -1113,13 +1113,13 @@ class MandarinState(rt.State):
 
     # -- Copies and text ----------------------------------------------------------------------
     def _copy_fields(self, other: Any) -> None:
-        other.opt_money_shown = self.opt_money_shown
-        other.opt_start_square = self.opt_start_square
-        other.opt_unsold = self.opt_unsold
-        other.opt_defaulter = self.opt_defaulter
-        other.opt_passing_square = self.opt_passing_square
-        other.opt_moving_away = self.opt_moving_away
-        other.opt_rent_square = self.opt_rent_square
+        other._opt__money_shown = self._opt__money_shown
+        other._opt__start_square = self._opt__start_square
+        other._opt__unsold = self._opt__unsold
+        other._opt__defaulter = self._opt__defaulter
+        other._opt__passing_square = self._opt__passing_square
+        other._opt__moving_away = self._opt__moving_away
+        other._opt__rent_square = self._opt__rent_square
         other.money = self.money[:]
         other.card = self.card[:]
         other.dispenser = self.dispenser
@@ -1138,27 +1138,27 @@ class MandarinState(rt.State):
         other.bank_received = self.bank_received
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_seat = self._d_seat
-        other._d_section_at = self._d_section_at
-        other._d_animal_of = self._d_animal_of
-        other._d_section_of = self._d_section_of
-        other._d_is_character = self._d_is_character
-        other._d_character_of = self._d_character_of
-        other._d_character_squares = self._d_character_squares
-        other._d_controller = self._d_controller
-        other._d_rent = self._d_rent
-        other._d_complete = self._d_complete
-        other._d_bidders = self._d_bidders
+        other._d__seat = self._d__seat
+        other._d__section_at = self._d__section_at
+        other._d__animal_of = self._d__animal_of
+        other._d__section_of = self._d__section_of
+        other._d__is_character = self._d__is_character
+        other._d__character_of = self._d__character_of
+        other._d__character_squares = self._d__character_squares
+        other._d__controller = self._d__controller
+        other._d__rent = self._d__rent
+        other._d__complete = self._d__complete
+        other._d__bidders = self._d__bidders
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._actions_refund = self._actions_refund
-        other._actions_refund_tile = self._actions_refund_tile
-        other._actions_roll = self._actions_roll
-        other._actions_keep = self._actions_keep
-        other._actions_draw_again = self._actions_draw_again
-        other._actions_drop_out = self._actions_drop_out
-        other._actions_take_tile = self._actions_take_tile
-        other._actions_seize_tile = self._actions_seize_tile
+        other._actions__refund = self._actions__refund
+        other._actions__refund_tile = self._actions__refund_tile
+        other._actions__roll = self._actions__roll
+        other._actions__keep = self._actions__keep
+        other._actions__draw_again = self._actions__draw_again
+        other._actions__drop_out = self._actions__drop_out
+        other._actions__take_tile = self._actions__take_tile
+        other._actions__seize_tile = self._actions__seize_tile
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
@@ -1168,17 +1168,17 @@ class MandarinState(rt.State):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_seat = None
-        self._d_section_at = None
-        self._d_animal_of = None
-        self._d_section_of = None
-        self._d_is_character = None
-        self._d_character_of = None
-        self._d_character_squares = None
-        self._d_controller = None
-        self._d_rent = None
-        self._d_complete = None
-        self._d_bidders = None
+        self._d__seat = None
+        self._d__section_at = None
+        self._d__animal_of = None
+        self._d__section_of = None
+        self._d__is_character = None
+        self._d__character_of = None
+        self._d__character_squares = None
+        self._d__controller = None
+        self._d__rent = None
+        self._d__complete = None
+        self._d__bidders = None
         self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
@@ -1327,7 +1327,7 @@ GAME = rt.Game(
     ),
     MandarinState,
     {
-        'zodiac': _board_zodiac,
+        'zodiac': _board__zodiac,
     },
     lowest_score_wins=False,
 )

@@ -11,31 +11,31 @@ from typing import Any, ClassVar
 
 from rulewright import runtime as rt
 from rulewright.generated.mandarin.base import (
-    PHASE_AUCTION,
-    PHASE_DISPENSE,
-    PHASE_REFUNDING,
-    PHASE_SEIZE,
-    PHASE_TAKE,
-    PHASE_TURN,
-    TILE_EMPEROR,
+    ATTR__TILE__EMPEROR,
+    PHASE__AUCTION,
+    PHASE__DISPENSE,
+    PHASE__REFUNDING,
+    PHASE__SEIZE,
+    PHASE__TAKE,
+    PHASE__TURN,
     MandarinState,
-    _board_zodiac,
+    _board__zodiac,
 )
 
 
 class MandarinMoneyState(MandarinState):
     """A position of Mandarin."""
 
-    __slots__ = ('_actions_sell',)
+    __slots__ = ('_actions__sell',)
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('refund', 'roll'), ('refund_tile',), ('keep', 'draw_again', 'sell'), ('bid', 'drop_out'), ('take_tile',), ('seize_tile',))
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'refund': 'refund', 'refund_tile': 'refund ', 'roll': 'roll', 'keep': 'keep', 'draw_again': 'draw again', 'bid': 'bid ', 'drop_out': 'drop out', 'take_tile': 'take ', 'seize_tile': 'seize ', 'sell': 'auction it'}
-    _actions_sell: list[rt.Action | None]  # the interned actions of `sell` (`action_tables`)
+    _actions__sell: list[rt.Action | None]  # the interned actions of `sell` (`action_tables`)
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
         super()._bind_tables()
-        self._actions_sell = self.board.action_tables.get('sell') or self.board.action_table('sell', 1)
+        self._actions__sell = self.board.action_tables.get('sell') or self.board.action_table('sell', 1)
 
     def _do(self, action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
@@ -48,25 +48,25 @@ class MandarinMoneyState(MandarinState):
         # the action's effect (`_perform` written out)
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'refund':
-            self._do_refund()
+            self._do__refund()
         elif name == 'refund_tile':
-            self._do_refund_tile(args[0])
+            self._do__refund_tile(args[0])
         elif name == 'roll':
-            self._do_roll()
+            self._do__roll()
         elif name == 'keep':
-            self._do_keep()
+            self._do__keep()
         elif name == 'draw_again':
-            self._do_draw_again()
+            self._do__draw_again()
         elif name == 'bid':
-            self._do_bid(args[0])
+            self._do__bid(args[0])
         elif name == 'drop_out':
-            self._do_drop_out()
+            self._do__drop_out()
         elif name == 'take_tile':
-            self._do_take_tile(args[0])
+            self._do__take_tile(args[0])
         elif name == 'seize_tile':
-            self._do_seize_tile(args[0])
+            self._do__seize_tile(args[0])
         elif name == 'sell':
-            self._do_sell()
+            self._do__sell()
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -77,45 +77,45 @@ class MandarinMoneyState(MandarinState):
             self.phase = self.next_phase
             self.next_phase = rt.NO_GOTO
             # the phase starts: `_start_phase` written out (no phase has start effects)
-            self._d_bidders = None
+            self._d__bidders = None
             if self.trace is not None:
                 self._enter_phase()
             return
         self._next_turn()
         # the phase starts: `_start_phase` written out (no phase has start effects)
-        self._d_bidders = None
+        self._d__bidders = None
         if self.trace is not None:
             self._enter_phase()
 
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
-        if self.phase == PHASE_TURN:
-            self._legal_refund(actions)
-            self._legal_roll(actions)
-        elif self.phase == PHASE_REFUNDING:
-            self._legal_refund_tile(actions)
-        elif self.phase == PHASE_DISPENSE:
-            self._legal_keep(actions)
-            self._legal_draw_again(actions)
-            self._legal_sell(actions)
-        elif self.phase == PHASE_AUCTION:
+        if self.phase == PHASE__TURN:
+            self._legal__refund(actions)
+            self._legal__roll(actions)
+        elif self.phase == PHASE__REFUNDING:
+            self._legal__refund_tile(actions)
+        elif self.phase == PHASE__DISPENSE:
+            self._legal__keep(actions)
+            self._legal__draw_again(actions)
+            self._legal__sell(actions)
+        elif self.phase == PHASE__AUCTION:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_bid(actions)
-            self._legal_drop_out(actions)
+            self._legal__bid(actions)
+            self._legal__drop_out(actions)
             if len(actions) > rt.MAX_ACTIONS:
                 rt.too_many_actions(len(actions), 'rules/mandarin/base.yaml:314')
-        elif self.phase == PHASE_TAKE:
-            self._legal_take_tile(actions)
-        elif self.phase == PHASE_SEIZE:
-            self._legal_seize_tile(actions)
+        elif self.phase == PHASE__TAKE:
+            self._legal__take_tile(actions)
+        elif self.phase == PHASE__SEIZE:
+            self._legal__seize_tile(actions)
         return actions
 
-    def _legal_sell(self, actions: list[rt.Action]) -> None:
+    def _legal__sell(self, actions: list[rt.Action]) -> None:
         # rules/mandarin/money.yaml:11: sell
         if not (len(self.out) == 1 and len(self.card[self.current]) >= 6):  # rules/mandarin/money.yaml:19: when of sell, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_sell
+        table = self._actions__sell
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('sell', (), self._action_text)
@@ -124,52 +124,52 @@ class MandarinMoneyState(MandarinState):
     def _guard(self, name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
         if name == 'refund':
-            return self._guard_refund()
+            return self._guard__refund()
         if name == 'draw_again':
-            return self._guard_draw_again()
+            return self._guard__draw_again()
         if name == 'sell':
-            return self._guard_sell()
+            return self._guard__sell()
         return True
 
-    def _guard_sell(self) -> bool:
+    def _guard__sell(self) -> bool:
         # rules/mandarin/money.yaml:19: when of sell
         return bool(len(self.out) == 1 and len(self.card[self.current]) >= 6)
 
     def _perform(self, action: rt.Action) -> None:
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'refund':
-            self._do_refund()
+            self._do__refund()
         elif name == 'refund_tile':
-            self._do_refund_tile(args[0])
+            self._do__refund_tile(args[0])
         elif name == 'roll':
-            self._do_roll()
+            self._do__roll()
         elif name == 'keep':
-            self._do_keep()
+            self._do__keep()
         elif name == 'draw_again':
-            self._do_draw_again()
+            self._do__draw_again()
         elif name == 'bid':
-            self._do_bid(args[0])
+            self._do__bid(args[0])
         elif name == 'drop_out':
-            self._do_drop_out()
+            self._do__drop_out()
         elif name == 'take_tile':
-            self._do_take_tile(args[0])
+            self._do__take_tile(args[0])
         elif name == 'seize_tile':
-            self._do_seize_tile(args[0])
+            self._do__seize_tile(args[0])
         elif name == 'sell':
-            self._do_sell()
+            self._do__sell()
 
-    def _do_sell(self) -> None:
+    def _do__sell(self) -> None:
         # rules/mandarin/money.yaml:11: sell
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.sell")
         self.seller = rt.held((self.current,))  # money.yaml:22
-        self._d_bidders = None  # money.yaml:22
+        self._d__bidders = None  # money.yaml:22
         # base.yaml:506: open_sale, written out where it is called, money.yaml:23 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.open_sale")
         self.defaulted = frozenset()  # base.yaml:507
-        self._d_bidders = None  # base.yaml:507
+        self._d__bidders = None  # base.yaml:507
         # base.yaml:512: restart_sale, written out where it is called, base.yaml:508 (`inline_procedures`)
         if self.trace is not None:
             self.trace.append("procedures.restart_sale")
@@ -177,17 +177,17 @@ class MandarinMoneyState(MandarinState):
         if self.sale.over:  # base.yaml:514
             self.sale_unsold()  # base.yaml:515
         else:
-            self.next_phase = PHASE_AUCTION  # base.yaml:517
+            self.next_phase = PHASE__AUCTION  # base.yaml:517
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
         return {
-            'wealth': self.money[player] + sum((400 if TILE_EMPEROR[t] else 200) for t in self.card[player]),  # rules/mandarin/money.yaml:32
+            'wealth': self.money[player] + sum((400 if ATTR__TILE__EMPEROR[t] else 200) for t in self.card[player]),  # rules/mandarin/money.yaml:32
         }
 
     def _copy_fields(self, other: Any) -> None:
         super()._copy_fields(other)
-        other._actions_sell = self._actions_sell
+        other._actions__sell = self._actions__sell
 
     def _action_text(self, action: rt.Action) -> str:
         name, args = action.name, action.args
@@ -339,7 +339,7 @@ GAME = rt.Game(
     ),
     MandarinMoneyState,
     {
-        'zodiac': _board_zodiac,
+        'zodiac': _board__zodiac,
     },
     lowest_score_wins=False,
 )

@@ -47,17 +47,17 @@ SPREAD_EVENLY: Final = 0  # jokers: choices of option `jokers`
 WEAKEST_ONLY: Final = 1  # jokers: choices of option `jokers`
 STAYS_SHORT: Final = 0  # market_refill: choices of option `market_refill`
 ENDS_GAME: Final = 1  # market_refill: choices of option `market_refill`
-PHASE_TURN: Final = 0  # phase
-PHASE_RELOCATE: Final = 1  # phase
-PHASE_PAGODA_OFFER: Final = 2  # phase
-PHASE_MARKET_PICK: Final = 3  # phase
-PHASE_PEASANT_CHAIN: Final = 4  # phase
-ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3)
-TILE_KIND: tuple[int, ...] = tuple((GOVERNOR if i < 42 else (SOLDIER if i < 78 else (MERCHANT if i < 102 else (PEASANT if i < 126 else ARTISAN)))) for i in range(138))  # rules/yellow-yangtze/base.yaml:186
+PHASE__TURN: Final = 0  # phase
+PHASE__RELOCATE: Final = 1  # phase
+PHASE__PAGODA_OFFER: Final = 2  # phase
+PHASE__MARKET_PICK: Final = 3  # phase
+PHASE__PEASANT_CHAIN: Final = 4  # phase
+_ROLE_OF_SEAT: tuple[int, ...] = (0, 1, 2, 3)
+ATTR__TILE__KIND: tuple[int, ...] = tuple((GOVERNOR if i < 42 else (SOLDIER if i < 78 else (MERCHANT if i < 102 else (PEASANT if i < 126 else ARTISAN)))) for i in range(138))  # rules/yellow-yangtze/base.yaml:186
 
 
 # -- Boards ---------------------------------------------------------------------------------
-def _board_warring_states() -> rt.HexMapBoard:
+def _board__warring_states() -> rt.HexMapBoard:
     # rules/yellow-yangtze/base.yaml:137
     return rt.HexMapBoard(
         'warring_states',
@@ -83,7 +83,7 @@ def _board_warring_states() -> rt.HexMapBoard:
 class YellowYangtzeState(rt.State):
     """A position of Yellow & Yangtze."""
 
-    __slots__ = ('opt_actions_per_turn', 'opt_leader_joining', 'opt_governor_bonus', 'opt_soldier_leader_discard', 'opt_unifying_tile', 'opt_chain_after_declined_pagoda', 'opt_war_triangles', 'opt_jokers', 'opt_market_refill', 'tile_on', 'chief_on', 'pagodas', 'bag', 'rack', 'rack_size', 'market', 'box', 'points', 'actions_done', 'last_peasant', 'last_tile', 'started_war', 'reunification', 'strength', 'sides', 'lifted', 'game_over', '_budget', '_d_tiled', '_d_untiled', '_d_empty', '_d_group_of', '_d_chief_cell', '_d_on_board', '_d_off_board', '_d_groups_beside', '_d_states_beside', '_d_governor_beside', '_d_index_of', '_d_in_rack', '_d_pagoda_cells', '_d_triangles_at', '_d_free_triangles_at', '_d_pagodas_left', '_d_first_triangles_at', '_d_open_triangles', '_d_joins_states', '_d_leader_sites', '_d_leader_cells', '_d_empty_rivers', '_d_empty_land', '_d_chain_cells', '_d_rival_of', '_d_level', '_d_tie_key', '_d_spread', '_kept_end', '_kept_shared', '_actions_place_leader', '_actions_lift_leader', '_actions_relocate', '_actions_leave_off', '_actions_withdraw_leader', '_actions_place_tile', '_actions_chain_peasant', '_actions_end_chain', '_actions_decline_pagoda', '_actions_take_from_market', '_actions_leave_market', '_actions_peasant_revolt', '_actions_merchant_pagoda', '_actions_end_turn')
+    __slots__ = ('_opt__actions_per_turn', '_opt__leader_joining', '_opt__governor_bonus', '_opt__soldier_leader_discard', '_opt__unifying_tile', '_opt__chain_after_declined_pagoda', '_opt__war_triangles', '_opt__jokers', '_opt__market_refill', 'tile_on', 'chief_on', 'pagodas', 'bag', 'rack', 'rack_size', 'market', 'box', 'points', 'actions_done', 'last_peasant', 'last_tile', 'started_war', 'reunification', 'strength', 'sides', 'lifted', 'game_over', '_budget', '_d__tiled', '_d__untiled', '_d__empty', '_d__group_of', '_d__chief_cell', '_d__on_board', '_d__off_board', '_d__groups_beside', '_d__states_beside', '_d__governor_beside', '_d__index_of', '_d__in_rack', '_d__pagoda_cells', '_d__triangles_at', '_d__free_triangles_at', '_d__pagodas_left', '_d__first_triangles_at', '_d__open_triangles', '_d__joins_states', '_d__leader_sites', '_d__leader_cells', '_d__empty_rivers', '_d__empty_land', '_d__chain_cells', '_d__rival_of', '_d__level', '_d__tie_key', '_d__spread', '_kept_end', '_kept_shared', '_actions__place_leader', '_actions__lift_leader', '_actions__relocate', '_actions__leave_off', '_actions__withdraw_leader', '_actions__place_tile', '_actions__chain_peasant', '_actions__end_chain', '_actions__decline_pagoda', '_actions__take_from_market', '_actions__leave_market', '_actions__peasant_revolt', '_actions__merchant_pagoda', '_actions__end_turn')
 
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
         rt.FieldInfo('tile_on', 'spot', 'optional', '', (), 'all', 'The tile on each cell of the map (none where there is none).', declared='optional(tile)'),
@@ -143,15 +143,15 @@ class YellowYangtzeState(rt.State):
         'tile': ('tile1', 'tile2', 'tile3', 'tile4', 'tile5', 'tile6', 'tile7', 'tile8', 'tile9', 'tile10', 'tile11', 'tile12', 'tile13', 'tile14', 'tile15', 'tile16', 'tile17', 'tile18', 'tile19', 'tile20', 'tile21', 'tile22', 'tile23', 'tile24', 'tile25', 'tile26', 'tile27', 'tile28', 'tile29', 'tile30', 'tile31', 'tile32', 'tile33', 'tile34', 'tile35', 'tile36', 'tile37', 'tile38', 'tile39', 'tile40', 'tile41', 'tile42', 'tile43', 'tile44', 'tile45', 'tile46', 'tile47', 'tile48', 'tile49', 'tile50', 'tile51', 'tile52', 'tile53', 'tile54', 'tile55', 'tile56', 'tile57', 'tile58', 'tile59', 'tile60', 'tile61', 'tile62', 'tile63', 'tile64', 'tile65', 'tile66', 'tile67', 'tile68', 'tile69', 'tile70', 'tile71', 'tile72', 'tile73', 'tile74', 'tile75', 'tile76', 'tile77', 'tile78', 'tile79', 'tile80', 'tile81', 'tile82', 'tile83', 'tile84', 'tile85', 'tile86', 'tile87', 'tile88', 'tile89', 'tile90', 'tile91', 'tile92', 'tile93', 'tile94', 'tile95', 'tile96', 'tile97', 'tile98', 'tile99', 'tile100', 'tile101', 'tile102', 'tile103', 'tile104', 'tile105', 'tile106', 'tile107', 'tile108', 'tile109', 'tile110', 'tile111', 'tile112', 'tile113', 'tile114', 'tile115', 'tile116', 'tile117', 'tile118', 'tile119', 'tile120', 'tile121', 'tile122', 'tile123', 'tile124', 'tile125', 'tile126', 'tile127', 'tile128', 'tile129', 'tile130', 'tile131', 'tile132', 'tile133', 'tile134', 'tile135', 'tile136', 'tile137', 'tile138'),
     }
 
-    opt_actions_per_turn: int
-    opt_leader_joining: int
-    opt_governor_bonus: int
-    opt_soldier_leader_discard: int
-    opt_unifying_tile: int
-    opt_chain_after_declined_pagoda: int
-    opt_war_triangles: int
-    opt_jokers: int
-    opt_market_refill: int
+    _opt__actions_per_turn: int
+    _opt__leader_joining: int
+    _opt__governor_bonus: int
+    _opt__soldier_leader_discard: int
+    _opt__unifying_tile: int
+    _opt__chain_after_declined_pagoda: int
+    _opt__war_triangles: int
+    _opt__jokers: int
+    _opt__market_refill: int
     tile_on: list[int | None]
     chief_on: list[tuple[int, int] | None]
     pagodas: Sequence[tuple[int, Sequence[int]]]
@@ -171,81 +171,81 @@ class YellowYangtzeState(rt.State):
     lifted: int | None
     game_over: bool
     # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
-    _d_tiled: Sequence[int] | None
-    _d_untiled: Sequence[int] | None
-    _d_empty: Sequence[int] | None
-    _d_group_of: dict[int, frozenset[int]] | None
-    _d_chief_cell: dict[tuple[int, int], Sequence[int]] | None
-    _d_on_board: Sequence[int] | None
-    _d_off_board: dict[tuple[int, int], bool] | None
-    _d_groups_beside: dict[int, Sequence[frozenset[int]]] | None
-    _d_states_beside: dict[int, Sequence[frozenset[int]]] | None
-    _d_governor_beside: dict[int, bool] | None
-    _d_index_of: dict[int, int] | None
-    _d_in_rack: dict[tuple[int, int], Sequence[int]] | None
-    _d_pagoda_cells: frozenset[int] | None
-    _d_triangles_at: dict[int, Sequence[Sequence[int]]] | None
-    _d_free_triangles_at: dict[int, Sequence[Sequence[int]]] | None
-    _d_pagodas_left: dict[int, int] | None
-    _d_first_triangles_at: dict[int, Sequence[Sequence[int]]] | None
-    _d_open_triangles: Sequence[Sequence[int]] | None
-    _d_joins_states: dict[int, bool] | None
-    _d_leader_sites: Sequence[int] | None
-    _d_leader_cells: dict[tuple[int, int], Sequence[int]] | None
-    _d_empty_rivers: Sequence[int] | None
-    _d_empty_land: Sequence[int] | None
-    _d_chain_cells: dict[int, Sequence[int]] | None
-    _d_rival_of: dict[tuple[int, int], Sequence[int]] | None
-    _d_level: dict[int, int] | None
-    _d_tie_key: dict[int, Sequence[int]] | None
-    _d_spread: dict[int, Sequence[int]] | None
+    _d__tiled: Sequence[int] | None
+    _d__untiled: Sequence[int] | None
+    _d__empty: Sequence[int] | None
+    _d__group_of: dict[int, frozenset[int]] | None
+    _d__chief_cell: dict[tuple[int, int], Sequence[int]] | None
+    _d__on_board: Sequence[int] | None
+    _d__off_board: dict[tuple[int, int], bool] | None
+    _d__groups_beside: dict[int, Sequence[frozenset[int]]] | None
+    _d__states_beside: dict[int, Sequence[frozenset[int]]] | None
+    _d__governor_beside: dict[int, bool] | None
+    _d__index_of: dict[int, int] | None
+    _d__in_rack: dict[tuple[int, int], Sequence[int]] | None
+    _d__pagoda_cells: frozenset[int] | None
+    _d__triangles_at: dict[int, Sequence[Sequence[int]]] | None
+    _d__free_triangles_at: dict[int, Sequence[Sequence[int]]] | None
+    _d__pagodas_left: dict[int, int] | None
+    _d__first_triangles_at: dict[int, Sequence[Sequence[int]]] | None
+    _d__open_triangles: Sequence[Sequence[int]] | None
+    _d__joins_states: dict[int, bool] | None
+    _d__leader_sites: Sequence[int] | None
+    _d__leader_cells: dict[tuple[int, int], Sequence[int]] | None
+    _d__empty_rivers: Sequence[int] | None
+    _d__empty_land: Sequence[int] | None
+    _d__chain_cells: dict[int, Sequence[int]] | None
+    _d__rival_of: dict[tuple[int, int], Sequence[int]] | None
+    _d__level: dict[int, int] | None
+    _d__tie_key: dict[int, Sequence[int]] | None
+    _d__spread: dict[int, Sequence[int]] | None
     _kept_end: bool | None
     _kept_shared: bool  # a copy may share the dicts of kept values: drop from copies of them (pass `own_drops`)
     _budget: int  # the work left to a move (runtime/limits.py); declared for mypyc (docs/native.md)
     # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
-    _actions_place_leader: list[list[rt.Action | None] | None]  # the interned actions of `place_leader` (`action_tables`)
-    _actions_lift_leader: list[rt.Action | None]  # the interned actions of `lift_leader` (`action_tables`)
-    _actions_relocate: list[rt.Action | None]  # the interned actions of `relocate` (`action_tables`)
-    _actions_leave_off: list[rt.Action | None]  # the interned actions of `leave_off` (`action_tables`)
-    _actions_withdraw_leader: list[rt.Action | None]  # the interned actions of `withdraw_leader` (`action_tables`)
-    _actions_place_tile: list[list[rt.Action | None] | None]  # the interned actions of `place_tile` (`action_tables`)
-    _actions_chain_peasant: list[rt.Action | None]  # the interned actions of `chain_peasant` (`action_tables`)
-    _actions_end_chain: list[rt.Action | None]  # the interned actions of `end_chain` (`action_tables`)
-    _actions_decline_pagoda: list[rt.Action | None]  # the interned actions of `decline_pagoda` (`action_tables`)
-    _actions_take_from_market: list[rt.Action | None]  # the interned actions of `take_from_market` (`action_tables`)
-    _actions_leave_market: list[rt.Action | None]  # the interned actions of `leave_market` (`action_tables`)
-    _actions_peasant_revolt: list[list[rt.Action | None] | None]  # the interned actions of `peasant_revolt` (`action_tables`)
-    _actions_merchant_pagoda: list[dict[Any, rt.Action] | None]  # the interned actions of `merchant_pagoda` (`action_tables`)
-    _actions_end_turn: list[rt.Action | None]  # the interned actions of `end_turn` (`action_tables`)
+    _actions__place_leader: list[list[rt.Action | None] | None]  # the interned actions of `place_leader` (`action_tables`)
+    _actions__lift_leader: list[rt.Action | None]  # the interned actions of `lift_leader` (`action_tables`)
+    _actions__relocate: list[rt.Action | None]  # the interned actions of `relocate` (`action_tables`)
+    _actions__leave_off: list[rt.Action | None]  # the interned actions of `leave_off` (`action_tables`)
+    _actions__withdraw_leader: list[rt.Action | None]  # the interned actions of `withdraw_leader` (`action_tables`)
+    _actions__place_tile: list[list[rt.Action | None] | None]  # the interned actions of `place_tile` (`action_tables`)
+    _actions__chain_peasant: list[rt.Action | None]  # the interned actions of `chain_peasant` (`action_tables`)
+    _actions__end_chain: list[rt.Action | None]  # the interned actions of `end_chain` (`action_tables`)
+    _actions__decline_pagoda: list[rt.Action | None]  # the interned actions of `decline_pagoda` (`action_tables`)
+    _actions__take_from_market: list[rt.Action | None]  # the interned actions of `take_from_market` (`action_tables`)
+    _actions__leave_market: list[rt.Action | None]  # the interned actions of `leave_market` (`action_tables`)
+    _actions__peasant_revolt: list[list[rt.Action | None] | None]  # the interned actions of `peasant_revolt` (`action_tables`)
+    _actions__merchant_pagoda: list[dict[Any, rt.Action] | None]  # the interned actions of `merchant_pagoda` (`action_tables`)
+    _actions__end_turn: list[rt.Action | None]  # the interned actions of `end_turn` (`action_tables`)
 
     def _read_options(self) -> None:
-        self.opt_actions_per_turn = ('up_to_two', 'exactly_two').index(self.options['actions_per_turn'])
-        self.opt_leader_joining = ('forbidden', 'revolt').index(self.options['leader_joining'])
-        self.opt_governor_bonus = ('revolts_only', 'wars_too').index(self.options['governor_bonus'])
-        self.opt_soldier_leader_discard = ('counted', 'not_counted').index(self.options['soldier_leader_discard'])
-        self.opt_unifying_tile = ('no_side', 'every_side').index(self.options['unifying_tile'])
-        self.opt_chain_after_declined_pagoda = ('goes_on', 'stops').index(self.options['chain_after_declined_pagoda'])
-        self.opt_war_triangles = ('allowed', 'excluded').index(self.options['war_triangles'])
-        self.opt_jokers = ('spread_evenly', 'weakest_only').index(self.options['jokers'])
-        self.opt_market_refill = ('stays_short', 'ends_game').index(self.options['market_refill'])
+        self._opt__actions_per_turn = ('up_to_two', 'exactly_two').index(self.options['actions_per_turn'])
+        self._opt__leader_joining = ('forbidden', 'revolt').index(self.options['leader_joining'])
+        self._opt__governor_bonus = ('revolts_only', 'wars_too').index(self.options['governor_bonus'])
+        self._opt__soldier_leader_discard = ('counted', 'not_counted').index(self.options['soldier_leader_discard'])
+        self._opt__unifying_tile = ('no_side', 'every_side').index(self.options['unifying_tile'])
+        self._opt__chain_after_declined_pagoda = ('goes_on', 'stops').index(self.options['chain_after_declined_pagoda'])
+        self._opt__war_triangles = ('allowed', 'excluded').index(self.options['war_triangles'])
+        self._opt__jokers = ('spread_evenly', 'weakest_only').index(self.options['jokers'])
+        self._opt__market_refill = ('stays_short', 'ends_game').index(self.options['market_refill'])
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._actions_place_leader = self.board.action_tables.get('place_leader') or self.board.action_table('place_leader', 5)
-        self._actions_lift_leader = self.board.action_tables.get('lift_leader') or self.board.action_table('lift_leader', 5)
-        self._actions_relocate = self.board.action_tables.get('relocate') or self.board.action_table('relocate', len(self.board.spots))
-        self._actions_leave_off = self.board.action_tables.get('leave_off') or self.board.action_table('leave_off', 1)
-        self._actions_withdraw_leader = self.board.action_tables.get('withdraw_leader') or self.board.action_table('withdraw_leader', 5)
-        self._actions_place_tile = self.board.action_tables.get('place_tile') or self.board.action_table('place_tile', 5)
-        self._actions_chain_peasant = self.board.action_tables.get('chain_peasant') or self.board.action_table('chain_peasant', len(self.board.spots))
-        self._actions_end_chain = self.board.action_tables.get('end_chain') or self.board.action_table('end_chain', 1)
-        self._actions_decline_pagoda = self.board.action_tables.get('decline_pagoda') or self.board.action_table('decline_pagoda', 1)
-        self._actions_take_from_market = self.board.action_tables.get('take_from_market') or self.board.action_table('take_from_market', 5)
-        self._actions_leave_market = self.board.action_tables.get('leave_market') or self.board.action_table('leave_market', 1)
-        self._actions_peasant_revolt = self.board.action_tables.get('peasant_revolt') or self.board.action_table('peasant_revolt', 2)
-        self._actions_merchant_pagoda = self.board.action_tables.get('merchant_pagoda') or self.board.action_table('merchant_pagoda', 2)
-        self._actions_end_turn = self.board.action_tables.get('end_turn') or self.board.action_table('end_turn', 1)
+        self._actions__place_leader = self.board.action_tables.get('place_leader') or self.board.action_table('place_leader', 5)
+        self._actions__lift_leader = self.board.action_tables.get('lift_leader') or self.board.action_table('lift_leader', 5)
+        self._actions__relocate = self.board.action_tables.get('relocate') or self.board.action_table('relocate', len(self.board.spots))
+        self._actions__leave_off = self.board.action_tables.get('leave_off') or self.board.action_table('leave_off', 1)
+        self._actions__withdraw_leader = self.board.action_tables.get('withdraw_leader') or self.board.action_table('withdraw_leader', 5)
+        self._actions__place_tile = self.board.action_tables.get('place_tile') or self.board.action_table('place_tile', 5)
+        self._actions__chain_peasant = self.board.action_tables.get('chain_peasant') or self.board.action_table('chain_peasant', len(self.board.spots))
+        self._actions__end_chain = self.board.action_tables.get('end_chain') or self.board.action_table('end_chain', 1)
+        self._actions__decline_pagoda = self.board.action_tables.get('decline_pagoda') or self.board.action_table('decline_pagoda', 1)
+        self._actions__take_from_market = self.board.action_tables.get('take_from_market') or self.board.action_table('take_from_market', 5)
+        self._actions__leave_market = self.board.action_tables.get('leave_market') or self.board.action_table('leave_market', 1)
+        self._actions__peasant_revolt = self.board.action_tables.get('peasant_revolt') or self.board.action_table('peasant_revolt', 2)
+        self._actions__merchant_pagoda = self.board.action_tables.get('merchant_pagoda') or self.board.action_table('merchant_pagoda', 2)
+        self._actions__end_turn = self.board.action_tables.get('end_turn') or self.board.action_table('end_turn', 1)
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
@@ -292,11 +292,11 @@ class YellowYangtzeState(rt.State):
         capitals = self.board.spots_of(self.board.all_mask, (once2 for s2, once2 in (self.board.key_masks.get('[self.board.spot_attributes[0][s] for s in spots]') or self.board.group_keys('[self.board.spot_attributes[0][s] for s in spots]', [self.board.spot_attributes[0][s] for s in self.board.spots])).items() if s2 == CAPITAL))  # base.yaml:387; made from bit masks list(... for s in spots)
         for i in range(0, 7):  # base.yaml:388
             self.tile_on[capitals[i]] = range(138)[i]  # base.yaml:389
-            self._d_tiled = self._d_untiled = self._d_empty = self._d_group_of = None  # base.yaml:389
-            self._d_groups_beside = self._d_states_beside = self._d_governor_beside = self._d_triangles_at = None  # base.yaml:389
-            self._d_free_triangles_at = self._d_first_triangles_at = self._d_open_triangles = self._d_joins_states = None  # base.yaml:389
-            self._d_leader_sites = self._d_leader_cells = self._d_empty_rivers = self._d_empty_land = None  # base.yaml:389
-            self._d_chain_cells = self._d_rival_of = None  # base.yaml:389
+            self._d__tiled = self._d__untiled = self._d__empty = self._d__group_of = None  # base.yaml:389
+            self._d__groups_beside = self._d__states_beside = self._d__governor_beside = self._d__triangles_at = None  # base.yaml:389
+            self._d__free_triangles_at = self._d__first_triangles_at = self._d__open_triangles = self._d__joins_states = None  # base.yaml:389
+            self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = self._d__empty_land = None  # base.yaml:389
+            self._d__chain_cells = self._d__rival_of = None  # base.yaml:389
             self._derived = None  # base.yaml:389
         self.bag = tuple([range(138)[i] for i in range(7, 138)])  # base.yaml:390
         self._derived = None  # base.yaml:390
@@ -313,42 +313,42 @@ class YellowYangtzeState(rt.State):
 
     # -- Phases -------------------------------------------------------------------------------
     def _enter_phase(self) -> None:
-        if self.phase == PHASE_TURN:
-            self._start_turn()
-        elif self.phase == PHASE_RELOCATE:
-            self._start_relocate()
-        elif self.phase == PHASE_PAGODA_OFFER:
-            self._start_pagoda_offer()
-        elif self.phase == PHASE_MARKET_PICK:
-            self._start_market_pick()
-        elif self.phase == PHASE_PEASANT_CHAIN:
-            self._start_peasant_chain()
+        if self.phase == PHASE__TURN:
+            self._start__turn()
+        elif self.phase == PHASE__RELOCATE:
+            self._start__relocate()
+        elif self.phase == PHASE__PAGODA_OFFER:
+            self._start__pagoda_offer()
+        elif self.phase == PHASE__MARKET_PICK:
+            self._start__market_pick()
+        elif self.phase == PHASE__PEASANT_CHAIN:
+            self._start__peasant_chain()
 
-    def _start_turn(self) -> None:
+    def _start__turn(self) -> None:
         # rules/yellow-yangtze/base.yaml:612: phase turn
         if self.trace is not None:
             self.trace.append("phases.turn.start")
         pass
 
-    def _start_relocate(self) -> None:
+    def _start__relocate(self) -> None:
         # rules/yellow-yangtze/base.yaml:615: phase relocate
         if self.trace is not None:
             self.trace.append("phases.relocate.start")
         pass
 
-    def _start_pagoda_offer(self) -> None:
+    def _start__pagoda_offer(self) -> None:
         # rules/yellow-yangtze/base.yaml:617: phase pagoda_offer
         if self.trace is not None:
             self.trace.append("phases.pagoda_offer.start")
         pass
 
-    def _start_market_pick(self) -> None:
+    def _start__market_pick(self) -> None:
         # rules/yellow-yangtze/base.yaml:619: phase market_pick
         if self.trace is not None:
             self.trace.append("phases.market_pick.start")
         pass
 
-    def _start_peasant_chain(self) -> None:
+    def _start__peasant_chain(self) -> None:
         # rules/yellow-yangtze/base.yaml:621: phase peasant_chain
         if self.trace is not None:
             self.trace.append("phases.peasant_chain.start")
@@ -383,7 +383,7 @@ class YellowYangtzeState(rt.State):
             return
         # the end of the turn (`_turn_end` written out)
         self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, written out)
-        self._trigger_turn_over()
+        self._trigger__turn_over()
         over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
         if over is None:
             over = self._is_over()
@@ -407,40 +407,40 @@ class YellowYangtzeState(rt.State):
     # -- Legal actions ------------------------------------------------------------------------
     def _legal(self) -> list[rt.Action]:
         actions: list[rt.Action] = []
-        if self.phase == PHASE_TURN:
+        if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_place_leader(actions)
-            self._legal_lift_leader(actions)
-            self._legal_withdraw_leader(actions)
-            self._legal_place_tile(actions)
-            self._legal_peasant_revolt(actions)
-            self._legal_merchant_pagoda(actions)
-            self._legal_swap_tiles(actions)
-            self._legal_end_turn(actions)
+            self._legal__place_leader(actions)
+            self._legal__lift_leader(actions)
+            self._legal__withdraw_leader(actions)
+            self._legal__place_tile(actions)
+            self._legal__peasant_revolt(actions)
+            self._legal__merchant_pagoda(actions)
+            self._legal__swap_tiles(actions)
+            self._legal__end_turn(actions)
             if len(actions) > rt.MAX_ACTIONS:
                 rt.too_many_actions(len(actions), 'rules/yellow-yangtze/base.yaml:612')
-        elif self.phase == PHASE_RELOCATE:
+        elif self.phase == PHASE__RELOCATE:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_relocate(actions)
-            self._legal_leave_off(actions)
-        elif self.phase == PHASE_PAGODA_OFFER:
+            self._legal__relocate(actions)
+            self._legal__leave_off(actions)
+        elif self.phase == PHASE__PAGODA_OFFER:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_build_pagoda(actions)
-            self._legal_decline_pagoda(actions)
-        elif self.phase == PHASE_MARKET_PICK:
+            self._legal__build_pagoda(actions)
+            self._legal__decline_pagoda(actions)
+        elif self.phase == PHASE__MARKET_PICK:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_take_from_market(actions)
-            self._legal_leave_market(actions)
-        elif self.phase == PHASE_PEASANT_CHAIN:
+            self._legal__take_from_market(actions)
+            self._legal__leave_market(actions)
+        elif self.phase == PHASE__PEASANT_CHAIN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal_chain_peasant(actions)
-            self._legal_end_chain(actions)
+            self._legal__chain_peasant(actions)
+            self._legal__end_chain(actions)
         return actions
 
-    def _legal_place_leader(self, actions: list[rt.Action]) -> None:
+    def _legal__place_leader(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:628: place_leader
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_place_leader
+        table = self._actions__place_leader
         for k in [k for k in range(5) if self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:630
             row1 = table[k]
             if row1 is None:
@@ -451,49 +451,49 @@ class YellowYangtzeState(rt.State):
                     action = row1[s] = rt.Action('place_leader', (k, s), self._action_text)
                 actions.append(action)
 
-    def _legal_lift_leader(self, actions: list[rt.Action]) -> None:
+    def _legal__lift_leader(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:636: lift_leader
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_lift_leader
+        table = self._actions__lift_leader
         for k in [k for k in range(5) if not self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:638
             action = table[k]
             if action is None:
                 action = table[k] = rt.Action('lift_leader', (k,), self._action_text)
             actions.append(action)
 
-    def _legal_relocate(self, actions: list[rt.Action]) -> None:
+    def _legal__relocate(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:644: relocate
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_relocate
+        table = self._actions__relocate
         for s in self.leader_cells(self.current, rt.value_of(self.lifted, 'rules/yellow-yangtze/base.yaml:645')):  # rules/yellow-yangtze/base.yaml:645
             action = table[s]
             if action is None:
                 action = table[s] = rt.Action('relocate', (s,), self._action_text)
             actions.append(action)
 
-    def _legal_leave_off(self, actions: list[rt.Action]) -> None:
+    def _legal__leave_off(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:652: leave_off
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_leave_off
+        table = self._actions__leave_off
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('leave_off', (), self._action_text)
         actions.append(action)
 
-    def _legal_withdraw_leader(self, actions: list[rt.Action]) -> None:
+    def _legal__withdraw_leader(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:657: withdraw_leader
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_withdraw_leader
+        table = self._actions__withdraw_leader
         for k in [k for k in range(5) if not self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:658
             action = table[k]
             if action is None:
                 action = table[k] = rt.Action('withdraw_leader', (k,), self._action_text)
             actions.append(action)
 
-    def _legal_place_tile(self, actions: list[rt.Action]) -> None:
+    def _legal__place_tile(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:666: place_tile
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_place_tile
+        table = self._actions__place_tile
         for k in [k for k in range(5) if self.in_rack(self.current, k)]:  # rules/yellow-yangtze/base.yaml:668
             row1 = table[k]
             if row1 is None:
@@ -504,28 +504,28 @@ class YellowYangtzeState(rt.State):
                     action = row1[s] = rt.Action('place_tile', (k, s), self._action_text)
                 actions.append(action)
 
-    def _legal_chain_peasant(self, actions: list[rt.Action]) -> None:
+    def _legal__chain_peasant(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:674: chain_peasant
         if not (self.last_peasant is not None and self.in_rack(self.current, PEASANT)):  # rules/yellow-yangtze/base.yaml:676: when of chain_peasant, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_chain_peasant
+        table = self._actions__chain_peasant
         for s in self.chain_cells(rt.value_of(self.last_peasant, 'rules/yellow-yangtze/base.yaml:675')):  # rules/yellow-yangtze/base.yaml:675
             action = table[s]
             if action is None:
                 action = table[s] = rt.Action('chain_peasant', (s,), self._action_text)
             actions.append(action)
 
-    def _legal_end_chain(self, actions: list[rt.Action]) -> None:
+    def _legal__end_chain(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:681: end_chain
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_end_chain
+        table = self._actions__end_chain
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('end_chain', (), self._action_text)
         actions.append(action)
 
-    def _legal_build_pagoda(self, actions: list[rt.Action]) -> None:
+    def _legal__build_pagoda(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:686: build_pagoda
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('build_pagoda', {})
@@ -535,55 +535,55 @@ class YellowYangtzeState(rt.State):
                 action = cache[tuple(t)] = rt.Action('build_pagoda', (tuple(t),), self._action_text)
             actions.append(action)
 
-    def _legal_decline_pagoda(self, actions: list[rt.Action]) -> None:
+    def _legal__decline_pagoda(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:692: decline_pagoda
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_decline_pagoda
+        table = self._actions__decline_pagoda
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('decline_pagoda', (), self._action_text)
         actions.append(action)
 
-    def _legal_take_from_market(self, actions: list[rt.Action]) -> None:
+    def _legal__take_from_market(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:696: take_from_market
         if len(self.market) > 16:
             rt.grown(self, 27, 1, (self.market,), 'rules/yellow-yangtze/base.yaml:696')
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_take_from_market
-        for k in sorted(frozenset(TILE_KIND[t] for t in self.market)):  # rules/yellow-yangtze/base.yaml:697
+        table = self._actions__take_from_market
+        for k in sorted(frozenset(ATTR__TILE__KIND[t] for t in self.market)):  # rules/yellow-yangtze/base.yaml:697
             action = table[k]
             if action is None:
                 action = table[k] = rt.Action('take_from_market', (k,), self._action_text)
             actions.append(action)
 
-    def _legal_leave_market(self, actions: list[rt.Action]) -> None:
+    def _legal__leave_market(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:705: leave_market
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_leave_market
+        table = self._actions__leave_market
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('leave_market', (), self._action_text)
         actions.append(action)
 
-    def _legal_peasant_revolt(self, actions: list[rt.Action]) -> None:
+    def _legal__peasant_revolt(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:712: peasant_revolt
         joined0: Sequence[int] | None = None  # rules/yellow-yangtze/base.yaml:715; `choice_hoist`: the list `s` walks, made once, the first time it is walked
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_peasant_revolt
+        table = self._actions__peasant_revolt
         for use in [u for cell in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, PEASANT)) and (cell or rt.once(cell, self.in_rack(self.current, PEASANT)))[0]) or (u == WITHOUT_LEADER and len((cell or rt.once(cell, self.in_rack(self.current, PEASANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:714
             row1 = table[use]
             if row1 is None:
                 row1 = table[use] = [None] * len(self.board.spots)
-            for s in (joined0 if joined0 is not None else (joined0 := [s for s, tile_on_ in enumerate(self.tile_on) if tile_on_ is not None])):  # rules/yellow-yangtze/base.yaml:715
+            for s in (joined0 if joined0 is not None else (joined0 := [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is not None])):  # rules/yellow-yangtze/base.yaml:715
                 action = row1[s]
                 if action is None:
                     action = row1[s] = rt.Action('peasant_revolt', (use, s), self._action_text)
                 actions.append(action)
 
-    def _legal_merchant_pagoda(self, actions: list[rt.Action]) -> None:
+    def _legal__merchant_pagoda(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:725: merchant_pagoda
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_merchant_pagoda
+        table = self._actions__merchant_pagoda
         for use in [u for cell in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, MERCHANT)) and (cell or rt.once(cell, self.in_rack(self.current, MERCHANT)))[0]) or (u == WITHOUT_LEADER and len((cell or rt.once(cell, self.in_rack(self.current, MERCHANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:727
             row1 = table[use]
             if row1 is None:
@@ -595,24 +595,24 @@ class YellowYangtzeState(rt.State):
                     action = row1[key1] = rt.Action('merchant_pagoda', (use, tuple(t)), self._action_text)
                 actions.append(action)
 
-    def _legal_swap_tiles(self, actions: list[rt.Action]) -> None:
+    def _legal__swap_tiles(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:738: swap_tiles
         if len(self.rack[self.current]) > 16:
             rt.grown(self, 33, 2, (self.rack[self.current],), 'rules/yellow-yangtze/base.yaml:738')
         # Actions are interned per board: the same move is the same object in every state.
         cache = self.board.action_cache.setdefault('swap_tiles', {})
-        for out in rt.walk(self, rt.subsets(self, sorted([TILE_KIND[t] for t in self.rack[self.current]]), 1, 6, 'rules/yellow-yangtze/base.yaml:739'), 7, 'rules/yellow-yangtze/base.yaml:739'):  # rules/yellow-yangtze/base.yaml:739
+        for out in rt.walk(self, rt.subsets(self, sorted([ATTR__TILE__KIND[t] for t in self.rack[self.current]]), 1, 6, 'rules/yellow-yangtze/base.yaml:739'), 7, 'rules/yellow-yangtze/base.yaml:739'):  # rules/yellow-yangtze/base.yaml:739
             action = cache.get(tuple(out))
             if action is None:
                 action = cache[tuple(out)] = rt.Action('swap_tiles', (tuple(out),), self._action_text)
             actions.append(action)
 
-    def _legal_end_turn(self, actions: list[rt.Action]) -> None:
+    def _legal__end_turn(self, actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:751: end_turn
-        if not (self.opt_actions_per_turn == UP_TO_TWO):  # rules/yellow-yangtze/base.yaml:752: when of end_turn, written out (`guard_inline`)
+        if not (self._opt__actions_per_turn == UP_TO_TWO):  # rules/yellow-yangtze/base.yaml:752: when of end_turn, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions_end_turn
+        table = self._actions__end_turn
         action = table[0]
         if action is None:
             action = table[0] = rt.Action('end_turn', (), self._action_text)
@@ -622,57 +622,57 @@ class YellowYangtzeState(rt.State):
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
         rt.new_move(self)
         if name == 'chain_peasant':
-            return self._guard_chain_peasant()
+            return self._guard__chain_peasant()
         if name == 'end_turn':
-            return self._guard_end_turn()
+            return self._guard__end_turn()
         return True
 
-    def _guard_chain_peasant(self) -> bool:
+    def _guard__chain_peasant(self) -> bool:
         # rules/yellow-yangtze/base.yaml:676: when of chain_peasant
         return bool(self.last_peasant is not None and self.in_rack(self.current, PEASANT))
 
-    def _guard_end_turn(self) -> bool:
+    def _guard__end_turn(self) -> bool:
         # rules/yellow-yangtze/base.yaml:752: when of end_turn
-        return bool(self.opt_actions_per_turn == UP_TO_TWO)
+        return bool(self._opt__actions_per_turn == UP_TO_TWO)
 
     # -- Effects ------------------------------------------------------------------------------
     def _perform(self, action: rt.Action) -> rt.Steps | None:
         name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
         if name == 'place_leader':
-            return self._do_place_leader(args[0], args[1])
+            return self._do__place_leader(args[0], args[1])
         elif name == 'lift_leader':
-            self._do_lift_leader(args[0])
+            self._do__lift_leader(args[0])
         elif name == 'relocate':
-            return self._do_relocate(args[0])
+            return self._do__relocate(args[0])
         elif name == 'leave_off':
-            self._do_leave_off()
+            self._do__leave_off()
         elif name == 'withdraw_leader':
-            self._do_withdraw_leader(args[0])
+            self._do__withdraw_leader(args[0])
         elif name == 'place_tile':
-            return self._do_place_tile(args[0], args[1])
+            return self._do__place_tile(args[0], args[1])
         elif name == 'chain_peasant':
-            return self._do_chain_peasant(args[0])
+            return self._do__chain_peasant(args[0])
         elif name == 'end_chain':
-            self._do_end_chain()
+            self._do__end_chain()
         elif name == 'build_pagoda':
-            return self._do_build_pagoda(args[0])
+            return self._do__build_pagoda(args[0])
         elif name == 'decline_pagoda':
-            self._do_decline_pagoda()
+            self._do__decline_pagoda()
         elif name == 'take_from_market':
-            self._do_take_from_market(args[0])
+            self._do__take_from_market(args[0])
         elif name == 'leave_market':
-            self._do_leave_market()
+            self._do__leave_market()
         elif name == 'peasant_revolt':
-            self._do_peasant_revolt(args[0], args[1])
+            self._do__peasant_revolt(args[0], args[1])
         elif name == 'merchant_pagoda':
-            return self._do_merchant_pagoda(args[0], args[1])
+            return self._do__merchant_pagoda(args[0], args[1])
         elif name == 'swap_tiles':
-            self._do_swap_tiles(args[0])
+            self._do__swap_tiles(args[0])
         elif name == 'end_turn':
-            self._do_end_turn()
+            self._do__end_turn()
         return None
 
-    def _do_place_leader(self, k: int, s: int) -> rt.Steps:
+    def _do__place_leader(self, k: int, s: int) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:628: place_leader
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -684,24 +684,24 @@ class YellowYangtzeState(rt.State):
         self.actions_done += 1  # base.yaml:570
         self._derived = None  # base.yaml:570
         if (self.actions_done < 2 and not self.game_over):  # base.yaml:571
-            self.next_phase = PHASE_TURN  # base.yaml:572
+            self.next_phase = PHASE__TURN  # base.yaml:572
         # base.yaml:635: next_action written out above
 
-    def _do_lift_leader(self, k: int) -> None:
+    def _do__lift_leader(self, k: int) -> None:
         # rules/yellow-yangtze/base.yaml:636: lift_leader
         if self.trace is not None:
             self.trace.append("actions.lift_leader")
         self.chief_on[self.chief_cell(self.current, k)[0]] = None  # base.yaml:641
-        self._d_empty = self._d_group_of = self._d_chief_cell = self._d_on_board = None  # base.yaml:641
-        self._d_off_board = self._d_groups_beside = self._d_states_beside = self._d_open_triangles = None  # base.yaml:641
-        self._d_joins_states = self._d_leader_sites = self._d_leader_cells = self._d_empty_rivers = None  # base.yaml:641
-        self._d_empty_land = self._d_chain_cells = self._d_rival_of = None  # base.yaml:641
+        self._d__empty = self._d__group_of = self._d__chief_cell = self._d__on_board = None  # base.yaml:641
+        self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:641
+        self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:641
+        self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:641
         self._derived = None  # base.yaml:641
         self.lifted = rt.held(k)  # base.yaml:642
         self._derived = None  # base.yaml:642
-        self.next_phase = PHASE_RELOCATE  # base.yaml:643
+        self.next_phase = PHASE__RELOCATE  # base.yaml:643
 
-    def _do_relocate(self, s: int) -> rt.Steps:
+    def _do__relocate(self, s: int) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:644: relocate
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -716,10 +716,10 @@ class YellowYangtzeState(rt.State):
         self.actions_done += 1  # base.yaml:570
         self._derived = None  # base.yaml:570
         if (self.actions_done < 2 and not self.game_over):  # base.yaml:571
-            self.next_phase = PHASE_TURN  # base.yaml:572
+            self.next_phase = PHASE__TURN  # base.yaml:572
         # base.yaml:651: next_action written out above
 
-    def _do_leave_off(self) -> None:
+    def _do__leave_off(self) -> None:
         # rules/yellow-yangtze/base.yaml:652: leave_off
         if self.trace is not None:
             self.trace.append("actions.leave_off")
@@ -731,18 +731,18 @@ class YellowYangtzeState(rt.State):
         self.actions_done += 1  # base.yaml:570
         self._derived = None  # base.yaml:570
         if (self.actions_done < 2 and not self.game_over):  # base.yaml:571
-            self.next_phase = PHASE_TURN  # base.yaml:572
+            self.next_phase = PHASE__TURN  # base.yaml:572
         # base.yaml:656: next_action written out above
 
-    def _do_withdraw_leader(self, k: int) -> None:
+    def _do__withdraw_leader(self, k: int) -> None:
         # rules/yellow-yangtze/base.yaml:657: withdraw_leader
         if self.trace is not None:
             self.trace.append("actions.withdraw_leader")
         self.chief_on[self.chief_cell(self.current, k)[0]] = None  # base.yaml:661
-        self._d_empty = self._d_group_of = self._d_chief_cell = self._d_on_board = None  # base.yaml:661
-        self._d_off_board = self._d_groups_beside = self._d_states_beside = self._d_open_triangles = None  # base.yaml:661
-        self._d_joins_states = self._d_leader_sites = self._d_leader_cells = self._d_empty_rivers = None  # base.yaml:661
-        self._d_empty_land = self._d_chain_cells = self._d_rival_of = None  # base.yaml:661
+        self._d__empty = self._d__group_of = self._d__chief_cell = self._d__on_board = None  # base.yaml:661
+        self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:661
+        self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:661
+        self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:661
         self._derived = None  # base.yaml:661
         # base.yaml:569: next_action, written out where it is called, base.yaml:662 (`inline_procedures`)
         if self.trace is not None:
@@ -750,10 +750,10 @@ class YellowYangtzeState(rt.State):
         self.actions_done += 1  # base.yaml:570
         self._derived = None  # base.yaml:570
         if (self.actions_done < 2 and not self.game_over):  # base.yaml:571
-            self.next_phase = PHASE_TURN  # base.yaml:572
+            self.next_phase = PHASE__TURN  # base.yaml:572
         # base.yaml:662: next_action written out above
 
-    def _do_place_tile(self, k: int, s: int) -> rt.Steps:
+    def _do__place_tile(self, k: int, s: int) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:666: place_tile
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -761,7 +761,7 @@ class YellowYangtzeState(rt.State):
         yield from self.place_tile(k, s)  # base.yaml:672
         self.tile_placed(s)  # base.yaml:673
 
-    def _do_chain_peasant(self, s: int) -> rt.Steps:
+    def _do__chain_peasant(self, s: int) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:674: chain_peasant
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -769,7 +769,7 @@ class YellowYangtzeState(rt.State):
         yield from self.place_tile(PEASANT, s)  # base.yaml:679
         self.tile_placed(s)  # base.yaml:680
 
-    def _do_end_chain(self) -> None:
+    def _do__end_chain(self) -> None:
         # rules/yellow-yangtze/base.yaml:681: end_chain
         if self.trace is not None:
             self.trace.append("actions.end_chain")
@@ -781,10 +781,10 @@ class YellowYangtzeState(rt.State):
         self.actions_done += 1  # base.yaml:570
         self._derived = None  # base.yaml:570
         if (self.actions_done < 2 and not self.game_over):  # base.yaml:571
-            self.next_phase = PHASE_TURN  # base.yaml:572
+            self.next_phase = PHASE__TURN  # base.yaml:572
         # base.yaml:685: next_action written out above
 
-    def _do_build_pagoda(self, t: Sequence[int]) -> rt.Steps:
+    def _do__build_pagoda(self, t: Sequence[int]) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:686: build_pagoda
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -792,19 +792,19 @@ class YellowYangtzeState(rt.State):
         yield from self.raise_pagoda(t)  # base.yaml:690
         self.after_tile(rt.value_of(self.last_tile, 'rules/yellow-yangtze/base.yaml:691'), False)  # base.yaml:691
 
-    def _do_decline_pagoda(self) -> None:
+    def _do__decline_pagoda(self) -> None:
         # rules/yellow-yangtze/base.yaml:692: decline_pagoda
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.decline_pagoda")
-        self.after_tile(rt.value_of(self.last_tile, 'rules/yellow-yangtze/base.yaml:695'), self.opt_chain_after_declined_pagoda == GOES_ON)  # base.yaml:695
+        self.after_tile(rt.value_of(self.last_tile, 'rules/yellow-yangtze/base.yaml:695'), self._opt__chain_after_declined_pagoda == GOES_ON)  # base.yaml:695
 
-    def _do_take_from_market(self, k: int) -> None:
+    def _do__take_from_market(self, k: int) -> None:
         # rules/yellow-yangtze/base.yaml:696: take_from_market
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
             self.trace.append("actions.take_from_market")
-        t = [m for m in (self.market if len(self.market) <= 16 else rt.walk(self, self.market, 1, 'rules/yellow-yangtze/base.yaml:700')) if TILE_KIND[m] == k][0]  # base.yaml:700
+        t = [m for m in (self.market if len(self.market) <= 16 else rt.walk(self, self.market, 1, 'rules/yellow-yangtze/base.yaml:700')) if ATTR__TILE__KIND[m] == k][0]  # base.yaml:700
         if len(self.market) > 16:
             rt.walk(self, self.market, 1, 'rules/yellow-yangtze/base.yaml:701')
         self.market = tuple(rt.without(self.market, t))  # base.yaml:701
@@ -812,7 +812,7 @@ class YellowYangtzeState(rt.State):
         if len(self.rack[self.current]) > 16:
             rt.walk(self, self.rack[self.current], 1, 'rules/yellow-yangtze/base.yaml:702')
         self.rack[self.current] = (*self.rack[self.current], t)  # base.yaml:702
-        self._d_in_rack = None  # base.yaml:702
+        self._d__in_rack = None  # base.yaml:702
         self._derived = None  # base.yaml:702
         self.rack_size[self.current] = len(self.rack[self.current])  # base.yaml:703
         self._derived = None  # base.yaml:703
@@ -822,10 +822,10 @@ class YellowYangtzeState(rt.State):
         self.actions_done += 1  # base.yaml:570
         self._derived = None  # base.yaml:570
         if (self.actions_done < 2 and not self.game_over):  # base.yaml:571
-            self.next_phase = PHASE_TURN  # base.yaml:572
+            self.next_phase = PHASE__TURN  # base.yaml:572
         # base.yaml:704: next_action written out above
 
-    def _do_leave_market(self) -> None:
+    def _do__leave_market(self) -> None:
         # rules/yellow-yangtze/base.yaml:705: leave_market
         if self.trace is not None:
             self.trace.append("actions.leave_market")
@@ -835,10 +835,10 @@ class YellowYangtzeState(rt.State):
         self.actions_done += 1  # base.yaml:570
         self._derived = None  # base.yaml:570
         if (self.actions_done < 2 and not self.game_over):  # base.yaml:571
-            self.next_phase = PHASE_TURN  # base.yaml:572
+            self.next_phase = PHASE__TURN  # base.yaml:572
         # base.yaml:708: next_action written out above
 
-    def _do_peasant_revolt(self, use: int, s: int) -> None:
+    def _do__peasant_revolt(self, use: int, s: int) -> None:
         # rules/yellow-yangtze/base.yaml:712: peasant_revolt
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -853,10 +853,10 @@ class YellowYangtzeState(rt.State):
         self.actions_done += 1  # base.yaml:570
         self._derived = None  # base.yaml:570
         if (self.actions_done < 2 and not self.game_over):  # base.yaml:571
-            self.next_phase = PHASE_TURN  # base.yaml:572
+            self.next_phase = PHASE__TURN  # base.yaml:572
         # base.yaml:722: next_action written out above
 
-    def _do_merchant_pagoda(self, use: int, t: Sequence[int]) -> rt.Steps:
+    def _do__merchant_pagoda(self, use: int, t: Sequence[int]) -> rt.Steps:
         # rules/yellow-yangtze/base.yaml:725: merchant_pagoda
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -871,10 +871,10 @@ class YellowYangtzeState(rt.State):
         self.actions_done += 1  # base.yaml:570
         self._derived = None  # base.yaml:570
         if (self.actions_done < 2 and not self.game_over):  # base.yaml:571
-            self.next_phase = PHASE_TURN  # base.yaml:572
+            self.next_phase = PHASE__TURN  # base.yaml:572
         # base.yaml:735: next_action written out above
 
-    def _do_swap_tiles(self, out: Sequence[int]) -> None:
+    def _do__swap_tiles(self, out: Sequence[int]) -> None:
         # rules/yellow-yangtze/base.yaml:738: swap_tiles
         self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
         if self.trace is not None:
@@ -890,17 +890,17 @@ class YellowYangtzeState(rt.State):
         self.actions_done += 1  # base.yaml:570
         self._derived = None  # base.yaml:570
         if (self.actions_done < 2 and not self.game_over):  # base.yaml:571
-            self.next_phase = PHASE_TURN  # base.yaml:572
+            self.next_phase = PHASE__TURN  # base.yaml:572
         # base.yaml:750: next_action written out above
 
-    def _do_end_turn(self) -> None:
+    def _do__end_turn(self) -> None:
         # rules/yellow-yangtze/base.yaml:751: end_turn
         if self.trace is not None:
             self.trace.append("actions.end_turn")
         pass  # base.yaml:755
 
     # -- Triggers -----------------------------------------------------------------------------
-    def _trigger_turn_over(self) -> None:
+    def _trigger__turn_over(self) -> None:
         # rules/yellow-yangtze/base.yaml:763: trigger turn_over
         if self.trace is not None:
             self.trace.append("triggers.turn_over")
@@ -910,16 +910,16 @@ class YellowYangtzeState(rt.State):
                     k = rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:771')[1]  # base.yaml:771
                     self.points[self.current] = rt.add_at(self.points[self.current], self.index_of(k), sum(1 for cell in (rt.cell(),) for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1588, 'rules/yellow-yangtze/base.yaml:772')) if (g[0] == k and g[1][0] in (cell or rt.once(cell, self.group_of(s)))[0])), 'rules/yellow-yangtze/base.yaml:772')  # base.yaml:772; computed once, at first need: group_of(s)
                     if self._kept_shared:  # base.yaml:772
-                        self._d_level = rt.without_key(self._d_level, self.current)  # base.yaml:772
-                        self._d_tie_key = rt.without_key(self._d_tie_key, self.current)  # base.yaml:772
-                        self._d_spread = rt.without_key(self._d_spread, self.current)  # base.yaml:772
+                        self._d__level = rt.without_key(self._d__level, self.current)  # base.yaml:772
+                        self._d__tie_key = rt.without_key(self._d__tie_key, self.current)  # base.yaml:772
+                        self._d__spread = rt.without_key(self._d__spread, self.current)  # base.yaml:772
                     else:  # base.yaml:772
-                        if self._d_level is not None:  # base.yaml:772
-                            self._d_level.pop(self.current, None)  # base.yaml:772
-                        if self._d_tie_key is not None:  # base.yaml:772
-                            self._d_tie_key.pop(self.current, None)  # base.yaml:772
-                        if self._d_spread is not None:  # base.yaml:772
-                            self._d_spread.pop(self.current, None)  # base.yaml:772
+                        if self._d__level is not None:  # base.yaml:772
+                            self._d__level.pop(self.current, None)  # base.yaml:772
+                        if self._d__tie_key is not None:  # base.yaml:772
+                            self._d__tie_key.pop(self.current, None)  # base.yaml:772
+                        if self._d__spread is not None:  # base.yaml:772
+                            self._d__spread.pop(self.current, None)  # base.yaml:772
                     self._derived = None  # base.yaml:772
             for _ in range(len(self.rack[self.current]), 6):  # base.yaml:773
                 if not self.game_over:  # base.yaml:774
@@ -934,9 +934,9 @@ class YellowYangtzeState(rt.State):
                         rt.walk(self, self.market, 1, 'rules/yellow-yangtze/base.yaml:782')
                     self.market = (*self.market, t)  # base.yaml:782
                     self._derived = None  # base.yaml:782
-                elif self.opt_market_refill == ENDS_GAME:  # base.yaml:783
+                elif self._opt__market_refill == ENDS_GAME:  # base.yaml:783
                     self.game_over = True  # base.yaml:784
-                    self._d_tie_key = self._kept_end = None  # base.yaml:784
+                    self._d__tie_key = self._kept_end = None  # base.yaml:784
                     self._derived = None  # base.yaml:784
         self.actions_done = 0  # base.yaml:785
         self._derived = None  # base.yaml:785
@@ -947,7 +947,7 @@ class YellowYangtzeState(rt.State):
 
     def _turn_end(self) -> None:
         rt.new_move(self)
-        self._trigger_turn_over()
+        self._trigger__turn_over()
 
     # -- Definitions and procedures -----------------------------------------------------------
     def occupied(self, s: int) -> bool:
@@ -956,30 +956,30 @@ class YellowYangtzeState(rt.State):
 
     def kind_at(self, s: int) -> int:
         # rules/yellow-yangtze/base.yaml:289
-        return TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]  # base.yaml:289
+        return ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]  # base.yaml:289
 
     def tile_of(self, s: int, k: int) -> bool:
         # rules/yellow-yangtze/base.yaml:290
-        return (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == k)  # base.yaml:290
+        return (self.tile_on[s] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == k)  # base.yaml:290
 
     def tiled(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:292; kept between moves: recomputed once `tile_on` changes
-        kept = self._d_tiled
+        kept = self._d__tiled
         if kept is not None:
             return kept
         rt.spend(self, 177, 'rules/yellow-yangtze/base.yaml:292')  # base.yaml:292
-        value: Sequence[int] = [s for s, tile_on_ in enumerate(self.tile_on) if tile_on_ is not None]  # base.yaml:292
-        self._d_tiled = value
+        value: Sequence[int] = [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is not None]  # base.yaml:292
+        self._d__tiled = value
         return value
 
     def untiled(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:293; kept between moves: recomputed once `tile_on` changes
-        kept = self._d_untiled
+        kept = self._d__untiled
         if kept is not None:
             return kept
         rt.spend(self, 177, 'rules/yellow-yangtze/base.yaml:293')  # base.yaml:293
-        value: Sequence[int] = [s for s, tile_on_ in enumerate(self.tile_on) if tile_on_ is None]  # base.yaml:293
-        self._d_untiled = value
+        value: Sequence[int] = [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is None]  # base.yaml:293
+        self._d__untiled = value
         return value
 
     def taken(self) -> Sequence[int]:
@@ -997,19 +997,19 @@ class YellowYangtzeState(rt.State):
 
     def empty(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:295; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d_empty
+        kept = self._d__empty
         if kept is not None:
             return kept
         rt.spend(self, 178, 'rules/yellow-yangtze/base.yaml:295')  # base.yaml:295
         value: Sequence[int] = [s for s in self.untiled() if self.chief_on[s] is None]  # base.yaml:295
-        self._d_empty = value
+        self._d__empty = value
         return value
 
     def group_of(self, s: int) -> frozenset[int]:
         # rules/yellow-yangtze/base.yaml:298; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d_group_of
+        kept = self._d__group_of
         if kept is None:
-            kept = self._d_group_of = {}
+            kept = self._d__group_of = {}
         elif s in kept:
             return kept[s]
         value: frozenset[int] = self.board.component_of(s, self.taken())  # base.yaml:298
@@ -1031,46 +1031,46 @@ class YellowYangtzeState(rt.State):
 
     def chief_cell(self, p: int, k: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:300; kept between moves: recomputed once `chief_on` changes
-        kept = self._d_chief_cell
+        kept = self._d__chief_cell
         if kept is None:
-            kept = self._d_chief_cell = {}
+            kept = self._d__chief_cell = {}
         elif (p, k) in kept:
             return kept[(p, k)]
-        value: Sequence[int] = [s for s, chief_on_ in enumerate(self.chief_on) if chief_on_ == (p, k)]  # base.yaml:300
+        value: Sequence[int] = [s for s, _item__chief_on in enumerate(self.chief_on) if _item__chief_on == (p, k)]  # base.yaml:300
         kept[(p, k)] = value
         return value
 
     def on_board(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:301; kept between moves: recomputed once `chief_on` changes
-        kept = self._d_on_board
+        kept = self._d__on_board
         if kept is not None:
             return kept
         rt.spend(self, 177, 'rules/yellow-yangtze/base.yaml:301')  # base.yaml:301
-        value: Sequence[int] = [s for s, chief_on_ in enumerate(self.chief_on) if chief_on_ is not None]  # base.yaml:301
-        self._d_on_board = value
+        value: Sequence[int] = [s for s, _item__chief_on in enumerate(self.chief_on) if _item__chief_on is not None]  # base.yaml:301
+        self._d__on_board = value
         return value
 
     def off_board(self, p: int, k: int) -> bool:
         # rules/yellow-yangtze/base.yaml:302; kept between moves: recomputed once `chief_on` changes
-        kept = self._d_off_board
+        kept = self._d__off_board
         if kept is None:
-            kept = self._d_off_board = {}
+            kept = self._d__off_board = {}
         elif (p, k) in kept:
             return kept[(p, k)]
-        found = False
+        _found = False
         for s in self.on_board():  # base.yaml:302; `aggregate_loops`: `any` written out as a loop
             if self.chief_on[s] == (p, k):
-                found = True
+                _found = True
                 break
-        value: bool = not found  # base.yaml:302
+        value: bool = not _found  # base.yaml:302
         kept[(p, k)] = value
         return value
 
     def groups_beside(self, s: int) -> Sequence[frozenset[int]]:
         # rules/yellow-yangtze/base.yaml:304; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d_groups_beside
+        kept = self._d__groups_beside
         if kept is None:
-            kept = self._d_groups_beside = {}
+            kept = self._d__groups_beside = {}
         elif s in kept:
             return kept[s]
         rt.spend(self, 9535, 'rules/yellow-yangtze/base.yaml:304')  # base.yaml:304
@@ -1080,9 +1080,9 @@ class YellowYangtzeState(rt.State):
 
     def states_beside(self, s: int) -> Sequence[frozenset[int]]:
         # rules/yellow-yangtze/base.yaml:305; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d_states_beside
+        kept = self._d__states_beside
         if kept is None:
-            kept = self._d_states_beside = {}
+            kept = self._d__states_beside = {}
         elif s in kept:
             return kept[s]
         rt.spend(self, 14, 'rules/yellow-yangtze/base.yaml:305')  # base.yaml:305
@@ -1111,25 +1111,25 @@ class YellowYangtzeState(rt.State):
 
     def governor_beside(self, s: int) -> bool:
         # rules/yellow-yangtze/base.yaml:309; kept between moves: recomputed once `tile_on` changes
-        kept = self._d_governor_beside
+        kept = self._d__governor_beside
         if kept is None:
-            kept = self._d_governor_beside = {}
+            kept = self._d__governor_beside = {}
         elif s in kept:
             return kept[s]
-        found = False
+        _found = False
         for n in self.board.neighbours[s]:  # base.yaml:309; `aggregate_loops`: `any` written out as a loop
-            if self.tile_on[n] is not None and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR:
-                found = True
+            if self.tile_on[n] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR:
+                _found = True
                 break
-        value: bool = found  # base.yaml:309
+        value: bool = _found  # base.yaml:309
         kept[s] = value
         return value
 
     def index_of(self, k: int) -> int:
         # rules/yellow-yangtze/base.yaml:310; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d_index_of
+        kept = self._d__index_of
         if kept is None:
-            kept = self._d_index_of = {}
+            kept = self._d__index_of = {}
         elif k in kept:
             return kept[k]
         value: int = [i for i in range(0, 5) if range(5)[i] == k][0]  # base.yaml:310
@@ -1138,27 +1138,27 @@ class YellowYangtzeState(rt.State):
 
     def in_rack(self, p: int, k: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:311; kept between moves: recomputed once `rack` changes
-        kept = self._d_in_rack
+        kept = self._d__in_rack
         if kept is None:
-            kept = self._d_in_rack = {}
+            kept = self._d__in_rack = {}
         elif (p, k) in kept:
             return kept[(p, k)]
         if len(self.rack[p]) > 16:
             rt.grown(self, 17, 1, (self.rack[p],), 'rules/yellow-yangtze/base.yaml:311')
-        value: Sequence[int] = [t for t in self.rack[p] if TILE_KIND[t] == k]  # base.yaml:311
+        value: Sequence[int] = [t for t in self.rack[p] if ATTR__TILE__KIND[t] == k]  # base.yaml:311
         kept[(p, k)] = value
         return value
 
     def pagoda_cells(self) -> frozenset[int]:
         # rules/yellow-yangtze/base.yaml:313; kept between moves: recomputed once `pagodas` changes
-        kept = self._d_pagoda_cells
+        kept = self._d__pagoda_cells
         if kept is not None:
             return kept
         rt.spend(self, 17, 'rules/yellow-yangtze/base.yaml:313')  # base.yaml:313
         if len(self.pagodas) > 16:
             rt.grown(self, 17, 1, (self.pagodas,), 'rules/yellow-yangtze/base.yaml:313')
         value: frozenset[int] = frozenset(c for g in self.pagodas for c in rt.walk(self, g[1], 1, 'rules/yellow-yangtze/base.yaml:313'))  # base.yaml:313
-        self._d_pagoda_cells = value
+        self._d__pagoda_cells = value
         return value
 
     def has_pagoda(self, s: int) -> bool:
@@ -1167,21 +1167,21 @@ class YellowYangtzeState(rt.State):
 
     def triangles_at(self, s: int) -> Sequence[Sequence[int]]:
         # rules/yellow-yangtze/base.yaml:317; kept between moves: recomputed once `tile_on` changes
-        kept = self._d_triangles_at
+        kept = self._d__triangles_at
         if kept is None:
-            kept = self._d_triangles_at = {}
+            kept = self._d__triangles_at = {}
         elif s in kept:
             return kept[s]
         rt.spend(self, 597, 'rules/yellow-yangtze/base.yaml:317')  # base.yaml:317
-        value: Sequence[Sequence[int]] = [(s, n, m) for once in (self.tile_on[s] is not None,) for n in self.board.neighbours[s] if ((once and self.tile_on[n] is not None) and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:289')] == TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) for m in self.board.neighbours[s] if ((((self.tile_on[m] is not None and TILE_KIND[rt.value_of(self.tile_on[m], 'rules/yellow-yangtze/base.yaml:289')] == TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) and min(n, m) == n) and n != m) and m in self.board.neighbours[n])]  # base.yaml:317
+        value: Sequence[Sequence[int]] = [(s, n, m) for once in (self.tile_on[s] is not None,) for n in self.board.neighbours[s] if ((once and self.tile_on[n] is not None) and ATTR__TILE__KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:289')] == ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) for m in self.board.neighbours[s] if ((((self.tile_on[m] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[m], 'rules/yellow-yangtze/base.yaml:289')] == ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) and min(n, m) == n) and n != m) and m in self.board.neighbours[n])]  # base.yaml:317
         kept[s] = value
         return value
 
     def free_triangles_at(self, s: int) -> Sequence[Sequence[int]]:
         # rules/yellow-yangtze/base.yaml:323; kept between moves: recomputed once `pagodas` or `tile_on` changes
-        kept = self._d_free_triangles_at
+        kept = self._d__free_triangles_at
         if kept is None:
-            kept = self._d_free_triangles_at = {}
+            kept = self._d__free_triangles_at = {}
         elif s in kept:
             return kept[s]
         rt.spend(self, 470, 'rules/yellow-yangtze/base.yaml:323')  # base.yaml:323
@@ -1191,9 +1191,9 @@ class YellowYangtzeState(rt.State):
 
     def pagodas_left(self, k: int) -> int:
         # rules/yellow-yangtze/base.yaml:324; kept between moves: recomputed once `pagodas` changes
-        kept = self._d_pagodas_left
+        kept = self._d__pagodas_left
         if kept is None:
-            kept = self._d_pagodas_left = {}
+            kept = self._d__pagodas_left = {}
         elif k in kept:
             return kept[k]
         if len(self.pagodas) > 16:
@@ -1204,9 +1204,9 @@ class YellowYangtzeState(rt.State):
 
     def first_triangles_at(self, s: int) -> Sequence[Sequence[int]]:
         # rules/yellow-yangtze/base.yaml:327; kept between moves: recomputed once `tile_on` changes
-        kept = self._d_first_triangles_at
+        kept = self._d__first_triangles_at
         if kept is None:
-            kept = self._d_first_triangles_at = {}
+            kept = self._d__first_triangles_at = {}
         elif s in kept:
             return kept[s]
         rt.spend(self, 326, 'rules/yellow-yangtze/base.yaml:327')  # base.yaml:327
@@ -1216,19 +1216,19 @@ class YellowYangtzeState(rt.State):
 
     def open_triangles(self) -> Sequence[Sequence[int]]:
         # rules/yellow-yangtze/base.yaml:330; kept between moves: recomputed once `chief_on`, `pagodas`, `started_war` or `tile_on` changes
-        kept = self._d_open_triangles
+        kept = self._d__open_triangles
         if kept is not None:
             return kept
         rt.spend(self, 2, 'rules/yellow-yangtze/base.yaml:330')  # base.yaml:330
-        value: Sequence[Sequence[int]] = [t for s in rt.walk(self, self.taken(), 362, 'rules/yellow-yangtze/base.yaml:331') if self.tile_on[s] is not None for t in self.first_triangles_at(s) if (((not self.has_pagoda(t[0]) and not self.has_pagoda(t[1])) and not self.has_pagoda(t[2])) and (self.opt_war_triangles == ALLOWED or not ((self.started_war[t[0]] or self.started_war[t[1]]) or self.started_war[t[2]])))]  # base.yaml:330
-        self._d_open_triangles = value
+        value: Sequence[Sequence[int]] = [t for s in rt.walk(self, self.taken(), 362, 'rules/yellow-yangtze/base.yaml:331') if self.tile_on[s] is not None for t in self.first_triangles_at(s) if (((not self.has_pagoda(t[0]) and not self.has_pagoda(t[1])) and not self.has_pagoda(t[2])) and (self._opt__war_triangles == ALLOWED or not ((self.started_war[t[0]] or self.started_war[t[1]]) or self.started_war[t[2]])))]  # base.yaml:330
+        self._d__open_triangles = value
         return value
 
     def joins_states(self, s: int) -> bool:
         # rules/yellow-yangtze/base.yaml:341; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d_joins_states
+        kept = self._d__joins_states
         if kept is None:
-            kept = self._d_joins_states = {}
+            kept = self._d__joins_states = {}
         elif s in kept:
             return kept[s]
         rt.spend(self, 14, 'rules/yellow-yangtze/base.yaml:341')  # base.yaml:341
@@ -1238,44 +1238,44 @@ class YellowYangtzeState(rt.State):
 
     def leader_sites(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:344; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d_leader_sites
+        kept = self._d__leader_sites
         if kept is not None:
             return kept
         rt.spend(self, 2642, 'rules/yellow-yangtze/base.yaml:344')  # base.yaml:344
-        value: Sequence[int] = sorted(frozenset(n for g in self.tiled() if TILE_KIND[rt.value_of(self.tile_on[g], 'rules/yellow-yangtze/base.yaml:289')] == GOVERNOR for n in self.board.neighbours[g] if (self.board.spot_attributes[1][n] == LAND and not (self.tile_on[n] is not None or self.chief_on[n] is not None))))  # base.yaml:344
-        self._d_leader_sites = value
+        value: Sequence[int] = sorted(frozenset(n for g in self.tiled() if ATTR__TILE__KIND[rt.value_of(self.tile_on[g], 'rules/yellow-yangtze/base.yaml:289')] == GOVERNOR for n in self.board.neighbours[g] if (self.board.spot_attributes[1][n] == LAND and not (self.tile_on[n] is not None or self.chief_on[n] is not None))))  # base.yaml:344
+        self._d__leader_sites = value
         return value
 
     def leader_cells(self, p: int, k: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:349; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d_leader_cells
+        kept = self._d__leader_cells
         if kept is None:
-            kept = self._d_leader_cells = {}
+            kept = self._d__leader_cells = {}
         elif (p, k) in kept:
             return kept[(p, k)]
         rt.spend(self, 47170, 'rules/yellow-yangtze/base.yaml:349')  # base.yaml:349
-        value: Sequence[int] = [s for s in self.leader_sites() if (not self.joins_states(s) or (not self.clashing(self.states_beside(s)) and (self.opt_leader_joining == REVOLT or not any(k in self.kinds_in(g) for g in self.states_beside(s)))))]  # base.yaml:349
+        value: Sequence[int] = [s for s in self.leader_sites() if (not self.joins_states(s) or (not self.clashing(self.states_beside(s)) and (self._opt__leader_joining == REVOLT or not any(k in self.kinds_in(g) for g in self.states_beside(s)))))]  # base.yaml:349
         kept[(p, k)] = value
         return value
 
     def empty_rivers(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:357; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d_empty_rivers
+        kept = self._d__empty_rivers
         if kept is not None:
             return kept
         rt.spend(self, 178, 'rules/yellow-yangtze/base.yaml:357')  # base.yaml:357
         value: Sequence[int] = [s for s in self.empty() if self.board.spot_attributes[1][s] == RIVER]  # base.yaml:357
-        self._d_empty_rivers = value
+        self._d__empty_rivers = value
         return value
 
     def empty_land(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:358; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d_empty_land
+        kept = self._d__empty_land
         if kept is not None:
             return kept
         rt.spend(self, 178, 'rules/yellow-yangtze/base.yaml:358')  # base.yaml:358
         value: Sequence[int] = [s for s in self.empty() if self.board.spot_attributes[1][s] == LAND]  # base.yaml:358
-        self._d_empty_land = value
+        self._d__empty_land = value
         return value
 
     def tile_cells(self, k: int) -> Sequence[int]:
@@ -1284,9 +1284,9 @@ class YellowYangtzeState(rt.State):
 
     def chain_cells(self, s: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:362; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d_chain_cells
+        kept = self._d__chain_cells
         if kept is None:
-            kept = self._d_chain_cells = {}
+            kept = self._d__chain_cells = {}
         elif s in kept:
             return kept[s]
         value: Sequence[int] = [n for n in self.board.neighbours[s] if (not (self.tile_on[n] is not None or self.chief_on[n] is not None) and self.board.spot_attributes[1][n] == RIVER)]  # base.yaml:362
@@ -1295,9 +1295,9 @@ class YellowYangtzeState(rt.State):
 
     def rival_of(self, s: int, k: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:364; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d_rival_of
+        kept = self._d__rival_of
         if kept is None:
-            kept = self._d_rival_of = {}
+            kept = self._d__rival_of = {}
         elif (s, k) in kept:
             return kept[(s, k)]
         value: Sequence[int] = [n for n in sorted(self.group_of(s)) if ((n != s and self.chief_on[n] is not None) and rt.value_of(self.chief_on[n], 'rules/yellow-yangtze/base.yaml:364')[1] == k)]  # base.yaml:364
@@ -1306,46 +1306,46 @@ class YellowYangtzeState(rt.State):
 
     def jokers_needed(self, p: int, m: int) -> int:
         # rules/yellow-yangtze/base.yaml:369
-        total = 0
+        _total = 0
         for i in range(0, 4):  # base.yaml:369; `aggregate_loops`: `sum` written out as a loop
-            total += max(0, (m - self.points[p][i]))
-        return total  # base.yaml:369
+            _total += max(0, (m - self.points[p][i]))
+        return _total  # base.yaml:369
 
     def level(self, p: int) -> int:
         # rules/yellow-yangtze/base.yaml:370; kept between moves: recomputed once `points` changes (a change of `points` at one `p`: the value for that `p` only)
-        kept = self._d_level
+        kept = self._d__level
         if kept is None:
-            kept = self._d_level = {}
+            kept = self._d__level = {}
         elif p in kept:
             return kept[p]
-        most = 0
-        first = True
+        _most = 0
+        _first = True
         for m in rt.walk(self, range(0, ((2 + min((self.points[p][i] for i in range(0, 4)), default=0)) + self.points[p][4])), 6, 'rules/yellow-yangtze/base.yaml:370'):  # base.yaml:370; `aggregate_loops`: `max` written out as a loop
             if sum(max(0, (m - self.points[p][i2])) for i2 in range(0, 4)) <= self.points[p][4]:
-                each = m
-                if first or each > most:
-                    most = each
-                    first = False
-        value: int = most  # base.yaml:370
+                _each = m
+                if _first or _each > _most:
+                    _most = _each
+                    _first = False
+        value: int = _most  # base.yaml:370
         kept[p] = value
         return value
 
     def tie_key(self, p: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:377; kept between moves: recomputed once `game_over` or `points` changes (a change of `points` at one `p`: the value for that `p` only)
-        kept = self._d_tie_key
+        kept = self._d__tie_key
         if kept is None:
-            kept = self._d_tie_key = {}
+            kept = self._d__tie_key = {}
         elif p in kept:
             return kept[p]
-        value: Sequence[int] = ((0,) if not self.game_over else (self.spread(p) if self.opt_jokers == SPREAD_EVENLY else sorted([self.points[p][i] for i in range(0, 4)])))  # base.yaml:377
+        value: Sequence[int] = ((0,) if not self.game_over else (self.spread(p) if self._opt__jokers == SPREAD_EVENLY else sorted([self.points[p][i] for i in range(0, 4)])))  # base.yaml:377
         kept[p] = value
         return value
 
     def spread(self, p: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:381; kept between moves: recomputed once `points` changes (a change of `points` at one `p`: the value for that `p` only)
-        kept = self._d_spread
+        kept = self._d__spread
         if kept is None:
-            kept = self._d_spread = {}
+            kept = self._d__spread = {}
         elif p in kept:
             return kept[p]
         value: Sequence[int] = sorted([((cell2 or rt.once(cell2, sorted([max((cell or rt.once(cell, self.level(p)))[0], self.points[p][i]) for cell in (rt.cell(),) for i in range(0, 4)])))[0][j] + (1 if j < (cell3 or rt.once(cell3, (self.points[p][4] - sum(max(0, (m2 - self.points[p][i3])) for m2 in (self.level(p),) for i3 in range(0, 4)))))[0] else 0)) for cell2 in (rt.cell(),) for cell3 in (rt.cell(),) for j in range(0, 4)])  # base.yaml:381
@@ -1362,13 +1362,13 @@ class YellowYangtzeState(rt.State):
             if len(self.rack[p]) > 16:
                 rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:407')
             self.rack[p] = (*self.rack[p], t)  # base.yaml:407
-            self._d_in_rack = None  # base.yaml:407
+            self._d__in_rack = None  # base.yaml:407
             self._derived = None  # base.yaml:407
             self.rack_size[p] = len(self.rack[p])  # base.yaml:408
             self._derived = None  # base.yaml:408
         else:
             self.game_over = True  # base.yaml:410
-            self._d_tie_key = self._kept_end = None  # base.yaml:410
+            self._d__tie_key = self._kept_end = None  # base.yaml:410
             self._derived = None  # base.yaml:410
 
     def discard(self, p: int, k: int) -> None:
@@ -1379,7 +1379,7 @@ class YellowYangtzeState(rt.State):
         if len(self.rack[p]) > 16:
             rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:413')
         self.rack[p] = tuple(rt.without(self.rack[p], t))  # base.yaml:413
-        self._d_in_rack = None  # base.yaml:413
+        self._d__in_rack = None  # base.yaml:413
         self._derived = None  # base.yaml:413
         self.rack_size[p] = len(self.rack[p])  # base.yaml:414
         self._derived = None  # base.yaml:414
@@ -1394,16 +1394,16 @@ class YellowYangtzeState(rt.State):
             self.trace.append("procedures.score")
         self.points[p] = rt.add_at(self.points[p], self.index_of(k), 1, 'rules/yellow-yangtze/base.yaml:417')  # base.yaml:417
         if self._kept_shared:  # base.yaml:417
-            self._d_level = rt.without_key(self._d_level, p)  # base.yaml:417
-            self._d_tie_key = rt.without_key(self._d_tie_key, p)  # base.yaml:417
-            self._d_spread = rt.without_key(self._d_spread, p)  # base.yaml:417
+            self._d__level = rt.without_key(self._d__level, p)  # base.yaml:417
+            self._d__tie_key = rt.without_key(self._d__tie_key, p)  # base.yaml:417
+            self._d__spread = rt.without_key(self._d__spread, p)  # base.yaml:417
         else:  # base.yaml:417
-            if self._d_level is not None:  # base.yaml:417
-                self._d_level.pop(p, None)  # base.yaml:417
-            if self._d_tie_key is not None:  # base.yaml:417
-                self._d_tie_key.pop(p, None)  # base.yaml:417
-            if self._d_spread is not None:  # base.yaml:417
-                self._d_spread.pop(p, None)  # base.yaml:417
+            if self._d__level is not None:  # base.yaml:417
+                self._d__level.pop(p, None)  # base.yaml:417
+            if self._d__tie_key is not None:  # base.yaml:417
+                self._d__tie_key.pop(p, None)  # base.yaml:417
+            if self._d__spread is not None:  # base.yaml:417
+                self._d__spread.pop(p, None)  # base.yaml:417
         self._derived = None  # base.yaml:417
 
     def remove_tile(self, s: int) -> None:
@@ -1415,25 +1415,25 @@ class YellowYangtzeState(rt.State):
         self.box = (*self.box, rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:422'))  # base.yaml:422
         self._derived = None  # base.yaml:422
         self.tile_on[s] = None  # base.yaml:423
-        self._d_tiled = self._d_untiled = self._d_empty = self._d_group_of = None  # base.yaml:423
-        self._d_groups_beside = self._d_states_beside = self._d_governor_beside = self._d_triangles_at = None  # base.yaml:423
-        self._d_free_triangles_at = self._d_first_triangles_at = self._d_open_triangles = self._d_joins_states = None  # base.yaml:423
-        self._d_leader_sites = self._d_leader_cells = self._d_empty_rivers = self._d_empty_land = None  # base.yaml:423
-        self._d_chain_cells = self._d_rival_of = None  # base.yaml:423
+        self._d__tiled = self._d__untiled = self._d__empty = self._d__group_of = None  # base.yaml:423
+        self._d__groups_beside = self._d__states_beside = self._d__governor_beside = self._d__triangles_at = None  # base.yaml:423
+        self._d__free_triangles_at = self._d__first_triangles_at = self._d__open_triangles = self._d__joins_states = None  # base.yaml:423
+        self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = self._d__empty_land = None  # base.yaml:423
+        self._d__chain_cells = self._d__rival_of = None  # base.yaml:423
         self._derived = None  # base.yaml:423
         self.started_war[s] = False  # base.yaml:424
-        self._d_open_triangles = None  # base.yaml:424
+        self._d__open_triangles = None  # base.yaml:424
         self._derived = None  # base.yaml:424
         self.pagodas = tuple([g for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1, 'rules/yellow-yangtze/base.yaml:425')) if s not in rt.walk(self, g[1], 1, 'rules/yellow-yangtze/base.yaml:425')])  # base.yaml:425
-        self._d_pagoda_cells = self._d_free_triangles_at = self._d_pagodas_left = self._d_open_triangles = None  # base.yaml:425
+        self._d__pagoda_cells = self._d__free_triangles_at = self._d__pagodas_left = self._d__open_triangles = None  # base.yaml:425
         self._derived = None  # base.yaml:425
         for n in self.board.neighbours[s]:  # base.yaml:426
             if (self.chief_on[n] is not None and not self.governor_beside(n)):  # base.yaml:427
                 self.chief_on[n] = None  # base.yaml:428
-                self._d_empty = self._d_group_of = self._d_chief_cell = self._d_on_board = None  # base.yaml:428
-                self._d_off_board = self._d_groups_beside = self._d_states_beside = self._d_open_triangles = None  # base.yaml:428
-                self._d_joins_states = self._d_leader_sites = self._d_leader_cells = self._d_empty_rivers = None  # base.yaml:428
-                self._d_empty_land = self._d_chain_cells = self._d_rival_of = None  # base.yaml:428
+                self._d__empty = self._d__group_of = self._d__chief_cell = self._d__on_board = None  # base.yaml:428
+                self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:428
+                self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:428
+                self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:428
                 self._derived = None  # base.yaml:428
 
     def fight_revolt(self, a: int, d: int) -> rt.Steps:
@@ -1445,7 +1445,7 @@ class YellowYangtzeState(rt.State):
         k = rt.value_of(self.chief_on[a], 'rules/yellow-yangtze/base.yaml:434')[1]  # base.yaml:434
         self.sides = rt.held((a, d))  # base.yaml:435
         self._derived = None  # base.yaml:435
-        self.strength = rt.held(((sum(1 for n in self.board.neighbours[a] if (self.tile_on[n] is not None and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR)) + (1 if self.off_board(attacker, GOVERNOR) else 0)), (sum(1 for n in self.board.neighbours[d] if (self.tile_on[n] is not None and TILE_KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR)) + (1 if self.off_board(defender, GOVERNOR) else 0))))  # base.yaml:439; inlined tile_of (base.yaml:290)
+        self.strength = rt.held(((sum(1 for n in self.board.neighbours[a] if (self.tile_on[n] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR)) + (1 if self.off_board(attacker, GOVERNOR) else 0)), (sum(1 for n in self.board.neighbours[d] if (self.tile_on[n] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR)) + (1 if self.off_board(defender, GOVERNOR) else 0))))  # base.yaml:439; inlined tile_of (base.yaml:290)
         self._derived = None  # base.yaml:439
         for governors in (yield rt.Ask(attacker, 'governors', rt.walk(self, range(0, (len(self.in_rack(attacker, GOVERNOR)) + 1)), 1, 'rules/yellow-yangtze/base.yaml:444'), 'rules/yellow-yangtze/base.yaml:444')):  # base.yaml:444
             for _ in rt.walk(self, range(0, governors), 58, 'rules/yellow-yangtze/base.yaml:445'):  # base.yaml:445
@@ -1463,18 +1463,18 @@ class YellowYangtzeState(rt.State):
             self._derived = None  # base.yaml:451
         if self.strength[0] > self.strength[1]:  # base.yaml:454
             self.chief_on[d] = None  # base.yaml:455
-            self._d_empty = self._d_group_of = self._d_chief_cell = self._d_on_board = None  # base.yaml:455
-            self._d_off_board = self._d_groups_beside = self._d_states_beside = self._d_open_triangles = None  # base.yaml:455
-            self._d_joins_states = self._d_leader_sites = self._d_leader_cells = self._d_empty_rivers = None  # base.yaml:455
-            self._d_empty_land = self._d_chain_cells = self._d_rival_of = None  # base.yaml:455
+            self._d__empty = self._d__group_of = self._d__chief_cell = self._d__on_board = None  # base.yaml:455
+            self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:455
+            self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:455
+            self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:455
             self._derived = None  # base.yaml:455
             self.score(attacker, k)  # base.yaml:456
         else:
             self.chief_on[a] = None  # base.yaml:458
-            self._d_empty = self._d_group_of = self._d_chief_cell = self._d_on_board = None  # base.yaml:458
-            self._d_off_board = self._d_groups_beside = self._d_states_beside = self._d_open_triangles = None  # base.yaml:458
-            self._d_joins_states = self._d_leader_sites = self._d_leader_cells = self._d_empty_rivers = None  # base.yaml:458
-            self._d_empty_land = self._d_chain_cells = self._d_rival_of = None  # base.yaml:458
+            self._d__empty = self._d__group_of = self._d__chief_cell = self._d__on_board = None  # base.yaml:458
+            self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:458
+            self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:458
+            self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:458
             self._derived = None  # base.yaml:458
             self.score(defender, k)  # base.yaml:459
         self.sides = rt.held(())  # base.yaml:460
@@ -1489,13 +1489,13 @@ class YellowYangtzeState(rt.State):
         self.reunification = rt.held(u)  # base.yaml:465
         self._derived = None  # base.yaml:465
         self.started_war[u] = True  # base.yaml:466
-        self._d_open_triangles = None  # base.yaml:466
+        self._d__open_triangles = None  # base.yaml:466
         self._derived = None  # base.yaml:466
         clash = self.clashing(states)  # base.yaml:467
         fighting = [g for g in states if any(c[1] in clash for c in self.chiefs_in(g))]  # base.yaml:468
         self.sides = tuple([sorted(g)[0] for g in fighting])  # base.yaml:469
         self._derived = None  # base.yaml:469
-        self.strength = tuple([(sum(1 for s in g if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) + (1 if (self.opt_unifying_tile == EVERY_SIDE and (self.tile_on[u] is not None and TILE_KIND[rt.value_of(self.tile_on[u], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) else 0)) for g in fighting])  # base.yaml:471; inlined tile_of (base.yaml:290)
+        self.strength = tuple([(sum(1 for s in g if (self.tile_on[s] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) + (1 if (self._opt__unifying_tile == EVERY_SIDE and (self.tile_on[u] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[u], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) else 0)) for g in fighting])  # base.yaml:471; inlined tile_of (base.yaml:290)
         self._derived = None  # base.yaml:471
         added = tuple([0 for g in fighting])  # base.yaml:473
         leaders_sent = tuple([0 for g in fighting])  # base.yaml:474
@@ -1509,7 +1509,7 @@ class YellowYangtzeState(rt.State):
                         for soldier_leader in (yield rt.Ask(p, 'soldier_leader', range(2), 'rules/yellow-yangtze/base.yaml:486')):  # base.yaml:486
                             if soldier_leader == WITH_LEADER:  # base.yaml:487
                                 lead = 1  # base.yaml:488
-                    bonus = (1 if ((self.opt_governor_bonus == WARS_TOO and (sent + lead) > 0) and self.off_board(p, GOVERNOR)) else 0)  # base.yaml:489
+                    bonus = (1 if ((self._opt__governor_bonus == WARS_TOO and (sent + lead) > 0) and self.off_board(p, GOVERNOR)) else 0)  # base.yaml:489
                     if (sent + lead) > 0:  # base.yaml:490
                         if len(self.sides) > 16:
                             rt.walk(self, self.sides, 1, 'rules/yellow-yangtze/base.yaml:491')
@@ -1536,7 +1536,7 @@ class YellowYangtzeState(rt.State):
             for winning_side in (yield rt.Ask(self.current, 'winning_side', tied, 'rules/yellow-yangtze/base.yaml:504')):  # base.yaml:504
                 winner = winning_side  # base.yaml:505
         w = [j for j in rt.walk(self, range(0, len(self.sides)), 1, 'rules/yellow-yangtze/base.yaml:506') if self.sides[j] == winner][0]  # base.yaml:506
-        piles = [((sum(1 for s in fighting[i] if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) + added[i]) + leaders_sent[i]) for i in rt.walk(self, range(0, len(self.sides)), 353, 'rules/yellow-yangtze/base.yaml:512') if i != w]  # base.yaml:512; inlined tile_of (base.yaml:290)
+        piles = [((sum(1 for s in fighting[i] if (self.tile_on[s] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)) + added[i]) + leaders_sent[i]) for i in rt.walk(self, range(0, len(self.sides)), 353, 'rules/yellow-yangtze/base.yaml:512') if i != w]  # base.yaml:512; inlined tile_of (base.yaml:290)
         for i in rt.walk(self, range(0, len(self.sides)), 24996, 'rules/yellow-yangtze/base.yaml:513'):  # base.yaml:513
             if i != w:  # base.yaml:514
                 for s in rt.walk(self, sorted(fighting[i]), 2826, 'rules/yellow-yangtze/base.yaml:515'):  # base.yaml:515
@@ -1545,17 +1545,17 @@ class YellowYangtzeState(rt.State):
                             if c[1] == rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:518')[1]:  # base.yaml:518
                                 self.score(c[0], c[1])  # base.yaml:519
                         self.chief_on[s] = None  # base.yaml:520
-                        self._d_empty = self._d_group_of = self._d_chief_cell = self._d_on_board = None  # base.yaml:520
-                        self._d_off_board = self._d_groups_beside = self._d_states_beside = self._d_open_triangles = None  # base.yaml:520
-                        self._d_joins_states = self._d_leader_sites = self._d_leader_cells = self._d_empty_rivers = None  # base.yaml:520
-                        self._d_empty_land = self._d_chain_cells = self._d_rival_of = None  # base.yaml:520
+                        self._d__empty = self._d__group_of = self._d__chief_cell = self._d__on_board = None  # base.yaml:520
+                        self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:520
+                        self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:520
+                        self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:520
                         self._derived = None  # base.yaml:520
                 for s in sorted(fighting[i]):  # base.yaml:521
-                    if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == SOLDIER):  # base.yaml:522; inlined kind_at (base.yaml:289)
+                    if (self.tile_on[s] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == SOLDIER):  # base.yaml:522; inlined kind_at (base.yaml:289)
                         self.remove_tile(s)  # base.yaml:523
-        owed = ((max((piles if len(piles) <= 16 else rt.walk(self, piles, 1, 'rules/yellow-yangtze/base.yaml:529')), default=0) - added[w]) - (leaders_sent[w] if self.opt_soldier_leader_discard == COUNTED else 0))  # base.yaml:529
+        owed = ((max((piles if len(piles) <= 16 else rt.walk(self, piles, 1, 'rules/yellow-yangtze/base.yaml:529')), default=0) - added[w]) - (leaders_sent[w] if self._opt__soldier_leader_discard == COUNTED else 0))  # base.yaml:529
         for _ in rt.walk(self, range(0, max(owed, 0)), 845, 'rules/yellow-yangtze/base.yaml:530'):  # base.yaml:530
-            left = [s for s in sorted(fighting[w]) if (self.tile_on[s] is not None and TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)]  # base.yaml:531; inlined tile_of (base.yaml:290)
+            left = [s for s in sorted(fighting[w]) if (self.tile_on[s] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:290')] == SOLDIER)]  # base.yaml:531; inlined tile_of (base.yaml:290)
             if left:  # base.yaml:532
                 for lost_soldier in (yield rt.Ask(self.current, 'lost_soldier', left, 'rules/yellow-yangtze/base.yaml:533')):  # base.yaml:533
                     self.remove_tile(lost_soldier)  # base.yaml:534
@@ -1575,16 +1575,16 @@ class YellowYangtzeState(rt.State):
         if len(self.rack[self.current]) > 16:
             rt.walk(self, self.rack[self.current], 1, 'rules/yellow-yangtze/base.yaml:544')
         self.rack[self.current] = tuple(rt.without(self.rack[self.current], t))  # base.yaml:544
-        self._d_in_rack = None  # base.yaml:544
+        self._d__in_rack = None  # base.yaml:544
         self._derived = None  # base.yaml:544
         self.rack_size[self.current] = len(self.rack[self.current])  # base.yaml:545
         self._derived = None  # base.yaml:545
         self.tile_on[s] = t  # base.yaml:546
-        self._d_tiled = self._d_untiled = self._d_empty = self._d_group_of = None  # base.yaml:546
-        self._d_groups_beside = self._d_states_beside = self._d_governor_beside = self._d_triangles_at = None  # base.yaml:546
-        self._d_free_triangles_at = self._d_first_triangles_at = self._d_open_triangles = self._d_joins_states = None  # base.yaml:546
-        self._d_leader_sites = self._d_leader_cells = self._d_empty_rivers = self._d_empty_land = None  # base.yaml:546
-        self._d_chain_cells = self._d_rival_of = None  # base.yaml:546
+        self._d__tiled = self._d__untiled = self._d__empty = self._d__group_of = None  # base.yaml:546
+        self._d__groups_beside = self._d__states_beside = self._d__governor_beside = self._d__triangles_at = None  # base.yaml:546
+        self._d__free_triangles_at = self._d__first_triangles_at = self._d__open_triangles = self._d__joins_states = None  # base.yaml:546
+        self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = self._d__empty_land = None  # base.yaml:546
+        self._d__chain_cells = self._d__rival_of = None  # base.yaml:546
         self._derived = None  # base.yaml:546
         self.last_tile = rt.held(s)  # base.yaml:547
         self._derived = None  # base.yaml:547
@@ -1608,18 +1608,18 @@ class YellowYangtzeState(rt.State):
         self.actions_done += 1  # base.yaml:570
         self._derived = None  # base.yaml:570
         if (self.actions_done < 2 and not self.game_over):  # base.yaml:571
-            self.next_phase = PHASE_TURN  # base.yaml:572
+            self.next_phase = PHASE__TURN  # base.yaml:572
 
     def after_tile(self, s: int, chain: bool) -> None:
         # rules/yellow-yangtze/base.yaml:574
         if self.trace is not None:
             self.trace.append("procedures.after_tile")
-        if (TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == MERCHANT and self.market):  # base.yaml:577; inlined kind_at (base.yaml:289)
-            self.next_phase = PHASE_MARKET_PICK  # base.yaml:578
-        elif (((TILE_KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == PEASANT and chain) and self.in_rack(self.current, PEASANT)) and self.chain_cells(s)):  # base.yaml:579; inlined kind_at (base.yaml:289)
+        if (ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == MERCHANT and self.market):  # base.yaml:577; inlined kind_at (base.yaml:289)
+            self.next_phase = PHASE__MARKET_PICK  # base.yaml:578
+        elif (((ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')] == PEASANT and chain) and self.in_rack(self.current, PEASANT)) and self.chain_cells(s)):  # base.yaml:579; inlined kind_at (base.yaml:289)
             self.last_peasant = rt.held(s)  # base.yaml:580
             self._derived = None  # base.yaml:580
-            self.next_phase = PHASE_PEASANT_CHAIN  # base.yaml:581
+            self.next_phase = PHASE__PEASANT_CHAIN  # base.yaml:581
         else:
             # base.yaml:569: next_action, written out where it is called, base.yaml:583 (`inline_procedures`)
             if self.trace is not None:
@@ -1627,7 +1627,7 @@ class YellowYangtzeState(rt.State):
             self.actions_done += 1  # base.yaml:570
             self._derived = None  # base.yaml:570
             if (self.actions_done < 2 and not self.game_over):  # base.yaml:571
-                self.next_phase = PHASE_TURN  # base.yaml:572
+                self.next_phase = PHASE__TURN  # base.yaml:572
             # base.yaml:583: next_action written out above
 
     def tile_placed(self, s: int) -> None:
@@ -1637,7 +1637,7 @@ class YellowYangtzeState(rt.State):
         if self.last_tile is None:  # base.yaml:586
             self.after_tile(s, False)  # base.yaml:587
         elif self.free_triangles_at(s):  # base.yaml:590
-            self.next_phase = PHASE_PAGODA_OFFER  # base.yaml:591
+            self.next_phase = PHASE__PAGODA_OFFER  # base.yaml:591
         else:
             self.after_tile(s, True)  # base.yaml:593
 
@@ -1645,17 +1645,17 @@ class YellowYangtzeState(rt.State):
         # rules/yellow-yangtze/base.yaml:598
         if self.trace is not None:
             self.trace.append("procedures.raise_pagoda")
-        k = TILE_KIND[rt.value_of(self.tile_on[t[0]], 'rules/yellow-yangtze/base.yaml:289')]  # base.yaml:599; inlined kind_at (base.yaml:289)
+        k = ATTR__TILE__KIND[rt.value_of(self.tile_on[t[0]], 'rules/yellow-yangtze/base.yaml:289')]  # base.yaml:599; inlined kind_at (base.yaml:289)
         if self.pagodas_left(k) > 0:  # base.yaml:600
             if len(self.pagodas) > 16:
                 rt.walk(self, self.pagodas, 1, 'rules/yellow-yangtze/base.yaml:601')
             self.pagodas = (*self.pagodas, (k, tuple(t)))  # base.yaml:601
-            self._d_pagoda_cells = self._d_free_triangles_at = self._d_pagodas_left = self._d_open_triangles = None  # base.yaml:601
+            self._d__pagoda_cells = self._d__free_triangles_at = self._d__pagodas_left = self._d__open_triangles = None  # base.yaml:601
             self._derived = None  # base.yaml:601
         else:
             for moved_pagoda in (yield rt.Ask(self.current, 'moved_pagoda', rt.walk(self, [g[1][0] for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1, 'rules/yellow-yangtze/base.yaml:603')) if g[0] == k], 1, 'rules/yellow-yangtze/base.yaml:603'), 'rules/yellow-yangtze/base.yaml:603')):  # base.yaml:603
                 self.pagodas = (*rt.walk(self, [g for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1, 'rules/yellow-yangtze/base.yaml:604')) if g[1][0] != moved_pagoda], 1, 'rules/yellow-yangtze/base.yaml:604'), (k, tuple(t)))  # base.yaml:604
-                self._d_pagoda_cells = self._d_free_triangles_at = self._d_pagodas_left = self._d_open_triangles = None  # base.yaml:604
+                self._d__pagoda_cells = self._d__free_triangles_at = self._d__pagodas_left = self._d__open_triangles = None  # base.yaml:604
                 self._derived = None  # base.yaml:604
 
     def leader_placed(self, k: int, s: int) -> rt.Steps:
@@ -1663,10 +1663,10 @@ class YellowYangtzeState(rt.State):
         if self.trace is not None:
             self.trace.append("procedures.leader_placed")
         self.chief_on[s] = (self.current, k)  # base.yaml:607
-        self._d_empty = self._d_group_of = self._d_chief_cell = self._d_on_board = None  # base.yaml:607
-        self._d_off_board = self._d_groups_beside = self._d_states_beside = self._d_open_triangles = None  # base.yaml:607
-        self._d_joins_states = self._d_leader_sites = self._d_leader_cells = self._d_empty_rivers = None  # base.yaml:607
-        self._d_empty_land = self._d_chain_cells = self._d_rival_of = None  # base.yaml:607
+        self._d__empty = self._d__group_of = self._d__chief_cell = self._d__on_board = None  # base.yaml:607
+        self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__open_triangles = None  # base.yaml:607
+        self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = None  # base.yaml:607
+        self._d__empty_land = self._d__chain_cells = self._d__rival_of = None  # base.yaml:607
         self._derived = None  # base.yaml:607
         if self.rival_of(s, k):  # base.yaml:608
             yield from self.fight_revolt(s, self.rival_of(s, k)[0])  # base.yaml:609
@@ -1679,7 +1679,7 @@ class YellowYangtzeState(rt.State):
             ('every_tile_accounted_for', (len(self.bag) <= 16 and len(self.market) <= 16 and len(self.box) <= 16 or rt.grown(self, 648, 3, (self.bag, self.market, self.box), 'rules/yellow-yangtze/base.yaml:800')) and (len(frozenset(t for t in rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*self.bag, *self.market), 1, 'rules/yellow-yangtze/base.yaml:800'), *self.box), 1, 'rules/yellow-yangtze/base.yaml:800'), *rt.walk(self, [t for p in range(self.num_players) for t in (self.rack[p] if len(self.rack[p]) <= 16 else rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:800'))], 1, 'rules/yellow-yangtze/base.yaml:800')), 1, 'rules/yellow-yangtze/base.yaml:800'), *[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:801') for s in self.board.spots if self.tile_on[s] is not None]), 1, 'rules/yellow-yangtze/base.yaml:800'))) == 138 and ((((len(self.bag) + len(self.market)) + len(self.box)) + sum(len(self.rack[p]) for p in range(self.num_players))) + sum(1 for s in self.board.spots if self.tile_on[s] is not None)) == 138)),  # rules/yellow-yangtze/base.yaml:798
             ('racks_as_seen', all(self.rack_size[p] == len(self.rack[p]) for p in range(self.num_players))),  # rules/yellow-yangtze/base.yaml:805
             ('every_leader_once', len(frozenset(self.chief_on[s] for s in self.on_board())) == len(self.on_board()) and all(self.governor_beside(s) for s in self.on_board())),  # rules/yellow-yangtze/base.yaml:807
-            ('nine_pagodas', (len(self.pagodas) <= 16 or rt.grown(self, 107, 1, (self.pagodas,), 'rules/yellow-yangtze/base.yaml:813')) and ((all(self.pagodas_left(k) >= 0 for k in range(5)) and all(all((self.tile_on[c] is not None and TILE_KIND[rt.value_of(self.tile_on[c], 'rules/yellow-yangtze/base.yaml:290')] == g[0]) for c in rt.walk(self, g[1], 2, 'rules/yellow-yangtze/base.yaml:813')) for g in self.pagodas)) and len(self.pagoda_cells()) == (3 * len(self.pagodas)))),  # rules/yellow-yangtze/base.yaml:811
+            ('nine_pagodas', (len(self.pagodas) <= 16 or rt.grown(self, 107, 1, (self.pagodas,), 'rules/yellow-yangtze/base.yaml:813')) and ((all(self.pagodas_left(k) >= 0 for k in range(5)) and all(all((self.tile_on[c] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[c], 'rules/yellow-yangtze/base.yaml:290')] == g[0]) for c in rt.walk(self, g[1], 2, 'rules/yellow-yangtze/base.yaml:813')) for g in self.pagodas)) and len(self.pagoda_cells()) == (3 * len(self.pagodas)))),  # rules/yellow-yangtze/base.yaml:811
             ('states_at_peace', self.sides != () or all(len(self.rival_of(s, rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:819')[1])) == 0 for s in rt.walk(self, self.on_board(), 1940, 'rules/yellow-yangtze/base.yaml:819'))),  # rules/yellow-yangtze/base.yaml:817
         ) if not value]
 
@@ -1719,15 +1719,15 @@ class YellowYangtzeState(rt.State):
 
     # -- Copies and text ----------------------------------------------------------------------
     def _copy_fields(self, other: Any) -> None:
-        other.opt_actions_per_turn = self.opt_actions_per_turn
-        other.opt_leader_joining = self.opt_leader_joining
-        other.opt_governor_bonus = self.opt_governor_bonus
-        other.opt_soldier_leader_discard = self.opt_soldier_leader_discard
-        other.opt_unifying_tile = self.opt_unifying_tile
-        other.opt_chain_after_declined_pagoda = self.opt_chain_after_declined_pagoda
-        other.opt_war_triangles = self.opt_war_triangles
-        other.opt_jokers = self.opt_jokers
-        other.opt_market_refill = self.opt_market_refill
+        other._opt__actions_per_turn = self._opt__actions_per_turn
+        other._opt__leader_joining = self._opt__leader_joining
+        other._opt__governor_bonus = self._opt__governor_bonus
+        other._opt__soldier_leader_discard = self._opt__soldier_leader_discard
+        other._opt__unifying_tile = self._opt__unifying_tile
+        other._opt__chain_after_declined_pagoda = self._opt__chain_after_declined_pagoda
+        other._opt__war_triangles = self._opt__war_triangles
+        other._opt__jokers = self._opt__jokers
+        other._opt__market_refill = self._opt__market_refill
         other.tile_on = self.tile_on[:]
         other.chief_on = self.chief_on[:]
         other.pagodas = self.pagodas
@@ -1748,50 +1748,50 @@ class YellowYangtzeState(rt.State):
         other.game_over = self.game_over
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d_tiled = self._d_tiled
-        other._d_untiled = self._d_untiled
-        other._d_empty = self._d_empty
-        other._d_group_of = self._d_group_of
-        other._d_chief_cell = self._d_chief_cell
-        other._d_on_board = self._d_on_board
-        other._d_off_board = self._d_off_board
-        other._d_groups_beside = self._d_groups_beside
-        other._d_states_beside = self._d_states_beside
-        other._d_governor_beside = self._d_governor_beside
-        other._d_index_of = self._d_index_of
-        other._d_in_rack = self._d_in_rack
-        other._d_pagoda_cells = self._d_pagoda_cells
-        other._d_triangles_at = self._d_triangles_at
-        other._d_free_triangles_at = self._d_free_triangles_at
-        other._d_pagodas_left = self._d_pagodas_left
-        other._d_first_triangles_at = self._d_first_triangles_at
-        other._d_open_triangles = self._d_open_triangles
-        other._d_joins_states = self._d_joins_states
-        other._d_leader_sites = self._d_leader_sites
-        other._d_leader_cells = self._d_leader_cells
-        other._d_empty_rivers = self._d_empty_rivers
-        other._d_empty_land = self._d_empty_land
-        other._d_chain_cells = self._d_chain_cells
-        other._d_rival_of = self._d_rival_of
-        other._d_level = self._d_level
-        other._d_tie_key = self._d_tie_key
-        other._d_spread = self._d_spread
+        other._d__tiled = self._d__tiled
+        other._d__untiled = self._d__untiled
+        other._d__empty = self._d__empty
+        other._d__group_of = self._d__group_of
+        other._d__chief_cell = self._d__chief_cell
+        other._d__on_board = self._d__on_board
+        other._d__off_board = self._d__off_board
+        other._d__groups_beside = self._d__groups_beside
+        other._d__states_beside = self._d__states_beside
+        other._d__governor_beside = self._d__governor_beside
+        other._d__index_of = self._d__index_of
+        other._d__in_rack = self._d__in_rack
+        other._d__pagoda_cells = self._d__pagoda_cells
+        other._d__triangles_at = self._d__triangles_at
+        other._d__free_triangles_at = self._d__free_triangles_at
+        other._d__pagodas_left = self._d__pagodas_left
+        other._d__first_triangles_at = self._d__first_triangles_at
+        other._d__open_triangles = self._d__open_triangles
+        other._d__joins_states = self._d__joins_states
+        other._d__leader_sites = self._d__leader_sites
+        other._d__leader_cells = self._d__leader_cells
+        other._d__empty_rivers = self._d__empty_rivers
+        other._d__empty_land = self._d__empty_land
+        other._d__chain_cells = self._d__chain_cells
+        other._d__rival_of = self._d__rival_of
+        other._d__level = self._d__level
+        other._d__tie_key = self._d__tie_key
+        other._d__spread = self._d__spread
         other._kept_end = self._kept_end
         other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._actions_place_leader = self._actions_place_leader
-        other._actions_lift_leader = self._actions_lift_leader
-        other._actions_relocate = self._actions_relocate
-        other._actions_leave_off = self._actions_leave_off
-        other._actions_withdraw_leader = self._actions_withdraw_leader
-        other._actions_place_tile = self._actions_place_tile
-        other._actions_chain_peasant = self._actions_chain_peasant
-        other._actions_end_chain = self._actions_end_chain
-        other._actions_decline_pagoda = self._actions_decline_pagoda
-        other._actions_take_from_market = self._actions_take_from_market
-        other._actions_leave_market = self._actions_leave_market
-        other._actions_peasant_revolt = self._actions_peasant_revolt
-        other._actions_merchant_pagoda = self._actions_merchant_pagoda
-        other._actions_end_turn = self._actions_end_turn
+        other._actions__place_leader = self._actions__place_leader
+        other._actions__lift_leader = self._actions__lift_leader
+        other._actions__relocate = self._actions__relocate
+        other._actions__leave_off = self._actions__leave_off
+        other._actions__withdraw_leader = self._actions__withdraw_leader
+        other._actions__place_tile = self._actions__place_tile
+        other._actions__chain_peasant = self._actions__chain_peasant
+        other._actions__end_chain = self._actions__end_chain
+        other._actions__decline_pagoda = self._actions__decline_pagoda
+        other._actions__take_from_market = self._actions__take_from_market
+        other._actions__leave_market = self._actions__leave_market
+        other._actions__peasant_revolt = self._actions__peasant_revolt
+        other._actions__merchant_pagoda = self._actions__merchant_pagoda
+        other._actions__end_turn = self._actions__end_turn
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
@@ -1801,34 +1801,34 @@ class YellowYangtzeState(rt.State):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d_tiled = None
-        self._d_untiled = None
-        self._d_empty = None
-        self._d_group_of = None
-        self._d_chief_cell = None
-        self._d_on_board = None
-        self._d_off_board = None
-        self._d_groups_beside = None
-        self._d_states_beside = None
-        self._d_governor_beside = None
-        self._d_index_of = None
-        self._d_in_rack = None
-        self._d_pagoda_cells = None
-        self._d_triangles_at = None
-        self._d_free_triangles_at = None
-        self._d_pagodas_left = None
-        self._d_first_triangles_at = None
-        self._d_open_triangles = None
-        self._d_joins_states = None
-        self._d_leader_sites = None
-        self._d_leader_cells = None
-        self._d_empty_rivers = None
-        self._d_empty_land = None
-        self._d_chain_cells = None
-        self._d_rival_of = None
-        self._d_level = None
-        self._d_tie_key = None
-        self._d_spread = None
+        self._d__tiled = None
+        self._d__untiled = None
+        self._d__empty = None
+        self._d__group_of = None
+        self._d__chief_cell = None
+        self._d__on_board = None
+        self._d__off_board = None
+        self._d__groups_beside = None
+        self._d__states_beside = None
+        self._d__governor_beside = None
+        self._d__index_of = None
+        self._d__in_rack = None
+        self._d__pagoda_cells = None
+        self._d__triangles_at = None
+        self._d__free_triangles_at = None
+        self._d__pagodas_left = None
+        self._d__first_triangles_at = None
+        self._d__open_triangles = None
+        self._d__joins_states = None
+        self._d__leader_sites = None
+        self._d__leader_cells = None
+        self._d__empty_rivers = None
+        self._d__empty_land = None
+        self._d__chain_cells = None
+        self._d__rival_of = None
+        self._d__level = None
+        self._d__tie_key = None
+        self._d__spread = None
         self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
@@ -2065,7 +2065,7 @@ GAME = rt.Game(
     ),
     YellowYangtzeState,
     {
-        'warring_states': _board_warring_states,
+        'warring_states': _board__warring_states,
     },
     lowest_score_wins=False,
 )

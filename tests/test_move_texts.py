@@ -20,7 +20,7 @@ from rulewright.runtime.errors import BadSetup
 from rulewright.runtime.rng import Rng
 from rulewright.runtime.state import Action, State
 from rulewright.viewer import PlaySession
-from rulewright.web import make_app
+from rulewright.web import TOKEN_HEADER, make_app
 
 ROOT = Path(__file__).resolve().parent.parent
 HIDDEN_PLAYS = ROOT / "tests" / "games" / "hidden-plays.yaml"
@@ -151,7 +151,7 @@ def test_the_web_history_shows_each_seat_its_own_reading() -> None:
     app, _ = make_app(None)
     client = Client(app)
     form = {"ruleset": "chang-cheng", "players": "2", "seed": "4", "seat1": "random", "seat2": "random"}
-    assert client.post("/new", data=form).status_code == 303
+    assert client.post("/new", data=form, headers={TOKEN_HEADER: app.token}).status_code == 303  # (as its pages do)
     session: PlaySession = next(iter(app.sessions.games.values()))
     for _ in range(120):
         if session.state.is_terminal() or sum(1 for _, t in session.history if t.startswith("card ")) >= 4:

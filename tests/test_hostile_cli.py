@@ -542,6 +542,14 @@ def wait_until(condition: Callable[[], bool], seconds: float) -> bool:
 
 STARTED: list[subprocess.Popen[str]] = []
 
+# How long a stopped `simulate` may take to end, and its workers with it. Not a measure of speed:
+# on a loaded machine ending a process and its pool takes seconds. What is checked is that it does
+# not wait for its work first: the batches below are of GAMES games, and each worker's first task
+# is an eighth of them (match.chunk_ranges), some 125,000 games, minutes of play, and
+# one process alone would play on for hours.
+PROMPT_SECONDS = 20.0
+GAMES = 1_000_000
+
 
 @pytest.fixture(autouse=True)
 def _no_process_left() -> Any:
@@ -557,7 +565,7 @@ def _no_process_left() -> Any:
 
 
 def start_simulate(*args: str, cwd: Path) -> subprocess.Popen[str]:
-    process = subprocess.Popen([str(RULEWRIGHT), "simulate", "china-cornett", "-n", "100000", *args], cwd=cwd,
+    process = subprocess.Popen([str(RULEWRIGHT), "simulate", "china-cornett", "-n", str(GAMES), *args], cwd=cwd,
                                start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     STARTED.append(process)
     return process
@@ -594,49 +602,51 @@ def stop(process: subprocess.Popen[str], signum: int, whole_group: bool) -> tupl
 
 
 def assert_no_orphans(process: subprocess.Popen[str], workers: list[int]) -> None:
-    assert wait_until(lambda: not group_members(process.pid), 1.0), group_members(process.pid)
+    assert wait_until(lambda: not group_members(process.pid), PROMPT_SECONDS), group_members(process.pid)
     for pid in workers:
         assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1][:3]
 
 
 def test_ctrl_c_stops_simulate_and_its_workers_while_they_boot(tmp_path: Path) -> None:
     process = start_simulate("--workers", "2", cwd=tmp_path)
-    assert wait_until(lambda: workers_started(process), 30), "the workers did not start"
+    assert wait_until(lambda: workers_started(process), 60), "the workers did not start"
     workers = workers_of(process)  # still importing: a worker boots in a few hundred milliseconds
     seconds, out, err = stop(process, signal.SIGINT, whole_group=True)
     assert process.returncode == 130
     # the workers are started before game 0, which times a game: it may not be over yet
-    assert re.fullmatch(r"rulewright: interrupted by SIGINT after [01] of 100000 games; 2 workers ended\n", err), err
+    assert re.fullmatch(r"rulewright: interrupted by SIGINT after [01] of 1000000 games; 2 workers ended\n", err), err
     assert out == ""
-    assert seconds < 1.0, f"took {seconds:.2f} s"
+    assert seconds < PROMPT_SECONDS, f"took {seconds:.2f} s"
     assert_no_orphans(process, workers)
 
 
 def test_sigterm_stops_simulate_and_ends_busy_workers(tmp_path: Path) -> None:
-    process = start_simulate("--workers", "2", cwd=tmp_path)
-    assert wait_until(lambda: workers_started(process), 30), "the workers did not start"
-    time.sleep(0.5)  # they are playing now
+    process = start_simulate("--workers", "2", "--log-dir", "logs", cwd=tmp_path)
+    assert wait_until(lambda: workers_started(process), 60), "the workers did not start"
+    # game 0, played here to size the tasks, is logged once every task is sent: they are playing
+    assert wait_until(lambda: (tmp_path / "logs" / "game-000000.jsonl").exists(), 60), "game 0 was not logged"
     workers = workers_of(process)
     seconds, out, err = stop(process, signal.SIGTERM, whole_group=False)
     assert process.returncode == 143
-    assert err == "rulewright: interrupted by SIGTERM after 1 of 100000 games; 2 workers ended\n"
-    assert seconds < 1.0, f"took {seconds:.2f} s"
+    assert err == ("rulewright: interrupted by SIGTERM after 1 of 1000000 games; 2 workers ended; "
+                   "1 complete game log in logs\n")
+    assert seconds < PROMPT_SECONDS, f"took {seconds:.2f} s"
     assert_no_orphans(process, workers)
 
 
 def test_sigterm_leaves_only_complete_logs(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     process = start_simulate("--log-dir", "logs", cwd=tmp_path)
-    assert wait_until(lambda: logs.is_dir() and len(list(logs.iterdir())) >= 5, 30), "no logs written"
+    assert wait_until(lambda: logs.is_dir() and len(list(logs.iterdir())) >= 5, 60), "no logs written"
     seconds, out, err = stop(process, signal.SIGTERM, whole_group=False)
     assert process.returncode == 143
-    found = re.fullmatch(r"rulewright: interrupted by SIGTERM after (\d+) of 100000 games; (\d+) complete game "
+    found = re.fullmatch(r"rulewright: interrupted by SIGTERM after (\d+) of 1000000 games; (\d+) complete game "
                          r"logs in logs\n", err)
     assert found is not None, err
     files = sorted(logs.iterdir())
     assert int(found[2]) == len(files) and int(found[1]) in (len(files), len(files) + 1)  # a log cut short: removed
     assert [f.name for f in files] == [f"game-{i:06d}.jsonl" for i in range(len(files))], "no temporary file is left"
-    assert seconds < 1.0, f"took {seconds:.2f} s"
+    assert seconds < PROMPT_SECONDS, f"took {seconds:.2f} s"
     assert "final" in json.loads(files[-1].read_text(encoding="utf-8").splitlines()[-1])
     assert run("replay", str(files[-1])).exit_code == 0
     assert_no_orphans(process, [])

@@ -61,7 +61,8 @@ def test_every_pass_plays_the_same_games_as_none(ruleset: str) -> None:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_each_pass_alone_plays_the_same_games_as_none(ruleset: str, name: str) -> None:
     if code(source(ruleset, frozenset({name}))) == code(source(ruleset, frozenset())):
-        return  # it decides nothing alone here (it builds on another pass, or finds nothing): the same code
+        # it decides nothing alone here (it builds on another pass, or finds nothing): the same code
+        pytest.skip(f"pass {name} alone writes the same code as no pass for {ruleset}: no game to compare")
     alone, plain = compiled(ruleset, frozenset({name})), compiled(ruleset, frozenset())
     for k in range(GAMES_EACH):
         play_in_lockstep(alone, plain, players_of(plain, k), 5000 + k)

@@ -27,6 +27,7 @@ from .passes import ALL, optimise
 from .paths import GAME_ID, JOURNAL, display, is_module_name, module_name, rules_dir
 from .resolve import Resolved, ResolveError, resolve
 from .source import CompileError, Diagnostic, SourceSpan
+from .typed import TypedProgram
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,17 +76,38 @@ def analyse(path: Path) -> tuple[ir.RuleSet | None, list[Diagnostic], tuple[Path
     return ruleset, diagnostics + problems, resolved.files
 
 
-def compile_file(path: Path, passes: frozenset[str] = ALL) -> Compiled:
-    """Compile one rule set with the optimisation passes named (all of them unless told:
-    compiler/passes/); raises CompileError with every problem found."""
+@dataclass(frozen=True)
+class Checked:
+    """A rule set read, resolved, built and checked: what every set of passes starts from (the
+    typed IR is frozen, so one checked rule set can be optimised and lowered many ways)."""
+
+    resolved: Resolved
+    ruleset: ir.RuleSet
+    typed: TypedProgram
+
+
+def check_file(path: Path) -> Checked:
+    """Read, resolve, build and check one rule set; raises CompileError with every problem found."""
     resolved, ruleset, diagnostics = build(path)
     if ruleset is None or diagnostics:
         raise CompileError(diagnostics)
-    shown = ruleset.files
     problems, typed = check(ruleset)
     if typed is None:
         raise CompileError(problems)
-    typed, plan = optimise(typed, passes)
+    return Checked(resolved, ruleset, typed)
+
+
+def compile_file(path: Path, passes: frozenset[str] = ALL) -> Compiled:
+    """Compile one rule set with the optimisation passes named (all of them unless told:
+    compiler/passes/); raises CompileError with every problem found."""
+    return compile_checked(check_file(path), passes)
+
+
+def compile_checked(checked: Checked, passes: frozenset[str] = ALL) -> Compiled:
+    """The back half of compile_file: a checked rule set optimised with `passes`, lowered and emitted."""
+    resolved, ruleset = checked.resolved, checked.ruleset
+    shown = ruleset.files
+    typed, plan = optimise(checked.typed, passes)
     problems, program = lower(typed, plan)
     if problems:
         raise CompileError(problems)

@@ -17,7 +17,7 @@ import pytest
 import rulewright
 from rulewright import scenarios
 from rulewright.compiler import passes
-from rulewright.compiler.driver import compile_file
+from rulewright.compiler.driver import Checked, check_file, compile_checked, compile_file
 from rulewright.compiler.paths import bundled_rulesets, ruleset_file
 from rulewright.runtime.state import Game
 from tests.lockstep import play_in_lockstep
@@ -30,8 +30,24 @@ GAMES_EACH = 6  # per rule set and pass, that pass alone against none
 
 
 @cache
+def checked(ruleset: str) -> Checked:
+    """Read and checked once per rule set; every set of passes starts from it (the typed IR is
+    frozen: test_a_checked_rule_set_is_left_as_it_was_by_every_pass)."""
+    return check_file(ruleset_file(ruleset))
+
+
+@cache
 def source(ruleset: str, enabled: frozenset[str]) -> str:
-    return compile_file(ruleset_file(ruleset), enabled).source
+    return compile_checked(checked(ruleset), enabled).source
+
+
+def test_a_checked_rule_set_is_left_as_it_was_by_every_pass() -> None:
+    shared = check_file(ruleset_file("china-schacht"))
+    before = repr(shared)
+    for name in passes.PASSES:
+        compile_checked(shared, frozenset({name}))
+    assert compile_checked(shared, passes.ALL).source == compile_file(ruleset_file("china-schacht")).source
+    assert repr(shared) == before
 
 
 @cache

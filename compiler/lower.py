@@ -1359,14 +1359,14 @@ class _Lowerer:
         comment = a.choices[i].span.short
         mask = region_masks.mask_code(self, found.regions)
         disorder = region_masks.ORDERED in mask
-        bound = [("regions_mask", mask, f"{comment}; `region_masks`: the regions `{a.choices[i].var.name}` walks, "
+        bound = [("_regions_mask", mask, f"{comment}; `region_masks`: the regions `{a.choices[i].var.name}` walks, "
                   f"as a bit mask{' (-1: not in region order)' if disorder else ''}")]
         terms: list[tuple[str | None, str | None]] = []
         for term in found.terms:
             if term.kept is not None:
-                local = f"kept_regions{len(bound) - 1}"
-                kept = f"self.{term.kept.within}(regions_mask)"
-                bound.append((local, f"{kept} if regions_mask > 0 else 0" if disorder else kept,
+                local = f"_kept_regions{len(bound) - 1}"
+                kept = f"self.{term.kept.within}(_regions_mask)"
+                bound.append((local, f"{kept} if _regions_mask > 0 else 0" if disorder else kept,
                               f"{comment}; `region_masks`: the regions where `{term.kept.text}`, from its kept mask"))
                 terms.append((None, local))
             else:
@@ -1801,7 +1801,8 @@ class _Lowerer:
             prog.forget.append(f"self.{test.slot} = self.{test.known} = 0")
             after = next(k for k, d in enumerate(prog.defines) if d.name == test.define) + 1
             body = tuple(Line(2, code) for code in region_masks.within_method(test))
-            prog.defines.insert(after, LoweredFunction(test.within, (("regions_mask", "int"),), "int", body, test.span))
+            prog.defines.insert(after, LoweredFunction(test.within, (("_regions_mask", "int"),), "int", body,
+                                                       test.span))
         for vm in self.plan.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)
             prog.kept.append((vm.slot, "list[int]", vm.note(), f"{vm.py}[:]"))
             prog.fields_set.append(f"{vm.py} = {vm.rebuild()}")
@@ -1919,7 +1920,7 @@ class _Lowerer:
             walks = [(ch.py_name, ch.domain, ch.is_list, ch.span.short) for ch in choices]
             gather = spot_row[1:] if spot_row is not None and spot_row[0] == choices[-1].domain else None
             # (pass `listing_tables`) a list remembered by value
-            into = "actions" if listed is None else "listed_actions"
+            into = "_actions" if listed is None else "_listed_actions"
             regions = None
             if region_row is not None and listed is None and gather is None:  # (pass `region_masks`)
                 found, terms, bound = region_row
@@ -1981,16 +1982,16 @@ def _cached(d: t.Define, annotation: str, body: tuple[Line, ...]) -> tuple[Line,
     *work, last = body
     assert last.depth == 2 and last.code.startswith("return "), last
     return (
-        Line(2, "memo = self._derived"),
-        Line(2, "if memo is None:"),
-        Line(3, "memo = self._derived = {}"),
-        Line(2, f"elif {key} in memo:"),
-        Line(3, f"remembered: {annotation} = memo[{key}]"),
-        Line(3, "return remembered"),
+        Line(2, "_memo = self._derived"),
+        Line(2, "if _memo is None:"),
+        Line(3, "_memo = self._derived = {}"),
+        Line(2, f"elif {key} in _memo:"),
+        Line(3, f"_remembered: {annotation} = _memo[{key}]"),
+        Line(3, "return _remembered"),
         *work,
-        Line(2, f"value: {annotation} = {last.code.removeprefix('return ')}", last.source, last.note),
-        Line(2, f"memo[{key}] = value"),
-        Line(2, "return value"),
+        Line(2, f"_value: {annotation} = {last.code.removeprefix('return ')}", last.source, last.note),
+        Line(2, f"_memo[{key}] = _value"),
+        Line(2, "return _value"),
     )
 
 
@@ -2051,8 +2052,8 @@ def _remembered(body: tuple[Line, ...], annotation: str, found: tuple[Line, ...]
     when it is found remembered first (`found`) and the line that remembers it (`store`) last."""
     *work, last = body
     assert last.depth == 2 and last.code.startswith("return "), last
-    value = Line(2, f"value: {annotation} = {last.code.removeprefix('return ')}", last.source)
-    return (*found, *work, value, Line(2, store), Line(2, "return value"))
+    value = Line(2, f"_value: {annotation} = {last.code.removeprefix('return ')}", last.source)
+    return (*found, *work, value, Line(2, store), Line(2, "return _value"))
 
 
 def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest: int | None = None) -> tuple[Line, ...]:
@@ -2061,24 +2062,24 @@ def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest:
     stale (every assignment to a field it reads sets it so). `nest`: the position of the parameter
     the values are kept by first, each a dict by the others (pass `nested_drops`)."""
     if not d.params:
-        return _remembered(body, annotation, (Line(2, f"kept = self.{slot}"), Line(2, "if kept is not None:"),
-                                              Line(3, "return kept")), f"self.{slot} = value")
+        return _remembered(body, annotation, (Line(2, f"_kept = self.{slot}"), Line(2, "if _kept is not None:"),
+                                              Line(3, "return _kept")), f"self.{slot} = _value")
     # the dict the values are kept in (`kept`, or for one nested value `nested`: kept[its parameter]), by key
-    held = "kept"
+    held = "_kept"
     first: tuple[Line, ...] = ()
     if nest is not None:  # (pass `nested_drops`) by that parameter first, each a dict by the others
         rest = [p.py for i, p in enumerate(d.params) if i != nest]
-        held, first = "nested", (
-            Line(2, f"nested = kept.get({d.params[nest].py})"),
-            Line(2, "if nested is None:"),
-            Line(3, f"nested = kept[{d.params[nest].py}] = {{}}"),
+        held, first = "_nested", (
+            Line(2, f"_nested = _kept.get({d.params[nest].py})"),
+            Line(2, "if _nested is None:"),
+            Line(3, f"_nested = _kept[{d.params[nest].py}] = {{}}"),
         )
     else:
         rest = [p.py for p in d.params]
     key = rest[0] if len(rest) == 1 else f"({', '.join(rest)})"
-    found = (Line(2, f"kept = self.{slot}"), Line(2, "if kept is None:"), Line(3, f"kept = self.{slot} = {{}}"),
+    found = (Line(2, f"_kept = self.{slot}"), Line(2, "if _kept is None:"), Line(3, f"_kept = self.{slot} = {{}}"),
              *first, Line(2, f"elif {key} in {held}:"), Line(3, f"return {held}[{key}]"))
-    return _remembered(body, annotation, found, f"{held}[{key}] = value")
+    return _remembered(body, annotation, found, f"{held}[{key}] = _value")
 
 
 def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: tuple[Line, ...],
@@ -2093,14 +2094,14 @@ def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: tuple
     table_code = bound(find, invented("values", d.name), f"dict[Any, {annotation}]",
                        f"the values of `{d.name}` by what they read (`value_tables`)")
     found = (
-        Line(2, f"table = {table_code}"),
-        Line(2, f"kept: {annotation} | None = table.get({key})"),
-        Line(2, "if kept is not None:"),
-        Line(3, "return kept"),
+        Line(2, f"_table = {table_code}"),
+        Line(2, f"_kept: {annotation} | None = _table.get({key})"),
+        Line(2, "if _kept is not None:"),
+        Line(3, "return _kept"),
     )
     what = f"`{table.field}`" if table.at is None else f"`{table.field}[{d.params[table.at].name}]`"
     joined = "".join(f" and `{d.params[k].name}`" for k in table.params)
-    return _remembered(body, annotation, found, f"rt.remember(table, {key}, value)"), (
+    return _remembered(body, annotation, found, f"rt.remember(_table, {key}, _value)"), (
         f"remembered by the value of {what}{joined}, in a table of the board every state shares (`value_tables`)")
 
 

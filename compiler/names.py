@@ -32,10 +32,12 @@ A rule file's names reach a generated module in four places:
   member of State is one of these three);
 - local variables of its methods: choices, `let` values, loop variables and parameters, under
   their own names, except Python's words and the two names generated code reads unqualified
-  (`self`, `rt`): those get a `_` after them (`len_`, `self_`), which no rule name ends with
-  (LOCAL_AVOID, local_name). Every local the template or a pass binds starts with `_`
-  (`_actions`, `_cache`, `_found`, `_total`, `_cond`), and a pass's fresh copy of a rule local
-  is `_<local>__<n>` (`_s__2`, `_once__1`: rewrite.Names);
+  (`self`, `rt`: METHOD_NAMES): those get a `_` after them (`len_`, `self_`), which no rule name
+  ends with (LOCAL_AVOID, local_name). Every local the template, the lowering or a pass binds
+  itself starts with one `_` and holds no `__` (`_actions`, `_cache`, `_row1`, `_found`, `_cond`:
+  TEMPLATE_LOCALS, INVENTED_LOCALS), and a pass's fresh local is `_<local>__<n>` (`_s__2`,
+  `_once__1`: rewrite.Names), so no list of names keeps a rule file's locals off them. (Never
+  `__` first: Python mangles such a name inside a class.);
 - text only (strings and dictionary keys): enumerations' names, scoring terms, boards, region
   and spot names, neutral seats. Any name is safe there, as far as Python goes.
 
@@ -136,7 +138,7 @@ def board_function(board: str) -> str:
 # (pass `region_masks`) the regions passing a test of a kept definition, `_regions__<define>__<n>`,
 # and those whose bit of it is known, `_regions_known__<define>__<n>` (`_regions_within__...` a method).
 KEPT_TAGS = ("mask", "empty", "has", "is", "regions", "regions_known", "regions_within")
-# At most this many choices of an action are listed through tables (their locals are reserved below).
+# At most this many choices of an action are listed through tables (each has its locals: TEMPLATE_LOCALS).
 MAX_TABLE_CHOICES = 8
 # Members the template gives every generated state class (the runtime's State has most already).
 TEMPLATE_MEMBERS = frozenset({
@@ -204,29 +206,32 @@ RUNTIME_ACTIONS = frozenset({PASS})
 RUNTIME_BOARDS = frozenset({BY_PLAYERS})
 
 # -- locals -------------------------------------------------------------------------------------
-# Names the template's methods use themselves (`cache`, `actions` and `action` in `_legal_<a>`,
-# `name` and `args` in `_action_text`, `memo`, `value`, `remembered` and `kept` in a definition,
-# `over` in `_is_over`, `other` in `_copy_fields`, `_` for a loop run for its count) and module
-# names lowered code reads.
+# The two names every method reads unqualified: the state, and the runtime module.
+METHOD_NAMES = frozenset({"self", "rt"})
+# The locals the template's methods, the lowering and the passes bind themselves: each starts with
+# `_` and holds no `__`, so that no rule local (never starting with `_`) and no pass's fresh local
+# (`_<local>__<n>`) is one of them, with no list of names to keep a rule file's locals off them.
+# `_actions`, `_cache` and `_action` in `_legal__<a>`; `_name`, `_args`, `_action` in `_perform` and
+# `_action_text`; `_memo`, `_value`, `_remembered`, `_kept`, `_nested`, `_table` in a definition;
+# `_over` in `_is_over`; `_other` in `_copy_fields`; `_` for a loop run for its count.
 TEMPLATE_LOCALS = frozenset({
-    "self", "actions", "action", "cache", "name", "args", "memo", "value", "remembered", "kept", "over", "other",
-    "nested",  # a kept definition's values for one region (pass `nested_drops`)
-    "render", "_", "rt", "annotations",
+    "_", "_actions", "_action", "_cache", "_name", "_args", "_memo", "_value", "_remembered", "_kept", "_over",
+    "_other",
+    "_nested",  # a kept definition's values for one region (pass `nested_drops`)
     # a listing through tables per board (pass `action_tables`): the table, and per choice its row and key
-    "table", *(f"row{k}" for k in range(1, MAX_TABLE_CHOICES)), *(f"key{k}" for k in range(MAX_TABLE_CHOICES)),
+    "_table", *(f"_row{k}" for k in range(1, MAX_TABLE_CHOICES)), *(f"_key{k}" for k in range(MAX_TABLE_CHOICES)),
     # the masks a listing joins once, before its loops (pass `listing_hoist`)
-    *(f"joined{k}" for k in range(MAX_TABLE_CHOICES)),
+    *(f"_joined{k}" for k in range(MAX_TABLE_CHOICES)),
     # the last choice's spots as a mask, a test kept per row, the actions of the mask (pass `spot_rows`)
-    "spots_mask", "row_fixed", "gathered",
+    "_spots_mask", "_row_fixed", "_gathered",
     # the rows of a listing's first choice found by the key of its walk (pass `tabled_rows`)
-    "rows", "rows_key", "found_rows",
+    "_rows", "_rows_key", "_found_rows",
     # a listing remembered by value: its table, key and list (pass `listing_tables`)
-    "listed", "listed_key", "listed_actions",
+    "_listed", "_listed_key", "_listed_actions",
     # a region choice made from masks, a kept test's mask among given regions (pass `region_masks`)
-    "regions_mask", "regions_stale", "held_regions", "in_region", "row_actions",
-    *(f"kept_regions{k}" for k in range(MAX_TABLE_CHOICES)),
-    "rounds",  # how many rounds a loop whose joins are made at once makes (pass `join_rounds`)
-    # (pass `aggregate_loops` binds INVENTED_LOCALS: they start with `_`, which no rule name does)
+    "_regions_mask", "_regions_stale", "_held_regions", "_in_region", "_row_actions",
+    *(f"_kept_regions{k}" for k in range(MAX_TABLE_CHOICES)),
+    "_rounds",  # how many rounds a loop whose joins are made at once makes (pass `join_rounds`)
 })
 # Locals that start with `_`, so that no rule local can be one of them (no list of names to keep a rule
 # file's locals off them): an aggregate written out as a loop, its result, whether an item is the
@@ -241,34 +246,36 @@ IMPLICIT: dict[str, str] = {
 }
 IMPLICIT_LOCALS = frozenset(IMPLICIT)
 PYTHON_WORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
-# A local of a rule file with one of these names is written with a `_` after it.
-LOCAL_AVOID = PYTHON_WORDS | TEMPLATE_LOCALS
+# A local of a rule file with one of these names is written with a `_` after it (`len_`, `self_`).
+LOCAL_AVOID = PYTHON_WORDS | METHOD_NAMES
 # The item of a per-spot field walked by a fused filter (`for s, _item__marker in enumerate(self.marker)`):
 # an invented name (a local `self` is `self_`, and so was the item of a field `self` once).
 FILTER_LOCAL = joined("item", "{}")
 
 
 # Locals the optimisation passes bind (compiler/passes/rewrite.py `Names`): a comprehension's
-# variable renamed where a definition is inlined, a value bound once. Each is spelled as one of
-# the rule set's own locals or definitions, or `once`, with a number after it where that name
-# is taken, and like no other name of the rule set (so none can hide another).
+# variable renamed where a definition is inlined, a value bound once. Each is `_<base>__<n>`: the
+# rule local or definition it stands for, or `once` (`cell`: pass `lazy_hoist`), and a number,
+# which no rule name, nor a fixed invented local (none holds `__`), can be.
 PASS_LOCAL_BASE = "once"
 PASS_CELL_BASE = "cell"  # (pass `lazy_hoist`) a comprehension's cell for a value computed once
 
 
 def pass_local(name: str, bases: frozenset[str] | set[str]) -> bool:
-    """Whether `name` is spelled as the passes spell a local: one of `bases` (the rule set's
-    locals and definitions) or `once` (`cell`: pass `lazy_hoist`), and perhaps a number."""
-    digits = len(name) - len(name.rstrip("0123456789"))
-    return any(name[:len(name) - k] in bases or name[:len(name) - k] in (PASS_LOCAL_BASE, PASS_CELL_BASE)
-               for k in range(digits + 1))
+    """Whether `name` is spelled as the passes spell a local: `_<base>__<n>`, its base one of
+    `bases` (the rule set's locals and definitions) or `once` or `cell`."""
+    head, _, number = name.rpartition(JOIN)
+    return (head.startswith("_") and number.isdigit()
+            and (head[1:] in bases or head[1:] in (PASS_LOCAL_BASE, PASS_CELL_BASE)))
 
 
 def local_name(name: str) -> str:
     """A rule file's local (choice, `let`, loop variable, parameter) as generated code spells it.
 
-    A name the method or Python uses gets a `_` after it (`self` is `self_`), which no rule name
-    ends with: no two names are spelled alike, and none like a name the method uses.
+    A Python word (keyword or built-in) or a name every method reads (`self`, `rt`) gets a `_`
+    after it (`len_`, `self_`), which no rule name ends with: no two names are spelled alike. Every
+    other name a method binds starts with `_` (TEMPLATE_LOCALS, INVENTED_LOCALS, pass locals),
+    which no rule name does.
     """
     return name + "_" if name in LOCAL_AVOID else name
 

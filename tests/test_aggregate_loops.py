@@ -29,8 +29,8 @@ def test_schacht_writes_its_emissary_room_out_as_a_loop() -> None:
             "        for q in range(self.num_seats):  # base.yaml:294; `aggregate_loops`: `max` written out as a loop\n"
             "            _each = (self.board.region_mask[r] & self._has__palace_of[q]).bit_count()\n"
             "            if _first or _each > _most:\n                _most = _each\n                _first = False\n"
-            "        value: int = (_most - len(self.emissaries[r]))  # base.yaml:294\n") in room
-    assert room.index("elif r in kept:") < room.index("_most = 0")  # (a kept value found first, as before)
+            "        _value: int = (_most - len(self.emissaries[r]))  # base.yaml:294\n") in room
+    assert room.index("elif r in _kept:") < room.index("_most = 0")  # (a kept value found first, as before)
     alliance = method(source("china-schacht"), "alliance_points")
     assert ("            if not (self.leads_emissaries(p, r)):\n                _every = False\n"
             "                break\n") in alliance
@@ -40,12 +40,12 @@ def test_schacht_writes_its_emissary_room_out_as_a_loop() -> None:
     # behind `and`, whose left operand is a call: that computed first, once, and the loop under it
     leads = method(source("china-schacht"), "leads_emissaries")
     assert "        _cond = self.emissaries_of(p, r) > 0\n        _every = True\n        if _cond:\n" \
-        "            emissaries_of = self.emissaries_of(p, r)\n" in leads
+        "            _emissaries_of__1 = self.emissaries_of(p, r)\n" in leads
     assert "        return (_cond and _every)  #" in leads
     # the end of the game: its `any` of the seats, under the test of `finished`
     over = method(source("china-schacht"), "_is_over")
     assert "            if not (self.finished):\n                for p in range(self.num_players):" in over
-    assert "            over = self._kept_end = bool(self.finished or not _found)\n" in over
+    assert "            _over = self._kept_end = bool(self.finished or not _found)\n" in over
     off = method(source("china-schacht", OFF), "emissary_room")
     assert "max(((self.board.region_mask[r] & self._has__palace_of[q]).bit_count() for q in " \
         "range(self.num_seats)), default=0)" in off and "_most" not in off

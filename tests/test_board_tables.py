@@ -47,14 +47,14 @@ def test_schacht_binds_its_tables_once_with_their_types() -> None:
     bind = method(text, "_bind_tables")
     assert ("        self._spot_rows__build = self.board.action_tables.get('build') or "
             "self.board.action_dict('build')\n") in bind
-    assert "        table = self._spot_rows__build\n" in method(text, "_legal__build")
-    assert "        table = self._values__all_payments\n" in method(text, "all_payments")
-    assert "        listed = self._listed__take_face_up\n" in method(text, "_legal__take_face_up")
-    assert "other._spot_rows__build = self._spot_rows__build" in method(text, "_copy_fields")
+    assert "        _table = self._spot_rows__build\n" in method(text, "_legal__build")
+    assert "        _table = self._values__all_payments\n" in method(text, "all_payments")
+    assert "        _listed = self._listed__take_face_up\n" in method(text, "_legal__take_face_up")
+    assert "_other._spot_rows__build = self._spot_rows__build" in method(text, "_copy_fields")
     # found by name at every call without the pass, and no slot
     off = source("china-schacht", OFF)
     assert "_bind_tables" not in off and "_spot_rows__build" not in off
-    assert "        table = self.board.action_tables.get('build') or self.board.action_dict('build')\n" \
+    assert "        _table = self.board.action_tables.get('build') or self.board.action_dict('build')\n" \
         in method(off, "_legal__build")
     # every table read by name is bound: none is looked up at a listing any more
     for name in ("_legal__send", "_legal__exchange_blind", "_legal__draw_card", "payments"):

@@ -21,19 +21,19 @@ GAME = Path(__file__).parent / "games" / "choice-hoist.yaml"
 
 def test_schacht_makes_the_face_up_colours_once_per_listing() -> None:
     listing = method(compile_file(ruleset_file("china-schacht")).source, "_legal__exchange_face_up")
-    bound = listing.index("        joined0: Sequence[int] | None = None  # rules/china-schacht/base.yaml:427; "
+    bound = listing.index("        _joined0: Sequence[int] | None = None  # rules/china-schacht/base.yaml:427; "
                           "`choice_hoist`")
     assert bound < listing.index("for card in ")
-    assert ("for taken in (joined0 if joined0 is not None else (joined0 := [c for c in range(5) if c in "
+    assert ("for taken in (_joined0 if _joined0 is not None else (_joined0 := [c for c in range(5) if c in "
             "self.face_up])):  # rules/china-schacht/base.yaml:427") in listing
     off = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"choice_hoist"}).source,
                  "_legal__exchange_face_up")
-    assert "joined0" not in off and "for taken in [c for c in range(5) if c in self.face_up]:" in off
+    assert "_joined0" not in off and "for taken in [c for c in range(5) if c in self.face_up]:" in off
 
 
 def test_only_lists_that_read_no_earlier_choice_nor_definition_are_hoisted() -> None:
     source = compile_file(GAME).source
-    assert "for take in (joined0 if joined0 is not None else (joined0 := " in method(source, "_legal__swap")
+    assert "for take in (_joined0 if _joined0 is not None else (_joined0 := " in method(source, "_legal__swap")
     assert "joined" not in method(source, "_legal__trade")  # (it reads `give`)
     assert "joined" not in method(source, "_legal__ask")  # (a definition: `pool_colours`)
 

@@ -78,7 +78,7 @@ def test_generated_code_names_its_rules() -> None:
     assert source.startswith("# DO NOT EDIT")
     assert "rules/china-cornett/base.yaml  sha256:" in source
     assert "# rules/china-cornett/base.yaml:" in source
-    assert "def _legal__prospect(self, actions: list[rt.Action]) -> None:" in source
+    assert "def _legal__prospect(self, _actions: list[rt.Action]) -> None:" in source
     assert "/work/" not in source and "\\" not in source.split("\n", 3)[1], "no machine-specific paths"
 
 

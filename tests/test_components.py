@@ -108,7 +108,7 @@ def test_majority_and_ranked_share_places_on_ties() -> None:
 def test_the_builtins_need_no_run_time_check_and_bundled_code_has_no_cache() -> None:
     # (unoptimised: the pass `derived` keeps these definitions in slots of its own, not `_derived`)
     source = compile_file(GAME.relative_to(ROOT), passes=frozenset()).source
-    assert "value: Sequence[frozenset[int]] = self.board.components(self.tiles())" in source
+    assert "_value: Sequence[frozenset[int]] = self.board.components(self.tiles())" in source
     assert "self.board.component_of(s, self.tiles())" in source
     assert "rt.walk(self, self.tiles()" not in source
     assert "self._derived = None" in source

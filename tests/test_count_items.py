@@ -66,7 +66,7 @@ def test_the_code_written() -> None:
     off = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
                                                  passes.ALL - {"count_items", "aggregate_loops"}).source
     assert "sum(1 for q in self.emissaries[r] if q == p)" in off and ".count(" not in off
-    assert "kept = self._d__emissaries_of" in off  # (a walk in Python: kept between moves)
+    assert "_kept = self._d__emissaries_of" in off  # (a walk in Python: kept between moves)
 
 
 def test_a_walk_that_charges_as_it_runs_is_left_alone() -> None:

@@ -173,7 +173,7 @@ def test_tie_break_counting_over_a_checked_list(compiled: Compiled) -> None:
 
 def test_let_of_an_empty_collection_is_annotated(compiled: Compiled) -> None:
     code = compiled.source(TESTS / "typing" / "let-empty.yaml")
-    assert "found: Sequence[frozenset[int]] = ()" in code  # (generated code's own locals start with `_`: names.py)
+    assert "found: Sequence[frozenset[int]] = ()" in code  # (a rule local keeps its name)
     assert "seen: frozenset[int] = frozenset()" in code
     assert "never: frozenset[int] = frozenset()" in code
     assert "def nothing(self) -> frozenset[int]:" in code and "[object]" not in code

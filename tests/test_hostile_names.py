@@ -78,13 +78,15 @@ def test_a_hostile_name_is_refused_where_it_is_written(path: Path) -> None:
         assert "did you mean" not in d.render()
 
 
-def test_locals_named_like_the_generated_methods_own_are_renamed() -> None:
-    """Choices `cache` and `args` (locals of `_legal__take` and `_action_text`), `let name`,
-    `let rounds` (a local of pass `join_rounds`) and a loop variable `len`."""
+def test_locals_named_like_the_generated_methods_own_keep_their_names() -> None:
+    """Choices `cache` and `args` (once locals of `_legal__take` and `_action_text`, now `_cache`
+    and `_args`), `let name`, `let rounds` (once a local of pass `join_rounds`, now `_rounds`) keep
+    their names; a loop variable `len`, Python's, gets a `_` after it."""
     path = HOSTILE / "locals_named_like_generated_locals.yaml"
     compiled = compile_file(path)
-    assert "def _do__take(self, cache_: int, args_: int) -> None:" in compiled.source
-    assert "        rounds_ = name_  #" in compiled.source
+    assert "def _do__take(self, cache: int, args: int) -> None:" in compiled.source
+    assert "        rounds = name  #" in compiled.source
+    assert "for len_ in range(0, 2):" in compiled.source
     game = rulewright.game_from_source(compiled.source, str(path))
     state: Any = game.new_state(players=2, seed=3)
     roll = state.roll
@@ -209,7 +211,14 @@ def test_the_list_of_all_components_named_as_a_reserved_local_is_refused_where_a
     assert reserved and renamed("zqcomps", "i").splitlines()[reserved[0].span.line - 1].strip() == "all: i"
 
 
-LOCAL_NAMES = sorted(n for n in {*names.TEMPLATE_LOCALS, "len", "range", "enumerate", "sum", "super", "rt", "class",
+# The locals generated methods bound before issue 33 gave them a `_` first (a rule local of one of
+# these names was renamed by a list then), and names like the passes' fresh locals of old.
+OLD_LOCALS = ["actions", "action", "cache", "name", "args", "memo", "value", "remembered", "kept", "over", "other",
+              "nested", "table", "row1", "row2", "key0", "key1", "joined0", "spots_mask", "row_fixed", "gathered",
+              "rows", "rows_key", "found_rows", "listed", "listed_key", "listed_actions", "regions_mask",
+              "regions_stale", "held_regions", "in_region", "row_actions", "kept_regions0", "rounds", "once", "once2",
+              "cell", "cell1", "s2", "total", "found", "each", "cond", "item"]
+LOCAL_NAMES = sorted(n for n in {*OLD_LOCALS, "len", "range", "enumerate", "sum", "super", "rt", "class",
                                   "def", "lambda", "match", "case", "type", "print", "sorted", "frozenset", "tuple",
                                   "int", "object", "annotations", "render", "self"} if names.RULE_NAME.fullmatch(n))
 
@@ -301,7 +310,8 @@ def test_generated_code_uses_no_name_the_tables_do_not_list(path: Path) -> None:
     made_module, made_members, made_locals = made_names(compiled.ruleset)
     module_ok = names.MODULE_NAMES | made_module
     members_ok = names.STATE_MEMBERS | made_members
-    locals_ok = names.TEMPLATE_LOCALS | names.INVENTED_LOCALS | names.IMPLICIT_LOCALS | made_locals
+    locals_ok = (names.METHOD_NAMES | names.TEMPLATE_LOCALS | names.INVENTED_LOCALS | names.IMPLICIT_LOCALS
+                 | made_locals)
     reads_ok = locals_ok | module_ok | set(dir(builtins))
     tree = pyast.parse(compiled.source)
     problems: list[str] = []
@@ -331,7 +341,7 @@ def test_generated_code_uses_no_name_the_tables_do_not_list(path: Path) -> None:
                 if isinstance(part, pyast.Name):
                     check(part.id, names.ANNOTATION_NAMES, "name in an annotation", part.lineno)
         if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) and node.value.id in ("self",
-                                                                                                         "other"):
+                                                                                                         "_other"):
             if not kept(node.attr):  # (kept by a pass: no rule file's name starts so)
                 check(node.attr, members_ok, "member", node.lineno)
         if isinstance(node, pyast.FunctionDef):
@@ -351,6 +361,16 @@ def test_locals_are_spelled_apart_from_each_other_and_from_generated_code() -> N
         py = names.local_name(name)
         assert spelled.setdefault(py, name) == name, f"`{name}` and `{spelled[py]}` are both written `{py}`"
         assert py not in names.LOCAL_AVOID and not keyword.iskeyword(py)
+
+
+def test_every_local_generated_code_binds_itself_starts_with_one_underscore() -> None:
+    """The template's, the lowering's and the passes' own locals: `_` first (never `__`, which
+    Python mangles in a class) and no `__` join, apart from every rule local and pass local."""
+    for local in names.TEMPLATE_LOCALS | names.INVENTED_LOCALS:
+        assert local.startswith("_") and not local.startswith("__") and names.JOIN not in local, local
+    assert names.LOCAL_AVOID == names.PYTHON_WORDS | names.METHOD_NAMES
+    assert names.pass_local("_once__2", set()) and names.pass_local("_s__1", {"s"})
+    assert not names.pass_local("once2", {"once"}) and not names.pass_local("_s__x", {"s"})
 
 
 def test_the_reserved_members_are_read_from_the_runtime() -> None:
@@ -483,3 +503,35 @@ def test_a_name_that_plays_plays_the_same_game_optimised_and_not(path: Path) -> 
     optimised = rulewright.load_rules(path)
     plain = rulewright.load_rules(path, passes=frozenset())
     assert sum(play_in_lockstep(optimised, plain, 2, seed) for seed in range(4)) > 0
+
+
+LOCALS_FILE = HOSTILE / "locals_named_like_generated_locals.yaml"
+LOCALS_TEXT = LOCALS_FILE.read_text(encoding="utf-8").split("\n", 3)[3]  # (without its comment)
+LOCALS_TOKENS = ["cache", "args", "name", "rounds", "s"]  # its choices, `let`s and comprehension variables
+
+
+@settings(max_examples=20, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(OLD_LOCALS) | RULE_NAMES, min_size=len(LOCALS_TOKENS), max_size=len(LOCALS_TOKENS),
+                unique=True))
+@example(["actions", "cache", "table", "rounds", "row1"])
+@example(["memo", "value", "kept", "once", "cell"])
+@example(["other", "name", "args", "once2", "s2"])
+def test_locals_named_like_generated_locals_play_the_same_game_optimised(new: list[str]) -> None:
+    """Every local of a small game renamed at once, to the names generated methods bound before
+    their own started with `_` or to rule names made of the words invented names are made of:
+    refused cleanly (a name taken twice, a reserved one), or the same game optimised by every
+    pass as unoptimised."""
+    text = LOCALS_TEXT
+    for k, token in enumerate(LOCALS_TOKENS):  # (each marked first: a new name may be an old one)
+        text = re.sub(rf"(?<![a-z0-9_]){token}(?![a-z0-9_])", f"\x00{k}\x00", text)
+    text = re.sub("\x00([0-9]+)\x00", lambda m: new[int(m.group(1))], text)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "locals.yaml"
+        path.write_text(text, encoding="utf-8")
+        try:
+            optimised = rulewright.load_rules(path)
+        except CompileError as failed:
+            assert all(d.span.line >= 1 and d.render().startswith(f"{d.span}: error: ") for d in failed.diagnostics)
+            return
+        plain = rulewright.load_rules(path, passes=frozenset())
+    assert sum(play_in_lockstep(optimised, plain, 2, seed) for seed in range(3)) > 0

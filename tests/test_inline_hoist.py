@@ -156,7 +156,7 @@ def test_a_local_bound_by_an_inlined_body_captures_no_name_of_the_caller(source:
     total = method(source, "total")
     assert "self.above(" not in total
     # the body's q is renamed: the caller's q is the argument it compares with
-    assert re.search(r"for (q\d+) in range\(0, 5\) if \1 > q\)", total), total
+    assert re.search(r"for (_q__\d+) in range\(0, 5\) if \1 > q\)", total), total
     # the line says what was inlined, from where
     assert re.search(r"return .*# probe.yaml:\d+; inlined above \(probe.yaml:\d+\)\n", method(source, "total_to"))
 
@@ -171,7 +171,7 @@ def test_a_costly_argument_read_twice_keeps_the_call(source: str) -> None:
 def test_a_costly_argument_of_a_loop_is_bound_once_before_it(source: str) -> None:
     heavy = method(source, "heavy")
     assert "self.held_of(" not in heavy
-    assert re.search(r"sum\(1 for (a\d*) in \(x \+ 1,\) for (y\d*) in range\(0, 5\) if \2 == \1\)", heavy), heavy
+    assert re.search(r"sum\(1 for (_a__\d+) in \(x \+ 1,\) for (_y__\d+) in range\(0, 5\) if \2 == \1\)", heavy), heavy
 
 
 def test_an_argument_that_can_fail_is_never_left_unread(source: str) -> None:
@@ -184,12 +184,13 @@ def test_a_definition_remembered_per_state_is_called(source: str) -> None:
 
 def test_hoisting_leaves_what_can_fail_in_its_loop(source: str) -> None:
     assert "any(self.xs[0] == y for y in self.ys)" in method(source, "probe")
-    assert re.search(r"for once in \(len\(self\.xs\),\) for y in", method(source, "hits"))
+    assert re.search(r"for _once__1 in \(len\(self\.xs\),\) for y in", method(source, "hits"))
 
 
 def test_under_and_only_a_cheap_built_in_is_hoisted(source: str) -> None:
     cheap = method(source, "cheap_guarded")
-    assert re.search(r"for (once\d*) in \(len\(self\.xs\),\) for y in self\.ys if \(?y > 0 and y == \1\)", cheap), cheap
+    assert re.search(r"for (_once__\d+) in \(len\(self\.xs\),\) for y in self\.ys if \(?y > 0 and y == \1\)",
+                     cheap), cheap
     costly = method(source, "costly_guarded")  # a loop: perhaps computed for no item, so left where it is
     assert "y > 0 and y == sum(self.xs)" in costly and "hoisted" not in costly, costly  # (the sum of the list itself)
     # a field's item alone is not worth a clause, under `and` (`y > 2 and sq(y) > 3` reads y anyway)
@@ -207,7 +208,7 @@ def test_the_smaller_of_two_sorted_is_their_min(rules: Path, source: str) -> Non
 def test_a_call_computed_twice_by_one_clause_is_computed_once(source: str) -> None:
     shared = method(source, "shared")
     assert shared.count("self.sq(y)") == 1, shared  # bound once per y
-    assert re.search(r"for (sq\d*) in \(self\.sq\(y\),\) if \1 > 3\]", shared), shared
+    assert re.search(r"for (_sq__\d+) in \(self\.sq\(y\),\) if \1 > 3\]", shared), shared
     unshared = method(source, "unshared")
     assert unshared.count("self.sq(y)") == 2, unshared  # guarded by `y > 2` in the condition: left as is
 
@@ -215,7 +216,7 @@ def test_a_call_computed_twice_by_one_clause_is_computed_once(source: str) -> No
 def test_an_inner_invariant_is_computed_once_per_item_of_the_clause_it_reads(source: str) -> None:
     nested = method(source, "nested")
     # len(ys) reads no variable: before the loops; once per x would do, once at all does
-    assert re.search(r"for once in \(len\(self\.ys\),\) for x in", nested), nested
+    assert re.search(r"for _once__1 in \(len\(self\.ys\),\) for x in", nested), nested
 
 
 def test_the_passes_change_the_typed_program_only_where_they_say(rules: Path) -> None:

@@ -33,4 +33,4 @@ def test_the_code_written() -> None:
     assert "value: Sequence[int] = [p for p in range(self.num_players) if (len(self.card[p] & SETS__TILE__ANIMAL[a]) " \
            ">= 3 and " in source
     off = compile_file(ruleset_file("mandarin"), passes.ALL - {"inner_defines"}).source
-    assert "        kept = self._d__controls\n" in off
+    assert "        _kept = self._d__controls\n" in off

@@ -36,25 +36,25 @@ class Budgeted:
 def test_schacht_makes_its_deck_a_colour_at_a_time() -> None:
     source = compile_file(ruleset_file("china-schacht")).source
     prepare = method(source, "_prepare")
-    assert "            rounds = len(range((2 if len(range(self.num_players)) == 3 else " in prepare
+    assert "            _rounds = len(range((2 if len(range(self.num_players)) == 3 else " in prepare
     assert "the rounds' joins of base.yaml:351 made at once (`join_rounds`)\n" in prepare
-    assert ("            if rt.joins_fit(self, len(self.deck), rounds, 1):\n"
-            "                self.deck = (*self.deck, *(c,) * rounds)  # base.yaml:351\n"
+    assert ("            if rt.joins_fit(self, len(self.deck), _rounds, 1):\n"
+            "                self.deck = (*self.deck, *(c,) * _rounds)  # base.yaml:351\n"
             "            else:  # (a round would fail: the rounds one by one, as written)\n") in prepare
     assert "                    rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')\n" in prepare
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"join_rounds"}).source
-    assert "rounds" not in method(off, "_prepare") and "rt.joins_fit" not in off
+    assert "_rounds" not in method(off, "_prepare") and "rt.joins_fit" not in off
 
 
 def test_what_is_taken() -> None:
     source = compile_file(GAME).source
-    assert "self.deck = (*self.deck, *(c,) * rounds)  # join-rounds.yaml:33" in method(source, "_prepare")
-    assert "if rt.joins_fit(self, len(self.deck), rounds, 2):" in method(source, "_do__pair")
-    assert "self.deck = (*self.deck, *(c, WHITE) * rounds)  # join-rounds.yaml:47" in method(source, "_do__pair")
-    assert "self.hand[self.current] = (*self.hand[self.current], *(BLUE,) * rounds)" in method(source, "_do__stack")
-    assert "self.marks = (*self.marks, *(7,) * rounds)" in method(source, "_do__mark")
+    assert "self.deck = (*self.deck, *(c,) * _rounds)  # join-rounds.yaml:33" in method(source, "_prepare")
+    assert "if rt.joins_fit(self, len(self.deck), _rounds, 2):" in method(source, "_do__pair")
+    assert "self.deck = (*self.deck, *(c, WHITE) * _rounds)  # join-rounds.yaml:47" in method(source, "_do__pair")
+    assert "self.hand[self.current] = (*self.hand[self.current], *(BLUE,) * _rounds)" in method(source, "_do__stack")
+    assert "self.marks = (*self.marks, *(7,) * _rounds)" in method(source, "_do__mark")
     for name in ("_do__count_up", "_do__both"):  # the loop's own item, two statements
-        assert "rt.joins_fit" not in method(source, name) and "rounds = " not in method(source, name), name
+        assert "rt.joins_fit" not in method(source, name) and "_rounds = " not in method(source, name), name
 
 
 def one_by_one(state: Budgeted, items: tuple[int, ...], rounds: int, joined: tuple[int, ...]) -> tuple[int, ...]:

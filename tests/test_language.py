@@ -211,8 +211,8 @@ def test_an_aggregate_of_the_items_themselves_takes_them_as_they_are(tmp_path: P
     # (the shape lowering writes; pass `aggregate_loops` writes a definition's first aggregate out as a loop)
     source = compile_file(path, passes.ALL - {"aggregate_loops"}).source
     assert "for n in" not in source and "for m in" not in source
-    assert "value: int = min(self.heights, default=0)  # aggregates.yaml:17" in source
-    assert "value: bool = all(self.marks)  # aggregates.yaml:23" in source
+    assert "_value: int = min(self.heights, default=0)  # aggregates.yaml:17" in source
+    assert "_value: bool = all(self.marks)  # aggregates.yaml:23" in source
     # (a list the game bounds is still charged as it is walked)
     assert "max(rt.walk(self, (*self.heights, (self.moved * 5)), 1, " in source
     game = rulewright.load_rules(path)

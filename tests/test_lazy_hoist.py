@@ -27,19 +27,20 @@ GAME = Path(__file__).parent / "games" / "lazy-hoist.yaml"
 
 def test_the_code_written() -> None:
     source = compile_file(ruleset_file("mandarin")).source
-    assert ("self.passed_by = tuple([p for cell in (rt.cell(),) for p in range(self.num_players) if (p != self.current"
-            " and self.position[p] in rt.walk(self, (cell or rt.once(cell, self.board.passed(") in source
+    assert ("self.passed_by = tuple([p for _cell__1 in (rt.cell(),) for p in range(self.num_players) "
+            "if (p != self.current and self.position[p] in rt.walk(self, (_cell__1 or rt.once(_cell__1, "
+            "self.board.passed(") in source
     assert "# base.yaml:361; computed once, at first need: passed(position[current], last_roll)" in source
     off = compile_file(ruleset_file("mandarin"), passes.ALL - {"lazy_hoist"}).source
     assert "rt.cell()" not in off and "rt.once(" not in off
     game = compile_file(GAME).source
-    assert "[j for cell in (rt.cell(),) for j in range(0, 4) if (j >= k and (cell or " \
-           "rt.once(cell, sorted(self.marks)[5] > 0))[0])]" in game
-    assert "(q == p or (cell or rt.once(cell, self.far(p) > len(self.marks)))[0])" in game
+    assert "[j for _cell__1 in (rt.cell(),) for j in range(0, 4) if (j >= k and (_cell__1 or " \
+           "rt.once(_cell__1, sorted(self.marks)[5] > 0))[0])]" in game
+    assert "(q == p or (_cell__1 or rt.once(_cell__1, self.far(p) > len(self.marks)))[0])" in game
     # Yellow & Yangtze: a flood fill under `and`, made once if a pagoda needs it; not what one item
     # at most needs (`u == with_leader and ...`), nor `value_of`'s check
     yellow = compile_file(ruleset_file("yellow-yangtze")).source
-    assert "(cell or rt.once(cell, self.group_of(s)))[0]" in yellow
+    assert "(_cell__1 or rt.once(_cell__1, self.group_of(s)))[0]" in yellow
     assert "(u == WITH_LEADER and self.off_board(self.current, PEASANT))" in yellow
     assert "rt.once(cell, ATTR__TILE__KIND[rt.value_of(" not in yellow
 

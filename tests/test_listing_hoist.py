@@ -27,20 +27,20 @@ def method(source: str, name: str) -> str:
 def test_schacht_joins_its_free_spaces_and_open_provinces_once_per_listing() -> None:
     source = compile_file(ruleset_file("china-schacht")).source
     build = method(source, "_legal__build")
-    joined = build.index("        joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask(")
+    joined = build.index("        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask(")
     assert joined < build.index("for cards in self.all_payments(self.current):")
-    assert "spots_mask = joined0  #" in build  # (its spots gathered from the joined masks: pass `spot_rows`)
+    assert "_spots_mask = _joined0  #" in build  # (its spots gathered from the joined masks: pass `spot_rows`)
     assert "`listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`" in build
     off = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"listing_hoist"}).source, "_legal__build")
-    assert "joined0" not in off and "spots_mask = self.board.all_mask & " in off
+    assert "_joined0" not in off and "_spots_mask = self.board.all_mask & " in off
 
 
 def test_masks_that_read_an_earlier_choice_are_joined_per_item() -> None:
     source = compile_file(GAME).source
-    assert "spots_mask = joined0  #" in method(source, "_legal__claim")
+    assert "_spots_mask = _joined0  #" in method(source, "_legal__claim")
     mark = method(source, "_legal__mark")
     assert "joined" not in mark  # (its masks read `r`: joined per `r`)
-    assert "spots_mask = self.board.all_mask & self._empty__owner & self.board.keys_mask(" in mark
+    assert "_spots_mask = self.board.all_mask & self._empty__owner & self.board.keys_mask(" in mark
 
 
 def test_the_listing_plays_as_without_the_pass_and_as_the_plain_code() -> None:

@@ -36,28 +36,29 @@ def test_schacht_remembers_its_card_listings_by_the_colours_held() -> None:
     source = compile_file(ruleset_file("china-schacht"), passes.ALL - {"sorted_keys"}).source
     exchange = method(source, "_legal__exchange_face_up")
     charged = exchange.index("rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), ")
-    keyed = exchange.index("        listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))\n")
-    assert charged < keyed < exchange.index("        if listed_actions is None:\n")
-    assert "                    listed_actions.append(action)\n" in exchange and " actions.append" not in exchange
-    assert exchange.index("            joined0: Sequence[int] | None = None") > keyed  # (made for a new key only)
-    assert exchange.rstrip().endswith("            rt.remember(listed, listed_key, listed_actions)\n"
-                                      "        actions += listed_actions")
-    assert "listed_key = frozenset(self.face_up)\n" in method(source, "_legal__take_face_up")
+    keyed = exchange.index("        _listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))\n")
+    assert charged < keyed < exchange.index("        if _listed_actions is None:\n")
+    assert "                    _listed_actions.append(_action)\n" in exchange and " _actions.append" not in exchange
+    assert exchange.index("            _joined0: Sequence[int] | None = None") > keyed  # (made for a new key only)
+    assert exchange.rstrip().endswith("            rt.remember(_listed, _listed_key, _listed_actions)\n"
+                                      "        _actions += _listed_actions")
+    assert "_listed_key = frozenset(self.face_up)\n" in method(source, "_legal__take_face_up")
     blind = method(source, "_legal__exchange_blind")
-    assert blind.index("if not self.deck:  #") < blind.index("listed_key = frozenset(self.hand[")
+    assert blind.index("if not self.deck:  #") < blind.index("_listed_key = frozenset(self.hand[")
     for name in ("_legal__build", "_legal__send", "_legal__stop", "_legal__draw_card"):
-        assert "listed_key" not in method(source, name), name
+        assert "_listed_key" not in method(source, name), name
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"listing_tables"}).source
-    assert "listed_key" not in off and "(`listing_tables`)" not in off
+    assert "_listed_key" not in off and "(`listing_tables`)" not in off
 
 
 def test_what_is_taken_and_how_it_is_keyed() -> None:
     source = compile_file(GAME).source
-    assert "listed_key = (frozenset(self.hand[self.current]), frozenset(self.pool))\n" in method(source, "_legal__swap")
-    assert "listed_key = self.pool\n" in method(source, "_legal__pick")  # (walked in its order)
-    assert "listed_key = (self.top, self.lit)\n" in method(source, "_legal__flip")
+    swap = method(source, "_legal__swap")
+    assert "_listed_key = (frozenset(self.hand[self.current]), frozenset(self.pool))\n" in swap
+    assert "_listed_key = self.pool\n" in method(source, "_legal__pick")  # (walked in its order)
+    assert "_listed_key = (self.top, self.lit)\n" in method(source, "_legal__flip")
     for name in ("spend", "ask", "bet", "point", "peek", "grow"):  # a number, a definition, an option ...
-        assert "listed_key" not in method(source, f"_legal__{name}"), name
+        assert "_listed_key" not in method(source, f"_legal__{name}"), name
 
 
 def test_a_listing_whose_walk_charges_the_budget_is_listed_plainly() -> None:
@@ -71,8 +72,8 @@ def test_a_listing_whose_walk_charges_the_budget_is_listed_plainly() -> None:
     assert not problems
     source = emit(ruleset, program, list(zip(ruleset.files, resolved.texts, strict=True)), plan)
     peek = method(source, "_legal__peek")
-    assert "for seen in rt.walk(self, " in peek and "listed_key" not in peek and "actions.append(action)" in peek
-    assert "listed_key = (frozenset(self.hand[self.current]), frozenset(self.pool))" in method(source, "_legal__swap")
+    assert "for seen in rt.walk(self, " in peek and "_listed_key" not in peek and "_actions.append(_action)" in peek
+    assert "_listed_key = (frozenset(self.hand[self.current]), frozenset(self.pool))" in method(source, "_legal__swap")
 
 
 def budgets_in_lockstep(a: Game, b: Game, players: int, seed: int) -> int:

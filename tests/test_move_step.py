@@ -36,9 +36,9 @@ def test_what_is_written_for_each_kind_of_rule_set() -> None:
     do, start = method(schacht, "_do"), method(schacht, "_start_phase")
     assert "_pending" not in do and "_do_steps" not in do  # nothing in it asks
     assert "_perform" not in do.replace("(`_perform` written out)", "")  # (the effect called by the step)
-    assert "        if name == 'build':\n            self._do__build(args[0], args[1])\n" in do
-    kept = ("        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)\n"
-            "        if over is None:\n            over = self._is_over()\n        if over:\n")
+    assert "        if _name == 'build':\n            self._do__build(_args[0], _args[1])\n" in do
+    kept = ("        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)\n"
+            "        if _over is None:\n            _over = self._is_over()\n        if _over:\n")
     turn_end = ("        # the end of the turn (`_turn_end` written out)\n"
                 "        self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, "
                 "written out)\n        self._trigger__turn_over()\n        self._trigger__last_turn()\n")
@@ -55,10 +55,10 @@ def test_what_is_written_for_each_kind_of_rule_set() -> None:
     assert "_turn_end" not in do  # no turn-end trigger
     assert "        self._d__bidders = None\n" in method(mandarin, "_start_phase")  # reads the seat to act
     assert do.count("        self._d__bidders = None\n") == 2  # (and in the step's own starts of a phase)
-    assert "self._do_steps(action)  # (a phase's start or the end of a turn can ask" in \
+    assert "self._do_steps(_action)  # (a phase's start or the end of a turn can ask" in \
         method(compile_file(ruleset_file("chang-cheng")).source, "_do")
     kingdoms = compile_file(GAMES / "kingdoms.yaml").source
-    assert "if self._pending is not None or action.name in self.ASKING_ACTIONS:" in method(kingdoms, "_do")
+    assert "if self._pending is not None or _action.name in self.ASKING_ACTIONS:" in method(kingdoms, "_do")
     construct = compile_file(GAMES / "every-construct.yaml").source
     assert "if self.next_phase != rt.END_TURN or self.terminal:" in method(construct, "_do")
     assert "        self._enter_phase()\n        self._phase_started()\n" in method(construct, "_start_phase")
@@ -68,7 +68,7 @@ def test_what_is_written_for_each_kind_of_rule_set() -> None:
     assert "_kept_end" not in unkept and f"{turn_end}        if self._is_over():\n" in unkept
     cornett = compile_file(ruleset_file("china-cornett")).source
     do = method(cornett, "_do")
-    assert do.count("over = self._is_over()") == 1 and "_phase_started" not in do and "self._start_phase()" not in do
+    assert do.count("_over = self._is_over()") == 1 and "_phase_started" not in do and "self._start_phase()" not in do
     assert do.endswith("        self._trigger__third_reduction()\n        # (the end is not tested again: the end of "
                        "the turn assigns none of the fields it reads)\n        self._next_turn()\n"
                        "        # the phase starts: `_start_phase` written out, without its test of the end "

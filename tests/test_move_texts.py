@@ -76,8 +76,8 @@ def test_a_move_without_others_text_and_an_answer_read_whole_to_everyone() -> No
 
 def test_the_others_text_is_written_into_the_module_with_its_rule_line() -> None:
     chang = (ROOT / "generated" / "chang_cheng" / "base.py").read_text(encoding="utf-8")
-    assert "def _text_for_others(self, action: rt.Action) -> str | None:" in chang
-    assert "if name == 'first_card':  # rules/chang-cheng/base.yaml:" in chang
+    assert "def _text_for_others(self, _action: rt.Action) -> str | None:" in chang
+    assert "if _name == 'first_card':  # rules/chang-cheng/base.yaml:" in chang
     assert "if self.protected[r]:" in chang and "return 'card in ' + self._fmt('region', r)" in chang
     plain = (ROOT / "generated" / "china_cornett" / "base.py").read_text(encoding="utf-8")
     assert "_text_for_others" not in plain  # (no `others_text:`: the runtime's, which gives None)

@@ -19,7 +19,7 @@ from tests.test_derived import END_SLOT, game, kept_items, kept_values
 
 
 def assert_fresh_restored(state: Any, where: str) -> int:
-    """Every value `state` keeps equals the one a state restored from its JSON computes."""
+    """Every _value `state` keeps equals the one a state restored from its JSON computes."""
     fresh: Any = state.game.state_from_json(json.dumps(state.to_json()))
     checked = 0
     for slot, value in kept_values(state).items():
@@ -82,7 +82,7 @@ def test_the_code_written_and_the_runtime() -> None:
     assert ("        else:  # base.yaml:343\n"
             "            if self._d__complete is not None:  # base.yaml:343\n"
             "                self._d__complete.pop(self.current, None)  # base.yaml:343\n") in source
-    assert "        other._kept_shared = self._kept_shared = True" in source
+    assert "        _other._kept_shared = self._kept_shared = True" in source
     kept = {0: True, 1: False}
     assert rt.without_key(kept, 1, False) is kept and kept == {0: True}
     assert rt.without_keys(kept, [0, 5], False) is kept and kept == {}

@@ -46,7 +46,7 @@ def game(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Game:
 
 
 def assert_fresh(state: State, where: str) -> None:
-    """Every value kept equals the one computed afresh (on a clone that keeps nothing)."""
+    """Every _value _kept equals the one computed afresh (on a clone that keeps nothing)."""
     fresh: Any = state.clone()
     fresh._fields_set()
     for slot in type(state).__slots__:
@@ -177,8 +177,8 @@ def test_definitions_of_several_parameters_are_nested_by_their_region_only() -> 
     assert "self._d__palaces_in = rt.without_keys(self._d__palaces_in, self.board.spot_regions[space], " \
         "self._kept_shared)" \
         "  # base.yaml:384" in source
-    assert "        nested = kept.get(r)\n        if nested is None:\n            nested = kept[r] = {}\n" \
-        "        elif p in nested:\n            return nested[p]\n" in source
+    assert "        _nested = _kept.get(r)\n        if _nested is None:\n            _nested = _kept[r] = {}\n" \
+        "        elif p in _nested:\n            return _nested[p]\n" in source
     assert "kept by `r` first, `nested_drops`" in source
 
 

@@ -41,19 +41,20 @@ OPS: dict[str, Callable[[Any, Any], bool]] = {">": operator.gt, ">=": operator.g
 def test_schacht_lists_its_emissaries_from_masks_of_provinces() -> None:
     source = compile_file(ruleset_file("china-schacht")).source
     send = method(source, "_legal__send")
-    assert ("regions_mask = (rt.ordered_mask(self.here) if self.here else self.board.kind_masks[PROVINCE])  "
+    assert ("_regions_mask = (rt.ordered_mask(self.here) if self.here else self.board.kind_masks[PROVINCE])  "
             "# rules/china-schacht/base.yaml:398; `region_masks`") in send
-    assert "kept_regions0 = self._regions_within__emissary_room__1(regions_mask) if regions_mask > 0 else 0" in send
-    assert send.index("kept_regions0 =") < send.index("for cards in self.all_payments(self.current):")
-    assert "row1 = table[key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)" in send
-    assert ("row1.fixed[0] |= rt.union(1 << r for r in rt.bits(regions_stale) if ((len(cards) == 1) == "
+    assert "_kept_regions0 = self._regions_within__emissary_room__1(_regions_mask) if _regions_mask > 0 else 0" in send
+    assert send.index("_kept_regions0 =") < send.index("for cards in self.all_payments(self.current):")
+    assert "_row1 = _table[_key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)" in send
+    assert ("_row1.fixed[0] |= rt.union(1 << r for r in rt.bits(_regions_stale) if ((len(cards) == 1) == "
             "(cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398") in send
-    assert "held_regions = regions_mask & row1.fixed[0] & kept_regions0  # rules/china-schacht/base.yaml:398" in send
-    assert "row_actions = row1.by_mask[held_regions]" in send  # (nine provinces: the row's table read in place)
-    assert "actions += row_actions  # rules/china-schacht/base.yaml:398; `region_masks`" in send
+    assert ("_held_regions = _regions_mask & _row1.fixed[0] & _kept_regions0  # rules/china-schacht/base.yaml:398"
+            in send)
+    assert "_row_actions = _row1.by_mask[_held_regions]" in send  # (nine provinces: the row's table read in place)
+    assert "_actions += _row_actions  # rules/china-schacht/base.yaml:398; `region_masks`" in send
     within = method(source, "_regions_within__emissary_room__1")
-    assert "regions_stale = regions_mask & ~self._regions_known__emissary_room__1" in within
-    assert "if self.emissary_room(in_region) > 0:" in within
+    assert "_regions_stale = _regions_mask & ~self._regions_known__emissary_room__1" in within
+    assert "if self.emissary_room(_in_region) > 0:" in within
     assert ("self._regions_within__emissary_room__1(self.board.kind_masks[PROVINCE]) != 0"
             in method(source, "can_place"))
     build, sent = method(source, "_do__build"), method(source, "_do__send")
@@ -61,7 +62,7 @@ def test_schacht_lists_its_emissaries_from_masks_of_provinces() -> None:
     assert "self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403" in sent
     forget, copy = method(source, "_forget_kept"), method(source, "_copy_fields")
     assert "self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0" in forget
-    assert "other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1" in copy
+    assert "_other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1" in copy
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"region_masks"}).source
     assert "_regions__" not in off and "RegionRow" not in off and "kind_masks" not in off
 
@@ -70,15 +71,15 @@ def test_the_test_game_s_listings_and_drops() -> None:
     source = compile_file(GAME).source
     send, crowd = method(source, "_legal__send"), method(source, "_legal__crowd")
     # send: over `open` (any order: walked as the rules walk it when not in region order) or the zones
-    assert "regions_mask = (rt.ordered_mask(self.open) if self.open else self.board.kind_masks[ZONE])" in send
-    assert "if regions_mask < 0:" in send and "actions.append(row1.action(r))" in send
+    assert "_regions_mask = (rt.ordered_mask(self.open) if self.open else self.board.kind_masks[ZONE])" in send
+    assert "if _regions_mask < 0:" in send and "_actions.append(_row1.action(r))" in send
     assert "if not (self._regions_within__room__1(self.board.kind_masks[ZONE]) != 0):" in send  # its when:, an any
     # crowd: the kept test first, then the test of the earlier choices; the regions of a kind, in order
-    assert "regions_mask = self.board.kind_masks[HALF]  #" in crowd and "regions_mask < 0" not in crowd
-    assert "kept_regions0 = self._regions_within__room__2(regions_mask)  #" in crowd
-    assert "row2 = row1[b] = rt.RegionRow('crowd', (c, b), self._action_text, self.board, 1)" in crowd
-    assert "regions_stale = regions_mask & kept_regions0 & ~row2.known[0]" in crowd  # (only where room(r) >= 2)
-    assert "held_regions = regions_mask & kept_regions0 & row2.fixed[0]  #" in crowd
+    assert "_regions_mask = self.board.kind_masks[HALF]  #" in crowd and "_regions_mask < 0" not in crowd
+    assert "_kept_regions0 = self._regions_within__room__2(_regions_mask)  #" in crowd
+    assert "_row2 = _row1[b] = rt.RegionRow('crowd', (c, b), self._action_text, self.board, 1)" in crowd
+    assert "_regions_stale = _regions_mask & _kept_regions0 & ~_row2.known[0]" in crowd  # (only where room(r) >= 2)
+    assert "_held_regions = _regions_mask & _kept_regions0 & _row2.fixed[0]  #" in crowd
     claim, reset = method(source, "_do__claim"), method(source, "_do__reset")
     assert "self._regions_known__room__1 &= ~self.board.spot_regions_mask[s]" in claim
     assert "self._regions_known__room__2 &= ~self.board.spot_regions_mask[s]" in claim

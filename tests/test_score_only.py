@@ -55,7 +55,7 @@ def test_the_code_written() -> None:
     # a palace placed drops no kept chain any more, an emissary sent no alliance
     assert "self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384" in source
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"score_only"}).source
-    assert "        kept = self._d__alliance_points\n" in off and "        kept = self._d__chains_of\n" in off
+    assert "        _kept = self._d__alliance_points\n" in off and "        _kept = self._d__chains_of\n" in off
 
 
 @pytest.mark.parametrize("ruleset", ["china-schacht", "china-schacht/fortifications", "chang-cheng/domination"])

@@ -37,13 +37,13 @@ def typed_of(path: Path):  # type: ignore[no-untyped-def]
 
 def test_schacht_keys_the_hand_as_it_is_and_the_row_by_its_items() -> None:
     source = compile_file(ruleset_file("china-schacht")).source
-    assert "        listed_key = self.hand[self.current]\n" in method(source, "_legal__exchange_blind")
+    assert "        _listed_key = self.hand[self.current]\n" in method(source, "_legal__exchange_blind")
     exchange = method(source, "_legal__exchange_face_up")
-    assert "        listed_key = (self.hand[self.current], frozenset(self.face_up))\n" in exchange
+    assert "        _listed_key = (self.hand[self.current], frozenset(self.face_up))\n" in exchange
     assert "a function of `hand[current]` (kept sorted, `sorted_keys`) and the items of `face_up`" in exchange
-    assert "        listed_key = frozenset(self.face_up)\n" in method(source, "_legal__take_face_up")
+    assert "        _listed_key = frozenset(self.face_up)\n" in method(source, "_legal__take_face_up")
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"sorted_keys"}).source
-    assert "listed_key = frozenset(self.hand[self.current])\n" in method(off, "_legal__exchange_blind")
+    assert "_listed_key = frozenset(self.hand[self.current])\n" in method(off, "_legal__exchange_blind")
     assert "`sorted_keys`" not in off
     # (`here` and `palace_of` only ever hold one item at most: sorted too)
     assert kept_sorted(typed_of(ruleset_file("china-schacht"))) == {"self.hand", "self.here", "self.palace_of"}
@@ -52,11 +52,11 @@ def test_schacht_keys_the_hand_as_it_is_and_the_row_by_its_items() -> None:
 def test_what_is_taken() -> None:
     assert kept_sorted(typed_of(GAME)) == {"self.hand"}
     source = compile_file(GAME).source
-    assert "listed_key = self.hand[self.current]\n" in method(source, "_legal__give")
-    assert "listed_key = (self.hand[self.current], frozenset(self.stack))\n" in method(source, "_legal__heap")
-    assert "listed_key = frozenset(self.pile)\n" in method(source, "_legal__take")
-    assert "listed_key = frozenset(self.row)\n" in method(source, "_legal__lay")
-    assert "listed_key = (frozenset(self.row), frozenset(self.stack))\n" in method(source, "_legal__line")
+    assert "_listed_key = self.hand[self.current]\n" in method(source, "_legal__give")
+    assert "_listed_key = (self.hand[self.current], frozenset(self.stack))\n" in method(source, "_legal__heap")
+    assert "_listed_key = frozenset(self.pile)\n" in method(source, "_legal__take")
+    assert "_listed_key = frozenset(self.row)\n" in method(source, "_legal__lay")
+    assert "_listed_key = (frozenset(self.row), frozenset(self.stack))\n" in method(source, "_legal__line")
 
 
 def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:

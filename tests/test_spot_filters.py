@@ -71,7 +71,7 @@ def test_a_filter_of_another_form_is_left_alone() -> None:
     """Fortifications: its open spaces add `(not fortified_here or s in fortified_here)`, an `or`
     reading the spot itself: neither a mask nor a key; its listing walks them as before."""
     source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht/fortifications")).source
-    assert "for space in [s for once in (len(cards) == 1,) for s in self.open_spaces()" in source
+    assert "for space in [s for _once__1 in (len(cards) == 1,) for s in self.open_spaces()" in source
 
 
 def test_every_form_plays_as_the_plain_code() -> None:

@@ -26,22 +26,22 @@ SCHACHT = ["china-schacht", "china-schacht/fortifications", "china-schacht/bonus
 def test_schacht_finds_the_rows_of_its_ways_to_pay_by_the_hand() -> None:
     text = source("china-schacht")
     build = method(text, "_legal__build")
-    assert "        rows = self._keyed_spot_rows__build\n" in build
-    assert "        rows_key = self.hand[self.current]\n" in build
-    assert "        found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = rows.get(rows_key)\n" in build
+    assert "        _rows = self._keyed_spot_rows__build\n" in build
+    assert "        _rows_key = self.hand[self.current]\n" in build
+    assert "        _found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = _rows.get(_rows_key)\n" in build
     assert "            for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378\n" in build
-    assert "        for cards, row1 in found_rows:  # rules/china-schacht/base.yaml:378\n" in build
+    assert "        for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378\n" in build
     assert "by `hand[current]`, which its values are a function of (`value_tables`)" in build
     send = method(text, "_legal__send")
-    assert "        rows = self._keyed_region_rows__send\n" in send and "for cards, row1 in found_rows:" in send
+    assert "        _rows = self._keyed_region_rows__send\n" in send and "for cards, _row1 in _found_rows:" in send
     assert "    _keyed_spot_rows__build: dict[Any, list[tuple[Sequence[int], rt.SpotRow]]]  #" in text
     # a listing whose first choice is no such walk is left as it was
-    assert "found_rows" not in method(text, "_legal__exchange_face_up")
+    assert "_found_rows" not in method(text, "_legal__exchange_face_up")
     # without the pass, or without the value tables whose key it reads: a tuple made and hashed per value
     for off in (source("china-schacht", OFF), source("china-schacht", passes.ALL - {"value_tables"})):
-        assert "found_rows" not in off and "_keyed_spot_rows__build" not in off
+        assert "_found_rows" not in off and "_keyed_spot_rows__build" not in off
         assert "        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378\n" \
-            "            key0 = tuple(cards)\n" in method(off, "_legal__build")
+            "            _key0 = tuple(cards)\n" in method(off, "_legal__build")
 
 
 def test_a_variant_with_rows_of_another_kind_has_a_slot_of_its_own() -> None:

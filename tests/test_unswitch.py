@@ -21,7 +21,7 @@ def test_the_code_written() -> None:
            "else [a for a in rt.walk(self, rt.amounts(" in source
     assert "# rules/mandarin/base.yaml:400; unswitched on auction_bidder(sale) not in defaulted" in source
     off = compile_file(ruleset_file("mandarin"), passes.ALL - {"unswitch"}).source
-    assert "[a for once in (self.sale.to_act not in self.defaulted,) for a in" in off
+    assert "[a for _once__1 in (self.sale.to_act not in self.defaulted,) for a in" in off
     game = compile_file(GAME).source
     assert "for n in (range(0, ((self.made % 4) + 3)) if self.score[self.current] > 6 else [k for k in range(0, " \
            "((self.made % 4) + 3)) if k <= 1]):" in game

@@ -88,7 +88,7 @@ def test_schacht_reads_its_counts_and_tests_from_the_masks() -> None:
         "for _item__palace_of in self.palace_of[space]:  # base.yaml:384",
         "self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # base.yaml:384"]
     assert "self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384" in lines[at + 1:]
-    assert "        other._has__palace_of = self._has__palace_of[:]\n" in code
+    assert "        _other._has__palace_of = self._has__palace_of[:]\n" in code
     assert "        self._has__palace_of = self.board.item_masks(self.palace_of, self.num_seats)\n" in code
     assert "_has__palace_of" not in source(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})
 

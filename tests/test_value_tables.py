@@ -57,10 +57,10 @@ def test_the_definitions_of_one_small_value_are_found() -> None:
 
 def test_the_value_is_looked_up_by_the_hand_and_remembered_there() -> None:
     source = compile_file(ruleset_file("china-schacht")).source
-    assert ("        table = self._values__all_payments\n"
-            "        kept: Sequence[Sequence[int]] | None = table.get(self.hand[p])\n        if kept is not None:\n"
-            "            return kept\n") in source
-    assert "        rt.remember(table, (self.hand[p], c), value)\n        return value\n" in source
+    assert ("        _table = self._values__all_payments\n"
+            "        _kept: Sequence[Sequence[int]] | None = _table.get(self.hand[p])\n        if _kept is not None:\n"
+            "            return _kept\n") in source
+    assert "        rt.remember(_table, (self.hand[p], c), _value)\n        return _value\n" in source
     assert "remembered by the value of `hand[p]` and `c`, in a table of the board every state shares" in source
     assert "_d__all_payments" not in source
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"value_tables"}).source

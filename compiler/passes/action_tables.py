@@ -114,7 +114,7 @@ def table_of(plan: Plan, action: str) -> Table | None:
 
 
 def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]], bound: Bind,
-            gather: tuple[str, list[tuple[str, bool]]] | None = None, into: str = "actions",
+            gather: tuple[str, list[tuple[str, bool]]] | None = None, into: str = "_actions",
             regions: tuple[list[tuple[str | None, str | None]], str, int, bool, bool] | None = None,
             rows: tuple[str, str, str] | None = None) -> list[str]:
     """The lines of a listing through tables (at the depth of the method's body): `choices` are
@@ -158,21 +158,21 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     if not levels:
         found = bound(f"self.board.action_tables.get({name!r}) or self.board.action_table({name!r}, 1)", slot,
                       annotation, what)
-        out.append(f"table = {found}")
-        out.append("action = table[0]")
-        out.append("if action is None:")
-        out.append(f"    action = table[0] = {make}")
-        out.append(f"{into}.append(action)")
+        out.append(f"_table = {found}")
+        out.append("_action = _table[0]")
+        out.append("if _action is None:")
+        out.append(f"    _action = _table[0] = {make}")
+        out.append(f"{into}.append(_action)")
         return out
     first = levels[0]
     # (the table met already, else made: a method call only the first time)
     make_table = f"self.board.action_dict({name!r})" if first.how == "key" else \
         f"self.board.action_table({name!r}, {first.size})"
-    out.append(f"table = {bound(f'self.board.action_tables.get({name!r}) or {make_table}', slot, annotation, what)}")
+    out.append(f"_table = {bound(f'self.board.action_tables.get({name!r}) or {make_table}', slot, annotation, what)}")
     if first.how == "key" and clear:
-        out.append("if len(table) > rt.MAX_CACHED_ACTIONS:  # its choices can name ever new values: keep a few")
-        out.append("    table.clear()")
-    row = "table"
+        out.append("if len(_table) > rt.MAX_CACHED_ACTIONS:  # its choices can name ever new values: keep a few")
+        out.append("    _table.clear()")
+    row = "_table"
     for k, ((var, walk, is_list, comment), level) in enumerate(zip(choices, levels, strict=True)):
         pad = "    " * k
         if gather is not None and k == len(levels) - 1:  # (pass `spot_rows`) the row appends its spots' actions
@@ -189,12 +189,12 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
             out.append(f"{pad}for {var} in {walk}:  # {comment}")
             pad += "    "
         if level.how == "key" and is_list:
-            out.append(f"{pad}key{k} = tuple({var})")
-            index = f"key{k}"
+            out.append(f"{pad}_key{k} = tuple({var})")
+            index = f"_key{k}"
         else:
             index = var
         last = k == len(levels) - 1
-        got = "action" if last else f"row{k + 1}"
+        got = "_action" if last else f"_row{k + 1}"
         out.append(f"{pad}{got} = {row}.get({index})" if level.how == "key" else f"{pad}{got} = {row}[{index}]")
         out.append(f"{pad}if {got} is None:")
         if last:
@@ -210,7 +210,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
                 f"[None] * {inner.size}"
         out.append(f"{pad}    {got} = {row}[{index}] = {made}")
         if last:
-            out.append(f"{pad}{into}.append(action)")
+            out.append(f"{pad}{into}.append(_action)")
         if by_rows and rows is not None:  # (pass `tabled_rows`) the rows found once, by the walk's key
             key, value_type, what = rows
             pair = f"{value_type}, {actions_type(tuple(lv.how for lv in levels[1:]), row_class)}"

@@ -60,7 +60,7 @@ def hoisted(joined: list[tuple[str, str, str]], walk: str, annotation: str, choi
     walked; `walk` itself if it charges work or the listing's locals are all taken."""
     if "rt." in walk or len(joined) >= limit:
         return walk
-    name = f"joined{len(joined)}"
+    name = f"_joined{len(joined)}"
     joined.append((f"{name}: {annotation} | None", "None",
                    f"{span}; `choice_hoist`: the list `{choice}` walks, made once, the first time it is walked"))
     return f"({name} if {name} is not None else ({name} := {walk}))"

@@ -55,7 +55,7 @@ from . import Plan
 from .rewrite import can_fail, where
 
 NAME = "join_rounds"
-ROUNDS = "rounds"  # the local holding how many rounds the loop makes (compiler/names.py TEMPLATE_LOCALS)
+ROUNDS = "_rounds"  # the local holding how many rounds the loop makes (compiler/names.py TEMPLATE_LOCALS)
 
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:

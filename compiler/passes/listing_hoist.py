@@ -37,7 +37,7 @@ from . import Plan
 from .rewrite import free_locals, key, nodes
 from .spot_filters import among, joined_terms, lookup
 
-LOCAL = "joined{}"  # the listing's locals holding the masks joined once (compiler/names.py TEMPLATE_LOCALS)
+LOCAL = "_joined{}"  # the listing's locals holding the masks joined once (compiler/names.py TEMPLATE_LOCALS)
 
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:

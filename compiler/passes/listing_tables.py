@@ -195,13 +195,13 @@ def remembered(listed: Listed, action: str, plain: list[str], bindings: list[str
     return [
         f"# What this listing lists is a function of {listed.what}: remembered by "
         f"{'them' if len(parts) > 1 else 'it'}, in a table of the board every state shares (`listing_tables`).",
-        f"listed = {find}",
-        f"listed_key = {key}",
-        "listed_actions: list[rt.Action] | None = listed.get(listed_key)",
-        "if listed_actions is None:",
-        "    listed_actions = []",
+        f"_listed = {find}",
+        f"_listed_key = {key}",
+        "_listed_actions: list[rt.Action] | None = _listed.get(_listed_key)",
+        "if _listed_actions is None:",
+        "    _listed_actions = []",
         *("    " + line for line in bindings),
         *("    " + line for line in plain),
-        "    rt.remember(listed, listed_key, listed_actions)",
-        "actions += listed_actions",
+        "    rt.remember(_listed, _listed_key, _listed_actions)",
+        "_actions += _listed_actions",
     ]

@@ -277,20 +277,20 @@ def within_method(test: Test) -> list[str]:
     """The lines of the method giving the test's mask among the regions of `regions_mask`, computing
     again the bits that are not known (at the depth of a method's body)."""
     return [
-        f"# `region_masks`: the regions of `regions_mask` where `{test.text}`, kept in `{test.slot}` where "
+        f"# `region_masks`: the regions of `_regions_mask` where `{test.text}`, kept in `{test.slot}` where "
         f"`{test.known}` says the bit is known (cleared where the kept value of `{test.define}` for a region is "
         "dropped)",
-        f"regions_stale = regions_mask & ~self.{test.known}",
-        "if regions_stale:  # (bits of regions whose kept value was dropped: computed again)",
-        f"    held_regions = self.{test.slot}",
-        "    for in_region in rt.bits(regions_stale):",
-        f"        if self.{test.define}(in_region) {test.op} {test.value}:",
-        "            held_regions |= 1 << in_region",
+        f"_regions_stale = _regions_mask & ~self.{test.known}",
+        "if _regions_stale:  # (bits of regions whose kept value was dropped: computed again)",
+        f"    _held_regions = self.{test.slot}",
+        "    for _in_region in rt.bits(_regions_stale):",
+        f"        if self.{test.define}(_in_region) {test.op} {test.value}:",
+        "            _held_regions |= 1 << _in_region",
         "        else:",
-        "            held_regions &= ~(1 << in_region)",
-        f"    self.{test.slot} = held_regions",
-        f"    self.{test.known} |= regions_stale",
-        f"return self.{test.slot} & regions_mask",
+        "            _held_regions &= ~(1 << _in_region)",
+        f"    self.{test.slot} = _held_regions",
+        f"    self.{test.known} |= _regions_stale",
+        f"return self.{test.slot} & _regions_mask",
     ]
 
 
@@ -303,37 +303,37 @@ def gathered(row: str, terms: list[tuple[str | None, str | None]], plain: str | 
     `few`: every board of the rule set has at most `SMALL_REGIONS` regions, so the row's actions by mask
     are read from its table here (`by_mask`), not through a call of `gather`."""
     out: list[str] = []
-    running = "regions_mask"  # (the regions passing the tests before, in the order written)
+    running = "_regions_mask"  # (the regions passing the tests before, in the order written)
     fixed = 0
     for code, local in terms:
         if code is not None:
-            out.append(f"    regions_stale = {running} & ~{row}.known[{fixed}]")
-            out.append("    if regions_stale:  # (a test of the earlier choices only: computed once per region "
+            out.append(f"    _regions_stale = {running} & ~{row}.known[{fixed}]")
+            out.append("    if _regions_stale:  # (a test of the earlier choices only: computed once per region "
                        "and row)")
-            out.append(f"        {row}.fixed[{fixed}] |= rt.union(1 << {var} for {var} in rt.bits(regions_stale) "
+            out.append(f"        {row}.fixed[{fixed}] |= rt.union(1 << {var} for {var} in rt.bits(_regions_stale) "
                        f"if {code})  # {comment}")
-            out.append(f"        {row}.known[{fixed}] |= regions_stale")
+            out.append(f"        {row}.known[{fixed}] |= _regions_stale")
             running += f" & {row}.fixed[{fixed}]"
             fixed += 1
         else:
             running += f" & {local}"
-    out.append(f"    held_regions = {running}  # {comment}; `region_masks`: its regions as a bit mask")
-    out.append("    if held_regions:")
+    out.append(f"    _held_regions = {running}  # {comment}; `region_masks`: its regions as a bit mask")
+    out.append("    if _held_regions:")
     if few:
-        out.append(f"        row_actions = {row}.by_mask[held_regions]")
-        out.append("        if row_actions is None:  # (made the first time the mask is met)")
-        out.append(f"            row_actions = {row}.made(held_regions)")
-        out.append(f"        actions += row_actions  # {comment}; `region_masks`: the actions of its regions, in "
+        out.append(f"        _row_actions = {row}.by_mask[_held_regions]")
+        out.append("        if _row_actions is None:  # (made the first time the mask is met)")
+        out.append(f"            _row_actions = {row}.made(_held_regions)")
+        out.append(f"        _actions += _row_actions  # {comment}; `region_masks`: the actions of its regions, in "
                    "region order")
     else:
-        out.append(f"        {row}.gather(actions, held_regions)  # {comment}; `region_masks`: the actions of its "
+        out.append(f"        {row}.gather(_actions, _held_regions)  # {comment}; `region_masks`: the actions of its "
                    "regions, in region order")
     out = [line[4:] for line in out]
     if plain is None:
         return out
-    return ["if regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)",
+    return ["if _regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)",
             f"    for {choice} in {plain}:  # {comment}",
-            f"        actions.append({row}.action({choice}))",
+            f"        _actions.append({row}.action({choice}))",
             "else:", *("    " + line for line in out)]
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from .. import typed as t
-from ..names import LOCAL_AVOID, PASS_LOCAL_BASE
+from ..names import JOIN, PASS_LOCAL_BASE
 from ..signatures import BUILTINS
 from ..source import SourceSpan
 from ..types import Ty
@@ -226,11 +226,14 @@ def can_fail(e: t.Expr, defines: dict[str, t.Define], known: dict[str, bool] | N
 
 # -- names --------------------------------------------------------------------------------------
 class Names:
-    """Fresh names for the locals a pass binds (a comprehension's variables): none spelled like
-    any name of the program's rules, nor like a name the generated method or Python uses
-    (names.LOCAL_AVOID), nor like another given in the same rule (`begin` starts one). They are
-    only bound inside comprehensions, so two rules, or two expressions of one, may reuse a name:
-    never one inside the other."""
+    """Fresh names for the locals a pass binds (a comprehension's variables): `_<base>__<n>`, made
+    from the rule local or definition they stand for (or `once`, `cell`) and a number, so that no
+    rule name can be one (rule names never start with `_` nor hold `__`: compiler/names.py), nor
+    a name the generated method or Python uses, nor a fixed invented local (none holds `__`). The
+    number is the first not given in the same rule (`begin` starts one) nor by an earlier pass
+    (the locals already in the program are read for those). They are only bound inside
+    comprehensions, so two rules, or two expressions of one, may reuse a name: never one inside
+    the other."""
 
     def __init__(self, program: t.TypedProgram) -> None:
         self.taken: set[str] = set()
@@ -257,34 +260,31 @@ class Names:
                             block(b)
                         block(s.orelse)
 
+        # (only the locals an earlier pass made can be spelled like a fresh one: rule locals never are)
         map_program(program, note)
-        for d in program.defines:
-            self.taken.update(p.py for p in d.params)
         for p in program.procedures:
-            self.taken.update(q.py for q in p.params)
             block(p.body)
         for a in program.actions:
-            self.taken.update(c.var.py for c in a.choices)
             block(a.effect)
         for tr in program.triggers:
             block(tr.effect)
         for ph in program.phases:
             block(ph.start)
         block(program.setup)
-        self.taken |= {"i", "k", "player"}
+        self.taken = {name for name in self.taken if name.startswith("_")}
 
     def begin(self) -> None:
         """A new expression a rule starts from: the names given so far may be given again."""
         self.given = set()
 
     def fresh(self, base: str) -> str:
-        """`base`, or `base2`, `base3` ... the first neither the program nor this rule takes
-        (names.pass_local: how the passes spell a local)."""
-        base = base.rstrip("_") or PASS_LOCAL_BASE
-        name, n = base, 1
-        while name in self.taken or name in self.given or name in LOCAL_AVOID:
+        """`_base__1`, or `_base__2` ... the first neither an earlier pass nor this rule takes
+        (names.pass_local: how the passes spell a local). A base that is itself invented
+        (`_s__2`, `_total`) gives its rule name (`s`, `total`): never a name starting `__`."""
+        base = base.lstrip("_").split(JOIN)[0] or PASS_LOCAL_BASE
+        n = 1
+        while (name := f"_{base}{JOIN}{n}") in self.taken or name in self.given:
             n += 1
-            name = f"{base}{n}"
         self.given.add(name)
         return name
 

@@ -88,14 +88,14 @@ def rows_lines(var: str, walk: str, comment: str, key: str, rows_table: str, ann
     return [
         f"# `tabled_rows`: the rows of `{var}` found once per listing by {what}, which its values are a function "
         "of (`value_tables`), not by a tuple made and hashed per value",
-        f"rows = {rows_table}",
-        f"rows_key = {key}",
-        f"found_rows: list[tuple[{annotation}]] | None = rows.get(rows_key)",
-        "if found_rows is None:  # (the first listing with this key: the values and their rows)",
-        "    found_rows = []",
+        f"_rows = {rows_table}",
+        f"_rows_key = {key}",
+        f"_found_rows: list[tuple[{annotation}]] | None = _rows.get(_rows_key)",
+        "if _found_rows is None:  # (the first listing with this key: the values and their rows)",
+        "    _found_rows = []",
         f"    for {var} in {walk}:  # {comment}",
         *("        " + line for line in row_lines),
-        f"        found_rows.append(({var}, row1))",
-        "    rt.remember(rows, rows_key, found_rows)",
-        f"for {var}, row1 in found_rows:  # {comment}",
+        f"        _found_rows.append(({var}, _row1))",
+        "    rt.remember(_rows, _rows_key, _found_rows)",
+        f"for {var}, _row1 in _found_rows:  # {comment}",
     ]

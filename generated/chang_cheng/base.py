@@ -438,7 +438,7 @@ class ChangChengState(rt.State):
             self._derived = None  # base.yaml:505
             if self._journal is not None and 'layout' not in self._journal:  # base.yaml:506
                 self._journal['layout'] = self.layout  # base.yaml:506
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for _once__1 in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != _once__1)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
             self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:506
             self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:506
             self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:506
@@ -494,9 +494,9 @@ class ChangChengState(rt.State):
         """The seat that decides now: the one whose turn it is, unless the phase says."""
         return self.current
 
-    def _do(self, action: rt.Action) -> None:
+    def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
-        self._do_steps(action)  # (a phase's start or the end of a turn can ask: every move runs as steps)
+        self._do_steps(_action)  # (a phase's start or the end of a turn can ask: every move runs as steps)
 
     def _start_phase(self) -> None:
         """A phase starts (runtime/state.py `State._start_phase`), written out for this rule set (pass
@@ -508,126 +508,126 @@ class ChangChengState(rt.State):
 
     # -- Legal actions ------------------------------------------------------------------------
     def _legal(self) -> list[rt.Action]:
-        actions: list[rt.Action] = []
+        _actions: list[rt.Action] = []
         if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__first_wall(actions)
-            self._legal__first_card(actions)
-            self._legal__place_double(actions)
-            self._legal__place_tower(actions)
+            self._legal__first_wall(_actions)
+            self._legal__first_card(_actions)
+            self._legal__place_double(_actions)
+            self._legal__place_tower(_actions)
         elif self.phase == PHASE__SECOND_WALL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__second_wall(actions)
+            self._legal__second_wall(_actions)
         elif self.phase == PHASE__AFTER_CARD:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__second_card(actions)
-            self._legal__card_wall(actions)
-        return actions
+            self._legal__second_card(_actions)
+            self._legal__card_wall(_actions)
+        return _actions
 
-    def _legal__first_wall(self, actions: list[rt.Action]) -> None:
+    def _legal__first_wall(self, _actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:725: first_wall
         if not (self.singles[self.current] >= 1 and ((self.first_turn or self.can_two_walls(self.current)) or self.partial_allowed(self.current))):  # rules/chang-cheng/base.yaml:729: when of first_wall, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__first_wall
+        _table = self._actions__first_wall
         for s in self.single_spaces(self.current):  # rules/chang-cheng/base.yaml:730
-            action = table[s]
-            if action is None:
-                action = table[s] = rt.Action('first_wall', (s,), self._action_text)
-            actions.append(action)
+            _action = _table[s]
+            if _action is None:
+                _action = _table[s] = rt.Action('first_wall', (s,), self._action_text)
+            _actions.append(_action)
 
-    def _legal__first_card(self, actions: list[rt.Action]) -> None:
+    def _legal__first_card(self, _actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:742: first_card
         if self.first_turn:  # rules/chang-cheng/base.yaml:747: when of first_card, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__first_card
+        _table = self._actions__first_card
         for c in sorted(self.hand[self.current]):  # rules/chang-cheng/base.yaml:749
-            row1 = table[c]
-            if row1 is None:
-                row1 = table[c] = [None] * (len(self.board.region_names) + 1)
+            _row1 = _table[c]
+            if _row1 is None:
+                _row1 = _table[c] = [None] * (len(self.board.region_names) + 1)
             for r in self.card_provinces(self.current):  # rules/chang-cheng/base.yaml:750
-                action = row1[r]
-                if action is None:
-                    action = row1[r] = rt.Action('first_card', (c, r), self._action_text)
-                actions.append(action)
+                _action = _row1[r]
+                if _action is None:
+                    _action = _row1[r] = rt.Action('first_card', (c, r), self._action_text)
+                _actions.append(_action)
 
-    def _legal__place_double(self, actions: list[rt.Action]) -> None:
+    def _legal__place_double(self, _actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:763: place_double
         if not (self.double_left[self.current] and (not self.first_turn or self._opt__first_turn_section == ANY_SECTION)):  # rules/chang-cheng/base.yaml:768: when of place_double, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__place_double
+        _table = self._actions__place_double
         for s in self.double_spaces():  # rules/chang-cheng/base.yaml:770
-            row1 = table[s]
-            if row1 is None:
-                row1 = table[s] = [None] * len(self.board.spots)
+            _row1 = _table[s]
+            if _row1 is None:
+                _row1 = _table[s] = [None] * len(self.board.spots)
             for t in self.double_partners(s):  # rules/chang-cheng/base.yaml:771
-                action = row1[t]
-                if action is None:
-                    action = row1[t] = rt.Action('place_double', (s, t), self._action_text)
-                actions.append(action)
+                _action = _row1[t]
+                if _action is None:
+                    _action = _row1[t] = rt.Action('place_double', (s, t), self._action_text)
+                _actions.append(_action)
 
-    def _legal__place_tower(self, actions: list[rt.Action]) -> None:
+    def _legal__place_tower(self, _actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:780: place_tower
         if not (self.tower_left[self.current] and (not self.first_turn or self._opt__first_turn_section == ANY_SECTION)):  # rules/chang-cheng/base.yaml:783: when of place_tower, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__place_tower
+        _table = self._actions__place_tower
         for s in self.tower_spaces():  # rules/chang-cheng/base.yaml:784
-            action = table[s]
-            if action is None:
-                action = table[s] = rt.Action('place_tower', (s,), self._action_text)
-            actions.append(action)
+            _action = _table[s]
+            if _action is None:
+                _action = _table[s] = rt.Action('place_tower', (s,), self._action_text)
+            _actions.append(_action)
 
-    def _legal__second_wall(self, actions: list[rt.Action]) -> None:
+    def _legal__second_wall(self, _actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:792: second_wall
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__second_wall
+        _table = self._actions__second_wall
         for s in [s for s in self.single_spaces(self.current) if self.board.region_of[PROVINCE][s] not in self.move_provinces]:  # rules/chang-cheng/base.yaml:793
-            action = table[s]
-            if action is None:
-                action = table[s] = rt.Action('second_wall', (s,), self._action_text)
-            actions.append(action)
+            _action = _table[s]
+            if _action is None:
+                _action = _table[s] = rt.Action('second_wall', (s,), self._action_text)
+            _actions.append(_action)
 
-    def _legal__second_card(self, actions: list[rt.Action]) -> None:
+    def _legal__second_card(self, _actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:799: second_card
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__second_card
+        _table = self._actions__second_card
         for c in sorted(self.hand[self.current]):  # rules/chang-cheng/base.yaml:801
-            row1 = table[c]
-            if row1 is None:
-                row1 = table[c] = [None] * (len(self.board.region_names) + 1)
+            _row1 = _table[c]
+            if _row1 is None:
+                _row1 = _table[c] = [None] * (len(self.board.region_names) + 1)
             for r in [r for r in self.open_provinces() if r not in self.move_provinces]:  # rules/chang-cheng/base.yaml:802
-                action = row1[r]
-                if action is None:
-                    action = row1[r] = rt.Action('second_card', (c, r), self._action_text)
-                actions.append(action)
+                _action = _row1[r]
+                if _action is None:
+                    _action = _row1[r] = rt.Action('second_card', (c, r), self._action_text)
+                _actions.append(_action)
 
-    def _legal__card_wall(self, actions: list[rt.Action]) -> None:
+    def _legal__card_wall(self, _actions: list[rt.Action]) -> None:
         # rules/chang-cheng/base.yaml:810: card_wall
         if not (self.singles[self.current] >= 1):  # rules/chang-cheng/base.yaml:811: when of card_wall, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__card_wall
+        _table = self._actions__card_wall
         for s in [s for s in self.single_spaces(self.current) if self.board.region_of[PROVINCE][s] in self.move_provinces]:  # rules/chang-cheng/base.yaml:812
-            action = table[s]
-            if action is None:
-                action = table[s] = rt.Action('card_wall', (s,), self._action_text)
-            actions.append(action)
+            _action = _table[s]
+            if _action is None:
+                _action = _table[s] = rt.Action('card_wall', (s,), self._action_text)
+            _actions.append(_action)
 
-    def _guard(self, name: str) -> bool:
+    def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
         rt.new_move(self)
-        if name == 'first_wall':
+        if _name == 'first_wall':
             return self._guard__first_wall()
-        if name == 'first_card':
+        if _name == 'first_card':
             return self._guard__first_card()
-        if name == 'place_double':
+        if _name == 'place_double':
             return self._guard__place_double()
-        if name == 'place_tower':
+        if _name == 'place_tower':
             return self._guard__place_tower()
-        if name == 'card_wall':
+        if _name == 'card_wall':
             return self._guard__card_wall()
         return True
 
@@ -652,22 +652,22 @@ class ChangChengState(rt.State):
         return bool(self.singles[self.current] >= 1)
 
     # -- Effects ------------------------------------------------------------------------------
-    def _perform(self, action: rt.Action) -> rt.Steps | None:
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'first_wall':
-            return self._do__first_wall(args[0])
-        elif name == 'first_card':
-            self._do__first_card(args[0], args[1])
-        elif name == 'place_double':
-            return self._do__place_double(args[0], args[1])
-        elif name == 'place_tower':
-            return self._do__place_tower(args[0])
-        elif name == 'second_wall':
-            return self._do__second_wall(args[0])
-        elif name == 'second_card':
-            self._do__second_card(args[0], args[1])
-        elif name == 'card_wall':
-            return self._do__card_wall(args[0])
+    def _perform(self, _action: rt.Action) -> rt.Steps | None:
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'first_wall':
+            return self._do__first_wall(_args[0])
+        elif _name == 'first_card':
+            self._do__first_card(_args[0], _args[1])
+        elif _name == 'place_double':
+            return self._do__place_double(_args[0], _args[1])
+        elif _name == 'place_tower':
+            return self._do__place_tower(_args[0])
+        elif _name == 'second_wall':
+            return self._do__second_wall(_args[0])
+        elif _name == 'second_card':
+            self._do__second_card(_args[0], _args[1])
+        elif _name == 'card_wall':
+            return self._do__card_wall(_args[0])
         return None
 
     def _do__first_wall(self, s: int) -> rt.Steps:
@@ -844,33 +844,33 @@ class ChangChengState(rt.State):
     # -- Definitions and procedures -----------------------------------------------------------
     def laid(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:440; kept between moves: recomputed once `layout` changes
-        kept = self._d__laid
-        if kept is not None:
-            return kept
+        _kept = self._d__laid
+        if _kept is not None:
+            return _kept
         rt.spend(self, 117, 'rules/chang-cheng/base.yaml:440')  # base.yaml:440
-        value: Sequence[int] = self.board.wall_spots(self.layout)  # base.yaml:440
-        self._d__laid = value
-        return value
+        _value: Sequence[int] = self.board.wall_spots(self.layout)  # base.yaml:440
+        self._d__laid = _value
+        return _value
 
     def provinces_laid(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:441; kept between moves: recomputed once `layout` changes
-        kept = self._d__provinces_laid
-        if kept is not None:
-            return kept
+        _kept = self._d__provinces_laid
+        if _kept is not None:
+            return _kept
         rt.spend(self, 117, 'rules/chang-cheng/base.yaml:441')  # base.yaml:441
-        value: Sequence[int] = self.board.wall_regions(self.layout, PROVINCE)  # base.yaml:441
-        self._d__provinces_laid = value
-        return value
+        _value: Sequence[int] = self.board.wall_regions(self.layout, PROVINCE)  # base.yaml:441
+        self._d__provinces_laid = _value
+        return _value
 
     def mongols_laid(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:442; kept between moves: recomputed once `layout` changes
-        kept = self._d__mongols_laid
-        if kept is not None:
-            return kept
+        _kept = self._d__mongols_laid
+        if _kept is not None:
+            return _kept
         rt.spend(self, 117, 'rules/chang-cheng/base.yaml:442')  # base.yaml:442
-        value: Sequence[int] = self.board.wall_regions(self.layout, MONGOL)  # base.yaml:442
-        self._d__mongols_laid = value
-        return value
+        _value: Sequence[int] = self.board.wall_regions(self.layout, MONGOL)  # base.yaml:442
+        self._d__mongols_laid = _value
+        return _value
 
     def province_at(self, s: int) -> int:
         # rules/chang-cheng/base.yaml:443
@@ -882,14 +882,14 @@ class ChangChengState(rt.State):
 
     def face_regions(self, f: int, kind: int) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:445; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d__face_regions
-        if kept is None:
-            kept = self._d__face_regions = {}
-        elif (f, kind) in kept:
-            return kept[(f, kind)]
-        value: Sequence[int] = [r for r in self.board.regions_of_kind[kind] if self.board.region_spots[r][0] in self.board.face_spots[f]]  # base.yaml:445
-        kept[(f, kind)] = value
-        return value
+        _kept = self._d__face_regions
+        if _kept is None:
+            _kept = self._d__face_regions = {}
+        elif (f, kind) in _kept:
+            return _kept[(f, kind)]
+        _value: Sequence[int] = [r for r in self.board.regions_of_kind[kind] if self.board.region_spots[r][0] in self.board.face_spots[f]]  # base.yaml:445
+        _kept[(f, kind)] = _value
+        return _value
 
     def standing(self, s: int) -> bool:
         # rules/chang-cheng/base.yaml:447
@@ -909,98 +909,98 @@ class ChangChengState(rt.State):
 
     def single_spaces(self, p: int) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:455; kept between moves: recomputed once `block_at`, `layout`, `reserved` or `singles` changes
-        kept = self._d__single_spaces
-        if kept is None:
-            kept = self._d__single_spaces = {}
-        elif p in kept:
-            return kept[p]
+        _kept = self._d__single_spaces
+        if _kept is None:
+            _kept = self._d__single_spaces = {}
+        elif p in _kept:
+            return _kept[p]
         rt.spend(self, 326, 'rules/chang-cheng/base.yaml:455')  # base.yaml:455
-        value: Sequence[int] = [s for s in self.laid() if (self.block_at[s] == EMPTY and ((self.reserved[s] is None or self.reserved[s] == p) or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)))]  # base.yaml:455
-        kept[p] = value
-        return value
+        _value: Sequence[int] = [s for s in self.laid() if (self.block_at[s] == EMPTY and ((self.reserved[s] is None or self.reserved[s] == p) or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0)))]  # base.yaml:455
+        _kept[p] = _value
+        return _value
 
     def wall_provinces(self, p: int) -> frozenset[int]:
         # rules/chang-cheng/base.yaml:456; kept between moves: recomputed once `block_at`, `layout`, `reserved` or `singles` changes
-        kept = self._d__wall_provinces
-        if kept is None:
-            kept = self._d__wall_provinces = {}
-        elif p in kept:
-            return kept[p]
+        _kept = self._d__wall_provinces
+        if _kept is None:
+            _kept = self._d__wall_provinces = {}
+        elif p in _kept:
+            return _kept[p]
         rt.spend(self, 218, 'rules/chang-cheng/base.yaml:456')  # base.yaml:456
-        value: frozenset[int] = frozenset(self.board.region_of[PROVINCE][s] for s in self.single_spaces(p))  # base.yaml:456
-        kept[p] = value
-        return value
+        _value: frozenset[int] = frozenset(self.board.region_of[PROVINCE][s] for s in self.single_spaces(p))  # base.yaml:456
+        _kept[p] = _value
+        return _value
 
     def open_provinces(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:458; kept between moves: recomputed once `layout` or `protected` changes
-        kept = self._d__open_provinces
-        if kept is not None:
-            return kept
+        _kept = self._d__open_provinces
+        if _kept is not None:
+            return _kept
         rt.spend(self, 50, 'rules/chang-cheng/base.yaml:458')  # base.yaml:458
-        value: Sequence[int] = [r for r in self.provinces_laid() if not self.protected[r]]  # base.yaml:458
-        self._d__open_provinces = value
-        return value
+        _value: Sequence[int] = [r for r in self.provinces_laid() if not self.protected[r]]  # base.yaml:458
+        self._d__open_provinces = _value
+        return _value
 
     def double_partners(self, s: int) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:461; kept between moves: recomputed once `block_at`, `layout`, `reserved` or `singles` changes
-        kept = self._d__double_partners
-        if kept is None:
-            kept = self._d__double_partners = {}
-        elif s in kept:
-            return kept[s]
-        value: Sequence[int] = [n for n in self.board.wall_neighbours(self.layout, s) if ((self.block_at[n] == EMPTY and (self.reserved[n] is None or ((self._opt__reservation == LAPSES and self.reserved[n] is not None) and self.singles[rt.value_of(self.reserved[n], 'rules/chang-cheng/base.yaml:449')] == 0))) and min(s, n) == s)]  # base.yaml:461
-        kept[s] = value
-        return value
+        _kept = self._d__double_partners
+        if _kept is None:
+            _kept = self._d__double_partners = {}
+        elif s in _kept:
+            return _kept[s]
+        _value: Sequence[int] = [n for n in self.board.wall_neighbours(self.layout, s) if ((self.block_at[n] == EMPTY and (self.reserved[n] is None or ((self._opt__reservation == LAPSES and self.reserved[n] is not None) and self.singles[rt.value_of(self.reserved[n], 'rules/chang-cheng/base.yaml:449')] == 0))) and min(s, n) == s)]  # base.yaml:461
+        _kept[s] = _value
+        return _value
 
     def double_spaces(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:462; kept between moves: recomputed once `block_at`, `layout`, `reserved` or `singles` changes
-        kept = self._d__double_spaces
-        if kept is not None:
-            return kept
+        _kept = self._d__double_spaces
+        if _kept is not None:
+            return _kept
         rt.spend(self, 14474, 'rules/chang-cheng/base.yaml:462')  # base.yaml:462
-        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and self.double_partners(s))]  # base.yaml:462
-        self._d__double_spaces = value
-        return value
+        _value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and self.double_partners(s))]  # base.yaml:462
+        self._d__double_spaces = _value
+        return _value
 
     def tower_spaces(self) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:464; kept between moves: recomputed once `block_at`, `layout`, `reserved` or `singles` changes
-        kept = self._d__tower_spaces
-        if kept is not None:
-            return kept
+        _kept = self._d__tower_spaces
+        if _kept is not None:
+            return _kept
         rt.spend(self, 13070, 'rules/chang-cheng/base.yaml:464')  # base.yaml:464
-        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and not any(self.block_at[n] == TOWER for n in self.board.wall_neighbours(self.layout, s)))]  # base.yaml:464
-        self._d__tower_spaces = value
-        return value
+        _value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and not any(self.block_at[n] == TOWER for n in self.board.wall_neighbours(self.layout, s)))]  # base.yaml:464
+        self._d__tower_spaces = _value
+        return _value
 
     def full(self, r: int) -> bool:
         # rules/chang-cheng/base.yaml:468; kept between moves: recomputed once `block_at` changes
-        kept = self._d__full
-        if kept is None:
-            kept = self._d__full = {}
-        elif r in kept:
-            return kept[r]
+        _kept = self._d__full
+        if _kept is None:
+            _kept = self._d__full = {}
+        elif r in _kept:
+            return _kept[r]
         _every = True
         for s in self.board.region_spots[r]:  # base.yaml:468; `aggregate_loops`: `all` written out as a loop
             if not (self.block_at[s] != EMPTY):
                 _every = False
                 break
-        value: bool = _every  # base.yaml:468
-        kept[r] = value
-        return value
+        _value: bool = _every  # base.yaml:468
+        _kept[r] = _value
+        return _value
 
     def wall_complete(self) -> bool:
         # rules/chang-cheng/base.yaml:469; kept between moves: recomputed once `block_at` or `layout` changes
-        kept = self._d__wall_complete
-        if kept is not None:
-            return kept
+        _kept = self._d__wall_complete
+        if _kept is not None:
+            return _kept
         _every = True
         for s in self.laid():  # base.yaml:469; `aggregate_loops`: `all` written out as a loop
             if not (self.block_at[s] != EMPTY):
                 _every = False
                 break
-        value: bool = _every  # base.yaml:469
-        self._d__wall_complete = value
-        return value
+        _value: bool = _every  # base.yaml:469
+        self._d__wall_complete = _value
+        return _value
 
     def can_two_walls(self, p: int) -> bool:
         # rules/chang-cheng/base.yaml:471
@@ -1028,58 +1028,58 @@ class ChangChengState(rt.State):
 
     def partial_allowed(self, p: int) -> bool:
         # rules/chang-cheng/base.yaml:479; computed once per state (`cached: true`)
-        memo = self._derived
-        if memo is None:
-            memo = self._derived = {}
-        elif ('partial_allowed', p) in memo:
-            remembered: bool = memo[('partial_allowed', p)]
-            return remembered
+        _memo = self._derived
+        if _memo is None:
+            _memo = self._derived = {}
+        elif ('partial_allowed', p) in _memo:
+            _remembered: bool = _memo[('partial_allowed', p)]
+            return _remembered
         rt.spend(self, 12, 'rules/chang-cheng/base.yaml:479')  # base.yaml:479
-        value: bool = (self._opt__partial_actions == CHOSEN_ACTION or not self.any_full(p))  # base.yaml:479
-        memo[('partial_allowed', p)] = value
-        return value
+        _value: bool = (self._opt__partial_actions == CHOSEN_ACTION or not self.any_full(p))  # base.yaml:479
+        _memo[('partial_allowed', p)] = _value
+        return _value
 
     def card_provinces(self, p: int) -> Sequence[int]:
         # rules/chang-cheng/base.yaml:482; kept between moves: recomputed once `block_at`, `double_left`, `hand`, `layout`, `protected`, `reserved`, `singles` or `tower_left` changes (a change of `double_left` at one `p`: the value for that `p` only; a change of `hand` at one `p`: the value for that `p` only; a change of `tower_left` at one `p`: the value for that `p` only)
-        kept = self._d__card_provinces
-        if kept is None:
-            kept = self._d__card_provinces = {}
-        elif p in kept:
-            return kept[p]
+        _kept = self._d__card_provinces
+        if _kept is None:
+            _kept = self._d__card_provinces = {}
+        elif p in _kept:
+            return _kept[p]
         rt.spend(self, 202, 'rules/chang-cheng/base.yaml:482')  # base.yaml:482
-        value: Sequence[int] = [r for cell in (rt.cell(),) for cell2 in (rt.cell(),) for can_two_cards in (self.can_two_cards(p),) for r in self.open_provinces() if ((can_two_cards or (self.singles[p] >= 1 and r in (cell or rt.once(cell, self.wall_provinces(p)))[0])) or (cell2 or rt.once(cell2, self.partial_allowed(p)))[0])]  # base.yaml:482
-        kept[p] = value
-        return value
+        _value: Sequence[int] = [r for _cell__1 in (rt.cell(),) for _cell__2 in (rt.cell(),) for _can_two_cards__1 in (self.can_two_cards(p),) for r in self.open_provinces() if ((_can_two_cards__1 or (self.singles[p] >= 1 and r in (_cell__1 or rt.once(_cell__1, self.wall_provinces(p)))[0])) or (_cell__2 or rt.once(_cell__2, self.partial_allowed(p)))[0])]  # base.yaml:482
+        _kept[p] = _value
+        return _value
 
     def held(self, q: int, r: int) -> int:
         # rules/chang-cheng/base.yaml:488; kept between moves: recomputed once `block_at` or `builder` changes
-        kept = self._d__held
-        if kept is None:
-            kept = self._d__held = {}
-        elif (q, r) in kept:
-            return kept[(q, r)]
+        _kept = self._d__held
+        if _kept is None:
+            _kept = self._d__held = {}
+        elif (q, r) in _kept:
+            return _kept[(q, r)]
         _total = 0
         for s in self.board.region_spots[r]:  # base.yaml:488; `aggregate_loops`: `sum` written out as a loop
             if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == q:
                 _total += 1
-        value: int = _total  # base.yaml:488
-        kept[(q, r)] = value
-        return value
+        _value: int = _total  # base.yaml:488
+        _kept[(q, r)] = _value
+        return _value
 
     def sections(self, r: int) -> int:
         # rules/chang-cheng/base.yaml:489; kept between moves: recomputed once `block_at` changes
-        kept = self._d__sections
-        if kept is None:
-            kept = self._d__sections = {}
-        elif r in kept:
-            return kept[r]
+        _kept = self._d__sections
+        if _kept is None:
+            _kept = self._d__sections = {}
+        elif r in _kept:
+            return _kept[r]
         _total = 0
         for s in self.board.region_spots[r]:  # base.yaml:489; `aggregate_loops`: `sum` written out as a loop
             if (self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER:
                 _total += 1
-        value: int = _total  # base.yaml:489
-        kept[r] = value
-        return value
+        _value: int = _total  # base.yaml:489
+        _kept[r] = _value
+        return _value
 
     def card_owner(self, kind: int, cards: Sequence[tuple[int, int, int]]) -> int:
         # rules/chang-cheng/base.yaml:490
@@ -1093,18 +1093,18 @@ class ChangChengState(rt.State):
 
     def mongol_held(self, q: int, m: int) -> int:
         # rules/chang-cheng/base.yaml:493; kept between moves: recomputed once `block_at` or `builder` changes
-        kept = self._d__mongol_held
-        if kept is None:
-            kept = self._d__mongol_held = {}
-        elif (q, m) in kept:
-            return kept[(q, m)]
+        _kept = self._d__mongol_held
+        if _kept is None:
+            _kept = self._d__mongol_held = {}
+        elif (q, m) in _kept:
+            return _kept[(q, m)]
         _total = 0
         for s in self.board.region_spots[m]:  # base.yaml:493; `aggregate_loops`: `sum` written out as a loop
             if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q:
                 _total += 1
-        value: int = _total  # base.yaml:493
-        kept[(q, m)] = value
-        return value
+        _value: int = _total  # base.yaml:493
+        _kept[(q, m)] = _value
+        return _value
 
     def tower_in(self, p: int, m: int) -> bool:
         # rules/chang-cheng/base.yaml:495; not kept between moves: only the scores read it, once per player scored (`score_only`)
@@ -1120,26 +1120,26 @@ class ChangChengState(rt.State):
         _cond = self.has_peril[m] and p in rt.majority([self.mongol_held(q, m) for q in range(self.num_seats)])
         _found = False
         if _cond:
-            for s2 in self.board.region_spots[m]:  # base.yaml:496; `aggregate_loops`: `any` written out as a loop
-                if self.block_at[s2] == TOWER and self.builder[s2] == p:
+            for _s__1 in self.board.region_spots[m]:  # base.yaml:496; `aggregate_loops`: `any` written out as a loop
+                if self.block_at[_s__1] == TOWER and self.builder[_s__1] == p:
                     _found = True
                     break
         return ((_cond) and not _found)  # base.yaml:496; inlined tower_in (base.yaml:495)
 
     def mongol_loss(self, p: int) -> int:
         # rules/chang-cheng/base.yaml:498; kept between moves: recomputed once `block_at`, `builder`, `has_peril`, `layout` or `peril` changes
-        kept = self._d__mongol_loss
-        if kept is None:
-            kept = self._d__mongol_loss = {}
-        elif p in kept:
-            return kept[p]
+        _kept = self._d__mongol_loss
+        if _kept is None:
+            _kept = self._d__mongol_loss = {}
+        elif p in _kept:
+            return _kept[p]
         _total = 0
         for m in self.mongols_laid():  # base.yaml:498; `aggregate_loops`: `sum` written out as a loop
             if self.attacked(p, m):
                 _total += self.peril[m]
-        value: int = _total  # base.yaml:498
-        kept[p] = value
-        return value
+        _value: int = _total  # base.yaml:498
+        _kept[p] = _value
+        return _value
 
     def lay_tokens(self, f: int) -> None:
         # rules/chang-cheng/base.yaml:519
@@ -1235,7 +1235,7 @@ class ChangChengState(rt.State):
         # rules/chang-cheng/base.yaml:558
         if self.trace is not None:
             self.trace.append("procedures.check_protection")
-        due = [r for once in (self.board.regions_touching(built, PROVINCE),) for r in self.provinces_laid() if ((not self.protected[r] and r in once) and self.full(r))]  # base.yaml:560; hoisted regions_touching(built, province) out of the loop
+        due = [r for _once__1 in (self.board.regions_touching(built, PROVINCE),) for r in self.provinces_laid() if ((not self.protected[r] and r in _once__1) and self.full(r))]  # base.yaml:560; hoisted regions_touching(built, province) out of the loop
         if (len(due) == 2 and self._opt__protection_order == BUILDER_CHOOSES):  # base.yaml:561
             for scored_first in (yield rt.Ask(self.current, 'scored_first', due, 'rules/chang-cheng/base.yaml:562')):  # base.yaml:562
                 yield from self.protect(scored_first)  # base.yaml:563
@@ -1285,12 +1285,12 @@ class ChangChengState(rt.State):
         for k in range(6):  # base.yaml:589
             if (any(c[1] == k for c in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:590'))) and k not in self.eliminated):  # base.yaml:590
                 yield from self.resolve(k, self.card_owner(k, live), r, [c[1] for c in (live if len(live) <= 16 else rt.walk(self, live, 1, 'rules/chang-cheng/base.yaml:591'))])  # base.yaml:591
-        value_ = ((self.sections(r) + self.province_bonus) + self.reputation[r])  # base.yaml:595
+        value = ((self.sections(r) + self.province_bonus) + self.reputation[r])  # base.yaml:595
         for p in rt.majority([(self.held(q, r) + self.bonus[q]) for q in range(self.num_seats)]):  # base.yaml:596
             if p in range(self.num_players):  # base.yaml:597
                 if self._journal is not None and 'points' not in self._journal:  # base.yaml:598
                     self._journal['points'] = self.points[:]  # base.yaml:598
-                self.points[p] += rt.num(value_, 'rules/chang-cheng/base.yaml:598')  # base.yaml:598
+                self.points[p] += rt.num(value, 'rules/chang-cheng/base.yaml:598')  # base.yaml:598
                 self._derived = None  # base.yaml:598
         if self._journal is not None and 'protected' not in self._journal:  # base.yaml:601
             self._journal['protected'] = self.protected[:]  # base.yaml:601
@@ -1505,10 +1505,10 @@ class ChangChengState(rt.State):
             self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:706
             self._derived = None  # base.yaml:706
         elif len(free) == 2:  # base.yaml:707
-            for kept_ in (yield rt.Ask((self.current if self._opt__reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:708')):  # base.yaml:708
+            for kept in (yield rt.Ask((self.current if self._opt__reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:708')):  # base.yaml:708
                 if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:709
                     self._journal['reserved'] = self.reserved[:]  # base.yaml:709
-                self.reserved[kept_] = self.current  # base.yaml:709
+                self.reserved[kept] = self.current  # base.yaml:709
                 self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:709
                 self._d__tower_spaces = self._d__card_provinces = None  # base.yaml:709
                 self._derived = None  # base.yaml:709
@@ -1517,22 +1517,22 @@ class ChangChengState(rt.State):
     def broken_invariants(self) -> list[str]:
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""
         rt.new_move(self)
-        return [name for name, value in (
+        return [_name for _name, _value in (
             ('sections_conserved', all((((self.singles[p] + sum(1 for s in self.board.spots if (self.builder[s] == p and (self.block_at[s] == SINGLE or self.block_at[s] == RUIN)))) == 14 and sum(1 for s in self.board.spots if (self.builder[s] == p and self.block_at[s] == DOUBLE)) == (0 if self.double_left[p] else 2)) and sum(1 for s in self.board.spots if (self.builder[s] == p and self.block_at[s] == TOWER)) == (0 if self.tower_left[p] else 1)) for p in range(self.num_players))),  # rules/chang-cheng/base.yaml:861
             ('cards_conserved', all((((len(self.hand[p]) + len(self.placed[p])) <= 6 and all(c[1] not in self.hand[p] for c in (self.placed[p] if len(self.placed[p]) <= 16 else rt.walk(self, self.placed[p], 2, 'rules/chang-cheng/base.yaml:870')))) and len(self.placed[p]) == sum(sum(1 for b in (self.backs[r] if len(self.backs[r]) <= 16 else rt.walk(self, self.backs[r], 1, 'rules/chang-cheng/base.yaml:871')) if b == p) for r in range(len(self.board.region_names)))) for p in range(self.num_players))),  # rules/chang-cheng/base.yaml:868
-            ('sections_only_on_the_wall', all(self.block_at[s] == EMPTY for laid in (self.laid(),) for s in self.board.spots if s not in laid)),  # rules/chang-cheng/base.yaml:874
+            ('sections_only_on_the_wall', all(self.block_at[s] == EMPTY for _laid__1 in (self.laid(),) for s in self.board.spots if s not in _laid__1)),  # rules/chang-cheng/base.yaml:874
             ('each_piece_laid_once', len(frozenset(self.board.face_piece[f] for f in self.layout)) == len(self.layout)),  # rules/chang-cheng/base.yaml:876
             ('three_emperor_cards', len(self.emperor_on) <= 3 and all(self.protected[r] for r in self.emperor_on)),  # rules/chang-cheng/base.yaml:879
             ('at_most_two_event_cards', len(self.events) <= 2),  # rules/chang-cheng/base.yaml:882
-        ) if not value]
+        ) if not _value]
 
     # -- End and scoring ----------------------------------------------------------------------
     def _is_over(self) -> bool:
         # rules/chang-cheng/base.yaml:845; kept between moves: tested again once `game_over` changes
-        over = self._kept_end
-        if over is None:
-            over = self._kept_end = bool(self.game_over)
-        return over
+        _over = self._kept_end
+        if _over is None:
+            _over = self._kept_end = bool(self.game_over)
+        return _over
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -1544,90 +1544,90 @@ class ChangChengState(rt.State):
 
 
     # -- Visibility ---------------------------------------------------------------------------
-    def _shown(self, name: str) -> bool:
+    def _shown(self, _name: str) -> bool:
         """Whether a field hidden by its `visible:` is shown to everyone now (`shown_if`)."""
         return False
 
-    def _hidden_item(self, name: str, k: int) -> bool:
+    def _hidden_item(self, _name: str, k: int) -> bool:
         """Whether item k of a list field is hidden now (`hide_items_if`)."""
         return False
 
     # -- Copies and text ----------------------------------------------------------------------
-    def _copy_fields(self, other: Any) -> None:
-        other._opt__faces = self._opt__faces
-        other._opt__partial_actions = self._opt__partial_actions
-        other._opt__first_turn_section = self._opt__first_turn_section
-        other._opt__reserved_space = self._opt__reserved_space
-        other._opt__reservation = self._opt__reservation
-        other._opt__peek = self._opt__peek
-        other._opt__protection_order = self._opt__protection_order
-        other._opt__used_cards = self._opt__used_cards
-        other._opt__new_board = self._opt__new_board
-        other._opt__new_board_tokens = self._opt__new_board_tokens
-        other._opt__emperor_shortfall = self._opt__emperor_shortfall
-        other._opt__score_floor = self._opt__score_floor
-        other._opt__ruins_elsewhere = self._opt__ruins_elsewhere
-        other.layout = self.layout
-        other.block_at = self.block_at[:]
-        other.builder = self.builder[:]
-        other.reserved = self.reserved[:]
-        other.singles = self.singles[:]
-        other.double_left = self.double_left[:]
-        other.tower_left = self.tower_left[:]
-        other.hand = self.hand[:]
-        other.placed = self.placed[:]
-        other.backs = self.backs[:]
-        other.revealed = self.revealed
-        other.cancelled = self.cancelled
-        other.eliminated = self.eliminated
-        other.reputation = self.reputation[:]
-        other.peril = self.peril[:]
-        other.has_peril = self.has_peril[:]
-        other.face_up_peril = self.face_up_peril[:]
-        other.sightings = self.sightings[:]
-        other.reputation_pool = self.reputation_pool
-        other.peril_pool = self.peril_pool
-        other.protected = self.protected[:]
-        other.emperor_on = self.emperor_on
-        other.emperor_owed = self.emperor_owed
-        other.pieces_added = self.pieces_added
-        other.points = self.points[:]
-        other.first_turn = self.first_turn
-        other.move_kind = self.move_kind
-        other.move_provinces = self.move_provinces
-        other.bonus = self.bonus[:]
-        other.province_bonus = self.province_bonus
-        other.passes = self.passes
-        other.game_over = self.game_over
-        other.events = self.events
+    def _copy_fields(self, _other: Any) -> None:
+        _other._opt__faces = self._opt__faces
+        _other._opt__partial_actions = self._opt__partial_actions
+        _other._opt__first_turn_section = self._opt__first_turn_section
+        _other._opt__reserved_space = self._opt__reserved_space
+        _other._opt__reservation = self._opt__reservation
+        _other._opt__peek = self._opt__peek
+        _other._opt__protection_order = self._opt__protection_order
+        _other._opt__used_cards = self._opt__used_cards
+        _other._opt__new_board = self._opt__new_board
+        _other._opt__new_board_tokens = self._opt__new_board_tokens
+        _other._opt__emperor_shortfall = self._opt__emperor_shortfall
+        _other._opt__score_floor = self._opt__score_floor
+        _other._opt__ruins_elsewhere = self._opt__ruins_elsewhere
+        _other.layout = self.layout
+        _other.block_at = self.block_at[:]
+        _other.builder = self.builder[:]
+        _other.reserved = self.reserved[:]
+        _other.singles = self.singles[:]
+        _other.double_left = self.double_left[:]
+        _other.tower_left = self.tower_left[:]
+        _other.hand = self.hand[:]
+        _other.placed = self.placed[:]
+        _other.backs = self.backs[:]
+        _other.revealed = self.revealed
+        _other.cancelled = self.cancelled
+        _other.eliminated = self.eliminated
+        _other.reputation = self.reputation[:]
+        _other.peril = self.peril[:]
+        _other.has_peril = self.has_peril[:]
+        _other.face_up_peril = self.face_up_peril[:]
+        _other.sightings = self.sightings[:]
+        _other.reputation_pool = self.reputation_pool
+        _other.peril_pool = self.peril_pool
+        _other.protected = self.protected[:]
+        _other.emperor_on = self.emperor_on
+        _other.emperor_owed = self.emperor_owed
+        _other.pieces_added = self.pieces_added
+        _other.points = self.points[:]
+        _other.first_turn = self.first_turn
+        _other.move_kind = self.move_kind
+        _other.move_provinces = self.move_provinces
+        _other.bonus = self.bonus[:]
+        _other.province_bonus = self.province_bonus
+        _other.passes = self.passes
+        _other.game_over = self.game_over
+        _other.events = self.events
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d__laid = self._d__laid
-        other._d__provinces_laid = self._d__provinces_laid
-        other._d__mongols_laid = self._d__mongols_laid
-        other._d__face_regions = self._d__face_regions
-        other._d__single_spaces = self._d__single_spaces
-        other._d__wall_provinces = self._d__wall_provinces
-        other._d__open_provinces = self._d__open_provinces
-        other._d__double_partners = self._d__double_partners
-        other._d__double_spaces = self._d__double_spaces
-        other._d__tower_spaces = self._d__tower_spaces
-        other._d__full = self._d__full
-        other._d__wall_complete = self._d__wall_complete
-        other._d__card_provinces = self._d__card_provinces
-        other._d__held = self._d__held
-        other._d__sections = self._d__sections
-        other._d__mongol_held = self._d__mongol_held
-        other._d__mongol_loss = self._d__mongol_loss
-        other._kept_end = self._kept_end
-        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._actions__first_wall = self._actions__first_wall
-        other._actions__first_card = self._actions__first_card
-        other._actions__place_double = self._actions__place_double
-        other._actions__place_tower = self._actions__place_tower
-        other._actions__second_wall = self._actions__second_wall
-        other._actions__second_card = self._actions__second_card
-        other._actions__card_wall = self._actions__card_wall
+        _other._d__laid = self._d__laid
+        _other._d__provinces_laid = self._d__provinces_laid
+        _other._d__mongols_laid = self._d__mongols_laid
+        _other._d__face_regions = self._d__face_regions
+        _other._d__single_spaces = self._d__single_spaces
+        _other._d__wall_provinces = self._d__wall_provinces
+        _other._d__open_provinces = self._d__open_provinces
+        _other._d__double_partners = self._d__double_partners
+        _other._d__double_spaces = self._d__double_spaces
+        _other._d__tower_spaces = self._d__tower_spaces
+        _other._d__full = self._d__full
+        _other._d__wall_complete = self._d__wall_complete
+        _other._d__card_provinces = self._d__card_provinces
+        _other._d__held = self._d__held
+        _other._d__sections = self._d__sections
+        _other._d__mongol_held = self._d__mongol_held
+        _other._d__mongol_loss = self._d__mongol_loss
+        _other._kept_end = self._kept_end
+        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        _other._actions__first_wall = self._actions__first_wall
+        _other._actions__first_card = self._actions__first_card
+        _other._actions__place_double = self._actions__place_double
+        _other._actions__place_tower = self._actions__place_tower
+        _other._actions__second_wall = self._actions__second_wall
+        _other._actions__second_card = self._actions__second_card
+        _other._actions__card_wall = self._actions__card_wall
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
@@ -1657,45 +1657,45 @@ class ChangChengState(rt.State):
         self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
-    def _action_text(self, action: rt.Action) -> str:
-        name, args = action.name, action.args
-        if name == 'first_wall':
-            s = args[0]
+    def _action_text(self, _action: rt.Action) -> str:
+        _name, _args = _action.name, _action.args
+        if _name == 'first_wall':
+            s = _args[0]
             return 'wall ' + self._fmt('spot', s)
-        if name == 'first_card':
-            c = args[0]
-            r = args[1]
+        if _name == 'first_card':
+            c = _args[0]
+            r = _args[1]
             return 'card ' + self._fmt('card', c) + ' in ' + self._fmt('region', r)
-        if name == 'place_double':
-            s = args[0]
-            t = args[1]
+        if _name == 'place_double':
+            s = _args[0]
+            t = _args[1]
             return 'double ' + self._fmt('spot', s) + '-' + self._fmt('spot', t)
-        if name == 'place_tower':
-            s = args[0]
+        if _name == 'place_tower':
+            s = _args[0]
             return 'tower ' + self._fmt('spot', s)
-        if name == 'second_wall':
-            s = args[0]
+        if _name == 'second_wall':
+            s = _args[0]
             return 'wall ' + self._fmt('spot', s)
-        if name == 'second_card':
-            c = args[0]
-            r = args[1]
+        if _name == 'second_card':
+            c = _args[0]
+            r = _args[1]
             return 'card ' + self._fmt('card', c) + ' in ' + self._fmt('region', r)
-        if name == 'card_wall':
-            s = args[0]
+        if _name == 'card_wall':
+            s = _args[0]
             return 'wall ' + self._fmt('spot', s)
-        return name.replace("_", " ")
+        return _name.replace("_", " ")
 
-    def _text_for_others(self, action: rt.Action) -> str | None:
+    def _text_for_others(self, _action: rt.Action) -> str | None:
         """What the seats that did not play `action` read of it now (`others_text:`), or None when
         they read its whole text (no `others_text:`, or its `revealed_when:` holds)."""
-        name = action.name
-        if name == 'first_card':  # rules/chang-cheng/base.yaml:742
-            r = action.args[1]
+        _name = _action.name
+        if _name == 'first_card':  # rules/chang-cheng/base.yaml:742
+            r = _action.args[1]
             if self.protected[r]:
                 return None
             return 'card in ' + self._fmt('region', r)
-        if name == 'second_card':  # rules/chang-cheng/base.yaml:799
-            r = action.args[1]
+        if _name == 'second_card':  # rules/chang-cheng/base.yaml:799
+            r = _action.args[1]
             if self.protected[r]:
                 return None
             return 'card in ' + self._fmt('region', r)

@@ -61,7 +61,7 @@ class ChangChengDiplomacyState(ChangChengState):
             self._derived = None  # base.yaml:505
             if self._journal is not None and 'layout' not in self._journal:  # base.yaml:506
                 self._journal['layout'] = self.layout  # base.yaml:506
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for _once__1 in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != _once__1)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
             self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:506
             self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:506
             self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:506
@@ -95,14 +95,14 @@ class ChangChengDiplomacyState(ChangChengState):
 
     def provinces_walled(self, p: int) -> int:
         # rules/chang-cheng/diplomacy.yaml:14; kept between moves: recomputed once `block_at`, `builder` or `layout` changes
-        kept = self._d__provinces_walled
-        if kept is None:
-            kept = self._d__provinces_walled = {}
-        elif p in kept:
-            return kept[p]
-        value: int = len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if ((((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == p)))  # diplomacy.yaml:14
-        kept[p] = value
-        return value
+        _kept = self._d__provinces_walled
+        if _kept is None:
+            _kept = self._d__provinces_walled = {}
+        elif p in _kept:
+            return _kept[p]
+        _value: int = len(frozenset(self.board.region_of[PROVINCE][s] for s in self.laid() if ((((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == p)))  # diplomacy.yaml:14
+        _kept[p] = _value
+        return _value
 
     def build(self, s: int, b: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:530
@@ -269,82 +269,82 @@ class ChangChengDiplomacyState(ChangChengState):
             'diplomacy': 4 if ((self.game_over and DIPLOMACY in self.events) and player in rt.majority([self.provinces_walled(q) for q in range(self.num_players)])) else 0,  # rules/chang-cheng/diplomacy.yaml:21
         }
 
-    def _copy_fields(self, other: Any) -> None:
-        other._opt__faces = self._opt__faces
-        other._opt__partial_actions = self._opt__partial_actions
-        other._opt__first_turn_section = self._opt__first_turn_section
-        other._opt__reserved_space = self._opt__reserved_space
-        other._opt__reservation = self._opt__reservation
-        other._opt__peek = self._opt__peek
-        other._opt__protection_order = self._opt__protection_order
-        other._opt__used_cards = self._opt__used_cards
-        other._opt__new_board = self._opt__new_board
-        other._opt__new_board_tokens = self._opt__new_board_tokens
-        other._opt__emperor_shortfall = self._opt__emperor_shortfall
-        other._opt__score_floor = self._opt__score_floor
-        other._opt__ruins_elsewhere = self._opt__ruins_elsewhere
-        other.layout = self.layout
-        other.block_at = self.block_at[:]
-        other.builder = self.builder[:]
-        other.reserved = self.reserved[:]
-        other.singles = self.singles[:]
-        other.double_left = self.double_left[:]
-        other.tower_left = self.tower_left[:]
-        other.hand = self.hand[:]
-        other.placed = self.placed[:]
-        other.backs = self.backs[:]
-        other.revealed = self.revealed
-        other.cancelled = self.cancelled
-        other.eliminated = self.eliminated
-        other.reputation = self.reputation[:]
-        other.peril = self.peril[:]
-        other.has_peril = self.has_peril[:]
-        other.face_up_peril = self.face_up_peril[:]
-        other.sightings = self.sightings[:]
-        other.reputation_pool = self.reputation_pool
-        other.peril_pool = self.peril_pool
-        other.protected = self.protected[:]
-        other.emperor_on = self.emperor_on
-        other.emperor_owed = self.emperor_owed
-        other.pieces_added = self.pieces_added
-        other.points = self.points[:]
-        other.first_turn = self.first_turn
-        other.move_kind = self.move_kind
-        other.move_provinces = self.move_provinces
-        other.bonus = self.bonus[:]
-        other.province_bonus = self.province_bonus
-        other.passes = self.passes
-        other.game_over = self.game_over
-        other.events = self.events
+    def _copy_fields(self, _other: Any) -> None:
+        _other._opt__faces = self._opt__faces
+        _other._opt__partial_actions = self._opt__partial_actions
+        _other._opt__first_turn_section = self._opt__first_turn_section
+        _other._opt__reserved_space = self._opt__reserved_space
+        _other._opt__reservation = self._opt__reservation
+        _other._opt__peek = self._opt__peek
+        _other._opt__protection_order = self._opt__protection_order
+        _other._opt__used_cards = self._opt__used_cards
+        _other._opt__new_board = self._opt__new_board
+        _other._opt__new_board_tokens = self._opt__new_board_tokens
+        _other._opt__emperor_shortfall = self._opt__emperor_shortfall
+        _other._opt__score_floor = self._opt__score_floor
+        _other._opt__ruins_elsewhere = self._opt__ruins_elsewhere
+        _other.layout = self.layout
+        _other.block_at = self.block_at[:]
+        _other.builder = self.builder[:]
+        _other.reserved = self.reserved[:]
+        _other.singles = self.singles[:]
+        _other.double_left = self.double_left[:]
+        _other.tower_left = self.tower_left[:]
+        _other.hand = self.hand[:]
+        _other.placed = self.placed[:]
+        _other.backs = self.backs[:]
+        _other.revealed = self.revealed
+        _other.cancelled = self.cancelled
+        _other.eliminated = self.eliminated
+        _other.reputation = self.reputation[:]
+        _other.peril = self.peril[:]
+        _other.has_peril = self.has_peril[:]
+        _other.face_up_peril = self.face_up_peril[:]
+        _other.sightings = self.sightings[:]
+        _other.reputation_pool = self.reputation_pool
+        _other.peril_pool = self.peril_pool
+        _other.protected = self.protected[:]
+        _other.emperor_on = self.emperor_on
+        _other.emperor_owed = self.emperor_owed
+        _other.pieces_added = self.pieces_added
+        _other.points = self.points[:]
+        _other.first_turn = self.first_turn
+        _other.move_kind = self.move_kind
+        _other.move_provinces = self.move_provinces
+        _other.bonus = self.bonus[:]
+        _other.province_bonus = self.province_bonus
+        _other.passes = self.passes
+        _other.game_over = self.game_over
+        _other.events = self.events
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d__laid = self._d__laid
-        other._d__provinces_laid = self._d__provinces_laid
-        other._d__mongols_laid = self._d__mongols_laid
-        other._d__face_regions = self._d__face_regions
-        other._d__single_spaces = self._d__single_spaces
-        other._d__wall_provinces = self._d__wall_provinces
-        other._d__open_provinces = self._d__open_provinces
-        other._d__double_partners = self._d__double_partners
-        other._d__double_spaces = self._d__double_spaces
-        other._d__tower_spaces = self._d__tower_spaces
-        other._d__full = self._d__full
-        other._d__wall_complete = self._d__wall_complete
-        other._d__card_provinces = self._d__card_provinces
-        other._d__held = self._d__held
-        other._d__sections = self._d__sections
-        other._d__mongol_held = self._d__mongol_held
-        other._d__mongol_loss = self._d__mongol_loss
-        other._d__provinces_walled = self._d__provinces_walled
-        other._kept_end = self._kept_end
-        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._actions__first_wall = self._actions__first_wall
-        other._actions__first_card = self._actions__first_card
-        other._actions__place_double = self._actions__place_double
-        other._actions__place_tower = self._actions__place_tower
-        other._actions__second_wall = self._actions__second_wall
-        other._actions__second_card = self._actions__second_card
-        other._actions__card_wall = self._actions__card_wall
+        _other._d__laid = self._d__laid
+        _other._d__provinces_laid = self._d__provinces_laid
+        _other._d__mongols_laid = self._d__mongols_laid
+        _other._d__face_regions = self._d__face_regions
+        _other._d__single_spaces = self._d__single_spaces
+        _other._d__wall_provinces = self._d__wall_provinces
+        _other._d__open_provinces = self._d__open_provinces
+        _other._d__double_partners = self._d__double_partners
+        _other._d__double_spaces = self._d__double_spaces
+        _other._d__tower_spaces = self._d__tower_spaces
+        _other._d__full = self._d__full
+        _other._d__wall_complete = self._d__wall_complete
+        _other._d__card_provinces = self._d__card_provinces
+        _other._d__held = self._d__held
+        _other._d__sections = self._d__sections
+        _other._d__mongol_held = self._d__mongol_held
+        _other._d__mongol_loss = self._d__mongol_loss
+        _other._d__provinces_walled = self._d__provinces_walled
+        _other._kept_end = self._kept_end
+        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        _other._actions__first_wall = self._actions__first_wall
+        _other._actions__first_card = self._actions__first_card
+        _other._actions__place_double = self._actions__place_double
+        _other._actions__place_tower = self._actions__place_tower
+        _other._actions__second_wall = self._actions__second_wall
+        _other._actions__second_card = self._actions__second_card
+        _other._actions__card_wall = self._actions__card_wall
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

@@ -138,7 +138,7 @@ class ChangChengTwoPlayerState(ChangChengState):
             self._derived = None  # base.yaml:505
             if self._journal is not None and 'layout' not in self._journal:  # base.yaml:506
                 self._journal['layout'] = self.layout  # base.yaml:506
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for _once__1 in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != _once__1)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
             self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:506
             self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:506
             self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:506
@@ -193,64 +193,64 @@ class ChangChengTwoPlayerState(ChangChengState):
         self._phase_started()
 
     def _legal(self) -> list[rt.Action]:
-        actions: list[rt.Action] = []
+        _actions: list[rt.Action] = []
         if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__first_wall(actions)
-            self._legal__first_card(actions)
-            self._legal__place_double(actions)
-            self._legal__place_tower(actions)
+            self._legal__first_wall(_actions)
+            self._legal__first_card(_actions)
+            self._legal__place_double(_actions)
+            self._legal__place_tower(_actions)
         elif self.phase == PHASE__SECOND_WALL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__second_wall(actions)
+            self._legal__second_wall(_actions)
         elif self.phase == PHASE__AFTER_CARD:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__second_card(actions)
-            self._legal__card_wall(actions)
+            self._legal__second_card(_actions)
+            self._legal__card_wall(_actions)
         elif self.phase == PHASE__NEUTRAL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__neutral_wall(actions)
-            self._legal__no_neutral_wall(actions)
-        return actions
+            self._legal__neutral_wall(_actions)
+            self._legal__no_neutral_wall(_actions)
+        return _actions
 
-    def _legal__neutral_wall(self, actions: list[rt.Action]) -> None:
+    def _legal__neutral_wall(self, _actions: list[rt.Action]) -> None:
         # rules/chang-cheng/two-player.yaml:64: neutral_wall
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__neutral_wall
+        _table = self._actions__neutral_wall
         for s in self.neutral_spaces():  # rules/chang-cheng/two-player.yaml:65
-            action = table[s]
-            if action is None:
-                action = table[s] = rt.Action('neutral_wall', (s,), self._action_text)
-            actions.append(action)
+            _action = _table[s]
+            if _action is None:
+                _action = _table[s] = rt.Action('neutral_wall', (s,), self._action_text)
+            _actions.append(_action)
 
-    def _legal__no_neutral_wall(self, actions: list[rt.Action]) -> None:
+    def _legal__no_neutral_wall(self, _actions: list[rt.Action]) -> None:
         # rules/chang-cheng/two-player.yaml:74: no_neutral_wall
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__no_neutral_wall
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('no_neutral_wall', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__no_neutral_wall
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('no_neutral_wall', (), self._action_text)
+        _actions.append(_action)
 
-    def _perform(self, action: rt.Action) -> rt.Steps | None:
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'first_wall':
-            return self._do__first_wall(args[0])
-        elif name == 'first_card':
-            self._do__first_card(args[0], args[1])
-        elif name == 'place_double':
-            return self._do__place_double(args[0], args[1])
-        elif name == 'place_tower':
-            return self._do__place_tower(args[0])
-        elif name == 'second_wall':
-            return self._do__second_wall(args[0])
-        elif name == 'second_card':
-            self._do__second_card(args[0], args[1])
-        elif name == 'card_wall':
-            return self._do__card_wall(args[0])
-        elif name == 'neutral_wall':
-            return self._do__neutral_wall(args[0])
-        elif name == 'no_neutral_wall':
+    def _perform(self, _action: rt.Action) -> rt.Steps | None:
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'first_wall':
+            return self._do__first_wall(_args[0])
+        elif _name == 'first_card':
+            self._do__first_card(_args[0], _args[1])
+        elif _name == 'place_double':
+            return self._do__place_double(_args[0], _args[1])
+        elif _name == 'place_tower':
+            return self._do__place_tower(_args[0])
+        elif _name == 'second_wall':
+            return self._do__second_wall(_args[0])
+        elif _name == 'second_card':
+            self._do__second_card(_args[0], _args[1])
+        elif _name == 'card_wall':
+            return self._do__card_wall(_args[0])
+        elif _name == 'neutral_wall':
+            return self._do__neutral_wall(_args[0])
+        elif _name == 'no_neutral_wall':
             self._do__no_neutral_wall()
         return None
 
@@ -481,46 +481,46 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def held(self, q: int, r: int) -> int:
         # rules/chang-cheng/two-player.yaml:33; kept between moves: recomputed once `block_at` or `builder` changes
-        kept = self._d__held
-        if kept is None:
-            kept = self._d__held = {}
-        elif (q, r) in kept:
-            return kept[(q, r)]
+        _kept = self._d__held
+        if _kept is None:
+            _kept = self._d__held = {}
+        elif (q, r) in _kept:
+            return _kept[(q, r)]
         _cond = q not in range(self.num_players) and self._opt__neutral_walls == NOT_IN_MAJORITIES
         _total = 0
         if not (_cond):
             for s in self.board.region_spots[r]:  # two-player.yaml:33; `aggregate_loops`: `sum` written out as a loop
                 if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == q:
                     _total += 1
-        value: int = (0 if (_cond) else _total)  # two-player.yaml:33
-        kept[(q, r)] = value
-        return value
+        _value: int = (0 if (_cond) else _total)  # two-player.yaml:33
+        _kept[(q, r)] = _value
+        return _value
 
     def mongol_held(self, q: int, m: int) -> int:
         # rules/chang-cheng/two-player.yaml:36; kept between moves: recomputed once `block_at` or `builder` changes
-        kept = self._d__mongol_held
-        if kept is None:
-            kept = self._d__mongol_held = {}
-        elif (q, m) in kept:
-            return kept[(q, m)]
+        _kept = self._d__mongol_held
+        if _kept is None:
+            _kept = self._d__mongol_held = {}
+        elif (q, m) in _kept:
+            return _kept[(q, m)]
         _cond = q not in range(self.num_players) and self._opt__neutral_walls == NOT_IN_MAJORITIES
         _total = 0
         if not (_cond):
             for s in self.board.region_spots[m]:  # two-player.yaml:36; `aggregate_loops`: `sum` written out as a loop
                 if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q:
                     _total += 1
-        value: int = (0 if (_cond) else _total)  # two-player.yaml:36
-        kept[(q, m)] = value
-        return value
+        _value: int = (0 if (_cond) else _total)  # two-player.yaml:36
+        _kept[(q, m)] = _value
+        return _value
 
     def neutral_spaces(self) -> Sequence[int]:
         # rules/chang-cheng/two-player.yaml:45; kept between moves: recomputed once `block_at`, `layout`, `move_kind`, `move_provinces`, `reserved` or `singles` changes
-        kept = self._d__neutral_spaces
-        if kept is not None:
-            return kept
-        value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]  # two-player.yaml:45
-        self._d__neutral_spaces = value
-        return value
+        _kept = self._d__neutral_spaces
+        if _kept is not None:
+            return _kept
+        _value: Sequence[int] = [s for s in self.laid() if ((self.block_at[s] == EMPTY and (self.reserved[s] is None or ((self._opt__reservation == LAPSES and self.reserved[s] is not None) and self.singles[rt.value_of(self.reserved[s], 'rules/chang-cheng/base.yaml:449')] == 0))) and (self.board.region_of[PROVINCE][s] in self.move_provinces) == (self.move_kind in (TWO_WALLS, TWO_CARDS, ONE_WALL, ONE_CARD)))]  # two-player.yaml:45
+        self._d__neutral_spaces = _value
+        return _value
 
     def build(self, s: int, b: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:530
@@ -557,7 +557,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         if self.trace is not None:
             self.trace.append("procedures.check_protection")
         rt.spend(self, 67712, 'rules/chang-cheng/base.yaml:558')  # base.yaml:558
-        due = [r for once in (self.board.regions_touching(built, PROVINCE),) for r in self.provinces_laid() if ((not self.protected[r] and r in once) and self.full(r))]  # base.yaml:560; hoisted regions_touching(built, province) out of the loop
+        due = [r for _once__1 in (self.board.regions_touching(built, PROVINCE),) for r in self.provinces_laid() if ((not self.protected[r] and r in _once__1) and self.full(r))]  # base.yaml:560; hoisted regions_touching(built, province) out of the loop
         if (len(due) == 2 and self._opt__protection_order == BUILDER_CHOOSES):  # base.yaml:561
             for scored_first in (yield rt.Ask(self.current, 'scored_first', due, 'rules/chang-cheng/base.yaml:562')):  # base.yaml:562
                 yield from self.protect(scored_first)  # base.yaml:563
@@ -739,10 +739,10 @@ class ChangChengTwoPlayerState(ChangChengState):
             self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:706
             self._derived = None  # base.yaml:706
         elif len(free) == 2:  # base.yaml:707
-            for kept_ in (yield rt.Ask((self.current if self._opt__reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:708')):  # base.yaml:708
+            for kept in (yield rt.Ask((self.current if self._opt__reserved_space == OWNER_CHOOSES else (self.current + 1) % self.num_players), 'kept', free, 'rules/chang-cheng/base.yaml:708')):  # base.yaml:708
                 if self._journal is not None and 'reserved' not in self._journal:  # base.yaml:709
                     self._journal['reserved'] = self.reserved[:]  # base.yaml:709
-                self.reserved[kept_] = self.current  # base.yaml:709
+                self.reserved[kept] = self.current  # base.yaml:709
                 self._d__single_spaces = self._d__wall_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:709
                 self._d__tower_spaces = self._d__card_provinces = self._d__neutral_spaces = None  # base.yaml:709
                 self._derived = None  # base.yaml:709
@@ -750,96 +750,96 @@ class ChangChengTwoPlayerState(ChangChengState):
     def broken_invariants(self) -> list[str]:
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""
         rt.new_move(self)
-        return [name for name, value in (
+        return [_name for _name, _value in (
             ('sections_conserved', all((((self.singles[p] + sum(1 for s in self.board.spots if (self.builder[s] == p and (self.block_at[s] == SINGLE or self.block_at[s] == RUIN)))) == 14 and sum(1 for s in self.board.spots if (self.builder[s] == p and self.block_at[s] == DOUBLE)) == (0 if self.double_left[p] else 2)) and sum(1 for s in self.board.spots if (self.builder[s] == p and self.block_at[s] == TOWER)) == (0 if self.tower_left[p] else 1)) for p in range(self.num_players))),  # rules/chang-cheng/base.yaml:861
             ('cards_conserved', all((((len(self.hand[p]) + len(self.placed[p])) <= 6 and all(c[1] not in self.hand[p] for c in (self.placed[p] if len(self.placed[p]) <= 16 else rt.walk(self, self.placed[p], 2, 'rules/chang-cheng/base.yaml:870')))) and len(self.placed[p]) == sum(sum(1 for b in (self.backs[r] if len(self.backs[r]) <= 16 else rt.walk(self, self.backs[r], 1, 'rules/chang-cheng/base.yaml:871')) if b == p) for r in range(len(self.board.region_names)))) for p in range(self.num_players))),  # rules/chang-cheng/base.yaml:868
-            ('sections_only_on_the_wall', all(self.block_at[s] == EMPTY for laid in (self.laid(),) for s in self.board.spots if s not in laid)),  # rules/chang-cheng/base.yaml:874
+            ('sections_only_on_the_wall', all(self.block_at[s] == EMPTY for _laid__1 in (self.laid(),) for s in self.board.spots if s not in _laid__1)),  # rules/chang-cheng/base.yaml:874
             ('each_piece_laid_once', len(frozenset(self.board.face_piece[f] for f in self.layout)) == len(self.layout)),  # rules/chang-cheng/base.yaml:876
             ('three_emperor_cards', len(self.emperor_on) <= 3 and all(self.protected[r] for r in self.emperor_on)),  # rules/chang-cheng/base.yaml:879
             ('at_most_two_event_cards', len(self.events) <= 2),  # rules/chang-cheng/base.yaml:882
             ('neutral_sections_conserved', (self.neutral_singles + sum(1 for s in self.board.spots if (self.builder[s] == (self.num_players + 0) and (self.block_at[s] == SINGLE or self.block_at[s] == RUIN)))) == 12),  # rules/chang-cheng/two-player.yaml:80
-        ) if not value]
+        ) if not _value]
 
-    def _copy_fields(self, other: Any) -> None:
-        other._opt__faces = self._opt__faces
-        other._opt__partial_actions = self._opt__partial_actions
-        other._opt__first_turn_section = self._opt__first_turn_section
-        other._opt__reserved_space = self._opt__reserved_space
-        other._opt__reservation = self._opt__reservation
-        other._opt__peek = self._opt__peek
-        other._opt__protection_order = self._opt__protection_order
-        other._opt__used_cards = self._opt__used_cards
-        other._opt__new_board = self._opt__new_board
-        other._opt__new_board_tokens = self._opt__new_board_tokens
-        other._opt__emperor_shortfall = self._opt__emperor_shortfall
-        other._opt__score_floor = self._opt__score_floor
-        other._opt__ruins_elsewhere = self._opt__ruins_elsewhere
-        other._opt__neutral_walls = self._opt__neutral_walls
-        other.layout = self.layout
-        other.block_at = self.block_at[:]
-        other.builder = self.builder[:]
-        other.reserved = self.reserved[:]
-        other.singles = self.singles[:]
-        other.double_left = self.double_left[:]
-        other.tower_left = self.tower_left[:]
-        other.hand = self.hand[:]
-        other.placed = self.placed[:]
-        other.backs = self.backs[:]
-        other.revealed = self.revealed
-        other.cancelled = self.cancelled
-        other.eliminated = self.eliminated
-        other.reputation = self.reputation[:]
-        other.peril = self.peril[:]
-        other.has_peril = self.has_peril[:]
-        other.face_up_peril = self.face_up_peril[:]
-        other.sightings = self.sightings[:]
-        other.reputation_pool = self.reputation_pool
-        other.peril_pool = self.peril_pool
-        other.protected = self.protected[:]
-        other.emperor_on = self.emperor_on
-        other.emperor_owed = self.emperor_owed
-        other.pieces_added = self.pieces_added
-        other.points = self.points[:]
-        other.first_turn = self.first_turn
-        other.move_kind = self.move_kind
-        other.move_provinces = self.move_provinces
-        other.bonus = self.bonus[:]
-        other.province_bonus = self.province_bonus
-        other.passes = self.passes
-        other.game_over = self.game_over
-        other.events = self.events
-        other.neutral_singles = self.neutral_singles
+    def _copy_fields(self, _other: Any) -> None:
+        _other._opt__faces = self._opt__faces
+        _other._opt__partial_actions = self._opt__partial_actions
+        _other._opt__first_turn_section = self._opt__first_turn_section
+        _other._opt__reserved_space = self._opt__reserved_space
+        _other._opt__reservation = self._opt__reservation
+        _other._opt__peek = self._opt__peek
+        _other._opt__protection_order = self._opt__protection_order
+        _other._opt__used_cards = self._opt__used_cards
+        _other._opt__new_board = self._opt__new_board
+        _other._opt__new_board_tokens = self._opt__new_board_tokens
+        _other._opt__emperor_shortfall = self._opt__emperor_shortfall
+        _other._opt__score_floor = self._opt__score_floor
+        _other._opt__ruins_elsewhere = self._opt__ruins_elsewhere
+        _other._opt__neutral_walls = self._opt__neutral_walls
+        _other.layout = self.layout
+        _other.block_at = self.block_at[:]
+        _other.builder = self.builder[:]
+        _other.reserved = self.reserved[:]
+        _other.singles = self.singles[:]
+        _other.double_left = self.double_left[:]
+        _other.tower_left = self.tower_left[:]
+        _other.hand = self.hand[:]
+        _other.placed = self.placed[:]
+        _other.backs = self.backs[:]
+        _other.revealed = self.revealed
+        _other.cancelled = self.cancelled
+        _other.eliminated = self.eliminated
+        _other.reputation = self.reputation[:]
+        _other.peril = self.peril[:]
+        _other.has_peril = self.has_peril[:]
+        _other.face_up_peril = self.face_up_peril[:]
+        _other.sightings = self.sightings[:]
+        _other.reputation_pool = self.reputation_pool
+        _other.peril_pool = self.peril_pool
+        _other.protected = self.protected[:]
+        _other.emperor_on = self.emperor_on
+        _other.emperor_owed = self.emperor_owed
+        _other.pieces_added = self.pieces_added
+        _other.points = self.points[:]
+        _other.first_turn = self.first_turn
+        _other.move_kind = self.move_kind
+        _other.move_provinces = self.move_provinces
+        _other.bonus = self.bonus[:]
+        _other.province_bonus = self.province_bonus
+        _other.passes = self.passes
+        _other.game_over = self.game_over
+        _other.events = self.events
+        _other.neutral_singles = self.neutral_singles
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d__laid = self._d__laid
-        other._d__provinces_laid = self._d__provinces_laid
-        other._d__mongols_laid = self._d__mongols_laid
-        other._d__face_regions = self._d__face_regions
-        other._d__single_spaces = self._d__single_spaces
-        other._d__wall_provinces = self._d__wall_provinces
-        other._d__open_provinces = self._d__open_provinces
-        other._d__double_partners = self._d__double_partners
-        other._d__double_spaces = self._d__double_spaces
-        other._d__tower_spaces = self._d__tower_spaces
-        other._d__full = self._d__full
-        other._d__wall_complete = self._d__wall_complete
-        other._d__card_provinces = self._d__card_provinces
-        other._d__held = self._d__held
-        other._d__sections = self._d__sections
-        other._d__mongol_held = self._d__mongol_held
-        other._d__mongol_loss = self._d__mongol_loss
-        other._d__neutral_spaces = self._d__neutral_spaces
-        other._kept_end = self._kept_end
-        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._actions__first_wall = self._actions__first_wall
-        other._actions__first_card = self._actions__first_card
-        other._actions__place_double = self._actions__place_double
-        other._actions__place_tower = self._actions__place_tower
-        other._actions__second_wall = self._actions__second_wall
-        other._actions__second_card = self._actions__second_card
-        other._actions__card_wall = self._actions__card_wall
-        other._actions__neutral_wall = self._actions__neutral_wall
-        other._actions__no_neutral_wall = self._actions__no_neutral_wall
+        _other._d__laid = self._d__laid
+        _other._d__provinces_laid = self._d__provinces_laid
+        _other._d__mongols_laid = self._d__mongols_laid
+        _other._d__face_regions = self._d__face_regions
+        _other._d__single_spaces = self._d__single_spaces
+        _other._d__wall_provinces = self._d__wall_provinces
+        _other._d__open_provinces = self._d__open_provinces
+        _other._d__double_partners = self._d__double_partners
+        _other._d__double_spaces = self._d__double_spaces
+        _other._d__tower_spaces = self._d__tower_spaces
+        _other._d__full = self._d__full
+        _other._d__wall_complete = self._d__wall_complete
+        _other._d__card_provinces = self._d__card_provinces
+        _other._d__held = self._d__held
+        _other._d__sections = self._d__sections
+        _other._d__mongol_held = self._d__mongol_held
+        _other._d__mongol_loss = self._d__mongol_loss
+        _other._d__neutral_spaces = self._d__neutral_spaces
+        _other._kept_end = self._kept_end
+        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        _other._actions__first_wall = self._actions__first_wall
+        _other._actions__first_card = self._actions__first_card
+        _other._actions__place_double = self._actions__place_double
+        _other._actions__place_tower = self._actions__place_tower
+        _other._actions__second_wall = self._actions__second_wall
+        _other._actions__second_card = self._actions__second_card
+        _other._actions__card_wall = self._actions__card_wall
+        _other._actions__neutral_wall = self._actions__neutral_wall
+        _other._actions__no_neutral_wall = self._actions__no_neutral_wall
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -864,38 +864,38 @@ class ChangChengTwoPlayerState(ChangChengState):
         self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
-    def _action_text(self, action: rt.Action) -> str:
-        name, args = action.name, action.args
-        if name == 'first_wall':
-            s = args[0]
+    def _action_text(self, _action: rt.Action) -> str:
+        _name, _args = _action.name, _action.args
+        if _name == 'first_wall':
+            s = _args[0]
             return 'wall ' + self._fmt('spot', s)
-        if name == 'first_card':
-            c = args[0]
-            r = args[1]
+        if _name == 'first_card':
+            c = _args[0]
+            r = _args[1]
             return 'card ' + self._fmt('card', c) + ' in ' + self._fmt('region', r)
-        if name == 'place_double':
-            s = args[0]
-            t = args[1]
+        if _name == 'place_double':
+            s = _args[0]
+            t = _args[1]
             return 'double ' + self._fmt('spot', s) + '-' + self._fmt('spot', t)
-        if name == 'place_tower':
-            s = args[0]
+        if _name == 'place_tower':
+            s = _args[0]
             return 'tower ' + self._fmt('spot', s)
-        if name == 'second_wall':
-            s = args[0]
+        if _name == 'second_wall':
+            s = _args[0]
             return 'wall ' + self._fmt('spot', s)
-        if name == 'second_card':
-            c = args[0]
-            r = args[1]
+        if _name == 'second_card':
+            c = _args[0]
+            r = _args[1]
             return 'card ' + self._fmt('card', c) + ' in ' + self._fmt('region', r)
-        if name == 'card_wall':
-            s = args[0]
+        if _name == 'card_wall':
+            s = _args[0]
             return 'wall ' + self._fmt('spot', s)
-        if name == 'neutral_wall':
-            s = args[0]
+        if _name == 'neutral_wall':
+            s = _args[0]
             return 'neutral wall ' + self._fmt('spot', s)
-        if name == 'no_neutral_wall':
+        if _name == 'no_neutral_wall':
             return 'no neutral wall'
-        return name.replace("_", " ")
+        return _name.replace("_", " ")
 
 
 GAME = rt.Game(

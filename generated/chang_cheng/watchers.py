@@ -35,7 +35,7 @@ class ChangChengWatchersState(ChangChengState):
             self._derived = None  # base.yaml:505
             if self._journal is not None and 'layout' not in self._journal:  # base.yaml:506
                 self._journal['layout'] = self.layout  # base.yaml:506
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for once in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != once)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
+            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for _once__1 in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != _once__1)), True))  # base.yaml:506; hoisted piece_of(first) out of the loop
             self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:506
             self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:506
             self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:506

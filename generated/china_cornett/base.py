@@ -204,21 +204,21 @@ class ChinaCornettState(rt.State):
         """The seat that decides now: the one whose turn it is, unless the phase says."""
         return self.current
 
-    def _do(self, action: rt.Action) -> None:
+    def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
         # the action's effect (`_perform` written out)
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'prospect':
-            self._do__prospect(args[0])
-        elif name == 'turn_back':
-            self._do__turn_back(args[0])
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'prospect':
+            self._do__prospect(_args[0])
+        elif _name == 'turn_back':
+            self._do__turn_back(_args[0])
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         if self.next_phase >= 0:
@@ -247,37 +247,37 @@ class ChinaCornettState(rt.State):
 
     # -- Legal actions ------------------------------------------------------------------------
     def _legal(self) -> list[rt.Action]:
-        actions: list[rt.Action] = []
+        _actions: list[rt.Action] = []
         if self.phase == PHASE__TURN:
-            self._legal__prospect(actions)
-            self._legal__turn_back(actions)
-        return actions
+            self._legal__prospect(_actions)
+            self._legal__turn_back(_actions)
+        return _actions
 
-    def _legal__prospect(self, actions: list[rt.Action]) -> None:
+    def _legal__prospect(self, _actions: list[rt.Action]) -> None:
         # rules/china-cornett/base.yaml:174: prospect
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__prospect
+        _table = self._actions__prospect
         for line in (self.board.straight_line_numbers_mask(self.roll, self._mask__marker__face_down) if self.tablets else (*self.board.straight_line_numbers_mask(1, self._mask__marker__face_down), *self.board.straight_line_numbers_mask(2, self._mask__marker__face_down))):  # rules/china-cornett/base.yaml:181
-            action = table[line]
-            if action is None:
-                action = table[line] = rt.Action('prospect', (self.board.line_spots(line),), self._action_text)
-            actions.append(action)
+            _action = _table[line]
+            if _action is None:
+                _action = _table[line] = rt.Action('prospect', (self.board.line_spots(line),), self._action_text)
+            _actions.append(_action)
 
-    def _legal__turn_back(self, actions: list[rt.Action]) -> None:
+    def _legal__turn_back(self, _actions: list[rt.Action]) -> None:
         # rules/china-cornett/base.yaml:187: turn_back
         if not self.tablets:  # rules/china-cornett/base.yaml:192: when of turn_back, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__turn_back
+        _table = self._actions__turn_back
         for spot in self.board.mask_spots(self._mask__marker__gold_side):  # rules/china-cornett/base.yaml:194
-            action = table[spot]
-            if action is None:
-                action = table[spot] = rt.Action('turn_back', (spot,), self._action_text)
-            actions.append(action)
+            _action = _table[spot]
+            if _action is None:
+                _action = _table[spot] = rt.Action('turn_back', (spot,), self._action_text)
+            _actions.append(_action)
 
-    def _guard(self, name: str) -> bool:
+    def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if name == 'turn_back':
+        if _name == 'turn_back':
             return self._guard__turn_back()
         return True
 
@@ -286,12 +286,12 @@ class ChinaCornettState(rt.State):
         return bool(self.tablets)
 
     # -- Effects ------------------------------------------------------------------------------
-    def _perform(self, action: rt.Action) -> None:
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'prospect':
-            self._do__prospect(args[0])
-        elif name == 'turn_back':
-            self._do__turn_back(args[0])
+    def _perform(self, _action: rt.Action) -> None:
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'prospect':
+            self._do__prospect(_args[0])
+        elif _name == 'turn_back':
+            self._do__turn_back(_args[0])
 
     def _do__prospect(self, line: Sequence[int]) -> None:
         # rules/china-cornett/base.yaml:174: prospect
@@ -360,14 +360,14 @@ class ChinaCornettState(rt.State):
     # -- Definitions and procedures -----------------------------------------------------------
     def face_down_spots(self) -> Sequence[int]:
         # rules/china-cornett/base.yaml:151; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'face_down_spots' in memo:
-            remembered: Sequence[int] = memo['face_down_spots']
-            return remembered
-        value: Sequence[int] = self.board.mask_spots(self._mask__marker__face_down)
-        if memo is not None:
-            memo['face_down_spots'] = value
-        return value
+        _memo = self._memo
+        if _memo is not None and 'face_down_spots' in _memo:
+            _remembered: Sequence[int] = _memo['face_down_spots']
+            return _remembered
+        _value: Sequence[int] = self.board.mask_spots(self._mask__marker__face_down)
+        if _memo is not None:
+            _memo['face_down_spots'] = _value
+        return _value
 
     def alignments(self, n: int) -> int:
         # rules/china-cornett/base.yaml:153
@@ -375,14 +375,14 @@ class ChinaCornettState(rt.State):
 
     def reduction_limit(self) -> int:
         # rules/china-cornett/base.yaml:154; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'reduction_limit' in memo:
-            remembered: int = memo['reduction_limit']
-            return remembered
-        value: int = (1 if self._opt__reduction_reading == AT_MOST_ONE else 0)
-        if memo is not None:
-            memo['reduction_limit'] = value
-        return value
+        _memo = self._memo
+        if _memo is not None and 'reduction_limit' in _memo:
+            _remembered: int = _memo['reduction_limit']
+            return _remembered
+        _value: int = (1 if self._opt__reduction_reading == AT_MOST_ONE else 0)
+        if _memo is not None:
+            _memo['reduction_limit'] = _value
+        return _value
 
     def sector_kind(self, p: int) -> int:
         # rules/china-cornett/base.yaml:155
@@ -407,18 +407,18 @@ class ChinaCornettState(rt.State):
     # -- Invariants ---------------------------------------------------------------------------
     def broken_invariants(self) -> list[str]:
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""
-        return [name for name, value in (
+        return [_name for _name, _value in (
             ('tablets_as_the_reductions_leave_them', ((self.tablets == frozenset((T01, T02, T12)) or self.tablets == frozenset((T02, T12))) or self.tablets == frozenset((T01, T12))) or not self.tablets),  # rules/china-cornett/base.yaml:256
             ('roll_the_tablets_can_show', self.roll >= 0 and self.roll <= 5),  # rules/china-cornett/base.yaml:259
-        ) if not value]
+        ) if not _value]
 
     # -- End and scoring ----------------------------------------------------------------------
     def _is_over(self) -> bool:
         # rules/china-cornett/base.yaml:246; kept between moves: tested again once `marker` changes
-        over = self._kept_end
-        if over is None:
-            over = self._kept_end = bool(self._mask__marker__removed == self.board.all_mask)
-        return over
+        _over = self._kept_end
+        if _over is None:
+            _over = self._kept_end = bool(self._mask__marker__removed == self.board.all_mask)
+        return _over
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -428,32 +428,32 @@ class ChinaCornettState(rt.State):
 
 
     # -- Visibility ---------------------------------------------------------------------------
-    def _shown(self, name: str) -> bool:
+    def _shown(self, _name: str) -> bool:
         """Whether a field hidden by its `visible:` is shown to everyone now (`shown_if`)."""
         return False
 
-    def _hidden_item(self, name: str, k: int) -> bool:
+    def _hidden_item(self, _name: str, k: int) -> bool:
         """Whether item k of a list field is hidden now (`hide_items_if`)."""
         return False
 
     # -- Copies and text ----------------------------------------------------------------------
-    def _copy_fields(self, other: Any) -> None:
-        other._opt__board = self._opt__board
-        other._opt__sector_collector = self._opt__sector_collector
-        other._opt__reduction_reading = self._opt__reduction_reading
-        other.marker = self.marker[:]
-        other.gold = self.gold[:]
-        other.tablets = self.tablets
-        other.roll = self.roll
-        other.turned = self.turned
+    def _copy_fields(self, _other: Any) -> None:
+        _other._opt__board = self._opt__board
+        _other._opt__sector_collector = self._opt__sector_collector
+        _other._opt__reduction_reading = self._opt__reduction_reading
+        _other.marker = self.marker[:]
+        _other.gold = self.gold[:]
+        _other.tablets = self.tablets
+        _other.roll = self.roll
+        _other.turned = self.turned
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._kept_end = self._kept_end
-        other._mask__marker__face_down = self._mask__marker__face_down
-        other._mask__marker__gold_side = self._mask__marker__gold_side
-        other._mask__marker__removed = self._mask__marker__removed
-        other._actions__prospect = self._actions__prospect
-        other._actions__turn_back = self._actions__turn_back
+        _other._kept_end = self._kept_end
+        _other._mask__marker__face_down = self._mask__marker__face_down
+        _other._mask__marker__gold_side = self._mask__marker__gold_side
+        _other._mask__marker__removed = self._mask__marker__removed
+        _other._actions__prospect = self._actions__prospect
+        _other._actions__turn_back = self._actions__turn_back
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
@@ -468,15 +468,15 @@ class ChinaCornettState(rt.State):
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
         self._kept_end = None
 
-    def _action_text(self, action: rt.Action) -> str:
-        name, args = action.name, action.args
-        if name == 'prospect':
-            line = args[0]
+    def _action_text(self, _action: rt.Action) -> str:
+        _name, _args = _action.name, _action.args
+        if _name == 'prospect':
+            line = _args[0]
             return 'prospect ' + self._fmt('list:spot', line)
-        if name == 'turn_back':
-            spot = args[0]
+        if _name == 'turn_back':
+            spot = _args[0]
             return 'turn back ' + self._fmt('spot', spot)
-        return name.replace("_", " ")
+        return _name.replace("_", " ")
 
 
 GAME = rt.Game(

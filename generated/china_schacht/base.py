@@ -350,9 +350,9 @@ class ChinaSchachtState(rt.State):
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
         for c in range(5):  # base.yaml:349
-            rounds = len(range((2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0)), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))))  # base.yaml:350; inlined removed_per_colour (base.yaml:280), cards_of (base.yaml:283); the rounds' joins of base.yaml:351 made at once (`join_rounds`)
-            if rt.joins_fit(self, len(self.deck), rounds, 1):
-                self.deck = (*self.deck, *(c,) * rounds)  # base.yaml:351
+            _rounds = len(range((2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0)), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))))  # base.yaml:350; inlined removed_per_colour (base.yaml:280), cards_of (base.yaml:283); the rounds' joins of base.yaml:351 made at once (`join_rounds`)
+            if rt.joins_fit(self, len(self.deck), _rounds, 1):
+                self.deck = (*self.deck, *(c,) * _rounds)  # base.yaml:351
             else:  # (a round would fail: the rounds one by one, as written)
                 for _ in range((2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0)), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))):  # base.yaml:350; inlined removed_per_colour (base.yaml:280), cards_of (base.yaml:283)
                     if len(self.deck) > 16:
@@ -394,31 +394,31 @@ class ChinaSchachtState(rt.State):
         """The seat that decides now: the one whose turn it is, unless the phase says."""
         return self.current
 
-    def _do(self, action: rt.Action) -> None:
+    def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
         # the action's effect (`_perform` written out)
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'build':
-            self._do__build(args[0], args[1])
-        elif name == 'send':
-            self._do__send(args[0], args[1])
-        elif name == 'stop':
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'build':
+            self._do__build(_args[0], _args[1])
+        elif _name == 'send':
+            self._do__send(_args[0], _args[1])
+        elif _name == 'stop':
             self._do__stop()
-        elif name == 'exchange_blind':
-            self._do__exchange_blind(args[0])
-        elif name == 'exchange_face_up':
-            self._do__exchange_face_up(args[0], args[1])
-        elif name == 'take_face_up':
-            self._do__take_face_up(args[0])
-        elif name == 'draw_card':
+        elif _name == 'exchange_blind':
+            self._do__exchange_blind(_args[0])
+        elif _name == 'exchange_face_up':
+            self._do__exchange_face_up(_args[0], _args[1])
+        elif _name == 'take_face_up':
+            self._do__take_face_up(_args[0])
+        elif _name == 'draw_card':
             self._do__draw_card()
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         if self.next_phase >= 0:
@@ -432,10 +432,10 @@ class ChinaSchachtState(rt.State):
         self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, written out)
         self._trigger__turn_over()
         self._trigger__last_turn()
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         self._next_turn()
@@ -452,190 +452,190 @@ class ChinaSchachtState(rt.State):
 
     # -- Legal actions ------------------------------------------------------------------------
     def _legal(self) -> list[rt.Action]:
-        actions: list[rt.Action] = []
+        _actions: list[rt.Action] = []
         if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build(actions)
-            self._legal__send(actions)
-            self._legal__exchange_blind(actions)
-            self._legal__exchange_face_up(actions)
+            self._legal__build(_actions)
+            self._legal__send(_actions)
+            self._legal__exchange_blind(_actions)
+            self._legal__exchange_face_up(_actions)
         elif self.phase == PHASE__SECOND:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build(actions)
-            self._legal__send(actions)
-            self._legal__stop(actions)
+            self._legal__build(_actions)
+            self._legal__send(_actions)
+            self._legal__stop(_actions)
         elif self.phase == PHASE__REFILL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__take_face_up(actions)
-            self._legal__draw_card(actions)
-        return actions
+            self._legal__take_face_up(_actions)
+            self._legal__draw_card(_actions)
+        return _actions
 
-    def _legal__build(self, actions: list[rt.Action]) -> None:
+    def _legal__build(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
-        joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._spot_rows__build
+        _table = self._spot_rows__build
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_spot_rows__build
-        rows_key = self.hand[self.current]
-        found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = rows.get(rows_key)
-        if found_rows is None:  # (the first listing with this key: the values and their rows)
-            found_rows = []
+        _rows = self._keyed_spot_rows__build
+        _rows_key = self.hand[self.current]
+        _found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = _rows.get(_rows_key)
+        if _found_rows is None:  # (the first listing with this key: the values and their rows)
+            _found_rows = []
             for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
-                key0 = tuple(cards)
-                row1 = table.get(key0)
-                if row1 is None:
-                    row1 = table[key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
-                found_rows.append((cards, row1))
-            rt.remember(rows, rows_key, found_rows)
-        for cards, row1 in found_rows:  # rules/china-schacht/base.yaml:378
-            spots_mask = joined0  # rules/china-schacht/base.yaml:379; `spot_rows`: its spots as a bit mask
-            if spots_mask:
-                row_fixed = row1.fixed[0]
-                if row_fixed is None:  # (a test of the earlier choices only: computed once per row)
-                    row_fixed = row1.fixed[0] = rt.union((once4 for s8, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s8))))
-                spots_mask &= row_fixed
-            if spots_mask:
-                gathered = row1.by_mask.get(spots_mask)
-                if gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)
-                    gathered = row1.made(spots_mask)
-                actions += gathered  # rules/china-schacht/base.yaml:379; `spot_rows`: the actions of its spots, in spot order
+                _key0 = tuple(cards)
+                _row1 = _table.get(_key0)
+                if _row1 is None:
+                    _row1 = _table[_key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
+                _found_rows.append((cards, _row1))
+            rt.remember(_rows, _rows_key, _found_rows)
+        for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
+            _spots_mask = _joined0  # rules/china-schacht/base.yaml:379; `spot_rows`: its spots as a bit mask
+            if _spots_mask:
+                _row_fixed = _row1.fixed[0]
+                if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)
+                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
+                _spots_mask &= _row_fixed
+            if _spots_mask:
+                _gathered = _row1.by_mask.get(_spots_mask)
+                if _gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)
+                    _gathered = _row1.made(_spots_mask)
+                _actions += _gathered  # rules/china-schacht/base.yaml:379; `spot_rows`: the actions of its spots, in spot order
 
-    def _legal__send(self, actions: list[rt.Action]) -> None:
+    def _legal__send(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:391: send
         if not (self.emissaries_left[self.current] > 0):  # rules/china-schacht/base.yaml:395: when of send, written out (`guard_inline`)
             return
-        regions_mask = (rt.ordered_mask(self.here) if self.here else self.board.kind_masks[PROVINCE])  # rules/china-schacht/base.yaml:398; `region_masks`: the regions `province_to` walks, as a bit mask (-1: not in region order)
-        kept_regions0 = self._regions_within__emissary_room__1(regions_mask) if regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `region_masks`: the regions where `emissary_room(r) > 0`, from its kept mask
+        _regions_mask = (rt.ordered_mask(self.here) if self.here else self.board.kind_masks[PROVINCE])  # rules/china-schacht/base.yaml:398; `region_masks`: the regions `province_to` walks, as a bit mask (-1: not in region order)
+        _kept_regions0 = self._regions_within__emissary_room__1(_regions_mask) if _regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `region_masks`: the regions where `emissary_room(r) > 0`, from its kept mask
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._region_rows__send
+        _table = self._region_rows__send
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_region_rows__send
-        rows_key = self.hand[self.current]
-        found_rows: list[tuple[Sequence[int], rt.RegionRow]] | None = rows.get(rows_key)
-        if found_rows is None:  # (the first listing with this key: the values and their rows)
-            found_rows = []
+        _rows = self._keyed_region_rows__send
+        _rows_key = self.hand[self.current]
+        _found_rows: list[tuple[Sequence[int], rt.RegionRow]] | None = _rows.get(_rows_key)
+        if _found_rows is None:  # (the first listing with this key: the values and their rows)
+            _found_rows = []
             for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:397
-                key0 = tuple(cards)
-                row1 = table.get(key0)
-                if row1 is None:
-                    row1 = table[key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)
-                found_rows.append((cards, row1))
-            rt.remember(rows, rows_key, found_rows)
-        for cards, row1 in found_rows:  # rules/china-schacht/base.yaml:397
-            if regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)
-                for province_to in [r for once in (len(cards) == 1,) for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if ((once == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
-                    actions.append(row1.action(province_to))
+                _key0 = tuple(cards)
+                _row1 = _table.get(_key0)
+                if _row1 is None:
+                    _row1 = _table[_key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)
+                _found_rows.append((cards, _row1))
+            rt.remember(_rows, _rows_key, _found_rows)
+        for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:397
+            if _regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)
+                for province_to in [r for _once__1 in (len(cards) == 1,) for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if ((_once__1 == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
+                    _actions.append(_row1.action(province_to))
             else:
-                regions_stale = regions_mask & ~row1.known[0]
-                if regions_stale:  # (a test of the earlier choices only: computed once per region and row)
-                    row1.fixed[0] |= rt.union(1 << r for r in rt.bits(regions_stale) if ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398
-                    row1.known[0] |= regions_stale
-                held_regions = regions_mask & row1.fixed[0] & kept_regions0  # rules/china-schacht/base.yaml:398; `region_masks`: its regions as a bit mask
-                if held_regions:
-                    row_actions = row1.by_mask[held_regions]
-                    if row_actions is None:  # (made the first time the mask is met)
-                        row_actions = row1.made(held_regions)
-                    actions += row_actions  # rules/china-schacht/base.yaml:398; `region_masks`: the actions of its regions, in region order
+                _regions_stale = _regions_mask & ~_row1.known[0]
+                if _regions_stale:  # (a test of the earlier choices only: computed once per region and row)
+                    _row1.fixed[0] |= rt.union(1 << r for r in rt.bits(_regions_stale) if ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398
+                    _row1.known[0] |= _regions_stale
+                _held_regions = _regions_mask & _row1.fixed[0] & _kept_regions0  # rules/china-schacht/base.yaml:398; `region_masks`: its regions as a bit mask
+                if _held_regions:
+                    _row_actions = _row1.by_mask[_held_regions]
+                    if _row_actions is None:  # (made the first time the mask is met)
+                        _row_actions = _row1.made(_held_regions)
+                    _actions += _row_actions  # rules/china-schacht/base.yaml:398; `region_masks`: the actions of its regions, in region order
 
-    def _legal__stop(self, actions: list[rt.Action]) -> None:
+    def _legal__stop(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:406: stop
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__stop
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('stop', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__stop
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('stop', (), self._action_text)
+        _actions.append(_action)
 
-    def _legal__exchange_blind(self, actions: list[rt.Action]) -> None:
+    def _legal__exchange_blind(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:410: exchange_blind
         if not self.deck:  # rules/china-schacht/base.yaml:413: when of exchange_blind, written out (`guard_inline`)
             return
         if len(self.hand[self.current]) > 16:
             rt.grown(self, 91, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:410')
         # What this listing lists is a function of `hand[current]` (kept sorted, `sorted_keys`): remembered by it, in a table of the board every state shares (`listing_tables`).
-        listed = self._listed__exchange_blind
-        listed_key = self.hand[self.current]
-        listed_actions: list[rt.Action] | None = listed.get(listed_key)
-        if listed_actions is None:
-            listed_actions = []
+        _listed = self._listed__exchange_blind
+        _listed_key = self.hand[self.current]
+        _listed_actions: list[rt.Action] | None = _listed.get(_listed_key)
+        if _listed_actions is None:
+            _listed_actions = []
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-            table = self._actions__exchange_blind
+            _table = self._actions__exchange_blind
             for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:415
-                action = table[card]
-                if action is None:
-                    action = table[card] = rt.Action('exchange_blind', (card,), self._action_text)
-                listed_actions.append(action)
-            rt.remember(listed, listed_key, listed_actions)
-        actions += listed_actions
+                _action = _table[card]
+                if _action is None:
+                    _action = _table[card] = rt.Action('exchange_blind', (card,), self._action_text)
+                _listed_actions.append(_action)
+            rt.remember(_listed, _listed_key, _listed_actions)
+        _actions += _listed_actions
 
-    def _legal__exchange_face_up(self, actions: list[rt.Action]) -> None:
+    def _legal__exchange_face_up(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:422: exchange_face_up
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/base.yaml:422')
         # What this listing lists is a function of `hand[current]` (kept sorted, `sorted_keys`) and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
-        listed = self._listed__exchange_face_up
-        listed_key = (self.hand[self.current], frozenset(self.face_up))
-        listed_actions: list[rt.Action] | None = listed.get(listed_key)
-        if listed_actions is None:
-            listed_actions = []
-            joined0: Sequence[int] | None = None  # rules/china-schacht/base.yaml:427; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
+        _listed = self._listed__exchange_face_up
+        _listed_key = (self.hand[self.current], frozenset(self.face_up))
+        _listed_actions: list[rt.Action] | None = _listed.get(_listed_key)
+        if _listed_actions is None:
+            _listed_actions = []
+            _joined0: Sequence[int] | None = None  # rules/china-schacht/base.yaml:427; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-            table = self._actions__exchange_face_up
+            _table = self._actions__exchange_face_up
             for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:426
-                row1 = table[card]
-                if row1 is None:
-                    row1 = table[card] = [None] * 5
-                for taken in (joined0 if joined0 is not None else (joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/base.yaml:427
-                    action = row1[taken]
-                    if action is None:
-                        action = row1[taken] = rt.Action('exchange_face_up', (card, taken), self._action_text)
-                    listed_actions.append(action)
-            rt.remember(listed, listed_key, listed_actions)
-        actions += listed_actions
+                _row1 = _table[card]
+                if _row1 is None:
+                    _row1 = _table[card] = [None] * 5
+                for taken in (_joined0 if _joined0 is not None else (_joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/base.yaml:427
+                    _action = _row1[taken]
+                    if _action is None:
+                        _action = _row1[taken] = rt.Action('exchange_face_up', (card, taken), self._action_text)
+                    _listed_actions.append(_action)
+            rt.remember(_listed, _listed_key, _listed_actions)
+        _actions += _listed_actions
 
-    def _legal__take_face_up(self, actions: list[rt.Action]) -> None:
+    def _legal__take_face_up(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:435: take_face_up
         if len(self.face_up) > 16:
             rt.grown(self, 91, 1, (self.face_up,), 'rules/china-schacht/base.yaml:435')
         # What this listing lists is a function of the items of `face_up`: remembered by it, in a table of the board every state shares (`listing_tables`).
-        listed = self._listed__take_face_up
-        listed_key = frozenset(self.face_up)
-        listed_actions: list[rt.Action] | None = listed.get(listed_key)
-        if listed_actions is None:
-            listed_actions = []
+        _listed = self._listed__take_face_up
+        _listed_key = frozenset(self.face_up)
+        _listed_actions: list[rt.Action] | None = _listed.get(_listed_key)
+        if _listed_actions is None:
+            _listed_actions = []
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-            table = self._actions__take_face_up
+            _table = self._actions__take_face_up
             for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/base.yaml:437
-                action = table[taken]
-                if action is None:
-                    action = table[taken] = rt.Action('take_face_up', (taken,), self._action_text)
-                listed_actions.append(action)
-            rt.remember(listed, listed_key, listed_actions)
-        actions += listed_actions
+                _action = _table[taken]
+                if _action is None:
+                    _action = _table[taken] = rt.Action('take_face_up', (taken,), self._action_text)
+                _listed_actions.append(_action)
+            rt.remember(_listed, _listed_key, _listed_actions)
+        _actions += _listed_actions
 
-    def _legal__draw_card(self, actions: list[rt.Action]) -> None:
+    def _legal__draw_card(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:443: draw_card
         if not self.deck:  # rules/china-schacht/base.yaml:444: when of draw_card, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__draw_card
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('draw_card', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__draw_card
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('draw_card', (), self._action_text)
+        _actions.append(_action)
 
-    def _guard(self, name: str) -> bool:
+    def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if name == 'build':
+        if _name == 'build':
             return self._guard__build()
-        if name == 'send':
+        if _name == 'send':
             return self._guard__send()
-        if name == 'exchange_blind':
+        if _name == 'exchange_blind':
             return self._guard__exchange_blind()
-        if name == 'draw_card':
+        if _name == 'draw_card':
             return self._guard__draw_card()
         return True
 
@@ -656,21 +656,21 @@ class ChinaSchachtState(rt.State):
         return bool(self.deck)
 
     # -- Effects ------------------------------------------------------------------------------
-    def _perform(self, action: rt.Action) -> None:
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'build':
-            self._do__build(args[0], args[1])
-        elif name == 'send':
-            self._do__send(args[0], args[1])
-        elif name == 'stop':
+    def _perform(self, _action: rt.Action) -> None:
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'build':
+            self._do__build(_args[0], _args[1])
+        elif _name == 'send':
+            self._do__send(_args[0], _args[1])
+        elif _name == 'stop':
             self._do__stop()
-        elif name == 'exchange_blind':
-            self._do__exchange_blind(args[0])
-        elif name == 'exchange_face_up':
-            self._do__exchange_face_up(args[0], args[1])
-        elif name == 'take_face_up':
-            self._do__take_face_up(args[0])
-        elif name == 'draw_card':
+        elif _name == 'exchange_blind':
+            self._do__exchange_blind(_args[0])
+        elif _name == 'exchange_face_up':
+            self._do__exchange_face_up(_args[0], _args[1])
+        elif _name == 'take_face_up':
+            self._do__take_face_up(_args[0])
+        elif _name == 'draw_card':
             self._do__draw_card()
 
     def _do__build(self, cards: Sequence[int], space: int) -> None:
@@ -895,14 +895,14 @@ class ChinaSchachtState(rt.State):
     # -- Definitions and procedures -----------------------------------------------------------
     def removed_per_colour(self) -> int:
         # rules/china-schacht/base.yaml:280; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'removed_per_colour' in memo:
-            remembered: int = memo['removed_per_colour']
-            return remembered
-        value: int = (2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0))
-        if memo is not None:
-            memo['removed_per_colour'] = value
-        return value
+        _memo = self._memo
+        if _memo is not None and 'removed_per_colour' in _memo:
+            _remembered: int = _memo['removed_per_colour']
+            return _remembered
+        _value: int = (2 if len(range(self.num_players)) == 3 else (1 if len(range(self.num_players)) == 4 else 0))
+        if _memo is not None:
+            _memo['removed_per_colour'] = _value
+        return _value
 
     def cards_of(self, c: int) -> int:
         # rules/china-schacht/base.yaml:283
@@ -914,14 +914,14 @@ class ChinaSchachtState(rt.State):
 
     def provinces(self) -> Sequence[int]:
         # rules/china-schacht/base.yaml:286; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'provinces' in memo:
-            remembered: Sequence[int] = memo['provinces']
-            return remembered
-        value: Sequence[int] = self.board.regions_of_kind[PROVINCE]
-        if memo is not None:
-            memo['provinces'] = value
-        return value
+        _memo = self._memo
+        if _memo is not None and 'provinces' in _memo:
+            _remembered: Sequence[int] = _memo['provinces']
+            return _remembered
+        _value: Sequence[int] = self.board.regions_of_kind[PROVINCE]
+        if _memo is not None:
+            _memo['provinces'] = _value
+        return _value
 
     def palaces_in(self, p: int, r: int) -> int:
         # rules/china-schacht/base.yaml:287
@@ -947,11 +947,11 @@ class ChinaSchachtState(rt.State):
 
     def emissary_room(self, r: int) -> int:
         # rules/china-schacht/base.yaml:294; kept between moves: recomputed once `emissaries` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only; a change of `palace_of` at one spot: the values of the regions holding it only)
-        kept = self._d__emissary_room
-        if kept is None:
-            kept = self._d__emissary_room = {}
-        elif r in kept:
-            return kept[r]
+        _kept = self._d__emissary_room
+        if _kept is None:
+            _kept = self._d__emissary_room = {}
+        elif r in _kept:
+            return _kept[r]
         _most = 0
         _first = True
         for q in range(self.num_seats):  # base.yaml:294; `aggregate_loops`: `max` written out as a loop
@@ -959,46 +959,46 @@ class ChinaSchachtState(rt.State):
             if _first or _each > _most:
                 _most = _each
                 _first = False
-        value: int = (_most - len(self.emissaries[r]))  # base.yaml:294
-        kept[r] = value
-        return value
+        _value: int = (_most - len(self.emissaries[r]))  # base.yaml:294
+        _kept[r] = _value
+        return _value
 
-    def _regions_within__emissary_room__1(self, regions_mask: int) -> int:
+    def _regions_within__emissary_room__1(self, _regions_mask: int) -> int:
         # rules/china-schacht/base.yaml:398
-        # `region_masks`: the regions of `regions_mask` where `emissary_room(r) > 0`, kept in `_regions__emissary_room__1` where `_regions_known__emissary_room__1` says the bit is known (cleared where the kept value of `emissary_room` for a region is dropped)
-        regions_stale = regions_mask & ~self._regions_known__emissary_room__1
-        if regions_stale:  # (bits of regions whose kept value was dropped: computed again)
-            held_regions = self._regions__emissary_room__1
-            for in_region in rt.bits(regions_stale):
-                if self.emissary_room(in_region) > 0:
-                    held_regions |= 1 << in_region
+        # `region_masks`: the regions of `_regions_mask` where `emissary_room(r) > 0`, kept in `_regions__emissary_room__1` where `_regions_known__emissary_room__1` says the bit is known (cleared where the kept value of `emissary_room` for a region is dropped)
+        _regions_stale = _regions_mask & ~self._regions_known__emissary_room__1
+        if _regions_stale:  # (bits of regions whose kept value was dropped: computed again)
+            _held_regions = self._regions__emissary_room__1
+            for _in_region in rt.bits(_regions_stale):
+                if self.emissary_room(_in_region) > 0:
+                    _held_regions |= 1 << _in_region
                 else:
-                    held_regions &= ~(1 << in_region)
-            self._regions__emissary_room__1 = held_regions
-            self._regions_known__emissary_room__1 |= regions_stale
-        return self._regions__emissary_room__1 & regions_mask
+                    _held_regions &= ~(1 << _in_region)
+            self._regions__emissary_room__1 = _held_regions
+            self._regions_known__emissary_room__1 |= _regions_stale
+        return self._regions__emissary_room__1 & _regions_mask
 
     def province_points(self, p: int, r: int) -> int:
         # rules/china-schacht/base.yaml:302; kept between moves: recomputed once `palace_of` changes (a change of `palace_of` at one spot: the values of the regions holding it only; kept by `r` first, `nested_drops`)
-        kept = self._d__province_points
-        if kept is None:
-            kept = self._d__province_points = {}
-        nested = kept.get(r)
-        if nested is None:
-            nested = kept[r] = {}
-        elif p in nested:
-            return nested[p]
+        _kept = self._d__province_points
+        if _kept is None:
+            _kept = self._d__province_points = {}
+        _nested = _kept.get(r)
+        if _nested is None:
+            _nested = _kept[r] = {}
+        elif p in _nested:
+            return _nested[p]
         _cond = (self.board.region_mask[r] & self._has__palace_of[p]).bit_count() == 0
         _least = 0
         _first = True
         if not (_cond):
-            for _each in (*[palaces_in2 for palaces_in in ((self.board.region_mask[r] & self._has__palace_of[p]).bit_count(),) for q in range(self.num_seats) for palaces_in2 in ((self.board.region_mask[r] & self._has__palace_of[q]).bit_count(),) if palaces_in2 > palaces_in], (self.board.region_mask[r] & ~self._empty__palace_of).bit_count()):  # base.yaml:302; `aggregate_loops`: `min` written out as a loop
+            for _each in (*[_palaces_in__2 for _palaces_in__1 in ((self.board.region_mask[r] & self._has__palace_of[p]).bit_count(),) for q in range(self.num_seats) for _palaces_in__2 in ((self.board.region_mask[r] & self._has__palace_of[q]).bit_count(),) if _palaces_in__2 > _palaces_in__1], (self.board.region_mask[r] & ~self._empty__palace_of).bit_count()):  # base.yaml:302; `aggregate_loops`: `min` written out as a loop
                 if _first or _each < _least:
                     _least = _each
                     _first = False
-        value: int = (0 if _cond else _least)  # base.yaml:302
-        nested[p] = value
-        return value
+        _value: int = (0 if _cond else _least)  # base.yaml:302
+        _nested[p] = _value
+        return _value
 
     def palace_award(self, p: int, r: int) -> int:
         # rules/china-schacht/base.yaml:306
@@ -1009,9 +1009,9 @@ class ChinaSchachtState(rt.State):
         _cond = self.emissaries_of(p, r) > 0
         _every = True
         if _cond:
-            emissaries_of = self.emissaries_of(p, r)
+            _emissaries_of__1 = self.emissaries_of(p, r)
             for q in range(self.num_seats):  # base.yaml:310; `aggregate_loops`: `all` written out as a loop
-                if not (self.emissaries_of(q, r) <= emissaries_of):
+                if not (self.emissaries_of(q, r) <= _emissaries_of__1):
                     _every = False
                     break
         return (_cond and _every)  # base.yaml:310; hoisted emissaries_of(p, r) out of the loop
@@ -1046,27 +1046,27 @@ class ChinaSchachtState(rt.State):
 
     def payments(self, p: int, c: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:329; kept between moves: remembered by the value of `hand[p]` and `c`, in a table of the board every state shares (`value_tables`)
-        table = self._values__payments
-        kept: Sequence[Sequence[int]] | None = table.get((self.hand[p], c))
-        if kept is not None:
-            return kept
+        _table = self._values__payments
+        _kept: Sequence[Sequence[int]] | None = _table.get((self.hand[p], c))
+        if _kept is not None:
+            return _kept
         if len(self.hand[p]) > 16:
             rt.grown(self, 120, 2, (self.hand[p],), 'rules/china-schacht/base.yaml:329')
-        value: Sequence[Sequence[int]] = (*(((c,),) if c in self.hand[p] else ()), *[(j, j) for j in range(5) if (j != c and self.hand[p].count(j) >= 2)])  # base.yaml:329
-        rt.remember(table, (self.hand[p], c), value)
-        return value
+        _value: Sequence[Sequence[int]] = (*(((c,),) if c in self.hand[p] else ()), *[(j, j) for j in range(5) if (j != c and self.hand[p].count(j) >= 2)])  # base.yaml:329
+        rt.remember(_table, (self.hand[p], c), _value)
+        return _value
 
     def all_payments(self, p: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:332; kept between moves: remembered by the value of `hand[p]`, in a table of the board every state shares (`value_tables`)
-        table = self._values__all_payments
-        kept: Sequence[Sequence[int]] | None = table.get(self.hand[p])
-        if kept is not None:
-            return kept
+        _table = self._values__all_payments
+        _kept: Sequence[Sequence[int]] | None = _table.get(self.hand[p])
+        if _kept is not None:
+            return _kept
         if len(self.hand[p]) > 16:
             rt.grown(self, 196, 2, (self.hand[p],), 'rules/china-schacht/base.yaml:332')
-        value: Sequence[Sequence[int]] = (*[(c,) for c in range(5) if c in self.hand[p]], *[(j, j) for j in range(5) if self.hand[p].count(j) >= 2])  # base.yaml:332
-        rt.remember(table, self.hand[p], value)
-        return value
+        _value: Sequence[Sequence[int]] = (*[(c,) for c in range(5) if c in self.hand[p]], *[(j, j) for j in range(5) if self.hand[p].count(j) >= 2])  # base.yaml:332
+        rt.remember(_table, self.hand[p], _value)
+        return _value
 
     def pays_for(self, cards: Sequence[int], r: int) -> bool:
         # rules/china-schacht/base.yaml:336
@@ -1074,34 +1074,34 @@ class ChinaSchachtState(rt.State):
 
     def open_provinces(self) -> Sequence[int]:
         # rules/china-schacht/base.yaml:338; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'open_provinces' in memo:
-            remembered: Sequence[int] = memo['open_provinces']
-            return remembered
-        value: Sequence[int] = (self.here if self.here else self.board.regions_of_kind[PROVINCE])
-        if memo is not None:
-            memo['open_provinces'] = value
-        return value
+        _memo = self._memo
+        if _memo is not None and 'open_provinces' in _memo:
+            _remembered: Sequence[int] = _memo['open_provinces']
+            return _remembered
+        _value: Sequence[int] = (self.here if self.here else self.board.regions_of_kind[PROVINCE])
+        if _memo is not None:
+            _memo['open_provinces'] = _value
+        return _value
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/base.yaml:340; kept between moves: recomputed once `here` or `palace_of` changes
-        kept = self._d__open_spaces
-        if kept is not None:
-            return kept
-        value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE])))  # base.yaml:340
-        self._d__open_spaces = value
-        return value
+        _kept = self._d__open_spaces
+        if _kept is not None:
+            return _kept
+        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE])))  # base.yaml:340
+        self._d__open_spaces = _value
+        return _value
 
     def can_place(self, p: int) -> bool:
         # rules/china-schacht/base.yaml:341; kept between moves: recomputed once `emissaries`, `emissaries_left`, `palace_of` or `palaces_left` changes (a change of `emissaries_left` at one `p`: the value for that `p` only; a change of `palaces_left` at one `p`: the value for that `p` only)
-        kept = self._d__can_place
-        if kept is None:
-            kept = self._d__can_place = {}
-        elif p in kept:
-            return kept[p]
-        value: bool = ((self.palaces_left[p] > 0 and (self._empty__palace_of != 0)) or (self.emissaries_left[p] > 0 and self._regions_within__emissary_room__1(self.board.kind_masks[PROVINCE]) != 0))  # base.yaml:341
-        kept[p] = value
-        return value
+        _kept = self._d__can_place
+        if _kept is None:
+            _kept = self._d__can_place = {}
+        elif p in _kept:
+            return _kept[p]
+        _value: bool = ((self.palaces_left[p] > 0 and (self._empty__palace_of != 0)) or (self.emissaries_left[p] > 0 and self._regions_within__emissary_room__1(self.board.kind_masks[PROVINCE]) != 0))  # base.yaml:341
+        _kept[p] = _value
+        return _value
 
     def start_placing(self, r: int) -> None:
         # rules/china-schacht/base.yaml:451
@@ -1229,23 +1229,23 @@ class ChinaSchachtState(rt.State):
     # -- Invariants ---------------------------------------------------------------------------
     def broken_invariants(self) -> list[str]:
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""
-        return [name for name, value in (
+        return [_name for _name, _value in (
             ('emissaries_within_the_majority', all(self.emissary_room(r) >= 0 for r in self.board.regions_of_kind[PROVINCE])),  # rules/china-schacht/base.yaml:556
-        ) if not value]
+        ) if not _value]
 
     # -- End and scoring ----------------------------------------------------------------------
     def _is_over(self) -> bool:
         # rules/china-schacht/base.yaml:537; kept between moves: tested again once `emissaries`, `emissaries_left`, `finished`, `palace_of` or `palaces_left` changes
-        over = self._kept_end
-        if over is None:
+        _over = self._kept_end
+        if _over is None:
             _found = False
             if not (self.finished):
                 for p in range(self.num_players):  # base.yaml:537; `aggregate_loops`: `any` written out as a loop
                     if self.can_place(p):
                         _found = True
                         break
-            over = self._kept_end = bool(self.finished or not _found)
-        return over
+            _over = self._kept_end = bool(self.finished or not _found)
+        return _over
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -1263,61 +1263,61 @@ class ChinaSchachtState(rt.State):
         return self.palaces_left[player] + self.emissaries_left[player]
 
     # -- Visibility ---------------------------------------------------------------------------
-    def _shown(self, name: str) -> bool:
+    def _shown(self, _name: str) -> bool:
         """Whether a field hidden by its `visible:` is shown to everyone now (`shown_if`)."""
         return False
 
-    def _hidden_item(self, name: str, k: int) -> bool:
+    def _hidden_item(self, _name: str, k: int) -> bool:
         """Whether item k of a list field is hidden now (`hide_items_if`)."""
         return False
 
     # -- Copies and text ----------------------------------------------------------------------
-    def _copy_fields(self, other: Any) -> None:
-        other._opt__board = self._opt__board
-        other._opt__chain_cut = self._opt__chain_cut
-        other._opt__final_round = self._opt__final_round
-        other.palace_of = self.palace_of[:]
-        other.emissaries = self.emissaries[:]
-        other.scored = self.scored[:]
-        other.palaces_left = self.palaces_left[:]
-        other.emissaries_left = self.emissaries_left[:]
-        other.score = self.score[:]
-        other.hand = self.hand[:]
-        other.deck = self.deck
-        other.face_up = self.face_up
-        other.discard = self.discard
-        other.exhausted = self.exhausted
-        other.end_announced = self.end_announced
-        other.finished = self.finished
-        other.here = self.here
-        other.placed = self.placed
-        other.was_empty = self.was_empty
+    def _copy_fields(self, _other: Any) -> None:
+        _other._opt__board = self._opt__board
+        _other._opt__chain_cut = self._opt__chain_cut
+        _other._opt__final_round = self._opt__final_round
+        _other.palace_of = self.palace_of[:]
+        _other.emissaries = self.emissaries[:]
+        _other.scored = self.scored[:]
+        _other.palaces_left = self.palaces_left[:]
+        _other.emissaries_left = self.emissaries_left[:]
+        _other.score = self.score[:]
+        _other.hand = self.hand[:]
+        _other.deck = self.deck
+        _other.face_up = self.face_up
+        _other.discard = self.discard
+        _other.exhausted = self.exhausted
+        _other.end_announced = self.end_announced
+        _other.finished = self.finished
+        _other.here = self.here
+        _other.placed = self.placed
+        _other.was_empty = self.was_empty
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d__emissary_room = self._d__emissary_room
-        other._d__province_points = self._d__province_points
-        other._d__open_spaces = self._d__open_spaces
-        other._d__can_place = self._d__can_place
-        other._kept_end = self._kept_end
-        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._empty__palace_of = self._empty__palace_of
-        other._regions__emissary_room__1 = self._regions__emissary_room__1
-        other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
-        other._has__palace_of = self._has__palace_of[:]
-        other._values__payments = self._values__payments
-        other._values__all_payments = self._values__all_payments
-        other._spot_rows__build = self._spot_rows__build
-        other._keyed_spot_rows__build = self._keyed_spot_rows__build
-        other._region_rows__send = self._region_rows__send
-        other._keyed_region_rows__send = self._keyed_region_rows__send
-        other._actions__stop = self._actions__stop
-        other._actions__exchange_blind = self._actions__exchange_blind
-        other._listed__exchange_blind = self._listed__exchange_blind
-        other._actions__exchange_face_up = self._actions__exchange_face_up
-        other._listed__exchange_face_up = self._listed__exchange_face_up
-        other._actions__take_face_up = self._actions__take_face_up
-        other._listed__take_face_up = self._listed__take_face_up
-        other._actions__draw_card = self._actions__draw_card
+        _other._d__emissary_room = self._d__emissary_room
+        _other._d__province_points = self._d__province_points
+        _other._d__open_spaces = self._d__open_spaces
+        _other._d__can_place = self._d__can_place
+        _other._kept_end = self._kept_end
+        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        _other._empty__palace_of = self._empty__palace_of
+        _other._regions__emissary_room__1 = self._regions__emissary_room__1
+        _other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
+        _other._has__palace_of = self._has__palace_of[:]
+        _other._values__payments = self._values__payments
+        _other._values__all_payments = self._values__all_payments
+        _other._spot_rows__build = self._spot_rows__build
+        _other._keyed_spot_rows__build = self._keyed_spot_rows__build
+        _other._region_rows__send = self._region_rows__send
+        _other._keyed_region_rows__send = self._keyed_region_rows__send
+        _other._actions__stop = self._actions__stop
+        _other._actions__exchange_blind = self._actions__exchange_blind
+        _other._listed__exchange_blind = self._listed__exchange_blind
+        _other._actions__exchange_face_up = self._actions__exchange_face_up
+        _other._listed__exchange_face_up = self._listed__exchange_face_up
+        _other._actions__take_face_up = self._actions__take_face_up
+        _other._listed__take_face_up = self._listed__take_face_up
+        _other._actions__draw_card = self._actions__draw_card
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
@@ -1337,31 +1337,31 @@ class ChinaSchachtState(rt.State):
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
-    def _action_text(self, action: rt.Action) -> str:
-        name, args = action.name, action.args
-        if name == 'build':
-            cards = args[0]
-            space = args[1]
+    def _action_text(self, _action: rt.Action) -> str:
+        _name, _args = _action.name, _action.args
+        if _name == 'build':
+            cards = _args[0]
+            space = _args[1]
             return 'palace ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'send':
-            cards = args[0]
-            province_to = args[1]
+        if _name == 'send':
+            cards = _args[0]
+            province_to = _args[1]
             return 'emissary ' + self._fmt('region', province_to) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'stop':
+        if _name == 'stop':
             return 'stop'
-        if name == 'exchange_blind':
-            card = args[0]
+        if _name == 'exchange_blind':
+            card = _args[0]
             return 'exchange ' + self._fmt('colour', card) + ' for the top card'
-        if name == 'exchange_face_up':
-            card = args[0]
-            taken = args[1]
+        if _name == 'exchange_face_up':
+            card = _args[0]
+            taken = _args[1]
             return 'exchange ' + self._fmt('colour', card) + ' for ' + self._fmt('colour', taken)
-        if name == 'take_face_up':
-            taken = args[0]
+        if _name == 'take_face_up':
+            taken = _args[0]
             return 'take ' + self._fmt('colour', taken)
-        if name == 'draw_card':
+        if _name == 'draw_card':
             return 'draw'
-        return name.replace("_", " ")
+        return _name.replace("_", " ")
 
 
 GAME = rt.Game(

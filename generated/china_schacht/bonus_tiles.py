@@ -88,33 +88,33 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             self.trace.append("phases.first_palace.start")
         pass
 
-    def _do(self, action: rt.Action) -> None:
+    def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
         # the action's effect (`_perform` written out)
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'build':
-            self._do__build(args[0], args[1])
-        elif name == 'send':
-            self._do__send(args[0], args[1])
-        elif name == 'stop':
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'build':
+            self._do__build(_args[0], _args[1])
+        elif _name == 'send':
+            self._do__send(_args[0], _args[1])
+        elif _name == 'stop':
             self._do__stop()
-        elif name == 'exchange_blind':
-            self._do__exchange_blind(args[0])
-        elif name == 'exchange_face_up':
-            self._do__exchange_face_up(args[0], args[1])
-        elif name == 'take_face_up':
-            self._do__take_face_up(args[0])
-        elif name == 'draw_card':
+        elif _name == 'exchange_blind':
+            self._do__exchange_blind(_args[0])
+        elif _name == 'exchange_face_up':
+            self._do__exchange_face_up(_args[0], _args[1])
+        elif _name == 'take_face_up':
+            self._do__take_face_up(_args[0])
+        elif _name == 'draw_card':
             self._do__draw_card()
-        elif name == 'reveal':
-            self._do__reveal(args[0])
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        elif _name == 'reveal':
+            self._do__reveal(_args[0])
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         if self.next_phase >= 0:
@@ -128,10 +128,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, written out)
         self._trigger__turn_over()
         self._trigger__last_turn()
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         self._next_turn()
@@ -140,87 +140,87 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             self._enter_phase()
 
     def _legal(self) -> list[rt.Action]:
-        actions: list[rt.Action] = []
+        _actions: list[rt.Action] = []
         if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build(actions)
-            self._legal__send(actions)
-            self._legal__exchange_blind(actions)
-            self._legal__exchange_face_up(actions)
-            self._legal__reveal(actions)
+            self._legal__build(_actions)
+            self._legal__send(_actions)
+            self._legal__exchange_blind(_actions)
+            self._legal__exchange_face_up(_actions)
+            self._legal__reveal(_actions)
         elif self.phase == PHASE__SECOND:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build(actions)
-            self._legal__send(actions)
-            self._legal__stop(actions)
-            self._legal__reveal(actions)
+            self._legal__build(_actions)
+            self._legal__send(_actions)
+            self._legal__stop(_actions)
+            self._legal__reveal(_actions)
         elif self.phase == PHASE__REFILL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__take_face_up(actions)
-            self._legal__draw_card(actions)
+            self._legal__take_face_up(_actions)
+            self._legal__draw_card(_actions)
         elif self.phase == PHASE__FIRST_PALACE:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build(actions)
-        return actions
+            self._legal__build(_actions)
+        return _actions
 
-    def _legal__build(self, actions: list[rt.Action]) -> None:
+    def _legal__build(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
-        joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/bonus-tiles.yaml:80; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/bonus-tiles.yaml:80; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._spot_rows__build
+        _table = self._spot_rows__build
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_spot_rows__build
-        rows_key = self.hand[self.current]
-        found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = rows.get(rows_key)
-        if found_rows is None:  # (the first listing with this key: the values and their rows)
-            found_rows = []
+        _rows = self._keyed_spot_rows__build
+        _rows_key = self.hand[self.current]
+        _found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = _rows.get(_rows_key)
+        if _found_rows is None:  # (the first listing with this key: the values and their rows)
+            _found_rows = []
             for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
-                key0 = tuple(cards)
-                row1 = table.get(key0)
-                if row1 is None:
-                    row1 = table[key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
-                found_rows.append((cards, row1))
-            rt.remember(rows, rows_key, found_rows)
-        for cards, row1 in found_rows:  # rules/china-schacht/base.yaml:378
-            spots_mask = joined0  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: its spots as a bit mask
-            if spots_mask:
-                row_fixed = row1.fixed[0]
-                if row_fixed is None:  # (a test of the earlier choices only: computed once per row)
-                    row_fixed = row1.fixed[0] = rt.union((once4 for s8, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s8))))
-                spots_mask &= row_fixed
-            if spots_mask:
-                spots_mask &= rt.union((once5 for s9, once5 in (self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])).items() if not self.face_down_in(s9)))
-            if spots_mask:
-                gathered = row1.by_mask.get(spots_mask)
-                if gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)
-                    gathered = row1.made(spots_mask)
-                actions += gathered  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: the actions of its spots, in spot order
+                _key0 = tuple(cards)
+                _row1 = _table.get(_key0)
+                if _row1 is None:
+                    _row1 = _table[_key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
+                _found_rows.append((cards, _row1))
+            rt.remember(_rows, _rows_key, _found_rows)
+        for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
+            _spots_mask = _joined0  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: its spots as a bit mask
+            if _spots_mask:
+                _row_fixed = _row1.fixed[0]
+                if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)
+                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
+                _spots_mask &= _row_fixed
+            if _spots_mask:
+                _spots_mask &= rt.union((_once__5 for _s__8, _once__5 in (self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])).items() if not self.face_down_in(_s__8)))
+            if _spots_mask:
+                _gathered = _row1.by_mask.get(_spots_mask)
+                if _gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)
+                    _gathered = _row1.made(_spots_mask)
+                _actions += _gathered  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: the actions of its spots, in spot order
 
-    def _legal__reveal(self, actions: list[rt.Action]) -> None:
+    def _legal__reveal(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/bonus-tiles.yaml:81: reveal
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/bonus-tiles.yaml:85: when of reveal, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__reveal
+        _table = self._actions__reveal
         for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (self.face_down_in(r) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:87
-            action = table[province_at]
-            if action is None:
-                action = table[province_at] = rt.Action('reveal', (province_at,), self._action_text)
-            actions.append(action)
+            _action = _table[province_at]
+            if _action is None:
+                _action = _table[province_at] = rt.Action('reveal', (province_at,), self._action_text)
+            _actions.append(_action)
 
-    def _guard(self, name: str) -> bool:
+    def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if name == 'build':
+        if _name == 'build':
             return self._guard__build()
-        if name == 'send':
+        if _name == 'send':
             return self._guard__send()
-        if name == 'exchange_blind':
+        if _name == 'exchange_blind':
             return self._guard__exchange_blind()
-        if name == 'draw_card':
+        if _name == 'draw_card':
             return self._guard__draw_card()
-        if name == 'reveal':
+        if _name == 'reveal':
             return self._guard__reveal()
         return True
 
@@ -228,24 +228,24 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         # rules/china-schacht/bonus-tiles.yaml:85: when of reveal
         return bool(self.palaces_left[self.current] > 0)
 
-    def _perform(self, action: rt.Action) -> None:
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'build':
-            self._do__build(args[0], args[1])
-        elif name == 'send':
-            self._do__send(args[0], args[1])
-        elif name == 'stop':
+    def _perform(self, _action: rt.Action) -> None:
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'build':
+            self._do__build(_args[0], _args[1])
+        elif _name == 'send':
+            self._do__send(_args[0], _args[1])
+        elif _name == 'stop':
             self._do__stop()
-        elif name == 'exchange_blind':
-            self._do__exchange_blind(args[0])
-        elif name == 'exchange_face_up':
-            self._do__exchange_face_up(args[0], args[1])
-        elif name == 'take_face_up':
-            self._do__take_face_up(args[0])
-        elif name == 'draw_card':
+        elif _name == 'exchange_blind':
+            self._do__exchange_blind(_args[0])
+        elif _name == 'exchange_face_up':
+            self._do__exchange_face_up(_args[0], _args[1])
+        elif _name == 'take_face_up':
+            self._do__take_face_up(_args[0])
+        elif _name == 'draw_card':
             self._do__draw_card()
-        elif name == 'reveal':
-            self._do__reveal(args[0])
+        elif _name == 'reveal':
+            self._do__reveal(_args[0])
 
     def _do__build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
@@ -322,14 +322,14 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def bonus_colours(self) -> Sequence[int]:
         # rules/china-schacht/bonus-tiles.yaml:35; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'bonus_colours' in memo:
-            remembered: Sequence[int] = memo['bonus_colours']
-            return remembered
-        value: Sequence[int] = (YELLOW, ORANGE, GREEN)
-        if memo is not None:
-            memo['bonus_colours'] = value
-        return value
+        _memo = self._memo
+        if _memo is not None and 'bonus_colours' in _memo:
+            _remembered: Sequence[int] = _memo['bonus_colours']
+            return _remembered
+        _value: Sequence[int] = (YELLOW, ORANGE, GREEN)
+        if _memo is not None:
+            _memo['bonus_colours'] = _value
+        return _value
 
     def off_junction(self, s: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:38
@@ -337,19 +337,19 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def face_down_in(self, r: int) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:39; kept between moves: recomputed once `covered` changes (a change of `covered` at one spot: the values of the regions holding it only)
-        kept = self._d__face_down_in
-        if kept is None:
-            kept = self._d__face_down_in = {}
-        elif r in kept:
-            return kept[r]
+        _kept = self._d__face_down_in
+        if _kept is None:
+            _kept = self._d__face_down_in = {}
+        elif r in _kept:
+            return _kept[r]
         _found = False
         for s in self.board.region_spots[r]:  # bonus-tiles.yaml:39; `aggregate_loops`: `any` written out as a loop
             if self.covered[s]:
                 _found = True
                 break
-        value: bool = _found  # bonus-tiles.yaml:39
-        kept[r] = value
-        return value
+        _value: bool = _found  # bonus-tiles.yaml:39
+        _kept[r] = _value
+        return _value
 
     def tiles_of(self, p: int, c: int) -> int:
         # rules/china-schacht/bonus-tiles.yaml:40
@@ -362,9 +362,9 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         _cond = self.tiles_of(p, c) > 0
         _every = True
         if _cond:
-            tiles_of = self.tiles_of(p, c)
+            _tiles_of__1 = self.tiles_of(p, c)
             for q in range(self.num_players):  # bonus-tiles.yaml:45; `aggregate_loops`: `all` written out as a loop
-                if not (self.tiles_of(q, c) <= tiles_of):
+                if not (self.tiles_of(q, c) <= _tiles_of__1):
                     _every = False
                     break
         return (_cond and _every)  # bonus-tiles.yaml:45; hoisted tiles_of(p, c) out of the loop
@@ -394,58 +394,58 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             'bonus_tiles': 6 * sum(1 for c in (YELLOW, ORANGE, GREEN) if self.most_tiles(player, c)),  # rules/china-schacht/bonus-tiles.yaml:112
         }
 
-    def _copy_fields(self, other: Any) -> None:
-        other._opt__board = self._opt__board
-        other._opt__chain_cut = self._opt__chain_cut
-        other._opt__final_round = self._opt__final_round
-        other.palace_of = self.palace_of[:]
-        other.emissaries = self.emissaries[:]
-        other.scored = self.scored[:]
-        other.palaces_left = self.palaces_left[:]
-        other.emissaries_left = self.emissaries_left[:]
-        other.score = self.score[:]
-        other.hand = self.hand[:]
-        other.deck = self.deck
-        other.face_up = self.face_up
-        other.discard = self.discard
-        other.exhausted = self.exhausted
-        other.end_announced = self.end_announced
-        other.finished = self.finished
-        other.here = self.here
-        other.placed = self.placed
-        other.was_empty = self.was_empty
-        other.covered = self.covered[:]
-        other.tile_under = self.tile_under[:]
-        other.tile_shown = self.tile_shown[:]
-        other.tiles = self.tiles[:]
+    def _copy_fields(self, _other: Any) -> None:
+        _other._opt__board = self._opt__board
+        _other._opt__chain_cut = self._opt__chain_cut
+        _other._opt__final_round = self._opt__final_round
+        _other.palace_of = self.palace_of[:]
+        _other.emissaries = self.emissaries[:]
+        _other.scored = self.scored[:]
+        _other.palaces_left = self.palaces_left[:]
+        _other.emissaries_left = self.emissaries_left[:]
+        _other.score = self.score[:]
+        _other.hand = self.hand[:]
+        _other.deck = self.deck
+        _other.face_up = self.face_up
+        _other.discard = self.discard
+        _other.exhausted = self.exhausted
+        _other.end_announced = self.end_announced
+        _other.finished = self.finished
+        _other.here = self.here
+        _other.placed = self.placed
+        _other.was_empty = self.was_empty
+        _other.covered = self.covered[:]
+        _other.tile_under = self.tile_under[:]
+        _other.tile_shown = self.tile_shown[:]
+        _other.tiles = self.tiles[:]
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d__emissary_room = self._d__emissary_room
-        other._d__province_points = self._d__province_points
-        other._d__open_spaces = self._d__open_spaces
-        other._d__can_place = self._d__can_place
-        other._d__face_down_in = self._d__face_down_in
-        other._kept_end = self._kept_end
-        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._empty__palace_of = self._empty__palace_of
-        other._regions__emissary_room__1 = self._regions__emissary_room__1
-        other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
-        other._has__palace_of = self._has__palace_of[:]
-        other._values__payments = self._values__payments
-        other._values__all_payments = self._values__all_payments
-        other._spot_rows__build = self._spot_rows__build
-        other._keyed_spot_rows__build = self._keyed_spot_rows__build
-        other._region_rows__send = self._region_rows__send
-        other._keyed_region_rows__send = self._keyed_region_rows__send
-        other._actions__stop = self._actions__stop
-        other._actions__exchange_blind = self._actions__exchange_blind
-        other._listed__exchange_blind = self._listed__exchange_blind
-        other._actions__exchange_face_up = self._actions__exchange_face_up
-        other._listed__exchange_face_up = self._listed__exchange_face_up
-        other._actions__take_face_up = self._actions__take_face_up
-        other._listed__take_face_up = self._listed__take_face_up
-        other._actions__draw_card = self._actions__draw_card
-        other._actions__reveal = self._actions__reveal
+        _other._d__emissary_room = self._d__emissary_room
+        _other._d__province_points = self._d__province_points
+        _other._d__open_spaces = self._d__open_spaces
+        _other._d__can_place = self._d__can_place
+        _other._d__face_down_in = self._d__face_down_in
+        _other._kept_end = self._kept_end
+        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        _other._empty__palace_of = self._empty__palace_of
+        _other._regions__emissary_room__1 = self._regions__emissary_room__1
+        _other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
+        _other._has__palace_of = self._has__palace_of[:]
+        _other._values__payments = self._values__payments
+        _other._values__all_payments = self._values__all_payments
+        _other._spot_rows__build = self._spot_rows__build
+        _other._keyed_spot_rows__build = self._keyed_spot_rows__build
+        _other._region_rows__send = self._region_rows__send
+        _other._keyed_region_rows__send = self._keyed_region_rows__send
+        _other._actions__stop = self._actions__stop
+        _other._actions__exchange_blind = self._actions__exchange_blind
+        _other._listed__exchange_blind = self._listed__exchange_blind
+        _other._actions__exchange_face_up = self._actions__exchange_face_up
+        _other._listed__exchange_face_up = self._listed__exchange_face_up
+        _other._actions__take_face_up = self._actions__take_face_up
+        _other._listed__take_face_up = self._listed__take_face_up
+        _other._actions__draw_card = self._actions__draw_card
+        _other._actions__reveal = self._actions__reveal
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -458,34 +458,34 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
-    def _action_text(self, action: rt.Action) -> str:
-        name, args = action.name, action.args
-        if name == 'build':
-            cards = args[0]
-            space = args[1]
+    def _action_text(self, _action: rt.Action) -> str:
+        _name, _args = _action.name, _action.args
+        if _name == 'build':
+            cards = _args[0]
+            space = _args[1]
             return 'palace ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'send':
-            cards = args[0]
-            province_to = args[1]
+        if _name == 'send':
+            cards = _args[0]
+            province_to = _args[1]
             return 'emissary ' + self._fmt('region', province_to) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'stop':
+        if _name == 'stop':
             return 'stop'
-        if name == 'exchange_blind':
-            card = args[0]
+        if _name == 'exchange_blind':
+            card = _args[0]
             return 'exchange ' + self._fmt('colour', card) + ' for the top card'
-        if name == 'exchange_face_up':
-            card = args[0]
-            taken = args[1]
+        if _name == 'exchange_face_up':
+            card = _args[0]
+            taken = _args[1]
             return 'exchange ' + self._fmt('colour', card) + ' for ' + self._fmt('colour', taken)
-        if name == 'take_face_up':
-            taken = args[0]
+        if _name == 'take_face_up':
+            taken = _args[0]
             return 'take ' + self._fmt('colour', taken)
-        if name == 'draw_card':
+        if _name == 'draw_card':
             return 'draw'
-        if name == 'reveal':
-            province_at = args[0]
+        if _name == 'reveal':
+            province_at = _args[0]
             return 'reveal ' + self._fmt('region', province_at)
-        return name.replace("_", " ")
+        return _name.replace("_", " ")
 
 
 GAME = rt.Game(

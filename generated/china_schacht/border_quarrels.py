@@ -153,46 +153,46 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self._actions__draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
 
     def _legal(self) -> list[rt.Action]:
-        actions: list[rt.Action] = []
+        _actions: list[rt.Action] = []
         if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build(actions)
-            self._legal__send(actions)
-            self._legal__exchange_blind(actions)
-            self._legal__exchange_face_up(actions)
-            if len(actions) > rt.MAX_ACTIONS:
-                rt.too_many_actions(len(actions), 'rules/china-schacht/base.yaml:360')
+            self._legal__build(_actions)
+            self._legal__send(_actions)
+            self._legal__exchange_blind(_actions)
+            self._legal__exchange_face_up(_actions)
+            if len(_actions) > rt.MAX_ACTIONS:
+                rt.too_many_actions(len(_actions), 'rules/china-schacht/base.yaml:360')
         elif self.phase == PHASE__SECOND:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build(actions)
-            self._legal__send(actions)
-            self._legal__stop(actions)
-            if len(actions) > rt.MAX_ACTIONS:
-                rt.too_many_actions(len(actions), 'rules/china-schacht/base.yaml:363')
+            self._legal__build(_actions)
+            self._legal__send(_actions)
+            self._legal__stop(_actions)
+            if len(_actions) > rt.MAX_ACTIONS:
+                rt.too_many_actions(len(_actions), 'rules/china-schacht/base.yaml:363')
         elif self.phase == PHASE__REFILL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__take_face_up(actions)
-            self._legal__draw_card(actions)
-        return actions
+            self._legal__take_face_up(_actions)
+            self._legal__draw_card(_actions)
+        return _actions
 
-    def _legal__build(self, actions: list[rt.Action]) -> None:
+    def _legal__build(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
         if len(self.hand[self.current]) > 16:
             rt.grown(self, 1185, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:372')
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__build
+        _table = self._actions__build
         for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
-            key0 = tuple(cards)
-            row1 = table.get(key0)
-            if row1 is None:
-                row1 = table[key0] = [None] * len(self.board.spots)
+            _key0 = tuple(cards)
+            _row1 = _table.get(_key0)
+            if _row1 is None:
+                _row1 = _table[_key0] = [None] * len(self.board.spots)
             for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.board.regions_at[PROVINCE][s])]:  # rules/china-schacht/border-quarrels.yaml:139
-                action = row1[space]
-                if action is None:
-                    action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
-                actions.append(action)
+                _action = _row1[space]
+                if _action is None:
+                    _action = _row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
+                _actions.append(_action)
 
     def _do__build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
@@ -282,12 +282,12 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/border-quarrels.yaml:132; kept between moves: recomputed once `emissaries`, `here` or `palace_of` changes
-        kept = self._d__open_spaces
-        if kept is not None:
-            return kept
-        value: Sequence[int] = [s for s in self.board.spots if ((not self.palace_of[s]) and self.open_to(self.board.regions_at[PROVINCE][s]))]  # border-quarrels.yaml:132
-        self._d__open_spaces = value
-        return value
+        _kept = self._d__open_spaces
+        if _kept is not None:
+            return _kept
+        _value: Sequence[int] = [s for s in self.board.spots if ((not self.palace_of[s]) and self.open_to(self.board.regions_at[PROVINCE][s]))]  # border-quarrels.yaml:132
+        self._d__open_spaces = _value
+        return _value
 
     def provinces_at(self, s: int) -> Sequence[int]:
         # rules/china-schacht/border-quarrels.yaml:112
@@ -295,16 +295,16 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def two_colours(self) -> Sequence[Sequence[int]]:
         # rules/china-schacht/border-quarrels.yaml:115; kept between moves: computed once (it reads nothing that changes)
-        kept = self._d__two_colours
-        if kept is not None:
-            return kept
-        value: Sequence[Sequence[int]] = [(range(5)[rt.div(k, once, 'rules/china-schacht/border-quarrels.yaml:115')], range(5)[rt.mod(k, once, 'rules/china-schacht/border-quarrels.yaml:115')]) for once in (len(range(5)),) for k in range(0, (once * once)) if rt.div(k, once, 'rules/china-schacht/border-quarrels.yaml:116') < rt.mod(k, once, 'rules/china-schacht/border-quarrels.yaml:116')]  # border-quarrels.yaml:115
-        self._d__two_colours = value
-        return value
+        _kept = self._d__two_colours
+        if _kept is not None:
+            return _kept
+        _value: Sequence[Sequence[int]] = [(range(5)[rt.div(k, _once__1, 'rules/china-schacht/border-quarrels.yaml:115')], range(5)[rt.mod(k, _once__1, 'rules/china-schacht/border-quarrels.yaml:115')]) for _once__1 in (len(range(5)),) for k in range(0, (_once__1 * _once__1)) if rt.div(k, _once__1, 'rules/china-schacht/border-quarrels.yaml:116') < rt.mod(k, _once__1, 'rules/china-schacht/border-quarrels.yaml:116')]  # border-quarrels.yaml:115
+        self._d__two_colours = _value
+        return _value
 
     def pays_for_space(self, cards: Sequence[int], rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:123
-        return ((len(cards) == 2 and all(c in once for once in ([self.board.region_attributes[0][r] for r in rs],) for c in cards)) if len(rs) == 2 else (cards[0] == cards[(len(cards) - 1)] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][rs[0]]))))  # border-quarrels.yaml:123; hoisted list(... for r in rs) out of the loop; inlined pays_for (base.yaml:336)
+        return ((len(cards) == 2 and all(c in _once__1 for _once__1 in ([self.board.region_attributes[0][r] for r in rs],) for c in cards)) if len(rs) == 2 else (cards[0] == cards[(len(cards) - 1)] and ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][rs[0]]))))  # border-quarrels.yaml:123; hoisted list(... for r in rs) out of the loop; inlined pays_for (base.yaml:336)
 
     def open_to(self, rs: Sequence[int]) -> bool:
         # rules/china-schacht/border-quarrels.yaml:128
@@ -342,52 +342,52 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             'harbours': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[HARBOUR]),  # rules/china-schacht/border-quarrels.yaml:176
         }
 
-    def _copy_fields(self, other: Any) -> None:
-        other._opt__chain_cut = self._opt__chain_cut
-        other._opt__final_round = self._opt__final_round
-        other._opt__post_empty = self._opt__post_empty
-        other.palace_of = self.palace_of[:]
-        other.emissaries = self.emissaries[:]
-        other.scored = self.scored[:]
-        other.palaces_left = self.palaces_left[:]
-        other.emissaries_left = self.emissaries_left[:]
-        other.score = self.score[:]
-        other.hand = self.hand[:]
-        other.deck = self.deck
-        other.face_up = self.face_up
-        other.discard = self.discard
-        other.exhausted = self.exhausted
-        other.end_announced = self.end_announced
-        other.finished = self.finished
-        other.here = self.here
-        other.placed = self.placed
-        other.was_empty = self.was_empty
+    def _copy_fields(self, _other: Any) -> None:
+        _other._opt__chain_cut = self._opt__chain_cut
+        _other._opt__final_round = self._opt__final_round
+        _other._opt__post_empty = self._opt__post_empty
+        _other.palace_of = self.palace_of[:]
+        _other.emissaries = self.emissaries[:]
+        _other.scored = self.scored[:]
+        _other.palaces_left = self.palaces_left[:]
+        _other.emissaries_left = self.emissaries_left[:]
+        _other.score = self.score[:]
+        _other.hand = self.hand[:]
+        _other.deck = self.deck
+        _other.face_up = self.face_up
+        _other.discard = self.discard
+        _other.exhausted = self.exhausted
+        _other.end_announced = self.end_announced
+        _other.finished = self.finished
+        _other.here = self.here
+        _other.placed = self.placed
+        _other.was_empty = self.was_empty
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d__emissary_room = self._d__emissary_room
-        other._d__province_points = self._d__province_points
-        other._d__open_spaces = self._d__open_spaces
-        other._d__can_place = self._d__can_place
-        other._d__two_colours = self._d__two_colours
-        other._kept_end = self._kept_end
-        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._empty__palace_of = self._empty__palace_of
-        other._regions__emissary_room__1 = self._regions__emissary_room__1
-        other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
-        other._has__palace_of = self._has__palace_of[:]
-        other._values__payments = self._values__payments
-        other._values__all_payments = self._values__all_payments
-        other._actions__build = self._actions__build
-        other._region_rows__send = self._region_rows__send
-        other._keyed_region_rows__send = self._keyed_region_rows__send
-        other._actions__stop = self._actions__stop
-        other._actions__exchange_blind = self._actions__exchange_blind
-        other._listed__exchange_blind = self._listed__exchange_blind
-        other._actions__exchange_face_up = self._actions__exchange_face_up
-        other._listed__exchange_face_up = self._listed__exchange_face_up
-        other._actions__take_face_up = self._actions__take_face_up
-        other._listed__take_face_up = self._listed__take_face_up
-        other._actions__draw_card = self._actions__draw_card
+        _other._d__emissary_room = self._d__emissary_room
+        _other._d__province_points = self._d__province_points
+        _other._d__open_spaces = self._d__open_spaces
+        _other._d__can_place = self._d__can_place
+        _other._d__two_colours = self._d__two_colours
+        _other._kept_end = self._kept_end
+        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        _other._empty__palace_of = self._empty__palace_of
+        _other._regions__emissary_room__1 = self._regions__emissary_room__1
+        _other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
+        _other._has__palace_of = self._has__palace_of[:]
+        _other._values__payments = self._values__payments
+        _other._values__all_payments = self._values__all_payments
+        _other._actions__build = self._actions__build
+        _other._region_rows__send = self._region_rows__send
+        _other._keyed_region_rows__send = self._keyed_region_rows__send
+        _other._actions__stop = self._actions__stop
+        _other._actions__exchange_blind = self._actions__exchange_blind
+        _other._listed__exchange_blind = self._listed__exchange_blind
+        _other._actions__exchange_face_up = self._actions__exchange_face_up
+        _other._listed__exchange_face_up = self._listed__exchange_face_up
+        _other._actions__take_face_up = self._actions__take_face_up
+        _other._listed__take_face_up = self._listed__take_face_up
+        _other._actions__draw_card = self._actions__draw_card
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""

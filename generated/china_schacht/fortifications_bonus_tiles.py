@@ -155,35 +155,35 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         # rules/china-schacht/bonus-tiles.yaml:26
         self.tiles = [() for _ in range(self.num_seats)]
 
-    def _do(self, action: rt.Action) -> None:
+    def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
         # the action's effect (`_perform` written out)
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'build':
-            self._do__build(args[0], args[1])
-        elif name == 'send':
-            self._do__send(args[0], args[1])
-        elif name == 'stop':
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'build':
+            self._do__build(_args[0], _args[1])
+        elif _name == 'send':
+            self._do__send(_args[0], _args[1])
+        elif _name == 'stop':
             self._do__stop()
-        elif name == 'exchange_blind':
-            self._do__exchange_blind(args[0])
-        elif name == 'exchange_face_up':
-            self._do__exchange_face_up(args[0], args[1])
-        elif name == 'take_face_up':
-            self._do__take_face_up(args[0])
-        elif name == 'draw_card':
+        elif _name == 'exchange_blind':
+            self._do__exchange_blind(_args[0])
+        elif _name == 'exchange_face_up':
+            self._do__exchange_face_up(_args[0], _args[1])
+        elif _name == 'take_face_up':
+            self._do__take_face_up(_args[0])
+        elif _name == 'draw_card':
             self._do__draw_card()
-        elif name == 'fortify':
-            self._do__fortify(args[0], args[1])
-        elif name == 'reveal':
-            self._do__reveal(args[0])
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        elif _name == 'fortify':
+            self._do__fortify(_args[0], _args[1])
+        elif _name == 'reveal':
+            self._do__reveal(_args[0])
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         if self.next_phase >= 0:
@@ -198,10 +198,10 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self._trigger__turn_over()
         self._trigger__last_turn()
         self._trigger__fortification_done()
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         self._next_turn()
@@ -210,96 +210,96 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
             self._enter_phase()
 
     def _legal(self) -> list[rt.Action]:
-        actions: list[rt.Action] = []
+        _actions: list[rt.Action] = []
         if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build(actions)
-            self._legal__send(actions)
-            self._legal__exchange_blind(actions)
-            self._legal__exchange_face_up(actions)
-            self._legal__fortify(actions)
-            self._legal__reveal(actions)
+            self._legal__build(_actions)
+            self._legal__send(_actions)
+            self._legal__exchange_blind(_actions)
+            self._legal__exchange_face_up(_actions)
+            self._legal__fortify(_actions)
+            self._legal__reveal(_actions)
         elif self.phase == PHASE__SECOND:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build(actions)
-            self._legal__send(actions)
-            self._legal__stop(actions)
-            self._legal__fortify(actions)
-            self._legal__reveal(actions)
+            self._legal__build(_actions)
+            self._legal__send(_actions)
+            self._legal__stop(_actions)
+            self._legal__fortify(_actions)
+            self._legal__reveal(_actions)
         elif self.phase == PHASE__REFILL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__take_face_up(actions)
-            self._legal__draw_card(actions)
+            self._legal__take_face_up(_actions)
+            self._legal__draw_card(_actions)
         elif self.phase == PHASE__FIRST_PALACE:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build(actions)
-        return actions
+            self._legal__build(_actions)
+        return _actions
 
-    def _legal__build(self, actions: list[rt.Action]) -> None:
+    def _legal__build(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__build
+        _table = self._actions__build
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_rows__build
-        rows_key = self.hand[self.current]
-        found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = rows.get(rows_key)
-        if found_rows is None:  # (the first listing with this key: the values and their rows)
-            found_rows = []
+        _rows = self._keyed_rows__build
+        _rows_key = self.hand[self.current]
+        _found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = _rows.get(_rows_key)
+        if _found_rows is None:  # (the first listing with this key: the values and their rows)
+            _found_rows = []
             for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
-                key0 = tuple(cards)
-                row1 = table.get(key0)
-                if row1 is None:
-                    row1 = table[key0] = [None] * len(self.board.spots)
-                found_rows.append((cards, row1))
-            rt.remember(rows, rows_key, found_rows)
-        for cards, row1 in found_rows:  # rules/china-schacht/base.yaml:378
-            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if ((once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not self.face_down_in(self.board.region_of[PROVINCE][s]))]:  # rules/china-schacht/bonus-tiles.yaml:80
-                action = row1[space]
-                if action is None:
-                    action = row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
-                actions.append(action)
+                _key0 = tuple(cards)
+                _row1 = _table.get(_key0)
+                if _row1 is None:
+                    _row1 = _table[_key0] = [None] * len(self.board.spots)
+                _found_rows.append((cards, _row1))
+            rt.remember(_rows, _rows_key, _found_rows)
+        for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
+            for space in [s for _once__1 in (len(cards) == 1,) for s in self.open_spaces() if ((_once__1 == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not self.face_down_in(self.board.region_of[PROVINCE][s]))]:  # rules/china-schacht/bonus-tiles.yaml:80
+                _action = _row1[space]
+                if _action is None:
+                    _action = _row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
+                _actions.append(_action)
 
-    def _legal__fortify(self, actions: list[rt.Action]) -> None:
+    def _legal__fortify(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
         if not (self.fortifications_left[self.current] > 0):  # rules/china-schacht/fortifications.yaml:80: when of fortify, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__fortify
+        _table = self._actions__fortify
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_rows__fortify
-        rows_key = self.hand[self.current]
-        found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = rows.get(rows_key)
-        if found_rows is None:  # (the first listing with this key: the values and their rows)
-            found_rows = []
+        _rows = self._keyed_rows__fortify
+        _rows_key = self.hand[self.current]
+        _found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = _rows.get(_rows_key)
+        if _found_rows is None:  # (the first listing with this key: the values and their rows)
+            _found_rows = []
             for cards in self.all_payments(self.current):  # rules/china-schacht/fortifications.yaml:82
-                key0 = tuple(cards)
-                row1 = table.get(key0)
-                if row1 is None:
-                    row1 = table[key0] = [None] * len(self.board.spots)
-                found_rows.append((cards, row1))
-            rt.remember(rows, rows_key, found_rows)
-        for cards, row1 in found_rows:  # rules/china-schacht/fortifications.yaml:82
-            for space in [s for once in (len(cards) == 1,) for s in self.open_spaces() if (not self.fortified[s] and (once == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83
-                action = row1[space]
-                if action is None:
-                    action = row1[space] = rt.Action('fortify', (tuple(cards), space), self._action_text)
-                actions.append(action)
+                _key0 = tuple(cards)
+                _row1 = _table.get(_key0)
+                if _row1 is None:
+                    _row1 = _table[_key0] = [None] * len(self.board.spots)
+                _found_rows.append((cards, _row1))
+            rt.remember(_rows, _rows_key, _found_rows)
+        for cards, _row1 in _found_rows:  # rules/china-schacht/fortifications.yaml:82
+            for space in [s for _once__1 in (len(cards) == 1,) for s in self.open_spaces() if (not self.fortified[s] and (_once__1 == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83
+                _action = _row1[space]
+                if _action is None:
+                    _action = _row1[space] = rt.Action('fortify', (tuple(cards), space), self._action_text)
+                _actions.append(_action)
 
-    def _guard(self, name: str) -> bool:
+    def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if name == 'build':
+        if _name == 'build':
             return self._guard__build()
-        if name == 'send':
+        if _name == 'send':
             return self._guard__send()
-        if name == 'exchange_blind':
+        if _name == 'exchange_blind':
             return self._guard__exchange_blind()
-        if name == 'draw_card':
+        if _name == 'draw_card':
             return self._guard__draw_card()
-        if name == 'fortify':
+        if _name == 'fortify':
             return self._guard__fortify()
-        if name == 'reveal':
+        if _name == 'reveal':
             return self._guard__reveal()
         return True
 
@@ -307,26 +307,26 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         # rules/china-schacht/fortifications.yaml:80: when of fortify
         return bool(self.fortifications_left[self.current] > 0)
 
-    def _perform(self, action: rt.Action) -> None:
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'build':
-            self._do__build(args[0], args[1])
-        elif name == 'send':
-            self._do__send(args[0], args[1])
-        elif name == 'stop':
+    def _perform(self, _action: rt.Action) -> None:
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'build':
+            self._do__build(_args[0], _args[1])
+        elif _name == 'send':
+            self._do__send(_args[0], _args[1])
+        elif _name == 'stop':
             self._do__stop()
-        elif name == 'exchange_blind':
-            self._do__exchange_blind(args[0])
-        elif name == 'exchange_face_up':
-            self._do__exchange_face_up(args[0], args[1])
-        elif name == 'take_face_up':
-            self._do__take_face_up(args[0])
-        elif name == 'draw_card':
+        elif _name == 'exchange_blind':
+            self._do__exchange_blind(_args[0])
+        elif _name == 'exchange_face_up':
+            self._do__exchange_face_up(_args[0], _args[1])
+        elif _name == 'take_face_up':
+            self._do__take_face_up(_args[0])
+        elif _name == 'draw_card':
             self._do__draw_card()
-        elif name == 'fortify':
-            self._do__fortify(args[0], args[1])
-        elif name == 'reveal':
-            self._do__reveal(args[0])
+        elif _name == 'fortify':
+            self._do__fortify(_args[0], _args[1])
+        elif _name == 'reveal':
+            self._do__reveal(_args[0])
 
     def _do__build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
@@ -470,11 +470,11 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def empty(self, r: int) -> bool:
         # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only; a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only)
-        kept = self._d__empty
-        if kept is None:
-            kept = self._d__empty = {}
-        elif r in kept:
-            return kept[r]
+        _kept = self._d__empty
+        if _kept is None:
+            _kept = self._d__empty = {}
+        elif r in _kept:
+            return _kept[r]
         _cond = not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0
         _found = False
         if _cond:
@@ -482,27 +482,27 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
                 if self.fortified[s]:
                     _found = True
                     break
-        value: bool = ((_cond) and not _found)  # fortifications.yaml:46
-        kept[r] = value
-        return value
+        _value: bool = ((_cond) and not _found)  # fortifications.yaml:46
+        _kept[r] = _value
+        return _value
 
     def palace_award(self, p: int, r: int) -> int:
         # rules/china-schacht/fortifications.yaml:54; kept between moves: recomputed once `fortified` or `palace_of` changes (a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only; kept by `r` first, `nested_drops`)
-        kept = self._d__palace_award
-        if kept is None:
-            kept = self._d__palace_award = {}
-        nested = kept.get(r)
-        if nested is None:
-            nested = kept[r] = {}
-        elif p in nested:
-            return nested[p]
-        value: int = (self.province_points(p, r) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in self.board.region_spots[r]) else 1))  # fortifications.yaml:54
-        nested[p] = value
-        return value
+        _kept = self._d__palace_award
+        if _kept is None:
+            _kept = self._d__palace_award = {}
+        _nested = _kept.get(r)
+        if _nested is None:
+            _nested = _kept[r] = {}
+        elif p in _nested:
+            return _nested[p]
+        _value: int = (self.province_points(p, r) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in self.board.region_spots[r]) else 1))  # fortifications.yaml:54
+        _nested[p] = _value
+        return _value
 
     def chains_of(self, p: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/base.yaml:321; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        return (self.board.best_road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, [s2 for s2 in self.board.spots if (self.fortified[s2] and p in self.palace_of[s2])]) if self._opt__chain_cut == BEST else self.board.road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, self._opt__chain_cut == ONE_PER_NETWORK))  # base.yaml:321; read from bit masks (`value_masks`): list(... for s in spots); inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
+        return (self.board.best_road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, [_s__1 for _s__1 in self.board.spots if (self.fortified[_s__1] and p in self.palace_of[_s__1])]) if self._opt__chain_cut == BEST else self.board.road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, self._opt__chain_cut == ONE_PER_NETWORK))  # base.yaml:321; read from bit masks (`value_masks`): list(... for s in spots); inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
 
     def chain_bonus(self, p: int) -> Sequence[int]:
         # rules/china-schacht/fortifications.yaml:60; not kept between moves: only the scores read it, once per player scored (`score_only`)
@@ -517,12 +517,12 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/fortifications.yaml:49; kept between moves: recomputed once `fortified_here`, `here` or `palace_of` changes
-        kept = self._d__open_spaces
-        if kept is not None:
-            return kept
-        value: Sequence[int] = [s for s in self.board.spots if (((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in (self.here if self.here else self.board.regions_of_kind[PROVINCE])) and (not self.fortified_here or s in self.fortified_here))]  # fortifications.yaml:49
-        self._d__open_spaces = value
-        return value
+        _kept = self._d__open_spaces
+        if _kept is not None:
+            return _kept
+        _value: Sequence[int] = [s for s in self.board.spots if (((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in (self.here if self.here else self.board.regions_of_kind[PROVINCE])) and (not self.fortified_here or s in self.fortified_here))]  # fortifications.yaml:49
+        self._d__open_spaces = _value
+        return _value
 
     def on_fortification(self, p: int, s: int) -> bool:
         # rules/china-schacht/fortifications.yaml:51
@@ -541,66 +541,66 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         # rules/china-schacht/fortifications.yaml:106: among players tied on score, the higher value wins
         return (self.palaces_left[player] + self.emissaries_left[player]) + self.fortifications_left[player]
 
-    def _copy_fields(self, other: Any) -> None:
-        other._opt__board = self._opt__board
-        other._opt__chain_cut = self._opt__chain_cut
-        other._opt__final_round = self._opt__final_round
-        other._opt__fortification_in_empty = self._opt__fortification_in_empty
-        other.palace_of = self.palace_of[:]
-        other.emissaries = self.emissaries[:]
-        other.scored = self.scored[:]
-        other.palaces_left = self.palaces_left[:]
-        other.emissaries_left = self.emissaries_left[:]
-        other.score = self.score[:]
-        other.hand = self.hand[:]
-        other.deck = self.deck
-        other.face_up = self.face_up
-        other.discard = self.discard
-        other.exhausted = self.exhausted
-        other.end_announced = self.end_announced
-        other.finished = self.finished
-        other.here = self.here
-        other.placed = self.placed
-        other.was_empty = self.was_empty
-        other.fortifications_left = self.fortifications_left[:]
-        other.fortified = self.fortified[:]
-        other.fortified_here = self.fortified_here
-        other.covered = self.covered[:]
-        other.tile_under = self.tile_under[:]
-        other.tile_shown = self.tile_shown[:]
-        other.tiles = self.tiles[:]
+    def _copy_fields(self, _other: Any) -> None:
+        _other._opt__board = self._opt__board
+        _other._opt__chain_cut = self._opt__chain_cut
+        _other._opt__final_round = self._opt__final_round
+        _other._opt__fortification_in_empty = self._opt__fortification_in_empty
+        _other.palace_of = self.palace_of[:]
+        _other.emissaries = self.emissaries[:]
+        _other.scored = self.scored[:]
+        _other.palaces_left = self.palaces_left[:]
+        _other.emissaries_left = self.emissaries_left[:]
+        _other.score = self.score[:]
+        _other.hand = self.hand[:]
+        _other.deck = self.deck
+        _other.face_up = self.face_up
+        _other.discard = self.discard
+        _other.exhausted = self.exhausted
+        _other.end_announced = self.end_announced
+        _other.finished = self.finished
+        _other.here = self.here
+        _other.placed = self.placed
+        _other.was_empty = self.was_empty
+        _other.fortifications_left = self.fortifications_left[:]
+        _other.fortified = self.fortified[:]
+        _other.fortified_here = self.fortified_here
+        _other.covered = self.covered[:]
+        _other.tile_under = self.tile_under[:]
+        _other.tile_shown = self.tile_shown[:]
+        _other.tiles = self.tiles[:]
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d__empty = self._d__empty
-        other._d__emissary_room = self._d__emissary_room
-        other._d__province_points = self._d__province_points
-        other._d__palace_award = self._d__palace_award
-        other._d__open_spaces = self._d__open_spaces
-        other._d__can_place = self._d__can_place
-        other._d__face_down_in = self._d__face_down_in
-        other._kept_end = self._kept_end
-        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._empty__palace_of = self._empty__palace_of
-        other._regions__emissary_room__1 = self._regions__emissary_room__1
-        other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
-        other._has__palace_of = self._has__palace_of[:]
-        other._values__payments = self._values__payments
-        other._values__all_payments = self._values__all_payments
-        other._actions__build = self._actions__build
-        other._keyed_rows__build = self._keyed_rows__build
-        other._region_rows__send = self._region_rows__send
-        other._keyed_region_rows__send = self._keyed_region_rows__send
-        other._actions__stop = self._actions__stop
-        other._actions__exchange_blind = self._actions__exchange_blind
-        other._listed__exchange_blind = self._listed__exchange_blind
-        other._actions__exchange_face_up = self._actions__exchange_face_up
-        other._listed__exchange_face_up = self._listed__exchange_face_up
-        other._actions__take_face_up = self._actions__take_face_up
-        other._listed__take_face_up = self._listed__take_face_up
-        other._actions__draw_card = self._actions__draw_card
-        other._actions__fortify = self._actions__fortify
-        other._keyed_rows__fortify = self._keyed_rows__fortify
-        other._actions__reveal = self._actions__reveal
+        _other._d__empty = self._d__empty
+        _other._d__emissary_room = self._d__emissary_room
+        _other._d__province_points = self._d__province_points
+        _other._d__palace_award = self._d__palace_award
+        _other._d__open_spaces = self._d__open_spaces
+        _other._d__can_place = self._d__can_place
+        _other._d__face_down_in = self._d__face_down_in
+        _other._kept_end = self._kept_end
+        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        _other._empty__palace_of = self._empty__palace_of
+        _other._regions__emissary_room__1 = self._regions__emissary_room__1
+        _other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
+        _other._has__palace_of = self._has__palace_of[:]
+        _other._values__payments = self._values__payments
+        _other._values__all_payments = self._values__all_payments
+        _other._actions__build = self._actions__build
+        _other._keyed_rows__build = self._keyed_rows__build
+        _other._region_rows__send = self._region_rows__send
+        _other._keyed_region_rows__send = self._keyed_region_rows__send
+        _other._actions__stop = self._actions__stop
+        _other._actions__exchange_blind = self._actions__exchange_blind
+        _other._listed__exchange_blind = self._listed__exchange_blind
+        _other._actions__exchange_face_up = self._actions__exchange_face_up
+        _other._listed__exchange_face_up = self._listed__exchange_face_up
+        _other._actions__take_face_up = self._actions__take_face_up
+        _other._listed__take_face_up = self._listed__take_face_up
+        _other._actions__draw_card = self._actions__draw_card
+        _other._actions__fortify = self._actions__fortify
+        _other._keyed_rows__fortify = self._keyed_rows__fortify
+        _other._actions__reveal = self._actions__reveal
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -615,38 +615,38 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
-    def _action_text(self, action: rt.Action) -> str:
-        name, args = action.name, action.args
-        if name == 'build':
-            cards = args[0]
-            space = args[1]
+    def _action_text(self, _action: rt.Action) -> str:
+        _name, _args = _action.name, _action.args
+        if _name == 'build':
+            cards = _args[0]
+            space = _args[1]
             return 'palace ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'send':
-            cards = args[0]
-            province_to = args[1]
+        if _name == 'send':
+            cards = _args[0]
+            province_to = _args[1]
             return 'emissary ' + self._fmt('region', province_to) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'stop':
+        if _name == 'stop':
             return 'stop'
-        if name == 'exchange_blind':
-            card = args[0]
+        if _name == 'exchange_blind':
+            card = _args[0]
             return 'exchange ' + self._fmt('colour', card) + ' for the top card'
-        if name == 'exchange_face_up':
-            card = args[0]
-            taken = args[1]
+        if _name == 'exchange_face_up':
+            card = _args[0]
+            taken = _args[1]
             return 'exchange ' + self._fmt('colour', card) + ' for ' + self._fmt('colour', taken)
-        if name == 'take_face_up':
-            taken = args[0]
+        if _name == 'take_face_up':
+            taken = _args[0]
             return 'take ' + self._fmt('colour', taken)
-        if name == 'draw_card':
+        if _name == 'draw_card':
             return 'draw'
-        if name == 'fortify':
-            cards = args[0]
-            space = args[1]
+        if _name == 'fortify':
+            cards = _args[0]
+            space = _args[1]
             return 'fortification ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'reveal':
-            province_at = args[0]
+        if _name == 'reveal':
+            province_at = _args[0]
             return 'reveal ' + self._fmt('region', province_at)
-        return name.replace("_", " ")
+        return _name.replace("_", " ")
 
 
 GAME = rt.Game(

@@ -153,9 +153,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
         for c in range(5):  # base.yaml:349
-            rounds = len(range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))))  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283); the rounds' joins of base.yaml:351 made at once (`join_rounds`)
-            if rt.joins_fit(self, len(self.deck), rounds, 1):
-                self.deck = (*self.deck, *(c,) * rounds)  # base.yaml:351
+            _rounds = len(range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))))  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283); the rounds' joins of base.yaml:351 made at once (`join_rounds`)
+            if rt.joins_fit(self, len(self.deck), _rounds, 1):
+                self.deck = (*self.deck, *(c,) * _rounds)  # base.yaml:351
             else:  # (a round would fail: the rounds one by one, as written)
                 for _ in range((2), (10 if c == VIOLET else (11 if (c == YELLOW or c == ORANGE) else (12 if c == GREEN else 13)))):  # base.yaml:350; inlined removed_per_colour (two-player.yaml:110), cards_of (base.yaml:283)
                     if len(self.deck) > 16:
@@ -191,43 +191,43 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.trace.append("phases.emperor.start")
         pass
 
-    def _do(self, action: rt.Action) -> None:
+    def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
         # the action's effect (`_perform` written out)
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'build':
-            self._do__build(args[0], args[1])
-        elif name == 'send':
-            self._do__send(args[0], args[1])
-        elif name == 'stop':
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'build':
+            self._do__build(_args[0], _args[1])
+        elif _name == 'send':
+            self._do__send(_args[0], _args[1])
+        elif _name == 'stop':
             self._do__stop()
-        elif name == 'exchange_blind':
-            self._do__exchange_blind(args[0])
-        elif name == 'exchange_face_up':
-            self._do__exchange_face_up(args[0], args[1])
-        elif name == 'take_face_up':
-            self._do__take_face_up(args[0])
-        elif name == 'draw_card':
+        elif _name == 'exchange_blind':
+            self._do__exchange_blind(_args[0])
+        elif _name == 'exchange_face_up':
+            self._do__exchange_face_up(_args[0], _args[1])
+        elif _name == 'take_face_up':
+            self._do__take_face_up(_args[0])
+        elif _name == 'draw_card':
             self._do__draw_card()
-        elif name == 'emperor_first':
+        elif _name == 'emperor_first':
             self._do__emperor_first()
-        elif name == 'two_provinces_card':
+        elif _name == 'two_provinces_card':
             self._do__two_provinces_card()
-        elif name == 'exchange_card_special':
-            self._do__exchange_card_special(args[0], args[1])
-        elif name == 'emperor_palace':
-            self._do__emperor_palace(args[0], args[1], args[2])
-        elif name == 'emperor_emissary':
-            self._do__emperor_emissary(args[0], args[1])
-        elif name == 'emperor_rests':
+        elif _name == 'exchange_card_special':
+            self._do__exchange_card_special(_args[0], _args[1])
+        elif _name == 'emperor_palace':
+            self._do__emperor_palace(_args[0], _args[1], _args[2])
+        elif _name == 'emperor_emissary':
+            self._do__emperor_emissary(_args[0], _args[1])
+        elif _name == 'emperor_rests':
             self._do__emperor_rests()
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         if self.next_phase >= 0:
@@ -242,10 +242,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._trigger__turn_over()
         self._trigger__last_turn()
         self._trigger__two_player_turn_over()
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         self._next_turn()
@@ -254,214 +254,214 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self._enter_phase()
 
     def _legal(self) -> list[rt.Action]:
-        actions: list[rt.Action] = []
+        _actions: list[rt.Action] = []
         if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build(actions)
-            self._legal__send(actions)
-            self._legal__exchange_blind(actions)
-            self._legal__exchange_face_up(actions)
-            self._legal__emperor_first(actions)
-            self._legal__two_provinces_card(actions)
-            self._legal__exchange_card_special(actions)
+            self._legal__build(_actions)
+            self._legal__send(_actions)
+            self._legal__exchange_blind(_actions)
+            self._legal__exchange_face_up(_actions)
+            self._legal__emperor_first(_actions)
+            self._legal__two_provinces_card(_actions)
+            self._legal__exchange_card_special(_actions)
         elif self.phase == PHASE__SECOND:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build(actions)
-            self._legal__send(actions)
-            self._legal__stop(actions)
+            self._legal__build(_actions)
+            self._legal__send(_actions)
+            self._legal__stop(_actions)
         elif self.phase == PHASE__REFILL:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__take_face_up(actions)
-            self._legal__draw_card(actions)
+            self._legal__take_face_up(_actions)
+            self._legal__draw_card(_actions)
         elif self.phase == PHASE__EMPEROR:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__emperor_palace(actions)
-            self._legal__emperor_emissary(actions)
-            self._legal__emperor_rests(actions)
-        return actions
+            self._legal__emperor_palace(_actions)
+            self._legal__emperor_emissary(_actions)
+            self._legal__emperor_rests(_actions)
+        return _actions
 
-    def _legal__build(self, actions: list[rt.Action]) -> None:
+    def _legal__build(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
-        joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._spot_rows__build
+        _table = self._spot_rows__build
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_spot_rows__build
-        rows_key = self.hand[self.current]
-        found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = rows.get(rows_key)
-        if found_rows is None:  # (the first listing with this key: the values and their rows)
-            found_rows = []
+        _rows = self._keyed_spot_rows__build
+        _rows_key = self.hand[self.current]
+        _found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = _rows.get(_rows_key)
+        if _found_rows is None:  # (the first listing with this key: the values and their rows)
+            _found_rows = []
             for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378
-                key0 = tuple(cards)
-                row1 = table.get(key0)
-                if row1 is None:
-                    row1 = table[key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
-                found_rows.append((cards, row1))
-            rt.remember(rows, rows_key, found_rows)
-        for cards, row1 in found_rows:  # rules/china-schacht/base.yaml:378
-            spots_mask = joined0  # rules/china-schacht/base.yaml:379; `spot_rows`: its spots as a bit mask
-            if spots_mask:
-                row_fixed = row1.fixed[0]
-                if row_fixed is None:  # (a test of the earlier choices only: computed once per row)
-                    row_fixed = row1.fixed[0] = rt.union((once4 for s8, once4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == s8))))
-                spots_mask &= row_fixed
-            if spots_mask:
-                gathered = row1.by_mask.get(spots_mask)
-                if gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)
-                    gathered = row1.made(spots_mask)
-                actions += gathered  # rules/china-schacht/base.yaml:379; `spot_rows`: the actions of its spots, in spot order
+                _key0 = tuple(cards)
+                _row1 = _table.get(_key0)
+                if _row1 is None:
+                    _row1 = _table[_key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
+                _found_rows.append((cards, _row1))
+            rt.remember(_rows, _rows_key, _found_rows)
+        for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
+            _spots_mask = _joined0  # rules/china-schacht/base.yaml:379; `spot_rows`: its spots as a bit mask
+            if _spots_mask:
+                _row_fixed = _row1.fixed[0]
+                if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)
+                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
+                _spots_mask &= _row_fixed
+            if _spots_mask:
+                _gathered = _row1.by_mask.get(_spots_mask)
+                if _gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)
+                    _gathered = _row1.made(_spots_mask)
+                _actions += _gathered  # rules/china-schacht/base.yaml:379; `spot_rows`: the actions of its spots, in spot order
 
-    def _legal__send(self, actions: list[rt.Action]) -> None:
+    def _legal__send(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:391: send
         if not (self.emissaries_left[self.current] > 0):  # rules/china-schacht/base.yaml:395: when of send, written out (`guard_inline`)
             return
-        regions_mask = rt.ordered_mask(self.open_provinces())  # rules/china-schacht/base.yaml:398; `region_masks`: the regions `province_to` walks, as a bit mask (-1: not in region order)
-        kept_regions0 = self._regions_within__emissary_room__1(regions_mask) if regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `region_masks`: the regions where `emissary_room(r) > 0`, from its kept mask
+        _regions_mask = rt.ordered_mask(self.open_provinces())  # rules/china-schacht/base.yaml:398; `region_masks`: the regions `province_to` walks, as a bit mask (-1: not in region order)
+        _kept_regions0 = self._regions_within__emissary_room__1(_regions_mask) if _regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `region_masks`: the regions where `emissary_room(r) > 0`, from its kept mask
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._region_rows__send
+        _table = self._region_rows__send
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        rows = self._keyed_region_rows__send
-        rows_key = self.hand[self.current]
-        found_rows: list[tuple[Sequence[int], rt.RegionRow]] | None = rows.get(rows_key)
-        if found_rows is None:  # (the first listing with this key: the values and their rows)
-            found_rows = []
+        _rows = self._keyed_region_rows__send
+        _rows_key = self.hand[self.current]
+        _found_rows: list[tuple[Sequence[int], rt.RegionRow]] | None = _rows.get(_rows_key)
+        if _found_rows is None:  # (the first listing with this key: the values and their rows)
+            _found_rows = []
             for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:397
-                key0 = tuple(cards)
-                row1 = table.get(key0)
-                if row1 is None:
-                    row1 = table[key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)
-                found_rows.append((cards, row1))
-            rt.remember(rows, rows_key, found_rows)
-        for cards, row1 in found_rows:  # rules/china-schacht/base.yaml:397
-            if regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)
-                for province_to in [r for once in (len(cards) == 1,) for r in self.open_provinces() if ((once == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
-                    actions.append(row1.action(province_to))
+                _key0 = tuple(cards)
+                _row1 = _table.get(_key0)
+                if _row1 is None:
+                    _row1 = _table[_key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)
+                _found_rows.append((cards, _row1))
+            rt.remember(_rows, _rows_key, _found_rows)
+        for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:397
+            if _regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)
+                for province_to in [r for _once__1 in (len(cards) == 1,) for r in self.open_provinces() if ((_once__1 == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
+                    _actions.append(_row1.action(province_to))
             else:
-                regions_stale = regions_mask & ~row1.known[0]
-                if regions_stale:  # (a test of the earlier choices only: computed once per region and row)
-                    row1.fixed[0] |= rt.union(1 << r for r in rt.bits(regions_stale) if ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398
-                    row1.known[0] |= regions_stale
-                held_regions = regions_mask & row1.fixed[0] & kept_regions0  # rules/china-schacht/base.yaml:398; `region_masks`: its regions as a bit mask
-                if held_regions:
-                    row_actions = row1.by_mask[held_regions]
-                    if row_actions is None:  # (made the first time the mask is met)
-                        row_actions = row1.made(held_regions)
-                    actions += row_actions  # rules/china-schacht/base.yaml:398; `region_masks`: the actions of its regions, in region order
+                _regions_stale = _regions_mask & ~_row1.known[0]
+                if _regions_stale:  # (a test of the earlier choices only: computed once per region and row)
+                    _row1.fixed[0] |= rt.union(1 << r for r in rt.bits(_regions_stale) if ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398
+                    _row1.known[0] |= _regions_stale
+                _held_regions = _regions_mask & _row1.fixed[0] & _kept_regions0  # rules/china-schacht/base.yaml:398; `region_masks`: its regions as a bit mask
+                if _held_regions:
+                    _row_actions = _row1.by_mask[_held_regions]
+                    if _row_actions is None:  # (made the first time the mask is met)
+                        _row_actions = _row1.made(_held_regions)
+                    _actions += _row_actions  # rules/china-schacht/base.yaml:398; `region_masks`: the actions of its regions, in region order
 
-    def _legal__emperor_first(self, actions: list[rt.Action]) -> None:
+    def _legal__emperor_first(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:152: emperor_first
         if not ((EMPEROR_PLAYS_FIRST in self.specials[self.current] and self.emperor_turn == EMPEROR_WAITS) and self.emperor_provinces()):  # rules/china-schacht/two-player.yaml:154: when of emperor_first, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__emperor_first
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('emperor_first', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__emperor_first
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('emperor_first', (), self._action_text)
+        _actions.append(_action)
 
-    def _legal__two_provinces_card(self, actions: list[rt.Action]) -> None:
+    def _legal__two_provinces_card(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:160: two_provinces_card
         if TWO_PROVINCES not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:163: when of two_provinces_card, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__two_provinces_card
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('two_provinces_card', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__two_provinces_card
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('two_provinces_card', (), self._action_text)
+        _actions.append(_action)
 
-    def _legal__exchange_card_special(self, actions: list[rt.Action]) -> None:
+    def _legal__exchange_card_special(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:169: exchange_card_special
         if EXCHANGE_CARD not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:173: when of exchange_card_special, written out (`guard_inline`)
             return
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
         # What this listing lists is a function of `hand[current]` (kept sorted, `sorted_keys`) and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
-        listed = self._listed__exchange_card_special
-        listed_key = (self.hand[self.current], frozenset(self.face_up))
-        listed_actions: list[rt.Action] | None = listed.get(listed_key)
-        if listed_actions is None:
-            listed_actions = []
-            joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
+        _listed = self._listed__exchange_card_special
+        _listed_key = (self.hand[self.current], frozenset(self.face_up))
+        _listed_actions: list[rt.Action] | None = _listed.get(_listed_key)
+        if _listed_actions is None:
+            _listed_actions = []
+            _joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
             # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-            table = self._actions__exchange_card_special
+            _table = self._actions__exchange_card_special
             for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
-                row1 = table[card]
-                if row1 is None:
-                    row1 = table[card] = [None] * 5
-                for taken in (joined0 if joined0 is not None else (joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/two-player.yaml:176
-                    action = row1[taken]
-                    if action is None:
-                        action = row1[taken] = rt.Action('exchange_card_special', (card, taken), self._action_text)
-                    listed_actions.append(action)
-            rt.remember(listed, listed_key, listed_actions)
-        actions += listed_actions
+                _row1 = _table[card]
+                if _row1 is None:
+                    _row1 = _table[card] = [None] * 5
+                for taken in (_joined0 if _joined0 is not None else (_joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/two-player.yaml:176
+                    _action = _row1[taken]
+                    if _action is None:
+                        _action = _row1[taken] = rt.Action('exchange_card_special', (card, taken), self._action_text)
+                    _listed_actions.append(_action)
+            rt.remember(_listed, _listed_key, _listed_actions)
+        _actions += _listed_actions
 
-    def _legal__emperor_palace(self, actions: list[rt.Action]) -> None:
+    def _legal__emperor_palace(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__emperor_palace
+        _table = self._actions__emperor_palace
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_build(r)]:  # rules/china-schacht/two-player.yaml:191
-            row1 = table[province_to]
-            if row1 is None:
-                row1 = table[province_to] = [None] * len(self.board.spots)
+            _row1 = _table[province_to]
+            if _row1 is None:
+                _row1 = _table[province_to] = [None] * len(self.board.spots)
             for space in [s for s in self.board.region_spots[province_to] if (not self.palace_of[s])]:  # rules/china-schacht/two-player.yaml:192
-                row2 = row1[space]
-                if row2 is None:
-                    row2 = row1[space] = {}
+                _row2 = _row1[space]
+                if _row2 is None:
+                    _row2 = _row1[space] = {}
                 for cards in self.emperor_payments(self.board.region_attributes[0][province_to]):  # rules/china-schacht/two-player.yaml:193
-                    key2 = tuple(cards)
-                    action = row2.get(key2)
-                    if action is None:
-                        action = row2[key2] = rt.Action('emperor_palace', (province_to, space, tuple(cards)), self._action_text)
-                    actions.append(action)
+                    _key2 = tuple(cards)
+                    _action = _row2.get(_key2)
+                    if _action is None:
+                        _action = _row2[_key2] = rt.Action('emperor_palace', (province_to, space, tuple(cards)), self._action_text)
+                    _actions.append(_action)
 
-    def _legal__emperor_emissary(self, actions: list[rt.Action]) -> None:
+    def _legal__emperor_emissary(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__emperor_emissary
+        _table = self._actions__emperor_emissary
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_send(r)]:  # rules/china-schacht/two-player.yaml:206
-            row1 = table[province_to]
-            if row1 is None:
-                row1 = table[province_to] = {}
+            _row1 = _table[province_to]
+            if _row1 is None:
+                _row1 = _table[province_to] = {}
             for cards in self.emperor_payments(self.board.region_attributes[0][province_to]):  # rules/china-schacht/two-player.yaml:207
-                key1 = tuple(cards)
-                action = row1.get(key1)
-                if action is None:
-                    action = row1[key1] = rt.Action('emperor_emissary', (province_to, tuple(cards)), self._action_text)
-                actions.append(action)
+                _key1 = tuple(cards)
+                _action = _row1.get(_key1)
+                if _action is None:
+                    _action = _row1[_key1] = rt.Action('emperor_emissary', (province_to, tuple(cards)), self._action_text)
+                _actions.append(_action)
 
-    def _legal__emperor_rests(self, actions: list[rt.Action]) -> None:
+    def _legal__emperor_rests(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:214: emperor_rests
         if not (self._opt__emperor_placement == OPTIONAL):  # rules/china-schacht/two-player.yaml:215: when of emperor_rests, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__emperor_rests
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('emperor_rests', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__emperor_rests
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('emperor_rests', (), self._action_text)
+        _actions.append(_action)
 
-    def _guard(self, name: str) -> bool:
+    def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
         rt.new_move(self)
-        if name == 'build':
+        if _name == 'build':
             return self._guard__build()
-        if name == 'send':
+        if _name == 'send':
             return self._guard__send()
-        if name == 'exchange_blind':
+        if _name == 'exchange_blind':
             return self._guard__exchange_blind()
-        if name == 'draw_card':
+        if _name == 'draw_card':
             return self._guard__draw_card()
-        if name == 'emperor_first':
+        if _name == 'emperor_first':
             return self._guard__emperor_first()
-        if name == 'two_provinces_card':
+        if _name == 'two_provinces_card':
             return self._guard__two_provinces_card()
-        if name == 'exchange_card_special':
+        if _name == 'exchange_card_special':
             return self._guard__exchange_card_special()
-        if name == 'emperor_rests':
+        if _name == 'emperor_rests':
             return self._guard__emperor_rests()
         return True
 
@@ -481,33 +481,33 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/two-player.yaml:215: when of emperor_rests
         return bool(self._opt__emperor_placement == OPTIONAL)
 
-    def _perform(self, action: rt.Action) -> None:
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'build':
-            self._do__build(args[0], args[1])
-        elif name == 'send':
-            self._do__send(args[0], args[1])
-        elif name == 'stop':
+    def _perform(self, _action: rt.Action) -> None:
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'build':
+            self._do__build(_args[0], _args[1])
+        elif _name == 'send':
+            self._do__send(_args[0], _args[1])
+        elif _name == 'stop':
             self._do__stop()
-        elif name == 'exchange_blind':
-            self._do__exchange_blind(args[0])
-        elif name == 'exchange_face_up':
-            self._do__exchange_face_up(args[0], args[1])
-        elif name == 'take_face_up':
-            self._do__take_face_up(args[0])
-        elif name == 'draw_card':
+        elif _name == 'exchange_blind':
+            self._do__exchange_blind(_args[0])
+        elif _name == 'exchange_face_up':
+            self._do__exchange_face_up(_args[0], _args[1])
+        elif _name == 'take_face_up':
+            self._do__take_face_up(_args[0])
+        elif _name == 'draw_card':
             self._do__draw_card()
-        elif name == 'emperor_first':
+        elif _name == 'emperor_first':
             self._do__emperor_first()
-        elif name == 'two_provinces_card':
+        elif _name == 'two_provinces_card':
             self._do__two_provinces_card()
-        elif name == 'exchange_card_special':
-            self._do__exchange_card_special(args[0], args[1])
-        elif name == 'emperor_palace':
-            self._do__emperor_palace(args[0], args[1], args[2])
-        elif name == 'emperor_emissary':
-            self._do__emperor_emissary(args[0], args[1])
-        elif name == 'emperor_rests':
+        elif _name == 'exchange_card_special':
+            self._do__exchange_card_special(_args[0], _args[1])
+        elif _name == 'emperor_palace':
+            self._do__emperor_palace(_args[0], _args[1], _args[2])
+        elif _name == 'emperor_emissary':
+            self._do__emperor_emissary(_args[0], _args[1])
+        elif _name == 'emperor_rests':
             self._do__emperor_rests()
 
     def _do__build(self, cards: Sequence[int], space: int) -> None:
@@ -852,14 +852,14 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def removed_per_colour(self) -> int:
         # rules/china-schacht/two-player.yaml:110; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'removed_per_colour' in memo:
-            remembered: int = memo['removed_per_colour']
-            return remembered
-        value: int = 2
-        if memo is not None:
-            memo['removed_per_colour'] = value
-        return value
+        _memo = self._memo
+        if _memo is not None and 'removed_per_colour' in _memo:
+            _remembered: int = _memo['removed_per_colour']
+            return _remembered
+        _value: int = 2
+        if _memo is not None:
+            _memo['removed_per_colour'] = _value
+        return _value
 
     def palace_award(self, p: int, r: int) -> int:
         # rules/china-schacht/two-player.yaml:115
@@ -867,21 +867,21 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def open_provinces(self) -> Sequence[int]:
         # rules/china-schacht/two-player.yaml:119; kept between moves: recomputed once `here`, `two_provinces_now` or `was_empty` changes
-        kept = self._d__open_provinces
-        if kept is not None:
-            return kept
-        value: Sequence[int] = ([r for r in self.board.regions_of_kind[PROVINCE] if not (self.was_empty and r in self.here)] if (self.two_provinces_now and self.here) else (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # two-player.yaml:119
-        self._d__open_provinces = value
-        return value
+        _kept = self._d__open_provinces
+        if _kept is not None:
+            return _kept
+        _value: Sequence[int] = ([r for r in self.board.regions_of_kind[PROVINCE] if not (self.was_empty and r in self.here)] if (self.two_provinces_now and self.here) else (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # two-player.yaml:119
+        self._d__open_provinces = _value
+        return _value
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/base.yaml:340; kept between moves: recomputed once `here`, `palace_of`, `two_provinces_now` or `was_empty` changes
-        kept = self._d__open_spaces
-        if kept is not None:
-            return kept
-        value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces()))  # base.yaml:340
-        self._d__open_spaces = value
-        return value
+        _kept = self._d__open_spaces
+        if _kept is not None:
+            return _kept
+        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces()))  # base.yaml:340
+        self._d__open_spaces = _value
+        return _value
 
     def kept_of(self, p: int, c: int) -> int:
         # rules/china-schacht/two-player.yaml:112
@@ -891,15 +891,15 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def emperor_payments(self, c: int) -> Sequence[Sequence[int]]:
         # rules/china-schacht/two-player.yaml:122; kept between moves: remembered by the value of `emperor_cards` and `c`, in a table of the board every state shares (`value_tables`)
-        table = self._values__emperor_payments
-        kept: Sequence[Sequence[int]] | None = table.get((self.emperor_cards, c))
-        if kept is not None:
-            return kept
+        _table = self._values__emperor_payments
+        _kept: Sequence[Sequence[int]] | None = _table.get((self.emperor_cards, c))
+        if _kept is not None:
+            return _kept
         if len(self.emperor_cards) > 16:
             rt.grown(self, 120, 2, (self.emperor_cards,), 'rules/china-schacht/two-player.yaml:122')
-        value: Sequence[Sequence[int]] = (*(((c,),) if c in self.emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and self.emperor_cards.count(j) >= 2)])  # two-player.yaml:122
-        rt.remember(table, (self.emperor_cards, c), value)
-        return value
+        _value: Sequence[Sequence[int]] = (*(((c,),) if c in self.emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and self.emperor_cards.count(j) >= 2)])  # two-player.yaml:122
+        rt.remember(_table, (self.emperor_cards, c), _value)
+        return _value
 
     def emperor_can_build(self, r: int) -> bool:
         # rules/china-schacht/two-player.yaml:125
@@ -911,21 +911,21 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def emperor_occupied(self) -> Sequence[int]:
         # rules/china-schacht/two-player.yaml:129; kept between moves: recomputed once `emissaries`, `emissaries_left`, `emperor_cards`, `palace_of` or `palaces_left` changes
-        kept = self._d__emperor_occupied
-        if kept is not None:
-            return kept
-        value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]  # two-player.yaml:129
-        self._d__emperor_occupied = value
-        return value
+        _kept = self._d__emperor_occupied
+        if _kept is not None:
+            return _kept
+        _value: Sequence[int] = [r for r in self.board.regions_of_kind[PROVINCE] if (not (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) and (self.emperor_can_build(r) or self.emperor_can_send(r)))]  # two-player.yaml:129
+        self._d__emperor_occupied = _value
+        return _value
 
     def emperor_provinces(self) -> Sequence[int]:
         # rules/china-schacht/two-player.yaml:132; kept between moves: recomputed once `emissaries`, `emissaries_left`, `emperor_cards`, `palace_of` or `palaces_left` changes
-        kept = self._d__emperor_provinces
-        if kept is not None:
-            return kept
-        value: Sequence[int] = (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.board.regions_of_kind[PROVINCE] if (self.emperor_can_build(r) or self.emperor_can_send(r))])  # two-player.yaml:132
-        self._d__emperor_provinces = value
-        return value
+        _kept = self._d__emperor_provinces
+        if _kept is not None:
+            return _kept
+        _value: Sequence[int] = (self.emperor_occupied() if self.emperor_occupied() else [r for r in self.board.regions_of_kind[PROVINCE] if (self.emperor_can_build(r) or self.emperor_can_send(r))])  # two-player.yaml:132
+        self._d__emperor_provinces = _value
+        return _value
 
     def start_placing(self, r: int) -> None:
         # rules/china-schacht/base.yaml:451
@@ -1094,84 +1094,84 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _is_over(self) -> bool:
         # rules/china-schacht/two-player.yaml:304; kept between moves: tested again once `emissaries`, `emissaries_left`, `finished`, `palace_of` or `palaces_left` changes
-        over = self._kept_end
-        if over is None:
+        _over = self._kept_end
+        if _over is None:
             _found = False
             if not (self.finished):
                 for p in range(self.num_seats):  # two-player.yaml:304; `aggregate_loops`: `any` written out as a loop
                     if self.can_place(p):
                         _found = True
                         break
-            over = self._kept_end = bool(self.finished or not _found)
-        return over
+            _over = self._kept_end = bool(self.finished or not _found)
+        return _over
 
-    def _copy_fields(self, other: Any) -> None:
-        other._opt__chain_cut = self._opt__chain_cut
-        other._opt__final_round = self._opt__final_round
-        other._opt__emperor_placement = self._opt__emperor_placement
-        other._opt__joker_kept = self._opt__joker_kept
-        other._opt__kept_at_reshuffle = self._opt__kept_at_reshuffle
-        other._opt__special_exchange = self._opt__special_exchange
-        other._opt__emperor_emissaries = self._opt__emperor_emissaries
-        other.palace_of = self.palace_of[:]
-        other.emissaries = self.emissaries[:]
-        other.scored = self.scored[:]
-        other.palaces_left = self.palaces_left[:]
-        other.emissaries_left = self.emissaries_left[:]
-        other.score = self.score[:]
-        other.hand = self.hand[:]
-        other.deck = self.deck
-        other.face_up = self.face_up
-        other.discard = self.discard
-        other.exhausted = self.exhausted
-        other.end_announced = self.end_announced
-        other.finished = self.finished
-        other.here = self.here
-        other.placed = self.placed
-        other.was_empty = self.was_empty
-        other.emperor_cards = self.emperor_cards
-        other.kept = self.kept[:]
-        other.influence = self.influence[:]
-        other.specials = self.specials[:]
-        other.emperor_turn = self.emperor_turn
-        other.two_provinces_now = self.two_provinces_now
+    def _copy_fields(self, _other: Any) -> None:
+        _other._opt__chain_cut = self._opt__chain_cut
+        _other._opt__final_round = self._opt__final_round
+        _other._opt__emperor_placement = self._opt__emperor_placement
+        _other._opt__joker_kept = self._opt__joker_kept
+        _other._opt__kept_at_reshuffle = self._opt__kept_at_reshuffle
+        _other._opt__special_exchange = self._opt__special_exchange
+        _other._opt__emperor_emissaries = self._opt__emperor_emissaries
+        _other.palace_of = self.palace_of[:]
+        _other.emissaries = self.emissaries[:]
+        _other.scored = self.scored[:]
+        _other.palaces_left = self.palaces_left[:]
+        _other.emissaries_left = self.emissaries_left[:]
+        _other.score = self.score[:]
+        _other.hand = self.hand[:]
+        _other.deck = self.deck
+        _other.face_up = self.face_up
+        _other.discard = self.discard
+        _other.exhausted = self.exhausted
+        _other.end_announced = self.end_announced
+        _other.finished = self.finished
+        _other.here = self.here
+        _other.placed = self.placed
+        _other.was_empty = self.was_empty
+        _other.emperor_cards = self.emperor_cards
+        _other.kept = self.kept[:]
+        _other.influence = self.influence[:]
+        _other.specials = self.specials[:]
+        _other.emperor_turn = self.emperor_turn
+        _other.two_provinces_now = self.two_provinces_now
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d__emissary_room = self._d__emissary_room
-        other._d__province_points = self._d__province_points
-        other._d__open_provinces = self._d__open_provinces
-        other._d__open_spaces = self._d__open_spaces
-        other._d__can_place = self._d__can_place
-        other._d__emperor_occupied = self._d__emperor_occupied
-        other._d__emperor_provinces = self._d__emperor_provinces
-        other._kept_end = self._kept_end
-        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._empty__palace_of = self._empty__palace_of
-        other._regions__emissary_room__1 = self._regions__emissary_room__1
-        other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
-        other._has__palace_of = self._has__palace_of[:]
-        other._values__payments = self._values__payments
-        other._values__all_payments = self._values__all_payments
-        other._values__emperor_payments = self._values__emperor_payments
-        other._spot_rows__build = self._spot_rows__build
-        other._keyed_spot_rows__build = self._keyed_spot_rows__build
-        other._region_rows__send = self._region_rows__send
-        other._keyed_region_rows__send = self._keyed_region_rows__send
-        other._actions__stop = self._actions__stop
-        other._actions__exchange_blind = self._actions__exchange_blind
-        other._listed__exchange_blind = self._listed__exchange_blind
-        other._actions__exchange_face_up = self._actions__exchange_face_up
-        other._listed__exchange_face_up = self._listed__exchange_face_up
-        other._actions__take_face_up = self._actions__take_face_up
-        other._listed__take_face_up = self._listed__take_face_up
-        other._actions__draw_card = self._actions__draw_card
-        other._actions__emperor_first = self._actions__emperor_first
-        other._actions__two_provinces_card = self._actions__two_provinces_card
-        other._actions__exchange_card_special = self._actions__exchange_card_special
-        other._listed__exchange_card_special = self._listed__exchange_card_special
-        other._actions__emperor_palace = self._actions__emperor_palace
-        other._actions__emperor_emissary = self._actions__emperor_emissary
-        other._actions__emperor_rests = self._actions__emperor_rests
+        _other._d__emissary_room = self._d__emissary_room
+        _other._d__province_points = self._d__province_points
+        _other._d__open_provinces = self._d__open_provinces
+        _other._d__open_spaces = self._d__open_spaces
+        _other._d__can_place = self._d__can_place
+        _other._d__emperor_occupied = self._d__emperor_occupied
+        _other._d__emperor_provinces = self._d__emperor_provinces
+        _other._kept_end = self._kept_end
+        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        _other._empty__palace_of = self._empty__palace_of
+        _other._regions__emissary_room__1 = self._regions__emissary_room__1
+        _other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
+        _other._has__palace_of = self._has__palace_of[:]
+        _other._values__payments = self._values__payments
+        _other._values__all_payments = self._values__all_payments
+        _other._values__emperor_payments = self._values__emperor_payments
+        _other._spot_rows__build = self._spot_rows__build
+        _other._keyed_spot_rows__build = self._keyed_spot_rows__build
+        _other._region_rows__send = self._region_rows__send
+        _other._keyed_region_rows__send = self._keyed_region_rows__send
+        _other._actions__stop = self._actions__stop
+        _other._actions__exchange_blind = self._actions__exchange_blind
+        _other._listed__exchange_blind = self._listed__exchange_blind
+        _other._actions__exchange_face_up = self._actions__exchange_face_up
+        _other._listed__exchange_face_up = self._listed__exchange_face_up
+        _other._actions__take_face_up = self._actions__take_face_up
+        _other._listed__take_face_up = self._listed__take_face_up
+        _other._actions__draw_card = self._actions__draw_card
+        _other._actions__emperor_first = self._actions__emperor_first
+        _other._actions__two_provinces_card = self._actions__two_provinces_card
+        _other._actions__exchange_card_special = self._actions__exchange_card_special
+        _other._listed__exchange_card_special = self._listed__exchange_card_special
+        _other._actions__emperor_palace = self._actions__emperor_palace
+        _other._actions__emperor_emissary = self._actions__emperor_emissary
+        _other._actions__emperor_rests = self._actions__emperor_rests
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -1186,50 +1186,50 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
-    def _action_text(self, action: rt.Action) -> str:
-        name, args = action.name, action.args
-        if name == 'build':
-            cards = args[0]
-            space = args[1]
+    def _action_text(self, _action: rt.Action) -> str:
+        _name, _args = _action.name, _action.args
+        if _name == 'build':
+            cards = _args[0]
+            space = _args[1]
             return 'palace ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'send':
-            cards = args[0]
-            province_to = args[1]
+        if _name == 'send':
+            cards = _args[0]
+            province_to = _args[1]
             return 'emissary ' + self._fmt('region', province_to) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'stop':
+        if _name == 'stop':
             return 'stop'
-        if name == 'exchange_blind':
-            card = args[0]
+        if _name == 'exchange_blind':
+            card = _args[0]
             return 'exchange ' + self._fmt('colour', card) + ' for the top card'
-        if name == 'exchange_face_up':
-            card = args[0]
-            taken = args[1]
+        if _name == 'exchange_face_up':
+            card = _args[0]
+            taken = _args[1]
             return 'exchange ' + self._fmt('colour', card) + ' for ' + self._fmt('colour', taken)
-        if name == 'take_face_up':
-            taken = args[0]
+        if _name == 'take_face_up':
+            taken = _args[0]
             return 'take ' + self._fmt('colour', taken)
-        if name == 'draw_card':
+        if _name == 'draw_card':
             return 'draw'
-        if name == 'emperor_first':
+        if _name == 'emperor_first':
             return 'emperor plays first'
-        if name == 'two_provinces_card':
+        if _name == 'two_provinces_card':
             return 'two provinces'
-        if name == 'exchange_card_special':
-            card = args[0]
-            taken = args[1]
+        if _name == 'exchange_card_special':
+            card = _args[0]
+            taken = _args[1]
             return 'special exchange ' + self._fmt('colour', card) + ' for ' + self._fmt('colour', taken)
-        if name == 'emperor_palace':
-            province_to = args[0]
-            space = args[1]
-            cards = args[2]
+        if _name == 'emperor_palace':
+            province_to = _args[0]
+            space = _args[1]
+            cards = _args[2]
             return 'emperor palace ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'emperor_emissary':
-            province_to = args[0]
-            cards = args[1]
+        if _name == 'emperor_emissary':
+            province_to = _args[0]
+            cards = _args[1]
             return 'emperor emissary ' + self._fmt('region', province_to) + ' with ' + self._fmt('list:colour', cards)
-        if name == 'emperor_rests':
+        if _name == 'emperor_rests':
             return 'emperor rests'
-        return name.replace("_", " ")
+        return _name.replace("_", " ")
 
 
 GAME = rt.Game(

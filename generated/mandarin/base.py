@@ -314,38 +314,38 @@ class MandarinState(rt.State):
             return int(self.creditor[0])  # rules/mandarin/base.yaml:322: actor of seize
         return self.current
 
-    def _do(self, action: rt.Action) -> None:
+    def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
         if self._pending is not None:  # (an answer: as steps)
-            self._do_steps(action)
+            self._do_steps(_action)
             return
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
         # the action's effect (`_perform` written out)
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'refund':
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'refund':
             self._do__refund()
-        elif name == 'refund_tile':
-            self._do__refund_tile(args[0])
-        elif name == 'roll':
+        elif _name == 'refund_tile':
+            self._do__refund_tile(_args[0])
+        elif _name == 'roll':
             self._do__roll()
-        elif name == 'keep':
+        elif _name == 'keep':
             self._do__keep()
-        elif name == 'draw_again':
+        elif _name == 'draw_again':
             self._do__draw_again()
-        elif name == 'bid':
-            self._do__bid(args[0])
-        elif name == 'drop_out':
+        elif _name == 'bid':
+            self._do__bid(_args[0])
+        elif _name == 'drop_out':
             self._do__drop_out()
-        elif name == 'take_tile':
-            self._do__take_tile(args[0])
-        elif name == 'seize_tile':
-            self._do__seize_tile(args[0])
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        elif _name == 'take_tile':
+            self._do__take_tile(_args[0])
+        elif _name == 'seize_tile':
+            self._do__seize_tile(_args[0])
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         if self.next_phase >= 0:
@@ -373,123 +373,123 @@ class MandarinState(rt.State):
 
     # -- Legal actions ------------------------------------------------------------------------
     def _legal(self) -> list[rt.Action]:
-        actions: list[rt.Action] = []
+        _actions: list[rt.Action] = []
         if self.phase == PHASE__TURN:
-            self._legal__refund(actions)
-            self._legal__roll(actions)
+            self._legal__refund(_actions)
+            self._legal__roll(_actions)
         elif self.phase == PHASE__REFUNDING:
-            self._legal__refund_tile(actions)
+            self._legal__refund_tile(_actions)
         elif self.phase == PHASE__DISPENSE:
-            self._legal__keep(actions)
-            self._legal__draw_again(actions)
+            self._legal__keep(_actions)
+            self._legal__draw_again(_actions)
         elif self.phase == PHASE__AUCTION:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__bid(actions)
-            self._legal__drop_out(actions)
-            if len(actions) > rt.MAX_ACTIONS:
-                rt.too_many_actions(len(actions), 'rules/mandarin/base.yaml:314')
+            self._legal__bid(_actions)
+            self._legal__drop_out(_actions)
+            if len(_actions) > rt.MAX_ACTIONS:
+                rt.too_many_actions(len(_actions), 'rules/mandarin/base.yaml:314')
         elif self.phase == PHASE__TAKE:
-            self._legal__take_tile(actions)
+            self._legal__take_tile(_actions)
         elif self.phase == PHASE__SEIZE:
-            self._legal__seize_tile(actions)
-        return actions
+            self._legal__seize_tile(_actions)
+        return _actions
 
-    def _legal__refund(self, actions: list[rt.Action]) -> None:
+    def _legal__refund(self, _actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:329: refund
         if not self.card[self.current]:  # rules/mandarin/base.yaml:332: when of refund, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__refund
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('refund', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__refund
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('refund', (), self._action_text)
+        _actions.append(_action)
 
-    def _legal__refund_tile(self, actions: list[rt.Action]) -> None:
+    def _legal__refund_tile(self, _actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:336: refund_tile
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__refund_tile
+        _table = self._actions__refund_tile
         for tile in sorted(self.card[self.current]):  # rules/mandarin/base.yaml:340
-            action = table[tile]
-            if action is None:
-                action = table[tile] = rt.Action('refund_tile', (tile,), self._action_text)
-            actions.append(action)
+            _action = _table[tile]
+            if _action is None:
+                _action = _table[tile] = rt.Action('refund_tile', (tile,), self._action_text)
+            _actions.append(_action)
 
-    def _legal__roll(self, actions: list[rt.Action]) -> None:
+    def _legal__roll(self, _actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:348: roll
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__roll
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('roll', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__roll
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('roll', (), self._action_text)
+        _actions.append(_action)
 
-    def _legal__keep(self, actions: list[rt.Action]) -> None:
+    def _legal__keep(self, _actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:366: keep
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__keep
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('keep', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__keep
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('keep', (), self._action_text)
+        _actions.append(_action)
 
-    def _legal__draw_again(self, actions: list[rt.Action]) -> None:
+    def _legal__draw_again(self, _actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:375: draw_again
         if not self.dispenser:  # rules/mandarin/base.yaml:380: when of draw_again, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__draw_again
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('draw_again', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__draw_again
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('draw_again', (), self._action_text)
+        _actions.append(_action)
 
-    def _legal__bid(self, actions: list[rt.Action]) -> None:
+    def _legal__bid(self, _actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:391: bid
         # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('bid', {})
-        if len(cache) > rt.MAX_CACHED_ACTIONS:  # its choices can name ever new values: keep a few
-            cache.clear()
+        _cache = self.board.action_cache.setdefault('bid', {})
+        if len(_cache) > rt.MAX_CACHED_ACTIONS:  # its choices can name ever new values: keep a few
+            _cache.clear()
         for amount in rt.walk(self, (rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)) if self.sale.to_act not in self.defaulted else [a for a in rt.walk(self, rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)), 1, 'rules/mandarin/base.yaml:400') if a <= self.money[self.sale.to_act]]), 1, 'rules/mandarin/base.yaml:400'):  # rules/mandarin/base.yaml:400; unswitched on auction_bidder(sale) not in defaulted
-            action = cache.get(amount)
-            if action is None:
-                action = cache[amount] = rt.Action('bid', (amount,), self._action_text)
-            actions.append(action)
+            _action = _cache.get(amount)
+            if _action is None:
+                _action = _cache[amount] = rt.Action('bid', (amount,), self._action_text)
+            _actions.append(_action)
 
-    def _legal__drop_out(self, actions: list[rt.Action]) -> None:
+    def _legal__drop_out(self, _actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:408: drop_out
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__drop_out
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('drop_out', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__drop_out
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('drop_out', (), self._action_text)
+        _actions.append(_action)
 
-    def _legal__take_tile(self, actions: list[rt.Action]) -> None:
+    def _legal__take_tile(self, _actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:415: take_tile
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__take_tile
+        _table = self._actions__take_tile
         for tile in [t for t in range(72) if any(t in self.card[p] for p in self.passed_by)]:  # rules/mandarin/base.yaml:418
-            action = table[tile]
-            if action is None:
-                action = table[tile] = rt.Action('take_tile', (tile,), self._action_text)
-            actions.append(action)
+            _action = _table[tile]
+            if _action is None:
+                _action = _table[tile] = rt.Action('take_tile', (tile,), self._action_text)
+            _actions.append(_action)
 
-    def _legal__seize_tile(self, actions: list[rt.Action]) -> None:
+    def _legal__seize_tile(self, _actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:425: seize_tile
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__seize_tile
+        _table = self._actions__seize_tile
         for tile in sorted(self.card[self.current]):  # rules/mandarin/base.yaml:429
-            action = table[tile]
-            if action is None:
-                action = table[tile] = rt.Action('seize_tile', (tile,), self._action_text)
-            actions.append(action)
+            _action = _table[tile]
+            if _action is None:
+                _action = _table[tile] = rt.Action('seize_tile', (tile,), self._action_text)
+            _actions.append(_action)
 
-    def _guard(self, name: str) -> bool:
+    def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if name == 'refund':
+        if _name == 'refund':
             return self._guard__refund()
-        if name == 'draw_again':
+        if _name == 'draw_again':
             return self._guard__draw_again()
         return True
 
@@ -502,26 +502,26 @@ class MandarinState(rt.State):
         return bool(self.dispenser)
 
     # -- Effects ------------------------------------------------------------------------------
-    def _perform(self, action: rt.Action) -> None:
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'refund':
+    def _perform(self, _action: rt.Action) -> None:
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'refund':
             self._do__refund()
-        elif name == 'refund_tile':
-            self._do__refund_tile(args[0])
-        elif name == 'roll':
+        elif _name == 'refund_tile':
+            self._do__refund_tile(_args[0])
+        elif _name == 'roll':
             self._do__roll()
-        elif name == 'keep':
+        elif _name == 'keep':
             self._do__keep()
-        elif name == 'draw_again':
+        elif _name == 'draw_again':
             self._do__draw_again()
-        elif name == 'bid':
-            self._do__bid(args[0])
-        elif name == 'drop_out':
+        elif _name == 'bid':
+            self._do__bid(_args[0])
+        elif _name == 'drop_out':
             self._do__drop_out()
-        elif name == 'take_tile':
-            self._do__take_tile(args[0])
-        elif name == 'seize_tile':
-            self._do__seize_tile(args[0])
+        elif _name == 'take_tile':
+            self._do__take_tile(_args[0])
+        elif _name == 'seize_tile':
+            self._do__seize_tile(_args[0])
 
     def _do__refund(self) -> None:
         # rules/mandarin/base.yaml:329: refund
@@ -563,7 +563,7 @@ class MandarinState(rt.State):
         self.away_roll = 0  # base.yaml:356
         self.stage = ARRIVING  # base.yaml:357
         self.last_roll = rt.die(self.rng, 6)  # base.yaml:358
-        self.passed_by = tuple([p for cell in (rt.cell(),) for p in range(self.num_players) if (p != self.current and self.position[p] in rt.walk(self, (cell or rt.once(cell, self.board.passed(self.position[self.current], rt.upto(self, self.last_roll, 'rules/mandarin/base.yaml:361'))))[0], 1, 'rules/mandarin/base.yaml:361'))])  # base.yaml:361; computed once, at first need: passed(position[current], last_roll)
+        self.passed_by = tuple([p for _cell__1 in (rt.cell(),) for p in range(self.num_players) if (p != self.current and self.position[p] in rt.walk(self, (_cell__1 or rt.once(_cell__1, self.board.passed(self.position[self.current], rt.upto(self, self.last_roll, 'rules/mandarin/base.yaml:361'))))[0], 1, 'rules/mandarin/base.yaml:361'))])  # base.yaml:361; computed once, at first need: passed(position[current], last_roll)
         self.position[self.current] = self.board.ahead(self.position[self.current], self.last_roll)  # base.yaml:362
         self.charge_rent()  # base.yaml:363
         if not self.creditor:  # base.yaml:364
@@ -730,11 +730,11 @@ class MandarinState(rt.State):
     # -- Definitions and procedures -----------------------------------------------------------
     def seat(self, p: int) -> int:
         # rules/mandarin/base.yaml:247; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d__seat
-        if kept is None:
-            kept = self._d__seat = {}
-        elif p in kept:
-            return kept[p]
+        _kept = self._d__seat
+        if _kept is None:
+            _kept = self._d__seat = {}
+        elif p in _kept:
+            return _kept[p]
         _least = 0
         _first = True
         for k in range(0, len(range(self.num_players))):  # base.yaml:247; `aggregate_loops`: `min` written out as a loop
@@ -743,31 +743,31 @@ class MandarinState(rt.State):
                 if _first or _each < _least:
                     _least = _each
                     _first = False
-        value: int = _least  # base.yaml:247
-        kept[p] = value
-        return value
+        _value: int = _least  # base.yaml:247
+        _kept[p] = _value
+        return _value
 
     def section_at(self, s: int) -> int:
         # rules/mandarin/base.yaml:248; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d__section_at
-        if kept is None:
-            kept = self._d__section_at = {}
-        elif s in kept:
-            return kept[s]
-        value: int = self.board.regions_touching((s,), SECTION)[0]  # base.yaml:248
-        kept[s] = value
-        return value
+        _kept = self._d__section_at
+        if _kept is None:
+            _kept = self._d__section_at = {}
+        elif s in _kept:
+            return _kept[s]
+        _value: int = self.board.regions_touching((s,), SECTION)[0]  # base.yaml:248
+        _kept[s] = _value
+        return _value
 
     def animal_of(self, r: int) -> int:
         # rules/mandarin/base.yaml:250; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d__animal_of
-        if kept is None:
-            kept = self._d__animal_of = {}
-        elif r in kept:
-            return kept[r]
-        value: int = range(12)[min((k for k in range(0, len(range(12))) if range(len(self.board.region_names))[k] == r), default=0)]  # base.yaml:250
-        kept[r] = value
-        return value
+        _kept = self._d__animal_of
+        if _kept is None:
+            _kept = self._d__animal_of = {}
+        elif r in _kept:
+            return _kept[r]
+        _value: int = range(12)[min((k for k in range(0, len(range(12))) if range(len(self.board.region_names))[k] == r), default=0)]  # base.yaml:250
+        _kept[r] = _value
+        return _value
 
     def animal_at(self, s: int) -> int:
         # rules/mandarin/base.yaml:251
@@ -775,45 +775,45 @@ class MandarinState(rt.State):
 
     def section_of(self, a: int) -> int:
         # rules/mandarin/base.yaml:252; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d__section_of
-        if kept is None:
-            kept = self._d__section_of = {}
-        elif a in kept:
-            return kept[a]
-        value: int = range(len(self.board.region_names))[min((k for k in range(0, len(range(12))) if range(12)[k] == a), default=0)]  # base.yaml:252
-        kept[a] = value
-        return value
+        _kept = self._d__section_of
+        if _kept is None:
+            _kept = self._d__section_of = {}
+        elif a in _kept:
+            return _kept[a]
+        _value: int = range(len(self.board.region_names))[min((k for k in range(0, len(range(12))) if range(12)[k] == a), default=0)]  # base.yaml:252
+        _kept[a] = _value
+        return _value
 
     def is_character(self, s: int) -> bool:
         # rules/mandarin/base.yaml:253; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d__is_character
-        if kept is None:
-            kept = self._d__is_character = {}
-        elif s in kept:
-            return kept[s]
-        value: bool = len(self.board.regions_touching((s,), CHARACTER)) > 0  # base.yaml:253
-        kept[s] = value
-        return value
+        _kept = self._d__is_character
+        if _kept is None:
+            _kept = self._d__is_character = {}
+        elif s in _kept:
+            return _kept[s]
+        _value: bool = len(self.board.regions_touching((s,), CHARACTER)) > 0  # base.yaml:253
+        _kept[s] = _value
+        return _value
 
     def character_of(self, r: int) -> int:
         # rules/mandarin/base.yaml:254; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d__character_of
-        if kept is None:
-            kept = self._d__character_of = {}
-        elif r in kept:
-            return kept[r]
-        value: int = [s for s in self.board.region_spots[r] if self.is_character(s)][0]  # base.yaml:254
-        kept[r] = value
-        return value
+        _kept = self._d__character_of
+        if _kept is None:
+            _kept = self._d__character_of = {}
+        elif r in _kept:
+            return _kept[r]
+        _value: int = [s for s in self.board.region_spots[r] if self.is_character(s)][0]  # base.yaml:254
+        _kept[r] = _value
+        return _value
 
     def character_squares(self) -> frozenset[int]:
         # rules/mandarin/base.yaml:255; kept between moves: computed once (it reads nothing that changes)
-        kept = self._d__character_squares
-        if kept is not None:
-            return kept
-        value: frozenset[int] = frozenset(s for s in self.board.spots if self.is_character(s))  # base.yaml:255
-        self._d__character_squares = value
-        return value
+        _kept = self._d__character_squares
+        if _kept is not None:
+            return _kept
+        _value: frozenset[int] = frozenset(s for s in self.board.spots if self.is_character(s))  # base.yaml:255
+        self._d__character_squares = _value
+        return _value
 
     def held(self, p: int, a: int) -> int:
         # rules/mandarin/base.yaml:257
@@ -829,30 +829,30 @@ class MandarinState(rt.State):
 
     def controller(self, a: int) -> Sequence[int]:
         # rules/mandarin/base.yaml:264; kept between moves: recomputed once `card` changes (a change of `card` by one item: the value for that item's `a` only)
-        kept = self._d__controller
-        if kept is None:
-            kept = self._d__controller = {}
-        elif a in kept:
-            return kept[a]
-        value: Sequence[int] = [p for p in range(self.num_players) if (len(self.card[p] & SETS__TILE__ANIMAL[a]) >= 3 and (bool(self.card[p] & SETS__TILE__ANIMAL[a] & SETS__TILE__EMPEROR[True]) or all(len(self.card[q2] & SETS__TILE__ANIMAL[a]) < 3 for q2 in range(self.num_players) if q2 != p)))]  # base.yaml:264
-        kept[a] = value
-        return value
+        _kept = self._d__controller
+        if _kept is None:
+            _kept = self._d__controller = {}
+        elif a in _kept:
+            return _kept[a]
+        _value: Sequence[int] = [p for p in range(self.num_players) if (len(self.card[p] & SETS__TILE__ANIMAL[a]) >= 3 and (bool(self.card[p] & SETS__TILE__ANIMAL[a] & SETS__TILE__EMPEROR[True]) or all(len(self.card[_q__1] & SETS__TILE__ANIMAL[a]) < 3 for _q__1 in range(self.num_players) if _q__1 != p)))]  # base.yaml:264
+        _kept[a] = _value
+        return _value
 
     def rent(self, a: int) -> int:
         # rules/mandarin/base.yaml:267; kept between moves: recomputed once `card` changes (a change of `card` by one item: the value for that item's `a` only)
-        kept = self._d__rent
-        if kept is None:
-            kept = self._d__rent = {}
-        elif a in kept:
-            return kept[a]
+        _kept = self._d__rent
+        if _kept is None:
+            _kept = self._d__rent = {}
+        elif a in _kept:
+            return _kept[a]
         _found = False
         for p in self.controller(a):  # base.yaml:267; `aggregate_loops`: `any` written out as a loop
             if bool(self.card[p] & SETS__TILE__ANIMAL[a] & SETS__TILE__EMPEROR[True]):
                 _found = True
                 break
-        value: int = (400 if _found else 200)  # base.yaml:267
-        kept[a] = value
-        return value
+        _value: int = (400 if _found else 200)  # base.yaml:267
+        _kept[a] = _value
+        return _value
 
     def value(self, t: int) -> int:
         # rules/mandarin/base.yaml:270
@@ -860,34 +860,34 @@ class MandarinState(rt.State):
 
     def complete(self, p: int) -> bool:
         # rules/mandarin/base.yaml:274; kept between moves: recomputed once `card` changes (a change of `card` at one `p`: the value for that `p` only)
-        kept = self._d__complete
-        if kept is None:
-            kept = self._d__complete = {}
-        elif p in kept:
-            return kept[p]
-        value: bool = (len(self.card[p]) >= 6 and (len(frozenset(map(ATTR__TILE__ANIMAL.__getitem__, self.card[p]))) == len(range(12)) or any(len(self.card[p] & SETS__TILE__ANIMAL[ATTR__TILE__ANIMAL[t]]) >= 6 for t in self.card[p] if ATTR__TILE__EMPEROR[t])))  # base.yaml:274
-        kept[p] = value
-        return value
+        _kept = self._d__complete
+        if _kept is None:
+            _kept = self._d__complete = {}
+        elif p in _kept:
+            return _kept[p]
+        _value: bool = (len(self.card[p]) >= 6 and (len(frozenset(map(ATTR__TILE__ANIMAL.__getitem__, self.card[p]))) == len(range(12)) or any(len(self.card[p] & SETS__TILE__ANIMAL[ATTR__TILE__ANIMAL[t]]) >= 6 for t in self.card[p] if ATTR__TILE__EMPEROR[t])))  # base.yaml:274
+        _kept[p] = _value
+        return _value
 
     def bidders(self) -> Sequence[int]:
         # rules/mandarin/base.yaml:281; kept between moves: recomputed once `defaulted`, `seller` or the seat to act changes
-        kept = self._d__bidders
-        if kept is not None:
-            return kept
-        value: Sequence[int] = [q for q in rt.seats_from(self.current, self.num_players) if (q not in self.seller and (self._opt__defaulter == BIDS_AGAIN or q not in self.defaulted))]  # base.yaml:281
-        self._d__bidders = value
-        return value
+        _kept = self._d__bidders
+        if _kept is not None:
+            return _kept
+        _value: Sequence[int] = [q for q in rt.seats_from(self.current, self.num_players) if (q not in self.seller and (self._opt__defaulter == BIDS_AGAIN or q not in self.defaulted))]  # base.yaml:281
+        self._d__bidders = _value
+        return _value
 
     def last_face_up(self) -> bool:
         # rules/mandarin/base.yaml:284; remembered while the legal actions are listed
-        memo = self._memo
-        if memo is not None and 'last_face_up' in memo:
-            remembered: bool = memo['last_face_up']
-            return remembered
-        value: bool = self.out[(len(self.out) - 1)] not in self.plain
-        if memo is not None:
-            memo['last_face_up'] = value
-        return value
+        _memo = self._memo
+        if _memo is not None and 'last_face_up' in _memo:
+            _remembered: bool = _memo['last_face_up']
+            return _remembered
+        _value: bool = self.out[(len(self.out) - 1)] not in self.plain
+        if _memo is not None:
+            _memo['last_face_up'] = _value
+        return _value
 
     def draw_tile(self) -> None:
         # rules/mandarin/base.yaml:441
@@ -1073,23 +1073,23 @@ class MandarinState(rt.State):
     def broken_invariants(self) -> list[str]:
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""
         rt.new_move(self)
-        return [name for name, value in (
+        return [_name for _name, _value in (
             ('a_tile_on_one_card_at_most', all(sum(1 for p in range(self.num_players) if t in self.card[p]) <= 1 for t in range(72))),  # rules/mandarin/base.yaml:575
             ('plain_tiles_are_out', (len(self.out) <= 16 or rt.grown(self, 1224, 1, (self.out,), 'rules/mandarin/base.yaml:577')) and all(t in self.out for t in self.plain)),  # rules/mandarin/base.yaml:577
-        ) if not value]
+        ) if not _value]
 
     # -- End and scoring ----------------------------------------------------------------------
     def _is_over(self) -> bool:
         # rules/mandarin/base.yaml:566; kept between moves: tested again once `card` changes
-        over = self._kept_end
-        if over is None:
+        _over = self._kept_end
+        if _over is None:
             _found = False
             for p in range(self.num_players):  # base.yaml:566; `aggregate_loops`: `any` written out as a loop
                 if self.complete(p):
                     _found = True
                     break
-            over = self._kept_end = bool(_found)
-        return over
+            _over = self._kept_end = bool(_found)
+        return _over
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -1099,66 +1099,66 @@ class MandarinState(rt.State):
 
 
     # -- Visibility ---------------------------------------------------------------------------
-    def _shown(self, name: str) -> bool:
+    def _shown(self, _name: str) -> bool:
         """Whether a field hidden by its `visible:` is shown to everyone now (`shown_if`)."""
-        if name == 'money':
+        if _name == 'money':
             return bool(self._opt__money_shown == OPEN)  # rules/mandarin/base.yaml:143
         return False
 
-    def _hidden_item(self, name: str, k: int) -> bool:
+    def _hidden_item(self, _name: str, k: int) -> bool:
         """Whether item k of a list field is hidden now (`hide_items_if`)."""
-        if name == 'out':
+        if _name == 'out':
             return bool(self.out[k] in self.plain)  # rules/mandarin/base.yaml:166
         return False
 
     # -- Copies and text ----------------------------------------------------------------------
-    def _copy_fields(self, other: Any) -> None:
-        other._opt__money_shown = self._opt__money_shown
-        other._opt__start_square = self._opt__start_square
-        other._opt__unsold = self._opt__unsold
-        other._opt__defaulter = self._opt__defaulter
-        other._opt__passing_square = self._opt__passing_square
-        other._opt__moving_away = self._opt__moving_away
-        other._opt__rent_square = self._opt__rent_square
-        other.money = self.money[:]
-        other.card = self.card[:]
-        other.dispenser = self.dispenser
-        other.out = self.out
-        other.plain = self.plain
-        other.position = self.position[:]
-        other.last_roll = self.last_roll
-        other.away_roll = self.away_roll
-        other.passed_by = self.passed_by
-        other.stage = self.stage
-        other.creditor = self.creditor
-        other.sale = self.sale
-        other.defaulted = self.defaulted
-        other.seller = self.seller
-        other.bank_paid_out = self.bank_paid_out
-        other.bank_received = self.bank_received
+    def _copy_fields(self, _other: Any) -> None:
+        _other._opt__money_shown = self._opt__money_shown
+        _other._opt__start_square = self._opt__start_square
+        _other._opt__unsold = self._opt__unsold
+        _other._opt__defaulter = self._opt__defaulter
+        _other._opt__passing_square = self._opt__passing_square
+        _other._opt__moving_away = self._opt__moving_away
+        _other._opt__rent_square = self._opt__rent_square
+        _other.money = self.money[:]
+        _other.card = self.card[:]
+        _other.dispenser = self.dispenser
+        _other.out = self.out
+        _other.plain = self.plain
+        _other.position = self.position[:]
+        _other.last_roll = self.last_roll
+        _other.away_roll = self.away_roll
+        _other.passed_by = self.passed_by
+        _other.stage = self.stage
+        _other.creditor = self.creditor
+        _other.sale = self.sale
+        _other.defaulted = self.defaulted
+        _other.seller = self.seller
+        _other.bank_paid_out = self.bank_paid_out
+        _other.bank_received = self.bank_received
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d__seat = self._d__seat
-        other._d__section_at = self._d__section_at
-        other._d__animal_of = self._d__animal_of
-        other._d__section_of = self._d__section_of
-        other._d__is_character = self._d__is_character
-        other._d__character_of = self._d__character_of
-        other._d__character_squares = self._d__character_squares
-        other._d__controller = self._d__controller
-        other._d__rent = self._d__rent
-        other._d__complete = self._d__complete
-        other._d__bidders = self._d__bidders
-        other._kept_end = self._kept_end
-        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._actions__refund = self._actions__refund
-        other._actions__refund_tile = self._actions__refund_tile
-        other._actions__roll = self._actions__roll
-        other._actions__keep = self._actions__keep
-        other._actions__draw_again = self._actions__draw_again
-        other._actions__drop_out = self._actions__drop_out
-        other._actions__take_tile = self._actions__take_tile
-        other._actions__seize_tile = self._actions__seize_tile
+        _other._d__seat = self._d__seat
+        _other._d__section_at = self._d__section_at
+        _other._d__animal_of = self._d__animal_of
+        _other._d__section_of = self._d__section_of
+        _other._d__is_character = self._d__is_character
+        _other._d__character_of = self._d__character_of
+        _other._d__character_squares = self._d__character_squares
+        _other._d__controller = self._d__controller
+        _other._d__rent = self._d__rent
+        _other._d__complete = self._d__complete
+        _other._d__bidders = self._d__bidders
+        _other._kept_end = self._kept_end
+        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        _other._actions__refund = self._actions__refund
+        _other._actions__refund_tile = self._actions__refund_tile
+        _other._actions__roll = self._actions__roll
+        _other._actions__keep = self._actions__keep
+        _other._actions__draw_again = self._actions__draw_again
+        _other._actions__drop_out = self._actions__drop_out
+        _other._actions__take_tile = self._actions__take_tile
+        _other._actions__seize_tile = self._actions__seize_tile
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
@@ -1182,31 +1182,31 @@ class MandarinState(rt.State):
         self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
-    def _action_text(self, action: rt.Action) -> str:
-        name, args = action.name, action.args
-        if name == 'refund':
+    def _action_text(self, _action: rt.Action) -> str:
+        _name, _args = _action.name, _action.args
+        if _name == 'refund':
             return 'refund'
-        if name == 'refund_tile':
-            tile = args[0]
+        if _name == 'refund_tile':
+            tile = _args[0]
             return 'refund ' + self._fmt('tile', tile)
-        if name == 'roll':
+        if _name == 'roll':
             return 'roll'
-        if name == 'keep':
+        if _name == 'keep':
             return 'keep'
-        if name == 'draw_again':
+        if _name == 'draw_again':
             return 'draw again'
-        if name == 'bid':
-            amount = args[0]
+        if _name == 'bid':
+            amount = _args[0]
             return 'bid ' + self._fmt('int', amount)
-        if name == 'drop_out':
+        if _name == 'drop_out':
             return 'drop out'
-        if name == 'take_tile':
-            tile = args[0]
+        if _name == 'take_tile':
+            tile = _args[0]
             return 'take ' + self._fmt('tile', tile)
-        if name == 'seize_tile':
-            tile = args[0]
+        if _name == 'seize_tile':
+            tile = _args[0]
             return 'seize ' + self._fmt('tile', tile)
-        return name.replace("_", " ")
+        return _name.replace("_", " ")
 
 
 GAME = rt.Game(

@@ -37,40 +37,40 @@ class MandarinMoneyState(MandarinState):
         super()._bind_tables()
         self._actions__sell = self.board.action_tables.get('sell') or self.board.action_table('sell', 1)
 
-    def _do(self, action: rt.Action) -> None:
+    def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
         if self._pending is not None:  # (an answer: as steps)
-            self._do_steps(action)
+            self._do_steps(_action)
             return
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
         # the action's effect (`_perform` written out)
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'refund':
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'refund':
             self._do__refund()
-        elif name == 'refund_tile':
-            self._do__refund_tile(args[0])
-        elif name == 'roll':
+        elif _name == 'refund_tile':
+            self._do__refund_tile(_args[0])
+        elif _name == 'roll':
             self._do__roll()
-        elif name == 'keep':
+        elif _name == 'keep':
             self._do__keep()
-        elif name == 'draw_again':
+        elif _name == 'draw_again':
             self._do__draw_again()
-        elif name == 'bid':
-            self._do__bid(args[0])
-        elif name == 'drop_out':
+        elif _name == 'bid':
+            self._do__bid(_args[0])
+        elif _name == 'drop_out':
             self._do__drop_out()
-        elif name == 'take_tile':
-            self._do__take_tile(args[0])
-        elif name == 'seize_tile':
-            self._do__seize_tile(args[0])
-        elif name == 'sell':
+        elif _name == 'take_tile':
+            self._do__take_tile(_args[0])
+        elif _name == 'seize_tile':
+            self._do__seize_tile(_args[0])
+        elif _name == 'sell':
             self._do__sell()
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         if self.next_phase >= 0:
@@ -88,46 +88,46 @@ class MandarinMoneyState(MandarinState):
             self._enter_phase()
 
     def _legal(self) -> list[rt.Action]:
-        actions: list[rt.Action] = []
+        _actions: list[rt.Action] = []
         if self.phase == PHASE__TURN:
-            self._legal__refund(actions)
-            self._legal__roll(actions)
+            self._legal__refund(_actions)
+            self._legal__roll(_actions)
         elif self.phase == PHASE__REFUNDING:
-            self._legal__refund_tile(actions)
+            self._legal__refund_tile(_actions)
         elif self.phase == PHASE__DISPENSE:
-            self._legal__keep(actions)
-            self._legal__draw_again(actions)
-            self._legal__sell(actions)
+            self._legal__keep(_actions)
+            self._legal__draw_again(_actions)
+            self._legal__sell(_actions)
         elif self.phase == PHASE__AUCTION:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__bid(actions)
-            self._legal__drop_out(actions)
-            if len(actions) > rt.MAX_ACTIONS:
-                rt.too_many_actions(len(actions), 'rules/mandarin/base.yaml:314')
+            self._legal__bid(_actions)
+            self._legal__drop_out(_actions)
+            if len(_actions) > rt.MAX_ACTIONS:
+                rt.too_many_actions(len(_actions), 'rules/mandarin/base.yaml:314')
         elif self.phase == PHASE__TAKE:
-            self._legal__take_tile(actions)
+            self._legal__take_tile(_actions)
         elif self.phase == PHASE__SEIZE:
-            self._legal__seize_tile(actions)
-        return actions
+            self._legal__seize_tile(_actions)
+        return _actions
 
-    def _legal__sell(self, actions: list[rt.Action]) -> None:
+    def _legal__sell(self, _actions: list[rt.Action]) -> None:
         # rules/mandarin/money.yaml:11: sell
         if not (len(self.out) == 1 and len(self.card[self.current]) >= 6):  # rules/mandarin/money.yaml:19: when of sell, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__sell
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('sell', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__sell
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('sell', (), self._action_text)
+        _actions.append(_action)
 
-    def _guard(self, name: str) -> bool:
+    def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if name == 'refund':
+        if _name == 'refund':
             return self._guard__refund()
-        if name == 'draw_again':
+        if _name == 'draw_again':
             return self._guard__draw_again()
-        if name == 'sell':
+        if _name == 'sell':
             return self._guard__sell()
         return True
 
@@ -135,27 +135,27 @@ class MandarinMoneyState(MandarinState):
         # rules/mandarin/money.yaml:19: when of sell
         return bool(len(self.out) == 1 and len(self.card[self.current]) >= 6)
 
-    def _perform(self, action: rt.Action) -> None:
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'refund':
+    def _perform(self, _action: rt.Action) -> None:
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'refund':
             self._do__refund()
-        elif name == 'refund_tile':
-            self._do__refund_tile(args[0])
-        elif name == 'roll':
+        elif _name == 'refund_tile':
+            self._do__refund_tile(_args[0])
+        elif _name == 'roll':
             self._do__roll()
-        elif name == 'keep':
+        elif _name == 'keep':
             self._do__keep()
-        elif name == 'draw_again':
+        elif _name == 'draw_again':
             self._do__draw_again()
-        elif name == 'bid':
-            self._do__bid(args[0])
-        elif name == 'drop_out':
+        elif _name == 'bid':
+            self._do__bid(_args[0])
+        elif _name == 'drop_out':
             self._do__drop_out()
-        elif name == 'take_tile':
-            self._do__take_tile(args[0])
-        elif name == 'seize_tile':
-            self._do__seize_tile(args[0])
-        elif name == 'sell':
+        elif _name == 'take_tile':
+            self._do__take_tile(_args[0])
+        elif _name == 'seize_tile':
+            self._do__seize_tile(_args[0])
+        elif _name == 'sell':
             self._do__sell()
 
     def _do__sell(self) -> None:
@@ -185,37 +185,37 @@ class MandarinMoneyState(MandarinState):
             'wealth': self.money[player] + sum((400 if ATTR__TILE__EMPEROR[t] else 200) for t in self.card[player]),  # rules/mandarin/money.yaml:32
         }
 
-    def _copy_fields(self, other: Any) -> None:
-        super()._copy_fields(other)
-        other._actions__sell = self._actions__sell
+    def _copy_fields(self, _other: Any) -> None:
+        super()._copy_fields(_other)
+        _other._actions__sell = self._actions__sell
 
-    def _action_text(self, action: rt.Action) -> str:
-        name, args = action.name, action.args
-        if name == 'refund':
+    def _action_text(self, _action: rt.Action) -> str:
+        _name, _args = _action.name, _action.args
+        if _name == 'refund':
             return 'refund'
-        if name == 'refund_tile':
-            tile = args[0]
+        if _name == 'refund_tile':
+            tile = _args[0]
             return 'refund ' + self._fmt('tile', tile)
-        if name == 'roll':
+        if _name == 'roll':
             return 'roll'
-        if name == 'keep':
+        if _name == 'keep':
             return 'keep'
-        if name == 'draw_again':
+        if _name == 'draw_again':
             return 'draw again'
-        if name == 'bid':
-            amount = args[0]
+        if _name == 'bid':
+            amount = _args[0]
             return 'bid ' + self._fmt('int', amount)
-        if name == 'drop_out':
+        if _name == 'drop_out':
             return 'drop out'
-        if name == 'take_tile':
-            tile = args[0]
+        if _name == 'take_tile':
+            tile = _args[0]
             return 'take ' + self._fmt('tile', tile)
-        if name == 'seize_tile':
-            tile = args[0]
+        if _name == 'seize_tile':
+            tile = _args[0]
             return 'seize ' + self._fmt('tile', tile)
-        if name == 'sell':
+        if _name == 'sell':
             return 'auction it'
-        return name.replace("_", " ")
+        return _name.replace("_", " ")
 
 
 GAME = rt.Game(

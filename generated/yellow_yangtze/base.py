@@ -289,7 +289,7 @@ class YellowYangtzeState(rt.State):
 
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
-        capitals = self.board.spots_of(self.board.all_mask, (once2 for s2, once2 in (self.board.key_masks.get('[self.board.spot_attributes[0][s] for s in spots]') or self.board.group_keys('[self.board.spot_attributes[0][s] for s in spots]', [self.board.spot_attributes[0][s] for s in self.board.spots])).items() if s2 == CAPITAL))  # base.yaml:387; made from bit masks list(... for s in spots)
+        capitals = self.board.spots_of(self.board.all_mask, (_once__2 for _s__1, _once__2 in (self.board.key_masks.get('[self.board.spot_attributes[0][s] for s in spots]') or self.board.group_keys('[self.board.spot_attributes[0][s] for s in spots]', [self.board.spot_attributes[0][s] for s in self.board.spots])).items() if _s__1 == CAPITAL))  # base.yaml:387; made from bit masks list(... for s in spots)
         for i in range(0, 7):  # base.yaml:388
             self.tile_on[capitals[i]] = range(138)[i]  # base.yaml:389
             self._d__tiled = self._d__untiled = self._d__empty = self._d__group_of = None  # base.yaml:389
@@ -358,19 +358,19 @@ class YellowYangtzeState(rt.State):
         """The seat that decides now: the one whose turn it is, unless the phase says."""
         return self.current
 
-    def _do(self, action: rt.Action) -> None:
+    def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
-        if self._pending is not None or action.name in self.ASKING_ACTIONS:  # (an answer, or an action that can ask: as steps)
-            self._do_steps(action)
+        if self._pending is not None or _action.name in self.ASKING_ACTIONS:  # (an answer, or an action that can ask: as steps)
+            self._do_steps(_action)
             return
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
-        self._perform(action)
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        self._perform(_action)
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         if self.next_phase >= 0:
@@ -384,10 +384,10 @@ class YellowYangtzeState(rt.State):
         # the end of the turn (`_turn_end` written out)
         self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, written out)
         self._trigger__turn_over()
-        over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
-        if over is None:
-            over = self._is_over()
-        if over:
+        _over = self._kept_end  # (`_is_over` written out: called only while its kept value is stale)
+        if _over is None:
+            _over = self._is_over()
+        if _over:
             self.terminal = True
             return
         self._next_turn()
@@ -406,224 +406,224 @@ class YellowYangtzeState(rt.State):
 
     # -- Legal actions ------------------------------------------------------------------------
     def _legal(self) -> list[rt.Action]:
-        actions: list[rt.Action] = []
+        _actions: list[rt.Action] = []
         if self.phase == PHASE__TURN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__place_leader(actions)
-            self._legal__lift_leader(actions)
-            self._legal__withdraw_leader(actions)
-            self._legal__place_tile(actions)
-            self._legal__peasant_revolt(actions)
-            self._legal__merchant_pagoda(actions)
-            self._legal__swap_tiles(actions)
-            self._legal__end_turn(actions)
-            if len(actions) > rt.MAX_ACTIONS:
-                rt.too_many_actions(len(actions), 'rules/yellow-yangtze/base.yaml:612')
+            self._legal__place_leader(_actions)
+            self._legal__lift_leader(_actions)
+            self._legal__withdraw_leader(_actions)
+            self._legal__place_tile(_actions)
+            self._legal__peasant_revolt(_actions)
+            self._legal__merchant_pagoda(_actions)
+            self._legal__swap_tiles(_actions)
+            self._legal__end_turn(_actions)
+            if len(_actions) > rt.MAX_ACTIONS:
+                rt.too_many_actions(len(_actions), 'rules/yellow-yangtze/base.yaml:612')
         elif self.phase == PHASE__RELOCATE:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__relocate(actions)
-            self._legal__leave_off(actions)
+            self._legal__relocate(_actions)
+            self._legal__leave_off(_actions)
         elif self.phase == PHASE__PAGODA_OFFER:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__build_pagoda(actions)
-            self._legal__decline_pagoda(actions)
+            self._legal__build_pagoda(_actions)
+            self._legal__decline_pagoda(_actions)
         elif self.phase == PHASE__MARKET_PICK:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__take_from_market(actions)
-            self._legal__leave_market(actions)
+            self._legal__take_from_market(_actions)
+            self._legal__leave_market(_actions)
         elif self.phase == PHASE__PEASANT_CHAIN:
             self._budget = rt.MAX_STEPS  # listing the legal actions has a budget of work of its own (runtime/limits.py `new_move`, written out)
-            self._legal__chain_peasant(actions)
-            self._legal__end_chain(actions)
-        return actions
+            self._legal__chain_peasant(_actions)
+            self._legal__end_chain(_actions)
+        return _actions
 
-    def _legal__place_leader(self, actions: list[rt.Action]) -> None:
+    def _legal__place_leader(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:628: place_leader
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__place_leader
+        _table = self._actions__place_leader
         for k in [k for k in range(5) if self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:630
-            row1 = table[k]
-            if row1 is None:
-                row1 = table[k] = [None] * len(self.board.spots)
+            _row1 = _table[k]
+            if _row1 is None:
+                _row1 = _table[k] = [None] * len(self.board.spots)
             for s in self.leader_cells(self.current, k):  # rules/yellow-yangtze/base.yaml:631
-                action = row1[s]
-                if action is None:
-                    action = row1[s] = rt.Action('place_leader', (k, s), self._action_text)
-                actions.append(action)
+                _action = _row1[s]
+                if _action is None:
+                    _action = _row1[s] = rt.Action('place_leader', (k, s), self._action_text)
+                _actions.append(_action)
 
-    def _legal__lift_leader(self, actions: list[rt.Action]) -> None:
+    def _legal__lift_leader(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:636: lift_leader
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__lift_leader
+        _table = self._actions__lift_leader
         for k in [k for k in range(5) if not self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:638
-            action = table[k]
-            if action is None:
-                action = table[k] = rt.Action('lift_leader', (k,), self._action_text)
-            actions.append(action)
+            _action = _table[k]
+            if _action is None:
+                _action = _table[k] = rt.Action('lift_leader', (k,), self._action_text)
+            _actions.append(_action)
 
-    def _legal__relocate(self, actions: list[rt.Action]) -> None:
+    def _legal__relocate(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:644: relocate
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__relocate
+        _table = self._actions__relocate
         for s in self.leader_cells(self.current, rt.value_of(self.lifted, 'rules/yellow-yangtze/base.yaml:645')):  # rules/yellow-yangtze/base.yaml:645
-            action = table[s]
-            if action is None:
-                action = table[s] = rt.Action('relocate', (s,), self._action_text)
-            actions.append(action)
+            _action = _table[s]
+            if _action is None:
+                _action = _table[s] = rt.Action('relocate', (s,), self._action_text)
+            _actions.append(_action)
 
-    def _legal__leave_off(self, actions: list[rt.Action]) -> None:
+    def _legal__leave_off(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:652: leave_off
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__leave_off
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('leave_off', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__leave_off
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('leave_off', (), self._action_text)
+        _actions.append(_action)
 
-    def _legal__withdraw_leader(self, actions: list[rt.Action]) -> None:
+    def _legal__withdraw_leader(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:657: withdraw_leader
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__withdraw_leader
+        _table = self._actions__withdraw_leader
         for k in [k for k in range(5) if not self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:658
-            action = table[k]
-            if action is None:
-                action = table[k] = rt.Action('withdraw_leader', (k,), self._action_text)
-            actions.append(action)
+            _action = _table[k]
+            if _action is None:
+                _action = _table[k] = rt.Action('withdraw_leader', (k,), self._action_text)
+            _actions.append(_action)
 
-    def _legal__place_tile(self, actions: list[rt.Action]) -> None:
+    def _legal__place_tile(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:666: place_tile
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__place_tile
+        _table = self._actions__place_tile
         for k in [k for k in range(5) if self.in_rack(self.current, k)]:  # rules/yellow-yangtze/base.yaml:668
-            row1 = table[k]
-            if row1 is None:
-                row1 = table[k] = [None] * len(self.board.spots)
+            _row1 = _table[k]
+            if _row1 is None:
+                _row1 = _table[k] = [None] * len(self.board.spots)
             for s in self.tile_cells(k):  # rules/yellow-yangtze/base.yaml:669
-                action = row1[s]
-                if action is None:
-                    action = row1[s] = rt.Action('place_tile', (k, s), self._action_text)
-                actions.append(action)
+                _action = _row1[s]
+                if _action is None:
+                    _action = _row1[s] = rt.Action('place_tile', (k, s), self._action_text)
+                _actions.append(_action)
 
-    def _legal__chain_peasant(self, actions: list[rt.Action]) -> None:
+    def _legal__chain_peasant(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:674: chain_peasant
         if not (self.last_peasant is not None and self.in_rack(self.current, PEASANT)):  # rules/yellow-yangtze/base.yaml:676: when of chain_peasant, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__chain_peasant
+        _table = self._actions__chain_peasant
         for s in self.chain_cells(rt.value_of(self.last_peasant, 'rules/yellow-yangtze/base.yaml:675')):  # rules/yellow-yangtze/base.yaml:675
-            action = table[s]
-            if action is None:
-                action = table[s] = rt.Action('chain_peasant', (s,), self._action_text)
-            actions.append(action)
+            _action = _table[s]
+            if _action is None:
+                _action = _table[s] = rt.Action('chain_peasant', (s,), self._action_text)
+            _actions.append(_action)
 
-    def _legal__end_chain(self, actions: list[rt.Action]) -> None:
+    def _legal__end_chain(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:681: end_chain
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__end_chain
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('end_chain', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__end_chain
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('end_chain', (), self._action_text)
+        _actions.append(_action)
 
-    def _legal__build_pagoda(self, actions: list[rt.Action]) -> None:
+    def _legal__build_pagoda(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:686: build_pagoda
         # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('build_pagoda', {})
+        _cache = self.board.action_cache.setdefault('build_pagoda', {})
         for t in self.free_triangles_at(rt.value_of(self.last_tile, 'rules/yellow-yangtze/base.yaml:687')):  # rules/yellow-yangtze/base.yaml:687
-            action = cache.get(tuple(t))
-            if action is None:
-                action = cache[tuple(t)] = rt.Action('build_pagoda', (tuple(t),), self._action_text)
-            actions.append(action)
+            _action = _cache.get(tuple(t))
+            if _action is None:
+                _action = _cache[tuple(t)] = rt.Action('build_pagoda', (tuple(t),), self._action_text)
+            _actions.append(_action)
 
-    def _legal__decline_pagoda(self, actions: list[rt.Action]) -> None:
+    def _legal__decline_pagoda(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:692: decline_pagoda
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__decline_pagoda
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('decline_pagoda', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__decline_pagoda
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('decline_pagoda', (), self._action_text)
+        _actions.append(_action)
 
-    def _legal__take_from_market(self, actions: list[rt.Action]) -> None:
+    def _legal__take_from_market(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:696: take_from_market
         if len(self.market) > 16:
             rt.grown(self, 27, 1, (self.market,), 'rules/yellow-yangtze/base.yaml:696')
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__take_from_market
+        _table = self._actions__take_from_market
         for k in sorted(frozenset(ATTR__TILE__KIND[t] for t in self.market)):  # rules/yellow-yangtze/base.yaml:697
-            action = table[k]
-            if action is None:
-                action = table[k] = rt.Action('take_from_market', (k,), self._action_text)
-            actions.append(action)
+            _action = _table[k]
+            if _action is None:
+                _action = _table[k] = rt.Action('take_from_market', (k,), self._action_text)
+            _actions.append(_action)
 
-    def _legal__leave_market(self, actions: list[rt.Action]) -> None:
+    def _legal__leave_market(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:705: leave_market
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__leave_market
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('leave_market', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__leave_market
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('leave_market', (), self._action_text)
+        _actions.append(_action)
 
-    def _legal__peasant_revolt(self, actions: list[rt.Action]) -> None:
+    def _legal__peasant_revolt(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:712: peasant_revolt
-        joined0: Sequence[int] | None = None  # rules/yellow-yangtze/base.yaml:715; `choice_hoist`: the list `s` walks, made once, the first time it is walked
+        _joined0: Sequence[int] | None = None  # rules/yellow-yangtze/base.yaml:715; `choice_hoist`: the list `s` walks, made once, the first time it is walked
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__peasant_revolt
-        for use in [u for cell in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, PEASANT)) and (cell or rt.once(cell, self.in_rack(self.current, PEASANT)))[0]) or (u == WITHOUT_LEADER and len((cell or rt.once(cell, self.in_rack(self.current, PEASANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:714
-            row1 = table[use]
-            if row1 is None:
-                row1 = table[use] = [None] * len(self.board.spots)
-            for s in (joined0 if joined0 is not None else (joined0 := [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is not None])):  # rules/yellow-yangtze/base.yaml:715
-                action = row1[s]
-                if action is None:
-                    action = row1[s] = rt.Action('peasant_revolt', (use, s), self._action_text)
-                actions.append(action)
+        _table = self._actions__peasant_revolt
+        for use in [u for _cell__1 in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, PEASANT)) and (_cell__1 or rt.once(_cell__1, self.in_rack(self.current, PEASANT)))[0]) or (u == WITHOUT_LEADER and len((_cell__1 or rt.once(_cell__1, self.in_rack(self.current, PEASANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:714
+            _row1 = _table[use]
+            if _row1 is None:
+                _row1 = _table[use] = [None] * len(self.board.spots)
+            for s in (_joined0 if _joined0 is not None else (_joined0 := [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is not None])):  # rules/yellow-yangtze/base.yaml:715
+                _action = _row1[s]
+                if _action is None:
+                    _action = _row1[s] = rt.Action('peasant_revolt', (use, s), self._action_text)
+                _actions.append(_action)
 
-    def _legal__merchant_pagoda(self, actions: list[rt.Action]) -> None:
+    def _legal__merchant_pagoda(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:725: merchant_pagoda
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__merchant_pagoda
-        for use in [u for cell in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, MERCHANT)) and (cell or rt.once(cell, self.in_rack(self.current, MERCHANT)))[0]) or (u == WITHOUT_LEADER and len((cell or rt.once(cell, self.in_rack(self.current, MERCHANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:727
-            row1 = table[use]
-            if row1 is None:
-                row1 = table[use] = {}
+        _table = self._actions__merchant_pagoda
+        for use in [u for _cell__1 in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, MERCHANT)) and (_cell__1 or rt.once(_cell__1, self.in_rack(self.current, MERCHANT)))[0]) or (u == WITHOUT_LEADER and len((_cell__1 or rt.once(_cell__1, self.in_rack(self.current, MERCHANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:727
+            _row1 = _table[use]
+            if _row1 is None:
+                _row1 = _table[use] = {}
             for t in rt.walk(self, self.open_triangles(), 4, 'rules/yellow-yangtze/base.yaml:728'):  # rules/yellow-yangtze/base.yaml:728
-                key1 = tuple(t)
-                action = row1.get(key1)
-                if action is None:
-                    action = row1[key1] = rt.Action('merchant_pagoda', (use, tuple(t)), self._action_text)
-                actions.append(action)
+                _key1 = tuple(t)
+                _action = _row1.get(_key1)
+                if _action is None:
+                    _action = _row1[_key1] = rt.Action('merchant_pagoda', (use, tuple(t)), self._action_text)
+                _actions.append(_action)
 
-    def _legal__swap_tiles(self, actions: list[rt.Action]) -> None:
+    def _legal__swap_tiles(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:738: swap_tiles
         if len(self.rack[self.current]) > 16:
             rt.grown(self, 33, 2, (self.rack[self.current],), 'rules/yellow-yangtze/base.yaml:738')
         # Actions are interned per board: the same move is the same object in every state.
-        cache = self.board.action_cache.setdefault('swap_tiles', {})
+        _cache = self.board.action_cache.setdefault('swap_tiles', {})
         for out in rt.walk(self, rt.subsets(self, sorted([ATTR__TILE__KIND[t] for t in self.rack[self.current]]), 1, 6, 'rules/yellow-yangtze/base.yaml:739'), 7, 'rules/yellow-yangtze/base.yaml:739'):  # rules/yellow-yangtze/base.yaml:739
-            action = cache.get(tuple(out))
-            if action is None:
-                action = cache[tuple(out)] = rt.Action('swap_tiles', (tuple(out),), self._action_text)
-            actions.append(action)
+            _action = _cache.get(tuple(out))
+            if _action is None:
+                _action = _cache[tuple(out)] = rt.Action('swap_tiles', (tuple(out),), self._action_text)
+            _actions.append(_action)
 
-    def _legal__end_turn(self, actions: list[rt.Action]) -> None:
+    def _legal__end_turn(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:751: end_turn
         if not (self._opt__actions_per_turn == UP_TO_TWO):  # rules/yellow-yangtze/base.yaml:752: when of end_turn, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        table = self._actions__end_turn
-        action = table[0]
-        if action is None:
-            action = table[0] = rt.Action('end_turn', (), self._action_text)
-        actions.append(action)
+        _table = self._actions__end_turn
+        _action = _table[0]
+        if _action is None:
+            _action = _table[0] = rt.Action('end_turn', (), self._action_text)
+        _actions.append(_action)
 
-    def _guard(self, name: str) -> bool:
+    def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
         rt.new_move(self)
-        if name == 'chain_peasant':
+        if _name == 'chain_peasant':
             return self._guard__chain_peasant()
-        if name == 'end_turn':
+        if _name == 'end_turn':
             return self._guard__end_turn()
         return True
 
@@ -636,39 +636,39 @@ class YellowYangtzeState(rt.State):
         return bool(self._opt__actions_per_turn == UP_TO_TWO)
 
     # -- Effects ------------------------------------------------------------------------------
-    def _perform(self, action: rt.Action) -> rt.Steps | None:
-        name, args = action.name, action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if name == 'place_leader':
-            return self._do__place_leader(args[0], args[1])
-        elif name == 'lift_leader':
-            self._do__lift_leader(args[0])
-        elif name == 'relocate':
-            return self._do__relocate(args[0])
-        elif name == 'leave_off':
+    def _perform(self, _action: rt.Action) -> rt.Steps | None:
+        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
+        if _name == 'place_leader':
+            return self._do__place_leader(_args[0], _args[1])
+        elif _name == 'lift_leader':
+            self._do__lift_leader(_args[0])
+        elif _name == 'relocate':
+            return self._do__relocate(_args[0])
+        elif _name == 'leave_off':
             self._do__leave_off()
-        elif name == 'withdraw_leader':
-            self._do__withdraw_leader(args[0])
-        elif name == 'place_tile':
-            return self._do__place_tile(args[0], args[1])
-        elif name == 'chain_peasant':
-            return self._do__chain_peasant(args[0])
-        elif name == 'end_chain':
+        elif _name == 'withdraw_leader':
+            self._do__withdraw_leader(_args[0])
+        elif _name == 'place_tile':
+            return self._do__place_tile(_args[0], _args[1])
+        elif _name == 'chain_peasant':
+            return self._do__chain_peasant(_args[0])
+        elif _name == 'end_chain':
             self._do__end_chain()
-        elif name == 'build_pagoda':
-            return self._do__build_pagoda(args[0])
-        elif name == 'decline_pagoda':
+        elif _name == 'build_pagoda':
+            return self._do__build_pagoda(_args[0])
+        elif _name == 'decline_pagoda':
             self._do__decline_pagoda()
-        elif name == 'take_from_market':
-            self._do__take_from_market(args[0])
-        elif name == 'leave_market':
+        elif _name == 'take_from_market':
+            self._do__take_from_market(_args[0])
+        elif _name == 'leave_market':
             self._do__leave_market()
-        elif name == 'peasant_revolt':
-            self._do__peasant_revolt(args[0], args[1])
-        elif name == 'merchant_pagoda':
-            return self._do__merchant_pagoda(args[0], args[1])
-        elif name == 'swap_tiles':
-            self._do__swap_tiles(args[0])
-        elif name == 'end_turn':
+        elif _name == 'peasant_revolt':
+            self._do__peasant_revolt(_args[0], _args[1])
+        elif _name == 'merchant_pagoda':
+            return self._do__merchant_pagoda(_args[0], _args[1])
+        elif _name == 'swap_tiles':
+            self._do__swap_tiles(_args[0])
+        elif _name == 'end_turn':
             self._do__end_turn()
         return None
 
@@ -908,7 +908,7 @@ class YellowYangtzeState(rt.State):
             for s in rt.walk(self, self.on_board(), 25425, 'rules/yellow-yangtze/base.yaml:769'):  # base.yaml:769
                 if rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:770')[0] == self.current:  # base.yaml:770
                     k = rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:771')[1]  # base.yaml:771
-                    self.points[self.current] = rt.add_at(self.points[self.current], self.index_of(k), sum(1 for cell in (rt.cell(),) for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1588, 'rules/yellow-yangtze/base.yaml:772')) if (g[0] == k and g[1][0] in (cell or rt.once(cell, self.group_of(s)))[0])), 'rules/yellow-yangtze/base.yaml:772')  # base.yaml:772; computed once, at first need: group_of(s)
+                    self.points[self.current] = rt.add_at(self.points[self.current], self.index_of(k), sum(1 for _cell__1 in (rt.cell(),) for g in (self.pagodas if len(self.pagodas) <= 16 else rt.walk(self, self.pagodas, 1588, 'rules/yellow-yangtze/base.yaml:772')) if (g[0] == k and g[1][0] in (_cell__1 or rt.once(_cell__1, self.group_of(s)))[0])), 'rules/yellow-yangtze/base.yaml:772')  # base.yaml:772; computed once, at first need: group_of(s)
                     if self._kept_shared:  # base.yaml:772
                         self._d__level = rt.without_key(self._d__level, self.current)  # base.yaml:772
                         self._d__tie_key = rt.without_key(self._d__tie_key, self.current)  # base.yaml:772
@@ -964,144 +964,144 @@ class YellowYangtzeState(rt.State):
 
     def tiled(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:292; kept between moves: recomputed once `tile_on` changes
-        kept = self._d__tiled
-        if kept is not None:
-            return kept
+        _kept = self._d__tiled
+        if _kept is not None:
+            return _kept
         rt.spend(self, 177, 'rules/yellow-yangtze/base.yaml:292')  # base.yaml:292
-        value: Sequence[int] = [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is not None]  # base.yaml:292
-        self._d__tiled = value
-        return value
+        _value: Sequence[int] = [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is not None]  # base.yaml:292
+        self._d__tiled = _value
+        return _value
 
     def untiled(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:293; kept between moves: recomputed once `tile_on` changes
-        kept = self._d__untiled
-        if kept is not None:
-            return kept
+        _kept = self._d__untiled
+        if _kept is not None:
+            return _kept
         rt.spend(self, 177, 'rules/yellow-yangtze/base.yaml:293')  # base.yaml:293
-        value: Sequence[int] = [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is None]  # base.yaml:293
-        self._d__untiled = value
-        return value
+        _value: Sequence[int] = [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is None]  # base.yaml:293
+        self._d__untiled = _value
+        return _value
 
     def taken(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:294; computed once per state (`cached: true`)
-        memo = self._derived
-        if memo is None:
-            memo = self._derived = {}
-        elif 'taken' in memo:
-            remembered: Sequence[int] = memo['taken']
-            return remembered
+        _memo = self._derived
+        if _memo is None:
+            _memo = self._derived = {}
+        elif 'taken' in _memo:
+            _remembered: Sequence[int] = _memo['taken']
+            return _remembered
         rt.spend(self, 355, 'rules/yellow-yangtze/base.yaml:294')  # base.yaml:294
-        value: Sequence[int] = (*self.tiled(), *self.on_board())  # base.yaml:294
-        memo['taken'] = value
-        return value
+        _value: Sequence[int] = (*self.tiled(), *self.on_board())  # base.yaml:294
+        _memo['taken'] = _value
+        return _value
 
     def empty(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:295; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d__empty
-        if kept is not None:
-            return kept
+        _kept = self._d__empty
+        if _kept is not None:
+            return _kept
         rt.spend(self, 178, 'rules/yellow-yangtze/base.yaml:295')  # base.yaml:295
-        value: Sequence[int] = [s for s in self.untiled() if self.chief_on[s] is None]  # base.yaml:295
-        self._d__empty = value
-        return value
+        _value: Sequence[int] = [s for s in self.untiled() if self.chief_on[s] is None]  # base.yaml:295
+        self._d__empty = _value
+        return _value
 
     def group_of(self, s: int) -> frozenset[int]:
         # rules/yellow-yangtze/base.yaml:298; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d__group_of
-        if kept is None:
-            kept = self._d__group_of = {}
-        elif s in kept:
-            return kept[s]
-        value: frozenset[int] = self.board.component_of(s, self.taken())  # base.yaml:298
-        kept[s] = value
-        return value
+        _kept = self._d__group_of
+        if _kept is None:
+            _kept = self._d__group_of = {}
+        elif s in _kept:
+            return _kept[s]
+        _value: frozenset[int] = self.board.component_of(s, self.taken())  # base.yaml:298
+        _kept[s] = _value
+        return _value
 
     def chiefs_in(self, g: frozenset[int]) -> Sequence[tuple[int, int]]:
         # rules/yellow-yangtze/base.yaml:299; computed once per state (`cached: true`)
-        memo = self._derived
-        if memo is None:
-            memo = self._derived = {}
-        elif ('chiefs_in', g) in memo:
-            remembered: Sequence[tuple[int, int]] = memo[('chiefs_in', g)]
-            return remembered
+        _memo = self._derived
+        if _memo is None:
+            _memo = self._derived = {}
+        elif ('chiefs_in', g) in _memo:
+            _remembered: Sequence[tuple[int, int]] = _memo[('chiefs_in', g)]
+            return _remembered
         rt.spend(self, 354, 'rules/yellow-yangtze/base.yaml:299')  # base.yaml:299
-        value: Sequence[tuple[int, int]] = [rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:299') for s in self.on_board() if s in g]  # base.yaml:299
-        memo[('chiefs_in', g)] = value
-        return value
+        _value: Sequence[tuple[int, int]] = [rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:299') for s in self.on_board() if s in g]  # base.yaml:299
+        _memo[('chiefs_in', g)] = _value
+        return _value
 
     def chief_cell(self, p: int, k: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:300; kept between moves: recomputed once `chief_on` changes
-        kept = self._d__chief_cell
-        if kept is None:
-            kept = self._d__chief_cell = {}
-        elif (p, k) in kept:
-            return kept[(p, k)]
-        value: Sequence[int] = [s for s, _item__chief_on in enumerate(self.chief_on) if _item__chief_on == (p, k)]  # base.yaml:300
-        kept[(p, k)] = value
-        return value
+        _kept = self._d__chief_cell
+        if _kept is None:
+            _kept = self._d__chief_cell = {}
+        elif (p, k) in _kept:
+            return _kept[(p, k)]
+        _value: Sequence[int] = [s for s, _item__chief_on in enumerate(self.chief_on) if _item__chief_on == (p, k)]  # base.yaml:300
+        _kept[(p, k)] = _value
+        return _value
 
     def on_board(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:301; kept between moves: recomputed once `chief_on` changes
-        kept = self._d__on_board
-        if kept is not None:
-            return kept
+        _kept = self._d__on_board
+        if _kept is not None:
+            return _kept
         rt.spend(self, 177, 'rules/yellow-yangtze/base.yaml:301')  # base.yaml:301
-        value: Sequence[int] = [s for s, _item__chief_on in enumerate(self.chief_on) if _item__chief_on is not None]  # base.yaml:301
-        self._d__on_board = value
-        return value
+        _value: Sequence[int] = [s for s, _item__chief_on in enumerate(self.chief_on) if _item__chief_on is not None]  # base.yaml:301
+        self._d__on_board = _value
+        return _value
 
     def off_board(self, p: int, k: int) -> bool:
         # rules/yellow-yangtze/base.yaml:302; kept between moves: recomputed once `chief_on` changes
-        kept = self._d__off_board
-        if kept is None:
-            kept = self._d__off_board = {}
-        elif (p, k) in kept:
-            return kept[(p, k)]
+        _kept = self._d__off_board
+        if _kept is None:
+            _kept = self._d__off_board = {}
+        elif (p, k) in _kept:
+            return _kept[(p, k)]
         _found = False
         for s in self.on_board():  # base.yaml:302; `aggregate_loops`: `any` written out as a loop
             if self.chief_on[s] == (p, k):
                 _found = True
                 break
-        value: bool = not _found  # base.yaml:302
-        kept[(p, k)] = value
-        return value
+        _value: bool = not _found  # base.yaml:302
+        _kept[(p, k)] = _value
+        return _value
 
     def groups_beside(self, s: int) -> Sequence[frozenset[int]]:
         # rules/yellow-yangtze/base.yaml:304; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d__groups_beside
-        if kept is None:
-            kept = self._d__groups_beside = {}
-        elif s in kept:
-            return kept[s]
+        _kept = self._d__groups_beside
+        if _kept is None:
+            _kept = self._d__groups_beside = {}
+        elif s in _kept:
+            return _kept[s]
         rt.spend(self, 9535, 'rules/yellow-yangtze/base.yaml:304')  # base.yaml:304
-        value: Sequence[frozenset[int]] = sorted(frozenset(self.group_of(n) for n in self.board.neighbours[s] if (self.tile_on[n] is not None or self.chief_on[n] is not None)), key=sorted)  # base.yaml:304
-        kept[s] = value
-        return value
+        _value: Sequence[frozenset[int]] = sorted(frozenset(self.group_of(n) for n in self.board.neighbours[s] if (self.tile_on[n] is not None or self.chief_on[n] is not None)), key=sorted)  # base.yaml:304
+        _kept[s] = _value
+        return _value
 
     def states_beside(self, s: int) -> Sequence[frozenset[int]]:
         # rules/yellow-yangtze/base.yaml:305; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d__states_beside
-        if kept is None:
-            kept = self._d__states_beside = {}
-        elif s in kept:
-            return kept[s]
+        _kept = self._d__states_beside
+        if _kept is None:
+            _kept = self._d__states_beside = {}
+        elif s in _kept:
+            return _kept[s]
         rt.spend(self, 14, 'rules/yellow-yangtze/base.yaml:305')  # base.yaml:305
-        value: Sequence[frozenset[int]] = [g for g in self.groups_beside(s) if self.chiefs_in(g)]  # base.yaml:305
-        kept[s] = value
-        return value
+        _value: Sequence[frozenset[int]] = [g for g in self.groups_beside(s) if self.chiefs_in(g)]  # base.yaml:305
+        _kept[s] = _value
+        return _value
 
     def kinds_in(self, g: frozenset[int]) -> frozenset[int]:
         # rules/yellow-yangtze/base.yaml:307; computed once per state (`cached: true`)
-        memo = self._derived
-        if memo is None:
-            memo = self._derived = {}
-        elif ('kinds_in', g) in memo:
-            remembered: frozenset[int] = memo[('kinds_in', g)]
-            return remembered
+        _memo = self._derived
+        if _memo is None:
+            _memo = self._derived = {}
+        elif ('kinds_in', g) in _memo:
+            _remembered: frozenset[int] = _memo[('kinds_in', g)]
+            return _remembered
         rt.spend(self, 178, 'rules/yellow-yangtze/base.yaml:307')  # base.yaml:307
-        value: frozenset[int] = frozenset(c[1] for c in self.chiefs_in(g))  # base.yaml:307
-        memo[('kinds_in', g)] = value
-        return value
+        _value: frozenset[int] = frozenset(c[1] for c in self.chiefs_in(g))  # base.yaml:307
+        _memo[('kinds_in', g)] = _value
+        return _value
 
     def clashing(self, gs: Sequence[frozenset[int]]) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:308
@@ -1111,55 +1111,55 @@ class YellowYangtzeState(rt.State):
 
     def governor_beside(self, s: int) -> bool:
         # rules/yellow-yangtze/base.yaml:309; kept between moves: recomputed once `tile_on` changes
-        kept = self._d__governor_beside
-        if kept is None:
-            kept = self._d__governor_beside = {}
-        elif s in kept:
-            return kept[s]
+        _kept = self._d__governor_beside
+        if _kept is None:
+            _kept = self._d__governor_beside = {}
+        elif s in _kept:
+            return _kept[s]
         _found = False
         for n in self.board.neighbours[s]:  # base.yaml:309; `aggregate_loops`: `any` written out as a loop
             if self.tile_on[n] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:290')] == GOVERNOR:
                 _found = True
                 break
-        value: bool = _found  # base.yaml:309
-        kept[s] = value
-        return value
+        _value: bool = _found  # base.yaml:309
+        _kept[s] = _value
+        return _value
 
     def index_of(self, k: int) -> int:
         # rules/yellow-yangtze/base.yaml:310; kept between moves: computed once per arguments (it reads nothing that changes)
-        kept = self._d__index_of
-        if kept is None:
-            kept = self._d__index_of = {}
-        elif k in kept:
-            return kept[k]
-        value: int = [i for i in range(0, 5) if range(5)[i] == k][0]  # base.yaml:310
-        kept[k] = value
-        return value
+        _kept = self._d__index_of
+        if _kept is None:
+            _kept = self._d__index_of = {}
+        elif k in _kept:
+            return _kept[k]
+        _value: int = [i for i in range(0, 5) if range(5)[i] == k][0]  # base.yaml:310
+        _kept[k] = _value
+        return _value
 
     def in_rack(self, p: int, k: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:311; kept between moves: recomputed once `rack` changes
-        kept = self._d__in_rack
-        if kept is None:
-            kept = self._d__in_rack = {}
-        elif (p, k) in kept:
-            return kept[(p, k)]
+        _kept = self._d__in_rack
+        if _kept is None:
+            _kept = self._d__in_rack = {}
+        elif (p, k) in _kept:
+            return _kept[(p, k)]
         if len(self.rack[p]) > 16:
             rt.grown(self, 17, 1, (self.rack[p],), 'rules/yellow-yangtze/base.yaml:311')
-        value: Sequence[int] = [t for t in self.rack[p] if ATTR__TILE__KIND[t] == k]  # base.yaml:311
-        kept[(p, k)] = value
-        return value
+        _value: Sequence[int] = [t for t in self.rack[p] if ATTR__TILE__KIND[t] == k]  # base.yaml:311
+        _kept[(p, k)] = _value
+        return _value
 
     def pagoda_cells(self) -> frozenset[int]:
         # rules/yellow-yangtze/base.yaml:313; kept between moves: recomputed once `pagodas` changes
-        kept = self._d__pagoda_cells
-        if kept is not None:
-            return kept
+        _kept = self._d__pagoda_cells
+        if _kept is not None:
+            return _kept
         rt.spend(self, 17, 'rules/yellow-yangtze/base.yaml:313')  # base.yaml:313
         if len(self.pagodas) > 16:
             rt.grown(self, 17, 1, (self.pagodas,), 'rules/yellow-yangtze/base.yaml:313')
-        value: frozenset[int] = frozenset(c for g in self.pagodas for c in rt.walk(self, g[1], 1, 'rules/yellow-yangtze/base.yaml:313'))  # base.yaml:313
-        self._d__pagoda_cells = value
-        return value
+        _value: frozenset[int] = frozenset(c for g in self.pagodas for c in rt.walk(self, g[1], 1, 'rules/yellow-yangtze/base.yaml:313'))  # base.yaml:313
+        self._d__pagoda_cells = _value
+        return _value
 
     def has_pagoda(self, s: int) -> bool:
         # rules/yellow-yangtze/base.yaml:314
@@ -1167,116 +1167,116 @@ class YellowYangtzeState(rt.State):
 
     def triangles_at(self, s: int) -> Sequence[Sequence[int]]:
         # rules/yellow-yangtze/base.yaml:317; kept between moves: recomputed once `tile_on` changes
-        kept = self._d__triangles_at
-        if kept is None:
-            kept = self._d__triangles_at = {}
-        elif s in kept:
-            return kept[s]
+        _kept = self._d__triangles_at
+        if _kept is None:
+            _kept = self._d__triangles_at = {}
+        elif s in _kept:
+            return _kept[s]
         rt.spend(self, 597, 'rules/yellow-yangtze/base.yaml:317')  # base.yaml:317
-        value: Sequence[Sequence[int]] = [(s, n, m) for once in (self.tile_on[s] is not None,) for n in self.board.neighbours[s] if ((once and self.tile_on[n] is not None) and ATTR__TILE__KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:289')] == ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) for m in self.board.neighbours[s] if ((((self.tile_on[m] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[m], 'rules/yellow-yangtze/base.yaml:289')] == ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) and min(n, m) == n) and n != m) and m in self.board.neighbours[n])]  # base.yaml:317
-        kept[s] = value
-        return value
+        _value: Sequence[Sequence[int]] = [(s, n, m) for _once__1 in (self.tile_on[s] is not None,) for n in self.board.neighbours[s] if ((_once__1 and self.tile_on[n] is not None) and ATTR__TILE__KIND[rt.value_of(self.tile_on[n], 'rules/yellow-yangtze/base.yaml:289')] == ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) for m in self.board.neighbours[s] if ((((self.tile_on[m] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[m], 'rules/yellow-yangtze/base.yaml:289')] == ATTR__TILE__KIND[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:289')]) and min(n, m) == n) and n != m) and m in self.board.neighbours[n])]  # base.yaml:317
+        _kept[s] = _value
+        return _value
 
     def free_triangles_at(self, s: int) -> Sequence[Sequence[int]]:
         # rules/yellow-yangtze/base.yaml:323; kept between moves: recomputed once `pagodas` or `tile_on` changes
-        kept = self._d__free_triangles_at
-        if kept is None:
-            kept = self._d__free_triangles_at = {}
-        elif s in kept:
-            return kept[s]
+        _kept = self._d__free_triangles_at
+        if _kept is None:
+            _kept = self._d__free_triangles_at = {}
+        elif s in _kept:
+            return _kept[s]
         rt.spend(self, 470, 'rules/yellow-yangtze/base.yaml:323')  # base.yaml:323
-        value: Sequence[Sequence[int]] = [t for t in self.triangles_at(s) if not any(self.has_pagoda(c) for c in t)]  # base.yaml:323
-        kept[s] = value
-        return value
+        _value: Sequence[Sequence[int]] = [t for t in self.triangles_at(s) if not any(self.has_pagoda(c) for c in t)]  # base.yaml:323
+        _kept[s] = _value
+        return _value
 
     def pagodas_left(self, k: int) -> int:
         # rules/yellow-yangtze/base.yaml:324; kept between moves: recomputed once `pagodas` changes
-        kept = self._d__pagodas_left
-        if kept is None:
-            kept = self._d__pagodas_left = {}
-        elif k in kept:
-            return kept[k]
+        _kept = self._d__pagodas_left
+        if _kept is None:
+            _kept = self._d__pagodas_left = {}
+        elif k in _kept:
+            return _kept[k]
         if len(self.pagodas) > 16:
             rt.grown(self, 17, 1, (self.pagodas,), 'rules/yellow-yangtze/base.yaml:324')
-        value: int = ((1 if k == ARTISAN else 2) - sum(1 for p in self.pagodas if p[0] == k))  # base.yaml:324
-        kept[k] = value
-        return value
+        _value: int = ((1 if k == ARTISAN else 2) - sum(1 for p in self.pagodas if p[0] == k))  # base.yaml:324
+        _kept[k] = _value
+        return _value
 
     def first_triangles_at(self, s: int) -> Sequence[Sequence[int]]:
         # rules/yellow-yangtze/base.yaml:327; kept between moves: recomputed once `tile_on` changes
-        kept = self._d__first_triangles_at
-        if kept is None:
-            kept = self._d__first_triangles_at = {}
-        elif s in kept:
-            return kept[s]
+        _kept = self._d__first_triangles_at
+        if _kept is None:
+            _kept = self._d__first_triangles_at = {}
+        elif s in _kept:
+            return _kept[s]
         rt.spend(self, 326, 'rules/yellow-yangtze/base.yaml:327')  # base.yaml:327
-        value: Sequence[Sequence[int]] = [t for t in self.triangles_at(s) if (min(s, t[1]) == s and min(s, t[2]) == s)]  # base.yaml:327
-        kept[s] = value
-        return value
+        _value: Sequence[Sequence[int]] = [t for t in self.triangles_at(s) if (min(s, t[1]) == s and min(s, t[2]) == s)]  # base.yaml:327
+        _kept[s] = _value
+        return _value
 
     def open_triangles(self) -> Sequence[Sequence[int]]:
         # rules/yellow-yangtze/base.yaml:330; kept between moves: recomputed once `chief_on`, `pagodas`, `started_war` or `tile_on` changes
-        kept = self._d__open_triangles
-        if kept is not None:
-            return kept
+        _kept = self._d__open_triangles
+        if _kept is not None:
+            return _kept
         rt.spend(self, 2, 'rules/yellow-yangtze/base.yaml:330')  # base.yaml:330
-        value: Sequence[Sequence[int]] = [t for s in rt.walk(self, self.taken(), 362, 'rules/yellow-yangtze/base.yaml:331') if self.tile_on[s] is not None for t in self.first_triangles_at(s) if (((not self.has_pagoda(t[0]) and not self.has_pagoda(t[1])) and not self.has_pagoda(t[2])) and (self._opt__war_triangles == ALLOWED or not ((self.started_war[t[0]] or self.started_war[t[1]]) or self.started_war[t[2]])))]  # base.yaml:330
-        self._d__open_triangles = value
-        return value
+        _value: Sequence[Sequence[int]] = [t for s in rt.walk(self, self.taken(), 362, 'rules/yellow-yangtze/base.yaml:331') if self.tile_on[s] is not None for t in self.first_triangles_at(s) if (((not self.has_pagoda(t[0]) and not self.has_pagoda(t[1])) and not self.has_pagoda(t[2])) and (self._opt__war_triangles == ALLOWED or not ((self.started_war[t[0]] or self.started_war[t[1]]) or self.started_war[t[2]])))]  # base.yaml:330
+        self._d__open_triangles = _value
+        return _value
 
     def joins_states(self, s: int) -> bool:
         # rules/yellow-yangtze/base.yaml:341; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d__joins_states
-        if kept is None:
-            kept = self._d__joins_states = {}
-        elif s in kept:
-            return kept[s]
+        _kept = self._d__joins_states
+        if _kept is None:
+            _kept = self._d__joins_states = {}
+        elif s in _kept:
+            return _kept[s]
         rt.spend(self, 14, 'rules/yellow-yangtze/base.yaml:341')  # base.yaml:341
-        value: bool = (sum(1 for n in self.board.neighbours[s] if (self.tile_on[n] is not None or self.chief_on[n] is not None)) > 1 and len(self.states_beside(s)) > 1)  # base.yaml:341
-        kept[s] = value
-        return value
+        _value: bool = (sum(1 for n in self.board.neighbours[s] if (self.tile_on[n] is not None or self.chief_on[n] is not None)) > 1 and len(self.states_beside(s)) > 1)  # base.yaml:341
+        _kept[s] = _value
+        return _value
 
     def leader_sites(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:344; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d__leader_sites
-        if kept is not None:
-            return kept
+        _kept = self._d__leader_sites
+        if _kept is not None:
+            return _kept
         rt.spend(self, 2642, 'rules/yellow-yangtze/base.yaml:344')  # base.yaml:344
-        value: Sequence[int] = sorted(frozenset(n for g in self.tiled() if ATTR__TILE__KIND[rt.value_of(self.tile_on[g], 'rules/yellow-yangtze/base.yaml:289')] == GOVERNOR for n in self.board.neighbours[g] if (self.board.spot_attributes[1][n] == LAND and not (self.tile_on[n] is not None or self.chief_on[n] is not None))))  # base.yaml:344
-        self._d__leader_sites = value
-        return value
+        _value: Sequence[int] = sorted(frozenset(n for g in self.tiled() if ATTR__TILE__KIND[rt.value_of(self.tile_on[g], 'rules/yellow-yangtze/base.yaml:289')] == GOVERNOR for n in self.board.neighbours[g] if (self.board.spot_attributes[1][n] == LAND and not (self.tile_on[n] is not None or self.chief_on[n] is not None))))  # base.yaml:344
+        self._d__leader_sites = _value
+        return _value
 
     def leader_cells(self, p: int, k: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:349; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d__leader_cells
-        if kept is None:
-            kept = self._d__leader_cells = {}
-        elif (p, k) in kept:
-            return kept[(p, k)]
+        _kept = self._d__leader_cells
+        if _kept is None:
+            _kept = self._d__leader_cells = {}
+        elif (p, k) in _kept:
+            return _kept[(p, k)]
         rt.spend(self, 47170, 'rules/yellow-yangtze/base.yaml:349')  # base.yaml:349
-        value: Sequence[int] = [s for s in self.leader_sites() if (not self.joins_states(s) or (not self.clashing(self.states_beside(s)) and (self._opt__leader_joining == REVOLT or not any(k in self.kinds_in(g) for g in self.states_beside(s)))))]  # base.yaml:349
-        kept[(p, k)] = value
-        return value
+        _value: Sequence[int] = [s for s in self.leader_sites() if (not self.joins_states(s) or (not self.clashing(self.states_beside(s)) and (self._opt__leader_joining == REVOLT or not any(k in self.kinds_in(g) for g in self.states_beside(s)))))]  # base.yaml:349
+        _kept[(p, k)] = _value
+        return _value
 
     def empty_rivers(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:357; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d__empty_rivers
-        if kept is not None:
-            return kept
+        _kept = self._d__empty_rivers
+        if _kept is not None:
+            return _kept
         rt.spend(self, 178, 'rules/yellow-yangtze/base.yaml:357')  # base.yaml:357
-        value: Sequence[int] = [s for s in self.empty() if self.board.spot_attributes[1][s] == RIVER]  # base.yaml:357
-        self._d__empty_rivers = value
-        return value
+        _value: Sequence[int] = [s for s in self.empty() if self.board.spot_attributes[1][s] == RIVER]  # base.yaml:357
+        self._d__empty_rivers = _value
+        return _value
 
     def empty_land(self) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:358; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d__empty_land
-        if kept is not None:
-            return kept
+        _kept = self._d__empty_land
+        if _kept is not None:
+            return _kept
         rt.spend(self, 178, 'rules/yellow-yangtze/base.yaml:358')  # base.yaml:358
-        value: Sequence[int] = [s for s in self.empty() if self.board.spot_attributes[1][s] == LAND]  # base.yaml:358
-        self._d__empty_land = value
-        return value
+        _value: Sequence[int] = [s for s in self.empty() if self.board.spot_attributes[1][s] == LAND]  # base.yaml:358
+        self._d__empty_land = _value
+        return _value
 
     def tile_cells(self, k: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:359
@@ -1284,25 +1284,25 @@ class YellowYangtzeState(rt.State):
 
     def chain_cells(self, s: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:362; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d__chain_cells
-        if kept is None:
-            kept = self._d__chain_cells = {}
-        elif s in kept:
-            return kept[s]
-        value: Sequence[int] = [n for n in self.board.neighbours[s] if (not (self.tile_on[n] is not None or self.chief_on[n] is not None) and self.board.spot_attributes[1][n] == RIVER)]  # base.yaml:362
-        kept[s] = value
-        return value
+        _kept = self._d__chain_cells
+        if _kept is None:
+            _kept = self._d__chain_cells = {}
+        elif s in _kept:
+            return _kept[s]
+        _value: Sequence[int] = [n for n in self.board.neighbours[s] if (not (self.tile_on[n] is not None or self.chief_on[n] is not None) and self.board.spot_attributes[1][n] == RIVER)]  # base.yaml:362
+        _kept[s] = _value
+        return _value
 
     def rival_of(self, s: int, k: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:364; kept between moves: recomputed once `chief_on` or `tile_on` changes
-        kept = self._d__rival_of
-        if kept is None:
-            kept = self._d__rival_of = {}
-        elif (s, k) in kept:
-            return kept[(s, k)]
-        value: Sequence[int] = [n for n in sorted(self.group_of(s)) if ((n != s and self.chief_on[n] is not None) and rt.value_of(self.chief_on[n], 'rules/yellow-yangtze/base.yaml:364')[1] == k)]  # base.yaml:364
-        kept[(s, k)] = value
-        return value
+        _kept = self._d__rival_of
+        if _kept is None:
+            _kept = self._d__rival_of = {}
+        elif (s, k) in _kept:
+            return _kept[(s, k)]
+        _value: Sequence[int] = [n for n in sorted(self.group_of(s)) if ((n != s and self.chief_on[n] is not None) and rt.value_of(self.chief_on[n], 'rules/yellow-yangtze/base.yaml:364')[1] == k)]  # base.yaml:364
+        _kept[(s, k)] = _value
+        return _value
 
     def jokers_needed(self, p: int, m: int) -> int:
         # rules/yellow-yangtze/base.yaml:369
@@ -1313,44 +1313,44 @@ class YellowYangtzeState(rt.State):
 
     def level(self, p: int) -> int:
         # rules/yellow-yangtze/base.yaml:370; kept between moves: recomputed once `points` changes (a change of `points` at one `p`: the value for that `p` only)
-        kept = self._d__level
-        if kept is None:
-            kept = self._d__level = {}
-        elif p in kept:
-            return kept[p]
+        _kept = self._d__level
+        if _kept is None:
+            _kept = self._d__level = {}
+        elif p in _kept:
+            return _kept[p]
         _most = 0
         _first = True
         for m in rt.walk(self, range(0, ((2 + min((self.points[p][i] for i in range(0, 4)), default=0)) + self.points[p][4])), 6, 'rules/yellow-yangtze/base.yaml:370'):  # base.yaml:370; `aggregate_loops`: `max` written out as a loop
-            if sum(max(0, (m - self.points[p][i2])) for i2 in range(0, 4)) <= self.points[p][4]:
+            if sum(max(0, (m - self.points[p][_i__1])) for _i__1 in range(0, 4)) <= self.points[p][4]:
                 _each = m
                 if _first or _each > _most:
                     _most = _each
                     _first = False
-        value: int = _most  # base.yaml:370
-        kept[p] = value
-        return value
+        _value: int = _most  # base.yaml:370
+        _kept[p] = _value
+        return _value
 
     def tie_key(self, p: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:377; kept between moves: recomputed once `game_over` or `points` changes (a change of `points` at one `p`: the value for that `p` only)
-        kept = self._d__tie_key
-        if kept is None:
-            kept = self._d__tie_key = {}
-        elif p in kept:
-            return kept[p]
-        value: Sequence[int] = ((0,) if not self.game_over else (self.spread(p) if self._opt__jokers == SPREAD_EVENLY else sorted([self.points[p][i] for i in range(0, 4)])))  # base.yaml:377
-        kept[p] = value
-        return value
+        _kept = self._d__tie_key
+        if _kept is None:
+            _kept = self._d__tie_key = {}
+        elif p in _kept:
+            return _kept[p]
+        _value: Sequence[int] = ((0,) if not self.game_over else (self.spread(p) if self._opt__jokers == SPREAD_EVENLY else sorted([self.points[p][i] for i in range(0, 4)])))  # base.yaml:377
+        _kept[p] = _value
+        return _value
 
     def spread(self, p: int) -> Sequence[int]:
         # rules/yellow-yangtze/base.yaml:381; kept between moves: recomputed once `points` changes (a change of `points` at one `p`: the value for that `p` only)
-        kept = self._d__spread
-        if kept is None:
-            kept = self._d__spread = {}
-        elif p in kept:
-            return kept[p]
-        value: Sequence[int] = sorted([((cell2 or rt.once(cell2, sorted([max((cell or rt.once(cell, self.level(p)))[0], self.points[p][i]) for cell in (rt.cell(),) for i in range(0, 4)])))[0][j] + (1 if j < (cell3 or rt.once(cell3, (self.points[p][4] - sum(max(0, (m2 - self.points[p][i3])) for m2 in (self.level(p),) for i3 in range(0, 4)))))[0] else 0)) for cell2 in (rt.cell(),) for cell3 in (rt.cell(),) for j in range(0, 4)])  # base.yaml:381
-        kept[p] = value
-        return value
+        _kept = self._d__spread
+        if _kept is None:
+            _kept = self._d__spread = {}
+        elif p in _kept:
+            return _kept[p]
+        _value: Sequence[int] = sorted([((_cell__2 or rt.once(_cell__2, sorted([max((_cell__1 or rt.once(_cell__1, self.level(p)))[0], self.points[p][i]) for _cell__1 in (rt.cell(),) for i in range(0, 4)])))[0][j] + (1 if j < (_cell__3 or rt.once(_cell__3, (self.points[p][4] - sum(max(0, (_m__1 - self.points[p][_i__2])) for _m__1 in (self.level(p),) for _i__2 in range(0, 4)))))[0] else 0)) for _cell__2 in (rt.cell(),) for _cell__3 in (rt.cell(),) for j in range(0, 4)])  # base.yaml:381
+        _kept[p] = _value
+        return _value
 
     def draw_tile(self, p: int) -> None:
         # rules/yellow-yangtze/base.yaml:403
@@ -1675,21 +1675,21 @@ class YellowYangtzeState(rt.State):
     def broken_invariants(self) -> list[str]:
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""
         rt.new_move(self)
-        return [name for name, value in (
+        return [_name for _name, _value in (
             ('every_tile_accounted_for', (len(self.bag) <= 16 and len(self.market) <= 16 and len(self.box) <= 16 or rt.grown(self, 648, 3, (self.bag, self.market, self.box), 'rules/yellow-yangtze/base.yaml:800')) and (len(frozenset(t for t in rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*self.bag, *self.market), 1, 'rules/yellow-yangtze/base.yaml:800'), *self.box), 1, 'rules/yellow-yangtze/base.yaml:800'), *rt.walk(self, [t for p in range(self.num_players) for t in (self.rack[p] if len(self.rack[p]) <= 16 else rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:800'))], 1, 'rules/yellow-yangtze/base.yaml:800')), 1, 'rules/yellow-yangtze/base.yaml:800'), *[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:801') for s in self.board.spots if self.tile_on[s] is not None]), 1, 'rules/yellow-yangtze/base.yaml:800'))) == 138 and ((((len(self.bag) + len(self.market)) + len(self.box)) + sum(len(self.rack[p]) for p in range(self.num_players))) + sum(1 for s in self.board.spots if self.tile_on[s] is not None)) == 138)),  # rules/yellow-yangtze/base.yaml:798
             ('racks_as_seen', all(self.rack_size[p] == len(self.rack[p]) for p in range(self.num_players))),  # rules/yellow-yangtze/base.yaml:805
             ('every_leader_once', len(frozenset(self.chief_on[s] for s in self.on_board())) == len(self.on_board()) and all(self.governor_beside(s) for s in self.on_board())),  # rules/yellow-yangtze/base.yaml:807
             ('nine_pagodas', (len(self.pagodas) <= 16 or rt.grown(self, 107, 1, (self.pagodas,), 'rules/yellow-yangtze/base.yaml:813')) and ((all(self.pagodas_left(k) >= 0 for k in range(5)) and all(all((self.tile_on[c] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[c], 'rules/yellow-yangtze/base.yaml:290')] == g[0]) for c in rt.walk(self, g[1], 2, 'rules/yellow-yangtze/base.yaml:813')) for g in self.pagodas)) and len(self.pagoda_cells()) == (3 * len(self.pagodas)))),  # rules/yellow-yangtze/base.yaml:811
             ('states_at_peace', self.sides != () or all(len(self.rival_of(s, rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:819')[1])) == 0 for s in rt.walk(self, self.on_board(), 1940, 'rules/yellow-yangtze/base.yaml:819'))),  # rules/yellow-yangtze/base.yaml:817
-        ) if not value]
+        ) if not _value]
 
     # -- End and scoring ----------------------------------------------------------------------
     def _is_over(self) -> bool:
         # rules/yellow-yangtze/base.yaml:789; kept between moves: tested again once `game_over` changes
-        over = self._kept_end
-        if over is None:
-            over = self._kept_end = bool(self.game_over)
-        return over
+        _over = self._kept_end
+        if _over is None:
+            _over = self._kept_end = bool(self.game_over)
+        return _over
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -1705,93 +1705,93 @@ class YellowYangtzeState(rt.State):
         return tuple(self.tie_key(player))
 
     # -- Visibility ---------------------------------------------------------------------------
-    def _shown(self, name: str) -> bool:
+    def _shown(self, _name: str) -> bool:
         """Whether a field hidden by its `visible:` is shown to everyone now (`shown_if`)."""
-        if name == 'rack':
+        if _name == 'rack':
             return bool(self.game_over)  # rules/yellow-yangtze/base.yaml:215
-        if name == 'points':
+        if _name == 'points':
             return bool(self.game_over)  # rules/yellow-yangtze/base.yaml:239
         return False
 
-    def _hidden_item(self, name: str, k: int) -> bool:
+    def _hidden_item(self, _name: str, k: int) -> bool:
         """Whether item k of a list field is hidden now (`hide_items_if`)."""
         return False
 
     # -- Copies and text ----------------------------------------------------------------------
-    def _copy_fields(self, other: Any) -> None:
-        other._opt__actions_per_turn = self._opt__actions_per_turn
-        other._opt__leader_joining = self._opt__leader_joining
-        other._opt__governor_bonus = self._opt__governor_bonus
-        other._opt__soldier_leader_discard = self._opt__soldier_leader_discard
-        other._opt__unifying_tile = self._opt__unifying_tile
-        other._opt__chain_after_declined_pagoda = self._opt__chain_after_declined_pagoda
-        other._opt__war_triangles = self._opt__war_triangles
-        other._opt__jokers = self._opt__jokers
-        other._opt__market_refill = self._opt__market_refill
-        other.tile_on = self.tile_on[:]
-        other.chief_on = self.chief_on[:]
-        other.pagodas = self.pagodas
-        other.bag = self.bag
-        other.rack = self.rack[:]
-        other.rack_size = self.rack_size[:]
-        other.market = self.market
-        other.box = self.box
-        other.points = self.points[:]
-        other.actions_done = self.actions_done
-        other.last_peasant = self.last_peasant
-        other.last_tile = self.last_tile
-        other.started_war = self.started_war[:]
-        other.reunification = self.reunification
-        other.strength = self.strength
-        other.sides = self.sides
-        other.lifted = self.lifted
-        other.game_over = self.game_over
+    def _copy_fields(self, _other: Any) -> None:
+        _other._opt__actions_per_turn = self._opt__actions_per_turn
+        _other._opt__leader_joining = self._opt__leader_joining
+        _other._opt__governor_bonus = self._opt__governor_bonus
+        _other._opt__soldier_leader_discard = self._opt__soldier_leader_discard
+        _other._opt__unifying_tile = self._opt__unifying_tile
+        _other._opt__chain_after_declined_pagoda = self._opt__chain_after_declined_pagoda
+        _other._opt__war_triangles = self._opt__war_triangles
+        _other._opt__jokers = self._opt__jokers
+        _other._opt__market_refill = self._opt__market_refill
+        _other.tile_on = self.tile_on[:]
+        _other.chief_on = self.chief_on[:]
+        _other.pagodas = self.pagodas
+        _other.bag = self.bag
+        _other.rack = self.rack[:]
+        _other.rack_size = self.rack_size[:]
+        _other.market = self.market
+        _other.box = self.box
+        _other.points = self.points[:]
+        _other.actions_done = self.actions_done
+        _other.last_peasant = self.last_peasant
+        _other.last_tile = self.last_tile
+        _other.started_war = self.started_war[:]
+        _other.reunification = self.reunification
+        _other.strength = self.strength
+        _other.sides = self.sides
+        _other.lifted = self.lifted
+        _other.game_over = self.game_over
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        other._d__tiled = self._d__tiled
-        other._d__untiled = self._d__untiled
-        other._d__empty = self._d__empty
-        other._d__group_of = self._d__group_of
-        other._d__chief_cell = self._d__chief_cell
-        other._d__on_board = self._d__on_board
-        other._d__off_board = self._d__off_board
-        other._d__groups_beside = self._d__groups_beside
-        other._d__states_beside = self._d__states_beside
-        other._d__governor_beside = self._d__governor_beside
-        other._d__index_of = self._d__index_of
-        other._d__in_rack = self._d__in_rack
-        other._d__pagoda_cells = self._d__pagoda_cells
-        other._d__triangles_at = self._d__triangles_at
-        other._d__free_triangles_at = self._d__free_triangles_at
-        other._d__pagodas_left = self._d__pagodas_left
-        other._d__first_triangles_at = self._d__first_triangles_at
-        other._d__open_triangles = self._d__open_triangles
-        other._d__joins_states = self._d__joins_states
-        other._d__leader_sites = self._d__leader_sites
-        other._d__leader_cells = self._d__leader_cells
-        other._d__empty_rivers = self._d__empty_rivers
-        other._d__empty_land = self._d__empty_land
-        other._d__chain_cells = self._d__chain_cells
-        other._d__rival_of = self._d__rival_of
-        other._d__level = self._d__level
-        other._d__tie_key = self._d__tie_key
-        other._d__spread = self._d__spread
-        other._kept_end = self._kept_end
-        other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        other._actions__place_leader = self._actions__place_leader
-        other._actions__lift_leader = self._actions__lift_leader
-        other._actions__relocate = self._actions__relocate
-        other._actions__leave_off = self._actions__leave_off
-        other._actions__withdraw_leader = self._actions__withdraw_leader
-        other._actions__place_tile = self._actions__place_tile
-        other._actions__chain_peasant = self._actions__chain_peasant
-        other._actions__end_chain = self._actions__end_chain
-        other._actions__decline_pagoda = self._actions__decline_pagoda
-        other._actions__take_from_market = self._actions__take_from_market
-        other._actions__leave_market = self._actions__leave_market
-        other._actions__peasant_revolt = self._actions__peasant_revolt
-        other._actions__merchant_pagoda = self._actions__merchant_pagoda
-        other._actions__end_turn = self._actions__end_turn
+        _other._d__tiled = self._d__tiled
+        _other._d__untiled = self._d__untiled
+        _other._d__empty = self._d__empty
+        _other._d__group_of = self._d__group_of
+        _other._d__chief_cell = self._d__chief_cell
+        _other._d__on_board = self._d__on_board
+        _other._d__off_board = self._d__off_board
+        _other._d__groups_beside = self._d__groups_beside
+        _other._d__states_beside = self._d__states_beside
+        _other._d__governor_beside = self._d__governor_beside
+        _other._d__index_of = self._d__index_of
+        _other._d__in_rack = self._d__in_rack
+        _other._d__pagoda_cells = self._d__pagoda_cells
+        _other._d__triangles_at = self._d__triangles_at
+        _other._d__free_triangles_at = self._d__free_triangles_at
+        _other._d__pagodas_left = self._d__pagodas_left
+        _other._d__first_triangles_at = self._d__first_triangles_at
+        _other._d__open_triangles = self._d__open_triangles
+        _other._d__joins_states = self._d__joins_states
+        _other._d__leader_sites = self._d__leader_sites
+        _other._d__leader_cells = self._d__leader_cells
+        _other._d__empty_rivers = self._d__empty_rivers
+        _other._d__empty_land = self._d__empty_land
+        _other._d__chain_cells = self._d__chain_cells
+        _other._d__rival_of = self._d__rival_of
+        _other._d__level = self._d__level
+        _other._d__tie_key = self._d__tie_key
+        _other._d__spread = self._d__spread
+        _other._kept_end = self._kept_end
+        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
+        _other._actions__place_leader = self._actions__place_leader
+        _other._actions__lift_leader = self._actions__lift_leader
+        _other._actions__relocate = self._actions__relocate
+        _other._actions__leave_off = self._actions__leave_off
+        _other._actions__withdraw_leader = self._actions__withdraw_leader
+        _other._actions__place_tile = self._actions__place_tile
+        _other._actions__chain_peasant = self._actions__chain_peasant
+        _other._actions__end_chain = self._actions__end_chain
+        _other._actions__decline_pagoda = self._actions__decline_pagoda
+        _other._actions__take_from_market = self._actions__take_from_market
+        _other._actions__leave_market = self._actions__leave_market
+        _other._actions__peasant_revolt = self._actions__peasant_revolt
+        _other._actions__merchant_pagoda = self._actions__merchant_pagoda
+        _other._actions__end_turn = self._actions__end_turn
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
@@ -1832,62 +1832,62 @@ class YellowYangtzeState(rt.State):
         self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
-    def _action_text(self, action: rt.Action) -> str:
-        name, args = action.name, action.args
-        if name == 'place_leader':
-            k = args[0]
-            s = args[1]
+    def _action_text(self, _action: rt.Action) -> str:
+        _name, _args = _action.name, _action.args
+        if _name == 'place_leader':
+            k = _args[0]
+            s = _args[1]
             return 'leader ' + self._fmt('kind', k) + ' ' + self._fmt('spot', s)
-        if name == 'lift_leader':
-            k = args[0]
+        if _name == 'lift_leader':
+            k = _args[0]
             return 'move ' + self._fmt('kind', k)
-        if name == 'relocate':
-            s = args[0]
+        if _name == 'relocate':
+            s = _args[0]
             return 'to ' + self._fmt('spot', s)
-        if name == 'leave_off':
+        if _name == 'leave_off':
             return 'leave off the board'
-        if name == 'withdraw_leader':
-            k = args[0]
+        if _name == 'withdraw_leader':
+            k = _args[0]
             return 'withdraw ' + self._fmt('kind', k)
-        if name == 'place_tile':
-            k = args[0]
-            s = args[1]
+        if _name == 'place_tile':
+            k = _args[0]
+            s = _args[1]
             return 'tile ' + self._fmt('kind', k) + ' ' + self._fmt('spot', s)
-        if name == 'chain_peasant':
-            s = args[0]
+        if _name == 'chain_peasant':
+            s = _args[0]
             return 'peasant ' + self._fmt('spot', s)
-        if name == 'end_chain':
+        if _name == 'end_chain':
             return 'end chain'
-        if name == 'build_pagoda':
-            t = args[0]
+        if _name == 'build_pagoda':
+            t = _args[0]
             return 'pagoda ' + self._fmt('list:spot', t)
-        if name == 'decline_pagoda':
+        if _name == 'decline_pagoda':
             return 'no pagoda'
-        if name == 'take_from_market':
-            k = args[0]
+        if _name == 'take_from_market':
+            k = _args[0]
             return 'take ' + self._fmt('kind', k)
-        if name == 'leave_market':
+        if _name == 'leave_market':
             return 'take nothing'
-        if name == 'peasant_revolt':
-            use = args[0]
-            s = args[1]
+        if _name == 'peasant_revolt':
+            use = _args[0]
+            s = _args[1]
             return 'peasant revolt ' + self._fmt('leader_use', use) + ' ' + self._fmt('spot', s)
-        if name == 'merchant_pagoda':
-            use = args[0]
-            t = args[1]
+        if _name == 'merchant_pagoda':
+            use = _args[0]
+            t = _args[1]
             return 'merchant pagoda ' + self._fmt('leader_use', use) + ' ' + self._fmt('list:spot', t)
-        if name == 'swap_tiles':
-            out = args[0]
+        if _name == 'swap_tiles':
+            out = _args[0]
             return 'swap ' + self._fmt('list:kind', out)
-        if name == 'end_turn':
+        if _name == 'end_turn':
             return 'end turn'
-        return name.replace("_", " ")
+        return _name.replace("_", " ")
 
-    def _text_for_others(self, action: rt.Action) -> str | None:
+    def _text_for_others(self, _action: rt.Action) -> str | None:
         """What the seats that did not play `action` read of it now (`others_text:`), or None when
         they read its whole text (no `others_text:`, or its `revealed_when:` holds)."""
-        name = action.name
-        if name == 'swap_tiles':  # rules/yellow-yangtze/base.yaml:738
+        _name = _action.name
+        if _name == 'swap_tiles':  # rules/yellow-yangtze/base.yaml:738
             return 'swap tiles'
         return None
 

@@ -56,13 +56,13 @@ class YellowYangtzeShortState(YellowYangtzeState):
     def broken_invariants(self) -> list[str]:
         """The invariants of the rule file (`invariants:`) this position breaks, by name."""
         rt.new_move(self)
-        return [name for name, value in (
+        return [_name for _name, _value in (
             ('every_tile_accounted_for', (len(self.bag) <= 16 and len(self.market) <= 16 and len(self.box) <= 16 or rt.grown(self, 612, 3, (self.bag, self.market, self.box), 'rules/yellow-yangtze/base.yaml:800')) and (len(frozenset(t for t in rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*rt.walk(self, (*self.bag, *self.market), 1, 'rules/yellow-yangtze/base.yaml:800'), *self.box), 1, 'rules/yellow-yangtze/base.yaml:800'), *rt.walk(self, [t for p in range(self.num_players) for t in (self.rack[p] if len(self.rack[p]) <= 16 else rt.walk(self, self.rack[p], 1, 'rules/yellow-yangtze/base.yaml:800'))], 1, 'rules/yellow-yangtze/base.yaml:800')), 1, 'rules/yellow-yangtze/base.yaml:800'), *[rt.value_of(self.tile_on[s], 'rules/yellow-yangtze/base.yaml:801') for s in self.board.spots if self.tile_on[s] is not None]), 1, 'rules/yellow-yangtze/base.yaml:800'))) == 138 and ((((len(self.bag) + len(self.market)) + len(self.box)) + sum(len(self.rack[p]) for p in range(self.num_players))) + sum(1 for s in self.board.spots if self.tile_on[s] is not None)) == 138)),  # rules/yellow-yangtze/base.yaml:798
             ('racks_as_seen', all(self.rack_size[p] == len(self.rack[p]) for p in range(self.num_players))),  # rules/yellow-yangtze/base.yaml:805
             ('every_leader_once', len(frozenset(self.chief_on[s] for s in self.on_board())) == len(self.on_board()) and all(self.governor_beside(s) for s in self.on_board())),  # rules/yellow-yangtze/base.yaml:807
             ('nine_pagodas', (len(self.pagodas) <= 16 or rt.grown(self, 107, 1, (self.pagodas,), 'rules/yellow-yangtze/base.yaml:813')) and ((all(self.pagodas_left(k) >= 0 for k in range(5)) and all(all((self.tile_on[c] is not None and ATTR__TILE__KIND[rt.value_of(self.tile_on[c], 'rules/yellow-yangtze/base.yaml:290')] == g[0]) for c in rt.walk(self, g[1], 2, 'rules/yellow-yangtze/base.yaml:813')) for g in self.pagodas)) and len(self.pagoda_cells()) == (3 * len(self.pagodas)))),  # rules/yellow-yangtze/base.yaml:811
             ('states_at_peace', self.sides != () or all(len(self.rival_of(s, rt.value_of(self.chief_on[s], 'rules/yellow-yangtze/base.yaml:819')[1])) == 0 for s in rt.walk(self, self.on_board(), 1940, 'rules/yellow-yangtze/base.yaml:819'))),  # rules/yellow-yangtze/base.yaml:817
-        ) if not value]
+        ) if not _value]
 
 
 GAME = rt.Game(

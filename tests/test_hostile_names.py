@@ -469,6 +469,23 @@ def test_the_state_members_are_private_constants_or_a_public_api_refused_by_name
     assert {"apply", "clone", "phase", "board", "num_seats", "score_terms"} <= names.STATE_API
 
 
+def renamed_games(text: str, tokens: list[str], new: list[str]) -> tuple[rt.Game, rt.Game] | None:
+    """The rule file `text` with each of `tokens` renamed to the name of `new` at its index, loaded
+    optimised and unoptimised; None when it is refused cleanly (a name taken twice, a reserved one)."""
+    for k, token in enumerate(tokens):  # (each marked first: a new name may be an old one)
+        text = re.sub(rf"(?<![a-z0-9_]){token}(?![a-z0-9_])", f"\x00{k}\x00", text)
+    text = re.sub("\x00([0-9]+)\x00", lambda m: new[int(m.group(1))], text)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "renamed.yaml"
+        path.write_text(text, encoding="utf-8")
+        try:
+            optimised = rulewright.load_rules(path)
+        except CompileError as failed:
+            assert all(d.span.line >= 1 and d.render().startswith(f"{d.span}: error: ") for d in failed.diagnostics)
+            return None
+        return optimised, rulewright.load_rules(path, passes=frozenset())
+
+
 FINDINGS = HOSTILE / "masks_of_two_fields_joined_alike.yaml"
 FINDINGS_TEXT = FINDINGS.read_text(encoding="utf-8").split("\n", 4)[4]  # (without its comment)
 FINDINGS_TOKENS = ["aa", "bb_cc", "aa_bb", "cc", "blank", "unset", "score", "mark", "points"]
@@ -482,20 +499,9 @@ def test_fields_and_values_named_adversarially_play_the_same_game_optimised(new:
     """The first finding of issue 33 with every name replaced at once by names made of the words
     invented names are made of: refused cleanly (a name taken twice, a reserved one), or the same
     game optimised by every pass as unoptimised."""
-    text = FINDINGS_TEXT
-    for k, token in enumerate(FINDINGS_TOKENS):  # (each marked first: a new name may be an old one)
-        text = re.sub(rf"(?<![a-z0-9_]){token}(?![a-z0-9_])", f"\x00{k}\x00", text)
-    text = re.sub("\x00([0-9]+)\x00", lambda m: new[int(m.group(1))], text)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "findings.yaml"
-        path.write_text(text, encoding="utf-8")
-        try:
-            optimised = rulewright.load_rules(path)
-        except CompileError as failed:
-            assert all(d.span.line >= 1 and d.render().startswith(f"{d.span}: error: ") for d in failed.diagnostics)
-            return
-        plain = rulewright.load_rules(path, passes=frozenset())
-    assert sum(play_in_lockstep(optimised, plain, 2, seed) for seed in range(3)) >= 18  # six moves a game
+    games = renamed_games(FINDINGS_TEXT, FINDINGS_TOKENS, new)
+    if games is not None:
+        assert sum(play_in_lockstep(*games, 2, seed) for seed in range(3)) >= 18  # six moves a game
 
 
 @pytest.mark.parametrize("path", [p for p in CASES if p not in REFUSED], ids=lambda p: p.stem)
@@ -521,17 +527,6 @@ def test_locals_named_like_generated_locals_play_the_same_game_optimised(new: li
     their own started with `_` or to rule names made of the words invented names are made of:
     refused cleanly (a name taken twice, a reserved one), or the same game optimised by every
     pass as unoptimised."""
-    text = LOCALS_TEXT
-    for k, token in enumerate(LOCALS_TOKENS):  # (each marked first: a new name may be an old one)
-        text = re.sub(rf"(?<![a-z0-9_]){token}(?![a-z0-9_])", f"\x00{k}\x00", text)
-    text = re.sub("\x00([0-9]+)\x00", lambda m: new[int(m.group(1))], text)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "locals.yaml"
-        path.write_text(text, encoding="utf-8")
-        try:
-            optimised = rulewright.load_rules(path)
-        except CompileError as failed:
-            assert all(d.span.line >= 1 and d.render().startswith(f"{d.span}: error: ") for d in failed.diagnostics)
-            return
-        plain = rulewright.load_rules(path, passes=frozenset())
-    assert sum(play_in_lockstep(optimised, plain, 2, seed) for seed in range(3)) > 0
+    games = renamed_games(LOCALS_TEXT, LOCALS_TOKENS, new)
+    if games is not None:
+        assert sum(play_in_lockstep(*games, 2, seed) for seed in range(3)) > 0

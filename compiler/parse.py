@@ -7,6 +7,8 @@ span of the YAML scalar that held it, so every node's span points into the rule 
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from typing import Any, Literal
 
 from lark import Lark, Token, Transformer, Tree, v_args
@@ -70,8 +72,40 @@ def _describe_expected(names: set[str]) -> str:
 MAX_DEPTH = 50
 
 
+# Texts parsed before, with where they stand, and their trees: a rule set is compiled more than
+# once in one process (its variants, `base()` versions, the optimiser's comparisons, the tests),
+# and parsing is about half of a compilation. The key is the whole input (the text, its span in
+# its file, what it is) and the nodes are frozen, so a tree is shared, never changed; a text that
+# does not parse raises each time. Bounded by the characters kept: a tree takes some 46 bytes a
+# character, so 500,000 characters are about 25 MB at worst (every bundled rule set's texts
+# together: 1,157 texts, 38,910 characters, 1.8 MB); the least recently used go first.
+PARSED_CHARS_KEPT = 500_000
+_parsed: OrderedDict[tuple[str, SourceSpan, Kind], Any] = OrderedDict()
+_parsed_chars = 0
+_parsed_lock = threading.Lock()  # the language server checks off its request thread
+
+
 def parse(text: str, span: SourceSpan, kind: Kind) -> Any:
     """Parse `text` as `kind`; returns an ast.Expr, ast.Stmt or ast.Header."""
+    global _parsed_chars
+    key = (text, span, kind)
+    with _parsed_lock:
+        tree = _parsed.get(key)
+        if tree is not None:
+            _parsed.move_to_end(key)
+            return tree
+    tree = _parse(text, span, kind)
+    with _parsed_lock:
+        if key not in _parsed:
+            _parsed[key] = tree
+            _parsed_chars += len(text) + 1
+        while _parsed_chars > PARSED_CHARS_KEPT:
+            (oldest, _, _), _ = _parsed.popitem(last=False)
+            _parsed_chars -= len(oldest) + 1
+    return tree
+
+
+def _parse(text: str, span: SourceSpan, kind: Kind) -> Any:
     builder = _Builder(span)
     try:
         tree = _parser().parse(text, start=kind)

@@ -98,12 +98,28 @@ SLOW: dict[str, set[str]] = {
 }
 
 
+# Of those, the thousand seeded random games of each game, also marked `soak`: `./dev test` runs
+# them once, on the native build (the same rule files compiled with mypyc; tests/test_native.py
+# proves, move for move, that the native modules play the interpreted modules' games), where they
+# take about half the time; a plain `pytest` runs them on the interpreted modules.
+SOAK: dict[str, set[str]] = {
+    "test_chang_cheng.py": {"test_a_thousand_random_games_conserve_walls_and_cards"},
+    "test_china_cornett.py": {"test_a_thousand_random_games_end_with_gold_conserved"},
+    "test_china_schacht.py": {"test_a_thousand_random_games_per_ruleset_conserve_everything"},
+    "test_long_runs.py": {"test_a_thousand_random_games"},
+    "test_yellow_yangtze.py": {"test_a_thousand_random_games_account_for_every_piece"},
+}
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         file, _, name = item.nodeid.partition("::")
-        if name.split("[", 1)[0] in SLOW.get(file.removeprefix("tests/"), ()):
+        function = name.split("[", 1)[0]
+        if function in SLOW.get(file.removeprefix("tests/"), ()):
             item.add_marker(pytest.mark.slow)
+        if function in SOAK.get(file.removeprefix("tests/"), ()):
+            item.add_marker(pytest.mark.soak)
 
 
 class FailuresAsTheyHappen:

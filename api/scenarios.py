@@ -787,9 +787,14 @@ def _expectations(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> 
         elif kind in ("legal", "legal_includes", "legal_excludes"):
             if not isinstance(value, YSeq):
                 p.error(value.span, f"`{kind}:` is a list of action texts")
+            elif kind == "legal_excludes":  # (what no move can be is excluded always: it checks nothing)
+                for x in value.items:
+                    _no_move_of(p, s, x, state, "excluding it checks nothing")
         elif kind == "distribution":
             _check_distribution(p, s, value, state)
         elif kind == "illegal":
+            for x in value.items if isinstance(value, YSeq) else ():  # (with a rule, the rule is checked)
+                _no_move_of(p, s, x, state, "that it is illegal says nothing")
             if isinstance(value, YMap):
                 for _, v in value.items:
                     rule = _text(p, v)
@@ -800,6 +805,24 @@ def _expectations(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> 
                 p.error(value.span, "`illegal:` maps action texts to the rule that forbids them, or lists texts")
         out.append(Expectation(kind, value, key.span))
     return out
+
+
+def _no_move_of(p: _Problems, s: Scenario, node: YNode, state: State, why: str) -> None:
+    """A text no move of the rule set can ever have (`prospekt A1`: no action's text, no answer's,
+    starts so) is an error where a check of it could only pass: `legal_excludes:`, `illegal:`."""
+    text = _text(p, node)
+    if text is None:
+        return
+    wanted = " ".join(text.lower().split())
+    starts = [prefix for prefix in state.TEXT_PREFIX.values()]
+    if any(not prefix for prefix in starts):  # (an action whose text is its arguments alone: any text may be one)
+        return
+    starts += [f"{name} " for name in state.ASKS] + ["pass"]
+    if any(wanted.startswith(prefix.lower()) for prefix in starts):
+        return
+    forms = sorted({prefix.strip() for prefix in starts})
+    p.error(node.span, f"`{text}` is no move of {state.game.info.ruleset}: {why}",
+            did_you_mean(wanted.split(" ")[0], forms) or f"moves start with: {', '.join(forms)}")
 
 
 def _fresh(s: Scenario, game: Game) -> State:

@@ -193,3 +193,16 @@ scenarios:
     failed = [(c.what, c.ok) for c in result.checks if not c.ok]
     assert failed == [("chief_on[E5]", False)], "E5 holds a leader: `others: none` checks it"
     assert len(result.checks) > 1 and all(c.ok for c in result.checks if c.what != "chief_on[E5]")
+
+
+def test_a_text_no_move_can_have_is_refused_where_its_check_could_only_pass(tmp_path: Path) -> None:
+    """`legal_excludes: [prospekt A1]` and `illegal: [prospekt A1]` passed whatever the rules did:
+    no move's text starts so. An answer to an ask and `pass` are moves too."""
+    shown = tmp_path / "s.yaml"
+    excluded = CORNETT + "  x:\n    expect:\n      legal_excludes: [prospekt A1, turn back K6]\n"
+    assert problems_of(tmp_path, excluded) == [
+        f"{shown}:6:24: error: `prospekt A1` is no move of china-cornett: excluding it checks nothing"]
+    assert problems_of(tmp_path, CORNETT + "  x:\n    expect:\n      illegal: [prospect A1, trun back K6]\n") == [
+        f"{shown}:6:30: error: `trun back K6` is no move of china-cornett: that it is illegal says nothing"]
+    assert problems_of(tmp_path, "ruleset: chang-cheng\nplayers: 2\nscenarios:\n  x:\n    expect:\n"
+                       "      legal_excludes: [new_end left_end, pass]\n") == []

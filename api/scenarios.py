@@ -479,6 +479,9 @@ def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state
     if not isinstance(node, YMap):
         p.error(node.span, f"`{info.name}` has one value per {info.per}: give a mapping")
         return None
+    if not node.items:  # (a key with no effect is an error, not a silent no-op)
+        p.error(node.span, f"`{info.name}: {{}}` gives no {info.per} a value: it has no effect",
+                f"leave `{info.name}` out")
     out: dict[int, Any] = {}
     given: dict[int, SourceSpan] = {}
     value_names = state.ENUMS.get(info.element, ()) if info.kind == "enum" else ()
@@ -488,6 +491,9 @@ def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state
     grouped: dict[int, list[int]] = {}  # by owner: each entity's owners, in the order given
     for key, value in node.items:
         label = str(key.value)
+        if isinstance(value, YSeq) and not value.items and (label in owners or label in value_names):
+            p.error(value.span, f"`{label}: []` names no {info.per}: it has no effect", f"leave `{label}` out")
+            continue
         if label in ("others", "rest"):
             before = len(p.list)
             others = _value(p, s, info, value, state)  # (None for an optional's `none` too)
@@ -602,6 +608,9 @@ def _auction(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: Sta
         else:
             p.error(value.span, f"`{name}` of an auction is {'true or false' if name == 'over' else 'a whole number'}")
     if partial:
+        if not node.items:
+            p.error(node.span, f"`{info.name}: {{}}` checks nothing",
+                    f"give the keys checked: {', '.join(AUCTION_KEYS)}")
         return given
     for required in ("minimum", "step"):
         if required not in given:

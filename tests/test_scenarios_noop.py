@@ -206,3 +206,16 @@ def test_a_text_no_move_can_have_is_refused_where_its_check_could_only_pass(tmp_
         f"{shown}:6:30: error: `trun back K6` is no move of china-cornett: that it is illegal says nothing"]
     assert problems_of(tmp_path, "ruleset: chang-cheng\nplayers: 2\nscenarios:\n  x:\n    expect:\n"
                        "      legal_excludes: [new_end left_end, pass]\n") == []
+
+
+def test_an_empty_per_entity_value_or_group_is_a_located_error(tmp_path: Path) -> None:
+    """`gold: {}` gives nobody gold and `face_down: []` no marker a value: each has no effect (a
+    YAML merge's override `chief_on: {}` meant `{others: none}`: tests/scenarios/yellow-yangtze/
+    placement.yaml now says so). An auction expected as `{}` checks nothing."""
+    shown = tmp_path / "s.yaml"
+    assert problems_of(tmp_path, CORNETT + "  x:\n    position:\n      gold: {}\n") == [
+        f"{shown}:6:13: error: `gold: {{}}` gives no player a value: it has no effect"]
+    assert problems_of(tmp_path, CORNETT + "  x:\n    position:\n      marker: {face_down: [], others: removed}\n"
+                       ) == [f"{shown}:6:27: error: `face_down: []` names no spot: it has no effect"]
+    mandarin = "ruleset: mandarin\nplayers: 3\nscenarios:\n  x:\n    expect:\n      fields: {sale: {}}\n"
+    assert problems_of(tmp_path, mandarin) == [f"{shown}:6:22: error: `sale: {{}}` checks nothing"]

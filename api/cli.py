@@ -726,7 +726,9 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
             move = state.moves + 1
             player = seat_to_act(state)  # the seat that decides now (a phase's actor), not whose turn it is
             who = seat_name(info, player)
-            if kinds[player] == "human":  # shown only the observation of their own seat
+            action = forced_move(state, humans, player)  # a person's decision with one answer: played at once
+            forced = action is not None
+            if action is None and kinds[player] == "human":  # shown only the observation of their own seat
                 click.echo()
                 click.echo(render_state(state, player, terminal_width() or PLAY_WIDTH))
                 action = ask_move(state, who)
@@ -735,10 +737,11 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
                     if log:  # the state the log ends at: replay tells it from a log cut short
                         log.final(state.to_json())
                     return
-            else:
+            elif action is None:
                 action = state.action_at(robots[player].choose(state))
             text = str(action)
-            click.echo(printable(f"{who} plays {state.move_text(action, transcript_reader(humans, player), player)}"))
+            click.echo(printable(f"{who} plays {state.move_text(action, transcript_reader(humans, player), player)}"
+                                 + (FORCED_NOTE if forced else "")))
             state.apply(action)
             if log:
                 log.action(player, text)
@@ -754,6 +757,20 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
     announce_end(state)
     if log_path:
         click.echo(f"log written to {log_path}")
+
+
+# How `play` marks a person's move it played at once, the seat having no other (State.forced);
+# the log holds it as any move, so that it replays the same.
+FORCED_NOTE = " (forced: the only legal move)"
+
+
+def forced_move(state: State, humans: Sequence[int], player: int) -> Action | None:
+    """The move `play` makes at once for the person at seat `player`: the one legal action
+    (State.forced), in a game where no other person plays (where others do, that a seat had no
+    choice can tell them what it hides, and a move made without asking would show it: every
+    decision is asked; docs/language.md, "Forced decisions"). Agents are asked for every move,
+    forced or not: skipping one would change the draws of their generators, and every game."""
+    return state.forced() if list(humans) == [player] else None
 
 
 def transcript_reader(humans: Sequence[int], actor: int) -> int | None:

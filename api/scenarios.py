@@ -14,9 +14,10 @@ MAX_SCENARIO_FILE_BYTES is read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,8 +25,11 @@ from .compiler.load import LoadError, YMap, YNode, YScalar, YSeq, load, unsaved_
 from .compiler.names import MEMBER_PATTERNS
 from .compiler.paths import display
 from .compiler.source import CompileError, Diagnostic, SourceSpan, did_you_mean
+from .runtime import decisions
 from .runtime.auction import NOBODY, Auction
 from .runtime.errors import RulewrightError, is_int, whole_number
+from .runtime.faults import game_error
+from .runtime.limits import new_move
 from .runtime.state import FieldInfo, Game, State, field_type
 from .runtime.state import _parse_type as parse_saved_type
 
@@ -38,6 +42,8 @@ POSITION_SPECIAL = ("to_act", "phase", "chance")
 # consume them: `draw` stands for draw() from a set and draw_from() a list alike.
 CHANCE_KINDS = ("die", "throw", "coin", "draw")
 DISTRIBUTION_KEYS = ("of", "runs", "values", "significance")
+# The expectations that check nothing when empty (an empty `legal:` says no move is legal).
+EMPTY_CHECKS_NOTHING = ("scores", "score_terms", "fields", "legal_includes", "legal_excludes", "illegal")
 # The replays one file's distributions may ask for, all together: a scenario file is data, and
 # 100,000 replays of a short scenario take about a minute.
 MAX_DISTRIBUTION_RUNS = 100_000
@@ -246,6 +252,10 @@ def load_file(path: Path, loader: GameLoader = default_loader) -> tuple[list[Sce
             continue
         scenario.game = game
         _check_setup(p, scenario, value, game)
+        for part in ("position", "steps", "expect"):
+            given = value.get(part)
+            if isinstance(given, YMap | YSeq) and not given.items:
+                p.error(given.span, f"`{part}:` is empty: it has no effect", f"leave `{part}:` out")
         position = value.get("position")
         if position is not None:
             if isinstance(position, YMap):
@@ -469,16 +479,25 @@ def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state
     if not isinstance(node, YMap):
         p.error(node.span, f"`{info.name}` has one value per {info.per}: give a mapping")
         return None
+    if not node.items:  # (a key with no effect is an error, not a silent no-op)
+        p.error(node.span, f"`{info.name}: {{}}` gives no {info.per} a value: it has no effect",
+                f"leave `{info.name}` out")
     out: dict[int, Any] = {}
     given: dict[int, SourceSpan] = {}
     value_names = state.ENUMS.get(info.element, ()) if info.kind == "enum" else ()
     others: Any = None
+    others_key: YScalar | None = None
     owners = _owner_names(s, info, state)
     grouped: dict[int, list[int]] = {}  # by owner: each entity's owners, in the order given
     for key, value in node.items:
         label = str(key.value)
+        if isinstance(value, YSeq) and not value.items and (label in owners or label in value_names):
+            p.error(value.span, f"`{label}: []` names no {info.per}: it has no effect", f"leave `{label}` out")
+            continue
         if label in ("others", "rest"):
-            others = _value(p, s, info, value, state)
+            before = len(p.list)
+            others = _value(p, s, info, value, state)  # (None for an optional's `none` too)
+            others_key = key if len(p.list) == before else None
             continue
         if label in owners and isinstance(value, YSeq):  # `{Alex: [Chu1, Chu2]}`: Alex's spots
             seat = owners[label]
@@ -520,7 +539,10 @@ def _field_values(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state
         given[index] = node.span
         out[index] = (seats[0] if info.kind == "entity" else frozenset(seats) if info.kind == "set"
                       else tuple(seats))
-    if others is not None:  # in a position and in an expectation alike: every entity not named
+    if others_key is not None and len(out) == count:  # (a key with no effect is an error, not a silent no-op)
+        p.error(others_key.span, f"`{others_key.value}:` stands for no {info.per} of `{info.name}`: every one is "
+                "given", f"leave `{others_key.value}:` out")
+    if others_key is not None:  # in a position and in an expectation alike: every entity not named
         for i in range(count):
             out.setdefault(i, others)
     return out
@@ -586,6 +608,9 @@ def _auction(p: _Problems, s: Scenario, info: FieldInfo, node: YNode, state: Sta
         else:
             p.error(value.span, f"`{name}` of an auction is {'true or false' if name == 'over' else 'a whole number'}")
     if partial:
+        if not node.items:
+            p.error(node.span, f"`{info.name}: {{}}` checks nothing",
+                    f"give the keys checked: {', '.join(AUCTION_KEYS)}")
         return given
     for required in ("minimum", "step"):
         if required not in given:
@@ -716,6 +741,9 @@ def _expectations(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> 
         kind = str(key.value)
         if kind not in EXPECT_KEYS:
             continue
+        if kind in EMPTY_CHECKS_NOTHING and isinstance(value, YMap | YSeq) and not value.items:
+            p.error(value.span, f"`{kind}:` is empty: it checks nothing", f"give what it checks, or leave `{kind}` out")
+            continue
         if kind == "fields":
             if not isinstance(value, YMap):
                 p.error(value.span, "`fields:` must be a mapping of field names to values")
@@ -738,6 +766,8 @@ def _expectations(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> 
             terms = set(state.score_terms(0))
             for k, v in value.items if isinstance(value, YMap) else ():
                 _seat(p, s, k, state.num_players)
+                if isinstance(v, YMap) and not v.items:
+                    p.error(v.span, f"no scoring term is given for {k.value}: it checks nothing")
                 for tk, tv in v.items if isinstance(v, YMap) else ():
                     if str(tk.value) not in terms:
                         p.error(tk.span, f"no scoring term `{tk.value}` in {game.info.ruleset}",
@@ -749,7 +779,10 @@ def _expectations(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> 
             if not isinstance(value, YMap):
                 p.error(value.span, "`score_terms:` maps players to their points per scoring term")
         elif kind in ("winners",):
-            if isinstance(value, YSeq):
+            if isinstance(value, YSeq) and not value.items:  # (a game over has a winner at least)
+                p.error(value.span, "`winners: []` can never hold: a finished game has at least one winner",
+                        "to say that the game goes on, write `terminal: false`")
+            elif isinstance(value, YSeq):
                 for v in value.items:
                     _seat(p, s, v, state.num_players)
             else:
@@ -763,9 +796,14 @@ def _expectations(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> 
         elif kind in ("legal", "legal_includes", "legal_excludes"):
             if not isinstance(value, YSeq):
                 p.error(value.span, f"`{kind}:` is a list of action texts")
+            elif kind == "legal_excludes":  # (what no move can be is excluded always: it checks nothing)
+                for x in value.items:
+                    _no_move_of(p, s, x, state, "excluding it checks nothing")
         elif kind == "distribution":
             _check_distribution(p, s, value, state)
         elif kind == "illegal":
+            for x in value.items if isinstance(value, YSeq) else ():  # (with a rule, the rule is checked)
+                _no_move_of(p, s, x, state, "that it is illegal says nothing")
             if isinstance(value, YMap):
                 for _, v in value.items:
                     rule = _text(p, v)
@@ -776,6 +814,24 @@ def _expectations(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> 
                 p.error(value.span, "`illegal:` maps action texts to the rule that forbids them, or lists texts")
         out.append(Expectation(kind, value, key.span))
     return out
+
+
+def _no_move_of(p: _Problems, s: Scenario, node: YNode, state: State, why: str) -> None:
+    """A text no move of the rule set can ever have (`prospekt A1`: no action's text, no answer's,
+    starts so) is an error where a check of it could only pass: `legal_excludes:`, `illegal:`."""
+    text = _text(p, node)
+    if text is None:
+        return
+    wanted = " ".join(text.lower().split())
+    starts = [prefix for prefix in state.TEXT_PREFIX.values()]
+    if any(not prefix for prefix in starts):  # (an action whose text is its arguments alone: any text may be one)
+        return
+    starts += [f"{name} " for name in state.ASKS] + ["pass"]
+    if any(wanted.startswith(prefix.lower()) for prefix in starts):
+        return
+    forms = sorted({prefix.strip() for prefix in starts})
+    p.error(node.span, f"`{text}` is no move of {state.game.info.ruleset}: {why}",
+            did_you_mean(wanted.split(" ")[0], forms) or f"moves start with: {', '.join(forms)}")
 
 
 def _fresh(s: Scenario, game: Game) -> State:
@@ -820,6 +876,10 @@ def apply_position(s: Scenario, state: State) -> str | None:
     state._legal_cache = None
     state._derived = None
     state._pending = None  # a position is between moves: no seat is asked anything (docs/scenarios.md)
+    try:  # the end is tested after every move: a position in which it holds is a game over
+        state.terminal = state._is_over()
+    except Exception as exc:  # noqa: BLE001 - the rule set's `end:` failing on this position
+        return f"position: whether the game is over cannot be told ({type(exc).__name__}: {exc})"
     if to_act is not None:
         try:
             deciding = state.to_act()
@@ -853,10 +913,15 @@ def run(s: Scenario, game: Game | None = None) -> Result:
         result.problem = f"the position breaks invariant {', '.join(where)} of {game.info.ruleset}"
         return result
     state.trace = result.fired
-    error = _play(s, state)
+    error, played = _play_counted(s, state)
     expected_error = next((e for e in s.expect if e.kind == "error"), None)
     if error is not None and expected_error is None:
         result.problem = error
+    elif error is not None and played < len(s.steps):  # the error expected, but steps follow it
+        never = s.steps[played]
+        result.problem = (f"{_at(s, never.span)}: this step is never played: the steps stop at the error "
+                          f"`expect: error:` expects, at step {played} (line {s.steps[played - 1].span.line}); "
+                          "end the steps there")
     _compare(s, state, result, error)
     left = [f"{kind} {shown}" for kind, queue in (state.rng.forced or {}).items() for _, shown in queue]
     if left and error is None:
@@ -870,20 +935,24 @@ def run(s: Scenario, game: Game | None = None) -> Result:
 
 def _play(s: Scenario, state: State) -> str | None:
     """Play the scenario's steps on `state`; the error that stopped them, or None."""
+    return _play_counted(s, state)[0]
+
+
+def _play_counted(s: Scenario, state: State) -> tuple[str | None, int]:
+    """Play the scenario's steps on `state`: the error that stopped them (or None), and the
+    number of steps played (the one that failed among them)."""
     p = _Problems()
     error: str | None = None
+    played = 0
     for step in s.steps:
+        played += 1
         try:
             if step.kind == "chance":
                 if step.node is not None:
                     _force(state, _chance(p, s, step.node, state))
                 continue
             if step.kind == "trigger":
-                getattr(state, MEMBER_PATTERNS["trigger"][0].format(step.text))()
-                if state._is_over():
-                    state.terminal = True
-                state._legal_cache = None
-                state._derived = None
+                _trigger(s, state, step)
                 continue
             if step.player is not None and state.to_act() != step.player:
                 deciding = state.to_act()
@@ -893,7 +962,75 @@ def _play(s: Scenario, state: State) -> str | None:
         except RulewrightError as exc:
             error = str(exc)
             break
-    return error
+    return error, played
+
+
+def _at(s: Scenario, span: SourceSpan) -> str:
+    """Where a step is written, `path:line:col`, for an error a step's effect reveals only when
+    it is played (a trigger that does not fire, a step never played)."""
+    return str(span)
+
+
+def _trigger(s: Scenario, state: State, step: Step) -> None:
+    """Apply the trigger a `- trigger: <name>` step names to the position, as the rules apply it
+    (its `when:`, then its effect, then the test of the end). A trigger whose rules can ask
+    (`ask`) is compiled as steps (runtime/decisions.py): they are run like a move's, and a
+    question they ask waits for the scenario's next steps to answer it. A step that could change
+    nothing is an error, not a silent step: the game is over, a decision waits, or the trigger's
+    `when:` does not hold on the position."""
+    name = step.text
+    where = _at(s, step.span)
+    if state.terminal:
+        raise RulewrightError(f"{where}: trigger `{name}` cannot apply: the game is over")
+    pending = state._pending
+    if pending is not None:
+        raise RulewrightError(f"{where}: trigger `{name}` cannot apply while {_seat_name(s, pending.ask.seat)} is "
+                              f"asked `{pending.ask.name}`: answer it first")
+    trace = state.trace
+    if trace is None:  # (a distribution's replay, the web viewer's: a trace of its own, to tell it fired)
+        state.trace = []
+    fired_before = len(state.trace or ())
+    before = state.clone() if state.SUSPENDS else None
+    try:
+        steps = getattr(state, MEMBER_PATTERNS["trigger"][0].format(name))()
+        if isinstance(steps, Generator):  # a trigger whose rules can ask: run until done or a question
+            if hasattr(type(state), "_budget"):  # (a fresh budget of work, as for a move)
+                new_move(state)
+            decisions.run(state, _then_ended(state, steps), before, [])
+            waiting = state._pending
+            if waiting is not None and before is not None:  # (a copy of the state plays the trigger again)
+                waiting.resample = partial(_trigger_again, s, before, step)
+        elif state._is_over():
+            state.terminal = True
+    except RulewrightError:
+        raise
+    except Exception as exc:  # a fault of the rule set's code: told by its rule line
+        raise game_error(exc, state) from exc
+    finally:
+        fired = f"triggers.{name}" in (state.trace or [])[fired_before:]
+        state.trace = trace
+    state._legal_cache = None
+    state._derived = None
+    if not fired:
+        rule = (s.game.info.rules.get(f"triggers.{name}", "") if s.game is not None else "") or "its rule"
+        raise RulewrightError(f"{where}: trigger `{name}` does not fire on this position: its `when:` ({rule}) "
+                              "does not hold, so the step would change nothing")
+
+
+def _then_ended(state: State, steps: decisions.Steps) -> decisions.Steps:
+    """A trigger's steps, then the test of the end that follows every move's (decisions.move):
+    a trigger that ends the game, once its questions are answered, ends it."""
+    yield from steps
+    if state._is_over():
+        state.terminal = True
+
+
+def _trigger_again(s: Scenario, before: State, step: Step) -> State:
+    """The state a trigger that asks is waiting in, made again from the state it began in (how a
+    copy of it is made: `Pending.resample`). A scenario's state is never saved (`to_json`)."""
+    state = before.clone()
+    _trigger(s, state, step)
+    return state
 
 
 def _compare(s: Scenario, state: State, result: Result, error: str | None) -> None:
@@ -971,9 +1108,12 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
                 result.checks.append(Check(f"`{text}`", wanted_outcome, f"illegal ({why})", ok))
         elif e.kind == "winners" and isinstance(node, YSeq):
             wanted_seats = sorted(x for x in (_seat(p, s, v, state.num_players) for v in node.items) if x is not None)
+            wanted_names = [names[i] for i in wanted_seats]
+            if not state.is_terminal():  # (winners() is empty while the game goes on: no winner to compare)
+                result.checks.append(Check("winners", wanted_names, "none yet: the game is not over", False))
+                continue
             actual = state.winners()
-            result.checks.append(Check("winners", [names[i] for i in wanted_seats], [names[i] for i in actual],
-                                       actual == wanted_seats))
+            result.checks.append(Check("winners", wanted_names, [names[i] for i in actual], actual == wanted_seats))
         elif e.kind == "terminal" and isinstance(node, YScalar):
             result.checks.append(Check("game over", node.value, state.is_terminal(), state.is_terminal() == node.value))
         elif e.kind == "to_act":
@@ -1004,6 +1144,9 @@ def _chance(p: _Problems, s: Scenario, node: YNode, state: State) -> dict[str, l
         p.error(node.span, "`chance:` maps kinds of chance to the outcomes to come, in order",
                 f"kinds: {', '.join(CHANCE_KINDS)}; e.g. `chance: {{die: [4]}}`")
         return out
+    if not node.items:
+        p.error(node.span, "`chance: {}` forces nothing",
+                f"kinds: {', '.join(CHANCE_KINDS)}; e.g. `chance: {{die: [4]}}`")
     for key, value in node.items:
         kind = str(key.value)
         if kind not in CHANCE_KINDS:
@@ -1011,6 +1154,9 @@ def _chance(p: _Problems, s: Scenario, node: YNode, state: State) -> dict[str, l
                     did_you_mean(kind, CHANCE_KINDS) or f"kinds: {', '.join(CHANCE_KINDS)}")
             continue
         queue = out.setdefault(kind, [])
+        if isinstance(value, YSeq) and not value.items:
+            p.error(value.span, f"`{kind}: []` forces nothing", f"give the outcomes to come, e.g. `{kind}: "
+                    f"[{'true' if kind == 'coin' else 'tile20' if kind == 'draw' else '4'}]`, or leave `{kind}` out")
         for item in value.items if isinstance(value, YSeq) else [value]:
             outcome = _outcome(p, s, kind, item, state)
             if outcome is not None:

@@ -38,6 +38,9 @@ MAX_AGENT_ITERATIONS = 5_000
 MAX_ROLLOUT_MOVES = 10_000
 AGENT_SECONDS = 5.0
 CHECKPOINT = 32  # a scenario's states kept: one every CHECKPOINT steps, the others played again
+# A person's forced decisions (State.forced) played at once after one request, at most: each is a
+# move of bounded work, and a rule file could make a seat's every decision forced for long.
+MAX_FORCED = 1000
 
 
 class ViewError(RulewrightError):
@@ -223,6 +226,7 @@ class PlaySession:
     agents: dict[int, Agent] = field(default_factory=dict)
     history: list[tuple[int, str]] = field(default_factory=list)
     played: list[Action] = field(default_factory=list)  # the moves of `history`, to show each seat its text
+    forced: set[int] = field(default_factory=set)  # the moves of `history` played at once (`play_forced`)
 
     @classmethod
     def start(cls, game: Game, players: int | None, seed: int, seats: Sequence[str],
@@ -246,7 +250,9 @@ class PlaySession:
             made = make_agents({k: spec}, seed)
             agents[k] = made.get(k) or RandomAgent(seat_agent_seed(seed, k))
             chosen.append(str(spec))
-        return cls(game, state, chosen, seed, agents=agents)
+        session = cls(game, state, chosen, seed, agents=agents)
+        session.play_forced()  # (the setup may ask a question with one answer)
+        return session
 
     def viewable(self) -> list[int | None]:
         """The seats this game may be seen as: the human seats when there are any (a person at
@@ -277,6 +283,7 @@ class PlaySession:
         self.state.apply(action)
         self.history.append((seat, text))
         self.played.append(action)
+        self.play_forced()
         return text
 
     def agent_move(self, seconds: float = AGENT_SECONDS) -> Callable[[], None] | None:
@@ -322,7 +329,30 @@ class PlaySession:
         state.apply(action)
         self.history.append((seat, wanted))
         self.played.append(action)
+        self.play_forced()
         return None
+
+    def play_forced(self) -> None:
+        """Play at once each decision of the person at the board that has one answer (State.forced),
+        as `play` does at the terminal: the history marks it `(forced)` for that seat; the log holds
+        it as any move. Only in a game with one human seat: where other people play, whether a seat
+        had a choice can tell them what it hides (Yellow & Yangtze's `governors 0` is forced exactly
+        when the rack holds no governor), and a move played at once would show it; there every
+        decision is asked, as before (docs/language.md, "Forced decisions")."""
+        humans = [k for k, kind in enumerate(self.seats) if kind == HUMAN]
+        if len(humans) != 1:
+            return
+        state = self.state
+        for _ in range(MAX_FORCED):
+            if state.is_terminal() or state.to_act() != humans[0]:
+                return
+            action = state.forced()
+            if action is None:
+                return
+            state.apply(action)
+            self.forced.add(len(self.history))
+            self.history.append((humans[0], str(action)))
+            self.played.append(action)
 
     def history_for(self, seat: int | None) -> list[str]:
         """Each move so far as `seat` reads it now (None: the referee, who reads every text whole):

@@ -429,7 +429,8 @@ class WebApp:
         data["thinking"], data["agent_error"] = s.thinking is not None, s.agent_error  # (an agent's search)
         agent = s.agent_to_act()
         data["agent_to_act"] = None if agent is None or s.state.is_terminal() else agent + 1
-        data["history"] = [f"P{p + 1} {text}" for (p, _), text in zip(s.history, seen, strict=True)]
+        data["history"] = [f"P{p + 1} {text}" + (" (forced)" if k in s.forced and p == seat else "")
+                           for k, ((p, _), text) in enumerate(zip(s.history, seen, strict=True))]
         return self.json(data)
 
     def api_game(self, request: Request, key: str) -> Response:

@@ -348,6 +348,18 @@ class State:
                 raise IllegalAction("no legal action: the game is over")
             self._apply_listed(legal[rng.below(len(legal))])
 
+    def forced(self) -> Action | None:
+        """The move the seat to act must play, when it has no other: its one legal action, whether
+        an answer to a question with one answer (`soldiers 0`), a phase's only action (`roll`) or the
+        `pass` of a seat that can do nothing; None once the game is over or while the seat has a
+        choice. A forced move is a move like any other (the log holds it, an agent is asked for it,
+        a bridge steps it); `play` and the web board play it at once for a person, saying so
+        (docs/language.md, "Forced decisions")."""
+        if self.terminal:
+            return None
+        legal = self.legal_actions()
+        return legal[0] if len(legal) == 1 else None
+
     def parse_action(self, text: str) -> Action | None:
         """The legal action whose text form is `text` (spacing and case are ignored)."""
         if not isinstance(text, str):

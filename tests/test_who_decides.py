@@ -60,7 +60,8 @@ def new_state(ruleset: str, header: dict[str, Any]) -> State:
 class Model:
     """What `play` must do, told by the API alone: at every action the seat `to_act()` names
     decides: a person's seat takes the next typed number that names a legal move (others are
-    refused and asked again), any other seat the random agent of the seed."""
+    refused and asked again), unless the person is alone at the game and has one legal move
+    (`State.forced()`: played at once), any other seat the random agent of the seed."""
 
     state: State
     typed: list[int]
@@ -69,6 +70,7 @@ class Model:
     shown: list[str] = field(default_factory=list)  # what the person is shown before each move
     asked: int = 0  # times a person was asked (again after a number past the list)
     differs: dict[str, int] = field(default_factory=lambda: {"human": 0, "robot": 0})
+    forced: int = 0  # a person's forced decisions, played at once (State.forced)
 
     def expect(self, seat: int, text: str) -> None:
         state = self.state
@@ -77,7 +79,10 @@ class Model:
         assert deciding is not None
         if deciding != state.current:  # the seat that decides is not the seat whose turn it is
             self.differs["human" if deciding in self.humans else "robot"] += 1
-        if deciding in self.humans:
+        if deciding in self.humans and self.humans == {deciding} and state.forced() is not None:
+            wanted = str(state.forced())  # the one person's forced decision: played at once, not asked
+            self.forced += 1
+        elif deciding in self.humans:
             legal = state.legal_actions()
             self.asked += 1
             self.shown.append(render_state(state, deciding, PLAY_WIDTH))
@@ -122,6 +127,7 @@ def play_and_check(ruleset: str, tmp_path: Path, typed: list[int], humans: froze
         assert state.to_act() in humans and "game abandoned after" in result.output
         model.asked += len(model.typed) + 1  # the numbers left name no legal move; then the input ends
     assert result.output.count(PROMPT) == model.asked
+    assert result.output.count("(forced: the only legal move)") == model.forced
     at = 0
     for view in model.shown:  # each person saw their own seat's view before each of their moves, in order
         found = result.output.find(view, at)

@@ -1,4 +1,4 @@
-"""The game that docs/guide.md builds step by step, kept whole as tests/games/guide-lanterns.yaml.
+"""The game that docs/guide.md builds step by step, kept whole as tests/games/lanterns.yaml.
 
 Checked: the guide shows that very file and its scenario file (tests/scenarios/guide/, which the
 suite runs with every scenario), it checks and compiles, its random games end with every garden
@@ -19,7 +19,7 @@ from tests.test_docs import blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "guide.md"
-GAME = ROOT / "tests" / "games" / "guide-lanterns.yaml"
+GAME = ROOT / "tests" / "games" / "lanterns.yaml"
 SCENARIOS = ROOT / "tests" / "scenarios" / "guide" / "lanterns.yaml"
 GARDENS = {"Plum": 4, "Pine": 4, "Bamboo": 4, "Lotus": 4, "Pond": 3}
 
@@ -37,7 +37,7 @@ def test_the_guide_shows_the_whole_rule_file() -> None:
 def test_the_guide_shows_the_scenario_file_of_the_suite() -> None:
     """The same file but for where the rule file is (the guide's work folder, or tests/games/)."""
     guide = shown("scenario lanterns-rulings.yaml").replace("ruleset: lanterns.yaml\n",
-                                                            "ruleset: ../../games/guide-lanterns.yaml\n")
+                                                            "ruleset: ../../games/lanterns.yaml\n")
     assert guide == SCENARIOS.read_text(encoding="utf-8")
 
 

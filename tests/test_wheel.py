@@ -75,7 +75,7 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> Non
 
     away = tmp_path / "elsewhere"
     away.mkdir()
-    shutil.copy2(ROOT / "tests" / "games" / "guide-lanterns.yaml", away / "lanterns.yaml")
+    shutil.copy2(ROOT / "tests" / "games" / "lanterns.yaml", away / "lanterns.yaml")
     rulewright = str(bin_dir / "rulewright")
     listed = run([rulewright, "list"], away, env)
     assert "china-cornett" in listed and "yellow-yangtze" in listed

@@ -291,8 +291,10 @@ def _greedy(seed: int, params: Mapping[str, Any]) -> Agent:
 def _mcts(seed: int, params: Mapping[str, Any]) -> Agent:
     from .search import MCTSAgent
 
+    # rollout=false: no play-out at all (MCTSAgent's rollout_moves=0); else rollout_moves moves, 0 to the end
+    rollout_moves = (params["rollout_moves"] or None) if params["rollout"] else 0
     return MCTSAgent(seed, iterations=params["iterations"], exploration=params["exploration"],
-                     rollout_moves=params["rollout_moves"] or None, estimate=params["estimate"] or None)
+                     rollout_moves=rollout_moves, estimate=params["estimate"] or None)
 
 
 register(AgentKind(
@@ -304,6 +306,9 @@ register(AgentKind(
      "exploration": Param(float, 1.4, "UCB1 exploration constant", least=0),
      "rollout_moves": Param(int, 0, "moves a play-out may last, then the lead in score is weighed (0: to the end "
                                     "of the game)", least=0),
+     "rollout": Param(bool, True, "false: no play-out, a new node is weighed at once by the lead in score (or the "
+                                  "estimate): stronger and faster where the score grows during the game "
+                                  "(docs/experiments.md, \"Strength\")"),
      "estimate": ESTIMATE},
     perfect_information=True))
 

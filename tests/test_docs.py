@@ -217,9 +217,9 @@ def fragment_file(block: Block, context: str | None) -> str:
     game = dict(SKELETON)
     if context is not None:
         extra = yaml.safe_load((ROOT / context).read_text(encoding="utf-8"))
-        for key, value in extra.items():
-            game[key] = {**game[key], **value} if isinstance(value, dict) and isinstance(game.get(key), dict) \
-                else value
+        for key, value in extra.items():  # (its `boards:` replace the small board, as a fragment's do)
+            merge = isinstance(value, dict) and isinstance(game.get(key), dict) and key != "boards"
+            game[key] = {**game[key], **value} if merge else value
     effect = data.pop("effect", None)
     for key, value in data.items():
         merge = isinstance(value, dict) and isinstance(game.get(key), dict) and key != "boards"
@@ -231,7 +231,8 @@ def fragment_file(block: Block, context: str | None) -> str:
     if "phases" not in data:  # a first phase for the actions no phase of the context lists
         phases = dict(game.get("phases") or {})
         listed = {a for p in phases.values() for a in p.get("actions", [])}
-        game["phases"] = {"docs_phase": {"actions": [a for a in actions if a not in listed]}, **phases}
+        unlisted = [a for a in actions if a not in listed]
+        game["phases"] = {"docs_phase": {"actions": unlisted}, **phases} if unlisted or not phases else phases
     return yaml.safe_dump(game, sort_keys=False, allow_unicode=True)
 
 

@@ -29,20 +29,22 @@ def before(ruleset: str) -> Game:
     return rulewright.load_rules(BEFORE / f"{name}.yaml")
 
 
-def options_for(game: Game, seed: int) -> dict[str, str]:
-    """Default options for even seeds; each option drawn among its choices for odd ones."""
+def options_for(old: Game, new: Game, seed: int) -> dict[str, str]:
+    """Default options for even seeds; for odd ones, each option both rule sets declare drawn
+    among its choices."""
     if seed % 2 == 0:
         return {}
     pick = random.Random(seed)
-    return {o.name: pick.choice(o.choices) for o in game.info.options}
+    known = {o.name for o in new.info.options}
+    return {o.name: pick.choice(o.choices) for o in old.info.options if o.name in known}
 
 
-def same_game(old: Game, new: Game, players: int, seed: int) -> int:
-    """One random game in both rule sets; fails at the first difference a player would see.
-    Returns its number of moves."""
-    options = options_for(new, seed)
+def same_game(old: Game, new: Game, players: int, seed: int, extra: dict[str, str] | None = None) -> int:
+    """One random game in both rule sets (the new one with the options `extra` too); fails at
+    the first difference a player would see. Returns its number of moves."""
+    options = options_for(old, new, seed)
     a = old.new_state(players, seed, options=options)
-    b = new.new_state(players, seed, options=options)
+    b = new.new_state(players, seed, options={**options, **(extra or {})})
     chooser = random.Random(seed)
     while not a.terminal and a.moves < MAX_MOVES:
         assert not b.terminal, f"seed {seed}, move {a.moves}: only the old game is over"
@@ -60,13 +62,27 @@ def same_game(old: Game, new: Game, players: int, seed: int) -> int:
     return a.moves
 
 
-def players_of(ruleset: str, seed: int) -> int:
-    return 2 if ruleset.endswith("two-player") else 2 + seed % 3
-
-
 def lockstep(ruleset: str, seeds: range) -> int:
+    """The games of `seeds`, at each player count the rule set now takes in turn."""
     old, new = before(ruleset), rulewright.load(ruleset)
-    return sum(same_game(old, new, players_of(ruleset, seed), seed) for seed in seeds)
+    counts = new.info.players
+    return sum(same_game(old, new, counts[seed % len(counts)], seed) for seed in seeds)
+
+
+NO_NEUTRAL = {"neutral_supply": "no_sections"}
+
+
+def test_two_players_without_neutral_sections_play_as_the_base_rules_did_at_two() -> None:
+    """The base game is for three or four now; its two-player game before (no neutral walls,
+    ending when both have passed) is chang-cheng/two-player with neutral_supply: no_sections."""
+    old, new = before("chang-cheng"), rulewright.load("chang-cheng/two-player")
+    assert sum(same_game(old, new, 2, seed, NO_NEUTRAL) for seed in range(3)) > 3 * 40
+
+
+@pytest.mark.slow
+def test_two_players_without_neutral_sections_play_as_the_base_rules_did_fifty_games() -> None:
+    old, new = before("chang-cheng"), rulewright.load("chang-cheng/two-player")
+    assert sum(same_game(old, new, 2, seed, NO_NEUTRAL) for seed in range(3, 53)) > 50 * 40
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

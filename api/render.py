@@ -380,7 +380,7 @@ def _chang_cheng_faces(state: State, seen: dict[str, Any], player: int, width: i
     builder: dict[str, Any] = seen.get("builder") or {}
     reserved: dict[str, Any] = seen.get("reserved") or {}
     backs: dict[str, Any] = seen.get("backs") or {}
-    reputation: dict[str, Any] = seen.get("reputation") or {}
+    tokens: dict[str, Any] = seen.get("province_token") or {}
     protected: dict[str, Any] = seen.get("protected") or {}
     has_peril: dict[str, Any] = seen.get("has_peril") or {}
     face_up: dict[str, Any] = seen.get("face_up_peril") or {}
@@ -399,7 +399,8 @@ def _chang_cheng_faces(state: State, seen: dict[str, Any], player: int, width: i
         return f"{builder.get(label) or '?'}{WALL_BLOCKS.get(str(block), str(block)[:1])}"
 
     def province_text(name: str) -> str:
-        parts = [f"reputation {reputation.get(name, 0)}"]
+        token = tokens.get(name)
+        parts = [f"reputation {token}" if token is not None else "no reputation token"]
         if name in emperor_on:
             parts.append("protected, Emperor card")
         elif protected.get(name):
@@ -535,7 +536,7 @@ def render_chang_cheng(state: State, viewer: int | None = None, width: int | Non
         lines.append(f"this turn so far: {str(move).replace('_', ' ')}" + (f" in {where}" if where else ""))
     if seen.get("first_turn"):
         lines.append("first turn: the first player places one single section only")
-    drawn = {"layout", "block_at", "builder", "reserved", "backs", "reputation", "protected", "has_peril",
+    drawn = {"layout", "block_at", "builder", "reserved", "backs", "province_token", "protected", "has_peril",
              "face_up_peril", "emperor_on", "emperor_owed", "placed", "sightings", "points", "singles",
              "double_left", "tower_left", "hand", "revealed", "cancelled", "eliminated", "events", "move_kind",
              "move_provinces", "first_turn", "game_over", "pieces_added", "passes", "neutral_singles"}

@@ -23,7 +23,7 @@ VARIANTS = ["two-player", *EVENTS, "drawn-events"]
 
 
 @pytest.mark.parametrize(("ruleset", "players"), [
-    ("chang-cheng", 2), ("chang-cheng", 3), ("chang-cheng", 4),
+    ("chang-cheng", 3), ("chang-cheng", 4),
     ("chang-cheng/two-player", 2),
     *((f"chang-cheng/{e}", 3) for e in EVENTS),
     ("chang-cheng/drawn-events", 4),
@@ -165,3 +165,23 @@ def test_three_event_cards_or_more_are_refused(tmp_path: Path, three: list[str])
         assert (f"too-many.yaml:1:10: error: `extends:` stacks {len(three)} variants of the family "
                 "`event-cards`: `chang-cheng/") in result.output
         assert "at most 2 may be used together" in result.output
+
+
+@pytest.mark.parametrize(("supply", "complete"), [("twelve_sections", True), ("no_sections", False)])
+def test_two_players_complete_the_wall_with_the_neutral_sections_only(supply: str, complete: bool) -> None:
+    """« La partie se termine à la fin du tour où toutes les cases de la Grande Muraille sont
+    occupées »: with the twelve neutral sections (the default) every random two-player game ends
+    so, the wall complete; without them (34 spaces' worth of sections for a wall of 37 to 44)
+    none does: each ends when both players have passed in a row, spaces left empty."""
+    game = rulewright.load("chang-cheng/two-player")
+    ends = []
+    for seed in range(60):  # (200 in docs/games/chang-cheng.md's measure: the same)
+        state = game.new_state(2, seed, options={"neutral_supply": supply})
+        agent = Rng(seed + 1)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[agent.below(len(legal))])
+        ends.append((state.wall_complete(), state.passes))
+    assert [full for full, _ in ends] == [complete] * len(ends)
+    if not complete:  # the end by passing: both players passed in a row
+        assert all(passes >= 2 for _, passes in ends)

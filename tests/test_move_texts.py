@@ -68,7 +68,7 @@ def test_a_move_without_others_text_and_an_answer_read_whole_to_everyone() -> No
     state = rulewright.load("china-cornett").new_state(2, 3)
     action = state.legal_actions()[0]
     assert state.move_text(action, 1 - (state.to_act() or 0)) == str(action)
-    asks = rulewright.load("chang-cheng").new_state(2, 1, {"faces": "chosen"})
+    asks = rulewright.load("chang-cheng/two-player").new_state(2, 1, {"faces": "chosen"})
     assert asks._pending is not None  # the setup asks P1 for the first face
     answer = asks.legal_actions()[0]
     assert asks.move_text(answer, 1) == str(answer) and str(answer).startswith("first_face ")
@@ -109,7 +109,8 @@ def test_the_checker_refuses_broken_others_texts_with_their_place(tmp_path: Path
 
 def test_chang_cheng_card_plays_name_the_card_only_to_its_owner() -> None:
     for ruleset in ("chang-cheng", "chang-cheng/two-player", "chang-cheng/drawn-events"):
-        state = rulewright.load(ruleset).new_state(2, 4)
+        players = 2 if ruleset.endswith("two-player") else 3  # (the base game is for three or four)
+        state = rulewright.load(ruleset).new_state(players, 4)
         rng = Rng(9)
         seen = 0
         while not state.is_terminal() and seen < 3:
@@ -121,7 +122,7 @@ def test_chang_cheng_card_plays_name_the_card_only_to_its_owner() -> None:
             if action.name in ("first_card", "second_card"):
                 seen += 1
                 assert CARD.match(state.move_text(action, actor, actor))
-                assert re.fullmatch(r"card in \w+", state.move_text(action, 1 - actor, actor))
+                assert re.fullmatch(r"card in \w+", state.move_text(action, (actor + 1) % players, actor))
             state.apply(action)
         assert seen == 3, ruleset
 
@@ -138,8 +139,8 @@ def test_yellow_yangtze_s_swap_names_the_tiles_only_to_its_player() -> None:
 def test_play_s_transcript_does_not_name_the_opponent_s_card() -> None:
     assert transcript_reader([0], 1) == 0 and transcript_reader([0], 0) == 0
     assert transcript_reader([0, 1], 1) == 0 and transcript_reader([], 1) is None
-    done = CliRunner().invoke(cli, ["play", "chang-cheng", "--seed", "3", "--seat", "1=human", "--seat", "2=random"],
-                              input="1\n" * 60)
+    done = CliRunner().invoke(cli, ["play", "chang-cheng/two-player", "--seed", "3", "--seat", "1=human",
+                                    "--seat", "2=random"], input="1\n" * 60)
     assert done.exit_code == 0, done.output
     theirs = [line for line in done.output.splitlines() if line.startswith("P2 (seat2) plays card")]
     assert theirs, done.output[-2000:]
@@ -150,7 +151,7 @@ def test_play_s_transcript_does_not_name_the_opponent_s_card() -> None:
 def test_the_web_history_shows_each_seat_its_own_reading() -> None:
     app, _ = make_app(None)
     client = Client(app)
-    form = {"ruleset": "chang-cheng", "players": "2", "seed": "4", "seat1": "random", "seat2": "random"}
+    form = {"ruleset": "chang-cheng/two-player", "players": "2", "seed": "4", "seat1": "random", "seat2": "random"}
     assert client.post("/new", data=form, headers={TOKEN_HEADER: app.token}).status_code == 303  # (as its pages do)
     session: PlaySession = next(iter(app.sessions.games.values()))
     for _ in range(120):
@@ -188,7 +189,7 @@ def test_openspiel_action_strings_hide_the_card_from_the_other_seat() -> None:
         legal = state.legal_actions()
         own = [state.action_to_string(player, a) for a in legal]
         if any(CARD.match(f"{text} in ") for text in own):
-            other = [state.action_to_string(1 - player, a) for a in legal]
+            other = [state.action_to_string((player + 1) % game.num_players(), a) for a in legal]
             assert other == ["hidden"] * len(legal), (own, other)
             return
         state.apply_action(legal[rng.below(len(legal))])

@@ -362,7 +362,7 @@ def test_chang_cheng_is_drawn_face_by_face_for_its_viewer() -> None:
         assert f"P{p} (seat{p}): {seen['points'][p - 1]} points; {seen['singles'][p - 1]} singles; " in drawing
         assert f"cards in hand hidden; {backs[f'P{p}']} face down" in drawing
     mixed = [r for r, b in seen["backs"].items() if "P1" in b and "P2" in b]
-    assert mixed and any(line.startswith(f"  {mixed[0]}: reputation {seen['reputation'][mixed[0]]}; cards: ")
+    assert mixed and any(line.startswith(f"  {mixed[0]}: reputation {seen['province_token'][mixed[0]]}; cards: ")
                          and "P1(" in line and " P2" in line for line in lines)
     # peril tokens: `?`, with the value only where P1 looked
     looked = {s["watched"]: s["threat"] for s in seen["sightings"][0]}
@@ -390,7 +390,7 @@ def test_chang_cheng_drawing_hides_what_the_viewer_may_not_see() -> None:
     new = hand[:len(old)]
     fields["hand"][1] = sorted(set(hand) - set(new) | set(old))
     fields["placed"][1] = [[c[0], k, c[2]] for c, k in zip(placed, new, strict=True)]
-    fields["peril"] = [0 if v == 0 else 2 + (v - 1) % 3 for v in fields["peril"]]
+    fields["peril"] = [None if v is None else 2 + (v - 1) % 3 for v in fields["peril"]]
     for p in (1, 2):
         fields["sightings"][p] = [[m, 2 + (v - 1) % 3] for m, v in fields["sightings"][p]]
     other = rulewright.load("chang-cheng").state_from_json(data)

@@ -17,4 +17,4 @@ def test_the_code_written() -> None:
     assert "        self.card[self.current] = self.card[self.current] - frozenset((tile,))  # base.yaml:343\n" in off
     # a pair of items: one tuple of them
     chang = compile_file(ruleset_file("chang-cheng")).source
-    assert "self.sightings[p] = self.sightings[p].union(((m, self.peril[m]),))" in chang
+    assert "self.sightings[p] = self.sightings[p].union(((m, (rt.value_of(self.face_up_peril[m], " in chang

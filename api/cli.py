@@ -854,6 +854,7 @@ class Resumed:
     ruleset: str
     state: State
     moves: list[tuple[int, str]]
+    seats: list[str] | None  # who played each seat (`human` or an agent spec), when the log says
 
 
 def resume_log(path: Path, ruleset: str | None) -> Resumed:
@@ -879,13 +880,35 @@ def resume_log(path: Path, ruleset: str | None) -> Resumed:
     if state.is_terminal():
         raise CliError(f"cannot resume from {printable(str(path))}: its game is over (after "
                        f"{plural(len(moves), 'move')}); `rulewright replay` replays it")
+    header = json.loads(next(text for _, text, _ in _log_lines(path, MAX_RESUME_LOG) if text.strip()))
     named = ruleset
     if named is None:
-        header = json.loads(next(text for _, text, _ in _log_lines(path, MAX_RESUME_LOG) if text.strip()))
         named = str(header["ruleset"])
         if named.endswith((".yaml", ".yml")) and not os.path.isabs(named):  # (relative to the log)
             named = str(path.parent / named)
-    return Resumed(named, state, moves)
+    return Resumed(named, state, moves, logged_seats(path, header.get("seats"), state))
+
+
+def logged_seats(path: Path, seats: Any, state: State) -> list[str] | None:
+    """The seats a log's header says (`play` writes them), checked as a web request's are: data
+    from a file, each `human` or an agent spec within the web board's limits."""
+    from .viewer import ViewError, check_agent_limits
+
+    if seats is None:
+        return None
+    problem = f"cannot resume from {printable(str(path))}:1: bad header: `seats` must list"
+    if not (isinstance(seats, list) and len(seats) == state.num_players and all(isinstance(k, str) for k in seats)):
+        raise CliError(f"{problem} {state.num_players} texts, `human` or an agent (random, mcts, ...)")
+    for k, kind in enumerate(seats):
+        if kind.strip().lower() == "human":
+            continue
+        try:
+            spec = parse_agent_spec(kind)
+            check_agent_limits(spec)
+            check_agents(state.game, {k: spec})
+        except (BadAgent, ViewError) as exc:
+            raise CliError(f"{problem} agents the game can use: seat {k + 1}: {printable(str(exc), 200)}") from None
+    return list(seats)
 
 
 def announce_end(state: State) -> None:
@@ -932,6 +955,8 @@ def play(ruleset: str | None, players: int | None, seats: tuple[str, ...], seed:
         state0 = resumed.state
         players, seed, options = state0.num_players, state0.seed, tuple(f"{k}={v}" for k, v in state0.options.items())
         log_path = log_path or resume_path
+        if resumed.seats is not None and not seats and not agent_options:  # (as the game was played)
+            seats = tuple(f"{k + 1}={kind}" for k, kind in enumerate(resumed.seats))
     elif ruleset is None:
         raise UsageProblem("play needs a RULESET (or --resume LOG): e.g. rulewright play china-cornett")
     try:
@@ -965,7 +990,8 @@ def play(ruleset: str | None, players: int | None, seats: tuple[str, ...], seed:
     history: list[tuple[int, str]] = list(resumed.moves) if resumed is not None else []
     if resumed is not None:
         click.echo(f"resumed after {plural(len(history), 'move')} from {printable(str(resume_path))}")
-    log = LogWriter(log_path, log_header(ruleset, count, seed, chosen, log_path)) if log_path else None
+    header = log_header(ruleset, count, seed, chosen, log_path) | {"seats": [kinds[p] for p in range(count)]}
+    log = LogWriter(log_path, header) if log_path else None
     if log:
         for player, text in history:
             log.action(player, text)

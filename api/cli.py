@@ -1507,8 +1507,8 @@ def replay_log(path: Path, ruleset: str | None = None,
         if state.is_terminal():
             raise Divergence(n, f"the game ended after {actions} actions, but the log goes on with `{shown}`")
         if not 0 <= player < state.num_players:
-            raise Divergence(n, f"seat {player} is no seat of this game: seats count from 0 to "
-                                f"{state.num_players - 1}")
+            raise Divergence(n, f"seat {player} is no seat of this game: a log counts seats from 0 (P1) to "
+                                f"{state.num_players - 1} (P{state.num_players})")
         try:
             deciding = seat_to_act(state)
         except RulewrightError as exc:

@@ -94,7 +94,7 @@ REPLAY_ERRORS = {
                                 '"hex5"}), not {"board": 5}'),
     "nine-players.jsonl": (1, "header: china-cornett is played by 2 players, not 9"),
     "missing-rule-file.jsonl": (1, "header: no such rule file: `nowhere.yaml` (looked for at {dir}/nowhere.yaml)"),
-    "bad-seat.jsonl": (2, "seat 7 is no seat of this game: seats count from 0 to 1"),
+    "bad-seat.jsonl": (2, "seat 7 is no seat of this game: a log counts seats from 0 (P1) to 1 (P2)"),
 }
 
 

@@ -688,7 +688,7 @@ def ask_move(state: State, who: str, undo: str | None = None) -> Action | str | 
             click.echo(entry)  # show piped input, so that a transcript reads as a dialogue
         if entry.lower() in QUIT_WORDS:
             return None
-        if entry.lower() in UNDO_WORDS:
+        if entry.lower() in UNDO_WORDS and state.parse_action(entry) is None:  # (a move named `undo` is a move)
             if undo is None:
                 return UNDO
             click.echo(f"cannot undo: {undo}")
@@ -809,11 +809,16 @@ def move_effects(state: State, before: Sequence[dict[str, Any]], readers: Sequen
     parts = [printable(c) for c in common[:EFFECTS_SHOWN]] + ([f"and {more} more"] if more > 0 else [])
     width = terminal_width() or PLAY_WIDTH
     lines = ["  ->"]
-    for k, part in enumerate(parts):  # wrapped between changes, never inside one
+    for k, part in enumerate(parts):  # wrapped between changes; inside one only if it is wider than a line
         part += ";" if k < len(parts) - 1 else ""
         if len(lines[-1]) + 1 + len(part) > width and lines[-1].strip() != "->":
             lines.append("    ")
-        lines[-1] += " " + part
+        if len(lines[-1]) + 1 + len(part) <= width:
+            lines[-1] += " " + part
+            continue
+        pieces = textwrap.wrap(part, max(width - len(lines[-1]) - 1, 20), break_on_hyphens=False)
+        lines[-1] += " " + pieces[0]
+        lines += ["     " + piece for piece in pieces[1:]]
     return "\n".join(lines)
 
 

@@ -242,3 +242,12 @@ def test_a_quoted_value_over_lines_far_from_the_error_is_not_blamed(tmp_path: Pa
     with pytest.raises(LoadError) as caught:
         load(path)
     assert "quote" not in (caught.value.diagnostic.hint or "")
+
+
+def test_a_long_change_is_wrapped_within_the_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change wider than a line (a long list) is folded, so `play` stays within its 100 columns."""
+    state, action = _revolt_decided(5)
+    monkeypatch.setattr(cli_module, "field_changes", lambda *_: ["a: " + " ".join(["tile123"] * 40), "b: 1 -> 2"])
+    told = cli_module.move_effects(state, [{}], [0])
+    assert told is not None and max(len(line) for line in told.splitlines()) <= cli_module.PLAY_WIDTH
+    assert told.count("tile123") == 40 and told.rstrip().endswith("b: 1 -> 2")

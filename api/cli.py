@@ -837,15 +837,34 @@ def keep_position(state: State, robots: dict[int, Agent], moves: int) -> Positio
     return Position(state.clone(), copy.deepcopy(robots), moves)
 
 
-def cannot_undo(humans: Sequence[int], kept: Sequence[Position]) -> str | None:
+def cannot_undo(humans: Sequence[int], kept: Sequence[Position], history: Sequence[tuple[int, str]]) -> str | None:
     """Why `undo` cannot be done now, or None. Undo takes back the person's own last move and
     every agent move after it; with two people at the terminal it would take back the other's."""
     if len(humans) != 1:
         return "undo is for one person playing against agents, and this game has " + (
             f"{len(humans)} people at the terminal" if humans else "no person")
-    if len(kept) < 2:
-        return "you have played no move yet (in this session)"
+    if len(kept) < 2 and not any(p == humans[0] for p, _ in history):
+        return "you have played no move yet"
     return None
+
+
+def go_back(game: Game, start: tuple[int, int, dict[str, str]], kept: list[Position], seat: int,
+            history: list[tuple[int, str]], robots: dict[int, Agent]) -> tuple[State, dict[int, Agent]]:
+    """`undo`: the position where `seat` decided its last move, and the agents as they were then
+    (a position of this session, kept), or, before the first one (a resumed game), the game
+    played again from its start up to that move, the agents as they are. `history` is cut to it."""
+    kept.pop()  # (the position asked now: it is asked again once gone back)
+    if kept:
+        back = kept.pop()
+        moves, state, robots = back.moves, back.state, back.robots
+    else:
+        moves = max(k for k, (p, _) in enumerate(history) if p == seat)
+        count, seed, options = start
+        state = game.new_state(count, seed, options)
+        for _, text in history[:moves]:
+            state.apply(text)
+    del history[moves:]
+    return state, robots
 
 
 MAX_RESUME_LOG = 64 << 20  # bytes: a game's log is a few hundred KiB at most
@@ -982,6 +1001,7 @@ def play(ruleset: str | None, players: int | None, seats: tuple[str, ...], seed:
         seed = secrets.randbelow(1 << 31)
     if resumed is not None:
         state = resumed.state
+        game = state.game  # (a rule file compiled in memory twice makes two games: the log's is played)
     else:
         try:
             state = game.new_state(count, seed, chosen)
@@ -1012,15 +1032,13 @@ def play(ruleset: str | None, players: int | None, seats: tuple[str, ...], seed:
                 kept.append(keep_position(state, robots, len(history)))
                 click.echo()
                 click.echo(render_state(state, player, terminal_width() or PLAY_WIDTH))
-                chosen_move = ask_move(state, who, cannot_undo(humans, kept))
+                chosen_move = ask_move(state, who, cannot_undo(humans, kept, history))
                 if chosen_move == UNDO:
-                    kept.pop()  # (this position: it is asked again once gone back)
-                    back = kept.pop()
-                    state, robots = back.state, back.robots
-                    undone = history[back.moves:]
-                    del history[back.moves:]
+                    played = list(history)
+                    state, robots = go_back(game, (count, seed, chosen), kept, player, history, robots)
+                    undone = played[len(history):]
                     if log:
-                        log.rewind(back.moves)
+                        log.rewind(len(history))
                     click.echo(printable(f"{who} takes back `{undone[0][1]}`"
                                          + (f" and {plural(len(undone) - 1, 'move')} after it" if len(undone) > 1
                                             else "")))

@@ -142,6 +142,19 @@ def test_resume_goes_on_from_a_log_with_its_seats(tmp_path: Path) -> None:
     assert run("replay", str(log)).exit_code == 0
 
 
+def test_undo_reaches_back_into_a_resumed_game(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    assert run("play", "china-cornett", "--seed", "3", "--log", str(log), input="1\n1\nquit\n").exit_code == 0
+    played = moves_of(log)
+    result = run("play", "--resume", str(log), input="undo\nundo\nundo\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "P1 (mountains) takes back `prospect A4` and 1 move after it" in result.stdout
+    assert "P1 (mountains) takes back `prospect A1-A2-A3` and 1 move after it" in result.stdout
+    assert "cannot undo: you have played no move yet" in result.stdout
+    assert played[:2] == [(0, "prospect A1-A2-A3"), (1, "prospect I5-J4")] and moves_of(log) == []
+    assert "game abandoned after 0 moves" in result.stdout
+
+
 def test_resume_takes_a_log_cut_short_by_a_kill(tmp_path: Path) -> None:
     log = tmp_path / "game.jsonl"
     assert run("play", "china-cornett", "--seed", "3", "--log", str(log), input="1\nquit\n").exit_code == 0

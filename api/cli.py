@@ -665,10 +665,16 @@ def format_moves_compact(texts: Sequence[str], kinds: Sequence[str], width: int)
 
 
 UNDO_WORDS = ("u", "undo")
-UNDO = "undo"  # what `ask_move` returns when the person takes back their last move
 
 
-def ask_move(state: State, who: str, undo: str | None = None) -> Action | str | None:
+class Undo:
+    """What `ask_move` returns when the person takes back their last move (UNDO)."""
+
+
+UNDO = Undo()
+
+
+def ask_move(state: State, who: str, undo: str | None = None) -> Action | Undo | None:
     """The move a person chooses, UNDO if they take back their last one, or None if they quit
     (or their input ended). `undo`: why undo cannot be done now (None: it can)."""
     legal = state.legal_actions()
@@ -796,8 +802,8 @@ def field_changes(state: State, before: dict[str, Any], after: dict[str, Any]) -
 def move_effects(state: State, before: Sequence[dict[str, Any]], readers: Sequence[int]) -> str | None:
     """What the move just played changed that every reader of the transcript sees (the fields of
     their observations; a change seen by one person only is not told when several play at the
-    terminal): one line, or None. This is how `play` says who won a revolt or a war, what a
-    scoring took, in any rule set: the rules say it by changing fields, no more."""
+    terminal): a line, folded to the width, or None. This is how `play` says who won a revolt
+    or a war, what a scoring took, in any rule set: the rules say it by changing fields."""
     after = seen_fields(state, readers)
     common: list[str] | None = None
     for b, a in zip(before, after, strict=True):
@@ -1033,7 +1039,7 @@ def play(ruleset: str | None, players: int | None, seats: tuple[str, ...], seed:
                 click.echo()
                 click.echo(render_state(state, player, terminal_width() or PLAY_WIDTH))
                 chosen_move = ask_move(state, who, cannot_undo(humans, kept, history))
-                if chosen_move == UNDO:
+                if isinstance(chosen_move, Undo):
                     played = list(history)
                     state, robots = go_back(game, (count, seed, chosen), kept, player, history, robots)
                     undone = played[len(history):]
@@ -1043,7 +1049,7 @@ def play(ruleset: str | None, players: int | None, seats: tuple[str, ...], seed:
                                          + (f" and {plural(len(undone) - 1, 'move')} after it" if len(undone) > 1
                                             else "")))
                     continue
-                if chosen_move is None or isinstance(chosen_move, str):
+                if chosen_move is None:
                     click.echo(f"game abandoned after {plural(state.moves, 'move')} (seed {seed})")
                     if log:  # the state the log ends at: replay tells it from a log cut short
                         log.final(state.to_json())

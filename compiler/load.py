@@ -241,18 +241,29 @@ def _unclosed_quote(text: str, name: str, mark: yaml.Mark | None) -> str | None:
     if mark is None:
         return None
     culprit = None
+    last = None  # the last quoted value before the error
     try:
         for token in yaml.scan(text, Loader=_Loader):
             start = token.start_mark
             if (start.line, start.column) >= (mark.line, mark.column):
                 break
-            if (isinstance(token, yaml.ScalarToken) and token.style in ("'", '"')
-                    and token.end_mark.line > start.line):
-                culprit = token
+            if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"'):
+                last = token
+                if token.end_mark.line > start.line:
+                    culprit = token
     except yaml.YAMLError:
         pass  # the scan stops where the file breaks: the tokens before it are what counts
     if culprit is not None and culprit.end_mark.line < mark.line - 1:
         culprit = None  # it closed well before the error: not the cause
+    if culprit is None and last is not None and last.end_mark.line == mark.line \
+            and 0 <= mark.column - last.end_mark.column <= 1:
+        # `doc: 'l'action'`: a quote inside the value closed it, and the rest of the line is the error
+        begun, ended = last.start_mark, last.end_mark
+        how = ("written twice in '...' (`'l''action'`), or the value is quoted with \"...\" (`\"l'action\"`)"
+               if last.style == "'" else
+               "escaped in \"...\" (`\"say \\\"hi\\\"\"`), or the value is quoted with '...' (`'say \"hi\"'`)")
+        return (f"the value quoted at {name}:{begun.line + 1}:{begun.column + 1} ends at the quote at column "
+                f"{ended.column}: a quote inside a value is {how}")
     if culprit is None:
         return None
     start, end = culprit.start_mark, culprit.end_mark

@@ -264,3 +264,17 @@ def test_a_long_change_is_wrapped_within_the_width(monkeypatch: pytest.MonkeyPat
     told = cli_module.move_effects(state, [{}], [0])
     assert told is not None and max(len(line) for line in told.splitlines()) <= cli_module.PLAY_WIDTH
     assert told.count("tile123") == 40 and told.rstrip().endswith("b: 1 -> 2")
+
+
+@pytest.mark.parametrize("value, advice", [("'l'action est'", "written twice in '...'"),
+                                           ('"say "hi" now"', 'escaped in "..."')])
+def test_a_quote_inside_a_quoted_value_is_pointed_at(tmp_path: Path, value: str, advice: str) -> None:
+    """`doc: 'l'action'`: the value ends at the inner quote, and YAML reports the rest of the line."""
+    path = tmp_path / "q.yaml"
+    path.write_text(f"game: x\ndoc: {value}\nplayers: [2]\n", encoding="utf-8")
+    with pytest.raises(LoadError) as caught:
+        load(path)
+    diagnostic = caught.value.diagnostic
+    assert diagnostic.span.line == 2
+    assert diagnostic.hint is not None and f"the value quoted at {path}:2:6 ends at the quote" in diagnostic.hint
+    assert advice in diagnostic.hint

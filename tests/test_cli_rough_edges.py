@@ -194,6 +194,13 @@ def test_resume_refuses_a_bad_log_in_one_line(tmp_path: Path) -> None:
     assert given.exit_code == 1 and "--seed cannot be given with --resume" in given.stderr
 
 
+def test_play_without_a_rule_set_or_a_log_is_a_usage_error() -> None:
+    result = run("play")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.strip() == ("rulewright: error: play needs a RULESET (or --resume LOG): "
+                                     "e.g. rulewright play china-cornett")
+
+
 def test_resume_refuses_a_log_too_large(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     log = tmp_path / "game.jsonl"
     assert run("play", "china-cornett", "--seed", "3", "--log", str(log), input="1\nquit\n").exit_code == 0

@@ -745,6 +745,7 @@ def illegal_entry(state: State, entry: str, legal: Sequence[Action]) -> str:
 
 # -- play: what a move changed -------------------------------------------------------------------
 EFFECTS_SHOWN = 12  # changes named after a move; more are counted
+GROUPED = 3  # as many spots of a field given one value are named in one change
 
 
 def seen_fields(state: State, readers: Sequence[int]) -> list[dict[str, Any]]:
@@ -786,9 +787,17 @@ def field_changes(state: State, before: dict[str, Any], after: dict[str, Any]) -
         if old == new:
             continue
         if isinstance(new, dict) and isinstance(old, dict):
-            for key, value in new.items():
-                if old.get(key) != value:
-                    changes.append(f"{name} {key}: {_change_shown(old.get(key), value)}")
+            changed = [key for key, value in new.items() if old.get(key) != value]
+            by_value: dict[str, list[str]] = {}
+            for key in changed:
+                by_value.setdefault(_value_shown(new[key]), []).append(str(key))
+            for key in changed:
+                keys = by_value[_value_shown(new[key])]
+                if len(keys) >= GROUPED:  # (a war's tiles leaving the map: `tile_on D3 D4 E5: -> none`)
+                    if keys[0] == str(key):
+                        changes.append(f"{name} {' '.join(keys)}: -> {_value_shown(new[key])}")
+                else:
+                    changes.append(f"{name} {key}: {_change_shown(old.get(key), new[key])}")
         elif isinstance(new, list) and isinstance(old, list) and len(new) == len(old) == len(seats) \
                 and per.get(name) == "player":
             for p, (a, b) in enumerate(zip(old, new, strict=True)):

@@ -52,7 +52,7 @@ def test_play_tells_what_each_move_changed() -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     played = lines.index("P1 (mountains) plays prospect A1-A2-A3")
-    assert lines[played + 1].startswith("  -> marker A1: face_down -> gold_side; marker A2: face_down -> gold_side;")
+    assert lines[played + 1].startswith("  -> marker A1 A2 A3: -> gold_side;")
     agent = next(k for k, line in enumerate(lines) if line.startswith("P2 (rivers) plays "))
     assert lines[agent + 1].startswith("  -> "), "an agent's move is told with what it changed"
 
@@ -262,6 +262,17 @@ def test_a_quoted_value_over_lines_far_from_the_error_is_not_blamed(tmp_path: Pa
     with pytest.raises(LoadError) as caught:
         load(path)
     assert "quote" not in (caught.value.diagnostic.hint or "")
+
+
+def test_spots_given_one_value_are_named_together() -> None:
+    state = rulewright.load("china-cornett").new_state(2, 3)
+    before = state.observation(0)["fields"]
+    after = json.loads(json.dumps(before))
+    for spot in ("A1", "A2", "A3"):
+        after["marker"][spot] = "removed"
+    after["marker"]["B1"] = "gold_side"
+    assert cli_module.field_changes(state, before, after) == [
+        "marker A1 A2 A3: -> removed", "marker B1: face_down -> gold_side"]
 
 
 def test_a_long_change_is_wrapped_within_the_width(monkeypatch: pytest.MonkeyPatch) -> None:

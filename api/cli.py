@@ -8,6 +8,7 @@ its diagnostics, `path:line:col: error: ...`, with the source line.
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import os
 import re
@@ -17,7 +18,9 @@ import sys
 import textwrap
 import time
 import tracemalloc
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -215,6 +218,42 @@ def stdout_console() -> Console:
     return Console(file=sys.stdout, highlight=False, soft_wrap=False, width=wide)
 
 
+def print_figures(console: Console, table: Table) -> None:
+    """Print a table of figures, none ever cut (`345…`): each column as wide as its widest
+    cell, its header wrapped within that width (at spaces only); a table too wide for the
+    console is printed in parts, each with the first column again (the row's name)."""
+    texts = [[cell.plain if isinstance(cell, Text) else str(cell) for cell in column.cells]
+             for column in table.columns]
+    headers = [column.header.plain if isinstance(column.header, Text) else str(column.header)
+               for column in table.columns]
+    widths = [max([len(c) for c in cells] + [len(w) for w in header.split()] + [1])
+              for cells, header in zip(texts, headers, strict=True)]
+    wrapped = ["\n".join(textwrap.wrap(h, w, break_long_words=False)) or h
+               for h, w in zip(headers, widths, strict=True)]
+    budget = max(console.width, widths[0] + 4 + 1) if widths else console.width
+    parts: list[list[int]] = [[0]]
+    for k in range(1, len(widths)):
+        used = sum(widths[i] + 3 for i in parts[-1]) + 1
+        if used + widths[k] + 3 > budget and len(parts[-1]) > 1:
+            parts.append([0])
+        parts[-1].append(k)
+    for n, part in enumerate(parts):
+        shown = Table(title=table.title if n == 0 else None, title_justify=table.title_justify,
+                      caption=table.caption if n == len(parts) - 1 else None, caption_justify=table.caption_justify,
+                      show_header=table.show_header)
+        for k in part:
+            column = table.columns[k]
+            shown.add_column(wrapped[k], justify=column.justify, no_wrap=True, min_width=widths[k])
+        for row in zip(*(list(table.columns[k].cells) for k in part), strict=True):
+            shown.add_row(*row)
+        wide = console
+        needed = sum(widths[k] + 3 for k in part) + 1
+        if needed > console.width:  # (one column alone wider than the console: the terminal folds it)
+            wide = Console(file=console.file, highlight=False, soft_wrap=False)
+            wide.width = needed  # (not Console(width=): COLUMNS in the environment would win over it)
+        wide.print(shown)
+
+
 @contextlib.contextmanager
 def progress_bar(total: int, label: str, enabled: bool) -> Iterator[Any]:
     """A rich progress bar on stderr, or nothing; yields `advance()`."""
@@ -308,11 +347,14 @@ def list_command(as_json: bool) -> None:
                                               subsequent_indent="    ", break_long_words=False,
                                               break_on_hyphens=False):
                         click.echo(printable(part))
+        for part in textwrap.wrap(DEFAULT_NOTE, max(console.width, 20), subsequent_indent="  "):
+            click.echo(part)
         return
     table = Table(title="bundled rule sets", title_justify="left")
     # Ids are never cut: the rule set column is as wide as the longest id and never wraps;
     # a game's variants are named after its id (`/money` for `mandarin/money`), one a line.
-    for column in ("rule set", "title", "players", "variants", "options (default first)"):
+    table.caption, table.caption_justify = DEFAULT_NOTE, "left"
+    for column in ("rule set", "title", "players", "variants", "options (* the default, first)"):
         if column == "rule set":
             table.add_column(column, min_width=longest, no_wrap=True)
         elif column == "variants":
@@ -324,6 +366,8 @@ def list_command(as_json: bool) -> None:
     console.print(table)
 
 
+DEFAULT_MARK = "*"  # `list`: the default of an option, and the player count played unless told
+DEFAULT_NOTE = "* the default (of each option; of the players: the fewest allowed)"
 LIST_TABLE_MIN_REST = 60  # title, players, options and the borders need this much to be read
 
 
@@ -341,10 +385,12 @@ def _list_row(f: dict[str, Any]) -> tuple[str, str, str, str, str]:
         why = f" ({f['error']})" if "error" in f else f": run `rulewright compile {f['ruleset']}`"
         return f["ruleset"], "not compiled" + why, "", variants, ""
     options = "\n".join(
-        f"{o['name']}: " + " | ".join([o["default"]] + [c for c in o["choices"] if c != o["default"]])
+        f"{o['name']}: " + " | ".join([o["default"] + DEFAULT_MARK] + [c for c in o["choices"] if c != o["default"]])
         for o in f["options"]
     )
-    players = ", ".join(str(n) for n in f["players"])
+    # (`play`, `simulate`, ... play the fewest players the rule set allows unless told)
+    players = ", ".join(f"{n}{DEFAULT_MARK if k == 0 and len(f['players']) > 1 else ''}"
+                        for k, n in enumerate(f["players"]))
     return f["ruleset"], f["title"], players, variants, options or "-"
 
 
@@ -618,8 +664,19 @@ def format_moves_compact(texts: Sequence[str], kinds: Sequence[str], width: int)
     return "\n".join(lines)
 
 
-def ask_move(state: State, who: str) -> Action | None:
-    """The move a person chooses, or None if they quit (or their input ended)."""
+UNDO_WORDS = ("u", "undo")
+
+
+class Undo:
+    """What `ask_move` returns when the person takes back their last move (UNDO)."""
+
+
+UNDO = Undo()
+
+
+def ask_move(state: State, who: str, undo: str | None = None) -> Action | Undo | None:
+    """The move a person chooses, UNDO if they take back their last one, or None if they quit
+    (or their input ended). `undo`: why undo cannot be done now (None: it can)."""
     legal = state.legal_actions()
     texts = [printable(str(a)) for a in legal]
     kinds = [a.name for a in legal]
@@ -627,7 +684,7 @@ def ask_move(state: State, who: str) -> Action | None:
     click.echo(f"{plural(len(texts), 'legal move')}:")
     click.echo(format_moves_compact(texts, kinds, width))
     while True:
-        click.echo(f"{who}, your move (number or text, ? or moves lists the moves, quit): ", nl=False)
+        click.echo(f"{who}, your move (number or text, ? or moves lists the moves, undo, quit): ", nl=False)
         line = sys.stdin.readline()
         if not line:
             click.echo()
@@ -637,6 +694,11 @@ def ask_move(state: State, who: str) -> Action | None:
             click.echo(entry)  # show piped input, so that a transcript reads as a dialogue
         if entry.lower() in QUIT_WORDS:
             return None
+        if entry.lower() in UNDO_WORDS and state.parse_action(entry) is None:  # (a move named `undo` is a move)
+            if undo is None:
+                return UNDO
+            click.echo(f"cannot undo: {undo}")
+            continue
         if entry in ("?", "help", "moves"):
             click.echo(format_moves(texts, width))
             continue
@@ -661,9 +723,231 @@ def ask_move(state: State, who: str) -> Action | None:
         chosen = state.parse_action(entry)
         if chosen is not None:
             return chosen
-        close = did_you_mean(entry, [str(a) for a in legal])
-        click.echo(f"`{printable(entry)}` is not a legal move now" + (f"; {printable(close)}" if close else "")
-                   + f" (enter 1 to {len(legal)}, or a move as listed; ? lists them)")
+        click.echo(illegal_entry(state, entry, legal))
+
+
+def illegal_entry(state: State, entry: str, legal: Sequence[Action]) -> str:
+    """What `play` says of a move typed that is not legal now: why, by the rule that forbids it
+    and its line (as the web board says it: State.why_illegal), and the closest legal move."""
+    from .viewer import rule_line
+
+    why, path = state.why_illegal(entry)
+    where = rule_line(state.game, path)
+    close = did_you_mean(entry, [str(a) for a in legal])
+    lines = [f"not a legal move: {why}", f"rule {path}" + (f" ({where})" if where else ""),
+             (f"{close} " if close else "") + f"(enter 1 to {len(legal)}, or a move as listed; ? lists them)"]
+    width = terminal_width() or PLAY_WIDTH
+    return "\n".join(part for k, line in enumerate(lines)
+                     for part in textwrap.wrap(printable(line), width, initial_indent="  " if k else "",
+                                               subsequent_indent="    ", break_long_words=False,
+                                               break_on_hyphens=False))
+
+
+# -- play: what a move changed -------------------------------------------------------------------
+EFFECTS_SHOWN = 12  # changes named after a move; more are counted
+GROUPED = 3  # as many spots of a field given one value are named in one change
+
+
+def seen_fields(state: State, readers: Sequence[int]) -> list[dict[str, Any]]:
+    """The fields each seat of `readers` observes now (`observation`)."""
+    return [state.observation(p)["fields"] for p in readers]
+
+
+def _value_shown(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, list | tuple):
+        return "[" + " ".join(_value_shown(v) for v in value) + "]"
+    if isinstance(value, dict):  # a record: its fields' values (`P2 soldier`)
+        return " ".join(_value_shown(v) for v in value.values())
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _change_shown(old: Any, new: Any) -> str:
+    """`old -> new`; for two lists of names, what left and what came (`-tile3 +tile9 +tile12`)."""
+    if isinstance(old, list) and isinstance(new, list) and old and new \
+            and all(isinstance(v, str) for v in old + new):  # (a list of numbers keeps its order: whole)
+        left, came = Counter(old) - Counter(new), Counter(new) - Counter(old)
+        if left or came:
+            return " ".join([f"-{_value_shown(v)}" for v in left.elements()]
+                            + [f"+{_value_shown(v)}" for v in came.elements()])
+    return f"{_value_shown(old)} -> {_value_shown(new)}"
+
+
+def field_changes(state: State, before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """Each change between two observations of one seat, as `field key: old -> new`: a per-spot
+    (or region, die) field by key, a per-player one by seat, any other whole."""
+    seats = state._labels("player")
+    per = {f.name: f.per for f in state.FIELDS}
+    changes = []
+    for name, new in after.items():
+        old = before.get(name)
+        if old == new:
+            continue
+        if isinstance(new, dict) and isinstance(old, dict):
+            changed = [key for key, value in new.items() if old.get(key) != value]
+            by_value: dict[str, list[str]] = {}
+            for key in changed:
+                by_value.setdefault(_value_shown(new[key]), []).append(str(key))
+            for key in changed:
+                keys = by_value[_value_shown(new[key])]
+                if len(keys) >= GROUPED:  # (a war's tiles leaving the map: `tile_on D3 D4 E5: -> none`)
+                    if keys[0] == str(key):
+                        changes.append(f"{name} {' '.join(keys)}: -> {_value_shown(new[key])}")
+                else:
+                    changes.append(f"{name} {key}: {_change_shown(old.get(key), new[key])}")
+        elif isinstance(new, list) and isinstance(old, list) and len(new) == len(old) == len(seats) \
+                and per.get(name) == "player":
+            for p, (a, b) in enumerate(zip(old, new, strict=True)):
+                if a != b:
+                    changes.append(f"{name} {seats[p]}: {_change_shown(a, b)}")
+        else:
+            changes.append(f"{name}: {_change_shown(old, new)}")
+    return changes
+
+
+def move_effects(state: State, before: Sequence[dict[str, Any]], readers: Sequence[int]) -> str | None:
+    """What the move just played changed that every reader of the transcript sees (the fields of
+    their observations; a change seen by one person only is not told when several play at the
+    terminal): a line, folded to the width, or None. This is how `play` says who won a revolt
+    or a war, what a scoring took, in any rule set: the rules say it by changing fields."""
+    after = seen_fields(state, readers)
+    common: list[str] | None = None
+    for b, a in zip(before, after, strict=True):
+        found = field_changes(state, b, a)
+        common = found if common is None else [c for c in common if c in found]
+    if not common:
+        return None
+    more = len(common) - EFFECTS_SHOWN
+    parts = [printable(c) for c in common[:EFFECTS_SHOWN]] + ([f"and {more} more"] if more > 0 else [])
+    width = terminal_width() or PLAY_WIDTH
+    lines = ["  ->"]
+    for k, part in enumerate(parts):  # wrapped between changes; inside one only if it is wider than a line
+        part += ";" if k < len(parts) - 1 else ""
+        if len(lines[-1]) + 1 + len(part) > width and lines[-1].strip() != "->":
+            lines.append("    ")
+        if len(lines[-1]) + 1 + len(part) <= width:
+            lines[-1] += " " + part
+            continue
+        pieces = textwrap.wrap(part, max(width - len(lines[-1]) - 1, 20), break_on_hyphens=False)
+        lines[-1] += " " + pieces[0]
+        lines += ["     " + piece for piece in pieces[1:]]
+    return "\n".join(lines)
+
+
+# -- play: undo and resume -----------------------------------------------------------------------
+@dataclass
+class Position:
+    """A position a person decided in, to go back to (`undo`): the state, the agents as they
+    were (their random draws included, so that they play again as they did) and the moves."""
+
+    state: State
+    robots: dict[int, Agent]
+    moves: int
+
+
+def keep_position(state: State, robots: dict[int, Agent], moves: int) -> Position:
+    return Position(state.clone(), copy.deepcopy(robots), moves)
+
+
+def cannot_undo(humans: Sequence[int], kept: Sequence[Position], history: Sequence[tuple[int, str]]) -> str | None:
+    """Why `undo` cannot be done now, or None. Undo takes back the person's own last move and
+    every agent move after it; with two people at the terminal it would take back the other's."""
+    if len(humans) != 1:
+        return "undo is for one person playing against agents, and this game has " + (
+            f"{len(humans)} people at the terminal" if humans else "no person")
+    if len(kept) < 2 and not any(p == humans[0] for p, _ in history):
+        return "you have played no move yet"
+    return None
+
+
+def go_back(game: Game, start: tuple[int, int, dict[str, str]], kept: list[Position], seat: int,
+            history: list[tuple[int, str]], robots: dict[int, Agent]) -> tuple[State, dict[int, Agent]]:
+    """`undo`: the position where `seat` decided its last move, and the agents as they were then
+    (a position of this session, kept), or, before the first one (a resumed game), the game
+    played again from its start up to that move, the agents as they are. `history` is cut to it."""
+    kept.pop()  # (the position asked now: it is asked again once gone back)
+    if kept:
+        back = kept.pop()
+        moves, state, robots = back.moves, back.state, back.robots
+    else:
+        moves = max(k for k, (p, _) in enumerate(history) if p == seat)
+        count, seed, options = start
+        state = game.new_state(count, seed, options)
+        for _, text in history[:moves]:
+            state.apply(text)
+    del history[moves:]
+    return state, robots
+
+
+MAX_RESUME_LOG = 64 << 20  # bytes: a game's log is a few hundred KiB at most
+
+
+@dataclass
+class Resumed:
+    """A game read back from its log (`play --resume`): the rule set as named, its state and
+    the moves played, by seat."""
+
+    ruleset: str
+    state: State
+    moves: list[tuple[int, str]]
+    seats: list[str] | None  # who played each seat (`human` or an agent spec), when the log says
+
+
+def resume_log(path: Path, ruleset: str | None) -> Resumed:
+    """Replay a log for `play --resume`, checked line by line as `replay` does (bounded: at most
+    MAX_RESUME_LOG bytes; a log without its final state line, from a game that was killed, is
+    taken up to its last whole move). A bad log is one CliError with its line."""
+    moves: list[tuple[int, str]] = []
+    last: list[State] = []
+
+    def seen(state: State, player: int | None, action: str | None) -> None:
+        last[:] = [state]
+        if player is not None and action is not None:
+            moves.append((player, action))
+
+    try:
+        replay_log(path, ruleset, seen, limit=MAX_RESUME_LOG, need_final=False)
+    except Divergence as exc:
+        where = f"{path}:{exc.line}" if exc.line else str(path)
+        raise CliError(f"cannot resume from {printable(where)}: {printable(exc.message)}") from None
+    if not last:
+        raise CliError(f"cannot resume from {printable(str(path))}: nothing to replay")
+    state = last[0]
+    if state.is_terminal():
+        raise CliError(f"cannot resume from {printable(str(path))}: its game is over (after "
+                       f"{plural(len(moves), 'move')}); `rulewright replay` replays it")
+    header = json.loads(next(text for _, text, _ in _log_lines(path, MAX_RESUME_LOG) if text.strip()))
+    named = ruleset
+    if named is None:
+        named = str(header["ruleset"])
+        if named.endswith((".yaml", ".yml")) and not os.path.isabs(named):  # (relative to the log)
+            named = str(path.parent / named)
+    return Resumed(named, state, moves, logged_seats(path, header.get("seats"), state))
+
+
+def logged_seats(path: Path, seats: Any, state: State) -> list[str] | None:
+    """The seats a log's header says (`play` writes them), checked as a web request's are: data
+    from a file, each `human` or an agent spec within the web board's limits."""
+    from .viewer import ViewError, check_agent_limits
+
+    if seats is None:
+        return None
+    problem = f"cannot resume from {printable(str(path))}:1: bad header: `seats` must list"
+    if not (isinstance(seats, list) and len(seats) == state.num_players and all(isinstance(k, str) for k in seats)):
+        raise CliError(f"{problem} {state.num_players} texts, `human` or an agent (random, mcts, ...)")
+    for k, kind in enumerate(seats):
+        if kind.strip().lower() == "human":
+            continue
+        try:
+            spec = parse_agent_spec(kind)
+            check_agent_limits(spec)
+            check_agents(state.game, {k: spec})
+        except (BadAgent, ViewError) as exc:
+            raise CliError(f"{problem} agents the game can use: seat {k + 1}: {printable(str(exc), 200)}") from None
+    return list(seats)
 
 
 def announce_end(state: State) -> None:
@@ -676,7 +960,7 @@ def announce_end(state: State) -> None:
 
 
 @cli.command()
-@click.argument("ruleset")
+@click.argument("ruleset", required=False)
 @click.option("--players", type=WholeNumber(), help="Number of players (default: the smallest allowed).")
 @click.option("--seat", "seats", multiple=True, metavar="K=human|AGENT",
               help="Who plays seat K (from 1): human, or an agent (random, mcts:iterations=400, ...). "
@@ -686,13 +970,34 @@ def announce_end(state: State) -> None:
 @click.option("--seed", type=WholeNumber(), help="Seed of the game (default: a random one, printed).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the game log (JSON lines) to FILE, for `rulewright replay`.")
-def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | None,
-         options: tuple[str, ...], log_path: Path | None, agent_options: tuple[str, ...] = ()) -> None:
+              help="Write the game log (JSON lines) to FILE, for `rulewright replay` (with --resume: "
+                   "the log resumed, unless told).")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path), metavar="LOG",
+              help="Continue the game a log saved (`play --log`): its rule set, players, seed, options "
+                   "and moves are the log's.")
+def play(ruleset: str | None, players: int | None, seats: tuple[str, ...], seed: int | None,
+         options: tuple[str, ...], log_path: Path | None, agent_options: tuple[str, ...] = (),
+         resume_path: Path | None = None) -> None:
     """Play RULESET at the terminal against agents (random unless --seat or --agent says).
 
     RULESET is a bundled rule set (china-cornett), a generated module (out/game/base.py) or a
-    rule file (my-rules.yaml, compiled in memory)."""
+    rule file (my-rules.yaml, compiled in memory); with --resume LOG it is the log's, unless
+    named. At the prompt, `undo` takes back your last move (one person against agents)."""
+    resumed: Resumed | None = None
+    if resume_path is not None:
+        given = [name for name, value in (("--players", players), ("--seed", seed), ("--option", options))
+                 if value not in (None, ())]
+        if given:
+            raise CliError(f"{', '.join(given)} cannot be given with --resume: the log says them")
+        resumed = resume_log(resume_path, ruleset)
+        ruleset = resumed.ruleset
+        state0 = resumed.state
+        players, seed, options = state0.num_players, state0.seed, tuple(f"{k}={v}" for k, v in state0.options.items())
+        log_path = log_path or resume_path
+        if resumed.seats is not None and not seats and not agent_options:  # (as the game was played)
+            seats = tuple(f"{k + 1}={kind}" for k, kind in enumerate(resumed.seats))
+    elif ruleset is None:
+        raise UsageProblem("play needs a RULESET (or --resume LOG): e.g. rulewright play china-cornett")
     try:
         game, count, chosen = setup(ruleset, players, options)
     except GameError as exc:  # a rule set's own fault (runtime/limits.py): one message
@@ -709,40 +1014,72 @@ def play(ruleset: str, players: int | None, seats: tuple[str, ...], seed: int | 
         raise CliError(str(exc)) from None
     if seed is None:
         seed = secrets.randbelow(1 << 31)
-    try:
-        state = game.new_state(count, seed, chosen)
-    except GameError as exc:  # (with the seed, to replay it)
-        raise CliError(f"the game stopped before its first move (seed {seed}): {exc}") from None
+    if resumed is not None:
+        state = resumed.state
+        game = state.game  # (a rule file compiled in memory twice makes two games: the log's is played)
+    else:
+        try:
+            state = game.new_state(count, seed, chosen)
+        except GameError as exc:  # (with the seed, to replay it)
+            raise CliError(f"the game stopped before its first move (seed {seed}): {exc}") from None
     robot: Agent = RandomAgent(agent_seed(seed))  # the seats left to chance share it, as in simulate
     robots: dict[int, Agent] = {p: robot for p in line_up} | make_agents(line_up, seed)
     info = game.info
     seat_list = ", ".join(f"{seat_name(info, p)} {kinds[p]}" for p in range(count))
     click.echo(printable(f"{info.title} ({info.ruleset}), seed {seed}: {seat_list}"))
-    log = LogWriter(log_path, log_header(ruleset, count, seed, chosen, log_path)) if log_path else None
-    move = 1  # (the move a game error stops the game at)
+    history: list[tuple[int, str]] = list(resumed.moves) if resumed is not None else []
+    if resumed is not None:
+        click.echo(f"resumed after {plural(len(history), 'move')} from {printable(str(resume_path))}")
+    header = log_header(ruleset, count, seed, chosen, log_path) | {"seats": [kinds[p] for p in range(count)]}
+    log = LogWriter(log_path, header) if log_path else None
+    if log:
+        for player, text in history:
+            log.action(player, text)
+    move = state.moves + 1  # (the move a game error stops the game at)
     humans = [p for p in range(count) if kinds[p] == "human"]
+    kept: list[Position] = []  # the positions the person decided in, for undo
     try:
         while not state.is_terminal():
             move = state.moves + 1
             player = seat_to_act(state)  # the seat that decides now (a phase's actor), not whose turn it is
             who = seat_name(info, player)
             action = forced_move(state, humans, player)  # a person's decision with one answer: played at once
-            forced = action is not None
+            forced = action is not None  # (not kept for undo: undo goes back to the last real decision)
             if action is None and kinds[player] == "human":  # shown only the observation of their own seat
+                kept.append(keep_position(state, robots, len(history)))
                 click.echo()
                 click.echo(render_state(state, player, terminal_width() or PLAY_WIDTH))
-                action = ask_move(state, who)
-                if action is None:
+                chosen_move = ask_move(state, who, cannot_undo(humans, kept, history))
+                if isinstance(chosen_move, Undo):
+                    played = list(history)
+                    state, robots = go_back(game, (count, seed, chosen), kept, player, history, robots)
+                    undone = played[len(history):]
+                    if log:
+                        log.rewind(len(history))
+                    click.echo(printable(f"{who} takes back `{undone[0][1]}`"
+                                         + (f" and {plural(len(undone) - 1, 'move')} after it" if len(undone) > 1
+                                            else "")))
+                    continue
+                if chosen_move is None:
                     click.echo(f"game abandoned after {plural(state.moves, 'move')} (seed {seed})")
                     if log:  # the state the log ends at: replay tells it from a log cut short
                         log.final(state.to_json())
+                    if log_path:
+                        click.echo(f"log written to {log_path}: `rulewright play --resume {log_path}` goes on")
                     return
+                action = chosen_move
             elif action is None:
                 action = state.action_at(robots[player].choose(state))
             text = str(action)
             click.echo(printable(f"{who} plays {state.move_text(action, transcript_reader(humans, player), player)}"
                                  + (FORCED_NOTE if forced else "")))
+            readers = humans or [player]
+            before = seen_fields(state, readers)
             state.apply(action)
+            history.append((player, text))
+            effects = move_effects(state, before, readers)
+            if effects:
+                click.echo(effects)
             if log:
                 log.action(player, text)
         if log:
@@ -1048,10 +1385,11 @@ def compare_command(a: str, b: str | None, games: int, players: int | None, seed
     else:
         console = stdout_console()
         for table in cmp.tables(comparison):
-            console.print(table)
-        click.echo()
-        for m in comparison.measures:
-            click.echo(printable(m["verdict"]))
+            if isinstance(table, Table) and table.show_header:  # (the figures; the sides' table is text)
+                print_figures(console, table)
+            else:
+                console.print(table)
+        click.echo(printable(cmp.significant_line(comparison)))
     unfinished = [(name, info) for name, info in (("A", data["sides"]["a"]), ("B", data["sides"]["b"]))
                   if info["capped"] or info["errors"]]
     for name, info in unfinished:
@@ -1083,11 +1421,12 @@ HEADER_FORM = '{"ruleset": ..., "players": ..., "seed": ..., "options": {...}}'
 MAX_LOG_LINE = 1 << 20
 
 
-def _log_lines(path: Path) -> Iterator[tuple[int, str, bool]]:
+def _log_lines(path: Path, limit: int | None = None) -> Iterator[tuple[int, str, bool]]:
     """Each line of a log: its number, its text and whether it ends with a newline (only a
-    last line cut short does not). Streamed, at most MAX_LOG_LINE bytes a line."""
+    last line cut short does not). Streamed, at most MAX_LOG_LINE bytes a line (and `limit`
+    bytes in all, when given)."""
     try:
-        handle = open_regular(path, what="game log")
+        handle = open_regular(path, limit, what="game log")
     except RefusedFile as exc:
         raise Divergence(0, str(exc)) from None
     except OSError as exc:
@@ -1172,14 +1511,17 @@ def _game_of_header(n: int, ruleset: str, log: Path, override: str | None,
 
 def replay_log(path: Path, ruleset: str | None = None,
                seen: Callable[[State, int | None, str | None], None] | None = None,
-               loader: Callable[[object, Path], Game] | None = None) -> tuple[int, bool]:
+               loader: Callable[[object, Path], Game] | None = None, limit: int | None = None,
+               need_final: bool = True) -> tuple[int, bool]:
     """Replay a game log (under `ruleset`, a rule set named on the command line, if given);
     returns (actions replayed, whether the game reached its end). Raises Divergence at the
     first line that does not replay, for a log with no moves, and for a log cut short (a
-    line cut off, no final state line). `seen(state, player, action)` is told the state the
-    header starts (player and action None) and the state after each action replayed (the web
-    board's replay, `render LOG --move N`): the states up to a divergence are told too."""
-    lines = _log_lines(path)
+    line cut off, no final state line: accepted when not `need_final`, as `play --resume`
+    takes the log of a game that was killed). `limit`: the most bytes the file may hold.
+    `seen(state, player, action)` is told the state the header starts (player and action None)
+    and the state after each action replayed (the web board's replay, `render LOG --move N`):
+    the states up to a divergence are told too."""
+    lines = _log_lines(path, limit)
     header_line: tuple[int, Any] | None = None
     for n, text, complete in lines:
         if text.strip():
@@ -1203,7 +1545,7 @@ def replay_log(path: Path, ruleset: str | None = None,
             continue
         entry = _parse_line(n, text, complete)
         if isinstance(entry, dict) and "final" in entry:
-            if actions == 0:
+            if actions == 0 and need_final:
                 raise Divergence(n, "the log has no moves: its header is followed by the final state")
             replayed = json.loads(json.dumps(state.to_json()))  # as it would be written
             difference = first_difference(entry["final"], replayed)
@@ -1220,8 +1562,8 @@ def replay_log(path: Path, ruleset: str | None = None,
         if state.is_terminal():
             raise Divergence(n, f"the game ended after {actions} actions, but the log goes on with `{shown}`")
         if not 0 <= player < state.num_players:
-            raise Divergence(n, f"seat {player} is no seat of this game: seats count from 0 to "
-                                f"{state.num_players - 1}")
+            raise Divergence(n, f"seat {player} is no seat of this game: a log counts seats from 0 (P1) to "
+                                f"{state.num_players - 1} (P{state.num_players})")
         try:
             deciding = seat_to_act(state)
         except RulewrightError as exc:
@@ -1241,8 +1583,10 @@ def replay_log(path: Path, ruleset: str | None = None,
             seen(state, player, action)
         actions += 1
         last = n
-    if actions == 0:
+    if actions == 0 and need_final:
         raise Divergence(last, "the log has no moves: only a header")
+    if not need_final:
+        return actions, state.is_terminal()
     raise Divergence(last, f"the log is truncated: it ends after {plural(actions, 'action')} with no final state "
                            'line (a complete log ends with {"final": state})')
 
@@ -1466,9 +1810,9 @@ def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json
                        if isinstance(value, float) else str(value))
         table.add_row(*(literal(cell) for cell in row))
     console = stdout_console()
-    console.print(table)
+    print_figures(console, table)
     if per_pass and results:
-        console.print(passes_table(results))
+        print_figures(console, passes_table(results))
     console.print("compile: best of 3 runs (the first, with parser setup, is in --json); legal: on a fresh "
                   "clone, no cached list; apply: with the legal list cached; MCTS: iterations per second of "
                   "searches from positions of random games (rollouts to the end); peak: tracemalloc over one "
@@ -1555,7 +1899,7 @@ def bench_native(targets: tuple[str, ...], seconds: float, players: int | None, 
             r["ruleset"], str(r["players"]), f"{r['interpreted']['playouts_per_sec']:g}",
             f"{r['native']['playouts_per_sec']:g}", f"{r['ratio']:.2f}")))
     console = stdout_console()
-    console.print(table)
+    print_figures(console, table)
     console.print(f"native build: {display(built)}", soft_wrap=True)
 
 

@@ -375,6 +375,15 @@ def verdict_line(m: Mapping[str, Any], alpha: float) -> str:
             f"{m['test']['name']} {p_part}: {word} at {alpha:g}")
 
 
+def significant_line(c: Comparison) -> str:
+    """The one line `compare` prints under its table (which holds each measure's verdict, as
+    --json does): the measures that differ significantly, or that none does."""
+    found = [m["name"] for m in c.measures if m.get("significant")]
+    if not found:
+        return f"no measure differs significantly at {c.alpha:g}"
+    return f"significant at {c.alpha:g}: {', '.join(found)}"
+
+
 def measures_of(ga: Games, gb: Games, players: int) -> list[Measure]:
     both = ga.finished & gb.finished
     out = [Measure(f"win_rate.P{p + 1}", f"win rate P{p + 1}", "rate", ga.won[p][both], gb.won[p][both])

@@ -21,6 +21,14 @@ from .runtime.errors import whole_number
 SCHEMA_FILES = {"rules": "rules.schema.json", "scenarios": "scenarios.schema.json"}
 
 
+SCHEMA_USAGE = """\
+rulewright schema prints one JSON Schema, or writes both:
+  rulewright schema --rules          the schema of rule files, on standard output
+  rulewright schema --scenarios      the schema of scenario files, on standard output
+  rulewright schema --out DIR        write DIR/rules.schema.json and DIR/scenarios.schema.json
+The repository's copies are in schema/ (docs/editors.md says how an editor uses them)."""
+
+
 def schema_text(kind: str) -> str:
     """The JSON Schema of `kind` (`rules` or `scenarios`) as written: the same bytes every time."""
     schema: dict[str, Any] = rule_schema() if kind == "rules" else scenario_schema()
@@ -38,6 +46,9 @@ def schema_command(kinds: tuple[str, ...], out_dir: Path | None) -> None:
     unless one is chosen). Editors check a file against it as one types (docs/editors.md)."""
     chosen = tuple(dict.fromkeys(kinds)) or ("rules", "scenarios")
     if out_dir is None:
+        if not kinds:  # nothing asked: say what there is (two schemas printed would not be one JSON document)
+            click.echo(SCHEMA_USAGE)
+            return
         if len(chosen) != 1:
             raise CliError("choose --rules or --scenarios to print one schema, or give --out DIR to write both")
         click.echo(schema_text(chosen[0]), nl=False)

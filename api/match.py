@@ -589,6 +589,7 @@ class LogWriter:
         self.path = path
         self._file: IO[str] = path.open("w", encoding="utf-8", newline="\n")
         self._line(dict(header))
+        self._ends = [self._file.tell()]  # where the header and each action line end (`rewind`)
 
     def _line(self, data: Mapping[str, Any]) -> None:
         self._file.write(json.dumps(data, separators=(",", ":")) + "\n")
@@ -596,6 +597,14 @@ class LogWriter:
 
     def action(self, player: int, text: str) -> None:
         self._line({"player": player, "action": text})
+        self._ends.append(self._file.tell())
+
+    def rewind(self, actions: int) -> None:
+        """Keep the header and the first `actions` action lines only (`play`'s undo)."""
+        self._file.seek(self._ends[actions])
+        self._file.truncate()
+        self._file.flush()
+        del self._ends[actions + 1:]
 
     def final(self, state_json: Mapping[str, Any]) -> None:
         self._line({"final": dict(state_json)})

@@ -212,6 +212,7 @@ def load(path: str | Path, text: str | None = None) -> YMap:
         if exc.context and began is not None and began is not mark and began.line + 1 != line:
             what = re.sub(r"^while \w+ (an? )?", "", exc.context.strip())
             hint = f"the {what} began at {name}:{began.line + 1}:{began.column + 1}"
+        hint = _unclosed_quote(text, name, mark) or hint
         raise LoadError(
             Diagnostic(SourceSpan(name, line, col, line, col + 1), f"YAML syntax error: {problem}{context}", hint)
         ) from None
@@ -230,6 +231,45 @@ def load(path: str | Path, text: str | None = None) -> YMap:
             Diagnostic(tree.span, "a rule file must be a mapping of keys (game:, players:, ...)")
         )
     return tree
+
+
+def _unclosed_quote(text: str, name: str, mark: yaml.Mark | None) -> str | None:
+    """A hint for a syntax error that follows a quote left open (`title: "My game`): the quoted
+    value runs on over the next lines to the next quote, and the error shows only there, at a
+    later key. The last quoted value before the error that spans lines is the likely culprit
+    (a legitimate one is rare in a rule file, and is named only when the file is broken)."""
+    if mark is None:
+        return None
+    culprit = None
+    last = None  # the last quoted value before the error
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            start = token.start_mark
+            if (start.line, start.column) >= (mark.line, mark.column):
+                break
+            if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"'):
+                last = token
+                if token.end_mark.line > start.line:
+                    culprit = token
+    except yaml.YAMLError:
+        pass  # the scan stops where the file breaks: the tokens before it are what counts
+    if culprit is not None and culprit.end_mark.line < mark.line - 1:
+        culprit = None  # it closed well before the error: not the cause
+    if culprit is None and last is not None and last.end_mark.line == mark.line \
+            and 0 <= mark.column - last.end_mark.column <= 1:
+        # `doc: 'l'action'`: a quote inside the value closed it, and the rest of the line is the error
+        begun, ended = last.start_mark, last.end_mark
+        how = ("written twice in '...' (`'l''action'`), or the value is quoted with \"...\" (`\"l'action\"`)"
+               if last.style == "'" else
+               "escaped in \"...\" (`\"say \\\"hi\\\"\"`), or the value is quoted with '...' (`'say \"hi\"'`)")
+        return (f"the value quoted at {name}:{begun.line + 1}:{begun.column + 1} ends at the quote at column "
+                f"{ended.column}: a quote inside a value is {how}")
+    if culprit is None:
+        return None
+    start, end = culprit.start_mark, culprit.end_mark
+    return (f"the quote at {name}:{start.line + 1}:{start.column + 1} is not closed on its line, so the value "
+            f"runs on to the quote at line {end.line + 1}: close it (a quote inside a value is written twice "
+            f"in '...', or escaped \\\" in \"...\")")
 
 
 def _span(node: yaml.Node, path: str) -> SourceSpan:

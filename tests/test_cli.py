@@ -169,7 +169,8 @@ def test_play_with_a_person_answering_from_stdin(tmp_path: Path) -> None:
     result = run("play", "china-cornett", "--seed", "11", "--log", str(log), input=moves)
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "`nonsense` is not a legal move now" in out
+    assert "not a legal move: `nonsense` is no action of china-cornett" in out
+    assert "  rule phases.turn.actions (rules/china-cornett/base.yaml:" in out  # the rule that refuses it
     assert "no move number 0" in out
     assert "tablets in play: t01 t02 t12    roll:" in out and "gold: P1 (mountains) 0" in out
     # piped, the board is drawn within 100 columns: label and marker, then mountain/river on a second board
@@ -182,7 +183,8 @@ def test_play_with_a_person_answering_from_stdin(tmp_path: Path) -> None:
 def test_play_quit_and_end_of_input_leave_cleanly() -> None:
     result = run("play", "china-cornett", "--seed", "2", input="prospect Z9\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "is not a legal move now" in result.stdout and "game abandoned after 0 moves" in result.stdout
+    assert "not a legal move: `prospect Z9` is not one of the choices of `prospect` now" in result.stdout
+    assert "game abandoned after 0 moves" in result.stdout
     result = run("play", "china-cornett", "--seed", "2", input="")
     assert result.exit_code == 0 and "game abandoned" in result.stdout
 

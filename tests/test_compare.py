@@ -171,12 +171,18 @@ def test_compare_json_is_complete_and_deterministic() -> None:
     assert other["measures"] != data["measures"]
 
 
-def test_compare_text_report_and_agents() -> None:
+def test_compare_text_report_and_agents(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)  # (piped: 120 columns, where the table fits whole)
     result = run("compare", "china-cornett", "-n", "6", "--agent-b", "2=random", "--option-a", "board=hex5")
     assert result.exit_code == 0, result.output
     assert "A │ china-cornett board=hex5" in result.stdout and "B │ china-cornett P2=random" in result.stdout
-    verdicts = [line for line in result.stdout.splitlines() if line.startswith(("win rate", "game length"))]
-    assert len(verdicts) == 4 and all(" at 0.05" in line for line in verdicts)
+    # Each measure once (issue 34: the table, then each verdict again, said every result twice):
+    # its row of the table, then one line naming the significant ones.
+    rows = [line for line in result.stdout.splitlines() if "win rate P1" in line or "game length (moves)" in line]
+    assert len(rows) == 2 and all(line.startswith("│") for line in rows), result.stdout
+    assert " -> " not in result.stdout  # (the verdict sentences are --json's)
+    last = result.stdout.splitlines()[-1]
+    assert last == "no measure differs significantly at 0.05" or last.startswith("significant at 0.05: ")
     data = json.loads(run("compare", "china-cornett", "-n", "4", "--agent", "1=random", "--json").stdout)
     assert data["a"]["agents"] == data["b"]["agents"] == {"1": "random"}
 

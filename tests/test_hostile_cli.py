@@ -94,7 +94,7 @@ REPLAY_ERRORS = {
                                 '"hex5"}), not {"board": 5}'),
     "nine-players.jsonl": (1, "header: china-cornett is played by 2 players, not 9"),
     "missing-rule-file.jsonl": (1, "header: no such rule file: `nowhere.yaml` (looked for at {dir}/nowhere.yaml)"),
-    "bad-seat.jsonl": (2, "seat 7 is no seat of this game: seats count from 0 to 1"),
+    "bad-seat.jsonl": (2, "seat 7 is no seat of this game: a log counts seats from 0 (P1) to 1 (P2)"),
 }
 
 
@@ -361,7 +361,7 @@ def test_list_prints_titles_and_names_as_written(tmp_path: Path, monkeypatch: py
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
     row = next(line for line in result.stdout.splitlines() if " tiny " in line)
-    assert "[/link] [bold]Tiny :smile:" in row and "speed: slow | fast" in row
+    assert "[/link] [bold]Tiny :smile:" in row and "speed: slow* | fast" in row
     odd = next(line for line in result.stdout.splitlines() if "odd" in line)
     assert "[bold]odd" in odd and "not compiled: run `rulewright compile [bold]odd`" in odd
 
@@ -487,7 +487,7 @@ def test_the_play_prompt_reads_only_ascii_move_numbers(tmp_path: Path) -> None:
     result = run("play", str(rules), "--seat", "2=random", input="²\n٣\n" + "9" * 5000 + "\n1\nquit\n")
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
-    assert "`²` is not a legal move now" in result.output and "`٣` is not a legal move now" in result.output
+    assert "not a legal move: `²`" in result.output and "not a legal move: `٣`" in result.output
     assert "P1 (red) plays take A1" in result.output  # (then `1` was read as the first move)
 
 

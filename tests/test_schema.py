@@ -129,9 +129,15 @@ def test_cli_prints_and_writes(tmp_path: Path) -> None:
     assert only.exit_code == 0
 
 
+def test_bare_schema_says_what_it_prints_and_succeeds(tmp_path: Path) -> None:
+    """`rulewright schema` alone: its three forms, exit 0, nothing written (issue 34)."""
+    result = CliRunner().invoke(cli, ["schema"])
+    assert result.exit_code == 0
+    assert "rulewright schema --rules" in result.output and "rulewright schema --out DIR" in result.output
+    assert not result.output.lstrip().startswith("{")  # a usage, not a schema
+
+
 @pytest.mark.parametrize("args, message", [
-    (["schema"], "rulewright: error: choose --rules or --scenarios to print one schema, or give --out DIR to write "
-                 "both\n"),
     (["schema", "--rules", "--scenarios"], "rulewright: error: choose --rules or --scenarios to print one schema, "
                                            "or give --out DIR to write both\n"),
 ])

@@ -893,26 +893,40 @@ def _entry(a: Analysis, key: YScalar, value: YNode, lines: list[str]) -> Place:
     return Place(a.path, key.span.line - 1, key.span.col - 1, end_line, max(end_col, 0))
 
 
+# The most entries an outline lists (a rule file of 1 MiB may hold 18,000 definitions: 5 MB of
+# symbols, seconds for an editor to take in), though each section may list OUTLINE_SECTION_ENTRIES;
+# past them, a section says how many more it holds.
+MAX_OUTLINE_ENTRIES = 2000
+OUTLINE_SECTION_ENTRIES = 50
+
+
 def outline(a: Analysis) -> list[Outline]:
     """The file's sections and their entries (definitions, actions, phases, triggers, scoring terms,
-    options, fields ...), or its scenarios, each with where it is."""
+    options, fields ...), or its scenarios, each with where it is: MAX_OUTLINE_ENTRIES at most."""
     if a.tree is None:
         return []
     out: list[Outline] = []
     lines = a.text.split("\n")
     signatures = {(d.section, d.name): d.signature for defs in a.defs.values() for d in defs if d.section}
+    room = MAX_OUTLINE_ENTRIES
     for k, v in a.tree.items:
         section = str(k.value)
         whole = _entry(a, k, v, lines)
         children: list[Outline] = []
         base = section.rstrip("+-")
         if isinstance(v, YMap) and (base in SECTIONS or (a.kind == "scenarios" and base == "scenarios")):
-            for ck, cv in v.items:
+            for n, (ck, cv) in enumerate(v.items):
+                if n == max(room, OUTLINE_SECTION_ENTRIES):  # (the rest: one entry, to the section's end)
+                    rest = Place(a.path, ck.span.line - 1, ck.span.col - 1, whole.end_line, whole.end_col)
+                    children.append(Outline(f"... {len(v.items) - n:,} more", "rule", "", rest,
+                                            _place(ck.span, a.path)))
+                    break
                 name = key_name((base,), str(ck.value))
                 entry = _entry(a, ck, cv, lines)
                 kind = "scenario" if a.kind == "scenarios" else SECTIONS[base]
                 detail = _scenario_doc(cv) if a.kind == "scenarios" else signatures.get((base, name), "")
                 children.append(Outline(name, kind, detail, entry, _place(ck.span, a.path)))
+        room -= min(room, len(children))
         out.append(Outline(section, "section" if children else "rule", "", whole, _place(k.span, a.path),
                            tuple(children)))
     return out

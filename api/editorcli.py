@@ -158,12 +158,14 @@ def lsp_command(tcp: str | None) -> None:
     and the outline of a file. Speaks the Language Server Protocol on stdin and stdout."""
     address = tcp_address(tcp) if tcp is not None else None
     try:
-        from .lsp import serve
+        from .lsp import Refused, serve
     except ImportError as exc:
         raise CliError(f"`rulewright lsp` needs pygls and lsprotocol ({exc.name or exc} is missing): "
                        "pip install 'rulewright[lsp]'") from None
     try:
         serve(address)
+    except Refused as exc:
+        raise CliError(f"refused standard input: {exc}") from None
     except OSError as exc:
         where = f"{address[0]}:{address[1]}" if address else "stdio"
         raise CliError(f"cannot serve on {where}: {exc.strerror or exc}") from None

@@ -203,6 +203,12 @@ class Analysis:
     versions: dict[str, Def] = field(default_factory=dict)
     rules: Analysis | None = None  # a scenario file: the analysis of the rule set it names
     scenario_rules: dict[str, Analysis] = field(default_factory=dict)  # ... and of those its scenarios name
+    # the nodes of the typed program written in this file that name something, by the lines their
+    # spans cover (0-based; a span of more than WIDE lines under `wide`), and those that bind or
+    # read a local, by its name: what a hover looks at, without walking the whole program
+    by_line: dict[int, list[object]] = field(default_factory=dict)
+    wide: list[object] = field(default_factory=list)
+    by_local: dict[str, list[tuple[SourceSpan, Symbol]]] = field(default_factory=dict)
 
     @property
     def depends(self) -> set[str]:
@@ -228,7 +234,54 @@ def analyse(path: Path, text: str, texts: Mapping[str, str], rules_cache: dict[P
             _analyse_rules(a)
         elif a.kind == "scenarios":
             _analyse_scenarios(a, texts, {} if rules_cache is None else rules_cache)
+    _index_places(a)
     return a
+
+
+# A file being edited is read as YAML for a view on the last index (`on_last_index`) up to this
+# many characters (0.05 s or so); a larger one waits for its check (1 MiB of YAML takes a second).
+VIEW_TREE_CHARS = 64 * 1024
+
+
+def on_last_index(path: Path, text: str, last: Analysis | None) -> Analysis:
+    """A view of `text` (the file as the editor holds it, not checked yet) on `last`, an analysis
+    of an earlier text of it: at once, whatever the size of the file. Its names, types, signatures
+    and docs are the last analysis's, where they are declared its places (in this file they may
+    have moved since); nothing is looked up by a place of the program in this file (`by_line`
+    and `by_local` are empty), so a hover names what a word names in the rule set, not what it
+    meant where it was; its YAML is read if it is small (keys, outline), else it has none. The
+    checker's problems are not in it: they come with the check."""
+    path = Path(os.path.abspath(path))
+    a = Analysis(path, display(path), text.replace("\r\n", "\n").replace("\r", "\n"), kind_of(path, text))
+    if len(a.text) <= VIEW_TREE_CHARS:
+        _own_tree(a)
+    if last is not None:
+        a.files, a.texts, a.layers = dict(last.files), dict(last.texts), last.layers
+        a.ruleset, a.program, a.defs, a.versions = last.ruleset, last.program, last.defs, last.versions
+        a.rules, a.scenario_rules = last.rules, last.scenario_rules
+    a.files[a.shown] = path
+    a.texts[path] = a.text
+    return a
+
+
+# A node whose span covers more lines than this is looked at for any line (a block: an `ask`,
+# a `for`), not listed under each: the index stays linear in the file.
+WIDE = 64
+
+
+def _index_places(a: Analysis) -> None:
+    """`a.by_line`, `a.wide` and `a.by_local`, from one walk of the program."""
+    for node in _candidates(a):
+        span, named = _spans_of(node), _named_by(node)
+        if span is None or named is None or span.path != a.shown:
+            continue
+        if named[1] is not None:
+            a.by_local.setdefault(named[0], []).append((span, named[1]))
+        if span.end_line - span.line >= WIDE:
+            a.wide.append(node)
+            continue
+        for line in range(span.line - 1, span.end_line):
+            a.by_line.setdefault(line, []).append(node)
 
 
 def _own_tree(a: Analysis) -> None:
@@ -603,7 +656,7 @@ def found_at(a: Analysis, line: int, col: int) -> Found | None:
             if described:
                 return Found(word, (), key=described)
     best: tuple[tuple[int, int], Found] | None = None
-    for node in _candidates(a):
+    for node in [*a.by_line.get(line, ()), *a.wide]:
         span = _spans_of(node)
         named = _named_by(node)
         if span is None or named is None or span.path != a.shown or not _contains(span, line, start):
@@ -713,12 +766,9 @@ def _local_in_scope(a: Analysis, word: str, line: int) -> Symbol | None:
             for sym in _locals(a, (str(section.value), str(k.value))):
                 if sym.name == word:
                     return sym
-            for candidate in _candidates(a):
-                named = _named_by(candidate)
-                span = _spans_of(candidate)
-                if named is not None and named[1] is not None and named[0] == word and span is not None \
-                        and span.path == a.shown and k.span.line <= span.line <= v.span.end_line:
-                    return named[1]
+            for span, sym in a.by_local.get(word, ()):
+                if k.span.line <= span.line <= v.span.end_line:
+                    return sym
     return None
 
 
@@ -830,10 +880,9 @@ class Outline:
     children: tuple[Outline, ...] = ()
 
 
-def _entry(a: Analysis, key: YScalar, value: YNode) -> Place:
+def _entry(a: Analysis, key: YScalar, value: YNode, lines: list[str]) -> Place:
     """The lines of an entry, from its key to the end of its value (not the blank lines and
-    comments after it, which YAML counts in)."""
-    lines = a.text.split("\n")
+    comments after it, which YAML counts in); `lines`: the file's."""
     end_line, end_col = value.span.end_line - 1, value.span.end_col - 1
     if end_line >= len(lines):
         end_line, end_col = len(lines) - 1, len(lines[-1])
@@ -844,25 +893,40 @@ def _entry(a: Analysis, key: YScalar, value: YNode) -> Place:
     return Place(a.path, key.span.line - 1, key.span.col - 1, end_line, max(end_col, 0))
 
 
+# The most entries an outline lists (a rule file of 1 MiB may hold 18,000 definitions: 5 MB of
+# symbols, seconds for an editor to take in), though each section may list OUTLINE_SECTION_ENTRIES;
+# past them, a section says how many more it holds.
+MAX_OUTLINE_ENTRIES = 2000
+OUTLINE_SECTION_ENTRIES = 50
+
+
 def outline(a: Analysis) -> list[Outline]:
     """The file's sections and their entries (definitions, actions, phases, triggers, scoring terms,
-    options, fields ...), or its scenarios, each with where it is."""
+    options, fields ...), or its scenarios, each with where it is: MAX_OUTLINE_ENTRIES at most."""
     if a.tree is None:
         return []
     out: list[Outline] = []
+    lines = a.text.split("\n")
     signatures = {(d.section, d.name): d.signature for defs in a.defs.values() for d in defs if d.section}
+    room = MAX_OUTLINE_ENTRIES
     for k, v in a.tree.items:
         section = str(k.value)
-        whole = _entry(a, k, v)
+        whole = _entry(a, k, v, lines)
         children: list[Outline] = []
         base = section.rstrip("+-")
         if isinstance(v, YMap) and (base in SECTIONS or (a.kind == "scenarios" and base == "scenarios")):
-            for ck, cv in v.items:
+            for n, (ck, cv) in enumerate(v.items):
+                if n == max(room, OUTLINE_SECTION_ENTRIES):  # (the rest: one entry, to the section's end)
+                    rest = Place(a.path, ck.span.line - 1, ck.span.col - 1, whole.end_line, whole.end_col)
+                    children.append(Outline(f"... {len(v.items) - n:,} more", "rule", "", rest,
+                                            _place(ck.span, a.path)))
+                    break
                 name = key_name((base,), str(ck.value))
-                entry = _entry(a, ck, cv)
+                entry = _entry(a, ck, cv, lines)
                 kind = "scenario" if a.kind == "scenarios" else SECTIONS[base]
                 detail = _scenario_doc(cv) if a.kind == "scenarios" else signatures.get((base, name), "")
                 children.append(Outline(name, kind, detail, entry, _place(ck.span, a.path)))
+        room -= min(room, len(children))
         out.append(Outline(section, "section" if children else "rule", "", whole, _place(k.span, a.path),
                            tuple(children)))
     return out
@@ -942,7 +1006,7 @@ def context_at(text: str, line: int, col: int) -> Context:
     else:
         limit = len(before) - len(before.lstrip(" \t-"))
     parents: list[str] = []
-    for above in reversed(lines[:line] if 0 <= line < len(lines) else []):
+    for above in reversed(lines[:line] if 0 <= line < len(lines) and limit > 0 else []):  # (at column 0: none)
         stripped = above.strip()
         if not stripped or stripped.startswith("#"):
             continue

@@ -119,8 +119,24 @@ class Replay:
 
     game: Game
     states: list[State]
-    moves: list[tuple[int, str]]
+    moves: list[tuple[int, str]]  # each move's seat and whole text (as the log writes it)
     problem: str | None
+    actions: list[Action] = field(init=False)  # each move's action, found again by its text
+
+    def __post_init__(self) -> None:
+        self.actions = []
+        for k, (_, text) in enumerate(self.moves):
+            action = self.states[k].clone().parse_action(text)
+            if action is None:
+                raise ViewError(f"move {k + 1}, `{printable(text, 80)}`, is not a legal move where it is played")
+            self.actions.append(action)
+
+    def history_for(self, seat: int | None) -> list[str]:
+        """Each move as `seat` (None: the referee) reads it in the last position replayed
+        (State.move_text): its own moves whole and the others' `others_text:` while the game is
+        not over (a log sent to the board may be of a game going on); all whole once it is over."""
+        last = self.states[-1].clone()
+        return [last.move_text(action, seat, p) for (p, _), action in zip(self.moves, self.actions, strict=True)]
 
 
 def load_replay(path: Path, ruleset: str | None = None,

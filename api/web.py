@@ -396,9 +396,8 @@ class WebApp:
             raise NotFound("no such replay")
         name, replay = found
         return self.board_page("replay", key, f"{replay.game.info.title}: {name}", {
-            "players": replay.states[0].num_players, "total": len(replay.states) - 1,
-            "moves": [f"P{p + 1} {a}" for p, a in replay.moves], "problem": replay.problem,
-            "viewable": [*range(1, replay.states[0].num_players + 1), REFEREE]})
+            "players": replay.states[0].num_players, "total": len(replay.states) - 1, "problem": replay.problem,
+            "viewable": [*range(1, replay.states[0].num_players + 1), REFEREE]})  # (the moves: per seat, below)
 
     def scenario_page(self, request: Request, key: str) -> Response:
         found = self.sessions.scenario_file(key)
@@ -507,6 +506,9 @@ class WebApp:
         seat = parse_seat(request.args.get("seat"), state.num_players)
         data = payload(state, seat, False, last=replay.moves[move - 1][1] if move else None)
         data["move"] = move
+        # each move as this seat reads it (`others_text:`), not the log's whole texts
+        data["history"] = [f"P{p + 1} {text}" for (p, _), text in zip(replay.moves, replay.history_for(seat),
+                                                                        strict=True)]
         return self.json(data)
 
     def api_scenario(self, request: Request, key: str) -> Response:

@@ -95,3 +95,25 @@ def test_every_change_a_diff_lists_is_written_in_the_variants_own_files(variant:
                     if line[:1].isalpha() and not line.startswith("extends")}
         listed = {c.path.split(".")[0] for c in changes}
         assert sections <= listed | {"incompatible"}, sections - listed
+
+
+def test_the_emperors_palace_is_named_by_its_space_alone() -> None:
+    """The two-player game's `emperor palace {space} with {cards}` does not name the province
+    chosen (`province_to`): the space does, as no two provinces share a space, so no two legal
+    moves share that text (tests/test_conformance.py checks every text in random games)."""
+    import rulewright
+    from rulewright.runtime import Rng
+
+    game = rulewright.load("china-schacht/two-player")
+    state = game.new_state(2, 3)
+    board = state.board
+    spaces = [s for region in board.region_spots for s in region]
+    assert len(board.region_spots) == 9 and len(spaces) == len(set(spaces))  # the provinces: no space in two
+    agent, listed = Rng(5), 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        palaces = [a for a in legal if a.name == "emperor_palace"]
+        listed += len(palaces)
+        assert len({str(a) for a in palaces}) == len(palaces)
+        state.apply(legal[agent.below(len(legal))])
+    assert listed > 0

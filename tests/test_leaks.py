@@ -1,6 +1,7 @@
 """`rulewright leaks` (api/leaks.py): no bundled rule set shows a seat what it may not see, and a
 rule file that does (tests/leaks/peeks-at-a-hand.yaml: a guard reads the other player's hand, a
-`shown_if` reads the face-down bag) is caught, each leak with the line its field is declared at
+`shown_if` reads the face-down bag; names-a-face-down-card.yaml: a move's text; answers-a-hidden-
+card.yaml: an answer's text) is caught, each leak with the line its field is declared at
 and the rule line that shows it."""
 
 from __future__ import annotations
@@ -64,6 +65,29 @@ def test_a_move_text_that_names_a_face_down_card_is_caught() -> None:
         assert find_leaks(rulewright.load_rules(path), 2).leaks == []
     clean = find_leaks(rulewright.load_rules(ROOT / "tests" / "games" / "hidden-plays.yaml"), 3)
     assert clean.leaks == [] and clean.states > 0
+
+
+def test_an_answer_that_names_a_card_of_a_hidden_hand_is_caught() -> None:
+    """An `ask` whose answer, read by the other player, names a card of a hand he may not see:
+    in the state and in the samples of what he does not see, the first answers differ while he
+    sees the same. Asked `secretly` (he reads `pick` alone), the same game leaks nothing."""
+    leaky = "tests/leaks/answers-a-hidden-card.yaml"
+    report = find_leaks(rulewright.load_rules(ROOT / leaky), 2)
+    assert [(leak.field, leak.shows_in, leak.declared) for leak in report.leaks] == [
+        ("pick", "answer text", f"{leaky}:37")]
+    leak = report.leaks[0]
+    assert leak.rules == [f"actions.give_back ({leaky}:37)"]
+    assert re.fullmatch(r"the answers `pick card\d` and `pick card\d` \(in moves of `give_back`\) leave P\d "
+                        r"seeing the same, but it reads them otherwise: ask `pick` `secretly`",
+                        leak.detail), leak.detail
+    text = (ROOT / leaky).read_text(encoding="utf-8")
+    fixed = text.replace("ask current to choose pick", "ask current to choose secretly pick")
+    assert fixed != text
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "fixed.yaml"
+        path.write_text(fixed, encoding="utf-8")
+        clean = find_leaks(rulewright.load_rules(path), 2)
+        assert clean.leaks == [] and clean.states == report.states
 
 
 def test_the_command_fails_on_a_leak_and_names_its_line() -> None:

@@ -6,6 +6,7 @@ The same pages in a real browser: tests/test_web_browser.py."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 import urllib.request
@@ -174,6 +175,43 @@ def test_a_log_is_replayed_step_by_step_for_any_seat(tmp_path: Path) -> None:
     assert any('class="spot last"' in c.get(f"/api/replay/{key}?move={m}&seat=1").json["svg"]
                for m in range(1, len(replay.states)))
     assert c.get(f"/api/replay/{key}?move={len(replay.states)}").status_code == 400
+
+
+def test_a_replay_shows_each_seat_its_own_texts_until_the_game_is_over(tmp_path: Path) -> None:
+    """tests/games/hidden-plays.yaml lays cards face down (the others read `lay a card in row 2`
+    until the row is turned) and names trumps secretly (the others read `trump`): a log of a game
+    not over shows each seat the others' moves so, as the last position replayed shows them; the
+    referee reads the log's texts, and so does everyone once the game is over. The page itself
+    holds no move's text."""
+    hidden = ROOT / "tests" / "games" / "hidden-plays.yaml"
+    for over in (False, True):
+        log = tmp_path / f"game-{over}.jsonl"
+        cap = [] if over else ["--max-moves", "7"]
+        assert CliRunner().invoke(cli, ["simulate", str(hidden), "-n", "1", "--seed", "3", "--log", str(log), *cap]
+                                  ).exit_code == 0
+        replay = load_replay(log)
+        assert replay.states[-1].is_terminal() == over
+        turned = replay.states[-1].turned
+        app, start = make_app(str(log))
+        c = PageClient(app)
+        page = c.get(start).text
+        key = start.removeprefix("/replay/")
+        whole = [f"P{p + 1} {text}" for p, text in replay.moves]
+        hidden_somewhere = False
+        for move in (0, len(replay.states) - 1):  # (the texts as the last position shows them, at every step)
+            assert c.get(f"/api/replay/{key}?move={move}&seat=referee").json["history"] == whole
+            for seat in (0, 1):
+                seen = c.get(f"/api/replay/{key}?move={move}&seat={seat + 1}").json["history"]
+                for (p, text), shown in zip(replay.moves, seen, strict=True):
+                    lay = re.fullmatch(r"lay \w+ in row (\d)", text)
+                    if over or p == seat or (lay and int(lay.group(1)) in turned) or not text.startswith(
+                            ("lay", "trump")):
+                        assert shown == f"P{p + 1} {text}"
+                    else:
+                        assert shown == f"P{p + 1} " + (f"lay a card in row {lay.group(1)}" if lay else "trump")
+                        hidden_somewhere = True
+                        assert text not in page
+        assert hidden_somewhere != over
 
 
 def test_a_cut_log_replays_up_to_where_it_stops(tmp_path: Path) -> None:

@@ -174,20 +174,20 @@ async function showReplay(n) {
   if (data.error) { showError(data.error); return; }
   drawBoard(data);
   document.getElementById("where").textContent = " move " + move + " of " + cfg.total + " ";
-  const items = document.getElementById("history").children;
-  for (let i = 0; i < items.length; i++) items[i].classList.toggle("current", i === move - 1);
+  const hist = document.getElementById("history");  // the moves as this seat reads them
+  hist.replaceChildren();
+  data.history.forEach((m, i) => {
+    const li = el("li", m);
+    li.addEventListener("click", () => showReplay(i + 1));
+    li.classList.toggle("current", i === move - 1);
+    hist.appendChild(li);
+  });
 }
 
 function setupReplay() {
   setViewerOptions(cfg.viewable);
   viewerEl.value = "referee";
   viewerEl.addEventListener("change", () => showReplay(move));
-  const hist = document.getElementById("history");
-  cfg.moves.forEach((m, i) => {
-    const li = el("li", m);
-    li.addEventListener("click", () => showReplay(i + 1));
-    hist.appendChild(li);
-  });
   if (cfg.problem) showError(cfg.problem);
   document.getElementById("first").addEventListener("click", () => showReplay(0));
   document.getElementById("prev").addEventListener("click", () => showReplay(move - 1));

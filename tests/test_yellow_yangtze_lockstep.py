@@ -1,0 +1,76 @@
+"""Yellow & Yangtze's rule file, rewritten with records and optional values (issue 34), plays the
+same games as the rule file before the rewrite, kept as it was in tests/games/yellow-yangtze-before/.
+
+The fields changed (the war's sides are records now), so positions are not compared as JSON
+(tests/lockstep.py does that for two compilations of one rule file): each seeded random game is
+played in both, and after every move they must agree on the seat to act, the legal actions'
+texts in order and the move played; at the end on the scores and the winners."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulewright
+from rulewright.runtime.state import Game
+
+BEFORE = Path(__file__).parent / "games" / "yellow-yangtze-before"
+MAX_MOVES = 3000
+
+# The options of the games, in turn: the defaults, then every non-default choice of the options
+# that reach the war, the revolt and the turn (what the rewrite touched).
+OPTION_SETS: list[dict[str, str]] = [
+    {},
+    {"governor_bonus": "wars_too", "soldier_leader_discard": "not_counted"},
+    {"unifying_tile": "every_side", "actions_per_turn": "exactly_two"},
+    {"war_triangles": "excluded", "chain_after_declined_pagoda": "stops", "leader_joining": "revolt"},
+]
+
+
+def play_compared(before: Game, after: Game, players: int, seed: int, options: dict[str, str]) -> int:
+    """One seeded random game in both rule files; fails at the first move where they differ.
+    Returns its length in moves."""
+    a, b = before.new_state(players, seed, options), after.new_state(players, seed, options)
+    chooser = random.Random(seed)
+    where = f"seed {seed}, {players} players, options {options}"
+    while not a.terminal:
+        assert not b.terminal, f"{where}, move {a.moves}: the rewrite's game is over, not the other"
+        assert a.to_act() == b.to_act(), f"{where}, move {a.moves}: another seat to act"
+        la, lb = a.legal_actions(), b.legal_actions()
+        texts = [str(x) for x in la]
+        assert texts == [str(x) for x in lb], f"{where}, move {a.moves}: other legal actions"
+        k = chooser.randrange(len(la))
+        a.apply(la[k])
+        b.apply(lb[k])
+        if a.moves >= MAX_MOVES:
+            break
+    assert b.terminal == a.terminal, f"{where}: one game ended, not the other"
+    assert a.scores() == b.scores() and a.winners() == b.winners(), f"{where}: other scores or winners"
+    return a.moves
+
+
+def compared(ruleset: str, before_file: str, games: int, players: tuple[int, ...]) -> dict[str, Any]:
+    before = rulewright.load(BEFORE / before_file)
+    after = rulewright.load(ruleset)
+    moves = ended = 0
+    for seed in range(games):
+        count = players[seed % len(players)]
+        moves += play_compared(before, after, count, seed, OPTION_SETS[seed % len(OPTION_SETS)])
+        ended += 1
+    return {"games": ended, "moves": moves}
+
+
+def test_a_few_games_play_the_same_before_and_after_the_rewrite() -> None:
+    result = compared("yellow-yangtze", "base.yaml", 4, (2, 3, 4))
+    assert result["games"] == 4 and result["moves"] > 4 * 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("ruleset", "before_file", "players"),
+                         [("yellow-yangtze", "base.yaml", (2, 3, 4)), ("yellow-yangtze/short", "short.yaml", (2,))])
+def test_fifty_games_per_rule_set_play_the_same(ruleset: str, before_file: str, players: tuple[int, ...]) -> None:
+    result = compared(ruleset, before_file, 50, players)
+    assert result["games"] == 50 and result["moves"] > 50 * 100

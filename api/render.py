@@ -623,7 +623,8 @@ def render_yellow_yangtze(state: State, viewer: int | None = None, width: int | 
     pagodas = [g for g in seen.get("pagodas") or () if isinstance(g, dict)]
     under_pagoda = {str(c) for g in pagodas for c in g.get("cells") or ()}
     marker = seen.get("reunification")
-    lifted = seen.get("lifted")
+    moving = seen.get("lifted")  # the leader being moved: {kind, cell}
+    lifted = moving.get("kind") if isinstance(moving, dict) else None
     current = getattr(state, "current", None)  # whose turn it is (the seat asked may be another)
 
     def cell(spot: int) -> str:
@@ -691,7 +692,7 @@ def render_yellow_yangtze(state: State, viewer: int | None = None, width: int | 
         off = [k for k in kinds if (seats[p], k) not in on_board and not (p == current and k == lifted)]
         parts.append("leaders off the board: " + (" ".join(off) or "none"))
         if p == current and lifted is not None:
-            parts.append(f"moving his {lifted} leader")
+            parts.append(f"moving his {lifted} leader from {moving.get('cell') if isinstance(moving, dict) else '?'}")
         lines += textwrap.wrap(f"{seat_name(info, p)}: " + "; ".join(parts), width, subsequent_indent="    ")
 
     # the conflict being fought, and the question a move waits for

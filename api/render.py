@@ -570,6 +570,7 @@ YY_QUESTIONS = {  # what each decision a conflict or a pagoda asks is about
     "governors": "how many governor tiles from behind the screen to add to his side of the revolt",
     "soldiers": "how many soldier tiles from behind the screen to send to the war",
     "soldier_leader": "whether his soldier leader, off the board, joins the war too",
+    "governor_leader": "whether his governor leader, off the board, adds its point of strength",
     "support": "which side to support (a side is named by its first cell)",
     "winning_side": "which of the tied sides wins",
     "lost_soldier": "which soldier tile the winning state loses",

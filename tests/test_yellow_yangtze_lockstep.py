@@ -8,7 +8,11 @@ texts in order and the move played; at the end on the scores and the winners.
 
 Since the rewrite, readings changed on purpose, and the comparison allows exactly those:
 - a leader moved may no longer go back onto the cell it left (`to <that cell>`, a move doing
-  nothing, is legal before only);"""
+  nothing, is legal before only);
+- the governor leader's point of strength is its owner's choice by default: the rewritten rule
+  file plays under option governor_point always, the reading before;
+- a war's side is named by the cell of its first leader in conflict, no longer by its state's
+  first cell: the texts of `support` and `winning_side` are translated."""
 
 from __future__ import annotations
 
@@ -33,7 +37,7 @@ OPTION_SETS: list[dict[str, str]] = [
     {"war_triangles": "excluded", "chain_after_declined_pagoda": "stops", "leader_joining": "revolt"},
 ]
 # The options of the rule file after the rewrite only, giving the readings of before.
-AFTER_ONLY: dict[str, str] = {}
+AFTER_ONLY: dict[str, str] = {"governor_point": "always"}
 
 
 def legal_before_only(after: State) -> set[str]:
@@ -46,8 +50,14 @@ def legal_before_only(after: State) -> set[str]:
 
 def texts_before(after: State) -> dict[str, str]:
     """The texts before the rewrite of the legal actions of the position `after` whose text
-    changed (the others are the same)."""
-    return {}
+    changed (the others are the same): a war's side, named by the cell of its first leader in
+    conflict now, was named by the first cell of its state in board order."""
+    seen = after.observation(0)
+    if seen.get("question") not in ("support", "winning_side") or seen["fields"]["reunification"] is None:
+        return {}
+    index = after.board.index
+    first = {f["at"]: min(f["cells"], key=lambda c: index[c]) for f in seen["fields"]["conflict"]}
+    return {f"{seen['question']} {at}": f"{seen['question']} {cell}" for at, cell in first.items()}
 
 
 def play_compared(before: Game, after: Game, players: int, seed: int, options: dict[str, str]) -> tuple[int, int]:

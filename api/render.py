@@ -571,7 +571,7 @@ YY_QUESTIONS = {  # what each decision a conflict or a pagoda asks is about
     "soldiers": "how many soldier tiles from behind the screen to send to the war",
     "soldier_leader": "whether his soldier leader, off the board, joins the war too",
     "governor_leader": "whether his governor leader, off the board, adds its point of strength",
-    "support": "which side to support (a side is named by its first cell)",
+    "support": "which side to support (a side is named by the cell of its first leader in conflict)",
     "winning_side": "which of the tied sides wins",
     "lost_soldier": "which soldier tile the winning state loses",
     "moved_pagoda": "which pagoda of this colour (named by its first cell) moves to the new triangle",

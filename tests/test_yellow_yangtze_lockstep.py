@@ -99,8 +99,9 @@ def compared(ruleset: str, before_file: str, games: int, players: tuple[int, ...
 
 
 def test_a_few_games_play_the_same_before_and_after_the_rewrite() -> None:
-    result = compared("yellow-yangtze", "base.yaml", 4, (2, 3, 4))
-    assert result["games"] == 4 and result["moves"] > 4 * 100
+    """Three games, at 2, 3 and 4 players (most of the time goes to compiling the old file)."""
+    result = compared("yellow-yangtze", "base.yaml", 3, (2, 3, 4))
+    assert result["games"] == 3 and result["moves"] > 3 * 100
 
 
 @pytest.mark.slow

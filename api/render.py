@@ -571,7 +571,8 @@ YY_QUESTIONS = {  # what each decision a conflict or a pagoda asks is about
     "governors": "how many governor tiles from behind the screen to add to his side of the revolt",
     "soldiers": "how many soldier tiles from behind the screen to send to the war",
     "soldier_leader": "whether his soldier leader, off the board, joins the war too",
-    "support": "which side to support (a side is named by its first cell)",
+    "governor_leader": "whether his governor leader, off the board, adds its point of strength",
+    "support": "which side to support (a side is named by the cell of its first leader in conflict)",
     "winning_side": "which of the tied sides wins",
     "lost_soldier": "which soldier tile the winning state loses",
     "moved_pagoda": "which pagoda of this colour (named by its first cell) moves to the new triangle",
@@ -624,7 +625,8 @@ def render_yellow_yangtze(state: State, viewer: int | None = None, width: int | 
     pagodas = [g for g in seen.get("pagodas") or () if isinstance(g, dict)]
     under_pagoda = {str(c) for g in pagodas for c in g.get("cells") or ()}
     marker = seen.get("reunification")
-    lifted = seen.get("lifted")
+    moving = seen.get("lifted")  # the leader being moved: {kind, cell}
+    lifted = moving.get("kind") if isinstance(moving, dict) else None
     current = getattr(state, "current", None)  # whose turn it is (the seat asked may be another)
 
     def cell(spot: int) -> str:
@@ -692,38 +694,30 @@ def render_yellow_yangtze(state: State, viewer: int | None = None, width: int | 
         off = [k for k in kinds if (seats[p], k) not in on_board and not (p == current and k == lifted)]
         parts.append("leaders off the board: " + (" ".join(off) or "none"))
         if p == current and lifted is not None:
-            parts.append(f"moving his {lifted} leader")
+            parts.append(f"moving his {lifted} leader from {moving.get('cell') if isinstance(moving, dict) else '?'}")
         lines += textwrap.wrap(f"{seat_name(info, p)}: " + "; ".join(parts), width, subsequent_indent="    ")
 
     # the conflict being fought, and the question a move waits for
-    sides = [str(s) for s in seen.get("sides") or ()]
-    strength = list(seen.get("strength") or ())
-    if sides:
+    conflict = [f for f in seen.get("conflict") or () if isinstance(f, dict)]
+    if conflict:
         lines.append("")
         if marker is None:  # a revolt: the attacker's leader, then the defender's
             roles = ["attacker", "defender"]
             texts = []
-            for i, s in enumerate(sides):
-                c = chief_on.get(s)
+            for i, f in enumerate(conflict):
+                c = chief_on.get(str(f.get("at")))
                 who = f"{c.get('owner')}'s {c.get('kind')} leader" if isinstance(c, dict) else "a leader"
-                force = strength[i] if i < len(strength) else "?"
-                texts.append(f"{roles[i] if i < len(roles) else 'side'} {who} at {s}: strength {force}")
+                texts.append(f"{roles[i] if i < len(roles) else 'side'} {who} at {f.get('at')}: "
+                             f"strength {f.get('strength')}")
             lines += textwrap.wrap("revolt: " + "; ".join(texts), width, subsequent_indent="    ")
         else:
             texts = []
             side_kinds: list[set[str]] = []
-            # a state at war: the cells joined to its side's cell by tiles and leaders, not through
-            # the reunification marker's tile
-            taken = [i for i, label in enumerate(board.labels) if label != str(marker)
-                     and (tile_on.get(label) is not None or chief_on.get(label) is not None)]
-            for i, s in enumerate(sides):
-                state_cells = board.component_of(board.index[s], taken)
-                chiefs = [c for c in (chief_on.get(board.labels[n]) for n in sorted(state_cells))
-                          if isinstance(c, dict)]
+            for f in conflict:  # a state at war, its cells as the war began
+                chiefs = [c for c in (chief_on.get(str(n)) for n in f.get("cells") or ()) if isinstance(c, dict)]
                 side_kinds.append({str(c.get("kind")) for c in chiefs})
                 leaders = ", ".join(f"{c.get('owner')} {c.get('kind')}" for c in chiefs)
-                force = strength[i] if i < len(strength) else "?"
-                texts.append(f"side {s} ({leaders or 'no leader'}): strength {force}")
+                texts.append(f"side {f.get('at')} ({leaders or 'no leader'}): strength {f.get('strength')}")
             clash = [k for k in kinds if sum(1 for h in side_kinds if k in h) >= 2]
             lines += textwrap.wrap(f"war (reunification marker on {marker}; {' and '.join(clash) or 'no'} leaders "
                                    "clash): " + "; ".join(texts), width, subsequent_indent="    ")

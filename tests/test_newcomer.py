@@ -495,7 +495,7 @@ def test_yellow_yangtze_is_drawn_as_its_map_for_its_viewer() -> None:
     from rulewright.render import render_state
 
     state = yy_until("yellow-yangtze", 3, 5, lambda s: len(s.observation(0)["fields"]["pagodas"]) >= 1
-                     and s.turn >= 20 and not s.observation(0)["fields"]["sides"])
+                     and s.turn >= 20 and not s.observation(0)["fields"]["conflict"])
     seen = state.observation(0)["fields"]
     kinds = list(state.ENUMS["kind"])
     drawing = render_state(state, 0, 100)
@@ -541,7 +541,8 @@ def test_yellow_yangtze_drawing_hides_what_the_viewer_may_not_see() -> None:
     import rulewright
     from rulewright.render import render_state
 
-    state = yy_until("yellow-yangtze", 3, 5, lambda s: s.turn >= 20 and s.to_act() == 0)
+    state = yy_until("yellow-yangtze", 3, 5, lambda s: s.turn >= 20 and s.to_act() == 0
+                     and "question" not in s.observation(0))  # (between moves: the position alone is saved)
     data = state.to_json()
     fields = data["fields"]
     kind = sys_kind(state)
@@ -564,14 +565,14 @@ def sys_kind(state: Any) -> Any:
 
 
 def test_yellow_yangtze_draws_the_conflict_with_each_sides_strength() -> None:
-    """During a war: the reunification marker on its tile, each side by its first cell with
-    its leaders and strength, and the question the move waits for; during a revolt, the
+    """During a war: the reunification marker on its tile, each side by its name with its
+    leaders and strength, and the question the move waits for; during a revolt, the
     attacker's and the defender's leaders with their strengths."""
     from rulewright.render import render_state
 
     state = yy_until("yellow-yangtze", 3, 1, lambda s: s.observation(0)["fields"]["reunification"] is not None)
     seen = state.observation(0)["fields"]
-    assert seen["sides"] and seen["strength"]
+    assert seen["conflict"]
     viewer = state.to_act()
     drawing = render_state(state, viewer, 100)
     assert max(len(line) for line in drawing.splitlines()) <= 100
@@ -579,16 +580,16 @@ def test_yellow_yangtze_draws_the_conflict_with_each_sides_strength() -> None:
     marker = seen["reunification"]
     assert yy_cell(state, marker).endswith("!") and f" {yy_cell(state, marker)} " in drawing
     assert f"war (reunification marker on {marker}; " in flat
-    for side, force in zip(seen["sides"], seen["strength"], strict=True):
-        assert re.search(rf"side {side} \([^)]*\): strength {force}(;|\n|$)", flat), side
+    for side in seen["conflict"]:
+        assert re.search(rf"side {side['at']} \([^)]*\): strength {side['strength']}(;|\n|$)", flat), side
     question = state.observation(0)["question"]
     assert question == "soldiers"
     assert f"waiting for P{viewer + 1} (seat{viewer + 1}) to choose `soldiers`: how many soldier tiles " in flat
-    state = yy_until("yellow-yangtze", 3, 1, lambda s: bool(s.observation(0)["fields"]["sides"])
+    state = yy_until("yellow-yangtze", 3, 1, lambda s: bool(s.observation(0)["fields"]["conflict"])
                      and s.observation(0)["fields"]["reunification"] is None)
     seen = state.observation(0)["fields"]
     flat = " ".join(render_state(state, 0, 100).split("\n    "))
-    (a, d), (fa, fd) = seen["sides"], seen["strength"]
+    (a, fa), (d, fd) = ((f["at"], f["strength"]) for f in seen["conflict"])
     ca, cd = seen["chief_on"][a], seen["chief_on"][d]
     assert (f"revolt: attacker {ca['owner']}'s {ca['kind']} leader at {a}: strength {fa}; "
             f"defender {cd['owner']}'s {cd['kind']} leader at {d}: strength {fd}") in flat

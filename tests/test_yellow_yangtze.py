@@ -43,7 +43,7 @@ def test_a_game_saved_and_restored_anywhere_plays_on_the_same() -> None:
             saved = original.to_json()
             waiting = saved.get("pending") is not None
             if k % 10 == 0 or waiting:
-                in_war += waiting and original.observation(0)["fields"]["sides"] != []
+                in_war += waiting and original.observation(0)["fields"]["conflict"] != []
                 restored = game.state_from_json(json.loads(json.dumps(saved)))
                 for rest in moves[k:]:
                     restored.apply(rest)

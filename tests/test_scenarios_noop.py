@@ -61,7 +61,7 @@ def test_a_trigger_that_does_not_fire_is_told_without_a_trace_too() -> None:
 def test_a_trigger_after_the_end_or_while_a_seat_is_asked_is_a_located_error(tmp_path: Path) -> None:
     over = run_one(tmp_path, """\
 ruleset: chang-cheng
-players: 2
+players: 3
 scenarios:
   x:
     position: {game_over: true}
@@ -71,13 +71,13 @@ scenarios:
     assert over.problem == f"{tmp_path / 's.yaml'}:7:18: trigger `turn_over` cannot apply: the game is over"
     asked = run_one(tmp_path, """\
 ruleset: chang-cheng
-players: 2
+players: 3
 scenarios:
   x:
     position:
       layout: [one_front, two_front]
       block_at: {single: [1F1, 1F2, 1F3, 1F4, 2F1, 2F2, 2F3, 2F4, 2F5, 2F6, 2F7, 2F8], others: empty}
-      builder: {P2: [2F1, 2F2, 2F3, 2F4, 2F5, 2F6, 2F7, 2F8], others: P1}
+      builder: {1F1: P1, 1F2: P1, 1F3: P1, 1F4: P1, 2F1: P2, 2F2: P2, 2F3: P2, 2F4: P2, 2F5: P2, 2F6: P2, 2F7: P2, 2F8: P2}
       singles: {P1: 10, P2: 6}
       protected: {Qi: true, Liang: true, Yan: true}
       emperor_on: [Qi, Liang, Yan]
@@ -94,7 +94,7 @@ def test_a_position_in_which_the_end_holds_is_a_game_over(tmp_path: Path) -> Non
     a finished game (they once saw one going on); a `to_act:` in it is refused."""
     result = run_one(tmp_path, """\
 ruleset: chang-cheng
-players: 2
+players: 3
 scenarios:
   x:
     position: {game_over: true, points: {Alex: 2, Barbara: 9}}
@@ -103,7 +103,7 @@ scenarios:
     assert result.passed, result.report()
     acting = run_one(tmp_path, """\
 ruleset: chang-cheng
-players: 2
+players: 3
 scenarios:
   x:
     position: {game_over: true, to_act: Alex}
@@ -204,7 +204,7 @@ def test_a_text_no_move_can_have_is_refused_where_its_check_could_only_pass(tmp_
         f"{shown}:6:24: error: `prospekt A1` is no move of china-cornett: excluding it checks nothing"]
     assert problems_of(tmp_path, CORNETT + "  x:\n    expect:\n      illegal: [prospect A1, trun back K6]\n") == [
         f"{shown}:6:30: error: `trun back K6` is no move of china-cornett: that it is illegal says nothing"]
-    assert problems_of(tmp_path, "ruleset: chang-cheng\nplayers: 2\nscenarios:\n  x:\n    expect:\n"
+    assert problems_of(tmp_path, "ruleset: chang-cheng\nplayers: 3\nscenarios:\n  x:\n    expect:\n"
                        "      legal_excludes: [new_end left_end, pass]\n") == []
 
 

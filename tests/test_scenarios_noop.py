@@ -77,7 +77,8 @@ scenarios:
     position:
       layout: [one_front, two_front]
       block_at: {single: [1F1, 1F2, 1F3, 1F4, 2F1, 2F2, 2F3, 2F4, 2F5, 2F6, 2F7, 2F8], others: empty}
-      builder: {1F1: P1, 1F2: P1, 1F3: P1, 1F4: P1, 2F1: P2, 2F2: P2, 2F3: P2, 2F4: P2, 2F5: P2, 2F6: P2, 2F7: P2, 2F8: P2}
+      builder: {1F1: P1, 1F2: P1, 1F3: P1, 1F4: P1, 2F1: P2, 2F2: P2, 2F3: P2, 2F4: P2,
+                2F5: P2, 2F6: P2, 2F7: P2, 2F8: P2}
       singles: {P1: 10, P2: 6}
       protected: {Qi: true, Liang: true, Yan: true}
       emperor_on: [Qi, Liang, Yan]
@@ -85,7 +86,7 @@ scenarios:
       - trigger: turn_over
       - trigger: turn_over
 """)
-    assert asked.problem == (f"{tmp_path / 's.yaml'}:14:18: trigger `turn_over` cannot apply while Alex is asked "
+    assert asked.problem == (f"{tmp_path / 's.yaml'}:15:18: trigger `turn_over` cannot apply while Alex is asked "
                              "`new_end`: answer it first")
 
 

@@ -51,13 +51,13 @@ MAX_TABLED = 10_000
 # `action_tables`, the rows of `spot_rows` and `region_masks`, the unoptimised listing's
 # `action_cache`), the values and listings remembered by value (`value_tables`, `listing_tables`,
 # `tabled_rows`, `rt.subsets`), the joins of groups of spots (`keys_mask`), a wall's layouts and a
-# graph board's cuts of roads. Each is charged as it is made, in units of one reference (8 bytes):
-# an object as its references plus OBJECT for its header, a row of the optimiser at the most it can
-# grow to. Once the board has kept MAX_KEPT units, every one of them is emptied (in place: states
-# hold them) and the count starts again, so that a board keeps at most MAX_KEPT units, about
-# 32 MB of references and 70 MB with the objects they hold (tests/test_kept_bounds.py measures
-# it). Emptied, they are made again as they are met: the same values, the same actions (equal ones,
-# a new object each: `apply` compares actions by value), only slower.
+# graph board's cuts of roads. Each is charged as it is made, in units of about 8 bytes (an object
+# as its references and its header, OBJECT, DICT, ENTRY and ACTION below; a row of the optimiser as
+# it grows: runtime/listing.py). A board that would pass MAX_KEPT units empties every one of them
+# (in place: states hold them) and counts again from nothing, so that a board keeps at most MAX_KEPT
+# units, about 32 MB (tests/test_kept_bounds.py measures 7 bytes a unit). Emptied, they are made
+# again as they are met: the same values, the same actions (equal ones, a new object each: `apply`
+# compares actions by value), only slower.
 MAX_KEPT = 4_000_000
 # The units of an object beyond its references: its header (a tuple's 40 bytes, a dict's 64 ...).
 OBJECT = 8

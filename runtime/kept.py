@@ -73,18 +73,32 @@ ACTION = 16
 MOST_REMEMBERED = MAX_KEPT // 16
 
 
+# The types met that hold nothing `weight` walks (an interned action): a few classes.
+_PLAIN: set[type] = set()
+
+
 def weight(value: Any, most: int = MOST_REMEMBERED) -> int:
     """About how many units `value` takes at most (see MAX_KEPT): a list, tuple, set or dict its
     items' and OBJECT (DICT for a set or dict), a text OBJECT and its length, a large int 5, anything
     else 1 (a small int, an entity, an interned action: counted once, where it is made). The walk
-    stops once past `most`: the weight then is more than `most`."""
+    stops once past `most` (after the list it is counting: a list made within a move's budget),
+    the weight then more than `most`."""
     total = 0
     todo = [value]
     while todo:
         item = todo.pop()
-        if isinstance(item, (tuple, list)):
+        kind = type(item)
+        if kind is tuple or kind is list or (kind is not int and isinstance(item, (tuple, list))):
             total += OBJECT + len(item)
-            todo.extend(item)
+            for x in item:  # (a small int is its reference alone; what else an item holds is walked)
+                inner = type(x)
+                if inner is int:
+                    if not -5 <= x <= 256:  # (an int of its own, not a shared small one)
+                        total += 5
+                elif inner in _PLAIN:
+                    total += 1
+                elif inner is not bool:
+                    todo.append(x)
         elif isinstance(item, (frozenset, set)):
             total += DICT + 4 * len(item)  # (a set keeps room for half as many again, 16 bytes each)
             todo.extend(item)
@@ -94,10 +108,12 @@ def weight(value: Any, most: int = MOST_REMEMBERED) -> int:
             todo.extend(item.values())
         elif isinstance(item, str):
             total += OBJECT + len(item) // 8
-        elif isinstance(item, int) and not -5 <= item <= 256:  # (an int of its own, not a shared small one)
-            total += 5
+        elif kind is int:
+            if not -5 <= item <= 256:
+                total += 5
         else:
             total += 1
+            _PLAIN.add(kind)  # (a type that holds nothing to walk: an action, an entity's number)
         if total > most:
             break
     return total

@@ -171,7 +171,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
             "args_code": _args_code(a.choices),
             "key_code": _key_code(a.choices),
             # the limits of a move
-            "listing_prelude": a.listing_prelude, "clear_cache": a.clear_cache, "fresh_effect": a.fresh_effect,
+            "listing_prelude": a.listing_prelude, "fresh_effect": a.fresh_effect,
             "listing": a.listing,  # through tables per board (pass `action_tables`)
             "unguarded": a.unguarded,  # its `when:` written out in its listing (pass `guard_inline`)
             "when_span": next(x.when.span for x in rs.actions if x.name == a.name and x.when is not None)

@@ -2047,13 +2047,16 @@ def _one_operand(py: str) -> bool:
 END_SLOT = "_kept_end"  # (pass `end_once`) the slot of the end's value
 
 
-def _remembered(body: tuple[Line, ...], annotation: str, found: tuple[Line, ...], store: str) -> tuple[Line, ...]:
+def _remembered(body: tuple[Line, ...], annotation: str, found: tuple[Line, ...], store: str,
+                room: str | None = None) -> tuple[Line, ...]:
     """A definition's lines (`body`, ending with its `return`), with the lines that return its value
-    when it is found remembered first (`found`) and the line that remembers it (`store`) last."""
+    when it is found remembered first (`found`) and the line that remembers it (`store`) last, if
+    `room` holds."""
     *work, last = body
     assert last.depth == 2 and last.code.startswith("return "), last
     value = Line(2, f"_value: {annotation} = {last.code.removeprefix('return ')}", last.source)
-    return (*found, *work, value, Line(2, store), Line(2, "return _value"))
+    stored = (Line(2, store),) if room is None else (Line(2, f"if {room}:"), Line(3, store))
+    return (*found, *work, value, *stored, Line(2, "return _value"))
 
 
 def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest: int | None = None) -> tuple[Line, ...]:
@@ -2079,7 +2082,12 @@ def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest:
     key = rest[0] if len(rest) == 1 else f"({', '.join(rest)})"
     found = (Line(2, f"_kept = self.{slot}"), Line(2, "if _kept is None:"), Line(3, f"_kept = self.{slot} = {{}}"),
              *first, Line(2, f"elif {key} in {held}:"), Line(3, f"return {held}[{key}]"))
-    return _remembered(body, annotation, found, f"{held}[{key}] = _value")
+    keyed = [p for i, p in enumerate(d.params) if i != nest]
+    if len(keyed) == 1 and keyed[0].ty.kind in ("entity", "enum", "bool"):  # (one per entity at most)
+        return _remembered(body, annotation, found, f"{held}[{key}] = _value")
+    # values by several arguments, or by a number or a list, are kept while the dict holds fewer than
+    # rt.MAX_TABLED (docs/optimiser.md, "What a board keeps"): beyond, computed afresh at every call
+    return _remembered(body, annotation, found, f"{held}[{key}] = _value", f"len({held}) < rt.MAX_TABLED")
 
 
 def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: tuple[Line, ...],
@@ -2101,7 +2109,7 @@ def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: tuple
     )
     what = f"`{table.field}`" if table.at is None else f"`{table.field}[{d.params[table.at].name}]`"
     joined = "".join(f" and `{d.params[k].name}`" for k in table.params)
-    return _remembered(body, annotation, found, f"rt.remember(_table, {key}, _value)"), (
+    return _remembered(body, annotation, found, f"rt.remember(_table, {key}, _value, self.board)"), (
         f"remembered by the value of {what}{joined}, in a table of the board every state shares (`value_tables`)")
 
 

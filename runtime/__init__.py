@@ -4,10 +4,23 @@ from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_aucti
 from .board import Board, GraphBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard
 from .decisions import Ask, Steps
 from .errors import BadSetup, GameError, IllegalAction, RulewrightError
-from .kept import MAX_TABLED, cell, once, remember, without_key, without_keys
+from .kept import (
+    ACTION,
+    DICT,
+    ENTRY,
+    MAX_KEPT,
+    MAX_TABLED,
+    OBJECT,
+    cell,
+    made,
+    once,
+    remember,
+    weight,
+    without_key,
+    without_keys,
+)
 from .limits import (
     MAX_ACTIONS,
-    MAX_CACHED_ACTIONS,
     MAX_INT,
     MAX_ITEMS,
     MAX_STEPS,
@@ -52,6 +65,7 @@ __all__ = [
     "SpotRow", "union",  # a listing's last choice, a spot, gathered from a bit mask (pass `spot_rows`)
     "RegionRow", "bits", "ordered_mask",  # a listing's last choice, a region, made from masks (pass `region_masks`)
     "MAX_TABLED", "remember",  # values remembered by value in tables of the board (pass `value_tables`)
+    "ACTION", "DICT", "ENTRY", "MAX_KEPT", "OBJECT", "made", "weight",  # what a board keeps, bounded (runtime/kept.py)
     "cell", "once",  # a value computed once in a comprehension, where an item first needs it (pass `lazy_hoist`)
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
@@ -63,6 +77,6 @@ __all__ = [
     # runtime/decisions.py: an effect that asks a seat and waits for its decision
     "Ask", "Steps",
     # runtime/limits.py: the limits of one move and their checks
-    "GameError", "MAX_ACTIONS", "MAX_CACHED_ACTIONS", "MAX_INT", "MAX_ITEMS", "MAX_STEPS", "SMALL_LIST", "div",
+    "GameError", "MAX_ACTIONS", "MAX_INT", "MAX_ITEMS", "MAX_STEPS", "SMALL_LIST", "div",
     "grown", "joins_fit", "mod", "new_move", "num", "nums", "spend", "too_many_actions", "upto", "walk", "walk_lists",
 ]

@@ -15,6 +15,7 @@ from types import FunctionType
 from typing import TYPE_CHECKING, Any, Final
 
 from .errors import RulewrightError
+from .kept import ENTRY, OBJECT, made, weight
 from .limits import MAX_MAP_PLACES, MAX_MAP_ROWS, MAX_STEPS, SearchTooLong
 
 # At most so many joins of groups remembered by the tuple of values joined (Board.keys_mask)
@@ -106,6 +107,7 @@ class Board:
         "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "action_tables",
         "all_mask", "region_mask", "_lookups", "spot_regions", "key_masks", "value_tables", "_byte_spots",
         "_bit_spots", "kind_masks", "region_bit", "spot_regions_mask", "road_masks", "road_cuts", "key_joins",
+        "kept_units",
     )
 
     name: str
@@ -115,6 +117,9 @@ class Board:
     neighbours: tuple[tuple[int, ...], ...]
 
     def _regions(self, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
+        # the units of what the tables below keep, made as games are played (runtime/kept.py `made`:
+        # at most MAX_KEPT, every table emptied when it would pass)
+        self.kept_units = 0
         # Interned actions, shared by every state on this board (see the generated _legal_*).
         self.action_cache: dict[str, dict[Any, Action]] = {}
         # Interned actions as tables (the `action_tables` pass): a list per action, indexed by
@@ -360,6 +365,7 @@ class Board:
         for v in values:
             mask |= groups.get(v, 0)
         if type(values) is tuple:
+            made(self, ENTRY + OBJECT + len(values))
             if len(self.key_joins) >= MAX_JOINS:
                 self.key_joins.clear()
             self.key_joins[(id(groups), values)] = mask
@@ -445,6 +451,27 @@ class Board:
             found = self.action_tables[key] = {}
         return found
 
+    def forget_tables(self) -> None:
+        """Empty every table the board keeps for its states, in place (states hold them: pass
+        `board_tables`), once they would keep more than MAX_KEPT units (runtime/kept.py `made`).
+        What is forgotten is made again as it is met, the same values (a new object for an action:
+        an equal one); a listing that holds a row of a table emptied so goes on with it."""
+        for table in self.action_tables.values():
+            if isinstance(table, list):
+                table[:] = [None] * len(table)
+            else:
+                table.clear()
+        for values in self.value_tables.values():
+            values.clear()
+        for cache in self.action_cache.values():
+            cache.clear()
+        self.key_joins.clear()
+        self._forget_own()
+        self.kept_units = 0
+
+    def _forget_own(self) -> None:
+        """Empty the tables a kind of board keeps of its own (a wall's layouts, a graph's cuts)."""
+
     def road_chains(self, spots: Iterable[int], least: int, one_per_network: bool) -> list[tuple[int, ...]]:
         raise RulewrightError(f"board {self.name} has no roads: it is not a graph board")
 
@@ -520,6 +547,9 @@ class GraphBoard(Board):
         by_name = {n: i for i, n in enumerate(self.region_names)}
         self.border_regions = tuple((by_name[a], by_name[b]) for a, b in borders)
         self.region_attributes = tuple(attributes)
+
+    def _forget_own(self) -> None:
+        self.road_cuts.clear()
 
     def road_chains(self, spots: Iterable[int], least: int, one_per_network: bool) -> list[tuple[int, ...]]:
         """Cut the road network among `spots` into chains of at least `least` spots.
@@ -696,6 +726,7 @@ class GraphBoard(Board):
             _, taken, mask = best[mask]
             if taken is not None:
                 cut.append(taken)
+        made(self, weight(shape) + weight(cut) + ENTRY + OBJECT + 2)
         if len(self.road_cuts) >= MAX_CUTS:
             self.road_cuts.clear()
         self.road_cuts[shape] = (steps[0] - before, cut)
@@ -1211,13 +1242,19 @@ class WallBoard(Board):
         self._laid_regions: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._laid_near: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
 
+    def _forget_own(self) -> None:
+        self._laid.clear()
+        self._laid_regions.clear()
+        self._laid_near.clear()
+
     def _wall(self, layout: Sequence[int]) -> tuple[tuple[int, ...], dict[int, int]]:
         key = tuple(layout)
         found = self._laid.get(key)
         if found is None:
+            run = tuple(s for f in key for s in self.face_spots[f])
+            made(self, 3 * OBJECT + len(key) + len(run) + ENTRY * (len(run) + 1))  # (the key, the run, its places)
             if len(self._laid) >= 1024:  # faces in every order: bounded all the same
                 self._laid.clear()
-            run = tuple(s for f in key for s in self.face_spots[f])
             found = self._laid[key] = (run, {s: i for i, s in enumerate(run)})
         return found
 
@@ -1236,9 +1273,10 @@ class WallBoard(Board):
         """Each spot's neighbours along the wall of `layout` (none for a spot not laid), made once per
         layout: rules ask them of every space at every listing."""
         key = tuple(layout)
+        run, place = self._wall(key)
+        made(self, (len(self.spots) + 2) * OBJECT + len(key) + 2 * len(run) + ENTRY)  # (a tuple per spot)
         if len(self._laid_near) >= 1024:  # (as `_laid`: bounded)
             self._laid_near.clear()
-        run, place = self._wall(key)
         near: list[tuple[int, ...]] = [() for _ in self.spots]
         for spot, i in place.items():
             near[spot] = run[max(i - 1, 0):i] + run[i + 1:i + 2]
@@ -1266,12 +1304,13 @@ class WallBoard(Board):
         key = (*layout, -1 - kind)  # (a layout holds no negative face)
         found = self._laid_regions.get(key)
         if found is None:
-            if len(self._laid_regions) >= 1024:
-                self._laid_regions.clear()
             seen: dict[int, None] = {}
             for s in self.wall_spots(layout):
                 for r in self.regions_at[kind][s]:
                     seen.setdefault(r)
+            made(self, 2 * OBJECT + len(key) + len(seen) + ENTRY)
+            if len(self._laid_regions) >= 1024:
+                self._laid_regions.clear()
             found = self._laid_regions[key] = tuple(seen)
         return found
 

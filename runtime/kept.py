@@ -46,9 +46,97 @@ def without_keys(kept: dict[K, V] | None, keys: Iterable[Any], shared: bool = Tr
 # full is emptied, so that no game can make it grow without bound.
 MAX_TABLED = 10_000
 
+# What a board keeps for its states, shared by every state on it and over every game played on it
+# in one process (docs/optimiser.md, "What a board keeps"): its interned actions (pass
+# `action_tables`, the rows of `spot_rows` and `region_masks`, the unoptimised listing's
+# `action_cache`), the values and listings remembered by value (`value_tables`, `listing_tables`,
+# `tabled_rows`, `rt.subsets`), the joins of groups of spots (`keys_mask`), a wall's layouts and a
+# graph board's cuts of roads. Each is charged as it is made, in units of about 8 bytes (an object
+# as its references and its header, OBJECT, DICT, ENTRY and ACTION below; a row of the optimiser as
+# it grows: runtime/listing.py). A board that would pass MAX_KEPT units empties every one of them
+# (in place: states hold them) and counts again from nothing, so that a board keeps at most MAX_KEPT
+# units, about 32 MB (tests/test_kept_bounds.py measures 7 bytes a unit). Emptied, they are made
+# again as they are met: the same values, the same actions (equal ones, a new object each: `apply`
+# compares actions by value), only slower.
+MAX_KEPT = 4_000_000
+# The units of an object beyond its references: its header (a tuple's 40 bytes, a dict's 64 ...).
+OBJECT = 8
+# The units of a dictionary or set itself, with the room for its first entries (a dict of one entry
+# takes some 230 bytes, a set 220).
+DICT = 30
+# The units of an entry of a dictionary: its hash, key and value, and the room a dictionary keeps
+# free (an entry takes 72 bytes at most, just after the dictionary has grown).
+ENTRY = 9
+# The units of an interned action: its object, and the tuple of its choices (each item one more).
+ACTION = 16
+# A value weighing more than this (a list of 100,000 legal actions) is not remembered at all.
+MOST_REMEMBERED = MAX_KEPT // 16
 
-def remember(table: dict[Any, Any], key: Any, value: Any) -> None:
-    """Remember `value` in `table` for `key` (the table emptied first when full)."""
+
+# The types met that hold nothing `weight` walks (an interned action): a few classes.
+_PLAIN: set[type] = set()
+
+
+def weight(value: Any, most: int = MOST_REMEMBERED) -> int:
+    """About how many units `value` takes at most (see MAX_KEPT): a list, tuple, set or dict its
+    items' and OBJECT (DICT for a set or dict), a text OBJECT and its length, a large int 5, anything
+    else 1 (a small int, an entity, an interned action: counted once, where it is made). The walk
+    stops once past `most` (after the list it is counting: a list made within a move's budget),
+    the weight then more than `most`."""
+    total = 0
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        kind = type(item)
+        if kind is tuple or kind is list or (kind is not int and isinstance(item, (tuple, list))):
+            total += OBJECT + len(item)
+            for x in item:  # (a small int is its reference alone; what else an item holds is walked)
+                inner = type(x)
+                if inner is int:
+                    if not -5 <= x <= 256:  # (an int of its own, not a shared small one)
+                        total += 5
+                elif inner in _PLAIN:
+                    total += 1
+                elif inner is not bool:
+                    todo.append(x)
+        elif isinstance(item, (frozenset, set)):
+            total += DICT + 4 * len(item)  # (a set keeps room for half as many again, 16 bytes each)
+            todo.extend(item)
+        elif isinstance(item, dict):
+            total += DICT + ENTRY * len(item)
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, str):
+            total += OBJECT + len(item) // 8
+        elif kind is int:
+            if not -5 <= item <= 256:
+                total += 5
+        else:
+            total += 1
+            _PLAIN.add(kind)  # (a type that holds nothing to walk: an action, an entity's number)
+        if total > most:
+            break
+    return total
+
+
+def made(board: Any, units: int) -> None:
+    """Charge `units` to what `board` keeps, before a table of it is given something new: the board
+    empties every table it keeps first (`Board.forget_tables`) where that would pass MAX_KEPT."""
+    total = board.kept_units + units
+    if total > MAX_KEPT:
+        board.forget_tables()
+        total = units
+    board.kept_units = total
+
+
+def remember(table: dict[Any, Any], key: Any, value: Any, board: Any) -> None:
+    """Remember `value` in `table` for `key` (the table emptied first when full), charged to what
+    `board` keeps (the board of the table); not remembered at all where it weighs more than
+    MOST_REMEMBERED (see MAX_KEPT)."""
+    units = weight(key) + weight(value) + ENTRY
+    if units > MOST_REMEMBERED:
+        return
+    made(board, units)
     if len(table) >= MAX_TABLED:
         table.clear()
     table[key] = value

@@ -36,9 +36,6 @@ MAX_INT = (1 << 63) - 1
 # choices) searches or walks is taken to hold at most this many items; the rule checks it as it
 # starts, and charges its work again for every SMALL_LIST more items (`grown`).
 SMALL_LIST = 16
-# Actions remembered per action of a board (an action whose choices are not fixed by the board
-# can name ever new values, the bids of an auction): beyond this many the memory is cleared.
-MAX_CACHED_ACTIONS = 10_000
 
 # The size of what a rule file declares (docs/language.md, "Limits"): checked by the compiler
 # (compiler/boards.py, compiler/build.py), so that what the runtime builds from a declaration once
@@ -250,7 +247,7 @@ def subsets(state: Any, items: Collection[T], least: int, most: int, where: str)
     if found is None:
         found = _subsets(state, items, least, most, where)
         if len(found[2]) <= SMALL_SUBSETS:
-            remember(table, key, found)
+            remember(table, key, found, board)
     else:
         counting, making, _ = found
         if counting >= 0:

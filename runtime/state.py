@@ -63,6 +63,14 @@ class Action:
         return f"Action({self})"
 
 
+class Answer(Action):
+    """An answer to an `ask` (runtime/decisions.py): the choice's name and the value chosen. Its own
+    class tells it from a move of the rules' actions (`State.move_text`: an answer given secretly
+    shows its name alone), whatever the ask is named: an ask may share an action's name."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class FieldInfo:
     """What the runtime must know of a state field to observe, serialise and show it.
@@ -243,7 +251,7 @@ class State:
         if self._pending is not None:  # the answers to the question asked
             if self._legal_cache is None:
                 ask = self._pending.ask
-                self._legal_cache = [Action(ask.name, (choice,), self._answer_text) for choice in ask.choices]
+                self._legal_cache = [Answer(ask.name, (choice,), self._answer_text) for choice in ask.choices]
             return self._legal_cache
         if self._legal_cache is None:
             return self._list_afresh()
@@ -419,14 +427,10 @@ class State:
             actor = self.to_act()
         if observer is None or observer == actor or self.terminal:
             return str(action)
-        if self._is_answer(action):  # (the choice's name alone, for an answer given secretly)
+        if isinstance(action, Answer):  # (the choice's name alone, for an answer given secretly)
             return action.name if action.name in self._SECRET_ASKS else str(action)
         hidden = self._text_for_others(action)
         return str(action) if hidden is None else hidden
-
-    def _is_answer(self, action: Action) -> bool:
-        """Whether `action` is an answer to an `ask` (an ask may share an action's name)."""
-        return getattr(action._render, "__name__", "") == "_answer_text"
 
     def _text_for_others(self, action: Action) -> str | None:
         """What the seats that did not play `action` read of it now, or None for its whole text

@@ -40,7 +40,7 @@ def test_schacht_remembers_its_card_listings_by_the_colours_held() -> None:
     assert charged < keyed < exchange.index("        if _listed_actions is None:\n")
     assert "                    _listed_actions.append(_action)\n" in exchange and " _actions.append" not in exchange
     assert exchange.index("            _joined0: Sequence[int] | None = None") > keyed  # (made for a new key only)
-    assert exchange.rstrip().endswith("            rt.remember(_listed, _listed_key, _listed_actions)\n"
+    assert exchange.rstrip().endswith("            rt.remember(_listed, _listed_key, _listed_actions, self.board)\n"
                                       "        _actions += _listed_actions")
     assert "_listed_key = frozenset(self.face_up)\n" in method(source, "_legal__take_face_up")
     blind = method(source, "_legal__exchange_blind")

@@ -18,7 +18,7 @@ from rulewright.cli import cli, transcript_reader
 from rulewright.compiler.source import CompileError
 from rulewright.runtime.errors import BadSetup
 from rulewright.runtime.rng import Rng
-from rulewright.runtime.state import Action, State
+from rulewright.runtime.state import Action, Answer, State
 from rulewright.viewer import PlaySession
 from rulewright.web import TOKEN_HEADER, make_app
 
@@ -62,6 +62,23 @@ def test_a_face_down_card_reads_whole_to_its_owner_and_by_its_row_to_the_other()
     assert state.move_text(trump, 1, 0) == "trump king"
     with pytest.raises(BadSetup, match="no player 2"):
         state.move_text(ace, 2, 0)
+
+
+def test_an_answer_is_told_by_its_class_not_by_the_name_of_its_text() -> None:
+    # an ask's answers are `Answer`s (runtime/state.py): an answer read by the other seat shows its
+    # name alone whatever makes its text, and an action of the rules whose text is made by a method
+    # of the same name is no answer
+    state = rulewright.load_rules(HIDDEN_PLAYS).new_state(2, 1)
+    trump = state.legal_actions()[0]
+    assert type(trump) is Answer and str(trump).startswith("trump ")
+    wrapped = Answer(trump.name, trump.args, lambda a: f"trump number {a.args[0]}")
+    assert state.move_text(wrapped, 1, 0) == "trump" and state.move_text(wrapped, 0, 0) == "trump number 0"
+
+    def _answer_text(action: Action) -> str:
+        return "trump in a text of the rules"
+
+    plain = Action(trump.name, trump.args, _answer_text)
+    assert state.move_text(plain, 1, 0) == "trump in a text of the rules"
 
 
 def test_a_move_without_others_text_and_an_answer_read_whole_to_everyone() -> None:

@@ -60,7 +60,7 @@ def test_the_value_is_looked_up_by_the_hand_and_remembered_there() -> None:
     assert ("        _table = self._values__all_payments\n"
             "        _kept: Sequence[Sequence[int]] | None = _table.get(self.hand[p])\n        if _kept is not None:\n"
             "            return _kept\n") in source
-    assert "        rt.remember(_table, (self.hand[p], c), _value)\n        return _value\n" in source
+    assert "        rt.remember(_table, (self.hand[p], c), _value, self.board)\n        return _value\n" in source
     assert "remembered by the value of `hand[p]` and `c`, in a table of the board every state shares" in source
     assert "_d__all_payments" not in source
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"value_tables"}).source
@@ -103,8 +103,9 @@ def test_every_state_of_the_board_finds_what_another_computed() -> None:
 
 def test_a_table_is_emptied_when_full() -> None:
     table: dict[Any, int] = {}
+    board = rt.RingBoard("ring", 4, (), ())
     for k in range(rt.MAX_TABLED):
-        rt.remember(table, k, k)
+        rt.remember(table, k, k, board)
     assert len(table) == rt.MAX_TABLED and table[5] == 5
-    rt.remember(table, "one more", 1)
+    rt.remember(table, "one more", 1, board)
     assert table == {"one more": 1}

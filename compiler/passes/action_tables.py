@@ -120,9 +120,9 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     """The lines of a listing through tables (at the depth of the method's body): `choices` are
     each choice's (loop variable, walk, whether its value is a list, the comment of its rule
     line); the actions are those of the plain listing, in its order. `clear`: its choices can
-    name ever new values, so its interned actions are kept few (a dictionary first, cleared when
-    large; else the plain listing, whose cache is cleared so); tables indexed only by numbers
-    known per board hold few actions whatever. `bound`: how the table is read (pass `board_tables`).
+    name ever new values (a dictionary first, else the plain listing); whatever they name, every
+    action and row made is charged to what the board keeps (`rt.made`), which empties the board's
+    tables where they would keep too much. `bound`: how the table is read (pass `board_tables`).
     `gather` (pass `spot_rows`): the last choice's list
     of spots as the masks joined first and each further group (its code, whether it is kept per
     row): its row is an `rt.SpotRow` that appends the actions of the mask's spots. `into`: the list
@@ -169,9 +169,6 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     make_table = f"self.board.action_dict({name!r})" if first.how == "key" else \
         f"self.board.action_table({name!r}, {first.size})"
     out.append(f"_table = {bound(f'self.board.action_tables.get({name!r}) or {make_table}', slot, annotation, what)}")
-    if first.how == "key" and clear:
-        out.append("if len(_table) > rt.MAX_CACHED_ACTIONS:  # its choices can name ever new values: keep a few")
-        out.append("    _table.clear()")
     row = "_table"
     for k, ((var, walk, is_list, comment), level) in enumerate(zip(choices, levels, strict=True)):
         pad = "    " * k
@@ -197,8 +194,17 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
         got = "_action" if last else f"_row{k + 1}"
         out.append(f"{pad}{got} = {row}.get({index})" if level.how == "key" else f"{pad}{got} = {row}[{index}]")
         out.append(f"{pad}if {got} is None:")
+        # what is made is charged to what the board keeps first (runtime/kept.py `made`, which empties
+        # every table of the board where it would keep too much): a dictionary's entry and its key,
+        # then the action (its object and choices) or the row (a row of spots or regions charges itself)
+        units = []
+        if level.how == "key":
+            units.append(f"rt.ENTRY + rt.OBJECT + len({index})" if is_list else "rt.ENTRY")
         if last:
             made = make
+            units.append(f"rt.ACTION + {len(args)}")
+            units.extend(f"len({v})" for (v, _, listed, _), lv in zip(choices, levels, strict=True)
+                         if listed and lv.how != "lines")
         elif (gather is not None or regions is not None) and k == len(levels) - 2:
             # a row of spots, gathered (pass `spot_rows`), or of regions, by mask (pass `region_masks`)
             earlier = "(" + ", ".join(args[:-1]) + ("," if len(args) == 2 else "") + ")"
@@ -208,6 +214,9 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
             inner = levels[k + 1]
             made = "{}" if inner.how == "key" else f"[None] * ({inner.size})" if " " in inner.size else \
                 f"[None] * {inner.size}"
+            units.append("rt.DICT" if inner.how == "key" else f"rt.OBJECT + {inner.size}")
+        if units:
+            out.append(f"{pad}    rt.made(self.board, {' + '.join(units)})")
         out.append(f"{pad}    {got} = {row}[{index}] = {made}")
         if last:
             out.append(f"{pad}{into}.append(_action)")

@@ -23,7 +23,7 @@ the plain way the first time a key is met, and appends it whole after that:
     if listed_actions is None:
         listed_actions = []
         ... (the plain listing, appending to `listed_actions`)
-        rt.remember(listed, listed_key, listed_actions)
+        rt.remember(listed, listed_key, listed_actions, self.board)
     actions += listed_actions
 
 Taken: an action listed through tables per board (`action_tables`) whose every choice is indexed
@@ -202,6 +202,6 @@ def remembered(listed: Listed, action: str, plain: list[str], bindings: list[str
         "    _listed_actions = []",
         *("    " + line for line in bindings),
         *("    " + line for line in plain),
-        "    rt.remember(_listed, _listed_key, _listed_actions)",
+        "    rt.remember(_listed, _listed_key, _listed_actions, self.board)",
         "_actions += _listed_actions",
     ]

@@ -96,6 +96,6 @@ def rows_lines(var: str, walk: str, comment: str, key: str, rows_table: str, ann
         f"    for {var} in {walk}:  # {comment}",
         *("        " + line for line in row_lines),
         f"        _found_rows.append(({var}, _row1))",
-        "    rt.remember(_rows, _rows_key, _found_rows)",
+        "    rt.remember(_rows, _rows_key, _found_rows, self.board)",
         f"for {var}, _row1 in _found_rows:  # {comment}",
     ]

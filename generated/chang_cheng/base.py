@@ -533,6 +533,7 @@ class ChangChengState(rt.State):
         for s in self.single_spaces(self.current):  # rules/chang-cheng/base.yaml:760
             _action = _table[s]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[s] = rt.Action('first_wall', (s,), self._action_text)
             _actions.append(_action)
 
@@ -545,10 +546,12 @@ class ChangChengState(rt.State):
         for c in sorted(self.hand[self.current]):  # rules/chang-cheng/base.yaml:779
             _row1 = _table[c]
             if _row1 is None:
+                rt.made(self.board, rt.OBJECT + len(self.board.region_names) + 1)
                 _row1 = _table[c] = [None] * (len(self.board.region_names) + 1)
             for r in self.card_provinces(self.current):  # rules/chang-cheng/base.yaml:780
                 _action = _row1[r]
                 if _action is None:
+                    rt.made(self.board, rt.ACTION + 2)
                     _action = _row1[r] = rt.Action('first_card', (c, r), self._action_text)
                 _actions.append(_action)
 
@@ -561,10 +564,12 @@ class ChangChengState(rt.State):
         for s in self.double_spaces():  # rules/chang-cheng/base.yaml:800
             _row1 = _table[s]
             if _row1 is None:
+                rt.made(self.board, rt.OBJECT + len(self.board.spots))
                 _row1 = _table[s] = [None] * len(self.board.spots)
             for t in self.double_partners(s):  # rules/chang-cheng/base.yaml:801
                 _action = _row1[t]
                 if _action is None:
+                    rt.made(self.board, rt.ACTION + 2)
                     _action = _row1[t] = rt.Action('place_double', (s, t), self._action_text)
                 _actions.append(_action)
 
@@ -577,6 +582,7 @@ class ChangChengState(rt.State):
         for s in self.tower_spaces():  # rules/chang-cheng/base.yaml:814
             _action = _table[s]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[s] = rt.Action('place_tower', (s,), self._action_text)
             _actions.append(_action)
 
@@ -587,6 +593,7 @@ class ChangChengState(rt.State):
         for s in [s for s in self.single_spaces(self.current) if self.board.region_of[PROVINCE][s] not in self.move_provinces]:  # rules/chang-cheng/base.yaml:823
             _action = _table[s]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[s] = rt.Action('second_wall', (s,), self._action_text)
             _actions.append(_action)
 
@@ -597,10 +604,12 @@ class ChangChengState(rt.State):
         for c in sorted(self.hand[self.current]):  # rules/chang-cheng/base.yaml:831
             _row1 = _table[c]
             if _row1 is None:
+                rt.made(self.board, rt.OBJECT + len(self.board.region_names) + 1)
                 _row1 = _table[c] = [None] * (len(self.board.region_names) + 1)
             for r in [r for r in self.open_provinces() if r not in self.move_provinces]:  # rules/chang-cheng/base.yaml:832
                 _action = _row1[r]
                 if _action is None:
+                    rt.made(self.board, rt.ACTION + 2)
                     _action = _row1[r] = rt.Action('second_card', (c, r), self._action_text)
                 _actions.append(_action)
 
@@ -613,6 +622,7 @@ class ChangChengState(rt.State):
         for s in [s for s in self.single_spaces(self.current) if self.board.region_of[PROVINCE][s] in self.move_provinces]:  # rules/chang-cheng/base.yaml:842
             _action = _table[s]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[s] = rt.Action('card_wall', (s,), self._action_text)
             _actions.append(_action)
 
@@ -884,7 +894,8 @@ class ChangChengState(rt.State):
         elif (f, kind) in _kept:
             return _kept[(f, kind)]
         _value: Sequence[int] = [r for r in self.board.regions_of_kind[kind] if self.board.region_spots[r][0] in self.board.face_spots[f]]  # base.yaml:460
-        _kept[(f, kind)] = _value
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(f, kind)] = _value
         return _value
 
     def standing(self, s: int) -> bool:
@@ -1059,7 +1070,8 @@ class ChangChengState(rt.State):
             if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == q:
                 _total += 1
         _value: int = _total  # base.yaml:503
-        _kept[(q, r)] = _value
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(q, r)] = _value
         return _value
 
     def sections(self, r: int) -> int:
@@ -1103,7 +1115,8 @@ class ChangChengState(rt.State):
             if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q:
                 _total += 1
         _value: int = _total  # base.yaml:510
-        _kept[(q, m)] = _value
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(q, m)] = _value
         return _value
 
     def tower_in(self, p: int, m: int) -> bool:

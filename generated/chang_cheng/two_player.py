@@ -225,6 +225,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         for s in self.neutral_spaces():  # rules/chang-cheng/two-player.yaml:79
             _action = _table[s]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[s] = rt.Action('neutral_wall', (s,), self._action_text)
             _actions.append(_action)
 
@@ -494,7 +495,8 @@ class ChangChengTwoPlayerState(ChangChengState):
                 if ((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == q:
                     _total += 1
         _value: int = (0 if (_cond) else _total)  # two-player.yaml:47
-        _kept[(q, r)] = _value
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(q, r)] = _value
         return _value
 
     def mongol_held(self, q: int, m: int) -> int:
@@ -511,7 +513,8 @@ class ChangChengTwoPlayerState(ChangChengState):
                 if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) or (self._opt__ruins_elsewhere == COUNTED and self.block_at[s] == RUIN)) and self.builder[s] == q:
                     _total += 1
         _value: int = (0 if (_cond) else _total)  # two-player.yaml:50
-        _kept[(q, m)] = _value
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(q, m)] = _value
         return _value
 
     def neutral_spaces(self) -> Sequence[int]:

@@ -260,6 +260,7 @@ class ChinaCornettState(rt.State):
         for line in (self.board.straight_line_numbers_mask(self.roll, self._mask__marker__face_down) if self.tablets else (*self.board.straight_line_numbers_mask(1, self._mask__marker__face_down), *self.board.straight_line_numbers_mask(2, self._mask__marker__face_down))):  # rules/china-cornett/base.yaml:181
             _action = _table[line]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[line] = rt.Action('prospect', (self.board.line_spots(line),), self._action_text)
             _actions.append(_action)
 
@@ -272,6 +273,7 @@ class ChinaCornettState(rt.State):
         for spot in self.board.mask_spots(self._mask__marker__gold_side):  # rules/china-cornett/base.yaml:194
             _action = _table[spot]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[spot] = rt.Action('turn_back', (spot,), self._action_text)
             _actions.append(_action)
 

@@ -487,9 +487,10 @@ class ChinaSchachtState(rt.State):
                 _key0 = tuple(cards)
                 _row1 = _table.get(_key0)
                 if _row1 is None:
+                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0))
                     _row1 = _table[_key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
                 _found_rows.append((cards, _row1))
-            rt.remember(_rows, _rows_key, _found_rows)
+            rt.remember(_rows, _rows_key, _found_rows, self.board)
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
             _spots_mask = _joined0  # rules/china-schacht/base.yaml:379; `spot_rows`: its spots as a bit mask
             if _spots_mask:
@@ -521,9 +522,10 @@ class ChinaSchachtState(rt.State):
                 _key0 = tuple(cards)
                 _row1 = _table.get(_key0)
                 if _row1 is None:
+                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0))
                     _row1 = _table[_key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)
                 _found_rows.append((cards, _row1))
-            rt.remember(_rows, _rows_key, _found_rows)
+            rt.remember(_rows, _rows_key, _found_rows, self.board)
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:397
             if _regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)
                 for province_to in [r for _once__1 in (len(cards) == 1,) for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if ((_once__1 == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
@@ -566,9 +568,10 @@ class ChinaSchachtState(rt.State):
             for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:415
                 _action = _table[card]
                 if _action is None:
+                    rt.made(self.board, rt.ACTION + 1)
                     _action = _table[card] = rt.Action('exchange_blind', (card,), self._action_text)
                 _listed_actions.append(_action)
-            rt.remember(_listed, _listed_key, _listed_actions)
+            rt.remember(_listed, _listed_key, _listed_actions, self.board)
         _actions += _listed_actions
 
     def _legal__exchange_face_up(self, _actions: list[rt.Action]) -> None:
@@ -587,13 +590,15 @@ class ChinaSchachtState(rt.State):
             for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/base.yaml:426
                 _row1 = _table[card]
                 if _row1 is None:
+                    rt.made(self.board, rt.OBJECT + 5)
                     _row1 = _table[card] = [None] * 5
                 for taken in (_joined0 if _joined0 is not None else (_joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/base.yaml:427
                     _action = _row1[taken]
                     if _action is None:
+                        rt.made(self.board, rt.ACTION + 2)
                         _action = _row1[taken] = rt.Action('exchange_face_up', (card, taken), self._action_text)
                     _listed_actions.append(_action)
-            rt.remember(_listed, _listed_key, _listed_actions)
+            rt.remember(_listed, _listed_key, _listed_actions, self.board)
         _actions += _listed_actions
 
     def _legal__take_face_up(self, _actions: list[rt.Action]) -> None:
@@ -611,9 +616,10 @@ class ChinaSchachtState(rt.State):
             for taken in [c for c in range(5) if c in self.face_up]:  # rules/china-schacht/base.yaml:437
                 _action = _table[taken]
                 if _action is None:
+                    rt.made(self.board, rt.ACTION + 1)
                     _action = _table[taken] = rt.Action('take_face_up', (taken,), self._action_text)
                 _listed_actions.append(_action)
-            rt.remember(_listed, _listed_key, _listed_actions)
+            rt.remember(_listed, _listed_key, _listed_actions, self.board)
         _actions += _listed_actions
 
     def _legal__draw_card(self, _actions: list[rt.Action]) -> None:
@@ -1053,7 +1059,7 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[p]) > 16:
             rt.grown(self, 120, 2, (self.hand[p],), 'rules/china-schacht/base.yaml:329')
         _value: Sequence[Sequence[int]] = (*(((c,),) if c in self.hand[p] else ()), *[(j, j) for j in range(5) if (j != c and self.hand[p].count(j) >= 2)])  # base.yaml:329
-        rt.remember(_table, (self.hand[p], c), _value)
+        rt.remember(_table, (self.hand[p], c), _value, self.board)
         return _value
 
     def all_payments(self, p: int) -> Sequence[Sequence[int]]:
@@ -1065,7 +1071,7 @@ class ChinaSchachtState(rt.State):
         if len(self.hand[p]) > 16:
             rt.grown(self, 196, 2, (self.hand[p],), 'rules/china-schacht/base.yaml:332')
         _value: Sequence[Sequence[int]] = (*[(c,) for c in range(5) if c in self.hand[p]], *[(j, j) for j in range(5) if self.hand[p].count(j) >= 2])  # base.yaml:332
-        rt.remember(_table, self.hand[p], _value)
+        rt.remember(_table, self.hand[p], _value, self.board)
         return _value
 
     def pays_for(self, cards: Sequence[int], r: int) -> bool:

@@ -180,9 +180,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 _key0 = tuple(cards)
                 _row1 = _table.get(_key0)
                 if _row1 is None:
+                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0))
                     _row1 = _table[_key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
                 _found_rows.append((cards, _row1))
-            rt.remember(_rows, _rows_key, _found_rows)
+            rt.remember(_rows, _rows_key, _found_rows, self.board)
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
             _spots_mask = _joined0  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: its spots as a bit mask
             if _spots_mask:
@@ -207,6 +208,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (self.face_down_in(r) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:87
             _action = _table[province_at]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[province_at] = rt.Action('reveal', (province_at,), self._action_text)
             _actions.append(_action)
 

@@ -187,10 +187,12 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             _key0 = tuple(cards)
             _row1 = _table.get(_key0)
             if _row1 is None:
+                rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(self.board.spots))
                 _row1 = _table[_key0] = [None] * len(self.board.spots)
             for space in [s for s in self.open_spaces() if self.pays_for_space(cards, self.board.regions_at[PROVINCE][s])]:  # rules/china-schacht/border-quarrels.yaml:139
                 _action = _row1[space]
                 if _action is None:
+                    rt.made(self.board, rt.ACTION + 2 + len(cards))
                     _action = _row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
                 _actions.append(_action)
 

@@ -251,13 +251,15 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
                 _key0 = tuple(cards)
                 _row1 = _table.get(_key0)
                 if _row1 is None:
+                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(self.board.spots))
                     _row1 = _table[_key0] = [None] * len(self.board.spots)
                 _found_rows.append((cards, _row1))
-            rt.remember(_rows, _rows_key, _found_rows)
+            rt.remember(_rows, _rows_key, _found_rows, self.board)
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
             for space in [s for _once__1 in (len(cards) == 1,) for s in self.open_spaces() if ((_once__1 == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])) and not self.face_down_in(self.board.region_of[PROVINCE][s]))]:  # rules/china-schacht/bonus-tiles.yaml:80
                 _action = _row1[space]
                 if _action is None:
+                    rt.made(self.board, rt.ACTION + 2 + len(cards))
                     _action = _row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
                 _actions.append(_action)
 
@@ -277,13 +279,15 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
                 _key0 = tuple(cards)
                 _row1 = _table.get(_key0)
                 if _row1 is None:
+                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(self.board.spots))
                     _row1 = _table[_key0] = [None] * len(self.board.spots)
                 _found_rows.append((cards, _row1))
-            rt.remember(_rows, _rows_key, _found_rows)
+            rt.remember(_rows, _rows_key, _found_rows, self.board)
         for cards, _row1 in _found_rows:  # rules/china-schacht/fortifications.yaml:82
             for space in [s for _once__1 in (len(cards) == 1,) for s in self.open_spaces() if (not self.fortified[s] and (_once__1 == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83
                 _action = _row1[space]
                 if _action is None:
+                    rt.made(self.board, rt.ACTION + 2 + len(cards))
                     _action = _row1[space] = rt.Action('fortify', (tuple(cards), space), self._action_text)
                 _actions.append(_action)
 

@@ -297,9 +297,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 _key0 = tuple(cards)
                 _row1 = _table.get(_key0)
                 if _row1 is None:
+                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0))
                     _row1 = _table[_key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)
                 _found_rows.append((cards, _row1))
-            rt.remember(_rows, _rows_key, _found_rows)
+            rt.remember(_rows, _rows_key, _found_rows, self.board)
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
             _spots_mask = _joined0  # rules/china-schacht/base.yaml:379; `spot_rows`: its spots as a bit mask
             if _spots_mask:
@@ -331,9 +332,10 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 _key0 = tuple(cards)
                 _row1 = _table.get(_key0)
                 if _row1 is None:
+                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0))
                     _row1 = _table[_key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)
                 _found_rows.append((cards, _row1))
-            rt.remember(_rows, _rows_key, _found_rows)
+            rt.remember(_rows, _rows_key, _found_rows, self.board)
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:397
             if _regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)
                 for province_to in [r for _once__1 in (len(cards) == 1,) for r in self.open_provinces() if ((_once__1 == (cards[0] == self.board.region_attributes[0][r])) and self.emissary_room(r) > 0)]:  # rules/china-schacht/base.yaml:398
@@ -390,13 +392,15 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
                 _row1 = _table[card]
                 if _row1 is None:
+                    rt.made(self.board, rt.OBJECT + 5)
                     _row1 = _table[card] = [None] * 5
                 for taken in (_joined0 if _joined0 is not None else (_joined0 := [c for c in range(5) if c in self.face_up])):  # rules/china-schacht/two-player.yaml:176
                     _action = _row1[taken]
                     if _action is None:
+                        rt.made(self.board, rt.ACTION + 2)
                         _action = _row1[taken] = rt.Action('exchange_card_special', (card, taken), self._action_text)
                     _listed_actions.append(_action)
-            rt.remember(_listed, _listed_key, _listed_actions)
+            rt.remember(_listed, _listed_key, _listed_actions, self.board)
         _actions += _listed_actions
 
     def _legal__emperor_palace(self, _actions: list[rt.Action]) -> None:
@@ -406,15 +410,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_build(r)]:  # rules/china-schacht/two-player.yaml:191
             _row1 = _table[province_to]
             if _row1 is None:
+                rt.made(self.board, rt.OBJECT + len(self.board.spots))
                 _row1 = _table[province_to] = [None] * len(self.board.spots)
             for space in [s for s in self.board.region_spots[province_to] if (not self.palace_of[s])]:  # rules/china-schacht/two-player.yaml:192
                 _row2 = _row1[space]
                 if _row2 is None:
+                    rt.made(self.board, rt.DICT)
                     _row2 = _row1[space] = {}
                 for cards in self.emperor_payments(self.board.region_attributes[0][province_to]):  # rules/china-schacht/two-player.yaml:193
                     _key2 = tuple(cards)
                     _action = _row2.get(_key2)
                     if _action is None:
+                        rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key2) + rt.ACTION + 3 + len(cards))
                         _action = _row2[_key2] = rt.Action('emperor_palace', (province_to, space, tuple(cards)), self._action_text)
                     _actions.append(_action)
 
@@ -425,11 +432,13 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_send(r)]:  # rules/china-schacht/two-player.yaml:206
             _row1 = _table[province_to]
             if _row1 is None:
+                rt.made(self.board, rt.DICT)
                 _row1 = _table[province_to] = {}
             for cards in self.emperor_payments(self.board.region_attributes[0][province_to]):  # rules/china-schacht/two-player.yaml:207
                 _key1 = tuple(cards)
                 _action = _row1.get(_key1)
                 if _action is None:
+                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key1) + rt.ACTION + 2 + len(cards))
                     _action = _row1[_key1] = rt.Action('emperor_emissary', (province_to, tuple(cards)), self._action_text)
                 _actions.append(_action)
 
@@ -898,7 +907,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if len(self.emperor_cards) > 16:
             rt.grown(self, 120, 2, (self.emperor_cards,), 'rules/china-schacht/two-player.yaml:122')
         _value: Sequence[Sequence[int]] = (*(((c,),) if c in self.emperor_cards else ()), *[(j, j) for j in range(5) if (j != c and self.emperor_cards.count(j) >= 2)])  # two-player.yaml:122
-        rt.remember(_table, (self.emperor_cards, c), _value)
+        rt.remember(_table, (self.emperor_cards, c), _value, self.board)
         return _value
 
     def emperor_can_build(self, r: int) -> bool:

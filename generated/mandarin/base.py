@@ -412,6 +412,7 @@ class MandarinState(rt.State):
         for tile in sorted(self.card[self.current]):  # rules/mandarin/base.yaml:340
             _action = _table[tile]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[tile] = rt.Action('refund_tile', (tile,), self._action_text)
             _actions.append(_action)
 
@@ -448,12 +449,12 @@ class MandarinState(rt.State):
         # rules/mandarin/base.yaml:391: bid
         # Actions are interned per board: the same move is the same object in every state.
         _cache = self.board.action_cache.setdefault('bid', {})
-        if len(_cache) > rt.MAX_CACHED_ACTIONS:  # its choices can name ever new values: keep a few
-            _cache.clear()
         for amount in rt.walk(self, (rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)) if self.sale.to_act not in self.defaulted else [a for a in rt.walk(self, rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)), 1, 'rules/mandarin/base.yaml:400') if a <= self.money[self.sale.to_act]]), 1, 'rules/mandarin/base.yaml:400'):  # rules/mandarin/base.yaml:400; unswitched on auction_bidder(sale) not in defaulted
             _action = _cache.get(amount)
-            if _action is None:
-                _action = _cache[amount] = rt.Action('bid', (amount,), self._action_text)
+            if _action is None:  # (made, charged to what the board keeps: runtime/kept.py)
+                _action = rt.Action('bid', (amount,), self._action_text)
+                rt.made(self.board, rt.ENTRY + rt.ACTION + 2 * rt.weight(_action.args))
+                _cache[amount] = _action
             _actions.append(_action)
 
     def _legal__drop_out(self, _actions: list[rt.Action]) -> None:
@@ -472,6 +473,7 @@ class MandarinState(rt.State):
         for tile in [t for t in range(72) if any(t in self.card[p] for p in self.passed_by)]:  # rules/mandarin/base.yaml:418
             _action = _table[tile]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[tile] = rt.Action('take_tile', (tile,), self._action_text)
             _actions.append(_action)
 
@@ -482,6 +484,7 @@ class MandarinState(rt.State):
         for tile in sorted(self.card[self.current]):  # rules/mandarin/base.yaml:429
             _action = _table[tile]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[tile] = rt.Action('seize_tile', (tile,), self._action_text)
             _actions.append(_action)
 

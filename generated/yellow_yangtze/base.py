@@ -447,10 +447,12 @@ class YellowYangtzeState(rt.State):
         for k in [k for k in range(5) if self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:684
             _row1 = _table[k]
             if _row1 is None:
+                rt.made(self.board, rt.OBJECT + len(self.board.spots))
                 _row1 = _table[k] = [None] * len(self.board.spots)
             for s in self.leader_cells(self.current, k):  # rules/yellow-yangtze/base.yaml:685
                 _action = _row1[s]
                 if _action is None:
+                    rt.made(self.board, rt.ACTION + 2)
                     _action = _row1[s] = rt.Action('place_leader', (k, s), self._action_text)
                 _actions.append(_action)
 
@@ -461,6 +463,7 @@ class YellowYangtzeState(rt.State):
         for k in [k for k in range(5) if not self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:695
             _action = _table[k]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[k] = rt.Action('lift_leader', (k,), self._action_text)
             _actions.append(_action)
 
@@ -471,6 +474,7 @@ class YellowYangtzeState(rt.State):
         for s in [s for s in self.leader_cells(self.current, rt.value_of(self.lifted, 'rules/yellow-yangtze/base.yaml:703')[0]) if s != rt.value_of(self.lifted, 'rules/yellow-yangtze/base.yaml:703')[1]]:  # rules/yellow-yangtze/base.yaml:703
             _action = _table[s]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[s] = rt.Action('relocate', (s,), self._action_text)
             _actions.append(_action)
 
@@ -490,6 +494,7 @@ class YellowYangtzeState(rt.State):
         for k in [k for k in range(5) if not self.off_board(self.current, k)]:  # rules/yellow-yangtze/base.yaml:716
             _action = _table[k]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[k] = rt.Action('withdraw_leader', (k,), self._action_text)
             _actions.append(_action)
 
@@ -500,10 +505,12 @@ class YellowYangtzeState(rt.State):
         for k in [k for k in range(5) if self.in_rack(self.current, k)]:  # rules/yellow-yangtze/base.yaml:726
             _row1 = _table[k]
             if _row1 is None:
+                rt.made(self.board, rt.OBJECT + len(self.board.spots))
                 _row1 = _table[k] = [None] * len(self.board.spots)
             for s in self.tile_cells(k):  # rules/yellow-yangtze/base.yaml:727
                 _action = _row1[s]
                 if _action is None:
+                    rt.made(self.board, rt.ACTION + 2)
                     _action = _row1[s] = rt.Action('place_tile', (k, s), self._action_text)
                 _actions.append(_action)
 
@@ -516,6 +523,7 @@ class YellowYangtzeState(rt.State):
         for s in self.chain_cells(rt.value_of(self.last_peasant, 'rules/yellow-yangtze/base.yaml:733')):  # rules/yellow-yangtze/base.yaml:733
             _action = _table[s]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[s] = rt.Action('chain_peasant', (s,), self._action_text)
             _actions.append(_action)
 
@@ -534,8 +542,10 @@ class YellowYangtzeState(rt.State):
         _cache = self.board.action_cache.setdefault('build_pagoda', {})
         for t in self.free_triangles_at(rt.value_of(self.last_tile, 'rules/yellow-yangtze/base.yaml:745')):  # rules/yellow-yangtze/base.yaml:745
             _action = _cache.get(tuple(t))
-            if _action is None:
-                _action = _cache[tuple(t)] = rt.Action('build_pagoda', (tuple(t),), self._action_text)
+            if _action is None:  # (made, charged to what the board keeps: runtime/kept.py)
+                _action = rt.Action('build_pagoda', (tuple(t),), self._action_text)
+                rt.made(self.board, rt.ENTRY + rt.ACTION + 2 * rt.weight(_action.args))
+                _cache[tuple(t)] = _action
             _actions.append(_action)
 
     def _legal__decline_pagoda(self, _actions: list[rt.Action]) -> None:
@@ -556,6 +566,7 @@ class YellowYangtzeState(rt.State):
         for k in sorted(frozenset(ATTR__TILE__KIND[t] for t in self.market)):  # rules/yellow-yangtze/base.yaml:755
             _action = _table[k]
             if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
                 _action = _table[k] = rt.Action('take_from_market', (k,), self._action_text)
             _actions.append(_action)
 
@@ -576,10 +587,12 @@ class YellowYangtzeState(rt.State):
         for use in [u for _cell__1 in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, PEASANT)) and (_cell__1 or rt.once(_cell__1, self.in_rack(self.current, PEASANT)))[0]) or (u == WITHOUT_LEADER and len((_cell__1 or rt.once(_cell__1, self.in_rack(self.current, PEASANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:771
             _row1 = _table[use]
             if _row1 is None:
+                rt.made(self.board, rt.OBJECT + len(self.board.spots))
                 _row1 = _table[use] = [None] * len(self.board.spots)
             for s in (_joined0 if _joined0 is not None else (_joined0 := [s for s, _item__tile_on in enumerate(self.tile_on) if _item__tile_on is not None])):  # rules/yellow-yangtze/base.yaml:772
                 _action = _row1[s]
                 if _action is None:
+                    rt.made(self.board, rt.ACTION + 2)
                     _action = _row1[s] = rt.Action('peasant_revolt', (use, s), self._action_text)
                 _actions.append(_action)
 
@@ -590,11 +603,13 @@ class YellowYangtzeState(rt.State):
         for use in [u for _cell__1 in (rt.cell(),) for u in range(2) if (((u == WITH_LEADER and self.off_board(self.current, MERCHANT)) and (_cell__1 or rt.once(_cell__1, self.in_rack(self.current, MERCHANT)))[0]) or (u == WITHOUT_LEADER and len((_cell__1 or rt.once(_cell__1, self.in_rack(self.current, MERCHANT)))[0]) >= 2))]:  # rules/yellow-yangtze/base.yaml:784
             _row1 = _table[use]
             if _row1 is None:
+                rt.made(self.board, rt.DICT)
                 _row1 = _table[use] = {}
             for t in rt.walk(self, self.open_triangles(), 4, 'rules/yellow-yangtze/base.yaml:785'):  # rules/yellow-yangtze/base.yaml:785
                 _key1 = tuple(t)
                 _action = _row1.get(_key1)
                 if _action is None:
+                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key1) + rt.ACTION + 2 + len(t))
                     _action = _row1[_key1] = rt.Action('merchant_pagoda', (use, tuple(t)), self._action_text)
                 _actions.append(_action)
 
@@ -606,8 +621,10 @@ class YellowYangtzeState(rt.State):
         _cache = self.board.action_cache.setdefault('swap_tiles', {})
         for out in rt.walk(self, rt.subsets(self, sorted([ATTR__TILE__KIND[t] for t in self.rack[self.current]]), 1, 6, 'rules/yellow-yangtze/base.yaml:796'), 7, 'rules/yellow-yangtze/base.yaml:796'):  # rules/yellow-yangtze/base.yaml:796
             _action = _cache.get(tuple(out))
-            if _action is None:
-                _action = _cache[tuple(out)] = rt.Action('swap_tiles', (tuple(out),), self._action_text)
+            if _action is None:  # (made, charged to what the board keeps: runtime/kept.py)
+                _action = rt.Action('swap_tiles', (tuple(out),), self._action_text)
+                rt.made(self.board, rt.ENTRY + rt.ACTION + 2 * rt.weight(_action.args))
+                _cache[tuple(out)] = _action
             _actions.append(_action)
 
     def _legal__end_turn(self, _actions: list[rt.Action]) -> None:
@@ -1037,7 +1054,8 @@ class YellowYangtzeState(rt.State):
         elif (p, k) in _kept:
             return _kept[(p, k)]
         _value: Sequence[int] = [s for s, _item__chief_on in enumerate(self.chief_on) if _item__chief_on == (p, k)]  # base.yaml:325
-        _kept[(p, k)] = _value
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(p, k)] = _value
         return _value
 
     def on_board(self) -> Sequence[int]:
@@ -1063,7 +1081,8 @@ class YellowYangtzeState(rt.State):
                 _found = True
                 break
         _value: bool = not _found  # base.yaml:327
-        _kept[(p, k)] = _value
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(p, k)] = _value
         return _value
 
     def groups_beside(self, s: int) -> Sequence[frozenset[int]]:
@@ -1150,7 +1169,8 @@ class YellowYangtzeState(rt.State):
         if len(self.rack[p]) > 16:
             rt.grown(self, 17, 1, (self.rack[p],), 'rules/yellow-yangtze/base.yaml:343')
         _value: Sequence[int] = [t for t in self.rack[p] if ATTR__TILE__KIND[t] == k]  # base.yaml:343
-        _kept[(p, k)] = _value
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(p, k)] = _value
         return _value
 
     def governor_point_of(self, p: int) -> int:
@@ -1267,7 +1287,8 @@ class YellowYangtzeState(rt.State):
             return _kept[(p, k)]
         rt.spend(self, 47170, 'rules/yellow-yangtze/base.yaml:389')  # base.yaml:389
         _value: Sequence[int] = [s for s in self.leader_sites() if (not self.joins_states(s) or (not self.clashing(self.states_beside(s)) and (self._opt__leader_joining == REVOLT or not any(k in self.kinds_in(g) for g in self.states_beside(s)))))]  # base.yaml:389
-        _kept[(p, k)] = _value
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(p, k)] = _value
         return _value
 
     def empty_rivers(self) -> Sequence[int]:
@@ -1313,7 +1334,8 @@ class YellowYangtzeState(rt.State):
         elif (s, k) in _kept:
             return _kept[(s, k)]
         _value: Sequence[int] = [n for n in sorted(self.group_of(s)) if ((n != s and self.chief_on[n] is not None) and rt.value_of(self.chief_on[n], 'rules/yellow-yangtze/base.yaml:404')[1] == k)]  # base.yaml:404
-        _kept[(s, k)] = _value
+        if len(_kept) < rt.MAX_TABLED:
+            _kept[(s, k)] = _value
         return _value
 
     def jokers_needed(self, p: int, m: int) -> int:

@@ -18,6 +18,7 @@ from werkzeug.test import Client
 from rulewright import load_rules
 from rulewright.cli import cli
 from rulewright.runtime import State
+from rulewright.runtime.state import Answer
 from rulewright.viewer import HUMAN, PlaySession
 from rulewright.web import TOKEN_HEADER, make_app
 
@@ -43,7 +44,7 @@ def test_forced_is_the_one_legal_action_of_an_ask_or_of_a_phase() -> None:
         state.apply(text)
     forced = state.forced()
     assert forced is not None and [str(a) for a in state.legal_actions()] == ["sent 1"] == [str(forced)]
-    assert state._pending is not None and state._is_answer(forced), "an answer to an ask"
+    assert state._pending is not None and isinstance(forced, Answer), "an answer to an ask"
     copy = state.clone()
     state.apply(forced)  # a move like any other
     assert state.moves == copy.moves + 1

@@ -412,7 +412,8 @@ class State:
 
     def told(self) -> list[str]:
         """What the last move told every seat (its rules' `tell "..."` effects), in order: public
-        text, the same for every seat. Empty when it told nothing, and before the first move."""
+        text, the same for every seat. Empty when it told nothing; before the first move, what
+        the setup told."""
         return [] if self._told is None else list(self._told)
 
     def _tell(self, text: str) -> None:

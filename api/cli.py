@@ -811,8 +811,8 @@ def field_changes(state: State, before: dict[str, Any], after: dict[str, Any]) -
 def move_effects(state: State, before: Sequence[dict[str, Any]], readers: Sequence[int]) -> str | None:
     """What the move just played changed that every reader of the transcript sees (the fields of
     their observations; a change seen by one person only is not told when several play at the
-    terminal): a line, folded to the width, or None. This is how `play` says who won a revolt
-    or a war, what a scoring took, in any rule set: the rules say it by changing fields."""
+    terminal): a line, folded to the width, or None. What a rule settled shows here in any rule
+    set, the lines the rules tell (`tell "..."`, State.told) printed before it in words."""
     after = seen_fields(state, readers)
     common: list[str] | None = None
     for b, a in zip(before, after, strict=True):
@@ -1077,6 +1077,8 @@ def play(ruleset: str | None, players: int | None, seats: tuple[str, ...], seed:
             before = seen_fields(state, readers)
             state.apply(action)
             history.append((player, text))
+            for line in state.told():  # what the rules tell everyone (`tell "..."`): public text
+                click.echo(printable(f"  {line}"))
             effects = move_effects(state, before, readers)
             if effects:
                 click.echo(effects)

@@ -19,7 +19,10 @@ reads every text). The answers given in such a move (the first answer to each qu
 above) are compared the same way: in two of the worlds, the first answers the seat reads of one
 question must not differ while all it sees stays the same, or the answer's text names what it
 may not see (a card chosen from a hidden hand): reported with the action whose move asks, to be
-asked `secretly`. Two answers to one question in one world are not compared with each other: a
+asked `secretly`. What the move tells everyone (`tell "..."`, State.told, after the move and
+after each of those answers) is compared alike: two moves after which the seat sees the same but
+is told otherwise tell it what it may not see (reported as "told text", with the action whose
+move tells it). Two answers to one question in one world are not compared with each other: a
 state does not keep all that an answer shows everyone (the side a seat's soldiers supported,
 once the war is over), so two answers read otherwise may leave the same state. Not compared: the
 answers to a question asked in the setup or in a seat's own move, and to one waiting in the
@@ -144,16 +147,18 @@ def _what_changed(game: Game, state: State, other: State, seat: int) -> tuple[st
     return "legal actions", "; ".join(texts) or "listed in another order", rules
 
 
-def _seen_after(world: State, action: Any, seat: int, chance: int) -> tuple[str, State, tuple[str, ...]]:
+def _seen_after(world: State, action: Any, seat: int,
+                chance: int) -> tuple[str, State, tuple[str, ...], tuple[tuple[str, ...], ...]]:
     """What `seat` sees once `action` is played in a copy of `world` with chance drawn `chance`,
     and after each answer until the move it is part of is over: a move that waits for an answer
     has done only part of what everyone sees of it (Chang Cheng's double section asks for a
     peek between its two spaces), so the first answer is given to each question; and the texts
-    `seat` reads of those answers."""
+    `seat` reads of those answers; and what the move and each answer told everyone (State.told)."""
     after = world.clone()
     after.rng = Rng(derive_seed(CHANCE_SALT, chance))
     after.apply(action)
     seen = [after.observation(seat)]
+    told = [tuple(after.told())]
     answers: list[str] = []
     for _ in range(MAX_ANSWERS):
         if after._pending is None:
@@ -163,7 +168,8 @@ def _seen_after(world: State, action: Any, seat: int, chance: int) -> tuple[str,
         answers.append(after.move_text(answer, seat, asked))
         after.play(0)
         seen.append(after.observation(seat))
-    return json.dumps(seen, sort_keys=True, default=str), after, tuple(answers)
+        told.append(tuple(after.told()))
+    return json.dumps(seen, sort_keys=True, default=str), after, tuple(answers), tuple(told)
 
 
 def _move_texts(game: Game, worlds: list[State], seat: int,
@@ -175,7 +181,7 @@ def _move_texts(game: Game, worlds: list[State], seat: int,
     can leave public moves of different actions looking alike to a seat, as China's face-up
     card taken and the top card drawn when the card that replaces it is the same.)"""
     # an action and what the seat sees after it -> its text, the texts of the answers, world, move
-    read: dict[str, tuple[str, tuple[str, ...], State, Any]] = {}
+    read: dict[str, tuple[str, tuple[str, ...], tuple[tuple[str, ...], ...], State, Any]] = {}
     for world in worlds:
         actor = world.to_act()
         if actor is None or actor == seat or world._pending is not None:  # (answers: after the move asking)
@@ -183,14 +189,14 @@ def _move_texts(game: Game, worlds: list[State], seat: int,
         legal = world.legal_actions()
         tried = legal if len(legal) <= MOVES_TRIED else [legal[rng.below(len(legal))] for _ in range(MOVES_TRIED)]
         for action in tried:
-            seen, after, answers = _seen_after(world, action, seat, 0)
+            seen, after, answers, told = _seen_after(world, action, seat, 0)
             if after.is_terminal():  # (at the end everyone reads every text)
                 continue
             texts = (world.move_text(action, seat, actor), after.move_text(action, seat, actor))
             text = texts[0] if texts[0] == texts[1] else f"{texts[0]}` (then `{texts[1]})"
-            other_text, other_answers, other_world, other = read.setdefault(
-                f"{action.name} {seen}", (text, answers, world, action))
-            if other_text == text and other_answers == answers:
+            other_text, other_answers, other_told, other_world, other = read.setdefault(
+                f"{action.name} {seen}", (text, answers, told, world, action))
+            if other_text == text and other_answers == answers and other_told == told:
                 continue
             # two public moves that chance left looking alike once are told apart under other draws
             if any(_seen_after(world, action, seat, k)[0] != _seen_after(other_world, other, seat, k)[0]
@@ -202,6 +208,12 @@ def _move_texts(game: Game, worlds: list[State], seat: int,
                 same = f"`{other_text}` and `{text}` leave P{seat + 1} seeing the same, but it reads them otherwise"
                 return action.name, game.info.rules.get(path, "?"), (
                     "move text", f"{same}: give `{action.name}` an `others_text:`", rules)
+            if other_answers == answers:  # (what the moves told differs)
+                one, two = next(("; ".join(a), "; ".join(b)) for a, b in zip(other_told, told, strict=False) if a != b)
+                same = (f"moves of `{action.name}` told `{one}` and `{two}` and leave P{seat + 1} seeing the same: "
+                        "what is told everyone names what it may not see")
+                return action.name, game.info.rules.get(path, "?"), (
+                    "told text", f"{same}: tell only what every seat sees", rules)
             one, two = next((a, b) for a, b in zip(other_answers, answers, strict=True) if a != b)
             name = one.split(" ", 1)[0]
             same = (f"the answers `{one}` and `{two}` (in moves of `{action.name}`) leave P{seat + 1} seeing the "

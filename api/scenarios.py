@@ -36,7 +36,7 @@ from .runtime.state import _parse_type as parse_saved_type
 FILE_KEYS = ("ruleset", "options", "players", "seed", "names", "scenarios")
 SCENARIO_KEYS = ("doc", "ruleset", "options", "players", "seed", "names", "position", "steps", "expect")
 EXPECT_KEYS = ("scores", "score_terms", "fields", "legal", "legal_includes", "legal_excludes", "illegal", "winners",
-               "terminal", "to_act", "error", "distribution")
+               "terminal", "to_act", "error", "distribution", "told")
 POSITION_SPECIAL = ("to_act", "phase", "chance")
 # The kinds of chance a scenario can fix (docs/scenarios.md, "Fixing chance"), as the mechanics
 # consume them: `draw` stands for draw() from a set and draw_from() a list alike.
@@ -790,6 +790,10 @@ def _expectations(p: _Problems, s: Scenario, node: YNode | None, game: Game) -> 
         elif kind == "to_act":
             if not (isinstance(value, YScalar) and value.value is None):
                 _seat(p, s, value, state.num_players)
+        elif kind == "told":
+            if not isinstance(value, YSeq) or not all(isinstance(v, YScalar) and isinstance(v.value, str)
+                                                     for v in value.items):
+                p.error(value.span, "`told:` is the list of lines the last move told everyone (`tell`), as text")
         elif kind == "terminal":
             if not (isinstance(value, YScalar) and isinstance(value.value, bool)):
                 p.error(value.span, "`terminal:` is true or false")
@@ -1114,6 +1118,9 @@ def _compare(s: Scenario, state: State, result: Result, error: str | None) -> No
                 continue
             actual = state.winners()
             result.checks.append(Check("winners", wanted_names, [names[i] for i in actual], actual == wanted_seats))
+        elif e.kind == "told" and isinstance(node, YSeq):  # what the last move told everyone (State.told)
+            wanted_told = [str(v.value) for v in node.items if isinstance(v, YScalar)]
+            result.checks.append(Check("told", wanted_told, state.told(), state.told() == wanted_told))
         elif e.kind == "terminal" and isinstance(node, YScalar):
             result.checks.append(Check("game over", node.value, state.is_terminal(), state.is_terminal() == node.value))
         elif e.kind == "to_act":

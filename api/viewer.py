@@ -138,6 +138,15 @@ class Replay:
         last = self.states[-1].clone()
         return [last.move_text(action, seat, p) for (p, _), action in zip(self.moves, self.actions, strict=True)]
 
+    def told(self) -> list[list[str]]:
+        """What each move told everyone (State.told: public, the same for every seat)."""
+        return [self.states[k + 1].told() for k in range(len(self.moves))]
+
+
+def told_after(text: str, told: list[str]) -> str:
+    """A move's line in a history, followed by what the move told everyone (State.told)."""
+    return " — ".join([text, *told])
+
 
 def load_replay(path: Path, ruleset: str | None = None,
                 loader: Callable[[object, Path], Game] | None = None) -> Replay:
@@ -243,6 +252,7 @@ class PlaySession:
     history: list[tuple[int, str]] = field(default_factory=list)
     played: list[Action] = field(default_factory=list)  # the moves of `history`, to show each seat its text
     forced: set[int] = field(default_factory=set)  # the moves of `history` played at once (`play_forced`)
+    told: list[list[str]] = field(default_factory=list)  # what each move of `history` told everyone (State.told)
 
     @classmethod
     def start(cls, game: Game, players: int | None, seed: int, seats: Sequence[str],
@@ -299,6 +309,7 @@ class PlaySession:
         self.state.apply(action)
         self.history.append((seat, text))
         self.played.append(action)
+        self.told.append(self.state.told())
         self.play_forced()
         return text
 
@@ -345,6 +356,7 @@ class PlaySession:
         state.apply(action)
         self.history.append((seat, wanted))
         self.played.append(action)
+        self.told.append(self.state.told())
         self.play_forced()
         return None
 
@@ -369,6 +381,7 @@ class PlaySession:
             self.forced.add(len(self.history))
             self.history.append((humans[0], str(action)))
             self.played.append(action)
+            self.told.append(state.told())
 
     def history_for(self, seat: int | None) -> list[str]:
         """Each move so far as `seat` reads it now (None: the referee, who reads every text whole):

@@ -71,6 +71,7 @@ from .viewer import (
     parse_seat,
     parse_source_kind,
     payload,
+    told_after,
 )
 
 UI = Path(__file__).parent / "webui"
@@ -428,8 +429,8 @@ class WebApp:
         data["thinking"], data["agent_error"] = s.thinking is not None, s.agent_error  # (an agent's search)
         agent = s.agent_to_act()
         data["agent_to_act"] = None if agent is None or s.state.is_terminal() else agent + 1
-        data["history"] = [f"P{p + 1} {text}" + (" (forced)" if k in s.forced and p == seat else "")
-                           for k, ((p, _), text) in enumerate(zip(s.history, seen, strict=True))]
+        data["history"] = [told_after(f"P{p + 1} {text}" + (" (forced)" if k in s.forced and p == seat else ""), told)
+                           for k, ((p, _), text, told) in enumerate(zip(s.history, seen, s.told, strict=True))]
         return self.json(data)
 
     def api_game(self, request: Request, key: str) -> Response:
@@ -507,8 +508,8 @@ class WebApp:
         data = payload(state, seat, False, last=replay.moves[move - 1][1] if move else None)
         data["move"] = move
         # each move as this seat reads it (`others_text:`), not the log's whole texts
-        data["history"] = [f"P{p + 1} {text}" for (p, _), text in zip(replay.moves, replay.history_for(seat),
-                                                                        strict=True)]
+        data["history"] = [told_after(f"P{p + 1} {text}", told) for (p, _), text, told
+                           in zip(replay.moves, replay.history_for(seat), replay.told(), strict=True)]
         return self.json(data)
 
     def api_scenario(self, request: Request, key: str) -> Response:

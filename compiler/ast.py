@@ -162,6 +162,14 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
+class Tell:
+    """`tell "{winner} wins the revolt in {k}"`: a line every seat reads after the move. Its parts:
+    literal text, or an expression between braces (its own span within the string)."""
+    parts: tuple[str | Expr, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class For:
     var: str
     domain: Expr
@@ -189,7 +197,7 @@ class Ask:
     secret: bool = False  # `ask p to choose secretly ...`: the others read the choice's name alone
 
 
-Stmt = Assign | Let | CallStmt | Goto | EndTurn | Pass | For | If | Ask
+Stmt = Assign | Let | CallStmt | Goto | EndTurn | Pass | Tell | For | If | Ask
 
 
 # Headers are what a YAML block key parses to, before the block is assembled.

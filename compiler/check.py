@@ -952,6 +952,8 @@ class _Checker:
                 return t.EndTurn(s.span)
             case ast.Pass():
                 return t.Pass(s.span)
+            case ast.Tell():
+                return self.tell(s)
             case ast.For():
                 domain = self.expr(s.domain)
                 elem = self.element(domain.ty, s.domain.span)
@@ -1293,6 +1295,30 @@ class _Checker:
         )
         return t.Action(a.name, when, tuple(choices), tuple(parts), effect, tuple(triggers), then, a.span,
                         others, revealed)
+
+    def tell(self, s: ast.Tell) -> t.Tell:
+        """`tell "{winner} wins the revolt in {k}"`: each part between braces an expression in
+        scope here, written as a move's text writes a choice of its type."""
+        parts: list[tuple[str, str | None]] = []
+        args: list[t.Expr] = []
+        for part in s.parts:
+            if isinstance(part, str):
+                parts.append((part, None))
+                continue
+            arg = self.expr(part)
+            ty = arg.ty.elem if arg.ty.kind == "optional" and arg.ty.elem is not None else arg.ty
+            if ty.kind in ("list", "set") and ty.elem is not None and ty.elem.kind in ("int", "bool", "entity",
+                                                                                        "enum", "record"):
+                fmt = f"list:{ty.elem.name or ty.elem.kind}"
+            elif ty.kind in ("int", "bool", "str", "entity", "enum", "record"):
+                fmt = ty.name or ty.kind
+            else:
+                self.error(part.span, f"a told text cannot show a value of type {arg.ty}",
+                           "show a number, a name (a seat, a spot, a value), or a list of them: `{score[p]}`")
+                fmt = "int"
+            parts.append(("", fmt))
+            args.append(arg)
+        return t.Tell(tuple(parts), tuple(args), s.span)
 
     def text_parts(self, text: str, a: ir.Action, kinds: dict[str, Symbol | None], span: SourceSpan,
                    what: str) -> tuple[list[tuple[str, str | None]], set[str], bool]:

@@ -1466,6 +1466,8 @@ class _Lowerer:
                 return [Line(depth, "self.next_phase = rt.END_TURN", s.span)]
             case t.Pass():
                 return [Line(depth, "pass", s.span)]
+            case t.Tell():
+                return self.statement(depth, lambda: [Line(depth, f"self._tell({self.told(s)})", s.span)])
             case t.For():
                 self.take_notes()
                 walk = self.iterable(s.domain.ty, self.expr(s.domain))
@@ -1517,6 +1519,24 @@ class _Lowerer:
         if s.annotation is not None:  # `let x = []`: annotated, with the type later assignments give it
             return [Line(depth, f"{name}: {_annotation(_typed(s.annotation))} = {py}", s.span)]
         return [Line(depth, f"{name} = {py}", s.span)]
+
+    def told(self, s: t.Tell) -> str:
+        """The code of a told text: an f-string of its literal parts and its values, each written as
+        a move's text writes a choice (`State._fmt`; a number as it is); where a part would not sit
+        in an f-string (a quote, a backslash, a `:` or `!`), the parts joined by `+`."""
+        args = iter(s.args)
+        pieces: list[tuple[str, str | None]] = []  # (literal text, None) or (value's code, its format)
+        for text, fmt in s.parts:
+            pieces.append((text, None) if fmt is None else (self.expr(next(args)), fmt))
+        self.costs[id(s)] = sat(1 + sum(self.fact(arg).cost for arg in s.args))
+        codes = [code if fmt is None or fmt == "int" else f"self._fmt({fmt!r}, {code})" for code, fmt in pieces]
+        fits = all(not set(text if fmt is None else code) & set('"\\{}' if fmt is None else '"\\{}:!')
+                   for (text, fmt), code in zip(pieces, codes, strict=True))
+        if fits:
+            return 'f"' + "".join(text if fmt is None else "{" + code + "}"
+                                  for (text, fmt), code in zip(pieces, codes, strict=True)) + '"'
+        return " + ".join(repr(text) if fmt is None else f"str({code})" if fmt == "int" else code
+                          for (text, fmt), code in zip(pieces, codes, strict=True)) or "''"
 
     def call_effect(self, s: t.CallEffect, depth: int) -> list[Line]:
         proc = self.procedures[s.procedure]

@@ -7,6 +7,7 @@ span of the YAML scalar that held it, so every node's span points into the rule 
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections import OrderedDict
 from typing import Any, Literal
@@ -328,6 +329,35 @@ class _Builder(Transformer[Token, Any]):
 
     def pass_(self, meta: Meta, c: list[Any]) -> ast.Pass:
         return ast.Pass(self._s(meta))
+
+    def tell(self, meta: Meta, c: list[Token]) -> ast.Tell:
+        """`tell "..."`: its text cut into literal parts and the expressions between braces, each
+        parsed where it stands in the rule file (a move's `text:` names its choices alike)."""
+        token = c[0]
+        raw = str(token)[1:-1]
+        line, col = token.line or 1, (token.column or 1) + 1  # where the text starts, inside the quotes
+        parts: list[str | ast.Expr] = []
+        pos = 0
+        for m in re.finditer(r"\{([^{}]*)\}", raw):
+            parts.extend(self._told_literal(raw[pos:m.start()], line, col + pos))
+            start = col + m.start(1)
+            inner = self.base.shifted(line, start, line, start + max(len(m.group(1)), 1))
+            if not m.group(1).strip():
+                raise ParseError(Diagnostic(inner, "`{}` in a told text names nothing",
+                                            "write a name between the braces: `{winner}`"))
+            parts.append(parse(m.group(1), inner, "expr"))
+            pos = m.end()
+        parts.extend(self._told_literal(raw[pos:], line, col + pos))
+        return ast.Tell(tuple(parts), self._s(meta))
+
+    def _told_literal(self, text: str, line: int, col: int) -> list[str | ast.Expr]:
+        """A literal part of a told text; a brace left alone in it is an error."""
+        for i, char in enumerate(text):
+            if char in "{}":
+                raise ParseError(Diagnostic(self.base.shifted(line, col + i, line, col + i + 1),
+                                            f"a lone `{char}` in a told text",
+                                            "braces hold a name: `{winner} wins`"))
+        return [text] if text else []
 
     # -- headers
     def for_header(self, meta: Meta, c: list[Any]) -> ast.ForHeader:

@@ -264,6 +264,15 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
+class Tell:
+    """`tell "..."`: literal parts (format None) and, in order, one argument per part with a
+    format kind (how `State._fmt` writes it, as a move's text writes a choice)."""
+    parts: tuple[tuple[str, str | None], ...]
+    args: tuple[Expr, ...]
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
 class For:
     var: Symbol
     domain: Expr
@@ -290,7 +299,7 @@ class Ask:
     span: SourceSpan
 
 
-Stmt = Let | Assign | CallEffect | Goto | EndTurn | Pass | For | If | Ask
+Stmt = Let | Assign | CallEffect | Goto | EndTurn | Pass | Tell | For | If | Ask
 
 
 # -- the rules ----------------------------------------------------------------------------------
@@ -506,7 +515,7 @@ def statement_expressions(s: Stmt) -> tuple[Expr, ...]:
             return (s.value,)
         case Assign():
             return tuple(e for e in (s.index, s.item, s.value) if e is not None)
-        case CallEffect():
+        case CallEffect() | Tell():
             return s.args
         case For():
             return (s.domain,)

@@ -44,7 +44,8 @@ INDENT = "  "
 
 def unparse(node: ast.Expr | ast.Stmt | ast.Header | ast.Target | ast.Keyword) -> str:
     """The canonical DSL text of one node (a block statement spans several lines)."""
-    if isinstance(node, (ast.Assign, ast.Let, ast.CallStmt, ast.Goto, ast.EndTurn, ast.Pass, ast.For, ast.If, ast.Ask)):
+    if isinstance(node, (ast.Assign, ast.Let, ast.CallStmt, ast.Goto, ast.EndTurn, ast.Pass, ast.Tell, ast.For, ast.If,
+                         ast.Ask)):
         return "\n".join(_stmt(node, 0))
     if isinstance(node, ast.ForHeader):
         return f"for {node.var} in {_expr(node.domain, _COND)}"
@@ -148,6 +149,9 @@ def _stmt(node: ast.Stmt, indent: int) -> list[str]:
             return [f"{pad}end_turn"]
         case ast.Pass():
             return [f"{pad}pass"]
+        case ast.Tell(parts=parts):
+            text = "".join(p if isinstance(p, str) else "{" + _expr(p, _COND) + "}" for p in parts)
+            return [f'{pad}tell "{text}"' if '"' not in text else f"{pad}tell '{text}'"]
         case ast.For(var=var, domain=domain, body=body):
             return [f"{pad}for {var} in {_expr(domain, _COND)}:", *_body(body, indent + 1)]
         case ast.Ask(seat=seat, var=var, domain=domain, body=body, secret=secret):

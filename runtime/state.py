@@ -129,7 +129,7 @@ class State:
     __slots__ = (
         "game", "num_players", "num_seats", "options", "seed", "rng", "board", "current", "phase", "turn",
         "moves", "terminal", "next_phase", "_legal_cache", "trace", "_memo", "_derived", "_pending",
-        "_journal",
+        "_journal", "_told",
     )
 
     FIELDS: ClassVar[tuple[FieldInfo, ...]] = ()
@@ -190,6 +190,9 @@ class State:
     _pending: decisions.Pending | None  # a move waiting for a seat's decision
     # While a move of a JOURNAL rule set runs: each field it changed, as it was before (`_began`).
     _journal: dict[str, Any] | None
+    # What the last move told every seat (`tell "..."` effects), in order, or None when it told
+    # nothing: emptied as each move is applied, copied by clone, not saved (it concerns one move).
+    _told: list[str] | None
 
     # -- construction ------------------------------------------------------------------------
     def _init(self, game: Game, players: int, seed: int, options: dict[str, str], rng: Rng | None = None) -> None:
@@ -213,6 +216,7 @@ class State:
         self._derived = None
         self._pending = None
         self._journal = None
+        self._told = None
         self._read_options()
         try:
             self._setup()
@@ -307,6 +311,7 @@ class State:
     def _apply_listed(self, action: Action) -> None:
         """Play an action of the list `legal_actions()` gave, the state unchanged since: what apply()
         does once it found the action in that list."""
+        self._told = None
         try:
             self._do(action)
         except RulewrightError:
@@ -413,6 +418,19 @@ class State:
         """Each scoring term of `player` on its own (generated); a score is their sum."""
         raise NotImplementedError
 
+    def told(self) -> list[str]:
+        """What the last move told every seat (its rules' `tell "..."` effects), in order: public
+        text, the same for every seat. Empty when it told nothing; before the first move, what
+        the setup told."""
+        return [] if self._told is None else list(self._told)
+
+    def _tell(self, text: str) -> None:
+        """A `tell "..."` effect (generated code): one line more for everyone to read."""
+        if self._told is None:
+            self._told = [text]
+        else:
+            self._told.append(text)
+
     def move_text(self, action: Action, observer: int | None, actor: int | None = None) -> str:
         """The text of `action`, played by seat `actor`, as seat `observer` reads it in this state:
         its whole text (`str(action)`, the stable form logs and replays use) for the seat that
@@ -494,7 +512,9 @@ class State:
 
     def clone(self) -> State:
         if self._pending is not None:  # a move waits for a decision: its steps are played again
-            return decisions.rebuilt(self)
+            rebuilt = decisions.rebuilt(self)
+            rebuilt._told = None if self._told is None else list(self._told)
+            return rebuilt
         other = self.__class__.__new__(self.__class__)
         other.game = self.game
         other.num_players = self.num_players
@@ -515,6 +535,7 @@ class State:
         other.trace = None
         other._pending = None
         other._journal = None
+        other._told = None if self._told is None else list(self._told)
         self._copy_fields(other)
         return other
 

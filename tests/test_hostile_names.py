@@ -119,7 +119,8 @@ GENERATED = _lowercase(
 )
 PYTHON = _lowercase(set(keyword.kwlist) | set(keyword.softkwlist) | set(dir(builtins)))
 DUNDERS = ["__init__", "__class__", "__dict__", "__slots__", "__name__", "__module__", "__hidden", "_x", "_", "__"]
-RULES = _lowercase(set(BUILTINS) | set(AGGREGATES) | set(VALUES) | {"player", "k", "i", "let", "goto", "end_turn"})
+RULES = _lowercase(set(BUILTINS) | set(AGGREGATES) | set(VALUES)
+                   | {"player", "k", "i", "let", "goto", "end_turn", "tell"})
 ENDING_IN_UNDERSCORE = [n + "_" for n in ("self", "cache", "len", "name", "_")]
 POOL = sorted({*GENERATED, *PYTHON, *DUNDERS, *RULES, *TOKENS, *ENDING_IN_UNDERSCORE})
 HOSTILE_NAMES = st.sampled_from(POOL) | st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True)

@@ -127,3 +127,26 @@ def test_bad_input_is_one_clear_message(args: list[str], message: str) -> None:
     assert done.exit_code != 0
     assert message in done.output
     assert "Traceback" not in done.output
+
+
+def test_a_told_text_that_names_a_face_down_card_is_caught() -> None:
+    """A move whose text hides its card from the others (`others_text:`) but which tells everyone
+    the card (`tell "{current} lays {c}"`): the other player sees the same after two such moves
+    but is told otherwise. Told only that a card is laid, the same game leaks nothing."""
+    leaky = "tests/leaks/tells-a-face-down-card.yaml"
+    report = find_leaks(rulewright.load_rules(ROOT / leaky), 2)
+    assert [(leak.field, leak.shows_in, leak.declared) for leak in report.leaks] == [
+        ("lay", "told text", f"{leaky}:28")]
+    leak = report.leaks[0]
+    assert leak.rules == [f"actions.lay ({leaky}:28)"]
+    assert re.fullmatch(r"moves of `lay` told `P\d lays \w+` and `P\d lays \w+` and leave P\d seeing the same: "
+                        r"what is told everyone names what it may not see: tell only what every seat sees",
+                        leak.detail), leak.detail
+    text = (ROOT / leaky).read_text(encoding="utf-8")
+    fixed = text.replace('tell "{current} lays {c}"', 'tell "{current} lays a card"')
+    assert fixed != text
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "fixed.yaml"
+        path.write_text(fixed, encoding="utf-8")
+        clean = find_leaks(rulewright.load_rules(path), 2)
+        assert clean.leaks == [] and clean.states == report.states

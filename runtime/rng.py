@@ -121,6 +121,15 @@ class Rng:
         other.forced = None if self.forced is None else {k: list(v) for k, v in self.forced.items()}
         return other
 
+    # `copy.copy` and `copy.deepcopy` (an agent copied with its generator: `play`'s undo) go by
+    # `copy`: their default way, through `__reduce_ex__`, makes the object without its seed, which
+    # the class compiled by mypyc refuses.
+    def __copy__(self) -> Rng:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rng:
+        return self.copy()
+
 
 def derive_seed(seed: int, index: int) -> int:
     """The seed of game number `index` of a batch started with `seed` (order-independent)."""

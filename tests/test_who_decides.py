@@ -10,6 +10,7 @@ turn it is differ, and the tests require that those moments occur."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import rulewright
-from rulewright.agents import RandomAgent, agent_seed
+from rulewright.agents import RandomAgent, agent_seed, make_agents, parse_agent_spec
 from rulewright.cli import PLAY_WIDTH, bundled_rulesets, cli
 from rulewright.render import render_state
 from rulewright.runtime.state import Game, State
@@ -256,3 +257,19 @@ def test_a_scenario_position_names_the_seat_that_decides(tmp_path: Path) -> None
     result = scenarios.run(wrong)
     assert result.problem == ("position: `to_act: Barbara`, but Alex decides in phase `auction` (its `actor:`); "
                               "set the fields that make Barbara the actor")
+
+
+def test_an_agent_copied_for_undo_draws_as_the_original() -> None:
+    """`play` keeps the agents, generator and all, where the person decides (for `undo`): a copy
+    draws the same numbers as the original from there, on the native build too (where the
+    generator's class is compiled and copying it by default would make it without its seed)."""
+    state = rulewright.load("china-cornett").new_state(players=2, seed=3)
+    agents: dict[int, Any] = {1: RandomAgent(agent_seed(3))} | make_agents({0: parse_agent_spec("greedy")}, 3)
+    for agent in agents.values():
+        agent.choose(state)
+    copied = copy.deepcopy(agents)
+    for p, agent in agents.items():
+        alone = copy.copy(agent.rng)
+        assert copied[p] is not agent and copied[p].rng is not agent.rng and alone is not agent.rng
+        drawn = [agent.rng.below(1000) for _ in range(5)]
+        assert [copied[p].rng.below(1000) for _ in range(5)] == drawn == [alone.below(1000) for _ in range(5)]

@@ -16,11 +16,19 @@ from click.testing import CliRunner
 
 import rulewright
 from rulewright.cli import cli
-from rulewright.leaks import find_leaks
+from rulewright.leaks import LeakReport, find_leaks
 from tests.test_visibility import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 LEAKY = "tests/leaks/peeks-at-a-hand.yaml"
+
+
+def leaks_of_text(text: str, games: int) -> LeakReport:
+    """`find_leaks` of a rule file given as text (a leaky test file, mended)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "fixed.yaml"
+        path.write_text(text, encoding="utf-8")
+        return find_leaks(rulewright.load_rules(path), games)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -59,10 +67,7 @@ def test_a_move_text_that_names_a_face_down_card_is_caught() -> None:
     fixed = (ROOT / leaky).read_text(encoding="utf-8").replace('text: "lay {c}"',
                                                                'text: "lay {c}"\n    others_text: "lay a card"')
     assert fixed != (ROOT / leaky).read_text(encoding="utf-8")
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "fixed.yaml"
-        path.write_text(fixed, encoding="utf-8")
-        assert find_leaks(rulewright.load_rules(path), 2).leaks == []
+    assert leaks_of_text(fixed, 2).leaks == []
     clean = find_leaks(rulewright.load_rules(ROOT / "tests" / "games" / "hidden-plays.yaml"), 3)
     assert clean.leaks == [] and clean.states > 0
 
@@ -83,11 +88,8 @@ def test_an_answer_that_names_a_card_of_a_hidden_hand_is_caught() -> None:
     text = (ROOT / leaky).read_text(encoding="utf-8")
     fixed = text.replace("ask current to choose pick", "ask current to choose secretly pick")
     assert fixed != text
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "fixed.yaml"
-        path.write_text(fixed, encoding="utf-8")
-        clean = find_leaks(rulewright.load_rules(path), 2)
-        assert clean.leaks == [] and clean.states == report.states
+    clean = leaks_of_text(fixed, 2)
+    assert clean.leaks == [] and clean.states == report.states
 
 
 def test_the_command_fails_on_a_leak_and_names_its_line() -> None:
@@ -145,8 +147,5 @@ def test_a_told_text_that_names_a_face_down_card_is_caught() -> None:
     text = (ROOT / leaky).read_text(encoding="utf-8")
     fixed = text.replace('tell "{current} lays {c}"', 'tell "{current} lays a card"')
     assert fixed != text
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "fixed.yaml"
-        path.write_text(fixed, encoding="utf-8")
-        clean = find_leaks(rulewright.load_rules(path), 2)
-        assert clean.leaks == [] and clean.states == report.states
+    clean = leaks_of_text(fixed, 2)
+    assert clean.leaks == [] and clean.states == report.states

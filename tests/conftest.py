@@ -34,11 +34,8 @@ SLOW: dict[str, set[str]] = {
     "test_board_shapes.py": {"test_growing_wall_random_games", "test_river_map_random_games"},
     "test_chang_cheng.py": {
         "test_a_game_saved_and_restored_anywhere_plays_on_the_same",
-        "test_a_thousand_random_games_conserve_walls_and_cards",
         "test_any_two_event_cards_stack",
     },
-    "test_china_cornett.py": {"test_a_thousand_random_games_end_with_gold_conserved"},
-    "test_china_schacht.py": {"test_a_thousand_random_games_per_ruleset_conserve_everything"},
     "test_cli.py": {"test_bench_at_a_player_count", "test_bench_json", "test_compile_check_of_the_bundled_rules"},
     "test_compile.py": {"test_generated_folder_is_fresh"},
     "test_conformance.py": {"test_random_games_respect_the_api"},
@@ -68,7 +65,6 @@ SLOW: dict[str, set[str]] = {
         "test_it_beats_random_on_a_two_player_game_with_hidden_information",
         "test_poisoned_hidden_fields_change_no_move",
     },
-    "test_long_runs.py": {"test_a_thousand_random_games"},
     "test_lsp.py": {"test_over_tcp"},
     "test_native.py": {
         "test_a_failed_build_writes_nothing_and_says_why",
@@ -93,12 +89,11 @@ SLOW: dict[str, set[str]] = {
     "test_who_decides.py": {"test_a_simulate_log_replays_identical", "test_play_asks_the_seat_to_act_and_logs_it"},
     "test_yellow_yangtze.py": {
         "test_a_game_saved_and_restored_anywhere_plays_on_the_same",
-        "test_a_thousand_random_games_account_for_every_piece",
     },
 }
 
 
-# Of those, the thousand seeded random games of each game, also marked `soak`: `./dev test` runs
+# And the thousand seeded random games of each game, marked `soak` (and `slow`): `./dev test` runs
 # them once, on the native build (the same rule files compiled with mypyc; tests/test_native.py
 # proves, move for move, that the native modules play the interpreted modules' games), where they
 # take about half the time; a plain `pytest` runs them on the interpreted modules.
@@ -116,9 +111,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         file, _, name = item.nodeid.partition("::")
         function = name.split("[", 1)[0]
-        if function in SLOW.get(file.removeprefix("tests/"), ()):
+        soak = function in SOAK.get(file.removeprefix("tests/"), ())
+        if soak or function in SLOW.get(file.removeprefix("tests/"), ()):
             item.add_marker(pytest.mark.slow)
-        if function in SOAK.get(file.removeprefix("tests/"), ()):
+        if soak:
             item.add_marker(pytest.mark.soak)
 
 

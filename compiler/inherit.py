@@ -14,6 +14,7 @@ base still reads (a phase or value numbered otherwise), or a field whose type ch
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import textwrap
 from dataclasses import dataclass
@@ -29,9 +30,8 @@ class _Member:
     text: str  # its lines, as written
 
 
-def _lines(source: str, node: ast.stmt) -> str:
-    """The whole lines of a statement, trailing comment included."""
-    lines = source.splitlines()
+def _lines(lines: list[str], node: ast.stmt) -> str:
+    """The whole lines of a statement, trailing comment included (`lines`: the module's, split once)."""
     return "\n".join(lines[node.lineno - 1 : (node.end_lineno or node.lineno)])
 
 
@@ -47,20 +47,21 @@ def _target(node: ast.stmt) -> str | None:
 
 def _members(source: str, body: list[ast.stmt]) -> list[_Member]:
     out = []
+    lines = source.splitlines()
     for node in body:
         name = _target(node)
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            out.append(_Member("", "doc", _lines(source, node)))
+            out.append(_Member("", "doc", _lines(lines, node)))
         elif isinstance(node, ast.Import | ast.ImportFrom):
-            out.append(_Member("", "import", _lines(source, node)))
+            out.append(_Member("", "import", _lines(lines, node)))
         elif name is None:
-            out.append(_Member("", "other", _lines(source, node)))
+            out.append(_Member("", "other", _lines(lines, node)))
         elif isinstance(node, ast.FunctionDef):
-            out.append(_Member(name, "def", _lines(source, node)))
+            out.append(_Member(name, "def", _lines(lines, node)))
         elif isinstance(node, ast.AnnAssign) and node.value is None:
-            out.append(_Member(name, "annotation", _lines(source, node)))
+            out.append(_Member(name, "annotation", _lines(lines, node)))
         else:
-            out.append(_Member(name, "value", _lines(source, node)))
+            out.append(_Member(name, "value", _lines(lines, node)))
     return out
 
 
@@ -73,15 +74,22 @@ def _state_class(tree: ast.Module) -> ast.ClassDef | None:
     return classes[0] if len(classes) == 1 else None
 
 
+@functools.lru_cache(maxsize=8)
+def _tree(source: str) -> ast.Module:
+    """A generated module's syntax tree, read only: `compile` parses a base module once to find
+    what it defines and again to derive each of its variants from it."""
+    return ast.parse(source)
+
+
 def defines(source: str) -> set[str]:
     """The names a module defines at its top level (not the ones it imports)."""
-    return {name for node in ast.parse(source).body if (name := _target(node)) is not None}
+    return {name for node in _tree(source).body if (name := _target(node)) is not None}
 
 
 def derive(base_source: str, variant_source: str, base_module: str, origins: dict[str, str]) -> str | None:
     """The variant's module importing what it shares with the base, or None. `base_module` is
     the base's module, `origins` the module that defines each name the base's module has."""
-    base_tree, variant_tree = ast.parse(base_source), ast.parse(variant_source)
+    base_tree, variant_tree = _tree(base_source), _tree(variant_source)
     base_class, variant_class = _state_class(base_tree), _state_class(variant_tree)
     if base_class is None or variant_class is None:
         return None

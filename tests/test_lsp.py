@@ -50,7 +50,8 @@ def at(text: str, needle: str, offset: int = 0, nth: int = 0) -> lsp.Position:
 class Editor:
     """An editor's side of the protocol: pygls' LanguageClient, on an event loop of its own."""
 
-    def __init__(self, *command: str, tcp: tuple[str, int] | None = None) -> None:
+    def __init__(self, *command: str, tcp: tuple[str, int] | None = None,
+                 server: subprocess.Popen[bytes] | None = None) -> None:
         self.loop = asyncio.new_event_loop()
         self.client = LanguageClient("rulewright-tests", "1")
         self.diagnostics: dict[str, list[lsp.Diagnostic]] = {}
@@ -66,14 +67,20 @@ class Editor:
 
         if tcp is None:
             self.run(self.client.start_io(*command, cwd=str(ROOT)))
-        else:  # (a server just started may not listen yet: a connection made and dropped would end it)
-            deadline = time.monotonic() + 20
+        else:
+            # A server just started may not listen yet (a connection made and dropped would end
+            # it): tried again for as long as the server's process lives, however long its start
+            # takes on a loaded machine (it once took over 20 s); the deadline only ends a hang.
+            assert server is not None, "a server over TCP is waited for by its process"
+            deadline = time.monotonic() + 600
             while True:
                 try:
                     self.run(self.client.start_tcp(*tcp))
                     break
                 except ConnectionRefusedError:
-                    assert time.monotonic() < deadline, f"nothing listens on {tcp}"
+                    code = server.poll()
+                    assert code is None, f"the server ended ({code}) before it listened on {tcp}"
+                    assert time.monotonic() < deadline, f"nothing listens on {tcp} after 600 s"
                     time.sleep(0.05)
         self.run(self.client.initialize_async(lsp.InitializeParams(
             capabilities=lsp.ClientCapabilities(), root_uri=uri_of(ROOT))))
@@ -537,7 +544,7 @@ def test_over_tcp() -> None:
     with subprocess.Popen([sys.executable, "-m", "rulewright", "lsp", "--tcp", str(port)], cwd=ROOT,
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as server:
         try:
-            e = Editor(tcp=("127.0.0.1", port))
+            e = Editor(tcp=("127.0.0.1", port), server=server)
             uri = e.open(PEBBLES)
             assert e.diagnostics[uri] == []
             assert e.hover(uri, at(PEBBLES.read_text(), "left", 1))
@@ -766,24 +773,25 @@ def test_over_tcp_what_is_not_the_protocol_is_refused(tmp_path: Path) -> None:
     with log.open("wb") as err, subprocess.Popen([sys.executable, "-m", "rulewright", "lsp", "--tcp", str(port)],
                                                  cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err) as server:
         try:
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + 600  # (only ends a hang: tried while the server lives)
             for sent in (post, b"Content-Length: 9\r\n\r\nnot json!", b"Content-Length: 99999999999\r\n\r\n"):
-                while True:  # (a server just started may not listen yet)
+                while True:  # (a server just started may not listen yet, however long it takes)
                     try:
-                        conn = socket.create_connection(("127.0.0.1", port), timeout=10)
+                        conn = socket.create_connection(("127.0.0.1", port), timeout=120)
                         break
                     except ConnectionRefusedError:
-                        assert time.monotonic() < deadline, "nothing listens"
+                        assert server.poll() is None, "the server ended before it listened"
+                        assert time.monotonic() < deadline, "nothing listens after 600 s"
                         time.sleep(0.05)
                 with conn:
                     conn.sendall(sent)
                     assert conn.recv(1024) == b""  # closed by the server, nothing answered
             assert server.poll() is None  # still there, for an editor
-            e = Editor(tcp=("127.0.0.1", port))
+            e = Editor(tcp=("127.0.0.1", port), server=server)
             uri = e.open(PEBBLES)
             assert e.diagnostics[uri] == [] and e.hover(uri, at(PEBBLES.read_text(), "left", 1))
             e.stop()
-            server.wait(timeout=20)
+            server.wait(timeout=120)
         finally:
             server.kill()
     lines = log.read_text(errors="replace").splitlines()

@@ -546,8 +546,8 @@ STARTED: list[subprocess.Popen[str]] = []
 # on a loaded machine ending a process and its pool takes seconds. What is checked is that it does
 # not wait for its work first: the batches below are of GAMES games, and each worker's first task
 # is an eighth of them (match.chunk_ranges), some 125,000 games, minutes of play, and
-# one process alone would play on for hours.
-PROMPT_SECONDS = 20.0
+# one process alone would play on for hours. (20 s was once too short under a load average of 10.)
+PROMPT_SECONDS = 60.0
 GAMES = 1_000_000
 
 
@@ -597,7 +597,7 @@ def stop(process: subprocess.Popen[str], signum: int, whole_group: bool) -> tupl
         os.killpg(process.pid, signum)  # as a Ctrl-C at a terminal does
     else:
         os.kill(process.pid, signum)  # as `kill PID` does
-    out, err = process.communicate(timeout=10)
+    out, err = process.communicate(timeout=PROMPT_SECONDS)
     return time.monotonic() - sent, out, err
 
 

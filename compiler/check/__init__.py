@@ -16,11 +16,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal, assert_never
 
-from ..runtime.limits import MAX_INT, MAX_STATE_VALUES
-from . import ast, ir
-from . import typed as t
-from .boards import Boards
-from .names import (
+from ...runtime.limits import MAX_INT, MAX_STATE_VALUES
+from .. import ast, ir
+from .. import typed as t
+from ..boards import Boards
+from ..names import (
     ANNOTATION_NAMES,
     BASE,
     IMPLICIT,
@@ -41,10 +41,10 @@ from .names import (
     rule_name_problem,
     table_constant,
 )
-from .signatures import AGGREGATES, BUILTINS, VALUES
-from .source import Diagnostic, SourceSpan, did_you_mean
-from .typed import Symbol
-from .types import ANY, BOOL, INT, NONE, STR, Ty, compatible, entity, enum, list_of, parse_type, record, set_of, unify
+from ..signatures import AGGREGATES, BUILTINS, VALUES
+from ..source import Diagnostic, SourceSpan, did_you_mean
+from ..typed import Symbol
+from ..types import ANY, BOOL, INT, NONE, STR, Ty, compatible, entity, enum, list_of, parse_type, record, set_of, unify
 
 # Names a field, definition or procedure may not take: every member a state has already
 # (names.STATE_MEMBERS: the runtime's and the template's), and the rule language's own

@@ -29,7 +29,6 @@ from ..names import (
     RUNTIME_ACTIONS,
     RUNTIME_BOARDS,
     STATE_MEMBERS,
-    base_calls,
     base_use,
     base_version,
     const_name,
@@ -37,7 +36,6 @@ from ..names import (
     local_name,
     member_clash,
     phase_constant,
-    references,
     rule_name_problem,
     table_constant,
 )
@@ -45,6 +43,8 @@ from ..signatures import AGGREGATES, BUILTINS, VALUES
 from ..source import Diagnostic, SourceSpan, did_you_mean
 from ..typed import Symbol
 from ..types import ANY, BOOL, INT, NONE, STR, Ty, compatible, entity, enum, list_of, parse_type, record, set_of, unify
+from .cycles import cycles
+from .reachability import reachability
 
 # Names a field, definition or procedure may not take: every member a state has already
 # (names.STATE_MEMBERS: the runtime's and the template's), and the rule language's own
@@ -368,30 +368,6 @@ class _Checker:
         elif kind == "action" and name in RUNTIME_ACTIONS:
             self.error(span, f"`{name}` is reserved: it is the action the runtime plays for a player who has no "
                        "other", "choose another name")
-
-    def cycles(self) -> None:
-        """Refuses definitions that use themselves and procedures that call themselves, directly
-        or through others: either would recurse at run time until Python gives up."""
-        rs = self.rs
-        defines = {d.name: d for d in reversed(rs.defines)}  # (the first of a name declared twice)
-        procedures = {p.name: p for p in reversed(rs.procedures)}
-        uses, define_spans = _define_uses(rs.defines, defines)
-        calls = {name: sorted({n for n, _ in references(p.body) if n in procedures})
-                 for name, p in procedures.items()}
-        for graph, spans, what, verb, hint in (
-            (uses, define_spans, "definition", "uses",
-             "a definition cannot use itself, directly or through others: its value would never be found"),
-            (calls, {p.name: p.span for p in rs.procedures}, "procedure", "calls",
-             "a procedure cannot call itself, directly or through others: repeat with `for` instead"),
-        ):
-            reported: set[str] = set()
-            for start in spans:
-                if start in reported:
-                    continue
-                path = _cycle(graph, start)
-                if path is not None:
-                    reported.update(path)
-                    self.error(spans[start], f"{what} `{start}` {verb} itself: {' -> '.join(path)}", hint)
 
     def component(self, comp: ir.Component) -> None:
         """A fixed set of numbered pieces: an entity kind, its list, and tables of attributes."""
@@ -1088,7 +1064,7 @@ class _Checker:
     def run(self) -> t.TypedProgram:
         rs = self.rs
         self.declarations()
-        self.cycles()
+        cycles(rs, self.error)
         fields = []
         for f in rs.fields:
             before = len(self.diags)
@@ -1182,7 +1158,7 @@ class _Checker:
                 self.error(a.span, f"action `{a.name}` belongs to no phase, so it can never be played",
                            "list it in a phase's `actions:`")
             actions.append(self.action(a, after.get(a.name, [])))
-        self.reachability()
+        reachability(rs, self.gotos, self.error)
         # setup: effects run once before the first turn, after every field has its init
         _, setup = self.effects(rs.setup)
         # end and scoring
@@ -1348,56 +1324,11 @@ class _Checker:
             parts.append((text[pos:], None))
         return parts, named, unknown
 
-    def reachability(self) -> None:
-        rs = self.rs
-        if not rs.phases:
-            return
-        edges: dict[str, set[str]] = {p.name: set() for p in rs.phases}
-        goto_targets = {name for name, _ in self.gotos}
-        for ph in rs.phases:
-            if ph.then is not None:
-                edges[ph.name].add(ph.then.name)
-            edges[ph.name] |= goto_targets  # a goto anywhere may run from any phase
-        seen, todo = {rs.phases[0].name}, [rs.phases[0].name]
-        while todo:
-            for nxt in edges.get(todo.pop(), ()):
-                if nxt not in seen and nxt in edges:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        for ph in rs.phases[1:]:
-            if ph.name not in seen:
-                self.error(ph.span, f"phase `{ph.name}` can never be reached",
-                           f"turns start in `{rs.phases[0].name}`; reach it with `then: {ph.name}` or `goto {ph.name}`")
-
-
 
 
 def _base_example(name: str, params: tuple[ir.Param, ...]) -> str:
     """How `base(...)` is written in a new version of definition `name`: `base(rent(a))`."""
     return base_use(name, ", ".join(p.name for p in params) if params else None)
-
-
-def _define_uses(declared: tuple[ir.Define, ...], defines: dict[str, ir.Define],
-                 ) -> tuple[dict[str, list[str]], dict[str, SourceSpan]]:
-    """Which definitions each definition uses, and where each is, for `cycles`: `base(rent(a))`
-    in `rent` uses the version it replaced (`base(rent)`, a definition of its own), not `rent`."""
-    uses: dict[str, list[str]] = {}
-    spans = {d.name: d.span for d in declared}
-    for name, d in defines.items():
-        label, version = name, d
-        while True:
-            calls = list(base_calls(version.body))
-            inner = {(a.func if isinstance(a, ast.Call) else a.id, a.span) for c in calls for a in c.args[:1]
-                     if isinstance(a, ast.Call | ast.Name)}
-            used = {n for n, where in references(version.body) if n in defines and (n, where) not in inner}
-            if not calls or version.base is None:
-                uses[label] = sorted(used)
-                break
-            earlier = base_use(label)
-            uses[label] = sorted(used | {earlier})
-            spans.setdefault(earlier, version.base.span)
-            label, version = earlier, version.base
-    return uses, spans
 
 
 def _reads_game(e: t.Expr) -> bool:
@@ -1428,26 +1359,6 @@ def _annotate_lets(stmts: tuple[t.Stmt, ...], let_types: dict[Symbol, Ty]) -> li
                             orelse=tuple(_annotate_lets(s.orelse, let_types)))
         out.append(s)
     return out
-
-
-def _cycle(graph: dict[str, list[str]], start: str) -> list[str] | None:
-    """The shortest way from `start` back to itself along `graph` (`[a, b, a]`), or None."""
-    came_from: dict[str, str] = {}
-    frontier = [start]
-    while frontier:
-        following: list[str] = []
-        for node in frontier:
-            for nxt in graph.get(node, ()):
-                if nxt == start:
-                    path = [node]
-                    while path[-1] != start:
-                        path.append(came_from[path[-1]])
-                    return [start, *reversed(path[:-1]), start]
-                if nxt not in came_from:
-                    came_from[nxt] = node
-                    following.append(nxt)
-        frontier = following
-    return None
 
 
 def _untyped(ty: Ty) -> bool:

@@ -466,5 +466,5 @@ def test_types_table_is_what_the_checker_accepts() -> None:
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         assert {w for w in listed if not accepted(w, tmp)} == set(), "listed types the checker refuses"
-        candidates = set(check._KIND_WORDS) | {"wallpiece", "wallface"}
+        candidates = set(check.KIND_WORDS) | {"wallpiece", "wallface"}
         assert {w for w in candidates if accepted(w, tmp)} - listed == set(), "types the table does not list"

@@ -11,45 +11,36 @@ written (the language server).
 
 from __future__ import annotations
 
-import keyword
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Literal, assert_never
 
-from ...runtime.limits import MAX_INT, MAX_STATE_VALUES
+from ...runtime.limits import MAX_INT
 from .. import ast, ir
 from .. import typed as t
-from ..boards import Boards
 from ..names import (
-    ANNOTATION_NAMES,
     BASE,
-    IMPLICIT,
     MEMBER_PATTERNS,
     RULE_NAME_HINT,
-    RUNTIME_ACTIONS,
-    RUNTIME_BOARDS,
-    STATE_MEMBERS,
     base_use,
     base_version,
-    const_name,
     faces_constant,
     local_name,
-    member_clash,
     phase_constant,
     rule_name_problem,
     table_constant,
 )
-from ..signatures import AGGREGATES, BUILTINS, VALUES
+from ..signatures import AGGREGATES, BUILTINS
 from ..source import Diagnostic, SourceSpan, did_you_mean
 from ..typed import Symbol
-from ..types import ANY, BOOL, INT, NONE, STR, Ty, compatible, entity, enum, list_of, parse_type, record, set_of, unify
+from ..types import ANY, BOOL, INT, STR, Ty, compatible, entity, list_of, parse_type, set_of, unify
 from .cycles import cycles
+from .declare import declarations
 from .reachability import reachability
+from .symbols import KIND_WORDS, RESERVED, Symbols
 
-# Names a field, definition or procedure may not take: every member a state has already
-# (names.STATE_MEMBERS: the runtime's and the template's), and the rule language's own
-# `player` and values (`current`, `spots` ...). compiler/names.py says where each name lives.
-RESERVED = STATE_MEMBERS | frozenset({"player"}) | frozenset(VALUES)
+__all__ = ["KIND_WORDS", "RESERVED", "Checked", "check", "check_partial"]
+
 # More phases or actions than this make generated code Python cannot compile.
 _MAX_COMPONENTS = 1000
 # The plain types whose init is a literal, as a type message names them: what a value of that
@@ -62,29 +53,6 @@ INIT_FORMS = {
 
 # Typing a definition types those it uses first: a chain longer than this is refused.
 _MAX_DEFINE_CHAIN = 40
-# Kinds of values a type can name: no enum, dice kind or component may take these names.
-_KIND_WORDS = frozenset({"int", "bool", "str", "auction", "list", "set", "any", "none", "player", "spot", "region",
-                         "role", "regionkind", "board", "border"})
-
-
-@dataclass
-class _Declared:
-    """The tables the declarations give, as they are gathered."""
-
-    constants: list[tuple[str, int, str]] = field(default_factory=list)  # NAME, value, comment
-    enums: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
-    dice: list[tuple[str, tuple[str, ...], tuple[tuple[int, ...], ...]]] = field(default_factory=list)
-    options: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # name, slot, choices
-    region_kinds: tuple[str, ...] = ()
-    roles: tuple[str, ...] = ()
-    boards: list[t.BoardTable] = field(default_factory=list)
-    neutral: tuple[str, ...] = ()
-    component_count: dict[str, int] = field(default_factory=dict)
-
-    def freeze(self) -> t.Tables:
-        return t.Tables(tuple(self.constants), tuple(self.enums), tuple(self.dice), tuple(self.options),
-                        self.region_kinds, self.roles, tuple(self.boards), self.neutral,
-                        tuple(self.component_count.items()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,14 +69,16 @@ class _Version:
 class _Checker:
     def __init__(self, rs: ir.RuleSet) -> None:
         self.rs = rs
-        self.diags: list[Diagnostic] = []
-        self.globals: dict[str, Symbol] = {}
+        self.symbols = Symbols(rs)
+        # (the symbol table's, by their names of before it was one of its own)
+        sy = self.symbols
+        self.diags, self.globals, self.functions, self.procedures = sy.diags, sy.globals, sy.functions, sy.procedures
+        self.tables, self.entity_kinds, self.enum_names = sy.tables, sy.entity_kinds, sy.enum_names
+        self.attributes, self.records = sy.attributes, sy.records
         self.scopes: list[dict[str, Symbol]] = []
-        self.functions: dict[str, ir.Define] = {}
         self.define_types: dict[str, Ty] = {}
         self.define_bodies: dict[str, t.Define] = {}
         self.define_depth = 0  # definitions being typed, one inside another
-        self.procedures: dict[str, ir.Procedure] = {}
         self.context = ""  # "effect" allows chance
         # `let x = []`: the item type the assignments after it give, by the symbol the `let`
         # bound (`let_of`: that symbol, for each the assignments made of it)
@@ -117,269 +87,20 @@ class _Checker:
         self.gotos: list[tuple[str, SourceSpan]] = []
         self.asks: dict[str, tuple[Ty, SourceSpan]] = {}  # what each `ask ... to choose <name>` chooses
         self.secret_asks: set[str] = set()  # those asked `secretly`
-        self.tables = _Declared()
         self.components: list[t.ComponentAttribute] = []
-        self.entity_kinds = {"player", "spot", "region", "border"} | {d.name for d in rs.dice}
-        self.boards = Boards(self.error, self.enum_value)
-        self.enum_names: set[str] = {"role", "regionkind"}
-        self.kinds: set[str] = set()  # enumerations, dice kinds and components declared so far
-        self.attributes: dict[str, dict[str, tuple[Ty, str]]] = {}
-        self.records: dict[str, Ty] = {}  # `records:`, by name: their types (fields in order)
         # `base(...)`: the version being checked (None where `base` cannot be used); each version
         # that a `base(...)` uses, by its method (`_base_rent`), as a definition, and its own version
         self.redefining: _Version | None = None
         self.versions: dict[str, tuple[ir.Define, _Version]] = {}
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
-        self.diags.append(Diagnostic(span, message, hint))
+        self.symbols.error(span, message, hint)
 
-    # -- declarations -------------------------------------------------------------------------
-    def declare(self, name: str, sym: Symbol) -> None:
-        if name in IMPLICIT:
-            if sym.span is not None and sym.kind != "const":  # (values and seats: build.py says so, where they are)
-                self.error(sym.span, f"`{name}` is reserved: the rules use it for {IMPLICIT[name]}",
-                           "choose another name")
-            return
-        if name in self.globals:
-            old = self.globals[name]
-            where = f" (first declared at {old.span})" if old.span else ""
-            if sym.span is not None:
-                self.error(sym.span, f"`{name}` is declared twice{where}", "every name in a rule set must be unique")
-            return
-        self.globals[name] = sym
-
-    def board_shapes(self, rs: ir.RuleSet) -> None:
-        """What a hex map or a wall adds to the names: its spots' attributes (`s.terrain`), the
-        pieces and faces of a wall (values of `wallpiece` and `wallface`). Boards to choose
-        between must all be of that shape, so that every rule means the same on each."""
-        if self.boards.spot_attributes:
-            for board in rs.boards:
-                if board.hexmap is None:
-                    self.error(board.span, f"board `{board.name}` is no hex map, but another board gives its spots "
-                               f"attributes ({', '.join(self.boards.spot_attributes)})",
-                               "every board needs the same spot attributes")
-            for attr, enum_name in self.boards.spot_attribute_enums.items():
-                self.attributes.setdefault("spot", {})[attr] = (
-                    enum(enum_name), f"self.board.spot_attributes[{self.boards.spot_attributes.index(attr)}]")
-        walls = [b for b in rs.boards if b.wall]
-        if walls:
-            for board in rs.boards:
-                if not board.wall:
-                    self.error(board.span, f"board `{board.name}` is no wall, but board `{walls[0].name}` is",
-                               "boards to choose between are all walls or none")
-            self.declare_enum("wallpiece", tuple(p.name for p in walls[0].wall), walls[0].span,
-                              "the pieces of the wall")
-            self.declare_enum("wallface", tuple(f.name for p in walls[0].wall for f in p.faces), walls[0].span,
-                              "the faces of the wall's pieces")
-            faces = sum(len(p.faces) for p in walls[0].wall)
-            for name, count in (("wallpiece", len(walls[0].wall)), ("wallface", faces)):
-                self.declare(name, Symbol("value", name, list_of(enum(name)), f"range({count})", None))
-
-    def state_size(self, rs: ir.RuleSet) -> None:
-        """The values a state holds, one per field and one per entity of a field per entity (on the
-        largest board), at most MAX_STATE_VALUES: each game starts by making them, and every copy
-        of a state (a search's, a listing's) copies them."""
-        sizes = [Boards.sizes(b) for b in rs.boards] or [(0, 0, 0)]
-        per = {"player": max(rs.players, default=0) + len(rs.neutral), "spot": max(s for s, _, _ in sizes),
-               "region": max(r for _, r, _ in sizes), "border": max(b for _, _, b in sizes),
-               **self.tables.component_count, **{k.name: len(k.dice) for k in rs.dice}}
-        held = 0
-        for f in rs.fields:
-            held += per.get(f.per, 0) if f.per else 1
-            if held > MAX_STATE_VALUES:
-                self.error(f.span, f"field `{f.name}` takes the values a state holds to {held:,}, more than the "
-                           f"limit of {MAX_STATE_VALUES:,} (a value per field, and per entity of a field per entity)",
-                           "every game starts by making them and every copy of a state copies them: keep fewer "
-                           "fields per spot, region or component (docs/language.md, \"Limits\")")
-                return
-
-    def new_kind(self, name: str, span: SourceSpan) -> bool:
-        """Whether `name` can name a new kind of value (an enumeration, a dice kind, a component):
-        kinds share one namespace with the built-in ones (`int`, `player`, `role` ...)."""
-        if name in _KIND_WORDS:
-            self.error(span, f"`{name}` is reserved: it is the name of a built-in kind of value", "choose another name")
-            return False
-        if name in self.kinds or name in self.entity_kinds:  # (entity kinds: the dice kinds, declared later)
-            self.error(span, f"`{name}` is already the name of a kind of value", "choose another name")
-            return False
-        self.kinds.add(name)
-        return True
-
-    def declare_enum(self, enum_name: str, values: tuple[str, ...], span: SourceSpan, comment: str) -> bool:
-        """Declares an enumeration and each of its values (a module constant); False if its name
-        is taken."""
-        if enum_name not in ("role", "regionkind") and not self.new_kind(enum_name, span):
-            return False
-        self.enum_names.add(enum_name)
-        self.tables.enums.append((enum_name, values))
-        for i, value in enumerate(values):
-            const = const_name(value)
-            self.declare(value, Symbol("const", value, enum(enum_name), const, span))
-            self.tables.constants.append((const, i, f"{enum_name}: {comment}"))
-        return True
-
-    def declarations(self) -> None:
-        rs = self.rs
-        for name, (tname, py, _doc) in VALUES.items():
-            ty = parse_type(tname, self.entity_kinds, self.enum_names)
-            assert isinstance(ty, Ty)
-            self.globals[name] = Symbol("value", name, ty, py)
-        self.globals["none"] = Symbol("value", "none", NONE, "None")  # what an optional holds when empty
-        for rec in rs.records:
-            if rec.name in BUILTINS or rec.name in AGGREGATES or rec.name in VALUES or rec.name == BASE:
-                self.error(rec.span, f"`{rec.name}` is reserved: it is the name of a built-in function or value",
-                           "choose another name")
-            elif self.new_kind(rec.name, rec.span):
-                self.records[rec.name] = record(rec.name, rec.fields)
-        if not rs.roles:
-            roles = tuple(f"seat{i + 1}" for i in range(max(rs.players)))
-        else:
-            roles = rs.roles
-            if len(roles) < max(rs.players):
-                self.error(rs.span, f"{len(roles)} roles for up to {max(rs.players)} players",
-                           "give one role per seat, in seat order")
-        self.tables.roles = roles
-        self.declare_enum("role", roles, rs.span, "the roles, in seat order")
-        # Neutral seats come after the players: they own pieces but never take a turn nor win.
-        self.tables.neutral = rs.neutral
-        for i, name in enumerate(rs.neutral):
-            self.declare(name, Symbol("const", name, entity("player"), f"(self.num_players + {i})", rs.span))
-        for decl in rs.enums:
-            if not self.declare_enum(decl.name, decl.values, decl.span, f"values of `{decl.name}`"):
-                continue
-            # The enumeration's name stands for the list of all its values: `for a in animal`.
-            self.declare(decl.name, Symbol("value", decl.name, list_of(enum(decl.name)), f"range({len(decl.values)})",
-                                            decl.span))
-        # boards and their region kinds
-        kinds: tuple[str, ...] | None = None
-        for board in rs.boards:
-            names = tuple(k.name for k in board.region_kinds)
-            if kinds is None:
-                kinds = names
-            elif names != kinds:
-                self.error(board.span, f"board `{board.name}` has region kinds {', '.join(names) or 'none'}, "
-                           f"but the first board has {', '.join(kinds) or 'none'}", "every board needs the same kinds")
-            self.boards.board(board)
-        self.tables.boards = self.boards.tables
-        for attr, enum_name in self.boards.attribute_enums.items():
-            self.attributes.setdefault("region", {})[attr] = (
-                enum(enum_name), f"self.board.region_attributes[{self.boards.region_attributes.index(attr)}]")
-        self.board_shapes(rs)
-        if not rs.boards:
-            self.error(rs.span, "a rule set needs `boards:` with at least one board")
-        self.tables.region_kinds = kinds or ()
-        self.declare_enum("regionkind", kinds or (), rs.span, "the kinds of regions on the board")
-        for board in rs.boards:
-            if board.name in RUNTIME_BOARDS:
-                self.error(board.span, f"`{board.name}` is reserved: as a choice of option `board` it picks the "
-                           "board by the number of players", "choose another name")
-        option = next((o for o in rs.options if o.name == "board"), None)
-        board_names = tuple(b.name for b in rs.boards)
-        if len(rs.boards) > 1 and option is None:
-            self.error(rs.boards[1].span, "several boards need an option `board` to choose between them")
-        elif option is not None and set(option.choices) - set(RUNTIME_BOARDS) != set(board_names):
-            self.error(option.span, f"option `board` must choose among the boards: {', '.join(board_names)}")
-        for opt in rs.options:
-            self.reserved_member("option", opt.name, opt.span)
-            slot = MEMBER_PATTERNS["option"][0].format(opt.name)
-            self.tables.options.append((opt.name, slot, opt.choices))
-            self.declare(opt.name, Symbol("option", opt.name, enum(opt.name), f"self.{slot}", opt.span))
-            if opt.name != "board":
-                self.declare_enum(opt.name, opt.choices, opt.span, f"choices of option `{opt.name}`")
-            else:
-                self.enum_names.add("board")
-                self.tables.enums.append(("board", opt.choices))
-        for comp in rs.components:
-            self.component(comp)
-        for kind in rs.dice:
-            if kind.name in _KIND_WORDS or kind.name in self.kinds:  # (dice kinds are entity kinds from the start)
-                self.new_kind(kind.name, kind.span)  # refuses it, saying why
-            names = tuple(d.name for d in kind.dice)
-            self.tables.dice.append((kind.name, names, tuple(d.faces for d in kind.dice)))
-            for i, die in enumerate(kind.dice):
-                const = const_name(die.name)
-                self.declare(die.name, Symbol("const", die.name, entity(kind.name), const, die.span))
-                self.tables.constants.append((const, i, f"{kind.name} {die.faces}"))
-        for f in rs.fields:
-            if f.values:
-                self.declare_enum(f.name, f.values, f.span, f"values of field `{f.name}`")
-        for f in rs.fields:
-            if self.reserved(f.name, f.span):
-                continue
-            denotes: t.SymbolKind = "perfield" if f.per else "field"
-            self.declare(f.name, Symbol(denotes, f.name, f.type, f"self.{f.name}", f.span, f.per))
-        self.state_size(rs)
-        for d in rs.defines:
-            if d.name in self.records:
-                self.error(d.span, f"`{d.name}` is declared twice", f"`{d.name}` is a record (`records:`)")
-            twice = d.name in self.functions or d.name in self.globals
-            if not self.reserved(d.name, d.span, callable=True) and twice:
-                self.error(d.span, f"`{d.name}` is declared twice")
-            self.functions[d.name] = d
-        for p in rs.procedures:
-            taken = (p.name in self.functions or p.name in self.procedures or p.name in self.globals
-                     or p.name in self.records)
-            if not self.reserved(p.name, p.span, callable=True) and taken:
-                self.error(p.span, f"`{p.name}` is declared twice")
-            self.procedures[p.name] = p
-        for ph in rs.phases:
-            self.reserved_member("phase", ph.name, ph.span)
-        for a in rs.actions:
-            self.reserved_member("action", a.name, a.span)
-        for trig in rs.triggers:
-            self.reserved_member("trigger", trig.name, trig.span)
-
-    def enum_value(self, name: str) -> tuple[str, int] | None:
-        """The enumeration a value name belongs to, and its number (None: it is no such value)."""
-        sym = self.globals.get(name)
-        if sym is None or sym.kind != "const" or sym.ty.kind != "enum" or sym.ty.name is None:
-            return None
-        return sym.ty.name, next((v for n, v, _ in self.tables.constants if n == sym.py), -1)
-
-    def reserved(self, name: str, span: SourceSpan, callable: bool = False) -> bool:
-        """Refuses a field, definition or procedure name that generated code or the rule language
-        already uses (they are members of the state class); True if it did. `callable`: a
-        definition's or procedure's, which may not be `base` either."""
-        if callable and name == BASE:
-            self.error(span, f"`{name}` is reserved: `base(...)` in a variant's new definition or scoring term uses "
-                       "the version it replaces", "choose another name")
-        elif name in STATE_MEMBERS:
-            self.error(span, f"`{name}` is reserved: every state already has a member `{name}`", "choose another name")
-        elif name in RESERVED:
-            self.error(span, f"`{name}` is reserved: the rules already use it for themselves", "choose another name")
-        elif name in ANNOTATION_NAMES:
-            self.error(span, f"`{name}` is reserved: the type annotations of the state class use it",
-                       "choose another name")
-        elif keyword.iskeyword(name):
-            self.error(span, f"`{name}` is a Python keyword, so it is reserved", "choose another name")
-        elif name in BUILTINS or name in AGGREGATES:
-            self.error(span, f"`{name}` is reserved: it is the name of a built-in function", "choose another name")
-        else:
-            return False
-        return True
-
-    def reserved_member(self, kind: str, name: str, span: SourceSpan) -> None:
-        """Refuses an action, phase, trigger or option whose method or slot (`_do_<action>`,
-        `_start_<phase>` ...) would be one that every state has already."""
-        member = member_clash(kind, name)
-        if member is not None:
-            self.error(span, f"`{name}` is reserved: {kind} `{name}` would be written `{member}` in generated "
-                       "code, which every state has already", "choose another name")
-        elif kind == "action" and name in RUNTIME_ACTIONS:
-            self.error(span, f"`{name}` is reserved: it is the action the runtime plays for a player who has no "
-                       "other", "choose another name")
-
-    def component(self, comp: ir.Component) -> None:
-        """A fixed set of numbered pieces: an entity kind, its list, and tables of attributes."""
-        if not self.new_kind(comp.name, comp.span):
-            return
-        self.tables.component_count[comp.name] = comp.count
-        labels = tuple(f"{comp.name}{i + 1}" for i in range(comp.count))
-        self.tables.dice.append((comp.name, labels, ()))
-        if comp.all_name is not None:
-            self.declare(comp.all_name, Symbol("value", comp.all_name, list_of(entity(comp.name)),
-                                               f"range({comp.count})", comp.all_span or comp.span))
+    def component_attributes(self, comp: ir.Component) -> list[t.ComponentAttribute]:
+        """The attributes of a component just declared, each a table of values computed from the
+        component's number `i` (never from the game), and its table of attributes by name."""
         table: dict[str, tuple[Ty, str]] = {}
+        typed: list[t.ComponentAttribute] = []
         for attr in comp.attributes:
             value = self.rule_expr(attr.value, "init", Symbol("local", "i", INT, "i", attr.span))
             self.scopes = []
@@ -389,9 +110,10 @@ class _Checker:
                 continue
             const = table_constant(comp.name, attr.name)
             table[attr.name] = (value.ty, const)
-            self.components.append(t.ComponentAttribute(comp.name, attr.name, const, value.ty, value, comp.count,
-                                                        attr.span))
+            typed.append(t.ComponentAttribute(comp.name, attr.name, const, value.ty, value, comp.count, attr.span))
         self.attributes[comp.name] = table
+        return typed
+
 
     # -- scopes -------------------------------------------------------------------------------
 
@@ -1063,7 +785,7 @@ class _Checker:
     # -- the rule set -------------------------------------------------------------------------
     def run(self) -> t.TypedProgram:
         rs = self.rs
-        self.declarations()
+        declarations(self.symbols, lambda comp: self.components.extend(self.component_attributes(comp)))
         cycles(rs, self.error)
         fields = []
         for f in rs.fields:

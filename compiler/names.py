@@ -5,7 +5,7 @@ Two namespaces that cannot meet, by construction (issue 33):
 - **rule names** (fields, values, definitions, procedures, actions, phases, triggers, options,
   components and their attributes, dice, boards, records, locals ...) are lowercase letters and
   digits in words joined by one `_`: `[a-z][a-z0-9]*(_[a-z0-9]+)*` (RULE_NAME). They never start
-  or end with `_` and never hold `__`; build.py and check.py refuse any other at the name itself.
+  or end with `_` and never hold `__`; build.py and check/ refuse any other at the name itself.
 - **every name the compiler invents** starts with `_` (`_found`, `_kept_end`, `_legal`), or,
   for a constant in capitals, holds a `__` join; and where it is made from rule names it joins
   them to a tag with `__` (`joined`): `_mask__marker__face_down`, `_do__claim`, `_d__rent`,
@@ -157,7 +157,7 @@ STATE_MEMBERS = (frozenset(dir(State)) | frozenset(getattr(State, "__slots__", (
                  | frozenset(getattr(State, "__annotations__", {})) | TEMPLATE_MEMBERS)
 # The State's public API: its members in lowercase not starting with `_` (`apply`, `clone`, `phase`,
 # `board`, `num_seats` ...), the only ones a rule name could take; a field, definition or procedure
-# of one of these names is refused by name (check.py). Every other member starts with `_` and holds
+# of one of these names is refused by name (check/symbols.py). Every other member starts with `_` and holds
 # no `__` join, or is a class constant in capitals (tests/test_hostile_names.py).
 STATE_API = frozenset(m for m in STATE_MEMBERS if not m.startswith("_") and m.lower() == m)
 # Names the annotations of the state class read (`zqfield: list[int]`, `FIELDS: ClassVar[...]`):

@@ -466,5 +466,20 @@ def test_types_table_is_what_the_checker_accepts() -> None:
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         assert {w for w in listed if not accepted(w, tmp)} == set(), "listed types the checker refuses"
-        candidates = set(check._KIND_WORDS) | {"wallpiece", "wallface"}
+        candidates = set(check.KIND_WORDS) | {"wallpiece", "wallface"}
         assert {w for w in candidates if accepted(w, tmp)} - listed == set(), "types the table does not list"
+
+
+def test_checkers_table_is_its_modules() -> None:
+    """docs/compiler.md's table of the checker's stages lists every module of compiler/check/,
+    and no other."""
+    lines = (ROOT / "docs" / "compiler.md").read_text(encoding="utf-8").split("\n")
+    header = "| module | stage | what it does |"
+    assert header in lines, "docs/compiler.md has no table of the checker's modules"
+    rows = []
+    for line in lines[lines.index(header) + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    listed = {m for row in rows for m in re.findall(r"`([a-z_]+\.py)`", cells(row)[0])}
+    assert listed == {p.name for p in (ROOT / "compiler" / "check").glob("*.py")}

@@ -1,0 +1,78 @@
+"""What lowering knows of the boards: their bounds, the tables of the board bound to slots of the
+state, the kept tests of regions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .lowerer import Lowerer
+
+
+def bounds(self: Lowerer) -> dict[str, int]:
+    """How many spots, regions ... the largest board has: how long its lists can be."""
+    if self.board_bounds is None:
+        b = {"spot": 0, "region": 0, "border": 0, "region_size": 0, "per_spot": 0, "degree": 0, "longest": 0}
+        for board in self.tables.boards:
+            spots = len(board.graph) if board.graph else board.ring or 3 * board.side * (board.side - 1) + 1
+            in_regions = Counter(spot for _, _, region in board.regions for spot in region)
+            degree = max(Counter(s for road in board.roads for s in road).values(), default=0) if board.graph \
+                else 2 if board.ring else 6
+            longest = 2 * board.side - 1 if board.side else 0
+            if board.cells:  # a hex map: its lines are at most as long as it is wide or high
+                spots = len(board.cells)
+                longest = max(max(q for _, q, _ in board.cells) - min(q for _, q, _ in board.cells),
+                              max(r for _, _, r in board.cells) - min(r for _, _, r in board.cells)) + 1
+            elif board.wall:
+                spots, degree = sum(len(f) for _, faces in board.wall for _, f in faces), 2
+            for key, value in (("spot", spots), ("region", len(board.regions)), ("border", len(board.borders)),
+                               ("region_size", max((len(r) for _, _, r in board.regions), default=0)),
+                               ("per_spot", max(in_regions.values(), default=0)), ("degree", degree),
+                               ("longest", longest)):
+                b[key] = max(b[key], value)
+        self.board_bounds = b
+    return self.board_bounds
+
+
+def kind_count(self: Lowerer, kind: str) -> int | None:
+    """How many values a kind of entity or an enumeration has (None: not a finite kind)."""
+    if kind == "player":
+        return max(self.rs.players, default=1) + len(self.rs.neutral)
+    if kind in ("spot", "region", "border"):
+        return self.bounds()[kind]
+    if kind in self.component_count:
+        return self.component_count[kind]
+    for dice in self.rs.dice:
+        if dice.name == kind:
+            return len(dice.dice)
+    for name, values in self.tables.enums:
+        if name == kind:
+            return len(values)
+    return None
+
+
+def keep_region_tests(self: Lowerer) -> None:
+    """(pass `region_masks`) Keeps the tests of regions whose definition charges nothing to the
+    limits of a move: computing it for a region the plain code would not ask changes no budget."""
+    for test in self.plan.region_tests:
+        d = self.defines[test.define]
+        if d.name not in self.define_facts:
+            self.define_walk(d)
+        if d.name in self.charging:
+            continue
+        self.region_tests.append(test)
+        slot = self.kept[d.name]
+        self.region_known[slot] = (*self.region_known.get(slot, ()), test.known)
+
+
+def board_table(self: Lowerer, code: str, slot: str, annotation: str, what: str) -> str:
+    """The code that reads a table of the board: `code`, which finds it by name (or makes it), or,
+    with pass `board_tables`, the slot `slot` of the state it is bound to as the game starts, of
+    type `annotation` (`what`: what it holds, for the slot's comment)."""
+    if not self.plan.board_tables:
+        return code
+    found = self.bound_tables.setdefault(slot, (annotation, code, what))
+    assert found[1] == code, (slot, found[1], code)  # (a slot's name says which table it is)
+    return f"self.{slot}"

@@ -1,0 +1,211 @@
+"""Lowering definitions and fields: a definition's body, and how its value is kept, tabled or
+remembered; a field's start and its description.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import typed as t
+from ..budget import (
+    FREE_WORK,
+    NOTHING,
+    Facts,
+    sat,
+)
+from ..names import base_use, faces_constant
+from ..names import joined as invented
+from ..passes import (
+    value_tables,
+)
+from ..passes.board_tables import Bind
+from ..types import needs_key
+from .code import Small, _annotation
+from .program import Line, LoweredField
+
+if TYPE_CHECKING:
+    from .lowerer import Lowerer
+
+
+def define_walk(self: Lowerer, d: t.Define) -> tuple[str, Small]:
+    """A definition's body, lowered as a rule that only reads the game (its parameters known
+    as it starts); remembers what a call to it gives and costs."""
+    saved = self.scopes, self.assigned
+    self.scopes, self.assigned = [set()], frozenset()
+    entry = self.bind_params(d.name, d.params)
+    before = self.charges
+    reading = self.begin_reading(entry)
+    self.take_notes()
+    py = self.expr(d.body)
+    lists = self.end_reading(reading)
+    self.note_define(d, before)
+    self.scopes, self.assigned = saved
+    return py, lists
+
+
+def note_define(self: Lowerer, d: t.Define, before: int) -> None:
+    """Remembers what a definition gives and the unchecked work of a call to it (one step if
+    its work is large: then it charges its own), and whether it charges (count was `before`)."""
+    body = self.fact(d.body)
+    cost = sat(body.cost + 1)
+    if d.cached:  # a call is a look-up; computing the value charges its work then (see `run`)
+        self.define_facts[d.name] = (body.priced(0).outside(), 1)
+        self.charging.add(d.name)
+        return
+    self.define_facts[d.name] = (body.priced(0).outside(), 1 if cost > FREE_WORK else cost)
+    if self.charges > before or cost > FREE_WORK:
+        self.charging.add(d.name)
+
+
+def define_call_facts(self: Lowerer, d: t.Define, args_cost: int) -> Facts:
+    if d.name not in self.define_facts:  # (not lowered yet: declared later)
+        self.define_facts[d.name] = (NOTHING, 1)  # (a definition using itself is refused: see check.cycles)
+        self.define_walk(d)
+    result, cost = self.define_facts.get(d.name, (NOTHING, 1))
+    if d.name in self.charging:
+        self.charges += 1
+    return result.priced(sat(args_cost + cost))
+
+
+def field(self: Lowerer, typed: t.Field) -> LoweredField:
+    f = typed.decl
+    self.scopes, self.assigned = [set()], frozenset()
+    before = self.charges
+    py = self.expr(typed.init)
+    py = self.canon(typed.init, f.type, py)
+    self.derive(f.name, self.fact(typed.init))
+    py = self.unit_expr(self.checked_store(py, self.fact(typed.init), f.type, f.init.span),
+                        self.fact(typed.init).cost, f.init.span, (self.kind_count(f.per) or 1) if f.per else 1)
+    self.mark(before, "setup")
+    annotation = _annotation(f.type)
+    if f.per:
+        count = {
+            "player": "self.num_seats",
+            "spot": "len(self.board.spots)",
+            "region": "len(self.board.region_names)",
+        }.get(f.per, f"{self.component_count[f.per]}" if f.per in self.component_count
+              else f"len({faces_constant(f.per)})")
+        init = f"[{py} for _ in range({count})]"
+        annotation = f"list[{annotation}]"
+        copy = f"self.{f.name}[:]"
+    else:
+        init, copy = py, f"self.{f.name}"
+    element = f.type.elem.name if f.type.kind in ("list", "set") and f.type.elem else f.type.name
+    # a list or set of numbers, truth values or lists: its whole type, to read saved states
+    declared = f", declared={str(f.type)!r}" if f.type.kind in ("list", "set") and not element else ""
+    if needs_key(f.type):  # records and optionals: read, saved and shown by their whole type
+        element, declared = "", f", declared={str(f.type)!r}"
+    pool = f", pool={f.pool!r}" if f.pool else ""  # (the fields whose unseen items are dealt together)
+    # (a field everyone sees may still hide some of its items: the search agents must know)
+    hides = ", hides_items=True" if f.hide_items_if is not None else ""
+    info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
+            f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared}{pool}{hides})")
+    shown = self.condition(typed.shown_if, "shown") if typed.shown_if is not None else None
+    hidden = self.condition(typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None else None
+    seen_by = self.condition(typed.visible_to, "seen", "k") if typed.visible_to is not None else None
+    return LoweredField(f.name, annotation, init, f.per, copy, info, f.span, shown, hidden, seen_by)
+
+
+def _cached(d: t.Define, annotation: str, body: tuple[Line, ...]) -> tuple[Line, ...]:
+    """A definition's lines, remembering its value in the state's `_derived` (one dict per state,
+    dropped by every change of the game: an assignment to a field, a new phase or turn, a restore)."""
+    key = repr(d.name) if not d.params else f"({d.name!r}, {', '.join(p.py for p in d.params)})"
+    *work, last = body
+    assert last.depth == 2 and last.code.startswith("return "), last
+    return (
+        Line(2, "_memo = self._derived"),
+        Line(2, "if _memo is None:"),
+        Line(3, "_memo = self._derived = {}"),
+        Line(2, f"elif {key} in _memo:"),
+        Line(3, f"_remembered: {annotation} = _memo[{key}]"),
+        Line(3, "return _remembered"),
+        *work,
+        Line(2, f"_value: {annotation} = {last.code.removeprefix('return ')}", last.source, last.note),
+        Line(2, f"_memo[{key}] = _value"),
+        Line(2, "return _value"),
+    )
+
+
+END_SLOT = "_kept_end"  # (pass `end_once`) the slot of the end's value
+
+
+def _remembered(body: tuple[Line, ...], annotation: str, found: tuple[Line, ...], store: str,
+                room: str | None = None) -> tuple[Line, ...]:
+    """A definition's lines (`body`, ending with its `return`), with the lines that return its value
+    when it is found remembered first (`found`) and the line that remembers it (`store`) last, if
+    `room` holds."""
+    *work, last = body
+    assert last.depth == 2 and last.code.startswith("return "), last
+    value = Line(2, f"_value: {annotation} = {last.code.removeprefix('return ')}", last.source)
+    stored = (Line(2, store),) if room is None else (Line(2, f"if {room}:"), Line(3, store))
+    return (*found, *work, value, *stored, Line(2, "return _value"))
+
+
+def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest: int | None = None) -> tuple[Line, ...]:
+    """A definition's lines, keeping its value in its slot of the state between moves (pass
+    `derived`): a value, or for a definition with parameters a dict by arguments; None while
+    stale (every assignment to a field it reads sets it so). `nest`: the position of the parameter
+    the values are kept by first, each a dict by the others (pass `nested_drops`)."""
+    if not d.params:
+        return _remembered(body, annotation, (Line(2, f"_kept = self.{slot}"), Line(2, "if _kept is not None:"),
+                                              Line(3, "return _kept")), f"self.{slot} = _value")
+    # the dict the values are kept in (`kept`, or for one nested value `nested`: kept[its parameter]), by key
+    held = "_kept"
+    first: tuple[Line, ...] = ()
+    if nest is not None:  # (pass `nested_drops`) by that parameter first, each a dict by the others
+        rest = [p.py for i, p in enumerate(d.params) if i != nest]
+        held, first = "_nested", (
+            Line(2, f"_nested = _kept.get({d.params[nest].py})"),
+            Line(2, "if _nested is None:"),
+            Line(3, f"_nested = _kept[{d.params[nest].py}] = {{}}"),
+        )
+    else:
+        rest = [p.py for p in d.params]
+    key = rest[0] if len(rest) == 1 else f"({', '.join(rest)})"
+    found = (Line(2, f"_kept = self.{slot}"), Line(2, "if _kept is None:"), Line(3, f"_kept = self.{slot} = {{}}"),
+             *first, Line(2, f"elif {key} in {held}:"), Line(3, f"return {held}[{key}]"))
+    keyed = [p for i, p in enumerate(d.params) if i != nest]
+    if len(keyed) == 1 and keyed[0].ty.kind in ("entity", "enum", "bool"):  # (one per entity at most)
+        return _remembered(body, annotation, found, f"{held}[{key}] = _value")
+    # values by several arguments, or by a number or a list, are kept while the dict holds fewer than
+    # rt.MAX_TABLED (docs/optimiser.md, "What a board keeps"): beyond, computed afresh at every call
+    return _remembered(body, annotation, found, f"{held}[{key}] = _value", f"len({held}) < rt.MAX_TABLED")
+
+
+def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: tuple[Line, ...],
+            bound: Bind) -> tuple[tuple[Line, ...], str]:
+    """A definition's lines, remembering its values in a table of the board by the value of the
+    game it reads (and the parameters that join the key), pass `value_tables`; and what its
+    comment says of it."""
+    read = table.py if table.at is None else f"{table.py}[{d.params[table.at].py}]"
+    parts = [read, *(d.params[k].py for k in table.params)]
+    key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
+    find = f"self.board.value_tables.get({d.name!r}) or self.board.value_table({d.name!r})"
+    table_code = bound(find, invented("values", d.name), f"dict[Any, {annotation}]",
+                       f"the values of `{d.name}` by what they read (`value_tables`)")
+    found = (
+        Line(2, f"_table = {table_code}"),
+        Line(2, f"_kept: {annotation} | None = _table.get({key})"),
+        Line(2, "if _kept is not None:"),
+        Line(3, "return _kept"),
+    )
+    what = f"`{table.field}`" if table.at is None else f"`{table.field}[{d.params[table.at].name}]`"
+    joined = "".join(f" and `{d.params[k].name}`" for k in table.params)
+    return _remembered(body, annotation, found, f"rt.remember(_table, {key}, _value, self.board)"), (
+        f"remembered by the value of {what}{joined}, in a table of the board every state shares (`value_tables`)")
+
+
+def _key_annotation(params: tuple[tuple[str, str], ...]) -> str:
+    """The type of the key of a kept definition's values: its parameter's, or a tuple of theirs."""
+    return params[0][1] if len(params) == 1 else f"tuple[{', '.join(ann for _, ann in params)}]"
+
+
+def _version_of(d: t.Define) -> str:
+    """What a version of a definition or scoring term that `base(...)` uses is, for its comment."""
+    if d.version_of is None:
+        return ""
+    section, name = d.version_of
+    if section == "scoring":
+        return f"scoring term `{name}` as it was before a variant replaced it: `{base_use(name)}`"
+    use = base_use(name, "..." if d.params else None)
+    return f"definition `{name}` as it was before a variant replaced it: `{use}`"

@@ -28,6 +28,7 @@ from ..passes.rewrite import show
 from ..passes.tabled_rows import key_code
 from ..types import Ty
 from .code import _CHARGES, Reading, _annotation, _parenthesised, _unparenthesised
+from .comprehensions import region_mask_code
 from .effects import _asks, _assigned
 from .program import LoweredAction, LoweredChoice
 
@@ -47,7 +48,7 @@ def region_choice(self: Lowerer, a: t.Action, i: int, domain_py: str, charges: i
             or any(term.kept is not None and term.kept not in self.region_tests for term in found.terms):
         return None
     comment = a.choices[i].span.short
-    mask = region_masks.mask_code(self, found.regions)
+    mask = region_mask_code(self, found.regions)
     disorder = region_masks.ORDERED in mask
     bound = [("_regions_mask", mask, f"{comment}; `region_masks`: the regions `{a.choices[i].var.name}` walks, "
               f"as a bit mask{' (-1: not in region order)' if disorder else ''}")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
@@ -23,13 +23,16 @@ from ..passes import (
     draw_out,
     inline_procedures,
     join_rounds,
-    set_items,
     value_masks,
 )
+from ..passes.draw_out import _shape, _words
+from ..passes.join_rounds import ROUNDS, _items
+from ..passes.rewrite import can_fail, where
 from ..source import SourceSpan
 from ..typed import Symbol
 from ..types import ANY
 from .code import _annotation, _narrows, _typed
+from .expressions import set_items_joined
 from .program import Line
 
 if TYPE_CHECKING:
@@ -115,7 +118,7 @@ def block(self: Lowerer, stmts: tuple[t.Stmt, ...], depth: int) -> list[Line]:
     last: tuple[t.Stmt, int] | None = None  # the statement before, and where its lines start
     for s in stmts:
         lines = self.stmt(s, depth)
-        if last is not None and (both := draw_out.fused(self, last[0], s, out[last[1]:], lines)) is not None:
+        if last is not None and (both := draw_out_fused(self, last[0], s, out[last[1]:], lines)) is not None:
             del out[last[1]:]  # (pass `draw_out`) an item drawn, then taken out: one call
             lines = both
         last = s, len(out)
@@ -176,7 +179,7 @@ def stmt(self: Lowerer, s: t.Stmt, depth: int) -> list[Line]:
             if not any(re.search(rf"\b{var}\b", line.code) for line in body):
                 var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
             head = Line(depth, f"for {var} in {walk}:", s.span, note)
-            joined = join_rounds.fused(self, s, head, body, depth)  # (pass `join_rounds`) at once
+            joined = join_rounds_fused(self, s, head, body, depth)  # (pass `join_rounds`) at once
             return [head, *body] if joined is None else joined
         case t.Ask():
             return self.statement(depth, lambda: self.ask(s, depth))
@@ -327,7 +330,7 @@ def assign(self: Lowerer, s: t.Assign) -> str:
         self.costs[id(s)] = sat(self.costs[id(s)] + old_work + new_work)
         size = old_size if s.op == "-=" else sat(old_size + new_size)
         self.stored(sym, Facts(size=size, item=value.item))
-        items = set_items.joined(self, s.op == "+=", old_py, s.value, new_py)  # (pass `set_items`)
+        items = set_items_joined(self, s.op == "+=", old_py, s.value, new_py)  # (pass `set_items`)
         if items is not None:
             return f"{lhs} = {items}"
         return f"{lhs} = {old_py} {'|' if s.op == '+=' else '-'} {new_py}"
@@ -483,3 +486,69 @@ def _suspending(typed: t.TypedProgram) -> set[str]:
         if not more:
             return out
         out |= more
+
+
+def join_rounds_fused(lower: Lowerer, s: t.For, head: Any, body: list[Any], depth: int) -> list[Any] | None:
+    """The lines of loop `s` (its head and body, as lowered) with the joins of its rounds made at
+    once, else None (`lower`: the lowering)."""
+    if join_rounds.NAME not in lower.plan.enabled or lower.probe is not None or len(s.body) != 1:
+        return None
+    items = _items(s)
+    if items is None:
+        return None
+    join = body[-1]
+    m = re.fullmatch(r"(.+?) = \(\*\1, .+\)", join.code)
+    if m is None or join.depth != depth + 1:
+        return None
+    target = m.group(1)
+    if len(body) == 3:  # (counted once longer than SMALL_LIST, a step an item)
+        w = re.fullmatch(rf"rt\.walk\(self, {re.escape(target)}, 1, '[^']*'\)", body[1].code)
+        if body[0].code != f"if len({target}) > {SMALL_LIST}:" or w is None or body[0].depth != depth + 1:
+            return None
+    elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
+        return None
+    walk = re.fullmatch(r"for (\w+) in (.+):", head.code)
+    if walk is None or walk.group(1) != "_" or "rt." in walk.group(2) or can_fail(s.domain, lower.defines):
+        return None  # (a loop whose variable the body reads, whose list is counted or may fail: not taken)
+    line = type(head)
+    written = f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+    note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
+                                             f"(`{join_rounds.NAME}`)") if n)
+    joined = f"{target} = (*{target}, *{written} * {ROUNDS})"
+    if len(body) == 1:  # nothing counted, nothing can fail
+        return [line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
+                line(depth, joined, join.source, join.note)]
+    return [
+        line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
+        line(depth, f"if rt.joins_fit(self, len({target}), {ROUNDS}, {len(items)}):"),
+        line(depth + 1, joined, join.source, join.note),
+        line(depth, "else:  # (a round would fail: the rounds one by one, as written)"),
+        line(depth + 1, head.code, head.source, head.note),
+        *(line(x.depth + 1, x.code, x.source, x.note) for x in body),
+    ]
+
+
+def draw_out_fused(lower: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Any],
+                   second_lines: list[Any]) -> list[Any] | None:
+    """The lines of `let c = draw_from(x)` and `x = without(x, c)` as one call, else None (`lower`:
+    the lowering; the two statements' lines, as lowered)."""
+    if draw_out.NAME not in lower.plan.enabled or lower.probe is not None or not isinstance(second, t.Assign) \
+            or not _shape(first, second):
+        return None
+    if len(first_lines) != 1 or len(second_lines) < 3:
+        return None
+    drawn, check, walked, assigned = first_lines[0], second_lines[0], second_lines[1], second_lines[2]
+    m = re.fullmatch(r"(\w+) = rt\.draw_from\(self\.rng, (.+)\)", drawn.code)
+    if m is None:
+        return None
+    var, items = m.group(1), m.group(2)
+    w = re.fullmatch(rf"rt\.walk\(self, {re.escape(items)}, 1, ('[^']*')\)", walked.code)
+    if (check.code != f"if len({items}) > {SMALL_LIST}:" or w is None or check.depth != drawn.depth
+            or walked.depth != drawn.depth + 1 or assigned.depth != drawn.depth
+            or assigned.code != f"{items} = tuple(rt.without({items}, {var}))"):
+        return None
+    what = f"drawn and taken out of `{_words(second)}` at once, with {where(second.span)} (`draw_out`)"
+    note = "; ".join(n for n in (drawn.note, assigned.note, what) if n)
+    call = type(drawn)(drawn.depth, f"{var}, {items} = rt.drawn_out(self, self.rng, {items}, {w.group(1)})",
+                       drawn.source, note)
+    return [call, *second_lines[3:]]

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
-from ...runtime.limits import MAX_INT, MAX_ITEMS
+from ...runtime.limits import MAX_INT, MAX_ITEMS, SMALL_LIST
 from .. import typed as t
 from ..budget import (
     FREE_WORK,
@@ -25,6 +25,7 @@ from ..passes import (
     range_bounds,
     set_items,
 )
+from ..passes.lazy_hoist import LAZY
 from ..signatures import BUILTINS
 from ..typed import Symbol
 from ..types import ANY, INT, Ty, entity
@@ -127,7 +128,7 @@ def lower(self: Lowerer, e: t.Expr) -> str:
             self.facts[id(e)] = Facts(1, 1, item=Facts())  # (one item: an empty list)
             return "(rt.cell(),)"
         case t.Note(verb=lazy_hoist.LAZY):  # (pass `lazy_hoist`) a value read from its cell
-            return lazy_hoist.lowered(self, e)
+            return lazy_hoist_code(self, e)
         case t.Note(expr=t.Collection(kind="list", items=(item,))):  # a value bound once: `for h in (v,)`
             # (the local is read only where `v` was: `v` as it is, not converted, and the same object)
             py = self.expr(item)
@@ -222,9 +223,9 @@ def binary(self: Lowerer, e: t.Binary) -> str:
         self.facts[id(e)] = self.clamp(e.ty, Facts(sat(work + left_work + right_work), size, item=item))
         self.canonical.add(id(e))
         if e.ty.kind == "list":
-            written = list_items.joined(self, e.left, lpy, e.right, rpy, _SIMPLE)  # (pass `list_items`)
+            written = list_items_joined(self, e.left, lpy, e.right, rpy, _SIMPLE)  # (pass `list_items`)
             return written if written is not None else f"(*{lpy}, *{rpy})"
-        items = set_items.joined(self, op == "+", lpy, e.right, rpy)  # (pass `set_items`)
+        items = set_items_joined(self, op == "+", lpy, e.right, rpy)  # (pass `set_items`)
         if items is not None:
             return items
         return f"({lpy} {'|' if op == '+' else '-'} {rpy})"
@@ -343,7 +344,7 @@ def builtin_facts(self: Lowerer, e: t.Builtin, lowered: list[str], ret: Ty) -> F
             size = None if low is None or high is None or step is None else len(range(low, high, max(step, 1)))
             if size is None and not args[0].mag[1] and not args[1].mag[1]:  # b - a <= |a| + |b|
                 size = sat(args[0].mag[0] + args[1].mag[0])
-            bound = range_bounds.size(self, e, args[1].mag)  # (pass `range_bounds`) b - a <= b, a >= 0
+            bound = range_bounds_size(self, e, args[1].mag)  # (pass `range_bounds`) b - a <= b, a >= 0
             if bound is not None and (size is None or bound < size):
                 size = bound
             return Facts(cost, size, item=Facts(mag=join_mag(args[0].mag, args[1].mag)))
@@ -445,3 +446,64 @@ def builtin_facts(self: Lowerer, e: t.Builtin, lowered: list[str], ret: Ty) -> F
                        for die in kind.dice)
             return number(most, cost=cost)
     return self.type_facts(ret).priced(cost)
+
+
+def set_items_joined(lower: Lowerer, plus: bool, left: str, right: t.Expr, right_py: str) -> str | None:
+    """`left.union(items)` or `left.difference(items)` for a set operation whose right operand is a
+    set written out (`right_py`, lowered as `frozenset((...))`), else None."""
+    if set_items.NAME not in lower.plan.enabled or not isinstance(right, t.Collection) or right.kind != "set" \
+            or not right.items or not (right_py.startswith("frozenset((") and right_py.endswith("))")):
+        return None
+    items = right_py[len("frozenset("):-1]
+    operand = left if left.replace(".", "").replace("_", "").replace("[", "").replace("]", "").isalnum() \
+        else f"({left})"
+    return f"{operand}.{'union' if plus else 'difference'}({items})"
+
+
+def range_bounds_size(lower: Lowerer, e: t.Builtin, high_mag: tuple[int, int]) -> int | None:
+    """At most how many items `range(a, b)` holds, `a` never negative and `b` proven at most
+    `high_mag[0]` (none where `b` grows with the game's numbers); None if it is not so."""
+    if range_bounds.NAME not in lower.plan.enabled or e.func != "range" or high_mag[1]:
+        return None
+    low = e.args[0]
+    nonnegative = (isinstance(low, t.Builtin) and low.func == "len") or (isinstance(low, t.Num) and low.value >= 0)
+    return max(high_mag[0], 0) if nonnegative else None
+
+
+def list_items_joined(lower: Lowerer, left: t.Expr, left_py: str, right: t.Expr, right_py: str,
+                      simple: Any) -> str | None:
+    """`(*x, a, b)` or `(a, b, *x)` for a join of two lists, one written out with items (lowered as
+    the tuple `(a, b)` or `(a,)`), else None. A join whose other list is `simple` (a match of the
+    lists lowering reads as they are) is noted in `lower.short_joins`, for `short`."""
+    if list_items.NAME not in lower.plan.enabled:
+        return None
+    for written, written_py, other_py, first in ((right, right_py, left_py, False), (left, left_py, right_py, True)):
+        if isinstance(written, t.Collection) and written.kind == "list" and written.items:
+            items = written_py[1:-1].removesuffix(",")
+            py = f"({items}, *{other_py})" if first else f"(*{other_py}, {items})"
+            if simple.fullmatch(other_py):
+                lower.short_joins[py] = (other_py, len(written.items))
+            return py
+    return None
+
+
+def list_items_short(lower: Lowerer, py: str, counted: str) -> str | None:
+    """An operation over each item of the join `py` (from `joined`): handled at once while it
+    holds at most SMALL_LIST items, `counted` otherwise; None for any other list."""
+    found = lower.short_joins.get(py) if list_items.NAME in lower.plan.enabled else None
+    if found is None:
+        return None
+    other, count = found
+    return f"({py} if len({other}) <= {SMALL_LIST - count} else {counted})"
+
+
+def lazy_hoist_code(lower: Lowerer, e: t.Note) -> str:
+    """A value read from its cell (`lower`: the lowering): the cell's item once
+    it holds one, else the value computed and put there. Its work is the value's, as the plain
+    code's was for every item."""
+    assert isinstance(e.expr, t.Collection)
+    cell_ref, value = e.expr.items
+    cell, py = lower.expr(cell_ref), lower.expr(value)
+    lower.facts[id(e)] = lower.fact(value)
+    lower.notes.setdefault(LAZY, {})[e.what] = None
+    return f"({cell} or rt.once({cell}, {py}))[0]"

@@ -23,13 +23,11 @@ from ..budget import (
     sat,
     storable,
 )
-from ..passes import (
-    list_items,
-)
 from ..source import SourceSpan
 from ..typed import Symbol
 from ..types import Ty, entity
 from .code import _SIMPLE, Reading, Small, _param, _stored
+from .expressions import list_items_short
 from .program import Line
 
 if TYPE_CHECKING:
@@ -241,7 +239,7 @@ def over(self: Lowerer, py: str, facts: Facts, span: SourceSpan) -> tuple[str, i
         return py, SMALL_LIST, size
     if _SIMPLE.fullmatch(py):  # a short list is handled at once, a longer one counted
         return f"({py} if len({py}) <= {SMALL_LIST} else {counted})", SMALL_LIST, size
-    joined = list_items.short(self, py, counted)  # (pass `list_items`) such a list and items written out
+    joined = list_items_short(self, py, counted)  # (pass `list_items`) such a list and items written out
     if joined is not None:
         return joined, SMALL_LIST, size
     return counted, 0, size

@@ -228,7 +228,7 @@ class Lowerer:
         # name and the names of the choices before it
         self.listing_hoisted: tuple[list[tuple[str, str, str]], str, tuple[str, ...]] | None = None
         # While the last choice of a listing pass `spot_rows` gathers is lowered: the parts of its
-        # list of spots (spot_filters.lowered: the masks joined first, each further group and its term)
+        # list of spots (spot_filters_code: the masks joined first, each further group and its term)
         self.spot_row: list[tuple[str, list[tuple[str, spot_filters.Term | None]]]] | None = None
         # (pass `region_masks`) the kept tests of regions lowering keeps (their definitions charge nothing
         # to the limits of a move), and by the slot of each definition the masks of known bits its drops

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ...runtime.limits import MAX_STEPS, SMALL_LIST
+from ...runtime.limits import MAX_ACTIONS, MAX_STEPS, SMALL_LIST
 from ...runtime.listing import SMALL_REGIONS
 from .. import typed as t
 from ..budget import (
@@ -31,6 +32,9 @@ from .code import _CHARGES, Reading, _annotation, _parenthesised, _unparenthesis
 from .comprehensions import region_mask_code
 from .effects import _asks, _assigned
 from .program import LoweredAction, LoweredChoice
+
+# (pass `region_masks`) the last choice made from masks of regions: its tests' code and the locals bound first
+RegionRow = tuple[region_masks.Choice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]]
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -115,8 +119,7 @@ def action(self: Lowerer, a: t.Action) -> LoweredAction:
     self.take_notes()
     table = action_tables.table_of(self.plan, a.name)
     spot_row: tuple[str, str, list[tuple[str, bool]]] | None = None
-    region_row: tuple[region_masks.Choice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]] \
-        | None = None
+    region_row: RegionRow | None = None
     joined: list[tuple[str, str, str]] = []  # (pass `listing_hoist`) bound before the loops
     for i, c in enumerate(a.choices):
         self.line_numbers = table is not None and table.levels[i].how == "lines"
@@ -160,21 +163,9 @@ def action(self: Lowerer, a: t.Action) -> LoweredAction:
     steps = _asks(a.effect, self.suspending) or any(trig in self.waiting for trig in a.triggers)
     listing: tuple[str, ...] = ()
     if table is not None:  # through tables per board (pass `action_tables`)
-        walks = [(ch.py_name, ch.domain, ch.is_list, ch.span.short) for ch in choices]
-        gather = spot_row[1:] if spot_row is not None and spot_row[0] == choices[-1].domain else None
-        # (pass `listing_tables`) a list remembered by value
-        into = "_actions" if listed is None else "_listed_actions"
-        regions = None
-        if region_row is not None and listed is None and gather is None:  # (pass `region_masks`)
-            found, terms, bound = region_row
-            regions = (terms, found.var.py, region_masks.fixed_count(found),
-                       region_masks.ORDERED in bound[0][1], self.bounds()["region"] <= SMALL_REGIONS)
-        lines = action_tables.listing(table, a.name, clear_cache, walks, self.board_table, gather, into, regions,
-                                      self.tabled_rows(a))
-        if regions is not None and lines and region_row is not None:
-            listing_prelude += tuple(f"{name} = {code}  # {comment}" for name, code, comment in region_row[2])
-        listing = tuple(lines if listed is None
-                        else listing_tables.remembered(listed, a.name, lines, bindings, self.board_table))
+        listing, regions_bound = self.tabled_listing(a, table, choices, clear_cache, spot_row, region_row, listed,
+                                                     bindings)
+        listing_prelude += regions_bound
     revealed = None
     if a.revealed is not None:  # a rule of its own, read with the move's choices bound
         revealed = self.condition(a.revealed, "revealed", *(c.var.py for c in a.choices))
@@ -184,6 +175,33 @@ def action(self: Lowerer, a: t.Action) -> LoweredAction:
                          fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
                          unguarded=guard_inline.written(self.plan, when and _unparenthesised(when),
                                                         _parenthesised(_unparenthesised(when or ""))))
+
+
+def tabled_listing(self: Lowerer, a: t.Action, table: action_tables.Table, choices: tuple[LoweredChoice, ...],
+                   clear_cache: bool, spot_row: tuple[str, str, list[tuple[str, bool]]] | None,
+                   region_row: RegionRow | None, listed: listing_tables.Listed | None,
+                   bindings: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(pass `action_tables`) The lines that list an action's moves through tables per board, and the
+    locals its listing binds first (pass `region_masks`: the masks of its last choice's regions);
+    `spot_row`, `region_row`: the last choice as gathered by passes `spot_rows`, `region_masks`;
+    `listed`: pass `listing_tables`'s list remembered by value, with its `bindings`."""
+    walks = [(ch.py_name, ch.domain, ch.is_list, ch.span.short) for ch in choices]
+    gather = spot_row[1:] if spot_row is not None and spot_row[0] == choices[-1].domain else None
+    # (pass `listing_tables`) a list remembered by value
+    into = "_actions" if listed is None else "_listed_actions"
+    regions = None
+    if region_row is not None and listed is None and gather is None:  # (pass `region_masks`)
+        found, terms, bound = region_row
+        regions = (terms, found.var.py, region_masks.fixed_count(found),
+                   region_masks.ORDERED in bound[0][1], self.bounds()["region"] <= SMALL_REGIONS)
+    lines = action_tables.listing(table, a.name, clear_cache, walks, self.board_table, gather, into, regions,
+                                  self.tabled_rows(a))
+    first: tuple[str, ...] = ()
+    if regions is not None and lines and region_row is not None:
+        first = tuple(f"{name} = {code}  # {comment}" for name, code, comment in region_row[2])
+    listing = tuple(lines if listed is None
+                    else listing_tables.remembered(listed, a.name, lines, bindings, self.board_table))
+    return listing, first
 
 
 def tabled_rows(self: Lowerer, a: t.Action) -> tuple[str, str, str] | None:
@@ -200,3 +218,18 @@ def tabled_rows(self: Lowerer, a: t.Action) -> tuple[str, str, str] | None:
     field = table.field if table.at is None else f"{table.field}[{show(first.domain.args[table.at])}]"
     what = " and ".join([f"`{field}`", *(f"`{show(first.domain.args[k])}`" for k in table.params)])
     return key, _annotation(first.var.ty), what
+
+
+def lower_actions(self: Lowerer) -> None:
+    """The actions; a phase whose actions may list more than MAX_ACTIONS counts them when listed."""
+    typed, prog = self.typed, self.program
+    for a in typed.actions:
+        prog.actions.append(self.action(a))
+    # A phase whose actions may list more than MAX_ACTIONS counts them when listed.
+    counts = {a.name: a.count for a in prog.actions}
+    for i, phase in enumerate(prog.phases):
+        numbers = [counts.get(name) for name in phase.actions]
+        if any(n is None for n in numbers) or sum(n or 0 for n in numbers) > MAX_ACTIONS:
+            prog.phases[i] = phase = replace(phase, many_actions=True)
+        if any(a.fresh_listing for a in prog.actions if a.name in phase.actions):
+            prog.phases[i] = replace(phase, fresh_listing=True)

@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ..passes import region_masks
+from .program import Line, LoweredFunction
+
 if TYPE_CHECKING:
     from .lowerer import Lowerer
 
@@ -76,3 +79,27 @@ def board_table(self: Lowerer, code: str, slot: str, annotation: str, what: str)
     found = self.bound_tables.setdefault(slot, (annotation, code, what))
     assert found[1] == code, (slot, found[1], code)  # (a slot's name says which table it is)
     return f"self.{slot}"
+
+
+def kept_masks(self: Lowerer) -> None:
+    """What the passes keep on the state beside the fields: the sets of spots kept as bit masks
+    (pass `bitmask`), the kept masks of tests of regions (`region_masks`), a bit mask per value (`value_masks`)."""
+    prog = self.program
+    for m in self.plan.masks:  # the sets of spots kept as bit masks (pass `bitmask`)
+        prog.kept.append((m.slot, "int", m.note(), m.py))
+        prog.fields_set.append(f"{m.py} = {m.rebuild()}")
+    for test in self.region_tests:  # (pass `region_masks`) the kept masks of tests of regions
+        where = test.span.short
+        prog.kept.append((test.slot, "int", f"region_masks: the regions where `{test.text}` ({where}), among "
+                          f"those of {test.known}", f"self.{test.slot}"))
+        prog.kept.append((test.known, "int", f"region_masks: the regions whose bit of {test.slot} is known "
+                          f"(cleared where the kept value of `{test.define}` for the region is dropped)",
+                          f"self.{test.known}"))
+        prog.forget.append(f"self.{test.slot} = self.{test.known} = 0")
+        after = next(k for k, d in enumerate(prog.defines) if d.name == test.define) + 1
+        body = tuple(Line(2, code) for code in region_masks.within_method(test))
+        prog.defines.insert(after, LoweredFunction(test.within, (("_regions_mask", "int"),), "int", body,
+                                                   test.span))
+    for vm in self.plan.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)
+        prog.kept.append((vm.slot, "list[int]", vm.note(), f"{vm.py}[:]"))
+        prog.fields_set.append(f"{vm.py} = {vm.rebuild()}")

@@ -4,8 +4,10 @@ remembered; a field's start and its description.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ...runtime.limits import MAX_STEPS, SMALL_LIST
 from .. import typed as t
 from ..budget import (
     FREE_WORK,
@@ -16,12 +18,15 @@ from ..budget import (
 from ..names import base_use, faces_constant
 from ..names import joined as invented
 from ..passes import (
+    Plan,
+    component_sets,
     value_tables,
 )
 from ..passes.board_tables import Bind
 from ..types import needs_key
 from .code import Small, _annotation
-from .program import Line, LoweredField
+from .effects import _assigned
+from .program import Line, LoweredField, LoweredFunction
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -209,3 +214,165 @@ def _version_of(d: t.Define) -> str:
         return f"scoring term `{name}` as it was before a variant replaced it: `{base_use(name)}`"
     use = base_use(name, "..." if d.params else None)
     return f"definition `{name}` as it was before a variant replaced it: `{use}`"
+
+
+def component_tables(self: Lowerer) -> None:
+    """The tables of the components' attributes, computed as the rules are loaded, and
+    (pass `component_sets`) the sets made from them."""
+    typed, prog = self.typed, self.program
+    loading = 0  # the work of the attribute tables so far: all of them at most a move's
+    for attr in typed.components:
+        self.scopes, self.assigned = [{"i"}], frozenset()
+        charges = self.charges
+        py = self.expr(attr.value)
+        work = sat(max(self.fact(attr.value).cost, 1) * attr.count)
+        if self.charges > charges or work > MAX_STEPS:
+            self.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` may take more work to "
+                       f"compute than a move may do ({MAX_STEPS:,} steps for all {attr.count:,})",
+                       "compute it from `i` with fewer or shorter loops")
+            continue
+        loading += work
+        if loading > MAX_STEPS:
+            self.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` takes the work of the "
+                       f"components' attributes, computed as the rules are loaded, past what a move may do "
+                       f"({MAX_STEPS:,} steps for all of them)", "compute them from `i` with fewer or shorter "
+                       "loops, or keep fewer attributes")
+            continue
+        prog.component_tables.append((attr.const, _annotation(attr.ty), f"tuple({py} for i in range({attr.count}))",
+                                      attr.span))
+    spans = {attr.const: attr.span for attr in typed.components}  # (pass `component_sets`: after the tables)
+    prog.component_tables.extend((name, annotation, code, spans[table])
+                                 for table, (name, annotation, code) in component_sets.tables(typed, self.plan))
+
+
+def define(self: Lowerer, d: t.Define) -> LoweredFunction:
+    """A definition: its body, with the checks of the lists it takes for small, written as it is
+    kept, tabled or remembered (passes `derived`, `value_tables`, `nested_drops`)."""
+    prog = self.program
+    params = tuple(zip((p.py for p in d.params), (_annotation(p.ty) for p in d.params), strict=True))
+    py, lists = self.define_walk(d)
+    note = self.take_notes()
+    checks = []
+    if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
+        longer = " or ".join(f"len({lst}) > {SMALL_LIST}" for lst in lists[0])
+        checks = [Line(2, f"if {longer}:"), Line(3, self.grown(lists, self.fact(d.body).cost + 1, d.span))]
+    if d.cached:  # computed once per state: each computation charges its proven work
+        self.charged()
+        cost = min(sat(self.fact(d.body).cost + 1), MAX_STEPS + 1)
+        body = (Line(2, f"rt.spend(self, {cost}, {self.where(d.span)})", d.span),
+                *checks, Line(2, f"return {py}", d.span, note))
+        if d.name not in self.kept:
+            body = _cached(d, _annotation(d.ty), body)
+    else:
+        loops, py = self.aggregate_loops(py, {p.py for p in d.params}, d.span)
+        body = self.unit_lines([*checks, *loops, Line(2, f"return {py}", d.span, note)],
+                               self.fact(d.body).cost + 1, d.span)
+    kept = ""
+    tabled = value_tables.table_of(self.plan, d.name)
+    if tabled is not None:  # (pass `value_tables`) remembered by the value it is a function of
+        body, kept = _tabled(d, _annotation(d.ty), tabled, body, self.board_table)
+    if d.name in self.kept:  # (pass `derived`) kept in its slot between moves
+        reads = dict(self.plan.derived)[d.name]
+        nest = self.nested.get(self.kept[d.name])  # (pass `nested_drops`) by this parameter first
+        slot_type = _annotation(d.ty) if not d.params else \
+            f"dict[{_key_annotation(params)}, {_annotation(d.ty)}]" if nest is None else \
+            f"dict[{params[nest][1]}, dict[{_key_annotation(params[:nest] + params[nest + 1:])}, " \
+            f"{_annotation(d.ty)}]]"
+        prog.kept_slots.append((self.kept[d.name], f"{slot_type} | None"))
+        body = _kept(d, _annotation(d.ty), self.kept[d.name], body, nest)
+        kept = f"recomputed once {reads.told()} changes" if reads.fields or reads.volatile else \
+            f"computed once{' per arguments' if d.params else ''} (it reads nothing that changes)"
+        partly = {k for k in range(len(d.params)) if len(d.params) == 1 or nest == k}  # (dropped by it)
+        at = [f"a change of `{f}` at one `{d.params[k].name}`: the value{'s' if nest == k else ''} for "
+              f"that `{d.params[k].name}` only"
+              for name, f, k in self.plan.derived_entries if name == d.name and k in partly]
+        at += [f"a change of `{f}` at one spot: the values of the regions holding it only"
+               for name, f, k in self.plan.region_drops if name == d.name and k in partly]
+        at += [f"a change of `{f}` by one item: the value{'s' if nest == k else ''} for that item's "
+               f"`{d.params[k].name}` only"
+               for name, f, k, _ in self.plan.derived_attributes if name == d.name and k in partly]
+        if nest is not None:
+            at.append(f"kept by `{d.params[nest].name}` first, `nested_drops`")
+        if at:  # (a change of the field at one entity drops its values for that entity only)
+            kept += f" ({'; '.join(at)})"
+    note = "not kept between moves: only the scores read it, once per player scored (`score_only`)" \
+        if d.name in self.plan.score_only else ""
+    return LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
+                                        cached=d.cached and not kept, kept=kept, version_of=_version_of(d),
+                                        note=note)
+
+
+
+def procedure(self: Lowerer, p: t.Procedure) -> tuple[tuple[tuple[str, str], ...], tuple[Line, ...]]:
+    """A procedure's parameters and body; remembers the unchecked work of a call to it."""
+    self.scopes = [set()]
+    self.assigned = frozenset(_assigned(p.body))
+    before = self.charges
+    params = tuple(zip(self.bind_params(p.name, p.params), (_annotation(x.ty) for x in p.params), strict=True))
+    lines = self.block(p.body, 2)
+    cost = sat(self.block_cost + 1)
+    self.procedure_costs[p.name] = 1 if cost > FREE_WORK else cost  # (large: it charges its own)
+    if cost > FREE_WORK:
+        self.spending.add(p.name)
+    body = self.unit_lines(lines, cost, p.span)
+    if self.charges > before:
+        self.charging.add(p.name)
+    return params, body
+
+
+def procedure_cost(self: Lowerer, name: str) -> int:
+    """The unchecked work of calling a procedure (lowered now if it is declared later)."""
+    known = self.procedure_costs.get(name)
+    p = self.procedures.get(name)
+    if known is None and p is not None:
+        self.procedure_costs[name] = 1  # (a procedure calling itself is refused: see check.cycles)
+        saved = self.scopes, self.assigned
+        self.procedure(p)
+        self.scopes, self.assigned = saved
+        known = self.procedure_costs[name]
+    if name in self.charging:
+        self.charges += 1
+    return known if known is not None else 1
+
+@dataclass(frozen=True)
+class Keeping:
+    """The values kept between moves (passes `derived`, `end_once`): each kept definition's slot,
+    and the slots each change of a field drops."""
+
+    kept: dict[str, str]  # each kept definition's slot
+    drops: dict[str, list[str]]  # the slots that an assignment to each field drops
+    phase_drops: list[str]  # the slots a new phase or turn drops (they read the seat to act)
+    # (pass `derived`) the kept slots that an assignment to a field at one entity drops only
+    # the values of: field -> slot -> (position of the parameter naming that entity, how many)
+    entry_drops: dict[str, dict[str, tuple[int, int]]]
+    # (pass `derived`) the kept slots that a change of a field of sets by one item drops only the
+    # values of the item's attribute of: field -> slot -> (position, how many parameters, table)
+    attribute_drops: dict[str, dict[str, tuple[int, int, str]]]
+    # (pass `region_drops`) the kept slots that an assignment to a field per spot drops only the
+    # values of the regions holding the spot of: field -> slot -> (position, how many parameters)
+    region_drops: dict[str, dict[str, tuple[int, int]]]
+    # (pass `nested_drops`) the kept slots whose values are nested by a region parameter: its position
+    nested: dict[str, int]
+
+    @staticmethod
+    def of(plan: Plan, typed: t.TypedProgram) -> Keeping:
+        kept = {name: invented("d", name) for name, _ in plan.derived}
+        drops: dict[str, list[str]] = {}
+        kept_reads = [(kept[name], reads) for name, reads in plan.derived]
+        if plan.end_once is not None and typed.end is not None:
+            kept_reads.append((END_SLOT, plan.end_once))
+        for slot, reads in kept_reads:
+            for name in sorted(reads.fields):
+                drops.setdefault(name, []).append(slot)
+        arity = {d.name: len(d.params) for d in typed.defines}
+        entry_drops: dict[str, dict[str, tuple[int, int]]] = {}
+        for name, field_name, k in plan.derived_entries:
+            entry_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name])
+        attribute_drops: dict[str, dict[str, tuple[int, int, str]]] = {}
+        for name, field_name, k, table in plan.derived_attributes:
+            attribute_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name], table)
+        region_drops: dict[str, dict[str, tuple[int, int]]] = {}
+        for name, field_name, k in plan.region_drops:
+            region_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name])
+        return Keeping(kept, drops, [slot for slot, reads in kept_reads if reads.volatile], entry_drops,
+                       attribute_drops, region_drops, {kept[name]: k for name, k in plan.nested})

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, assert_never
 
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
 from ..budget import (
-    FREE_WORK,
     STORED,
     Facts,
     sat,
@@ -19,6 +18,7 @@ from ..budget import (
 )
 from ..names import phase_constant
 from ..passes import (
+    Plan,
     bitmask,
     draw_out,
     inline_procedures,
@@ -77,38 +77,6 @@ def effects(self: Lowerer, stmts: tuple[t.Stmt, ...], span: SourceSpan, *bound: 
     self.scopes = [{sym.py for sym in bound}]
     lines = self.block(stmts, 2)
     return self.unit_lines(lines, self.block_cost, span)
-
-
-def procedure(self: Lowerer, p: t.Procedure) -> tuple[tuple[tuple[str, str], ...], tuple[Line, ...]]:
-    """A procedure's parameters and body; remembers the unchecked work of a call to it."""
-    self.scopes = [set()]
-    self.assigned = frozenset(_assigned(p.body))
-    before = self.charges
-    params = tuple(zip(self.bind_params(p.name, p.params), (_annotation(x.ty) for x in p.params), strict=True))
-    lines = self.block(p.body, 2)
-    cost = sat(self.block_cost + 1)
-    self.procedure_costs[p.name] = 1 if cost > FREE_WORK else cost  # (large: it charges its own)
-    if cost > FREE_WORK:
-        self.spending.add(p.name)
-    body = self.unit_lines(lines, cost, p.span)
-    if self.charges > before:
-        self.charging.add(p.name)
-    return params, body
-
-
-def procedure_cost(self: Lowerer, name: str) -> int:
-    """The unchecked work of calling a procedure (lowered now if it is declared later)."""
-    known = self.procedure_costs.get(name)
-    p = self.procedures.get(name)
-    if known is None and p is not None:
-        self.procedure_costs[name] = 1  # (a procedure calling itself is refused: see check.cycles)
-        saved = self.scopes, self.assigned
-        self.procedure(p)
-        self.scopes, self.assigned = saved
-        known = self.procedure_costs[name]
-    if name in self.charging:
-        self.charges += 1
-    return known if known is not None else 1
 
 
 # -- statements ---------------------------------------------------------------------------
@@ -552,3 +520,25 @@ def draw_out_fused(lower: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: l
     call = type(drawn)(drawn.depth, f"{var}, {items} = rt.drawn_out(self, self.rng, {items}, {w.group(1)})",
                        drawn.source, note)
     return [call, *second_lines[3:]]
+
+
+@dataclass(frozen=True)
+class Steps:
+    """What can wait for a decision (`ask`): the procedures, and the triggers (their methods): an
+    action after which one runs can wait too. Every move runs as steps if the end of a turn or a
+    phase's start can: then a move notes each field as it first changes it (`journal`), so that the
+    state as the move began is made only for a move that waits, rather than copied before every
+    move (`JOURNAL`, runtime/state.py `_do_steps`; pass `journal`)."""
+
+    suspending: set[str]
+    waiting: set[str]
+    journal: bool
+
+    @staticmethod
+    def of(typed: t.TypedProgram, plan: Plan) -> Steps:
+        suspending = _suspending(typed)
+        waiting = {trig.method for trig in typed.triggers if _asks(trig.effect, suspending)}
+        journal = plan.journal and (
+            any(trig.at_turn_end and trig.method in waiting for trig in typed.triggers)
+            or any(_asks(ph.start, suspending) for ph in typed.phases))
+        return Steps(suspending, waiting, journal)

@@ -124,6 +124,18 @@ def lower(self: Lowerer, e: t.Expr) -> str:
             self.facts[id(e)] = self.type_facts(e.ty, STORED).priced(self.fact(e.obj).cost)
             self.canonical.add(id(e))
             return f"{obj}[{e.index}]"
+        case t.Note():
+            return self.note(e)
+        case t.Invalid():
+            raise AssertionError(f"{e.span}: an expression the checker refused is never lowered")
+        case _:
+            assert_never(e)
+
+
+def note(self: Lowerer, e: t.Note) -> str:
+    """A node a pass derived (t.Note): a cell, or a value read from it (pass `lazy_hoist`), a value
+    bound once, or any other: its code, in parentheses, with a note for its line."""
+    match e:
         case t.Note(verb=lazy_hoist.CELL):  # (pass `lazy_hoist`) a cell, bound once: `for cell in (rt.cell(),)`
             self.facts[id(e)] = Facts(1, 1, item=Facts())  # (one item: an empty list)
             return "(rt.cell(),)"
@@ -144,10 +156,6 @@ def lower(self: Lowerer, e: t.Expr) -> str:
                 self.canonical.add(id(e))
             self.notes.setdefault(e.verb, {})[e.what] = None
             return _parenthesised(py)
-        case t.Invalid():
-            raise AssertionError(f"{e.span}: an expression the checker refused is never lowered")
-        case _:
-            assert_never(e)
 
 
 def canon(self: Lowerer, e: t.Expr, ty: Ty, py: str) -> str:

@@ -4,29 +4,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
-from ...runtime.limits import MAX_ACTIONS, MAX_STEPS, SMALL_LIST
 from .. import typed as t
 from ..budget import (
     Facts,
-    sat,
 )
-from ..names import joined as invented
 from ..passes import (
     Plan,
-    component_sets,
     region_masks,
     spot_filters,
-    value_tables,
 )
 from ..source import Diagnostic, SourceSpan
 from ..typed import Symbol
 from . import actions, boards, comprehensions, definitions, expressions, limits
 from . import effects as statements
-from .code import _annotation, answer_format
-from .definitions import END_SLOT, _cached, _kept, _key_annotation, _tabled, _version_of
-from .effects import _asks, _suspending
+from .code import answer_format
+from .definitions import END_SLOT, Keeping
+from .effects import Steps, _asks
 from .program import Line, LoweredFunction, LoweredPhase, LoweredTrigger, Program
 
 
@@ -39,6 +33,7 @@ class Lowerer:
     # expressions.py
     expr = expressions.expr
     lower = expressions.lower
+    note = expressions.note
     canon = expressions.canon
     iterable = expressions.iterable
     binary = expressions.binary
@@ -92,8 +87,6 @@ class Lowerer:
     noted = statements.noted
     statement = statements.statement
     effects = statements.effects
-    procedure = statements.procedure
-    procedure_cost = statements.procedure_cost
     block = statements.block
     stmt = statements.stmt
     let = statements.let
@@ -109,16 +102,23 @@ class Lowerer:
     note_define = definitions.note_define
     define_call_facts = definitions.define_call_facts
     field = definitions.field
+    procedure = definitions.procedure
+    procedure_cost = definitions.procedure_cost
+    component_tables = definitions.component_tables
+    define = definitions.define
     # actions.py
     region_choice = actions.region_choice
     listing = actions.listing
     action = actions.action
+    tabled_listing = actions.tabled_listing
     tabled_rows = actions.tabled_rows
+    lower_actions = actions.lower_actions
     # boards.py
     bounds = boards.bounds
     kind_count = boards.kind_count
     keep_region_tests = boards.keep_region_tests
     board_table = boards.board_table
+    kept_masks = boards.kept_masks
 
     def __init__(self, typed: t.TypedProgram, assumed: dict[str, Facts] | None = None,
                  plan: Plan | None = None) -> None:
@@ -129,16 +129,10 @@ class Lowerer:
         self.component_count = dict(typed.tables.component_count)
         self.defines = {d.name: d for d in typed.defines}
         self.procedures = {p.name: p for p in typed.procedures}
-        self.suspending = _suspending(typed)  # the procedures that can wait for a decision
-        # the triggers that can (their methods): an action after which one runs can wait too
-        self.waiting = {trig.method for trig in typed.triggers if _asks(trig.effect, self.suspending)}
-        # Every move runs as steps (the end of a turn or a phase's start can wait for a decision):
-        # a move notes each field as it first changes it, so that the state as the move began is
-        # made only for a move that waits, rather than copied before every move (`JOURNAL`,
-        # runtime/state.py `_do_steps`; pass `journal`).
-        self.journal = self.plan.journal and (
-            any(trig.at_turn_end and trig.method in self.waiting for trig in typed.triggers)
-            or any(_asks(ph.start, self.suspending) for ph in typed.phases))
+        # The procedures and triggers (their methods) that can wait for a decision, and whether a
+        # move notes each field as it first changes it (effects.Steps)
+        steps = Steps.of(typed, self.plan)
+        self.suspending, self.waiting, self.journal = steps.suspending, steps.waiting, steps.journal
         self.diags: list[Diagnostic] = []
         tables = typed.tables
         self.program = Program(constants=list(tables.constants), enums=list(tables.enums), dice=list(tables.dice),
@@ -189,35 +183,13 @@ class Lowerer:
         # What the passes derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.
         self.notes: dict[str, dict[str, None]] = {}
-        # Values kept between moves (passes `derived`, `end_once`): each kept definition's slot, and
-        # the slots that an assignment to each field drops.
-        self.kept = {name: invented("d", name) for name, _ in self.plan.derived}
-        self.drops: dict[str, list[str]] = {}
-        kept_reads = [(self.kept[name], reads) for name, reads in self.plan.derived]
-        if self.plan.end_once is not None and typed.end is not None:
-            kept_reads.append((END_SLOT, self.plan.end_once))
-        for slot, reads in kept_reads:
-            for name in sorted(reads.fields):
-                self.drops.setdefault(name, []).append(slot)
-        self.program.phase_drops = [slot for slot, reads in kept_reads if reads.volatile]
-        # (pass `derived`) the kept slots that an assignment to a field at one entity drops only
-        # the values of: field -> slot -> (position of the parameter naming that entity, how many)
-        arity = {d.name: len(d.params) for d in typed.defines}
-        self.entry_drops: dict[str, dict[str, tuple[int, int]]] = {}
-        for name, field_name, k in self.plan.derived_entries:
-            self.entry_drops.setdefault(field_name, {})[self.kept[name]] = (k, arity[name])
-        # (pass `derived`) the kept slots that a change of a field of sets by one item drops only the
-        # values of the item's attribute of: field -> slot -> (position, how many parameters, table)
-        self.attribute_drops: dict[str, dict[str, tuple[int, int, str]]] = {}
-        for name, field_name, k, table in self.plan.derived_attributes:
-            self.attribute_drops.setdefault(field_name, {})[self.kept[name]] = (k, arity[name], table)
-        # (pass `region_drops`) the kept slots that an assignment to a field per spot drops only the
-        # values of the regions holding the spot of: field -> slot -> (position, how many parameters)
-        self.region_drops: dict[str, dict[str, tuple[int, int]]] = {}
-        for name, field_name, k in self.plan.region_drops:
-            self.region_drops.setdefault(field_name, {})[self.kept[name]] = (k, arity[name])
-        # (pass `nested_drops`) the kept slots whose values are nested by a region parameter: its position
-        self.nested = {self.kept[name]: k for name, k in self.plan.nested}
+        # Values kept between moves (passes `derived`, `end_once`, `region_drops`, `nested_drops`): each
+        # kept definition's slot, and the slots each change of a field drops (definitions.Keeping)
+        keeping = Keeping.of(self.plan, typed)
+        self.kept, self.drops, self.nested = keeping.kept, keeping.drops, keeping.nested
+        self.entry_drops, self.attribute_drops = keeping.entry_drops, keeping.attribute_drops
+        self.region_drops = keeping.region_drops
+        self.program.phase_drops = keeping.phase_drops
         # Some definition is `cached: true` (and not kept): every change of a field forgets the values remembered.
         self.caching = self.program.caching = any(d.cached and d.name not in self.kept for d in typed.defines)
         self.constant_values = {name: value for name, value, _ in tables.constants}
@@ -247,89 +219,41 @@ class Lowerer:
     # -- the rule set -------------------------------------------------------------------------
     def run(self) -> Program:
         typed, prog = self.typed, self.program
-        loading = 0  # the work of the attribute tables so far: all of them at most a move's
-        for attr in typed.components:
-            self.scopes, self.assigned = [{"i"}], frozenset()
-            charges = self.charges
-            py = self.expr(attr.value)
-            work = sat(max(self.fact(attr.value).cost, 1) * attr.count)
-            if self.charges > charges or work > MAX_STEPS:
-                self.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` may take more work to "
-                           f"compute than a move may do ({MAX_STEPS:,} steps for all {attr.count:,})",
-                           "compute it from `i` with fewer or shorter loops")
-                continue
-            loading += work
-            if loading > MAX_STEPS:
-                self.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` takes the work of the "
-                           f"components' attributes, computed as the rules are loaded, past what a move may do "
-                           f"({MAX_STEPS:,} steps for all of them)", "compute them from `i` with fewer or shorter "
-                           "loops, or keep fewer attributes")
-                continue
-            prog.component_tables.append((attr.const, _annotation(attr.ty), f"tuple({py} for i in range({attr.count}))",
-                                          attr.span))
-        spans = {attr.const: attr.span for attr in typed.components}  # (pass `component_sets`: after the tables)
-        prog.component_tables.extend((name, annotation, code, spans[table])
-                                     for table, (name, annotation, code) in component_sets.tables(typed, self.plan))
+        self.component_tables()
         for f in typed.fields:
             prog.fields.append(self.field(f))
         self.keep_region_tests()
         for d in typed.defines:
-            params = tuple(zip((p.py for p in d.params), (_annotation(p.ty) for p in d.params), strict=True))
-            py, lists = self.define_walk(d)
-            note = self.take_notes()
-            checks = []
-            if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
-                longer = " or ".join(f"len({lst}) > {SMALL_LIST}" for lst in lists[0])
-                checks = [Line(2, f"if {longer}:"), Line(3, self.grown(lists, self.fact(d.body).cost + 1, d.span))]
-            if d.cached:  # computed once per state: each computation charges its proven work
-                self.charged()
-                cost = min(sat(self.fact(d.body).cost + 1), MAX_STEPS + 1)
-                body = (Line(2, f"rt.spend(self, {cost}, {self.where(d.span)})", d.span),
-                        *checks, Line(2, f"return {py}", d.span, note))
-                if d.name not in self.kept:
-                    body = _cached(d, _annotation(d.ty), body)
-            else:
-                loops, py = self.aggregate_loops(py, {p.py for p in d.params}, d.span)
-                body = self.unit_lines([*checks, *loops, Line(2, f"return {py}", d.span, note)],
-                                       self.fact(d.body).cost + 1, d.span)
-            kept = ""
-            tabled = value_tables.table_of(self.plan, d.name)
-            if tabled is not None:  # (pass `value_tables`) remembered by the value it is a function of
-                body, kept = _tabled(d, _annotation(d.ty), tabled, body, self.board_table)
-            if d.name in self.kept:  # (pass `derived`) kept in its slot between moves
-                reads = dict(self.plan.derived)[d.name]
-                nest = self.nested.get(self.kept[d.name])  # (pass `nested_drops`) by this parameter first
-                slot_type = _annotation(d.ty) if not d.params else \
-                    f"dict[{_key_annotation(params)}, {_annotation(d.ty)}]" if nest is None else \
-                    f"dict[{params[nest][1]}, dict[{_key_annotation(params[:nest] + params[nest + 1:])}, " \
-                    f"{_annotation(d.ty)}]]"
-                prog.kept_slots.append((self.kept[d.name], f"{slot_type} | None"))
-                body = _kept(d, _annotation(d.ty), self.kept[d.name], body, nest)
-                kept = f"recomputed once {reads.told()} changes" if reads.fields or reads.volatile else \
-                    f"computed once{' per arguments' if d.params else ''} (it reads nothing that changes)"
-                partly = {k for k in range(len(d.params)) if len(d.params) == 1 or nest == k}  # (dropped by it)
-                at = [f"a change of `{f}` at one `{d.params[k].name}`: the value{'s' if nest == k else ''} for "
-                      f"that `{d.params[k].name}` only"
-                      for name, f, k in self.plan.derived_entries if name == d.name and k in partly]
-                at += [f"a change of `{f}` at one spot: the values of the regions holding it only"
-                       for name, f, k in self.plan.region_drops if name == d.name and k in partly]
-                at += [f"a change of `{f}` by one item: the value{'s' if nest == k else ''} for that item's "
-                       f"`{d.params[k].name}` only"
-                       for name, f, k, _ in self.plan.derived_attributes if name == d.name and k in partly]
-                if nest is not None:
-                    at.append(f"kept by `{d.params[nest].name}` first, `nested_drops`")
-                if at:  # (a change of the field at one entity drops its values for that entity only)
-                    kept += f" ({'; '.join(at)})"
-            note = "not kept between moves: only the scores read it, once per player scored (`score_only`)" \
-                if d.name in self.plan.score_only else ""
-            prog.defines.append(LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
-                                                cached=d.cached and not kept, kept=kept, version_of=_version_of(d),
-                                                note=note))
+            prog.defines.append(self.define(d))
         for p in typed.procedures:
             params, body = self.procedure(p)
             steps = p.name in self.suspending
             prog.procedures.append(LoweredFunction(p.name, params, "rt.Steps" if steps else "None", body, p.span,
                                                    steps=steps))
+        self.triggers()
+        self.phases()
+        self.lower_actions()
+        # setup: effects run once before the first turn, after every field has its init
+        before = self.charges
+        prog.setup = list(self.effects(typed.setup, typed.rules.span))
+        self.mark(before, "setup")
+        prog.setup_steps = _asks(typed.setup, self.suspending)
+        prog.asks = [(name, answer_format(ty)) for name, ty in typed.asks]
+        prog.secret_asks = typed.secret_asks
+        prog.journal = self.journal
+        prog.suspends = (prog.setup_steps or prog.turn_end_steps or any(a.steps for a in prog.actions)
+                         or any(ph.steps for ph in prog.phases))
+        self.ending()
+        prog.records = [(r.name, tuple((name, str(ty)) for name, ty in r.fields)) for r in typed.rules.records]
+        prog.resets = frozenset(self.resets)
+        prog.called = frozenset(self.called)
+        self.kept_masks()
+        prog.board_tables = [(slot, *bound) for slot, bound in self.bound_tables.items()]
+        return prog
+
+    def triggers(self) -> None:
+        """The triggers, each a rule of its own: its condition and its effects."""
+        typed, prog = self.typed, self.program
         for trig in typed.triggers:
             before = self.charges
             self.assigned = frozenset()
@@ -342,6 +266,10 @@ class Lowerer:
             if trig.at_turn_end:
                 prog.turn_end.append(trig.method)
                 prog.turn_end_steps |= steps
+
+    def phases(self) -> None:
+        """The phases: each one's start (its effects) and who acts in it."""
+        typed, prog = self.typed, self.program
         for ph in typed.phases:
             before = self.charges
             start = self.effects(ph.start, ph.span)
@@ -350,26 +278,10 @@ class Lowerer:
             actor = self.condition(ph.actor, "actor") if ph.actor is not None else None
             prog.phases.append(LoweredPhase(ph.name, ph.const, start, ph.actions, ph.stuck, ph.span, actor,
                                             steps=_asks(ph.start, self.suspending)))
-        for a in typed.actions:
-            prog.actions.append(self.action(a))
-        # A phase whose actions may list more than MAX_ACTIONS counts them when listed.
-        counts = {a.name: a.count for a in prog.actions}
-        for i, phase in enumerate(prog.phases):
-            numbers = [counts.get(name) for name in phase.actions]
-            if any(n is None for n in numbers) or sum(n or 0 for n in numbers) > MAX_ACTIONS:
-                prog.phases[i] = phase = replace(phase, many_actions=True)
-            if any(a.fresh_listing for a in prog.actions if a.name in phase.actions):
-                prog.phases[i] = replace(phase, fresh_listing=True)
-        # setup: effects run once before the first turn, after every field has its init
-        before = self.charges
-        prog.setup = list(self.effects(typed.setup, typed.rules.span))
-        self.mark(before, "setup")
-        prog.setup_steps = _asks(typed.setup, self.suspending)
-        prog.asks = [(name, answer_format(ty)) for name, ty in typed.asks]
-        prog.secret_asks = typed.secret_asks
-        prog.journal = self.journal
-        prog.suspends = (prog.setup_steps or prog.turn_end_steps or any(a.steps for a in prog.actions)
-                         or any(ph.steps for ph in prog.phases))
+
+    def ending(self) -> None:
+        """How the game ends: the end's test, the invariants, the scores and the tie break."""
+        typed, prog = self.typed, self.program
         self.assigned = frozenset()
         if typed.end is not None:
             prog.end = self.condition(typed.end, "end")
@@ -394,26 +306,3 @@ class Lowerer:
             prog.tie_break = self.condition(typed.tie_break, "tie_break", "player")
             if typed.tie_break.ty.kind == "list":  # compared item by item: a tuple
                 prog.tie_break, prog.tie_break_type = f"tuple({prog.tie_break})", "tuple[int, ...]"
-        prog.records = [(r.name, tuple((name, str(ty)) for name, ty in r.fields)) for r in typed.rules.records]
-        prog.resets = frozenset(self.resets)
-        prog.called = frozenset(self.called)
-        for m in self.plan.masks:  # the sets of spots kept as bit masks (pass `bitmask`)
-            prog.kept.append((m.slot, "int", m.note(), m.py))
-            prog.fields_set.append(f"{m.py} = {m.rebuild()}")
-        for test in self.region_tests:  # (pass `region_masks`) the kept masks of tests of regions
-            where = test.span.short
-            prog.kept.append((test.slot, "int", f"region_masks: the regions where `{test.text}` ({where}), among "
-                              f"those of {test.known}", f"self.{test.slot}"))
-            prog.kept.append((test.known, "int", f"region_masks: the regions whose bit of {test.slot} is known "
-                              f"(cleared where the kept value of `{test.define}` for the region is dropped)",
-                              f"self.{test.known}"))
-            prog.forget.append(f"self.{test.slot} = self.{test.known} = 0")
-            after = next(k for k, d in enumerate(prog.defines) if d.name == test.define) + 1
-            body = tuple(Line(2, code) for code in region_masks.within_method(test))
-            prog.defines.insert(after, LoweredFunction(test.within, (("_regions_mask", "int"),), "int", body,
-                                                       test.span))
-        for vm in self.plan.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)
-            prog.kept.append((vm.slot, "list[int]", vm.note(), f"{vm.py}[:]"))
-            prog.fields_set.append(f"{vm.py} = {vm.rebuild()}")
-        prog.board_tables = [(slot, *bound) for slot, bound in self.bound_tables.items()]
-        return prog

@@ -21,6 +21,7 @@ from .. import typed as t
 from ..budget import Facts
 from ..passes import Plan
 from ..source import Diagnostic
+from . import limits, rules
 from .code import answer_format
 from .definitions import END_SLOT
 from .lowerer import Lowerer
@@ -55,12 +56,12 @@ def lower(typed: t.TypedProgram, plan: Plan | None = None,
         lowerer = Lowerer(typed, assumed, plan)
         lowerer.probe, lowerer.probe_expr = probe, probe_expr
         try:
-            program = lowerer.run()
+            program = rules.run(lowerer)
         except RecursionError:  # the limits on nesting should make this unreachable; never a traceback, though
             lowerer.error(typed.rules.span, "the rules nest too deeply to be compiled",
                           "definitions using definitions, each deeply nested: flatten a few")
             return lowerer.diags, lowerer.program
-        learnt = None if lowerer.diags else lowerer.learnt(grown)
+        learnt = None if lowerer.diags else limits.learnt(lowerer, grown)
         if learnt is None:
             return sorted(lowerer.diags, key=lambda d: (d.span.path, d.span.line, d.span.col)), program
         assumed = learnt

@@ -6,10 +6,7 @@ from __future__ import annotations
 import re
 
 from .. import typed as t
-from ..budget import (
-    STORED,
-    Facts,
-)
+from ..budget import STORED, Facts
 from ..types import INT, Ty, needs_key, python_type
 
 # A list a rule can read at its start: a field, an entity's value of a field, a parameter.

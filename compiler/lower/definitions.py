@@ -5,25 +5,18 @@ remembered; a field's start and its description.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ...runtime.limits import MAX_STEPS, SMALL_LIST
 from .. import typed as t
-from ..budget import (
-    FREE_WORK,
-    NOTHING,
-    Facts,
-    sat,
-)
+from ..budget import FREE_WORK, NOTHING, Facts, sat
 from ..names import base_use, faces_constant
 from ..names import joined as invented
-from ..passes import (
-    Plan,
-    component_sets,
-    value_tables,
-)
+from ..passes import Plan, component_sets, value_tables
 from ..passes.board_tables import Bind
 from ..types import needs_key
+from . import boards, comprehensions, effects, expressions, limits
 from .code import Small, _annotation
 from .effects import _assigned
 from .program import Line, LoweredField, LoweredFunction
@@ -32,63 +25,63 @@ if TYPE_CHECKING:
     from .lowerer import Lowerer
 
 
-def define_walk(self: Lowerer, d: t.Define) -> tuple[str, Small]:
+def define_walk(lo: Lowerer, d: t.Define) -> tuple[str, Small]:
     """A definition's body, lowered as a rule that only reads the game (its parameters known
     as it starts); remembers what a call to it gives and costs."""
-    saved = self.scopes, self.assigned
-    self.scopes, self.assigned = [set()], frozenset()
-    entry = self.bind_params(d.name, d.params)
-    before = self.charges
-    reading = self.begin_reading(entry)
-    self.take_notes()
-    py = self.expr(d.body)
-    lists = self.end_reading(reading)
-    self.note_define(d, before)
-    self.scopes, self.assigned = saved
+    saved = lo.scopes, lo.assigned
+    lo.scopes, lo.assigned = [set()], frozenset()
+    entry = limits.bind_params(lo, d.name, d.params)
+    before = lo.charges
+    reading = limits.begin_reading(lo, entry)
+    effects.take_notes(lo)
+    py = lo.expr(d.body)
+    lists = limits.end_reading(lo, reading)
+    note_define(lo, d, before)
+    lo.scopes, lo.assigned = saved
     return py, lists
 
 
-def note_define(self: Lowerer, d: t.Define, before: int) -> None:
+def note_define(lo: Lowerer, d: t.Define, before: int) -> None:
     """Remembers what a definition gives and the unchecked work of a call to it (one step if
     its work is large: then it charges its own), and whether it charges (count was `before`)."""
-    body = self.fact(d.body)
+    body = lo.fact(d.body)
     cost = sat(body.cost + 1)
     if d.cached:  # a call is a look-up; computing the value charges its work then (see `run`)
-        self.define_facts[d.name] = (body.priced(0).outside(), 1)
-        self.charging.add(d.name)
+        lo.define_facts[d.name] = (body.priced(0).outside(), 1)
+        lo.charging.add(d.name)
         return
-    self.define_facts[d.name] = (body.priced(0).outside(), 1 if cost > FREE_WORK else cost)
-    if self.charges > before or cost > FREE_WORK:
-        self.charging.add(d.name)
+    lo.define_facts[d.name] = (body.priced(0).outside(), 1 if cost > FREE_WORK else cost)
+    if lo.charges > before or cost > FREE_WORK:
+        lo.charging.add(d.name)
 
 
-def define_call_facts(self: Lowerer, d: t.Define, args_cost: int) -> Facts:
-    if d.name not in self.define_facts:  # (not lowered yet: declared later)
-        self.define_facts[d.name] = (NOTHING, 1)  # (a definition using itself is refused: see check.cycles)
-        self.define_walk(d)
-    result, cost = self.define_facts.get(d.name, (NOTHING, 1))
-    if d.name in self.charging:
-        self.charges += 1
+def define_call_facts(lo: Lowerer, d: t.Define, args_cost: int) -> Facts:
+    if d.name not in lo.define_facts:  # (not lowered yet: declared later)
+        lo.define_facts[d.name] = (NOTHING, 1)  # (a definition using itself is refused: see check.cycles)
+        define_walk(lo, d)
+    result, cost = lo.define_facts.get(d.name, (NOTHING, 1))
+    if d.name in lo.charging:
+        lo.charges += 1
     return result.priced(sat(args_cost + cost))
 
 
-def field(self: Lowerer, typed: t.Field) -> LoweredField:
+def field(lo: Lowerer, typed: t.Field) -> LoweredField:
     f = typed.decl
-    self.scopes, self.assigned = [set()], frozenset()
-    before = self.charges
-    py = self.expr(typed.init)
-    py = self.canon(typed.init, f.type, py)
-    self.derive(f.name, self.fact(typed.init))
-    py = self.unit_expr(self.checked_store(py, self.fact(typed.init), f.type, f.init.span),
-                        self.fact(typed.init).cost, f.init.span, (self.kind_count(f.per) or 1) if f.per else 1)
-    self.mark(before, "setup")
+    lo.scopes, lo.assigned = [set()], frozenset()
+    before = lo.charges
+    py = lo.expr(typed.init)
+    py = expressions.canon(lo, typed.init, f.type, py)
+    limits.derive(lo, f.name, lo.fact(typed.init))
+    py = limits.unit_expr(lo, limits.checked_store(lo, py, lo.fact(typed.init), f.type, f.init.span),
+                        lo.fact(typed.init).cost, f.init.span, (boards.kind_count(lo, f.per) or 1) if f.per else 1)
+    limits.mark(lo, before, "setup")
     annotation = _annotation(f.type)
     if f.per:
         count = {
             "player": "self.num_seats",
             "spot": "len(self.board.spots)",
             "region": "len(self.board.region_names)",
-        }.get(f.per, f"{self.component_count[f.per]}" if f.per in self.component_count
+        }.get(f.per, f"{lo.component_count[f.per]}" if f.per in lo.component_count
               else f"len({faces_constant(f.per)})")
         init = f"[{py} for _ in range({count})]"
         annotation = f"list[{annotation}]"
@@ -105,9 +98,9 @@ def field(self: Lowerer, typed: t.Field) -> LoweredField:
     hides = ", hides_items=True" if f.hide_items_if is not None else ""
     info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
             f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared}{pool}{hides})")
-    shown = self.condition(typed.shown_if, "shown") if typed.shown_if is not None else None
-    hidden = self.condition(typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None else None
-    seen_by = self.condition(typed.visible_to, "seen", "k") if typed.visible_to is not None else None
+    shown = effects.condition(lo, typed.shown_if, "shown") if typed.shown_if is not None else None
+    hidden = effects.condition(lo, typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None else None
+    seen_by = effects.condition(lo, typed.visible_to, "seen", "k") if typed.visible_to is not None else None
     return LoweredField(f.name, annotation, init, f.per, copy, info, f.span, shown, hidden, seen_by)
 
 
@@ -216,24 +209,24 @@ def _version_of(d: t.Define) -> str:
     return f"definition `{name}` as it was before a variant replaced it: `{use}`"
 
 
-def component_tables(self: Lowerer) -> None:
+def component_tables(lo: Lowerer) -> None:
     """The tables of the components' attributes, computed as the rules are loaded, and
     (pass `component_sets`) the sets made from them."""
-    typed, prog = self.typed, self.program
+    typed, prog = lo.typed, lo.program
     loading = 0  # the work of the attribute tables so far: all of them at most a move's
     for attr in typed.components:
-        self.scopes, self.assigned = [{"i"}], frozenset()
-        charges = self.charges
-        py = self.expr(attr.value)
-        work = sat(max(self.fact(attr.value).cost, 1) * attr.count)
-        if self.charges > charges or work > MAX_STEPS:
-            self.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` may take more work to "
+        lo.scopes, lo.assigned = [{"i"}], frozenset()
+        charges = lo.charges
+        py = lo.expr(attr.value)
+        work = sat(max(lo.fact(attr.value).cost, 1) * attr.count)
+        if lo.charges > charges or work > MAX_STEPS:
+            lo.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` may take more work to "
                        f"compute than a move may do ({MAX_STEPS:,} steps for all {attr.count:,})",
                        "compute it from `i` with fewer or shorter loops")
             continue
         loading += work
         if loading > MAX_STEPS:
-            self.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` takes the work of the "
+            lo.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` takes the work of the "
                        f"components' attributes, computed as the rules are loaded, past what a move may do "
                        f"({MAX_STEPS:,} steps for all of them)", "compute them from `i` with fewer or shorter "
                        "loops, or keep fewer attributes")
@@ -242,96 +235,96 @@ def component_tables(self: Lowerer) -> None:
                                       attr.span))
     spans = {attr.const: attr.span for attr in typed.components}  # (pass `component_sets`: after the tables)
     prog.component_tables.extend((name, annotation, code, spans[table])
-                                 for table, (name, annotation, code) in component_sets.tables(typed, self.plan))
+                                 for table, (name, annotation, code) in component_sets.tables(typed, lo.plan))
 
 
-def define(self: Lowerer, d: t.Define) -> LoweredFunction:
+def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
     """A definition: its body, with the checks of the lists it takes for small, written as it is
     kept, tabled or remembered (passes `derived`, `value_tables`, `nested_drops`)."""
-    prog = self.program
+    prog = lo.program
     params = tuple(zip((p.py for p in d.params), (_annotation(p.ty) for p in d.params), strict=True))
-    py, lists = self.define_walk(d)
-    note = self.take_notes()
+    py, lists = define_walk(lo, d)
+    note = effects.take_notes(lo)
     checks = []
     if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
         longer = " or ".join(f"len({lst}) > {SMALL_LIST}" for lst in lists[0])
-        checks = [Line(2, f"if {longer}:"), Line(3, self.grown(lists, self.fact(d.body).cost + 1, d.span))]
+        checks = [Line(2, f"if {longer}:"), Line(3, limits.grown(lo, lists, lo.fact(d.body).cost + 1, d.span))]
     if d.cached:  # computed once per state: each computation charges its proven work
-        self.charged()
-        cost = min(sat(self.fact(d.body).cost + 1), MAX_STEPS + 1)
-        body = (Line(2, f"rt.spend(self, {cost}, {self.where(d.span)})", d.span),
+        limits.charged(lo)
+        cost = min(sat(lo.fact(d.body).cost + 1), MAX_STEPS + 1)
+        body = (Line(2, f"rt.spend(self, {cost}, {limits.where(lo, d.span)})", d.span),
                 *checks, Line(2, f"return {py}", d.span, note))
-        if d.name not in self.kept:
+        if d.name not in lo.kept:
             body = _cached(d, _annotation(d.ty), body)
     else:
-        loops, py = self.aggregate_loops(py, {p.py for p in d.params}, d.span)
-        body = self.unit_lines([*checks, *loops, Line(2, f"return {py}", d.span, note)],
-                               self.fact(d.body).cost + 1, d.span)
+        loops, py = comprehensions.aggregate_loops(lo, py, {p.py for p in d.params}, d.span)
+        body = limits.unit_lines(lo, [*checks, *loops, Line(2, f"return {py}", d.span, note)],
+                               lo.fact(d.body).cost + 1, d.span)
     kept = ""
-    tabled = value_tables.table_of(self.plan, d.name)
+    tabled = value_tables.table_of(lo.plan, d.name)
     if tabled is not None:  # (pass `value_tables`) remembered by the value it is a function of
-        body, kept = _tabled(d, _annotation(d.ty), tabled, body, self.board_table)
-    if d.name in self.kept:  # (pass `derived`) kept in its slot between moves
-        reads = dict(self.plan.derived)[d.name]
-        nest = self.nested.get(self.kept[d.name])  # (pass `nested_drops`) by this parameter first
+        body, kept = _tabled(d, _annotation(d.ty), tabled, body, partial(boards.board_table, lo))
+    if d.name in lo.kept:  # (pass `derived`) kept in its slot between moves
+        reads = dict(lo.plan.derived)[d.name]
+        nest = lo.nested.get(lo.kept[d.name])  # (pass `nested_drops`) by this parameter first
         slot_type = _annotation(d.ty) if not d.params else \
             f"dict[{_key_annotation(params)}, {_annotation(d.ty)}]" if nest is None else \
             f"dict[{params[nest][1]}, dict[{_key_annotation(params[:nest] + params[nest + 1:])}, " \
             f"{_annotation(d.ty)}]]"
-        prog.kept_slots.append((self.kept[d.name], f"{slot_type} | None"))
-        body = _kept(d, _annotation(d.ty), self.kept[d.name], body, nest)
+        prog.kept_slots.append((lo.kept[d.name], f"{slot_type} | None"))
+        body = _kept(d, _annotation(d.ty), lo.kept[d.name], body, nest)
         kept = f"recomputed once {reads.told()} changes" if reads.fields or reads.volatile else \
             f"computed once{' per arguments' if d.params else ''} (it reads nothing that changes)"
         partly = {k for k in range(len(d.params)) if len(d.params) == 1 or nest == k}  # (dropped by it)
         at = [f"a change of `{f}` at one `{d.params[k].name}`: the value{'s' if nest == k else ''} for "
               f"that `{d.params[k].name}` only"
-              for name, f, k in self.plan.derived_entries if name == d.name and k in partly]
+              for name, f, k in lo.plan.derived_entries if name == d.name and k in partly]
         at += [f"a change of `{f}` at one spot: the values of the regions holding it only"
-               for name, f, k in self.plan.region_drops if name == d.name and k in partly]
+               for name, f, k in lo.plan.region_drops if name == d.name and k in partly]
         at += [f"a change of `{f}` by one item: the value{'s' if nest == k else ''} for that item's "
                f"`{d.params[k].name}` only"
-               for name, f, k, _ in self.plan.derived_attributes if name == d.name and k in partly]
+               for name, f, k, _ in lo.plan.derived_attributes if name == d.name and k in partly]
         if nest is not None:
             at.append(f"kept by `{d.params[nest].name}` first, `nested_drops`")
         if at:  # (a change of the field at one entity drops its values for that entity only)
             kept += f" ({'; '.join(at)})"
     note = "not kept between moves: only the scores read it, once per player scored (`score_only`)" \
-        if d.name in self.plan.score_only else ""
+        if d.name in lo.plan.score_only else ""
     return LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
                                         cached=d.cached and not kept, kept=kept, version_of=_version_of(d),
                                         note=note)
 
 
 
-def procedure(self: Lowerer, p: t.Procedure) -> tuple[tuple[tuple[str, str], ...], tuple[Line, ...]]:
+def procedure(lo: Lowerer, p: t.Procedure) -> tuple[tuple[tuple[str, str], ...], tuple[Line, ...]]:
     """A procedure's parameters and body; remembers the unchecked work of a call to it."""
-    self.scopes = [set()]
-    self.assigned = frozenset(_assigned(p.body))
-    before = self.charges
-    params = tuple(zip(self.bind_params(p.name, p.params), (_annotation(x.ty) for x in p.params), strict=True))
-    lines = self.block(p.body, 2)
-    cost = sat(self.block_cost + 1)
-    self.procedure_costs[p.name] = 1 if cost > FREE_WORK else cost  # (large: it charges its own)
+    lo.scopes = [set()]
+    lo.assigned = frozenset(_assigned(p.body))
+    before = lo.charges
+    params = tuple(zip(limits.bind_params(lo, p.name, p.params), (_annotation(x.ty) for x in p.params), strict=True))
+    lines = effects.block(lo, p.body, 2)
+    cost = sat(lo.block_cost + 1)
+    lo.procedure_costs[p.name] = 1 if cost > FREE_WORK else cost  # (large: it charges its own)
     if cost > FREE_WORK:
-        self.spending.add(p.name)
-    body = self.unit_lines(lines, cost, p.span)
-    if self.charges > before:
-        self.charging.add(p.name)
+        lo.spending.add(p.name)
+    body = limits.unit_lines(lo, lines, cost, p.span)
+    if lo.charges > before:
+        lo.charging.add(p.name)
     return params, body
 
 
-def procedure_cost(self: Lowerer, name: str) -> int:
+def procedure_cost(lo: Lowerer, name: str) -> int:
     """The unchecked work of calling a procedure (lowered now if it is declared later)."""
-    known = self.procedure_costs.get(name)
-    p = self.procedures.get(name)
+    known = lo.procedure_costs.get(name)
+    p = lo.procedures.get(name)
     if known is None and p is not None:
-        self.procedure_costs[name] = 1  # (a procedure calling itself is refused: see check.cycles)
-        saved = self.scopes, self.assigned
-        self.procedure(p)
-        self.scopes, self.assigned = saved
-        known = self.procedure_costs[name]
-    if name in self.charging:
-        self.charges += 1
+        lo.procedure_costs[name] = 1  # (a procedure calling itself is refused: see check.cycles)
+        saved = lo.scopes, lo.assigned
+        procedure(lo, p)
+        lo.scopes, lo.assigned = saved
+        known = lo.procedure_costs[name]
+    if name in lo.charging:
+        lo.charges += 1
     return known if known is not None else 1
 
 @dataclass(frozen=True)

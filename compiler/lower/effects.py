@@ -10,27 +10,16 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
-from ..budget import (
-    STORED,
-    Facts,
-    sat,
-    storable,
-)
+from ..budget import STORED, Facts, sat, storable
 from ..names import phase_constant
-from ..passes import (
-    Plan,
-    bitmask,
-    draw_out,
-    inline_procedures,
-    join_rounds,
-    value_masks,
-)
+from ..passes import Plan, bitmask, draw_out, inline_procedures, join_rounds, value_masks
 from ..passes.draw_out import _shape, _words
 from ..passes.join_rounds import ROUNDS, _items
 from ..passes.rewrite import can_fail, where
 from ..source import SourceSpan
 from ..typed import Symbol
 from ..types import ANY
+from . import definitions, expressions, limits
 from .code import _annotation, _narrows, _typed
 from .expressions import set_items_joined
 from .program import Line
@@ -39,31 +28,31 @@ if TYPE_CHECKING:
     from .lowerer import Lowerer
 
 
-def take_notes(self: Lowerer) -> str:
+def take_notes(lo: Lowerer) -> str:
     """What the passes derived in the code lowered since the notes were last taken, for the
     comment of the line that holds it ("inlined free (base.yaml:290); hoisted ...")."""
-    notes, self.notes = self.notes, {}
+    notes, lo.notes = lo.notes, {}
     return "; ".join(f"{verb} {', '.join(whats)}" for verb, whats in notes.items())
 
 
-def noted(self: Lowerer, lines: list[Line]) -> list[Line]:
+def noted(lo: Lowerer, lines: list[Line]) -> list[Line]:
     """`lines`, the first with the notes taken now."""
-    note = self.take_notes()
+    note = take_notes(lo)
     if not note or not lines:
         return lines
     return [replace(lines[0], note=note), *lines[1:]]
 
 
-def statement(self: Lowerer, depth: int, lower: Callable[[], list[Line]]) -> list[Line]:
+def statement(lo: Lowerer, depth: int, lower: Callable[[], list[Line]]) -> list[Line]:
     """An effect statement's lines, after the checks of the lists it walks (`prechecked`)."""
-    outer = self.prechecks, self.statement_scopes
-    self.prechecks, self.statement_scopes = [], len(self.scopes)
-    self.take_notes()
+    outer = lo.prechecks, lo.statement_scopes
+    lo.prechecks, lo.statement_scopes = [], len(lo.scopes)
+    take_notes(lo)
     try:
-        lines = self.noted(lower())
-        checks = list(dict.fromkeys(self.prechecks))
+        lines = noted(lo, lower())
+        checks = list(dict.fromkeys(lo.prechecks))
     finally:
-        self.prechecks, self.statement_scopes = outer
+        lo.prechecks, lo.statement_scopes = outer
     before: list[Line] = []
     for counted in checks:
         walked = counted.removeprefix("rt.walk(self, ").split(", 1, ", 1)[0]
@@ -71,59 +60,59 @@ def statement(self: Lowerer, depth: int, lower: Callable[[], list[Line]]) -> lis
     return [*before, *lines]
 
 
-def effects(self: Lowerer, stmts: tuple[t.Stmt, ...], span: SourceSpan, *bound: Symbol) -> tuple[Line, ...]:
+def effects(lo: Lowerer, stmts: tuple[t.Stmt, ...], span: SourceSpan, *bound: Symbol) -> tuple[Line, ...]:
     """The effects of a rule (an action's, a trigger's, a phase's start, the setup)."""
-    self.assigned = frozenset(_assigned(stmts))
-    self.scopes = [{sym.py for sym in bound}]
-    lines = self.block(stmts, 2)
-    return self.unit_lines(lines, self.block_cost, span)
+    lo.assigned = frozenset(_assigned(stmts))
+    lo.scopes = [{sym.py for sym in bound}]
+    lines = block(lo, stmts, 2)
+    return limits.unit_lines(lo, lines, lo.block_cost, span)
 
 
 # -- statements ---------------------------------------------------------------------------
-def block(self: Lowerer, stmts: tuple[t.Stmt, ...], depth: int) -> list[Line]:
+def block(lo: Lowerer, stmts: tuple[t.Stmt, ...], depth: int) -> list[Line]:
     out: list[Line] = []
-    self.scopes.append(set())
+    lo.scopes.append(set())
     last: tuple[t.Stmt, int] | None = None  # the statement before, and where its lines start
     for s in stmts:
-        lines = self.stmt(s, depth)
-        if last is not None and (both := draw_out_fused(self, last[0], s, out[last[1]:], lines)) is not None:
+        lines = stmt(lo, s, depth)
+        if last is not None and (both := draw_out_fused(lo, last[0], s, out[last[1]:], lines)) is not None:
             del out[last[1]:]  # (pass `draw_out`) an item drawn, then taken out: one call
             lines = both
         last = s, len(out)
-        out.extend(lines if self.probe is None else self.probe(s, lines, depth))
-    self.scopes.pop()
-    self.block_cost = sat(sum(self.costs.get(id(s), 1) for s in stmts))
+        out.extend(lines if lo.probe is None else lo.probe(s, lines, depth))
+    lo.scopes.pop()
+    lo.block_cost = sat(sum(lo.costs.get(id(s), 1) for s in stmts))
     if not out:
         out.append(Line(depth, "pass"))
     return out
 
 
-def stmt(self: Lowerer, s: t.Stmt, depth: int) -> list[Line]:
-    self.costs[id(s)] = 1  # the work of a statement, beyond that of its parts (set below)
+def stmt(lo: Lowerer, s: t.Stmt, depth: int) -> list[Line]:
+    lo.costs[id(s)] = 1  # the work of a statement, beyond that of its parts (set below)
     match s:
         case t.Assign():
             stale: list[Line] = []  # the values kept between moves that read the field: stale now
             if s.target.kind in ("field", "perfield"):
-                stale = _dropped_at(self.drops.get(s.target.name, ()), self.entry_drops.get(s.target.name, {}),
-                                    _index_again(s), depth, s.span, self.region_drops.get(s.target.name, {}),
-                                    self.nested, self.attribute_drops.get(s.target.name, {}), _item_again(s),
-                                    own=self.plan.own_drops, known=self.region_known)
+                stale = _dropped_at(lo.drops.get(s.target.name, ()), lo.entry_drops.get(s.target.name, {}),
+                                    _index_again(s), depth, s.span, lo.region_drops.get(s.target.name, {}),
+                                    lo.nested, lo.attribute_drops.get(s.target.name, {}), _item_again(s),
+                                    own=lo.plan.own_drops, known=lo.region_known)
             # the bit masks kept over the field assigned (passes `bitmask`, `value_masks`)
             kept = [Line(depth + more, code, s.span)
-                    for more, code in (*bitmask.after_assign(self.plan, s, self.constant_values),
-                                       *value_masks.after_assign(self.plan, s, self.defines))]
+                    for more, code in (*bitmask.after_assign(lo.plan, s, lo.constant_values),
+                                       *value_masks.after_assign(lo.plan, s, lo.defines))]
             old = [Line(depth + more, code, s.span)  # (the old items' bits, cleared before)
-                   for more, code in value_masks.before_assign(self.plan, s, self.defines)]
-            journal = self.journal_lines(s, depth)
-            if self.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
-                return journal + self.statement(depth, lambda: [*old, Line(depth, self.assign(s), s.span), *stale,
+                   for more, code in value_masks.before_assign(lo.plan, s, lo.defines)]
+            journal = journal_lines(lo, s, depth)
+            if lo.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
+                return journal + statement(lo, depth, lambda: [*old, Line(depth, assign(lo, s), s.span), *stale,
                                                                 *kept, Line(depth, "self._derived = None", s.span)])
-            return journal + self.statement(depth, lambda: [*old, Line(depth, self.assign(s), s.span), *stale,
+            return journal + statement(lo, depth, lambda: [*old, Line(depth, assign(lo, s), s.span), *stale,
                                                             *kept])
         case t.Let():
-            return self.statement(depth, lambda: self.let(s, depth))
+            return statement(lo, depth, lambda: let(lo, s, depth))
         case t.CallEffect():
-            return self.statement(depth, lambda: self.call_effect(s, depth))
+            return statement(lo, depth, lambda: call_effect(lo, s, depth))
         case t.Goto():
             return [Line(depth, f"self.next_phase = {phase_constant(s.phase)}", s.span)]
         case t.EndTurn():  # the turn ends after this move: no `then:`, no earlier goto
@@ -131,70 +120,70 @@ def stmt(self: Lowerer, s: t.Stmt, depth: int) -> list[Line]:
         case t.Pass():
             return [Line(depth, "pass", s.span)]
         case t.Tell():
-            return self.statement(depth, lambda: [Line(depth, f"self._tell({self.told(s)})", s.span)])
+            return statement(lo, depth, lambda: [Line(depth, f"self._tell({told(lo, s)})", s.span)])
         case t.For():
-            self.take_notes()
-            walk = self.iterable(s.domain.ty, self.expr(s.domain))
-            note = self.take_notes()
-            domain = self.domain_facts(s.domain)
-            self.scopes.append(set())
-            var = self.bind(s.var)
-            self.set_local(s.var, domain.item)
-            body = self.block(s.body, depth + 1)
-            walk, work, _, _ = self.loop(walk, domain, 1 + self.block_cost, s.span)
-            self.scopes.pop()
-            self.costs[id(s)] = sat(1 + domain.cost + work)
+            take_notes(lo)
+            walk = expressions.iterable(lo, s.domain.ty, lo.expr(s.domain))
+            note = take_notes(lo)
+            domain = limits.domain_facts(lo, s.domain)
+            lo.scopes.append(set())
+            var = lo.bind(s.var)
+            limits.set_local(lo, s.var, domain.item)
+            body = block(lo, s.body, depth + 1)
+            walk, work, _, _ = limits.loop(lo, walk, domain, 1 + lo.block_cost, s.span)
+            lo.scopes.pop()
+            lo.costs[id(s)] = sat(1 + domain.cost + work)
             if not any(re.search(rf"\b{var}\b", line.code) for line in body):
                 var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
             head = Line(depth, f"for {var} in {walk}:", s.span, note)
-            joined = join_rounds_fused(self, s, head, body, depth)  # (pass `join_rounds`) at once
+            joined = join_rounds_fused(lo, s, head, body, depth)  # (pass `join_rounds`) at once
             return [head, *body] if joined is None else joined
         case t.Ask():
-            return self.statement(depth, lambda: self.ask(s, depth))
+            return statement(lo, depth, lambda: ask(lo, s, depth))
         case t.If():
             lines: list[Line] = []
             tests = branches = 0
             for i, (test, branch) in enumerate(s.branches):
-                self.take_notes()
-                py = self.expr(test)
-                tests += self.fact(test).cost
-                lines.append(Line(depth, f"{'if' if i == 0 else 'elif'} {py}:", test.span, self.take_notes()))
-                lines.extend(self.block(branch, depth + 1))
-                branches = max(branches, self.block_cost)
+                take_notes(lo)
+                py = lo.expr(test)
+                tests += lo.fact(test).cost
+                lines.append(Line(depth, f"{'if' if i == 0 else 'elif'} {py}:", test.span, take_notes(lo)))
+                lines.extend(block(lo, branch, depth + 1))
+                branches = max(branches, lo.block_cost)
             if s.orelse:
                 lines.append(Line(depth, "else:"))
-                lines.extend(self.block(s.orelse, depth + 1))
-                branches = max(branches, self.block_cost)
-            self.costs[id(s)] = sat(1 + tests + branches)
+                lines.extend(block(lo, s.orelse, depth + 1))
+                branches = max(branches, lo.block_cost)
+            lo.costs[id(s)] = sat(1 + tests + branches)
             return lines
         case _:
             assert_never(s)
 
 
-def let(self: Lowerer, s: t.Let, depth: int) -> list[Line]:
-    py = self.expr(s.value)
-    name = self.bind(s.var)
-    value = self.fact(s.value)
-    if s.var.name in self.assigned:  # assigned again later: stored, and checked, as a field is
+def let(lo: Lowerer, s: t.Let, depth: int) -> list[Line]:
+    py = lo.expr(s.value)
+    name = lo.bind(s.var)
+    value = lo.fact(s.value)
+    if s.var.name in lo.assigned:  # assigned again later: stored, and checked, as a field is
         # (in its one representation: a list a tuple, as what `xs[i] = v` gives back)
-        py = self.checked_store(self.canon(s.value, s.value.ty, py), value, s.value.ty, s.value.span)
+        py = limits.checked_store(lo, expressions.canon(lo, s.value, s.value.ty, py), value, s.value.ty, s.value.span)
     else:
-        self.set_local(s.var, value)
-    self.costs[id(s)] = sat(1 + value.cost)
+        limits.set_local(lo, s.var, value)
+    lo.costs[id(s)] = sat(1 + value.cost)
     if s.annotation is not None:  # `let x = []`: annotated, with the type later assignments give it
         return [Line(depth, f"{name}: {_annotation(_typed(s.annotation))} = {py}", s.span)]
     return [Line(depth, f"{name} = {py}", s.span)]
 
 
-def told(self: Lowerer, s: t.Tell) -> str:
+def told(lo: Lowerer, s: t.Tell) -> str:
     """The code of a told text: an f-string of its literal parts and its values, each written as
     a move's text writes a choice (`State._fmt`; a number as it is); where a part would not sit
     in an f-string (a quote, a backslash, a `:` or `!`), the parts joined by `+`."""
     args = iter(s.args)
     pieces: list[tuple[str, str | None]] = []  # (literal text, None) or (value's code, its format)
     for text, fmt in s.parts:
-        pieces.append((text, None) if fmt is None else (self.expr(next(args)), fmt))
-    self.costs[id(s)] = sat(1 + sum(self.fact(arg).cost for arg in s.args))
+        pieces.append((text, None) if fmt is None else (lo.expr(next(args)), fmt))
+    lo.costs[id(s)] = sat(1 + sum(lo.fact(arg).cost for arg in s.args))
     codes = [code if fmt is None or fmt == "int" else f"self._fmt({fmt!r}, {code})" for code, fmt in pieces]
     fits = all(not set(text if fmt is None else code) & set('"\\{}' if fmt is None else '"\\{}:!')
                for (text, fmt), code in zip(pieces, codes, strict=True))
@@ -205,45 +194,46 @@ def told(self: Lowerer, s: t.Tell) -> str:
                       for (text, fmt), code in zip(pieces, codes, strict=True)) or "''"
 
 
-def call_effect(self: Lowerer, s: t.CallEffect, depth: int) -> list[Line]:
-    proc = self.procedures[s.procedure]
-    args = self.arguments(s.args, proc.params)
-    self.passed(proc.name, proc.params, s.args)
-    cost = self.costs[id(s)] = sat(1 + sum(self.fact(arg).cost for arg in s.args) + self.procedure_cost(proc.name))
-    if proc.name in self.plan.inline_procedures and self.probe is None and proc.name not in self.suspending \
-            and proc.name not in self.spending:  # (pass `inline_procedures`) written out here
-        body = self.block(proc.body, depth)
-        self.costs[id(s)] = cost  # (the call's work, as counted for the call)
+def call_effect(lo: Lowerer, s: t.CallEffect, depth: int) -> list[Line]:
+    proc = lo.procedures[s.procedure]
+    args = expressions.arguments(lo, s.args, proc.params)
+    limits.passed(lo, proc.name, proc.params, s.args)
+    cost = lo.costs[id(s)] = sat(1 + sum(lo.fact(arg).cost for arg in s.args)
+                                 + definitions.procedure_cost(lo, proc.name))
+    if proc.name in lo.plan.inline_procedures and lo.probe is None and proc.name not in lo.suspending \
+            and proc.name not in lo.spending:  # (pass `inline_procedures`) written out here
+        body = block(lo, proc.body, depth)
+        lo.costs[id(s)] = cost  # (the call's work, as counted for the call)
         return inline_procedures.written(proc, s, body, depth)
     call = f"self.{proc.name}({', '.join(args)})"
-    if proc.name in self.suspending:  # it can wait for a decision: its steps are this rule's
+    if proc.name in lo.suspending:  # it can wait for a decision: its steps are this rule's
         call = f"yield from {call}"
     return [Line(depth, call, s.span)]
 
 
-def ask(self: Lowerer, s: t.Ask, depth: int) -> list[Line]:
+def ask(lo: Lowerer, s: t.Ask, depth: int) -> list[Line]:
     """`ask p to choose x in xs:` the rule waits for seat p's choice among the items of xs
     (the runtime's `Ask`), then runs the body with it; with no item to choose, the runtime
     gives back nothing to walk, and the body is skipped."""
-    seat = self.expr(s.seat)
-    walk = self.iterable(s.domain.ty, self.expr(s.domain))
-    domain = self.domain_facts(s.domain)
-    walk, work, _ = self.over(walk, domain, s.span)  # (the choices are listed: each item handled)
-    self.scopes.append(set())
-    var = self.bind(s.var)
-    self.set_local(s.var, domain.item)
-    body = self.block(s.body, depth + 1)
-    self.scopes.pop()
-    self.costs[id(s)] = sat(1 + self.fact(s.seat).cost + domain.cost + work + self.block_cost)
-    asked = f"rt.Ask({seat}, {s.var.name!r}, {walk}, {self.where(s.span)})"
+    seat = lo.expr(s.seat)
+    walk = expressions.iterable(lo, s.domain.ty, lo.expr(s.domain))
+    domain = limits.domain_facts(lo, s.domain)
+    walk, work, _ = limits.over(lo, walk, domain, s.span)  # (the choices are listed: each item handled)
+    lo.scopes.append(set())
+    var = lo.bind(s.var)
+    limits.set_local(lo, s.var, domain.item)
+    body = block(lo, s.body, depth + 1)
+    lo.scopes.pop()
+    lo.costs[id(s)] = sat(1 + lo.fact(s.seat).cost + domain.cost + work + lo.block_cost)
+    asked = f"rt.Ask({seat}, {s.var.name!r}, {walk}, {limits.where(lo, s.span)})"
     return [Line(depth, f"for {var} in (yield {asked}):", s.span), *body]
 
 
-def journal_lines(self: Lowerer, s: t.Assign, depth: int) -> list[Line]:
+def journal_lines(lo: Lowerer, s: t.Assign, depth: int) -> list[Line]:
     """Before an assignment to a field, in a rule set whose every move runs as steps: the
     field as the move began, kept the first time the move changes it (copied as `clone`
     copies it), while the move notes them (runtime/state.py `_do_steps`)."""
-    if not self.journal or s.target.kind not in ("field", "perfield"):
+    if not lo.journal or s.target.kind not in ("field", "perfield"):
         return []
     name = s.target.name
     copy = f"self.{name}[:]" if s.target.kind == "perfield" else f"self.{name}"
@@ -251,80 +241,81 @@ def journal_lines(self: Lowerer, s: t.Assign, depth: int) -> list[Line]:
             Line(depth + 1, f"self._journal[{name!r}] = {copy}", s.span)]
 
 
-def assign_item(self: Lowerer, s: t.Assign, item: t.Expr) -> str:
+def assign_item(lo: Lowerer, s: t.Assign, item: t.Expr) -> str:
     """`xs[i] = v` (`f[e][i] = v`): the list, a tuple, rebuilt with item i replaced; an index
     outside it is a fault of the rules told by its rule line (rt.put), like a read's."""
     sym = s.target
-    vpy = self.expr(s.value)
-    value = self.fact(s.value)
-    ipy = self.expr(item)
+    vpy = lo.expr(s.value)
+    value = lo.fact(s.value)
+    ipy = lo.expr(item)
     lhs = sym.py
-    cost = sat(1 + value.cost + self.fact(item).cost)
+    cost = sat(1 + value.cost + lo.fact(item).cost)
     if s.index is not None:
-        lhs = f"{sym.py}[{self.expr(s.index)}]"
-        cost = sat(cost + self.fact(s.index).cost)
-    held = self.field_facts(sym.name, sym.ty) if sym.kind != "local" else self.symbol_facts(sym)
-    old_py, old_work, _ = self.over(lhs, held, s.span)  # (the copy: every item handled)
-    self.costs[id(s)] = sat(cost + old_work)
+        lhs = f"{sym.py}[{lo.expr(s.index)}]"
+        cost = sat(cost + lo.fact(s.index).cost)
+    held = limits.field_facts(lo, sym.name, sym.ty) if sym.kind != "local" else limits.symbol_facts(lo, sym)
+    old_py, old_work, _ = limits.over(lo, lhs, held, s.span)  # (the copy: every item handled)
+    lo.costs[id(s)] = sat(cost + old_work)
     elem = sym.ty.elem or ANY
     if s.op in ("+=", "-="):
         new = Facts(mag=STORED)  # (rt.add_at checks the sum as a stored number)
         amount = vpy if s.op == "+=" else f"-({vpy})"
-        put = f"rt.add_at({old_py}, {ipy}, {amount}, {self.where(s.span)})"
+        put = f"rt.add_at({old_py}, {ipy}, {amount}, {limits.where(lo, s.span)})"
     else:
         new = value
-        put = f"rt.put({old_py}, {ipy}, {self.checked_store(self.canon(s.value, elem, vpy), value, elem, s.span)})"
-    self.stored(sym, Facts(size=0, item=new.priced(0)))  # (the list keeps its length: only its items change)
+        stored = limits.checked_store(lo, expressions.canon(lo, s.value, elem, vpy), value, elem, s.span)
+        put = f"rt.put({old_py}, {ipy}, {stored})"
+    limits.stored(lo, sym, Facts(size=0, item=new.priced(0)))  # (the list keeps its length: only its items change)
     return f"{lhs} = {put}"
 
 
-def assign(self: Lowerer, s: t.Assign) -> str:
+def assign(lo: Lowerer, s: t.Assign) -> str:
     if s.item is not None:
-        return self.assign_item(s, s.item)
+        return assign_item(lo, s, s.item)
     sym = s.target
-    vpy = self.expr(s.value)
-    value = self.fact(s.value)
-    self.costs[id(s)] = sat(1 + value.cost)
+    vpy = lo.expr(s.value)
+    value = lo.fact(s.value)
+    lo.costs[id(s)] = sat(1 + value.cost)
     lhs = sym.py
     if s.index is not None:
-        ipy = self.expr(s.index)
-        self.costs[id(s)] = sat(self.costs[id(s)] + self.fact(s.index).cost)
+        ipy = lo.expr(s.index)
+        lo.costs[id(s)] = sat(lo.costs[id(s)] + lo.fact(s.index).cost)
         lhs = f"{sym.py}[{ipy}]"
     if s.op in ("+=", "-=") and sym.ty.kind == "set":
         # a new set: every item of both is handled
-        held = self.field_facts(sym.name, sym.ty) if sym.kind != "local" else self.symbol_facts(sym)
-        old_py, old_work, old_size = self.over(lhs, held, s.span)
-        new_py, new_work, new_size = self.over(vpy, value, s.span)
-        self.costs[id(s)] = sat(self.costs[id(s)] + old_work + new_work)
+        held = limits.field_facts(lo, sym.name, sym.ty) if sym.kind != "local" else limits.symbol_facts(lo, sym)
+        old_py, old_work, old_size = limits.over(lo, lhs, held, s.span)
+        new_py, new_work, new_size = limits.over(lo, vpy, value, s.span)
+        lo.costs[id(s)] = sat(lo.costs[id(s)] + old_work + new_work)
         size = old_size if s.op == "-=" else sat(old_size + new_size)
-        self.stored(sym, Facts(size=size, item=value.item))
-        items = set_items_joined(self, s.op == "+=", old_py, s.value, new_py)  # (pass `set_items`)
+        limits.stored(lo, sym, Facts(size=size, item=value.item))
+        items = set_items_joined(lo, s.op == "+=", old_py, s.value, new_py)  # (pass `set_items`)
         if items is not None:
             return f"{lhs} = {items}"
         return f"{lhs} = {old_py} {'|' if s.op == '+=' else '-'} {new_py}"
     if s.op in ("+=", "-="):
         if not storable((value.mag[0], value.mag[1] + 1)):  # `x += x` would double: the amount is checked
-            vpy = f"rt.num({vpy}, {self.where(s.span)})"
+            vpy = f"rt.num({vpy}, {limits.where(lo, s.span)})"
         return f"{lhs} {s.op} {vpy}"
-    self.stored(sym, value)
-    vpy = self.canon(s.value, sym.ty, vpy)
-    code = self.checked_store(vpy, value, sym.ty, s.span)
+    limits.stored(lo, sym, value)
+    vpy = expressions.canon(lo, s.value, sym.ty, vpy)
+    code = limits.checked_store(lo, vpy, value, sym.ty, s.span)
     if sym.kind == "field" and s.index is None and _narrows(_annotation(sym.ty), code):
         code = f"rt.held({code})"
     return f"{lhs} = {code}"
 
 
-def condition(self: Lowerer, e: t.Expr, tag: str, *entry: str) -> str:
+def condition(lo: Lowerer, e: t.Expr, tag: str, *entry: str) -> str:
     """An expression that is a rule of its own and only reads the game (a guard, the end,
     an actor, a score ...), its lists taken for small checked as it starts; `tag` marks its
     budget reset (none: the caller marks it)."""
-    self.scopes = [set(entry)]
-    before = self.charges
-    reading = self.begin_reading(entry)
-    py = self.expr(e)
-    py = self.unit_expr(py, self.fact(e).cost, e.span, lists=self.end_reading(reading))
+    lo.scopes = [set(entry)]
+    before = lo.charges
+    reading = limits.begin_reading(lo, entry)
+    py = lo.expr(e)
+    py = limits.unit_expr(lo, py, lo.fact(e).cost, e.span, lists=limits.end_reading(lo, reading))
     if tag:
-        self.mark(before, tag)
+        limits.mark(lo, before, tag)
     return py
 
 
@@ -456,10 +447,10 @@ def _suspending(typed: t.TypedProgram) -> set[str]:
         out |= more
 
 
-def join_rounds_fused(lower: Lowerer, s: t.For, head: Any, body: list[Any], depth: int) -> list[Any] | None:
+def join_rounds_fused(lo: Lowerer, s: t.For, head: Any, body: list[Any], depth: int) -> list[Any] | None:
     """The lines of loop `s` (its head and body, as lowered) with the joins of its rounds made at
     once, else None (`lower`: the lowering)."""
-    if join_rounds.NAME not in lower.plan.enabled or lower.probe is not None or len(s.body) != 1:
+    if join_rounds.NAME not in lo.plan.enabled or lo.probe is not None or len(s.body) != 1:
         return None
     items = _items(s)
     if items is None:
@@ -476,7 +467,7 @@ def join_rounds_fused(lower: Lowerer, s: t.For, head: Any, body: list[Any], dept
     elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
         return None
     walk = re.fullmatch(r"for (\w+) in (.+):", head.code)
-    if walk is None or walk.group(1) != "_" or "rt." in walk.group(2) or can_fail(s.domain, lower.defines):
+    if walk is None or walk.group(1) != "_" or "rt." in walk.group(2) or can_fail(s.domain, lo.defines):
         return None  # (a loop whose variable the body reads, whose list is counted or may fail: not taken)
     line = type(head)
     written = f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
@@ -496,11 +487,11 @@ def join_rounds_fused(lower: Lowerer, s: t.For, head: Any, body: list[Any], dept
     ]
 
 
-def draw_out_fused(lower: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Any],
+def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Any],
                    second_lines: list[Any]) -> list[Any] | None:
     """The lines of `let c = draw_from(x)` and `x = without(x, c)` as one call, else None (`lower`:
     the lowering; the two statements' lines, as lowered)."""
-    if draw_out.NAME not in lower.plan.enabled or lower.probe is not None or not isinstance(second, t.Assign) \
+    if draw_out.NAME not in lo.plan.enabled or lo.probe is not None or not isinstance(second, t.Assign) \
             or not _shape(first, second):
         return None
     if len(first_lines) != 1 or len(second_lines) < 3:

@@ -7,28 +7,13 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from ...runtime.limits import MAX_INT, MAX_ITEMS, SMALL_LIST
 from .. import typed as t
-from ..budget import (
-    FREE_WORK,
-    STORED,
-    Facts,
-    add_mag,
-    join,
-    join_mag,
-    mul_mag,
-    number,
-    sat,
-)
-from ..passes import (
-    bitmask,
-    lazy_hoist,
-    list_items,
-    range_bounds,
-    set_items,
-)
+from ..budget import FREE_WORK, STORED, Facts, add_mag, join, join_mag, mul_mag, number, sat
+from ..passes import bitmask, lazy_hoist, list_items, range_bounds, set_items
 from ..passes.lazy_hoist import LAZY
 from ..signatures import BUILTINS
 from ..typed import Symbol
 from ..types import ANY, INT, Ty, entity
+from . import boards, comprehensions, definitions, limits
 from .code import _SIMPLE, _one_operand, _pair_sorted, _parenthesised, _sorted, _unparenthesised
 
 if TYPE_CHECKING:
@@ -39,139 +24,139 @@ _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 
 
 # -- expressions --------------------------------------------------------------------------
-def expr(self: Lowerer, e: t.Expr) -> str:
-    self.facts.pop(id(e), None)  # (an id is reused once its node is gone: facts are this walk's)
-    self.canonical.discard(id(e))
-    py = self.lower(e)
-    if id(e) not in self.facts:  # what the type alone says; the work is its parts' work
-        self.facts[id(e)] = self.type_facts(e.ty).plus(sum(self.fact(part).cost for part in t.subexpressions(e)))
-    return py if self.probe_expr is None else self.probe_expr(e, py)
+def expr(lo: Lowerer, e: t.Expr) -> str:
+    lo.facts.pop(id(e), None)  # (an id is reused once its node is gone: facts are this walk's)
+    lo.canonical.discard(id(e))
+    py = lower(lo, e)
+    if id(e) not in lo.facts:  # what the type alone says; the work is its parts' work
+        lo.facts[id(e)] = limits.type_facts(lo, e.ty).plus(sum(lo.fact(part).cost for part in t.subexpressions(e)))
+    return py if lo.probe_expr is None else lo.probe_expr(e, py)
 
 
-def lower(self: Lowerer, e: t.Expr) -> str:
+def lower(lo: Lowerer, e: t.Expr) -> str:
     match e:
         case t.Num():
-            self.facts[id(e)] = number(e.value)
+            lo.facts[id(e)] = number(e.value)
             return str(e.value)
         case t.Str():
             return repr(e.value)
         case t.Bool():
             return str(e.value)
         case t.Ref():
-            self.facts[id(e)] = self.symbol_facts(e.sym)
+            lo.facts[id(e)] = limits.symbol_facts(lo, e.sym)
             if e.sym.kind == "field" or e.sym.item:  # a field, or an item of a list or set
-                self.canonical.add(id(e))
+                lo.canonical.add(id(e))
             if e.sym.kind == "value" and e.sym.name == "deciding":
-                self.program.deciding = True
+                lo.program.deciding = True
             return e.sym.py
         case t.DefineCall():
-            d = self.defines[e.define]
-            args = self.arguments(e.args, d.params)
-            self.passed(d.name, d.params, e.args)
-            self.facts[id(e)] = self.define_call_facts(d, sum(self.fact(arg).cost for arg in e.args))
-            self.called.add(e.define)
+            d = lo.defines[e.define]
+            args = arguments(lo, e.args, d.params)
+            limits.passed(lo, d.name, d.params, e.args)
+            lo.facts[id(e)] = definitions.define_call_facts(lo, d, sum(lo.fact(arg).cost for arg in e.args))
+            lo.called.add(e.define)
             return f"self.{e.define}({', '.join(args)})"
         case t.Builtin():
-            return self.builtin(e)
+            return builtin(lo, e)
         case t.PerIndex():
-            index = self.expr(e.index)
-            self.facts[id(e)] = self.field_facts(e.field.name, e.ty).priced(self.fact(e.index).cost)
-            self.canonical.add(id(e))
+            index = lo.expr(e.index)
+            lo.facts[id(e)] = limits.field_facts(lo, e.field.name, e.ty).priced(lo.fact(e.index).cost)
+            lo.canonical.add(id(e))
             return f"{e.field.py}[{index}]"
         case t.ListIndex():
-            obj, index = self.expr(e.obj), self.expr(e.index)
-            item = self.fact(e.obj).item or self.type_facts(e.obj.ty.elem or ANY)
-            self.facts[id(e)] = item.priced(self.fact(e.obj).cost + self.fact(e.index).cost)
-            self.canonical.add(id(e))
+            obj, index = lo.expr(e.obj), lo.expr(e.index)
+            item = lo.fact(e.obj).item or limits.type_facts(lo, e.obj.ty.elem or ANY)
+            lo.facts[id(e)] = item.priced(lo.fact(e.obj).cost + lo.fact(e.index).cost)
+            lo.canonical.add(id(e))
             pair = _pair_sorted(e, obj)
             if pair is not None:
                 return pair
             return f"{obj}[{index}]"
         case t.AttrOf():
-            return f"{e.table}[{self.expr(e.obj)}]"
+            return f"{e.table}[{lo.expr(e.obj)}]"
         case t.Collection():
-            parts = [self.canon(item, item.ty, self.expr(item)) for item in e.items]
-            self.facts[id(e)] = self.literal_facts(e.items)
-            self.canonical.add(id(e))
+            parts = [canon(lo, item, item.ty, lo.expr(item)) for item in e.items]
+            lo.facts[id(e)] = limits.literal_facts(lo, e.items)
+            lo.canonical.add(id(e))
             tupled = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
             if e.kind == "list":  # a list is a tuple: one representation, and it can be an item of a set
                 return tupled
             return f"frozenset({tupled})" if parts else "frozenset()"
         case t.Comprehension():
-            return self.comprehension(e)
+            return comprehensions.comprehension(lo, e)
         case t.Unary():
-            operand = self.expr(e.operand)
+            operand = lo.expr(e.operand)
             if e.op == "not":
                 return f"not {operand}"
-            self.facts[id(e)] = Facts(self.fact(e.operand).cost, mag=self.fact(e.operand).mag)
+            lo.facts[id(e)] = Facts(lo.fact(e.operand).cost, mag=lo.fact(e.operand).mag)
             return f"-{operand}"
         case t.Binary():
-            return self.binary(e)
+            return binary(lo, e)
         case t.Cond():
-            test, then, orelse = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
-            self.facts[id(e)] = join(self.fact(e.then), self.fact(e.orelse)).plus(self.fact(e.test).cost)
-            if id(e.then) in self.canonical and id(e.orelse) in self.canonical:
-                self.canonical.add(id(e))
+            test, then, orelse = lo.expr(e.test), lo.expr(e.then), lo.expr(e.orelse)
+            lo.facts[id(e)] = join(lo.fact(e.then), lo.fact(e.orelse)).plus(lo.fact(e.test).cost)
+            if id(e.then) in lo.canonical and id(e.orelse) in lo.canonical:
+                lo.canonical.add(id(e))
             return f"({then} if {test} else {orelse})"
         case t.RecordNew():  # a record is a tuple of its fields, in the order declared
-            parts = [self.checked_store(self.canon(arg, arg.ty, self.expr(arg)), self.fact(arg), arg.ty, arg.span)
+            parts = [limits.checked_store(lo, canon(lo, arg, arg.ty, lo.expr(arg)), lo.fact(arg), arg.ty, arg.span)
                      for arg in e.args]
-            self.facts[id(e)] = Facts(sat(len(parts) + sum(self.fact(arg).cost for arg in e.args)))
-            self.canonical.add(id(e))
+            lo.facts[id(e)] = Facts(sat(len(parts) + sum(lo.fact(arg).cost for arg in e.args)))
+            lo.canonical.add(id(e))
             return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
         case t.RecordField():
-            obj = self.expr(e.obj)
-            self.facts[id(e)] = self.type_facts(e.ty, STORED).priced(self.fact(e.obj).cost)
-            self.canonical.add(id(e))
+            obj = lo.expr(e.obj)
+            lo.facts[id(e)] = limits.type_facts(lo, e.ty, STORED).priced(lo.fact(e.obj).cost)
+            lo.canonical.add(id(e))
             return f"{obj}[{e.index}]"
         case t.Note():
-            return self.note(e)
+            return note(lo, e)
         case t.Invalid():
             raise AssertionError(f"{e.span}: an expression the checker refused is never lowered")
         case _:
             assert_never(e)
 
 
-def note(self: Lowerer, e: t.Note) -> str:
+def note(lo: Lowerer, e: t.Note) -> str:
     """A node a pass derived (t.Note): a cell, or a value read from it (pass `lazy_hoist`), a value
     bound once, or any other: its code, in parentheses, with a note for its line."""
     match e:
         case t.Note(verb=lazy_hoist.CELL):  # (pass `lazy_hoist`) a cell, bound once: `for cell in (rt.cell(),)`
-            self.facts[id(e)] = Facts(1, 1, item=Facts())  # (one item: an empty list)
+            lo.facts[id(e)] = Facts(1, 1, item=Facts())  # (one item: an empty list)
             return "(rt.cell(),)"
         case t.Note(verb=lazy_hoist.LAZY):  # (pass `lazy_hoist`) a value read from its cell
-            return lazy_hoist_code(self, e)
+            return lazy_hoist_code(lo, e)
         case t.Note(expr=t.Collection(kind="list", items=(item,))):  # a value bound once: `for h in (v,)`
             # (the local is read only where `v` was: `v` as it is, not converted, and the same object)
-            py = self.expr(item)
-            self.facts[id(e)] = self.literal_facts((item,))
-            self.notes.setdefault(e.verb, {})[e.what] = None
+            py = lo.expr(item)
+            lo.facts[id(e)] = limits.literal_facts(lo, (item,))
+            lo.notes.setdefault(e.verb, {})[e.what] = None
             return f"({_unparenthesised(py)},)"
         case t.Note():  # derived by a pass: its code, in parentheses, and a note for its line
-            py = self.expr(e.expr)
+            py = lo.expr(e.expr)
             # (a body inlined costs the step of the call it was: the limits of a move are
             # counted as they were)
-            self.facts[id(e)] = self.fact(e.expr).plus(1 if e.verb == "inlined" else 0)
-            if id(e.expr) in self.canonical:
-                self.canonical.add(id(e))
-            self.notes.setdefault(e.verb, {})[e.what] = None
+            lo.facts[id(e)] = lo.fact(e.expr).plus(1 if e.verb == "inlined" else 0)
+            if id(e.expr) in lo.canonical:
+                lo.canonical.add(id(e))
+            lo.notes.setdefault(e.verb, {})[e.what] = None
             return _parenthesised(py)
 
 
-def canon(self: Lowerer, e: t.Expr, ty: Ty, py: str) -> str:
+def canon(lo: Lowerer, e: t.Expr, ty: Ty, py: str) -> str:
     """`py`, the code of `e`, giving the one runtime representation of its type: a list is a
     tuple and a set a frozenset, items too (`tuple(x)` of a tuple is that tuple itself)."""
     # Every set is made a frozenset, and every item put into a list or set is converted, so the
     # items of any list are in their one representation already: only the list itself may be
     # a Python list (a comprehension, `sorted`) or a range (`players`).
-    if ty.kind != "list" or id(e) in self.canonical:
+    if ty.kind != "list" or id(e) in lo.canonical:
         return py
     if _parenthesised(py) == py and py.startswith("(") and _one_operand(py):  # `tuple(a if c else b)`
         return f"tuple{py}"
     return f"tuple({py})"
 
 
-def iterable(self: Lowerer, ty: Ty, py: str, ordered: bool = True) -> str:
+def iterable(lo: Lowerer, ty: Ty, py: str, ordered: bool = True) -> str:
     """How to walk the items of a list, a set or a region. A set is walked in increasing
     order where the order can reach the game (`ordered`: a loop, a choice, a list made from
     it): the order of a frozenset is Python's own, not the same under every interpreter, and
@@ -183,12 +168,12 @@ def iterable(self: Lowerer, ty: Ty, py: str, ordered: bool = True) -> str:
     return py
 
 
-def binary(self: Lowerer, e: t.Binary) -> str:
-    lpy, rpy = self.expr(e.left), self.expr(e.right)
+def binary(lo: Lowerer, e: t.Binary) -> str:
+    lpy, rpy = lo.expr(e.left), lo.expr(e.right)
     lt, rt_ = e.left.ty, e.right.ty
-    left, right = self.fact(e.left), self.fact(e.right)
+    left, right = lo.fact(e.left), lo.fact(e.right)
     work = sat(left.cost + right.cost)
-    self.facts[id(e)] = Facts(work)  # a truth value; numbers and lists say more below
+    lo.facts[id(e)] = Facts(work)  # a truth value; numbers and lists say more below
     op = e.op
     if op in ("and", "or"):
         # Python's `and`/`or` give one of their operands: a list or set used as a condition
@@ -204,134 +189,134 @@ def binary(self: Lowerer, e: t.Binary) -> str:
         return f"{lpy} {'is' if op == '==' else 'is not'} {rpy}"
     if op in ("==", "!="):
         if lt.kind in ("list", "set") or rt_.kind in ("list", "set"):  # compared item by item
-            lpy, rpy = self.canon(e.left, lt, lpy), self.canon(e.right, rt_, rpy)
+            lpy, rpy = canon(lo, e.left, lt, lpy), canon(lo, e.right, rt_, rpy)
             sizes = [f.size for f in (left, right) if f.size is not None]
             if sizes and min(sizes) <= FREE_WORK:
-                self.facts[id(e)] = Facts(sat(work + min(sizes)))
+                lo.facts[id(e)] = Facts(sat(work + min(sizes)))
             else:
-                lpy, _, _ = self.over(lpy, left, e.span)
+                lpy, _, _ = limits.over(lo, lpy, left, e.span)
         return f"{lpy} {op} {rpy}"
     if op in ("<", "<=", ">", ">="):
         return f"{lpy} {op} {rpy}"
     if op in ("in", "not in") and rt_.kind == "set":  # a frozenset: one look-up, whatever its size
-        lpy = self.canon(e.left, lt, lpy)
-        self.facts[id(e)] = Facts(sat(work + 1))
+        lpy = canon(lo, e.left, lt, lpy)
+        lo.facts[id(e)] = Facts(sat(work + 1))
         return f"{lpy} {op} {rpy}"
     if op in ("in", "not in"):
-        walk = self.iterable(rt_, rpy, ordered=False)
-        lpy = self.canon(e.left, lt, lpy)
-        walk, searched, _ = self.over(walk, self.domain_facts(e.right), e.span)
-        self.facts[id(e)] = Facts(sat(work + searched))
+        walk = iterable(lo, rt_, rpy, ordered=False)
+        lpy = canon(lo, e.left, lt, lpy)
+        walk, searched, _ = limits.over(lo, walk, limits.domain_facts(lo, e.right), e.span)
+        lo.facts[id(e)] = Facts(sat(work + searched))
         return f"{lpy} {op} {walk}"
     if e.ty.kind in ("list", "set"):  # a list joined, a set's union or difference
-        lpy, left_work, left_size = self.over(lpy, left, e.span)
-        rpy, right_work, right_size = self.over(rpy, right, e.span)
+        lpy, left_work, left_size = limits.over(lo, lpy, left, e.span)
+        rpy, right_work, right_size = limits.over(lo, rpy, right, e.span)
         item = None if left.item is None or right.item is None else join(left.item, right.item)
         size = left_size if op == "-" else sat(left_size + right_size)
-        self.facts[id(e)] = self.clamp(e.ty, Facts(sat(work + left_work + right_work), size, item=item))
-        self.canonical.add(id(e))
+        lo.facts[id(e)] = limits.clamp(lo, e.ty, Facts(sat(work + left_work + right_work), size, item=item))
+        lo.canonical.add(id(e))
         if e.ty.kind == "list":
-            written = list_items_joined(self, e.left, lpy, e.right, rpy, _SIMPLE)  # (pass `list_items`)
+            written = list_items_joined(lo, e.left, lpy, e.right, rpy, _SIMPLE)  # (pass `list_items`)
             return written if written is not None else f"(*{lpy}, *{rpy})"
-        items = set_items_joined(self, op == "+", lpy, e.right, rpy)  # (pass `set_items`)
+        items = set_items_joined(lo, op == "+", lpy, e.right, rpy)  # (pass `set_items`)
         if items is not None:
             return items
         return f"({lpy} {'|' if op == '+' else '-'} {rpy})"
     if op in ("+", "-"):
-        self.facts[id(e)] = Facts(work, mag=add_mag(left.mag, right.mag))
+        lo.facts[id(e)] = Facts(work, mag=add_mag(left.mag, right.mag))
         return f"({lpy} {op} {rpy})"
     if op == "*":
         product = mul_mag(left.mag, right.mag)
         if product is None:  # a square, say, that repeated would grow without end: checked
-            self.facts[id(e)] = Facts(work, mag=(MAX_INT, 0))
-            return f"rt.num({lpy} * {rpy}, {self.where(e.span)})"
-        self.facts[id(e)] = Facts(work, mag=product)
+            lo.facts[id(e)] = Facts(work, mag=(MAX_INT, 0))
+            return f"rt.num({lpy} * {rpy}, {limits.where(lo, e.span)})"
+        lo.facts[id(e)] = Facts(work, mag=product)
         return f"({lpy} * {rpy})"
     # `//` and `%`: a divisor that may be zero is a game error, not a crash
-    self.facts[id(e)] = Facts(work, mag=left.mag if op == "//" else right.mag)
-    if self.nonzero(e.right):
+    lo.facts[id(e)] = Facts(work, mag=left.mag if op == "//" else right.mag)
+    if nonzero(lo, e.right):
         return f"({lpy} {op} {rpy})"
-    return f"rt.{'div' if op == '//' else 'mod'}({lpy}, {rpy}, {self.where(e.span)})"
+    return f"rt.{'div' if op == '//' else 'mod'}({lpy}, {rpy}, {limits.where(lo, e.span)})"
 
 
-def builtin(self: Lowerer, e: t.Builtin) -> str:
-    if self.line_numbers:  # a choice of lines listed by number (pass `action_tables`): the same lines, in order
-        self.line_numbers = False  # (not the lines an argument reads)
+def builtin(lo: Lowerer, e: t.Builtin) -> str:
+    if lo.line_numbers:  # a choice of lines listed by number (pass `action_tables`): the same lines, in order
+        lo.line_numbers = False  # (not the lines an argument reads)
         try:
-            py = self.builtin(e)
+            py = builtin(lo, e)
         finally:
-            self.line_numbers = True
+            lo.line_numbers = True
         return py.replace("self.board.straight_lines", "self.board.straight_line_numbers", 1) \
             if e.func == "straight_lines" else py
-    masked = bitmask.masked_call(self.plan, e, self.defines, self.constant_values)
+    masked = bitmask.masked_call(lo.plan, e, lo.defines, lo.constant_values)
     if masked is not None:  # a set of spots kept as a bit mask (pass `bitmask`)
         lowered = []
         for k, arg in enumerate(e.args):
-            called = set(self.called)
-            lowered.append(self.expr(arg))
+            called = set(lo.called)
+            lowered.append(lo.expr(arg))
             if f"{{{k}}}" not in masked:  # (the list the mask stands for: its code is not written)
-                self.called = called
-        self.facts[id(e)] = self.builtin_facts(e, lowered, e.ty)  # (what the list's call is proven to cost)
+                lo.called = called
+        lo.facts[id(e)] = builtin_facts(lo, e, lowered, e.ty)  # (what the list's call is proven to cost)
         return masked.format(*lowered)
     if e.func == "len" and isinstance(e.args[0], t.Builtin) and e.args[0].func == "straight_lines":
         # Counting lines needs no list of them: a popcount on the board's bitboard.
         counted = t.Builtin("count_lines", e.args[0].args, (), e.ty, e.span)
-        py = self.builtin(counted)
-        self.facts[id(e)] = self.fact(counted)
+        py = builtin(lo, counted)
+        lo.facts[id(e)] = lo.fact(counted)
         return py
-    lowered = [self.expr(arg) for arg in e.args]
-    self.facts[id(e)] = self.builtin_facts(e, lowered, e.ty)
+    lowered = [lo.expr(arg) for arg in e.args]
+    lo.facts[id(e)] = builtin_facts(lo, e, lowered, e.ty)
     if e.func == "sorted" and e.ty.elem is not None:  # in the order a set is walked in (_sorted)
         return _sorted(e.ty.elem, _unparenthesised(lowered[0]))  # (its one argument: no parentheses of its own)
     if "{where}" in BUILTINS[e.func].python:  # a check that names its rule line
-        return BUILTINS[e.func].python.format(*lowered, **dict(e.extra), where=self.where(e.span))
+        return BUILTINS[e.func].python.format(*lowered, **dict(e.extra), where=limits.where(lo, e.span))
     return BUILTINS[e.func].python.format(*lowered, **dict(e.extra))
 
 
-def arguments(self: Lowerer, args: tuple[t.Expr, ...], params: tuple[Symbol, ...]) -> list[str]:
+def arguments(lo: Lowerer, args: tuple[t.Expr, ...], params: tuple[Symbol, ...]) -> list[str]:
     """The arguments of a call to a definition or procedure: each a stored value
     (compiler/budget.py), so what is passed is checked as if stored."""
-    return [self.checked_store(self.expr(arg), self.fact(arg), p.ty, arg.span)
+    return [limits.checked_store(lo, lo.expr(arg), lo.fact(arg), p.ty, arg.span)
             for arg, p in zip(args, params, strict=True)]
 
 
-def nonzero(self: Lowerer, e: t.Expr) -> bool:
+def nonzero(lo: Lowerer, e: t.Expr) -> bool:
     """Whether a divisor is zero in no game: a number, the length of an enumeration, of a
     component's list or of the players, or a product or negation of such."""
     match e:
         case t.Num():
             return e.value != 0
         case t.Unary(op="-"):
-            return self.nonzero(e.operand)
+            return nonzero(lo, e.operand)
         case t.Binary(op="*"):
-            return self.nonzero(e.left) and self.nonzero(e.right)
+            return nonzero(lo, e.left) and nonzero(lo, e.right)
         case t.Builtin(func="len", args=(t.Ref(sym=sym),)):
             if sym.kind != "value" or sym.ty.elem is None:
                 return False
             if sym.name in ("players", "owners"):
-                return min(self.rs.players, default=0) > 0
+                return min(lo.rs.players, default=0) > 0
             kind = sym.ty.elem
-            return (kind.kind == "enum" or kind.name in self.component_count) and bool(self.kind_count(kind.name))
+            return (kind.kind == "enum" or kind.name in lo.component_count) and bool(boards.kind_count(lo, kind.name))
     return False
 
 
-def builtin_facts(self: Lowerer, e: t.Builtin, lowered: list[str], ret: Ty) -> Facts:
+def builtin_facts(lo: Lowerer, e: t.Builtin, lowered: list[str], ret: Ty) -> Facts:
     """What a built-in function gives and costs. It wraps the arguments that need a check:
     a list whose size only the game knows, a number an auction keeps, a count of spots."""
     if len(e.args) != len(lowered):
-        return self.type_facts(ret)
-    args = [self.fact(a) for a in e.args]
+        return limits.type_facts(lo, ret)
+    args = [lo.fact(a) for a in e.args]
     cost = sum(f.cost for f in args)
-    bounds, seats = self.bounds(), self.kind_count("player") or 0
+    bounds, seats = boards.bounds(lo), boards.kind_count(lo, "player") or 0
 
     def over(i: int) -> int:  # work over each item of argument i: how many it holds
         nonlocal cost
-        lowered[i], work, size = self.over(lowered[i], args[i], e.args[i].span)
+        lowered[i], work, size = limits.over(lo, lowered[i], args[i], e.args[i].span)
         cost += work
         return size
 
     def kept(i: int) -> None:  # a number the result keeps (an auction's bid): checked as stored
-        lowered[i] = self.checked_store(lowered[i], args[i], INT, e.args[i].span)
+        lowered[i] = limits.checked_store(lo, lowered[i], args[i], INT, e.args[i].span)
 
     def literal(i: int) -> int | None:
         arg = e.args[i]
@@ -352,7 +337,7 @@ def builtin_facts(self: Lowerer, e: t.Builtin, lowered: list[str], ret: Ty) -> F
             size = None if low is None or high is None or step is None else len(range(low, high, max(step, 1)))
             if size is None and not args[0].mag[1] and not args[1].mag[1]:  # b - a <= |a| + |b|
                 size = sat(args[0].mag[0] + args[1].mag[0])
-            bound = range_bounds_size(self, e, args[1].mag)  # (pass `range_bounds`) b - a <= b, a >= 0
+            bound = range_bounds_size(lo, e, args[1].mag)  # (pass `range_bounds`) b - a <= b, a >= 0
             if bound is not None and (size is None or bound < size):
                 size = bound
             return Facts(cost, size, item=Facts(mag=join_mag(args[0].mag, args[1].mag)))
@@ -379,7 +364,7 @@ def builtin_facts(self: Lowerer, e: t.Builtin, lowered: list[str], ret: Ty) -> F
         case "wall_spots" | "wall_neighbours" | "wall_regions" | "wall_pieces":  # a walk along the wall
             over(0)
             size = {"wall_spots": bounds["spot"], "wall_neighbours": 2, "wall_regions": bounds["region"],
-                    "wall_pieces": self.kind_count("wallface") or 0}[e.func]
+                    "wall_pieces": boards.kind_count(lo, "wallface") or 0}[e.func]
             return Facts(sat(cost + bounds["spot"]), size, item=Facts())
         case "wall_runs":  # one walk along the wall; the runs hold the spots at most once in all
             over(0)
@@ -387,7 +372,7 @@ def builtin_facts(self: Lowerer, e: t.Builtin, lowered: list[str], ret: Ty) -> F
             return Facts(sat(cost + bounds["spot"]), bounds["spot"], item=Facts(size=bounds["spot"], item=Facts()))
         case "attach_left" | "attach_right":  # each piece laid once: at most as many faces as pieces
             over(0)
-            faces = self.kind_count("wallface") or 0
+            faces = boards.kind_count(lo, "wallface") or 0
             return Facts(sat(cost + faces), faces, item=Facts())
         case "face_spots":
             return Facts(cost, bounds["spot"], item=Facts())
@@ -409,8 +394,8 @@ def builtin_facts(self: Lowerer, e: t.Builtin, lowered: list[str], ret: Ty) -> F
             k, m = args[1].mag
             if m == 0 and k <= FREE_WORK:
                 return Facts(sat(cost + k), k, item=Facts())
-            self.charged()
-            lowered[1] = f"rt.upto(self, {lowered[1]}, {self.where(e.args[1].span)})"
+            limits.charged(lo)
+            lowered[1] = f"rt.upto(self, {lowered[1]}, {limits.where(lo, e.args[1].span)})"
             return Facts(cost, MAX_ITEMS, item=Facts())
         case "seats_from":
             return Facts(sat(cost + seats), seats, item=Facts())
@@ -436,30 +421,30 @@ def builtin_facts(self: Lowerer, e: t.Builtin, lowered: list[str], ret: Ty) -> F
             size = over(0)
             return Facts(cost, size, item=args[0].item)
         case "value_of":
-            return self.type_facts(ret, STORED).priced(cost)
+            return limits.type_facts(lo, ret, STORED).priced(cost)
         case "subsets":  # counted and charged by rt.subsets itself, as it runs
-            self.charged()
+            limits.charged(lo)
             n, most = args[0].size, literal(2)
             count = None if n is None or n > 16 else 1 << n
             longest = n if most is None else max(min(n if n is not None else most, most), 0)
             return Facts(cost, count, item=Facts(size=longest, item=args[0].item))
         case "draw":  # (sorts the set first)
             over(0)
-            return (args[0].item or self.type_facts(ret)).priced(cost)
+            return (args[0].item or limits.type_facts(lo, ret)).priced(cost)
         case "draw_from":
-            return (args[0].item or self.type_facts(ret)).priced(cost + 1)
+            return (args[0].item or limits.type_facts(lo, ret)).priced(cost + 1)
         case "throw":
             over(0)
-            most = sum(max((abs(face) for face in die.faces), default=0) for kind in self.rs.dice
+            most = sum(max((abs(face) for face in die.faces), default=0) for kind in lo.rs.dice
                        for die in kind.dice)
             return number(most, cost=cost)
-    return self.type_facts(ret).priced(cost)
+    return limits.type_facts(lo, ret).priced(cost)
 
 
-def set_items_joined(lower: Lowerer, plus: bool, left: str, right: t.Expr, right_py: str) -> str | None:
+def set_items_joined(lo: Lowerer, plus: bool, left: str, right: t.Expr, right_py: str) -> str | None:
     """`left.union(items)` or `left.difference(items)` for a set operation whose right operand is a
     set written out (`right_py`, lowered as `frozenset((...))`), else None."""
-    if set_items.NAME not in lower.plan.enabled or not isinstance(right, t.Collection) or right.kind != "set" \
+    if set_items.NAME not in lo.plan.enabled or not isinstance(right, t.Collection) or right.kind != "set" \
             or not right.items or not (right_py.startswith("frozenset((") and right_py.endswith("))")):
         return None
     items = right_py[len("frozenset("):-1]
@@ -468,50 +453,50 @@ def set_items_joined(lower: Lowerer, plus: bool, left: str, right: t.Expr, right
     return f"{operand}.{'union' if plus else 'difference'}({items})"
 
 
-def range_bounds_size(lower: Lowerer, e: t.Builtin, high_mag: tuple[int, int]) -> int | None:
+def range_bounds_size(lo: Lowerer, e: t.Builtin, high_mag: tuple[int, int]) -> int | None:
     """At most how many items `range(a, b)` holds, `a` never negative and `b` proven at most
     `high_mag[0]` (none where `b` grows with the game's numbers); None if it is not so."""
-    if range_bounds.NAME not in lower.plan.enabled or e.func != "range" or high_mag[1]:
+    if range_bounds.NAME not in lo.plan.enabled or e.func != "range" or high_mag[1]:
         return None
     low = e.args[0]
     nonnegative = (isinstance(low, t.Builtin) and low.func == "len") or (isinstance(low, t.Num) and low.value >= 0)
     return max(high_mag[0], 0) if nonnegative else None
 
 
-def list_items_joined(lower: Lowerer, left: t.Expr, left_py: str, right: t.Expr, right_py: str,
+def list_items_joined(lo: Lowerer, left: t.Expr, left_py: str, right: t.Expr, right_py: str,
                       simple: Any) -> str | None:
     """`(*x, a, b)` or `(a, b, *x)` for a join of two lists, one written out with items (lowered as
     the tuple `(a, b)` or `(a,)`), else None. A join whose other list is `simple` (a match of the
     lists lowering reads as they are) is noted in `lower.short_joins`, for `short`."""
-    if list_items.NAME not in lower.plan.enabled:
+    if list_items.NAME not in lo.plan.enabled:
         return None
     for written, written_py, other_py, first in ((right, right_py, left_py, False), (left, left_py, right_py, True)):
         if isinstance(written, t.Collection) and written.kind == "list" and written.items:
             items = written_py[1:-1].removesuffix(",")
             py = f"({items}, *{other_py})" if first else f"(*{other_py}, {items})"
             if simple.fullmatch(other_py):
-                lower.short_joins[py] = (other_py, len(written.items))
+                lo.short_joins[py] = (other_py, len(written.items))
             return py
     return None
 
 
-def list_items_short(lower: Lowerer, py: str, counted: str) -> str | None:
+def list_items_short(lo: Lowerer, py: str, counted: str) -> str | None:
     """An operation over each item of the join `py` (from `joined`): handled at once while it
     holds at most SMALL_LIST items, `counted` otherwise; None for any other list."""
-    found = lower.short_joins.get(py) if list_items.NAME in lower.plan.enabled else None
+    found = lo.short_joins.get(py) if list_items.NAME in lo.plan.enabled else None
     if found is None:
         return None
     other, count = found
     return f"({py} if len({other}) <= {SMALL_LIST - count} else {counted})"
 
 
-def lazy_hoist_code(lower: Lowerer, e: t.Note) -> str:
+def lazy_hoist_code(lo: Lowerer, e: t.Note) -> str:
     """A value read from its cell (`lower`: the lowering): the cell's item once
     it holds one, else the value computed and put there. Its work is the value's, as the plain
     code's was for every item."""
     assert isinstance(e.expr, t.Collection)
     cell_ref, value = e.expr.items
-    cell, py = lower.expr(cell_ref), lower.expr(value)
-    lower.facts[id(e)] = lower.fact(value)
-    lower.notes.setdefault(LAZY, {})[e.what] = None
+    cell, py = lo.expr(cell_ref), lo.expr(value)
+    lo.facts[id(e)] = lo.fact(value)
+    lo.notes.setdefault(LAZY, {})[e.what] = None
     return f"({cell} or rt.once({cell}, {py}))[0]"

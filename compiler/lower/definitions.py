@@ -46,7 +46,7 @@ def note_define(lo: Lowerer, d: t.Define, before: int) -> None:
     its work is large: then it charges its own), and whether it charges (count was `before`)."""
     body = lo.fact(d.body)
     cost = sat(body.cost + 1)
-    if d.cached:  # a call is a look-up; computing the value charges its work then (see `run`)
+    if d.cached:  # a call is a look-up; computing the value charges its work then (see `define`)
         lo.define_facts[d.name] = (body.priced(0).outside(), 1)
         lo.charging.add(d.name)
         return

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
@@ -447,7 +447,7 @@ def _suspending(typed: t.TypedProgram) -> set[str]:
         out |= more
 
 
-def join_rounds_fused(lo: Lowerer, s: t.For, head: Any, body: list[Any], depth: int) -> list[Any] | None:
+def join_rounds_fused(lo: Lowerer, s: t.For, head: Line, body: list[Line], depth: int) -> list[Line] | None:
     """The lines of loop `s` (its head and body, as lowered) with the joins of its rounds made at
     once, else None (`lower`: the lowering)."""
     if join_rounds.NAME not in lo.plan.enabled or lo.probe is not None or len(s.body) != 1:
@@ -469,26 +469,25 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: Any, body: list[Any], depth: 
     walk = re.fullmatch(r"for (\w+) in (.+):", head.code)
     if walk is None or walk.group(1) != "_" or "rt." in walk.group(2) or can_fail(s.domain, lo.defines):
         return None  # (a loop whose variable the body reads, whose list is counted or may fail: not taken)
-    line = type(head)
     written = f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
     note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
                                              f"(`{join_rounds.NAME}`)") if n)
     joined = f"{target} = (*{target}, *{written} * {ROUNDS})"
     if len(body) == 1:  # nothing counted, nothing can fail
-        return [line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
-                line(depth, joined, join.source, join.note)]
+        return [Line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
+                Line(depth, joined, join.source, join.note)]
     return [
-        line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
-        line(depth, f"if rt.joins_fit(self, len({target}), {ROUNDS}, {len(items)}):"),
-        line(depth + 1, joined, join.source, join.note),
-        line(depth, "else:  # (a round would fail: the rounds one by one, as written)"),
-        line(depth + 1, head.code, head.source, head.note),
-        *(line(x.depth + 1, x.code, x.source, x.note) for x in body),
+        Line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
+        Line(depth, f"if rt.joins_fit(self, len({target}), {ROUNDS}, {len(items)}):"),
+        Line(depth + 1, joined, join.source, join.note),
+        Line(depth, "else:  # (a round would fail: the rounds one by one, as written)"),
+        Line(depth + 1, head.code, head.source, head.note),
+        *(Line(x.depth + 1, x.code, x.source, x.note) for x in body),
     ]
 
 
-def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Any],
-                   second_lines: list[Any]) -> list[Any] | None:
+def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Line],
+                   second_lines: list[Line]) -> list[Line] | None:
     """The lines of `let c = draw_from(x)` and `x = without(x, c)` as one call, else None (`lower`:
     the lowering; the two statements' lines, as lowered)."""
     if draw_out.NAME not in lo.plan.enabled or lo.probe is not None or not isinstance(second, t.Assign) \
@@ -508,7 +507,7 @@ def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list
         return None
     what = f"drawn and taken out of `{_words(second)}` at once, with {where(second.span)} (`draw_out`)"
     note = "; ".join(n for n in (drawn.note, assigned.note, what) if n)
-    call = type(drawn)(drawn.depth, f"{var}, {items} = rt.drawn_out(self, self.rng, {items}, {w.group(1)})",
+    call = Line(drawn.depth, f"{var}, {items} = rt.drawn_out(self, self.rng, {items}, {w.group(1)})",
                        drawn.source, note)
     return [call, *second_lines[3:]]
 

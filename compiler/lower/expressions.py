@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, assert_never
+import re
+from typing import TYPE_CHECKING, assert_never
 
 from ...runtime.limits import MAX_INT, MAX_ITEMS, SMALL_LIST
 from .. import typed as t
@@ -464,7 +465,7 @@ def range_bounds_size(lo: Lowerer, e: t.Builtin, high_mag: tuple[int, int]) -> i
 
 
 def list_items_joined(lo: Lowerer, left: t.Expr, left_py: str, right: t.Expr, right_py: str,
-                      simple: Any) -> str | None:
+                      simple: re.Pattern[str]) -> str | None:
     """`(*x, a, b)` or `(a, b, *x)` for a join of two lists, one written out with items (lowered as
     the tuple `(a, b)` or `(a,)`), else None. A join whose other list is `simple` (a match of the
     lists lowering reads as they are) is noted in `lower.short_joins`, for `short`."""

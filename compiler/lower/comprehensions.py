@@ -183,7 +183,7 @@ def aggregate_loops(lo: Lowerer, py: str, params: set[str], span: SourceSpan) ->
 
 
 def value_masks_code(lo: Lowerer, e: t.Comprehension) -> str | None:
-    """The code of a comprehension the masks serve (`lower`: the lowering, whose
+    """The code of a comprehension the masks serve (`lo`: the lowering, whose
     `expr` writes the region and the value), or None. The region is computed first, then the value,
     as the walk computed them (each once: neither reads the spot)."""
     found = served(lo.plan, e, lo.defines)
@@ -213,7 +213,7 @@ def value_masks_code(lo: Lowerer, e: t.Comprehension) -> str | None:
 
 
 def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
-    """The code of a filter the pass found `e` to be (`lower`: the lowering, whose
+    """The code of a filter the pass found `e` to be (`lo`: the lowering, whose
     `expr` writes the keys and tests), or None. Masks are joined in the order the tests were
     written; from the first test that can fail on, each is a group of its own, so that
     `board.spots_of` computes it only while some spot is left. The joined part may be read from a
@@ -258,7 +258,7 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
 
 
 def set_lists_code(lo: Lowerer, e: t.Comprehension) -> str | None:
-    """`sorted(S)` for `[x for x in S]` over a set (`lower`: the lowering), else None."""
+    """`sorted(S)` for `[x for x in S]` over a set (`lo`: the lowering), else None."""
     if set_lists.NAME not in lo.plan.enabled or e.func != "list" or e.more or e.cond is not None \
             or e.domain.ty.kind != "set" or not isinstance(e.elt, t.Ref) or e.elt.sym is not e.var:
         return None
@@ -269,7 +269,7 @@ def set_lists_code(lo: Lowerer, e: t.Comprehension) -> str | None:
 
 def region_mask_code(lo: Lowerer, e: t.Expr) -> str:
     """The code of the mask of the regions of a list `e` in increasing order (-1: they are not; only
-    where `exact` does not hold: the code calls `ORDERED`), written by `lower`."""
+    where `exact` does not hold: the code calls `ORDERED`), written by `lo`."""
     bare = _bare(e)
     expr = lo.expr
     match bare:
@@ -284,7 +284,7 @@ def region_mask_code(lo: Lowerer, e: t.Expr) -> str:
 def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: str) -> str:
     """The code to read the joined masks `joined` of the list `e` from: a local of the listing,
     bound once before its loops, when this pass found `e` and an action's later choice is being
-    lowered (`lower.listing_hoisted`: the listing's bindings so far, the choice, those before it);
+    lowered (`lo.listing_hoisted`: the listing's bindings so far, the choice, those before it);
     else `joined` itself."""
     if lo.listing_hoisted is None or key(e) not in lo.plan.listing_hoists:
         return joined
@@ -303,7 +303,7 @@ def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: str) -> str:
 
 
 def count_items_code(lo: Lowerer, e: t.Comprehension) -> str | None:
-    """`(L).count(v)` for a comprehension the pass took (`lower`: the lowering),
+    """`(L).count(v)` for a comprehension the pass took (`lo`: the lowering),
     else None."""
     if key(e) not in set(lo.plan.counted):
         return None
@@ -318,7 +318,7 @@ def count_items_code(lo: Lowerer, e: t.Comprehension) -> str | None:
 
 
 def component_sets_code(lo: Lowerer, e: t.Comprehension) -> str | None:
-    """The set operation for a comprehension the pass takes (`lower`: the lowering,
+    """The set operation for a comprehension the pass takes (`lo`: the lowering,
     compiler/lower/), else None. A table is used only once the module has written it (not in an
     attribute's own table)."""
     found = taken(lo.plan, e, lo.defines)

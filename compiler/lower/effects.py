@@ -449,7 +449,7 @@ def _suspending(typed: t.TypedProgram) -> set[str]:
 
 def join_rounds_fused(lo: Lowerer, s: t.For, head: Line, body: list[Line], depth: int) -> list[Line] | None:
     """The lines of loop `s` (its head and body, as lowered) with the joins of its rounds made at
-    once, else None (`lower`: the lowering)."""
+    once, else None (`lo`: the lowering)."""
     if join_rounds.NAME not in lo.plan.enabled or lo.probe is not None or len(s.body) != 1:
         return None
     items = _items(s)
@@ -488,7 +488,7 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: Line, body: list[Line], depth
 
 def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Line],
                    second_lines: list[Line]) -> list[Line] | None:
-    """The lines of `let c = draw_from(x)` and `x = without(x, c)` as one call, else None (`lower`:
+    """The lines of `let c = draw_from(x)` and `x = without(x, c)` as one call, else None (`lo`:
     the lowering; the two statements' lines, as lowered)."""
     if draw_out.NAME not in lo.plan.enabled or lo.probe is not None or not isinstance(second, t.Assign) \
             or not _shape(first, second):

@@ -468,7 +468,7 @@ def list_items_joined(lo: Lowerer, left: t.Expr, left_py: str, right: t.Expr, ri
                       simple: re.Pattern[str]) -> str | None:
     """`(*x, a, b)` or `(a, b, *x)` for a join of two lists, one written out with items (lowered as
     the tuple `(a, b)` or `(a,)`), else None. A join whose other list is `simple` (a match of the
-    lists lowering reads as they are) is noted in `lower.short_joins`, for `short`."""
+    lists lowering reads as they are) is noted in `lo.short_joins`, for `list_items_short`."""
     if list_items.NAME not in lo.plan.enabled:
         return None
     for written, written_py, other_py, first in ((right, right_py, left_py, False), (left, left_py, right_py, True)):
@@ -482,7 +482,7 @@ def list_items_joined(lo: Lowerer, left: t.Expr, left_py: str, right: t.Expr, ri
 
 
 def list_items_short(lo: Lowerer, py: str, counted: str) -> str | None:
-    """An operation over each item of the join `py` (from `joined`): handled at once while it
+    """An operation over each item of the join `py` (from `list_items_joined`): handled at once while it
     holds at most SMALL_LIST items, `counted` otherwise; None for any other list."""
     found = lo.short_joins.get(py) if list_items.NAME in lo.plan.enabled else None
     if found is None:
@@ -492,7 +492,7 @@ def list_items_short(lo: Lowerer, py: str, counted: str) -> str | None:
 
 
 def lazy_hoist_code(lo: Lowerer, e: t.Note) -> str:
-    """A value read from its cell (`lower`: the lowering): the cell's item once
+    """A value read from its cell (`lo`: the lowering): the cell's item once
     it holds one, else the value computed and put there. Its work is the value's, as the plain
     code's was for every item."""
     assert isinstance(e.expr, t.Collection)

@@ -99,6 +99,19 @@ def lower(lo: Lowerer, e: t.Expr) -> str:
             if id(e.then) in lo.canonical and id(e.orelse) in lo.canonical:
                 lo.canonical.add(id(e))
             return f"({then} if {test} else {orelse})"
+        case t.RecordNew() | t.RecordField():
+            return record(lo, e)
+        case t.Note():
+            return note(lo, e)
+        case t.Invalid():
+            raise AssertionError(f"{e.span}: an expression the checker refused is never lowered")
+        case _:
+            assert_never(e)
+
+
+def record(lo: Lowerer, e: t.RecordNew | t.RecordField) -> str:
+    """A record made, or one of its fields read."""
+    match e:
         case t.RecordNew():  # a record is a tuple of its fields, in the order declared
             parts = [limits.checked_store(lo, canon(lo, arg, arg.ty, lo.expr(arg)), lo.fact(arg), arg.ty, arg.span)
                      for arg in e.args]
@@ -110,12 +123,6 @@ def lower(lo: Lowerer, e: t.Expr) -> str:
             lo.facts[id(e)] = limits.type_facts(lo, e.ty, STORED).priced(lo.fact(e.obj).cost)
             lo.canonical.add(id(e))
             return f"{obj}[{e.index}]"
-        case t.Note():
-            return note(lo, e)
-        case t.Invalid():
-            raise AssertionError(f"{e.span}: an expression the checker refused is never lowered")
-        case _:
-            assert_never(e)
 
 
 def note(lo: Lowerer, e: t.Note) -> str:

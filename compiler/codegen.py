@@ -1,7 +1,7 @@
 """Stage 7, codegen: the checked program laid out as one Python module by a jinja2 template.
 
 `emit(ruleset, program, sources)` is the one entry point. All names and expressions were
-computed by lowering (compiler/lower.py); the template only places them. Output is deterministic: it depends
+computed by lowering (compiler/lower/); the template only places them. Output is deterministic: it depends
 on nothing but the rule files and the compiler version.
 """
 

@@ -28,7 +28,7 @@ nothing of the game but what the rule already computes, draws no chance and chan
 so the probed module plays the very games the generated one plays (tests/test_coverage.py).
 
 Lowering calls `Probes.statement` on each effect statement's lines (the one hook in
-compiler/lower.py): an `if` gets a counter at the start of each branch (and an `else` that
+compiler/lower/): an `if` gets a counter at the start of each branch (and an `else` that
 counts when none is taken), a `for` and an `ask` one at the start of their body. The rules'
 entry points (actions, triggers, procedures, phases, the setup, scoring) are probed in the
 lowered program afterwards, and the listing of legal actions and the options read by a

@@ -4,7 +4,7 @@
 to the `Symbol` it denotes (a field, a local, a value of the language ...), every call resolved
 to a definition or a registered built-in, every effect with the span of its rule line. Nothing
 here is Python text but the spellings declarations chose (a symbol's `py`, a constant's name):
-lowering (compiler/lower.py) decides how each node is written, and what checks of the limits
+lowering (compiler/lower/) decides how each node is written, and what checks of the limits
 of a move it needs (compiler/budget.py).
 
 The declarations the checker turned into tables (constants, enumerations, boards ...) are data

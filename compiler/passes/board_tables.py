@@ -37,7 +37,7 @@ from dataclasses import replace
 from .. import typed as t
 from . import Plan
 
-# How lowering has the code that finds a table read (compiler/lower.py `board_table`, which also
+# How lowering has the code that finds a table read (compiler/lower/boards.py `board_table`, which also
 # leaves it as it is with this pass off): from the code that finds it by name, its slot's name, its
 # type and what it holds, the code to write.
 Bind = Callable[[str, str, str, str], str]

@@ -35,13 +35,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
 
 from .. import typed as t
 from ..names import component_sets_constant
 from . import Plan
 from .bitmask import expressions
-from .rewrite import bare, can_fail, clauses, free_locals, rebuild, show, size
+from .rewrite import bare, can_fail, clauses, free_locals, rebuild, size
 
 NAME = "component_sets"
 
@@ -173,33 +172,6 @@ def taken(plan: Plan, e: t.Comprehension, defines: dict[str, t.Define]) -> Shape
     kinds = dict(plan.component_sets)
     found = shape(e, kinds, defines)
     return found if found is not None and all(table in kinds for table, _ in found.tests) else None
-
-
-def lowered(lower: Any, e: t.Comprehension) -> str | None:
-    """The set operation for a comprehension the pass takes (`lower`: the lowering,
-    compiler/lower.py), else None. A table is used only once the module has written it (not in an
-    attribute's own table)."""
-    found = taken(lower.plan, e, lower.defines)
-    if found is None:
-        return None
-    written = {name for name, _, _, _ in lower.program.component_tables}
-    sets = [f"{component_sets_constant(table)}[{'True' if value is None else lower.expr(value)}]"
-            for table, value in found.tests]
-    if any(name.partition("[")[0] not in written for name in sets) or found.made and found.made not in written:
-        return None
-    domain = _operand(lower.expr(found.domain))
-    lower.notes.setdefault("a set operation for", {})[show(e, 40)] = None
-    if found.func == "set":
-        return f"frozenset(map({found.made}.__getitem__, {domain}))"
-    if found.func == "count":
-        return f"len({' & '.join([domain, *sets])})"
-    if found.func == "all":
-        return f"{domain} <= {sets[0]}" if len(sets) == 1 else f"{domain} <= ({' & '.join(sets)})"
-    if not sets:
-        return f"bool({domain})"
-    if len(sets) == 1:
-        return f"(not {domain}.isdisjoint({sets[0]}))"
-    return f"bool({' & '.join([domain, *sets])})"
 
 
 def _operand(py: str) -> str:

@@ -20,12 +20,11 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable
 from dataclasses import replace
-from typing import Any
 
 from .. import typed as t
 from . import Plan
 from .bitmask import expressions
-from .rewrite import can_fail, free_locals, key, show
+from .rewrite import can_fail, free_locals, key
 
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
@@ -51,21 +50,6 @@ def counted(e: t.Comprehension, defines: dict[str, t.Define]) -> t.Expr | None:
                 and not can_fail(other, defines):
             return other
     return None
-
-
-def lowered(lower: Any, e: t.Comprehension) -> str | None:
-    """`(L).count(v)` for a comprehension the pass took (`lower`: the lowering, compiler/lower.py),
-    else None."""
-    if key(e) not in set(lower.plan.counted):
-        return None
-    value = counted(e, lower.defines)
-    if value is None:
-        return None
-    domain = lower.expr(e.domain)
-    lower.notes.setdefault("counted as the list's own count", {})[show(e, 40)] = None
-    if not SIMPLE.match(domain):
-        domain = f"({domain})"
-    return f"{domain}.count({lower.expr(value)})"
 
 
 SIMPLE = re.compile(r"^[\w.]+(\[[\w.]+\])*$")  # a name, an attribute, an item at such an index

@@ -12,7 +12,7 @@ enumeration values: one kept value per arguments); not one whose value may be `n
 slot holds None while stale).
 
 The decision (`Plan.derived`) names each kept definition and what it reads
-(compiler/passes/reads.py); lowering (compiler/lower.py) gives each a slot of the state,
+(compiler/passes/reads.py); lowering (compiler/lower/) gives each a slot of the state,
 `_d__<name>` (a value, or a dict by arguments), None while stale: every assignment to a field
 drops the kept values that read it, a new phase or turn drops those that read the seat to act,
 and anything written from outside the rules drops them all (`_fields_set`).

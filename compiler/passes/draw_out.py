@@ -38,45 +38,15 @@ found by `index` as `without` finds it (`list.remove`'s test), sliced around it:
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
-from ...runtime.limits import SMALL_LIST
 from .. import typed as t
 from . import Plan
-from .rewrite import bare, key, where
+from .rewrite import bare, key
 
 NAME = "draw_out"
 
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
-
-
-def fused(lower: Any, first: t.Stmt, second: t.Stmt, first_lines: list[Any],
-          second_lines: list[Any]) -> list[Any] | None:
-    """The lines of `let c = draw_from(x)` and `x = without(x, c)` as one call, else None (`lower`:
-    the lowering, compiler/lower.py; the two statements' lines, as lowered)."""
-    if NAME not in lower.plan.enabled or lower.probe is not None or not isinstance(second, t.Assign) \
-            or not _shape(first, second):
-        return None
-    if len(first_lines) != 1 or len(second_lines) < 3:
-        return None
-    drawn, check, walked, assigned = first_lines[0], second_lines[0], second_lines[1], second_lines[2]
-    m = re.fullmatch(r"(\w+) = rt\.draw_from\(self\.rng, (.+)\)", drawn.code)
-    if m is None:
-        return None
-    var, items = m.group(1), m.group(2)
-    w = re.fullmatch(rf"rt\.walk\(self, {re.escape(items)}, 1, ('[^']*')\)", walked.code)
-    if (check.code != f"if len({items}) > {SMALL_LIST}:" or w is None or check.depth != drawn.depth
-            or walked.depth != drawn.depth + 1 or assigned.depth != drawn.depth
-            or assigned.code != f"{items} = tuple(rt.without({items}, {var}))"):
-        return None
-    what = f"drawn and taken out of `{_words(second)}` at once, with {where(second.span)} (`draw_out`)"
-    note = "; ".join(n for n in (drawn.note, assigned.note, what) if n)
-    call = type(drawn)(drawn.depth, f"{var}, {items} = rt.drawn_out(self, self.rng, {items}, {w.group(1)})",
-                       drawn.source, note)
-    return [call, *second_lines[3:]]
 
 
 def _shape(first: t.Stmt, second: t.Assign) -> bool:

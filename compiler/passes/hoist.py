@@ -28,7 +28,7 @@ for every item anyway, so it is never computed where it was not. The limits of a
 sound: lowering counts the work of the code it is given, one-item clauses included.
 
 A comprehension lowering fuses with the field it filters (`[s for s, m in enumerate(self.marker)
-if m == v]`, compiler/lower.py `fused_filter`) is left as it is: that is faster still.
+if m == v]`, compiler/lower/comprehensions.py `fused_filter`) is left as it is: that is faster still.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ rules bound (spots, a region, an enumeration: not a list only the game bounds, w
 definition checks as it starts), not `cached: true` (its value is remembered per state). A
 definition without parameters is remembered while the legal actions are listed: it is inlined
 only when its body has no loop, being then as cheap as looking it up. An inlined body counts
-the step of the call it replaces (lower.py): the limits of a move are counted as they were.
+the step of the call it replaces (compiler/lower/): the limits of a move are counted as they were.
 """
 
 from __future__ import annotations

@@ -46,13 +46,8 @@ same error, as before. The work proven of the loop is counted as before.
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
-from ...runtime.limits import SMALL_LIST
 from .. import typed as t
 from . import Plan
-from .rewrite import can_fail, where
 
 NAME = "join_rounds"
 ROUNDS = "_rounds"  # the local holding how many rounds the loop makes (compiler/names.py TEMPLATE_LOCALS)
@@ -60,46 +55,6 @@ ROUNDS = "_rounds"  # the local holding how many rounds the loop makes (compiler
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
-
-
-def fused(lower: Any, s: t.For, head: Any, body: list[Any], depth: int) -> list[Any] | None:
-    """The lines of loop `s` (its head and body, as lowered) with the joins of its rounds made at
-    once, else None (`lower`: the lowering, compiler/lower.py)."""
-    if NAME not in lower.plan.enabled or lower.probe is not None or len(s.body) != 1:
-        return None
-    items = _items(s)
-    if items is None:
-        return None
-    join = body[-1]
-    m = re.fullmatch(r"(.+?) = \(\*\1, .+\)", join.code)
-    if m is None or join.depth != depth + 1:
-        return None
-    target = m.group(1)
-    if len(body) == 3:  # (counted once longer than SMALL_LIST, a step an item)
-        w = re.fullmatch(rf"rt\.walk\(self, {re.escape(target)}, 1, '[^']*'\)", body[1].code)
-        if body[0].code != f"if len({target}) > {SMALL_LIST}:" or w is None or body[0].depth != depth + 1:
-            return None
-    elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
-        return None
-    walk = re.fullmatch(r"for (\w+) in (.+):", head.code)
-    if walk is None or walk.group(1) != "_" or "rt." in walk.group(2) or can_fail(s.domain, lower.defines):
-        return None  # (a loop whose variable the body reads, whose list is counted or may fail: not taken)
-    line = type(head)
-    written = f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
-    note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
-                                             f"(`{NAME}`)") if n)
-    joined = f"{target} = (*{target}, *{written} * {ROUNDS})"
-    if len(body) == 1:  # nothing counted, nothing can fail
-        return [line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
-                line(depth, joined, join.source, join.note)]
-    return [
-        line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
-        line(depth, f"if rt.joins_fit(self, len({target}), {ROUNDS}, {len(items)}):"),
-        line(depth + 1, joined, join.source, join.note),
-        line(depth, "else:  # (a round would fail: the rounds one by one, as written)"),
-        line(depth + 1, head.code, head.source, head.note),
-        *(line(x.depth + 1, x.code, x.source, x.note) for x in body),
-    ]
 
 
 def _items(s: t.For) -> list[str] | None:

@@ -31,7 +31,6 @@ game at the limit of its budget could tell); lowering counts the plain code's wo
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
 
 from .. import typed as t
 from ..names import PASS_CELL_BASE as CELL_BASE
@@ -194,15 +193,3 @@ def _work(x: t.Expr) -> bool:
 CALLS = frozenset(name for name, sig in BUILTINS.items()
                   if sig.python.startswith(("self.board.", "rt.", "sorted(")) and "(" in sig.python
                   and not sig.chance and name != "value_of")
-
-
-def lowered(lower: Any, e: t.Note) -> str:
-    """A value read from its cell (`lower`: the lowering, compiler/lower.py): the cell's item once
-    it holds one, else the value computed and put there. Its work is the value's, as the plain
-    code's was for every item."""
-    assert isinstance(e.expr, t.Collection)
-    cell_ref, value = e.expr.items
-    cell, py = lower.expr(cell_ref), lower.expr(value)
-    lower.facts[id(e)] = lower.fact(value)
-    lower.notes.setdefault(LAZY, {})[e.what] = None
-    return f"({cell} or rt.once({cell}, {py}))[0]"

@@ -31,9 +31,6 @@ with the same checks of its size (so only a move at the very edge of its budget 
 
 from __future__ import annotations
 
-from typing import Any
-
-from ...runtime.limits import SMALL_LIST
 from .. import typed as t
 from . import Plan
 
@@ -42,29 +39,3 @@ NAME = "list_items"
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
-
-
-def joined(lower: Any, left: t.Expr, left_py: str, right: t.Expr, right_py: str, simple: Any) -> str | None:
-    """`(*x, a, b)` or `(a, b, *x)` for a join of two lists, one written out with items (lowered as
-    the tuple `(a, b)` or `(a,)`), else None. A join whose other list is `simple` (a match of the
-    lists lowering reads as they are) is noted in `lower.short_joins`, for `short`."""
-    if NAME not in lower.plan.enabled:
-        return None
-    for written, written_py, other_py, first in ((right, right_py, left_py, False), (left, left_py, right_py, True)):
-        if isinstance(written, t.Collection) and written.kind == "list" and written.items:
-            items = written_py[1:-1].removesuffix(",")
-            py = f"({items}, *{other_py})" if first else f"(*{other_py}, {items})"
-            if simple.fullmatch(other_py):
-                lower.short_joins[py] = (other_py, len(written.items))
-            return py
-    return None
-
-
-def short(lower: Any, py: str, counted: str) -> str | None:
-    """An operation over each item of the join `py` (from `joined`): handled at once while it
-    holds at most SMALL_LIST items, `counted` otherwise; None for any other list."""
-    found = lower.short_joins.get(py) if NAME in lower.plan.enabled else None
-    if found is None:
-        return None
-    other, count = found
-    return f"({py} if len({other}) <= {SMALL_LIST - count} else {counted})"

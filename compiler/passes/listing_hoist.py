@@ -29,10 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import replace
-from typing import Any
 
 from .. import typed as t
-from ..names import MAX_TABLE_CHOICES
 from . import Plan
 from .rewrite import free_locals, key, nodes
 from .spot_filters import among, joined_terms, lookup
@@ -64,22 +62,3 @@ def invariant(plan: Plan, e: t.Comprehension) -> bool:
 
 
 # -- what lowering asks ---------------------------------------------------------------------------
-def hoisted(lower: Any, e: t.Comprehension, joined: str) -> str:
-    """The code to read the joined masks `joined` of the list `e` from: a local of the listing,
-    bound once before its loops, when this pass found `e` and an action's later choice is being
-    lowered (`lower.listing_hoisted`: the listing's bindings so far, the choice, those before it);
-    else `joined` itself."""
-    if lower.listing_hoisted is None or key(e) not in lower.plan.listing_hoists:
-        return joined
-    bound: list[tuple[str, str, str]]
-    bound, choice, before = lower.listing_hoisted
-    for name, code, _ in bound:
-        if code == joined:
-            return name
-    if len(bound) >= MAX_TABLE_CHOICES:
-        return joined
-    name = LOCAL.format(len(bound))
-    earlier = " and ".join(f"`{b}`" for b in before)
-    bound.append((name, joined, f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are made "
-                                f"from, the same for every {earlier}, joined once before the loops"))
-    return name

@@ -9,7 +9,7 @@ every tile gained or lost (`complete`, `controller`, `rent`), in games where no 
 copied. With this pass the state holds `_kept_shared`: False while no copy can share its dicts
 (a new state; one that has forgotten every kept value, `_fields_set`), set on both states by
 `clone` (`_copy_fields`); a drop for one key pops the value from the dict itself when it is False
-and drops it from a copy as before when it is True (compiler/lower.py `_dropped_at`), and
+and drops it from a copy as before when it is True (compiler/lower/effects.py `_dropped_at`), and
 `rt.without_keys` (the regions holding a spot) is told it.
 
 Why it is safe: a dict is shared only through `_copy_fields`, which makes both states say so; a

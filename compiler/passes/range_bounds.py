@@ -30,8 +30,6 @@ for such a loop, so only a move at the very edge of its budget could tell.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .. import typed as t
 from . import Plan
 
@@ -40,13 +38,3 @@ NAME = "range_bounds"
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
-
-
-def size(lower: Any, e: t.Builtin, high_mag: tuple[int, int]) -> int | None:
-    """At most how many items `range(a, b)` holds, `a` never negative and `b` proven at most
-    `high_mag[0]` (none where `b` grows with the game's numbers); None if it is not so."""
-    if NAME not in lower.plan.enabled or e.func != "range" or high_mag[1]:
-        return None
-    low = e.args[0]
-    nonnegative = (isinstance(low, t.Builtin) and low.func == "len") or (isinstance(low, t.Num) and low.value >= 0)
-    return max(high_mag[0], 0) if nonnegative else None

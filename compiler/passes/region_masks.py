@@ -260,19 +260,6 @@ def exact(e: t.Expr) -> bool:
 ORDERED = "rt.ordered_mask("  # (a mask that may be -1: its regions not in increasing order)
 
 
-def mask_code(lower: object, e: t.Expr) -> str:
-    """The code of the mask of the regions of a list `e` in increasing order (-1: they are not; only
-    where `exact` does not hold: the code calls `ORDERED`), written by `lower` (compiler/lower.py)."""
-    bare = _bare(e)
-    expr = lower.expr  # type: ignore[attr-defined]
-    match bare:
-        case t.Builtin(func="regions_of"):
-            return f"self.board.kind_masks[{expr(bare.args[0])}]"
-        case t.Cond():
-            return f"({mask_code(lower, bare.then)} if {expr(bare.test)} else {mask_code(lower, bare.orelse)})"
-    return f"{ORDERED}{expr(e)})"
-
-
 def within_method(test: Test) -> list[str]:
     """The lines of the method giving the test's mask among the regions of `regions_mask`, computing
     again the bits that are not known (at the depth of a method's body)."""

@@ -4,7 +4,7 @@ expressions up to the names of the locals they bind, which locals an expression 
 evaluating one can fail, and fresh names for the locals a pass binds.
 
 Expressions nest deeply in some rule sets; these walks recurse (as lowering does), and
-lower.py turns a RecursionError into a diagnostic.
+compiler/lower/ turns a RecursionError into a diagnostic.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def with_clauses(e: t.Comprehension, new: list[tuple[t.Symbol, t.Expr, t.Expr | 
 
 
 def fused_shape(e: t.Comprehension) -> bool:
-    """The shape lowering writes as a walk of the field itself (lower.py `fused_filter`), three
+    """The shape lowering writes as a walk of the field itself (compiler/lower/comprehensions.py `fused_filter`), three
     times faster than any other: `[s for s in spots if marker[s] == v]`. Passes leave it as it is."""
     return (not e.more and e.func == "list" and isinstance(e.domain, t.Ref) and e.domain.sym.kind == "value"
             and e.domain.sym.name == "spots" and isinstance(e.cond, t.Binary) and e.cond.op in ("==", "!=")

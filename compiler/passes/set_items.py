@@ -14,8 +14,6 @@ computed them. The limits of a move are counted on the plain code.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .. import typed as t
 from . import Plan
 
@@ -24,15 +22,3 @@ NAME = "set_items"
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
-
-
-def joined(lower: Any, plus: bool, left: str, right: t.Expr, right_py: str) -> str | None:
-    """`left.union(items)` or `left.difference(items)` for a set operation whose right operand is a
-    set written out (`right_py`, lowered as `frozenset((...))`), else None."""
-    if NAME not in lower.plan.enabled or not isinstance(right, t.Collection) or right.kind != "set" \
-            or not right.items or not (right_py.startswith("frozenset((") and right_py.endswith("))")):
-        return None
-    items = right_py[len("frozenset("):-1]
-    operand = left if left.replace(".", "").replace("_", "").replace("[", "").replace("]", "").isalnum() \
-        else f"({left})"
-    return f"{operand}.{'union' if plus else 'difference'}({items})"

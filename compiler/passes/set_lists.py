@@ -15,24 +15,11 @@ the plain code.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .. import typed as t
 from . import Plan
-from .rewrite import show
 
 NAME = "set_lists"
 
 
 def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
-
-
-def lowered(lower: Any, e: t.Comprehension) -> str | None:
-    """`sorted(S)` for `[x for x in S]` over a set (`lower`: the lowering, compiler/lower.py), else None."""
-    if NAME not in lower.plan.enabled or e.func != "list" or e.more or e.cond is not None \
-            or e.domain.ty.kind != "set" or not isinstance(e.elt, t.Ref) or e.elt.sym is not e.var:
-        return None
-    walk: str = lower.iterable(e.domain.ty, lower.expr(e.domain), ordered=True)
-    lower.notes.setdefault("the set sorted:", {})[show(e, 40)] = None
-    return walk

@@ -41,13 +41,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from .. import typed as t
 from ..names import PASS_LOCAL_BASE, joined
 from . import Plan
 from .bitmask import Mask, expressions
-from .rewrite import Names, can_fail, key, nodes, rebuild, show
+from .rewrite import Names, can_fail, key, nodes, rebuild
 
 # the built-ins whose value, for a spot, the board alone fixes
 BOARD_BUILTINS = frozenset({"region_of"})
@@ -281,7 +280,7 @@ def _failing(e: t.Expr, defines: dict[str, t.Define]) -> list[t.Expr]:
 def joined_terms(found: Filter) -> list[Term]:
     """The terms of a filter joined into its first mask, in the order written: the masks kept
     beside the fields and the `key in L` tests (L computed once) up to the first other test; from
-    that one on, each is a group of its own (`lowered`)."""
+    that one on, each is a group of its own (compiler/lower/ `spot_filters_code`)."""
     out: list[Term] = []
     for term in found.terms:
         if term.mask is None and (among(term) is None or term.fails):
@@ -290,55 +289,8 @@ def joined_terms(found: Filter) -> list[Term]:
     return out
 
 
-def lowered(lower: Any, e: t.Comprehension) -> str | None:
-    """The code of a filter the pass found `e` to be (`lower`: the lowering, compiler/lower.py, whose
-    `expr` writes the keys and tests), or None. Masks are joined in the order the tests were
-    written; from the first test that can fail on, each is a group of its own, so that
-    `board.spots_of` computes it only while some spot is left. The joined part may be read from a
-    local of the listing (pass `listing_hoist`)."""
-    from .listing_hoist import hoisted  # (it builds on this pass)
-
-    found = lookup(lower.plan, e)
-    if found is None:
-        return None
-    first = ["self.board.all_mask"]
-    more: list[str] = []
-    keyed: dict[int, Term] = {}  # the groups of `more` that are key tests, by position
-    joined = len(joined_terms(found))
-    for at, term in enumerate(found.terms):
-        if term.mask is not None:
-            code = f"~{term.mask.py}" if term.negated else term.mask.py
-            (first if at < joined else more).append(code if at < joined else f"({code},)")
-            continue
-        assert term.spot is not None and term.key is not None and term.var is not None and term.test is not None
-        assert term.mask_var is not None
-        lower.scopes.append(set())
-        spot = lower.bind(term.spot)
-        key_py = lower.expr(term.key)
-        lower.scopes.pop()
-        name = repr(f"[{key_py} for {spot} in spots]")
-        groups = (f"(self.board.key_masks.get({name}) or "
-                  f"self.board.group_keys({name}, [{key_py} for {spot} in self.board.spots]))")
-        listed = among(term)
-        if listed is not None and not term.fails:  # `key in L`: the groups of L's values, L computed once
-            code = f"self.board.keys_mask({groups}, {lower.expr(listed)})"
-            (first if at < joined else more).append(code if at < joined else f"({code},)")
-            continue
-        lower.scopes.append(set())
-        var, mask = lower.bind(term.var), lower.bind(term.mask_var)
-        test_py = lower.expr(term.test)
-        lower.scopes.pop()
-        more.append(f"({mask} for {var}, {mask} in {groups}.items() if {test_py})")
-        keyed[len(more) - 1] = term
-    lower.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
-    joined_code = hoisted(lower, e, ' & '.join(first))
-    if lower.spot_row is not None:  # (pass `spot_rows`: the parts, and which group is a test of which term)
-        lower.spot_row.append((joined_code, [(m, keyed.get(i)) for i, m in enumerate(more)]))
-    return f"self.board.spots_of({joined_code}{''.join(', ' + m for m in more)})"
-
-
 def among(term: Term) -> t.Expr | None:
-    """L of a test `key in L` whose L reads no key (and cannot fail: see lowered), else None."""
+    """L of a test `key in L` whose L reads no key (and cannot fail: see `spot_filters_code`), else None."""
     test = _bare(term.test) if term.test is not None else None
     if not (isinstance(test, t.Binary) and test.op == "in" and test.right.ty.kind == "list"):
         return None

@@ -17,7 +17,7 @@ a parameter, or a loop's variable:
 - a field of lists tested for emptiness (`not f[s]`, `free(s)`; `not not f[s]`): the mask of
   the empty spots `spot_filters` keeps (`Mask` with `empty`), made here when an aggregate needs it.
 
-The forms that read them (lowering, `lowered`): over the board's spots (`for s in spots`) or a
+The forms that read them (lowering: `value_masks_code`): over the board's spots (`for s in spots`) or a
 region's (`for s in r`, any expression of a region), `count(T for s in D)` is the popcount of
 `mask & within` (`within & ~mask` for a negated test), `any` whether it is not 0, `all` whether
 the opposite is 0; and the list `[s for s in D if v in f[s]]` is `board.mask_spots(...)`, in spot
@@ -37,7 +37,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
@@ -45,8 +44,8 @@ from ..names import FILTER_LOCAL, joined
 from ..source import SourceSpan
 from ..types import Ty
 from . import Plan
-from .bitmask import Mask, expressions, paren
-from .rewrite import bare, can_fail, free_locals, show
+from .bitmask import Mask, expressions
+from .rewrite import bare, can_fail, free_locals
 
 EMPTY = -1  # (as spot_filters: the `value` of a mask of the spots whose field, of lists, is empty)
 AGGREGATES = ("count", "any", "all")
@@ -257,34 +256,6 @@ def _masks(plan: Plan, test: Test) -> ValueMask | Mask | None:
 
 
 # -- what lowering asks ---------------------------------------------------------------------------
-def lowered(lower: Any, e: t.Comprehension) -> str | None:
-    """The code of a comprehension the masks serve (`lower`: the lowering, compiler/lower.py, whose
-    `expr` writes the region and the value), or None. The region is computed first, then the value,
-    as the walk computed them (each once: neither reads the spot)."""
-    found = served(lower.plan, e, lower.defines)
-    if found is None:
-        return None
-    within = "self.board.all_mask" if found.region is None else f"self.board.region_mask[{lower.expr(found.region)}]"
-    kept = _masks(lower.plan, found.test)
-    assert kept is not None
-    if isinstance(kept, ValueMask):
-        assert found.test.value is not None
-        mask = f"{kept.py}[{_unparen(lower.expr(found.test.value))}]"
-    else:
-        mask = kept.py
-    positive = not found.test.negated
-    region = found.region is not None
-    holding = (f"{within} & {mask}" if region else mask) if positive else f"{within} & ~{mask}"
-    lower.notes.setdefault("read from bit masks (`value_masks`):", {})[show(e, 40)] = None
-    if found.func == "list":
-        return f"self.board.mask_spots({holding})"
-    if found.func == "count":
-        return f"{paren(holding)}.bit_count()"
-    if found.func == "any":
-        return f"({paren(holding)} != 0)"
-    # all: no spot walked fails the test
-    failing = f"{within} & ~{mask}" if positive else (f"{within} & {mask}" if region else mask)
-    return f"(not {paren(failing)})"
 
 
 def _unparen(code: str) -> str:

@@ -1,0 +1,67 @@
+"""Stage 6, lower: the typed program (compiler/typed.py) written as Python, with the checks of
+the limits of a move it needs.
+
+`lower(program)` returns the diagnostics (a component attribute too costly to compute) and the
+`Program`: every expression and effect written as Python lines, each with the rule line it came
+from, which the code generator (compiler/codegen.py) only lays out.
+
+Lowering decides each value's one runtime representation (docs/language.md "Values": a list is
+a tuple, a set a frozenset, converted only where the representation shows), the order a set is
+walked in, and what code is proven to cost (compiler/budget.py): where a run-time check of
+runtime/limits.py goes, and where none is needed. What each list field can hold is learnt from
+every assignment to it: `lower` walks the program again until what it assumed of the fields holds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from .. import typed as t
+from ..budget import Facts
+from ..passes import Plan
+from ..source import Diagnostic
+from . import limits, rules
+from .code import answer_format
+from .definitions import END_SLOT
+from .lowerer import Lowerer
+from .program import (
+    Line,
+    LoweredAction,
+    LoweredChoice,
+    LoweredField,
+    LoweredFunction,
+    LoweredPhase,
+    LoweredTrigger,
+    Program,
+)
+
+__all__ = ["END_SLOT", "Line", "LoweredAction", "LoweredChoice", "LoweredField", "LoweredFunction",
+           "LoweredPhase", "LoweredTrigger", "Lowerer", "Program", "answer_format", "lower"]
+
+
+def lower(typed: t.TypedProgram, plan: Plan | None = None,
+          probe: Callable[[t.Stmt, list[Line], int], list[Line]] | None = None,
+          probe_expr: Callable[[t.Expr, str], str] | None = None) -> tuple[list[Diagnostic], Program]:
+    """Lower a checked program, carrying out what the optimisation passes decided (`plan`,
+    compiler/passes/; none by default); returns its problems (the limits of a move it cannot
+    keep) and the lowered program. `probe`, `probe_expr`: a coverage build's hooks
+    (compiler/probes.py)."""
+    plan = plan if plan is not None else Plan()
+    # The walk runs again while it learns more of what the fields hold (how long a list field can
+    # grow: compiler/budget.py); its code is kept once what it assumed of them holds.
+    assumed: dict[str, Facts] | None = None
+    grown: Counter[str] = Counter()
+    while True:
+        lowerer = Lowerer(typed, assumed, plan)
+        lowerer.probe, lowerer.probe_expr = probe, probe_expr
+        try:
+            program = rules.run(lowerer)
+        except RecursionError:  # the limits on nesting should make this unreachable; never a traceback, though
+            lowerer.error(typed.rules.span, "the rules nest too deeply to be compiled",
+                          "definitions using definitions, each deeply nested: flatten a few")
+            return lowerer.diags, lowerer.program
+        learnt = None if lowerer.diags else limits.learnt(lowerer, grown)
+        if learnt is None:
+            return sorted(lowerer.diags, key=lambda d: (d.span.path, d.span.line, d.span.col)), program
+        assumed = learnt

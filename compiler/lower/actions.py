@@ -1,0 +1,226 @@
+"""Lowering an action: its choices, the loops that list them, its effect.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+from typing import TYPE_CHECKING
+
+from ...runtime.limits import MAX_ACTIONS, MAX_STEPS, SMALL_LIST
+from ...runtime.listing import SMALL_REGIONS
+from .. import typed as t
+from ..budget import FREE_WORK, Facts, sat
+from ..names import MAX_TABLE_CHOICES
+from ..names import joined as invented
+from ..passes import action_tables, choice_hoist, guard_inline, listing_tables, region_masks, spot_rows, value_tables
+from ..passes.rewrite import show
+from ..passes.tabled_rows import key_code
+from ..types import Ty
+from . import boards, effects, expressions, limits
+from .code import _CHARGES, Reading, _annotation, _parenthesised, _unparenthesised
+from .comprehensions import region_mask_code
+from .effects import _asks, _assigned
+from .program import LoweredAction, LoweredChoice
+
+if TYPE_CHECKING:
+    from .lowerer import Lowerer
+
+# (pass `region_masks`) the last choice made from masks of regions: its tests' code and the locals bound first
+RegionRow = tuple[region_masks.Choice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]]
+
+
+def region_choice(lo: Lowerer, a: t.Action, i: int, domain_py: str, charges: int) -> tuple[
+        region_masks.Choice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]] | None:
+    """(pass `region_masks`) The last choice of `a` made from masks of regions, if taken: its tests'
+    code (a test of the earlier choices written over the comprehension's variable, or the local of a
+    kept test's mask) and the locals bound before the loops (the regions walked, each kept test's
+    mask). Not where the plain walk charges the limits of a move itself, nor a kept test's
+    definition does (`charges`: the count before the choice was lowered)."""
+    found = region_masks.choice_of(lo.plan, a.name)
+    if found is None or i != len(a.choices) - 1 or _CHARGES.search(domain_py) or lo.charges > charges \
+            or any(term.kept is not None and term.kept not in lo.region_tests for term in found.terms):
+        return None
+    comment = a.choices[i].span.short
+    mask = region_mask_code(lo, found.regions)
+    disorder = region_masks.ORDERED in mask
+    bound = [("_regions_mask", mask, f"{comment}; `region_masks`: the regions `{a.choices[i].var.name}` walks, "
+              f"as a bit mask{' (-1: not in region order)' if disorder else ''}")]
+    terms: list[tuple[str | None, str | None]] = []
+    for term in found.terms:
+        if term.kept is not None:
+            local = f"_kept_regions{len(bound) - 1}"
+            kept = f"self.{term.kept.within}(_regions_mask)"
+            bound.append((local, f"{kept} if _regions_mask > 0 else 0" if disorder else kept,
+                          f"{comment}; `region_masks`: the regions where `{term.kept.text}`, from its kept mask"))
+            terms.append((None, local))
+        else:
+            assert term.test is not None and term.var is not None
+            lo.scopes.append(set())
+            lo.bind(term.var)
+            terms.append((lo.expr(term.test), None))
+            lo.scopes.pop()
+    return found, terms, bound
+
+
+def listing_loops(lo: Lowerer, a: t.Action, loops: list[tuple[t.Choice, str, str, Facts, Ty]],
+                  reading: Reading) -> tuple[tuple[str, ...], bool, int | None]:
+    """The loops that list an action's choices, one inside the other: each counted as it
+    starts if need be (its walk is rewritten in `loops`). Returns the lines the listing starts
+    with (checks of its lists, the charge of its proven work when large), whether the interned
+    actions must be kept few (a choice of numbers can name ever new values), and at most how
+    many actions it lists."""
+    # the innermost round builds one action, copying each list chosen into its key
+    per_round = sat(1 + sum(domain.item.size or 0 for _, _, _, domain, elem in loops
+                            if elem.kind == "list" and domain.item is not None))
+    count: int | None = 1
+    for i in reversed(range(len(loops))):
+        c, py, walk, domain, elem = loops[i]
+        unknown_items = elem.kind == "list" and (domain.item is None or domain.item.size is None)
+        walk, work, rounds, _ = limits.loop(lo, walk, domain, per_round, c.domain.span, lists=unknown_items)
+        loops[i] = (c, py, walk, domain, elem)
+        counted = walk.startswith("rt.")
+        count = None if count is None or counted or domain.size is None else sat(count * domain.size)
+        per_round = sat(1 + domain.cost + work)
+    prelude: list[str] = []
+    lists = limits.end_reading(lo, reading)
+    if lists[0]:  # the lists it took for small are checked first
+        prelude.append(f"if {' or '.join(f'len({py}) > {SMALL_LIST}' for py in lists[0])}:")
+        prelude.append(f"    {limits.grown(lo, lists, per_round, a.span)}")
+    if per_round > FREE_WORK:
+        limits.charged(lo)
+        prelude.append(f"rt.spend(self, {min(per_round, MAX_STEPS + 1)}, {limits.where(lo, a.span)})")
+    clear_cache = not all(limits.finite(lo, elem, domain.item) for _, _, _, domain, elem in loops)
+    return tuple(prelude), clear_cache, count
+
+
+def action(lo: Lowerer, a: t.Action) -> LoweredAction:
+    lo.scopes = [set()]
+    lo.assigned = frozenset(_assigned(a.effect))  # (a choice its effect assigns to is only its type)
+    before = lo.charges
+    when = None
+    if a.when is not None:
+        when = effects.condition(lo, a.when, "")
+        limits.mark(lo, before, "legal", "guard")
+    lo.scopes = [set()]
+    loops: list[tuple[t.Choice, str, str, Facts, Ty]] = []
+    reading = limits.begin_reading(lo, ())
+    notes: list[str] = []
+    effects.take_notes(lo)
+    table = action_tables.table_of(lo.plan, a.name)
+    spot_row: tuple[str, str, list[tuple[str, bool]]] | None = None
+    region_row: RegionRow | None = None
+    joined: list[tuple[str, str, str]] = []  # (pass `listing_hoist`) bound before the loops
+    for i, c in enumerate(a.choices):
+        lo.line_numbers = table is not None and table.levels[i].how == "lines"
+        lo.listing_hoisted = (joined, c.var.name, tuple(ch.var.name for ch in a.choices[:i])) \
+            if i > 0 and lo.plan.listing_hoists else None
+        lo.spot_row = [] if i == len(a.choices) - 1 and a.name in lo.plan.spot_rows else None
+        charges = lo.charges
+        domain_py = lo.expr(c.domain)
+        if region_row is None:  # (pass `region_masks`) the last choice, a region, made from masks
+            region_row = region_choice(lo, a, i, domain_py, charges)
+        if lo.spot_row:  # (pass `spot_rows`) the list is the spots_of made of these parts
+            first, groups = lo.spot_row[-1]
+            spot_row = (domain_py, first, [(code, term is not None and spot_rows.fixed(
+                term, tuple(ch.var for ch in a.choices[:i]))) for code, term in groups])
+        lo.spot_row = None
+        lo.line_numbers = False
+        lo.listing_hoisted = None
+        walk = expressions.iterable(lo, c.domain.ty, domain_py)
+        if (a.name, i) in lo.plan.choice_hoists:  # (pass `choice_hoist`) made once, when first walked
+            walk = choice_hoist.hoisted(joined, walk, _annotation(c.domain.ty), c.var.name, c.domain.span.short,
+                                        MAX_TABLE_CHOICES)
+        notes.append(effects.take_notes(lo))
+        domain = limits.domain_facts(lo, c.domain)
+        py = lo.bind(c.var)
+        limits.set_local(lo, c.var, domain.item)
+        loops.append((c, py, walk, domain, c.var.ty))
+    listing_prelude, clear_cache, count = listing_loops(lo, a, loops, reading)
+    bindings = [f"{name} = {code}  # {comment}" for name, code, comment in joined]
+    listed = listing_tables.listed_of(lo.plan, a.name)
+    if listed is not None and (table is None or clear_cache or any("rt." in walk for _, _, walk, _, _ in loops)):
+        listed = None  # (pass `listing_tables`) a walk charges the budget itself: listed the plain way
+    if listed is None:
+        listing_prelude += tuple(bindings)
+    fresh_listing = limits.mark(lo, before, "legal")
+    choices = tuple(LoweredChoice(c.var.name, py, walk, elem.kind == "list", c.span, note)
+                    for (c, py, walk, _, elem), note in zip(loops, notes, strict=True))
+    params = tuple((c.var.py, _annotation(c.var.ty)) for c in a.choices)
+    before = lo.charges
+    effect = limits.unit_lines(lo, effects.block(lo, a.effect, 2), lo.block_cost, a.span)
+    fresh_effect = limits.mark(lo, before, "effect") or any(trig in lo.charging_triggers for trig in a.triggers)
+    steps = _asks(a.effect, lo.suspending) or any(trig in lo.waiting for trig in a.triggers)
+    listing: tuple[str, ...] = ()
+    if table is not None:  # through tables per board (pass `action_tables`)
+        listing, regions_bound = tabled_listing(lo, a, table, choices, clear_cache, spot_row, region_row, listed,
+                                                     bindings)
+        listing_prelude += regions_bound
+    revealed = None
+    if a.revealed is not None:  # a rule of its own, read with the move's choices bound
+        revealed = effects.condition(lo, a.revealed, "revealed", *(c.var.py for c in a.choices))
+    return LoweredAction(a.name, invented("do", a.name), params, when, choices, a.text_parts, effect, a.triggers,
+                         a.then, a.span, others_parts=a.others_parts, revealed=revealed,
+                         listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
+                         fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
+                         unguarded=guard_inline.written(lo.plan, when and _unparenthesised(when),
+                                                        _parenthesised(_unparenthesised(when or ""))))
+
+
+def tabled_listing(lo: Lowerer, a: t.Action, table: action_tables.Table, choices: tuple[LoweredChoice, ...],
+                   clear_cache: bool, spot_row: tuple[str, str, list[tuple[str, bool]]] | None,
+                   region_row: RegionRow | None, listed: listing_tables.Listed | None,
+                   bindings: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(pass `action_tables`) The lines that list an action's moves through tables per board, and the
+    locals its listing binds first (pass `region_masks`: the masks of its last choice's regions);
+    `spot_row`, `region_row`: the last choice as gathered by passes `spot_rows`, `region_masks`;
+    `listed`: pass `listing_tables`'s list remembered by value, with its `bindings`."""
+    walks = [(ch.py_name, ch.domain, ch.is_list, ch.span.short) for ch in choices]
+    gather = spot_row[1:] if spot_row is not None and spot_row[0] == choices[-1].domain else None
+    # (pass `listing_tables`) a list remembered by value
+    into = "_actions" if listed is None else "_listed_actions"
+    regions = None
+    if region_row is not None and listed is None and gather is None:  # (pass `region_masks`)
+        found, terms, bound = region_row
+        regions = (terms, found.var.py, region_masks.fixed_count(found),
+                   region_masks.ORDERED in bound[0][1], boards.bounds(lo)["region"] <= SMALL_REGIONS)
+    board_table = partial(boards.board_table, lo)
+    lines = action_tables.listing(table, a.name, clear_cache, walks, board_table, gather, into, regions,
+                                  tabled_rows(lo, a))
+    first: tuple[str, ...] = ()
+    if regions is not None and lines and region_row is not None:
+        first = tuple(f"{name} = {code}  # {comment}" for name, code, comment in region_row[2])
+    listing = tuple(lines if listed is None
+                    else listing_tables.remembered(listed, a.name, lines, bindings, board_table))
+    return listing, first
+
+
+def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[str, str, str] | None:
+    """(pass `tabled_rows`) The key the first choice's walk is remembered by (`value_tables`), the
+    type of its values and what the key is in words; None for a listing the pass did not take."""
+    first = a.choices[0] if a.choices else None
+    if a.name not in lo.plan.tabled_rows or first is None or not isinstance(first.domain, t.DefineCall):
+        return None
+    table = value_tables.table_of(lo.plan, first.domain.define)
+    if table is None:
+        return None
+    args = [lo.expr(arg) for arg in first.domain.args]
+    key = key_code(table.py, table.at, table.params, args)
+    field = table.field if table.at is None else f"{table.field}[{show(first.domain.args[table.at])}]"
+    what = " and ".join([f"`{field}`", *(f"`{show(first.domain.args[k])}`" for k in table.params)])
+    return key, _annotation(first.var.ty), what
+
+
+def lower_actions(lo: Lowerer) -> None:
+    """The actions; a phase whose actions may list more than MAX_ACTIONS counts them when listed."""
+    typed, prog = lo.typed, lo.program
+    for a in typed.actions:
+        prog.actions.append(action(lo, a))
+    # A phase whose actions may list more than MAX_ACTIONS counts them when listed.
+    counts = {a.name: a.count for a in prog.actions}
+    for i, phase in enumerate(prog.phases):
+        numbers = [counts.get(name) for name in phase.actions]
+        if any(n is None for n in numbers) or sum(n or 0 for n in numbers) > MAX_ACTIONS:
+            prog.phases[i] = phase = replace(phase, many_actions=True)
+        if any(a.fresh_listing for a in prog.actions if a.name in phase.actions):
+            prog.phases[i] = replace(phase, fresh_listing=True)

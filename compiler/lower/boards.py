@@ -1,0 +1,106 @@
+"""What lowering knows of the boards: their bounds, the tables of the board bound to slots of the
+state, the kept tests of regions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from ..passes import region_masks
+from . import definitions
+from .program import Line, LoweredFunction
+
+if TYPE_CHECKING:
+    from .lowerer import Lowerer
+
+
+def bounds(lo: Lowerer) -> dict[str, int]:
+    """How many spots, regions ... the largest board has: how long its lists can be."""
+    if lo.board_bounds is None:
+        b = {"spot": 0, "region": 0, "border": 0, "region_size": 0, "per_spot": 0, "degree": 0, "longest": 0}
+        for board in lo.tables.boards:
+            spots = len(board.graph) if board.graph else board.ring or 3 * board.side * (board.side - 1) + 1
+            in_regions = Counter(spot for _, _, region in board.regions for spot in region)
+            degree = max(Counter(s for road in board.roads for s in road).values(), default=0) if board.graph \
+                else 2 if board.ring else 6
+            longest = 2 * board.side - 1 if board.side else 0
+            if board.cells:  # a hex map: its lines are at most as long as it is wide or high
+                spots = len(board.cells)
+                longest = max(max(q for _, q, _ in board.cells) - min(q for _, q, _ in board.cells),
+                              max(r for _, _, r in board.cells) - min(r for _, _, r in board.cells)) + 1
+            elif board.wall:
+                spots, degree = sum(len(f) for _, faces in board.wall for _, f in faces), 2
+            for key, value in (("spot", spots), ("region", len(board.regions)), ("border", len(board.borders)),
+                               ("region_size", max((len(r) for _, _, r in board.regions), default=0)),
+                               ("per_spot", max(in_regions.values(), default=0)), ("degree", degree),
+                               ("longest", longest)):
+                b[key] = max(b[key], value)
+        lo.board_bounds = b
+    return lo.board_bounds
+
+
+def kind_count(lo: Lowerer, kind: str) -> int | None:
+    """How many values a kind of entity or an enumeration has (None: not a finite kind)."""
+    if kind == "player":
+        return max(lo.rs.players, default=1) + len(lo.rs.neutral)
+    if kind in ("spot", "region", "border"):
+        return bounds(lo)[kind]
+    if kind in lo.component_count:
+        return lo.component_count[kind]
+    for dice in lo.rs.dice:
+        if dice.name == kind:
+            return len(dice.dice)
+    for name, values in lo.tables.enums:
+        if name == kind:
+            return len(values)
+    return None
+
+
+def keep_region_tests(lo: Lowerer) -> None:
+    """(pass `region_masks`) Keeps the tests of regions whose definition charges nothing to the
+    limits of a move: computing it for a region the plain code would not ask changes no budget."""
+    for test in lo.plan.region_tests:
+        d = lo.defines[test.define]
+        if d.name not in lo.define_facts:
+            definitions.define_walk(lo, d)
+        if d.name in lo.charging:
+            continue
+        lo.region_tests.append(test)
+        slot = lo.kept[d.name]
+        lo.region_known[slot] = (*lo.region_known.get(slot, ()), test.known)
+
+
+def board_table(lo: Lowerer, code: str, slot: str, annotation: str, what: str) -> str:
+    """The code that reads a table of the board: `code`, which finds it by name (or makes it), or,
+    with pass `board_tables`, the slot `slot` of the state it is bound to as the game starts, of
+    type `annotation` (`what`: what it holds, for the slot's comment)."""
+    if not lo.plan.board_tables:
+        return code
+    found = lo.bound_tables.setdefault(slot, (annotation, code, what))
+    assert found[1] == code, (slot, found[1], code)  # (a slot's name says which table it is)
+    return f"self.{slot}"
+
+
+def kept_masks(lo: Lowerer) -> None:
+    """What the passes keep on the state beside the fields: the sets of spots kept as bit masks
+    (pass `bitmask`), the kept masks of tests of regions (`region_masks`), a bit mask per value (`value_masks`)."""
+    prog = lo.program
+    for m in lo.plan.masks:  # the sets of spots kept as bit masks (pass `bitmask`)
+        prog.kept.append((m.slot, "int", m.note(), m.py))
+        prog.fields_set.append(f"{m.py} = {m.rebuild()}")
+    for test in lo.region_tests:  # (pass `region_masks`) the kept masks of tests of regions
+        where = test.span.short
+        prog.kept.append((test.slot, "int", f"region_masks: the regions where `{test.text}` ({where}), among "
+                          f"those of {test.known}", f"self.{test.slot}"))
+        prog.kept.append((test.known, "int", f"region_masks: the regions whose bit of {test.slot} is known "
+                          f"(cleared where the kept value of `{test.define}` for the region is dropped)",
+                          f"self.{test.known}"))
+        prog.forget.append(f"self.{test.slot} = self.{test.known} = 0")
+        after = next(k for k, d in enumerate(prog.defines) if d.name == test.define) + 1
+        body = tuple(Line(2, code) for code in region_masks.within_method(test))
+        prog.defines.insert(after, LoweredFunction(test.within, (("_regions_mask", "int"),), "int", body,
+                                                   test.span))
+    for vm in lo.plan.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)
+        prog.kept.append((vm.slot, "list[int]", vm.note(), f"{vm.py}[:]"))
+        prog.fields_set.append(f"{vm.py} = {vm.rebuild()}")

@@ -1,0 +1,344 @@
+"""Lowering a comprehension and its aggregate (`all`, `any`, `count`, `sum`, `min`, `max`, a list or
+set made), and the code the passes choose for some of them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import typed as t
+from ..budget import FREE_WORK, Facts, join_mag, number, sat, scale_mag
+from ..names import FILTER_LOCAL, MAX_TABLE_CHOICES, component_sets_constant
+from ..passes import bitmask, region_masks, set_lists
+from ..passes.aggregate_loops import written_out
+from ..passes.bitmask import paren
+from ..passes.component_sets import _operand, taken
+from ..passes.count_items import SIMPLE, counted
+from ..passes.listing_hoist import LOCAL
+from ..passes.region_masks import ORDERED
+from ..passes.rewrite import key, show
+from ..passes.spot_filters import Term, _bare, among, joined_terms, lookup
+from ..passes.value_masks import ValueMask, _masks, _unparen, served
+from ..source import SourceSpan
+from ..typed import Symbol
+from ..types import unify
+from . import boards, expressions, limits
+from .code import _CHARGES
+from .program import Line
+
+if TYPE_CHECKING:
+    from .lowerer import Lowerer
+
+
+def comprehension(lo: Lowerer, e: t.Comprehension) -> str:
+    masked = bitmask.masked_comprehension(lo.plan, e, lo.constant_values)
+    py = plain_comprehension(lo, e)  # (its facts: what the plain code is proven to cost)
+    if masked is None and not _CHARGES.search(py):  # (pass `value_masks`: masks per value, the empty spots)
+        masked = value_masks_code(lo, e)
+    if masked is None and not _CHARGES.search(py):
+        # (passes `spot_filters`, `count_items`, `component_sets`: where the plain code charges no work as it runs)
+        masked = spot_filters_code(lo, e) or count_items_code(lo, e) or component_sets_code(lo, e) \
+            or set_lists_code(lo, e) or region_any(lo, e)
+    return py if masked is None else masked  # a set of spots kept as a bit mask (pass `bitmask`)
+
+
+def plain_comprehension(lo: Lowerer, e: t.Comprehension) -> str:
+    if e.more:
+        return nested_comprehension(lo, e)
+    fused = fused_filter(lo, e)
+    if fused is not None:
+        return fused
+    dpy = lo.expr(e.domain)
+    # only a list made from a set shows the order its items are walked in
+    walk = expressions.iterable(lo, e.domain.ty, dpy, ordered=e.func == "list")
+    domain = limits.domain_facts(lo, e.domain)
+    lo.scopes.append(set())
+    var = lo.bind(e.var)
+    limits.set_local(lo, e.var, domain.item)
+    cond_py = lo.expr(e.cond) if e.cond is not None else None
+    epy = lo.expr(e.elt)
+    if e.func in ("list", "set"):
+        epy = expressions.canon(lo, e.elt, e.elt.ty, epy)
+    lo.scopes.pop()
+    each = lo.fact(e.elt)
+    walk, work, rounds, small = limits.loop(lo, walk, domain, 1 + each.cost + (lo.fact(e.cond).cost if e.cond else 0),
+                                          e.span)
+    cost = sat(domain.cost + work)
+    head = f"for {var} in {walk}" + (f" if {cond_py}" if cond_py else "")
+    counted = f"sum(1 for {var} in {walk} if {cond_py} and {epy})" if cond_py else f"sum(1 {head} if {epy})"
+    # (`min(n for n in xs)`: the aggregate of the items themselves, walked by it without a generator)
+    items = walk if cond_py is None and isinstance(e.elt, t.Ref) and e.elt.sym is e.var else None
+    return aggregate(lo, e, head, epy, counted, Facts(cost, rounds, item=each, small=small), items)
+
+
+def aggregate(lo: Lowerer, e: t.Comprehension, head: str, epy: str, counted: str, walked: Facts,
+              items: str | None = None) -> str:
+    """A comprehension's aggregate over its clauses (`head`), of `epy` for each item walked;
+    `counted` is its `count`; `walked`: its work, its rounds, what each item gives, and
+    whether it is made from lists taken for small; `items`, for one clause without a
+    condition whose value is its own variable, the code of what it walks: an `all`, `any`,
+    `sum`, `min` or `max` of them takes that as it is (the same items in the same order, the
+    same work counted)."""
+    cost, rounds, each = walked.cost, walked.size or 0, walked.item or Facts()
+    match e.func:
+        case "count":
+            lo.facts[id(e)] = number(rounds, cost=cost)
+            return counted
+        case "all" | "any":
+            lo.facts[id(e)] = Facts(cost)
+            return f"{e.func}({epy} {head})" if items is None else f"{e.func}({items})"
+        case "sum" | "min" | "max":
+            mag = scale_mag(each.mag, rounds) if e.func == "sum" else join_mag(each.mag, (0, 0))
+            lo.facts[id(e)] = Facts(cost, mag=mag)
+            if items is not None:
+                return f"sum({items})" if e.func == "sum" else f"{e.func}({items}, default=0)"
+            return f"sum({epy} {head})" if e.func == "sum" else f"{e.func}(({epy} {head}), default=0)"
+        case "set":
+            lo.facts[id(e)] = limits.clamp(lo, e.ty, Facts(cost, rounds, item=each.priced(0), small=walked.small))
+            lo.canonical.add(id(e))
+            return f"frozenset({epy} {head})"
+        case _:
+            lo.facts[id(e)] = Facts(cost, rounds, item=each.priced(0), small=walked.small)
+            return f"[{epy} {head}]"
+
+
+def nested_comprehension(lo: Lowerer, e: t.Comprehension) -> str:
+    """`[elt for a in xs if c for b in f(a) if d]`: each clause walked inside the one before.
+    Its work is the product of the sizes (each inner loop counted as it starts if need be)."""
+    clauses = ((e.var, e.domain, e.cond), *e.more)
+    lowered: list[tuple[Symbol, t.Expr, t.Expr | None, str, str | None, Facts]] = []
+    for var, domain, cond in clauses:
+        dpy = lo.expr(domain)
+        walk = expressions.iterable(lo, domain.ty, dpy, ordered=e.func == "list")
+        facts = limits.domain_facts(lo, domain)
+        lo.scopes.append(set())
+        lo.bind(var)
+        limits.set_local(lo, var, facts.item)
+        cond_py = lo.expr(cond) if cond is not None else None
+        lowered.append((var, domain, cond, walk, cond_py, facts))
+    epy = lo.expr(e.elt)
+    if e.func in ("list", "set"):
+        epy = expressions.canon(lo, e.elt, e.elt.ty, epy)
+    each = lo.fact(e.elt)
+    # from the innermost clause out: each round of a loop does the work of the loops inside it
+    inner_work, rounds = each.cost, 1
+    heads: list[str] = []
+    for var, domain, cond, walk, cond_py, facts in reversed(lowered):
+        lo.scopes.pop()
+        per_item = 1 + inner_work + (lo.fact(cond).cost if cond is not None else 0)
+        walk, work, n, _ = limits.loop(lo, walk, facts, per_item, domain.span)
+        inner_work, rounds = sat(facts.cost + work), sat(rounds * n)
+        heads.insert(0, f"for {var.py} in {walk}" + (f" if {cond_py}" if cond_py else ""))
+    head = " ".join(heads)
+    return aggregate(lo, e, head, epy, f"sum(1 {head} if {epy})", Facts(inner_work, rounds, item=each))
+
+
+def fused_filter(lo: Lowerer, e: t.Comprehension) -> str | None:
+    """`[s for s in spots if marker[s] == v]` walks the field itself, not the spots and then
+    the field: `[s for s, m in enumerate(self.marker) if m == V]`, three times faster."""
+    if not (e.func == "list" and isinstance(e.domain, t.Ref) and e.domain.sym.kind == "value"
+            and e.domain.sym.name == "spots"
+            and isinstance(e.elt, t.Ref) and e.elt.sym is e.var
+            and isinstance(e.cond, t.Binary) and e.cond.op in ("==", "!=")
+            and isinstance(e.cond.left, t.PerIndex) and e.cond.left.field.per == "spot"
+            and isinstance(e.cond.left.index, t.Ref) and e.cond.left.index.sym is e.var):
+        return None
+    field_sym = e.cond.left.field
+    lo.scopes.append(set())
+    var = lo.bind(e.var)
+    value_py = lo.expr(e.cond.right)
+    lo.scopes.pop()
+    if var in value_py or unify(field_sym.ty, e.cond.right.ty) is None:
+        return None  # the value depends on the spot, or is mistyped: take the general path
+    spots = boards.kind_count(lo, "spot") or 0
+    work = sat(spots * (1 + lo.fact(e.cond.right).cost))
+    if work > FREE_WORK:
+        return None  # more work than may go unchecked: the general path counts it
+    lo.facts[id(e)] = Facts(work, spots, item=Facts())
+    item = FILTER_LOCAL.format(field_sym.name)
+    op = e.cond.op
+    if "none" in (e.cond.left.ty.kind, e.cond.right.ty.kind):  # `x != none`: Python's `is not None`
+        op = "is" if op == "==" else "is not"
+    return f"[{var} for {var}, {item} in enumerate({field_sym.py}) if {item} {op} {value_py}]"
+
+
+def region_any(lo: Lowerer, e: t.Comprehension) -> str | None:
+    """(pass `region_masks`) `any(d(r) op c for r in L)` read from the kept mask of the test."""
+    found = region_masks.any_of(lo.plan, e)
+    if found is None or found[0] not in lo.region_tests:
+        return None
+    test, regions = found
+    lo.notes.setdefault("read from a kept mask of regions", {})[show(e, 40)] = None
+    return f"self.{test.within}({region_mask_code(lo, regions)}) != 0"
+
+
+def aggregate_loops(lo: Lowerer, py: str, params: set[str], span: SourceSpan) -> tuple[list[Line], str]:
+    """(pass `aggregate_loops`) The loops of the aggregates a value (`py`, of a definition of
+    parameters `params` or of the end) computes first, as lines from the body's depth, and the
+    value reading their results; none, and `py` as it is, with the pass off."""
+    if not lo.plan.aggregate_loops:
+        return [], py
+    written, py = written_out(py, params)
+    return [Line(2 + depth, code, span if why else None, why) for depth, code, why in written], py
+
+
+def value_masks_code(lo: Lowerer, e: t.Comprehension) -> str | None:
+    """The code of a comprehension the masks serve (`lo`: the lowering, whose
+    `expr` writes the region and the value), or None. The region is computed first, then the value,
+    as the walk computed them (each once: neither reads the spot)."""
+    found = served(lo.plan, e, lo.defines)
+    if found is None:
+        return None
+    within = "self.board.all_mask" if found.region is None else f"self.board.region_mask[{lo.expr(found.region)}]"
+    kept = _masks(lo.plan, found.test)
+    assert kept is not None
+    if isinstance(kept, ValueMask):
+        assert found.test.value is not None
+        mask = f"{kept.py}[{_unparen(lo.expr(found.test.value))}]"
+    else:
+        mask = kept.py
+    positive = not found.test.negated
+    region = found.region is not None
+    holding = (f"{within} & {mask}" if region else mask) if positive else f"{within} & ~{mask}"
+    lo.notes.setdefault("read from bit masks (`value_masks`):", {})[show(e, 40)] = None
+    if found.func == "list":
+        return f"self.board.mask_spots({holding})"
+    if found.func == "count":
+        return f"{paren(holding)}.bit_count()"
+    if found.func == "any":
+        return f"({paren(holding)} != 0)"
+    # all: no spot walked fails the test
+    failing = f"{within} & ~{mask}" if positive else (f"{within} & {mask}" if region else mask)
+    return f"(not {paren(failing)})"
+
+
+def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
+    """The code of a filter the pass found `e` to be (`lo`: the lowering, whose
+    `expr` writes the keys and tests), or None. Masks are joined in the order the tests were
+    written; from the first test that can fail on, each is a group of its own, so that
+    `board.spots_of` computes it only while some spot is left. The joined part may be read from a
+    local of the listing (pass `listing_hoist`)."""
+    found = lookup(lo.plan, e)
+    if found is None:
+        return None
+    first = ["self.board.all_mask"]
+    more: list[str] = []
+    keyed: dict[int, Term] = {}  # the groups of `more` that are key tests, by position
+    joined = len(joined_terms(found))
+    for at, term in enumerate(found.terms):
+        if term.mask is not None:
+            code = f"~{term.mask.py}" if term.negated else term.mask.py
+            (first if at < joined else more).append(code if at < joined else f"({code},)")
+            continue
+        assert term.spot is not None and term.key is not None and term.var is not None and term.test is not None
+        assert term.mask_var is not None
+        lo.scopes.append(set())
+        spot = lo.bind(term.spot)
+        key_py = lo.expr(term.key)
+        lo.scopes.pop()
+        name = repr(f"[{key_py} for {spot} in spots]")
+        groups = (f"(self.board.key_masks.get({name}) or "
+                  f"self.board.group_keys({name}, [{key_py} for {spot} in self.board.spots]))")
+        listed = among(term)
+        if listed is not None and not term.fails:  # `key in L`: the groups of L's values, L computed once
+            code = f"self.board.keys_mask({groups}, {lo.expr(listed)})"
+            (first if at < joined else more).append(code if at < joined else f"({code},)")
+            continue
+        lo.scopes.append(set())
+        var, mask = lo.bind(term.var), lo.bind(term.mask_var)
+        test_py = lo.expr(term.test)
+        lo.scopes.pop()
+        more.append(f"({mask} for {var}, {mask} in {groups}.items() if {test_py})")
+        keyed[len(more) - 1] = term
+    lo.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
+    joined_code = listing_hoist_code(lo, e, ' & '.join(first))
+    if lo.spot_row is not None:  # (pass `spot_rows`: the parts, and which group is a test of which term)
+        lo.spot_row.append((joined_code, [(m, keyed.get(i)) for i, m in enumerate(more)]))
+    return f"self.board.spots_of({joined_code}{''.join(', ' + m for m in more)})"
+
+
+def set_lists_code(lo: Lowerer, e: t.Comprehension) -> str | None:
+    """`sorted(S)` for `[x for x in S]` over a set (`lo`: the lowering), else None."""
+    if set_lists.NAME not in lo.plan.enabled or e.func != "list" or e.more or e.cond is not None \
+            or e.domain.ty.kind != "set" or not isinstance(e.elt, t.Ref) or e.elt.sym is not e.var:
+        return None
+    walk: str = expressions.iterable(lo, e.domain.ty, lo.expr(e.domain), ordered=True)
+    lo.notes.setdefault("the set sorted:", {})[show(e, 40)] = None
+    return walk
+
+
+def region_mask_code(lo: Lowerer, e: t.Expr) -> str:
+    """The code of the mask of the regions of a list `e` in increasing order (-1: they are not; only
+    where `exact` does not hold: the code calls `ORDERED`), written by `lo`."""
+    bare = _bare(e)
+    expr = lo.expr
+    match bare:
+        case t.Builtin(func="regions_of"):
+            return f"self.board.kind_masks[{expr(bare.args[0])}]"
+        case t.Cond():
+            then, test = region_mask_code(lo, bare.then), expr(bare.test)  # (in the order written)
+            return f"({then} if {test} else {region_mask_code(lo, bare.orelse)})"
+    return f"{ORDERED}{expr(e)})"
+
+
+def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: str) -> str:
+    """The code to read the joined masks `joined` of the list `e` from: a local of the listing,
+    bound once before its loops, when this pass found `e` and an action's later choice is being
+    lowered (`lo.listing_hoisted`: the listing's bindings so far, the choice, those before it);
+    else `joined` itself."""
+    if lo.listing_hoisted is None or key(e) not in lo.plan.listing_hoists:
+        return joined
+    bound: list[tuple[str, str, str]]
+    bound, choice, before = lo.listing_hoisted
+    for name, code, _ in bound:
+        if code == joined:
+            return name
+    if len(bound) >= MAX_TABLE_CHOICES:
+        return joined
+    name = LOCAL.format(len(bound))
+    earlier = " and ".join(f"`{b}`" for b in before)
+    bound.append((name, joined, f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are made "
+                                f"from, the same for every {earlier}, joined once before the loops"))
+    return name
+
+
+def count_items_code(lo: Lowerer, e: t.Comprehension) -> str | None:
+    """`(L).count(v)` for a comprehension the pass took (`lo`: the lowering),
+    else None."""
+    if key(e) not in set(lo.plan.counted):
+        return None
+    value = counted(e, lo.defines)
+    if value is None:
+        return None
+    domain = lo.expr(e.domain)
+    lo.notes.setdefault("counted as the list's own count", {})[show(e, 40)] = None
+    if not SIMPLE.match(domain):
+        domain = f"({domain})"
+    return f"{domain}.count({lo.expr(value)})"
+
+
+def component_sets_code(lo: Lowerer, e: t.Comprehension) -> str | None:
+    """The set operation for a comprehension the pass takes (`lo`: the lowering,
+    compiler/lower/), else None. A table is used only once the module has written it (not in an
+    attribute's own table)."""
+    found = taken(lo.plan, e, lo.defines)
+    if found is None:
+        return None
+    written = {name for name, _, _, _ in lo.program.component_tables}
+    sets = [f"{component_sets_constant(table)}[{'True' if value is None else lo.expr(value)}]"
+            for table, value in found.tests]
+    if any(name.partition("[")[0] not in written for name in sets) or found.made and found.made not in written:
+        return None
+    domain = _operand(lo.expr(found.domain))
+    lo.notes.setdefault("a set operation for", {})[show(e, 40)] = None
+    if found.func == "set":
+        return f"frozenset(map({found.made}.__getitem__, {domain}))"
+    if found.func == "count":
+        return f"len({' & '.join([domain, *sets])})"
+    if found.func == "all":
+        return f"{domain} <= {sets[0]}" if len(sets) == 1 else f"{domain} <= ({' & '.join(sets)})"
+    if not sets:
+        return f"bool({domain})"
+    if len(sets) == 1:
+        return f"(not {domain}.isdisjoint({sets[0]}))"
+    return f"bool({' & '.join([domain, *sets])})"

@@ -1,0 +1,371 @@
+"""Lowering definitions and fields: a definition's body, and how its value is kept, tabled or
+remembered; a field's start and its description.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
+
+from ...runtime.limits import MAX_STEPS, SMALL_LIST
+from .. import typed as t
+from ..budget import FREE_WORK, NOTHING, Facts, sat
+from ..names import base_use, faces_constant
+from ..names import joined as invented
+from ..passes import Plan, component_sets, value_tables
+from ..passes.board_tables import Bind
+from ..types import needs_key
+from . import boards, comprehensions, effects, expressions, limits
+from .code import Small, _annotation
+from .effects import _assigned
+from .program import Line, LoweredField, LoweredFunction
+
+if TYPE_CHECKING:
+    from .lowerer import Lowerer
+
+
+def define_walk(lo: Lowerer, d: t.Define) -> tuple[str, Small]:
+    """A definition's body, lowered as a rule that only reads the game (its parameters known
+    as it starts); remembers what a call to it gives and costs."""
+    saved = lo.scopes, lo.assigned
+    lo.scopes, lo.assigned = [set()], frozenset()
+    entry = limits.bind_params(lo, d.name, d.params)
+    before = lo.charges
+    reading = limits.begin_reading(lo, entry)
+    effects.take_notes(lo)
+    py = lo.expr(d.body)
+    lists = limits.end_reading(lo, reading)
+    note_define(lo, d, before)
+    lo.scopes, lo.assigned = saved
+    return py, lists
+
+
+def note_define(lo: Lowerer, d: t.Define, before: int) -> None:
+    """Remembers what a definition gives and the unchecked work of a call to it (one step if
+    its work is large: then it charges its own), and whether it charges (count was `before`)."""
+    body = lo.fact(d.body)
+    cost = sat(body.cost + 1)
+    if d.cached:  # a call is a look-up; computing the value charges its work then (see `define`)
+        lo.define_facts[d.name] = (body.priced(0).outside(), 1)
+        lo.charging.add(d.name)
+        return
+    lo.define_facts[d.name] = (body.priced(0).outside(), 1 if cost > FREE_WORK else cost)
+    if lo.charges > before or cost > FREE_WORK:
+        lo.charging.add(d.name)
+
+
+def define_call_facts(lo: Lowerer, d: t.Define, args_cost: int) -> Facts:
+    if d.name not in lo.define_facts:  # (not lowered yet: declared later)
+        lo.define_facts[d.name] = (NOTHING, 1)  # (a definition using itself is refused: see check.cycles)
+        define_walk(lo, d)
+    result, cost = lo.define_facts.get(d.name, (NOTHING, 1))
+    if d.name in lo.charging:
+        lo.charges += 1
+    return result.priced(sat(args_cost + cost))
+
+
+def field(lo: Lowerer, typed: t.Field) -> LoweredField:
+    f = typed.decl
+    lo.scopes, lo.assigned = [set()], frozenset()
+    before = lo.charges
+    py = lo.expr(typed.init)
+    py = expressions.canon(lo, typed.init, f.type, py)
+    limits.derive(lo, f.name, lo.fact(typed.init))
+    py = limits.unit_expr(lo, limits.checked_store(lo, py, lo.fact(typed.init), f.type, f.init.span),
+                        lo.fact(typed.init).cost, f.init.span, (boards.kind_count(lo, f.per) or 1) if f.per else 1)
+    limits.mark(lo, before, "setup")
+    annotation = _annotation(f.type)
+    if f.per:
+        count = {
+            "player": "self.num_seats",
+            "spot": "len(self.board.spots)",
+            "region": "len(self.board.region_names)",
+        }.get(f.per, f"{lo.component_count[f.per]}" if f.per in lo.component_count
+              else f"len({faces_constant(f.per)})")
+        init = f"[{py} for _ in range({count})]"
+        annotation = f"list[{annotation}]"
+        copy = f"self.{f.name}[:]"
+    else:
+        init, copy = py, f"self.{f.name}"
+    element = f.type.elem.name if f.type.kind in ("list", "set") and f.type.elem else f.type.name
+    # a list or set of numbers, truth values or lists: its whole type, to read saved states
+    declared = f", declared={str(f.type)!r}" if f.type.kind in ("list", "set") and not element else ""
+    if needs_key(f.type):  # records and optionals: read, saved and shown by their whole type
+        element, declared = "", f", declared={str(f.type)!r}"
+    pool = f", pool={f.pool!r}" if f.pool else ""  # (the fields whose unseen items are dealt together)
+    # (a field everyone sees may still hide some of its items: the search agents must know)
+    hides = ", hides_items=True" if f.hide_items_if is not None else ""
+    info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
+            f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared}{pool}{hides})")
+    shown = effects.condition(lo, typed.shown_if, "shown") if typed.shown_if is not None else None
+    hidden = effects.condition(lo, typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None else None
+    seen_by = effects.condition(lo, typed.visible_to, "seen", "k") if typed.visible_to is not None else None
+    return LoweredField(f.name, annotation, init, f.per, copy, info, f.span, shown, hidden, seen_by)
+
+
+def _cached(d: t.Define, annotation: str, body: tuple[Line, ...]) -> tuple[Line, ...]:
+    """A definition's lines, remembering its value in the state's `_derived` (one dict per state,
+    dropped by every change of the game: an assignment to a field, a new phase or turn, a restore)."""
+    key = repr(d.name) if not d.params else f"({d.name!r}, {', '.join(p.py for p in d.params)})"
+    *work, last = body
+    assert last.depth == 2 and last.code.startswith("return "), last
+    return (
+        Line(2, "_memo = self._derived"),
+        Line(2, "if _memo is None:"),
+        Line(3, "_memo = self._derived = {}"),
+        Line(2, f"elif {key} in _memo:"),
+        Line(3, f"_remembered: {annotation} = _memo[{key}]"),
+        Line(3, "return _remembered"),
+        *work,
+        Line(2, f"_value: {annotation} = {last.code.removeprefix('return ')}", last.source, last.note),
+        Line(2, f"_memo[{key}] = _value"),
+        Line(2, "return _value"),
+    )
+
+
+END_SLOT = "_kept_end"  # (pass `end_once`) the slot of the end's value
+
+
+def _remembered(body: tuple[Line, ...], annotation: str, found: tuple[Line, ...], store: str,
+                room: str | None = None) -> tuple[Line, ...]:
+    """A definition's lines (`body`, ending with its `return`), with the lines that return its value
+    when it is found remembered first (`found`) and the line that remembers it (`store`) last, if
+    `room` holds."""
+    *work, last = body
+    assert last.depth == 2 and last.code.startswith("return "), last
+    value = Line(2, f"_value: {annotation} = {last.code.removeprefix('return ')}", last.source)
+    stored = (Line(2, store),) if room is None else (Line(2, f"if {room}:"), Line(3, store))
+    return (*found, *work, value, *stored, Line(2, "return _value"))
+
+
+def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest: int | None = None) -> tuple[Line, ...]:
+    """A definition's lines, keeping its value in its slot of the state between moves (pass
+    `derived`): a value, or for a definition with parameters a dict by arguments; None while
+    stale (every assignment to a field it reads sets it so). `nest`: the position of the parameter
+    the values are kept by first, each a dict by the others (pass `nested_drops`)."""
+    if not d.params:
+        return _remembered(body, annotation, (Line(2, f"_kept = self.{slot}"), Line(2, "if _kept is not None:"),
+                                              Line(3, "return _kept")), f"self.{slot} = _value")
+    # the dict the values are kept in (`kept`, or for one nested value `nested`: kept[its parameter]), by key
+    held = "_kept"
+    first: tuple[Line, ...] = ()
+    if nest is not None:  # (pass `nested_drops`) by that parameter first, each a dict by the others
+        rest = [p.py for i, p in enumerate(d.params) if i != nest]
+        held, first = "_nested", (
+            Line(2, f"_nested = _kept.get({d.params[nest].py})"),
+            Line(2, "if _nested is None:"),
+            Line(3, f"_nested = _kept[{d.params[nest].py}] = {{}}"),
+        )
+    else:
+        rest = [p.py for p in d.params]
+    key = rest[0] if len(rest) == 1 else f"({', '.join(rest)})"
+    found = (Line(2, f"_kept = self.{slot}"), Line(2, "if _kept is None:"), Line(3, f"_kept = self.{slot} = {{}}"),
+             *first, Line(2, f"elif {key} in {held}:"), Line(3, f"return {held}[{key}]"))
+    keyed = [p for i, p in enumerate(d.params) if i != nest]
+    if len(keyed) == 1 and keyed[0].ty.kind in ("entity", "enum", "bool"):  # (one per entity at most)
+        return _remembered(body, annotation, found, f"{held}[{key}] = _value")
+    # values by several arguments, or by a number or a list, are kept while the dict holds fewer than
+    # rt.MAX_TABLED (docs/optimiser.md, "What a board keeps"): beyond, computed afresh at every call
+    return _remembered(body, annotation, found, f"{held}[{key}] = _value", f"len({held}) < rt.MAX_TABLED")
+
+
+def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: tuple[Line, ...],
+            bound: Bind) -> tuple[tuple[Line, ...], str]:
+    """A definition's lines, remembering its values in a table of the board by the value of the
+    game it reads (and the parameters that join the key), pass `value_tables`; and what its
+    comment says of it."""
+    read = table.py if table.at is None else f"{table.py}[{d.params[table.at].py}]"
+    parts = [read, *(d.params[k].py for k in table.params)]
+    key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
+    find = f"self.board.value_tables.get({d.name!r}) or self.board.value_table({d.name!r})"
+    table_code = bound(find, invented("values", d.name), f"dict[Any, {annotation}]",
+                       f"the values of `{d.name}` by what they read (`value_tables`)")
+    found = (
+        Line(2, f"_table = {table_code}"),
+        Line(2, f"_kept: {annotation} | None = _table.get({key})"),
+        Line(2, "if _kept is not None:"),
+        Line(3, "return _kept"),
+    )
+    what = f"`{table.field}`" if table.at is None else f"`{table.field}[{d.params[table.at].name}]`"
+    joined = "".join(f" and `{d.params[k].name}`" for k in table.params)
+    return _remembered(body, annotation, found, f"rt.remember(_table, {key}, _value, self.board)"), (
+        f"remembered by the value of {what}{joined}, in a table of the board every state shares (`value_tables`)")
+
+
+def _key_annotation(params: tuple[tuple[str, str], ...]) -> str:
+    """The type of the key of a kept definition's values: its parameter's, or a tuple of theirs."""
+    return params[0][1] if len(params) == 1 else f"tuple[{', '.join(ann for _, ann in params)}]"
+
+
+def _version_of(d: t.Define) -> str:
+    """What a version of a definition or scoring term that `base(...)` uses is, for its comment."""
+    if d.version_of is None:
+        return ""
+    section, name = d.version_of
+    if section == "scoring":
+        return f"scoring term `{name}` as it was before a variant replaced it: `{base_use(name)}`"
+    use = base_use(name, "..." if d.params else None)
+    return f"definition `{name}` as it was before a variant replaced it: `{use}`"
+
+
+def component_tables(lo: Lowerer) -> None:
+    """The tables of the components' attributes, computed as the rules are loaded, and
+    (pass `component_sets`) the sets made from them."""
+    typed, prog = lo.typed, lo.program
+    loading = 0  # the work of the attribute tables so far: all of them at most a move's
+    for attr in typed.components:
+        lo.scopes, lo.assigned = [{"i"}], frozenset()
+        charges = lo.charges
+        py = lo.expr(attr.value)
+        work = sat(max(lo.fact(attr.value).cost, 1) * attr.count)
+        if lo.charges > charges or work > MAX_STEPS:
+            lo.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` may take more work to "
+                       f"compute than a move may do ({MAX_STEPS:,} steps for all {attr.count:,})",
+                       "compute it from `i` with fewer or shorter loops")
+            continue
+        loading += work
+        if loading > MAX_STEPS:
+            lo.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` takes the work of the "
+                       f"components' attributes, computed as the rules are loaded, past what a move may do "
+                       f"({MAX_STEPS:,} steps for all of them)", "compute them from `i` with fewer or shorter "
+                       "loops, or keep fewer attributes")
+            continue
+        prog.component_tables.append((attr.const, _annotation(attr.ty), f"tuple({py} for i in range({attr.count}))",
+                                      attr.span))
+    spans = {attr.const: attr.span for attr in typed.components}  # (pass `component_sets`: after the tables)
+    prog.component_tables.extend((name, annotation, code, spans[table])
+                                 for table, (name, annotation, code) in component_sets.tables(typed, lo.plan))
+
+
+def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
+    """A definition: its body, with the checks of the lists it takes for small, written as it is
+    kept, tabled or remembered (passes `derived`, `value_tables`, `nested_drops`)."""
+    prog = lo.program
+    params = tuple(zip((p.py for p in d.params), (_annotation(p.ty) for p in d.params), strict=True))
+    py, lists = define_walk(lo, d)
+    note = effects.take_notes(lo)
+    checks = []
+    if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
+        longer = " or ".join(f"len({lst}) > {SMALL_LIST}" for lst in lists[0])
+        checks = [Line(2, f"if {longer}:"), Line(3, limits.grown(lo, lists, lo.fact(d.body).cost + 1, d.span))]
+    if d.cached:  # computed once per state: each computation charges its proven work
+        limits.charged(lo)
+        cost = min(sat(lo.fact(d.body).cost + 1), MAX_STEPS + 1)
+        body = (Line(2, f"rt.spend(self, {cost}, {limits.where(lo, d.span)})", d.span),
+                *checks, Line(2, f"return {py}", d.span, note))
+        if d.name not in lo.kept:
+            body = _cached(d, _annotation(d.ty), body)
+    else:
+        loops, py = comprehensions.aggregate_loops(lo, py, {p.py for p in d.params}, d.span)
+        body = limits.unit_lines(lo, [*checks, *loops, Line(2, f"return {py}", d.span, note)],
+                               lo.fact(d.body).cost + 1, d.span)
+    kept = ""
+    tabled = value_tables.table_of(lo.plan, d.name)
+    if tabled is not None:  # (pass `value_tables`) remembered by the value it is a function of
+        body, kept = _tabled(d, _annotation(d.ty), tabled, body, partial(boards.board_table, lo))
+    if d.name in lo.kept:  # (pass `derived`) kept in its slot between moves
+        reads = dict(lo.plan.derived)[d.name]
+        nest = lo.nested.get(lo.kept[d.name])  # (pass `nested_drops`) by this parameter first
+        slot_type = _annotation(d.ty) if not d.params else \
+            f"dict[{_key_annotation(params)}, {_annotation(d.ty)}]" if nest is None else \
+            f"dict[{params[nest][1]}, dict[{_key_annotation(params[:nest] + params[nest + 1:])}, " \
+            f"{_annotation(d.ty)}]]"
+        prog.kept_slots.append((lo.kept[d.name], f"{slot_type} | None"))
+        body = _kept(d, _annotation(d.ty), lo.kept[d.name], body, nest)
+        kept = f"recomputed once {reads.told()} changes" if reads.fields or reads.volatile else \
+            f"computed once{' per arguments' if d.params else ''} (it reads nothing that changes)"
+        partly = {k for k in range(len(d.params)) if len(d.params) == 1 or nest == k}  # (dropped by it)
+        at = [f"a change of `{f}` at one `{d.params[k].name}`: the value{'s' if nest == k else ''} for "
+              f"that `{d.params[k].name}` only"
+              for name, f, k in lo.plan.derived_entries if name == d.name and k in partly]
+        at += [f"a change of `{f}` at one spot: the values of the regions holding it only"
+               for name, f, k in lo.plan.region_drops if name == d.name and k in partly]
+        at += [f"a change of `{f}` by one item: the value{'s' if nest == k else ''} for that item's "
+               f"`{d.params[k].name}` only"
+               for name, f, k, _ in lo.plan.derived_attributes if name == d.name and k in partly]
+        if nest is not None:
+            at.append(f"kept by `{d.params[nest].name}` first, `nested_drops`")
+        if at:  # (a change of the field at one entity drops its values for that entity only)
+            kept += f" ({'; '.join(at)})"
+    note = "not kept between moves: only the scores read it, once per player scored (`score_only`)" \
+        if d.name in lo.plan.score_only else ""
+    return LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
+                                        cached=d.cached and not kept, kept=kept, version_of=_version_of(d),
+                                        note=note)
+
+
+
+def procedure(lo: Lowerer, p: t.Procedure) -> tuple[tuple[tuple[str, str], ...], tuple[Line, ...]]:
+    """A procedure's parameters and body; remembers the unchecked work of a call to it."""
+    lo.scopes = [set()]
+    lo.assigned = frozenset(_assigned(p.body))
+    before = lo.charges
+    params = tuple(zip(limits.bind_params(lo, p.name, p.params), (_annotation(x.ty) for x in p.params), strict=True))
+    lines = effects.block(lo, p.body, 2)
+    cost = sat(lo.block_cost + 1)
+    lo.procedure_costs[p.name] = 1 if cost > FREE_WORK else cost  # (large: it charges its own)
+    if cost > FREE_WORK:
+        lo.spending.add(p.name)
+    body = limits.unit_lines(lo, lines, cost, p.span)
+    if lo.charges > before:
+        lo.charging.add(p.name)
+    return params, body
+
+
+def procedure_cost(lo: Lowerer, name: str) -> int:
+    """The unchecked work of calling a procedure (lowered now if it is declared later)."""
+    known = lo.procedure_costs.get(name)
+    p = lo.procedures.get(name)
+    if known is None and p is not None:
+        lo.procedure_costs[name] = 1  # (a procedure calling itself is refused: see check.cycles)
+        saved = lo.scopes, lo.assigned
+        procedure(lo, p)
+        lo.scopes, lo.assigned = saved
+        known = lo.procedure_costs[name]
+    if name in lo.charging:
+        lo.charges += 1
+    return known if known is not None else 1
+
+@dataclass(frozen=True)
+class Keeping:
+    """The values kept between moves (passes `derived`, `end_once`): each kept definition's slot,
+    and the slots each change of a field drops."""
+
+    kept: dict[str, str]  # each kept definition's slot
+    drops: dict[str, list[str]]  # the slots that an assignment to each field drops
+    phase_drops: list[str]  # the slots a new phase or turn drops (they read the seat to act)
+    # (pass `derived`) the kept slots that an assignment to a field at one entity drops only
+    # the values of: field -> slot -> (position of the parameter naming that entity, how many)
+    entry_drops: dict[str, dict[str, tuple[int, int]]]
+    # (pass `derived`) the kept slots that a change of a field of sets by one item drops only the
+    # values of the item's attribute of: field -> slot -> (position, how many parameters, table)
+    attribute_drops: dict[str, dict[str, tuple[int, int, str]]]
+    # (pass `region_drops`) the kept slots that an assignment to a field per spot drops only the
+    # values of the regions holding the spot of: field -> slot -> (position, how many parameters)
+    region_drops: dict[str, dict[str, tuple[int, int]]]
+    # (pass `nested_drops`) the kept slots whose values are nested by a region parameter: its position
+    nested: dict[str, int]
+
+    @staticmethod
+    def of(plan: Plan, typed: t.TypedProgram) -> Keeping:
+        kept = {name: invented("d", name) for name, _ in plan.derived}
+        drops: dict[str, list[str]] = {}
+        kept_reads = [(kept[name], reads) for name, reads in plan.derived]
+        if plan.end_once is not None and typed.end is not None:
+            kept_reads.append((END_SLOT, plan.end_once))
+        for slot, reads in kept_reads:
+            for name in sorted(reads.fields):
+                drops.setdefault(name, []).append(slot)
+        arity = {d.name: len(d.params) for d in typed.defines}
+        entry_drops: dict[str, dict[str, tuple[int, int]]] = {}
+        for name, field_name, k in plan.derived_entries:
+            entry_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name])
+        attribute_drops: dict[str, dict[str, tuple[int, int, str]]] = {}
+        for name, field_name, k, table in plan.derived_attributes:
+            attribute_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name], table)
+        region_drops: dict[str, dict[str, tuple[int, int]]] = {}
+        for name, field_name, k in plan.region_drops:
+            region_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name])
+        return Keeping(kept, drops, [slot for slot, reads in kept_reads if reads.volatile], entry_drops,
+                       attribute_drops, region_drops, {kept[name]: k for name, k in plan.nested})

@@ -1,0 +1,534 @@
+"""Lowering effects: statements, blocks, and each rule's effects with the checks they need.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, assert_never
+
+from ...runtime.limits import SMALL_LIST
+from .. import typed as t
+from ..budget import STORED, Facts, sat, storable
+from ..names import phase_constant
+from ..passes import Plan, bitmask, draw_out, inline_procedures, join_rounds, value_masks
+from ..passes.draw_out import _shape, _words
+from ..passes.join_rounds import ROUNDS, _items
+from ..passes.rewrite import can_fail, where
+from ..source import SourceSpan
+from ..typed import Symbol
+from ..types import ANY
+from . import definitions, expressions, limits
+from .code import _annotation, _narrows, _typed
+from .expressions import set_items_joined
+from .program import Line
+
+if TYPE_CHECKING:
+    from .lowerer import Lowerer
+
+
+def take_notes(lo: Lowerer) -> str:
+    """What the passes derived in the code lowered since the notes were last taken, for the
+    comment of the line that holds it ("inlined free (base.yaml:290); hoisted ...")."""
+    notes, lo.notes = lo.notes, {}
+    return "; ".join(f"{verb} {', '.join(whats)}" for verb, whats in notes.items())
+
+
+def noted(lo: Lowerer, lines: list[Line]) -> list[Line]:
+    """`lines`, the first with the notes taken now."""
+    note = take_notes(lo)
+    if not note or not lines:
+        return lines
+    return [replace(lines[0], note=note), *lines[1:]]
+
+
+def statement(lo: Lowerer, depth: int, lower: Callable[[], list[Line]]) -> list[Line]:
+    """An effect statement's lines, after the checks of the lists it walks (`prechecked`)."""
+    outer = lo.prechecks, lo.statement_scopes
+    lo.prechecks, lo.statement_scopes = [], len(lo.scopes)
+    take_notes(lo)
+    try:
+        lines = noted(lo, lower())
+        checks = list(dict.fromkeys(lo.prechecks))
+    finally:
+        lo.prechecks, lo.statement_scopes = outer
+    before: list[Line] = []
+    for counted in checks:
+        walked = counted.removeprefix("rt.walk(self, ").split(", 1, ", 1)[0]
+        before += [Line(depth, f"if len({walked}) > {SMALL_LIST}:"), Line(depth + 1, counted)]
+    return [*before, *lines]
+
+
+def effects(lo: Lowerer, stmts: tuple[t.Stmt, ...], span: SourceSpan, *bound: Symbol) -> tuple[Line, ...]:
+    """The effects of a rule (an action's, a trigger's, a phase's start, the setup)."""
+    lo.assigned = frozenset(_assigned(stmts))
+    lo.scopes = [{sym.py for sym in bound}]
+    lines = block(lo, stmts, 2)
+    return limits.unit_lines(lo, lines, lo.block_cost, span)
+
+
+# -- statements ---------------------------------------------------------------------------
+def block(lo: Lowerer, stmts: tuple[t.Stmt, ...], depth: int) -> list[Line]:
+    out: list[Line] = []
+    lo.scopes.append(set())
+    last: tuple[t.Stmt, int] | None = None  # the statement before, and where its lines start
+    for s in stmts:
+        lines = stmt(lo, s, depth)
+        if last is not None and (both := draw_out_fused(lo, last[0], s, out[last[1]:], lines)) is not None:
+            del out[last[1]:]  # (pass `draw_out`) an item drawn, then taken out: one call
+            lines = both
+        last = s, len(out)
+        out.extend(lines if lo.probe is None else lo.probe(s, lines, depth))
+    lo.scopes.pop()
+    lo.block_cost = sat(sum(lo.costs.get(id(s), 1) for s in stmts))
+    if not out:
+        out.append(Line(depth, "pass"))
+    return out
+
+
+def stmt(lo: Lowerer, s: t.Stmt, depth: int) -> list[Line]:
+    lo.costs[id(s)] = 1  # the work of a statement, beyond that of its parts (set below)
+    match s:
+        case t.Assign():
+            stale: list[Line] = []  # the values kept between moves that read the field: stale now
+            if s.target.kind in ("field", "perfield"):
+                stale = _dropped_at(lo.drops.get(s.target.name, ()), lo.entry_drops.get(s.target.name, {}),
+                                    _index_again(s), depth, s.span, lo.region_drops.get(s.target.name, {}),
+                                    lo.nested, lo.attribute_drops.get(s.target.name, {}), _item_again(s),
+                                    own=lo.plan.own_drops, known=lo.region_known)
+            # the bit masks kept over the field assigned (passes `bitmask`, `value_masks`)
+            kept = [Line(depth + more, code, s.span)
+                    for more, code in (*bitmask.after_assign(lo.plan, s, lo.constant_values),
+                                       *value_masks.after_assign(lo.plan, s, lo.defines))]
+            old = [Line(depth + more, code, s.span)  # (the old items' bits, cleared before)
+                   for more, code in value_masks.before_assign(lo.plan, s, lo.defines)]
+            journal = journal_lines(lo, s, depth)
+            if lo.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
+                return journal + statement(lo, depth, lambda: [*old, Line(depth, assign(lo, s), s.span), *stale,
+                                                                *kept, Line(depth, "self._derived = None", s.span)])
+            return journal + statement(lo, depth, lambda: [*old, Line(depth, assign(lo, s), s.span), *stale,
+                                                            *kept])
+        case t.Let():
+            return statement(lo, depth, lambda: let(lo, s, depth))
+        case t.CallEffect():
+            return statement(lo, depth, lambda: call_effect(lo, s, depth))
+        case t.Goto():
+            return [Line(depth, f"self.next_phase = {phase_constant(s.phase)}", s.span)]
+        case t.EndTurn():  # the turn ends after this move: no `then:`, no earlier goto
+            return [Line(depth, "self.next_phase = rt.END_TURN", s.span)]
+        case t.Pass():
+            return [Line(depth, "pass", s.span)]
+        case t.Tell():
+            return statement(lo, depth, lambda: [Line(depth, f"self._tell({told(lo, s)})", s.span)])
+        case t.For():
+            take_notes(lo)
+            walk = expressions.iterable(lo, s.domain.ty, lo.expr(s.domain))
+            note = take_notes(lo)
+            domain = limits.domain_facts(lo, s.domain)
+            lo.scopes.append(set())
+            var = lo.bind(s.var)
+            limits.set_local(lo, s.var, domain.item)
+            body = block(lo, s.body, depth + 1)
+            walk, work, _, _ = limits.loop(lo, walk, domain, 1 + lo.block_cost, s.span)
+            lo.scopes.pop()
+            lo.costs[id(s)] = sat(1 + domain.cost + work)
+            if not any(re.search(rf"\b{var}\b", line.code) for line in body):
+                var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
+            head = Line(depth, f"for {var} in {walk}:", s.span, note)
+            joined = join_rounds_fused(lo, s, head, body, depth)  # (pass `join_rounds`) at once
+            return [head, *body] if joined is None else joined
+        case t.Ask():
+            return statement(lo, depth, lambda: ask(lo, s, depth))
+        case t.If():
+            lines: list[Line] = []
+            tests = branches = 0
+            for i, (test, branch) in enumerate(s.branches):
+                take_notes(lo)
+                py = lo.expr(test)
+                tests += lo.fact(test).cost
+                lines.append(Line(depth, f"{'if' if i == 0 else 'elif'} {py}:", test.span, take_notes(lo)))
+                lines.extend(block(lo, branch, depth + 1))
+                branches = max(branches, lo.block_cost)
+            if s.orelse:
+                lines.append(Line(depth, "else:"))
+                lines.extend(block(lo, s.orelse, depth + 1))
+                branches = max(branches, lo.block_cost)
+            lo.costs[id(s)] = sat(1 + tests + branches)
+            return lines
+        case _:
+            assert_never(s)
+
+
+def let(lo: Lowerer, s: t.Let, depth: int) -> list[Line]:
+    py = lo.expr(s.value)
+    name = lo.bind(s.var)
+    value = lo.fact(s.value)
+    if s.var.name in lo.assigned:  # assigned again later: stored, and checked, as a field is
+        # (in its one representation: a list a tuple, as what `xs[i] = v` gives back)
+        py = limits.checked_store(lo, expressions.canon(lo, s.value, s.value.ty, py), value, s.value.ty, s.value.span)
+    else:
+        limits.set_local(lo, s.var, value)
+    lo.costs[id(s)] = sat(1 + value.cost)
+    if s.annotation is not None:  # `let x = []`: annotated, with the type later assignments give it
+        return [Line(depth, f"{name}: {_annotation(_typed(s.annotation))} = {py}", s.span)]
+    return [Line(depth, f"{name} = {py}", s.span)]
+
+
+def told(lo: Lowerer, s: t.Tell) -> str:
+    """The code of a told text: an f-string of its literal parts and its values, each written as
+    a move's text writes a choice (`State._fmt`; a number as it is); where a part would not sit
+    in an f-string (a quote, a backslash, a `:` or `!`), the parts joined by `+`."""
+    args = iter(s.args)
+    pieces: list[tuple[str, str | None]] = []  # (literal text, None) or (value's code, its format)
+    for text, fmt in s.parts:
+        pieces.append((text, None) if fmt is None else (lo.expr(next(args)), fmt))
+    lo.costs[id(s)] = sat(1 + sum(lo.fact(arg).cost for arg in s.args))
+    codes = [code if fmt is None or fmt == "int" else f"self._fmt({fmt!r}, {code})" for code, fmt in pieces]
+    fits = all(not set(text if fmt is None else code) & set('"\\{}' if fmt is None else '"\\{}:!')
+               for (text, fmt), code in zip(pieces, codes, strict=True))
+    if fits:
+        return 'f"' + "".join(text if fmt is None else "{" + code + "}"
+                              for (text, fmt), code in zip(pieces, codes, strict=True)) + '"'
+    return " + ".join(repr(text) if fmt is None else f"str({code})" if fmt == "int" else code
+                      for (text, fmt), code in zip(pieces, codes, strict=True)) or "''"
+
+
+def call_effect(lo: Lowerer, s: t.CallEffect, depth: int) -> list[Line]:
+    proc = lo.procedures[s.procedure]
+    args = expressions.arguments(lo, s.args, proc.params)
+    limits.passed(lo, proc.name, proc.params, s.args)
+    cost = lo.costs[id(s)] = sat(1 + sum(lo.fact(arg).cost for arg in s.args)
+                                 + definitions.procedure_cost(lo, proc.name))
+    if proc.name in lo.plan.inline_procedures and lo.probe is None and proc.name not in lo.suspending \
+            and proc.name not in lo.spending:  # (pass `inline_procedures`) written out here
+        body = block(lo, proc.body, depth)
+        lo.costs[id(s)] = cost  # (the call's work, as counted for the call)
+        return inline_procedures.written(proc, s, body, depth)
+    call = f"self.{proc.name}({', '.join(args)})"
+    if proc.name in lo.suspending:  # it can wait for a decision: its steps are this rule's
+        call = f"yield from {call}"
+    return [Line(depth, call, s.span)]
+
+
+def ask(lo: Lowerer, s: t.Ask, depth: int) -> list[Line]:
+    """`ask p to choose x in xs:` the rule waits for seat p's choice among the items of xs
+    (the runtime's `Ask`), then runs the body with it; with no item to choose, the runtime
+    gives back nothing to walk, and the body is skipped."""
+    seat = lo.expr(s.seat)
+    walk = expressions.iterable(lo, s.domain.ty, lo.expr(s.domain))
+    domain = limits.domain_facts(lo, s.domain)
+    walk, work, _ = limits.over(lo, walk, domain, s.span)  # (the choices are listed: each item handled)
+    lo.scopes.append(set())
+    var = lo.bind(s.var)
+    limits.set_local(lo, s.var, domain.item)
+    body = block(lo, s.body, depth + 1)
+    lo.scopes.pop()
+    lo.costs[id(s)] = sat(1 + lo.fact(s.seat).cost + domain.cost + work + lo.block_cost)
+    asked = f"rt.Ask({seat}, {s.var.name!r}, {walk}, {limits.where(lo, s.span)})"
+    return [Line(depth, f"for {var} in (yield {asked}):", s.span), *body]
+
+
+def journal_lines(lo: Lowerer, s: t.Assign, depth: int) -> list[Line]:
+    """Before an assignment to a field, in a rule set whose every move runs as steps: the
+    field as the move began, kept the first time the move changes it (copied as `clone`
+    copies it), while the move notes them (runtime/state.py `_do_steps`)."""
+    if not lo.journal or s.target.kind not in ("field", "perfield"):
+        return []
+    name = s.target.name
+    copy = f"self.{name}[:]" if s.target.kind == "perfield" else f"self.{name}"
+    return [Line(depth, f"if self._journal is not None and {name!r} not in self._journal:", s.span),
+            Line(depth + 1, f"self._journal[{name!r}] = {copy}", s.span)]
+
+
+def assign_item(lo: Lowerer, s: t.Assign, item: t.Expr) -> str:
+    """`xs[i] = v` (`f[e][i] = v`): the list, a tuple, rebuilt with item i replaced; an index
+    outside it is a fault of the rules told by its rule line (rt.put), like a read's."""
+    sym = s.target
+    vpy = lo.expr(s.value)
+    value = lo.fact(s.value)
+    ipy = lo.expr(item)
+    lhs = sym.py
+    cost = sat(1 + value.cost + lo.fact(item).cost)
+    if s.index is not None:
+        lhs = f"{sym.py}[{lo.expr(s.index)}]"
+        cost = sat(cost + lo.fact(s.index).cost)
+    held = limits.field_facts(lo, sym.name, sym.ty) if sym.kind != "local" else limits.symbol_facts(lo, sym)
+    old_py, old_work, _ = limits.over(lo, lhs, held, s.span)  # (the copy: every item handled)
+    lo.costs[id(s)] = sat(cost + old_work)
+    elem = sym.ty.elem or ANY
+    if s.op in ("+=", "-="):
+        new = Facts(mag=STORED)  # (rt.add_at checks the sum as a stored number)
+        amount = vpy if s.op == "+=" else f"-({vpy})"
+        put = f"rt.add_at({old_py}, {ipy}, {amount}, {limits.where(lo, s.span)})"
+    else:
+        new = value
+        stored = limits.checked_store(lo, expressions.canon(lo, s.value, elem, vpy), value, elem, s.span)
+        put = f"rt.put({old_py}, {ipy}, {stored})"
+    limits.stored(lo, sym, Facts(size=0, item=new.priced(0)))  # (the list keeps its length: only its items change)
+    return f"{lhs} = {put}"
+
+
+def assign(lo: Lowerer, s: t.Assign) -> str:
+    if s.item is not None:
+        return assign_item(lo, s, s.item)
+    sym = s.target
+    vpy = lo.expr(s.value)
+    value = lo.fact(s.value)
+    lo.costs[id(s)] = sat(1 + value.cost)
+    lhs = sym.py
+    if s.index is not None:
+        ipy = lo.expr(s.index)
+        lo.costs[id(s)] = sat(lo.costs[id(s)] + lo.fact(s.index).cost)
+        lhs = f"{sym.py}[{ipy}]"
+    if s.op in ("+=", "-=") and sym.ty.kind == "set":
+        # a new set: every item of both is handled
+        held = limits.field_facts(lo, sym.name, sym.ty) if sym.kind != "local" else limits.symbol_facts(lo, sym)
+        old_py, old_work, old_size = limits.over(lo, lhs, held, s.span)
+        new_py, new_work, new_size = limits.over(lo, vpy, value, s.span)
+        lo.costs[id(s)] = sat(lo.costs[id(s)] + old_work + new_work)
+        size = old_size if s.op == "-=" else sat(old_size + new_size)
+        limits.stored(lo, sym, Facts(size=size, item=value.item))
+        items = set_items_joined(lo, s.op == "+=", old_py, s.value, new_py)  # (pass `set_items`)
+        if items is not None:
+            return f"{lhs} = {items}"
+        return f"{lhs} = {old_py} {'|' if s.op == '+=' else '-'} {new_py}"
+    if s.op in ("+=", "-="):
+        if not storable((value.mag[0], value.mag[1] + 1)):  # `x += x` would double: the amount is checked
+            vpy = f"rt.num({vpy}, {limits.where(lo, s.span)})"
+        return f"{lhs} {s.op} {vpy}"
+    limits.stored(lo, sym, value)
+    vpy = expressions.canon(lo, s.value, sym.ty, vpy)
+    code = limits.checked_store(lo, vpy, value, sym.ty, s.span)
+    if sym.kind == "field" and s.index is None and _narrows(_annotation(sym.ty), code):
+        code = f"rt.held({code})"
+    return f"{lhs} = {code}"
+
+
+def condition(lo: Lowerer, e: t.Expr, tag: str, *entry: str) -> str:
+    """An expression that is a rule of its own and only reads the game (a guard, the end,
+    an actor, a score ...), its lists taken for small checked as it starts; `tag` marks its
+    budget reset (none: the caller marks it)."""
+    lo.scopes = [set(entry)]
+    before = lo.charges
+    reading = limits.begin_reading(lo, entry)
+    py = lo.expr(e)
+    py = limits.unit_expr(lo, py, lo.fact(e).cost, e.span, lists=limits.end_reading(lo, reading))
+    if tag:
+        limits.mark(lo, before, tag)
+    return py
+
+
+def _dropped(slots: Iterable[str], depth: int, span: SourceSpan,
+             known: Mapping[str, tuple[str, ...]] | None = None) -> list[Line]:
+    """The lines that drop kept values (their slots set to None), a few to a line; and (pass
+    `region_masks`) the bits known of the kept tests of their definitions (`known`, by slot)."""
+    slots = list(slots)
+    out = [Line(depth, " = ".join(f"self.{slot}" for slot in slots[i:i + 4]) + " = None", span)
+           for i in range(0, len(slots), 4)]
+    stale = [k for slot in slots for k in (known or {}).get(slot, ())]
+    out += [Line(depth, " = ".join(f"self.{k}" for k in stale[i:i + 4]) + " = 0", span, "`region_masks`: no bit known")
+            for i in range(0, len(stale), 4)]
+    return out
+
+
+def _index_again(s: t.Assign) -> str | None:
+    """The code of the entity an assignment to a field per entity changes, to be evaluated again
+    after it, to the same value and at no cost: a local, a number, a constant, `current`, another
+    field (or an item of one at such an index); None otherwise (or when it assigns the whole field)."""
+    def again(e: t.Expr) -> str | None:
+        match e:
+            case t.Num():
+                return str(e.value)
+            case t.Ref() if e.sym.kind in ("local", "const") or e.sym.kind == "value" and e.sym.name == "current" \
+                    or e.sym.kind == "field" and e.sym.name != s.target.name:
+                return e.sym.py
+            case t.ListIndex():
+                obj, index = again(e.obj), again(e.index)
+                return None if obj is None or index is None else f"{obj}[{index}]"
+        return None
+    return again(s.index) if s.index is not None and s.target.kind == "perfield" else None
+
+
+def _item_again(s: t.Assign) -> str | None:
+    """The code of the one item an assignment adds to or takes from a set (`card[p] += {t}`,
+    `dispenser -= {t}`), to be evaluated again after it like `_index_again`'s entity: a local, a
+    number or a constant; None for any other assignment."""
+    if s.op not in ("+=", "-=") or s.item is not None or s.target.ty.kind != "set" \
+            or not isinstance(s.value, t.Collection) or len(s.value.items) != 1:
+        return None
+    match s.value.items[0]:
+        case t.Num() as e:
+            return str(e.value)
+        case t.Ref() as e if e.sym.kind in ("local", "const"):
+            return e.sym.py
+    return None
+
+
+def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: str | None, depth: int,
+                span: SourceSpan, in_regions: Mapping[str, tuple[int, int]] | None = None,
+                nested: Mapping[str, int] | None = None,
+                by_attribute: Mapping[str, tuple[int, int, str]] | None = None, item: str | None = None,
+                own: bool = False, known: Mapping[str, tuple[str, ...]] | None = None) -> list[Line]:
+    """The lines that drop the kept values an assignment makes stale: whole slots (`_dropped`),
+    but for a slot whose definition has one parameter and reads the field only at the entity it
+    names (`at_entity`: its position, of how many), the value kept for the entity assigned
+    (`index`), when it can be read again. A definition of several parameters is dropped whole
+    (leaving out its values for one entity walks its whole dict, measured slower on Mandarin
+    than computing again what it kept), unless its values are kept nested by that parameter
+    (`nested`: slot -> position, pass `nested_drops`): then that entity's are dropped. Of a slot
+    whose definition of one parameter reads a field of sets only through walks keeping the items
+    whose attribute is that parameter (`by_attribute`: position, how many, the attribute's table),
+    a change by one item (`item`, when it can be read again) drops the value kept for its attribute.
+    `own` (pass `own_drops`): the state says whether a copy may share its dicts (`_kept_shared`); if
+    none may, the values are dropped from them in place. `known` (pass `region_masks`): by slot, the
+    masks of the bits known of kept tests of its definition, cleared where its values are dropped."""
+    known = known or {}
+    if index is None and item is None:
+        return _dropped(slots, depth, span, known)
+    nested = nested or {}
+
+    def by(slot: str, found: tuple[int, int] | tuple[int, int, str] | None) -> bool:
+        # dropped by the entity (or region, or attribute) its key names
+        return found is not None and (found[1] == 1 or nested.get(slot) == found[0])
+
+    some = [slot for slot in slots if index is not None and by(slot, at_entity.get(slot))]
+    # (pass `region_drops`) a definition of one region that reads the field per spot only in its
+    # region's spots: the values of the regions holding the spot assigned
+    regions = [slot for slot in slots if index is not None and in_regions is not None
+               and by(slot, in_regions.get(slot)) and slot not in some]
+    attributes = {slot: found[2] for slot in slots if item is not None and by_attribute is not None
+                  and by(slot, found := by_attribute.get(slot)) and found is not None
+                  and slot not in some and slot not in regions}
+    out = _dropped([slot for slot in slots if slot not in some and slot not in regions and slot not in attributes],
+                   depth, span, known)
+    shared = ", self._kept_shared" if own else ""
+    one = [(slot, index) for slot in some] + [(slot, f"{table}[{item}]") for slot, table in attributes.items()]
+    if own and one:  # (pass `own_drops`) from copies where a copy may share the dicts, else in place, no call
+        out.append(Line(depth, "if self._kept_shared:", span))
+        out.extend(Line(depth + 1, f"self.{slot} = rt.without_key(self.{slot}, {key})", span) for slot, key in one)
+        out.append(Line(depth, "else:", span))
+        for slot, key in one:
+            out += [Line(depth + 1, f"if self.{slot} is not None:", span),
+                    Line(depth + 2, f"self.{slot}.pop({key}, None)", span)]
+    else:
+        out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {key})", span) for slot, key in one)
+    out.extend(Line(depth, f"self.{slot} = rt.without_keys(self.{slot}, self.board.spot_regions[{index}]{shared})",
+                    span) for slot in regions)
+    # (pass `region_masks`) the bits of the kept tests of those definitions, for the same regions
+    note = "`region_masks`: the bit of its region no longer known"
+    out += [Line(depth, f"self.{k} &= ~self.board.region_bit[{key}]", span, note)
+            for slot, key in one for k in known.get(slot, ())]
+    out += [Line(depth, f"self.{k} &= ~self.board.spot_regions_mask[{index}]", span,
+                 "`region_masks`: the bits of the regions holding it no longer known")
+            for slot in regions for k in known.get(slot, ())]
+    return out
+
+
+def _assigned(stmts: tuple[t.Stmt, ...]) -> set[str]:
+    """The names a block of effects assigns to (`x = ...`, `x += ...`), in it or in its blocks."""
+    return {s.target.name for s in t.statements(stmts) if isinstance(s, t.Assign)}
+
+
+def _asks(stmts: tuple[t.Stmt, ...], suspending: set[str]) -> bool:
+    """Whether a block of effects can wait for a decision: an `ask`, or a call of a procedure
+    that can (`suspending`), in it or in its blocks."""
+    return any(isinstance(s, t.Ask) or isinstance(s, t.CallEffect) and s.procedure in suspending
+               for s in t.statements(stmts))
+
+
+def _suspending(typed: t.TypedProgram) -> set[str]:
+    """The procedures that can wait for a decision, directly or through the procedures they call."""
+    out: set[str] = set()
+    while True:
+        more = {p.name for p in typed.procedures if p.name not in out and _asks(p.body, out)}
+        if not more:
+            return out
+        out |= more
+
+
+def join_rounds_fused(lo: Lowerer, s: t.For, head: Line, body: list[Line], depth: int) -> list[Line] | None:
+    """The lines of loop `s` (its head and body, as lowered) with the joins of its rounds made at
+    once, else None (`lo`: the lowering)."""
+    if join_rounds.NAME not in lo.plan.enabled or lo.probe is not None or len(s.body) != 1:
+        return None
+    items = _items(s)
+    if items is None:
+        return None
+    join = body[-1]
+    m = re.fullmatch(r"(.+?) = \(\*\1, .+\)", join.code)
+    if m is None or join.depth != depth + 1:
+        return None
+    target = m.group(1)
+    if len(body) == 3:  # (counted once longer than SMALL_LIST, a step an item)
+        w = re.fullmatch(rf"rt\.walk\(self, {re.escape(target)}, 1, '[^']*'\)", body[1].code)
+        if body[0].code != f"if len({target}) > {SMALL_LIST}:" or w is None or body[0].depth != depth + 1:
+            return None
+    elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
+        return None
+    walk = re.fullmatch(r"for (\w+) in (.+):", head.code)
+    if walk is None or walk.group(1) != "_" or "rt." in walk.group(2) or can_fail(s.domain, lo.defines):
+        return None  # (a loop whose variable the body reads, whose list is counted or may fail: not taken)
+    written = f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+    note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
+                                             f"(`{join_rounds.NAME}`)") if n)
+    joined = f"{target} = (*{target}, *{written} * {ROUNDS})"
+    if len(body) == 1:  # nothing counted, nothing can fail
+        return [Line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
+                Line(depth, joined, join.source, join.note)]
+    return [
+        Line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
+        Line(depth, f"if rt.joins_fit(self, len({target}), {ROUNDS}, {len(items)}):"),
+        Line(depth + 1, joined, join.source, join.note),
+        Line(depth, "else:  # (a round would fail: the rounds one by one, as written)"),
+        Line(depth + 1, head.code, head.source, head.note),
+        *(Line(x.depth + 1, x.code, x.source, x.note) for x in body),
+    ]
+
+
+def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Line],
+                   second_lines: list[Line]) -> list[Line] | None:
+    """The lines of `let c = draw_from(x)` and `x = without(x, c)` as one call, else None (`lo`:
+    the lowering; the two statements' lines, as lowered)."""
+    if draw_out.NAME not in lo.plan.enabled or lo.probe is not None or not isinstance(second, t.Assign) \
+            or not _shape(first, second):
+        return None
+    if len(first_lines) != 1 or len(second_lines) < 3:
+        return None
+    drawn, check, walked, assigned = first_lines[0], second_lines[0], second_lines[1], second_lines[2]
+    m = re.fullmatch(r"(\w+) = rt\.draw_from\(self\.rng, (.+)\)", drawn.code)
+    if m is None:
+        return None
+    var, items = m.group(1), m.group(2)
+    w = re.fullmatch(rf"rt\.walk\(self, {re.escape(items)}, 1, ('[^']*')\)", walked.code)
+    if (check.code != f"if len({items}) > {SMALL_LIST}:" or w is None or check.depth != drawn.depth
+            or walked.depth != drawn.depth + 1 or assigned.depth != drawn.depth
+            or assigned.code != f"{items} = tuple(rt.without({items}, {var}))"):
+        return None
+    what = f"drawn and taken out of `{_words(second)}` at once, with {where(second.span)} (`draw_out`)"
+    note = "; ".join(n for n in (drawn.note, assigned.note, what) if n)
+    call = Line(drawn.depth, f"{var}, {items} = rt.drawn_out(self, self.rng, {items}, {w.group(1)})",
+                       drawn.source, note)
+    return [call, *second_lines[3:]]
+
+
+@dataclass(frozen=True)
+class Steps:
+    """What can wait for a decision (`ask`): the procedures, and the triggers (their methods): an
+    action after which one runs can wait too. Every move runs as steps if the end of a turn or a
+    phase's start can: then a move notes each field as it first changes it (`journal`), so that the
+    state as the move began is made only for a move that waits, rather than copied before every
+    move (`JOURNAL`, runtime/state.py `_do_steps`; pass `journal`)."""
+
+    suspending: set[str]
+    waiting: set[str]
+    journal: bool
+
+    @staticmethod
+    def of(typed: t.TypedProgram, plan: Plan) -> Steps:
+        suspending = _suspending(typed)
+        waiting = {trig.method for trig in typed.triggers if _asks(trig.effect, suspending)}
+        journal = plan.journal and (
+            any(trig.at_turn_end and trig.method in waiting for trig in typed.triggers)
+            or any(_asks(ph.start, suspending) for ph in typed.phases))
+        return Steps(suspending, waiting, journal)

@@ -1,0 +1,180 @@
+"""What lowering gives: the rule set as Python lines, each with the rule line it came from, which the
+code generator (compiler/codegen.py) only lays out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..source import SourceSpan
+from ..typed import BoardTable
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of lowered Python at an indentation depth, with the rule it came from."""
+
+    depth: int
+    code: str
+    source: SourceSpan | None = None
+    note: str = ""  # what the optimisation passes derived in it, after the rule line in its comment
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredChoice:
+    name: str
+    py_name: str
+    domain: str
+    is_list: bool
+    span: SourceSpan
+    note: str = ""  # what the optimisation passes derived in its domain, for its line's comment
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredAction:
+    name: str
+    method: str
+    params: tuple[tuple[str, str], ...]  # python name, annotation
+    when: str | None
+    choices: tuple[LoweredChoice, ...]
+    text_parts: tuple[tuple[str, str | None], ...]  # literal text, or (choice python name, format kind)
+    effect: tuple[Line, ...]
+    triggers: tuple[str, ...]  # trigger method names to run afterwards
+    then: tuple[tuple[int, int], ...]  # (phase index, next phase index)
+    span: SourceSpan
+    listing_prelude: tuple[str, ...] = ()  # the checks its listing starts with (runtime/limits.py)
+    fresh_listing: bool = False  # its listing (or guard) charges the budget of a move
+    fresh_effect: bool = False  # its effect (or a trigger after it) does
+    clear_cache: bool = False  # its choices can name ever new values (numbers): keep few actions interned
+    count: int | None = None  # at most this many legal actions (None: only the game knows)
+    steps: bool = False  # its effect (or a trigger after it) can wait for a decision: a generator
+    listing: tuple[str, ...] = ()  # its listing through tables per board (pass `action_tables`), if so
+    unguarded: str | None = None  # (pass `guard_inline`) its listing's test of the `when:`, written out
+    others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
+    revealed: str | None = None  # from when on everyone reads the text (`revealed_when:`), over the choices
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredFunction:
+    name: str
+    params: tuple[tuple[str, str], ...]
+    returns: str
+    body: tuple[Line, ...]
+    span: SourceSpan
+    doc: str = ""
+    steps: bool = False  # (a procedure) it can wait for a decision: a generator
+    cached: bool = False  # a definition computed once per state (its body remembers its value)
+    kept: str = ""  # (pass `derived`) kept between moves: when it is computed again, for its comment
+    version_of: str = ""  # (a definition) the one whose replaced version it is, for its comment: `base(...)`
+    note: str = ""  # (a definition) what a pass decided of it that its body does not show, for its comment
+
+    @property
+    def remembered(self) -> bool:
+        """(A definition) its value is remembered while the legal actions are listed (`_memo`): no
+        parameter, not kept nor cached, one `return` (the template writes its memo around it)."""
+        return not (self.kept or self.cached or self.params or self.body[-1].depth != 2
+                    or not self.body[-1].code.startswith("return "))
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredTrigger:
+    name: str
+    method: str
+    when: str | None
+    effect: tuple[Line, ...]
+    span: SourceSpan
+    steps: bool = False  # it can wait for a decision: a generator
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredField:
+    name: str
+    annotation: str
+    init: str
+    per: str | None
+    copy: str  # how clone copies it
+    info: str  # the FieldInfo(...) literal
+    span: SourceSpan
+    shown: str | None = None  # the condition under which everyone sees it
+    hidden_item: str | None = None  # the condition (over k) under which item k is hidden
+    seen_by: str | None = None  # `visible: {to: ...}`: the player (over k) who sees entry or item k
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredPhase:
+    name: str
+    const: str
+    start: tuple[Line, ...]
+    actions: tuple[str, ...]  # action method suffixes
+    stuck: str
+    span: SourceSpan
+    actor: str | None = None  # who decides, when not the seat whose turn it is
+    many_actions: bool = False  # its legal actions may pass MAX_ACTIONS: counted once listed
+    fresh_listing: bool = False  # listing its actions charges the budget of a move: a fresh one first
+    steps: bool = False  # its start can wait for a decision: a generator
+
+
+@dataclass
+class Program:
+    constants: list[tuple[str, int, str]] = field(default_factory=list)  # NAME, value, comment
+    enums: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    dice: list[tuple[str, tuple[str, ...], tuple[tuple[int, ...], ...]]] = field(default_factory=list)
+    component_tables: list[tuple[str, str, str, SourceSpan]] = field(default_factory=list)  # NAME, type, code
+    options: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # name, slot, choices
+    region_kinds: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+    boards: list[BoardTable] = field(default_factory=list)
+    fields: list[LoweredField] = field(default_factory=list)
+    defines: list[LoweredFunction] = field(default_factory=list)
+    procedures: list[LoweredFunction] = field(default_factory=list)
+    phases: list[LoweredPhase] = field(default_factory=list)
+    actions: list[LoweredAction] = field(default_factory=list)
+    triggers: list[LoweredTrigger] = field(default_factory=list)
+    turn_end: list[str] = field(default_factory=list)
+    end: str = "False"
+    end_span: SourceSpan | None = None
+    end_loops: list[Line] = field(default_factory=list)  # (pass `aggregate_loops`) before the end's test
+    scoring: list[tuple[str, str, SourceSpan]] = field(default_factory=list)
+    setup: list[Line] = field(default_factory=list)
+    tie_break: str | None = None
+    tie_break_type: str = "int"  # or `tuple[int, ...]`: a list of ints, compared item by item
+    deciding: bool = False  # whether the rules read `deciding`: the module gets `_deciding()`
+    records: list[tuple[str, tuple[tuple[str, str], ...]]] = field(default_factory=list)  # name, (field, type)
+    neutral: tuple[str, ...] = ()
+    # The methods the runtime enters rule code by whose code charges the budget of a move
+    # (runtime/limits.py): each starts a fresh one. "setup", "end", "start" (a phase's),
+    # "turn_end", "guard", "actor", "score", "tie_break", "shown", "hidden", "seen"; an action's
+    # listing and effect start one if theirs charges ("legal", "effect": some does).
+    resets: frozenset[str] = frozenset()
+    # Sub-decisions (`ask`): whether any rule can wait for one, then the runtime runs moves as
+    # steps; the setup's own; each choice's name and how its values are written.
+    suspends: bool = False
+    setup_steps: bool = False
+    turn_end_steps: bool = False
+    journal: bool = False  # a move notes the fields it changes, as it first changes each (`Lowerer.journal`)
+    asks: list[tuple[str, str]] = field(default_factory=list)
+    secret_asks: tuple[str, ...] = ()  # (`ask p to choose secretly ...`)
+    invariants: list[tuple[str, str, SourceSpan]] = field(default_factory=list)  # name, condition, where
+    # Values kept between moves (passes `derived`, `end_once`): each slot and its annotation; the
+    # slots a new phase or turn drops (they read the seat to act); the end's note, if it is kept.
+    kept_slots: list[tuple[str, str]] = field(default_factory=list)
+    own_drops: bool = False  # (pass `own_drops`) the state says whether a copy may share its dicts of kept values
+    phase_drops: list[str] = field(default_factory=list)
+    end_kept: str = ""
+    # Whether some definition is `cached: true` (and not kept): only then is `_derived` forgotten.
+    caching: bool = False
+    # What the passes keep on the state beside the fields (pass `bitmask`): slot, annotation, note, copy;
+    # and how `_fields_set()` makes it again from the fields.
+    kept: list[tuple[str, str, str, str]] = field(default_factory=list)  # (and how `_copy_fields` copies it)
+    fields_set: list[str] = field(default_factory=list)
+    forget: list[str] = field(default_factory=list)  # (pass `region_masks`) what `_forget_kept` also resets
+    # (pass `board_tables`) the tables of the board found once as a game starts: slot, annotation, the code
+    # that finds or makes it, and what it holds
+    board_tables: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # The definitions the code calls as methods (those inlined, or written otherwise by a pass, are not):
+    # a listing needs its `_memo` only if one of them is remembered while the legal actions are listed.
+    called: frozenset[str] = frozenset()
+
+    @property
+    def listing_memo(self) -> bool:
+        return any(d.remembered and d.name in self.called for d in self.defines)

@@ -113,7 +113,7 @@ BUILTINS: dict[str, Signature] = {
                   "The seats in a place by their counts (1: the most): tied seats share a place, and the next "
                   "count down takes the next place (3, 3, 2: the first two first, the third second); a count "
                   "of 0 has no place."),
-        # A wall that grows during play (runtime/board.py WallBoard): its layout is a list(wallface).
+        # A wall that grows during play (runtime/boards/wall.py WallBoard): its layout is a list(wallface).
         Signature("wall_spots", (("layout", "list(wallface)"),), "list(spot)", "self.board.wall_spots({0})",
                   "The spots of the faces laid, from the left end of the wall to the right."),
         Signature("wall_neighbours", (("layout", "list(wallface)"), ("spot", "spot")), "list(spot)",

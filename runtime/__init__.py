@@ -1,7 +1,7 @@
 """What every generated game runs on. Generated modules import only the names listed here."""
 
 from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_auction, seats_from, winner_list
-from .board import Board, GraphBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard
+from .boards import Board, GraphBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard
 from .decisions import Ask, Steps
 from .errors import BadSetup, GameError, IllegalAction, RulewrightError
 from .kept import (

@@ -16,7 +16,7 @@ import rulewright
 from rulewright.compiler import passes
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime import HexBoard, HexMapBoard, RingBoard
-from rulewright.runtime.board import Board, hexmap_cells
+from rulewright.runtime.boards import Board, hexmap_cells
 from rulewright.runtime.state import Game, State
 from tests.lockstep import play_in_lockstep
 

@@ -28,7 +28,7 @@ from rulewright import runtime as rt
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.runtime import kept
-from rulewright.runtime.board import Board, RegionSpec, RingBoard
+from rulewright.runtime.boards import Board, RegionSpec, RingBoard
 from rulewright.runtime.listing import MASK_ACTIONS, MASKS_KEPT, RegionRow, SpotRow
 from rulewright.runtime.rng import Rng
 

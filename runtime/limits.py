@@ -241,7 +241,7 @@ def subsets(state: Any, items: Collection[T], least: int, most: int, where: str)
     board = getattr(state, "board", None)
     if board is None or len(items) > SMALL_LIST:  # (a few small lists are remembered, never a long one)
         return _subsets(state, items, least, most, where)[2]
-    table = board.value_tables.get(SUBSETS_TABLE) or board.value_table(SUBSETS_TABLE)
+    table = board.tables.values.get(SUBSETS_TABLE) or board.tables.value_table(SUBSETS_TABLE)
     key = (where, least, most, tuple(items))
     found: tuple[int, int, list[tuple[T, ...]]] | None = table.get(key)
     if found is None:

@@ -118,7 +118,7 @@ def test_bundled_cornett_keeps_the_mask_and_lists_through_tables() -> None:
     assert set(MARKER_MASKS) <= set(base.ChinaCornettState.__slots__)
     source = Path(base.__file__).read_text(encoding="utf-8")
     assert "straight_line_numbers_mask(self.roll, self._mask__marker__face_down)" in source
-    assert "self.board.action_table('prospect', self.board.line_count())" in source
+    assert "self.board.tables.action_table('prospect', self.board.line_count())" in source
 
 
 def test_the_same_move_is_the_same_action_object_in_every_state_of_a_board() -> None:

@@ -207,7 +207,7 @@ def test_a_row_of_actions_per_earlier_choice_holds_what_it_made(tmp_path: Path) 
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert type(state.board.action_tables["go"][0]).__name__ == "SpotRow"  # (the rows this is about)
+    assert type(state.board.tables.actions["go"][0]).__name__ == "SpotRow"  # (the rows this is about)
     assert peak < 20 << 20
 
 

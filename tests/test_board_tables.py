@@ -45,8 +45,8 @@ def test_schacht_binds_its_tables_once_with_their_types() -> None:
     assert "    _values__all_payments: dict[Any, Sequence[Sequence[int]]]  #" in text
     assert "    _listed__take_face_up: dict[Any, list[rt.Action]]  #" in text
     bind = method(text, "_bind_tables")
-    assert ("        self._spot_rows__build = self.board.action_tables.get('build') or "
-            "self.board.action_dict('build')\n") in bind
+    assert ("        self._spot_rows__build = self.board.tables.actions.get('build') or "
+            "self.board.tables.action_dict('build')\n") in bind
     assert "        _table = self._spot_rows__build\n" in method(text, "_legal__build")
     assert "        _table = self._values__all_payments\n" in method(text, "all_payments")
     assert "        _listed = self._listed__take_face_up\n" in method(text, "_legal__take_face_up")
@@ -54,7 +54,7 @@ def test_schacht_binds_its_tables_once_with_their_types() -> None:
     # found by name at every call without the pass, and no slot
     off = source("china-schacht", OFF)
     assert "_bind_tables" not in off and "_spot_rows__build" not in off
-    assert "        _table = self.board.action_tables.get('build') or self.board.action_dict('build')\n" \
+    assert "        _table = self.board.tables.actions.get('build') or self.board.tables.action_dict('build')\n" \
         in method(off, "_legal__build")
     # every table read by name is bound: none is looked up at a listing any more
     for name in ("_legal__send", "_legal__exchange_blind", "_legal__draw_card", "payments"):
@@ -78,15 +78,15 @@ def test_the_slots_are_the_boards_tables_shared_by_copies_and_later_games() -> N
     state = schacht.new_state(3, 7)
     state.legal_actions()  # (rows made)
     board = state.board
-    assert state._spot_rows__build is board.action_tables["build"]  # type: ignore[attr-defined]
-    assert state._values__all_payments is board.value_tables["all_payments"]  # type: ignore[attr-defined]
+    assert state._spot_rows__build is board.tables.actions["build"]  # type: ignore[attr-defined]
+    assert state._values__all_payments is board.tables.values["all_payments"]  # type: ignore[attr-defined]
     assert all(isinstance(row, SpotRow) for row in state._spot_rows__build.values())  # type: ignore[attr-defined]
     copy = state.clone()
     assert copy._region_rows__send is state._region_rows__send  # type: ignore[attr-defined]
     later = schacht.new_state(3, 8)
     assert later.board is board and later._listed__take_face_up is state._listed__take_face_up  # type: ignore[attr-defined]
     later.legal_actions()
-    assert all(isinstance(row, RegionRow) for row in board.action_tables["send"].values())
+    assert all(isinstance(row, RegionRow) for row in board.tables.actions["send"].values())
 
 
 def test_a_variant_with_another_table_has_a_slot_of_its_own_and_inherits() -> None:
@@ -96,7 +96,7 @@ def test_a_variant_with_another_table_has_a_slot_of_its_own_and_inherits() -> No
     assert "_spot_rows__build" not in method(text, "_bind_tables")
     state = game("china-schacht/fortifications").new_state(3, 3)
     state.legal_actions()
-    assert state._actions__build is state.board.action_tables["build"]  # type: ignore[attr-defined]
+    assert state._actions__build is state.board.tables.actions["build"]  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("ruleset", SCHACHT)

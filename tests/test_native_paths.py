@@ -90,7 +90,7 @@ def test_the_spots_and_lines_of_a_mask_bit_by_bit(ruleset: str, monkeypatch: pyt
     monkeypatch.setattr(base, "_NATIVE", True)  # (both modules that read a mask bit by bit natively)
     monkeypatch.setattr(hexagon, "_NATIVE", True)
     assert found() == by_bytes
-    assert board._bit_spots is not None  # (the bit lookup made: the native path taken)
+    assert board.tables.bit_spots is not None  # (the bit lookup made: the native path taken)
     assert by_bytes[1][0] == list(board.spots)
     if isinstance(board, HexBoard):
         assert by_bytes[1][1][3][0] == board.straight_lines(3, board.spots)

@@ -114,19 +114,20 @@ def test_a_test_that_can_fail_is_computed_only_when_a_spot_reaches_it() -> None:
 
 def test_the_spots_of_masks_in_order_and_each_test_only_while_a_spot_is_left() -> None:
     board = game().new_state(2, 0).board
-    groups = board.group_keys("zone", [board.region_of[0][s] for s in board.spots])
-    assert board.key_masks["zone"] is groups and list(groups) == [0, 1, 2, -1]  # D1: in no zone
+    groups = board.tables.group_spots("zone", [board.region_of[0][s] for s in board.spots])
+    assert board.tables.spot_groups["zone"] is groups and list(groups) == [0, 1, 2, -1]  # D1: in no zone
     assert board.mask_spots(groups[1]) == [3, 4, 5]
     assert board.keys_mask(groups, (2, 0)) == board.spots_mask([0, 1, 2, 6, 7, 8])
     # a tuple of values: the join remembered by them (the same mask again); a list: joined each time
-    assert board.key_joins[(id(groups), (2, 0))] == board.spots_mask([0, 1, 2, 6, 7, 8])
-    board.key_joins[(id(groups), (2, 0))] = 0  # (what is remembered is what it returns)
+    assert board.tables.group_joins[(id(groups), (2, 0))] == board.spots_mask([0, 1, 2, 6, 7, 8])
+    board.tables.group_joins[(id(groups), (2, 0))] = 0  # (what is remembered is what it returns)
     assert board.keys_mask(groups, (2, 0)) == 0 and board.keys_mask(groups, [2, 0]) != 0
     assert board.keys_mask(groups, (0, 2)) == board.spots_mask([0, 1, 2, 6, 7, 8]) and board.keys_mask(groups, ()) == 0
-    del board.key_joins[(id(groups), (2, 0))]
+    del board.tables.group_joins[(id(groups), (2, 0))]
     limit = board_module.MAX_JOINS
-    board.key_joins.update({(id(groups), (k,)): 0 for k in range(100, 100 + limit - len(board.key_joins))})
-    assert board.keys_mask(groups, (1,)) == groups[1] and len(board.key_joins) == 1  # (full: emptied first)
+    joins = board.tables.group_joins
+    joins.update({(id(groups), (k,)): 0 for k in range(100, 100 + limit - len(joins))})
+    assert board.keys_mask(groups, (1,)) == groups[1] and len(joins) == 1  # (full: emptied first)
     assert board.spots_of(board.all_mask, (groups[0], groups[2]), iter([groups[2]])) == [6, 7, 8]
     asked: list[int] = []
 

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ..errors import RulewrightError
 from ..kept import ENTRY, OBJECT, made
 from .bits import _NATIVE, _bit_lookup, _byte_lookup, _gather, _gather_bits
+from .tables import BoardTables
 
 # At most so many joins of groups remembered by the tuple of values joined (Board.keys_mask)
 MAX_JOINS: Final = 10_000
-
-if TYPE_CHECKING:
-    from ..state import Action
 
 
 # The groups component_of found last: the spots it was given, each spot's group, the set of them.
@@ -42,12 +40,9 @@ class Board:
 
     __slots__ = (
         "name", "labels", "index", "spots", "neighbours", "region_names", "region_spots", "region_kind",
-        "kinds", "region_of", "action_cache", "region_attributes", "border_regions",
-        "regions_of_kind", "regions_at",
-        "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "action_tables",
-        "all_mask", "region_mask", "_lookups", "spot_regions", "key_masks", "value_tables", "_byte_spots",
-        "_bit_spots", "kind_masks", "region_bit", "spot_regions_mask", "road_masks", "road_cuts", "key_joins",
-        "kept_units",
+        "kinds", "region_of", "region_attributes", "border_regions", "regions_of_kind", "regions_at",
+        "spot_attributes", "face_spots", "face_piece", "_groups", "spot_bit", "all_mask", "region_mask",
+        "spot_regions", "kind_masks", "region_bit", "spot_regions_mask", "road_masks", "road_cuts", "tables",
     )
 
     name: str
@@ -57,35 +52,16 @@ class Board:
     neighbours: tuple[tuple[int, ...], ...]
 
     def _regions(self, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
-        # the units of what the tables below keep, made as games are played (runtime/kept.py `made`:
-        # at most MAX_KEPT, every table emptied when it would pass)
-        self.kept_units = 0
-        # Interned actions, shared by every state on this board (see the generated _legal_*).
-        self.action_cache: dict[str, dict[Any, Action]] = {}
-        # Interned actions as tables (the `action_tables` pass): a list per action, indexed by
-        # the number of its choice (a spot, a region, a line ...), built as the actions are met.
-        self.action_tables: dict[str, Any] = {}
-        # Values of definitions remembered by the small value of the game they are a function of
-        # (the `value_tables` pass): by definition, a dict by that value, shared by every state
-        self.value_tables: dict[str, dict[Any, Any]] = {}
         # Each spot's bit in a set of spots held as a bit mask (the `bitmask` pass): 1 << spot,
         # but a hex board's own padded bitboard (HexBoard.bit), so its line searches take the mask
         # as it is. Bits grow with the spot number on every board: a mask's spots, lowest bit
         # first, are in spot order. The mask of every spot, and of each region's spots.
         self.spot_bit: tuple[int, ...] = self._spot_bits()
         self.all_mask: int = sum(self.spot_bit)
-        # the spots grouped by a value the board fixes for each (pass `spot_filters`): by the code
-        # of the value, each value with the mask of its spots (group_keys)
-        self.key_masks: dict[str, dict[Any, int]] = {}
-        # the joins of those groups' masks for a tuple of values (keys_mask): by the groups (their id:
-        # each lives in key_masks as long as the board) and the values
-        self.key_joins: dict[tuple[int, tuple[Any, ...]], int] = {}
-        # what the set bits of each byte of a mask stand for (_gather), made as first asked: by
-        # 4 * n + kind, the lines of n spots (kind 1) or their numbers (kind 2) per axis (an int
-        # key, hashed without making a tuple); the spots themselves in a slot of their own
-        self._lookups: dict[int, Any] = {}
-        self._byte_spots: list[list[tuple[Any, ...]]] | None = None
-        self._bit_spots: list[Any] | None = None  # the native build's: the spot of each bit (_gather_bits)
+        # what the optimised code keeps on the board, shared by every state on it: interned actions,
+        # values remembered by value, spots grouped by a key, the lookups of a mask's bits
+        # (runtime/boards/tables.py), bounded as runtime/kept.py says
+        self.tables: BoardTables = BoardTables(self.spot_bit)
         # the groups of the spots last given to component_of, and the spots themselves
         self._groups: Grouped | None = None
         self.kinds: tuple[str, ...] = tuple(kinds)
@@ -282,23 +258,14 @@ class Board:
             masks[v] |= bit[s]
         return masks
 
-    def group_keys(self, name: str, keys: Sequence[Any]) -> dict[Any, int]:
-        """The spots grouped by their entry of `keys` (one per spot, a value the board fixes for the
-        spot: its province, the province's colour): each value, in the order first met, with the
-        mask of its spots; remembered as `key_masks[name]` (pass `spot_filters`)."""
-        groups: dict[Any, int] = {}
-        for s, k in enumerate(keys):
-            groups[k] = groups.get(k, 0) | self.spot_bit[s]
-        self.key_masks[name] = groups
-        return groups
-
     def keys_mask(self, groups: dict[Any, int], values: Iterable[Any]) -> int:
-        """The mask of the spots whose key (`groups`: group_keys) is one of `values`. For a tuple of
-        values (a list field; the board's regions of a kind, joined at every listing of China
-        (Schacht)'s placements) it is remembered by the values (`key_joins`, emptied when full)."""
+        """The mask of the spots whose key (`groups`: BoardTables.group_spots) is one of `values`. For
+        a tuple of values (a list field; the board's regions of a kind, joined at every listing of
+        China (Schacht)'s placements) it is remembered by the values (`tables.group_joins`, emptied
+        when full)."""
         if type(values) is tuple:
             key = (id(groups), values)
-            found = self.key_joins.get(key)
+            found = self.tables.group_joins.get(key)
             if found is not None:
                 return found
         mask = 0
@@ -306,9 +273,10 @@ class Board:
             mask |= groups.get(v, 0)
         if type(values) is tuple:
             made(self, ENTRY + OBJECT + len(values))
-            if len(self.key_joins) >= MAX_JOINS:
-                self.key_joins.clear()
-            self.key_joins[(id(groups), values)] = mask
+            joins = self.tables.group_joins
+            if len(joins) >= MAX_JOINS:
+                joins.clear()
+            joins[(id(groups), values)] = mask
         return mask
 
     def spots_of(self, mask: int, *more: Iterable[int]) -> list[int]:
@@ -328,9 +296,10 @@ class Board:
         """The spots of a bit mask (spot_bit), in spot order."""
         if _NATIVE:
             spots: list[int] = []
-            lookup = self._bit_spots
+            lookup = self.tables.bit_spots
             if lookup is None:
-                lookup = self._bit_spots = _bit_lookup({b.bit_length() - 1: s for s, b in enumerate(self.spot_bit)})
+                lookup = self.tables.bit_spots = _bit_lookup(
+                    {b.bit_length() - 1: s for s, b in enumerate(self.spot_bit)})
             _gather_bits(spots, lookup, mask)
             return spots
         return _gather(self.byte_spots(), mask)
@@ -338,9 +307,9 @@ class Board:
     def byte_spots(self) -> list[list[tuple[Any, ...]]]:
         """For each byte of a bit mask (spot_bit) and each of its 256 values, the spots of its set
         bits, in spot order (_byte_lookup)."""
-        lookup = self._byte_spots
+        lookup = self.tables.byte_spots
         if lookup is None:
-            lookup = self._byte_spots = _byte_lookup({b.bit_length() - 1: s for s, b in enumerate(self.spot_bit)})
+            lookup = self.tables.byte_spots = _byte_lookup({b.bit_length() - 1: s for s, b in enumerate(self.spot_bit)})
         return lookup
 
     def straight_lines_mask(self, n: int, mask: int) -> list[tuple[int, ...]]:
@@ -367,47 +336,11 @@ class Board:
         """The numbers of the lines straight_lines_mask(n, mask) gives, in its order."""
         return []
 
-    def action_table(self, key: str, size: int) -> list[Any]:
-        """The table of interned actions `key` (`None` where no action is made yet), of `size`
-        entries: one per board, shared by every state on it."""
-        table = self.action_tables.get(key)
-        if table is None:
-            table = self.action_tables[key] = [None] * size
-        return table
-
-    def value_table(self, name: str) -> dict[Any, Any]:
-        """The table of the values of definition `name` by what they are a function of (pass
-        `value_tables`): one per board, shared by every state on it."""
-        found = self.value_tables.get(name)
-        if found is None:
-            found = self.value_tables[name] = {}
-        return found
-
-    def action_dict(self, key: str) -> dict[Any, Any]:
-        """The dictionary of interned actions `key`, for a choice of values no table numbers: by
-        value, each entry an action or the row of the next choice."""
-        found = self.action_tables.get(key)
-        if found is None:
-            found = self.action_tables[key] = {}
-        return found
-
     def forget_tables(self) -> None:
-        """Empty every table the board keeps for its states, in place (states hold them: pass
-        `board_tables`), once they would keep more than MAX_KEPT units (runtime/kept.py `made`).
-        What is forgotten is made again as it is met, the same values (a new object for an action:
-        an equal one); a listing that holds a row of a table emptied so goes on with it."""
-        for table in self.action_tables.values():
-            if isinstance(table, list):
-                table[:] = [None] * len(table)
-            else:
-                table.clear()
-        for values in self.value_tables.values():
-            values.clear()
-        for cache in self.action_cache.values():
-            cache.clear()
-        self.key_joins.clear()
+        """Empty what the board keeps for its states once it would keep more than MAX_KEPT units
+        (runtime/kept.py `made`): its tables (BoardTables.forget) and its kind's own."""
+        self.tables.forget()
         self._forget_own()
-        self.kept_units = 0
 
     def _forget_own(self) -> None:
         """Empty the tables a kind of board keeps of its own (a wall's layouts, a graph's cuts)."""

@@ -243,11 +243,11 @@ class HexBoard(Board):
         """Per axis, the byte lookup (_gather) of the lines of n spots by their first spot's bit:
         the lines themselves (kind 1), or their numbers (kind 2); the native build's bit lookup
         (_gather_bits) of the same, kind 5 and 6."""
-        found: tuple[Any, ...] | None = self._lookups.get(8 * n + kind)
+        found: tuple[Any, ...] | None = self.tables.line_lookups.get(8 * n + kind)
         if found is None:
             table = self._lines(n)
             by_axis = table.by_axis if kind % 4 == 1 else table.numbers
-            found = self._lookups[8 * n + kind] = tuple(
+            found = self.tables.line_lookups[8 * n + kind] = tuple(
                 _byte_lookup(by_first) if kind < 4 else _bit_lookup(by_first) for by_first in by_axis)
         return found
 

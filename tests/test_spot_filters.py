@@ -139,3 +139,24 @@ def test_the_spots_of_masks_in_order_and_each_test_only_while_a_spot_is_left() -
     assert board.spots_of(groups[1], masks()) == [3, 4, 5] and asked == [1]
     assert board.empty_mask([(), (0,), (), (1, 0)] + [()] * 6) == board.spots_mask([0, 2, 4, 5, 6, 7, 8, 9])
 
+
+
+def test_the_groups_of_spots_are_named_by_their_key_not_by_its_code(tmp_path: Path) -> None:
+    """The board's table of spots grouped by a key is named from the key's structure (compiler/lower/
+    comprehensions.py `group_key`): the same key written over a spot named otherwise is the same table."""
+    renamed = tmp_path / "spot-filters.yaml"
+    text = GAME.read_text()
+    written = '"[s for s in spots if not owner[s] and region_of(s, zone) in open_zones]"'
+    assert written in text
+    renamed.write_text(text.replace(written, written.replace("s for s", "x for x").replace("[s]", "[x]")
+                                    .replace("(s,", "(x,")))
+    named = []
+    for played in (game(), rulewright.load_rules(renamed)):
+        state = played.new_state(2, 0)
+        chooser = random.Random(0)
+        while not state.terminal and state.moves < 40:
+            legal = state.legal_actions()
+            state.apply(legal[chooser.randrange(len(legal))])
+        named.append(sorted(state.board.tables.spot_groups))
+    assert named[0] == named[1] and "region_of(spot, ZONE)" in named[0]
+    assert not any("self." in name or "[" in name for name in named[0])  # (no Python in a name)

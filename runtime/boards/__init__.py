@@ -7,6 +7,9 @@
   lines), hexmap.py `HexMapBoard` (a hex map of any outline; Yellow & Yangtze), wall.py `WallBoard`
   (a wall laid during play; Chang Cheng).
 - bits.py: a bit mask's items read a byte (natively, a bit) at a time, for every kind.
+- tables.py: `BoardTables`, what the optimised code keeps on a board (`board.tables`): interned
+  actions, values remembered by value, spots grouped by a key, the lookups of a mask's bits, each
+  found by a name the compiler writes, all bounded by runtime/kept.py's budget.
 
 A new kind of board (the square grid of issue 37 is the next) is a module here with a subclass of
 `Board` that:
@@ -15,13 +18,14 @@ A new kind of board (the square grid of issue 37 is the next) is a module here w
   `spots` (`tuple(range(n))`) and `neighbours` (each spot's, in increasing order), then calls
   `self._regions(kinds, regions)`, which builds the regions and the bit masks of the spots; a kind
   whose masks have a layout of their own (a hex board's padded bitboard) overrides `_spot_bits`
-  before that call, and keeps bits growing with the spot number;
+  (which `_regions` calls), its bits growing with the spot number;
 - overrides the queries of `Board` it answers (`straight_lines`, `ahead`, ...), each with its `_mask`
   twin where `Board` has one, giving the same items in the same order;
 - charges whatever it remembers as games are played to what the board keeps (runtime/kept.py `made`)
   and empties it in `_forget_own`;
-- is exported below and from runtime/__init__.py, and built by the compiler (compiler/boards.py,
-  compiler/codegen.py's boards) from the rule file's declaration.
+- is exported below and from runtime/__init__.py; the compiler reads its declaration (its YAML
+  shape in compiler/build.py, its checks in compiler/boards.py) and writes the call that makes it
+  (compiler/templates/game.py.j2, `_board__<name>`): docs/compiler.md.
 """
 
 from .base import Board, RegionSpec
@@ -30,9 +34,11 @@ from .graph import GraphBoard
 from .hexagon import HEX_AXES, HexBoard, hex_coords, hex_joined, hex_labels, mirror_label, validate_regions
 from .hexmap import HexMapBoard, hexmap_cells
 from .ring import RingBoard
+from .tables import BoardTables
 from .wall import WallBoard
 
 __all__ = [
-    "BYTE_LOOKUP_BITS", "HEX_AXES", "Board", "GraphBoard", "HexBoard", "HexMapBoard", "RegionSpec", "RingBoard",
-    "WallBoard", "hex_coords", "hex_joined", "hex_labels", "hexmap_cells", "mirror_label", "validate_regions",
+    "BYTE_LOOKUP_BITS", "HEX_AXES", "Board", "BoardTables", "GraphBoard", "HexBoard", "HexMapBoard", "RegionSpec",
+    "RingBoard", "WallBoard", "hex_coords", "hex_joined", "hex_labels", "hexmap_cells", "mirror_label",
+    "validate_regions",
 ]

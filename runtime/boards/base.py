@@ -302,7 +302,7 @@ class Board:
                     {b.bit_length() - 1: s for s, b in enumerate(self.spot_bit)})
             _gather_bits(spots, lookup, mask)
             return spots
-        return _gather(self.byte_spots(), mask)
+        return _gather(self.tables.byte_spots or self.byte_spots(), mask)  # (made the first time: no call after)
 
     def byte_spots(self) -> list[list[tuple[Any, ...]]]:
         """For each byte of a bit mask (spot_bit) and each of its 256 values, the spots of its set

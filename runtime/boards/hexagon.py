@@ -227,7 +227,8 @@ class HexBoard(Board):
                 if m:
                     _gather_bits(found, by_bit[axis], m)
             return found
-        lookups = self._axis_lookups(n, kind)
+        # (made the first time: found here after that, with no call)
+        lookups = self.tables.line_lookups.get(8 * n + kind) or self._axis_lookups(n, kind)
         for axis in range(len(starts)):  # (by index, not zip: a call through Python natively)
             m = starts[axis]
             if m:  # (_gather, written out: once per axis of every listing)

@@ -1,6 +1,6 @@
 """The mechanics library: typed functions that rule files call by name.
 
-The compiler's signature table (compiler/signatures.py) says how each is typed and called;
+The compiler declares each built-in once (compiler/builtins/library.py): how it is typed and called;
 generated code calls them through `rulewright.runtime`. Chance is only ever drawn here, from
 the state's own generator.
 """
@@ -14,7 +14,7 @@ from .errors import GameError, RulewrightError
 from .limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST, walk
 from .rng import Rng
 
-# The item type of a list or set a rule passes (compiler/signatures.py's `T`): an int, a bool, or
+# The item type of a list or set a rule passes (compiler/builtins/library.py's `T`): an int, a bool, or
 # a tuple or frozenset of them (a list of lists, a list of sets: docs/language.md, "Values").
 T = TypeVar("T")
 

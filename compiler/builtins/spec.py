@@ -4,8 +4,9 @@ A `Builtin` is the one declaration of a function rule files call by name (compil
 holds them all): how the checker types a call (`params`, `returns`), the Python lowering writes for
 it (`python`), what it reads of the game (`reads`), what lowering may prove of its result and its
 work (`facts`) and the line a contributor or an editor shows for it (`doc`). The checker, lowering,
-the passes, the language server and docs/language.md's table all read these declarations; nothing
-about a built-in is written anywhere else in the compiler.
+the passes, the language server and docs/language.md's table all read these declarations. (A few
+passes still name the built-ins they rewrite or take for cheap: `bitmask`'s forms over a mask,
+`hoist._CHEAP_BUILTINS`, `spot_filters.BOARD_BUILTINS`; a new built-in needs none of them.)
 
 A facts rule is a plain function of one `Call`: the call's arguments (their facts and their Python)
 and a `Lowering`, the few things of the limits analysis (compiler/budget.py) a rule may use, handed

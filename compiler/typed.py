@@ -89,7 +89,7 @@ class DefineCall:
 
 @dataclass(frozen=True, slots=True)
 class Builtin:
-    """A registered function of the runtime (compiler/signatures.py), its generic type bound."""
+    """A registered function of the runtime (compiler/builtins/), its generic type bound."""
 
     func: str
     args: tuple[Expr, ...]

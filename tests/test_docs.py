@@ -391,33 +391,36 @@ def cells(row: str) -> list[str]:
     return [c.strip() for c in row.strip().strip("|").split(" | ")]
 
 
-def test_builtins_table_is_the_checkers() -> None:
-    """Every built-in of compiler/signatures.py is listed, every one listed exists, each written
-    with its parameters' names in order."""
-    from rulewright.compiler.signatures import BUILTINS
+def test_builtins_table_is_the_registry() -> None:
+    """docs/language.md's table of built-in functions is compiler/builtins/library.py's, row for
+    row: every built-in once, in the registry's order, with its parameters' names and types, its
+    result and its doc line word for word; nothing else."""
+    from rulewright.compiler.builtins import BUILTINS, docs_table
 
-    listed: dict[str, tuple[str, ...]] = {}
-    for row in table("| function | what it gives |"):
-        for name, params in re.findall(r"`([a-z_0-9]+)\(([^)`]*)\)`", cells(row)[0]):
-            assert name not in listed, f"`{name}` is listed twice"
-            listed[name] = tuple(p.strip() for p in params.split(",") if p.strip())
-    assert set(listed) - set(BUILTINS) == set(), "listed but no built-in"
-    assert set(BUILTINS) - set(listed) == set(), "built-ins the table does not list"
-    for name, params in listed.items():
-        want = tuple(p for p, _ in BUILTINS[name].params)
-        assert params == want, f"`{name}({', '.join(params)})` in the doc, `{name}({', '.join(want)})` in signatures.py"
+    rows = table("| built-in | what it gives |")
+    listed = [re.match(r"\| `([a-z_0-9]+)\(", row) for row in rows]
+    names = [m.group(1) if m else row for m, row in zip(listed, rows, strict=True)]
+    assert sorted(set(names) - set(BUILTINS)) == [], "listed but no built-in"
+    assert sorted(set(BUILTINS) - set(names)) == [], "built-ins the table does not list"
+    assert len(names) == len(set(names)), "a built-in listed twice"
+    want = docs_table().splitlines()[2:]
+    for row, name in zip(rows, names, strict=True):
+        b = BUILTINS[name]
+        assert cells(row)[0] == f"`{b.signature}`", f"`{name}`'s signature differs from the registry's"
+        assert cells(row)[1] == b.described, f"`{name}`'s doc line differs from the registry's"
+    assert rows == want, "the table's rows are not in the registry's order (print compiler.builtins.docs_table())"
 
 
 def test_aggregates_are_listed() -> None:
-    from rulewright.compiler.signatures import AGGREGATES
+    from rulewright.compiler.builtins import AGGREGATES
 
     text = LANGUAGE.read_text(encoding="utf-8")
     assert all(f"`{a}`" in text or f"`{a}(" in text for a in AGGREGATES)
 
 
 def test_values_table_is_the_checkers() -> None:
-    """Every name of compiler/signatures.py VALUES is listed with its type, and nothing else."""
-    from rulewright.compiler.signatures import VALUES
+    """Every name of compiler/builtins/values.py VALUES is listed with its type, and nothing else."""
+    from rulewright.compiler.builtins import VALUES
 
     listed = {}
     for row in table("| name | type | what it is |"):

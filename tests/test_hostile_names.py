@@ -34,9 +34,9 @@ from hypothesis import strategies as st
 import rulewright
 from rulewright import runtime as rt
 from rulewright.compiler import ast, ir, names
+from rulewright.compiler.builtins import AGGREGATES, BUILTINS, VALUES
 from rulewright.compiler.codegen import class_name
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.signatures import AGGREGATES, BUILTINS, VALUES
 from rulewright.compiler.source import CompileError, Diagnostic
 from tests.lockstep import play_in_lockstep
 

@@ -33,8 +33,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from .. import typed as t
+from ..builtins import BUILTINS
 from ..names import PASS_CELL_BASE as CELL_BASE
-from ..signatures import BUILTINS
 from ..types import Ty
 from . import Plan
 from .bitmask import masked_comprehension

@@ -57,8 +57,8 @@ import re
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..builtins import BUILTINS
 from ..names import joined
-from ..signatures import BUILTINS
 from ..types import Ty
 from . import Plan, action_tables
 from .board_tables import Bind

@@ -14,8 +14,8 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from .. import typed as t
+from ..builtins import BUILTINS
 from ..names import JOIN, PASS_LOCAL_BASE
-from ..signatures import BUILTINS
 from ..source import SourceSpan
 from ..types import Ty
 

@@ -48,7 +48,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .. import typed as t
-from ..signatures import BUILTINS
+from ..builtins import BUILTINS
 from ..types import Ty
 from . import Plan
 from .derived import PLAIN, worth_keeping

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..analysis import Facts
 from ..names import MAX_TABLE_CHOICES, joined
 from . import Plan
 from .board_tables import Bind, actions_type
@@ -46,7 +47,7 @@ class Table:
     levels: tuple[Level, ...]  # one per choice, in order
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     sizes = _sizes(program)
     tables: list[Table] = []
     for a in program.actions:

@@ -26,10 +26,11 @@ Nothing is chosen by a rule file: the pass finds the forms from the program's ty
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.walk import expressions
 from ..names import joined
 from ..source import SourceSpan
 from . import Plan
@@ -88,7 +89,7 @@ class Filter:
     span: SourceSpan
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     constants = {name: value for name, value, _ in program.tables.constants}
     defines = {d.name: d for d in program.defines}
     found: dict[tuple[str, int], Mask] = {(m.field, m.value): m for m in plan.masks}  # (pass `value_masks`: the empty)
@@ -251,33 +252,3 @@ def _simple(e: t.Expr) -> str | None:
     if isinstance(e, t.Num):
         return str(e.value)
     return None
-
-
-# -- walking the program ------------------------------------------------------------------------
-def expressions(program: t.TypedProgram) -> Iterator[t.Expr]:
-    """Every expression of the program, each subexpression too (for passes that look for forms)."""
-    roots: list[t.Expr] = [c.value for c in program.components]
-    for f in program.fields:
-        roots.extend(x for x in (f.init, f.shown_if, f.hide_items_if, f.visible_to) if x is not None)
-    roots.extend(d.body for d in program.defines)
-    for a in program.actions:
-        roots.extend(c.domain for c in a.choices)
-        roots.extend(x for x in (a.when, a.revealed) if x is not None)
-    for trig in program.triggers:
-        if trig.when is not None:
-            roots.append(trig.when)
-    roots.extend(ph.actor for ph in program.phases if ph.actor is not None)
-    roots.extend(x for x in (program.end, program.tie_break) if x is not None)
-    roots.extend(sc.expr for sc in program.scoring)
-    roots.extend(inv.expr for inv in program.invariants)
-    bodies: list[tuple[t.Stmt, ...]] = [program.setup, *(p.body for p in program.procedures),
-                                        *(trig.effect for trig in program.triggers),
-                                        *(ph.start for ph in program.phases), *(a.effect for a in program.actions)]
-    for body in bodies:
-        roots.extend(t.effect_expressions(body))
-    todo = roots[::-1]
-    while todo:
-        e = todo.pop()
-        yield e
-        todo.extend(reversed(t.subexpressions(e)))
-

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 
 # How lowering has the code that finds a table read (compiler/lower.py `board_table`, which also
@@ -43,7 +44,7 @@ from . import Plan
 Bind = Callable[[str, str, str, str], str]
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     # (what to bind is known only as lowering writes the code that finds each table)
     return program, replace(plan, board_tables=True)
 

@@ -38,10 +38,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.sizes import size
+from ..analysis.walk import bare, clauses, expressions
 from ..names import component_sets_constant
 from . import Plan
-from .bitmask import expressions
-from .rewrite import bare, can_fail, clauses, free_locals, rebuild, show, size
+from .rewrite import can_fail, free_locals, rebuild, show
 
 NAME = "component_sets"
 
@@ -58,7 +60,7 @@ class Shape:
     made: str = ""
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     kinds = attribute_kinds(program)
     defines = {d.name: d for d in program.defines}
     used: dict[str, None] = {}

@@ -43,13 +43,16 @@ from typing import Any
 
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import bare
 from . import Plan
-from .rewrite import bare, key, where
+from .rewrite import where
 
 NAME = "draw_out"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
 
 

@@ -51,6 +51,7 @@ from typing import Any
 
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 from .rewrite import can_fail, where
 
@@ -58,7 +59,7 @@ NAME = "join_rounds"
 ROUNDS = "_rounds"  # the local holding how many rounds the loop makes (compiler/names.py TEMPLATE_LOCALS)
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
 
 

@@ -34,32 +34,23 @@ from collections.abc import Hashable
 from typing import Any
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import clauses, nodes
 from ..names import PASS_CELL_BASE as CELL_BASE
 from ..signatures import BUILTINS
 from ..types import Ty
 from . import Plan
 from .bitmask import masked_comprehension
 from .hoist import _cheap
-from .rewrite import (
-    Names,
-    can_fail,
-    clauses,
-    free_locals,
-    fused_shape,
-    key,
-    map_program,
-    nodes,
-    rebuild,
-    show,
-    with_clauses,
-)
+from .rewrite import Names, can_fail, free_locals, fused_shape, map_program, rebuild, show, with_clauses
 from .value_masks import served
 
 CELL = "a cell for values computed once"  # the verb of a cell clause's note
 LAZY = "computed once, at first need:"  # the verb of a value read from its cell
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     lazy = Lazy(program, plan)
 
     def root(e: t.Expr) -> t.Expr:

@@ -35,12 +35,13 @@ from typing import Any
 
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 
 NAME = "list_items"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
 
 

@@ -32,15 +32,18 @@ from dataclasses import replace
 from typing import Any
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import nodes
 from ..names import MAX_TABLE_CHOICES
 from . import Plan
-from .rewrite import free_locals, key, nodes
+from .rewrite import free_locals
 from .spot_filters import among, joined_terms, lookup
 
 LOCAL = "_joined{}"  # the listing's locals holding the masks joined once (compiler/names.py TEMPLATE_LOCALS)
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     if not plan.spot_filters:
         return program, plan
     found: list[Hashable] = []

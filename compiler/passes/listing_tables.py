@@ -57,6 +57,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..analysis import Facts
 from ..names import joined
 from ..signatures import BUILTINS
 from ..types import Ty
@@ -80,7 +81,7 @@ class Listed:
     words: tuple[str, ...] = ()  # each value read, in the rule language's words (`hand[current]`)
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     defines = {d.name: d for d in program.defines}
     found: list[Listed] = []
     for a in program.actions:

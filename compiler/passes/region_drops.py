@@ -28,14 +28,15 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.reads import Dependencies
 from . import Plan
-from .reads import Dependencies, analyse
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     if not plan.derived:
         return program, plan
-    deps = analyse(program)
+    deps = facts.dependencies
     defines = {d.name: d for d in program.defines}
     spot_fields = {f.decl.name for f in program.fields if f.decl.per == "spot"}
     memo: dict[tuple[str, str], int | None] = {}

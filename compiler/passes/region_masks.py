@@ -54,10 +54,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.walk import nodes
 from ..names import MAX_TABLE_CHOICES, joined
 from ..source import SourceSpan
 from . import Plan, action_tables
-from .rewrite import can_fail, free_locals, nodes, show
+from .rewrite import can_fail, free_locals, show
 from .spot_filters import _bare, _conjuncts, _failing, _put_back
 
 _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
@@ -106,7 +108,7 @@ class Choice:
     terms: tuple[Term, ...]
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     finder = _Finder(program, plan)
     choices: list[Choice] = []
     for a in program.actions:

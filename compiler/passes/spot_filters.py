@@ -44,10 +44,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import expressions, nodes
 from ..names import PASS_LOCAL_BASE, joined
 from . import Plan
-from .bitmask import Mask, expressions
-from .rewrite import Names, can_fail, key, nodes, rebuild, show
+from .bitmask import Mask
+from .rewrite import Names, can_fail, rebuild, show
 
 # the built-ins whose value, for a spot, the board alone fixes
 BOARD_BUILTINS = frozenset({"region_of"})
@@ -76,7 +79,7 @@ class Filter:
     terms: tuple[Term, ...]
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     finder = _Finder(program, plan)
     found: dict[Hashable, Filter] = {}
     for e in expressions(program):

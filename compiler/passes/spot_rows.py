@@ -42,14 +42,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.walk import nodes
 from . import Plan, action_tables, spot_filters
-from .rewrite import nodes
 
 # the nodes a test kept per row may be made of (beside the locals it may read)
 _PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField)
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     found: list[str] = []
     for a in program.actions:
         table = action_tables.table_of(plan, a.name)

@@ -45,12 +45,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 from .action_tables import table_of
 from .value_tables import table_of as value_table_of
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     taken = []
     for a in program.actions:
         table = table_of(plan, a.name)

@@ -31,15 +31,18 @@ from collections.abc import Hashable
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import clauses
 from . import Plan
 from .bitmask import masked_comprehension
-from .rewrite import clauses, free_locals, key, show, with_clauses
+from .rewrite import free_locals, show, with_clauses
 from .value_masks import served
 
 VERB = "unswitched"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     taken: set[Hashable] = {*plan.counted, *(k for k, _ in plan.spot_filters), *plan.listing_hoists}
     constants = {name: value for name, value, _ in program.tables.constants}
     defines = {d.name: d for d in program.defines}

@@ -41,12 +41,15 @@ from typing import Any
 
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.walk import bare, expressions
 from ..names import FILTER_LOCAL, joined
 from ..source import SourceSpan
 from ..types import Ty
 from . import Plan
-from .bitmask import Mask, expressions, paren
-from .rewrite import bare, can_fail, free_locals, show
+from .bitmask import Mask, paren
+from .component_sets import taken
+from .rewrite import can_fail, free_locals, show
 
 EMPTY = -1  # (as spot_filters: the `value` of a mask of the spots whose field, of lists, is empty)
 AGGREGATES = ("count", "any", "all")
@@ -102,7 +105,7 @@ class Form:
     region: t.Expr | None
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     defines = {d.name: d for d in program.defines}
     counts = _counts(program)
     values: dict[tuple[str, str], ValueMask] = {}
@@ -248,6 +251,15 @@ def served(plan: Plan, e: t.Comprehension, defines: Mapping[str, t.Define]) -> F
     if found is None:
         return None
     return found if _masks(plan, found.test) is not None else None
+
+
+def walkless(plan: Plan, x: t.Expr, defines: dict[str, t.Define]) -> bool:
+    """Whether lowering writes `x` as a few operations on masks or sets, not a walk, by a decision
+    of this pass or of `component_sets`: no loop to keep a definition for (passes `inner_defines`,
+    `score_only`, `inline` ask, which run before `bitmask` and `count_items` decided anything:
+    `count_items.walkless` asks those too)."""
+    return isinstance(x, t.Comprehension) and (served(plan, x, defines) is not None
+                                               or taken(plan, x, defines) is not None)
 
 
 def _masks(plan: Plan, test: Test) -> ValueMask | Mask | None:

@@ -48,10 +48,12 @@ import re
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keeping import PLAIN, worth_keeping
 from ..signatures import BUILTINS
 from ..types import Ty
 from . import Plan
-from .derived import PLAIN, worth_keeping
+from .count_items import walkless
 
 _FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration or a kind of component: all its values
 
@@ -68,13 +70,14 @@ class Table:
     params: tuple[int, ...]
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     defines = {d.name: d for d in program.defines}
     constants = {name: value for name, value, _ in program.tables.constants}
     found = []
     for d in program.defines:
         table = tabled(d)
-        if table is not None and worth_keeping(d, plan, defines, constants):
+        if table is not None and worth_keeping(d, lambda x: walkless(plan, x, defines, constants),
+                                                     {*plan.unkept, *plan.score_only}):
             found.append(table)
     return program, replace(plan, value_tables=tuple(found))
 

@@ -141,11 +141,11 @@ class _Finder:
         elt = _bare(e.elt)
         if not (isinstance(elt, t.Ref) and elt.sym is var) or cond is None:
             return None
-        bound: dict[int, t.Expr] = {}
+        bound: dict[t.Symbol, t.Expr] = {}
         for v, d, c in hoisted:  # one-item clauses: `for once in (v,)` (pass `hoist`)
             if c is not None or not (isinstance(d, t.Collection) and d.kind == "list" and len(d.items) == 1):
                 return None
-            bound[id(v)] = _put_back(d.items[0], bound)
+            bound[v] = _put_back(d.items[0], bound)
         if free_locals(domain) or can_fail(domain, self.defines) or domain.ty.kind != "list":
             return None
         earlier = {c.var for c in a.choices[:-1]}

@@ -121,11 +121,11 @@ class _Finder:
         *hoisted, (var, domain, cond) = [(v, _bare(d), c) for v, d, c in ((e.var, e.domain, e.cond), *e.more)]
         if not (isinstance(_bare(e.elt), t.Ref) and _bare(e.elt).sym is var):  # type: ignore[union-attr]
             return None
-        bound: dict[int, t.Expr] = {}
+        bound: dict[t.Symbol, t.Expr] = {}
         for v, d, c in hoisted:  # one-item clauses: `for once in (v,)`
             if c is not None or not (isinstance(d, t.Collection) and d.kind == "list" and len(d.items) == 1):
                 return None
-            bound[id(v)] = _put_back(d.items[0], bound)
+            bound[v] = _put_back(d.items[0], bound)
         terms: list[Term] = []
         if isinstance(domain, t.DefineCall) and not domain.args and domain.define in self.defines \
                 and not self.defines[domain.define].params:
@@ -255,12 +255,12 @@ def _replace(e: t.Expr, f: object) -> t.Expr:
     return go(e)
 
 
-def _put_back(e: t.Expr | None, bound: dict[int, t.Expr]) -> t.Expr:
+def _put_back(e: t.Expr | None, bound: dict[t.Symbol, t.Expr]) -> t.Expr:
     """`e` with the hoisted values read again where they were computed (`once` -> its value)."""
     assert e is not None
     if not bound:
         return e
-    return _replace(e, lambda x: bound.get(id(x.sym)) if isinstance(x, t.Ref) else None)
+    return _replace(e, lambda x: bound.get(x.sym) if isinstance(x, t.Ref) else None)
 
 
 def _failing(e: t.Expr, defines: dict[str, t.Define]) -> list[t.Expr]:

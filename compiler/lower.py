@@ -68,7 +68,7 @@ from .passes import (
     value_masks,
     value_tables,
 )
-from .passes.board_tables import Bind
+from .passes.action_tables import Bind
 from .passes.rewrite import show
 from .signatures import BUILTINS
 from .source import Diagnostic, SourceSpan

@@ -26,12 +26,11 @@ from ..analysis.reads import Reads
 
 if TYPE_CHECKING:
     from .action_tables import Table
-    from .bitmask import Mask
     from .listing_tables import Listed
     from .region_masks import Choice as RegionChoice
     from .region_masks import Test as RegionTest
     from .spot_filters import Filter
-    from .value_masks import ValueMask
+    from .value_masks import Mask, ValueMask
     from .value_tables import Table as ValueTable
 
 
@@ -77,14 +76,15 @@ class Plan:
     own_drops: bool = False  # own_drops: a state no copy shares its dicts of kept values with drops from them in place
     end_once: Reads | None = None
     masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
-    # spot_filters: the lists of spots made from masks, each by its comprehension (rewrite.key)
+    # spot_filters: the lists of spots made from masks, each by its comprehension's key (analysis.keys.key)
     spot_filters: tuple[tuple[Hashable, Filter], ...] = ()
-    # listing_hoist: the lists of spots (by rewrite.key) of a listing's later choices whose joined masks
+    # listing_hoist: the lists of spots (by analysis.keys.key) of a listing's later choices whose joined masks
     # are joined once, before the listing's loops
     listing_hoists: tuple[Hashable, ...] = ()
     # choice_hoist: (action, k) for a later choice whose list, reading no earlier choice, is made once per listing
     choice_hoists: tuple[tuple[str, int], ...] = ()
-    counted: tuple[Hashable, ...] = ()  # count_items: the counts of a list's items equal to a value, by rewrite.key
+    # count_items: the counts of a list's items equal to a value, by analysis.keys.key
+    counted: tuple[Hashable, ...] = ()
     tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
     # spot_rows: the actions whose last choice, a spot made from masks, is gathered from a row of spots
     spot_rows: tuple[str, ...] = ()

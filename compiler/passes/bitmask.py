@@ -34,6 +34,7 @@ from ..analysis.walk import expressions
 from ..names import joined
 from ..source import SourceSpan
 from . import Plan
+from .value_masks import Mask, paren
 
 # the built-ins that read a set of spots as a mask: argument index, and the call written with it
 MASK_USES: dict[str, tuple[int, str]] = {
@@ -41,39 +42,6 @@ MASK_USES: dict[str, tuple[int, str]] = {
     "count_lines": (1, "self.board.count_lines_mask({0}, {mask})"),
     "len": (0, "{mask}.bit_count()"),
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Mask:
-    """One set of spots kept as a bit mask: the spots whose `field` is the constant `value`
-    (`value_py` in generated code), in the state's slot `slot`."""
-
-    field: str
-    value: int
-    value_py: str
-    slot: str
-    span: SourceSpan  # where such a set is first written
-    empty: bool = False  # (pass `spot_filters`) the spots whose field, of lists, is empty: `value` unused
-
-    @property
-    def py(self) -> str:
-        return f"self.{self.slot}"
-
-    def rebuild(self) -> str:
-        """Code of the mask made again from the field."""
-        if self.empty:
-            return f"self.board.empty_mask(self.{self.field})"
-        return f"self.board.value_mask(self.{self.field}, {self.value_py})"
-
-    def holds(self, code: str) -> str:
-        """Code of whether the value `code` (of the field) is one of the mask's."""
-        return f"not {code}" if self.empty else f"{code} == {self.value_py}"
-
-    def note(self) -> str:
-        what, by = ("is empty", "spot_filters") if self.empty else (f"is {self.value_py}", "bitmask")
-        return (f"`{by}`: the spots whose {self.field} {what}, as a bit mask (board.spot_bit) kept up "
-                f"to date as {self.field} changes: the sets of spots it picks ({self.span.short} ...) are read from "
-                "it, not found by walking every spot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,11 +180,6 @@ def masked_comprehension(plan: Plan, e: t.Comprehension, constants: dict[str, in
         return f"(not {kept.py})" if key.region is None else f"(not ({kept.py} & self.board.region_mask[{key.region}]))"
     within = "self.board.all_mask" if key.region is None else f"self.board.region_mask[{key.region}]"
     return f"({paren(holding)} == {within})"
-
-
-def paren(code: str) -> str:
-    """The code of a mask as an operand: in parentheses if it holds an operator (passes `bitmask`, `value_masks`)."""
-    return f"({code})" if " " in code else code
 
 
 def after_assign(plan: Plan, s: t.Assign, constants: dict[str, int]) -> list[tuple[int, str]]:

@@ -213,7 +213,7 @@ OPERAND = re.compile(r"[\w.]+(\[[\w.\[\]]+\])*")
 
 
 def sized(plan: Plan, e: t.Expr, defines: dict[str, t.Define]) -> int:
-    """The nodes of `e` (rewrite.size), a comprehension written as a set operation counted as the
+    """The nodes of `e` (analysis.sizes.size), a comprehension written as a set operation counted as the
     operation is written: one node and those of its set and of the values it compares (`inline`'s
     measure of a small body: Mandarin's `held(p, a)`, three times in `controls`, is one `len(... & ...)`)."""
     if isinstance(e, t.Note):  # (a note is no node of its own)

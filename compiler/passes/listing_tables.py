@@ -62,7 +62,7 @@ from ..names import joined
 from ..signatures import BUILTINS
 from ..types import Ty
 from . import Plan, action_tables
-from .board_tables import Bind
+from .action_tables import Bind
 from .rewrite import can_fail, free_locals
 
 MAX_KEYS = 3  # values of the game a listing remembered by value may read

@@ -49,8 +49,8 @@ from ..analysis.keys import key
 from ..analysis.walk import expressions, nodes
 from ..names import PASS_LOCAL_BASE, joined
 from . import Plan
-from .bitmask import Mask
 from .rewrite import Names, can_fail, rebuild, show
+from .value_masks import Mask
 
 # the built-ins whose value, for a spot, the board alone fixes
 BOARD_BUILTINS = frozenset({"region_of"})

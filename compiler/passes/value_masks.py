@@ -47,12 +47,45 @@ from ..names import FILTER_LOCAL, joined
 from ..source import SourceSpan
 from ..types import Ty
 from . import Plan
-from .bitmask import Mask, paren
 from .component_sets import taken
 from .rewrite import can_fail, free_locals, show
 
 EMPTY = -1  # (as spot_filters: the `value` of a mask of the spots whose field, of lists, is empty)
 AGGREGATES = ("count", "any", "all")
+
+
+@dataclass(frozen=True, slots=True)
+class Mask:
+    """One set of spots kept as a bit mask: the spots whose `field` is the constant `value`
+    (`value_py` in generated code), in the state's slot `slot`. Made by the passes `bitmask` and,
+    `empty`, `value_masks` and `spot_filters`: declared in the first of them to run, this one."""
+
+    field: str
+    value: int
+    value_py: str
+    slot: str
+    span: SourceSpan  # where such a set is first written
+    empty: bool = False  # (pass `spot_filters`) the spots whose field, of lists, is empty: `value` unused
+
+    @property
+    def py(self) -> str:
+        return f"self.{self.slot}"
+
+    def rebuild(self) -> str:
+        """Code of the mask made again from the field."""
+        if self.empty:
+            return f"self.board.empty_mask(self.{self.field})"
+        return f"self.board.value_mask(self.{self.field}, {self.value_py})"
+
+    def holds(self, code: str) -> str:
+        """Code of whether the value `code` (of the field) is one of the mask's."""
+        return f"not {code}" if self.empty else f"{code} == {self.value_py}"
+
+    def note(self) -> str:
+        what, by = ("is empty", "spot_filters") if self.empty else (f"is {self.value_py}", "bitmask")
+        return (f"`{by}`: the spots whose {self.field} {what}, as a bit mask (board.spot_bit) kept up "
+                f"to date as {self.field} changes: the sets of spots it picks ({self.span.short} ...) are read from "
+                "it, not found by walking every spot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +330,11 @@ def lowered(lower: Any, e: t.Comprehension) -> str | None:
     # all: no spot walked fails the test
     failing = f"{within} & ~{mask}" if positive else (f"{within} & {mask}" if region else mask)
     return f"(not {paren(failing)})"
+
+
+def paren(code: str) -> str:
+    """The code of a mask as an operand: in parentheses if it holds an operator (passes `bitmask`, `value_masks`)."""
+    return f"({code})" if " " in code else code
 
 
 def _unparen(code: str) -> str:

@@ -85,8 +85,8 @@ class Inliner:
     def small(self, d: t.Define, body: t.Expr) -> bool:
         if d.cached or sized(self.plan, body, self.defines) > SMALL:  # (pass `component_sets`: a set operation)
             return False
-        if "derived" in self.plan.enabled and worth_keeping(d, lambda x: walkless(self.plan, x, self.defines),
-                                                                   {*self.plan.unkept, *self.plan.score_only}):
+        if "derived" in self.plan.enabled and worth_keeping(
+                d, lambda x: walkless(self.plan, x, self.defines), {*self.plan.unkept, *self.plan.score_only}):
             return False  # pass `derived` keeps its value between moves: cheaper than computing it where called
         if any(isinstance(n, t.DefineCall) for n in nodes(body)):
             return False  # calls a definition that is not small: its work is only known there

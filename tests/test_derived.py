@@ -1,5 +1,5 @@
 """The passes that keep values between moves (`derived`, `end_once`; docs/optimiser.md) and the
-dependency analysis they share (compiler/passes/reads.py).
+dependency analysis they share (compiler/analysis/reads.py).
 
 The analysis is checked on the bundled rule sets (what a definition reads, through the ones it
 uses; what a procedure writes); lowering is checked to drop, after every assignment to a field,

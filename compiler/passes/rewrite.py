@@ -1,7 +1,9 @@
 """What the passes that rewrite the typed program share (compiler/passes/inline.py, hoist.py):
-walking every expression of a program, rebuilding a node from new parts, comparing two
-expressions up to the names of the locals they bind, which locals an expression reads, whether
-evaluating one can fail, and fresh names for the locals a pass binds.
+applying a function to every expression of a program, rebuilding a node from new parts, which
+locals an expression reads, whether evaluating one can fail, fresh names for the locals a pass
+binds, and the short text of an expression a note shows. (Walking a program, comparing two
+expressions by their keys and measuring one are analyses: compiler/analysis/.) A helper of the
+passes, not a pass: it imports none (tests/test_pass_order.py).
 
 Expressions nest deeply in some rule sets; these walks recurse (as lowering does), and
 lower.py turns a RecursionError into a diagnostic.

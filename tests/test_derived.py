@@ -1,5 +1,5 @@
 """The passes that keep values between moves (`derived`, `end_once`; docs/optimiser.md) and the
-dependency analysis they share (compiler/passes/reads.py).
+dependency analysis they share (compiler/analysis/reads.py).
 
 The analysis is checked on the bundled rule sets (what a definition reads, through the ones it
 uses; what a procedure writes); lowering is checked to drop, after every assignment to a field,
@@ -23,10 +23,10 @@ import rulewright
 from rulewright import runtime as rt
 from rulewright import scenarios
 from rulewright.compiler import passes
+from rulewright.compiler.analysis.reads import Dependencies, Reads, analyse
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
 from rulewright.compiler.lower import END_SLOT, lower
-from rulewright.compiler.passes.reads import Dependencies, Reads, analyse
 from rulewright.compiler.paths import bundled_rulesets, ruleset_file
 from rulewright.compiler.typed import TypedProgram
 from rulewright.generated.mandarin.base import ATTR__TILE__ANIMAL

@@ -16,10 +16,12 @@ import pytest
 
 import rulewright
 from rulewright.compiler import typed as t
+from rulewright.compiler.analysis import Facts
+from rulewright.compiler.analysis.keys import key
+from rulewright.compiler.analysis.walk import nodes
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.passes import ALL, hoist, inline, optimise
-from rulewright.compiler.passes.rewrite import key, nodes
 from rulewright.runtime.errors import GameError
 from rulewright.runtime.limits import new_move
 
@@ -65,7 +67,7 @@ define:
   # under `and`: a cheap built-in that cannot fail goes out of the loop; a loop stays under it
   "cheap_guarded": "count(y > 0 and y == len(xs) for y in ys)"
   "costly_guarded": "count(y > 0 and y == sum(x for x in xs) for y in ys)"
-  # the smaller, the larger of two: written as min and max (compiler/lower.py, whatever the passes)
+  # the smaller, the larger of two: written as min and max (compiler/lower/, whatever the passes)
   "low_pair": "[sorted([y, score])[0] for y in ys]"
   "high_pair": "[sorted([y, score])[1] for y in ys]"
   # guarded by the condition of an outer clause: hoisted only out of the inner loop
@@ -233,7 +235,7 @@ def test_the_passes_change_the_typed_program_only_where_they_say(rules: Path) ->
             assert key(d.body) == key(before[d.name].body), d.name
     # each pass alone: the program it gives is checked as a whole by lowering
     for run in (inline.run, hoist.run):
-        alone, _ = run(typed, plan)
+        alone, _ = run(typed, plan, Facts(typed))
         assert len(alone.defines) == len(typed.defines)
 
 

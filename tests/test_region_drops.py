@@ -21,9 +21,9 @@ import rulewright
 import rulewright.compiler.driver
 from rulewright import runtime as rt
 from rulewright.compiler import passes
+from rulewright.compiler.analysis.reads import analyse
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
-from rulewright.compiler.passes.reads import analyse
 from rulewright.compiler.passes.region_drops import read_in_region
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.state import Game, State

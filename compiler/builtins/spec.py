@@ -37,10 +37,10 @@ RNG: frozenset[Read] = frozenset({"rng"})
 
 @dataclass(frozen=True, slots=True)
 class Lowering:
-    """What a facts rule may ask of lowering (compiler/lower.py): how large the boards are, how
+    """What a facts rule may ask of lowering (compiler/lower/): how large the boards are, how
     many values a kind has, and the checks it may wrap an argument in (compiler/budget.py)."""
 
-    bounds: Mapping[str, int]  # how many spots, regions ... the largest board has (`_Lowerer.bounds`)
+    bounds: Mapping[str, int]  # how many spots, regions ... the largest board has (compiler/lower/boards.py `bounds`)
     kind_count: Callable[[str], int | None]  # how many values a kind of entity or an enumeration has
     over: Callable[[str, Facts, SourceSpan], tuple[str, int, int]]  # work over each item: (py, work, size)
     checked_store: Callable[[str, Facts, Ty, SourceSpan], str]  # a number checked as if stored

@@ -7,18 +7,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import typed as t
+from ..analysis.keys import key
 from ..budget import FREE_WORK, Facts, join_mag, number, sat, scale_mag
 from ..names import FILTER_LOCAL, MAX_TABLE_CHOICES, component_sets_constant
 from ..passes import bitmask, region_masks, set_lists
 from ..passes.aggregate_loops import written_out
-from ..passes.bitmask import paren
 from ..passes.component_sets import _operand, taken
 from ..passes.count_items import SIMPLE, counted
 from ..passes.listing_hoist import LOCAL
 from ..passes.region_masks import ORDERED
-from ..passes.rewrite import key, show
+from ..passes.rewrite import show
 from ..passes.spot_filters import Term, _bare, among, joined_terms, lookup
-from ..passes.value_masks import ValueMask, _masks, _unparen, served
+from ..passes.value_masks import ValueMask, _masks, _unparen, paren, served
 from ..source import SourceSpan
 from ..typed import Symbol
 from ..types import unify

@@ -39,13 +39,15 @@ found by `index` as `without` finds it (`list.remove`'s test), sliced around it:
 from __future__ import annotations
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import bare
 from . import Plan
-from .rewrite import bare, key
 
 NAME = "draw_out"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
 
 

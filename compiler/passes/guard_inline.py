@@ -29,12 +29,13 @@ from __future__ import annotations
 import ast
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 
 NAME = "guard_inline"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering writes the test where the pass is enabled)
 
 

@@ -47,13 +47,14 @@ same error, as before. The work proven of the loop is counted as before.
 from __future__ import annotations
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 
 NAME = "join_rounds"
 ROUNDS = "_rounds"  # the local holding how many rounds the loop makes (compiler/names.py TEMPLATE_LOCALS)
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
 
 

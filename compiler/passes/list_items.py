@@ -32,10 +32,11 @@ with the same checks of its size (so only a move at the very edge of its budget 
 from __future__ import annotations
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 
 NAME = "list_items"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)

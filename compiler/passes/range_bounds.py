@@ -31,10 +31,11 @@ for such a loop, so only a move at the very edge of its budget could tell.
 from __future__ import annotations
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 
 NAME = "range_bounds"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)

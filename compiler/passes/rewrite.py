@@ -1,7 +1,9 @@
 """What the passes that rewrite the typed program share (compiler/passes/inline.py, hoist.py):
-walking every expression of a program, rebuilding a node from new parts, comparing two
-expressions up to the names of the locals they bind, which locals an expression reads, whether
-evaluating one can fail, and fresh names for the locals a pass binds.
+applying a function to every expression of a program, rebuilding a node from new parts, which
+locals an expression reads, whether evaluating one can fail, fresh names for the locals a pass
+binds, and the short text of an expression a note shows. (Walking a program, comparing two
+expressions by their keys and measuring one are analyses: compiler/analysis/.) A helper of the
+passes, not a pass: it imports none (tests/test_pass_order.py).
 
 Expressions nest deeply in some rule sets; these walks recurse (as lowering does), and
 compiler/lower/ turns a RecursionError into a diagnostic.
@@ -9,11 +11,12 @@ compiler/lower/ turns a RecursionError into a diagnostic.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import PurePosixPath
 
 from .. import typed as t
+from ..analysis.walk import clauses, nodes
 from ..builtins import BUILTINS
 from ..names import JOIN, PASS_LOCAL_BASE
 from ..source import SourceSpan
@@ -98,11 +101,6 @@ def rebuild(e: t.Expr, f: ExprFn) -> t.Expr:
     raise AssertionError(e)
 
 
-def clauses(e: t.Comprehension) -> list[tuple[t.Symbol, t.Expr, t.Expr | None]]:
-    """A comprehension's clauses, the first one first."""
-    return [(e.var, e.domain, e.cond), *e.more]
-
-
 def with_clauses(e: t.Comprehension, new: list[tuple[t.Symbol, t.Expr, t.Expr | None]], elt: t.Expr) -> t.Comprehension:
     (var, domain, cond), *more = new
     return replace(e, var=var, domain=domain, cond=cond, elt=elt, more=tuple(more))
@@ -117,67 +115,7 @@ def fused_shape(e: t.Comprehension) -> bool:
             and e.cond.left.index.sym is e.var)
 
 
-def bare(e: t.Expr) -> t.Expr:
-    """`e` without the notes the passes wrap around what they derived (`t.Note`)."""
-    while isinstance(e, t.Note):
-        e = e.expr
-    return e
-
-
-def nodes(e: t.Expr) -> Iterator[t.Expr]:
-    """`e` and every expression inside it."""
-    yield e
-    for part in t.subexpressions(e):
-        yield from nodes(part)
-
-
-def size(e: t.Expr) -> int:
-    """How many nodes `e` has (a note is no node of its own)."""
-    return sum(1 for n in nodes(e) if not isinstance(n, t.Note))
-
-
 # -- comparing and reading ----------------------------------------------------------------------
-def key(e: t.Expr, bound: dict[t.Symbol, int] | None = None) -> Hashable:
-    """What `e` computes, as a value two expressions share when they compute the same thing:
-    the same nodes with the same names read, up to the names of the locals they bind themselves
-    (`count(x for s in r)` and `count(x for s2 in r)` are one), notes and spans left out."""
-    bound = {} if bound is None else bound
-    match e:
-        case t.Note():
-            return key(e.expr, bound)
-        case t.Num() | t.Str() | t.Bool():
-            return (type(e).__name__, e.value, str(e.ty))
-        case t.Ref():
-            return ("ref", bound[e.sym]) if e.sym in bound else ("ref", id(e.sym))
-        case t.Comprehension():
-            inner = dict(bound)
-            parts: list[Hashable] = ["comp", e.func, str(e.ty)]
-            for var, domain, cond in clauses(e):
-                parts.append(key(domain, inner))
-                inner[var] = len(inner) + 1_000_000  # bound here: by its place, not its name
-                parts.append(None if cond is None else key(cond, inner))
-            parts.append(key(e.elt, inner))
-            return tuple(parts)
-    fields: list[Hashable] = [type(e).__name__, str(e.ty)]
-    for name in e.__slots__:
-        if name in ("ty", "span"):
-            continue
-        value = getattr(e, name)
-        if isinstance(value, tuple) and all(isinstance(v, _EXPR_TYPES) for v in value):
-            fields.append(tuple(key(v, bound) for v in value))
-        elif isinstance(value, _EXPR_TYPES):
-            fields.append(key(value, bound))
-        elif isinstance(value, t.Symbol):
-            fields.append(id(value))
-        else:
-            fields.append(value)
-    return tuple(fields)
-
-
-_EXPR_TYPES = (t.Num, t.Str, t.Bool, t.Ref, t.Invalid, t.DefineCall, t.Builtin, t.PerIndex, t.ListIndex, t.AttrOf,
-               t.Collection, t.Comprehension, t.Unary, t.Binary, t.Cond, t.RecordNew, t.RecordField, t.Note)
-
-
 def free_locals(e: t.Expr) -> set[t.Symbol]:
     """The locals `e` reads that it does not bind itself."""
     match e:

@@ -16,10 +16,11 @@ the plain code.
 from __future__ import annotations
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 
 NAME = "set_lists"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)

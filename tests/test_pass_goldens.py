@@ -1,0 +1,127 @@
+"""Each optimisation pass, IR in and IR out, against golden files (docs/optimiser.md "Testing a pass").
+
+A case is a small rule set in tests/passes/, named by its pass (`count_items.yaml`, or
+`count_items-list.yaml` for a second case), beside its golden file (`count_items.golden`). The
+golden holds, as compiler/typed_print.py writes them:
+- the typed program and the plan before the pass: what every pass before it in the pipeline
+  (`passes.PASSES`, every pass enabled) made of the rule set;
+- the program and the plan after the pass;
+- what the generated module loses without the pass: the unified diff of the module compiled with
+  every pass but this one against every pass (`compile --no-pass NAME`, the pair that
+  tests/test_optimiser.py plays in lockstep). Most passes record a decision that lowering carries
+  out, seen only there until lowering writes an IR of its own (issue 35).
+
+`UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py` writes the golden files again; read the diff
+before committing it. A golden must show the pass at work: the program or the plan changes (but
+for the passes that only switch a form of lowering on), and the generated module differs."""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import os
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rulewright.compiler import passes, typed_print
+from rulewright.compiler import typed as t
+from rulewright.compiler.driver import Checked, check_file, compile_checked
+
+HERE = Path(__file__).parent / "passes"
+CASES = sorted(HERE.glob("*.yaml"))
+UPDATE = os.environ.get("UPDATE_GOLDENS") == "1"
+# The passes whose `run` returns its input: they switch on a form that lowering takes where it meets it.
+SWITCHES = frozenset({"set_items", "list_items", "join_rounds", "draw_out", "range_bounds", "set_lists",
+                      "guard_inline"})
+
+
+def pass_of(case: Path) -> str:
+    return case.stem.split("-", 1)[0]
+
+
+@cache
+def checked(case: Path) -> Checked:
+    return check_file(case)
+
+
+def stages(program: t.TypedProgram, name: str) -> tuple[t.TypedProgram, passes.Plan, t.TypedProgram, passes.Plan]:
+    """The program and plan before pass `name` (every pass before it run, as `passes.optimise` runs
+    them) and after it."""
+    plan = passes.Plan(enabled=passes.ALL)
+    for each in passes.PASSES:
+        run: passes.Pass = importlib.import_module(f"rulewright.compiler.passes.{each}").run
+        after, decided = run(program, plan)
+        decided = replace(decided, passes=(*decided.passes, each))
+        if each == name:
+            return program, plan, after, decided
+        program, plan = after, decided
+    raise AssertionError(f"no pass {name}")
+
+
+def code(ch: Checked, enabled: frozenset[str]) -> list[str]:
+    """A generated module without its header (which names the passes that ran)."""
+    return compile_checked(ch, enabled).source.split('\n"""', 1)[1].splitlines()
+
+
+@cache
+def every_pass(case: Path) -> list[str]:
+    return code(checked(case), passes.ALL)
+
+
+def shown(case: Path) -> tuple[str, str, str, list[str]]:
+    """The golden text of a case, the program and plan before and after (for the checks), and the
+    generated module's diff."""
+    name = pass_of(case)
+    before, plan_before, after, plan_after = stages(checked(case).typed, name)
+    text_before = typed_print.program(before) + "\n" + typed_print.plan(plan_before, [before])
+    text_after = typed_print.program(after) + "\n" + typed_print.plan(plan_after, [after, before])
+    diff = list(difflib.unified_diff(code(checked(case), passes.ALL - {name}), every_pass(case),
+                                     f"without {name}", "every pass", n=2, lineterm=""))
+    golden = "\n".join([
+        f"# pass `{name}` on tests/passes/{case.name}: written by tests/test_pass_goldens.py",
+        "# (UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py writes it again)",
+        f"== program and plan before `{name}` (every pass before it run)",
+        text_before,
+        f"== program and plan after `{name}`",
+        text_after,
+        f"== the generated module: every pass but `{name}` (-) against every pass (+)",
+        *diff, ""])
+    return golden, text_before.split("\npasses run:")[0] + _decisions(plan_before), \
+        text_after.split("\npasses run:")[0] + _decisions(plan_after), diff
+
+
+def _decisions(plan: passes.Plan) -> str:
+    """A plan's decisions, without the list of the passes that ran."""
+    return typed_print.plan(replace(plan, passes=()))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.stem)
+def test_the_pass_writes_its_golden(case: Path) -> None:
+    name = pass_of(case)
+    assert name in passes.PASSES, f"{case.name}: no pass `{name}` (a case is named after its pass)"
+    golden_path = case.with_suffix(".golden")
+    golden, before, after, diff = shown(case)
+    if UPDATE:
+        golden_path.write_text(golden)
+    assert golden_path.exists(), f"{golden_path.name} is missing: UPDATE_GOLDENS=1 pytest {__file__}"
+    kept = golden_path.read_text()
+    if kept != golden:
+        lines = difflib.unified_diff(kept.splitlines(), golden.splitlines(), "golden", "now", lineterm="")
+        pytest.fail(f"{golden_path.name} differs (UPDATE_GOLDENS=1 writes it again):\n" + "\n".join(list(lines)[:80]))
+    if name in SWITCHES:
+        assert before == after, f"`{name}` switches lowering on only: it changes nothing of the program"
+    else:
+        assert before != after, f"`{name}` changes nothing of the program or plan of {case.name}"
+    assert diff, f"without `{name}` the module of {case.name} is the same: the case does not show the pass"
+
+
+def test_every_pass_has_a_golden() -> None:
+    assert sorted(set(passes.PASSES) - {pass_of(c) for c in CASES}) == []
+
+
+def test_every_golden_has_its_case() -> None:
+    orphans = [g.name for g in HERE.glob("*.golden") if not g.with_suffix(".yaml").exists()]
+    assert orphans == []

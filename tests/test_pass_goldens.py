@@ -1,8 +1,10 @@
 """Each optimisation pass, IR in and IR out, against golden files (docs/optimiser.md "Testing a pass").
 
 A case is a small rule set in tests/passes/, named by its pass (`count_items.yaml`, or
-`count_items-list.yaml` for a second case), beside its golden file (`count_items.golden`). The
-golden holds, as compiler/typed_print.py writes them:
+`count_items-list.yaml` for a second case), beside its golden file (`count_items.golden`); or a
+test game of tests/games/ that a pass's own tests play (GAMES), its golden in tests/passes/ named
+by the pass and the game (`list_items-list-items.golden`). The golden holds, as
+compiler/typed_print.py writes them:
 - the typed program and the plan before the pass: what every pass before it in the pipeline
   (`passes.PASSES`, every pass enabled) made of the rule set;
 - the program and the plan after the pass;
@@ -31,7 +33,10 @@ from rulewright.compiler import typed as t
 from rulewright.compiler.driver import Checked, check_file, compile_checked
 
 HERE = Path(__file__).parent / "passes"
-CASES = sorted(HERE.glob("*.yaml"))
+# Test games of tests/games/ whose goldens show a pass on every form its tests play.
+GAMES = {"list_items": ["list-items"]}
+CASES = sorted([*HERE.glob("*.yaml"), *(HERE.parent / "games" / f"{game}.yaml" for games in GAMES.values()
+                                        for game in games)])
 UPDATE = os.environ.get("UPDATE_GOLDENS") == "1"
 # The passes whose `run` returns its input: they switch on a form that lowering takes where it meets it.
 SWITCHES = frozenset({"set_items", "list_items", "join_rounds", "draw_out", "range_bounds", "set_lists",
@@ -39,7 +44,13 @@ SWITCHES = frozenset({"set_items", "list_items", "join_rounds", "draw_out", "ran
 
 
 def pass_of(case: Path) -> str:
+    if case.parent != HERE:
+        return next(name for name, games in GAMES.items() if case.stem in games)
     return case.stem.split("-", 1)[0]
+
+
+def golden_of(case: Path) -> Path:
+    return case.with_suffix(".golden") if case.parent == HERE else HERE / f"{pass_of(case)}-{case.stem}.golden"
 
 
 @cache
@@ -81,7 +92,7 @@ def shown(case: Path) -> tuple[str, str, str, list[str]]:
     diff = list(difflib.unified_diff(code(checked(case), passes.ALL - {name}), every_pass(case),
                                      f"without {name}", "every pass", n=2, lineterm=""))
     golden = "\n".join([
-        f"# pass `{name}` on tests/passes/{case.name}: written by tests/test_pass_goldens.py",
+        f"# pass `{name}` on {case.relative_to(HERE.parent.parent).as_posix()}: written by tests/test_pass_goldens.py",
         "# (UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py writes it again)",
         f"== program and plan before `{name}` (every pass before it run)",
         text_before,
@@ -98,11 +109,11 @@ def _decisions(plan: passes.Plan) -> str:
     return typed_print.plan(replace(plan, passes=()))
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("case", CASES, ids=lambda p: golden_of(p).stem)
 def test_the_pass_writes_its_golden(case: Path) -> None:
     name = pass_of(case)
     assert name in passes.PASSES, f"{case.name}: no pass `{name}` (a case is named after its pass)"
-    golden_path = case.with_suffix(".golden")
+    golden_path = golden_of(case)
     golden, before, after, diff = shown(case)
     if UPDATE:
         golden_path.write_text(golden)
@@ -123,5 +134,5 @@ def test_every_pass_has_a_golden() -> None:
 
 
 def test_every_golden_has_its_case() -> None:
-    orphans = [g.name for g in HERE.glob("*.golden") if not g.with_suffix(".yaml").exists()]
+    orphans = sorted({g.name for g in HERE.glob("*.golden")} - {golden_of(c).name for c in CASES})
     assert orphans == []

@@ -34,7 +34,8 @@ from rulewright.compiler.driver import Checked, check_file, compile_checked
 
 HERE = Path(__file__).parent / "passes"
 # Test games of tests/games/ whose goldens show a pass on every form its tests play.
-GAMES = {"list_items": ["list-items"]}
+GAMES = {"list_items": ["list-items"], "lazy_hoist": ["lazy-hoist"], "listing_hoist": ["listing-hoist"],
+         "value_tables": ["value-tables"]}
 CASES = sorted([*HERE.glob("*.yaml"), *(HERE.parent / "games" / f"{game}.yaml" for games in GAMES.values()
                                         for game in games)])
 UPDATE = os.environ.get("UPDATE_GOLDENS") == "1"

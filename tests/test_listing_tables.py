@@ -8,6 +8,8 @@ the players, a hand at a seat walked); that lowering lists plainly a listing who
 budget itself; the test game played in lockstep with and without the pass and against the plain
 code, with the budget of every listing charged alike; and the lists remembered holding the board's
 interned actions.
+The code written for the test game is checked by its golden, tests/passes/listing_tables-listing-tables.golden
+(tests/test_pass_goldens.py), the rest here.
 """
 
 from __future__ import annotations
@@ -50,15 +52,6 @@ def test_schacht_remembers_its_card_listings_by_the_colours_held() -> None:
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"listing_tables"}).source
     assert "_listed_key" not in off and "(`listing_tables`)" not in off
 
-
-def test_what_is_taken_and_how_it_is_keyed() -> None:
-    source = compile_file(GAME).source
-    swap = method(source, "_legal__swap")
-    assert "_listed_key = (frozenset(self.hand[self.current]), frozenset(self.pool))\n" in swap
-    assert "_listed_key = self.pool\n" in method(source, "_legal__pick")  # (walked in its order)
-    assert "_listed_key = (self.top, self.lit)\n" in method(source, "_legal__flip")
-    for name in ("spend", "ask", "bet", "point", "peek", "grow"):  # a number, a definition, an option ...
-        assert "_listed_key" not in method(source, f"_legal__{name}"), name
 
 
 def test_a_listing_whose_walk_charges_the_budget_is_listed_plainly() -> None:

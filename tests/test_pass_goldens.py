@@ -34,8 +34,11 @@ from rulewright.compiler.driver import Checked, check_file, compile_checked
 
 HERE = Path(__file__).parent / "passes"
 # Test games of tests/games/ whose goldens show a pass on every form its tests play.
-GAMES = {"list_items": ["list-items"], "lazy_hoist": ["lazy-hoist"], "listing_hoist": ["listing-hoist"],
-         "value_tables": ["value-tables"]}
+GAMES = {"component_sets": ["component-sets"], "value_masks": ["value-masks"], "lazy_hoist": ["lazy-hoist"],
+         "inline_procedures": ["inline-procedures"], "spot_filters": ["spot-filters"],
+         "listing_hoist": ["listing-hoist"], "list_items": ["list-items"], "value_tables": ["value-tables"],
+         "spot_rows": ["spot-rows"], "listing_tables": ["listing-tables"], "sorted_keys": ["sorted-keys"],
+         "region_masks": ["region-masks"]}
 CASES = sorted([*HERE.glob("*.yaml"), *(HERE.parent / "games" / f"{game}.yaml" for games in GAMES.values()
                                         for game in games)])
 UPDATE = os.environ.get("UPDATE_GOLDENS") == "1"

@@ -11,6 +11,8 @@ against the definition computed afresh after every move, on the state, on a copy
 move and on a state restored from the position's JSON; a test of the earlier choice that fails does
 so in both codes alike, where a region reaches it; a row's actions against the regions of random
 masks, in region order, one object per region.
+The code written for the test game is checked by its golden, tests/passes/region_masks-region-masks.golden
+(tests/test_pass_goldens.py), the rest here.
 """
 
 from __future__ import annotations
@@ -66,26 +68,6 @@ def test_schacht_lists_its_emissaries_from_masks_of_provinces() -> None:
     off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"region_masks"}).source
     assert "_regions__" not in off and "RegionRow" not in off and "kind_masks" not in off
 
-
-def test_the_test_game_s_listings_and_drops() -> None:
-    source = compile_file(GAME).source
-    send, crowd = method(source, "_legal__send"), method(source, "_legal__crowd")
-    # send: over `open` (any order: walked as the rules walk it when not in region order) or the zones
-    assert "_regions_mask = (rt.ordered_mask(self.open) if self.open else self.board.kind_masks[ZONE])" in send
-    assert "if _regions_mask < 0:" in send and "_actions.append(_row1.action(r))" in send
-    assert "if not (self._regions_within__room__1(self.board.kind_masks[ZONE]) != 0):" in send  # its when:, an any
-    # crowd: the kept test first, then the test of the earlier choices; the regions of a kind, in order
-    assert "_regions_mask = self.board.kind_masks[HALF]  #" in crowd and "_regions_mask < 0" not in crowd
-    assert "_kept_regions0 = self._regions_within__room__2(_regions_mask)  #" in crowd
-    assert "_row2 = _row1[b] = rt.RegionRow('crowd', (c, b), self._action_text, self.board, 1)" in crowd
-    assert "_regions_stale = _regions_mask & _kept_regions0 & ~_row2.known[0]" in crowd  # (only where room(r) >= 2)
-    assert "_held_regions = _regions_mask & _kept_regions0 & _row2.fixed[0]  #" in crowd
-    claim, reset = method(source, "_do__claim"), method(source, "_do__reset")
-    assert "self._regions_known__room__1 &= ~self.board.spot_regions_mask[s]" in claim
-    assert "self._regions_known__room__2 &= ~self.board.spot_regions_mask[s]" in claim
-    # `tokens[region_of(s, zone)] = []`: an index not read again, the whole drop
-    assert "self._regions_known__room__1 = self._regions_known__room__2 = 0  # region-masks.yaml:" in reset
-    assert "self._regions_known__room__1 &= ~self.board.region_bit[r]" in method(source, "_do__send")
 
 
 def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:

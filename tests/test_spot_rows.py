@@ -7,6 +7,8 @@ test of the earlier choice only, one that reads the state as well, three choices
 the pass; which tests are kept per row; the test game played in lockstep with and without the
 pass and against the plain code; a row's actions against the board's spots of random masks, in
 spot order, each spot's action one object whatever the mask.
+The code written for the test game is checked by its golden, tests/passes/spot_rows-spot-rows.golden
+(tests/test_pass_goldens.py), the rest here.
 """
 
 from __future__ import annotations
@@ -41,17 +43,6 @@ def test_schacht_gathers_its_palace_spaces_per_payment() -> None:
     off = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"spot_rows"}).source, "_legal__build")
     assert "SpotRow" not in off and "for space in self.board.spots_of(_joined0, " in off
 
-
-def test_only_tests_of_the_earlier_choices_are_kept_per_row() -> None:
-    source = compile_file(GAME).source
-    claim, mark, pick = (method(source, f"_legal__{name}") for name in ("claim", "mark", "pick"))
-    assert "rt.SpotRow('claim', (tuple(cards),), self._action_text, self.board, 1)" in claim
-    # mark: `c != colour` kept per row; the test reading `made` computed at every listing
-    assert "_row_fixed = _row1.fixed[0] = rt.union(" in mark and ".items() if c != _s__2))" in mark
-    assert "_spots_mask &= rt.union((_once__4 for _s__3, _once__4 in " in mark and "(self.made % 3) == 0" in mark
-    assert mark.count("= rt.union(") == 2 and "fixed[1]" not in mark
-    assert "_row2 = _row1[b] = rt.SpotRow('pick', (a, b), self._action_text, self.board, 1)" in pick
-    assert "_gathered = _row2.by_mask.get(_spots_mask)" in pick and "_gathered = _row2.made(_spots_mask)" in pick
 
 
 def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:

@@ -9,6 +9,8 @@ lists only the game bounds left to the plain code; the masks exact after every m
 (their own list) and on saved states read back; the test game and the Schacht rule sets played in
 lockstep with and without the pass and against the plain code; the board's masks per value against
 what they stand for.
+The code written for the test game is checked by its golden, tests/passes/value_masks-value-masks.golden
+(tests/test_pass_goldens.py), the rest here.
 """
 
 from __future__ import annotations
@@ -93,42 +95,6 @@ def test_schacht_reads_its_counts_and_tests_from_the_masks() -> None:
     assert "_has__palace_of" not in source(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})
 
 
-def test_every_form_of_the_test_game_is_read_from_the_masks() -> None:
-    code = source(GAME)
-    expected = {
-        "held_in": "return (self.board.region_mask[r] & self._has__held_by[p]).bit_count()",
-        "taken_in": "return (self.board.region_mask[r] & ~self._empty__held_by).bit_count()",
-        "shut_out": "return (not (self.board.region_mask[r] & self._has__held_by[p]))",
-        "owns_all": "return (not (self.board.region_mask[r] & ~self._has__held_by[p]))",
-        "full": "return (not (self.board.region_mask[r] & self._empty__held_by))",
-        "mine": "return self.board.mask_spots(self._has__held_by[p])",
-        "mine_in": "return self.board.mask_spots(self.board.region_mask[r] & self._has__held_by[p])",
-        "tints": "return self._is__tint[c].bit_count()",
-        "untinted": "return (self.board.region_mask[r] & ~self._is__tint[c]).bit_count()",
-    }
-    for name, line in expected.items():
-        assert line in method(code, name), name
-    assert "(self.board.all_mask & ~self._has__held_by[self.current]).bit_count() > 2" in code  # `not in`
-    assert "(self.board.region_mask[self.board.region_of[ZONE][s]] & self._empty__held_by) != 0" in code
-    assert "'held': self._has__held_by[player].bit_count() + " in code  # in a score
-    # a field whose lists only the game bounds: its tests are counted against the budget, no mask
-    assert "__visitors" not in code and "if p in (self.visitors[s] if len(self.visitors[s]) <= 16" in code
-
-
-def test_assignments_keep_the_masks_exact() -> None:
-    code = source(GAME)
-    share = method(code, "_do__share")
-    assert "for _item__held_by in self.held_by[s]:" in share and "self.held_by[s] = (q, self.current)" in share
-    assert "self._has__held_by[q] |= self.board.spot_bit[s]" in share  # (the items written out: set at once)
-    assert "self._has__held_by[self.current] |= self.board.spot_bit[s]" in share
-    # a value that can fail, an index computed: the masks made again after the assignment
-    assert "self._is__tint = self.board.value_masks(self.tint, 3)  # value-masks.yaml:95" \
-        in method(code, "_do__wash")
-    assert "self._has__held_by = self.board.item_masks(self.held_by, self.num_seats)  # value-masks.yaml:86" \
-        in method(code, "_do__clear")
-    claim = method(code, "_do__claim")
-    assert "self._is__tint[self.tint[s]] &= ~self.board.spot_bit[s]" in claim
-    assert "self._is__tint[self.tint[s]] |= self.board.spot_bit[s]" in claim
 
 
 def masks_are_exact(state: State) -> bool:

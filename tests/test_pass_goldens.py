@@ -38,7 +38,7 @@ GAMES = {"component_sets": ["component-sets"], "value_masks": ["value-masks"], "
          "inline_procedures": ["inline-procedures"], "spot_filters": ["spot-filters"],
          "listing_hoist": ["listing-hoist"], "list_items": ["list-items"], "value_tables": ["value-tables"],
          "spot_rows": ["spot-rows"], "listing_tables": ["listing-tables"], "sorted_keys": ["sorted-keys"],
-         "region_masks": ["region-masks"]}
+         "region_masks": ["region-masks"], "move_step": ["kingdoms", "tile-bag", "mask-forms", "every-construct"]}
 CASES = sorted([*HERE.glob("*.yaml"), *(HERE.parent / "games" / f"{game}.yaml" for games in GAMES.values()
                                         for game in games)])
 UPDATE = os.environ.get("UPDATE_GOLDENS") == "1"

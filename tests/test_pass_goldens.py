@@ -2,9 +2,9 @@
 
 A case is a small rule set in tests/passes/, named by its pass (`count_items.yaml`, or
 `count_items-list.yaml` for a second case), beside its golden file (`count_items.golden`); or a
-test game of tests/games/ that a pass's own tests play (GAMES), its golden in tests/passes/ named
-by the pass and the game (`list_items-list-items.golden`). The golden holds, as
-compiler/typed_print.py writes them:
+test game of tests/games/ that a pass's own tests play, or another pass's case, listed for the pass
+in GAMES, its golden in tests/passes/ named by the pass and the game (`list_items-list-items.golden`).
+The golden holds, as compiler/typed_print.py writes them:
 - the typed program and the plan before the pass: what every pass before it in the pipeline
   (`passes.PASSES`, every pass enabled) made of the rule set;
 - the program and the plan after the pass;
@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import os
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -34,27 +34,32 @@ from rulewright.compiler.driver import Checked, check_file, compile_checked
 
 HERE = Path(__file__).parent / "passes"
 # Test games of tests/games/ whose goldens show a pass on every form its tests play.
-GAMES = {"component_sets": ["component-sets"], "value_masks": ["value-masks"], "lazy_hoist": ["lazy-hoist"],
-         "inline_procedures": ["inline-procedures"], "spot_filters": ["spot-filters"],
-         "listing_hoist": ["listing-hoist"], "list_items": ["list-items"], "value_tables": ["value-tables"],
-         "spot_rows": ["spot-rows"], "listing_tables": ["listing-tables"], "sorted_keys": ["sorted-keys"],
-         "region_masks": ["region-masks"], "move_step": ["kingdoms", "tile-bag", "mask-forms", "every-construct"]}
-CASES = sorted([*HERE.glob("*.yaml"), *(HERE.parent / "games" / f"{game}.yaml" for games in GAMES.values()
-                                        for game in games)])
+GAMES = {"component_sets": ["games/component-sets"], "value_masks": ["games/value-masks"],
+         "lazy_hoist": ["games/lazy-hoist"], "inline_procedures": ["games/inline-procedures"],
+         "spot_filters": ["games/spot-filters"], "listing_hoist": ["games/listing-hoist"],
+         "list_items": ["games/list-items"], "value_tables": ["games/value-tables"], "spot_rows": ["games/spot-rows"],
+         "listing_tables": ["games/listing-tables"], "sorted_keys": ["games/sorted-keys"],
+         "region_masks": ["games/region-masks"],
+         "move_step": ["games/kingdoms", "games/tile-bag", "games/mask-forms", "games/every-construct"],
+         "board_tables": ["passes/tabled_rows", "games/listing-tables"]}
+
+
+@dataclass(frozen=True)
+class Case:
+    """A pass, the rule set it is shown on, and the golden file that shows it."""
+
+    name: str
+    rules: Path
+    golden: Path
+
+
+CASES = sorted([*(Case(p.stem.split("-", 1)[0], p, p.with_suffix(".golden")) for p in HERE.glob("*.yaml")),
+                *(Case(name, HERE.parent / f"{other}.yaml", HERE / f"{name}-{Path(other).name}.golden")
+                  for name, others in GAMES.items() for other in others)], key=lambda c: c.golden.name)
 UPDATE = os.environ.get("UPDATE_GOLDENS") == "1"
 # The passes whose `run` returns its input: they switch on a form that lowering takes where it meets it.
 SWITCHES = frozenset({"set_items", "list_items", "join_rounds", "draw_out", "range_bounds", "set_lists",
                       "guard_inline"})
-
-
-def pass_of(case: Path) -> str:
-    if case.parent != HERE:
-        return next(name for name, games in GAMES.items() if case.stem in games)
-    return case.stem.split("-", 1)[0]
-
-
-def golden_of(case: Path) -> Path:
-    return case.with_suffix(".golden") if case.parent == HERE else HERE / f"{pass_of(case)}-{case.stem}.golden"
 
 
 @cache
@@ -86,17 +91,17 @@ def every_pass(case: Path) -> list[str]:
     return code(checked(case), passes.ALL)
 
 
-def shown(case: Path) -> tuple[str, str, str, list[str]]:
+def shown(case: Case) -> tuple[str, str, str, list[str]]:
     """The golden text of a case, the program and plan before and after (for the checks), and the
     generated module's diff."""
-    name = pass_of(case)
-    before, plan_before, after, plan_after = stages(checked(case).typed, name)
+    name, rules = case.name, case.rules
+    before, plan_before, after, plan_after = stages(checked(rules).typed, name)
     text_before = typed_print.program(before) + "\n" + typed_print.plan(plan_before, [before])
     text_after = typed_print.program(after) + "\n" + typed_print.plan(plan_after, [after, before])
-    diff = list(difflib.unified_diff(code(checked(case), passes.ALL - {name}), every_pass(case),
+    diff = list(difflib.unified_diff(code(checked(rules), passes.ALL - {name}), every_pass(rules),
                                      f"without {name}", "every pass", n=2, lineterm=""))
     golden = "\n".join([
-        f"# pass `{name}` on {case.relative_to(HERE.parent.parent).as_posix()}: written by tests/test_pass_goldens.py",
+        f"# pass `{name}` on {rules.relative_to(HERE.parent.parent).as_posix()}: written by tests/test_pass_goldens.py",
         "# (UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py writes it again)",
         f"== program and plan before `{name}` (every pass before it run)",
         text_before,
@@ -113,11 +118,10 @@ def _decisions(plan: passes.Plan) -> str:
     return typed_print.plan(replace(plan, passes=()))
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda p: golden_of(p).stem)
-def test_the_pass_writes_its_golden(case: Path) -> None:
-    name = pass_of(case)
-    assert name in passes.PASSES, f"{case.name}: no pass `{name}` (a case is named after its pass)"
-    golden_path = golden_of(case)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.golden.stem)
+def test_the_pass_writes_its_golden(case: Case) -> None:
+    name, rules, golden_path = case.name, case.rules, case.golden
+    assert name in passes.PASSES, f"{rules.name}: no pass `{name}` (a case is named after its pass)"
     golden, before, after, diff = shown(case)
     if UPDATE:
         golden_path.write_text(golden)
@@ -129,14 +133,14 @@ def test_the_pass_writes_its_golden(case: Path) -> None:
     if name in SWITCHES:
         assert before == after, f"`{name}` switches lowering on only: it changes nothing of the program"
     else:
-        assert before != after, f"`{name}` changes nothing of the program or plan of {case.name}"
-    assert diff, f"without `{name}` the module of {case.name} is the same: the case does not show the pass"
+        assert before != after, f"`{name}` changes nothing of the program or plan of {rules.name}"
+    assert diff, f"without `{name}` the module of {rules.name} is the same: the case does not show the pass"
 
 
 def test_every_pass_has_a_golden() -> None:
-    assert sorted(set(passes.PASSES) - {pass_of(c) for c in CASES}) == []
+    assert sorted(set(passes.PASSES) - {c.name for c in CASES}) == []
 
 
 def test_every_golden_has_its_case() -> None:
-    orphans = sorted({g.name for g in HERE.glob("*.golden")} - {golden_of(c).name for c in CASES})
+    orphans = sorted({g.name for g in HERE.glob("*.golden")} - {c.golden.name for c in CASES})
     assert orphans == []

@@ -39,7 +39,7 @@ GAMES = {"component_sets": ["games/component-sets"], "value_masks": ["games/valu
          "spot_filters": ["games/spot-filters"], "listing_hoist": ["games/listing-hoist"],
          "list_items": ["games/list-items"], "value_tables": ["games/value-tables"], "spot_rows": ["games/spot-rows"],
          "listing_tables": ["games/listing-tables"], "sorted_keys": ["games/sorted-keys"],
-         "region_masks": ["games/region-masks"],
+         "region_masks": ["games/region-masks", "passes/tabled_rows"],
          "move_step": ["games/kingdoms", "games/tile-bag", "games/mask-forms", "games/every-construct"],
          "board_tables": ["passes/tabled_rows", "games/listing-tables"]}
 

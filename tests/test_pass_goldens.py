@@ -144,3 +144,19 @@ def test_every_pass_has_a_golden() -> None:
 def test_every_golden_has_its_case() -> None:
     orphans = sorted({g.name for g in HERE.glob("*.golden")} - {c.golden.name for c in CASES})
     assert orphans == []
+
+
+@pytest.mark.parametrize(("game", "written"), [
+    ("every-construct", ["for ", "elif ", "else:", "goto ", "end_turn", "let ", "trigger ", "procedure ", "tie_break ",
+                         "component ", " per spot", "choose "]),
+    ("told", ["tell '{current as player} takes {spot as spot}, {score[current] as int} in all'"]),
+    ("hidden-plays", ["ask p to choose trump :: card in card:", "others read ", "revealed when ", "placement{"]),
+])
+def test_the_printer_writes_each_kind_of_node_alike_each_time(game: str, written: list[str]) -> None:
+    """Two checks of one rule file (other symbols, other ids) print the same text, which holds
+    each kind of statement and declaration the file has."""
+    path = HERE.parent / "games" / f"{game}.yaml"
+    first, second = (typed_print.program(check_file(path).typed) for _ in range(2))
+    assert first == second
+    missing = [w for w in written if w not in first]
+    assert missing == [], first

@@ -41,7 +41,10 @@ GAMES = {"component_sets": ["games/component-sets"], "value_masks": ["games/valu
          "listing_tables": ["games/listing-tables"], "sorted_keys": ["games/sorted-keys"],
          "region_masks": ["games/region-masks", "passes/tabled_rows"],
          "move_step": ["games/kingdoms", "games/tile-bag", "games/mask-forms", "games/every-construct"],
-         "board_tables": ["passes/tabled_rows", "games/listing-tables"]}
+         "board_tables": ["passes/tabled_rows", "games/listing-tables"], "hoist": ["passes/inline-probe"]}
+# The cases shown with some passes only (by the name of their rule file): tests/test_inline_hoist.py's
+# probe, with `inline` and `hoist` alone (`derived` would keep what loops, and `inline` leave it).
+ENABLED = {"inline-probe": frozenset({"inline", "hoist"})}
 
 
 @dataclass(frozen=True)
@@ -67,11 +70,12 @@ def checked(case: Path) -> Checked:
     return check_file(case)
 
 
-def stages(program: t.TypedProgram, name: str) -> tuple[t.TypedProgram, passes.Plan, t.TypedProgram, passes.Plan]:
-    """The program and plan before pass `name` (every pass before it run, as `passes.optimise` runs
-    them) and after it."""
-    plan = passes.Plan(enabled=passes.ALL)
-    for each in passes.PASSES:
+def stages(program: t.TypedProgram, name: str, enabled: frozenset[str] = passes.ALL) \
+        -> tuple[t.TypedProgram, passes.Plan, t.TypedProgram, passes.Plan]:
+    """The program and plan before pass `name` (every enabled pass before it run, as
+    `passes.optimise` runs them) and after it."""
+    plan = passes.Plan(enabled=enabled)
+    for each in (each for each in passes.PASSES if each in enabled):
         run: passes.Pass = importlib.import_module(f"rulewright.compiler.passes.{each}").run
         after, decided = run(program, plan)
         decided = replace(decided, passes=(*decided.passes, each))
@@ -88,26 +92,28 @@ def code(ch: Checked, enabled: frozenset[str]) -> list[str]:
 
 @cache
 def every_pass(case: Path) -> list[str]:
-    return code(checked(case), passes.ALL)
+    return code(checked(case), ENABLED.get(case.stem, passes.ALL))
 
 
 def shown(case: Case) -> tuple[str, str, str, list[str]]:
     """The golden text of a case, the program and plan before and after (for the checks), and the
     generated module's diff."""
     name, rules = case.name, case.rules
-    before, plan_before, after, plan_after = stages(checked(rules).typed, name)
+    enabled = ENABLED.get(rules.stem, passes.ALL)
+    every = "every pass" if enabled == passes.ALL else f"the passes {', '.join(sorted(enabled))}"
+    before, plan_before, after, plan_after = stages(checked(rules).typed, name, enabled)
     text_before = typed_print.program(before) + "\n" + typed_print.plan(plan_before, [before])
     text_after = typed_print.program(after) + "\n" + typed_print.plan(plan_after, [after, before])
-    diff = list(difflib.unified_diff(code(checked(rules), passes.ALL - {name}), every_pass(rules),
-                                     f"without {name}", "every pass", n=2, lineterm=""))
+    diff = list(difflib.unified_diff(code(checked(rules), enabled - {name}), every_pass(rules),
+                                     f"without {name}", every, n=2, lineterm=""))
     golden = "\n".join([
         f"# pass `{name}` on {rules.relative_to(HERE.parent.parent).as_posix()}: written by tests/test_pass_goldens.py",
         "# (UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py writes it again)",
-        f"== program and plan before `{name}` (every pass before it run)",
+        f"== program and plan before `{name}` ({every} before it run)",
         text_before,
         f"== program and plan after `{name}`",
         text_after,
-        f"== the generated module: every pass but `{name}` (-) against every pass (+)",
+        f"== the generated module: {every} but `{name}` (-) against {every} (+)",
         *diff, ""])
     return golden, text_before.split("\npasses run:")[0] + _decisions(plan_before), \
         text_after.split("\npasses run:")[0] + _decisions(plan_after), diff

@@ -16,7 +16,7 @@ every scenario and on thousands of seeded random games. docs/optimiser.md says w
 from __future__ import annotations
 
 import importlib
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -197,17 +197,38 @@ def known(names: Iterable[str]) -> list[str]:
     return [n for n in names if n not in PASSES]
 
 
-def optimise(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> tuple[t.TypedProgram, Plan]:
-    """Run the enabled passes, in their fixed order (PASSES), over a checked program. The
-    analyses they share are made once per program: again only after a pass rewrote it."""
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """One pass as the pipeline ran it: the program and plan it was given, and what it gave."""
+
+    name: str
+    program: t.TypedProgram
+    plan: Plan
+    after: t.TypedProgram
+    decided: Plan
+
+
+def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[Stage]:
+    """The enabled passes run in their fixed order (PASSES) over a checked program, one stage at a
+    time (tests/test_pass_goldens.py prints each). The analyses they share are made once per
+    program: again only after a pass rewrote it."""
     plan = Plan(enabled=enabled)
     facts = Facts(program)
     for name in PASSES:
         if name not in enabled:
             continue
         run: Pass = importlib.import_module(f"{__name__}.{name}").run
-        rewritten, plan = run(program, plan, facts)
+        rewritten, decided = run(program, plan, facts)
+        decided = replace(decided, passes=(*decided.passes, name))
+        yield Stage(name, program, plan, rewritten, decided)
         if rewritten is not program:
             program, facts = rewritten, Facts(rewritten)
-        plan = replace(plan, passes=(*plan.passes, name))
+        plan = decided
+
+
+def optimise(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> tuple[t.TypedProgram, Plan]:
+    """Run the enabled passes, in their fixed order (PASSES), over a checked program."""
+    plan = Plan(enabled=enabled)
+    for stage in stages(program, enabled):
+        program, plan = stage.after, stage.decided
     return program, plan

@@ -1002,9 +1002,10 @@ def _parse_type(text: str) -> _Type:
     once: an observation reads the type of a field at each of its entries."""
     parsed = _PARSED.get(text)
     if parsed is None:
+        parsed = _parsed_type(text)  # (which remembers the types inside it first)
         if len(_PARSED) >= _PARSED_MOST:  # (a server loading rule file after rule file)
             _PARSED.clear()
-        parsed = _PARSED[text] = _parsed_type(text)
+        _PARSED[text] = parsed
     return parsed
 
 

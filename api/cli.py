@@ -30,9 +30,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from . import __version__, load_module_file, load_named, load_rules
 from . import game_from_source as load_source
 from . import load as load_ruleset
+from . import load_module_file, load_named, load_rules
+from ._version import __version__
 from .agents import (
     Agent,
     AgentSpec,

@@ -32,7 +32,6 @@ from rich.text import Text
 
 from . import game_from_source as load_source
 from . import load as load_ruleset
-from . import load_module_file, load_named, load_rules
 from ._version import __version__
 from .agents import (
     Agent,
@@ -63,18 +62,17 @@ from .match import (
     BatchSpec,
     Interrupted,
     LogWriter,
-    RefusedFile,
     Summary,
-    first_difference,
     log_header,
-    open_regular,
     play_game,
     run_batch,
     stop_on_signals,
     write_log,
 )
 from .render import printable, printable_lines, render_state, seat_name
-from .runtime.errors import GameError, IllegalAction, RulewrightError, is_int, whole_number
+from .replay import Divergence, log_lines, replay_log, seat_to_act
+from .rulesets import UnknownRuleset, load_game, unknown_ruleset
+from .runtime.errors import GameError, RulewrightError, whole_number
 from .runtime.rng import derive_seed
 from .runtime.state import Action, Game, State
 from .search import mcts_speed
@@ -130,7 +128,7 @@ class RulewrightGroup(click.Group):
         except CompileError as exc:  # (a RulewrightError too: its diagnostics are printed one by one)
             problems = print_diagnostics(exc.diagnostics)
             raise CliError(f"{plural(problems, 'problem')} in the rules") from None
-        except RulewrightError as exc:
+        except (RulewrightError, UnknownRuleset) as exc:
             raise CliError(str(exc)) from None
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
             raise CliError(f"{exc.strerror or exc}: {exc.filename}") from None
@@ -149,11 +147,6 @@ def plural(n: int, word: str) -> str:
 
 
 # -- rule sets ---------------------------------------------------------------------------------
-def unknown_ruleset(ruleset: str) -> CliError:
-    known = [r for r, _ in bundled_rulesets()]
-    hint = did_you_mean(ruleset, known)
-    listed = ", ".join(known) or "none"
-    return CliError(f"unknown rule set `{ruleset}`" + (f": {hint}" if hint else f" (bundled: {listed})"))
 
 
 def rule_file_of(arg: str) -> Path:
@@ -164,22 +157,8 @@ def rule_file_of(arg: str) -> Path:
             raise CliError(f"no such rule file: {arg}")
         return path
     if not RULESET_ID.fullmatch(arg) or not ruleset_file(arg).is_file():
-        raise unknown_ruleset(arg)
+        raise CliError(str(unknown_ruleset(arg)))
     return ruleset_file(arg)
-
-
-def load_game(ruleset: str) -> Game:
-    """The game of a bundled rule set (compiled), of a generated module (`out/x/base.py`) or
-    of a rule file (`my-rules.yaml`, compiled in memory: a CompileError lists its problems).
-    Only for a rule set a person named on the command line: a module is imported, its code
-    runs. What a file names goes through `load_named` instead."""
-    if ruleset.endswith(".py"):
-        return load_module_file(Path(ruleset))
-    if ruleset.endswith(RULE_FILE_SUFFIXES):
-        return load_rules(Path(ruleset))
-    if not RULESET_ID.fullmatch(ruleset) or not ruleset_file(ruleset).is_file():
-        raise unknown_ruleset(ruleset)
-    return load_ruleset(ruleset)
 
 
 def game_from_source(compiled: driver.Compiled) -> Game:
@@ -607,16 +586,6 @@ def parse_seats(values: Sequence[str], players: int) -> dict[int, str]:
 QUIT_WORDS = ("q", "quit", "exit")
 
 
-def seat_to_act(state: State) -> int:
-    """The seat that decides now: `state.to_act()`, the one answer for `play` (who is asked,
-    whose agent answers, what is logged) and `replay`; called only before the game's end. A
-    fault of the rule set's code (a phase's `actor:`) is a GameError from `to_act()` itself."""
-    seat = state.to_act()
-    if seat is None:
-        raise RulewrightError("nobody is to act: the game is over")
-    return seat
-
-
 def terminal_width() -> int | None:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
@@ -920,7 +889,7 @@ def resume_log(path: Path, ruleset: str | None) -> Resumed:
     if state.is_terminal():
         raise CliError(f"cannot resume from {printable(str(path))}: its game is over (after "
                        f"{plural(len(moves), 'move')}); `rulewright replay` replays it")
-    header = json.loads(next(text for _, text, _ in _log_lines(path, MAX_RESUME_LOG) if text.strip()))
+    header = json.loads(next(text for _, text, _ in log_lines(path, MAX_RESUME_LOG) if text.strip()))
     named = ruleset
     if named is None:
         named = str(header["ruleset"])
@@ -1409,189 +1378,6 @@ def compare_command(a: str, b: str | None, games: int, players: int | None, seed
 
 
 # -- replay ------------------------------------------------------------------------------------
-class Divergence(Exception):
-    """Where a log stops replaying: its line (0: the file as a whole) and why."""
-
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(message)
-        self.line = line
-        self.message = message
-
-
-HEADER_FORM = '{"ruleset": ..., "players": ..., "seed": ..., "options": {...}}'
-# The longest line of a log read: a final state is a few KiB (a Schacht game's, the largest
-# bundled, about 3 KiB), an action line under 100 bytes.
-MAX_LOG_LINE = 1 << 20
-
-
-def _log_lines(path: Path, limit: int | None = None) -> Iterator[tuple[int, str, bool]]:
-    """Each line of a log: its number, its text and whether it ends with a newline (only a
-    last line cut short does not). Streamed, at most MAX_LOG_LINE bytes a line (and `limit`
-    bytes in all, when given)."""
-    try:
-        handle = open_regular(path, limit, what="game log")
-    except RefusedFile as exc:
-        raise Divergence(0, str(exc)) from None
-    except OSError as exc:
-        raise Divergence(0, f"cannot read the log: {exc.strerror or exc}") from None
-    with handle:
-        n = 0
-        while raw := handle.readline(MAX_LOG_LINE + 1):
-            n += 1
-            complete = raw.endswith(b"\n")
-            if len(raw) > MAX_LOG_LINE and not complete:
-                raise Divergence(n, f"line longer than {MAX_LOG_LINE:,} bytes: not a line of a game log")
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                if not complete:
-                    raise Divergence(n, "the log is truncated: its last line is cut off (mid-character)") from None
-                raise Divergence(n, f"not UTF-8 text (byte {exc.start + 1} of the line)") from None
-            yield n, text, complete
-
-
-def _parse_line(n: int, text: str, complete: bool) -> Any:
-    try:
-        return json.loads(text.rstrip("\r\n"))
-    except (ValueError, RecursionError) as exc:
-        detail = (f"{exc.msg}: column {exc.colno}" if isinstance(exc, json.JSONDecodeError)
-                  else "nested too deeply" if isinstance(exc, RecursionError)
-                  else "a number too long (the limit is 4,300 digits)" if "digits" in str(exc)
-                  else printable(str(exc), 80))
-        if not complete:
-            raise Divergence(n, f"the log is truncated: its last line is cut off ({detail})") from None
-        raise Divergence(n, f"not a JSON line: {detail}") from None
-
-
-def _json_shown(value: Any) -> str:
-    return printable(json.dumps(value), 40)
-
-
-def _header(n: int, header: Any) -> tuple[str, int, int, dict[str, str]]:
-    """The rule set, players, seed and options a header gives, each checked for its type."""
-    if not isinstance(header, dict):
-        raise Divergence(n, f"the first line must be the header {HEADER_FORM}")
-    for key in ("ruleset", "players", "seed"):
-        if key not in header:
-            raise Divergence(n, f"the header has no `{key}`: expected {HEADER_FORM}")
-    ruleset, players, seed = header["ruleset"], header["players"], header["seed"]
-    if not isinstance(ruleset, str) or not ruleset.strip():
-        raise Divergence(n, f"bad header: `ruleset` must name a rule set (a bundled id or a rule file), "
-                            f"not {_json_shown(ruleset)}")
-    for key, value in (("players", players), ("seed", seed)):
-        if not is_int(value):
-            raise Divergence(n, f"bad header: `{key}` must be a whole number, not {_json_shown(value)}")
-    options = header.get("options")
-    if options is None:
-        options = {}
-    if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
-        raise Divergence(n, f"bad header: `options` must map option names to values, as text "
-                            f"(e.g. {{\"board\": \"hex5\"}}), not {_json_shown(options)}")
-    return ruleset, players, seed, options
-
-
-def _game_of_header(n: int, ruleset: str, log: Path, override: str | None,
-                    loader: Callable[[object, Path], Game] | None = None) -> Game:
-    """The game to replay: the one named on the command line (`--ruleset`), else the one the
-    header names, by bundled id or rule file only (by `loader` when given: the web board's, for a
-    log sent from the browser, bundled ids only): a header never imports a module."""
-    try:
-        if override is not None:
-            return load_game(override)
-        return (loader or load_named)(ruleset, log)
-    except click.ClickException as exc:
-        raise Divergence(n, exc.format_message()) from None
-    except CompileError as exc:
-        problems = print_diagnostics(exc.diagnostics)
-        named = override if override is not None else ruleset
-        raise Divergence(n, f"the rule set `{printable(named, 80)}` does not compile: "
-                            f"{plural(problems, 'problem')}, above") from None
-    except RulewrightError as exc:
-        hint = ("; to replay under a generated module, name it on the command line: "
-                "rulewright replay --ruleset FILE.py LOG") if ruleset.endswith(".py") else ""
-        raise Divergence(n, f"header: {exc}{hint}") from None
-
-
-def replay_log(path: Path, ruleset: str | None = None,
-               seen: Callable[[State, int | None, str | None], None] | None = None,
-               loader: Callable[[object, Path], Game] | None = None, limit: int | None = None,
-               need_final: bool = True) -> tuple[int, bool]:
-    """Replay a game log (under `ruleset`, a rule set named on the command line, if given);
-    returns (actions replayed, whether the game reached its end). Raises Divergence at the
-    first line that does not replay, for a log with no moves, and for a log cut short (a
-    line cut off, no final state line: accepted when not `need_final`, as `play --resume`
-    takes the log of a game that was killed). `limit`: the most bytes the file may hold.
-    `seen(state, player, action)` is told the state the header starts (player and action None)
-    and the state after each action replayed (the web board's replay, `render LOG --move N`):
-    the states up to a divergence are told too."""
-    lines = _log_lines(path, limit)
-    header_line: tuple[int, Any] | None = None
-    for n, text, complete in lines:
-        if text.strip():
-            header_line = (n, _parse_line(n, text, complete))
-            break
-    if header_line is None:
-        raise Divergence(1, f"empty log: expected a header line {HEADER_FORM}")
-    n, header = header_line
-    name, players, seed, options = _header(n, header)
-    game = _game_of_header(n, name, path, ruleset, loader)
-    try:
-        state = game.new_state(players, seed, options)
-    except RulewrightError as exc:
-        raise Divergence(n, f"header: {exc}") from None
-    if seen is not None:
-        seen(state, None, None)
-    actions = 0
-    last = n
-    for n, text, complete in lines:
-        if not text.strip():
-            continue
-        entry = _parse_line(n, text, complete)
-        if isinstance(entry, dict) and "final" in entry:
-            if actions == 0 and need_final:
-                raise Divergence(n, "the log has no moves: its header is followed by the final state")
-            replayed = json.loads(json.dumps(state.to_json()))  # as it would be written
-            difference = first_difference(entry["final"], replayed)
-            if difference:
-                raise Divergence(n, f"the final state differs after {actions} actions: {difference}")
-            for n, text, _ in lines:
-                if text.strip():
-                    raise Divergence(n, "nothing may follow the final state")
-            return actions, state.is_terminal()
-        if not (isinstance(entry, dict) and isinstance(entry.get("action"), str) and is_int(entry.get("player"))):
-            raise Divergence(n, 'expected {"player": seat, "action": text} or {"final": state}')
-        player, action = entry["player"], entry["action"]
-        shown = printable(action, 80)
-        if state.is_terminal():
-            raise Divergence(n, f"the game ended after {actions} actions, but the log goes on with `{shown}`")
-        if not 0 <= player < state.num_players:
-            raise Divergence(n, f"seat {player} is no seat of this game: a log counts seats from 0 (P1) to "
-                                f"{state.num_players - 1} (P{state.num_players})")
-        try:
-            deciding = seat_to_act(state)
-        except RulewrightError as exc:
-            raise Divergence(n, f"who is to act before `{shown}` raised a game error: {exc}") from None
-        if player != deciding:
-            raise Divergence(n, f"the log has P{player + 1} play `{shown}`, but P{deciding + 1} is to act")
-        try:
-            state.apply(action)
-        except IllegalAction as exc:
-            raise Divergence(n, str(exc)) from None
-        except RulewrightError as exc:
-            raise Divergence(n, f"`{shown}` raised a game error: {exc}") from None
-        except Exception as exc:  # noqa: BLE001 - a fault of the game's code, reported like simulate's
-            first = f"{type(exc).__name__}: {exc}".splitlines()[0]
-            raise Divergence(n, f"`{shown}` raised {first}") from None
-        if seen is not None:
-            seen(state, player, action)
-        actions += 1
-        last = n
-    if actions == 0 and need_final:
-        raise Divergence(last, "the log has no moves: only a header")
-    if not need_final:
-        return actions, state.is_terminal()
-    raise Divergence(last, f"the log is truncated: it ends after {plural(actions, 'action')} with no final state "
-                           'line (a complete log ends with {"final": state})')
 
 
 @cli.command()

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import click
 
-from .cli import CliError, WholeNumber, cli, load_game
+from .cli import CliError, WholeNumber, cli
 from .render import printable
+from .rulesets import load_game
 from .runtime.errors import RulewrightError
 from .viewer import ViewError, load_replay, load_state_file, looks_like_state, parse_seat
 

@@ -3,12 +3,16 @@
 Every user error (an unknown rule set, a bad option, a missing file, any RulewrightError)
 prints one line `rulewright: error: ...` and exits non-zero; problems of a rule file print
 its diagnostics, `path:line:col: error: ...`, with the source line.
+
+This module is the group only: each command is a module of rulewright.commands, named in its
+table (commands/__init__.py) and imported when the command is run, or listed by `--help`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import importlib
 import json
 import os
 import re
@@ -17,46 +21,49 @@ import shutil
 import sys
 import textwrap
 import time
-import tracemalloc
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
-from rich.text import Text
 
-from . import game_from_source as load_source
-from . import load as load_ruleset
 from ._version import __version__
 from .agents import (
     Agent,
-    AgentSpec,
     BadAgent,
     RandomAgent,
     agent_seed,
     check_agents,
     make_agents,
-    parse_agent_options,
     parse_agent_spec,
 )
+from .commands import COMMANDS
+from .commands.shared import (
+    CliError,
+    DecimalNumber,
+    UsageProblem,
+    WholeNumber,
+    agent_line_up,
+    literal,
+    parse_options,
+    plural,
+    print_diagnostics,
+    print_figures,
+    progress_bar,
+    rule_file_of,
+    setup,
+    stdout_console,
+)
 from .compiler import driver
-from .compiler import passes as passes_module
 from .compiler.paths import (
-    RULE_FILE_SUFFIXES,
-    RULESET_ID,
     bundled_rulesets,
     display,
-    generated_dir,
     rules_dir,
-    ruleset_file,
-    shown_safely,
 )
-from .compiler.source import CompileError, Diagnostic, did_you_mean
+from .compiler.source import CompileError, did_you_mean
 from .match import (
     DEFAULT_MAX_MOVES,
     BatchSpec,
@@ -64,56 +71,42 @@ from .match import (
     LogWriter,
     Summary,
     log_header,
-    play_game,
     run_batch,
     stop_on_signals,
     write_log,
 )
 from .render import printable, printable_lines, render_state, seat_name
 from .replay import Divergence, log_lines, replay_log, seat_to_act
-from .rulesets import UnknownRuleset, load_game, unknown_ruleset
+from .rulesets import UnknownRuleset, load_game
 from .runtime.errors import GameError, RulewrightError, whole_number
-from .runtime.rng import derive_seed
 from .runtime.state import Action, Game, State
-from .search import mcts_speed
-
-
-# -- numbers on the command line ------------------------------------------------------------------
-# Click reads a number with int() and float(), which take any Unicode digit (`int("٣")` is 3): a
-# number a person types is written with the ASCII digits 0-9 (runtime.errors.whole_number).
-class WholeNumber(click.IntRange):
-    """A whole number written with the digits 0-9 (a `-` first, at most 30 digits), in a range."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and whole_number(value.strip(), signed=True) is None:
-            self.fail(f"`{printable(value, 40)}` is not a whole number written with the digits 0-9", param, ctx)
-        return super().convert(value, param, ctx)
-
-
-class DecimalNumber(click.FloatRange):
-    """A number written with the digits 0-9, a `.` and an exponent (no other script's digits), in a range."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and not value.isascii():
-            self.fail(f"`{printable(value, 40)}` is not a number written with the digits 0-9", param, ctx)
-        return super().convert(value, param, ctx)
-
-
-# -- errors ------------------------------------------------------------------------------------
-class CliError(click.ClickException):
-    """A user error: one line on stderr, `rulewright: error: ...`."""
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        # one line, whatever text from files it quotes: control characters are escaped
-        click.echo(f"rulewright: error: {printable(self.format_message())}", err=True, file=file)
-
-
-class UsageProblem(CliError):
-    exit_code = 2
 
 
 class RulewrightGroup(click.Group):
-    """Turns the errors a user can cause into one-line messages: never a traceback."""
+    """The group of the commands: each loaded from its module when first asked for (COMMANDS),
+    and the errors a user can cause turned into one-line messages: never a traceback."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            command = importlib.import_module(COMMANDS[cmd_name]).command
+            assert isinstance(command, click.Command), COMMANDS[cmd_name]
+            self.add_command(command, cmd_name)
+        return self.commands.get(cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                            list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            # click (8.4 and later) suggests the commands closest to a mistyped one among those
+            # loaded (self.commands): among them all, as before they were loaded lazily
+            if type(exc).__name__ != "NoSuchCommand" or not hasattr(exc, "command_name"):
+                raise
+            raise click.exceptions.NoSuchCommand(exc.command_name, possibilities=self.list_commands(ctx),
+                                                 ctx=ctx) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -134,119 +127,6 @@ class RulewrightGroup(click.Group):
             raise CliError(f"{exc.strerror or exc}: {exc.filename}") from None
 
 
-def print_diagnostics(diagnostics: Iterable[Diagnostic]) -> int:
-    count = 0
-    for d in diagnostics:
-        click.echo(d.render(), err=True)
-        count += 1
-    return count
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-# -- rule sets ---------------------------------------------------------------------------------
-
-
-def rule_file_of(arg: str) -> Path:
-    """A rule file named by path (`x.yaml`) or by bundled rule set (`china-cornett`)."""
-    if arg.endswith(RULE_FILE_SUFFIXES) or "\\" in arg or Path(arg).is_file():
-        path = Path(arg)
-        if not path.is_file():
-            raise CliError(f"no such rule file: {arg}")
-        return path
-    if not RULESET_ID.fullmatch(arg) or not ruleset_file(arg).is_file():
-        raise CliError(str(unknown_ruleset(arg)))
-    return ruleset_file(arg)
-
-
-def game_from_source(compiled: driver.Compiled) -> Game:
-    """The game of a module compiled just now, without writing it anywhere."""
-    rs = compiled.ruleset
-    return load_source(compiled.source, f"<compiled {rs.game}/{rs.variant}>")
-
-
-def parse_options(values: Sequence[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for value in values:
-        name, sep, choice = value.partition("=")
-        if not sep or not name.strip() or not choice.strip():
-            raise CliError(f"bad --option `{value}`: expected NAME=VALUE, e.g. --option board=hex5")
-        options[name.strip()] = choice.strip()
-    return options
-
-
-def setup(ruleset: str, players: int | None, options: Sequence[str]) -> tuple[Game, int, dict[str, str]]:
-    """The game, its player count and its full options, checked (a BadSetup says what is wrong)."""
-    game = load_game(ruleset)
-    chosen = game.resolve_options(parse_options(options))
-    count = game.info.players[0] if players is None else players
-    game.new_state(count, 0, chosen)  # checks the player count
-    return game, count, chosen
-
-
-def literal(text: str) -> Text:
-    """Text from a file or the command line, as rich prints it: never read as markup
-    (`[bold]`, `[/link]`, `:emoji:`), control characters escaped."""
-    return Text(printable_lines(text))
-
-
-def stdout_console() -> Console:
-    """Rich output on stdout; when piped (and COLUMNS unset), 120 columns rather than 80."""
-    wide = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 120
-    return Console(file=sys.stdout, highlight=False, soft_wrap=False, width=wide)
-
-
-def print_figures(console: Console, table: Table) -> None:
-    """Print a table of figures, none ever cut (`345…`): each column as wide as its widest
-    cell, its header wrapped within that width (at spaces only); a table too wide for the
-    console is printed in parts, each with the first column again (the row's name)."""
-    texts = [[cell.plain if isinstance(cell, Text) else str(cell) for cell in column.cells]
-             for column in table.columns]
-    headers = [column.header.plain if isinstance(column.header, Text) else str(column.header)
-               for column in table.columns]
-    widths = [max([len(c) for c in cells] + [len(w) for w in header.split()] + [1])
-              for cells, header in zip(texts, headers, strict=True)]
-    wrapped = ["\n".join(textwrap.wrap(h, w, break_long_words=False)) or h
-               for h, w in zip(headers, widths, strict=True)]
-    budget = max(console.width, widths[0] + 4 + 1) if widths else console.width
-    parts: list[list[int]] = [[0]]
-    for k in range(1, len(widths)):
-        used = sum(widths[i] + 3 for i in parts[-1]) + 1
-        if used + widths[k] + 3 > budget and len(parts[-1]) > 1:
-            parts.append([0])
-        parts[-1].append(k)
-    for n, part in enumerate(parts):
-        shown = Table(title=table.title if n == 0 else None, title_justify=table.title_justify,
-                      caption=table.caption if n == len(parts) - 1 else None, caption_justify=table.caption_justify,
-                      show_header=table.show_header)
-        for k in part:
-            column = table.columns[k]
-            shown.add_column(wrapped[k], justify=column.justify, no_wrap=True, min_width=widths[k])
-        for row in zip(*(list(table.columns[k].cells) for k in part), strict=True):
-            shown.add_row(*row)
-        wide = console
-        needed = sum(widths[k] + 3 for k in part) + 1
-        if needed > console.width:  # (one column alone wider than the console: the terminal folds it)
-            wide = Console(file=console.file, highlight=False, soft_wrap=False)
-            wide.width = needed  # (not Console(width=): COLUMNS in the environment would win over it)
-        wide.print(shown)
-
-
-@contextlib.contextmanager
-def progress_bar(total: int, label: str, enabled: bool) -> Iterator[Any]:
-    """A rich progress bar on stderr, or nothing; yields `advance()`."""
-    if not enabled:
-        yield lambda: None
-        return
-    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(printable(label), total=total)
-        yield lambda: progress.advance(task)
-
-
-# -- the commands ------------------------------------------------------------------------------
 @click.group(cls=RulewrightGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rulewright")
 def cli() -> None:
@@ -255,307 +135,6 @@ def cli() -> None:
 
 def main() -> None:
     cli(prog_name="rulewright")
-
-
-# -- list --------------------------------------------------------------------------------------
-def _extends_of(path: Path) -> list[str]:
-    """What a rule file's own `extends:` names (several when it stacks variants)."""
-    from .compiler.load import LoadError, load, plain
-
-    try:
-        node = load(path).get("extends")
-    except LoadError:
-        return []
-    named = plain(node) if node is not None else []
-    return [str(x) for x in named] if isinstance(named, list) else [str(named)]
-
-
-def ruleset_facts(ruleset: str, path: Path, variants: list[str]) -> dict[str, Any]:
-    facts: dict[str, Any] = {"ruleset": ruleset, "file": display(path), "variants": variants}
-    try:
-        game = load_ruleset(ruleset)
-    except RulewrightError:
-        return facts | {"compiled": False}
-    except Exception as exc:  # noqa: BLE001 - a broken module is reported, not fatal
-        return facts | {"compiled": False, "error": f"{type(exc).__name__}: {exc}".splitlines()[0]}
-    info = game.info
-    extends = _extends_of(path)
-    return facts | {
-        "compiled": True,
-        "extends": extends,
-        "title": info.title,
-        "players": list(info.players),
-        "roles": list(info.roles),
-        "options": [
-            {"name": o.name, "choices": list(o.choices), "default": o.default, "doc": o.doc}
-            for o in info.options
-        ],
-    }
-
-
-@cli.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def list_command(as_json: bool) -> None:
-    """Every bundled rule set: players, variants and options."""
-    found = bundled_rulesets()
-    by_game: dict[str, list[str]] = {}
-    for rid, _ in found:
-        by_game.setdefault(rid.partition("/")[0], []).append(rid)
-    facts = [  # a game's base lists its variants; a variant says what it extends
-        ruleset_facts(rid, path, [v for v in by_game[rid] if v != rid] if "/" not in rid else [])
-        for rid, path in found
-    ]
-    if as_json:
-        click.echo(json.dumps({"rules_dir": display(rules_dir()), "rulesets": facts}, indent=2))
-        return
-    if not facts:
-        click.echo(f"no rule sets in {display(rules_dir())}")
-        return
-    console = stdout_console()
-    rows = [_list_row(f) for f in facts]
-    longest = max(len(f["ruleset"]) for f in facts)
-    named = max(len(line) for row in rows for line in row[3].split("\n"))
-    if console.width < longest + named + LIST_TABLE_MIN_REST:
-        # Too narrow for a table whose ids stay whole: one block per rule set, ids on lines of their own.
-        for ruleset, title, players, variants, options in rows:
-            click.echo(printable(ruleset))
-            kin = " ".join(variants.split("\n")).replace("extends ", "extends: ")
-            kin = kin if kin.startswith("extends") or kin == "-" else "variants: " + kin
-            for line in (f"{title}, players {players}" if players else title, kin, *options.splitlines()):
-                if line and line != "-":
-                    for part in textwrap.wrap(line, max(console.width, 20), initial_indent="  ",
-                                              subsequent_indent="    ", break_long_words=False,
-                                              break_on_hyphens=False):
-                        click.echo(printable(part))
-        for part in textwrap.wrap(DEFAULT_NOTE, max(console.width, 20), subsequent_indent="  "):
-            click.echo(part)
-        return
-    table = Table(title="bundled rule sets", title_justify="left")
-    # Ids are never cut: the rule set column is as wide as the longest id and never wraps;
-    # a game's variants are named after its id (`/money` for `mandarin/money`), one a line.
-    table.caption, table.caption_justify = DEFAULT_NOTE, "left"
-    for column in ("rule set", "title", "players", "variants", "options (* the default, first)"):
-        if column == "rule set":
-            table.add_column(column, min_width=longest, no_wrap=True)
-        elif column == "variants":
-            table.add_column(column, min_width=named, no_wrap=True)
-        else:
-            table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(*(literal(cell) for cell in row))
-    console.print(table)
-
-
-DEFAULT_MARK = "*"  # `list`: the default of an option, and the player count played unless told
-DEFAULT_NOTE = "* the default (of each option; of the players: the fewest allowed)"
-LIST_TABLE_MIN_REST = 60  # title, players, options and the borders need this much to be read
-
-
-def _short_id(ruleset: str, game: str) -> str:
-    """A rule set as named in its game's row: `/money` for `mandarin/money`; another game's in full."""
-    return ruleset[len(game):] if ruleset.startswith(game + "/") else ruleset
-
-
-def _list_row(f: dict[str, Any]) -> tuple[str, str, str, str, str]:
-    """One rule set of `rulewright list`: id, title, players, variants (or what it extends), options."""
-    game = f["ruleset"].partition("/")[0]
-    variants = "\n".join(_short_id(v, game) for v in f["variants"]) or (
-        "extends\n" + "\n".join(_short_id(e, game) for e in f["extends"]) if f.get("extends") else "-")
-    if not f["compiled"]:
-        why = f" ({f['error']})" if "error" in f else f": run `rulewright compile {f['ruleset']}`"
-        return f["ruleset"], "not compiled" + why, "", variants, ""
-    options = "\n".join(
-        f"{o['name']}: " + " | ".join([o["default"] + DEFAULT_MARK] + [c for c in o["choices"] if c != o["default"]])
-        for o in f["options"]
-    )
-    # (`play`, `simulate`, ... play the fewest players the rule set allows unless told)
-    players = ", ".join(f"{n}{DEFAULT_MARK if k == 0 and len(f['players']) > 1 else ''}"
-                        for k, n in enumerate(f["players"]))
-    return f["ruleset"], f["title"], players, variants, options or "-"
-
-
-# -- check -------------------------------------------------------------------------------------
-@cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-def check(files: tuple[Path, ...]) -> None:
-    """Check rule files without compiling them: every problem, with where it is.
-
-    A folder stands for every .yaml file under it."""
-    bad_files = problems = 0
-    expanded: list[Path] = []
-    for p in files:
-        found = sorted(p.rglob("*.yaml")) if p.is_dir() else [p]
-        if not found:
-            click.echo(f"{shown_safely(display(p))}: error: no rule files (*.yaml) in this folder", err=True)
-            bad_files, problems = bad_files + 1, problems + 1
-        expanded += found
-    for path in expanded:
-        _, diagnostics, _ = driver.analyse(path)
-        errors = [d for d in diagnostics if d.severity == "error"]
-        print_diagnostics(diagnostics)
-        if errors:
-            bad_files += 1
-            problems += len(errors)
-        else:
-            warned = f" ({plural(len(diagnostics), 'warning')})" if diagnostics else ""
-            click.echo(f"{path}: ok{warned}")
-    if bad_files:
-        click.echo(f"rulewright: error: {plural(problems, 'problem')} in {plural(bad_files, 'rule file')}",
-                   err=True)
-        sys.exit(1)
-
-
-# -- compile -----------------------------------------------------------------------------------
-def compile_target(arg: str) -> Path:
-    """The rule file `compile` reads for `arg`: an existing path ending in .yaml as it is (the
-    compiler says what is wrong with a FIFO, a device or a folder so named), else as
-    `rule_file_of` finds it."""
-    if arg.endswith(RULE_FILE_SUFFIXES) and os.path.lexists(arg):
-        return Path(arg)
-    return rule_file_of(arg)
-
-
-def bundled_module_problem(path: Path, compiled: driver.Compiled) -> str | None:
-    """Why `path` may not write its module into the bundled generated/, or None: only a
-    bundled rule file, rules/<game>/<name>.yaml with `game: <game>`, writes there (into
-    generated/<game>/<name>.py, its own module)."""
-    target = display(generated_dir() / compiled.relative_path)
-    rules = Path(os.path.abspath(rules_dir()))
-    try:
-        parts = Path(os.path.abspath(path)).relative_to(rules).parts
-    except ValueError:
-        parts = ()
-    if len(parts) == 2 and parts[0] == compiled.ruleset.game:
-        return None
-    if len(parts) == 2:
-        why = f"its `game: {compiled.ruleset.game}` is not its folder's game, `{parts[0]}`"
-    else:
-        why = f"it is not a bundled rule file (those are in {display(rules)}/)"
-    overwrite = "overwrite the bundled module" if (generated_dir() / compiled.relative_path).exists() else "write"
-    return (f"{display(path)}: {why}, and would {overwrite} {target}: compile it with `--out DIR` "
-            f"(`play`, `simulate` and rulewright.load() take the rule file itself, compiled in memory)")
-
-
-def optimisation_options(command: Callable[..., None]) -> Callable[..., None]:
-    """`--no-opt` and `--no-pass NAME`: compile without the optimisation passes (docs/optimiser.md)."""
-    names = ", ".join(passes_module.PASSES)
-    command = click.option("--no-pass", "no_pass", multiple=True, metavar="PASS",
-                           type=click.Choice(list(passes_module.PASSES)),
-                           help=f"Leave this optimisation pass off (repeatable): {names}.")(command)
-    return click.option("--no-opt", "no_opt", is_flag=True,
-                        help="Leave every optimisation pass off: the rules as written, not optimised.")(command)
-
-
-def chosen_passes(no_opt: bool, no_pass: Sequence[str]) -> frozenset[str]:
-    return frozenset() if no_opt else passes_module.ALL - frozenset(no_pass)
-
-
-@cli.command("compile")
-@click.argument("targets", nargs=-1, metavar="[RULESET|FILE]...")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Write modules under DIR/<game>/<variant>.py (default: the bundled generated/, "
-                   "which only bundled rule files write to).")
-@click.option("--check", "check_only", is_flag=True,
-              help="Write nothing; exit 1 if a generated module is missing or out of date, a package file "
-                   "edited, or (all bundled rule sets) a module in generated/ stray.")
-@click.option("--native", is_flag=True,
-              help="Then build the native tree (the runtime and every generated module compiled with mypyc; "
-                   "with --check: exit 1 if there is none of the current sources). Run on it with "
-                   "RULEWRIGHT_NATIVE=1 (docs/native.md).")
-@optimisation_options
-def compile_command(targets: tuple[str, ...], out_dir: Path | None, check_only: bool, native: bool, no_opt: bool,
-                    no_pass: tuple[str, ...]) -> None:
-    """Compile rule sets to Python modules (all bundled ones when none is named).
-
-    All or nothing: a compile interrupted, even killed, is finished (or undone) by the next
-    `compile` or `compile --check`. The bundled generated/ holds the fully optimised modules:
-    `--no-opt` and `--no-pass` write elsewhere (`--out`)."""
-    if native and out_dir is not None:
-        raise UsageProblem("--native builds the bundled generated/ modules, not those of --out")
-    passes = chosen_passes(no_opt, no_pass)
-    if passes != passes_module.ALL and out_dir is None:
-        raise CliError("generated/ holds the modules compiled with every optimisation pass: "
-                       "write these elsewhere with --out DIR")
-    files = [compile_target(t) for t in targets] if targets else [f for _, f in bundled_rulesets()]
-    if not files:
-        raise CliError(f"no rule sets in {display(rules_dir())}")
-    compiled: list[driver.Compiled] = []
-    problems = failed = 0
-    for path in files:
-        try:
-            compiled.append(driver.compile_file(path, passes))
-        except CompileError as exc:
-            problems += print_diagnostics(exc.diagnostics)
-            failed += 1
-    if failed:
-        click.echo(f"rulewright: error: {plural(problems, 'problem')} in {plural(failed, 'rule file')}; "
-                   "nothing written", err=True)
-        sys.exit(1)
-    owners: dict[Path, Path] = {}
-    for path, c in zip(files, compiled, strict=True):
-        other = owners.setdefault(c.relative_path, path)
-        if other != path:
-            clash = c.relative_path.as_posix()
-            raise CliError(f"{display(other)} and {display(path)} both compile to {clash}")
-        refused = bundled_module_problem(path, c) if out_dir is None else None
-        if refused is not None:
-            raise CliError(refused)
-    out = out_dir if out_dir is not None else generated_dir()
-    if out_dir is None:
-        compiled = driver.share_bases(compiled)
-    try:
-        driver.recover(out)  # a compile killed after its commit is finished first
-        if check_only:
-            found = driver.check_output(compiled, out, top=out_dir is None, complete=out_dir is None and not targets)
-        else:
-            written = driver.write_modules(compiled, out, top=out_dir is None)
-    except driver.OutputError as exc:
-        raise CliError(str(exc)) from None
-    except OSError as exc:  # a full disk, a folder that is not writable
-        raise CliError(f"cannot write to {display(out)}: {exc.strerror or exc}") from None
-    if check_only:
-        for target, what in found:
-            click.echo(f"{display(target)}: {what}")
-        stray = sum(1 for _, what in found if what.startswith("stray"))
-        if found:
-            todo = ([f"{plural(len(found) - stray, 'file')} to rewrite or remove: run `rulewright compile`"]
-                    if len(found) > stray else []) + \
-                   ([f"{plural(stray, 'stray module')} to delete by hand"] if stray else [])
-            click.echo(f"rulewright: error: {'; '.join(todo)}", err=True)
-            sys.exit(1)
-        click.echo(f"{plural(len(compiled), 'module')} up to date")
-        if native:
-            native_build(check_only=True)
-        return
-    for target in written:
-        click.echo(f"wrote {display(target)}")
-    if not written:
-        click.echo("up to date")
-    if native:
-        native_build(check_only=False)
-
-
-def native_build(check_only: bool) -> None:
-    """`compile --native`: build (or find) the native tree of the current sources."""
-    from . import native
-
-    if check_only:
-        found = native.find_build()
-        if found is None:
-            raise CliError(f"no native build of the current sources: {native.HINT}")
-        click.echo(f"native build up to date: {display(found)}")
-        return
-    try:
-        built = native.build(say=lambda line: click.echo(f"native: {line}", err=True))
-    except native.NativeBuildError as exc:
-        for line in exc.details:  # the C compiler's or mypyc's own words
-            click.echo(printable(line, 300), err=True)
-        raise CliError(str(exc)) from None
-    except OSError as exc:
-        raise CliError(f"cannot build in {display(native.native_root())}: {exc.strerror or exc}") from None
-    what = "up to date" if built.reused else f"built in {built.seconds:.0f} s"
-    click.echo(f"native: {plural(built.modules, 'module')} {what}: {display(built.path)} "
-               f"({built.size / 1e6:.1f} MB of extension modules); run on it with {native.ENV}=1")
 
 
 # -- play --------------------------------------------------------------------------------------
@@ -1091,14 +670,6 @@ def transcript_reader(humans: Sequence[int], actor: int) -> int | None:
 
 
 # -- simulate ----------------------------------------------------------------------------------
-def agent_line_up(game: Game, values: Sequence[str], players: int) -> dict[int, AgentSpec]:
-    """The `--agent K=SPEC` options of a command, by seat from 0, checked against the rule set."""
-    try:
-        seats = parse_agent_options(values, players)
-        check_agents(game, seats)
-    except BadAgent as exc:
-        raise CliError(str(exc)) from None
-    return seats
 
 
 def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequence[str]) -> list[Table]:
@@ -1400,296 +971,6 @@ def replay(log_file: Path, ruleset: str | None) -> None:
     click.echo(f"replayed {plural(actions, 'action')}: identical")
     if not finished:
         click.echo("(the game was not finished: the log ends before the game does)")
-
-
-# -- bench -------------------------------------------------------------------------------------
-def _max_rss_mib() -> float | None:
-    try:
-        import resource
-    except ImportError:  # not on Windows
-        return None
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return round(rss / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
-
-
-def time_operations(game: Game, players: int, budget: float, least: int = 200) -> dict[str, Any]:
-    """Mean time of clone, legal_actions and apply along random games. Each step clones the
-    current state (timed), lists the clone's legal actions (timed: a clone has no cached
-    list, so this is the full computation), picks one at random and applies it to the clone
-    (timed: apply finds the action in the now cached list, then performs it); the clone is
-    the next step's state."""
-    clone_ns = legal_ns = apply_ns = samples = games = 0
-    clock = time.perf_counter_ns
-    deadline = clock() + int(budget * 1e9)
-    state: State | None = None
-    agent = RandomAgent(0)
-    while samples < least or clock() < deadline:
-        if state is None or state.terminal:
-            seed = derive_seed(1, games)
-            games += 1
-            state, agent = game.new_state(players, seed), RandomAgent(agent_seed(seed))
-        t0 = clock()
-        fresh = state.clone()
-        t1 = clock()
-        legal = fresh.legal_actions()
-        t2 = clock()
-        action = legal[agent.rng.below(len(legal))]
-        t3 = clock()
-        fresh.apply(action)
-        t4 = clock()
-        clone_ns += t1 - t0
-        legal_ns += t2 - t1
-        apply_ns += t4 - t3
-        samples += 1
-        state = fresh
-    return {
-        "legal_actions_us": round(legal_ns / samples / 1000, 2),
-        "apply_us": round(apply_ns / samples / 1000, 2),
-        "clone_us": round(clone_ns / samples / 1000, 2),
-        "op_samples": samples,
-    }
-
-
-def bench_one(path: Path, seconds: float, players: int | None = None,
-              passes: frozenset[str] = passes_module.ALL) -> dict[str, Any]:
-    """One rule set's figures, at `players` if the rule set allows that many (else at its
-    smallest player count), compiled with the optimisation passes named."""
-    compile_times = []
-    compiled = None
-    for _ in range(3):
-        started = time.perf_counter()
-        compiled = driver.compile_file(path, passes)
-        compile_times.append(time.perf_counter() - started)
-    assert compiled is not None
-    game = game_from_source(compiled)
-    ruleset = game.info.ruleset
-    players = players if players in game.info.players else game.info.players[0]
-    playouts = moves = capped = 0
-    started = time.perf_counter()
-    while True:
-        result = play_game(game, players, derive_seed(0, playouts))
-        if result.error:
-            raise CliError(f"{ruleset}: random game {playouts} (seed {result.seed}) raised {result.error}")
-        playouts += 1
-        moves += result.moves
-        capped += result.capped
-        elapsed = time.perf_counter() - started
-        if elapsed >= seconds:
-            break
-    operations = time_operations(game, players, max(seconds / 3, 0.05))
-    search_speed = mcts_speed(game, players, max(seconds / 3, 0.05))
-    tracemalloc.start()
-    try:
-        play_game(game, players, derive_seed(0, 0))
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    return {
-        "ruleset": ruleset,
-        "file": display(path),
-        "players": players,
-        "compile_s": round(min(compile_times), 4),
-        "compile_first_s": round(compile_times[0], 4),
-        "playouts": playouts,
-        "capped": capped,
-        "playouts_per_sec": round(playouts / elapsed, 2),
-        "moves_per_playout": round(moves / playouts, 1),
-        "moves_per_sec": round(moves / elapsed, 1),
-        **operations,
-        **search_speed,
-        "playout_peak_kib": round(peak / 1024, 1),
-        "maxrss_mib": _max_rss_mib(),
-    }
-
-
-def bench_passes(path: Path, seconds: float, players: int | None = None) -> dict[str, Any]:
-    """Playouts per second of one rule set compiled with every pass, with none, and with each
-    pass left off in turn, measured in interleaved slices (this machine's speed drifts: each
-    figure is taken beside the others), so that what each pass gives, or costs, shows."""
-    configs: dict[str, frozenset[str]] = {"all": passes_module.ALL, "none": frozenset()}
-    for name in passes_module.PASSES:
-        configs[f"without {name}"] = passes_module.ALL - {name}
-    games = {label: game_from_source(driver.compile_file(path, chosen)) for label, chosen in configs.items()}
-    first = next(iter(games.values()))
-    players = players if players in first.info.players else first.info.players[0]
-    played = dict.fromkeys(games, 0)
-    spent = dict.fromkeys(games, 0.0)
-    rounds = 5
-    for _ in range(rounds):
-        for label, game in games.items():
-            started = time.perf_counter()
-            while True:
-                result = play_game(game, players, derive_seed(0, played[label]))
-                if result.error:
-                    raise CliError(f"{first.info.ruleset} ({label}): random game {played[label]} "
-                                   f"(seed {result.seed}) raised {result.error}")
-                played[label] += 1
-                if time.perf_counter() - started >= seconds / rounds:
-                    break
-            spent[label] += time.perf_counter() - started
-    rates = {label: played[label] / spent[label] for label in games}
-    return {
-        label: {"playouts_per_sec": round(rates[label], 2), "playouts": played[label],
-                "vs_none": round(rates[label] / rates["none"], 3), "vs_all": round(rates[label] / rates["all"], 3)}
-        for label in games
-    }
-
-
-@cli.command()
-@click.argument("targets", nargs=-1, metavar="[RULESET|FILE]...")
-@click.option("--seconds", type=DecimalNumber(min=0, min_open=True), default=3.0, show_default=True,
-              help="How long to play random games per rule set.")
-@click.option("--players", type=WholeNumber(min=1), default=None,
-              help="Play at this many players, where a rule set allows it (else at its smallest count).")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object, with the figures of each optimisation pass (unless --no-per-pass).")
-@click.option("--per-pass/--no-per-pass", "per_pass", default=None,
-              help="Also measure each rule set with every optimisation pass, none, and each left off in turn "
-                   "[default: with --json].")
-@click.option("--native", is_flag=True,
-              help="Measure the bundled generated modules interpreted and on their native build (`compile "
-                   "--native`), side by side: alternate runs of each in fresh processes, and the ratio.")
-@optimisation_options
-def bench(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool, per_pass: bool | None,
-          native: bool, no_opt: bool, no_pass: tuple[str, ...]) -> None:
-    """Measure compile time, random playouts per second (one core), the cost of
-    legal_actions, apply and clone, MCTS iterations per second, and memory, per rule set (all
-    bundled when none named).
-
-    The rules are compiled afresh and that code is measured, whatever generated/ holds. With
-    --per-pass (and always with --json) each optimisation pass's share is measured too: the
-    playouts per second with every pass, with none, and with each one left off, interleaved.
-    With --native: generated/, which must be up to date, interpreted and on its native build."""
-    if native:
-        bench_native(targets, seconds, players, as_json)
-        return
-    passes = chosen_passes(no_opt, no_pass)
-    files = [rule_file_of(t) for t in targets] if targets else [f for _, f in bundled_rulesets()]
-    results = []
-    for path in files:
-        try:
-            results.append(bench_one(path, seconds, players, passes))
-            if per_pass or (per_pass is None and as_json):
-                results[-1]["passes"] = bench_passes(path, seconds, players)
-        except CompileError as exc:
-            problems = print_diagnostics(exc.diagnostics)
-            click.echo(f"rulewright: error: {plural(problems, 'problem')} in {display(path)}", err=True)
-            sys.exit(1)
-    if as_json:
-        import platform
-
-        click.echo(json.dumps({"seconds": seconds, "python": platform.python_version(), "rulesets": results},
-                              indent=2))
-        return
-    table = Table(title=f"rulewright bench ({seconds:g} s of random games per rule set, one core)",
-                  title_justify="left")
-    columns = [("rule set", "ruleset", ""), ("players", "players", ""), ("compile ms", "compile_s", "ms"),
-               ("playouts/s", "playouts_per_sec", ""), ("moves/s", "moves_per_sec", ""),
-               ("legal µs", "legal_actions_us", ""), ("apply µs", "apply_us", ""),
-               ("clone µs", "clone_us", ""), ("MCTS it/s", "mcts_iterations_per_sec", ""),
-               ("peak KiB", "playout_peak_kib", ""),
-               ("maxrss MiB", "maxrss_mib", "")]
-    for title, _, _ in columns:
-        table.add_column(title, justify="left" if title == "rule set" else "right")
-    for r in results:
-        row = []
-        for _, key, unit in columns:
-            value = r[key]
-            row.append("-" if value is None else f"{value * 1000:.0f}" if unit == "ms" else f"{value:g}"
-                       if isinstance(value, float) else str(value))
-        table.add_row(*(literal(cell) for cell in row))
-    console = stdout_console()
-    print_figures(console, table)
-    if per_pass and results:
-        print_figures(console, passes_table(results))
-    console.print("compile: best of 3 runs (the first, with parser setup, is in --json); legal: on a fresh "
-                  "clone, no cached list; apply: with the legal list cached; MCTS: iterations per second of "
-                  "searches from positions of random games (rollouts to the end); peak: tracemalloc over one "
-                  "playout.", soft_wrap=True)
-
-
-def passes_table(results: list[dict[str, Any]]) -> Table:
-    labels = list(results[0]["passes"]) if results else []
-    table = Table(title="playouts/s by optimisation passes (interleaved; x: against none)", title_justify="left")
-    table.add_column("rule set")
-    for label in labels:
-        table.add_column(label, justify="right")
-    for r in results:
-        figures = r["passes"]
-        table.add_row(literal(r["ruleset"]), *(literal(f"{figures[label]['playouts_per_sec']:g} "
-                                                       f"({figures[label]['vs_none']:.2f}x)") for label in labels))
-    return table
-
-
-NATIVE_ROUNDS = 3  # alternate runs of each side per rule set
-
-
-def bench_native(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool) -> None:
-    """`bench --native`: playouts/s of each bundled rule set's generated module interpreted and
-    native, in alternate fresh processes (interpreted first in odd rounds, native first in even
-    ones), `seconds` in all per side; refused unless generated/ and the native build are those
-    of the current rules."""
-    from . import native
-
-    bundled = bundled_rulesets()
-    ids = [i for i, _ in bundled]
-    if targets:
-        by_file = {f.resolve(): i for i, f in bundled}
-        chosen = []
-        for t in targets:
-            ruleset = t if t in ids else by_file.get(rule_file_of(t).resolve())
-            if ruleset is None:
-                raise CliError(f"`{printable(t)}` is not a bundled rule set: --native measures the bundled "
-                               "generated modules (see `rulewright list`)")
-            chosen.append(ruleset)
-        ids = chosen
-    compiled = []
-    for _, path in bundled:
-        try:
-            compiled.append(driver.compile_file(path))
-        except CompileError as exc:
-            problems = print_diagnostics(exc.diagnostics)
-            raise CliError(f"{plural(problems, 'problem')} in {display(path)}") from None
-    if driver.check_output(driver.share_bases(compiled), generated_dir(), top=True, complete=True):
-        raise CliError("generated/ is not up to date with the rules: run `rulewright compile --native`")
-    built = native.find_build()
-    if built is None:
-        raise CliError(f"no native build of the current sources: {native.HINT}")
-    results = []
-    for ruleset in ids:
-        runs: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
-        for round_ in range(NATIVE_ROUNDS):
-            for side in ((False, True) if round_ % 2 == 0 else (True, False)):
-                try:
-                    runs[side].append(native.measure(ruleset, players, seconds / NATIVE_ROUNDS, side))
-                except native.NativeBuildError as exc:
-                    raise CliError(str(exc)) from None
-        row: dict[str, Any] = {"ruleset": ruleset, "players": runs[False][0]["players"]}
-        for side, name in ((False, "interpreted"), (True, "native")):
-            playouts = sum(r["playouts"] for r in runs[side])
-            elapsed = sum(r["elapsed"] for r in runs[side])
-            row[name] = {"playouts": playouts, "playouts_per_sec": round(playouts / elapsed, 2),
-                         "moves_per_sec": round(sum(r["moves"] for r in runs[side]) / elapsed, 1),
-                         "runs_playouts_per_sec": [round(r["playouts"] / r["elapsed"], 2) for r in runs[side]]}
-        row["ratio"] = round(row["native"]["playouts_per_sec"] / row["interpreted"]["playouts_per_sec"], 2)
-        results.append(row)
-    if as_json:
-        import platform
-
-        click.echo(json.dumps({"seconds": seconds, "rounds": NATIVE_ROUNDS, "python": platform.python_version(),
-                               "native_build": display(built), "rulesets": results}, indent=2))
-        return
-    table = Table(title=f"rulewright bench --native ({seconds:g} s of random games per rule set and side, in "
-                        f"{NATIVE_ROUNDS} alternate runs, one core)", title_justify="left")
-    for title in ("rule set", "players", "interpreted playouts/s", "native playouts/s", "native ×"):
-        table.add_column(title, justify="left" if title == "rule set" else "right")
-    for r in results:
-        table.add_row(*(literal(cell) for cell in (
-            r["ruleset"], str(r["players"]), f"{r['interpreted']['playouts_per_sec']:g}",
-            f"{r['native']['playouts_per_sec']:g}", f"{r['ratio']:.2f}")))
-    console = stdout_console()
-    print_figures(console, table)
-    console.print(f"native build: {display(built)}", soft_wrap=True)
 
 
 # -- scenario ----------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ from typing import Any
 import click
 from rich.table import Table
 
-from .cli import CliError, cli, literal, plural, print_diagnostics, rule_file_of, stdout_console
+from .cli import cli
+from .commands.shared import CliError, literal, plural, print_diagnostics, rule_file_of, stdout_console
 from .compiler.schema import rule_schema, scenario_schema
 from .compiler.source import CompileError, did_you_mean
 from .runtime.errors import whole_number

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from .cli import CliError, WholeNumber, cli
+from .cli import cli
+from .commands.shared import CliError, WholeNumber
 from .render import printable
 from .rulesets import load_game
 from .runtime.errors import RulewrightError

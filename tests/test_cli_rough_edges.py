@@ -18,6 +18,7 @@ from rich.table import Table
 import rulewright
 from rulewright import cli as cli_module
 from rulewright.cli import cli
+from rulewright.commands import shared
 from rulewright.compiler.load import LoadError, load
 from rulewright.runtime.rng import Rng
 from rulewright.viewer import PlaySession
@@ -221,7 +222,7 @@ def test_figures_are_never_cut(width: int) -> None:
     table.add_row(*figures)
     out = io.StringIO()
     console = Console(file=out, width=width, highlight=False, soft_wrap=False)
-    cli_module.print_figures(console, table)
+    shared.print_figures(console, table)
     text = out.getvalue()
     assert "…" not in text
     cells = {cell.strip() for line in text.splitlines() for cell in line.split("│")}

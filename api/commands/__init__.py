@@ -8,5 +8,9 @@ COMMANDS: dict[str, str] = {
     "bench": "rulewright.commands.bench",
     "check": "rulewright.commands.check",
     "compile": "rulewright.commands.compile",
+    "compare": "rulewright.commands.compare",
     "list": "rulewright.commands.list",
+    "play": "rulewright.commands.play",
+    "replay": "rulewright.commands.replay",
+    "simulate": "rulewright.commands.simulate",
 }

@@ -552,7 +552,7 @@ def make_server() -> RuleServer:
 
 
 class Refused(Exception):
-    """Standard input sent something that is not the protocol: the server ends (api/editorcli.py
+    """Standard input sent something that is not the protocol: the server ends (api/commands/lsp.py
     says why in one line)."""
 
 

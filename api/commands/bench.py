@@ -14,21 +14,12 @@ import click
 from rich.table import Table
 
 from .. import game_from_source as load_source
-from ..agents import (
-    RandomAgent,
-    agent_seed,
-)
+from ..agents import RandomAgent, agent_seed
 from ..compiler import driver
 from ..compiler import passes as passes_module
-from ..compiler.paths import (
-    bundled_rulesets,
-    display,
-    generated_dir,
-)
+from ..compiler.paths import bundled_rulesets, display, generated_dir
 from ..compiler.source import CompileError
-from ..match import (
-    play_game,
-)
+from ..match import play_game
 from ..render import printable
 from ..runtime.rng import derive_seed
 from ..runtime.state import Game, State

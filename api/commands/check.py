@@ -8,14 +8,8 @@ from pathlib import Path
 import click
 
 from ..compiler import driver
-from ..compiler.paths import (
-    display,
-    shown_safely,
-)
-from .shared import (
-    plural,
-    print_diagnostics,
-)
+from ..compiler.paths import display, shown_safely
+from .shared import plural, print_diagnostics
 
 
 @click.command("check")

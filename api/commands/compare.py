@@ -10,12 +10,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from ..match import (
-    DEFAULT_MAX_MOVES,
-    BatchSpec,
-    Interrupted,
-    stop_on_signals,
-)
+from ..match import DEFAULT_MAX_MOVES, BatchSpec, Interrupted, stop_on_signals
 from ..render import printable
 from ..rulesets import load_game
 from ..runtime.errors import RulewrightError

@@ -7,17 +7,8 @@ import sys
 
 import click
 
-from ..match import (
-    DEFAULT_MAX_MOVES,
-)
-from .shared import (
-    CliError,
-    WholeNumber,
-    parse_options,
-    progress_bar,
-    rule_file_of,
-    stdout_console,
-)
+from ..match import DEFAULT_MAX_MOVES
+from .shared import CliError, WholeNumber, parse_options, progress_bar, rule_file_of, stdout_console
 
 
 @click.command("coverage")

@@ -10,12 +10,7 @@ import click
 
 from ..compiler.source import CompileError
 from ..render import printable
-from .shared import (
-    CliError,
-    plural,
-    print_diagnostics,
-    rule_file_of,
-)
+from .shared import CliError, plural, print_diagnostics, rule_file_of
 
 
 class DiffProblem(CliError):

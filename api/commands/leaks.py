@@ -7,14 +7,7 @@ import sys
 import click
 
 from ..render import printable
-from .shared import (
-    CliError,
-    WholeNumber,
-    plural,
-    progress_bar,
-    setup,
-    stdout_console,
-)
+from .shared import CliError, WholeNumber, plural, progress_bar, setup, stdout_console
 
 
 @click.command("leaks")

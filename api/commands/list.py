@@ -11,17 +11,10 @@ import click
 from rich.table import Table
 
 from .. import load as load_ruleset
-from ..compiler.paths import (
-    bundled_rulesets,
-    display,
-    rules_dir,
-)
+from ..compiler.paths import bundled_rulesets, display, rules_dir
 from ..render import printable
 from ..runtime.errors import RulewrightError
-from .shared import (
-    literal,
-    stdout_console,
-)
+from .shared import literal, stdout_console
 
 
 def _extends_of(path: Path) -> list[str]:

@@ -17,32 +17,14 @@ from typing import Any
 
 import click
 
-from ..agents import (
-    Agent,
-    BadAgent,
-    RandomAgent,
-    agent_seed,
-    check_agents,
-    make_agents,
-    parse_agent_spec,
-)
+from ..agents import Agent, BadAgent, RandomAgent, agent_seed, check_agents, make_agents, parse_agent_spec
 from ..compiler.source import did_you_mean
-from ..match import (
-    LogWriter,
-    log_header,
-)
+from ..match import LogWriter, log_header
 from ..render import printable, render_state, seat_name
 from ..replay import Divergence, log_lines, replay_log, seat_to_act
 from ..runtime.errors import GameError, whole_number
 from ..runtime.state import Action, Game, State
-from .shared import (
-    CliError,
-    UsageProblem,
-    WholeNumber,
-    agent_line_up,
-    plural,
-    setup,
-)
+from .shared import CliError, UsageProblem, WholeNumber, agent_line_up, plural, setup
 
 
 def parse_seats(values: Sequence[str], players: int) -> dict[int, str]:

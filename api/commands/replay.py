@@ -9,9 +9,7 @@ import click
 
 from ..render import printable
 from ..replay import Divergence, replay_log
-from .shared import (
-    plural,
-)
+from .shared import plural
 
 
 @click.command("replay")

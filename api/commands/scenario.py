@@ -12,12 +12,7 @@ import click
 
 from ..render import printable, printable_lines
 from ..rulesets import load_game
-from .shared import (
-    CliError,
-    plural,
-    print_diagnostics,
-    stdout_console,
-)
+from .shared import CliError, plural, print_diagnostics, stdout_console
 
 
 @click.command("scenario")

@@ -24,16 +24,7 @@ from ..match import (
     write_log,
 )
 from ..render import printable
-from .shared import (
-    CliError,
-    WholeNumber,
-    agent_line_up,
-    literal,
-    plural,
-    progress_bar,
-    setup,
-    stdout_console,
-)
+from .shared import CliError, WholeNumber, agent_line_up, literal, plural, progress_bar, setup, stdout_console
 
 
 def summary_tables(summary: Summary, seconds: float, workers: int, roles: Sequence[str]) -> list[Table]:

@@ -43,12 +43,14 @@ are the docs' own. Commands run in-process at 100 columns.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import os
 import re
 import shlex
 import shutil
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,7 @@ import yaml
 from click.testing import CliRunner
 
 from rulewright.cli import cli
+from rulewright.commands import COMMANDS
 from rulewright.compiler import paths
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -266,16 +269,45 @@ def check_python(block: Block) -> None:
         exec(compile("\n".join(block.body), block.where, "exec"), {"__name__": "docs"})  # noqa: S102
 
 
+class _StandIn:
+    """What `rules_dir()` or `generated_dir()` gives in a doc's work folder. A module first
+    imported while one was in place (a command's, loaded when it runs) holds it as its own: the
+    next block replaces it as it replaces the original."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def __call__(self) -> Path:
+        return self.folder
+
+
 def bundle_in(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The bundled rules and modules are the work folder's: a doc's `variant new NAME` or
-    `compile` writes there, never into this repository."""
+    `compile` writes there, never into this repository. (The commands' modules, which the CLI
+    loads as a command runs, are loaded first, so that they hold the originals to replace.)"""
+    for module_name in COMMANDS.values():
+        importlib.import_module(module_name)
     originals = {"rules_dir": paths.rules_dir, "generated_dir": paths.generated_dir}
     folders = {"rules_dir": work / "rules", "generated_dir": work / "generated"}
     for module in list(sys.modules.values()):
         if getattr(module, "__name__", "").startswith("rulewright"):
             for name, original in originals.items():
-                if getattr(module, name, None) is original:
-                    monkeypatch.setattr(module, name, lambda folder=folders[name]: folder)
+                found = getattr(module, name, None)
+                if found is original or isinstance(found, _StandIn):
+                    monkeypatch.setattr(module, name, _StandIn(folders[name]))
+
+
+@pytest.fixture(autouse=True)
+def _no_stand_in_left() -> Iterator[None]:
+    """A module imported while a block ran holds a stand-in monkeypatch did not set: it is given
+    back the original after the test, so no other test sees a doc's work folder."""
+    yield
+    originals = {"rules_dir": paths.rules_dir, "generated_dir": paths.generated_dir}
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("rulewright"):
+            for name, original in originals.items():
+                if isinstance(getattr(module, name, None), _StandIn):
+                    setattr(module, name, original)
 
 
 @pytest.fixture(scope="module")

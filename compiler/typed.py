@@ -169,6 +169,8 @@ class Comprehension:
     span: SourceSpan
     # `for b in f(a) if c` clauses after the first, each inside the one before: (var, domain, cond)
     more: tuple[tuple[Symbol, Expr, Expr | None], ...] = ()
+    # (pass `set_lists`) `[x for x in S]` over a set, found to be the set's items sorted: written `sorted(S)`
+    sorted_set: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +217,11 @@ class Note:
 
 Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | ListIndex | AttrOf | Collection
         | Comprehension | Unary | Binary | Cond | RecordNew | RecordField | Note)
+
+# The fields a pass sets on a node to mark the form lowering writes it in (compiler/passes/
+# `set_lists`, ...): the node computes the same with the field set or not, so what an expression
+# computes (`analysis.keys.key`) leaves them out.
+FORMS = frozenset({"sorted_set"})
 
 
 # -- effects ------------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ a pass's program and plan before and after it.
 
 Where the rule language has no spelling, the text says what the node is:
 - a note a pass left (`t.Note`) is `<verb what: expr>`: `<inlined home (x.yaml:4): marker[s]>`;
+- a node a pass marked to be written in a form of its own (`t.FORMS`) is `<form: expr>`:
+  `<the set sorted: [t for t in card[current]]>`;
 - a definition's value is always called, `score()`, so it reads apart from a name;
 - `x :: T` is a local bound with its type (a choice, a parameter, a `let`).
 This is no rule file (`compiler/unparse.py` writes those): it need not parse again.
@@ -59,7 +61,18 @@ def _strength(e: t.Expr) -> int:
 
 def _expr(e: t.Expr, least: int) -> str:
     text = _bare(e)
+    form = _form(e)
+    if form is not None:  # (a form no operator binds into)
+        return f"<{form}: {text}>"
     return f"({text})" if _strength(e) < least else text
+
+
+def _form(e: t.Expr) -> str | None:
+    """The form a pass marked `e` to be written in (a field of `t.FORMS`), in words, or None."""
+    match e:
+        case t.Comprehension(sorted_set=True):
+            return "the set sorted"
+    return None
 
 
 def _args(args: Iterable[t.Expr]) -> str:

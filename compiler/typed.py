@@ -189,6 +189,9 @@ class Binary:
     ty: Ty
     span: SourceSpan
     truth_only: bool = False  # an `and`/`or` whose truth only is used (a condition): operands as they are
+    # (passes `set_items`, `list_items`) a set or list joined with (a set: or taken) a collection written
+    # out, found to be written with its items in the operation: `s.union((a,))`, `(*x, a)`
+    items_written: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +224,7 @@ Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | Lis
 # The fields a pass sets on a node to mark the form lowering writes it in (compiler/passes/
 # `set_lists`, ...): the node computes the same with the field set or not, so what an expression
 # computes (`analysis.keys.key`) leaves them out.
-FORMS = frozenset({"sorted_set"})
+FORMS = frozenset({"sorted_set", "items_written"})
 
 
 # -- effects ------------------------------------------------------------------------------------
@@ -245,6 +248,9 @@ class Assign:
     value: Expr
     span: SourceSpan
     item: Expr | None = None  # `xs[i] = v`, `f[e][i] = v`: the list item replaced
+    # (pass `set_items`) a set's `+=` or `-=` of a set written out, found to be written with its items:
+    # `s = s.difference((a,))`
+    items_written: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,8 @@ def _form(e: t.Expr) -> str | None:
     match e:
         case t.Comprehension(sorted_set=True):
             return "the set sorted"
+        case t.Binary(items_written=True):
+            return "items written out"
     return None
 
 
@@ -159,6 +161,8 @@ def _stmt(s: t.Stmt, indent: int) -> list[str]:
         case t.Let(var=var, value=value, annotation=annotation):
             typed = f" (as {annotation})" if annotation is not None else ""
             return [f"{pad}let {local(var)} = {expr(value)}{typed}"]
+        case t.Assign(op=op, value=value, items_written=True):
+            return [f"{pad}<items written out: {_target(s)} {op} {expr(value)}>"]
         case t.Assign(op=op, value=value):
             return [f"{pad}{_target(s)} {op} {expr(value)}"]
         case t.CallEffect(procedure=procedure, args=args):

@@ -289,7 +289,7 @@ def assign(lo: Lowerer, s: t.Assign) -> str:
         lo.costs[id(s)] = sat(lo.costs[id(s)] + old_work + new_work)
         size = old_size if s.op == "-=" else sat(old_size + new_size)
         limits.stored(lo, sym, Facts(size=size, item=value.item))
-        items = set_items_joined(lo, s.op == "+=", old_py, s.value, new_py)  # (pass `set_items`)
+        items = set_items_joined(s.items_written, s.op == "+=", old_py, new_py)  # (pass `set_items`)
         if items is not None:
             return f"{lhs} = {items}"
         return f"{lhs} = {old_py} {'|' if s.op == '+=' else '-'} {new_py}"

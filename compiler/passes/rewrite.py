@@ -93,6 +93,49 @@ def map_nodes(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
     return mapped if changed else program
 
 
+def map_statements(program: t.TypedProgram,
+                   f: Callable[[tuple[t.Stmt, ...]], tuple[t.Stmt, ...]]) -> t.TypedProgram:
+    """`program` with `f` applied to every block of statements of its rules, the blocks inside a
+    statement first (`f` gives the block itself, or its statements, where it changes nothing); the
+    same program if `f` changed no statement."""
+    changed = False
+
+    def block(stmts: tuple[t.Stmt, ...]) -> tuple[t.Stmt, ...]:
+        nonlocal changed
+        inner = tuple(stmt(s) for s in stmts)
+        new = f(inner)
+        changed = changed or not _same(new, inner)
+        return stmts if _same(new, stmts) else new
+
+    def stmt(s: t.Stmt) -> t.Stmt:
+        match s:
+            case t.For() | t.Ask():
+                body = block(s.body)
+                return s if body is s.body else replace(s, body=body)
+            case t.If():
+                branches = tuple((test, block(b)) for test, b in s.branches)
+                orelse = block(s.orelse)
+                same = all(new is old for (_, new), (_, old) in zip(branches, s.branches, strict=True))
+                if same and orelse is s.orelse:
+                    return s
+                return replace(s, branches=branches, orelse=orelse)
+        return s
+
+    mapped = replace(
+        program,
+        procedures=tuple(replace(p, body=block(p.body)) for p in program.procedures),
+        triggers=tuple(replace(tr, effect=block(tr.effect)) for tr in program.triggers),
+        phases=tuple(replace(ph, start=block(ph.start)) for ph in program.phases),
+        actions=tuple(replace(a, effect=block(a.effect)) for a in program.actions),
+        setup=block(program.setup),
+    )
+    return mapped if changed else program
+
+
+def _same(a: tuple[t.Stmt, ...], b: tuple[t.Stmt, ...]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
 def rebuild(e: t.Expr, f: ExprFn) -> t.Expr:
     """`e` with `f` applied to each expression directly inside it (the same node if none changed)."""
     match e:

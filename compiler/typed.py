@@ -96,6 +96,8 @@ class Builtin:
     extra: tuple[tuple[str, str], ...]  # template slots beyond the arguments: `throw`'s faces table
     ty: Ty
     span: SourceSpan
+    # (pass `range_bounds`) a `range(a, b)` whose `a` is never negative: it holds at most what `b` is
+    from_nonnegative: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +226,7 @@ Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | Lis
 # The fields a pass sets on a node to mark the form lowering writes it in (compiler/passes/
 # `set_lists`, ...): the node computes the same with the field set or not, so what an expression
 # computes (`analysis.keys.key`) leaves them out.
-FORMS = frozenset({"sorted_set", "items_written"})
+FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative"})
 
 
 # -- effects ------------------------------------------------------------------------------------

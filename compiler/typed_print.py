@@ -74,6 +74,8 @@ def _form(e: t.Expr) -> str | None:
             return "the set sorted"
         case t.Binary(items_written=True):
             return "items written out"
+        case t.Builtin(from_nonnegative=True):
+            return "from a number never negative"
     return None
 
 

@@ -11,7 +11,7 @@ from ...runtime.limits import MAX_INT, SMALL_LIST
 from .. import typed as t
 from ..budget import FREE_WORK, STORED, Facts, add_mag, join, mul_mag, number, sat
 from ..builtins import BUILTINS, Lowering, counting
-from ..passes import bitmask, lazy_hoist, range_bounds
+from ..passes import bitmask, lazy_hoist
 from ..passes.lazy_hoist import LAZY
 from ..typed import Symbol
 from ..types import ANY, Ty, entity
@@ -330,13 +330,12 @@ def set_items_joined(marked: bool, plus: bool, left: str, right_py: str) -> str 
 
 
 def range_bounds_size(lo: Lowerer, e: t.Builtin, high_mag: tuple[int, int]) -> int | None:
-    """At most how many items `range(a, b)` holds, `a` never negative and `b` proven at most
-    `high_mag[0]` (none where `b` grows with the game's numbers); None if it is not so."""
-    if range_bounds.NAME not in lo.plan.enabled or e.func != "range" or high_mag[1]:
+    """At most how many items `range(a, b)` holds, `a` never negative (pass `range_bounds` marked
+    it) and `b` proven at most `high_mag[0]` (none where `b` grows with the game's numbers); None if
+    it is not so."""
+    if not e.from_nonnegative or high_mag[1]:
         return None
-    low = e.args[0]
-    nonnegative = (isinstance(low, t.Builtin) and low.func == "len") or (isinstance(low, t.Num) and low.value >= 0)
-    return max(high_mag[0], 0) if nonnegative else None
+    return max(high_mag[0], 0)
 
 
 def list_items_joined(lo: Lowerer, e: t.Binary, left_py: str, right_py: str, simple: re.Pattern[str]) -> str | None:

@@ -226,7 +226,7 @@ Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | Lis
 # The fields a pass sets on a node to mark the form lowering writes it in (compiler/passes/
 # `set_lists`, ...): the node computes the same with the field set or not, so what an expression
 # computes (`analysis.keys.key`) leaves them out.
-FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative"})
+FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative", "when_written_out"})
 
 
 # -- effects ------------------------------------------------------------------------------------
@@ -421,6 +421,8 @@ class Action:
     span: SourceSpan
     others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
     revealed: Expr | None = None  # from when on everyone reads the text (`revealed_when:`, choices bound)
+    # (pass `guard_inline`) its `when:` tested where its listing starts, written out, not by a call
+    when_written_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)

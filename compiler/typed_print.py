@@ -262,7 +262,8 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
 def _action(a: t.Action) -> Iterator[str]:
     yield f"action {a.name}  @{where(a.span)}"
     if a.when is not None:
-        yield f"{INDENT}when {expr(a.when)}"
+        written_out = " <written out where its listing starts>" if a.when_written_out else ""
+        yield f"{INDENT}when {expr(a.when)}{written_out}"
     for c in a.choices:
         yield f"{INDENT}choose {local(c.var)} in {expr(c.domain)}"
     yield f"{INDENT}text {_text(a.text_parts)}"

@@ -226,7 +226,7 @@ Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | Lis
 # The fields a pass sets on a node to mark the form lowering writes it in (compiler/passes/
 # `set_lists`, ...): the node computes the same with the field set or not, so what an expression
 # computes (`analysis.keys.key`) leaves them out.
-FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative", "when_written_out"})
+FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative", "when_written_out", "drawn_out"})
 
 
 # -- effects ------------------------------------------------------------------------------------
@@ -253,6 +253,9 @@ class Assign:
     # (pass `set_items`) a set's `+=` or `-=` of a set written out, found to be written with its items:
     # `s = s.difference((a,))`
     items_written: bool = False
+    # (pass `draw_out`) `x = without(x, c)` right after `let c = draw_from(x)`, found to take out the item
+    # drawn: written with the `let` as one call, `c, x = rt.drawn_out(...)`
+    drawn_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)

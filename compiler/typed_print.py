@@ -163,6 +163,8 @@ def _stmt(s: t.Stmt, indent: int) -> list[str]:
         case t.Let(var=var, value=value, annotation=annotation):
             typed = f" (as {annotation})" if annotation is not None else ""
             return [f"{pad}let {local(var)} = {expr(value)}{typed}"]
+        case t.Assign(op=op, value=value, drawn_out=True):
+            return [f"{pad}<taken out as drawn: {_target(s)} {op} {expr(value)}>"]
         case t.Assign(op=op, value=value, items_written=True):
             return [f"{pad}<items written out: {_target(s)} {op} {expr(value)}>"]
         case t.Assign(op=op, value=value):

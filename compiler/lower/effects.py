@@ -12,8 +12,8 @@ from ...runtime.limits import SMALL_LIST
 from .. import typed as t
 from ..budget import STORED, Facts, sat, storable
 from ..names import phase_constant
-from ..passes import Plan, bitmask, draw_out, inline_procedures, join_rounds, value_masks
-from ..passes.draw_out import _shape, _words
+from ..passes import Plan, bitmask, inline_procedures, join_rounds, value_masks
+from ..passes.draw_out import _words
 from ..passes.join_rounds import ROUNDS, _items
 from ..passes.rewrite import can_fail, where
 from ..source import SourceSpan
@@ -488,10 +488,9 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: Line, body: list[Line], depth
 
 def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Line],
                    second_lines: list[Line]) -> list[Line] | None:
-    """The lines of `let c = draw_from(x)` and `x = without(x, c)` as one call, else None (`lo`:
-    the lowering; the two statements' lines, as lowered)."""
-    if draw_out.NAME not in lo.plan.enabled or lo.probe is not None or not isinstance(second, t.Assign) \
-            or not _shape(first, second):
+    """The lines of `let c = draw_from(x)` and `x = without(x, c)`, marked by pass `draw_out`, as one
+    call, else None (`lo`: the lowering; the two statements' lines, as lowered)."""
+    if lo.probe is not None or not isinstance(second, t.Assign) or not second.drawn_out:
         return None
     if len(first_lines) != 1 or len(second_lines) < 3:
         return None

@@ -226,7 +226,8 @@ Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | Lis
 # The fields a pass sets on a node to mark the form lowering writes it in (compiler/passes/
 # `set_lists`, ...): the node computes the same with the field set or not, so what an expression
 # computes (`analysis.keys.key`) leaves them out.
-FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative", "when_written_out", "drawn_out"})
+FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative", "when_written_out", "drawn_out",
+                   "joins_rounds"})
 
 
 # -- effects ------------------------------------------------------------------------------------
@@ -296,6 +297,9 @@ class For:
     domain: Expr
     body: tuple[Stmt, ...]
     span: SourceSpan
+    # (pass `join_rounds`) a loop that cannot fail whose one statement joins the same items to a list every
+    # round, found to join them all at once: `x = (*x, *(a,) * rounds)`
+    joins_rounds: bool = False
 
 
 @dataclass(frozen=True, slots=True)

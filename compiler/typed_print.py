@@ -181,8 +181,9 @@ def _stmt(s: t.Stmt, indent: int) -> list[str]:
             given = iter(args)
             text = "".join(p if kind is None else f"{{{expr(next(given))} as {kind}}}" for p, kind in parts)
             return [f"{pad}tell {text!r}"]
-        case t.For(var=var, domain=domain, body=body):
-            return [f"{pad}for {local(var)} in {expr(domain)}:", *block(body, indent + 1)]
+        case t.For(var=var, domain=domain, body=body, joins_rounds=joins_rounds):
+            rounds = "  <the rounds' joins made at once>" if joins_rounds else ""
+            return [f"{pad}for {local(var)} in {expr(domain)}:{rounds}", *block(body, indent + 1)]
         case t.Ask(seat=seat, var=var, domain=domain, body=body):
             return [f"{pad}ask {expr(seat)} to choose {local(var)} in {expr(domain)}:", *block(body, indent + 1)]
         case t.If(branches=branches, orelse=orelse):

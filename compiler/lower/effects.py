@@ -15,7 +15,7 @@ from ..names import phase_constant
 from ..passes import Plan, bitmask, inline_procedures, join_rounds, value_masks
 from ..passes.draw_out import _words
 from ..passes.join_rounds import ROUNDS, _items
-from ..passes.rewrite import can_fail, where
+from ..passes.rewrite import where
 from ..source import SourceSpan
 from ..typed import Symbol
 from ..types import ANY
@@ -449,12 +449,11 @@ def _suspending(typed: t.TypedProgram) -> set[str]:
 
 def join_rounds_fused(lo: Lowerer, s: t.For, head: Line, body: list[Line], depth: int) -> list[Line] | None:
     """The lines of loop `s` (its head and body, as lowered) with the joins of its rounds made at
-    once, else None (`lo`: the lowering)."""
-    if join_rounds.NAME not in lo.plan.enabled or lo.probe is not None or len(s.body) != 1:
+    once where pass `join_rounds` marked it, else None (`lo`: the lowering)."""
+    if lo.probe is not None or not s.joins_rounds:
         return None
     items = _items(s)
-    if items is None:
-        return None
+    assert items is not None  # (the pass marks no other loop)
     join = body[-1]
     m = re.fullmatch(r"(.+?) = \(\*\1, .+\)", join.code)
     if m is None or join.depth != depth + 1:
@@ -467,8 +466,8 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: Line, body: list[Line], depth
     elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
         return None
     walk = re.fullmatch(r"for (\w+) in (.+):", head.code)
-    if walk is None or walk.group(1) != "_" or "rt." in walk.group(2) or can_fail(s.domain, lo.defines):
-        return None  # (a loop whose variable the body reads, whose list is counted or may fail: not taken)
+    if walk is None or walk.group(1) != "_" or "rt." in walk.group(2):
+        return None  # (a loop whose variable the body reads, or whose list is counted: not taken)
     written = f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
     note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
                                              f"(`{join_rounds.NAME}`)") if n)

@@ -155,3 +155,16 @@ def test_the_printer_writes_each_kind_of_node_alike_each_time(game: str, written
     assert first == second
     missing = [w for w in written if w not in first]
     assert missing == [], first
+
+
+@pytest.mark.parametrize("name", ["set_items", "list_items", "join_rounds", "draw_out", "range_bounds", "set_lists",
+                                  "guard_inline"])
+def test_a_pass_that_marks_nothing_gives_the_program_itself(name: str) -> None:
+    """A pass that marks the form of the nodes it takes (`t.FORMS`) marks some in its own case and
+    gives the very program it was given where it takes none (so no analysis is made again)."""
+    own, _, after, _ = stages(checked(HERE / f"{name}.yaml").typed, name)
+    assert after is not own
+    plain = checked(HERE / "score_only.yaml").typed  # (none of these forms, but for the `when:` dropped)
+    plain = replace(plain, actions=tuple(replace(a, when=None) for a in plain.actions))
+    before, _, untouched, _ = stages(plain, name)
+    assert untouched is before

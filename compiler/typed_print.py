@@ -9,6 +9,8 @@ a pass's program and plan before and after it.
 
 Where the rule language has no spelling, the text says what the node is:
 - a note a pass left (`t.Note`) is `<verb what: expr>`: `<inlined home (x.yaml:4): marker[s]>`;
+- a node a pass marked to be written in a form of its own (`t.FORMS`) is `<form: expr>`:
+  `<the set sorted: [t for t in card[current]]>`;
 - a definition's value is always called, `score()`, so it reads apart from a name;
 - `x :: T` is a local bound with its type (a choice, a parameter, a `let`).
 This is no rule file (`compiler/unparse.py` writes those): it need not parse again.
@@ -59,7 +61,22 @@ def _strength(e: t.Expr) -> int:
 
 def _expr(e: t.Expr, least: int) -> str:
     text = _bare(e)
+    form = _form(e)
+    if form is not None:  # (a form no operator binds into)
+        return f"<{form}: {text}>"
     return f"({text})" if _strength(e) < least else text
+
+
+def _form(e: t.Expr) -> str | None:
+    """The form a pass marked `e` to be written in (a field of `t.FORMS`), in words, or None."""
+    match e:
+        case t.Comprehension(sorted_set=True):
+            return "the set sorted"
+        case t.Binary(items_written=True):
+            return "items written out"
+        case t.Builtin(from_nonnegative=True):
+            return "from a number never negative"
+    return None
 
 
 def _args(args: Iterable[t.Expr]) -> str:
@@ -146,6 +163,10 @@ def _stmt(s: t.Stmt, indent: int) -> list[str]:
         case t.Let(var=var, value=value, annotation=annotation):
             typed = f" (as {annotation})" if annotation is not None else ""
             return [f"{pad}let {local(var)} = {expr(value)}{typed}"]
+        case t.Assign(op=op, value=value, drawn_out=True):
+            return [f"{pad}<taken out as drawn: {_target(s)} {op} {expr(value)}>"]
+        case t.Assign(op=op, value=value, items_written=True):
+            return [f"{pad}<items written out: {_target(s)} {op} {expr(value)}>"]
         case t.Assign(op=op, value=value):
             return [f"{pad}{_target(s)} {op} {expr(value)}"]
         case t.CallEffect(procedure=procedure, args=args):
@@ -160,8 +181,9 @@ def _stmt(s: t.Stmt, indent: int) -> list[str]:
             given = iter(args)
             text = "".join(p if kind is None else f"{{{expr(next(given))} as {kind}}}" for p, kind in parts)
             return [f"{pad}tell {text!r}"]
-        case t.For(var=var, domain=domain, body=body):
-            return [f"{pad}for {local(var)} in {expr(domain)}:", *block(body, indent + 1)]
+        case t.For(var=var, domain=domain, body=body, joins_rounds=joins_rounds):
+            rounds = "  <the rounds' joins made at once>" if joins_rounds else ""
+            return [f"{pad}for {local(var)} in {expr(domain)}:{rounds}", *block(body, indent + 1)]
         case t.Ask(seat=seat, var=var, domain=domain, body=body):
             return [f"{pad}ask {expr(seat)} to choose {local(var)} in {expr(domain)}:", *block(body, indent + 1)]
         case t.If(branches=branches, orelse=orelse):
@@ -243,7 +265,8 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
 def _action(a: t.Action) -> Iterator[str]:
     yield f"action {a.name}  @{where(a.span)}"
     if a.when is not None:
-        yield f"{INDENT}when {expr(a.when)}"
+        written_out = " <written out where its listing starts>" if a.when_written_out else ""
+        yield f"{INDENT}when {expr(a.when)}{written_out}"
     for c in a.choices:
         yield f"{INDENT}choose {local(c.var)} in {expr(c.domain)}"
     yield f"{INDENT}text {_text(a.text_parts)}"

@@ -20,7 +20,8 @@ from .walk import clauses
 def key(e: t.Expr, bound: dict[t.Symbol, int] | None = None) -> Hashable:
     """What `e` computes, as a value two expressions share when they compute the same thing:
     the same nodes with the same names read, up to the names of the locals they bind themselves
-    (`count(x for s in r)` and `count(x for s2 in r)` are one), notes and spans left out."""
+    (`count(x for s in r)` and `count(x for s2 in r)` are one), notes, spans and the forms a pass
+    marked for lowering (`t.FORMS`: they compute the same) left out."""
     bound = {} if bound is None else bound
     match e:
         case t.Note():
@@ -40,7 +41,7 @@ def key(e: t.Expr, bound: dict[t.Symbol, int] | None = None) -> Hashable:
             return tuple(parts)
     fields: list[Hashable] = [type(e).__name__, str(e.ty)]
     for name in e.__slots__:
-        if name in ("ty", "span"):
+        if name in ("ty", "span") or name in t.FORMS:
             continue
         value = getattr(e, name)
         if isinstance(value, tuple) and all(isinstance(v, _EXPR_TYPES) for v in value):

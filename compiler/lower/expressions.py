@@ -11,7 +11,7 @@ from ...runtime.limits import MAX_INT, SMALL_LIST
 from .. import typed as t
 from ..budget import FREE_WORK, STORED, Facts, add_mag, join, mul_mag, number, sat
 from ..builtins import BUILTINS, Lowering, counting
-from ..passes import bitmask, lazy_hoist, list_items, range_bounds, set_items
+from ..passes import bitmask, lazy_hoist
 from ..passes.lazy_hoist import LAZY
 from ..typed import Symbol
 from ..types import ANY, Ty, entity
@@ -225,9 +225,9 @@ def binary(lo: Lowerer, e: t.Binary) -> str:
         lo.facts[id(e)] = limits.clamp(lo, e.ty, Facts(sat(work + left_work + right_work), size, item=item))
         lo.canonical.add(id(e))
         if e.ty.kind == "list":
-            written = list_items_joined(lo, e.left, lpy, e.right, rpy, _SIMPLE)  # (pass `list_items`)
+            written = list_items_joined(lo, e, lpy, rpy, _SIMPLE)  # (pass `list_items`)
             return written if written is not None else f"(*{lpy}, *{rpy})"
-        items = set_items_joined(lo, op == "+", lpy, e.right, rpy)  # (pass `set_items`)
+        items = set_items_joined(e.items_written, op == "+", lpy, rpy)  # (pass `set_items`)
         if items is not None:
             return items
         return f"({lpy} {'|' if op == '+' else '-'} {rpy})"
@@ -317,11 +317,11 @@ def builtin_facts(lo: Lowerer, e: t.Builtin, lowered: list[str], ret: Ty) -> Fac
     return BUILTINS[e.func].facts_of(e, lowered, [lo.fact(a) for a in e.args], ret, lowering)
 
 
-def set_items_joined(lo: Lowerer, plus: bool, left: str, right: t.Expr, right_py: str) -> str | None:
-    """`left.union(items)` or `left.difference(items)` for a set operation whose right operand is a
-    set written out (`right_py`, lowered as `frozenset((...))`), else None."""
-    if set_items.NAME not in lo.plan.enabled or not isinstance(right, t.Collection) or right.kind != "set" \
-            or not right.items or not (right_py.startswith("frozenset((") and right_py.endswith("))")):
+def set_items_joined(marked: bool, plus: bool, left: str, right_py: str) -> str | None:
+    """`left.union(items)` or `left.difference(items)` for a set operation that pass `set_items`
+    marked (`marked`: its right operand a set written out), where that operand is lowered as
+    `frozenset((...))` (`right_py`; not a set of more items than a move may walk unchecked), else None."""
+    if not marked or not (right_py.startswith("frozenset((") and right_py.endswith("))")):
         return None
     items = right_py[len("frozenset("):-1]
     operand = left if left.replace(".", "").replace("_", "").replace("[", "").replace("]", "").isalnum() \
@@ -330,23 +330,23 @@ def set_items_joined(lo: Lowerer, plus: bool, left: str, right: t.Expr, right_py
 
 
 def range_bounds_size(lo: Lowerer, e: t.Builtin, high_mag: tuple[int, int]) -> int | None:
-    """At most how many items `range(a, b)` holds, `a` never negative and `b` proven at most
-    `high_mag[0]` (none where `b` grows with the game's numbers); None if it is not so."""
-    if range_bounds.NAME not in lo.plan.enabled or e.func != "range" or high_mag[1]:
+    """At most how many items `range(a, b)` holds, `a` never negative (pass `range_bounds` marked
+    it) and `b` proven at most `high_mag[0]` (none where `b` grows with the game's numbers); None if
+    it is not so."""
+    if not e.from_nonnegative or high_mag[1]:
         return None
-    low = e.args[0]
-    nonnegative = (isinstance(low, t.Builtin) and low.func == "len") or (isinstance(low, t.Num) and low.value >= 0)
-    return max(high_mag[0], 0) if nonnegative else None
+    return max(high_mag[0], 0)
 
 
-def list_items_joined(lo: Lowerer, left: t.Expr, left_py: str, right: t.Expr, right_py: str,
-                      simple: re.Pattern[str]) -> str | None:
-    """`(*x, a, b)` or `(a, b, *x)` for a join of two lists, one written out with items (lowered as
-    the tuple `(a, b)` or `(a,)`), else None. A join whose other list is `simple` (a match of the
-    lists lowering reads as they are) is noted in `lo.short_joins`, for `list_items_short`."""
-    if list_items.NAME not in lo.plan.enabled:
+def list_items_joined(lo: Lowerer, e: t.Binary, left_py: str, right_py: str, simple: re.Pattern[str]) -> str | None:
+    """`(*x, a, b)` or `(a, b, *x)` for a join of two lists that pass `list_items` marked, one written
+    out with items (lowered as the tuple `(a, b)` or `(a,)`), else None. A join whose other list is
+    `simple` (a match of the lists lowering reads as they are) is noted in `lo.short_joins`, for
+    `list_items_short`."""
+    if not e.items_written:
         return None
-    for written, written_py, other_py, first in ((right, right_py, left_py, False), (left, left_py, right_py, True)):
+    for written, written_py, other_py, first in ((e.right, right_py, left_py, False),
+                                                 (e.left, left_py, right_py, True)):
         if isinstance(written, t.Collection) and written.kind == "list" and written.items:
             items = written_py[1:-1].removesuffix(",")
             py = f"({items}, *{other_py})" if first else f"(*{other_py}, {items})"
@@ -359,7 +359,7 @@ def list_items_joined(lo: Lowerer, left: t.Expr, left_py: str, right: t.Expr, ri
 def list_items_short(lo: Lowerer, py: str, counted: str) -> str | None:
     """An operation over each item of the join `py` (from `list_items_joined`): handled at once while it
     holds at most SMALL_LIST items, `counted` otherwise; None for any other list."""
-    found = lo.short_joins.get(py) if list_items.NAME in lo.plan.enabled else None
+    found = lo.short_joins.get(py)  # (only joins pass `list_items` marked)
     if found is None:
         return None
     other, count = found

@@ -70,6 +70,72 @@ def map_program(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
     )
 
 
+def map_nodes(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
+    """`program` with `f` applied to every node of every expression a rule starts from and of the
+    component attributes, inner nodes first (`f` gives the node itself where it changes nothing);
+    the same program, and the same nodes where nothing inside them changed, if `f` changed none
+    (so no analysis is made again). The passes that mark a form for lowering use it (`t.FORMS`)."""
+    changed = False
+
+    def go(e: t.Expr) -> t.Expr:
+        nonlocal changed
+        parts = t.subexpressions(e)
+        news = [go(part) for part in parts]
+        if any(new is not part for part, new in zip(parts, news, strict=True)):
+            by_id = {id(part): new for part, new in zip(parts, news, strict=True)}
+            e = rebuild(e, lambda part: by_id.get(id(part), part))
+        new = f(e)
+        changed = changed or new is not e
+        return new
+
+    mapped = map_program(program, go)
+    mapped = replace(mapped, components=tuple(replace(c, value=go(c.value)) for c in program.components))
+    return mapped if changed else program
+
+
+def map_statements(program: t.TypedProgram,
+                   f: Callable[[tuple[t.Stmt, ...]], tuple[t.Stmt, ...]]) -> t.TypedProgram:
+    """`program` with `f` applied to every block of statements of its rules, the blocks inside a
+    statement first (`f` gives the block itself, or its statements, where it changes nothing); the
+    same program if `f` changed no statement."""
+    changed = False
+
+    def block(stmts: tuple[t.Stmt, ...]) -> tuple[t.Stmt, ...]:
+        nonlocal changed
+        inner = tuple(stmt(s) for s in stmts)
+        new = f(inner)
+        changed = changed or not _same(new, inner)
+        return stmts if _same(new, stmts) else new
+
+    def stmt(s: t.Stmt) -> t.Stmt:
+        match s:
+            case t.For() | t.Ask():
+                body = block(s.body)
+                return s if body is s.body else replace(s, body=body)
+            case t.If():
+                branches = tuple((test, block(b)) for test, b in s.branches)
+                orelse = block(s.orelse)
+                same = all(new is old for (_, new), (_, old) in zip(branches, s.branches, strict=True))
+                if same and orelse is s.orelse:
+                    return s
+                return replace(s, branches=branches, orelse=orelse)
+        return s
+
+    mapped = replace(
+        program,
+        procedures=tuple(replace(p, body=block(p.body)) for p in program.procedures),
+        triggers=tuple(replace(tr, effect=block(tr.effect)) for tr in program.triggers),
+        phases=tuple(replace(ph, start=block(ph.start)) for ph in program.phases),
+        actions=tuple(replace(a, effect=block(a.effect)) for a in program.actions),
+        setup=block(program.setup),
+    )
+    return mapped if changed else program
+
+
+def _same(a: tuple[t.Stmt, ...], b: tuple[t.Stmt, ...]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
 def rebuild(e: t.Expr, f: ExprFn) -> t.Expr:
     """`e` with `f` applied to each expression directly inside it (the same node if none changed)."""
     match e:

@@ -15,30 +15,49 @@ header, a scenario): a bundled id or a rule file, never a module.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
-import importlib
-import importlib.util
-import linecache
 import os
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-# First: with RULEWRIGHT_NATIVE=1 it makes the runtime and generated modules those of the native
-# build of the current sources (docs/native.md), before anything imports them.
-from . import native  # noqa: F401
-from .compiler.paths import RULE_FILE_SUFFIXES, is_ruleset_id
-from .compiler.source import CompileError
-from .runtime.errors import BadSetup, GameError, IllegalAction, RulewrightError
+from ._version import __version__
 
+# A thin root: importing rulewright (and so any generated game, any runtime module) loads this
+# module and _version only. The compiler, the native build's machinery, the runtime and even
+# pathlib are imported by what uses them; the errors named below on first use (`__getattr__`).
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .compiler.source import CompileError
     from .runtime import Game
+    from .runtime.errors import BadSetup, GameError, IllegalAction, RulewrightError
+
+# With RULEWRIGHT_NATIVE set, first of all: native.py then makes the runtime and generated modules
+# those of the native build of the current sources (docs/native.md), before anything imports
+# them; it decides what the value asks for (`0` or empty: nothing).
+if "RULEWRIGHT_NATIVE" in os.environ:
+    from . import native  # noqa: F401
 
 __all__ = [
-    "BadSetup", "CompileError", "GameError", "IllegalAction", "RulewrightError",
+    "BadSetup", "CompileError", "GameError", "IllegalAction", "RulewrightError", "__version__",
     "load", "load_module_file", "load_named", "load_rules", "game_from_source",
 ]
+
+# The errors this module names, and the module that defines each.
+_ERRORS = {"BadSetup": "runtime.errors", "GameError": "runtime.errors", "IllegalAction": "runtime.errors",
+           "RulewrightError": "runtime.errors", "CompileError": "compiler.source"}
+
+
+def __getattr__(name: str) -> Any:
+    """`rulewright.BadSetup`, `rulewright.CompileError`, ...: imported when first asked for."""
+    import importlib
+
+    where = _ERRORS.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
+    globals()[name] = value
+    return value
+
 
 ID_FORM = "`game` or `game/variant` in lowercase letters, digits and `-` (e.g. china-cornett, mandarin/money)"
 
@@ -59,6 +78,12 @@ def load(ruleset: str | os.PathLike[str]) -> Game:
     A text names an id or a rule file (data), never a module: a text ending in `.py` or an
     otherwise malformed id (`..`, upper case) raises BadSetup, and nothing outside the
     generated package is imported unless a `Path` names it."""
+    import importlib
+    from pathlib import Path
+
+    from .compiler.paths import RULE_FILE_SUFFIXES, is_ruleset_id
+    from .runtime.errors import BadSetup
+
     if isinstance(ruleset, os.PathLike):
         path = Path(ruleset)
         return load_rules(path) if path.name.endswith(RULE_FILE_SUFFIXES) else load_module_file(path)
@@ -128,6 +153,7 @@ def load_named(ruleset: object, named_in: Path) -> Game:
     a bundled id, or a rule file (`.yaml`, `.yml`) relative to that file, compiled in memory.
     Never a Python module: what a file says runs no code. Raises BadSetup saying what is
     accepted, or CompileError with the rule file's problems."""
+    from .compiler.paths import RULE_FILE_SUFFIXES, is_ruleset_id
     from .runtime.errors import BadSetup
 
     accepted = ("a file names its rule set only by bundled id (e.g. china-cornett, mandarin/money) or by "
@@ -154,8 +180,11 @@ def load_rules(path: str | os.PathLike[str], passes: frozenset[str] | None = Non
     """Compile a rule file (anywhere on disk; a path or its text) in memory and load the
     game, without writing a module; with the optimisation passes named (all unless told:
     compiler/passes/). Raises CompileError with every problem of the rule file."""
+    from pathlib import Path
+
     from .compiler.driver import compile_file
     from .compiler.passes import ALL
+    from .runtime.errors import BadSetup
 
     path = Path(path)
     if not path.is_file():
@@ -169,6 +198,8 @@ def load_rules(path: str | os.PathLike[str], passes: frozenset[str] | None = Non
 
 def game_from_source(source: str, filename: str) -> Game:
     """The game of a generated module's text, run as a fresh module (nothing is written)."""
+    import linecache
+
     name = f"rulewright_rules_{len(sys.modules)}_{abs(hash((filename, source)))}"
     # The module's lines are kept where tracebacks and runtime/faults.py look for them, under
     # a name that says what they are (the rule file itself holds other lines).
@@ -184,6 +215,8 @@ def game_from_source(source: str, filename: str) -> Game:
 def load_module_file(path: Path) -> Game:
     """Import a generated module from anywhere on disk: trusted Python code, run as it is.
     Only ever called with a path a person gave (the command line, the Python API)."""
+    import importlib.util
+
     from .runtime.errors import BadSetup
 
     if not path.is_file():

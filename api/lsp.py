@@ -38,7 +38,7 @@ from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from . import __version__
+from ._version import __version__
 from .compiler.load import MAX_RULE_FILE_BYTES, NotARuleFile, read_file_safely
 from .ruleindex import (
     Analysis,
@@ -552,7 +552,7 @@ def make_server() -> RuleServer:
 
 
 class Refused(Exception):
-    """Standard input sent something that is not the protocol: the server ends (api/editorcli.py
+    """Standard input sent something that is not the protocol: the server ends (api/commands/lsp.py
     says why in one line)."""
 
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from .compiler import driver, ir
 from .compiler import typed as t
+from .compiler.builtins import AGGREGATES, BUILTINS, VALUES
 from .compiler.check import check_partial
 from .compiler.load import (
     MAX_RULE_FILE_BYTES,
@@ -52,7 +53,6 @@ from .compiler.names import BASE, base_use, base_version
 from .compiler.paths import checkout_root, display, is_ruleset_id, rules_dir, ruleset_file
 from .compiler.resolve import bundled_ids
 from .compiler.schema import rule_schema, scenario_schema
-from .compiler.signatures import AGGREGATES, BUILTINS, VALUES
 from .compiler.source import CompileError, Diagnostic, SourceSpan
 from .compiler.typed import Symbol
 from .compiler.types import Ty
@@ -705,9 +705,7 @@ def _builtin(word: str) -> Found | None:
                      "\"Types\"); `list(T)`, `set(T)` and `optional(T)` combine them.")
     if word in BUILTINS:
         s = BUILTINS[word]
-        params = ", ".join(f"{n}: {ty}" for n, ty in s.params)
-        return Found(word, (), builtin=f"{word}({params}) -> {s.returns}", builtin_doc=s.doc
-                     + (" Chance: in effects only." if s.chance else ""))
+        return Found(word, (), builtin=s.signature, builtin_doc=s.described)
     if word in AGGREGATES:
         return Found(word, (), builtin=f"{word}(expr for x in items if cond)",
                      builtin_doc="An aggregate over a comprehension: `count(marker[s] == gold for s in sector)`.")

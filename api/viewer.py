@@ -4,7 +4,7 @@ played, logs replayed, scenarios stepped, and the data sent for one seat.
 Everything sent for a seat is made from what that seat may see: `payload` draws the seat's
 observation (api/draw.py) and lists legal moves only to the seat whose turn it is. Files are
 untrusted data, read as the rest of the tool reads them: a saved state through
-`Game.state_from_json`, a log through the replay of `rulewright replay` (api/cli.py), a scenario
+`Game.state_from_json`, a log through the replay of `rulewright replay` (api/replay.py), a scenario
 file through api/scenarios.py; each names its rule set by bundled id or rule file only.
 """
 
@@ -152,7 +152,7 @@ def load_replay(path: Path, ruleset: str | None = None,
                 loader: Callable[[object, Path], Game] | None = None) -> Replay:
     """Replay a log as `rulewright replay` does, keeping every position; the rule set its header
     names is read by `loader` when given (a file sent from the browser: bundled ids only)."""
-    from .cli import Divergence, replay_log
+    from .replay import Divergence, replay_log
 
     states: list[State] = []
     moves: list[tuple[int, str]] = []

@@ -557,7 +557,7 @@ def bundled_games() -> dict[str, Callable[[], Game]]:
 def make_app(source: str | None) -> tuple[WebApp, str]:
     """The application serving the bundled rule sets and `source` (a rule set, a log, a saved
     state or a scenario file); with the path to open first."""
-    from .cli import load_game
+    from .rulesets import load_game
 
     sessions = Sessions()
     games = bundled_games()

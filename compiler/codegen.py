@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 
 import jinja2
 
-from .. import __version__
+from .._version import __version__
 from . import ir
 from .lower import Line, LoweredChoice, Program
 from .names import faces_constant

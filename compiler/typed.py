@@ -89,13 +89,15 @@ class DefineCall:
 
 @dataclass(frozen=True, slots=True)
 class Builtin:
-    """A registered function of the runtime (compiler/signatures.py), its generic type bound."""
+    """A registered function of the runtime (compiler/builtins/), its generic type bound."""
 
     func: str
     args: tuple[Expr, ...]
     extra: tuple[tuple[str, str], ...]  # template slots beyond the arguments: `throw`'s faces table
     ty: Ty
     span: SourceSpan
+    # (pass `range_bounds`) a `range(a, b)` whose `a` is never negative: it holds at most what `b` is
+    from_nonnegative: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +171,8 @@ class Comprehension:
     span: SourceSpan
     # `for b in f(a) if c` clauses after the first, each inside the one before: (var, domain, cond)
     more: tuple[tuple[Symbol, Expr, Expr | None], ...] = ()
+    # (pass `set_lists`) `[x for x in S]` over a set, found to be the set's items sorted: written `sorted(S)`
+    sorted_set: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +191,9 @@ class Binary:
     ty: Ty
     span: SourceSpan
     truth_only: bool = False  # an `and`/`or` whose truth only is used (a condition): operands as they are
+    # (passes `set_items`, `list_items`) a set or list joined with (a set: or taken) a collection written
+    # out, found to be written with its items in the operation: `s.union((a,))`, `(*x, a)`
+    items_written: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +223,12 @@ class Note:
 Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | ListIndex | AttrOf | Collection
         | Comprehension | Unary | Binary | Cond | RecordNew | RecordField | Note)
 
+# The fields a pass sets on a node to mark the form lowering writes it in (compiler/passes/
+# `set_lists`, ...): the node computes the same with the field set or not, so what an expression
+# computes (`analysis.keys.key`) leaves them out.
+FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative", "when_written_out", "drawn_out",
+                   "joins_rounds"})
+
 
 # -- effects ------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
@@ -238,6 +251,12 @@ class Assign:
     value: Expr
     span: SourceSpan
     item: Expr | None = None  # `xs[i] = v`, `f[e][i] = v`: the list item replaced
+    # (pass `set_items`) a set's `+=` or `-=` of a set written out, found to be written with its items:
+    # `s = s.difference((a,))`
+    items_written: bool = False
+    # (pass `draw_out`) `x = without(x, c)` right after `let c = draw_from(x)`, found to take out the item
+    # drawn: written with the `let` as one call, `c, x = rt.drawn_out(...)`
+    drawn_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +297,9 @@ class For:
     domain: Expr
     body: tuple[Stmt, ...]
     span: SourceSpan
+    # (pass `join_rounds`) a loop that cannot fail whose one statement joins the same items to a list every
+    # round, found to join them all at once: `x = (*x, *(a,) * rounds)`
+    joins_rounds: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,6 +428,8 @@ class Action:
     span: SourceSpan
     others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
     revealed: Expr | None = None  # from when on everyone reads the text (`revealed_when:`, choices bound)
+    # (pass `guard_inline`) its `when:` tested where its listing starts, written out, not by a call
+    when_written_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)

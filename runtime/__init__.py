@@ -1,5 +1,10 @@
 """What every generated game runs on. Generated modules import only the names listed here."""
 
+# The mechanics library, every name of its __all__ (absolute: mypyc's native build of this package
+# resolves a relative `import *` wrongly, docs/native.md).
+from rulewright.runtime.mechanics import *  # noqa: F403
+
+from . import mechanics
 from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_auction, seats_from, winner_list
 from .boards import Board, GraphBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard
 from .decisions import Ask, Steps
@@ -40,22 +45,6 @@ from .limits import (
     walk_lists,
 )
 from .listing import RegionRow, SpotRow, bits, ordered_mask, union
-from .mechanics import (
-    add_at,
-    coin,
-    die,
-    draw,
-    draw_from,
-    drawn_out,
-    held,
-    majority,
-    put,
-    ranked,
-    sort_key,
-    throw,
-    value_of,
-    without,
-)
 from .rng import Rng, derive_seed
 from .state import END_TURN, NO_GOTO, Action, FieldInfo, Game, GameInfo, OptionInfo, State
 
@@ -69,10 +58,8 @@ __all__ = [
     "cell", "once",  # a value computed once in a comprehension, where an item first needs it (pass `lazy_hoist`)
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
-    "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "coin", "derive_seed", "die", "draw",
-    "draw_from", "drawn_out", "majority", "ranked", "throw", "without", "HexMapBoard", "WallBoard",
-    "add_at", "put", "sort_key", "value_of", "subsets",
-    "held",  # a field keeps its declared type in the native build (docs/native.md)
+    "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "derive_seed", "HexMapBoard",
+    "WallBoard", "subsets",
     "END_TURN", "NO_GOTO",
     # runtime/decisions.py: an effect that asks a seat and waits for its decision
     "Ask", "Steps",
@@ -80,3 +67,6 @@ __all__ = [
     "GameError", "MAX_ACTIONS", "MAX_INT", "MAX_ITEMS", "MAX_STEPS", "SMALL_LIST", "div",
     "grown", "joins_fit", "mod", "new_move", "num", "nums", "spend", "too_many_actions", "upto", "walk", "walk_lists",
 ]
+# The functions of the mechanics library, which built-ins call (compiler/builtins/library.py): one
+# list, runtime/mechanics.py's, so that a new one is written in that one file.
+__all__ += mechanics.__all__

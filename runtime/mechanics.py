@@ -1,6 +1,6 @@
 """The mechanics library: typed functions that rule files call by name.
 
-The compiler's signature table (compiler/signatures.py) says how each is typed and called;
+The compiler declares each built-in once (compiler/builtins/library.py): how it is typed and called;
 generated code calls them through `rulewright.runtime`. Chance is only ever drawn here, from
 the state's own generator.
 """
@@ -14,7 +14,13 @@ from .errors import GameError, RulewrightError
 from .limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST, walk
 from .rng import Rng
 
-# The item type of a list or set a rule passes (compiler/signatures.py's `T`): an int, a bool, or
+# What `rulewright.runtime` exports of this module, for generated code (`rt.majority(...)`): the
+# function a new built-in calls is named here too (runtime/__init__.py exports the list whole).
+__all__ = ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "majority", "put", "ranked", "sort_key",
+           "throw", "value_of", "without",
+           "held"]  # a field keeps its declared type in the native build (docs/native.md)
+
+# The item type of a list or set a rule passes (compiler/builtins/library.py's `T`): an int, a bool, or
 # a tuple or frozenset of them (a list of lists, a list of sets: docs/language.md, "Values").
 T = TypeVar("T")
 

@@ -1002,11 +1002,15 @@ def _parse_type(text: str) -> _Type:
     once: an observation reads the type of a field at each of its entries."""
     parsed = _PARSED.get(text)
     if parsed is None:
-        parsed = _PARSED[text] = _parsed_type(text)
+        parsed = _parsed_type(text)  # (which remembers the types inside it first)
+        if len(_PARSED) >= _PARSED_MOST:  # (a server loading rule file after rule file)
+            _PARSED.clear()
+        _PARSED[text] = parsed
     return parsed
 
 
-_PARSED: dict[str, _Type] = {}  # (the declared types of the rule sets loaded: a few dozen texts)
+_PARSED: dict[str, _Type] = {}  # (the declared types of the rule sets loaded: a few dozen texts each)
+_PARSED_MOST = 4096
 
 
 def _parsed_type(text: str) -> _Type:

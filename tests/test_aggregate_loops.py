@@ -1,7 +1,9 @@
 """Pass `aggregate_loops` (docs/optimiser.md): the sum, largest, smallest, any or all of a
 comprehension that a definition's value computes first is written out as a loop before it.
 
-Checked: what is written for China (Schacht) and without the pass; what `written_out` takes and
+What is written (a `max`, an `all` and the sum in its branch, an `all` behind `and` under its call,
+the end's `any` under a test) is the golden of tests/passes/aggregate_loops.yaml
+(tests/test_pass_goldens.py). Checked here: what `written_out` takes and
 what it leaves (an aggregate behind a test, an index or a call, a loop variable read after or
 named like a parameter, two walks); that each loop computes what the built-in computes, over
 random lists, empty ones among them, stopping where `any` and `all` stop; and games of every rule
@@ -17,38 +19,9 @@ import pytest
 from rulewright.compiler import passes
 from rulewright.compiler.passes.aggregate_loops import written_out
 from tests.lockstep import play_in_lockstep
-from tests.test_board_tables import game, source
-from tests.test_listing_hoist import method
+from tests.test_board_tables import game
 
 OFF = passes.ALL - {"aggregate_loops"}
-
-
-def test_schacht_writes_its_emissary_room_out_as_a_loop() -> None:
-    room = method(source("china-schacht"), "emissary_room")
-    assert ("        _most = 0\n        _first = True\n"
-            "        for q in range(self.num_seats):  # base.yaml:294; `aggregate_loops`: `max` written out as a loop\n"
-            "            _each = (self.board.region_mask[r] & self._has__palace_of[q]).bit_count()\n"
-            "            if _first or _each > _most:\n                _most = _each\n                _first = False\n"
-            "        _value: int = (_most - len(self.emissaries[r]))  # base.yaml:294\n") in room
-    assert room.index("elif r in _kept:") < room.index("_most = 0")  # (a kept value found first, as before)
-    alliance = method(source("china-schacht"), "alliance_points")
-    assert ("            if not (self.leads_emissaries(p, r)):\n                _every = False\n"
-            "                break\n") in alliance
-    # its sum, in the branch the test takes: written out under it, the test read again (a name)
-    assert "        _total = 0\n        if _every:\n            for r in self.board.border_regions[b]:" in alliance
-    assert "        return (_total if _every else 0)  # base.yaml:314\n" in alliance
-    # behind `and`, whose left operand is a call: that computed first, once, and the loop under it
-    leads = method(source("china-schacht"), "leads_emissaries")
-    assert "        _cond = self.emissaries_of(p, r) > 0\n        _every = True\n        if _cond:\n" \
-        "            _emissaries_of__1 = self.emissaries_of(p, r)\n" in leads
-    assert "        return (_cond and _every)  #" in leads
-    # the end of the game: its `any` of the seats, under the test of `finished`
-    over = method(source("china-schacht"), "_is_over")
-    assert "            if not (self.finished):\n                for p in range(self.num_players):" in over
-    assert "            _over = self._kept_end = bool(self.finished or not _found)\n" in over
-    off = method(source("china-schacht", OFF), "emissary_room")
-    assert "max(((self.board.region_mask[r] & self._has__palace_of[q]).bit_count() for q in " \
-        "range(self.num_seats)), default=0)" in off and "_most" not in off
 
 
 @pytest.mark.parametrize(("code", "params", "taken"), [

@@ -1,11 +1,13 @@
 """Pass `board_tables` (docs/optimiser.md): the tables of the board a listing or a definition reads
 are found once, as the game starts, and kept on the state with their types.
 
-Checked: the slots, types and reads written for China (Schacht) and what is written without the
-pass; the type of a table from its levels; that a state's slots are the board's very tables, that
-a copy shares them and that a new game on the same board finds the same ones; that a variant whose
-listing of an action is found another way has a slot of its own (its module still inherits from
-its base's); and games of every China (Schacht) rule set played in lockstep with and without it.
+The slots, types and reads written, and what is written without the pass, are the goldens of
+tests/passes/board_tables*.golden (tests/test_pass_goldens.py). Checked here: that China (Schacht)
+looks no table up by name at a listing; the type of a table from its levels; that a state's slots
+are the board's very tables, that a copy shares them and that a new game on the same board finds
+the same ones; that a variant whose listing of an action is found another way has a slot of its
+own (its module still inherits from its base's); and games of every China (Schacht) rule set
+played in lockstep with and without it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pytest
 import rulewright
 from rulewright.compiler import inherit, passes
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.passes.board_tables import actions_type
+from rulewright.compiler.passes.action_tables import actions_type
 from rulewright.compiler.paths import generated_dir, ruleset_file
 from rulewright.runtime import Game, RegionRow, SpotRow
 from tests.lockstep import play_in_lockstep
@@ -37,28 +39,13 @@ def game(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Game:
     return rulewright.game_from_source(source(ruleset, enabled), str(ruleset_file(ruleset)))
 
 
-def test_schacht_binds_its_tables_once_with_their_types() -> None:
+def test_schacht_looks_no_table_up_by_name_at_a_listing() -> None:
+    """(What is bound, with which types, is the golden of tests/passes/board_tables*.yaml and of the
+    cases tabled_rows and listing-tables, tests/test_pass_goldens.py.)"""
     text = source("china-schacht")
-    assert "    _spot_rows__build: dict[Any, rt.SpotRow]  # the interned actions of `build` (`action_tables`)\n" in text
-    assert "    _region_rows__send: dict[Any, rt.RegionRow]  #" in text
-    assert "    _actions__exchange_face_up: list[list[rt.Action | None] | None]  #" in text
-    assert "    _values__all_payments: dict[Any, Sequence[Sequence[int]]]  #" in text
-    assert "    _listed__take_face_up: dict[Any, list[rt.Action]]  #" in text
-    bind = method(text, "_bind_tables")
-    assert ("        self._spot_rows__build = self.board.tables.actions.get('build') or "
-            "self.board.tables.action_dict('build')\n") in bind
-    assert "        _table = self._spot_rows__build\n" in method(text, "_legal__build")
-    assert "        _table = self._values__all_payments\n" in method(text, "all_payments")
-    assert "        _listed = self._listed__take_face_up\n" in method(text, "_legal__take_face_up")
-    assert "_other._spot_rows__build = self._spot_rows__build" in method(text, "_copy_fields")
-    # found by name at every call without the pass, and no slot
-    off = source("china-schacht", OFF)
-    assert "_bind_tables" not in off and "_spot_rows__build" not in off
-    assert "        _table = self.board.tables.actions.get('build') or self.board.tables.action_dict('build')\n" \
-        in method(off, "_legal__build")
     # every table read by name is bound: none is looked up at a listing any more
     for name in ("_legal__send", "_legal__exchange_blind", "_legal__draw_card", "payments"):
-        assert "action_tables.get(" not in method(text, name) and "value_tables.get(" not in method(text, name)
+        assert "tables.actions.get(" not in method(text, name) and "tables.values.get(" not in method(text, name)
 
 
 @pytest.mark.parametrize(("levels", "row", "expected"), [

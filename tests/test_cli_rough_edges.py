@@ -16,8 +16,9 @@ from rich.console import Console
 from rich.table import Table
 
 import rulewright
-from rulewright import cli as cli_module
 from rulewright.cli import cli
+from rulewright.commands import play as play_command
+from rulewright.commands import shared
 from rulewright.compiler.load import LoadError, load
 from rulewright.runtime.rng import Rng
 from rulewright.viewer import PlaySession
@@ -68,11 +69,11 @@ def _revolt_decided(seed: int) -> tuple[rulewright.State, rulewright.Action]:
         legal = state.legal_actions()
         action = legal[rng.below(len(legal))]
         if action.name in ("governors", "support"):
-            before = cli_module.seen_fields(state, [0, 1])
+            before = play_command.seen_fields(state, [0, 1])
             after = state.clone()
             after.apply(action)
             changes = [c for p in (0, 1)
-                       for c in cli_module.field_changes(after, before[p], after.observation(p)["fields"])]
+                       for c in play_command.field_changes(after, before[p], after.observation(p)["fields"])]
             if any(c.startswith("chief_on ") and c.endswith(" -> none") for c in changes):
                 return state, action
         state.apply(action)
@@ -85,9 +86,9 @@ def test_play_says_who_lost_a_revolt_and_keeps_hidden_points_hidden() -> None:
     the map (the loser's), whoever reads; a seat's points, behind its screen, are told to that
     seat only."""
     state, action = _revolt_decided(5)
-    before = [cli_module.seen_fields(state, [p]) for p in (0, 1)]
+    before = [play_command.seen_fields(state, [p]) for p in (0, 1)]
     state.apply(action)
-    told = [cli_module.move_effects(state, before[p], [p]) or "" for p in (0, 1)]
+    told = [play_command.move_effects(state, before[p], [p]) or "" for p in (0, 1)]
     for p in (0, 1):
         assert "chief_on " in told[p] and " -> none" in told[p], told[p]
         assert f"points P{2 - p}" not in told[p], "the other seat's points are hidden"
@@ -97,9 +98,9 @@ def test_effects_are_only_what_every_person_at_the_terminal_sees() -> None:
     """Two people at one terminal: a change only one of them sees (a seat's own rack, its
     points) is not told; what both see is."""
     state, action = _revolt_decided(5)
-    before = cli_module.seen_fields(state, [0, 1])
+    before = play_command.seen_fields(state, [0, 1])
     state.apply(action)
-    both = cli_module.move_effects(state, before, [0, 1]) or ""
+    both = play_command.move_effects(state, before, [0, 1]) or ""
     assert "chief_on " in both and " -> none" in both
     assert "rack P" not in both and "points P" not in both
 
@@ -204,7 +205,7 @@ def test_play_without_a_rule_set_or_a_log_is_a_usage_error() -> None:
 def test_resume_refuses_a_log_too_large(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     log = tmp_path / "game.jsonl"
     assert run("play", "china-cornett", "--seed", "3", "--log", str(log), input="1\nquit\n").exit_code == 0
-    monkeypatch.setattr(cli_module, "MAX_RESUME_LOG", 100)
+    monkeypatch.setattr(play_command, "MAX_RESUME_LOG", 100)
     _one_line_error(run("play", "--resume", str(log)), "too large", "limit of 100")
 
 
@@ -221,7 +222,7 @@ def test_figures_are_never_cut(width: int) -> None:
     table.add_row(*figures)
     out = io.StringIO()
     console = Console(file=out, width=width, highlight=False, soft_wrap=False)
-    cli_module.print_figures(console, table)
+    shared.print_figures(console, table)
     text = out.getvalue()
     assert "…" not in text
     cells = {cell.strip() for line in text.splitlines() for cell in line.split("│")}
@@ -271,16 +272,16 @@ def test_spots_given_one_value_are_named_together() -> None:
     for spot in ("A1", "A2", "A3"):
         after["marker"][spot] = "removed"
     after["marker"]["B1"] = "gold_side"
-    assert cli_module.field_changes(state, before, after) == [
+    assert play_command.field_changes(state, before, after) == [
         "marker A1 A2 A3: -> removed", "marker B1: face_down -> gold_side"]
 
 
 def test_a_long_change_is_wrapped_within_the_width(monkeypatch: pytest.MonkeyPatch) -> None:
     """A change wider than a line (a long list) is folded, so `play` stays within its 100 columns."""
     state, action = _revolt_decided(5)
-    monkeypatch.setattr(cli_module, "field_changes", lambda *_: ["a: " + " ".join(["tile123"] * 40), "b: 1 -> 2"])
-    told = cli_module.move_effects(state, [{}], [0])
-    assert told is not None and max(len(line) for line in told.splitlines()) <= cli_module.PLAY_WIDTH
+    monkeypatch.setattr(play_command, "field_changes", lambda *_: ["a: " + " ".join(["tile123"] * 40), "b: 1 -> 2"])
+    told = play_command.move_effects(state, [{}], [0])
+    assert told is not None and max(len(line) for line in told.splitlines()) <= play_command.PLAY_WIDTH
     assert told.count("tile123") == 40 and told.rstrip().endswith("b: 1 -> 2")
 
 

@@ -301,7 +301,8 @@ def test_the_rest_runs_without_the_experiments_extra(monkeypatch: pytest.MonkeyP
     import subprocess
     import sys
 
-    probe = ("import sys, rulewright.cli, rulewright.match, rulewright.compare, rulewright.plots; "
+    probe = ("import sys, rulewright.cli, rulewright.commands.simulate, rulewright.commands.compare, "
+             "rulewright.match, rulewright.compare, rulewright.plots; "
              "print(sorted(m for m in ('numpy', 'scipy', 'matplotlib', 'distributed') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "[]", "imported only when compare computes or draws, or --dask is given"

@@ -1,8 +1,9 @@
 """Pass `count_items` (docs/optimiser.md): `count(x == v for x in L)` as the list's own count.
 
-What is taken and what is not, what is written, and that a count over a list longer than the
+What is taken and what is not, and that a count over a list longer than the
 limits take for small keeps its charge of work (it is left to the plain walk where that walk
 charges as it runs); the games themselves are held to the plain code by tests/test_optimiser.py.
+What is written is the golden of tests/passes/count_items.yaml (tests/test_pass_goldens.py).
 """
 
 from __future__ import annotations
@@ -55,18 +56,12 @@ def test_an_attribute_compared_is_no_count_of_the_items() -> None:
     assert counts("mandarin")["held"] is None
 
 
-def test_the_code_written() -> None:
+def test_a_long_list_s_count_keeps_its_charge_of_work() -> None:
+    """(What is written is the golden of tests/passes/count_items.yaml, tests/test_pass_goldens.py.)"""
     source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht")).source
-    # (a count the list's own, one C call, is no loop `derived` keeps: computed where it is asked)
-    assert "        return self.emissaries[r].count(p)  # base.yaml:291; counted as the list's own count" in source
-    assert "_d__emissaries_of" not in source
     # the charge of work for a list longer than those taken for small is kept, before it
     assert "if len(self.emissaries[r]) > 16:\n            rt.grown(self, 17, 1, (self.emissaries[r],)" in source
-    assert "[(j, j) for j in range(5) if self.hand[p].count(j) >= 2]" in source
-    off = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
-                                                 passes.ALL - {"count_items", "aggregate_loops"}).source
-    assert "sum(1 for q in self.emissaries[r] if q == p)" in off and ".count(" not in off
-    assert "_kept = self._d__emissaries_of" in off  # (a walk in Python: kept between moves)
+    assert "        return self.emissaries[r].count(p)  # base.yaml:291; counted as the list's own count" in source
 
 
 def test_a_walk_that_charges_as_it_runs_is_left_alone() -> None:

@@ -43,12 +43,14 @@ are the docs' own. Commands run in-process at 100 columns.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import os
 import re
 import shlex
 import shutil
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,7 @@ import yaml
 from click.testing import CliRunner
 
 from rulewright.cli import cli
+from rulewright.commands import COMMANDS
 from rulewright.compiler import paths
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -266,16 +269,45 @@ def check_python(block: Block) -> None:
         exec(compile("\n".join(block.body), block.where, "exec"), {"__name__": "docs"})  # noqa: S102
 
 
+class _StandIn:
+    """What `rules_dir()` or `generated_dir()` gives in a doc's work folder. A module first
+    imported while one was in place (a command's, loaded when it runs) holds it as its own: the
+    next block replaces it as it replaces the original."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def __call__(self) -> Path:
+        return self.folder
+
+
 def bundle_in(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The bundled rules and modules are the work folder's: a doc's `variant new NAME` or
-    `compile` writes there, never into this repository."""
+    `compile` writes there, never into this repository. (The commands' modules, which the CLI
+    loads as a command runs, are loaded first, so that they hold the originals to replace.)"""
+    for module_name in COMMANDS.values():
+        importlib.import_module(module_name)
     originals = {"rules_dir": paths.rules_dir, "generated_dir": paths.generated_dir}
     folders = {"rules_dir": work / "rules", "generated_dir": work / "generated"}
     for module in list(sys.modules.values()):
         if getattr(module, "__name__", "").startswith("rulewright"):
             for name, original in originals.items():
-                if getattr(module, name, None) is original:
-                    monkeypatch.setattr(module, name, lambda folder=folders[name]: folder)
+                found = getattr(module, name, None)
+                if found is original or isinstance(found, _StandIn):
+                    monkeypatch.setattr(module, name, _StandIn(folders[name]))
+
+
+@pytest.fixture(autouse=True)
+def _no_stand_in_left() -> Iterator[None]:
+    """A module imported while a block ran holds a stand-in monkeypatch did not set: it is given
+    back the original after the test, so no other test sees a doc's work folder."""
+    yield
+    originals = {"rules_dir": paths.rules_dir, "generated_dir": paths.generated_dir}
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("rulewright"):
+            for name, original in originals.items():
+                if isinstance(getattr(module, name, None), _StandIn):
+                    setattr(module, name, original)
 
 
 @pytest.fixture(scope="module")
@@ -391,33 +423,36 @@ def cells(row: str) -> list[str]:
     return [c.strip() for c in row.strip().strip("|").split(" | ")]
 
 
-def test_builtins_table_is_the_checkers() -> None:
-    """Every built-in of compiler/signatures.py is listed, every one listed exists, each written
-    with its parameters' names in order."""
-    from rulewright.compiler.signatures import BUILTINS
+def test_builtins_table_is_the_registry() -> None:
+    """docs/language.md's table of built-in functions is compiler/builtins/library.py's, row for
+    row: every built-in once, in the registry's order, with its parameters' names and types, its
+    result and its doc line word for word; nothing else."""
+    from rulewright.compiler.builtins import BUILTINS, docs_table
 
-    listed: dict[str, tuple[str, ...]] = {}
-    for row in table("| function | what it gives |"):
-        for name, params in re.findall(r"`([a-z_0-9]+)\(([^)`]*)\)`", cells(row)[0]):
-            assert name not in listed, f"`{name}` is listed twice"
-            listed[name] = tuple(p.strip() for p in params.split(",") if p.strip())
-    assert set(listed) - set(BUILTINS) == set(), "listed but no built-in"
-    assert set(BUILTINS) - set(listed) == set(), "built-ins the table does not list"
-    for name, params in listed.items():
-        want = tuple(p for p, _ in BUILTINS[name].params)
-        assert params == want, f"`{name}({', '.join(params)})` in the doc, `{name}({', '.join(want)})` in signatures.py"
+    rows = table("| built-in | what it gives |")
+    listed = [re.match(r"\| `([a-z_0-9]+)\(", row) for row in rows]
+    names = [m.group(1) if m else row for m, row in zip(listed, rows, strict=True)]
+    assert sorted(set(names) - set(BUILTINS)) == [], "listed but no built-in"
+    assert sorted(set(BUILTINS) - set(names)) == [], "built-ins the table does not list"
+    assert len(names) == len(set(names)), "a built-in listed twice"
+    want = docs_table().splitlines()[2:]
+    for row, name in zip(rows, names, strict=True):
+        b = BUILTINS[name]
+        assert cells(row)[0] == f"`{b.signature}`", f"`{name}`'s signature differs from the registry's"
+        assert cells(row)[1] == b.described, f"`{name}`'s doc line differs from the registry's"
+    assert rows == want, "the table's rows are not in the registry's order (print compiler.builtins.docs_table())"
 
 
 def test_aggregates_are_listed() -> None:
-    from rulewright.compiler.signatures import AGGREGATES
+    from rulewright.compiler.builtins import AGGREGATES
 
     text = LANGUAGE.read_text(encoding="utf-8")
     assert all(f"`{a}`" in text or f"`{a}(" in text for a in AGGREGATES)
 
 
 def test_values_table_is_the_checkers() -> None:
-    """Every name of compiler/signatures.py VALUES is listed with its type, and nothing else."""
-    from rulewright.compiler.signatures import VALUES
+    """Every name of compiler/builtins/values.py VALUES is listed with its type, and nothing else."""
+    from rulewright.compiler.builtins import VALUES
 
     listed = {}
     for row in table("| name | type | what it is |"):
@@ -483,3 +518,20 @@ def test_checkers_table_is_its_modules() -> None:
         rows.append(line)
     listed = {m for row in rows for m in re.findall(r"`([a-z_]+\.py)`", cells(row)[0])}
     assert listed == {p.name for p in (ROOT / "compiler" / "check").glob("*.py")}
+
+
+def test_every_module_of_the_compiler_is_named_in_its_docs() -> None:
+    """docs/compiler.md names each module of compiler/, by its path under compiler/ or, in a
+    package's table, its file name; docs/optimiser.md names each pass and each analysis (issue
+    35: the picture and the tables describe the stages as they are)."""
+    compiler_doc = (ROOT / "docs" / "compiler.md").read_text(encoding="utf-8")
+    optimiser_doc = (ROOT / "docs" / "optimiser.md").read_text(encoding="utf-8")
+    unnamed = []
+    for path in sorted((ROOT / "compiler").rglob("*.py")):
+        relative = path.relative_to(ROOT / "compiler").as_posix()
+        if path.parent.name in ("passes", "analysis") and path.name != "__init__.py":
+            if not any(w in optimiser_doc for w in (f"`{path.stem}`", f"`{path.name}`", relative)):
+                unnamed.append(relative)
+        elif relative not in compiler_doc and f"`{path.name}`" not in compiler_doc:
+            unnamed.append(relative)
+    assert unnamed == [], "modules of compiler/ no doc names"

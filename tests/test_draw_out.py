@@ -1,9 +1,9 @@
 """Pass `draw_out` (docs/optimiser.md): an item drawn from a list and then taken out of it is drawn
 and taken out in one call of the runtime (`rt.drawn_out`).
 
-Checked: what is written for China (Schacht)'s draws and on a test game (tests/games/draw-out.yaml)
-what is taken (a field, a seat's entry of a field per player) and what is not (the item taken out
-of another list, or a statement later, a local list); that `drawn_out` gives the item and the
+What is taken (a field, a seat's entry of a field per player) and what is not (the item taken out
+of another list, or a statement later, a local list) is the golden of tests/passes/draw_out.yaml
+(tests/test_pass_goldens.py). Checked here: that `drawn_out` gives the item and the
 tuple the plain lines give, draws the same numbers and leaves the same budget, for lists with
 repeated items, short and long, and for a draw a scenario forces; that it fails as they fail
 (an empty list, a move over its budget); and the test game played in lockstep with and without
@@ -21,12 +21,9 @@ import pytest
 import rulewright
 from rulewright import runtime as rt
 from rulewright.compiler import passes
-from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.errors import GameError, RulewrightError
 from rulewright.runtime.rng import Rng
 from tests.lockstep import moves_in_lockstep
-from tests.test_listing_hoist import method
 
 GAME = Path(__file__).parent / "games" / "draw-out.yaml"
 
@@ -35,30 +32,6 @@ class Budgeted:
     """A stand-in for a state: the checks keep the budget of its move in `_budget`."""
 
     __slots__ = ("_budget",)
-
-
-def test_schacht_draws_its_cards_in_one_call() -> None:
-    source = compile_file(ruleset_file("china-schacht")).source
-    blind = method(source, "draw_blind")
-    assert ("        c, self.deck = rt.drawn_out(self, self.rng, self.deck, 'rules/china-schacht/base.yaml:483')"
-            "  # base.yaml:482; drawn and taken out of `deck` at once, with base.yaml:483 (`draw_out`)\n") in blind
-    assert "rt.draw_from" not in blind and "rt.without" not in blind and "rt.walk(self, self.deck" not in blind
-    assert "c, self.deck = rt.drawn_out(self, self.rng, self.deck, 'rules/china-schacht/base.yaml:505')" \
-        in method(source, "refill_face_up")
-    off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"draw_out"}).source
-    assert "rt.drawn_out" not in off
-    assert "        self.deck = tuple(rt.without(self.deck, c))  # base.yaml:483\n" in method(off, "draw_blind")
-
-
-def test_what_is_taken() -> None:
-    source = compile_file(GAME).source
-    assert "c, self.deck = rt.drawn_out(self, self.rng, self.deck, 'tests/games/draw-out.yaml:38')" \
-        in method(source, "_do__deal")
-    assert ("c, self.bag[self.current] = rt.drawn_out(self, self.rng, self.bag[self.current], "
-            "'tests/games/draw-out.yaml:46')") in method(source, "_do__pick")
-    assert "c, self.row = rt.drawn_out(" in method(source, "_do__flip")
-    for name in ("_do__swap", "_do__late", "_do__local"):  # another list, a statement later, a local
-        assert "rt.drawn_out" not in method(source, name) and "rt.draw_from(self.rng, " in method(source, name), name
 
 
 def plain(state: Budgeted, rng: Rng, items: tuple[int, ...], where: str) -> tuple[int, tuple[int, ...]]:

@@ -108,7 +108,7 @@ def test_every_construct_is_used() -> None:
     """every-construct.yaml writes each operator, built-in function, aggregate and effect (the ring
     board's `ahead`/`passed` are in ring-race.yaml, the graph board's roads and borders in
     road-network.yaml), each kind of field and each top-level key of docs/language.md."""
-    from rulewright.compiler.signatures import AGGREGATES, BUILTINS
+    from rulewright.compiler.builtins import AGGREGATES, BUILTINS
 
     text = "\n".join(p.read_text() for p in GAMES)
     every = (TESTS / "games" / "every-construct.yaml").read_text()

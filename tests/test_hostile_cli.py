@@ -25,8 +25,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 import rulewright
-from rulewright import cli as cli_module
 from rulewright.cli import cli
+from rulewright.commands import list as list_command
 from rulewright.compiler import paths
 from rulewright.match import Interrupted, write_log
 from rulewright.render import printable
@@ -352,10 +352,10 @@ def test_list_prints_titles_and_names_as_written(tmp_path: Path, monkeypatch: py
     (rules / "[bold]odd").mkdir()  # a folder that lists as the rule set `[bold]odd`
     (rules / "[bold]odd" / "base.yaml").write_text(text, encoding="utf-8")
     monkeypatch.setattr(paths, "rules_dir", lambda: rules)
-    monkeypatch.setattr(cli_module, "rules_dir", lambda: rules)
+    monkeypatch.setattr(list_command, "rules_dir", lambda: rules)
     loaded = rulewright.load_rules(rules / "tiny" / "base.yaml")
     real_load: Callable[[str], Any] = rulewright.load
-    monkeypatch.setattr(cli_module, "load_ruleset", lambda rid: loaded if rid == "tiny" else real_load(rid))
+    monkeypatch.setattr(list_command, "load_ruleset", lambda rid: loaded if rid == "tiny" else real_load(rid))
     monkeypatch.setenv("COLUMNS", "250")
     result = run("list")
     assert result.exit_code == 0, result.output

@@ -26,8 +26,8 @@ from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulewright import cli as cli_module
 from rulewright.cli import cli
+from rulewright.commands import compile as compile_command
 from rulewright.compiler import driver
 from rulewright.compiler.codegen import _comment, _docstring
 from rulewright.compiler.driver import Compiled, analyse, check_output, compile_file, recover, write_modules
@@ -418,7 +418,7 @@ def test_compile_check_names_stray_modules_and_edited_package_files(here: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     generated = here / "generated"
     shutil.copytree(generated_dir(), generated, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(cli_module, "generated_dir", lambda: generated)
+    monkeypatch.setattr(compile_command, "generated_dir", lambda: generated)
     # Each command below compiles every bundled rule set the same way: once is enough (what is
     # checked is what they find in, and write to, the copy of generated/).
     monkeypatch.setattr(driver, "compile_file", functools.cache(driver.compile_file))
@@ -465,7 +465,7 @@ def bundled_copy(here: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of generated/ that `compile` writes to instead of the real one (should a test fail)."""
     generated = here / "generated"
     shutil.copytree(generated_dir(), generated, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(cli_module, "generated_dir", lambda: generated)
+    monkeypatch.setattr(compile_command, "generated_dir", lambda: generated)
     return generated
 
 
@@ -497,7 +497,7 @@ def test_a_rule_file_under_rules_writes_only_its_own_game(bundled_copy: Path, he
     game's package: refused."""
     rules = here / "rules"
     shutil.copytree(rules_dir(), rules, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(cli_module, "rules_dir", lambda: rules)
+    monkeypatch.setattr(compile_command, "rules_dir", lambda: rules)
     shutil.copy(rules / "china-cornett" / "base.yaml", rules / "mandarin" / "base-two.yaml")
     before = snapshot(bundled_copy)
     result = run("compile", "rules/mandarin/base-two.yaml")

@@ -28,15 +28,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import rulewright
 from rulewright import runtime as rt
 from rulewright.compiler import ast, ir, names
+from rulewright.compiler.builtins import AGGREGATES, BUILTINS, VALUES
 from rulewright.compiler.codegen import class_name
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.signatures import AGGREGATES, BUILTINS, VALUES
 from rulewright.compiler.source import CompileError, Diagnostic
 from tests.lockstep import play_in_lockstep
 
@@ -443,8 +443,8 @@ def test_no_two_names_made_of_rule_names_are_alike(a: tuple[str, tuple[str, ...]
     names or for different things are never alike, and none is a name the runtime, the template
     or Python gives a module or a state (but the public API the checker refuses by name)."""
     made_a, made_b = invented(*a), invented(*b)
-    if made_a is None or made_b is None:
-        return
+    # a kind given another number of rule names than it takes makes no name: no example (not a pass)
+    assume(made_a is not None and made_b is not None)
     if made_a[1] == made_b[1] and a != b:
         assert made_a[0] != made_b[0], f"{a} and {b} are both `{made_a[0]}`"
     for (name, where), (kind, _) in ((made_a, a), (made_b, b)):

@@ -1,10 +1,10 @@
 """Pass `join_rounds` (docs/optimiser.md): a loop whose every round joins the same items to a list
 joins them all at once, the budget its rounds would charge charged at once (`rt.joins_fit`).
 
-Checked: what is written for China (Schacht)'s setup and on a test game (tests/games/join-rounds.yaml)
-what is taken (the setup's deck colour by colour, two items a round, a seat's entry of a field per
-player, a list of numbers) and what is not (the loop's own item joined, a body of two statements);
-that `rt.joins_fit` charges what the rounds one by one charge, and charges nothing where one of
+What is taken (the setup's deck colour by colour, two items a round, a seat's entry of a field per
+player, a list of numbers) and what is not (the loop's own item joined, a body of two statements)
+is the golden of tests/passes/join_rounds.yaml (tests/test_pass_goldens.py). Checked here: that
+`rt.joins_fit` charges what the rounds one by one charge, and charges nothing where one of
 them would fail (the budget spent, a list over the limit of items), for lists short and long; and
 the test game played in lockstep with and without the pass and against the plain code, the budget
 left after every move compared, saved states restored mid-game.
@@ -18,11 +18,8 @@ from pathlib import Path
 import rulewright
 from rulewright import runtime as rt
 from rulewright.compiler import passes
-from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.errors import GameError
 from tests.lockstep import moves_in_lockstep
-from tests.test_listing_hoist import method
 
 GAME = Path(__file__).parent / "games" / "join-rounds.yaml"
 
@@ -31,30 +28,6 @@ class Budgeted:
     """A stand-in for a state: the checks keep the budget of its move in `_budget`."""
 
     __slots__ = ("_budget",)
-
-
-def test_schacht_makes_its_deck_a_colour_at_a_time() -> None:
-    source = compile_file(ruleset_file("china-schacht")).source
-    prepare = method(source, "_prepare")
-    assert "            _rounds = len(range((2 if len(range(self.num_players)) == 3 else " in prepare
-    assert "the rounds' joins of base.yaml:351 made at once (`join_rounds`)\n" in prepare
-    assert ("            if rt.joins_fit(self, len(self.deck), _rounds, 1):\n"
-            "                self.deck = (*self.deck, *(c,) * _rounds)  # base.yaml:351\n"
-            "            else:  # (a round would fail: the rounds one by one, as written)\n") in prepare
-    assert "                    rt.walk(self, self.deck, 1, 'rules/china-schacht/base.yaml:351')\n" in prepare
-    off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"join_rounds"}).source
-    assert "_rounds" not in method(off, "_prepare") and "rt.joins_fit" not in off
-
-
-def test_what_is_taken() -> None:
-    source = compile_file(GAME).source
-    assert "self.deck = (*self.deck, *(c,) * _rounds)  # join-rounds.yaml:33" in method(source, "_prepare")
-    assert "if rt.joins_fit(self, len(self.deck), _rounds, 2):" in method(source, "_do__pair")
-    assert "self.deck = (*self.deck, *(c, WHITE) * _rounds)  # join-rounds.yaml:47" in method(source, "_do__pair")
-    assert "self.hand[self.current] = (*self.hand[self.current], *(BLUE,) * _rounds)" in method(source, "_do__stack")
-    assert "self.marks = (*self.marks, *(7,) * _rounds)" in method(source, "_do__mark")
-    for name in ("_do__count_up", "_do__both"):  # the loop's own item, two statements
-        assert "rt.joins_fit" not in method(source, name) and "_rounds = " not in method(source, name), name
 
 
 def one_by_one(state: Budgeted, items: tuple[int, ...], rounds: int, joined: tuple[int, ...]) -> tuple[int, ...]:

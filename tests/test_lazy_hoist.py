@@ -2,7 +2,8 @@
 leaves in the loop (it can fail, or no item may need it), computed once, where an item first
 needs it, and kept in a cell of the comprehension for the next.
 
-Checked: what is written (Mandarin's roll, tests/games/lazy-hoist.yaml), that a value no item
+Checked: what is written for Yellow & Yangtze (the test game's forms are its golden,
+tests/passes/lazy_hoist-lazy-hoist.golden, tests/test_pass_goldens.py), that a value no item
 needs is not computed and one that fails fails as the plain code does, with the same error, and
 the test game played in lockstep with and without the pass and against the plain code; the
 bundled rule sets are held to the plain code by tests/test_optimiser.py.
@@ -17,7 +18,6 @@ import pytest
 
 import rulewright
 from rulewright import runtime as rt
-from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
 from tests.lockstep import moves_in_lockstep
@@ -25,20 +25,10 @@ from tests.lockstep import moves_in_lockstep
 GAME = Path(__file__).parent / "games" / "lazy-hoist.yaml"
 
 
-def test_the_code_written() -> None:
-    source = compile_file(ruleset_file("mandarin")).source
-    assert ("self.passed_by = tuple([p for _cell__1 in (rt.cell(),) for p in range(self.num_players) "
-            "if (p != self.current and self.position[p] in rt.walk(self, (_cell__1 or rt.once(_cell__1, "
-            "self.board.passed(") in source
-    assert "# base.yaml:361; computed once, at first need: passed(position[current], last_roll)" in source
-    off = compile_file(ruleset_file("mandarin"), passes.ALL - {"lazy_hoist"}).source
-    assert "rt.cell()" not in off and "rt.once(" not in off
-    game = compile_file(GAME).source
-    assert "[j for _cell__1 in (rt.cell(),) for j in range(0, 4) if (j >= k and (_cell__1 or " \
-           "rt.once(_cell__1, sorted(self.marks)[5] > 0))[0])]" in game
-    assert "(q == p or (_cell__1 or rt.once(_cell__1, self.far(p) > len(self.marks)))[0])" in game
-    # Yellow & Yangtze: a flood fill under `and`, made once if a pagoda needs it; not what one item
-    # at most needs (`u == with_leader and ...`), nor `value_of`'s check
+def test_yellow_yangtze_s_flood_fill_is_made_once_if_a_pagoda_needs_it() -> None:
+    """(The forms of the test game are its golden, tests/passes/lazy_hoist-lazy-hoist.golden.)"""
+    # a flood fill under `and`, made once if a pagoda needs it; not what one item at most needs
+    # (`u == with_leader and ...`), nor `value_of`'s check
     yellow = compile_file(ruleset_file("yellow-yangtze")).source
     assert "(_cell__1 or rt.once(_cell__1, self.group_of(s)))[0]" in yellow
     assert "(u == WITH_LEADER and self.off_board(self.current, PEASANT))" in yellow

@@ -1,13 +1,14 @@
 """Pass `listing_tables` (docs/optimiser.md): a listing whose actions are a function of a few small
 values of the game is remembered by them, in a table of the board, and appended whole.
 
-Checked: what is written for China (Schacht)'s card listings, and on a test game
-(tests/games/listing-tables.yaml) what is taken (lists read by membership keyed by their items, a
-list in its order, truth values and colours) and what is not (a number, a definition, an option,
-the players, a hand at a seat walked); that lowering lists plainly a listing whose walk charges the
-budget itself; the test game played in lockstep with and without the pass and against the plain
-code, with the budget of every listing charged alike; and the lists remembered holding the board's
-interned actions.
+What is written (on the case tests/passes/listing_tables.yaml and the test game
+tests/games/listing-tables.yaml: what is taken, lists read by membership keyed by their items, a
+list in its order, truth values and colours, and what is not, a number, a definition, an option,
+the players, a hand at a seat walked) is their golden (tests/test_pass_goldens.py). Checked here:
+where China (Schacht)'s listings charge, key and make a choice's list; that lowering lists plainly
+a listing whose walk charges the budget itself; the test game played in lockstep with and without
+the pass and against the plain code, with the budget of every listing charged alike; and the
+lists remembered holding the board's interned actions.
 """
 
 from __future__ import annotations
@@ -32,33 +33,22 @@ GAME = Path(__file__).parent / "games" / "listing-tables.yaml"
 
 
 def test_schacht_remembers_its_card_listings_by_the_colours_held() -> None:
+    """Where China (Schacht)'s listings charge, key and make their choice's list (what a listing
+    remembered writes is the golden of tests/passes/listing_tables*.golden, tests/test_pass_goldens.py)."""
     # (without `sorted_keys`, which keys the hand, kept sorted, as it is: tests/test_sorted_keys.py)
     source = compile_file(ruleset_file("china-schacht"), passes.ALL - {"sorted_keys"}).source
     exchange = method(source, "_legal__exchange_face_up")
     charged = exchange.index("rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), ")
     keyed = exchange.index("        _listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))\n")
     assert charged < keyed < exchange.index("        if _listed_actions is None:\n")
-    assert "                    _listed_actions.append(_action)\n" in exchange and " _actions.append" not in exchange
     assert exchange.index("            _joined0: Sequence[int] | None = None") > keyed  # (made for a new key only)
     assert exchange.rstrip().endswith("            rt.remember(_listed, _listed_key, _listed_actions, self.board)\n"
                                       "        _actions += _listed_actions")
-    assert "_listed_key = frozenset(self.face_up)\n" in method(source, "_legal__take_face_up")
     blind = method(source, "_legal__exchange_blind")
     assert blind.index("if not self.deck:  #") < blind.index("_listed_key = frozenset(self.hand[")
     for name in ("_legal__build", "_legal__send", "_legal__stop", "_legal__draw_card"):
         assert "_listed_key" not in method(source, name), name
-    off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"listing_tables"}).source
-    assert "_listed_key" not in off and "(`listing_tables`)" not in off
 
-
-def test_what_is_taken_and_how_it_is_keyed() -> None:
-    source = compile_file(GAME).source
-    swap = method(source, "_legal__swap")
-    assert "_listed_key = (frozenset(self.hand[self.current]), frozenset(self.pool))\n" in swap
-    assert "_listed_key = self.pool\n" in method(source, "_legal__pick")  # (walked in its order)
-    assert "_listed_key = (self.top, self.lit)\n" in method(source, "_legal__flip")
-    for name in ("spend", "ask", "bet", "point", "peek", "grow"):  # a number, a definition, an option ...
-        assert "_listed_key" not in method(source, f"_legal__{name}"), name
 
 
 def test_a_listing_whose_walk_charges_the_budget_is_listed_plainly() -> None:

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from werkzeug.test import Client
 
 import rulewright
-from rulewright.cli import cli, transcript_reader
+from rulewright.cli import cli
+from rulewright.commands.play import transcript_reader
 from rulewright.compiler.source import CompileError
 from rulewright.runtime.errors import BadSetup
 from rulewright.runtime.rng import Rng

@@ -275,7 +275,8 @@ def random_states(ruleset: str, players: int, moves: int, seed: int) -> list[Any
 def test_every_bundled_game_is_drawn_within_100_columns() -> None:
     """Each seat's view of random positions of every bundled rule set, for each player count."""
     import rulewright
-    from rulewright.cli import PLAY_WIDTH, bundled_rulesets
+    from rulewright.commands.play import PLAY_WIDTH
+    from rulewright.compiler.paths import bundled_rulesets
     from rulewright.render import render_state
 
     assert PLAY_WIDTH == 100

@@ -3,7 +3,9 @@ definition that reads the field only in the spots of its region parameter, only 
 the regions holding the spot.
 
 The analysis is checked on the bundled rule sets (which definitions it finds, and which it must
-not); lowering is checked to write the drop; the runtime's pieces (`Board.spot_regions`,
+not); what lowering writes is the golden of tests/passes/region_drops.yaml and
+tests/passes/nested_drops.yaml (tests/test_pass_goldens.py), and a definition of two parameters
+not nested is checked dropped whole; the runtime's pieces (`Board.spot_regions`,
 `rt.without_keys`) against what they stand for; and played games against `derived` alone, in
 lockstep, with every value kept checked fresh after every move and the other regions' values
 seen to survive a palace placed (China (Schacht) and its border posts, spaces in two provinces).
@@ -21,9 +23,9 @@ import rulewright
 import rulewright.compiler.driver
 from rulewright import runtime as rt
 from rulewright.compiler import passes
+from rulewright.compiler.analysis.reads import analyse
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
-from rulewright.compiler.passes.reads import analyse
 from rulewright.compiler.passes.region_drops import read_in_region
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.state import Game, State
@@ -98,21 +100,14 @@ def test_nothing_is_decided_without_derived() -> None:
     assert plan("china-schacht", passes.ALL - {"derived"}).region_drops == ()
 
 
-def test_the_drop_is_written_after_the_assignment_and_said_in_the_comment() -> None:
-    source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht")).source
-    assert "        self.palace_of[space] = (self.current,)  # base.yaml:384\n" in source
-    assert "self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], " \
-        "self._kept_shared)" \
-        "  # base.yaml:384" in source
-    assert "a change of `palace_of` at one spot: the values of the regions holding it only)" in source
+def test_a_definition_of_two_parameters_not_nested_is_dropped_whole() -> None:
+    """(The drop of a region's values after the assignment, and its comment, is the golden of
+    tests/passes/region_drops.yaml; values nested by region, of tests/passes/nested_drops.yaml.)"""
     # a definition of two parameters is dropped whole (lower._dropped_at), unless its values are kept
     # by region first (pass `nested_drops`, test_nested_values_drop_the_regions_changed_only)
     whole = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
                                                     passes.ALL - {"nested_drops", "value_masks"}).source
     assert "self._d__palaces_in = self._d__province_points = " in whole
-    off = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
-                                                  passes.ALL - {"region_drops"}).source
-    assert "without_keys" not in off and "spot_regions" not in off
 
 
 def test_spot_regions_are_the_regions_of_every_kind_holding_the_spot() -> None:
@@ -171,15 +166,6 @@ def test_definitions_of_several_parameters_are_nested_by_their_region_only() -> 
     assert ("held", "card", 0) in mandarin.derived_entries and mandarin.nested == () and plan("mandarin").nested == ()
     assert ("held", "card", 1, "ATTR__TILE__ANIMAL") in mandarin.derived_attributes
     assert plan("china-schacht", passes.ALL - {"region_drops"}).nested == ()
-    source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
-                                                     passes.ALL - {"value_masks"}).source
-    assert "    _d__palaces_in: dict[int, dict[int, int]] | None\n" in source
-    assert "self._d__palaces_in = rt.without_keys(self._d__palaces_in, self.board.spot_regions[space], " \
-        "self._kept_shared)" \
-        "  # base.yaml:384" in source
-    assert "        _nested = _kept.get(r)\n        if _nested is None:\n            _nested = _kept[r] = {}\n" \
-        "        elif p in _nested:\n            return _nested[p]\n" in source
-    assert "kept by `r` first, `nested_drops`" in source
 
 
 @pytest.mark.parametrize("ruleset", ["china-schacht", "china-schacht/border-quarrels"])

@@ -2,15 +2,16 @@
 of the regions where it holds, its bits made stale where the definition's values are dropped; a
 listing's last choice of regions made from masks of regions and appended from its row by mask.
 
-Checked: what is written for China (Schacht) and for a test game (tests/games/region-masks.yaml: a
-test of the earlier choice and a kept test over a list field of regions in any order or the zones, a
-kept test first and three choices over the regions of another kind, an `any` of a kept test, a drop
-by region, at one region and whole), and not without the pass; the test game and China (Schacht)
-played in lockstep with and without the pass and against the plain code; every bit known checked
-against the definition computed afresh after every move, on the state, on a copy made before the
-move and on a state restored from the position's JSON; a test of the earlier choice that fails does
-so in both codes alike, where a region reaches it; a row's actions against the regions of random
-masks, in region order, one object per region.
+What is written (a test of the earlier choice and a kept test over a list field of regions in any
+order or the zones, a kept test first and three choices over the regions of another kind, an `any`
+of a kept test, a drop by region, at one region and whole; regions chosen by the ways to pay, as
+China (Schacht)'s) is the golden of the test game tests/games/region-masks.yaml and of the case
+tests/passes/tabled_rows.yaml (tests/test_pass_goldens.py). Checked here: the test game and China
+(Schacht) played in lockstep with and without the pass and against the plain code; every bit known
+checked against the definition computed afresh after every move, on the state, on a copy made
+before the move and on a state restored from the position's JSON; a test of the earlier choice
+that fails does so in both codes alike, where a region reaches it; a row's actions against the
+regions of random masks, in region order, one object per region.
 """
 
 from __future__ import annotations
@@ -32,60 +33,9 @@ from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.errors import GameError
 from rulewright.runtime.state import Game
 from tests.lockstep import moves_in_lockstep, play_in_lockstep
-from tests.test_listing_hoist import method
 
 GAME = Path(__file__).parent / "games" / "region-masks.yaml"
 OPS: dict[str, Callable[[Any, Any], bool]] = {">": operator.gt, ">=": operator.ge}
-
-
-def test_schacht_lists_its_emissaries_from_masks_of_provinces() -> None:
-    source = compile_file(ruleset_file("china-schacht")).source
-    send = method(source, "_legal__send")
-    assert ("_regions_mask = (rt.ordered_mask(self.here) if self.here else self.board.kind_masks[PROVINCE])  "
-            "# rules/china-schacht/base.yaml:398; `region_masks`") in send
-    assert "_kept_regions0 = self._regions_within__emissary_room__1(_regions_mask) if _regions_mask > 0 else 0" in send
-    assert send.index("_kept_regions0 =") < send.index("for cards in self.all_payments(self.current):")
-    assert "_row1 = _table[_key0] = rt.RegionRow('send', (tuple(cards),), self._action_text, self.board, 1)" in send
-    assert ("_row1.fixed[0] |= rt.union(1 << r for r in rt.bits(_regions_stale) if ((len(cards) == 1) == "
-            "(cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398") in send
-    assert ("_held_regions = _regions_mask & _row1.fixed[0] & _kept_regions0  # rules/china-schacht/base.yaml:398"
-            in send)
-    assert "_row_actions = _row1.by_mask[_held_regions]" in send  # (nine provinces: the row's table read in place)
-    assert "_actions += _row_actions  # rules/china-schacht/base.yaml:398; `region_masks`" in send
-    within = method(source, "_regions_within__emissary_room__1")
-    assert "_regions_stale = _regions_mask & ~self._regions_known__emissary_room__1" in within
-    assert "if self.emissary_room(_in_region) > 0:" in within
-    assert ("self._regions_within__emissary_room__1(self.board.kind_masks[PROVINCE]) != 0"
-            in method(source, "can_place"))
-    build, sent = method(source, "_do__build"), method(source, "_do__send")
-    assert "self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384" in build
-    assert "self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403" in sent
-    forget, copy = method(source, "_forget_kept"), method(source, "_copy_fields")
-    assert "self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0" in forget
-    assert "_other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1" in copy
-    off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"region_masks"}).source
-    assert "_regions__" not in off and "RegionRow" not in off and "kind_masks" not in off
-
-
-def test_the_test_game_s_listings_and_drops() -> None:
-    source = compile_file(GAME).source
-    send, crowd = method(source, "_legal__send"), method(source, "_legal__crowd")
-    # send: over `open` (any order: walked as the rules walk it when not in region order) or the zones
-    assert "_regions_mask = (rt.ordered_mask(self.open) if self.open else self.board.kind_masks[ZONE])" in send
-    assert "if _regions_mask < 0:" in send and "_actions.append(_row1.action(r))" in send
-    assert "if not (self._regions_within__room__1(self.board.kind_masks[ZONE]) != 0):" in send  # its when:, an any
-    # crowd: the kept test first, then the test of the earlier choices; the regions of a kind, in order
-    assert "_regions_mask = self.board.kind_masks[HALF]  #" in crowd and "_regions_mask < 0" not in crowd
-    assert "_kept_regions0 = self._regions_within__room__2(_regions_mask)  #" in crowd
-    assert "_row2 = _row1[b] = rt.RegionRow('crowd', (c, b), self._action_text, self.board, 1)" in crowd
-    assert "_regions_stale = _regions_mask & _kept_regions0 & ~_row2.known[0]" in crowd  # (only where room(r) >= 2)
-    assert "_held_regions = _regions_mask & _kept_regions0 & _row2.fixed[0]  #" in crowd
-    claim, reset = method(source, "_do__claim"), method(source, "_do__reset")
-    assert "self._regions_known__room__1 &= ~self.board.spot_regions_mask[s]" in claim
-    assert "self._regions_known__room__2 &= ~self.board.spot_regions_mask[s]" in claim
-    # `tokens[region_of(s, zone)] = []`: an index not read again, the whole drop
-    assert "self._regions_known__room__1 = self._regions_known__room__2 = 0  # region-masks.yaml:" in reset
-    assert "self._regions_known__room__1 &= ~self.board.region_bit[r]" in method(source, "_do__send")
 
 
 def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:

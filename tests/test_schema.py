@@ -13,8 +13,8 @@ import yaml
 from click.testing import CliRunner
 
 from rulewright.cli import cli
+from rulewright.commands.schema import SCHEMA_FILES, schema_text
 from rulewright.compiler import build, schema
-from rulewright.editorcli import SCHEMA_FILES, schema_text
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted((ROOT / "rules").glob("*/*.yaml"))

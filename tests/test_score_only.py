@@ -1,8 +1,9 @@
 """Pass `score_only` (docs/optimiser.md): a definition only the scores read, each of its values asked
-once per player scored, is not kept between moves. What is found and what must not be, the code
-written, and games played in lockstep with and without the pass, their scores asked mid-game, of
+once per player scored, is not kept between moves. What is found and what must not be, and games
+played in lockstep with and without the pass, their scores asked mid-game, of
 a copy and of a restored state too; every rule set is held to the plain code, this pass alone
-too, by tests/test_optimiser.py."""
+too, by tests/test_optimiser.py. The code written is the golden of tests/passes/score_only.yaml
+(tests/test_pass_goldens.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import pytest
 
 import rulewright
 from rulewright.compiler import passes
-from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
 from tests.lockstep import play_in_lockstep
 from tests.test_count_items import program
@@ -45,17 +45,6 @@ def test_what_is_found() -> None:
     # without `derived` nothing is kept, and the pass decides nothing
     assert found("china-schacht", passes.ALL - {"derived"}) == ()
 
-
-def test_the_code_written() -> None:
-    source = compile_file(ruleset_file("china-schacht")).source
-    assert "_d__alliance_points" not in source and "_d__chains_of" not in source
-    assert ("    def alliance_points(self, p: int, b: int) -> int:\n"
-            "        # rules/china-schacht/base.yaml:314; not kept between moves: only the scores read it, once per "
-            "player scored (`score_only`)\n        _every = True\n") in source  # (its `all`: `aggregate_loops`)
-    # a palace placed drops no kept chain any more, an emissary sent no alliance
-    assert "self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384" in source
-    off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"score_only"}).source
-    assert "        _kept = self._d__alliance_points\n" in off and "        _kept = self._d__chains_of\n" in off
 
 
 @pytest.mark.parametrize("ruleset", ["china-schacht", "china-schacht/fortifications", "chang-cheng/domination"])

@@ -1,13 +1,13 @@
 """Pass `sorted_keys` (docs/optimiser.md): a listing remembered by a list the rules keep sorted (pass
 `listing_tables`) is keyed by the list itself, not by a set made of its items.
 
-Checked: what is written for China (Schacht)'s card listings (the hand, kept sorted, as it is; the
-face-up row, laid out in the order drawn, by its items), which fields are found kept sorted, and on
-a test game (tests/games/sorted-keys.yaml) what is taken (a hand joined and sorted, less a card,
-copied from another seat's) and what is not (a pile a card is laid on, a row set to two cards
-written out, a stack started with two); the test game played in lockstep with and without the
-pass and against the plain code; and a position whose hand is not sorted (a saved state, restored)
-listing what the plain code lists, under a key of its own.
+What is written (on the case tests/passes/sorted_keys.yaml and the test game
+tests/games/sorted-keys.yaml: what is taken, a hand joined and sorted, less a card, copied from
+another seat's, and what is not, a pile a card is laid on, a row set to two cards written out, a
+stack started with two) is their golden (tests/test_pass_goldens.py). Checked here: which fields
+are found kept sorted (China (Schacht)'s, the test game's); the test game played in lockstep with
+and without the pass and against the plain code; and a position whose hand is not sorted (a saved
+state, restored) listing what the plain code lists, under a key of its own.
 """
 
 from __future__ import annotations
@@ -16,13 +16,11 @@ import random
 from pathlib import Path
 
 import rulewright
-from rulewright.compiler import passes
 from rulewright.compiler.check import check
-from rulewright.compiler.driver import build, compile_file
+from rulewright.compiler.driver import build
 from rulewright.compiler.passes.sorted_keys import kept_sorted
 from rulewright.compiler.paths import ruleset_file
 from tests.lockstep import moves_in_lockstep
-from tests.test_listing_hoist import method
 
 GAME = Path(__file__).parent / "games" / "sorted-keys.yaml"
 
@@ -35,28 +33,15 @@ def typed_of(path: Path):  # type: ignore[no-untyped-def]
     return typed
 
 
-def test_schacht_keys_the_hand_as_it_is_and_the_row_by_its_items() -> None:
-    source = compile_file(ruleset_file("china-schacht")).source
-    assert "        _listed_key = self.hand[self.current]\n" in method(source, "_legal__exchange_blind")
-    exchange = method(source, "_legal__exchange_face_up")
-    assert "        _listed_key = (self.hand[self.current], frozenset(self.face_up))\n" in exchange
-    assert "a function of `hand[current]` (kept sorted, `sorted_keys`) and the items of `face_up`" in exchange
-    assert "        _listed_key = frozenset(self.face_up)\n" in method(source, "_legal__take_face_up")
-    off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"sorted_keys"}).source
-    assert "_listed_key = frozenset(self.hand[self.current])\n" in method(off, "_legal__exchange_blind")
-    assert "`sorted_keys`" not in off
+def test_schacht_s_fields_kept_sorted() -> None:
+    """(What is written is the golden of tests/passes/sorted_keys*.golden, tests/test_pass_goldens.py.)"""
     # (`here` and `palace_of` only ever hold one item at most: sorted too)
     assert kept_sorted(typed_of(ruleset_file("china-schacht"))) == {"self.hand", "self.here", "self.palace_of"}
 
 
 def test_what_is_taken() -> None:
+    """(What is written is the golden of the test game, tests/passes/sorted_keys-sorted-keys.golden.)"""
     assert kept_sorted(typed_of(GAME)) == {"self.hand"}
-    source = compile_file(GAME).source
-    assert "_listed_key = self.hand[self.current]\n" in method(source, "_legal__give")
-    assert "_listed_key = (self.hand[self.current], frozenset(self.stack))\n" in method(source, "_legal__heap")
-    assert "_listed_key = frozenset(self.pile)\n" in method(source, "_legal__take")
-    assert "_listed_key = frozenset(self.row)\n" in method(source, "_legal__lay")
-    assert "_listed_key = (frozenset(self.row), frozenset(self.stack))\n" in method(source, "_legal__line")
 
 
 def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:

@@ -1,8 +1,9 @@
 """Pass `spot_filters` (docs/optimiser.md): lists of spots filtered by a field's emptiness and by
 what the board fixes of each spot, made from bit masks.
 
-The forms are checked on China (Schacht) (what is found, what is written) and on a test game of
-every form (tests/games/spot-filters.yaml) played in lockstep against the plain code, with the
+What is written is the golden of the case tests/passes/spot_filters.yaml and of the test game of
+every form, tests/games/spot-filters.yaml (tests/test_pass_goldens.py). Checked here: what is found
+on China (Schacht), and the test game played in lockstep against the plain code, with the
 kept mask checked against the field after every move; a test that can fail is computed only when
 a spot reaches it, as the walk did; the runtime's pieces against what they stand for.
 """
@@ -51,21 +52,7 @@ def test_schacht_s_placements_are_found_and_written_from_masks() -> None:
     assert among.key is not None and not among.fails  # `province_of(s) in open_provinces`
     assert colour.key is not None and colour.fails  # `cards[0] == ...colour`: computed only if a spot is left
     assert any(m.empty and m.field == "palace_of" for m in plan("china-schacht").masks)
-    # (written in the loop: with pass `listing_hoist` the same masks are joined before it, tests/test_listing_hoist.py)
-    source = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
-                                                     passes.ALL - {"listing_hoist", "spot_rows"}).source
-    assert "for space in self.board.spots_of(self.board.all_mask & self._empty__palace_of & " \
-        "self.board.keys_mask(" in source
-    assert "self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384" in source
-    assert "self._empty__palace_of = self.board.empty_mask(self.palace_of)" in source
-    off = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
-                                                  passes.ALL - {"spot_filters"}).source
-    assert "spots_of" not in off
-    # (the mask of the empty spaces is kept for `value_masks`' counts and tests all the same)
-    off = rulewright.compiler.driver.compile_file(ruleset_file("china-schacht"),
-                                                  passes.ALL - {"spot_filters", "value_masks"}).source
-    assert "spots_of" not in off and "_empty__palace_of" not in off
-
+    # (what is written, the masks kept exact, is the golden of tests/passes/spot_filters*.golden)
 
 def test_a_filter_of_another_form_is_left_alone() -> None:
     """Fortifications: its open spaces add `(not fortified_here or s in fortified_here)`, an `or`

@@ -2,56 +2,25 @@
 the actions of its spots a byte of the mask at a time from its row (`rt.SpotRow`), and a test of
 that choice that reads only the earlier choices is computed once per row.
 
-Checked: what is written for China (Schacht) and for a test game (tests/games/spot-rows.yaml: a
-test of the earlier choice only, one that reads the state as well, three choices), and not without
-the pass; which tests are kept per row; the test game played in lockstep with and without the
-pass and against the plain code; a row's actions against the board's spots of random masks, in
-spot order, each spot's action one object whatever the mask.
+What is written (a test of the earlier choice only, one that reads the state as well, three
+choices, a choice of spots per way to pay as China (Schacht)'s), and not without the pass, is the
+golden of the test game tests/games/spot-rows.yaml (tests/test_pass_goldens.py). Checked here: the
+test game played in lockstep with and without the pass and against the plain code; a row's
+actions against the board's spots of random masks, in spot order, each spot's action one object
+whatever the mask.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 
 import rulewright
 from rulewright import runtime as rt
-from rulewright.compiler import passes
-from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.listing import MASKS_KEPT
 from tests.lockstep import moves_in_lockstep
-from tests.test_listing_hoist import method
 
 GAME = Path(__file__).parent / "games" / "spot-rows.yaml"
-
-
-def test_schacht_gathers_its_palace_spaces_per_payment() -> None:
-    build = method(compile_file(ruleset_file("china-schacht")).source, "_legal__build")
-    assert "_row1 = _table[_key0] = rt.SpotRow('build', (tuple(cards),), self._action_text, self.board, 1)" in build
-    assert "_spots_mask = _joined0  # rules/china-schacht/base.yaml:379; `spot_rows`" in build
-    # the colours' test, once per payment
-    assert re.search(r"_row_fixed = _row1\.fixed\[0\] = rt\.union\(\((_once__\d+) for (_s__\d+), \1 in .*"
-                     r"if \(\(len\(cards\) == 1\) == \(cards\[0\] == \2\)\)\)\)", build)
-    assert "_gathered = _row1.by_mask.get(_spots_mask)\n" in build  # (the actions of a mask met lately, in place)
-    assert "_gathered = _row1.made(_spots_mask)\n" in build
-    assert "_actions += _gathered  # rules/china-schacht/base.yaml:379" in build
-    assert "for space in" not in build
-    off = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"spot_rows"}).source, "_legal__build")
-    assert "SpotRow" not in off and "for space in self.board.spots_of(_joined0, " in off
-
-
-def test_only_tests_of_the_earlier_choices_are_kept_per_row() -> None:
-    source = compile_file(GAME).source
-    claim, mark, pick = (method(source, f"_legal__{name}") for name in ("claim", "mark", "pick"))
-    assert "rt.SpotRow('claim', (tuple(cards),), self._action_text, self.board, 1)" in claim
-    # mark: `c != colour` kept per row; the test reading `made` computed at every listing
-    assert "_row_fixed = _row1.fixed[0] = rt.union(" in mark and ".items() if c != _s__2))" in mark
-    assert "_spots_mask &= rt.union((_once__4 for _s__3, _once__4 in " in mark and "(self.made % 3) == 0" in mark
-    assert mark.count("= rt.union(") == 2 and "fixed[1]" not in mark
-    assert "_row2 = _row1[b] = rt.SpotRow('pick', (a, b), self._action_text, self.board, 1)" in pick
-    assert "_gathered = _row2.by_mask.get(_spots_mask)" in pick and "_gathered = _row2.made(_spots_mask)" in pick
 
 
 def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:

@@ -1,11 +1,12 @@
 """Pass `tabled_rows` (docs/optimiser.md): a listing whose first choice walks a definition
 remembered by value finds the rows of that choice's values once per listing, by the value's key.
 
-Checked: what is written for China (Schacht)'s palaces and emissaries, and without the pass (or
-without `value_tables`, whose key it reads); which listings it takes; that the rows remembered are
-the rows of the table of actions, with the values the definition gives, in its order; that a full
-table of rows emptied mid-game lists the same actions; and games of the China (Schacht) rule sets
-played in lockstep with and without it.
+What is written (rows of spots and of regions, a listing left alone) is the golden of
+tests/passes/tabled_rows.yaml (tests/test_pass_goldens.py). Checked here: what China (Schacht)
+writes without `value_tables`, whose key it reads; which listings it takes; that the rows
+remembered are the rows of the table of actions, with the values the definition gives, in its
+order; that a full table of rows emptied mid-game lists the same actions; and games of the China
+(Schacht) rule sets played in lockstep with and without it.
 """
 
 from __future__ import annotations
@@ -23,25 +24,13 @@ OFF = passes.ALL - {"tabled_rows"}
 SCHACHT = ["china-schacht", "china-schacht/fortifications", "china-schacht/bonus-tiles", "china-schacht/two-player"]
 
 
-def test_schacht_finds_the_rows_of_its_ways_to_pay_by_the_hand() -> None:
-    text = source("china-schacht")
-    build = method(text, "_legal__build")
-    assert "        _rows = self._keyed_spot_rows__build\n" in build
-    assert "        _rows_key = self.hand[self.current]\n" in build
-    assert "        _found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = _rows.get(_rows_key)\n" in build
-    assert "            for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378\n" in build
-    assert "        for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378\n" in build
-    assert "by `hand[current]`, which its values are a function of (`value_tables`)" in build
-    send = method(text, "_legal__send")
-    assert "        _rows = self._keyed_region_rows__send\n" in send and "for cards, _row1 in _found_rows:" in send
-    assert "    _keyed_spot_rows__build: dict[Any, list[tuple[Sequence[int], rt.SpotRow]]]  #" in text
-    # a listing whose first choice is no such walk is left as it was
-    assert "_found_rows" not in method(text, "_legal__exchange_face_up")
-    # without the pass, or without the value tables whose key it reads: a tuple made and hashed per value
-    for off in (source("china-schacht", OFF), source("china-schacht", passes.ALL - {"value_tables"})):
-        assert "_found_rows" not in off and "_keyed_spot_rows__build" not in off
-        assert "        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378\n" \
-            "            _key0 = tuple(cards)\n" in method(off, "_legal__build")
+def test_without_the_value_tables_whose_key_it_reads_a_tuple_is_made_per_value() -> None:
+    """(What is written with the pass, and without it, is the golden of tests/passes/tabled_rows.yaml,
+    tests/test_pass_goldens.py.)"""
+    off = source("china-schacht", passes.ALL - {"value_tables"})
+    assert "_found_rows" not in off and "_keyed_spot_rows__build" not in off
+    assert "        for cards in self.all_payments(self.current):  # rules/china-schacht/base.yaml:378\n" \
+        "            _key0 = tuple(cards)\n" in method(off, "_legal__build")
 
 
 def test_a_variant_with_rows_of_another_kind_has_a_slot_of_its_own() -> None:

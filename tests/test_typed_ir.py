@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler import typed as t
+from rulewright.compiler.builtins import BUILTINS
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.lower import lower
 from rulewright.compiler.paths import rules_dir
-from rulewright.compiler.signatures import BUILTINS
 from rulewright.compiler.source import CompileError, SourceSpan
 from rulewright.compiler.types import Ty
 

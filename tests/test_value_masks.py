@@ -2,13 +2,14 @@
 variable (a player), as one bit mask per value kept up to date; counts, tests and lists of them,
 and of the spots empty or not, read from the masks.
 
-Checked: what is found and written for China (Schacht) (`palaces_in`, `palaces_total`, `can_place`'s
-and `build`'s tests of the free spaces, `chains_of`'s palaces) and what `derived` then keeps no more;
-every form of a test game (tests/games/value-masks.yaml) written from the masks, and the one whose
-lists only the game bounds left to the plain code; the masks exact after every move, on copies
-(their own list) and on saved states read back; the test game and the Schacht rule sets played in
-lockstep with and without the pass and against the plain code; the board's masks per value against
-what they stand for.
+What is written (every form of the test game tests/games/value-masks.yaml and of the case
+tests/passes/value_masks.yaml read from the masks, the one whose lists only the game bounds left to
+the plain code, the masks kept exact by each assignment) is their golden (tests/test_pass_goldens.py).
+Checked here: what is found for China (Schacht) (`palaces_in`, `palaces_total`, the free spaces,
+`chains_of`'s palaces) and what `derived` then keeps no more; the masks exact after every move, on
+copies (their own list) and on saved states read back; the test game and the Schacht rule sets
+played in lockstep with and without the pass and against the plain code; the board's masks per
+value against what they stand for.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.state import Game, State
 from tests.lockstep import moves_in_lockstep, play_in_lockstep
-from tests.test_listing_hoist import method
 
 GAME = Path(__file__).parent / "games" / "value-masks.yaml"
 SCHACHT = ("china-schacht", "china-schacht/border-quarrels", "china-schacht/two-player",
@@ -67,68 +67,12 @@ def test_schacht_keeps_a_mask_of_the_palaces_of_each_player() -> None:
     assert without.value_masks == () and {"palaces_in", "palaces_total"} <= {n for n, _ in without.derived}
 
 
-def test_schacht_reads_its_counts_and_tests_from_the_masks() -> None:
+def test_schacht_reads_its_road_chains_from_the_masks() -> None:
+    """(The other forms read from the masks, and the masks kept exact, are the goldens of
+    tests/passes/value_masks.yaml and of the test game, tests/test_pass_goldens.py.)"""
     code = source(ruleset_file("china-schacht"))
-    assert ("return (self.board.region_mask[r] & self._has__palace_of[p]).bit_count()  # base.yaml:287; "
-            "read from bit masks (`value_masks`): count(... for s in r)") in code
-    assert "return (self.board.region_mask[r] & ~self._empty__palace_of).bit_count()  # base.yaml:288" in code
-    # (emissary_room's largest holding, written out as a loop by pass `aggregate_loops`)
-    assert "        for q in range(self.num_seats):  # base.yaml:294; `aggregate_loops`" in code
-    assert "            _each = (self.board.region_mask[r] & self._has__palace_of[q]).bit_count()\n" in code
-    assert "(self.palaces_left[p] > 0 and (self._empty__palace_of != 0))" in code  # can_place
     assert "self.board.road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, " in code  # chains_of
-    build_ = method(code, "_do__build")
-    assert "not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) " \
-        "!= 0)):  # base.yaml:388" in build_
-    assert "palaces_in" not in build_ and "_d__palaces_" not in code and "self.palaces_in(" not in code
-    # kept exact: the old items' bits cleared before the assignment, the new ones' set after it
-    lines = [line.strip() for line in build_.splitlines()]
-    at = lines.index("self.palace_of[space] = (self.current,)  # base.yaml:384")
-    assert lines[at - 2:at] == [
-        "for _item__palace_of in self.palace_of[space]:  # base.yaml:384",
-        "self._has__palace_of[_item__palace_of] &= ~self.board.spot_bit[space]  # base.yaml:384"]
-    assert "self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384" in lines[at + 1:]
-    assert "        _other._has__palace_of = self._has__palace_of[:]\n" in code
-    assert "        self._has__palace_of = self.board.item_masks(self.palace_of, self.num_seats)\n" in code
-    assert "_has__palace_of" not in source(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})
-
-
-def test_every_form_of_the_test_game_is_read_from_the_masks() -> None:
-    code = source(GAME)
-    expected = {
-        "held_in": "return (self.board.region_mask[r] & self._has__held_by[p]).bit_count()",
-        "taken_in": "return (self.board.region_mask[r] & ~self._empty__held_by).bit_count()",
-        "shut_out": "return (not (self.board.region_mask[r] & self._has__held_by[p]))",
-        "owns_all": "return (not (self.board.region_mask[r] & ~self._has__held_by[p]))",
-        "full": "return (not (self.board.region_mask[r] & self._empty__held_by))",
-        "mine": "return self.board.mask_spots(self._has__held_by[p])",
-        "mine_in": "return self.board.mask_spots(self.board.region_mask[r] & self._has__held_by[p])",
-        "tints": "return self._is__tint[c].bit_count()",
-        "untinted": "return (self.board.region_mask[r] & ~self._is__tint[c]).bit_count()",
-    }
-    for name, line in expected.items():
-        assert line in method(code, name), name
-    assert "(self.board.all_mask & ~self._has__held_by[self.current]).bit_count() > 2" in code  # `not in`
-    assert "(self.board.region_mask[self.board.region_of[ZONE][s]] & self._empty__held_by) != 0" in code
-    assert "'held': self._has__held_by[player].bit_count() + " in code  # in a score
-    # a field whose lists only the game bounds: its tests are counted against the budget, no mask
-    assert "__visitors" not in code and "if p in (self.visitors[s] if len(self.visitors[s]) <= 16" in code
-
-
-def test_assignments_keep_the_masks_exact() -> None:
-    code = source(GAME)
-    share = method(code, "_do__share")
-    assert "for _item__held_by in self.held_by[s]:" in share and "self.held_by[s] = (q, self.current)" in share
-    assert "self._has__held_by[q] |= self.board.spot_bit[s]" in share  # (the items written out: set at once)
-    assert "self._has__held_by[self.current] |= self.board.spot_bit[s]" in share
-    # a value that can fail, an index computed: the masks made again after the assignment
-    assert "self._is__tint = self.board.value_masks(self.tint, 3)  # value-masks.yaml:95" \
-        in method(code, "_do__wash")
-    assert "self._has__held_by = self.board.item_masks(self.held_by, self.num_seats)  # value-masks.yaml:86" \
-        in method(code, "_do__clear")
-    claim = method(code, "_do__claim")
-    assert "self._is__tint[self.tint[s]] &= ~self.board.spot_bit[s]" in claim
-    assert "self._is__tint[self.tint[s]] |= self.board.spot_bit[s]" in claim
+    assert "_d__palaces_" not in code and "self.palaces_in(" not in code
 
 
 def masks_are_exact(state: State) -> bool:

@@ -4,8 +4,10 @@ that value, in a table of the board every state shares.
 
 Checked: what is found on China (Schacht) and on a test game (tests/games/value-tables.yaml) and
 what must not be (a definition reading the seat to act, the count of players, two hands, an
-option, another definition, or having no parameter); what is written; the games played in
-lockstep with and without the pass; values shared by states of the board; the table's bound.
+option, another definition, or having no parameter); the games played in
+lockstep with and without the pass; values shared by states of the board; the table's bound. What
+is written is the golden of the test game (tests/passes/value_tables-value-tables.golden,
+tests/test_pass_goldens.py).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import rulewright
 from rulewright import runtime as rt
 from rulewright.compiler import passes
 from rulewright.compiler.check import check
-from rulewright.compiler.driver import build, compile_file
+from rulewright.compiler.driver import build
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.state import Game
 from tests.lockstep import play_in_lockstep
@@ -53,19 +55,6 @@ def test_the_definitions_of_one_small_value_are_found() -> None:
     assert {"mine", "crowded", "shared", "moded", "nested"} <= {name for name, _ in plan(GAME).derived}
     assert plan(ruleset_file("mandarin")).value_tables == ()  # a card of tiles: of 72 components
     assert plan(ruleset_file("chang-cheng")).value_tables == ()  # `laid` has no parameter: its slot is cheaper
-
-
-def test_the_value_is_looked_up_by_the_hand_and_remembered_there() -> None:
-    source = compile_file(ruleset_file("china-schacht")).source
-    assert ("        _table = self._values__all_payments\n"
-            "        _kept: Sequence[Sequence[int]] | None = _table.get(self.hand[p])\n        if _kept is not None:\n"
-            "            return _kept\n") in source
-    assert "        rt.remember(_table, (self.hand[p], c), _value, self.board)\n        return _value\n" in source
-    assert "remembered by the value of `hand[p]` and `c`, in a table of the board every state shares" in source
-    assert "_d__all_payments" not in source
-    off = compile_file(ruleset_file("china-schacht"), passes.ALL - {"value_tables"}).source
-    assert "value_table('all_payments')" not in off and "self._d__all_payments = rt.without_key(" in off
-    assert "value_table('listing " in off  # (pass `listing_tables` keeps its own tables of the board)
 
 
 def test_the_games_are_those_without_the_pass() -> None:

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 import rulewright
-from rulewright import cli as cli_module
 from rulewright.cli import cli
+from rulewright.commands import variant as variant_command
 from rulewright.compiler import paths
 from rulewright.compiler.diff import diff, load_ruleset
 from rulewright.compiler.driver import compile_file
@@ -137,7 +137,7 @@ def test_variant_new_under_rules_appears_in_list(tmp_path: Path, monkeypatch: py
     (rules / "china-cornett").mkdir(parents=True)
     shutil.copy(paths.ruleset_file("china-cornett"), rules / "china-cornett" / "base.yaml")
     monkeypatch.setattr(paths, "rules_dir", lambda: rules)
-    monkeypatch.setattr(cli_module, "rules_dir", lambda: rules)
+    monkeypatch.setattr(variant_command, "rules_dir", lambda: rules)
     result = run("variant", "new", "china-cornett", "owner-none", "--dir", str(rules / "china-cornett"))
     assert result.exit_code == 0, result.output
     assert (rules / "china-cornett" / "owner-none.yaml").is_file()

@@ -305,3 +305,14 @@ def test_no_test_game_leaks_what_a_player_may_not_see(name: str) -> None:
     assert sum(s for _, s in totals) > 0
     if _has_hidden(game):
         assert sum(h for h, _ in totals) > 0
+
+
+def test_the_type_texts_remembered_are_bounded() -> None:
+    """A long-lived process (the web board, the language server) loads rule file after rule
+    file: the parsed type texts it remembers stay under a bound, and parse the same after."""
+    from rulewright.runtime import state
+
+    for n in range(state._PARSED_MOST + 10):
+        assert field_type_of(f"list(kind{n})") == field_type_of(f"list(kind{n})")
+        assert len(state._PARSED) <= state._PARSED_MOST
+    assert field_type_of("optional(set(spot))") == state._parsed_type("optional(set(spot))")

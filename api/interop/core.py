@@ -43,11 +43,12 @@ from typing import Any
 import numpy as np
 
 from ..compiler import typed as t
+from ..compiler.analysis.walk import nodes
+from ..compiler.builtins import BUILTINS
 from ..compiler.check import check
 from ..compiler.driver import build
-from ..compiler.passes.rewrite import map_program, nodes
+from ..compiler.passes.rewrite import map_program
 from ..compiler.paths import RULE_FILE_SUFFIXES, is_ruleset_id, ruleset_file
-from ..compiler.signatures import BUILTINS
 from ..compiler.source import CompileError
 from ..compiler.types import Ty
 from ..runtime.errors import BadSetup, IllegalAction

@@ -4,7 +4,7 @@ phase can be reached and the game can end.
 `check(ruleset)` returns the diagnostics and, when there are none, the `TypedProgram`
 (compiler/typed.py): each expression with its type, each name bound to the symbol it denotes,
 each effect with its span. How that is written as Python, and what checks of the limits of a
-move it needs, is lowering's (compiler/lower.py). `check_partial(ruleset)` gives the typed
+move it needs, is lowering's (compiler/lower/). `check_partial(ruleset)` gives the typed
 program and the global names whatever the problems, for tools that look at rules as they are
 written (the language server).
 

@@ -1,4 +1,4 @@
-"""Typing, the calls: of a built-in (its signature in signatures.py, generic in `T`), of a
+"""Typing, the calls: of a built-in (its signature in compiler/builtins/, generic in `T`), of a
 definition or procedure (its parameters), and the making of a record. Each function takes the
 expression typer (exprs.py) it types the arguments with."""
 
@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from .. import ast
 from .. import typed as t
+from ..builtins import Builtin
 from ..names import faces_constant
-from ..signatures import Signature
 from ..source import did_you_mean
 from ..types import ANY, Ty, compatible, entity, parse_type
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 _BOARD_ONLY = ("neighbours", "straight_lines", "count_lines", "components", "component_of")
 
 
-def builtin(ty: ExprTyper, e: ast.Call, sig: Signature) -> t.Expr:
+def builtin(ty: ExprTyper, e: ast.Call, sig: Builtin) -> t.Expr:
     """A call of a built-in function: its arguments fit its parameters (binding `T` to the type
     the first generic argument has), and its result type is the one `T` gives."""
     walls = any(b.wall for b in ty.rs.boards)
@@ -63,7 +63,7 @@ def builtin(ty: ExprTyper, e: ast.Call, sig: Signature) -> t.Expr:
     return t.Builtin(e.func, tuple(given), extra, ret, e.span)
 
 
-def _returns(ty: ExprTyper, sig: Signature, bindings: dict[str, Ty]) -> Ty:
+def _returns(ty: ExprTyper, sig: Builtin, bindings: dict[str, Ty]) -> Ty:
     """The result type of a built-in, with `T` as its arguments bound it."""
     ret = parse_type(sig.returns, ty.symbols.entity_kinds | {"T"}, ty.symbols.enum_names)
     assert isinstance(ret, Ty)

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from ...runtime.limits import MAX_STATE_VALUES
 from .. import ir
 from ..boards import Boards
+from ..builtins import AGGREGATES, BUILTINS, VALUES
 from ..names import BASE, MEMBER_PATTERNS, RUNTIME_BOARDS, const_name
-from ..signatures import AGGREGATES, BUILTINS, VALUES
 from ..typed import Symbol, SymbolKind
 from ..types import NONE, Ty, entity, enum, list_of, parse_type, record
 from .symbols import KIND_WORDS, Symbols

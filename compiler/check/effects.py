@@ -13,7 +13,7 @@ from typing import assert_never
 
 from .. import ast, ir
 from .. import typed as t
-from ..signatures import BUILTINS
+from ..builtins import BUILTINS
 from ..source import SourceSpan, did_you_mean
 from ..typed import Symbol
 from ..types import ANY, INT, Ty, compatible, entity, unify

@@ -14,8 +14,8 @@ from typing import Literal, assert_never
 from ...runtime.limits import MAX_INT
 from .. import ast, ir
 from .. import typed as t
+from ..builtins import AGGREGATES, BUILTINS
 from ..names import BASE, RULE_NAME_HINT, local_name, rule_name_problem, table_constant
-from ..signatures import AGGREGATES, BUILTINS
 from ..source import SourceSpan, did_you_mean
 from ..typed import Symbol
 from ..types import ANY, BOOL, INT, STR, Ty, compatible, entity, list_of, set_of, unify

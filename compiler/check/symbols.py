@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from .. import ir
 from .. import typed as t
 from ..boards import Boards
+from ..builtins import AGGREGATES, BUILTINS, VALUES
 from ..names import ANNOTATION_NAMES, BASE, IMPLICIT, RUNTIME_ACTIONS, STATE_MEMBERS, const_name, member_clash
-from ..signatures import AGGREGATES, BUILTINS, VALUES
 from ..source import Diagnostic, SourceSpan
 from ..typed import Symbol
 from ..types import Ty, enum

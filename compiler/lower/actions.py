@@ -163,7 +163,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
                          a.then, a.span, others_parts=a.others_parts, revealed=revealed,
                          listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                          fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
-                         unguarded=guard_inline.written(lo.plan, when and _unparenthesised(when),
+                         unguarded=guard_inline.written(a.when_written_out, when and _unparenthesised(when),
                                                         _parenthesised(_unparenthesised(when or ""))))
 
 

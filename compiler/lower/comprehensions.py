@@ -7,18 +7,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import typed as t
+from ..analysis.keys import key
 from ..budget import FREE_WORK, Facts, join_mag, number, sat, scale_mag
 from ..names import FILTER_LOCAL, MAX_TABLE_CHOICES, component_sets_constant
-from ..passes import bitmask, region_masks, set_lists
+from ..passes import bitmask, region_masks
 from ..passes.aggregate_loops import written_out
-from ..passes.bitmask import paren
 from ..passes.component_sets import _operand, taken
 from ..passes.count_items import SIMPLE, counted
 from ..passes.listing_hoist import LOCAL
 from ..passes.region_masks import ORDERED
-from ..passes.rewrite import key, show
+from ..passes.rewrite import show
 from ..passes.spot_filters import Term, _bare, among, joined_terms, lookup
-from ..passes.value_masks import ValueMask, _masks, _unparen, served
+from ..passes.value_masks import ValueMask, _masks, _unparen, paren, served
 from ..source import SourceSpan
 from ..typed import Symbol
 from ..types import unify
@@ -283,9 +283,9 @@ def group_key(e: t.Expr, spot: Symbol) -> str:
 
 
 def set_lists_code(lo: Lowerer, e: t.Comprehension) -> str | None:
-    """`sorted(S)` for `[x for x in S]` over a set (`lo`: the lowering), else None."""
-    if set_lists.NAME not in lo.plan.enabled or e.func != "list" or e.more or e.cond is not None \
-            or e.domain.ty.kind != "set" or not isinstance(e.elt, t.Ref) or e.elt.sym is not e.var:
+    """`sorted(S)` for `[x for x in S]` over a set that pass `set_lists` marked (`lo`: the lowering),
+    else None."""
+    if not e.sorted_set:
         return None
     walk: str = expressions.iterable(lo, e.domain.ty, lo.expr(e.domain), ordered=True)
     lo.notes.setdefault("the set sorted:", {})[show(e, 40)] = None

@@ -14,7 +14,7 @@ from ..budget import FREE_WORK, NOTHING, Facts, sat
 from ..names import base_use, faces_constant
 from ..names import joined as invented
 from ..passes import Plan, component_sets, value_tables
-from ..passes.board_tables import Bind
+from ..passes.action_tables import Bind
 from ..types import needs_key
 from . import boards, comprehensions, effects, expressions, limits
 from .code import Small, _annotation

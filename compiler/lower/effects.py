@@ -12,10 +12,10 @@ from ...runtime.limits import SMALL_LIST
 from .. import typed as t
 from ..budget import STORED, Facts, sat, storable
 from ..names import phase_constant
-from ..passes import Plan, bitmask, draw_out, inline_procedures, join_rounds, value_masks
-from ..passes.draw_out import _shape, _words
+from ..passes import Plan, bitmask, inline_procedures, join_rounds, value_masks
+from ..passes.draw_out import _words
 from ..passes.join_rounds import ROUNDS, _items
-from ..passes.rewrite import can_fail, where
+from ..passes.rewrite import where
 from ..source import SourceSpan
 from ..typed import Symbol
 from ..types import ANY
@@ -289,7 +289,7 @@ def assign(lo: Lowerer, s: t.Assign) -> str:
         lo.costs[id(s)] = sat(lo.costs[id(s)] + old_work + new_work)
         size = old_size if s.op == "-=" else sat(old_size + new_size)
         limits.stored(lo, sym, Facts(size=size, item=value.item))
-        items = set_items_joined(lo, s.op == "+=", old_py, s.value, new_py)  # (pass `set_items`)
+        items = set_items_joined(s.items_written, s.op == "+=", old_py, new_py)  # (pass `set_items`)
         if items is not None:
             return f"{lhs} = {items}"
         return f"{lhs} = {old_py} {'|' if s.op == '+=' else '-'} {new_py}"
@@ -449,12 +449,11 @@ def _suspending(typed: t.TypedProgram) -> set[str]:
 
 def join_rounds_fused(lo: Lowerer, s: t.For, head: Line, body: list[Line], depth: int) -> list[Line] | None:
     """The lines of loop `s` (its head and body, as lowered) with the joins of its rounds made at
-    once, else None (`lo`: the lowering)."""
-    if join_rounds.NAME not in lo.plan.enabled or lo.probe is not None or len(s.body) != 1:
+    once where pass `join_rounds` marked it, else None (`lo`: the lowering)."""
+    if lo.probe is not None or not s.joins_rounds:
         return None
     items = _items(s)
-    if items is None:
-        return None
+    assert items is not None  # (the pass marks no other loop)
     join = body[-1]
     m = re.fullmatch(r"(.+?) = \(\*\1, .+\)", join.code)
     if m is None or join.depth != depth + 1:
@@ -467,8 +466,8 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: Line, body: list[Line], depth
     elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
         return None
     walk = re.fullmatch(r"for (\w+) in (.+):", head.code)
-    if walk is None or walk.group(1) != "_" or "rt." in walk.group(2) or can_fail(s.domain, lo.defines):
-        return None  # (a loop whose variable the body reads, whose list is counted or may fail: not taken)
+    if walk is None or walk.group(1) != "_" or "rt." in walk.group(2):
+        return None  # (a loop whose variable the body reads, or whose list is counted: not taken)
     written = f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
     note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
                                              f"(`{join_rounds.NAME}`)") if n)
@@ -488,10 +487,9 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: Line, body: list[Line], depth
 
 def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Line],
                    second_lines: list[Line]) -> list[Line] | None:
-    """The lines of `let c = draw_from(x)` and `x = without(x, c)` as one call, else None (`lo`:
-    the lowering; the two statements' lines, as lowered)."""
-    if draw_out.NAME not in lo.plan.enabled or lo.probe is not None or not isinstance(second, t.Assign) \
-            or not _shape(first, second):
+    """The lines of `let c = draw_from(x)` and `x = without(x, c)`, marked by pass `draw_out`, as one
+    call, else None (`lo`: the lowering; the two statements' lines, as lowered)."""
+    if lo.probe is not None or not isinstance(second, t.Assign) or not second.drawn_out:
         return None
     if len(first_lines) != 1 or len(second_lines) < 3:
         return None

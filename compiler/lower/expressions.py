@@ -4,16 +4,17 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import TYPE_CHECKING, assert_never
 
-from ...runtime.limits import MAX_INT, MAX_ITEMS, SMALL_LIST
+from ...runtime.limits import MAX_INT, SMALL_LIST
 from .. import typed as t
-from ..budget import FREE_WORK, STORED, Facts, add_mag, join, join_mag, mul_mag, number, sat
-from ..passes import bitmask, lazy_hoist, list_items, range_bounds, set_items
+from ..budget import FREE_WORK, STORED, Facts, add_mag, join, mul_mag, number, sat
+from ..builtins import BUILTINS, Lowering, counting
+from ..passes import bitmask, lazy_hoist
 from ..passes.lazy_hoist import LAZY
-from ..signatures import BUILTINS
 from ..typed import Symbol
-from ..types import ANY, INT, Ty, entity
+from ..types import ANY, Ty, entity
 from . import boards, comprehensions, definitions, limits
 from .code import _SIMPLE, _one_operand, _pair_sorted, _parenthesised, _sorted, _unparenthesised
 
@@ -224,9 +225,9 @@ def binary(lo: Lowerer, e: t.Binary) -> str:
         lo.facts[id(e)] = limits.clamp(lo, e.ty, Facts(sat(work + left_work + right_work), size, item=item))
         lo.canonical.add(id(e))
         if e.ty.kind == "list":
-            written = list_items_joined(lo, e.left, lpy, e.right, rpy, _SIMPLE)  # (pass `list_items`)
+            written = list_items_joined(lo, e, lpy, rpy, _SIMPLE)  # (pass `list_items`)
             return written if written is not None else f"(*{lpy}, *{rpy})"
-        items = set_items_joined(lo, op == "+", lpy, e.right, rpy)  # (pass `set_items`)
+        items = set_items_joined(e.items_written, op == "+", lpy, rpy)  # (pass `set_items`)
         if items is not None:
             return items
         return f"({lpy} {'|' if op == '+' else '-'} {rpy})"
@@ -266,9 +267,8 @@ def builtin(lo: Lowerer, e: t.Builtin) -> str:
                 lo.called = called
         lo.facts[id(e)] = builtin_facts(lo, e, lowered, e.ty)  # (what the list's call is proven to cost)
         return masked.format(*lowered)
-    if e.func == "len" and isinstance(e.args[0], t.Builtin) and e.args[0].func == "straight_lines":
-        # Counting lines needs no list of them: a popcount on the board's bitboard.
-        counted = t.Builtin("count_lines", e.args[0].args, (), e.ty, e.span)
+    counted = counting(e)  # `len(straight_lines(...))` as `count_lines(...)`: no list of lines made
+    if counted is not None:
         py = builtin(lo, counted)
         lo.facts[id(e)] = lo.fact(counted)
         return py
@@ -276,9 +276,7 @@ def builtin(lo: Lowerer, e: t.Builtin) -> str:
     lo.facts[id(e)] = builtin_facts(lo, e, lowered, e.ty)
     if e.func == "sorted" and e.ty.elem is not None:  # in the order a set is walked in (_sorted)
         return _sorted(e.ty.elem, _unparenthesised(lowered[0]))  # (its one argument: no parentheses of its own)
-    if "{where}" in BUILTINS[e.func].python:  # a check that names its rule line
-        return BUILTINS[e.func].python.format(*lowered, **dict(e.extra), where=limits.where(lo, e.span))
-    return BUILTINS[e.func].python.format(*lowered, **dict(e.extra))
+    return BUILTINS[e.func].write(lowered, e.extra, limits.where(lo, e.span))
 
 
 def arguments(lo: Lowerer, args: tuple[t.Expr, ...], params: tuple[Symbol, ...]) -> list[str]:
@@ -309,151 +307,21 @@ def nonzero(lo: Lowerer, e: t.Expr) -> bool:
 
 
 def builtin_facts(lo: Lowerer, e: t.Builtin, lowered: list[str], ret: Ty) -> Facts:
-    """What a built-in function gives and costs. It wraps the arguments that need a check:
-    a list whose size only the game knows, a number an auction keeps, a count of spots."""
-    if len(e.args) != len(lowered):
-        return limits.type_facts(lo, ret)
-    args = [lo.fact(a) for a in e.args]
-    cost = sum(f.cost for f in args)
-    bounds, seats = boards.bounds(lo), boards.kind_count(lo, "player") or 0
-
-    def over(i: int) -> int:  # work over each item of argument i: how many it holds
-        nonlocal cost
-        lowered[i], work, size = limits.over(lo, lowered[i], args[i], e.args[i].span)
-        cost += work
-        return size
-
-    def kept(i: int) -> None:  # a number the result keeps (an auction's bid): checked as stored
-        lowered[i] = limits.checked_store(lo, lowered[i], args[i], INT, e.args[i].span)
-
-    def literal(i: int) -> int | None:
-        arg = e.args[i]
-        return arg.value if isinstance(arg, t.Num) else None
-
-    match e.func:
-        case "len":
-            return number(args[0].size if args[0].size is not None else MAX_INT, cost=cost)
-        case "abs":
-            return Facts(cost, mag=args[0].mag)
-        case "min2" | "max2":
-            return Facts(cost, mag=join_mag(args[0].mag, args[1].mag))
-        case "die":
-            return Facts(cost, mag=add_mag(args[0].mag, (1, 0)))
-        case "range" | "steps":
-            low, high = literal(0), literal(1)
-            step = literal(2) if e.func == "steps" else 1
-            size = None if low is None or high is None or step is None else len(range(low, high, max(step, 1)))
-            if size is None and not args[0].mag[1] and not args[1].mag[1]:  # b - a <= |a| + |b|
-                size = sat(args[0].mag[0] + args[1].mag[0])
-            bound = range_bounds_size(lo, e, args[1].mag)  # (pass `range_bounds`) b - a <= b, a >= 0
-            if bound is not None and (size is None or bound < size):
-                size = bound
-            return Facts(cost, size, item=Facts(mag=join_mag(args[0].mag, args[1].mag)))
-        case "straight_lines":
-            over(1)
-            lines = 3 * bounds["spot"]
-            return Facts(sat(cost + lines), lines, item=Facts(size=bounds["longest"], item=Facts()))
-        case "count_lines":
-            over(1)
-            return number(3 * bounds["spot"], cost=cost + 3)
-        case "regions_touching":
-            over(0)
-            return Facts(cost, bounds["region"], item=Facts())
-        case "regions_of":
-            return Facts(cost, bounds["region"], item=Facts())
-        case "regions_at":
-            return Facts(cost, bounds["per_spot"], item=Facts())
-        case "spots_of":
-            return Facts(cost, bounds["region_size"], item=Facts())
-        case "neighbours":
-            return Facts(cost, bounds["degree"], item=Facts())
-        case "border_regions":
-            return Facts(cost, 2, item=Facts())
-        case "wall_spots" | "wall_neighbours" | "wall_regions" | "wall_pieces":  # a walk along the wall
-            over(0)
-            size = {"wall_spots": bounds["spot"], "wall_neighbours": 2, "wall_regions": bounds["region"],
-                    "wall_pieces": boards.kind_count(lo, "wallface") or 0}[e.func]
-            return Facts(sat(cost + bounds["spot"]), size, item=Facts())
-        case "wall_runs":  # one walk along the wall; the runs hold the spots at most once in all
-            over(0)
-            over(1)
-            return Facts(sat(cost + bounds["spot"]), bounds["spot"], item=Facts(size=bounds["spot"], item=Facts()))
-        case "attach_left" | "attach_right":  # each piece laid once: at most as many faces as pieces
-            over(0)
-            faces = boards.kind_count(lo, "wallface") or 0
-            return Facts(sat(cost + faces), faces, item=Facts())
-        case "face_spots":
-            return Facts(cost, bounds["spot"], item=Facts())
-        case "road_chains" | "road_chains_best":  # (a search over the board's roads)
-            over(0)
-            spots = bounds["spot"]
-            return Facts(sat(cost + spots * spots), spots, item=Facts(size=spots, item=Facts()))
-        case "components" | "component_of":  # a flood fill: each spot marked, each road looked along once
-            over(len(args) - 1)
-            spots = bounds["spot"]
-            work = sat(spots * (bounds["degree"] + 1))
-            if e.func == "component_of":
-                return Facts(sat(cost + work), spots, item=Facts())
-            return Facts(sat(cost + work), spots, item=Facts(size=spots, item=Facts()))
-        case "majority" | "ranked":  # a few passes over the counts, one per seat (and a sort)
-            size = over(0)
-            return Facts(sat(cost + 3 * size), size, item=Facts())
-        case "passed":  # the spots between: as many as the steps
-            k, m = args[1].mag
-            if m == 0 and k <= FREE_WORK:
-                return Facts(sat(cost + k), k, item=Facts())
-            limits.charged(lo)
-            lowered[1] = f"rt.upto(self, {lowered[1]}, {limits.where(lo, e.args[1].span)})"
-            return Facts(cost, MAX_ITEMS, item=Facts())
-        case "seats_from":
-            return Facts(sat(cost + seats), seats, item=Facts())
-        case "open_auction":
-            over(0)
-            kept(1)
-            kept(2)
-            return Facts(sat(cost + seats))
-        case "auction_bid":
-            kept(1)
-            return Facts(sat(cost + seats))
-        case "auction_drop":
-            return Facts(sat(cost + seats))
-        case "auction_bids":  # from the lowest bid allowed up to the cap: only the game knows how many
-            return Facts(cost, None, item=Facts(mag=join_mag(STORED, args[1].mag)))
-        case "auction_winner":
-            return Facts(cost, 1, item=Facts())
-        case "auction_in":
-            return Facts(cost, seats, item=Facts())
-        case "auction_high_bid":
-            return Facts(cost, mag=STORED)
-        case "without" | "sorted":
-            size = over(0)
-            return Facts(cost, size, item=args[0].item)
-        case "value_of":
-            return limits.type_facts(lo, ret, STORED).priced(cost)
-        case "subsets":  # counted and charged by rt.subsets itself, as it runs
-            limits.charged(lo)
-            n, most = args[0].size, literal(2)
-            count = None if n is None or n > 16 else 1 << n
-            longest = n if most is None else max(min(n if n is not None else most, most), 0)
-            return Facts(cost, count, item=Facts(size=longest, item=args[0].item))
-        case "draw":  # (sorts the set first)
-            over(0)
-            return (args[0].item or limits.type_facts(lo, ret)).priced(cost)
-        case "draw_from":
-            return (args[0].item or limits.type_facts(lo, ret)).priced(cost + 1)
-        case "throw":
-            over(0)
-            most = sum(max((abs(face) for face in die.faces), default=0) for kind in lo.rs.dice
-                       for die in kind.dice)
-            return number(most, cost=cost)
-    return limits.type_facts(lo, ret).priced(cost)
+    """What a built-in function gives and costs: its facts rule (compiler/builtins/library.py),
+    given what it may know of lowering. It wraps the arguments that need a check: a list whose
+    size only the game knows, a number an auction keeps, a count of spots."""
+    lowering = Lowering(boards.bounds(lo), partial(boards.kind_count, lo), partial(limits.over, lo),
+                        partial(limits.checked_store, lo), partial(limits.type_facts, lo),
+                        partial(limits.charged, lo), partial(limits.where, lo), lo.rs.dice,
+                        lambda high: range_bounds_size(lo, e, high))  # (pass `range_bounds`)
+    return BUILTINS[e.func].facts_of(e, lowered, [lo.fact(a) for a in e.args], ret, lowering)
 
 
-def set_items_joined(lo: Lowerer, plus: bool, left: str, right: t.Expr, right_py: str) -> str | None:
-    """`left.union(items)` or `left.difference(items)` for a set operation whose right operand is a
-    set written out (`right_py`, lowered as `frozenset((...))`), else None."""
-    if set_items.NAME not in lo.plan.enabled or not isinstance(right, t.Collection) or right.kind != "set" \
-            or not right.items or not (right_py.startswith("frozenset((") and right_py.endswith("))")):
+def set_items_joined(marked: bool, plus: bool, left: str, right_py: str) -> str | None:
+    """`left.union(items)` or `left.difference(items)` for a set operation that pass `set_items`
+    marked (`marked`: its right operand a set written out), where that operand is lowered as
+    `frozenset((...))` (`right_py`; not a set of more items than a move may walk unchecked), else None."""
+    if not marked or not (right_py.startswith("frozenset((") and right_py.endswith("))")):
         return None
     items = right_py[len("frozenset("):-1]
     operand = left if left.replace(".", "").replace("_", "").replace("[", "").replace("]", "").isalnum() \
@@ -462,23 +330,23 @@ def set_items_joined(lo: Lowerer, plus: bool, left: str, right: t.Expr, right_py
 
 
 def range_bounds_size(lo: Lowerer, e: t.Builtin, high_mag: tuple[int, int]) -> int | None:
-    """At most how many items `range(a, b)` holds, `a` never negative and `b` proven at most
-    `high_mag[0]` (none where `b` grows with the game's numbers); None if it is not so."""
-    if range_bounds.NAME not in lo.plan.enabled or e.func != "range" or high_mag[1]:
+    """At most how many items `range(a, b)` holds, `a` never negative (pass `range_bounds` marked
+    it) and `b` proven at most `high_mag[0]` (none where `b` grows with the game's numbers); None if
+    it is not so."""
+    if not e.from_nonnegative or high_mag[1]:
         return None
-    low = e.args[0]
-    nonnegative = (isinstance(low, t.Builtin) and low.func == "len") or (isinstance(low, t.Num) and low.value >= 0)
-    return max(high_mag[0], 0) if nonnegative else None
+    return max(high_mag[0], 0)
 
 
-def list_items_joined(lo: Lowerer, left: t.Expr, left_py: str, right: t.Expr, right_py: str,
-                      simple: re.Pattern[str]) -> str | None:
-    """`(*x, a, b)` or `(a, b, *x)` for a join of two lists, one written out with items (lowered as
-    the tuple `(a, b)` or `(a,)`), else None. A join whose other list is `simple` (a match of the
-    lists lowering reads as they are) is noted in `lo.short_joins`, for `list_items_short`."""
-    if list_items.NAME not in lo.plan.enabled:
+def list_items_joined(lo: Lowerer, e: t.Binary, left_py: str, right_py: str, simple: re.Pattern[str]) -> str | None:
+    """`(*x, a, b)` or `(a, b, *x)` for a join of two lists that pass `list_items` marked, one written
+    out with items (lowered as the tuple `(a, b)` or `(a,)`), else None. A join whose other list is
+    `simple` (a match of the lists lowering reads as they are) is noted in `lo.short_joins`, for
+    `list_items_short`."""
+    if not e.items_written:
         return None
-    for written, written_py, other_py, first in ((right, right_py, left_py, False), (left, left_py, right_py, True)):
+    for written, written_py, other_py, first in ((e.right, right_py, left_py, False),
+                                                 (e.left, left_py, right_py, True)):
         if isinstance(written, t.Collection) and written.kind == "list" and written.items:
             items = written_py[1:-1].removesuffix(",")
             py = f"({items}, *{other_py})" if first else f"(*{other_py}, {items})"
@@ -491,7 +359,7 @@ def list_items_joined(lo: Lowerer, left: t.Expr, left_py: str, right: t.Expr, ri
 def list_items_short(lo: Lowerer, py: str, counted: str) -> str | None:
     """An operation over each item of the join `py` (from `list_items_joined`): handled at once while it
     holds at most SMALL_LIST items, `counted` otherwise; None for any other list."""
-    found = lo.short_joins.get(py) if list_items.NAME in lo.plan.enabled else None
+    found = lo.short_joins.get(py)  # (only joins pass `list_items` marked)
     if found is None:
         return None
     other, count = found

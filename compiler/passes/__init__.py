@@ -1,34 +1,36 @@
 """Stage 5b, passes: optimisations of the typed program (compiler/typed.py), between check and
 lower. Each pass is a module of this package with one entry point,
 
-    run(program: TypedProgram, plan: Plan) -> tuple[TypedProgram, Plan]
+    run(program: TypedProgram, plan: Plan, facts: Facts) -> tuple[TypedProgram, Plan]
 
 that either rewrites the program into an equivalent one (inlining, hoisting) or records in the
 `Plan` a decision that lowering carries out (which derived values to keep between moves, which
-sets to hold as bit masks). Every pass can be switched off on its own (`compile --no-pass NAME`),
-or all of them (`compile --no-opt`): a game is the same game, move for move and byte for byte,
-with or without any of them; tests/test_optimiser.py proves it on every scenario and on
-thousands of seeded random games. docs/optimiser.md says what each pass does and why it is safe.
+sets to hold as bit masks); `facts` are the analyses of the program that several passes read
+(compiler/analysis/), made once per program. A pass imports only passes that run before it (or
+none), never lowering (tests/test_pass_order.py). Every pass can be switched off on its own
+(`compile --no-pass NAME`), or all of them (`compile --no-opt`): a game is the same game, move
+for move and byte for byte, with or without any of them; tests/test_optimiser.py proves it on
+every scenario and on thousands of seeded random games. docs/optimiser.md says what each pass does and why it is safe.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from .. import typed as t
-from .reads import Reads
+from ..analysis import Facts
+from ..analysis.reads import Reads
 
 if TYPE_CHECKING:
     from .action_tables import Table
-    from .bitmask import Mask
     from .listing_tables import Listed
     from .region_masks import Choice as RegionChoice
     from .region_masks import Test as RegionTest
     from .spot_filters import Filter
-    from .value_masks import ValueMask
+    from .value_masks import Mask, ValueMask
     from .value_tables import Table as ValueTable
 
 
@@ -53,7 +55,7 @@ class Plan:
     score_only: tuple[str, ...] = ()
     # value_tables: the definitions remembered by the value of what they read, in tables of the board
     value_tables: tuple[ValueTable, ...] = ()
-    # derived: the definitions kept between moves, each with what it reads (compiler/passes/reads.py)
+    # derived: the definitions kept between moves, each with what it reads (compiler/analysis/reads.py)
     derived: tuple[tuple[str, Reads], ...] = ()
     # derived: (definition, field per entity, k) for a kept definition with parameters that reads
     # that field only at the entity its k-th parameter names: an assignment at one index drops
@@ -74,14 +76,15 @@ class Plan:
     own_drops: bool = False  # own_drops: a state no copy shares its dicts of kept values with drops from them in place
     end_once: Reads | None = None
     masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
-    # spot_filters: the lists of spots made from masks, each by its comprehension (rewrite.key)
+    # spot_filters: the lists of spots made from masks, each by its comprehension's key (analysis.keys.key)
     spot_filters: tuple[tuple[Hashable, Filter], ...] = ()
-    # listing_hoist: the lists of spots (by rewrite.key) of a listing's later choices whose joined masks
+    # listing_hoist: the lists of spots (by analysis.keys.key) of a listing's later choices whose joined masks
     # are joined once, before the listing's loops
     listing_hoists: tuple[Hashable, ...] = ()
     # choice_hoist: (action, k) for a later choice whose list, reading no earlier choice, is made once per listing
     choice_hoists: tuple[tuple[str, int], ...] = ()
-    counted: tuple[Hashable, ...] = ()  # count_items: the counts of a list's items equal to a value, by rewrite.key
+    # count_items: the counts of a list's items equal to a value, by analysis.keys.key
+    counted: tuple[Hashable, ...] = ()
     tables: tuple[Table, ...] = ()  # action_tables: how each action's listing finds its interned actions
     # spot_rows: the actions whose last choice, a spot made from masks, is gathered from a row of spots
     spot_rows: tuple[str, ...] = ()
@@ -110,7 +113,7 @@ class Plan:
 
 
 class Pass(Protocol):
-    def __call__(self, program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]: ...
+    def __call__(self, program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]: ...
 
 
 # The passes, in the order they run, each with what it does in a line (`compile --help`, the
@@ -194,13 +197,38 @@ def known(names: Iterable[str]) -> list[str]:
     return [n for n in names if n not in PASSES]
 
 
-def optimise(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> tuple[t.TypedProgram, Plan]:
-    """Run the enabled passes, in their fixed order (PASSES), over a checked program."""
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """One pass as the pipeline ran it: the program and plan it was given, and what it gave."""
+
+    name: str
+    program: t.TypedProgram
+    plan: Plan
+    after: t.TypedProgram
+    decided: Plan
+
+
+def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[Stage]:
+    """The enabled passes run in their fixed order (PASSES) over a checked program, one stage at a
+    time (tests/test_pass_goldens.py prints each). The analyses they share are made once per
+    program: again only after a pass rewrote it."""
     plan = Plan(enabled=enabled)
+    facts = Facts(program)
     for name in PASSES:
         if name not in enabled:
             continue
         run: Pass = importlib.import_module(f"{__name__}.{name}").run
-        program, plan = run(program, plan)
-        plan = replace(plan, passes=(*plan.passes, name))
+        rewritten, decided = run(program, plan, facts)
+        decided = replace(decided, passes=(*decided.passes, name))
+        yield Stage(name, program, plan, rewritten, decided)
+        if rewritten is not program:
+            program, facts = rewritten, Facts(rewritten)
+        plan = decided
+
+
+def optimise(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> tuple[t.TypedProgram, Plan]:
+    """Run the enabled passes, in their fixed order (PASSES), over a checked program."""
+    plan = Plan(enabled=enabled)
+    for stage in stages(program, enabled):
+        program, plan = stage.after, stage.decided
     return program, plan

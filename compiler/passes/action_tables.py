@@ -22,12 +22,18 @@ changes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..analysis import Facts
 from ..names import MAX_TABLE_CHOICES, joined
 from . import Plan
-from .board_tables import Bind, actions_type
+
+# How lowering has the code that finds a table read (compiler/lower/boards.py `board_table`: pass
+# `board_tables`, which also leaves it as it is with that pass off): from the code that finds it by
+# name, its slot's name, its type and what it holds, the code to write.
+Bind = Callable[[str, str, str, str], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +52,7 @@ class Table:
     levels: tuple[Level, ...]  # one per choice, in order
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     sizes = _sizes(program)
     tables: list[Table] = []
     for a in program.actions:
@@ -134,9 +140,6 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     is an `rt.RegionRow` that appends the actions of the mask's regions. `rows` (pass `tabled_rows`):
     the first choice's rows found by the key its walk's value is remembered by: the key's code, the
     type of the choice's values and what the key is in words."""
-    from . import region_masks, tabled_rows  # (they build on this pass)
-    from .spot_rows import fixed_count, gathered
-
     bounded = all(level.how != "key" for level in table.levels)  # (by the board and the declarations)
     if clear and not bounded and table.levels[0].how != "key":
         return []
@@ -173,12 +176,12 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     for k, ((var, walk, is_list, comment), level) in enumerate(zip(choices, levels, strict=True)):
         pad = "    " * k
         if gather is not None and k == len(levels) - 1:  # (pass `spot_rows`) the row appends its spots' actions
-            out.extend(pad + line for line in gathered(row, gather[0], gather[1], comment))
+            out.extend(pad + line for line in gathered_spots(row, gather[0], gather[1], comment))
             break
         if regions is not None and k == len(levels) - 1:  # (pass `region_masks`) the row appends its regions'
             plain = walk if regions[3] else None
-            out.extend(pad + line for line in region_masks.gathered(row, regions[0], plain, var, regions[1], comment,
-                                                                     regions[4]))
+            out.extend(pad + line for line in gathered_regions(row, regions[0], plain, var, regions[1], comment,
+                                                               regions[4]))
             break
         by_rows = rows is not None and k == 0 and level.how == "key" and is_list and not clear and len(levels) > 1
         start = len(out)
@@ -208,7 +211,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
         elif (gather is not None or regions is not None) and k == len(levels) - 2:
             # a row of spots, gathered (pass `spot_rows`), or of regions, by mask (pass `region_masks`)
             earlier = "(" + ", ".join(args[:-1]) + ("," if len(args) == 2 else "") + ")"
-            fixed = fixed_count(gather[1]) if gather is not None else regions[2] if regions is not None else 0
+            fixed = fixed_spot_tests(gather[1]) if gather is not None else regions[2] if regions is not None else 0
             made = f"rt.{row_class}({name!r}, {earlier}, self._action_text, self.board, {fixed})"
         else:
             inner = levels[k + 1]
@@ -229,6 +232,118 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
                     f"self.board.tables.value_table('{rows_kind} {name}')")
             rows_table = bound(find, joined(rows_kind, name), f"dict[Any, list[tuple[{pair}]]]",
                                f"the rows of the first choice of `{name}` by {what} (`tabled_rows`)")
-            out[start:] = tabled_rows.rows_lines(var, walk, comment, key, rows_table, pair, out[start:], what)
+            out[start:] = rows_lines(var, walk, comment, key, rows_table, pair, out[start:], what)
         row = got
     return out
+
+
+def actions_type(levels: tuple[str, ...], row: str | None) -> str:
+    """The type of an action's table of interned actions (pass `action_tables`), from how each of
+    its levels is found ("key": a dictionary by the value, else a list by its number) and the class
+    of the row of its last choice when a pass gathers it (`SpotRow`, `RegionRow`), else None."""
+    if not levels:
+        return "list[rt.Action | None]"
+    item = "rt.Action"
+    if row is not None:
+        levels, item = levels[:-1], f"rt.{row}"
+    for how in reversed(levels):
+        item = f"dict[Any, {item}]" if how == "key" else f"list[{item} | None]"
+    return item
+
+
+# -- the rows of the passes that build on this one (they run after it): written here, where the
+# listing through tables is
+def gathered_spots(row: str, first: str, more: list[tuple[str, bool]], comment: str) -> list[str]:
+    """(pass `spot_rows`) The lines (at the depth of the last choice's loop) that append the actions
+    of the last choice from its row `row`, an `rt.SpotRow`: `first`, the masks joined first, and
+    `more`, each further group's code and whether it is kept per row, as `board.spots_of` takes them."""
+    out = [f"_spots_mask = {first}  # {comment}; `spot_rows`: its spots as a bit mask"]
+    kept = 0
+    for code, is_fixed in more:
+        out.append("if _spots_mask:")
+        if is_fixed:
+            out.append(f"    _row_fixed = {row}.fixed[{kept}]")
+            out.append("    if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)")
+            out.append(f"        _row_fixed = {row}.fixed[{kept}] = rt.union({code})")
+            out.append("    _spots_mask &= _row_fixed")
+            kept += 1
+        else:
+            out.append(f"    _spots_mask &= rt.union({code})")
+    out.append("if _spots_mask:")
+    # (the row's actions of the masks it met last, read in place: a method call only for a mask not
+    # among them, runtime/listing.py `SpotRow.made`)
+    out.append(f"    _gathered = {row}.by_mask.get(_spots_mask)")
+    out.append("    if _gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)")
+    out.append(f"        _gathered = {row}.made(_spots_mask)")
+    out.append(f"    _actions += _gathered  # {comment}; `spot_rows`: the actions of its spots, in spot order")
+    return out
+
+
+def fixed_spot_tests(more: list[tuple[str, bool]]) -> int:
+    return sum(1 for _, is_fixed in more if is_fixed)
+
+
+def gathered_regions(row: str, terms: list[tuple[str | None, str | None]], plain: str | None, choice: str, var: str,
+             comment: str, few: bool = False) -> list[str]:
+    """(pass `region_masks`) The lines (at the depth of the last choice's loop) that append the
+    actions of the last choice from its row `row`, an `rt.RegionRow`: `terms`, each test's code over
+    the comprehension's variable `var` (kept per row) or the local holding a kept test's mask (None,
+    local); `plain` the walk of the rules, by the choice's local `choice`, for regions not in
+    increasing order (None: they always are). `few`: every board of the rule set has at most
+    `SMALL_REGIONS` regions, so the row's actions by mask are read from its table here (`by_mask`),
+    not through a call of `gather`."""
+    out: list[str] = []
+    running = "_regions_mask"  # (the regions passing the tests before, in the order written)
+    fixed = 0
+    for code, local in terms:
+        if code is not None:
+            out.append(f"    _regions_stale = {running} & ~{row}.known[{fixed}]")
+            out.append("    if _regions_stale:  # (a test of the earlier choices only: computed once per region "
+                       "and row)")
+            out.append(f"        {row}.fixed[{fixed}] |= rt.union(1 << {var} for {var} in rt.bits(_regions_stale) "
+                       f"if {code})  # {comment}")
+            out.append(f"        {row}.known[{fixed}] |= _regions_stale")
+            running += f" & {row}.fixed[{fixed}]"
+            fixed += 1
+        else:
+            running += f" & {local}"
+    out.append(f"    _held_regions = {running}  # {comment}; `region_masks`: its regions as a bit mask")
+    out.append("    if _held_regions:")
+    if few:
+        out.append(f"        _row_actions = {row}.by_mask[_held_regions]")
+        out.append("        if _row_actions is None:  # (made the first time the mask is met)")
+        out.append(f"            _row_actions = {row}.made(_held_regions)")
+        out.append(f"        _actions += _row_actions  # {comment}; `region_masks`: the actions of its regions, in "
+                   "region order")
+    else:
+        out.append(f"        {row}.gather(_actions, _held_regions)  # {comment}; `region_masks`: the actions of its "
+                   "regions, in region order")
+    out = [line[4:] for line in out]
+    if plain is None:
+        return out
+    return ["if _regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)",
+            f"    for {choice} in {plain}:  # {comment}",
+            f"        _actions.append({row}.action({choice}))",
+            "else:", *("    " + line for line in out)]
+
+
+def rows_lines(var: str, walk: str, comment: str, key: str, rows_table: str, annotation: str,
+               row_lines: list[str], what: str) -> list[str]:
+    """(pass `tabled_rows`) The lines that find the rows of a listing's first choice `var` by `key` (the
+    definition its walk calls is remembered by, `what` in words): made the first time by walking
+    `walk` and finding each value's row as `row_lines` do (they bind `row1`), then walked. The
+    caller writes the rest of the listing in the loop, one level in."""
+    return [
+        f"# `tabled_rows`: the rows of `{var}` found once per listing by {what}, which its values are a function "
+        "of (`value_tables`), not by a tuple made and hashed per value",
+        f"_rows = {rows_table}",
+        f"_rows_key = {key}",
+        f"_found_rows: list[tuple[{annotation}]] | None = _rows.get(_rows_key)",
+        "if _found_rows is None:  # (the first listing with this key: the values and their rows)",
+        "    _found_rows = []",
+        f"    for {var} in {walk}:  # {comment}",
+        *("        " + line for line in row_lines),
+        f"        _found_rows.append(({var}, _row1))",
+        "    rt.remember(_rows, _rows_key, _found_rows, self.board)",
+        f"for {var}, _row1 in _found_rows:  # {comment}",
+    ]

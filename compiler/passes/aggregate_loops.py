@@ -44,6 +44,7 @@ import ast
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 
 # What each aggregate's result is called, and its loop: the lines before the walk, the lines for
@@ -52,7 +53,7 @@ _RESULT = {"sum": "_total", "max": "_most", "min": "_least", "any": "_found", "a
 NAMES = frozenset({*_RESULT.values(), "_first", "_each", "_cond"})
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     # (what to write out is found as lowering writes each definition's value)
     return program, replace(plan, aggregate_loops=True)
 

@@ -26,13 +26,15 @@ Nothing is chosen by a rule file: the pass finds the forms from the program's ty
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.walk import expressions
 from ..names import joined
 from ..source import SourceSpan
 from . import Plan
+from .value_masks import Mask, paren
 
 # the built-ins that read a set of spots as a mask: argument index, and the call written with it
 MASK_USES: dict[str, tuple[int, str]] = {
@@ -40,39 +42,6 @@ MASK_USES: dict[str, tuple[int, str]] = {
     "count_lines": (1, "self.board.count_lines_mask({0}, {mask})"),
     "len": (0, "{mask}.bit_count()"),
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Mask:
-    """One set of spots kept as a bit mask: the spots whose `field` is the constant `value`
-    (`value_py` in generated code), in the state's slot `slot`."""
-
-    field: str
-    value: int
-    value_py: str
-    slot: str
-    span: SourceSpan  # where such a set is first written
-    empty: bool = False  # (pass `spot_filters`) the spots whose field, of lists, is empty: `value` unused
-
-    @property
-    def py(self) -> str:
-        return f"self.{self.slot}"
-
-    def rebuild(self) -> str:
-        """Code of the mask made again from the field."""
-        if self.empty:
-            return f"self.board.empty_mask(self.{self.field})"
-        return f"self.board.value_mask(self.{self.field}, {self.value_py})"
-
-    def holds(self, code: str) -> str:
-        """Code of whether the value `code` (of the field) is one of the mask's."""
-        return f"not {code}" if self.empty else f"{code} == {self.value_py}"
-
-    def note(self) -> str:
-        what, by = ("is empty", "spot_filters") if self.empty else (f"is {self.value_py}", "bitmask")
-        return (f"`{by}`: the spots whose {self.field} {what}, as a bit mask (board.spot_bit) kept up "
-                f"to date as {self.field} changes: the sets of spots it picks ({self.span.short} ...) are read from "
-                "it, not found by walking every spot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +57,7 @@ class Filter:
     span: SourceSpan
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     constants = {name: value for name, value, _ in program.tables.constants}
     defines = {d.name: d for d in program.defines}
     found: dict[tuple[str, int], Mask] = {(m.field, m.value): m for m in plan.masks}  # (pass `value_masks`: the empty)
@@ -213,11 +182,6 @@ def masked_comprehension(plan: Plan, e: t.Comprehension, constants: dict[str, in
     return f"({paren(holding)} == {within})"
 
 
-def paren(code: str) -> str:
-    """The code of a mask as an operand: in parentheses if it holds an operator (passes `bitmask`, `value_masks`)."""
-    return f"({code})" if " " in code else code
-
-
 def after_assign(plan: Plan, s: t.Assign, constants: dict[str, int]) -> list[tuple[int, str]]:
     """The lines (extra depth, code) that keep the masks over the field `s` assigns up to date."""
     if s.target.kind not in ("field", "perfield"):
@@ -251,33 +215,3 @@ def _simple(e: t.Expr) -> str | None:
     if isinstance(e, t.Num):
         return str(e.value)
     return None
-
-
-# -- walking the program ------------------------------------------------------------------------
-def expressions(program: t.TypedProgram) -> Iterator[t.Expr]:
-    """Every expression of the program, each subexpression too (for passes that look for forms)."""
-    roots: list[t.Expr] = [c.value for c in program.components]
-    for f in program.fields:
-        roots.extend(x for x in (f.init, f.shown_if, f.hide_items_if, f.visible_to) if x is not None)
-    roots.extend(d.body for d in program.defines)
-    for a in program.actions:
-        roots.extend(c.domain for c in a.choices)
-        roots.extend(x for x in (a.when, a.revealed) if x is not None)
-    for trig in program.triggers:
-        if trig.when is not None:
-            roots.append(trig.when)
-    roots.extend(ph.actor for ph in program.phases if ph.actor is not None)
-    roots.extend(x for x in (program.end, program.tie_break) if x is not None)
-    roots.extend(sc.expr for sc in program.scoring)
-    roots.extend(inv.expr for inv in program.invariants)
-    bodies: list[tuple[t.Stmt, ...]] = [program.setup, *(p.body for p in program.procedures),
-                                        *(trig.effect for trig in program.triggers),
-                                        *(ph.start for ph in program.phases), *(a.effect for a in program.actions)]
-    for body in bodies:
-        roots.extend(t.effect_expressions(body))
-    todo = roots[::-1]
-    while todo:
-        e = todo.pop()
-        yield e
-        todo.extend(reversed(t.subexpressions(e)))
-

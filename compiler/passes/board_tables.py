@@ -31,32 +31,13 @@ board a game never lists it on.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 
-# How lowering has the code that finds a table read (compiler/lower/boards.py `board_table`, which also
-# leaves it as it is with this pass off): from the code that finds it by name, its slot's name, its
-# type and what it holds, the code to write.
-Bind = Callable[[str, str, str, str], str]
 
-
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     # (what to bind is known only as lowering writes the code that finds each table)
     return program, replace(plan, board_tables=True)
-
-
-def actions_type(levels: tuple[str, ...], row: str | None) -> str:
-    """The type of an action's table of interned actions (pass `action_tables`), from how each of
-    its levels is found ("key": a dictionary by the value, else a list by its number) and the class
-    of the row of its last choice when a pass gathers it (`SpotRow`, `RegionRow`), else None."""
-    if not levels:
-        return "list[rt.Action | None]"
-    item = "rt.Action"
-    if row is not None:
-        levels, item = levels[:-1], f"rt.{row}"
-    for how in reversed(levels):
-        item = f"dict[Any, {item}]" if how == "key" else f"list[{item} | None]"
-    return item

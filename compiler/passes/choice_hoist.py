@@ -32,11 +32,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.walk import nodes
 from . import Plan, spot_filters
-from .rewrite import can_fail, free_locals, nodes
+from .rewrite import can_fail, free_locals
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     defines = {d.name: d for d in program.defines}
     found: list[tuple[str, int]] = []
     for a in program.actions:

@@ -37,10 +37,12 @@ import re
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.sizes import size
+from ..analysis.walk import bare, clauses, expressions
 from ..names import component_sets_constant
 from . import Plan
-from .bitmask import expressions
-from .rewrite import bare, can_fail, clauses, free_locals, rebuild, size
+from .rewrite import can_fail, free_locals, rebuild
 
 NAME = "component_sets"
 
@@ -57,7 +59,7 @@ class Shape:
     made: str = ""
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     kinds = attribute_kinds(program)
     defines = {d.name: d for d in program.defines}
     used: dict[str, None] = {}
@@ -87,16 +89,16 @@ def shape(e: t.Comprehension, kinds: dict[str, int], defines: dict[str, t.Define
     """What a comprehension the pass takes computes (see the module's doc), or None."""
     every = clauses(e)
     *once, (var, domain, cond) = every
-    subst: dict[int, t.Expr] = {}
-    names = {id(v) for v, _, _ in every}
+    subst: dict[t.Symbol, t.Expr] = {}
+    names = {v for v, _, _ in every}
     for v, dom, c in once:  # `for a2 in (v,)`: its value put back where `a2` is read
         one = dom.expr if isinstance(dom, t.Note) else None
         if c is not None or not isinstance(one, t.Collection) or len(one.items) != 1:
             return None
         item = one.items[0]
-        if any(id(s) in names for s in free_locals(item)) or can_fail(item, defines):
+        if any(s in names for s in free_locals(item)) or can_fail(item, defines):
             return None
-        subst[id(v)] = item
+        subst[v] = item
     domain, elt = _put(domain, subst), _put(e.elt, subst)
     cond = None if cond is None else _put(cond, subst)
     ty = domain.ty
@@ -123,12 +125,12 @@ def _is_item(e: t.Expr, var: t.Symbol) -> bool:
     return isinstance(e, t.Ref) and e.sym is var
 
 
-def _put(e: t.Expr, subst: dict[int, t.Expr]) -> t.Expr:
+def _put(e: t.Expr, subst: dict[t.Symbol, t.Expr]) -> t.Expr:
     """`e` with each one-item clause's variable replaced by its value."""
     if not subst:
         return e
-    if isinstance(e, t.Ref) and id(e.sym) in subst:
-        return subst[id(e.sym)]
+    if isinstance(e, t.Ref) and e.sym in subst:
+        return subst[e.sym]
     return rebuild(e, lambda x: _put(x, subst))
 
 
@@ -183,7 +185,7 @@ OPERAND = re.compile(r"[\w.]+(\[[\w.\[\]]+\])*")
 
 
 def sized(plan: Plan, e: t.Expr, defines: dict[str, t.Define]) -> int:
-    """The nodes of `e` (rewrite.size), a comprehension written as a set operation counted as the
+    """The nodes of `e` (analysis.sizes.size), a comprehension written as a set operation counted as the
     operation is written: one node and those of its set and of the values it compares (`inline`'s
     measure of a small body: Mandarin's `held(p, a)`, three times in `controls`, is one `len(... & ...)`)."""
     if isinstance(e, t.Note):  # (a note is no node of its own)

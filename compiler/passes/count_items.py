@@ -22,12 +22,15 @@ from collections.abc import Hashable
 from dataclasses import replace
 
 from .. import typed as t
-from . import Plan
-from .bitmask import expressions
-from .rewrite import can_fail, free_locals, key
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import expressions
+from . import Plan, value_masks
+from .bitmask import masked_call, masked_comprehension
+from .rewrite import can_fail, free_locals
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     defines = {d.name: d for d in program.defines}
     found: dict[Hashable, None] = {}
     for e in expressions(program):
@@ -50,6 +53,16 @@ def counted(e: t.Comprehension, defines: dict[str, t.Define]) -> t.Expr | None:
                 and not can_fail(other, defines):
             return other
     return None
+
+
+def walkless(plan: Plan, x: t.Expr, defines: dict[str, t.Define], constants: dict[str, int]) -> bool:
+    """Whether lowering writes `x` (a comprehension, a search of the runtime) as a few operations,
+    not a walk, by a decision of this pass or of those before it that can (`component_sets`,
+    `value_masks`, `bitmask`): no loop to keep a definition for (passes `value_tables`, `derived`)."""
+    if isinstance(x, t.Comprehension):
+        return (masked_comprehension(plan, x, constants) is not None or value_masks.walkless(plan, x, defines)
+                or key(x) in plan.counted and counted(x, defines) is not None)
+    return isinstance(x, t.Builtin) and masked_call(plan, x, defines, constants) is not None
 
 
 SIMPLE = re.compile(r"^[\w.]+(\[[\w.]+\])*$")  # a name, an attribute, an item at such an index

@@ -9,10 +9,12 @@ compute than to keep (the `inline` pass substitutes those), and so is a count th
 looked up by a tuple made and hashed twice). Kept are definitions without
 parameters, and those whose parameters are plain values (numbers, truth values, entities and
 enumeration values: one kept value per arguments); not one whose value may be `none` (a kept
-slot holds None while stale).
+slot holds None while stale). The test, and which part of a kept value a change drops, are
+compiler/analysis/keeping.py; the passes that make a walk no walk are asked through
+`count_items.walkless`.
 
 The decision (`Plan.derived`) names each kept definition and what it reads
-(compiler/passes/reads.py); lowering (compiler/lower/) gives each a slot of the state,
+(compiler/analysis/reads.py); lowering (compiler/lower/) gives each a slot of the state,
 `_d__<name>` (a value, or a dict by arguments), None while stale: every assignment to a field
 drops the kept values that read it, a new phase or turn drops those that read the seat to act,
 and anything written from outside the rules drops them all (`_fields_set`).
@@ -20,214 +22,27 @@ and anything written from outside the rules drops them all (`_fields_set`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keeping import attribute_entries, entries, worth_keeping
 from . import Plan
-from .bitmask import masked_call, masked_comprehension
-from .component_sets import taken
-from .count_items import counted
-from .reads import Dependencies, analyse
-from .rewrite import key
-from .value_masks import served
-
-# The searches of the runtime: a call walks a list, a region or the board.
-SEARCHES = frozenset({
-    "straight_lines", "count_lines", "regions_touching", "road_chains", "road_chains_best", "components",
-    "component_of", "majority", "ranked", "wall_spots", "wall_runs", "wall_regions", "wall_pieces", "subsets",
-    "sorted", "without",
-})
-# The parameters a kept value can be keyed by: plain values, cheap to hash, few in a game.
-PLAIN = frozenset({"int", "bool", "entity", "enum"})
+from .count_items import walkless
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
-    deps = analyse(program)
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+    deps = facts.dependencies
     defines = {d.name: d for d in program.defines}
     constants = {name: value for name, value, _ in program.tables.constants}
     tabled = {tb.define for tb in plan.value_tables}  # (pass `value_tables`: remembered by value instead)
+    not_kept = {*plan.unkept, *plan.score_only}  # (passes `inner_defines`, `score_only`)
+
+    def no_walk(x: t.Expr) -> bool:
+        return walkless(plan, x, defines, constants)
+
     kept = tuple((d.name, deps.defines[d.name]) for d in program.defines
-                 if d.name not in tabled and worth_keeping(d, plan, defines, constants))
+                 if d.name not in tabled and worth_keeping(d, no_walk, not_kept))
     names = [n for n, _ in kept]
     return program, replace(plan, derived=kept, derived_entries=entries(program, names, deps),
                             derived_attributes=attribute_entries(program, names, deps))
-
-
-def worth_keeping_names(program: t.TypedProgram, plan: Plan) -> set[str]:
-    """The definitions `worth_keeping` finds worth keeping, by name (passes `inner_defines` and
-    `score_only` take some of them out of what `derived` keeps)."""
-    defines = {d.name: d for d in program.defines}
-    constants = {name: value for name, value, _ in program.tables.constants}
-    return {d.name for d in program.defines if worth_keeping(d, plan, defines, constants)}
-
-
-def worth_keeping(d: t.Define, plan: Plan, defines: dict[str, t.Define], constants: dict[str, int]) -> bool:
-    """Whether a definition loops (see the module's doc) and can be kept in a slot. A loop the
-    `bitmask` or `value_masks` pass (which run before) turns into a few operations on a mask is no loop."""
-    if d.ty.kind in ("none", "optional", "any") or any(p.ty.kind not in PLAIN for p in d.params):
-        return False
-    if d.name in plan.unkept:  # (pass `inner_defines`: used only inside kept definitions that drop with it)
-        return False
-    if d.name in plan.score_only:  # (pass `score_only`: only the scores read it, once per player scored)
-        return False
-    counts = set(plan.counted)
-    return any(isinstance(x, t.Comprehension) and masked_comprehension(plan, x, constants) is None
-               and served(plan, x, defines) is None  # (pass `value_masks`: a few operations on masks)
-               and taken(plan, x, defines) is None  # (pass `component_sets`: a set operation)
-               and not (key(x) in counts and counted(x, defines) is not None)  # (`count_items`: one C call)
-               or isinstance(x, t.Builtin) and x.func in SEARCHES and masked_call(plan, x, defines, constants) is None
-               for x in _nodes(d.body))
-
-
-def _nodes(e: t.Expr) -> list[t.Expr]:
-    out, todo = [], [e]
-    while todo:
-        x = todo.pop()
-        out.append(x)
-        todo.extend(t.subexpressions(x))
-    return out
-
-
-def entries(program: t.TypedProgram, kept: Iterable[str], deps: Dependencies) -> tuple[tuple[str, str, int], ...]:
-    """For each kept definition with parameters and each field per entity it reads, the parameter
-    (its position k) whose entity is the only one at which it reads that field, itself and
-    through the definitions it uses (`complete(p)` reads `card[p]` only, `held(p, a)` called with
-    `p` too): a change of the field at entity e changes only its values whose k-th argument is e.
-    A read at another index, of the whole field, or through a definition that reads it otherwise,
-    proves nothing: the field's assignments drop the whole slot then."""
-    defines = {d.name: d for d in program.defines}
-    memo: dict[tuple[str, str], int | None] = {}
-    out = []
-    for name in kept:
-        d = defines[name]
-        if not d.params:
-            continue
-        for f in sorted(deps.defines[name].fields):
-            k = read_at_param(d, f, defines, deps, memo)
-            if k is not None:
-                out.append((name, f, k))
-    return tuple(out)
-
-
-def _param_position(d: t.Define) -> Callable[[t.Expr], int | None]:
-    """The position of the parameter of `d` that an expression names (None: it names none)."""
-    params = {id(p): i for i, p in enumerate(d.params)}
-    return lambda e: params.get(id(e.sym)) if isinstance(e, t.Ref) else None
-
-
-def read_at_param(d: t.Define, field: str, defines: Mapping[str, t.Define], deps: Dependencies,
-                  memo: dict[tuple[str, str], int | None]) -> int | None:
-    """The position of the parameter of `d` at whose entity alone `d` reads `field` (each read a
-    `field[p]` with `p` that parameter, or a call passing `p` where the callee reads it only at
-    its own such parameter); None when it reads it otherwise, or not at all."""
-    if (d.name, field) in memo:
-        return memo[(d.name, field)]
-    memo[(d.name, field)] = None  # (the checker refuses cycles; this ends one all the same)
-    param = _param_position(d)
-
-    found: set[int | None] = set()
-    todo: list[t.Expr] = [d.body]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, t.PerIndex) and x.field.name == field:
-            found.add(param(x.index))
-            if param(x.index) is None:
-                break
-        elif isinstance(x, t.Ref) and x.sym.kind in ("field", "perfield") and x.sym.name == field:
-            found.add(None)  # the whole field
-            break
-        elif isinstance(x, t.DefineCall) and field in deps.defines[x.define].fields:
-            j = read_at_param(defines[x.define], field, defines, deps, memo)
-            found.add(param(x.args[j]) if j is not None and j < len(x.args) else None)
-            if None in found:
-                break
-        todo.extend(t.subexpressions(x))
-    k = found.pop() if len(found) == 1 else None
-    memo[(d.name, field)] = k
-    return k
-
-
-def attribute_entries(program: t.TypedProgram, kept: Iterable[str],
-                      deps: Dependencies) -> tuple[tuple[str, str, int, str], ...]:
-    """For each kept definition with parameters and each field of sets it reads (per entity or
-    not; a list field's changes are not items added or taken), the parameter (its position k)
-    and the attribute (its table) such that the definition reads the field only through walks of
-    its sets that keep the items whose attribute equals that parameter, itself and through the
-    definitions it uses (Mandarin's `controller(a)` reads `card` through `controls(p, a)`,
-    `held(q, a)`: `count(t.animal == a for t in card[q])`, and `has_emperor(p, a)`:
-    `any(t.animal == a and t.emperor for t in card[p])`): a change of the field by one item
-    changes only its values whose k-th argument is that item's attribute."""
-    defines = {d.name: d for d in program.defines}
-    sets = {f.decl.name for f in program.fields if f.decl.type.kind == "set"}  # (lowering drops by a set's item)
-    memo: dict[tuple[str, str], tuple[int, str] | None] = {}
-    out = []
-    for name in kept:
-        d = defines[name]
-        if not d.params:
-            continue
-        for f in sorted(deps.defines[name].fields & sets):
-            found = read_by_attribute(d, f, defines, deps, memo)
-            if found is not None:
-                out.append((name, f, found[0], found[1]))
-    return tuple(out)
-
-
-def read_by_attribute(d: t.Define, field: str, defines: Mapping[str, t.Define], deps: Dependencies,
-                      memo: dict[tuple[str, str], tuple[int, str] | None]) -> tuple[int, str] | None:
-    """The position of the parameter of `d` and the attribute's table such that every read of
-    `field` in `d` walks the field's items keeping only those whose attribute equals that
-    parameter (see `attribute_entries`), or is a call passing that parameter where the callee
-    has the property; None when it reads the field otherwise, or not at all.
-
-    A walk keeps an item only if it is `func(elt for v in field... if cond)` with `cond` the test
-    `v.attr == param` or an `and` that begins with it (the rest is not computed for other
-    items), or, for `count` and `any` (to which an item whose value is false adds nothing), `elt`
-    such a test or such an `and`; no second clause, and the test first, so that no item of
-    another attribute is computed anything of but its attribute."""
-    if (d.name, field) in memo:
-        return memo[(d.name, field)]
-    memo[(d.name, field)] = None  # (the checker refuses cycles; this ends one all the same)
-    param = _param_position(d)
-
-    def test(e: t.Expr | None, var: t.Symbol) -> tuple[int, str] | None:  # `var.attr == param` first
-        while isinstance(e, t.Binary) and e.op == "and":
-            e = e.left
-        if not isinstance(e, t.Binary) or e.op != "==":
-            return None
-        for item, other in ((e.left, e.right), (e.right, e.left)):
-            if isinstance(item, t.AttrOf) and isinstance(item.obj, t.Ref) and item.obj.sym is var:
-                k = param(other)
-                if k is not None:
-                    return k, item.table
-        return None
-
-    def reads_field(x: t.Expr) -> bool:
-        return (isinstance(x, t.PerIndex) and x.field.name == field
-                or isinstance(x, t.Ref) and x.sym.kind in ("field", "perfield") and x.sym.name == field)
-
-    found: set[tuple[int, str] | None] = set()
-    todo: list[t.Expr] = [d.body]
-    while todo and None not in found:
-        x = todo.pop()
-        if isinstance(x, t.Comprehension) and reads_field(x.domain) and not x.more:
-            kept = test(x.cond, x.var) if x.cond is not None else \
-                test(x.elt, x.var) if x.func in ("count", "any") else None
-            found.add(kept)
-            if isinstance(x.domain, t.PerIndex):
-                todo.append(x.domain.index)
-            todo.extend(e for e in (x.cond, x.elt) if e is not None)
-            continue
-        if reads_field(x):
-            found.add(None)  # a read that keeps every item
-        elif isinstance(x, t.DefineCall) and field in deps.defines[x.define].fields:
-            callee = read_by_attribute(defines[x.define], field, defines, deps, memo)
-            if callee is None or callee[0] >= len(x.args):
-                found.add(None)
-            else:
-                k = param(x.args[callee[0]])
-                found.add(None if k is None else (k, callee[1]))
-        todo.extend(t.subexpressions(x))
-    result = found.pop() if len(found) == 1 else None
-    memo[(d.name, field)] = result
-    return result

@@ -23,9 +23,9 @@ first copy of the card:
 Taken: a `let` of `draw_from(x)` followed at once by `x = without(x, c)` of the same list (a field,
 or one entity's entry of one read at a local or a field), where lowering counts the list before
 `without` as written above (a list only the game bounds); not a list lowering proves short, nor an
-assignment the journal notes first (pass `journal`), nor code written with coverage probes.
-Lowering writes both statements as usual, then puts them together where their lines are exactly
-those.
+assignment the journal notes first (pass `journal`), nor code written with coverage probes. The
+pass marks the assignment (`t.Assign.drawn_out`); lowering writes both statements as usual, then
+puts them together where their lines are exactly those.
 
 Why it is the same game: `drawn_out` does what the three lines did, in their order: the draw (the
 generator's number, or the scenario's forced draw, or the error of an empty list, through
@@ -38,15 +38,30 @@ found by `index` as `without` finds it (`list.remove`'s test), sliced around it:
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import bare
 from . import Plan
-from .rewrite import bare, key
+from .rewrite import map_statements
 
 NAME = "draw_out"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
-    return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+    """Each `x = without(x, c)` right after its `let c = draw_from(x)` marked (`t.Assign.drawn_out`):
+    lowering writes the two as one call."""
+    return map_statements(program, _marked), plan
+
+
+def _marked(stmts: tuple[t.Stmt, ...]) -> tuple[t.Stmt, ...]:
+    out = list(stmts)
+    for i, (first, second) in enumerate(zip(stmts, stmts[1:], strict=False)):
+        if isinstance(second, t.Assign) and _shape(first, second):
+            out[i + 1] = replace(second, drawn_out=True)
+    return tuple(out)
 
 
 def _shape(first: t.Stmt, second: t.Assign) -> bool:

@@ -27,22 +27,30 @@ same memory.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 
 NAME = "guard_inline"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
-    return program, plan  # (lowering writes the test where the pass is enabled)
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+    """Each action with a `when:` marked (`t.Action.when_written_out`): lowering writes its test
+    where its listing starts."""
+    if not any(a.when is not None for a in program.actions):
+        return program, plan
+    return replace(program, actions=tuple(replace(a, when_written_out=True) if a.when is not None else a
+                                          for a in program.actions)), plan
 
 
-def written(plan: Plan, when: str | None, parenthesised: str) -> str | None:
+def written(marked: bool, when: str | None, parenthesised: str) -> str | None:
     """The test a listing starts with, the negation of `when` (lowered; `parenthesised`, it as one
-    operand), or None where the listing calls the guard method. A negation, a membership or an
-    identity test is negated by its operator (`x`, `c not in s`, `x is None`), as Python reads best."""
-    if when is None or NAME not in plan.enabled:
+    operand), or None where the listing calls the guard method (an action the pass did not mark:
+    `marked` false). A negation, a membership or an identity test is negated by its operator (`x`,
+    `c not in s`, `x is None`), as Python reads best. (Called by lowering: compiler/lower/actions.py.)"""
+    if when is None or not marked:
         return None
     text = when.strip()
     tree = ast.parse(text, mode="eval").body

@@ -37,27 +37,17 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import bare, clauses, nodes
 from ..types import Ty
 from . import Plan
-from .rewrite import (
-    Names,
-    bare,
-    can_fail,
-    clauses,
-    free_locals,
-    fused_shape,
-    key,
-    map_program,
-    nodes,
-    rebuild,
-    show,
-    with_clauses,
-)
+from .rewrite import Names, can_fail, free_locals, fused_shape, map_program, rebuild, show, with_clauses
 
 Clause = tuple[t.Symbol, t.Expr, t.Expr | None]
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     hoister = Hoister(program)
 
     def root(e: t.Expr) -> t.Expr:

@@ -38,28 +38,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keeping import worth_keeping
+from ..analysis.sizes import bounded
+from ..analysis.walk import clauses, nodes
 from ..types import Ty
 from . import Plan
 from .component_sets import sized, taken
-from .derived import worth_keeping
-from .rewrite import (
-    Names,
-    bare,
-    can_fail,
-    clauses,
-    fused_shape,
-    map_program,
-    nodes,
-    rebuild,
-    where,
-    with_clauses,
-)
+from .rewrite import Names, can_fail, fused_shape, map_program, rebuild, where, with_clauses
+from .value_masks import walkless
 
 SMALL = 32  # nodes of a body inlined at most (docs/optimiser.md, `inline`: Chang Cheng's `single_space`, 31)
 _OPPOSITE = {"in": "not in", "not in": "in", "==": "!=", "!=": "=="}
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     try:
         return Inliner(program, plan).program(), plan
     except RecursionError:  # (nesting is limited by the parser; even so) the program as it is, not optimised
@@ -92,7 +85,8 @@ class Inliner:
     def small(self, d: t.Define, body: t.Expr) -> bool:
         if d.cached or sized(self.plan, body, self.defines) > SMALL:  # (pass `component_sets`: a set operation)
             return False
-        if "derived" in self.plan.enabled and worth_keeping(d, self.plan, self.defines, {}):
+        if "derived" in self.plan.enabled and worth_keeping(
+                d, lambda x: walkless(self.plan, x, self.defines), {*self.plan.unkept, *self.plan.score_only}):
             return False  # pass `derived` keeps its value between moves: cheaper than computing it where called
         if any(isinstance(n, t.DefineCall) for n in nodes(body)):
             return False  # calls a definition that is not small: its work is only known there
@@ -104,7 +98,7 @@ class Inliner:
             return not loops
         # a loop only over what the board or the rules bound (spots, a region, an enumeration):
         # its work is known where it is written, as it was in the definition
-        return all(_bounded(domain) for loop in loops for _, domain, _ in clauses(loop))
+        return all(bounded(domain) for loop in loops for _, domain, _ in clauses(loop))
 
     def expr(self, e: t.Expr) -> t.Expr:
         e = rebuild(e, self.expr)
@@ -176,26 +170,6 @@ class Inliner:
                 return replace(e, var=var, domain=domain, cond=cond, elt=self.substitute(e.elt, inner),
                                more=tuple(more))
         return rebuild(e, lambda part: self.substitute(part, env))
-
-
-_BOARD_LISTS = frozenset({"regions_of", "spots_of", "neighbours", "regions_at"})
-
-
-def _bounded(e: t.Expr) -> bool:
-    """Whether a loop's domain is as long as the board or the rules make it, whatever the game:
-    a kind's values (`spots`, `players`, an enumeration), a region's spots, a board's list, a
-    range of numbers written out, a list written out."""
-    e = bare(e)
-    match e:
-        case t.Ref():
-            return e.sym.kind == "value" or e.ty.kind == "entity" and e.ty.name == "region"
-        case t.Builtin(func="range" | "steps"):
-            return all(isinstance(a, t.Num) for a in e.args)
-        case t.Builtin():
-            return e.func in _BOARD_LISTS
-        case t.Collection():
-            return True
-    return e.ty.kind == "entity" and e.ty.name == "region"
 
 
 def _list_of(ty: Ty) -> Ty:

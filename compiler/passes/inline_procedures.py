@@ -41,13 +41,14 @@ from dataclasses import replace
 from typing import Any
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 from .rewrite import where
 
 SMALL = 12  # statements of a procedure written where it is called, those it writes out included
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     procedures = {p.name: p for p in program.procedures}
     sizes: dict[str, int | None] = {}
 

@@ -29,25 +29,25 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keeping import SEARCHES, worth_keeping_names
+from ..analysis.sizes import bounded
+from ..analysis.walk import clauses, expressions, nodes
 from ..types import entity
 from . import Plan
-from .bitmask import expressions
-from .derived import SEARCHES, worth_keeping_names
-from .inline import _bounded
-from .reads import analyse
-from .rewrite import clauses, nodes
+from .value_masks import walkless
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     if "derived" not in plan.enabled:
         return program, plan
-    return program, replace(plan, unkept=found(program, plan))
+    return program, replace(plan, unkept=found(program, plan, facts))
 
 
-def found(program: t.TypedProgram, plan: Plan) -> tuple[str, ...]:
+def found(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[str, ...]:
     """The definitions `derived` need not keep (see the module's doc), in the order declared."""
     defines = {d.name: d for d in program.defines}
-    kept = worth_keeping_names(program, plan)
+    kept = worth_keeping_names(program, lambda x: walkless(plan, x, defines), {*plan.unkept, *plan.score_only})
     inside: dict[str, set[str]] = {}  # definition -> the definitions whose bodies call it
     calls_inside: dict[str, int] = {}
     for d in program.defines:
@@ -59,7 +59,7 @@ def found(program: t.TypedProgram, plan: Plan) -> tuple[str, ...]:
     for n in expressions(program):
         if isinstance(n, t.DefineCall):
             calls_all[n.define] = calls_all.get(n.define, 0) + 1
-    deps = analyse(program).defines
+    deps = facts.dependencies.defines
     candidates = set()
     for name in sorted(kept):
         d, callers = defines[name], inside.get(name, set())
@@ -73,7 +73,7 @@ def found(program: t.TypedProgram, plan: Plan) -> tuple[str, ...]:
         if any(isinstance(n, t.Builtin) and n.func in SEARCHES for n in nodes(d.body)):
             continue  # a search of the runtime: a loop of its own
         loops = [n for n in nodes(d.body) if isinstance(n, t.Comprehension)]
-        if all(_bounded(domain) for loop in loops for _, domain, _ in clauses(loop)):
+        if all(bounded(domain) for loop in loops for _, domain, _ in clauses(loop)):
             candidates.add(name)
     return tuple(d.name for d in program.defines
                  if d.name in candidates and not inside.get(d.name, set()) & candidates)

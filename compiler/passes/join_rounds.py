@@ -32,7 +32,8 @@ assigns (locals bound before it, constants, values of the language) or numbers, 
 writes the join as the list and its items, counts the list only as the plain code above counts it
 (once longer than SMALL_LIST, a step an item) or not at all, and writes nothing after the join (no
 kept value dropped, no mask brought up to date, no note of the journal); not in code written with
-coverage probes.
+coverage probes. The pass marks the loop (`t.For.joins_rounds`) where the typed program shows it;
+how lowering writes the join and counts the list, and the probes, are lowering's to see.
 
 Why it is the same game: the loop's list is computed for its length (it reads the game only and
 cannot fail; computed again only where the rounds are made one by one); each round joins the same
@@ -46,15 +47,27 @@ same error, as before. The work proven of the loop is counted as before.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
+from .rewrite import can_fail, map_statements
 
 NAME = "join_rounds"
 ROUNDS = "_rounds"  # the local holding how many rounds the loop makes (compiler/names.py TEMPLATE_LOCALS)
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
-    return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+    """Each such loop marked (`t.For.joins_rounds`): lowering makes its joins at once where it
+    writes the join and its count as taken above."""
+    defines = {d.name: d for d in program.defines}
+
+    def marked(stmts: tuple[t.Stmt, ...]) -> tuple[t.Stmt, ...]:
+        return tuple(replace(s, joins_rounds=True) if isinstance(s, t.For) and len(s.body) == 1
+                     and _items(s) is not None and not can_fail(s.domain, defines) else s for s in stmts)
+
+    return map_statements(program, marked), plan
 
 
 def _items(s: t.For) -> list[str] | None:

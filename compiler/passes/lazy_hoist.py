@@ -33,32 +33,23 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import clauses, nodes
+from ..builtins import BUILTINS
 from ..names import PASS_CELL_BASE as CELL_BASE
-from ..signatures import BUILTINS
 from ..types import Ty
 from . import Plan
 from .bitmask import masked_comprehension
 from .hoist import _cheap
-from .rewrite import (
-    Names,
-    can_fail,
-    clauses,
-    free_locals,
-    fused_shape,
-    key,
-    map_program,
-    nodes,
-    rebuild,
-    show,
-    with_clauses,
-)
+from .rewrite import Names, can_fail, free_locals, fused_shape, map_program, rebuild, show, with_clauses
 from .value_masks import served
 
 CELL = "a cell for values computed once"  # the verb of a cell clause's note
 LAZY = "computed once, at first need:"  # the verb of a value read from its cell
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     lazy = Lazy(program, plan)
 
     def root(e: t.Expr) -> t.Expr:
@@ -91,15 +82,15 @@ class Lazy:
                 or served(self.plan, e, self.defines) is not None:
             return e
         old = clauses(e)
-        bound = {id(var) for var, _, _ in old}
+        bound = {var for var, _, _ in old}
         found: dict[Hashable, t.Expr] = {}
 
-        def visit(x: t.Expr, inner: frozenset[int], always: bool) -> None:
+        def visit(x: t.Expr, inner: frozenset[t.Symbol], always: bool) -> None:
             """`x`, in a comprehension inside binding `inner`; `always`: computed for every item
             that reaches it (not under `and`, `or` or `if`, nor in a loop of its own)."""
             if isinstance(x, t.Note) and x.verb in (LAZY, CELL):
                 return  # (a cell of a comprehension inside: its own)
-            if _work(x) and not any(id(s) in bound or id(s) in inner for s in free_locals(x)) \
+            if _work(x) and not any(s in bound or s in inner for s in free_locals(x)) \
                     and (not always or can_fail(x, self.defines, self.failing)):
                 found.setdefault(key(x), x)  # (what `hoist` would take it has taken: it is left what it refused)
                 return
@@ -108,7 +99,7 @@ class Lazy:
                     more = set(inner)
                     for i, (var, domain, test) in enumerate(clauses(comp)):
                         visit(domain, frozenset(more), always and i == 0)
-                        more.add(id(var))
+                        more.add(var)
                         if test is not None:
                             visit(test, frozenset(more), False)
                     visit(comp.elt, frozenset(more), False)
@@ -154,7 +145,7 @@ class Lazy:
         return with_clauses(e, [*new, *rest], use(e.elt))
 
 
-def _pinned(test: t.Expr, bound: set[int]) -> bool:
+def _pinned(test: t.Expr, bound: set[t.Symbol]) -> bool:
     """Whether `test` holds for one item at most: a variable the comprehension binds compared equal
     to a constant or a literal (Yellow & Yangtze's `u == with_leader and off_board(...)`)."""
     test = _bare(test)
@@ -162,9 +153,9 @@ def _pinned(test: t.Expr, bound: set[int]) -> bool:
         return False
     for mine, other in ((test.left, test.right), (test.right, test.left)):
         mine, other = _bare(mine), _bare(other)
-        if isinstance(mine, t.Ref) and id(mine.sym) in bound and (
+        if isinstance(mine, t.Ref) and mine.sym in bound and (
                 isinstance(other, t.Num | t.Bool | t.Str)
-                or isinstance(other, t.Ref) and other.sym.kind in ("const", "value") and id(other.sym) not in bound):
+                or isinstance(other, t.Ref) and other.sym.kind in ("const", "value") and other.sym not in bound):
             return True
     return False
 

@@ -31,11 +31,27 @@ with the same checks of its size (so only a move at the very edge of its budget 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
+from .rewrite import map_nodes
 
 NAME = "list_items"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
-    return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+    """Each such join marked (`t.Binary.items_written`): lowering writes it with the items."""
+    return map_nodes(program, _marked), plan
+
+
+def _marked(e: t.Expr) -> t.Expr:
+    if isinstance(e, t.Binary) and e.op == "+" and e.ty.kind == "list" and (_written(e.left) or _written(e.right)):
+        return replace(e, items_written=True)
+    return e
+
+
+def _written(e: t.Expr) -> bool:
+    """A list written out with items (`[c]`, `[a, b]`)."""
+    return isinstance(e, t.Collection) and e.kind == "list" and bool(e.items)

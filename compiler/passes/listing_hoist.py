@@ -31,14 +31,17 @@ from collections.abc import Hashable
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import nodes
 from . import Plan
-from .rewrite import free_locals, key, nodes
+from .rewrite import free_locals
 from .spot_filters import among, joined_terms, lookup
 
 LOCAL = "_joined{}"  # the listing's locals holding the masks joined once (compiler/names.py TEMPLATE_LOCALS)
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     if not plan.spot_filters:
         return program, plan
     found: list[Hashable] = []

@@ -57,11 +57,12 @@ import re
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..builtins import BUILTINS
 from ..names import joined
-from ..signatures import BUILTINS
 from ..types import Ty
 from . import Plan, action_tables
-from .board_tables import Bind
+from .action_tables import Bind
 from .rewrite import can_fail, free_locals
 
 MAX_KEYS = 3  # values of the game a listing remembered by value may read
@@ -80,7 +81,7 @@ class Listed:
     words: tuple[str, ...] = ()  # each value read, in the rule language's words (`hand[current]`)
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     defines = {d.name: d for d in program.defines}
     found: list[Listed] = []
     for a in program.actions:

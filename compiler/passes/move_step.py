@@ -20,7 +20,7 @@ to say so in a trace.
 
 The step also calls the action's effect itself (the name tests of `_perform`, written out: one
 call less a move), and leaves out the tests of the end that the dependency analysis
-(compiler/passes/reads.py) answers: the end was tested after the effect and found not to hold; the
+(compiler/analysis/reads.py) answers: the end was tested after the effect and found not to hold; the
 end of the turn's triggers that assign none of the fields it reads cannot make it hold, nor can a
 phase's start that assigns none of them, where it does not read the seat to act (which a new turn
 or phase changes). There the step does not test it again after the end of the turn, and starts
@@ -41,12 +41,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
-from .reads import analyse
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
-    found = analyse(program)
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+    found = facts.dependencies
     end = found.end
     turn_end = found.writes(s for trig in program.triggers if trig.at_turn_end for s in trig.effect)
     starts = found.writes(s for ph in program.phases for s in ph.start)

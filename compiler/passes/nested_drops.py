@@ -32,10 +32,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     arity = {d.name: len(d.params) for d in program.defines}
     nested: dict[str, int] = {}
     for name, _, k in plan.region_drops:  # (each definition by the first region parameter found)

@@ -23,8 +23,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     return program, replace(plan, own_drops="derived" in plan.enabled)

@@ -19,8 +19,9 @@ written as it is, as any loop over four items:
     for _ in range(len(self.face_up), 4):  # base.yaml:502
 
 Taken: `range(a, b)` whose `a` is a length (`len(...)`) or a number written out that is not
-negative, and whose `b` is proven at most some number when compiling (a number written out, a
-constant, a sum of those).
+negative, which the pass marks (`t.Builtin.from_nonnegative`), and whose `b` lowering proves at most
+some number when compiling (a number written out, a constant, a sum of those: a fact of the limits
+of a move only lowering has).
 
 Why it is the same game: the loop runs the same rounds over the same numbers; only how its work is
 accounted for changes. The work proven small runs unchecked, as lowering runs any loop it proves
@@ -30,11 +31,28 @@ for such a loop, so only a move at the very edge of its budget could tell.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
+from .rewrite import map_nodes
 
 NAME = "range_bounds"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
-    return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+    """Each range from a number never negative marked (`t.Builtin.from_nonnegative`): lowering
+    takes it as holding at most what it proves of the bound."""
+    return map_nodes(program, _marked), plan
+
+
+def _marked(e: t.Expr) -> t.Expr:
+    if isinstance(e, t.Builtin) and e.func == "range" and e.args and _nonnegative(e.args[0]):
+        return replace(e, from_nonnegative=True)
+    return e
+
+
+def _nonnegative(e: t.Expr) -> bool:
+    """A length, or a number written out that is not negative."""
+    return (isinstance(e, t.Builtin) and e.func == "len") or (isinstance(e, t.Num) and e.value >= 0)

@@ -28,14 +28,15 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.reads import Dependencies
 from . import Plan
-from .reads import Dependencies, analyse
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     if not plan.derived:
         return program, plan
-    deps = analyse(program)
+    deps = facts.dependencies
     defines = {d.name: d for d in program.defines}
     spot_fields = {f.decl.name for f in program.fields if f.decl.per == "spot"}
     memo: dict[tuple[str, str], int | None] = {}
@@ -56,13 +57,13 @@ def read_in_region(d: t.Define, field: str, defines: Mapping[str, t.Define], dep
     if (d.name, field) in memo:
         return memo[(d.name, field)]
     memo[(d.name, field)] = None  # (the checker refuses cycles; this ends one all the same)
-    regions = {id(p): i for i, p in enumerate(d.params) if p.ty.kind == "entity" and p.ty.name == "region"}
+    regions = {p: i for i, p in enumerate(d.params) if p.ty.kind == "entity" and p.ty.name == "region"}
 
     def param(e: t.Expr) -> int | None:
-        return regions.get(id(e.sym)) if isinstance(e, t.Ref) else None
+        return regions.get(e.sym) if isinstance(e, t.Ref) else None
 
     # the comprehensions' variables that walk a region parameter's spots: variable -> position
-    walking: dict[int, int] = {}
+    walking: dict[t.Symbol, int] = {}
     todo: list[t.Expr] = [d.body]
     while todo:
         x = todo.pop()
@@ -70,7 +71,7 @@ def read_in_region(d: t.Define, field: str, defines: Mapping[str, t.Define], dep
             for var, domain in ((x.var, x.domain), *((v, dom) for v, dom, _ in x.more)):
                 k = param(domain)
                 if k is not None:
-                    walking[id(var)] = k
+                    walking[var] = k
         todo.extend(t.subexpressions(x))
     found: set[int | None] = set()
     todo = [d.body]
@@ -78,7 +79,7 @@ def read_in_region(d: t.Define, field: str, defines: Mapping[str, t.Define], dep
         x = todo.pop()
         if isinstance(x, t.PerIndex) and x.field.name == field:
             index = x.index
-            found.add(walking.get(id(index.sym)) if isinstance(index, t.Ref) else None)
+            found.add(walking.get(index.sym) if isinstance(index, t.Ref) else None)
         elif isinstance(x, t.Ref) and x.sym.kind in ("field", "perfield") and x.sym.name == field:
             found.add(None)  # the whole field
         elif isinstance(x, t.DefineCall) and field in deps.defines[x.define].fields:

@@ -54,10 +54,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.walk import nodes
 from ..names import MAX_TABLE_CHOICES, joined
 from ..source import SourceSpan
 from . import Plan, action_tables
-from .rewrite import can_fail, free_locals, nodes, show
+from .rewrite import can_fail, free_locals, show
 from .spot_filters import _bare, _conjuncts, _failing, _put_back
 
 _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
@@ -106,7 +108,7 @@ class Choice:
     terms: tuple[Term, ...]
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     finder = _Finder(program, plan)
     choices: list[Choice] = []
     for a in program.actions:
@@ -139,11 +141,11 @@ class _Finder:
         elt = _bare(e.elt)
         if not (isinstance(elt, t.Ref) and elt.sym is var) or cond is None:
             return None
-        bound: dict[int, t.Expr] = {}
+        bound: dict[t.Symbol, t.Expr] = {}
         for v, d, c in hoisted:  # one-item clauses: `for once in (v,)` (pass `hoist`)
             if c is not None or not (isinstance(d, t.Collection) and d.kind == "list" and len(d.items) == 1):
                 return None
-            bound[id(v)] = _put_back(d.items[0], bound)
+            bound[v] = _put_back(d.items[0], bound)
         if free_locals(domain) or can_fail(domain, self.defines) or domain.ty.kind != "list":
             return None
         earlier = {c.var for c in a.choices[:-1]}
@@ -210,9 +212,6 @@ class _Finder:
             return not any(isinstance(n, t.Ref) and n.sym is var for part in _failing(test, self.defines)
                            for n in nodes(part))
         return True
-
-
-# -- what lowering asks ---------------------------------------------------------------------------
 def choice_of(plan: Plan, action: str) -> Choice | None:
     return next((c for c in plan.region_choices if c.action == action), None)
 
@@ -279,49 +278,6 @@ def within_method(test: Test) -> list[str]:
         f"    self.{test.known} |= _regions_stale",
         f"return self.{test.slot} & _regions_mask",
     ]
-
-
-def gathered(row: str, terms: list[tuple[str | None, str | None]], plain: str | None, choice: str, var: str,
-             comment: str, few: bool = False) -> list[str]:
-    """The lines (at the depth of the last choice's loop) that append the actions of the last choice
-    from its row `row`, an `rt.RegionRow`: `terms`, each test's code over the comprehension's variable
-    `var` (kept per row) or the local holding a kept test's mask (None, local); `plain` the walk of the
-    rules, by the choice's local `choice`, for regions not in increasing order (None: they always are).
-    `few`: every board of the rule set has at most `SMALL_REGIONS` regions, so the row's actions by mask
-    are read from its table here (`by_mask`), not through a call of `gather`."""
-    out: list[str] = []
-    running = "_regions_mask"  # (the regions passing the tests before, in the order written)
-    fixed = 0
-    for code, local in terms:
-        if code is not None:
-            out.append(f"    _regions_stale = {running} & ~{row}.known[{fixed}]")
-            out.append("    if _regions_stale:  # (a test of the earlier choices only: computed once per region "
-                       "and row)")
-            out.append(f"        {row}.fixed[{fixed}] |= rt.union(1 << {var} for {var} in rt.bits(_regions_stale) "
-                       f"if {code})  # {comment}")
-            out.append(f"        {row}.known[{fixed}] |= _regions_stale")
-            running += f" & {row}.fixed[{fixed}]"
-            fixed += 1
-        else:
-            running += f" & {local}"
-    out.append(f"    _held_regions = {running}  # {comment}; `region_masks`: its regions as a bit mask")
-    out.append("    if _held_regions:")
-    if few:
-        out.append(f"        _row_actions = {row}.by_mask[_held_regions]")
-        out.append("        if _row_actions is None:  # (made the first time the mask is met)")
-        out.append(f"            _row_actions = {row}.made(_held_regions)")
-        out.append(f"        _actions += _row_actions  # {comment}; `region_masks`: the actions of its regions, in "
-                   "region order")
-    else:
-        out.append(f"        {row}.gather(_actions, _held_regions)  # {comment}; `region_masks`: the actions of its "
-                   "regions, in region order")
-    out = [line[4:] for line in out]
-    if plain is None:
-        return out
-    return ["if _regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)",
-            f"    for {choice} in {plain}:  # {comment}",
-            f"        _actions.append({row}.action({choice}))",
-            "else:", *("    " + line for line in out)]
 
 
 def fixed_count(choice: Choice) -> int:

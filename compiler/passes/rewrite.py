@@ -1,7 +1,9 @@
 """What the passes that rewrite the typed program share (compiler/passes/inline.py, hoist.py):
-walking every expression of a program, rebuilding a node from new parts, comparing two
-expressions up to the names of the locals they bind, which locals an expression reads, whether
-evaluating one can fail, and fresh names for the locals a pass binds.
+applying a function to every expression of a program, rebuilding a node from new parts, which
+locals an expression reads, whether evaluating one can fail, fresh names for the locals a pass
+binds, and the short text of an expression a note shows. (Walking a program, comparing two
+expressions by their keys and measuring one are analyses: compiler/analysis/.) A helper of the
+passes, not a pass: it imports none (tests/test_pass_order.py).
 
 Expressions nest deeply in some rule sets; these walks recurse (as lowering does), and
 compiler/lower/ turns a RecursionError into a diagnostic.
@@ -9,13 +11,14 @@ compiler/lower/ turns a RecursionError into a diagnostic.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import PurePosixPath
 
 from .. import typed as t
+from ..analysis.walk import clauses, nodes
+from ..builtins import BUILTINS
 from ..names import JOIN, PASS_LOCAL_BASE
-from ..signatures import BUILTINS
 from ..source import SourceSpan
 from ..types import Ty
 
@@ -67,6 +70,72 @@ def map_program(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
     )
 
 
+def map_nodes(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
+    """`program` with `f` applied to every node of every expression a rule starts from and of the
+    component attributes, inner nodes first (`f` gives the node itself where it changes nothing);
+    the same program, and the same nodes where nothing inside them changed, if `f` changed none
+    (so no analysis is made again). The passes that mark a form for lowering use it (`t.FORMS`)."""
+    changed = False
+
+    def go(e: t.Expr) -> t.Expr:
+        nonlocal changed
+        parts = t.subexpressions(e)
+        news = [go(part) for part in parts]
+        if any(new is not part for part, new in zip(parts, news, strict=True)):
+            by_id = {id(part): new for part, new in zip(parts, news, strict=True)}
+            e = rebuild(e, lambda part: by_id.get(id(part), part))
+        new = f(e)
+        changed = changed or new is not e
+        return new
+
+    mapped = map_program(program, go)
+    mapped = replace(mapped, components=tuple(replace(c, value=go(c.value)) for c in program.components))
+    return mapped if changed else program
+
+
+def map_statements(program: t.TypedProgram,
+                   f: Callable[[tuple[t.Stmt, ...]], tuple[t.Stmt, ...]]) -> t.TypedProgram:
+    """`program` with `f` applied to every block of statements of its rules, the blocks inside a
+    statement first (`f` gives the block itself, or its statements, where it changes nothing); the
+    same program if `f` changed no statement."""
+    changed = False
+
+    def block(stmts: tuple[t.Stmt, ...]) -> tuple[t.Stmt, ...]:
+        nonlocal changed
+        inner = tuple(stmt(s) for s in stmts)
+        new = f(inner)
+        changed = changed or not _same(new, inner)
+        return stmts if _same(new, stmts) else new
+
+    def stmt(s: t.Stmt) -> t.Stmt:
+        match s:
+            case t.For() | t.Ask():
+                body = block(s.body)
+                return s if body is s.body else replace(s, body=body)
+            case t.If():
+                branches = tuple((test, block(b)) for test, b in s.branches)
+                orelse = block(s.orelse)
+                same = all(new is old for (_, new), (_, old) in zip(branches, s.branches, strict=True))
+                if same and orelse is s.orelse:
+                    return s
+                return replace(s, branches=branches, orelse=orelse)
+        return s
+
+    mapped = replace(
+        program,
+        procedures=tuple(replace(p, body=block(p.body)) for p in program.procedures),
+        triggers=tuple(replace(tr, effect=block(tr.effect)) for tr in program.triggers),
+        phases=tuple(replace(ph, start=block(ph.start)) for ph in program.phases),
+        actions=tuple(replace(a, effect=block(a.effect)) for a in program.actions),
+        setup=block(program.setup),
+    )
+    return mapped if changed else program
+
+
+def _same(a: tuple[t.Stmt, ...], b: tuple[t.Stmt, ...]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
 def rebuild(e: t.Expr, f: ExprFn) -> t.Expr:
     """`e` with `f` applied to each expression directly inside it (the same node if none changed)."""
     match e:
@@ -98,11 +167,6 @@ def rebuild(e: t.Expr, f: ExprFn) -> t.Expr:
     raise AssertionError(e)
 
 
-def clauses(e: t.Comprehension) -> list[tuple[t.Symbol, t.Expr, t.Expr | None]]:
-    """A comprehension's clauses, the first one first."""
-    return [(e.var, e.domain, e.cond), *e.more]
-
-
 def with_clauses(e: t.Comprehension, new: list[tuple[t.Symbol, t.Expr, t.Expr | None]], elt: t.Expr) -> t.Comprehension:
     (var, domain, cond), *more = new
     return replace(e, var=var, domain=domain, cond=cond, elt=elt, more=tuple(more))
@@ -117,67 +181,7 @@ def fused_shape(e: t.Comprehension) -> bool:
             and e.cond.left.index.sym is e.var)
 
 
-def bare(e: t.Expr) -> t.Expr:
-    """`e` without the notes the passes wrap around what they derived (`t.Note`)."""
-    while isinstance(e, t.Note):
-        e = e.expr
-    return e
-
-
-def nodes(e: t.Expr) -> Iterator[t.Expr]:
-    """`e` and every expression inside it."""
-    yield e
-    for part in t.subexpressions(e):
-        yield from nodes(part)
-
-
-def size(e: t.Expr) -> int:
-    """How many nodes `e` has (a note is no node of its own)."""
-    return sum(1 for n in nodes(e) if not isinstance(n, t.Note))
-
-
 # -- comparing and reading ----------------------------------------------------------------------
-def key(e: t.Expr, bound: dict[t.Symbol, int] | None = None) -> Hashable:
-    """What `e` computes, as a value two expressions share when they compute the same thing:
-    the same nodes with the same names read, up to the names of the locals they bind themselves
-    (`count(x for s in r)` and `count(x for s2 in r)` are one), notes and spans left out."""
-    bound = {} if bound is None else bound
-    match e:
-        case t.Note():
-            return key(e.expr, bound)
-        case t.Num() | t.Str() | t.Bool():
-            return (type(e).__name__, e.value, str(e.ty))
-        case t.Ref():
-            return ("ref", bound[e.sym]) if e.sym in bound else ("ref", id(e.sym))
-        case t.Comprehension():
-            inner = dict(bound)
-            parts: list[Hashable] = ["comp", e.func, str(e.ty)]
-            for var, domain, cond in clauses(e):
-                parts.append(key(domain, inner))
-                inner[var] = len(inner) + 1_000_000  # bound here: by its place, not its name
-                parts.append(None if cond is None else key(cond, inner))
-            parts.append(key(e.elt, inner))
-            return tuple(parts)
-    fields: list[Hashable] = [type(e).__name__, str(e.ty)]
-    for name in e.__slots__:
-        if name in ("ty", "span"):
-            continue
-        value = getattr(e, name)
-        if isinstance(value, tuple) and all(isinstance(v, _EXPR_TYPES) for v in value):
-            fields.append(tuple(key(v, bound) for v in value))
-        elif isinstance(value, _EXPR_TYPES):
-            fields.append(key(value, bound))
-        elif isinstance(value, t.Symbol):
-            fields.append(id(value))
-        else:
-            fields.append(value)
-    return tuple(fields)
-
-
-_EXPR_TYPES = (t.Num, t.Str, t.Bool, t.Ref, t.Invalid, t.DefineCall, t.Builtin, t.PerIndex, t.ListIndex, t.AttrOf,
-               t.Collection, t.Comprehension, t.Unary, t.Binary, t.Cond, t.RecordNew, t.RecordField, t.Note)
-
-
 def free_locals(e: t.Expr) -> set[t.Symbol]:
     """The locals `e` reads that it does not bind itself."""
     match e:

@@ -33,16 +33,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keeping import worth_keeping_names
+from ..analysis.walk import expressions, nodes
 from ..types import entity
 from . import Plan
-from .bitmask import expressions
-from .derived import worth_keeping_names
-from .rewrite import free_locals, nodes
+from .rewrite import free_locals
+from .value_masks import walkless
 
 PLAYER = entity("player")
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     if "derived" not in plan.enabled:
         return program, plan
     return program, replace(plan, score_only=found(program, plan))
@@ -51,7 +53,7 @@ def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
 def found(program: t.TypedProgram, plan: Plan) -> tuple[str, ...]:
     """The definitions `derived` need not keep (see the module's doc), in the order declared."""
     defines = {d.name: d for d in program.defines}
-    kept = worth_keeping_names(program, plan)
+    kept = worth_keeping_names(program, lambda x: walkless(plan, x, defines), {*plan.unkept, *plan.score_only})
     # what the game reads outside the scores: every root but the scoring terms, and what it calls
     game: set[str] = set()
     for e in expressions(replace(program, scoring=(), defines=())):

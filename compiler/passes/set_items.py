@@ -14,11 +14,34 @@ computed them. The limits of a move are counted on the plain code.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
+from .rewrite import map_nodes, map_statements
 
 NAME = "set_items"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
-    return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+    """Each such operation marked (`items_written` of `t.Binary` and `t.Assign`): lowering writes it
+    with the items."""
+    return map_statements(map_nodes(program, _marked), _assignments), plan
+
+
+def _marked(e: t.Expr) -> t.Expr:
+    if isinstance(e, t.Binary) and e.op in ("+", "-") and e.ty.kind == "set" and _written(e.right):
+        return replace(e, items_written=True)
+    return e
+
+
+def _assignments(stmts: tuple[t.Stmt, ...]) -> tuple[t.Stmt, ...]:
+    return tuple(replace(s, items_written=True)
+                 if isinstance(s, t.Assign) and s.item is None and s.op in ("+=", "-=")
+                 and s.target.ty.kind == "set" and _written(s.value) else s for s in stmts)
+
+
+def _written(e: t.Expr) -> bool:
+    """A set written out with items (`{x}`, `{x, y}`)."""
+    return isinstance(e, t.Collection) and e.kind == "set" and bool(e.items)

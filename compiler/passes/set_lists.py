@@ -6,7 +6,8 @@ frozenset is Python's own), so the plain code of `[t for t in card[current]]` is
 sorted(self.card[self.current])]`: a list made, then walked to make the same list again. Mandarin
 lists its refunds and seizures so, at every turn. Taken: a list comprehension of one clause over a
 set, with no condition, whose value is its own variable, where the plain code charges no work as
-it runs. Written `sorted(S)` (with the key lowering sorts such items by).
+it runs: the pass marks it (`t.Comprehension.sorted_set`), and lowering writes it `sorted(S)` (with
+the key lowering sorts such items by).
 
 Why it is safe: `sorted` makes a new list of the set's items in the order the walk took them, which
 is the list the comprehension made; nothing else is computed. The limits of a move are counted on
@@ -15,11 +16,26 @@ the plain code.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
+from .rewrite import map_nodes
 
 NAME = "set_lists"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
-    return program, plan  # (lowering takes the form where it meets it, when the pass is enabled)
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+    """Each such list marked (`t.Comprehension.sorted_set`): lowering writes it `sorted(S)`."""
+    return map_nodes(program, _marked), plan
+
+
+def _marked(e: t.Expr) -> t.Expr:
+    return replace(e, sorted_set=True) if isinstance(e, t.Comprehension) and taken(e) else e
+
+
+def taken(e: t.Comprehension) -> bool:
+    """`[x for x in S]`: a list of one clause over a set, with no condition, of its own variable."""
+    return e.func == "list" and not e.more and e.cond is None and e.domain.ty.kind == "set" \
+        and isinstance(e.elt, t.Ref) and e.elt.sym is e.var

@@ -32,12 +32,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.walk import bare
 from . import Plan
 from .listing_tables import described
-from .rewrite import bare
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     if not plan.listing_tables:
         return program, plan
     kept = kept_sorted(program)

@@ -43,10 +43,13 @@ from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import expressions, nodes
 from ..names import PASS_LOCAL_BASE, joined
 from . import Plan
-from .bitmask import Mask, expressions
-from .rewrite import Names, can_fail, key, nodes, rebuild
+from .rewrite import Names, can_fail, rebuild
+from .value_masks import Mask
 
 # the built-ins whose value, for a spot, the board alone fixes
 BOARD_BUILTINS = frozenset({"region_of"})
@@ -75,7 +78,7 @@ class Filter:
     terms: tuple[Term, ...]
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     finder = _Finder(program, plan)
     found: dict[Hashable, Filter] = {}
     for e in expressions(program):
@@ -117,11 +120,11 @@ class _Finder:
         *hoisted, (var, domain, cond) = [(v, _bare(d), c) for v, d, c in ((e.var, e.domain, e.cond), *e.more)]
         if not (isinstance(_bare(e.elt), t.Ref) and _bare(e.elt).sym is var):  # type: ignore[union-attr]
             return None
-        bound: dict[int, t.Expr] = {}
+        bound: dict[t.Symbol, t.Expr] = {}
         for v, d, c in hoisted:  # one-item clauses: `for once in (v,)`
             if c is not None or not (isinstance(d, t.Collection) and d.kind == "list" and len(d.items) == 1):
                 return None
-            bound[id(v)] = _put_back(d.items[0], bound)
+            bound[v] = _put_back(d.items[0], bound)
         terms: list[Term] = []
         if isinstance(domain, t.DefineCall) and not domain.args and domain.define in self.defines \
                 and not self.defines[domain.define].params:
@@ -251,12 +254,12 @@ def _replace(e: t.Expr, f: object) -> t.Expr:
     return go(e)
 
 
-def _put_back(e: t.Expr | None, bound: dict[int, t.Expr]) -> t.Expr:
+def _put_back(e: t.Expr | None, bound: dict[t.Symbol, t.Expr]) -> t.Expr:
     """`e` with the hoisted values read again where they were computed (`once` -> its value)."""
     assert e is not None
     if not bound:
         return e
-    return _replace(e, lambda x: bound.get(id(x.sym)) if isinstance(x, t.Ref) else None)
+    return _replace(e, lambda x: bound.get(x.sym) if isinstance(x, t.Ref) else None)
 
 
 def _failing(e: t.Expr, defines: dict[str, t.Define]) -> list[t.Expr]:

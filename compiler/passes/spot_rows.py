@@ -42,14 +42,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.walk import nodes
 from . import Plan, action_tables, spot_filters
-from .rewrite import nodes
 
 # the nodes a test kept per row may be made of (beside the locals it may read)
 _PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField)
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     found: list[str] = []
     for a in program.actions:
         table = action_tables.table_of(plan, a.name)
@@ -76,34 +77,3 @@ def fixed(term: spot_filters.Term, earlier: tuple[t.Symbol, ...]) -> bool:
         elif not (isinstance(n, _PURE) or isinstance(n, t.Builtin) and n.func == "len"):
             return False
     return True
-
-
-# -- what lowering asks ---------------------------------------------------------------------------
-def gathered(row: str, first: str, more: list[tuple[str, bool]], comment: str) -> list[str]:
-    """The lines (at the depth of the last choice's loop) that append the actions of the last
-    choice from its row `row`, an `rt.SpotRow`: `first`, the masks joined first, and `more`, each
-    further group's code and whether it is kept per row, as `board.spots_of` takes them."""
-    out = [f"_spots_mask = {first}  # {comment}; `spot_rows`: its spots as a bit mask"]
-    kept = 0
-    for code, is_fixed in more:
-        out.append("if _spots_mask:")
-        if is_fixed:
-            out.append(f"    _row_fixed = {row}.fixed[{kept}]")
-            out.append("    if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)")
-            out.append(f"        _row_fixed = {row}.fixed[{kept}] = rt.union({code})")
-            out.append("    _spots_mask &= _row_fixed")
-            kept += 1
-        else:
-            out.append(f"    _spots_mask &= rt.union({code})")
-    out.append("if _spots_mask:")
-    # (the row's actions of the masks it met last, read in place: a method call only for a mask not
-    # among them, runtime/listing.py `SpotRow.made`)
-    out.append(f"    _gathered = {row}.by_mask.get(_spots_mask)")
-    out.append("    if _gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)")
-    out.append(f"        _gathered = {row}.made(_spots_mask)")
-    out.append(f"    _actions += _gathered  # {comment}; `spot_rows`: the actions of its spots, in spot order")
-    return out
-
-
-def fixed_count(more: list[tuple[str, bool]]) -> int:
-    return sum(1 for _, is_fixed in more if is_fixed)

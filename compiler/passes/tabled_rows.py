@@ -45,12 +45,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
 from . import Plan
 from .action_tables import table_of
 from .value_tables import table_of as value_table_of
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     taken = []
     for a in program.actions:
         table = table_of(plan, a.name)
@@ -77,25 +78,3 @@ def key_code(table_py: str, at: int | None, params: tuple[int, ...], args: list[
     read = table_py if at is None else f"{table_py}[{args[at]}]"
     parts = [read, *(args[k] for k in params)]
     return parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
-
-
-def rows_lines(var: str, walk: str, comment: str, key: str, rows_table: str, annotation: str,
-               row_lines: list[str], what: str) -> list[str]:
-    """The lines that find the rows of a listing's first choice `var` by `key` (the
-    definition its walk calls is remembered by, `what` in words): made the first time by walking
-    `walk` and finding each value's row as `row_lines` do (they bind `row1`), then walked. The
-    caller writes the rest of the listing in the loop, one level in."""
-    return [
-        f"# `tabled_rows`: the rows of `{var}` found once per listing by {what}, which its values are a function "
-        "of (`value_tables`), not by a tuple made and hashed per value",
-        f"_rows = {rows_table}",
-        f"_rows_key = {key}",
-        f"_found_rows: list[tuple[{annotation}]] | None = _rows.get(_rows_key)",
-        "if _found_rows is None:  # (the first listing with this key: the values and their rows)",
-        "    _found_rows = []",
-        f"    for {var} in {walk}:  # {comment}",
-        *("        " + line for line in row_lines),
-        f"        _found_rows.append(({var}, _row1))",
-        "    rt.remember(_rows, _rows_key, _found_rows, self.board)",
-        f"for {var}, _row1 in _found_rows:  # {comment}",
-    ]

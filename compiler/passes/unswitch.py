@@ -31,15 +31,18 @@ from collections.abc import Hashable
 from dataclasses import replace
 
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keys import key
+from ..analysis.walk import clauses
 from . import Plan
 from .bitmask import masked_comprehension
-from .rewrite import clauses, free_locals, key, show, with_clauses
+from .rewrite import free_locals, show, with_clauses
 from .value_masks import served
 
 VERB = "unswitched"
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     taken: set[Hashable] = {*plan.counted, *(k for k, _ in plan.spot_filters), *plan.listing_hoists}
     constants = {name: value for name, value, _ in program.tables.constants}
     defines = {d.name: d for d in program.defines}
@@ -80,18 +83,18 @@ def unswitched(e: t.Comprehension) -> t.Expr | None:
     if e.func != "list" or not once or walked.ty.kind != "list" or not isinstance(e.elt, t.Ref) \
             or e.elt.sym is not var or not isinstance(cond, t.Binary) or cond.op != "or":
         return None
-    values: dict[int, t.Expr] = {}
+    values: dict[t.Symbol, t.Expr] = {}
     for v, dom, c in once:
         if c is not None or not (isinstance(dom, t.Note) and dom.verb in ("hoisted", "shared")
                                  and isinstance(dom.expr, t.Collection) and len(dom.expr.items) == 1):
             return None
-        values[id(v)] = dom.expr.items[0]
+        values[v] = dom.expr.items[0]
     test = cond.left
-    if not isinstance(test, t.Ref) or id(test.sym) not in values or test.ty.kind != "bool":
+    if not isinstance(test, t.Ref) or test.sym not in values or test.ty.kind != "bool":
         return None
-    if test.sym in free_locals(cond.right) | free_locals(walked) or any(id(s) in values for s in free_locals(walked)):
+    if test.sym in free_locals(cond.right) | free_locals(walked) or any(s in values for s in free_locals(walked)):
         return None  # (`x` read elsewhere; or the list reads a value bound once, out of reach of the first branch)
     others = [c for c in once if c[0] is not test.sym]
     rest = with_clauses(e, [*others, (var, walked, cond.right)], e.elt)
-    value = values[id(test.sym)]
+    value = values[test.sym]
     return t.Note(VERB, f"on {show(value)}", t.Cond(value, walked, rest, e.ty, e.span), e.ty, e.span)

@@ -40,15 +40,51 @@ from dataclasses import dataclass, replace
 
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
+from ..analysis import Facts
+from ..analysis.walk import bare, expressions
 from ..names import FILTER_LOCAL, joined
 from ..source import SourceSpan
 from ..types import Ty
 from . import Plan
-from .bitmask import Mask, expressions
-from .rewrite import bare, can_fail, free_locals
+from .component_sets import taken
+from .rewrite import can_fail, free_locals
 
 EMPTY = -1  # (as spot_filters: the `value` of a mask of the spots whose field, of lists, is empty)
 AGGREGATES = ("count", "any", "all")
+
+
+@dataclass(frozen=True, slots=True)
+class Mask:
+    """One set of spots kept as a bit mask: the spots whose `field` is the constant `value`
+    (`value_py` in generated code), in the state's slot `slot`. Made by the passes `bitmask` and,
+    `empty`, `value_masks` and `spot_filters`: declared in the first of them to run, this one."""
+
+    field: str
+    value: int
+    value_py: str
+    slot: str
+    span: SourceSpan  # where such a set is first written
+    empty: bool = False  # (pass `spot_filters`) the spots whose field, of lists, is empty: `value` unused
+
+    @property
+    def py(self) -> str:
+        return f"self.{self.slot}"
+
+    def rebuild(self) -> str:
+        """Code of the mask made again from the field."""
+        if self.empty:
+            return f"self.board.empty_mask(self.{self.field})"
+        return f"self.board.value_mask(self.{self.field}, {self.value_py})"
+
+    def holds(self, code: str) -> str:
+        """Code of whether the value `code` (of the field) is one of the mask's."""
+        return f"not {code}" if self.empty else f"{code} == {self.value_py}"
+
+    def note(self) -> str:
+        what, by = ("is empty", "spot_filters") if self.empty else (f"is {self.value_py}", "bitmask")
+        return (f"`{by}`: the spots whose {self.field} {what}, as a bit mask (board.spot_bit) kept up "
+                f"to date as {self.field} changes: the sets of spots it picks ({self.span.short} ...) are read from "
+                "it, not found by walking every spot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +137,7 @@ class Form:
     region: t.Expr | None
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     defines = {d.name: d for d in program.defines}
     counts = _counts(program)
     values: dict[tuple[str, str], ValueMask] = {}
@@ -249,6 +285,15 @@ def served(plan: Plan, e: t.Comprehension, defines: Mapping[str, t.Define]) -> F
     return found if _masks(plan, found.test) is not None else None
 
 
+def walkless(plan: Plan, x: t.Expr, defines: dict[str, t.Define]) -> bool:
+    """Whether lowering writes `x` as a few operations on masks or sets, not a walk, by a decision
+    of this pass or of `component_sets`: no loop to keep a definition for (passes `inner_defines`,
+    `score_only`, `inline` ask, which run before `bitmask` and `count_items` decided anything:
+    `count_items.walkless` asks those too)."""
+    return isinstance(x, t.Comprehension) and (served(plan, x, defines) is not None
+                                               or taken(plan, x, defines) is not None)
+
+
 def _masks(plan: Plan, test: Test) -> ValueMask | Mask | None:
     if test.kind == "empty":
         return next((m for m in plan.masks if m.field == test.field and m.empty), None)
@@ -256,6 +301,11 @@ def _masks(plan: Plan, test: Test) -> ValueMask | Mask | None:
 
 
 # -- what lowering asks ---------------------------------------------------------------------------
+
+
+def paren(code: str) -> str:
+    """The code of a mask as an operand: in parentheses if it holds an operator (passes `bitmask`, `value_masks`)."""
+    return f"({code})" if " " in code else code
 
 
 def _unparen(code: str) -> str:

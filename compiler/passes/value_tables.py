@@ -48,10 +48,12 @@ import re
 from dataclasses import dataclass, replace
 
 from .. import typed as t
-from ..signatures import BUILTINS
+from ..analysis import Facts
+from ..analysis.keeping import PLAIN, worth_keeping
+from ..builtins import BUILTINS
 from ..types import Ty
 from . import Plan
-from .derived import PLAIN, worth_keeping
+from .count_items import walkless
 
 _FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration or a kind of component: all its values
 
@@ -68,13 +70,14 @@ class Table:
     params: tuple[int, ...]
 
 
-def run(program: t.TypedProgram, plan: Plan) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     defines = {d.name: d for d in program.defines}
     constants = {name: value for name, value, _ in program.tables.constants}
     found = []
     for d in program.defines:
         table = tabled(d)
-        if table is not None and worth_keeping(d, plan, defines, constants):
+        if table is not None and worth_keeping(d, lambda x: walkless(plan, x, defines, constants),
+                                                     {*plan.unkept, *plan.score_only}):
             found.append(table)
     return program, replace(plan, value_tables=tuple(found))
 
@@ -83,7 +86,7 @@ def tabled(d: t.Define) -> Table | None:
     """The table `d` can be remembered in (see the module's doc), or None."""
     if not d.params or d.ty.kind in ("none", "optional", "any") or any(p.ty.kind not in PLAIN for p in d.params):
         return None  # (one without parameters: `derived`'s slot, read without hashing the value, is cheaper)
-    params = {id(p): i for i, p in enumerate(d.params)}
+    params = {p: i for i, p in enumerate(d.params)}
     reads: set[tuple[str, str, int | None]] = set()
     keyed: set[int] = set()
     field_ty: Ty | None = None
@@ -92,8 +95,8 @@ def tabled(d: t.Define) -> Table | None:
         x = todo.pop()
         match x:
             case t.PerIndex() if x.field.kind == "perfield" and isinstance(x.index, t.Ref) \
-                    and id(x.index.sym) in params:
-                reads.add((x.field.name, x.field.py, params[id(x.index.sym)]))
+                    and x.index.sym in params:
+                reads.add((x.field.name, x.field.py, params[x.index.sym]))
                 field_ty = x.ty
                 continue  # (the parameter read as the entity only: not part of the key)
             case t.PerIndex():
@@ -102,8 +105,8 @@ def tabled(d: t.Define) -> Table | None:
                 reads.add((x.sym.name, x.sym.py, None))
                 field_ty = x.ty
             case t.Ref() if x.sym.kind == "local":
-                if id(x.sym) in params:
-                    keyed.add(params[id(x.sym)])
+                if x.sym in params:
+                    keyed.add(params[x.sym])
             case t.Ref() if x.sym.kind == "value":
                 if not (_FIXED_VALUE.fullmatch(x.sym.py) or x.sym.name == "none"):
                     return None  # the players, the seat to act, the board's spots ...

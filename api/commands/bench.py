@@ -1,0 +1,334 @@
+"""`rulewright bench`: compile time, playouts per second, the cost of each operation and memory,
+per rule set; `--native`, interpreted and native side by side."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+
+from .. import game_from_source as load_source
+from ..agents import RandomAgent, agent_seed
+from ..compiler import driver
+from ..compiler import passes as passes_module
+from ..compiler.paths import bundled_rulesets, display, generated_dir
+from ..compiler.source import CompileError
+from ..match import play_game
+from ..render import printable
+from ..runtime.rng import derive_seed
+from ..runtime.state import Game, State
+from ..search import mcts_speed
+from .shared import (
+    CliError,
+    DecimalNumber,
+    WholeNumber,
+    chosen_passes,
+    literal,
+    optimisation_options,
+    plural,
+    print_diagnostics,
+    print_figures,
+    rule_file_of,
+    stdout_console,
+)
+
+
+def game_from_source(compiled: driver.Compiled) -> Game:
+    """The game of a module compiled just now, without writing it anywhere."""
+    rs = compiled.ruleset
+    return load_source(compiled.source, f"<compiled {rs.game}/{rs.variant}>")
+
+
+def _max_rss_mib() -> float | None:
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return None
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(rss / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+
+
+def time_operations(game: Game, players: int, budget: float, least: int = 200) -> dict[str, Any]:
+    """Mean time of clone, legal_actions and apply along random games. Each step clones the
+    current state (timed), lists the clone's legal actions (timed: a clone has no cached
+    list, so this is the full computation), picks one at random and applies it to the clone
+    (timed: apply finds the action in the now cached list, then performs it); the clone is
+    the next step's state."""
+    clone_ns = legal_ns = apply_ns = samples = games = 0
+    clock = time.perf_counter_ns
+    deadline = clock() + int(budget * 1e9)
+    state: State | None = None
+    agent = RandomAgent(0)
+    while samples < least or clock() < deadline:
+        if state is None or state.terminal:
+            seed = derive_seed(1, games)
+            games += 1
+            state, agent = game.new_state(players, seed), RandomAgent(agent_seed(seed))
+        t0 = clock()
+        fresh = state.clone()
+        t1 = clock()
+        legal = fresh.legal_actions()
+        t2 = clock()
+        action = legal[agent.rng.below(len(legal))]
+        t3 = clock()
+        fresh.apply(action)
+        t4 = clock()
+        clone_ns += t1 - t0
+        legal_ns += t2 - t1
+        apply_ns += t4 - t3
+        samples += 1
+        state = fresh
+    return {
+        "legal_actions_us": round(legal_ns / samples / 1000, 2),
+        "apply_us": round(apply_ns / samples / 1000, 2),
+        "clone_us": round(clone_ns / samples / 1000, 2),
+        "op_samples": samples,
+    }
+
+
+def bench_one(path: Path, seconds: float, players: int | None = None,
+              passes: frozenset[str] = passes_module.ALL) -> dict[str, Any]:
+    """One rule set's figures, at `players` if the rule set allows that many (else at its
+    smallest player count), compiled with the optimisation passes named."""
+    compile_times = []
+    compiled = None
+    for _ in range(3):
+        started = time.perf_counter()
+        compiled = driver.compile_file(path, passes)
+        compile_times.append(time.perf_counter() - started)
+    assert compiled is not None
+    game = game_from_source(compiled)
+    ruleset = game.info.ruleset
+    players = players if players in game.info.players else game.info.players[0]
+    playouts = moves = capped = 0
+    started = time.perf_counter()
+    while True:
+        result = play_game(game, players, derive_seed(0, playouts))
+        if result.error:
+            raise CliError(f"{ruleset}: random game {playouts} (seed {result.seed}) raised {result.error}")
+        playouts += 1
+        moves += result.moves
+        capped += result.capped
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            break
+    operations = time_operations(game, players, max(seconds / 3, 0.05))
+    search_speed = mcts_speed(game, players, max(seconds / 3, 0.05))
+    tracemalloc.start()
+    try:
+        play_game(game, players, derive_seed(0, 0))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return {
+        "ruleset": ruleset,
+        "file": display(path),
+        "players": players,
+        "compile_s": round(min(compile_times), 4),
+        "compile_first_s": round(compile_times[0], 4),
+        "playouts": playouts,
+        "capped": capped,
+        "playouts_per_sec": round(playouts / elapsed, 2),
+        "moves_per_playout": round(moves / playouts, 1),
+        "moves_per_sec": round(moves / elapsed, 1),
+        **operations,
+        **search_speed,
+        "playout_peak_kib": round(peak / 1024, 1),
+        "maxrss_mib": _max_rss_mib(),
+    }
+
+
+def bench_passes(path: Path, seconds: float, players: int | None = None) -> dict[str, Any]:
+    """Playouts per second of one rule set compiled with every pass, with none, and with each
+    pass left off in turn, measured in interleaved slices (this machine's speed drifts: each
+    figure is taken beside the others), so that what each pass gives, or costs, shows."""
+    configs: dict[str, frozenset[str]] = {"all": passes_module.ALL, "none": frozenset()}
+    for name in passes_module.PASSES:
+        configs[f"without {name}"] = passes_module.ALL - {name}
+    games = {label: game_from_source(driver.compile_file(path, chosen)) for label, chosen in configs.items()}
+    first = next(iter(games.values()))
+    players = players if players in first.info.players else first.info.players[0]
+    played = dict.fromkeys(games, 0)
+    spent = dict.fromkeys(games, 0.0)
+    rounds = 5
+    for _ in range(rounds):
+        for label, game in games.items():
+            started = time.perf_counter()
+            while True:
+                result = play_game(game, players, derive_seed(0, played[label]))
+                if result.error:
+                    raise CliError(f"{first.info.ruleset} ({label}): random game {played[label]} "
+                                   f"(seed {result.seed}) raised {result.error}")
+                played[label] += 1
+                if time.perf_counter() - started >= seconds / rounds:
+                    break
+            spent[label] += time.perf_counter() - started
+    rates = {label: played[label] / spent[label] for label in games}
+    return {
+        label: {"playouts_per_sec": round(rates[label], 2), "playouts": played[label],
+                "vs_none": round(rates[label] / rates["none"], 3), "vs_all": round(rates[label] / rates["all"], 3)}
+        for label in games
+    }
+
+
+@click.command("bench")
+@click.argument("targets", nargs=-1, metavar="[RULESET|FILE]...")
+@click.option("--seconds", type=DecimalNumber(min=0, min_open=True), default=3.0, show_default=True,
+              help="How long to play random games per rule set.")
+@click.option("--players", type=WholeNumber(min=1), default=None,
+              help="Play at this many players, where a rule set allows it (else at its smallest count).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object, with the figures of each optimisation pass (unless --no-per-pass).")
+@click.option("--per-pass/--no-per-pass", "per_pass", default=None,
+              help="Also measure each rule set with every optimisation pass, none, and each left off in turn "
+                   "[default: with --json].")
+@click.option("--native", is_flag=True,
+              help="Measure the bundled generated modules interpreted and on their native build (`compile "
+                   "--native`), side by side: alternate runs of each in fresh processes, and the ratio.")
+@optimisation_options
+def command(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool, per_pass: bool | None,
+          native: bool, no_opt: bool, no_pass: tuple[str, ...]) -> None:
+    """Measure compile time, random playouts per second (one core), the cost of
+    legal_actions, apply and clone, MCTS iterations per second, and memory, per rule set (all
+    bundled when none named).
+
+    The rules are compiled afresh and that code is measured, whatever generated/ holds. With
+    --per-pass (and always with --json) each optimisation pass's share is measured too: the
+    playouts per second with every pass, with none, and with each one left off, interleaved.
+    With --native: generated/, which must be up to date, interpreted and on its native build."""
+    if native:
+        bench_native(targets, seconds, players, as_json)
+        return
+    passes = chosen_passes(no_opt, no_pass)
+    files = [rule_file_of(t) for t in targets] if targets else [f for _, f in bundled_rulesets()]
+    results = []
+    for path in files:
+        try:
+            results.append(bench_one(path, seconds, players, passes))
+            if per_pass or (per_pass is None and as_json):
+                results[-1]["passes"] = bench_passes(path, seconds, players)
+        except CompileError as exc:
+            problems = print_diagnostics(exc.diagnostics)
+            click.echo(f"rulewright: error: {plural(problems, 'problem')} in {display(path)}", err=True)
+            sys.exit(1)
+    if as_json:
+        import platform
+
+        click.echo(json.dumps({"seconds": seconds, "python": platform.python_version(), "rulesets": results},
+                              indent=2))
+        return
+    table = Table(title=f"rulewright bench ({seconds:g} s of random games per rule set, one core)",
+                  title_justify="left")
+    columns = [("rule set", "ruleset", ""), ("players", "players", ""), ("compile ms", "compile_s", "ms"),
+               ("playouts/s", "playouts_per_sec", ""), ("moves/s", "moves_per_sec", ""),
+               ("legal µs", "legal_actions_us", ""), ("apply µs", "apply_us", ""),
+               ("clone µs", "clone_us", ""), ("MCTS it/s", "mcts_iterations_per_sec", ""),
+               ("peak KiB", "playout_peak_kib", ""),
+               ("maxrss MiB", "maxrss_mib", "")]
+    for title, _, _ in columns:
+        table.add_column(title, justify="left" if title == "rule set" else "right")
+    for r in results:
+        row = []
+        for _, key, unit in columns:
+            value = r[key]
+            row.append("-" if value is None else f"{value * 1000:.0f}" if unit == "ms" else f"{value:g}"
+                       if isinstance(value, float) else str(value))
+        table.add_row(*(literal(cell) for cell in row))
+    console = stdout_console()
+    print_figures(console, table)
+    if per_pass and results:
+        print_figures(console, passes_table(results))
+    console.print("compile: best of 3 runs (the first, with parser setup, is in --json); legal: on a fresh "
+                  "clone, no cached list; apply: with the legal list cached; MCTS: iterations per second of "
+                  "searches from positions of random games (rollouts to the end); peak: tracemalloc over one "
+                  "playout.", soft_wrap=True)
+
+
+def passes_table(results: list[dict[str, Any]]) -> Table:
+    labels = list(results[0]["passes"]) if results else []
+    table = Table(title="playouts/s by optimisation passes (interleaved; x: against none)", title_justify="left")
+    table.add_column("rule set")
+    for label in labels:
+        table.add_column(label, justify="right")
+    for r in results:
+        figures = r["passes"]
+        table.add_row(literal(r["ruleset"]), *(literal(f"{figures[label]['playouts_per_sec']:g} "
+                                                       f"({figures[label]['vs_none']:.2f}x)") for label in labels))
+    return table
+
+
+NATIVE_ROUNDS = 3  # alternate runs of each side per rule set
+
+
+def bench_native(targets: tuple[str, ...], seconds: float, players: int | None, as_json: bool) -> None:
+    """`bench --native`: playouts/s of each bundled rule set's generated module interpreted and
+    native, in alternate fresh processes (interpreted first in odd rounds, native first in even
+    ones), `seconds` in all per side; refused unless generated/ and the native build are those
+    of the current rules."""
+    from .. import native
+
+    bundled = bundled_rulesets()
+    ids = [i for i, _ in bundled]
+    if targets:
+        by_file = {f.resolve(): i for i, f in bundled}
+        chosen = []
+        for t in targets:
+            ruleset = t if t in ids else by_file.get(rule_file_of(t).resolve())
+            if ruleset is None:
+                raise CliError(f"`{printable(t)}` is not a bundled rule set: --native measures the bundled "
+                               "generated modules (see `rulewright list`)")
+            chosen.append(ruleset)
+        ids = chosen
+    compiled = []
+    for _, path in bundled:
+        try:
+            compiled.append(driver.compile_file(path))
+        except CompileError as exc:
+            problems = print_diagnostics(exc.diagnostics)
+            raise CliError(f"{plural(problems, 'problem')} in {display(path)}") from None
+    if driver.check_output(driver.share_bases(compiled), generated_dir(), top=True, complete=True):
+        raise CliError("generated/ is not up to date with the rules: run `rulewright compile --native`")
+    built = native.find_build()
+    if built is None:
+        raise CliError(f"no native build of the current sources: {native.HINT}")
+    results = []
+    for ruleset in ids:
+        runs: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
+        for round_ in range(NATIVE_ROUNDS):
+            for side in ((False, True) if round_ % 2 == 0 else (True, False)):
+                try:
+                    runs[side].append(native.measure(ruleset, players, seconds / NATIVE_ROUNDS, side))
+                except native.NativeBuildError as exc:
+                    raise CliError(str(exc)) from None
+        row: dict[str, Any] = {"ruleset": ruleset, "players": runs[False][0]["players"]}
+        for side, name in ((False, "interpreted"), (True, "native")):
+            playouts = sum(r["playouts"] for r in runs[side])
+            elapsed = sum(r["elapsed"] for r in runs[side])
+            row[name] = {"playouts": playouts, "playouts_per_sec": round(playouts / elapsed, 2),
+                         "moves_per_sec": round(sum(r["moves"] for r in runs[side]) / elapsed, 1),
+                         "runs_playouts_per_sec": [round(r["playouts"] / r["elapsed"], 2) for r in runs[side]]}
+        row["ratio"] = round(row["native"]["playouts_per_sec"] / row["interpreted"]["playouts_per_sec"], 2)
+        results.append(row)
+    if as_json:
+        import platform
+
+        click.echo(json.dumps({"seconds": seconds, "rounds": NATIVE_ROUNDS, "python": platform.python_version(),
+                               "native_build": display(built), "rulesets": results}, indent=2))
+        return
+    table = Table(title=f"rulewright bench --native ({seconds:g} s of random games per rule set and side, in "
+                        f"{NATIVE_ROUNDS} alternate runs, one core)", title_justify="left")
+    for title in ("rule set", "players", "interpreted playouts/s", "native playouts/s", "native ×"):
+        table.add_column(title, justify="left" if title == "rule set" else "right")
+    for r in results:
+        table.add_row(*(literal(cell) for cell in (
+            r["ruleset"], str(r["players"]), f"{r['interpreted']['playouts_per_sec']:g}",
+            f"{r['native']['playouts_per_sec']:g}", f"{r['ratio']:.2f}")))
+    console = stdout_console()
+    print_figures(console, table)
+    console.print(f"native build: {display(built)}", soft_wrap=True)

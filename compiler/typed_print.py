@@ -1,0 +1,387 @@
+"""The typed program (compiler/typed.py) and a pass's `Plan` as text, for people and golden files.
+
+`program(p)` writes every definition, procedure, trigger, phase, action, the setup, the end,
+the scores and the invariants in the rule language's words, each header with its type and the
+line of the rule it came from; `plan(p, programs)` writes each decision a pass recorded, one a
+line. Both are deterministic (nothing of `id()` or of a dict's order shows) and stable across
+runs, which makes them what the tests of the passes compare (tests/test_pass_goldens.py):
+a pass's program and plan before and after it.
+
+Where the rule language has no spelling, the text says what the node is:
+- a note a pass left (`t.Note`) is `<verb what: expr>`: `<inlined home (x.yaml:4): marker[s]>`;
+- a node a pass marked to be written in a form of its own (`t.FORMS`) is `<form: expr>`:
+  `<the set sorted: [t for t in card[current]]>`;
+- a definition's value is always called, `score()`, so it reads apart from a name;
+- `x :: T` is a local bound with its type (a choice, a parameter, a `let`).
+This is no rule file (`compiler/unparse.py` writes those): it need not parse again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any
+
+from . import typed as t
+from .source import SourceSpan
+
+if TYPE_CHECKING:
+    from .passes import Plan
+
+INDENT = "  "
+
+# Binding strength, weakest first, as in compiler/unparse.py.
+_COND, _OR, _AND, _NOT, _COMPARE, _SUM, _PRODUCT, _UNARY, _POSTFIX = range(1, 10)
+_BINARY = {
+    "or": _OR,
+    "and": _AND,
+    "==": _COMPARE, "!=": _COMPARE, "<": _COMPARE, "<=": _COMPARE, ">": _COMPARE, ">=": _COMPARE,
+    "in": _COMPARE, "not in": _COMPARE,
+    "+": _SUM, "-": _SUM,
+    "*": _PRODUCT, "//": _PRODUCT, "%": _PRODUCT,
+}
+
+
+# -- expressions ---------------------------------------------------------------------------------
+def expr(e: t.Expr) -> str:
+    """One expression, with the fewest parentheses its operators need."""
+    return _expr(e, _COND)
+
+
+def _strength(e: t.Expr) -> int:
+    if isinstance(e, t.Cond):
+        return _COND
+    if isinstance(e, t.Binary):
+        return _BINARY.get(e.op, _COND)
+    if isinstance(e, t.Unary):
+        return _NOT if e.op == "not" else _UNARY
+    return _POSTFIX
+
+
+def _expr(e: t.Expr, least: int) -> str:
+    text = _bare(e)
+    form = _form(e)
+    if form is not None:  # (a form no operator binds into)
+        return f"<{form}: {text}>"
+    return f"({text})" if _strength(e) < least else text
+
+
+def _form(e: t.Expr) -> str | None:
+    """The form a pass marked `e` to be written in (a field of `t.FORMS`), in words, or None."""
+    match e:
+        case t.Comprehension(sorted_set=True):
+            return "the set sorted"
+        case t.Binary(items_written=True):
+            return "items written out"
+        case t.Builtin(from_nonnegative=True):
+            return "from a number never negative"
+    return None
+
+
+def _args(args: Iterable[t.Expr]) -> str:
+    return ", ".join(_expr(a, _COND) for a in args)
+
+
+def _bare(e: t.Expr) -> str:  # noqa: C901 (one case per node)
+    match e:
+        case t.Num(value=value):
+            return str(value) if value >= 0 else f"({value})"
+        case t.Str(value=value):
+            return repr(value)
+        case t.Bool(value=value):
+            return "true" if value else "false"
+        case t.Ref(sym=sym):
+            return sym.name
+        case t.Invalid():
+            return "<invalid>"
+        case t.DefineCall(define=define, args=args):
+            return f"{define}({_args(args)})"
+        case t.Builtin(func=func, args=args, extra=extra):
+            slots = "".join(f", {k}={v}" for k, v in extra)
+            return f"{func}({_args(args)}{slots})"
+        case t.PerIndex(field=field, index=index):
+            return f"{field.name}[{_expr(index, _COND)}]"
+        case t.ListIndex(obj=obj, index=index):
+            return f"{_expr(obj, _POSTFIX)}[{_expr(index, _COND)}]"
+        case t.AttrOf(obj=obj, name=name) | t.RecordField(obj=obj, name=name):
+            return f"{_expr(obj, _POSTFIX)}.{name}"
+        case t.RecordNew(record=record, args=args):
+            return f"{record}{{{_args(args)}}}"
+        case t.Collection(kind=kind, items=items):
+            return f"[{_args(items)}]" if kind == "list" else f"{{{_args(items)}}}"
+        case t.Comprehension(func=func, var=var, domain=domain, cond=cond, elt=elt, more=more):
+            inner = f"{_expr(elt, _COND)} for {var.name} in {_expr(domain, _OR)}"
+            if cond is not None:
+                inner += f" if {_expr(cond, _OR)}"
+            for more_var, more_domain, more_cond in more:
+                inner += f" for {more_var.name} in {_expr(more_domain, _OR)}"
+                if more_cond is not None:
+                    inner += f" if {_expr(more_cond, _OR)}"
+            return f"[{inner}]" if func == "list" else f"{func}({inner})"
+        case t.Unary(op="not", operand=operand):
+            return f"not {_expr(operand, _NOT)}"
+        case t.Unary(op=op, operand=operand):
+            return f"{op}{_expr(operand, _UNARY)}"
+        case t.Binary(op=op, left=left, right=right):
+            strength = _BINARY.get(op, _COND)
+            if strength == _COMPARE:
+                return f"{_expr(left, _SUM)} {op} {_expr(right, _SUM)}"
+            return f"{_expr(left, strength)} {op} {_expr(right, strength + 1)}"
+        case t.Cond(test=test, then=then, orelse=orelse):
+            return f"{_expr(then, _OR)} if {_expr(test, _OR)} else {_expr(orelse, _COND)}"
+        case t.Note(verb=verb, what=what, expr=inner):
+            return f"<{verb} {what}: {_expr(inner, _COND)}>"
+    raise AssertionError(e)
+
+
+def local(sym: t.Symbol) -> str:
+    """A local bound, with its type: `s :: spot`."""
+    return f"{sym.name} :: {sym.ty}"
+
+
+def where(span: SourceSpan | None) -> str:
+    """A span as its file's name and line (`x.yaml:12`): the same wherever the file lies."""
+    return "?" if span is None else f"{PurePath(span.path).name}:{span.line}"
+
+
+# -- effects -------------------------------------------------------------------------------------
+def block(stmts: Sequence[t.Stmt], indent: int = 0) -> list[str]:
+    """A block of effects, one statement a line, nested blocks indented (`pass` when empty)."""
+    lines = [line for s in stmts for line in _stmt(s, indent)]
+    return lines or [INDENT * indent + "pass"]
+
+
+def _target(s: t.Assign) -> str:
+    text = s.target.name if s.index is None else f"{s.target.name}[{expr(s.index)}]"
+    return text if s.item is None else f"{text}[{expr(s.item)}]"
+
+
+def _stmt(s: t.Stmt, indent: int) -> list[str]:
+    pad = INDENT * indent
+    match s:
+        case t.Let(var=var, value=value, annotation=annotation):
+            typed = f" (as {annotation})" if annotation is not None else ""
+            return [f"{pad}let {local(var)} = {expr(value)}{typed}"]
+        case t.Assign(op=op, value=value, drawn_out=True):
+            return [f"{pad}<taken out as drawn: {_target(s)} {op} {expr(value)}>"]
+        case t.Assign(op=op, value=value, items_written=True):
+            return [f"{pad}<items written out: {_target(s)} {op} {expr(value)}>"]
+        case t.Assign(op=op, value=value):
+            return [f"{pad}{_target(s)} {op} {expr(value)}"]
+        case t.CallEffect(procedure=procedure, args=args):
+            return [f"{pad}{procedure}({_args(args)})"]
+        case t.Goto(phase=phase):
+            return [f"{pad}goto {phase}"]
+        case t.EndTurn():
+            return [f"{pad}end_turn"]
+        case t.Pass():
+            return [f"{pad}pass"]
+        case t.Tell(parts=parts, args=args):
+            given = iter(args)
+            text = "".join(p if kind is None else f"{{{expr(next(given))} as {kind}}}" for p, kind in parts)
+            return [f"{pad}tell {text!r}"]
+        case t.For(var=var, domain=domain, body=body, joins_rounds=joins_rounds):
+            rounds = "  <the rounds' joins made at once>" if joins_rounds else ""
+            return [f"{pad}for {local(var)} in {expr(domain)}:{rounds}", *block(body, indent + 1)]
+        case t.Ask(seat=seat, var=var, domain=domain, body=body):
+            return [f"{pad}ask {expr(seat)} to choose {local(var)} in {expr(domain)}:", *block(body, indent + 1)]
+        case t.If(branches=branches, orelse=orelse):
+            lines: list[str] = []
+            for i, (test, body) in enumerate(branches):
+                lines += [f"{pad}{'if' if i == 0 else 'elif'} {expr(test)}:", *block(body, indent + 1)]
+            if orelse:
+                lines += [f"{pad}else:", *block(orelse, indent + 1)]
+            return lines
+    raise AssertionError(s)
+
+
+# -- the program ---------------------------------------------------------------------------------
+def _text(parts: Iterable[tuple[str, str | None]]) -> str:
+    return repr("".join(p if kind is None else f"{{{p} as {kind}}}" for p, kind in parts))
+
+
+def _params(params: Iterable[t.Symbol]) -> str:
+    return ", ".join(local(p) for p in params)
+
+
+def program(p: t.TypedProgram) -> str:
+    """The whole typed program, section by section in the order lowering reads it (the tables the
+    declarations give, data only, are left out: no pass changes them)."""
+    return "\n".join(_program(p)) + "\n"
+
+
+def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section each)
+    for c in p.components:
+        yield f"component {c.component}.{c.name} :: {c.ty} ({c.count}, table {c.const})  @{where(c.span)}"
+        yield f"{INDENT}{expr(c.value)}"
+    for f in p.fields:
+        per = f" per {f.decl.per}" if f.decl.per else ""
+        yield f"field {f.decl.name} :: {f.decl.type}{per}, visible {f.decl.visible}  @{where(f.decl.span)}"
+        yield f"{INDENT}init {expr(f.init)}"
+        for label, e in (("shown_if", f.shown_if), ("hide_items_if", f.hide_items_if), ("visible_to", f.visible_to)):
+            if e is not None:
+                yield f"{INDENT}{label} {expr(e)}"
+    for d in p.defines:
+        flags = "".join((" cached" if d.cached else "", f" version of {d.version_of}" if d.version_of else ""))
+        yield f"define {d.name}({_params(d.params)}) -> {d.ty}{flags}  @{where(d.span)}"
+        yield f"{INDENT}{expr(d.body)}"
+    for pr in p.procedures:
+        yield f"procedure {pr.name}({_params(pr.params)})  @{where(pr.span)}"
+        yield from block(pr.body, 1)
+    for tr in p.triggers:
+        turn_end = " at turn end" if tr.at_turn_end else ""
+        yield f"trigger {tr.name} ({tr.method}){turn_end}  @{where(tr.span)}"
+        if tr.when is not None:
+            yield f"{INDENT}when {expr(tr.when)}"
+        yield from block(tr.effect, 1)
+    for ph in p.phases:
+        yield f"phase {ph.name} ({ph.const})  @{where(ph.span)}"
+        yield f"{INDENT}actions {', '.join(ph.actions) or '-'}; stuck {ph.stuck}"
+        if ph.actor is not None:
+            yield f"{INDENT}actor {expr(ph.actor)}"
+        if ph.start:
+            yield f"{INDENT}start:"
+            yield from block(ph.start, 2)
+    for a in p.actions:
+        yield from _action(a)
+    if p.setup:
+        yield "setup:"
+        yield from block(p.setup, 1)
+    if p.end is not None:
+        yield f"end {expr(p.end)}"
+    for s in p.scoring:
+        yield f"score {s.name}  @{where(s.span)}"
+        yield f"{INDENT}{expr(s.expr)}"
+    if p.tie_break is not None:
+        yield f"tie_break {expr(p.tie_break)}"
+    for i in p.invariants:
+        yield f"invariant {i.name}  @{where(i.span)}"
+        yield f"{INDENT}{expr(i.expr)}"
+    for name, ty in p.asks:
+        yield f"ask answer {name} :: {ty}{' (secret)' if name in p.secret_asks else ''}"
+
+
+def _action(a: t.Action) -> Iterator[str]:
+    yield f"action {a.name}  @{where(a.span)}"
+    if a.when is not None:
+        written_out = " <written out where its listing starts>" if a.when_written_out else ""
+        yield f"{INDENT}when {expr(a.when)}{written_out}"
+    for c in a.choices:
+        yield f"{INDENT}choose {local(c.var)} in {expr(c.domain)}"
+    yield f"{INDENT}text {_text(a.text_parts)}"
+    if a.others_parts is not None:
+        yield f"{INDENT}others read {_text(a.others_parts)}"
+    if a.revealed is not None:
+        yield f"{INDENT}revealed when {expr(a.revealed)}"
+    yield f"{INDENT}effect:"
+    yield from block(a.effect, 2)
+    if a.triggers:
+        yield f"{INDENT}then triggers {', '.join(a.triggers)}"
+    if a.then:
+        yield f"{INDENT}then phases {', '.join(f'{k}->{n}' for k, n in a.then)}"
+
+
+# -- the plan ------------------------------------------------------------------------------------
+# The plan's fields holding `analysis.keys.key`s (what an expression computes), and where in each item.
+_KEYED: dict[str, Callable[[Any], Hashable]] = {
+    "spot_filters": lambda item: item[0],
+    "listing_hoists": lambda item: item,
+    "counted": lambda item: item,
+}
+
+
+def plan(decided: Plan, programs: Sequence[t.TypedProgram] = ()) -> str:
+    """Each decision of a plan that is not the unoptimised program's, one field a line (a field of
+    several items: one item a line below it). An `analysis.keys.key` (what an expression computes, built
+    of `id()`s) is written as the first expression of `programs` that has it."""
+    from .passes import ALL, Plan
+
+    keys = _keys(programs) if programs else {}
+    empty = Plan()
+    lines = [f"passes run: {', '.join(decided.passes) or '-'}"]
+    if decided.enabled != ALL:
+        lines.append(f"passes enabled: {', '.join(sorted(decided.enabled)) or '-'}")
+    for f in dataclasses.fields(decided):
+        value = getattr(decided, f.name)
+        if f.name in ("passes", "enabled") or value == getattr(empty, f.name):
+            continue
+        if isinstance(value, tuple):
+            lines.append(f"{f.name}:")
+            for item in value:
+                shown = _value(item)
+                if f.name in _KEYED:
+                    written = keys.get(_KEYED[f.name](item), "<expression not found>")
+                    shown = written if f.name != "spot_filters" else f"{written} -> {_value(item[1])}"
+                lines.append(f"{INDENT}{shown}")
+        else:
+            lines.append(f"{f.name}: {_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _keys(programs: Sequence[t.TypedProgram]) -> dict[Hashable, str]:
+    """Every expression of the programs by its key, the first met kept."""
+    from .analysis.keys import key
+
+    found: dict[Hashable, str] = {}
+    for p in programs:
+        todo = list(_roots(p))[::-1]
+        while todo:
+            e = todo.pop()
+            found.setdefault(key(e), expr(e))
+            todo.extend(reversed(t.subexpressions(e)))
+    return found
+
+
+def _roots(p: t.TypedProgram) -> Iterator[t.Expr]:
+    """Every expression of a program that no other expression holds."""
+    for c in p.components:
+        yield c.value
+    for f in p.fields:
+        yield from (e for e in (f.init, f.shown_if, f.hide_items_if, f.visible_to) if e is not None)
+    for d in p.defines:
+        yield d.body
+    for pr in p.procedures:
+        yield from t.effect_expressions(pr.body)
+    for tr in p.triggers:
+        yield from (tr.when,) if tr.when is not None else ()
+        yield from t.effect_expressions(tr.effect)
+    for ph in p.phases:
+        yield from (ph.actor,) if ph.actor is not None else ()
+        yield from t.effect_expressions(ph.start)
+    for a in p.actions:
+        yield from (e for e in (a.when, a.revealed) if e is not None)
+        yield from (c.domain for c in a.choices)
+        yield from t.effect_expressions(a.effect)
+    yield from t.effect_expressions(p.setup)
+    yield from (e for e in (p.end, p.tie_break) if e is not None)
+    yield from (s.expr for s in p.scoring)
+    yield from (i.expr for i in p.invariants)
+
+
+def _value(v: object) -> str:  # noqa: C901 (one case per kind of value)
+    """A decision's value: records by their fields (those not at their default), expressions and
+    symbols in the rule language's words, sets in order."""
+    if v is None or isinstance(v, bool | int | str):
+        return repr(v)
+    if isinstance(v, SourceSpan):
+        return where(v)
+    if isinstance(v, t.Symbol):
+        return v.name
+    if isinstance(v, t.Num | t.Str | t.Bool | t.Ref | t.Invalid | t.DefineCall | t.Builtin | t.PerIndex
+                  | t.ListIndex | t.AttrOf | t.Collection | t.Comprehension | t.Unary | t.Binary | t.Cond
+                  | t.RecordNew | t.RecordField | t.Note):
+        return expr(v)
+    if isinstance(v, frozenset):
+        return "{" + ", ".join(sorted(_value(x) for x in v)) + "}"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(_value(x) for x in v) + ("," if len(v) == 1 else "") + ")"
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        shown = []
+        for f in dataclasses.fields(v):
+            value = getattr(v, f.name)
+            if f.default is not dataclasses.MISSING and value == f.default:
+                continue
+            shown.append(f"{f.name}={_value(value)}")
+        return f"{type(v).__name__}({', '.join(shown)})"
+    return repr(v)

@@ -1,0 +1,101 @@
+"""The registry of built-in functions (compiler/builtins/): each declaration is whole and agrees
+with itself and with the runtime it calls. (docs/language.md's table is checked against it in
+tests/test_docs.py; that the registry lowers every bundled rule set as before, by
+`rulewright compile --check`.)"""
+
+from __future__ import annotations
+
+import re
+from string import Formatter
+
+import pytest
+
+from rulewright import runtime as rt
+from rulewright.compiler import typed as t
+from rulewright.compiler.budget import FREE_WORK, Facts
+from rulewright.compiler.builtins import BUILTINS, Builtin, Lowering, counting
+from rulewright.compiler.source import SourceSpan
+from rulewright.compiler.types import INT, entity, list_of
+from rulewright.runtime import board
+
+LINES = list_of(list_of(entity("spot")))
+BOARDS = [c for c in vars(board).values() if isinstance(c, type) and issubclass(c, board.Board)]
+
+
+def fields(spec: Builtin) -> set[str]:
+    return {name for _, name, _, _ in Formatter().parse(spec.python) if name is not None}
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_reads_are_what_its_python_reads(name: str) -> None:
+    """`reads` says what the Python reads beside its arguments: the board's tables, the random
+    generator, anything else of the state (passes and the checker rely on it)."""
+    spec = BUILTINS[name]
+    read = set()
+    if "self.board." in spec.python:
+        read.add("board")
+    if "self.rng" in spec.python:
+        read.add("rng")
+    if re.search(r"\bself\b(?!\.board\.|\.rng\b)", spec.python):
+        read.add("game")
+    assert set(spec.reads) == read
+    assert spec.chance == ("rng" in read)
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_python_takes_every_argument_and_calls_what_the_runtime_has(name: str) -> None:
+    spec = BUILTINS[name]
+    assert fields(spec) - {"where", "faces"} == {str(i) for i in range(len(spec.params))}
+    for called in re.findall(r"\brt\.([A-Za-z_]+)", spec.python):
+        assert called in rt.__all__, f"`{name}` calls rt.{called}, which rulewright.runtime does not export"
+    for called in re.findall(r"self\.board\.([A-Za-z_]+)", spec.python):
+        assert any(hasattr(c, called) for c in BOARDS), f"`{name}` reads board.{called}, which no board has"
+
+
+def test_a_count_in_place_of_a_list_takes_the_same_arguments() -> None:
+    counted = [spec for spec in BUILTINS.values() if spec.counted_by is not None]
+    assert counted, "no built-in is counted by another"
+    for spec in counted:
+        assert spec.counted_by is not None
+        by = BUILTINS[spec.counted_by]
+        assert (by.params, by.returns) == (spec.params, "int"), spec.name
+    span = SourceSpan("r.yaml", 1, 1, 1, 9)
+    lines = t.Builtin("straight_lines", (t.Num(3, INT, span), t.Num(0, INT, span)), (), LINES, span)
+    assert counting(t.Builtin("len", (lines,), (), INT, span)) == t.Builtin("count_lines", lines.args, (), INT, span)
+    assert counting(t.Builtin("len", (t.Num(3, INT, span),), (), INT, span)) is None
+
+
+class Recorded:
+    """A Lowering for one rule at a time: boards of 10 spots, nothing proven small."""
+
+    def __init__(self) -> None:
+        self.charges = 0
+
+    def lowering(self) -> Lowering:
+        def over(py: str, facts: Facts, span: SourceSpan) -> tuple[str, int, int]:
+            return f"walked({py})", 7, facts.size if facts.size is not None else 99
+
+        def charged() -> None:
+            self.charges += 1
+
+        return Lowering({"spot": 10, "longest": 4}, lambda kind: 2, over, lambda py, f, ty, span: f"num({py})",
+                        lambda ty, mag: Facts(mag=mag), charged, lambda span: repr(span.short), (),
+                        lambda high: None)
+
+
+def test_a_facts_rule_needs_only_what_lowering_hands_it() -> None:
+    """A facts rule runs on a Lowering alone (no lowerer): its checks wrap the arguments'
+    Python, its work is what it proves plus the checks'."""
+    span = SourceSpan("r.yaml", 4, 1, 4, 9)
+    n, spots = t.Num(3, INT, span), t.Num(0, INT, span)  # (the arguments' nodes: only their spans are read)
+    e = t.Builtin("straight_lines", (n, spots), (), LINES, span)
+    lowered, rec = ["3", "self.marked"], Recorded()
+    facts = BUILTINS["straight_lines"].facts_of(e, lowered, [Facts(), Facts(2, size=None)], e.ty, rec.lowering())
+    assert lowered == ["3", "walked(self.marked)"]
+    assert (facts.cost, facts.size, facts.item) == (2 + 7 + 30, 30, Facts(size=4, item=Facts()))
+    steps = t.Builtin("passed", (n, n), (), list_of(entity("spot")), span)
+    lowered = ["s", "k"]
+    unbounded = BUILTINS["passed"].facts_of(steps, lowered, [Facts(), Facts(mag=(FREE_WORK + 1, 0))], steps.ty,
+                                            rec.lowering())
+    assert rec.charges == 1 and lowered == ["s", "rt.upto(self, k, 'r.yaml:4')"]
+    assert unbounded.size == rt.MAX_ITEMS

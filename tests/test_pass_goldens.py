@@ -1,0 +1,170 @@
+"""Each optimisation pass, IR in and IR out, against golden files (docs/optimiser.md "Testing a pass").
+
+A case is a small rule set in tests/passes/, named by its pass (`count_items.yaml`, or
+`count_items-list.yaml` for a second case), beside its golden file (`count_items.golden`); or a
+test game of tests/games/ that a pass's own tests play, or another pass's case, listed for the pass
+in GAMES, its golden in tests/passes/ named by the pass and the game (`list_items-list-items.golden`).
+The golden holds, as compiler/typed_print.py writes them:
+- the typed program and the plan before the pass: what every pass before it in the pipeline
+  (`passes.PASSES`, every pass enabled) made of the rule set;
+- the program and the plan after the pass;
+- what the generated module loses without the pass: the unified diff of the module compiled with
+  every pass but this one against every pass (`compile --no-pass NAME`, the pair that
+  tests/test_optimiser.py plays in lockstep). Most passes record a decision that lowering carries
+  out, seen only there until lowering writes an IR of its own (issue 35).
+
+`UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py` writes the golden files again; read the diff
+before committing it. A golden must show the pass at work: the program or the plan changes (a pass
+that only marks the form lowering writes a node in shows the mark), and the generated module
+differs."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rulewright.compiler import passes, typed_print
+from rulewright.compiler import typed as t
+from rulewright.compiler.driver import Checked, check_file, compile_checked
+
+HERE = Path(__file__).parent / "passes"
+# Test games of tests/games/ whose goldens show a pass on every form its tests play.
+GAMES = {"component_sets": ["games/component-sets"], "value_masks": ["games/value-masks"],
+         "lazy_hoist": ["games/lazy-hoist"], "inline_procedures": ["games/inline-procedures"],
+         "spot_filters": ["games/spot-filters"], "listing_hoist": ["games/listing-hoist"],
+         "list_items": ["games/list-items"], "value_tables": ["games/value-tables"], "spot_rows": ["games/spot-rows"],
+         "listing_tables": ["games/listing-tables"], "sorted_keys": ["games/sorted-keys"],
+         "region_masks": ["games/region-masks", "passes/tabled_rows"],
+         "move_step": ["games/kingdoms", "games/tile-bag", "games/mask-forms", "games/every-construct"],
+         "board_tables": ["passes/tabled_rows", "games/listing-tables"], "hoist": ["passes/inline-probe"]}
+# The cases shown with some passes only (by the name of their rule file): tests/test_inline_hoist.py's
+# probe, with `inline` and `hoist` alone (`derived` would keep what loops, and `inline` leave it).
+ENABLED = {"inline-probe": frozenset({"inline", "hoist"})}
+
+
+@dataclass(frozen=True)
+class Case:
+    """A pass, the rule set it is shown on, and the golden file that shows it."""
+
+    name: str
+    rules: Path
+    golden: Path
+
+
+CASES = sorted([*(Case(p.stem.split("-", 1)[0], p, p.with_suffix(".golden")) for p in HERE.glob("*.yaml")),
+                *(Case(name, HERE.parent / f"{other}.yaml", HERE / f"{name}-{Path(other).name}.golden")
+                  for name, others in GAMES.items() for other in others)], key=lambda c: c.golden.name)
+UPDATE = os.environ.get("UPDATE_GOLDENS") == "1"
+
+
+@cache
+def checked(case: Path) -> Checked:
+    return check_file(case)
+
+
+def stages(program: t.TypedProgram, name: str, enabled: frozenset[str] = passes.ALL) \
+        -> tuple[t.TypedProgram, passes.Plan, t.TypedProgram, passes.Plan]:
+    """The program and plan before pass `name` (every enabled pass before it run, by the
+    pipeline itself: `passes.stages`) and after it."""
+    for stage in passes.stages(program, enabled):
+        if stage.name == name:
+            return stage.program, stage.plan, stage.after, stage.decided
+    raise AssertionError(f"no pass {name}")
+
+
+def code(ch: Checked, enabled: frozenset[str]) -> list[str]:
+    """A generated module without its header (which names the passes that ran)."""
+    return compile_checked(ch, enabled).source.split('\n"""', 1)[1].splitlines()
+
+
+@cache
+def every_pass(case: Path) -> list[str]:
+    return code(checked(case), ENABLED.get(case.stem, passes.ALL))
+
+
+def shown(case: Case) -> tuple[str, str, str, list[str]]:
+    """The golden text of a case, the program and plan before and after (for the checks), and the
+    generated module's diff."""
+    name, rules = case.name, case.rules
+    enabled = ENABLED.get(rules.stem, passes.ALL)
+    every = "every pass" if enabled == passes.ALL else f"the passes {', '.join(sorted(enabled))}"
+    before, plan_before, after, plan_after = stages(checked(rules).typed, name, enabled)
+    text_before = typed_print.program(before) + "\n" + typed_print.plan(plan_before, [before])
+    text_after = typed_print.program(after) + "\n" + typed_print.plan(plan_after, [after, before])
+    diff = list(difflib.unified_diff(code(checked(rules), enabled - {name}), every_pass(rules),
+                                     f"without {name}", every, n=2, lineterm=""))
+    golden = "\n".join([
+        f"# pass `{name}` on {rules.relative_to(HERE.parent.parent).as_posix()}: written by tests/test_pass_goldens.py",
+        "# (UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py writes it again)",
+        f"== program and plan before `{name}` ({every} before it run)",
+        text_before,
+        f"== program and plan after `{name}`",
+        text_after,
+        f"== the generated module: {every} but `{name}` (-) against {every} (+)",
+        *diff, ""])
+    return golden, text_before.split("\npasses run:")[0] + _decisions(plan_before), \
+        text_after.split("\npasses run:")[0] + _decisions(plan_after), diff
+
+
+def _decisions(plan: passes.Plan) -> str:
+    """A plan's decisions, without the list of the passes that ran."""
+    return typed_print.plan(replace(plan, passes=()))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.golden.stem)
+def test_the_pass_writes_its_golden(case: Case) -> None:
+    name, rules, golden_path = case.name, case.rules, case.golden
+    assert name in passes.PASSES, f"{rules.name}: no pass `{name}` (a case is named after its pass)"
+    golden, before, after, diff = shown(case)
+    if UPDATE:
+        golden_path.write_text(golden)
+    assert golden_path.exists(), f"{golden_path.name} is missing: UPDATE_GOLDENS=1 pytest {__file__}"
+    kept = golden_path.read_text()
+    if kept != golden:
+        lines = difflib.unified_diff(kept.splitlines(), golden.splitlines(), "golden", "now", lineterm="")
+        pytest.fail(f"{golden_path.name} differs (UPDATE_GOLDENS=1 writes it again):\n" + "\n".join(list(lines)[:80]))
+    assert before != after, f"`{name}` changes nothing of the program or plan of {rules.name}"
+    assert diff, f"without `{name}` the module of {rules.name} is the same: the case does not show the pass"
+
+
+def test_every_pass_has_a_golden() -> None:
+    assert sorted(set(passes.PASSES) - {c.name for c in CASES}) == []
+
+
+def test_every_golden_has_its_case() -> None:
+    orphans = sorted({g.name for g in HERE.glob("*.golden")} - {c.golden.name for c in CASES})
+    assert orphans == []
+
+
+@pytest.mark.parametrize(("game", "written"), [
+    ("every-construct", ["for ", "elif ", "else:", "goto ", "end_turn", "let ", "trigger ", "procedure ", "tie_break ",
+                         "component ", " per spot", "choose "]),
+    ("told", ["tell '{current as player} takes {spot as spot}, {score[current] as int} in all'"]),
+    ("hidden-plays", ["ask p to choose trump :: card in card:", "others read ", "revealed when ", "placement{"]),
+])
+def test_the_printer_writes_each_kind_of_node_alike_each_time(game: str, written: list[str]) -> None:
+    """Two checks of one rule file (other symbols, other ids) print the same text, which holds
+    each kind of statement and declaration the file has."""
+    path = HERE.parent / "games" / f"{game}.yaml"
+    first, second = (typed_print.program(check_file(path).typed) for _ in range(2))
+    assert first == second
+    missing = [w for w in written if w not in first]
+    assert missing == [], first
+
+
+@pytest.mark.parametrize("name", ["set_items", "list_items", "join_rounds", "draw_out", "range_bounds", "set_lists",
+                                  "guard_inline"])
+def test_a_pass_that_marks_nothing_gives_the_program_itself(name: str) -> None:
+    """A pass that marks the form of the nodes it takes (`t.FORMS`) marks some in its own case and
+    gives the very program it was given where it takes none (so no analysis is made again)."""
+    own, _, after, _ = stages(checked(HERE / f"{name}.yaml").typed, name)
+    assert after is not own
+    plain = checked(HERE / "score_only.yaml").typed  # (none of these forms, but for the `when:` dropped)
+    plain = replace(plain, actions=tuple(replace(a, when=None) for a in plain.actions))
+    before, _, untouched, _ = stages(plain, name)
+    assert untouched is before

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from .runtime.board import Board, HexBoard, RingBoard, WallBoard
+from .runtime.boards import Board, HexBoard, RingBoard, WallBoard
 from .runtime.state import HIDDEN, State
 
 # Seat colours, P1 first, then the neutral seats: distinct on a pale board, in print too.

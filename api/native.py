@@ -87,9 +87,10 @@ def _mypy_version() -> str:
 
 
 def current_sources() -> Sources:
-    """Every runtime/*.py and generated/**/*.py as they are now, and their key."""
+    """Every runtime/**/*.py (its boards/ too) and generated/**/*.py as they are now, and their key."""
     runtime, generated = _source_folders()
-    found = [(f"rulewright/runtime/{p.name}", p) for p in runtime.glob("*.py")]
+    found = [(f"rulewright/runtime/{p.relative_to(runtime).as_posix()}", p) for p in runtime.rglob("*.py")
+             if "__pycache__" not in p.parts]
     found += [(f"rulewright/generated/{p.relative_to(generated).as_posix()}", p) for p in generated.rglob("*.py")
               if "__pycache__" not in p.parts]
     files = tuple((name, path.read_bytes()) for name, path in sorted(found))

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .compiler.names import table_constant
-from .runtime.board import HexBoard, HexMapBoard, WallBoard
+from .runtime.boards import HexBoard, HexMapBoard, WallBoard
 from .runtime.errors import whole_number
 from .runtime.state import GameInfo, State
 

@@ -461,7 +461,7 @@ def _value_doc(sym: Symbol) -> str:
 
 def board_spots(b: ir.Board) -> list[str]:
     """The names of a board's spots, as the runtime names them."""
-    from .runtime.board import hex_labels, hexmap_cells
+    from .runtime.boards import hex_labels, hexmap_cells
 
     if b.hexagon:
         return list(hex_labels(b.hexagon).values())

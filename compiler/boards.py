@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from ..runtime.board import GraphBoard, hex_joined, hex_labels, hexmap_cells, validate_regions
+from ..runtime.boards import GraphBoard, hex_joined, hex_labels, hexmap_cells, validate_regions
 from ..runtime.limits import (
     MAX_ATTRIBUTES,
     MAX_BORDERS,

@@ -47,11 +47,11 @@ def without_keys(kept: dict[K, V] | None, keys: Iterable[Any], shared: bool = Tr
 MAX_TABLED = 10_000
 
 # What a board keeps for its states, shared by every state on it and over every game played on it
-# in one process (docs/optimiser.md, "What a board keeps"): its interned actions (pass
-# `action_tables`, the rows of `spot_rows` and `region_masks`, the unoptimised listing's
-# `action_cache`), the values and listings remembered by value (`value_tables`, `listing_tables`,
-# `tabled_rows`, `rt.subsets`), the joins of groups of spots (`keys_mask`), a wall's layouts and a
-# graph board's cuts of roads. Each is charged as it is made, in units of about 8 bytes (an object
+# in one process (docs/optimiser.md, "What a board keeps"; its tables: runtime/boards/tables.py):
+# its interned actions (pass `action_tables`, the rows of `spot_rows` and `region_masks`, the
+# unoptimised listing's `interned`), the values and listings remembered by value (`value_tables`,
+# `listing_tables`, `tabled_rows`, `rt.subsets`), the joins of groups of spots (`keys_mask`), a
+# wall's layouts and a graph board's cuts of roads. Each is charged as it is made, in units of about 8 bytes (an object
 # as its references and its header, OBJECT, DICT, ENTRY and ACTION below; a row of the optimiser as
 # it grows: runtime/listing.py). A board that would pass MAX_KEPT units empties every one of them
 # (in place: states hold them) and counts again from nothing, so that a board keeps at most MAX_KEPT
@@ -120,13 +120,15 @@ def weight(value: Any, most: int = MOST_REMEMBERED) -> int:
 
 
 def made(board: Any, units: int) -> None:
-    """Charge `units` to what `board` keeps, before a table of it is given something new: the board
-    empties every table it keeps first (`Board.forget_tables`) where that would pass MAX_KEPT."""
-    total = board.kept_units + units
+    """Charge `units` to what `board` keeps (`board.tables.units`), before a table of it is given
+    something new: the board empties every table it keeps first (`Board.forget_tables`) where that
+    would pass MAX_KEPT."""
+    tables = board.tables
+    total = tables.units + units
     if total > MAX_KEPT:
         board.forget_tables()
         total = units
-    board.kept_units = total
+    tables.units = total
 
 
 def remember(table: dict[Any, Any], key: Any, value: Any, board: Any) -> None:

@@ -39,7 +39,7 @@ SMALL_LIST = 16
 
 # The size of what a rule file declares (docs/language.md, "Limits"): checked by the compiler
 # (compiler/boards.py, compiler/build.py), so that what the runtime builds from a declaration once
-# per board or rule set (runtime/board.py: in time and memory linear in these), what every state
+# per board or rule set (runtime/boards/: in time and memory linear in these), what every state
 # holds (a value per spot, region, border or component of each such field) and a game's start stay
 # small. A board's spots; a hexagon is at most 20 a side (1,141 spots), a ring 1,000 spots.
 MAX_SPOTS = 2_000
@@ -241,7 +241,7 @@ def subsets(state: Any, items: Collection[T], least: int, most: int, where: str)
     board = getattr(state, "board", None)
     if board is None or len(items) > SMALL_LIST:  # (a few small lists are remembered, never a long one)
         return _subsets(state, items, least, most, where)[2]
-    table = board.value_tables.get(SUBSETS_TABLE) or board.value_table(SUBSETS_TABLE)
+    table = board.tables.values.get(SUBSETS_TABLE) or board.tables.value_table(SUBSETS_TABLE)
     key = (where, least, most, tuple(items))
     found: tuple[int, int, list[tuple[T, ...]]] | None = table.get(key)
     if found is None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .board import Board
+from .boards import Board
 from .kept import ACTION, DICT, ENTRY, OBJECT
 from .kept import made as charge
 from .state import Action

@@ -19,7 +19,7 @@ from mypy_extensions import mypyc_attr
 
 from . import decisions
 from .auction import NOBODY, Auction
-from .board import Board
+from .boards import Board
 from .decisions import Steps
 from .errors import BadSetup, IllegalAction, RulewrightError, is_int, shown
 from .faults import game_error

@@ -16,7 +16,7 @@ import rulewright
 from rulewright.compiler import passes
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime import HexBoard, HexMapBoard, RingBoard
-from rulewright.runtime.board import Board, hexmap_cells
+from rulewright.runtime.boards import Board, hexmap_cells
 from rulewright.runtime.state import Game, State
 from tests.lockstep import play_in_lockstep
 
@@ -118,7 +118,7 @@ def test_bundled_cornett_keeps_the_mask_and_lists_through_tables() -> None:
     assert set(MARKER_MASKS) <= set(base.ChinaCornettState.__slots__)
     source = Path(base.__file__).read_text(encoding="utf-8")
     assert "straight_line_numbers_mask(self.roll, self._mask__marker__face_down)" in source
-    assert "self.board.action_table('prospect', self.board.line_count())" in source
+    assert "self.board.tables.action_table('prospect', self.board.line_count())" in source
 
 
 def test_the_same_move_is_the_same_action_object_in_every_state_of_a_board() -> None:

@@ -1,7 +1,7 @@
 """The limits of what a rule file declares (runtime/limits.py, docs/language.md "Limits"): a board,
 its regions, roads, borders and attributes, and the components, each refused past its limit with
 one located error naming the value and the limit; and at each limit a game still starts at once,
-because what the runtime builds from a declaration grows linearly with it (runtime/board.py).
+because what the runtime builds from a declaration grows linearly with it (runtime/boards/).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import rulewright
 from rulewright.compiler import driver
 from rulewright.compiler.paths import display
 from rulewright.compiler.source import CompileError
-from rulewright.runtime.board import HexBoard
+from rulewright.runtime.boards import HexBoard
 from rulewright.runtime.limits import (
     MAX_ATTRIBUTE_VALUES,
     MAX_ATTRIBUTES,
@@ -207,13 +207,13 @@ def test_a_row_of_actions_per_earlier_choice_holds_what_it_made(tmp_path: Path) 
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert type(state.board.action_tables["go"][0]).__name__ == "SpotRow"  # (the rows this is about)
+    assert type(state.board.tables.actions["go"][0]).__name__ == "SpotRow"  # (the rows this is about)
     assert peak < 20 << 20
 
 
 def test_every_line_of_the_largest_hexagon_asked_stays_small() -> None:
     # a hexagon of side 20 (1,141 spots, a 1,560-bit bitboard): its lines are made per length when
-    # first asked, and its masks read a bit at a time (runtime/board.py, BYTE_LOOKUP_BITS); every
+    # first asked, and its masks read a bit at a time (runtime/boards/bits.py, BYTE_LOOKUP_BITS); every
     # length asked, by mask and by spots, they agree, and all of it takes a few megabytes
     board = HexBoard("big", 20, (), ())
     spots = [s for s in board.spots if s % 3]

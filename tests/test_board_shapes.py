@@ -13,7 +13,7 @@ import pytest
 import rulewright
 from rulewright.render import render_state
 from rulewright.runtime import GameError, HexMapBoard, Rng, WallBoard
-from rulewright.runtime.board import HEX_AXES, hexmap_cells
+from rulewright.runtime.boards import HEX_AXES, hexmap_cells
 
 GAMES = Path(__file__).resolve().parent / "games"
 RIVER_MAP = GAMES / "river-map.yaml"

@@ -45,7 +45,7 @@ def test_schacht_looks_no_table_up_by_name_at_a_listing() -> None:
     text = source("china-schacht")
     # every table read by name is bound: none is looked up at a listing any more
     for name in ("_legal__send", "_legal__exchange_blind", "_legal__draw_card", "payments"):
-        assert "action_tables.get(" not in method(text, name) and "value_tables.get(" not in method(text, name)
+        assert "tables.actions.get(" not in method(text, name) and "tables.values.get(" not in method(text, name)
 
 
 @pytest.mark.parametrize(("levels", "row", "expected"), [
@@ -65,15 +65,15 @@ def test_the_slots_are_the_boards_tables_shared_by_copies_and_later_games() -> N
     state = schacht.new_state(3, 7)
     state.legal_actions()  # (rows made)
     board = state.board
-    assert state._spot_rows__build is board.action_tables["build"]  # type: ignore[attr-defined]
-    assert state._values__all_payments is board.value_tables["all_payments"]  # type: ignore[attr-defined]
+    assert state._spot_rows__build is board.tables.actions["build"]  # type: ignore[attr-defined]
+    assert state._values__all_payments is board.tables.values["all_payments"]  # type: ignore[attr-defined]
     assert all(isinstance(row, SpotRow) for row in state._spot_rows__build.values())  # type: ignore[attr-defined]
     copy = state.clone()
     assert copy._region_rows__send is state._region_rows__send  # type: ignore[attr-defined]
     later = schacht.new_state(3, 8)
     assert later.board is board and later._listed__take_face_up is state._listed__take_face_up  # type: ignore[attr-defined]
     later.legal_actions()
-    assert all(isinstance(row, RegionRow) for row in board.action_tables["send"].values())
+    assert all(isinstance(row, RegionRow) for row in board.tables.actions["send"].values())
 
 
 def test_a_variant_with_another_table_has_a_slot_of_its_own_and_inherits() -> None:
@@ -83,7 +83,7 @@ def test_a_variant_with_another_table_has_a_slot_of_its_own_and_inherits() -> No
     assert "_spot_rows__build" not in method(text, "_bind_tables")
     state = game("china-schacht/fortifications").new_state(3, 3)
     state.legal_actions()
-    assert state._actions__build is state.board.action_tables["build"]  # type: ignore[attr-defined]
+    assert state._actions__build is state.board.tables.actions["build"]  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("ruleset", SCHACHT)

@@ -16,10 +16,10 @@ from rulewright.compiler.budget import FREE_WORK, Facts
 from rulewright.compiler.builtins import BUILTINS, Builtin, Lowering, counting
 from rulewright.compiler.source import SourceSpan
 from rulewright.compiler.types import INT, entity, list_of
-from rulewright.runtime import board
+from rulewright.runtime import boards
 
 LINES = list_of(list_of(entity("spot")))
-BOARDS = [c for c in vars(board).values() if isinstance(c, type) and issubclass(c, board.Board)]
+BOARDS = [c for c in vars(boards).values() if isinstance(c, type) and issubclass(c, boards.Board)]
 
 
 def fields(spec: Builtin) -> set[str]:

@@ -28,7 +28,7 @@ from rulewright import runtime as rt
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.runtime import kept
-from rulewright.runtime.board import Board, RegionSpec, RingBoard
+from rulewright.runtime.boards import Board, RegionSpec, RingBoard
 from rulewright.runtime.listing import MASK_ACTIONS, MASKS_KEPT, RegionRow, SpotRow
 from rulewright.runtime.rng import Rng
 
@@ -87,9 +87,9 @@ def test_a_hostile_game_stays_within_its_budget_and_plays_as_the_plain_code(forg
             b.apply(lb[k])
             assert a.to_json() == b.to_json()
             for board in (a.board, b.board):
-                assert 0 <= board.kept_units <= SMALL
-            most = max(most, sum(map(_held, a.board.action_tables.values())),
-                       sum(map(_held, b.board.action_cache.values())))
+                assert 0 <= board.tables.units <= SMALL
+            most = max(most, sum(map(_held, a.board.tables.actions.values())),
+                       sum(map(_held, b.board.tables.interned.values())))
         assert b.terminal and a.scores() == b.scores()
     # every table emptied many times over (each game names new numbers), none ever holding more than
     # the budget allows (an entry is 9 units at least)
@@ -100,11 +100,11 @@ def test_a_hostile_game_stays_within_its_budget_and_plays_as_the_plain_code(forg
 def test_the_tables_emptied_are_the_states_own_and_an_emptied_table_lists_the_same(forgets: list[int]) -> None:
     game = rulewright.load_rules(GAME)
     state = game.new_state(2, 1)
-    tables = dict(state.board.action_tables)
+    tables = dict(state.board.tables.actions)
     before = list(map(_text, state.legal_actions()))
     state.board.forget_tables()
-    assert state.board.kept_units == 0
-    assert all(state.board.action_tables[name] is table for name, table in tables.items())  # (emptied in place)
+    assert state.board.tables.units == 0
+    assert all(state.board.tables.actions[name] is table for name, table in tables.items())  # (emptied in place)
     assert state._actions__bid is tables["bid"] and state._spot_rows__claim is tables["claim"]  # (the state's own)
     assert all(_held(table) == 0 for table in tables.values())
     state._legal_cache = None
@@ -122,7 +122,7 @@ def test_what_a_board_keeps_takes_at_most_8_bytes_a_unit(monkeypatch: pytest.Mon
         gc.collect()
         tracemalloc.start()
         try:
-            before, units = tracemalloc.get_traced_memory()[0], board.kept_units
+            before, units = tracemalloc.get_traced_memory()[0], board.tables.units
             for seed in range(3):
                 state = game.new_state(2, seed)
                 state.play_randomly(Rng(seed), 1000, None)
@@ -131,7 +131,7 @@ def test_what_a_board_keeps_takes_at_most_8_bytes_a_unit(monkeypatch: pytest.Mon
             held = tracemalloc.get_traced_memory()[0] - before
         finally:
             tracemalloc.stop()
-        charged = board.kept_units - units
+        charged = board.tables.units - units
         assert charged > 20_000 and held <= 8 * charged, (chosen, held, charged)
 
 
@@ -165,30 +165,30 @@ def test_a_row_of_regions_of_a_small_board_filled_stays_within_what_it_charged()
         held = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert held <= 8 * board.kept_units  # (each row some 100 KB filled, all of it charged)
-    assert board.kept_units >= 20 * (1 << 10) * kept.OBJECT
+    assert held <= 8 * board.tables.units  # (each row some 100 KB filled, all of it charged)
+    assert board.tables.units >= 20 * (1 << 10) * kept.OBJECT
 
 
 def test_a_value_too_large_is_not_remembered_and_a_remembered_one_is_charged() -> None:
     board = RingBoard("ring", 4, (), ())
     table: dict[Any, Any] = {}
     rt.remember(table, "big", list(range(kept.MOST_REMEMBERED)), board)
-    assert table == {} and board.kept_units == 0
+    assert table == {} and board.tables.units == 0
     rt.remember(table, "small", [1, 2, 3], board)
     assert table == {"small": [1, 2, 3]}
-    assert board.kept_units == kept.weight("small") + kept.weight([1, 2, 3]) + kept.ENTRY
+    assert board.tables.units == kept.weight("small") + kept.weight([1, 2, 3]) + kept.ENTRY
 
 
 def test_the_board_empties_its_tables_where_a_charge_would_pass_its_budget(forgets: list[int]) -> None:
     board = RingBoard("ring", 8, (), ())
-    values = board.value_table("v")
-    actions = board.action_table("a", 8)
+    values = board.tables.value_table("v")
+    actions = board.tables.action_table("a", 8)
     values[1] = 2
     actions[3] = "x"
     rt.made(board, SMALL - 10)
     assert forgets[0] == 0 and values and actions[3] == "x"
     rt.made(board, 11)
-    assert forgets[0] == 1 and values == {} and actions == [None] * 8 and board.kept_units == 11
+    assert forgets[0] == 1 and values == {} and actions == [None] * 8 and board.tables.units == 11
 
 
 def test_a_definition_kept_by_numbers_keeps_a_bounded_count_of_values(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -219,5 +219,5 @@ def test_the_bundled_games_never_empty_their_tables(ruleset: str, monkeypatch: p
     for seed in range(4):
         state = game.new_state(game.info.players[-1], seed)
         state.play_randomly(Rng(seed), 3000, None)
-        assert state.board.kept_units < kept.MAX_KEPT // 4
+        assert state.board.tables.units < kept.MAX_KEPT // 4
     assert count[0] == 0

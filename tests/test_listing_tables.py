@@ -95,9 +95,9 @@ def test_the_lists_remembered_hold_the_boards_interned_actions() -> None:
     first = state.legal_actions()
     swap = [a for a in first if a.name == "swap"]
     held = (frozenset(state.hand[state.current]), frozenset(state.pool))  # type: ignore[attr-defined]
-    listed = state.board.value_tables["listing swap"][held]
+    listed = state.board.tables.values["listing swap"][held]
     assert swap and all(x is y for x, y in zip(swap, listed, strict=True))
-    table = state.board.action_tables["swap"]
+    table = state.board.tables.actions["swap"]
     assert all(a is table[a.args[0]][a.args[1]] for a in swap)
     again = state.clone().legal_actions()
     assert [a for a in again if a.name == "swap"][0] is swap[0]

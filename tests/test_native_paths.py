@@ -3,7 +3,7 @@ for it"), taken where a module is compiled by mypyc, give what the interpreted p
 
 - the generator's limb arithmetic (runtime/rng.py, `_below_limbs`) draws the very numbers the
   plain arithmetic draws, and leaves the same state, for states and bounds of every kind;
-- a mask's spots and lines found bit by bit (runtime/board.py, `_gather_bits`) are those of the
+- a mask's spots and lines found bit by bit (runtime/boards/bits.py, `_gather_bits`) are those of the
   byte tables, in the same order, on every kind of board.
 
 Here they are run interpreted, switched on by hand; tests/test_native.py compares the native
@@ -18,9 +18,8 @@ from typing import Any
 import pytest
 
 import rulewright
-from rulewright.runtime import board as boards
 from rulewright.runtime import rng
-from rulewright.runtime.board import HexBoard
+from rulewright.runtime.boards import HexBoard, base, hexagon
 from rulewright.runtime.rng import Rng
 
 MASK = (1 << 64) - 1
@@ -88,9 +87,10 @@ def test_the_spots_and_lines_of_a_mask_bit_by_bit(ruleset: str, monkeypatch: pyt
                                        for n in lengths]) for m in masks]
 
     by_bytes = found()
-    monkeypatch.setattr(boards, "_NATIVE", True)
+    monkeypatch.setattr(base, "_NATIVE", True)  # (both modules that read a mask bit by bit natively)
+    monkeypatch.setattr(hexagon, "_NATIVE", True)
     assert found() == by_bytes
-    assert board._bit_spots is not None  # (the bit lookup made: the native path taken)
+    assert board.tables.bit_spots is not None  # (the bit lookup made: the native path taken)
     assert by_bytes[1][0] == list(board.spots)
     if isinstance(board, HexBoard):
         assert by_bytes[1][1][3][0] == board.straight_lines(3, board.spots)

@@ -5,7 +5,7 @@ paths on small random graphs. The rulebook cases are scenarios in tests/scenario
 from __future__ import annotations
 
 from rulewright.runtime import Rng
-from rulewright.runtime.board import GraphBoard
+from rulewright.runtime.boards import GraphBoard
 from rulewright.runtime.limits import MAX_STEPS, SearchTooLong
 
 

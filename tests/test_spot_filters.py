@@ -23,7 +23,7 @@ from rulewright.compiler import passes
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
 from rulewright.compiler.paths import ruleset_file
-from rulewright.runtime import board as board_module
+from rulewright.runtime.boards import base as board_module
 from rulewright.runtime.state import Game
 
 GAME = Path(__file__).parent / "games" / "spot-filters.yaml"
@@ -101,19 +101,20 @@ def test_a_test_that_can_fail_is_computed_only_when_a_spot_reaches_it() -> None:
 
 def test_the_spots_of_masks_in_order_and_each_test_only_while_a_spot_is_left() -> None:
     board = game().new_state(2, 0).board
-    groups = board.group_keys("zone", [board.region_of[0][s] for s in board.spots])
-    assert board.key_masks["zone"] is groups and list(groups) == [0, 1, 2, -1]  # D1: in no zone
+    groups = board.tables.group_spots("zone", [board.region_of[0][s] for s in board.spots])
+    assert board.tables.spot_groups["zone"] is groups and list(groups) == [0, 1, 2, -1]  # D1: in no zone
     assert board.mask_spots(groups[1]) == [3, 4, 5]
     assert board.keys_mask(groups, (2, 0)) == board.spots_mask([0, 1, 2, 6, 7, 8])
     # a tuple of values: the join remembered by them (the same mask again); a list: joined each time
-    assert board.key_joins[(id(groups), (2, 0))] == board.spots_mask([0, 1, 2, 6, 7, 8])
-    board.key_joins[(id(groups), (2, 0))] = 0  # (what is remembered is what it returns)
+    assert board.tables.group_joins[(id(groups), (2, 0))] == board.spots_mask([0, 1, 2, 6, 7, 8])
+    board.tables.group_joins[(id(groups), (2, 0))] = 0  # (what is remembered is what it returns)
     assert board.keys_mask(groups, (2, 0)) == 0 and board.keys_mask(groups, [2, 0]) != 0
     assert board.keys_mask(groups, (0, 2)) == board.spots_mask([0, 1, 2, 6, 7, 8]) and board.keys_mask(groups, ()) == 0
-    del board.key_joins[(id(groups), (2, 0))]
+    del board.tables.group_joins[(id(groups), (2, 0))]
     limit = board_module.MAX_JOINS
-    board.key_joins.update({(id(groups), (k,)): 0 for k in range(100, 100 + limit - len(board.key_joins))})
-    assert board.keys_mask(groups, (1,)) == groups[1] and len(board.key_joins) == 1  # (full: emptied first)
+    joins = board.tables.group_joins
+    joins.update({(id(groups), (k,)): 0 for k in range(100, 100 + limit - len(joins))})
+    assert board.keys_mask(groups, (1,)) == groups[1] and len(joins) == 1  # (full: emptied first)
     assert board.spots_of(board.all_mask, (groups[0], groups[2]), iter([groups[2]])) == [6, 7, 8]
     asked: list[int] = []
 
@@ -125,3 +126,25 @@ def test_the_spots_of_masks_in_order_and_each_test_only_while_a_spot_is_left() -
     assert board.spots_of(groups[1], masks()) == [3, 4, 5] and asked == [1]
     assert board.empty_mask([(), (0,), (), (1, 0)] + [()] * 6) == board.spots_mask([0, 2, 4, 5, 6, 7, 8, 9])
 
+
+
+def test_the_groups_of_spots_are_named_by_their_key_not_by_its_code(tmp_path: Path) -> None:
+    """The board's table of spots grouped by a key is named from the key's structure (compiler/lower/
+    comprehensions.py `group_key`): the same key written over a spot named otherwise is the same table."""
+    renamed, plain = tmp_path / "spot-filters.yaml", tmp_path / "plain.yaml"  # (fresh boards: their own tables)
+    text = GAME.read_text()
+    plain.write_text(text)
+    written = '"[s for s in spots if not owner[s] and region_of(s, zone) in open_zones]"'
+    assert written in text
+    renamed.write_text(text.replace(written, written.replace("s for s", "x for x").replace("[s]", "[x]")
+                                    .replace("(s,", "(x,")))
+    named = []
+    for played in (rulewright.load_rules(plain), rulewright.load_rules(renamed)):
+        state = played.new_state(2, 0)
+        chooser = random.Random(0)
+        while not state.terminal and state.moves < 40:
+            legal = state.legal_actions()
+            state.apply(legal[chooser.randrange(len(legal))])
+        named.append(sorted(state.board.tables.spot_groups))
+    assert named[0] == named[1] and "region_of(spot, ZONE)" in named[0]
+    assert not any("self." in name or "[" in name for name in named[0])  # (no Python in a name)

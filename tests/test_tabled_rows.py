@@ -47,7 +47,7 @@ def test_the_rows_are_the_tables_rows_with_the_definitions_values() -> None:
     hand = state.hand[state.current]  # type: ignore[attr-defined]
     found = state._keyed_spot_rows__build[hand]  # type: ignore[attr-defined]
     assert [cards for cards, _ in found] == list(state.all_payments(state.current))  # type: ignore[attr-defined]
-    table = state.board.action_tables["build"]
+    table = state.board.tables.actions["build"]
     assert all(isinstance(row, SpotRow) and row is table[tuple(cards)] for cards, row in found)
     # a table of rows emptied (as rt.remember empties a full one): the same actions, found again
     state._keyed_spot_rows__build.clear()  # type: ignore[attr-defined]

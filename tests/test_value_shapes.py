@@ -175,13 +175,13 @@ def test_subsets_remembered_by_the_board_are_the_same_and_charge_the_same_work()
         state._budget = plain._budget = 1000  # type: ignore[attr-defined]
         assert subsets(state, items, least, most, "x") == subsets(plain, items, least, most, "x")
         assert state._budget == plain._budget  # type: ignore[attr-defined]
-    assert len(state.board.value_tables[limits.SUBSETS_TABLE]) == 3, "made once per call site and items"
+    assert len(state.board.tables.values[limits.SUBSETS_TABLE]) == 3, "made once per call site and items"
     state._budget = 20  # type: ignore[attr-defined]
     with pytest.raises(GameError, match="more than 1,000,000 steps"):
         subsets(state, (3, 1, 3, 2), 1, 3, "x")  # (remembered: its work charged again, over the budget)
     state._budget = 1000  # type: ignore[attr-defined]
     assert subsets(state, tuple(range(17)), 17, 17, "x") == [tuple(range(17))]  # (a long list: not remembered)
-    assert len(state.board.value_tables[limits.SUBSETS_TABLE]) == 3
+    assert len(state.board.tables.values[limits.SUBSETS_TABLE]) == 3
 
 
 def test_the_tie_break_compares_lists_item_by_item_and_deciding_is_the_actor() -> None:

@@ -78,7 +78,7 @@ def test_every_state_of_the_board_finds_what_another_computed() -> None:
     chooser = random.Random(5)
     while not a.terminal and a.moves < 60:
         a.apply(chooser.choice(a.legal_actions()))
-    table = a.board.value_tables["all_payments"]
+    table = a.board.tables.values["all_payments"]
     assert table and b.board is a.board
     hand = next(iter(table))
     b.hand[0] = hand

@@ -4,7 +4,7 @@ what a declaration holds), in the order editors list them.
 Each entry says how a rule file may call the function (its parameters' types and its result; `T`
 in a type stands for any element type, bound by the first argument that fixes it), the Python a
 call lowers to (calling runtime/mechanics.py, runtime/auction.py or the board's tables of
-runtime/board.py), what that code reads of the game, what lowering may prove of the result and
+runtime/boards/), what that code reads of the game, what lowering may prove of the result and
 its work (a facts rule, just above the entry where it has one), and its doc line, which
 docs/language.md's table shows word for word (tests/test_docs.py).
 """
@@ -264,7 +264,7 @@ declare(Builtin("ranked", (("counts", "list(int)"), ("place", "int")), "list(pla
                 "of 0 has no place.", facts=_counted_per_seat))
 
 
-# -- a wall that grows during play (runtime/board.py WallBoard): its layout is a list(wallface) --
+# -- a wall that grows during play (runtime/boards/wall.py WallBoard): its layout is a list(wallface) --
 
 def _along_the_wall(most: Callable[[Call], int]) -> FactsRule:
     """A walk along the wall giving at most `most` items (the board's spots, its regions ...)."""

@@ -236,9 +236,9 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
         spot = lo.bind(term.spot)
         key_py = lo.expr(term.key)
         lo.scopes.pop()
-        name = repr(f"[{key_py} for {spot} in spots]")
-        groups = (f"(self.board.key_masks.get({name}) or "
-                  f"self.board.group_keys({name}, [{key_py} for {spot} in self.board.spots]))")
+        name = repr(group_key(term.key, term.spot))
+        groups = (f"(self.board.tables.spot_groups.get({name}) or "
+                  f"self.board.tables.group_spots({name}, [{key_py} for {spot} in self.board.spots]))")
         listed = among(term)
         if listed is not None and not term.fails:  # `key in L`: the groups of L's values, L computed once
             code = f"self.board.keys_mask({groups}, {lo.expr(listed)})"
@@ -255,6 +255,31 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
     if lo.spot_row is not None:  # (pass `spot_rows`: the parts, and which group is a test of which term)
         lo.spot_row.append((joined_code, [(m, keyed.get(i)) for i, m in enumerate(more)]))
     return f"self.board.spots_of({joined_code}{''.join(', ' + m for m in more)})"
+
+
+def group_key(e: t.Expr, spot: Symbol) -> str:
+    """The name of the board's table of the spots grouped by the key `e` of the spot `spot` (pass
+    `spot_filters`), written from the key's structure as the rules write it, the spot named `spot`
+    and a constant by its module name: `region_of(spot, PROVINCE).colour`. The same key met twice,
+    whatever a rule names its spot, is one table; two keys are two names (each node below is written
+    whole and none of them writes `spot`, a word no constant is). A key holds nothing else
+    (spot_filters `_board_constant`): anything else is refused here, never given a name of chance."""
+    match e:
+        case t.Note():
+            return group_key(e.expr, spot)
+        case t.Ref() if e.sym is spot:
+            return "spot"
+        case t.Ref() if e.sym.kind == "const":
+            return e.sym.py
+        case t.Num():
+            return str(e.value)
+        case t.Bool():
+            return "true" if e.value else "false"
+        case t.Builtin() if not e.extra:
+            return f"{e.func}({', '.join(group_key(a, spot) for a in e.args)})"
+        case t.AttrOf():
+            return f"{group_key(e.obj, spot)}.{e.name}"
+    raise AssertionError(f"spot_filters: no key of a spot is {type(e).__name__} {show(e, 40)}")
 
 
 def set_lists_code(lo: Lowerer, e: t.Comprehension) -> str | None:

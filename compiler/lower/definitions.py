@@ -178,7 +178,7 @@ def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: tuple
     read = table.py if table.at is None else f"{table.py}[{d.params[table.at].py}]"
     parts = [read, *(d.params[k].py for k in table.params)]
     key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
-    find = f"self.board.value_tables.get({d.name!r}) or self.board.value_table({d.name!r})"
+    find = f"self.board.tables.values.get({d.name!r}) or self.board.tables.value_table({d.name!r})"
     table_code = bound(find, invented("values", d.name), f"dict[Any, {annotation}]",
                        f"the values of `{d.name}` by what they read (`value_tables`)")
     found = (

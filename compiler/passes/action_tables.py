@@ -4,7 +4,7 @@ Every legal action is interned per board: the same move is the same `rt.Action` 
 state on that board. Unoptimised, a listing looks each one up in a dictionary by a key it builds
 per action (`cache.get((tuple(cards), space))`): a tuple made and hashed for every action of every
 listing. Where a choice's values are numbered by something known per board, this pass indexes a
-table (a list, built as actions are met, one per board: `board.action_table`) by them instead:
+table (a list, built as actions are met, one per board: `board.tables.action_table`) by them instead:
 
 - a spot, a region, a component or an enumeration's value: its number (table sized by the board
   or the declaration);
@@ -159,7 +159,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     slot, what = joined(kind, name), f"the interned actions of `{name}` (`action_tables`)"
     annotation = actions_type(tuple(level.how for level in levels), row_class)
     if not levels:
-        found = bound(f"self.board.action_tables.get({name!r}) or self.board.action_table({name!r}, 1)", slot,
+        found = bound(f"self.board.tables.actions.get({name!r}) or self.board.tables.action_table({name!r}, 1)", slot,
                       annotation, what)
         out.append(f"_table = {found}")
         out.append("_action = _table[0]")
@@ -169,9 +169,9 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
         return out
     first = levels[0]
     # (the table met already, else made: a method call only the first time)
-    make_table = f"self.board.action_dict({name!r})" if first.how == "key" else \
-        f"self.board.action_table({name!r}, {first.size})"
-    out.append(f"_table = {bound(f'self.board.action_tables.get({name!r}) or {make_table}', slot, annotation, what)}")
+    make_table = f"self.board.tables.action_dict({name!r})" if first.how == "key" else \
+        f"self.board.tables.action_table({name!r}, {first.size})"
+    out.append(f"_table = {bound(f'self.board.tables.actions.get({name!r}) or {make_table}', slot, annotation, what)}")
     row = "_table"
     for k, ((var, walk, is_list, comment), level) in enumerate(zip(choices, levels, strict=True)):
         pad = "    " * k
@@ -228,7 +228,8 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
             pair = f"{value_type}, {actions_type(tuple(lv.how for lv in levels[1:]), row_class)}"
             # (named, like the table, for its rows: a variant whose rows are of another kind has a slot of its own)
             rows_kind = f"keyed_{kind if row_class else 'rows'}"
-            find = f"self.board.value_tables.get('{rows_kind} {name}') or self.board.value_table('{rows_kind} {name}')"
+            find = (f"self.board.tables.values.get('{rows_kind} {name}') or "
+                    f"self.board.tables.value_table('{rows_kind} {name}')")
             rows_table = bound(find, joined(rows_kind, name), f"dict[Any, list[tuple[{pair}]]]",
                                f"the rows of the first choice of `{name}` by {what} (`tabled_rows`)")
             out[start:] = rows_lines(var, walk, comment, key, rows_table, pair, out[start:], what)

@@ -6,7 +6,7 @@ each listing (`action_tables`, with their rows of spots or regions, `spot_rows`,
 the values of a definition remembered by value (`value_tables`) and whole listings remembered by
 value (`listing_tables`). Each listing found its table by name at every call:
 
-    table = self.board.action_tables.get('build') or self.board.action_dict('build')
+    table = self.board.tables.actions.get('build') or self.board.tables.action_dict('build')
 
 a dictionary looked up by a string, and then a value of type `Any`: the native build (mypyc,
 docs/native.md) reads the row found in it, and calls its methods, as generic Python objects.
@@ -24,7 +24,7 @@ one every later lookup by name would find; what is looked up in it, and in what 
 change. Making a table when the game starts rather than at its first listing makes an empty list
 or dictionary sooner, and nothing else: the size of a table of actions is the board's or the
 declarations' (never the players': `action_tables`), and making one reads nothing that can fail.
-The sets of spots of the board grouped by a key (`spot_filters`, `board.key_masks`) are left to be
+The sets of spots of the board grouped by a key (`spot_filters`, `board.tables.spot_groups`) are left to be
 found where they are used: making one reads the board through rule code, which may fail on a
 board a game never lists it on.
 """

@@ -14,10 +14,10 @@ card, or which face-up card to take:
 Each listing tested the five colours against the hand and the row, and found and appended a
 dozen interned actions. Yet what it lists depends on nothing but the hand and the row, and on
 those only through which colours they hold: lowering remembers the list by that key
-(`board.value_tables`, as pass `value_tables` remembers a definition by its hand), computes it
+(`board.tables.values`, as pass `value_tables` remembers a definition by its hand), computes it
 the plain way the first time a key is met, and appends it whole after that:
 
-    listed = self.board.value_tables.get('listing exchange_face_up') or ...
+    listed = self.board.tables.values.get('listing exchange_face_up') or ...
     listed_key = (frozenset(self.hand[self.current]), frozenset(self.face_up))
     listed_actions = listed.get(listed_key)
     if listed_actions is None:
@@ -191,8 +191,9 @@ def remembered(listed: Listed, action: str, plain: list[str], bindings: list[str
     parts = [f"frozenset({code})" if member else code for code, member in listed.keys]
     key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
     name = f"listing {action}"
-    find = bound(f"self.board.value_tables.get({name!r}) or self.board.value_table({name!r})", joined("listed", action),
-                 "dict[Any, list[rt.Action]]", f"the listings of `{action}` by what they read (`listing_tables`)")
+    find = bound(f"self.board.tables.values.get({name!r}) or self.board.tables.value_table({name!r})",
+                 joined("listed", action), "dict[Any, list[rt.Action]]",
+                 f"the listings of `{action}` by what they read (`listing_tables`)")
     return [
         f"# What this listing lists is a function of {listed.what}: remembered by "
         f"{'them' if len(parts) > 1 else 'it'}, in a table of the board every state shares (`listing_tables`).",

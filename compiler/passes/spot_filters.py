@@ -16,7 +16,7 @@ Each test reads the spot in one of two ways:
 - anything else that reads the spot only through one value the board fixes for it, its key
   (`province_of(s)`, `province_of(s).colour`: region_of, attributes of regions and components,
   constants): the board's spots grouped by the key's value, each group a mask, are made once per
-  board (`board.group_keys`); the test is computed once per value, not once per spot, and the
+  board (`board.tables.group_spots`); the test is computed once per value, not once per spot, and the
   masks of the values that pass are joined.
 
 The list is then the spots of the masks' intersection (`board.spots_of(mask, groups...)`), in spot

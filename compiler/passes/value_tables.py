@@ -12,10 +12,10 @@ China (Schacht) lists its ways to pay from the hand at every listing of a placem
 card paid, drawn, exchanged), and the two walks over the colours ran again after each change. Yet
 the value depends on nothing but the hand itself, and a hand of three or four cards of five
 colours is one of a few dozen: this pass finds such definitions and lowering remembers their
-values by the hand (`self.hand[p]`, a tuple), in a dict of the board (`board.value_tables`), where
+values by the hand (`self.hand[p]`, a tuple), in a dict of the board (`board.tables.values`), where
 every state on the board finds them:
 
-    table = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
+    table = self.board.tables.values.get('all_payments') or self.board.tables.value_table('all_payments')
     kept = table.get(self.hand[p])
     if kept is not None:
         return kept

@@ -347,13 +347,13 @@ class ChangChengState(rt.State):
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._actions__first_wall = self.board.action_tables.get('first_wall') or self.board.action_table('first_wall', len(self.board.spots))
-        self._actions__first_card = self.board.action_tables.get('first_card') or self.board.action_table('first_card', 6)
-        self._actions__place_double = self.board.action_tables.get('place_double') or self.board.action_table('place_double', len(self.board.spots))
-        self._actions__place_tower = self.board.action_tables.get('place_tower') or self.board.action_table('place_tower', len(self.board.spots))
-        self._actions__second_wall = self.board.action_tables.get('second_wall') or self.board.action_table('second_wall', len(self.board.spots))
-        self._actions__second_card = self.board.action_tables.get('second_card') or self.board.action_table('second_card', 6)
-        self._actions__card_wall = self.board.action_tables.get('card_wall') or self.board.action_table('card_wall', len(self.board.spots))
+        self._actions__first_wall = self.board.tables.actions.get('first_wall') or self.board.tables.action_table('first_wall', len(self.board.spots))
+        self._actions__first_card = self.board.tables.actions.get('first_card') or self.board.tables.action_table('first_card', 6)
+        self._actions__place_double = self.board.tables.actions.get('place_double') or self.board.tables.action_table('place_double', len(self.board.spots))
+        self._actions__place_tower = self.board.tables.actions.get('place_tower') or self.board.tables.action_table('place_tower', len(self.board.spots))
+        self._actions__second_wall = self.board.tables.actions.get('second_wall') or self.board.tables.action_table('second_wall', len(self.board.spots))
+        self._actions__second_card = self.board.tables.actions.get('second_card') or self.board.tables.action_table('second_card', 6)
+        self._actions__card_wall = self.board.tables.actions.get('card_wall') or self.board.tables.action_table('card_wall', len(self.board.spots))
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)

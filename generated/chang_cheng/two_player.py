@@ -121,8 +121,8 @@ class ChangChengTwoPlayerState(ChangChengState):
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
         super()._bind_tables()
-        self._actions__neutral_wall = self.board.action_tables.get('neutral_wall') or self.board.action_table('neutral_wall', len(self.board.spots))
-        self._actions__no_neutral_wall = self.board.action_tables.get('no_neutral_wall') or self.board.action_table('no_neutral_wall', 1)
+        self._actions__neutral_wall = self.board.tables.actions.get('neutral_wall') or self.board.tables.action_table('neutral_wall', len(self.board.spots))
+        self._actions__no_neutral_wall = self.board.tables.actions.get('no_neutral_wall') or self.board.tables.action_table('no_neutral_wall', 1)
 
     def _setup(self) -> None:
         super()._setup()

@@ -169,8 +169,8 @@ class ChinaCornettState(rt.State):
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._actions__prospect = self.board.action_tables.get('prospect') or self.board.action_table('prospect', self.board.line_count())
-        self._actions__turn_back = self.board.action_tables.get('turn_back') or self.board.action_table('turn_back', len(self.board.spots))
+        self._actions__prospect = self.board.tables.actions.get('prospect') or self.board.tables.action_table('prospect', self.board.line_count())
+        self._actions__turn_back = self.board.tables.actions.get('turn_back') or self.board.tables.action_table('turn_back', len(self.board.spots))
 
     def _setup(self) -> None:
         self._forget_kept()  # (the field inits may read kept values: none yet)

@@ -54,7 +54,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
         super()._bind_tables()
-        self._actions__reveal = self.board.action_tables.get('reveal') or self.board.action_table('reveal', len(self.board.region_names) + 1)
+        self._actions__reveal = self.board.tables.actions.get('reveal') or self.board.tables.action_table('reveal', len(self.board.region_names) + 1)
 
     def _setup(self) -> None:
         super()._setup()
@@ -167,7 +167,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
-        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/bonus-tiles.yaml:80; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/bonus-tiles.yaml:80; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         _table = self._spot_rows__build
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
@@ -189,10 +189,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
             if _spots_mask:
                 _row_fixed = _row1.fixed[0]
                 if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)
-                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
+                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.tables.spot_groups.get('region_of(spot, PROVINCE).colour') or self.board.tables.group_spots('region_of(spot, PROVINCE).colour', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
                 _spots_mask &= _row_fixed
             if _spots_mask:
-                _spots_mask &= rt.union((_once__5 for _s__8, _once__5 in (self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])).items() if not self.face_down_in(_s__8)))
+                _spots_mask &= rt.union((_once__5 for _s__8, _once__5 in (self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])).items() if not self.face_down_in(_s__8)))
             if _spots_mask:
                 _gathered = _row1.by_mask.get(_spots_mask)
                 if _gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)

@@ -138,19 +138,19 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._values__payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
-        self._values__all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
-        self._actions__build = self.board.action_tables.get('build') or self.board.action_dict('build')
-        self._region_rows__send = self.board.action_tables.get('send') or self.board.action_dict('send')
-        self._keyed_region_rows__send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
-        self._actions__stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
-        self._actions__exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
-        self._listed__exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
-        self._actions__exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
-        self._listed__exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
-        self._actions__take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
-        self._listed__take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
-        self._actions__draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
+        self._values__payments = self.board.tables.values.get('payments') or self.board.tables.value_table('payments')
+        self._values__all_payments = self.board.tables.values.get('all_payments') or self.board.tables.value_table('all_payments')
+        self._actions__build = self.board.tables.actions.get('build') or self.board.tables.action_dict('build')
+        self._region_rows__send = self.board.tables.actions.get('send') or self.board.tables.action_dict('send')
+        self._keyed_region_rows__send = self.board.tables.values.get('keyed_region_rows send') or self.board.tables.value_table('keyed_region_rows send')
+        self._actions__stop = self.board.tables.actions.get('stop') or self.board.tables.action_table('stop', 1)
+        self._actions__exchange_blind = self.board.tables.actions.get('exchange_blind') or self.board.tables.action_table('exchange_blind', 5)
+        self._listed__exchange_blind = self.board.tables.values.get('listing exchange_blind') or self.board.tables.value_table('listing exchange_blind')
+        self._actions__exchange_face_up = self.board.tables.actions.get('exchange_face_up') or self.board.tables.action_table('exchange_face_up', 5)
+        self._listed__exchange_face_up = self.board.tables.values.get('listing exchange_face_up') or self.board.tables.value_table('listing exchange_face_up')
+        self._actions__take_face_up = self.board.tables.actions.get('take_face_up') or self.board.tables.action_table('take_face_up', 5)
+        self._listed__take_face_up = self.board.tables.values.get('listing take_face_up') or self.board.tables.value_table('listing take_face_up')
+        self._actions__draw_card = self.board.tables.actions.get('draw_card') or self.board.tables.action_table('draw_card', 1)
 
     def _legal(self) -> list[rt.Action]:
         _actions: list[rt.Action] = []

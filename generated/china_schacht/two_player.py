@@ -112,28 +112,28 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._values__payments = self.board.value_tables.get('payments') or self.board.value_table('payments')
-        self._values__all_payments = self.board.value_tables.get('all_payments') or self.board.value_table('all_payments')
-        self._values__emperor_payments = self.board.value_tables.get('emperor_payments') or self.board.value_table('emperor_payments')
-        self._spot_rows__build = self.board.action_tables.get('build') or self.board.action_dict('build')
-        self._keyed_spot_rows__build = self.board.value_tables.get('keyed_spot_rows build') or self.board.value_table('keyed_spot_rows build')
-        self._region_rows__send = self.board.action_tables.get('send') or self.board.action_dict('send')
-        self._keyed_region_rows__send = self.board.value_tables.get('keyed_region_rows send') or self.board.value_table('keyed_region_rows send')
-        self._actions__stop = self.board.action_tables.get('stop') or self.board.action_table('stop', 1)
-        self._actions__exchange_blind = self.board.action_tables.get('exchange_blind') or self.board.action_table('exchange_blind', 5)
-        self._listed__exchange_blind = self.board.value_tables.get('listing exchange_blind') or self.board.value_table('listing exchange_blind')
-        self._actions__exchange_face_up = self.board.action_tables.get('exchange_face_up') or self.board.action_table('exchange_face_up', 5)
-        self._listed__exchange_face_up = self.board.value_tables.get('listing exchange_face_up') or self.board.value_table('listing exchange_face_up')
-        self._actions__take_face_up = self.board.action_tables.get('take_face_up') or self.board.action_table('take_face_up', 5)
-        self._listed__take_face_up = self.board.value_tables.get('listing take_face_up') or self.board.value_table('listing take_face_up')
-        self._actions__draw_card = self.board.action_tables.get('draw_card') or self.board.action_table('draw_card', 1)
-        self._actions__emperor_first = self.board.action_tables.get('emperor_first') or self.board.action_table('emperor_first', 1)
-        self._actions__two_provinces_card = self.board.action_tables.get('two_provinces_card') or self.board.action_table('two_provinces_card', 1)
-        self._actions__exchange_card_special = self.board.action_tables.get('exchange_card_special') or self.board.action_table('exchange_card_special', 5)
-        self._listed__exchange_card_special = self.board.value_tables.get('listing exchange_card_special') or self.board.value_table('listing exchange_card_special')
-        self._actions__emperor_palace = self.board.action_tables.get('emperor_palace') or self.board.action_table('emperor_palace', len(self.board.region_names) + 1)
-        self._actions__emperor_emissary = self.board.action_tables.get('emperor_emissary') or self.board.action_table('emperor_emissary', len(self.board.region_names) + 1)
-        self._actions__emperor_rests = self.board.action_tables.get('emperor_rests') or self.board.action_table('emperor_rests', 1)
+        self._values__payments = self.board.tables.values.get('payments') or self.board.tables.value_table('payments')
+        self._values__all_payments = self.board.tables.values.get('all_payments') or self.board.tables.value_table('all_payments')
+        self._values__emperor_payments = self.board.tables.values.get('emperor_payments') or self.board.tables.value_table('emperor_payments')
+        self._spot_rows__build = self.board.tables.actions.get('build') or self.board.tables.action_dict('build')
+        self._keyed_spot_rows__build = self.board.tables.values.get('keyed_spot_rows build') or self.board.tables.value_table('keyed_spot_rows build')
+        self._region_rows__send = self.board.tables.actions.get('send') or self.board.tables.action_dict('send')
+        self._keyed_region_rows__send = self.board.tables.values.get('keyed_region_rows send') or self.board.tables.value_table('keyed_region_rows send')
+        self._actions__stop = self.board.tables.actions.get('stop') or self.board.tables.action_table('stop', 1)
+        self._actions__exchange_blind = self.board.tables.actions.get('exchange_blind') or self.board.tables.action_table('exchange_blind', 5)
+        self._listed__exchange_blind = self.board.tables.values.get('listing exchange_blind') or self.board.tables.value_table('listing exchange_blind')
+        self._actions__exchange_face_up = self.board.tables.actions.get('exchange_face_up') or self.board.tables.action_table('exchange_face_up', 5)
+        self._listed__exchange_face_up = self.board.tables.values.get('listing exchange_face_up') or self.board.tables.value_table('listing exchange_face_up')
+        self._actions__take_face_up = self.board.tables.actions.get('take_face_up') or self.board.tables.action_table('take_face_up', 5)
+        self._listed__take_face_up = self.board.tables.values.get('listing take_face_up') or self.board.tables.value_table('listing take_face_up')
+        self._actions__draw_card = self.board.tables.actions.get('draw_card') or self.board.tables.action_table('draw_card', 1)
+        self._actions__emperor_first = self.board.tables.actions.get('emperor_first') or self.board.tables.action_table('emperor_first', 1)
+        self._actions__two_provinces_card = self.board.tables.actions.get('two_provinces_card') or self.board.tables.action_table('two_provinces_card', 1)
+        self._actions__exchange_card_special = self.board.tables.actions.get('exchange_card_special') or self.board.tables.action_table('exchange_card_special', 5)
+        self._listed__exchange_card_special = self.board.tables.values.get('listing exchange_card_special') or self.board.tables.value_table('listing exchange_card_special')
+        self._actions__emperor_palace = self.board.tables.actions.get('emperor_palace') or self.board.tables.action_table('emperor_palace', len(self.board.region_names) + 1)
+        self._actions__emperor_emissary = self.board.tables.actions.get('emperor_emissary') or self.board.tables.action_table('emperor_emissary', len(self.board.region_names) + 1)
+        self._actions__emperor_rests = self.board.tables.actions.get('emperor_rests') or self.board.tables.action_table('emperor_rests', 1)
 
     def _setup(self) -> None:
         super()._setup()
@@ -284,7 +284,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         # rules/china-schacht/base.yaml:372: build
         if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
             return
-        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
         _table = self._spot_rows__build
         # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
@@ -306,7 +306,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             if _spots_mask:
                 _row_fixed = _row1.fixed[0]
                 if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)
-                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.key_masks.get('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]') or self.board.group_keys('[self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in spots]', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
+                    _row_fixed = _row1.fixed[0] = rt.union((_once__4 for _s__7, _once__4 in (self.board.tables.spot_groups.get('region_of(spot, PROVINCE).colour') or self.board.tables.group_spots('region_of(spot, PROVINCE).colour', [self.board.region_attributes[0][self.board.region_of[PROVINCE][s]] for s in self.board.spots])).items() if ((len(cards) == 1) == (cards[0] == _s__7))))
                 _spots_mask &= _row_fixed
             if _spots_mask:
                 _gathered = _row1.by_mask.get(_spots_mask)
@@ -888,7 +888,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         _kept = self._d__open_spaces
         if _kept is not None:
             return _kept
-        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.key_masks.get('[self.board.region_of[PROVINCE][s] for s in spots]') or self.board.group_keys('[self.board.region_of[PROVINCE][s] for s in spots]', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces()))  # base.yaml:340
+        _value: Sequence[int] = self.board.spots_of(self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces()))  # base.yaml:340
         self._d__open_spaces = _value
         return _value
 

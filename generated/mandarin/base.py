@@ -198,14 +198,14 @@ class MandarinState(rt.State):
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._actions__refund = self.board.action_tables.get('refund') or self.board.action_table('refund', 1)
-        self._actions__refund_tile = self.board.action_tables.get('refund_tile') or self.board.action_table('refund_tile', 72)
-        self._actions__roll = self.board.action_tables.get('roll') or self.board.action_table('roll', 1)
-        self._actions__keep = self.board.action_tables.get('keep') or self.board.action_table('keep', 1)
-        self._actions__draw_again = self.board.action_tables.get('draw_again') or self.board.action_table('draw_again', 1)
-        self._actions__drop_out = self.board.action_tables.get('drop_out') or self.board.action_table('drop_out', 1)
-        self._actions__take_tile = self.board.action_tables.get('take_tile') or self.board.action_table('take_tile', 72)
-        self._actions__seize_tile = self.board.action_tables.get('seize_tile') or self.board.action_table('seize_tile', 72)
+        self._actions__refund = self.board.tables.actions.get('refund') or self.board.tables.action_table('refund', 1)
+        self._actions__refund_tile = self.board.tables.actions.get('refund_tile') or self.board.tables.action_table('refund_tile', 72)
+        self._actions__roll = self.board.tables.actions.get('roll') or self.board.tables.action_table('roll', 1)
+        self._actions__keep = self.board.tables.actions.get('keep') or self.board.tables.action_table('keep', 1)
+        self._actions__draw_again = self.board.tables.actions.get('draw_again') or self.board.tables.action_table('draw_again', 1)
+        self._actions__drop_out = self.board.tables.actions.get('drop_out') or self.board.tables.action_table('drop_out', 1)
+        self._actions__take_tile = self.board.tables.actions.get('take_tile') or self.board.tables.action_table('take_tile', 72)
+        self._actions__seize_tile = self.board.tables.actions.get('seize_tile') or self.board.tables.action_table('seize_tile', 72)
 
     def _setup(self) -> None:
         self._forget_kept()  # (the field inits may read kept values: none yet)
@@ -448,7 +448,7 @@ class MandarinState(rt.State):
     def _legal__bid(self, _actions: list[rt.Action]) -> None:
         # rules/mandarin/base.yaml:391: bid
         # Actions are interned per board: the same move is the same object in every state.
-        _cache = self.board.action_cache.setdefault('bid', {})
+        _cache = self.board.tables.interned.setdefault('bid', {})
         for amount in rt.walk(self, (rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)) if self.sale.to_act not in self.defaulted else [a for a in rt.walk(self, rt.amounts(self.sale, (self.money[self.sale.to_act] + 100)), 1, 'rules/mandarin/base.yaml:400') if a <= self.money[self.sale.to_act]]), 1, 'rules/mandarin/base.yaml:400'):  # rules/mandarin/base.yaml:400; unswitched on auction_bidder(sale) not in defaulted
             _action = _cache.get(amount)
             if _action is None:  # (made, charged to what the board keeps: runtime/kept.py)

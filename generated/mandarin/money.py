@@ -35,7 +35,7 @@ class MandarinMoneyState(MandarinState):
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
         super()._bind_tables()
-        self._actions__sell = self.board.action_tables.get('sell') or self.board.action_table('sell', 1)
+        self._actions__sell = self.board.tables.actions.get('sell') or self.board.tables.action_table('sell', 1)
 
     def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""

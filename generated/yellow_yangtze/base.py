@@ -237,20 +237,20 @@ class YellowYangtzeState(rt.State):
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
         starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._actions__place_leader = self.board.action_tables.get('place_leader') or self.board.action_table('place_leader', 5)
-        self._actions__lift_leader = self.board.action_tables.get('lift_leader') or self.board.action_table('lift_leader', 5)
-        self._actions__relocate = self.board.action_tables.get('relocate') or self.board.action_table('relocate', len(self.board.spots))
-        self._actions__leave_off = self.board.action_tables.get('leave_off') or self.board.action_table('leave_off', 1)
-        self._actions__withdraw_leader = self.board.action_tables.get('withdraw_leader') or self.board.action_table('withdraw_leader', 5)
-        self._actions__place_tile = self.board.action_tables.get('place_tile') or self.board.action_table('place_tile', 5)
-        self._actions__chain_peasant = self.board.action_tables.get('chain_peasant') or self.board.action_table('chain_peasant', len(self.board.spots))
-        self._actions__end_chain = self.board.action_tables.get('end_chain') or self.board.action_table('end_chain', 1)
-        self._actions__decline_pagoda = self.board.action_tables.get('decline_pagoda') or self.board.action_table('decline_pagoda', 1)
-        self._actions__take_from_market = self.board.action_tables.get('take_from_market') or self.board.action_table('take_from_market', 5)
-        self._actions__leave_market = self.board.action_tables.get('leave_market') or self.board.action_table('leave_market', 1)
-        self._actions__peasant_revolt = self.board.action_tables.get('peasant_revolt') or self.board.action_table('peasant_revolt', 2)
-        self._actions__merchant_pagoda = self.board.action_tables.get('merchant_pagoda') or self.board.action_table('merchant_pagoda', 2)
-        self._actions__end_turn = self.board.action_tables.get('end_turn') or self.board.action_table('end_turn', 1)
+        self._actions__place_leader = self.board.tables.actions.get('place_leader') or self.board.tables.action_table('place_leader', 5)
+        self._actions__lift_leader = self.board.tables.actions.get('lift_leader') or self.board.tables.action_table('lift_leader', 5)
+        self._actions__relocate = self.board.tables.actions.get('relocate') or self.board.tables.action_table('relocate', len(self.board.spots))
+        self._actions__leave_off = self.board.tables.actions.get('leave_off') or self.board.tables.action_table('leave_off', 1)
+        self._actions__withdraw_leader = self.board.tables.actions.get('withdraw_leader') or self.board.tables.action_table('withdraw_leader', 5)
+        self._actions__place_tile = self.board.tables.actions.get('place_tile') or self.board.tables.action_table('place_tile', 5)
+        self._actions__chain_peasant = self.board.tables.actions.get('chain_peasant') or self.board.tables.action_table('chain_peasant', len(self.board.spots))
+        self._actions__end_chain = self.board.tables.actions.get('end_chain') or self.board.tables.action_table('end_chain', 1)
+        self._actions__decline_pagoda = self.board.tables.actions.get('decline_pagoda') or self.board.tables.action_table('decline_pagoda', 1)
+        self._actions__take_from_market = self.board.tables.actions.get('take_from_market') or self.board.tables.action_table('take_from_market', 5)
+        self._actions__leave_market = self.board.tables.actions.get('leave_market') or self.board.tables.action_table('leave_market', 1)
+        self._actions__peasant_revolt = self.board.tables.actions.get('peasant_revolt') or self.board.tables.action_table('peasant_revolt', 2)
+        self._actions__merchant_pagoda = self.board.tables.actions.get('merchant_pagoda') or self.board.tables.action_table('merchant_pagoda', 2)
+        self._actions__end_turn = self.board.tables.actions.get('end_turn') or self.board.tables.action_table('end_turn', 1)
 
     def _setup(self) -> None:
         rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
@@ -292,7 +292,7 @@ class YellowYangtzeState(rt.State):
 
     def _prepare(self) -> None:
         """`setup:`, before the first turn."""
-        capitals = self.board.spots_of(self.board.all_mask, (_once__2 for _s__1, _once__2 in (self.board.key_masks.get('[self.board.spot_attributes[0][s] for s in spots]') or self.board.group_keys('[self.board.spot_attributes[0][s] for s in spots]', [self.board.spot_attributes[0][s] for s in self.board.spots])).items() if _s__1 == CAPITAL))  # base.yaml:427; made from bit masks list(... for s in spots)
+        capitals = self.board.spots_of(self.board.all_mask, (_once__2 for _s__1, _once__2 in (self.board.tables.spot_groups.get('spot.site') or self.board.tables.group_spots('spot.site', [self.board.spot_attributes[0][s] for s in self.board.spots])).items() if _s__1 == CAPITAL))  # base.yaml:427; made from bit masks list(... for s in spots)
         for i in range(0, 7):  # base.yaml:428
             self.tile_on[capitals[i]] = range(138)[i]  # base.yaml:429
             self._d__tiled = self._d__untiled = self._d__empty = self._d__group_of = None  # base.yaml:429
@@ -539,7 +539,7 @@ class YellowYangtzeState(rt.State):
     def _legal__build_pagoda(self, _actions: list[rt.Action]) -> None:
         # rules/yellow-yangtze/base.yaml:749: build_pagoda
         # Actions are interned per board: the same move is the same object in every state.
-        _cache = self.board.action_cache.setdefault('build_pagoda', {})
+        _cache = self.board.tables.interned.setdefault('build_pagoda', {})
         for t in self.free_triangles_at(rt.value_of(self.last_tile, 'rules/yellow-yangtze/base.yaml:750')):  # rules/yellow-yangtze/base.yaml:750
             _action = _cache.get(tuple(t))
             if _action is None:  # (made, charged to what the board keeps: runtime/kept.py)
@@ -618,7 +618,7 @@ class YellowYangtzeState(rt.State):
         if len(self.rack[self.current]) > 16:
             rt.grown(self, 33, 2, (self.rack[self.current],), 'rules/yellow-yangtze/base.yaml:800')
         # Actions are interned per board: the same move is the same object in every state.
-        _cache = self.board.action_cache.setdefault('swap_tiles', {})
+        _cache = self.board.tables.interned.setdefault('swap_tiles', {})
         for out in rt.walk(self, rt.subsets(self, sorted([ATTR__TILE__KIND[t] for t in self.rack[self.current]]), 1, 6, 'rules/yellow-yangtze/base.yaml:801'), 7, 'rules/yellow-yangtze/base.yaml:801'):  # rules/yellow-yangtze/base.yaml:801
             _action = _cache.get(tuple(out))
             if _action is None:  # (made, charged to what the board keeps: runtime/kept.py)

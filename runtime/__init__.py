@@ -1,10 +1,5 @@
 """What every generated game runs on. Generated modules import only the names listed here."""
 
-# The mechanics library, every name of its __all__ (absolute: mypyc's native build of this package
-# resolves a relative `import *` wrongly, docs/native.md).
-from rulewright.runtime.mechanics import *  # noqa: F403
-
-from . import mechanics
 from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_auction, seats_from, winner_list
 from .boards import Board, GraphBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard
 from .decisions import Ask, Steps
@@ -45,6 +40,22 @@ from .limits import (
     walk_lists,
 )
 from .listing import RegionRow, SpotRow, bits, ordered_mask, union
+from .mechanics import (  # every name of its __all__ (test_builtins: a name missing here fails)
+    add_at,
+    coin,
+    die,
+    draw,
+    draw_from,
+    drawn_out,
+    held,
+    majority,
+    put,
+    ranked,
+    sort_key,
+    throw,
+    value_of,
+    without,
+)
 from .rng import Rng, derive_seed
 from .state import END_TURN, NO_GOTO, Action, FieldInfo, Game, GameInfo, OptionInfo, State
 
@@ -67,6 +78,8 @@ __all__ = [
     "GameError", "MAX_ACTIONS", "MAX_INT", "MAX_ITEMS", "MAX_STEPS", "SMALL_LIST", "div",
     "grown", "joins_fit", "mod", "new_move", "num", "nums", "spend", "too_many_actions", "upto", "walk", "walk_lists",
 ]
-# The functions of the mechanics library, which built-ins call (compiler/builtins/library.py): one
-# list, runtime/mechanics.py's, so that a new one is written in that one file.
-__all__ += mechanics.__all__
+# The functions of the mechanics library, which built-ins call (compiler/builtins/library.py), as
+# runtime/mechanics.py's __all__ lists them. (Named one by one: the native build's compiled
+# `from .mechanics import *` bound none of them, and every generated game failed natively.)
+__all__ += ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "held", "majority", "put", "ranked",
+            "sort_key", "throw", "value_of", "without"]

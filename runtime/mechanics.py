@@ -15,7 +15,7 @@ from .limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST, walk
 from .rng import Rng
 
 # What `rulewright.runtime` exports of this module, for generated code (`rt.majority(...)`): the
-# function a new built-in calls is named here too (runtime/__init__.py exports the list whole).
+# function a new built-in calls is named here too, and imported by name in runtime/__init__.py.
 __all__ = ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "majority", "put", "ranked", "sort_key",
            "throw", "value_of", "without",
            "held"]  # a field keeps its declared type in the native build (docs/native.md)

@@ -99,3 +99,13 @@ def test_a_facts_rule_needs_only_what_lowering_hands_it() -> None:
                                             rec.lowering())
     assert rec.charges == 1 and lowered == ["s", "rt.upto(self, k, 'r.yaml:4')"]
     assert unbounded.size == rt.MAX_ITEMS
+
+
+def test_the_runtime_exports_every_function_of_the_mechanics_library() -> None:
+    """runtime/__init__.py names each function of runtime/mechanics.py's __all__ (an import and an
+    entry of its own __all__): generated code calls them as `rt.<name>`."""
+    from rulewright import runtime
+    from rulewright.runtime import mechanics
+
+    assert set(mechanics.__all__) <= set(runtime.__all__)
+    assert all(getattr(runtime, name) is getattr(mechanics, name) for name in mechanics.__all__)

@@ -3,8 +3,9 @@
 To add one (docs/compiler.md, "Adding a built-in"): its `Builtin` entry in library.py (signature,
 the Python it lowers to, what it reads, its facts rule if lowering can prove more of it than its
 type says, its doc line) and the function it calls in the runtime (in runtime/mechanics.py, named
-in its `__all__`, or a board's method in runtime/boards/); then docs/language.md's table gets
-the row `docs_table()` prints (tests/test_docs.py checks the table against the registry).
+in its `__all__` and imported in runtime/__init__.py, or a board's method in runtime/boards/);
+then docs/language.md's table gets the row `docs_table()` prints (tests/test_docs.py checks the
+table against the registry).
 """
 
 from __future__ import annotations

@@ -26,21 +26,11 @@ from typing import TYPE_CHECKING, Any
 from . import typed as t
 from .source import SourceSpan
 
+# Binding strength, weakest first: the grammar's, as the rules are written back (compiler/unparse.py).
+from .unparse import _BINARY, _COMPARE, _COND, _NOT, _OR, _POSTFIX, _SUM, _UNARY, INDENT
+
 if TYPE_CHECKING:
     from .passes import Plan
-
-INDENT = "  "
-
-# Binding strength, weakest first, as in compiler/unparse.py.
-_COND, _OR, _AND, _NOT, _COMPARE, _SUM, _PRODUCT, _UNARY, _POSTFIX = range(1, 10)
-_BINARY = {
-    "or": _OR,
-    "and": _AND,
-    "==": _COMPARE, "!=": _COMPARE, "<": _COMPARE, "<=": _COMPARE, ">": _COMPARE, ">=": _COMPARE,
-    "in": _COMPARE, "not in": _COMPARE,
-    "+": _SUM, "-": _SUM,
-    "*": _PRODUCT, "//": _PRODUCT, "%": _PRODUCT,
-}
 
 
 # -- expressions ---------------------------------------------------------------------------------

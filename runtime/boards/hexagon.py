@@ -19,6 +19,21 @@ from .bits import _NATIVE, BYTE_LOOKUP_BITS, _bit_lookup, _byte_lookup, _gather_
 HEX_AXES: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (-1, 1))
 
 
+def hex_neighbours(coords: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], ...]:
+    """The neighbours of each cell (by index in `coords`), axis by axis, each way: the cells of a
+    hexagon or of a hex map."""
+    at = {c: i for i, c in enumerate(coords)}
+    return tuple(
+        tuple(
+            at[(q + dq * sign, r + dr * sign)]
+            for dq, dr in HEX_AXES
+            for sign in (1, -1)
+            if (q + dq * sign, r + dr * sign) in at
+        )
+        for (q, r) in coords
+    )
+
+
 def hex_coords(side: int) -> list[tuple[int, int]]:
     """Axial (q, r) of every spot of a hexagon with `side` spots per edge, in reading order."""
     radius = side - 1
@@ -82,16 +97,7 @@ class HexBoard(Board):
         self.labels: tuple[str, ...] = tuple(labels[c] for c in coords)
         self.index: dict[str, int] = {label: i for i, label in enumerate(self.labels)}
         self.spots: tuple[int, ...] = tuple(range(len(coords)))
-        at = {c: i for i, c in enumerate(coords)}
-        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
-            tuple(
-                at[(q + dq * sign, r + dr * sign)]
-                for dq, dr in HEX_AXES
-                for sign in (1, -1)
-                if (q + dq * sign, r + dr * sign) in at
-            )
-            for (q, r) in coords
-        )
+        self.neighbours: tuple[tuple[int, ...], ...] = hex_neighbours(coords)
         # A padded bitboard for fast line searches: spot (q, r) is bit (r+R)*W + (q+R), with one
         # empty column so that a step along an axis never wraps onto the next row.
         width = 2 * side

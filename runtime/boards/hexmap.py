@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from ..limits import MAX_MAP_PLACES, MAX_MAP_ROWS
 from .base import RegionSpec
-from .hexagon import HEX_AXES, HexBoard
+from .hexagon import HEX_AXES, HexBoard, hex_neighbours
 
 
 class HexMapBoard(HexBoard):
@@ -31,16 +31,7 @@ class HexMapBoard(HexBoard):
         self.legend: tuple[tuple[str, str], ...] = tuple(legend)  # each symbol and what it stands for
         self.index = {label: i for i, label in enumerate(self.labels)}
         self.spots = tuple(range(len(coords)))
-        at = {c: i for i, c in enumerate(coords)}
-        self.neighbours = tuple(
-            tuple(
-                at[(q + dq * sign, r + dr * sign)]
-                for dq, dr in HEX_AXES
-                for sign in (1, -1)
-                if (q + dq * sign, r + dr * sign) in at
-            )
-            for (q, r) in coords
-        )
+        self.neighbours = hex_neighbours(coords)
         q0 = min((q for q, _ in coords), default=0)
         r0 = min((r for _, r in coords), default=0)
         q_span = max((q for q, _ in coords), default=0) - q0 + 1

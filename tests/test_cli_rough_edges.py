@@ -297,3 +297,18 @@ def test_a_quote_inside_a_quoted_value_is_pointed_at(tmp_path: Path, value: str,
     assert diagnostic.span.line == 2
     assert diagnostic.hint is not None and f"the value quoted at {path}:2:6 ends at the quote" in diagnostic.hint
     assert advice in diagnostic.hint
+
+
+def test_no_help_shows_a_range_that_is_not_one() -> None:
+    """An option typed as a whole number with no bounds reads `INTEGER`, not `INTEGER RANGE [x<=None]`."""
+    from rulewright.commands import COMMANDS
+
+    runner = CliRunner()
+    for name in COMMANDS:
+        shown = runner.invoke(cli, [name, "--help"], terminal_width=200)
+        assert shown.exit_code == 0, name
+        assert "None]" not in shown.output and "<=None" not in shown.output, name
+    played = runner.invoke(cli, ["play", "--help"], terminal_width=200).output
+    assert "--players INTEGER " in played and "--seed INTEGER " in played
+    # a bounded option still shows its range
+    assert shared.WholeNumber(min=1)._describe_range() == "x>=1"

@@ -40,6 +40,14 @@ class WholeNumber(click.IntRange):
             self.fail(f"`{printable(value, 40)}` is not a whole number written with the digits 0-9", param, ctx)
         return super().convert(value, param, ctx)
 
+    def __init__(self, min: int | None = None, max: int | None = None, **kwargs: Any) -> None:  # noqa: A002
+        super().__init__(min, max, **kwargs)
+        if min is None and max is None:  # no range to show: `INTEGER`, not `INTEGER RANGE [x<=None]`
+            self.name = "integer"
+
+    def _describe_range(self) -> str:
+        return "" if self.min is None and self.max is None else super()._describe_range()
+
 
 class DecimalNumber(click.FloatRange):
     """A number written with the digits 0-9, a `.` and an exponent (no other script's digits), in a range."""

@@ -7,10 +7,16 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 MODULES = sorted(p for p in TESTS.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+@cache
+def tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def imported(tree: ast.Module) -> Iterator[tuple[int, str]]:
@@ -30,7 +36,7 @@ def is_test_module(name: str) -> bool:
 
 def test_no_test_module_imports_another() -> None:
     found = [f"{path.relative_to(TESTS.parent)}:{line}: imports {name}"
-             for path in MODULES for line, name in imported(ast.parse(path.read_text(encoding="utf-8")))
+             for path in MODULES for line, name in imported(tree(path))
              if is_test_module(name)]
     assert len(MODULES) > 100
     assert not found, "move what is shared to tests/helpers/ or a fixture:\n" + "\n".join(found)
@@ -39,7 +45,7 @@ def test_no_test_module_imports_another() -> None:
 def test_no_relative_import() -> None:
     # (`from . import x` in a test file would name a module by where pytest put it on the path)
     found = [f"{path.relative_to(TESTS.parent)}:{node.lineno}" for path in MODULES
-             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             for node in ast.walk(tree(path))
              if isinstance(node, ast.ImportFrom) and node.level]
     assert not found, found
 
@@ -55,7 +61,7 @@ def test_no_fixture_or_helper_is_named_like_a_test() -> None:
     found = []
     for path in MODULES:
         in_helpers = path.parent.name == "helpers"
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree(path)):
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not node.name.startswith("test"):
                 continue
             fixture = any(ast.unparse(d.func if isinstance(d, ast.Call) else d) in ("pytest.fixture", "fixture")

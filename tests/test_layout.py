@@ -75,6 +75,6 @@ def test_what_counts_as_a_test_module() -> None:
     assert is_test_module("tests.test_cli") and is_test_module("test_visibility") and is_test_module("conftest")
     assert not is_test_module("tests.helpers.cli") and not is_test_module("tests.helpers.test_like")
     assert not is_test_module("rulewright.compiler.check") and not is_test_module("pytest")
-    tree = ast.parse("def f():\n    from tests.test_web import api\nimport test_docs\n")
-    found = sorted((line, name) for line, name in imported(tree) if is_test_module(name))
+    module = ast.parse("def f():\n    from tests.test_web import api\nimport test_docs\n")
+    found = sorted((line, name) for line, name in imported(module) if is_test_module(name))
     assert found == [(2, "tests.test_web"), (3, "test_docs")]

@@ -46,7 +46,7 @@ def _first(seed: int, params: Mapping[str, Any]) -> FirstAgent:
 
 
 @pytest.fixture
-def test_kinds() -> Iterator[None]:
+def extra_kinds() -> Iterator[None]:
     register(AgentKind("first", "the pick-th legal action", _first,
                        {"pick": Param(int, 0, "which legal action", least=0)}))
     register(AgentKind("oracle", "a search that reads the whole state", _first,
@@ -55,7 +55,7 @@ def test_kinds() -> Iterator[None]:
     del AGENT_KINDS["first"], AGENT_KINDS["oracle"]
 
 
-def test_specs_parse_to_their_canonical_text(test_kinds: None) -> None:
+def test_specs_parse_to_their_canonical_text(extra_kinds: None) -> None:
     assert parse_agent_spec("random") == AgentSpec("random")
     spec = parse_agent_spec(" First : pick = 3 ")
     assert spec == AgentSpec("first", (("pick", "3"),))
@@ -73,13 +73,13 @@ def test_specs_parse_to_their_canonical_text(test_kinds: None) -> None:
     ("first:pick", "bad agent parameter `pick` in `first:pick`: expected NAME=VALUE"),
     ("first:pick=1,pick=2", "agent parameter `pick` given twice"),
 ])
-def test_bad_specs_say_what_is_wrong(test_kinds: None, text: str, message: str) -> None:
+def test_bad_specs_say_what_is_wrong(extra_kinds: None, text: str, message: str) -> None:
     with pytest.raises(BadAgent) as caught:
         parse_agent_spec(text)
     assert message in str(caught.value)
 
 
-def test_bad_seats_are_refused(test_kinds: None) -> None:
+def test_bad_seats_are_refused(extra_kinds: None) -> None:
     with pytest.raises(BadAgent, match="seats are 1 to 2 in this game"):
         parse_agent_option("3=random", 2)
     with pytest.raises(BadAgent, match="expected K=KIND"):
@@ -88,13 +88,13 @@ def test_bad_seats_are_refused(test_kinds: None) -> None:
         parse_agent_options(["1=first", "1=random"], 2)
 
 
-def test_a_search_with_the_whole_state_is_refused_where_information_is_hidden(test_kinds: None) -> None:
+def test_a_search_with_the_whole_state_is_refused_where_information_is_hidden(extra_kinds: None) -> None:
     check_agents(load("china-cornett"), {0: parse_agent_spec("oracle")})  # nothing hidden there
     with pytest.raises(BadAgent, match=r"agent `oracle` \(seat 2\) searches with the whole state, but mandarin hides"):
         check_agents(load("mandarin"), {1: parse_agent_spec("oracle")})
 
 
-def test_each_seat_agent_has_its_own_seed(test_kinds: None) -> None:
+def test_each_seat_agent_has_its_own_seed(extra_kinds: None) -> None:
     agents = make_agents({0: parse_agent_spec("first"), 1: parse_agent_spec("random")}, 77)
     assert set(agents) == {0}  # `random` seats are the game's shared random agent
     first = agents[0]
@@ -116,7 +116,7 @@ def test_naming_random_changes_no_game() -> None:
     assert plain["agents"] == ["random", "random"]
 
 
-def test_a_seat_agent_plays_every_game_of_a_batch(test_kinds: None) -> None:
+def test_a_seat_agent_plays_every_game_of_a_batch(extra_kinds: None) -> None:
     data = _simulate("--agent", "1=first")
     assert data["agents"] == ["first", "random"]
     spec = BatchSpec("china-cornett", 2, 5, {}, agents=((0, parse_agent_spec("first")),), record=True)
@@ -148,7 +148,7 @@ def test_bad_line_ups_are_one_line_errors(args: list[str], message: str) -> None
     assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
 
 
-def test_play_with_agents_on_every_seat_runs_to_the_end(test_kinds: None) -> None:
+def test_play_with_agents_on_every_seat_runs_to_the_end(extra_kinds: None) -> None:
     args = ["play", "china-cornett", "--seed", "3", "--seat", "1=first", "--agent", "2=random"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output

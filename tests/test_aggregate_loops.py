@@ -18,8 +18,8 @@ import pytest
 
 from rulewright.compiler import passes
 from rulewright.compiler.passes.aggregate_loops import written_out
-from tests.lockstep import play_in_lockstep
-from tests.test_board_tables import game
+from tests.helpers.compiled import game
+from tests.helpers.lockstep import play_in_lockstep
 
 OFF = passes.ALL - {"aggregate_loops"}
 

@@ -5,7 +5,8 @@ tests/variants/doubled.yaml counts China (Cornett)'s alignments and points twice
 with `base(...)`. Doubled alignments fall to the reduction limit of the default reading (at most
 one) only at none: so its games are the base game's under `reduction_reading: none_left`, move
 for move, with every score exactly doubled. The errors are in tests/broken/base_*.yaml
-(test_diagnostics.py checks each at its line and column)."""
+(test_diagnostics.py checks each at its line and column); how `base(...)` parses is in
+test_parse.py."""
 
 from __future__ import annotations
 
@@ -17,22 +18,19 @@ from pathlib import Path
 import pytest
 
 import rulewright
-from rulewright.compiler import ast, driver, names, passes, paths
+from rulewright.compiler import driver, names, passes, paths
 from rulewright.compiler import resolve as resolve_module
 from rulewright.compiler.diff import diff, load_ruleset
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.parse import parse
 from rulewright.compiler.paths import ruleset_file
 from rulewright.compiler.resolve import resolve
-from rulewright.compiler.source import CompileError, SourceSpan
-from rulewright.compiler.unparse import unparse
+from rulewright.compiler.source import CompileError
 from rulewright.runtime.state import Game, State
-from tests.lockstep import play_in_lockstep
-from tests.test_variant_cli import run
+from tests.helpers.cli import run
+from tests.helpers.lockstep import play_in_lockstep
 
 HERE = Path(__file__).parent
 DOUBLED = HERE / "variants" / "doubled.yaml"
-SPAN = SourceSpan("x.yaml", 1, 1, 1, 1)
 SEEDS = range(4)
 
 
@@ -68,17 +66,6 @@ def positions(game: Game, seed: int, options: dict[str, str]) -> list[object]:
         state.apply(actions[chooser.randrange(len(actions))])
         out.append(state.to_json()["fields"])
     return out
-
-
-# -- the language ------------------------------------------------------------------------------
-def test_base_parses_as_a_call_and_is_written_back() -> None:
-    e = parse("2 * base(rent(a, 1)) + base(gold)", SPAN, "expr")
-    assert isinstance(e, ast.Binary) and isinstance(e.left, ast.Binary)
-    call = e.left.right
-    assert isinstance(call, ast.Call) and call.func == "base"
-    assert isinstance(call.args[0], ast.Call) and call.args[0].func == "rent" and len(call.args[0].args) == 2
-    assert isinstance(e.right, ast.Call) and isinstance(e.right.args[0], ast.Name)
-    assert unparse(e) == "2 * base(rent(a, 1)) + base(gold)"
 
 
 # -- a variant that doubles a definition and a scoring term ------------------------------------

@@ -18,7 +18,7 @@ from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime import HexBoard, HexMapBoard, RingBoard
 from rulewright.runtime.boards import Board, hexmap_cells
 from rulewright.runtime.state import Game, State
-from tests.lockstep import play_in_lockstep
+from tests.helpers.lockstep import play_in_lockstep
 
 
 def hex_board(side: int) -> HexBoard:

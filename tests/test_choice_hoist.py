@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.lockstep import moves_in_lockstep
+from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "choice-hoist.yaml"
 

@@ -11,29 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
 import rulewright
 from rulewright import render
-from rulewright.cli import cli
 from rulewright.compiler import driver
 from rulewright.compiler.paths import rules_dir
+from tests.helpers.cli import assert_user_error, run
 
 CORNETT = Path(rules_dir()) / "china-cornett" / "base.yaml"
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(cli, list(args), input=input)
-
-
-def assert_user_error(result: Result, *fragments: str) -> None:
-    assert result.exit_code != 0
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("rulewright: error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
-    assert "Traceback" not in result.output
 
 
 # -- list and check ----------------------------------------------------------------------------

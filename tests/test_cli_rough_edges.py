@@ -11,21 +11,17 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 from rich.console import Console
 from rich.table import Table
 
 import rulewright
-from rulewright.cli import cli
 from rulewright.commands import play as play_command
 from rulewright.commands import shared
 from rulewright.compiler.load import LoadError, load
 from rulewright.runtime.rng import Rng
 from rulewright.viewer import PlaySession
-
-
-def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
-    return CliRunner().invoke(cli, list(args), input=input, env=env)
+from tests.helpers.cli import run
 
 
 def moves_of(log: Path) -> list[tuple[int, str]]:

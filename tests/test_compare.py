@@ -15,7 +15,7 @@ import pytest
 from rulewright import compare
 from rulewright.compare import Side, analyse, mcnemar, mean_interval, newcombe, permutation_p, wilson
 from rulewright.match import GameResult
-from tests.test_cli import assert_user_error, run
+from tests.helpers.cli import assert_user_error, run
 
 
 # -- the statistics, on numbers worked out by hand ---------------------------------------------
@@ -321,7 +321,7 @@ def test_ctrl_c_stops_compare_and_its_workers() -> None:
     import sys
     import time
 
-    from test_hostile_cli import group_members
+    from tests.helpers.cli import group_members
 
     command = [str(Path(sys.executable).parent / "rulewright"), "compare", "china-cornett", "-n", "100000",
                "--workers", "2"]

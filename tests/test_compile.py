@@ -1,5 +1,6 @@
-"""The compiler as a whole: determinism, freshness of generated/, all-or-nothing writes,
-readable output that points back at the rules."""
+"""The compiler as a whole (compiler/driver.py): determinism, freshness of generated/, all-or-nothing
+writes, readable output that points back at the rules. Each stage on its own: tests/test_<stage>.py
+(tests/README.md); a variant's module, tests/test_inherit.py."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import rulewright
 from rulewright.compiler.driver import compile_file, share_bases, stale, write_modules
 from rulewright.compiler.paths import generated_dir, rules_dir
 from rulewright.compiler.source import CompileError
@@ -23,54 +23,6 @@ def test_compiling_twice_gives_the_same_bytes() -> None:
 def test_generated_folder_is_fresh() -> None:
     compiled = share_bases([compile_file(p) for p in sorted(Path(rules_dir()).glob("*/*.yaml"))])
     assert stale(compiled, Path(generated_dir())) == [], "run `rulewright compile`"
-
-
-def test_a_bundled_variant_module_keeps_only_what_differs_from_its_base() -> None:
-    """The fortifications module subclasses the base game's and inherits every unchanged
-    method: it defines fortify, the doubled scores and what lists actions or fields."""
-    text = (Path(generated_dir()) / "china_schacht" / "fortifications.py").read_text(encoding="utf-8")
-    assert "from rulewright.generated.china_schacht.base import (" in text
-    assert "class ChinaSchachtFortificationsState(ChinaSchachtState):" in text
-    assert "def _do__fortify(" in text and "def palace_award(" in text
-    assert "def _do__take_face_up(" not in text and "def province_points(" not in text
-    # (building assigns `palace_of`, which the variant's own kept values read: its `_do__build`
-    # drops them too, so it differs: docs/optimiser.md, passes `derived`, `region_drops`, `nested_drops`)
-    # (the road chains, which only the scores read, are kept no more: pass `score_only`)
-    assert "self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384" in text
-    assert "_d__chains_of" not in text and "_d__chain_bonus" not in text
-    assert "self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], " \
-        "self._kept_shared)" in text
-    assert "self._d__empty = rt.without_keys(self._d__empty, self.board.spot_regions[space], self._kept_shared)  " \
-        "# base.yaml:384" in text
-    base = (Path(generated_dir()) / "china_schacht" / "base.py").read_text(encoding="utf-8")
-    assert len(text.splitlines()) < len(base.splitlines()) // 2
-    # the stacked variant builds on bonus-tiles, which builds on the base: names are imported
-    # from the module that defines them
-    stacked = (Path(generated_dir()) / "china_schacht" / "fortifications_bonus_tiles.py").read_text(encoding="utf-8")
-    assert "from rulewright.generated.china_schacht.bonus_tiles import (" in stacked
-    assert "from rulewright.generated.china_schacht.base import (" in stacked
-
-
-def test_a_derived_module_plays_as_its_whole_module_does() -> None:
-    """The same game, move for move, from the inherited module and from the whole one."""
-    from rulewright import game_from_source
-
-    variants = ("fortifications", "two-player", "two-player-light", "fortifications-bonus-tiles", "border-quarrels")
-    for variant in variants:
-        whole = game_from_source(compile_file(Path(rules_dir()) / "china-schacht" / f"{variant}.yaml").source,
-                                 f"{variant}.py")
-        derived = rulewright.load(f"china-schacht/{variant}")
-        players = whole.info.players[-1]
-        for seed in range(3):
-            a, b = whole.new_state(players=players, seed=seed), derived.new_state(players=players, seed=seed)
-            while not a.is_terminal():
-                legal = a.legal_actions()
-                assert [str(x) for x in legal] == [str(x) for x in b.legal_actions()]
-                move = str(legal[(seed * 7 + a.moves) % len(legal)])
-                a.apply(move)
-                b.apply(move)
-                assert a.to_json() == b.to_json()
-            assert a.scores() == b.scores() and a.winners() == b.winners()
 
 
 def test_generated_code_names_its_rules() -> None:

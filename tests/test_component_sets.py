@@ -21,7 +21,7 @@ from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
 from rulewright.compiler.passes.component_sets import attribute_kinds, shape
 from rulewright.compiler.paths import ruleset_file
-from tests.lockstep import moves_in_lockstep
+from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "component-sets.yaml"
 

@@ -4,18 +4,12 @@ observation and invariant checks at every step (OpenSpiel's random_sim_test)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 import rulewright
-from rulewright.compiler.paths import rules_dir
 from rulewright.runtime import IllegalAction, Rng
-
-RULESETS = sorted(
-    p.parent.name if p.stem == "base" else f"{p.parent.name}/{p.stem}"
-    for p in Path(rules_dir()).glob("*/*.yaml")
-)
+from tests.helpers.games import RULESETS
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -8,29 +8,17 @@ What is written is the golden of tests/passes/count_items.yaml (tests/test_pass_
 
 from __future__ import annotations
 
-from functools import cache
-
 import rulewright.compiler.driver
 from rulewright.compiler import passes
 from rulewright.compiler import typed as t
-from rulewright.compiler.check import check
-from rulewright.compiler.driver import build
 from rulewright.compiler.passes.count_items import counted
 from rulewright.compiler.paths import ruleset_file
-
-
-@cache
-def program(ruleset: str) -> t.TypedProgram:
-    _, rs, diagnostics = build(ruleset_file(ruleset))
-    assert rs is not None and not diagnostics
-    found = check(rs)[1]
-    assert found is not None
-    return found
+from tests.helpers.compiled import typed
 
 
 def counts(ruleset: str) -> dict[str, t.Expr | None]:
     """Each definition's one-clause `count` comprehension: the value the pass counts, or None."""
-    optimised, _ = passes.optimise(program(ruleset))
+    optimised, _ = passes.optimise(typed(ruleset))
     defines = {d.name: d for d in optimised.defines}
     out: dict[str, t.Expr | None] = {}
     for d in optimised.defines:
@@ -69,5 +57,5 @@ def test_a_walk_that_charges_as_it_runs_is_left_alone() -> None:
     walk of a long list is charged as it runs (`rt.walk`): it stays the plain walk."""
     source = rulewright.compiler.driver.compile_file(ruleset_file("chang-cheng")).source
     assert "sum(1 for b in (self.backs[r] if len(self.backs[r]) <= 16 else rt.walk(" in source
-    assert passes.optimise(program("chang-cheng"))[1].counted, "the form is found: lowering leaves it"
+    assert passes.optimise(typed("chang-cheng"))[1].counted, "the form is found: lowering leaves it"
     assert ".count(" not in source

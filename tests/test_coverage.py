@@ -9,24 +9,19 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
 import rulewright
 from rulewright import coverage as cov
-from rulewright.cli import cli
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
 from rulewright.match import play_game
 from rulewright.runtime.rng import derive_seed
+from tests.helpers.cli import run
 
 HERE = Path(__file__).parent / "coverage"
 TALLY = HERE / "tally.yaml"
 LATE = HERE / "tally-late.yaml"
 SHOWN = "tests/coverage/tally.yaml"  # (as the compiler shows a file under the checkout)
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args))
 
 
 def missed(report: cov.Report) -> set[tuple[int, str, str, tuple[str, ...]]]:

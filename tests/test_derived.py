@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -25,35 +24,20 @@ from rulewright import runtime as rt
 from rulewright import scenarios
 from rulewright.compiler import passes
 from rulewright.compiler.analysis.reads import Dependencies, Reads, analyse
-from rulewright.compiler.check import check
-from rulewright.compiler.driver import build
 from rulewright.compiler.lower import END_SLOT, lower
 from rulewright.compiler.paths import bundled_rulesets, ruleset_file
-from rulewright.compiler.typed import TypedProgram
 from rulewright.generated.mandarin.base import ATTR__TILE__ANIMAL
-from rulewright.runtime.state import Game, State
+from rulewright.runtime.state import State
+from tests.helpers.compiled import game, typed
+from tests.helpers.kept import kept_items, kept_values
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = [rid for rid, _ in bundled_rulesets()]
 
 
 @cache
-def typed(ruleset: str) -> TypedProgram:
-    _, rs, diagnostics = build(ruleset_file(ruleset))
-    assert rs is not None and not diagnostics
-    problems, program = check(rs)
-    assert program is not None, problems
-    return program
-
-
-@cache
 def deps(ruleset: str) -> Dependencies:
     return analyse(typed(ruleset))
-
-
-@cache
-def game(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Game:
-    return rulewright.load_rules(ruleset_file(ruleset), passes=enabled)
 
 
 # -- the analysis ---------------------------------------------------------------------------------
@@ -309,34 +293,7 @@ def test_the_values_of_the_other_entities_stay_kept() -> None:
 NO_MASKS = passes.ALL - {"bitmask"}
 
 
-# -- no stale kept value, ever --------------------------------------------------------------------
-def kept_values(state: State) -> dict[str, Any]:
-    """The kept values a state holds now: slot -> value (a dict by arguments for a definition with some)."""
-    slots = [s for s in type(state).__slots__ if s.startswith("_d__") or s == END_SLOT]
-    return {s: getattr(state, s) for s in slots if getattr(state, s) is not None}
-
-
-@cache
-def nesting(ruleset: str) -> dict[str, int]:
-    """The kept slots whose values are nested by one parameter (pass `nested_drops`): its position."""
-    # (and without `value_masks`: the tests of `nested_drops` play China (Schacht) with `palaces_in` kept)
-    return {f"_d__{name}": k for enabled in (passes.ALL, passes.ALL - {"value_masks"})
-            for name, k in passes.optimise(typed(ruleset), enabled)[1].nested}
-
-
-def kept_items(state: State, slot: str, value: dict[Any, Any]) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    """The values a slot of a definition with parameters keeps, each with its arguments: a dict by
-    them, or nested by one of them first (pass `nested_drops`: a dict by it of dicts by the others)."""
-    for key, kept in list(value.items()):
-        if not isinstance(kept, dict):  # (no definition's value is a dict)
-            yield (key if isinstance(key, tuple) else (key,)), kept
-            continue
-        k = nesting(state.game.info.ruleset)[slot]
-        for inner, v in list(kept.items()):
-            rest = list(inner) if isinstance(inner, tuple) else [inner]
-            yield (*rest[:k], key, *rest[k:]), v
-
-
+# -- no stale kept value, ever (the kept values read off a state: tests/helpers/kept.py) ----------
 def assert_fresh(state: State, where: str) -> int:
     """Every value `state` keeps equals the one computed afresh (on a clone that keeps nothing)."""
     fresh: Any = state.clone()

@@ -15,11 +15,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_visibility import perturbations  # (tests/ is on the path: pytest's rootdir import mode)
 
 import rulewright
 from rulewright.cli import cli
-from rulewright.compiler.paths import rules_dir
 from rulewright.draw import (
     REGION_FILLS,
     BoardFacts,
@@ -31,13 +29,10 @@ from rulewright.draw import (
     view_of,
 )
 from rulewright.runtime import Rng, State
+from tests.helpers.games import GAMES, RULESETS
+from tests.helpers.hidden import perturbations
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ROOT / "tests" / "games"
-RULESETS = sorted(
-    p.parent.name if p.stem == "base" else f"{p.parent.name}/{p.stem}"
-    for p in Path(rules_dir()).glob("*/*.yaml")
-)
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -121,7 +116,7 @@ def test_pieces_by_owner_counters_and_backs_are_drawn_from_fields() -> None:
 
 @pytest.mark.parametrize("ruleset", ["mandarin", "china-schacht", "yellow-yangtze", "chang-cheng"])
 def test_a_seat_s_drawing_never_shows_what_it_may_not_see(ruleset: str) -> None:
-    """Changing anything a seat may not see (tests/test_visibility.py's perturbations) leaves its
+    """Changing anything a seat may not see (tests/helpers/hidden.py's perturbations) leaves its
     drawing byte for byte as it was; a change it sees shows (so the test has teeth)."""
     game = rulewright.load(ruleset)
     state = played(game.new_state(seed=4), 30, seed=9)

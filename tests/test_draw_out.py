@@ -23,7 +23,7 @@ from rulewright import runtime as rt
 from rulewright.compiler import passes
 from rulewright.runtime.errors import GameError, RulewrightError
 from rulewright.runtime.rng import Rng
-from tests.lockstep import moves_in_lockstep
+from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "draw-out.yaml"
 

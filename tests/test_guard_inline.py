@@ -15,7 +15,7 @@ import pytest
 
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.passes.guard_inline import written
-from tests.test_component_sets import moves_in_lockstep
+from tests.helpers.lockstep import moves_in_lockstep
 
 GAMES = Path(__file__).parent / "games"
 

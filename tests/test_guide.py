@@ -15,7 +15,7 @@ import pytest
 
 import rulewright
 from rulewright.runtime import Rng
-from tests.test_docs import blocks
+from tests.helpers.docs import blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "guide.md"

@@ -11,16 +11,15 @@ import pickle
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
 import rulewright
 from rulewright import runtime as rt
-from rulewright.cli import cli
 from rulewright.compiler import driver
 from rulewright.compiler.paths import display
 from rulewright.compiler.source import CompileError
 from rulewright.match import BatchSpec, play_game, run_batch
 from rulewright.runtime.errors import GameError, RulewrightError
+from tests.helpers.cli import run
 
 HOSTILE = Path(__file__).parent / "hostile" / "budgets"
 
@@ -76,10 +75,6 @@ def where(name: str) -> str:
 
 def game_error(name: str) -> str:
     return f"{where(name)}: game error: {EXPECTED[name][1]}"
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args))
 
 
 def test_the_corpus_is_tested() -> None:

@@ -22,15 +22,15 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 import rulewright
-from rulewright.cli import cli
 from rulewright.commands import list as list_command
 from rulewright.compiler import paths
 from rulewright.match import Interrupted, write_log
 from rulewright.render import printable
 from rulewright.runtime.errors import BadSetup
+from tests.helpers.cli import group_members, run
 
 HERE = Path(__file__).parent
 LOGS = HERE / "hostile" / "logs"
@@ -47,10 +47,6 @@ def plant_evil_module(folder: Path) -> Path:
     marker = folder / "ran"
     (folder / "evil.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\nGAME = None\n", encoding="utf-8")
     return marker
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(cli, list(args), input=input)
 
 
 def one_error(result: Result) -> str:
@@ -514,23 +510,6 @@ def test_compile_error_is_a_rulewright_error(tmp_path: Path) -> None:
 
 
 # -- signals -----------------------------------------------------------------------------------
-def group_members(pgid: int) -> list[tuple[int, str]]:
-    """Live processes of a process group, with their command lines (read from /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            found.append((int(entry), command))
-    return found
-
-
 def wait_until(condition: Callable[[], bool], seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

@@ -22,11 +22,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulewright.cli import cli
 from rulewright.commands import compile as compile_command
 from rulewright.compiler import driver
 from rulewright.compiler.codegen import _comment, _docstring
@@ -34,6 +33,7 @@ from rulewright.compiler.driver import Compiled, analyse, check_output, compile_
 from rulewright.compiler.load import MAX_RULE_FILE_BYTES, read_rule_file
 from rulewright.compiler.paths import generated_dir, rules_dir
 from rulewright.compiler.source import CompileError
+from tests.helpers.cli import run
 
 CORPUS = Path(__file__).resolve().parent / "hostile" / "files"
 CASES = sorted(p for p in CORPUS.glob("*.yaml") if not p.name.startswith("_"))
@@ -64,10 +64,6 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """tmp_path as the working folder: files are shown by their names, as a user sees them."""
     monkeypatch.chdir(tmp_path)
     return tmp_path
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args))
 
 
 def headline(result: Result) -> str:

@@ -38,7 +38,7 @@ from rulewright.compiler.builtins import AGGREGATES, BUILTINS, VALUES
 from rulewright.compiler.codegen import class_name
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.source import CompileError, Diagnostic
-from tests.lockstep import play_in_lockstep
+from tests.helpers.lockstep import play_in_lockstep
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile" / "names"

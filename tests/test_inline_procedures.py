@@ -26,8 +26,8 @@ from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.errors import GameError
-from tests.lockstep import moves_in_lockstep
-from tests.test_listing_hoist import method
+from tests.helpers.compiled import method
+from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "inline-procedures.yaml"
 

@@ -7,21 +7,21 @@ from __future__ import annotations
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
-from tests.test_count_items import program
+from tests.helpers.compiled import typed
 
 
 def test_what_is_found() -> None:
     # Mandarin's controls(p, a): only in controller(a), kept, which reads `card` as it does
-    plan = passes.optimise(program("mandarin"))[1]
+    plan = passes.optimise(typed("mandarin"))[1]
     assert plan.unkept == ("controls",)
     kept = {name for name, _ in plan.derived}
     assert "controls" not in kept and {"controller", "rent", "complete"} <= kept
     # Yellow & Yangtze's jokers_needed(p, m): only in level(p) and spread(p), kept, reading `points` too
-    assert passes.optimise(program("yellow-yangtze"))[1].unkept == ("jokers_needed",)
+    assert passes.optimise(typed("yellow-yangtze"))[1].unkept == ("jokers_needed",)
     # not: China (Schacht)'s palaces_in(p, r), kept by region (`nested_drops`); nor what an effect
     # or a condition calls (Mandarin's controller, rent, complete); nor without `derived`
-    assert passes.optimise(program("china-schacht"))[1].unkept == ()
-    assert passes.optimise(program("mandarin"), passes.ALL - {"derived"})[1].unkept == ()
+    assert passes.optimise(typed("china-schacht"))[1].unkept == ()
+    assert passes.optimise(typed("mandarin"), passes.ALL - {"derived"})[1].unkept == ()
 
 
 def test_mandarin_s_controls_stays_a_method_written_into_controller() -> None:

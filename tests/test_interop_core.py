@@ -17,7 +17,7 @@ from rulewright.interop.core import Bridge, Position, bridge, key, utilities
 from rulewright.runtime import Rng, RulewrightError, coin, die, draw, draw_from, throw
 from rulewright.runtime.errors import BadSetup
 from rulewright.runtime.mechanics import OUTCOMES, ChanceNeeded
-from tests.test_visibility import RULESETS
+from tests.helpers.games import RULESETS
 
 # One rule set of each game, and the variants whose chance differs (draws from piles with
 # copies, events drawn at the setup).

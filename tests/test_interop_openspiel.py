@@ -18,7 +18,7 @@ from types import ModuleType
 import pytest
 
 from rulewright.runtime import Rng
-from tests.test_visibility import RULESETS
+from tests.helpers.games import RULESETS
 
 pyspiel = pytest.importorskip(
     "pyspiel", reason="open_spiel has no wheel for this interpreter: the OpenSpiel bridge is not tested "

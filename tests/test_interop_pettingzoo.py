@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import rulewright
-from tests.test_visibility import RULESETS
+from tests.helpers.games import RULESETS
 
 pettingzoo = pytest.importorskip(
     "pettingzoo", reason="pettingzoo cannot be installed for this interpreter: the PettingZoo bridge is not "

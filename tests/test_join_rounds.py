@@ -19,7 +19,7 @@ import rulewright
 from rulewright import runtime as rt
 from rulewright.compiler import passes
 from rulewright.runtime.errors import GameError
-from tests.lockstep import moves_in_lockstep
+from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "join-rounds.yaml"
 

@@ -20,7 +20,7 @@ import rulewright
 from rulewright import runtime as rt
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
-from tests.lockstep import moves_in_lockstep
+from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "lazy-hoist.yaml"
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 import rulewright
 from rulewright.cli import cli
 from rulewright.leaks import LeakReport, find_leaks
-from tests.test_visibility import RULESETS
+from tests.helpers.games import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 LEAKY = "tests/leaks/peeks-at-a-hand.yaml"

@@ -4,7 +4,7 @@ every item of the choices before it are joined once, before the listing's loops.
 What is written on the test game tests/games/listing-hoist.yaml, a later choice whose masks read
 nothing of the earlier one and one whose masks read it, is its golden
 (tests/passes/listing_hoist-listing-hoist.golden, tests/test_pass_goldens.py); here it is played
-in lockstep with and without the pass. (`method` cuts one method out of a generated module.)
+in lockstep with and without the pass.
 """
 
 from __future__ import annotations
@@ -12,14 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import rulewright
-from tests.lockstep import moves_in_lockstep
+from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "listing-hoist.yaml"
-
-
-def method(source: str, name: str) -> str:
-    start = source.index(f"    def {name}(")
-    return source[start:source.index("\n    def ", start + 1)]
 
 
 def test_the_listing_plays_as_without_the_pass_and_as_the_plain_code() -> None:

@@ -26,8 +26,8 @@ from rulewright.compiler.lower import lower
 from rulewright.compiler.passes.listing_tables import Listed
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.state import Game
-from tests.test_component_sets import moves_in_lockstep
-from tests.test_listing_hoist import method
+from tests.helpers.compiled import method
+from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "listing-tables.yaml"
 

@@ -24,7 +24,7 @@ from pygls.uris import from_fs_path
 from rulewright.compiler import driver
 from rulewright.compiler.check import check, check_partial
 from rulewright.compiler.paths import display
-from tests.test_cli import assert_user_error, run
+from tests.helpers.cli import assert_user_error, run
 
 ROOT = Path(__file__).resolve().parent.parent
 PEBBLES = ROOT / "tests/explain/pebbles.yaml"

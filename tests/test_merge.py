@@ -1,6 +1,7 @@
 """The merge semantics of `extends:` (compiler/merge.py, docs/variants.md): replace, remove with
 `~`, list patches `key+`/`key-`, provenance spans, stacked variants, conflicts and
-`incompatible:`. Variants are written to tmp_path and extend the bundled china-cornett."""
+`incompatible:`. Variants are written to tmp_path and extend the bundled china-cornett. What
+`resolve` itself does (the files it reads, in order; its errors): tests/test_resolve.py."""
 
 from __future__ import annotations
 
@@ -14,16 +15,11 @@ from rulewright.compiler.build import build_ir
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.load import YMap, YNode, YScalar, YSeq, load, plain
 from rulewright.compiler.paths import display
-from rulewright.compiler.resolve import ResolveError, resolve
-from rulewright.compiler.source import CompileError, Diagnostic
+from rulewright.compiler.resolve import resolve
+from rulewright.compiler.source import CompileError
+from tests.helpers.rulefiles import resolve_problems, write
 
 BASE = "rules/china-cornett/base.yaml"
-
-
-def write(folder: Path, name: str, text: str) -> Path:
-    path = folder / name
-    path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
-    return path
 
 
 def tree(path: Path) -> YMap:
@@ -37,12 +33,6 @@ def at(node: YNode, *keys: str) -> YNode:
         assert found is not None, f"no `{key}` in {node.keys()}"
         node = found
     return node
-
-
-def problems(path: Path) -> list[Diagnostic]:
-    with pytest.raises(ResolveError) as caught:
-        resolve(path)
-    return caught.value.diagnostics
 
 
 def line_of(path: Path, fragment: str) -> int:
@@ -108,7 +98,7 @@ def test_removing_what_is_not_there_is_an_error_with_a_hint(tmp_path: Path) -> N
           first_reduction:
             when: "false"
         """)
-    (d,) = problems(v)
+    (d,) = resolve_problems(v)
     assert (d.span.path, d.span.line, d.span.col) == (display(v), 3, 3)
     assert d.message == "nothing named `third_reductoin` in `triggers` to remove"
     assert d.hint == "did you mean `third_reduction`?"
@@ -181,7 +171,7 @@ def test_list_patches_append_and_remove_names(tmp_path: Path) -> None:
 ])
 def test_list_patch_errors(tmp_path: Path, body: str, line: int, message: str, hint: str | None) -> None:
     v = write(tmp_path, "v.yaml", "extends: china-cornett\n" + body)
-    (d,) = problems(v)
+    (d,) = resolve_problems(v)
     assert d.span.path == display(v) and d.span.line == line + 1  # (after the line `extends:`)
     assert d.message.startswith(message), d.message
     if hint is not None:
@@ -209,7 +199,7 @@ def test_a_new_component_is_checked_like_a_patch(tmp_path: Path) -> None:
             when: ~
             effect: [pass]
         """)
-    (d,) = problems(v)
+    (d,) = resolve_problems(v)
     assert d.message == "nothing named `when` in `triggers.bonus` to remove" and d.span.line == 5
 
 
@@ -243,7 +233,7 @@ def test_two_stacked_variants_changing_one_rule_is_a_conflict_naming_both(tmp_pa
         "actions:\n  turn_back:\n    when: \"tablets and roll > 1\"\n",
         "actions:\n  turn_back:\n    when: \"tablets and roll > 2\"\n",
     )
-    (d,) = problems(ab)
+    (d,) = resolve_problems(ab)
     assert (d.span.path, d.span.line, d.span.col) == (display(a), 4, 11)
     assert d.message == (f"`actions.turn_back.when` is changed by both {display(a)}:4:11 and {display(b)}:4:11")
     assert d.hint == (f"`extends:` at {display(ab)}:1:10 uses both: set `actions.turn_back.when` in {display(ab)} "
@@ -269,11 +259,11 @@ def test_removing_what_another_stacked_variant_changes_is_a_conflict(tmp_path: P
         "triggers:\n  third_reduction:\n    when: \"false\"\n",
         "triggers:\n  third_reduction: ~\n",
     )
-    (d,) = problems(ab)
+    (d,) = resolve_problems(ab)
     assert d.span.path == display(a) and d.span.line == 4
     assert d.message == f"`triggers.third_reduction` is changed by {display(a)}:4:5 and removed by {display(b)}:3:3"
     ba = write(tmp_path, "ba.yaml", "extends: [b.yaml, a.yaml]\n")
-    (d,) = problems(ba)
+    (d,) = resolve_problems(ba)
     assert d.span.path == display(b) and d.span.line == 3
     assert d.message == f"`triggers.third_reduction` is removed by {display(b)}:3:3 and changed by {display(a)}:3:3"
 
@@ -300,38 +290,28 @@ def test_list_patches_of_stacked_variants_compose(tmp_path: Path) -> None:
     a.write_text("extends: china-cornett\nphases:\n  turn:\n    actions+: [skip]\n"
                  "actions:\n  skip: {text: skip, effect: [pass]}\n")
     b.write_text("extends: china-cornett\nphases:\n  turn:\n    actions-: [skip]\n")
-    (d,) = problems(ab)
+    (d,) = resolve_problems(ab)
     assert d.message == (f"`phases.turn.actions`: `skip` is added by {display(a)}:4:16 and removed by "
                          f"{display(b)}:4:16")
 
 
 def test_incompatible_variants_cannot_be_stacked(tmp_path: Path) -> None:
     a, b, ab = two_variants(tmp_path, "incompatible: [b.yaml]\n", "title: China B\n")
-    (d,) = problems(ab)
+    (d,) = resolve_problems(ab)
     assert (d.span.path, d.span.line, d.span.col) == (display(a), 2, 16)
     assert display(a) in d.message and display(b) in d.message
     assert "declares them incompatible" in d.message
     assert d.hint == f"`extends:` at {display(ab)}:1:10 uses both; remove one of them from `extends:`"
     one = write(tmp_path, "one.yaml", "extends: b.yaml\nincompatible: b.yaml\n")
-    (d,) = problems(one)
+    (d,) = resolve_problems(one)
     assert d.span.line == 2, "extending a rule set one declares incompatible is refused too"
     assert resolve(a).variant == "a", "on its own, a variant with `incompatible:` resolves"
 
 
 def test_incompatible_must_name_a_rule_set(tmp_path: Path) -> None:
     v = write(tmp_path, "v.yaml", "extends: china-cornett\nincompatible: [china-cornett/no-such]\n")
-    (d,) = problems(v)
+    (d,) = resolve_problems(v)
     assert d.span.line == 2 and "no such rule set" in d.message
-
-
-def test_missing_and_cyclic_extends_still_reported(tmp_path: Path) -> None:
-    a = write(tmp_path, "a.yaml", "extends: [china-cornett, nowhere.yaml]\n")
-    (d,) = problems(a)
-    assert d.span.line == 1 and "`extends: nowhere.yaml`: no such rule set" in d.message
-    write(tmp_path, "x.yaml", "extends: [china-cornett, y.yaml]\n")
-    y = write(tmp_path, "y.yaml", "extends: x.yaml\n")
-    (d,) = problems(y)
-    assert d.message.startswith("cyclic `extends:`")
 
 
 def test_a_stack_of_many_variants_is_checked_by_the_merge_module_alone() -> None:

@@ -21,13 +21,9 @@ import rulewright
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.paths import ruleset_file
+from tests.helpers.compiled import method
 
 GAMES = Path(__file__).parent / "games"
-
-
-def method(source: str, name: str) -> str:
-    start = source.index(f"    def {name}(")
-    return source[start:source.index("\n    def ", start + 1)]
 
 
 def test_without_end_once_the_written_step_calls_the_end_after_the_turn() -> None:

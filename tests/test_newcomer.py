@@ -11,13 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from rulewright.cli import cli
-
-
-def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
-    return CliRunner().invoke(cli, list(args), input=input, env=env)
+from tests.helpers.cli import run
 
 
 # -- list: ids whole -----------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from rulewright.compiler import passes
 from rulewright.compiler.driver import Checked, check_file, compile_checked, compile_file
 from rulewright.compiler.paths import bundled_rulesets, ruleset_file
 from rulewright.runtime.state import Game
-from tests.lockstep import play_in_lockstep
+from tests.helpers.lockstep import play_in_lockstep
 
 RULESETS = [rid for rid, _ in bundled_rulesets()]
 SCENARIO_FILES = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))

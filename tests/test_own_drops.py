@@ -13,7 +13,9 @@ import random
 from typing import Any
 
 from rulewright import runtime as rt
-from tests.test_derived import END_SLOT, game, kept_items, kept_values
+from rulewright.compiler.lower import END_SLOT
+from tests.helpers.compiled import game
+from tests.helpers.kept import kept_items, kept_values
 
 
 def assert_fresh_restored(state: Any, where: str) -> int:

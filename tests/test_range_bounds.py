@@ -15,7 +15,7 @@ from pathlib import Path
 import rulewright
 from rulewright.compiler import passes
 from rulewright.runtime.state import Game
-from tests.test_component_sets import moves_in_lockstep
+from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "range-bounds.yaml"
 

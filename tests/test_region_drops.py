@@ -29,8 +29,8 @@ from rulewright.compiler.driver import build
 from rulewright.compiler.passes.region_drops import read_in_region
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.state import Game, State
-from tests.lockstep import play_in_lockstep
-from tests.test_derived import kept_items
+from tests.helpers.kept import kept_items
+from tests.helpers.lockstep import play_in_lockstep
 
 
 @cache

@@ -32,7 +32,7 @@ from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.errors import GameError
 from rulewright.runtime.state import Game
-from tests.lockstep import moves_in_lockstep, play_in_lockstep
+from tests.helpers.lockstep import moves_in_lockstep, play_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "region-masks.yaml"
 OPS: dict[str, Callable[[Any, Any], bool]] = {">": operator.gt, ">=": operator.ge}

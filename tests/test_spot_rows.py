@@ -18,7 +18,7 @@ from pathlib import Path
 import rulewright
 from rulewright import runtime as rt
 from rulewright.runtime.listing import MASKS_KEPT
-from tests.lockstep import moves_in_lockstep
+from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "spot-rows.yaml"
 

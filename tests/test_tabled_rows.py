@@ -16,9 +16,8 @@ import pytest
 from rulewright.compiler import passes
 from rulewright.compiler.paths import generated_dir
 from rulewright.runtime import SpotRow
-from tests.lockstep import play_in_lockstep
-from tests.test_board_tables import game, source
-from tests.test_listing_hoist import method
+from tests.helpers.compiled import game, method, source
+from tests.helpers.lockstep import play_in_lockstep
 
 OFF = passes.ALL - {"tabled_rows"}
 SCHACHT = ["china-schacht", "china-schacht/fortifications", "china-schacht/bonus-tiles", "china-schacht/two-player"]

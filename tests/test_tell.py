@@ -3,7 +3,8 @@ keeps what the last move told (`State.told()`: emptied by the next move, kept by
 prints it under the move, the web board's history after the move's text; the checker refuses a
 bad told text at its line and column (tests/broken/tell_*.yaml, test_diagnostics.py), `leaks`
 a told text that names what a seat may not see (test_leaks.py), and Yellow & Yangtze's revolts
-and wars tell their winner (tests/scenarios/yellow-yangtze/, `told:`; and below)."""
+and wars tell their winner (tests/scenarios/yellow-yangtze/, `told:`; and below). A told text parsed and
+written back: test_parse.py."""
 
 from __future__ import annotations
 
@@ -15,14 +16,11 @@ from click.testing import CliRunner
 
 import rulewright
 from rulewright.cli import cli
-from rulewright.compiler.parse import parse
-from rulewright.compiler.source import SourceSpan
-from rulewright.compiler.unparse import unparse
 from rulewright.runtime.rng import Rng
 from rulewright.runtime.state import Game
 from rulewright.viewer import PlaySession
 from rulewright.web import make_app
-from tests.test_web import PageClient, api
+from tests.helpers.web import PageClient, api
 
 ROOT = Path(__file__).resolve().parent.parent
 TOLD = ROOT / "tests" / "games" / "told.yaml"
@@ -47,13 +45,6 @@ def test_a_move_tells_its_lines_and_the_next_move_empties_them(game: Game) -> No
     state.told().clear()  # (a copy is given out: the state's own lines stay)
     assert state.told() == ["P1 takes A2, 2 in all", "P1 has two"]
     assert "told" not in state.to_json()  # (it belongs to one move: not saved)
-
-
-def test_the_told_text_is_read_back_as_written() -> None:
-    span = SourceSpan("x.yaml", 1, 1, 1, 40)
-    stmt = parse('tell "{current} wins at {s}, {a[0].strength} to 2"', span, "stmt")
-    assert unparse(stmt) == 'tell "{current} wins at {s}, {a[0].strength} to 2"'
-    assert parse(unparse(stmt), span, "stmt") == stmt
 
 
 def test_play_prints_the_told_lines_under_the_move() -> None:

@@ -18,7 +18,7 @@ import pytest
 import rulewright
 from rulewright.runtime import Game, Rng, State
 from rulewright.runtime.unseen import Unseen
-from tests.test_visibility import GAMES, RULESETS, TEST_GAMES
+from tests.helpers.games import GAMES, RULESETS, TEST_GAMES
 
 MOVES = 70
 SAMPLE_EVERY = 11

@@ -25,7 +25,7 @@ from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.state import Game, State
-from tests.lockstep import moves_in_lockstep, play_in_lockstep
+from tests.helpers.lockstep import moves_in_lockstep, play_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "value-masks.yaml"
 SCHACHT = ("china-schacht", "china-schacht/border-quarrels", "china-schacht/two-player",

@@ -24,7 +24,7 @@ from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
 from rulewright.compiler.paths import ruleset_file
 from rulewright.runtime.state import Game
-from tests.lockstep import play_in_lockstep
+from tests.helpers.lockstep import play_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "value-tables.yaml"
 

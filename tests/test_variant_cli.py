@@ -10,22 +10,17 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
 import rulewright
-from rulewright.cli import cli
 from rulewright.commands import variant as variant_command
 from rulewright.compiler import paths
 from rulewright.compiler.diff import diff, load_ruleset
 from rulewright.compiler.driver import compile_file
+from tests.helpers.cli import run
 
 HERE = Path(__file__).parent
 OWNER = HERE / "variants" / "owner-collects.yaml"
 SCENARIOS = HERE / "scenarios" / "china-cornett" / "rulebook.yaml"
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(cli, list(args), input=input)
 
 
 def uncomment(text: str) -> str:

@@ -11,31 +11,20 @@ import socket
 import threading
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from werkzeug.test import Client, TestResponse
+from werkzeug.test import Client
 
 import rulewright
 from rulewright.cli import cli
 from rulewright.draw import action_spots, render_svg
 from rulewright.viewer import PlaySession, ViewError, load_replay, parse_seat
-from rulewright.web import HEADERS, TOKEN_HEADER, WebApp, make_app, make_server
+from rulewright.web import HEADERS, make_app, make_server
+from tests.helpers.web import PageClient, api
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios" / "china-cornett" / "rulebook.yaml"
-
-
-class PageClient(Client):
-    """Werkzeug's test client sending the server's token, as its own pages do (a request without
-    it changes nothing: test_web_limits.py)."""
-
-    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
-        app = self.application
-        assert isinstance(app, WebApp)
-        kwargs["headers"] = {**dict(kwargs.get("headers") or {}), TOKEN_HEADER: app.token}
-        return super().open(*args, **kwargs)
 
 
 def new_game(client: Client, ruleset: str, seats: list[str], seed: int = 5) -> str:
@@ -46,10 +35,6 @@ def new_game(client: Client, ruleset: str, seats: list[str], seed: int = 5) -> s
     location = r.headers["Location"]
     assert location.startswith("/game/")
     return location.removeprefix("/game/")
-
-
-def api(client: Client, path: str, body: dict[str, object] | None = None) -> TestResponse:
-    return client.get(path) if body is None else client.post(path, json=body)
 
 
 @pytest.fixture()

@@ -18,15 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
 import rulewright
 from rulewright.agents import RandomAgent, agent_seed, make_agents, parse_agent_spec
-from rulewright.cli import cli
 from rulewright.commands.play import PLAY_WIDTH
 from rulewright.compiler.paths import bundled_rulesets
 from rulewright.render import render_state
 from rulewright.runtime.state import Game, State
+from tests.helpers.cli import run
 
 HERE = Path(__file__).parent
 TEST_GAMES = sorted(str(p) for p in (HERE / "games").glob("*.yaml"))
@@ -34,10 +33,6 @@ RULESETS = [name for name, _ in bundled_rulesets()] + TEST_GAMES
 MANDARIN = ("mandarin", "mandarin/money")
 SEED = 7
 PROMPT = "your move (number or text"
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(cli, list(args), input=input)
 
 
 def game_of(ruleset: str) -> Game:

@@ -2,7 +2,7 @@
 same games as the rule file before the rewrite, kept as it was in tests/games/yellow-yangtze-before/.
 
 The fields changed (the war's sides are records now), so positions are not compared as JSON
-(tests/lockstep.py does that for two compilations of one rule file): each seeded random game is
+(tests/helpers/lockstep.py does that for two compilations of one rule file): each seeded random game is
 played in both, and after every move they must agree on the seat to act, the legal actions'
 texts in order and the move played; at the end on the scores and the winners.
 

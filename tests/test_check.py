@@ -1,17 +1,17 @@
-"""The typed program between checking and code (compiler/typed.py, docs/compiler.md).
+"""Stage 5, check (compiler/check/, docs/compiler.md): `check(ruleset)` gives the typed program
+between checking and code (compiler/typed.py), or the problems.
 
 For every bundled rule set and every test game: checking gives a program of frozen nodes in
 which every expression has its type and span, every name is bound to a symbol, every call names
-a definition, procedure or built-in the program has, and nothing the checker refused is left.
-Lowering is a stage of its own: it reads only that program, and is never reached when checking
-fails.
+a definition, procedure or built-in the program has, and nothing the checker refused is left;
+it holds no Python (lowering writes that: tests/test_lower.py), and a program it refuses is never
+lowered. Each error it gives, at its line and column: tests/broken/ (tests/test_diagnostics.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -24,19 +24,11 @@ from rulewright.compiler.lower import lower
 from rulewright.compiler.paths import rules_dir
 from rulewright.compiler.source import CompileError, SourceSpan
 from rulewright.compiler.types import Ty
+from tests.helpers.compiled import typed_file
 
 TESTS = Path(__file__).parent
 RULE_FILES = sorted(rules_dir().glob("*/*.yaml")) + sorted((TESTS / "games").glob("*.yaml")) + sorted(
     (TESTS / "typing").glob("*.yaml"))
-
-
-@cache
-def typed_program(path: Path) -> t.TypedProgram:
-    _, ruleset, problems = build(path)
-    assert ruleset is not None and not problems
-    problems, program = check(ruleset)
-    assert not problems and program is not None, problems
-    return program
 
 
 def expressions(e: t.Expr) -> Iterator[t.Expr]:
@@ -88,7 +80,7 @@ def test_the_walk_of_a_statement_finds_every_expression_it_holds() -> None:
     # whatever a statement holds (an `elif`'s test, an ask's seat and items) it gives
     seen: set[type] = set()
     for path in RULE_FILES:
-        _, stmts = rules_of(typed_program(path))
+        _, stmts = rules_of(typed_file(path))
         for s in stmts:
             seen.add(type(s))
             held = [e for f in dataclasses.fields(s) if not isinstance(getattr(s, f.name), STMTS)
@@ -105,7 +97,7 @@ def top_level_any(ty: Ty) -> bool:
 
 @pytest.mark.parametrize("rule_file", RULE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_node_is_typed_resolved_and_placed(rule_file: Path) -> None:
-    program = typed_program(rule_file)
+    program = typed_file(rule_file)
     exprs, stmts = rules_of(program)
     assert exprs and stmts
     defines = {d.name for d in program.defines}
@@ -139,14 +131,14 @@ def test_every_node_is_typed_resolved_and_placed(rule_file: Path) -> None:
 
 
 def test_nodes_are_frozen() -> None:
-    program = typed_program(rules_dir() / "china-cornett" / "base.yaml")
+    program = typed_file(rules_dir() / "china-cornett" / "base.yaml")
     with pytest.raises(dataclasses.FrozenInstanceError):
         program.scoring[0].expr.ty = Ty("int")  # type: ignore[misc]
 
 
 def test_checking_writes_no_python() -> None:
     """What check gives holds no Python but the spellings declarations chose: lowering writes it."""
-    program = typed_program(rules_dir() / "mandarin" / "base.yaml")
+    program = typed_file(rules_dir() / "mandarin" / "base.yaml")
     exprs, _ = rules_of(program)
     assert not any(isinstance(getattr(e, "py", None), str) for e in exprs)
     _, lowered = lower(program)
@@ -155,7 +147,7 @@ def test_checking_writes_no_python() -> None:
 
 def test_a_symbol_is_its_binding() -> None:
     """Two locals of one name in two rules are two symbols."""
-    program = typed_program(rules_dir() / "china-cornett" / "base.yaml")
+    program = typed_file(rules_dir() / "china-cornett" / "base.yaml")
     exprs, _ = rules_of(program)
     by_name: dict[str, set[int]] = {}
     for e in exprs:
@@ -176,12 +168,3 @@ def test_a_refused_program_is_never_lowered(tmp_path: Path) -> None:
     assert [p.message for p in problems] == ["type mismatch: `>=` must be int, not bool"]
     with pytest.raises(CompileError):
         compile_file(bad)
-
-
-def test_lowering_is_deterministic() -> None:
-    """Lowering one typed program twice gives the same lines (it keeps nothing between runs)."""
-    program = typed_program(rules_dir() / "china-schacht" / "base.yaml")
-    first, second = lower(program)[1], lower(program)[1]
-    assert [line.code for a in first.actions for line in a.effect] == [
-        line.code for a in second.actions for line in a.effect]
-    assert first.end == second.end and first.scoring == second.scoring

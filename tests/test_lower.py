@@ -1,0 +1,67 @@
+"""Stage 6, lower (compiler/lower/, docs/compiler.md): `lower(typed, plan)` writes a checked program
+as Python, each line with the rule line it came from, carrying out what the optimisation passes
+decided (`plan`). Checked here on the tiny game of tests/broken/_valid_minimal.yaml: what each rule
+is written as, where each line points, that a plan adds to the plain code without taking from it,
+and that lowering keeps nothing between runs. How each pass changes what is written is its golden
+(tests/passes/, tests/test_pass_goldens.py); that the games play the same, tests/test_optimiser.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulewright.compiler import passes
+from rulewright.compiler.lower import Program, lower
+from rulewright.compiler.paths import rules_dir
+from tests.helpers.compiled import typed_file
+
+TINY = Path(__file__).parent / "broken" / "_valid_minimal.yaml"
+
+
+def line_of(fragment: str) -> int:
+    """The line of the tiny game's file that holds `fragment`."""
+    return next(i for i, text in enumerate(TINY.read_text(encoding="utf-8").splitlines(), 1) if fragment in text)
+
+
+def lowered(optimised: bool = False) -> Program:
+    """The tiny game lowered as it was checked, or with every pass's plan."""
+    program, plan = passes.optimise(typed_file(TINY)) if optimised else (typed_file(TINY), None)
+    problems, out = lower(program, plan)
+    assert not problems, problems
+    return out
+
+
+def test_each_rule_is_written_as_python_pointing_at_its_rule_line() -> None:
+    program = lowered()
+    take = next(a for a in program.actions if a.name == "take")
+    assert take.when == "self.roll >= 0"
+    assert [c.domain for c in take.choices] == ["[s for s in self.board.spots if self.free(s)]"]
+    assert [(line.depth, line.code) for line in take.effect] == [
+        (2, "self.marker[spot] = TAKEN"), (2, "self.score[self.current] += 1")]
+    assert [line.source.line for line in take.effect if line.source] == [
+        line_of("- marker[spot] = taken"), line_of("- score[current] += 1")]
+    assert all(line.source and line.source.path.endswith("_valid_minimal.yaml") for line in take.effect)
+    (free,) = program.defines
+    assert (free.name, free.params, free.returns) == ("free", (("s", "int"),), "bool")
+    assert [line.code for line in free.body] == ["return self.marker[s] == EMPTY"]
+    assert program.end == "all(self.marker[s] == TAKEN for s in self.board.spots)"
+    assert program.end_span is not None and program.end_span.line == line_of("end: ")
+    assert [(name, code) for name, code, _ in program.scoring] == [("points", "self.score[player]")]
+    assert [p.name for p in program.phases] == ["play", "wrap"] and [f.name for f in program.fields] == [
+        "marker", "score", "roll"]
+
+
+def test_a_plan_adds_to_the_plain_code_and_takes_nothing_from_it() -> None:
+    plain, optimised = lowered(), lowered(optimised=True)
+    for before, after in zip(plain.actions, optimised.actions, strict=True):
+        codes = iter(line.code for line in after.effect)
+        assert all(any(code == line.code for code in codes) for line in before.effect), after.name
+    assert sum(len(a.effect) for a in optimised.actions) > sum(len(a.effect) for a in plain.actions)
+
+
+def test_lowering_is_deterministic() -> None:
+    """Lowering one typed program twice gives the same lines (it keeps nothing between runs)."""
+    program = typed_file(rules_dir() / "china-schacht" / "base.yaml")
+    first, second = lower(program)[1], lower(program)[1]
+    assert [line.code for a in first.actions for line in a.effect] == [
+        line.code for a in second.actions for line in a.effect]
+    assert first.end == second.end and first.scoring == second.scoring

@@ -299,12 +299,11 @@ def test_no_help_shows_a_range_that_is_not_one() -> None:
     """An option typed as a whole number with no bounds reads `INTEGER`, not `INTEGER RANGE [x<=None]`."""
     from rulewright.commands import COMMANDS
 
-    runner = CliRunner()
     for name in COMMANDS:
-        shown = runner.invoke(cli, [name, "--help"], terminal_width=200)
+        shown = run(name, "--help")
         assert shown.exit_code == 0, name
         assert "None]" not in shown.output and "<=None" not in shown.output, name
-    played = runner.invoke(cli, ["play", "--help"], terminal_width=200).output
+    played = run("play", "--help").output
     assert "--players INTEGER " in played and "--seed INTEGER " in played
     # a bounded option still shows its range
     assert shared.WholeNumber(min=1)._describe_range() == "x>=1"

@@ -17,15 +17,16 @@ from pathlib import Path
 import pytest
 
 import rulewright
-from rulewright.compiler import ast, driver, names, passes, paths
+from rulewright.compiler import ast, driver, names, passes
 from rulewright.compiler import resolve as resolve_module
 from rulewright.compiler.diff import diff, load_ruleset
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.parse import parse
-from rulewright.compiler.paths import ruleset_file
 from rulewright.compiler.resolve import resolve
-from rulewright.compiler.source import CompileError, SourceSpan
 from rulewright.compiler.unparse import unparse
+from rulewright.core import paths
+from rulewright.core.paths import ruleset_file
+from rulewright.core.source import CompileError, SourceSpan
 from rulewright.runtime.state import Game, State
 from tests.lockstep import play_in_lockstep
 from tests.test_variant_cli import run

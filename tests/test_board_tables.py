@@ -20,7 +20,7 @@ import rulewright
 from rulewright.compiler import inherit, passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.passes.action_tables import actions_type
-from rulewright.compiler.paths import generated_dir, ruleset_file
+from rulewright.core.paths import generated_dir, ruleset_file
 from rulewright.runtime import Game, RegionRow, SpotRow
 from tests.lockstep import play_in_lockstep
 from tests.test_listing_hoist import method

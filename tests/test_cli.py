@@ -17,7 +17,7 @@ import rulewright
 from rulewright import render
 from rulewright.cli import cli
 from rulewright.compiler import driver
-from rulewright.compiler.paths import rules_dir
+from rulewright.core.paths import rules_dir
 
 CORNETT = Path(rules_dir()) / "china-cornett" / "base.yaml"
 

@@ -19,7 +19,7 @@ import rulewright
 from rulewright.cli import cli
 from rulewright.commands import play as play_command
 from rulewright.commands import shared
-from rulewright.compiler.load import LoadError, load
+from rulewright.core.load import LoadError, load
 from rulewright.runtime.rng import Rng
 from rulewright.viewer import PlaySession
 

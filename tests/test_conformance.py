@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import rulewright
-from rulewright.compiler.paths import rules_dir
+from rulewright.core.paths import rules_dir
 from rulewright.runtime import IllegalAction, Rng
 
 RULESETS = sorted(

@@ -16,7 +16,7 @@ from rulewright.compiler import typed as t
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
 from rulewright.compiler.passes.count_items import counted
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 
 
 @cache

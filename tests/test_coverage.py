@@ -15,7 +15,7 @@ import rulewright
 from rulewright import coverage as cov
 from rulewright.cli import cli
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from rulewright.match import play_game
 from rulewright.runtime.rng import derive_seed
 

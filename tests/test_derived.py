@@ -28,8 +28,8 @@ from rulewright.compiler.analysis.reads import Dependencies, Reads, analyse
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
 from rulewright.compiler.lower import END_SLOT, lower
-from rulewright.compiler.paths import bundled_rulesets, ruleset_file
 from rulewright.compiler.typed import TypedProgram
+from rulewright.core.paths import bundled_rulesets, ruleset_file
 from rulewright.generated.mandarin.base import ATTR__TILE__ANIMAL
 from rulewright.runtime.state import Game, State
 

@@ -61,7 +61,7 @@ from click.testing import CliRunner
 
 from rulewright.cli import cli
 from rulewright.commands import COMMANDS
-from rulewright.compiler import paths
+from rulewright.core import paths
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "games").glob("*.md"))]

@@ -31,9 +31,10 @@ from rulewright.commands import compile as compile_command
 from rulewright.compiler import driver
 from rulewright.compiler.codegen import _comment, _docstring
 from rulewright.compiler.driver import Compiled, analyse, check_output, compile_file, recover, write_modules
-from rulewright.compiler.load import MAX_RULE_FILE_BYTES, read_rule_file
-from rulewright.compiler.paths import generated_dir, rules_dir
-from rulewright.compiler.source import CompileError
+from rulewright.core.files import MAX_RULE_FILE_BYTES
+from rulewright.core.load import read_rule_file
+from rulewright.core.paths import generated_dir, rules_dir
+from rulewright.core.source import CompileError
 
 CORPUS = Path(__file__).resolve().parent / "hostile" / "files"
 CASES = sorted(p for p in CORPUS.glob("*.yaml") if not p.name.startswith("_"))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler import driver, parse
-from rulewright.compiler.source import SourceSpan
+from rulewright.core.source import SourceSpan
 
 
 def test_the_same_text_at_the_same_place_is_one_tree() -> None:

@@ -16,8 +16,8 @@ from click.testing import CliRunner
 import rulewright
 from rulewright.cli import cli
 from rulewright.compiler.parse import parse
-from rulewright.compiler.source import SourceSpan
 from rulewright.compiler.unparse import unparse
+from rulewright.core.source import SourceSpan
 from rulewright.runtime.rng import Rng
 from rulewright.runtime.state import Game
 from rulewright.viewer import PlaySession

@@ -15,9 +15,9 @@ from click.testing import CliRunner, Result
 import rulewright
 from rulewright.cli import cli
 from rulewright.commands import variant as variant_command
-from rulewright.compiler import paths
 from rulewright.compiler.diff import diff, load_ruleset
 from rulewright.compiler.driver import compile_file
+from rulewright.core import paths
 
 HERE = Path(__file__).parent
 OWNER = HERE / "variants" / "owner-collects.yaml"

@@ -22,8 +22,8 @@ import pytest
 
 import rulewright
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import rules_dir
-from rulewright.compiler.source import CompileError
+from rulewright.core.paths import rules_dir
+from rulewright.core.source import CompileError
 from rulewright.runtime import FieldInfo, Game, GameError, Rng, State, sort_key
 from rulewright.runtime.state import _parse_type as field_type_of
 from rulewright.runtime.state import field_type

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.source import did_you_mean
 from .. import ast
 from .. import typed as t
 from ..builtins import Builtin
 from ..names import faces_constant
-from ..source import did_you_mean
 from ..types import ANY, Ty, compatible, entity, parse_type
 
 if TYPE_CHECKING:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Literal, assert_never
 
+from ...core.source import SourceSpan, did_you_mean
 from ...runtime.limits import MAX_INT
 from .. import ast, ir
 from .. import typed as t
 from ..builtins import AGGREGATES, BUILTINS
 from ..names import BASE, RULE_NAME_HINT, local_name, rule_name_problem, table_constant
-from ..source import SourceSpan, did_you_mean
 from ..typed import Symbol
 from ..types import ANY, BOOL, INT, STR, Ty, compatible, entity, list_of, set_of, unify
 from .calls import arguments, builtin, record_new

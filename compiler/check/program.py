@@ -9,10 +9,10 @@ as it is here.
 
 from __future__ import annotations
 
+from ...core.source import Diagnostic, did_you_mean
 from .. import ast, ir
 from .. import typed as t
 from ..names import MEMBER_PATTERNS, base_use, phase_constant
-from ..source import Diagnostic, did_you_mean
 from ..typed import Symbol
 from ..types import BOOL, INT, STR, compatible, entity, list_of
 from .actions import action

@@ -53,11 +53,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ...core.source import SourceSpan
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import nodes
 from ..names import MAX_TABLE_CHOICES, joined
-from ..source import SourceSpan
 from . import Plan, action_tables
 from .rewrite import can_fail, free_locals, show
 from .spot_filters import _bare, _conjuncts, _failing, _put_back

@@ -33,7 +33,7 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import expressions
 from ..names import joined
-from . import Plan
+from .plan import Plan
 from .value_masks import Mask, paren
 
 # the built-ins that read a set of spots as a mask: argument index, and the call written with it

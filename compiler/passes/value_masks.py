@@ -45,8 +45,8 @@ from ..analysis import Facts
 from ..analysis.walk import bare, expressions
 from ..names import FILTER_LOCAL, joined
 from ..types import Ty
-from . import Plan
 from .component_sets import taken
+from .plan import Plan
 from .rewrite import can_fail, free_locals
 
 EMPTY = -1  # (as spot_filters: the `value` of a mask of the spots whose field, of lists, is empty)

@@ -21,7 +21,8 @@ from ..typed import Symbol
 from ..types import ANY, BOOL, INT, STR, Ty, compatible, entity, list_of, set_of, unify
 from .calls import arguments, builtin, record_new
 from .symbols import Symbols
-from .versions import Version, base_call, base_example
+from .typer import Version
+from .versions import base_call, base_example
 
 # Typing a definition types those it uses first: a chain longer than this is refused.
 _MAX_DEFINE_CHAIN = 40

@@ -22,7 +22,8 @@ from .effects import EffectTyper
 from .exprs import ExprTyper
 from .reachability import reachability
 from .symbols import Symbols
-from .versions import Version, with_versions
+from .typer import Version
+from .versions import with_versions
 
 # More phases or actions than this make generated code Python cannot compile.
 _MAX_COMPONENTS = 1000

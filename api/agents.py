@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .compiler.source import did_you_mean
+from .core.source import did_you_mean
 from .runtime.errors import IllegalAction, RulewrightError, whole_number
 from .runtime.rng import Rng, derive_seed
 from .runtime.state import Game, State

@@ -15,10 +15,10 @@ from typing import Any
 
 import click
 
-from ._version import __version__
 from .commands import COMMANDS
 from .commands.shared import CliError, UsageProblem, plural, print_diagnostics
-from .compiler.source import CompileError
+from .core._version import __version__
+from .core.source import CompileError
 from .rulesets import UnknownRuleset
 from .runtime.errors import RulewrightError
 

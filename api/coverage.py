@@ -19,9 +19,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from . import game_from_source
-from .compiler.paths import RULE_FILE_SUFFIXES, ruleset_file
 from .compiler.probes import KINDS, Point, Probed, compile_probed
+from .core.paths import RULE_FILE_SUFFIXES, ruleset_file
+from .loading import game_from_source
 from .match import DEFAULT_MAX_MOVES, play_game
 from .render import printable
 from .runtime.errors import BadSetup

@@ -21,12 +21,12 @@ from typing import Any
 
 from .compiler import ast, ir
 from .compiler.diff import Change, diff, load_ruleset
-from .compiler.load import YMap, YScalar
 from .compiler.names import base_use, base_version
-from .compiler.paths import display
-from .compiler.source import CompileError, SourceSpan
 from .compiler.types import Ty
 from .compiler.unparse import unparse
+from .core.load import YMap, YScalar
+from .core.paths import display
+from .core.source import CompileError, SourceSpan
 from .runtime.errors import whole_number
 
 # The kinds listed, in the order shown, with the rule file's key of each.

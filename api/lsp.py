@@ -38,8 +38,8 @@ from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from ._version import __version__
-from .compiler.load import MAX_RULE_FILE_BYTES, NotARuleFile, read_file_safely
+from .core._version import __version__
+from .core.files import MAX_RULE_FILE_BYTES, NotARuleFile, read_file_safely
 from .ruleindex import (
     Analysis,
     Item,

@@ -162,8 +162,8 @@ def _game(ruleset: str) -> Game:
     """The game of a bundled rule set, a generated module (.py) or a rule file (.yaml)."""
     game = _GAMES.get(ruleset)
     if game is None:
-        from . import load, load_module_file, load_rules
-        from .compiler.paths import RULE_FILE_SUFFIXES
+        from .core.paths import RULE_FILE_SUFFIXES
+        from .loading import load, load_module_file, load_rules
 
         if ruleset.endswith(RULE_FILE_SUFFIXES):
             game = load_rules(Path(ruleset))
@@ -649,7 +649,7 @@ def open_regular(path: Path, limit: int | None = None, what: str = "file") -> IO
     """`path` opened for reading bytes, only if it is a regular file (of at most `limit`
     bytes): never blocks on a FIFO or reads a device. Raises FileNotFoundError, PermissionError
     or RefusedFile (its message says what the path is)."""
-    from .compiler.load import SAFE_OPEN_FLAGS, file_kind
+    from .core.files import SAFE_OPEN_FLAGS, file_kind
 
     fd = os.open(path, SAFE_OPEN_FLAGS)  # non-blocking: opening a FIFO does not wait for a writer
     try:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .compiler.paths import checkout_root, generated_dir, package_root
+from .core.paths import checkout_root, generated_dir, package_root
 
 ENV = "RULEWRIGHT_NATIVE"  # "1": run on the native build of the current sources
 DIR_ENV = "RULEWRIGHT_NATIVE_DIR"  # where builds live, if not build/native/ of the checkout
@@ -327,13 +327,12 @@ def measure(ruleset: str, players: int | None, seconds: float, native: bool) -> 
 
 def _bench_worker() -> None:
     """`python -c ... RULESET PLAYERS SECONDS`: one JSON object of playouts, moves and time."""
-    import rulewright
-
+    from .loading import load
     from .match import play_game
     from .runtime.rng import derive_seed
 
     ruleset, wanted, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-    game = rulewright.load(ruleset)
+    game = load(ruleset)
     players = wanted if wanted in game.info.players else game.info.players[0]
     playouts = moves = 0
     started = time.perf_counter()

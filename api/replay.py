@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
-from . import load_named
-from .compiler.source import CompileError
+from .core.source import CompileError
+from .loading import load_named
 from .match import RefusedFile, first_difference, open_regular
 from .render import printable
 from .rulesets import UnknownRuleset, load_game

@@ -36,26 +36,16 @@ from .compiler import driver, ir
 from .compiler import typed as t
 from .compiler.builtins import AGGREGATES, BUILTINS, VALUES
 from .compiler.check import check_partial
-from .compiler.load import (
-    MAX_RULE_FILE_BYTES,
-    LoadError,
-    NotARuleFile,
-    YMap,
-    YNode,
-    YScalar,
-    YSeq,
-    load,
-    read_file_safely,
-    unsaved,
-)
 from .compiler.merge import key_name
 from .compiler.names import BASE, base_use, base_version
-from .compiler.paths import checkout_root, display, is_ruleset_id, rules_dir, ruleset_file
 from .compiler.resolve import bundled_ids
 from .compiler.schema import rule_schema, scenario_schema
-from .compiler.source import CompileError, Diagnostic, SourceSpan
 from .compiler.typed import Symbol
 from .compiler.types import Ty
+from .core.files import MAX_RULE_FILE_BYTES, NotARuleFile, read_file_safely
+from .core.load import LoadError, YMap, YNode, YScalar, YSeq, load, unsaved
+from .core.paths import checkout_root, display, is_ruleset_id, rules_dir, ruleset_file
+from .core.source import CompileError, Diagnostic, SourceSpan
 from .explain import catalogue, define_signature, score_signature
 
 Schema = dict[str, Any]
@@ -515,7 +505,7 @@ class _ScenarioLoader:
         self.texts = texts
 
     def __call__(self, ruleset: str, here: Path) -> Any:
-        from . import game_from_source, load_named
+        from .loading import game_from_source, load_named
 
         path = rule_file_named(ruleset, here)
         if path is not None and path.is_file():

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import load as load_ruleset
-from . import load_module_file, load_rules
-from .compiler.paths import RULE_FILE_SUFFIXES, RULESET_ID, bundled_rulesets, ruleset_file
-from .compiler.source import did_you_mean
+from .core.paths import RULE_FILE_SUFFIXES, RULESET_ID, bundled_rulesets, ruleset_file
+from .core.source import did_you_mean
+from .loading import load as load_ruleset
+from .loading import load_module_file, load_rules
 from .runtime.state import Game
 
 

@@ -21,10 +21,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
-from .compiler.load import LoadError, YMap, YNode, YScalar, YSeq, load, unsaved_text
 from .compiler.names import MEMBER_PATTERNS
-from .compiler.paths import display
-from .compiler.source import CompileError, Diagnostic, SourceSpan, did_you_mean
+from .core.load import LoadError, YMap, YNode, YScalar, YSeq, load, unsaved_text
+from .core.paths import display
+from .core.source import CompileError, Diagnostic, SourceSpan, did_you_mean
 from .runtime import decisions
 from .runtime.auction import NOBODY, Auction
 from .runtime.errors import RulewrightError, is_int, whole_number
@@ -172,7 +172,7 @@ class _Problems:
 def default_loader(ruleset: str, here: Path) -> Game:
     """A bundled rule set by id, or a rule file relative to the scenario file, compiled now;
     never a Python module (BadSetup says what a scenario may name)."""
-    from . import load_named
+    from .loading import load_named
 
     return load_named(ruleset, here)
 

@@ -100,7 +100,7 @@ def load_state_file(path: Path, loader: Callable[[str], Game] | None = None) -> 
     """The state a file saved with `State.to_json()`, under the rule set it names (by bundled id
     or rule file relative to it), or under `loader()`'s game when given (a rule set named on the
     command line)."""
-    from . import load_named
+    from .loading import load_named
 
     data = read_json_file(path, "saved state")
     if not isinstance(data, dict):

@@ -532,8 +532,8 @@ class WebApp:
 def bundled_only(ruleset: object, here: Path) -> Game:
     """The rule set a file sent from the browser names: a bundled id only (never a path: the
     file came from a page, and a path would read a file of this machine)."""
-    from . import load
-    from .compiler.paths import is_ruleset_id
+    from .core.paths import is_ruleset_id
+    from .loading import load
     from .render import printable
     from .runtime.errors import BadSetup
 
@@ -548,8 +548,8 @@ def bundled_games() -> dict[str, Callable[[], Game]]:
     """Every bundled rule set by id, each loaded when first asked for."""
     from functools import partial
 
-    from . import load as load_ruleset
     from .compiler.resolve import bundled_ids
+    from .loading import load as load_ruleset
 
     return {rid: partial(load_ruleset, rid) for rid in bundled_ids()}
 
@@ -584,7 +584,7 @@ def make_app(source: str | None) -> tuple[WebApp, str]:
 
 def _is_scenario_file(path: Path) -> bool:
     """Whether a YAML file is a scenario file (a mapping with `scenarios:`), not a rule file."""
-    from .compiler.load import LoadError, YMap, load
+    from .core.load import LoadError, YMap, load
     from .scenarios import read_scenario_file
 
     try:

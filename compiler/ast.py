@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .source import SourceSpan
+from ..core.source import SourceSpan
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from ..core.source import SourceSpan, did_you_mean
 from ..runtime.boards import GraphBoard, hex_joined, hex_labels, hexmap_cells, validate_regions
 from ..runtime.limits import (
     MAX_ATTRIBUTES,
@@ -22,7 +23,6 @@ from ..runtime.limits import (
     MAX_SPOTS,
 )
 from . import ir
-from .source import SourceSpan, did_you_mean
 from .typed import BoardTable
 
 

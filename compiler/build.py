@@ -12,10 +12,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from ..core.load import YMap, YNode, YScalar, YSeq
+from ..core.source import Diagnostic, SourceSpan, did_you_mean
 from ..runtime.errors import is_int
 from ..runtime.limits import MAX_ATTRIBUTE_VALUES, MAX_COMPONENTS
 from . import ast, ir
-from .load import YMap, YNode, YScalar, YSeq
 from .merge import Stacked, key_name
 from .names import (
     IMPLICIT,
@@ -27,7 +28,6 @@ from .names import (
     rule_name_problem,
 )
 from .parse import Kind, ParseError, parse
-from .source import Diagnostic, SourceSpan, did_you_mean
 from .types import ANY, Ty, parse_type, record
 
 TOP_KEYS = (

@@ -14,12 +14,12 @@ from pathlib import PurePosixPath
 
 import jinja2
 
-from .._version import __version__
+from ..core._version import __version__
+from ..core.paths import shown_safely
 from . import ir
 from .lower import Line, LoweredChoice, Program
 from .names import faces_constant
 from .passes import PASSES, Plan
-from .paths import shown_safely
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("rulewright.compiler", "templates"),

@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from ..core.load import YMap, YNode
+from ..core.paths import ruleset_file
+from ..core.source import CompileError, SourceSpan
 from . import ast, ir
 from .driver import build
-from .load import YMap, YNode
 from .merge import key_name
 from .names import base_use
-from .paths import ruleset_file
-from .source import CompileError, SourceSpan
 from .types import Ty
 from .unparse import unparse, unparse_block
 

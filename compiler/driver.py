@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from ..core.paths import GAME_ID, JOURNAL, display, is_module_name, module_name, rules_dir
+from ..core.source import CompileError, Diagnostic, SourceSpan
 from . import ir
 from .build import build_ir
 from .check import check
@@ -24,9 +26,7 @@ from .codegen import emit
 from .inherit import defines, derive
 from .lower import lower
 from .passes import ALL, optimise
-from .paths import GAME_ID, JOURNAL, display, is_module_name, module_name, rules_dir
 from .resolve import Resolved, ResolveError, resolve
-from .source import CompileError, Diagnostic, SourceSpan
 from .typed import TypedProgram
 
 
@@ -222,7 +222,7 @@ def package_files(compiled: list[Compiled], out_dir: Path, top: bool = False) ->
 
 def _read_back(path: Path) -> str | None:
     """A generated file's text, or None if it is missing, no regular file, too large or not text."""
-    from .load import NotARuleFile, read_file_safely
+    from ..core.files import NotARuleFile, read_file_safely
 
     try:
         return read_file_safely(path, _MAX_GENERATED_BYTES).decode("utf-8")
@@ -292,7 +292,7 @@ def _sync_folder(folder: Path) -> None:
 def _journal_entries(out_dir: Path) -> list[tuple[Path, Path]] | None:
     """The renames a committed journal lists (temporary file, target), or None if there is no
     journal. Raises OutputError if it is not one this compiler wrote."""
-    from .load import NotARuleFile, read_file_safely
+    from ..core.files import NotARuleFile, read_file_safely
 
     journal = out_dir / JOURNAL
     try:

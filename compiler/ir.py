@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.source import SourceSpan
 from . import ast
-from .source import SourceSpan
 from .types import Ty
 
 

@@ -44,7 +44,7 @@ at_most: 2}`); a stack holding more members than that is an error at its `extend
 file of the stack declares `family: {name: event-cards, draws: 2}` (its rules put at most that
 many in play: a file that stacks them all and draws among them during the game).
 
-Errors are `compiler.source.Diagnostic` values, raised together in one `MergeError`.
+Errors are `core.source.Diagnostic` values, raised together in one `MergeError`.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .load import YMap, YNode, YScalar, YSeq, plain
-from .source import Diagnostic, SourceSpan, did_you_mean
+from ..core.load import YMap, YNode, YScalar, YSeq, plain
+from ..core.source import Diagnostic, SourceSpan, did_you_mean
 
 # Top-level keys that belong to one file and never merge: what it extends, what it refuses, and
 # the families of variants it belongs to or draws among.

@@ -56,9 +56,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
 
+from ..core.source import SourceSpan
 from ..runtime.state import BY_PLAYERS, PASS, State
 from . import ast
-from .source import SourceSpan
 
 # -- the two namespaces ---------------------------------------------------------------------------
 # A rule name: lowercase words of letters and digits joined by one `_` (never `_` first or last,

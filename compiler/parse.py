@@ -16,8 +16,8 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.tree import Meta
 
+from ..core.source import Diagnostic, SourceSpan
 from . import ast
-from .source import Diagnostic, SourceSpan
 
 Kind = Literal["expr", "stmt", "header"]
 

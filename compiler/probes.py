@@ -41,13 +41,13 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..core.source import CompileError, SourceSpan
 from . import typed as t
 from .check import check
 from .codegen import class_name, emit
 from .driver import build
 from .lower import Line, Program, lower
 from .passes import optimise
-from .source import CompileError, SourceSpan
 
 OUTCOMES: dict[str, tuple[str, ...]] = {
     "action": ("listed", "taken"),

@@ -18,11 +18,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.load import LoadError, YMap, YNode, YScalar, YSeq, load, read_rule_file
+from ..core.paths import RULESET_ID, bundled_rulesets, display, path_problem, rules_dir, ruleset_file, shown_safely
+from ..core.source import Diagnostic, SourceSpan, did_you_mean
 from ..runtime.errors import is_int, shown
-from .load import LoadError, YMap, YNode, YScalar, YSeq, load, read_rule_file
 from .merge import Family, Layer, MergeError, Stacked, own_keys, stacked
-from .paths import RULESET_ID, bundled_rulesets, display, path_problem, rules_dir, ruleset_file, shown_safely
-from .source import Diagnostic, SourceSpan, did_you_mean
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from ..core.source import SourceSpan
 from . import ir
-from .source import SourceSpan
 from .types import Ty
 
 SymbolKind = Literal["field", "perfield", "const", "option", "value", "local"]

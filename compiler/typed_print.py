@@ -23,8 +23,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
+from ..core.source import SourceSpan
 from . import typed as t
-from .source import SourceSpan
 
 # Binding strength, weakest first: the grammar's, as the rules are written back (compiler/unparse.py).
 from .unparse import _BINARY, _COMPARE, _COND, _NOT, _OR, _POSTFIX, _SUM, _UNARY, INDENT

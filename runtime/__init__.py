@@ -2,7 +2,7 @@
 
 from .auction import NO_AUCTION, NOBODY, Auction, amounts, bid, drop, open_auction, seats_from, winner_list
 from .boards import Board, GraphBoard, HexBoard, HexMapBoard, RegionSpec, RingBoard, WallBoard
-from .decisions import Ask, Steps
+from .decisions import END_TURN, NO_GOTO, Ask, Steps
 from .errors import BadSetup, GameError, IllegalAction, RulewrightError
 from .kept import (
     ACTION,
@@ -51,13 +51,13 @@ from .mechanics import (  # every name of its __all__ (test_builtins: a name mis
     majority,
     put,
     ranked,
-    sort_key,
     throw,
     value_of,
     without,
 )
+from .order import sort_key
 from .rng import Rng, derive_seed
-from .state import END_TURN, NO_GOTO, Action, FieldInfo, Game, GameInfo, OptionInfo, State
+from .state import Action, FieldInfo, Game, GameInfo, OptionInfo, State
 
 __all__ = [
     "without_key",
@@ -82,4 +82,6 @@ __all__ = [
 # runtime/mechanics.py's __all__ lists them. (Named one by one: the native build's compiled
 # `from .mechanics import *` bound none of them, and every generated game failed natively.)
 __all__ += ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "held", "majority", "put", "ranked",
-            "sort_key", "throw", "value_of", "without"]
+            "throw", "value_of", "without"]
+# runtime/order.py: the order sets are walked, saved and shown in
+__all__ += ["sort_key"]

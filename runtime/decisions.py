@@ -27,6 +27,11 @@ from .errors import GameError
 if TYPE_CHECKING:
     from .state import Action, State
 
+# What a move said of the phase after it (State.next_phase): nothing (the phase's `then:`, or
+# the end of the turn), or `end_turn` (the end of the turn, whatever `then:` says); else a phase.
+NO_GOTO = -1
+END_TURN = -2
+
 # What a rule that can ask is: it yields questions and is sent back what to walk.
 Steps = Generator["Ask", tuple[Any, ...], None]
 
@@ -89,8 +94,6 @@ def run(state: State, steps: Steps, before: State | None, played: list[str],
 def move(state: State, action: Action) -> Steps:
     """One move, as steps: the action's effect, its triggers, the next phase or the end of the
     turn and the next turn's start (State._do, for rule sets whose rules can ask)."""
-    from .state import END_TURN, NO_GOTO  # (state.py imports this module)
-
     state.next_phase = NO_GOTO
     if action.name != "pass":
         yield from state._perform(action) or ()

@@ -21,6 +21,7 @@ from typing import Any, Literal, TypeVar
 
 from .errors import GameError
 from .kept import remember
+from .order import sort_key
 
 # The work one move may do: steps are loop rounds, choices listed and items of lists built,
 # searched or sorted (docs/language.md, "Limits"). The bundled games need at most 2,200 for a
@@ -260,8 +261,6 @@ def _subsets(state: Any, items: Collection[T], least: int, most: int,
              where: str) -> tuple[int, int, list[tuple[T, ...]]]:
     """`subsets`, made: the work charged to count them (-1 where none is counted) and to make
     them, and the subsets."""
-    from .mechanics import sort_key
-
     groups: dict[Any, int] = {}
     for item in items:
         groups[item] = groups.get(item, 0) + 1

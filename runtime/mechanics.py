@@ -12,11 +12,12 @@ from typing import Any, TypeVar
 
 from .errors import GameError, RulewrightError
 from .limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST, walk
+from .order import sort_key
 from .rng import Rng
 
 # What `rulewright.runtime` exports of this module, for generated code (`rt.majority(...)`): the
 # function a new built-in calls is named here too, and imported by name in runtime/__init__.py.
-__all__ = ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "majority", "put", "ranked", "sort_key",
+__all__ = ["add_at", "coin", "die", "draw", "draw_from", "drawn_out", "majority", "put", "ranked",
            "throw", "value_of", "without",
            "held"]  # a field keeps its declared type in the native build (docs/native.md)
 
@@ -221,19 +222,6 @@ def ranked(counts: Sequence[int], place: int) -> tuple[int, ...]:
 
 
 # -- records, optional values and item assignment (docs/language.md, "Records", "Optional values") --
-def sort_key(item: object) -> Any:
-    """A total order over the values of one type that may hold `none` (None, first) or records
-    (tuples of their fields): numbers by value, lists and records item by item, sets by their
-    items in order. Sets of such values are walked, saved and shown in this order."""
-    if item is None:
-        return (0,)
-    if isinstance(item, tuple):
-        return (1, tuple(sort_key(x) for x in item))
-    if isinstance(item, frozenset):
-        return (1, tuple(sorted(sort_key(x) for x in item)))
-    return (1, item)
-
-
 def value_of(x: T | None, where: str) -> T:
     """The value an optional holds; `none` is a game error at the rule line `where`."""
     if x is None:

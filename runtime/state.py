@@ -20,19 +20,15 @@ from mypy_extensions import mypyc_attr
 from . import decisions
 from .auction import NOBODY, Auction
 from .boards import Board
-from .decisions import Steps
+from .decisions import END_TURN, NO_GOTO, Steps
 from .errors import BadSetup, IllegalAction, RulewrightError, is_int, shown
 from .faults import game_error
 from .limits import MAX_INT, new_move
-from .mechanics import sort_key
+from .order import sort_key
 from .rng import Rng
 from .unseen import sample as _sample_unseen
 
 PASS = "pass"
-# What a move said of the phase after it (State.next_phase): nothing (the phase's `then:`, or
-# the end of the turn), or `end_turn` (the end of the turn, whatever `then:` says); else a phase.
-NO_GOTO = -1
-END_TURN = -2
 HIDDEN = "hidden"  # what an observation shows for an item the rules hide
 
 

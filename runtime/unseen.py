@@ -37,7 +37,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .mechanics import sort_key
+from .decisions import rebuilt
+from .order import sort_key
 from .rng import Rng
 
 if TYPE_CHECKING:
@@ -156,8 +157,6 @@ def _sample_pending(state: State, observer: int, rng: Rng) -> State:
 
 
 def _pending_sample(frozen: State, observer: int, seed: int) -> State:
-    from .decisions import rebuilt
-
     rng = Rng(seed)
     out = rebuilt(frozen)
     _redraw(out, Unseen(frozen, observer), rng)

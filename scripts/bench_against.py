@@ -76,7 +76,7 @@ def checkout(rev: str) -> Path:
 MEASURE = """
 import json, sys, time
 import rulewright
-from rulewright.compiler.paths import bundled_rulesets
+from rulewright.core.paths import bundled_rulesets
 from rulewright.match import play_game
 from rulewright.runtime.rng import derive_seed
 seconds, players, wanted = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]

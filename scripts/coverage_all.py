@@ -19,8 +19,8 @@ from pathlib import Path
 
 from rulewright import coverage as cov
 from rulewright import load, load_rules
-from rulewright.compiler.paths import bundled_rulesets, ruleset_file
 from rulewright.compiler.probes import KINDS, Point
+from rulewright.core.paths import bundled_rulesets, ruleset_file
 from rulewright.match import play_game
 from rulewright.runtime.rng import derive_seed
 from rulewright.runtime.state import Game

@@ -29,7 +29,7 @@ from open_spiel.python.algorithms import mcts
 from pettingzoo.test import api_test, seed_test
 
 import rulewright
-from rulewright.compiler.paths import bundled_rulesets
+from rulewright.core.paths import bundled_rulesets
 from rulewright.interop import openspiel, pettingzoo
 
 

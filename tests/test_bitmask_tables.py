@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import rulewright
 from rulewright.compiler import passes
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from rulewright.runtime import HexBoard, HexMapBoard, RingBoard
 from rulewright.runtime.boards import Board, hexmap_cells
 from rulewright.runtime.state import Game, State

@@ -16,8 +16,8 @@ import pytest
 
 import rulewright
 from rulewright.compiler import driver
-from rulewright.compiler.paths import display
-from rulewright.compiler.source import CompileError
+from rulewright.core.paths import display
+from rulewright.core.source import CompileError
 from rulewright.runtime.boards import HexBoard
 from rulewright.runtime.limits import (
     MAX_ATTRIBUTE_VALUES,

@@ -16,7 +16,7 @@ import pytest
 
 from rulewright.compiler import passes
 from rulewright.compiler.passes.action_tables import actions_type
-from rulewright.compiler.paths import generated_dir
+from rulewright.core.paths import generated_dir
 from rulewright.runtime import RegionRow, SpotRow
 from tests.helpers.compiled import game, method, source
 from tests.helpers.lockstep import play_in_lockstep

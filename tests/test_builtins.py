@@ -14,8 +14,8 @@ from rulewright import runtime as rt
 from rulewright.compiler import typed as t
 from rulewright.compiler.budget import FREE_WORK, Facts
 from rulewright.compiler.builtins import BUILTINS, Builtin, Lowering, counting
-from rulewright.compiler.source import SourceSpan
 from rulewright.compiler.types import INT, entity, list_of
+from rulewright.core.source import SourceSpan
 from rulewright.runtime import boards
 
 LINES = list_of(list_of(entity("spot")))

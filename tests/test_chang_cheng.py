@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import rulewright
-from rulewright.compiler import paths
 from rulewright.compiler.diff import diff, load_ruleset
+from rulewright.core import paths
 from rulewright.match import BatchSpec, play_game, run_batch
 from rulewright.runtime import Rng
 

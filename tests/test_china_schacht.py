@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import rulewright
-from rulewright.compiler.paths import bundled_rulesets
+from rulewright.core.paths import bundled_rulesets
 from rulewright.runtime import BadSetup, State
 
 GAMES = 1000

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from rulewright.cli import cli
-from rulewright.compiler import paths
 from rulewright.compiler.diff import diff, load_ruleset
+from rulewright.core import paths
 
 ROOT = Path(__file__).parents[1]  # rule files are shown relative to the working directory
 BORDER = "china-schacht/border-quarrels"

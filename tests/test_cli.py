@@ -15,7 +15,7 @@ import pytest
 import rulewright
 from rulewright import render
 from rulewright.compiler import driver
-from rulewright.compiler.paths import rules_dir
+from rulewright.core.paths import rules_dir
 from tests.helpers.cli import assert_user_error, run
 
 CORNETT = Path(rules_dir()) / "china-cornett" / "base.yaml"

@@ -18,7 +18,7 @@ from rich.table import Table
 import rulewright
 from rulewright.commands import play as play_command
 from rulewright.commands import shared
-from rulewright.compiler.load import LoadError, load
+from rulewright.core.load import LoadError, load
 from rulewright.runtime.rng import Rng
 from rulewright.viewer import PlaySession
 from tests.helpers.cli import run

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler.driver import compile_file, share_bases, stale, write_modules
-from rulewright.compiler.paths import generated_dir, rules_dir
-from rulewright.compiler.source import CompileError
+from rulewright.core.paths import generated_dir, rules_dir
+from rulewright.core.source import CompileError
 
 CORNETT = Path(rules_dir()) / "china-cornett" / "base.yaml"
 

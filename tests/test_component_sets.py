@@ -20,7 +20,7 @@ from rulewright.compiler import typed as t
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
 from rulewright.compiler.passes.component_sets import attribute_kinds, shape
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "component-sets.yaml"

@@ -12,7 +12,7 @@ import rulewright.compiler.driver
 from rulewright.compiler import passes
 from rulewright.compiler import typed as t
 from rulewright.compiler.passes.count_items import counted
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from tests.helpers.compiled import typed
 
 

@@ -13,7 +13,7 @@ import pytest
 import rulewright
 from rulewright import coverage as cov
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from rulewright.match import play_game
 from rulewright.runtime.rng import derive_seed
 from tests.helpers.cli import run

@@ -25,7 +25,7 @@ from rulewright import scenarios
 from rulewright.compiler import passes
 from rulewright.compiler.analysis.reads import Dependencies, Reads, analyse
 from rulewright.compiler.lower import END_SLOT, lower
-from rulewright.compiler.paths import bundled_rulesets, ruleset_file
+from rulewright.core.paths import bundled_rulesets, ruleset_file
 from rulewright.generated.mandarin.base import ATTR__TILE__ANIMAL
 from rulewright.runtime.state import State
 from tests.helpers.compiled import game, typed

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler.driver import analyse, compile_file
-from rulewright.compiler.source import CompileError, Diagnostic
+from rulewright.core.source import CompileError, Diagnostic
 
 BROKEN = Path(__file__).resolve().parent / "broken"
 CASES = sorted(p for p in BROKEN.glob("*.yaml") if not p.name.startswith("_"))

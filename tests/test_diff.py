@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from rulewright.compiler import ast
 from rulewright.compiler.diff import Change, diff, load_ruleset, render, same
 from rulewright.compiler.parse import parse
-from rulewright.compiler.paths import display, rules_dir
-from rulewright.compiler.source import CompileError, SourceSpan
 from rulewright.compiler.unparse import unparse, unparse_block
+from rulewright.core.paths import display, rules_dir
+from rulewright.core.source import CompileError, SourceSpan
 
 CORNETT = Path(rules_dir()) / "china-cornett" / "base.yaml"
 BASE = "rules/china-cornett/base.yaml"

@@ -287,7 +287,7 @@ def test_a_rule_file_s_hints_colour_values_and_mark_components(tmp_path: Path) -
     ("shapes: {cross: star}", "unknown key `shapes` in `drawing:`"),
 ])
 def test_bad_hints_are_errors_at_their_line(tmp_path: Path, hints: str, message: str) -> None:
-    from rulewright.compiler.source import CompileError
+    from rulewright.core.source import CompileError
 
     bad = HINTED.replace('  colours: {cross: "#ff0000", nought: gold}\n  icons: {stone: "◆"}\n', f"  {hints}\n")
     path = tmp_path / "bad.yaml"

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 
 from rulewright.cli import cli
 from rulewright.compiler.diff import diff, load_ruleset
-from rulewright.compiler.paths import display
 from rulewright.compiler.resolve import ResolveError, resolve
-from rulewright.compiler.source import Diagnostic
+from rulewright.core.paths import display
+from rulewright.core.source import Diagnostic
 
 CARDS = ("diplomacy", "domination", "recognition", "watchers")
 MEMBER = """\

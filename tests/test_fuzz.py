@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from rulewright.compiler.build import ACTION_KEYS, BOARD_KEYS, FIELD_KEYS, OPTION_KEYS, PHASE_KEYS, TOP_KEYS
 from rulewright.compiler.driver import analyse, compile_file
 from rulewright.compiler.parse import Kind, ParseError, parse
-from rulewright.compiler.source import CompileError, Diagnostic, SourceSpan
+from rulewright.core.source import CompileError, Diagnostic, SourceSpan
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = (ROOT / "rules" / "china-cornett" / "base.yaml").read_text(encoding="utf-8")

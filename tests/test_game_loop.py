@@ -24,7 +24,7 @@ import rulewright
 from rulewright.agents import RandomAgent, agent_seed
 from rulewright.compiler import inherit
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import bundled_rulesets, ruleset_file
+from rulewright.core.paths import bundled_rulesets, ruleset_file
 from rulewright.ismcts import ISMCTSAgent
 from rulewright.match import BatchSpec, play_game, run_batch
 from rulewright.runtime.errors import IllegalAction

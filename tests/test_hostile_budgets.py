@@ -15,8 +15,8 @@ import pytest
 import rulewright
 from rulewright import runtime as rt
 from rulewright.compiler import driver
-from rulewright.compiler.paths import display
-from rulewright.compiler.source import CompileError
+from rulewright.core.paths import display
+from rulewright.core.source import CompileError
 from rulewright.match import BatchSpec, play_game, run_batch
 from rulewright.runtime.errors import GameError, RulewrightError
 from tests.helpers.cli import run
@@ -229,7 +229,7 @@ def test_a_divisor_that_may_be_zero_is_checked(tmp_path: Path) -> None:
 
 
 def test_the_bundled_china_cornett_needs_no_check_at_all() -> None:
-    source = driver.compile_file(Path(rulewright.compiler.paths.rules_dir()) / "china-cornett" / "base.yaml").source
+    source = driver.compile_file(Path(rulewright.core.paths.rules_dir()) / "china-cornett" / "base.yaml").source
     for check in ("rt.walk", "rt.spend", "rt.grown", "rt.num", "rt.div", "rt.mod", "rt.new_move"):
         assert check not in source
 

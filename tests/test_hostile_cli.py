@@ -26,7 +26,7 @@ from click.testing import Result
 
 import rulewright
 from rulewright.commands import list as list_command
-from rulewright.compiler import paths
+from rulewright.core import paths
 from rulewright.match import Interrupted, write_log
 from rulewright.render import printable
 from rulewright.runtime.errors import BadSetup

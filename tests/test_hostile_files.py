@@ -30,9 +30,9 @@ from rulewright.commands import compile as compile_command
 from rulewright.compiler import driver
 from rulewright.compiler.codegen import _comment, _docstring
 from rulewright.compiler.driver import Compiled, analyse, check_output, compile_file, recover, write_modules
-from rulewright.compiler.load import MAX_RULE_FILE_BYTES, read_rule_file
-from rulewright.compiler.paths import generated_dir, rules_dir
-from rulewright.compiler.source import CompileError
+from rulewright.core.load import MAX_RULE_FILE_BYTES, read_rule_file
+from rulewright.core.paths import generated_dir, rules_dir
+from rulewright.core.source import CompileError
 from tests.helpers.cli import run
 
 CORPUS = Path(__file__).resolve().parent / "hostile" / "files"

@@ -37,7 +37,7 @@ from rulewright.compiler import ast, ir, names
 from rulewright.compiler.builtins import AGGREGATES, BUILTINS, VALUES
 from rulewright.compiler.codegen import class_name
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.source import CompileError, Diagnostic
+from rulewright.core.source import CompileError, Diagnostic
 from tests.helpers.lockstep import play_in_lockstep
 
 ROOT = Path(__file__).resolve().parent.parent

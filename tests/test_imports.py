@@ -1,9 +1,9 @@
 """What importing rulewright loads: a thin root (issue 36).
 
-`import rulewright` loads the root and its version only; a generated game loads the runtime
-besides, and nothing of the compiler, the command line, the native build's machinery or their
-libraries (click, rich, jinja2, lark, PyYAML). Measured in a fresh interpreter: this one has
-everything loaded already."""
+`import rulewright` loads the root and its version only (core/_version.py, with core/__init__.py);
+a generated game loads the runtime besides, and nothing of the compiler, the command line, the
+native build's machinery or their libraries (click, rich, jinja2, lark, PyYAML). Measured in a
+fresh interpreter: this one has everything loaded already."""
 
 from __future__ import annotations
 
@@ -41,19 +41,19 @@ def loaded() -> dict[str, set[str]]:
 def test_importing_rulewright_or_a_game_loads_only_what_it_needs() -> None:
     found = loaded()
     ours = {m for m in found["root"] if m.split(".")[0] == "rulewright"}
-    assert ours == {"rulewright", "rulewright._version"}
+    assert ours == {"rulewright", "rulewright.core", "rulewright.core._version"}
     assert {m.split(".")[0] for m in found["root"]} - found["stdlib"] == {"rulewright"}, "no library"
 
     ours = {m for m in found["game"] if m.split(".")[0] == "rulewright" and not m.startswith("rulewright.runtime")}
-    assert ours == {"rulewright", "rulewright._version", "rulewright.generated", "rulewright.generated.china_cornett",
-                    "rulewright.generated.china_cornett.base"}
+    assert ours == {"rulewright", "rulewright.core", "rulewright.core._version", "rulewright.generated",
+                    "rulewright.generated.china_cornett", "rulewright.generated.china_cornett.base"}
     assert "rulewright.runtime.state" in found["game"]
     # the one library a generated game needs: mypy_extensions (runtime/state.py's mypyc_attr)
     assert {m.split(".")[0] for m in found["game"]} - found["stdlib"] == {"rulewright", "mypy_extensions"}
 
 
 def test_the_root_names_its_errors_on_first_use() -> None:
-    from rulewright.compiler.source import CompileError
+    from rulewright.core.source import CompileError
     from rulewright.runtime import errors
 
     assert rulewright.CompileError is CompileError
@@ -67,7 +67,7 @@ def test_the_root_names_its_errors_on_first_use() -> None:
 def test_the_version_is_written_once() -> None:
     from importlib.metadata import version
 
-    from rulewright._version import __version__
+    from rulewright.core._version import __version__
 
     assert rulewright.__version__ == __version__ == version("rulewright")  # pyproject.toml reads it
     header = (ROOT / "generated" / "china_cornett" / "base.py").read_text(encoding="utf-8").splitlines()[0]

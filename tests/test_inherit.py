@@ -11,7 +11,7 @@ from pathlib import Path
 import rulewright
 from rulewright.compiler import inherit
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import generated_dir, rules_dir
+from rulewright.core.paths import generated_dir, rules_dir
 
 BASE = """from typing import Final
 

@@ -24,7 +24,7 @@ from rulewright import game_from_source
 from rulewright.compiler import passes
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from rulewright.runtime.errors import GameError
 from tests.helpers.compiled import method
 from tests.helpers.lockstep import moves_in_lockstep

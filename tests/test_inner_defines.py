@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from tests.helpers.compiled import typed
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import rulewright
-from rulewright.compiler.paths import bundled_rulesets
+from rulewright.core.paths import bundled_rulesets
 
 CHANG_CHENG = [name for name, _ in bundled_rulesets() if name.startswith("chang-cheng")]
 

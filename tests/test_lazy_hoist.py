@@ -19,7 +19,7 @@ import pytest
 import rulewright
 from rulewright import runtime as rt
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "lazy-hoist.yaml"

@@ -24,7 +24,7 @@ from rulewright.compiler.codegen import emit
 from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.lower import lower
 from rulewright.compiler.passes.listing_tables import Listed
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from rulewright.runtime.state import Game
 from tests.helpers.compiled import method
 from tests.helpers.lockstep import moves_in_lockstep

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.compiler.load import LoadError, load, plain
+from rulewright.core.load import LoadError, load, plain
 
 
 def test_every_node_knows_where_it_was_written(tmp_path: Path) -> None:

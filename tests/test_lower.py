@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rulewright.compiler import passes
 from rulewright.compiler.lower import Program, lower
-from rulewright.compiler.paths import rules_dir
+from rulewright.core.paths import rules_dir
 from tests.helpers.compiled import typed_file
 
 TINY = Path(__file__).parent / "broken" / "_valid_minimal.yaml"

@@ -23,7 +23,7 @@ from pygls.uris import from_fs_path
 
 from rulewright.compiler import driver
 from rulewright.compiler.check import check, check_partial
-from rulewright.compiler.paths import display
+from rulewright.core.paths import display
 from tests.helpers.cli import assert_user_error, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -600,7 +600,7 @@ def test_a_long_line_is_answered_within_a_second(old: str, new: str) -> None:
 def big_rule_file() -> str:
     """tests/explain/pebbles.yaml grown to just under the limit of a rule file, 1 MiB: 17,834
     definitions (a check of some minutes) and a comment of 100,000 spaces."""
-    from rulewright.compiler.load import MAX_RULE_FILE_BYTES
+    from rulewright.core.load import MAX_RULE_FILE_BYTES
 
     source = PEBBLES.read_text(encoding="utf-8")
     spaces = "#" + " " * LONG + "\n"
@@ -669,7 +669,7 @@ def test_an_outline_lists_a_bounded_number_of_entries() -> None:
     """A rule file of thousands of definitions: its outline lists 2,000 entries in all, the
     definitions as many as the sections before leave room for, then says how many more there are
     (one entry spanning them); each section after still lists its first 50."""
-    from rulewright.compiler.load import load
+    from rulewright.core.load import load
     from rulewright.ruleindex import MAX_OUTLINE_ENTRIES, on_last_index, outline
 
     source = PEBBLES.read_text(encoding="utf-8")
@@ -742,7 +742,7 @@ def test_the_server_ends_on_standard_input_that_is_not_the_protocol_in_one_line(
 
 
 def test_a_scenario_file_names_a_rule_file_read_only_up_to_the_limit(tmp_path: Path) -> None:
-    from rulewright.compiler.load import MAX_RULE_FILE_BYTES
+    from rulewright.core.load import MAX_RULE_FILE_BYTES
     from rulewright.ruleindex import analyse, scenario_rules
 
     big = tmp_path / "big.yaml"  # a rule file, then a comment past the limit of a rule file

@@ -20,7 +20,7 @@ import pytest
 import rulewright
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from tests.helpers.compiled import method
 
 GAMES = Path(__file__).parent / "games"

@@ -16,7 +16,7 @@ from werkzeug.test import Client
 import rulewright
 from rulewright.cli import cli
 from rulewright.commands.play import transcript_reader
-from rulewright.compiler.source import CompileError
+from rulewright.core.source import CompileError
 from rulewright.runtime.errors import BadSetup
 from rulewright.runtime.rng import Rng
 from rulewright.runtime.state import Action, Answer, State

@@ -24,7 +24,7 @@ import pytest
 import rulewright
 from rulewright import native
 from rulewright.agents import RandomAgent, agent_seed
-from rulewright.compiler.paths import bundled_rulesets, checkout_root, generated_dir
+from rulewright.core.paths import bundled_rulesets, checkout_root, generated_dir
 from rulewright.runtime.auction import Auction
 from rulewright.runtime.rng import derive_seed
 

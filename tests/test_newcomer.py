@@ -50,7 +50,7 @@ def test_load_takes_a_rule_file_as_text_or_path() -> None:
     """A rule file is data: `load` compiles it in memory, given as a text or a Path, as
     `load_rules` does (which takes a text as well)."""
     import rulewright
-    from rulewright.compiler.paths import rules_dir
+    from rulewright.core.paths import rules_dir
 
     money = rules_dir() / "mandarin" / "money.yaml"
     for given in (str(money), money):
@@ -180,7 +180,7 @@ def test_an_unknown_value_of_an_enum_field_still_gets_a_did_you_mean(tmp_path: P
 def test_variant_new_writes_into_the_current_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without --dir a new variant lands where the designer stands, never in the bundled
     rules/ (where it would make `./dev test` fail until compiled)."""
-    from rulewright.compiler.paths import rules_dir
+    from rulewright.core.paths import rules_dir
 
     before = sorted(rules_dir().rglob("*.yaml"))
     monkeypatch.chdir(tmp_path)
@@ -196,7 +196,7 @@ def test_variant_new_writes_into_the_current_folder(tmp_path: Path, monkeypatch:
 def test_compile_of_a_file_outside_rules_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`compile FILE` without --out writes into the bundled generated/ only for a bundled
     rule file: any other is refused, and the message says both ways on."""
-    from rulewright.compiler.paths import generated_dir
+    from rulewright.core.paths import generated_dir
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "mine.yaml").write_text("extends: china-cornett\ntitle: Mine\n", encoding="utf-8")
@@ -271,7 +271,7 @@ def test_every_bundled_game_is_drawn_within_100_columns() -> None:
     """Each seat's view of random positions of every bundled rule set, for each player count."""
     import rulewright
     from rulewright.commands.play import PLAY_WIDTH
-    from rulewright.compiler.paths import bundled_rulesets
+    from rulewright.core.paths import bundled_rulesets
     from rulewright.render import render_state
 
     assert PLAY_WIDTH == 100

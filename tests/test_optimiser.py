@@ -18,7 +18,7 @@ import rulewright
 from rulewright import scenarios
 from rulewright.compiler import passes
 from rulewright.compiler.driver import Checked, check_file, compile_checked, compile_file
-from rulewright.compiler.paths import bundled_rulesets, ruleset_file
+from rulewright.core.paths import bundled_rulesets, ruleset_file
 from rulewright.runtime.state import Game
 from tests.helpers.lockstep import play_in_lockstep
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler import ast, driver, parse
-from rulewright.compiler.source import SourceSpan
+from rulewright.core.source import SourceSpan
 from rulewright.compiler.unparse import unparse
 
 SPAN = SourceSpan("x.yaml", 1, 1, 1, 1)

@@ -27,7 +27,7 @@ from rulewright.compiler.analysis.reads import analyse
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
 from rulewright.compiler.passes.region_drops import read_in_region
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from rulewright.runtime.state import Game, State
 from tests.helpers.kept import kept_items
 from tests.helpers.lockstep import play_in_lockstep

@@ -29,7 +29,7 @@ from rulewright import runtime as rt
 from rulewright.compiler import passes
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from rulewright.runtime.errors import GameError
 from rulewright.runtime.state import Game
 from tests.helpers.lockstep import moves_in_lockstep, play_in_lockstep

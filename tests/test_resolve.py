@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.compiler.load import plain
-from rulewright.compiler.paths import display
+from rulewright.core.load import plain
+from rulewright.core.paths import display
 from rulewright.compiler.resolve import resolve
 from tests.helpers.rulefiles import resolve_problems, write
 

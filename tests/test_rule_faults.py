@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import rulewright
 from rulewright.cli import cli
-from rulewright.compiler.paths import display
+from rulewright.core.paths import display
 from rulewright.match import play_game
 from rulewright.runtime.errors import GameError
 
@@ -59,7 +59,7 @@ def test_simulate_counts_it_and_play_prints_one_line() -> None:
 
 def test_load_refuses_modules_an_interrupted_compile_left_half_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rulewright.compiler import paths
+    from rulewright.core import paths
     from rulewright.runtime.errors import BadSetup
 
     (tmp_path / paths.JOURNAL).write_text("{}", encoding="utf-8")

@@ -13,7 +13,7 @@ import pytest
 
 import rulewright
 from rulewright.compiler import passes
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from tests.helpers.compiled import typed
 from tests.helpers.lockstep import play_in_lockstep
 

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 import rulewright
 from rulewright.cli import cli
 from rulewright.compiler import driver
-from rulewright.compiler.paths import display
-from rulewright.compiler.source import CompileError
+from rulewright.core.paths import display
+from rulewright.core.source import CompileError
 
 
 def rule_file(spots: list[str], regions: list[str] | None = None) -> str:

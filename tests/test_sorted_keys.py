@@ -19,7 +19,7 @@ import rulewright
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
 from rulewright.compiler.passes.sorted_keys import kept_sorted
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from tests.helpers.lockstep import moves_in_lockstep
 
 GAME = Path(__file__).parent / "games" / "sorted-keys.yaml"

@@ -22,7 +22,7 @@ import rulewright.compiler.driver
 from rulewright.compiler import passes
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from rulewright.runtime.boards import base as board_module
 from rulewright.runtime.state import Game
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from rulewright.compiler import passes
-from rulewright.compiler.paths import generated_dir
+from rulewright.core.paths import generated_dir
 from rulewright.runtime import SpotRow
 from tests.helpers.compiled import game, method, source
 from tests.helpers.lockstep import play_in_lockstep

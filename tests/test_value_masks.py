@@ -23,7 +23,7 @@ import rulewright
 from rulewright.compiler import passes
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from rulewright.runtime.state import Game, State
 from tests.helpers.lockstep import moves_in_lockstep, play_in_lockstep
 

@@ -22,7 +22,7 @@ from rulewright import runtime as rt
 from rulewright.compiler import passes
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from rulewright.runtime.state import Game
 from tests.helpers.lockstep import play_in_lockstep
 

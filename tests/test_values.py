@@ -16,7 +16,7 @@ import pytest
 
 import rulewright
 from rulewright import scenarios
-from rulewright.compiler.paths import rules_dir
+from rulewright.core.paths import rules_dir
 from rulewright.runtime import Game, Rng, State
 
 RULESETS = sorted(

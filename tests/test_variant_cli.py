@@ -13,7 +13,7 @@ import pytest
 
 import rulewright
 from rulewright.commands import variant as variant_command
-from rulewright.compiler import paths
+from rulewright.core import paths
 from rulewright.compiler.diff import diff, load_ruleset
 from rulewright.compiler.driver import compile_file
 from tests.helpers.cli import run

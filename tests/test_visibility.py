@@ -21,7 +21,7 @@ import pytest
 
 import rulewright
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.source import CompileError
+from rulewright.core.source import CompileError
 from rulewright.runtime import Game, Rng
 from rulewright.runtime.state import _parse_type as field_type_of
 from tests.helpers.games import GAMES, RULESETS, TEST_GAMES

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 import rulewright
-from rulewright.compiler.paths import bundled_rulesets
+from rulewright.core.paths import bundled_rulesets
 from rulewright.viewer import PlaySession
 from rulewright.web import WebApp, make_app, make_server
 

@@ -89,7 +89,7 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path) -> Non
 import sys
 from pathlib import Path
 import rulewright
-from rulewright.compiler import paths
+from rulewright.core import paths
 from rulewright.web import make_app
 from werkzeug.test import Client
 

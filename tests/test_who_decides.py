@@ -22,7 +22,7 @@ import pytest
 import rulewright
 from rulewright.agents import RandomAgent, agent_seed, make_agents, parse_agent_spec
 from rulewright.commands.play import PLAY_WIDTH
-from rulewright.compiler.paths import bundled_rulesets
+from rulewright.core.paths import bundled_rulesets
 from rulewright.render import render_state
 from rulewright.runtime.state import Game, State
 from tests.helpers.cli import run

@@ -13,12 +13,12 @@ from typing import Any
 import click
 from rich.table import Table
 
-from .. import game_from_source as load_source
 from ..agents import RandomAgent, agent_seed
 from ..compiler import driver
 from ..compiler import passes as passes_module
-from ..compiler.paths import bundled_rulesets, display, generated_dir
-from ..compiler.source import CompileError
+from ..core.paths import bundled_rulesets, display, generated_dir
+from ..core.source import CompileError
+from ..loading import game_from_source as load_source
 from ..match import play_game
 from ..render import printable
 from ..runtime.rng import derive_seed

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..compiler import driver
-from ..compiler.paths import display, shown_safely
+from ..core.paths import display, shown_safely
 from .shared import plural, print_diagnostics
 
 

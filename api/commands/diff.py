@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..compiler.source import CompileError
+from ..core.source import CompileError
 from ..render import printable
 from .shared import CliError, plural, print_diagnostics, rule_file_of
 

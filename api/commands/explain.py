@@ -7,7 +7,7 @@ import json
 import click
 from rich.table import Table
 
-from ..compiler.source import CompileError, did_you_mean
+from ..core.source import CompileError, did_you_mean
 from .shared import CliError, literal, plural, print_diagnostics, rule_file_of, stdout_console
 
 

@@ -10,8 +10,8 @@ from typing import Any
 import click
 from rich.table import Table
 
-from .. import load as load_ruleset
-from ..compiler.paths import bundled_rulesets, display, rules_dir
+from ..core.paths import bundled_rulesets, display, rules_dir
+from ..loading import load as load_ruleset
 from ..render import printable
 from ..runtime.errors import RulewrightError
 from .shared import literal, stdout_console
@@ -19,7 +19,7 @@ from .shared import literal, stdout_console
 
 def _extends_of(path: Path) -> list[str]:
     """What a rule file's own `extends:` names (several when it stacks variants)."""
-    from ..compiler.load import LoadError, load, plain
+    from ..core.load import LoadError, load, plain
 
     try:
         node = load(path).get("extends")

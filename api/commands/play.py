@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from ..agents import Agent, BadAgent, RandomAgent, agent_seed, check_agents, make_agents, parse_agent_spec
-from ..compiler.source import did_you_mean
+from ..core.source import did_you_mean
 from ..match import LogWriter, log_header
 from ..render import printable, render_state, seat_name
 from ..replay import Divergence, log_lines, replay_log, seat_to_act

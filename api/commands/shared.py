@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..compiler.paths import RULE_FILE_SUFFIXES, RULESET_ID, ruleset_file
+from ..core.paths import RULE_FILE_SUFFIXES, RULESET_ID, ruleset_file
 from ..render import printable, printable_lines
 from ..rulesets import load_game, unknown_ruleset
 from ..runtime.errors import whole_number
@@ -27,7 +27,7 @@ from ..runtime.state import Game
 
 if TYPE_CHECKING:
     from ..agents import AgentSpec
-    from ..compiler.source import Diagnostic
+    from ..core.source import Diagnostic
 
 
 # Click reads a number with int() and float(), which take any Unicode digit (`int("٣")` is 3): a

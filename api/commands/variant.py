@@ -10,8 +10,8 @@ from typing import Any
 import click
 
 from ..compiler import driver
-from ..compiler.paths import bundled_rulesets, display, rules_dir
-from ..compiler.source import CompileError
+from ..core.paths import bundled_rulesets, display, rules_dir
+from ..core.source import CompileError
 from .shared import CliError, UsageProblem, print_diagnostics, rule_file_of
 
 VARIANT_NAME = re.compile(r"[a-z][a-z0-9_-]*")

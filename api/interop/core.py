@@ -48,12 +48,13 @@ from ..compiler.builtins import BUILTINS
 from ..compiler.check import check
 from ..compiler.driver import build
 from ..compiler.passes.rewrite import map_program
-from ..compiler.paths import RULE_FILE_SUFFIXES, is_ruleset_id, ruleset_file
-from ..compiler.source import CompileError
 from ..compiler.types import Ty
+from ..core.paths import RULE_FILE_SUFFIXES, is_ruleset_id, ruleset_file
+from ..core.source import CompileError
 from ..runtime.errors import BadSetup, IllegalAction
 from ..runtime.limits import MAX_INT
-from ..runtime.mechanics import OUTCOMES, ChanceNeeded, sort_key
+from ..runtime.mechanics import OUTCOMES, ChanceNeeded
+from ..runtime.order import sort_key
 from ..runtime.rng import Rng
 from ..runtime.state import HIDDEN, PASS, Action, Game, State
 
@@ -400,9 +401,9 @@ class Key:
 class Bridge:
     def __init__(self, ruleset: str, players: int | None = None, options: Mapping[str, str] | None = None,
                  max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> None:
-        import rulewright
+        from ..loading import load
 
-        game: Game = rulewright.load(ruleset)
+        game: Game = load(ruleset)
         self.key = key(ruleset, players, options, max_game_length)
         count = self.key.players
         probe = game.new_state(count, 0, dict(self.key.options))
@@ -467,9 +468,9 @@ def key(ruleset: str, players: int | None = None, options: Mapping[str, str] | N
         max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> Key:
     """The key of a bridge, its options resolved (the defaults filled in); a player count the
     rule set does not allow, an unknown option or value raises BadSetup."""
-    import rulewright
+    from ..loading import load
 
-    game = rulewright.load(ruleset)
+    game = load(ruleset)
     count = game.info.players[0] if players is None else players
     if count not in game.info.players:
         raise BadSetup(f"{game.info.ruleset} is played by {', '.join(map(str, game.info.players))} players, "

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..compiler.paths import bundled_rulesets
+from ..core.paths import bundled_rulesets
 from ..runtime.errors import BadSetup
 from .core import DEFAULT_MAX_GAME_LENGTH, Bridge, Key, Position, bridge, key, rule_file
 
@@ -48,22 +48,22 @@ def short_name(ruleset: str | os.PathLike[str]) -> str:
     variant, as compiled)."""
     text = str(ruleset)
     if text.endswith((".yaml", ".yml")):
-        import rulewright
+        from ..loading import load
 
-        text = rulewright.load(text).info.ruleset
+        text = load(text).info.ruleset
     return "rulewright_" + text.replace("/", "_").replace("-", "_")
 
 
 def register(ruleset: str | os.PathLike[str]) -> str:
     """Register a rule set (a bundled id or a rule file) with OpenSpiel; its short name."""
-    import rulewright
+    from ..loading import load
 
     name = short_name(ruleset)
     if name in _TYPES:
         if _RULESETS[name] != str(ruleset) and rule_file(_RULESETS[name]).resolve() != rule_file(ruleset).resolve():
             raise BadSetup(f"`{name}` names {_RULESETS[name]} already: it cannot name {ruleset} too")
         return name
-    game = rulewright.load(ruleset)
+    game = load(ruleset)
     info = game.info
     clash = [o.name for o in info.options if o.name in RESERVED]
     if clash:
@@ -105,9 +105,9 @@ def game(ruleset: str | os.PathLike[str], players: int | None = None, options: M
     """The OpenSpiel game of a rule set (a bundled id or a rule file), at `players` (its
     smallest count unless told), with `options` (the defaults unless told)."""
     register(ruleset)
-    import rulewright
+    from ..loading import load
 
-    params: dict[str, Any] = {"players": players if players is not None else rulewright.load(ruleset).info.players[0],
+    params: dict[str, Any] = {"players": players if players is not None else load(ruleset).info.players[0],
                               "max_game_length": max_game_length}
     params.update(options or {})
     return RulewrightGame(str(ruleset), params)

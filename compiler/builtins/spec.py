@@ -19,10 +19,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ...core.source import SourceSpan
 from .. import typed as t
 from ..budget import UNSAFE, Facts, Mag, sat
 from ..ir import DiceKind
-from ..source import SourceSpan
 from ..types import INT, Ty
 
 # What a built-in's code reads of a game beside its arguments (`self.` in its Python):

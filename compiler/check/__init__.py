@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...core.source import Diagnostic, SourceSpan
 from .. import ir
 from .. import typed as t
-from ..source import Diagnostic, SourceSpan
 from ..typed import Symbol
 from .program import run
 from .symbols import KIND_WORDS, RESERVED, Symbols

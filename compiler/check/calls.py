@@ -1,27 +1,23 @@
 """Typing, the calls: of a built-in (its signature in compiler/builtins/, generic in `T`), of a
 definition or procedure (its parameters), and the making of a record. Each function takes the
-expression typer (exprs.py) it types the arguments with."""
+expression typer (exprs.py) it types the arguments with, as typer.py's `Typer`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ...core.source import did_you_mean
 from .. import ast
 from .. import typed as t
 from ..builtins import Builtin
 from ..names import faces_constant
-from ..source import did_you_mean
 from ..types import ANY, Ty, compatible, entity, parse_type
-
-if TYPE_CHECKING:
-    from .exprs import ExprTyper
+from .typer import Typer
 
 # Built-ins that follow the board's neighbours: on a wall they would join spots within a face
 # only, never across the joins between the faces laid: refused there, not silently wrong.
 _BOARD_ONLY = ("neighbours", "straight_lines", "count_lines", "components", "component_of")
 
 
-def builtin(ty: ExprTyper, e: ast.Call, sig: Builtin) -> t.Expr:
+def builtin(ty: Typer, e: ast.Call, sig: Builtin) -> t.Expr:
     """A call of a built-in function: its arguments fit its parameters (binding `T` to the type
     the first generic argument has), and its result type is the one `T` gives."""
     walls = any(b.wall for b in ty.rs.boards)
@@ -63,7 +59,7 @@ def builtin(ty: ExprTyper, e: ast.Call, sig: Builtin) -> t.Expr:
     return t.Builtin(e.func, tuple(given), extra, ret, e.span)
 
 
-def _returns(ty: ExprTyper, sig: Builtin, bindings: dict[str, Ty]) -> Ty:
+def _returns(ty: Typer, sig: Builtin, bindings: dict[str, Ty]) -> Ty:
     """The result type of a built-in, with `T` as its arguments bound it."""
     ret = parse_type(sig.returns, ty.symbols.entity_kinds | {"T"}, ty.symbols.enum_names)
     assert isinstance(ret, Ty)
@@ -76,7 +72,7 @@ def _returns(ty: ExprTyper, sig: Builtin, bindings: dict[str, Ty]) -> Ty:
     return ret
 
 
-def _bound_kind(ty: ExprTyper, e: ast.Call, bindings: dict[str, Ty]) -> tuple[tuple[str, str], ...]:
+def _bound_kind(ty: Typer, e: ast.Call, bindings: dict[str, Ty]) -> tuple[tuple[str, str], ...]:
     """The built-ins whose `T` must be a kind of its own: `throw` takes dice (and is given their
     faces), `components` and `component_of` take spots. Their extra arguments, if any."""
     extra: tuple[tuple[str, str], ...] = ()
@@ -117,7 +113,7 @@ def generic_fits(want: Ty, got: Ty, bindings: dict[str, Ty]) -> bool:
     return compatible(want, got)
 
 
-def arguments(ty: ExprTyper, e: ast.Call, params: tuple[tuple[str, Ty], ...]) -> tuple[t.Expr, ...]:
+def arguments(ty: Typer, e: ast.Call, params: tuple[tuple[str, Ty], ...]) -> tuple[t.Expr, ...]:
     """The arguments of a call of a definition or procedure, each of its parameter's type."""
     if e.keywords:
         ty.error(e.keywords[0].span, f"`{e.func}` takes no keyword arguments")
@@ -133,7 +129,7 @@ def arguments(ty: ExprTyper, e: ast.Call, params: tuple[tuple[str, Ty], ...]) ->
     return tuple(out)
 
 
-def record_new(ty: ExprTyper, e: ast.Call, rty: Ty) -> t.Expr:
+def record_new(ty: Typer, e: ast.Call, rty: Ty) -> t.Expr:
     """`leader(owner=p, colour=c, at=s)`: every field given once, by name."""
     names = [name for name, _ in rty.fields]
     example = f"{rty.name}({', '.join(f'{n}=...' for n in names)})"

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...core.source import SourceSpan
 from .. import ast, ir
 from ..names import base_calls, base_use, references
-from ..source import SourceSpan
 
 
 def cycles(rs: ir.RuleSet, error: Callable[[SourceSpan, str, str], None]) -> None:

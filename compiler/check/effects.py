@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import assert_never
 
+from ...core.source import SourceSpan, did_you_mean
 from .. import ast, ir
 from .. import typed as t
 from ..builtins import BUILTINS
-from ..source import SourceSpan, did_you_mean
 from ..typed import Symbol
 from ..types import ANY, INT, Ty, compatible, entity, unify
 from .calls import arguments

@@ -11,17 +11,18 @@ from __future__ import annotations
 
 from typing import Literal, assert_never
 
+from ...core.source import SourceSpan, did_you_mean
 from ...runtime.limits import MAX_INT
 from .. import ast, ir
 from .. import typed as t
 from ..builtins import AGGREGATES, BUILTINS
 from ..names import BASE, RULE_NAME_HINT, local_name, rule_name_problem, table_constant
-from ..source import SourceSpan, did_you_mean
 from ..typed import Symbol
 from ..types import ANY, BOOL, INT, STR, Ty, compatible, entity, list_of, set_of, unify
 from .calls import arguments, builtin, record_new
 from .symbols import Symbols
-from .versions import Version, base_call, base_example
+from .typer import Version
+from .versions import base_call, base_example
 
 # Typing a definition types those it uses first: a chain longer than this is refused.
 _MAX_DEFINE_CHAIN = 40

@@ -9,10 +9,10 @@ as it is here.
 
 from __future__ import annotations
 
+from ...core.source import Diagnostic, did_you_mean
 from .. import ast, ir
 from .. import typed as t
 from ..names import MEMBER_PATTERNS, base_use, phase_constant
-from ..source import Diagnostic, did_you_mean
 from ..typed import Symbol
 from ..types import BOOL, INT, STR, compatible, entity, list_of
 from .actions import action
@@ -22,7 +22,8 @@ from .effects import EffectTyper
 from .exprs import ExprTyper
 from .reachability import reachability
 from .symbols import Symbols
-from .versions import Version, with_versions
+from .typer import Version
+from .versions import with_versions
 
 # More phases or actions than this make generated code Python cannot compile.
 _MAX_COMPONENTS = 1000

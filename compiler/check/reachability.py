@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...core.source import SourceSpan
 from .. import ir
-from ..source import SourceSpan
 
 
 def reachability(rs: ir.RuleSet, gotos: list[tuple[str, SourceSpan]],

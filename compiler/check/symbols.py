@@ -12,12 +12,12 @@ from __future__ import annotations
 import keyword
 from dataclasses import dataclass, field
 
+from ...core.source import Diagnostic, SourceSpan
 from .. import ir
 from .. import typed as t
 from ..boards import Boards
 from ..builtins import AGGREGATES, BUILTINS, VALUES
 from ..names import ANNOTATION_NAMES, BASE, IMPLICIT, RUNTIME_ACTIONS, STATE_MEMBERS, const_name, member_clash
-from ..source import Diagnostic, SourceSpan
 from ..typed import Symbol
 from ..types import Ty, enum
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ...core.source import SourceSpan, did_you_mean
 from .. import ast, ir
 from .. import typed as t
-from ..source import SourceSpan, did_you_mean
 from ..typed import Symbol
 
 if TYPE_CHECKING:

@@ -5,28 +5,12 @@ if it has one, calls the one before."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from .. import ast, ir
 from .. import typed as t
 from ..names import base_use, base_version
 from ..types import ANY, entity
 from .calls import arguments
-
-if TYPE_CHECKING:
-    from .exprs import ExprTyper
-
-
-@dataclass(frozen=True, slots=True)
-class Version:
-    """A version of a definition or scoring term being checked, for `base(...)` in it."""
-
-    section: str  # "define" or "scoring"
-    name: str  # as the rule file names it
-    earlier: ir.Define | ir.ScoreTerm | None  # the version it replaced, which `base(...)` uses
-    depth: int  # 0: the rule set's own; 1: the version that one replaced; and so on
-    example: str  # how `base(...)` is written in it: `base(rent(a))`, `base(gold)`
+from .typer import Typer, Version
 
 
 def base_example(name: str, params: tuple[ir.Param, ...]) -> str:
@@ -34,7 +18,7 @@ def base_example(name: str, params: tuple[ir.Param, ...]) -> str:
     return base_use(name, ", ".join(p.name for p in params) if params else None)
 
 
-def base_call(ty: ExprTyper, e: ast.Call) -> t.Expr:
+def base_call(ty: Typer, e: ast.Call) -> t.Expr:
     """`base(rent(a))` in the new `rent` (`base(gold)` in the new scoring term `gold`): a call
     of the version it replaced, a definition of its own (names.base_version)."""
     r = ty.redefining

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from ...core.source import Diagnostic
 from .. import typed as t
 from ..budget import Facts
 from ..passes import Plan
-from ..source import Diagnostic
 from . import limits, rules
 from .code import answer_format
 from .definitions import END_SLOT

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.source import SourceSpan
 from .. import typed as t
 from ..analysis.keys import key
 from ..budget import FREE_WORK, Facts, join_mag, number, sat, scale_mag
@@ -19,7 +20,6 @@ from ..passes.region_masks import ORDERED
 from ..passes.rewrite import show
 from ..passes.spot_filters import Term, _bare, among, joined_terms, lookup
 from ..passes.value_masks import ValueMask, _masks, _unparen, paren, served
-from ..source import SourceSpan
 from ..typed import Symbol
 from ..types import unify
 from . import boards, expressions, limits

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, assert_never
 
+from ...core.source import SourceSpan
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
 from ..budget import STORED, Facts, sat, storable
@@ -16,7 +17,6 @@ from ..passes import Plan, bitmask, inline_procedures, join_rounds, value_masks
 from ..passes.draw_out import _words
 from ..passes.join_rounds import ROUNDS, _items
 from ..passes.rewrite import where
-from ..source import SourceSpan
 from ..typed import Symbol
 from ..types import ANY
 from . import definitions, expressions, limits

@@ -8,10 +8,10 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ...core.source import SourceSpan
 from ...runtime.limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST
 from .. import typed as t
 from ..budget import FREE_WORK, STORED, UNSAFE, Facts, Mag, at_most, join, loop_cost, sat, storable
-from ..source import SourceSpan
 from ..typed import Symbol
 from ..types import Ty, entity
 from . import boards

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...core.source import Diagnostic, SourceSpan
 from .. import typed as t
 from ..budget import NOTHING, Facts
 from ..passes import Plan, region_masks, spot_filters
-from ..source import Diagnostic, SourceSpan
 from ..typed import Symbol
 from . import expressions
 from .definitions import Keeping

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..source import SourceSpan
+from ...core.source import SourceSpan
 from ..typed import BoardTable
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from .. import typed as t
 from ..analysis import Facts
 from ..names import MAX_TABLE_CHOICES, joined
-from . import Plan
+from .plan import Plan
 
 # How lowering has the code that finds a table read (compiler/lower/boards.py `board_table`: pass
 # `board_tables`, which also leaves it as it is with that pass off): from the code that finds it by

@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 
 from .. import typed as t
 from ..analysis import Facts
-from . import Plan
+from .plan import Plan
 
 # What each aggregate's result is called, and its loop: the lines before the walk, the lines for
 # an item (`_each` its value), the result's name: invented names, starting with `_` (compiler/names.py).

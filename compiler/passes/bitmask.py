@@ -28,12 +28,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ...core.source import SourceSpan
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import expressions
 from ..names import joined
-from ..source import SourceSpan
-from . import Plan
+from .plan import Plan
 from .value_masks import Mask, paren
 
 # the built-ins that read a set of spots as a mask: argument index, and the call written with it

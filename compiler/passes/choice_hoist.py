@@ -34,7 +34,8 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import nodes
-from . import Plan, spot_filters
+from . import spot_filters
+from .plan import Plan
 from .rewrite import can_fail, free_locals
 
 

@@ -41,7 +41,7 @@ from ..analysis import Facts
 from ..analysis.sizes import size
 from ..analysis.walk import bare, clauses, expressions
 from ..names import component_sets_constant
-from . import Plan
+from .plan import Plan
 from .rewrite import can_fail, free_locals, rebuild
 
 NAME = "component_sets"

@@ -25,8 +25,9 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.keys import key
 from ..analysis.walk import expressions
-from . import Plan, value_masks
+from . import value_masks
 from .bitmask import masked_call, masked_comprehension
+from .plan import Plan
 from .rewrite import can_fail, free_locals
 
 

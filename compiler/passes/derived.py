@@ -27,8 +27,8 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.keeping import attribute_entries, entries, worth_keeping
-from . import Plan
 from .count_items import walkless
+from .plan import Plan
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:

@@ -44,7 +44,7 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.keys import key
 from ..analysis.walk import bare
-from . import Plan
+from .plan import Plan
 from .rewrite import map_statements
 
 NAME = "draw_out"

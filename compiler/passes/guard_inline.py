@@ -31,7 +31,7 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from . import Plan
+from .plan import Plan
 
 NAME = "guard_inline"
 

@@ -41,7 +41,7 @@ from ..analysis import Facts
 from ..analysis.keys import key
 from ..analysis.walk import bare, clauses, nodes
 from ..types import Ty
-from . import Plan
+from .plan import Plan
 from .rewrite import Names, can_fail, free_locals, fused_shape, map_program, rebuild, show, with_clauses
 
 Clause = tuple[t.Symbol, t.Expr, t.Expr | None]

@@ -43,8 +43,8 @@ from ..analysis.keeping import worth_keeping
 from ..analysis.sizes import bounded
 from ..analysis.walk import clauses, nodes
 from ..types import Ty
-from . import Plan
 from .component_sets import sized, taken
+from .plan import Plan
 from .rewrite import Names, can_fail, fused_shape, map_program, rebuild, where, with_clauses
 from .value_masks import walkless
 

@@ -42,7 +42,7 @@ from typing import Any
 
 from .. import typed as t
 from ..analysis import Facts
-from . import Plan
+from .plan import Plan
 from .rewrite import where
 
 SMALL = 12  # statements of a procedure written where it is called, those it writes out included

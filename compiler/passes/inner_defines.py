@@ -34,7 +34,7 @@ from ..analysis.keeping import SEARCHES, worth_keeping_names
 from ..analysis.sizes import bounded
 from ..analysis.walk import clauses, expressions, nodes
 from ..types import entity
-from . import Plan
+from .plan import Plan
 from .value_masks import walkless
 
 

@@ -51,7 +51,7 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from . import Plan
+from .plan import Plan
 from .rewrite import can_fail, map_statements
 
 NAME = "join_rounds"

@@ -39,9 +39,9 @@ from ..analysis.walk import clauses, nodes
 from ..builtins import BUILTINS
 from ..names import PASS_CELL_BASE as CELL_BASE
 from ..types import Ty
-from . import Plan
 from .bitmask import masked_comprehension
 from .hoist import _cheap
+from .plan import Plan
 from .rewrite import Names, can_fail, free_locals, fused_shape, map_program, rebuild, show, with_clauses
 from .value_masks import served
 

@@ -34,7 +34,7 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.keys import key
 from ..analysis.walk import nodes
-from . import Plan
+from .plan import Plan
 from .rewrite import free_locals
 from .spot_filters import among, joined_terms, lookup
 

@@ -61,8 +61,9 @@ from ..analysis import Facts
 from ..builtins import BUILTINS
 from ..names import joined
 from ..types import Ty
-from . import Plan, action_tables
+from . import action_tables
 from .action_tables import Bind
+from .plan import Plan
 from .rewrite import can_fail, free_locals
 
 MAX_KEYS = 3  # values of the game a listing remembered by value may read

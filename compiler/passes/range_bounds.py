@@ -35,7 +35,7 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from . import Plan
+from .plan import Plan
 from .rewrite import map_nodes
 
 NAME = "range_bounds"

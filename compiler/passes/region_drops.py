@@ -30,7 +30,7 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.reads import Dependencies
-from . import Plan
+from .plan import Plan
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:

@@ -53,12 +53,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ...core.source import SourceSpan
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import nodes
 from ..names import MAX_TABLE_CHOICES, joined
-from ..source import SourceSpan
-from . import Plan, action_tables
+from . import action_tables
+from .plan import Plan
 from .rewrite import can_fail, free_locals, show
 from .spot_filters import _bare, _conjuncts, _failing, _put_back
 

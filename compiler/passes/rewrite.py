@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import PurePosixPath
 
+from ...core.source import SourceSpan
 from .. import typed as t
 from ..analysis.walk import clauses, nodes
 from ..builtins import BUILTINS
 from ..names import JOIN, PASS_LOCAL_BASE
-from ..source import SourceSpan
 from ..types import Ty
 
 ExprFn = Callable[[t.Expr], t.Expr]

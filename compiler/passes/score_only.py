@@ -37,7 +37,7 @@ from ..analysis import Facts
 from ..analysis.keeping import worth_keeping_names
 from ..analysis.walk import expressions, nodes
 from ..types import entity
-from . import Plan
+from .plan import Plan
 from .rewrite import free_locals
 from .value_masks import walkless
 

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from . import Plan
+from .plan import Plan
 from .rewrite import map_nodes, map_statements
 
 NAME = "set_items"

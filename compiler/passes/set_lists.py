@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from . import Plan
+from .plan import Plan
 from .rewrite import map_nodes
 
 NAME = "set_lists"

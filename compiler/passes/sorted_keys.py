@@ -34,8 +34,8 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import bare
-from . import Plan
 from .listing_tables import described
+from .plan import Plan
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:

@@ -47,7 +47,7 @@ from ..analysis import Facts
 from ..analysis.keys import key
 from ..analysis.walk import expressions, nodes
 from ..names import PASS_LOCAL_BASE, joined
-from . import Plan
+from .plan import Plan
 from .rewrite import Names, can_fail, rebuild
 from .value_masks import Mask
 

@@ -44,7 +44,8 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import nodes
-from . import Plan, action_tables, spot_filters
+from . import action_tables, spot_filters
+from .plan import Plan
 
 # the nodes a test kept per row may be made of (beside the locals it may read)
 _PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField)

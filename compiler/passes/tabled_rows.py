@@ -46,8 +46,8 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from . import Plan
 from .action_tables import table_of
+from .plan import Plan
 from .value_tables import table_of as value_table_of
 
 

@@ -34,8 +34,8 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.keys import key
 from ..analysis.walk import clauses
-from . import Plan
 from .bitmask import masked_comprehension
+from .plan import Plan
 from .rewrite import free_locals, show, with_clauses
 from .value_masks import served
 

@@ -38,15 +38,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from ...core.source import SourceSpan
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import bare, expressions
 from ..names import FILTER_LOCAL, joined
-from ..source import SourceSpan
 from ..types import Ty
-from . import Plan
 from .component_sets import taken
+from .plan import Plan
 from .rewrite import can_fail, free_locals
 
 EMPTY = -1  # (as spot_filters: the `value` of a mask of the spots whose field, of lists, is empty)

@@ -52,8 +52,8 @@ from ..analysis import Facts
 from ..analysis.keeping import PLAIN, worth_keeping
 from ..builtins import BUILTINS
 from ..types import Ty
-from . import Plan
 from .count_items import walkless
+from .plan import Plan
 
 _FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration or a kind of component: all its values
 

@@ -11,7 +11,7 @@ from rulewright.compiler import passes
 from rulewright.compiler import typed as t
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
-from rulewright.compiler.paths import ruleset_file
+from rulewright.core.paths import ruleset_file
 from rulewright.runtime import Game
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulewright.compiler.paths import rules_dir
+from rulewright.core.paths import rules_dir
 
 # every bundled rule set: `china-cornett` for rules/china-cornett/base.yaml, `mandarin/money` for a variant
 RULESETS = sorted(

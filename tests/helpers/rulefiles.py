@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler.resolve import ResolveError, resolve
-from rulewright.compiler.source import Diagnostic
+from rulewright.core.source import Diagnostic
 
 
 def write(folder: Path, name: str, text: str) -> Path:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..runtime.errors import RulewrightError
+from .files import MAX_RULE_FILE_BYTES, NotARuleFile, read_file_safely
+from .paths import checkout_root, package_root, shown_safely
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +48,6 @@ class SourceSpan:
     def short(self) -> str:
         """`file:line`, the form used in generated comments: one printable line, whatever the
         path holds (see paths.shown_safely)."""
-        from .paths import shown_safely
-
         return f"{shown_safely(self.path)}:{self.line}"
 
 
@@ -63,8 +63,7 @@ class Diagnostic:
 
     def render(self, source_text: str | None = None) -> str:
         """`path:line:col: error: message`, the source line, a caret, then the hint."""
-        from .paths import shown_safely  # text from a rule file is never a terminal control sequence
-
+        # text from a rule file is never a terminal control sequence (paths.shown_safely)
         out = [shown_safely(f"{self.span}: {self.severity}: {self.message}")]
         text = source_text
         if text is None:
@@ -89,9 +88,6 @@ def _read_quietly(path: str) -> str | None:
     whose path is shown relative to the checkout) under the checkout or installed package.
     Only a regular file no larger than a rule file may be is read: a diagnostic about a FIFO,
     a device or a huge file shows no source line."""
-    from .load import MAX_RULE_FILE_BYTES, NotARuleFile, read_file_safely
-    from .paths import checkout_root, package_root
-
     candidates = [Path(path)]
     if not Path(path).is_absolute():
         root = checkout_root()

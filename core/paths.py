@@ -34,7 +34,7 @@ def package_root() -> Path:
 
 def checkout_root() -> Path | None:
     """The repository this package runs from (an editable install), else None."""
-    real = Path(os.path.realpath(__file__)).parent.parent  # compiler/ -> repository root
+    real = Path(os.path.realpath(__file__)).parent.parent  # core/ -> repository root
     if (real / "pyproject.toml").is_file() and (real / "rules").is_dir() and (real / "compiler").is_dir():
         return real
     return None

@@ -18,12 +18,13 @@ from pathlib import Path
 import pytest
 
 import rulewright
-from rulewright.compiler import driver, names, passes, paths
+from rulewright.compiler import driver, names, passes
 from rulewright.compiler import resolve as resolve_module
 from rulewright.compiler.diff import diff, load_ruleset
 from rulewright.compiler.driver import compile_file
-from rulewright.core.paths import ruleset_file
 from rulewright.compiler.resolve import resolve
+from rulewright.core import paths
+from rulewright.core.paths import ruleset_file
 from rulewright.core.source import CompileError
 from rulewright.runtime.state import Game, State
 from tests.helpers.cli import run

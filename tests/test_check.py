@@ -21,9 +21,9 @@ from rulewright.compiler.builtins import BUILTINS
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.lower import lower
+from rulewright.compiler.types import Ty
 from rulewright.core.paths import rules_dir
 from rulewright.core.source import CompileError, SourceSpan
-from rulewright.compiler.types import Ty
 from tests.helpers.compiled import typed_file
 
 TESTS = Path(__file__).parent

@@ -13,9 +13,9 @@ import pytest
 from rulewright.compiler import merge
 from rulewright.compiler.build import build_ir
 from rulewright.compiler.driver import compile_file
+from rulewright.compiler.resolve import resolve
 from rulewright.core.load import YMap, YNode, YScalar, YSeq, load, plain
 from rulewright.core.paths import display
-from rulewright.compiler.resolve import resolve
 from rulewright.core.source import CompileError
 from tests.helpers.rulefiles import resolve_problems, write
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler import ast, driver, parse
-from rulewright.core.source import SourceSpan
 from rulewright.compiler.unparse import unparse
+from rulewright.core.source import SourceSpan
 
 SPAN = SourceSpan("x.yaml", 1, 1, 1, 1)
 AT = SourceSpan("rules.yaml", 7, 12, 7, 30)  # a scalar at line 7, column 12 of its file

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from rulewright.compiler.resolve import resolve
 from rulewright.core.load import plain
 from rulewright.core.paths import display
-from rulewright.compiler.resolve import resolve
 from tests.helpers.rulefiles import resolve_problems, write
 
 TINY = Path(__file__).parent / "broken" / "_valid_minimal.yaml"  # a whole game, `tiny`

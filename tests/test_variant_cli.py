@@ -13,9 +13,9 @@ import pytest
 
 import rulewright
 from rulewright.commands import variant as variant_command
-from rulewright.core import paths
 from rulewright.compiler.diff import diff, load_ruleset
 from rulewright.compiler.driver import compile_file
+from rulewright.core import paths
 from tests.helpers.cli import run
 
 HERE = Path(__file__).parent

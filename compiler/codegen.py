@@ -10,16 +10,17 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
-from pathlib import PurePosixPath
 
 import jinja2
 
 from .._version import __version__
 from . import ir
-from .lower import Line, LoweredChoice, Program
+from .lower import LoweredChoice, Program
 from .names import faces_constant
 from .passes import PASSES, Plan
 from .paths import shown_safely
+from .pyir import does_something
+from .pyprint import lines
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("rulewright.compiler", "templates"),
@@ -52,13 +53,6 @@ def _docstring(text: str) -> str:
     return repr(text)
 
 
-def _code(line: Line) -> str:
-    comment = f"  # {_comment(PurePosixPath(line.source.path).name)}:{line.source.line}" if line.source else ""
-    if line.note:  # what an optimisation pass derived in it
-        comment = f"{comment}; {_comment(line.note)}" if comment else f"  # {_comment(line.note)}"
-    return "    " * (line.depth - 2) + line.code + comment
-
-
 def _paren(code: str) -> str:
     """`code` in parentheses, unless one pair already wraps it whole."""
     if code.startswith("(") and code.endswith(")"):
@@ -78,7 +72,7 @@ def _unparen(code: str) -> str:
     return code[1:-1] if wrapped == code and code.startswith("(") else code
 
 
-_ENV.filters["code"] = _code
+_ENV.filters["lines"] = lines
 _ENV.filters["unparen"] = _unparen
 _ENV.filters["paren"] = _paren
 _ENV.filters["pyrepr"] = repr
@@ -180,7 +174,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         for a in program.actions
     ]
     ruleset = rs.game if rs.variant == "base" else f"{rs.game}/{rs.variant}"
-    phase_effects = any(any(line.code != "pass" for line in p.start) for p in program.phases)
+    phase_effects = any(does_something(p.start) for p in program.phases)
     stuck_end = any(p.stuck == "end" for p in program.phases)
     quiet_end = bool(program.end_kept) or "end" not in program.resets  # (calling `_is_over` does nothing else)
     text = _ENV.get_template("game.py.j2").render(
@@ -215,7 +209,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         phase_names=repr(tuple(p.name for p in program.phases)),
         phase_stuck=repr(tuple(p.stuck for p in program.phases)),
         phase_actions=repr(tuple(p.actions for p in program.phases)),
-        phase_starts=repr(tuple(any(line.code != "pass" for line in p.start) for p in program.phases)),
+        phase_starts=repr(tuple(does_something(p.start) for p in program.phases)),
         text_prefix=repr({a.name: _text_prefix(a.text_parts) for a in program.actions}),
         rules=rule_paths(rs),
         enums=program.enums,
@@ -253,7 +247,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         deciding=program.deciding,
         records=program.records,
         tie_break_span=rs.tie_break.span if rs.tie_break is not None else None,
-        setup=program.setup if any(line.code != "pass" for line in program.setup) else [],
+        setup=program.setup if does_something(program.setup) else (),
         resets=program.resets,
         suspends=program.suspends,
         asking_actions=sorted(a.name for a in program.actions if a.steps),

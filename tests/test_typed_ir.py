@@ -9,6 +9,7 @@ fails.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from collections.abc import Iterator
 from functools import cache
@@ -22,6 +23,7 @@ from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.lower import lower
 from rulewright.compiler.paths import rules_dir
+from rulewright.compiler.pyprint import lines
 from rulewright.compiler.source import CompileError, SourceSpan
 from rulewright.compiler.types import Ty
 
@@ -150,7 +152,9 @@ def test_checking_writes_no_python() -> None:
     exprs, _ = rules_of(program)
     assert not any(isinstance(getattr(e, "py", None), str) for e in exprs)
     _, lowered = lower(program)
-    assert lowered.actions and all(isinstance(line.code, str) for a in lowered.actions for line in a.effect)
+    assert lowered.actions
+    for a in lowered.actions:  # (its statements, printed, are a method's body)
+        ast.parse("def effect(self):\n" + "".join(f"    {line}\n" for line in lines(a.effect)))
 
 
 def test_a_symbol_is_its_binding() -> None:
@@ -179,9 +183,10 @@ def test_a_refused_program_is_never_lowered(tmp_path: Path) -> None:
 
 
 def test_lowering_is_deterministic() -> None:
-    """Lowering one typed program twice gives the same lines (it keeps nothing between runs)."""
+    """Lowering one typed program twice gives the same statements, rule lines and notes (it keeps
+    nothing between runs)."""
     program = typed_program(rules_dir() / "china-schacht" / "base.yaml")
     first, second = lower(program)[1], lower(program)[1]
-    assert [line.code for a in first.actions for line in a.effect] == [
-        line.code for a in second.actions for line in a.effect]
+    assert [a.effect for a in first.actions] == [a.effect for a in second.actions]
+    assert [d.body for d in first.defines] == [d.body for d in second.defines]
     assert first.end == second.end and first.scoring == second.scoring

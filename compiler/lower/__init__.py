@@ -2,8 +2,9 @@
 the limits of a move it needs.
 
 `lower(program)` returns the diagnostics (a component attribute too costly to compute) and the
-`Program`: every expression and effect written as Python lines, each with the rule line it came
-from, which the code generator (compiler/codegen.py) only lays out.
+`Program`: every expression and effect written as Python, statements of the lowered IR
+(compiler/pyir.py) each with the rule line it came from, which the code generator
+(compiler/codegen.py) only lays out.
 
 Lowering decides each value's one runtime representation (docs/language.md "Values": a list is
 a tuple, a set a frozenset, converted only where the representation shows), the order a set is
@@ -20,13 +21,13 @@ from collections.abc import Callable
 from .. import typed as t
 from ..budget import Facts
 from ..passes import Plan
+from ..pyir import Stmt
 from ..source import Diagnostic
 from . import limits, rules
 from .code import answer_format
 from .definitions import END_SLOT
 from .lowerer import Lowerer
 from .program import (
-    Line,
     LoweredAction,
     LoweredChoice,
     LoweredField,
@@ -36,12 +37,12 @@ from .program import (
     Program,
 )
 
-__all__ = ["END_SLOT", "Line", "LoweredAction", "LoweredChoice", "LoweredField", "LoweredFunction",
+__all__ = ["END_SLOT", "LoweredAction", "LoweredChoice", "LoweredField", "LoweredFunction",
            "LoweredPhase", "LoweredTrigger", "Lowerer", "Program", "answer_format", "lower"]
 
 
 def lower(typed: t.TypedProgram, plan: Plan | None = None,
-          probe: Callable[[t.Stmt, list[Line], int], list[Line]] | None = None,
+          probe: Callable[[t.Stmt, list[Stmt]], list[Stmt]] | None = None,
           probe_expr: Callable[[t.Expr, str], str] | None = None) -> tuple[list[Diagnostic], Program]:
     """Lower a checked program, carrying out what the optimisation passes decided (`plan`,
     compiler/passes/; none by default); returns its problems (the limits of a move it cannot

@@ -148,7 +148,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
                     for (c, py, walk, _, elem), note in zip(loops, notes, strict=True))
     params = tuple((c.var.py, _annotation(c.var.ty)) for c in a.choices)
     before = lo.charges
-    effect = limits.unit_lines(lo, effects.block(lo, a.effect, 2), lo.block_cost, a.span)
+    effect = limits.unit_lines(lo, effects.block(lo, a.effect), lo.block_cost, a.span)
     fresh_effect = limits.mark(lo, before, "effect") or any(trig in lo.charging_triggers for trig in a.triggers)
     steps = _asks(a.effect, lo.suspending) or any(trig in lo.waiting for trig in a.triggers)
     listing: tuple[str, ...] = ()

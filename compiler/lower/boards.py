@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..passes import region_masks
 from . import definitions
-from .program import Line, LoweredFunction
+from .program import LoweredFunction
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -98,7 +98,7 @@ def kept_masks(lo: Lowerer) -> None:
                           f"self.{test.known}"))
         prog.forget.append(f"self.{test.slot} = self.{test.known} = 0")
         after = next(k for k, d in enumerate(prog.defines) if d.name == test.define) + 1
-        body = tuple(Line(2, code) for code in region_masks.within_method(test))
+        body = region_masks.within_method(test)
         prog.defines.insert(after, LoweredFunction(test.within, (("_regions_mask", "int"),), "int", body,
                                                    test.span))
     for vm in lo.plan.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)

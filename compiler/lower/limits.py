@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 from ...runtime.limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST
 from .. import typed as t
 from ..budget import FREE_WORK, STORED, UNSAFE, Facts, Mag, at_most, join, loop_cost, sat, storable
+from ..pyir import Block, Stmt, call
 from ..source import SourceSpan
 from ..typed import Symbol
 from ..types import Ty, entity
 from . import boards
 from .code import _SIMPLE, Reading, Small, _param, _stored
 from .expressions import list_items_short
-from .program import Line
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -315,12 +315,12 @@ def unit_expr(lo: Lowerer, py: str, cost: int, span: SourceSpan, times: int = 1,
     return f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {where(lo, span)}) and {py}"
 
 
-def unit_lines(lo: Lowerer, lines: list[Line], cost: int, span: SourceSpan) -> tuple[Line, ...]:
-    """A rule's lines (effects, a definition): if their proven work is large, they charge it first."""
+def unit_lines(lo: Lowerer, lines: list[Stmt], cost: int, span: SourceSpan) -> Block:
+    """A rule's statements (effects, a definition): if their proven work is large, they charge it first."""
     if cost <= FREE_WORK:
         return tuple(lines)
     charged(lo)
-    return Line(2, f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {where(lo, span)})", span), *lines
+    return call(f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {where(lo, span)})", span), *lines
 
 
 def finite(lo: Lowerer, ty: Ty, facts: Facts | None) -> bool:

@@ -11,18 +11,19 @@ from collections.abc import Callable
 from .. import typed as t
 from ..budget import NOTHING, Facts
 from ..passes import Plan, region_masks, spot_filters
+from ..pyir import Stmt
 from ..source import Diagnostic, SourceSpan
 from ..typed import Symbol
 from . import expressions
 from .definitions import Keeping
 from .effects import Steps
-from .program import Line, Program
+from .program import Program
 
 
 class Lowerer:
-    # A coverage build's hook (compiler/probes.py): each effect statement's lines, given back with
-    # the probes of its branches and loop bodies; None in every other build.
-    probe: Callable[[t.Stmt, list[Line], int], list[Line]] | None = None
+    # A coverage build's hook (compiler/probes.py): each effect statement's statements, given back
+    # with the probes of its branches and loop bodies; None in every other build.
+    probe: Callable[[t.Stmt, list[Stmt]], list[Stmt]] | None = None
     probe_expr: Callable[[t.Expr, str], str] | None = None  # and each expression's code
 
     def __init__(self, typed: t.TypedProgram, assumed: dict[str, Facts] | None = None,

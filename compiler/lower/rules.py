@@ -35,7 +35,7 @@ def run(lo: Lowerer) -> Program:
     actions.lower_actions(lo)
     # setup: effects run once before the first turn, after every field has its init
     before = lo.charges
-    prog.setup = list(effects.effects(lo, typed.setup, typed.rules.span))
+    prog.setup = effects.effects(lo, typed.setup, typed.rules.span)
     limits.mark(lo, before, "setup")
     prog.setup_steps = _asks(typed.setup, lo.suspending)
     prog.asks = [(name, answer_format(ty)) for name, ty in typed.asks]

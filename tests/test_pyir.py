@@ -1,0 +1,115 @@
+"""The lowered IR (compiler/pyir.py) and its printer (compiler/pyprint.py): each statement's lines,
+indented from a method's body, each ending with its rule line and what the passes derived in it,
+as the generated modules have them (the whole of generated/ is checked by `compile --check`)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from rulewright.compiler.pyir import (
+    Assign,
+    AugAssign,
+    Break,
+    Code,
+    Comment,
+    Elif,
+    For,
+    If,
+    Pass,
+    Return,
+    assign,
+    call,
+    declared,
+    does_something,
+    if_,
+    spanned,
+)
+from rulewright.compiler.pyprint import codes, lines
+from rulewright.compiler.source import SourceSpan
+
+AT = SourceSpan("rules/game/base.yaml", 12, 5, 12, 30)
+THERE = SourceSpan("rules/game/variant.yaml", 3, 1, 3, 9)
+
+
+def test_each_line_ends_with_its_rule_line_then_its_notes() -> None:
+    body = (
+        assign("x", "1", AT),
+        assign("y", "2", note="`derived`: kept"),
+        assign("z", "3", AT, "inlined f (base.yaml:4)"),
+        call("self.f()"),
+    )
+    assert lines(body) == [
+        "x = 1  # base.yaml:12",
+        "y = 2  # `derived`: kept",
+        "z = 3  # base.yaml:12; inlined f (base.yaml:4)",
+        "self.f()",
+    ]
+
+
+def test_blocks_are_indented_and_each_header_has_its_own_rule_line() -> None:
+    body = (
+        For(Code("s"), Code("self.board.spots"), (
+            If(Code("s > 2"), (AugAssign(Code("_total"), "+", Code("s")),),
+               (Elif(Code("s < 0"), (Break(),), THERE, "a note"),),
+               (Pass(),), AT, else_span=THERE),
+        ), AT, "`aggregate_loops`: `sum` written out as a loop"),
+        Return(Code("_total"), AT),
+        Return(),
+    )
+    assert lines(body) == [
+        "for s in self.board.spots:  # base.yaml:12; `aggregate_loops`: `sum` written out as a loop",
+        "    if s > 2:  # base.yaml:12",
+        "        _total += s",
+        "    elif s < 0:  # variant.yaml:3; a note",
+        "        break",
+        "    else:  # variant.yaml:3",
+        "        pass",
+        "return _total  # base.yaml:12",
+        "return",
+    ]
+    assert codes(body)[:2] == ["for s in self.board.spots:", "if s > 2:"]
+
+
+def test_assignments_chained_annotated_augmented_and_comments() -> None:
+    body = (
+        Assign((Code("self._d__a"), Code("self._d__b")), Code("None"), span=AT),
+        assign("_kept", "_table.get(p)", annotation="int | None"),
+        AugAssign(Code("self._mask"), "&", Code("~self.board.spot_bit[s]")),
+        Comment("base.yaml:4: refill, written out where it is called"),
+    )
+    assert lines(body) == [
+        "self._d__a = self._d__b = None  # base.yaml:12",
+        "_kept: int | None = _table.get(p)",
+        "self._mask &= ~self.board.spot_bit[s]",
+        "# base.yaml:4: refill, written out where it is called",
+    ]
+
+
+def test_a_comment_of_a_line_stays_one_line() -> None:
+    """A note or a rule file's name that holds a newline is escaped: the comment stays a comment."""
+    odd = SourceSpan("rules/game/odd\nname.yaml", 1, 1, 1, 2)
+    printed = lines((assign("x", "1", odd, "two\nlines"),))
+    assert len(printed) == 1 and "\n" not in printed[0] and printed[0].startswith("x = 1  # ")
+
+
+def test_spanned_tells_every_line_by_one_rule_line() -> None:
+    body = spanned((If(Code("c"), (assign("a", "1"),), (Elif(Code("d"), (Pass(),)),), (Pass(),)),), AT)
+    assert all(line.endswith("  # base.yaml:12") for line in lines(body))
+
+
+def test_members_compare_by_value_and_are_frozen() -> None:
+    """Lowered members compare by structure (`==`): two lowerings of one rule give equal statements."""
+    one = if_("x", assign("y", "1", AT), span=AT)
+    assert one == if_("x", assign("y", "1", AT), span=AT)
+    assert one != if_("x", assign("y", "1", THERE), span=AT)  # (the rule line is part of it)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        one.note = "changed"  # type: ignore[misc]
+
+
+def test_questions_asked_of_a_body() -> None:
+    assert not does_something((Pass(), Pass(AT)))
+    assert does_something((Pass(), Comment("said")))
+    nested = (For(Code("x"), Code("xs"), (if_("x", assign("_v", "x", annotation="Sequence[int]")),)),)
+    assert list(declared(nested)) == ["Sequence[int]"]

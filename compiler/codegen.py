@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
+from collections.abc import Iterator
 
 import jinja2
 
@@ -19,7 +20,7 @@ from .lower import LoweredChoice, Program
 from .names import faces_constant
 from .passes import PASSES, Plan
 from .paths import shown_safely
-from .pyir import does_something
+from .pyir import declared, does_something
 from .pyprint import lines
 
 _ENV = jinja2.Environment(
@@ -117,6 +118,28 @@ def _text_prefix(parts: tuple[tuple[str, str | None], ...]) -> str:
     return parts[0][0] if parts and parts[0][1] is None else ""
 
 
+def _annotations(program: Program) -> Iterator[str]:
+    """Every annotation the module writes (of the state's slots, of the tables, of each method's
+    parameters, result and locals), and the lines of the listings, still written as text."""
+    yield from (f.annotation for f in program.fields)
+    yield from (annotation for _, annotation in program.kept_slots)
+    yield from (annotation for _, annotation, _, _ in program.kept)
+    yield from (annotation for _, annotation, _, _ in program.board_tables)
+    yield from (annotation for _, annotation, _, _ in program.component_tables)
+    yield program.tie_break_type
+    for f in (*program.defines, *program.procedures):
+        yield f.returns
+        yield from (annotation for _, annotation in f.params)
+        yield from declared(f.body)
+    for a in program.actions:
+        yield from (annotation for _, annotation in a.params)
+        yield from declared(a.effect)
+        yield from (*a.listing_prelude, *a.listing)
+    for body in (*(t.effect for t in program.triggers), *(ph.start for ph in program.phases), program.setup,
+                 program.end_loops):
+        yield from declared(body)
+
+
 def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
     """Every rule's path (`actions.prospect.when`) and the file:line it was written at."""
     out: list[tuple[str, str]] = []
@@ -177,7 +200,8 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
     phase_effects = any(does_something(p.start) for p in program.phases)
     stuck_end = any(p.stuck == "end" for p in program.phases)
     quiet_end = bool(program.end_kept) or "end" not in program.resets  # (calling `_is_over` does nothing else)
-    text = _ENV.get_template("game.py.j2").render(
+    return _ENV.get_template("game.py.j2").render(
+        sequence=any("Sequence[" in annotation for annotation in _annotations(program)),
         version=__version__,
         passes=plan.passes if plan is not None else (),
         passes_off=[name for name in PASSES if plan is None or name not in plan.passes],
@@ -270,6 +294,3 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         phase_effects=phase_effects,
         stuck_end=stuck_end,
     )
-    if "Sequence[" not in text.split("from rulewright import runtime as rt", 1)[1]:
-        text = text.replace("from collections.abc import Sequence\n", "")
-    return text

@@ -5,6 +5,7 @@ as the generated modules have them (the whole of generated/ is checked by `compi
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +30,7 @@ from rulewright.compiler.pyir import (
 from rulewright.compiler.pyprint import codes, lines
 from rulewright.compiler.source import SourceSpan
 
+ROOT = Path(__file__).resolve().parents[1]
 AT = SourceSpan("rules/game/base.yaml", 12, 5, 12, 30)
 THERE = SourceSpan("rules/game/variant.yaml", 3, 1, 3, 9)
 
@@ -113,3 +115,15 @@ def test_questions_asked_of_a_body() -> None:
     assert does_something((Pass(), Comment("said")))
     nested = (For(Code("x"), Code("xs"), (if_("x", assign("_v", "x", annotation="Sequence[int]")),)),)
     assert list(declared(nested)) == ["Sequence[int]"]
+
+
+def test_a_module_imports_sequence_only_where_an_annotation_uses_it() -> None:
+    """codegen decides from the lowered program's annotations whether the module imports
+    `Sequence` (no edit of the rendered text): every generated module imports it exactly when its
+    code after the imports writes `Sequence[`."""
+    modules = sorted((ROOT / "generated").glob("*/*.py"))
+    assert modules
+    for path in modules:
+        text = path.read_text(encoding="utf-8")
+        imports, _, code = text.partition("from rulewright import runtime as rt\n")
+        assert ("from collections.abc import Sequence\n" in imports) == ("Sequence[" in code), path

@@ -23,10 +23,9 @@ from ..budget import Facts
 from ..passes import Plan
 from ..pyir import Stmt
 from ..source import Diagnostic
-from . import limits, rules
+from . import comprehensions, definitions, expressions, limits, rules
 from .code import answer_format
-from .definitions import END_SLOT
-from .lowerer import Lowerer
+from .lowerer import END_SLOT, Lowerer, Transforms
 from .program import (
     LoweredAction,
     LoweredChoice,
@@ -49,12 +48,14 @@ def lower(typed: t.TypedProgram, plan: Plan | None = None,
     keep) and the lowered program. `probe`, `probe_expr`: a coverage build's hooks
     (compiler/probes.py)."""
     plan = plan if plan is not None else Plan()
+    transforms = Transforms(expressions.expr, comprehensions.comprehension, definitions.define_walk,
+                            definitions.define_call_facts, definitions.procedure_cost)
     # The walk runs again while it learns more of what the fields hold (how long a list field can
     # grow: compiler/budget.py); its code is kept once what it assumed of them holds.
     assumed: dict[str, Facts] | None = None
     grown: Counter[str] = Counter()
     while True:
-        lowerer = Lowerer(typed, assumed, plan)
+        lowerer = Lowerer(typed, transforms, assumed, plan)
         lowerer.probe, lowerer.probe_expr = probe, probe_expr
         try:
             program = rules.run(lowerer)

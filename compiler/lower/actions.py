@@ -20,7 +20,8 @@ from ..types import Ty
 from . import boards, effects, expressions, limits
 from .code import _CHARGES, Reading, _annotation, _parenthesised, _unparenthesised
 from .comprehensions import region_mask_code
-from .effects import _asks, _assigned
+from .effects import _assigned
+from .lowerer import _asks
 from .program import LoweredAction, LoweredChoice
 
 if TYPE_CHECKING:

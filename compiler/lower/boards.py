@@ -8,7 +8,6 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..passes import region_masks
-from . import definitions
 from .program import LoweredFunction
 
 if TYPE_CHECKING:
@@ -63,7 +62,7 @@ def keep_region_tests(lo: Lowerer) -> None:
     for test in lo.plan.region_tests:
         d = lo.defines[test.define]
         if d.name not in lo.define_facts:
-            definitions.define_walk(lo, d)
+            lo.define_walk(d)
         if d.name in lo.charging:
             continue
         lo.region_tests.append(test)

@@ -4,7 +4,6 @@ remembered; a field's start and its description.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -13,7 +12,7 @@ from .. import typed as t
 from ..budget import FREE_WORK, NOTHING, Facts, sat
 from ..names import base_use, faces_constant
 from ..names import joined as invented
-from ..passes import Plan, component_sets, value_tables
+from ..passes import component_sets, value_tables
 from ..passes.action_tables import Bind
 from ..pyir import Assign, Block, Code, Elif, If, Return, Stmt, assign, call, if_
 from ..types import needs_key
@@ -127,9 +126,6 @@ def _cached(d: t.Define, annotation: str, body: Block) -> Block:
         assign(f"_memo[{key}]", "_value"),
         Return(Code("_value")),
     )
-
-
-END_SLOT = "_kept_end"  # (pass `end_once`) the slot of the end's value
 
 
 def _remembered(body: Block, annotation: str, found: Block, store: Stmt, room: str | None = None) -> Block:
@@ -328,46 +324,3 @@ def procedure_cost(lo: Lowerer, name: str) -> int:
     if name in lo.charging:
         lo.charges += 1
     return known if known is not None else 1
-
-@dataclass(frozen=True)
-class Keeping:
-    """The values kept between moves (passes `derived`, `end_once`): each kept definition's slot,
-    and the slots each change of a field drops."""
-
-    kept: dict[str, str]  # each kept definition's slot
-    drops: dict[str, list[str]]  # the slots that an assignment to each field drops
-    phase_drops: list[str]  # the slots a new phase or turn drops (they read the seat to act)
-    # (pass `derived`) the kept slots that an assignment to a field at one entity drops only
-    # the values of: field -> slot -> (position of the parameter naming that entity, how many)
-    entry_drops: dict[str, dict[str, tuple[int, int]]]
-    # (pass `derived`) the kept slots that a change of a field of sets by one item drops only the
-    # values of the item's attribute of: field -> slot -> (position, how many parameters, table)
-    attribute_drops: dict[str, dict[str, tuple[int, int, str]]]
-    # (pass `region_drops`) the kept slots that an assignment to a field per spot drops only the
-    # values of the regions holding the spot of: field -> slot -> (position, how many parameters)
-    region_drops: dict[str, dict[str, tuple[int, int]]]
-    # (pass `nested_drops`) the kept slots whose values are nested by a region parameter: its position
-    nested: dict[str, int]
-
-    @staticmethod
-    def of(plan: Plan, typed: t.TypedProgram) -> Keeping:
-        kept = {name: invented("d", name) for name, _ in plan.derived}
-        drops: dict[str, list[str]] = {}
-        kept_reads = [(kept[name], reads) for name, reads in plan.derived]
-        if plan.end_once is not None and typed.end is not None:
-            kept_reads.append((END_SLOT, plan.end_once))
-        for slot, reads in kept_reads:
-            for name in sorted(reads.fields):
-                drops.setdefault(name, []).append(slot)
-        arity = {d.name: len(d.params) for d in typed.defines}
-        entry_drops: dict[str, dict[str, tuple[int, int]]] = {}
-        for name, field_name, k in plan.derived_entries:
-            entry_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name])
-        attribute_drops: dict[str, dict[str, tuple[int, int, str]]] = {}
-        for name, field_name, k, table in plan.derived_attributes:
-            attribute_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name], table)
-        region_drops: dict[str, dict[str, tuple[int, int]]] = {}
-        for name, field_name, k in plan.region_drops:
-            region_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name])
-        return Keeping(kept, drops, [slot for slot, reads in kept_reads if reads.volatile], entry_drops,
-                       attribute_drops, region_drops, {kept[name]: k for name, k in plan.nested})

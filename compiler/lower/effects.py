@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, assert_never
 
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
 from ..budget import STORED, Facts, sat, storable
 from ..names import phase_constant
-from ..passes import Plan, bitmask, inline_procedures, join_rounds, value_masks
+from ..passes import bitmask, inline_procedures, join_rounds, value_masks
 from ..passes.draw_out import _words
 from ..passes.join_rounds import ROUNDS, _items
 from ..passes.rewrite import where
@@ -21,7 +21,7 @@ from ..pyprint import codes
 from ..source import SourceSpan
 from ..typed import Symbol
 from ..types import ANY
-from . import definitions, expressions, limits
+from . import expressions, limits
 from .code import _annotation, _narrows, _typed
 from .expressions import set_items_joined
 
@@ -199,7 +199,7 @@ def call_effect(lo: Lowerer, s: t.CallEffect) -> list[Stmt]:
     args = expressions.arguments(lo, s.args, proc.params)
     limits.passed(lo, proc.name, proc.params, s.args)
     cost = lo.costs[id(s)] = sat(1 + sum(lo.fact(arg).cost for arg in s.args)
-                                 + definitions.procedure_cost(lo, proc.name))
+                                 + lo.procedure_cost(proc.name))
     if proc.name in lo.plan.inline_procedures and lo.probe is None and proc.name not in lo.suspending \
             and proc.name not in lo.spending:  # (pass `inline_procedures`) written out here
         body = block(lo, proc.body)
@@ -430,23 +430,6 @@ def _assigned(stmts: tuple[t.Stmt, ...]) -> set[str]:
     return {s.target.name for s in t.statements(stmts) if isinstance(s, t.Assign)}
 
 
-def _asks(stmts: tuple[t.Stmt, ...], suspending: set[str]) -> bool:
-    """Whether a block of effects can wait for a decision: an `ask`, or a call of a procedure
-    that can (`suspending`), in it or in its blocks."""
-    return any(isinstance(s, t.Ask) or isinstance(s, t.CallEffect) and s.procedure in suspending
-               for s in t.statements(stmts))
-
-
-def _suspending(typed: t.TypedProgram) -> set[str]:
-    """The procedures that can wait for a decision, directly or through the procedures they call."""
-    out: set[str] = set()
-    while True:
-        more = {p.name for p in typed.procedures if p.name not in out and _asks(p.body, out)}
-        if not more:
-            return out
-        out |= more
-
-
 def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
     """The statements of loop `s` (`head`, as lowered) with the joins of its rounds made at once
     where pass `join_rounds` marked it, else None (`lo`: the lowering)."""
@@ -514,25 +497,3 @@ def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list
     note = "; ".join(n for n in (drawn.note, taken.note, what) if n)
     both = assign(f"{var}, {items}", f"rt.drawn_out(self, self.rng, {items}, {at})", drawn.span, note)
     return [both, *second_lines[2:]]
-
-
-@dataclass(frozen=True)
-class Steps:
-    """What can wait for a decision (`ask`): the procedures, and the triggers (their methods): an
-    action after which one runs can wait too. Every move runs as steps if the end of a turn or a
-    phase's start can: then a move notes each field as it first changes it (`journal`), so that the
-    state as the move began is made only for a move that waits, rather than copied before every
-    move (`JOURNAL`, runtime/state.py `_do_steps`; pass `journal`)."""
-
-    suspending: set[str]
-    waiting: set[str]
-    journal: bool
-
-    @staticmethod
-    def of(typed: t.TypedProgram, plan: Plan) -> Steps:
-        suspending = _suspending(typed)
-        waiting = {trig.method for trig in typed.triggers if _asks(trig.effect, suspending)}
-        journal = plan.journal and (
-            any(trig.at_turn_end and trig.method in waiting for trig in typed.triggers)
-            or any(_asks(ph.start, suspending) for ph in typed.phases))
-        return Steps(suspending, waiting, journal)

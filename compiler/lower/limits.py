@@ -17,7 +17,6 @@ from ..typed import Symbol
 from ..types import Ty, entity
 from . import boards
 from .code import _SIMPLE, Reading, Small, _param, _stored
-from .expressions import list_items_short
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -331,3 +330,13 @@ def finite(lo: Lowerer, ty: Ty, facts: Facts | None) -> bool:
     if ty.kind in ("list", "set") and ty.elem is not None:
         return facts is not None and facts.size is not None and finite(lo, ty.elem, facts.item)
     return False
+
+
+def list_items_short(lo: Lowerer, py: str, counted: str) -> str | None:
+    """An operation over each item of the join `py` (from `list_items_joined`): handled at once while it
+    holds at most SMALL_LIST items, `counted` otherwise; None for any other list."""
+    found = lo.short_joins.get(py)  # (only joins pass `list_items` marked)
+    if found is None:
+        return None
+    other, count = found
+    return f"({py} if len({other}) <= {SMALL_LIST - count} else {counted})"

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 
 from . import actions, boards, comprehensions, definitions, effects, limits
 from .code import answer_format
-from .definitions import END_SLOT
-from .effects import _asks
+from .lowerer import END_SLOT, _asks
 from .program import LoweredFunction, LoweredPhase, LoweredTrigger, Program
 
 if TYPE_CHECKING:

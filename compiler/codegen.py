@@ -120,7 +120,7 @@ def _text_prefix(parts: tuple[tuple[str, str | None], ...]) -> str:
 
 def _annotations(program: Program) -> Iterator[str]:
     """Every annotation the module writes (of the state's slots, of the tables, of each method's
-    parameters, result and locals), and the lines of the listings, still written as text."""
+    parameters, result and locals)."""
     yield from (f.annotation for f in program.fields)
     yield from (annotation for _, annotation in program.kept_slots)
     yield from (annotation for _, annotation, _, _ in program.kept)
@@ -134,7 +134,8 @@ def _annotations(program: Program) -> Iterator[str]:
     for a in program.actions:
         yield from (annotation for _, annotation in a.params)
         yield from declared(a.effect)
-        yield from (*a.listing_prelude, *a.listing)
+        yield from declared(a.listing_prelude)
+        yield from declared(a.listing)
     for body in (*(t.effect for t in program.triggers), *(ph.start for ph in program.phases), program.setup,
                  program.end_loops):
         yield from declared(body)

@@ -313,16 +313,16 @@ def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: str) -> str:
     else `joined` itself."""
     if lo.listing_hoisted is None or key(e) not in lo.plan.listing_hoists:
         return joined
-    bound: list[tuple[str, str, str]]
+    bound: list[tuple[str, str | None, str, str]]
     bound, choice, before = lo.listing_hoisted
-    for name, code, _ in bound:
+    for name, _, code, _ in bound:
         if code == joined:
             return name
     if len(bound) >= MAX_TABLE_CHOICES:
         return joined
     name = LOCAL.format(len(bound))
     earlier = " and ".join(f"`{b}`" for b in before)
-    bound.append((name, joined, f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are made "
+    bound.append((name, None, joined, f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are made "
                                 f"from, the same for every {earlier}, joined once before the loops"))
     return name
 

@@ -126,9 +126,9 @@ class Lowerer:
         # While an action's choice of lines is lowered as the lines' numbers (pass `action_tables`)
         self.line_numbers = False
         # While a later choice of a listing is lowered (pass `listing_hoist`): the masks joined once,
-        # before the listing's loops (each local, its code and the comment of its line), the choice's
+        # before the listing's loops (each local, its annotation, its code and the comment of its line), the choice's
         # name and the names of the choices before it
-        self.listing_hoisted: tuple[list[tuple[str, str, str]], str, tuple[str, ...]] | None = None
+        self.listing_hoisted: tuple[list[tuple[str, str | None, str, str]], str, tuple[str, ...]] | None = None
         # While the last choice of a listing pass `spot_rows` gathers is lowered: the parts of its
         # list of spots (spot_filters_code: the masks joined first, each further group and its term)
         self.spot_row: list[tuple[str, list[tuple[str, spot_filters.Term | None]]]] | None = None

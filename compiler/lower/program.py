@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..pyir import Block, Return
+from ..pyir import Block, Return, Stmt
 from ..source import SourceSpan
 from ..typed import BoardTable
 
@@ -34,13 +34,13 @@ class LoweredAction:
     triggers: tuple[str, ...]  # trigger method names to run afterwards
     then: tuple[tuple[int, int], ...]  # (phase index, next phase index)
     span: SourceSpan
-    listing_prelude: tuple[str, ...] = ()  # the checks its listing starts with (runtime/limits.py)
+    listing_prelude: Block = ()  # the checks its listing starts with (runtime/limits.py)
     fresh_listing: bool = False  # its listing (or guard) charges the budget of a move
     fresh_effect: bool = False  # its effect (or a trigger after it) does
     clear_cache: bool = False  # its choices can name ever new values (numbers): keep few actions interned
     count: int | None = None  # at most this many legal actions (None: only the game knows)
     steps: bool = False  # its effect (or a trigger after it) can wait for a decision: a generator
-    listing: tuple[str, ...] = ()  # its listing through tables per board (pass `action_tables`), if so
+    listing: Block = ()  # its listing through tables per board (pass `action_tables`), if so
     unguarded: str | None = None  # (pass `guard_inline`) its listing's test of the `when:`, written out
     others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
     revealed: str | None = None  # from when on everyone reads the text (`revealed_when:`), over the choices
@@ -158,8 +158,8 @@ class Program:
     # What the passes keep on the state beside the fields (pass `bitmask`): slot, annotation, note, copy;
     # and how `_fields_set()` makes it again from the fields.
     kept: list[tuple[str, str, str, str]] = field(default_factory=list)  # (and how `_copy_fields` copies it)
-    fields_set: list[str] = field(default_factory=list)
-    forget: list[str] = field(default_factory=list)  # (pass `region_masks`) what `_forget_kept` also resets
+    fields_set: list[Stmt] = field(default_factory=list)
+    forget: list[Stmt] = field(default_factory=list)  # (pass `region_masks`) what `_forget_kept` also resets
     # (pass `board_tables`) the tables of the board found once as a game starts: slot, annotation, the code
     # that finds or makes it, and what it holds
     board_tables: list[tuple[str, str, str, str]] = field(default_factory=list)

@@ -8,8 +8,10 @@ statements (no depth stored: the printer indents), so that two lowered members c
 `# file:line` comment of its first line) and what the passes derived in it (`note`, printed after
 the rule line). An `If`'s `elif` and `else` lines have their own.
 
-Expressions are leaves (`Code`): the text of one expression, as lowering writes it. Their
-structure (names, calls, operators) is not modelled yet: lowering writes them as text.
+Expressions are leaves (`Code`): the text of one expression, as lowering writes it, with the span
+of the rule expression it was lowered from where lowering knows it (the test of an `if`, the list a
+loop walks, the value assigned or returned). Their structure (names, calls, operators) is not
+modelled yet: lowering writes them as text.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from .source import SourceSpan
 
 @dataclass(frozen=True, slots=True)
 class Code:
-    """One expression (or an assignment's target), as the code that writes it."""
+    """One expression (or an assignment's target), as the code that writes it, and the rule
+    expression it was lowered from (not printed: each line's comment tells its statement's)."""
 
     text: str
+    span: SourceSpan | None = None
 
 
 @dataclass(frozen=True, slots=True)

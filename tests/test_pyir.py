@@ -9,6 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from rulewright.compiler.check import check
+from rulewright.compiler.driver import build
+from rulewright.compiler.lower import lower
+from rulewright.compiler.paths import ruleset_file
 from rulewright.compiler.pyir import (
     Assign,
     AugAssign,
@@ -127,3 +131,35 @@ def test_a_module_imports_sequence_only_where_an_annotation_uses_it() -> None:
         text = path.read_text(encoding="utf-8")
         imports, _, code = text.partition("from rulewright import runtime as rt\n")
         assert ("from collections.abc import Sequence\n" in imports) == ("Sequence[" in code), path
+
+
+def test_lowering_keeps_the_rule_expression_of_a_test_and_a_value() -> None:
+    """Lowering gives an `if`'s test and a loop's list the span of the rule expression they were
+    lowered from (china-schacht's effects: its `if`s, `for`s and assignments)."""
+    _, ruleset, _ = build(ruleset_file("china-schacht"))
+    assert ruleset is not None
+    _, typed = check(ruleset)
+    assert typed is not None
+    _, program = lower(typed)
+    found = {"If": 0, "For": 0, "Assign": 0}
+
+    def walk(body: tuple[object, ...]) -> None:
+        for s in body:
+            if isinstance(s, If) and s.span is not None and s.test.span is not None:
+                assert s.test.span == s.span  # (the line of `if` is its test's)
+                found["If"] += 1
+            if isinstance(s, For) and s.span is not None and s.iterable.span is not None:
+                assert s.iterable.span.path == s.span.path and s.iterable.span.line >= s.span.line
+                found["For"] += 1
+            if isinstance(s, Assign) and s.span is not None and s.value.span is not None:
+                assert s.value.span.path == s.span.path and s.value.span.line >= s.span.line
+                found["Assign"] += 1
+            for inner in (getattr(s, "body", ()), getattr(s, "orelse", ()),
+                          *(e.body for e in getattr(s, "elifs", ()))):
+                walk(inner)
+
+    for a in program.actions:
+        walk(a.effect)
+    for p in program.procedures:
+        walk(p.body)
+    assert all(found.values()), found

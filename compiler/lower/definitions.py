@@ -251,12 +251,12 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
         limits.charged(lo)
         cost = min(sat(lo.fact(d.body).cost + 1), MAX_STEPS + 1)
         body: Block = (call(f"rt.spend(self, {cost}, {limits.where(lo, d.span)})", d.span),
-                       *checks, Return(Code(py), d.span, note))
+                       *checks, Return(Code(py, d.body.span), d.span, note))
         if d.name not in lo.kept:
             body = _cached(d, _annotation(d.ty), body)
     else:
         loops, py = comprehensions.aggregate_loops(lo, py, {p.py for p in d.params}, d.span)
-        body = limits.unit_lines(lo, [*checks, *loops, Return(Code(py), d.span, note)],
+        body = limits.unit_lines(lo, [*checks, *loops, Return(Code(py, d.body.span), d.span, note)],
                                lo.fact(d.body).cost + 1, d.span)
     kept = ""
     tabled = value_tables.table_of(lo.plan, d.name)

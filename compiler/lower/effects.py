@@ -134,7 +134,7 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             lo.costs[id(s)] = sat(1 + domain.cost + work)
             if not any(re.search(rf"\b{var}\b", code) for code in codes(body)):
                 var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
-            head = For(Code(var), Code(walk), body, s.span, note)
+            head = For(Code(var), Code(walk, s.domain.span), body, s.span, note)
             joined = join_rounds_fused(lo, s, head)  # (pass `join_rounds`) at once
             return [head] if joined is None else joined
         case t.Ask():
@@ -147,7 +147,7 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
                 py = lo.expr(test)
                 tests += lo.fact(test).cost
                 note = take_notes(lo)
-                branches_py.append((Code(py), tuple(block(lo, branch)), test.span, note))
+                branches_py.append((Code(py, test.span), tuple(block(lo, branch)), test.span, note))
                 branches = max(branches, lo.block_cost)
             orelse: Block = ()
             if s.orelse:
@@ -171,8 +171,8 @@ def let(lo: Lowerer, s: t.Let) -> list[Stmt]:
         limits.set_local(lo, s.var, value)
     lo.costs[id(s)] = sat(1 + value.cost)
     if s.annotation is not None:  # `let x = []`: annotated, with the type later assignments give it
-        return [assign(name, py, s.span, annotation=_annotation(_typed(s.annotation)))]
-    return [assign(name, py, s.span)]
+        return [Assign((Code(name),), Code(py, s.value.span), _annotation(_typed(s.annotation)), s.span)]
+    return [Assign((Code(name),), Code(py, s.value.span), span=s.span)]
 
 
 def told(lo: Lowerer, s: t.Tell) -> str:
@@ -226,7 +226,7 @@ def ask(lo: Lowerer, s: t.Ask) -> list[Stmt]:
     lo.scopes.pop()
     lo.costs[id(s)] = sat(1 + lo.fact(s.seat).cost + domain.cost + work + lo.block_cost)
     asked = f"rt.Ask({seat}, {s.var.name!r}, {walk}, {limits.where(lo, s.span)})"
-    return [For(Code(var), Code(f"(yield {asked})"), tuple(body), s.span)]
+    return [For(Code(var), Code(f"(yield {asked})", s.span), tuple(body), s.span)]
 
 
 def journal_lines(lo: Lowerer, s: t.Assign) -> list[Stmt]:
@@ -266,7 +266,7 @@ def assign_item(lo: Lowerer, s: t.Assign, item: t.Expr) -> Stmt:
         stored = limits.checked_store(lo, expressions.canon(lo, s.value, elem, vpy), value, elem, s.span)
         put = f"rt.put({old_py}, {ipy}, {stored})"
     limits.stored(lo, sym, Facts(size=0, item=new.priced(0)))  # (the list keeps its length: only its items change)
-    return assign(lhs, put, s.span)
+    return Assign((Code(lhs),), Code(put, s.value.span), span=s.span)
 
 
 def assigned(lo: Lowerer, s: t.Assign) -> Stmt:
@@ -292,18 +292,19 @@ def assigned(lo: Lowerer, s: t.Assign) -> Stmt:
         limits.stored(lo, sym, Facts(size=size, item=value.item))
         items = set_items_joined(s.items_written, s.op == "+=", old_py, new_py)  # (pass `set_items`)
         if items is not None:
-            return assign(lhs, items, s.span)
-        return assign(lhs, f"{old_py} {'|' if s.op == '+=' else '-'} {new_py}", s.span)
+            return Assign((Code(lhs),), Code(items, s.value.span), span=s.span)
+        return Assign((Code(lhs),), Code(f"{old_py} {'|' if s.op == '+=' else '-'} {new_py}", s.value.span),
+                      span=s.span)
     if s.op in ("+=", "-="):
         if not storable((value.mag[0], value.mag[1] + 1)):  # `x += x` would double: the amount is checked
             vpy = f"rt.num({vpy}, {limits.where(lo, s.span)})"
-        return AugAssign(Code(lhs), s.op[0], Code(vpy), s.span)
+        return AugAssign(Code(lhs), s.op[0], Code(vpy, s.value.span), s.span)
     limits.stored(lo, sym, value)
     vpy = expressions.canon(lo, s.value, sym.ty, vpy)
     code = limits.checked_store(lo, vpy, value, sym.ty, s.span)
     if sym.kind == "field" and s.index is None and _narrows(_annotation(sym.ty), code):
         code = f"rt.held({code})"
-    return assign(lhs, code, s.span)
+    return Assign((Code(lhs),), Code(code, s.value.span), span=s.span)
 
 
 def condition(lo: Lowerer, e: t.Expr, tag: str, *entry: str) -> str:

@@ -55,8 +55,7 @@ def statement(lo: Lowerer, lower: Callable[[], list[Stmt]]) -> list[Stmt]:
     finally:
         lo.prechecks, lo.statement_scopes = outer
     before: list[Stmt] = []
-    for counted in checks:
-        walked = counted.removeprefix("rt.walk(self, ").split(", 1, ", 1)[0]
+    for walked, counted in checks:
         before.append(if_(f"len({walked}) > {SMALL_LIST}", call(counted)))
     return [*before, *lines]
 

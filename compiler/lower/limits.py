@@ -219,7 +219,7 @@ def over(lo: Lowerer, py: str, facts: Facts, span: SourceSpan) -> tuple[str, int
     counted = f"rt.walk(self, {py}, 1, {where(lo, span)})"
     if prechecked(lo, py):  # counted by the statement before the effect's line, if longer
         assert lo.prechecks is not None
-        lo.prechecks.append(counted)
+        lo.prechecks.append((py, counted))
         return py, SMALL_LIST, size
     if _SIMPLE.fullmatch(py):  # a short list is handled at once, a longer one counted
         return f"({py} if len({py}) <= {SMALL_LIST} else {counted})", SMALL_LIST, size

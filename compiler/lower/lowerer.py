@@ -106,9 +106,9 @@ class Lowerer:
         self.hoist_sites = 0  # the operations on them, which may be nested one in another
         self.entry: frozenset[str] = frozenset()
         # While an effect statement is lowered: the lists it walks whose size is checked by a
-        # statement of its own just before it (`if len(x) > 16: rt.walk(...)`), and how many
+        # statement of its own just before it (`if len(x) > 16: rt.walk(...)`: each list and its walk), and how many
         # scopes were open when it began (a name bound deeper is a comprehension's own).
-        self.prechecks: list[str] | None = None
+        self.prechecks: list[tuple[str, str]] | None = None
         self.statement_scopes = 0
         # What the passes derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.

@@ -10,16 +10,18 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
-from pathlib import PurePosixPath
+from collections.abc import Iterator
 
 import jinja2
 
 from ..core._version import __version__
 from ..core.paths import shown_safely
 from . import ir
-from .lower import Line, LoweredChoice, Program
+from .lower import LoweredChoice, Program
 from .names import faces_constant
 from .passes import PASSES, Plan
+from .pyir import declared, does_something
+from .pyprint import lines
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("rulewright.compiler", "templates"),
@@ -52,13 +54,6 @@ def _docstring(text: str) -> str:
     return repr(text)
 
 
-def _code(line: Line) -> str:
-    comment = f"  # {_comment(PurePosixPath(line.source.path).name)}:{line.source.line}" if line.source else ""
-    if line.note:  # what an optimisation pass derived in it
-        comment = f"{comment}; {_comment(line.note)}" if comment else f"  # {_comment(line.note)}"
-    return "    " * (line.depth - 2) + line.code + comment
-
-
 def _paren(code: str) -> str:
     """`code` in parentheses, unless one pair already wraps it whole."""
     if code.startswith("(") and code.endswith(")"):
@@ -78,7 +73,7 @@ def _unparen(code: str) -> str:
     return code[1:-1] if wrapped == code and code.startswith("(") else code
 
 
-_ENV.filters["code"] = _code
+_ENV.filters["lines"] = lines
 _ENV.filters["unparen"] = _unparen
 _ENV.filters["paren"] = _paren
 _ENV.filters["pyrepr"] = repr
@@ -121,6 +116,29 @@ def _key_code(choices: tuple[LoweredChoice, ...]) -> str:
 def _text_prefix(parts: tuple[tuple[str, str | None], ...]) -> str:
     """The literal start of an action's text: how an unknown text is matched to its action."""
     return parts[0][0] if parts and parts[0][1] is None else ""
+
+
+def _annotations(program: Program) -> Iterator[str]:
+    """Every annotation the module writes (of the state's slots, of the tables, of each method's
+    parameters, result and locals)."""
+    yield from (f.annotation for f in program.fields)
+    yield from (annotation for _, annotation in program.kept_slots)
+    yield from (annotation for _, annotation, _, _ in program.kept)
+    yield from (annotation for _, annotation, _, _ in program.board_tables)
+    yield from (annotation for _, annotation, _, _ in program.component_tables)
+    yield program.tie_break_type
+    for f in (*program.defines, *program.procedures):
+        yield f.returns
+        yield from (annotation for _, annotation in f.params)
+        yield from declared(f.body)
+    for a in program.actions:
+        yield from (annotation for _, annotation in a.params)
+        yield from declared(a.effect)
+        yield from declared(a.listing_prelude)
+        yield from declared(a.listing)
+    for body in (*(t.effect for t in program.triggers), *(ph.start for ph in program.phases), program.setup,
+                 program.end_loops):
+        yield from declared(body)
 
 
 def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
@@ -180,10 +198,11 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         for a in program.actions
     ]
     ruleset = rs.game if rs.variant == "base" else f"{rs.game}/{rs.variant}"
-    phase_effects = any(any(line.code != "pass" for line in p.start) for p in program.phases)
+    phase_effects = any(does_something(p.start) for p in program.phases)
     stuck_end = any(p.stuck == "end" for p in program.phases)
     quiet_end = bool(program.end_kept) or "end" not in program.resets  # (calling `_is_over` does nothing else)
-    text = _ENV.get_template("game.py.j2").render(
+    return _ENV.get_template("game.py.j2").render(
+        sequence=any("Sequence[" in annotation for annotation in _annotations(program)),
         version=__version__,
         passes=plan.passes if plan is not None else (),
         passes_off=[name for name in PASSES if plan is None or name not in plan.passes],
@@ -215,7 +234,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         phase_names=repr(tuple(p.name for p in program.phases)),
         phase_stuck=repr(tuple(p.stuck for p in program.phases)),
         phase_actions=repr(tuple(p.actions for p in program.phases)),
-        phase_starts=repr(tuple(any(line.code != "pass" for line in p.start) for p in program.phases)),
+        phase_starts=repr(tuple(does_something(p.start) for p in program.phases)),
         text_prefix=repr({a.name: _text_prefix(a.text_parts) for a in program.actions}),
         rules=rule_paths(rs),
         enums=program.enums,
@@ -253,7 +272,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         deciding=program.deciding,
         records=program.records,
         tie_break_span=rs.tie_break.span if rs.tie_break is not None else None,
-        setup=program.setup if any(line.code != "pass" for line in program.setup) else [],
+        setup=program.setup if does_something(program.setup) else (),
         resets=program.resets,
         suspends=program.suspends,
         asking_actions=sorted(a.name for a in program.actions if a.steps),
@@ -276,6 +295,3 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         phase_effects=phase_effects,
         stuck_end=stuck_end,
     )
-    if "Sequence[" not in text.split("from rulewright import runtime as rt", 1)[1]:
-        text = text.replace("from collections.abc import Sequence\n", "")
-    return text

@@ -46,8 +46,9 @@ from . import typed as t
 from .check import check
 from .codegen import class_name, emit
 from .driver import build
-from .lower import Line, Program, lower
+from .lower import Program, lower
 from .passes import optimise
+from .pyir import AugAssign, Code, For, If, Stmt, does_something
 
 OUTCOMES: dict[str, tuple[str, ...]] = {
     "action": ("listed", "taken"),
@@ -95,8 +96,8 @@ class Probed:
     paths: tuple[Path, ...] = ()  # the rule files read
 
 
-def _hit(counter: int) -> str:
-    return f"_HITS[{counter}] += 1"
+def _hit(counter: int) -> AugAssign:
+    return AugAssign(Code(f"_HITS[{counter}]"), "+", Code("1"))
 
 
 class Probes:
@@ -189,29 +190,28 @@ class Probes:
         return point.counter
 
     # -- the lowering hook ----------------------------------------------------------------------
-    def statement(self, s: t.Stmt, lines: list[Line], depth: int) -> list[Line]:
-        """An effect statement's lines with the probes of its branches or its body."""
+    def statement(self, s: t.Stmt, lines: list[Stmt]) -> list[Stmt]:
+        """An effect statement's statements with the probes of its branches or its body."""
         rule = self.rule_of.get(id(s), "?")
         if isinstance(s, t.If):
-            return self._if(s, lines, depth, rule)
+            return self._if(s, lines, rule)
         if isinstance(s, t.For | t.Ask):
-            heads = [i for i, line in enumerate(lines) if line.depth == depth and line.code.startswith("for ")]
+            heads = [i for i, stmt in enumerate(lines) if isinstance(stmt, For)]
             if not heads:
-                raise AssertionError(f"coverage build: no loop head in the lines of {s.span}")
-            head = heads[-1]
+                raise AssertionError(f"coverage build: no loop in the statements of {s.span}")
+            head = lines[heads[-1]]
+            assert isinstance(head, For)
             c = self.add(("body", id(s)), "effect", rule, f"body of {self.text_at(s.span)}", s.span)
-            return [*lines[:head + 1], Line(depth + 1, _hit(c)), *lines[head + 1:]]
+            return [*lines[:heads[-1]], replace(head, body=(_hit(c), *head.body)), *lines[heads[-1] + 1:]]
         return lines
 
-    def _if(self, s: t.If, lines: list[Line], depth: int, rule: str) -> list[Line]:
-        heads = [i for i, line in enumerate(lines) if line.depth == depth]
-        wanted = len(s.branches) + (1 if s.orelse else 0)
-        if len(heads) != wanted or heads[0] != 0:
-            raise AssertionError(f"coverage build: unexpected lines for the `if` at {s.span}")
-        out: list[Line] = []
+    def _if(self, s: t.If, lines: list[Stmt], rule: str) -> list[Stmt]:
+        made = lines[0] if len(lines) == 1 else None
+        if not isinstance(made, If) or len(made.elifs) + 1 != len(s.branches) or bool(made.orelse) != bool(s.orelse):
+            raise AssertionError(f"coverage build: unexpected statements for the `if` at {s.span}")
         option = False
-        for n, i in enumerate(heads):
-            end = heads[n + 1] if n + 1 < len(heads) else len(lines)
+        counters: list[int] = []
+        for n in range(len(s.branches) + (1 if s.orelse else 0)):
             if n < len(s.branches):
                 test = s.branches[n][0]
                 option = option or self.reads_option(test)
@@ -221,13 +221,16 @@ class Probes:
             else:
                 span = s.orelse[0].span
                 c = self.add(("branch", id(s), "else"), "branch", rule, "else", span, option)
-            out += [lines[i], Line(depth + 1, _hit(c)), *lines[i + 1:end]]
+            counters.append(c)
         if not s.orelse:  # no branch taken: an `else` of its own counts it
             test = s.branches[-1][0]
             c = self.add(("branch", id(s), "else"), "branch", rule, "no branch taken (no else written)",
                          test.span, option)
-            out += [Line(depth, "else:"), Line(depth + 1, _hit(c))]
-        return out
+            counters.append(c)
+        first, *more = counters[:len(s.branches)]
+        return [replace(made, body=(_hit(first), *made.body),
+                        elifs=tuple(replace(e, body=(_hit(c), *e.body)) for e, c in zip(made.elifs, more, strict=True)),
+                        orelse=(_hit(counters[-1]), *made.orelse))]
 
     def expression(self, e: t.Expr, py: str) -> str:
         """The lowering hook of expressions: the test of a conditional expression, probed."""
@@ -259,7 +262,7 @@ class Probes:
                 g = self.add(("guard", a.name), "guard", f"{rule}.when", self.text_at(ta.when.span),
                              ta.when.span, option)
                 when = f"_probe({g}, {when})"
-            prog.actions[i] = replace(a, when=when, effect=(Line(2, _hit(c + 1)), *a.effect))
+            prog.actions[i] = replace(a, when=when, effect=(_hit(c + 1), *a.effect))
         typed_triggers = {tr.method: tr for tr in program.triggers}
         for i, trig in enumerate(prog.triggers):
             tt = typed_triggers[trig.method]
@@ -271,21 +274,21 @@ class Probes:
                              tt.when.span, option)
                 when = f"_probe({g}, {when})"
             c = self.add(("trigger", trig.name), "trigger", rule, f"trigger {trig.name}", tt.span, option)
-            prog.triggers[i] = replace(trig, when=when, effect=(Line(2, _hit(c)), *trig.effect))
+            prog.triggers[i] = replace(trig, when=when, effect=(_hit(c), *trig.effect))
         for i, p in enumerate(prog.procedures):
             c = self.add(("procedure", p.name), "effect", f"procedures.{p.name}", f"procedure {p.name}", p.span)
-            prog.procedures[i] = replace(p, body=(Line(2, _hit(c)), *p.body))
+            prog.procedures[i] = replace(p, body=(_hit(c), *p.body))
         for i, d in enumerate(prog.defines):
             c = self.add(("define", d.name), "define", f"define.{d.name}", f"definition {d.name}", d.span)
-            prog.defines[i] = replace(d, body=(Line(2, _hit(c)), *d.body))
+            prog.defines[i] = replace(d, body=(_hit(c), *d.body))
         for i, (ph, tph) in enumerate(zip(prog.phases, program.phases, strict=True)):
-            if tph.start and any(line.code != "pass" for line in ph.start):  # (a phase without start has no call)
+            if tph.start and does_something(ph.start):  # (a phase without start has no call)
                 c = self.add(("start", ph.name), "effect", f"phases.{ph.name}.start", f"start of phase {ph.name}",
                              tph.start[0].span)
-                prog.phases[i] = replace(ph, start=(Line(2, _hit(c)), *ph.start))
-        if program.setup and any(line.code != "pass" for line in prog.setup):
+                prog.phases[i] = replace(ph, start=(_hit(c), *ph.start))
+        if program.setup and does_something(prog.setup):
             c = self.add(("setup",), "effect", "setup", "setup", program.setup[0].span)
-            prog.setup = [Line(2, _hit(c)), *prog.setup]
+            prog.setup = (_hit(c), *prog.setup)
         for i, (name, code, span) in enumerate(prog.scoring):
             c = self.add(("score", name), "score", f"scoring.{name}", f"scoring term {name}", span)
             prog.scoring[i] = (name, f"_score({c}, {code})", span)

@@ -18,10 +18,14 @@ import pytest
 
 from rulewright.compiler import passes
 from rulewright.compiler.passes.aggregate_loops import written_out
+from rulewright.compiler.pyir import Assign
+from rulewright.compiler.pyprint import lines as printed
+from rulewright.core.source import SourceSpan
 from tests.helpers.compiled import game
 from tests.helpers.lockstep import play_in_lockstep
 
 OFF = passes.ALL - {"aggregate_loops"}
+SPAN = SourceSpan("rules/x/base.yaml", 7, 5, 7, 20)  # (where the definition is written)
 
 
 @pytest.mark.parametrize(("code", "params", "taken"), [
@@ -52,16 +56,18 @@ OFF = passes.ALL - {"aggregate_loops"}
     ("max(self.xs)", set(), []),  # (no default: it raises on none, as it must)
 ])
 def test_what_is_written_out(code: str, params: set[str], taken: list[str]) -> None:
-    lines, rest = written_out(code, params)
-    results = [line.split(" = ")[0] for depth, line, _ in lines if depth == 0 and " = " in line
-               and line.split(" = ")[0] not in ("_first", "_cond")]
+    lines, rest = written_out(code, params, SPAN)
+    results = [s.targets[0].text for s in lines if isinstance(s, Assign)
+               and s.targets[0].text not in ("_first", "_cond")]
     assert results == taken, lines
     if not taken:
         assert rest == code
     else:
         assert all(name in rest for name in taken)
         compile(rest, "<rest>", "eval")  # (what is left is an expression)
-        assert any(note for _, _, note in lines)  # (the loop's line says it is written out)
+        # (the loop's line says it is written out, after its rule line)
+        assert any(line.lstrip().startswith("for ") and line.endswith(" written out as a loop")
+                   and "  # base.yaml:7; `aggregate_loops`: " in line for line in printed(tuple(lines)))
 
 
 class Tracked:
@@ -92,9 +98,9 @@ class Tracked:
     "(self.asked() > 1 and all(x < y for y in (self.asked(),) for x in self.xs))",
 ])
 def test_each_loop_computes_what_the_built_in_computes(code: str) -> None:
-    lines, rest = written_out(code, set())
+    lines, rest = written_out(code, set(), SPAN)
     assert lines
-    body = "\n".join("    " * (depth + 1) + line for depth, line, _ in lines)
+    body = "\n".join("    " + line for line in printed(tuple(lines)))
     loop = f"def value(self):\n{body}\n    return {rest}\n"
     plain = f"def value(self):\n    return {code}\n"
     made: dict[str, object] = {}

@@ -25,6 +25,7 @@ from rulewright import scenarios
 from rulewright.compiler import passes
 from rulewright.compiler.analysis.reads import Dependencies, Reads, analyse
 from rulewright.compiler.lower import END_SLOT, lower
+from rulewright.compiler.pyprint import Printed, printed
 from rulewright.core.paths import bundled_rulesets, ruleset_file
 from rulewright.generated.mandarin.base import ATTR__TILE__ANIMAL
 from rulewright.runtime.state import State
@@ -121,7 +122,7 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
     blocks = [a.effect for a in lowered.actions] + [t.effect for t in lowered.triggers] + \
         [p.body for p in lowered.procedures] + [p.start for p in lowered.phases] + [tuple(lowered.setup)]
     assignments = 0
-    for lines in (without_own_drops(block) for block in blocks):
+    for lines in (without_own_drops(printed(block)) for block in blocks):
         for i, line in enumerate(lines):
             m = _ASSIGNED.match(line.code)
             if m is None or m.group(1) not in fields:
@@ -161,7 +162,7 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
                 whole = set(re.findall(r"self\.(\w+) =", after.code))
                 assert not whole & dropped
                 dropped |= whole
-            assert dropped == readers.get(m.group(1), set()), f"{line.code} ({line.source})"
+            assert dropped == readers.get(m.group(1), set()), f"{line.code} ({line.span})"
     assert assignments
     assert set(lowered.phase_drops) == {f"_d__{name}" for name, r in plan.derived if r.volatile} | (
         {END_SLOT} if plan.end_once is not None and plan.end_once.volatile else set())
@@ -170,12 +171,12 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
 _FROM_COPY = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), (.+)\)$")
 
 
-def without_own_drops(lines: Any) -> list[Any]:
-    """The lines, each drop of pass `own_drops` (`if self._kept_shared:` values dropped from copies of
-    the dicts, `else:` the same values popped in place) as the drops from copies alone, once checked
-    that both branches drop the same values."""
-    out, i = [], 0
-    lines = list(lines)
+def without_own_drops(lines: list[Printed]) -> list[Printed]:
+    """The lines as printed, each drop of pass `own_drops` (`if self._kept_shared:` values dropped from
+    copies of the dicts, `else:` the same values popped in place) as the drops from copies alone, once
+    checked that both branches drop the same values."""
+    out: list[Printed] = []
+    i = 0
     while i < len(lines):
         line = lines[i]
         if line.code != "if self._kept_shared:":

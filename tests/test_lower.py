@@ -11,6 +11,7 @@ from pathlib import Path
 
 from rulewright.compiler import passes
 from rulewright.compiler.lower import Program, lower
+from rulewright.compiler.pyprint import codes, printed
 from rulewright.core.paths import rules_dir
 from tests.helpers.compiled import typed_file
 
@@ -35,14 +36,14 @@ def test_each_rule_is_written_as_python_pointing_at_its_rule_line() -> None:
     take = next(a for a in program.actions if a.name == "take")
     assert take.when == "self.roll >= 0"
     assert [c.domain for c in take.choices] == ["[s for s in self.board.spots if self.free(s)]"]
-    assert [(line.depth, line.code) for line in take.effect] == [
-        (2, "self.marker[spot] = TAKEN"), (2, "self.score[self.current] += 1")]
-    assert [line.source.line for line in take.effect if line.source] == [
+    assert [(line.depth, line.code) for line in printed(take.effect)] == [
+        (0, "self.marker[spot] = TAKEN"), (0, "self.score[self.current] += 1")]
+    assert [line.span.line for line in printed(take.effect) if line.span] == [
         line_of("- marker[spot] = taken"), line_of("- score[current] += 1")]
-    assert all(line.source and line.source.path.endswith("_valid_minimal.yaml") for line in take.effect)
+    assert all(line.span and line.span.path.endswith("_valid_minimal.yaml") for line in printed(take.effect))
     (free,) = program.defines
     assert (free.name, free.params, free.returns) == ("free", (("s", "int"),), "bool")
-    assert [line.code for line in free.body] == ["return self.marker[s] == EMPTY"]
+    assert codes(free.body) == ["return self.marker[s] == EMPTY"]
     assert program.end == "all(self.marker[s] == TAKEN for s in self.board.spots)"
     assert program.end_span is not None and program.end_span.line == line_of("end: ")
     assert [(name, code) for name, code, _ in program.scoring] == [("points", "self.score[player]")]
@@ -53,15 +54,16 @@ def test_each_rule_is_written_as_python_pointing_at_its_rule_line() -> None:
 def test_a_plan_adds_to_the_plain_code_and_takes_nothing_from_it() -> None:
     plain, optimised = lowered(), lowered(optimised=True)
     for before, after in zip(plain.actions, optimised.actions, strict=True):
-        codes = iter(line.code for line in after.effect)
-        assert all(any(code == line.code for code in codes) for line in before.effect), after.name
-    assert sum(len(a.effect) for a in optimised.actions) > sum(len(a.effect) for a in plain.actions)
+        written = iter(codes(after.effect))
+        assert all(any(code == line for code in written) for line in codes(before.effect)), after.name
+    assert sum(len(codes(a.effect)) for a in optimised.actions) > sum(len(codes(a.effect)) for a in plain.actions)
 
 
 def test_lowering_is_deterministic() -> None:
-    """Lowering one typed program twice gives the same lines (it keeps nothing between runs)."""
+    """Lowering one typed program twice gives the same statements, rule lines and notes (it keeps
+    nothing between runs)."""
     program = typed_file(rules_dir() / "china-schacht" / "base.yaml")
     first, second = lower(program)[1], lower(program)[1]
-    assert [line.code for a in first.actions for line in a.effect] == [
-        line.code for a in second.actions for line in a.effect]
+    assert [a.effect for a in first.actions] == [a.effect for a in second.actions]
+    assert [d.body for d in first.defines] == [d.body for d in second.defines]
     assert first.end == second.end and first.scoring == second.scoring

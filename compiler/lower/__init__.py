@@ -2,8 +2,9 @@
 the limits of a move it needs.
 
 `lower(program)` returns the diagnostics (a component attribute too costly to compute) and the
-`Program`: every expression and effect written as Python lines, each with the rule line it came
-from, which the code generator (compiler/codegen.py) only lays out.
+`Program`: every expression and effect written as Python, statements of the lowered IR
+(compiler/pyir.py) each with the rule line it came from, which the code generator
+(compiler/codegen.py) only lays out.
 
 Lowering decides each value's one runtime representation (docs/language.md "Values": a list is
 a tuple, a set a frozenset, converted only where the representation shows), the order a set is
@@ -21,12 +22,11 @@ from ...core.source import Diagnostic
 from .. import typed as t
 from ..budget import Facts
 from ..passes import Plan
-from . import limits, rules
+from ..pyir import Stmt
+from . import comprehensions, definitions, expressions, limits, rules
 from .code import answer_format
-from .definitions import END_SLOT
-from .lowerer import Lowerer
+from .lowerer import END_SLOT, Lowerer, Transforms
 from .program import (
-    Line,
     LoweredAction,
     LoweredChoice,
     LoweredField,
@@ -36,24 +36,26 @@ from .program import (
     Program,
 )
 
-__all__ = ["END_SLOT", "Line", "LoweredAction", "LoweredChoice", "LoweredField", "LoweredFunction",
+__all__ = ["END_SLOT", "LoweredAction", "LoweredChoice", "LoweredField", "LoweredFunction",
            "LoweredPhase", "LoweredTrigger", "Lowerer", "Program", "answer_format", "lower"]
 
 
 def lower(typed: t.TypedProgram, plan: Plan | None = None,
-          probe: Callable[[t.Stmt, list[Line], int], list[Line]] | None = None,
+          probe: Callable[[t.Stmt, list[Stmt]], list[Stmt]] | None = None,
           probe_expr: Callable[[t.Expr, str], str] | None = None) -> tuple[list[Diagnostic], Program]:
     """Lower a checked program, carrying out what the optimisation passes decided (`plan`,
     compiler/passes/; none by default); returns its problems (the limits of a move it cannot
     keep) and the lowered program. `probe`, `probe_expr`: a coverage build's hooks
     (compiler/probes.py)."""
     plan = plan if plan is not None else Plan()
+    transforms = Transforms(expressions.expr, comprehensions.comprehension, definitions.define_walk,
+                            definitions.define_call_facts, definitions.procedure_cost)
     # The walk runs again while it learns more of what the fields hold (how long a list field can
     # grow: compiler/budget.py); its code is kept once what it assumed of them holds.
     assumed: dict[str, Facts] | None = None
     grown: Counter[str] = Counter()
     while True:
-        lowerer = Lowerer(typed, assumed, plan)
+        lowerer = Lowerer(typed, transforms, assumed, plan)
         lowerer.probe, lowerer.probe_expr = probe, probe_expr
         try:
             program = rules.run(lowerer)

@@ -16,11 +16,13 @@ from ..names import joined as invented
 from ..passes import action_tables, choice_hoist, guard_inline, listing_tables, region_masks, spot_rows, value_tables
 from ..passes.rewrite import show
 from ..passes.tabled_rows import key_code
+from ..pyir import Block, Stmt, assign, call, if_
 from ..types import Ty
 from . import boards, effects, expressions, limits
 from .code import _CHARGES, Reading, _annotation, _parenthesised, _unparenthesised
 from .comprehensions import region_mask_code
-from .effects import _asks, _assigned
+from .effects import _assigned
+from .lowerer import _asks
 from .program import LoweredAction, LoweredChoice
 
 if TYPE_CHECKING:
@@ -64,9 +66,9 @@ def region_choice(lo: Lowerer, a: t.Action, i: int, domain_py: str, charges: int
 
 
 def listing_loops(lo: Lowerer, a: t.Action, loops: list[tuple[t.Choice, str, str, Facts, Ty]],
-                  reading: Reading) -> tuple[tuple[str, ...], bool, int | None]:
+                  reading: Reading) -> tuple[Block, bool, int | None]:
     """The loops that list an action's choices, one inside the other: each counted as it
-    starts if need be (its walk is rewritten in `loops`). Returns the lines the listing starts
+    starts if need be (its walk is rewritten in `loops`). Returns the statements the listing starts
     with (checks of its lists, the charge of its proven work when large), whether the interned
     actions must be kept few (a choice of numbers can name ever new values), and at most how
     many actions it lists."""
@@ -82,14 +84,14 @@ def listing_loops(lo: Lowerer, a: t.Action, loops: list[tuple[t.Choice, str, str
         counted = walk.startswith("rt.")
         count = None if count is None or counted or domain.size is None else sat(count * domain.size)
         per_round = sat(1 + domain.cost + work)
-    prelude: list[str] = []
+    prelude: list[Stmt] = []
     lists = limits.end_reading(lo, reading)
     if lists[0]:  # the lists it took for small are checked first
-        prelude.append(f"if {' or '.join(f'len({py}) > {SMALL_LIST}' for py in lists[0])}:")
-        prelude.append(f"    {limits.grown(lo, lists, per_round, a.span)}")
+        prelude.append(if_(" or ".join(f"len({py}) > {SMALL_LIST}" for py in lists[0]),
+                           call(limits.grown(lo, lists, per_round, a.span))))
     if per_round > FREE_WORK:
         limits.charged(lo)
-        prelude.append(f"rt.spend(self, {min(per_round, MAX_STEPS + 1)}, {limits.where(lo, a.span)})")
+        prelude.append(call(f"rt.spend(self, {min(per_round, MAX_STEPS + 1)}, {limits.where(lo, a.span)})"))
     clear_cache = not all(limits.finite(lo, elem, domain.item) for _, _, _, domain, elem in loops)
     return tuple(prelude), clear_cache, count
 
@@ -110,7 +112,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
     table = action_tables.table_of(lo.plan, a.name)
     spot_row: tuple[str, str, list[tuple[str, bool]]] | None = None
     region_row: RegionRow | None = None
-    joined: list[tuple[str, str, str]] = []  # (pass `listing_hoist`) bound before the loops
+    joined: list[tuple[str, str | None, str, str]] = []  # (pass `listing_hoist`) bound before the loops
     for i, c in enumerate(a.choices):
         lo.line_numbers = table is not None and table.levels[i].how == "lines"
         lo.listing_hoisted = (joined, c.var.name, tuple(ch.var.name for ch in a.choices[:i])) \
@@ -137,7 +139,8 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
         limits.set_local(lo, c.var, domain.item)
         loops.append((c, py, walk, domain, c.var.ty))
     listing_prelude, clear_cache, count = listing_loops(lo, a, loops, reading)
-    bindings = [f"{name} = {code}  # {comment}" for name, code, comment in joined]
+    bindings: list[Stmt] = [assign(name, code, note=comment, annotation=annotation)
+                            for name, annotation, code, comment in joined]
     listed = listing_tables.listed_of(lo.plan, a.name)
     if listed is not None and (table is None or clear_cache or any("rt." in walk for _, _, walk, _, _ in loops)):
         listed = None  # (pass `listing_tables`) a walk charges the budget itself: listed the plain way
@@ -148,10 +151,10 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
                     for (c, py, walk, _, elem), note in zip(loops, notes, strict=True))
     params = tuple((c.var.py, _annotation(c.var.ty)) for c in a.choices)
     before = lo.charges
-    effect = limits.unit_lines(lo, effects.block(lo, a.effect, 2), lo.block_cost, a.span)
+    effect = limits.unit_lines(lo, effects.block(lo, a.effect), lo.block_cost, a.span)
     fresh_effect = limits.mark(lo, before, "effect") or any(trig in lo.charging_triggers for trig in a.triggers)
     steps = _asks(a.effect, lo.suspending) or any(trig in lo.waiting for trig in a.triggers)
-    listing: tuple[str, ...] = ()
+    listing: Block = ()
     if table is not None:  # through tables per board (pass `action_tables`)
         listing, regions_bound = tabled_listing(lo, a, table, choices, clear_cache, spot_row, region_row, listed,
                                                      bindings)
@@ -170,8 +173,8 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
 def tabled_listing(lo: Lowerer, a: t.Action, table: action_tables.Table, choices: tuple[LoweredChoice, ...],
                    clear_cache: bool, spot_row: tuple[str, str, list[tuple[str, bool]]] | None,
                    region_row: RegionRow | None, listed: listing_tables.Listed | None,
-                   bindings: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(pass `action_tables`) The lines that list an action's moves through tables per board, and the
+                   bindings: list[Stmt]) -> tuple[Block, Block]:
+    """(pass `action_tables`) The statements that list an action's moves through tables per board, and the
     locals its listing binds first (pass `region_masks`: the masks of its last choice's regions);
     `spot_row`, `region_row`: the last choice as gathered by passes `spot_rows`, `region_masks`;
     `listed`: pass `listing_tables`'s list remembered by value, with its `bindings`."""
@@ -187,9 +190,9 @@ def tabled_listing(lo: Lowerer, a: t.Action, table: action_tables.Table, choices
     board_table = partial(boards.board_table, lo)
     lines = action_tables.listing(table, a.name, clear_cache, walks, board_table, gather, into, regions,
                                   tabled_rows(lo, a))
-    first: tuple[str, ...] = ()
+    first: Block = ()
     if regions is not None and lines and region_row is not None:
-        first = tuple(f"{name} = {code}  # {comment}" for name, code, comment in region_row[2])
+        first = tuple(assign(name, code, note=comment) for name, code, comment in region_row[2])
     listing = tuple(lines if listed is None
                     else listing_tables.remembered(listed, a.name, lines, bindings, board_table))
     return listing, first

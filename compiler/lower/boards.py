@@ -8,8 +8,8 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..passes import region_masks
-from . import definitions
-from .program import Line, LoweredFunction
+from ..pyir import Assign, Code, assign
+from .program import LoweredFunction
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -63,7 +63,7 @@ def keep_region_tests(lo: Lowerer) -> None:
     for test in lo.plan.region_tests:
         d = lo.defines[test.define]
         if d.name not in lo.define_facts:
-            definitions.define_walk(lo, d)
+            lo.define_walk(d)
         if d.name in lo.charging:
             continue
         lo.region_tests.append(test)
@@ -88,7 +88,7 @@ def kept_masks(lo: Lowerer) -> None:
     prog = lo.program
     for m in lo.plan.masks:  # the sets of spots kept as bit masks (pass `bitmask`)
         prog.kept.append((m.slot, "int", m.note(), m.py))
-        prog.fields_set.append(f"{m.py} = {m.rebuild()}")
+        prog.fields_set.append(assign(m.py, m.rebuild()))
     for test in lo.region_tests:  # (pass `region_masks`) the kept masks of tests of regions
         where = test.span.short
         prog.kept.append((test.slot, "int", f"region_masks: the regions where `{test.text}` ({where}), among "
@@ -96,11 +96,11 @@ def kept_masks(lo: Lowerer) -> None:
         prog.kept.append((test.known, "int", f"region_masks: the regions whose bit of {test.slot} is known "
                           f"(cleared where the kept value of `{test.define}` for the region is dropped)",
                           f"self.{test.known}"))
-        prog.forget.append(f"self.{test.slot} = self.{test.known} = 0")
+        prog.forget.append(Assign((Code(f"self.{test.slot}"), Code(f"self.{test.known}")), Code("0")))
         after = next(k for k, d in enumerate(prog.defines) if d.name == test.define) + 1
-        body = tuple(Line(2, code) for code in region_masks.within_method(test))
+        body = region_masks.within_method(test)
         prog.defines.insert(after, LoweredFunction(test.within, (("_regions_mask", "int"),), "int", body,
                                                    test.span))
     for vm in lo.plan.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)
         prog.kept.append((vm.slot, "list[int]", vm.note(), f"{vm.py}[:]"))
-        prog.fields_set.append(f"{vm.py} = {vm.rebuild()}")
+        prog.fields_set.append(assign(vm.py, vm.rebuild()))

@@ -20,11 +20,11 @@ from ..passes.region_masks import ORDERED
 from ..passes.rewrite import show
 from ..passes.spot_filters import Term, _bare, among, joined_terms, lookup
 from ..passes.value_masks import ValueMask, _masks, _unparen, paren, served
+from ..pyir import Block
 from ..typed import Symbol
 from ..types import unify
 from . import boards, expressions, limits
 from .code import _CHARGES
-from .program import Line
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -172,14 +172,14 @@ def region_any(lo: Lowerer, e: t.Comprehension) -> str | None:
     return f"self.{test.within}({region_mask_code(lo, regions)}) != 0"
 
 
-def aggregate_loops(lo: Lowerer, py: str, params: set[str], span: SourceSpan) -> tuple[list[Line], str]:
+def aggregate_loops(lo: Lowerer, py: str, params: set[str], span: SourceSpan) -> tuple[Block, str]:
     """(pass `aggregate_loops`) The loops of the aggregates a value (`py`, of a definition of
-    parameters `params` or of the end) computes first, as lines from the body's depth, and the
+    parameters `params` or of the end) computes first, as statements of its body, and the
     value reading their results; none, and `py` as it is, with the pass off."""
     if not lo.plan.aggregate_loops:
-        return [], py
-    written, py = written_out(py, params)
-    return [Line(2 + depth, code, span if why else None, why) for depth, code, why in written], py
+        return (), py
+    loops, py = written_out(py, params, span)
+    return tuple(loops), py
 
 
 def value_masks_code(lo: Lowerer, e: t.Comprehension) -> str | None:
@@ -313,16 +313,16 @@ def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: str) -> str:
     else `joined` itself."""
     if lo.listing_hoisted is None or key(e) not in lo.plan.listing_hoists:
         return joined
-    bound: list[tuple[str, str, str]]
+    bound: list[tuple[str, str | None, str, str]]
     bound, choice, before = lo.listing_hoisted
-    for name, code, _ in bound:
+    for name, _, code, _ in bound:
         if code == joined:
             return name
     if len(bound) >= MAX_TABLE_CHOICES:
         return joined
     name = LOCAL.format(len(bound))
     earlier = " and ".join(f"`{b}`" for b in before)
-    bound.append((name, joined, f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are made "
+    bound.append((name, None, joined, f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are made "
                                 f"from, the same for every {earlier}, joined once before the loops"))
     return name
 

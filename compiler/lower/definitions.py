@@ -4,7 +4,6 @@ remembered; a field's start and its description.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -13,13 +12,14 @@ from .. import typed as t
 from ..budget import FREE_WORK, NOTHING, Facts, sat
 from ..names import base_use, faces_constant
 from ..names import joined as invented
-from ..passes import Plan, component_sets, value_tables
+from ..passes import component_sets, value_tables
 from ..passes.action_tables import Bind
+from ..pyir import Assign, Block, Code, Elif, If, Return, Stmt, assign, call, if_
 from ..types import needs_key
 from . import boards, comprehensions, effects, expressions, limits
 from .code import Small, _annotation
 from .effects import _assigned
-from .program import Line, LoweredField, LoweredFunction
+from .program import LoweredField, LoweredFunction
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -104,75 +104,74 @@ def field(lo: Lowerer, typed: t.Field) -> LoweredField:
     return LoweredField(f.name, annotation, init, f.per, copy, info, f.span, shown, hidden, seen_by)
 
 
-def _cached(d: t.Define, annotation: str, body: tuple[Line, ...]) -> tuple[Line, ...]:
-    """A definition's lines, remembering its value in the state's `_derived` (one dict per state,
+def _returned(body: Block) -> tuple[Block, Return, Code]:
+    """A definition's statements before its `return`, the `return`, and the value it returns."""
+    *work, last = body
+    assert isinstance(last, Return) and last.value is not None, last
+    return tuple(work), last, last.value
+
+
+def _cached(d: t.Define, annotation: str, body: Block) -> Block:
+    """A definition's statements, remembering its value in the state's `_derived` (one dict per state,
     dropped by every change of the game: an assignment to a field, a new phase or turn, a restore)."""
     key = repr(d.name) if not d.params else f"({d.name!r}, {', '.join(p.py for p in d.params)})"
-    *work, last = body
-    assert last.depth == 2 and last.code.startswith("return "), last
+    work, last, value = _returned(body)
     return (
-        Line(2, "_memo = self._derived"),
-        Line(2, "if _memo is None:"),
-        Line(3, "_memo = self._derived = {}"),
-        Line(2, f"elif {key} in _memo:"),
-        Line(3, f"_remembered: {annotation} = _memo[{key}]"),
-        Line(3, "return _remembered"),
+        assign("_memo", "self._derived"),
+        If(Code("_memo is None"), (Assign((Code("_memo"), Code("self._derived")), Code("{}")),),
+           (Elif(Code(f"{key} in _memo"), (assign("_remembered", f"_memo[{key}]", annotation=annotation),
+                                            Return(Code("_remembered")))),)),
         *work,
-        Line(2, f"_value: {annotation} = {last.code.removeprefix('return ')}", last.source, last.note),
-        Line(2, f"_memo[{key}] = _value"),
-        Line(2, "return _value"),
+        Assign((Code("_value"),), value, annotation, last.span, last.note),
+        assign(f"_memo[{key}]", "_value"),
+        Return(Code("_value")),
     )
 
 
-END_SLOT = "_kept_end"  # (pass `end_once`) the slot of the end's value
+def _remembered(body: Block, annotation: str, found: Block, store: Stmt, room: str | None = None) -> Block:
+    """A definition's statements (`body`, ending with its `return`), with the statements that return
+    its value when it is found remembered first (`found`) and the one that remembers it (`store`)
+    last, if `room` holds."""
+    work, last, value = _returned(body)
+    kept = Assign((Code("_value"),), value, annotation, last.span)
+    stored = (store,) if room is None else (if_(room, store),)
+    return (*found, *work, kept, *stored, Return(Code("_value")))
 
 
-def _remembered(body: tuple[Line, ...], annotation: str, found: tuple[Line, ...], store: str,
-                room: str | None = None) -> tuple[Line, ...]:
-    """A definition's lines (`body`, ending with its `return`), with the lines that return its value
-    when it is found remembered first (`found`) and the line that remembers it (`store`) last, if
-    `room` holds."""
-    *work, last = body
-    assert last.depth == 2 and last.code.startswith("return "), last
-    value = Line(2, f"_value: {annotation} = {last.code.removeprefix('return ')}", last.source)
-    stored = (Line(2, store),) if room is None else (Line(2, f"if {room}:"), Line(3, store))
-    return (*found, *work, value, *stored, Line(2, "return _value"))
-
-
-def _kept(d: t.Define, annotation: str, slot: str, body: tuple[Line, ...], nest: int | None = None) -> tuple[Line, ...]:
-    """A definition's lines, keeping its value in its slot of the state between moves (pass
+def _kept(d: t.Define, annotation: str, slot: str, body: Block, nest: int | None = None) -> Block:
+    """A definition's statements, keeping its value in its slot of the state between moves (pass
     `derived`): a value, or for a definition with parameters a dict by arguments; None while
     stale (every assignment to a field it reads sets it so). `nest`: the position of the parameter
     the values are kept by first, each a dict by the others (pass `nested_drops`)."""
     if not d.params:
-        return _remembered(body, annotation, (Line(2, f"_kept = self.{slot}"), Line(2, "if _kept is not None:"),
-                                              Line(3, "return _kept")), f"self.{slot} = _value")
-    # the dict the values are kept in (`kept`, or for one nested value `nested`: kept[its parameter]), by key
-    held = "_kept"
-    first: tuple[Line, ...] = ()
-    if nest is not None:  # (pass `nested_drops`) by that parameter first, each a dict by the others
-        rest = [p.py for i, p in enumerate(d.params) if i != nest]
-        held, first = "_nested", (
-            Line(2, f"_nested = _kept.get({d.params[nest].py})"),
-            Line(2, "if _nested is None:"),
-            Line(3, f"_nested = _kept[{d.params[nest].py}] = {{}}"),
-        )
-    else:
-        rest = [p.py for p in d.params]
+        return _remembered(body, annotation, (assign("_kept", f"self.{slot}"),
+                                              if_("_kept is not None", Return(Code("_kept")))),
+                           assign(f"self.{slot}", "_value"))
+    # the dict the values are kept in (`kept`, or for one nested value `nested`: kept[its parameter]), by key;
+    # the test of the last made, after which the values are looked up
+    rest = [p.py for i, p in enumerate(d.params) if i != nest]
     key = rest[0] if len(rest) == 1 else f"({', '.join(rest)})"
-    found = (Line(2, f"_kept = self.{slot}"), Line(2, "if _kept is None:"), Line(3, f"_kept = self.{slot} = {{}}"),
-             *first, Line(2, f"elif {key} in {held}:"), Line(3, f"return {held}[{key}]"))
+    held = "_kept" if nest is None else "_nested"
+    made = (Assign((Code("_kept"), Code(f"self.{slot}")), Code("{}")),)
+    if nest is not None:  # (pass `nested_drops`) by that parameter first, each a dict by the others
+        first: Block = (if_("_kept is None", *made), assign("_nested", f"_kept.get({d.params[nest].py})"))
+        test, made = "_nested is None", (Assign((Code("_nested"), Code(f"_kept[{d.params[nest].py}]")), Code("{}")),)
+    else:
+        first, test = (), "_kept is None"
+    found = (assign("_kept", f"self.{slot}"), *first,
+             If(Code(test), made, (Elif(Code(f"{key} in {held}"), (Return(Code(f"{held}[{key}]")),)),)))
     keyed = [p for i, p in enumerate(d.params) if i != nest]
+    stored = assign(f"{held}[{key}]", "_value")
     if len(keyed) == 1 and keyed[0].ty.kind in ("entity", "enum", "bool"):  # (one per entity at most)
-        return _remembered(body, annotation, found, f"{held}[{key}] = _value")
+        return _remembered(body, annotation, found, stored)
     # values by several arguments, or by a number or a list, are kept while the dict holds fewer than
     # rt.MAX_TABLED (docs/optimiser.md, "What a board keeps"): beyond, computed afresh at every call
-    return _remembered(body, annotation, found, f"{held}[{key}] = _value", f"len({held}) < rt.MAX_TABLED")
+    return _remembered(body, annotation, found, stored, f"len({held}) < rt.MAX_TABLED")
 
 
-def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: tuple[Line, ...],
-            bound: Bind) -> tuple[tuple[Line, ...], str]:
-    """A definition's lines, remembering its values in a table of the board by the value of the
+def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: Block,
+            bound: Bind) -> tuple[Block, str]:
+    """A definition's statements, remembering its values in a table of the board by the value of the
     game it reads (and the parameters that join the key), pass `value_tables`; and what its
     comment says of it."""
     read = table.py if table.at is None else f"{table.py}[{d.params[table.at].py}]"
@@ -182,14 +181,13 @@ def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: tuple
     table_code = bound(find, invented("values", d.name), f"dict[Any, {annotation}]",
                        f"the values of `{d.name}` by what they read (`value_tables`)")
     found = (
-        Line(2, f"_table = {table_code}"),
-        Line(2, f"_kept: {annotation} | None = _table.get({key})"),
-        Line(2, "if _kept is not None:"),
-        Line(3, "return _kept"),
+        assign("_table", table_code),
+        assign("_kept", f"_table.get({key})", annotation=f"{annotation} | None"),
+        if_("_kept is not None", Return(Code("_kept"))),
     )
     what = f"`{table.field}`" if table.at is None else f"`{table.field}[{d.params[table.at].name}]`"
     joined = "".join(f" and `{d.params[k].name}`" for k in table.params)
-    return _remembered(body, annotation, found, f"rt.remember(_table, {key}, _value, self.board)"), (
+    return _remembered(body, annotation, found, call(f"rt.remember(_table, {key}, _value, self.board)")), (
         f"remembered by the value of {what}{joined}, in a table of the board every state shares (`value_tables`)")
 
 
@@ -245,20 +243,20 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
     params = tuple(zip((p.py for p in d.params), (_annotation(p.ty) for p in d.params), strict=True))
     py, lists = define_walk(lo, d)
     note = effects.take_notes(lo)
-    checks = []
+    checks: list[Stmt] = []
     if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
         longer = " or ".join(f"len({lst}) > {SMALL_LIST}" for lst in lists[0])
-        checks = [Line(2, f"if {longer}:"), Line(3, limits.grown(lo, lists, lo.fact(d.body).cost + 1, d.span))]
+        checks = [if_(longer, call(limits.grown(lo, lists, lo.fact(d.body).cost + 1, d.span)))]
     if d.cached:  # computed once per state: each computation charges its proven work
         limits.charged(lo)
         cost = min(sat(lo.fact(d.body).cost + 1), MAX_STEPS + 1)
-        body = (Line(2, f"rt.spend(self, {cost}, {limits.where(lo, d.span)})", d.span),
-                *checks, Line(2, f"return {py}", d.span, note))
+        body: Block = (call(f"rt.spend(self, {cost}, {limits.where(lo, d.span)})", d.span),
+                       *checks, Return(Code(py, d.body.span), d.span, note))
         if d.name not in lo.kept:
             body = _cached(d, _annotation(d.ty), body)
     else:
         loops, py = comprehensions.aggregate_loops(lo, py, {p.py for p in d.params}, d.span)
-        body = limits.unit_lines(lo, [*checks, *loops, Line(2, f"return {py}", d.span, note)],
+        body = limits.unit_lines(lo, [*checks, *loops, Return(Code(py, d.body.span), d.span, note)],
                                lo.fact(d.body).cost + 1, d.span)
     kept = ""
     tabled = value_tables.table_of(lo.plan, d.name)
@@ -296,13 +294,13 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
 
 
 
-def procedure(lo: Lowerer, p: t.Procedure) -> tuple[tuple[tuple[str, str], ...], tuple[Line, ...]]:
+def procedure(lo: Lowerer, p: t.Procedure) -> tuple[tuple[tuple[str, str], ...], Block]:
     """A procedure's parameters and body; remembers the unchecked work of a call to it."""
     lo.scopes = [set()]
     lo.assigned = frozenset(_assigned(p.body))
     before = lo.charges
     params = tuple(zip(limits.bind_params(lo, p.name, p.params), (_annotation(x.ty) for x in p.params), strict=True))
-    lines = effects.block(lo, p.body, 2)
+    lines = effects.block(lo, p.body)
     cost = sat(lo.block_cost + 1)
     lo.procedure_costs[p.name] = 1 if cost > FREE_WORK else cost  # (large: it charges its own)
     if cost > FREE_WORK:
@@ -326,46 +324,3 @@ def procedure_cost(lo: Lowerer, name: str) -> int:
     if name in lo.charging:
         lo.charges += 1
     return known if known is not None else 1
-
-@dataclass(frozen=True)
-class Keeping:
-    """The values kept between moves (passes `derived`, `end_once`): each kept definition's slot,
-    and the slots each change of a field drops."""
-
-    kept: dict[str, str]  # each kept definition's slot
-    drops: dict[str, list[str]]  # the slots that an assignment to each field drops
-    phase_drops: list[str]  # the slots a new phase or turn drops (they read the seat to act)
-    # (pass `derived`) the kept slots that an assignment to a field at one entity drops only
-    # the values of: field -> slot -> (position of the parameter naming that entity, how many)
-    entry_drops: dict[str, dict[str, tuple[int, int]]]
-    # (pass `derived`) the kept slots that a change of a field of sets by one item drops only the
-    # values of the item's attribute of: field -> slot -> (position, how many parameters, table)
-    attribute_drops: dict[str, dict[str, tuple[int, int, str]]]
-    # (pass `region_drops`) the kept slots that an assignment to a field per spot drops only the
-    # values of the regions holding the spot of: field -> slot -> (position, how many parameters)
-    region_drops: dict[str, dict[str, tuple[int, int]]]
-    # (pass `nested_drops`) the kept slots whose values are nested by a region parameter: its position
-    nested: dict[str, int]
-
-    @staticmethod
-    def of(plan: Plan, typed: t.TypedProgram) -> Keeping:
-        kept = {name: invented("d", name) for name, _ in plan.derived}
-        drops: dict[str, list[str]] = {}
-        kept_reads = [(kept[name], reads) for name, reads in plan.derived]
-        if plan.end_once is not None and typed.end is not None:
-            kept_reads.append((END_SLOT, plan.end_once))
-        for slot, reads in kept_reads:
-            for name in sorted(reads.fields):
-                drops.setdefault(name, []).append(slot)
-        arity = {d.name: len(d.params) for d in typed.defines}
-        entry_drops: dict[str, dict[str, tuple[int, int]]] = {}
-        for name, field_name, k in plan.derived_entries:
-            entry_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name])
-        attribute_drops: dict[str, dict[str, tuple[int, int, str]]] = {}
-        for name, field_name, k, table in plan.derived_attributes:
-            attribute_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name], table)
-        region_drops: dict[str, dict[str, tuple[int, int]]] = {}
-        for name, field_name, k in plan.region_drops:
-            region_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name])
-        return Keeping(kept, drops, [slot for slot, reads in kept_reads if reads.volatile], entry_drops,
-                       attribute_drops, region_drops, {kept[name]: k for name, k in plan.nested})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, assert_never
 
 from ...core.source import SourceSpan
@@ -13,16 +13,17 @@ from ...runtime.limits import SMALL_LIST
 from .. import typed as t
 from ..budget import STORED, Facts, sat, storable
 from ..names import phase_constant
-from ..passes import Plan, bitmask, inline_procedures, join_rounds, value_masks
+from ..passes import bitmask, inline_procedures, join_rounds, value_masks
 from ..passes.draw_out import _words
 from ..passes.join_rounds import ROUNDS, _items
 from ..passes.rewrite import where
+from ..pyir import Assign, AugAssign, Block, Code, Elif, ExprStmt, For, If, Pass, Stmt, assign, call, if_, spanned
+from ..pyprint import codes
 from ..typed import Symbol
 from ..types import ANY
-from . import definitions, expressions, limits
+from . import expressions, limits
 from .code import _annotation, _narrows, _typed
 from .expressions import set_items_joined
-from .program import Line
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -35,7 +36,7 @@ def take_notes(lo: Lowerer) -> str:
     return "; ".join(f"{verb} {', '.join(whats)}" for verb, whats in notes.items())
 
 
-def noted(lo: Lowerer, lines: list[Line]) -> list[Line]:
+def noted(lo: Lowerer, lines: list[Stmt]) -> list[Stmt]:
     """`lines`, the first with the notes taken now."""
     note = take_notes(lo)
     if not note or not lines:
@@ -43,8 +44,8 @@ def noted(lo: Lowerer, lines: list[Line]) -> list[Line]:
     return [replace(lines[0], note=note), *lines[1:]]
 
 
-def statement(lo: Lowerer, depth: int, lower: Callable[[], list[Line]]) -> list[Line]:
-    """An effect statement's lines, after the checks of the lists it walks (`prechecked`)."""
+def statement(lo: Lowerer, lower: Callable[[], list[Stmt]]) -> list[Stmt]:
+    """An effect statement's statements, after the checks of the lists it walks (`prechecked`)."""
     outer = lo.prechecks, lo.statement_scopes
     lo.prechecks, lo.statement_scopes = [], len(lo.scopes)
     take_notes(lo)
@@ -53,74 +54,71 @@ def statement(lo: Lowerer, depth: int, lower: Callable[[], list[Line]]) -> list[
         checks = list(dict.fromkeys(lo.prechecks))
     finally:
         lo.prechecks, lo.statement_scopes = outer
-    before: list[Line] = []
-    for counted in checks:
-        walked = counted.removeprefix("rt.walk(self, ").split(", 1, ", 1)[0]
-        before += [Line(depth, f"if len({walked}) > {SMALL_LIST}:"), Line(depth + 1, counted)]
+    before: list[Stmt] = []
+    for walked, counted in checks:
+        before.append(if_(f"len({walked}) > {SMALL_LIST}", call(counted)))
     return [*before, *lines]
 
 
-def effects(lo: Lowerer, stmts: tuple[t.Stmt, ...], span: SourceSpan, *bound: Symbol) -> tuple[Line, ...]:
+def effects(lo: Lowerer, stmts: tuple[t.Stmt, ...], span: SourceSpan, *bound: Symbol) -> Block:
     """The effects of a rule (an action's, a trigger's, a phase's start, the setup)."""
     lo.assigned = frozenset(_assigned(stmts))
     lo.scopes = [{sym.py for sym in bound}]
-    lines = block(lo, stmts, 2)
+    lines = block(lo, stmts)
     return limits.unit_lines(lo, lines, lo.block_cost, span)
 
 
 # -- statements ---------------------------------------------------------------------------
-def block(lo: Lowerer, stmts: tuple[t.Stmt, ...], depth: int) -> list[Line]:
-    out: list[Line] = []
+def block(lo: Lowerer, stmts: tuple[t.Stmt, ...]) -> list[Stmt]:
+    out: list[Stmt] = []
     lo.scopes.append(set())
     last: tuple[t.Stmt, int] | None = None  # the statement before, and where its lines start
     for s in stmts:
-        lines = stmt(lo, s, depth)
+        lines = stmt(lo, s)
         if last is not None and (both := draw_out_fused(lo, last[0], s, out[last[1]:], lines)) is not None:
             del out[last[1]:]  # (pass `draw_out`) an item drawn, then taken out: one call
             lines = both
         last = s, len(out)
-        out.extend(lines if lo.probe is None else lo.probe(s, lines, depth))
+        out.extend(lines if lo.probe is None else lo.probe(s, lines))
     lo.scopes.pop()
     lo.block_cost = sat(sum(lo.costs.get(id(s), 1) for s in stmts))
     if not out:
-        out.append(Line(depth, "pass"))
+        out.append(Pass())
     return out
 
 
-def stmt(lo: Lowerer, s: t.Stmt, depth: int) -> list[Line]:
+def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
     lo.costs[id(s)] = 1  # the work of a statement, beyond that of its parts (set below)
     match s:
         case t.Assign():
-            stale: list[Line] = []  # the values kept between moves that read the field: stale now
+            stale: list[Stmt] = []  # the values kept between moves that read the field: stale now
             if s.target.kind in ("field", "perfield"):
                 stale = _dropped_at(lo.drops.get(s.target.name, ()), lo.entry_drops.get(s.target.name, {}),
-                                    _index_again(s), depth, s.span, lo.region_drops.get(s.target.name, {}),
+                                    _index_again(s), s.span, lo.region_drops.get(s.target.name, {}),
                                     lo.nested, lo.attribute_drops.get(s.target.name, {}), _item_again(s),
                                     own=lo.plan.own_drops, known=lo.region_known)
             # the bit masks kept over the field assigned (passes `bitmask`, `value_masks`)
-            kept = [Line(depth + more, code, s.span)
-                    for more, code in (*bitmask.after_assign(lo.plan, s, lo.constant_values),
-                                       *value_masks.after_assign(lo.plan, s, lo.defines))]
-            old = [Line(depth + more, code, s.span)  # (the old items' bits, cleared before)
-                   for more, code in value_masks.before_assign(lo.plan, s, lo.defines)]
-            journal = journal_lines(lo, s, depth)
+            kept = spanned((*bitmask.after_assign(lo.plan, s, lo.constant_values),
+                            *value_masks.after_assign(lo.plan, s, lo.defines)), s.span)
+            # (the old items' bits, cleared before)
+            old = spanned(value_masks.before_assign(lo.plan, s, lo.defines), s.span)
+            journal = journal_lines(lo, s)
             if lo.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
-                return journal + statement(lo, depth, lambda: [*old, Line(depth, assign(lo, s), s.span), *stale,
-                                                                *kept, Line(depth, "self._derived = None", s.span)])
-            return journal + statement(lo, depth, lambda: [*old, Line(depth, assign(lo, s), s.span), *stale,
-                                                            *kept])
+                return journal + statement(lo, lambda: [*old, assigned(lo, s), *stale, *kept,
+                                                        assign("self._derived", "None", s.span)])
+            return journal + statement(lo, lambda: [*old, assigned(lo, s), *stale, *kept])
         case t.Let():
-            return statement(lo, depth, lambda: let(lo, s, depth))
+            return statement(lo, lambda: let(lo, s))
         case t.CallEffect():
-            return statement(lo, depth, lambda: call_effect(lo, s, depth))
+            return statement(lo, lambda: call_effect(lo, s))
         case t.Goto():
-            return [Line(depth, f"self.next_phase = {phase_constant(s.phase)}", s.span)]
+            return [assign("self.next_phase", phase_constant(s.phase), s.span)]
         case t.EndTurn():  # the turn ends after this move: no `then:`, no earlier goto
-            return [Line(depth, "self.next_phase = rt.END_TURN", s.span)]
+            return [assign("self.next_phase", "rt.END_TURN", s.span)]
         case t.Pass():
-            return [Line(depth, "pass", s.span)]
+            return [Pass(s.span)]
         case t.Tell():
-            return statement(lo, depth, lambda: [Line(depth, f"self._tell({told(lo, s)})", s.span)])
+            return statement(lo, lambda: [call(f"self._tell({told(lo, s)})", s.span)])
         case t.For():
             take_notes(lo)
             walk = expressions.iterable(lo, s.domain.ty, lo.expr(s.domain))
@@ -129,38 +127,39 @@ def stmt(lo: Lowerer, s: t.Stmt, depth: int) -> list[Line]:
             lo.scopes.append(set())
             var = lo.bind(s.var)
             limits.set_local(lo, s.var, domain.item)
-            body = block(lo, s.body, depth + 1)
+            body = tuple(block(lo, s.body))
             walk, work, _, _ = limits.loop(lo, walk, domain, 1 + lo.block_cost, s.span)
             lo.scopes.pop()
             lo.costs[id(s)] = sat(1 + domain.cost + work)
-            if not any(re.search(rf"\b{var}\b", line.code) for line in body):
+            if not any(re.search(rf"\b{var}\b", code) for code in codes(body)):
                 var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
-            head = Line(depth, f"for {var} in {walk}:", s.span, note)
-            joined = join_rounds_fused(lo, s, head, body, depth)  # (pass `join_rounds`) at once
-            return [head, *body] if joined is None else joined
+            head = For(Code(var), Code(walk, s.domain.span), body, s.span, note)
+            joined = join_rounds_fused(lo, s, head)  # (pass `join_rounds`) at once
+            return [head] if joined is None else joined
         case t.Ask():
-            return statement(lo, depth, lambda: ask(lo, s, depth))
+            return statement(lo, lambda: ask(lo, s))
         case t.If():
-            lines: list[Line] = []
+            branches_py: list[tuple[Code, Block, SourceSpan, str]] = []
             tests = branches = 0
-            for i, (test, branch) in enumerate(s.branches):
+            for test, branch in s.branches:
                 take_notes(lo)
                 py = lo.expr(test)
                 tests += lo.fact(test).cost
-                lines.append(Line(depth, f"{'if' if i == 0 else 'elif'} {py}:", test.span, take_notes(lo)))
-                lines.extend(block(lo, branch, depth + 1))
+                note = take_notes(lo)
+                branches_py.append((Code(py, test.span), tuple(block(lo, branch)), test.span, note))
                 branches = max(branches, lo.block_cost)
+            orelse: Block = ()
             if s.orelse:
-                lines.append(Line(depth, "else:"))
-                lines.extend(block(lo, s.orelse, depth + 1))
+                orelse = tuple(block(lo, s.orelse))
                 branches = max(branches, lo.block_cost)
             lo.costs[id(s)] = sat(1 + tests + branches)
-            return lines
+            (test_py, body, span, note), *elifs = branches_py
+            return [If(test_py, body, tuple(Elif(*e) for e in elifs), orelse, span, note)]
         case _:
             assert_never(s)
 
 
-def let(lo: Lowerer, s: t.Let, depth: int) -> list[Line]:
+def let(lo: Lowerer, s: t.Let) -> list[Stmt]:
     py = lo.expr(s.value)
     name = lo.bind(s.var)
     value = lo.fact(s.value)
@@ -171,8 +170,8 @@ def let(lo: Lowerer, s: t.Let, depth: int) -> list[Line]:
         limits.set_local(lo, s.var, value)
     lo.costs[id(s)] = sat(1 + value.cost)
     if s.annotation is not None:  # `let x = []`: annotated, with the type later assignments give it
-        return [Line(depth, f"{name}: {_annotation(_typed(s.annotation))} = {py}", s.span)]
-    return [Line(depth, f"{name} = {py}", s.span)]
+        return [Assign((Code(name),), Code(py, s.value.span), _annotation(_typed(s.annotation)), s.span)]
+    return [Assign((Code(name),), Code(py, s.value.span), span=s.span)]
 
 
 def told(lo: Lowerer, s: t.Tell) -> str:
@@ -194,24 +193,24 @@ def told(lo: Lowerer, s: t.Tell) -> str:
                       for (text, fmt), code in zip(pieces, codes, strict=True)) or "''"
 
 
-def call_effect(lo: Lowerer, s: t.CallEffect, depth: int) -> list[Line]:
+def call_effect(lo: Lowerer, s: t.CallEffect) -> list[Stmt]:
     proc = lo.procedures[s.procedure]
     args = expressions.arguments(lo, s.args, proc.params)
     limits.passed(lo, proc.name, proc.params, s.args)
     cost = lo.costs[id(s)] = sat(1 + sum(lo.fact(arg).cost for arg in s.args)
-                                 + definitions.procedure_cost(lo, proc.name))
+                                 + lo.procedure_cost(proc.name))
     if proc.name in lo.plan.inline_procedures and lo.probe is None and proc.name not in lo.suspending \
             and proc.name not in lo.spending:  # (pass `inline_procedures`) written out here
-        body = block(lo, proc.body, depth)
+        body = block(lo, proc.body)
         lo.costs[id(s)] = cost  # (the call's work, as counted for the call)
-        return inline_procedures.written(proc, s, body, depth)
-    call = f"self.{proc.name}({', '.join(args)})"
+        return list(inline_procedures.written(proc, s, tuple(body)))
+    code = f"self.{proc.name}({', '.join(args)})"
     if proc.name in lo.suspending:  # it can wait for a decision: its steps are this rule's
-        call = f"yield from {call}"
-    return [Line(depth, call, s.span)]
+        code = f"yield from {code}"
+    return [call(code, s.span)]
 
 
-def ask(lo: Lowerer, s: t.Ask, depth: int) -> list[Line]:
+def ask(lo: Lowerer, s: t.Ask) -> list[Stmt]:
     """`ask p to choose x in xs:` the rule waits for seat p's choice among the items of xs
     (the runtime's `Ask`), then runs the body with it; with no item to choose, the runtime
     gives back nothing to walk, and the body is skipped."""
@@ -222,14 +221,14 @@ def ask(lo: Lowerer, s: t.Ask, depth: int) -> list[Line]:
     lo.scopes.append(set())
     var = lo.bind(s.var)
     limits.set_local(lo, s.var, domain.item)
-    body = block(lo, s.body, depth + 1)
+    body = block(lo, s.body)
     lo.scopes.pop()
     lo.costs[id(s)] = sat(1 + lo.fact(s.seat).cost + domain.cost + work + lo.block_cost)
     asked = f"rt.Ask({seat}, {s.var.name!r}, {walk}, {limits.where(lo, s.span)})"
-    return [Line(depth, f"for {var} in (yield {asked}):", s.span), *body]
+    return [For(Code(var), Code(f"(yield {asked})", s.span), tuple(body), s.span)]
 
 
-def journal_lines(lo: Lowerer, s: t.Assign, depth: int) -> list[Line]:
+def journal_lines(lo: Lowerer, s: t.Assign) -> list[Stmt]:
     """Before an assignment to a field, in a rule set whose every move runs as steps: the
     field as the move began, kept the first time the move changes it (copied as `clone`
     copies it), while the move notes them (runtime/state.py `_do_steps`)."""
@@ -237,11 +236,11 @@ def journal_lines(lo: Lowerer, s: t.Assign, depth: int) -> list[Line]:
         return []
     name = s.target.name
     copy = f"self.{name}[:]" if s.target.kind == "perfield" else f"self.{name}"
-    return [Line(depth, f"if self._journal is not None and {name!r} not in self._journal:", s.span),
-            Line(depth + 1, f"self._journal[{name!r}] = {copy}", s.span)]
+    return [if_(f"self._journal is not None and {name!r} not in self._journal",
+                assign(f"self._journal[{name!r}]", copy, s.span), span=s.span)]
 
 
-def assign_item(lo: Lowerer, s: t.Assign, item: t.Expr) -> str:
+def assign_item(lo: Lowerer, s: t.Assign, item: t.Expr) -> Stmt:
     """`xs[i] = v` (`f[e][i] = v`): the list, a tuple, rebuilt with item i replaced; an index
     outside it is a fault of the rules told by its rule line (rt.put), like a read's."""
     sym = s.target
@@ -266,10 +265,11 @@ def assign_item(lo: Lowerer, s: t.Assign, item: t.Expr) -> str:
         stored = limits.checked_store(lo, expressions.canon(lo, s.value, elem, vpy), value, elem, s.span)
         put = f"rt.put({old_py}, {ipy}, {stored})"
     limits.stored(lo, sym, Facts(size=0, item=new.priced(0)))  # (the list keeps its length: only its items change)
-    return f"{lhs} = {put}"
+    return Assign((Code(lhs),), Code(put, s.value.span), span=s.span)
 
 
-def assign(lo: Lowerer, s: t.Assign) -> str:
+def assigned(lo: Lowerer, s: t.Assign) -> Stmt:
+    """An assignment (`x = v`, `x += v`; to an item, `xs[i] = v`), told by its rule line."""
     if s.item is not None:
         return assign_item(lo, s, s.item)
     sym = s.target
@@ -291,18 +291,19 @@ def assign(lo: Lowerer, s: t.Assign) -> str:
         limits.stored(lo, sym, Facts(size=size, item=value.item))
         items = set_items_joined(s.items_written, s.op == "+=", old_py, new_py)  # (pass `set_items`)
         if items is not None:
-            return f"{lhs} = {items}"
-        return f"{lhs} = {old_py} {'|' if s.op == '+=' else '-'} {new_py}"
+            return Assign((Code(lhs),), Code(items, s.value.span), span=s.span)
+        return Assign((Code(lhs),), Code(f"{old_py} {'|' if s.op == '+=' else '-'} {new_py}", s.value.span),
+                      span=s.span)
     if s.op in ("+=", "-="):
         if not storable((value.mag[0], value.mag[1] + 1)):  # `x += x` would double: the amount is checked
             vpy = f"rt.num({vpy}, {limits.where(lo, s.span)})"
-        return f"{lhs} {s.op} {vpy}"
+        return AugAssign(Code(lhs), s.op[0], Code(vpy, s.value.span), s.span)
     limits.stored(lo, sym, value)
     vpy = expressions.canon(lo, s.value, sym.ty, vpy)
     code = limits.checked_store(lo, vpy, value, sym.ty, s.span)
     if sym.kind == "field" and s.index is None and _narrows(_annotation(sym.ty), code):
         code = f"rt.held({code})"
-    return f"{lhs} = {code}"
+    return Assign((Code(lhs),), Code(code, s.value.span), span=s.span)
 
 
 def condition(lo: Lowerer, e: t.Expr, tag: str, *entry: str) -> str:
@@ -319,15 +320,16 @@ def condition(lo: Lowerer, e: t.Expr, tag: str, *entry: str) -> str:
     return py
 
 
-def _dropped(slots: Iterable[str], depth: int, span: SourceSpan,
-             known: Mapping[str, tuple[str, ...]] | None = None) -> list[Line]:
-    """The lines that drop kept values (their slots set to None), a few to a line; and (pass
+def _dropped(slots: Iterable[str], span: SourceSpan,
+             known: Mapping[str, tuple[str, ...]] | None = None) -> list[Stmt]:
+    """The statements that drop kept values (their slots set to None), a few to a line; and (pass
     `region_masks`) the bits known of the kept tests of their definitions (`known`, by slot)."""
     slots = list(slots)
-    out = [Line(depth, " = ".join(f"self.{slot}" for slot in slots[i:i + 4]) + " = None", span)
-           for i in range(0, len(slots), 4)]
+    out: list[Stmt] = [Assign(tuple(Code(f"self.{slot}") for slot in slots[i:i + 4]), Code("None"), span=span)
+                       for i in range(0, len(slots), 4)]
     stale = [k for slot in slots for k in (known or {}).get(slot, ())]
-    out += [Line(depth, " = ".join(f"self.{k}" for k in stale[i:i + 4]) + " = 0", span, "`region_masks`: no bit known")
+    out += [Assign(tuple(Code(f"self.{k}") for k in stale[i:i + 4]), Code("0"), span=span,
+                   note="`region_masks`: no bit known")
             for i in range(0, len(stale), 4)]
     return out
 
@@ -365,12 +367,12 @@ def _item_again(s: t.Assign) -> str | None:
     return None
 
 
-def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: str | None, depth: int,
+def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: str | None,
                 span: SourceSpan, in_regions: Mapping[str, tuple[int, int]] | None = None,
                 nested: Mapping[str, int] | None = None,
                 by_attribute: Mapping[str, tuple[int, int, str]] | None = None, item: str | None = None,
-                own: bool = False, known: Mapping[str, tuple[str, ...]] | None = None) -> list[Line]:
-    """The lines that drop the kept values an assignment makes stale: whole slots (`_dropped`),
+                own: bool = False, known: Mapping[str, tuple[str, ...]] | None = None) -> list[Stmt]:
+    """The statements that drop the kept values an assignment makes stale: whole slots (`_dropped`),
     but for a slot whose definition has one parameter and reads the field only at the entity it
     names (`at_entity`: its position, of how many), the value kept for the entity assigned
     (`index`), when it can be read again. A definition of several parameters is dropped whole
@@ -385,7 +387,7 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
     masks of the bits known of kept tests of its definition, cleared where its values are dropped."""
     known = known or {}
     if index is None and item is None:
-        return _dropped(slots, depth, span, known)
+        return _dropped(slots, span, known)
     nested = nested or {}
 
     def by(slot: str, found: tuple[int, int] | tuple[int, int, str] | None) -> bool:
@@ -401,26 +403,24 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
                   and by(slot, found := by_attribute.get(slot)) and found is not None
                   and slot not in some and slot not in regions}
     out = _dropped([slot for slot in slots if slot not in some and slot not in regions and slot not in attributes],
-                   depth, span, known)
+                   span, known)
     shared = ", self._kept_shared" if own else ""
     one = [(slot, index) for slot in some] + [(slot, f"{table}[{item}]") for slot, table in attributes.items()]
+    without = [assign(f"self.{slot}", f"rt.without_key(self.{slot}, {key})", span) for slot, key in one]
     if own and one:  # (pass `own_drops`) from copies where a copy may share the dicts, else in place, no call
-        out.append(Line(depth, "if self._kept_shared:", span))
-        out.extend(Line(depth + 1, f"self.{slot} = rt.without_key(self.{slot}, {key})", span) for slot, key in one)
-        out.append(Line(depth, "else:", span))
-        for slot, key in one:
-            out += [Line(depth + 1, f"if self.{slot} is not None:", span),
-                    Line(depth + 2, f"self.{slot}.pop({key}, None)", span)]
+        out.append(If(Code("self._kept_shared"), tuple(without), span=span, else_span=span, orelse=tuple(
+            if_(f"self.{slot} is not None", call(f"self.{slot}.pop({key}, None)", span), span=span)
+            for slot, key in one)))
     else:
-        out.extend(Line(depth, f"self.{slot} = rt.without_key(self.{slot}, {key})", span) for slot, key in one)
-    out.extend(Line(depth, f"self.{slot} = rt.without_keys(self.{slot}, self.board.spot_regions[{index}]{shared})",
-                    span) for slot in regions)
+        out.extend(without)
+    out.extend(assign(f"self.{slot}", f"rt.without_keys(self.{slot}, self.board.spot_regions[{index}]{shared})",
+                      span) for slot in regions)
     # (pass `region_masks`) the bits of the kept tests of those definitions, for the same regions
     note = "`region_masks`: the bit of its region no longer known"
-    out += [Line(depth, f"self.{k} &= ~self.board.region_bit[{key}]", span, note)
+    out += [AugAssign(Code(f"self.{k}"), "&", Code(f"~self.board.region_bit[{key}]"), span, note)
             for slot, key in one for k in known.get(slot, ())]
-    out += [Line(depth, f"self.{k} &= ~self.board.spot_regions_mask[{index}]", span,
-                 "`region_masks`: the bits of the regions holding it no longer known")
+    out += [AugAssign(Code(f"self.{k}"), "&", Code(f"~self.board.spot_regions_mask[{index}]"), span,
+                      "`region_masks`: the bits of the regions holding it no longer known")
             for slot in regions for k in known.get(slot, ())]
     return out
 
@@ -430,103 +430,70 @@ def _assigned(stmts: tuple[t.Stmt, ...]) -> set[str]:
     return {s.target.name for s in t.statements(stmts) if isinstance(s, t.Assign)}
 
 
-def _asks(stmts: tuple[t.Stmt, ...], suspending: set[str]) -> bool:
-    """Whether a block of effects can wait for a decision: an `ask`, or a call of a procedure
-    that can (`suspending`), in it or in its blocks."""
-    return any(isinstance(s, t.Ask) or isinstance(s, t.CallEffect) and s.procedure in suspending
-               for s in t.statements(stmts))
-
-
-def _suspending(typed: t.TypedProgram) -> set[str]:
-    """The procedures that can wait for a decision, directly or through the procedures they call."""
-    out: set[str] = set()
-    while True:
-        more = {p.name for p in typed.procedures if p.name not in out and _asks(p.body, out)}
-        if not more:
-            return out
-        out |= more
-
-
-def join_rounds_fused(lo: Lowerer, s: t.For, head: Line, body: list[Line], depth: int) -> list[Line] | None:
-    """The lines of loop `s` (its head and body, as lowered) with the joins of its rounds made at
-    once where pass `join_rounds` marked it, else None (`lo`: the lowering)."""
+def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
+    """The statements of loop `s` (`head`, as lowered) with the joins of its rounds made at once
+    where pass `join_rounds` marked it, else None (`lo`: the lowering)."""
     if lo.probe is not None or not s.joins_rounds:
         return None
     items = _items(s)
     assert items is not None  # (the pass marks no other loop)
+    body = head.body
     join = body[-1]
-    m = re.fullmatch(r"(.+?) = \(\*\1, .+\)", join.code)
-    if m is None or join.depth != depth + 1:
+    if not isinstance(join, Assign) or len(join.targets) != 1 or join.annotation is not None:
         return None
-    target = m.group(1)
-    if len(body) == 3:  # (counted once longer than SMALL_LIST, a step an item)
-        w = re.fullmatch(rf"rt\.walk\(self, {re.escape(target)}, 1, '[^']*'\)", body[1].code)
-        if body[0].code != f"if len({target}) > {SMALL_LIST}:" or w is None or body[0].depth != depth + 1:
+    target = join.targets[0].text
+    if re.fullmatch(rf"\(\*{re.escape(target)}, .+\)", join.value.text) is None:
+        return None
+    if len(body) == 2:  # (counted once longer than SMALL_LIST, a step an item)
+        walked = _walk_checked(body[0], target)
+        if walked is None:
             return None
     elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
         return None
-    walk = re.fullmatch(r"for (\w+) in (.+):", head.code)
-    if walk is None or walk.group(1) != "_" or "rt." in walk.group(2):
+    if head.target.text != "_" or "rt." in head.iterable.text:
         return None  # (a loop whose variable the body reads, or whose list is counted: not taken)
     written = f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
     note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
                                              f"(`{join_rounds.NAME}`)") if n)
-    joined = f"{target} = (*{target}, *{written} * {ROUNDS})"
+    rounds = assign(ROUNDS, f"len({head.iterable.text})", head.span, note)
+    joined = assign(target, f"(*{target}, *{written} * {ROUNDS})", join.span, join.note)
     if len(body) == 1:  # nothing counted, nothing can fail
-        return [Line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
-                Line(depth, joined, join.source, join.note)]
-    return [
-        Line(depth, f"{ROUNDS} = len({walk.group(2)})", head.source, note),
-        Line(depth, f"if rt.joins_fit(self, len({target}), {ROUNDS}, {len(items)}):"),
-        Line(depth + 1, joined, join.source, join.note),
-        Line(depth, "else:  # (a round would fail: the rounds one by one, as written)"),
-        Line(depth + 1, head.code, head.source, head.note),
-        *(Line(x.depth + 1, x.code, x.source, x.note) for x in body),
-    ]
+        return [rounds, joined]
+    return [rounds, If(Code(f"rt.joins_fit(self, len({target}), {ROUNDS}, {len(items)})"), (joined,),
+                       orelse=(head,), else_note="(a round would fail: the rounds one by one, as written)")]
 
 
-def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Line],
-                   second_lines: list[Line]) -> list[Line] | None:
-    """The lines of `let c = draw_from(x)` and `x = without(x, c)`, marked by pass `draw_out`, as one
-    call, else None (`lo`: the lowering; the two statements' lines, as lowered)."""
+def _walk_checked(check: Stmt, items: str) -> str | None:
+    """The rule line `where` of `if len(items) > SMALL_LIST: rt.walk(self, items, 1, where)` (the
+    check `prechecked` writes before a statement walking `items`), if `check` is it."""
+    if not isinstance(check, If) or check.elifs or check.orelse or len(check.body) != 1 \
+            or not isinstance(check.body[0], ExprStmt) or check.test.text != f"len({items}) > {SMALL_LIST}":
+        return None
+    w = re.fullmatch(rf"rt\.walk\(self, {re.escape(items)}, 1, ('[^']*')\)", check.body[0].value.text)
+    return None if w is None else w.group(1)
+
+
+def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Stmt],
+                   second_lines: list[Stmt]) -> list[Stmt] | None:
+    """The statements of `let c = draw_from(x)` and `x = without(x, c)`, marked by pass `draw_out`, as
+    one call, else None (`lo`: the lowering; the two statements' statements, as lowered)."""
     if lo.probe is not None or not isinstance(second, t.Assign) or not second.drawn_out:
         return None
-    if len(first_lines) != 1 or len(second_lines) < 3:
+    if len(first_lines) != 1 or len(second_lines) < 2:
         return None
-    drawn, check, walked, assigned = first_lines[0], second_lines[0], second_lines[1], second_lines[2]
-    m = re.fullmatch(r"(\w+) = rt\.draw_from\(self\.rng, (.+)\)", drawn.code)
-    if m is None:
+    drawn, check, taken = first_lines[0], second_lines[0], second_lines[1]
+    if not isinstance(drawn, Assign) or len(drawn.targets) != 1 or drawn.annotation is not None \
+            or not isinstance(taken, Assign) or len(taken.targets) != 1 or taken.annotation is not None:
         return None
-    var, items = m.group(1), m.group(2)
-    w = re.fullmatch(rf"rt\.walk\(self, {re.escape(items)}, 1, ('[^']*')\)", walked.code)
-    if (check.code != f"if len({items}) > {SMALL_LIST}:" or w is None or check.depth != drawn.depth
-            or walked.depth != drawn.depth + 1 or assigned.depth != drawn.depth
-            or assigned.code != f"{items} = tuple(rt.without({items}, {var}))"):
+    var = drawn.targets[0].text
+    m = re.fullmatch(r"rt\.draw_from\(self\.rng, (.+)\)", drawn.value.text)
+    if re.fullmatch(r"\w+", var) is None or m is None:
+        return None
+    items = m.group(1)
+    at = _walk_checked(check, items)
+    if at is None or taken.targets[0].text != items or taken.value.text != f"tuple(rt.without({items}, {var}))":
         return None
     what = f"drawn and taken out of `{_words(second)}` at once, with {where(second.span)} (`draw_out`)"
-    note = "; ".join(n for n in (drawn.note, assigned.note, what) if n)
-    call = Line(drawn.depth, f"{var}, {items} = rt.drawn_out(self, self.rng, {items}, {w.group(1)})",
-                       drawn.source, note)
-    return [call, *second_lines[3:]]
-
-
-@dataclass(frozen=True)
-class Steps:
-    """What can wait for a decision (`ask`): the procedures, and the triggers (their methods): an
-    action after which one runs can wait too. Every move runs as steps if the end of a turn or a
-    phase's start can: then a move notes each field as it first changes it (`journal`), so that the
-    state as the move began is made only for a move that waits, rather than copied before every
-    move (`JOURNAL`, runtime/state.py `_do_steps`; pass `journal`)."""
-
-    suspending: set[str]
-    waiting: set[str]
-    journal: bool
-
-    @staticmethod
-    def of(typed: t.TypedProgram, plan: Plan) -> Steps:
-        suspending = _suspending(typed)
-        waiting = {trig.method for trig in typed.triggers if _asks(trig.effect, suspending)}
-        journal = plan.journal and (
-            any(trig.at_turn_end and trig.method in waiting for trig in typed.triggers)
-            or any(_asks(ph.start, suspending) for ph in typed.phases))
-        return Steps(suspending, waiting, journal)
+    note = "; ".join(n for n in (drawn.note, taken.note, what) if n)
+    both = assign(f"{var}, {items}", f"rt.drawn_out(self, self.rng, {items}, {at})", drawn.span, note)
+    return [both, *second_lines[2:]]

@@ -7,7 +7,7 @@ import re
 from functools import partial
 from typing import TYPE_CHECKING, assert_never
 
-from ...runtime.limits import MAX_INT, SMALL_LIST
+from ...runtime.limits import MAX_INT
 from .. import typed as t
 from ..budget import FREE_WORK, STORED, Facts, add_mag, join, mul_mag, number, sat
 from ..builtins import BUILTINS, Lowering, counting
@@ -15,7 +15,7 @@ from ..passes import bitmask, lazy_hoist
 from ..passes.lazy_hoist import LAZY
 from ..typed import Symbol
 from ..types import ANY, Ty, entity
-from . import boards, comprehensions, definitions, limits
+from . import boards, limits
 from .code import _SIMPLE, _one_operand, _pair_sorted, _parenthesised, _sorted, _unparenthesised
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def lower(lo: Lowerer, e: t.Expr) -> str:
             d = lo.defines[e.define]
             args = arguments(lo, e.args, d.params)
             limits.passed(lo, d.name, d.params, e.args)
-            lo.facts[id(e)] = definitions.define_call_facts(lo, d, sum(lo.fact(arg).cost for arg in e.args))
+            lo.facts[id(e)] = lo.define_call_facts(d, sum(lo.fact(arg).cost for arg in e.args))
             lo.called.add(e.define)
             return f"self.{e.define}({', '.join(args)})"
         case t.Builtin():
@@ -85,7 +85,7 @@ def lower(lo: Lowerer, e: t.Expr) -> str:
                 return tupled
             return f"frozenset({tupled})" if parts else "frozenset()"
         case t.Comprehension():
-            return comprehensions.comprehension(lo, e)
+            return lo.comprehension(e)
         case t.Unary():
             operand = lo.expr(e.operand)
             if e.op == "not":
@@ -342,7 +342,7 @@ def list_items_joined(lo: Lowerer, e: t.Binary, left_py: str, right_py: str, sim
     """`(*x, a, b)` or `(a, b, *x)` for a join of two lists that pass `list_items` marked, one written
     out with items (lowered as the tuple `(a, b)` or `(a,)`), else None. A join whose other list is
     `simple` (a match of the lists lowering reads as they are) is noted in `lo.short_joins`, for
-    `list_items_short`."""
+    `limits.list_items_short`."""
     if not e.items_written:
         return None
     for written, written_py, other_py, first in ((e.right, right_py, left_py, False),
@@ -354,16 +354,6 @@ def list_items_joined(lo: Lowerer, e: t.Binary, left_py: str, right_py: str, sim
                 lo.short_joins[py] = (other_py, len(written.items))
             return py
     return None
-
-
-def list_items_short(lo: Lowerer, py: str, counted: str) -> str | None:
-    """An operation over each item of the join `py` (from `list_items_joined`): handled at once while it
-    holds at most SMALL_LIST items, `counted` otherwise; None for any other list."""
-    found = lo.short_joins.get(py)  # (only joins pass `list_items` marked)
-    if found is None:
-        return None
-    other, count = found
-    return f"({py} if len({other}) <= {SMALL_LIST - count} else {counted})"
 
 
 def lazy_hoist_code(lo: Lowerer, e: t.Note) -> str:

@@ -12,12 +12,11 @@ from ...core.source import SourceSpan
 from ...runtime.limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST
 from .. import typed as t
 from ..budget import FREE_WORK, STORED, UNSAFE, Facts, Mag, at_most, join, loop_cost, sat, storable
+from ..pyir import Block, Stmt, call
 from ..typed import Symbol
 from ..types import Ty, entity
 from . import boards
 from .code import _SIMPLE, Reading, Small, _param, _stored
-from .expressions import list_items_short
-from .program import Line
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -220,7 +219,7 @@ def over(lo: Lowerer, py: str, facts: Facts, span: SourceSpan) -> tuple[str, int
     counted = f"rt.walk(self, {py}, 1, {where(lo, span)})"
     if prechecked(lo, py):  # counted by the statement before the effect's line, if longer
         assert lo.prechecks is not None
-        lo.prechecks.append(counted)
+        lo.prechecks.append((py, counted))
         return py, SMALL_LIST, size
     if _SIMPLE.fullmatch(py):  # a short list is handled at once, a longer one counted
         return f"({py} if len({py}) <= {SMALL_LIST} else {counted})", SMALL_LIST, size
@@ -315,12 +314,12 @@ def unit_expr(lo: Lowerer, py: str, cost: int, span: SourceSpan, times: int = 1,
     return f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {where(lo, span)}) and {py}"
 
 
-def unit_lines(lo: Lowerer, lines: list[Line], cost: int, span: SourceSpan) -> tuple[Line, ...]:
-    """A rule's lines (effects, a definition): if their proven work is large, they charge it first."""
+def unit_lines(lo: Lowerer, lines: list[Stmt], cost: int, span: SourceSpan) -> Block:
+    """A rule's statements (effects, a definition): if their proven work is large, they charge it first."""
     if cost <= FREE_WORK:
         return tuple(lines)
     charged(lo)
-    return Line(2, f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {where(lo, span)})", span), *lines
+    return call(f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {where(lo, span)})", span), *lines
 
 
 def finite(lo: Lowerer, ty: Ty, facts: Facts | None) -> bool:
@@ -331,3 +330,13 @@ def finite(lo: Lowerer, ty: Ty, facts: Facts | None) -> bool:
     if ty.kind in ("list", "set") and ty.elem is not None:
         return facts is not None and facts.size is not None and finite(lo, ty.elem, facts.item)
     return False
+
+
+def list_items_short(lo: Lowerer, py: str, counted: str) -> str | None:
+    """An operation over each item of the join `py` (from `list_items_joined`): handled at once while it
+    holds at most SMALL_LIST items, `counted` otherwise; None for any other list."""
+    found = lo.short_joins.get(py)  # (only joins pass `list_items` marked)
+    if found is None:
+        return None
+    other, count = found
+    return f"({py} if len({other}) <= {SMALL_LIST - count} else {counted})"

@@ -2,32 +2,57 @@
 lowers one kind of syntax (expressions.py, comprehensions.py, effects.py, definitions.py, actions.py,
 boards.py; the limits of a move, limits.py; the walk of the rule set, rules.py), as mypyc's
 `IRBuilder` is to its transforms.
+
+Each of those modules imports this one and the modules below it, never one above: where a part
+needs one lowered above it (an expression its comprehension or the facts of a definition it calls,
+an effect the cost of a procedure, the boards a definition), it calls it through the shared state
+(`lo.expr(e)`, `lo.comprehension(e)` ...), which reaches it through `Transforms`, filled by the
+package's entry point (lower/__init__.py), as mypyc's `IRBuilder.accept` reaches its transforms
+through the visitor its caller gives it. The modules, bottom up: lowerer (with what the rules'
+values kept between moves and their decisions waited for are, `Keeping` and `Steps`), boards,
+limits, expressions, comprehensions, effects, definitions, actions, rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ...core.source import Diagnostic, SourceSpan
 from .. import typed as t
 from ..budget import NOTHING, Facts
+from ..names import joined as invented
 from ..passes import Plan, region_masks, spot_filters
+from ..pyir import Stmt
 from ..typed import Symbol
-from . import expressions
-from .definitions import Keeping
-from .effects import Steps
-from .program import Line, Program
+from .code import Small
+from .program import Program
+
+END_SLOT = "_kept_end"  # (pass `end_once`) the slot of the end's value
+
+
+@dataclass(frozen=True)
+class Transforms:
+    """The transforms the shared state reaches for the parts of lowering that call a part above
+    their own (lower/__init__.py fills it)."""
+
+    expr: Callable[[Lowerer, t.Expr], str]  # expressions.expr
+    comprehension: Callable[[Lowerer, t.Comprehension], str]  # comprehensions.comprehension
+    define_walk: Callable[[Lowerer, t.Define], tuple[str, Small]]  # definitions.define_walk
+    define_call_facts: Callable[[Lowerer, t.Define, int], Facts]  # definitions.define_call_facts
+    procedure_cost: Callable[[Lowerer, str], int]  # definitions.procedure_cost
 
 
 class Lowerer:
-    # A coverage build's hook (compiler/probes.py): each effect statement's lines, given back with
-    # the probes of its branches and loop bodies; None in every other build.
-    probe: Callable[[t.Stmt, list[Line], int], list[Line]] | None = None
+    # A coverage build's hook (compiler/probes.py): each effect statement's statements, given back
+    # with the probes of its branches and loop bodies; None in every other build.
+    probe: Callable[[t.Stmt, list[Stmt]], list[Stmt]] | None = None
     probe_expr: Callable[[t.Expr, str], str] | None = None  # and each expression's code
 
-    def __init__(self, typed: t.TypedProgram, assumed: dict[str, Facts] | None = None,
+    def __init__(self, typed: t.TypedProgram, transforms: Transforms, assumed: dict[str, Facts] | None = None,
                  plan: Plan | None = None) -> None:
         self.typed = typed
+        self.transforms = transforms
         self.plan = plan if plan is not None else Plan()  # what the optimisation passes decided
         self.rs = typed.rules
         self.tables = typed.tables
@@ -35,7 +60,7 @@ class Lowerer:
         self.defines = {d.name: d for d in typed.defines}
         self.procedures = {p.name: p for p in typed.procedures}
         # The procedures and triggers (their methods) that can wait for a decision, and whether a
-        # move notes each field as it first changes it (effects.Steps)
+        # move notes each field as it first changes it (`Steps`)
         steps = Steps.of(typed, self.plan)
         self.suspending, self.waiting, self.journal = steps.suspending, steps.waiting, steps.journal
         self.diags: list[Diagnostic] = []
@@ -81,15 +106,15 @@ class Lowerer:
         self.hoist_sites = 0  # the operations on them, which may be nested one in another
         self.entry: frozenset[str] = frozenset()
         # While an effect statement is lowered: the lists it walks whose size is checked by a
-        # statement of its own just before it (`if len(x) > 16: rt.walk(...)`), and how many
+        # statement of its own just before it (`if len(x) > 16: rt.walk(...)`: each list and its walk), and how many
         # scopes were open when it began (a name bound deeper is a comprehension's own).
-        self.prechecks: list[str] | None = None
+        self.prechecks: list[tuple[str, str]] | None = None
         self.statement_scopes = 0
         # What the passes derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.
         self.notes: dict[str, dict[str, None]] = {}
         # Values kept between moves (passes `derived`, `end_once`, `region_drops`, `nested_drops`): each
-        # kept definition's slot, and the slots each change of a field drops (definitions.Keeping)
+        # kept definition's slot, and the slots each change of a field drops (`Keeping`)
         keeping = Keeping.of(self.plan, typed)
         self.kept, self.drops, self.nested = keeping.kept, keeping.drops, keeping.nested
         self.entry_drops, self.attribute_drops = keeping.entry_drops, keeping.attribute_drops
@@ -101,9 +126,9 @@ class Lowerer:
         # While an action's choice of lines is lowered as the lines' numbers (pass `action_tables`)
         self.line_numbers = False
         # While a later choice of a listing is lowered (pass `listing_hoist`): the masks joined once,
-        # before the listing's loops (each local, its code and the comment of its line), the choice's
+        # before the listing's loops (each local, its annotation, its code and the comment of its line), the choice's
         # name and the names of the choices before it
-        self.listing_hoisted: tuple[list[tuple[str, str, str]], str, tuple[str, ...]] | None = None
+        self.listing_hoisted: tuple[list[tuple[str, str | None, str, str]], str, tuple[str, ...]] | None = None
         # While the last choice of a listing pass `spot_rows` gathers is lowered: the parts of its
         # list of spots (spot_filters_code: the masks joined first, each further group and its term)
         self.spot_row: list[tuple[str, list[tuple[str, spot_filters.Term | None]]]] | None = None
@@ -118,7 +143,23 @@ class Lowerer:
 
     def expr(self, e: t.Expr) -> str:
         """The code of an expression (expressions.py), its facts kept for `fact`."""
-        return expressions.expr(self, e)
+        return self.transforms.expr(self, e)
+
+    def comprehension(self, e: t.Comprehension) -> str:
+        """The code of a comprehension (comprehensions.py), its facts kept for `fact`."""
+        return self.transforms.comprehension(self, e)
+
+    def define_walk(self, d: t.Define) -> tuple[str, Small]:
+        """A definition's body lowered (definitions.py), what a call gives and costs remembered."""
+        return self.transforms.define_walk(self, d)
+
+    def define_call_facts(self, d: t.Define, args_cost: int) -> Facts:
+        """What a call of a definition gives and costs (definitions.py), with its arguments' work."""
+        return self.transforms.define_call_facts(self, d, args_cost)
+
+    def procedure_cost(self, name: str) -> int:
+        """The unchecked work of calling a procedure (definitions.py)."""
+        return self.transforms.procedure_cost(self, name)
 
     def fact(self, e: t.Expr) -> Facts:
         """What is known of an expression lowered in this walk."""
@@ -128,3 +169,86 @@ class Lowerer:
         """A local is bound in the innermost scope (`prechecked` asks what is bound where)."""
         self.scopes[-1].add(sym.py)
         return sym.py
+
+
+@dataclass(frozen=True)
+class Keeping:
+    """The values kept between moves (passes `derived`, `end_once`): each kept definition's slot,
+    and the slots each change of a field drops."""
+
+    kept: dict[str, str]  # each kept definition's slot
+    drops: dict[str, list[str]]  # the slots that an assignment to each field drops
+    phase_drops: list[str]  # the slots a new phase or turn drops (they read the seat to act)
+    # (pass `derived`) the kept slots that an assignment to a field at one entity drops only
+    # the values of: field -> slot -> (position of the parameter naming that entity, how many)
+    entry_drops: dict[str, dict[str, tuple[int, int]]]
+    # (pass `derived`) the kept slots that a change of a field of sets by one item drops only the
+    # values of the item's attribute of: field -> slot -> (position, how many parameters, table)
+    attribute_drops: dict[str, dict[str, tuple[int, int, str]]]
+    # (pass `region_drops`) the kept slots that an assignment to a field per spot drops only the
+    # values of the regions holding the spot of: field -> slot -> (position, how many parameters)
+    region_drops: dict[str, dict[str, tuple[int, int]]]
+    # (pass `nested_drops`) the kept slots whose values are nested by a region parameter: its position
+    nested: dict[str, int]
+
+    @staticmethod
+    def of(plan: Plan, typed: t.TypedProgram) -> Keeping:
+        kept = {name: invented("d", name) for name, _ in plan.derived}
+        drops: dict[str, list[str]] = {}
+        kept_reads = [(kept[name], reads) for name, reads in plan.derived]
+        if plan.end_once is not None and typed.end is not None:
+            kept_reads.append((END_SLOT, plan.end_once))
+        for slot, reads in kept_reads:
+            for name in sorted(reads.fields):
+                drops.setdefault(name, []).append(slot)
+        arity = {d.name: len(d.params) for d in typed.defines}
+        entry_drops: dict[str, dict[str, tuple[int, int]]] = {}
+        for name, field_name, k in plan.derived_entries:
+            entry_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name])
+        attribute_drops: dict[str, dict[str, tuple[int, int, str]]] = {}
+        for name, field_name, k, table in plan.derived_attributes:
+            attribute_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name], table)
+        region_drops: dict[str, dict[str, tuple[int, int]]] = {}
+        for name, field_name, k in plan.region_drops:
+            region_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name])
+        return Keeping(kept, drops, [slot for slot, reads in kept_reads if reads.volatile], entry_drops,
+                       attribute_drops, region_drops, {kept[name]: k for name, k in plan.nested})
+
+
+@dataclass(frozen=True)
+class Steps:
+    """What can wait for a decision (`ask`): the procedures, and the triggers (their methods): an
+    action after which one runs can wait too. Every move runs as steps if the end of a turn or a
+    phase's start can: then a move notes each field as it first changes it (`journal`), so that the
+    state as the move began is made only for a move that waits, rather than copied before every
+    move (`JOURNAL`, runtime/state.py `_do_steps`; pass `journal`)."""
+
+    suspending: set[str]
+    waiting: set[str]
+    journal: bool
+
+    @staticmethod
+    def of(typed: t.TypedProgram, plan: Plan) -> Steps:
+        suspending = _suspending(typed)
+        waiting = {trig.method for trig in typed.triggers if _asks(trig.effect, suspending)}
+        journal = plan.journal and (
+            any(trig.at_turn_end and trig.method in waiting for trig in typed.triggers)
+            or any(_asks(ph.start, suspending) for ph in typed.phases))
+        return Steps(suspending, waiting, journal)
+
+
+def _asks(stmts: tuple[t.Stmt, ...], suspending: set[str]) -> bool:
+    """Whether a block of effects can wait for a decision: an `ask`, or a call of a procedure
+    that can (`suspending`), in it or in its blocks."""
+    return any(isinstance(s, t.Ask) or isinstance(s, t.CallEffect) and s.procedure in suspending
+               for s in t.statements(stmts))
+
+
+def _suspending(typed: t.TypedProgram) -> set[str]:
+    """The procedures that can wait for a decision, directly or through the procedures they call."""
+    out: set[str] = set()
+    while True:
+        more = {p.name for p in typed.procedures if p.name not in out and _asks(p.body, out)}
+        if not more:
+            return out
+        out |= more

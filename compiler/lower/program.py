@@ -1,5 +1,6 @@
-"""What lowering gives: the rule set as Python lines, each with the rule line it came from, which the
-code generator (compiler/codegen.py) only lays out.
+"""What lowering gives: the rule set's members, their bodies as statements of the lowered IR
+(compiler/pyir.py), each with the rule line it came from, which the code generator
+(compiler/codegen.py) only lays out.
 """
 
 from __future__ import annotations
@@ -7,17 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...core.source import SourceSpan
+from ..pyir import Block, Return, Stmt
 from ..typed import BoardTable
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of lowered Python at an indentation depth, with the rule it came from."""
-
-    depth: int
-    code: str
-    source: SourceSpan | None = None
-    note: str = ""  # what the optimisation passes derived in it, after the rule line in its comment
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,17 +30,17 @@ class LoweredAction:
     when: str | None
     choices: tuple[LoweredChoice, ...]
     text_parts: tuple[tuple[str, str | None], ...]  # literal text, or (choice python name, format kind)
-    effect: tuple[Line, ...]
+    effect: Block
     triggers: tuple[str, ...]  # trigger method names to run afterwards
     then: tuple[tuple[int, int], ...]  # (phase index, next phase index)
     span: SourceSpan
-    listing_prelude: tuple[str, ...] = ()  # the checks its listing starts with (runtime/limits.py)
+    listing_prelude: Block = ()  # the checks its listing starts with (runtime/limits.py)
     fresh_listing: bool = False  # its listing (or guard) charges the budget of a move
     fresh_effect: bool = False  # its effect (or a trigger after it) does
     clear_cache: bool = False  # its choices can name ever new values (numbers): keep few actions interned
     count: int | None = None  # at most this many legal actions (None: only the game knows)
     steps: bool = False  # its effect (or a trigger after it) can wait for a decision: a generator
-    listing: tuple[str, ...] = ()  # its listing through tables per board (pass `action_tables`), if so
+    listing: Block = ()  # its listing through tables per board (pass `action_tables`), if so
     unguarded: str | None = None  # (pass `guard_inline`) its listing's test of the `when:`, written out
     others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
     revealed: str | None = None  # from when on everyone reads the text (`revealed_when:`), over the choices
@@ -59,7 +51,7 @@ class LoweredFunction:
     name: str
     params: tuple[tuple[str, str], ...]
     returns: str
-    body: tuple[Line, ...]
+    body: Block
     span: SourceSpan
     doc: str = ""
     steps: bool = False  # (a procedure) it can wait for a decision: a generator
@@ -72,8 +64,8 @@ class LoweredFunction:
     def remembered(self) -> bool:
         """(A definition) its value is remembered while the legal actions are listed (`_memo`): no
         parameter, not kept nor cached, one `return` (the template writes its memo around it)."""
-        return not (self.kept or self.cached or self.params or self.body[-1].depth != 2
-                    or not self.body[-1].code.startswith("return "))
+        return not (self.kept or self.cached or self.params or not isinstance(self.body[-1], Return)
+                    or self.body[-1].value is None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +73,7 @@ class LoweredTrigger:
     name: str
     method: str
     when: str | None
-    effect: tuple[Line, ...]
+    effect: Block
     span: SourceSpan
     steps: bool = False  # it can wait for a decision: a generator
 
@@ -104,7 +96,7 @@ class LoweredField:
 class LoweredPhase:
     name: str
     const: str
-    start: tuple[Line, ...]
+    start: Block
     actions: tuple[str, ...]  # action method suffixes
     stuck: str
     span: SourceSpan
@@ -133,9 +125,9 @@ class Program:
     turn_end: list[str] = field(default_factory=list)
     end: str = "False"
     end_span: SourceSpan | None = None
-    end_loops: list[Line] = field(default_factory=list)  # (pass `aggregate_loops`) before the end's test
+    end_loops: Block = ()  # (pass `aggregate_loops`) before the end's test
     scoring: list[tuple[str, str, SourceSpan]] = field(default_factory=list)
-    setup: list[Line] = field(default_factory=list)
+    setup: Block = ()
     tie_break: str | None = None
     tie_break_type: str = "int"  # or `tuple[int, ...]`: a list of ints, compared item by item
     deciding: bool = False  # whether the rules read `deciding`: the module gets `_deciding()`
@@ -166,8 +158,8 @@ class Program:
     # What the passes keep on the state beside the fields (pass `bitmask`): slot, annotation, note, copy;
     # and how `_fields_set()` makes it again from the fields.
     kept: list[tuple[str, str, str, str]] = field(default_factory=list)  # (and how `_copy_fields` copies it)
-    fields_set: list[str] = field(default_factory=list)
-    forget: list[str] = field(default_factory=list)  # (pass `region_masks`) what `_forget_kept` also resets
+    fields_set: list[Stmt] = field(default_factory=list)
+    forget: list[Stmt] = field(default_factory=list)  # (pass `region_masks`) what `_forget_kept` also resets
     # (pass `board_tables`) the tables of the board found once as a game starts: slot, annotation, the code
     # that finds or makes it, and what it holds
     board_tables: list[tuple[str, str, str, str]] = field(default_factory=list)

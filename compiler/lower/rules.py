@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 
 from . import actions, boards, comprehensions, definitions, effects, limits
 from .code import answer_format
-from .definitions import END_SLOT
-from .effects import _asks
+from .lowerer import END_SLOT, _asks
 from .program import LoweredFunction, LoweredPhase, LoweredTrigger, Program
 
 if TYPE_CHECKING:
@@ -35,7 +34,7 @@ def run(lo: Lowerer) -> Program:
     actions.lower_actions(lo)
     # setup: effects run once before the first turn, after every field has its init
     before = lo.charges
-    prog.setup = list(effects.effects(lo, typed.setup, typed.rules.span))
+    prog.setup = effects.effects(lo, typed.setup, typed.rules.span)
     limits.mark(lo, before, "setup")
     prog.setup_steps = _asks(typed.setup, lo.suspending)
     prog.asks = [(name, answer_format(ty)) for name, ty in typed.asks]

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from .. import typed as t
 from ..analysis import Facts
 from ..names import MAX_TABLE_CHOICES, joined
+from ..pyir import Assign, AugAssign, Code, Comment, For, If, Stmt, assign, call, if_
 from .plan import Plan
 
 # How lowering has the code that finds a table read (compiler/lower/boards.py `board_table`: pass
@@ -122,8 +123,8 @@ def table_of(plan: Plan, action: str) -> Table | None:
 def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]], bound: Bind,
             gather: tuple[str, list[tuple[str, bool]]] | None = None, into: str = "_actions",
             regions: tuple[list[tuple[str | None, str | None]], str, int, bool, bool] | None = None,
-            rows: tuple[str, str, str] | None = None) -> list[str]:
-    """The lines of a listing through tables (at the depth of the method's body): `choices` are
+            rows: tuple[str, str, str] | None = None) -> list[Stmt]:
+    """The statements of a listing through tables (a method's body): `choices` are
     each choice's (loop variable, walk, whether its value is a list, the comment of its rule
     line); the actions are those of the plain listing, in its order. `clear`: its choices can
     name ever new values (a dictionary first, else the plain listing); whatever they name, every
@@ -143,8 +144,8 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     bounded = all(level.how != "key" for level in table.levels)  # (by the board and the declarations)
     if clear and not bounded and table.levels[0].how != "key":
         return []
-    out = ["# Actions are interned per board, found by index in tables (`action_tables`): the same move is the "
-           "same object in every state."]
+    out: list[Stmt] = [Comment("Actions are interned per board, found by index in tables (`action_tables`): the same "
+                               "move is the same object in every state.")]
     levels = table.levels
     args: list[str] = []
     for (var, _, is_list, _), level in zip(choices, levels, strict=True):
@@ -161,42 +162,34 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     if not levels:
         found = bound(f"self.board.tables.actions.get({name!r}) or self.board.tables.action_table({name!r}, 1)", slot,
                       annotation, what)
-        out.append(f"_table = {found}")
-        out.append("_action = _table[0]")
-        out.append("if _action is None:")
-        out.append(f"    _action = _table[0] = {make}")
-        out.append(f"{into}.append(_action)")
-        return out
+        return [*out, assign("_table", found), assign("_action", "_table[0]"),
+                if_("_action is None", Assign((Code("_action"), Code("_table[0]")), Code(make))),
+                call(f"{into}.append(_action)")]
     first = levels[0]
     # (the table met already, else made: a method call only the first time)
     make_table = f"self.board.tables.action_dict({name!r})" if first.how == "key" else \
         f"self.board.tables.action_table({name!r}, {first.size})"
-    out.append(f"_table = {bound(f'self.board.tables.actions.get({name!r}) or {make_table}', slot, annotation, what)}")
-    row = "_table"
-    for k, ((var, walk, is_list, comment), level) in enumerate(zip(choices, levels, strict=True)):
-        pad = "    " * k
+    out.append(assign("_table", bound(f"self.board.tables.actions.get({name!r}) or {make_table}", slot, annotation,
+                                      what)))
+
+    def level_of(k: int, row: str) -> list[Stmt]:
+        """The statements of choice k's level (inside the loop of the one before), its row `row`."""
+        (var, walk, is_list, comment), level = choices[k], levels[k]
         if gather is not None and k == len(levels) - 1:  # (pass `spot_rows`) the row appends its spots' actions
-            out.extend(pad + line for line in gathered_spots(row, gather[0], gather[1], comment))
-            break
+            return gathered_spots(row, gather[0], gather[1], comment)
         if regions is not None and k == len(levels) - 1:  # (pass `region_masks`) the row appends its regions'
             plain = walk if regions[3] else None
-            out.extend(pad + line for line in gathered_regions(row, regions[0], plain, var, regions[1], comment,
-                                                               regions[4]))
-            break
+            return gathered_regions(row, regions[0], plain, var, regions[1], comment, regions[4])
         by_rows = rows is not None and k == 0 and level.how == "key" and is_list and not clear and len(levels) > 1
-        start = len(out)
-        if not by_rows:
-            out.append(f"{pad}for {var} in {walk}:  # {comment}")
-            pad += "    "
+        body: list[Stmt] = []
         if level.how == "key" and is_list:
-            out.append(f"{pad}_key{k} = tuple({var})")
+            body.append(assign(f"_key{k}", f"tuple({var})"))
             index = f"_key{k}"
         else:
             index = var
         last = k == len(levels) - 1
         got = "_action" if last else f"_row{k + 1}"
-        out.append(f"{pad}{got} = {row}.get({index})" if level.how == "key" else f"{pad}{got} = {row}[{index}]")
-        out.append(f"{pad}if {got} is None:")
+        body.append(assign(got, f"{row}.get({index})" if level.how == "key" else f"{row}[{index}]"))
         # what is made is charged to what the board keeps first (runtime/kept.py `made`, which empties
         # every table of the board where it would keep too much): a dictionary's entry and its key,
         # then the action (its object and choices) or the row (a row of spots or regions charges itself)
@@ -218,11 +211,9 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
             made = "{}" if inner.how == "key" else f"[None] * ({inner.size})" if " " in inner.size else \
                 f"[None] * {inner.size}"
             units.append("rt.DICT" if inner.how == "key" else f"rt.OBJECT + {inner.size}")
-        if units:
-            out.append(f"{pad}    rt.made(self.board, {' + '.join(units)})")
-        out.append(f"{pad}    {got} = {row}[{index}] = {made}")
-        if last:
-            out.append(f"{pad}{into}.append(_action)")
+        making = [call(f"rt.made(self.board, {' + '.join(units)})")] if units else []
+        body.append(if_(f"{got} is None", *making, Assign((Code(got), Code(f"{row}[{index}]")), Code(made))))
+        after: list[Stmt] = [call(f"{into}.append(_action)")] if last else level_of(k + 1, got)
         if by_rows and rows is not None:  # (pass `tabled_rows`) the rows found once, by the walk's key
             key, value_type, what = rows
             pair = f"{value_type}, {actions_type(tuple(lv.how for lv in levels[1:]), row_class)}"
@@ -232,9 +223,10 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
                     f"self.board.tables.value_table('{rows_kind} {name}')")
             rows_table = bound(find, joined(rows_kind, name), f"dict[Any, list[tuple[{pair}]]]",
                                f"the rows of the first choice of `{name}` by {what} (`tabled_rows`)")
-            out[start:] = rows_lines(var, walk, comment, key, rows_table, pair, out[start:], what)
-        row = got
-    return out
+            return rows_lines(var, walk, comment, key, rows_table, pair, body, what, after)
+        return [For(Code(var), Code(walk), (*body, *after), note=comment)]
+
+    return [*out, *level_of(0, "_table")]
 
 
 def actions_type(levels: tuple[str, ...], row: str | None) -> str:
@@ -253,29 +245,32 @@ def actions_type(levels: tuple[str, ...], row: str | None) -> str:
 
 # -- the rows of the passes that build on this one (they run after it): written here, where the
 # listing through tables is
-def gathered_spots(row: str, first: str, more: list[tuple[str, bool]], comment: str) -> list[str]:
-    """(pass `spot_rows`) The lines (at the depth of the last choice's loop) that append the actions
+def gathered_spots(row: str, first: str, more: list[tuple[str, bool]], comment: str) -> list[Stmt]:
+    """(pass `spot_rows`) The statements (in the last choice's loop) that append the actions
     of the last choice from its row `row`, an `rt.SpotRow`: `first`, the masks joined first, and
     `more`, each further group's code and whether it is kept per row, as `board.spots_of` takes them."""
-    out = [f"_spots_mask = {first}  # {comment}; `spot_rows`: its spots as a bit mask"]
+    out: list[Stmt] = [assign("_spots_mask", first, note=f"{comment}; `spot_rows`: its spots as a bit mask")]
+    mask = Code("_spots_mask")
     kept = 0
     for code, is_fixed in more:
-        out.append("if _spots_mask:")
         if is_fixed:
-            out.append(f"    _row_fixed = {row}.fixed[{kept}]")
-            out.append("    if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)")
-            out.append(f"        _row_fixed = {row}.fixed[{kept}] = rt.union({code})")
-            out.append("    _spots_mask &= _row_fixed")
+            fixed = If(Code("_row_fixed is None"), (
+                Assign((Code("_row_fixed"), Code(f"{row}.fixed[{kept}]")), Code(f"rt.union({code})")),
+            ), note="(a test of the earlier choices only: computed once per row)")
+            out.append(if_("_spots_mask", assign("_row_fixed", f"{row}.fixed[{kept}]"), fixed,
+                           AugAssign(mask, "&", Code("_row_fixed"))))
             kept += 1
         else:
-            out.append(f"    _spots_mask &= rt.union({code})")
-    out.append("if _spots_mask:")
+            out.append(if_("_spots_mask", AugAssign(mask, "&", Code(f"rt.union({code})"))))
     # (the row's actions of the masks it met last, read in place: a method call only for a mask not
     # among them, runtime/listing.py `SpotRow.made`)
-    out.append(f"    _gathered = {row}.by_mask.get(_spots_mask)")
-    out.append("    if _gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)")
-    out.append(f"        _gathered = {row}.made(_spots_mask)")
-    out.append(f"    _actions += _gathered  # {comment}; `spot_rows`: the actions of its spots, in spot order")
+    out.append(if_(
+        "_spots_mask",
+        assign("_gathered", f"{row}.by_mask.get(_spots_mask)"),
+        if_("_gathered is None", assign("_gathered", f"{row}.made(_spots_mask)"),
+            note="(a mask not met lately: its actions a byte of the mask at a time)"),
+        AugAssign(Code("_actions"), "+", Code("_gathered"),
+                  note=f"{comment}; `spot_rows`: the actions of its spots, in spot order")))
     return out
 
 
@@ -284,66 +279,62 @@ def fixed_spot_tests(more: list[tuple[str, bool]]) -> int:
 
 
 def gathered_regions(row: str, terms: list[tuple[str | None, str | None]], plain: str | None, choice: str, var: str,
-             comment: str, few: bool = False) -> list[str]:
-    """(pass `region_masks`) The lines (at the depth of the last choice's loop) that append the
+             comment: str, few: bool = False) -> list[Stmt]:
+    """(pass `region_masks`) The statements (in the last choice's loop) that append the
     actions of the last choice from its row `row`, an `rt.RegionRow`: `terms`, each test's code over
     the comprehension's variable `var` (kept per row) or the local holding a kept test's mask (None,
     local); `plain` the walk of the rules, by the choice's local `choice`, for regions not in
     increasing order (None: they always are). `few`: every board of the rule set has at most
     `SMALL_REGIONS` regions, so the row's actions by mask are read from its table here (`by_mask`),
     not through a call of `gather`."""
-    out: list[str] = []
+    out: list[Stmt] = []
     running = "_regions_mask"  # (the regions passing the tests before, in the order written)
     fixed = 0
     for code, local in terms:
         if code is not None:
-            out.append(f"    _regions_stale = {running} & ~{row}.known[{fixed}]")
-            out.append("    if _regions_stale:  # (a test of the earlier choices only: computed once per region "
-                       "and row)")
-            out.append(f"        {row}.fixed[{fixed}] |= rt.union(1 << {var} for {var} in rt.bits(_regions_stale) "
-                       f"if {code})  # {comment}")
-            out.append(f"        {row}.known[{fixed}] |= _regions_stale")
+            out.append(assign("_regions_stale", f"{running} & ~{row}.known[{fixed}]"))
+            out.append(if_(
+                "_regions_stale",
+                AugAssign(Code(f"{row}.fixed[{fixed}]"), "|",
+                          Code(f"rt.union(1 << {var} for {var} in rt.bits(_regions_stale) if {code})"), note=comment),
+                AugAssign(Code(f"{row}.known[{fixed}]"), "|", Code("_regions_stale")),
+                note="(a test of the earlier choices only: computed once per region and row)"))
             running += f" & {row}.fixed[{fixed}]"
             fixed += 1
         else:
             running += f" & {local}"
-    out.append(f"    _held_regions = {running}  # {comment}; `region_masks`: its regions as a bit mask")
-    out.append("    if _held_regions:")
+    out.append(assign("_held_regions", running, note=f"{comment}; `region_masks`: its regions as a bit mask"))
+    note = f"{comment}; `region_masks`: the actions of its regions, in region order"
     if few:
-        out.append(f"        _row_actions = {row}.by_mask[_held_regions]")
-        out.append("        if _row_actions is None:  # (made the first time the mask is met)")
-        out.append(f"            _row_actions = {row}.made(_held_regions)")
-        out.append(f"        _actions += _row_actions  # {comment}; `region_masks`: the actions of its regions, in "
-                   "region order")
+        out.append(if_("_held_regions", assign("_row_actions", f"{row}.by_mask[_held_regions]"),
+                       if_("_row_actions is None", assign("_row_actions", f"{row}.made(_held_regions)"),
+                           note="(made the first time the mask is met)"),
+                       AugAssign(Code("_actions"), "+", Code("_row_actions"), note=note)))
     else:
-        out.append(f"        {row}.gather(_actions, _held_regions)  # {comment}; `region_masks`: the actions of its "
-                   "regions, in region order")
-    out = [line[4:] for line in out]
+        out.append(if_("_held_regions", call(f"{row}.gather(_actions, _held_regions)", note=note)))
     if plain is None:
         return out
-    return ["if _regions_mask < 0:  # (its regions are not in region order: walked as the rules walk them)",
-            f"    for {choice} in {plain}:  # {comment}",
-            f"        _actions.append({row}.action({choice}))",
-            "else:", *("    " + line for line in out)]
+    return [If(Code("_regions_mask < 0"), (
+        For(Code(choice), Code(plain), (call(f"_actions.append({row}.action({choice}))"),), note=comment),
+    ), orelse=tuple(out), note="(its regions are not in region order: walked as the rules walk them)")]
 
 
 def rows_lines(var: str, walk: str, comment: str, key: str, rows_table: str, annotation: str,
-               row_lines: list[str], what: str) -> list[str]:
-    """(pass `tabled_rows`) The lines that find the rows of a listing's first choice `var` by `key` (the
-    definition its walk calls is remembered by, `what` in words): made the first time by walking
-    `walk` and finding each value's row as `row_lines` do (they bind `row1`), then walked. The
-    caller writes the rest of the listing in the loop, one level in."""
+               row_lines: list[Stmt], what: str, then: list[Stmt]) -> list[Stmt]:
+    """(pass `tabled_rows`) The statements that find the rows of a listing's first choice `var` by `key`
+    (the definition its walk calls is remembered by, `what` in words): made the first time by walking
+    `walk` and finding each value's row as `row_lines` do (they bind `row1`), then walked, each row
+    running `then` (the rest of the listing)."""
     return [
-        f"# `tabled_rows`: the rows of `{var}` found once per listing by {what}, which its values are a function "
-        "of (`value_tables`), not by a tuple made and hashed per value",
-        f"_rows = {rows_table}",
-        f"_rows_key = {key}",
-        f"_found_rows: list[tuple[{annotation}]] | None = _rows.get(_rows_key)",
-        "if _found_rows is None:  # (the first listing with this key: the values and their rows)",
-        "    _found_rows = []",
-        f"    for {var} in {walk}:  # {comment}",
-        *("        " + line for line in row_lines),
-        f"        _found_rows.append(({var}, _row1))",
-        "    rt.remember(_rows, _rows_key, _found_rows, self.board)",
-        f"for {var}, _row1 in _found_rows:  # {comment}",
+        Comment(f"`tabled_rows`: the rows of `{var}` found once per listing by {what}, which its values are a "
+                "function of (`value_tables`), not by a tuple made and hashed per value"),
+        assign("_rows", rows_table),
+        assign("_rows_key", key),
+        assign("_found_rows", "_rows.get(_rows_key)", annotation=f"list[tuple[{annotation}]] | None"),
+        if_("_found_rows is None",
+            assign("_found_rows", "[]"),
+            For(Code(var), Code(walk), (*row_lines, call(f"_found_rows.append(({var}, _row1))")), note=comment),
+            call("rt.remember(_rows, _rows_key, _found_rows, self.board)"),
+            note="(the first listing with this key: the values and their rows)"),
+        For(Code(f"{var}, _row1"), Code("_found_rows"), tuple(then), note=comment),
     ]

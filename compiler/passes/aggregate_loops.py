@@ -43,8 +43,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, replace
 
+from ...core.source import SourceSpan
 from .. import typed as t
 from ..analysis import Facts
+from ..pyir import AugAssign, Block, Break, Code, For, Stmt, assign, if_
 from .plan import Plan
 
 # What each aggregate's result is called, and its loop: the lines before the walk, the lines for
@@ -143,11 +145,11 @@ def _in_order(parts: list[ast.expr]) -> _Found | _Trivial | None:
     return _TRIVIAL
 
 
-def written_out(code: str, params: set[str]) -> tuple[list[tuple[int, str, str]], str]:
+def written_out(code: str, params: set[str], span: SourceSpan) -> tuple[list[Stmt], str]:
     """The loops that compute the aggregates `code` (a definition's value) evaluates first, as
-    (indent, line, note) each, and `code` reading their results instead; ([], code) where none is
+    statements (the walk told by `span`), and `code` reading their results instead; ([], code) where none is
     (see the module's doc). `params`: the definition's parameters."""
-    lines: list[tuple[int, str, str]] = []
+    lines: list[Stmt] = []
     done: set[str] = set()
     while "\n" not in code:
         try:
@@ -193,8 +195,8 @@ def written_out(code: str, params: set[str]) -> tuple[list[tuple[int, str, str]]
         done.add(result)
         if found.guard is not None and not found.guard[2]:
             done.add("_cond")
-            lines.append((0, f"_cond = {ast.get_source_segment(code, found.guard[0])}", ""))
-        lines += _lines(func, result, binds, target, walk, conditions, item, guard)
+            lines.append(assign("_cond", f"{ast.get_source_segment(code, found.guard[0])}"))
+        lines += _lines(func, result, binds, target, walk, conditions, item, guard, span)
         code = rest
     return lines, code
 
@@ -241,30 +243,24 @@ def _loop(code: str, arg: ast.expr) -> tuple[list[tuple[str, str]], str, str, li
 
 
 def _lines(func: str, result: str, binds: list[tuple[str, str]], target: str, walk: str, conditions: list[str],
-           item: str, guard: str) -> list[tuple[int, str, str]]:
+           item: str, guard: str, span: SourceSpan) -> list[Stmt]:
     note = f"`aggregate_loops`: `{func}` written out as a loop"
-    start = {"sum": [f"{result} = 0"], "any": [f"{result} = False"], "all": [f"{result} = True"]}.get(
-        func, [f"{result} = 0", "_first = True"])  # (the largest or smallest: 0 where there is no item)
-    out = [(0, line, "") for line in start]
-    depth = 0
-    if guard:  # (where the test evaluated first says the aggregate is evaluated)
-        out.append((0, f"if {guard}:", ""))
-        depth = 1
-    out += [(depth, f"{name} = {value}", "") for name, value in binds]  # (bound once, before the walk)
-    out.append((depth, f"for {target} in {walk}:", note))
-    depth += 1
+    start = {"sum": [(result, "0")], "any": [(result, "False")], "all": [(result, "True")]}.get(
+        func, [(result, "0"), ("_first", "True")])  # (the largest or smallest: 0 where there is no item)
+    each: Block = () if item == "_each" else (assign("_each", item),)
+    loops: dict[str, Block] = {
+        "sum": (AugAssign(Code(result), "+", Code(item)),),
+        "max": (*each, if_(f"_first or _each > {result}", assign(result, "_each"), assign("_first", "False"))),
+        "min": (*each, if_(f"_first or _each < {result}", assign(result, "_each"), assign("_first", "False"))),
+        "any": (if_(item, assign(result, "True"), Break()),),
+        "all": (if_(f"not ({item})", assign(result, "False"), Break()),),
+    }
+    body = loops[func]
     if conditions:
-        out.append((depth, "if " + " and ".join(f"({c})" if len(conditions) > 1 else c for c in conditions) + ":",
-                    ""))
-        depth += 1
-    body = {
-        "sum": [f"{result} += {item}"],
-        "max": ([] if item == "_each" else [f"_each = {item}"]) + [f"if _first or _each > {result}:",
-                                                                  f"    {result} = _each", "    _first = False"],
-        "min": ([] if item == "_each" else [f"_each = {item}"]) + [f"if _first or _each < {result}:",
-                                                                  f"    {result} = _each", "    _first = False"],
-        "any": [f"if {item}:", f"    {result} = True", "    break"],
-        "all": [f"if not ({item}):", f"    {result} = False", "    break"],
-    }[func]
-    out += [(depth, line, "") for line in body]
-    return out
+        body = (if_(" and ".join(f"({c})" if len(conditions) > 1 else c for c in conditions), *body),)
+    # (bound once, before the walk)
+    loop: list[Stmt] = [*(assign(name, value) for name, value in binds), For(Code(target), Code(walk), body,
+                                                                              span, note)]
+    if guard:  # (where the test evaluated first says the aggregate is evaluated)
+        loop = [if_(guard, *loop)]
+    return [*(assign(name, value) for name, value in start), *loop]

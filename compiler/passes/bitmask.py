@@ -33,6 +33,7 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import expressions
 from ..names import joined
+from ..pyir import AugAssign, Block, Code, If, Stmt, assign
 from .plan import Plan
 from .value_masks import Mask, paren
 
@@ -182,30 +183,33 @@ def masked_comprehension(plan: Plan, e: t.Comprehension, constants: dict[str, in
     return f"({paren(holding)} == {within})"
 
 
-def after_assign(plan: Plan, s: t.Assign, constants: dict[str, int]) -> list[tuple[int, str]]:
-    """The lines (extra depth, code) that keep the masks over the field `s` assigns up to date."""
+def after_assign(plan: Plan, s: t.Assign, constants: dict[str, int]) -> Block:
+    """The statements that keep the masks over the field `s` assigns up to date."""
     if s.target.kind not in ("field", "perfield"):
-        return []
-    out: list[tuple[int, str]] = []
+        return ()
+    out: list[Stmt] = []
     for m in plan.masks:
         if m.field != s.target.name:
             continue
         index = _simple(s.index) if s.index is not None else None
         if index is None or s.item is not None:  # the whole field, or an index not to evaluate twice
-            out.append((0, f"{m.py} = {m.rebuild()}"))
+            out.append(assign(m.py, m.rebuild()))
             continue
         bit = f"self.board.spot_bit[{index}]"
         value = _constant(s.value, constants) if s.op == "=" and not m.empty else None
         if m.empty and s.op == "=" and isinstance(s.value, t.Collection):  # a list written out: empty or not
-            out.append((0, f"{m.py} &= ~{bit}" if s.value.items else f"{m.py} |= {bit}"))
+            out.append(_set(m.py, bit, not s.value.items))
         elif value is not None:
-            out.append((0, f"{m.py} |= {bit}" if value[0] == m.value else f"{m.py} &= ~{bit}"))
+            out.append(_set(m.py, bit, value[0] == m.value))
         else:
-            out.append((0, f"if {m.holds(f'self.{m.field}[{index}]')}:"))
-            out.append((1, f"{m.py} |= {bit}"))
-            out.append((0, "else:"))
-            out.append((1, f"{m.py} &= ~{bit}"))
-    return out
+            out.append(If(Code(m.holds(f"self.{m.field}[{index}]")), (_set(m.py, bit, True),),
+                          orelse=(_set(m.py, bit, False),)))
+    return tuple(out)
+
+
+def _set(mask: str, bit: str, on: bool) -> AugAssign:
+    """`mask |= bit` (`on`), else `mask &= ~bit`."""
+    return AugAssign(Code(mask), "|" if on else "&", Code(bit if on else f"~{bit}"))
 
 
 def _simple(e: t.Expr) -> str | None:

@@ -56,7 +56,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
 
 
 # -- what lowering asks ---------------------------------------------------------------------------
-def hoisted(joined: list[tuple[str, str, str]], walk: str, annotation: str, choice: str, span: str,
+def hoisted(joined: list[tuple[str, str | None, str, str]], walk: str, annotation: str, choice: str, span: str,
             limit: int) -> str:
     """The walk of a later choice the pass found, through a local of the listing (bound to None
     before its loops, in `joined`, pass `listing_hoist`'s bindings), made the first time it is
@@ -64,6 +64,6 @@ def hoisted(joined: list[tuple[str, str, str]], walk: str, annotation: str, choi
     if "rt." in walk or len(joined) >= limit:
         return walk
     name = f"_joined{len(joined)}"
-    joined.append((f"{name}: {annotation} | None", "None",
+    joined.append((name, f"{annotation} | None", "None",
                    f"{span}; `choice_hoist`: the list `{choice}` walks, made once, the first time it is walked"))
     return f"({name} if {name} is not None else ({name} := {walk}))"

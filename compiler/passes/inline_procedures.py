@@ -38,10 +38,10 @@ before (runtime/faults.py walks back to the last comment).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from .. import typed as t
 from ..analysis import Facts
+from ..pyir import Block, Comment, call, if_
 from .plan import Plan
 from .rewrite import where
 
@@ -77,16 +77,12 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
     return program, replace(plan, inline_procedures=taken)
 
 
-def written(p: t.Procedure, call: t.CallEffect, body: list[Any], depth: int) -> list[Any]:
-    """The lines of a call of `p` (`body`: its statements, lowered where it is called): the
+def written(p: t.Procedure, at: t.CallEffect, body: Block) -> Block:
+    """The statements of a call of `p` (`body`: its statements, lowered where it is called): the
     procedure's rule line, its record in a trace, its body, the call's rule line."""
-    line = type(body[0]) if body else None
-    assert line is not None
-    return [
-        line(depth, f"# {where(p.span)}: {p.name}, written out where it is called, {where(call.span)} "
-                    "(`inline_procedures`)"),
-        line(depth, "if self.trace is not None:"),
-        line(depth + 1, f"self.trace.append(\"procedures.{p.name}\")"),
+    return (
+        Comment(f"{where(p.span)}: {p.name}, written out where it is called, {where(at.span)} (`inline_procedures`)"),
+        if_("self.trace is not None", call(f"self.trace.append(\"procedures.{p.name}\")")),
         *body,
-        line(depth, f"# {where(call.span)}: {p.name} written out above"),
-    ]
+        Comment(f"{where(at.span)}: {p.name} written out above"),
+    )

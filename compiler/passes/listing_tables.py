@@ -60,6 +60,7 @@ from .. import typed as t
 from ..analysis import Facts
 from ..builtins import BUILTINS
 from ..names import joined
+from ..pyir import AugAssign, Code, Comment, Stmt, assign, call, if_
 from ..types import Ty
 from . import action_tables
 from .action_tables import Bind
@@ -185,10 +186,10 @@ def listed_of(plan: Plan, action: str) -> Listed | None:
 
 
 # -- what lowering asks ---------------------------------------------------------------------------
-def remembered(listed: Listed, action: str, plain: list[str], bindings: list[str], bound: Bind) -> list[str]:
-    """The lines of the listing (at the depth of the method's body): the table, the key, and the
-    plain listing `plain` (appending to `listed_actions`, after the listing's own `bindings`) run only for
-    a key met the first time. `bound`: how the table is read (pass `board_tables`)."""
+def remembered(listed: Listed, action: str, plain: list[Stmt], bindings: list[Stmt], bound: Bind) -> list[Stmt]:
+    """The statements of the listing (a method's body): the table, the key, and the plain listing
+    `plain` (appending to `listed_actions`, after the listing's own `bindings`) run only for a key met
+    the first time. `bound`: how the table is read (pass `board_tables`)."""
     parts = [f"frozenset({code})" if member else code for code, member in listed.keys]
     key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
     name = f"listing {action}"
@@ -196,15 +197,13 @@ def remembered(listed: Listed, action: str, plain: list[str], bindings: list[str
                  joined("listed", action), "dict[Any, list[rt.Action]]",
                  f"the listings of `{action}` by what they read (`listing_tables`)")
     return [
-        f"# What this listing lists is a function of {listed.what}: remembered by "
-        f"{'them' if len(parts) > 1 else 'it'}, in a table of the board every state shares (`listing_tables`).",
-        f"_listed = {find}",
-        f"_listed_key = {key}",
-        "_listed_actions: list[rt.Action] | None = _listed.get(_listed_key)",
-        "if _listed_actions is None:",
-        "    _listed_actions = []",
-        *("    " + line for line in bindings),
-        *("    " + line for line in plain),
-        "    rt.remember(_listed, _listed_key, _listed_actions, self.board)",
-        "_actions += _listed_actions",
+        Comment(f"What this listing lists is a function of {listed.what}: remembered by "
+                f"{'them' if len(parts) > 1 else 'it'}, in a table of the board every state shares "
+                "(`listing_tables`)."),
+        assign("_listed", find),
+        assign("_listed_key", key),
+        assign("_listed_actions", "_listed.get(_listed_key)", annotation="list[rt.Action] | None"),
+        if_("_listed_actions is None", assign("_listed_actions", "[]"), *bindings, *plain,
+            call("rt.remember(_listed, _listed_key, _listed_actions, self.board)")),
+        AugAssign(Code("_actions"), "+", Code("_listed_actions")),
     ]

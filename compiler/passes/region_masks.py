@@ -58,6 +58,7 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import nodes
 from ..names import MAX_TABLE_CHOICES, joined
+from ..pyir import AugAssign, Block, Code, Comment, For, If, Return, assign
 from . import action_tables
 from .plan import Plan
 from .rewrite import can_fail, free_locals, show
@@ -260,25 +261,27 @@ def exact(e: t.Expr) -> bool:
 ORDERED = "rt.ordered_mask("  # (a mask that may be -1: its regions not in increasing order)
 
 
-def within_method(test: Test) -> list[str]:
-    """The lines of the method giving the test's mask among the regions of `regions_mask`, computing
-    again the bits that are not known (at the depth of a method's body)."""
-    return [
-        f"# `region_masks`: the regions of `_regions_mask` where `{test.text}`, kept in `{test.slot}` where "
-        f"`{test.known}` says the bit is known (cleared where the kept value of `{test.define}` for a region is "
-        "dropped)",
-        f"_regions_stale = _regions_mask & ~self.{test.known}",
-        "if _regions_stale:  # (bits of regions whose kept value was dropped: computed again)",
-        f"    _held_regions = self.{test.slot}",
-        "    for _in_region in rt.bits(_regions_stale):",
-        f"        if self.{test.define}(_in_region) {test.op} {test.value}:",
-        "            _held_regions |= 1 << _in_region",
-        "        else:",
-        "            _held_regions &= ~(1 << _in_region)",
-        f"    self.{test.slot} = _held_regions",
-        f"    self.{test.known} |= _regions_stale",
-        f"return self.{test.slot} & _regions_mask",
-    ]
+def within_method(test: Test) -> Block:
+    """The body of the method giving the test's mask among the regions of `regions_mask`, computing
+    again the bits that are not known."""
+    held = Code("_held_regions")
+    return (
+        Comment(f"`region_masks`: the regions of `_regions_mask` where `{test.text}`, kept in `{test.slot}` where "
+                f"`{test.known}` says the bit is known (cleared where the kept value of `{test.define}` for a region "
+                "is dropped)"),
+        assign("_regions_stale", f"_regions_mask & ~self.{test.known}"),
+        If(Code("_regions_stale"), (
+            assign("_held_regions", f"self.{test.slot}"),
+            For(Code("_in_region"), Code("rt.bits(_regions_stale)"), (
+                If(Code(f"self.{test.define}(_in_region) {test.op} {test.value}"),
+                   (AugAssign(held, "|", Code("1 << _in_region")),),
+                   orelse=(AugAssign(held, "&", Code("~(1 << _in_region)")),)),
+            )),
+            assign(f"self.{test.slot}", "_held_regions"),
+            AugAssign(Code(f"self.{test.known}"), "|", Code("_regions_stale")),
+        ), note="(bits of regions whose kept value was dropped: computed again)"),
+        Return(Code(f"self.{test.slot} & _regions_mask")),
+    )
 
 
 def fixed_count(choice: Choice) -> int:

@@ -44,6 +44,7 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import bare, expressions
 from ..names import FILTER_LOCAL, joined
+from ..pyir import AugAssign, Block, Code, For, Stmt, assign
 from ..types import Ty
 from .component_sets import taken
 from .plan import Plan
@@ -322,19 +323,19 @@ def _balanced(code: str) -> bool:
     return depth == 0
 
 
-def before_assign(plan: Plan, s: t.Assign, defines: Mapping[str, t.Define]) -> list[tuple[int, str]]:
-    """The lines (extra depth, code) before an assignment to a field with masks per value: the bits
+def before_assign(plan: Plan, s: t.Assign, defines: Mapping[str, t.Define]) -> Block:
+    """The statements before an assignment to a field with masks per value: the bits
     of the spot's old items (or value) cleared, where its new ones are set after it (`after_assign`)."""
-    return [line for m in _of(plan, s) if _at_one_spot(s, defines) for line in _update(m, s, "&= ~")]
+    return tuple(line for m in _of(plan, s) if _at_one_spot(s, defines) for line in _update(m, s, "&= ~"))
 
 
-def after_assign(plan: Plan, s: t.Assign, defines: Mapping[str, t.Define]) -> list[tuple[int, str]]:
-    """The lines after an assignment to a field with masks per value: the bits of the spot's new
+def after_assign(plan: Plan, s: t.Assign, defines: Mapping[str, t.Define]) -> Block:
+    """The statements after an assignment to a field with masks per value: the bits of the spot's new
     items (or value) set; or, for any other assignment, the masks made again."""
-    out: list[tuple[int, str]] = []
+    out: list[Stmt] = []
     for m in _of(plan, s):
-        out.extend(_update(m, s, "|= ") if _at_one_spot(s, defines) else [(0, f"{m.py} = {m.rebuild()}")])
-    return out
+        out.extend(_update(m, s, "|= ") if _at_one_spot(s, defines) else [assign(m.py, m.rebuild())])
+    return tuple(out)
 
 
 def _of(plan: Plan, s: t.Assign) -> list[ValueMask]:
@@ -351,20 +352,25 @@ def _at_one_spot(s: t.Assign, defines: Mapping[str, t.Define]) -> bool:
             and not can_fail(s.value, dict(defines)))
 
 
-def _update(m: ValueMask, s: t.Assign, op: str) -> list[tuple[int, str]]:
+def _update(m: ValueMask, s: t.Assign, op: str) -> list[Stmt]:
     index = bare(s.index) if s.index is not None else None
     at = index.sym.py if isinstance(index, t.Ref) else str(index.value) if isinstance(index, t.Num) else "?"
     bit = f"self.board.spot_bit[{at}]"
     value = bare(s.value)
     if op == "|= " and s.op == "=":  # a value written out, of names read again at no cost: its bits set at once
         if m.op == "==" and _again(value):
-            return [(0, f"{m.py}[{_again(value)}] {op}{bit}")]
+            return [_bits(f"{m.py}[{_again(value)}]", op, bit)]
         if m.op == "in" and isinstance(value, t.Collection) and all(_again(x) for x in value.items):
-            return [(0, f"{m.py}[{_again(x)}] {op}{bit}") for x in value.items]
+            return [_bits(f"{m.py}[{_again(x)}]", op, bit) for x in value.items]
     if m.op == "==":
-        return [(0, f"{m.py}[self.{m.field}[{at}]] {op}{bit}")]
+        return [_bits(f"{m.py}[self.{m.field}[{at}]]", op, bit)]
     item = FILTER_LOCAL.format(m.field)
-    return [(0, f"for {item} in self.{m.field}[{at}]:"), (1, f"{m.py}[{item}] {op}{bit}")]
+    return [For(Code(item), Code(f"self.{m.field}[{at}]"), (_bits(f"{m.py}[{item}]", op, bit),))]
+
+
+def _bits(mask: str, op: str, bit: str) -> AugAssign:
+    """`mask |= bit` (`op` "|= "), or `mask &= ~bit` (`op` "&= ~")."""
+    return AugAssign(Code(mask), op[0], Code(op[3:] + bit))
 
 
 def _again(e: t.Expr) -> str:

@@ -1,0 +1,48 @@
+"""The modules of lowering (compiler/lower/) import one another one way, bottom up, as
+lower/lowerer.py's doc lists them: each imports only modules below it (type-checking imports too),
+none inside a function, so no two import each other. A part that needs one above it calls it
+through the shared state (`lo.expr(e)`, `lo.comprehension(e)` ...: `lowerer.Transforms`, filled by
+lower/__init__.py), as mypyc's IRBuilder reaches its transforms through its visitor."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+LOWER = Path(__file__).resolve().parents[1] / "compiler" / "lower"
+# bottom up: the helpers on code text and the members lowering gives, the shared state, then the
+# parts by syntax; the package's entry point on top
+ORDER = ["code", "program", "lowerer", "boards", "limits", "expressions", "comprehensions", "effects",
+         "definitions", "actions", "rules", "__init__"]
+
+
+def imported(path: Path) -> dict[str, list[tuple[int, bool]]]:
+    """The modules of compiler/lower/ `path` imports, each with its lines and whether the import
+    sits inside a function."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    inside = {id(node) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+              for node in ast.walk(f)}
+    out: dict[str, list[tuple[int, bool]]] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or node.level != 1:
+            continue  # (only `from .x import ...` and `from . import x` name a module of the package)
+        names = [node.module] if node.module else [a.name for a in node.names]
+        for name in names:
+            if name is not None and (LOWER / f"{name}.py").exists():
+                out.setdefault(name, []).append((node.lineno, id(node) in inside))
+    return out
+
+
+def test_every_module_of_lowering_has_its_place() -> None:
+    assert sorted(ORDER) == sorted(p.stem for p in LOWER.glob("*.py"))
+
+
+def test_each_module_of_lowering_imports_only_modules_below_it() -> None:
+    wrong = []
+    for module in ORDER:
+        for target, where in imported(LOWER / f"{module}.py").items():
+            for line, in_function in where:
+                if ORDER.index(target) >= ORDER.index(module) or in_function:
+                    wrong.append(f"lower/{module}.py:{line} imports {target}{' in a function' if in_function else ''}")
+    assert not wrong, wrong
+    assert imported(LOWER / "effects.py")  # (the imports are read at all)

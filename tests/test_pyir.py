@@ -1,0 +1,165 @@
+"""The lowered IR (compiler/pyir.py) and its printer (compiler/pyprint.py): each statement's lines,
+indented from a method's body, each ending with its rule line and what the passes derived in it,
+as the generated modules have them (the whole of generated/ is checked by `compile --check`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from rulewright.compiler.check import check
+from rulewright.compiler.driver import build
+from rulewright.compiler.lower import lower
+from rulewright.compiler.pyir import (
+    Assign,
+    AugAssign,
+    Break,
+    Code,
+    Comment,
+    Elif,
+    For,
+    If,
+    Pass,
+    Return,
+    assign,
+    call,
+    declared,
+    does_something,
+    if_,
+    spanned,
+)
+from rulewright.compiler.pyprint import codes, lines
+from rulewright.core.paths import ruleset_file
+from rulewright.core.source import SourceSpan
+
+ROOT = Path(__file__).resolve().parents[1]
+AT = SourceSpan("rules/game/base.yaml", 12, 5, 12, 30)
+THERE = SourceSpan("rules/game/variant.yaml", 3, 1, 3, 9)
+
+
+def test_each_line_ends_with_its_rule_line_then_its_notes() -> None:
+    body = (
+        assign("x", "1", AT),
+        assign("y", "2", note="`derived`: kept"),
+        assign("z", "3", AT, "inlined f (base.yaml:4)"),
+        call("self.f()"),
+    )
+    assert lines(body) == [
+        "x = 1  # base.yaml:12",
+        "y = 2  # `derived`: kept",
+        "z = 3  # base.yaml:12; inlined f (base.yaml:4)",
+        "self.f()",
+    ]
+
+
+def test_blocks_are_indented_and_each_header_has_its_own_rule_line() -> None:
+    body = (
+        For(Code("s"), Code("self.board.spots"), (
+            If(Code("s > 2"), (AugAssign(Code("_total"), "+", Code("s")),),
+               (Elif(Code("s < 0"), (Break(),), THERE, "a note"),),
+               (Pass(),), AT, else_span=THERE),
+        ), AT, "`aggregate_loops`: `sum` written out as a loop"),
+        Return(Code("_total"), AT),
+        Return(),
+    )
+    assert lines(body) == [
+        "for s in self.board.spots:  # base.yaml:12; `aggregate_loops`: `sum` written out as a loop",
+        "    if s > 2:  # base.yaml:12",
+        "        _total += s",
+        "    elif s < 0:  # variant.yaml:3; a note",
+        "        break",
+        "    else:  # variant.yaml:3",
+        "        pass",
+        "return _total  # base.yaml:12",
+        "return",
+    ]
+    assert codes(body)[:2] == ["for s in self.board.spots:", "if s > 2:"]
+
+
+def test_assignments_chained_annotated_augmented_and_comments() -> None:
+    body = (
+        Assign((Code("self._d__a"), Code("self._d__b")), Code("None"), span=AT),
+        assign("_kept", "_table.get(p)", annotation="int | None"),
+        AugAssign(Code("self._mask"), "&", Code("~self.board.spot_bit[s]")),
+        Comment("base.yaml:4: refill, written out where it is called"),
+    )
+    assert lines(body) == [
+        "self._d__a = self._d__b = None  # base.yaml:12",
+        "_kept: int | None = _table.get(p)",
+        "self._mask &= ~self.board.spot_bit[s]",
+        "# base.yaml:4: refill, written out where it is called",
+    ]
+
+
+def test_a_comment_of_a_line_stays_one_line() -> None:
+    """A note or a rule file's name that holds a newline is escaped: the comment stays a comment."""
+    odd = SourceSpan("rules/game/odd\nname.yaml", 1, 1, 1, 2)
+    printed = lines((assign("x", "1", odd, "two\nlines"),))
+    assert len(printed) == 1 and "\n" not in printed[0] and printed[0].startswith("x = 1  # ")
+
+
+def test_spanned_tells_every_line_by_one_rule_line() -> None:
+    body = spanned((If(Code("c"), (assign("a", "1"),), (Elif(Code("d"), (Pass(),)),), (Pass(),)),), AT)
+    assert all(line.endswith("  # base.yaml:12") for line in lines(body))
+
+
+def test_members_compare_by_value_and_are_frozen() -> None:
+    """Lowered members compare by structure (`==`): two lowerings of one rule give equal statements."""
+    one = if_("x", assign("y", "1", AT), span=AT)
+    assert one == if_("x", assign("y", "1", AT), span=AT)
+    assert one != if_("x", assign("y", "1", THERE), span=AT)  # (the rule line is part of it)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        one.note = "changed"  # type: ignore[misc]
+
+
+def test_questions_asked_of_a_body() -> None:
+    assert not does_something((Pass(), Pass(AT)))
+    assert does_something((Pass(), Comment("said")))
+    nested = (For(Code("x"), Code("xs"), (if_("x", assign("_v", "x", annotation="Sequence[int]")),)),)
+    assert list(declared(nested)) == ["Sequence[int]"]
+
+
+def test_a_module_imports_sequence_only_where_an_annotation_uses_it() -> None:
+    """codegen decides from the lowered program's annotations whether the module imports
+    `Sequence` (no edit of the rendered text): every generated module imports it exactly when its
+    code after the imports writes `Sequence[`."""
+    modules = sorted((ROOT / "generated").glob("*/*.py"))
+    assert modules
+    for path in modules:
+        text = path.read_text(encoding="utf-8")
+        imports, _, code = text.partition("from rulewright import runtime as rt\n")
+        assert ("from collections.abc import Sequence\n" in imports) == ("Sequence[" in code), path
+
+
+def test_lowering_keeps_the_rule_expression_of_a_test_and_a_value() -> None:
+    """Lowering gives an `if`'s test and a loop's list the span of the rule expression they were
+    lowered from (china-schacht's effects: its `if`s, `for`s and assignments)."""
+    _, ruleset, _ = build(ruleset_file("china-schacht"))
+    assert ruleset is not None
+    _, typed = check(ruleset)
+    assert typed is not None
+    _, program = lower(typed)
+    found = {"If": 0, "For": 0, "Assign": 0}
+
+    def walk(body: tuple[object, ...]) -> None:
+        for s in body:
+            if isinstance(s, If) and s.span is not None and s.test.span is not None:
+                assert s.test.span == s.span  # (the line of `if` is its test's)
+                found["If"] += 1
+            if isinstance(s, For) and s.span is not None and s.iterable.span is not None:
+                assert s.iterable.span.path == s.span.path and s.iterable.span.line >= s.span.line
+                found["For"] += 1
+            if isinstance(s, Assign) and s.span is not None and s.value.span is not None:
+                assert s.value.span.path == s.span.path and s.value.span.line >= s.span.line
+                found["Assign"] += 1
+            for inner in (getattr(s, "body", ()), getattr(s, "orelse", ()),
+                          *(e.body for e in getattr(s, "elifs", ()))):
+                walk(inner)
+
+    for a in program.actions:
+        walk(a.effect)
+    for p in program.procedures:
+        walk(p.body)
+    assert all(found.values()), found

@@ -324,7 +324,7 @@ class PlaySession:
         agent, position, moves = self.agents[seat], self.state.clone(), len(self.history)
 
         def job() -> None:
-            if hasattr(agent, "deadline"):  # (the search agents: api/search.py, api/ismcts.py)
+            if hasattr(agent, "deadline"):  # (the search agents: api/agents/mcts.py, api/agents/ismcts.py)
                 agent.deadline = time.monotonic() + seconds
             try:
                 index = agent.choose(position)

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from .. import game_from_source as load_source
 from ..agents import RandomAgent, agent_seed
+from ..agents.mcts import mcts_speed
 from ..compiler import driver
 from ..compiler import passes as passes_module
 from ..compiler.paths import bundled_rulesets, display, generated_dir
@@ -23,7 +24,6 @@ from ..match import play_game
 from ..render import printable
 from ..runtime.rng import derive_seed
 from ..runtime.state import Game, State
-from ..search import mcts_speed
 from .shared import (
     CliError,
     DecimalNumber,

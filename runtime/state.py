@@ -977,7 +977,7 @@ def _field_type(info: FieldInfo) -> _Type:
     return _Type(info.kind)
 
 
-field_type = _field_type  # the type of a field's value, for tools that read values (api/scenarios.py)
+field_type = _field_type  # the type of a field's value, for tools that read values (api/scenarios/positions.py)
 
 
 def _kind_of(t: _Type) -> str:

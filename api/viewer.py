@@ -24,9 +24,9 @@ from typing import Any
 from .agents import Agent, AgentSpec, RandomAgent, check_agents, make_agents, parse_agent_spec, seat_agent_seed
 from .draw import action_spots, render_svg
 from .match import RefusedFile, open_regular
-from .render import printable
 from .runtime.errors import RulewrightError, whole_number
 from .runtime.state import Action, Game, State
+from .terminal import printable
 
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
 MAX_MOVES_SHOWN = 400  # legal moves listed at once (Yellow & Yangtze offers about 500 at times)

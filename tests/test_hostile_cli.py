@@ -29,8 +29,8 @@ from rulewright.cli import cli
 from rulewright.commands import list as list_command
 from rulewright.compiler import paths
 from rulewright.match import Interrupted, write_log
-from rulewright.render import printable
 from rulewright.runtime.errors import BadSetup
+from rulewright.terminal import printable
 
 HERE = Path(__file__).parent
 LOGS = HERE / "hostile" / "logs"

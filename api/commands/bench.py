@@ -21,9 +21,9 @@ from ..compiler import passes as passes_module
 from ..compiler.paths import bundled_rulesets, display, generated_dir
 from ..compiler.source import CompileError
 from ..match import play_game
-from ..render import printable
 from ..runtime.rng import derive_seed
 from ..runtime.state import Game, State
+from ..terminal import printable
 from .shared import (
     CliError,
     DecimalNumber,

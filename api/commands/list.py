@@ -12,8 +12,8 @@ from rich.table import Table
 
 from .. import load as load_ruleset
 from ..compiler.paths import bundled_rulesets, display, rules_dir
-from ..render import printable
 from ..runtime.errors import RulewrightError
+from ..terminal import printable
 from .shared import literal, stdout_console
 
 

@@ -48,7 +48,7 @@ def read_scenario_file(path: Path, shown: str) -> str:
     """The text of a scenario file; raises LoadError (at `shown:1:1`) if it is missing, not a
     regular file (a FIFO, a device, a folder), too large or not UTF-8 text."""
     from ..match import RefusedFile, open_regular
-    from ..render import printable
+    from ..terminal import printable
 
     where = SourceSpan(printable(shown), 1, 1, 1, 1)
     text = unsaved_text(path, MAX_SCENARIO_FILE_BYTES, where)  # a file open in an editor (`rulewright lsp`)

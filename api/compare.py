@@ -481,7 +481,7 @@ def tables(c: Comparison) -> list[Any]:
     from rich.table import Table
     from rich.text import Text
 
-    from .render import printable_lines
+    from .terminal import printable_lines
 
     data = c.to_json()
     title = Text(f"compare: {data['games']} games per side on the same seeds (seed {c.seed}), "

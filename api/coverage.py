@@ -23,10 +23,10 @@ from .compiler.probes import KINDS, Point, Probed, compile_probed
 from .core.paths import RULE_FILE_SUFFIXES, ruleset_file
 from .loading import game_from_source
 from .match import DEFAULT_MAX_MOVES, play_game
-from .render import printable
 from .runtime.errors import BadSetup
 from .runtime.rng import Rng, derive_seed
 from .runtime.state import Game
+from .terminal import printable
 
 OPTION_SALT = 0x0C0FFEE  # the options of game i under --vary-options are drawn apart from its seed
 OPTION_DEPENDENT = "option-dependent"  # the summary row of the points whose test reads an option

@@ -25,7 +25,7 @@ ID_FORM = "`game` or `game/variant` in lowercase letters, digits and `-` (e.g. c
 
 def _shown(text: str, limit: int = 80) -> str:
     """A text from outside, as quoted in a message: control characters escaped, cut short."""
-    from .render import printable
+    from .terminal import printable
 
     return printable(text, limit)
 

@@ -110,7 +110,7 @@ def play_game(
                                   final=state.to_json() if record else None)
             player = state.to_act()
             assert player is not None
-            choice = seat_agents[player].choose(state)  # (an index in the legal actions: api/agents.py)
+            choice = seat_agents[player].choose(state)  # (an index in the legal actions: api/agents/base.py)
             if record:  # (before the move: the log of a game that raised ends with the move that raised)
                 log.append((player, str(state.action_at(choice))))
             action = state.play(choice)

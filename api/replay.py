@@ -14,10 +14,10 @@ import click
 from .core.source import CompileError
 from .loading import load_named
 from .match import RefusedFile, first_difference, open_regular
-from .render import printable
 from .rulesets import UnknownRuleset, load_game
 from .runtime.errors import IllegalAction, RulewrightError, is_int
 from .runtime.state import Game, State
+from .terminal import printable
 
 
 def _plural(n: int, word: str) -> str:

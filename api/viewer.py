@@ -5,7 +5,7 @@ Everything sent for a seat is made from what that seat may see: `payload` draws 
 observation (api/draw.py) and lists legal moves only to the seat whose turn it is. Files are
 untrusted data, read as the rest of the tool reads them: a saved state through
 `Game.state_from_json`, a log through the replay of `rulewright replay` (api/replay.py), a scenario
-file through api/scenarios.py; each names its rule set by bundled id or rule file only.
+file through api/scenarios/; each names its rule set by bundled id or rule file only.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from typing import Any
 from .agents import Agent, AgentSpec, RandomAgent, check_agents, make_agents, parse_agent_spec, seat_agent_seed
 from .draw import action_spots, render_svg
 from .match import RefusedFile, open_regular
-from .render import printable
 from .runtime.errors import RulewrightError, whole_number
 from .runtime.state import Action, Game, State
+from .terminal import printable
 
 MAX_STATE_FILE = 16 << 20  # a saved state read: the largest bundled game's is a few KiB
 MAX_MOVES_SHOWN = 400  # legal moves listed at once (Yellow & Yangtze offers about 500 at times)
@@ -324,7 +324,7 @@ class PlaySession:
         agent, position, moves = self.agents[seat], self.state.clone(), len(self.history)
 
         def job() -> None:
-            if hasattr(agent, "deadline"):  # (the search agents: api/search.py, api/ismcts.py)
+            if hasattr(agent, "deadline"):  # (the search agents: api/agents/mcts.py, api/agents/ismcts.py)
                 agent.deadline = time.monotonic() + seconds
             try:
                 index = agent.choose(position)
@@ -463,7 +463,7 @@ def load_scenarios(path: Path, loader: Callable[[str, Path], Game] | None = None
     """The scenarios of a file, each run (without its `distribution:` checks, which replay it
     thousands of times: `rulewright scenario` runs those) and stepped; the rule sets it names
     read by `loader` when given (a file sent from the browser: bundled ids only)."""
-    from .scenarios import _fresh, _play, apply_position, load_file, run
+    from .scenarios import apply_position, fresh_state, load_file, play_steps, run
 
     scenarios, diagnostics = load_file(path) if loader is None else load_file(path, loader)
     errors = [d for d in diagnostics if d.severity == "error"] if diagnostics else []
@@ -479,11 +479,11 @@ def load_scenarios(path: Path, loader: Callable[[str, Path], Game] | None = None
             continue
         quick = dataclasses.replace(s, expect=[e for e in s.expect if e.kind != "distribution"])
         result = run(quick)
-        state = _fresh(s, game)
+        state = fresh_state(s, game)
         players = state.num_players
 
         def play_step(state: State, step: Any, s: Any = s) -> str | None:
-            return _play(dataclasses.replace(s, steps=[step]), state)
+            return play_steps(dataclasses.replace(s, steps=[step]), state)
 
         states = Stepped(state, apply_position(s, state), s.steps, play_step)
         checks = [{"what": c.what, "expected": _jsonable(c.expected), "actual": _jsonable(c.actual), "ok": c.ok}

@@ -534,8 +534,8 @@ def bundled_only(ruleset: object, here: Path) -> Game:
     file came from a page, and a path would read a file of this machine)."""
     from .core.paths import is_ruleset_id
     from .loading import load
-    from .render import printable
     from .runtime.errors import BadSetup
+    from .terminal import printable
 
     if not isinstance(ruleset, str) or not is_ruleset_id(ruleset):
         shown = printable(str(ruleset), 60)

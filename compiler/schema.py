@@ -1,7 +1,7 @@
 """JSON Schemas (draft 2020-12) of rule files and scenario files, for editors.
 
 The keys come from the very tables the checker reads (`build.TOP_KEYS`, `build.ACTION_KEYS`,
-..., `api/scenarios.FILE_KEYS`, ...): this module adds only the *type* of each key, in
+..., `core/scenario_keys.FILE_KEYS`, ...): this module adds only the *type* of each key, in
 `RULE_TYPES` and `SCENARIO_TYPES`, and `rule_schema()` refuses to build a schema while a key of
 a table has no type here or a type names a key the table does not have (`SchemaDrift`), so a
 key added to the checker and forgotten here fails the suite (tests/test_schema.py), never
@@ -236,8 +236,8 @@ def rule_schema() -> Schema:
 
 
 def scenario_schema() -> Schema:
-    """The JSON Schema of a scenario file (docs/scenarios.md), from api/scenarios.py's tables."""
-    from ..scenarios import DISTRIBUTION_KEYS, EXPECT_KEYS, FILE_KEYS, SCENARIO_KEYS
+    """The JSON Schema of a scenario file (docs/scenarios.md), from core/scenario_keys.py's tables."""
+    from ..core.scenario_keys import DISTRIBUTION_KEYS, EXPECT_KEYS, FILE_KEYS, SCENARIO_KEYS
 
     options: Schema = {"type": "object", "additionalProperties": _SCALAR}
     common: dict[str, Schema] = {

@@ -327,14 +327,14 @@ class State:
 
     def play(self, index: int) -> Action:
         """Play the action at `index` of `legal_actions()` and give it back: how an agent's choice is
-        played (an agent chooses by index, api/agents.py), the action found without apply()'s search
+        played (an agent chooses by index, api/agents/), the action found without apply()'s search
         of the list. Anything that is no index of the list raises IllegalAction and changes nothing."""
         action = self.action_at(index)
         self._apply_listed(action)
         return action
 
     def play_randomly(self, rng: Rng, max_moves: int, max_turns: int | None) -> None:
-        """Play the random agent's moves (api/agents.py, `RandomAgent`: the action at `rng.below(n)`
+        """Play the random agent's moves (api/agents/simple.py, `RandomAgent`: the action at `rng.below(n)`
         of the n legal actions) until the game is over or has made `max_moves` actions or passed
         turn `max_turns`: api/match.py's `play_game` loop, the same calls in the same order, for a
         game every seat of which that agent plays, here so that the native build compiles it."""
@@ -973,7 +973,7 @@ def _field_type(info: FieldInfo) -> _Type:
     return _Type(info.kind)
 
 
-field_type = _field_type  # the type of a field's value, for tools that read values (api/scenarios.py)
+field_type = _field_type  # the type of a field's value, for tools that read values (api/scenarios/positions.py)
 
 
 def _kind_of(t: _Type) -> str:

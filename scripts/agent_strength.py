@@ -4,7 +4,7 @@
     .venv/bin/python scripts/agent_strength.py china-cornett -n 200 --agent mcts:iterations=200 --workers 2
     .venv/bin/python scripts/agent_strength.py china-cornett -n 200 --agent greedy
 
-The agent is named by an agent spec, as `simulate --agent` takes it (api/agents.py). The games
+The agent is named by an agent spec, as `simulate --agent` takes it (api/agents/registry.py). The games
 are played in as many batches as the rule set has seats, on the same seeds: in batch k the agent
 plays seat k and the random agent every other seat (simulate's: `--agent K=SPEC` and nothing
 else), or the agent of --against (each seat its own, seeded by its seat). So with two players

@@ -29,9 +29,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from rulewright.agents import MCTSAgent
 from rulewright.interop import pettingzoo
 from rulewright.runtime.rng import derive_seed
-from rulewright.search import MCTSAgent
 
 sys.path.insert(0, str(Path(__file__).parent))
 from agent_strength import wilson  # noqa: E402

@@ -20,8 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from scipy.stats import binomtest  # type: ignore[import-untyped, unused-ignore]
 
 import rulewright
-from rulewright.agents import seat_agent_seed
-from rulewright.ismcts import ISMCTSAgent
+from rulewright.agents import ISMCTSAgent, seat_agent_seed
 from rulewright.match import play_game
 from rulewright.runtime import derive_seed
 

@@ -1,5 +1,5 @@
 """Agent specs and line-ups: `--agent K=SPEC` on play and simulate, the registry of kinds,
-and the seeds that keep a batch reproducible (api/agents.py)."""
+and the seeds that keep a batch reproducible (api/agents/registry.py)."""
 
 from __future__ import annotations
 

@@ -199,3 +199,34 @@ def test_play_draws_the_wall_in_order_with_its_faces() -> None:
     drawn = [line.split("]")[0].strip(" [").split(" of ")[0] for line in text.splitlines() if line.startswith("  [")]
     assert drawn == order
     assert "not laid: " in text
+
+
+# -- any board without a drawing of its own -------------------------------------------------------
+def test_a_hexagon_is_drawn_with_what_stands_on_each_spot_and_its_regions() -> None:
+    state = play(GAMES / "lanterns.yaml", 5, moves=8)
+    text = render_state(state, 0, 100)
+    lanterns = state.observation(0)["fields"]["lantern"]
+    hung = {label: owner for label, owner in lanterns.items() if owner is not None}
+    assert hung and all(f"{label} {owner}" in text for label, owner in hung.items()), text
+    assert all(f"{label} ·" in text for label in lanterns if label not in hung), text
+    assert "gardens: Plum A1 A2 B1 B2; " in text and "points: P1 " in text
+
+
+def test_a_hexagon_too_wide_for_the_terminal_is_listed_row_by_row() -> None:
+    state = play(GAMES / "kingdoms-lite.yaml", 5, moves=9)
+    wide, narrow = render_state(state, 0, None), render_state(state, 0, 60)
+    assert "spots, row by row:" not in wide and max(len(line) for line in wide.splitlines()) > 60
+    # (the heading is one line, however long, in every drawing)
+    assert "spots, row by row: A1 " in narrow and max(len(line) for line in narrow.splitlines()[1:]) <= 60
+    assert "lai/P" in narrow  # a tile laid (a true `laid`) with its layer
+
+
+def test_a_ring_and_a_graph_are_drawn_with_pawns_and_roads() -> None:
+    ring = play(GAMES / "ring-race.yaml", 5, moves=5)
+    text = render_state(ring, 0, 100)
+    places = ring.observation(0)["fields"]["position"]
+    assert "the ring, clockwise: 1 " in text and "then the seats' position" in text
+    assert all(f"{label} " in text and f"P{p + 1}" in text for p, label in enumerate(places))
+    roads = play(GAMES / "road-network.yaml", 5, moves=6)
+    text = render_state(roads, 0, 100)
+    assert "N1 " in text and "(roads to N2 W1)" in text and "lands: North N1 N2 N3 N4 W1 W2" in text

@@ -268,7 +268,10 @@ def test_render_falls_back_to_the_observation(monkeypatch: pytest.MonkeyPatch) -
     assert max(len(line) for line in narrow.splitlines()) <= 80 and "mountains: M1 A1 A2 A3" in narrow
     monkeypatch.setattr(render, "DRAWINGS", {})
     generic = render.render_state(state)
-    assert "marker: face_down: A1 A2" in generic and "gold: P1 0, P2 0" in generic
+    # without a drawing of its own, the board drawn from its declaration: the markers on the spots
+    # (all face down, the enumeration's first value: nothing on them), the regions, then the fields
+    assert "A1  · A2  ·" in generic and "mountains: M1 A1 A2 A3 B2 B3 C3; M2 " in generic
+    assert "gold: P1 0, P2 0" in generic and "marker: " not in generic
 
 
 def test_python_dash_m() -> None:

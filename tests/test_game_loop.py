@@ -1,5 +1,5 @@
 """The runtime's work per move (issue 15): every agent chooses by index in the legal actions and
-its choice is played by `State.play(index)`, with no search of the list (api/agents.py); a finished
+its choice is played by `State.play(index)`, with no search of the list (api/agents/base.py); a finished
 game's scores are computed once (`State._winners`), and every move that ends a turn passes it by
 `State._next_turn` (the runtime's `_do`, the `_do` pass `move_step` writes, and decisions.move alike).
 
@@ -21,15 +21,13 @@ from typing import Any
 import pytest
 
 import rulewright
-from rulewright.agents import RandomAgent, agent_seed
+from rulewright.agents import GreedyAgent, ISMCTSAgent, MCTSAgent, RandomAgent, agent_seed
 from rulewright.compiler import inherit
 from rulewright.compiler.driver import compile_file
 from rulewright.core.paths import bundled_rulesets, ruleset_file
-from rulewright.ismcts import ISMCTSAgent
 from rulewright.match import BatchSpec, play_game, run_batch
 from rulewright.runtime.errors import IllegalAction
 from rulewright.runtime.state import Action, Game, State
-from rulewright.search import GreedyAgent, MCTSAgent
 
 GAMES = Path(__file__).parent / "games"
 

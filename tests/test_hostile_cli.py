@@ -28,8 +28,8 @@ import rulewright
 from rulewright.commands import list as list_command
 from rulewright.core import paths
 from rulewright.match import Interrupted, write_log
-from rulewright.render import printable
 from rulewright.runtime.errors import BadSetup
+from rulewright.terminal import printable
 from tests.helpers.cli import group_members, run
 
 HERE = Path(__file__).parent

@@ -1,4 +1,4 @@
-"""The information-set MCTS agent (api/ismcts.py): it never reads what its seat may not see, it is
+"""The information-set MCTS agent (api/agents/ismcts.py): it never reads what its seat may not see, it is
 seeded and deterministic, it plays any number of players, and it beats a random agent.
 
 The poisoning test: in states of random games where a seat is to act, everything that seat may
@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 
 import rulewright
-from rulewright.agents import make_agents, parse_agent_spec
-from rulewright.ismcts import ISMCTSAgent
+from rulewright.agents import ISMCTSAgent, make_agents, parse_agent_spec
 from rulewright.match import play_game
 from rulewright.runtime import Action, Rng, State
 

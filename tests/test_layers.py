@@ -43,16 +43,6 @@ FOLDERS = {"runtime": "rulewright.runtime", "generated": "rulewright.generated",
 BELOW = {"runtime": set(), "generated": {"runtime"}, "core": {"runtime"}, "compiler": {"core", "runtime"},
          "api": {"compiler", "core", "generated", "runtime"}}
 
-# REMOVED ON OTHER BRANCHES of issue 36, let through here until they merge (the lead deletes these
-# two when merging them): the cycles inside lowering (compiler/lower/: pyir's branch) and among the
-# agents and searches (agents, search, ismcts: scenagents's branch makes them one package), and the
-# schema's import of the scenarios' key tables (scenagents's branch moves them into core/). A cycle
-# all of whose modules are in one of these groups is let through; any other, or one reaching
-# outside its group, fails. (Today it lets through a cycle of 6 modules of lower/ and one of the
-# three agent modules, both made by imports inside functions.)
-CYCLES_REMOVED_ELSEWHERE = (("rulewright.agents", "rulewright.search", "rulewright.ismcts"),)
-UPWARD_REMOVED_ELSEWHERE = {("rulewright.compiler.schema", "rulewright.scenarios")}
-
 
 @dataclass(frozen=True)
 class Edge:
@@ -212,10 +202,6 @@ def cycles(found: Iterable[Edge]) -> list[list[str]]:
     return sorted(groups)
 
 
-def _in(module: str, prefixes: tuple[str, ...]) -> bool:
-    return any(module == p or module.startswith(p + ".") for p in prefixes)
-
-
 def shown(group: list[str], found: Iterable[Edge]) -> str:
     """A cycle's modules and the imports between them, each at its line."""
     inside = set(group)
@@ -227,7 +213,7 @@ def shown(group: list[str], found: Iterable[Edge]) -> str:
 def test_no_layer_imports_the_one_above_it() -> None:
     found = edges(ROOT)
     assert {layer(e.module) for e in found} == set(FOLDERS)  # (the imports of every layer are read at all)
-    wrong = upward([e for e in found if (e.module, e.target) not in UPWARD_REMOVED_ELSEWHERE])
+    wrong = upward(found)
     assert not wrong, "imports of a higher layer (runtime <- core <- compiler <- api):\n" + "\n".join(wrong)
 
 
@@ -254,8 +240,7 @@ def test_the_lower_layers_import_only_the_standard_library_and_their_own() -> No
 
 def test_no_modules_import_one_another_in_a_cycle() -> None:
     found = edges(ROOT)
-    wrong = [shown(group, found) for group in cycles(found)
-             if not any(all(_in(m, exempt) for m in group) for exempt in CYCLES_REMOVED_ELSEWHERE)]
+    wrong = [shown(group, found) for group in cycles(found)]
     assert not wrong, "\n".join(wrong)
 
 

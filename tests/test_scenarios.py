@@ -6,6 +6,7 @@ from pathlib import Path
 
 import rulewright
 from rulewright import scenarios
+from rulewright.scenarios.distributions import key_text
 
 HERE = Path(__file__).parent
 RULEBOOK = HERE / "scenarios" / "china-cornett" / "rulebook.yaml"
@@ -272,10 +273,10 @@ def test_a_distribution_is_tested_with_chi_square(tmp_path: Path) -> None:
 def test_a_distribution_key_of_a_list_or_set_is_written_as_in_a_position() -> None:
     """A set field (Chang Cheng's `events`, tests/scenarios/chang-cheng-events/drawn-events.yaml)
     is counted under the key a scenario writes, `"[diplomacy, watchers]"`, not Python's repr."""
-    assert scenarios._key_text(["diplomacy", "watchers"]) == "[diplomacy, watchers]"
-    assert scenarios._key_text([]) == "[]"
-    assert scenarios._key_text([True, [1, 2]]) == "[true, [1, 2]]"
-    assert scenarios._key_text(False) == "false" and scenarios._key_text(3) == "3"
+    assert key_text(["diplomacy", "watchers"]) == "[diplomacy, watchers]"
+    assert key_text([]) == "[]"
+    assert key_text([True, [1, 2]]) == "[true, [1, 2]]"
+    assert key_text(False) == "false" and key_text(3) == "3"
 
 
 def test_a_distribution_is_checked_when_read(tmp_path: Path) -> None:

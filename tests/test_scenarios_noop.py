@@ -53,7 +53,7 @@ def test_a_trigger_that_does_not_fire_is_told_without_a_trace_too() -> None:
     assert reduction.game is not None
     state = reduction.game.new_state(2, 1, {})
     assert state.trace is None
-    error = scenarios._play(reduction, state)  # the setup's board: the trigger's `when:` does not hold
+    error = scenarios.play_steps(reduction, state)  # the setup's board: the trigger's `when:` does not hold
     assert error is not None and "trigger `first_reduction` does not fire" in error
     assert state.trace is None, "the trace kept for the step is dropped"
 

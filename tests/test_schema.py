@@ -60,7 +60,7 @@ def test_keys_are_the_checkers_own() -> None:
     assert tuple(rules["properties"]) == build.TOP_KEYS
     action = rules["properties"]["actions"]["anyOf"][0]["additionalProperties"]["anyOf"][0]
     assert tuple(action["properties"]) == build.ACTION_KEYS and action["additionalProperties"] is False
-    from rulewright.scenarios import FILE_KEYS, SCENARIO_KEYS
+    from rulewright.core.scenario_keys import FILE_KEYS, SCENARIO_KEYS
     scenarios = schema.scenario_schema()
     assert tuple(scenarios["properties"]) == FILE_KEYS
     assert tuple(scenarios["properties"]["scenarios"]["additionalProperties"]["properties"]) == SCENARIO_KEYS

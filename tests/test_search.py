@@ -1,4 +1,4 @@
-"""The search agents (api/search.py): greedy and MCTS choose legal, reproducible, sensible
+"""The search agents (api/agents/simple.py, api/agents/mcts.py): greedy and MCTS choose legal, reproducible, sensible
 moves on any rule set, never read the game's future chance, and are for rule sets without
 hidden information. The long measurement of their strength is scripts/agent_strength.py
 (docs/experiments.md, "Agents"); here a short one, fixed by its seeds."""
@@ -14,22 +14,26 @@ import pytest
 from click.testing import CliRunner
 
 import rulewright
-from rulewright.agents import Agent, BadAgent, RandomAgent, check_agents, make_agents, parse_agent_spec, seat_agent_seed
+from rulewright.agents import (
+    Agent,
+    BadAgent,
+    GreedyAgent,
+    MCTSAgent,
+    RandomAgent,
+    check_agents,
+    has_hidden_information,
+    hidden_fields,
+    make_agents,
+    parse_agent_spec,
+    seat_agent_seed,
+)
+from rulewright.agents.evaluate import rewards, standings
+from rulewright.agents.mcts import SPEED_ITERATIONS, mcts_speed
 from rulewright.cli import cli
 from rulewright.match import play_game
 from rulewright.runtime.errors import IllegalAction
 from rulewright.runtime.rng import derive_seed
 from rulewright.runtime.state import State
-from rulewright.search import (
-    SPEED_ITERATIONS,
-    GreedyAgent,
-    MCTSAgent,
-    has_hidden_information,
-    hidden_fields,
-    mcts_speed,
-    rewards,
-    standings,
-)
 
 TESTS = Path(__file__).parent
 TAKE_AWAY = TESTS / "agents" / "take-away.yaml"

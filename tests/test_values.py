@@ -146,7 +146,7 @@ def test_a_scenario_position_gives_list_fields_in_the_one_representation(tmp_pat
     (scenario,) = found
     result = scenarios.run(scenario)
     assert result.passed, result.report()
-    state = scenarios._fresh(scenario, rulewright.load_rules(VALUE_MODEL))
+    state = scenarios.fresh_state(scenario, rulewright.load_rules(VALUE_MODEL))
     scenarios.apply_position(scenario, state)
     assert state.marks == (2,) and state.tally == [(5, 6), ()]
     assert state.rows == ((0, 1), (2,)) and state.groups == (frozenset({0, 1}), frozenset())

@@ -304,16 +304,16 @@ def test_scenario_stepping_is_linear(tmp_path: Path, monkeypatch: pytest.MonkeyP
     scenario.write_text(
         f"ruleset: mandarin\nplayers: {header['players']}\nseed: {header['seed']}\nscenarios:\n  whole-game:\n"
         "    steps:\n" + "".join(f"      - {json.dumps(m)}\n" for m in moves) + "    expect: {terminal: true}\n")
-    import rulewright.scenarios as scenarios
+    from rulewright.scenarios import running
 
     played = [0]
-    real_play = scenarios._play_counted  # (what plays the steps, for the run and the stepping alike)
+    real_play = running.play_steps_counted  # (what plays the steps, for the run and the stepping alike)
 
     def counted(s: Any, state: Any) -> tuple[str | None, int]:
         played[0] += len(s.steps)
         return real_play(s, state)
 
-    monkeypatch.setattr(scenarios, "_play_counted", counted)
+    monkeypatch.setattr(running, "play_steps_counted", counted)
     views = load_scenarios(scenario)
     assert views[0].passed and len(views[0].states) == len(moves) + 1
     # the run of its checks plays every step once, the stepping once more (quadratic: n^2 / 2)

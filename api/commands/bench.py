@@ -14,16 +14,16 @@ import click
 from rich.table import Table
 
 from ..agents import RandomAgent, agent_seed
+from ..agents.mcts import mcts_speed
 from ..compiler import driver
 from ..compiler import passes as passes_module
 from ..core.paths import bundled_rulesets, display, generated_dir
 from ..core.source import CompileError
 from ..loading import game_from_source as load_source
 from ..match import play_game
-from ..render import printable
 from ..runtime.rng import derive_seed
 from ..runtime.state import Game, State
-from ..search import mcts_speed
+from ..terminal import printable
 from .shared import (
     CliError,
     DecimalNumber,

@@ -11,10 +11,10 @@ import click
 from rich.table import Table
 
 from ..match import DEFAULT_MAX_MOVES, BatchSpec, Interrupted, stop_on_signals
-from ..render import printable
 from ..rulesets import load_game
 from ..runtime.errors import RulewrightError
 from ..runtime.state import Game
+from ..terminal import printable
 from .shared import (
     CliError,
     DecimalNumber,

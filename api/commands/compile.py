@@ -12,7 +12,7 @@ from ..compiler import driver
 from ..compiler import passes as passes_module
 from ..core.paths import RULE_FILE_SUFFIXES, bundled_rulesets, display, generated_dir, rules_dir
 from ..core.source import CompileError
-from ..render import printable
+from ..terminal import printable
 from .shared import CliError, UsageProblem, chosen_passes, optimisation_options, plural, print_diagnostics, rule_file_of
 
 

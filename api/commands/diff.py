@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..core.source import CompileError
-from ..render import printable
+from ..terminal import printable
 from .shared import CliError, plural, print_diagnostics, rule_file_of
 
 

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..render import printable
+from ..terminal import printable
 from .shared import CliError, WholeNumber, plural, progress_bar, setup, stdout_console
 
 

@@ -12,8 +12,8 @@ from rich.table import Table
 
 from ..core.paths import bundled_rulesets, display, rules_dir
 from ..loading import load as load_ruleset
-from ..render import printable
 from ..runtime.errors import RulewrightError
+from ..terminal import printable
 from .shared import literal, stdout_console
 
 

@@ -20,10 +20,11 @@ import click
 from ..agents import Agent, BadAgent, RandomAgent, agent_seed, check_agents, make_agents, parse_agent_spec
 from ..core.source import did_you_mean
 from ..match import LogWriter, log_header
-from ..render import printable, render_state, seat_name
+from ..render import render_state
 from ..replay import Divergence, log_lines, replay_log, seat_to_act
 from ..runtime.errors import GameError, whole_number
 from ..runtime.state import Action, Game, State
+from ..terminal import printable, seat_name
 from .shared import CliError, UsageProblem, WholeNumber, agent_line_up, plural, setup
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from ..render import printable
 from ..rulesets import load_game
 from ..runtime.errors import RulewrightError
+from ..terminal import printable
 from ..viewer import ViewError, load_replay, load_state_file, looks_like_state, parse_seat
 from .shared import CliError, WholeNumber
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from ..render import printable
 from ..replay import Divergence, replay_log
+from ..terminal import printable
 from .shared import plural
 
 

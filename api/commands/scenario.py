@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from ..render import printable, printable_lines
 from ..rulesets import load_game
+from ..terminal import printable, printable_lines
 from .shared import CliError, plural, print_diagnostics, stdout_console
 
 

@@ -20,10 +20,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.paths import RULE_FILE_SUFFIXES, RULESET_ID, ruleset_file
-from ..render import printable, printable_lines
 from ..rulesets import load_game, unknown_ruleset
 from ..runtime.errors import whole_number
 from ..runtime.state import Game
+from ..terminal import printable, printable_lines
 
 if TYPE_CHECKING:
     from ..agents import AgentSpec

@@ -23,7 +23,7 @@ from ..match import (
     stop_on_signals,
     write_log,
 )
-from ..render import printable
+from ..terminal import printable
 from .shared import CliError, WholeNumber, agent_line_up, literal, plural, progress_bar, setup, stdout_console
 
 

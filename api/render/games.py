@@ -1,150 +1,22 @@
-"""States drawn as text for a person at a terminal.
-
-`render_state(state)` draws any state: a game with a drawing of its own (Cornett's China: the
-hexagonal board with each spot's marker, mountain and river; Chang Cheng: its wall face by
-face; Yellow & Yangtze: its map of tiles, leaders and pagodas) gets it, every other game a
-listing of what the player to act observes.
-
-Text that comes from files (rule files, logs, scenarios) reaches the terminal through
-`printable`: a control character (an escape sequence, a carriage return, a bidirectional
-override) is shown as its escape, `\\x1b`, never sent to the terminal.
-"""
+"""The drawings of the bundled games, written for each (`DRAWINGS`, by game id): Cornett's China
+(the hexagonal board with each spot's marker, mountain and river), Schacht's China (province by
+province), Mandarin (the ring of sections), Chang Cheng (its wall face by face) and Yellow &
+Yangtze (its map of tiles, leaders and pagodas). Each reads fields by the names its rules give
+them: a variant that renames one falls back to the listing (render_state)."""
 
 from __future__ import annotations
 
 import textwrap
-import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .compiler.names import table_constant
-from .runtime.boards import HexBoard, HexMapBoard, WallBoard
-from .runtime.errors import whole_number
-from .runtime.state import GameInfo, State
-
-WIDTH = 100  # wrap long generic listings at this width
-
-
-def _escape(char: str) -> str:
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def printable(text: str, limit: int | None = None) -> str:
-    """`text` safe to print on one line: control and format characters (category Cc, Cf:
-    escape sequences, newlines, bidirectional overrides; not a tab, nor the zero-width joiner
-    of emoji) escaped as `\\x1b`; cut to `limit` characters, with `...`."""
-    cut = text if limit is None or len(text) <= limit else text[:limit]
-    out = "".join(
-        _escape(c) if c != "\t" and c != "\u200d" and unicodedata.category(c) in ("Cc", "Cf", "Cs") else c
-        for c in cut
-    )
-    return out if cut is text else out + "..."
-
-
-def printable_lines(text: str) -> str:
-    """`text` of several lines, each made `printable`."""
-    return "\n".join(printable(line) for line in text.split("\n"))
-
-
-def seat_name(info: GameInfo, player: int) -> str:
-    """`P1`, or `P1 (mountains)` when the game gives seats roles."""
-    role = f" ({info.roles[player]})" if player < len(info.roles) else ""
-    return f"P{player + 1}{role}"
-
-
-def render_state(state: State, viewer: int | None = None, width: int | None = None) -> str:
-    """The state as `viewer` (default: the seat to act, else P1) sees it, drawn within
-    `width` columns when possible (None: as wide as the full drawing)."""
-    drawer = DRAWINGS.get(state.game.info.id)
-    if drawer is None and isinstance(state.board, HexMapBoard | WallBoard):
-        drawer = render_board_shape
-    if drawer is not None:
-        try:
-            return printable_lines(drawer(state, viewer, width))
-        except (AttributeError, KeyError):  # the rule set changed its fields: fall back to the listing
-            pass
-    return printable_lines(render_generic(state, viewer, width))
-
-
-def _heading(state: State) -> str:
-    info = state.game.info
-    to_act = state.to_act()
-    who = "game over" if to_act is None else f"{seat_name(info, to_act)} to act"
-    phase = f", phase {state.PHASES[state.phase]}" if len(state.PHASES) > 1 else ""
-    return f"{info.title} ({info.ruleset}): turn {state.turn}{phase}, {who}"
-
-
-def render_generic(state: State, viewer: int | None = None, width: int | None = None) -> str:
-    """Every field `viewer` observes, one per line; per-spot fields grouped by value."""
-    player = viewer if viewer is not None else (state.to_act() or 0)
-    seen = state.observation(player)["fields"]
-    per = {f.name: f.per for f in state.FIELDS}
-    lines = [_heading(state)]
-    for name, value in seen.items():
-        lines.extend(_field_lines(name, per.get(name), value, width or WIDTH, state._labels("player")))
-    return "\n".join(lines)
-
-
-def _field_lines(name: str, per: str | None, value: Any, width: int, seats: Sequence[str] = ()) -> list[str]:
-    """One field as lines of text; `seats` names the seats (`P1` ..., then neutral ones)."""
-    if per == "player":
-        items = value.values() if isinstance(value, dict) else value
-        shown = ", ".join(
-            f"{seats[p] if p < len(seats) else f'P{p + 1}'} {'?' if v is None else _plain(v)}"
-            for p, v in enumerate(items)
-        )
-        return textwrap.wrap(f"{name}: {shown}", width, subsequent_indent="    ", break_on_hyphens=False,
-                             break_long_words=False) or [f"{name}:"]
-    if isinstance(value, dict) and len(value) > 12:
-        groups: dict[str, list[str]] = {}
-        for key, v in value.items():
-            groups.setdefault(_plain(v), []).append(str(key))
-        text = f"{name}: " + "; ".join(f"{v}: {' '.join(keys)}" for v, keys in groups.items())
-        return textwrap.wrap(text, width, subsequent_indent="    ")
-    if isinstance(value, dict):
-        text = f"{name}: " + ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
-        return textwrap.wrap(text, width, subsequent_indent="    ")
-    return textwrap.wrap(f"{name}: {_plain(value)}", width, subsequent_indent="    ") or [f"{name}:"]
-
-
-def _plain(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return "[" + " ".join(_plain(v) for v in value) + "]"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-# -- hexagonal boards --------------------------------------------------------------------------
-def draw_hex_board(board: HexBoard, cell: Callable[[int], str]) -> list[str]:
-    """The board as rows of text, one row of the hexagon per line, each row shifted by half
-    a cell from the next as on the board; `cell(spot)` is the text of one spot."""
-    texts = [cell(s) for s in board.spots]
-    width = max((len(t) for t in texts), default=1)
-    step = width + 1
-    rows: dict[int, list[int]] = {}
-    for s, (_, r) in enumerate(board.coords):
-        rows.setdefault(r, []).append(s)
-    left = min((2 * q + r for q, r in board.coords), default=0)
-    lines = []
-    for r in sorted(rows):
-        line = ""
-        for s in sorted(rows[r], key=lambda spot: board.coords[spot][0]):
-            q = board.coords[s][0]
-            line = line.ljust((2 * q + r - left) * step // 2) + texts[s].ljust(width)
-        lines.append(line.rstrip())
-    return lines
-
-
-def region_names_of(board: HexBoard, spot: int) -> list[str]:
-    """The name of the region of each kind that holds `spot` (`-` where none does)."""
-    names = []
-    for k in range(len(board.kinds)):
-        region = board.region_of[k][spot]
-        names.append(board.region_names[region] if region >= 0 else "-")
-    return names
-
+from ..compiler.names import table_constant
+from ..runtime.boards import HexBoard, HexMapBoard, WallBoard
+from ..runtime.errors import whole_number
+from ..runtime.state import State
+from ..terminal import seat_name
+from .boards import draw_hex_board, region_names_of
+from .listing import WIDTH, field_lines, final_scores, heading, render_generic
 
 # -- Cornett's China ---------------------------------------------------------------------------
 MARKER_GLYPHS = {"face_down": "·", "gold_side": "$", "removed": " "}
@@ -194,7 +66,7 @@ def render_china(state: State, viewer: int | None = None, width: int | None = No
 
     counts = [sum(1 for m in marker if m == v) for v in range(len(values))]
     in_play = " ".join(state.label("tablet", t) for t in sorted(tablets)) or "none (all in the box)"
-    lines = [_heading(state)]
+    lines = [heading(state)]
     lines.append(f"tablets in play: {in_play}    roll: {roll}")
     lines.append("gold: " + "    ".join(f"{seat_name(info, p)} {g}" for p, g in enumerate(gold)))
     counted = zip(counts, values, strict=True)
@@ -223,7 +95,7 @@ def render_schacht(state: State, viewer: int | None = None, width: int | None = 
 
     province_kind = board.kinds.index("province")
     colour_of = board.region_attributes[0] if board.region_attributes else ()
-    lines = [_heading(state), ""]
+    lines = [heading(state), ""]
 
     def spaces(r: int) -> str:
         """The palace spaces of region `r` in order, `-` between two joined by a road; then its
@@ -261,7 +133,7 @@ def render_schacht(state: State, viewer: int | None = None, width: int | None = 
     drawn = {"palace_of", "emissaries", "scored"}
     for name, value in seen.items():
         if name not in drawn:
-            lines.extend(_field_lines(name, next(f.per for f in state.FIELDS if f.name == name), value,
+            lines.extend(field_lines(name, next(f.per for f in state.FIELDS if f.name == name), value,
                                       width or WIDTH, state._labels("player")))
     lines.append("palaces: space:owner (· free), `-` a road between two spaces; below, a province's other roads")
     return "\n".join(lines)
@@ -322,7 +194,7 @@ def render_mandarin(state: State, viewer: int | None = None, width: int | None =
     left = [cell(a) for a in range(half)]
     right = [cell(a) for a in reversed(range(half, len(animals)))]
     column = max(len(c) for c in left) + 2
-    lines = [_heading(state), ""]
+    lines = [heading(state), ""]
     if column + max((len(c) for c in right), default=0) <= (width or WIDTH):
         lines.append("the ring, clockwise: down the left, up the right (* a character square)")
         for k in range(half):
@@ -359,9 +231,8 @@ def render_mandarin(state: State, viewer: int | None = None, width: int | None =
     per = {f.name: f.per for f in state.FIELDS}
     for name, value in seen.items():  # what else the rules keep, when it holds something
         if name not in drawn and value not in ([], {}, None, 0, "") and not (name == "stage" and value == "arriving"):
-            lines.extend(_field_lines(name, per.get(name), value, width or WIDTH, seats))
+            lines.extend(field_lines(name, per.get(name), value, width or WIDTH, seats))
     return "\n".join(lines)
-
 
 
 # -- Chang Cheng -------------------------------------------------------------------------------
@@ -475,7 +346,7 @@ def render_chang_cheng(state: State, viewer: int | None = None, width: int | Non
     player = viewer if viewer is not None else (state.to_act() or 0)
     seen = state.observation(player)["fields"]
     info = state.game.info
-    lines = [_heading(state), ""]
+    lines = [heading(state), ""]
     layout = [str(name) for name in seen.get("layout") or ()]
     lines += textwrap.wrap("the wall, left to right: " + (" | ".join(layout) or "no face laid"), width,
                            subsequent_indent="    ")
@@ -547,26 +418,19 @@ def render_chang_cheng(state: State, viewer: int | None = None, width: int | Non
         if isinstance(value, dict):
             value = {k: v for k, v in value.items() if v not in (None, 0, False, [], "", "empty", "none")}
         if value not in ([], {}, None, 0, False, "") and not (isinstance(value, list) and not any(value)):
-            lines.extend(_field_lines(name, per.get(name), value, width, state._labels("player")))
+            lines.extend(field_lines(name, per.get(name), value, width, state._labels("player")))
     if state.is_terminal():
-        lines += _final_scores(state, info, "final scores:", width)
+        lines += final_scores(state, info, "final scores:", width)
     return "\n".join(lines)
-
-
-def _final_scores(state: State, info: GameInfo, title: str, width: int) -> list[str]:
-    """At the end: each seat's score and the terms it adds up (`P1 (seat1): 24 (reputation 32 + mongols -8)`)."""
-    lines = ["", title]
-    for p in range(state.num_players):
-        terms = state.score_terms(p)
-        detail = " + ".join(f"{t} {v}" for t, v in terms.items())
-        lines += textwrap.wrap(f"  {seat_name(info, p)}: {sum(terms.values())} ({detail})", width,
-                               subsequent_indent="      ")
-    return lines
 
 
 # -- Yellow & Yangtze ----------------------------------------------------------------------------
 YY_LETTERS = {"governor": "G", "soldier": "S", "merchant": "M", "peasant": "P", "artisan": "A"}
+
+
 YY_COLOURS = {"governor": "black", "soldier": "red", "merchant": "green", "peasant": "blue", "artisan": "yellow"}
+
+
 YY_QUESTIONS = {  # what each decision a conflict or a pagoda asks is about
     "governors": "how many governor tiles from behind the screen to add to his side of the revolt",
     "soldiers": "how many soldier tiles from behind the screen to send to the war",
@@ -651,7 +515,7 @@ def render_yellow_yangtze(state: State, viewer: int | None = None, width: int | 
     rows = draw_hex_board(board, lambda s: cell(s).ljust(step - 1))
     pad = max(len(r) for r in row_names) + 1
     numbers = " " * pad + "".join(str(c).ljust(step) for c in range(1, columns + 1))
-    lines = [_heading(state), ""]
+    lines = [heading(state), ""]
     lines.append(numbers.rstrip())
     for name, row in zip(row_names, rows, strict=False):
         lines.append(f"{name:<{pad}}{row}".rstrip())
@@ -738,82 +602,7 @@ def render_yellow_yangtze(state: State, viewer: int | None = None, width: int | 
             text += f"; the tile on {seen['last_tile']} made a triangle: a pagoda may stand on it"
         lines += textwrap.wrap(text, width, subsequent_indent="    ")
     if state.is_terminal():
-        lines += _final_scores(state, info, "final scores (the weakest colour, yellow points as jokers):", width)
-    return "\n".join(lines)
-
-
-# -- hex maps and walls --------------------------------------------------------------------------
-def _occupants(state: State, seen: dict[str, Any]) -> tuple[list[str], Callable[[str], str]]:
-    """The per-spot fields drawn on the spots, and the text of a spot's occupants: each
-    field's value cut to 3 letters, left out when it is the first value of its enumeration
-    (`empty`, `free`: nothing there); a spot with something on it also shows its players
-    (`P1`), so an owner shows where there is something to own."""
-    drawn = [f for f in state.FIELDS if f.per == "spot" and f.name in seen and isinstance(seen[f.name], dict)]
-
-    def text(label: str) -> str:
-        parts: list[str] = []
-        for f in drawn:
-            value = seen[f.name].get(label)
-            values = f.values or state.ENUMS.get(f.element, ())
-            if f.kind == "enum" and values and value != values[0] and value is not None:
-                parts.append(str(value)[:3])
-        if parts:
-            parts += [str(seen[f.name].get(label)) for f in drawn if f.kind == "entity" and f.element == "player"]
-        return "/".join(parts) or "·"
-
-    return [f.name for f in drawn], text
-
-
-def render_board_shape(state: State, viewer: int | None = None, width: int | None = None) -> str:
-    """A game on a hex map or a wall: the board drawn, its per-spot fields on the spots, then
-    every other field as the generic listing shows it."""
-    player = viewer if viewer is not None else (state.to_act() or 0)
-    seen = state.observation(player)["fields"]
-    board = state.board
-    lines = [_heading(state), ""]
-    drawn, occupants = _occupants(state, seen)
-    if isinstance(board, HexMapBoard):
-        label_width = max((len(label) for label in board.labels), default=1)
-
-        def cell(spot: int) -> str:
-            label = board.labels[spot]
-            return f"{label:<{label_width}} {board.symbols[spot]} {occupants(label)}"
-
-        lines += draw_hex_board(board, cell)
-        lines.append("")
-        lines.append(f"spot: label, map symbol, then {'/'.join(drawn) or 'nothing'} (· nothing on it)")
-        lines += textwrap.wrap("map: " + "; ".join(f"{sym} {meaning}" for sym, meaning in board.legend),
-                               width or WIDTH, subsequent_indent="    ")
-    elif isinstance(board, WallBoard):
-        layout_field = next((f.name for f in state.FIELDS if f.kind == "list" and f.element == "wallface"
-                             and f.name in seen), None)
-        layout: Sequence[str] = seen.get(layout_field, ()) if layout_field else ()
-        faces = {name: i for i, name in enumerate(board.face_names)}
-        lines.append(f"the wall, left to right ({layout_field or 'no layout field'}):")
-        for name in layout:
-            f = faces.get(str(name))
-            if f is None:
-                lines.append(f"  {name}: hidden")
-                continue
-            piece = board.piece_names[board.face_piece[f]]
-            spaces = "  ".join(f"{board.labels[s]} {occupants(board.labels[s])}" for s in board.face_spots[f])
-            regions = "; ".join(
-                f"{kind} " + ", ".join(board.region_names[r] for r in board.regions_touching(board.face_spots[f], k))
-                for k, kind in enumerate(board.kinds)
-            )
-            lines += textwrap.wrap(f"  [{name} of {piece}] {spaces}" + (f"  ({regions})" if regions else ""),
-                                   width or WIDTH, subsequent_indent="      ")
-        laid = {board.face_piece[faces[str(n)]] for n in layout if str(n) in faces}
-        waiting = [f"{p} ({'/'.join(board.face_names[f] for f, q in enumerate(board.face_piece) if q == i)})"
-                   for i, p in enumerate(board.piece_names) if i not in laid]
-        lines.append(f"not laid: {', '.join(waiting) or 'none'}")
-        lines.append(f"space: label, then {'/'.join(drawn) or 'nothing'} (· nothing on it)")
-    lines.append("")
-    per = {f.name: f.per for f in state.FIELDS}
-    for name, value in seen.items():
-        if name not in drawn and not (isinstance(board, WallBoard) and per.get(name) is None and isinstance(value, list)
-                                      and any(f.name == name and f.element == "wallface" for f in state.FIELDS)):
-            lines.extend(_field_lines(name, per.get(name), value, width or WIDTH, state._labels("player")))
+        lines += final_scores(state, info, "final scores (the weakest colour, yellow points as jokers):", width)
     return "\n".join(lines)
 
 

@@ -1,23 +1,12 @@
-"""Agents: whoever chooses the move of a seat that no person plays.
-
-An agent only needs `choose(state) -> int`, called when `state.to_act()` is its seat: the index,
-in `state.legal_actions()`, of the action it plays. Whoever plays for it hands the index to
-`state.play(index)` (`state.action_at(index)` is the action, for its text): the action is taken from
-the list without a search of it, and an index that names no legal action is refused (IllegalAction).
-The games, the search agents' play-outs, batches and `simulate` all play through that one path.
+"""The registry of agent kinds, and agent specs: how the command line names an agent and gives it
+to a seat.
 
 Agents are named on the command line by a spec, `KIND` or `KIND:NAME=VALUE,NAME=VALUE`
 (`mcts:iterations=400`), and given to seats by `K=SPEC` (`--agent 1=mcts:iterations=400`,
 seats counted from 1). `AGENT_KINDS` is the registry of kinds: each says its parameters, with
 their types and defaults, and whether it needs a game without hidden information. A spec is
-plain data (picklable: it travels to worker processes and Dask workers); `make_agent` builds
-the agent for one seat of one game.
-
-Seeds: every agent is seeded apart from the state's generator, so the moves chosen never
-disturb the game's own chance (dice, draws). The seats left to chance share one random agent
-seeded `agent_seed(game_seed)`, as they always have; `random` named for a seat is that same
-agent, so `--agent 2=random` plays the very games of no `--agent` at all. Any other agent of
-seat k (from 0) is seeded `derive_seed(agent_seed(game_seed), k + 1)`.
+plain data (picklable: it travels to worker processes and Dask workers); `make_agents` builds
+the agents of the seats of one game.
 """
 
 from __future__ import annotations
@@ -25,47 +14,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from .core.source import did_you_mean
-from .runtime.errors import IllegalAction, RulewrightError, whole_number
-from .runtime.rng import Rng, derive_seed
-from .runtime.state import Game, State
-
-# The random agent of a game draws from its own generator, seeded apart from the state's:
-# the moves chosen never disturb the chance of the game itself (dice, draws).
-AGENT_SEED_SALT = 0x5EED
-
-
-def agent_seed(game_seed: int) -> int:
-    """The seed of the random agent that plays a game started with `game_seed`."""
-    return game_seed ^ AGENT_SEED_SALT
-
-
-def seat_agent_seed(game_seed: int, seat: int) -> int:
-    """The seed of the agent (other than the shared random one) of `seat` (from 0)."""
-    return derive_seed(agent_seed(game_seed), seat + 1)
-
-
-class Agent(Protocol):
-    def choose(self, state: State) -> int:
-        """The index, in `state.legal_actions()`, of the action to play."""
-        ...
-
-
-class RandomAgent:
-    """Chooses uniformly among the legal actions, reproducibly from its seed."""
-
-    __slots__ = ("rng",)
-
-    def __init__(self, seed: int) -> None:
-        self.rng = Rng(seed)
-
-    def choose(self, state: State) -> int:
-        legal = state.legal_actions()
-        if not legal:
-            raise IllegalAction("no legal action: the game is over")
-        return self.rng.below(len(legal))
+from ..core.source import did_you_mean
+from ..runtime.errors import RulewrightError, whole_number
+from ..runtime.state import Game
+from .base import Agent, hidden_fields, seat_agent_seed
+from .ismcts import ISMCTSAgent
+from .mcts import MCTSAgent
+from .simple import GreedyAgent, RandomAgent
 
 
 # -- the registry of agent kinds ---------------------------------------------------------------
@@ -214,12 +171,6 @@ def parse_agent_options(values: Sequence[str], players: int) -> dict[int, AgentS
     return seats
 
 
-def hidden_fields(game: Game) -> list[str]:
-    """The state fields some player may not see: declared `visible:` other than `all`, or a list
-    that hides some of its items (`hide_items_if:`)."""
-    return [info.name for info in game.state_class.FIELDS if info.visible != "all" or info.hides_items]
-
-
 def check_estimate(game: Game, name: str) -> None:
     """Refuse an `estimate=NAME` that is not a definition of the rule set over one player giving a
     number. Tried on the first position of a game at the fewest players (default options): a
@@ -267,30 +218,19 @@ def make_agents(seats: Mapping[int, AgentSpec], game_seed: int) -> dict[int, Age
     }
 
 
-# -- the search agents of games without hidden information (api/search.py) ---------------------
-def has_hidden_information(game: Game) -> bool:
-    """Whether some player may not see part of a position of `game` (a hidden field): the
-    search agents that read the whole state (`perfect_information` kinds) refuse such a rule set."""
-    return bool(hidden_fields(game))
-
-
 _NAME = re.compile(r"[a-z_][a-z0-9_]*")
 
-# What a search weighs a position by instead of the score (search.standings): the name of a
+# What a search weighs a position by instead of the score (evaluate.standings): the name of a
 # definition of the rule set over one player, e.g. `estimate=level` for Yellow & Yangtze.
 ESTIMATE = Param(str, "", "a definition over one player that positions are weighed by instead of the score "
                           "(empty: the score)")
 
 
 def _greedy(seed: int, params: Mapping[str, Any]) -> Agent:
-    from .search import GreedyAgent  # (imported when first asked for: most runs never search)
-
     return GreedyAgent(seed, estimate=params["estimate"] or None)
 
 
 def _mcts(seed: int, params: Mapping[str, Any]) -> Agent:
-    from .search import MCTSAgent
-
     # rollout=false: no play-out at all (MCTSAgent's rollout_moves=0); else rollout_moves moves, 0 to the end
     rollout_moves = (params["rollout_moves"] or None) if params["rollout"] else 0
     return MCTSAgent(seed, iterations=params["iterations"], exploration=params["exploration"],
@@ -298,10 +238,10 @@ def _mcts(seed: int, params: Mapping[str, Any]) -> Agent:
 
 
 register(AgentKind(
-    "greedy", "one ply: the move after which its score leads the best other score by most (api/search.py)",
+    "greedy", "one ply: the move after which its score leads the best other score by most (api/agents/simple.py)",
     _greedy, {"estimate": ESTIMATE}, perfect_information=True))
 register(AgentKind(
-    "mcts", "Monte Carlo tree search, UCT, for games without hidden information (api/search.py)", _mcts,
+    "mcts", "Monte Carlo tree search, UCT, for games without hidden information (api/agents/mcts.py)", _mcts,
     {"iterations": Param(int, 400, "iterations (simulations) per move", least=1),
      "exploration": Param(float, 1.4, "UCB1 exploration constant", least=0),
      "rollout_moves": Param(int, 0, "moves a play-out may last, then the lead in score is weighed (0: to the end "
@@ -314,15 +254,13 @@ register(AgentKind(
 
 
 def _ismcts(seed: int, params: Mapping[str, Any]) -> Agent:
-    from .ismcts import ISMCTSAgent  # (imported when first asked for: most runs never search)
-
     return ISMCTSAgent(seed, iterations=params["iterations"], exploration=params["exploration"],
                        rollout_moves=params["rollout_moves"], score_weight=params["score_weight"],
                        estimate=params["estimate"] or None)
 
 
 register(AgentKind(
-    "ismcts", "information-set MCTS: searches states sampled from what its seat sees (api/ismcts.py)", _ismcts,
+    "ismcts", "information-set MCTS: searches states sampled from what its seat sees (api/agents/ismcts.py)", _ismcts,
     {"iterations": Param(int, 400, "samples searched per move", least=1),
      "exploration": Param(float, 0.7, "UCB1 exploration constant", least=0),
      "rollout_moves": Param(int, 0, "moves a play-out may last (0: to the end of the game)", least=0),

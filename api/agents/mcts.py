@@ -1,110 +1,36 @@
-"""Search agents for games without hidden information: greedy (one ply) and MCTS (UCT).
+"""Monte Carlo tree search (UCT) for games without hidden information, and how fast it runs.
 
-Both are generic over every compiled rule set: they use only the game API (`clone`,
-`legal_actions`, `play`, `scores`, `winners`); like every agent they choose an index in the legal
-actions (api/agents.py), and play their candidates and play-outs by index too. Both are seeded
-and deterministic: the same state and seed give the same choice. Chance inside their look-ahead
-(a die, a tablet, a card drawn by the rules) is drawn by the clone's generator reseeded from the
-agent's own: an agent never foresees the draws the game itself will make (the game's generator
-state is not something a seat sees), and it never disturbs them.
+Generic over every compiled rule set: it uses only the game API (`clone`, `legal_actions`, `play`,
+`scores`, `winners`); like every agent it chooses an index in the legal actions
+(api/agents/base.py), and plays its play-outs by index too. Seeded and deterministic: the same
+state and seed give the same choice. Chance inside its look-ahead (a die, a tablet, a card drawn
+by the rules) is drawn by the clone's generator reseeded from the agent's own: the agent never
+foresees the draws the game itself will make (the game's generator state is not something a seat
+sees), and it never disturbs them.
 
-They read the whole state, so they are for rule sets whose fields every seat sees
-(`has_hidden_information`; the registry of api/agents.py, where they are the kinds `greedy` and
-`mcts`, refuses the others): there an agent must search over states consistent with its
-observation (IS-MCTS).
+It reads the whole state, so it is for rule sets whose fields every seat sees
+(`has_hidden_information`; the registry, api/agents/registry.py, where it is the kind `mcts`,
+refuses the others): there an agent must search over states consistent with its observation
+(IS-MCTS, api/agents/ismcts.py).
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
 from typing import Any
 
-from .agents import has_hidden_information, hidden_fields
-from .runtime.errors import IllegalAction
-from .runtime.rng import Rng, derive_seed
-from .runtime.state import Game, State
+from ..runtime.rng import Rng, derive_seed
+from ..runtime.state import Game, State
+from .evaluate import no_move, rewards
 
 DEFAULT_ITERATIONS = 400
 DEFAULT_EXPLORATION = 1.4
-
-__all__ = ["GreedyAgent", "MCTSAgent", "has_hidden_information", "hidden_fields", "mcts_speed", "rewards"]
-
-
-def _no_move(state: State) -> IllegalAction:
-    return IllegalAction("no legal action: the game is over")
 
 
 def _reseed(state: State, rng: Rng) -> None:
     """Chance in `state` (a clone) from now on drawn from the agent's generator, not the game's."""
     state.rng.state = rng.next64()
-
-
-def _lead(scores: Sequence[int], seat: int, lowest_wins: bool) -> tuple[int, int]:
-    """The seat's lead over the best score of the others, and that score (the lowest where the
-    lowest wins, the lead then turned round): the lead is above zero when the seat is ahead."""
-    others = [s for p, s in enumerate(scores) if p != seat]
-    if not others:
-        return 0, scores[seat]
-    if lowest_wins:
-        best = min(others)
-        return best - scores[seat], best
-    best = max(others)
-    return scores[seat] - best, best
-
-
-def standings(state: State, estimate: str | None) -> list[int]:
-    """What a search weighs a position by: the scores, or with `estimate` (the name of a
-    definition of the rule set over one player, checked by `agents.check_estimate`) its value for
-    each seat. For a rule set whose score says nothing before the end (Yellow & Yangtze's points
-    are secret until then) a designer's estimate is what a short play-out can be weighed by."""
-    if not estimate:
-        return state.scores()
-    value = getattr(state, estimate)
-    return [int(value(p)) for p in range(state.num_players)]
-
-
-class GreedyAgent:
-    """One ply: plays each legal action on a clone and chooses the one after which the seat's
-    score leads the best other score by most (a move that ends the game won comes first, one
-    that ends it lost last); ties are broken by its seeded generator. Every candidate is played
-    with the same chance draws (one reseed per decision), so chance does not decide between
-    moves that are otherwise alike. With `estimate`, a definition of the rule set over one player,
-    the lead is in that value rather than in score (see `standings`)."""
-
-    __slots__ = ("rng", "estimate")
-
-    def __init__(self, seed: int, estimate: str | None = None) -> None:
-        self.rng = Rng(seed)
-        self.estimate = estimate or None
-
-    def choose(self, state: State) -> int:
-        legal = state.legal_actions()
-        if not legal:
-            raise _no_move(state)
-        seat = state.to_act()
-        assert seat is not None
-        if len(legal) == 1:
-            return 0
-        chance = self.rng.next64()
-        best: list[int] = []
-        best_key: tuple[int, int] | None = None
-        for index in range(len(legal)):
-            after = state.clone()
-            after.rng.state = chance
-            after.play(index)
-            if after.terminal:
-                won = seat in after.winners()
-                outcome = 1 if won else -1
-            else:
-                outcome = 0
-            key = (outcome, _lead(standings(after, self.estimate), seat, after.game.lowest_score_wins)[0])
-            if best_key is None or key > best_key:
-                best, best_key = [index], key
-            elif key == best_key:
-                best.append(index)
-        return best[self.rng.below(len(best))]
 
 
 class _Node:
@@ -121,33 +47,6 @@ class _Node:
         self.visits = 0
         self.available = 0
         self.totals = [0.0] * seats
-
-
-def rewards(state: State, estimate: str | None = None) -> list[float]:
-    """Each player's reward, 0 to 1, for a position a simulation ended at. A finished game:
-    the winners share 1. A game cut short: by the seat's lead over the best other score, relative
-    to the size of the two, 1/2 + tanh(lead / (|own| + |best other| + 1)) / 2: a half for level
-    scores, towards 1 for a large lead, towards 0 for a large deficit (at two players the two
-    rewards add up to 1). The lead counts, not only who leads: a move that gains points shows
-    even where a short play-out does not change the order. With `estimate`, the lead is in that
-    definition's value rather than in score (`standings`)."""
-    n = state.num_players
-    if state.terminal:
-        winners = state.winners()
-        share = 1.0 / len(winners) if winners else 0.0
-        out = [0.0] * n
-        for p in winners:
-            out[p] = share
-        return out
-    if n == 1:
-        return [0.5]
-    scores = standings(state, estimate)
-    lowest = state.game.lowest_score_wins
-    out = []
-    for p in range(n):
-        lead, best = _lead(scores, p, lowest)
-        out.append(0.5 + 0.5 * math.tanh(lead / (abs(scores[p]) + abs(best) + 1)))
-    return out
 
 
 class MCTSAgent:
@@ -187,7 +86,7 @@ class MCTSAgent:
     def choose(self, state: State) -> int:
         legal = state.legal_actions()
         if not legal:
-            raise _no_move(state)
+            raise no_move(state)
         if len(legal) == 1:
             return 0
         root = self.search(state, self.iterations)

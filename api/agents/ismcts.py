@@ -15,7 +15,7 @@ checks the move is the same, and plays through a state that refuses anything els
 Rewards, per seat, in [0, 1]: `1 - score_weight` shared by the winners of a finished game, plus
 `score_weight` times the seat's score scaled between the lowest and the highest score (for a
 rule set whose lowest score wins, the other way round). A play-out cut at `rollout_moves` moves
-is weighed as MCTS weighs one (`search.rewards`): by the seat's lead over the best other, in
+is weighed as MCTS weighs one (`evaluate.rewards`): by the seat's lead over the best other, in
 score or in `estimate`, relative to their size, so a larger lead counts for more. Seeded and
 deterministic: the same seed, state and calls give the same moves.
 """
@@ -25,10 +25,10 @@ from __future__ import annotations
 import math
 import time
 
-from .runtime.errors import IllegalAction
-from .runtime.rng import Rng
-from .runtime.state import Action, State
-from .search import rewards as cut_rewards
+from ..runtime.errors import IllegalAction
+from ..runtime.rng import Rng
+from ..runtime.state import Action, State
+from .evaluate import rewards as cut_rewards
 
 
 class _Node:
@@ -59,7 +59,7 @@ class ISMCTSAgent:
         self.rollout_moves = rollout_moves  # 0: play every play-out to the end of the game
         self.score_weight = score_weight
         # a definition over one player that a cut play-out is weighed by, rather than the score
-        # (search.standings): evaluated on the sampled state, so it reads nothing the seat cannot see
+        # (evaluate.standings): evaluated on the sampled state, so it reads nothing the seat cannot see
         self.estimate = estimate or None
         # when set (time.monotonic()), the search stops there after at least one sample (the web
         # board's limit on a move's time)

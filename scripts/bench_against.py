@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE_DIRS = {"compiler": "compiler", "runtime": "runtime", "generated": "generated", "grammar": "grammar",
+PACKAGE_DIRS = {"core": "core", "compiler": "compiler", "runtime": "runtime", "generated": "generated", "grammar": "grammar",
                 "rules": "rules"}
 
 
@@ -41,7 +41,7 @@ def link_tree(tree: Path, into: Path) -> Path:
             target.symlink_to(item)
     for name, folder in PACKAGE_DIRS.items():
         target = package / name
-        if not target.exists():
+        if not target.exists() and (tree / folder).is_dir():  # (core/ is new in issue 36)
             target.symlink_to(tree / folder)
     return into
 
@@ -76,7 +76,10 @@ def checkout(rev: str) -> Path:
 MEASURE = """
 import json, sys, time
 import rulewright
-from rulewright.core.paths import bundled_rulesets
+try:
+    from rulewright.core.paths import bundled_rulesets
+except ImportError:  # a tree from before core/ (issue 36)
+    from rulewright.compiler.paths import bundled_rulesets
 from rulewright.match import play_game
 from rulewright.runtime.rng import derive_seed
 seconds, players, wanted = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]

@@ -32,7 +32,10 @@ from bench_against import ROOT, sides  # noqa: E402  (a script beside this one)
 PLAY = """
 import sys
 import rulewright
-from rulewright.core.paths import bundled_rulesets
+try:
+    from rulewright.core.paths import bundled_rulesets
+except ImportError:  # a tree from before core/ (issue 36)
+    from rulewright.compiler.paths import bundled_rulesets
 from rulewright.match import play_game
 from rulewright.runtime.rng import derive_seed
 ruleset, players, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

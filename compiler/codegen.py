@@ -10,7 +10,9 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
+from collections.abc import Callable
 from pathlib import PurePosixPath
+from typing import Any
 
 import jinja2
 
@@ -159,6 +161,32 @@ def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
 def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan: Plan | None = None) -> str:
     """Render the module. `sources` are (display path, file text) of the rule files used;
     `plan` says which optimisation passes ran (the header names them)."""
+    return render(context(rs, program, sources, plan))
+
+
+def render(values: dict[str, Any]) -> str:
+    """The module the template lays out from `values` (`context`)."""
+    text = _ENV.get_template("game.py.j2").render(values)
+    if "Sequence[" not in text.split("from rulewright import runtime as rt", 1)[1]:
+        text = text.replace("from collections.abc import Sequence\n", "")
+    return text
+
+
+def render_blocks(values: dict[str, Any]) -> Callable[..., str]:
+    """A function rendering one member of the module (a `{% block %}` of the template) from
+    `values`, with some of them replaced (`block("defines", defines=[...])`): what
+    compiler/inherit.py builds a variant's module from."""
+    template = _ENV.get_template("game.py.j2")
+    shared = {**values, **{k: v for k, v in template.make_module(values).__dict__.items() if not k.startswith("_")}}
+
+    def block(name: str, **replaced: Any) -> str:
+        return "".join(template.blocks[name](template.new_context({**shared, **replaced})))
+    return block
+
+
+def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan: Plan | None = None
+            ) -> dict[str, Any]:
+    """What the template is given to lay out the module (`render`)."""
     actions = [
         {
             "name": a.name, "method": a.method, "params": a.params, "when": a.when, "choices": a.choices,
@@ -183,7 +211,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
     phase_effects = any(any(line.code != "pass" for line in p.start) for p in program.phases)
     stuck_end = any(p.stuck == "end" for p in program.phases)
     quiet_end = bool(program.end_kept) or "end" not in program.resets  # (calling `_is_over` does nothing else)
-    text = _ENV.get_template("game.py.j2").render(
+    return dict(
         version=__version__,
         passes=plan.passes if plan is not None else (),
         passes_off=[name for name in PASSES if plan is None or name not in plan.passes],
@@ -276,6 +304,3 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
         phase_effects=phase_effects,
         stuck_end=stuck_end,
     )
-    if "Sequence[" not in text.split("from rulewright import runtime as rt", 1)[1]:
-        text = text.replace("from collections.abc import Sequence\n", "")
-    return text

@@ -17,7 +17,7 @@ from functools import cache
 import pytest
 
 import rulewright
-from rulewright.compiler import inherit, passes
+from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.passes.action_tables import actions_type
 from rulewright.compiler.paths import generated_dir, ruleset_file
@@ -92,26 +92,3 @@ def test_games_are_the_same_with_and_without_the_pass(ruleset: str) -> None:
     counts = on.info.players
     for k in range(3):
         play_in_lockstep(on, off, counts[k % len(counts)], 900 + k)
-
-
-def test_a_method_only_added_to_keeps_its_whole_docstring_when_derived() -> None:
-    """`_bind_tables` of a variant that adds a table is the base's plus a line: the derived module
-    calls the base's first and keeps the method's docstring of two lines whole (compiler/inherit.py)."""
-    base = '''class A(rt.State):
-    __slots__ = ('x',)
-
-    def _bind_tables(self) -> None:
-        """Two lines
-        of docstring."""
-        self.x = 1
-
-
-GAME = 1
-'''
-    variant = base.replace("class A(", "class B(")
-    variant = variant.replace("        self.x = 1\n", "        self.x = 1\n        self.y = 2\n")
-    variant = variant.replace("('x',)", "('x', 'y')")
-    derived = inherit.derive(base, variant, "base_module", {})
-    assert derived is not None
-    assert ('    def _bind_tables(self) -> None:\n        """Two lines\n        of docstring."""\n'
-            '        super()._bind_tables()\n        self.y = 2\n') in derived

@@ -44,10 +44,11 @@ def test_a_bundled_variant_module_keeps_only_what_differs_from_its_base() -> Non
         "# base.yaml:384" in text
     base = (Path(generated_dir()) / "china_schacht" / "base.py").read_text(encoding="utf-8")
     assert len(text.splitlines()) < len(base.splitlines()) // 2
-    # the stacked variant builds on bonus-tiles, which builds on the base: names are imported
-    # from the module that defines them
+    # the stacked variant builds on fortifications (which leaves it fewer lines than bonus-tiles),
+    # which builds on the base: names are imported from the module that defines them
     stacked = (Path(generated_dir()) / "china_schacht" / "fortifications_bonus_tiles.py").read_text(encoding="utf-8")
-    assert "from rulewright.generated.china_schacht.bonus_tiles import (" in stacked
+    assert "from rulewright.generated.china_schacht.fortifications import (" in stacked
+    assert "class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState):" in stacked
     assert "from rulewright.generated.china_schacht.base import (" in stacked
 
 

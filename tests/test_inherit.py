@@ -1,0 +1,142 @@
+"""A variant's module derived from the lowered programs of it and its base (compiler/inherit.py).
+
+China (Cornett)'s program is compiled once; each variant here is that program with one thing
+changed, as a rule file extending it would change it. A derived module is run against the real
+base module (rulewright.generated.china_cornett.base) and plays the games its whole module plays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import types
+from functools import cache
+from typing import Any
+
+import pytest
+
+import rulewright
+from rulewright.compiler.driver import compile_file
+from rulewright.compiler.inherit import Emitted, derive
+from rulewright.compiler.paths import generated_dir, ruleset_file
+from rulewright.runtime import Game
+from tests.lockstep import play_in_lockstep
+
+BASE_MODULE = "rulewright.generated.china_cornett.base"
+
+
+@cache
+def cornett() -> Emitted:
+    emitted = compile_file(ruleset_file("china-cornett")).emitted
+    assert emitted is not None
+    return emitted
+
+
+def variant(**changed: Any) -> Emitted:
+    """China (Cornett)'s program as a variant's: another class, and `changed`."""
+    base = cornett()
+    return Emitted(base.program, {**base.values, "class_name": "ChinaCornettOtherState", **changed})
+
+
+def origins() -> dict[str, str]:
+    return {name: BASE_MODULE for name in cornett().defines()}
+
+
+def derived(v: Emitted) -> str | None:
+    found = derive(cornett(), v, BASE_MODULE, origins())
+    return found[0] if found is not None else None
+
+
+def loaded(text: str) -> Game:
+    """The derived module's game, the module imported from its text beside the real base."""
+    module = types.ModuleType("rulewright_test_derived")
+    sys.modules[module.__name__] = module
+    try:
+        exec(compile(text, "<derived>", "exec"), module.__dict__)
+    finally:
+        del sys.modules[module.__name__]
+    game = module.GAME
+    assert isinstance(game, Game)
+    return game
+
+
+def test_a_variant_equal_to_its_base_inherits_every_member_and_plays_its_games() -> None:
+    text = derived(variant())
+    assert text is not None
+    assert "    def " not in text and "    __slots__ = ()\n" in text
+    assert "class ChinaCornettOtherState(ChinaCornettState):" in text
+    assert "options=BASE_GAME.info.options," in text and "rules=dict(BASE_GAME.info.rules)," in text
+    game, base = loaded(text), rulewright.load("china-cornett")
+    assert game.info.rules == base.info.rules and list(game.info.rules) == list(base.info.rules)
+    assert game.state_class.FIELDS == base.state_class.FIELDS
+    for seed in range(2):
+        play_in_lockstep(base, game, base.info.players[seed % len(base.info.players)], seed)
+
+
+def test_a_phase_naming_who_acts_overrides_only_what_reads_it() -> None:
+    phases = [dataclasses.replace(cornett().values["phases"][0], actor="self.current")]
+    text = derived(variant(phases=phases))
+    assert text is not None
+    assert "    ACTOR_IS_CURRENT: ClassVar[bool] = False  #" in text and "    def _actor(self) -> int:" in text
+    assert "    def _legal(" not in text and "    def _setup(" not in text
+
+
+def test_a_new_field_extends_the_bases_tables_setup_and_copy() -> None:
+    v = cornett().values
+    first = v["fields"][0]
+    extra = dataclasses.replace(first, name="extra", info=first.info.replace(repr(first.name), "'extra'"),
+                                copy=first.copy.replace(f"self.{first.name}", "self.extra"))
+    text = derived(variant(fields=[*v["fields"], extra], slots=(*v["slots"], "extra")))
+    assert text is not None
+    assert "        *ChinaCornettState.FIELDS,\n" in text and "'extra'" in text
+    assert "    __slots__ = ('extra',)\n" in text and f"    extra: {first.annotation}\n" in text
+    assert "        super()._setup()\n" in text and f"        self.extra = {first.init}\n" in text
+    assert "        super()._copy_fields(_other)\n" in text and f"        _other.extra = {extra.copy}\n" in text
+    game = loaded(text)
+    state = game.new_state(game.info.players[0], 3)
+    assert state.extra == getattr(state, first.name)  # type: ignore[attr-defined]
+    copy = state.clone()
+    assert copy.extra == state.extra  # type: ignore[attr-defined]
+
+
+def test_a_rule_line_moved_splices_the_bases_table_in_order() -> None:
+    rules = list(cornett().values["rules"])
+    rules[3] = (rules[3][0], "rules/china-cornett/other.yaml:1")
+    del rules[5]
+    text = derived(variant(rules=rules))
+    assert text is not None and "_BASE_RULES[" in text
+    assert list(loaded(text).info.rules.items()) == rules
+
+
+@pytest.mark.parametrize("change", ["a member only the base has", "a slot whose type changed",
+                                    "a name numbered otherwise that inherited code reads"])
+def test_it_gives_up_where_inheriting_could_change_what_the_code_means(change: str) -> None:
+    v = cornett().values
+    base = cornett()
+    if change == "a member only the base has":  # (the base's NEUTRAL would be inherited)
+        base = Emitted(base.program, {**v, "neutral": ("bank",)})
+        found = derive(base, variant(), BASE_MODULE, origins())
+    elif change == "a slot whose type changed":
+        fields = [dataclasses.replace(v["fields"][0], annotation="list[str]"), *v["fields"][1:]]
+        found = derive(base, variant(fields=fields), BASE_MODULE, origins())
+    else:
+        phase = next(c for c in v["constants"] if c[0].startswith("PHASE__"))
+        constants = [(n, value + 7, note) if n == phase[0] else (n, value, note) for n, value, note in v["constants"]]
+        found = derive(base, variant(constants=constants), BASE_MODULE, origins())
+    assert found is None
+
+
+def test_a_name_only_the_variant_adds_is_defined_in_its_module() -> None:
+    constants = [*cornett().values["constants"], ("ELSEWHERE", 9, "a value the variant adds")]
+    found = derive(cornett(), variant(constants=constants), BASE_MODULE, origins())
+    assert found is not None
+    text, defined = found
+    assert "ELSEWHERE: Final = 9  # a value the variant adds" in text and "ELSEWHERE" in defined
+
+
+def test_the_bundled_variants_extend_the_bases_methods() -> None:
+    """What the bundled rule sets add after their bases' setup (`setup+:`) and board tables."""
+    watchers = (generated_dir() / "chang_cheng" / "watchers.py").read_text(encoding="utf-8")
+    assert "    def _prepare(self) -> rt.Steps:\n        yield from super()._prepare()\n" in watchers
+    bonus = (generated_dir() / "china_schacht" / "bonus_tiles.py").read_text(encoding="utf-8")
+    assert "        super()._bind_tables()\n" in bonus and "        super()._setup()\n" in bonus

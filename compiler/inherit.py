@@ -285,6 +285,8 @@ class _Deriving:
                 text = self.bind_tables()
             elif name == "prepare":
                 text = self.prepare()
+            elif name == "action_text":
+                text = self.action_text()
             elif name == "copy_fields":
                 text = self.copy_fields()
             else:
@@ -355,6 +357,23 @@ class _Deriving:
         return (f"    def _prepare(self) -> {'rt.Steps' if steps else 'None'}:\n"
                 f"        {'yield from ' if steps else ''}super()._prepare()\n"
                 + self.new("prepare_body", setup=new[len(old):]))
+
+    def action_text(self) -> str | None:
+        """`_action_text`: the texts of the actions the variant writes otherwise or adds, then the
+        base's, where the variant has every action the base has (so the base's answers only for
+        actions whose text is the same in both, and for no action, as the variant's would);
+        else the variant's whole."""
+        whole = self.block("action_text")
+        old = {a["name"]: a for a in self.base.values["actions"]}
+        new = self.variant.values["actions"]
+        if whole is None or not set(old) <= {a["name"] for a in new}:
+            return whole
+        self.inherited.append(self.old("action_text"))
+        own = [a for a in new if a["name"] not in old
+               or self.old("action_texts", actions=[old[a["name"]]]) != self.new("action_texts", actions=[a])]
+        return ("    def _action_text(self, _action: rt.Action) -> str:\n"
+                "        _name, _args = _action.name, _action.args\n" + self.new("action_texts", actions=own)
+                + "        return super()._action_text(_action)\n")
 
     def copy_fields(self) -> str | None:
         """`_copy_fields`: the base's, then the copies of the new slots, where the variant copies

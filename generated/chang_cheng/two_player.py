@@ -809,36 +809,12 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args
-        if _name == 'first_wall':
-            s = _args[0]
-            return 'wall ' + self._fmt('spot', s)
-        if _name == 'first_card':
-            c = _args[0]
-            r = _args[1]
-            return 'card ' + self._fmt('card', c) + ' in ' + self._fmt('region', r)
-        if _name == 'place_double':
-            s = _args[0]
-            t = _args[1]
-            return 'double ' + self._fmt('spot', s) + '-' + self._fmt('spot', t)
-        if _name == 'place_tower':
-            s = _args[0]
-            return 'tower ' + self._fmt('spot', s)
-        if _name == 'second_wall':
-            s = _args[0]
-            return 'wall ' + self._fmt('spot', s)
-        if _name == 'second_card':
-            c = _args[0]
-            r = _args[1]
-            return 'card ' + self._fmt('card', c) + ' in ' + self._fmt('region', r)
-        if _name == 'card_wall':
-            s = _args[0]
-            return 'wall ' + self._fmt('spot', s)
         if _name == 'neutral_wall':
             s = _args[0]
             return 'neutral wall ' + self._fmt('spot', s)
         if _name == 'no_neutral_wall':
             return 'no neutral wall'
-        return _name.replace("_", " ")
+        return super()._action_text(_action)
 
 
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)

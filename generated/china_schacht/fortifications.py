@@ -560,33 +560,11 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args
-        if _name == 'build':
-            cards = _args[0]
-            space = _args[1]
-            return 'palace ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        if _name == 'send':
-            cards = _args[0]
-            province_to = _args[1]
-            return 'emissary ' + self._fmt('region', province_to) + ' with ' + self._fmt('list:colour', cards)
-        if _name == 'stop':
-            return 'stop'
-        if _name == 'exchange_blind':
-            card = _args[0]
-            return 'exchange ' + self._fmt('colour', card) + ' for the top card'
-        if _name == 'exchange_face_up':
-            card = _args[0]
-            taken = _args[1]
-            return 'exchange ' + self._fmt('colour', card) + ' for ' + self._fmt('colour', taken)
-        if _name == 'take_face_up':
-            taken = _args[0]
-            return 'take ' + self._fmt('colour', taken)
-        if _name == 'draw_card':
-            return 'draw'
         if _name == 'fortify':
             cards = _args[0]
             space = _args[1]
             return 'fortification ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        return _name.replace("_", " ")
+        return super()._action_text(_action)
 
 
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)

@@ -199,31 +199,9 @@ class MandarinMoneyState(MandarinState):
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args
-        if _name == 'refund':
-            return 'refund'
-        if _name == 'refund_tile':
-            tile = _args[0]
-            return 'refund ' + self._fmt('tile', tile)
-        if _name == 'roll':
-            return 'roll'
-        if _name == 'keep':
-            return 'keep'
-        if _name == 'draw_again':
-            return 'draw again'
-        if _name == 'bid':
-            amount = _args[0]
-            return 'bid ' + self._fmt('int', amount)
-        if _name == 'drop_out':
-            return 'drop out'
-        if _name == 'take_tile':
-            tile = _args[0]
-            return 'take ' + self._fmt('tile', tile)
-        if _name == 'seize_tile':
-            tile = _args[0]
-            return 'seize ' + self._fmt('tile', tile)
         if _name == 'sell':
             return 'auction it'
-        return _name.replace("_", " ")
+        return super()._action_text(_action)
 
 
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)

@@ -4,11 +4,13 @@ A variant holds only what differs from its base, and so can its generated module
 builds it from the lowered programs of the two (compiler/lower/program.py) and the values the
 code generator lays out from them (codegen.context), never from the text of either module:
 
-- a member rendered from one item of the program (a definition, a procedure, a trigger, a
-  phase's start, an action's listing, guard and effect) is inherited when the variant's item is
-  equal (`==`: spans name the rule file a line came from, so a base member compiled in a
-  variant is equal to the base's own) and renders the same there (the few values of the rest
-  of the program it reads, such as the phases' numbers, are the same too);
+- each member is a block of the template (templates/game.py.j2), rendered alone
+  (`codegen.render_blocks`). A member rendered from one item of the program (a definition, a
+  procedure, a trigger, a phase's start, an action's listing, guard and effect) is inherited
+  when the parts of the variant's item it lays out are equal to the base's item's (`==`: spans
+  name the rule file a line came from, so a base member compiled in a variant is equal to the
+  base's own) and it renders the same there (it reads a little of the rest of the program,
+  such as the phases' numbers);
 - a member rendered from the program as a whole (`_legal`, `_perform`, a class table) is
   inherited when it renders the same from both; a member the base has and the variant has not
   (a table written only when some rule needs it) gives up, as the base's would be inherited;
@@ -16,7 +18,10 @@ code generator lays out from them (codegen.context), never from the text of eith
   `FIELDS` and GAME's options and rules splice the base's tuples (`*Base.FIELDS[:13]`), the
   class annotates only its new slots, `_setup` calls the base's and initialises only the fields
   after the base's (the same inits, in the same order), `_copy_fields` calls the base's and
-  copies only the new slots (when it copies every slot the base's does, the same way).
+  copies only the new slots (when it copies every slot the base's does, the same way),
+  `_bind_tables` and `_prepare` call the base's and add the tables or lines after the base's,
+  `_action_text` writes the texts the variant adds or changes and asks the base's for the rest;
+  GAME is the base's GameInfo with what differs replaced.
 
 It gives up (returns None, and the complete module is kept) wherever inheriting could change
 what the code means: a module-level name both define differently that code inherited from the

@@ -10,7 +10,8 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import jinja2
 
@@ -177,6 +178,29 @@ def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
 def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan: Plan | None = None) -> str:
     """Render the module. `sources` are (display path, file text) of the rule files used;
     `plan` says which optimisation passes ran (the header names them)."""
+    return render(context(rs, program, sources, plan))
+
+
+def render(values: dict[str, Any]) -> str:
+    """The module the template lays out from `values` (`context`)."""
+    return _ENV.get_template("game.py.j2").render(values)
+
+
+def render_blocks(values: dict[str, Any]) -> Callable[..., str]:
+    """A function rendering one member of the module (a `{% block %}` of the template) from
+    `values`, with some of them replaced (`block("defines", defines=[...])`): what
+    compiler/inherit.py builds a variant's module from."""
+    template = _ENV.get_template("game.py.j2")
+    shared = {**values, **{k: v for k, v in template.make_module(values).__dict__.items() if not k.startswith("_")}}
+
+    def block(name: str, **replaced: Any) -> str:
+        return "".join(template.blocks[name](template.new_context({**shared, **replaced})))
+    return block
+
+
+def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan: Plan | None = None
+            ) -> dict[str, Any]:
+    """What the template is given to lay out the module (`render`)."""
     actions = [
         {
             "name": a.name, "method": a.method, "params": a.params, "when": a.when, "choices": a.choices,
@@ -201,7 +225,7 @@ def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan:
     phase_effects = any(does_something(p.start) for p in program.phases)
     stuck_end = any(p.stuck == "end" for p in program.phases)
     quiet_end = bool(program.end_kept) or "end" not in program.resets  # (calling `_is_over` does nothing else)
-    return _ENV.get_template("game.py.j2").render(
+    return dict(
         sequence=any("Sequence[" in annotation for annotation in _annotations(program)),
         version=__version__,
         passes=plan.passes if plan is not None else (),

@@ -14,7 +14,7 @@ import json
 import os
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..core.paths import GAME_ID, JOURNAL, display, is_module_name, module_name, rules_dir
@@ -22,8 +22,8 @@ from ..core.source import CompileError, Diagnostic, SourceSpan
 from . import ir
 from .build import build_ir
 from .check import check
-from .codegen import emit
-from .inherit import defines, derive
+from .codegen import context, render
+from .inherit import Emitted, derive
 from .lower import lower
 from .passes import ALL, optimise
 from .resolve import Resolved, ResolveError, resolve
@@ -36,6 +36,8 @@ class Compiled:
     source: str  # the generated module
     files: tuple[Path, ...]
     passes: frozenset[str] = ALL  # the optimisation passes it was compiled with (compiler/passes/)
+    # what the module was laid out from, which a variant's module is derived from (compiler/inherit.py)
+    emitted: Emitted | None = field(default=None, compare=False, repr=False)
 
     @property
     def relative_path(self) -> Path:
@@ -112,7 +114,8 @@ def compile_checked(checked: Checked, passes: frozenset[str] = ALL) -> Compiled:
     if problems:
         raise CompileError(problems)
     sources = list(zip(shown, resolved.texts, strict=True))  # the texts as read and checked
-    text = emit(ruleset, program, sources, plan)
+    values = context(ruleset, program, sources, plan)
+    text = render(values)
     try:
         compile(text, str(Path(module_name(ruleset.game)) / f"{ruleset.variant}.py"), "exec")
     except SyntaxError as exc:  # a compiler bug, not a user error: say so plainly
@@ -123,49 +126,58 @@ def compile_checked(checked: Checked, passes: frozenset[str] = ALL) -> Compiled:
         span = SourceSpan(shown[-1], 1, 1, 1, 1)
         raise CompileError([Diagnostic(span, f"the rule set is too large to compile: {type(exc).__name__}",
                                        "split deeply nested effects or very long lists")]) from None
-    return Compiled(ruleset, text, resolved.files, passes)
+    return Compiled(ruleset, text, resolved.files, passes, Emitted(program, values))
 
 
 def share_bases(compiled: list[Compiled]) -> list[Compiled]:
     """The bundled modules as they are written to generated/: a bundled variant's module
-    subclasses the module of the rule set it extends and keeps only what differs
-    (compiler/inherit.py). The rule sets extended are compiled too, and written with them, so a
-    variant never builds on a stale module. (`--out` and in-memory compiles keep whole modules.)"""
+    subclasses the module of a rule set it extends and keeps only what differs
+    (compiler/inherit.py): of the rule sets of its game it builds on, the one that leaves it the
+    fewest lines (a stacked variant may build on either of two). The rule sets extended are
+    compiled too, and written with them, so a variant never builds on a stale module. (`--out`
+    and in-memory compiles keep whole modules.)"""
     full = {c.files[-1].resolve(): c for c in compiled}
     out = dict(full)
     bundled = rules_dir().resolve()
 
-    def parent_of(c: Compiled) -> Path | None:
+    def parents_of(c: Compiled) -> list[Path]:
+        """The rule sets of its game that `c` builds on, the one it extends first."""
         here = c.files[-1].resolve()
-        if len(c.files) < 2 or here.parent.parent != bundled or c.files[-2].resolve().parent != here.parent:
-            return None
-        return c.files[-2].resolve()
+        if here.parent.parent != bundled:
+            return []
+        return [f.resolve() for f in reversed(c.files[:-1]) if f.resolve().parent == here.parent]
 
     todo = list(compiled)
     while todo:  # the rule sets extended, compiled too, with the same passes
         child = todo.pop()
-        parent_file = parent_of(child)
-        if parent_file is not None and parent_file not in full:
-            full[parent_file] = out[parent_file] = compile_file(parent_file, child.passes)
-            todo.append(full[parent_file])
+        for parent_file in parents_of(child):
+            if parent_file not in full:
+                full[parent_file] = out[parent_file] = compile_file(parent_file, child.passes)
+                todo.append(full[parent_file])
     origins: dict[Path, dict[str, str]] = {}
 
     def module_of(c: Compiled) -> str:
         return f"rulewright.generated.{module_name(c.ruleset.game)}.{module_name(c.ruleset.variant)}"
 
     def settle(file: Path) -> dict[str, str]:
-        """Derive the module of `file` (its parent first); the module defining each of its names."""
+        """Derive the module of `file` (its parents first); the module defining each of its names."""
         if file in origins:
             return origins[file]
         c = full[file]
-        parent_file = parent_of(c)
-        names = {name: module_of(c) for name in defines(c.source)}
-        if parent_file is not None:
+        assert c.emitted is not None  # (compiled here)
+        names = {name: module_of(c) for name in c.emitted.defines()}
+        best: tuple[str, dict[str, str]] | None = None
+        for parent_file in parents_of(c):
+            parent = full[parent_file]
+            assert parent.emitted is not None
             inherited = settle(parent_file)
-            text = derive(full[parent_file].source, c.source, module_of(full[parent_file]), inherited)
-            if text is not None:
-                out[file] = Compiled(c.ruleset, text, c.files)
-                names = {**inherited, **{name: module_of(c) for name in defines(text)}}
+            derived = derive(parent.emitted, c.emitted, module_of(parent), inherited)
+            if derived is not None and (best is None or derived[0].count("\n") < best[0].count("\n")):
+                text, defined = derived
+                best = text, {**inherited, **{name: module_of(c) for name in defined}}
+        if best is not None:
+            out[file] = Compiled(c.ruleset, best[0], c.files, c.passes)
+            names = best[1]
         origins[file] = names
         return names
 

@@ -1,228 +1,466 @@
 """A variant's module as a subclass of the module of the rule set it extends.
 
-A variant holds only what differs from its base, and so can its generated module: `derive`
-compares the two complete modules the code generator wrote, keeps in the variant only the
-members whose code differs (or that are new), and imports the rest from the base module, whose
-state class it subclasses. Both texts come from the same compiler run, so the result is as
-deterministic as they are.
+A variant holds only what differs from its base, and so can its generated module. `derive`
+builds it from the lowered programs of the two (compiler/lower/program.py) and the values the
+code generator lays out from them (codegen.context), never from the text of either module:
+
+- each member is a block of the template (templates/game.py.j2), rendered alone
+  (`codegen.render_blocks`). A member rendered from one item of the program (a definition, a
+  procedure, a trigger, a phase's start, an action's listing, guard and effect) is inherited
+  when the parts of the variant's item it lays out are equal to the base's item's (`==`: spans
+  name the rule file a line came from, so a base member compiled in a variant is equal to the
+  base's own) and it renders the same there (it reads a little of the rest of the program,
+  such as the phases' numbers);
+- a member rendered from the program as a whole (`_legal`, `_perform`, a class table) is
+  inherited when it renders the same from both; a member the base has and the variant has not
+  (a table written only when some rule needs it) gives up, as the base's would be inherited;
+- the members laid out from lists of the program extend the base's where the lists allow it:
+  `FIELDS` and GAME's options and rules splice the base's tuples (`*Base.FIELDS[:13]`), the
+  class annotates only its new slots, `_setup` calls the base's and initialises only the fields
+  after the base's (the same inits, in the same order), `_copy_fields` calls the base's and
+  copies only the new slots (when it copies every slot the base's does, the same way),
+  `_bind_tables` and `_prepare` call the base's and add the tables or lines after the base's,
+  `_action_text` writes the texts the variant adds or changes and asks the base's for the rest;
+  GAME is the base's GameInfo with what differs replaced.
 
 It gives up (returns None, and the complete module is kept) wherever inheriting could change
 what the code means: a module-level name both define differently that code inherited from the
-base still reads (a phase or value numbered otherwise), or a field whose type changed.
+base still reads (a phase or value numbered otherwise), a field whose type changed, or a member
+of the base's that the variant does not have. Both programs come from the same compiler run,
+so the result is as deterministic as they are.
+
+Which module-level names a member reads is found from its rendered text by Python's own
+tokenizer (names, not strings or comments): the lowered IR has statements (compiler/pyir.py),
+but its expressions are still code.
 """
 
 from __future__ import annotations
 
-import ast
-import functools
-import re
-import textwrap
+import difflib
+import io
+import tokenize
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_CONTINUED = ("elif", "else:", "except", "finally:", ")", "]", "}")
+from .codegen import _docstring, render_blocks
+from .lower import Program
+from .pyir import For, If, Return, Stmt
+
+# The members of the class, in the template's order, each a block of game.py.j2. Those rendered
+# from one item of a list each: block -> (the template's name of the list, the item's key, the
+# parts of the item the member lays out, compared with `==`; () for the whole item).
+_PER_ITEM: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "phase_starts": ("phases", "name", ("span", "start", "steps")),
+    "listings": ("actions", "name", ("span", "unguarded", "when", "when_span", "listing_prelude", "listing",
+                                      "choices", "key_code", "args_code")),
+    "guards": ("actions", "name", ("when", "when_span")),
+    "effects": ("actions", "name", ("method", "params", "steps", "span", "fresh_effect", "effect", "then",
+                                    "triggers")),
+    "triggers": ("triggers", "method", ()),
+    "defines": ("defines", "name", ()),
+    "procedures": ("procedures", "name", ()),
+}
+_TABLES = ("phase_tables", "enums_table", "neutral_table", "tie_break_flag", "listing_memo_flag", "actor_flag",
+           "suspends_tables", "secret_asks_table", "asking_actions_table", "asks_between_flag", "journal_flag",
+           "records_table", "dice_table")
+_METHODS = ("read_options", "bind_tables", "setup", "prepare", "enter_phase", "phase_starts", "actor", "deciding",
+            "do", "start_phase", "legal", "listings", "guard", "guards", "perform", "effects", "triggers",
+            "turn_end", "defines", "procedures", "invariants", "is_over", "score_terms", "tie_break", "shown",
+            "hidden_item", "seen_by", "copy_fields", "fields_set", "forget_kept", "action_text", "text_for_others")
 
 
-@dataclass(frozen=True, slots=True)
-class _Member:
-    name: str  # what it defines ("" for a docstring)
-    kind: str  # def, value, annotation, doc, import, other
-    text: str  # its lines, as written
+@dataclass(frozen=True)
+class Emitted:
+    """What a module was laid out from: the lowered program and the template's values."""
+
+    program: Program
+    values: dict[str, Any]
+
+    @property
+    def class_name(self) -> str:
+        return str(self.values["class_name"])
+
+    def defines(self) -> frozenset[str]:
+        """The names the whole module defines at its top level."""
+        return frozenset(_module_names(self.values)) | {self.class_name, "GAME"}
 
 
-def _lines(lines: list[str], node: ast.stmt) -> str:
-    """The whole lines of a statement, trailing comment included (`lines`: the module's, split once)."""
-    return "\n".join(lines[node.lineno - 1 : (node.end_lineno or node.lineno)])
-
-
-def _target(node: ast.stmt) -> str | None:
-    if isinstance(node, ast.FunctionDef | ast.ClassDef):
-        return node.name
-    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-        return node.targets[0].id
-    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-        return node.target.id
-    return None
-
-
-def _members(source: str, body: list[ast.stmt]) -> list[_Member]:
-    out = []
-    lines = source.splitlines()
-    for node in body:
-        name = _target(node)
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            out.append(_Member("", "doc", _lines(lines, node)))
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            out.append(_Member("", "import", _lines(lines, node)))
-        elif name is None:
-            out.append(_Member("", "other", _lines(lines, node)))
-        elif isinstance(node, ast.FunctionDef):
-            out.append(_Member(name, "def", _lines(lines, node)))
-        elif isinstance(node, ast.AnnAssign) and node.value is None:
-            out.append(_Member(name, "annotation", _lines(lines, node)))
-        else:
-            out.append(_Member(name, "value", _lines(lines, node)))
+def _module_names(values: dict[str, Any]) -> dict[str, Hashable]:
+    """Each name defined at the module's top level (but the class and GAME), and what defines it."""
+    out: dict[str, Hashable] = {name: (value, comment) for name, value, comment in values["constants"]}
+    out["_ROLE_OF_SEAT"] = values["role_of_seat"]
+    out.update((name, faces) for name, faces in values["dice_faces"])
+    out.update((name, (annotation, code)) for name, annotation, code, _ in values["component_tables"])
+    out.update((f"_board__{b.name}", (b, values["region_kinds"])) for b in values["boards"])
     return out
 
 
-def _names(text: str) -> set[str]:
-    return set(_WORD.findall(re.sub(r"#.*|'[^'\n]*'|\"[^\"\n]*\"", "", text)))
-
-
-def _state_class(tree: ast.Module) -> ast.ClassDef | None:
-    classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
-    return classes[0] if len(classes) == 1 else None
-
-
-@functools.lru_cache(maxsize=8)
-def _tree(source: str) -> ast.Module:
-    """A generated module's syntax tree, read only: `compile` parses a base module once to find
-    what it defines and again to derive each of its variants from it."""
-    return ast.parse(source)
-
-
-def defines(source: str) -> set[str]:
-    """The names a module defines at its top level (not the ones it imports)."""
-    return {name for node in _tree(source).body if (name := _target(node)) is not None}
-
-
-def derive(base_source: str, variant_source: str, base_module: str, origins: dict[str, str]) -> str | None:
-    """The variant's module importing what it shares with the base, or None. `base_module` is
-    the base's module, `origins` the module that defines each name the base's module has."""
-    base_tree, variant_tree = _tree(base_source), _tree(variant_source)
-    base_class, variant_class = _state_class(base_tree), _state_class(variant_tree)
-    if base_class is None or variant_class is None:
-        return None
-    base_top = {m.name: m for m in _members(base_source, base_tree.body) if m.name}
-    base_body = {m.name: m for m in _members(base_source, base_class.body) if m.name}
-    top = [m for m in _members(variant_source, variant_tree.body) if m.kind != "import"]
-    body = _members(variant_source, variant_class.body)
-
-    # The class: the members whose code differs, the new ones, and the new slots.
-    kept: list[str] = []
-    overridden: set[str] = set()
-    for m in body:
-        old = base_body.get(m.name)
-        if m.kind == "doc":
-            kept.append(m.text + "\n")
-        elif m.name == "__slots__":
-            slots = ast.literal_eval(m.text.split("=", 1)[1].strip())
-            base_slots = ast.literal_eval(old.text.split("=", 1)[1].strip()) if old else ()
-            new = tuple(s for s in slots if s not in base_slots)
-            kept.append(f"    __slots__ = {new!r}")
-        elif old is None or old.text != m.text:
-            if m.kind == "annotation" and old is not None:
-                return None  # a field whose type changed: the base's code would read it as before
-            text = _appended(old.text, m, base_class.name) if old is not None else None
-            text = text or m.text
-            kept.append("\n" + text if m.kind == "def" else text)
-            overridden.add(m.name)
-    inherited = [m for name, m in base_body.items() if name not in overridden]
-    inherited_reads = set().union(*(_names(m.text) for m in inherited)) if inherited else set()
-
-    # Module level: what differs is defined here, unless inherited code reads the base's.
-    header: list[str] = []
-    for line in variant_source.splitlines():
-        if not line.startswith("#"):
-            break
-        header.append(line)
-    defined: list[str] = []
-    doc = ""
-    for m in top:
-        if m.kind == "doc":
-            doc = m.text
-            continue
-        if m.name == variant_class.name:
-            continue
-        old = base_top.get(m.name)
-        if old is not None and old.text == m.text:
-            continue
-        if old is not None and m.name in inherited_reads and m.name != "GAME":
-            return None
-        defined.append(m.text)
-    class_text = "\n".join(kept)
-    own = "\n".join(defined)
-    used = _names(class_text) | _names(own)
-    imported = sorted(n for n in base_top if n in used and n not in _names_defined(defined) and n != "GAME")
-    by_module: dict[str, list[str]] = {base_module: [base_class.name]}
-    for n in imported:
-        by_module.setdefault(origins.get(n, base_module), []).append(n)
-    typing_names = [n for n in ("Any", "ClassVar", "Final") if re.search(rf"\b{n}\b", class_text + own)]
-    lines = [*header, doc, "", "from __future__ import annotations", ""]
-    if "Sequence[" in class_text + own:
-        lines.append("from collections.abc import Sequence")
-    if typing_names:
-        lines.append(f"from typing import {', '.join(typing_names)}")
-    if lines[-1] != "":
-        lines.append("")
-    lines.append("from rulewright import runtime as rt")
-    for module in sorted(by_module):
-        lines.append(f"from {module} import (")
-        lines += [f"    {n}," for n in _isort(by_module[module])]
-        lines.append(")")
-    constants = [d for d in defined if not d.startswith(("def ", "GAME"))]
-    functions = [d for d in defined if d.startswith("def ")]
-    game = [d for d in defined if d.startswith("GAME")]
-    lines.append("")
-    if constants:
-        lines.append("# -- Names this variant adds or numbers otherwise ------------------------------------------")
-        lines += constants
-        lines.append("")
-    for f in functions:
-        lines += ["", f, ""]
-    lines += ["", f"class {variant_class.name}({base_class.name}):"]
-    lines.append(class_text)
-    lines += ["", "", *game]
-    text = re.sub(r"\n{4,}", "\n\n\n", "\n".join(lines) + "\n")
+def _reads(text: str) -> set[str]:
+    """The names a piece of rendered Python reads or defines (strings and comments left out)."""
     try:
-        compile(text, "<derived module>", "exec")
-    except SyntaxError:  # never expected; the whole module is always right
-        return None
-    return text
+        return {t.string for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.NAME}
+    except (tokenize.TokenError, IndentationError, SyntaxError):  # (a member is whole code: never expected)
+        raise _GiveUp("a member that does not read as Python") from None
 
 
-def _appended(old: str, new: _Member, base_class: str) -> str | None:
-    """`new` written as `old` plus what it adds, where it only adds at the end: a method that
-    returns nothing calls the base's first (`super()._copy_fields(other)`), a tuple or a dict
-    of the class extends the base's (`ChinaSchachtState.FIELDS + (...)`)."""
-    before, after = old.splitlines(), new.text.splitlines()
-    if len(after) <= len(before) or after[0] != before[0]:
-        return None
-    if new.kind == "def":
-        if not after[0].rstrip().endswith("-> None:") or after[: len(before)] != before:
+def _trimmed(text: str) -> str:
+    return text.strip("\n")
+
+
+def _splice(base: Sequence[Hashable], new: Sequence[Hashable], whole: str, items: Sequence[str], pad: str
+            ) -> list[str] | None:
+    """`new` as the lines of a tuple's items splicing the tuple `whole` (`base`'s items) with the
+    items of `new` it lacks (`items`: each item of `new` written out), or None where that is no
+    shorter than writing out `new`."""
+    lines = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=base, b=new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            start, end = str(i1) if i1 else "", str(i2) if i2 < len(base) else ""
+            lines.append(f"{pad}*{whole}[{start}:{end}]," if start or end else f"{pad}*{whole},")
+        else:
+            lines += [f"{pad}{item}," for item in items[j1:j2]]
+    return lines if len(lines) < len(new) else None
+
+
+def derive(base: Emitted, variant: Emitted, base_module: str, origins: dict[str, str]
+           ) -> tuple[str, frozenset[str]] | None:
+    """The variant's module subclassing the base's, and the names it defines at its top level;
+    None where it cannot (above). `base_module` is the base's module, `origins` the module that
+    defines each name the base's module has."""
+    return _Deriving(base, variant, base_module, origins).module()
+
+
+class _GiveUp(Exception):
+    pass
+
+
+class _Deriving:
+    def __init__(self, base: Emitted, variant: Emitted, base_module: str, origins: dict[str, str]) -> None:
+        self.base, self.variant, self.base_module, self.origins = base, variant, base_module, origins
+        self.old: Callable[..., str] = render_blocks(base.values)
+        self.new: Callable[..., str] = render_blocks(variant.values)
+        self.inherited: list[str] = []  # the base's members the variant's class inherits, rendered
+
+    def module(self) -> tuple[str, frozenset[str]] | None:
+        try:
+            return self.derived()
+        except _GiveUp:
             return None
-        node = ast.parse(textwrap.dedent(new.text)).body[0]
-        assert isinstance(node, ast.FunctionDef)
-        args = ", ".join(a.arg for a in node.args.args[1:])
-        opening = node.body[0]  # its docstring, all of its lines, if it has one
-        has_doc = isinstance(opening, ast.Expr) and isinstance(opening.value, ast.Constant) \
-            and isinstance(opening.value.value, str)
-        doc = after[1 : opening.end_lineno or 2] if has_doc else []
-        indent = after[1][: len(after[1]) - len(after[1].lstrip())]
-        first = after[len(before)]
-        if not first.startswith(indent) or first[len(indent)].isspace() or first.split()[0] in _CONTINUED:
-            return None  # what it adds continues the base's last statement (an `elif` of a chain)
-        return "\n".join([after[0], *doc, f"{indent}super().{new.name}({args})", *after[len(before):]])
-    closing = before[-1].strip()
-    if new.kind != "value" or closing not in (")", "}") or after[-1] != before[-1]:
-        return None
-    if after[: len(before) - 1] != before[:-1] or not after[0].rstrip().endswith(("(", "{")):
-        return None
-    head = after[0].rstrip()[:-1]
-    added = after[len(before) - 1 : -1]
-    if closing == ")":
-        return "\n".join([f"{head}{base_class}.{new.name} + (", *added, after[-1]])
-    indent = added[0][: len(added[0]) - len(added[0].lstrip())] if added else "        "
-    return "\n".join([f"{head}{{", f"{indent}**{base_class}.{new.name},", *added, after[-1]])
+
+    def derived(self) -> tuple[str, frozenset[str]] | None:
+        top, defined = self.top_level()
+        tables = self.tables()
+        methods = self.methods()
+        reads = set().union(*map(_reads, self.inherited)) if self.inherited else set()
+        redefined = {n for n, v in _module_names(self.variant.values).items()
+                     if _module_names(self.base.values).get(n, v) != v}
+        if redefined & reads:
+            return None  # inherited code would read the base's
+        game = self.game()
+        class_doc = self.variant.values["class_doc"]
+        slots = [s for s in self.variant.values["slots"] if s not in self.base.values["slots"]]
+        body = [f"    {_docstring(class_doc)}", "", f"    __slots__ = {tuple(slots)!r}", *tables]
+        text = "\n".join([f"class {self.variant.class_name}({self.base.class_name}):", *body, ""])
+        text += "".join(f"\n{m}\n" for m in methods)
+        own = "\n".join(top)
+        used = _reads(own + text + game)
+        names = sorted(n for n in used if n in self.origins and n not in defined and n != "GAME")
+        by_module: dict[str, list[str]] = {self.base_module: [self.base.class_name]}
+        for n in names:
+            by_module.setdefault(self.origins[n], []).append(n)
+        typing = [n for n in ("Any", "ClassVar", "Final") if n in used]
+        lines = [self.new("header").rstrip("\n"), "", "from __future__ import annotations", ""]
+        if "Sequence" in used:
+            lines.append("from collections.abc import Sequence")
+        lines.append("from dataclasses import replace")  # (GAME: the base's facts, with what differs)
+        if typing:
+            lines.append(f"from typing import {', '.join(typing)}")
+        lines += ["", "from rulewright import runtime as rt"]
+        for module in sorted(by_module):
+            listed = _isort(by_module[module])
+            alias = [f"from {module} import GAME as BASE_GAME"] if module == self.base_module else []
+            first = _isort(["GAME", listed[0]])[0] == "GAME"  # (ruff's isort: by the first name imported)
+            lines += [*(alias if first else []), f"from {module} import (", *[f"    {n}," for n in listed], ")",
+                      *([] if first else alias)]
+        lines.append("")
+        if own:
+            lines += [*([] if own.startswith("#") else [""]), own.rstrip("\n"), ""]
+        lines += ["", text.rstrip("\n"), "", "", game]
+        return "\n".join(lines) + "\n", frozenset(defined) | {self.variant.class_name, "GAME"}
+
+    # -- the module's top level -----------------------------------------------------------------
+    def top_level(self) -> tuple[list[str], set[str]]:
+        """The module-level names the variant defines otherwise than its base, or adds."""
+        old, new = _module_names(self.base.values), _module_names(self.variant.values)
+        differs = {n for n, v in new.items() if old.get(n) != v}
+        v = self.variant.values
+        parts = [
+            self.new("constants", constants=[c for c in v["constants"] if c[0] in differs]),
+            self.new("role_of_seat") if "_ROLE_OF_SEAT" in differs else "",
+            self.new("dice_faces", dice_faces=[d for d in v["dice_faces"] if d[0] in differs]),
+            self.new("component_tables", component_tables=[c for c in v["component_tables"] if c[0] in differs]),
+        ]
+        out = ["".join(p for p in parts if p.strip()).rstrip("\n")]
+        if out[0]:
+            out.insert(0, "# -- Names this variant adds or numbers otherwise " + "-" * 42)
+        else:
+            out = []
+        boards = self.new("boards", boards=[b for b in v["boards"] if f"_board__{b.name}" in differs])
+        if boards.strip():
+            out += ["", boards.rstrip("\n")]
+        return out, differs
+
+    # -- the class ------------------------------------------------------------------------------
+    def block(self, name: str) -> str | None:
+        """A member rendered from the program as a whole: None where the base's is the same."""
+        old, new = self.old(name), self.new(name)
+        if old == new:
+            self.inherited.append(old)
+            return None
+        if old.strip() and not new.strip():
+            raise _GiveUp(name)  # the base's would be inherited
+        return new
+
+    def tables(self) -> list[str]:
+        out = []
+        fields = self.fields_table()
+        if fields:
+            out.append(fields)
+        out += [_trimmed(t) for name in _TABLES if (t := self.block(name)) is not None and t.strip()]
+        annotations = self.annotations()
+        if annotations.strip():
+            out += ["", _trimmed(annotations)]
+        return out
+
+    def fields_table(self) -> str:
+        old = [f.info for f in self.base.values["fields"]]
+        new = [f.info for f in self.variant.values["fields"]]
+        if old == new:
+            return ""
+        spliced = _splice(old, new, f"{self.base.class_name}.FIELDS", new, "        ")
+        if spliced is None:
+            return _trimmed(self.new("fields_table"))
+        return "\n".join(["    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (", *spliced, "    )"])
+
+    def annotations(self) -> str:
+        """The annotations of the variant's new slots; gives up where a slot's type changed."""
+        def typed(v: dict[str, Any]) -> dict[str, str]:
+            out = {slot: "int" for _, slot, _ in v["options"]}
+            out.update((f.name, f.annotation) for f in v["fields"])
+            out.update(v["kept_slots"])
+            if v["own_drops"]:
+                out["_kept_shared"] = "bool"
+            out.update((slot, annotation) for slot, annotation, _, _ in v["kept"])
+            if "_budget" in v["slots"]:
+                out["_budget"] = "int"
+            out.update((slot, annotation) for slot, annotation, _, _ in v["board_tables"])
+            return out
+
+        old, new = typed(self.base.values), typed(self.variant.values)
+        if any(old.get(slot, annotation) != annotation for slot, annotation in new.items()):
+            raise _GiveUp("a slot's type changed")  # the base's code would read it as before
+        v = self.variant.values
+        return self.new(
+            "annotations", options=[o for o in v["options"] if o[1] not in old],
+            fields=[f for f in v["fields"] if f.name not in old],
+            kept_slots=[k for k in v["kept_slots"] if k[0] not in old],
+            own_drops=v["own_drops"] and "_kept_shared" not in old,
+            kept=[k for k in v["kept"] if k[0] not in old],
+            slots=[s for s in v["slots"] if s not in old],
+            board_tables=[b for b in v["board_tables"] if b[0] not in old])
+
+    def methods(self) -> list[str]:
+        out = []
+        for name in _METHODS:
+            if name in _PER_ITEM:
+                text = self.per_item(name)
+            elif name == "setup":
+                text = self.setup()
+            elif name == "bind_tables":
+                text = self.bind_tables()
+            elif name == "prepare":
+                text = self.prepare()
+            elif name == "action_text":
+                text = self.action_text()
+            elif name == "copy_fields":
+                text = self.copy_fields()
+            else:
+                text = self.block(name)
+            if text is not None and text.strip():
+                out.append(_trimmed(text))
+        return out
+
+    def per_item(self, name: str) -> str | None:
+        """The members of the items that differ from the base's: an item of the variant whose
+        parts this member lays out are equal to the base's item's, and that renders the same
+        there (the member reads a little of the rest of the program: the phases' numbers, the
+        triggers that wait), is inherited."""
+        listed, key, parts = _PER_ITEM[name]
+        old_items = {_part(i, key): i for i in self.base.values[listed]}
+        differ = []
+        for item in self.variant.values[listed]:
+            base_item = old_items.get(_part(item, key))
+            if base_item is None or _project(base_item, parts) != _project(item, parts) \
+                    or self.old(name, **{listed: [base_item]}) != self.new(name, **{listed: [item]}):
+                differ.append(item)
+        overridden = {_part(d, key) for d in differ}
+        inherited = [i for k, i in old_items.items() if k not in overridden]
+        if inherited:
+            self.inherited.append(self.old(name, **{listed: inherited}))
+        return self.new(name, **{listed: differ}) if differ else None
+
+    def setup(self) -> str | None:
+        """`_setup`: the base's, then the inits of the fields after the base's, where the base's
+        fields are the variant's first ones with the same inits (so the inits run in the same
+        order, reading the same); else the variant's whole."""
+        whole = self.block("setup")
+        if whole is None:
+            return None
+        o, v = self.base.values, self.variant.values
+        old = [(f.name, f.init, f.span.short) for f in o["fields"]]
+        new = [(f.name, f.init, f.span.short) for f in v["fields"]]
+        if new[: len(old)] != old or not old or ("setup" in o["resets"]) != ("setup" in v["resets"]) \
+                or bool(o["kept_slots"]) != bool(v["kept_slots"]):
+            return whole
+        self.inherited.append(self.old("setup"))
+        inits = self.new("setup_inits", fields=v["fields"][len(old):])
+        return "    def _setup(self) -> None:\n        super()._setup()\n" + inits
+
+    def bind_tables(self) -> str | None:
+        """`_bind_tables`: the base's, then the new tables, where the base's are the variant's
+        first ones (found the same way, in the same order); else the variant's whole."""
+        whole = self.block("bind_tables")
+        old, new = self.base.values["board_tables"], self.variant.values["board_tables"]
+        if whole is None or not old or new[: len(old)] != old:
+            return whole
+        self.inherited.append(self.old("bind_tables"))
+        return "    def _bind_tables(self) -> None:\n        super()._bind_tables()\n" \
+            + self.new("bind_body", board_tables=new[len(old):])
+
+    def prepare(self) -> str | None:
+        """`_prepare` (`setup:`): the base's, then what the variant adds after it (`setup+:`), where
+        the base's statements are the variant's first ones and the base's cannot return early;
+        else the variant's whole."""
+        whole = self.block("prepare")
+        o, v = self.base.values, self.variant.values
+        old, new = list(o["setup"]), list(v["setup"])
+        if whole is None or not old or new[: len(old)] != old or o["setup_steps"] != v["setup_steps"] \
+                or any(_may_return(stmt) for stmt in old):
+            return whole
+        self.inherited.append(self.old("prepare"))
+        steps = v["setup_steps"]
+        return (f"    def _prepare(self) -> {'rt.Steps' if steps else 'None'}:\n"
+                f"        {'yield from ' if steps else ''}super()._prepare()\n"
+                + self.new("prepare_body", setup=new[len(old):]))
+
+    def action_text(self) -> str | None:
+        """`_action_text`: the texts of the actions the variant writes otherwise or adds, then the
+        base's, where the variant has every action the base has (so the base's answers only for
+        actions whose text is the same in both, and for no action, as the variant's would);
+        else the variant's whole."""
+        whole = self.block("action_text")
+        old = {a["name"]: a for a in self.base.values["actions"]}
+        new = self.variant.values["actions"]
+        if whole is None or not set(old) <= {a["name"] for a in new}:
+            return whole
+        self.inherited.append(self.old("action_text"))
+        own = [a for a in new if a["name"] not in old
+               or self.old("action_texts", actions=[old[a["name"]]]) != self.new("action_texts", actions=[a])]
+        return ("    def _action_text(self, _action: rt.Action) -> str:\n"
+                "        _name, _args = _action.name, _action.args\n" + self.new("action_texts", actions=own)
+                + "        return super()._action_text(_action)\n")
+
+    def copy_fields(self) -> str | None:
+        """`_copy_fields`: the base's, then the copies of the new slots, where the variant copies
+        every slot the base's does, the same way (each copy is one assignment of its own slot,
+        so their order does not matter); else the variant's whole."""
+        whole = self.block("copy_fields")
+        if whole is None:
+            return None
+
+        def copies(v: dict[str, Any]) -> dict[str, str]:
+            out = {slot: f"self.{slot}" for _, slot, _ in v["options"]}
+            out.update((f.name, f.copy) for f in v["fields"])
+            out.update((slot, f"self.{slot}") for slot, _ in v["kept_slots"])
+            if v["own_drops"]:
+                out["_kept_shared"] = "True"
+            out.update((slot, copy) for slot, _, _, copy in v["kept"])
+            out.update((slot, f"self.{slot}") for slot, _, _, _ in v["board_tables"])
+            return out
+
+        old, new = copies(self.base.values), copies(self.variant.values)
+        if any(new.get(slot) != copy for slot, copy in old.items()):
+            return whole
+        self.inherited.append(self.old("copy_fields"))
+        v = self.variant.values
+        body = self.new(
+            "copy_body", options=[o for o in v["options"] if o[1] not in old],
+            fields=[f for f in v["fields"] if f.name not in old],
+            kept_slots=[k for k in v["kept_slots"] if k[0] not in old],
+            own_drops=v["own_drops"] and "_kept_shared" not in old,
+            kept=[k for k in v["kept"] if k[0] not in old],
+            board_tables=[b for b in v["board_tables"] if b[0] not in old])
+        return "    def _copy_fields(self, _other: Any) -> None:\n        super()._copy_fields(_other)\n" + body
+
+    # -- GAME -----------------------------------------------------------------------------------
+    def game(self) -> str:
+        o, v = self.base.values, self.variant.values
+        old_options = [_option(x) for x in o["option_infos"]]
+        new_options = [_option(x) for x in v["option_infos"]]
+        options = _splice(old_options, new_options, "BASE_GAME.info.options", new_options, "            ")
+        old_rules, new_rules = [tuple(r) for r in o["rules"]], [tuple(r) for r in v["rules"]]
+        rules = _splice(old_rules, new_rules, "_BASE_RULES", [repr(r) for r in new_rules], "            ")
+        lines = []
+        if rules is not None and old_rules != new_rules:
+            lines += ["_BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's "
+                      "(its rule lines)", "", ""]
+        # the base's facts with what differs replaced (the game's id never does)
+        lines += ["GAME = rt.Game(", "    replace(", "        BASE_GAME.info,", f"        variant={v['variant']!r},"]
+        lines += [f"        {key}={v[key]!r}," for key in ("title", "players", "roles") if o[key] != v[key]]
+        if old_options != new_options:
+            lines += ["        options=(", *(options or [f"            {x}," for x in new_options]), "        ),"]
+        lines.append(f"        files={v['files']!r},")
+        if old_rules != new_rules and rules is not None:
+            lines += ["        rules=dict([", *rules, "        ]),"]
+        elif old_rules != new_rules:
+            lines += ["        rules={", *[f"            {p!r}: {w!r}," for p, w in new_rules], "        },"]
+        if o["drawing"] != v["drawing"]:
+            lines.append(f"        drawing={v['drawing']!r},")
+        lines += ["    ),", f"    {self.variant.class_name},", "    {"]
+        lines += [f"        {b.name!r}: _board__{b.name}," for b in v["boards"]]
+        lines += ["    },", f"    lowest_score_wins={v['lowest']},"]
+        if v["board_players"]:
+            lines.append(f"    board_players={v['board_players']!r},")
+        lines.append(")")
+        return "\n".join(lines)
 
 
-def _names_defined(defined: list[str]) -> set[str]:
-    out = set()
-    for text in defined:
-        match = re.match(r"(?:def\s+)?([A-Za-z_][A-Za-z0-9_]*)", text)
-        if match:
-            out.add(match.group(1))
-    return out
+def _may_return(stmt: Stmt) -> bool:
+    """Whether a lowered statement can leave its function early (a `return` anywhere in it)."""
+    match stmt:
+        case Return():
+            return True
+        case For():
+            return any(_may_return(s) for s in stmt.body)
+        case If():
+            return any(_may_return(s) for s in (*stmt.body, *(s for e in stmt.elifs for s in e.body), *stmt.orelse))
+        case _:
+            return False
+
+
+def _part(item: Any, name: str) -> Any:
+    """A part of an item of the program (a lowered item, or codegen's dict of an action)."""
+    return item[name] if isinstance(item, dict) else getattr(item, name)
+
+
+def _project(item: Any, parts: tuple[str, ...]) -> Any:
+    """The parts of an item a member lays out (the whole item for ())."""
+    return tuple(_part(item, p) for p in parts) if parts else item
+
+
+def _option(o: Any) -> str:
+    return f"rt.OptionInfo({o.name!r}, {o.default!r}, {o.choices!r}, {o.doc!r}, {o.quote!r})"
 
 
 def _isort(names: list[str]) -> list[str]:

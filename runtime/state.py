@@ -1126,7 +1126,7 @@ class Game:
         lowest_score_wins: bool = False,
         board_players: Mapping[str, tuple[int, int]] | None = None,
     ) -> None:
-        self.info = info
+        self.info: GameInfo = info  # (declared: a variant's module reads its base's, natively too)
         self.state_class = state_class
         self._board_makers = boards
         self.board_players = dict(board_players or {})

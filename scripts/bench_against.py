@@ -27,8 +27,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE_DIRS = {"core": "core", "compiler": "compiler", "runtime": "runtime", "generated": "generated", "grammar": "grammar",
-                "rules": "rules"}
+PACKAGE_DIRS = {"core": "core", "compiler": "compiler", "runtime": "runtime", "generated": "generated",
+                "grammar": "grammar", "rules": "rules"}
 
 
 def link_tree(tree: Path, into: Path) -> Path:

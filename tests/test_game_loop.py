@@ -22,7 +22,6 @@ import pytest
 
 import rulewright
 from rulewright.agents import GreedyAgent, ISMCTSAgent, MCTSAgent, RandomAgent, agent_seed
-from rulewright.compiler import inherit
 from rulewright.compiler.driver import compile_file
 from rulewright.core.paths import bundled_rulesets, ruleset_file
 from rulewright.match import BatchSpec, play_game, run_batch
@@ -243,7 +242,7 @@ def test_a_listing_makes_a_memo_only_where_a_remembered_definition_is_called() -
 def test_the_seat_to_act_is_the_current_one_only_where_no_phase_names_it() -> None:
     """`play_randomly` takes the seat whose turn it is for the seat to act, unasked, only in a module
     none of whose phases names an `actor:` (`ACTOR_IS_CURRENT`); a variant's module says it in its
-    own class where it differs from its base's."""
+    own class where it differs from its base's (tests/test_inherit.py)."""
     assert rulewright.load("china-schacht").state_class.ACTOR_IS_CURRENT
     assert rulewright.load("china-schacht/fortifications").state_class.ACTOR_IS_CURRENT  # (from its base)
     assert not rulewright.load("mandarin").state_class.ACTOR_IS_CURRENT  # (its auction names the bidder)
@@ -254,14 +253,3 @@ def test_the_seat_to_act_is_the_current_one_only_where_no_phase_names_it() -> No
             while not state.terminal and state.moves < 60:
                 assert state._pending is not None or state.to_act() == state.current
                 state.play(RandomAgent(5).rng.below(len(state.legal_actions())))
-    base = """class A(rt.State):
-    __slots__ = ('x',)
-    ACTOR_IS_CURRENT: ClassVar[bool] = True  # no phase names who acts: the seat whose turn it is decides
-
-
-GAME = 1
-"""
-    variant = base.replace("class A(", "class B(").replace(
-        "= True  # no phase names who acts: the seat whose turn it is decides", "= False  # a phase names who acts")
-    derived = inherit.derive(base, variant, "base_module", {})
-    assert derived is not None and "    ACTOR_IS_CURRENT: ClassVar[bool] = False  #" in derived

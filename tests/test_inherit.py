@@ -1,76 +1,149 @@
-"""Stage 7's second half, inherit (compiler/inherit.py, docs/compiler.md): a bundled variant's module
-subclasses its base's module and keeps only what differs. `derive(base, variant, base_module,
-origins)` makes the variant's module from the two whole modules; `defines(source)` names what a
-module defines. Checked on small modules written here, and on China (Schacht)'s variants as
-generated/ holds them: what they define, and that each plays as its whole module does."""
+"""A variant's module derived from the lowered programs of it and its base (compiler/inherit.py).
+
+China (Cornett)'s program is compiled once; each variant here is that program with one thing
+changed, as a rule file extending it would change it. A derived module is run against the real
+base module (rulewright.generated.china_cornett.base) and plays the games its whole module plays.
+China (Schacht)'s variants are checked as generated/ holds them: what they define, and that each
+plays as its whole module does.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import sys
+import types
+from functools import cache
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import rulewright
-from rulewright.compiler import inherit
 from rulewright.compiler.driver import compile_file
-from rulewright.core.paths import generated_dir, rules_dir
+from rulewright.compiler.inherit import Emitted, derive
+from rulewright.core.paths import generated_dir, rules_dir, ruleset_file
+from rulewright.runtime import Game
+from tests.helpers.lockstep import play_in_lockstep
 
-BASE = """from typing import Final
-
-from rulewright import runtime as rt
-
-X: Final = 1
-
-
-class A(rt.State):
-    def f(self) -> int:
-        return X
-
-    def g(self) -> int:
-        return 2
+BASE_MODULE = "rulewright.generated.china_cornett.base"
 
 
-GAME = 1
-"""
+@cache
+def cornett() -> Emitted:
+    emitted = compile_file(ruleset_file("china-cornett")).emitted
+    assert emitted is not None
+    return emitted
 
 
-def test_defines_names_what_a_module_defines_not_what_it_imports() -> None:
-    assert inherit.defines(BASE) == {"X", "A", "GAME"}
+def variant(**changed: Any) -> Emitted:
+    """China (Cornett)'s program as a variant's: another class, and `changed`."""
+    base = cornett()
+    return Emitted(base.program, {**base.values, "class_name": "ChinaCornettOtherState", **changed})
 
 
-def test_a_variant_module_subclasses_the_base_and_defines_only_what_differs() -> None:
-    variant = BASE.replace("class A(", "class B(").replace("return 2", "return 3")
-    derived = inherit.derive(BASE, variant, "base_module", {})
-    assert derived is not None
-    assert "from base_module import (\n    A,\n)\n" in derived and "\nclass B(A):\n" in derived
-    assert "    def g(self) -> int:\n        return 3\n" in derived
-    assert "def f(" not in derived and "X: Final" not in derived
-    compile(derived, "derived.py", "exec")
+def origins() -> dict[str, str]:
+    return {name: BASE_MODULE for name in cornett().defines()}
 
 
-def test_a_module_without_a_state_class_is_not_derived() -> None:
-    assert inherit.derive(BASE, "X = 1\n", "base_module", {}) is None
+def derived(v: Emitted) -> str | None:
+    found = derive(cornett(), v, BASE_MODULE, origins())
+    return found[0] if found is not None else None
 
 
-def test_a_method_only_added_to_keeps_its_whole_docstring_when_derived() -> None:
-    """`_bind_tables` of a variant that adds a table is the base's plus a line: the derived module
-    calls the base's first and keeps the method's docstring of two lines whole (compiler/inherit.py)."""
-    base = '''class A(rt.State):
-    __slots__ = ('x',)
+def loaded(text: str) -> Game:
+    """The derived module's game, the module imported from its text beside the real base."""
+    module = types.ModuleType("rulewright_test_derived")
+    sys.modules[module.__name__] = module
+    try:
+        exec(compile(text, "<derived>", "exec"), module.__dict__)
+    finally:
+        del sys.modules[module.__name__]
+    game = module.GAME
+    assert isinstance(game, Game)
+    return game
 
-    def _bind_tables(self) -> None:
-        """Two lines
-        of docstring."""
-        self.x = 1
+
+def test_a_variant_equal_to_its_base_inherits_every_member_and_plays_its_games() -> None:
+    text = derived(variant())
+    assert text is not None
+    assert "    def " not in text and "    __slots__ = ()\n" in text
+    assert "class ChinaCornettOtherState(ChinaCornettState):" in text
+    assert "    replace(\n        BASE_GAME.info,\n        variant='base',\n        files=(" in text
+    assert "options=" not in text and "rules=" not in text  # (the base's)
+    game, base = loaded(text), rulewright.load("china-cornett")
+    assert game.info.rules == base.info.rules and list(game.info.rules) == list(base.info.rules)
+    assert game.state_class.FIELDS == base.state_class.FIELDS
+    for seed in range(2):
+        play_in_lockstep(base, game, base.info.players[seed % len(base.info.players)], seed)
 
 
-GAME = 1
-'''
-    variant = base.replace("class A(", "class B(")
-    variant = variant.replace("        self.x = 1\n", "        self.x = 1\n        self.y = 2\n")
-    variant = variant.replace("('x',)", "('x', 'y')")
-    derived = inherit.derive(base, variant, "base_module", {})
-    assert derived is not None
-    assert ('    def _bind_tables(self) -> None:\n        """Two lines\n        of docstring."""\n'
-            '        super()._bind_tables()\n        self.y = 2\n') in derived
+def test_a_phase_naming_who_acts_overrides_only_what_reads_it() -> None:
+    phases = [dataclasses.replace(cornett().values["phases"][0], actor="self.current")]
+    text = derived(variant(phases=phases))
+    assert text is not None
+    assert "    ACTOR_IS_CURRENT: ClassVar[bool] = False  #" in text and "    def _actor(self) -> int:" in text
+    assert "    def _legal(" not in text and "    def _setup(" not in text
+
+
+def test_a_new_field_extends_the_bases_tables_setup_and_copy() -> None:
+    v = cornett().values
+    first = v["fields"][0]
+    extra = dataclasses.replace(first, name="extra", info=first.info.replace(repr(first.name), "'extra'"),
+                                copy=first.copy.replace(f"self.{first.name}", "self.extra"))
+    text = derived(variant(fields=[*v["fields"], extra], slots=(*v["slots"], "extra")))
+    assert text is not None
+    assert "        *ChinaCornettState.FIELDS,\n" in text and "'extra'" in text
+    assert "    __slots__ = ('extra',)\n" in text and f"    extra: {first.annotation}\n" in text
+    assert "        super()._setup()\n" in text and f"        self.extra = {first.init}\n" in text
+    assert "        super()._copy_fields(_other)\n" in text and f"        _other.extra = {extra.copy}\n" in text
+    game = loaded(text)
+    state = game.new_state(game.info.players[0], 3)
+    assert state.extra == getattr(state, first.name)  # type: ignore[attr-defined]
+    copy = state.clone()
+    assert copy.extra == state.extra  # type: ignore[attr-defined]
+
+
+def test_a_rule_line_moved_splices_the_bases_table_in_order() -> None:
+    rules = list(cornett().values["rules"])
+    rules[3] = (rules[3][0], "rules/china-cornett/other.yaml:1")
+    del rules[5]
+    text = derived(variant(rules=rules))
+    assert text is not None and "_BASE_RULES[" in text
+    assert list(loaded(text).info.rules.items()) == rules
+
+
+@pytest.mark.parametrize("change", ["a member only the base has", "a slot whose type changed",
+                                    "a name numbered otherwise that inherited code reads"])
+def test_it_gives_up_where_inheriting_could_change_what_the_code_means(change: str) -> None:
+    v = cornett().values
+    base = cornett()
+    if change == "a member only the base has":  # (the base's NEUTRAL would be inherited)
+        base = Emitted(base.program, {**v, "neutral": ("bank",)})
+        found = derive(base, variant(), BASE_MODULE, origins())
+    elif change == "a slot whose type changed":
+        fields = [dataclasses.replace(v["fields"][0], annotation="list[str]"), *v["fields"][1:]]
+        found = derive(base, variant(fields=fields), BASE_MODULE, origins())
+    else:
+        phase = next(c for c in v["constants"] if c[0].startswith("PHASE__"))
+        constants = [(n, value + 7, note) if n == phase[0] else (n, value, note) for n, value, note in v["constants"]]
+        found = derive(base, variant(constants=constants), BASE_MODULE, origins())
+    assert found is None
+
+
+def test_a_name_only_the_variant_adds_is_defined_in_its_module() -> None:
+    constants = [*cornett().values["constants"], ("ELSEWHERE", 9, "a value the variant adds")]
+    found = derive(cornett(), variant(constants=constants), BASE_MODULE, origins())
+    assert found is not None
+    text, defined = found
+    assert "ELSEWHERE: Final = 9  # a value the variant adds" in text and "ELSEWHERE" in defined
+
+
+def test_the_bundled_variants_extend_the_bases_methods() -> None:
+    """What the bundled rule sets add after their bases' setup (`setup+:`) and board tables."""
+    watchers = (generated_dir() / "chang_cheng" / "watchers.py").read_text(encoding="utf-8")
+    assert "    def _prepare(self) -> rt.Steps:\n        yield from super()._prepare()\n" in watchers
+    bonus = (generated_dir() / "china_schacht" / "bonus_tiles.py").read_text(encoding="utf-8")
+    assert "        super()._bind_tables()\n" in bonus and "        super()._setup()\n" in bonus
 
 
 def test_a_bundled_variant_module_keeps_only_what_differs_from_its_base() -> None:
@@ -92,10 +165,11 @@ def test_a_bundled_variant_module_keeps_only_what_differs_from_its_base() -> Non
         "# base.yaml:384" in text
     base = (Path(generated_dir()) / "china_schacht" / "base.py").read_text(encoding="utf-8")
     assert len(text.splitlines()) < len(base.splitlines()) // 2
-    # the stacked variant builds on bonus-tiles, which builds on the base: names are imported
-    # from the module that defines them
+    # the stacked variant builds on fortifications (which leaves it fewer lines than bonus-tiles),
+    # which builds on the base: names are imported from the module that defines them
     stacked = (Path(generated_dir()) / "china_schacht" / "fortifications_bonus_tiles.py").read_text(encoding="utf-8")
-    assert "from rulewright.generated.china_schacht.bonus_tiles import (" in stacked
+    assert "from rulewright.generated.china_schacht.fortifications import (" in stacked
+    assert "class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState):" in stacked
     assert "from rulewright.generated.china_schacht.base import (" in stacked
 
 

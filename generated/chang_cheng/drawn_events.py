@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
@@ -45,8 +46,9 @@ from rulewright.generated.chang_cheng.base import (
     WATCHERS,
     _board__great_wall,
 )
-from rulewright.generated.chang_cheng.watchers import (
-    ChangChengWatchersState,
+from rulewright.generated.chang_cheng.domination import GAME as BASE_GAME
+from rulewright.generated.chang_cheng.domination import (
+    ChangChengDominationState,
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
@@ -54,20 +56,55 @@ ONE_EVENT: Final = 0  # events_drawn: choices of option `events_drawn`
 TWO_EVENTS: Final = 1  # events_drawn: choices of option `events_drawn`
 
 
-class ChangChengDrawnEventsState(ChangChengWatchersState):
+class ChangChengDrawnEventsState(ChangChengDominationState):
     """A position of Chang Cheng."""
 
-    __slots__ = ('_opt__events_drawn', '_d__provinces_walled', '_d__own_sections')
+    __slots__ = ('_opt__events_drawn', '_d__provinces_walled')
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        **ChangChengWatchersState.ENUMS,
+        'role': ('seat1', 'seat2', 'seat3', 'seat4'),
+        'block': ('empty', 'single', 'double', 'tower', 'ruin'),
+        'card': ('warrior', 'traitor', 'flood', 'mason', 'architect', 'mandarin'),
+        'card_effect': ('gains_two', 'loses_two', 'extra_section', 'ruin_a_wall', 'remove_peril', 'swap_walls', 'keep_walls'),
+        'end_of_wall': ('left_end', 'right_end'),
+        'move': ('no_move', 'two_walls', 'two_cards', 'card_and_wall', 'double_section', 'tower_raised', 'one_wall', 'one_card'),
+        'event': ('diplomacy', 'domination', 'imperial_recognition', 'watchers'),
+        'wallpiece': ('one', 'two', 'three', 'four'),
+        'wallface': ('one_front', 'one_back', 'two_front', 'two_back', 'three_front', 'three_back', 'four_front', 'four_back'),
+        'regionkind': ('province', 'mongol'),
+        'faces': ('drawn', 'chosen'),
+        'partial_actions': ('full_if_possible', 'chosen_action'),
+        'first_turn_section': ('single_only', 'any_section'),
+        'reserved_space': ('owner_chooses', 'next_player_chooses'),
+        'reservation': ('lapses', 'stays'),
+        'peek': ('section_region', 'one_of_province', 'all_of_province'),
+        'protection_order': ('left_to_right', 'builder_chooses'),
+        'used_cards': ('discarded', 'back_to_hand'),
+        'new_board': ('end_of_turn', 'at_once'),
+        'new_board_tokens': ('drawn_tokens', 'no_tokens'),
+        'emperor_shortfall': ('carried_over', 'lost'),
+        'score_floor': ('below_zero', 'at_zero'),
+        'ruins_elsewhere': ('not_counted', 'counted'),
         'events_drawn': ('one_event', 'two_events'),
     }
+
     _opt__events_drawn: int
+    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
     _d__provinces_walled: dict[int, int] | None
-    _d__own_sections: dict[int, Sequence[int]] | None
 
     def _read_options(self) -> None:
-        super()._read_options()
+        self._opt__faces = ('drawn', 'chosen').index(self.options['faces'])
+        self._opt__partial_actions = ('full_if_possible', 'chosen_action').index(self.options['partial_actions'])
+        self._opt__first_turn_section = ('single_only', 'any_section').index(self.options['first_turn_section'])
+        self._opt__reserved_space = ('owner_chooses', 'next_player_chooses').index(self.options['reserved_space'])
+        self._opt__reservation = ('lapses', 'stays').index(self.options['reservation'])
+        self._opt__peek = ('section_region', 'one_of_province', 'all_of_province').index(self.options['peek'])
+        self._opt__protection_order = ('left_to_right', 'builder_chooses').index(self.options['protection_order'])
+        self._opt__used_cards = ('discarded', 'back_to_hand').index(self.options['used_cards'])
+        self._opt__new_board = ('end_of_turn', 'at_once').index(self.options['new_board'])
+        self._opt__new_board_tokens = ('drawn_tokens', 'no_tokens').index(self.options['new_board_tokens'])
+        self._opt__emperor_shortfall = ('carried_over', 'lost').index(self.options['emperor_shortfall'])
+        self._opt__score_floor = ('below_zero', 'at_zero').index(self.options['score_floor'])
+        self._opt__ruins_elsewhere = ('not_counted', 'counted').index(self.options['ruins_elsewhere'])
         self._opt__events_drawn = ('one_event', 'two_events').index(self.options['events_drawn'])
 
     def _prepare(self) -> rt.Steps:
@@ -150,30 +187,6 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         _kept[p] = _value
         return _value
 
-    def own_sections(self, p: int) -> Sequence[int]:
-        # rules/chang-cheng/domination.yaml:13; kept between moves: recomputed once `block_at`, `builder` or `layout` changes
-        _kept = self._d__own_sections
-        if _kept is None:
-            _kept = self._d__own_sections = {}
-        elif p in _kept:
-            return _kept[p]
-        _value: Sequence[int] = [s for s in self.laid() if (((self.block_at[s] == SINGLE or self.block_at[s] == DOUBLE) or self.block_at[s] == TOWER) and self.builder[s] == p)]  # domination.yaml:13
-        _kept[p] = _value
-        return _value
-
-    def longest_line(self, p: int) -> int:
-        # rules/chang-cheng/domination.yaml:14; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        _cond = self.own_sections(p)
-        _most = 0
-        _first = True
-        if _cond:
-            for run in self.board.wall_runs(self.layout, self.own_sections(p)):  # domination.yaml:14; `aggregate_loops`: `max` written out as a loop
-                _each = len(run)
-                if _first or _each > _most:
-                    _most = _each
-                    _first = False
-        return (_most if _cond else 0)  # domination.yaml:14
-
     def build(self, s: int, b: int) -> rt.Steps:
         # rules/chang-cheng/base.yaml:562
         if self.trace is not None:
@@ -203,6 +216,14 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         self.move_provinces = self.move_provinces.union((self.board.region_of[PROVINCE][s],))  # base.yaml:566; inlined province_at (base.yaml:458)
         self._derived = None  # base.yaml:566
         yield from self.on_occupied(s)  # base.yaml:567
+
+    def on_occupied(self, s: int) -> rt.Steps:
+        # rules/chang-cheng/watchers.yaml:16
+        if self.trace is not None:
+            self.trace.append("procedures.on_occupied")
+        yield from self.look_after_building(self.current, s)  # watchers.yaml:17
+        if WATCHERS in self.events:  # watchers.yaml:18
+            self.turn_up(self.board.region_of[MONGOL][s])  # watchers.yaml:19; inlined mongol_at (base.yaml:459)
 
     def resolve(self, k: int, o: int, r: int, live: Sequence[int]) -> rt.Steps:
         # rules/chang-cheng/base.yaml:647
@@ -332,83 +353,11 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         }
 
     def _copy_fields(self, _other: Any) -> None:
-        _other._opt__faces = self._opt__faces
-        _other._opt__partial_actions = self._opt__partial_actions
-        _other._opt__first_turn_section = self._opt__first_turn_section
-        _other._opt__reserved_space = self._opt__reserved_space
-        _other._opt__reservation = self._opt__reservation
-        _other._opt__peek = self._opt__peek
-        _other._opt__protection_order = self._opt__protection_order
-        _other._opt__used_cards = self._opt__used_cards
-        _other._opt__new_board = self._opt__new_board
-        _other._opt__new_board_tokens = self._opt__new_board_tokens
-        _other._opt__emperor_shortfall = self._opt__emperor_shortfall
-        _other._opt__score_floor = self._opt__score_floor
-        _other._opt__ruins_elsewhere = self._opt__ruins_elsewhere
+        super()._copy_fields(_other)
         _other._opt__events_drawn = self._opt__events_drawn
-        _other.layout = self.layout
-        _other.block_at = self.block_at[:]
-        _other.builder = self.builder[:]
-        _other.reserved = self.reserved[:]
-        _other.singles = self.singles[:]
-        _other.double_left = self.double_left[:]
-        _other.tower_left = self.tower_left[:]
-        _other.hand = self.hand[:]
-        _other.placed = self.placed[:]
-        _other.backs = self.backs[:]
-        _other.revealed = self.revealed
-        _other.cancelled = self.cancelled
-        _other.eliminated = self.eliminated
-        _other.province_token = self.province_token[:]
-        _other.peril = self.peril[:]
-        _other.has_peril = self.has_peril[:]
-        _other.face_up_peril = self.face_up_peril[:]
-        _other.sightings = self.sightings[:]
-        _other.reputation_pool = self.reputation_pool
-        _other.peril_pool = self.peril_pool
-        _other.protected = self.protected[:]
-        _other.emperor_on = self.emperor_on
-        _other.emperor_owed = self.emperor_owed
-        _other.pieces_added = self.pieces_added
-        _other.points = self.points[:]
-        _other.first_turn = self.first_turn
-        _other.move_kind = self.move_kind
-        _other.move_provinces = self.move_provinces
-        _other.bonus = self.bonus[:]
-        _other.province_bonus = self.province_bonus
-        _other.passes = self.passes
-        _other.game_over = self.game_over
-        _other.events = self.events
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        _other._d__laid = self._d__laid
-        _other._d__provinces_laid = self._d__provinces_laid
-        _other._d__mongols_laid = self._d__mongols_laid
-        _other._d__face_regions = self._d__face_regions
-        _other._d__single_spaces = self._d__single_spaces
-        _other._d__wall_provinces = self._d__wall_provinces
-        _other._d__open_provinces = self._d__open_provinces
-        _other._d__double_partners = self._d__double_partners
-        _other._d__double_spaces = self._d__double_spaces
-        _other._d__tower_spaces = self._d__tower_spaces
-        _other._d__full = self._d__full
-        _other._d__wall_complete = self._d__wall_complete
-        _other._d__card_provinces = self._d__card_provinces
-        _other._d__held = self._d__held
-        _other._d__sections = self._d__sections
-        _other._d__mongol_held = self._d__mongol_held
-        _other._d__mongol_loss = self._d__mongol_loss
         _other._d__provinces_walled = self._d__provinces_walled
-        _other._d__own_sections = self._d__own_sections
-        _other._kept_end = self._kept_end
-        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        _other._actions__first_wall = self._actions__first_wall
-        _other._actions__first_card = self._actions__first_card
-        _other._actions__place_double = self._actions__place_double
-        _other._actions__place_tower = self._actions__place_tower
-        _other._actions__second_wall = self._actions__second_wall
-        _other._actions__second_card = self._actions__second_card
-        _other._actions__card_wall = self._actions__card_wall
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
@@ -435,186 +384,31 @@ class ChangChengDrawnEventsState(ChangChengWatchersState):
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
+_BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
+
+
 GAME = rt.Game(
-    rt.GameInfo(
-        id='chang-cheng',
+    replace(
+        BASE_GAME.info,
         variant='drawn-events',
-        title='Chang Cheng',
-        players=(3, 4),
-        roles=('seat1', 'seat2', 'seat3', 'seat4'),
         options=(
-            rt.OptionInfo('faces', 'drawn', ('drawn', 'chosen'), 'Which board pieces, and which face of each, make the wall. drawn: the two starting pieces and every piece added are drawn at random, each on a face drawn at random. chosen: the first player chooses the two starting faces, and the player who adds a piece chooses it and its face.', '"Choisissez deux plateaux parmi les 4 disponibles et posez-les sur la table en les joignant par leur petit côté"'),
-            rt.OptionInfo('partial_actions', 'full_if_possible', ('full_if_possible', 'chosen_action'), 'When a player may do an action only in part. full_if_possible (the likelier reading): he must do in full one of the five actions if any can be done in full; only if none can may he do one in part (one wall, or one card); if nothing can be done he passes. chosen_action: he picks any action he can at least begin, and must then do it as fully as he can.', '"Durant son tour, un joueur doit toujours essayer de résoudre en totalité son action du tour (voir DESCRIPTION DES ACTIONS), même si c\'est à son désavantage. S\'il ne peut y parvenir, il doit le faire partiellement. S\'il ne peut pas du tout résoudre une action, même partiellement, il doit passer son tour."'),
-            rt.OptionInfo('first_turn_section', 'single_only', ('single_only', 'any_section'), 'What the first player places in his first turn. single_only: one single section (the two-player rules say "une seule section simple"). any_section: one section of any kind, his double or his tower too.', '"Exception : au début de la partie, le premier joueur, dans son premier tour, ne place qu\'une section de mur."'),
-            rt.OptionInfo('reserved_space', 'owner_chooses', ('owner_chooses', 'next_player_chooses'), "Which empty space next to a new tower is reserved for its owner's single section, when both are empty. owner_chooses: the tower's owner. next_player_chooses: the next player. With one empty neighbour, that one is reserved.", '"Quand une tour est jouée, s\'il y a un ou deux emplacements vides, qui lui sont adjacents, l\'un d\'eux est réservé à une section de mur simple, pour le joueur à qui appartient la tour."'),
-            rt.OptionInfo('reservation', 'lapses', ('lapses', 'stays'), 'A space reserved for a player who has no single section left. lapses: it is an ordinary empty space again (so the wall can still be completed). stays: nobody may build on it, and the game ends when no player can do anything.', '"l\'un d\'eux est réservé à une section de mur simple, pour le joueur à qui appartient la tour."'),
-            rt.OptionInfo('peek', 'section_region', ('section_region', 'one_of_province', 'all_of_province'), 'Which Mongol peril token a player may look at after building a section. section_region: the token of the region the new section touches. one_of_province: one token of his choice among the regions bordering the province he built in. all_of_province: every token of the regions bordering that province.', '"Après avoir placé une section de mur (y compris une double ou une tour), le joueur est autorisé à regarder, discrètement (pour lui seul), la valeur du pion Menace qui se trouve dans la région mongole bordant la province où il vient de jouer une section de mur."'),
-            rt.OptionInfo('protection_order', 'left_to_right', ('left_to_right', 'builder_chooses'), 'The order in which two provinces protected by one double section are scored. left_to_right: along the wall. builder_chooses: the player who built it chooses.', '"Quand une province est protégée, le jeu est immédiatement arrêté pour le décompte des points."'),
-            rt.OptionInfo('used_cards', 'discarded', ('discarded', 'back_to_hand'), 'What becomes of the action cards revealed in a protected province. discarded: they leave the game (Imperial Recognition counts the cards a player "n\'a pas jouée"). back_to_hand: they return to their owners, except a card the Warrior eliminated, which "sera retirée pour le reste de la partie".', '"Quand les effets de toutes les cartes ont été résolus, le calcul des points est fait. Au final, toutes les cartes utilisées sont retirées du plateau."'),
-            rt.OptionInfo('new_board', 'end_of_turn', ('end_of_turn', 'at_once'), 'When the piece earned by the third Emperor card is added. end_of_turn: as the last step of the turn ("Regarder combien de cartes empereur sont sur le plateau et ajouter une nouvelle section si nécessaire"), so a second section of the same turn cannot go on it. at_once: as soon as the third Emperor card is placed.', '"Le joueur qui a placé le 3ème Empereur, à son tour de jeu, ajoute un nouveau plateau de jeu."'),
-            rt.OptionInfo('new_board_tokens', 'drawn_tokens', ('drawn_tokens', 'no_tokens'), 'The tokens of an added piece (the rulebook says nothing of them). drawn_tokens: a reputation token face up on each of its provinces and a peril token face down on each of its Mongol regions, drawn from those left, as at the start. no_tokens: none (its provinces are worth their sections, its regions threaten nothing).', '"Prenez au hasard six marqueurs Péril et placez-en un (face cachée) sur chacune des régions mongoles. Prenez au hasard six marqueurs Réputation et placez-en un (face visible) sur chacune des provinces chinoises."'),
-            rt.OptionInfo('emperor_shortfall', 'carried_over', ('carried_over', 'lost'), "A province protected while the three Emperor cards already lie on the board (a double section protecting two provinces with one card left, or a protection before the piece they earn is added at the end of the turn). carried_over (the text's reading: every protected province gets a card, and the cards removed go beside the board, not out of the game, to serve again): it takes a card once the three are removed, and counts toward the next piece. lost: it gets none.", '"Quand une province est protégée, une carte Empereur est placée dessus." / "Les 3 cartes Empereur sont alors retirées et placées à côté du plateau de jeu." / "À quatre joueurs, le 4ème plateau sera ajouté de la même manière que le troisième."'),
-            rt.OptionInfo('score_floor', 'below_zero', ('below_zero', 'at_zero'), 'Whether a score may fall below zero in the Mongol scoring. below_zero: it may (nothing says it stops). at_zero: a player loses at most the points he has.', '"Le joueur violet perd donc deux points de réputation et recule son pion de deux cases sur le compteur de points."'),
-            rt.OptionInfo('ruins_elsewhere', 'not_counted', ('not_counted', 'counted'), "Whether a ruined section still counts where the Traitor's sentence does not say: in the majorities of the Mongol scoring and for Diplomacy. not_counted: a ruin counts nowhere (it is no longer a section). counted: it counts there, as a section of its colour.", '"Les murs détruits ne sont plus pris en compte dans le calcul des majorités pour le contrôle de la province, ou pour le calcul de la valeur de la province."'),
+            *BASE_GAME.info.options,
             rt.OptionInfo('events_drawn', 'two_events', ('one_event', 'two_events'), 'How many event cards are drawn (the rulebook says up to two).', "les joueurs décident d'en choisir ou d'en piocher jusqu'à 2."),
         ),
         files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/diplomacy.yaml', 'rules/chang-cheng/domination.yaml', 'rules/chang-cheng/imperial-recognition.yaml', 'rules/chang-cheng/watchers.yaml', 'rules/chang-cheng/drawn-events.yaml'),
-        rules={
-            'options.faces': 'rules/chang-cheng/base.yaml:42',
-            'options.partial_actions': 'rules/chang-cheng/base.yaml:53',
-            'options.first_turn_section': 'rules/chang-cheng/base.yaml:66',
-            'options.reserved_space': 'rules/chang-cheng/base.yaml:76',
-            'options.reservation': 'rules/chang-cheng/base.yaml:87',
-            'options.peek': 'rules/chang-cheng/base.yaml:97',
-            'options.protection_order': 'rules/chang-cheng/base.yaml:109',
-            'options.used_cards': 'rules/chang-cheng/base.yaml:118',
-            'options.new_board': 'rules/chang-cheng/base.yaml:129',
-            'options.new_board_tokens': 'rules/chang-cheng/base.yaml:140',
-            'options.emperor_shortfall': 'rules/chang-cheng/base.yaml:152',
-            'options.score_floor': 'rules/chang-cheng/base.yaml:166',
-            'options.ruins_elsewhere': 'rules/chang-cheng/base.yaml:175',
-            'options.events_drawn': 'rules/chang-cheng/drawn-events.yaml:10',
-            'state.layout': 'rules/chang-cheng/base.yaml:289',
-            'state.block_at': 'rules/chang-cheng/base.yaml:293',
-            'state.builder': 'rules/chang-cheng/base.yaml:298',
-            'state.reserved': 'rules/chang-cheng/base.yaml:303',
-            'state.singles': 'rules/chang-cheng/base.yaml:308',
-            'state.double_left': 'rules/chang-cheng/base.yaml:314',
-            'state.tower_left': 'rules/chang-cheng/base.yaml:319',
-            'state.hand': 'rules/chang-cheng/base.yaml:324',
-            'state.placed': 'rules/chang-cheng/base.yaml:331',
-            'state.backs': 'rules/chang-cheng/base.yaml:338',
-            'state.revealed': 'rules/chang-cheng/base.yaml:343',
-            'state.cancelled': 'rules/chang-cheng/base.yaml:347',
-            'state.eliminated': 'rules/chang-cheng/base.yaml:351',
-            'state.province_token': 'rules/chang-cheng/base.yaml:355',
-            'state.peril': 'rules/chang-cheng/base.yaml:365',
-            'state.has_peril': 'rules/chang-cheng/base.yaml:371',
-            'state.face_up_peril': 'rules/chang-cheng/base.yaml:376',
-            'state.sightings': 'rules/chang-cheng/base.yaml:381',
-            'state.reputation_pool': 'rules/chang-cheng/base.yaml:387',
-            'state.peril_pool': 'rules/chang-cheng/base.yaml:392',
-            'state.protected': 'rules/chang-cheng/base.yaml:397',
-            'state.emperor_on': 'rules/chang-cheng/base.yaml:402',
-            'state.emperor_owed': 'rules/chang-cheng/base.yaml:406',
-            'state.pieces_added': 'rules/chang-cheng/base.yaml:410',
-            'state.points': 'rules/chang-cheng/base.yaml:414',
-            'state.first_turn': 'rules/chang-cheng/base.yaml:419',
-            'state.move_kind': 'rules/chang-cheng/base.yaml:423',
-            'state.move_provinces': 'rules/chang-cheng/base.yaml:427',
-            'state.bonus': 'rules/chang-cheng/base.yaml:431',
-            'state.province_bonus': 'rules/chang-cheng/base.yaml:436',
-            'state.passes': 'rules/chang-cheng/base.yaml:440',
-            'state.game_over': 'rules/chang-cheng/base.yaml:444',
-            'state.events': 'rules/chang-cheng/base.yaml:448',
-            'define.laid': 'rules/chang-cheng/base.yaml:455',
-            'define.provinces_laid': 'rules/chang-cheng/base.yaml:456',
-            'define.mongols_laid': 'rules/chang-cheng/base.yaml:457',
-            'define.province_at': 'rules/chang-cheng/base.yaml:458',
-            'define.mongol_at': 'rules/chang-cheng/base.yaml:459',
-            'define.face_regions': 'rules/chang-cheng/base.yaml:460',
-            'define.standing': 'rules/chang-cheng/base.yaml:462',
-            'define.lapsed': 'rules/chang-cheng/base.yaml:464',
-            'define.single_space': 'rules/chang-cheng/base.yaml:465',
-            'define.open_space': 'rules/chang-cheng/base.yaml:469',
-            'define.single_spaces': 'rules/chang-cheng/base.yaml:470',
-            'define.wall_provinces': 'rules/chang-cheng/base.yaml:471',
-            'define.open_provinces': 'rules/chang-cheng/base.yaml:473',
-            'define.double_partners': 'rules/chang-cheng/base.yaml:476',
-            'define.double_spaces': 'rules/chang-cheng/base.yaml:477',
-            'define.tower_spaces': 'rules/chang-cheng/base.yaml:479',
-            'define.full': 'rules/chang-cheng/base.yaml:483',
-            'define.wall_complete': 'rules/chang-cheng/base.yaml:484',
-            'define.can_two_walls': 'rules/chang-cheng/base.yaml:486',
-            'define.can_two_cards': 'rules/chang-cheng/base.yaml:487',
-            'define.can_card_and_wall': 'rules/chang-cheng/base.yaml:489',
-            'define.can_double': 'rules/chang-cheng/base.yaml:490',
-            'define.can_tower': 'rules/chang-cheng/base.yaml:491',
-            'define.any_full': 'rules/chang-cheng/base.yaml:492',
-            'define.partial_allowed': 'rules/chang-cheng/base.yaml:494',
-            'define.card_provinces': 'rules/chang-cheng/base.yaml:497',
-            'define.held': 'rules/chang-cheng/base.yaml:503',
-            'define.sections': 'rules/chang-cheng/base.yaml:504',
-            'define.token_worth': 'rules/chang-cheng/base.yaml:506',
-            'define.card_owner': 'rules/chang-cheng/base.yaml:507',
-            'define.mongol_wall': 'rules/chang-cheng/base.yaml:509',
-            'define.mongol_held': 'rules/chang-cheng/base.yaml:510',
-            'define.tower_in': 'rules/chang-cheng/base.yaml:512',
-            'define.attacked': 'rules/chang-cheng/base.yaml:513',
-            'define.threat': 'rules/chang-cheng/base.yaml:516',
-            'define.mongol_loss': 'rules/chang-cheng/base.yaml:517',
-            'define.provinces_walled': 'rules/chang-cheng/diplomacy.yaml:14',
-            'define.own_sections': 'rules/chang-cheng/domination.yaml:13',
-            'define.longest_line': 'rules/chang-cheng/domination.yaml:14',
-            'procedures.lay_tokens': 'rules/chang-cheng/base.yaml:538',
-            'procedures.lay_peril': 'rules/chang-cheng/base.yaml:548',
-            'procedures.take_out_peril': 'rules/chang-cheng/base.yaml:552',
-            'procedures.turn_up': 'rules/chang-cheng/base.yaml:557',
-            'procedures.build': 'rules/chang-cheng/base.yaml:562',
-            'procedures.on_occupied': 'rules/chang-cheng/watchers.yaml:16',
-            'procedures.look_after_building': 'rules/chang-cheng/base.yaml:574',
-            'procedures.look': 'rules/chang-cheng/base.yaml:586',
-            'procedures.check_protection': 'rules/chang-cheng/base.yaml:590',
-            'procedures.protect': 'rules/chang-cheng/base.yaml:604',
-            'procedures.resolve': 'rules/chang-cheng/base.yaml:647',
-            'procedures.add_piece_if_due': 'rules/chang-cheng/base.yaml:709',
-            'procedures.attach': 'rules/chang-cheng/base.yaml:716',
-            'procedures.lay_card': 'rules/chang-cheng/base.yaml:728',
-            'procedures.reserve_beside': 'rules/chang-cheng/base.yaml:734',
-            'phases.turn': 'rules/chang-cheng/base.yaml:748',
-            'phases.turn.start': 'rules/chang-cheng/base.yaml:748',
-            'phases.turn.actions': 'rules/chang-cheng/base.yaml:748',
-            'phases.second_wall': 'rules/chang-cheng/base.yaml:750',
-            'phases.second_wall.start': 'rules/chang-cheng/base.yaml:750',
-            'phases.second_wall.actions': 'rules/chang-cheng/base.yaml:750',
-            'phases.after_card': 'rules/chang-cheng/base.yaml:752',
-            'phases.after_card.start': 'rules/chang-cheng/base.yaml:752',
-            'phases.after_card.actions': 'rules/chang-cheng/base.yaml:752',
-            'actions.first_wall': 'rules/chang-cheng/base.yaml:756',
-            'actions.first_wall.when': 'rules/chang-cheng/base.yaml:760',
-            'actions.first_wall.choose': 'rules/chang-cheng/base.yaml:761',
-            'actions.first_wall.choose.s': 'rules/chang-cheng/base.yaml:761',
-            'actions.first_card': 'rules/chang-cheng/base.yaml:773',
-            'actions.first_card.when': 'rules/chang-cheng/base.yaml:778',
-            'actions.first_card.choose': 'rules/chang-cheng/base.yaml:780',
-            'actions.first_card.choose.c': 'rules/chang-cheng/base.yaml:780',
-            'actions.first_card.choose.r': 'rules/chang-cheng/base.yaml:781',
-            'actions.place_double': 'rules/chang-cheng/base.yaml:794',
-            'actions.place_double.when': 'rules/chang-cheng/base.yaml:799',
-            'actions.place_double.choose': 'rules/chang-cheng/base.yaml:801',
-            'actions.place_double.choose.s': 'rules/chang-cheng/base.yaml:801',
-            'actions.place_double.choose.t': 'rules/chang-cheng/base.yaml:802',
-            'actions.place_tower': 'rules/chang-cheng/base.yaml:811',
-            'actions.place_tower.when': 'rules/chang-cheng/base.yaml:814',
-            'actions.place_tower.choose': 'rules/chang-cheng/base.yaml:815',
-            'actions.place_tower.choose.s': 'rules/chang-cheng/base.yaml:815',
-            'actions.second_wall': 'rules/chang-cheng/base.yaml:823',
-            'actions.second_wall.choose': 'rules/chang-cheng/base.yaml:824',
-            'actions.second_wall.choose.s': 'rules/chang-cheng/base.yaml:824',
-            'actions.second_card': 'rules/chang-cheng/base.yaml:830',
-            'actions.second_card.choose': 'rules/chang-cheng/base.yaml:832',
-            'actions.second_card.choose.c': 'rules/chang-cheng/base.yaml:832',
-            'actions.second_card.choose.r': 'rules/chang-cheng/base.yaml:833',
-            'actions.card_wall': 'rules/chang-cheng/base.yaml:841',
-            'actions.card_wall.when': 'rules/chang-cheng/base.yaml:842',
-            'actions.card_wall.choose': 'rules/chang-cheng/base.yaml:843',
-            'actions.card_wall.choose.s': 'rules/chang-cheng/base.yaml:843',
-            'triggers.turn_over': 'rules/chang-cheng/base.yaml:857',
-            'end': 'rules/chang-cheng/base.yaml:875',
-            'scoring.reputation': 'rules/chang-cheng/base.yaml:879',
-            'scoring.mongols': 'rules/chang-cheng/base.yaml:885',
-            'scoring.diplomacy': 'rules/chang-cheng/diplomacy.yaml:21',
-            'scoring.domination': 'rules/chang-cheng/domination.yaml:22',
-            'scoring.imperial_recognition': 'rules/chang-cheng/imperial-recognition.yaml:16',
-            'invariants.sections_conserved': 'rules/chang-cheng/base.yaml:891',
-            'invariants.cards_conserved': 'rules/chang-cheng/base.yaml:898',
-            'invariants.sections_only_on_the_wall': 'rules/chang-cheng/base.yaml:904',
-            'invariants.a_colour_where_a_section_stands': 'rules/chang-cheng/base.yaml:906',
-            'invariants.peril_seen_as_it_lies': 'rules/chang-cheng/base.yaml:909',
-            'invariants.each_piece_laid_once': 'rules/chang-cheng/base.yaml:915',
-            'invariants.three_emperor_cards': 'rules/chang-cheng/base.yaml:918',
-            'invariants.at_most_two_event_cards': 'rules/chang-cheng/base.yaml:921',
-        },
+        rules=dict([
+            *_BASE_RULES[:13],
+            ('options.events_drawn', 'rules/chang-cheng/drawn-events.yaml:10'),
+            *_BASE_RULES[13:82],
+            ('define.provinces_walled', 'rules/chang-cheng/diplomacy.yaml:14'),
+            *_BASE_RULES[82:89],
+            ('procedures.on_occupied', 'rules/chang-cheng/watchers.yaml:16'),
+            *_BASE_RULES[90:141],
+            ('scoring.diplomacy', 'rules/chang-cheng/diplomacy.yaml:21'),
+            *_BASE_RULES[141:142],
+            ('scoring.imperial_recognition', 'rules/chang-cheng/imperial-recognition.yaml:16'),
+            *_BASE_RULES[142:],
+        ]),
     ),
     ChangChengDrawnEventsState,
     {

@@ -7,14 +7,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
     AT_ZERO,
-    DRAWN,
     IMPERIAL_RECOGNITION,
     ChangChengState,
     _board__great_wall,
 )
+from rulewright.generated.chang_cheng.base import GAME as BASE_GAME
 
 
 class ChangChengImperialRecognitionState(ChangChengState):
@@ -23,42 +25,7 @@ class ChangChengImperialRecognitionState(ChangChengState):
     __slots__ = ()
 
     def _prepare(self) -> rt.Steps:
-        """`setup:`, before the first turn."""
-        if self._opt__faces == DRAWN:  # base.yaml:522
-            first = rt.draw(self.rng, frozenset(f for f in range(8)))  # base.yaml:523
-            if self._journal is not None and 'layout' not in self._journal:  # base.yaml:524
-                self._journal['layout'] = self.layout  # base.yaml:524
-            self.layout = tuple(self.board.attach(self.layout, first, True))  # base.yaml:524
-            self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:524
-            self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:524
-            self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:524
-            self._derived = None  # base.yaml:524
-            if self._journal is not None and 'layout' not in self._journal:  # base.yaml:525
-                self._journal['layout'] = self.layout  # base.yaml:525
-            self.layout = tuple(self.board.attach(self.layout, rt.draw(self.rng, frozenset(f for _once__1 in (self.board.face_piece[first],) for f in range(8) if self.board.face_piece[f] != _once__1)), True))  # base.yaml:525; hoisted piece_of(first) out of the loop
-            self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:525
-            self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:525
-            self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:525
-            self._derived = None  # base.yaml:525
-        else:
-            for first_face in (yield rt.Ask(range(self.num_players)[0], 'first_face', range(8), 'rules/chang-cheng/base.yaml:527')):  # base.yaml:527
-                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:528
-                    self._journal['layout'] = self.layout  # base.yaml:528
-                self.layout = tuple(self.board.attach(self.layout, first_face, True))  # base.yaml:528
-                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:528
-                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:528
-                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:528
-                self._derived = None  # base.yaml:528
-            for second_face in (yield rt.Ask(range(self.num_players)[0], 'second_face', [f for f in range(8) if self.board.face_piece[f] not in self.board.wall_pieces(self.layout)], 'rules/chang-cheng/base.yaml:529')):  # base.yaml:529
-                if self._journal is not None and 'layout' not in self._journal:  # base.yaml:530
-                    self._journal['layout'] = self.layout  # base.yaml:530
-                self.layout = tuple(self.board.attach(self.layout, second_face, True))  # base.yaml:530
-                self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__single_spaces = None  # base.yaml:530
-                self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = None  # base.yaml:530
-                self._d__tower_spaces = self._d__wall_complete = self._d__card_provinces = self._d__mongol_loss = None  # base.yaml:530
-                self._derived = None  # base.yaml:530
-        for f in rt.walk(self, self.layout, 14071, 'rules/chang-cheng/base.yaml:531'):  # base.yaml:531
-            self.lay_tokens(f)  # base.yaml:532
+        yield from super()._prepare()
         if self._journal is not None and 'events' not in self._journal:  # imperial-recognition.yaml:10
             self._journal['events'] = self.events  # imperial-recognition.yaml:10
         self.events = self.events.union((IMPERIAL_RECOGNITION,))  # imperial-recognition.yaml:10
@@ -74,179 +41,19 @@ class ChangChengImperialRecognitionState(ChangChengState):
         }
 
 
+_BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
+
+
 GAME = rt.Game(
-    rt.GameInfo(
-        id='chang-cheng',
+    replace(
+        BASE_GAME.info,
         variant='imperial-recognition',
-        title='Chang Cheng',
-        players=(3, 4),
-        roles=('seat1', 'seat2', 'seat3', 'seat4'),
-        options=(
-            rt.OptionInfo('faces', 'drawn', ('drawn', 'chosen'), 'Which board pieces, and which face of each, make the wall. drawn: the two starting pieces and every piece added are drawn at random, each on a face drawn at random. chosen: the first player chooses the two starting faces, and the player who adds a piece chooses it and its face.', '"Choisissez deux plateaux parmi les 4 disponibles et posez-les sur la table en les joignant par leur petit côté"'),
-            rt.OptionInfo('partial_actions', 'full_if_possible', ('full_if_possible', 'chosen_action'), 'When a player may do an action only in part. full_if_possible (the likelier reading): he must do in full one of the five actions if any can be done in full; only if none can may he do one in part (one wall, or one card); if nothing can be done he passes. chosen_action: he picks any action he can at least begin, and must then do it as fully as he can.', '"Durant son tour, un joueur doit toujours essayer de résoudre en totalité son action du tour (voir DESCRIPTION DES ACTIONS), même si c\'est à son désavantage. S\'il ne peut y parvenir, il doit le faire partiellement. S\'il ne peut pas du tout résoudre une action, même partiellement, il doit passer son tour."'),
-            rt.OptionInfo('first_turn_section', 'single_only', ('single_only', 'any_section'), 'What the first player places in his first turn. single_only: one single section (the two-player rules say "une seule section simple"). any_section: one section of any kind, his double or his tower too.', '"Exception : au début de la partie, le premier joueur, dans son premier tour, ne place qu\'une section de mur."'),
-            rt.OptionInfo('reserved_space', 'owner_chooses', ('owner_chooses', 'next_player_chooses'), "Which empty space next to a new tower is reserved for its owner's single section, when both are empty. owner_chooses: the tower's owner. next_player_chooses: the next player. With one empty neighbour, that one is reserved.", '"Quand une tour est jouée, s\'il y a un ou deux emplacements vides, qui lui sont adjacents, l\'un d\'eux est réservé à une section de mur simple, pour le joueur à qui appartient la tour."'),
-            rt.OptionInfo('reservation', 'lapses', ('lapses', 'stays'), 'A space reserved for a player who has no single section left. lapses: it is an ordinary empty space again (so the wall can still be completed). stays: nobody may build on it, and the game ends when no player can do anything.', '"l\'un d\'eux est réservé à une section de mur simple, pour le joueur à qui appartient la tour."'),
-            rt.OptionInfo('peek', 'section_region', ('section_region', 'one_of_province', 'all_of_province'), 'Which Mongol peril token a player may look at after building a section. section_region: the token of the region the new section touches. one_of_province: one token of his choice among the regions bordering the province he built in. all_of_province: every token of the regions bordering that province.', '"Après avoir placé une section de mur (y compris une double ou une tour), le joueur est autorisé à regarder, discrètement (pour lui seul), la valeur du pion Menace qui se trouve dans la région mongole bordant la province où il vient de jouer une section de mur."'),
-            rt.OptionInfo('protection_order', 'left_to_right', ('left_to_right', 'builder_chooses'), 'The order in which two provinces protected by one double section are scored. left_to_right: along the wall. builder_chooses: the player who built it chooses.', '"Quand une province est protégée, le jeu est immédiatement arrêté pour le décompte des points."'),
-            rt.OptionInfo('used_cards', 'discarded', ('discarded', 'back_to_hand'), 'What becomes of the action cards revealed in a protected province. discarded: they leave the game (Imperial Recognition counts the cards a player "n\'a pas jouée"). back_to_hand: they return to their owners, except a card the Warrior eliminated, which "sera retirée pour le reste de la partie".', '"Quand les effets de toutes les cartes ont été résolus, le calcul des points est fait. Au final, toutes les cartes utilisées sont retirées du plateau."'),
-            rt.OptionInfo('new_board', 'end_of_turn', ('end_of_turn', 'at_once'), 'When the piece earned by the third Emperor card is added. end_of_turn: as the last step of the turn ("Regarder combien de cartes empereur sont sur le plateau et ajouter une nouvelle section si nécessaire"), so a second section of the same turn cannot go on it. at_once: as soon as the third Emperor card is placed.', '"Le joueur qui a placé le 3ème Empereur, à son tour de jeu, ajoute un nouveau plateau de jeu."'),
-            rt.OptionInfo('new_board_tokens', 'drawn_tokens', ('drawn_tokens', 'no_tokens'), 'The tokens of an added piece (the rulebook says nothing of them). drawn_tokens: a reputation token face up on each of its provinces and a peril token face down on each of its Mongol regions, drawn from those left, as at the start. no_tokens: none (its provinces are worth their sections, its regions threaten nothing).', '"Prenez au hasard six marqueurs Péril et placez-en un (face cachée) sur chacune des régions mongoles. Prenez au hasard six marqueurs Réputation et placez-en un (face visible) sur chacune des provinces chinoises."'),
-            rt.OptionInfo('emperor_shortfall', 'carried_over', ('carried_over', 'lost'), "A province protected while the three Emperor cards already lie on the board (a double section protecting two provinces with one card left, or a protection before the piece they earn is added at the end of the turn). carried_over (the text's reading: every protected province gets a card, and the cards removed go beside the board, not out of the game, to serve again): it takes a card once the three are removed, and counts toward the next piece. lost: it gets none.", '"Quand une province est protégée, une carte Empereur est placée dessus." / "Les 3 cartes Empereur sont alors retirées et placées à côté du plateau de jeu." / "À quatre joueurs, le 4ème plateau sera ajouté de la même manière que le troisième."'),
-            rt.OptionInfo('score_floor', 'below_zero', ('below_zero', 'at_zero'), 'Whether a score may fall below zero in the Mongol scoring. below_zero: it may (nothing says it stops). at_zero: a player loses at most the points he has.', '"Le joueur violet perd donc deux points de réputation et recule son pion de deux cases sur le compteur de points."'),
-            rt.OptionInfo('ruins_elsewhere', 'not_counted', ('not_counted', 'counted'), "Whether a ruined section still counts where the Traitor's sentence does not say: in the majorities of the Mongol scoring and for Diplomacy. not_counted: a ruin counts nowhere (it is no longer a section). counted: it counts there, as a section of its colour.", '"Les murs détruits ne sont plus pris en compte dans le calcul des majorités pour le contrôle de la province, ou pour le calcul de la valeur de la province."'),
-        ),
         files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/imperial-recognition.yaml'),
-        rules={
-            'options.faces': 'rules/chang-cheng/base.yaml:42',
-            'options.partial_actions': 'rules/chang-cheng/base.yaml:53',
-            'options.first_turn_section': 'rules/chang-cheng/base.yaml:66',
-            'options.reserved_space': 'rules/chang-cheng/base.yaml:76',
-            'options.reservation': 'rules/chang-cheng/base.yaml:87',
-            'options.peek': 'rules/chang-cheng/base.yaml:97',
-            'options.protection_order': 'rules/chang-cheng/base.yaml:109',
-            'options.used_cards': 'rules/chang-cheng/base.yaml:118',
-            'options.new_board': 'rules/chang-cheng/base.yaml:129',
-            'options.new_board_tokens': 'rules/chang-cheng/base.yaml:140',
-            'options.emperor_shortfall': 'rules/chang-cheng/base.yaml:152',
-            'options.score_floor': 'rules/chang-cheng/base.yaml:166',
-            'options.ruins_elsewhere': 'rules/chang-cheng/base.yaml:175',
-            'state.layout': 'rules/chang-cheng/base.yaml:289',
-            'state.block_at': 'rules/chang-cheng/base.yaml:293',
-            'state.builder': 'rules/chang-cheng/base.yaml:298',
-            'state.reserved': 'rules/chang-cheng/base.yaml:303',
-            'state.singles': 'rules/chang-cheng/base.yaml:308',
-            'state.double_left': 'rules/chang-cheng/base.yaml:314',
-            'state.tower_left': 'rules/chang-cheng/base.yaml:319',
-            'state.hand': 'rules/chang-cheng/base.yaml:324',
-            'state.placed': 'rules/chang-cheng/base.yaml:331',
-            'state.backs': 'rules/chang-cheng/base.yaml:338',
-            'state.revealed': 'rules/chang-cheng/base.yaml:343',
-            'state.cancelled': 'rules/chang-cheng/base.yaml:347',
-            'state.eliminated': 'rules/chang-cheng/base.yaml:351',
-            'state.province_token': 'rules/chang-cheng/base.yaml:355',
-            'state.peril': 'rules/chang-cheng/base.yaml:365',
-            'state.has_peril': 'rules/chang-cheng/base.yaml:371',
-            'state.face_up_peril': 'rules/chang-cheng/base.yaml:376',
-            'state.sightings': 'rules/chang-cheng/base.yaml:381',
-            'state.reputation_pool': 'rules/chang-cheng/base.yaml:387',
-            'state.peril_pool': 'rules/chang-cheng/base.yaml:392',
-            'state.protected': 'rules/chang-cheng/base.yaml:397',
-            'state.emperor_on': 'rules/chang-cheng/base.yaml:402',
-            'state.emperor_owed': 'rules/chang-cheng/base.yaml:406',
-            'state.pieces_added': 'rules/chang-cheng/base.yaml:410',
-            'state.points': 'rules/chang-cheng/base.yaml:414',
-            'state.first_turn': 'rules/chang-cheng/base.yaml:419',
-            'state.move_kind': 'rules/chang-cheng/base.yaml:423',
-            'state.move_provinces': 'rules/chang-cheng/base.yaml:427',
-            'state.bonus': 'rules/chang-cheng/base.yaml:431',
-            'state.province_bonus': 'rules/chang-cheng/base.yaml:436',
-            'state.passes': 'rules/chang-cheng/base.yaml:440',
-            'state.game_over': 'rules/chang-cheng/base.yaml:444',
-            'state.events': 'rules/chang-cheng/base.yaml:448',
-            'define.laid': 'rules/chang-cheng/base.yaml:455',
-            'define.provinces_laid': 'rules/chang-cheng/base.yaml:456',
-            'define.mongols_laid': 'rules/chang-cheng/base.yaml:457',
-            'define.province_at': 'rules/chang-cheng/base.yaml:458',
-            'define.mongol_at': 'rules/chang-cheng/base.yaml:459',
-            'define.face_regions': 'rules/chang-cheng/base.yaml:460',
-            'define.standing': 'rules/chang-cheng/base.yaml:462',
-            'define.lapsed': 'rules/chang-cheng/base.yaml:464',
-            'define.single_space': 'rules/chang-cheng/base.yaml:465',
-            'define.open_space': 'rules/chang-cheng/base.yaml:469',
-            'define.single_spaces': 'rules/chang-cheng/base.yaml:470',
-            'define.wall_provinces': 'rules/chang-cheng/base.yaml:471',
-            'define.open_provinces': 'rules/chang-cheng/base.yaml:473',
-            'define.double_partners': 'rules/chang-cheng/base.yaml:476',
-            'define.double_spaces': 'rules/chang-cheng/base.yaml:477',
-            'define.tower_spaces': 'rules/chang-cheng/base.yaml:479',
-            'define.full': 'rules/chang-cheng/base.yaml:483',
-            'define.wall_complete': 'rules/chang-cheng/base.yaml:484',
-            'define.can_two_walls': 'rules/chang-cheng/base.yaml:486',
-            'define.can_two_cards': 'rules/chang-cheng/base.yaml:487',
-            'define.can_card_and_wall': 'rules/chang-cheng/base.yaml:489',
-            'define.can_double': 'rules/chang-cheng/base.yaml:490',
-            'define.can_tower': 'rules/chang-cheng/base.yaml:491',
-            'define.any_full': 'rules/chang-cheng/base.yaml:492',
-            'define.partial_allowed': 'rules/chang-cheng/base.yaml:494',
-            'define.card_provinces': 'rules/chang-cheng/base.yaml:497',
-            'define.held': 'rules/chang-cheng/base.yaml:503',
-            'define.sections': 'rules/chang-cheng/base.yaml:504',
-            'define.token_worth': 'rules/chang-cheng/base.yaml:506',
-            'define.card_owner': 'rules/chang-cheng/base.yaml:507',
-            'define.mongol_wall': 'rules/chang-cheng/base.yaml:509',
-            'define.mongol_held': 'rules/chang-cheng/base.yaml:510',
-            'define.tower_in': 'rules/chang-cheng/base.yaml:512',
-            'define.attacked': 'rules/chang-cheng/base.yaml:513',
-            'define.threat': 'rules/chang-cheng/base.yaml:516',
-            'define.mongol_loss': 'rules/chang-cheng/base.yaml:517',
-            'procedures.lay_tokens': 'rules/chang-cheng/base.yaml:538',
-            'procedures.lay_peril': 'rules/chang-cheng/base.yaml:548',
-            'procedures.take_out_peril': 'rules/chang-cheng/base.yaml:552',
-            'procedures.turn_up': 'rules/chang-cheng/base.yaml:557',
-            'procedures.build': 'rules/chang-cheng/base.yaml:562',
-            'procedures.on_occupied': 'rules/chang-cheng/base.yaml:569',
-            'procedures.look_after_building': 'rules/chang-cheng/base.yaml:574',
-            'procedures.look': 'rules/chang-cheng/base.yaml:586',
-            'procedures.check_protection': 'rules/chang-cheng/base.yaml:590',
-            'procedures.protect': 'rules/chang-cheng/base.yaml:604',
-            'procedures.resolve': 'rules/chang-cheng/base.yaml:647',
-            'procedures.add_piece_if_due': 'rules/chang-cheng/base.yaml:709',
-            'procedures.attach': 'rules/chang-cheng/base.yaml:716',
-            'procedures.lay_card': 'rules/chang-cheng/base.yaml:728',
-            'procedures.reserve_beside': 'rules/chang-cheng/base.yaml:734',
-            'phases.turn': 'rules/chang-cheng/base.yaml:748',
-            'phases.turn.start': 'rules/chang-cheng/base.yaml:748',
-            'phases.turn.actions': 'rules/chang-cheng/base.yaml:748',
-            'phases.second_wall': 'rules/chang-cheng/base.yaml:750',
-            'phases.second_wall.start': 'rules/chang-cheng/base.yaml:750',
-            'phases.second_wall.actions': 'rules/chang-cheng/base.yaml:750',
-            'phases.after_card': 'rules/chang-cheng/base.yaml:752',
-            'phases.after_card.start': 'rules/chang-cheng/base.yaml:752',
-            'phases.after_card.actions': 'rules/chang-cheng/base.yaml:752',
-            'actions.first_wall': 'rules/chang-cheng/base.yaml:756',
-            'actions.first_wall.when': 'rules/chang-cheng/base.yaml:760',
-            'actions.first_wall.choose': 'rules/chang-cheng/base.yaml:761',
-            'actions.first_wall.choose.s': 'rules/chang-cheng/base.yaml:761',
-            'actions.first_card': 'rules/chang-cheng/base.yaml:773',
-            'actions.first_card.when': 'rules/chang-cheng/base.yaml:778',
-            'actions.first_card.choose': 'rules/chang-cheng/base.yaml:780',
-            'actions.first_card.choose.c': 'rules/chang-cheng/base.yaml:780',
-            'actions.first_card.choose.r': 'rules/chang-cheng/base.yaml:781',
-            'actions.place_double': 'rules/chang-cheng/base.yaml:794',
-            'actions.place_double.when': 'rules/chang-cheng/base.yaml:799',
-            'actions.place_double.choose': 'rules/chang-cheng/base.yaml:801',
-            'actions.place_double.choose.s': 'rules/chang-cheng/base.yaml:801',
-            'actions.place_double.choose.t': 'rules/chang-cheng/base.yaml:802',
-            'actions.place_tower': 'rules/chang-cheng/base.yaml:811',
-            'actions.place_tower.when': 'rules/chang-cheng/base.yaml:814',
-            'actions.place_tower.choose': 'rules/chang-cheng/base.yaml:815',
-            'actions.place_tower.choose.s': 'rules/chang-cheng/base.yaml:815',
-            'actions.second_wall': 'rules/chang-cheng/base.yaml:823',
-            'actions.second_wall.choose': 'rules/chang-cheng/base.yaml:824',
-            'actions.second_wall.choose.s': 'rules/chang-cheng/base.yaml:824',
-            'actions.second_card': 'rules/chang-cheng/base.yaml:830',
-            'actions.second_card.choose': 'rules/chang-cheng/base.yaml:832',
-            'actions.second_card.choose.c': 'rules/chang-cheng/base.yaml:832',
-            'actions.second_card.choose.r': 'rules/chang-cheng/base.yaml:833',
-            'actions.card_wall': 'rules/chang-cheng/base.yaml:841',
-            'actions.card_wall.when': 'rules/chang-cheng/base.yaml:842',
-            'actions.card_wall.choose': 'rules/chang-cheng/base.yaml:843',
-            'actions.card_wall.choose.s': 'rules/chang-cheng/base.yaml:843',
-            'triggers.turn_over': 'rules/chang-cheng/base.yaml:857',
-            'end': 'rules/chang-cheng/base.yaml:875',
-            'scoring.reputation': 'rules/chang-cheng/base.yaml:879',
-            'scoring.mongols': 'rules/chang-cheng/base.yaml:885',
-            'scoring.imperial_recognition': 'rules/chang-cheng/imperial-recognition.yaml:16',
-            'invariants.sections_conserved': 'rules/chang-cheng/base.yaml:891',
-            'invariants.cards_conserved': 'rules/chang-cheng/base.yaml:898',
-            'invariants.sections_only_on_the_wall': 'rules/chang-cheng/base.yaml:904',
-            'invariants.a_colour_where_a_section_stands': 'rules/chang-cheng/base.yaml:906',
-            'invariants.peril_seen_as_it_lies': 'rules/chang-cheng/base.yaml:909',
-            'invariants.each_piece_laid_once': 'rules/chang-cheng/base.yaml:915',
-            'invariants.three_emperor_cards': 'rules/chang-cheng/base.yaml:918',
-            'invariants.at_most_two_event_cards': 'rules/chang-cheng/base.yaml:921',
-        },
+        rules=dict([
+            *_BASE_RULES[:139],
+            ('scoring.imperial_recognition', 'rules/chang-cheng/imperial-recognition.yaml:16'),
+            *_BASE_RULES[139:],
+        ]),
     ),
     ChangChengImperialRecognitionState,
     {

@@ -8,9 +8,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
+from rulewright.generated.china_schacht.base import GAME as BASE_GAME
 from rulewright.generated.china_schacht.base import (
     GREEN,
     ORANGE,
@@ -32,7 +34,8 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     """A position of China."""
 
     __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_d__face_down_in', '_actions__reveal')
-    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
+    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
+        *ChinaSchachtState.FIELDS,
         rt.FieldInfo('covered', 'spot', 'bool', '', (), 'all', ''),
         rt.FieldInfo('tile_under', 'spot', 'list', 'colour', (), 'none', '', pool='bonus_tiles'),
         rt.FieldInfo('tile_shown', 'spot', 'list', 'colour', (), 'all', ''),
@@ -42,17 +45,19 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     STUCK: ClassVar[tuple[str, ...]] = ('pass', 'pass', 'pass', 'pass')
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('build', 'send', 'exchange_blind', 'exchange_face_up', 'reveal'), ('build', 'send', 'stop', 'reveal'), ('take_face_up', 'draw_card'), ('build',))
     PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False, False)
+    TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'build': 'palace ', 'send': 'emissary ', 'stop': 'stop', 'exchange_blind': 'exchange ', 'exchange_face_up': 'exchange ', 'take_face_up': 'take ', 'draw_card': 'draw', 'reveal': 'reveal '}
+
     covered: list[bool]
     tile_under: list[Sequence[int]]
     tile_shown: list[Sequence[int]]
     tiles: list[Sequence[int]]
+    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
     _d__face_down_in: dict[int, bool] | None
+    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
     _actions__reveal: list[rt.Action | None]  # the interned actions of `reveal` (`action_tables`)
 
     def _bind_tables(self) -> None:
-        """Find (or make) the tables of the board that listings and definitions read, once, as the game
-        starts: kept on the state, copied by `clone` (pass `board_tables`)."""
         super()._bind_tables()
         self._actions__reveal = self.board.tables.actions.get('reveal') or self.board.tables.action_table('reveal', len(self.board.region_names) + 1)
 
@@ -68,7 +73,6 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         self.tiles = [() for _ in range(self.num_seats)]
 
     def _prepare(self) -> None:
-        """`setup:`, before the first turn."""
         super()._prepare()
         self.place_bonus_tiles()  # bonus-tiles.yaml:50
 
@@ -397,56 +401,14 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         }
 
     def _copy_fields(self, _other: Any) -> None:
-        _other._opt__board = self._opt__board
-        _other._opt__chain_cut = self._opt__chain_cut
-        _other._opt__final_round = self._opt__final_round
-        _other.palace_of = self.palace_of[:]
-        _other.emissaries = self.emissaries[:]
-        _other.scored = self.scored[:]
-        _other.palaces_left = self.palaces_left[:]
-        _other.emissaries_left = self.emissaries_left[:]
-        _other.score = self.score[:]
-        _other.hand = self.hand[:]
-        _other.deck = self.deck
-        _other.face_up = self.face_up
-        _other.discard = self.discard
-        _other.exhausted = self.exhausted
-        _other.end_announced = self.end_announced
-        _other.finished = self.finished
-        _other.here = self.here
-        _other.placed = self.placed
-        _other.was_empty = self.was_empty
+        super()._copy_fields(_other)
         _other.covered = self.covered[:]
         _other.tile_under = self.tile_under[:]
         _other.tile_shown = self.tile_shown[:]
         _other.tiles = self.tiles[:]
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        _other._d__emissary_room = self._d__emissary_room
-        _other._d__province_points = self._d__province_points
-        _other._d__open_spaces = self._d__open_spaces
-        _other._d__can_place = self._d__can_place
         _other._d__face_down_in = self._d__face_down_in
-        _other._kept_end = self._kept_end
-        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        _other._empty__palace_of = self._empty__palace_of
-        _other._regions__emissary_room__1 = self._regions__emissary_room__1
-        _other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
-        _other._has__palace_of = self._has__palace_of[:]
-        _other._values__payments = self._values__payments
-        _other._values__all_payments = self._values__all_payments
-        _other._spot_rows__build = self._spot_rows__build
-        _other._keyed_spot_rows__build = self._keyed_spot_rows__build
-        _other._region_rows__send = self._region_rows__send
-        _other._keyed_region_rows__send = self._keyed_region_rows__send
-        _other._actions__stop = self._actions__stop
-        _other._actions__exchange_blind = self._actions__exchange_blind
-        _other._listed__exchange_blind = self._listed__exchange_blind
-        _other._actions__exchange_face_up = self._actions__exchange_face_up
-        _other._listed__exchange_face_up = self._listed__exchange_face_up
-        _other._actions__take_face_up = self._actions__take_face_up
-        _other._listed__take_face_up = self._listed__take_face_up
-        _other._actions__draw_card = self._actions__draw_card
         _other._actions__reveal = self._actions__reveal
 
     def _forget_kept(self) -> None:
@@ -462,162 +424,51 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args
-        if _name == 'build':
-            cards = _args[0]
-            space = _args[1]
-            return 'palace ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        if _name == 'send':
-            cards = _args[0]
-            province_to = _args[1]
-            return 'emissary ' + self._fmt('region', province_to) + ' with ' + self._fmt('list:colour', cards)
-        if _name == 'stop':
-            return 'stop'
-        if _name == 'exchange_blind':
-            card = _args[0]
-            return 'exchange ' + self._fmt('colour', card) + ' for the top card'
-        if _name == 'exchange_face_up':
-            card = _args[0]
-            taken = _args[1]
-            return 'exchange ' + self._fmt('colour', card) + ' for ' + self._fmt('colour', taken)
-        if _name == 'take_face_up':
-            taken = _args[0]
-            return 'take ' + self._fmt('colour', taken)
-        if _name == 'draw_card':
-            return 'draw'
         if _name == 'reveal':
             province_at = _args[0]
             return 'reveal ' + self._fmt('region', province_at)
-        return _name.replace("_", " ")
+        return super()._action_text(_action)
+
+
+_BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
 GAME = rt.Game(
-    rt.GameInfo(
-        id='china-schacht',
+    replace(
+        BASE_GAME.info,
         variant='bonus-tiles',
-        title='China',
-        players=(3, 4, 5),
-        roles=('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
-        options=(
-            rt.OptionInfo('board', 'by_players', ('by_players', 'face_3_4', 'face_4_5'), 'Which face of the board: by_players takes the face made for the number of players (3: face_3_4, 4: face_3_4, 5: face_4_5); either face can be chosen at 4 players.', '"On utilise une face ou l\'autre en fonction du nombre de joueur, les deux faces pouvant convenir à quatre joueurs."'),
-            rt.OptionInfo('chain_cut', 'best', ('best', 'longest_first', 'one_per_network'), "How a network of one player's palaces along the roads is cut into chains. best: the cut that scores the most, as a player counts his own chains (any set of unbranched paths of four or more, no palace in two). longest_first: the longest unbranched path is a chain, its palaces are taken out, and the longest path left is the next chain, as long as one of four or more is left (a long branch can be a chain of its own); it can score less than best. one_per_network: only the longest path of each connected network counts; every branch is left out.", '"Un joueur marque des points pour chacune de ses chaînes d\'au moins quatre palais consécutifs le long d\'une route. Les embranchements ne sont pas pris en compte. [...] Un palais ne peut être pris en compte que dans une seule chaîne."'),
-            rt.OptionInfo('final_round', 'this_round', ('this_round', 'one_more_round'), "When the deck runs out for the second time during the turn of the first player's right (the last seat), this_round ends the game after that turn (the round is complete); one_more_round plays a whole round more, up to that player's next turn. In any other turn, both end the game after the last seat's turn.", '"La partie est presque terminée lorsque la pioche est épuisée pour la seconde fois. On continue à jouer jusqu\'au tour du joueur placé à droite du premier joueur."'),
-        ),
         files=('rules/china-schacht/base.yaml', 'rules/china-schacht/bonus-tiles.yaml'),
-        rules={
-            'options.board': 'rules/china-schacht/base.yaml:14',
-            'options.chain_cut': 'rules/china-schacht/base.yaml:23',
-            'options.final_round': 'rules/china-schacht/base.yaml:38',
-            'state.palace_of': 'rules/china-schacht/base.yaml:191',
-            'state.emissaries': 'rules/china-schacht/base.yaml:197',
-            'state.scored': 'rules/china-schacht/base.yaml:204',
-            'state.palaces_left': 'rules/china-schacht/base.yaml:210',
-            'state.emissaries_left': 'rules/china-schacht/base.yaml:215',
-            'state.score': 'rules/china-schacht/base.yaml:221',
-            'state.hand': 'rules/china-schacht/base.yaml:228',
-            'state.deck': 'rules/china-schacht/base.yaml:234',
-            'state.face_up': 'rules/china-schacht/base.yaml:240',
-            'state.discard': 'rules/china-schacht/base.yaml:244',
-            'state.exhausted': 'rules/china-schacht/base.yaml:248',
-            'state.end_announced': 'rules/china-schacht/base.yaml:252',
-            'state.finished': 'rules/china-schacht/base.yaml:256',
-            'state.here': 'rules/china-schacht/base.yaml:260',
-            'state.placed': 'rules/china-schacht/base.yaml:265',
-            'state.was_empty': 'rules/china-schacht/base.yaml:270',
-            'state.covered': 'rules/china-schacht/bonus-tiles.yaml:7',
-            'state.tile_under': 'rules/china-schacht/bonus-tiles.yaml:12',
-            'state.tile_shown': 'rules/china-schacht/bonus-tiles.yaml:21',
-            'state.tiles': 'rules/china-schacht/bonus-tiles.yaml:26',
-            'define.removed_per_colour': 'rules/china-schacht/base.yaml:280',
-            'define.cards_of': 'rules/china-schacht/base.yaml:283',
-            'define.province_of': 'rules/china-schacht/base.yaml:284',
-            'define.provinces': 'rules/china-schacht/base.yaml:286',
-            'define.palaces_in': 'rules/china-schacht/base.yaml:287',
-            'define.palaces_total': 'rules/china-schacht/base.yaml:288',
-            'define.empty': 'rules/china-schacht/base.yaml:289',
-            'define.free': 'rules/china-schacht/base.yaml:290',
-            'define.emissaries_of': 'rules/china-schacht/base.yaml:291',
-            'define.emissary_room': 'rules/china-schacht/base.yaml:294',
-            'define.province_points': 'rules/china-schacht/base.yaml:302',
-            'define.palace_award': 'rules/china-schacht/base.yaml:306',
-            'define.leads_emissaries': 'rules/china-schacht/base.yaml:310',
-            'define.alliance_points': 'rules/china-schacht/base.yaml:314',
-            'define.chains_of': 'rules/china-schacht/base.yaml:321',
-            'define.chain_bonus': 'rules/china-schacht/base.yaml:324',
-            'define.chain_points': 'rules/china-schacht/base.yaml:325',
-            'define.payments': 'rules/china-schacht/base.yaml:329',
-            'define.all_payments': 'rules/china-schacht/base.yaml:332',
-            'define.pays_for': 'rules/china-schacht/base.yaml:336',
-            'define.open_provinces': 'rules/china-schacht/base.yaml:338',
-            'define.open_spaces': 'rules/china-schacht/base.yaml:340',
-            'define.can_place': 'rules/china-schacht/base.yaml:341',
-            'define.bonus_colours': 'rules/china-schacht/bonus-tiles.yaml:35',
-            'define.off_junction': 'rules/china-schacht/bonus-tiles.yaml:38',
-            'define.face_down_in': 'rules/china-schacht/bonus-tiles.yaml:39',
-            'define.tiles_of': 'rules/china-schacht/bonus-tiles.yaml:40',
-            'define.most_tiles': 'rules/china-schacht/bonus-tiles.yaml:45',
-            'procedures.start_placing': 'rules/china-schacht/base.yaml:451',
-            'procedures.pay': 'rules/china-schacht/base.yaml:455',
-            'procedures.next_piece': 'rules/china-schacht/base.yaml:461',
-            'procedures.refill_hand': 'rules/china-schacht/base.yaml:470',
-            'procedures.own_turn_over': 'rules/china-schacht/base.yaml:477',
-            'procedures.draw_blind': 'rules/china-schacht/base.yaml:481',
-            'procedures.deck_check': 'rules/china-schacht/base.yaml:486',
-            'procedures.refill_face_up': 'rules/china-schacht/base.yaml:499',
-            'procedures.score_province': 'rules/china-schacht/base.yaml:508',
-            'procedures.place_bonus_tiles': 'rules/china-schacht/bonus-tiles.yaml:53',
-            'phases.turn': 'rules/china-schacht/base.yaml:360',
-            'phases.turn.start': 'rules/china-schacht/base.yaml:360',
-            'phases.turn.actions': 'rules/china-schacht/base.yaml:360',
-            'phases.second': 'rules/china-schacht/base.yaml:363',
-            'phases.second.start': 'rules/china-schacht/base.yaml:363',
-            'phases.second.actions': 'rules/china-schacht/base.yaml:363',
-            'phases.refill': 'rules/china-schacht/base.yaml:366',
-            'phases.refill.start': 'rules/china-schacht/base.yaml:366',
-            'phases.refill.actions': 'rules/china-schacht/base.yaml:366',
-            'phases.first_palace': 'rules/china-schacht/bonus-tiles.yaml:73',
-            'phases.first_palace.start': 'rules/china-schacht/bonus-tiles.yaml:73',
-            'phases.first_palace.actions': 'rules/china-schacht/bonus-tiles.yaml:73',
-            'actions.build': 'rules/china-schacht/base.yaml:372',
-            'actions.build.when': 'rules/china-schacht/base.yaml:376',
-            'actions.build.choose': 'rules/china-schacht/base.yaml:378',
-            'actions.build.choose.cards': 'rules/china-schacht/base.yaml:378',
-            'actions.build.choose.space': 'rules/china-schacht/bonus-tiles.yaml:80',
-            'actions.send': 'rules/china-schacht/base.yaml:391',
-            'actions.send.when': 'rules/china-schacht/base.yaml:395',
-            'actions.send.choose': 'rules/china-schacht/base.yaml:397',
-            'actions.send.choose.cards': 'rules/china-schacht/base.yaml:397',
-            'actions.send.choose.province_to': 'rules/china-schacht/base.yaml:398',
-            'actions.stop': 'rules/china-schacht/base.yaml:406',
-            'actions.stop.choose': 'rules/china-schacht/base.yaml:406',
-            'actions.exchange_blind': 'rules/china-schacht/base.yaml:410',
-            'actions.exchange_blind.when': 'rules/china-schacht/base.yaml:413',
-            'actions.exchange_blind.choose': 'rules/china-schacht/base.yaml:415',
-            'actions.exchange_blind.choose.card': 'rules/china-schacht/base.yaml:415',
-            'actions.exchange_face_up': 'rules/china-schacht/base.yaml:422',
-            'actions.exchange_face_up.choose': 'rules/china-schacht/base.yaml:426',
-            'actions.exchange_face_up.choose.card': 'rules/china-schacht/base.yaml:426',
-            'actions.exchange_face_up.choose.taken': 'rules/china-schacht/base.yaml:427',
-            'actions.take_face_up': 'rules/china-schacht/base.yaml:435',
-            'actions.take_face_up.choose': 'rules/china-schacht/base.yaml:437',
-            'actions.take_face_up.choose.taken': 'rules/china-schacht/base.yaml:437',
-            'actions.draw_card': 'rules/china-schacht/base.yaml:443',
-            'actions.draw_card.when': 'rules/china-schacht/base.yaml:444',
-            'actions.draw_card.choose': 'rules/china-schacht/base.yaml:443',
-            'actions.reveal': 'rules/china-schacht/bonus-tiles.yaml:81',
-            'actions.reveal.when': 'rules/china-schacht/bonus-tiles.yaml:85',
-            'actions.reveal.choose': 'rules/china-schacht/bonus-tiles.yaml:87',
-            'actions.reveal.choose.province_at': 'rules/china-schacht/bonus-tiles.yaml:87',
-            'triggers.turn_over': 'rules/china-schacht/base.yaml:514',
-            'triggers.last_turn': 'rules/china-schacht/base.yaml:523',
-            'triggers.take_tile': 'rules/china-schacht/bonus-tiles.yaml:99',
-            'end': 'rules/china-schacht/base.yaml:537',
-            'scoring.track': 'rules/china-schacht/base.yaml:541',
-            'scoring.palaces': 'rules/china-schacht/base.yaml:544',
-            'scoring.alliances': 'rules/china-schacht/base.yaml:546',
-            'scoring.roads': 'rules/china-schacht/base.yaml:547',
-            'scoring.bonus_tiles': 'rules/china-schacht/bonus-tiles.yaml:112',
-            'invariants.emissaries_within_the_majority': 'rules/china-schacht/base.yaml:556',
-        },
+        rules=dict([
+            *_BASE_RULES[:19],
+            ('state.covered', 'rules/china-schacht/bonus-tiles.yaml:7'),
+            ('state.tile_under', 'rules/china-schacht/bonus-tiles.yaml:12'),
+            ('state.tile_shown', 'rules/china-schacht/bonus-tiles.yaml:21'),
+            ('state.tiles', 'rules/china-schacht/bonus-tiles.yaml:26'),
+            *_BASE_RULES[19:42],
+            ('define.bonus_colours', 'rules/china-schacht/bonus-tiles.yaml:35'),
+            ('define.off_junction', 'rules/china-schacht/bonus-tiles.yaml:38'),
+            ('define.face_down_in', 'rules/china-schacht/bonus-tiles.yaml:39'),
+            ('define.tiles_of', 'rules/china-schacht/bonus-tiles.yaml:40'),
+            ('define.most_tiles', 'rules/china-schacht/bonus-tiles.yaml:45'),
+            *_BASE_RULES[42:51],
+            ('procedures.place_bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:53'),
+            *_BASE_RULES[51:60],
+            ('phases.first_palace', 'rules/china-schacht/bonus-tiles.yaml:73'),
+            ('phases.first_palace.start', 'rules/china-schacht/bonus-tiles.yaml:73'),
+            ('phases.first_palace.actions', 'rules/china-schacht/bonus-tiles.yaml:73'),
+            *_BASE_RULES[60:64],
+            ('actions.build.choose.space', 'rules/china-schacht/bonus-tiles.yaml:80'),
+            *_BASE_RULES[65:86],
+            ('actions.reveal', 'rules/china-schacht/bonus-tiles.yaml:81'),
+            ('actions.reveal.when', 'rules/china-schacht/bonus-tiles.yaml:85'),
+            ('actions.reveal.choose', 'rules/china-schacht/bonus-tiles.yaml:87'),
+            ('actions.reveal.choose.province_at', 'rules/china-schacht/bonus-tiles.yaml:87'),
+            *_BASE_RULES[86:88],
+            ('triggers.take_tile', 'rules/china-schacht/bonus-tiles.yaml:99'),
+            *_BASE_RULES[88:93],
+            ('scoring.bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:112'),
+            *_BASE_RULES[93:],
+        ]),
     ),
     ChinaSchachtBonusTilesState,
     {

@@ -8,9 +8,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
+from rulewright.generated.china_schacht.base import GAME as BASE_GAME
 from rulewright.generated.china_schacht.base import (
     PHASE__REFILL,
     PHASE__SECOND,
@@ -23,7 +25,6 @@ from rulewright.generated.china_schacht.base import (
 HARBOUR: Final = 1  # regionkind: the kinds of regions on the board
 TURN_PROVINCE: Final = 0  # post_empty: choices of option `post_empty`
 BOTH_PROVINCES: Final = 1  # post_empty: choices of option `post_empty`
-
 
 def _board__border_quarrels() -> rt.GraphBoard:
     # rules/china-schacht/border-quarrels.yaml:49
@@ -126,8 +127,11 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         'final_round': ('this_round', 'one_more_round'),
         'post_empty': ('turn_province', 'both_provinces'),
     }
+
     _opt__post_empty: int
+    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
     _d__two_colours: Sequence[Sequence[int]] | None
+    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
     _actions__build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`action_tables`)
 
     def _read_options(self) -> None:
@@ -239,6 +243,9 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
                 if self.trace is not None:
                     self.trace.append("procedures.own_turn_over")
                 pass  # base.yaml:480
+                # base.yaml:476: own_turn_over written out above
+            # base.yaml:469: refill_hand written out above
+        # border-quarrels.yaml:152: next_piece written out above
 
     def _do__send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
@@ -281,6 +288,9 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
                 if self.trace is not None:
                     self.trace.append("procedures.own_turn_over")
                 pass  # base.yaml:480
+                # base.yaml:476: own_turn_over written out above
+            # base.yaml:469: refill_hand written out above
+        # base.yaml:405: next_piece written out above
 
     def open_spaces(self) -> Sequence[int]:
         # rules/china-schacht/border-quarrels.yaml:132; kept between moves: recomputed once `emissaries`, `here` or `palace_of` changes
@@ -403,121 +413,38 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
+_BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
+
+
 GAME = rt.Game(
-    rt.GameInfo(
-        id='china-schacht',
+    replace(
+        BASE_GAME.info,
         variant='border-quarrels',
-        title='China',
-        players=(3, 4, 5),
-        roles=('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
         options=(
-            rt.OptionInfo('chain_cut', 'best', ('best', 'longest_first', 'one_per_network'), "How a network of one player's palaces along the roads is cut into chains. best: the cut that scores the most, as a player counts his own chains (any set of unbranched paths of four or more, no palace in two). longest_first: the longest unbranched path is a chain, its palaces are taken out, and the longest path left is the next chain, as long as one of four or more is left (a long branch can be a chain of its own); it can score less than best. one_per_network: only the longest path of each connected network counts; every branch is left out.", '"Un joueur marque des points pour chacune de ses chaînes d\'au moins quatre palais consécutifs le long d\'une route. Les embranchements ne sont pas pris en compte. [...] Un palais ne peut être pris en compte que dans une seule chaîne."'),
-            rt.OptionInfo('final_round', 'this_round', ('this_round', 'one_more_round'), "When the deck runs out for the second time during the turn of the first player's right (the last seat), this_round ends the game after that turn (the round is complete); one_more_round plays a whole round more, up to that player's next turn. In any other turn, both end the game after the last seat's turn.", '"La partie est presque terminée lorsque la pioche est épuisée pour la seconde fois. On continue à jouer jusqu\'au tour du joueur placé à droite du premier joueur."'),
+            *BASE_GAME.info.options[1:],
             rt.OptionInfo('post_empty', 'turn_province', ('turn_province', 'both_provinces'), 'How "only one piece in an empty province" applies to a border post, which lies in two provinces. turn_province: the turn is played in one province, and a post is in both of its own, so it may be one of two pieces when the province the turn is played in had a piece before the turn (after a post placed first, the second piece goes to one of its provinces that had a piece). both_provinces: a post may be one of two pieces only when both its provinces had a piece before the turn.', '"Il est tout à fait possible de placer un pion et un poste de frontière dans le même tour, pour autant que les règles de placement habituelles soient respectées. En particulier, si la province est vide, le joueur ne peut placer qu\'un seul pion (Palais ou poste frontière)."'),
         ),
         files=('rules/china-schacht/base.yaml', 'rules/china-schacht/border-quarrels.yaml'),
-        rules={
-            'options.chain_cut': 'rules/china-schacht/base.yaml:23',
-            'options.final_round': 'rules/china-schacht/base.yaml:38',
-            'options.post_empty': 'rules/china-schacht/border-quarrels.yaml:14',
-            'state.palace_of': 'rules/china-schacht/base.yaml:191',
-            'state.emissaries': 'rules/china-schacht/base.yaml:197',
-            'state.scored': 'rules/china-schacht/base.yaml:204',
-            'state.palaces_left': 'rules/china-schacht/base.yaml:210',
-            'state.emissaries_left': 'rules/china-schacht/base.yaml:215',
-            'state.score': 'rules/china-schacht/base.yaml:221',
-            'state.hand': 'rules/china-schacht/base.yaml:228',
-            'state.deck': 'rules/china-schacht/base.yaml:234',
-            'state.face_up': 'rules/china-schacht/base.yaml:240',
-            'state.discard': 'rules/china-schacht/base.yaml:244',
-            'state.exhausted': 'rules/china-schacht/base.yaml:248',
-            'state.end_announced': 'rules/china-schacht/base.yaml:252',
-            'state.finished': 'rules/china-schacht/base.yaml:256',
-            'state.here': 'rules/china-schacht/base.yaml:260',
-            'state.placed': 'rules/china-schacht/base.yaml:265',
-            'state.was_empty': 'rules/china-schacht/base.yaml:270',
-            'define.removed_per_colour': 'rules/china-schacht/base.yaml:280',
-            'define.cards_of': 'rules/china-schacht/base.yaml:283',
-            'define.province_of': 'rules/china-schacht/base.yaml:284',
-            'define.provinces': 'rules/china-schacht/base.yaml:286',
-            'define.palaces_in': 'rules/china-schacht/base.yaml:287',
-            'define.palaces_total': 'rules/china-schacht/base.yaml:288',
-            'define.empty': 'rules/china-schacht/base.yaml:289',
-            'define.free': 'rules/china-schacht/base.yaml:290',
-            'define.emissaries_of': 'rules/china-schacht/base.yaml:291',
-            'define.emissary_room': 'rules/china-schacht/base.yaml:294',
-            'define.province_points': 'rules/china-schacht/base.yaml:302',
-            'define.palace_award': 'rules/china-schacht/base.yaml:306',
-            'define.leads_emissaries': 'rules/china-schacht/base.yaml:310',
-            'define.alliance_points': 'rules/china-schacht/base.yaml:314',
-            'define.chains_of': 'rules/china-schacht/base.yaml:321',
-            'define.chain_bonus': 'rules/china-schacht/base.yaml:324',
-            'define.chain_points': 'rules/china-schacht/base.yaml:325',
-            'define.payments': 'rules/china-schacht/base.yaml:329',
-            'define.all_payments': 'rules/china-schacht/base.yaml:332',
-            'define.pays_for': 'rules/china-schacht/base.yaml:336',
-            'define.open_provinces': 'rules/china-schacht/base.yaml:338',
-            'define.open_spaces': 'rules/china-schacht/border-quarrels.yaml:132',
-            'define.can_place': 'rules/china-schacht/base.yaml:341',
-            'define.provinces_at': 'rules/china-schacht/border-quarrels.yaml:112',
-            'define.two_colours': 'rules/china-schacht/border-quarrels.yaml:115',
-            'define.pays_for_space': 'rules/china-schacht/border-quarrels.yaml:123',
-            'define.open_to': 'rules/china-schacht/border-quarrels.yaml:128',
-            'procedures.start_placing': 'rules/china-schacht/base.yaml:451',
-            'procedures.pay': 'rules/china-schacht/base.yaml:455',
-            'procedures.next_piece': 'rules/china-schacht/base.yaml:461',
-            'procedures.refill_hand': 'rules/china-schacht/base.yaml:470',
-            'procedures.own_turn_over': 'rules/china-schacht/base.yaml:477',
-            'procedures.draw_blind': 'rules/china-schacht/base.yaml:481',
-            'procedures.deck_check': 'rules/china-schacht/base.yaml:486',
-            'procedures.refill_face_up': 'rules/china-schacht/base.yaml:499',
-            'procedures.score_province': 'rules/china-schacht/base.yaml:508',
-            'procedures.start_at': 'rules/china-schacht/border-quarrels.yaml:155',
-            'phases.turn': 'rules/china-schacht/base.yaml:360',
-            'phases.turn.start': 'rules/china-schacht/base.yaml:360',
-            'phases.turn.actions': 'rules/china-schacht/base.yaml:360',
-            'phases.second': 'rules/china-schacht/base.yaml:363',
-            'phases.second.start': 'rules/china-schacht/base.yaml:363',
-            'phases.second.actions': 'rules/china-schacht/base.yaml:363',
-            'phases.refill': 'rules/china-schacht/base.yaml:366',
-            'phases.refill.start': 'rules/china-schacht/base.yaml:366',
-            'phases.refill.actions': 'rules/china-schacht/base.yaml:366',
-            'actions.build': 'rules/china-schacht/base.yaml:372',
-            'actions.build.when': 'rules/china-schacht/base.yaml:376',
-            'actions.build.choose': 'rules/china-schacht/border-quarrels.yaml:138',
-            'actions.build.choose.cards': 'rules/china-schacht/border-quarrels.yaml:138',
-            'actions.build.choose.space': 'rules/china-schacht/border-quarrels.yaml:139',
-            'actions.send': 'rules/china-schacht/base.yaml:391',
-            'actions.send.when': 'rules/china-schacht/base.yaml:395',
-            'actions.send.choose': 'rules/china-schacht/base.yaml:397',
-            'actions.send.choose.cards': 'rules/china-schacht/base.yaml:397',
-            'actions.send.choose.province_to': 'rules/china-schacht/base.yaml:398',
-            'actions.stop': 'rules/china-schacht/base.yaml:406',
-            'actions.stop.choose': 'rules/china-schacht/base.yaml:406',
-            'actions.exchange_blind': 'rules/china-schacht/base.yaml:410',
-            'actions.exchange_blind.when': 'rules/china-schacht/base.yaml:413',
-            'actions.exchange_blind.choose': 'rules/china-schacht/base.yaml:415',
-            'actions.exchange_blind.choose.card': 'rules/china-schacht/base.yaml:415',
-            'actions.exchange_face_up': 'rules/china-schacht/base.yaml:422',
-            'actions.exchange_face_up.choose': 'rules/china-schacht/base.yaml:426',
-            'actions.exchange_face_up.choose.card': 'rules/china-schacht/base.yaml:426',
-            'actions.exchange_face_up.choose.taken': 'rules/china-schacht/base.yaml:427',
-            'actions.take_face_up': 'rules/china-schacht/base.yaml:435',
-            'actions.take_face_up.choose': 'rules/china-schacht/base.yaml:437',
-            'actions.take_face_up.choose.taken': 'rules/china-schacht/base.yaml:437',
-            'actions.draw_card': 'rules/china-schacht/base.yaml:443',
-            'actions.draw_card.when': 'rules/china-schacht/base.yaml:444',
-            'actions.draw_card.choose': 'rules/china-schacht/base.yaml:443',
-            'triggers.turn_over': 'rules/china-schacht/base.yaml:514',
-            'triggers.last_turn': 'rules/china-schacht/base.yaml:523',
-            'end': 'rules/china-schacht/base.yaml:537',
-            'scoring.track': 'rules/china-schacht/base.yaml:541',
-            'scoring.palaces': 'rules/china-schacht/base.yaml:544',
-            'scoring.alliances': 'rules/china-schacht/base.yaml:546',
-            'scoring.roads': 'rules/china-schacht/base.yaml:547',
-            'scoring.harbours': 'rules/china-schacht/border-quarrels.yaml:176',
-            'invariants.emissaries_within_the_majority': 'rules/china-schacht/base.yaml:556',
-        },
+        rules=dict([
+            *_BASE_RULES[1:3],
+            ('options.post_empty', 'rules/china-schacht/border-quarrels.yaml:14'),
+            *_BASE_RULES[3:40],
+            ('define.open_spaces', 'rules/china-schacht/border-quarrels.yaml:132'),
+            *_BASE_RULES[41:42],
+            ('define.provinces_at', 'rules/china-schacht/border-quarrels.yaml:112'),
+            ('define.two_colours', 'rules/china-schacht/border-quarrels.yaml:115'),
+            ('define.pays_for_space', 'rules/china-schacht/border-quarrels.yaml:123'),
+            ('define.open_to', 'rules/china-schacht/border-quarrels.yaml:128'),
+            *_BASE_RULES[42:51],
+            ('procedures.start_at', 'rules/china-schacht/border-quarrels.yaml:155'),
+            *_BASE_RULES[51:62],
+            ('actions.build.choose', 'rules/china-schacht/border-quarrels.yaml:138'),
+            ('actions.build.choose.cards', 'rules/china-schacht/border-quarrels.yaml:138'),
+            ('actions.build.choose.space', 'rules/china-schacht/border-quarrels.yaml:139'),
+            *_BASE_RULES[65:93],
+            ('scoring.harbours', 'rules/china-schacht/border-quarrels.yaml:176'),
+            *_BASE_RULES[93:],
+        ]),
     ),
     ChinaSchachtBorderQuarrelsState,
     {

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
@@ -22,6 +23,7 @@ from rulewright.generated.china_schacht.base import (
     _board__face_3_4,
     _board__face_4_5,
 )
+from rulewright.generated.china_schacht.base import GAME as BASE_GAME
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
 PALACE_ON_IT: Final = 0  # fortification_in_empty: choices of option `fortification_in_empty`
@@ -33,30 +35,45 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     """A position of China."""
 
     __slots__ = ('_opt__fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d__empty', '_d__palace_award', '_actions__build', '_keyed_rows__build', '_actions__fortify', '_keyed_rows__fortify')
-    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
+    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
+        *ChinaSchachtState.FIELDS,
         rt.FieldInfo('fortifications_left', 'player', 'int', '', (), 'all', ''),
         rt.FieldInfo('fortified', 'spot', 'bool', '', (), 'all', ''),
         rt.FieldInfo('fortified_here', None, 'list', 'spot', (), 'all', ''),
     )
+    PHASES: ClassVar[tuple[str, ...]] = ('turn', 'second', 'refill')
+    STUCK: ClassVar[tuple[str, ...]] = ('pass', 'pass', 'pass')
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('build', 'send', 'exchange_blind', 'exchange_face_up', 'fortify'), ('build', 'send', 'stop', 'fortify'), ('take_face_up', 'draw_card'))
+    PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False)
+    TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'build': 'palace ', 'send': 'emissary ', 'stop': 'stop', 'exchange_blind': 'exchange ', 'exchange_face_up': 'exchange ', 'take_face_up': 'take ', 'draw_card': 'draw', 'fortify': 'fortification '}
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        **ChinaSchachtState.ENUMS,
+        'role': ('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
+        'colour': ('violet', 'yellow', 'orange', 'green', 'red'),
+        'regionkind': ('province',),
+        'board': ('by_players', 'face_3_4', 'face_4_5'),
+        'chain_cut': ('best', 'longest_first', 'one_per_network'),
+        'final_round': ('this_round', 'one_more_round'),
         'fortification_in_empty': ('palace_on_it', 'one_piece', 'palace_may_follow'),
     }
+
     _opt__fortification_in_empty: int
     fortifications_left: list[int]
     fortified: list[bool]
     fortified_here: Sequence[int]
+    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
     _d__empty: dict[int, bool] | None
     _d__palace_award: dict[int, dict[int, int]] | None
+    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
     _actions__build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`action_tables`)
     _keyed_rows__build: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `build` by `hand[current]` (`tabled_rows`)
     _actions__fortify: dict[Any, list[rt.Action | None]]  # the interned actions of `fortify` (`action_tables`)
     _keyed_rows__fortify: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `fortify` by `hand[current]` (`tabled_rows`)
 
     def _read_options(self) -> None:
-        super()._read_options()
+        self._opt__board = ('by_players', 'face_3_4', 'face_4_5').index(self.options['board'])
+        self._opt__chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
+        self._opt__final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
         self._opt__fortification_in_empty = ('palace_on_it', 'one_piece', 'palace_may_follow').index(self.options['fortification_in_empty'])
 
     def _bind_tables(self) -> None:
@@ -298,6 +315,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
                 if self.trace is not None:
                     self.trace.append("procedures.own_turn_over")
                 pass  # base.yaml:480
+                # base.yaml:476: own_turn_over written out above
+            # base.yaml:469: refill_hand written out above
+        # base.yaml:390: next_piece written out above
 
     def _do__send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
@@ -343,6 +363,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
                 if self.trace is not None:
                     self.trace.append("procedures.own_turn_over")
                 pass  # base.yaml:480
+                # base.yaml:476: own_turn_over written out above
+            # base.yaml:469: refill_hand written out above
+        # base.yaml:405: next_piece written out above
 
     def _do__fortify(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
@@ -378,6 +401,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
                 if self.trace is not None:
                     self.trace.append("procedures.own_turn_over")
                 pass  # base.yaml:480
+                # base.yaml:476: own_turn_over written out above
+            # base.yaml:469: refill_hand written out above
+        # fortifications.yaml:95: next_piece written out above
 
     def _trigger__fortification_done(self) -> None:
         # rules/china-schacht/fortifications.yaml:98: trigger fortification_done
@@ -387,7 +413,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._d__open_spaces = None  # fortifications.yaml:102
 
     def _turn_end(self) -> None:
-        super()._turn_end()
+        rt.new_move(self)
+        self._trigger__turn_over()
+        self._trigger__last_turn()
         self._trigger__fortification_done()
 
     def empty(self, r: int) -> bool:
@@ -532,156 +560,53 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args
-        if _name == 'build':
-            cards = _args[0]
-            space = _args[1]
-            return 'palace ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        if _name == 'send':
-            cards = _args[0]
-            province_to = _args[1]
-            return 'emissary ' + self._fmt('region', province_to) + ' with ' + self._fmt('list:colour', cards)
-        if _name == 'stop':
-            return 'stop'
-        if _name == 'exchange_blind':
-            card = _args[0]
-            return 'exchange ' + self._fmt('colour', card) + ' for the top card'
-        if _name == 'exchange_face_up':
-            card = _args[0]
-            taken = _args[1]
-            return 'exchange ' + self._fmt('colour', card) + ' for ' + self._fmt('colour', taken)
-        if _name == 'take_face_up':
-            taken = _args[0]
-            return 'take ' + self._fmt('colour', taken)
-        if _name == 'draw_card':
-            return 'draw'
         if _name == 'fortify':
             cards = _args[0]
             space = _args[1]
             return 'fortification ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        return _name.replace("_", " ")
+        return super()._action_text(_action)
+
+
+_BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
 GAME = rt.Game(
-    rt.GameInfo(
-        id='china-schacht',
+    replace(
+        BASE_GAME.info,
         variant='fortifications',
-        title='China',
-        players=(3, 4, 5),
-        roles=('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
         options=(
-            rt.OptionInfo('board', 'by_players', ('by_players', 'face_3_4', 'face_4_5'), 'Which face of the board: by_players takes the face made for the number of players (3: face_3_4, 4: face_3_4, 5: face_4_5); either face can be chosen at 4 players.', '"On utilise une face ou l\'autre en fonction du nombre de joueur, les deux faces pouvant convenir à quatre joueurs."'),
-            rt.OptionInfo('chain_cut', 'best', ('best', 'longest_first', 'one_per_network'), "How a network of one player's palaces along the roads is cut into chains. best: the cut that scores the most, as a player counts his own chains (any set of unbranched paths of four or more, no palace in two). longest_first: the longest unbranched path is a chain, its palaces are taken out, and the longest path left is the next chain, as long as one of four or more is left (a long branch can be a chain of its own); it can score less than best. one_per_network: only the longest path of each connected network counts; every branch is left out.", '"Un joueur marque des points pour chacune de ses chaînes d\'au moins quatre palais consécutifs le long d\'une route. Les embranchements ne sont pas pris en compte. [...] Un palais ne peut être pris en compte que dans une seule chaîne."'),
-            rt.OptionInfo('final_round', 'this_round', ('this_round', 'one_more_round'), "When the deck runs out for the second time during the turn of the first player's right (the last seat), this_round ends the game after that turn (the round is complete); one_more_round plays a whole round more, up to that player's next turn. In any other turn, both end the game after the last seat's turn.", '"La partie est presque terminée lorsque la pioche est épuisée pour la seconde fois. On continue à jouer jusqu\'au tour du joueur placé à droite du premier joueur."'),
+            *BASE_GAME.info.options,
             rt.OptionInfo('fortification_in_empty', 'palace_on_it', ('palace_on_it', 'one_piece', 'palace_may_follow'), 'A fortification placed in a province without any piece. palace_on_it: the player may still place a second piece, the palace on that fortification, and nothing else ("devrait toujours, au même tour, placer un palais dessus": the rule must leave him that move; example 8 does not say that Qi had a piece); he may also stop. one_piece: it is a piece like the others, so it is the turn\'s only piece ("Un seul pion dans une province encore vide"); its palace can come in a later turn, by anyone. palace_may_follow: the second piece may be any palace in that province (no emissary can go where no palace is).', '"Placer jusqu\'à 2 pions : Palais et/ou émissaires (et/ou fortifications) - Un seul pion dans une province encore vide." / "Un joueur qui place une fortification devrait toujours, au même tour, placer un palais dessus. S\'il ne le fait pas, les joueurs suivant auront la possibilité de le faire."'),
         ),
         files=('rules/china-schacht/base.yaml', 'rules/china-schacht/fortifications.yaml'),
-        rules={
-            'options.board': 'rules/china-schacht/base.yaml:14',
-            'options.chain_cut': 'rules/china-schacht/base.yaml:23',
-            'options.final_round': 'rules/china-schacht/base.yaml:38',
-            'options.fortification_in_empty': 'rules/china-schacht/fortifications.yaml:7',
-            'state.palace_of': 'rules/china-schacht/base.yaml:191',
-            'state.emissaries': 'rules/china-schacht/base.yaml:197',
-            'state.scored': 'rules/china-schacht/base.yaml:204',
-            'state.palaces_left': 'rules/china-schacht/base.yaml:210',
-            'state.emissaries_left': 'rules/china-schacht/base.yaml:215',
-            'state.score': 'rules/china-schacht/base.yaml:221',
-            'state.hand': 'rules/china-schacht/base.yaml:228',
-            'state.deck': 'rules/china-schacht/base.yaml:234',
-            'state.face_up': 'rules/china-schacht/base.yaml:240',
-            'state.discard': 'rules/china-schacht/base.yaml:244',
-            'state.exhausted': 'rules/china-schacht/base.yaml:248',
-            'state.end_announced': 'rules/china-schacht/base.yaml:252',
-            'state.finished': 'rules/china-schacht/base.yaml:256',
-            'state.here': 'rules/china-schacht/base.yaml:260',
-            'state.placed': 'rules/china-schacht/base.yaml:265',
-            'state.was_empty': 'rules/china-schacht/base.yaml:270',
-            'state.fortifications_left': 'rules/china-schacht/fortifications.yaml:25',
-            'state.fortified': 'rules/china-schacht/fortifications.yaml:30',
-            'state.fortified_here': 'rules/china-schacht/fortifications.yaml:36',
-            'define.removed_per_colour': 'rules/china-schacht/base.yaml:280',
-            'define.cards_of': 'rules/china-schacht/base.yaml:283',
-            'define.province_of': 'rules/china-schacht/base.yaml:284',
-            'define.provinces': 'rules/china-schacht/base.yaml:286',
-            'define.palaces_in': 'rules/china-schacht/base.yaml:287',
-            'define.palaces_total': 'rules/china-schacht/base.yaml:288',
-            'define.empty': 'rules/china-schacht/fortifications.yaml:46',
-            'define.free': 'rules/china-schacht/base.yaml:290',
-            'define.emissaries_of': 'rules/china-schacht/base.yaml:291',
-            'define.emissary_room': 'rules/china-schacht/base.yaml:294',
-            'define.province_points': 'rules/china-schacht/base.yaml:302',
-            'define.palace_award': 'rules/china-schacht/fortifications.yaml:54',
-            'define.leads_emissaries': 'rules/china-schacht/base.yaml:310',
-            'define.alliance_points': 'rules/china-schacht/base.yaml:314',
-            'define.chains_of': 'rules/china-schacht/base.yaml:321',
-            'define.chain_bonus': 'rules/china-schacht/fortifications.yaml:60',
-            'define.chain_points': 'rules/china-schacht/fortifications.yaml:61',
-            'define.payments': 'rules/china-schacht/base.yaml:329',
-            'define.all_payments': 'rules/china-schacht/base.yaml:332',
-            'define.pays_for': 'rules/china-schacht/base.yaml:336',
-            'define.open_provinces': 'rules/china-schacht/base.yaml:338',
-            'define.open_spaces': 'rules/china-schacht/fortifications.yaml:49',
-            'define.can_place': 'rules/china-schacht/base.yaml:341',
-            'define.on_fortification': 'rules/china-schacht/fortifications.yaml:51',
-            'procedures.start_placing': 'rules/china-schacht/base.yaml:451',
-            'procedures.pay': 'rules/china-schacht/base.yaml:455',
-            'procedures.next_piece': 'rules/china-schacht/base.yaml:461',
-            'procedures.refill_hand': 'rules/china-schacht/base.yaml:470',
-            'procedures.own_turn_over': 'rules/china-schacht/base.yaml:477',
-            'procedures.draw_blind': 'rules/china-schacht/base.yaml:481',
-            'procedures.deck_check': 'rules/china-schacht/base.yaml:486',
-            'procedures.refill_face_up': 'rules/china-schacht/base.yaml:499',
-            'procedures.score_province': 'rules/china-schacht/base.yaml:508',
-            'phases.turn': 'rules/china-schacht/base.yaml:360',
-            'phases.turn.start': 'rules/china-schacht/base.yaml:360',
-            'phases.turn.actions': 'rules/china-schacht/base.yaml:360',
-            'phases.second': 'rules/china-schacht/base.yaml:363',
-            'phases.second.start': 'rules/china-schacht/base.yaml:363',
-            'phases.second.actions': 'rules/china-schacht/base.yaml:363',
-            'phases.refill': 'rules/china-schacht/base.yaml:366',
-            'phases.refill.start': 'rules/china-schacht/base.yaml:366',
-            'phases.refill.actions': 'rules/china-schacht/base.yaml:366',
-            'actions.build': 'rules/china-schacht/base.yaml:372',
-            'actions.build.when': 'rules/china-schacht/base.yaml:376',
-            'actions.build.choose': 'rules/china-schacht/base.yaml:378',
-            'actions.build.choose.cards': 'rules/china-schacht/base.yaml:378',
-            'actions.build.choose.space': 'rules/china-schacht/base.yaml:379',
-            'actions.send': 'rules/china-schacht/base.yaml:391',
-            'actions.send.when': 'rules/china-schacht/base.yaml:395',
-            'actions.send.choose': 'rules/china-schacht/base.yaml:397',
-            'actions.send.choose.cards': 'rules/china-schacht/base.yaml:397',
-            'actions.send.choose.province_to': 'rules/china-schacht/base.yaml:398',
-            'actions.stop': 'rules/china-schacht/base.yaml:406',
-            'actions.stop.choose': 'rules/china-schacht/base.yaml:406',
-            'actions.exchange_blind': 'rules/china-schacht/base.yaml:410',
-            'actions.exchange_blind.when': 'rules/china-schacht/base.yaml:413',
-            'actions.exchange_blind.choose': 'rules/china-schacht/base.yaml:415',
-            'actions.exchange_blind.choose.card': 'rules/china-schacht/base.yaml:415',
-            'actions.exchange_face_up': 'rules/china-schacht/base.yaml:422',
-            'actions.exchange_face_up.choose': 'rules/china-schacht/base.yaml:426',
-            'actions.exchange_face_up.choose.card': 'rules/china-schacht/base.yaml:426',
-            'actions.exchange_face_up.choose.taken': 'rules/china-schacht/base.yaml:427',
-            'actions.take_face_up': 'rules/china-schacht/base.yaml:435',
-            'actions.take_face_up.choose': 'rules/china-schacht/base.yaml:437',
-            'actions.take_face_up.choose.taken': 'rules/china-schacht/base.yaml:437',
-            'actions.draw_card': 'rules/china-schacht/base.yaml:443',
-            'actions.draw_card.when': 'rules/china-schacht/base.yaml:444',
-            'actions.draw_card.choose': 'rules/china-schacht/base.yaml:443',
-            'actions.fortify': 'rules/china-schacht/fortifications.yaml:71',
-            'actions.fortify.when': 'rules/china-schacht/fortifications.yaml:80',
-            'actions.fortify.choose': 'rules/china-schacht/fortifications.yaml:82',
-            'actions.fortify.choose.cards': 'rules/china-schacht/fortifications.yaml:82',
-            'actions.fortify.choose.space': 'rules/china-schacht/fortifications.yaml:83',
-            'triggers.turn_over': 'rules/china-schacht/base.yaml:514',
-            'triggers.last_turn': 'rules/china-schacht/base.yaml:523',
-            'triggers.fortification_done': 'rules/china-schacht/fortifications.yaml:98',
-            'end': 'rules/china-schacht/base.yaml:537',
-            'scoring.track': 'rules/china-schacht/base.yaml:541',
-            'scoring.palaces': 'rules/china-schacht/base.yaml:544',
-            'scoring.alliances': 'rules/china-schacht/base.yaml:546',
-            'scoring.roads': 'rules/china-schacht/base.yaml:547',
-            'invariants.emissaries_within_the_majority': 'rules/china-schacht/base.yaml:556',
-        },
+        rules=dict([
+            *_BASE_RULES[:3],
+            ('options.fortification_in_empty', 'rules/china-schacht/fortifications.yaml:7'),
+            *_BASE_RULES[3:19],
+            ('state.fortifications_left', 'rules/china-schacht/fortifications.yaml:25'),
+            ('state.fortified', 'rules/china-schacht/fortifications.yaml:30'),
+            ('state.fortified_here', 'rules/china-schacht/fortifications.yaml:36'),
+            *_BASE_RULES[19:25],
+            ('define.empty', 'rules/china-schacht/fortifications.yaml:46'),
+            *_BASE_RULES[26:30],
+            ('define.palace_award', 'rules/china-schacht/fortifications.yaml:54'),
+            *_BASE_RULES[31:34],
+            ('define.chain_bonus', 'rules/china-schacht/fortifications.yaml:60'),
+            ('define.chain_points', 'rules/china-schacht/fortifications.yaml:61'),
+            *_BASE_RULES[36:40],
+            ('define.open_spaces', 'rules/china-schacht/fortifications.yaml:49'),
+            *_BASE_RULES[41:42],
+            ('define.on_fortification', 'rules/china-schacht/fortifications.yaml:51'),
+            *_BASE_RULES[42:86],
+            ('actions.fortify', 'rules/china-schacht/fortifications.yaml:71'),
+            ('actions.fortify.when', 'rules/china-schacht/fortifications.yaml:80'),
+            ('actions.fortify.choose', 'rules/china-schacht/fortifications.yaml:82'),
+            ('actions.fortify.choose.cards', 'rules/china-schacht/fortifications.yaml:82'),
+            ('actions.fortify.choose.space', 'rules/china-schacht/fortifications.yaml:83'),
+            *_BASE_RULES[86:88],
+            ('triggers.fortification_done', 'rules/china-schacht/fortifications.yaml:98'),
+            *_BASE_RULES[88:],
+        ]),
     ),
     ChinaSchachtFortificationsState,
     {

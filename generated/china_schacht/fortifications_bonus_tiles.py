@@ -10,142 +10,63 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
 from rulewright.generated.china_schacht.base import (
-    BEST,
-    ONE_PER_NETWORK,
+    GREEN,
+    ORANGE,
     PHASE__REFILL,
     PHASE__SECOND,
     PHASE__TURN,
     PROVINCE,
+    YELLOW,
     _board__face_3_4,
     _board__face_4_5,
 )
-from rulewright.generated.china_schacht.bonus_tiles import (
-    PHASE__FIRST_PALACE,
-    ChinaSchachtBonusTilesState,
+from rulewright.generated.china_schacht.fortifications import GAME as BASE_GAME
+from rulewright.generated.china_schacht.fortifications import (
+    ChinaSchachtFortificationsState,
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
-PALACE_ON_IT: Final = 0  # fortification_in_empty: choices of option `fortification_in_empty`
-ONE_PIECE: Final = 1  # fortification_in_empty: choices of option `fortification_in_empty`
-PALACE_MAY_FOLLOW: Final = 2  # fortification_in_empty: choices of option `fortification_in_empty`
+PHASE__FIRST_PALACE: Final = 3  # phase
 
 
-class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
+class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState):
     """A position of China."""
 
-    __slots__ = ('_opt__fortification_in_empty', 'fortifications_left', 'fortified', 'fortified_here', '_d__empty', '_d__palace_award', '_actions__build', '_keyed_rows__build', '_actions__fortify', '_keyed_rows__fortify')
+    __slots__ = ('covered', 'tile_under', 'tile_shown', 'tiles', '_d__face_down_in', '_actions__reveal')
     FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
-        rt.FieldInfo('palace_of', 'spot', 'list', 'player', (), 'all', ''),
-        rt.FieldInfo('emissaries', 'region', 'list', 'player', (), 'all', ''),
-        rt.FieldInfo('scored', 'region', 'bool', '', (), 'all', ''),
-        rt.FieldInfo('palaces_left', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('emissaries_left', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('score', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('hand', 'player', 'list', 'colour', (), 'owner', ''),
-        rt.FieldInfo('deck', None, 'list', 'colour', (), 'size', ''),
-        rt.FieldInfo('face_up', None, 'list', 'colour', (), 'all', ''),
-        rt.FieldInfo('discard', None, 'list', 'colour', (), 'all', ''),
-        rt.FieldInfo('exhausted', None, 'int', '', (), 'all', ''),
-        rt.FieldInfo('end_announced', None, 'bool', '', (), 'all', ''),
-        rt.FieldInfo('finished', None, 'bool', '', (), 'all', ''),
-        rt.FieldInfo('here', None, 'list', 'region', (), 'all', ''),
-        rt.FieldInfo('placed', None, 'int', '', (), 'all', ''),
-        rt.FieldInfo('was_empty', None, 'bool', '', (), 'all', ''),
-        rt.FieldInfo('fortifications_left', 'player', 'int', '', (), 'all', ''),
-        rt.FieldInfo('fortified', 'spot', 'bool', '', (), 'all', ''),
-        rt.FieldInfo('fortified_here', None, 'list', 'spot', (), 'all', ''),
+        *ChinaSchachtFortificationsState.FIELDS,
         rt.FieldInfo('covered', 'spot', 'bool', '', (), 'all', ''),
         rt.FieldInfo('tile_under', 'spot', 'list', 'colour', (), 'none', '', pool='bonus_tiles'),
         rt.FieldInfo('tile_shown', 'spot', 'list', 'colour', (), 'all', ''),
         rt.FieldInfo('tiles', 'player', 'list', 'colour', (), 'owner', '', pool='bonus_tiles'),
     )
+    PHASES: ClassVar[tuple[str, ...]] = ('turn', 'second', 'refill', 'first_palace')
+    STUCK: ClassVar[tuple[str, ...]] = ('pass', 'pass', 'pass', 'pass')
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('build', 'send', 'exchange_blind', 'exchange_face_up', 'fortify', 'reveal'), ('build', 'send', 'stop', 'fortify', 'reveal'), ('take_face_up', 'draw_card'), ('build',))
+    PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False, False)
+    TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'build': 'palace ', 'send': 'emissary ', 'stop': 'stop', 'exchange_blind': 'exchange ', 'exchange_face_up': 'exchange ', 'take_face_up': 'take ', 'draw_card': 'draw', 'fortify': 'fortification ', 'reveal': 'reveal '}
-    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        **ChinaSchachtBonusTilesState.ENUMS,
-        'fortification_in_empty': ('palace_on_it', 'one_piece', 'palace_may_follow'),
-    }
-    _opt__fortification_in_empty: int
-    fortifications_left: list[int]
-    fortified: list[bool]
-    fortified_here: Sequence[int]
-    _d__empty: dict[int, bool] | None
-    _d__palace_award: dict[int, dict[int, int]] | None
-    _actions__build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`action_tables`)
-    _keyed_rows__build: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `build` by `hand[current]` (`tabled_rows`)
-    _actions__fortify: dict[Any, list[rt.Action | None]]  # the interned actions of `fortify` (`action_tables`)
-    _keyed_rows__fortify: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `fortify` by `hand[current]` (`tabled_rows`)
 
-    def _read_options(self) -> None:
-        super()._read_options()
-        self._opt__fortification_in_empty = ('palace_on_it', 'one_piece', 'palace_may_follow').index(self.options['fortification_in_empty'])
+    covered: list[bool]
+    tile_under: list[Sequence[int]]
+    tile_shown: list[Sequence[int]]
+    tiles: list[Sequence[int]]
+    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
+    _d__face_down_in: dict[int, bool] | None
+    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
+    _actions__reveal: list[rt.Action | None]  # the interned actions of `reveal` (`action_tables`)
 
     def _bind_tables(self) -> None:
-        """Find (or make) the tables of the board that listings and definitions read, once, as the game
-        starts: kept on the state, copied by `clone` (pass `board_tables`)."""
-        self._values__payments = self.board.tables.values.get('payments') or self.board.tables.value_table('payments')
-        self._values__all_payments = self.board.tables.values.get('all_payments') or self.board.tables.value_table('all_payments')
-        self._actions__build = self.board.tables.actions.get('build') or self.board.tables.action_dict('build')
-        self._keyed_rows__build = self.board.tables.values.get('keyed_rows build') or self.board.tables.value_table('keyed_rows build')
-        self._region_rows__send = self.board.tables.actions.get('send') or self.board.tables.action_dict('send')
-        self._keyed_region_rows__send = self.board.tables.values.get('keyed_region_rows send') or self.board.tables.value_table('keyed_region_rows send')
-        self._actions__stop = self.board.tables.actions.get('stop') or self.board.tables.action_table('stop', 1)
-        self._actions__exchange_blind = self.board.tables.actions.get('exchange_blind') or self.board.tables.action_table('exchange_blind', 5)
-        self._listed__exchange_blind = self.board.tables.values.get('listing exchange_blind') or self.board.tables.value_table('listing exchange_blind')
-        self._actions__exchange_face_up = self.board.tables.actions.get('exchange_face_up') or self.board.tables.action_table('exchange_face_up', 5)
-        self._listed__exchange_face_up = self.board.tables.values.get('listing exchange_face_up') or self.board.tables.value_table('listing exchange_face_up')
-        self._actions__take_face_up = self.board.tables.actions.get('take_face_up') or self.board.tables.action_table('take_face_up', 5)
-        self._listed__take_face_up = self.board.tables.values.get('listing take_face_up') or self.board.tables.value_table('listing take_face_up')
-        self._actions__draw_card = self.board.tables.actions.get('draw_card') or self.board.tables.action_table('draw_card', 1)
-        self._actions__fortify = self.board.tables.actions.get('fortify') or self.board.tables.action_dict('fortify')
-        self._keyed_rows__fortify = self.board.tables.values.get('keyed_rows fortify') or self.board.tables.value_table('keyed_rows fortify')
+        super()._bind_tables()
         self._actions__reveal = self.board.tables.actions.get('reveal') or self.board.tables.action_table('reveal', len(self.board.region_names) + 1)
 
     def _setup(self) -> None:
-        rt.new_move(self)  # a new game: a fresh budget of work (runtime/limits.py)
-        self._forget_kept()  # (the field inits may read kept values: none yet)
-        # rules/china-schacht/base.yaml:191
-        self.palace_of = [() for _ in range(len(self.board.spots))]
-        # rules/china-schacht/base.yaml:197
-        self.emissaries = [() for _ in range(len(self.board.region_names))]
-        # rules/china-schacht/base.yaml:204
-        self.scored = [False for _ in range(len(self.board.region_names))]
-        # rules/china-schacht/base.yaml:210
-        self.palaces_left = [20 for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:215
-        self.emissaries_left = [8 for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:221
-        self.score = [0 for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:228
-        self.hand = [() for _ in range(self.num_seats)]
-        # rules/china-schacht/base.yaml:234
-        self.deck = ()
-        # rules/china-schacht/base.yaml:240
-        self.face_up = ()
-        # rules/china-schacht/base.yaml:244
-        self.discard = ()
-        # rules/china-schacht/base.yaml:248
-        self.exhausted = 0
-        # rules/china-schacht/base.yaml:252
-        self.end_announced = False
-        # rules/china-schacht/base.yaml:256
-        self.finished = False
-        # rules/china-schacht/base.yaml:260
-        self.here = ()
-        # rules/china-schacht/base.yaml:265
-        self.placed = 0
-        # rules/china-schacht/base.yaml:270
-        self.was_empty = False
-        # rules/china-schacht/fortifications.yaml:25
-        self.fortifications_left = [1 for _ in range(self.num_seats)]
-        # rules/china-schacht/fortifications.yaml:30
-        self.fortified = [False for _ in range(len(self.board.spots))]
-        # rules/china-schacht/fortifications.yaml:36
-        self.fortified_here = ()
+        super()._setup()
         # rules/china-schacht/bonus-tiles.yaml:7
         self.covered = [False for _ in range(len(self.board.spots))]
         # rules/china-schacht/bonus-tiles.yaml:12
@@ -154,6 +75,26 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         self.tile_shown = [() for _ in range(len(self.board.spots))]
         # rules/china-schacht/bonus-tiles.yaml:26
         self.tiles = [() for _ in range(self.num_seats)]
+
+    def _prepare(self) -> None:
+        super()._prepare()
+        self.place_bonus_tiles()  # bonus-tiles.yaml:50
+
+    def _enter_phase(self) -> None:
+        if self.phase == PHASE__TURN:
+            self._start__turn()
+        elif self.phase == PHASE__SECOND:
+            self._start__second()
+        elif self.phase == PHASE__REFILL:
+            self._start__refill()
+        elif self.phase == PHASE__FIRST_PALACE:
+            self._start__first_palace()
+
+    def _start__first_palace(self) -> None:
+        # rules/china-schacht/bonus-tiles.yaml:73: phase first_palace
+        if self.trace is not None:
+            self.trace.append("phases.first_palace.start")
+        pass
 
     def _do(self, _action: rt.Action) -> None:
         """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
@@ -263,33 +204,18 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
                     _action = _row1[space] = rt.Action('build', (tuple(cards), space), self._action_text)
                 _actions.append(_action)
 
-    def _legal__fortify(self, _actions: list[rt.Action]) -> None:
-        # rules/china-schacht/fortifications.yaml:71: fortify
-        if not (self.fortifications_left[self.current] > 0):  # rules/china-schacht/fortifications.yaml:80: when of fortify, written out (`guard_inline`)
+    def _legal__reveal(self, _actions: list[rt.Action]) -> None:
+        # rules/china-schacht/bonus-tiles.yaml:81: reveal
+        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/bonus-tiles.yaml:85: when of reveal, written out (`guard_inline`)
             return
         # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
-        _table = self._actions__fortify
-        # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
-        _rows = self._keyed_rows__fortify
-        _rows_key = self.hand[self.current]
-        _found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = _rows.get(_rows_key)
-        if _found_rows is None:  # (the first listing with this key: the values and their rows)
-            _found_rows = []
-            for cards in self.all_payments(self.current):  # rules/china-schacht/fortifications.yaml:82
-                _key0 = tuple(cards)
-                _row1 = _table.get(_key0)
-                if _row1 is None:
-                    rt.made(self.board, rt.ENTRY + rt.OBJECT + len(_key0) + rt.OBJECT + len(self.board.spots))
-                    _row1 = _table[_key0] = [None] * len(self.board.spots)
-                _found_rows.append((cards, _row1))
-            rt.remember(_rows, _rows_key, _found_rows, self.board)
-        for cards, _row1 in _found_rows:  # rules/china-schacht/fortifications.yaml:82
-            for space in [s for _once__1 in (len(cards) == 1,) for s in self.open_spaces() if (not self.fortified[s] and (_once__1 == (cards[0] == self.board.region_attributes[0][self.board.region_of[PROVINCE][s]])))]:  # rules/china-schacht/fortifications.yaml:83
-                _action = _row1[space]
-                if _action is None:
-                    rt.made(self.board, rt.ACTION + 2 + len(cards))
-                    _action = _row1[space] = rt.Action('fortify', (tuple(cards), space), self._action_text)
-                _actions.append(_action)
+        _table = self._actions__reveal
+        for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (self.face_down_in(r) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:87
+            _action = _table[province_at]
+            if _action is None:
+                rt.made(self.board, rt.ACTION + 1)
+                _action = _table[province_at] = rt.Action('reveal', (province_at,), self._action_text)
+            _actions.append(_action)
 
     def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
@@ -307,9 +233,9 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
             return self._guard__reveal()
         return True
 
-    def _guard__fortify(self) -> bool:
-        # rules/china-schacht/fortifications.yaml:80: when of fortify
-        return bool(self.fortifications_left[self.current] > 0)
+    def _guard__reveal(self) -> bool:
+        # rules/china-schacht/bonus-tiles.yaml:85: when of reveal
+        return bool(self.palaces_left[self.current] > 0)
 
     def _perform(self, _action: rt.Action) -> None:
         _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
@@ -381,229 +307,115 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
         # base.yaml:390: next_piece written out above
         self._trigger__take_tile()
 
-    def _do__send(self, cards: Sequence[int], province_to: int) -> None:
-        # rules/china-schacht/base.yaml:391: send
-        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
+    def _do__reveal(self, province_at: int) -> None:
+        # rules/china-schacht/bonus-tiles.yaml:81: reveal
         if self.trace is not None:
-            self.trace.append("actions.send")
-        self.start_placing(province_to)  # base.yaml:401
-        self.pay(cards)  # base.yaml:402
-        if len(self.emissaries[province_to]) > 16:
-            rt.walk(self, self.emissaries[province_to], 1, 'rules/china-schacht/base.yaml:403')
-        self.emissaries[province_to] = (*self.emissaries[province_to], self.current)  # base.yaml:403
-        self._d__can_place = self._kept_end = None  # base.yaml:403
-        if self._kept_shared:  # base.yaml:403
-            self._d__empty = rt.without_key(self._d__empty, province_to)  # base.yaml:403
-            self._d__emissary_room = rt.without_key(self._d__emissary_room, province_to)  # base.yaml:403
-        else:  # base.yaml:403
-            if self._d__empty is not None:  # base.yaml:403
-                self._d__empty.pop(province_to, None)  # base.yaml:403
-            if self._d__emissary_room is not None:  # base.yaml:403
-                self._d__emissary_room.pop(province_to, None)  # base.yaml:403
-        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
-        self.emissaries_left[self.current] -= 1  # base.yaml:404
-        self._kept_end = None  # base.yaml:404
-        if self._kept_shared:  # base.yaml:404
-            self._d__can_place = rt.without_key(self._d__can_place, self.current)  # base.yaml:404
-        else:  # base.yaml:404
-            if self._d__can_place is not None:  # base.yaml:404
-                self._d__can_place.pop(self.current, None)  # base.yaml:404
-        # base.yaml:461: next_piece, written out where it is called, base.yaml:405 (`inline_procedures`)
-        if self.trace is not None:
-            self.trace.append("procedures.next_piece")
-        self.placed += 1  # base.yaml:465
-        if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
-            self.next_phase = PHASE__SECOND  # base.yaml:467
-        else:
-            # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
-            if self.trace is not None:
-                self.trace.append("procedures.refill_hand")
-            if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE__REFILL  # base.yaml:474
-            else:
-                # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
-                if self.trace is not None:
-                    self.trace.append("procedures.own_turn_over")
-                pass  # base.yaml:480
+            self.trace.append("actions.reveal")
+        self.start_placing(province_at)  # bonus-tiles.yaml:90
+        for s in self.board.region_spots[province_at]:  # bonus-tiles.yaml:91
+            if self.covered[s]:  # bonus-tiles.yaml:92
+                self.tile_shown[s] = self.tile_under[s]  # bonus-tiles.yaml:93
+                self.tile_under[s] = ()  # bonus-tiles.yaml:94
+                self.covered[s] = False  # bonus-tiles.yaml:95
+                self._d__face_down_in = rt.without_keys(self._d__face_down_in, self.board.spot_regions[s], self._kept_shared)  # bonus-tiles.yaml:95
+        self.next_phase = PHASE__FIRST_PALACE  # bonus-tiles.yaml:96
 
-    def _do__fortify(self, cards: Sequence[int], space: int) -> None:
-        # rules/china-schacht/fortifications.yaml:71: fortify
-        self._budget = rt.MAX_STEPS  # a move: a fresh budget of work (runtime/limits.py `new_move`, written out)
+    def _trigger__take_tile(self) -> None:
+        # rules/china-schacht/bonus-tiles.yaml:99: trigger take_tile
         if self.trace is not None:
-            self.trace.append("actions.fortify")
-        self.start_placing(self.board.region_of[PROVINCE][space])  # fortifications.yaml:86; inlined province_of (base.yaml:284)
-        self.pay(cards)  # fortifications.yaml:87
-        self.fortified[space] = True  # fortifications.yaml:88
-        self._d__empty = rt.without_keys(self._d__empty, self.board.spot_regions[space], self._kept_shared)  # fortifications.yaml:88
-        self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], self._kept_shared)  # fortifications.yaml:88
-        self.fortifications_left[self.current] -= 1  # fortifications.yaml:89
-        if (self._opt__fortification_in_empty == PALACE_ON_IT and self.was_empty):  # fortifications.yaml:90
-            self.fortified_here = rt.held((space,))  # fortifications.yaml:91
-            self._d__open_spaces = None  # fortifications.yaml:91
-            self.was_empty = False  # fortifications.yaml:92
-        if self._opt__fortification_in_empty == PALACE_MAY_FOLLOW:  # fortifications.yaml:93
-            self.was_empty = False  # fortifications.yaml:94
-        # base.yaml:461: next_piece, written out where it is called, fortifications.yaml:95 (`inline_procedures`)
-        if self.trace is not None:
-            self.trace.append("procedures.next_piece")
-        self.placed += 1  # base.yaml:465
-        if ((self.placed < 2 and not self.was_empty) and self.hand[self.current]):  # base.yaml:466
-            self.next_phase = PHASE__SECOND  # base.yaml:467
-        else:
-            # base.yaml:470: refill_hand, written out where it is called, base.yaml:469 (`inline_procedures`)
-            if self.trace is not None:
-                self.trace.append("procedures.refill_hand")
-            if (len(self.hand[self.current]) < 3 and (self.deck or self.face_up)):  # base.yaml:473
-                self.next_phase = PHASE__REFILL  # base.yaml:474
-            else:
-                # base.yaml:477: own_turn_over, written out where it is called, base.yaml:476 (`inline_procedures`)
-                if self.trace is not None:
-                    self.trace.append("procedures.own_turn_over")
-                pass  # base.yaml:480
+            self.trace.append("triggers.take_tile")
+        for s in self.board.spots:  # bonus-tiles.yaml:104
+            if (self.palace_of[s] and self.tile_shown[s]):  # bonus-tiles.yaml:105
+                if len(self.tiles[self.current]) > 16:
+                    rt.walk(self, self.tiles[self.current], 1, 'rules/china-schacht/bonus-tiles.yaml:106')
+                if len(self.tile_shown[s]) > 16:
+                    rt.walk(self, self.tile_shown[s], 1, 'rules/china-schacht/bonus-tiles.yaml:106')
+                self.tiles[self.current] = tuple(sorted(rt.walk(self, (*self.tiles[self.current], *self.tile_shown[s]), 1, 'rules/china-schacht/bonus-tiles.yaml:106')))  # bonus-tiles.yaml:106
+                self.tile_shown[s] = ()  # bonus-tiles.yaml:107
 
-    def _trigger__fortification_done(self) -> None:
-        # rules/china-schacht/fortifications.yaml:98: trigger fortification_done
-        if self.trace is not None:
-            self.trace.append("triggers.fortification_done")
-        self.fortified_here = rt.held(())  # fortifications.yaml:102
-        self._d__open_spaces = None  # fortifications.yaml:102
+    def bonus_colours(self) -> Sequence[int]:
+        # rules/china-schacht/bonus-tiles.yaml:35; remembered while the legal actions are listed
+        _memo = self._memo
+        if _memo is not None and 'bonus_colours' in _memo:
+            _remembered: Sequence[int] = _memo['bonus_colours']
+            return _remembered
+        _value: Sequence[int] = (YELLOW, ORANGE, GREEN)
+        if _memo is not None:
+            _memo['bonus_colours'] = _value
+        return _value
 
-    def _turn_end(self) -> None:
-        super()._turn_end()
-        self._trigger__fortification_done()
+    def off_junction(self, s: int) -> bool:
+        # rules/china-schacht/bonus-tiles.yaml:38
+        return len(self.board.neighbours[s]) <= 2  # bonus-tiles.yaml:38
 
-    def empty(self, r: int) -> bool:
-        # rules/china-schacht/fortifications.yaml:46; kept between moves: recomputed once `emissaries`, `fortified` or `palace_of` changes (a change of `emissaries` at one `r`: the value for that `r` only; a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only)
-        _kept = self._d__empty
+    def face_down_in(self, r: int) -> bool:
+        # rules/china-schacht/bonus-tiles.yaml:39; kept between moves: recomputed once `covered` changes (a change of `covered` at one spot: the values of the regions holding it only)
+        _kept = self._d__face_down_in
         if _kept is None:
-            _kept = self._d__empty = {}
+            _kept = self._d__face_down_in = {}
         elif r in _kept:
             return _kept[r]
-        _cond = not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0
         _found = False
-        if _cond:
-            for s in self.board.region_spots[r]:  # fortifications.yaml:46; `aggregate_loops`: `any` written out as a loop
-                if self.fortified[s]:
-                    _found = True
-                    break
-        _value: bool = ((_cond) and not _found)  # fortifications.yaml:46
+        for s in self.board.region_spots[r]:  # bonus-tiles.yaml:39; `aggregate_loops`: `any` written out as a loop
+            if self.covered[s]:
+                _found = True
+                break
+        _value: bool = _found  # bonus-tiles.yaml:39
         _kept[r] = _value
         return _value
 
-    def palace_award(self, p: int, r: int) -> int:
-        # rules/china-schacht/fortifications.yaml:54; kept between moves: recomputed once `fortified` or `palace_of` changes (a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only; kept by `r` first, `nested_drops`)
-        _kept = self._d__palace_award
-        if _kept is None:
-            _kept = self._d__palace_award = {}
-        _nested = _kept.get(r)
-        if _nested is None:
-            _nested = _kept[r] = {}
-        elif p in _nested:
-            return _nested[p]
-        _value: int = (self.province_points(p, r) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in self.board.region_spots[r]) else 1))  # fortifications.yaml:54
-        _nested[p] = _value
-        return _value
+    def tiles_of(self, p: int, c: int) -> int:
+        # rules/china-schacht/bonus-tiles.yaml:40
+        if len(self.tiles[p]) > 16:
+            rt.grown(self, 17, 1, (self.tiles[p],), 'rules/china-schacht/bonus-tiles.yaml:40')
+        return self.tiles[p].count(c)  # bonus-tiles.yaml:40; counted as the list's own count count(... for t in tiles[p])
 
-    def chains_of(self, p: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:321; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        return (self.board.best_road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, [_s__1 for _s__1 in self.board.spots if (self.fortified[_s__1] and p in self.palace_of[_s__1])]) if self._opt__chain_cut == BEST else self.board.road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, self._opt__chain_cut == ONE_PER_NETWORK))  # base.yaml:321; read from bit masks (`value_masks`): list(... for s in spots); inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
+    def most_tiles(self, p: int, c: int) -> bool:
+        # rules/china-schacht/bonus-tiles.yaml:45; not kept between moves: only the scores read it, once per player scored (`score_only`)
+        _cond = self.tiles_of(p, c) > 0
+        _every = True
+        if _cond:
+            _tiles_of__1 = self.tiles_of(p, c)
+            for q in range(self.num_players):  # bonus-tiles.yaml:45; `aggregate_loops`: `all` written out as a loop
+                if not (self.tiles_of(q, c) <= _tiles_of__1):
+                    _every = False
+                    break
+        return (_cond and _every)  # bonus-tiles.yaml:45; hoisted tiles_of(p, c) out of the loop
 
-    def chain_bonus(self, p: int) -> Sequence[int]:
-        # rules/china-schacht/fortifications.yaml:60; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        return [s for s in self.board.spots if (self.fortified[s] and p in self.palace_of[s])]  # fortifications.yaml:60; inlined on_fortification (fortifications.yaml:51)
-
-    def chain_points(self, p: int) -> int:
-        # rules/china-schacht/fortifications.yaml:61; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        _total = 0
-        for c in self.chains_of(p):  # fortifications.yaml:61; `aggregate_loops`: `sum` written out as a loop
-            _total += len(c) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in c) else 1)
-        return _total  # fortifications.yaml:61; inlined on_fortification (fortifications.yaml:51)
-
-    def open_spaces(self) -> Sequence[int]:
-        # rules/china-schacht/fortifications.yaml:49; kept between moves: recomputed once `fortified_here`, `here` or `palace_of` changes
-        _kept = self._d__open_spaces
-        if _kept is not None:
-            return _kept
-        _value: Sequence[int] = [s for s in self.board.spots if (((not self.palace_of[s]) and self.board.region_of[PROVINCE][s] in (self.here if self.here else self.board.regions_of_kind[PROVINCE])) and (not self.fortified_here or s in self.fortified_here))]  # fortifications.yaml:49
-        self._d__open_spaces = _value
-        return _value
-
-    def on_fortification(self, p: int, s: int) -> bool:
-        # rules/china-schacht/fortifications.yaml:51
-        return (self.fortified[s] and p in self.palace_of[s])  # fortifications.yaml:51
-
-    def start_placing(self, r: int) -> None:
-        # rules/china-schacht/base.yaml:451
+    def place_bonus_tiles(self) -> None:
+        # rules/china-schacht/bonus-tiles.yaml:53
         if self.trace is not None:
-            self.trace.append("procedures.start_placing")
-        if not self.here:  # base.yaml:452
-            self.here = rt.held((r,))  # base.yaml:453
-            self._d__open_spaces = None  # base.yaml:453
-            self.was_empty = self.empty(r)  # base.yaml:454
+            self.trace.append("procedures.place_bonus_tiles")
+        for r in self.board.regions_of_kind[PROVINCE]:  # bonus-tiles.yaml:57; inlined provinces (base.yaml:286)
+            for _ in range(0, 2):  # bonus-tiles.yaml:58
+                s = rt.draw_from(self.rng, [t for t in self.board.region_spots[r] if ((len(self.board.neighbours[t]) <= 2) and not self.covered[t])])  # bonus-tiles.yaml:59; inlined off_junction (bonus-tiles.yaml:38)
+                self.covered[s] = True  # bonus-tiles.yaml:60
+                self._d__face_down_in = rt.without_keys(self._d__face_down_in, self.board.spot_regions[s], self._kept_shared)  # bonus-tiles.yaml:60
+        for c in (YELLOW, ORANGE, GREEN):  # bonus-tiles.yaml:61; inlined bonus_colours (bonus-tiles.yaml:35)
+            for _ in range(0, 6):  # bonus-tiles.yaml:62
+                s = rt.draw_from(self.rng, [t for t in self.board.spots if (self.covered[t] and not self.tile_under[t])])  # bonus-tiles.yaml:63
+                self.tile_under[s] = (c,)  # bonus-tiles.yaml:64
 
-    def _tie_break(self, player: int) -> int:
-        # rules/china-schacht/fortifications.yaml:106: among players tied on score, the higher value wins
-        return (self.palaces_left[player] + self.emissaries_left[player]) + self.fortifications_left[player]
+    def score_terms(self, player: int) -> dict[str, int]:
+        """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
+        rt.new_move(self)
+        return {
+            'track': self.score[player],  # rules/china-schacht/base.yaml:541
+            'palaces': sum(self.palace_award(player, r) for r in self.board.regions_of_kind[PROVINCE] if not self.scored[r]),  # rules/china-schacht/base.yaml:544
+            'alliances': sum(self.alliance_points(player, b) for b in range(len(self.board.border_regions))),  # rules/china-schacht/base.yaml:546
+            'roads': self.chain_points(player),  # rules/china-schacht/base.yaml:547
+            'bonus_tiles': 6 * sum(1 for c in (YELLOW, ORANGE, GREEN) if self.most_tiles(player, c)),  # rules/china-schacht/bonus-tiles.yaml:112
+        }
 
     def _copy_fields(self, _other: Any) -> None:
-        _other._opt__board = self._opt__board
-        _other._opt__chain_cut = self._opt__chain_cut
-        _other._opt__final_round = self._opt__final_round
-        _other._opt__fortification_in_empty = self._opt__fortification_in_empty
-        _other.palace_of = self.palace_of[:]
-        _other.emissaries = self.emissaries[:]
-        _other.scored = self.scored[:]
-        _other.palaces_left = self.palaces_left[:]
-        _other.emissaries_left = self.emissaries_left[:]
-        _other.score = self.score[:]
-        _other.hand = self.hand[:]
-        _other.deck = self.deck
-        _other.face_up = self.face_up
-        _other.discard = self.discard
-        _other.exhausted = self.exhausted
-        _other.end_announced = self.end_announced
-        _other.finished = self.finished
-        _other.here = self.here
-        _other.placed = self.placed
-        _other.was_empty = self.was_empty
-        _other.fortifications_left = self.fortifications_left[:]
-        _other.fortified = self.fortified[:]
-        _other.fortified_here = self.fortified_here
+        super()._copy_fields(_other)
         _other.covered = self.covered[:]
         _other.tile_under = self.tile_under[:]
         _other.tile_shown = self.tile_shown[:]
         _other.tiles = self.tiles[:]
         # the values kept between moves hold for the copy too (immutable; a dict of them is shared:
         # what either state adds holds for both, until a change of what it reads drops it from one)
-        _other._d__empty = self._d__empty
-        _other._d__emissary_room = self._d__emissary_room
-        _other._d__province_points = self._d__province_points
-        _other._d__palace_award = self._d__palace_award
-        _other._d__open_spaces = self._d__open_spaces
-        _other._d__can_place = self._d__can_place
         _other._d__face_down_in = self._d__face_down_in
-        _other._kept_end = self._kept_end
-        _other._kept_shared = self._kept_shared = True  # (both: a value dropped from a shared dict drops from a copy)
-        _other._empty__palace_of = self._empty__palace_of
-        _other._regions__emissary_room__1 = self._regions__emissary_room__1
-        _other._regions_known__emissary_room__1 = self._regions_known__emissary_room__1
-        _other._has__palace_of = self._has__palace_of[:]
-        _other._values__payments = self._values__payments
-        _other._values__all_payments = self._values__all_payments
-        _other._actions__build = self._actions__build
-        _other._keyed_rows__build = self._keyed_rows__build
-        _other._region_rows__send = self._region_rows__send
-        _other._keyed_region_rows__send = self._keyed_region_rows__send
-        _other._actions__stop = self._actions__stop
-        _other._actions__exchange_blind = self._actions__exchange_blind
-        _other._listed__exchange_blind = self._listed__exchange_blind
-        _other._actions__exchange_face_up = self._actions__exchange_face_up
-        _other._listed__exchange_face_up = self._listed__exchange_face_up
-        _other._actions__take_face_up = self._actions__take_face_up
-        _other._listed__take_face_up = self._listed__take_face_up
-        _other._actions__draw_card = self._actions__draw_card
-        _other._actions__fortify = self._actions__fortify
-        _other._keyed_rows__fortify = self._keyed_rows__fortify
         _other._actions__reveal = self._actions__reveal
 
     def _forget_kept(self) -> None:
@@ -621,178 +433,51 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtBonusTilesState):
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args
-        if _name == 'build':
-            cards = _args[0]
-            space = _args[1]
-            return 'palace ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        if _name == 'send':
-            cards = _args[0]
-            province_to = _args[1]
-            return 'emissary ' + self._fmt('region', province_to) + ' with ' + self._fmt('list:colour', cards)
-        if _name == 'stop':
-            return 'stop'
-        if _name == 'exchange_blind':
-            card = _args[0]
-            return 'exchange ' + self._fmt('colour', card) + ' for the top card'
-        if _name == 'exchange_face_up':
-            card = _args[0]
-            taken = _args[1]
-            return 'exchange ' + self._fmt('colour', card) + ' for ' + self._fmt('colour', taken)
-        if _name == 'take_face_up':
-            taken = _args[0]
-            return 'take ' + self._fmt('colour', taken)
-        if _name == 'draw_card':
-            return 'draw'
-        if _name == 'fortify':
-            cards = _args[0]
-            space = _args[1]
-            return 'fortification ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
         if _name == 'reveal':
             province_at = _args[0]
             return 'reveal ' + self._fmt('region', province_at)
-        return _name.replace("_", " ")
+        return super()._action_text(_action)
+
+
+_BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
 GAME = rt.Game(
-    rt.GameInfo(
-        id='china-schacht',
+    replace(
+        BASE_GAME.info,
         variant='fortifications-bonus-tiles',
-        title='China',
-        players=(3, 4, 5),
-        roles=('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
-        options=(
-            rt.OptionInfo('board', 'by_players', ('by_players', 'face_3_4', 'face_4_5'), 'Which face of the board: by_players takes the face made for the number of players (3: face_3_4, 4: face_3_4, 5: face_4_5); either face can be chosen at 4 players.', '"On utilise une face ou l\'autre en fonction du nombre de joueur, les deux faces pouvant convenir à quatre joueurs."'),
-            rt.OptionInfo('chain_cut', 'best', ('best', 'longest_first', 'one_per_network'), "How a network of one player's palaces along the roads is cut into chains. best: the cut that scores the most, as a player counts his own chains (any set of unbranched paths of four or more, no palace in two). longest_first: the longest unbranched path is a chain, its palaces are taken out, and the longest path left is the next chain, as long as one of four or more is left (a long branch can be a chain of its own); it can score less than best. one_per_network: only the longest path of each connected network counts; every branch is left out.", '"Un joueur marque des points pour chacune de ses chaînes d\'au moins quatre palais consécutifs le long d\'une route. Les embranchements ne sont pas pris en compte. [...] Un palais ne peut être pris en compte que dans une seule chaîne."'),
-            rt.OptionInfo('final_round', 'this_round', ('this_round', 'one_more_round'), "When the deck runs out for the second time during the turn of the first player's right (the last seat), this_round ends the game after that turn (the round is complete); one_more_round plays a whole round more, up to that player's next turn. In any other turn, both end the game after the last seat's turn.", '"La partie est presque terminée lorsque la pioche est épuisée pour la seconde fois. On continue à jouer jusqu\'au tour du joueur placé à droite du premier joueur."'),
-            rt.OptionInfo('fortification_in_empty', 'palace_on_it', ('palace_on_it', 'one_piece', 'palace_may_follow'), 'A fortification placed in a province without any piece. palace_on_it: the player may still place a second piece, the palace on that fortification, and nothing else ("devrait toujours, au même tour, placer un palais dessus": the rule must leave him that move; example 8 does not say that Qi had a piece); he may also stop. one_piece: it is a piece like the others, so it is the turn\'s only piece ("Un seul pion dans une province encore vide"); its palace can come in a later turn, by anyone. palace_may_follow: the second piece may be any palace in that province (no emissary can go where no palace is).', '"Placer jusqu\'à 2 pions : Palais et/ou émissaires (et/ou fortifications) - Un seul pion dans une province encore vide." / "Un joueur qui place une fortification devrait toujours, au même tour, placer un palais dessus. S\'il ne le fait pas, les joueurs suivant auront la possibilité de le faire."'),
-        ),
         files=('rules/china-schacht/base.yaml', 'rules/china-schacht/fortifications.yaml', 'rules/china-schacht/bonus-tiles.yaml', 'rules/china-schacht/fortifications-bonus-tiles.yaml'),
-        rules={
-            'options.board': 'rules/china-schacht/base.yaml:14',
-            'options.chain_cut': 'rules/china-schacht/base.yaml:23',
-            'options.final_round': 'rules/china-schacht/base.yaml:38',
-            'options.fortification_in_empty': 'rules/china-schacht/fortifications.yaml:7',
-            'state.palace_of': 'rules/china-schacht/base.yaml:191',
-            'state.emissaries': 'rules/china-schacht/base.yaml:197',
-            'state.scored': 'rules/china-schacht/base.yaml:204',
-            'state.palaces_left': 'rules/china-schacht/base.yaml:210',
-            'state.emissaries_left': 'rules/china-schacht/base.yaml:215',
-            'state.score': 'rules/china-schacht/base.yaml:221',
-            'state.hand': 'rules/china-schacht/base.yaml:228',
-            'state.deck': 'rules/china-schacht/base.yaml:234',
-            'state.face_up': 'rules/china-schacht/base.yaml:240',
-            'state.discard': 'rules/china-schacht/base.yaml:244',
-            'state.exhausted': 'rules/china-schacht/base.yaml:248',
-            'state.end_announced': 'rules/china-schacht/base.yaml:252',
-            'state.finished': 'rules/china-schacht/base.yaml:256',
-            'state.here': 'rules/china-schacht/base.yaml:260',
-            'state.placed': 'rules/china-schacht/base.yaml:265',
-            'state.was_empty': 'rules/china-schacht/base.yaml:270',
-            'state.fortifications_left': 'rules/china-schacht/fortifications.yaml:25',
-            'state.fortified': 'rules/china-schacht/fortifications.yaml:30',
-            'state.fortified_here': 'rules/china-schacht/fortifications.yaml:36',
-            'state.covered': 'rules/china-schacht/bonus-tiles.yaml:7',
-            'state.tile_under': 'rules/china-schacht/bonus-tiles.yaml:12',
-            'state.tile_shown': 'rules/china-schacht/bonus-tiles.yaml:21',
-            'state.tiles': 'rules/china-schacht/bonus-tiles.yaml:26',
-            'define.removed_per_colour': 'rules/china-schacht/base.yaml:280',
-            'define.cards_of': 'rules/china-schacht/base.yaml:283',
-            'define.province_of': 'rules/china-schacht/base.yaml:284',
-            'define.provinces': 'rules/china-schacht/base.yaml:286',
-            'define.palaces_in': 'rules/china-schacht/base.yaml:287',
-            'define.palaces_total': 'rules/china-schacht/base.yaml:288',
-            'define.empty': 'rules/china-schacht/fortifications.yaml:46',
-            'define.free': 'rules/china-schacht/base.yaml:290',
-            'define.emissaries_of': 'rules/china-schacht/base.yaml:291',
-            'define.emissary_room': 'rules/china-schacht/base.yaml:294',
-            'define.province_points': 'rules/china-schacht/base.yaml:302',
-            'define.palace_award': 'rules/china-schacht/fortifications.yaml:54',
-            'define.leads_emissaries': 'rules/china-schacht/base.yaml:310',
-            'define.alliance_points': 'rules/china-schacht/base.yaml:314',
-            'define.chains_of': 'rules/china-schacht/base.yaml:321',
-            'define.chain_bonus': 'rules/china-schacht/fortifications.yaml:60',
-            'define.chain_points': 'rules/china-schacht/fortifications.yaml:61',
-            'define.payments': 'rules/china-schacht/base.yaml:329',
-            'define.all_payments': 'rules/china-schacht/base.yaml:332',
-            'define.pays_for': 'rules/china-schacht/base.yaml:336',
-            'define.open_provinces': 'rules/china-schacht/base.yaml:338',
-            'define.open_spaces': 'rules/china-schacht/fortifications.yaml:49',
-            'define.can_place': 'rules/china-schacht/base.yaml:341',
-            'define.on_fortification': 'rules/china-schacht/fortifications.yaml:51',
-            'define.bonus_colours': 'rules/china-schacht/bonus-tiles.yaml:35',
-            'define.off_junction': 'rules/china-schacht/bonus-tiles.yaml:38',
-            'define.face_down_in': 'rules/china-schacht/bonus-tiles.yaml:39',
-            'define.tiles_of': 'rules/china-schacht/bonus-tiles.yaml:40',
-            'define.most_tiles': 'rules/china-schacht/bonus-tiles.yaml:45',
-            'procedures.start_placing': 'rules/china-schacht/base.yaml:451',
-            'procedures.pay': 'rules/china-schacht/base.yaml:455',
-            'procedures.next_piece': 'rules/china-schacht/base.yaml:461',
-            'procedures.refill_hand': 'rules/china-schacht/base.yaml:470',
-            'procedures.own_turn_over': 'rules/china-schacht/base.yaml:477',
-            'procedures.draw_blind': 'rules/china-schacht/base.yaml:481',
-            'procedures.deck_check': 'rules/china-schacht/base.yaml:486',
-            'procedures.refill_face_up': 'rules/china-schacht/base.yaml:499',
-            'procedures.score_province': 'rules/china-schacht/base.yaml:508',
-            'procedures.place_bonus_tiles': 'rules/china-schacht/bonus-tiles.yaml:53',
-            'phases.turn': 'rules/china-schacht/base.yaml:360',
-            'phases.turn.start': 'rules/china-schacht/base.yaml:360',
-            'phases.turn.actions': 'rules/china-schacht/base.yaml:360',
-            'phases.second': 'rules/china-schacht/base.yaml:363',
-            'phases.second.start': 'rules/china-schacht/base.yaml:363',
-            'phases.second.actions': 'rules/china-schacht/base.yaml:363',
-            'phases.refill': 'rules/china-schacht/base.yaml:366',
-            'phases.refill.start': 'rules/china-schacht/base.yaml:366',
-            'phases.refill.actions': 'rules/china-schacht/base.yaml:366',
-            'phases.first_palace': 'rules/china-schacht/bonus-tiles.yaml:73',
-            'phases.first_palace.start': 'rules/china-schacht/bonus-tiles.yaml:73',
-            'phases.first_palace.actions': 'rules/china-schacht/bonus-tiles.yaml:73',
-            'actions.build': 'rules/china-schacht/base.yaml:372',
-            'actions.build.when': 'rules/china-schacht/base.yaml:376',
-            'actions.build.choose': 'rules/china-schacht/base.yaml:378',
-            'actions.build.choose.cards': 'rules/china-schacht/base.yaml:378',
-            'actions.build.choose.space': 'rules/china-schacht/bonus-tiles.yaml:80',
-            'actions.send': 'rules/china-schacht/base.yaml:391',
-            'actions.send.when': 'rules/china-schacht/base.yaml:395',
-            'actions.send.choose': 'rules/china-schacht/base.yaml:397',
-            'actions.send.choose.cards': 'rules/china-schacht/base.yaml:397',
-            'actions.send.choose.province_to': 'rules/china-schacht/base.yaml:398',
-            'actions.stop': 'rules/china-schacht/base.yaml:406',
-            'actions.stop.choose': 'rules/china-schacht/base.yaml:406',
-            'actions.exchange_blind': 'rules/china-schacht/base.yaml:410',
-            'actions.exchange_blind.when': 'rules/china-schacht/base.yaml:413',
-            'actions.exchange_blind.choose': 'rules/china-schacht/base.yaml:415',
-            'actions.exchange_blind.choose.card': 'rules/china-schacht/base.yaml:415',
-            'actions.exchange_face_up': 'rules/china-schacht/base.yaml:422',
-            'actions.exchange_face_up.choose': 'rules/china-schacht/base.yaml:426',
-            'actions.exchange_face_up.choose.card': 'rules/china-schacht/base.yaml:426',
-            'actions.exchange_face_up.choose.taken': 'rules/china-schacht/base.yaml:427',
-            'actions.take_face_up': 'rules/china-schacht/base.yaml:435',
-            'actions.take_face_up.choose': 'rules/china-schacht/base.yaml:437',
-            'actions.take_face_up.choose.taken': 'rules/china-schacht/base.yaml:437',
-            'actions.draw_card': 'rules/china-schacht/base.yaml:443',
-            'actions.draw_card.when': 'rules/china-schacht/base.yaml:444',
-            'actions.draw_card.choose': 'rules/china-schacht/base.yaml:443',
-            'actions.fortify': 'rules/china-schacht/fortifications.yaml:71',
-            'actions.fortify.when': 'rules/china-schacht/fortifications.yaml:80',
-            'actions.fortify.choose': 'rules/china-schacht/fortifications.yaml:82',
-            'actions.fortify.choose.cards': 'rules/china-schacht/fortifications.yaml:82',
-            'actions.fortify.choose.space': 'rules/china-schacht/fortifications.yaml:83',
-            'actions.reveal': 'rules/china-schacht/bonus-tiles.yaml:81',
-            'actions.reveal.when': 'rules/china-schacht/bonus-tiles.yaml:85',
-            'actions.reveal.choose': 'rules/china-schacht/bonus-tiles.yaml:87',
-            'actions.reveal.choose.province_at': 'rules/china-schacht/bonus-tiles.yaml:87',
-            'triggers.turn_over': 'rules/china-schacht/base.yaml:514',
-            'triggers.last_turn': 'rules/china-schacht/base.yaml:523',
-            'triggers.fortification_done': 'rules/china-schacht/fortifications.yaml:98',
-            'triggers.take_tile': 'rules/china-schacht/bonus-tiles.yaml:99',
-            'end': 'rules/china-schacht/base.yaml:537',
-            'scoring.track': 'rules/china-schacht/base.yaml:541',
-            'scoring.palaces': 'rules/china-schacht/base.yaml:544',
-            'scoring.alliances': 'rules/china-schacht/base.yaml:546',
-            'scoring.roads': 'rules/china-schacht/base.yaml:547',
-            'scoring.bonus_tiles': 'rules/china-schacht/bonus-tiles.yaml:112',
-            'invariants.emissaries_within_the_majority': 'rules/china-schacht/base.yaml:556',
-        },
+        rules=dict([
+            *_BASE_RULES[:23],
+            ('state.covered', 'rules/china-schacht/bonus-tiles.yaml:7'),
+            ('state.tile_under', 'rules/china-schacht/bonus-tiles.yaml:12'),
+            ('state.tile_shown', 'rules/china-schacht/bonus-tiles.yaml:21'),
+            ('state.tiles', 'rules/china-schacht/bonus-tiles.yaml:26'),
+            *_BASE_RULES[23:47],
+            ('define.bonus_colours', 'rules/china-schacht/bonus-tiles.yaml:35'),
+            ('define.off_junction', 'rules/china-schacht/bonus-tiles.yaml:38'),
+            ('define.face_down_in', 'rules/china-schacht/bonus-tiles.yaml:39'),
+            ('define.tiles_of', 'rules/china-schacht/bonus-tiles.yaml:40'),
+            ('define.most_tiles', 'rules/china-schacht/bonus-tiles.yaml:45'),
+            *_BASE_RULES[47:56],
+            ('procedures.place_bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:53'),
+            *_BASE_RULES[56:65],
+            ('phases.first_palace', 'rules/china-schacht/bonus-tiles.yaml:73'),
+            ('phases.first_palace.start', 'rules/china-schacht/bonus-tiles.yaml:73'),
+            ('phases.first_palace.actions', 'rules/china-schacht/bonus-tiles.yaml:73'),
+            *_BASE_RULES[65:69],
+            ('actions.build.choose.space', 'rules/china-schacht/bonus-tiles.yaml:80'),
+            *_BASE_RULES[70:96],
+            ('actions.reveal', 'rules/china-schacht/bonus-tiles.yaml:81'),
+            ('actions.reveal.when', 'rules/china-schacht/bonus-tiles.yaml:85'),
+            ('actions.reveal.choose', 'rules/china-schacht/bonus-tiles.yaml:87'),
+            ('actions.reveal.choose.province_at', 'rules/china-schacht/bonus-tiles.yaml:87'),
+            *_BASE_RULES[96:99],
+            ('triggers.take_tile', 'rules/china-schacht/bonus-tiles.yaml:99'),
+            *_BASE_RULES[99:104],
+            ('scoring.bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:112'),
+            *_BASE_RULES[104:],
+        ]),
     ),
     ChinaSchachtFortificationsBonusTilesState,
     {

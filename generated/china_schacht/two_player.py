@@ -8,9 +8,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
+from rulewright.generated.china_schacht.base import GAME as BASE_GAME
 from rulewright.generated.china_schacht.base import (
     GREEN,
     ORANGE,
@@ -49,7 +51,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     """A position of China."""
 
     __slots__ = ('_opt__emperor_placement', '_opt__joker_kept', '_opt__kept_at_reshuffle', '_opt__special_exchange', '_opt__emperor_emissaries', 'emperor_cards', 'kept', 'influence', 'specials', 'emperor_turn', 'two_provinces_now', '_d__open_provinces', '_d__emperor_occupied', '_d__emperor_provinces', '_values__emperor_payments', '_actions__emperor_first', '_actions__two_provinces_card', '_actions__exchange_card_special', '_listed__exchange_card_special', '_actions__emperor_palace', '_actions__emperor_emissary', '_actions__emperor_rests')
-    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = ChinaSchachtState.FIELDS + (
+    FIELDS: ClassVar[tuple[rt.FieldInfo, ...]] = (
+        *ChinaSchachtState.FIELDS,
         rt.FieldInfo('emperor_cards', None, 'list', 'colour', (), 'all', ''),
         rt.FieldInfo('kept', 'player', 'list', 'colour', (), 'all', ''),
         rt.FieldInfo('influence', 'player', 'set', 'colour', (), 'all', ''),
@@ -61,6 +64,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     STUCK: ClassVar[tuple[str, ...]] = ('pass', 'pass', 'pass', 'pass')
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('build', 'send', 'exchange_blind', 'exchange_face_up', 'emperor_first', 'two_provinces_card', 'exchange_card_special'), ('build', 'send', 'stop'), ('take_face_up', 'draw_card'), ('emperor_palace', 'emperor_emissary', 'emperor_rests'))
     PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False, False)
+    TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'build': 'palace ', 'send': 'emissary ', 'stop': 'stop', 'exchange_blind': 'exchange ', 'exchange_face_up': 'exchange ', 'take_face_up': 'take ', 'draw_card': 'draw', 'emperor_first': 'emperor plays first', 'two_provinces_card': 'two provinces', 'exchange_card_special': 'special exchange ', 'emperor_palace': 'emperor palace ', 'emperor_emissary': 'emperor emissary ', 'emperor_rests': 'emperor rests'}
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
         'role': ('seat1', 'seat2'),
@@ -77,6 +81,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         'emperor_emissaries': ('nine', 'eight'),
     }
     NEUTRAL: ClassVar[tuple[str, ...]] = ('emperor',)
+
     _opt__emperor_placement: int
     _opt__joker_kept: int
     _opt__kept_at_reshuffle: int
@@ -88,9 +93,11 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     specials: list[frozenset[int]]
     emperor_turn: int
     two_provinces_now: bool
+    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
     _d__open_provinces: Sequence[int] | None
     _d__emperor_occupied: Sequence[int] | None
     _d__emperor_provinces: Sequence[int] | None
+    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
     _values__emperor_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `emperor_payments` by what they read (`value_tables`)
     _actions__emperor_first: list[rt.Action | None]  # the interned actions of `emperor_first` (`action_tables`)
     _actions__two_provinces_card: list[rt.Action | None]  # the interned actions of `two_provinces_card` (`action_tables`)
@@ -564,6 +571,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 self.refill_face_up()  # two-player.yaml:257
                 if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
                     self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
+                # base.yaml:476: own_turn_over written out above
+            # two-player.yaml:253: refill_hand written out above
+        # base.yaml:390: next_piece written out above
 
     def _do__send(self, cards: Sequence[int], province_to: int) -> None:
         # rules/china-schacht/base.yaml:391: send
@@ -608,6 +618,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 self.refill_face_up()  # two-player.yaml:257
                 if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
                     self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
+                # base.yaml:476: own_turn_over written out above
+            # two-player.yaml:253: refill_hand written out above
+        # base.yaml:405: next_piece written out above
 
     def _do__stop(self) -> None:
         # rules/china-schacht/base.yaml:406: stop
@@ -626,6 +639,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.refill_face_up()  # two-player.yaml:257
             if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
                 self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
+            # base.yaml:476: own_turn_over written out above
+        # base.yaml:409: refill_hand written out above
 
     def _do__exchange_blind(self, card: int) -> None:
         # rules/china-schacht/base.yaml:410: exchange_blind
@@ -645,6 +660,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.refill_face_up()  # two-player.yaml:257
         if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
             self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
+        # base.yaml:421: own_turn_over written out above
 
     def _do__exchange_face_up(self, card: int, taken: int) -> None:
         # rules/china-schacht/base.yaml:422: exchange_face_up
@@ -669,6 +685,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self.refill_face_up()  # two-player.yaml:257
         if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
             self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
+        # base.yaml:434: own_turn_over written out above
 
     def _do__take_face_up(self, taken: int) -> None:
         # rules/china-schacht/base.yaml:435: take_face_up
@@ -693,6 +710,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.refill_face_up()  # two-player.yaml:257
             if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
                 self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
+            # base.yaml:476: own_turn_over written out above
+        # base.yaml:442: refill_hand written out above
 
     def _do__draw_card(self) -> None:
         # rules/china-schacht/base.yaml:443: draw_card
@@ -712,6 +731,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.refill_face_up()  # two-player.yaml:257
             if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
                 self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
+            # base.yaml:476: own_turn_over written out above
+        # base.yaml:448: refill_hand written out above
 
     def _do__emperor_first(self) -> None:
         # rules/china-schacht/two-player.yaml:152: emperor_first
@@ -787,6 +808,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.next_phase = PHASE__TURN  # two-player.yaml:277
         else:
             self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:279
+        # two-player.yaml:203: emperor_done written out above
 
     def _do__emperor_emissary(self, province_to: int, cards: Sequence[int]) -> None:
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
@@ -820,6 +842,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.next_phase = PHASE__TURN  # two-player.yaml:277
         else:
             self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:279
+        # two-player.yaml:213: emperor_done written out above
 
     def _do__emperor_rests(self) -> None:
         # rules/china-schacht/two-player.yaml:214: emperor_rests
@@ -835,6 +858,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.next_phase = PHASE__TURN  # two-player.yaml:277
         else:
             self.emperor_turn = EMPEROR_MOVED  # two-player.yaml:279
+        # two-player.yaml:218: emperor_done written out above
 
     def _trigger__turn_over(self) -> None:
         # rules/china-schacht/base.yaml:514: trigger turn_over
@@ -856,7 +880,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._d__open_provinces = self._d__open_spaces = None  # two-player.yaml:299
 
     def _turn_end(self) -> None:
-        super()._turn_end()
+        rt.new_move(self)
+        self._trigger__turn_over()
+        self._trigger__last_turn()
         self._trigger__two_player_turn_over()
 
     def removed_per_colour(self) -> int:
@@ -982,6 +1008,8 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 self.refill_face_up()  # two-player.yaml:257
                 if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
                     self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
+                # base.yaml:476: own_turn_over written out above
+            # two-player.yaml:253: refill_hand written out above
 
     def refill_hand(self) -> None:
         # rules/china-schacht/base.yaml:470
@@ -996,6 +1024,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             self.refill_face_up()  # two-player.yaml:257
             if (self.emperor_turn == EMPEROR_WAITS and self.emperor_provinces()):  # two-player.yaml:258
                 self.next_phase = PHASE__EMPEROR  # two-player.yaml:259
+            # base.yaml:476: own_turn_over written out above
 
     def own_turn_over(self) -> None:
         # rules/china-schacht/two-player.yaml:254
@@ -1197,28 +1226,6 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args
-        if _name == 'build':
-            cards = _args[0]
-            space = _args[1]
-            return 'palace ' + self._fmt('spot', space) + ' with ' + self._fmt('list:colour', cards)
-        if _name == 'send':
-            cards = _args[0]
-            province_to = _args[1]
-            return 'emissary ' + self._fmt('region', province_to) + ' with ' + self._fmt('list:colour', cards)
-        if _name == 'stop':
-            return 'stop'
-        if _name == 'exchange_blind':
-            card = _args[0]
-            return 'exchange ' + self._fmt('colour', card) + ' for the top card'
-        if _name == 'exchange_face_up':
-            card = _args[0]
-            taken = _args[1]
-            return 'exchange ' + self._fmt('colour', card) + ' for ' + self._fmt('colour', taken)
-        if _name == 'take_face_up':
-            taken = _args[0]
-            return 'take ' + self._fmt('colour', taken)
-        if _name == 'draw_card':
-            return 'draw'
         if _name == 'emperor_first':
             return 'emperor plays first'
         if _name == 'two_provinces_card':
@@ -1238,19 +1245,20 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
             return 'emperor emissary ' + self._fmt('region', province_to) + ' with ' + self._fmt('list:colour', cards)
         if _name == 'emperor_rests':
             return 'emperor rests'
-        return _name.replace("_", " ")
+        return super()._action_text(_action)
+
+
+_BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
 GAME = rt.Game(
-    rt.GameInfo(
-        id='china-schacht',
+    replace(
+        BASE_GAME.info,
         variant='two-player',
-        title='China',
         players=(2,),
         roles=('seat1', 'seat2'),
         options=(
-            rt.OptionInfo('chain_cut', 'best', ('best', 'longest_first', 'one_per_network'), "How a network of one player's palaces along the roads is cut into chains. best: the cut that scores the most, as a player counts his own chains (any set of unbranched paths of four or more, no palace in two). longest_first: the longest unbranched path is a chain, its palaces are taken out, and the longest path left is the next chain, as long as one of four or more is left (a long branch can be a chain of its own); it can score less than best. one_per_network: only the longest path of each connected network counts; every branch is left out.", '"Un joueur marque des points pour chacune de ses chaînes d\'au moins quatre palais consécutifs le long d\'une route. Les embranchements ne sont pas pris en compte. [...] Un palais ne peut être pris en compte que dans une seule chaîne."'),
-            rt.OptionInfo('final_round', 'this_round', ('this_round', 'one_more_round'), "When the deck runs out for the second time during the turn of the first player's right (the last seat), this_round ends the game after that turn (the round is complete); one_more_round plays a whole round more, up to that player's next turn. In any other turn, both end the game after the last seat's turn.", '"La partie est presque terminée lorsque la pioche est épuisée pour la seconde fois. On continue à jouer jusqu\'au tour du joueur placé à droite du premier joueur."'),
+            *BASE_GAME.info.options[1:],
             rt.OptionInfo('emperor_placement', 'compulsory', ('compulsory', 'optional'), 'compulsory: after his turn the player must place one Emperor piece whenever one can be placed (the restriction to empty provinces "que s\'il ne peut pas faire autrement" speaks of a move that has to be made). optional: he may leave the Emperor where he is.', '"Avec les cartes de celui-ci, il peut placer un pion de l\'Empereur (palais ou émissaire) sur le plateau selon les règles normales."'),
             rt.OptionInfo('joker_kept', 'one', ('one', 'both'), 'one: a piece paid with a joker pair keeps one of its two cards, the other is discarded (the English text: "keep ONE of the cards played"). both: both cards are kept.', '"Quand un joueur a posé un pion, il ne défausse pas la carte qu\'il a jouée mais la conserve face visible devant lui. S\'il a posé deux pions, il" (the sentence is cut off)'),
             rt.OptionInfo('kept_at_reshuffle', 'stay', ('stay', 'reshuffled'), "stay: the kept cards stay in front of the players for the whole game, so the first reshuffle makes a new deck of the discard pile only (exchanged cards, the second card of a joker, the Emperor's cards). reshuffled: they are shuffled into the new deck with the discard pile; the influence cards stay where they are.", '"La première fois que la pioche est épuisée, la défausse est mélangée pour constituer une nouvelle pioche." / "Les cartes d\'influence passent donc d\'un joueur à l\'autre tout au long de la partie."'),
@@ -1258,150 +1266,78 @@ GAME = rt.Game(
             rt.OptionInfo('emperor_emissaries', 'nine', ('nine', 'eight'), "nine: the Emperor has all nine emissaries of his colour (none of them marks a score). eight: one is set aside, as the players' score marker is, and he has eight.", "Le marqueur de score de l'Empereur n'est pas utilisé."),
         ),
         files=('rules/china-schacht/base.yaml', 'rules/china-schacht/two-player.yaml'),
-        rules={
-            'options.chain_cut': 'rules/china-schacht/base.yaml:23',
-            'options.final_round': 'rules/china-schacht/base.yaml:38',
-            'options.emperor_placement': 'rules/china-schacht/two-player.yaml:15',
-            'options.joker_kept': 'rules/china-schacht/two-player.yaml:25',
-            'options.kept_at_reshuffle': 'rules/china-schacht/two-player.yaml:34',
-            'options.special_exchange': 'rules/china-schacht/two-player.yaml:46',
-            'options.emperor_emissaries': 'rules/china-schacht/two-player.yaml:57',
-            'state.palace_of': 'rules/china-schacht/base.yaml:191',
-            'state.emissaries': 'rules/china-schacht/base.yaml:197',
-            'state.scored': 'rules/china-schacht/base.yaml:204',
-            'state.palaces_left': 'rules/china-schacht/base.yaml:210',
-            'state.emissaries_left': 'rules/china-schacht/base.yaml:215',
-            'state.score': 'rules/china-schacht/base.yaml:221',
-            'state.hand': 'rules/china-schacht/base.yaml:228',
-            'state.deck': 'rules/china-schacht/base.yaml:234',
-            'state.face_up': 'rules/china-schacht/base.yaml:240',
-            'state.discard': 'rules/china-schacht/base.yaml:244',
-            'state.exhausted': 'rules/china-schacht/base.yaml:248',
-            'state.end_announced': 'rules/china-schacht/base.yaml:252',
-            'state.finished': 'rules/china-schacht/base.yaml:256',
-            'state.here': 'rules/china-schacht/base.yaml:260',
-            'state.placed': 'rules/china-schacht/base.yaml:265',
-            'state.was_empty': 'rules/china-schacht/base.yaml:270',
-            'state.emperor_cards': 'rules/china-schacht/two-player.yaml:80',
-            'state.kept': 'rules/china-schacht/two-player.yaml:84',
-            'state.influence': 'rules/china-schacht/two-player.yaml:89',
-            'state.specials': 'rules/china-schacht/two-player.yaml:94',
-            'state.emperor_turn': 'rules/china-schacht/two-player.yaml:100',
-            'state.two_provinces_now': 'rules/china-schacht/two-player.yaml:103',
-            'define.removed_per_colour': 'rules/china-schacht/two-player.yaml:110',
-            'define.cards_of': 'rules/china-schacht/base.yaml:283',
-            'define.province_of': 'rules/china-schacht/base.yaml:284',
-            'define.provinces': 'rules/china-schacht/base.yaml:286',
-            'define.palaces_in': 'rules/china-schacht/base.yaml:287',
-            'define.palaces_total': 'rules/china-schacht/base.yaml:288',
-            'define.empty': 'rules/china-schacht/base.yaml:289',
-            'define.free': 'rules/china-schacht/base.yaml:290',
-            'define.emissaries_of': 'rules/china-schacht/base.yaml:291',
-            'define.emissary_room': 'rules/china-schacht/base.yaml:294',
-            'define.province_points': 'rules/china-schacht/base.yaml:302',
-            'define.palace_award': 'rules/china-schacht/two-player.yaml:115',
-            'define.leads_emissaries': 'rules/china-schacht/base.yaml:310',
-            'define.alliance_points': 'rules/china-schacht/base.yaml:314',
-            'define.chains_of': 'rules/china-schacht/base.yaml:321',
-            'define.chain_bonus': 'rules/china-schacht/base.yaml:324',
-            'define.chain_points': 'rules/china-schacht/base.yaml:325',
-            'define.payments': 'rules/china-schacht/base.yaml:329',
-            'define.all_payments': 'rules/china-schacht/base.yaml:332',
-            'define.pays_for': 'rules/china-schacht/base.yaml:336',
-            'define.open_provinces': 'rules/china-schacht/two-player.yaml:119',
-            'define.open_spaces': 'rules/china-schacht/base.yaml:340',
-            'define.can_place': 'rules/china-schacht/base.yaml:341',
-            'define.kept_of': 'rules/china-schacht/two-player.yaml:112',
-            'define.emperor_payments': 'rules/china-schacht/two-player.yaml:122',
-            'define.emperor_can_build': 'rules/china-schacht/two-player.yaml:125',
-            'define.emperor_can_send': 'rules/china-schacht/two-player.yaml:127',
-            'define.emperor_occupied': 'rules/china-schacht/two-player.yaml:129',
-            'define.emperor_provinces': 'rules/china-schacht/two-player.yaml:132',
-            'procedures.start_placing': 'rules/china-schacht/base.yaml:451',
-            'procedures.pay': 'rules/china-schacht/two-player.yaml:221',
-            'procedures.next_piece': 'rules/china-schacht/two-player.yaml:246',
-            'procedures.refill_hand': 'rules/china-schacht/base.yaml:470',
-            'procedures.own_turn_over': 'rules/china-schacht/two-player.yaml:254',
-            'procedures.draw_blind': 'rules/china-schacht/base.yaml:481',
-            'procedures.deck_check': 'rules/china-schacht/two-player.yaml:280',
-            'procedures.refill_face_up': 'rules/china-schacht/base.yaml:499',
-            'procedures.score_province': 'rules/china-schacht/base.yaml:508',
-            'procedures.keep': 'rules/china-schacht/two-player.yaml:232',
-            'procedures.take_influence': 'rules/china-schacht/two-player.yaml:235',
-            'procedures.emperor_pay': 'rules/china-schacht/two-player.yaml:260',
-            'procedures.emperor_refill': 'rules/china-schacht/two-player.yaml:265',
-            'procedures.emperor_done': 'rules/china-schacht/two-player.yaml:273',
-            'phases.turn': 'rules/china-schacht/base.yaml:360',
-            'phases.turn.start': 'rules/china-schacht/base.yaml:360',
-            'phases.turn.actions': 'rules/china-schacht/base.yaml:360',
-            'phases.second': 'rules/china-schacht/base.yaml:363',
-            'phases.second.start': 'rules/china-schacht/base.yaml:363',
-            'phases.second.actions': 'rules/china-schacht/base.yaml:363',
-            'phases.refill': 'rules/china-schacht/base.yaml:366',
-            'phases.refill.start': 'rules/china-schacht/base.yaml:366',
-            'phases.refill.actions': 'rules/china-schacht/base.yaml:366',
-            'phases.emperor': 'rules/china-schacht/two-player.yaml:147',
-            'phases.emperor.start': 'rules/china-schacht/two-player.yaml:147',
-            'phases.emperor.actions': 'rules/china-schacht/two-player.yaml:147',
-            'actions.build': 'rules/china-schacht/base.yaml:372',
-            'actions.build.when': 'rules/china-schacht/base.yaml:376',
-            'actions.build.choose': 'rules/china-schacht/base.yaml:378',
-            'actions.build.choose.cards': 'rules/china-schacht/base.yaml:378',
-            'actions.build.choose.space': 'rules/china-schacht/base.yaml:379',
-            'actions.send': 'rules/china-schacht/base.yaml:391',
-            'actions.send.when': 'rules/china-schacht/base.yaml:395',
-            'actions.send.choose': 'rules/china-schacht/base.yaml:397',
-            'actions.send.choose.cards': 'rules/china-schacht/base.yaml:397',
-            'actions.send.choose.province_to': 'rules/china-schacht/base.yaml:398',
-            'actions.stop': 'rules/china-schacht/base.yaml:406',
-            'actions.stop.choose': 'rules/china-schacht/base.yaml:406',
-            'actions.exchange_blind': 'rules/china-schacht/base.yaml:410',
-            'actions.exchange_blind.when': 'rules/china-schacht/base.yaml:413',
-            'actions.exchange_blind.choose': 'rules/china-schacht/base.yaml:415',
-            'actions.exchange_blind.choose.card': 'rules/china-schacht/base.yaml:415',
-            'actions.exchange_face_up': 'rules/china-schacht/base.yaml:422',
-            'actions.exchange_face_up.choose': 'rules/china-schacht/base.yaml:426',
-            'actions.exchange_face_up.choose.card': 'rules/china-schacht/base.yaml:426',
-            'actions.exchange_face_up.choose.taken': 'rules/china-schacht/base.yaml:427',
-            'actions.take_face_up': 'rules/china-schacht/base.yaml:435',
-            'actions.take_face_up.choose': 'rules/china-schacht/base.yaml:437',
-            'actions.take_face_up.choose.taken': 'rules/china-schacht/base.yaml:437',
-            'actions.draw_card': 'rules/china-schacht/base.yaml:443',
-            'actions.draw_card.when': 'rules/china-schacht/base.yaml:444',
-            'actions.draw_card.choose': 'rules/china-schacht/base.yaml:443',
-            'actions.emperor_first': 'rules/china-schacht/two-player.yaml:152',
-            'actions.emperor_first.when': 'rules/china-schacht/two-player.yaml:154',
-            'actions.emperor_first.choose': 'rules/china-schacht/two-player.yaml:152',
-            'actions.two_provinces_card': 'rules/china-schacht/two-player.yaml:160',
-            'actions.two_provinces_card.when': 'rules/china-schacht/two-player.yaml:163',
-            'actions.two_provinces_card.choose': 'rules/china-schacht/two-player.yaml:160',
-            'actions.exchange_card_special': 'rules/china-schacht/two-player.yaml:169',
-            'actions.exchange_card_special.when': 'rules/china-schacht/two-player.yaml:173',
-            'actions.exchange_card_special.choose': 'rules/china-schacht/two-player.yaml:175',
-            'actions.exchange_card_special.choose.card': 'rules/china-schacht/two-player.yaml:175',
-            'actions.exchange_card_special.choose.taken': 'rules/china-schacht/two-player.yaml:176',
-            'actions.emperor_palace': 'rules/china-schacht/two-player.yaml:187',
-            'actions.emperor_palace.choose': 'rules/china-schacht/two-player.yaml:191',
-            'actions.emperor_palace.choose.province_to': 'rules/china-schacht/two-player.yaml:191',
-            'actions.emperor_palace.choose.space': 'rules/china-schacht/two-player.yaml:192',
-            'actions.emperor_palace.choose.cards': 'rules/china-schacht/two-player.yaml:193',
-            'actions.emperor_emissary': 'rules/china-schacht/two-player.yaml:204',
-            'actions.emperor_emissary.choose': 'rules/china-schacht/two-player.yaml:206',
-            'actions.emperor_emissary.choose.province_to': 'rules/china-schacht/two-player.yaml:206',
-            'actions.emperor_emissary.choose.cards': 'rules/china-schacht/two-player.yaml:207',
-            'actions.emperor_rests': 'rules/china-schacht/two-player.yaml:214',
-            'actions.emperor_rests.when': 'rules/china-schacht/two-player.yaml:215',
-            'actions.emperor_rests.choose': 'rules/china-schacht/two-player.yaml:214',
-            'triggers.turn_over': 'rules/china-schacht/base.yaml:514',
-            'triggers.last_turn': 'rules/china-schacht/base.yaml:523',
-            'triggers.two_player_turn_over': 'rules/china-schacht/two-player.yaml:295',
-            'end': 'rules/china-schacht/two-player.yaml:304',
-            'scoring.track': 'rules/china-schacht/base.yaml:541',
-            'scoring.palaces': 'rules/china-schacht/base.yaml:544',
-            'scoring.alliances': 'rules/china-schacht/base.yaml:546',
-            'scoring.roads': 'rules/china-schacht/base.yaml:547',
-            'invariants.emissaries_within_the_majority': 'rules/china-schacht/base.yaml:556',
-        },
+        rules=dict([
+            *_BASE_RULES[1:3],
+            ('options.emperor_placement', 'rules/china-schacht/two-player.yaml:15'),
+            ('options.joker_kept', 'rules/china-schacht/two-player.yaml:25'),
+            ('options.kept_at_reshuffle', 'rules/china-schacht/two-player.yaml:34'),
+            ('options.special_exchange', 'rules/china-schacht/two-player.yaml:46'),
+            ('options.emperor_emissaries', 'rules/china-schacht/two-player.yaml:57'),
+            *_BASE_RULES[3:19],
+            ('state.emperor_cards', 'rules/china-schacht/two-player.yaml:80'),
+            ('state.kept', 'rules/china-schacht/two-player.yaml:84'),
+            ('state.influence', 'rules/china-schacht/two-player.yaml:89'),
+            ('state.specials', 'rules/china-schacht/two-player.yaml:94'),
+            ('state.emperor_turn', 'rules/china-schacht/two-player.yaml:100'),
+            ('state.two_provinces_now', 'rules/china-schacht/two-player.yaml:103'),
+            ('define.removed_per_colour', 'rules/china-schacht/two-player.yaml:110'),
+            *_BASE_RULES[20:30],
+            ('define.palace_award', 'rules/china-schacht/two-player.yaml:115'),
+            *_BASE_RULES[31:39],
+            ('define.open_provinces', 'rules/china-schacht/two-player.yaml:119'),
+            *_BASE_RULES[40:42],
+            ('define.kept_of', 'rules/china-schacht/two-player.yaml:112'),
+            ('define.emperor_payments', 'rules/china-schacht/two-player.yaml:122'),
+            ('define.emperor_can_build', 'rules/china-schacht/two-player.yaml:125'),
+            ('define.emperor_can_send', 'rules/china-schacht/two-player.yaml:127'),
+            ('define.emperor_occupied', 'rules/china-schacht/two-player.yaml:129'),
+            ('define.emperor_provinces', 'rules/china-schacht/two-player.yaml:132'),
+            *_BASE_RULES[42:43],
+            ('procedures.pay', 'rules/china-schacht/two-player.yaml:221'),
+            ('procedures.next_piece', 'rules/china-schacht/two-player.yaml:246'),
+            *_BASE_RULES[45:46],
+            ('procedures.own_turn_over', 'rules/china-schacht/two-player.yaml:254'),
+            *_BASE_RULES[47:48],
+            ('procedures.deck_check', 'rules/china-schacht/two-player.yaml:280'),
+            *_BASE_RULES[49:51],
+            ('procedures.keep', 'rules/china-schacht/two-player.yaml:232'),
+            ('procedures.take_influence', 'rules/china-schacht/two-player.yaml:235'),
+            ('procedures.emperor_pay', 'rules/china-schacht/two-player.yaml:260'),
+            ('procedures.emperor_refill', 'rules/china-schacht/two-player.yaml:265'),
+            ('procedures.emperor_done', 'rules/china-schacht/two-player.yaml:273'),
+            *_BASE_RULES[51:60],
+            ('phases.emperor', 'rules/china-schacht/two-player.yaml:147'),
+            ('phases.emperor.start', 'rules/china-schacht/two-player.yaml:147'),
+            ('phases.emperor.actions', 'rules/china-schacht/two-player.yaml:147'),
+            *_BASE_RULES[60:86],
+            ('actions.emperor_first', 'rules/china-schacht/two-player.yaml:152'),
+            ('actions.emperor_first.when', 'rules/china-schacht/two-player.yaml:154'),
+            ('actions.emperor_first.choose', 'rules/china-schacht/two-player.yaml:152'),
+            ('actions.two_provinces_card', 'rules/china-schacht/two-player.yaml:160'),
+            ('actions.two_provinces_card.when', 'rules/china-schacht/two-player.yaml:163'),
+            ('actions.two_provinces_card.choose', 'rules/china-schacht/two-player.yaml:160'),
+            ('actions.exchange_card_special', 'rules/china-schacht/two-player.yaml:169'),
+            ('actions.exchange_card_special.when', 'rules/china-schacht/two-player.yaml:173'),
+            ('actions.exchange_card_special.choose', 'rules/china-schacht/two-player.yaml:175'),
+            ('actions.exchange_card_special.choose.card', 'rules/china-schacht/two-player.yaml:175'),
+            ('actions.exchange_card_special.choose.taken', 'rules/china-schacht/two-player.yaml:176'),
+            ('actions.emperor_palace', 'rules/china-schacht/two-player.yaml:187'),
+            ('actions.emperor_palace.choose', 'rules/china-schacht/two-player.yaml:191'),
+            ('actions.emperor_palace.choose.province_to', 'rules/china-schacht/two-player.yaml:191'),
+            ('actions.emperor_palace.choose.space', 'rules/china-schacht/two-player.yaml:192'),
+            ('actions.emperor_palace.choose.cards', 'rules/china-schacht/two-player.yaml:193'),
+            ('actions.emperor_emissary', 'rules/china-schacht/two-player.yaml:204'),
+            ('actions.emperor_emissary.choose', 'rules/china-schacht/two-player.yaml:206'),
+            ('actions.emperor_emissary.choose.province_to', 'rules/china-schacht/two-player.yaml:206'),
+            ('actions.emperor_emissary.choose.cards', 'rules/china-schacht/two-player.yaml:207'),
+            ('actions.emperor_rests', 'rules/china-schacht/two-player.yaml:214'),
+            ('actions.emperor_rests.when', 'rules/china-schacht/two-player.yaml:215'),
+            ('actions.emperor_rests.choose', 'rules/china-schacht/two-player.yaml:214'),
+            *_BASE_RULES[86:88],
+            ('triggers.two_player_turn_over', 'rules/china-schacht/two-player.yaml:295'),
+            ('end', 'rules/china-schacht/two-player.yaml:304'),
+            *_BASE_RULES[89:],
+        ]),
     ),
     ChinaSchachtTwoPlayerState,
     {

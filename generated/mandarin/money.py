@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rulewright import runtime as rt
@@ -21,19 +22,24 @@ from rulewright.generated.mandarin.base import (
     MandarinState,
     _board__zodiac,
 )
+from rulewright.generated.mandarin.base import GAME as BASE_GAME
 
 
 class MandarinMoneyState(MandarinState):
     """A position of Mandarin."""
 
     __slots__ = ('_actions__sell',)
+    PHASES: ClassVar[tuple[str, ...]] = ('turn', 'refunding', 'dispense', 'auction', 'take', 'seize')
+    STUCK: ClassVar[tuple[str, ...]] = ('pass', 'pass', 'pass', 'pass', 'pass', 'pass')
     PHASE_ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = (('refund', 'roll'), ('refund_tile',), ('keep', 'draw_again', 'sell'), ('bid', 'drop_out'), ('take_tile',), ('seize_tile',))
+    PHASE_STARTS: ClassVar[tuple[bool, ...]] = (False, False, False, False, False, False)
+    TURN_END_TRIGGERS: ClassVar[bool] = False
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'refund': 'refund', 'refund_tile': 'refund ', 'roll': 'roll', 'keep': 'keep', 'draw_again': 'draw again', 'bid': 'bid ', 'drop_out': 'drop out', 'take_tile': 'take ', 'seize_tile': 'seize ', 'sell': 'auction it'}
+
+    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
     _actions__sell: list[rt.Action | None]  # the interned actions of `sell` (`action_tables`)
 
     def _bind_tables(self) -> None:
-        """Find (or make) the tables of the board that listings and definitions read, once, as the game
-        starts: kept on the state, copied by `clone` (pass `board_tables`)."""
         super()._bind_tables()
         self._actions__sell = self.board.tables.actions.get('sell') or self.board.tables.action_table('sell', 1)
 
@@ -178,6 +184,8 @@ class MandarinMoneyState(MandarinState):
             self.sale_unsold()  # base.yaml:515
         else:
             self.next_phase = PHASE__AUCTION  # base.yaml:517
+        # base.yaml:508: restart_sale written out above
+        # money.yaml:23: open_sale written out above
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -191,151 +199,28 @@ class MandarinMoneyState(MandarinState):
 
     def _action_text(self, _action: rt.Action) -> str:
         _name, _args = _action.name, _action.args
-        if _name == 'refund':
-            return 'refund'
-        if _name == 'refund_tile':
-            tile = _args[0]
-            return 'refund ' + self._fmt('tile', tile)
-        if _name == 'roll':
-            return 'roll'
-        if _name == 'keep':
-            return 'keep'
-        if _name == 'draw_again':
-            return 'draw again'
-        if _name == 'bid':
-            amount = _args[0]
-            return 'bid ' + self._fmt('int', amount)
-        if _name == 'drop_out':
-            return 'drop out'
-        if _name == 'take_tile':
-            tile = _args[0]
-            return 'take ' + self._fmt('tile', tile)
-        if _name == 'seize_tile':
-            tile = _args[0]
-            return 'seize ' + self._fmt('tile', tile)
         if _name == 'sell':
             return 'auction it'
-        return _name.replace("_", " ")
+        return super()._action_text(_action)
+
+
+_BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
 GAME = rt.Game(
-    rt.GameInfo(
-        id='mandarin',
+    replace(
+        BASE_GAME.info,
         variant='money',
-        title='Mandarin',
-        players=(2, 3, 4, 5),
-        roles=('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
-        options=(
-            rt.OptionInfo('money_shown', 'hidden', ('hidden', 'open'), "Whether each player's money is hidden from the others (hidden, as the rulebook advises) or open on the table (open). The rulebook only advises hiding it.", '"Il est conseillé de dissimuler son argent."'),
-            rt.OptionInfo('start_square', 'birth_sign', ('birth_sign', 'random_section', 'seat_order'), 'Where each mandarin starts. birth_sign, the rulebook\'s rule: before the first turn each player, from P1 on, says his birth sign and his mandarin goes to the character square of that section (several on one square "côte à côte"). random_section draws a section for each mandarin at setup; seat_order puts P1 on the rat, P2 on the ox, and so on.', '"Chaque joueur choisit un Mandarin et le place dans la section correspondant à son signe, sur la case Caractère Chinois du milieu. Si plusieurs joueurs sont du même signe, il suffit de placer les Mandarins côte à côte."'),
-            rt.OptionInfo('unsold', 'back_to_dispenser', ('back_to_dispenser', 'originator_keeps'), 'What becomes of the tiles of a sale in which nobody bids at all. The base rules do not say; by default they go back into the dispenser, as the money variant prescribes for its own sales (« elle doit être retournée dans le distributeur »). originator_keeps gives them to the player who drew them, for nothing.', '"L\'enchère minimum, quel que soit le nombre de tuiles, est de 100 yuans. Il n\'y a pas de plafond."'),
-            rt.OptionInfo('defaulter', 'sits_out', ('sits_out', 'bids_again'), 'Whether a winner who could not pay takes part in the restarted sale. By default he sits it out (he has just handed all his money to the bank); bids_again keeps him in it, but his offers go only up to what he holds (nothing left: he can only drop out), since an offer he has been shown unable to honour would restart the sale for ever.', '"S\'il s\'avère qu\'un joueur ne peut honorer son enchère, il remet tout son argent à la Banque, et la vente doit être recommencée."'),
-            rt.OptionInfo('passing_square', 'replaced', ('replaced', 'dispenser_only'), 'What a mandarin that passed others does not do on the square it reaches. By default the tile taken from a passed player replaces whatever the square gives (no dispenser, no 100 yuans); dispenser_only reads the sentence literally, so a character square still pays its 100 yuans. Rent is due in both readings ("chaque fois qu\'ils arrivent").', '"Lorsqu\'un Mandarin en dépasse un autre, ou plusieurs, le joueur à qui il appartient n\'utilise pas le distributeur: il choisit une tuile sur la carte "Collection" du ou des joueurs qu\'il a dépassés."'),
-            rt.OptionInfo('moving_away', 'pays_rent', ('ends_turn', 'pays_rent'), 'What happens on the square a mandarin reaches when it moves away after passing. By default (pays_rent) its mover pays rent there, as anywhere else one arrives: rent is due "chaque fois qu\'ils arrivent", and moving away is arriving; the square gives nothing else, since the turn ends. ends_turn: nothing at all happens there.', '"Ensuite, il relance le dé pour s\'éloigner et son tour s\'achève." / "il fait payer aux autres joueurs 200 yuans chaque fois qu\'ils arrivent dans l\'une des trois parties de la section de cet animal sur le plateau de jeu."'),
-            rt.OptionInfo('rent_square', 'then_draws', ('then_draws', 'rent_only'), 'Whether a player who pays rent on a coloured square of a controlled section still draws from the dispenser. By default he does (rent is a charge on arriving, the square keeps its use); rent_only makes the rent the whole of his turn.', '"Lorsqu\'un joueur possède trois tuiles ou plus du même animal, il fait payer aux autres joueurs 200 yuans chaque fois qu\'ils arrivent dans l\'une des trois parties de la section de cet animal sur le plateau de jeu."'),
-        ),
         files=('rules/mandarin/base.yaml', 'rules/mandarin/money.yaml'),
-        rules={
-            'options.money_shown': 'rules/mandarin/base.yaml:23',
-            'options.start_square': 'rules/mandarin/base.yaml:31',
-            'options.unsold': 'rules/mandarin/base.yaml:43',
-            'options.defaulter': 'rules/mandarin/base.yaml:54',
-            'options.passing_square': 'rules/mandarin/base.yaml:65',
-            'options.moving_away': 'rules/mandarin/base.yaml:77',
-            'options.rent_square': 'rules/mandarin/base.yaml:89',
-            'state.money': 'rules/mandarin/base.yaml:143',
-            'state.card': 'rules/mandarin/base.yaml:152',
-            'state.dispenser': 'rules/mandarin/base.yaml:160',
-            'state.out': 'rules/mandarin/base.yaml:166',
-            'state.plain': 'rules/mandarin/base.yaml:176',
-            'state.position': 'rules/mandarin/base.yaml:182',
-            'state.last_roll': 'rules/mandarin/base.yaml:188',
-            'state.away_roll': 'rules/mandarin/base.yaml:193',
-            'state.passed_by': 'rules/mandarin/base.yaml:198',
-            'state.stage': 'rules/mandarin/base.yaml:203',
-            'state.creditor': 'rules/mandarin/base.yaml:208',
-            'state.sale': 'rules/mandarin/base.yaml:214',
-            'state.defaulted': 'rules/mandarin/base.yaml:221',
-            'state.seller': 'rules/mandarin/base.yaml:226',
-            'state.bank_paid_out': 'rules/mandarin/base.yaml:234',
-            'state.bank_received': 'rules/mandarin/base.yaml:239',
-            'define.seat': 'rules/mandarin/base.yaml:247',
-            'define.section_at': 'rules/mandarin/base.yaml:248',
-            'define.animal_of': 'rules/mandarin/base.yaml:250',
-            'define.animal_at': 'rules/mandarin/base.yaml:251',
-            'define.section_of': 'rules/mandarin/base.yaml:252',
-            'define.is_character': 'rules/mandarin/base.yaml:253',
-            'define.character_of': 'rules/mandarin/base.yaml:254',
-            'define.character_squares': 'rules/mandarin/base.yaml:255',
-            'define.held': 'rules/mandarin/base.yaml:257',
-            'define.has_emperor': 'rules/mandarin/base.yaml:258',
-            'define.controls': 'rules/mandarin/base.yaml:262',
-            'define.controller': 'rules/mandarin/base.yaml:264',
-            'define.rent': 'rules/mandarin/base.yaml:267',
-            'define.value': 'rules/mandarin/base.yaml:270',
-            'define.complete': 'rules/mandarin/base.yaml:274',
-            'define.bidders': 'rules/mandarin/base.yaml:281',
-            'define.last_face_up': 'rules/mandarin/base.yaml:284',
-            'procedures.draw_tile': 'rules/mandarin/base.yaml:441',
-            'procedures.charge_rent': 'rules/mandarin/base.yaml:450',
-            'procedures.arrive': 'rules/mandarin/base.yaml:467',
-            'procedures.character_pay': 'rules/mandarin/base.yaml:489',
-            'procedures.move_away': 'rules/mandarin/base.yaml:496',
-            'procedures.open_sale': 'rules/mandarin/base.yaml:506',
-            'procedures.restart_sale': 'rules/mandarin/base.yaml:512',
-            'procedures.sale_won': 'rules/mandarin/base.yaml:519',
-            'procedures.sale_unsold': 'rules/mandarin/base.yaml:542',
-            'phases.turn': 'rules/mandarin/base.yaml:302',
-            'phases.turn.start': 'rules/mandarin/base.yaml:302',
-            'phases.turn.actions': 'rules/mandarin/base.yaml:302',
-            'phases.refunding': 'rules/mandarin/base.yaml:307',
-            'phases.refunding.start': 'rules/mandarin/base.yaml:307',
-            'phases.refunding.actions': 'rules/mandarin/base.yaml:307',
-            'phases.dispense': 'rules/mandarin/base.yaml:311',
-            'phases.dispense.start': 'rules/mandarin/base.yaml:311',
-            'phases.dispense.actions': 'rules/mandarin/base.yaml:311',
-            'phases.auction': 'rules/mandarin/base.yaml:314',
-            'phases.auction.start': 'rules/mandarin/base.yaml:314',
-            'phases.auction.actions': 'rules/mandarin/base.yaml:314',
-            'phases.take': 'rules/mandarin/base.yaml:319',
-            'phases.take.start': 'rules/mandarin/base.yaml:319',
-            'phases.take.actions': 'rules/mandarin/base.yaml:319',
-            'phases.seize': 'rules/mandarin/base.yaml:322',
-            'phases.seize.start': 'rules/mandarin/base.yaml:322',
-            'phases.seize.actions': 'rules/mandarin/base.yaml:322',
-            'actions.refund': 'rules/mandarin/base.yaml:329',
-            'actions.refund.when': 'rules/mandarin/base.yaml:332',
-            'actions.refund.choose': 'rules/mandarin/base.yaml:329',
-            'actions.refund_tile': 'rules/mandarin/base.yaml:336',
-            'actions.refund_tile.choose': 'rules/mandarin/base.yaml:340',
-            'actions.refund_tile.choose.tile': 'rules/mandarin/base.yaml:340',
-            'actions.roll': 'rules/mandarin/base.yaml:348',
-            'actions.roll.choose': 'rules/mandarin/base.yaml:348',
-            'actions.keep': 'rules/mandarin/base.yaml:366',
-            'actions.keep.choose': 'rules/mandarin/base.yaml:366',
-            'actions.draw_again': 'rules/mandarin/base.yaml:375',
-            'actions.draw_again.when': 'rules/mandarin/base.yaml:380',
-            'actions.draw_again.choose': 'rules/mandarin/base.yaml:375',
-            'actions.bid': 'rules/mandarin/base.yaml:391',
-            'actions.bid.choose': 'rules/mandarin/base.yaml:400',
-            'actions.bid.choose.amount': 'rules/mandarin/base.yaml:400',
-            'actions.drop_out': 'rules/mandarin/base.yaml:408',
-            'actions.drop_out.choose': 'rules/mandarin/base.yaml:408',
-            'actions.take_tile': 'rules/mandarin/base.yaml:415',
-            'actions.take_tile.choose': 'rules/mandarin/base.yaml:418',
-            'actions.take_tile.choose.tile': 'rules/mandarin/base.yaml:418',
-            'actions.seize_tile': 'rules/mandarin/base.yaml:425',
-            'actions.seize_tile.choose': 'rules/mandarin/base.yaml:429',
-            'actions.seize_tile.choose.tile': 'rules/mandarin/base.yaml:429',
-            'actions.sell': 'rules/mandarin/money.yaml:11',
-            'actions.sell.when': 'rules/mandarin/money.yaml:19',
-            'actions.sell.choose': 'rules/mandarin/money.yaml:11',
-            'triggers.sale_over': 'rules/mandarin/base.yaml:555',
-            'end': 'rules/mandarin/base.yaml:566',
-            'scoring.wealth': 'rules/mandarin/money.yaml:32',
-            'invariants.a_tile_on_one_card_at_most': 'rules/mandarin/base.yaml:575',
-            'invariants.plain_tiles_are_out': 'rules/mandarin/base.yaml:577',
-        },
+        rules=dict([
+            *_BASE_RULES[:91],
+            ('actions.sell', 'rules/mandarin/money.yaml:11'),
+            ('actions.sell.when', 'rules/mandarin/money.yaml:19'),
+            ('actions.sell.choose', 'rules/mandarin/money.yaml:11'),
+            *_BASE_RULES[91:93],
+            ('scoring.wealth', 'rules/mandarin/money.yaml:32'),
+            *_BASE_RULES[94:],
+        ]),
     ),
     MandarinMoneyState,
     {

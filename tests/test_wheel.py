@@ -18,15 +18,17 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-# package folder in the checkout -> its place in the wheel (pyproject.toml, [tool.setuptools])
-FOLDERS = {"api": "rulewright", "compiler": "rulewright/compiler", "runtime": "rulewright/runtime",
-           "generated": "rulewright/generated", "grammar": "rulewright/grammar", "rules": "rulewright/rules"}
+# package folder in the checkout -> its place in the wheel, as pyproject.toml's [tool.setuptools]
+# `package-dir` maps them (read from it: a folder added there is in the wheel and in this test)
+_SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+FOLDERS = {folder: package.replace(".", "/") for package, folder in _SETUPTOOLS["package-dir"].items()}
 LEFT_OUT = ("__pycache__", "*.pyc", "*.so", "*.c", "*.o")  # interpreter caches, a native build's files
 
 

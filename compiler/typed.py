@@ -298,8 +298,9 @@ class For:
     body: tuple[Stmt, ...]
     span: SourceSpan
     # (pass `join_rounds`) a loop that cannot fail whose one statement joins the same items to a list every
-    # round, found to join them all at once: `x = (*x, *(a,) * rounds)`
-    joins_rounds: bool = False
+    # round, found to join them all at once: `x = (*x, *(a,) * rounds)`; the items as generated code spells
+    # them (none: not found)
+    joins_rounds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

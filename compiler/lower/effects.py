@@ -14,8 +14,7 @@ from .. import typed as t
 from ..budget import STORED, Facts, sat, storable
 from ..names import phase_constant
 from ..passes import bitmask, inline_procedures, join_rounds, value_masks
-from ..passes.draw_out import _words
-from ..passes.join_rounds import ROUNDS, _items
+from ..passes.join_rounds import ROUNDS
 from ..passes.rewrite import where
 from ..pyir import Assign, AugAssign, Block, Code, Elif, ExprStmt, For, If, Pass, Stmt, assign, call, if_, spanned
 from ..pyprint import codes
@@ -435,8 +434,7 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
     where pass `join_rounds` marked it, else None (`lo`: the lowering)."""
     if lo.probe is not None or not s.joins_rounds:
         return None
-    items = _items(s)
-    assert items is not None  # (the pass marks no other loop)
+    items = s.joins_rounds
     body = head.body
     join = body[-1]
     if not isinstance(join, Assign) or len(join.targets) != 1 or join.annotation is not None:
@@ -497,3 +495,10 @@ def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list
     note = "; ".join(n for n in (drawn.note, taken.note, what) if n)
     both = assign(f"{var}, {items}", f"rt.drawn_out(self, self.rng, {items}, {at})", drawn.span, note)
     return [both, *second_lines[2:]]
+
+
+def _words(s: t.Assign) -> str:
+    """The target of assignment `s` as the rule writes it, for a comment (`x`, `x[p]`)."""
+    if s.index is None:
+        return s.target.name
+    return f"{s.target.name}[{s.index.sym.name if isinstance(s.index, t.Ref) else '...'}]"

@@ -85,23 +85,23 @@ def aggregate(lo: Lowerer, e: t.Comprehension, head: str, epy: str, counted: str
     cost, rounds, each = walked.cost, walked.size or 0, walked.item or Facts()
     match e.func:
         case "count":
-            lo.facts[id(e)] = number(rounds, cost=cost)
+            lo.facts[e] = number(rounds, cost=cost)
             return counted
         case "all" | "any":
-            lo.facts[id(e)] = Facts(cost)
+            lo.facts[e] = Facts(cost)
             return f"{e.func}({epy} {head})" if items is None else f"{e.func}({items})"
         case "sum" | "min" | "max":
             mag = scale_mag(each.mag, rounds) if e.func == "sum" else join_mag(each.mag, (0, 0))
-            lo.facts[id(e)] = Facts(cost, mag=mag)
+            lo.facts[e] = Facts(cost, mag=mag)
             if items is not None:
                 return f"sum({items})" if e.func == "sum" else f"{e.func}({items}, default=0)"
             return f"sum({epy} {head})" if e.func == "sum" else f"{e.func}(({epy} {head}), default=0)"
         case "set":
-            lo.facts[id(e)] = limits.clamp(lo, e.ty, Facts(cost, rounds, item=each.priced(0), small=walked.small))
-            lo.canonical.add(id(e))
+            lo.facts[e] = limits.clamp(lo, e.ty, Facts(cost, rounds, item=each.priced(0), small=walked.small))
+            lo.canonical.add(e)
             return f"frozenset({epy} {head})"
         case _:
-            lo.facts[id(e)] = Facts(cost, rounds, item=each.priced(0), small=walked.small)
+            lo.facts[e] = Facts(cost, rounds, item=each.priced(0), small=walked.small)
             return f"[{epy} {head}]"
 
 
@@ -157,7 +157,7 @@ def fused_filter(lo: Lowerer, e: t.Comprehension) -> str | None:
     work = sat(spots * (1 + lo.fact(e.cond.right).cost))
     if work > FREE_WORK:
         return None  # more work than may go unchecked: the general path counts it
-    lo.facts[id(e)] = Facts(work, spots, item=Facts())
+    lo.facts[e] = Facts(work, spots, item=Facts())
     item = FILTER_LOCAL.format(field_sym.name)
     op = e.cond.op
     if "none" in (e.cond.left.ty.kind, e.cond.right.ty.kind):  # `x != none`: Python's `is not None`

@@ -80,14 +80,14 @@ def block(lo: Lowerer, stmts: tuple[t.Stmt, ...]) -> list[Stmt]:
         last = s, len(out)
         out.extend(lines if lo.probe is None else lo.probe(s, lines))
     lo.scopes.pop()
-    lo.block_cost = sat(sum(lo.costs.get(id(s), 1) for s in stmts))
+    lo.block_cost = sat(sum(lo.costs.get(s, 1) for s in stmts))
     if not out:
         out.append(Pass())
     return out
 
 
 def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
-    lo.costs[id(s)] = 1  # the work of a statement, beyond that of its parts (set below)
+    lo.costs[s] = 1  # the work of a statement, beyond that of its parts (set below)
     match s:
         case t.Assign():
             stale: list[Stmt] = []  # the values kept between moves that read the field: stale now
@@ -129,7 +129,7 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             body = tuple(block(lo, s.body))
             walk, work, _, _ = limits.loop(lo, walk, domain, 1 + lo.block_cost, s.span)
             lo.scopes.pop()
-            lo.costs[id(s)] = sat(1 + domain.cost + work)
+            lo.costs[s] = sat(1 + domain.cost + work)
             if not any(re.search(rf"\b{var}\b", code) for code in codes(body)):
                 var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
             head = For(Code(var), Code(walk, s.domain.span), body, s.span, note)
@@ -151,7 +151,7 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             if s.orelse:
                 orelse = tuple(block(lo, s.orelse))
                 branches = max(branches, lo.block_cost)
-            lo.costs[id(s)] = sat(1 + tests + branches)
+            lo.costs[s] = sat(1 + tests + branches)
             (test_py, body, span, note), *elifs = branches_py
             return [If(test_py, body, tuple(Elif(*e) for e in elifs), orelse, span, note)]
         case _:
@@ -167,7 +167,7 @@ def let(lo: Lowerer, s: t.Let) -> list[Stmt]:
         py = limits.checked_store(lo, expressions.canon(lo, s.value, s.value.ty, py), value, s.value.ty, s.value.span)
     else:
         limits.set_local(lo, s.var, value)
-    lo.costs[id(s)] = sat(1 + value.cost)
+    lo.costs[s] = sat(1 + value.cost)
     if s.annotation is not None:  # `let x = []`: annotated, with the type later assignments give it
         return [Assign((Code(name),), Code(py, s.value.span), _annotation(_typed(s.annotation)), s.span)]
     return [Assign((Code(name),), Code(py, s.value.span), span=s.span)]
@@ -181,7 +181,7 @@ def told(lo: Lowerer, s: t.Tell) -> str:
     pieces: list[tuple[str, str | None]] = []  # (literal text, None) or (value's code, its format)
     for text, fmt in s.parts:
         pieces.append((text, None) if fmt is None else (lo.expr(next(args)), fmt))
-    lo.costs[id(s)] = sat(1 + sum(lo.fact(arg).cost for arg in s.args))
+    lo.costs[s] = sat(1 + sum(lo.fact(arg).cost for arg in s.args))
     codes = [code if fmt is None or fmt == "int" else f"self._fmt({fmt!r}, {code})" for code, fmt in pieces]
     fits = all(not set(text if fmt is None else code) & set('"\\{}' if fmt is None else '"\\{}:!')
                for (text, fmt), code in zip(pieces, codes, strict=True))
@@ -196,12 +196,12 @@ def call_effect(lo: Lowerer, s: t.CallEffect) -> list[Stmt]:
     proc = lo.procedures[s.procedure]
     args = expressions.arguments(lo, s.args, proc.params)
     limits.passed(lo, proc.name, proc.params, s.args)
-    cost = lo.costs[id(s)] = sat(1 + sum(lo.fact(arg).cost for arg in s.args)
+    cost = lo.costs[s] = sat(1 + sum(lo.fact(arg).cost for arg in s.args)
                                  + lo.procedure_cost(proc.name))
     if proc.name in lo.plan.inline_procedures and lo.probe is None and proc.name not in lo.suspending \
             and proc.name not in lo.spending:  # (pass `inline_procedures`) written out here
         body = block(lo, proc.body)
-        lo.costs[id(s)] = cost  # (the call's work, as counted for the call)
+        lo.costs[s] = cost  # (the call's work, as counted for the call)
         return list(inline_procedures.written(proc, s, tuple(body)))
     code = f"self.{proc.name}({', '.join(args)})"
     if proc.name in lo.suspending:  # it can wait for a decision: its steps are this rule's
@@ -222,7 +222,7 @@ def ask(lo: Lowerer, s: t.Ask) -> list[Stmt]:
     limits.set_local(lo, s.var, domain.item)
     body = block(lo, s.body)
     lo.scopes.pop()
-    lo.costs[id(s)] = sat(1 + lo.fact(s.seat).cost + domain.cost + work + lo.block_cost)
+    lo.costs[s] = sat(1 + lo.fact(s.seat).cost + domain.cost + work + lo.block_cost)
     asked = f"rt.Ask({seat}, {s.var.name!r}, {walk}, {limits.where(lo, s.span)})"
     return [For(Code(var), Code(f"(yield {asked})", s.span), tuple(body), s.span)]
 
@@ -253,7 +253,7 @@ def assign_item(lo: Lowerer, s: t.Assign, item: t.Expr) -> Stmt:
         cost = sat(cost + lo.fact(s.index).cost)
     held = limits.field_facts(lo, sym.name, sym.ty) if sym.kind != "local" else limits.symbol_facts(lo, sym)
     old_py, old_work, _ = limits.over(lo, lhs, held, s.span)  # (the copy: every item handled)
-    lo.costs[id(s)] = sat(cost + old_work)
+    lo.costs[s] = sat(cost + old_work)
     elem = sym.ty.elem or ANY
     if s.op in ("+=", "-="):
         new = Facts(mag=STORED)  # (rt.add_at checks the sum as a stored number)
@@ -274,18 +274,18 @@ def assigned(lo: Lowerer, s: t.Assign) -> Stmt:
     sym = s.target
     vpy = lo.expr(s.value)
     value = lo.fact(s.value)
-    lo.costs[id(s)] = sat(1 + value.cost)
+    lo.costs[s] = sat(1 + value.cost)
     lhs = sym.py
     if s.index is not None:
         ipy = lo.expr(s.index)
-        lo.costs[id(s)] = sat(lo.costs[id(s)] + lo.fact(s.index).cost)
+        lo.costs[s] = sat(lo.costs[s] + lo.fact(s.index).cost)
         lhs = f"{sym.py}[{ipy}]"
     if s.op in ("+=", "-=") and sym.ty.kind == "set":
         # a new set: every item of both is handled
         held = limits.field_facts(lo, sym.name, sym.ty) if sym.kind != "local" else limits.symbol_facts(lo, sym)
         old_py, old_work, old_size = limits.over(lo, lhs, held, s.span)
         new_py, new_work, new_size = limits.over(lo, vpy, value, s.span)
-        lo.costs[id(s)] = sat(lo.costs[id(s)] + old_work + new_work)
+        lo.costs[s] = sat(lo.costs[s] + old_work + new_work)
         size = old_size if s.op == "-=" else sat(old_size + new_size)
         limits.stored(lo, sym, Facts(size=size, item=value.item))
         items = set_items_joined(s.items_written, s.op == "+=", old_py, new_py)  # (pass `set_items`)

@@ -77,15 +77,15 @@ class Lowerer:
         # walk finds stored in them.
         self.assumed = assumed
         self.derived: dict[str, Facts] = {}
-        self.facts: dict[int, Facts] = {}
+        self.facts: t.ByNode[t.Expr, Facts] = t.ByNode()
         # The nodes whose code gives its type's one runtime representation already (docs/language.md,
         # "Values"): a list is a tuple, a set a frozenset, all the way down. Others are converted
         # where the representation shows: stored, compared, or put into a list or set.
-        self.canonical: set[int] = set()
+        self.canonical: t.NodeSet[t.Expr] = t.NodeSet()
         # (pass `list_items`) the joins of a list read as it is and items written out: the list, how many items
         self.short_joins: dict[str, tuple[str, int]] = {}
         self.local_facts: dict[Symbol, Facts] = {}
-        self.costs: dict[int, int] = {}  # the unchecked work of each statement
+        self.costs: t.ByNode[t.Stmt, int] = t.ByNode()  # the unchecked work of each statement
         self.block_cost = 0  # of the block lowered last
         self.assigned: frozenset[str] = frozenset()  # the names the rule being lowered assigns to
         self.define_facts: dict[str, tuple[Facts, int]] = {}  # result, and the work of a call
@@ -164,7 +164,7 @@ class Lowerer:
 
     def fact(self, e: t.Expr) -> Facts:
         """What is known of an expression lowered in this walk."""
-        return self.facts.get(id(e), NOTHING)
+        return self.facts.get(e, NOTHING)
 
     def bind(self, sym: Symbol) -> str:
         """A local is bound in the innermost scope (`prechecked` asks what is bound where)."""

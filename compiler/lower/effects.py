@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, assert_never
 from ...core.source import SourceSpan
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
+from ..analysis.walk import nodes
 from ..budget import STORED, Facts, sat, storable
 from ..names import phase_constant
 from ..passes import bitmask, inline_procedures, join_rounds, value_masks
 from ..passes.join_rounds import ROUNDS
 from ..passes.rewrite import where
 from ..pyir import Assign, AugAssign, Block, Code, Elif, ExprStmt, For, If, Pass, Stmt, assign, call, if_, spanned
-from ..pyprint import codes
 from ..typed import Symbol
 from ..types import ANY
 from . import expressions, limits
@@ -54,8 +54,10 @@ def statement(lo: Lowerer, lower: Callable[[], list[Stmt]]) -> list[Stmt]:
     finally:
         lo.prechecks, lo.statement_scopes = outer
     before: list[Stmt] = []
-    for walked, counted in checks:
-        before.append(if_(f"len({walked}) > {SMALL_LIST}", call(counted)))
+    for walked, counted, at in checks:
+        walk = call(counted)
+        lo.walk_checks[walk.value] = (walked, at)
+        before.append(if_(f"len({walked}) > {SMALL_LIST}", walk))
     return [*before, *lines]
 
 
@@ -130,7 +132,7 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             walk, work, _, _ = limits.loop(lo, walk, domain, 1 + lo.block_cost, s.span)
             lo.scopes.pop()
             lo.costs[s] = sat(1 + domain.cost + work)
-            if not any(re.search(rf"\b{var}\b", code) for code in codes(body)):
+            if not _reads(s.body, s.var):
                 var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
             head = For(Code(var), Code(walk, s.domain.span), body, s.span, note)
             joined = join_rounds_fused(lo, s, head)  # (pass `join_rounds`) at once
@@ -443,7 +445,7 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
     if re.fullmatch(rf"\(\*{re.escape(target)}, .+\)", join.value.text) is None:
         return None
     if len(body) == 2:  # (counted once longer than SMALL_LIST, a step an item)
-        walked = _walk_checked(body[0], target)
+        walked = _walk_checked(lo, body[0], target)
         if walked is None:
             return None
     elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
@@ -461,14 +463,17 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
                        orelse=(head,), else_note="(a round would fail: the rounds one by one, as written)")]
 
 
-def _walk_checked(check: Stmt, items: str) -> str | None:
+def _walk_checked(lo: Lowerer, check: Stmt, items: str) -> str | None:
     """The rule line `where` of `if len(items) > SMALL_LIST: rt.walk(self, items, 1, where)` (the
-    check `prechecked` writes before a statement walking `items`), if `check` is it."""
+    check `prechecked` writes before a statement walking `items`), if `check` is it: found in
+    what `statement` recorded of the checks it wrote (`lo.walk_checks`), not read back from code."""
     if not isinstance(check, If) or check.elifs or check.orelse or len(check.body) != 1 \
-            or not isinstance(check.body[0], ExprStmt) or check.test.text != f"len({items}) > {SMALL_LIST}":
+            or not isinstance(check.body[0], ExprStmt):
         return None
-    w = re.fullmatch(rf"rt\.walk\(self, {re.escape(items)}, 1, ('[^']*')\)", check.body[0].value.text)
-    return None if w is None else w.group(1)
+    found = lo.walk_checks.get(check.body[0].value)
+    if found is None or found[0] != items or check.test.text != f"len({items}) > {SMALL_LIST}":
+        return None
+    return found[1]
 
 
 def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Stmt],
@@ -483,13 +488,11 @@ def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list
     if not isinstance(drawn, Assign) or len(drawn.targets) != 1 or drawn.annotation is not None \
             or not isinstance(taken, Assign) or len(taken.targets) != 1 or taken.annotation is not None:
         return None
-    var = drawn.targets[0].text
-    m = re.fullmatch(r"rt\.draw_from\(self\.rng, (.+)\)", drawn.value.text)
-    if re.fullmatch(r"\w+", var) is None or m is None:
+    var, items = drawn.targets[0].text, taken.targets[0].text  # (the name drawn, the list taken from)
+    if not var.isidentifier() or drawn.value.text != f"rt.draw_from(self.rng, {items})":
         return None
-    items = m.group(1)
-    at = _walk_checked(check, items)
-    if at is None or taken.targets[0].text != items or taken.value.text != f"tuple(rt.without({items}, {var}))":
+    at = _walk_checked(lo, check, items)
+    if at is None or taken.value.text != f"tuple(rt.without({items}, {var}))":
         return None
     what = f"drawn and taken out of `{_words(second)}` at once, with {where(second.span)} (`draw_out`)"
     note = "; ".join(n for n in (drawn.note, taken.note, what) if n)
@@ -502,3 +505,8 @@ def _words(s: t.Assign) -> str:
     if s.index is None:
         return s.target.name
     return f"{s.target.name}[{s.index.sym.name if isinstance(s.index, t.Ref) else '...'}]"
+
+
+def _reads(stmts: tuple[t.Stmt, ...], var: Symbol) -> bool:
+    """Whether a block of effects reads the local `var` (a loop's variable), in it or in its blocks."""
+    return any(isinstance(x, t.Ref) and x.sym is var for e in t.effect_expressions(stmts) for x in nodes(e))

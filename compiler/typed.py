@@ -488,6 +488,7 @@ class TypedProgram:
 # -- what is known per node ---------------------------------------------------------------------
 N = TypeVar("N", bound=Expr | Stmt)
 V = TypeVar("V")
+D = TypeVar("D")
 
 
 class ByNode(Generic[N, V]):
@@ -513,7 +514,7 @@ class ByNode(Generic[N, V]):
     def __contains__(self, node: N) -> bool:
         return id(node) in self._entries  # (the node standing there is this one: the entry holds it)
 
-    def get(self, node: N, default: V) -> V:
+    def get(self, node: N, default: D) -> V | D:
         found = self._entries.get(id(node))
         return default if found is None else found[1]
 

@@ -108,7 +108,8 @@ class Probes:
         self.texts = texts
         self.points: dict[tuple[object, ...], Point] = {}
         self.count = 0
-        self.rule_of: dict[int, str] = {}  # id of an effect statement -> the rule it is part of
+        self.rule_of: t.ByNode[t.Stmt, str] = t.ByNode()  # an effect statement -> the rule it is part of
+        self.held: t.NodeSet[t.Expr | t.Stmt] = t.NodeSet()  # the nodes whose identity keys a point (`node`)
         blocks: list[tuple[str, tuple[t.Stmt, ...]]] = [
             *((f"actions.{a.name}", a.effect) for a in program.actions),
             *((f"triggers.{tr.name}", tr.effect) for tr in program.triggers),
@@ -118,9 +119,9 @@ class Probes:
         ]
         for rule, block in blocks:
             for s in t.statements(block):
-                self.rule_of[id(s)] = rule
-        # each conditional expression (`a if c else b`) of a rule, by the id of its test
-        self.conds: dict[int, tuple[str, t.Cond]] = {}
+                self.rule_of[s] = rule
+        # each conditional expression (`a if c else b`) of a rule, by its test
+        self.conds: t.ByNode[t.Expr, tuple[str, t.Cond]] = t.ByNode()
         roots: list[tuple[str, t.Expr | None]] = [
             *((f"define.{d.name}", d.body) for d in program.defines),
             *((f"actions.{a.name}.when", a.when) for a in program.actions),
@@ -136,7 +137,7 @@ class Probes:
             while todo:
                 e = todo.pop()
                 if isinstance(e, t.Cond):
-                    self.conds[id(e.test)] = (rule, e)
+                    self.conds[e.test] = (rule, e)
                 todo.extend(t.subexpressions(e))
         # the definitions that read an option, directly or through another
         self.option_defines: set[str] = set()
@@ -178,6 +179,12 @@ class Probes:
         text = " ".join(text.split()).removeprefix("- ").strip().strip("\"'").rstrip(":").strip()
         return text if len(text) <= 60 else text[:57] + "..."
 
+    def node(self, node: t.Expr | t.Stmt) -> int:
+        """A node's part of a point's key: its identity, the node held so that no other node comes
+        to stand at its address while the points are numbered (as `typed.ByNode`)."""
+        self.held.add(node)
+        return id(node)
+
     def add(self, key: tuple[object, ...], kind: str, rule: str, what: str, span: SourceSpan,
             option: bool = False, outcomes: tuple[str, ...] | None = None) -> int:
         known = self.points.get(key)
@@ -192,7 +199,7 @@ class Probes:
     # -- the lowering hook ----------------------------------------------------------------------
     def statement(self, s: t.Stmt, lines: list[Stmt]) -> list[Stmt]:
         """An effect statement's statements with the probes of its branches or its body."""
-        rule = self.rule_of.get(id(s), "?")
+        rule = self.rule_of.get(s, "?")
         if isinstance(s, t.If):
             return self._if(s, lines, rule)
         if isinstance(s, t.For | t.Ask):
@@ -201,7 +208,7 @@ class Probes:
                 raise AssertionError(f"coverage build: no loop in the statements of {s.span}")
             head = lines[heads[-1]]
             assert isinstance(head, For)
-            c = self.add(("body", id(s)), "effect", rule, f"body of {self.text_at(s.span)}", s.span)
+            c = self.add(("body", self.node(s)), "effect", rule, f"body of {self.text_at(s.span)}", s.span)
             return [*lines[:heads[-1]], replace(head, body=(_hit(c), *head.body)), *lines[heads[-1] + 1:]]
         return lines
 
@@ -216,15 +223,15 @@ class Probes:
                 test = s.branches[n][0]
                 option = option or self.reads_option(test)
                 word = "if" if n == 0 else "elif"
-                c = self.add(("branch", id(s), n), "branch", rule, f"{word} {self.text_at(test.span)}", test.span,
-                             option)
+                c = self.add(("branch", self.node(s), n), "branch", rule, f"{word} {self.text_at(test.span)}",
+                             test.span, option)
             else:
                 span = s.orelse[0].span
-                c = self.add(("branch", id(s), "else"), "branch", rule, "else", span, option)
+                c = self.add(("branch", self.node(s), "else"), "branch", rule, "else", span, option)
             counters.append(c)
         if not s.orelse:  # no branch taken: an `else` of its own counts it
             test = s.branches[-1][0]
-            c = self.add(("branch", id(s), "else"), "branch", rule, "no branch taken (no else written)",
+            c = self.add(("branch", self.node(s), "else"), "branch", rule, "no branch taken (no else written)",
                          test.span, option)
             counters.append(c)
         first, *more = counters[:len(s.branches)]
@@ -234,11 +241,11 @@ class Probes:
 
     def expression(self, e: t.Expr, py: str) -> str:
         """The lowering hook of expressions: the test of a conditional expression, probed."""
-        found = self.conds.get(id(e))
+        found = self.conds.get(e, None)
         if found is None:
             return py
         rule, cond = found
-        c = self.add(("cond", id(cond)), "branch", rule, self.text_at(cond.span), cond.span,
+        c = self.add(("cond", self.node(cond)), "branch", rule, self.text_at(cond.span), cond.span,
                      self.reads_option(cond.test), ("then", "else"))
         return f"_probe({c}, {py})"
 

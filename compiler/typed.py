@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from ..core.source import SourceSpan
 from . import ir
@@ -298,8 +298,9 @@ class For:
     body: tuple[Stmt, ...]
     span: SourceSpan
     # (pass `join_rounds`) a loop that cannot fail whose one statement joins the same items to a list every
-    # round, found to join them all at once: `x = (*x, *(a,) * rounds)`
-    joins_rounds: bool = False
+    # round, found to join them all at once: `x = (*x, *(a,) * rounds)`; the items as generated code spells
+    # them (none: not found)
+    joins_rounds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -482,6 +483,61 @@ class TypedProgram:
     asks: tuple[tuple[str, Ty], ...] = ()  # each `ask ... to choose <name>`: the name and its type
     invariants: tuple[Invariant, ...] = ()
     secret_asks: tuple[str, ...] = ()  # the asks whose answer the others read as the choice's name alone
+
+
+# -- what is known per node ---------------------------------------------------------------------
+N = TypeVar("N", bound=Expr | Stmt)
+V = TypeVar("V")
+D = TypeVar("D")
+
+
+class ByNode(Generic[N, V]):
+    """A map from nodes to what is known of each, keyed by the node itself, by identity: two equal
+    nodes at different places are two keys (what is known of them can differ with their place: an
+    inlined body's copies), and each key is held by the map, so no other node can come to stand at
+    its address while its entry lives (a map keyed by `id(node)` alone finds, for a temporary node
+    made later at a dead one's address, what was known of the dead one). mypyc keys its analyses
+    by its IR's node objects the same way; typed nodes compare by value, so they cannot be dict
+    keys as they are."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[N, V]] = {}
+
+    def __setitem__(self, node: N, value: V) -> None:
+        self._entries[id(node)] = (node, value)
+
+    def __getitem__(self, node: N) -> V:
+        return self._entries[id(node)][1]
+
+    def __contains__(self, node: N) -> bool:
+        return id(node) in self._entries  # (the node standing there is this one: the entry holds it)
+
+    def get(self, node: N, default: D) -> V | D:
+        found = self._entries.get(id(node))
+        return default if found is None else found[1]
+
+    def discard(self, node: N) -> None:
+        self._entries.pop(id(node), None)
+
+
+class NodeSet(Generic[N]):
+    """A set of nodes by identity, each held (as `ByNode`)."""
+
+    __slots__ = ("_nodes",)
+
+    def __init__(self) -> None:
+        self._nodes: dict[int, N] = {}
+
+    def add(self, node: N) -> None:
+        self._nodes[id(node)] = node
+
+    def __contains__(self, node: N) -> bool:
+        return id(node) in self._nodes
+
+    def discard(self, node: N) -> None:
+        self._nodes.pop(id(node), None)
 
 
 def subexpressions(e: Expr) -> tuple[Expr, ...]:

@@ -23,7 +23,7 @@ from rulewright.compiler.check import check
 from rulewright.compiler.codegen import emit
 from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.lower import lower
-from rulewright.compiler.passes.listing_tables import Listed
+from rulewright.compiler.passes.plan import Listed
 from rulewright.core.paths import ruleset_file
 from rulewright.runtime.state import Game
 from tests.helpers.compiled import method

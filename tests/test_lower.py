@@ -10,9 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulewright.compiler import passes
+from rulewright.compiler import typed as t
 from rulewright.compiler.lower import Program, lower
 from rulewright.compiler.pyprint import codes, printed
+from rulewright.compiler.types import INT
 from rulewright.core.paths import rules_dir
+from rulewright.core.source import SourceSpan
 from tests.helpers.compiled import typed_file
 
 TINY = Path(__file__).parent / "broken" / "_valid_minimal.yaml"
@@ -67,3 +70,21 @@ def test_lowering_is_deterministic() -> None:
     assert [a.effect for a in first.actions] == [a.effect for a in second.actions]
     assert [d.body for d in first.defines] == [d.body for d in second.defines]
     assert first.end == second.end and first.scoring == second.scoring
+
+
+def test_what_lowering_knows_of_a_node_is_kept_by_the_node_itself() -> None:
+    """`typed.ByNode`, the limits analysis's map: keyed by identity (two equal nodes are two keys),
+    and holding its keys, so that no node made after one is gone finds the gone one's entry."""
+    span = SourceSpan("x.yaml", 1, 1, 1, 2)
+    known: t.ByNode[t.Expr, int] = t.ByNode()
+    seen: t.NodeSet[t.Expr] = t.NodeSet()
+    first, twin = t.Num(1, INT, span), t.Num(1, INT, span)
+    assert first == twin  # (nodes compare by value)
+    known[first] = 7
+    seen.add(first)
+    assert twin not in known and known.get(twin, 0) == 0 and twin not in seen
+    addresses = {id(first)}
+    del first
+    later = [t.Num(n, INT, span) for n in range(1000)]  # (with `id()` keys, one of these could stand at its address)
+    assert not any(id(e) in addresses for e in later)
+    assert not any(e in known or e in seen for e in later)

@@ -46,3 +46,37 @@ def test_each_module_of_lowering_imports_only_modules_below_it() -> None:
                     wrong.append(f"lower/{module}.py:{line} imports {target}{' in a function' if in_function else ''}")
     assert not wrong, wrong
     assert imported(LOWER / "effects.py")  # (the imports are read at all)
+
+
+def private_names_from_elsewhere(path: Path) -> list[str]:
+    """The names starting with `_` that `path` takes from a package other than compiler/lower/:
+    imported (`from ..passes.x import _y`) or read off a module imported from elsewhere (`x._y`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    out, modules = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level != 1:
+            for alias in node.names:
+                if alias.name.startswith("_") and alias.name != "__future__":
+                    out.append(f"lower/{path.name}:{node.lineno} imports {alias.name} from {node.module}")
+                modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            modules.update((a.asname or a.name).split(".")[0] for a in node.names)
+    out += [f"lower/{path.name}:{node.lineno} reads {node.value.id}.{node.attr}" for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules
+            and node.attr.startswith("_") and not node.attr.startswith("__")]
+    return out
+
+
+def test_lowering_takes_no_private_name_of_another_package() -> None:
+    """What lowering needs of a pass is its decision (a public dataclass in the Plan, a field of a
+    typed node) or a public helper; a helper shared with the passes lives in compiler/analysis/."""
+    wrong = [w for module in ORDER for w in private_names_from_elsewhere(LOWER / f"{module}.py")]
+    assert not wrong, wrong
+
+
+def test_the_check_of_private_names_sees_both_forms(tmp_path: Path) -> None:
+    module = tmp_path / "probe.py"
+    module.write_text("from ..passes import bitmask\nfrom ..passes.draw_out import _words\n"
+                      "from .code import _CHARGES\nbitmask._of(1)\nbitmask.NAME\n", encoding="utf-8")
+    assert private_names_from_elsewhere(module) == ["lower/probe.py:2 imports _words from passes.draw_out",
+                                                    "lower/probe.py:4 reads bitmask._of"]

@@ -14,6 +14,7 @@ from ..budget import FREE_WORK, Facts, sat
 from ..names import MAX_TABLE_CHOICES
 from ..names import joined as invented
 from ..passes import action_tables, choice_hoist, guard_inline, listing_tables, region_masks, spot_rows, value_tables
+from ..passes.plan import Listed, RegionChoice, Table
 from ..passes.rewrite import show
 from ..passes.tabled_rows import key_code
 from ..pyir import Block, Stmt, assign, call, if_
@@ -29,11 +30,11 @@ if TYPE_CHECKING:
     from .lowerer import Lowerer
 
 # (pass `region_masks`) the last choice made from masks of regions: its tests' code and the locals bound first
-RegionRow = tuple[region_masks.Choice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]]
+RegionRow = tuple[RegionChoice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]]
 
 
 def region_choice(lo: Lowerer, a: t.Action, i: int, domain_py: str, charges: int) -> tuple[
-        region_masks.Choice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]] | None:
+        RegionChoice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]] | None:
     """(pass `region_masks`) The last choice of `a` made from masks of regions, if taken: its tests'
     code (a test of the earlier choices written over the comprehension's variable, or the local of a
     kept test's mask) and the locals bound before the loops (the regions walked, each kept test's
@@ -170,9 +171,9 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
                                                         _parenthesised(_unparenthesised(when or ""))))
 
 
-def tabled_listing(lo: Lowerer, a: t.Action, table: action_tables.Table, choices: tuple[LoweredChoice, ...],
+def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[LoweredChoice, ...],
                    clear_cache: bool, spot_row: tuple[str, str, list[tuple[str, bool]]] | None,
-                   region_row: RegionRow | None, listed: listing_tables.Listed | None,
+                   region_row: RegionRow | None, listed: Listed | None,
                    bindings: list[Stmt]) -> tuple[Block, Block]:
     """(pass `action_tables`) The statements that list an action's moves through tables per board, and the
     locals its listing binds first (pass `region_masks`: the masks of its last choice's regions);

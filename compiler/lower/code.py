@@ -128,3 +128,18 @@ def _narrows(annotation: str, code: str) -> bool:
     rt.held, keeping the declared type (docs/native.md)."""
     display = code.startswith("(") and not code.startswith("(*")  # `(*xs, x)` is typed tuple[int, ...]
     return annotation.endswith("| None") or annotation.startswith("Sequence[") and display
+
+
+def unwrapped(code: str) -> str:
+    """`code` without a pair of parentheses that wraps it whole (`(a | b)` -> `a | b`), as an index."""
+    return code[1:-1] if code.startswith("(") and code.endswith(")") and _balanced(code[1:-1]) else code
+
+
+def _balanced(code: str) -> bool:
+    depth = 0
+    for c in code:
+        depth += c in "([{"
+        depth -= c in ")]}"
+        if depth < 0:
+            return False
+    return depth == 0

@@ -4,27 +4,30 @@ set made), and the code the passes choose for some of them.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ...core.source import SourceSpan
 from .. import typed as t
 from ..analysis.keys import key
+from ..analysis.walk import bare as bare_of
 from ..budget import FREE_WORK, Facts, join_mag, number, sat, scale_mag
 from ..names import FILTER_LOCAL, MAX_TABLE_CHOICES, component_sets_constant
 from ..passes import bitmask, region_masks
 from ..passes.aggregate_loops import written_out
-from ..passes.component_sets import _operand, taken
+from ..passes.component_sets import taken
 from ..passes.count_items import SIMPLE, counted
 from ..passes.listing_hoist import LOCAL
+from ..passes.plan import FilterTerm, ValueMask
 from ..passes.region_masks import ORDERED
 from ..passes.rewrite import show
-from ..passes.spot_filters import Term, _bare, among, joined_terms, lookup
-from ..passes.value_masks import ValueMask, _masks, _unparen, paren, served
+from ..passes.spot_filters import among, joined_terms, lookup
+from ..passes.value_masks import mask_of, paren, served
 from ..pyir import Block
 from ..typed import Symbol
 from ..types import unify
 from . import boards, expressions, limits
-from .code import _CHARGES
+from .code import _CHARGES, unwrapped
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -82,23 +85,23 @@ def aggregate(lo: Lowerer, e: t.Comprehension, head: str, epy: str, counted: str
     cost, rounds, each = walked.cost, walked.size or 0, walked.item or Facts()
     match e.func:
         case "count":
-            lo.facts[id(e)] = number(rounds, cost=cost)
+            lo.facts[e] = number(rounds, cost=cost)
             return counted
         case "all" | "any":
-            lo.facts[id(e)] = Facts(cost)
+            lo.facts[e] = Facts(cost)
             return f"{e.func}({epy} {head})" if items is None else f"{e.func}({items})"
         case "sum" | "min" | "max":
             mag = scale_mag(each.mag, rounds) if e.func == "sum" else join_mag(each.mag, (0, 0))
-            lo.facts[id(e)] = Facts(cost, mag=mag)
+            lo.facts[e] = Facts(cost, mag=mag)
             if items is not None:
                 return f"sum({items})" if e.func == "sum" else f"{e.func}({items}, default=0)"
             return f"sum({epy} {head})" if e.func == "sum" else f"{e.func}(({epy} {head}), default=0)"
         case "set":
-            lo.facts[id(e)] = limits.clamp(lo, e.ty, Facts(cost, rounds, item=each.priced(0), small=walked.small))
-            lo.canonical.add(id(e))
+            lo.facts[e] = limits.clamp(lo, e.ty, Facts(cost, rounds, item=each.priced(0), small=walked.small))
+            lo.canonical.add(e)
             return f"frozenset({epy} {head})"
         case _:
-            lo.facts[id(e)] = Facts(cost, rounds, item=each.priced(0), small=walked.small)
+            lo.facts[e] = Facts(cost, rounds, item=each.priced(0), small=walked.small)
             return f"[{epy} {head}]"
 
 
@@ -154,7 +157,7 @@ def fused_filter(lo: Lowerer, e: t.Comprehension) -> str | None:
     work = sat(spots * (1 + lo.fact(e.cond.right).cost))
     if work > FREE_WORK:
         return None  # more work than may go unchecked: the general path counts it
-    lo.facts[id(e)] = Facts(work, spots, item=Facts())
+    lo.facts[e] = Facts(work, spots, item=Facts())
     item = FILTER_LOCAL.format(field_sym.name)
     op = e.cond.op
     if "none" in (e.cond.left.ty.kind, e.cond.right.ty.kind):  # `x != none`: Python's `is not None`
@@ -190,11 +193,11 @@ def value_masks_code(lo: Lowerer, e: t.Comprehension) -> str | None:
     if found is None:
         return None
     within = "self.board.all_mask" if found.region is None else f"self.board.region_mask[{lo.expr(found.region)}]"
-    kept = _masks(lo.plan, found.test)
+    kept = mask_of(lo.plan, found.test)
     assert kept is not None
     if isinstance(kept, ValueMask):
         assert found.test.value is not None
-        mask = f"{kept.py}[{_unparen(lo.expr(found.test.value))}]"
+        mask = f"{kept.py}[{unwrapped(lo.expr(found.test.value))}]"
     else:
         mask = kept.py
     positive = not found.test.negated
@@ -223,7 +226,7 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
         return None
     first = ["self.board.all_mask"]
     more: list[str] = []
-    keyed: dict[int, Term] = {}  # the groups of `more` that are key tests, by position
+    keyed: dict[int, FilterTerm] = {}  # the groups of `more` that are key tests, by position
     joined = len(joined_terms(found))
     for at, term in enumerate(found.terms):
         if term.mask is not None:
@@ -295,7 +298,7 @@ def set_lists_code(lo: Lowerer, e: t.Comprehension) -> str | None:
 def region_mask_code(lo: Lowerer, e: t.Expr) -> str:
     """The code of the mask of the regions of a list `e` in increasing order (-1: they are not; only
     where `exact` does not hold: the code calls `ORDERED`), written by `lo`."""
-    bare = _bare(e)
+    bare = bare_of(e)
     expr = lo.expr
     match bare:
         case t.Builtin(func="regions_of"):
@@ -367,3 +370,11 @@ def component_sets_code(lo: Lowerer, e: t.Comprehension) -> str | None:
     if len(sets) == 1:
         return f"(not {domain}.isdisjoint({sets[0]}))"
     return f"bool({' & '.join([domain, *sets])})"
+
+
+def _operand(py: str) -> str:
+    """`py` as an operand of `&` or of a method call: in parentheses unless a name, an attribute or an item."""
+    return py if _OPERAND.fullmatch(py) else f"({py})"
+
+
+_OPERAND = re.compile(r"[\w.]+(\[[\w.\[\]]+\])*")

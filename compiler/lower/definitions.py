@@ -14,6 +14,7 @@ from ..names import base_use, faces_constant
 from ..names import joined as invented
 from ..passes import component_sets, value_tables
 from ..passes.action_tables import Bind
+from ..passes.plan import ValueTable
 from ..pyir import Assign, Block, Code, Elif, If, Return, Stmt, assign, call, if_
 from ..types import needs_key
 from . import boards, comprehensions, effects, expressions, limits
@@ -169,7 +170,7 @@ def _kept(d: t.Define, annotation: str, slot: str, body: Block, nest: int | None
     return _remembered(body, annotation, found, stored, f"len({held}) < rt.MAX_TABLED")
 
 
-def _tabled(d: t.Define, annotation: str, table: value_tables.Table, body: Block,
+def _tabled(d: t.Define, annotation: str, table: ValueTable, body: Block,
             bound: Bind) -> tuple[Block, str]:
     """A definition's statements, remembering its values in a table of the board by the value of the
     game it reads (and the parameters that join the key), pass `value_tables`; and what its

@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING, assert_never
 from ...core.source import SourceSpan
 from ...runtime.limits import SMALL_LIST
 from .. import typed as t
+from ..analysis.walk import nodes
 from ..budget import STORED, Facts, sat, storable
 from ..names import phase_constant
 from ..passes import bitmask, inline_procedures, join_rounds, value_masks
-from ..passes.draw_out import _words
-from ..passes.join_rounds import ROUNDS, _items
+from ..passes.join_rounds import ROUNDS
 from ..passes.rewrite import where
 from ..pyir import Assign, AugAssign, Block, Code, Elif, ExprStmt, For, If, Pass, Stmt, assign, call, if_, spanned
-from ..pyprint import codes
 from ..typed import Symbol
 from ..types import ANY
 from . import expressions, limits
@@ -55,8 +54,10 @@ def statement(lo: Lowerer, lower: Callable[[], list[Stmt]]) -> list[Stmt]:
     finally:
         lo.prechecks, lo.statement_scopes = outer
     before: list[Stmt] = []
-    for walked, counted in checks:
-        before.append(if_(f"len({walked}) > {SMALL_LIST}", call(counted)))
+    for walked, counted, at in checks:
+        walk = call(counted)
+        lo.walk_checks[walk.value] = (walked, at)
+        before.append(if_(f"len({walked}) > {SMALL_LIST}", walk))
     return [*before, *lines]
 
 
@@ -81,14 +82,14 @@ def block(lo: Lowerer, stmts: tuple[t.Stmt, ...]) -> list[Stmt]:
         last = s, len(out)
         out.extend(lines if lo.probe is None else lo.probe(s, lines))
     lo.scopes.pop()
-    lo.block_cost = sat(sum(lo.costs.get(id(s), 1) for s in stmts))
+    lo.block_cost = sat(sum(lo.costs.get(s, 1) for s in stmts))
     if not out:
         out.append(Pass())
     return out
 
 
 def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
-    lo.costs[id(s)] = 1  # the work of a statement, beyond that of its parts (set below)
+    lo.costs[s] = 1  # the work of a statement, beyond that of its parts (set below)
     match s:
         case t.Assign():
             stale: list[Stmt] = []  # the values kept between moves that read the field: stale now
@@ -130,8 +131,8 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             body = tuple(block(lo, s.body))
             walk, work, _, _ = limits.loop(lo, walk, domain, 1 + lo.block_cost, s.span)
             lo.scopes.pop()
-            lo.costs[id(s)] = sat(1 + domain.cost + work)
-            if not any(re.search(rf"\b{var}\b", code) for code in codes(body)):
+            lo.costs[s] = sat(1 + domain.cost + work)
+            if not _reads(s.body, s.var):
                 var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
             head = For(Code(var), Code(walk, s.domain.span), body, s.span, note)
             joined = join_rounds_fused(lo, s, head)  # (pass `join_rounds`) at once
@@ -152,7 +153,7 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             if s.orelse:
                 orelse = tuple(block(lo, s.orelse))
                 branches = max(branches, lo.block_cost)
-            lo.costs[id(s)] = sat(1 + tests + branches)
+            lo.costs[s] = sat(1 + tests + branches)
             (test_py, body, span, note), *elifs = branches_py
             return [If(test_py, body, tuple(Elif(*e) for e in elifs), orelse, span, note)]
         case _:
@@ -168,7 +169,7 @@ def let(lo: Lowerer, s: t.Let) -> list[Stmt]:
         py = limits.checked_store(lo, expressions.canon(lo, s.value, s.value.ty, py), value, s.value.ty, s.value.span)
     else:
         limits.set_local(lo, s.var, value)
-    lo.costs[id(s)] = sat(1 + value.cost)
+    lo.costs[s] = sat(1 + value.cost)
     if s.annotation is not None:  # `let x = []`: annotated, with the type later assignments give it
         return [Assign((Code(name),), Code(py, s.value.span), _annotation(_typed(s.annotation)), s.span)]
     return [Assign((Code(name),), Code(py, s.value.span), span=s.span)]
@@ -182,7 +183,7 @@ def told(lo: Lowerer, s: t.Tell) -> str:
     pieces: list[tuple[str, str | None]] = []  # (literal text, None) or (value's code, its format)
     for text, fmt in s.parts:
         pieces.append((text, None) if fmt is None else (lo.expr(next(args)), fmt))
-    lo.costs[id(s)] = sat(1 + sum(lo.fact(arg).cost for arg in s.args))
+    lo.costs[s] = sat(1 + sum(lo.fact(arg).cost for arg in s.args))
     codes = [code if fmt is None or fmt == "int" else f"self._fmt({fmt!r}, {code})" for code, fmt in pieces]
     fits = all(not set(text if fmt is None else code) & set('"\\{}' if fmt is None else '"\\{}:!')
                for (text, fmt), code in zip(pieces, codes, strict=True))
@@ -197,12 +198,12 @@ def call_effect(lo: Lowerer, s: t.CallEffect) -> list[Stmt]:
     proc = lo.procedures[s.procedure]
     args = expressions.arguments(lo, s.args, proc.params)
     limits.passed(lo, proc.name, proc.params, s.args)
-    cost = lo.costs[id(s)] = sat(1 + sum(lo.fact(arg).cost for arg in s.args)
+    cost = lo.costs[s] = sat(1 + sum(lo.fact(arg).cost for arg in s.args)
                                  + lo.procedure_cost(proc.name))
     if proc.name in lo.plan.inline_procedures and lo.probe is None and proc.name not in lo.suspending \
             and proc.name not in lo.spending:  # (pass `inline_procedures`) written out here
         body = block(lo, proc.body)
-        lo.costs[id(s)] = cost  # (the call's work, as counted for the call)
+        lo.costs[s] = cost  # (the call's work, as counted for the call)
         return list(inline_procedures.written(proc, s, tuple(body)))
     code = f"self.{proc.name}({', '.join(args)})"
     if proc.name in lo.suspending:  # it can wait for a decision: its steps are this rule's
@@ -223,7 +224,7 @@ def ask(lo: Lowerer, s: t.Ask) -> list[Stmt]:
     limits.set_local(lo, s.var, domain.item)
     body = block(lo, s.body)
     lo.scopes.pop()
-    lo.costs[id(s)] = sat(1 + lo.fact(s.seat).cost + domain.cost + work + lo.block_cost)
+    lo.costs[s] = sat(1 + lo.fact(s.seat).cost + domain.cost + work + lo.block_cost)
     asked = f"rt.Ask({seat}, {s.var.name!r}, {walk}, {limits.where(lo, s.span)})"
     return [For(Code(var), Code(f"(yield {asked})", s.span), tuple(body), s.span)]
 
@@ -254,7 +255,7 @@ def assign_item(lo: Lowerer, s: t.Assign, item: t.Expr) -> Stmt:
         cost = sat(cost + lo.fact(s.index).cost)
     held = limits.field_facts(lo, sym.name, sym.ty) if sym.kind != "local" else limits.symbol_facts(lo, sym)
     old_py, old_work, _ = limits.over(lo, lhs, held, s.span)  # (the copy: every item handled)
-    lo.costs[id(s)] = sat(cost + old_work)
+    lo.costs[s] = sat(cost + old_work)
     elem = sym.ty.elem or ANY
     if s.op in ("+=", "-="):
         new = Facts(mag=STORED)  # (rt.add_at checks the sum as a stored number)
@@ -275,18 +276,18 @@ def assigned(lo: Lowerer, s: t.Assign) -> Stmt:
     sym = s.target
     vpy = lo.expr(s.value)
     value = lo.fact(s.value)
-    lo.costs[id(s)] = sat(1 + value.cost)
+    lo.costs[s] = sat(1 + value.cost)
     lhs = sym.py
     if s.index is not None:
         ipy = lo.expr(s.index)
-        lo.costs[id(s)] = sat(lo.costs[id(s)] + lo.fact(s.index).cost)
+        lo.costs[s] = sat(lo.costs[s] + lo.fact(s.index).cost)
         lhs = f"{sym.py}[{ipy}]"
     if s.op in ("+=", "-=") and sym.ty.kind == "set":
         # a new set: every item of both is handled
         held = limits.field_facts(lo, sym.name, sym.ty) if sym.kind != "local" else limits.symbol_facts(lo, sym)
         old_py, old_work, old_size = limits.over(lo, lhs, held, s.span)
         new_py, new_work, new_size = limits.over(lo, vpy, value, s.span)
-        lo.costs[id(s)] = sat(lo.costs[id(s)] + old_work + new_work)
+        lo.costs[s] = sat(lo.costs[s] + old_work + new_work)
         size = old_size if s.op == "-=" else sat(old_size + new_size)
         limits.stored(lo, sym, Facts(size=size, item=value.item))
         items = set_items_joined(s.items_written, s.op == "+=", old_py, new_py)  # (pass `set_items`)
@@ -435,8 +436,7 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
     where pass `join_rounds` marked it, else None (`lo`: the lowering)."""
     if lo.probe is not None or not s.joins_rounds:
         return None
-    items = _items(s)
-    assert items is not None  # (the pass marks no other loop)
+    items = s.joins_rounds
     body = head.body
     join = body[-1]
     if not isinstance(join, Assign) or len(join.targets) != 1 or join.annotation is not None:
@@ -445,7 +445,7 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
     if re.fullmatch(rf"\(\*{re.escape(target)}, .+\)", join.value.text) is None:
         return None
     if len(body) == 2:  # (counted once longer than SMALL_LIST, a step an item)
-        walked = _walk_checked(body[0], target)
+        walked = _walk_checked(lo, body[0], target)
         if walked is None:
             return None
     elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
@@ -463,14 +463,17 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
                        orelse=(head,), else_note="(a round would fail: the rounds one by one, as written)")]
 
 
-def _walk_checked(check: Stmt, items: str) -> str | None:
+def _walk_checked(lo: Lowerer, check: Stmt, items: str) -> str | None:
     """The rule line `where` of `if len(items) > SMALL_LIST: rt.walk(self, items, 1, where)` (the
-    check `prechecked` writes before a statement walking `items`), if `check` is it."""
+    check `prechecked` writes before a statement walking `items`), if `check` is it: found in
+    what `statement` recorded of the checks it wrote (`lo.walk_checks`), not read back from code."""
     if not isinstance(check, If) or check.elifs or check.orelse or len(check.body) != 1 \
-            or not isinstance(check.body[0], ExprStmt) or check.test.text != f"len({items}) > {SMALL_LIST}":
+            or not isinstance(check.body[0], ExprStmt):
         return None
-    w = re.fullmatch(rf"rt\.walk\(self, {re.escape(items)}, 1, ('[^']*')\)", check.body[0].value.text)
-    return None if w is None else w.group(1)
+    found = lo.walk_checks.get(check.body[0].value)
+    if found is None or found[0] != items or check.test.text != f"len({items}) > {SMALL_LIST}":
+        return None
+    return found[1]
 
 
 def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list[Stmt],
@@ -485,15 +488,25 @@ def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list
     if not isinstance(drawn, Assign) or len(drawn.targets) != 1 or drawn.annotation is not None \
             or not isinstance(taken, Assign) or len(taken.targets) != 1 or taken.annotation is not None:
         return None
-    var = drawn.targets[0].text
-    m = re.fullmatch(r"rt\.draw_from\(self\.rng, (.+)\)", drawn.value.text)
-    if re.fullmatch(r"\w+", var) is None or m is None:
+    var, items = drawn.targets[0].text, taken.targets[0].text  # (the name drawn, the list taken from)
+    if not var.isidentifier() or drawn.value.text != f"rt.draw_from(self.rng, {items})":
         return None
-    items = m.group(1)
-    at = _walk_checked(check, items)
-    if at is None or taken.targets[0].text != items or taken.value.text != f"tuple(rt.without({items}, {var}))":
+    at = _walk_checked(lo, check, items)
+    if at is None or taken.value.text != f"tuple(rt.without({items}, {var}))":
         return None
     what = f"drawn and taken out of `{_words(second)}` at once, with {where(second.span)} (`draw_out`)"
     note = "; ".join(n for n in (drawn.note, taken.note, what) if n)
     both = assign(f"{var}, {items}", f"rt.drawn_out(self, self.rng, {items}, {at})", drawn.span, note)
     return [both, *second_lines[2:]]
+
+
+def _words(s: t.Assign) -> str:
+    """The target of assignment `s` as the rule writes it, for a comment (`x`, `x[p]`)."""
+    if s.index is None:
+        return s.target.name
+    return f"{s.target.name}[{s.index.sym.name if isinstance(s.index, t.Ref) else '...'}]"
+
+
+def _reads(stmts: tuple[t.Stmt, ...], var: Symbol) -> bool:
+    """Whether a block of effects reads the local `var` (a loop's variable), in it or in its blocks."""
+    return any(isinstance(x, t.Ref) and x.sym is var for e in t.effect_expressions(stmts) for x in nodes(e))

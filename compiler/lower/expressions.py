@@ -27,27 +27,27 @@ _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 
 # -- expressions --------------------------------------------------------------------------
 def expr(lo: Lowerer, e: t.Expr) -> str:
-    lo.facts.pop(id(e), None)  # (an id is reused once its node is gone: facts are this walk's)
-    lo.canonical.discard(id(e))
+    lo.facts.discard(e)  # (facts are this walk's: a node walked again is found again)
+    lo.canonical.discard(e)
     py = lower(lo, e)
-    if id(e) not in lo.facts:  # what the type alone says; the work is its parts' work
-        lo.facts[id(e)] = limits.type_facts(lo, e.ty).plus(sum(lo.fact(part).cost for part in t.subexpressions(e)))
+    if e not in lo.facts:  # what the type alone says; the work is its parts' work
+        lo.facts[e] = limits.type_facts(lo, e.ty).plus(sum(lo.fact(part).cost for part in t.subexpressions(e)))
     return py if lo.probe_expr is None else lo.probe_expr(e, py)
 
 
 def lower(lo: Lowerer, e: t.Expr) -> str:
     match e:
         case t.Num():
-            lo.facts[id(e)] = number(e.value)
+            lo.facts[e] = number(e.value)
             return str(e.value)
         case t.Str():
             return repr(e.value)
         case t.Bool():
             return str(e.value)
         case t.Ref():
-            lo.facts[id(e)] = limits.symbol_facts(lo, e.sym)
+            lo.facts[e] = limits.symbol_facts(lo, e.sym)
             if e.sym.kind == "field" or e.sym.item:  # a field, or an item of a list or set
-                lo.canonical.add(id(e))
+                lo.canonical.add(e)
             if e.sym.kind == "value" and e.sym.name == "deciding":
                 lo.program.deciding = True
             return e.sym.py
@@ -55,21 +55,21 @@ def lower(lo: Lowerer, e: t.Expr) -> str:
             d = lo.defines[e.define]
             args = arguments(lo, e.args, d.params)
             limits.passed(lo, d.name, d.params, e.args)
-            lo.facts[id(e)] = lo.define_call_facts(d, sum(lo.fact(arg).cost for arg in e.args))
+            lo.facts[e] = lo.define_call_facts(d, sum(lo.fact(arg).cost for arg in e.args))
             lo.called.add(e.define)
             return f"self.{e.define}({', '.join(args)})"
         case t.Builtin():
             return builtin(lo, e)
         case t.PerIndex():
             index = lo.expr(e.index)
-            lo.facts[id(e)] = limits.field_facts(lo, e.field.name, e.ty).priced(lo.fact(e.index).cost)
-            lo.canonical.add(id(e))
+            lo.facts[e] = limits.field_facts(lo, e.field.name, e.ty).priced(lo.fact(e.index).cost)
+            lo.canonical.add(e)
             return f"{e.field.py}[{index}]"
         case t.ListIndex():
             obj, index = lo.expr(e.obj), lo.expr(e.index)
             item = lo.fact(e.obj).item or limits.type_facts(lo, e.obj.ty.elem or ANY)
-            lo.facts[id(e)] = item.priced(lo.fact(e.obj).cost + lo.fact(e.index).cost)
-            lo.canonical.add(id(e))
+            lo.facts[e] = item.priced(lo.fact(e.obj).cost + lo.fact(e.index).cost)
+            lo.canonical.add(e)
             pair = _pair_sorted(e, obj)
             if pair is not None:
                 return pair
@@ -78,8 +78,8 @@ def lower(lo: Lowerer, e: t.Expr) -> str:
             return f"{e.table}[{lo.expr(e.obj)}]"
         case t.Collection():
             parts = [canon(lo, item, item.ty, lo.expr(item)) for item in e.items]
-            lo.facts[id(e)] = limits.literal_facts(lo, e.items)
-            lo.canonical.add(id(e))
+            lo.facts[e] = limits.literal_facts(lo, e.items)
+            lo.canonical.add(e)
             tupled = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
             if e.kind == "list":  # a list is a tuple: one representation, and it can be an item of a set
                 return tupled
@@ -90,15 +90,15 @@ def lower(lo: Lowerer, e: t.Expr) -> str:
             operand = lo.expr(e.operand)
             if e.op == "not":
                 return f"not {operand}"
-            lo.facts[id(e)] = Facts(lo.fact(e.operand).cost, mag=lo.fact(e.operand).mag)
+            lo.facts[e] = Facts(lo.fact(e.operand).cost, mag=lo.fact(e.operand).mag)
             return f"-{operand}"
         case t.Binary():
             return binary(lo, e)
         case t.Cond():
             test, then, orelse = lo.expr(e.test), lo.expr(e.then), lo.expr(e.orelse)
-            lo.facts[id(e)] = join(lo.fact(e.then), lo.fact(e.orelse)).plus(lo.fact(e.test).cost)
-            if id(e.then) in lo.canonical and id(e.orelse) in lo.canonical:
-                lo.canonical.add(id(e))
+            lo.facts[e] = join(lo.fact(e.then), lo.fact(e.orelse)).plus(lo.fact(e.test).cost)
+            if e.then in lo.canonical and e.orelse in lo.canonical:
+                lo.canonical.add(e)
             return f"({then} if {test} else {orelse})"
         case t.RecordNew() | t.RecordField():
             return record(lo, e)
@@ -116,13 +116,13 @@ def record(lo: Lowerer, e: t.RecordNew | t.RecordField) -> str:
         case t.RecordNew():  # a record is a tuple of its fields, in the order declared
             parts = [limits.checked_store(lo, canon(lo, arg, arg.ty, lo.expr(arg)), lo.fact(arg), arg.ty, arg.span)
                      for arg in e.args]
-            lo.facts[id(e)] = Facts(sat(len(parts) + sum(lo.fact(arg).cost for arg in e.args)))
-            lo.canonical.add(id(e))
+            lo.facts[e] = Facts(sat(len(parts) + sum(lo.fact(arg).cost for arg in e.args)))
+            lo.canonical.add(e)
             return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
         case t.RecordField():
             obj = lo.expr(e.obj)
-            lo.facts[id(e)] = limits.type_facts(lo, e.ty, STORED).priced(lo.fact(e.obj).cost)
-            lo.canonical.add(id(e))
+            lo.facts[e] = limits.type_facts(lo, e.ty, STORED).priced(lo.fact(e.obj).cost)
+            lo.canonical.add(e)
             return f"{obj}[{e.index}]"
 
 
@@ -131,23 +131,23 @@ def note(lo: Lowerer, e: t.Note) -> str:
     bound once, or any other: its code, in parentheses, with a note for its line."""
     match e:
         case t.Note(verb=lazy_hoist.CELL):  # (pass `lazy_hoist`) a cell, bound once: `for cell in (rt.cell(),)`
-            lo.facts[id(e)] = Facts(1, 1, item=Facts())  # (one item: an empty list)
+            lo.facts[e] = Facts(1, 1, item=Facts())  # (one item: an empty list)
             return "(rt.cell(),)"
         case t.Note(verb=lazy_hoist.LAZY):  # (pass `lazy_hoist`) a value read from its cell
             return lazy_hoist_code(lo, e)
         case t.Note(expr=t.Collection(kind="list", items=(item,))):  # a value bound once: `for h in (v,)`
             # (the local is read only where `v` was: `v` as it is, not converted, and the same object)
             py = lo.expr(item)
-            lo.facts[id(e)] = limits.literal_facts(lo, (item,))
+            lo.facts[e] = limits.literal_facts(lo, (item,))
             lo.notes.setdefault(e.verb, {})[e.what] = None
             return f"({_unparenthesised(py)},)"
         case t.Note():  # derived by a pass: its code, in parentheses, and a note for its line
             py = lo.expr(e.expr)
             # (a body inlined costs the step of the call it was: the limits of a move are
             # counted as they were)
-            lo.facts[id(e)] = lo.fact(e.expr).plus(1 if e.verb == "inlined" else 0)
-            if id(e.expr) in lo.canonical:
-                lo.canonical.add(id(e))
+            lo.facts[e] = lo.fact(e.expr).plus(1 if e.verb == "inlined" else 0)
+            if e.expr in lo.canonical:
+                lo.canonical.add(e)
             lo.notes.setdefault(e.verb, {})[e.what] = None
             return _parenthesised(py)
 
@@ -158,7 +158,7 @@ def canon(lo: Lowerer, e: t.Expr, ty: Ty, py: str) -> str:
     # Every set is made a frozenset, and every item put into a list or set is converted, so the
     # items of any list are in their one representation already: only the list itself may be
     # a Python list (a comprehension, `sorted`) or a range (`players`).
-    if ty.kind != "list" or id(e) in lo.canonical:
+    if ty.kind != "list" or e in lo.canonical:
         return py
     if _parenthesised(py) == py and py.startswith("(") and _one_operand(py):  # `tuple(a if c else b)`
         return f"tuple{py}"
@@ -182,7 +182,7 @@ def binary(lo: Lowerer, e: t.Binary) -> str:
     lt, rt_ = e.left.ty, e.right.ty
     left, right = lo.fact(e.left), lo.fact(e.right)
     work = sat(left.cost + right.cost)
-    lo.facts[id(e)] = Facts(work)  # a truth value; numbers and lists say more below
+    lo.facts[e] = Facts(work)  # a truth value; numbers and lists say more below
     op = e.op
     if op in ("and", "or"):
         # Python's `and`/`or` give one of their operands: a list or set used as a condition
@@ -201,7 +201,7 @@ def binary(lo: Lowerer, e: t.Binary) -> str:
             lpy, rpy = canon(lo, e.left, lt, lpy), canon(lo, e.right, rt_, rpy)
             sizes = [f.size for f in (left, right) if f.size is not None]
             if sizes and min(sizes) <= FREE_WORK:
-                lo.facts[id(e)] = Facts(sat(work + min(sizes)))
+                lo.facts[e] = Facts(sat(work + min(sizes)))
             else:
                 lpy, _, _ = limits.over(lo, lpy, left, e.span)
         return f"{lpy} {op} {rpy}"
@@ -209,21 +209,21 @@ def binary(lo: Lowerer, e: t.Binary) -> str:
         return f"{lpy} {op} {rpy}"
     if op in ("in", "not in") and rt_.kind == "set":  # a frozenset: one look-up, whatever its size
         lpy = canon(lo, e.left, lt, lpy)
-        lo.facts[id(e)] = Facts(sat(work + 1))
+        lo.facts[e] = Facts(sat(work + 1))
         return f"{lpy} {op} {rpy}"
     if op in ("in", "not in"):
         walk = iterable(lo, rt_, rpy, ordered=False)
         lpy = canon(lo, e.left, lt, lpy)
         walk, searched, _ = limits.over(lo, walk, limits.domain_facts(lo, e.right), e.span)
-        lo.facts[id(e)] = Facts(sat(work + searched))
+        lo.facts[e] = Facts(sat(work + searched))
         return f"{lpy} {op} {walk}"
     if e.ty.kind in ("list", "set"):  # a list joined, a set's union or difference
         lpy, left_work, left_size = limits.over(lo, lpy, left, e.span)
         rpy, right_work, right_size = limits.over(lo, rpy, right, e.span)
         item = None if left.item is None or right.item is None else join(left.item, right.item)
         size = left_size if op == "-" else sat(left_size + right_size)
-        lo.facts[id(e)] = limits.clamp(lo, e.ty, Facts(sat(work + left_work + right_work), size, item=item))
-        lo.canonical.add(id(e))
+        lo.facts[e] = limits.clamp(lo, e.ty, Facts(sat(work + left_work + right_work), size, item=item))
+        lo.canonical.add(e)
         if e.ty.kind == "list":
             written = list_items_joined(lo, e, lpy, rpy, _SIMPLE)  # (pass `list_items`)
             return written if written is not None else f"(*{lpy}, *{rpy})"
@@ -232,17 +232,17 @@ def binary(lo: Lowerer, e: t.Binary) -> str:
             return items
         return f"({lpy} {'|' if op == '+' else '-'} {rpy})"
     if op in ("+", "-"):
-        lo.facts[id(e)] = Facts(work, mag=add_mag(left.mag, right.mag))
+        lo.facts[e] = Facts(work, mag=add_mag(left.mag, right.mag))
         return f"({lpy} {op} {rpy})"
     if op == "*":
         product = mul_mag(left.mag, right.mag)
         if product is None:  # a square, say, that repeated would grow without end: checked
-            lo.facts[id(e)] = Facts(work, mag=(MAX_INT, 0))
+            lo.facts[e] = Facts(work, mag=(MAX_INT, 0))
             return f"rt.num({lpy} * {rpy}, {limits.where(lo, e.span)})"
-        lo.facts[id(e)] = Facts(work, mag=product)
+        lo.facts[e] = Facts(work, mag=product)
         return f"({lpy} * {rpy})"
     # `//` and `%`: a divisor that may be zero is a game error, not a crash
-    lo.facts[id(e)] = Facts(work, mag=left.mag if op == "//" else right.mag)
+    lo.facts[e] = Facts(work, mag=left.mag if op == "//" else right.mag)
     if nonzero(lo, e.right):
         return f"({lpy} {op} {rpy})"
     return f"rt.{'div' if op == '//' else 'mod'}({lpy}, {rpy}, {limits.where(lo, e.span)})"
@@ -265,15 +265,15 @@ def builtin(lo: Lowerer, e: t.Builtin) -> str:
             lowered.append(lo.expr(arg))
             if f"{{{k}}}" not in masked:  # (the list the mask stands for: its code is not written)
                 lo.called = called
-        lo.facts[id(e)] = builtin_facts(lo, e, lowered, e.ty)  # (what the list's call is proven to cost)
+        lo.facts[e] = builtin_facts(lo, e, lowered, e.ty)  # (what the list's call is proven to cost)
         return masked.format(*lowered)
     counted = counting(e)  # `len(straight_lines(...))` as `count_lines(...)`: no list of lines made
     if counted is not None:
         py = builtin(lo, counted)
-        lo.facts[id(e)] = lo.fact(counted)
+        lo.facts[e] = lo.fact(counted)
         return py
     lowered = [lo.expr(arg) for arg in e.args]
-    lo.facts[id(e)] = builtin_facts(lo, e, lowered, e.ty)
+    lo.facts[e] = builtin_facts(lo, e, lowered, e.ty)
     if e.func == "sorted" and e.ty.elem is not None:  # in the order a set is walked in (_sorted)
         return _sorted(e.ty.elem, _unparenthesised(lowered[0]))  # (its one argument: no parentheses of its own)
     return BUILTINS[e.func].write(lowered, e.extra, limits.where(lo, e.span))
@@ -363,6 +363,6 @@ def lazy_hoist_code(lo: Lowerer, e: t.Note) -> str:
     assert isinstance(e.expr, t.Collection)
     cell_ref, value = e.expr.items
     cell, py = lo.expr(cell_ref), lo.expr(value)
-    lo.facts[id(e)] = lo.fact(value)
+    lo.facts[e] = lo.fact(value)
     lo.notes.setdefault(LAZY, {})[e.what] = None
     return f"({cell} or rt.once({cell}, {py}))[0]"

@@ -216,10 +216,11 @@ def over(lo: Lowerer, py: str, facts: Facts, span: SourceSpan) -> tuple[str, int
     if small_made(lo, facts) or hoist(lo, py):  # its work is taken as small: checked as the rule starts
         return py, SMALL_LIST, size
     charged(lo)
-    counted = f"rt.walk(self, {py}, 1, {where(lo, span)})"
+    at = where(lo, span)
+    counted = f"rt.walk(self, {py}, 1, {at})"
     if prechecked(lo, py):  # counted by the statement before the effect's line, if longer
         assert lo.prechecks is not None
-        lo.prechecks.append((py, counted))
+        lo.prechecks.append((py, counted, at))
         return py, SMALL_LIST, size
     if _SIMPLE.fullmatch(py):  # a short list is handled at once, a longer one counted
         return f"({py} if len({py}) <= {SMALL_LIST} else {counted})", SMALL_LIST, size

@@ -22,8 +22,9 @@ from ...core.source import Diagnostic, SourceSpan
 from .. import typed as t
 from ..budget import NOTHING, Facts
 from ..names import joined as invented
-from ..passes import Plan, region_masks, spot_filters
-from ..pyir import Stmt
+from ..passes import Plan
+from ..passes.plan import FilterTerm, RegionTest
+from ..pyir import Code, Stmt
 from ..typed import Symbol
 from .code import Small
 from .program import Program
@@ -76,15 +77,15 @@ class Lowerer:
         # walk finds stored in them.
         self.assumed = assumed
         self.derived: dict[str, Facts] = {}
-        self.facts: dict[int, Facts] = {}
+        self.facts: t.ByNode[t.Expr, Facts] = t.ByNode()
         # The nodes whose code gives its type's one runtime representation already (docs/language.md,
         # "Values"): a list is a tuple, a set a frozenset, all the way down. Others are converted
         # where the representation shows: stored, compared, or put into a list or set.
-        self.canonical: set[int] = set()
+        self.canonical: t.NodeSet[t.Expr] = t.NodeSet()
         # (pass `list_items`) the joins of a list read as it is and items written out: the list, how many items
         self.short_joins: dict[str, tuple[str, int]] = {}
         self.local_facts: dict[Symbol, Facts] = {}
-        self.costs: dict[int, int] = {}  # the unchecked work of each statement
+        self.costs: t.ByNode[t.Stmt, int] = t.ByNode()  # the unchecked work of each statement
         self.block_cost = 0  # of the block lowered last
         self.assigned: frozenset[str] = frozenset()  # the names the rule being lowered assigns to
         self.define_facts: dict[str, tuple[Facts, int]] = {}  # result, and the work of a call
@@ -108,7 +109,10 @@ class Lowerer:
         # While an effect statement is lowered: the lists it walks whose size is checked by a
         # statement of its own just before it (`if len(x) > 16: rt.walk(...)`: each list and its walk), and how many
         # scopes were open when it began (a name bound deeper is a comprehension's own).
-        self.prechecks: list[tuple[str, str]] | None = None
+        self.prechecks: list[tuple[str, str, str]] | None = None  # (list, its walk's code, its rule line)
+        # Each such check written, by the code of its walk: the list it counts and its rule line
+        # (`draw_out`, `join_rounds` ask it of the statements lowered, rather than parse them)
+        self.walk_checks: dict[Code, tuple[str, str]] = {}
         self.statement_scopes = 0
         # What the passes derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.
@@ -131,11 +135,11 @@ class Lowerer:
         self.listing_hoisted: tuple[list[tuple[str, str | None, str, str]], str, tuple[str, ...]] | None = None
         # While the last choice of a listing pass `spot_rows` gathers is lowered: the parts of its
         # list of spots (spot_filters_code: the masks joined first, each further group and its term)
-        self.spot_row: list[tuple[str, list[tuple[str, spot_filters.Term | None]]]] | None = None
+        self.spot_row: list[tuple[str, list[tuple[str, FilterTerm | None]]]] | None = None
         # (pass `region_masks`) the kept tests of regions lowering keeps (their definitions charge nothing
         # to the limits of a move), and by the slot of each definition the masks of known bits its drops
         # make stale; decided once the fields are lowered (`keep_region_tests`)
-        self.region_tests: list[region_masks.Test] = []
+        self.region_tests: list[RegionTest] = []
         self.region_known: dict[str, tuple[str, ...]] = {}
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
@@ -163,7 +167,7 @@ class Lowerer:
 
     def fact(self, e: t.Expr) -> Facts:
         """What is known of an expression lowered in this walk."""
-        return self.facts.get(id(e), NOTHING)
+        return self.facts.get(e, NOTHING)
 
     def bind(self, sym: Symbol) -> str:
         """A local is bound in the innermost scope (`prechecked` asks what is bound where)."""

@@ -23,34 +23,18 @@ changes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
 from ..names import MAX_TABLE_CHOICES, joined
 from ..pyir import Assign, AugAssign, Code, Comment, For, If, Stmt, assign, call, if_
-from .plan import Plan
+from .plan import Level, Plan, Table
 
 # How lowering has the code that finds a table read (compiler/lower/boards.py `board_table`: pass
 # `board_tables`, which also leaves it as it is with that pass off): from the code that finds it by
 # name, its slot's name, its type and what it holds, the code to write.
 Bind = Callable[[str, str, str, str], str]
-
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    """How one choice's values find their row: `how` is "index" (a list of `size` entries indexed
-    by the value), "lines" (indexed by the line's number, the value is `board.line_spots(k)`) or
-    "key" (a dictionary by the value, a list made a tuple)."""
-
-    how: str
-    size: str = ""  # code of the size of an index level
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    action: str
-    levels: tuple[Level, ...]  # one per choice, in order
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:

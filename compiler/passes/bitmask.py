@@ -34,8 +34,8 @@ from ..analysis import Facts
 from ..analysis.walk import expressions
 from ..names import joined
 from ..pyir import AugAssign, Block, Code, If, Stmt, assign
-from .plan import Plan
-from .value_masks import Mask, paren
+from .plan import Mask, Plan
+from .value_masks import paren
 
 # the built-ins that read a set of spots as a mask: argument index, and the call written with it
 MASK_USES: dict[str, tuple[int, str]] = {

@@ -33,6 +33,7 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
+from ..analysis.walk import bare as unnoted
 from ..analysis.walk import nodes
 from . import spot_filters
 from .plan import Plan
@@ -48,7 +49,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
                 continue
             if any(isinstance(n, t.DefineCall) for n in nodes(c.domain)):
                 continue
-            bare = spot_filters._bare(c.domain)
+            bare = unnoted(c.domain)
             if isinstance(bare, t.Comprehension) and spot_filters.lookup(plan, bare) is not None:
                 continue
             found.append((a.name, i))

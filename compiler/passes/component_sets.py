@@ -33,7 +33,6 @@ for `count_items`; and since such a count is no loop, `derived` does not keep a 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 from .. import typed as t
@@ -174,14 +173,6 @@ def taken(plan: Plan, e: t.Comprehension, defines: dict[str, t.Define]) -> Shape
     kinds = dict(plan.component_sets)
     found = shape(e, kinds, defines)
     return found if found is not None and all(table in kinds for table, _ in found.tests) else None
-
-
-def _operand(py: str) -> str:
-    """`py` as an operand of `&` or of a method call: in parentheses unless a name, an attribute or an item."""
-    return py if OPERAND.fullmatch(py) else f"({py})"
-
-
-OPERAND = re.compile(r"[\w.]+(\[[\w.\[\]]+\])*")
 
 
 def sized(plan: Plan, e: t.Expr, defines: dict[str, t.Define]) -> int:

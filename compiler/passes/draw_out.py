@@ -90,8 +90,3 @@ def _assigned(e: t.Expr, s: t.Assign) -> bool:
         return isinstance(e, t.PerIndex) and e.field.name == s.target.name and key(e.index) == key(s.index)
     return False
 
-
-def _words(s: t.Assign) -> str:
-    if s.index is None:
-        return s.target.name
-    return f"{s.target.name}[{s.index.sym.name if isinstance(s.index, t.Ref) else '...'}]"

@@ -59,13 +59,16 @@ ROUNDS = "_rounds"  # the local holding how many rounds the loop makes (compiler
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    """Each such loop marked (`t.For.joins_rounds`): lowering makes its joins at once where it
-    writes the join and its count as taken above."""
+    """Each such loop marked (`t.For.joins_rounds`, the items it joins as generated code spells them):
+    lowering makes its joins at once where it writes the join and its count as taken above."""
     defines = {d.name: d for d in program.defines}
 
     def marked(stmts: tuple[t.Stmt, ...]) -> tuple[t.Stmt, ...]:
-        return tuple(replace(s, joins_rounds=True) if isinstance(s, t.For) and len(s.body) == 1
-                     and _items(s) is not None and not can_fail(s.domain, defines) else s for s in stmts)
+        return tuple(mark(s) if isinstance(s, t.For) else s for s in stmts)
+
+    def mark(s: t.For) -> t.For:
+        items = _items(s) if len(s.body) == 1 else None
+        return s if items is None or can_fail(s.domain, defines) else replace(s, joins_rounds=tuple(items))
 
     return map_statements(program, marked), plan
 

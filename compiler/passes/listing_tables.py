@@ -54,7 +54,7 @@ themselves charge nothing. A table holds at most `rt.MAX_TABLED` lists, emptied 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
@@ -64,23 +64,12 @@ from ..pyir import AugAssign, Code, Comment, Stmt, assign, call, if_
 from ..types import Ty
 from . import action_tables
 from .action_tables import Bind
-from .plan import Plan
+from .plan import Listed, Plan
 from .rewrite import can_fail, free_locals
 
 MAX_KEYS = 3  # values of the game a listing remembered by value may read
 _FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration's values, all of them (as `value_tables`)
 _SEATS = ("current", "opponent")  # the seats an entry of a field per player may be read at
-
-
-@dataclass(frozen=True, slots=True)
-class Listed:
-    """An action whose listing is remembered by value: each value it reads, as generated code
-    reads it, and whether it is keyed by the set of its items (read only through membership)."""
-
-    action: str
-    keys: tuple[tuple[str, bool], ...]
-    what: str  # the values read, in the rule language's words, for the comment
-    words: tuple[str, ...] = ()  # each value read, in the rule language's words (`hand[current]`)
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:

@@ -1,24 +1,203 @@
-"""The `Plan`: what the passes decided that lowering carries out. A module of its own, below the
-passes, which import it, and the pipeline (compiler/passes/__init__.py), which runs them: it names
-the types of the passes' decisions for the type checker only, so that at run time it imports no
-pass (tests/test_pass_order.py)."""
+"""The `Plan`: what the passes decided that lowering carries out, and the types of those decisions
+(a mask kept, a table of an action's listing, ...). A module of its own, below the passes, which
+import it, the pipeline (compiler/passes/__init__.py), which runs them, and lowering, which reads
+it: it imports no pass, not even for the type checker (tests/test_pass_order.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from ...core.source import SourceSpan
+from .. import typed as t
 from ..analysis.reads import Reads
 
-if TYPE_CHECKING:
-    from .action_tables import Table
-    from .listing_tables import Listed
-    from .region_masks import Choice as RegionChoice
-    from .region_masks import Test as RegionTest
-    from .spot_filters import Filter
-    from .value_masks import Mask, ValueMask
-    from .value_tables import Table as ValueTable
+# -- value_masks, bitmask, spot_filters: sets of spots kept as bit masks ----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Mask:
+    """One set of spots kept as a bit mask: the spots whose `field` is the constant `value`
+    (`value_py` in generated code), in the state's slot `slot`. Made by the passes `bitmask` and,
+    `empty`, `value_masks` and `spot_filters`."""
+
+    field: str
+    value: int
+    value_py: str
+    slot: str
+    span: SourceSpan  # where such a set is first written
+    empty: bool = False  # (pass `spot_filters`) the spots whose field, of lists, is empty: `value` unused
+
+    @property
+    def py(self) -> str:
+        return f"self.{self.slot}"
+
+    def rebuild(self) -> str:
+        """Code of the mask made again from the field."""
+        if self.empty:
+            return f"self.board.empty_mask(self.{self.field})"
+        return f"self.board.value_mask(self.{self.field}, {self.value_py})"
+
+    def holds(self, code: str) -> str:
+        """Code of whether the value `code` (of the field) is one of the mask's."""
+        return f"not {code}" if self.empty else f"{code} == {self.value_py}"
+
+    def note(self) -> str:
+        what, by = ("is empty", "spot_filters") if self.empty else (f"is {self.value_py}", "bitmask")
+        return (f"`{by}`: the spots whose {self.field} {what}, as a bit mask (board.spot_bit) kept up "
+                f"to date as {self.field} changes: the sets of spots it picks ({self.span.short} ...) are read from "
+                "it, not found by walking every spot")
+
+
+@dataclass(frozen=True, slots=True)
+class ValueMask:
+    """The masks of a field per spot, one per value of its items (`op` "in": a field of lists or
+    sets) or of its values (`op` "==": a field of simple values), in the state's slot `slot`, a
+    list of `count` ints (its code: `self.num_seats`, a number)."""
+
+    field: str
+    op: str
+    count: str
+    slot: str
+    span: SourceSpan  # where such a test is first written
+
+    @property
+    def py(self) -> str:
+        return f"self.{self.slot}"
+
+    def rebuild(self) -> str:
+        """Code of the masks made again from the field."""
+        how = "item_masks" if self.op == "in" else "value_masks"
+        return f"self.board.{how}(self.{self.field}, {self.count})"
+
+    def note(self) -> str:
+        what = "holds" if self.op == "in" else "is"
+        return (f"`value_masks`: for each value v, the spots whose {self.field} {what} v, as a bit mask "
+                f"(board.spot_bit) kept up to date as {self.field} changes: the counts, tests and lists of "
+                f"them ({self.span.short} ...) are read from it, not found by walking the spots")
+
+
+# -- value_tables -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ValueTable:
+    """A definition remembered by value: the field it reads, at which parameter (None: a field
+    with one value), and the positions of the parameters that join the key."""
+
+    define: str
+    field: str
+    py: str  # how generated code reads the field (`self.hand`)
+    at: int | None
+    params: tuple[int, ...]
+
+
+# -- spot_filters -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FilterTerm:
+    """One test of a filter, in the order written: a kept mask (`mask`, the spots where the test
+    holds; `within & ~mask` when `negated`), or a test of the spot's key (`key`, over the spot
+    variable `spot`) written over the key variable `var` (`test`), whose failing parts read no key."""
+
+    mask: Mask | None = None
+    negated: bool = False
+    spot: t.Symbol | None = None
+    key: t.Expr | None = None
+    var: t.Symbol | None = None
+    test: t.Expr | None = None
+    mask_var: t.Symbol | None = None  # the local the groups' masks are bound to
+    fails: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """A list of spots made from masks: its tests, in the order the walk computed them."""
+
+    terms: tuple[FilterTerm, ...]
+
+
+# -- action_tables ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How one choice's values find their row: `how` is "index" (a list of `size` entries indexed
+    by the value), "lines" (indexed by the line's number, the value is `board.line_spots(k)`) or
+    "key" (a dictionary by the value, a list made a tuple)."""
+
+    how: str
+    size: str = ""  # code of the size of an index level
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """How an action's listing finds its interned actions: one level per choice."""
+
+    action: str
+    levels: tuple[Level, ...]  # one per choice, in order
+
+
+# -- listing_tables ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """An action whose listing is remembered by value: each value it reads, as generated code
+    reads it, and whether it is keyed by the set of its items (read only through membership)."""
+
+    action: str
+    keys: tuple[tuple[str, bool], ...]
+    what: str  # the values read, in the rule language's words, for the comment
+    words: tuple[str, ...] = ()  # each value read, in the rule language's words (`hand[current]`)
+
+
+# -- region_masks -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RegionTest:
+    """`define(r) op value`, kept as the mask of the regions where it holds (`slot`), beside the mask of
+    the regions whose bit is known (`known`); `within` is the method giving the mask among given regions."""
+
+    define: str
+    op: str
+    value: str  # the code of the constant compared with
+    slot: str
+    span: SourceSpan  # where it was first met
+    text: str  # in the rule language's words, for notes
+
+    @property
+    def known(self) -> str:
+        return "_regions_known" + self.slot[len("_regions"):]  # `_regions_known__<define>__<n>`
+
+    @property
+    def within(self) -> str:
+        return "_regions_within" + self.slot[len("_regions"):]  # `_regions_within__<define>__<n>`
+
+
+@dataclass(frozen=True, slots=True)
+class RegionTerm:
+    """One test of a region choice, in the order written: a kept test, or a test of the earlier
+    choices (`test`, over the choice's variable `var`, hoisted values put back)."""
+
+    kept: RegionTest | None = None
+    test: t.Expr | None = None
+    var: t.Symbol | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RegionChoice:
+    """An action whose last choice, a region, is made from masks: the regions it walks and its tests."""
+
+    action: str
+    regions: t.Expr  # the list of regions its comprehension walks
+    var: t.Symbol  # the comprehension's variable
+    terms: tuple[RegionTerm, ...]
+
+
+# -- the plan ----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,68 +51,27 @@ interned ones. The limits of a move are counted on the plain code, as for `spot_
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from ...core.source import SourceSpan
 from .. import typed as t
 from ..analysis import Facts
+from ..analysis.walk import bare as unnoted
 from ..analysis.walk import nodes
 from ..names import MAX_TABLE_CHOICES, joined
 from ..pyir import AugAssign, Block, Code, Comment, For, If, Return, assign
 from . import action_tables
-from .plan import Plan
+from .plan import Plan, RegionChoice, RegionTerm, RegionTest
 from .rewrite import can_fail, free_locals, show
-from .spot_filters import _bare, _conjuncts, _failing, _put_back
+from .spot_filters import _conjuncts, _failing, _put_back
 
 _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 # the nodes a test of the earlier choices may be made of (beside the locals it may read)
 _PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField, t.AttrOf)
 
 
-@dataclass(frozen=True, slots=True)
-class Test:
-    """`define(r) op value`, kept as the mask of the regions where it holds (`slot`), beside the mask of
-    the regions whose bit is known (`known`); `within` is the method giving the mask among given regions."""
-
-    define: str
-    op: str
-    value: str  # the code of the constant compared with
-    slot: str
-    span: SourceSpan  # where it was first met
-    text: str  # in the rule language's words, for notes
-
-    @property
-    def known(self) -> str:
-        return "_regions_known" + self.slot[len("_regions"):]  # `_regions_known__<define>__<n>`
-
-    @property
-    def within(self) -> str:
-        return "_regions_within" + self.slot[len("_regions"):]  # `_regions_within__<define>__<n>`
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    """One test of a region choice, in the order written: a kept test, or a test of the earlier
-    choices (`test`, over the choice's variable `var`, hoisted values put back)."""
-
-    kept: Test | None = None
-    test: t.Expr | None = None
-    var: t.Symbol | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """An action whose last choice, a region, is made from masks: the regions it walks and its tests."""
-
-    action: str
-    regions: t.Expr  # the list of regions its comprehension walks
-    var: t.Symbol  # the comprehension's variable
-    terms: tuple[Term, ...]
-
-
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     finder = _Finder(program, plan)
-    choices: list[Choice] = []
+    choices: list[RegionChoice] = []
     for a in program.actions:
         table = action_tables.table_of(plan, a.name)
         if table is None or len(a.choices) < 2 or table.levels[-1].how != "index" \
@@ -131,16 +90,16 @@ class _Finder:
         self.defines = {d.name: d for d in program.defines}
         self.kept = dict(plan.derived)
         self.constants = {name: value for name, value, _ in program.tables.constants}
-        self.tests: dict[tuple[str, str, str], Test] = {}
+        self.tests: dict[tuple[str, str, str], RegionTest] = {}
 
-    def choice(self, a: t.Action) -> Choice | None:
+    def choice(self, a: t.Action) -> RegionChoice | None:
         last = a.choices[-1]
-        e = _bare(last.domain)
+        e = unnoted(last.domain)
         if not (last.var.ty.kind == "entity" and last.var.ty.name == "region" and isinstance(e, t.Comprehension)
                 and e.func == "list"):
             return None
-        *hoisted, (var, domain, cond) = [(v, _bare(d), c) for v, d, c in ((e.var, e.domain, e.cond), *e.more)]
-        elt = _bare(e.elt)
+        *hoisted, (var, domain, cond) = [(v, unnoted(d), c) for v, d, c in ((e.var, e.domain, e.cond), *e.more)]
+        elt = unnoted(e.elt)
         if not (isinstance(elt, t.Ref) and elt.sym is var) or cond is None:
             return None
         bound: dict[t.Symbol, t.Expr] = {}
@@ -151,28 +110,28 @@ class _Finder:
         if free_locals(domain) or can_fail(domain, self.defines) or domain.ty.kind != "list":
             return None
         earlier = {c.var for c in a.choices[:-1]}
-        terms: list[Term] = []
+        terms: list[RegionTerm] = []
         for test in _conjuncts(_put_back(cond, bound)):
             kept = self.kept_test(test, var)
             if kept is not None:
                 if sum(1 for term in terms if term.kept is not None) >= MAX_TABLE_CHOICES:
                     return None  # (each kept test's mask a local of the listing: kept_regions<k>)
-                terms.append(Term(kept=kept))
+                terms.append(RegionTerm(kept=kept))
             elif self.fixed(test, var, earlier):
-                terms.append(Term(test=test, var=var))
+                terms.append(RegionTerm(test=test, var=var))
             else:
                 return None
-        return Choice(a.name, domain, var, tuple(terms))
+        return RegionChoice(a.name, domain, var, tuple(terms))
 
-    def kept_test(self, test: t.Expr, var: t.Symbol) -> Test | None:
+    def kept_test(self, test: t.Expr, var: t.Symbol) -> RegionTest | None:
         """`d(var) op c`, d a kept definition of one region that reads no seat to act and cannot fail,
         c a constant: the test kept as a mask (one per definition, operator and constant)."""
-        bare = _bare(test)
+        bare = unnoted(test)
         if not (isinstance(bare, t.Binary) and bare.op in _COMPARISONS):
             return None
-        call, value = _bare(bare.left), self.constant(bare.right)
+        call, value = unnoted(bare.left), self.constant(bare.right)
         if not (isinstance(call, t.DefineCall) and len(call.args) == 1 and value is not None
-                and isinstance(_bare(call.args[0]), t.Ref) and _bare(call.args[0]).sym is var):  # type: ignore[union-attr]
+                and isinstance(unnoted(call.args[0]), t.Ref) and unnoted(call.args[0]).sym is var):  # type: ignore[union-attr]
             return None
         d = self.defines.get(call.define)
         reads = self.kept.get(call.define)
@@ -183,13 +142,13 @@ class _Finder:
         key = (d.name, bare.op, value)
         if key not in self.tests:
             number = 1 + sum(1 for k in self.tests if k[0] == d.name)
-            self.tests[key] = Test(d.name, bare.op, value, joined("regions", d.name, str(number)), test.span,
+            self.tests[key] = RegionTest(d.name, bare.op, value, joined("regions", d.name, str(number)), test.span,
                                    f"{d.name}(r) {bare.op} {show(bare.right, 24)}")
         return self.tests[key]
 
     def constant(self, e: t.Expr) -> str | None:
         """The code of a number, a truth value or a constant known when compiling, else None."""
-        e = _bare(e)
+        e = unnoted(e)
         match e:
             case t.Num():
                 return str(e.value)
@@ -214,20 +173,20 @@ class _Finder:
             return not any(isinstance(n, t.Ref) and n.sym is var for part in _failing(test, self.defines)
                            for n in nodes(part))
         return True
-def choice_of(plan: Plan, action: str) -> Choice | None:
+def choice_of(plan: Plan, action: str) -> RegionChoice | None:
     return next((c for c in plan.region_choices if c.action == action), None)
 
 
-def test_of(plan: Plan, test: t.Expr, var: t.Symbol) -> Test | None:
+def test_of(plan: Plan, test: t.Expr, var: t.Symbol) -> RegionTest | None:
     """The kept test `test` is over the region `var` (`d(var) op c`), or None."""
     if not plan.region_tests:
         return None
-    bare = _bare(test)
+    bare = unnoted(test)
     if not (isinstance(bare, t.Binary) and bare.op in _COMPARISONS):
         return None
-    call, right = _bare(bare.left), _bare(bare.right)
-    if not (isinstance(call, t.DefineCall) and len(call.args) == 1 and isinstance(_bare(call.args[0]), t.Ref)
-            and _bare(call.args[0]).sym is var):  # type: ignore[union-attr]
+    call, right = unnoted(bare.left), unnoted(bare.right)
+    if not (isinstance(call, t.DefineCall) and len(call.args) == 1 and isinstance(unnoted(call.args[0]), t.Ref)
+            and unnoted(call.args[0]).sym is var):  # type: ignore[union-attr]
         return None
     value = str(right.value) if isinstance(right, (t.Num, t.Bool)) else \
         right.sym.py if isinstance(right, t.Ref) and right.sym.kind == "const" else None
@@ -235,7 +194,7 @@ def test_of(plan: Plan, test: t.Expr, var: t.Symbol) -> Test | None:
                 None)
 
 
-def any_of(plan: Plan, e: t.Comprehension) -> tuple[Test, t.Expr] | None:
+def any_of(plan: Plan, e: t.Comprehension) -> tuple[RegionTest, t.Expr] | None:
     """`any(d(r) op c for r in L)`, a kept test over regions whose mask is known exactly (`L` the
     regions of a kind, or a choice between such): the test and L."""
     if e.func != "any" or e.more or e.cond is not None or not plan.region_tests:
@@ -249,7 +208,7 @@ def any_of(plan: Plan, e: t.Comprehension) -> tuple[Test, t.Expr] | None:
 def exact(e: t.Expr) -> bool:
     """Whether the mask of the regions of a list is known without walking it: the regions of a kind
     (`regions_of(k)`), or `a if c else b` of such."""
-    e = _bare(e)
+    e = unnoted(e)
     match e:
         case t.Builtin(func="regions_of"):
             return True
@@ -261,7 +220,7 @@ def exact(e: t.Expr) -> bool:
 ORDERED = "rt.ordered_mask("  # (a mask that may be -1: its regions not in increasing order)
 
 
-def within_method(test: Test) -> Block:
+def within_method(test: RegionTest) -> Block:
     """The body of the method giving the test's mask among the regions of `regions_mask`, computing
     again the bits that are not known."""
     held = Code("_held_regions")
@@ -284,5 +243,5 @@ def within_method(test: Test) -> Block:
     )
 
 
-def fixed_count(choice: Choice) -> int:
+def fixed_count(choice: RegionChoice) -> int:
     return sum(1 for term in choice.terms if term.kept is None)

@@ -40,42 +40,19 @@ once per value, not per spot. The limits of a move are counted on the plain code
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.keys import key
+from ..analysis.walk import bare as unnoted
 from ..analysis.walk import expressions, nodes
 from ..names import PASS_LOCAL_BASE, joined
-from .plan import Plan
+from .plan import Filter, FilterTerm, Mask, Plan
 from .rewrite import Names, can_fail, rebuild
-from .value_masks import Mask
 
 # the built-ins whose value, for a spot, the board alone fixes
 BOARD_BUILTINS = frozenset({"region_of"})
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    """One test of a filter, in the order written: a kept mask (`mask`, the spots where the test
-    holds; `within & ~mask` when `negated`), or a test of the spot's key (`key`, over the spot
-    variable `spot`) written over the key variable `var` (`test`), whose failing parts read no key."""
-
-    mask: Mask | None = None
-    negated: bool = False
-    spot: t.Symbol | None = None
-    key: t.Expr | None = None
-    var: t.Symbol | None = None
-    test: t.Expr | None = None
-    mask_var: t.Symbol | None = None  # the local the groups' masks are bound to
-    fails: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Filter:
-    """A list of spots made from masks: its tests, in the order the walk computed them."""
-
-    terms: tuple[Term, ...]
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
@@ -117,18 +94,18 @@ class _Finder:
         fail); else a definition's body it walks."""
         if e.func != "list":
             return None
-        *hoisted, (var, domain, cond) = [(v, _bare(d), c) for v, d, c in ((e.var, e.domain, e.cond), *e.more)]
-        if not (isinstance(_bare(e.elt), t.Ref) and _bare(e.elt).sym is var):  # type: ignore[union-attr]
+        *hoisted, (var, domain, cond) = [(v, unnoted(d), c) for v, d, c in ((e.var, e.domain, e.cond), *e.more)]
+        if not (isinstance(unnoted(e.elt), t.Ref) and unnoted(e.elt).sym is var):  # type: ignore[union-attr]
             return None
         bound: dict[t.Symbol, t.Expr] = {}
         for v, d, c in hoisted:  # one-item clauses: `for once in (v,)`
             if c is not None or not (isinstance(d, t.Collection) and d.kind == "list" and len(d.items) == 1):
                 return None
             bound[v] = _put_back(d.items[0], bound)
-        terms: list[Term] = []
+        terms: list[FilterTerm] = []
         if isinstance(domain, t.DefineCall) and not domain.args and domain.define in self.defines \
                 and not self.defines[domain.define].params:
-            body = _bare(self.defines[domain.define].body)
+            body = unnoted(self.defines[domain.define].body)
             inner = self.filter(body, own=False) if isinstance(body, t.Comprehension) and not body.more else None
             if inner is None:
                 return None
@@ -144,36 +121,36 @@ class _Finder:
             return None
         return Filter(tuple(terms))
 
-    def term(self, test: t.Expr, var: t.Symbol) -> Term | None:
+    def term(self, test: t.Expr, var: t.Symbol) -> FilterTerm | None:
         """One test over the spot `var`: a mask kept (a field of lists empty or not, a field's
         value a mask of the `bitmask` pass keeps), else a test of a key, else None."""
-        bare, negated = _bare(test), False
+        bare, negated = unnoted(test), False
         if isinstance(bare, t.Unary) and bare.op == "not":
-            inner = _bare(bare.operand)
+            inner = unnoted(bare.operand)
             if isinstance(inner, t.Unary) and inner.op == "not":  # `not free(s)`, free inlined
-                negated, inner = True, _bare(inner.operand)
+                negated, inner = True, unnoted(inner.operand)
             if isinstance(inner, t.PerIndex) and _reads_spot(inner, var) and inner.ty.kind in ("list", "set"):
                 name = inner.field.name
                 mask = self.masks.get((name, EMPTY))
                 if mask is None:
                     mask = self.masks[(name, EMPTY)] = Mask(name, EMPTY, "()", joined("empty", name),
                                                             inner.span, empty=True)
-                return Term(mask=mask, negated=negated)
+                return FilterTerm(mask=mask, negated=negated)
         if isinstance(bare, t.Binary) and bare.op in ("==", "!="):
-            left, value = _bare(bare.left), _constant(bare.right, self.constants)
+            left, value = unnoted(bare.left), _constant(bare.right, self.constants)
             kept = self.masks.get((left.field.name, value)) \
                 if isinstance(left, t.PerIndex) and _reads_spot(left, var) and value is not None else None
             if kept is not None:
-                return Term(mask=kept, negated=bare.op == "!=")
+                return FilterTerm(mask=kept, negated=bare.op == "!=")
         return self.keyed(test, var)
 
-    def keyed(self, test: t.Expr, var: t.Symbol) -> Term | None:
+    def keyed(self, test: t.Expr, var: t.Symbol) -> FilterTerm | None:
         """A test that reads the spot only through one key the board fixes."""
         keys: list[t.Expr] = []
 
         def find(e: t.Expr) -> bool:  # whether `e` reads the spot outside a key (keys collected)
             if _board_constant(e, var, self.constants) and any(isinstance(n, t.Ref) and n.sym is var for n in nodes(e)):
-                keys.append(_bare(e))
+                keys.append(unnoted(e))
                 return False
             if isinstance(e, t.Ref) and e.sym is var:
                 return True
@@ -187,33 +164,27 @@ class _Finder:
         name = self.names.symbol(var, ty=k.ty)
         ref = t.Ref(name, k.ty, k.span)
         the_key = key(k)
-        test = _replace(test, lambda e: ref if key(_bare(e)) == the_key else None)
+        test = _replace(test, lambda e: ref if key(unnoted(e)) == the_key else None)
         fails = can_fail(test, self.defines)
         if fails and any(isinstance(n, t.Ref) and n.sym is name for part in _failing(test, self.defines)
                          for n in nodes(part)):
             return None
         mask_var = self.names.symbol(var, PASS_LOCAL_BASE, ty=var.ty)
-        return Term(spot=var, key=k, var=name, test=test, mask_var=mask_var, fails=fails)
+        return FilterTerm(spot=var, key=k, var=name, test=test, mask_var=mask_var, fails=fails)
 
 
 EMPTY = -1  # the `value` of a mask of the spots whose field (of lists) is empty
 
 
-def _bare(e: t.Expr) -> t.Expr:
-    while isinstance(e, t.Note):
-        e = e.expr
-    return e
-
-
 def _conjuncts(e: t.Expr) -> list[t.Expr]:
-    bare = _bare(e)
+    bare = unnoted(e)
     if isinstance(bare, t.Binary) and bare.op == "and":
         return [*_conjuncts(bare.left), *_conjuncts(bare.right)]
     return [e]
 
 
 def _reads_spot(e: t.PerIndex, var: t.Symbol) -> bool:
-    index = _bare(e.index)
+    index = unnoted(e.index)
     return (e.field.per == "spot" and e.field.kind in ("field", "perfield") and isinstance(index, t.Ref)
             and index.sym is var)
 
@@ -240,7 +211,7 @@ def _board_constant(e: t.Expr, var: t.Symbol, constants: dict[str, int]) -> bool
 
 
 def _constant(e: t.Expr, constants: dict[str, int]) -> int | None:
-    e = _bare(e)
+    e = unnoted(e)
     if isinstance(e, t.Ref) and e.sym.kind == "const" and e.sym.py in constants:
         return constants[e.sym.py]
     return None
@@ -270,7 +241,7 @@ def _failing(e: t.Expr, defines: dict[str, t.Define]) -> list[t.Expr]:
         x = todo.pop()
         if not can_fail(x, defines):
             continue
-        b = _bare(x)
+        b = unnoted(x)
         if isinstance(b, (t.ListIndex, t.DefineCall, t.Builtin)) \
                 or isinstance(b, t.Binary) and b.op in ("//", "%", "*"):
             out.append(x)
@@ -280,11 +251,11 @@ def _failing(e: t.Expr, defines: dict[str, t.Define]) -> list[t.Expr]:
 
 
 # -- what lowering asks ---------------------------------------------------------------------------
-def joined_terms(found: Filter) -> list[Term]:
+def joined_terms(found: Filter) -> list[FilterTerm]:
     """The terms of a filter joined into its first mask, in the order written: the masks kept
     beside the fields and the `key in L` tests (L computed once) up to the first other test; from
     that one on, each is a group of its own (compiler/lower/ `spot_filters_code`)."""
-    out: list[Term] = []
+    out: list[FilterTerm] = []
     for term in found.terms:
         if term.mask is None and (among(term) is None or term.fails):
             break
@@ -292,12 +263,12 @@ def joined_terms(found: Filter) -> list[Term]:
     return out
 
 
-def among(term: Term) -> t.Expr | None:
+def among(term: FilterTerm) -> t.Expr | None:
     """L of a test `key in L` whose L reads no key (and cannot fail: see `spot_filters_code`), else None."""
-    test = _bare(term.test) if term.test is not None else None
+    test = unnoted(term.test) if term.test is not None else None
     if not (isinstance(test, t.Binary) and test.op == "in" and test.right.ty.kind == "list"):
         return None
-    left = _bare(test.left)
+    left = unnoted(test.left)
     if isinstance(left, t.Ref) and left.sym is term.var \
             and not any(isinstance(n, t.Ref) and n.sym is term.var for n in nodes(test.right)):
         return test.right

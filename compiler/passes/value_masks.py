@@ -47,73 +47,11 @@ from ..names import FILTER_LOCAL, joined
 from ..pyir import AugAssign, Block, Code, For, Stmt, assign
 from ..types import Ty
 from .component_sets import taken
-from .plan import Plan
+from .plan import Mask, Plan, ValueMask
 from .rewrite import can_fail, free_locals
 
 EMPTY = -1  # (as spot_filters: the `value` of a mask of the spots whose field, of lists, is empty)
 AGGREGATES = ("count", "any", "all")
-
-
-@dataclass(frozen=True, slots=True)
-class Mask:
-    """One set of spots kept as a bit mask: the spots whose `field` is the constant `value`
-    (`value_py` in generated code), in the state's slot `slot`. Made by the passes `bitmask` and,
-    `empty`, `value_masks` and `spot_filters`: declared in the first of them to run, this one."""
-
-    field: str
-    value: int
-    value_py: str
-    slot: str
-    span: SourceSpan  # where such a set is first written
-    empty: bool = False  # (pass `spot_filters`) the spots whose field, of lists, is empty: `value` unused
-
-    @property
-    def py(self) -> str:
-        return f"self.{self.slot}"
-
-    def rebuild(self) -> str:
-        """Code of the mask made again from the field."""
-        if self.empty:
-            return f"self.board.empty_mask(self.{self.field})"
-        return f"self.board.value_mask(self.{self.field}, {self.value_py})"
-
-    def holds(self, code: str) -> str:
-        """Code of whether the value `code` (of the field) is one of the mask's."""
-        return f"not {code}" if self.empty else f"{code} == {self.value_py}"
-
-    def note(self) -> str:
-        what, by = ("is empty", "spot_filters") if self.empty else (f"is {self.value_py}", "bitmask")
-        return (f"`{by}`: the spots whose {self.field} {what}, as a bit mask (board.spot_bit) kept up "
-                f"to date as {self.field} changes: the sets of spots it picks ({self.span.short} ...) are read from "
-                "it, not found by walking every spot")
-
-
-@dataclass(frozen=True, slots=True)
-class ValueMask:
-    """The masks of a field per spot, one per value of its items (`op` "in": a field of lists or
-    sets) or of its values (`op` "==": a field of simple values), in the state's slot `slot`, a
-    list of `count` ints (its code: `self.num_seats`, a number)."""
-
-    field: str
-    op: str
-    count: str
-    slot: str
-    span: SourceSpan  # where such a test is first written
-
-    @property
-    def py(self) -> str:
-        return f"self.{self.slot}"
-
-    def rebuild(self) -> str:
-        """Code of the masks made again from the field."""
-        how = "item_masks" if self.op == "in" else "value_masks"
-        return f"self.board.{how}(self.{self.field}, {self.count})"
-
-    def note(self) -> str:
-        what = "holds" if self.op == "in" else "is"
-        return (f"`value_masks`: for each value v, the spots whose {self.field} {what} v, as a bit mask "
-                f"(board.spot_bit) kept up to date as {self.field} changes: the counts, tests and lists of "
-                f"them ({self.span.short} ...) are read from it, not found by walking the spots")
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +221,7 @@ def served(plan: Plan, e: t.Comprehension, defines: Mapping[str, t.Define]) -> F
     found = form(e, defines)
     if found is None:
         return None
-    return found if _masks(plan, found.test) is not None else None
+    return found if mask_of(plan, found.test) is not None else None
 
 
 def walkless(plan: Plan, x: t.Expr, defines: dict[str, t.Define]) -> bool:
@@ -295,7 +233,8 @@ def walkless(plan: Plan, x: t.Expr, defines: dict[str, t.Define]) -> bool:
                                                or taken(plan, x, defines) is not None)
 
 
-def _masks(plan: Plan, test: Test) -> ValueMask | Mask | None:
+def mask_of(plan: Plan, test: Test) -> ValueMask | Mask | None:
+    """The masks this pass or `bitmask` keeps that answer `test`, if any (what lowering reads of the plan)."""
     if test.kind == "empty":
         return next((m for m in plan.masks if m.field == test.field and m.empty), None)
     return next((m for m in plan.value_masks if (m.field, m.op) == (test.field, test.kind)), None)
@@ -307,20 +246,6 @@ def _masks(plan: Plan, test: Test) -> ValueMask | Mask | None:
 def paren(code: str) -> str:
     """The code of a mask as an operand: in parentheses if it holds an operator (passes `bitmask`, `value_masks`)."""
     return f"({code})" if " " in code else code
-
-
-def _unparen(code: str) -> str:
-    return code[1:-1] if code.startswith("(") and code.endswith(")") and _balanced(code[1:-1]) else code
-
-
-def _balanced(code: str) -> bool:
-    depth = 0
-    for c in code:
-        depth += c in "([{"
-        depth -= c in ")]}"
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def before_assign(plan: Plan, s: t.Assign, defines: Mapping[str, t.Define]) -> Block:

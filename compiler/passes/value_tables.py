@@ -45,7 +45,7 @@ kept value; finding it costs nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
@@ -53,21 +53,9 @@ from ..analysis.keeping import PLAIN, worth_keeping
 from ..builtins import BUILTINS
 from ..types import Ty
 from .count_items import walkless
-from .plan import Plan
+from .plan import Plan, ValueTable
 
 _FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration or a kind of component: all its values
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """A definition remembered by value: the field it reads, at which parameter (None: a field
-    with one value), and the positions of the parameters that join the key."""
-
-    define: str
-    field: str
-    py: str  # how generated code reads the field (`self.hand`)
-    at: int | None
-    params: tuple[int, ...]
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
@@ -82,7 +70,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
     return program, replace(plan, value_tables=tuple(found))
 
 
-def tabled(d: t.Define) -> Table | None:
+def tabled(d: t.Define) -> ValueTable | None:
     """The table `d` can be remembered in (see the module's doc), or None."""
     if not d.params or d.ty.kind in ("none", "optional", "any") or any(p.ty.kind not in PLAIN for p in d.params):
         return None  # (one without parameters: `derived`'s slot, read without hashing the value, is cheaper)
@@ -125,7 +113,7 @@ def tabled(d: t.Define) -> Table | None:
     if len(reads) != 1 or field_ty is None or not _small(field_ty):
         return None
     (name, py, at), = reads
-    return Table(d.name, name, py, at, tuple(sorted(keyed)))
+    return ValueTable(d.name, name, py, at, tuple(sorted(keyed)))
 
 
 def _small(ty: Ty) -> bool:
@@ -133,5 +121,5 @@ def _small(ty: Ty) -> bool:
     return ty.kind in ("list", "set") and ty.elem is not None and ty.elem.kind in ("enum", "bool")
 
 
-def table_of(plan: Plan, define: str) -> Table | None:
+def table_of(plan: Plan, define: str) -> ValueTable | None:
     return next((tb for tb in plan.value_tables if tb.define == define), None)

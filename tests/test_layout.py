@@ -6,9 +6,13 @@ imports inside functions included."""
 from __future__ import annotations
 
 import ast
+import shutil
+import subprocess
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+
+import pytest
 
 TESTS = Path(__file__).resolve().parent
 MODULES = sorted(p for p in TESTS.rglob("*.py") if "__pycache__" not in p.parts)
@@ -78,3 +82,18 @@ def test_what_counts_as_a_test_module() -> None:
     module = ast.parse("def f():\n    from tests.test_web import api\nimport test_docs\n")
     found = sorted((line, name) for line, name in imported(module) if is_test_module(name))
     assert found == [(2, "tests.test_web"), (3, "test_docs")]
+
+
+# What the checkout holds at its top level (README.md, "Layout"); anything else is a stray file
+# (a helper's shell once committed sixteen files named after lines of a diff).
+TOP_LEVEL = {".ci", ".gitignore", "README.md", "api", "compiler", "core", "dev", "docs", "generated", "grammar",
+             "pyproject.toml", "rules", "runtime", "schema", "scripts", "tests"}
+
+
+def test_the_checkout_holds_only_its_known_top_level_entries() -> None:
+    root = TESTS.parent
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout (an installed copy of the tests): no tracked files to read")
+    tracked = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout
+    tops = {name.split("/", 1)[0] for name in tracked.decode("utf-8").split("\0") if name}
+    assert tops <= TOP_LEVEL, sorted(tops - TOP_LEVEL)

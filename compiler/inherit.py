@@ -173,7 +173,8 @@ class _Deriving:
         lines = [self.new("header").rstrip("\n"), "", "from __future__ import annotations", ""]
         if "Sequence" in used:
             lines.append("from collections.abc import Sequence")
-        lines.append("from dataclasses import replace")  # (GAME: the base's facts, with what differs)
+        if "replace" in used:
+            lines.append("from dataclasses import replace")  # (GAME: the base's facts, with what differs)
         if typing:
             lines.append(f"from typing import {', '.join(typing)}")
         lines += ["", "from rulewright import runtime as rt"]
@@ -415,18 +416,28 @@ class _Deriving:
         if rules is not None and old_rules != new_rules:
             lines += ["_BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's "
                       "(its rule lines)", "", ""]
-        # the base's facts with what differs replaced (the game's id never does)
-        lines += ["GAME = rt.Game(", "    replace(", "        BASE_GAME.info,", f"        variant={v['variant']!r},"]
-        lines += [f"        {key}={v[key]!r}," for key in ("title", "players", "roles") if o[key] != v[key]]
+        # the base's facts with what differs replaced (the game's id never does); its boards and
+        # scoring, where the variant numbers no board otherwise (runtime/state.py `Game.variant`)
+        boards = [f"_board__{b.name}" for b in v["boards"]]
+        old_names, new_names = _module_names(o), _module_names(v)
+        same = boards == [f"_board__{b.name}" for b in o["boards"]] and o["lowest"] == v["lowest"] \
+            and o["board_players"] == v["board_players"] and all(old_names[b] == new_names[b] for b in boards)
+        pad = "    " if same else "        "
+        facts = [f"{pad}variant={v['variant']!r},"]
+        facts += [f"{pad}{key}={v[key]!r}," for key in ("title", "players", "roles") if o[key] != v[key]]
         if old_options != new_options:
-            lines += ["        options=(", *(options or [f"            {x}," for x in new_options]), "        ),"]
-        lines.append(f"        files={v['files']!r},")
+            facts += [f"{pad}options=(", *(x[8 - len(pad):] for x in options or [f"            {x}," for x in new_options]),
+                      f"{pad}),"]
+        facts.append(f"{pad}files={v['files']!r},")
         if old_rules != new_rules and rules is not None:
-            lines += ["        rules=dict([", *rules, "        ]),"]
+            facts += [f"{pad}rules=dict([", *(r[8 - len(pad):] for r in rules), f"{pad}]),"]
         elif old_rules != new_rules:
-            lines += ["        rules={", *[f"            {p!r}: {w!r}," for p, w in new_rules], "        },"]
+            facts += [f"{pad}rules={{", *[f"{pad}    {p!r}: {w!r}," for p, w in new_rules], f"{pad}}},"]
         if o["drawing"] != v["drawing"]:
-            lines.append(f"        drawing={v['drawing']!r},")
+            facts.append(f"{pad}drawing={v['drawing']!r},")
+        if same:
+            return "\n".join([*lines, "GAME = BASE_GAME.variant(", f"    {self.variant.class_name},", *facts, ")"])
+        lines += ["GAME = rt.Game(", "    replace(", "        BASE_GAME.info,", *facts]
         lines += ["    ),", f"    {self.variant.class_name},", "    {"]
         lines += [f"        {b.name!r}: _board__{b.name}," for b in v["boards"]]
         lines += ["    },", f"    lowest_score_wins={v['lowest']},"]

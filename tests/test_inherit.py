@@ -68,7 +68,7 @@ def test_a_variant_equal_to_its_base_inherits_every_member_and_plays_its_games()
     assert text is not None
     assert "    def " not in text and "    __slots__ = ()\n" in text
     assert "class ChinaCornettOtherState(ChinaCornettState):" in text
-    assert "    replace(\n        BASE_GAME.info,\n        variant='base',\n        files=(" in text
+    assert "GAME = BASE_GAME.variant(\n    ChinaCornettOtherState,\n    variant='base',\n    files=(" in text
     assert "options=" not in text and "rules=" not in text  # (the base's)
     game, base = loaded(text), rulewright.load("china-cornett")
     assert game.info.rules == base.info.rules and list(game.info.rules) == list(base.info.rules)

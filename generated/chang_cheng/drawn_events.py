@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
@@ -44,7 +43,6 @@ from rulewright.generated.chang_cheng.base import (
     TRAITOR,
     WARRIOR,
     WATCHERS,
-    _board__great_wall,
 )
 from rulewright.generated.chang_cheng.domination import GAME as BASE_GAME
 from rulewright.generated.chang_cheng.domination import (
@@ -361,58 +359,32 @@ class ChangChengDrawnEventsState(ChangChengDominationState):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__laid = None
-        self._d__provinces_laid = None
-        self._d__mongols_laid = None
-        self._d__face_regions = None
-        self._d__single_spaces = None
-        self._d__wall_provinces = None
-        self._d__open_provinces = None
-        self._d__double_partners = None
-        self._d__double_spaces = None
-        self._d__tower_spaces = None
-        self._d__full = None
-        self._d__wall_complete = None
-        self._d__card_provinces = None
-        self._d__held = None
-        self._d__sections = None
-        self._d__mongol_held = None
-        self._d__mongol_loss = None
-        self._d__provinces_walled = None
-        self._d__own_sections = None
-        self._kept_end = None
+        self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__face_regions = self._d__single_spaces = self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = self._d__provinces_walled = self._d__own_sections = self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='drawn-events',
-        options=(
-            *BASE_GAME.info.options,
-            rt.OptionInfo('events_drawn', 'two_events', ('one_event', 'two_events'), 'How many event cards are drawn (the rulebook says up to two).', "les joueurs décident d'en choisir ou d'en piocher jusqu'à 2."),
-        ),
-        files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/diplomacy.yaml', 'rules/chang-cheng/domination.yaml', 'rules/chang-cheng/imperial-recognition.yaml', 'rules/chang-cheng/watchers.yaml', 'rules/chang-cheng/drawn-events.yaml'),
-        rules=dict([
-            *_BASE_RULES[:13],
-            ('options.events_drawn', 'rules/chang-cheng/drawn-events.yaml:10'),
-            *_BASE_RULES[13:82],
-            ('define.provinces_walled', 'rules/chang-cheng/diplomacy.yaml:14'),
-            *_BASE_RULES[82:89],
-            ('procedures.on_occupied', 'rules/chang-cheng/watchers.yaml:16'),
-            *_BASE_RULES[90:141],
-            ('scoring.diplomacy', 'rules/chang-cheng/diplomacy.yaml:21'),
-            *_BASE_RULES[141:142],
-            ('scoring.imperial_recognition', 'rules/chang-cheng/imperial-recognition.yaml:16'),
-            *_BASE_RULES[142:],
-        ]),
-    ),
+GAME = BASE_GAME.variant(
     ChangChengDrawnEventsState,
-    {
-        'great_wall': _board__great_wall,
-    },
-    lowest_score_wins=False,
+    variant='drawn-events',
+    options=(
+        *BASE_GAME.info.options,
+        rt.OptionInfo('events_drawn', 'two_events', ('one_event', 'two_events'), 'How many event cards are drawn (the rulebook says up to two).', "les joueurs décident d'en choisir ou d'en piocher jusqu'à 2."),
+    ),
+    files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/diplomacy.yaml', 'rules/chang-cheng/domination.yaml', 'rules/chang-cheng/imperial-recognition.yaml', 'rules/chang-cheng/watchers.yaml', 'rules/chang-cheng/drawn-events.yaml'),
+    rules=dict([
+        *_BASE_RULES[:13],
+        ('options.events_drawn', 'rules/chang-cheng/drawn-events.yaml:10'),
+        *_BASE_RULES[13:82],
+        ('define.provinces_walled', 'rules/chang-cheng/diplomacy.yaml:14'),
+        *_BASE_RULES[82:89],
+        ('procedures.on_occupied', 'rules/chang-cheng/watchers.yaml:16'),
+        *_BASE_RULES[90:141],
+        ('scoring.diplomacy', 'rules/chang-cheng/diplomacy.yaml:21'),
+        *_BASE_RULES[141:142],
+        ('scoring.imperial_recognition', 'rules/chang-cheng/imperial-recognition.yaml:16'),
+        *_BASE_RULES[142:],
+    ]),
 )

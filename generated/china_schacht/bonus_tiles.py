@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
@@ -22,8 +21,6 @@ from rulewright.generated.china_schacht.base import (
     PROVINCE,
     YELLOW,
     ChinaSchachtState,
-    _board__face_3_4,
-    _board__face_4_5,
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
@@ -413,12 +410,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__emissary_room = None
-        self._d__province_points = None
-        self._d__open_spaces = None
-        self._d__can_place = None
-        self._d__face_down_in = None
-        self._kept_end = None
+        self._d__emissary_room = self._d__province_points = self._d__open_spaces = self._d__can_place = self._d__face_down_in = self._kept_end = None
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
@@ -433,48 +425,39 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='bonus-tiles',
-        files=('rules/china-schacht/base.yaml', 'rules/china-schacht/bonus-tiles.yaml'),
-        rules=dict([
-            *_BASE_RULES[:19],
-            ('state.covered', 'rules/china-schacht/bonus-tiles.yaml:7'),
-            ('state.tile_under', 'rules/china-schacht/bonus-tiles.yaml:12'),
-            ('state.tile_shown', 'rules/china-schacht/bonus-tiles.yaml:21'),
-            ('state.tiles', 'rules/china-schacht/bonus-tiles.yaml:26'),
-            *_BASE_RULES[19:42],
-            ('define.bonus_colours', 'rules/china-schacht/bonus-tiles.yaml:35'),
-            ('define.off_junction', 'rules/china-schacht/bonus-tiles.yaml:38'),
-            ('define.face_down_in', 'rules/china-schacht/bonus-tiles.yaml:39'),
-            ('define.tiles_of', 'rules/china-schacht/bonus-tiles.yaml:40'),
-            ('define.most_tiles', 'rules/china-schacht/bonus-tiles.yaml:45'),
-            *_BASE_RULES[42:51],
-            ('procedures.place_bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:53'),
-            *_BASE_RULES[51:60],
-            ('phases.first_palace', 'rules/china-schacht/bonus-tiles.yaml:73'),
-            ('phases.first_palace.start', 'rules/china-schacht/bonus-tiles.yaml:73'),
-            ('phases.first_palace.actions', 'rules/china-schacht/bonus-tiles.yaml:73'),
-            *_BASE_RULES[60:64],
-            ('actions.build.choose.space', 'rules/china-schacht/bonus-tiles.yaml:80'),
-            *_BASE_RULES[65:86],
-            ('actions.reveal', 'rules/china-schacht/bonus-tiles.yaml:81'),
-            ('actions.reveal.when', 'rules/china-schacht/bonus-tiles.yaml:85'),
-            ('actions.reveal.choose', 'rules/china-schacht/bonus-tiles.yaml:87'),
-            ('actions.reveal.choose.province_at', 'rules/china-schacht/bonus-tiles.yaml:87'),
-            *_BASE_RULES[86:88],
-            ('triggers.take_tile', 'rules/china-schacht/bonus-tiles.yaml:99'),
-            *_BASE_RULES[88:93],
-            ('scoring.bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:112'),
-            *_BASE_RULES[93:],
-        ]),
-    ),
+GAME = BASE_GAME.variant(
     ChinaSchachtBonusTilesState,
-    {
-        'face_3_4': _board__face_3_4,
-        'face_4_5': _board__face_4_5,
-    },
-    lowest_score_wins=False,
-    board_players={'face_3_4': (3, 4), 'face_4_5': (4, 5)},
+    variant='bonus-tiles',
+    files=('rules/china-schacht/base.yaml', 'rules/china-schacht/bonus-tiles.yaml'),
+    rules=dict([
+        *_BASE_RULES[:19],
+        ('state.covered', 'rules/china-schacht/bonus-tiles.yaml:7'),
+        ('state.tile_under', 'rules/china-schacht/bonus-tiles.yaml:12'),
+        ('state.tile_shown', 'rules/china-schacht/bonus-tiles.yaml:21'),
+        ('state.tiles', 'rules/china-schacht/bonus-tiles.yaml:26'),
+        *_BASE_RULES[19:42],
+        ('define.bonus_colours', 'rules/china-schacht/bonus-tiles.yaml:35'),
+        ('define.off_junction', 'rules/china-schacht/bonus-tiles.yaml:38'),
+        ('define.face_down_in', 'rules/china-schacht/bonus-tiles.yaml:39'),
+        ('define.tiles_of', 'rules/china-schacht/bonus-tiles.yaml:40'),
+        ('define.most_tiles', 'rules/china-schacht/bonus-tiles.yaml:45'),
+        *_BASE_RULES[42:51],
+        ('procedures.place_bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:53'),
+        *_BASE_RULES[51:60],
+        ('phases.first_palace', 'rules/china-schacht/bonus-tiles.yaml:73'),
+        ('phases.first_palace.start', 'rules/china-schacht/bonus-tiles.yaml:73'),
+        ('phases.first_palace.actions', 'rules/china-schacht/bonus-tiles.yaml:73'),
+        *_BASE_RULES[60:64],
+        ('actions.build.choose.space', 'rules/china-schacht/bonus-tiles.yaml:80'),
+        *_BASE_RULES[65:86],
+        ('actions.reveal', 'rules/china-schacht/bonus-tiles.yaml:81'),
+        ('actions.reveal.when', 'rules/china-schacht/bonus-tiles.yaml:85'),
+        ('actions.reveal.choose', 'rules/china-schacht/bonus-tiles.yaml:87'),
+        ('actions.reveal.choose.province_at', 'rules/china-schacht/bonus-tiles.yaml:87'),
+        *_BASE_RULES[86:88],
+        ('triggers.take_tile', 'rules/china-schacht/bonus-tiles.yaml:99'),
+        *_BASE_RULES[88:93],
+        ('scoring.bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:112'),
+        *_BASE_RULES[93:],
+    ]),
 )

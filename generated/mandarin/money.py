@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from rulewright import runtime as rt
@@ -20,7 +19,6 @@ from rulewright.generated.mandarin.base import (
     PHASE__TAKE,
     PHASE__TURN,
     MandarinState,
-    _board__zodiac,
 )
 from rulewright.generated.mandarin.base import GAME as BASE_GAME
 
@@ -207,24 +205,17 @@ class MandarinMoneyState(MandarinState):
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='money',
-        files=('rules/mandarin/base.yaml', 'rules/mandarin/money.yaml'),
-        rules=dict([
-            *_BASE_RULES[:91],
-            ('actions.sell', 'rules/mandarin/money.yaml:11'),
-            ('actions.sell.when', 'rules/mandarin/money.yaml:19'),
-            ('actions.sell.choose', 'rules/mandarin/money.yaml:11'),
-            *_BASE_RULES[91:93],
-            ('scoring.wealth', 'rules/mandarin/money.yaml:32'),
-            *_BASE_RULES[94:],
-        ]),
-    ),
+GAME = BASE_GAME.variant(
     MandarinMoneyState,
-    {
-        'zodiac': _board__zodiac,
-    },
-    lowest_score_wins=False,
+    variant='money',
+    files=('rules/mandarin/base.yaml', 'rules/mandarin/money.yaml'),
+    rules=dict([
+        *_BASE_RULES[:91],
+        ('actions.sell', 'rules/mandarin/money.yaml:11'),
+        ('actions.sell.when', 'rules/mandarin/money.yaml:19'),
+        ('actions.sell.choose', 'rules/mandarin/money.yaml:11'),
+        *_BASE_RULES[91:93],
+        ('scoring.wealth', 'rules/mandarin/money.yaml:32'),
+        *_BASE_RULES[94:],
+    ]),
 )

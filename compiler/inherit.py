@@ -19,8 +19,8 @@ code generator lays out from them (codegen.context), never from the text of eith
   class annotates only its new slots, `_setup` calls the base's and initialises only the fields
   after the base's (the same inits, in the same order), `_copy_fields` calls the base's and
   copies only the new slots (when it copies every slot the base's does, the same way),
-  `_bind_tables` and `_prepare` call the base's and add the tables or lines after the base's,
-  `_action_text` writes the texts the variant adds or changes and asks the base's for the rest;
+  `_read_options`, `_bind_tables` and `_prepare` call the base's and add the options, tables or
+  lines after the base's, `_action_text` writes the texts the variant adds or changes and asks the base's for the rest;
   GAME is the base's GameInfo with what differs replaced.
 
 It gives up (returns None, and the complete module is kept) wherever inheriting could change
@@ -280,6 +280,8 @@ class _Deriving:
                 text = self.setup()
             elif name == "bind_tables":
                 text = self.bind_tables()
+            elif name == "read_options":
+                text = self.read_options()
             elif name == "prepare":
                 text = self.prepare()
             elif name == "action_text":
@@ -327,6 +329,18 @@ class _Deriving:
         self.inherited.append(self.old("setup"))
         inits = self.new("setup_inits", fields=v["fields"][len(old):])
         return "    def _setup(self) -> None:\n        super()._setup()\n" + inits
+
+    def read_options(self) -> str | None:
+        """`_read_options`: the base's, then the options after the base's, where the base's are the
+        variant's first ones (the same slots and choices: each read is one assignment of its own
+        slot); else the variant's whole."""
+        whole = self.block("read_options")
+        old, new = self.base.values["options"], self.variant.values["options"]
+        if whole is None or not old or new[: len(old)] != old:
+            return whole
+        self.inherited.append(self.old("read_options"))
+        return "    def _read_options(self) -> None:\n        super()._read_options()\n" \
+            + self.new("read_option_lines", options=new[len(old):])
 
     def bind_tables(self) -> str | None:
         """`_bind_tables`: the base's, then the new tables, where the base's are the variant's

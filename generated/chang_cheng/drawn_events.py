@@ -90,19 +90,7 @@ class ChangChengDrawnEventsState(ChangChengDominationState):
     _d__provinces_walled: dict[int, int] | None
 
     def _read_options(self) -> None:
-        self._opt__faces = ('drawn', 'chosen').index(self.options['faces'])
-        self._opt__partial_actions = ('full_if_possible', 'chosen_action').index(self.options['partial_actions'])
-        self._opt__first_turn_section = ('single_only', 'any_section').index(self.options['first_turn_section'])
-        self._opt__reserved_space = ('owner_chooses', 'next_player_chooses').index(self.options['reserved_space'])
-        self._opt__reservation = ('lapses', 'stays').index(self.options['reservation'])
-        self._opt__peek = ('section_region', 'one_of_province', 'all_of_province').index(self.options['peek'])
-        self._opt__protection_order = ('left_to_right', 'builder_chooses').index(self.options['protection_order'])
-        self._opt__used_cards = ('discarded', 'back_to_hand').index(self.options['used_cards'])
-        self._opt__new_board = ('end_of_turn', 'at_once').index(self.options['new_board'])
-        self._opt__new_board_tokens = ('drawn_tokens', 'no_tokens').index(self.options['new_board_tokens'])
-        self._opt__emperor_shortfall = ('carried_over', 'lost').index(self.options['emperor_shortfall'])
-        self._opt__score_floor = ('below_zero', 'at_zero').index(self.options['score_floor'])
-        self._opt__ruins_elsewhere = ('not_counted', 'counted').index(self.options['ruins_elsewhere'])
+        super()._read_options()
         self._opt__events_drawn = ('one_event', 'two_events').index(self.options['events_drawn'])
 
     def _prepare(self) -> rt.Steps:

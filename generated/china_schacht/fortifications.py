@@ -68,9 +68,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     _keyed_rows__fortify: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `fortify` by `hand[current]` (`tabled_rows`)
 
     def _read_options(self) -> None:
-        self._opt__board = ('by_players', 'face_3_4', 'face_4_5').index(self.options['board'])
-        self._opt__chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
-        self._opt__final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
+        super()._read_options()
         self._opt__fortification_in_empty = ('palace_on_it', 'one_piece', 'palace_may_follow').index(self.options['fortification_in_empty'])
 
     def _bind_tables(self) -> None:

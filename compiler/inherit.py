@@ -170,14 +170,13 @@ class _Deriving:
         for n in names:
             by_module.setdefault(self.origins[n], []).append(n)
         typing = [n for n in ("Any", "ClassVar", "Final") if n in used]
-        lines = [self.new("header").rstrip("\n"), "", "from __future__ import annotations", ""]
-        if "Sequence" in used:
-            lines.append("from collections.abc import Sequence")
+        standard = ["from collections.abc import Sequence"] if "Sequence" in used else []
         if "replace" in used:
-            lines.append("from dataclasses import replace")  # (GAME: the base's facts, with what differs)
+            standard.append("from dataclasses import replace")  # (GAME: the base's facts, with what differs)
         if typing:
-            lines.append(f"from typing import {', '.join(typing)}")
-        lines += ["", "from rulewright import runtime as rt"]
+            standard.append(f"from typing import {', '.join(typing)}")
+        lines = [self.new("header").rstrip("\n"), "", "from __future__ import annotations", ""]
+        lines += [*standard, *([""] if standard else []), "from rulewright import runtime as rt"]
         for module in sorted(by_module):
             listed = _isort(by_module[module])
             alias = [f"from {module} import GAME as BASE_GAME"] if module == self.base_module else []
@@ -282,6 +281,8 @@ class _Deriving:
                 text = self.bind_tables()
             elif name == "read_options":
                 text = self.read_options()
+            elif name in ("perform", "guard"):
+                text = self.dispatch(name)
             elif name == "prepare":
                 text = self.prepare()
             elif name == "action_text":
@@ -329,6 +330,38 @@ class _Deriving:
         self.inherited.append(self.old("setup"))
         inits = self.new("setup_inits", fields=v["fields"][len(old):])
         return "    def _setup(self) -> None:\n        super()._setup()\n" + inits
+
+    def dispatch(self, name: str) -> str | None:
+        """`_perform` and `_guard`, which choose by the action's name: the variant's own actions (those
+        it adds, or whose effect or guard it writes otherwise), then the base's for the rest, where
+        the variant has every action the base has and its dispatch of them renders as the base's
+        (so the base's answers only for them, the same way), both or neither run steps, and
+        neither starts a move's budget there; else the variant's whole."""
+        whole = self.block(name)
+        o, v = self.base.values, self.variant.values
+        old = {a["name"]: a for a in o["actions"]}
+        new = v["actions"]
+
+        def of(values: dict[str, Any], actions: list[dict[str, Any]]) -> str:
+            # (a macro of the template lays the calls out: it reads the actions it was made with)
+            return render_blocks({**values, "actions": actions})(name, action_steps=_steps(values["actions"]))
+        if whole is None or {"tail", "guard"} & (set(o["resets"]) | set(v["resets"])) \
+                or not set(old) <= {a["name"] for a in new} or _steps(o["actions"]) != _steps(new) \
+                or of(v, [a for a in new if a["name"] in old]) != self.old(name):
+            return whole
+        own = [a for a in new if a["name"] not in old or of(o, [old[a["name"]]]) != of(v, [a])]
+        if name == "guard":
+            own = [a for a in own if a["when"]]
+        if not own:
+            return whole  # (never expected: the whole renders otherwise only for an action of its own)
+        self.inherited.append(self.old(name))
+        text = of(v, own)
+        if name == "guard":
+            return text.replace("        return True\n", "        return super()._guard(_name)\n")
+        if _steps(new):
+            return text.replace("        return None\n", "        else:\n            return super()._perform(_action)\n"
+                                "        return None\n")
+        return text + "        else:\n            super()._perform(_action)\n"
 
     def read_options(self) -> str | None:
         """`_read_options`: the base's, then the options after the base's, where the base's are the
@@ -440,8 +473,8 @@ class _Deriving:
         facts = [f"{pad}variant={v['variant']!r},"]
         facts += [f"{pad}{key}={v[key]!r}," for key in ("title", "players", "roles") if o[key] != v[key]]
         if old_options != new_options:
-            facts += [f"{pad}options=(", *(x[8 - len(pad):] for x in options or [f"            {x}," for x in new_options]),
-                      f"{pad}),"]
+            written = options or [f"            {x}," for x in new_options]
+            facts += [f"{pad}options=(", *(x[8 - len(pad):] for x in written), f"{pad}),"]
         facts.append(f"{pad}files={v['files']!r},")
         if old_rules != new_rules and rules is not None:
             facts += [f"{pad}rules=dict([", *(r[8 - len(pad):] for r in rules), f"{pad}]),"]
@@ -459,6 +492,11 @@ class _Deriving:
             lines.append(f"    board_players={v['board_players']!r},")
         lines.append(")")
         return "\n".join(lines)
+
+
+def _steps(actions: list[dict[str, Any]]) -> bool:
+    """Whether some action's effect runs as steps (`_perform` returns them)."""
+    return any(a["steps"] for a in actions)
 
 
 def _may_return(stmt: Stmt) -> bool:

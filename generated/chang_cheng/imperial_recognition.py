@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
     AT_ZERO,

@@ -215,17 +215,9 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if _name == 'build':
-            return self._guard__build()
-        if _name == 'send':
-            return self._guard__send()
-        if _name == 'exchange_blind':
-            return self._guard__exchange_blind()
-        if _name == 'draw_card':
-            return self._guard__draw_card()
         if _name == 'reveal':
             return self._guard__reveal()
-        return True
+        return super()._guard(_name)
 
     def _guard__reveal(self) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:85: when of reveal
@@ -233,22 +225,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def _perform(self, _action: rt.Action) -> None:
         _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if _name == 'build':
-            self._do__build(_args[0], _args[1])
-        elif _name == 'send':
-            self._do__send(_args[0], _args[1])
-        elif _name == 'stop':
-            self._do__stop()
-        elif _name == 'exchange_blind':
-            self._do__exchange_blind(_args[0])
-        elif _name == 'exchange_face_up':
-            self._do__exchange_face_up(_args[0], _args[1])
-        elif _name == 'take_face_up':
-            self._do__take_face_up(_args[0])
-        elif _name == 'draw_card':
-            self._do__draw_card()
-        elif _name == 'reveal':
+        if _name == 'reveal':
             self._do__reveal(_args[0])
+        else:
+            super()._perform(_action)
 
     def _do__build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build

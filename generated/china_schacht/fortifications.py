@@ -231,17 +231,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if _name == 'build':
-            return self._guard__build()
-        if _name == 'send':
-            return self._guard__send()
-        if _name == 'exchange_blind':
-            return self._guard__exchange_blind()
-        if _name == 'draw_card':
-            return self._guard__draw_card()
         if _name == 'fortify':
             return self._guard__fortify()
-        return True
+        return super()._guard(_name)
 
     def _guard__fortify(self) -> bool:
         # rules/china-schacht/fortifications.yaml:80: when of fortify
@@ -249,22 +241,10 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def _perform(self, _action: rt.Action) -> None:
         _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if _name == 'build':
-            self._do__build(_args[0], _args[1])
-        elif _name == 'send':
-            self._do__send(_args[0], _args[1])
-        elif _name == 'stop':
-            self._do__stop()
-        elif _name == 'exchange_blind':
-            self._do__exchange_blind(_args[0])
-        elif _name == 'exchange_face_up':
-            self._do__exchange_face_up(_args[0], _args[1])
-        elif _name == 'take_face_up':
-            self._do__take_face_up(_args[0])
-        elif _name == 'draw_card':
-            self._do__draw_card()
-        elif _name == 'fortify':
+        if _name == 'fortify':
             self._do__fortify(_args[0], _args[1])
+        else:
+            super()._perform(_action)
 
     def _do__build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build

@@ -127,40 +127,20 @@ class MandarinMoneyState(MandarinState):
 
     def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if _name == 'refund':
-            return self._guard__refund()
-        if _name == 'draw_again':
-            return self._guard__draw_again()
         if _name == 'sell':
             return self._guard__sell()
-        return True
+        return super()._guard(_name)
 
     def _guard__sell(self) -> bool:
         # rules/mandarin/money.yaml:19: when of sell
         return bool(len(self.out) == 1 and len(self.card[self.current]) >= 6)
 
     def _perform(self, _action: rt.Action) -> None:
-        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if _name == 'refund':
-            self._do__refund()
-        elif _name == 'refund_tile':
-            self._do__refund_tile(_args[0])
-        elif _name == 'roll':
-            self._do__roll()
-        elif _name == 'keep':
-            self._do__keep()
-        elif _name == 'draw_again':
-            self._do__draw_again()
-        elif _name == 'bid':
-            self._do__bid(_args[0])
-        elif _name == 'drop_out':
-            self._do__drop_out()
-        elif _name == 'take_tile':
-            self._do__take_tile(_args[0])
-        elif _name == 'seize_tile':
-            self._do__seize_tile(_args[0])
-        elif _name == 'sell':
+        _name = _action.name
+        if _name == 'sell':
             self._do__sell()
+        else:
+            super()._perform(_action)
 
     def _do__sell(self) -> None:
         # rules/mandarin/money.yaml:11: sell

@@ -227,11 +227,24 @@ class _Deriving:
         fields = self.fields_table()
         if fields:
             out.append(fields)
-        out += [_trimmed(t) for name in _TABLES if (t := self.block(name)) is not None and t.strip()]
+        out += [_trimmed(t) for name in _TABLES
+                if (t := self.enums_table() if name == "enums_table" else self.block(name)) is not None and t.strip()]
         annotations = self.annotations()
         if annotations.strip():
             out += ["", _trimmed(annotations)]
         return out
+
+    def enums_table(self) -> str | None:
+        """`ENUMS`: the base's, then the enums after the base's, where the base's are the variant's
+        first ones (the same dict, in the same order); else the variant's whole."""
+        whole = self.block("enums_table")
+        old, new = list(self.base.values["enums"]), list(self.variant.values["enums"])
+        if whole is None or not old or new[: len(old)] != old:
+            return whole
+        self.inherited.append(self.old("enums_table"))
+        head = "    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {\n"
+        added = self.new("enums_table", enums=new[len(old):])
+        return added.replace(head, f"{head}        **{self.base.class_name}.ENUMS,\n", 1)
 
     def fields_table(self) -> str:
         old = [f.info for f in self.base.values["fields"]]

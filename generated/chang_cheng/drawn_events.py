@@ -59,29 +59,7 @@ class ChangChengDrawnEventsState(ChangChengDominationState):
 
     __slots__ = ('_opt__events_drawn', '_d__provinces_walled')
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2', 'seat3', 'seat4'),
-        'block': ('empty', 'single', 'double', 'tower', 'ruin'),
-        'card': ('warrior', 'traitor', 'flood', 'mason', 'architect', 'mandarin'),
-        'card_effect': ('gains_two', 'loses_two', 'extra_section', 'ruin_a_wall', 'remove_peril', 'swap_walls', 'keep_walls'),
-        'end_of_wall': ('left_end', 'right_end'),
-        'move': ('no_move', 'two_walls', 'two_cards', 'card_and_wall', 'double_section', 'tower_raised', 'one_wall', 'one_card'),
-        'event': ('diplomacy', 'domination', 'imperial_recognition', 'watchers'),
-        'wallpiece': ('one', 'two', 'three', 'four'),
-        'wallface': ('one_front', 'one_back', 'two_front', 'two_back', 'three_front', 'three_back', 'four_front', 'four_back'),
-        'regionkind': ('province', 'mongol'),
-        'faces': ('drawn', 'chosen'),
-        'partial_actions': ('full_if_possible', 'chosen_action'),
-        'first_turn_section': ('single_only', 'any_section'),
-        'reserved_space': ('owner_chooses', 'next_player_chooses'),
-        'reservation': ('lapses', 'stays'),
-        'peek': ('section_region', 'one_of_province', 'all_of_province'),
-        'protection_order': ('left_to_right', 'builder_chooses'),
-        'used_cards': ('discarded', 'back_to_hand'),
-        'new_board': ('end_of_turn', 'at_once'),
-        'new_board_tokens': ('drawn_tokens', 'no_tokens'),
-        'emperor_shortfall': ('carried_over', 'lost'),
-        'score_floor': ('below_zero', 'at_zero'),
-        'ruins_elsewhere': ('not_counted', 'counted'),
+        **ChangChengDominationState.ENUMS,
         'events_drawn': ('one_event', 'two_events'),
     }
 

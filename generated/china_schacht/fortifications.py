@@ -45,12 +45,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'build': 'palace ', 'send': 'emissary ', 'stop': 'stop', 'exchange_blind': 'exchange ', 'exchange_face_up': 'exchange ', 'take_face_up': 'take ', 'draw_card': 'draw', 'fortify': 'fortification '}
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
-        'colour': ('violet', 'yellow', 'orange', 'green', 'red'),
-        'regionkind': ('province',),
-        'board': ('by_players', 'face_3_4', 'face_4_5'),
-        'chain_cut': ('best', 'longest_first', 'one_per_network'),
-        'final_round': ('this_round', 'one_more_round'),
+        **ChinaSchachtState.ENUMS,
         'fortification_in_empty': ('palace_on_it', 'one_piece', 'palace_may_follow'),
     }
 

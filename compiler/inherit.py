@@ -19,8 +19,8 @@ code generator lays out from them (codegen.context), never from the text of eith
   class annotates only its new slots, `_setup` calls the base's and initialises only the fields
   after the base's (the same inits, in the same order), `_copy_fields` calls the base's and
   copies only the new slots (when it copies every slot the base's does, the same way),
-  `_bind_tables` and `_prepare` call the base's and add the tables or lines after the base's,
-  `_action_text` writes the texts the variant adds or changes and asks the base's for the rest;
+  `_read_options`, `_bind_tables` and `_prepare` call the base's and add the options, tables or
+  lines after the base's, `_action_text` writes the texts the variant adds or changes and asks the base's for the rest;
   GAME is the base's GameInfo with what differs replaced.
 
 It gives up (returns None, and the complete module is kept) wherever inheriting could change
@@ -170,13 +170,13 @@ class _Deriving:
         for n in names:
             by_module.setdefault(self.origins[n], []).append(n)
         typing = [n for n in ("Any", "ClassVar", "Final") if n in used]
-        lines = [self.new("header").rstrip("\n"), "", "from __future__ import annotations", ""]
-        if "Sequence" in used:
-            lines.append("from collections.abc import Sequence")
-        lines.append("from dataclasses import replace")  # (GAME: the base's facts, with what differs)
+        standard = ["from collections.abc import Sequence"] if "Sequence" in used else []
+        if "replace" in used:
+            standard.append("from dataclasses import replace")  # (GAME: the base's facts, with what differs)
         if typing:
-            lines.append(f"from typing import {', '.join(typing)}")
-        lines += ["", "from rulewright import runtime as rt"]
+            standard.append(f"from typing import {', '.join(typing)}")
+        lines = [self.new("header").rstrip("\n"), "", "from __future__ import annotations", ""]
+        lines += [*standard, *([""] if standard else []), "from rulewright import runtime as rt"]
         for module in sorted(by_module):
             listed = _isort(by_module[module])
             alias = [f"from {module} import GAME as BASE_GAME"] if module == self.base_module else []
@@ -227,11 +227,24 @@ class _Deriving:
         fields = self.fields_table()
         if fields:
             out.append(fields)
-        out += [_trimmed(t) for name in _TABLES if (t := self.block(name)) is not None and t.strip()]
+        out += [_trimmed(t) for name in _TABLES
+                if (t := self.enums_table() if name == "enums_table" else self.block(name)) is not None and t.strip()]
         annotations = self.annotations()
         if annotations.strip():
             out += ["", _trimmed(annotations)]
         return out
+
+    def enums_table(self) -> str | None:
+        """`ENUMS`: the base's, then the enums after the base's, where the base's are the variant's
+        first ones (the same dict, in the same order); else the variant's whole."""
+        whole = self.block("enums_table")
+        old, new = list(self.base.values["enums"]), list(self.variant.values["enums"])
+        if whole is None or not old or new[: len(old)] != old:
+            return whole
+        self.inherited.append(self.old("enums_table"))
+        head = "    ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {\n"
+        added = self.new("enums_table", enums=new[len(old):])
+        return added.replace(head, f"{head}        **{self.base.class_name}.ENUMS,\n", 1)
 
     def fields_table(self) -> str:
         old = [f.info for f in self.base.values["fields"]]
@@ -279,6 +292,10 @@ class _Deriving:
                 text = self.setup()
             elif name == "bind_tables":
                 text = self.bind_tables()
+            elif name == "read_options":
+                text = self.read_options()
+            elif name in ("perform", "guard"):
+                text = self.dispatch(name)
             elif name == "prepare":
                 text = self.prepare()
             elif name == "action_text":
@@ -326,6 +343,50 @@ class _Deriving:
         self.inherited.append(self.old("setup"))
         inits = self.new("setup_inits", fields=v["fields"][len(old):])
         return "    def _setup(self) -> None:\n        super()._setup()\n" + inits
+
+    def dispatch(self, name: str) -> str | None:
+        """`_perform` and `_guard`, which choose by the action's name: the variant's own actions (those
+        it adds, or whose effect or guard it writes otherwise), then the base's for the rest, where
+        the variant has every action the base has and its dispatch of them renders as the base's
+        (so the base's answers only for them, the same way), both or neither run steps, and
+        neither starts a move's budget there; else the variant's whole."""
+        whole = self.block(name)
+        o, v = self.base.values, self.variant.values
+        old = {a["name"]: a for a in o["actions"]}
+        new = v["actions"]
+
+        def of(values: dict[str, Any], actions: list[dict[str, Any]]) -> str:
+            # (a macro of the template lays the calls out: it reads the actions it was made with)
+            return render_blocks({**values, "actions": actions})(name, action_steps=_steps(values["actions"]))
+        if whole is None or {"tail", "guard"} & (set(o["resets"]) | set(v["resets"])) \
+                or not set(old) <= {a["name"] for a in new} or _steps(o["actions"]) != _steps(new) \
+                or of(v, [a for a in new if a["name"] in old]) != self.old(name):
+            return whole
+        own = [a for a in new if a["name"] not in old or of(o, [old[a["name"]]]) != of(v, [a])]
+        if name == "guard":
+            own = [a for a in own if a["when"]]
+        if not own:
+            return whole  # (never expected: the whole renders otherwise only for an action of its own)
+        self.inherited.append(self.old(name))
+        text = of(v, own)
+        if name == "guard":
+            return text.replace("        return True\n", "        return super()._guard(_name)\n")
+        if _steps(new):
+            return text.replace("        return None\n", "        else:\n            return super()._perform(_action)\n"
+                                "        return None\n")
+        return text + "        else:\n            super()._perform(_action)\n"
+
+    def read_options(self) -> str | None:
+        """`_read_options`: the base's, then the options after the base's, where the base's are the
+        variant's first ones (the same slots and choices: each read is one assignment of its own
+        slot); else the variant's whole."""
+        whole = self.block("read_options")
+        old, new = self.base.values["options"], self.variant.values["options"]
+        if whole is None or not old or new[: len(old)] != old:
+            return whole
+        self.inherited.append(self.old("read_options"))
+        return "    def _read_options(self) -> None:\n        super()._read_options()\n" \
+            + self.new("read_option_lines", options=new[len(old):])
 
     def bind_tables(self) -> str | None:
         """`_bind_tables`: the base's, then the new tables, where the base's are the variant's
@@ -415,18 +476,28 @@ class _Deriving:
         if rules is not None and old_rules != new_rules:
             lines += ["_BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's "
                       "(its rule lines)", "", ""]
-        # the base's facts with what differs replaced (the game's id never does)
-        lines += ["GAME = rt.Game(", "    replace(", "        BASE_GAME.info,", f"        variant={v['variant']!r},"]
-        lines += [f"        {key}={v[key]!r}," for key in ("title", "players", "roles") if o[key] != v[key]]
+        # the base's facts with what differs replaced (the game's id never does); its boards and
+        # scoring, where the variant numbers no board otherwise (runtime/state.py `Game.variant`)
+        boards = [f"_board__{b.name}" for b in v["boards"]]
+        old_names, new_names = _module_names(o), _module_names(v)
+        same = boards == [f"_board__{b.name}" for b in o["boards"]] and o["lowest"] == v["lowest"] \
+            and o["board_players"] == v["board_players"] and all(old_names[b] == new_names[b] for b in boards)
+        pad = "    " if same else "        "
+        facts = [f"{pad}variant={v['variant']!r},"]
+        facts += [f"{pad}{key}={v[key]!r}," for key in ("title", "players", "roles") if o[key] != v[key]]
         if old_options != new_options:
-            lines += ["        options=(", *(options or [f"            {x}," for x in new_options]), "        ),"]
-        lines.append(f"        files={v['files']!r},")
+            written = options or [f"            {x}," for x in new_options]
+            facts += [f"{pad}options=(", *(x[8 - len(pad):] for x in written), f"{pad}),"]
+        facts.append(f"{pad}files={v['files']!r},")
         if old_rules != new_rules and rules is not None:
-            lines += ["        rules=dict([", *rules, "        ]),"]
+            facts += [f"{pad}rules=dict([", *(r[8 - len(pad):] for r in rules), f"{pad}]),"]
         elif old_rules != new_rules:
-            lines += ["        rules={", *[f"            {p!r}: {w!r}," for p, w in new_rules], "        },"]
+            facts += [f"{pad}rules={{", *[f"{pad}    {p!r}: {w!r}," for p, w in new_rules], f"{pad}}},"]
         if o["drawing"] != v["drawing"]:
-            lines.append(f"        drawing={v['drawing']!r},")
+            facts.append(f"{pad}drawing={v['drawing']!r},")
+        if same:
+            return "\n".join([*lines, "GAME = BASE_GAME.variant(", f"    {self.variant.class_name},", *facts, ")"])
+        lines += ["GAME = rt.Game(", "    replace(", "        BASE_GAME.info,", *facts]
         lines += ["    ),", f"    {self.variant.class_name},", "    {"]
         lines += [f"        {b.name!r}: _board__{b.name}," for b in v["boards"]]
         lines += ["    },", f"    lowest_score_wins={v['lowest']},"]
@@ -434,6 +505,11 @@ class _Deriving:
             lines.append(f"    board_players={v['board_players']!r},")
         lines.append(")")
         return "\n".join(lines)
+
+
+def _steps(actions: list[dict[str, Any]]) -> bool:
+    """Whether some action's effect runs as steps (`_perform` returns them)."""
+    return any(a["steps"] for a in actions)
 
 
 def _may_return(stmt: Stmt) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any, ClassVar
 
@@ -1135,6 +1135,12 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.info.ruleset}>"
+
+    def variant(self, state_class: type[State], **facts: Any) -> Game:
+        """A variant's game (a generated variant module's GAME): this game's facts with `facts`
+        replaced, its boards and scoring, and the variant's state class."""
+        return Game(replace(self.info, **facts), state_class, self._board_makers, self.lowest_score_wins,
+                    self.board_players)
 
     def board_for(self, options: Mapping[str, str], players: int | None = None) -> Board:
         """The board the options choose; `by_players`: the first board made for that many players."""

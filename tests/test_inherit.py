@@ -68,7 +68,7 @@ def test_a_variant_equal_to_its_base_inherits_every_member_and_plays_its_games()
     assert text is not None
     assert "    def " not in text and "    __slots__ = ()\n" in text
     assert "class ChinaCornettOtherState(ChinaCornettState):" in text
-    assert "    replace(\n        BASE_GAME.info,\n        variant='base',\n        files=(" in text
+    assert "GAME = BASE_GAME.variant(\n    ChinaCornettOtherState,\n    variant='base',\n    files=(" in text
     assert "options=" not in text and "rules=" not in text  # (the base's)
     game, base = loaded(text), rulewright.load("china-cornett")
     assert game.info.rules == base.info.rules and list(game.info.rules) == list(base.info.rules)
@@ -193,3 +193,48 @@ def test_a_derived_module_plays_as_its_whole_module_does() -> None:
                 b.apply(move)
                 assert a.to_json() == b.to_json()
             assert a.scores() == b.scores() and a.winners() == b.winners()
+
+
+def test_the_bundled_variants_dispatch_their_own_actions_and_ask_the_bases() -> None:
+    """`_perform` and `_guard` of a variant adding an action choose among its own actions and ask
+    the base's for the rest; `_read_options` and `ENUMS` add the variant's options to the base's."""
+    money = (generated_dir() / "mandarin" / "money.py").read_text(encoding="utf-8")
+    assert "        if _name == 'sell':\n            self._do__sell()\n        else:\n" \
+        "            super()._perform(_action)\n" in money
+    assert "        if _name == 'sell':\n            return self._guard__sell()\n" \
+        "        return super()._guard(_name)\n" in money
+    assert "return self._guard__refund()" not in money  # (the base's guards it)
+    fortifications = (generated_dir() / "china_schacht" / "fortifications.py").read_text(encoding="utf-8")
+    assert "        super()._read_options()\n        self._opt__fortification_in_empty = " in fortifications
+    assert "= {\n        **ChinaSchachtState.ENUMS,\n        'fortification_in_empty': " in fortifications
+    assert "GAME = BASE_GAME.variant(\n    ChinaSchachtFortificationsState,\n" in fortifications
+
+
+@pytest.mark.parametrize("ruleset", ["mandarin/money", "china-schacht/bonus-tiles", "china-schacht/fortifications"])
+def test_a_derived_dispatch_performs_and_guards_as_the_whole_module_does(ruleset: str) -> None:
+    """Every legal action of the positions of a game, performed (`_perform`, as the moves that
+    run as steps and the runtime's own `_do` call it) and guarded (`_guard`, as an illegal
+    move is explained), by the derived module and by the whole one: the same states."""
+    from rulewright import game_from_source
+
+    game, name = ruleset.split("/")
+    whole = game_from_source(compile_file(Path(rules_dir()) / game / f"{name}.yaml").source, f"{name}.py")
+    derived = rulewright.load(ruleset)
+    assert derived.state_class.__bases__[0] is not rulewright.runtime.State  # (a subclass of its base's)
+    a, b = whole.new_state(players=whole.info.players[0], seed=5), derived.new_state(players=whole.info.players[0],
+                                                                                      seed=5)
+    names = sorted({n for phase in a.PHASE_ACTIONS for n in phase})
+    performed = 0
+    while not a.is_terminal() and a.moves < 40:
+        assert [a._guard(n) for n in names] == [b._guard(n) for n in names]
+        legal = a.legal_actions()
+        for action in legal[:3]:
+            x, y = a.clone(), b.clone()
+            x._perform(x.legal_actions()[legal.index(action)])
+            y._perform(y.legal_actions()[legal.index(action)])
+            assert x.to_json() == y.to_json()
+            performed += 1
+        move = str(legal[a.moves % len(legal)])
+        a.apply(move)
+        b.apply(move)
+    assert performed > 0

@@ -1686,24 +1686,7 @@ class ChangChengState(rt.State):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__laid = None
-        self._d__provinces_laid = None
-        self._d__mongols_laid = None
-        self._d__face_regions = None
-        self._d__single_spaces = None
-        self._d__wall_provinces = None
-        self._d__open_provinces = None
-        self._d__double_partners = None
-        self._d__double_spaces = None
-        self._d__tower_spaces = None
-        self._d__full = None
-        self._d__wall_complete = None
-        self._d__card_provinces = None
-        self._d__held = None
-        self._d__sections = None
-        self._d__mongol_held = None
-        self._d__mongol_loss = None
-        self._kept_end = None
+        self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__face_regions = self._d__single_spaces = self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, _action: rt.Action) -> str:

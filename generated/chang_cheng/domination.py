@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from rulewright import runtime as rt
@@ -37,7 +36,6 @@ from rulewright.generated.chang_cheng.base import (
     TRAITOR,
     WARRIOR,
     ChangChengState,
-    _board__great_wall,
 )
 from rulewright.generated.chang_cheng.base import GAME as BASE_GAME
 
@@ -280,48 +278,23 @@ class ChangChengDominationState(ChangChengState):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__laid = None
-        self._d__provinces_laid = None
-        self._d__mongols_laid = None
-        self._d__face_regions = None
-        self._d__single_spaces = None
-        self._d__wall_provinces = None
-        self._d__open_provinces = None
-        self._d__double_partners = None
-        self._d__double_spaces = None
-        self._d__tower_spaces = None
-        self._d__full = None
-        self._d__wall_complete = None
-        self._d__card_provinces = None
-        self._d__held = None
-        self._d__sections = None
-        self._d__mongol_held = None
-        self._d__mongol_loss = None
-        self._d__own_sections = None
-        self._kept_end = None
+        self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__face_regions = self._d__single_spaces = self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = self._d__own_sections = self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='domination',
-        files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/domination.yaml'),
-        rules=dict([
-            *_BASE_RULES[:82],
-            ('define.own_sections', 'rules/chang-cheng/domination.yaml:13'),
-            ('define.longest_line', 'rules/chang-cheng/domination.yaml:14'),
-            *_BASE_RULES[82:139],
-            ('scoring.domination', 'rules/chang-cheng/domination.yaml:22'),
-            *_BASE_RULES[139:],
-        ]),
-    ),
+GAME = BASE_GAME.variant(
     ChangChengDominationState,
-    {
-        'great_wall': _board__great_wall,
-    },
-    lowest_score_wins=False,
+    variant='domination',
+    files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/domination.yaml'),
+    rules=dict([
+        *_BASE_RULES[:82],
+        ('define.own_sections', 'rules/chang-cheng/domination.yaml:13'),
+        ('define.longest_line', 'rules/chang-cheng/domination.yaml:14'),
+        *_BASE_RULES[82:139],
+        ('scoring.domination', 'rules/chang-cheng/domination.yaml:22'),
+        *_BASE_RULES[139:],
+    ]),
 )

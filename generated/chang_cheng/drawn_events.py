@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
@@ -44,7 +43,6 @@ from rulewright.generated.chang_cheng.base import (
     TRAITOR,
     WARRIOR,
     WATCHERS,
-    _board__great_wall,
 )
 from rulewright.generated.chang_cheng.domination import GAME as BASE_GAME
 from rulewright.generated.chang_cheng.domination import (
@@ -61,29 +59,7 @@ class ChangChengDrawnEventsState(ChangChengDominationState):
 
     __slots__ = ('_opt__events_drawn', '_d__provinces_walled')
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2', 'seat3', 'seat4'),
-        'block': ('empty', 'single', 'double', 'tower', 'ruin'),
-        'card': ('warrior', 'traitor', 'flood', 'mason', 'architect', 'mandarin'),
-        'card_effect': ('gains_two', 'loses_two', 'extra_section', 'ruin_a_wall', 'remove_peril', 'swap_walls', 'keep_walls'),
-        'end_of_wall': ('left_end', 'right_end'),
-        'move': ('no_move', 'two_walls', 'two_cards', 'card_and_wall', 'double_section', 'tower_raised', 'one_wall', 'one_card'),
-        'event': ('diplomacy', 'domination', 'imperial_recognition', 'watchers'),
-        'wallpiece': ('one', 'two', 'three', 'four'),
-        'wallface': ('one_front', 'one_back', 'two_front', 'two_back', 'three_front', 'three_back', 'four_front', 'four_back'),
-        'regionkind': ('province', 'mongol'),
-        'faces': ('drawn', 'chosen'),
-        'partial_actions': ('full_if_possible', 'chosen_action'),
-        'first_turn_section': ('single_only', 'any_section'),
-        'reserved_space': ('owner_chooses', 'next_player_chooses'),
-        'reservation': ('lapses', 'stays'),
-        'peek': ('section_region', 'one_of_province', 'all_of_province'),
-        'protection_order': ('left_to_right', 'builder_chooses'),
-        'used_cards': ('discarded', 'back_to_hand'),
-        'new_board': ('end_of_turn', 'at_once'),
-        'new_board_tokens': ('drawn_tokens', 'no_tokens'),
-        'emperor_shortfall': ('carried_over', 'lost'),
-        'score_floor': ('below_zero', 'at_zero'),
-        'ruins_elsewhere': ('not_counted', 'counted'),
+        **ChangChengDominationState.ENUMS,
         'events_drawn': ('one_event', 'two_events'),
     }
 
@@ -92,19 +68,7 @@ class ChangChengDrawnEventsState(ChangChengDominationState):
     _d__provinces_walled: dict[int, int] | None
 
     def _read_options(self) -> None:
-        self._opt__faces = ('drawn', 'chosen').index(self.options['faces'])
-        self._opt__partial_actions = ('full_if_possible', 'chosen_action').index(self.options['partial_actions'])
-        self._opt__first_turn_section = ('single_only', 'any_section').index(self.options['first_turn_section'])
-        self._opt__reserved_space = ('owner_chooses', 'next_player_chooses').index(self.options['reserved_space'])
-        self._opt__reservation = ('lapses', 'stays').index(self.options['reservation'])
-        self._opt__peek = ('section_region', 'one_of_province', 'all_of_province').index(self.options['peek'])
-        self._opt__protection_order = ('left_to_right', 'builder_chooses').index(self.options['protection_order'])
-        self._opt__used_cards = ('discarded', 'back_to_hand').index(self.options['used_cards'])
-        self._opt__new_board = ('end_of_turn', 'at_once').index(self.options['new_board'])
-        self._opt__new_board_tokens = ('drawn_tokens', 'no_tokens').index(self.options['new_board_tokens'])
-        self._opt__emperor_shortfall = ('carried_over', 'lost').index(self.options['emperor_shortfall'])
-        self._opt__score_floor = ('below_zero', 'at_zero').index(self.options['score_floor'])
-        self._opt__ruins_elsewhere = ('not_counted', 'counted').index(self.options['ruins_elsewhere'])
+        super()._read_options()
         self._opt__events_drawn = ('one_event', 'two_events').index(self.options['events_drawn'])
 
     def _prepare(self) -> rt.Steps:
@@ -361,58 +325,32 @@ class ChangChengDrawnEventsState(ChangChengDominationState):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__laid = None
-        self._d__provinces_laid = None
-        self._d__mongols_laid = None
-        self._d__face_regions = None
-        self._d__single_spaces = None
-        self._d__wall_provinces = None
-        self._d__open_provinces = None
-        self._d__double_partners = None
-        self._d__double_spaces = None
-        self._d__tower_spaces = None
-        self._d__full = None
-        self._d__wall_complete = None
-        self._d__card_provinces = None
-        self._d__held = None
-        self._d__sections = None
-        self._d__mongol_held = None
-        self._d__mongol_loss = None
-        self._d__provinces_walled = None
-        self._d__own_sections = None
-        self._kept_end = None
+        self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__face_regions = self._d__single_spaces = self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = self._d__provinces_walled = self._d__own_sections = self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
 
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='drawn-events',
-        options=(
-            *BASE_GAME.info.options,
-            rt.OptionInfo('events_drawn', 'two_events', ('one_event', 'two_events'), 'How many event cards are drawn (the rulebook says up to two).', "les joueurs décident d'en choisir ou d'en piocher jusqu'à 2."),
-        ),
-        files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/diplomacy.yaml', 'rules/chang-cheng/domination.yaml', 'rules/chang-cheng/imperial-recognition.yaml', 'rules/chang-cheng/watchers.yaml', 'rules/chang-cheng/drawn-events.yaml'),
-        rules=dict([
-            *_BASE_RULES[:13],
-            ('options.events_drawn', 'rules/chang-cheng/drawn-events.yaml:10'),
-            *_BASE_RULES[13:82],
-            ('define.provinces_walled', 'rules/chang-cheng/diplomacy.yaml:14'),
-            *_BASE_RULES[82:89],
-            ('procedures.on_occupied', 'rules/chang-cheng/watchers.yaml:16'),
-            *_BASE_RULES[90:141],
-            ('scoring.diplomacy', 'rules/chang-cheng/diplomacy.yaml:21'),
-            *_BASE_RULES[141:142],
-            ('scoring.imperial_recognition', 'rules/chang-cheng/imperial-recognition.yaml:16'),
-            *_BASE_RULES[142:],
-        ]),
-    ),
+GAME = BASE_GAME.variant(
     ChangChengDrawnEventsState,
-    {
-        'great_wall': _board__great_wall,
-    },
-    lowest_score_wins=False,
+    variant='drawn-events',
+    options=(
+        *BASE_GAME.info.options,
+        rt.OptionInfo('events_drawn', 'two_events', ('one_event', 'two_events'), 'How many event cards are drawn (the rulebook says up to two).', "les joueurs décident d'en choisir ou d'en piocher jusqu'à 2."),
+    ),
+    files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/diplomacy.yaml', 'rules/chang-cheng/domination.yaml', 'rules/chang-cheng/imperial-recognition.yaml', 'rules/chang-cheng/watchers.yaml', 'rules/chang-cheng/drawn-events.yaml'),
+    rules=dict([
+        *_BASE_RULES[:13],
+        ('options.events_drawn', 'rules/chang-cheng/drawn-events.yaml:10'),
+        *_BASE_RULES[13:82],
+        ('define.provinces_walled', 'rules/chang-cheng/diplomacy.yaml:14'),
+        *_BASE_RULES[82:89],
+        ('procedures.on_occupied', 'rules/chang-cheng/watchers.yaml:16'),
+        *_BASE_RULES[90:141],
+        ('scoring.diplomacy', 'rules/chang-cheng/diplomacy.yaml:21'),
+        *_BASE_RULES[141:142],
+        ('scoring.imperial_recognition', 'rules/chang-cheng/imperial-recognition.yaml:16'),
+        *_BASE_RULES[142:],
+    ]),
 )

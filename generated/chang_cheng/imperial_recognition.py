@@ -7,14 +7,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import (
     AT_ZERO,
     IMPERIAL_RECOGNITION,
     ChangChengState,
-    _board__great_wall,
 )
 from rulewright.generated.chang_cheng.base import GAME as BASE_GAME
 
@@ -44,20 +41,13 @@ class ChangChengImperialRecognitionState(ChangChengState):
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='imperial-recognition',
-        files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/imperial-recognition.yaml'),
-        rules=dict([
-            *_BASE_RULES[:139],
-            ('scoring.imperial_recognition', 'rules/chang-cheng/imperial-recognition.yaml:16'),
-            *_BASE_RULES[139:],
-        ]),
-    ),
+GAME = BASE_GAME.variant(
     ChangChengImperialRecognitionState,
-    {
-        'great_wall': _board__great_wall,
-    },
-    lowest_score_wins=False,
+    variant='imperial-recognition',
+    files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/imperial-recognition.yaml'),
+    rules=dict([
+        *_BASE_RULES[:139],
+        ('scoring.imperial_recognition', 'rules/chang-cheng/imperial-recognition.yaml:16'),
+        *_BASE_RULES[139:],
+    ]),
 )

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
@@ -53,7 +52,6 @@ from rulewright.generated.chang_cheng.base import (
     TWO_WALLS,
     WARRIOR,
     ChangChengState,
-    _board__great_wall,
 )
 from rulewright.generated.chang_cheng.base import GAME as BASE_GAME
 
@@ -122,19 +120,7 @@ class ChangChengTwoPlayerState(ChangChengState):
     _actions__no_neutral_wall: list[rt.Action | None]  # the interned actions of `no_neutral_wall` (`action_tables`)
 
     def _read_options(self) -> None:
-        self._opt__faces = ('drawn', 'chosen').index(self.options['faces'])
-        self._opt__partial_actions = ('full_if_possible', 'chosen_action').index(self.options['partial_actions'])
-        self._opt__first_turn_section = ('single_only', 'any_section').index(self.options['first_turn_section'])
-        self._opt__reserved_space = ('owner_chooses', 'next_player_chooses').index(self.options['reserved_space'])
-        self._opt__reservation = ('lapses', 'stays').index(self.options['reservation'])
-        self._opt__peek = ('section_region', 'one_of_province', 'all_of_province').index(self.options['peek'])
-        self._opt__protection_order = ('left_to_right', 'builder_chooses').index(self.options['protection_order'])
-        self._opt__used_cards = ('discarded', 'back_to_hand').index(self.options['used_cards'])
-        self._opt__new_board = ('end_of_turn', 'at_once').index(self.options['new_board'])
-        self._opt__new_board_tokens = ('drawn_tokens', 'no_tokens').index(self.options['new_board_tokens'])
-        self._opt__emperor_shortfall = ('carried_over', 'lost').index(self.options['emperor_shortfall'])
-        self._opt__score_floor = ('below_zero', 'at_zero').index(self.options['score_floor'])
-        self._opt__ruins_elsewhere = ('not_counted', 'counted').index(self.options['ruins_elsewhere'])
+        super()._read_options()
         self._opt__neutral_walls = ('not_in_majorities', 'in_majorities').index(self.options['neutral_walls'])
         self._opt__neutral_supply = ('twelve_sections', 'no_sections').index(self.options['neutral_supply'])
 
@@ -786,25 +772,7 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__laid = None
-        self._d__provinces_laid = None
-        self._d__mongols_laid = None
-        self._d__face_regions = None
-        self._d__single_spaces = None
-        self._d__wall_provinces = None
-        self._d__open_provinces = None
-        self._d__double_partners = None
-        self._d__double_spaces = None
-        self._d__tower_spaces = None
-        self._d__full = None
-        self._d__wall_complete = None
-        self._d__card_provinces = None
-        self._d__held = None
-        self._d__sections = None
-        self._d__mongol_held = None
-        self._d__mongol_loss = None
-        self._d__neutral_spaces = None
-        self._kept_end = None
+        self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__face_regions = self._d__single_spaces = self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = self._d__neutral_spaces = self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, _action: rt.Action) -> str:
@@ -820,47 +788,40 @@ class ChangChengTwoPlayerState(ChangChengState):
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='two-player',
-        players=(2,),
-        roles=('seat1', 'seat2'),
-        options=(
-            *BASE_GAME.info.options,
-            rt.OptionInfo('neutral_walls', 'not_in_majorities', ('not_in_majorities', 'in_majorities'), 'Whether the neutral sections count in majorities (of a province when it is protected, of a Mongol region at the end). not_in_majorities: the majority is among the players; a neutral section still counts in a province\'s value ("quelle que soit leur couleur"). in_majorities: the neutral colour is one more contender; where it holds the majority alone nobody scores (or loses), where it ties a player, that player scores (or loses) all.', '"Le joueur qui a la majorité des sections dans une province (en comptant tour et double section) gagne un nombre de réputation égal à la valeur de la province" / "La valeur d\'une province chinoise est de : 1 point de réputation par section de mur dans la province (quelle que soit leur couleur [...])"'),
-            rt.OptionInfo('neutral_supply', 'twelve_sections', ('twelve_sections', 'no_sections'), 'The neutral sections beside the board. twelve_sections: the rulebook\'s twelve, which the wall needs (two players\' 34 spaces\' worth of sections fill no wall of three faces, 37 to 44 spaces). no_sections: none (the rules called "optionnelles" left out): the wall cannot be completed, and the game ends only when both players have passed in a row.', '"RÈGLES OPTIONNELLES POUR DEUX JOUEURS [...] Prenez ensuite les 12 sections de murs d\'une troisième couleur neutre et placez-les à côté du plateau de jeu." / "La partie se termine à la fin du tour où toutes les cases de la Grande Muraille sont occupées"'),
-        ),
-        files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/two-player.yaml'),
-        rules=dict([
-            *_BASE_RULES[:13],
-            ('options.neutral_walls', 'rules/chang-cheng/two-player.yaml:13'),
-            ('options.neutral_supply', 'rules/chang-cheng/two-player.yaml:27'),
-            *_BASE_RULES[13:46],
-            ('state.neutral_singles', 'rules/chang-cheng/two-player.yaml:41'),
-            *_BASE_RULES[46:72],
-            ('define.held', 'rules/chang-cheng/two-player.yaml:47'),
-            *_BASE_RULES[73:77],
-            ('define.mongol_held', 'rules/chang-cheng/two-player.yaml:50'),
-            *_BASE_RULES[78:82],
-            ('define.neutral_spaces', 'rules/chang-cheng/two-player.yaml:59'),
-            *_BASE_RULES[82:106],
-            ('phases.neutral', 'rules/chang-cheng/two-player.yaml:69'),
-            ('phases.neutral.start', 'rules/chang-cheng/two-player.yaml:69'),
-            ('phases.neutral.actions', 'rules/chang-cheng/two-player.yaml:69'),
-            *_BASE_RULES[106:135],
-            ('actions.neutral_wall', 'rules/chang-cheng/two-player.yaml:78'),
-            ('actions.neutral_wall.choose', 'rules/chang-cheng/two-player.yaml:79'),
-            ('actions.neutral_wall.choose.s', 'rules/chang-cheng/two-player.yaml:79'),
-            ('actions.no_neutral_wall', 'rules/chang-cheng/two-player.yaml:88'),
-            ('actions.no_neutral_wall.choose', 'rules/chang-cheng/two-player.yaml:88'),
-            *_BASE_RULES[135:],
-            ('invariants.neutral_sections_conserved', 'rules/chang-cheng/two-player.yaml:94'),
-        ]),
-    ),
+GAME = BASE_GAME.variant(
     ChangChengTwoPlayerState,
-    {
-        'great_wall': _board__great_wall,
-    },
-    lowest_score_wins=False,
+    variant='two-player',
+    players=(2,),
+    roles=('seat1', 'seat2'),
+    options=(
+        *BASE_GAME.info.options,
+        rt.OptionInfo('neutral_walls', 'not_in_majorities', ('not_in_majorities', 'in_majorities'), 'Whether the neutral sections count in majorities (of a province when it is protected, of a Mongol region at the end). not_in_majorities: the majority is among the players; a neutral section still counts in a province\'s value ("quelle que soit leur couleur"). in_majorities: the neutral colour is one more contender; where it holds the majority alone nobody scores (or loses), where it ties a player, that player scores (or loses) all.', '"Le joueur qui a la majorité des sections dans une province (en comptant tour et double section) gagne un nombre de réputation égal à la valeur de la province" / "La valeur d\'une province chinoise est de : 1 point de réputation par section de mur dans la province (quelle que soit leur couleur [...])"'),
+        rt.OptionInfo('neutral_supply', 'twelve_sections', ('twelve_sections', 'no_sections'), 'The neutral sections beside the board. twelve_sections: the rulebook\'s twelve, which the wall needs (two players\' 34 spaces\' worth of sections fill no wall of three faces, 37 to 44 spaces). no_sections: none (the rules called "optionnelles" left out): the wall cannot be completed, and the game ends only when both players have passed in a row.', '"RÈGLES OPTIONNELLES POUR DEUX JOUEURS [...] Prenez ensuite les 12 sections de murs d\'une troisième couleur neutre et placez-les à côté du plateau de jeu." / "La partie se termine à la fin du tour où toutes les cases de la Grande Muraille sont occupées"'),
+    ),
+    files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/two-player.yaml'),
+    rules=dict([
+        *_BASE_RULES[:13],
+        ('options.neutral_walls', 'rules/chang-cheng/two-player.yaml:13'),
+        ('options.neutral_supply', 'rules/chang-cheng/two-player.yaml:27'),
+        *_BASE_RULES[13:46],
+        ('state.neutral_singles', 'rules/chang-cheng/two-player.yaml:41'),
+        *_BASE_RULES[46:72],
+        ('define.held', 'rules/chang-cheng/two-player.yaml:47'),
+        *_BASE_RULES[73:77],
+        ('define.mongol_held', 'rules/chang-cheng/two-player.yaml:50'),
+        *_BASE_RULES[78:82],
+        ('define.neutral_spaces', 'rules/chang-cheng/two-player.yaml:59'),
+        *_BASE_RULES[82:106],
+        ('phases.neutral', 'rules/chang-cheng/two-player.yaml:69'),
+        ('phases.neutral.start', 'rules/chang-cheng/two-player.yaml:69'),
+        ('phases.neutral.actions', 'rules/chang-cheng/two-player.yaml:69'),
+        *_BASE_RULES[106:135],
+        ('actions.neutral_wall', 'rules/chang-cheng/two-player.yaml:78'),
+        ('actions.neutral_wall.choose', 'rules/chang-cheng/two-player.yaml:79'),
+        ('actions.neutral_wall.choose.s', 'rules/chang-cheng/two-player.yaml:79'),
+        ('actions.no_neutral_wall', 'rules/chang-cheng/two-player.yaml:88'),
+        ('actions.no_neutral_wall.choose', 'rules/chang-cheng/two-player.yaml:88'),
+        *_BASE_RULES[135:],
+        ('invariants.neutral_sections_conserved', 'rules/chang-cheng/two-player.yaml:94'),
+    ]),
 )

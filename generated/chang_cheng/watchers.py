@@ -7,15 +7,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rulewright import runtime as rt
 from rulewright.generated.chang_cheng.base import GAME as BASE_GAME
 from rulewright.generated.chang_cheng.base import (
     MONGOL,
     WATCHERS,
     ChangChengState,
-    _board__great_wall,
 )
 
 
@@ -43,20 +40,13 @@ class ChangChengWatchersState(ChangChengState):
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='watchers',
-        files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/watchers.yaml'),
-        rules=dict([
-            *_BASE_RULES[:87],
-            ('procedures.on_occupied', 'rules/chang-cheng/watchers.yaml:16'),
-            *_BASE_RULES[88:],
-        ]),
-    ),
+GAME = BASE_GAME.variant(
     ChangChengWatchersState,
-    {
-        'great_wall': _board__great_wall,
-    },
-    lowest_score_wins=False,
+    variant='watchers',
+    files=('rules/chang-cheng/base.yaml', 'rules/chang-cheng/watchers.yaml'),
+    rules=dict([
+        *_BASE_RULES[:87],
+        ('procedures.on_occupied', 'rules/chang-cheng/watchers.yaml:16'),
+        *_BASE_RULES[88:],
+    ]),
 )

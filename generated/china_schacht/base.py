@@ -1335,11 +1335,7 @@ class ChinaSchachtState(rt.State):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__emissary_room = None
-        self._d__province_points = None
-        self._d__open_spaces = None
-        self._d__can_place = None
-        self._kept_end = None
+        self._d__emissary_room = self._d__province_points = self._d__open_spaces = self._d__can_place = self._kept_end = None
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
@@ -22,8 +21,6 @@ from rulewright.generated.china_schacht.base import (
     PROVINCE,
     YELLOW,
     ChinaSchachtState,
-    _board__face_3_4,
-    _board__face_4_5,
 )
 
 # -- Names this variant adds or numbers otherwise ------------------------------------------
@@ -218,17 +215,9 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if _name == 'build':
-            return self._guard__build()
-        if _name == 'send':
-            return self._guard__send()
-        if _name == 'exchange_blind':
-            return self._guard__exchange_blind()
-        if _name == 'draw_card':
-            return self._guard__draw_card()
         if _name == 'reveal':
             return self._guard__reveal()
-        return True
+        return super()._guard(_name)
 
     def _guard__reveal(self) -> bool:
         # rules/china-schacht/bonus-tiles.yaml:85: when of reveal
@@ -236,22 +225,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def _perform(self, _action: rt.Action) -> None:
         _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if _name == 'build':
-            self._do__build(_args[0], _args[1])
-        elif _name == 'send':
-            self._do__send(_args[0], _args[1])
-        elif _name == 'stop':
-            self._do__stop()
-        elif _name == 'exchange_blind':
-            self._do__exchange_blind(_args[0])
-        elif _name == 'exchange_face_up':
-            self._do__exchange_face_up(_args[0], _args[1])
-        elif _name == 'take_face_up':
-            self._do__take_face_up(_args[0])
-        elif _name == 'draw_card':
-            self._do__draw_card()
-        elif _name == 'reveal':
+        if _name == 'reveal':
             self._do__reveal(_args[0])
+        else:
+            super()._perform(_action)
 
     def _do__build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
@@ -413,12 +390,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__emissary_room = None
-        self._d__province_points = None
-        self._d__open_spaces = None
-        self._d__can_place = None
-        self._d__face_down_in = None
-        self._kept_end = None
+        self._d__emissary_room = self._d__province_points = self._d__open_spaces = self._d__can_place = self._d__face_down_in = self._kept_end = None
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
@@ -433,48 +405,39 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='bonus-tiles',
-        files=('rules/china-schacht/base.yaml', 'rules/china-schacht/bonus-tiles.yaml'),
-        rules=dict([
-            *_BASE_RULES[:19],
-            ('state.covered', 'rules/china-schacht/bonus-tiles.yaml:7'),
-            ('state.tile_under', 'rules/china-schacht/bonus-tiles.yaml:12'),
-            ('state.tile_shown', 'rules/china-schacht/bonus-tiles.yaml:21'),
-            ('state.tiles', 'rules/china-schacht/bonus-tiles.yaml:26'),
-            *_BASE_RULES[19:42],
-            ('define.bonus_colours', 'rules/china-schacht/bonus-tiles.yaml:35'),
-            ('define.off_junction', 'rules/china-schacht/bonus-tiles.yaml:38'),
-            ('define.face_down_in', 'rules/china-schacht/bonus-tiles.yaml:39'),
-            ('define.tiles_of', 'rules/china-schacht/bonus-tiles.yaml:40'),
-            ('define.most_tiles', 'rules/china-schacht/bonus-tiles.yaml:45'),
-            *_BASE_RULES[42:51],
-            ('procedures.place_bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:53'),
-            *_BASE_RULES[51:60],
-            ('phases.first_palace', 'rules/china-schacht/bonus-tiles.yaml:73'),
-            ('phases.first_palace.start', 'rules/china-schacht/bonus-tiles.yaml:73'),
-            ('phases.first_palace.actions', 'rules/china-schacht/bonus-tiles.yaml:73'),
-            *_BASE_RULES[60:64],
-            ('actions.build.choose.space', 'rules/china-schacht/bonus-tiles.yaml:80'),
-            *_BASE_RULES[65:86],
-            ('actions.reveal', 'rules/china-schacht/bonus-tiles.yaml:81'),
-            ('actions.reveal.when', 'rules/china-schacht/bonus-tiles.yaml:85'),
-            ('actions.reveal.choose', 'rules/china-schacht/bonus-tiles.yaml:87'),
-            ('actions.reveal.choose.province_at', 'rules/china-schacht/bonus-tiles.yaml:87'),
-            *_BASE_RULES[86:88],
-            ('triggers.take_tile', 'rules/china-schacht/bonus-tiles.yaml:99'),
-            *_BASE_RULES[88:93],
-            ('scoring.bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:112'),
-            *_BASE_RULES[93:],
-        ]),
-    ),
+GAME = BASE_GAME.variant(
     ChinaSchachtBonusTilesState,
-    {
-        'face_3_4': _board__face_3_4,
-        'face_4_5': _board__face_4_5,
-    },
-    lowest_score_wins=False,
-    board_players={'face_3_4': (3, 4), 'face_4_5': (4, 5)},
+    variant='bonus-tiles',
+    files=('rules/china-schacht/base.yaml', 'rules/china-schacht/bonus-tiles.yaml'),
+    rules=dict([
+        *_BASE_RULES[:19],
+        ('state.covered', 'rules/china-schacht/bonus-tiles.yaml:7'),
+        ('state.tile_under', 'rules/china-schacht/bonus-tiles.yaml:12'),
+        ('state.tile_shown', 'rules/china-schacht/bonus-tiles.yaml:21'),
+        ('state.tiles', 'rules/china-schacht/bonus-tiles.yaml:26'),
+        *_BASE_RULES[19:42],
+        ('define.bonus_colours', 'rules/china-schacht/bonus-tiles.yaml:35'),
+        ('define.off_junction', 'rules/china-schacht/bonus-tiles.yaml:38'),
+        ('define.face_down_in', 'rules/china-schacht/bonus-tiles.yaml:39'),
+        ('define.tiles_of', 'rules/china-schacht/bonus-tiles.yaml:40'),
+        ('define.most_tiles', 'rules/china-schacht/bonus-tiles.yaml:45'),
+        *_BASE_RULES[42:51],
+        ('procedures.place_bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:53'),
+        *_BASE_RULES[51:60],
+        ('phases.first_palace', 'rules/china-schacht/bonus-tiles.yaml:73'),
+        ('phases.first_palace.start', 'rules/china-schacht/bonus-tiles.yaml:73'),
+        ('phases.first_palace.actions', 'rules/china-schacht/bonus-tiles.yaml:73'),
+        *_BASE_RULES[60:64],
+        ('actions.build.choose.space', 'rules/china-schacht/bonus-tiles.yaml:80'),
+        *_BASE_RULES[65:86],
+        ('actions.reveal', 'rules/china-schacht/bonus-tiles.yaml:81'),
+        ('actions.reveal.when', 'rules/china-schacht/bonus-tiles.yaml:85'),
+        ('actions.reveal.choose', 'rules/china-schacht/bonus-tiles.yaml:87'),
+        ('actions.reveal.choose.province_at', 'rules/china-schacht/bonus-tiles.yaml:87'),
+        *_BASE_RULES[86:88],
+        ('triggers.take_tile', 'rules/china-schacht/bonus-tiles.yaml:99'),
+        *_BASE_RULES[88:93],
+        ('scoring.bonus_tiles', 'rules/china-schacht/bonus-tiles.yaml:112'),
+        *_BASE_RULES[93:],
+    ]),
 )

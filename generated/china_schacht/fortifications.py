@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from rulewright import runtime as rt
@@ -20,8 +19,6 @@ from rulewright.generated.china_schacht.base import (
     PHASE__TURN,
     PROVINCE,
     ChinaSchachtState,
-    _board__face_3_4,
-    _board__face_4_5,
 )
 from rulewright.generated.china_schacht.base import GAME as BASE_GAME
 
@@ -48,12 +45,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     TURN_END_TRIGGERS: ClassVar[bool] = True
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'build': 'palace ', 'send': 'emissary ', 'stop': 'stop', 'exchange_blind': 'exchange ', 'exchange_face_up': 'exchange ', 'take_face_up': 'take ', 'draw_card': 'draw', 'fortify': 'fortification '}
     ENUMS: ClassVar[dict[str, tuple[str, ...]]] = {
-        'role': ('seat1', 'seat2', 'seat3', 'seat4', 'seat5'),
-        'colour': ('violet', 'yellow', 'orange', 'green', 'red'),
-        'regionkind': ('province',),
-        'board': ('by_players', 'face_3_4', 'face_4_5'),
-        'chain_cut': ('best', 'longest_first', 'one_per_network'),
-        'final_round': ('this_round', 'one_more_round'),
+        **ChinaSchachtState.ENUMS,
         'fortification_in_empty': ('palace_on_it', 'one_piece', 'palace_may_follow'),
     }
 
@@ -71,9 +63,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     _keyed_rows__fortify: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `fortify` by `hand[current]` (`tabled_rows`)
 
     def _read_options(self) -> None:
-        self._opt__board = ('by_players', 'face_3_4', 'face_4_5').index(self.options['board'])
-        self._opt__chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
-        self._opt__final_round = ('this_round', 'one_more_round').index(self.options['final_round'])
+        super()._read_options()
         self._opt__fortification_in_empty = ('palace_on_it', 'one_piece', 'palace_may_follow').index(self.options['fortification_in_empty'])
 
     def _bind_tables(self) -> None:
@@ -236,17 +226,9 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if _name == 'build':
-            return self._guard__build()
-        if _name == 'send':
-            return self._guard__send()
-        if _name == 'exchange_blind':
-            return self._guard__exchange_blind()
-        if _name == 'draw_card':
-            return self._guard__draw_card()
         if _name == 'fortify':
             return self._guard__fortify()
-        return True
+        return super()._guard(_name)
 
     def _guard__fortify(self) -> bool:
         # rules/china-schacht/fortifications.yaml:80: when of fortify
@@ -254,22 +236,10 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def _perform(self, _action: rt.Action) -> None:
         _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if _name == 'build':
-            self._do__build(_args[0], _args[1])
-        elif _name == 'send':
-            self._do__send(_args[0], _args[1])
-        elif _name == 'stop':
-            self._do__stop()
-        elif _name == 'exchange_blind':
-            self._do__exchange_blind(_args[0])
-        elif _name == 'exchange_face_up':
-            self._do__exchange_face_up(_args[0], _args[1])
-        elif _name == 'take_face_up':
-            self._do__take_face_up(_args[0])
-        elif _name == 'draw_card':
-            self._do__draw_card()
-        elif _name == 'fortify':
+        if _name == 'fortify':
             self._do__fortify(_args[0], _args[1])
+        else:
+            super()._perform(_action)
 
     def _do__build(self, cards: Sequence[int], space: int) -> None:
         # rules/china-schacht/base.yaml:372: build
@@ -548,13 +518,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__empty = None
-        self._d__emissary_room = None
-        self._d__province_points = None
-        self._d__palace_award = None
-        self._d__open_spaces = None
-        self._d__can_place = None
-        self._kept_end = None
+        self._d__empty = self._d__emissary_room = self._d__province_points = self._d__palace_award = self._d__open_spaces = self._d__can_place = self._kept_end = None
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
@@ -570,49 +534,40 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='fortifications',
-        options=(
-            *BASE_GAME.info.options,
-            rt.OptionInfo('fortification_in_empty', 'palace_on_it', ('palace_on_it', 'one_piece', 'palace_may_follow'), 'A fortification placed in a province without any piece. palace_on_it: the player may still place a second piece, the palace on that fortification, and nothing else ("devrait toujours, au même tour, placer un palais dessus": the rule must leave him that move; example 8 does not say that Qi had a piece); he may also stop. one_piece: it is a piece like the others, so it is the turn\'s only piece ("Un seul pion dans une province encore vide"); its palace can come in a later turn, by anyone. palace_may_follow: the second piece may be any palace in that province (no emissary can go where no palace is).', '"Placer jusqu\'à 2 pions : Palais et/ou émissaires (et/ou fortifications) - Un seul pion dans une province encore vide." / "Un joueur qui place une fortification devrait toujours, au même tour, placer un palais dessus. S\'il ne le fait pas, les joueurs suivant auront la possibilité de le faire."'),
-        ),
-        files=('rules/china-schacht/base.yaml', 'rules/china-schacht/fortifications.yaml'),
-        rules=dict([
-            *_BASE_RULES[:3],
-            ('options.fortification_in_empty', 'rules/china-schacht/fortifications.yaml:7'),
-            *_BASE_RULES[3:19],
-            ('state.fortifications_left', 'rules/china-schacht/fortifications.yaml:25'),
-            ('state.fortified', 'rules/china-schacht/fortifications.yaml:30'),
-            ('state.fortified_here', 'rules/china-schacht/fortifications.yaml:36'),
-            *_BASE_RULES[19:25],
-            ('define.empty', 'rules/china-schacht/fortifications.yaml:46'),
-            *_BASE_RULES[26:30],
-            ('define.palace_award', 'rules/china-schacht/fortifications.yaml:54'),
-            *_BASE_RULES[31:34],
-            ('define.chain_bonus', 'rules/china-schacht/fortifications.yaml:60'),
-            ('define.chain_points', 'rules/china-schacht/fortifications.yaml:61'),
-            *_BASE_RULES[36:40],
-            ('define.open_spaces', 'rules/china-schacht/fortifications.yaml:49'),
-            *_BASE_RULES[41:42],
-            ('define.on_fortification', 'rules/china-schacht/fortifications.yaml:51'),
-            *_BASE_RULES[42:86],
-            ('actions.fortify', 'rules/china-schacht/fortifications.yaml:71'),
-            ('actions.fortify.when', 'rules/china-schacht/fortifications.yaml:80'),
-            ('actions.fortify.choose', 'rules/china-schacht/fortifications.yaml:82'),
-            ('actions.fortify.choose.cards', 'rules/china-schacht/fortifications.yaml:82'),
-            ('actions.fortify.choose.space', 'rules/china-schacht/fortifications.yaml:83'),
-            *_BASE_RULES[86:88],
-            ('triggers.fortification_done', 'rules/china-schacht/fortifications.yaml:98'),
-            *_BASE_RULES[88:],
-        ]),
-    ),
+GAME = BASE_GAME.variant(
     ChinaSchachtFortificationsState,
-    {
-        'face_3_4': _board__face_3_4,
-        'face_4_5': _board__face_4_5,
-    },
-    lowest_score_wins=False,
-    board_players={'face_3_4': (3, 4), 'face_4_5': (4, 5)},
+    variant='fortifications',
+    options=(
+        *BASE_GAME.info.options,
+        rt.OptionInfo('fortification_in_empty', 'palace_on_it', ('palace_on_it', 'one_piece', 'palace_may_follow'), 'A fortification placed in a province without any piece. palace_on_it: the player may still place a second piece, the palace on that fortification, and nothing else ("devrait toujours, au même tour, placer un palais dessus": the rule must leave him that move; example 8 does not say that Qi had a piece); he may also stop. one_piece: it is a piece like the others, so it is the turn\'s only piece ("Un seul pion dans une province encore vide"); its palace can come in a later turn, by anyone. palace_may_follow: the second piece may be any palace in that province (no emissary can go where no palace is).', '"Placer jusqu\'à 2 pions : Palais et/ou émissaires (et/ou fortifications) - Un seul pion dans une province encore vide." / "Un joueur qui place une fortification devrait toujours, au même tour, placer un palais dessus. S\'il ne le fait pas, les joueurs suivant auront la possibilité de le faire."'),
+    ),
+    files=('rules/china-schacht/base.yaml', 'rules/china-schacht/fortifications.yaml'),
+    rules=dict([
+        *_BASE_RULES[:3],
+        ('options.fortification_in_empty', 'rules/china-schacht/fortifications.yaml:7'),
+        *_BASE_RULES[3:19],
+        ('state.fortifications_left', 'rules/china-schacht/fortifications.yaml:25'),
+        ('state.fortified', 'rules/china-schacht/fortifications.yaml:30'),
+        ('state.fortified_here', 'rules/china-schacht/fortifications.yaml:36'),
+        *_BASE_RULES[19:25],
+        ('define.empty', 'rules/china-schacht/fortifications.yaml:46'),
+        *_BASE_RULES[26:30],
+        ('define.palace_award', 'rules/china-schacht/fortifications.yaml:54'),
+        *_BASE_RULES[31:34],
+        ('define.chain_bonus', 'rules/china-schacht/fortifications.yaml:60'),
+        ('define.chain_points', 'rules/china-schacht/fortifications.yaml:61'),
+        *_BASE_RULES[36:40],
+        ('define.open_spaces', 'rules/china-schacht/fortifications.yaml:49'),
+        *_BASE_RULES[41:42],
+        ('define.on_fortification', 'rules/china-schacht/fortifications.yaml:51'),
+        *_BASE_RULES[42:86],
+        ('actions.fortify', 'rules/china-schacht/fortifications.yaml:71'),
+        ('actions.fortify.when', 'rules/china-schacht/fortifications.yaml:80'),
+        ('actions.fortify.choose', 'rules/china-schacht/fortifications.yaml:82'),
+        ('actions.fortify.choose.cards', 'rules/china-schacht/fortifications.yaml:82'),
+        ('actions.fortify.choose.space', 'rules/china-schacht/fortifications.yaml:83'),
+        *_BASE_RULES[86:88],
+        ('triggers.fortification_done', 'rules/china-schacht/fortifications.yaml:98'),
+        *_BASE_RULES[88:],
+    ]),
 )

@@ -1213,14 +1213,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__emissary_room = None
-        self._d__province_points = None
-        self._d__open_provinces = None
-        self._d__open_spaces = None
-        self._d__can_place = None
-        self._d__emperor_occupied = None
-        self._d__emperor_provinces = None
-        self._kept_end = None
+        self._d__emissary_room = self._d__province_points = self._d__open_provinces = self._d__open_spaces = self._d__can_place = self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 

@@ -8,13 +8,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from rulewright import runtime as rt
-from rulewright.generated.china_schacht.base import (
-    _board__face_3_4,
-)
 from rulewright.generated.china_schacht.two_player import (
     EMPEROR_PLAYS_FIRST,
     EMPEROR_WAITS,
@@ -161,24 +157,16 @@ class ChinaSchachtTwoPlayerLightState(ChinaSchachtTwoPlayerState):
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='two-player-light',
-        files=('rules/china-schacht/base.yaml', 'rules/china-schacht/two-player.yaml', 'rules/china-schacht/two-player-light.yaml'),
-        rules=dict([
-            *_BASE_RULES[:25],
-            *_BASE_RULES[26:40],
-            ('define.palace_award', 'rules/china-schacht/two-player-light.yaml:11'),
-            *_BASE_RULES[41:68],
-            ('procedures.take_influence', 'rules/china-schacht/two-player-light.yaml:14'),
-            *_BASE_RULES[69:],
-        ]),
-    ),
+GAME = BASE_GAME.variant(
     ChinaSchachtTwoPlayerLightState,
-    {
-        'face_3_4': _board__face_3_4,
-    },
-    lowest_score_wins=False,
-    board_players={'face_3_4': (2, 4)},
+    variant='two-player-light',
+    files=('rules/china-schacht/base.yaml', 'rules/china-schacht/two-player.yaml', 'rules/china-schacht/two-player-light.yaml'),
+    rules=dict([
+        *_BASE_RULES[:25],
+        *_BASE_RULES[26:40],
+        ('define.palace_award', 'rules/china-schacht/two-player-light.yaml:11'),
+        *_BASE_RULES[41:68],
+        ('procedures.take_influence', 'rules/china-schacht/two-player-light.yaml:14'),
+        *_BASE_RULES[69:],
+    ]),
 )

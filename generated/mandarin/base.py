@@ -1171,18 +1171,7 @@ class MandarinState(rt.State):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__seat = None
-        self._d__section_at = None
-        self._d__animal_of = None
-        self._d__section_of = None
-        self._d__is_character = None
-        self._d__character_of = None
-        self._d__character_squares = None
-        self._d__controller = None
-        self._d__rent = None
-        self._d__complete = None
-        self._d__bidders = None
-        self._kept_end = None
+        self._d__seat = self._d__section_at = self._d__animal_of = self._d__section_of = self._d__is_character = self._d__character_of = self._d__character_squares = self._d__controller = self._d__rent = self._d__complete = self._d__bidders = self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, _action: rt.Action) -> str:

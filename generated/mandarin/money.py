@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from rulewright import runtime as rt
@@ -20,7 +19,6 @@ from rulewright.generated.mandarin.base import (
     PHASE__TAKE,
     PHASE__TURN,
     MandarinState,
-    _board__zodiac,
 )
 from rulewright.generated.mandarin.base import GAME as BASE_GAME
 
@@ -129,40 +127,20 @@ class MandarinMoneyState(MandarinState):
 
     def _guard(self, _name: str) -> bool:
         """Whether the `when:` of action `name` holds now (True for an action without one)."""
-        if _name == 'refund':
-            return self._guard__refund()
-        if _name == 'draw_again':
-            return self._guard__draw_again()
         if _name == 'sell':
             return self._guard__sell()
-        return True
+        return super()._guard(_name)
 
     def _guard__sell(self) -> bool:
         # rules/mandarin/money.yaml:19: when of sell
         return bool(len(self.out) == 1 and len(self.card[self.current]) >= 6)
 
     def _perform(self, _action: rt.Action) -> None:
-        _name, _args = _action.name, _action.args  # (each effect called with its arguments one by one: a direct call natively)
-        if _name == 'refund':
-            self._do__refund()
-        elif _name == 'refund_tile':
-            self._do__refund_tile(_args[0])
-        elif _name == 'roll':
-            self._do__roll()
-        elif _name == 'keep':
-            self._do__keep()
-        elif _name == 'draw_again':
-            self._do__draw_again()
-        elif _name == 'bid':
-            self._do__bid(_args[0])
-        elif _name == 'drop_out':
-            self._do__drop_out()
-        elif _name == 'take_tile':
-            self._do__take_tile(_args[0])
-        elif _name == 'seize_tile':
-            self._do__seize_tile(_args[0])
-        elif _name == 'sell':
+        _name = _action.name
+        if _name == 'sell':
             self._do__sell()
+        else:
+            super()._perform(_action)
 
     def _do__sell(self) -> None:
         # rules/mandarin/money.yaml:11: sell
@@ -207,24 +185,17 @@ class MandarinMoneyState(MandarinState):
 _BASE_RULES = tuple(BASE_GAME.info.rules.items())  # spliced into this variant's (its rule lines)
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='money',
-        files=('rules/mandarin/base.yaml', 'rules/mandarin/money.yaml'),
-        rules=dict([
-            *_BASE_RULES[:91],
-            ('actions.sell', 'rules/mandarin/money.yaml:11'),
-            ('actions.sell.when', 'rules/mandarin/money.yaml:19'),
-            ('actions.sell.choose', 'rules/mandarin/money.yaml:11'),
-            *_BASE_RULES[91:93],
-            ('scoring.wealth', 'rules/mandarin/money.yaml:32'),
-            *_BASE_RULES[94:],
-        ]),
-    ),
+GAME = BASE_GAME.variant(
     MandarinMoneyState,
-    {
-        'zodiac': _board__zodiac,
-    },
-    lowest_score_wins=False,
+    variant='money',
+    files=('rules/mandarin/base.yaml', 'rules/mandarin/money.yaml'),
+    rules=dict([
+        *_BASE_RULES[:91],
+        ('actions.sell', 'rules/mandarin/money.yaml:11'),
+        ('actions.sell.when', 'rules/mandarin/money.yaml:19'),
+        ('actions.sell.choose', 'rules/mandarin/money.yaml:11'),
+        *_BASE_RULES[91:93],
+        ('scoring.wealth', 'rules/mandarin/money.yaml:32'),
+        *_BASE_RULES[94:],
+    ]),
 )

@@ -1833,35 +1833,7 @@ class YellowYangtzeState(rt.State):
 
     def _forget_kept(self) -> None:
         """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
-        self._d__tiled = None
-        self._d__untiled = None
-        self._d__empty = None
-        self._d__group_of = None
-        self._d__chief_cell = None
-        self._d__on_board = None
-        self._d__off_board = None
-        self._d__groups_beside = None
-        self._d__states_beside = None
-        self._d__governor_beside = None
-        self._d__index_of = None
-        self._d__in_rack = None
-        self._d__pagoda_cells = None
-        self._d__triangles_at = None
-        self._d__free_triangles_at = None
-        self._d__pagodas_left = None
-        self._d__first_triangles_at = None
-        self._d__open_triangles = None
-        self._d__joins_states = None
-        self._d__leader_sites = None
-        self._d__leader_cells = None
-        self._d__empty_rivers = None
-        self._d__empty_land = None
-        self._d__chain_cells = None
-        self._d__rival_of = None
-        self._d__level = None
-        self._d__tie_key = None
-        self._d__spread = None
-        self._kept_end = None
+        self._d__tiled = self._d__untiled = self._d__empty = self._d__group_of = self._d__chief_cell = self._d__on_board = self._d__off_board = self._d__groups_beside = self._d__states_beside = self._d__governor_beside = self._d__index_of = self._d__in_rack = self._d__pagoda_cells = self._d__triangles_at = self._d__free_triangles_at = self._d__pagodas_left = self._d__first_triangles_at = self._d__open_triangles = self._d__joins_states = self._d__leader_sites = self._d__leader_cells = self._d__empty_rivers = self._d__empty_land = self._d__chain_cells = self._d__rival_of = self._d__level = self._d__tie_key = self._d__spread = self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 
     def _action_text(self, _action: rt.Action) -> str:

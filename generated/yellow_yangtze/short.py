@@ -7,14 +7,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import ClassVar
 
 from rulewright import runtime as rt
 from rulewright.generated.yellow_yangtze.base import (
     ATTR__TILE__KIND,
     YellowYangtzeState,
-    _board__warring_states,
 )
 from rulewright.generated.yellow_yangtze.base import GAME as BASE_GAME
 
@@ -68,17 +66,10 @@ class YellowYangtzeShortState(YellowYangtzeState):
         ) if not _value]
 
 
-GAME = rt.Game(
-    replace(
-        BASE_GAME.info,
-        variant='short',
-        players=(2,),
-        roles=('seat1', 'seat2'),
-        files=('rules/yellow-yangtze/base.yaml', 'rules/yellow-yangtze/short.yaml'),
-    ),
+GAME = BASE_GAME.variant(
     YellowYangtzeShortState,
-    {
-        'warring_states': _board__warring_states,
-    },
-    lowest_score_wins=False,
+    variant='short',
+    players=(2,),
+    roles=('seat1', 'seat2'),
+    files=('rules/yellow-yangtze/base.yaml', 'rules/yellow-yangtze/short.yaml'),
 )

@@ -45,7 +45,7 @@ from typing import Any
 
 from .codegen import _docstring, render_blocks
 from .lower import Program
-from .pyir import For, If, Return, Stmt
+from .pyir import Return, Stmt, inner_blocks
 
 # The members of the class, in the template's order, each a block of game.py.j2. Those rendered
 # from one item of a list each: block -> (the template's name of the list, the item's key, the
@@ -380,24 +380,24 @@ class _Deriving:
         """`_read_options`: the base's, then the options after the base's, where the base's are the
         variant's first ones (the same slots and choices: each read is one assignment of its own
         slot); else the variant's whole."""
-        whole = self.block("read_options")
-        old, new = self.base.values["options"], self.variant.values["options"]
-        if whole is None or not old or new[: len(old)] != old:
-            return whole
-        self.inherited.append(self.old("read_options"))
-        return "    def _read_options(self) -> None:\n        super()._read_options()\n" \
-            + self.new("read_option_lines", options=new[len(old):])
+        return self.after_base("read_options", "options", "read_option_lines", "_read_options")
 
     def bind_tables(self) -> str | None:
         """`_bind_tables`: the base's, then the new tables, where the base's are the variant's
         first ones (found the same way, in the same order); else the variant's whole."""
-        whole = self.block("bind_tables")
-        old, new = self.base.values["board_tables"], self.variant.values["board_tables"]
+        return self.after_base("bind_tables", "board_tables", "bind_body", "_bind_tables")
+
+    def after_base(self, name: str, key: str, body: str, method: str) -> str | None:
+        """Member `name` (the method `method`, without parameters) as the base's called first and
+        then the block `body` over the items of the list `key` after the base's, where the base's
+        items are the variant's first ones; else the variant's whole."""
+        whole = self.block(name)
+        old, new = self.base.values[key], self.variant.values[key]
         if whole is None or not old or new[: len(old)] != old:
             return whole
-        self.inherited.append(self.old("bind_tables"))
-        return "    def _bind_tables(self) -> None:\n        super()._bind_tables()\n" \
-            + self.new("bind_body", board_tables=new[len(old):])
+        self.inherited.append(self.old(name))
+        head = f"    def {method}(self) -> None:\n        super().{method}()\n"
+        return head + self.new(body, **{key: new[len(old):]})
 
     def prepare(self) -> str | None:
         """`_prepare` (`setup:`): the base's, then what the variant adds after it (`setup+:`), where
@@ -514,15 +514,7 @@ def _steps(actions: list[dict[str, Any]]) -> bool:
 
 def _may_return(stmt: Stmt) -> bool:
     """Whether a lowered statement can leave its function early (a `return` anywhere in it)."""
-    match stmt:
-        case Return():
-            return True
-        case For():
-            return any(_may_return(s) for s in stmt.body)
-        case If():
-            return any(_may_return(s) for s in (*stmt.body, *(s for e in stmt.elifs for s in e.body), *stmt.orelse))
-        case _:
-            return False
+    return isinstance(stmt, Return) or any(_may_return(s) for block in inner_blocks(stmt) for s in block)
 
 
 def _part(item: Any, name: str) -> Any:

@@ -164,13 +164,19 @@ def does_something(body: Block) -> bool:
     return any(not isinstance(s, Pass) for s in body)
 
 
+def inner_blocks(s: Stmt) -> tuple[Block, ...]:
+    """The blocks a statement holds: a `for`'s body; an `if`'s body, each `elif`'s and its `else`."""
+    if isinstance(s, For):
+        return (s.body,)
+    if isinstance(s, If):
+        return (s.body, *(e.body for e in s.elifs), s.orelse)
+    return ()
+
+
 def declared(body: Block) -> Iterator[str]:
     """The annotation of each local `body` declares (`x: T = ...`), nested ones too."""
     for s in body:
         if isinstance(s, Assign) and s.annotation is not None:
             yield s.annotation
-        elif isinstance(s, For):
-            yield from declared(s.body)
-        elif isinstance(s, If):
-            for inner in (s.body, *(e.body for e in s.elifs), s.orelse):
-                yield from declared(inner)
+        for inner in inner_blocks(s):
+            yield from declared(inner)

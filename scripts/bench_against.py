@@ -73,14 +73,18 @@ def checkout(rev: str) -> Path:
 # compiled in memory, timed by the process's CPU time (what this process ran, not what the
 # machine's other work took from it: far steadier than the wall clock on a shared machine) and
 # by the wall clock.
+# (Each side finds the bundled rule sets where its tree has them: core/ is new in issue 36. The
+# scripts beside this one start their code in each tree with it too.)
+BUNDLED = """
+try:
+    from rulewright.core.paths import bundled_rulesets
+except ImportError:  # a tree from before core/
+    from rulewright.compiler.paths import bundled_rulesets
+"""
 MEASURE = """
 import json, sys, time
 import rulewright
-try:
-    from rulewright.core.paths import bundled_rulesets
-except ImportError:  # a tree from before core/ (issue 36)
-    from rulewright.compiler.paths import bundled_rulesets
-from rulewright.match import play_game
+""" + BUNDLED + """from rulewright.match import play_game
 from rulewright.runtime.rng import derive_seed
 seconds, players, wanted = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
 out = {}

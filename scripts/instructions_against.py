@@ -27,16 +27,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_against import ROOT, sides  # noqa: E402  (a script beside this one)
+from bench_against import BUNDLED, ROOT, sides  # noqa: E402  (a script beside this one)
 
 PLAY = """
 import sys
 import rulewright
-try:
-    from rulewright.core.paths import bundled_rulesets
-except ImportError:  # a tree from before core/ (issue 36)
-    from rulewright.compiler.paths import bundled_rulesets
-from rulewright.match import play_game
+""" + BUNDLED + """from rulewright.match import play_game
 from rulewright.runtime.rng import derive_seed
 ruleset, players, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 path = dict(bundled_rulesets())[ruleset]

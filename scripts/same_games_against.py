@@ -21,16 +21,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_against import ROOT, sides  # noqa: E402  (a script beside this one)
+from bench_against import BUNDLED, ROOT, sides  # noqa: E402  (a script beside this one)
 
 PLAY = """
 import hashlib, json, random, sys
 import rulewright
-try:
-    from rulewright.core.paths import bundled_rulesets
-except ImportError:  # a tree from before core/ (issue 36)
-    from rulewright.compiler.paths import bundled_rulesets
-from rulewright.runtime.rng import derive_seed
+""" + BUNDLED + """from rulewright.runtime.rng import derive_seed
 ruleset, players, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 game = rulewright.load_rules(dict(bundled_rulesets())[ruleset])
 count = players if players in game.info.players else game.info.players[0]

@@ -18,7 +18,7 @@ import jinja2
 from ..core._version import __version__
 from ..core.paths import shown_safely
 from . import ir
-from .lower import LoweredChoice, Program
+from .lowered import LoweredChoice, Program
 from .names import faces_constant
 from .passes import PASSES, Plan
 from .pyir import declared, does_something

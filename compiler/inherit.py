@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .codegen import _docstring, render_blocks
-from .lower import Program
+from .lowered import Program
 from .pyir import Return, Stmt, inner_blocks
 
 # The members of the class, in the template's order, each a block of game.py.j2. Those rendered

@@ -46,7 +46,8 @@ from . import typed as t
 from .check import check
 from .codegen import class_name, emit
 from .driver import build
-from .lower import Program, lower
+from .lower import lower
+from .lowered import Program
 from .passes import optimise
 from .pyir import AugAssign, Code, For, If, Stmt, does_something
 

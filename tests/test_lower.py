@@ -11,7 +11,8 @@ from pathlib import Path
 
 from rulewright.compiler import passes
 from rulewright.compiler import typed as t
-from rulewright.compiler.lower import Program, lower
+from rulewright.compiler.lower import lower
+from rulewright.compiler.lowered import Program
 from rulewright.compiler.pyprint import codes, printed
 from rulewright.compiler.types import INT
 from rulewright.core.paths import rules_dir

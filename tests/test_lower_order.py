@@ -10,9 +10,9 @@ import ast
 from pathlib import Path
 
 LOWER = Path(__file__).resolve().parents[1] / "compiler" / "lower"
-# bottom up: the helpers on code text and the members lowering gives, the shared state, then the
-# parts by syntax; the package's entry point on top
-ORDER = ["code", "program", "lowerer", "boards", "limits", "expressions", "comprehensions", "effects",
+# bottom up: the helpers on code text, the shared state, then the parts by syntax; the package's
+# entry point on top (the members lowering gives are compiler/lowered.py, beside the IR)
+ORDER = ["code", "lowerer", "boards", "limits", "expressions", "comprehensions", "effects",
          "definitions", "actions", "rules", "__init__"]
 
 

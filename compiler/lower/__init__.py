@@ -21,23 +21,14 @@ from collections.abc import Callable
 from ...core.source import Diagnostic
 from .. import typed as t
 from ..budget import Facts
+from ..lowered import Program
 from ..passes import Plan
 from ..pyir import Stmt
 from . import comprehensions, definitions, expressions, limits, rules
 from .code import answer_format
 from .lowerer import END_SLOT, Lowerer, Transforms
-from .program import (
-    LoweredAction,
-    LoweredChoice,
-    LoweredField,
-    LoweredFunction,
-    LoweredPhase,
-    LoweredTrigger,
-    Program,
-)
 
-__all__ = ["END_SLOT", "LoweredAction", "LoweredChoice", "LoweredField", "LoweredFunction",
-           "LoweredPhase", "LoweredTrigger", "Lowerer", "Program", "answer_format", "lower"]
+__all__ = ["END_SLOT", "Lowerer", "answer_format", "lower"]
 
 
 def lower(typed: t.TypedProgram, plan: Plan | None = None,

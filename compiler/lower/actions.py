@@ -11,6 +11,7 @@ from ...runtime.limits import MAX_ACTIONS, MAX_STEPS, SMALL_LIST
 from ...runtime.listing import SMALL_REGIONS
 from .. import typed as t
 from ..budget import FREE_WORK, Facts, sat
+from ..lowered import LoweredAction, LoweredChoice
 from ..names import MAX_TABLE_CHOICES
 from ..names import joined as invented
 from ..passes import action_tables, choice_hoist, guard_inline, listing_tables, region_masks, spot_rows, value_tables
@@ -24,7 +25,6 @@ from .code import _CHARGES, Reading, _annotation, _parenthesised, _unparenthesis
 from .comprehensions import region_mask_code
 from .effects import _assigned
 from .lowerer import _asks
-from .program import LoweredAction, LoweredChoice
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer

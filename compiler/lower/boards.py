@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ..lowered import LoweredFunction
 from ..passes import region_masks
 from ..pyir import Assign, Code, assign
-from .program import LoweredFunction
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer

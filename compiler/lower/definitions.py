@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ...runtime.limits import MAX_STEPS, SMALL_LIST
 from .. import typed as t
 from ..budget import FREE_WORK, NOTHING, Facts, sat
+from ..lowered import LoweredField, LoweredFunction
 from ..names import base_use, faces_constant
 from ..names import joined as invented
 from ..passes import component_sets, value_tables
@@ -20,7 +21,6 @@ from ..types import needs_key
 from . import boards, comprehensions, effects, expressions, limits
 from .code import Small, _annotation
 from .effects import _assigned
-from .program import LoweredField, LoweredFunction
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer

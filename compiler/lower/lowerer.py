@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from ...core.source import Diagnostic, SourceSpan
 from .. import typed as t
 from ..budget import NOTHING, Facts
+from ..lowered import Program
 from ..names import joined as invented
 from ..passes import Plan
 from ..passes.plan import FilterTerm, RegionTest
 from ..pyir import Code, Stmt
 from ..typed import Symbol
 from .code import Small
-from .program import Program
 
 END_SLOT = "_kept_end"  # (pass `end_once`) the slot of the end's value
 

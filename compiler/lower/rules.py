@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..lowered import LoweredFunction, LoweredPhase, LoweredTrigger, Program
 from . import actions, boards, comprehensions, definitions, effects, limits
 from .code import answer_format
 from .lowerer import END_SLOT, _asks
-from .program import LoweredFunction, LoweredPhase, LoweredTrigger, Program
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer

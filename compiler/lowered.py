@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...core.source import SourceSpan
-from ..pyir import Block, Return, Stmt
-from ..typed import BoardTable
+from ..core.source import SourceSpan
+from .pyir import Block, Return, Stmt
+from .typed import BoardTable
 
 
 @dataclass(frozen=True, slots=True)

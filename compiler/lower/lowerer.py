@@ -93,9 +93,9 @@ class Lowerer:
         self.board_bounds: dict[str, int] | None = None
         self.resets: set[str] = set()
         self.called: set[str] = set()  # the definitions called as methods (Program.called)
-        # (pass `board_tables`) each table of the board bound to a slot of the state: its slot's name, and
-        # the annotation, the code that finds it and what it holds (Program.board_tables), in the order met
-        self.bound_tables: dict[str, tuple[str, str, str]] = {}
+        # Each table of the board the code finds by name: the slot of the state it would be bound to, and
+        # the annotation, the code that finds it and what it holds (Program.board_lookups), in the order met
+        self.board_lookups: dict[str, tuple[str, str, str]] = {}
         self.charges = 0  # checks that charge the budget, met so far (in code, or in what it calls)
         self.charging: set[str] = set()  # definitions and procedures whose code charges it
         self.spending: set[str] = set()  # procedures whose proven work is large: each charges it as it starts

@@ -1,16 +1,23 @@
 """Stage 5b, passes: optimisations of the typed program (compiler/typed.py), between check and
-lower. Each pass is a module of this package with one entry point,
+lower, and of the lowered program (compiler/lowered.py), between lower and codegen. Each pass is a
+module of this package with one entry point. At the typed and representation levels (`LEVELS`),
 
     run(program: TypedProgram, plan: Plan, facts: Facts) -> tuple[TypedProgram, Plan]
 
 that either rewrites the program into an equivalent one (inlining, hoisting) or records in the
 `Plan` a decision that lowering carries out (which derived values to keep between moves, which
 sets to hold as bit masks); `facts` are the analyses of the program that several passes read
-(compiler/analysis/), made once per program. A pass imports only passes that run before it (or
-none), never lowering (tests/test_pass_order.py). Every pass can be switched off on its own
-(`compile --no-pass NAME`), or all of them (`compile --no-opt`): a game is the same game, move
-for move and byte for byte, with or without any of them; tests/test_optimiser.py proves it on
-every scenario and on thousands of seeded random games. docs/optimiser.md says what each pass does and why it is safe.
+(compiler/analysis/), made once per program. At the lowered level, run after lowering on what it
+wrote (`transform`),
+
+    run(program: lowered.Program, facts: Facts) -> lowered.Program
+
+a new lowered program, the one given left as it is; `facts` are those of the typed program lowered.
+A pass imports only passes that run before it (or none), never lowering (tests/test_pass_order.py).
+Every pass can be switched off on its own (`compile --no-pass NAME`), or all of them (`compile
+--no-opt`): a game is the same game, move for move and byte for byte, with or without any of them;
+tests/test_optimiser.py proves it on every scenario and on thousands of seeded random games.
+docs/optimiser.md says what each pass does and why it is safe.
 """
 
 from __future__ import annotations
@@ -22,11 +29,16 @@ from typing import Protocol
 
 from .. import typed as t
 from ..analysis import Facts
+from ..lowered import Program
 from .plan import Plan as Plan  # (what `optimise` gives: lowering and codegen name it from here)
 
 
 class Pass(Protocol):
     def __call__(self, program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]: ...
+
+
+class LoweredPass(Protocol):
+    def __call__(self, program: Program, facts: Facts) -> Program: ...
 
 
 # The passes, in the order they run, each with what it does in a line (`compile --help`, the
@@ -104,6 +116,24 @@ PASSES: dict[str, str] = {
 }
 ALL: frozenset[str] = frozenset(PASSES)
 
+# The level each pass works at (docs/compiler.md, "The passes"), "typed" unless named here:
+# - "typed": it rewrites the typed program, or decides of one of its expressions or statements;
+# - "representation": it annotates a declaration of the typed program with how its value is
+#   stored or found (kept between moves, a bit mask, a table of the board);
+# - "lowered": it transforms the lowered program (compiler/lowered.py), after lowering, where its
+#   decision is only about the shape of the code written.
+# The typed and representation passes run in the order of PASSES, before lowering; the lowered ones
+# in that order after it.
+LEVELS: dict[str, str] = {
+    "move_step": "lowered",
+    "board_tables": "lowered",
+}
+
+
+def level(name: str) -> str:
+    """The level pass `name` works at (`LEVELS`)."""
+    return LEVELS.get(name, "typed")
+
 
 def known(names: Iterable[str]) -> list[str]:
     """The names that are no pass (for an error message)."""
@@ -128,7 +158,7 @@ def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[S
     plan = Plan(enabled=enabled)
     facts = Facts(program)
     for name in PASSES:
-        if name not in enabled:
+        if name not in enabled or level(name) == "lowered":
             continue
         run: Pass = importlib.import_module(f"{__name__}.{name}").run
         rewritten, decided = run(program, plan, facts)
@@ -140,8 +170,39 @@ def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[S
 
 
 def optimise(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> tuple[t.TypedProgram, Plan]:
-    """Run the enabled passes, in their fixed order (PASSES), over a checked program."""
+    """Run the enabled passes of the typed and representation levels, in their fixed order
+    (PASSES), over a checked program."""
     plan = Plan(enabled=enabled)
     for stage in stages(program, enabled):
         program, plan = stage.after, stage.decided
     return program, plan
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredStage:
+    """One pass of the lowered level as the pipeline ran it: the lowered program it was given, and what it gave."""
+
+    name: str
+    program: Program
+    after: Program
+
+
+def lowered_stages(program: Program, typed: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[LoweredStage]:
+    """The enabled passes of the lowered level run in their fixed order (PASSES) over what lowering
+    wrote of `typed` (the program `optimise` gave), one stage at a time."""
+    facts = Facts(typed)
+    for name in PASSES:
+        if name not in enabled or level(name) != "lowered":
+            continue
+        run: LoweredPass = importlib.import_module(f"{__name__}.{name}").run
+        after = run(program, facts)
+        yield LoweredStage(name, program, after)
+        program = after
+
+
+def transform(program: Program, typed: t.TypedProgram, enabled: frozenset[str] = ALL) -> Program:
+    """Run the enabled passes of the lowered level, in their fixed order (PASSES), over what
+    lowering wrote of `typed`: what codegen lays out."""
+    for stage in lowered_stages(program, typed, enabled):
+        program = stage.after
+    return program

@@ -260,17 +260,9 @@ class Plan:
     # hold, and the actions whose last choice, a region, is made from masks of regions
     region_tests: tuple[RegionTest, ...] = ()
     region_choices: tuple[RegionChoice, ...] = ()
-    move_step: bool = False  # move_step: a move's step written out for the rule set, where no move can wait
-    # move_step: whether the end of a turn, or a phase's start, can change what the end of the game reads
-    # (its fields; for a start, the seat to act too): else the written step does not test the end again there
-    end_after_turn_end: bool = True
-    end_after_start: bool = True
     journal: bool = False  # journal: a move notes the fields it changes, where every move runs as steps
     # inline_procedures: the procedures written where they are called (small, without parameters or locals)
     inline_procedures: tuple[str, ...] = ()
-    # board_tables: the tables of the board that listings and definitions read found once, as a game starts,
-    # and kept on the state with their types
-    board_tables: bool = False
     # tabled_rows: the actions whose first choice, walking a definition remembered by value, finds its rows by
     # that value's key once per listing
     tabled_rows: tuple[str, ...] = ()

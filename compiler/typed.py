@@ -483,6 +483,9 @@ class TypedProgram:
     asks: tuple[tuple[str, Ty], ...] = ()  # each `ask ... to choose <name>`: the name and its type
     invariants: tuple[Invariant, ...] = ()
     secret_asks: tuple[str, ...] = ()  # the asks whose answer the others read as the choice's name alone
+    # (pass `journal`, a representation of the state as a move began) where every move runs as steps, a
+    # move notes each field as it first changes it, and that state is made from them only if the move waits
+    journal: bool = False
 
 
 # -- what is known per node ---------------------------------------------------------------------

@@ -250,6 +250,8 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"{INDENT}{expr(i.expr)}"
     for name, ty in p.asks:
         yield f"ask answer {name} :: {ty}{' (secret)' if name in p.secret_asks else ''}"
+    if p.journal:
+        yield "journal: a move notes each field as it first changes it, where every move runs as steps"
 
 
 def _action(a: t.Action) -> Iterator[str]:

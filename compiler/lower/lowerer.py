@@ -101,7 +101,7 @@ class Lowerer(MoveLimits):
         self.procedures = {p.name: p for p in typed.procedures}
         # The procedures and triggers (their methods) that can wait for a decision, and whether a
         # move notes each field as it first changes it (`Steps`)
-        steps = Steps.of(typed, self.plan)
+        steps = Steps.of(typed)
         self.suspending, self.waiting, self.journal = steps.suspending, steps.waiting, steps.journal
         MoveLimits.__init__(self, assumed)  # (the state of the limits of a move: `MoveLimits`)
         self.diags: list[Diagnostic] = []
@@ -236,17 +236,17 @@ class Steps:
     action after which one runs can wait too. Every move runs as steps if the end of a turn or a
     phase's start can: then a move notes each field as it first changes it (`journal`), so that the
     state as the move began is made only for a move that waits, rather than copied before every
-    move (`JOURNAL`, runtime/state.py `_do_steps`; pass `journal`)."""
+    move (`JOURNAL`, runtime/state.py `_do_steps`; pass `journal`, `TypedProgram.journal`)."""
 
     suspending: set[str]
     waiting: set[str]
     journal: bool
 
     @staticmethod
-    def of(typed: t.TypedProgram, plan: Plan) -> Steps:
+    def of(typed: t.TypedProgram) -> Steps:
         suspending = _suspending(typed)
         waiting = {trig.method for trig in typed.triggers if _asks(trig.effect, suspending)}
-        journal = plan.journal and (
+        journal = typed.journal and (
             any(trig.at_turn_end and trig.method in waiting for trig in typed.triggers)
             or any(_asks(ph.start, suspending) for ph in typed.phases))
         return Steps(suspending, waiting, journal)

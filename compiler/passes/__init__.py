@@ -126,6 +126,7 @@ ALL: frozenset[str] = frozenset(PASSES)
 # in that order after it.
 LEVELS: dict[str, str] = {
     "move_step": "lowered",
+    "journal": "representation",
     "board_tables": "lowered",
 }
 

@@ -260,7 +260,6 @@ class Plan:
     # hold, and the actions whose last choice, a region, is made from masks of regions
     region_tests: tuple[RegionTest, ...] = ()
     region_choices: tuple[RegionChoice, ...] = ()
-    journal: bool = False  # journal: a move notes the fields it changes, where every move runs as steps
     # inline_procedures: the procedures written where they are called (small, without parameters or locals)
     inline_procedures: tuple[str, ...] = ()
     # tabled_rows: the actions whose first choice, walking a definition remembered by value, finds its rows by

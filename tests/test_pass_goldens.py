@@ -199,3 +199,31 @@ def test_a_pass_that_marks_nothing_gives_the_program_itself(name: str) -> None:
     plain = replace(plain, actions=tuple(replace(a, when=None) for a in plain.actions))
     before, _, untouched, _ = stages(plain, name)
     assert untouched is before
+
+
+def test_each_pass_has_a_level_and_the_lowered_ones_run_after_lowering() -> None:
+    """Every pass works at one of the three levels (`passes.LEVELS`, "typed" unless named); the
+    pipeline runs the typed and representation ones before lowering (`passes.stages`) and the
+    lowered ones after it (`passes.lowered_stages`), each once, in the order of PASSES."""
+    assert set(passes.LEVELS) <= set(passes.PASSES)
+    assert {passes.level(name) for name in passes.PASSES} <= {"typed", "representation", "lowered"}
+    ch = checked(HERE / "board_tables.yaml")
+    typed_names = [stage.name for stage in passes.stages(ch.typed)]
+    typed, plan = passes.optimise(ch.typed)
+    _, program = lower(typed, plan)
+    lowered_names = [stage.name for stage in passes.lowered_stages(program, typed)]
+    assert lowered_names == [name for name in passes.PASSES if passes.level(name) == "lowered"] != []
+    assert typed_names == [name for name in passes.PASSES if passes.level(name) != "lowered"]
+
+
+@pytest.mark.parametrize("name", [name for name in passes.PASSES if passes.level(name) == "lowered"])
+def test_a_lowered_pass_leaves_the_program_it_is_given_as_it_was(name: str) -> None:
+    """A pass of the lowered level is pure: it gives a new program, the one lowering gave unchanged
+    (compared member by member, as its golden prints them)."""
+    ch = checked(HERE / f"{name}.yaml")
+    typed, plan = passes.optimise(ch.typed)
+    _, program = lower(typed, plan)
+    written = lowered_print.members(program)
+    after = passes.transform(program, typed, frozenset({name}))
+    assert lowered_print.members(program) == written
+    assert lowered_print.members(after) != written

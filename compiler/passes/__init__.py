@@ -126,7 +126,7 @@ def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[S
     time (tests/test_pass_goldens.py prints each). The analyses they share are made once per
     program: again only after a pass rewrote it."""
     plan = Plan(enabled=enabled)
-    facts = Facts(program)
+    facts = Facts(program, enabled)
     for name in PASSES:
         if name not in enabled:
             continue
@@ -135,7 +135,7 @@ def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[S
         decided = replace(decided, passes=(*decided.passes, name))
         yield Stage(name, program, plan, rewritten, decided)
         if rewritten is not program:
-            program, facts = rewritten, Facts(rewritten)
+            program, facts = rewritten, Facts(rewritten, enabled)
         plan = decided
 
 

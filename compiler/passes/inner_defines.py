@@ -39,15 +39,26 @@ from .value_masks import walkless
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    if "derived" not in plan.enabled:
+    if "derived" not in facts.enabled:
         return program, plan
-    return program, replace(plan, unkept=found(program, plan, facts))
+    return unkept(program, found(program, plan, facts), NAME), plan
+
+
+NAME = "inner_defines"
+
+
+def unkept(program: t.TypedProgram, names: tuple[str, ...], by: str) -> t.TypedProgram:
+    """The program with the definitions `names` annotated as not kept, by pass `by` (the program
+    itself when there are none)."""
+    if not names:
+        return program
+    return replace(program, defines=tuple(replace(d, unkept=by) if d.name in names else d for d in program.defines))
 
 
 def found(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[str, ...]:
     """The definitions `derived` need not keep (see the module's doc), in the order declared."""
     defines = {d.name: d for d in program.defines}
-    kept = worth_keeping_names(program, lambda x: walkless(plan, x, defines), {*plan.unkept, *plan.score_only})
+    kept = worth_keeping_names(program, lambda x: walkless(plan, x, defines))
     inside: dict[str, set[str]] = {}  # definition -> the definitions whose bodies call it
     calls_inside: dict[str, int] = {}
     for d in program.defines:

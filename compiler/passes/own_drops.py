@@ -28,4 +28,6 @@ from .plan import Plan
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    return program, replace(plan, own_drops="derived" in plan.enabled)
+    if "derived" not in facts.enabled:
+        return program, plan
+    return replace(program, drops_in_place=True), plan

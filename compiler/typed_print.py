@@ -12,6 +12,9 @@ Where the rule language has no spelling, the text says what the node is:
 - a node a pass marked to be written in a form of its own (`t.FORMS`) is `<form: expr>`:
   `<the set sorted: [t for t in card[current]]>`;
 - a definition's value is always called, `score()`, so it reads apart from a name;
+- how the representation step stores a value is `<...>` on a line under its declaration:
+  `<kept: reads hand; hand at one p>`, `<remembered by hand[p]>`, `<not kept: score_only>`; the
+  program's own (`drops_in_place`) is a last line, `state <...>`;
 - `x :: T` is a local bound with its type (a choice, a parameter, a `let`).
 This is no rule file (`compiler/unparse.py` writes those): it need not parse again.
 """

@@ -117,8 +117,8 @@ class Lowerer:
         # What the passes derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.
         self.notes: dict[str, dict[str, None]] = {}
-        # Values kept between moves (passes `derived`, `end_once`, `region_drops`, `nested_drops`): each
-        # kept definition's slot, and the slots each change of a field drops (`Keeping`)
+        # Values kept between moves (passes `derived`, `end_once`, `region_drops`, `nested_drops`, as they
+        # annotated the program): each kept definition's slot, and the slots each change of a field drops (`Keeping`)
         keeping = Keeping.of(typed)
         self.kept, self.drops, self.nested = keeping.kept, keeping.drops, keeping.nested
         self.entry_drops, self.attribute_drops = keeping.entry_drops, keeping.attribute_drops

@@ -15,10 +15,11 @@ body of other definitions `derived` keeps (not in an effect, a condition, a list
 score, an invariant), which read every field it reads (and the seat to act, if it does): a
 change that drops its values drops theirs; whose loops walk only what the board or the rules
 bound (as `inline` asks: the players, an enumeration, a region's spots; no search of the
-runtime); and whose callers are not themselves found (one level at a time). `derived` does not
-keep it; `inline` writes it where it is called if it is small (Mandarin's `controls`, 35 nodes
-once `held` and `has_emperor` are written into it, is not: a method computing its value, which
-costs less than looking it up in a dict filled for it).
+runtime); and whose callers are not themselves found (one level at a time). The pass annotates
+it (`t.Define.unkept`, the representation step), and `derived` does not keep it; `inline` writes
+it where it is called if it is small (Mandarin's `controls`, 35 nodes once `held` and
+`has_emperor` are written into it, is not: a method computing its value, which costs less than
+looking it up in a dict filled for it).
 
 Why it is safe: whether a definition's value is kept or computed again changes no value (it only
 reads the game); this pass decides only that.

@@ -24,8 +24,9 @@ China (Schacht)'s `emissaries_of(q, r) for q in owners`, Chang Cheng's diplomacy
 follow, as Yellow & Yangtze's `level(p)` in `spread(p)`, stays kept).
 
 Why it is safe: whether a definition's value is kept or computed again changes no value (it only
-reads the game); this pass decides only that. What its computation costs counts against the
-limits of a move each time it is computed, as in the plain code.
+reads the game); this pass decides only that (`t.Define.unkept`, the representation step). What
+its computation costs counts against the limits of a move each time it is computed, as in the
+plain code.
 """
 
 from __future__ import annotations

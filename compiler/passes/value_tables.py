@@ -11,7 +11,8 @@ China (Schacht) lists its ways to pay from the hand at every listing of a placem
 `derived` keeps the value per player, but the hand changes at almost every move of its owner (a
 card paid, drawn, exchanged), and the two walks over the colours ran again after each change. Yet
 the value depends on nothing but the hand itself, and a hand of three or four cards of five
-colours is one of a few dozen: this pass finds such definitions and lowering remembers their
+colours is one of a few dozen: this pass finds such definitions (`t.Define.tabled`, the
+representation step) and lowering remembers their
 values by the hand (`self.hand[p]`, a tuple), in a dict of the board (`board.tables.values`), where
 every state on the board finds them:
 

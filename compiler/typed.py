@@ -9,6 +9,11 @@ of a move it needs (compiler/budget.py).
 
 The declarations the checker turned into tables (constants, enumerations, boards ...) are data
 already: lowering passes them on as they are.
+
+The passes of the representation step (compiler/passes/__init__.py, `LEVEL`) annotate the
+declarations with how a value is stored or found, and lowering writes it so: a definition's
+`kept`, `tabled` and `unkept`, the program's `end_kept` and `drops_in_place` (the program stands for
+the state, which holds every kept value: how it drops them is said there, once).
 """
 
 from __future__ import annotations
@@ -368,6 +373,57 @@ class Field:
     visible_to: Expr | None  # over `k`: the player who sees entry or item k
 
 
+# -- the representation step: how a value is stored or found (compiler/passes/__init__.py, LEVEL) ---
+@dataclass(frozen=True, slots=True)
+class Reads:
+    """What a piece of rule code reads of the state that can change during a game (found by
+    compiler/analysis/reads.py; held by the annotations of what is kept between moves)."""
+
+    fields: frozenset[str] = frozenset()
+    volatile: bool = False  # reads `current`, `opponent` or `deciding` (changed as a phase or turn starts)
+
+    def __or__(self, other: Reads) -> Reads:
+        return Reads(self.fields | other.fields, self.volatile or other.volatile)
+
+    def told(self) -> str:
+        """In a sentence's words: "`marker`, `roll` or the seat to act"."""
+        parts = [f"`{name}`" for name in sorted(self.fields)] + (["the seat to act"] if self.volatile else [])
+        if not parts:
+            return "nothing that changes"
+        return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} or {parts[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """How a definition's values are kept in the state between moves (pass `derived`, and the passes
+    after it that say which part of them a change drops): in a slot, None while stale, dropped by
+    every change of what it `reads`; each entry of the tuples below drops a part only."""
+
+    reads: Reads
+    # (pass `derived`) (field per entity, k): an assignment to the field at one entity drops only the
+    # values kept for that entity as k-th argument
+    entries: tuple[tuple[str, int], ...] = ()
+    # (pass `derived`) (set field, k, attribute table): a change of the field by one item drops only
+    # the values kept for that item's attribute as k-th argument
+    attributes: tuple[tuple[str, int, str], ...] = ()
+    # (pass `region_drops`) (field per spot, k): an assignment at one spot drops only the values kept
+    # for the regions holding that spot as k-th argument
+    regions: tuple[tuple[str, int], ...] = ()
+    nested: int | None = None  # (pass `nested_drops`) its values kept nested by this parameter, a region
+
+
+@dataclass(frozen=True, slots=True)
+class ValueTable:
+    """(pass `value_tables`) A definition remembered by value, in a table of the board: the field it
+    reads, at which parameter (None: a field with one value), and the positions of the parameters
+    that join the key."""
+
+    field: str
+    py: str  # how generated code reads the field (`self.hand`)
+    at: int | None
+    params: tuple[int, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Define:
     name: str
@@ -379,6 +435,11 @@ class Define:
     # a version of a definition or scoring term that a variant replaced, which `base(...)` uses:
     # ("define", "rent") or ("scoring", "gold"); its name is its method's (names.base_version)
     version_of: tuple[str, str] | None = None
+    # How its values are stored (the representation step; none of them: computed at each call):
+    kept: Kept | None = None  # (pass `derived` ...) kept in the state between moves
+    tabled: ValueTable | None = None  # (pass `value_tables`) remembered by the value it reads
+    # the pass that decided it is not kept though `derived` would keep it (`inner_defines`, `score_only`)
+    unkept: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,6 +544,10 @@ class TypedProgram:
     asks: tuple[tuple[str, Ty], ...] = ()  # each `ask ... to choose <name>`: the name and its type
     invariants: tuple[Invariant, ...] = ()
     secret_asks: tuple[str, ...] = ()  # the asks whose answer the others read as the choice's name alone
+    # (the representation step) the end condition's value kept between moves, and what it reads (pass `end_once`)
+    end_kept: Reads | None = None
+    # (pass `own_drops`) the state, while no copy shares its dicts of kept values, drops values from them in place
+    drops_in_place: bool = False
 
 
 # -- what is known per node ---------------------------------------------------------------------

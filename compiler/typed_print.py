@@ -12,6 +12,9 @@ Where the rule language has no spelling, the text says what the node is:
 - a node a pass marked to be written in a form of its own (`t.FORMS`) is `<form: expr>`:
   `<the set sorted: [t for t in card[current]]>`;
 - a definition's value is always called, `score()`, so it reads apart from a name;
+- how the representation step stores a value is `<...>` on a line under its declaration:
+  `<kept: reads hand; hand at one p>`, `<remembered by hand[p]>`, `<not kept: score_only>`; the
+  program's own (`drops_in_place`) is a last line, `state <...>`;
 - `x :: T` is a local bound with its type (a choice, a parameter, a `let`).
 This is no rule file (`compiler/unparse.py` writes those): it need not parse again.
 """
@@ -215,6 +218,7 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
     for d in p.defines:
         flags = "".join((" cached" if d.cached else "", f" version of {d.version_of}" if d.version_of else ""))
         yield f"define {d.name}({_params(d.params)}) -> {d.ty}{flags}  @{where(d.span)}"
+        yield from (f"{INDENT}{how}" for how in _stored(d))
         yield f"{INDENT}{expr(d.body)}"
     for pr in p.procedures:
         yield f"procedure {pr.name}({_params(pr.params)})  @{where(pr.span)}"
@@ -240,6 +244,8 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield from block(p.setup, 1)
     if p.end is not None:
         yield f"end {expr(p.end)}"
+        if p.end_kept is not None:
+            yield f"{INDENT}<kept: {_reads(p.end_kept)}>"
     for s in p.scoring:
         yield f"score {s.name}  @{where(s.span)}"
         yield f"{INDENT}{expr(s.expr)}"
@@ -250,6 +256,32 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"{INDENT}{expr(i.expr)}"
     for name, ty in p.asks:
         yield f"ask answer {name} :: {ty}{' (secret)' if name in p.secret_asks else ''}"
+    if p.drops_in_place:
+        yield "state <drops kept values in place while no copy shares them>"
+
+
+def _stored(d: t.Define) -> Iterator[str]:
+    """How the representation step stores a definition's values, a line each (none: computed at each call)."""
+    if d.unkept:
+        yield f"<not kept: {d.unkept}>"
+    if d.tabled is not None:
+        tb = d.tabled
+        read = tb.field if tb.at is None else f"{tb.field}[{d.params[tb.at].name}]"
+        yield f"<remembered by {', '.join([read, *(d.params[k].name for k in tb.params)])}>"
+    if d.kept is not None:
+        how = d.kept
+        parts = [_reads(how.reads)]
+        parts += [f"{f} at one {d.params[k].name}" for f, k in how.entries]
+        parts += [f"{f} by one item's {d.params[k].name} ({table})" for f, k, table in how.attributes]
+        parts += [f"{f} in the regions of one spot, {d.params[k].name}" for f, k in how.regions]
+        if how.nested is not None:
+            parts.append(f"nested by {d.params[how.nested].name}")
+        yield f"<kept: {'; '.join(parts)}>"
+
+
+def _reads(reads: t.Reads) -> str:
+    """What a kept value reads: its fields, and `current` for the seat to act."""
+    return "reads " + (", ".join([*sorted(reads.fields), *(["current"] if reads.volatile else [])]) or "nothing")
 
 
 def _action(a: t.Action) -> Iterator[str]:

@@ -168,3 +168,17 @@ def test_a_pass_that_marks_nothing_gives_the_program_itself(name: str) -> None:
     plain = replace(plain, actions=tuple(replace(a, when=None) for a in plain.actions))
     before, _, untouched, _ = stages(plain, name)
     assert untouched is before
+
+
+@pytest.mark.parametrize("name", sorted(n for n, level in passes.LEVEL.items() if level == "representation"))
+def test_a_pass_of_the_representation_step_annotates_the_program_not_the_plan(name: str) -> None:
+    """Its decision is an annotation of the program it gives (its own case shows one), and the plan
+    it hands on is the one it was given (but for its name among the passes run)."""
+    stage = next(s for s in passes.stages(checked(HERE / f"{name}.yaml").typed) if s.name == name)
+    assert replace(stage.decided, passes=stage.plan.passes) == stage.plan
+    assert stage.after != stage.program
+
+
+def test_each_level_is_one_of_three() -> None:
+    assert set(passes.LEVEL) <= set(passes.PASSES)
+    assert set(passes.LEVEL.values()) <= {"typed", "representation", "lowered"}

@@ -97,7 +97,7 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
                 stale = _dropped_at(lo.drops.get(s.target.name, ()), lo.entry_drops.get(s.target.name, {}),
                                     _index_again(s), s.span, lo.region_drops.get(s.target.name, {}),
                                     lo.nested, lo.attribute_drops.get(s.target.name, {}), _item_again(s),
-                                    own=lo.plan.own_drops, known=lo.region_known)
+                                    own=lo.typed.drops_in_place, known=lo.region_known)
             # the bit masks kept over the field assigned (passes `bitmask`, `value_masks`)
             kept = spanned((*bitmask.after_assign(lo.plan, s, lo.constant_values),
                             *value_masks.after_assign(lo.plan, s, lo.defines)), s.span)

@@ -54,15 +54,16 @@ _OPPOSITE = {"in": "not in", "not in": "in", "==": "!=", "!=": "=="}
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     try:
-        return Inliner(program, plan).program(), plan
+        return Inliner(program, plan, facts.enabled).program(), plan
     except RecursionError:  # (nesting is limited by the parser; even so) the program as it is, not optimised
         return program, plan
 
 
 class Inliner:
-    def __init__(self, program: t.TypedProgram, plan: Plan) -> None:
+    def __init__(self, program: t.TypedProgram, plan: Plan, enabled: frozenset[str]) -> None:
         self.typed = program
         self.plan = plan
+        self.enabled = enabled  # the passes that run
         self.defines = {d.name: d for d in program.defines}
         self.names = Names(program)
         self.bodies: dict[str, t.Expr] = {}  # each definition's body, with the calls inside it inlined
@@ -85,8 +86,8 @@ class Inliner:
     def small(self, d: t.Define, body: t.Expr) -> bool:
         if d.cached or sized(self.plan, body, self.defines) > SMALL:  # (pass `component_sets`: a set operation)
             return False
-        if "derived" in self.plan.enabled and worth_keeping(
-                d, lambda x: walkless(self.plan, x, self.defines), {*self.plan.unkept, *self.plan.score_only}):
+        if "derived" in self.enabled and worth_keeping(
+                d, lambda x: walkless(self.plan, x, self.defines)):
             return False  # pass `derived` keeps its value between moves: cheaper than computing it where called
         if any(isinstance(n, t.DefineCall) for n in nodes(body)):
             return False  # calls a definition that is not small: its work is only known there

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from ...core.source import SourceSpan
 from .. import typed as t
-from ..analysis.reads import Reads
 
 # -- value_masks, bitmask, spot_filters: sets of spots kept as bit masks ----------------------
 
@@ -75,21 +74,6 @@ class ValueMask:
         return (f"`value_masks`: for each value v, the spots whose {self.field} {what} v, as a bit mask "
                 f"(board.spot_bit) kept up to date as {self.field} changes: the counts, tests and lists of "
                 f"them ({self.span.short} ...) are read from it, not found by walking the spots")
-
-
-# -- value_tables -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ValueTable:
-    """A definition remembered by value: the field it reads, at which parameter (None: a field
-    with one value), and the positions of the parameters that join the key."""
-
-    define: str
-    field: str
-    py: str  # how generated code reads the field (`self.hand`)
-    at: int | None
-    params: tuple[int, ...]
 
 
 # -- spot_filters -----------------------------------------------------------------------------
@@ -213,34 +197,6 @@ class Plan:
     # component_sets: the component attributes (their tables) whose sets of components the module holds,
     # each with its number of values (0: a truth value), for counts and tests over sets of components
     component_sets: tuple[tuple[str, int], ...] = ()
-    # inner_defines: definitions `derived` would keep, used only inside kept definitions that drop with them:
-    # not kept (written where they are called, when small)
-    unkept: tuple[str, ...] = ()
-    # score_only: definitions `derived` would keep that only the scores read, each value asked once per
-    # player scored: not kept (computed where the scores ask them)
-    score_only: tuple[str, ...] = ()
-    # value_tables: the definitions remembered by the value of what they read, in tables of the board
-    value_tables: tuple[ValueTable, ...] = ()
-    # derived: the definitions kept between moves, each with what it reads (compiler/analysis/reads.py)
-    derived: tuple[tuple[str, Reads], ...] = ()
-    # derived: (definition, field per entity, k) for a kept definition with parameters that reads
-    # that field only at the entity its k-th parameter names: an assignment at one index drops
-    # only the values kept for that entity as k-th argument
-    derived_entries: tuple[tuple[str, str, int], ...] = ()
-    # derived: (definition, set field, k, attribute table) for a kept definition that reads that
-    # field only through walks keeping the items whose attribute equals its k-th parameter: a change
-    # of the field by one item drops only the values kept for that item's attribute
-    derived_attributes: tuple[tuple[str, str, int, str], ...] = ()
-    # region_drops: (definition, field per spot, k) for a kept definition that reads that field
-    # only at the spots of the region its k-th parameter names: an assignment at one spot drops
-    # only the values kept for the regions holding that spot as k-th argument
-    region_drops: tuple[tuple[str, str, int], ...] = ()
-    # nested_drops: (definition, k) for a kept definition of several parameters whose values are kept
-    # nested by its k-th parameter, a region: dropped by region (and at one entity of that parameter)
-    nested: tuple[tuple[str, int], ...] = ()
-    # end_once: what the end condition reads, when its value is kept between moves (None: not kept)
-    own_drops: bool = False  # own_drops: a state no copy shares its dicts of kept values with drops from them in place
-    end_once: Reads | None = None
     masks: tuple[Mask, ...] = ()  # bitmask: the sets of spots kept as bit masks
     # spot_filters: the lists of spots made from masks, each by its comprehension's key (analysis.keys.key)
     spot_filters: tuple[tuple[Hashable, Filter], ...] = ()

@@ -39,7 +39,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
     not_kept = {*plan.unkept, *plan.score_only}  # (passes `inner_defines`, `score_only`)
 
     def no_walk(x: t.Expr) -> bool:
-        return walkless(plan, x, defines, constants)
+        return walkless(program, x, defines, constants)
 
     kept = tuple((d.name, deps.defines[d.name]) for d in program.defines
                  if d.name not in tabled and worth_keeping(d, no_walk, not_kept))

@@ -64,7 +64,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
     found = []
     for d in program.defines:
         table = tabled(d)
-        if table is not None and worth_keeping(d, lambda x: walkless(plan, x, defines, constants),
+        if table is not None and worth_keeping(d, lambda x: walkless(program, x, defines, constants),
                                                      {*plan.unkept, *plan.score_only}):
             found.append(table)
     return program, replace(plan, value_tables=tuple(found))

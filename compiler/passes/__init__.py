@@ -3,9 +3,10 @@ lower. Each pass is a module of this package with one entry point,
 
     run(program: TypedProgram, plan: Plan, facts: Facts) -> tuple[TypedProgram, Plan]
 
-that either rewrites the program into an equivalent one (inlining, hoisting) or records in the
-`Plan` a decision that lowering carries out (which derived values to keep between moves, which
-sets to hold as bit masks); `facts` are the analyses of the program that several passes read
+that either rewrites the program into an equivalent one (inlining, hoisting, a form marked on
+the nodes it takes), annotates it with how a value is held (which sets of spots are bit masks:
+the representation step, `LEVELS`), or records in the `Plan` a decision that lowering carries
+out (which derived values to keep between moves); `facts` are the analyses of the program that several passes read
 (compiler/analysis/), made once per program. A pass imports only passes that run before it (or
 none), never lowering (tests/test_pass_order.py). Every pass can be switched off on its own
 (`compile --no-pass NAME`), or all of them (`compile --no-opt`): a game is the same game, move
@@ -103,6 +104,19 @@ PASSES: dict[str, str] = {
                     "looked up by name at every call",
 }
 ALL: frozenset[str] = frozenset(PASSES)
+
+# The level each pass works at, as it leaves the `Plan` (issue 35): "typed", a rewrite of the typed
+# program or a form marked on the nodes it takes (`t.FORMS`); "representation", how a value is held,
+# an annotation of the declaration or program it is about (`TypedProgram.masks` ...): the
+# representation step, which lowering carries out as it writes the fields; "lowered", a transform of
+# the lowered program (compiler/lowered.py, pyir.py).
+LEVELS: dict[str, str] = {
+    "component_sets": "representation",  # TypedProgram.component_sets; marks Comprehension.component_set
+    "value_masks": "representation",  # TypedProgram.value_masks, .masks; marks Comprehension.value_mask
+    "bitmask": "representation",  # TypedProgram.masks; marks Comprehension/Builtin.mask_read
+    "spot_filters": "typed",  # Comprehension.spot_filter (and the masks of the empty spots it reads)
+    "count_items": "typed",  # Comprehension.counted
+}
 
 
 def known(names: Iterable[str]) -> list[str]:

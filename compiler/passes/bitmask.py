@@ -8,13 +8,15 @@ walks every spot (or every spot of a region) at each use:
     straight_lines(n, <that list>), count_lines, len     searched for lines, counted
     all(marker[s] == removed for s in spots)             `any`, `count` too; over `sector` too
 
-For each field and constant met in these forms, this pass keeps, beside the field, the mask of
-the spots that hold that value (an int on the state, of the board's `spot_bit`), and the forms
-read it: `board.straight_lines_mask(n, mask)`, `board.count_lines_mask`, `mask.bit_count()`,
-`mask == board.all_mask`, `mask & board.region_mask[r]`, and the list itself
-`board.mask_spots(mask)` (the same spots in the same order: spot order, the order of the walk).
+For each field and constant met in these forms, this pass keeps, beside the field, the mask of the
+spots that hold that value (an int on the state, of the board's `spot_bit`): a representation of
+the program, `TypedProgram.masks`; and it marks each form that reads one (`mask_read`), which
+lowering (compiler/lower/masks.py) writes from the mask: `board.straight_lines_mask(n, mask)`,
+`board.count_lines_mask`, `mask.bit_count()`, `mask == board.all_mask`,
+`mask & board.region_mask[r]`, and the list itself `board.mask_spots(mask)` (the same spots in the same
+order: spot order, the order of the walk).
 
-The mask is kept exact:
+The mask is kept exact (lowering writes the updates, compiler/lower/masks.py):
 - every assignment to the field (`marker[s] = v`, in any rule) is followed by the update of the
   mask: its bit set or cleared when the value stored is a constant, else set as the value read
   back from the field matches; an assignment of another form (the whole field, an index the

@@ -17,7 +17,9 @@ attributes (`t.emperor`), of its enumeration attributes compared with a value (`
 and `set(t.attr for t in S)`. One-item clauses before it (`for a2 in (v,)`, written by `inline`
 and `hoist`) are put back where their variable is read, when their value cannot fail. For each
 attribute so tested the module holds `_<TABLE>_SETS`, the components having each value of it, by
-value (a truth value's by False and True), written after the attribute tables; a test uses one
+value (a truth value's by False and True), written after the attribute tables (a representation
+of the program, `TypedProgram.component_sets`; each comprehension taken is marked
+`t.Comprehension.component_set`, which lowering writes as the set operation); a test uses one
 only once it is written (not in an attribute's own table).
 
 Why it is safe: a set holds each component once, so how many of its items pass a test is the

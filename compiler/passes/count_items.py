@@ -7,7 +7,8 @@ holds (`count(h == j for h in hand[p]) >= 2`, five colours); Python's `sum(1 for
 
 Taken: a `count` of one clause over a list (not a set, a region, a board), with no condition,
 whose value is `x == v` or `v == x` for its own variable `x` and a `v` that does not read `x` and
-cannot fail. Why it is safe: a list's `count` compares each item with `==` (after an identity
+cannot fail; the pass marks it (`t.Comprehension.counted`), and lowering writes `L.count(v)`.
+Why it is safe: a list's `count` compares each item with `==` (after an identity
 test, which gives the same answer for every value of the language: numbers, truth values,
 strings, tuples, sets, records), in order, as the walk did; `v` is pure, so computing it once
 instead of once per item changes nothing, and it cannot fail, so computing it when the list is

@@ -11,7 +11,7 @@ Each test reads the spot in one of two ways:
 
 - a field per spot of lists tested for emptiness (`not palace_of[s]`, `free(s)` inlined): the
   spots where it holds are a bit mask kept up to date beside the field (the `bitmask` pass's
-  machinery: `Plan.masks`, a `Mask` with `empty`), or a field compared with a constant whose
+  machinery: `TypedProgram.masks`, a `Mask` with `empty`), or a field compared with a constant whose
   mask the `bitmask` pass keeps;
 - anything else that reads the spot only through one value the board fixes for it, its key
   (`province_of(s)`, `province_of(s).colour`: region_of, attributes of regions and components,
@@ -20,8 +20,10 @@ Each test reads the spot in one of two ways:
   masks of the values that pass are joined.
 
 The list is then the spots of the masks' intersection (`board.spots_of(mask, groups...)`), in spot
-order: the order the walk gave. A domain that is itself such a list (a definition without
-parameters whose body is one, `open_spaces`) joins its tests to the filter's, before them.
+order: the order the walk gave. The pass gives each such comprehension its filter
+(`t.Comprehension.spot_filter`), which lowering writes. A domain that is itself such a list (a
+definition without parameters whose body is one, `open_spaces`) joins its tests to the filter's,
+before them.
 
 Why it is safe: every test is a pure function of the spot and the state, so the set of spots
 passing is the same; the order is spot order both ways. What differs is how often a test is

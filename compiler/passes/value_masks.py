@@ -17,21 +17,24 @@ a parameter, or a loop's variable:
 - a field of lists tested for emptiness (`not f[s]`, `free(s)`; `not not f[s]`): the mask of
   the empty spots `spot_filters` keeps (`Mask` with `empty`), made here when an aggregate needs it.
 
-The forms that read them (lowering: `value_masks_code`): over the board's spots (`for s in spots`) or a
-region's (`for s in r`, any expression of a region), `count(T for s in D)` is the popcount of
-`mask & within` (`within & ~mask` for a negated test), `any` whether it is not 0, `all` whether
-the opposite is 0; and the list `[s for s in D if v in f[s]]` is `board.mask_spots(...)`, in spot
-order, the order of the walk. A test may be written through a call of a definition of one spot
-whose body is such a test (`free(s)`, before `inline` writes it out).
+The masks are a representation of the program (`TypedProgram.value_masks`, and `.masks` for the
+empty spots), and each form they serve is marked (`t.Comprehension.value_mask`), which lowering
+writes from them (compiler/lower/comprehensions.py `value_masks_code`). The forms: over the
+board's spots (`for s in spots`) or a region's (`for s in r`, any expression of a region),
+`count(T for s in D)` is the popcount of `mask & within` (`within & ~mask` for a negated test),
+`any` whether it is not 0, `all` whether the opposite is 0; and the list
+`[s for s in D if v in f[s]]` is `board.mask_spots(...)`, in spot order, the order of the walk. A test may be written
+through a call of a definition of one spot whose body is such a test (`free(s)`, before `inline`
+writes it out).
 
 It runs before `inline` and `derived`: a definition whose loops the masks serve is no loop, so
 `derived` does not keep it and `inline` may write it where it is called (`palaces_in`).
 
-The masks are kept exact: an assignment to the field at one spot (an index read twice at no cost,
-a value that cannot fail) clears the bits of the spot's old items before it and sets those of its
-new items after it; any other assignment makes the masks again after it; `_fields_set()` makes
-them again from the fields, `_copy_fields` copies the list (not shared: it changes in place).
-"""
+The masks are kept exact (lowering writes the updates, compiler/lower/masks.py): an assignment to
+the field at one spot (an index read twice at no cost, a value that cannot fail) clears the bits
+of the spot's old items before it and sets those of its new items after it; any other assignment
+makes the masks again after it; `_fields_set()` makes them again from the fields, `_copy_fields`
+copies the list (not shared: it changes in place). """
 
 from __future__ import annotations
 

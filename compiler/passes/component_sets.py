@@ -44,8 +44,6 @@ from ..analysis.walk import bare, clauses, expressions
 from .plan import Plan
 from .rewrite import can_fail, free_locals, map_nodes, rebuild
 
-NAME = "component_sets"
-
 
 @dataclass(frozen=True, slots=True)
 class Shape:

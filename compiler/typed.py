@@ -103,6 +103,8 @@ class Builtin:
     span: SourceSpan
     # (pass `range_bounds`) a `range(a, b)` whose `a` is never negative: it holds at most what `b` is
     from_nonnegative: bool = False
+    # (pass `bitmask`) a built-in over a set of spots kept as a bit mask (`TypedProgram.masks`): it reads the mask
+    mask_read: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +180,19 @@ class Comprehension:
     more: tuple[tuple[Symbol, Expr, Expr | None], ...] = ()
     # (pass `set_lists`) `[x for x in S]` over a set, found to be the set's items sorted: written `sorted(S)`
     sorted_set: bool = False
+    # (pass `component_sets`) a count or test of the attributes of a set's components: a set operation against
+    # the components having them (`TypedProgram.component_sets`)
+    component_set: bool = False
+    # (pass `value_masks`) a count, test or list of the spots where a field holds a value, or is empty: read
+    # from the masks kept per value (`TypedProgram.value_masks`) or of the empty spots (`TypedProgram.masks`)
+    value_mask: bool = False
+    # (pass `bitmask`) a list, count, `all` or `any` of the spots where a field holds a constant: read from
+    # its bit mask (`TypedProgram.masks`)
+    mask_read: bool = False
+    # (pass `spot_filters`) a list of spots made from bit masks: its tests, in the order computed
+    spot_filter: Filter | None = None
+    # (pass `count_items`) `count(x == v for x in L)` over a list: the list's own count, `L.count(v)`
+    counted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +247,60 @@ Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | Lis
 # `set_lists`, ...): the node computes the same with the field set or not, so what an expression
 # computes (`analysis.keys.key`) leaves them out.
 FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative", "when_written_out", "drawn_out",
-                   "joins_rounds"})
+                   "joins_rounds", "component_set", "value_mask", "mask_read", "spot_filter", "counted"})
+
+
+# -- sets of spots kept as bit masks, and the filters made from them (passes `bitmask`, `value_masks`,
+# `spot_filters`: how a set is held is a representation the passes choose, lowering writes it) --------
+@dataclass(frozen=True, slots=True)
+class Mask:
+    """One set of spots kept as a bit mask: the spots whose `field` is the constant `value`
+    (`value_py`, as generated code names it), in the state's slot `slot`; or, `empty`, the spots
+    whose field, of lists, is empty (`value` unused). Made by the passes `bitmask` and, `empty`,
+    `value_masks` and `spot_filters`."""
+
+    field: str
+    value: int
+    value_py: str
+    slot: str
+    span: SourceSpan  # where such a set is first written
+    empty: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ValueMask:
+    """The masks of a field per spot, one per value of its items (`op` "in": a field of lists or
+    sets) or of its values (`op` "==": a field of simple values), in the state's slot `slot`, a
+    list of `count` ints (its code: `self.num_seats`, a number). Made by the pass `value_masks`."""
+
+    field: str
+    op: str
+    count: str
+    slot: str
+    span: SourceSpan  # where such a test is first written
+
+
+@dataclass(frozen=True, slots=True)
+class FilterTerm:
+    """One test of a filter, in the order written: a kept mask (`mask`, the spots where the test
+    holds; `within & ~mask` when `negated`), or a test of the spot's key (`key`, over the spot
+    variable `spot`) written over the key variable `var` (`test`), whose failing parts read no key."""
+
+    mask: Mask | None = None
+    negated: bool = False
+    spot: Symbol | None = None
+    key: Expr | None = None
+    var: Symbol | None = None
+    test: Expr | None = None
+    mask_var: Symbol | None = None  # the local the groups' masks are bound to
+    fails: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """A list of spots made from masks (pass `spot_filters`): its tests, in the order the walk computed them."""
+
+    terms: tuple[FilterTerm, ...]
 
 
 # -- effects ------------------------------------------------------------------------------------
@@ -544,6 +612,14 @@ class TypedProgram:
     asks: tuple[tuple[str, Ty], ...] = ()  # each `ask ... to choose <name>`: the name and its type
     invariants: tuple[Invariant, ...] = ()
     secret_asks: tuple[str, ...] = ()  # the asks whose answer the others read as the choice's name alone
+    # -- representations the passes chose --
+    # (passes `bitmask`, `value_masks`, `spot_filters`) the sets of spots kept as bit masks beside their fields
+    masks: tuple[Mask, ...] = ()
+    # (pass `value_masks`) the fields per spot whose spots holding each value (a player) are kept as a mask per value
+    value_masks: tuple[ValueMask, ...] = ()
+    # (pass `component_sets`) the component attributes (their tables) whose sets of components the module holds,
+    # each with its number of values (0: a truth value), for counts and tests over sets of components
+    component_sets: tuple[tuple[str, int], ...] = ()
     # (the representation step) the end condition's value kept between moves, and what it reads (pass `end_once`)
     end_kept: Reads | None = None
     # (pass `own_drops`) the state, while no copy shares its dicts of kept values, drops values from them in place

@@ -65,11 +65,33 @@ def _form(e: t.Expr) -> str | None:
     match e:
         case t.Comprehension(sorted_set=True):
             return "the set sorted"
+        case t.Comprehension(mask_read=True) | t.Builtin(mask_read=True):
+            return "read from a bit mask"
+        case t.Comprehension(value_mask=True):
+            return "read from bit masks per value"
+        case t.Comprehension(spot_filter=t.Filter() as found):
+            return f"made from bit masks: {_filter(found)}"
+        case t.Comprehension(counted=True):
+            return "the list's own count"
+        case t.Comprehension(component_set=True):
+            return "a set operation"
         case t.Binary(items_written=True):
             return "items written out"
         case t.Builtin(from_nonnegative=True):
             return "from a number never negative"
     return None
+
+
+def _filter(found: t.Filter) -> str:
+    """The tests of a filter of spots (pass `spot_filters`), in the order computed: a mask kept (`~`: the
+    spots not in it), or a test computed once per value of a key the board fixes for each spot."""
+    terms = []
+    for term in found.terms:
+        if term.mask is not None:
+            terms.append(("~" if term.negated else "") + term.mask.slot)
+        elif term.key is not None and term.test is not None and term.var is not None:
+            terms.append(f"{expr(term.key)} as {term.var.name}: {expr(term.test)}")
+    return "; ".join(terms)
 
 
 def _args(args: Iterable[t.Expr]) -> str:
@@ -205,6 +227,13 @@ def program(p: t.TypedProgram) -> str:
 
 
 def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section each)
+    for m in p.masks:  # (the representations the passes chose)
+        what = "is empty" if m.empty else f"== {m.value_py}"
+        yield f"mask {m.slot}: the spots whose {m.field} {what}  @{where(m.span)}"
+    for vm in p.value_masks:
+        yield f"masks {vm.slot}: per value v of {vm.count}, the spots whose {vm.field} {vm.op} v  @{where(vm.span)}"
+    for table, values in p.component_sets:
+        yield f"component sets of {table}: by {'truth value' if not values else f'{values} values'}"
     for c in p.components:
         yield f"component {c.component}.{c.name} :: {c.ty} ({c.count}, table {c.const})  @{where(c.span)}"
         yield f"{INDENT}{expr(c.value)}"
@@ -307,9 +336,7 @@ def _action(a: t.Action) -> Iterator[str]:
 # -- the plan ------------------------------------------------------------------------------------
 # The plan's fields holding `analysis.keys.key`s (what an expression computes), and where in each item.
 _KEYED: dict[str, Callable[[Any], Hashable]] = {
-    "spot_filters": lambda item: item[0],
     "listing_hoists": lambda item: item,
-    "counted": lambda item: item,
 }
 
 
@@ -334,7 +361,7 @@ def plan(decided: Plan, programs: Sequence[t.TypedProgram] = ()) -> str:
                 shown = _value(item)
                 if f.name in _KEYED:
                     written = keys.get(_KEYED[f.name](item), "<expression not found>")
-                    shown = written if f.name != "spot_filters" else f"{written} -> {_value(item[1])}"
+                    shown = written
                 lines.append(f"{INDENT}{shown}")
         else:
             lines.append(f"{f.name}: {_value(value)}")

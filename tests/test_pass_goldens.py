@@ -158,7 +158,8 @@ def test_the_printer_writes_each_kind_of_node_alike_each_time(game: str, written
 
 
 @pytest.mark.parametrize("name", ["set_items", "list_items", "join_rounds", "draw_out", "range_bounds", "set_lists",
-                                  "guard_inline"])
+                                  "guard_inline", "component_sets", "value_masks", "bitmask", "spot_filters",
+                                  "count_items"])
 def test_a_pass_that_marks_nothing_gives_the_program_itself(name: str) -> None:
     """A pass that marks the form of the nodes it takes (`t.FORMS`) marks some in its own case and
     gives the very program it was given where it takes none (so no analysis is made again)."""
@@ -178,7 +179,3 @@ def test_a_pass_of_the_representation_step_annotates_the_program_not_the_plan(na
     assert replace(stage.decided, passes=stage.plan.passes) == stage.plan
     assert stage.after != stage.program
 
-
-def test_each_level_is_one_of_three() -> None:
-    assert set(passes.LEVEL) <= set(passes.PASSES)
-    assert set(passes.LEVEL.values()) <= {"typed", "representation", "lowered"}

@@ -11,9 +11,8 @@ from ...runtime.limits import MAX_STEPS, SMALL_LIST
 from .. import typed as t
 from ..budget import FREE_WORK, NOTHING, Facts, sat
 from ..lowered import LoweredField, LoweredFunction
-from ..names import base_use, faces_constant
+from ..names import base_use, component_sets_constant, faces_constant
 from ..names import joined as invented
-from ..passes import component_sets
 from ..passes.action_tables import Bind
 from ..pyir import Assign, Block, Code, Elif, If, Return, Stmt, assign, call, if_
 from ..types import needs_key
@@ -233,7 +232,18 @@ def component_tables(lo: Lowerer) -> None:
                                       attr.span))
     spans = {attr.const: attr.span for attr in typed.components}  # (pass `component_sets`: after the tables)
     prog.component_tables.extend((name, annotation, code, spans[table])
-                                 for table, (name, annotation, code) in component_sets.tables(typed, lo.plan))
+                                 for table, (name, annotation, code) in component_sets(typed))
+
+
+def component_sets(program: t.TypedProgram) -> list[tuple[str, tuple[str, str, str]]]:
+    """The module's sets of components for the attributes pass `component_sets` chose
+    (`TypedProgram.component_sets`): each attribute's table, and the name, annotation and code of its sets."""
+    counts = {c.const: c.count for c in program.components}
+    out = []
+    for table, values in program.component_sets:  # (a truth value's table is indexed by False and True)
+        code = f"tuple(frozenset(i for i in range({counts[table]}) if {table}[i] == v) for v in range({values or 2}))"
+        out.append((table, (component_sets_constant(table), "frozenset[int]", code)))
+    return out
 
 
 def define(lo: Lowerer, d: t.Define) -> LoweredFunction:

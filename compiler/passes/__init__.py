@@ -123,6 +123,11 @@ LEVEL: dict[str, str] = {
     "nested_drops": "representation",
     "own_drops": "representation",
     "end_once": "representation",
+    "component_sets": "representation",  # TypedProgram.component_sets; marks Comprehension.component_set
+    "value_masks": "representation",  # TypedProgram.value_masks, .masks; marks Comprehension.value_mask
+    "bitmask": "representation",  # TypedProgram.masks; marks Comprehension/Builtin.mask_read
+    "spot_filters": "typed",  # Comprehension.spot_filter (and the masks of the empty spots it reads)
+    "count_items": "typed",  # Comprehension.counted
 }
 
 

@@ -38,7 +38,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
     constants = {name: value for name, value, _ in program.tables.constants}
 
     def no_walk(x: t.Expr) -> bool:
-        return walkless(plan, x, defines, constants)
+        return walkless(program, x, defines, constants)
 
     # (not one pass `value_tables` remembers by value instead, nor one `inner_defines` or `score_only` leave unkept)
     names = [d.name for d in program.defines if d.tabled is None and worth_keeping(d, no_walk)]

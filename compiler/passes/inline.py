@@ -84,17 +84,17 @@ class Inliner:
         return self.bodies[name]
 
     def small(self, d: t.Define, body: t.Expr) -> bool:
-        if d.cached or sized(self.plan, body, self.defines) > SMALL:  # (pass `component_sets`: a set operation)
+        if d.cached or sized(self.typed, body, self.defines) > SMALL:  # (pass `component_sets`: a set operation)
             return False
         if "derived" in self.enabled and worth_keeping(
-                d, lambda x: walkless(self.plan, x, self.defines)):
+                d, lambda x: walkless(self.typed, x, self.defines)):
             return False  # pass `derived` keeps its value between moves: cheaper than computing it where called
         if any(isinstance(n, t.DefineCall) for n in nodes(body)):
             return False  # calls a definition that is not small: its work is only known there
         if any(isinstance(n, t.Collection) and not n.items for n in nodes(body)):
             return False  # `[]`: its item type is the definition's to say (generated code is annotated)
         loops = [n for n in nodes(body) if isinstance(n, t.Comprehension)
-                 and taken(self.plan, n, self.defines) is None]  # (pass `component_sets`: a set operation)
+                 and taken(self.typed, n, self.defines) is None]  # (pass `component_sets`: a set operation)
         if not d.params:  # remembered while listing: inlined only if as cheap as the look-up
             return not loops
         # a loop only over what the board or the rules bound (spots, a region, an enumeration):

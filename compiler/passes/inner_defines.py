@@ -59,7 +59,7 @@ def unkept(program: t.TypedProgram, names: tuple[str, ...], by: str) -> t.TypedP
 def found(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[str, ...]:
     """The definitions `derived` need not keep (see the module's doc), in the order declared."""
     defines = {d.name: d for d in program.defines}
-    kept = worth_keeping_names(program, lambda x: walkless(plan, x, defines))
+    kept = worth_keeping_names(program, lambda x: walkless(program, x, defines))
     inside: dict[str, set[str]] = {}  # definition -> the definitions whose bodies call it
     calls_inside: dict[str, int] = {}
     for d in program.defines:

@@ -55,7 +55,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
 def found(program: t.TypedProgram, plan: Plan) -> tuple[str, ...]:
     """The definitions `derived` need not keep (see the module's doc), in the order declared."""
     defines = {d.name: d for d in program.defines}
-    kept = worth_keeping_names(program, lambda x: walkless(plan, x, defines))
+    kept = worth_keeping_names(program, lambda x: walkless(program, x, defines))
     # what the game reads outside the scores: every root but the scoring terms, and what it calls
     game: set[str] = set()
     for e in expressions(replace(program, scoring=(), defines=())):

@@ -65,7 +65,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
     found = {}
     for d in program.defines:
         table = tabled(d)
-        if table is not None and worth_keeping(d, lambda x: walkless(plan, x, defines, constants)):
+        if table is not None and worth_keeping(d, lambda x: walkless(program, x, defines, constants)):
             found[d.name] = table
     if not found:
         return program, plan

@@ -13,7 +13,7 @@ The golden holds, as compiler/typed_print.py writes them:
   tests/test_optimiser.py plays in lockstep). Most passes record a decision that lowering carries
   out, seen only there until lowering writes an IR of its own (issue 35).
 
-A pass of the lowered level (`passes.LEVELS`, run on what lowering wrote: issue 35, item 6) has
+A pass of the lowered level (`passes.LEVEL`, run on what lowering wrote: issue 35, item 6) has
 instead the members of the lowered program it changes, before and after it, as
 compiler/lowered_print.py writes them (the statements as the module prints them), with the
 generated module's diff.
@@ -189,7 +189,8 @@ def test_the_printer_writes_each_kind_of_node_alike_each_time(game: str, written
 
 
 @pytest.mark.parametrize("name", ["set_items", "list_items", "join_rounds", "draw_out", "range_bounds", "set_lists",
-                                  "guard_inline"])
+                                  "guard_inline", "component_sets", "value_masks", "bitmask", "spot_filters",
+                                  "count_items"])
 def test_a_pass_that_marks_nothing_gives_the_program_itself(name: str) -> None:
     """A pass that marks the form of the nodes it takes (`t.FORMS`) marks some in its own case and
     gives the very program it was given where it takes none (so no analysis is made again)."""
@@ -201,11 +202,20 @@ def test_a_pass_that_marks_nothing_gives_the_program_itself(name: str) -> None:
     assert untouched is before
 
 
+@pytest.mark.parametrize("name", sorted(n for n, level in passes.LEVEL.items() if level == "representation"))
+def test_a_pass_of_the_representation_step_annotates_the_program_not_the_plan(name: str) -> None:
+    """Its decision is an annotation of the program it gives (its own case shows one), and the plan
+    it hands on is the one it was given (but for its name among the passes run)."""
+    stage = next(s for s in passes.stages(checked(HERE / f"{name}.yaml").typed) if s.name == name)
+    assert replace(stage.decided, passes=stage.plan.passes) == stage.plan
+    assert stage.after != stage.program
+
+
 def test_each_pass_has_a_level_and_the_lowered_ones_run_after_lowering() -> None:
-    """Every pass works at one of the three levels (`passes.LEVELS`, "typed" unless named); the
+    """Every pass works at one of the three levels (`passes.LEVEL`, "typed" unless named); the
     pipeline runs the typed and representation ones before lowering (`passes.stages`) and the
     lowered ones after it (`passes.lowered_stages`), each once, in the order of PASSES."""
-    assert set(passes.LEVELS) <= set(passes.PASSES)
+    assert set(passes.LEVEL) <= set(passes.PASSES)
     assert {passes.level(name) for name in passes.PASSES} <= {"typed", "representation", "lowered"}
     ch = checked(HERE / "board_tables.yaml")
     typed_names = [stage.name for stage in passes.stages(ch.typed)]

@@ -11,11 +11,11 @@ from ...runtime.limits import MAX_INT
 from .. import typed as t
 from ..budget import FREE_WORK, STORED, Facts, add_mag, join, mul_mag, number, sat
 from ..builtins import BUILTINS, Lowering, counting
-from ..passes import bitmask, lazy_hoist
+from ..passes import lazy_hoist
 from ..passes.lazy_hoist import LAZY
 from ..typed import Symbol
 from ..types import ANY, Ty, entity
-from . import boards, limits
+from . import boards, limits, masks
 from .code import _SIMPLE, _one_operand, _pair_sorted, _parenthesised, _sorted, _unparenthesised
 
 if TYPE_CHECKING:
@@ -257,7 +257,7 @@ def builtin(lo: Lowerer, e: t.Builtin) -> str:
             lo.line_numbers = True
         return py.replace("self.board.straight_lines", "self.board.straight_line_numbers", 1) \
             if e.func == "straight_lines" else py
-    masked = bitmask.masked_call(lo.plan, e, lo.defines, lo.constant_values)
+    masked = masks.masked_call(lo, e)
     if masked is not None:  # a set of spots kept as a bit mask (pass `bitmask`)
         lowered = []
         for k, arg in enumerate(e.args):

@@ -1,14 +1,17 @@
 """Stage 5b, passes: optimisations of the typed program (compiler/typed.py), between check and
 lower, and of the lowered program (compiler/lowered.py), between lower and codegen. Each pass is a
-module of this package with one entry point. At the typed and representation levels (`LEVELS`),
+module of this package with one entry point; before lowering,
 
     run(program: TypedProgram, plan: Plan, facts: Facts) -> tuple[TypedProgram, Plan]
 
-that either rewrites the program into an equivalent one (inlining, hoisting) or records in the
-`Plan` a decision that lowering carries out (which derived values to keep between moves, which
-sets to hold as bit masks); `facts` are the analyses of the program that several passes read
-(compiler/analysis/), made once per program. At the lowered level, run after lowering on what it
-wrote (`transform`),
+at one of three levels (`LEVEL`): it rewrites the program into an equivalent one (inlining,
+hoisting: "typed"); or, a pass of the representation step, it annotates the declarations of the
+program with how a value is stored or found, which lowering writes so (which definitions to keep
+between moves and which changes drop part of them, `t.Define.kept`: "representation"). A pass not
+yet moved to one of them records in the `Plan` a decision that lowering carries out. `facts` are
+the analyses of the program that several passes read (compiler/analysis/), made once per program,
+and the passes that run (`facts.enabled`). A pass of the lowered level runs after lowering, on what
+it wrote (`transform`):
 
     run(program: lowered.Program, facts: Facts) -> lowered.Program
 
@@ -116,24 +119,37 @@ PASSES: dict[str, str] = {
 }
 ALL: frozenset[str] = frozenset(PASSES)
 
-# The level each pass works at (docs/compiler.md, "The passes"), "typed" unless named here:
-# - "typed": it rewrites the typed program, or decides of one of its expressions or statements;
-# - "representation": it annotates a declaration of the typed program with how its value is
-#   stored or found (kept between moves, a bit mask, a table of the board);
-# - "lowered": it transforms the lowered program (compiler/lowered.py), after lowering, where its
-#   decision is only about the shape of the code written.
-# The typed and representation passes run in the order of PASSES, before lowering; the lowered ones
-# in that order after it.
-LEVELS: dict[str, str] = {
-    "move_step": "lowered",
-    "journal": "representation",
-    "board_tables": "lowered",
+# Each pass's level (see the module's doc), "typed" unless named here: "typed", a rewrite of the typed
+# program; "representation", the representation step, which annotates the typed program's declarations
+# with how a value is stored or found (kept between moves, held as a bit mask, remembered in a table of
+# the board); "lowered", a transform of the lowered program (compiler/lowered.py), after lowering, where
+# the decision is only about the shape of the code written. The typed and representation passes run
+# before lowering where PASSES puts them, not all at once: each where what it reads is decided
+# (`inner_defines` and `score_only` before `inline`, which writes what they leave unkept where it is
+# called; `derived` after the passes that make a loop no loop); the lowered ones in PASSES order after it.
+LEVEL: dict[str, str] = {
+    "inner_defines": "representation",
+    "score_only": "representation",
+    "value_tables": "representation",
+    "derived": "representation",
+    "region_drops": "representation",
+    "nested_drops": "representation",
+    "own_drops": "representation",
+    "end_once": "representation",
+    "component_sets": "representation",  # TypedProgram.component_sets; marks Comprehension.component_set
+    "value_masks": "representation",  # TypedProgram.value_masks, .masks; marks Comprehension.value_mask
+    "bitmask": "representation",  # TypedProgram.masks; marks Comprehension/Builtin.mask_read
+    "spot_filters": "typed",  # Comprehension.spot_filter (and the masks of the empty spots it reads)
+    "count_items": "typed",  # Comprehension.counted
+    "move_step": "lowered",  # lowered.Program.move_step
+    "journal": "representation",  # TypedProgram.journal
+    "board_tables": "lowered",  # lowered.Program.board_tables, and the statements that read them
 }
 
 
 def level(name: str) -> str:
-    """The level pass `name` works at (`LEVELS`)."""
-    return LEVELS.get(name, "typed")
+    """The level pass `name` works at (`LEVEL`)."""
+    return LEVEL.get(name, "typed")
 
 
 def known(names: Iterable[str]) -> list[str]:
@@ -157,7 +173,7 @@ def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[S
     time (tests/test_pass_goldens.py prints each). The analyses they share are made once per
     program: again only after a pass rewrote it."""
     plan = Plan(enabled=enabled)
-    facts = Facts(program)
+    facts = Facts(program, enabled)
     for name in PASSES:
         if name not in enabled or level(name) == "lowered":
             continue
@@ -166,7 +182,7 @@ def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[S
         decided = replace(decided, passes=(*decided.passes, name))
         yield Stage(name, program, plan, rewritten, decided)
         if rewritten is not program:
-            program, facts = rewritten, Facts(rewritten)
+            program, facts = rewritten, Facts(rewritten, enabled)
         plan = decided
 
 
@@ -191,7 +207,7 @@ class LoweredStage:
 def lowered_stages(program: Program, typed: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[LoweredStage]:
     """The enabled passes of the lowered level run in their fixed order (PASSES) over what lowering
     wrote of `typed` (the program `optimise` gave), one stage at a time."""
-    facts = Facts(typed)
+    facts = Facts(typed, enabled)
     for name in PASSES:
         if name not in enabled or level(name) != "lowered":
             continue

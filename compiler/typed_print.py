@@ -66,6 +66,8 @@ def _form(e: t.Expr) -> str | None:
             return "items written out"
         case t.Builtin(from_nonnegative=True):
             return "from a number never negative"
+        case t.Comprehension(joined_once=True):
+            return "its masks joined once before the listing's loops"
     return None
 
 
@@ -216,8 +218,11 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         flags = "".join((" cached" if d.cached else "", f" version of {d.version_of}" if d.version_of else ""))
         yield f"define {d.name}({_params(d.params)}) -> {d.ty}{flags}  @{where(d.span)}"
         yield f"{INDENT}{expr(d.body)}"
+        for test in d.region_tests:
+            yield f"{INDENT}<kept as a mask of the regions where {test.text}: {test.slot}>"
     for pr in p.procedures:
-        yield f"procedure {pr.name}({_params(pr.params)})  @{where(pr.span)}"
+        written_out = " <written out where it is called>" if pr.written_out else ""
+        yield f"procedure {pr.name}({_params(pr.params)}){written_out}  @{where(pr.span)}"
         yield from block(pr.body, 1)
     for tr in p.triggers:
         turn_end = " at turn end" if tr.at_turn_end else ""
@@ -258,7 +263,9 @@ def _action(a: t.Action) -> Iterator[str]:
         written_out = " <written out where its listing starts>" if a.when_written_out else ""
         yield f"{INDENT}when {expr(a.when)}{written_out}"
     for c in a.choices:
-        yield f"{INDENT}choose {local(c.var)} in {expr(c.domain)}"
+        made_once = " <made once per listing>" if c.made_once else ""
+        yield f"{INDENT}choose {local(c.var)} in {expr(c.domain)}{made_once}"
+    yield from _listing(a.listing)
     yield f"{INDENT}text {_text(a.text_parts)}"
     if a.others_parts is not None:
         yield f"{INDENT}others read {_text(a.others_parts)}"
@@ -272,11 +279,29 @@ def _action(a: t.Action) -> Iterator[str]:
         yield f"{INDENT}then phases {', '.join(f'{k}->{n}' for k, n in a.then)}"
 
 
+def _listing(listing: t.Listing) -> Iterator[str]:
+    """How an action's listing finds its actions, one line a decision (none for the plain listing)."""
+    if listing.table is not None:
+        levels = ", ".join(f"{level.how} {level.size}" if level.size else level.how for level in listing.table.levels)
+        yield f"{INDENT}<listed through tables: {levels or 'one action'}>"
+    if listing.spot_row:
+        yield f"{INDENT}<its last choice gathered from a row of spots>"
+    if listing.remembered is not None:
+        keys = ", ".join(f"frozenset({code})" if member else code for code, member in listing.remembered.keys)
+        yield f"{INDENT}<remembered by {keys}>"
+    if listing.tabled_rows:
+        yield f"{INDENT}<its first choice's rows found by the key of what it walks>"
+    regions = listing.regions
+    if regions is not None:
+        tests = ", ".join(f"kept {term.kept.slot}" if term.kept is not None
+                          else expr(term.test) if term.test is not None else "?" for term in regions.terms)
+        yield f"{INDENT}<its last choice, {regions.var.name}, from masks of {expr(regions.regions)}: {tests}>"
+
+
 # -- the plan ------------------------------------------------------------------------------------
 # The plan's fields holding `analysis.keys.key`s (what an expression computes), and where in each item.
 _KEYED: dict[str, Callable[[Any], Hashable]] = {
     "spot_filters": lambda item: item[0],
-    "listing_hoists": lambda item: item,
     "counted": lambda item: item,
 }
 

@@ -13,13 +13,11 @@ from ..analysis.keys import key
 from ..analysis.walk import bare as bare_of
 from ..budget import FREE_WORK, Facts, join_mag, number, sat, scale_mag
 from ..names import FILTER_LOCAL, MAX_TABLE_CHOICES, component_sets_constant
-from ..passes import bitmask, region_masks
+from ..passes import bitmask
 from ..passes.aggregate_loops import written_out
 from ..passes.component_sets import taken
 from ..passes.count_items import SIMPLE, counted
-from ..passes.listing_hoist import LOCAL
 from ..passes.plan import FilterTerm, ValueMask
-from ..passes.region_masks import ORDERED
 from ..passes.rewrite import show
 from ..passes.spot_filters import among, joined_terms, lookup
 from ..passes.value_masks import mask_of, paren, served
@@ -28,6 +26,7 @@ from ..typed import Symbol
 from ..types import unify
 from . import boards, expressions, limits
 from .code import _CHARGES, unwrapped
+from .regions import ORDERED, any_of
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -167,7 +166,7 @@ def fused_filter(lo: Lowerer, e: t.Comprehension) -> str | None:
 
 def region_any(lo: Lowerer, e: t.Comprehension) -> str | None:
     """(pass `region_masks`) `any(d(r) op c for r in L)` read from the kept mask of the test."""
-    found = region_masks.any_of(lo.plan, e)
+    found = any_of(lo.defines, e)
     if found is None or found[0] not in lo.region_tests:
         return None
     test, regions = found
@@ -314,7 +313,7 @@ def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: str) -> str:
     bound once before its loops, when this pass found `e` and an action's later choice is being
     lowered (`lo.listing_hoisted`: the listing's bindings so far, the choice, those before it);
     else `joined` itself."""
-    if lo.listing_hoisted is None or key(e) not in lo.plan.listing_hoists:
+    if lo.listing_hoisted is None or not e.joined_once:
         return joined
     bound: list[tuple[str, str | None, str, str]]
     bound, choice, before = lo.listing_hoisted
@@ -323,7 +322,7 @@ def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: str) -> str:
             return name
     if len(bound) >= MAX_TABLE_CHOICES:
         return joined
-    name = LOCAL.format(len(bound))
+    name = f"_joined{len(bound)}"  # (compiler/names.py TEMPLATE_LOCALS)
     earlier = " and ".join(f"`{b}`" for b in before)
     bound.append((name, None, joined, f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are made "
                                 f"from, the same for every {earlier}, joined once before the loops"))

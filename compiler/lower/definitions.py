@@ -14,11 +14,11 @@ from ..lowered import LoweredField, LoweredFunction
 from ..names import base_use, faces_constant
 from ..names import joined as invented
 from ..passes import component_sets, value_tables
-from ..passes.action_tables import Bind
 from ..passes.plan import ValueTable
 from ..pyir import Assign, Block, Code, Elif, If, Return, Stmt, assign, call, if_
 from ..types import needs_key
 from . import boards, comprehensions, effects, expressions, limits
+from .boards import Bind
 from .code import Small, _annotation
 from .effects import _assigned
 

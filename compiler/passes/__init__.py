@@ -104,6 +104,23 @@ PASSES: dict[str, str] = {
 }
 ALL: frozenset[str] = frozenset(PASSES)
 
+# The level each pass works at: "typed", it rewrites the typed program or marks the node it takes;
+# "representation", it annotates a declaration of the typed program with how a value is stored or
+# found (how an action's listing finds its actions, `t.Action.listing`; a kept test of regions,
+# `t.Define.region_tests`); "lowered", it transforms the lowered program.
+LEVELS: dict[str, str] = {
+    "inline_procedures": "typed",
+    "listing_hoist": "typed",
+    "choice_hoist": "typed",
+    "action_tables": "representation",
+    "spot_rows": "representation",
+    "listing_tables": "representation",
+    "sorted_keys": "representation",
+    "tabled_rows": "representation",
+    "region_masks": "representation",
+    "guard_inline": "typed",
+}
+
 
 def known(names: Iterable[str]) -> list[str]:
     """The names that are no pass (for an error message)."""

@@ -43,7 +43,7 @@ VERB = "unswitched"
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    taken: set[Hashable] = {*plan.counted, *(k for k, _ in plan.spot_filters), *plan.listing_hoists}
+    taken: set[Hashable] = {*plan.counted, *(k for k, _ in plan.spot_filters)}
     constants = {name: value for name, value, _ in program.tables.constants}
     defines = {d.name: d for d in program.defines}
 

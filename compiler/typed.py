@@ -450,7 +450,9 @@ class Listing:
     listing, each action found by a key built and hashed."""
 
     table: Table | None = None  # (pass `action_tables`) its interned actions found by index in tables per board
-    spot_row: bool = False  # (pass `spot_rows`) its last choice, spots from masks, gathered from a row of spots
+    # (pass `spot_rows`) its last choice, spots from masks, gathered from a row of spots: the positions, among
+    # the tests of the filter that makes its spots, of those computed once per row (None: not gathered)
+    spot_row: tuple[int, ...] | None = None
     # (pass `listing_tables`, its keys as `sorted_keys` leaves them) remembered by the few values it reads
     remembered: Listed | None = None
     # (pass `tabled_rows`) its first choice's rows found once per listing, by the key of the definition it walks

@@ -284,8 +284,9 @@ def _listing(listing: t.Listing) -> Iterator[str]:
     if listing.table is not None:
         levels = ", ".join(f"{level.how} {level.size}" if level.size else level.how for level in listing.table.levels)
         yield f"{INDENT}<listed through tables: {levels or 'one action'}>"
-    if listing.spot_row:
-        yield f"{INDENT}<its last choice gathered from a row of spots>"
+    if listing.spot_row is not None:
+        kept = f"; tests kept per row: {', '.join(map(str, listing.spot_row))}" if listing.spot_row else ""
+        yield f"{INDENT}<its last choice gathered from a row of spots{kept}>"
     if listing.remembered is not None:
         keys = ", ".join(f"frozenset({code})" if member else code for code, member in listing.remembered.keys)
         yield f"{INDENT}<remembered by {keys}>"

@@ -118,15 +118,15 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
         lo.line_numbers = table is not None and table.levels[i].how == "lines"
         lo.listing_hoisted = (joined, c.var.name, tuple(ch.var.name for ch in a.choices[:i])) \
             if i > 0 else None
-        lo.spot_row = [] if i == len(a.choices) - 1 and a.listing.spot_row else None
+        lo.spot_row = [] if i == len(a.choices) - 1 and a.listing.spot_row is not None else None
         charges = lo.charges
         domain_py = lo.expr(c.domain)
         if region_row is None:  # (pass `region_masks`) the last choice, a region, made from masks
             region_row = region_choice(lo, a, i, domain_py, charges)
         if lo.spot_row:  # (pass `spot_rows`) the list is the spots_of made of these parts
             first, groups = lo.spot_row[-1]
-            spot_row = (domain_py, first, [(code, term is not None and listings.fixed(
-                term, tuple(ch.var for ch in a.choices[:i]))) for code, term in groups])
+            fixed = a.listing.spot_row or ()  # (the filter's tests computed once per row)
+            spot_row = (domain_py, first, [(code, at is not None and at in fixed) for code, at in groups])
         lo.spot_row = None
         lo.line_numbers = False
         lo.listing_hoisted = None

@@ -17,7 +17,7 @@ from ..passes import bitmask
 from ..passes.aggregate_loops import written_out
 from ..passes.component_sets import taken
 from ..passes.count_items import SIMPLE, counted
-from ..passes.plan import FilterTerm, ValueMask
+from ..passes.plan import ValueMask
 from ..passes.rewrite import show
 from ..passes.spot_filters import among, joined_terms, lookup
 from ..passes.value_masks import mask_of, paren, served
@@ -225,7 +225,7 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
         return None
     first = ["self.board.all_mask"]
     more: list[str] = []
-    keyed: dict[int, FilterTerm] = {}  # the groups of `more` that are key tests, by position
+    keyed: dict[int, int] = {}  # the groups of `more` that are key tests: their term's position, by position
     joined = len(joined_terms(found))
     for at, term in enumerate(found.terms):
         if term.mask is not None:
@@ -251,10 +251,10 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
         test_py = lo.expr(term.test)
         lo.scopes.pop()
         more.append(f"({mask} for {var}, {mask} in {groups}.items() if {test_py})")
-        keyed[len(more) - 1] = term
+        keyed[len(more) - 1] = at
     lo.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
     joined_code = listing_hoist_code(lo, e, ' & '.join(first))
-    if lo.spot_row is not None:  # (pass `spot_rows`: the parts, and which group is a test of which term)
+    if lo.spot_row is not None:  # (pass `spot_rows`: the parts, and which group is a test of which term, by position)
         lo.spot_row.append((joined_code, [(m, keyed.get(i)) for i, m in enumerate(more)]))
     return f"self.board.spots_of({joined_code}{''.join(', ' + m for m in more)})"
 

@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from .. import typed as t
-from ..analysis.walk import nodes
 from ..names import joined
-from ..passes.plan import FilterTerm
 from ..pyir import Assign, AugAssign, Code, Comment, For, If, Stmt, assign, call, if_
 from ..typed import Listed, Table
 from .boards import Bind
@@ -272,26 +269,6 @@ def key_code(table_py: str, at: int | None, params: tuple[int, ...], args: list[
     read = table_py if at is None else f"{table_py}[{args[at]}]"
     parts = [read, *(args[k] for k in params)]
     return parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
-
-
-# -- the tests of a row of spots kept per row (pass `spot_rows`) ----------------------------------
-# the nodes a test kept per row may be made of (beside the locals it may read)
-_PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField)
-
-
-def fixed(term: FilterTerm, earlier: tuple[t.Symbol, ...]) -> bool:
-    """Whether a key test of a filter reads, beside its key, only the earlier choices `earlier`
-    (and what no state changes): its mask is then the same for every state on the board."""
-    if term.mask is not None or term.test is None:
-        return False
-    allowed = {term.var, term.mask_var, *earlier}
-    for n in nodes(term.test):
-        if isinstance(n, t.Ref):
-            if not (n.sym in allowed or n.sym.kind == "const" or n.sym.kind == "value" and n.sym.name == "none"):
-                return False
-        elif not (isinstance(n, _PURE) or isinstance(n, t.Builtin) and n.func == "len"):
-            return False
-    return True
 
 
 # -- a later choice's list made once (pass `choice_hoist`) ---------------------------------------

@@ -25,7 +25,6 @@ from ..budget import NOTHING, Facts
 from ..lowered import Program
 from ..names import joined as invented
 from ..passes import Plan
-from ..passes.plan import FilterTerm
 from ..pyir import Code, Stmt
 from ..typed import Symbol
 from .code import Small
@@ -135,8 +134,8 @@ class Lowerer:
         # name and the names of the choices before it
         self.listing_hoisted: tuple[list[tuple[str, str | None, str, str]], str, tuple[str, ...]] | None = None
         # While the last choice of a listing pass `spot_rows` gathers is lowered: the parts of its
-        # list of spots (spot_filters_code: the masks joined first, each further group and its term)
-        self.spot_row: list[tuple[str, list[tuple[str, FilterTerm | None]]]] | None = None
+        # list of spots (spot_filters_code: the masks joined first, each further group and its term's position)
+        self.spot_row: list[tuple[str, list[tuple[str, int | None]]]] | None = None
         # (pass `region_masks`) the kept tests of regions lowering keeps (their definitions charge nothing
         # to the limits of a move), and by the slot of each definition the masks of known bits its drops
         # make stale; decided once the fields are lowered (`keep_region_tests`)

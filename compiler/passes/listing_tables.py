@@ -77,7 +77,8 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
 
     def how(a: t.Action) -> t.Listing | None:
         table = a.listing.table
-        if table is None or not a.choices or a.listing.spot_row or any(level.how != "index" for level in table.levels):
+        if table is None or not a.choices or a.listing.spot_row is not None \
+                or any(level.how != "index" for level in table.levels):
             return None
         listed = _listed(a, defines)
         return None if listed is None else replace(a.listing, remembered=listed)

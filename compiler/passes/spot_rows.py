@@ -43,23 +43,53 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from ..analysis.walk import bare
+from ..analysis.walk import bare, nodes
 from . import spot_filters
 from .action_tables import listed_as
-from .plan import Plan
+from .plan import FilterTerm, Plan
+
+# the nodes a test kept per row may be made of (beside the locals it may read)
+_PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField)
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    """Each action taken annotated (`t.Listing.spot_row`); lowering gathers its row (compiler/lower/
-    listings.py `gathered_spots`, the tests kept per row as `fixed` finds them)."""
-    return listed_as(program, lambda a: replace(a.listing, spot_row=True) if _taken(a, plan) else None), plan
+    """Each action taken annotated with the tests of its filter kept per row (`t.Listing.spot_row`);
+    lowering gathers its row (compiler/lower/listings.py `gathered_spots`)."""
+
+    def how(a: t.Action) -> t.Listing | None:
+        kept = _kept(a, plan)
+        return None if kept is None else replace(a.listing, spot_row=kept)
+
+    return listed_as(program, how), plan
 
 
-def _taken(a: t.Action, plan: Plan) -> bool:
+def _kept(a: t.Action, plan: Plan) -> tuple[int, ...] | None:
+    """The positions, among the tests of the filter of the last choice's spots, of those kept per
+    row, if the pass takes the action; else None."""
     table = a.listing.table
     if table is None or len(a.choices) < 2 or table.levels[-1].how != "index":
-        return False
+        return None
     last = a.choices[-1]
     domain = bare(last.domain)
-    return (last.var.ty.kind == "entity" and last.var.ty.name == "spot" and isinstance(domain, t.Comprehension)
-            and spot_filters.lookup(plan, domain) is not None)
+    if not (last.var.ty.kind == "entity" and last.var.ty.name == "spot" and isinstance(domain, t.Comprehension)):
+        return None
+    found = spot_filters.lookup(plan, domain)
+    if found is None:
+        return None
+    earlier = tuple(c.var for c in a.choices[:-1])
+    return tuple(k for k, term in enumerate(found.terms) if fixed(term, earlier))
+
+
+def fixed(term: FilterTerm, earlier: tuple[t.Symbol, ...]) -> bool:
+    """Whether a key test of a filter reads, beside its key, only the earlier choices `earlier`
+    (and what no state changes): its mask is then the same for every state on the board."""
+    if term.mask is not None or term.test is None:
+        return False
+    allowed = {term.var, term.mask_var, *earlier}
+    for n in nodes(term.test):
+        if isinstance(n, t.Ref):
+            if not (n.sym in allowed or n.sym.kind == "const" or n.sym.kind == "value" and n.sym.name == "none"):
+                return False
+        elif not (isinstance(n, _PURE) or isinstance(n, t.Builtin) and n.func == "len"):
+            return False
+    return True

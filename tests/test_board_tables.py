@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from rulewright.compiler import passes
-from rulewright.compiler.passes.action_tables import actions_type
+from rulewright.compiler.lower.listings import actions_type
 from rulewright.core.paths import generated_dir
 from rulewright.runtime import RegionRow, SpotRow
 from tests.helpers.compiled import game, method, source

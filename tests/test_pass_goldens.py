@@ -94,8 +94,8 @@ def shown(case: Case) -> tuple[str, str, str, list[str]]:
     enabled = ENABLED.get(rules.stem, passes.ALL)
     every = "every pass" if enabled == passes.ALL else f"the passes {', '.join(sorted(enabled))}"
     before, plan_before, after, plan_after = stages(checked(rules).typed, name, enabled)
-    text_before = typed_print.program(before) + "\n" + typed_print.plan(plan_before, [before])
-    text_after = typed_print.program(after) + "\n" + typed_print.plan(plan_after, [after, before])
+    text_before = typed_print.program(before) + "\n" + typed_print.plan(plan_before)
+    text_after = typed_print.program(after) + "\n" + typed_print.plan(plan_after)
     diff = list(difflib.unified_diff(code(checked(rules), enabled - {name}), every_pass(rules),
                                      f"without {name}", every, n=2, lineterm=""))
     golden = "\n".join([

@@ -22,9 +22,9 @@ This is no rule file (`compiler/unparse.py` writes those): it need not parse aga
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core.source import SourceSpan
 from . import typed as t
@@ -69,8 +69,9 @@ def _form(e: t.Expr) -> str | None:
             return "read from a bit mask"
         case t.Comprehension(value_mask=True):
             return "read from bit masks per value"
-        case t.Comprehension(spot_filter=t.Filter() as found):
-            return f"made from bit masks: {_filter(found)}"
+        case t.Comprehension(spot_filter=t.Filter() as found, joined_once=joined):
+            once = "; its masks joined once before the listing's loops" if joined else ""
+            return f"made from bit masks: {_filter(found)}{once}"
         case t.Comprehension(counted=True):
             return "the list's own count"
         case t.Comprehension(component_set=True):
@@ -249,8 +250,11 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"define {d.name}({_params(d.params)}) -> {d.ty}{flags}  @{where(d.span)}"
         yield from (f"{INDENT}{how}" for how in _stored(d))
         yield f"{INDENT}{expr(d.body)}"
+        for test in d.region_tests:
+            yield f"{INDENT}<kept as a mask of the regions where {test.text}: {test.slot}>"
     for pr in p.procedures:
-        yield f"procedure {pr.name}({_params(pr.params)})  @{where(pr.span)}"
+        written_out = " <written out where it is called>" if pr.written_out else ""
+        yield f"procedure {pr.name}({_params(pr.params)}){written_out}  @{where(pr.span)}"
         yield from block(pr.body, 1)
     for tr in p.triggers:
         turn_end = " at turn end" if tr.at_turn_end else ""
@@ -321,7 +325,9 @@ def _action(a: t.Action) -> Iterator[str]:
         written_out = " <written out where its listing starts>" if a.when_written_out else ""
         yield f"{INDENT}when {expr(a.when)}{written_out}"
     for c in a.choices:
-        yield f"{INDENT}choose {local(c.var)} in {expr(c.domain)}"
+        made_once = " <made once per listing>" if c.made_once else ""
+        yield f"{INDENT}choose {local(c.var)} in {expr(c.domain)}{made_once}"
+    yield from _listing(a.listing)
     yield f"{INDENT}text {_text(a.text_parts)}"
     if a.others_parts is not None:
         yield f"{INDENT}others read {_text(a.others_parts)}"
@@ -335,20 +341,32 @@ def _action(a: t.Action) -> Iterator[str]:
         yield f"{INDENT}then phases {', '.join(f'{k}->{n}' for k, n in a.then)}"
 
 
+def _listing(listing: t.Listing) -> Iterator[str]:
+    """How an action's listing finds its actions, one line a decision (none for the plain listing)."""
+    if listing.table is not None:
+        levels = ", ".join(f"{level.how} {level.size}" if level.size else level.how for level in listing.table.levels)
+        yield f"{INDENT}<listed through tables: {levels or 'one action'}>"
+    if listing.spot_row is not None:
+        kept = f"; tests kept per row: {', '.join(map(str, listing.spot_row))}" if listing.spot_row else ""
+        yield f"{INDENT}<its last choice gathered from a row of spots{kept}>"
+    if listing.remembered is not None:
+        keys = ", ".join(f"frozenset({code})" if member else code for code, member in listing.remembered.keys)
+        yield f"{INDENT}<remembered by {keys}>"
+    if listing.tabled_rows:
+        yield f"{INDENT}<its first choice's rows found by the key of what it walks>"
+    regions = listing.regions
+    if regions is not None:
+        tests = ", ".join(f"kept {term.kept.slot}" if term.kept is not None
+                          else expr(term.test) if term.test is not None else "?" for term in regions.terms)
+        yield f"{INDENT}<its last choice, {regions.var.name}, from masks of {expr(regions.regions)}: {tests}>"
+
+
 # -- the plan ------------------------------------------------------------------------------------
-# The plan's fields holding `analysis.keys.key`s (what an expression computes), and where in each item.
-_KEYED: dict[str, Callable[[Any], Hashable]] = {
-    "listing_hoists": lambda item: item,
-}
-
-
-def plan(decided: Plan, programs: Sequence[t.TypedProgram] = ()) -> str:
+def plan(decided: Plan) -> str:
     """Each decision of a plan that is not the unoptimised program's, one field a line (a field of
-    several items: one item a line below it). An `analysis.keys.key` (what an expression computes, built
-    of `id()`s) is written as the first expression of `programs` that has it."""
+    several items: one item a line below it)."""
     from .passes import ALL, Plan
 
-    keys = _keys(programs) if programs else {}
     empty = Plan()
     lines = [f"passes run: {', '.join(decided.passes) or '-'}"]
     if decided.enabled != ALL:
@@ -360,54 +378,11 @@ def plan(decided: Plan, programs: Sequence[t.TypedProgram] = ()) -> str:
         if isinstance(value, tuple):
             lines.append(f"{f.name}:")
             for item in value:
-                shown = _value(item)
-                if f.name in _KEYED:
-                    written = keys.get(_KEYED[f.name](item), "<expression not found>")
-                    shown = written
-                lines.append(f"{INDENT}{shown}")
+                lines.append(f"{INDENT}{_value(item)}")
         else:
             lines.append(f"{f.name}: {_value(value)}")
     return "\n".join(lines) + "\n"
 
-
-def _keys(programs: Sequence[t.TypedProgram]) -> dict[Hashable, str]:
-    """Every expression of the programs by its key, the first met kept."""
-    from .analysis.keys import key
-
-    found: dict[Hashable, str] = {}
-    for p in programs:
-        todo = list(_roots(p))[::-1]
-        while todo:
-            e = todo.pop()
-            found.setdefault(key(e), expr(e))
-            todo.extend(reversed(t.subexpressions(e)))
-    return found
-
-
-def _roots(p: t.TypedProgram) -> Iterator[t.Expr]:
-    """Every expression of a program that no other expression holds."""
-    for c in p.components:
-        yield c.value
-    for f in p.fields:
-        yield from (e for e in (f.init, f.shown_if, f.hide_items_if, f.visible_to) if e is not None)
-    for d in p.defines:
-        yield d.body
-    for pr in p.procedures:
-        yield from t.effect_expressions(pr.body)
-    for tr in p.triggers:
-        yield from (tr.when,) if tr.when is not None else ()
-        yield from t.effect_expressions(tr.effect)
-    for ph in p.phases:
-        yield from (ph.actor,) if ph.actor is not None else ()
-        yield from t.effect_expressions(ph.start)
-    for a in p.actions:
-        yield from (e for e in (a.when, a.revealed) if e is not None)
-        yield from (c.domain for c in a.choices)
-        yield from t.effect_expressions(a.effect)
-    yield from t.effect_expressions(p.setup)
-    yield from (e for e in (p.end, p.tie_break) if e is not None)
-    yield from (s.expr for s in p.scoring)
-    yield from (i.expr for i in p.invariants)
 
 
 def _value(v: object) -> str:  # noqa: C901 (one case per kind of value)

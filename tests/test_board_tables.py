@@ -16,8 +16,8 @@ import pytest
 
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
+from rulewright.compiler.lower.listings import actions_type
 from rulewright.compiler.lowered import each_statement
-from rulewright.compiler.passes.action_tables import actions_type
 from rulewright.compiler.pyir import Assign, Stmt
 from rulewright.core.paths import generated_dir, ruleset_file
 from rulewright.runtime import RegionRow, SpotRow

@@ -23,7 +23,7 @@ from rulewright.compiler.check import check
 from rulewright.compiler.codegen import emit
 from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.lower import lower
-from rulewright.compiler.passes.plan import Listed
+from rulewright.compiler.typed import Listed
 from rulewright.core.paths import ruleset_file
 from rulewright.runtime.state import Game
 from tests.helpers.compiled import method
@@ -58,7 +58,9 @@ def test_a_listing_whose_walk_charges_the_budget_is_listed_plainly() -> None:
     assert typed is not None
     typed, plan = passes.optimise(typed)
     forced = Listed("peek", (("self.hand[self.current]", True),), "the items of `hand[current]`")
-    problems, program = lower(typed, replace(plan, listing_tables=(*plan.listing_tables, forced)))
+    typed = replace(typed, actions=tuple(replace(a, listing=replace(a.listing, remembered=forced))
+                                         if a.name == "peek" else a for a in typed.actions))
+    problems, program = lower(typed, plan)
     assert not problems
     source = emit(ruleset, program, list(zip(ruleset.files, resolved.texts, strict=True)), plan)
     peek = method(source, "_legal__peek")

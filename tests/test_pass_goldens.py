@@ -129,8 +129,8 @@ def shown(case: Case) -> tuple[str, str, str, list[str]]:
             *module])
         return golden, text_before, text_after, diff
     before, plan_before, after, plan_after = stages(checked(rules).typed, name, enabled)
-    text_before = typed_print.program(before) + "\n" + typed_print.plan(plan_before, [before])
-    text_after = typed_print.program(after) + "\n" + typed_print.plan(plan_after, [after, before])
+    text_before = typed_print.program(before) + "\n" + typed_print.plan(plan_before)
+    text_after = typed_print.program(after) + "\n" + typed_print.plan(plan_after)
     golden = "\n".join([
         *header,
         f"== program and plan before `{name}` ({every} before it run)",

@@ -13,10 +13,10 @@ from ..budget import FREE_WORK, NOTHING, Facts, sat
 from ..lowered import LoweredField, LoweredFunction
 from ..names import base_use, component_sets_constant, faces_constant
 from ..names import joined as invented
-from ..passes.action_tables import Bind
 from ..pyir import Assign, Block, Code, Elif, If, Return, Stmt, assign, call, if_
 from ..types import needs_key
 from . import boards, comprehensions, effects, expressions, limits
+from .boards import Bind
 from .code import Small, _annotation
 from .effects import _assigned
 

@@ -1,6 +1,7 @@
 """The state every part of lowering shares (`Lowerer`), passed to the functions of each module that
-lowers one kind of syntax (expressions.py, comprehensions.py, effects.py, definitions.py, actions.py,
-boards.py; the limits of a move, limits.py; the walk of the rule set, rules.py), as mypyc's
+lowers one kind of syntax (expressions.py, comprehensions.py, effects.py, definitions.py, actions.py
+and its listings, listings.py, boards.py and its kept tests of regions, regions.py; the limits of a
+move, limits.py; the walk of the rule set, rules.py), as mypyc's
 `IRBuilder` is to its transforms.
 
 Each of those modules imports this one and the modules below it, never one above: where a part
@@ -10,8 +11,8 @@ an effect the cost of a procedure, the boards a definition), it calls it through
 package's entry point (lower/__init__.py), as mypyc's `IRBuilder.accept` reaches its transforms
 through the visitor its caller gives it. The modules, bottom up: lowerer (with the state of the
 limits of a move, `MoveLimits`, and what the rules' values kept between moves and their decisions
-waited for are, `Keeping` and `Steps`), boards, limits, expressions, comprehensions, effects,
-definitions, actions, rules.
+waited for are, `Keeping` and `Steps`), regions, boards, limits, expressions, comprehensions,
+effects, definitions, listings, actions, rules.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from ..budget import NOTHING, Facts
 from ..lowered import Program
 from ..names import joined as invented
 from ..passes import Plan
-from ..passes.plan import RegionTest
 from ..pyir import Code, Stmt
 from ..typed import Symbol
 from .code import Small
@@ -145,12 +145,12 @@ class Lowerer(MoveLimits):
         # name and the names of the choices before it
         self.listing_hoisted: tuple[list[tuple[str, str | None, str, str]], str, tuple[str, ...]] | None = None
         # While the last choice of a listing pass `spot_rows` gathers is lowered: the parts of its
-        # list of spots (spot_filters_code: the masks joined first, each further group and its term)
-        self.spot_row: list[tuple[str, list[tuple[str, t.FilterTerm | None]]]] | None = None
+        # list of spots (spot_filters_code: the masks joined first, each further group and its term's position)
+        self.spot_row: list[tuple[str, list[tuple[str, int | None]]]] | None = None
         # (pass `region_masks`) the kept tests of regions lowering keeps (their definitions charge nothing
         # to the limits of a move), and by the slot of each definition the masks of known bits its drops
         # make stale; decided once the fields are lowered (`keep_region_tests`)
-        self.region_tests: list[RegionTest] = []
+        self.region_tests: list[t.RegionTest] = []
         self.region_known: dict[str, tuple[str, ...]] = {}
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:

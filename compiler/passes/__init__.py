@@ -141,6 +141,16 @@ LEVEL: dict[str, str] = {
     "bitmask": "representation",  # TypedProgram.masks; marks Comprehension/Builtin.mask_read
     "spot_filters": "typed",  # Comprehension.spot_filter (and the masks of the empty spots it reads)
     "count_items": "typed",  # Comprehension.counted
+    "inline_procedures": "typed",
+    "listing_hoist": "typed",
+    "choice_hoist": "typed",
+    "action_tables": "representation",
+    "spot_rows": "representation",
+    "listing_tables": "representation",
+    "sorted_keys": "representation",
+    "tabled_rows": "representation",
+    "region_masks": "representation",
+    "guard_inline": "typed",
     "move_step": "lowered",  # lowered.Program.move_step
     "journal": "representation",  # TypedProgram.journal
     "board_tables": "lowered",  # lowered.Program.board_tables, and the statements that read them

@@ -70,7 +70,7 @@ class Lazy:
         self.constants = {name: value for name, value, _ in program.tables.constants}
         self.defines = {d.name: d for d in program.defines}
         self.failing: dict[str, bool] = {}
-        self.taken: set[Hashable] = {*plan.listing_hoists}
+        self.taken: set[Hashable] = set()
 
     def expr(self, e: t.Expr) -> t.Expr:
         e = rebuild(e, self.expr)  # the comprehensions inside first

@@ -43,7 +43,7 @@ VERB = "unswitched"
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    taken: set[Hashable] = {*plan.listing_hoists}
+    taken: set[Hashable] = set()
     constants = {name: value for name, value, _ in program.tables.constants}
     defines = {d.name: d for d in program.defines}
 

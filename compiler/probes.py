@@ -48,7 +48,7 @@ from .codegen import class_name, emit
 from .driver import build
 from .lower import lower
 from .lowered import Program
-from .passes import optimise
+from .passes import optimise, transform
 from .pyir import AugAssign, Code, For, If, Stmt, does_something
 
 OUTCOMES: dict[str, tuple[str, ...]] = {
@@ -374,6 +374,7 @@ def compile_probed(path: Path) -> Probed:
     problems, program = lower(typed, plan, probes.statement, probes.expression)
     if problems:
         raise CompileError(problems)
+    program = transform(program, typed, frozenset())  # (every pass off: the program as lowered)
     probes.finish(typed, program)
     source = emit(ruleset, program, list(zip(ruleset.files, resolved.texts, strict=True)), plan)
     source += probes.support(class_name(ruleset.game, ruleset.variant))

@@ -724,6 +724,9 @@ class TypedProgram:
     end_kept: Reads | None = None
     # (pass `own_drops`) the state, while no copy shares its dicts of kept values, drops values from them in place
     drops_in_place: bool = False
+    # (pass `journal`, a representation of the state as a move began) where every move runs as steps, a
+    # move notes each field as it first changes it, and that state is made from them only if the move waits
+    journal: bool = False
 
 
 # -- what is known per node ---------------------------------------------------------------------

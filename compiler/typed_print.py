@@ -291,6 +291,8 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"ask answer {name} :: {ty}{' (secret)' if name in p.secret_asks else ''}"
     if p.drops_in_place:
         yield "state <drops kept values in place while no copy shares them>"
+    if p.journal:
+        yield "state <a move notes each field as it first changes it, where every move runs as steps>"
 
 
 def _stored(d: t.Define) -> Iterator[str]:

@@ -23,6 +23,7 @@ def emitted(checked: Checked, enabled: frozenset[str]) -> str:
     typed, plan = passes.optimise(checked.typed, enabled)
     problems, program = lower(typed, plan)
     assert not problems, problems
+    program = passes.transform(program, typed, enabled)  # (the passes of the lowered level)
     return emit(checked.ruleset, program, list(zip(checked.ruleset.files, checked.resolved.texts, strict=True)), plan)
 
 

@@ -13,6 +13,11 @@ The golden holds, as compiler/typed_print.py writes them:
   tests/test_optimiser.py plays in lockstep). Most passes record a decision that lowering carries
   out, seen only there until lowering writes an IR of its own (issue 35).
 
+A pass of the lowered level (`passes.LEVEL`, run on what lowering wrote: issue 35, item 6) has
+instead the members of the lowered program it changes, before and after it, as
+compiler/lowered_print.py writes them (the statements as the module prints them), with the
+generated module's diff.
+
 `UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py` writes the golden files again; read the diff
 before committing it. A golden must show the pass at work: the program or the plan changes (a pass
 that only marks the form lowering writes a node in shows the mark), and the generated module
@@ -28,9 +33,10 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.compiler import passes, typed_print
+from rulewright.compiler import lowered_print, passes, typed_print
 from rulewright.compiler import typed as t
 from rulewright.compiler.driver import Checked, check_file, compile_checked
+from rulewright.compiler.lower import lower
 
 HERE = Path(__file__).parent / "passes"
 # Test games of tests/games/ whose goldens show a pass on every form its tests play.
@@ -87,26 +93,51 @@ def every_pass(case: Path) -> list[str]:
     return code(checked(case), ENABLED.get(case.stem, passes.ALL))
 
 
+def lowered_stages(ch: Checked, name: str, enabled: frozenset[str]) -> tuple[str, str]:
+    """The members of the lowered program that pass `name` (of the lowered level) changes, before it
+    (lowered from the typed program every pass before it made, and every pass of the lowered level
+    before it run, by the pipeline itself: `passes.lowered_stages`) and after it."""
+    typed, plan = passes.optimise(ch.typed, enabled)
+    problems, program = lower(typed, plan)
+    assert problems == []
+    for stage in passes.lowered_stages(program, typed, enabled):
+        if stage.name == name:
+            return lowered_print.changed(stage.program, stage.after)
+    raise AssertionError(f"no pass {name}")
+
+
 def shown(case: Case) -> tuple[str, str, str, list[str]]:
-    """The golden text of a case, the program and plan before and after (for the checks), and the
-    generated module's diff."""
+    """The golden text of a case, the program and plan before and after (for the checks; of a pass
+    of the lowered level, the members of the lowered program it changes), and the generated
+    module's diff."""
     name, rules = case.name, case.rules
     enabled = ENABLED.get(rules.stem, passes.ALL)
     every = "every pass" if enabled == passes.ALL else f"the passes {', '.join(sorted(enabled))}"
+    diff = list(difflib.unified_diff(code(checked(rules), enabled - {name}), every_pass(rules),
+                                     f"without {name}", every, n=2, lineterm=""))
+    header = [f"# pass `{name}` on {rules.relative_to(HERE.parent.parent).as_posix()}: written by "
+              "tests/test_pass_goldens.py", "# (UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py writes it again)"]
+    module = [f"== the generated module: {every} but `{name}` (-) against {every} (+)", *diff, ""]
+    if passes.level(name) == "lowered":
+        text_before, text_after = lowered_stages(checked(rules), name, enabled)
+        golden = "\n".join([
+            *header,
+            f"== the members of the lowered program `{name}` changes, before it ({every} before it run)",
+            text_before,
+            f"== the members after `{name}`",
+            text_after,
+            *module])
+        return golden, text_before, text_after, diff
     before, plan_before, after, plan_after = stages(checked(rules).typed, name, enabled)
     text_before = typed_print.program(before) + "\n" + typed_print.plan(plan_before)
     text_after = typed_print.program(after) + "\n" + typed_print.plan(plan_after)
-    diff = list(difflib.unified_diff(code(checked(rules), enabled - {name}), every_pass(rules),
-                                     f"without {name}", every, n=2, lineterm=""))
     golden = "\n".join([
-        f"# pass `{name}` on {rules.relative_to(HERE.parent.parent).as_posix()}: written by tests/test_pass_goldens.py",
-        "# (UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py writes it again)",
+        *header,
         f"== program and plan before `{name}` ({every} before it run)",
         text_before,
         f"== program and plan after `{name}`",
         text_after,
-        f"== the generated module: {every} but `{name}` (-) against {every} (+)",
-        *diff, ""])
+        *module])
     return golden, text_before.split("\npasses run:")[0] + _decisions(plan_before), \
         text_after.split("\npasses run:")[0] + _decisions(plan_after), diff
 
@@ -179,3 +210,30 @@ def test_a_pass_of_the_representation_step_annotates_the_program_not_the_plan(na
     assert replace(stage.decided, passes=stage.plan.passes) == stage.plan
     assert stage.after != stage.program
 
+
+def test_each_pass_has_a_level_and_the_lowered_ones_run_after_lowering() -> None:
+    """Every pass works at one of the three levels (`passes.LEVEL`, "typed" unless named); the
+    pipeline runs the typed and representation ones before lowering (`passes.stages`) and the
+    lowered ones after it (`passes.lowered_stages`), each once, in the order of PASSES."""
+    assert set(passes.LEVEL) <= set(passes.PASSES)
+    assert {passes.level(name) for name in passes.PASSES} <= {"typed", "representation", "lowered"}
+    ch = checked(HERE / "board_tables.yaml")
+    typed_names = [stage.name for stage in passes.stages(ch.typed)]
+    typed, plan = passes.optimise(ch.typed)
+    _, program = lower(typed, plan)
+    lowered_names = [stage.name for stage in passes.lowered_stages(program, typed)]
+    assert lowered_names == [name for name in passes.PASSES if passes.level(name) == "lowered"] != []
+    assert typed_names == [name for name in passes.PASSES if passes.level(name) != "lowered"]
+
+
+@pytest.mark.parametrize("name", [name for name in passes.PASSES if passes.level(name) == "lowered"])
+def test_a_lowered_pass_leaves_the_program_it_is_given_as_it_was(name: str) -> None:
+    """A pass of the lowered level is pure: it gives a new program, the one lowering gave unchanged
+    (compared member by member, as its golden prints them)."""
+    ch = checked(HERE / f"{name}.yaml")
+    typed, plan = passes.optimise(ch.typed)
+    _, program = lower(typed, plan)
+    written = lowered_print.members(program)
+    after = passes.transform(program, typed, frozenset({name}))
+    assert lowered_print.members(program) == written
+    assert lowered_print.members(after) != written

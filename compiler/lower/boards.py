@@ -73,21 +73,20 @@ def keep_region_tests(lo: Lowerer) -> None:
         lo.region_known[slot] = (*lo.region_known.get(slot, ()), test.known)
 
 
-# How lowering has the code that finds a table read (`board_table`: pass `board_tables`, which also
-# leaves it as it is with that pass off): from the code that finds it by name, its slot's name, its
-# type and what it holds, the code to write.
+# How lowering has the code that finds a table read noted (`board_table`, which pass `board_tables`
+# binds to its slot after lowering): from the code that finds it by name, its slot's name, its type
+# and what it holds, the code to write (that code, as it is).
 Bind = Callable[[str, str, str, str], str]
 
 
 def board_table(lo: Lowerer, code: str, slot: str, annotation: str, what: str) -> str:
-    """The code that reads a table of the board: `code`, which finds it by name (or makes it), or,
-    with pass `board_tables`, the slot `slot` of the state it is bound to as the game starts, of
-    type `annotation` (`what`: what it holds, for the slot's comment)."""
-    if not lo.plan.board_tables:
-        return code
-    found = lo.bound_tables.setdefault(slot, (annotation, code, what))
+    """The code that reads a table of the board: `code`, which finds it by name (or makes it), the
+    whole value of the statement that reads it. Noted (Program.board_lookups) with the slot `slot`
+    of the state it would be bound to, of type `annotation` (`what`: what it holds, for the slot's
+    comment): pass `board_tables` binds it there as the game starts."""
+    found = lo.board_lookups.setdefault(slot, (annotation, code, what))
     assert found[1] == code, (slot, found[1], code)  # (a slot's name says which table it is)
-    return f"self.{slot}"
+    return code
 
 
 def kept_masks(lo: Lowerer) -> None:

@@ -47,7 +47,7 @@ def run(lo: Lowerer) -> Program:
     prog.resets = frozenset(lo.resets)
     prog.called = frozenset(lo.called)
     boards.kept_masks(lo)
-    prog.board_tables = [(slot, *bound) for slot, bound in lo.bound_tables.items()]
+    prog.board_lookups = [(slot, *found) for slot, found in lo.board_lookups.items()]
     return prog
 
 

@@ -1,15 +1,21 @@
 """Stage 5b, passes: optimisations of the typed program (compiler/typed.py), between check and
-lower. Each pass is a module of this package with one entry point,
+lower, and of the lowered program (compiler/lowered.py), between lower and codegen. Each pass is a
+module of this package with one entry point; before lowering,
 
     run(program: TypedProgram, plan: Plan, facts: Facts) -> tuple[TypedProgram, Plan]
 
 at one of three levels (`LEVEL`): it rewrites the program into an equivalent one (inlining,
 hoisting: "typed"); or, a pass of the representation step, it annotates the declarations of the
 program with how a value is stored or found, which lowering writes so (which definitions to keep
-between moves and which changes drop part of them, `t.Define.kept`: "representation"); or it
-transforms the lowered program ("lowered"). A pass not yet moved to one of them records in the
-`Plan` a decision that lowering carries out. `facts` are the analyses of the program that several
-passes read (compiler/analysis/), made once per program, and the passes that run (`facts.enabled`).
+between moves and which changes drop part of them, `t.Define.kept`: "representation"). A pass not
+yet moved to one of them records in the `Plan` a decision that lowering carries out. `facts` are
+the analyses of the program that several passes read (compiler/analysis/), made once per program,
+and the passes that run (`facts.enabled`). A pass of the lowered level runs after lowering, on what
+it wrote (`transform`):
+
+    run(program: lowered.Program, facts: Facts) -> lowered.Program
+
+a new lowered program, the one given left as it is; `facts` are those of the typed program lowered.
 A pass imports only passes that run before it (or none), never lowering (tests/test_pass_order.py).
 Every pass can be switched off on its own (`compile --no-pass NAME`), or all of them (`compile
 --no-opt`): a game is the same game, move for move and byte for byte, with or without any of them;
@@ -26,11 +32,16 @@ from typing import Protocol
 
 from .. import typed as t
 from ..analysis import Facts
+from ..lowered import Program
 from .plan import Plan as Plan  # (what `optimise` gives: lowering and codegen name it from here)
 
 
 class Pass(Protocol):
     def __call__(self, program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]: ...
+
+
+class LoweredPass(Protocol):
+    def __call__(self, program: Program, facts: Facts) -> Program: ...
 
 
 # The passes, in the order they run, each with what it does in a line (`compile --help`, the
@@ -108,12 +119,14 @@ PASSES: dict[str, str] = {
 }
 ALL: frozenset[str] = frozenset(PASSES)
 
-# Each pass's level (see the module's doc): "typed", a rewrite of the typed program; "representation",
-# the representation step, which annotates the typed program's declarations with how a value is stored
-# or found (kept between moves, held as a bit mask, remembered in a table of the board); "lowered", a
-# transform of the lowered program. The step's passes run where PASSES puts them, not all at once: each
-# where what it reads is decided (`inner_defines` and `score_only` before `inline`, which writes what they
-# leave unkept where it is called; `derived` after the passes that make a loop no loop).
+# Each pass's level (see the module's doc), "typed" unless named here: "typed", a rewrite of the typed
+# program; "representation", the representation step, which annotates the typed program's declarations
+# with how a value is stored or found (kept between moves, held as a bit mask, remembered in a table of
+# the board); "lowered", a transform of the lowered program (compiler/lowered.py), after lowering, where
+# the decision is only about the shape of the code written. The typed and representation passes run
+# before lowering where PASSES puts them, not all at once: each where what it reads is decided
+# (`inner_defines` and `score_only` before `inline`, which writes what they leave unkept where it is
+# called; `derived` after the passes that make a loop no loop); the lowered ones in PASSES order after it.
 LEVEL: dict[str, str] = {
     "inner_defines": "representation",
     "score_only": "representation",
@@ -138,7 +151,15 @@ LEVEL: dict[str, str] = {
     "tabled_rows": "representation",
     "region_masks": "representation",
     "guard_inline": "typed",
+    "move_step": "lowered",  # lowered.Program.move_step
+    "journal": "representation",  # TypedProgram.journal
+    "board_tables": "lowered",  # lowered.Program.board_tables, and the statements that read them
 }
+
+
+def level(name: str) -> str:
+    """The level pass `name` works at (`LEVEL`)."""
+    return LEVEL.get(name, "typed")
 
 
 def known(names: Iterable[str]) -> list[str]:
@@ -164,7 +185,7 @@ def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[S
     plan = Plan(enabled=enabled)
     facts = Facts(program, enabled)
     for name in PASSES:
-        if name not in enabled:
+        if name not in enabled or level(name) == "lowered":
             continue
         run: Pass = importlib.import_module(f"{__name__}.{name}").run
         rewritten, decided = run(program, plan, facts)
@@ -176,8 +197,39 @@ def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[S
 
 
 def optimise(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> tuple[t.TypedProgram, Plan]:
-    """Run the enabled passes, in their fixed order (PASSES), over a checked program."""
+    """Run the enabled passes of the typed and representation levels, in their fixed order
+    (PASSES), over a checked program."""
     plan = Plan(enabled=enabled)
     for stage in stages(program, enabled):
         program, plan = stage.after, stage.decided
     return program, plan
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredStage:
+    """One pass of the lowered level as the pipeline ran it: the lowered program it was given, and what it gave."""
+
+    name: str
+    program: Program
+    after: Program
+
+
+def lowered_stages(program: Program, typed: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[LoweredStage]:
+    """The enabled passes of the lowered level run in their fixed order (PASSES) over what lowering
+    wrote of `typed` (the program `optimise` gave), one stage at a time."""
+    facts = Facts(typed, enabled)
+    for name in PASSES:
+        if name not in enabled or level(name) != "lowered":
+            continue
+        run: LoweredPass = importlib.import_module(f"{__name__}.{name}").run
+        after = run(program, facts)
+        yield LoweredStage(name, program, after)
+        program = after
+
+
+def transform(program: Program, typed: t.TypedProgram, enabled: frozenset[str] = ALL) -> Program:
+    """Run the enabled passes of the lowered level, in their fixed order (PASSES), over what
+    lowering wrote of `typed`: what codegen lays out."""
+    for stage in lowered_stages(program, typed, enabled):
+        program = stage.after
+    return program

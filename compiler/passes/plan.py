@@ -21,14 +21,5 @@ class Plan:
     passes: tuple[str, ...] = ()  # the passes that ran, in the order they ran
     enabled: frozenset[str] = frozenset()  # the passes that run (one defers to another that will)
     # -- each pass's decisions, one field per pass, below this line --
-    move_step: bool = False  # move_step: a move's step written out for the rule set, where no move can wait
-    # move_step: whether the end of a turn, or a phase's start, can change what the end of the game reads
-    # (its fields; for a start, the seat to act too): else the written step does not test the end again there
-    end_after_turn_end: bool = True
-    end_after_start: bool = True
-    journal: bool = False  # journal: a move notes the fields it changes, where every move runs as steps
-    # board_tables: the tables of the board that listings and definitions read found once, as a game starts,
-    # and kept on the state with their types
-    board_tables: bool = False
     # aggregate_loops: the aggregates a definition's value computes first written out as loops
     aggregate_loops: bool = False

@@ -20,7 +20,7 @@ from ..core.paths import shown_safely
 from . import ir
 from .lowered import LoweredChoice, Program
 from .names import faces_constant
-from .passes import PASSES, Plan
+from .passes import PASSES
 from .pyir import declared, does_something
 from .pyprint import lines
 
@@ -175,10 +175,11 @@ def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
     return out
 
 
-def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan: Plan | None = None) -> str:
+def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]],
+         passes: frozenset[str] = frozenset()) -> str:
     """Render the module. `sources` are (display path, file text) of the rule files used;
-    `plan` says which optimisation passes ran (the header names them)."""
-    return render(context(rs, program, sources, plan))
+    `passes` the optimisation passes that ran (the header names them)."""
+    return render(context(rs, program, sources, passes))
 
 
 def render(values: dict[str, Any]) -> str:
@@ -198,7 +199,7 @@ def render_blocks(values: dict[str, Any]) -> Callable[..., str]:
     return block
 
 
-def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan: Plan | None = None
+def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], passes: frozenset[str] = frozenset()
             ) -> dict[str, Any]:
     """What the template is given to lay out the module (`render`)."""
     actions = [
@@ -228,8 +229,8 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pl
         sequence=any("Sequence[" in annotation for annotation in _annotations(program)),
         version=__version__,
         # (every pass enabled ran: `passes.stages`, `passes.transform`)
-        passes=[name for name in PASSES if plan is not None and name in plan.enabled],
-        passes_off=[name for name in PASSES if plan is None or name not in plan.enabled],
+        passes=[name for name in PASSES if name in passes],
+        passes_off=[name for name in PASSES if name not in passes],
         sources=[(path, hashlib.sha256(body.encode()).hexdigest()[:16]) for path, body in sources],
         ruleset=ruleset,
         module_doc=f"{rs.title}{f' ({rs.author})' if rs.author else ''}: rule set `{ruleset}`, "

@@ -109,13 +109,13 @@ def compile_checked(checked: Checked, passes: frozenset[str] = ALL) -> Compiled:
     """The back half of compile_file: a checked rule set optimised with `passes`, lowered and emitted."""
     resolved, ruleset = checked.resolved, checked.ruleset
     shown = ruleset.files
-    typed, plan = optimise(checked.typed, passes)
-    problems, program = lower(typed, plan)
+    typed = optimise(checked.typed, passes)
+    problems, program = lower(typed)
     if problems:
         raise CompileError(problems)
     program = transform(program, typed, passes)  # (the passes of the lowered level)
     sources = list(zip(shown, resolved.texts, strict=True))  # the texts as read and checked
-    values = context(ruleset, program, sources, plan)
+    values = context(ruleset, program, sources, passes)
     text = render(values)
     try:
         compile(text, str(Path(module_name(ruleset.game)) / f"{ruleset.variant}.py"), "exec")

@@ -1,11 +1,11 @@
-"""The typed program (compiler/typed.py) and a pass's `Plan` as text, for people and golden files.
+"""The typed program (compiler/typed.py) as text, for people and golden files.
 
 `program(p)` writes every definition, procedure, trigger, phase, action, the setup, the end,
 the scores and the invariants in the rule language's words, each header with its type and the
-line of the rule it came from; `plan(p, programs)` writes each decision a pass recorded, one a
-line. Both are deterministic (nothing of `id()` or of a dict's order shows) and stable across
+line of the rule it came from, and what the passes decided in it (the marks and annotations
+below). It is deterministic (nothing of `id()` or of a dict's order shows) and stable across
 runs, which makes them what the tests of the passes compare (tests/test_pass_goldens.py):
-a pass's program and plan before and after it.
+a pass's program before and after it.
 
 Where the rule language has no spelling, the text says what the node is:
 - a note a pass left (`t.Note`) is `<verb what: expr>`: `<inlined home (x.yaml:4): marker[s]>`;
@@ -21,19 +21,14 @@ This is no rule file (`compiler/unparse.py` writes those): it need not parse aga
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import PurePath
-from typing import TYPE_CHECKING
 
 from ..core.source import SourceSpan
 from . import typed as t
 
 # Binding strength, weakest first: the grammar's, as the rules are written back (compiler/unparse.py).
 from .unparse import _BINARY, _COMPARE, _COND, _NOT, _OR, _POSTFIX, _SUM, _UNARY, INDENT
-
-if TYPE_CHECKING:
-    from .passes import Plan
 
 
 # -- expressions ---------------------------------------------------------------------------------
@@ -279,6 +274,8 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"end {expr(p.end)}"
         if p.end_kept is not None:
             yield f"{INDENT}<kept: {_reads(p.end_kept)}>"
+        if p.end_loops_written_out:
+            yield f"{INDENT}<{_LOOPS}>"
     for s in p.scoring:
         yield f"score {s.name}  @{where(s.span)}"
         yield f"{INDENT}{expr(s.expr)}"
@@ -295,8 +292,14 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield "state <a move notes each field as it first changes it, where every move runs as steps>"
 
 
+_LOOPS = "the aggregates it computes first written out as loops"
+
+
 def _stored(d: t.Define) -> Iterator[str]:
-    """How the representation step stores a definition's values, a line each (none: computed at each call)."""
+    """How the representation step stores a definition's values, a line each (none: computed at each
+    call), and the form its value is written in."""
+    if d.loops_written_out:
+        yield f"<{_LOOPS}>"
     if d.unkept:
         yield f"<not kept: {d.unkept}>"
     if d.tabled is not None:
@@ -359,55 +362,3 @@ def _listing(listing: t.Listing) -> Iterator[str]:
         tests = ", ".join(f"kept {term.kept.slot}" if term.kept is not None
                           else expr(term.test) if term.test is not None else "?" for term in regions.terms)
         yield f"{INDENT}<its last choice, {regions.var.name}, from masks of {expr(regions.regions)}: {tests}>"
-
-
-# -- the plan ------------------------------------------------------------------------------------
-def plan(decided: Plan) -> str:
-    """Each decision of a plan that is not the unoptimised program's, one field a line (a field of
-    several items: one item a line below it)."""
-    from .passes import ALL, Plan
-
-    empty = Plan()
-    lines = [f"passes run: {', '.join(decided.passes) or '-'}"]
-    if decided.enabled != ALL:
-        lines.append(f"passes enabled: {', '.join(sorted(decided.enabled)) or '-'}")
-    for f in dataclasses.fields(decided):
-        value = getattr(decided, f.name)
-        if f.name in ("passes", "enabled") or value == getattr(empty, f.name):
-            continue
-        if isinstance(value, tuple):
-            lines.append(f"{f.name}:")
-            for item in value:
-                lines.append(f"{INDENT}{_value(item)}")
-        else:
-            lines.append(f"{f.name}: {_value(value)}")
-    return "\n".join(lines) + "\n"
-
-
-
-def _value(v: object) -> str:  # noqa: C901 (one case per kind of value)
-    """A decision's value: records by their fields (those not at their default), expressions and
-    symbols in the rule language's words, sets in order."""
-    if v is None or isinstance(v, bool | int | str):
-        return repr(v)
-    if isinstance(v, SourceSpan):
-        return where(v)
-    if isinstance(v, t.Symbol):
-        return v.name
-    if isinstance(v, t.Num | t.Str | t.Bool | t.Ref | t.Invalid | t.DefineCall | t.Builtin | t.PerIndex
-                  | t.ListIndex | t.AttrOf | t.Collection | t.Comprehension | t.Unary | t.Binary | t.Cond
-                  | t.RecordNew | t.RecordField | t.Note):
-        return expr(v)
-    if isinstance(v, frozenset):
-        return "{" + ", ".join(sorted(_value(x) for x in v)) + "}"
-    if isinstance(v, tuple):
-        return "(" + ", ".join(_value(x) for x in v) + ("," if len(v) == 1 else "") + ")"
-    if dataclasses.is_dataclass(v) and not isinstance(v, type):
-        shown = []
-        for f in dataclasses.fields(v):
-            value = getattr(v, f.name)
-            if f.default is not dataclasses.MISSING and value == f.default:
-                continue
-            shown.append(f"{f.name}={_value(value)}")
-        return f"{type(v).__name__}({', '.join(shown)})"
-    return repr(v)

@@ -56,13 +56,13 @@ def test_a_listing_whose_walk_charges_the_budget_is_listed_plainly() -> None:
     assert ruleset is not None
     _, typed = check(ruleset)
     assert typed is not None
-    typed, plan = passes.optimise(typed)
+    typed = passes.optimise(typed)
     forced = Listed("peek", (("self.hand[self.current]", True),), "the items of `hand[current]`")
     typed = replace(typed, actions=tuple(replace(a, listing=replace(a.listing, remembered=forced))
                                          if a.name == "peek" else a for a in typed.actions))
-    problems, program = lower(typed, plan)
+    problems, program = lower(typed)
     assert not problems
-    source = emit(ruleset, program, list(zip(ruleset.files, resolved.texts, strict=True)), plan)
+    source = emit(ruleset, program, list(zip(ruleset.files, resolved.texts, strict=True)), passes.ALL)
     peek = method(source, "_legal__peek")
     assert "for seen in rt.walk(self, " in peek and "_listed_key" not in peek and "_actions.append(_action)" in peek
     assert "_listed_key = (frozenset(self.hand[self.current]), frozenset(self.pool))" in method(source, "_legal__swap")

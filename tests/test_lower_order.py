@@ -68,8 +68,9 @@ def private_names_from_elsewhere(path: Path) -> list[str]:
 
 
 def test_lowering_takes_no_private_name_of_another_package() -> None:
-    """What lowering needs of a pass is its decision (a public dataclass in the Plan, a field of a
-    typed node) or a public helper; a helper shared with the passes lives in compiler/analysis/."""
+    """What lowering needs of a pass is its decision (an annotation or mark of a typed node, a
+    public dataclass of compiler/typed.py) or a public helper; a helper shared with the passes
+    lives in compiler/analysis/."""
     wrong = [w for module in ORDER for w in private_names_from_elsewhere(LOWER / f"{module}.py")]
     assert not wrong, wrong
 

@@ -63,7 +63,7 @@ def kept_tests(path: Path) -> Tested:
     program = check(rs)[1]
     assert program is not None
     return [(tt.slot, tt.define, OPS[tt.op], int(tt.value))
-            for d in passes.optimise(program)[0].defines for tt in d.region_tests]
+            for d in passes.optimise(program).defines for tt in d.region_tests]
 
 
 def checked(plain: Game, state: Any, tests: Tested) -> int:

@@ -171,11 +171,12 @@ def region_any(lo: Lowerer, e: t.Comprehension) -> str | None:
     return f"self.{test.within}({region_mask_code(lo, regions)}) != 0"
 
 
-def aggregate_loops(lo: Lowerer, py: str, params: set[str], span: SourceSpan) -> tuple[Block, str]:
+def aggregate_loops(py: str, params: set[str], span: SourceSpan, marked: bool) -> tuple[Block, str]:
     """(pass `aggregate_loops`) The loops of the aggregates a value (`py`, of a definition of
     parameters `params` or of the end) computes first, as statements of its body, and the
-    value reading their results; none, and `py` as it is, with the pass off."""
-    if not lo.plan.aggregate_loops:
+    value reading their results, where the pass `marked` the definition (or the end); none, and
+    `py` as it is, where not."""
+    if not marked:
         return (), py
     loops, py = written_out(py, params, span)
     return tuple(loops), py

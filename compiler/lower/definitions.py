@@ -265,7 +265,7 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
         if d.name not in lo.kept:
             body = _cached(d, _annotation(d.ty), body)
     else:
-        loops, py = comprehensions.aggregate_loops(lo, py, {p.py for p in d.params}, d.span)
+        loops, py = comprehensions.aggregate_loops(py, {p.py for p in d.params}, d.span, d.loops_written_out)
         body = limits.unit_lines(lo, [*checks, *loops, Return(Code(py, d.body.span), d.span, note)],
                                lo.fact(d.body).cost + 1, d.span)
     kept = ""

@@ -25,7 +25,6 @@ from .. import typed as t
 from ..budget import NOTHING, Facts
 from ..lowered import Program
 from ..names import joined as invented
-from ..passes import Plan
 from ..pyir import Code, Stmt
 from ..typed import Symbol
 from .code import Small
@@ -89,11 +88,10 @@ class Lowerer(MoveLimits):
     probe: Callable[[t.Stmt, list[Stmt]], list[Stmt]] | None = None
     probe_expr: Callable[[t.Expr, str], str] | None = None  # and each expression's code
 
-    def __init__(self, typed: t.TypedProgram, transforms: Transforms, assumed: dict[str, Facts] | None = None,
-                 plan: Plan | None = None) -> None:
+    def __init__(self, typed: t.TypedProgram, transforms: Transforms, assumed: dict[str, Facts] | None = None
+                 ) -> None:
         self.typed = typed
         self.transforms = transforms
-        self.plan = plan if plan is not None else Plan()  # what the optimisation passes decided
         self.rs = typed.rules
         self.tables = typed.tables
         self.component_count = dict(typed.tables.component_count)

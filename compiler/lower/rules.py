@@ -88,7 +88,8 @@ def ending(lo: Lowerer) -> None:
     if typed.end is not None:
         prog.end = effects.condition(lo, typed.end, "end")
         prog.end_span = typed.end.span
-        prog.end_loops, prog.end = comprehensions.aggregate_loops(lo, prog.end, set(), typed.end.span)
+        prog.end_loops, prog.end = comprehensions.aggregate_loops(prog.end, set(), typed.end.span,
+                                                                 typed.end_loops_written_out)
         if typed.end_kept is not None:  # (pass `end_once`) kept in its slot between moves
             prog.kept_slots.append((END_SLOT, "bool | None"))
             reads = typed.end_kept

@@ -2,15 +2,17 @@
 lower, and of the lowered program (compiler/lowered.py), between lower and codegen. Each pass is a
 module of this package with one entry point; before lowering,
 
-    run(program: TypedProgram, plan: Plan, facts: Facts) -> tuple[TypedProgram, Plan]
+    run(program: TypedProgram, facts: Facts) -> TypedProgram
 
-at one of three levels (`LEVEL`): it rewrites the program into an equivalent one (inlining,
-hoisting: "typed"); or, a pass of the representation step, it annotates the declarations of the
-program with how a value is stored or found, which lowering writes so (which definitions to keep
-between moves and which changes drop part of them, `t.Define.kept`: "representation"). A pass not
-yet moved to one of them records in the `Plan` a decision that lowering carries out. `facts` are
-the analyses of the program that several passes read (compiler/analysis/), made once per program,
-and the passes that run (`facts.enabled`). A pass of the lowered level runs after lowering, on what
+a new program, the one given left as it is, at one of three levels (`LEVEL`): it rewrites the
+program into an equivalent one (inlining, hoisting), or marks a node it takes with the form lowering
+writes it in (`t.FORMS`: "typed"); or, a pass of the representation step, it annotates the
+declarations of the program with how a value is stored or found, which lowering writes so (which
+definitions to keep between moves and which changes drop part of them, `t.Define.kept`: "representation").
+What a pass decided is in the program it gives, at the node it is about: lowering reads nothing
+else (no side table, no test of which passes ran). `facts` are the analyses of the program that
+several passes read (compiler/analysis/), made once per program, and the passes that run
+(`facts.enabled`). A pass of the lowered level runs after lowering, on what
 it wrote (`transform`):
 
     run(program: lowered.Program, facts: Facts) -> lowered.Program
@@ -27,17 +29,16 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from .. import typed as t
 from ..analysis import Facts
 from ..lowered import Program
-from .plan import Plan as Plan  # (what `optimise` gives: lowering and codegen name it from here)
 
 
 class Pass(Protocol):
-    def __call__(self, program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]: ...
+    def __call__(self, program: t.TypedProgram, facts: Facts) -> t.TypedProgram: ...
 
 
 class LoweredPass(Protocol):
@@ -169,40 +170,34 @@ def known(names: Iterable[str]) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Stage:
-    """One pass as the pipeline ran it: the program and plan it was given, and what it gave."""
+    """One pass as the pipeline ran it: the program it was given, and what it gave."""
 
     name: str
     program: t.TypedProgram
-    plan: Plan
     after: t.TypedProgram
-    decided: Plan
 
 
 def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[Stage]:
-    """The enabled passes run in their fixed order (PASSES) over a checked program, one stage at a
-    time (tests/test_pass_goldens.py prints each). The analyses they share are made once per
-    program: again only after a pass rewrote it."""
-    plan = Plan(enabled=enabled)
+    """The enabled passes of the typed and representation levels run in their fixed order (PASSES)
+    over a checked program, one stage at a time (tests/test_pass_goldens.py prints each). The
+    analyses they share are made once per program: again only after a pass rewrote it."""
     facts = Facts(program, enabled)
     for name in PASSES:
         if name not in enabled or level(name) == "lowered":
             continue
         run: Pass = importlib.import_module(f"{__name__}.{name}").run
-        rewritten, decided = run(program, plan, facts)
-        decided = replace(decided, passes=(*decided.passes, name))
-        yield Stage(name, program, plan, rewritten, decided)
+        rewritten = run(program, facts)
+        yield Stage(name, program, rewritten)
         if rewritten is not program:
             program, facts = rewritten, Facts(rewritten, enabled)
-        plan = decided
 
 
-def optimise(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> tuple[t.TypedProgram, Plan]:
+def optimise(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> t.TypedProgram:
     """Run the enabled passes of the typed and representation levels, in their fixed order
-    (PASSES), over a checked program."""
-    plan = Plan(enabled=enabled)
+    (PASSES), over a checked program: what lowering writes."""
     for stage in stages(program, enabled):
-        program, plan = stage.after, stage.decided
-    return program, plan
+        program = stage.after
+    return program
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,10 +29,9 @@ from .. import typed as t
 from ..analysis import Facts
 from ..names import MAX_TABLE_CHOICES
 from ..typed import Level, Table
-from .plan import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each action taken annotated with its table (`t.Action.listing`); lowering lists it through
     the table (compiler/lower/listings.py)."""
     sizes = _sizes(program)
@@ -56,7 +55,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         if len(levels) == 1 and levels[0].how == "key" or len(levels) > MAX_TABLE_CHOICES:
             continue  # one hashed key per action, built once already: nothing to gain
         tables[a.name] = Table(a.name, tuple(levels))
-    return listed_as(program, lambda a: replace(a.listing, table=tables[a.name]) if a.name in tables else None), plan
+    return listed_as(program, lambda a: replace(a.listing, table=tables[a.name]) if a.name in tables else None)
 
 
 def listed_as(program: t.TypedProgram, how: Callable[[t.Action], t.Listing | None]) -> t.TypedProgram:

@@ -35,24 +35,23 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import bare as unnoted
 from ..analysis.walk import nodes
-from .plan import Plan
 from .rewrite import can_fail, free_locals
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each such choice marked (`t.Choice.made_once`)."""
     defines = {d.name: d for d in program.defines}
     actions = []
     for a in program.actions:
-        choices = tuple(replace(c, made_once=True) if i > 0 and _taken(c, defines, plan) else c
+        choices = tuple(replace(c, made_once=True) if i > 0 and _taken(c, defines) else c
                         for i, c in enumerate(a.choices))
         actions.append(a if choices == a.choices else replace(a, choices=choices))
     if all(new is old for new, old in zip(actions, program.actions, strict=True)):
-        return program, plan
-    return replace(program, actions=tuple(actions)), plan
+        return program
+    return replace(program, actions=tuple(actions))
 
 
-def _taken(c: t.Choice, defines: dict[str, t.Define], plan: Plan) -> bool:
+def _taken(c: t.Choice, defines: dict[str, t.Define]) -> bool:
     if c.domain.ty.kind != "list" or free_locals(c.domain) or can_fail(c.domain, defines):
         return False
     if any(isinstance(n, t.DefineCall) for n in nodes(c.domain)):

@@ -30,15 +30,14 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 
 NAME = "guard_inline"
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each action with a `when:` marked (`t.Action.when_written_out`): lowering writes its test
     where its listing starts (compiler/lower/listings.py `guard_written`)."""
     if not any(a.when is not None for a in program.actions):
-        return program, plan
+        return program
     return replace(program, actions=tuple(replace(a, when_written_out=True) if a.when is not None else a
-                                          for a in program.actions)), plan
+                                          for a in program.actions))

@@ -42,12 +42,11 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 
 SMALL = 12  # statements of a procedure written where it is called, those it writes out included
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     procedures = {p.name: p for p in program.procedures}
     sizes: dict[str, int | None] = {}
 
@@ -73,6 +72,6 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         return sizes[name]
 
     if all(size(p.name) is None for p in program.procedures):
-        return program, plan
+        return program
     marked = tuple(replace(p, written_out=True) if size(p.name) is not None else p for p in program.procedures)
-    return replace(program, procedures=marked), plan
+    return replace(program, procedures=marked)

@@ -27,11 +27,10 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     if program.journal:
-        return program, plan
+        return program
     # (lowering knows whether every move runs as steps: where it does, it notes the fields)
-    return replace(program, journal=True), plan
+    return replace(program, journal=True)

@@ -32,12 +32,11 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 from .rewrite import free_locals, rebuild
 from .spot_filters import among, joined_terms
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each such list of a later choice marked (`t.Comprehension.joined_once`)."""
 
     def mark(e: t.Expr) -> t.Expr:
@@ -46,7 +45,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         if any(new is not part for part, new in zip(parts, news, strict=True)):
             by_id = {id(part): new for part, new in zip(parts, news, strict=True)}
             e = rebuild(e, lambda part: by_id.get(id(part), part))
-        return replace(e, joined_once=True) if isinstance(e, t.Comprehension) and invariant(plan, e) else e
+        return replace(e, joined_once=True) if isinstance(e, t.Comprehension) and invariant(e) else e
 
     actions = []
     for a in program.actions:
@@ -54,11 +53,11 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         same = all(new.domain is old.domain for new, old in zip(choices, a.choices, strict=True))
         actions.append(a if same else replace(a, choices=choices))
     if all(new is old for new, old in zip(actions, program.actions, strict=True)):
-        return program, plan
-    return replace(program, actions=tuple(actions)), plan
+        return program
+    return replace(program, actions=tuple(actions))
 
 
-def invariant(plan: Plan, e: t.Comprehension) -> bool:
+def invariant(e: t.Comprehension) -> bool:
     """Whether `e` is a list `spot_filters` makes whose joined part has something to join beside
     the board's mask and reads no local."""
     found = e.spot_filter

@@ -62,7 +62,6 @@ from ..builtins import BUILTINS
 from ..typed import Listed
 from ..types import Ty
 from .action_tables import listed_as
-from .plan import Plan
 from .rewrite import can_fail, free_locals
 
 MAX_KEYS = 3  # values of the game a listing remembered by value may read
@@ -70,7 +69,7 @@ _FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration's values, all of th
 _SEATS = ("current", "opponent")  # the seats an entry of a field per player may be read at
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each action taken annotated with what its listing is remembered by (`t.Listing.remembered`);
     lowering remembers it so (compiler/lower/listings.py `remembered`)."""
     defines = {d.name: d for d in program.defines}
@@ -83,7 +82,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         listed = _listed(a, defines)
         return None if listed is None else replace(a.listing, remembered=listed)
 
-    return listed_as(program, how), plan
+    return listed_as(program, how)
 
 
 def _listed(a: t.Action, defines: dict[str, t.Define]) -> Listed | None:

@@ -60,7 +60,6 @@ from ..analysis.walk import nodes
 from ..names import MAX_TABLE_CHOICES, joined
 from ..typed import RegionChoice, RegionTerm, RegionTest
 from .action_tables import listed_as
-from .plan import Plan
 from .rewrite import can_fail, free_locals, show
 from .spot_filters import _conjuncts, _failing, _put_back
 
@@ -69,11 +68,11 @@ _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 _PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField, t.AttrOf)
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each action taken annotated with its choice of regions (`t.Listing.regions`), each definition
     with its kept tests (`t.Define.region_tests`); lowering keeps and reads them (compiler/lower/
     regions.py, listings.py)."""
-    finder = _Finder(program, plan)
+    finder = _Finder(program)
     choices: dict[str, RegionChoice] = {}
     for a in program.actions:
         table = a.listing.table
@@ -83,17 +82,17 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         if found is not None:
             choices[a.name] = found
     if not choices:
-        return program, plan
+        return program
     program = listed_as(program, lambda a: replace(a.listing, regions=choices[a.name]) if a.name in choices else None)
     tests: dict[str, tuple[RegionTest, ...]] = {}
     for test in finder.tests.values():
         tests[test.define] = (*tests.get(test.define, ()), test)
     return replace(program, defines=tuple(replace(d, region_tests=tests[d.name]) if d.name in tests else d
-                                          for d in program.defines)), plan
+                                          for d in program.defines))
 
 
 class _Finder:
-    def __init__(self, program: t.TypedProgram, plan: Plan) -> None:
+    def __init__(self, program: t.TypedProgram) -> None:
         self.defines = {d.name: d for d in program.defines}
         self.kept = {d.name: d.kept.reads for d in program.defines if d.kept is not None}
         self.constants = {name: value for name, value, _ in program.tables.constants}

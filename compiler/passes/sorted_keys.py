@@ -36,14 +36,13 @@ from ..analysis import Facts
 from ..analysis.walk import bare
 from .action_tables import listed_as
 from .listing_tables import described
-from .plan import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """The keys of each listing remembered by value (`t.Listing.remembered`) that the rules keep
     sorted made the list itself."""
     if not any(a.listing.remembered is not None for a in program.actions):
-        return program, plan
+        return program
     kept = kept_sorted(program)
 
     def how(a: t.Action) -> t.Listing | None:
@@ -57,7 +56,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         return replace(a.listing, remembered=replace(listed, keys=keys, what=described(listed.keys, listed.words,
                                                                                         codes)))
 
-    return listed_as(program, how), plan
+    return listed_as(program, how)
 
 
 def kept_sorted(program: t.TypedProgram) -> frozenset[str]:

@@ -45,24 +45,23 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import bare, nodes
 from .action_tables import listed_as
-from .plan import Plan
 
 # the nodes a test kept per row may be made of (beside the locals it may read)
 _PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField)
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each action taken annotated with the tests of its filter kept per row (`t.Listing.spot_row`);
     lowering gathers its row (compiler/lower/listings.py `gathered_spots`)."""
 
     def how(a: t.Action) -> t.Listing | None:
-        kept = _kept(a, plan)
+        kept = _kept(a)
         return None if kept is None else replace(a.listing, spot_row=kept)
 
-    return listed_as(program, how), plan
+    return listed_as(program, how)
 
 
-def _kept(a: t.Action, plan: Plan) -> tuple[int, ...] | None:
+def _kept(a: t.Action) -> tuple[int, ...] | None:
     """The positions, among the tests of the filter of the last choice's spots, of those kept per
     row, if the pass takes the action; else None."""
     table = a.listing.table

@@ -47,14 +47,13 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from .action_tables import listed_as
-from .plan import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each action taken annotated (`t.Listing.tabled_rows`); lowering finds its rows by the key
     (compiler/lower/listings.py `rows_lines`)."""
     defines = {d.name: d for d in program.defines}
-    return listed_as(program, lambda a: replace(a.listing, tabled_rows=True) if _taken(a, defines) else None), plan
+    return listed_as(program, lambda a: replace(a.listing, tabled_rows=True) if _taken(a, defines) else None)
 
 
 def _taken(a: t.Action, defines: dict[str, t.Define]) -> bool:

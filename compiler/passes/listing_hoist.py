@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .rewrite import free_locals, rebuild
+from .rewrite import free_locals, map_expression
 from .spot_filters import among, joined_terms
 
 
@@ -40,16 +40,11 @@ def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each such list of a later choice marked (`t.Comprehension.joined_once`)."""
 
     def mark(e: t.Expr) -> t.Expr:
-        parts = t.subexpressions(e)
-        news = [mark(part) for part in parts]  # (the lists inside first)
-        if any(new is not part for part, new in zip(parts, news, strict=True)):
-            by_id = {id(part): new for part, new in zip(parts, news, strict=True)}
-            e = rebuild(e, lambda part: by_id.get(id(part), part))
         return replace(e, joined_once=True) if isinstance(e, t.Comprehension) and invariant(e) else e
 
     actions = []
-    for a in program.actions:
-        choices = (*a.choices[:1], *(replace(c, domain=mark(c.domain)) for c in a.choices[1:]))
+    for a in program.actions:  # (the lists inside first)
+        choices = (*a.choices[:1], *(replace(c, domain=map_expression(c.domain, mark)) for c in a.choices[1:]))
         same = all(new.domain is old.domain for new, old in zip(choices, a.choices, strict=True))
         actions.append(a if same else replace(a, choices=choices))
     if all(new is old for new, old in zip(actions, program.actions, strict=True)):

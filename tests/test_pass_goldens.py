@@ -119,23 +119,13 @@ def shown(case: Case) -> tuple[str, str, str, list[str]]:
     module = [f"== the generated module: {every} but `{name}` (-) against {every} (+)", *diff, ""]
     if passes.level(name) == "lowered":
         text_before, text_after = lowered_stages(checked(rules), name, enabled)
-        golden = "\n".join([
-            *header,
-            f"== the members of the lowered program `{name}` changes, before it ({every} before it run)",
-            text_before,
-            f"== the members after `{name}`",
-            text_after,
-            *module])
-        return golden, text_before, text_after, diff
-    before, after = stages(checked(rules).typed, name, enabled)
-    text_before, text_after = typed_print.program(before), typed_print.program(after)
-    golden = "\n".join([
-        *header,
-        f"== program before `{name}` ({every} before it run)",
-        text_before,
-        f"== program after `{name}`",
-        text_after,
-        *module])
+        titles = (f"the members of the lowered program `{name}` changes, before it", f"the members after `{name}`")
+    else:
+        before, after = stages(checked(rules).typed, name, enabled)
+        text_before, text_after = typed_print.program(before), typed_print.program(after)
+        titles = (f"program before `{name}`", f"program after `{name}`")
+    golden = "\n".join([*header, f"== {titles[0]} ({every} before it run)", text_before,
+                        f"== {titles[1]}", text_after, *module])
     return golden, text_before, text_after, diff
 
 

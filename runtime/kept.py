@@ -11,7 +11,10 @@ shared with a clone made before the change would hand the clone a value of field
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # (a board's tables are charged here: typed, the native build reads them as fields)
+    from .boards.base import Board
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -119,7 +122,7 @@ def weight(value: Any, most: int = MOST_REMEMBERED) -> int:
     return total
 
 
-def made(board: Any, units: int) -> None:
+def made(board: Board, units: int) -> None:
     """Charge `units` to what `board` keeps (`board.tables.units`), before a table of it is given
     something new: the board empties every table it keeps first (`Board.forget_tables`) where that
     would pass MAX_KEPT."""
@@ -131,7 +134,7 @@ def made(board: Any, units: int) -> None:
     tables.units = total
 
 
-def remember(table: dict[Any, Any], key: Any, value: Any, board: Any) -> None:
+def remember(table: dict[Any, Any], key: Any, value: Any, board: Board) -> None:
     """Remember `value` in `table` for `key` (the table emptied first when full), charged to what
     `board` keeps (the board of the table); not remembered at all where it weighs more than
     MOST_REMEMBERED (see MAX_KEPT)."""

@@ -14,8 +14,9 @@ No modules import one another in a cycle, whether at the top of a module or insi
 Imports under `if TYPE_CHECKING:` do not count towards a cycle: they never run, so they cannot
 meet a half-imported module, and with `from __future__ import annotations` they name types in
 annotations only. One such cycle is left, where a type is named by the modules its own module
-calls: runtime/state.py's `State` in decisions.py, unseen.py and boards/tables.py (the types of the
-passes' decisions live in compiler/passes/plan.py itself, which imports no pass).
+calls: runtime/state.py's `State` in decisions.py, unseen.py and boards/tables.py, and the board
+that runtime/kept.py charges what its tables keep to (`made`, typed so that the native build reads
+the board's tables as fields).
 
 Read from the source (each import statement parsed with `ast`, as tests/test_pass_order.py
 reads the passes'): every `import` and `from ... import` anywhere in a module, and

@@ -16,7 +16,7 @@ from ..names import joined as invented
 from ..passes import component_sets, value_tables
 from ..passes.action_tables import Bind
 from ..passes.plan import ValueTable
-from ..pyir import Assign, Block, Code, Elif, If, Return, Stmt, assign, call, if_
+from ..pyir import Assign, Block, Code, Elif, Expr, If, Return, Stmt, assign, call, if_
 from ..types import needs_key
 from . import boards, comprehensions, effects, expressions, limits
 from .code import Small, _annotation
@@ -105,7 +105,7 @@ def field(lo: Lowerer, typed: t.Field) -> LoweredField:
     return LoweredField(f.name, annotation, init, f.per, copy, info, f.span, shown, hidden, seen_by)
 
 
-def _returned(body: Block) -> tuple[Block, Return, Code]:
+def _returned(body: Block) -> tuple[Block, Return, Expr]:
     """A definition's statements before its `return`, the `return`, and the value it returns."""
     *work, last = body
     assert isinstance(last, Return) and last.value is not None, last

@@ -18,6 +18,7 @@ from ..passes import bitmask, inline_procedures, join_rounds, value_masks
 from ..passes.join_rounds import ROUNDS
 from ..passes.rewrite import where
 from ..pyir import Assign, AugAssign, Block, Code, Elif, ExprStmt, For, If, Pass, Stmt, assign, call, if_, spanned
+from ..pyprint import text as code_of
 from ..typed import Symbol
 from ..types import ANY
 from . import expressions, limits
@@ -441,8 +442,8 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
     join = body[-1]
     if not isinstance(join, Assign) or len(join.targets) != 1 or join.annotation is not None:
         return None
-    target = join.targets[0].text
-    if re.fullmatch(rf"\(\*{re.escape(target)}, .+\)", join.value.text) is None:
+    target = code_of(join.targets[0])
+    if re.fullmatch(rf"\(\*{re.escape(target)}, .+\)", code_of(join.value)) is None:
         return None
     if len(body) == 2:  # (counted once longer than SMALL_LIST, a step an item)
         walked = _walk_checked(lo, body[0], target)
@@ -450,12 +451,12 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
             return None
     elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
         return None
-    if head.target.text != "_" or "rt." in head.iterable.text:
+    if code_of(head.target) != "_" or "rt." in code_of(head.iterable):
         return None  # (a loop whose variable the body reads, or whose list is counted: not taken)
     written = f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
     note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
                                              f"(`{join_rounds.NAME}`)") if n)
-    rounds = assign(ROUNDS, f"len({head.iterable.text})", head.span, note)
+    rounds = assign(ROUNDS, f"len({code_of(head.iterable)})", head.span, note)
     joined = assign(target, f"(*{target}, *{written} * {ROUNDS})", join.span, join.note)
     if len(body) == 1:  # nothing counted, nothing can fail
         return [rounds, joined]
@@ -471,7 +472,7 @@ def _walk_checked(lo: Lowerer, check: Stmt, items: str) -> str | None:
             or not isinstance(check.body[0], ExprStmt):
         return None
     found = lo.walk_checks.get(check.body[0].value)
-    if found is None or found[0] != items or check.test.text != f"len({items}) > {SMALL_LIST}":
+    if found is None or found[0] != items or code_of(check.test) != f"len({items}) > {SMALL_LIST}":
         return None
     return found[1]
 
@@ -488,11 +489,11 @@ def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list
     if not isinstance(drawn, Assign) or len(drawn.targets) != 1 or drawn.annotation is not None \
             or not isinstance(taken, Assign) or len(taken.targets) != 1 or taken.annotation is not None:
         return None
-    var, items = drawn.targets[0].text, taken.targets[0].text  # (the name drawn, the list taken from)
-    if not var.isidentifier() or drawn.value.text != f"rt.draw_from(self.rng, {items})":
+    var, items = code_of(drawn.targets[0]), code_of(taken.targets[0])  # (the name drawn, the list taken from)
+    if not var.isidentifier() or code_of(drawn.value) != f"rt.draw_from(self.rng, {items})":
         return None
     at = _walk_checked(lo, check, items)
-    if at is None or taken.value.text != f"tuple(rt.without({items}, {var}))":
+    if at is None or code_of(taken.value) != f"tuple(rt.without({items}, {var}))":
         return None
     what = f"drawn and taken out of `{_words(second)}` at once, with {where(second.span)} (`draw_out`)"
     note = "; ".join(n for n in (drawn.note, taken.note, what) if n)

@@ -25,7 +25,7 @@ from ..lowered import Program
 from ..names import joined as invented
 from ..passes import Plan
 from ..passes.plan import FilterTerm, RegionTest
-from ..pyir import Code, Stmt
+from ..pyir import Expr, Stmt
 from ..typed import Symbol
 from .code import Small
 
@@ -112,7 +112,7 @@ class Lowerer:
         self.prechecks: list[tuple[str, str, str]] | None = None  # (list, its walk's code, its rule line)
         # Each such check written, by the code of its walk: the list it counts and its rule line
         # (`draw_out`, `join_rounds` ask it of the statements lowered, rather than parse them)
-        self.walk_checks: dict[Code, tuple[str, str]] = {}
+        self.walk_checks: dict[Expr, tuple[str, str]] = {}
         self.statement_scopes = 0
         # What the passes derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.

@@ -49,7 +49,7 @@ from .driver import build
 from .lower import lower
 from .lowered import Program
 from .passes import optimise
-from .pyir import AugAssign, Code, For, If, Stmt, does_something
+from .pyir import AugAssign, Call, Code, Constant, Expr, For, If, Name, Stmt, does_something
 
 OUTCOMES: dict[str, tuple[str, ...]] = {
     "action": ("listed", "taken"),
@@ -240,7 +240,7 @@ class Probes:
                         elifs=tuple(replace(e, body=(_hit(c), *e.body)) for e, c in zip(made.elifs, more, strict=True)),
                         orelse=(_hit(counters[-1]), *made.orelse))]
 
-    def expression(self, e: t.Expr, py: str) -> str:
+    def expression(self, e: t.Expr, py: Expr) -> Expr:
         """The lowering hook of expressions: the test of a conditional expression, probed."""
         found = self.conds.get(e, None)
         if found is None:
@@ -248,7 +248,7 @@ class Probes:
         rule, cond = found
         c = self.add(("cond", self.node(cond)), "branch", rule, self.text_at(cond.span), cond.span,
                      self.reads_option(cond.test), ("then", "else"))
-        return f"_probe({c}, {py})"
+        return Call(Name("_probe"), (Constant(c), py))
 
     # -- the rules' entry points ------------------------------------------------------------------
     def finish(self, program: t.TypedProgram, prog: Program) -> None:

@@ -18,8 +18,9 @@ pieces still written as text (code a pass module writes, a built-in's template).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 from ..core.source import SourceSpan
 
@@ -252,6 +253,8 @@ class Paren:
 
 Expr = (Code | Name | Constant | Attribute | Subscript | Starred | Call | UnaryOp | BinOp | BoolOp | Compare | IfExp
         | Tuple | List | Set | Dict | ListComp | SetComp | DictComp | GeneratorExp | Lambda | Yield | Paren)
+EXPRESSIONS = (Code, Name, Constant, Attribute, Subscript, Starred, Call, UnaryOp, BinOp, BoolOp, Compare, IfExp, Tuple,
+               List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Lambda, Yield, Paren)
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +353,64 @@ class If:
 
 Stmt = Assign | AugAssign | ExprStmt | Return | Pass | Break | Comment | For | If
 Block = tuple[Stmt, ...]
+
+
+def subexpressions(e: Expr) -> Iterator[Expr]:
+    """The expressions `e` holds, directly (a call's function and arguments, a keyword's value,
+    a comprehension clause's target, list and tests)."""
+    for f in fields(e):
+        value = getattr(e, f.name)
+        for v in value if isinstance(value, tuple) else (value,):
+            if isinstance(v, Keyword):
+                yield v.value
+            elif isinstance(v, Comprehension):
+                yield v.target
+                yield v.iter
+                yield from v.ifs
+            elif isinstance(v, EXPRESSIONS):
+                yield v
+
+
+def walk(e: Expr) -> Iterator[Expr]:
+    """`e` and every expression inside it, outside in."""
+    yield e
+    for sub in subexpressions(e):
+        yield from walk(sub)
+
+
+def substituted(e: Expr, holes: Mapping[str, Expr]) -> Expr:
+    """`e` with each name that `holes` holds replaced by its expression (a template filled in)."""
+    if isinstance(e, Name):
+        return holes.get(e.id, e)
+
+    def each(v: object) -> object:
+        if isinstance(v, tuple):
+            return tuple(each(x) for x in v)
+        if isinstance(v, Keyword):
+            return Keyword(v.arg, substituted(v.value, holes))
+        if isinstance(v, Comprehension):
+            return Comprehension(substituted(v.target, holes), substituted(v.iter, holes),
+                                 tuple(substituted(c, holes) for c in v.ifs))
+        return substituted(v, holes) if isinstance(v, EXPRESSIONS) else v
+    changes: dict[str, Any] = {f.name: each(getattr(e, f.name)) for f in fields(e) if f.name != "span"}
+    return replace(e, **changes)
+
+
+def dotted(py: str, span: SourceSpan | None = None) -> Expr:
+    """A name as lowering writes it (`x`, `self.hand`, `self.board.spots`): a `Name` and its
+    attributes (a `Code` leaf for any other text)."""
+    first, *rest = py.split(".")
+    if not first.isidentifier() or not all(a.isidentifier() for a in rest):
+        return Code(py, span)
+    node: Expr = Name(first, span if not rest else None)
+    for k, attr in enumerate(rest):
+        node = Attribute(node, attr, span if k == len(rest) - 1 else None)
+    return node
+
+
+def rt(function: str, *args: Expr, keywords: tuple[Keyword, ...] = ()) -> Call:
+    """A call of a function of the runtime, `rt.function(args...)`."""
+    return Call(Attribute(Name("rt"), function), args, keywords)
 
 
 def expr(code: str | Expr) -> Expr:

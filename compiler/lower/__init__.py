@@ -23,7 +23,7 @@ from .. import typed as t
 from ..budget import Facts
 from ..lowered import Program
 from ..passes import Plan
-from ..pyir import Stmt
+from ..pyir import Expr, Stmt
 from . import comprehensions, definitions, expressions, limits, rules
 from .code import answer_format
 from .lowerer import END_SLOT, Lowerer, Transforms
@@ -33,7 +33,7 @@ __all__ = ["END_SLOT", "Lowerer", "answer_format", "lower"]
 
 def lower(typed: t.TypedProgram, plan: Plan | None = None,
           probe: Callable[[t.Stmt, list[Stmt]], list[Stmt]] | None = None,
-          probe_expr: Callable[[t.Expr, str], str] | None = None) -> tuple[list[Diagnostic], Program]:
+          probe_expr: Callable[[t.Expr, Expr], Expr] | None = None) -> tuple[list[Diagnostic], Program]:
     """Lower a checked program, carrying out what the optimisation passes decided (`plan`,
     compiler/passes/; none by default); returns its problems (the limits of a move it cannot
     keep) and the lowered program. `probe`, `probe_expr`: a coverage build's hooks

@@ -1,13 +1,15 @@
-"""Helpers on the text of generated code, and on types as they are written in it.
+"""Questions about generated code (its expression nodes, compiler/pyir.py; the text of what is
+still written as text), and types as they are written in it.
 """
 
 from __future__ import annotations
 
 import re
 
-from .. import typed as t
+from .. import pyir
 from ..budget import STORED, Facts
-from ..types import INT, Ty, needs_key, python_type
+from ..pyprint import text
+from ..types import INT, Ty, python_type
 
 # A list a rule can read at its start: a field, an entity's value of a field, a parameter.
 # (`Small`: the lists a rule takes for small, and the number of operations it does on them.)
@@ -17,7 +19,92 @@ Small = tuple[tuple[str, ...], int]
 Reading = tuple[dict[str, None] | None, int, frozenset[str]]  # what begin_reading saves
 
 
-_SIMPLE = re.compile(r"self\.\w+(?:\[(self\.\w+|\w+)\])?|(\w+)")
+_SIMPLE = re.compile(r"self\.\w+(?:\[(self\.\w+|\w+)\])?|(\w+)")  # (of a `Code` leaf's text only)
+
+
+def simple(e: pyir.Expr) -> tuple[str | None, str | None] | None:
+    """Whether `e` is a list lowering reads as it is, from the state or a local: a field
+    (`self.hand`), an entity's item of one (`self.hand[p]`, `self.hand[self.seat]`) or a name
+    (`xs`); then what it reads beside the state: (the index, unless a field or none; the name,
+    if a name). None for any other expression."""
+    match e:
+        case pyir.Code():
+            m = _SIMPLE.fullmatch(e.text)
+            return None if m is None else (m.group(1), m.group(2))
+        case pyir.Name() | pyir.Constant() if _WORD.fullmatch(text(e)):
+            return None, text(e)
+        case pyir.Attribute(value=pyir.Name(id="self")) if _WORD.fullmatch(e.attr):
+            return None, None
+        case pyir.Subscript(value=pyir.Attribute(value=pyir.Name(id="self"), attr=attr), index=index) \
+                if _WORD.fullmatch(attr):
+            if isinstance(index, pyir.Attribute) and index.value == pyir.Name("self") and _WORD.fullmatch(index.attr):
+                return text(index), None
+            if isinstance(index, pyir.Name | pyir.Constant) and _WORD.fullmatch(text(index)):
+                return text(index), None
+    return None
+
+
+_WORD = re.compile(r"\w+")
+
+
+def charges(e: pyir.Expr) -> bool:
+    """Whether `e` checks the work of a move as it runs: a call of the runtime's checks
+    (runtime/limits.py `walk`, `grown`, `spend`, `walk_lists`, `upto`) anywhere in it."""
+    for x in pyir.walk(e):
+        if isinstance(x, pyir.Code) and _CHARGES.search(x.text):
+            return True
+        if isinstance(x, pyir.Call) and x.func in _CHARGING:
+            return True
+    return False
+
+
+_CHARGING = tuple(pyir.Attribute(pyir.Name("rt"), name) for name in ("walk", "grown", "spend", "walk_lists", "upto"))
+
+
+def operand(e: pyir.Expr) -> bool:
+    """Whether `e` is one operand as it is written (a name, a call, an item, an attribute, a
+    display, or code in one pair of parentheses): an operator or a `not` beside it does not
+    change what it means."""
+    match e:
+        case pyir.Code():
+            return _parenthesised(e.text) == e.text
+        case pyir.Constant():
+            first = text(e)[:1]
+            return first.isalpha() or first == "_"
+        case pyir.Name() | pyir.Attribute() | pyir.Subscript() | pyir.Call() | pyir.Paren() | pyir.Tuple() \
+                | pyir.List() | pyir.Set() | pyir.Dict() | pyir.ListComp() | pyir.SetComp() | pyir.DictComp():
+            return True
+    return False
+
+
+def parenthesised(e: pyir.Expr) -> pyir.Expr:
+    """`e` in parentheses, unless it is one operand already (`operand`): a comparison stays one operand."""
+    return e if operand(e) else pyir.Paren(e)
+
+
+def unparenthesised(e: pyir.Expr) -> pyir.Expr:
+    """`e` without the one pair of parentheses that wraps it whole (a generator's own parentheses stay)."""
+    if isinstance(e, pyir.Code):
+        return pyir.Code(_unparenthesised(e.text), e.span)
+    if isinstance(e, pyir.Paren) and isinstance(e.value, pyir.Code):
+        inner = _unparenthesised(text(e))
+        return e if inner == text(e) else pyir.Code(inner, e.value.span)
+    if isinstance(e, pyir.Paren) and not isinstance(e.value, pyir.GeneratorExp):
+        return e.value
+    return e
+
+
+def one_in_parentheses(e: pyir.Expr) -> pyir.Expr | None:
+    """What `e` holds, if it is one operand in one pair of parentheses (`(a if c else b)`, not the
+    tuple `(a, b)` nor `(a & b).bit_count()`): the argument `tuple(...)` or a call takes as it is."""
+    if isinstance(e, pyir.Paren) and not isinstance(e.value, pyir.Code):
+        return e.value
+    if isinstance(e, pyir.Tuple) and not e.elts:
+        return pyir.Code("")
+    py = text(e)
+    if isinstance(e, pyir.Code | pyir.Paren) and _parenthesised(py) == py and py.startswith("(") and _one_operand(py):
+        return pyir.Code(py[1:-1])
+    return None
 
 
 def _parenthesised(py: str) -> str:
@@ -76,26 +163,6 @@ _CHARGES = re.compile(r"\brt\.(walk|grown|spend|walk_lists|upto)\(")
 def _param(func: str, param: str) -> str:
     """The key of a parameter among what lower() learns (fields are keyed by their names)."""
     return f"{func}.{param}"
-
-
-def _pair_sorted(e: t.ListIndex, obj: str) -> str | None:
-    """`sorted([a, b])[0]` as `min(a, b)`, `[1]` as `max(a, b)`: the same item (of values in their
-    natural order, two equal ones are the same value), without a list made and sorted (Chang
-    Cheng's `sorted([s, n])[0] == s`, a test per neighbour of every space listed)."""
-    items = e.obj.args[0] if isinstance(e.obj, t.Builtin) and e.obj.func == "sorted" and e.obj.args else None
-    if (not isinstance(items, t.Collection) or len(items.items) != 2 or not isinstance(e.index, t.Num)
-            or e.index.value not in (0, 1) or e.obj.ty.elem is None or needs_key(e.obj.ty.elem)
-            or e.obj.ty.elem.kind == "set" or not (obj.startswith("sorted((") and obj.endswith("))"))):
-        return None
-    return ("min" if e.index.value == 0 else "max") + obj[len("sorted("):-1]
-
-
-def _sorted(elem: Ty, py: str) -> str:
-    """The items of a set in increasing order (a set of sets: by their items in order; records and
-    `none`: by the runtime's total order, rt.sort_key)."""
-    if needs_key(elem):
-        return f"sorted({py}, key=rt.sort_key)"
-    return f"sorted({py}, key=sorted)" if elem.kind == "set" else f"sorted({py})"
 
 
 def answer_format(ty: Ty) -> str:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, assert_never
 
 from ...core.source import SourceSpan
 from ...runtime.limits import SMALL_LIST
+from .. import pyir
 from .. import typed as t
 from ..analysis.walk import nodes
 from ..budget import STORED, Facts, sat, storable
@@ -206,9 +207,9 @@ def call_effect(lo: Lowerer, s: t.CallEffect) -> list[Stmt]:
         body = block(lo, proc.body)
         lo.costs[s] = cost  # (the call's work, as counted for the call)
         return list(inline_procedures.written(proc, s, tuple(body)))
-    code = f"self.{proc.name}({', '.join(args)})"
+    code: pyir.Expr = pyir.Call(pyir.Attribute(pyir.Name("self"), proc.name), tuple(args))
     if proc.name in lo.suspending:  # it can wait for a decision: its steps are this rule's
-        code = f"yield from {code}"
+        code = pyir.Yield(code, from_=True)
     return [call(code, s.span)]
 
 
@@ -291,9 +292,9 @@ def assigned(lo: Lowerer, s: t.Assign) -> Stmt:
         lo.costs[s] = sat(lo.costs[s] + old_work + new_work)
         size = old_size if s.op == "-=" else sat(old_size + new_size)
         limits.stored(lo, sym, Facts(size=size, item=value.item))
-        items = set_items_joined(s.items_written, s.op == "+=", old_py, new_py)  # (pass `set_items`)
+        items = set_items_joined(s.items_written, s.op == "+=", Code(old_py), Code(new_py))  # (pass `set_items`)
         if items is not None:
-            return Assign((Code(lhs),), Code(items, s.value.span), span=s.span)
+            return Assign((Code(lhs),), Code(code_of(items), s.value.span), span=s.span)
         return Assign((Code(lhs),), Code(f"{old_py} {'|' if s.op == '+=' else '-'} {new_py}", s.value.span),
                       span=s.span)
     if s.op in ("+=", "-="):

@@ -26,6 +26,7 @@ from ..names import joined as invented
 from ..passes import Plan
 from ..passes.plan import FilterTerm, RegionTest
 from ..pyir import Expr, Stmt
+from ..pyprint import text
 from ..typed import Symbol
 from .code import Small
 
@@ -37,7 +38,7 @@ class Transforms:
     """The transforms the shared state reaches for the parts of lowering that call a part above
     their own (lower/__init__.py fills it)."""
 
-    expr: Callable[[Lowerer, t.Expr], str]  # expressions.expr
+    expr: Callable[[Lowerer, t.Expr], Expr]  # expressions.expr
     comprehension: Callable[[Lowerer, t.Comprehension], str]  # comprehensions.comprehension
     define_walk: Callable[[Lowerer, t.Define], tuple[str, Small]]  # definitions.define_walk
     define_call_facts: Callable[[Lowerer, t.Define, int], Facts]  # definitions.define_call_facts
@@ -48,7 +49,7 @@ class Lowerer:
     # A coverage build's hook (compiler/probes.py): each effect statement's statements, given back
     # with the probes of its branches and loop bodies; None in every other build.
     probe: Callable[[t.Stmt, list[Stmt]], list[Stmt]] | None = None
-    probe_expr: Callable[[t.Expr, str], str] | None = None  # and each expression's code
+    probe_expr: Callable[[t.Expr, Expr], Expr] | None = None  # and each expression's code
 
     def __init__(self, typed: t.TypedProgram, transforms: Transforms, assumed: dict[str, Facts] | None = None,
                  plan: Plan | None = None) -> None:
@@ -83,7 +84,7 @@ class Lowerer:
         # where the representation shows: stored, compared, or put into a list or set.
         self.canonical: t.NodeSet[t.Expr] = t.NodeSet()
         # (pass `list_items`) the joins of a list read as it is and items written out: the list, how many items
-        self.short_joins: dict[str, tuple[str, int]] = {}
+        self.short_joins: dict[str, tuple[Expr, int]] = {}
         self.local_facts: dict[Symbol, Facts] = {}
         self.costs: t.ByNode[t.Stmt, int] = t.ByNode()  # the unchecked work of each statement
         self.block_cost = 0  # of the block lowered last
@@ -145,9 +146,13 @@ class Lowerer:
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
 
-    def expr(self, e: t.Expr) -> str:
+    def node(self, e: t.Expr) -> Expr:
         """The code of an expression (expressions.py), its facts kept for `fact`."""
         return self.transforms.expr(self, e)
+
+    def expr(self, e: t.Expr) -> str:
+        """The code of an expression as text, for the code still written as text (`node`'s, printed)."""
+        return text(self.transforms.expr(self, e))
 
     def comprehension(self, e: t.Comprehension) -> str:
         """The code of a comprehension (comprehensions.py), its facts kept for `fact`."""

@@ -148,10 +148,12 @@ class IfExp:
 
 @dataclass(frozen=True, slots=True)
 class Tuple:
-    """A tuple display, `(a, b)`, `(a,)`, `()`: with its parentheses."""
+    """A tuple display, `(a, b)`, `(a,)`, `()`: with its parentheses, or without them where
+    lowering writes none (`parenthesised`: a loop's or an assignment's targets, `for s, m in ...`)."""
 
     elts: tuple[Expr, ...]
     span: SourceSpan | None = field(default=None, compare=False)
+    parenthesised: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -152,7 +152,8 @@ def text(e: Expr) -> str:
         case IfExp():
             return f"{text(e.body)} if {text(e.test)} else {text(e.orelse)}"
         case Tuple():
-            return "(" + ", ".join(text(x) for x in e.elts) + ("," if len(e.elts) == 1 else "") + ")"
+            items = ", ".join(text(x) for x in e.elts) + ("," if len(e.elts) == 1 else "")
+            return f"({items})" if e.parenthesised else items
         case List():
             return "[" + ", ".join(text(x) for x in e.elts) + "]"
         case Set():

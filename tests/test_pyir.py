@@ -226,6 +226,8 @@ SELF_F = Attribute(Name("self"), "f")
     (Tuple(()), "()"),
     (Tuple((X,)), "(x,)"),
     (Tuple((Starred(XS), X)), "(*xs, x)"),
+    (Tuple((X, Y), parenthesised=False), "x, y"),
+    (Tuple((X,), parenthesised=False), "x,"),
     (List((X, Y)), "[x, y]"),
     (List(()), "[]"),
     (Set((X,)), "{x}"),

@@ -61,6 +61,32 @@ def charges(e: pyir.Expr) -> bool:
 _CHARGING = tuple(pyir.Attribute(pyir.Name("rt"), name) for name in ("walk", "grown", "spend", "walk_lists", "upto"))
 
 
+def items_of_names(e: pyir.Expr, nested: bool) -> bool:
+    """Whether `e` is a name or its attributes (`self.hand`, `RED`), or an item of such at an index
+    that is such (`self.hand[p]`, `T[self.seat][x]`); `nested`: the index may hold items of its
+    own (`T[self.hand[p]]`). Such code is one operand of a method call or of `&`."""
+    if isinstance(e, pyir.Subscript):
+        index = e.index
+        return items_of_names(e.value, nested) and (items_of_names(index, nested) if nested else _named(index))
+    return _named(e)
+
+
+def _named(e: pyir.Expr) -> bool:
+    """A name, a number, or their attributes: `[\\w.]+` as written."""
+    match e:
+        case pyir.Name() | pyir.Constant():
+            return _WORD.fullmatch(text(e)) is not None
+        case pyir.Attribute():
+            return _named(e.value) and _WORD.fullmatch(e.attr) is not None
+    return False
+
+
+def reads(e: pyir.Expr, name: str) -> bool:
+    """Whether `e` reads the local `name` (a `Code` leaf: whether its text holds the name)."""
+    return any(isinstance(x, pyir.Name) and x.id == name or isinstance(x, pyir.Code) and name in x.text
+               for x in pyir.walk(e))
+
+
 def operand(e: pyir.Expr) -> bool:
     """Whether `e` is one operand as it is written (a name, a call, an item, an attribute, a
     display, or code in one pair of parentheses): an operator or a `not` beside it does not

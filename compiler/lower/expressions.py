@@ -89,7 +89,7 @@ def lower(lo: Lowerer, e: t.Expr) -> pyir.Expr:
                 return TupleNode(parts, e.span)
             return Call(Name("frozenset"), (TupleNode(parts),) if parts else (), span=e.span)
         case t.Comprehension():
-            return pyir.Code(lo.comprehension(e), e.span)
+            return lo.comprehension(e)
         case t.Unary():
             inner = lo.node(e.operand)
             if e.op == "not":

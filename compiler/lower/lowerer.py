@@ -39,7 +39,7 @@ class Transforms:
     their own (lower/__init__.py fills it)."""
 
     expr: Callable[[Lowerer, t.Expr], Expr]  # expressions.expr
-    comprehension: Callable[[Lowerer, t.Comprehension], str]  # comprehensions.comprehension
+    comprehension: Callable[[Lowerer, t.Comprehension], Expr]  # comprehensions.comprehension
     define_walk: Callable[[Lowerer, t.Define], tuple[str, Small]]  # definitions.define_walk
     define_call_facts: Callable[[Lowerer, t.Define, int], Facts]  # definitions.define_call_facts
     procedure_cost: Callable[[Lowerer, str], int]  # definitions.procedure_cost
@@ -154,7 +154,7 @@ class Lowerer:
         """The code of an expression as text, for the code still written as text (`node`'s, printed)."""
         return text(self.transforms.expr(self, e))
 
-    def comprehension(self, e: t.Comprehension) -> str:
+    def comprehension(self, e: t.Comprehension) -> Expr:
         """The code of a comprehension (comprehensions.py), its facts kept for `fact`."""
         return self.transforms.comprehension(self, e)
 

@@ -17,7 +17,6 @@ code, as for `bitmask`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable
 from dataclasses import replace
 
@@ -66,4 +65,3 @@ def walkless(plan: Plan, x: t.Expr, defines: dict[str, t.Define], constants: dic
     return isinstance(x, t.Builtin) and masked_call(plan, x, defines, constants) is not None
 
 
-SIMPLE = re.compile(r"^[\w.]+(\[[\w.]+\])*$")  # a name, an attribute, an item at such an index

@@ -214,13 +214,37 @@ def _annotation(ty: Ty) -> str:
     return python_type(ty)
 
 
-def _narrows(annotation: str, code: str) -> bool:
+def _narrows(annotation: str, code: pyir.Expr) -> bool:
     """Whether mypy would narrow a field so declared to a type of its own after `self.f = code`
     (an optional field to int or None; a list to a tuple of so many items), which the native
     build trusts even once a call has changed the field: such a value is assigned through
     rt.held, keeping the declared type (docs/native.md)."""
-    display = code.startswith("(") and not code.startswith("(*")  # `(*xs, x)` is typed tuple[int, ...]
-    return annotation.endswith("| None") or annotation.startswith("Sequence[") and display
+    return annotation.endswith("| None") or annotation.startswith("Sequence[") and _opens_display(code)
+
+
+def _opens_display(e: pyir.Expr) -> bool:
+    """Whether code starts with a parenthesis, not that of a tuple starting with a starred item
+    (`(*xs, x)` is typed tuple[int, ...]): its leftmost part, asked of the nodes."""
+    match e:
+        case pyir.Code():
+            return e.text.startswith("(") and not e.text.startswith("(*")
+        case pyir.Tuple(parenthesised=True):
+            return not (e.elts and isinstance(e.elts[0], pyir.Starred))
+        case pyir.Paren():
+            return True
+        case pyir.Tuple():
+            return bool(e.elts) and _opens_display(e.elts[0])
+        case pyir.Call():
+            return _opens_display(e.func)
+        case pyir.Attribute() | pyir.Subscript():
+            return _opens_display(e.value)
+        case pyir.BinOp() | pyir.Compare():
+            return _opens_display(e.left)
+        case pyir.BoolOp():
+            return _opens_display(e.values[0])
+        case pyir.IfExp():
+            return _opens_display(e.body)
+    return False
 
 
 def unwrapped(code: str) -> str:

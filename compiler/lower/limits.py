@@ -249,7 +249,7 @@ def over(lo: Lowerer, py: str | pyir.Expr, facts: Facts, span: SourceSpan) -> tu
     counted = pyir.rt("walk", pyir.Name("self"), node, pyir.Constant(1), at(lo, span))
     if prechecked(lo, node):  # counted by the statement before the effect's line, if longer
         assert lo.prechecks is not None
-        lo.prechecks.append((text(node), text(counted), where(lo, span)))
+        lo.prechecks.append((node, counted, at(lo, span)))
         return py, SMALL_LIST, size
     if simple(node) is not None:  # a short list is handled at once, a longer one counted
         return _as(py, _short(lo, node, counted)), SMALL_LIST, size

@@ -110,10 +110,10 @@ class Lowerer:
         # While an effect statement is lowered: the lists it walks whose size is checked by a
         # statement of its own just before it (`if len(x) > 16: rt.walk(...)`: each list and its walk), and how many
         # scopes were open when it began (a name bound deeper is a comprehension's own).
-        self.prechecks: list[tuple[str, str, str]] | None = None  # (list, its walk's code, its rule line)
+        self.prechecks: list[tuple[Expr, Expr, Expr]] | None = None  # (list, its walk's code, its rule line)
         # Each such check written, by the code of its walk: the list it counts and its rule line
         # (`draw_out`, `join_rounds` ask it of the statements lowered, rather than parse them)
-        self.walk_checks: dict[Expr, tuple[str, str]] = {}
+        self.walk_checks: dict[Expr, tuple[Expr, Expr]] = {}
         self.statement_scopes = 0
         # What the passes derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.

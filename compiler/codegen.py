@@ -22,7 +22,7 @@ from .lowered import LoweredChoice, Program
 from .names import faces_constant
 from .passes import PASSES, Plan
 from .pyir import declared, does_something
-from .pyprint import lines
+from .pyprint import lines, text
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("rulewright.compiler", "templates"),
@@ -75,6 +75,7 @@ def _unparen(code: str) -> str:
 
 
 _ENV.filters["lines"] = lines
+_ENV.filters["code"] = text  # an expression node's Python
 _ENV.filters["unparen"] = _unparen
 _ENV.filters["paren"] = _paren
 _ENV.filters["pyrepr"] = repr

@@ -128,6 +128,6 @@ def test_each_builtins_python_is_nodes_that_print_it_back(name: str) -> None:
 
 
 def test_a_builtins_python_outside_its_small_grammar_is_refused() -> None:
-    for python in ("a + {0}", "f({0}", "x[{0}", "f({0}) g"):
+    for python in ("a ** {0}", "f({0}", "x[{0}", "f({0}) g", "f({0},{1})", "({0}"):
         with pytest.raises(ValueError):
             template(python)

@@ -26,6 +26,7 @@ from .. import pyir
 from .. import typed as t
 from ..budget import UNSAFE, Facts, Mag, sat
 from ..ir import DiceKind
+from ..pyprint import text
 from ..types import INT, Ty
 
 # What a built-in's code reads of a game beside its arguments (`self.` in its Python):
@@ -158,24 +159,43 @@ class Builtin:
 
 @cache
 def template(python: str) -> pyir.Expr:
-    """The nodes of a built-in's `python`: names, attributes, calls, items, numbers, `True` and
-    `False`, each field (`{0}`, `{where}`) a name of its own, filled in by `Builtin.write`."""
+    """The nodes of a built-in's `python` (or a value's, compiler/builtins/values.py): names,
+    attributes, calls, items, numbers, `True` and `False`, arithmetic operators (left to right, as
+    written: a group is in parentheses), each field (`{0}`, `{where}`) a name of its own, filled in
+    by `Builtin.write`."""
     tokens = _TOKEN.findall(python)
     if "".join(tokens) != python.replace(" ", ""):
-        raise ValueError(f"a built-in's Python is names, calls, items and fields: {python!r}")
-    node, rest = _primary(tokens)
+        raise ValueError(f"a built-in's Python is names, calls, items, operators and fields: {python!r}")
+    node, rest = _operation(tokens)
     if rest:
         raise ValueError(f"a built-in's Python is one expression: {python!r}")
+    if text(node) != python:
+        raise ValueError(f"a built-in's Python is spaced as `a + b`, `f(a, b)`: {python!r}")
     return node
 
 
-_TOKEN = re.compile(r"\{\w+\}|[A-Za-z_]\w*|\d+|[.,()\[\]]")
+_TOKEN = re.compile(r"\{\w+\}|[A-Za-z_]\w*|\d+|//|[-+*%&|.,()\[\]]")
+_OPERATORS = ("+", "-", "*", "//", "%", "&", "|")
+
+
+def _operation(tokens: list[str]) -> tuple[pyir.Expr, list[str]]:
+    """`a op b op c`, left to right (no precedence: a group is written in parentheses)."""
+    node, rest = _primary(tokens)
+    while rest and rest[0] in _OPERATORS:
+        right, after = _primary(rest[1:])
+        node, rest = pyir.BinOp(node, rest[0], right), after
+    return node, rest
 
 
 def _primary(tokens: list[str]) -> tuple[pyir.Expr, list[str]]:
+    if not tokens:
+        raise ValueError("a built-in's Python ends too soon")
     first, *rest = tokens
     node: pyir.Expr
-    if first.isdigit():
+    if first == "(":
+        inner, rest = _operation(rest)
+        node, rest = pyir.Paren(inner), _closed(rest, ")")
+    elif first.isdigit():
         node = pyir.Constant(int(first))
     elif first in ("True", "False"):
         node = pyir.Constant(first == "True")
@@ -187,13 +207,13 @@ def _primary(tokens: list[str]) -> tuple[pyir.Expr, list[str]]:
         if rest[0] == ".":
             node, rest = pyir.Attribute(node, rest[1]), rest[2:]
         elif rest[0] == "[":
-            index, rest = _primary(rest[1:])
+            index, rest = _operation(rest[1:])
             node, rest = pyir.Subscript(node, index), _closed(rest, "]")
         else:
             args: list[pyir.Expr] = []
             rest = rest[1:]
             while rest and rest[0] != ")":
-                arg, rest = _primary(rest)
+                arg, rest = _operation(rest)
                 args.append(arg)
                 rest = rest[1:] if rest[:1] == [","] else rest
             node, rest = pyir.Call(node, tuple(args)), _closed(rest, ")")

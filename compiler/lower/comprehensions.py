@@ -192,7 +192,7 @@ def region_any(lo: Lowerer, e: t.Comprehension) -> str | None:
     return f"self.{test.within}({region_mask_code(lo, regions)}) != 0"
 
 
-def aggregate_loops(lo: Lowerer, py: str, params: set[str], span: SourceSpan) -> tuple[Block, str]:
+def aggregate_loops(lo: Lowerer, py: pyir.Expr, params: set[str], span: SourceSpan) -> tuple[Block, pyir.Expr]:
     """(pass `aggregate_loops`) The loops of the aggregates a value (`py`, of a definition of
     parameters `params` or of the end) computes first, as statements of its body, and the
     value reading their results; none, and `py` as it is, with the pass off."""

@@ -4,6 +4,7 @@ remembered; a field's start and its description.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from .lowerer import Lowerer
 
 
-def define_walk(lo: Lowerer, d: t.Define) -> tuple[str, Small]:
+def define_walk(lo: Lowerer, d: t.Define) -> tuple[Expr, Small]:
     """A definition's body, lowered as a rule that only reads the game (its parameters known
     as it starts); remembers what a call to it gives and costs."""
     saved = lo.scopes, lo.assigned
@@ -35,7 +36,7 @@ def define_walk(lo: Lowerer, d: t.Define) -> tuple[str, Small]:
     before = lo.charges
     reading = limits.begin_reading(lo, entry)
     effects.take_notes(lo)
-    py = lo.expr(d.body)
+    py = lo.node(d.body)
     lists = limits.end_reading(lo, reading)
     note_define(lo, d, before)
     lo.scopes, lo.assigned = saved
@@ -252,12 +253,12 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
         limits.charged(lo)
         cost = min(sat(lo.fact(d.body).cost + 1), MAX_STEPS + 1)
         body: Block = (call(f"rt.spend(self, {cost}, {limits.where(lo, d.span)})", d.span),
-                       *checks, Return(Code(py, d.body.span), d.span, note))
+                       *checks, Return(replace(py, span=d.body.span), d.span, note))
         if d.name not in lo.kept:
             body = _cached(d, _annotation(d.ty), body)
     else:
         loops, py = comprehensions.aggregate_loops(lo, py, {p.py for p in d.params}, d.span)
-        body = limits.unit_lines(lo, [*checks, *loops, Return(Code(py, d.body.span), d.span, note)],
+        body = limits.unit_lines(lo, [*checks, *loops, Return(replace(py, span=d.body.span), d.span, note)],
                                lo.fact(d.body).cost + 1, d.span)
     kept = ""
     tabled = value_tables.table_of(lo.plan, d.name)

@@ -18,6 +18,7 @@ from ..passes import bitmask, inline_procedures, join_rounds, value_masks
 from ..passes.join_rounds import ROUNDS
 from ..passes.rewrite import where
 from ..pyir import Assign, AugAssign, Block, Code, Elif, ExprStmt, For, If, Pass, Stmt, assign, call, if_, spanned
+from ..pyprint import text as code_of
 from ..typed import Symbol
 from ..types import ANY
 from . import expressions, limits
@@ -313,13 +314,18 @@ def assigned(lo: Lowerer, s: t.Assign) -> Stmt:
 
 
 def condition(lo: Lowerer, e: t.Expr, tag: str, *entry: str) -> str:
+    """`condition_node`'s code as text (for the lowered members still held as text)."""
+    return code_of(condition_node(lo, e, tag, *entry))
+
+
+def condition_node(lo: Lowerer, e: t.Expr, tag: str, *entry: str) -> pyir.Expr:
     """An expression that is a rule of its own and only reads the game (a guard, the end,
     an actor, a score ...), its lists taken for small checked as it starts; `tag` marks its
     budget reset (none: the caller marks it)."""
     lo.scopes = [set(entry)]
     before = lo.charges
     reading = limits.begin_reading(lo, entry)
-    py = lo.expr(e)
+    py = lo.node(e)
     py = limits.unit_expr(lo, py, lo.fact(e).cost, e.span, lists=limits.end_reading(lo, reading))
     if tag:
         limits.mark(lo, before, tag)

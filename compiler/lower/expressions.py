@@ -4,14 +4,17 @@ be and cost (compiler/budget.py).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, assert_never, overload
 
+from ...core.source import SourceSpan
 from ...runtime.limits import MAX_INT
 from .. import pyir
 from .. import typed as t
 from ..budget import FREE_WORK, STORED, Facts, add_mag, join, mul_mag, number, sat
 from ..builtins import BUILTINS, Lowering, counting
+from ..builtins.spec import template
 from ..passes import bitmask, lazy_hoist
 from ..passes.lazy_hoist import LAZY
 from ..pyir import Attribute, BinOp, BoolOp, Call, Compare, Constant, IfExp, Keyword, Name, Paren, Starred, Subscript
@@ -55,7 +58,7 @@ def lower(lo: Lowerer, e: t.Expr) -> pyir.Expr:
                 lo.canonical.add(e)
             if e.sym.kind == "value" and e.sym.name == "deciding":
                 lo.program.deciding = True
-            return pyir.dotted(e.sym.py, e.span)
+            return value_code(e.sym.py, e.span)
         case t.DefineCall():
             d = lo.defines[e.define]
             args = arguments(lo, e.args, d.params)
@@ -112,6 +115,13 @@ def lower(lo: Lowerer, e: t.Expr) -> pyir.Expr:
             raise AssertionError(f"{e.span}: an expression the checker refused is never lowered")
         case _:
             assert_never(e)
+
+
+def value_code(py: str, span: SourceSpan) -> pyir.Expr:
+    """The nodes of a name as the checker gives it (`x`, `self.hand`), or of a value of the language
+    (`range(self.num_players)`, compiler/builtins/values.py)."""
+    node = pyir.dotted(py, span)
+    return replace(template(py), span=span) if isinstance(node, pyir.Code) else node
 
 
 def pair_sorted(e: t.ListIndex, obj: pyir.Expr) -> pyir.Expr | None:

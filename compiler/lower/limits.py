@@ -337,16 +337,25 @@ def checked_store(lo: Lowerer, py: str | pyir.Expr, facts: Facts, ty: Ty, span: 
     return py
 
 
-def unit_expr(lo: Lowerer, py: str, cost: int, span: SourceSpan, times: int = 1, lists: Small = ((), 0)) -> str:
+@overload
+def unit_expr(lo: Lowerer, py: str, cost: int, span: SourceSpan, times: int = 1, lists: Small = ((), 0)) -> str: ...
+@overload
+def unit_expr(lo: Lowerer, py: pyir.Expr, cost: int, span: SourceSpan, times: int = 1,
+              lists: Small = ((), 0)) -> pyir.Expr: ...
+def unit_expr(lo: Lowerer, py: str | pyir.Expr, cost: int, span: SourceSpan, times: int = 1,
+              lists: Small = ((), 0)) -> str | pyir.Expr:
     """A rule that is one expression (a condition, a score; `times` over, a field's start per
     entity): if its proven work is large, it charges it first, `rt.spend(...) and <py>`; the
-    lists it took for small are checked first, `(len(...) <= 16 or rt.grown(...)) and <py>`."""
+    lists it took for small are checked first, `(len(...) <= 16 or rt.grown(...)) and <py>`.
+    (Code given as text is given back as text.)"""
+    node = pyir.expr(py)
     if lists[0]:
-        py = f"({small_check(lo, lists, cost, span)}) and {py}"
-    if sat(cost * times) <= FREE_WORK:
-        return py
-    charged(lo)
-    return f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {where(lo, span)}) and {py}"
+        node = pyir.BoolOp("and", (pyir.Paren(pyir.Code(small_check(lo, lists, cost, span))), node))
+    if sat(cost * times) > FREE_WORK:
+        charged(lo)
+        spend = pyir.rt("spend", pyir.Name("self"), pyir.Constant(min(cost, MAX_STEPS + 1)), at(lo, span))
+        node = pyir.BoolOp("and", (spend, node))
+    return text(node) if isinstance(py, str) else node
 
 
 def unit_lines(lo: Lowerer, lines: list[Stmt], cost: int, span: SourceSpan) -> Block:

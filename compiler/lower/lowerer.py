@@ -40,7 +40,7 @@ class Transforms:
 
     expr: Callable[[Lowerer, t.Expr], Expr]  # expressions.expr
     comprehension: Callable[[Lowerer, t.Comprehension], Expr]  # comprehensions.comprehension
-    define_walk: Callable[[Lowerer, t.Define], tuple[str, Small]]  # definitions.define_walk
+    define_walk: Callable[[Lowerer, t.Define], tuple[Expr, Small]]  # definitions.define_walk
     define_call_facts: Callable[[Lowerer, t.Define, int], Facts]  # definitions.define_call_facts
     procedure_cost: Callable[[Lowerer, str], int]  # definitions.procedure_cost
 
@@ -158,7 +158,7 @@ class Lowerer:
         """The code of a comprehension (comprehensions.py), its facts kept for `fact`."""
         return self.transforms.comprehension(self, e)
 
-    def define_walk(self, d: t.Define) -> tuple[str, Small]:
+    def define_walk(self, d: t.Define) -> tuple[Expr, Small]:
         """A definition's body lowered (definitions.py), what a call gives and costs remembered."""
         return self.transforms.define_walk(self, d)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..lowered import LoweredFunction, LoweredPhase, LoweredTrigger, Program
+from ..pyprint import text
 from . import actions, boards, comprehensions, definitions, effects, limits
 from .code import answer_format
 from .lowerer import END_SLOT, _asks
@@ -86,9 +87,10 @@ def ending(lo: Lowerer) -> None:
     typed, prog = lo.typed, lo.program
     lo.assigned = frozenset()
     if typed.end is not None:
-        prog.end = effects.condition(lo, typed.end, "end")
+        end = effects.condition_node(lo, typed.end, "end")
         prog.end_span = typed.end.span
-        prog.end_loops, prog.end = comprehensions.aggregate_loops(lo, prog.end, set(), typed.end.span)
+        prog.end_loops, end = comprehensions.aggregate_loops(lo, end, set(), typed.end.span)
+        prog.end = text(end)
         if lo.plan.end_once is not None:  # (pass `end_once`) kept in its slot between moves
             prog.kept_slots.append((END_SLOT, "bool | None"))
             reads = lo.plan.end_once

@@ -9,6 +9,11 @@ of a move it needs (compiler/budget.py).
 
 The declarations the checker turned into tables (constants, enumerations, boards ...) are data
 already: lowering passes them on as they are.
+
+The passes of the representation step (compiler/passes/__init__.py, `LEVEL`) annotate the
+declarations with how a value is stored or found, and lowering writes it so: a definition's
+`kept`, `tabled` and `unkept`, the program's `end_kept` and `drops_in_place` (the program stands for
+the state, which holds every kept value: how it drops them is said there, once).
 """
 
 from __future__ import annotations
@@ -98,6 +103,8 @@ class Builtin:
     span: SourceSpan
     # (pass `range_bounds`) a `range(a, b)` whose `a` is never negative: it holds at most what `b` is
     from_nonnegative: bool = False
+    # (pass `bitmask`) a built-in over a set of spots kept as a bit mask (`TypedProgram.masks`): it reads the mask
+    mask_read: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +180,19 @@ class Comprehension:
     more: tuple[tuple[Symbol, Expr, Expr | None], ...] = ()
     # (pass `set_lists`) `[x for x in S]` over a set, found to be the set's items sorted: written `sorted(S)`
     sorted_set: bool = False
+    # (pass `component_sets`) a count or test of the attributes of a set's components: a set operation against
+    # the components having them (`TypedProgram.component_sets`)
+    component_set: bool = False
+    # (pass `value_masks`) a count, test or list of the spots where a field holds a value, or is empty: read
+    # from the masks kept per value (`TypedProgram.value_masks`) or of the empty spots (`TypedProgram.masks`)
+    value_mask: bool = False
+    # (pass `bitmask`) a list, count, `all` or `any` of the spots where a field holds a constant: read from
+    # its bit mask (`TypedProgram.masks`)
+    mask_read: bool = False
+    # (pass `spot_filters`) a list of spots made from bit masks: its tests, in the order computed
+    spot_filter: Filter | None = None
+    # (pass `count_items`) `count(x == v for x in L)` over a list: the list's own count, `L.count(v)`
+    counted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +247,60 @@ Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | Lis
 # `set_lists`, ...): the node computes the same with the field set or not, so what an expression
 # computes (`analysis.keys.key`) leaves them out.
 FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative", "when_written_out", "drawn_out",
-                   "joins_rounds"})
+                   "joins_rounds", "component_set", "value_mask", "mask_read", "spot_filter", "counted"})
+
+
+# -- sets of spots kept as bit masks, and the filters made from them (passes `bitmask`, `value_masks`,
+# `spot_filters`: how a set is held is a representation the passes choose, lowering writes it) --------
+@dataclass(frozen=True, slots=True)
+class Mask:
+    """One set of spots kept as a bit mask: the spots whose `field` is the constant `value`
+    (`value_py`, as generated code names it), in the state's slot `slot`; or, `empty`, the spots
+    whose field, of lists, is empty (`value` unused). Made by the passes `bitmask` and, `empty`,
+    `value_masks` and `spot_filters`."""
+
+    field: str
+    value: int
+    value_py: str
+    slot: str
+    span: SourceSpan  # where such a set is first written
+    empty: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ValueMask:
+    """The masks of a field per spot, one per value of its items (`op` "in": a field of lists or
+    sets) or of its values (`op` "==": a field of simple values), in the state's slot `slot`, a
+    list of `count` ints (its code: `self.num_seats`, a number). Made by the pass `value_masks`."""
+
+    field: str
+    op: str
+    count: str
+    slot: str
+    span: SourceSpan  # where such a test is first written
+
+
+@dataclass(frozen=True, slots=True)
+class FilterTerm:
+    """One test of a filter, in the order written: a kept mask (`mask`, the spots where the test
+    holds; `within & ~mask` when `negated`), or a test of the spot's key (`key`, over the spot
+    variable `spot`) written over the key variable `var` (`test`), whose failing parts read no key."""
+
+    mask: Mask | None = None
+    negated: bool = False
+    spot: Symbol | None = None
+    key: Expr | None = None
+    var: Symbol | None = None
+    test: Expr | None = None
+    mask_var: Symbol | None = None  # the local the groups' masks are bound to
+    fails: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """A list of spots made from masks (pass `spot_filters`): its tests, in the order the walk computed them."""
+
+    terms: tuple[FilterTerm, ...]
 
 
 # -- effects ------------------------------------------------------------------------------------
@@ -368,6 +441,57 @@ class Field:
     visible_to: Expr | None  # over `k`: the player who sees entry or item k
 
 
+# -- the representation step: how a value is stored or found (compiler/passes/__init__.py, LEVEL) ---
+@dataclass(frozen=True, slots=True)
+class Reads:
+    """What a piece of rule code reads of the state that can change during a game (found by
+    compiler/analysis/reads.py; held by the annotations of what is kept between moves)."""
+
+    fields: frozenset[str] = frozenset()
+    volatile: bool = False  # reads `current`, `opponent` or `deciding` (changed as a phase or turn starts)
+
+    def __or__(self, other: Reads) -> Reads:
+        return Reads(self.fields | other.fields, self.volatile or other.volatile)
+
+    def told(self) -> str:
+        """In a sentence's words: "`marker`, `roll` or the seat to act"."""
+        parts = [f"`{name}`" for name in sorted(self.fields)] + (["the seat to act"] if self.volatile else [])
+        if not parts:
+            return "nothing that changes"
+        return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} or {parts[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """How a definition's values are kept in the state between moves (pass `derived`, and the passes
+    after it that say which part of them a change drops): in a slot, None while stale, dropped by
+    every change of what it `reads`; each entry of the tuples below drops a part only."""
+
+    reads: Reads
+    # (pass `derived`) (field per entity, k): an assignment to the field at one entity drops only the
+    # values kept for that entity as k-th argument
+    entries: tuple[tuple[str, int], ...] = ()
+    # (pass `derived`) (set field, k, attribute table): a change of the field by one item drops only
+    # the values kept for that item's attribute as k-th argument
+    attributes: tuple[tuple[str, int, str], ...] = ()
+    # (pass `region_drops`) (field per spot, k): an assignment at one spot drops only the values kept
+    # for the regions holding that spot as k-th argument
+    regions: tuple[tuple[str, int], ...] = ()
+    nested: int | None = None  # (pass `nested_drops`) its values kept nested by this parameter, a region
+
+
+@dataclass(frozen=True, slots=True)
+class ValueTable:
+    """(pass `value_tables`) A definition remembered by value, in a table of the board: the field it
+    reads, at which parameter (None: a field with one value), and the positions of the parameters
+    that join the key."""
+
+    field: str
+    py: str  # how generated code reads the field (`self.hand`)
+    at: int | None
+    params: tuple[int, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Define:
     name: str
@@ -379,6 +503,11 @@ class Define:
     # a version of a definition or scoring term that a variant replaced, which `base(...)` uses:
     # ("define", "rent") or ("scoring", "gold"); its name is its method's (names.base_version)
     version_of: tuple[str, str] | None = None
+    # How its values are stored (the representation step; none of them: computed at each call):
+    kept: Kept | None = None  # (pass `derived` ...) kept in the state between moves
+    tabled: ValueTable | None = None  # (pass `value_tables`) remembered by the value it reads
+    # the pass that decided it is not kept though `derived` would keep it (`inner_defines`, `score_only`)
+    unkept: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,6 +612,18 @@ class TypedProgram:
     asks: tuple[tuple[str, Ty], ...] = ()  # each `ask ... to choose <name>`: the name and its type
     invariants: tuple[Invariant, ...] = ()
     secret_asks: tuple[str, ...] = ()  # the asks whose answer the others read as the choice's name alone
+    # -- representations the passes chose --
+    # (passes `bitmask`, `value_masks`, `spot_filters`) the sets of spots kept as bit masks beside their fields
+    masks: tuple[Mask, ...] = ()
+    # (pass `value_masks`) the fields per spot whose spots holding each value (a player) are kept as a mask per value
+    value_masks: tuple[ValueMask, ...] = ()
+    # (pass `component_sets`) the component attributes (their tables) whose sets of components the module holds,
+    # each with its number of values (0: a truth value), for counts and tests over sets of components
+    component_sets: tuple[tuple[str, int], ...] = ()
+    # (the representation step) the end condition's value kept between moves, and what it reads (pass `end_once`)
+    end_kept: Reads | None = None
+    # (pass `own_drops`) the state, while no copy shares its dicts of kept values, drops values from them in place
+    drops_in_place: bool = False
 
 
 # -- what is known per node ---------------------------------------------------------------------

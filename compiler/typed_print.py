@@ -12,6 +12,9 @@ Where the rule language has no spelling, the text says what the node is:
 - a node a pass marked to be written in a form of its own (`t.FORMS`) is `<form: expr>`:
   `<the set sorted: [t for t in card[current]]>`;
 - a definition's value is always called, `score()`, so it reads apart from a name;
+- how the representation step stores a value is `<...>` on a line under its declaration:
+  `<kept: reads hand; hand at one p>`, `<remembered by hand[p]>`, `<not kept: score_only>`; the
+  program's own (`drops_in_place`) is a last line, `state <...>`;
 - `x :: T` is a local bound with its type (a choice, a parameter, a `let`).
 This is no rule file (`compiler/unparse.py` writes those): it need not parse again.
 """
@@ -62,11 +65,33 @@ def _form(e: t.Expr) -> str | None:
     match e:
         case t.Comprehension(sorted_set=True):
             return "the set sorted"
+        case t.Comprehension(mask_read=True) | t.Builtin(mask_read=True):
+            return "read from a bit mask"
+        case t.Comprehension(value_mask=True):
+            return "read from bit masks per value"
+        case t.Comprehension(spot_filter=t.Filter() as found):
+            return f"made from bit masks: {_filter(found)}"
+        case t.Comprehension(counted=True):
+            return "the list's own count"
+        case t.Comprehension(component_set=True):
+            return "a set operation"
         case t.Binary(items_written=True):
             return "items written out"
         case t.Builtin(from_nonnegative=True):
             return "from a number never negative"
     return None
+
+
+def _filter(found: t.Filter) -> str:
+    """The tests of a filter of spots (pass `spot_filters`), in the order computed: a mask kept (`~`: the
+    spots not in it), or a test computed once per value of a key the board fixes for each spot."""
+    terms = []
+    for term in found.terms:
+        if term.mask is not None:
+            terms.append(("~" if term.negated else "") + term.mask.slot)
+        elif term.key is not None and term.test is not None and term.var is not None:
+            terms.append(f"{expr(term.key)} as {term.var.name}: {expr(term.test)}")
+    return "; ".join(terms)
 
 
 def _args(args: Iterable[t.Expr]) -> str:
@@ -202,6 +227,13 @@ def program(p: t.TypedProgram) -> str:
 
 
 def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section each)
+    for m in p.masks:  # (the representations the passes chose)
+        what = "is empty" if m.empty else f"== {m.value_py}"
+        yield f"mask {m.slot}: the spots whose {m.field} {what}  @{where(m.span)}"
+    for vm in p.value_masks:
+        yield f"masks {vm.slot}: per value v of {vm.count}, the spots whose {vm.field} {vm.op} v  @{where(vm.span)}"
+    for table, values in p.component_sets:
+        yield f"component sets of {table}: by {'truth value' if not values else f'{values} values'}"
     for c in p.components:
         yield f"component {c.component}.{c.name} :: {c.ty} ({c.count}, table {c.const})  @{where(c.span)}"
         yield f"{INDENT}{expr(c.value)}"
@@ -215,6 +247,7 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
     for d in p.defines:
         flags = "".join((" cached" if d.cached else "", f" version of {d.version_of}" if d.version_of else ""))
         yield f"define {d.name}({_params(d.params)}) -> {d.ty}{flags}  @{where(d.span)}"
+        yield from (f"{INDENT}{how}" for how in _stored(d))
         yield f"{INDENT}{expr(d.body)}"
     for pr in p.procedures:
         yield f"procedure {pr.name}({_params(pr.params)})  @{where(pr.span)}"
@@ -240,6 +273,8 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield from block(p.setup, 1)
     if p.end is not None:
         yield f"end {expr(p.end)}"
+        if p.end_kept is not None:
+            yield f"{INDENT}<kept: {_reads(p.end_kept)}>"
     for s in p.scoring:
         yield f"score {s.name}  @{where(s.span)}"
         yield f"{INDENT}{expr(s.expr)}"
@@ -250,6 +285,32 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"{INDENT}{expr(i.expr)}"
     for name, ty in p.asks:
         yield f"ask answer {name} :: {ty}{' (secret)' if name in p.secret_asks else ''}"
+    if p.drops_in_place:
+        yield "state <drops kept values in place while no copy shares them>"
+
+
+def _stored(d: t.Define) -> Iterator[str]:
+    """How the representation step stores a definition's values, a line each (none: computed at each call)."""
+    if d.unkept:
+        yield f"<not kept: {d.unkept}>"
+    if d.tabled is not None:
+        tb = d.tabled
+        read = tb.field if tb.at is None else f"{tb.field}[{d.params[tb.at].name}]"
+        yield f"<remembered by {', '.join([read, *(d.params[k].name for k in tb.params)])}>"
+    if d.kept is not None:
+        how = d.kept
+        parts = [_reads(how.reads)]
+        parts += [f"{f} at one {d.params[k].name}" for f, k in how.entries]
+        parts += [f"{f} by one item's {d.params[k].name} ({table})" for f, k, table in how.attributes]
+        parts += [f"{f} in the regions of one spot, {d.params[k].name}" for f, k in how.regions]
+        if how.nested is not None:
+            parts.append(f"nested by {d.params[how.nested].name}")
+        yield f"<kept: {'; '.join(parts)}>"
+
+
+def _reads(reads: t.Reads) -> str:
+    """What a kept value reads: its fields, and `current` for the seat to act."""
+    return "reads " + (", ".join([*sorted(reads.fields), *(["current"] if reads.volatile else [])]) or "nothing")
 
 
 def _action(a: t.Action) -> Iterator[str]:
@@ -275,9 +336,7 @@ def _action(a: t.Action) -> Iterator[str]:
 # -- the plan ------------------------------------------------------------------------------------
 # The plan's fields holding `analysis.keys.key`s (what an expression computes), and where in each item.
 _KEYED: dict[str, Callable[[Any], Hashable]] = {
-    "spot_filters": lambda item: item[0],
     "listing_hoists": lambda item: item,
-    "counted": lambda item: item,
 }
 
 
@@ -302,7 +361,7 @@ def plan(decided: Plan, programs: Sequence[t.TypedProgram] = ()) -> str:
                 shown = _value(item)
                 if f.name in _KEYED:
                     written = keys.get(_KEYED[f.name](item), "<expression not found>")
-                    shown = written if f.name != "spot_filters" else f"{written} -> {_value(item[1])}"
+                    shown = written
                 lines.append(f"{INDENT}{shown}")
         else:
             lines.append(f"{f.name}: {_value(value)}")

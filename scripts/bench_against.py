@@ -11,6 +11,12 @@ afresh with its own compiler and runtime and playing random games for so many se
 time. The ratio reported is the median of the per-round ratios (new / old) of playouts per CPU
 second, the wall-clock ratio beside it.
 
+    .venv/bin/python scripts/bench_against.py a1c1673 china-schacht mandarin --native
+
+`--native` measures each tree's committed generated/ modules instead, on that tree's native build
+(mypyc; each side builds its own once, into build/against/native/, keyed by its sources): the
+rounds interleave the two sides' native runs the same way.
+
 Both sides run with this tree's virtual environment (the same Python and libraries): the
 older tree is put first on the import path as the package `rulewright` through a folder of
 links that mirrors pyproject.toml's package-dir.
@@ -46,15 +52,18 @@ def link_tree(tree: Path, into: Path) -> Path:
     return into
 
 
-def sides(doc: str, what: str) -> tuple[argparse.Namespace, Path, Path]:
+def sides(doc: str, what: str, native: bool = False) -> tuple[argparse.Namespace, Path, Path]:
     """The arguments of a script that plays each rule set named in an older commit's tree and in
     this one, so many games a side (scripts/instructions_against.py, same_games_against.py), and
-    the two trees' import paths, old first."""
+    the two trees' import paths, old first. `native`: the script takes `--native` too."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("rev", help="the older commit (hash, tag, branch)")
     parser.add_argument("rulesets", nargs="+", help=f"rule sets to {what}")
     parser.add_argument("--players", type=int, default=3, help="(the smallest count where the rule set has not)")
     parser.add_argument("--games", type=int, default=10, help="per rule set and side")
+    if native:
+        parser.add_argument("--native", action="store_true",
+                            help="each tree's generated/ modules on its own native build")
     args = parser.parse_args()
     return args, checkout(args.rev), link_tree(ROOT, ROOT / "build" / "against" / "this")
 
@@ -104,11 +113,53 @@ print(json.dumps(out))
 """
 
 
+# Native: each tree's committed generated/ modules on its own native build; one fresh process per rule
+# set (runtime/native.py's bench worker, in both trees), timed by its CPU time as above.
+NATIVE_DIR = ROOT / "build" / "against" / "native"
+NATIVE_BUILD = "from rulewright.native import build; print(build(say=lambda s: None).path)"
+NATIVE_MEASURE = """
+import json, sys, time
+from rulewright import load
+from rulewright.match import play_game
+from rulewright.native import active_build
+from rulewright.runtime.rng import derive_seed
+ruleset, wanted, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+assert active_build() is not None, "not running on the native build"
+game = load(ruleset)
+count = wanted if wanted in game.info.players else game.info.players[0]
+n = 0
+cpu, wall = time.process_time(), time.perf_counter()
+while time.process_time() - cpu < seconds:
+    result = play_game(game, count, derive_seed(0, n))
+    assert not result.error, (ruleset, n, result.error)
+    n += 1
+print(json.dumps({"cpu": n / (time.process_time() - cpu), "wall": n / (time.perf_counter() - wall)}))
+"""
+
+
+def native_env(path_entry: Path, native: str) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(path_entry), RULEWRIGHT_NATIVE=native, RULEWRIGHT_NATIVE_DIR=str(NATIVE_DIR))
+
+
+def build_native(path_entry: Path) -> str:
+    run = subprocess.run([sys.executable, "-c", NATIVE_BUILD], check=True, capture_output=True, text=True,
+                         env=native_env(path_entry, "0"), cwd=ROOT)
+    return run.stdout.strip()
+
+
 def bench(path_entry: Path, args: argparse.Namespace) -> dict[str, dict[str, float]]:
+    if args.native:
+        found: dict[str, dict[str, float]] = {}
+        for ruleset in args.rulesets:
+            command = [sys.executable, "-c", NATIVE_MEASURE, ruleset, str(args.players or 0), str(args.seconds)]
+            run = subprocess.run(command, check=True, capture_output=True, text=True,
+                                 env=native_env(path_entry, "1"), cwd=ROOT)
+            found[ruleset] = json.loads(run.stdout)
+        return found
     env = dict(os.environ, PYTHONPATH=str(path_entry))
     command = [sys.executable, "-c", MEASURE, str(args.seconds), str(args.players or 0), *args.rulesets]
     run = subprocess.run(command, check=True, capture_output=True, text=True, env=env, cwd=ROOT)
-    found: dict[str, dict[str, float]] = json.loads(run.stdout)
+    found = json.loads(run.stdout)
     return found
 
 
@@ -119,9 +170,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.5, help="per rule set, per run")
     parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--native", action="store_true",
+                        help="each tree's generated/ on its own native build (rule sets must be named)")
     args = parser.parse_args()
+    if args.native and not args.rulesets:
+        parser.error("--native measures the rule sets named (e.g. china-schacht mandarin)")
     old_path = checkout(args.rev)
     new_path = link_tree(ROOT, ROOT / "build" / "against" / "this")
+    if args.native:
+        for side, path in (("old", old_path), ("new", new_path)):
+            print(f"native build of the {side} tree: {build_native(path)}", file=sys.stderr)
     rounds: list[tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]] = []
     for k in range(args.rounds):
         # alternate which side goes first, so that neither always meets the machine as the other left it
@@ -133,7 +191,8 @@ def main() -> None:
         print(f"round {k + 1}/{args.rounds}: " + ", ".join(f"{r} {new[r]['cpu'] / old[r]['cpu']:.2f}x" for r in new),
               file=sys.stderr)
     load = os.getloadavg()
-    print(f"playouts per CPU second, median of {args.rounds} interleaved rounds of {args.seconds:g} s "
+    print(f"{'native' if args.native else 'interpreted'} playouts per CPU second, median of {args.rounds} "
+          f"interleaved rounds of {args.seconds:g} s "
           f"(load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}); wall-clock ratio beside")
     print(f"{'rule set':40} {'old/s':>9} {'new/s':>9} {'ratio':>7} {'wall':>7}")
     for ruleset in rounds[0][1]:

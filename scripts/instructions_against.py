@@ -16,6 +16,10 @@ speed-up itself (a cache miss costs more than an instruction: measured on the bu
 the ratio is that of playouts per CPU second to up to a third above it, and well below it for
 China (Cornett); docs/optimiser.md, "What is left"). Needs valgrind; slow (some fifty times
 slower than the games).
+
+`--native` counts each tree's committed generated/ modules on that tree's own native build instead
+(built once per side, as scripts/bench_against.py --native does): the C code mypyc wrote is counted
+like the interpreter.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_against import BUNDLED, ROOT, sides  # noqa: E402  (a script beside this one)
+from bench_against import BUNDLED, ROOT, build_native, native_env, sides  # noqa: E402  (a script beside this one)
 
 PLAY = """
 import sys
@@ -43,12 +47,28 @@ for n in range(games):
     result = play_game(game, count, derive_seed(0, n))
     assert not result.error, (ruleset, n, result.error)
 """
+# the same games of the tree's committed module, on its native build
+PLAY_NATIVE = """
+import sys
+from rulewright import load
+from rulewright.match import play_game
+from rulewright.native import active_build
+from rulewright.runtime.rng import derive_seed
+ruleset, players, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+assert active_build() is not None, "not running on the native build"
+game = load(ruleset)
+count = players if players in game.info.players else game.info.players[0]
+game.new_state(count, 12345)
+for n in range(games):
+    result = play_game(game, count, derive_seed(0, n))
+    assert not result.error, (ruleset, n, result.error)
+"""
 
 
-def instructions(path_entry: Path, ruleset: str, players: int, games: int) -> int:
-    env = dict(os.environ, PYTHONPATH=str(path_entry), PYTHONHASHSEED="0")
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", PLAY,
-               ruleset, str(players), str(games)]
+def instructions(path_entry: Path, ruleset: str, players: int, games: int, native: bool = False) -> int:
+    env = dict(native_env(path_entry, "1") if native else os.environ, PYTHONPATH=str(path_entry), PYTHONHASHSEED="0")
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c",
+               PLAY_NATIVE if native else PLAY, ruleset, str(players), str(games)]
     run = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
     found = re.search(r"Collected : (\d+)", run.stderr)
     if run.returncode != 0 or found is None:
@@ -56,17 +76,22 @@ def instructions(path_entry: Path, ruleset: str, players: int, games: int) -> in
     return int(found.group(1))
 
 
-def per_game(path_entry: Path, ruleset: str, players: int, games: int) -> float:
-    return (instructions(path_entry, ruleset, players, games) - instructions(path_entry, ruleset, players, 0)) / games
+def per_game(path_entry: Path, ruleset: str, players: int, games: int, native: bool) -> float:
+    played = instructions(path_entry, ruleset, players, games, native)
+    return (played - instructions(path_entry, ruleset, players, 0, native)) / games
 
 
 def main() -> None:
-    args, old_path, new_path = sides(__doc__, "measure")
-    print(f"millions of instructions per game (callgrind, {args.games} random games, {args.players} players)")
+    args, old_path, new_path = sides(__doc__, "measure", native=True)
+    if args.native:
+        for path in (old_path, new_path):
+            build_native(path)
+    print(f"millions of instructions per game (callgrind, {args.games} random games, {args.players} players, "
+          f"{'native' if args.native else 'interpreted'})")
     print(f"{'rule set':40} {'old':>9} {'new':>9} {'old/new':>8}")
     for ruleset in args.rulesets:
-        old = per_game(old_path, ruleset, args.players, args.games)
-        new = per_game(new_path, ruleset, args.players, args.games)
+        old = per_game(old_path, ruleset, args.players, args.games, args.native)
+        new = per_game(new_path, ruleset, args.players, args.games, args.native)
         print(f"{ruleset:40} {old / 1e6:9.2f} {new / 1e6:9.2f} {old / new:7.2f}x", flush=True)
 
 

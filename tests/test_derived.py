@@ -23,14 +23,15 @@ import rulewright
 from rulewright import runtime as rt
 from rulewright import scenarios
 from rulewright.compiler import passes
-from rulewright.compiler.analysis.reads import Dependencies, Reads, analyse
+from rulewright.compiler.analysis.reads import Dependencies, analyse
 from rulewright.compiler.lower import END_SLOT, lower
 from rulewright.compiler.pyprint import Printed, printed
+from rulewright.compiler.typed import Reads
 from rulewright.core.paths import bundled_rulesets, ruleset_file
 from rulewright.generated.mandarin.base import ATTR__TILE__ANIMAL
 from rulewright.runtime.state import State
 from tests.helpers.compiled import game, typed
-from tests.helpers.kept import kept_items, kept_values
+from tests.helpers.kept import keeping, kept_items, kept_values
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = [rid for rid, _ in bundled_rulesets()]
@@ -100,24 +101,25 @@ _IN_REGIONS = re.compile(r"self\.(\w+) = rt\.without_keys\(self\.(\w+), self\.bo
 def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset: str) -> None:
     """Every kept value that reads the field is dropped after the assignment: the whole slot, or,
     for an assignment at one entity and a definition of one parameter that reads the field only
-    at the entity it names (`plan.derived_entries`), its value for that entity."""
+    at the entity it names (`t.Kept.entries`), its value for that entity."""
     program = typed(ruleset)
     optimised, plan = passes.optimise(program)
     problems, lowered = lower(optimised, plan)
     assert not problems
+    how = keeping(optimised)
     readers: dict[str, set[str]] = {}
-    for name, reads in plan.derived:
+    for name, reads in how.derived:
         for f in reads.fields:
             readers.setdefault(f, set()).add(f"_d__{name}")
-    if plan.end_once is not None and program.end is not None:
-        for f in plan.end_once.fields:
+    if how.end is not None and program.end is not None:
+        for f in how.end.fields:
             readers.setdefault(f, set()).add(END_SLOT)
-    at_param = {(f, f"_d__{name}"): k for name, f, k in plan.derived_entries}
-    in_region = {(f, f"_d__{name}"): k for name, f, k in plan.region_drops}
-    by_attribute = {(f, f"_d__{name}"): (k, table) for name, f, k, table in plan.derived_attributes}
+    at_param = {(f, f"_d__{name}"): k for name, f, k in how.entries}
+    in_region = {(f, f"_d__{name}"): k for name, f, k in how.regions}
+    by_attribute = {(f, f"_d__{name}"): (k, table) for name, f, k, table in how.attributes}
     params = {d.name: len(d.params) for d in optimised.defines}
-    nested = {f"_d__{name}": k for name, k in plan.nested}
-    assert all(params[name] > k for name, _, k in plan.derived_entries)
+    nested = {f"_d__{name}": k for name, k in how.nested}
+    assert all(params[name] > k for name, _, k in how.entries)
     fields = {f.decl.name for f in program.fields}
     blocks = [a.effect for a in lowered.actions] + [t.effect for t in lowered.triggers] + \
         [p.body for p in lowered.procedures] + [p.start for p in lowered.phases] + [tuple(lowered.setup)]
@@ -164,8 +166,8 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
                 dropped |= whole
             assert dropped == readers.get(m.group(1), set()), f"{line.code} ({line.span})"
     assert assignments
-    assert set(lowered.phase_drops) == {f"_d__{name}" for name, r in plan.derived if r.volatile} | (
-        {END_SLOT} if plan.end_once is not None and plan.end_once.volatile else set())
+    assert set(lowered.phase_drops) == {f"_d__{name}" for name, r in how.derived if r.volatile} | (
+        {END_SLOT} if how.end is not None and how.end.volatile else set())
 
 
 _FROM_COPY = re.compile(r"self\.(\w+) = rt\.without_key\(self\.(\w+), (.+)\)$")
@@ -207,11 +209,11 @@ def test_a_definition_read_at_its_own_entity_only_is_dropped_for_that_entity_onl
     (`complete` through `held(p, ...)` too); `controls(p, a)` reads every seat's `held(q, a)`,
     `controller(a)` and `rent(a)` every card. Only `complete`, of one parameter, is dropped for
     one player: the others by the animal of the tile a card gained or lost (next test)."""
-    _, plan = passes.optimise(typed("mandarin"), passes.ALL - {"component_sets"})
-    assert {(name, f, k) for name, f, k in plan.derived_entries if f == "card"} == {
+    how = keeping(passes.optimise(typed("mandarin"), passes.ALL - {"component_sets"})[0])
+    assert {(name, f, k) for name, f, k in how.entries if f == "card"} == {
         ("complete", "card", 0), ("held", "card", 0), ("has_emperor", "card", 0)}
     # (with `component_sets`, `held` and `has_emperor` are set operations, kept no more)
-    assert {(name, f, k) for name, f, k in passes.optimise(typed("mandarin"))[1].derived_entries if f == "card"} == {
+    assert {(name, f, k) for name, f, k in keeping(passes.optimise(typed("mandarin"))[0]).entries if f == "card"} == {
         ("complete", "card", 0)}
     # (what is written, a drop of one entity's value, is the golden of tests/passes/derived.yaml)
 
@@ -223,14 +225,14 @@ def test_a_definition_read_by_an_attribute_is_dropped_for_that_attribute_only() 
     animal. Not `complete(p)` (`len(card[p])`, every tile). Only the definitions of one parameter
     are dropped so (those of two are kept in one dict by both arguments: dropped whole; kept by
     the animal first, measured slower, as by the player: lower._dropped_at, pass `nested_drops`)."""
-    _, plan = passes.optimise(typed("mandarin"), passes.ALL - {"component_sets", "inner_defines"})
-    assert set(plan.derived_attributes) == {(name, "card", k, "ATTR__TILE__ANIMAL") for name, k in (
+    how = keeping(passes.optimise(typed("mandarin"), passes.ALL - {"component_sets", "inner_defines"})[0])
+    assert set(how.attributes) == {(name, "card", k, "ATTR__TILE__ANIMAL") for name, k in (
         ("held", 1), ("has_emperor", 1), ("controls", 1), ("controller", 0), ("rent", 0))}
     # (`held` and `has_emperor` set operations, `controls` used inside `controller` only: not kept)
-    _, plan = passes.optimise(typed("mandarin"))
-    assert set(plan.derived_attributes) == {(name, "card", k, "ATTR__TILE__ANIMAL") for name, k in (
+    how = keeping(passes.optimise(typed("mandarin"))[0])
+    assert set(how.attributes) == {(name, "card", k, "ATTR__TILE__ANIMAL") for name, k in (
         ("controller", 0), ("rent", 0))}
-    assert plan.nested == ()
+    assert how.nested == ()
     source = rulewright.compiler.driver.compile_file(ruleset_file("mandarin")).source
     assert "        self._kept_end = None  # base.yaml:343\n" in source
     for slot in ("controller", "rent"):
@@ -239,8 +241,8 @@ def test_a_definition_read_by_an_attribute_is_dropped_for_that_attribute_only() 
         assert f"self._d__{slot}.pop(ATTR__TILE__ANIMAL[t], None)  # base.yaml:372" in source
     assert "(a change of `card` by one item: the value for that item's `a` only)" in source
     # not without the pass `derived` (nothing kept), nor for a list field (Yellow & Yangtze's `rack`)
-    assert passes.optimise(typed("mandarin"), passes.ALL - {"derived"})[1].derived_attributes == ()
-    assert passes.optimise(typed("yellow-yangtze"))[1].derived_attributes == ()
+    assert keeping(passes.optimise(typed("mandarin"), passes.ALL - {"derived"})[0]).attributes == ()
+    assert keeping(passes.optimise(typed("yellow-yangtze"))[0]).attributes == ()
     # the others' values stay, and every value kept is the one computed afresh
     g = game("mandarin")
     survived = 0

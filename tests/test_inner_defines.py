@@ -5,6 +5,7 @@ pass alone too, by tests/test_optimiser.py."""
 from __future__ import annotations
 
 from rulewright.compiler import passes
+from rulewright.compiler import typed as t
 from rulewright.compiler.driver import compile_file
 from rulewright.core.paths import ruleset_file
 from tests.helpers.compiled import typed
@@ -12,16 +13,21 @@ from tests.helpers.compiled import typed
 
 def test_what_is_found() -> None:
     # Mandarin's controls(p, a): only in controller(a), kept, which reads `card` as it does
-    plan = passes.optimise(typed("mandarin"))[1]
-    assert plan.unkept == ("controls",)
-    kept = {name for name, _ in plan.derived}
+    program = passes.optimise(typed("mandarin"))[0]
+    assert unkept(program) == ["controls"]
+    kept = {d.name for d in program.defines if d.kept is not None}
     assert "controls" not in kept and {"controller", "rent", "complete"} <= kept
     # Yellow & Yangtze's jokers_needed(p, m): only in level(p) and spread(p), kept, reading `points` too
-    assert passes.optimise(typed("yellow-yangtze"))[1].unkept == ("jokers_needed",)
+    assert unkept(passes.optimise(typed("yellow-yangtze"))[0]) == ["jokers_needed"]
     # not: China (Schacht)'s palaces_in(p, r), kept by region (`nested_drops`); nor what an effect
     # or a condition calls (Mandarin's controller, rent, complete); nor without `derived`
-    assert passes.optimise(typed("china-schacht"))[1].unkept == ()
-    assert passes.optimise(typed("mandarin"), passes.ALL - {"derived"})[1].unkept == ()
+    assert unkept(passes.optimise(typed("china-schacht"))[0]) == []
+    assert unkept(passes.optimise(typed("mandarin"), passes.ALL - {"derived"})[0]) == []
+
+
+def unkept(program: t.TypedProgram) -> list[str]:
+    """The definitions pass `inner_defines` annotated as not kept, in the order declared."""
+    return [d.name for d in program.defines if d.unkept == "inner_defines"]
 
 
 def test_mandarin_s_controls_stays_a_method_written_into_controller() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 LOWER = Path(__file__).resolve().parents[1] / "compiler" / "lower"
 # bottom up: the helpers on code text, the shared state, then the parts by syntax; the package's
 # entry point on top (the members lowering gives are compiler/lowered.py, beside the IR)
-ORDER = ["code", "lowerer", "boards", "limits", "expressions", "comprehensions", "effects",
+ORDER = ["code", "lowerer", "masks", "boards", "limits", "expressions", "comprehensions", "effects",
          "definitions", "actions", "rules", "__init__"]
 
 

@@ -158,7 +158,8 @@ def test_the_printer_writes_each_kind_of_node_alike_each_time(game: str, written
 
 
 @pytest.mark.parametrize("name", ["set_items", "list_items", "join_rounds", "draw_out", "range_bounds", "set_lists",
-                                  "guard_inline"])
+                                  "guard_inline", "component_sets", "value_masks", "bitmask", "spot_filters",
+                                  "count_items"])
 def test_a_pass_that_marks_nothing_gives_the_program_itself(name: str) -> None:
     """A pass that marks the form of the nodes it takes (`t.FORMS`) marks some in its own case and
     gives the very program it was given where it takes none (so no analysis is made again)."""
@@ -168,3 +169,13 @@ def test_a_pass_that_marks_nothing_gives_the_program_itself(name: str) -> None:
     plain = replace(plain, actions=tuple(replace(a, when=None) for a in plain.actions))
     before, _, untouched, _ = stages(plain, name)
     assert untouched is before
+
+
+@pytest.mark.parametrize("name", sorted(n for n, level in passes.LEVEL.items() if level == "representation"))
+def test_a_pass_of_the_representation_step_annotates_the_program_not_the_plan(name: str) -> None:
+    """Its decision is an annotation of the program it gives (its own case shows one), and the plan
+    it hands on is the one it was given (but for its name among the passes run)."""
+    stage = next(s for s in passes.stages(checked(HERE / f"{name}.yaml").typed) if s.name == name)
+    assert replace(stage.decided, passes=stage.plan.passes) == stage.plan
+    assert stage.after != stage.program
+

@@ -211,3 +211,13 @@ def test_the_analyses_import_no_pass_and_no_lowering() -> None:
     wrong = [f"compiler/analysis/{i.module}.py:{i.line} imports {i.target}" for i in found
              if i.target == "passes" or i.target.startswith("passes.") or _lowering(i.target)]
     assert not wrong, wrong
+
+
+def test_each_level_is_a_pass_s_and_one_of_three() -> None:
+    """`LEVEL` names passes only, each at the typed program, its representation or the lowered
+    program (issue 35: the representation step is the passes so listed)."""
+    from rulewright.compiler.passes import LEVEL
+
+    assert set(LEVEL) <= set(PASSES)
+    assert set(LEVEL.values()) <= {"typed", "representation", "lowered"}
+    assert {name for name, level in LEVEL.items() if level == "representation"} >= {"bitmask", "value_masks"}

@@ -29,17 +29,18 @@ from rulewright.compiler.driver import build
 from rulewright.compiler.passes.region_drops import read_in_region
 from rulewright.core.paths import ruleset_file
 from rulewright.runtime.state import Game, State
-from tests.helpers.kept import kept_items
+from tests.helpers.kept import Keeping, keeping, kept_items
 from tests.helpers.lockstep import play_in_lockstep
 
 
 @cache
-def plan(ruleset: str, enabled: frozenset[str] = passes.ALL) -> passes.Plan:
+def decided(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Keeping:
+    """How the optimised program keeps its values between moves."""
     _, rs, diagnostics = build(ruleset_file(ruleset))
     assert rs is not None and not diagnostics
     problems, program = check(rs)
     assert program is not None, problems
-    return passes.optimise(program, enabled)[1]
+    return keeping(passes.optimise(program, enabled)[0])
 
 
 @cache
@@ -65,24 +66,24 @@ def test_the_definitions_read_in_their_region_only_are_found() -> None:
     `open_spaces` (no parameter). (Without `value_masks`: with it, `palaces_in` and `palaces_total`
     are popcounts of masks, kept no more.)"""
     without = passes.ALL - {"value_masks"}
-    found = {(name, f, k) for name, f, k in plan("china-schacht", without).region_drops}
+    found = {(name, f, k) for name, f, k in decided("china-schacht", without).regions}
     assert found == {("palaces_in", "palace_of", 1), ("palaces_total", "palace_of", 0),
                      ("emissary_room", "palace_of", 0), ("province_points", "palace_of", 1)}
-    kept = {name for name, _ in plan("china-schacht", without).derived}
+    kept = {name for name, _ in decided("china-schacht", without).derived}
     assert {"can_place", "open_spaces"} <= kept
-    assert {(name, f, k) for name, f, k in plan("china-schacht").region_drops} == \
+    assert {(name, f, k) for name, f, k in decided("china-schacht").regions} == \
         {("emissary_room", "palace_of", 0), ("province_points", "palace_of", 1)}
     # (`chains_of`, which only the scores read, is kept only without the pass `score_only`: dropped whole then)
-    unscored = plan("china-schacht", passes.ALL - {"score_only"})
+    unscored = decided("china-schacht", passes.ALL - {"score_only"})
     assert "chains_of" in {name for name, _ in unscored.derived}
-    assert "chains_of" not in {name for name, _, _ in unscored.region_drops}
+    assert "chains_of" not in {name for name, _, _ in unscored.regions}
 
 
 def test_a_read_at_a_spot_of_no_region_parameter_proves_nothing() -> None:
     """Fortifications: `empty(r)` reads `fortified[s] for s in r`, `palace_award(p, r)` reads it
     through `on_fortification(p, s) for s in r` (found); `on_fortification(p, s)` itself reads it
     at a spot parameter, which names no region, and `chain_bonus(p)` at every spot (not found)."""
-    found = {(name, f) for name, f, _ in plan("china-schacht/fortifications").region_drops}
+    found = {(name, f) for name, f, _ in decided("china-schacht/fortifications").regions}
     assert {("empty", "fortified"), ("empty", "palace_of"), ("palace_award", "fortified")} <= found
     assert not any(name in ("on_fortification", "chain_bonus", "chains_of", "open_spaces") for name, _ in found)
     _, rs, _ = build(ruleset_file("china-schacht/fortifications"))
@@ -97,7 +98,7 @@ def test_a_read_at_a_spot_of_no_region_parameter_proves_nothing() -> None:
 
 
 def test_nothing_is_decided_without_derived() -> None:
-    assert plan("china-schacht", passes.ALL - {"derived"}).region_drops == ()
+    assert decided("china-schacht", passes.ALL - {"derived"}).regions == ()
 
 
 def test_a_definition_of_two_parameters_not_nested_is_dropped_whole() -> None:
@@ -160,12 +161,12 @@ def test_definitions_of_several_parameters_are_nested_by_their_region_only() -> 
     not by an entity: Mandarin's `held(p, a)`, read at its player only, stays one dict (measured
     slower nested, compiler/passes/nested_drops.py); nor by the animal its values could be dropped
     by (`derived.attribute_entries`: measured slower too)."""
-    assert plan("china-schacht", passes.ALL - {"value_masks"}).nested == (("palaces_in", 1), ("province_points", 1))
-    assert plan("china-schacht").nested == (("province_points", 1),)  # (`palaces_in`: a popcount, `value_masks`)
-    mandarin = plan("mandarin", passes.ALL - {"component_sets"})  # (with it, `held` is a set operation, not kept)
-    assert ("held", "card", 0) in mandarin.derived_entries and mandarin.nested == () and plan("mandarin").nested == ()
-    assert ("held", "card", 1, "ATTR__TILE__ANIMAL") in mandarin.derived_attributes
-    assert plan("china-schacht", passes.ALL - {"region_drops"}).nested == ()
+    assert decided("china-schacht", passes.ALL - {"value_masks"}).nested == (("palaces_in", 1), ("province_points", 1))
+    assert decided("china-schacht").nested == (("province_points", 1),)  # (`palaces_in`: a popcount, `value_masks`)
+    mandarin = decided("mandarin", passes.ALL - {"component_sets"})  # (with it, `held` is a set operation, not kept)
+    assert ("held", "card", 0) in mandarin.entries and mandarin.nested == () and decided("mandarin").nested == ()
+    assert ("held", "card", 1, "ATTR__TILE__ANIMAL") in mandarin.attributes
+    assert decided("china-schacht", passes.ALL - {"region_drops"}).nested == ()
 
 
 @pytest.mark.parametrize("ruleset", ["china-schacht", "china-schacht/border-quarrels"])

@@ -21,6 +21,7 @@ from typing import Any
 
 import rulewright
 from rulewright.compiler import passes
+from rulewright.compiler import typed as t
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
 from rulewright.core.paths import ruleset_file
@@ -33,12 +34,17 @@ SCHACHT = ("china-schacht", "china-schacht/border-quarrels", "china-schacht/two-
 
 
 @cache
-def plan(path: Path, enabled: frozenset[str] = passes.ALL) -> passes.Plan:
+def optimised(path: Path, enabled: frozenset[str] = passes.ALL) -> tuple[t.TypedProgram, passes.Plan]:
     _, rs, diagnostics = build(path)
     assert rs is not None and not diagnostics
     problems, program = check(rs)
     assert program is not None, problems
-    return passes.optimise(program, enabled)[1]
+    return passes.optimise(program, enabled)
+
+
+def kept(path: Path, enabled: frozenset[str] = passes.ALL) -> dict[str, t.Kept]:
+    """How each definition kept between moves is kept (pass `derived` and the passes after it)."""
+    return {d.name: d.kept for d in optimised(path, enabled)[0].defines if d.kept is not None}
 
 
 @cache
@@ -52,19 +58,20 @@ def game(path: Path, enabled: frozenset[str] = passes.ALL) -> Game:
 
 
 def test_schacht_keeps_a_mask_of_the_palaces_of_each_player() -> None:
-    found = plan(ruleset_file("china-schacht"))
-    assert [(m.field, m.op, m.count, m.slot) for m in found.value_masks] == \
+    program, found = optimised(ruleset_file("china-schacht"))
+    assert [(m.field, m.op, m.count, m.slot) for m in program.value_masks] == \
         [("palace_of", "in", "self.num_seats", "_has__palace_of")]
-    assert any(m.field == "palace_of" and m.empty for m in found.masks)
-    kept = {name for name, _ in found.derived}
+    assert any(m.field == "palace_of" and m.empty for m in program.masks)
+    schacht = kept(ruleset_file("china-schacht"))
     # no loop left: neither kept nor dropped, and written where they are called
-    assert "palaces_in" not in kept and "palaces_total" not in kept
-    assert {"emissary_room", "province_points", "can_place"} <= kept  # (`chains_of`: only the scores read it,
-    # so pass `score_only` has `derived` keep it no more)
-    assert {name for name, _, _ in found.region_drops} == {"emissary_room", "province_points"}
-    assert {name for name, _ in found.nested} == {"province_points"}
-    without = plan(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})
-    assert without.value_masks == () and {"palaces_in", "palaces_total"} <= {n for n, _ in without.derived}
+    assert "palaces_in" not in schacht and "palaces_total" not in schacht
+    assert {"emissary_room", "province_points", "can_place"} <= set(schacht)  # (`chains_of`: only the scores
+    # read it, so pass `score_only` has `derived` keep it no more)
+    assert {name for name, how in schacht.items() if how.regions} == {"emissary_room", "province_points"}
+    assert {name for name, how in schacht.items() if how.nested is not None} == {"province_points"}
+    plain, _ = optimised(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})
+    assert plain.value_masks == ()
+    assert {"palaces_in", "palaces_total"} <= set(kept(ruleset_file("china-schacht"), passes.ALL - {"value_masks"}))
 
 
 def test_schacht_reads_its_road_chains_from_the_masks() -> None:

@@ -17,10 +17,12 @@ from .reads import Dependencies, analyse
 class Facts:
     """The shared analyses of one program, each computed the first time a pass asks it."""
 
-    __slots__ = ("program", "_dependencies")
+    __slots__ = ("program", "enabled", "_dependencies")
 
-    def __init__(self, program: t.TypedProgram) -> None:
+    def __init__(self, program: t.TypedProgram, enabled: frozenset[str]) -> None:
         self.program = program
+        # the passes that run (a pass may leave to one that will what that one does better)
+        self.enabled = enabled
         self._dependencies: Dependencies | None = None
 
     @property

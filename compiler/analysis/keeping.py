@@ -12,7 +12,7 @@ be `none` (a kept slot holds None while stale).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from .. import typed as t
 from .reads import Dependencies
@@ -31,18 +31,18 @@ SEARCHES = frozenset({
 PLAIN = frozenset({"int", "bool", "entity", "enum"})
 
 
-def worth_keeping_names(program: t.TypedProgram, walkless: Walkless, not_kept: Collection[str] = ()) -> set[str]:
+def worth_keeping_names(program: t.TypedProgram, walkless: Walkless) -> set[str]:
     """The definitions `worth_keeping` finds worth keeping, by name (passes `inner_defines` and
     `score_only` take some of them out of what `derived` keeps)."""
-    return {d.name for d in program.defines if worth_keeping(d, walkless, not_kept)}
+    return {d.name for d in program.defines if worth_keeping(d, walkless)}
 
 
-def worth_keeping(d: t.Define, walkless: Walkless, not_kept: Collection[str] = ()) -> bool:
-    """Whether a definition loops (see the module's doc) and can be kept in a slot. `not_kept`:
-    the definitions an earlier pass decided not to keep (`inner_defines`, `score_only`)."""
+def worth_keeping(d: t.Define, walkless: Walkless) -> bool:
+    """Whether a definition loops (see the module's doc) and can be kept in a slot; not one an
+    earlier pass annotated as not kept (`t.Define.unkept`: `inner_defines`, `score_only`)."""
     if d.ty.kind in ("none", "optional", "any") or any(p.ty.kind not in PLAIN for p in d.params):
         return False
-    if d.name in not_kept:
+    if d.unkept:
         return False
     return any((isinstance(x, t.Comprehension) or isinstance(x, t.Builtin) and x.func in SEARCHES)
                and not walkless(x) for x in _nodes(d.body))

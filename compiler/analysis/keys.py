@@ -1,7 +1,7 @@
 """What an expression computes, as a key: two expressions that compute the same thing have the
-same key (`key`). The passes record expressions by it in the plan (`spot_filters`,
-`listing_hoist`, `count_items`) and lowering finds them again by it; `hoist` and `unswitch` compare
-expressions by it.
+same key (`key`). A pass may record expressions by it in the plan (`listing_hoist`) for lowering
+to find them again by it; `spot_filters` gives every comprehension of one key the same filter;
+`hoist` and `unswitch` compare expressions by it.
 
 A key is built of the nodes' kinds, types and values, of the names of what they read and of the
 symbols of the locals they read but do not bind: a symbol is its own part of a key (symbols are

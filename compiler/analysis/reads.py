@@ -24,29 +24,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .. import typed as t
+from ..typed import Reads
 
 # The values of the language the runtime changes between moves, not rule code: the seat whose
 # turn it is (and so the next one), and the seat deciding (which the phase's `actor:` picks).
 # They change only as a phase or a turn starts (State._start_phase).
 VOLATILE = frozenset({"current", "opponent", "deciding"})
-
-
-@dataclass(frozen=True, slots=True)
-class Reads:
-    """What a piece of rule code reads of the state that can change during a game."""
-
-    fields: frozenset[str] = frozenset()
-    volatile: bool = False  # reads `current`, `opponent` or `deciding` (changed as a phase or turn starts)
-
-    def __or__(self, other: Reads) -> Reads:
-        return Reads(self.fields | other.fields, self.volatile or other.volatile)
-
-    def told(self) -> str:
-        """In a sentence's words: "`marker`, `roll` or the seat to act"."""
-        parts = [f"`{name}`" for name in sorted(self.fields)] + (["the seat to act"] if self.volatile else [])
-        if not parts:
-            return "nothing that changes"
-        return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} or {parts[-1]}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from ..budget import FREE_WORK, Facts, sat
 from ..lowered import LoweredAction, LoweredChoice
 from ..names import MAX_TABLE_CHOICES
 from ..names import joined as invented
-from ..passes import action_tables, choice_hoist, guard_inline, listing_tables, region_masks, spot_rows, value_tables
+from ..passes import action_tables, choice_hoist, guard_inline, listing_tables, region_masks, spot_rows
 from ..passes.plan import Listed, RegionChoice, Table
 from ..passes.rewrite import show
 from ..passes.tabled_rows import key_code
@@ -205,7 +205,7 @@ def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[str, str, str] | None:
     first = a.choices[0] if a.choices else None
     if a.name not in lo.plan.tabled_rows or first is None or not isinstance(first.domain, t.DefineCall):
         return None
-    table = value_tables.table_of(lo.plan, first.domain.define)
+    table = lo.defines[first.domain.define].tabled  # (pass `value_tables`)
     if table is None:
         return None
     args = [lo.expr(arg) for arg in first.domain.args]

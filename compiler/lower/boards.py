@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ..lowered import LoweredFunction
 from ..passes import region_masks
 from ..pyir import Assign, Code, assign
+from . import masks
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -86,9 +87,9 @@ def kept_masks(lo: Lowerer) -> None:
     """What the passes keep on the state beside the fields: the sets of spots kept as bit masks
     (pass `bitmask`), the kept masks of tests of regions (`region_masks`), a bit mask per value (`value_masks`)."""
     prog = lo.program
-    for m in lo.plan.masks:  # the sets of spots kept as bit masks (pass `bitmask`)
-        prog.kept.append((m.slot, "int", m.note(), m.py))
-        prog.fields_set.append(assign(m.py, m.rebuild()))
+    for m in lo.typed.masks:  # the sets of spots kept as bit masks (pass `bitmask`)
+        prog.kept.append((m.slot, "int", masks.note(m), masks.code(m)))
+        prog.fields_set.append(assign(masks.code(m), masks.rebuild(m)))
     for test in lo.region_tests:  # (pass `region_masks`) the kept masks of tests of regions
         where = test.span.short
         prog.kept.append((test.slot, "int", f"region_masks: the regions where `{test.text}` ({where}), among "
@@ -101,6 +102,6 @@ def kept_masks(lo: Lowerer) -> None:
         body = region_masks.within_method(test)
         prog.defines.insert(after, LoweredFunction(test.within, (("_regions_mask", "int"),), "int", body,
                                                    test.span))
-    for vm in lo.plan.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)
-        prog.kept.append((vm.slot, "list[int]", vm.note(), f"{vm.py}[:]"))
-        prog.fields_set.append(assign(vm.py, vm.rebuild()))
+    for vm in lo.typed.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)
+        prog.kept.append((vm.slot, "list[int]", masks.note_values(vm), f"{masks.code(vm)}[:]"))
+        prog.fields_set.append(assign(masks.code(vm), masks.rebuild_values(vm)))

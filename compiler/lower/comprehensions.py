@@ -13,20 +13,19 @@ from ..analysis.keys import key
 from ..analysis.walk import bare as bare_of
 from ..budget import FREE_WORK, Facts, join_mag, number, sat, scale_mag
 from ..names import FILTER_LOCAL, MAX_TABLE_CHOICES, component_sets_constant
-from ..passes import bitmask, region_masks
+from ..passes import region_masks
 from ..passes.aggregate_loops import written_out
 from ..passes.component_sets import taken
 from ..passes.count_items import counted
 from ..passes.listing_hoist import LOCAL
-from ..passes.plan import FilterTerm, ValueMask
 from ..passes.region_masks import ORDERED
 from ..passes.rewrite import show
-from ..passes.spot_filters import among, joined_terms, lookup
-from ..passes.value_masks import mask_of, paren, served
+from ..passes.spot_filters import among, joined_terms
+from ..passes.value_masks import mask_of, served
 from ..pyir import Block, Call, Comprehension, GeneratorExp, Keyword, Name, Paren
 from ..typed import Symbol
 from ..types import unify
-from . import boards, expressions, limits
+from . import boards, expressions, limits, masks
 from .code import charges, items_of_names, reads, unwrapped
 
 if TYPE_CHECKING:
@@ -34,7 +33,7 @@ if TYPE_CHECKING:
 
 
 def comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
-    masked: str | pyir.Expr | None = bitmask.masked_comprehension(lo.plan, e, lo.constant_values)
+    masked: str | pyir.Expr | None = masks.masked_comprehension(lo, e)
     py = plain_comprehension(lo, e)  # (its facts: what the plain code is proven to cost)
     if masked is None and not charges(py):  # (pass `value_masks`: masks per value, the empty spots)
         masked = value_masks_code(lo, e)
@@ -206,17 +205,17 @@ def value_masks_code(lo: Lowerer, e: t.Comprehension) -> str | None:
     """The code of a comprehension the masks serve (`lo`: the lowering, whose
     `expr` writes the region and the value), or None. The region is computed first, then the value,
     as the walk computed them (each once: neither reads the spot)."""
-    found = served(lo.plan, e, lo.defines)
+    found = served(lo.typed, e, lo.defines)
     if found is None:
         return None
     within = "self.board.all_mask" if found.region is None else f"self.board.region_mask[{lo.expr(found.region)}]"
-    kept = mask_of(lo.plan, found.test)
+    kept = mask_of(lo.typed, found.test)
     assert kept is not None
-    if isinstance(kept, ValueMask):
+    if isinstance(kept, t.ValueMask):
         assert found.test.value is not None
-        mask = f"{kept.py}[{unwrapped(lo.expr(found.test.value))}]"
+        mask = f"{masks.code(kept)}[{unwrapped(lo.expr(found.test.value))}]"
     else:
-        mask = kept.py
+        mask = masks.code(kept)
     positive = not found.test.negated
     region = found.region is not None
     holding = (f"{within} & {mask}" if region else mask) if positive else f"{within} & ~{mask}"
@@ -224,12 +223,12 @@ def value_masks_code(lo: Lowerer, e: t.Comprehension) -> str | None:
     if found.func == "list":
         return f"self.board.mask_spots({holding})"
     if found.func == "count":
-        return f"{paren(holding)}.bit_count()"
+        return f"{masks.paren(holding)}.bit_count()"
     if found.func == "any":
-        return f"({paren(holding)} != 0)"
+        return f"({masks.paren(holding)} != 0)"
     # all: no spot walked fails the test
     failing = f"{within} & ~{mask}" if positive else (f"{within} & {mask}" if region else mask)
-    return f"(not {paren(failing)})"
+    return f"(not {masks.paren(failing)})"
 
 
 def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
@@ -238,16 +237,16 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
     written; from the first test that can fail on, each is a group of its own, so that
     `board.spots_of` computes it only while some spot is left. The joined part may be read from a
     local of the listing (pass `listing_hoist`)."""
-    found = lookup(lo.plan, e)
+    found = e.spot_filter
     if found is None:
         return None
     first = ["self.board.all_mask"]
     more: list[str] = []
-    keyed: dict[int, FilterTerm] = {}  # the groups of `more` that are key tests, by position
+    keyed: dict[int, t.FilterTerm] = {}  # the groups of `more` that are key tests, by position
     joined = len(joined_terms(found))
     for at, term in enumerate(found.terms):
         if term.mask is not None:
-            code = f"~{term.mask.py}" if term.negated else term.mask.py
+            code = f"~{masks.code(term.mask)}" if term.negated else masks.code(term.mask)
             (first if at < joined else more).append(code if at < joined else f"({code},)")
             continue
         assert term.spot is not None and term.key is not None and term.var is not None and term.test is not None
@@ -350,7 +349,7 @@ def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: str) -> str:
 def count_items_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     """`(L).count(v)` for a comprehension the pass took (`lo`: the lowering),
     else None."""
-    if key(e) not in set(lo.plan.counted):
+    if not e.counted:
         return None
     value = counted(e, lo.defines)
     if value is None:
@@ -366,7 +365,7 @@ def component_sets_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     """The set operation for a comprehension the pass takes (`lo`: the lowering,
     compiler/lower/), else None. A table is used only once the module has written it (not in an
     attribute's own table)."""
-    found = taken(lo.plan, e, lo.defines)
+    found = taken(lo.typed, e, lo.defines)
     if found is None:
         return None
     written = {name for name, _, _, _ in lo.program.component_tables}

@@ -12,11 +12,9 @@ from ...runtime.limits import MAX_STEPS, SMALL_LIST
 from .. import typed as t
 from ..budget import FREE_WORK, NOTHING, Facts, sat
 from ..lowered import LoweredField, LoweredFunction
-from ..names import base_use, faces_constant
+from ..names import base_use, component_sets_constant, faces_constant
 from ..names import joined as invented
-from ..passes import component_sets, value_tables
 from ..passes.action_tables import Bind
-from ..passes.plan import ValueTable
 from ..pyir import Assign, Block, Code, Elif, Expr, If, Return, Stmt, assign, call, if_
 from ..types import needs_key
 from . import boards, comprehensions, effects, expressions, limits
@@ -171,7 +169,7 @@ def _kept(d: t.Define, annotation: str, slot: str, body: Block, nest: int | None
     return _remembered(body, annotation, found, stored, f"len({held}) < rt.MAX_TABLED")
 
 
-def _tabled(d: t.Define, annotation: str, table: ValueTable, body: Block,
+def _tabled(d: t.Define, annotation: str, table: t.ValueTable, body: Block,
             bound: Bind) -> tuple[Block, str]:
     """A definition's statements, remembering its values in a table of the board by the value of the
     game it reads (and the parameters that join the key), pass `value_tables`; and what its
@@ -235,7 +233,18 @@ def component_tables(lo: Lowerer) -> None:
                                       attr.span))
     spans = {attr.const: attr.span for attr in typed.components}  # (pass `component_sets`: after the tables)
     prog.component_tables.extend((name, annotation, code, spans[table])
-                                 for table, (name, annotation, code) in component_sets.tables(typed, lo.plan))
+                                 for table, (name, annotation, code) in component_sets(typed))
+
+
+def component_sets(program: t.TypedProgram) -> list[tuple[str, tuple[str, str, str]]]:
+    """The module's sets of components for the attributes pass `component_sets` chose
+    (`TypedProgram.component_sets`): each attribute's table, and the name, annotation and code of its sets."""
+    counts = {c.const: c.count for c in program.components}
+    out = []
+    for table, values in program.component_sets:  # (a truth value's table is indexed by False and True)
+        code = f"tuple(frozenset(i for i in range({counts[table]}) if {table}[i] == v) for v in range({values or 2}))"
+        out.append((table, (component_sets_constant(table), "frozenset[int]", code)))
+    return out
 
 
 def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
@@ -261,11 +270,13 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
         body = limits.unit_lines(lo, [*checks, *loops, Return(replace(py, span=d.body.span), d.span, note)],
                                lo.fact(d.body).cost + 1, d.span)
     kept = ""
-    tabled = value_tables.table_of(lo.plan, d.name)
+    tabled = d.tabled
     if tabled is not None:  # (pass `value_tables`) remembered by the value it is a function of
         body, kept = _tabled(d, _annotation(d.ty), tabled, body, partial(boards.board_table, lo))
     if d.name in lo.kept:  # (pass `derived`) kept in its slot between moves
-        reads = dict(lo.plan.derived)[d.name]
+        how = d.kept
+        assert how is not None  # (`lo.kept` is made from the annotations)
+        reads = how.reads
         nest = lo.nested.get(lo.kept[d.name])  # (pass `nested_drops`) by this parameter first
         slot_type = _annotation(d.ty) if not d.params else \
             f"dict[{_key_annotation(params)}, {_annotation(d.ty)}]" if nest is None else \
@@ -278,18 +289,18 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
         partly = {k for k in range(len(d.params)) if len(d.params) == 1 or nest == k}  # (dropped by it)
         at = [f"a change of `{f}` at one `{d.params[k].name}`: the value{'s' if nest == k else ''} for "
               f"that `{d.params[k].name}` only"
-              for name, f, k in lo.plan.derived_entries if name == d.name and k in partly]
+              for f, k in how.entries if k in partly]
         at += [f"a change of `{f}` at one spot: the values of the regions holding it only"
-               for name, f, k in lo.plan.region_drops if name == d.name and k in partly]
+               for f, k in how.regions if k in partly]
         at += [f"a change of `{f}` by one item: the value{'s' if nest == k else ''} for that item's "
                f"`{d.params[k].name}` only"
-               for name, f, k, _ in lo.plan.derived_attributes if name == d.name and k in partly]
+               for f, k, _ in how.attributes if k in partly]
         if nest is not None:
             at.append(f"kept by `{d.params[nest].name}` first, `nested_drops`")
         if at:  # (a change of the field at one entity drops its values for that entity only)
             kept += f" ({'; '.join(at)})"
     note = "not kept between moves: only the scores read it, once per player scored (`score_only`)" \
-        if d.name in lo.plan.score_only else ""
+        if d.unkept == "score_only" else ""
     return LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
                                         cached=d.cached and not kept, kept=kept, version_of=_version_of(d),
                                         note=note)

@@ -14,14 +14,14 @@ from .. import typed as t
 from ..analysis.walk import nodes
 from ..budget import STORED, Facts, sat, storable
 from ..names import phase_constant
-from ..passes import bitmask, inline_procedures, join_rounds, value_masks
+from ..passes import inline_procedures, join_rounds
 from ..passes.join_rounds import ROUNDS
 from ..passes.rewrite import where
 from ..pyir import Assign, AugAssign, Block, Code, Elif, ExprStmt, For, If, Pass, Stmt, assign, call, if_, spanned
 from ..pyprint import text as code_of
 from ..typed import Symbol
 from ..types import ANY
-from . import expressions, limits
+from . import expressions, limits, masks
 from .code import _annotation, _narrows, _typed
 from .expressions import set_items_joined
 
@@ -103,12 +103,11 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
                 stale = _dropped_at(lo.drops.get(s.target.name, ()), lo.entry_drops.get(s.target.name, {}),
                                     _index_again(s), s.span, lo.region_drops.get(s.target.name, {}),
                                     lo.nested, lo.attribute_drops.get(s.target.name, {}), _item_again(s),
-                                    own=lo.plan.own_drops, known=lo.region_known)
+                                    own=lo.typed.drops_in_place, known=lo.region_known)
             # the bit masks kept over the field assigned (passes `bitmask`, `value_masks`)
-            kept = spanned((*bitmask.after_assign(lo.plan, s, lo.constant_values),
-                            *value_masks.after_assign(lo.plan, s, lo.defines)), s.span)
+            kept = spanned((*masks.after_assign(lo, s), *masks.after_assign_values(lo, s)), s.span)
             # (the old items' bits, cleared before)
-            old = spanned(value_masks.before_assign(lo.plan, s, lo.defines), s.span)
+            old = spanned(masks.before_assign_values(lo, s), s.span)
             journal = journal_lines(lo, s)
             if lo.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
                 return journal + statement(lo, lambda: [*old, assigned(lo, s), *stale, *kept,

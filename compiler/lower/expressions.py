@@ -15,14 +15,14 @@ from .. import typed as t
 from ..budget import FREE_WORK, STORED, Facts, add_mag, join, mul_mag, number, sat
 from ..builtins import BUILTINS, Lowering, counting
 from ..builtins.spec import template
-from ..passes import bitmask, lazy_hoist
+from ..passes import lazy_hoist
 from ..passes.lazy_hoist import LAZY
 from ..pyir import Attribute, BinOp, BoolOp, Call, Compare, Constant, IfExp, Keyword, Name, Paren, Starred, Subscript
 from ..pyir import Tuple as TupleNode
 from ..pyprint import text
 from ..typed import Symbol
 from ..types import ANY, Ty, entity, needs_key
-from . import boards, limits
+from . import boards, limits, masks
 from .code import _one_operand as one_operand
 from .code import operand, parenthesised, simple, unparenthesised
 
@@ -302,7 +302,7 @@ def builtin(lo: Lowerer, e: t.Builtin) -> pyir.Expr:
         finally:
             lo.line_numbers = True
         return by_number(py) if e.func == "straight_lines" else py
-    masked = bitmask.masked_call(lo.plan, e, lo.defines, lo.constant_values)
+    masked = masks.masked_call(lo, e)
     if masked is not None:  # a set of spots kept as a bit mask (pass `bitmask`)
         lowered = []
         for k, arg in enumerate(e.args):

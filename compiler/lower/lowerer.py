@@ -24,7 +24,7 @@ from ..budget import NOTHING, Facts
 from ..lowered import Program
 from ..names import joined as invented
 from ..passes import Plan
-from ..passes.plan import FilterTerm, RegionTest
+from ..passes.plan import RegionTest
 from ..pyir import Expr, Stmt
 from ..pyprint import text
 from ..typed import Symbol
@@ -118,9 +118,9 @@ class Lowerer:
         # What the passes derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.
         self.notes: dict[str, dict[str, None]] = {}
-        # Values kept between moves (passes `derived`, `end_once`, `region_drops`, `nested_drops`): each
-        # kept definition's slot, and the slots each change of a field drops (`Keeping`)
-        keeping = Keeping.of(self.plan, typed)
+        # Values kept between moves (passes `derived`, `end_once`, `region_drops`, `nested_drops`, as they
+        # annotated the program): each kept definition's slot, and the slots each change of a field drops (`Keeping`)
+        keeping = Keeping.of(typed)
         self.kept, self.drops, self.nested = keeping.kept, keeping.drops, keeping.nested
         self.entry_drops, self.attribute_drops = keeping.entry_drops, keeping.attribute_drops
         self.region_drops = keeping.region_drops
@@ -136,7 +136,7 @@ class Lowerer:
         self.listing_hoisted: tuple[list[tuple[str, str | None, str, str]], str, tuple[str, ...]] | None = None
         # While the last choice of a listing pass `spot_rows` gathers is lowered: the parts of its
         # list of spots (spot_filters_code: the masks joined first, each further group and its term)
-        self.spot_row: list[tuple[str, list[tuple[str, FilterTerm | None]]]] | None = None
+        self.spot_row: list[tuple[str, list[tuple[str, t.FilterTerm | None]]]] | None = None
         # (pass `region_masks`) the kept tests of regions lowering keeps (their definitions charge nothing
         # to the limits of a move), and by the slot of each definition the masks of known bits its drops
         # make stale; decided once the fields are lowered (`keep_region_tests`)
@@ -182,8 +182,9 @@ class Lowerer:
 
 @dataclass(frozen=True)
 class Keeping:
-    """The values kept between moves (passes `derived`, `end_once`): each kept definition's slot,
-    and the slots each change of a field drops."""
+    """The values kept between moves, as the representation step annotated the program (`t.Define.kept`,
+    `TypedProgram.end_kept`: passes `derived`, `end_once` ...): each kept definition's slot, and the
+    slots each change of a field drops."""
 
     kept: dict[str, str]  # each kept definition's slot
     drops: dict[str, list[str]]  # the slots that an assignment to each field drops
@@ -201,27 +202,29 @@ class Keeping:
     nested: dict[str, int]
 
     @staticmethod
-    def of(plan: Plan, typed: t.TypedProgram) -> Keeping:
-        kept = {name: invented("d", name) for name, _ in plan.derived}
+    def of(typed: t.TypedProgram) -> Keeping:
+        annotated = [(d, d.kept) for d in typed.defines if d.kept is not None]
+        kept = {d.name: invented("d", d.name) for d, _ in annotated}
         drops: dict[str, list[str]] = {}
-        kept_reads = [(kept[name], reads) for name, reads in plan.derived]
-        if plan.end_once is not None and typed.end is not None:
-            kept_reads.append((END_SLOT, plan.end_once))
+        kept_reads = [(kept[d.name], how.reads) for d, how in annotated]
+        if typed.end_kept is not None and typed.end is not None:
+            kept_reads.append((END_SLOT, typed.end_kept))
         for slot, reads in kept_reads:
             for name in sorted(reads.fields):
                 drops.setdefault(name, []).append(slot)
-        arity = {d.name: len(d.params) for d in typed.defines}
         entry_drops: dict[str, dict[str, tuple[int, int]]] = {}
-        for name, field_name, k in plan.derived_entries:
-            entry_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name])
         attribute_drops: dict[str, dict[str, tuple[int, int, str]]] = {}
-        for name, field_name, k, table in plan.derived_attributes:
-            attribute_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name], table)
         region_drops: dict[str, dict[str, tuple[int, int]]] = {}
-        for name, field_name, k in plan.region_drops:
-            region_drops.setdefault(field_name, {})[kept[name]] = (k, arity[name])
+        for d, how in annotated:
+            for field_name, k in how.entries:
+                entry_drops.setdefault(field_name, {})[kept[d.name]] = (k, len(d.params))
+            for field_name, k, table in how.attributes:
+                attribute_drops.setdefault(field_name, {})[kept[d.name]] = (k, len(d.params), table)
+            for field_name, k in how.regions:
+                region_drops.setdefault(field_name, {})[kept[d.name]] = (k, len(d.params))
         return Keeping(kept, drops, [slot for slot, reads in kept_reads if reads.volatile], entry_drops,
-                       attribute_drops, region_drops, {kept[name]: k for name, k in plan.nested})
+                       attribute_drops, region_drops,
+                       {kept[d.name]: how.nested for d, how in annotated if how.nested is not None})
 
 
 @dataclass(frozen=True)

@@ -91,13 +91,13 @@ def ending(lo: Lowerer) -> None:
         prog.end_span = typed.end.span
         prog.end_loops, end = comprehensions.aggregate_loops(lo, end, set(), typed.end.span)
         prog.end = text(end)
-        if lo.plan.end_once is not None:  # (pass `end_once`) kept in its slot between moves
+        if typed.end_kept is not None:  # (pass `end_once`) kept in its slot between moves
             prog.kept_slots.append((END_SLOT, "bool | None"))
-            reads = lo.plan.end_once
+            reads = typed.end_kept
             prog.end_kept = f"tested again once {reads.told()} changes" if reads.fields or reads.volatile \
                 else "tested once (it reads nothing that changes)"
     # (pass `own_drops`) a state whose dicts of kept values no copy shares drops values from them in place
-    prog.own_drops = lo.plan.own_drops and any(ann.startswith("dict[") for _, ann in prog.kept_slots)
+    prog.own_drops = typed.drops_in_place and any(ann.startswith("dict[") for _, ann in prog.kept_slots)
     before = lo.charges
     for inv in typed.invariants:
         prog.invariants.append((inv.name, effects.condition(lo, inv.expr, ""), inv.span))

@@ -3,14 +3,18 @@ lower. Each pass is a module of this package with one entry point,
 
     run(program: TypedProgram, plan: Plan, facts: Facts) -> tuple[TypedProgram, Plan]
 
-that either rewrites the program into an equivalent one (inlining, hoisting) or records in the
-`Plan` a decision that lowering carries out (which derived values to keep between moves, which
-sets to hold as bit masks); `facts` are the analyses of the program that several passes read
-(compiler/analysis/), made once per program. A pass imports only passes that run before it (or
-none), never lowering (tests/test_pass_order.py). Every pass can be switched off on its own
-(`compile --no-pass NAME`), or all of them (`compile --no-opt`): a game is the same game, move
-for move and byte for byte, with or without any of them; tests/test_optimiser.py proves it on
-every scenario and on thousands of seeded random games. docs/optimiser.md says what each pass does and why it is safe.
+at one of three levels (`LEVEL`): it rewrites the program into an equivalent one (inlining,
+hoisting: "typed"); or, a pass of the representation step, it annotates the declarations of the
+program with how a value is stored or found, which lowering writes so (which definitions to keep
+between moves and which changes drop part of them, `t.Define.kept`: "representation"); or it
+transforms the lowered program ("lowered"). A pass not yet moved to one of them records in the
+`Plan` a decision that lowering carries out. `facts` are the analyses of the program that several
+passes read (compiler/analysis/), made once per program, and the passes that run (`facts.enabled`).
+A pass imports only passes that run before it (or none), never lowering (tests/test_pass_order.py).
+Every pass can be switched off on its own (`compile --no-pass NAME`), or all of them (`compile
+--no-opt`): a game is the same game, move for move and byte for byte, with or without any of them;
+tests/test_optimiser.py proves it on every scenario and on thousands of seeded random games.
+docs/optimiser.md says what each pass does and why it is safe.
 """
 
 from __future__ import annotations
@@ -104,6 +108,28 @@ PASSES: dict[str, str] = {
 }
 ALL: frozenset[str] = frozenset(PASSES)
 
+# Each pass's level (see the module's doc): "typed", a rewrite of the typed program; "representation",
+# the representation step, which annotates the typed program's declarations with how a value is stored
+# or found (kept between moves, held as a bit mask, remembered in a table of the board); "lowered", a
+# transform of the lowered program. The step's passes run where PASSES puts them, not all at once: each
+# where what it reads is decided (`inner_defines` and `score_only` before `inline`, which writes what they
+# leave unkept where it is called; `derived` after the passes that make a loop no loop).
+LEVEL: dict[str, str] = {
+    "inner_defines": "representation",
+    "score_only": "representation",
+    "value_tables": "representation",
+    "derived": "representation",
+    "region_drops": "representation",
+    "nested_drops": "representation",
+    "own_drops": "representation",
+    "end_once": "representation",
+    "component_sets": "representation",  # TypedProgram.component_sets; marks Comprehension.component_set
+    "value_masks": "representation",  # TypedProgram.value_masks, .masks; marks Comprehension.value_mask
+    "bitmask": "representation",  # TypedProgram.masks; marks Comprehension/Builtin.mask_read
+    "spot_filters": "typed",  # Comprehension.spot_filter (and the masks of the empty spots it reads)
+    "count_items": "typed",  # Comprehension.counted
+}
+
 
 def known(names: Iterable[str]) -> list[str]:
     """The names that are no pass (for an error message)."""
@@ -126,7 +152,7 @@ def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[S
     time (tests/test_pass_goldens.py prints each). The analyses they share are made once per
     program: again only after a pass rewrote it."""
     plan = Plan(enabled=enabled)
-    facts = Facts(program)
+    facts = Facts(program, enabled)
     for name in PASSES:
         if name not in enabled:
             continue
@@ -135,7 +161,7 @@ def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[S
         decided = replace(decided, passes=(*decided.passes, name))
         yield Stage(name, program, plan, rewritten, decided)
         if rewritten is not program:
-            program, facts = rewritten, Facts(rewritten)
+            program, facts = rewritten, Facts(rewritten, enabled)
         plan = decided
 
 

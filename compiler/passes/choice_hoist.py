@@ -35,7 +35,6 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import bare as unnoted
 from ..analysis.walk import nodes
-from . import spot_filters
 from .plan import Plan
 from .rewrite import can_fail, free_locals
 
@@ -50,7 +49,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
             if any(isinstance(n, t.DefineCall) for n in nodes(c.domain)):
                 continue
             bare = unnoted(c.domain)
-            if isinstance(bare, t.Comprehension) and spot_filters.lookup(plan, bare) is not None:
+            if isinstance(bare, t.Comprehension) and bare.spot_filter is not None:
                 continue
             found.append((a.name, i))
     return program, replace(plan, choice_hoists=tuple(found))

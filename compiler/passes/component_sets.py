@@ -17,7 +17,9 @@ attributes (`t.emperor`), of its enumeration attributes compared with a value (`
 and `set(t.attr for t in S)`. One-item clauses before it (`for a2 in (v,)`, written by `inline`
 and `hoist`) are put back where their variable is read, when their value cannot fail. For each
 attribute so tested the module holds `_<TABLE>_SETS`, the components having each value of it, by
-value (a truth value's by False and True), written after the attribute tables; a test uses one
+value (a truth value's by False and True), written after the attribute tables (a representation
+of the program, `TypedProgram.component_sets`; each comprehension taken is marked
+`t.Comprehension.component_set`, which lowering writes as the set operation); a test uses one
 only once it is written (not in an attribute's own table).
 
 Why it is safe: a set holds each component once, so how many of its items pass a test is the
@@ -39,11 +41,8 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.sizes import size
 from ..analysis.walk import bare, clauses, expressions
-from ..names import component_sets_constant
 from .plan import Plan
-from .rewrite import can_fail, free_locals, rebuild
-
-NAME = "component_sets"
+from .rewrite import can_fail, free_locals, map_nodes, rebuild
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +67,15 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
             if found is not None:
                 used.update((table, None) for table, _ in found.tests)
     ordered = tuple((c.const, kinds[c.const]) for c in program.components if c.const in used)
-    return program, replace(plan, component_sets=ordered)
+    if not ordered:
+        return program, plan
+
+    def marked(e: t.Expr) -> t.Expr:
+        if isinstance(e, t.Comprehension) and shape(e, kinds, defines) is not None:
+            return replace(e, component_set=True)
+        return e
+
+    return map_nodes(replace(program, component_sets=ordered), marked), plan
 
 
 def attribute_kinds(program: t.TypedProgram) -> dict[str, int]:
@@ -154,35 +161,25 @@ def _tests(e: t.Expr, var: t.Symbol, kinds: dict[str, int],
     return None
 
 
-def tables(program: t.TypedProgram, plan: Plan) -> list[tuple[str, tuple[str, str, str]]]:
-    """The module's sets of components for the attributes the pass uses: each attribute's table,
-    and the name, annotation and code of its sets."""
-    counts = {c.const: c.count for c in program.components}
-    out = []
-    for table, values in plan.component_sets:  # (a truth value's table is indexed by False and True)
-        code = f"tuple(frozenset(i for i in range({counts[table]}) if {table}[i] == v) for v in range({values or 2}))"
-        out.append((table, (component_sets_constant(table), "frozenset[int]", code)))
-    return out
-
-
-def taken(plan: Plan, e: t.Comprehension, defines: dict[str, t.Define]) -> Shape | None:
-    """The shape of a comprehension lowering writes as a set operation, not a loop, or None
-    (`derived` keeps nothing for it; `inline` writes a body holding it where it is called)."""
-    if NAME not in plan.enabled:
+def taken(program: t.TypedProgram, e: t.Comprehension, defines: dict[str, t.Define]) -> Shape | None:
+    """The shape of a comprehension the pass marked (`component_set`), which lowering writes as a set
+    operation, not a loop, or None (`derived` keeps nothing for it; `inline` writes a body holding it
+    where it is called)."""
+    if not e.component_set:
         return None
-    kinds = dict(plan.component_sets)
+    kinds = dict(program.component_sets)
     found = shape(e, kinds, defines)
     return found if found is not None and all(table in kinds for table, _ in found.tests) else None
 
 
-def sized(plan: Plan, e: t.Expr, defines: dict[str, t.Define]) -> int:
+def sized(program: t.TypedProgram, e: t.Expr, defines: dict[str, t.Define]) -> int:
     """The nodes of `e` (analysis.sizes.size), a comprehension written as a set operation counted as the
     operation is written: one node and those of its set and of the values it compares (`inline`'s
     measure of a small body: Mandarin's `held(p, a)`, three times in `controls`, is one `len(... & ...)`)."""
     if isinstance(e, t.Note):  # (a note is no node of its own)
-        return sized(plan, e.expr, defines)
+        return sized(program, e.expr, defines)
     if isinstance(e, t.Comprehension):
-        found = taken(plan, e, defines)
+        found = taken(program, e, defines)
         if found is not None:
             return 1 + size(found.domain) + sum(size(value) for _, value in found.tests if value is not None)
-    return 1 + sum(sized(plan, part, defines) for part in t.subexpressions(e))
+    return 1 + sum(sized(program, part, defines) for part in t.subexpressions(e))

@@ -7,7 +7,8 @@ holds (`count(h == j for h in hand[p]) >= 2`, five colours); Python's `sum(1 for
 
 Taken: a `count` of one clause over a list (not a set, a region, a board), with no condition,
 whose value is `x == v` or `v == x` for its own variable `x` and a `v` that does not read `x` and
-cannot fail. Why it is safe: a list's `count` compares each item with `==` (after an identity
+cannot fail; the pass marks it (`t.Comprehension.counted`), and lowering writes `L.count(v)`.
+Why it is safe: a list's `count` compares each item with `==` (after an identity
 test, which gives the same answer for every value of the language: numbers, truth values,
 strings, tuples, sets, records), in order, as the walk did; `v` is pure, so computing it once
 instead of once per item changes nothing, and it cannot fail, so computing it when the list is
@@ -17,26 +18,26 @@ code, as for `bitmask`.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from ..analysis.keys import key
-from ..analysis.walk import expressions
 from . import value_masks
-from .bitmask import masked_call, masked_comprehension
+from .bitmask import served
 from .plan import Plan
-from .rewrite import can_fail, free_locals
+from .rewrite import can_fail, free_locals, map_nodes
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+    """Each count the pass takes marked (`t.Comprehension.counted`): lowering writes it `L.count(v)`."""
     defines = {d.name: d for d in program.defines}
-    found: dict[Hashable, None] = {}
-    for e in expressions(program):
+
+    def marked(e: t.Expr) -> t.Expr:
         if isinstance(e, t.Comprehension) and counted(e, defines) is not None:
-            found.setdefault(key(e))
-    return program, replace(plan, counted=tuple(found))
+            return replace(e, counted=True)
+        return e
+
+    return map_nodes(program, marked), plan
 
 
 def counted(e: t.Comprehension, defines: dict[str, t.Define]) -> t.Expr | None:
@@ -55,13 +56,13 @@ def counted(e: t.Comprehension, defines: dict[str, t.Define]) -> t.Expr | None:
     return None
 
 
-def walkless(plan: Plan, x: t.Expr, defines: dict[str, t.Define], constants: dict[str, int]) -> bool:
+def walkless(program: t.TypedProgram, x: t.Expr, defines: dict[str, t.Define], constants: dict[str, int]) -> bool:
     """Whether lowering writes `x` (a comprehension, a search of the runtime) as a few operations,
     not a walk, by a decision of this pass or of those before it that can (`component_sets`,
     `value_masks`, `bitmask`): no loop to keep a definition for (passes `value_tables`, `derived`)."""
     if isinstance(x, t.Comprehension):
-        return (masked_comprehension(plan, x, constants) is not None or value_masks.walkless(plan, x, defines)
-                or key(x) in plan.counted and counted(x, defines) is not None)
-    return isinstance(x, t.Builtin) and masked_call(plan, x, defines, constants) is not None
+        return (served(program.masks, x, defines, constants) is not None
+                or value_masks.walkless(program, x, defines) or x.counted and counted(x, defines) is not None)
+    return isinstance(x, t.Builtin) and served(program.masks, x, defines, constants) is not None
 
 

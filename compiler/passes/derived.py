@@ -13,9 +13,10 @@ slot holds None while stale). The test, and which part of a kept value a change 
 compiler/analysis/keeping.py; the passes that make a walk no walk are asked through
 `count_items.walkless`.
 
-The decision (`Plan.derived`) names each kept definition and what it reads
-(compiler/analysis/reads.py); lowering (compiler/lower/) gives each a slot of the state,
-`_d__<name>` (a value, or a dict by arguments), None while stale: every assignment to a field
+The decision annotates each kept definition (`t.Define.kept`, the representation step) with
+what it reads (compiler/analysis/reads.py) and which changes drop part of its values; lowering
+(compiler/lower/) gives each a slot of the state, `_d__<name>` (a value, or a dict by
+arguments), None while stale: every assignment to a field
 drops the kept values that read it, a new phase or turn drops those that read the seat to act,
 and anything written from outside the rules drops them all (`_fields_set`).
 """
@@ -35,14 +36,21 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
     deps = facts.dependencies
     defines = {d.name: d for d in program.defines}
     constants = {name: value for name, value, _ in program.tables.constants}
-    tabled = {tb.define for tb in plan.value_tables}  # (pass `value_tables`: remembered by value instead)
-    not_kept = {*plan.unkept, *plan.score_only}  # (passes `inner_defines`, `score_only`)
 
     def no_walk(x: t.Expr) -> bool:
-        return walkless(plan, x, defines, constants)
+        return walkless(program, x, defines, constants)
 
-    kept = tuple((d.name, deps.defines[d.name]) for d in program.defines
-                 if d.name not in tabled and worth_keeping(d, no_walk, not_kept))
-    names = [n for n, _ in kept]
-    return program, replace(plan, derived=kept, derived_entries=entries(program, names, deps),
-                            derived_attributes=attribute_entries(program, names, deps))
+    # (not one pass `value_tables` remembers by value instead, nor one `inner_defines` or `score_only` leave unkept)
+    names = [d.name for d in program.defines if d.tabled is None and worth_keeping(d, no_walk)]
+    if not names:
+        return program, plan
+    at_entry: dict[str, list[tuple[str, int]]] = {}
+    for name, f, k in entries(program, names, deps):
+        at_entry.setdefault(name, []).append((f, k))
+    by_attribute: dict[str, list[tuple[str, int, str]]] = {}
+    for name, f, k, table in attribute_entries(program, names, deps):
+        by_attribute.setdefault(name, []).append((f, k, table))
+    kept = {name: t.Kept(deps.defines[name], tuple(at_entry.get(name, ())), tuple(by_attribute.get(name, ())))
+            for name in names}
+    return replace(program, defines=tuple(replace(d, kept=kept[d.name]) if d.name in kept else d
+                                          for d in program.defines)), plan

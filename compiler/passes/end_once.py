@@ -4,8 +4,8 @@ asks (after the effect, after the end of the turn, after a phase's start: State.
 The end condition's value is kept in the state like a derived value (pass `derived`): computed
 when asked while stale, dropped by every assignment to a field it reads, by a new phase or turn
 if it reads the seat to act, and by anything written from outside the rules. The decision
-(`Plan.end_once`) is what the end reads (compiler/analysis/reads.py); lowering keeps it in the slot
-`_d_is_over`.
+(`TypedProgram.end_kept`, the representation step) is what the end reads (compiler/analysis/reads.py);
+lowering keeps it in the slot `_kept_end`.
 """
 
 from __future__ import annotations
@@ -20,4 +20,4 @@ from .plan import Plan
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     if program.end is None:  # (no end: `_is_over` is `False`, nothing to keep)
         return program, plan
-    return program, replace(plan, end_once=facts.dependencies.end)
+    return replace(program, end_kept=facts.dependencies.end), plan

@@ -54,15 +54,16 @@ _OPPOSITE = {"in": "not in", "not in": "in", "==": "!=", "!=": "=="}
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     try:
-        return Inliner(program, plan).program(), plan
+        return Inliner(program, plan, facts.enabled).program(), plan
     except RecursionError:  # (nesting is limited by the parser; even so) the program as it is, not optimised
         return program, plan
 
 
 class Inliner:
-    def __init__(self, program: t.TypedProgram, plan: Plan) -> None:
+    def __init__(self, program: t.TypedProgram, plan: Plan, enabled: frozenset[str]) -> None:
         self.typed = program
         self.plan = plan
+        self.enabled = enabled  # the passes that run
         self.defines = {d.name: d for d in program.defines}
         self.names = Names(program)
         self.bodies: dict[str, t.Expr] = {}  # each definition's body, with the calls inside it inlined
@@ -83,17 +84,17 @@ class Inliner:
         return self.bodies[name]
 
     def small(self, d: t.Define, body: t.Expr) -> bool:
-        if d.cached or sized(self.plan, body, self.defines) > SMALL:  # (pass `component_sets`: a set operation)
+        if d.cached or sized(self.typed, body, self.defines) > SMALL:  # (pass `component_sets`: a set operation)
             return False
-        if "derived" in self.plan.enabled and worth_keeping(
-                d, lambda x: walkless(self.plan, x, self.defines), {*self.plan.unkept, *self.plan.score_only}):
+        if "derived" in self.enabled and worth_keeping(
+                d, lambda x: walkless(self.typed, x, self.defines)):
             return False  # pass `derived` keeps its value between moves: cheaper than computing it where called
         if any(isinstance(n, t.DefineCall) for n in nodes(body)):
             return False  # calls a definition that is not small: its work is only known there
         if any(isinstance(n, t.Collection) and not n.items for n in nodes(body)):
             return False  # `[]`: its item type is the definition's to say (generated code is annotated)
         loops = [n for n in nodes(body) if isinstance(n, t.Comprehension)
-                 and taken(self.plan, n, self.defines) is None]  # (pass `component_sets`: a set operation)
+                 and taken(self.typed, n, self.defines) is None]  # (pass `component_sets`: a set operation)
         if not d.params:  # remembered while listing: inlined only if as cheap as the look-up
             return not loops
         # a loop only over what the board or the rules bound (spots, a region, an enumeration):

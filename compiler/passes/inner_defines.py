@@ -15,10 +15,11 @@ body of other definitions `derived` keeps (not in an effect, a condition, a list
 score, an invariant), which read every field it reads (and the seat to act, if it does): a
 change that drops its values drops theirs; whose loops walk only what the board or the rules
 bound (as `inline` asks: the players, an enumeration, a region's spots; no search of the
-runtime); and whose callers are not themselves found (one level at a time). `derived` does not
-keep it; `inline` writes it where it is called if it is small (Mandarin's `controls`, 35 nodes
-once `held` and `has_emperor` are written into it, is not: a method computing its value, which
-costs less than looking it up in a dict filled for it).
+runtime); and whose callers are not themselves found (one level at a time). The pass annotates
+it (`t.Define.unkept`, the representation step), and `derived` does not keep it; `inline` writes
+it where it is called if it is small (Mandarin's `controls`, 35 nodes once `held` and
+`has_emperor` are written into it, is not: a method computing its value, which costs less than
+looking it up in a dict filled for it).
 
 Why it is safe: whether a definition's value is kept or computed again changes no value (it only
 reads the game); this pass decides only that.
@@ -39,15 +40,26 @@ from .value_masks import walkless
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    if "derived" not in plan.enabled:
+    if "derived" not in facts.enabled:
         return program, plan
-    return program, replace(plan, unkept=found(program, plan, facts))
+    return unkept(program, found(program, plan, facts), NAME), plan
+
+
+NAME = "inner_defines"
+
+
+def unkept(program: t.TypedProgram, names: tuple[str, ...], by: str) -> t.TypedProgram:
+    """The program with the definitions `names` annotated as not kept, by pass `by` (the program
+    itself when there are none)."""
+    if not names:
+        return program
+    return replace(program, defines=tuple(replace(d, unkept=by) if d.name in names else d for d in program.defines))
 
 
 def found(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[str, ...]:
     """The definitions `derived` need not keep (see the module's doc), in the order declared."""
     defines = {d.name: d for d in program.defines}
-    kept = worth_keeping_names(program, lambda x: walkless(plan, x, defines), {*plan.unkept, *plan.score_only})
+    kept = worth_keeping_names(program, lambda x: walkless(program, x, defines))
     inside: dict[str, set[str]] = {}  # definition -> the definitions whose bodies call it
     calls_inside: dict[str, int] = {}
     for d in program.defines:

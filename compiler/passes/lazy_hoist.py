@@ -39,7 +39,7 @@ from ..analysis.walk import clauses, nodes
 from ..builtins import BUILTINS
 from ..names import PASS_CELL_BASE as CELL_BASE
 from ..types import Ty
-from .bitmask import masked_comprehension
+from .bitmask import served as masked
 from .hoist import _cheap
 from .plan import Plan
 from .rewrite import Names, can_fail, free_locals, fused_shape, map_program, rebuild, show, with_clauses
@@ -65,11 +65,12 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
 class Lazy:
     def __init__(self, program: t.TypedProgram, plan: Plan) -> None:
         self.plan = plan
+        self.program = program
         self.names = Names(program)
         self.constants = {name: value for name, value, _ in program.tables.constants}
         self.defines = {d.name: d for d in program.defines}
         self.failing: dict[str, bool] = {}
-        self.taken: set[Hashable] = {*plan.counted, *(k for k, _ in plan.spot_filters), *plan.listing_hoists}
+        self.taken: set[Hashable] = {*plan.listing_hoists}
 
     def expr(self, e: t.Expr) -> t.Expr:
         e = rebuild(e, self.expr)  # the comprehensions inside first
@@ -78,8 +79,9 @@ class Lazy:
         return e
 
     def comprehension(self, e: t.Comprehension) -> t.Expr:
-        if fused_shape(e) or key(e) in self.taken or masked_comprehension(self.plan, e, self.constants) is not None \
-                or served(self.plan, e, self.defines) is not None:
+        if fused_shape(e) or e.counted or e.spot_filter is not None or key(e) in self.taken \
+                or masked(self.program.masks, e, {}, self.constants) is not None \
+                or served(self.program, e, self.defines) is not None:
             return e
         old = clauses(e)
         bound = {var for var, _, _ in old}

@@ -36,14 +36,12 @@ from ..analysis.keys import key
 from ..analysis.walk import nodes
 from .plan import Plan
 from .rewrite import free_locals
-from .spot_filters import among, joined_terms, lookup
+from .spot_filters import among, joined_terms
 
 LOCAL = "_joined{}"  # the listing's locals holding the masks joined once (compiler/names.py TEMPLATE_LOCALS)
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    if not plan.spot_filters:
-        return program, plan
     found: list[Hashable] = []
     for a in program.actions:
         for c in a.choices[1:]:
@@ -56,7 +54,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
 def invariant(plan: Plan, e: t.Comprehension) -> bool:
     """Whether `e` is a list `spot_filters` makes whose joined part has something to join beside
     the board's mask and reads no local."""
-    found = lookup(plan, e)
+    found = e.spot_filter
     if found is None:
         return False
     terms = joined_terms(found)

@@ -37,9 +37,11 @@ from .plan import Plan
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    arity = {d.name: len(d.params) for d in program.defines}
-    nested: dict[str, int] = {}
-    for name, _, k in plan.region_drops:  # (each definition by the first region parameter found)
-        if arity[name] > 1 and name not in nested:
-            nested[name] = k
-    return program, replace(plan, nested=tuple(nested.items()))
+    # (each definition by the first region parameter `region_drops` found)
+    nested = {d.name: d.kept.regions[0][1] for d in program.defines
+              if d.kept is not None and d.kept.regions and len(d.params) > 1}
+    if not nested:
+        return program, plan
+    return replace(program, defines=tuple(
+        replace(d, kept=replace(d.kept, nested=nested[d.name])) if d.kept is not None and d.name in nested else d
+        for d in program.defines)), plan

@@ -6,8 +6,9 @@ one entity (or of a set by one item, or at one spot) drops the values of that en
 (`rt.without_key`). A clone shares the dicts of the state it copies (copying them at every clone
 would cost more), so each drop makes a new dict, for any state: Mandarin copied three dicts at
 every tile gained or lost (`complete`, `controller`, `rent`), in games where no state is ever
-copied. With this pass the state holds `_kept_shared`: False while no copy can share its dicts
-(a new state; one that has forgotten every kept value, `_fields_set`), set on both states by
+copied. With this pass (its decision: `TypedProgram.drops_in_place`, said of the program, which
+stands for the state that holds every kept value) the state holds `_kept_shared`: False while
+no copy can share its dicts (a new state; one that has forgotten every kept value, `_fields_set`), set on both states by
 `clone` (`_copy_fields`); a drop for one key pops the value from the dict itself when it is False
 and drops it from a copy as before when it is True (compiler/lower/effects.py `_dropped_at`), and
 `rt.without_keys` (the regions holding a spot) is told it.
@@ -28,4 +29,6 @@ from .plan import Plan
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    return program, replace(plan, own_drops="derived" in plan.enabled)
+    if "derived" not in facts.enabled:
+        return program, plan
+    return replace(program, drops_in_place=True), plan

@@ -15,7 +15,7 @@ or through a definition that reads it otherwise proves nothing (the whole slot i
 before). A region's spots are the board's, fixed for the game, so after `f[i] = ...` only the
 values of the regions holding spot `i` (`board.spot_regions[i]`, every kind) may have changed.
 
-The decision (`Plan.region_drops`: definition, field, k) is carried out by lowering for kept
+The decision (`t.Kept.regions` of the definition: field, k) is carried out by lowering for kept
 definitions of one parameter (`rt.without_keys(slot, self.board.spot_regions[i])`, where the
 spot assigned can be read again), like `derived`'s drops at one entity; a definition of several
 parameters is dropped whole (filtering its dict measured slower than computing it again).
@@ -34,20 +34,23 @@ from .plan import Plan
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    if not plan.derived:
-        return program, plan
     deps = facts.dependencies
     defines = {d.name: d for d in program.defines}
     spot_fields = {f.decl.name for f in program.fields if f.decl.per == "spot"}
     memo: dict[tuple[str, str], int | None] = {}
-    found = []
-    for name, reads in plan.derived:
-        d = defines[name]
-        for f in sorted(reads.fields & spot_fields):
-            k = read_in_region(d, f, defines, deps, memo)
-            if k is not None:
-                found.append((name, f, k))
-    return program, replace(plan, region_drops=tuple(found))
+    found: dict[str, tuple[tuple[str, int], ...]] = {}
+    for d in program.defines:
+        if d.kept is None:  # (pass `derived`: without it nothing is kept, and this pass decides nothing)
+            continue
+        ks = [(f, read_in_region(d, f, defines, deps, memo)) for f in sorted(d.kept.reads.fields & spot_fields)]
+        regions = tuple((f, k) for f, k in ks if k is not None)
+        if regions:
+            found[d.name] = regions
+    if not found:
+        return program, plan
+    return replace(program, defines=tuple(
+        replace(d, kept=replace(d.kept, regions=found[d.name])) if d.kept is not None and d.name in found else d
+        for d in program.defines)), plan
 
 
 def read_in_region(d: t.Define, field: str, defines: Mapping[str, t.Define], deps: Dependencies,

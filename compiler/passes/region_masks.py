@@ -88,7 +88,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
 class _Finder:
     def __init__(self, program: t.TypedProgram, plan: Plan) -> None:
         self.defines = {d.name: d for d in program.defines}
-        self.kept = dict(plan.derived)
+        self.kept = {d.name: d.kept.reads for d in program.defines if d.kept is not None}
         self.constants = {name: value for name, value, _ in program.tables.constants}
         self.tests: dict[tuple[str, str, str], RegionTest] = {}
 

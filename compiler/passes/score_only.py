@@ -24,8 +24,9 @@ China (Schacht)'s `emissaries_of(q, r) for q in owners`, Chang Cheng's diplomacy
 follow, as Yellow & Yangtze's `level(p)` in `spread(p)`, stays kept).
 
 Why it is safe: whether a definition's value is kept or computed again changes no value (it only
-reads the game); this pass decides only that. What its computation costs counts against the
-limits of a move each time it is computed, as in the plain code.
+reads the game); this pass decides only that (`t.Define.unkept`, the representation step). What
+its computation costs counts against the limits of a move each time it is computed, as in the
+plain code.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from ..analysis import Facts
 from ..analysis.keeping import worth_keeping_names
 from ..analysis.walk import expressions, nodes
 from ..types import entity
+from .inner_defines import unkept
 from .plan import Plan
 from .rewrite import free_locals
 from .value_masks import walkless
@@ -45,15 +47,15 @@ PLAYER = entity("player")
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    if "derived" not in plan.enabled:
+    if "derived" not in facts.enabled:
         return program, plan
-    return program, replace(plan, score_only=found(program, plan))
+    return unkept(program, found(program, plan), "score_only"), plan
 
 
 def found(program: t.TypedProgram, plan: Plan) -> tuple[str, ...]:
     """The definitions `derived` need not keep (see the module's doc), in the order declared."""
     defines = {d.name: d for d in program.defines}
-    kept = worth_keeping_names(program, lambda x: walkless(plan, x, defines), {*plan.unkept, *plan.score_only})
+    kept = worth_keeping_names(program, lambda x: walkless(program, x, defines))
     # what the game reads outside the scores: every root but the scoring terms, and what it calls
     game: set[str] = set()
     for e in expressions(replace(program, scoring=(), defines=())):

@@ -11,7 +11,7 @@ Each test reads the spot in one of two ways:
 
 - a field per spot of lists tested for emptiness (`not palace_of[s]`, `free(s)` inlined): the
   spots where it holds are a bit mask kept up to date beside the field (the `bitmask` pass's
-  machinery: `Plan.masks`, a `Mask` with `empty`), or a field compared with a constant whose
+  machinery: `TypedProgram.masks`, a `Mask` with `empty`), or a field compared with a constant whose
   mask the `bitmask` pass keeps;
 - anything else that reads the spot only through one value the board fixes for it, its key
   (`province_of(s)`, `province_of(s).colour`: region_of, attributes of regions and components,
@@ -20,8 +20,10 @@ Each test reads the spot in one of two ways:
   masks of the values that pass are joined.
 
 The list is then the spots of the masks' intersection (`board.spots_of(mask, groups...)`), in spot
-order: the order the walk gave. A domain that is itself such a list (a definition without
-parameters whose body is one, `open_spaces`) joins its tests to the filter's, before them.
+order: the order the walk gave. The pass gives each such comprehension its filter
+(`t.Comprehension.spot_filter`), which lowering writes. A domain that is itself such a list (a
+definition without parameters whose body is one, `open_spaces`) joins its tests to the filter's,
+before them.
 
 Why it is safe: every test is a pure function of the spot and the state, so the set of spots
 passing is the same; the order is spot order both ways. What differs is how often a test is
@@ -48,16 +50,18 @@ from ..analysis.keys import key
 from ..analysis.walk import bare as unnoted
 from ..analysis.walk import expressions, nodes
 from ..names import PASS_LOCAL_BASE, joined
-from .plan import Filter, FilterTerm, Mask, Plan
-from .rewrite import Names, can_fail, rebuild
+from .plan import Plan
+from .rewrite import Names, can_fail, map_nodes, rebuild
 
 # the built-ins whose value, for a spot, the board alone fixes
 BOARD_BUILTINS = frozenset({"region_of"})
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    finder = _Finder(program, plan)
-    found: dict[Hashable, Filter] = {}
+    """Each list of spots the pass makes from masks given its filter (`t.Comprehension.spot_filter`),
+    and the masks of the empty spots it reads kept (`TypedProgram.masks`)."""
+    finder = _Finder(program)
+    found: dict[Hashable, t.Filter] = {}
     for e in expressions(program):
         if isinstance(e, t.Comprehension):
             k = key(e)
@@ -67,29 +71,28 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
                     found[k] = f
     if not found:
         return program, plan
-    masks = list(plan.masks)
+    masks = list(program.masks)
     for f in found.values():
         for term in f.terms:
             if term.mask is not None and term.mask not in masks:
                 masks.append(term.mask)
-    return program, replace(plan, masks=tuple(masks), spot_filters=tuple(found.items()))
 
+    def marked(e: t.Expr) -> t.Expr:
+        if isinstance(e, t.Comprehension) and key(e) in found:
+            return replace(e, spot_filter=found[key(e)])
+        return e
 
-def lookup(plan: Plan, e: t.Comprehension) -> Filter | None:
-    """The filter the pass found `e` to be (lowering asks), or None."""
-    if not plan.spot_filters:
-        return None
-    return dict(plan.spot_filters).get(key(e))
+    return map_nodes(replace(program, masks=tuple(masks)), marked), plan
 
 
 class _Finder:
-    def __init__(self, program: t.TypedProgram, plan: Plan) -> None:
+    def __init__(self, program: t.TypedProgram) -> None:
         self.defines = {d.name: d for d in program.defines}
         self.names = Names(program)
-        self.masks = {(m.field, m.value): m for m in plan.masks}
+        self.masks = {(m.field, m.value): m for m in program.masks}
         self.constants = {name: value for name, value, _ in program.tables.constants}
 
-    def filter(self, e: t.Comprehension, own: bool) -> Filter | None:
+    def filter(self, e: t.Comprehension, own: bool) -> t.Filter | None:
         """The filter `e` is, or None. `own`: the comprehension the list is made for (its tests may
         fail); else a definition's body it walks."""
         if e.func != "list":
@@ -102,7 +105,7 @@ class _Finder:
             if c is not None or not (isinstance(d, t.Collection) and d.kind == "list" and len(d.items) == 1):
                 return None
             bound[v] = _put_back(d.items[0], bound)
-        terms: list[FilterTerm] = []
+        terms: list[t.FilterTerm] = []
         if isinstance(domain, t.DefineCall) and not domain.args and domain.define in self.defines \
                 and not self.defines[domain.define].params:
             body = unnoted(self.defines[domain.define].body)
@@ -119,9 +122,9 @@ class _Finder:
             terms.append(term)
         if not terms:
             return None
-        return Filter(tuple(terms))
+        return t.Filter(tuple(terms))
 
-    def term(self, test: t.Expr, var: t.Symbol) -> FilterTerm | None:
+    def term(self, test: t.Expr, var: t.Symbol) -> t.FilterTerm | None:
         """One test over the spot `var`: a mask kept (a field of lists empty or not, a field's
         value a mask of the `bitmask` pass keeps), else a test of a key, else None."""
         bare, negated = unnoted(test), False
@@ -133,18 +136,18 @@ class _Finder:
                 name = inner.field.name
                 mask = self.masks.get((name, EMPTY))
                 if mask is None:
-                    mask = self.masks[(name, EMPTY)] = Mask(name, EMPTY, "()", joined("empty", name),
-                                                            inner.span, empty=True)
-                return FilterTerm(mask=mask, negated=negated)
+                    mask = self.masks[(name, EMPTY)] = t.Mask(name, EMPTY, "()", joined("empty", name),
+                                                              inner.span, empty=True)
+                return t.FilterTerm(mask=mask, negated=negated)
         if isinstance(bare, t.Binary) and bare.op in ("==", "!="):
             left, value = unnoted(bare.left), _constant(bare.right, self.constants)
             kept = self.masks.get((left.field.name, value)) \
                 if isinstance(left, t.PerIndex) and _reads_spot(left, var) and value is not None else None
             if kept is not None:
-                return FilterTerm(mask=kept, negated=bare.op == "!=")
+                return t.FilterTerm(mask=kept, negated=bare.op == "!=")
         return self.keyed(test, var)
 
-    def keyed(self, test: t.Expr, var: t.Symbol) -> FilterTerm | None:
+    def keyed(self, test: t.Expr, var: t.Symbol) -> t.FilterTerm | None:
         """A test that reads the spot only through one key the board fixes."""
         keys: list[t.Expr] = []
 
@@ -170,7 +173,7 @@ class _Finder:
                          for n in nodes(part)):
             return None
         mask_var = self.names.symbol(var, PASS_LOCAL_BASE, ty=var.ty)
-        return FilterTerm(spot=var, key=k, var=name, test=test, mask_var=mask_var, fails=fails)
+        return t.FilterTerm(spot=var, key=k, var=name, test=test, mask_var=mask_var, fails=fails)
 
 
 EMPTY = -1  # the `value` of a mask of the spots whose field (of lists) is empty
@@ -250,12 +253,12 @@ def _failing(e: t.Expr, defines: dict[str, t.Define]) -> list[t.Expr]:
     return out
 
 
-# -- what lowering asks ---------------------------------------------------------------------------
-def joined_terms(found: Filter) -> list[FilterTerm]:
+# -- what lowering and the passes after it ask -------------------------------------------------------
+def joined_terms(found: t.Filter) -> list[t.FilterTerm]:
     """The terms of a filter joined into its first mask, in the order written: the masks kept
     beside the fields and the `key in L` tests (L computed once) up to the first other test; from
     that one on, each is a group of its own (compiler/lower/ `spot_filters_code`)."""
-    out: list[FilterTerm] = []
+    out: list[t.FilterTerm] = []
     for term in found.terms:
         if term.mask is None and (among(term) is None or term.fails):
             break
@@ -263,7 +266,7 @@ def joined_terms(found: Filter) -> list[FilterTerm]:
     return out
 
 
-def among(term: FilterTerm) -> t.Expr | None:
+def among(term: t.FilterTerm) -> t.Expr | None:
     """L of a test `key in L` whose L reads no key (and cannot fail: see `spot_filters_code`), else None."""
     test = unnoted(term.test) if term.test is not None else None
     if not (isinstance(test, t.Binary) and test.op == "in" and test.right.ty.kind == "list"):

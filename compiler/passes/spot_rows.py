@@ -44,8 +44,8 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import bare, nodes
-from . import action_tables, spot_filters
-from .plan import FilterTerm, Plan
+from . import action_tables
+from .plan import Plan
 
 # the nodes a test kept per row may be made of (beside the locals it may read)
 _PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField)
@@ -60,12 +60,12 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         last = a.choices[-1]
         domain = bare(last.domain)
         if (last.var.ty.kind == "entity" and last.var.ty.name == "spot" and isinstance(domain, t.Comprehension)
-                and spot_filters.lookup(plan, domain) is not None):
+                and domain.spot_filter is not None):
             found.append(a.name)
     return program, replace(plan, spot_rows=tuple(found))
 
 
-def fixed(term: FilterTerm, earlier: tuple[t.Symbol, ...]) -> bool:
+def fixed(term: t.FilterTerm, earlier: tuple[t.Symbol, ...]) -> bool:
     """Whether a key test of a filter reads, beside its key, only the earlier choices `earlier`
     (and what no state changes): its mask is then the same for every state on the board."""
     if term.mask is not None or term.test is None:

@@ -48,11 +48,11 @@ from .. import typed as t
 from ..analysis import Facts
 from .action_tables import table_of
 from .plan import Plan
-from .value_tables import table_of as value_table_of
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     taken = []
+    defines = {d.name: d for d in program.defines}
     for a in program.actions:
         table = table_of(plan, a.name)
         if table is None or len(table.levels) < 2 or table.levels[0].how != "key" or not a.choices:
@@ -60,7 +60,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         first = a.choices[0]
         if first.var.ty.kind != "list" or not isinstance(first.domain, t.DefineCall):
             continue
-        if value_table_of(plan, first.domain.define) is None or not all(map(_plain, first.domain.args)):
+        if defines[first.domain.define].tabled is None or not all(map(_plain, first.domain.args)):
             continue
         taken.append(a.name)
     return program, replace(plan, tabled_rows=tuple(taken))

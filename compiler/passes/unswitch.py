@@ -34,7 +34,7 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.keys import key
 from ..analysis.walk import clauses
-from .bitmask import masked_comprehension
+from .bitmask import served as masked
 from .plan import Plan
 from .rewrite import free_locals, show, with_clauses
 from .value_masks import served
@@ -43,13 +43,13 @@ VERB = "unswitched"
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    taken: set[Hashable] = {*plan.counted, *(k for k, _ in plan.spot_filters), *plan.listing_hoists}
+    taken: set[Hashable] = {*plan.listing_hoists}
     constants = {name: value for name, value, _ in program.tables.constants}
     defines = {d.name: d for d in program.defines}
 
     def domain(e: t.Expr) -> t.Expr:
-        if isinstance(e, t.Comprehension) and key(e) not in taken \
-                and masked_comprehension(plan, e, constants) is None and served(plan, e, defines) is None:
+        if isinstance(e, t.Comprehension) and not e.counted and e.spot_filter is None and key(e) not in taken \
+                and masked(program.masks, e, {}, constants) is None and served(program, e, defines) is None:
             return unswitched(e) or e
         return e
 

@@ -17,21 +17,24 @@ a parameter, or a loop's variable:
 - a field of lists tested for emptiness (`not f[s]`, `free(s)`; `not not f[s]`): the mask of
   the empty spots `spot_filters` keeps (`Mask` with `empty`), made here when an aggregate needs it.
 
-The forms that read them (lowering: `value_masks_code`): over the board's spots (`for s in spots`) or a
-region's (`for s in r`, any expression of a region), `count(T for s in D)` is the popcount of
-`mask & within` (`within & ~mask` for a negated test), `any` whether it is not 0, `all` whether
-the opposite is 0; and the list `[s for s in D if v in f[s]]` is `board.mask_spots(...)`, in spot
-order, the order of the walk. A test may be written through a call of a definition of one spot
-whose body is such a test (`free(s)`, before `inline` writes it out).
+The masks are a representation of the program (`TypedProgram.value_masks`, and `.masks` for the
+empty spots), and each form they serve is marked (`t.Comprehension.value_mask`), which lowering
+writes from them (compiler/lower/comprehensions.py `value_masks_code`). The forms: over the
+board's spots (`for s in spots`) or a region's (`for s in r`, any expression of a region),
+`count(T for s in D)` is the popcount of `mask & within` (`within & ~mask` for a negated test),
+`any` whether it is not 0, `all` whether the opposite is 0; and the list
+`[s for s in D if v in f[s]]` is `board.mask_spots(...)`, in spot order, the order of the walk. A test may be written
+through a call of a definition of one spot whose body is such a test (`free(s)`, before `inline`
+writes it out).
 
 It runs before `inline` and `derived`: a definition whose loops the masks serve is no loop, so
 `derived` does not keep it and `inline` may write it where it is called (`palaces_in`).
 
-The masks are kept exact: an assignment to the field at one spot (an index read twice at no cost,
-a value that cannot fail) clears the bits of the spot's old items before it and sets those of its
-new items after it; any other assignment makes the masks again after it; `_fields_set()` makes
-them again from the fields, `_copy_fields` copies the list (not shared: it changes in place).
-"""
+The masks are kept exact (lowering writes the updates, compiler/lower/masks.py): an assignment to
+the field at one spot (an index read twice at no cost, a value that cannot fail) clears the bits
+of the spot's old items before it and sets those of its new items after it; any other assignment
+makes the masks again after it; `_fields_set()` makes them again from the fields, `_copy_fields`
+copies the list (not shared: it changes in place). """
 
 from __future__ import annotations
 
@@ -43,12 +46,11 @@ from ...runtime.limits import SMALL_LIST
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import bare, expressions
-from ..names import FILTER_LOCAL, joined
-from ..pyir import AugAssign, Block, Code, For, Stmt, assign
+from ..names import joined
 from ..types import Ty
 from .component_sets import taken
-from .plan import Mask, Plan, ValueMask
-from .rewrite import can_fail, free_locals
+from .plan import Plan
+from .rewrite import can_fail, free_locals, map_nodes
 
 EMPTY = -1  # (as spot_filters: the `value` of a mask of the spots whose field, of lists, is empty)
 AGGREGATES = ("count", "any", "all")
@@ -77,10 +79,12 @@ class Form:
 
 
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+    """The masks kept (`TypedProgram.value_masks`, and the empty spots' in `TypedProgram.masks`), and
+    each count, test or list they serve marked (`value_mask`): lowering writes it from the masks."""
     defines = {d.name: d for d in program.defines}
     counts = _counts(program)
-    values: dict[tuple[str, str], ValueMask] = {}
-    masks = list(plan.masks)
+    values: dict[tuple[str, str], t.ValueMask] = {}
+    masks = list(program.masks)
     for e in expressions(program):
         if not isinstance(e, t.Comprehension):
             continue
@@ -90,7 +94,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         test = found.test
         if test.kind == "empty":
             if not any(m.field == test.field and m.empty for m in masks):
-                masks.append(Mask(test.field, EMPTY, "()", joined("empty", test.field), test.span, empty=True))
+                masks.append(t.Mask(test.field, EMPTY, "()", joined("empty", test.field), test.span, empty=True))
             continue
         field = next(f for f in program.fields if f.decl.name == test.field)
         item = field.decl.type.elem if test.kind == "in" else field.decl.type
@@ -98,9 +102,20 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         if count is None or (test.field, test.kind) in values or test.kind == "in" and not short(program, field):
             continue
         suffix = "has" if test.kind == "in" else "is"
-        values[(test.field, test.kind)] = ValueMask(test.field, test.kind, count,
-                                                    joined(suffix, test.field), test.span)
-    return program, replace(plan, masks=tuple(masks), value_masks=tuple(values.values()))
+        values[(test.field, test.kind)] = t.ValueMask(test.field, test.kind, count,
+                                                      joined(suffix, test.field), test.span)
+    if not masks and not values:
+        return program, plan
+    kept = replace(program, masks=tuple(masks), value_masks=tuple(values.values()))
+
+    def marked(e: t.Expr) -> t.Expr:
+        if isinstance(e, t.Comprehension):
+            found = form(e, defines)
+            if found is not None and mask_of(kept, found.test) is not None:
+                return replace(e, value_mask=True)
+        return e
+
+    return map_nodes(kept, marked), plan
 
 
 def short(program: t.TypedProgram, field: t.Field) -> bool:
@@ -213,95 +228,38 @@ def _constant(e: t.Expr) -> bool:
     return isinstance(e, (t.Num, t.Bool)) or isinstance(e, t.Ref) and e.sym.kind == "const"
 
 
-def served(plan: Plan, e: t.Comprehension, defines: Mapping[str, t.Define]) -> Form | None:
-    """The form `e` is, where the plan keeps the masks it reads (passes `derived`, `inline`,
-    `lazy_hoist`, `unswitch` ask: a comprehension so served is no loop), or None."""
-    if "value_masks" not in plan.passes or not plan.value_masks and not any(m.empty for m in plan.masks):
+def served(program: t.TypedProgram, e: t.Comprehension, defines: Mapping[str, t.Define]) -> Form | None:
+    """The form of a comprehension the pass marked (`value_mask`), whose masks the program keeps
+    (passes `derived`, `inline`, `lazy_hoist`, `unswitch` ask: a comprehension so served is no loop;
+    lowering writes it from the masks), or None."""
+    if not e.value_mask:
         return None
     found = form(e, defines)
     if found is None:
         return None
-    return found if mask_of(plan, found.test) is not None else None
+    return found if mask_of(program, found.test) is not None else None
 
 
-def walkless(plan: Plan, x: t.Expr, defines: dict[str, t.Define]) -> bool:
+def walkless(program: t.TypedProgram, x: t.Expr, defines: dict[str, t.Define]) -> bool:
     """Whether lowering writes `x` as a few operations on masks or sets, not a walk, by a decision
     of this pass or of `component_sets`: no loop to keep a definition for (passes `inner_defines`,
     `score_only`, `inline` ask, which run before `bitmask` and `count_items` decided anything:
     `count_items.walkless` asks those too)."""
-    return isinstance(x, t.Comprehension) and (served(plan, x, defines) is not None
-                                               or taken(plan, x, defines) is not None)
+    return isinstance(x, t.Comprehension) and (served(program, x, defines) is not None
+                                               or taken(program, x, defines) is not None)
 
 
-def mask_of(plan: Plan, test: Test) -> ValueMask | Mask | None:
-    """The masks this pass or `bitmask` keeps that answer `test`, if any (what lowering reads of the plan)."""
+def mask_of(program: t.TypedProgram, test: Test) -> t.ValueMask | t.Mask | None:
+    """The masks this pass or `bitmask` keeps that answer `test`, if any (what lowering reads of the program)."""
     if test.kind == "empty":
-        return next((m for m in plan.masks if m.field == test.field and m.empty), None)
-    return next((m for m in plan.value_masks if (m.field, m.op) == (test.field, test.kind)), None)
+        return next((m for m in program.masks if m.field == test.field and m.empty), None)
+    return next((m for m in program.value_masks if (m.field, m.op) == (test.field, test.kind)), None)
 
 
-# -- what lowering asks ---------------------------------------------------------------------------
-
-
-def paren(code: str) -> str:
-    """The code of a mask as an operand: in parentheses if it holds an operator (passes `bitmask`, `value_masks`)."""
-    return f"({code})" if " " in code else code
-
-
-def before_assign(plan: Plan, s: t.Assign, defines: Mapping[str, t.Define]) -> Block:
-    """The statements before an assignment to a field with masks per value: the bits
-    of the spot's old items (or value) cleared, where its new ones are set after it (`after_assign`)."""
-    return tuple(line for m in _of(plan, s) if _at_one_spot(s, defines) for line in _update(m, s, "&= ~"))
-
-
-def after_assign(plan: Plan, s: t.Assign, defines: Mapping[str, t.Define]) -> Block:
-    """The statements after an assignment to a field with masks per value: the bits of the spot's new
-    items (or value) set; or, for any other assignment, the masks made again."""
-    out: list[Stmt] = []
-    for m in _of(plan, s):
-        out.extend(_update(m, s, "|= ") if _at_one_spot(s, defines) else [assign(m.py, m.rebuild())])
-    return tuple(out)
-
-
-def _of(plan: Plan, s: t.Assign) -> list[ValueMask]:
-    if s.target.kind not in ("field", "perfield"):
-        return []
-    return [m for m in plan.value_masks if m.field == s.target.name]
-
-
-def _at_one_spot(s: t.Assign, defines: Mapping[str, t.Define]) -> bool:
+def at_one_spot(s: t.Assign, defines: Mapping[str, t.Define]) -> bool:
     """An assignment at one spot, read again at no cost (a local, a number), of a value that cannot
-    fail (the bits cleared before it are set again after it)."""
+    fail: lowering clears the bits of the spot's old items before it and sets those of its new ones
+    after it; any other assignment makes the masks again after it."""
     index = bare(s.index) if s.index is not None else None
     return (s.item is None and (isinstance(index, t.Ref) and index.sym.kind == "local" or isinstance(index, t.Num))
             and not can_fail(s.value, dict(defines)))
-
-
-def _update(m: ValueMask, s: t.Assign, op: str) -> list[Stmt]:
-    index = bare(s.index) if s.index is not None else None
-    at = index.sym.py if isinstance(index, t.Ref) else str(index.value) if isinstance(index, t.Num) else "?"
-    bit = f"self.board.spot_bit[{at}]"
-    value = bare(s.value)
-    if op == "|= " and s.op == "=":  # a value written out, of names read again at no cost: its bits set at once
-        if m.op == "==" and _again(value):
-            return [_bits(f"{m.py}[{_again(value)}]", op, bit)]
-        if m.op == "in" and isinstance(value, t.Collection) and all(_again(x) for x in value.items):
-            return [_bits(f"{m.py}[{_again(x)}]", op, bit) for x in value.items]
-    if m.op == "==":
-        return [_bits(f"{m.py}[self.{m.field}[{at}]]", op, bit)]
-    item = FILTER_LOCAL.format(m.field)
-    return [For(Code(item), Code(f"self.{m.field}[{at}]"), (_bits(f"{m.py}[{item}]", op, bit),))]
-
-
-def _bits(mask: str, op: str, bit: str) -> AugAssign:
-    """`mask |= bit` (`op` "|= "), or `mask &= ~bit` (`op` "&= ~")."""
-    return AugAssign(Code(mask), op[0], Code(op[3:] + bit))
-
-
-def _again(e: t.Expr) -> str:
-    """The code of a value the statement after an assignment reads again at no cost and to the same
-    value (a local, a constant, the seat to act), or ""."""
-    e = bare(e)
-    if isinstance(e, t.Ref) and e.sym.kind in ("local", "const", "value") and e.sym.py.replace(".", "").isidentifier():
-        return e.sym.py
-    return ""

@@ -11,7 +11,8 @@ China (Schacht) lists its ways to pay from the hand at every listing of a placem
 `derived` keeps the value per player, but the hand changes at almost every move of its owner (a
 card paid, drawn, exchanged), and the two walks over the colours ran again after each change. Yet
 the value depends on nothing but the hand itself, and a hand of three or four cards of five
-colours is one of a few dozen: this pass finds such definitions and lowering remembers their
+colours is one of a few dozen: this pass finds such definitions (`t.Define.tabled`, the
+representation step) and lowering remembers their
 values by the hand (`self.hand[p]`, a tuple), in a dict of the board (`board.tables.values`), where
 every state on the board finds them:
 
@@ -53,7 +54,7 @@ from ..analysis.keeping import PLAIN, worth_keeping
 from ..builtins import BUILTINS
 from ..types import Ty
 from .count_items import walkless
-from .plan import Plan, ValueTable
+from .plan import Plan
 
 _FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration or a kind of component: all its values
 
@@ -61,16 +62,18 @@ _FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration or a kind of compon
 def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
     defines = {d.name: d for d in program.defines}
     constants = {name: value for name, value, _ in program.tables.constants}
-    found = []
+    found = {}
     for d in program.defines:
         table = tabled(d)
-        if table is not None and worth_keeping(d, lambda x: walkless(plan, x, defines, constants),
-                                                     {*plan.unkept, *plan.score_only}):
-            found.append(table)
-    return program, replace(plan, value_tables=tuple(found))
+        if table is not None and worth_keeping(d, lambda x: walkless(program, x, defines, constants)):
+            found[d.name] = table
+    if not found:
+        return program, plan
+    return replace(program, defines=tuple(replace(d, tabled=found[d.name]) if d.name in found else d
+                                          for d in program.defines)), plan
 
 
-def tabled(d: t.Define) -> ValueTable | None:
+def tabled(d: t.Define) -> t.ValueTable | None:
     """The table `d` can be remembered in (see the module's doc), or None."""
     if not d.params or d.ty.kind in ("none", "optional", "any") or any(p.ty.kind not in PLAIN for p in d.params):
         return None  # (one without parameters: `derived`'s slot, read without hashing the value, is cheaper)
@@ -113,13 +116,10 @@ def tabled(d: t.Define) -> ValueTable | None:
     if len(reads) != 1 or field_ty is None or not _small(field_ty):
         return None
     (name, py, at), = reads
-    return ValueTable(d.name, name, py, at, tuple(sorted(keyed)))
+    return t.ValueTable(name, py, at, tuple(sorted(keyed)))
 
 
 def _small(ty: Ty) -> bool:
     """A list or set of values of an enumeration or truth values: few values in a game."""
     return ty.kind in ("list", "set") and ty.elem is not None and ty.elem.kind in ("enum", "bool")
 
-
-def table_of(plan: Plan, define: str) -> ValueTable | None:
-    return next((tb for tb in plan.value_tables if tb.define == define), None)

@@ -4,13 +4,37 @@ docs/optimiser.md), read off the state for the tests that hold them to the value
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from rulewright.compiler import passes
+from rulewright.compiler import typed as t
 from rulewright.compiler.lower import END_SLOT
 from rulewright.runtime.state import State
 from tests.helpers.compiled import typed
+
+
+@dataclass(frozen=True)
+class Keeping:
+    """How the representation step keeps values between moves in a program (`t.Define.kept`,
+    `TypedProgram.end_kept`), each decision a tuple naming its definition first, in the order declared."""
+
+    derived: tuple[tuple[str, t.Reads], ...]  # (definition, what it reads)
+    entries: tuple[tuple[str, str, int], ...]  # (definition, field, k): dropped at one entity
+    attributes: tuple[tuple[str, str, int, str], ...]  # (definition, field, k, table): by one item's attribute
+    regions: tuple[tuple[str, str, int], ...]  # (definition, field per spot, k): by the regions of one spot
+    nested: tuple[tuple[str, int], ...]  # (definition, k): nested by its k-th parameter
+    end: t.Reads | None  # what the end reads, kept
+
+
+def keeping(program: t.TypedProgram) -> Keeping:
+    kept = [(d.name, d.kept) for d in program.defines if d.kept is not None]
+    return Keeping(tuple((name, how.reads) for name, how in kept),
+                   tuple((name, f, k) for name, how in kept for f, k in how.entries),
+                   tuple((name, f, k, table) for name, how in kept for f, k, table in how.attributes),
+                   tuple((name, f, k) for name, how in kept for f, k in how.regions),
+                   tuple((name, how.nested) for name, how in kept if how.nested is not None), program.end_kept)
 
 
 def kept_values(state: State) -> dict[str, Any]:
@@ -23,8 +47,9 @@ def kept_values(state: State) -> dict[str, Any]:
 def nesting(ruleset: str) -> dict[str, int]:
     """The kept slots whose values are nested by one parameter (pass `nested_drops`): its position."""
     # (and without `value_masks`: the tests of `nested_drops` play China (Schacht) with `palaces_in` kept)
-    return {f"_d__{name}": k for enabled in (passes.ALL, passes.ALL - {"value_masks"})
-            for name, k in passes.optimise(typed(ruleset), enabled)[1].nested}
+    return {f"_d__{d.name}": d.kept.nested for enabled in (passes.ALL, passes.ALL - {"value_masks"})
+            for d in passes.optimise(typed(ruleset), enabled)[0].defines
+            if d.kept is not None and d.kept.nested is not None}
 
 
 def kept_items(state: State, slot: str, value: dict[Any, Any]) -> Iterator[tuple[tuple[Any, ...], Any]]:

@@ -270,3 +270,46 @@ def test_statements_hold_expression_nodes() -> None:
         "for x in (yield rt.Ask()):",
         "    return x",
     ]
+
+
+# -- questions lowering asks of expression nodes (compiler/lower/code.py) -------------------------
+def test_a_list_read_as_it_is_is_told_by_its_nodes() -> None:
+    from rulewright.compiler.lower.code import simple
+
+    hand = Attribute(Name("self"), "hand")
+    assert simple(hand) == (None, None)
+    assert simple(Subscript(hand, Name("p"))) == ("p", None)
+    assert simple(Subscript(hand, Attribute(Name("self"), "seat"))) == ("self.seat", None)
+    assert simple(Name("xs")) == (None, "xs")
+    assert simple(Subscript(hand, Subscript(hand, Name("p")))) is None  # (an index of an index)
+    assert simple(Call(Name("f"), (X,))) is None
+    assert simple(Subscript(Attribute(Name("other"), "hand"), X)) is None  # (not the state's own)
+    assert simple(Code("self.hand[p]")) == ("p", None)  # (text: asked of its text)
+
+
+def test_an_operand_is_told_by_its_nodes_not_by_precedence() -> None:
+    from rulewright.compiler.lower.code import items_of_names, operand, parenthesised, unparenthesised
+
+    assert operand(Call(Attribute(Paren(BinOp(X, "&", Y)), "bit_count")))
+    assert operand(Constant(True)) and not operand(Constant(3)) and not operand(Constant("a"))
+    assert not operand(Compare(X, ("==",), (Y,))) and not operand(UnaryOp("not", X))
+    assert parenthesised(BinOp(X, "+", Y)) == Paren(BinOp(X, "+", Y))
+    assert parenthesised(Subscript(SELF_F, X)) == Subscript(SELF_F, X)
+    assert unparenthesised(Paren(IfExp(X, Y, X))) == IfExp(X, Y, X)
+    generator = Paren(GeneratorExp(X, (Comprehension(X, XS),)))
+    assert unparenthesised(generator) == generator  # (a generator keeps its own parentheses)
+    assert items_of_names(Subscript(Name("T"), Attribute(Name("self"), "seat")), nested=False)
+    assert not items_of_names(Subscript(Name("T"), Subscript(SELF_F, X)), nested=False)
+    assert items_of_names(Subscript(Name("T"), Subscript(SELF_F, X)), nested=True)
+    assert not items_of_names(Call(Name("f")), nested=True)
+
+
+def test_what_charges_and_what_reads_a_name_are_found_anywhere_inside() -> None:
+    from rulewright.compiler.lower.code import charges, reads
+
+    walked = Call(Attribute(Name("rt"), "walk"), (Name("self"), XS, Constant(1), Constant("r.yaml:3")))
+    assert charges(ListComp(X, (Comprehension(X, walked),)))
+    assert not charges(ListComp(X, (Comprehension(X, XS),)))
+    assert charges(Code("sum(rt.spend(self, 9, 'r:1') and 1 for x in y)"))
+    assert reads(Compare(Subscript(SELF_F, Name("s")), ("==",), (Y,)), "s")
+    assert not reads(Attribute(Name("self"), "s"), "s")  # (an attribute is no local)

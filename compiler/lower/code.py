@@ -31,20 +31,22 @@ def simple(e: pyir.Expr) -> tuple[str | None, str | None] | None:
         case pyir.Code():
             m = _SIMPLE.fullmatch(e.text)
             return None if m is None else (m.group(1), m.group(2))
-        case pyir.Name() | pyir.Constant() if _WORD.fullmatch(text(e)):
+        case pyir.Name() | pyir.Constant() if _word(text(e)):
             return None, text(e)
-        case pyir.Attribute(value=pyir.Name(id="self")) if _WORD.fullmatch(e.attr):
+        case pyir.Attribute(value=pyir.Name(id="self")) if _word(e.attr):
             return None, None
         case pyir.Subscript(value=pyir.Attribute(value=pyir.Name(id="self"), attr=attr), index=index) \
-                if _WORD.fullmatch(attr):
-            if isinstance(index, pyir.Attribute) and index.value == pyir.Name("self") and _WORD.fullmatch(index.attr):
+                if _word(attr):
+            if isinstance(index, pyir.Attribute) and index.value == pyir.Name("self") and _word(index.attr):
                 return text(index), None
-            if isinstance(index, pyir.Name | pyir.Constant) and _WORD.fullmatch(text(index)):
+            if isinstance(index, pyir.Name | pyir.Constant) and _word(text(index)):
                 return text(index), None
     return None
 
 
-_WORD = re.compile(r"\w+")
+def _word(name: str) -> bool:
+    """Whether `name` is letters, digits and `_` only (a name, a number as written)."""
+    return name != "" and all(c.isalnum() or c == "_" for c in name)
 
 
 def charges(e: pyir.Expr) -> bool:
@@ -75,9 +77,9 @@ def _named(e: pyir.Expr) -> bool:
     """A name, a number, or their attributes: `[\\w.]+` as written."""
     match e:
         case pyir.Name() | pyir.Constant():
-            return _WORD.fullmatch(text(e)) is not None
+            return _word(text(e))
         case pyir.Attribute():
-            return _named(e.value) and _WORD.fullmatch(e.attr) is not None
+            return _named(e.value) and _word(e.attr)
     return False
 
 

@@ -306,18 +306,21 @@ def end_reading(lo: Lowerer, saved: Reading) -> Small:
     return lists, sites
 
 
-def grown(lo: Lowerer, small: Small, cost: int, span: SourceSpan) -> str:
+def grown(lo: Lowerer, small: Small, cost: int, span: SourceSpan) -> pyir.Expr:
     """What a rule's lists taken for small cost when they are not: its proven work, multiplied
     by how many times longer than SMALL_LIST the longest is, once for each operation on them
     (they may be nested), `rt.grown(...)`."""
     lists, sites = small
-    return (f"rt.grown(self, {min(cost, MAX_STEPS + 1)}, {sites}, ({', '.join(lists)}{',' * (len(lists) == 1)}), "
-            f"{where(lo, span)})")
+    return pyir.rt("grown", pyir.Name("self"), pyir.Constant(min(cost, MAX_STEPS + 1)), pyir.Constant(sites),
+                   pyir.Tuple(tuple(pyir.Code(py) for py in lists)), at(lo, span))
 
 
-def small_check(lo: Lowerer, small: Small, cost: int, span: SourceSpan) -> str:
+def small_check(lo: Lowerer, small: Small, cost: int, span: SourceSpan) -> pyir.Expr:
     """The check a rule that is one expression starts with: `len(...) <= 16 or rt.grown(...)`."""
-    return f"{' and '.join(f'len({py}) <= {SMALL_LIST}' for py in small[0])} or {grown(lo, small, cost, span)}"
+    short = [pyir.Compare(pyir.Call(pyir.Name("len"), (pyir.Code(py),)), ("<=",), (pyir.Constant(SMALL_LIST),))
+             for py in small[0]]
+    return pyir.BoolOp("or", (short[0] if len(short) == 1 else pyir.BoolOp("and", tuple(short)),
+                              grown(lo, small, cost, span)))
 
 
 @overload
@@ -350,11 +353,10 @@ def unit_expr(lo: Lowerer, py: str | pyir.Expr, cost: int, span: SourceSpan, tim
     (Code given as text is given back as text.)"""
     node = pyir.expr(py)
     if lists[0]:
-        node = pyir.BoolOp("and", (pyir.Paren(pyir.Code(small_check(lo, lists, cost, span))), node))
+        node = pyir.BoolOp("and", (pyir.Paren(small_check(lo, lists, cost, span)), node))
     if sat(cost * times) > FREE_WORK:
         charged(lo)
-        spend = pyir.rt("spend", pyir.Name("self"), pyir.Constant(min(cost, MAX_STEPS + 1)), at(lo, span))
-        node = pyir.BoolOp("and", (spend, node))
+        node = pyir.BoolOp("and", (spend(lo, cost, span), node))
     return text(node) if isinstance(py, str) else node
 
 
@@ -363,7 +365,12 @@ def unit_lines(lo: Lowerer, lines: list[Stmt], cost: int, span: SourceSpan) -> B
     if cost <= FREE_WORK:
         return tuple(lines)
     charged(lo)
-    return call(f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {where(lo, span)})", span), *lines
+    return call(spend(lo, cost, span), span), *lines
+
+
+def spend(lo: Lowerer, cost: int, span: SourceSpan) -> pyir.Expr:
+    """`rt.spend(self, cost, 'file:line')`: the proven work of what follows, charged at once."""
+    return pyir.rt("spend", pyir.Name("self"), pyir.Constant(min(cost, MAX_STEPS + 1)), at(lo, span))
 
 
 def finite(lo: Lowerer, ty: Ty, facts: Facts | None) -> bool:

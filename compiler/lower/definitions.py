@@ -9,6 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from ...runtime.limits import MAX_STEPS, SMALL_LIST
+from .. import pyir
 from .. import typed as t
 from ..budget import FREE_WORK, NOTHING, Facts, sat
 from ..lowered import LoweredField, LoweredFunction
@@ -114,28 +115,38 @@ def _returned(body: Block) -> tuple[Block, Return, Expr]:
 def _cached(d: t.Define, annotation: str, body: Block) -> Block:
     """A definition's statements, remembering its value in the state's `_derived` (one dict per state,
     dropped by every change of the game: an assignment to a field, a new phase or turn, a restore)."""
-    key = repr(d.name) if not d.params else f"({d.name!r}, {', '.join(p.py for p in d.params)})"
+    key: Expr = pyir.Constant(d.name) if not d.params else \
+        pyir.Tuple((pyir.Constant(d.name), *(pyir.dotted(p.py) for p in d.params)))
     work, last, value = _returned(body)
+    memo, derived, remembered = pyir.Name("_memo"), pyir.dotted("self._derived"), pyir.Name("_remembered")
     return (
-        assign("_memo", "self._derived"),
-        If(Code("_memo is None"), (Assign((Code("_memo"), Code("self._derived")), Code("{}")),),
-           (Elif(Code(f"{key} in _memo"), (assign("_remembered", f"_memo[{key}]", annotation=annotation),
-                                            Return(Code("_remembered")))),)),
+        assign(memo, derived),
+        If(_is_none(memo), (Assign((memo, derived), _EMPTY),),
+           (Elif(pyir.Compare(key, ("in",), (memo,)), (assign(remembered, pyir.Subscript(memo, key),
+                                                               annotation=annotation), Return(remembered))),)),
         *work,
-        Assign((Code("_value"),), value, annotation, last.span, last.note),
-        assign(f"_memo[{key}]", "_value"),
-        Return(Code("_value")),
+        Assign((_VALUE,), value, annotation, last.span, last.note),
+        assign(pyir.Subscript(memo, key), _VALUE),
+        Return(_VALUE),
     )
 
 
-def _remembered(body: Block, annotation: str, found: Block, store: Stmt, room: str | None = None) -> Block:
+_VALUE, _KEPT, _EMPTY = pyir.Name("_value"), pyir.Name("_kept"), pyir.Dict((), ())
+
+
+def _is_none(e: Expr, negated: bool = False) -> Expr:
+    """`e is None` (`e is not None`)."""
+    return pyir.Compare(e, ("is not" if negated else "is",), (pyir.Constant(None),))
+
+
+def _remembered(body: Block, annotation: str, found: Block, store: Stmt, room: Expr | None = None) -> Block:
     """A definition's statements (`body`, ending with its `return`), with the statements that return
     its value when it is found remembered first (`found`) and the one that remembers it (`store`)
     last, if `room` holds."""
     work, last, value = _returned(body)
-    kept = Assign((Code("_value"),), value, annotation, last.span)
+    kept = Assign((_VALUE,), value, annotation, last.span)
     stored = (store,) if room is None else (if_(room, store),)
-    return (*found, *work, kept, *stored, Return(Code("_value")))
+    return (*found, *work, kept, *stored, Return(_VALUE))
 
 
 def _kept(d: t.Define, annotation: str, slot: str, body: Block, nest: int | None = None) -> Block:
@@ -143,30 +154,32 @@ def _kept(d: t.Define, annotation: str, slot: str, body: Block, nest: int | None
     `derived`): a value, or for a definition with parameters a dict by arguments; None while
     stale (every assignment to a field it reads sets it so). `nest`: the position of the parameter
     the values are kept by first, each a dict by the others (pass `nested_drops`)."""
+    kept_slot = pyir.dotted(f"self.{slot}")
     if not d.params:
-        return _remembered(body, annotation, (assign("_kept", f"self.{slot}"),
-                                              if_("_kept is not None", Return(Code("_kept")))),
-                           assign(f"self.{slot}", "_value"))
+        return _remembered(body, annotation, (assign(_KEPT, kept_slot), if_(_is_none(_KEPT, True), Return(_KEPT))),
+                           assign(kept_slot, _VALUE))
     # the dict the values are kept in (`kept`, or for one nested value `nested`: kept[its parameter]), by key;
     # the test of the last made, after which the values are looked up
-    rest = [p.py for i, p in enumerate(d.params) if i != nest]
-    key = rest[0] if len(rest) == 1 else f"({', '.join(rest)})"
-    held = "_kept" if nest is None else "_nested"
-    made = (Assign((Code("_kept"), Code(f"self.{slot}")), Code("{}")),)
+    rest = [pyir.dotted(p.py) for i, p in enumerate(d.params) if i != nest]
+    key = rest[0] if len(rest) == 1 else pyir.Tuple(tuple(rest))
+    held = _KEPT if nest is None else pyir.Name("_nested")
+    made = (Assign((_KEPT, kept_slot), _EMPTY),)
     if nest is not None:  # (pass `nested_drops`) by that parameter first, each a dict by the others
-        first: Block = (if_("_kept is None", *made), assign("_nested", f"_kept.get({d.params[nest].py})"))
-        test, made = "_nested is None", (Assign((Code("_nested"), Code(f"_kept[{d.params[nest].py}]")), Code("{}")),)
+        by = pyir.dotted(d.params[nest].py)
+        first: Block = (if_(_is_none(_KEPT), *made), assign(held, pyir.Call(pyir.Attribute(_KEPT, "get"), (by,))))
+        made = (Assign((held, pyir.Subscript(_KEPT, by)), _EMPTY),)
     else:
-        first, test = (), "_kept is None"
-    found = (assign("_kept", f"self.{slot}"), *first,
-             If(Code(test), made, (Elif(Code(f"{key} in {held}"), (Return(Code(f"{held}[{key}]")),)),)))
+        first = ()
+    known = Elif(pyir.Compare(key, ("in",), (held,)), (Return(pyir.Subscript(held, key)),))
+    found = (assign(_KEPT, kept_slot), *first, If(_is_none(held), made, (known,)))
     keyed = [p for i, p in enumerate(d.params) if i != nest]
-    stored = assign(f"{held}[{key}]", "_value")
+    stored = assign(pyir.Subscript(held, key), _VALUE)
     if len(keyed) == 1 and keyed[0].ty.kind in ("entity", "enum", "bool"):  # (one per entity at most)
         return _remembered(body, annotation, found, stored)
     # values by several arguments, or by a number or a list, are kept while the dict holds fewer than
     # rt.MAX_TABLED (docs/optimiser.md, "What a board keeps"): beyond, computed afresh at every call
-    return _remembered(body, annotation, found, stored, f"len({held}) < rt.MAX_TABLED")
+    return _remembered(body, annotation, found, stored,
+                       pyir.Compare(pyir.Call(pyir.Name("len"), (held,)), ("<",), (pyir.dotted("rt.MAX_TABLED"),)))
 
 
 def _tabled(d: t.Define, annotation: str, table: t.ValueTable, body: Block,

@@ -228,15 +228,6 @@ class GeneratorExp:
 
 
 @dataclass(frozen=True, slots=True)
-class Lambda:
-    """`lambda args: body`."""
-
-    args: tuple[str, ...]
-    body: Expr
-    span: SourceSpan | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
 class Yield:
     """`yield value` (`yield from value` when `from_`), printed without parentheses."""
 
@@ -254,9 +245,9 @@ class Paren:
 
 
 Expr = (Code | Name | Constant | Attribute | Subscript | Starred | Call | UnaryOp | BinOp | BoolOp | Compare | IfExp
-        | Tuple | List | Set | Dict | ListComp | SetComp | DictComp | GeneratorExp | Lambda | Yield | Paren)
+        | Tuple | List | Set | Dict | ListComp | SetComp | DictComp | GeneratorExp | Yield | Paren)
 EXPRESSIONS = (Code, Name, Constant, Attribute, Subscript, Starred, Call, UnaryOp, BinOp, BoolOp, Compare, IfExp, Tuple,
-               List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Lambda, Yield, Paren)
+               List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Yield, Paren)
 
 
 @dataclass(frozen=True, slots=True)

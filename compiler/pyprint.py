@@ -35,7 +35,6 @@ from .pyir import (
     GeneratorExp,
     If,
     IfExp,
-    Lambda,
     List,
     ListComp,
     Name,
@@ -168,8 +167,6 @@ def text(e: Expr) -> str:
             return f"{{{text(e.key)}: {text(e.value)} {clauses(e.generators)}}}"
         case GeneratorExp():
             return f"{text(e.elt)} {clauses(e.generators)}"
-        case Lambda():
-            return f"lambda {', '.join(e.args)}: {text(e.body)}" if e.args else f"lambda: {text(e.body)}"
         case Yield():
             return f"yield from {text(e.value)}" if e.from_ else f"yield {text(e.value)}"
         case Paren():

@@ -315,8 +315,6 @@ def _loop(arg: pyir.Expr) -> tuple[list[tuple[pyir.Expr, pyir.Expr]], pyir.Expr,
         *once, clause = arg.generators
         if any(c.ifs or not (isinstance(c.iter, pyir.Tuple) and len(c.iter.elts) == 1) for c in once):
             return None
-        if any(isinstance(n, pyir.Lambda) for n in pyir.walk(arg)):
-            return None
         binds = [(_bare(c.target), _bare(c.iter.elts[0])) for c in once if isinstance(c.iter, pyir.Tuple)]
         return binds, _bare(clause.target), _bare(clause.iter), [_bare(c) for c in clause.ifs], _bare(arg.elt)
     return [], Name("_each"), arg, [], Name("_each")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.source import SourceSpan
-from .pyir import Block, Return, Stmt
+from .pyir import Block, Constant, Expr, Return, Stmt
 from .typed import BoardTable
 
 
@@ -123,12 +123,12 @@ class Program:
     actions: list[LoweredAction] = field(default_factory=list)
     triggers: list[LoweredTrigger] = field(default_factory=list)
     turn_end: list[str] = field(default_factory=list)
-    end: str = "False"
+    end: Expr = Constant(False)  # the end's test (expression nodes, as scoring, the invariants, the tie break)
     end_span: SourceSpan | None = None
     end_loops: Block = ()  # (pass `aggregate_loops`) before the end's test
-    scoring: list[tuple[str, str, SourceSpan]] = field(default_factory=list)
+    scoring: list[tuple[str, Expr, SourceSpan]] = field(default_factory=list)
     setup: Block = ()
-    tie_break: str | None = None
+    tie_break: Expr | None = None
     tie_break_type: str = "int"  # or `tuple[int, ...]`: a list of ints, compared item by item
     deciding: bool = False  # whether the rules read `deciding`: the module gets `_deciding()`
     records: list[tuple[str, tuple[tuple[str, str], ...]]] = field(default_factory=list)  # name, (field, type)
@@ -146,7 +146,7 @@ class Program:
     journal: bool = False  # a move notes the fields it changes, as it first changes each (`Lowerer.journal`)
     asks: list[tuple[str, str]] = field(default_factory=list)
     secret_asks: tuple[str, ...] = ()  # (`ask p to choose secretly ...`)
-    invariants: list[tuple[str, str, SourceSpan]] = field(default_factory=list)  # name, condition, where
+    invariants: list[tuple[str, Expr, SourceSpan]] = field(default_factory=list)  # name, condition, where
     # Values kept between moves (passes `derived`, `end_once`): each slot and its annotation; the
     # slots a new phase or turn drops (they read the seat to act); the end's note, if it is kept.
     kept_slots: list[tuple[str, str]] = field(default_factory=list)

@@ -299,7 +299,7 @@ class Probes:
             prog.setup = (_hit(c), *prog.setup)
         for i, (name, code, span) in enumerate(prog.scoring):
             c = self.add(("score", name), "score", f"scoring.{name}", f"scoring term {name}", span)
-            prog.scoring[i] = (name, f"_score({c}, {code})", span)
+            prog.scoring[i] = (name, Call(Name("_score"), (Constant(c), code)), span)
         self.options: dict[str, tuple[int, tuple[str, ...]]] = {}
         for opt in program.rules.options:
             c = self.add(("option", opt.name), "option", f"options.{opt.name}", f"option {opt.name}", opt.span,

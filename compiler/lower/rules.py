@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..lowered import LoweredFunction, LoweredPhase, LoweredTrigger, Program
-from ..pyprint import text
+from ..pyir import Call, Name
 from . import actions, boards, comprehensions, definitions, effects, limits
 from .code import answer_format
 from .lowerer import END_SLOT, _asks
@@ -90,7 +90,7 @@ def ending(lo: Lowerer) -> None:
         end = effects.condition_node(lo, typed.end, "end")
         prog.end_span = typed.end.span
         prog.end_loops, end = comprehensions.aggregate_loops(lo, end, set(), typed.end.span)
-        prog.end = text(end)
+        prog.end = end
         if typed.end_kept is not None:  # (pass `end_once`) kept in its slot between moves
             prog.kept_slots.append((END_SLOT, "bool | None"))
             reads = typed.end_kept
@@ -100,13 +100,13 @@ def ending(lo: Lowerer) -> None:
     prog.own_drops = typed.drops_in_place and any(ann.startswith("dict[") for _, ann in prog.kept_slots)
     before = lo.charges
     for inv in typed.invariants:
-        prog.invariants.append((inv.name, effects.condition(lo, inv.expr, ""), inv.span))
+        prog.invariants.append((inv.name, effects.condition_node(lo, inv.expr, ""), inv.span))
     limits.mark(lo, before, "invariant")
     before = lo.charges
     for term in typed.scoring:
-        prog.scoring.append((term.name, effects.condition(lo, term.expr, "", "player"), term.span))
+        prog.scoring.append((term.name, effects.condition_node(lo, term.expr, "", "player"), term.span))
     limits.mark(lo, before, "score")
     if typed.tie_break is not None:
-        prog.tie_break = effects.condition(lo, typed.tie_break, "tie_break", "player")
+        prog.tie_break = effects.condition_node(lo, typed.tie_break, "tie_break", "player")
         if typed.tie_break.ty.kind == "list":  # compared item by item: a tuple
-            prog.tie_break, prog.tie_break_type = f"tuple({prog.tie_break})", "tuple[int, ...]"
+            prog.tie_break, prog.tie_break_type = Call(Name("tuple"), (prog.tie_break,)), "tuple[int, ...]"

@@ -72,7 +72,7 @@ class LoweredFunction:
 class LoweredTrigger:
     name: str
     method: str
-    when: str | None
+    when: Expr | None
     effect: Block
     span: SourceSpan
     steps: bool = False  # it can wait for a decision: a generator
@@ -100,7 +100,7 @@ class LoweredPhase:
     actions: tuple[str, ...]  # action method suffixes
     stuck: str
     span: SourceSpan
-    actor: str | None = None  # who decides, when not the seat whose turn it is
+    actor: Expr | None = None  # who decides, when not the seat whose turn it is
     many_actions: bool = False  # its legal actions may pass MAX_ACTIONS: counted once listed
     fresh_listing: bool = False  # listing its actions charges the budget of a move: a fresh one first
     steps: bool = False  # its start can wait for a decision: a generator

@@ -275,14 +275,14 @@ class Probes:
         for i, trig in enumerate(prog.triggers):
             tt = typed_triggers[trig.method]
             rule = f"triggers.{trig.name}"
-            when = trig.when
+            guard = trig.when
             option = tt.when is not None and self.reads_option(tt.when)
-            if tt.when is not None and when is not None:
+            if tt.when is not None and guard is not None:
                 g = self.add(("guard", rule), "guard", f"{rule}.when", self.text_at(tt.when.span),
                              tt.when.span, option)
-                when = f"_probe({g}, {when})"
+                guard = Call(Name("_probe"), (Constant(g), guard))
             c = self.add(("trigger", trig.name), "trigger", rule, f"trigger {trig.name}", tt.span, option)
-            prog.triggers[i] = replace(trig, when=when, effect=(_hit(c), *trig.effect))
+            prog.triggers[i] = replace(trig, when=guard, effect=(_hit(c), *trig.effect))
         for i, p in enumerate(prog.procedures):
             c = self.add(("procedure", p.name), "effect", f"procedures.{p.name}", f"procedure {p.name}", p.span)
             prog.procedures[i] = replace(p, body=(_hit(c), *p.body))

@@ -58,7 +58,7 @@ def triggers(lo: Lowerer) -> None:
     for trig in typed.triggers:
         before = lo.charges
         lo.assigned = frozenset()
-        when = effects.condition(lo, trig.when, "") if trig.when is not None else None
+        when = effects.condition_node(lo, trig.when, "") if trig.when is not None else None
         effect = effects.effects(lo, trig.effect, trig.span)
         if limits.mark(lo, before, "effect", *(("turn_end",) if trig.at_turn_end else ())):
             lo.charging_triggers.add(trig.method)
@@ -77,7 +77,7 @@ def phases(lo: Lowerer) -> None:
         start = effects.effects(lo, ph.start, ph.span)
         limits.mark(lo, before, "start")
         lo.assigned = frozenset()
-        actor = effects.condition(lo, ph.actor, "actor") if ph.actor is not None else None
+        actor = effects.condition_node(lo, ph.actor, "actor") if ph.actor is not None else None
         prog.phases.append(LoweredPhase(ph.name, ph.const, start, ph.actions, ph.stuck, ph.span, actor,
                                         steps=_asks(ph.start, lo.suspending)))
 

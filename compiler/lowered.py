@@ -82,14 +82,14 @@ class LoweredTrigger:
 class LoweredField:
     name: str
     annotation: str
-    init: str
+    init: Expr  # (expression nodes, as its copy and the conditions of what is seen)
     per: str | None
-    copy: str  # how clone copies it
+    copy: Expr  # how clone copies it
     info: str  # the FieldInfo(...) literal
     span: SourceSpan
-    shown: str | None = None  # the condition under which everyone sees it
-    hidden_item: str | None = None  # the condition (over k) under which item k is hidden
-    seen_by: str | None = None  # `visible: {to: ...}`: the player (over k) who sees entry or item k
+    shown: Expr | None = None  # the condition under which everyone sees it
+    hidden_item: Expr | None = None  # the condition (over k) under which item k is hidden
+    seen_by: Expr | None = None  # `visible: {to: ...}`: the player (over k) who sees entry or item k
 
 
 @dataclass(frozen=True, slots=True)

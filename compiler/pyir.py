@@ -73,6 +73,15 @@ class Subscript:
 
 
 @dataclass(frozen=True, slots=True)
+class Slice:
+    """`lower:upper`, an index of a subscript (either may be left out: `xs[:]`, a copy)."""
+
+    lower: Expr | None = None
+    upper: Expr | None = None
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Starred:
     """`*value`, in a call's arguments or a display."""
 
@@ -244,10 +253,10 @@ class Paren:
     span: SourceSpan | None = field(default=None, compare=False)
 
 
-Expr = (Code | Name | Constant | Attribute | Subscript | Starred | Call | UnaryOp | BinOp | BoolOp | Compare | IfExp
-        | Tuple | List | Set | Dict | ListComp | SetComp | DictComp | GeneratorExp | Yield | Paren)
-EXPRESSIONS = (Code, Name, Constant, Attribute, Subscript, Starred, Call, UnaryOp, BinOp, BoolOp, Compare, IfExp, Tuple,
-               List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Yield, Paren)
+Expr = (Code | Name | Constant | Attribute | Subscript | Slice | Starred | Call | UnaryOp | BinOp | BoolOp | Compare
+        | IfExp | Tuple | List | Set | Dict | ListComp | SetComp | DictComp | GeneratorExp | Yield | Paren)
+EXPRESSIONS = (Code, Name, Constant, Attribute, Subscript, Slice, Starred, Call, UnaryOp, BinOp, BoolOp, Compare, IfExp,
+               Tuple, List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Yield, Paren)
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,7 @@ from .pyir import (
     Return,
     Set,
     SetComp,
+    Slice,
     Starred,
     Subscript,
     Tuple,
@@ -134,6 +135,8 @@ def text(e: Expr) -> str:
             return f"{text(e.value)}.{e.attr}"
         case Subscript():
             return f"{text(e.value)}[{text(e.index)}]"
+        case Slice():
+            return ("" if e.lower is None else text(e.lower)) + ":" + ("" if e.upper is None else text(e.upper))
         case Starred():
             return f"*{text(e.value)}"
         case Call():

@@ -70,25 +70,27 @@ def field(lo: Lowerer, typed: t.Field) -> LoweredField:
     f = typed.decl
     lo.scopes, lo.assigned = [set()], frozenset()
     before = lo.charges
-    py = lo.expr(typed.init)
+    py = lo.node(typed.init)
     py = expressions.canon(lo, typed.init, f.type, py)
     limits.derive(lo, f.name, lo.fact(typed.init))
     py = limits.unit_expr(lo, limits.checked_store(lo, py, lo.fact(typed.init), f.type, f.init.span),
                         lo.fact(typed.init).cost, f.init.span, (boards.kind_count(lo, f.per) or 1) if f.per else 1)
     limits.mark(lo, before, "setup")
     annotation = _annotation(f.type)
+    slot = pyir.dotted(f"self.{f.name}")
+    init: Expr
     if f.per:
         count = {
-            "player": "self.num_seats",
-            "spot": "len(self.board.spots)",
-            "region": "len(self.board.region_names)",
-        }.get(f.per, f"{lo.component_count[f.per]}" if f.per in lo.component_count
-              else f"len({faces_constant(f.per)})")
-        init = f"[{py} for _ in range({count})]"
+            "player": pyir.dotted("self.num_seats"),
+            "spot": pyir.Call(pyir.Name("len"), (pyir.dotted("self.board.spots"),)),
+            "region": pyir.Call(pyir.Name("len"), (pyir.dotted("self.board.region_names"),)),
+        }.get(f.per, pyir.Constant(lo.component_count[f.per]) if f.per in lo.component_count
+              else pyir.Call(pyir.Name("len"), (pyir.Name(faces_constant(f.per)),)))
+        init = pyir.ListComp(py, (pyir.Comprehension(pyir.Name("_"), pyir.Call(pyir.Name("range"), (count,))),))
         annotation = f"list[{annotation}]"
-        copy = f"self.{f.name}[:]"
+        copy: Expr = pyir.Subscript(slot, pyir.Slice())
     else:
-        init, copy = py, f"self.{f.name}"
+        init, copy = py, slot
     element = f.type.elem.name if f.type.kind in ("list", "set") and f.type.elem else f.type.name
     # a list or set of numbers, truth values or lists: its whole type, to read saved states
     declared = f", declared={str(f.type)!r}" if f.type.kind in ("list", "set") and not element else ""
@@ -99,9 +101,10 @@ def field(lo: Lowerer, typed: t.Field) -> LoweredField:
     hides = ", hides_items=True" if f.hide_items_if is not None else ""
     info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
             f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared}{pool}{hides})")
-    shown = effects.condition(lo, typed.shown_if, "shown") if typed.shown_if is not None else None
-    hidden = effects.condition(lo, typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None else None
-    seen_by = effects.condition(lo, typed.visible_to, "seen", "k") if typed.visible_to is not None else None
+    shown = effects.condition_node(lo, typed.shown_if, "shown") if typed.shown_if is not None else None
+    hidden = effects.condition_node(lo, typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None \
+        else None
+    seen_by = effects.condition_node(lo, typed.visible_to, "seen", "k") if typed.visible_to is not None else None
     return LoweredField(f.name, annotation, init, f.per, copy, info, f.span, shown, hidden, seen_by)
 
 

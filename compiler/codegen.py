@@ -21,7 +21,7 @@ from ..core.paths import shown_safely
 from . import ir
 from .lowered import LoweredChoice, Program
 from .names import faces_constant
-from .passes import PASSES, Plan
+from .passes import PASSES
 from .pyir import Code, Expr, Paren, Tuple, declared, does_something
 from .pyprint import lines, text
 
@@ -190,10 +190,11 @@ def rule_paths(rs: ir.RuleSet) -> list[tuple[str, str]]:
     return out
 
 
-def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan: Plan | None = None) -> str:
+def emit(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]],
+         passes: frozenset[str] = frozenset()) -> str:
     """Render the module. `sources` are (display path, file text) of the rule files used;
-    `plan` says which optimisation passes ran (the header names them)."""
-    return render(context(rs, program, sources, plan))
+    `passes` the optimisation passes that ran (the header names them)."""
+    return render(context(rs, program, sources, passes))
 
 
 def render(values: dict[str, Any]) -> str:
@@ -213,7 +214,7 @@ def render_blocks(values: dict[str, Any]) -> Callable[..., str]:
     return block
 
 
-def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], plan: Plan | None = None
+def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], passes: frozenset[str] = frozenset()
             ) -> dict[str, Any]:
     """What the template is given to lay out the module (`render`)."""
     actions = [
@@ -239,12 +240,12 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pl
     ruleset = rs.game if rs.variant == "base" else f"{rs.game}/{rs.variant}"
     phase_effects = any(does_something(p.start) for p in program.phases)
     stuck_end = any(p.stuck == "end" for p in program.phases)
-    quiet_end = bool(program.end_kept) or "end" not in program.resets  # (calling `_is_over` does nothing else)
     return dict(
         sequence=any("Sequence[" in annotation for annotation in _annotations(program)),
         version=__version__,
-        passes=plan.passes if plan is not None else (),
-        passes_off=[name for name in PASSES if plan is None or name not in plan.passes],
+        # (every pass enabled ran: `passes.stages`, `passes.transform`)
+        passes=[name for name in PASSES if name in passes],
+        passes_off=[name for name in PASSES if name not in passes],
         sources=[(path, hashlib.sha256(body.encode()).hexdigest()[:16]) for path, body in sources],
         ruleset=ruleset,
         module_doc=f"{rs.title}{f' ({rs.author})' if rs.author else ''}: rule set `{ruleset}`, "
@@ -323,14 +324,10 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pl
         journal=program.journal,
         waiting={t.method for t in program.triggers if t.steps},
         board_players={b.name: b.players for b in rs.boards if b.players is not None},
-        move_step=plan is not None and plan.move_step,  # (pass `move_step`)
-        # (pass `move_step`) the tests of the end its step leaves out, where the end cannot have changed
-        # and `_is_over` would do nothing else: after the end of the turn, and a phase's start written
-        # out in the step without `_phase_started` (whose test of the end, or of a phase with nothing
-        # to play, is all it adds to `_enter_phase` there)
-        end_turn_test=plan is None or plan.end_after_turn_end or not quiet_end,
-        start_written=plan is not None and plan.move_step and (phase_effects or "start" in program.resets)
-        and not stuck_end and (not phase_effects or not plan.end_after_start and quiet_end),
+        move_step=program.move_step is not None,  # (pass `move_step`)
+        # (pass `move_step`) the tests of the end its step leaves out
+        end_turn_test=program.move_step is None or program.move_step.end_turn_test,
+        start_written=program.move_step is not None and program.move_step.start_written,
         phase_effects=phase_effects,
         stuck_end=stuck_end,
     )

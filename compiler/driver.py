@@ -25,7 +25,7 @@ from .check import check
 from .codegen import context, render
 from .inherit import Emitted, derive
 from .lower import lower
-from .passes import ALL, optimise
+from .passes import ALL, optimise, transform
 from .resolve import Resolved, ResolveError, resolve
 from .typed import TypedProgram
 
@@ -74,7 +74,7 @@ def analyse(path: Path) -> tuple[ir.RuleSet | None, list[Diagnostic], tuple[Path
         return None, diagnostics, resolved.files
     problems, typed = check(ruleset)
     if typed is not None and not diagnostics:  # (what building refused is not in the typed program)
-        problems, _ = lower(typed)
+        problems, _ = lower(typed)  # (its problems only: no pass runs, before it or after it)
     return ruleset, diagnostics + problems, resolved.files
 
 
@@ -109,12 +109,13 @@ def compile_checked(checked: Checked, passes: frozenset[str] = ALL) -> Compiled:
     """The back half of compile_file: a checked rule set optimised with `passes`, lowered and emitted."""
     resolved, ruleset = checked.resolved, checked.ruleset
     shown = ruleset.files
-    typed, plan = optimise(checked.typed, passes)
-    problems, program = lower(typed, plan)
+    typed = optimise(checked.typed, passes)
+    problems, program = lower(typed)
     if problems:
         raise CompileError(problems)
+    program = transform(program, typed, passes)  # (the passes of the lowered level)
     sources = list(zip(shown, resolved.texts, strict=True))  # the texts as read and checked
-    values = context(ruleset, program, sources, plan)
+    values = context(ruleset, program, sources, passes)
     text = render(values)
     try:
         compile(text, str(Path(module_name(ruleset.game)) / f"{ruleset.variant}.py"), "exec")

@@ -1,14 +1,15 @@
 """What lowering gives: the rule set's members, their bodies as statements of the lowered IR
-(compiler/pyir.py), each with the rule line it came from, which the code generator
-(compiler/codegen.py) only lays out.
+(compiler/pyir.py), each with the rule line it came from, which the passes of the lowered level
+(compiler/passes/, `transform`) rewrite and the code generator (compiler/codegen.py) only lays out.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from ..core.source import SourceSpan
-from .pyir import Block, Constant, Expr, Return, Stmt
+from .pyir import Block, Constant, Expr, For, If, Return, Stmt
 from .typed import BoardTable
 
 
@@ -106,6 +107,16 @@ class LoweredPhase:
     steps: bool = False  # its start can wait for a decision: a generator
 
 
+@dataclass(frozen=True, slots=True)
+class MoveStep:
+    """(pass `move_step`) A move's step through the runtime written out for the rule set (the
+    module's `_do` and `_start_phase`), and which of the runtime's tests of the end it keeps."""
+
+    end_turn_test: bool  # the end is tested again after the end of the turn
+    # a phase's start is written out in the step, without `_phase_started`'s test of the end
+    start_written: bool
+
+
 @dataclass
 class Program:
     constants: list[tuple[str, int, str]] = field(default_factory=list)  # NAME, value, comment
@@ -163,6 +174,11 @@ class Program:
     # (pass `board_tables`) the tables of the board found once as a game starts: slot, annotation, the code
     # that finds or makes it, and what it holds
     board_tables: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # The tables of the board the code finds by name (or makes) as it reads them, in the order met: the slot
+    # of the state each would be bound to, its annotation, the code that finds it (the whole value of the
+    # statement that reads it) and what it holds (compiler/lower/boards.py `board_table`)
+    board_lookups: list[tuple[str, str, str, str]] = field(default_factory=list)
+    move_step: MoveStep | None = None  # (pass `move_step`) a move's step written out for the rule set
     # The definitions the code calls as methods (those inlined, or written otherwise by a pass, are not):
     # a listing needs its `_memo` only if one of them is remembered while the legal actions are listed.
     called: frozenset[str] = frozenset()
@@ -170,3 +186,30 @@ class Program:
     @property
     def listing_memo(self) -> bool:
         return any(d.remembered and d.name in self.called for d in self.defines)
+
+    def with_bodies(self, rewrite: Callable[[Block], Block]) -> Program:
+        """A new program, every body of statements of this one (each method's, each rule's, the
+        setup's ...) rewritten by `rewrite`; this one left as it is (a pass of the lowered level)."""
+        return replace(
+            self,
+            defines=[replace(d, body=rewrite(d.body)) for d in self.defines],
+            procedures=[replace(p, body=rewrite(p.body)) for p in self.procedures],
+            actions=[replace(a, effect=rewrite(a.effect), listing_prelude=rewrite(a.listing_prelude),
+                             listing=rewrite(a.listing)) for a in self.actions],
+            triggers=[replace(t, effect=rewrite(t.effect)) for t in self.triggers],
+            phases=[replace(ph, start=rewrite(ph.start)) for ph in self.phases],
+            setup=rewrite(self.setup), end_loops=rewrite(self.end_loops),
+            fields_set=list(rewrite(tuple(self.fields_set))), forget=list(rewrite(tuple(self.forget))))
+
+
+def each_statement(body: Block, rewrite: Callable[[Stmt], Stmt]) -> Block:
+    """`body` with each of its statements, nested ones first, rewritten by `rewrite`."""
+    out: list[Stmt] = []
+    for s in body:
+        if isinstance(s, For):
+            s = replace(s, body=each_statement(s.body, rewrite))
+        elif isinstance(s, If):
+            s = replace(s, body=each_statement(s.body, rewrite), orelse=each_statement(s.orelse, rewrite),
+                        elifs=tuple(replace(e, body=each_statement(e.body, rewrite)) for e in s.elifs))
+        out.append(rewrite(s))
+    return tuple(out)

@@ -48,7 +48,7 @@ from .codegen import class_name, emit
 from .driver import build
 from .lower import lower
 from .lowered import Program
-from .passes import optimise
+from .passes import optimise, transform
 from .pyir import AugAssign, Call, Code, Constant, Expr, For, If, Name, Stmt, does_something
 
 OUTCOMES: dict[str, tuple[str, ...]] = {
@@ -368,14 +368,15 @@ def compile_probed(path: Path) -> Probed:
     problems, typed = check(ruleset)
     if typed is None:
         raise CompileError(problems)
-    typed, plan = optimise(typed, frozenset())
+    typed = optimise(typed, frozenset())
     texts = {shown: text.splitlines() for shown, text in zip(ruleset.files, resolved.texts, strict=True)}
     probes = Probes(typed, texts)
-    problems, program = lower(typed, plan, probes.statement, probes.expression)
+    problems, program = lower(typed, probes.statement, probes.expression)
     if problems:
         raise CompileError(problems)
+    program = transform(program, typed, frozenset())  # (every pass off: the program as lowered)
     probes.finish(typed, program)
-    source = emit(ruleset, program, list(zip(ruleset.files, resolved.texts, strict=True)), plan)
+    source = emit(ruleset, program, list(zip(ruleset.files, resolved.texts, strict=True)))
     source += probes.support(class_name(ruleset.game, ruleset.variant))
     points = tuple(sorted(probes.points.values(), key=lambda p: p.counter))
     name = ruleset.game if ruleset.variant == "base" else f"{ruleset.game}/{ruleset.variant}"

@@ -193,6 +193,9 @@ class Comprehension:
     spot_filter: Filter | None = None
     # (pass `count_items`) `count(x == v for x in L)` over a list: the list's own count, `L.count(v)`
     counted: bool = False
+    # (pass `listing_hoist`) a list of spots made from masks, in a later choice of a listing, whose joined
+    # masks read no local: joined once, before the listing's loops
+    joined_once: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +250,8 @@ Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | Lis
 # `set_lists`, ...): the node computes the same with the field set or not, so what an expression
 # computes (`analysis.keys.key`) leaves them out.
 FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative", "when_written_out", "drawn_out",
-                   "joins_rounds", "component_set", "value_mask", "mask_read", "spot_filter", "counted"})
+                   "joins_rounds", "component_set", "value_mask", "mask_read", "spot_filter", "counted",
+                   "joined_once"})
 
 
 # -- sets of spots kept as bit masks, and the filters made from them (passes `bitmask`, `value_masks`,
@@ -492,6 +496,95 @@ class ValueTable:
     params: tuple[int, ...]
 
 
+# -- representation: how a listing finds its actions, a test of regions kept --------------------
+# (the decisions of the passes `action_tables`, `spot_rows`, `listing_tables`, `sorted_keys`,
+# `tabled_rows` and `region_masks`, annotations of the action or definition they are about)
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How one choice's values find their row: `how` is "index" (a list of `size` entries indexed
+    by the value), "lines" (indexed by the line's number, the value is `board.line_spots(k)`) or
+    "key" (a dictionary by the value, a list made a tuple)."""
+
+    how: str
+    size: str = ""  # code of the size of an index level
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """How an action's listing finds its interned actions: one level per choice."""
+
+    action: str
+    levels: tuple[Level, ...]  # one per choice, in order
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """An action whose listing is remembered by value: each value it reads, as generated code
+    reads it, and whether it is keyed by the set of its items (read only through membership)."""
+
+    action: str
+    keys: tuple[tuple[str, bool], ...]
+    what: str  # the values read, in the rule language's words, for the comment
+    words: tuple[str, ...] = ()  # each value read, in the rule language's words (`hand[current]`)
+
+
+@dataclass(frozen=True, slots=True)
+class RegionTest:
+    """`define(r) op value`, kept as the mask of the regions where it holds (`slot`), beside the mask of
+    the regions whose bit is known (`known`); `within` is the method giving the mask among given regions."""
+
+    define: str
+    op: str
+    value: str  # the code of the constant compared with
+    slot: str
+    span: SourceSpan  # where it was first met
+    text: str  # in the rule language's words, for notes
+
+    @property
+    def known(self) -> str:
+        return "_regions_known" + self.slot[len("_regions"):]  # `_regions_known__<define>__<n>`
+
+    @property
+    def within(self) -> str:
+        return "_regions_within" + self.slot[len("_regions"):]  # `_regions_within__<define>__<n>`
+
+
+@dataclass(frozen=True, slots=True)
+class RegionTerm:
+    """One test of a region choice, in the order written: a kept test, or a test of the earlier
+    choices (`test`, over the choice's variable `var`, hoisted values put back)."""
+
+    kept: RegionTest | None = None
+    test: Expr | None = None
+    var: Symbol | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RegionChoice:
+    """An action whose last choice, a region, is made from masks: the regions it walks and its tests."""
+
+    action: str
+    regions: Expr  # the list of regions its comprehension walks
+    var: Symbol  # the comprehension's variable
+    terms: tuple[RegionTerm, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """How an action's listing finds its actions (`Action.listing`); the default is the plain
+    listing, each action found by a key built and hashed."""
+
+    table: Table | None = None  # (pass `action_tables`) its interned actions found by index in tables per board
+    # (pass `spot_rows`) its last choice, spots from masks, gathered from a row of spots: the positions, among
+    # the tests of the filter that makes its spots, of those computed once per row (None: not gathered)
+    spot_row: tuple[int, ...] | None = None
+    # (pass `listing_tables`, its keys as `sorted_keys` leaves them) remembered by the few values it reads
+    remembered: Listed | None = None
+    # (pass `tabled_rows`) its first choice's rows found once per listing, by the key of the definition it walks
+    tabled_rows: bool = False
+    regions: RegionChoice | None = None  # (pass `region_masks`) its last choice, regions, made from masks
+
+
 @dataclass(frozen=True, slots=True)
 class Define:
     name: str
@@ -508,6 +601,10 @@ class Define:
     tabled: ValueTable | None = None  # (pass `value_tables`) remembered by the value it reads
     # the pass that decided it is not kept though `derived` would keep it (`inner_defines`, `score_only`)
     unkept: str = ""
+    # (pass `region_masks`) its tests `define(r) op c` kept as masks of the regions where they hold
+    region_tests: tuple[RegionTest, ...] = ()
+    # (pass `aggregate_loops`, a form) the aggregates its value computes first written out as loops
+    loops_written_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -516,6 +613,8 @@ class Procedure:
     params: tuple[Symbol, ...]
     body: tuple[Stmt, ...]
     span: SourceSpan
+    # (pass `inline_procedures`) written where it is called, not called as a method (it stays one)
+    written_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,6 +643,8 @@ class Choice:
     var: Symbol
     domain: Expr
     span: SourceSpan
+    # (pass `choice_hoist`) a later choice whose list reads no earlier one: made once per listing
+    made_once: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -560,6 +661,7 @@ class Action:
     revealed: Expr | None = None  # from when on everyone reads the text (`revealed_when:`, choices bound)
     # (pass `guard_inline`) its `when:` tested where its listing starts, written out, not by a call
     when_written_out: bool = False
+    listing: Listing = Listing()  # how its listing finds its actions (the representation passes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -624,6 +726,11 @@ class TypedProgram:
     end_kept: Reads | None = None
     # (pass `own_drops`) the state, while no copy shares its dicts of kept values, drops values from them in place
     drops_in_place: bool = False
+    # (pass `journal`, a representation of the state as a move began) where every move runs as steps, a
+    # move notes each field as it first changes it, and that state is made from them only if the move waits
+    journal: bool = False
+    # (pass `aggregate_loops`, a form) the aggregates the end's test computes first written out as loops
+    end_loops_written_out: bool = False
 
 
 # -- what is known per node ---------------------------------------------------------------------

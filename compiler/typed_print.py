@@ -1,11 +1,11 @@
-"""The typed program (compiler/typed.py) and a pass's `Plan` as text, for people and golden files.
+"""The typed program (compiler/typed.py) as text, for people and golden files.
 
 `program(p)` writes every definition, procedure, trigger, phase, action, the setup, the end,
 the scores and the invariants in the rule language's words, each header with its type and the
-line of the rule it came from; `plan(p, programs)` writes each decision a pass recorded, one a
-line. Both are deterministic (nothing of `id()` or of a dict's order shows) and stable across
+line of the rule it came from, and what the passes decided in it (the marks and annotations
+below). It is deterministic (nothing of `id()` or of a dict's order shows) and stable across
 runs, which makes them what the tests of the passes compare (tests/test_pass_goldens.py):
-a pass's program and plan before and after it.
+a pass's program before and after it.
 
 Where the rule language has no spelling, the text says what the node is:
 - a note a pass left (`t.Note`) is `<verb what: expr>`: `<inlined home (x.yaml:4): marker[s]>`;
@@ -21,19 +21,14 @@ This is no rule file (`compiler/unparse.py` writes those): it need not parse aga
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any
 
 from ..core.source import SourceSpan
 from . import typed as t
 
 # Binding strength, weakest first: the grammar's, as the rules are written back (compiler/unparse.py).
 from .unparse import _BINARY, _COMPARE, _COND, _NOT, _OR, _POSTFIX, _SUM, _UNARY, INDENT
-
-if TYPE_CHECKING:
-    from .passes import Plan
 
 
 # -- expressions ---------------------------------------------------------------------------------
@@ -69,8 +64,9 @@ def _form(e: t.Expr) -> str | None:
             return "read from a bit mask"
         case t.Comprehension(value_mask=True):
             return "read from bit masks per value"
-        case t.Comprehension(spot_filter=t.Filter() as found):
-            return f"made from bit masks: {_filter(found)}"
+        case t.Comprehension(spot_filter=t.Filter() as found, joined_once=joined):
+            once = "; its masks joined once before the listing's loops" if joined else ""
+            return f"made from bit masks: {_filter(found)}{once}"
         case t.Comprehension(counted=True):
             return "the list's own count"
         case t.Comprehension(component_set=True):
@@ -249,8 +245,11 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"define {d.name}({_params(d.params)}) -> {d.ty}{flags}  @{where(d.span)}"
         yield from (f"{INDENT}{how}" for how in _stored(d))
         yield f"{INDENT}{expr(d.body)}"
+        for test in d.region_tests:
+            yield f"{INDENT}<kept as a mask of the regions where {test.text}: {test.slot}>"
     for pr in p.procedures:
-        yield f"procedure {pr.name}({_params(pr.params)})  @{where(pr.span)}"
+        written_out = " <written out where it is called>" if pr.written_out else ""
+        yield f"procedure {pr.name}({_params(pr.params)}){written_out}  @{where(pr.span)}"
         yield from block(pr.body, 1)
     for tr in p.triggers:
         turn_end = " at turn end" if tr.at_turn_end else ""
@@ -275,6 +274,8 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"end {expr(p.end)}"
         if p.end_kept is not None:
             yield f"{INDENT}<kept: {_reads(p.end_kept)}>"
+        if p.end_loops_written_out:
+            yield f"{INDENT}<{_LOOPS}>"
     for s in p.scoring:
         yield f"score {s.name}  @{where(s.span)}"
         yield f"{INDENT}{expr(s.expr)}"
@@ -287,10 +288,18 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"ask answer {name} :: {ty}{' (secret)' if name in p.secret_asks else ''}"
     if p.drops_in_place:
         yield "state <drops kept values in place while no copy shares them>"
+    if p.journal:
+        yield "state <a move notes each field as it first changes it, where every move runs as steps>"
+
+
+_LOOPS = "the aggregates it computes first written out as loops"
 
 
 def _stored(d: t.Define) -> Iterator[str]:
-    """How the representation step stores a definition's values, a line each (none: computed at each call)."""
+    """How the representation step stores a definition's values, a line each (none: computed at each
+    call), and the form its value is written in."""
+    if d.loops_written_out:
+        yield f"<{_LOOPS}>"
     if d.unkept:
         yield f"<not kept: {d.unkept}>"
     if d.tabled is not None:
@@ -319,7 +328,9 @@ def _action(a: t.Action) -> Iterator[str]:
         written_out = " <written out where its listing starts>" if a.when_written_out else ""
         yield f"{INDENT}when {expr(a.when)}{written_out}"
     for c in a.choices:
-        yield f"{INDENT}choose {local(c.var)} in {expr(c.domain)}"
+        made_once = " <made once per listing>" if c.made_once else ""
+        yield f"{INDENT}choose {local(c.var)} in {expr(c.domain)}{made_once}"
+    yield from _listing(a.listing)
     yield f"{INDENT}text {_text(a.text_parts)}"
     if a.others_parts is not None:
         yield f"{INDENT}others read {_text(a.others_parts)}"
@@ -333,104 +344,21 @@ def _action(a: t.Action) -> Iterator[str]:
         yield f"{INDENT}then phases {', '.join(f'{k}->{n}' for k, n in a.then)}"
 
 
-# -- the plan ------------------------------------------------------------------------------------
-# The plan's fields holding `analysis.keys.key`s (what an expression computes), and where in each item.
-_KEYED: dict[str, Callable[[Any], Hashable]] = {
-    "listing_hoists": lambda item: item,
-}
-
-
-def plan(decided: Plan, programs: Sequence[t.TypedProgram] = ()) -> str:
-    """Each decision of a plan that is not the unoptimised program's, one field a line (a field of
-    several items: one item a line below it). An `analysis.keys.key` (what an expression computes, built
-    of `id()`s) is written as the first expression of `programs` that has it."""
-    from .passes import ALL, Plan
-
-    keys = _keys(programs) if programs else {}
-    empty = Plan()
-    lines = [f"passes run: {', '.join(decided.passes) or '-'}"]
-    if decided.enabled != ALL:
-        lines.append(f"passes enabled: {', '.join(sorted(decided.enabled)) or '-'}")
-    for f in dataclasses.fields(decided):
-        value = getattr(decided, f.name)
-        if f.name in ("passes", "enabled") or value == getattr(empty, f.name):
-            continue
-        if isinstance(value, tuple):
-            lines.append(f"{f.name}:")
-            for item in value:
-                shown = _value(item)
-                if f.name in _KEYED:
-                    written = keys.get(_KEYED[f.name](item), "<expression not found>")
-                    shown = written
-                lines.append(f"{INDENT}{shown}")
-        else:
-            lines.append(f"{f.name}: {_value(value)}")
-    return "\n".join(lines) + "\n"
-
-
-def _keys(programs: Sequence[t.TypedProgram]) -> dict[Hashable, str]:
-    """Every expression of the programs by its key, the first met kept."""
-    from .analysis.keys import key
-
-    found: dict[Hashable, str] = {}
-    for p in programs:
-        todo = list(_roots(p))[::-1]
-        while todo:
-            e = todo.pop()
-            found.setdefault(key(e), expr(e))
-            todo.extend(reversed(t.subexpressions(e)))
-    return found
-
-
-def _roots(p: t.TypedProgram) -> Iterator[t.Expr]:
-    """Every expression of a program that no other expression holds."""
-    for c in p.components:
-        yield c.value
-    for f in p.fields:
-        yield from (e for e in (f.init, f.shown_if, f.hide_items_if, f.visible_to) if e is not None)
-    for d in p.defines:
-        yield d.body
-    for pr in p.procedures:
-        yield from t.effect_expressions(pr.body)
-    for tr in p.triggers:
-        yield from (tr.when,) if tr.when is not None else ()
-        yield from t.effect_expressions(tr.effect)
-    for ph in p.phases:
-        yield from (ph.actor,) if ph.actor is not None else ()
-        yield from t.effect_expressions(ph.start)
-    for a in p.actions:
-        yield from (e for e in (a.when, a.revealed) if e is not None)
-        yield from (c.domain for c in a.choices)
-        yield from t.effect_expressions(a.effect)
-    yield from t.effect_expressions(p.setup)
-    yield from (e for e in (p.end, p.tie_break) if e is not None)
-    yield from (s.expr for s in p.scoring)
-    yield from (i.expr for i in p.invariants)
-
-
-def _value(v: object) -> str:  # noqa: C901 (one case per kind of value)
-    """A decision's value: records by their fields (those not at their default), expressions and
-    symbols in the rule language's words, sets in order."""
-    if v is None or isinstance(v, bool | int | str):
-        return repr(v)
-    if isinstance(v, SourceSpan):
-        return where(v)
-    if isinstance(v, t.Symbol):
-        return v.name
-    if isinstance(v, t.Num | t.Str | t.Bool | t.Ref | t.Invalid | t.DefineCall | t.Builtin | t.PerIndex
-                  | t.ListIndex | t.AttrOf | t.Collection | t.Comprehension | t.Unary | t.Binary | t.Cond
-                  | t.RecordNew | t.RecordField | t.Note):
-        return expr(v)
-    if isinstance(v, frozenset):
-        return "{" + ", ".join(sorted(_value(x) for x in v)) + "}"
-    if isinstance(v, tuple):
-        return "(" + ", ".join(_value(x) for x in v) + ("," if len(v) == 1 else "") + ")"
-    if dataclasses.is_dataclass(v) and not isinstance(v, type):
-        shown = []
-        for f in dataclasses.fields(v):
-            value = getattr(v, f.name)
-            if f.default is not dataclasses.MISSING and value == f.default:
-                continue
-            shown.append(f"{f.name}={_value(value)}")
-        return f"{type(v).__name__}({', '.join(shown)})"
-    return repr(v)
+def _listing(listing: t.Listing) -> Iterator[str]:
+    """How an action's listing finds its actions, one line a decision (none for the plain listing)."""
+    if listing.table is not None:
+        levels = ", ".join(f"{level.how} {level.size}" if level.size else level.how for level in listing.table.levels)
+        yield f"{INDENT}<listed through tables: {levels or 'one action'}>"
+    if listing.spot_row is not None:
+        kept = f"; tests kept per row: {', '.join(map(str, listing.spot_row))}" if listing.spot_row else ""
+        yield f"{INDENT}<its last choice gathered from a row of spots{kept}>"
+    if listing.remembered is not None:
+        keys = ", ".join(f"frozenset({code})" if member else code for code, member in listing.remembered.keys)
+        yield f"{INDENT}<remembered by {keys}>"
+    if listing.tabled_rows:
+        yield f"{INDENT}<its first choice's rows found by the key of what it walks>"
+    regions = listing.regions
+    if regions is not None:
+        tests = ", ".join(f"kept {term.kept.slot}" if term.kept is not None
+                          else expr(term.test) if term.test is not None else "?" for term in regions.terms)
+        yield f"{INDENT}<its last choice, {regions.var.name}, from masks of {expr(regions.regions)}: {tests}>"

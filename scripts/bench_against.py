@@ -90,25 +90,33 @@ try:
 except ImportError:  # a tree from before core/
     from rulewright.compiler.paths import bundled_rulesets
 """
-MEASURE = """
+# Random playouts of one game for so many seconds of CPU time: per CPU second and per second of the wall
+# clock (both measuring scripts below start with it).
+PLAYOUTS = """
 import json, sys, time
-import rulewright
-""" + BUNDLED + """from rulewright.match import play_game
+from rulewright.match import play_game
 from rulewright.runtime.rng import derive_seed
-seconds, players, wanted = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
-out = {}
-for ruleset, path in bundled_rulesets():
-    if wanted and ruleset not in wanted:
-        continue
-    game = rulewright.load_rules(path)
+
+
+def playouts(game, players, seconds):
     count = players if players in game.info.players else game.info.players[0]
     n = 0
     cpu, wall = time.process_time(), time.perf_counter()
     while time.process_time() - cpu < seconds:
         result = play_game(game, count, derive_seed(0, n))
-        assert not result.error, (ruleset, n, result.error)
+        assert not result.error, (n, result.error)
         n += 1
-    out[ruleset] = {"cpu": n / (time.process_time() - cpu), "wall": n / (time.perf_counter() - wall)}
+    return {"cpu": n / (time.process_time() - cpu), "wall": n / (time.perf_counter() - wall)}
+"""
+MEASURE = PLAYOUTS + """
+import rulewright
+""" + BUNDLED + """
+seconds, players, wanted = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+out = {}
+for ruleset, path in bundled_rulesets():
+    if wanted and ruleset not in wanted:
+        continue
+    out[ruleset] = playouts(rulewright.load_rules(path), players, seconds)
 print(json.dumps(out))
 """
 
@@ -117,23 +125,12 @@ print(json.dumps(out))
 # set (runtime/native.py's bench worker, in both trees), timed by its CPU time as above.
 NATIVE_DIR = ROOT / "build" / "against" / "native"
 NATIVE_BUILD = "from rulewright.native import build; print(build(say=lambda s: None).path)"
-NATIVE_MEASURE = """
-import json, sys, time
+NATIVE_MEASURE = PLAYOUTS + """
 from rulewright import load
-from rulewright.match import play_game
 from rulewright.native import active_build
-from rulewright.runtime.rng import derive_seed
 ruleset, wanted, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 assert active_build() is not None, "not running on the native build"
-game = load(ruleset)
-count = wanted if wanted in game.info.players else game.info.players[0]
-n = 0
-cpu, wall = time.process_time(), time.perf_counter()
-while time.process_time() - cpu < seconds:
-    result = play_game(game, count, derive_seed(0, n))
-    assert not result.error, (ruleset, n, result.error)
-    n += 1
-print(json.dumps({"cpu": n / (time.process_time() - cpu), "wall": n / (time.perf_counter() - wall)}))
+print(json.dumps(playouts(load(ruleset), wanted, seconds)))
 """
 
 

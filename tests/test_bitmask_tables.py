@@ -165,14 +165,14 @@ def test_the_passes_decide_from_the_program() -> None:
     assert ruleset is not None
     _, typed = check(ruleset)
     assert typed is not None
-    program, plan = passes.optimise(typed, frozenset({"bitmask", "action_tables"}))
-    assert [(m.field, m.value_py, m.slot) for m in program.masks] == [
+    tabled = passes.optimise(typed, frozenset({"bitmask", "action_tables"}))
+    assert [(m.field, m.value_py, m.slot) for m in tabled.masks] == [
         ("marker", "FACE_DOWN", "_mask__marker__face_down"), ("marker", "GOLD_SIDE", "_mask__marker__gold_side"),
         ("marker", "REMOVED", "_mask__marker__removed")]
-    assert {tb.action: tuple(level.how for level in tb.levels) for tb in plan.tables} == {
-        "prospect": ("lines",), "turn_back": ("index",)}
-    plain, none = passes.optimise(typed, frozenset())
-    assert plain.masks == () and none.tables == ()
+    assert {a.name: tuple(level.how for level in a.listing.table.levels)
+            for a in tabled.actions if a.listing.table is not None} == {"prospect": ("lines",), "turn_back": ("index",)}
+    plain = passes.optimise(typed, frozenset())
+    assert plain.masks == () and all(a.listing.table is None for a in plain.actions)
 
 
 GAMES = Path(__file__).parent / "games"

@@ -3,11 +3,11 @@ are found once, as the game starts, and kept on the state with their types.
 
 The slots, types and reads written, and what is written without the pass, are the goldens of
 tests/passes/board_tables*.golden (tests/test_pass_goldens.py). Checked here: that China (Schacht)
-looks no table up by name at a listing; the type of a table from its levels; that a state's slots
-are the board's very tables, that a copy shares them and that a new game on the same board finds
-the same ones; that a variant whose listing of an action is found another way has a slot of its
-own (its module still inherits from its base's); and games of every China (Schacht) rule set
-played in lockstep with and without it.
+looks no table up by name at a listing (in its lowered program); the type of a table from its
+levels; that a state's slots are the board's very tables, that a copy shares them and that a new
+game on the same board finds the same ones; that a variant whose listing of an action is found
+another way has a slot of its own (its module still inherits from its base's); and games of every
+China (Schacht) rule set played in lockstep with and without it.
 """
 
 from __future__ import annotations
@@ -15,10 +15,14 @@ from __future__ import annotations
 import pytest
 
 from rulewright.compiler import passes
-from rulewright.compiler.passes.action_tables import actions_type
-from rulewright.core.paths import generated_dir
+from rulewright.compiler.driver import compile_file
+from rulewright.compiler.lower.listings import actions_type
+from rulewright.compiler.lowered import each_statement
+from rulewright.compiler.pyir import Assign, Stmt
+from rulewright.compiler.pyprint import text
+from rulewright.core.paths import generated_dir, ruleset_file
 from rulewright.runtime import RegionRow, SpotRow
-from tests.helpers.compiled import game, method, source
+from tests.helpers.compiled import game, method
 from tests.helpers.lockstep import play_in_lockstep
 
 OFF = passes.ALL - {"board_tables"}
@@ -26,12 +30,26 @@ SCHACHT = ["china-schacht", "china-schacht/fortifications", "china-schacht/bonus
 
 
 def test_schacht_looks_no_table_up_by_name_at_a_listing() -> None:
-    """(What is bound, with which types, is the golden of tests/passes/board_tables*.yaml and of the
-    cases tabled_rows and listing-tables, tests/test_pass_goldens.py.)"""
-    text = source("china-schacht")
-    # every table read by name is bound: none is looked up at a listing any more
-    for name in ("_legal__send", "_legal__exchange_blind", "_legal__draw_card", "payments"):
-        assert "tables.actions.get(" not in method(text, name) and "tables.values.get(" not in method(text, name)
+    """Every table China (Schacht)'s code finds by name is bound, and no statement of the lowered
+    program finds one by name any more. (What is bound, with which types, and what the statements
+    read instead, is the golden of tests/passes/board_tables*.yaml and of the cases tabled_rows and
+    listing-tables, tests/test_pass_goldens.py.)"""
+    emitted = compile_file(ruleset_file("china-schacht")).emitted
+    assert emitted is not None
+    program = emitted.program
+    found = {code for _, _, code, _ in program.board_lookups}
+    slots = {slot for slot, _, _, _ in program.board_tables}
+    assert program.board_tables == program.board_lookups
+    assert {"_region_rows__send", "_listed__take_face_up", "_values__all_payments"} <= slots
+    read: list[str] = []
+
+    def seen(statement: Stmt) -> Stmt:
+        if isinstance(statement, Assign):
+            read.append(text(statement.value))
+        return statement
+
+    program.with_bodies(lambda body: each_statement(body, seen))
+    assert found.isdisjoint(read) and {f"self.{slot}" for slot in slots} <= set(read)
 
 
 @pytest.mark.parametrize(("levels", "row", "expected"), [

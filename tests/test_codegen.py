@@ -1,4 +1,4 @@
-"""Stage 7, codegen (compiler/codegen.py, docs/compiler.md): `emit(ruleset, program, sources, plan)`
+"""Stage 7, codegen (compiler/codegen.py, docs/compiler.md): `emit(ruleset, program, sources, passes)`
 lays the lowered program out as the module's text (templates/game.py.j2). Checked here on the tiny
 game of tests/broken/_valid_minimal.yaml: the text parses, its header names the rule file with its
 digest and the passes left off, each rule's code carries a comment pointing at its rule line, and
@@ -20,10 +20,12 @@ TINY = Path(__file__).parent / "broken" / "_valid_minimal.yaml"
 
 
 def emitted(checked: Checked, enabled: frozenset[str]) -> str:
-    typed, plan = passes.optimise(checked.typed, enabled)
-    problems, program = lower(typed, plan)
+    typed = passes.optimise(checked.typed, enabled)
+    problems, program = lower(typed)
     assert not problems, problems
-    return emit(checked.ruleset, program, list(zip(checked.ruleset.files, checked.resolved.texts, strict=True)), plan)
+    program = passes.transform(program, typed, enabled)  # (the passes of the lowered level)
+    return emit(checked.ruleset, program, list(zip(checked.ruleset.files, checked.resolved.texts, strict=True)),
+                enabled)
 
 
 def test_the_module_names_its_rule_file_and_points_each_rule_at_its_line() -> None:

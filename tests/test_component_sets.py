@@ -63,12 +63,12 @@ def test_the_forms_taken_and_those_left_to_a_walk() -> None:
     }
     found = shapes(ruleset_file("mandarin"))
     assert found["held"] == "count" and found["has_emperor"] == "any"
-    optimised, plan = passes.optimise(program(ruleset_file("mandarin")))
+    optimised = passes.optimise(program(ruleset_file("mandarin")))
     assert optimised.component_sets == (("ATTR__TILE__ANIMAL", 12), ("ATTR__TILE__EMPEROR", 0))
     kept = {d.name for d in optimised.defines if d.kept is not None}
     assert not {"held", "has_emperor"} & kept, "a set operation is no loop: nothing to keep"
     assert {"controller", "complete"} <= kept  # (`controls` neither: pass `inner_defines`)
-    assert passes.optimise(program(ruleset_file("china-schacht")))[0].component_sets == ()
+    assert passes.optimise(program(ruleset_file("china-schacht"))).component_sets == ()
 
 
 def test_the_test_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:

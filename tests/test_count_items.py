@@ -19,7 +19,7 @@ from tests.helpers.compiled import typed
 
 def counts(ruleset: str) -> dict[str, t.Expr | None]:
     """Each definition's one-clause `count` comprehension: the value the pass counts, or None."""
-    optimised, _ = passes.optimise(typed(ruleset))
+    optimised = passes.optimise(typed(ruleset))
     defines = {d.name: d for d in optimised.defines}
     out: dict[str, t.Expr | None] = {}
     for d in optimised.defines:
@@ -58,7 +58,7 @@ def test_a_walk_that_charges_as_it_runs_is_left_alone() -> None:
     walk of a long list is charged as it runs (`rt.walk`): it stays the plain walk."""
     source = rulewright.compiler.driver.compile_file(ruleset_file("chang-cheng")).source
     assert "sum(1 for b in (self.backs[r] if len(self.backs[r]) <= 16 else rt.walk(" in source
-    program = passes.optimise(typed("chang-cheng"))[0]
+    program = passes.optimise(typed("chang-cheng"))
     assert any(isinstance(e, t.Comprehension) and e.counted for e in expressions(program)), \
         "the form is found: lowering leaves it"
     assert ".count(" not in source

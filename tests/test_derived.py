@@ -103,8 +103,8 @@ def test_an_assignment_drops_exactly_the_kept_values_that_read_its_field(ruleset
     for an assignment at one entity and a definition of one parameter that reads the field only
     at the entity it names (`t.Kept.entries`), its value for that entity."""
     program = typed(ruleset)
-    optimised, plan = passes.optimise(program)
-    problems, lowered = lower(optimised, plan)
+    optimised = passes.optimise(program)
+    problems, lowered = lower(optimised)
     assert not problems
     how = keeping(optimised)
     readers: dict[str, set[str]] = {}
@@ -209,11 +209,11 @@ def test_a_definition_read_at_its_own_entity_only_is_dropped_for_that_entity_onl
     (`complete` through `held(p, ...)` too); `controls(p, a)` reads every seat's `held(q, a)`,
     `controller(a)` and `rent(a)` every card. Only `complete`, of one parameter, is dropped for
     one player: the others by the animal of the tile a card gained or lost (next test)."""
-    how = keeping(passes.optimise(typed("mandarin"), passes.ALL - {"component_sets"})[0])
+    how = keeping(passes.optimise(typed("mandarin"), passes.ALL - {"component_sets"}))
     assert {(name, f, k) for name, f, k in how.entries if f == "card"} == {
         ("complete", "card", 0), ("held", "card", 0), ("has_emperor", "card", 0)}
     # (with `component_sets`, `held` and `has_emperor` are set operations, kept no more)
-    assert {(name, f, k) for name, f, k in keeping(passes.optimise(typed("mandarin"))[0]).entries if f == "card"} == {
+    assert {(name, f, k) for name, f, k in keeping(passes.optimise(typed("mandarin"))).entries if f == "card"} == {
         ("complete", "card", 0)}
     # (what is written, a drop of one entity's value, is the golden of tests/passes/derived.yaml)
 
@@ -225,11 +225,11 @@ def test_a_definition_read_by_an_attribute_is_dropped_for_that_attribute_only() 
     animal. Not `complete(p)` (`len(card[p])`, every tile). Only the definitions of one parameter
     are dropped so (those of two are kept in one dict by both arguments: dropped whole; kept by
     the animal first, measured slower, as by the player: lower._dropped_at, pass `nested_drops`)."""
-    how = keeping(passes.optimise(typed("mandarin"), passes.ALL - {"component_sets", "inner_defines"})[0])
+    how = keeping(passes.optimise(typed("mandarin"), passes.ALL - {"component_sets", "inner_defines"}))
     assert set(how.attributes) == {(name, "card", k, "ATTR__TILE__ANIMAL") for name, k in (
         ("held", 1), ("has_emperor", 1), ("controls", 1), ("controller", 0), ("rent", 0))}
     # (`held` and `has_emperor` set operations, `controls` used inside `controller` only: not kept)
-    how = keeping(passes.optimise(typed("mandarin"))[0])
+    how = keeping(passes.optimise(typed("mandarin")))
     assert set(how.attributes) == {(name, "card", k, "ATTR__TILE__ANIMAL") for name, k in (
         ("controller", 0), ("rent", 0))}
     assert how.nested == ()
@@ -241,8 +241,8 @@ def test_a_definition_read_by_an_attribute_is_dropped_for_that_attribute_only() 
         assert f"self._d__{slot}.pop(ATTR__TILE__ANIMAL[t], None)  # base.yaml:372" in source
     assert "(a change of `card` by one item: the value for that item's `a` only)" in source
     # not without the pass `derived` (nothing kept), nor for a list field (Yellow & Yangtze's `rack`)
-    assert keeping(passes.optimise(typed("mandarin"), passes.ALL - {"derived"})[0]).attributes == ()
-    assert keeping(passes.optimise(typed("yellow-yangtze"))[0]).attributes == ()
+    assert keeping(passes.optimise(typed("mandarin"), passes.ALL - {"derived"})).attributes == ()
+    assert keeping(passes.optimise(typed("yellow-yangtze"))).attributes == ()
     # the others' values stay, and every value kept is the one computed afresh
     g = game("mandarin")
     survived = 0

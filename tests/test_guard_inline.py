@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler.driver import compile_file
-from rulewright.compiler.passes.guard_inline import written
+from rulewright.compiler.lower.listings import guard_written as written
 from tests.helpers.lockstep import moves_in_lockstep
 
 GAMES = Path(__file__).parent / "games"

@@ -22,7 +22,7 @@ from rulewright.compiler.analysis.keys import key
 from rulewright.compiler.analysis.walk import nodes
 from rulewright.compiler.check import check
 from rulewright.compiler.driver import build, compile_file
-from rulewright.compiler.passes import ALL, hoist, inline, optimise
+from rulewright.compiler.passes import ALL, hoist, inline, optimise, stages
 from rulewright.runtime.errors import GameError
 from rulewright.runtime.limits import new_move
 
@@ -100,8 +100,8 @@ def test_the_passes_change_the_typed_program_only_where_they_say(rules: Path) ->
     assert ruleset is not None and not problems
     problems, typed = check(ruleset)
     assert typed is not None and not problems
-    optimised, plan = optimise(typed, INLINE_HOIST)
-    assert plan.passes == ("inline", "hoist")
+    assert [stage.name for stage in stages(typed, INLINE_HOIST)] == ["inline", "hoist"]
+    optimised = optimise(typed, INLINE_HOIST)
     before = {d.name: d for d in typed.defines}
     for d in optimised.defines:
         notes = [n for n in nodes(d.body) if isinstance(n, t.Note)]
@@ -109,7 +109,7 @@ def test_the_passes_change_the_typed_program_only_where_they_say(rules: Path) ->
             assert key(d.body) == key(before[d.name].body), d.name
     # each pass alone: the program it gives is checked as a whole by lowering
     for run in (inline.run, hoist.run):
-        alone, _ = run(typed, plan, Facts(typed, INLINE_HOIST))
+        alone = run(typed, Facts(typed, INLINE_HOIST))
         assert len(alone.defines) == len(typed.defines)
 
 

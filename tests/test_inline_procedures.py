@@ -37,7 +37,7 @@ def taken(path: Path) -> tuple[str, ...]:
     assert ruleset is not None
     _, typed = check(ruleset)
     assert typed is not None
-    return passes.optimise(typed)[1].inline_procedures
+    return tuple(p.name for p in passes.optimise(typed).procedures if p.written_out)
 
 
 def test_schacht_writes_its_small_procedures_where_they_are_called() -> None:

@@ -13,16 +13,16 @@ from tests.helpers.compiled import typed
 
 def test_what_is_found() -> None:
     # Mandarin's controls(p, a): only in controller(a), kept, which reads `card` as it does
-    program = passes.optimise(typed("mandarin"))[0]
+    program = passes.optimise(typed("mandarin"))
     assert unkept(program) == ["controls"]
     kept = {d.name for d in program.defines if d.kept is not None}
     assert "controls" not in kept and {"controller", "rent", "complete"} <= kept
     # Yellow & Yangtze's jokers_needed(p, m): only in level(p) and spread(p), kept, reading `points` too
-    assert unkept(passes.optimise(typed("yellow-yangtze"))[0]) == ["jokers_needed"]
+    assert unkept(passes.optimise(typed("yellow-yangtze"))) == ["jokers_needed"]
     # not: China (Schacht)'s palaces_in(p, r), kept by region (`nested_drops`); nor what an effect
     # or a condition calls (Mandarin's controller, rent, complete); nor without `derived`
-    assert unkept(passes.optimise(typed("china-schacht"))[0]) == []
-    assert unkept(passes.optimise(typed("mandarin"), passes.ALL - {"derived"})[0]) == []
+    assert unkept(passes.optimise(typed("china-schacht"))) == []
+    assert unkept(passes.optimise(typed("mandarin"), passes.ALL - {"derived"})) == []
 
 
 def unkept(program: t.TypedProgram) -> list[str]:

@@ -23,7 +23,7 @@ from rulewright.compiler.check import check
 from rulewright.compiler.codegen import emit
 from rulewright.compiler.driver import build, compile_file
 from rulewright.compiler.lower import lower
-from rulewright.compiler.passes.plan import Listed
+from rulewright.compiler.typed import Listed
 from rulewright.core.paths import ruleset_file
 from rulewright.runtime.state import Game
 from tests.helpers.compiled import method
@@ -56,11 +56,13 @@ def test_a_listing_whose_walk_charges_the_budget_is_listed_plainly() -> None:
     assert ruleset is not None
     _, typed = check(ruleset)
     assert typed is not None
-    typed, plan = passes.optimise(typed)
+    typed = passes.optimise(typed)
     forced = Listed("peek", (("self.hand[self.current]", True),), "the items of `hand[current]`")
-    problems, program = lower(typed, replace(plan, listing_tables=(*plan.listing_tables, forced)))
+    typed = replace(typed, actions=tuple(replace(a, listing=replace(a.listing, remembered=forced))
+                                         if a.name == "peek" else a for a in typed.actions))
+    problems, program = lower(typed)
     assert not problems
-    source = emit(ruleset, program, list(zip(ruleset.files, resolved.texts, strict=True)), plan)
+    source = emit(ruleset, program, list(zip(ruleset.files, resolved.texts, strict=True)), passes.ALL)
     peek = method(source, "_legal__peek")
     assert "for seen in rt.walk(self, " in peek and "_listed_key" not in peek and "_actions.append(_action)" in peek
     assert "_listed_key = (frozenset(self.hand[self.current]), frozenset(self.pool))" in method(source, "_legal__swap")

@@ -1,7 +1,7 @@
-"""Stage 6, lower (compiler/lower/, docs/compiler.md): `lower(typed, plan)` writes a checked program
-as Python, each line with the rule line it came from, carrying out what the optimisation passes
-decided (`plan`). Checked here on the tiny game of tests/broken/_valid_minimal.yaml: what each rule
-is written as, where each line points, that a plan adds to the plain code without taking from it,
+"""Stage 6, lower (compiler/lower/, docs/compiler.md): `lower(typed)` writes a checked program
+as Python, each line with the rule line it came from, as the optimisation passes rewrote and
+annotated the program. Checked here on the tiny game of tests/broken/_valid_minimal.yaml: what each rule
+is written as, where each line points, that the passes add to the plain code without taking from it,
 and that lowering keeps nothing between runs. How each pass changes what is written is its golden
 (tests/passes/, tests/test_pass_goldens.py); that the games play the same, tests/test_optimiser.py."""
 
@@ -28,9 +28,9 @@ def line_of(fragment: str) -> int:
 
 
 def lowered(optimised: bool = False) -> Program:
-    """The tiny game lowered as it was checked, or with every pass's plan."""
-    program, plan = passes.optimise(typed_file(TINY)) if optimised else (typed_file(TINY), None)
-    problems, out = lower(program, plan)
+    """The tiny game lowered as it was checked, or as every pass made it."""
+    program = passes.optimise(typed_file(TINY)) if optimised else typed_file(TINY)
+    problems, out = lower(program)
     assert not problems, problems
     return out
 

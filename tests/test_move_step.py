@@ -7,7 +7,8 @@ change it) is the golden of the cases tests/passes/move_step*.yaml and of the te
 tile-bag, mask-forms and every-construct (tests/test_pass_goldens.py). Checked here: the step
 without `end_once`, calling `_is_over`; a game whose end holds as it is set up still ends there;
 and test games of each kind played in lockstep with and without the pass, with the trace of the
-rules fired (scenarios and coverage read it) the same.
+rules fired (scenarios and coverage read it) the same. The decisions are read from the lowered
+program (`Program.move_step`), not from the module's text.
 """
 
 from __future__ import annotations
@@ -20,27 +21,34 @@ import pytest
 import rulewright
 from rulewright.compiler import passes
 from rulewright.compiler.driver import compile_file
+from rulewright.compiler.lowered import MoveStep, Program
 from rulewright.core.paths import ruleset_file
-from tests.helpers.compiled import method
 
 GAMES = Path(__file__).parent / "games"
 
 
+def lowered(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Program:
+    """The lowered program a bundled rule set's module is laid out from (the lowered passes run)."""
+    emitted = compile_file(ruleset_file(ruleset), enabled).emitted
+    assert emitted is not None
+    return emitted.program
+
+
 def test_without_end_once_the_written_step_calls_the_end_after_the_turn() -> None:
-    """(What is written for each kind of rule set is the golden of the cases tests/passes/move_step*.yaml
-    and of four test games, tests/test_pass_goldens.py.)"""
-    turn_end = ("        # the end of the turn (`_turn_end` written out)\n"
-                "        self._budget = rt.MAX_STEPS  # a fresh budget of work (runtime/limits.py `new_move`, "
-                "written out)\n        self._trigger__turn_over()\n        self._trigger__last_turn()\n")
-    unkept = method(compile_file(ruleset_file("china-schacht"), passes.ALL - {"end_once"}).source, "_do")
-    assert "_kept_end" not in unkept and f"{turn_end}        if self._is_over():\n" in unkept
+    """China (Schacht)'s turn-end triggers assign fields its end reads: the step tests the end again
+    after them, and without `end_once` (the end not kept) it calls `_is_over` there (what the step
+    writes for each decision is the golden of tests/passes/move_step.yaml, and for each kind of rule
+    set, of the cases tests/passes/move_step*.yaml and four test games, tests/test_pass_goldens.py)."""
+    unkept = lowered("china-schacht", passes.ALL - {"end_once"})
+    assert unkept.end_kept == "" and unkept.turn_end
+    assert unkept.move_step == MoveStep(end_turn_test=True, start_written=False)
 
 
 def test_a_game_over_as_it_is_set_up_ends_at_once() -> None:
     """The step's own start leaves out the test of the end; a new game's start (runtime `_init`) keeps it."""
     game = rulewright.load("china-cornett")
     state = game.new_state(2, 1)
-    assert "without its test of the end" in method(compile_file(ruleset_file("china-cornett")).source, "_do")
+    assert lowered("china-cornett").move_step == MoveStep(end_turn_test=False, start_written=True)
     cls = game.state_class
     original = cls._is_over
     cls._is_over = lambda self: True  # type: ignore[method-assign]

@@ -5,18 +5,22 @@ A case is a small rule set in tests/passes/, named by its pass (`count_items.yam
 test game of tests/games/ that a pass's own tests play, or another pass's case, listed for the pass
 in GAMES, its golden in tests/passes/ named by the pass and the game (`list_items-list-items.golden`).
 The golden holds, as compiler/typed_print.py writes them:
-- the typed program and the plan before the pass: what every pass before it in the pipeline
-  (`passes.PASSES`, every pass enabled) made of the rule set;
-- the program and the plan after the pass;
+- the typed program before the pass: what every pass before it in the pipeline (`passes.PASSES`,
+  every pass enabled) made of the rule set, with the annotations and marks they left;
+- the program after the pass;
 - what the generated module loses without the pass: the unified diff of the module compiled with
   every pass but this one against every pass (`compile --no-pass NAME`, the pair that
-  tests/test_optimiser.py plays in lockstep). Most passes record a decision that lowering carries
-  out, seen only there until lowering writes an IR of its own (issue 35).
+  tests/test_optimiser.py plays in lockstep).
+
+A pass of the lowered level (`passes.LEVEL`, run on what lowering wrote: issue 35, item 6) has
+instead the members of the lowered program it changes, before and after it, as
+compiler/lowered_print.py writes them (the statements as the module prints them), with the
+generated module's diff.
 
 `UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py` writes the golden files again; read the diff
-before committing it. A golden must show the pass at work: the program or the plan changes (a pass
-that only marks the form lowering writes a node in shows the mark), and the generated module
-differs."""
+before committing it. A golden must show the pass at work: the program changes (a pass that only
+marks the form lowering writes a node in shows the mark; a pass of the representation step, its
+annotation), and the generated module differs."""
 
 from __future__ import annotations
 
@@ -28,9 +32,10 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.compiler import passes, typed_print
+from rulewright.compiler import lowered_print, passes, typed_print
 from rulewright.compiler import typed as t
 from rulewright.compiler.driver import Checked, check_file, compile_checked
+from rulewright.compiler.lower import lower
 
 HERE = Path(__file__).parent / "passes"
 # Test games of tests/games/ whose goldens show a pass on every form its tests play.
@@ -68,12 +73,12 @@ def checked(case: Path) -> Checked:
 
 
 def stages(program: t.TypedProgram, name: str, enabled: frozenset[str] = passes.ALL) \
-        -> tuple[t.TypedProgram, passes.Plan, t.TypedProgram, passes.Plan]:
-    """The program and plan before pass `name` (every enabled pass before it run, by the
-    pipeline itself: `passes.stages`) and after it."""
+        -> tuple[t.TypedProgram, t.TypedProgram]:
+    """The program before pass `name` (every enabled pass before it run, by the pipeline itself:
+    `passes.stages`) and after it."""
     for stage in passes.stages(program, enabled):
         if stage.name == name:
-            return stage.program, stage.plan, stage.after, stage.decided
+            return stage.program, stage.after
     raise AssertionError(f"no pass {name}")
 
 
@@ -87,33 +92,41 @@ def every_pass(case: Path) -> list[str]:
     return code(checked(case), ENABLED.get(case.stem, passes.ALL))
 
 
+def lowered_stages(ch: Checked, name: str, enabled: frozenset[str]) -> tuple[str, str]:
+    """The members of the lowered program that pass `name` (of the lowered level) changes, before it
+    (lowered from the typed program every pass before it made, and every pass of the lowered level
+    before it run, by the pipeline itself: `passes.lowered_stages`) and after it."""
+    typed = passes.optimise(ch.typed, enabled)
+    problems, program = lower(typed)
+    assert problems == []
+    for stage in passes.lowered_stages(program, typed, enabled):
+        if stage.name == name:
+            return lowered_print.changed(stage.program, stage.after)
+    raise AssertionError(f"no pass {name}")
+
+
 def shown(case: Case) -> tuple[str, str, str, list[str]]:
-    """The golden text of a case, the program and plan before and after (for the checks), and the
-    generated module's diff."""
+    """The golden text of a case, the program before and after (for the checks; of a pass
+    of the lowered level, the members of the lowered program it changes), and the generated
+    module's diff."""
     name, rules = case.name, case.rules
     enabled = ENABLED.get(rules.stem, passes.ALL)
     every = "every pass" if enabled == passes.ALL else f"the passes {', '.join(sorted(enabled))}"
-    before, plan_before, after, plan_after = stages(checked(rules).typed, name, enabled)
-    text_before = typed_print.program(before) + "\n" + typed_print.plan(plan_before, [before])
-    text_after = typed_print.program(after) + "\n" + typed_print.plan(plan_after, [after, before])
     diff = list(difflib.unified_diff(code(checked(rules), enabled - {name}), every_pass(rules),
                                      f"without {name}", every, n=2, lineterm=""))
-    golden = "\n".join([
-        f"# pass `{name}` on {rules.relative_to(HERE.parent.parent).as_posix()}: written by tests/test_pass_goldens.py",
-        "# (UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py writes it again)",
-        f"== program and plan before `{name}` ({every} before it run)",
-        text_before,
-        f"== program and plan after `{name}`",
-        text_after,
-        f"== the generated module: {every} but `{name}` (-) against {every} (+)",
-        *diff, ""])
-    return golden, text_before.split("\npasses run:")[0] + _decisions(plan_before), \
-        text_after.split("\npasses run:")[0] + _decisions(plan_after), diff
-
-
-def _decisions(plan: passes.Plan) -> str:
-    """A plan's decisions, without the list of the passes that ran."""
-    return typed_print.plan(replace(plan, passes=()))
+    header = [f"# pass `{name}` on {rules.relative_to(HERE.parent.parent).as_posix()}: written by "
+              "tests/test_pass_goldens.py", "# (UPDATE_GOLDENS=1 pytest tests/test_pass_goldens.py writes it again)"]
+    module = [f"== the generated module: {every} but `{name}` (-) against {every} (+)", *diff, ""]
+    if passes.level(name) == "lowered":
+        text_before, text_after = lowered_stages(checked(rules), name, enabled)
+        titles = (f"the members of the lowered program `{name}` changes, before it", f"the members after `{name}`")
+    else:
+        before, after = stages(checked(rules).typed, name, enabled)
+        text_before, text_after = typed_print.program(before), typed_print.program(after)
+        titles = (f"program before `{name}`", f"program after `{name}`")
+    golden = "\n".join([*header, f"== {titles[0]} ({every} before it run)", text_before,
+                        f"== {titles[1]}", text_after, *module])
+    return golden, text_before, text_after, diff
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.golden.stem)
@@ -163,19 +176,44 @@ def test_the_printer_writes_each_kind_of_node_alike_each_time(game: str, written
 def test_a_pass_that_marks_nothing_gives_the_program_itself(name: str) -> None:
     """A pass that marks the form of the nodes it takes (`t.FORMS`) marks some in its own case and
     gives the very program it was given where it takes none (so no analysis is made again)."""
-    own, _, after, _ = stages(checked(HERE / f"{name}.yaml").typed, name)
+    own, after = stages(checked(HERE / f"{name}.yaml").typed, name)
     assert after is not own
     plain = checked(HERE / "score_only.yaml").typed  # (none of these forms, but for the `when:` dropped)
     plain = replace(plain, actions=tuple(replace(a, when=None) for a in plain.actions))
-    before, _, untouched, _ = stages(plain, name)
+    before, untouched = stages(plain, name)
     assert untouched is before
 
 
 @pytest.mark.parametrize("name", sorted(n for n, level in passes.LEVEL.items() if level == "representation"))
-def test_a_pass_of_the_representation_step_annotates_the_program_not_the_plan(name: str) -> None:
-    """Its decision is an annotation of the program it gives (its own case shows one), and the plan
-    it hands on is the one it was given (but for its name among the passes run)."""
+def test_a_pass_of_the_representation_step_annotates_the_program(name: str) -> None:
+    """Its decision is an annotation of the program it gives (its own case shows one)."""
     stage = next(s for s in passes.stages(checked(HERE / f"{name}.yaml").typed) if s.name == name)
-    assert replace(stage.decided, passes=stage.plan.passes) == stage.plan
     assert stage.after != stage.program
 
+
+def test_each_pass_has_a_level_and_the_lowered_ones_run_after_lowering() -> None:
+    """Every pass works at one of the three levels (`passes.LEVEL`, "typed" unless named); the
+    pipeline runs the typed and representation ones before lowering (`passes.stages`) and the
+    lowered ones after it (`passes.lowered_stages`), each once, in the order of PASSES."""
+    assert set(passes.LEVEL) <= set(passes.PASSES)
+    assert {passes.level(name) for name in passes.PASSES} <= {"typed", "representation", "lowered"}
+    ch = checked(HERE / "board_tables.yaml")
+    typed_names = [stage.name for stage in passes.stages(ch.typed)]
+    typed = passes.optimise(ch.typed)
+    _, program = lower(typed)
+    lowered_names = [stage.name for stage in passes.lowered_stages(program, typed)]
+    assert lowered_names == [name for name in passes.PASSES if passes.level(name) == "lowered"] != []
+    assert typed_names == [name for name in passes.PASSES if passes.level(name) != "lowered"]
+
+
+@pytest.mark.parametrize("name", [name for name in passes.PASSES if passes.level(name) == "lowered"])
+def test_a_lowered_pass_leaves_the_program_it_is_given_as_it_was(name: str) -> None:
+    """A pass of the lowered level is pure: it gives a new program, the one lowering gave unchanged
+    (compared member by member, as its golden prints them)."""
+    ch = checked(HERE / f"{name}.yaml")
+    typed = passes.optimise(ch.typed)
+    _, program = lower(typed)
+    written = lowered_print.members(program)
+    after = passes.transform(program, typed, frozenset({name}))
+    assert lowered_print.members(program) == written
+    assert lowered_print.members(after) != written

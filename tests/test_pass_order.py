@@ -20,9 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PASSES_DIR = ROOT / "compiler" / "passes"
 ANALYSIS_DIR = ROOT / "compiler" / "analysis"
 ORDER = {name: k for k, name in enumerate(PASSES)}
-# The pipeline, which runs the passes (__init__.py), and the Plan of their decisions (plan.py),
-# which every pass imports: the Plan imports no pass at all, the pipeline none at run time.
-PIPELINE = ("__init__", "plan")
+# The pipeline, which runs the passes (__init__.py): it imports none at run time.
+PIPELINE = ("__init__",)
 
 @dataclass(frozen=True)
 class Import:
@@ -67,7 +66,7 @@ class _Finder(ast.NodeVisitor):
 @cache
 def imports(directory: Path, package: str) -> tuple[Import, ...]:
     """Every import of the modules of `directory` (the package `rulewright.compiler.<package>`), with
-    what it names resolved: `from . import Plan, bitmask` imports the package and its module
+    what it names resolved: `from . import level, bitmask` imports the package and its module
     `bitmask`; `from ..lower import x`, `from .. import lower`, `from rulewright.compiler.lower
     import x` import lowering. (Read once per directory.)"""
     return tuple(_imports(directory, package))
@@ -152,7 +151,7 @@ def test_what_the_order_refuses(tmp_path: Path) -> None:
     (tmp_path / "compiler" / "lower.py").write_text("")
     first, later = list(PASSES)[0], list(PASSES)[-1]
     (passes / f"{first}.py").write_text(
-        f"from . import Plan, {later}\n"
+        f"from . import level, {later}\n"
         "from ..lower import Lowerer\n"
         "def f() -> None:\n"
         f"    from .{later} import run\n")
@@ -172,13 +171,11 @@ def test_what_the_order_refuses(tmp_path: Path) -> None:
 
 
 def test_the_pipeline_imports_passes_for_the_type_checker_only() -> None:
-    """compiler/passes/__init__.py runs the passes by name (importlib), and plan.py declares the
-    types of their decisions itself: it imports no pass, not even for the type checker, and the
-    pipeline none at run time, so a pass may import the Plan without a cycle of any kind."""
+    """compiler/passes/__init__.py runs the passes by name (importlib): it imports none at run
+    time, so a pass may import the pipeline's names without a cycle of any kind."""
     found = [i for i in imports(PASSES_DIR, "passes") if i.module in PIPELINE and _pass_of(i.target)]
-    assert not [i for i in found if i.module == "plan"]
     assert all(i.type_only for i in found), [i for i in found if not i.type_only]
-    assert [i for i in imports(PASSES_DIR, "passes") if i.module == "plan"]  # (its imports are read at all)
+    assert imports(PASSES_DIR, "passes")  # (the imports are read at all)
     assert not any(_lowering(i.target) for i in imports(PASSES_DIR, "passes") if i.module in PIPELINE)
 
 

@@ -40,7 +40,7 @@ def decided(ruleset: str, enabled: frozenset[str] = passes.ALL) -> Keeping:
     assert rs is not None and not diagnostics
     problems, program = check(rs)
     assert program is not None, problems
-    return keeping(passes.optimise(program, enabled)[0])
+    return keeping(passes.optimise(program, enabled))
 
 
 @cache

@@ -62,7 +62,8 @@ def kept_tests(path: Path) -> Tested:
     assert rs is not None
     program = check(rs)[1]
     assert program is not None
-    return [(tt.slot, tt.define, OPS[tt.op], int(tt.value)) for tt in passes.optimise(program)[1].region_tests]
+    return [(tt.slot, tt.define, OPS[tt.op], int(tt.value))
+            for d in passes.optimise(program).defines for tt in d.region_tests]
 
 
 def checked(plain: Game, state: Any, tests: Tested) -> int:

@@ -19,13 +19,13 @@ from tests.helpers.lockstep import play_in_lockstep
 
 
 def found(ruleset: str, enabled: frozenset[str] = passes.ALL) -> tuple[str, ...]:
-    return tuple(d.name for d in passes.optimise(typed(ruleset), enabled)[0].defines if d.unkept == "score_only")
+    return tuple(d.name for d in passes.optimise(typed(ruleset), enabled).defines if d.unkept == "score_only")
 
 
 def test_what_is_found() -> None:
     # China (Schacht): the alliances and the road chains, read by the scores alone, for the player scored
     assert found("china-schacht") == ("leads_emissaries", "alliance_points", "chains_of", "chain_points")
-    kept = {d.name for d in passes.optimise(typed("china-schacht"))[0].defines if d.kept is not None}
+    kept = {d.name for d in passes.optimise(typed("china-schacht")).defines if d.kept is not None}
     # not: province_points(p, r), which an effect asks too (a province scored as its last space is
     # filled); emissaries_of(q, r), asked of every owner (and a count that `derived` keeps no more)
     assert "province_points" in kept and not kept & set(found("china-schacht")) and "emissaries_of" not in kept

@@ -37,7 +37,7 @@ def optimised(ruleset: str) -> t.TypedProgram:
     assert rs is not None and not diagnostics
     program = check(rs)[1]
     assert program is not None
-    return passes.optimise(program)[0]
+    return passes.optimise(program)
 
 
 @cache

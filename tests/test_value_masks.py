@@ -34,7 +34,7 @@ SCHACHT = ("china-schacht", "china-schacht/border-quarrels", "china-schacht/two-
 
 
 @cache
-def optimised(path: Path, enabled: frozenset[str] = passes.ALL) -> tuple[t.TypedProgram, passes.Plan]:
+def optimised(path: Path, enabled: frozenset[str] = passes.ALL) -> t.TypedProgram:
     _, rs, diagnostics = build(path)
     assert rs is not None and not diagnostics
     problems, program = check(rs)
@@ -44,7 +44,7 @@ def optimised(path: Path, enabled: frozenset[str] = passes.ALL) -> tuple[t.Typed
 
 def kept(path: Path, enabled: frozenset[str] = passes.ALL) -> dict[str, t.Kept]:
     """How each definition kept between moves is kept (pass `derived` and the passes after it)."""
-    return {d.name: d.kept for d in optimised(path, enabled)[0].defines if d.kept is not None}
+    return {d.name: d.kept for d in optimised(path, enabled).defines if d.kept is not None}
 
 
 @cache
@@ -58,7 +58,7 @@ def game(path: Path, enabled: frozenset[str] = passes.ALL) -> Game:
 
 
 def test_schacht_keeps_a_mask_of_the_palaces_of_each_player() -> None:
-    program, found = optimised(ruleset_file("china-schacht"))
+    program = optimised(ruleset_file("china-schacht"))
     assert [(m.field, m.op, m.count, m.slot) for m in program.value_masks] == \
         [("palace_of", "in", "self.num_seats", "_has__palace_of")]
     assert any(m.field == "palace_of" and m.empty for m in program.masks)
@@ -69,7 +69,7 @@ def test_schacht_keeps_a_mask_of_the_palaces_of_each_player() -> None:
     # read it, so pass `score_only` has `derived` keep it no more)
     assert {name for name, how in schacht.items() if how.regions} == {"emissary_room", "province_points"}
     assert {name for name, how in schacht.items() if how.nested is not None} == {"province_points"}
-    plain, _ = optimised(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})
+    plain = optimised(ruleset_file("china-schacht"), passes.ALL - {"value_masks"})
     assert plain.value_masks == ()
     assert {"palaces_in", "palaces_total"} <= set(kept(ruleset_file("china-schacht"), passes.ALL - {"value_masks"}))
 

@@ -36,7 +36,7 @@ def program(path: Path) -> t.TypedProgram:
     assert rs is not None and not diagnostics
     checked = check(rs)[1]
     assert checked is not None
-    return passes.optimise(checked)[0]
+    return passes.optimise(checked)
 
 
 def tables(path: Path) -> set[tuple[str, str, int | None, tuple[int, ...]]]:

@@ -22,7 +22,6 @@ from ...core.source import Diagnostic
 from .. import typed as t
 from ..budget import Facts
 from ..lowered import Program
-from ..passes import Plan
 from ..pyir import Expr, Stmt
 from . import comprehensions, definitions, expressions, limits, rules
 from .code import answer_format
@@ -31,14 +30,13 @@ from .lowerer import END_SLOT, Lowerer, Transforms
 __all__ = ["END_SLOT", "Lowerer", "answer_format", "lower"]
 
 
-def lower(typed: t.TypedProgram, plan: Plan | None = None,
+def lower(typed: t.TypedProgram,
           probe: Callable[[t.Stmt, list[Stmt]], list[Stmt]] | None = None,
           probe_expr: Callable[[t.Expr, Expr], Expr] | None = None) -> tuple[list[Diagnostic], Program]:
-    """Lower a checked program, carrying out what the optimisation passes decided (`plan`,
-    compiler/passes/; none by default); returns its problems (the limits of a move it cannot
+    """Lower a checked program, as the optimisation passes rewrote and annotated it (compiler/passes/);
+    returns its problems (the limits of a move it cannot
     keep) and the lowered program. `probe`, `probe_expr`: a coverage build's hooks
     (compiler/probes.py)."""
-    plan = plan if plan is not None else Plan()
     transforms = Transforms(expressions.expr, comprehensions.comprehension, definitions.define_walk,
                             definitions.define_call_facts, definitions.procedure_cost)
     # The walk runs again while it learns more of what the fields hold (how long a list field can
@@ -46,7 +44,7 @@ def lower(typed: t.TypedProgram, plan: Plan | None = None,
     assumed: dict[str, Facts] | None = None
     grown: Counter[str] = Counter()
     while True:
-        lowerer = Lowerer(typed, transforms, assumed, plan)
+        lowerer = Lowerer(typed, transforms, assumed)
         lowerer.probe, lowerer.probe_expr = probe, probe_expr
         try:
             program = rules.run(lowerer)

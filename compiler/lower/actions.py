@@ -14,17 +14,16 @@ from ..budget import FREE_WORK, Facts, sat
 from ..lowered import LoweredAction, LoweredChoice
 from ..names import MAX_TABLE_CHOICES
 from ..names import joined as invented
-from ..passes import action_tables, choice_hoist, guard_inline, listing_tables, region_masks, spot_rows
-from ..passes.plan import Listed, RegionChoice, Table
 from ..passes.rewrite import show
-from ..passes.tabled_rows import key_code
 from ..pyir import Block, Stmt, assign, call, if_
+from ..typed import Listed, RegionChoice, Table
 from ..types import Ty
-from . import boards, effects, expressions, limits
+from . import boards, effects, expressions, limits, listings
 from .code import _CHARGES, Reading, _annotation, _parenthesised, _unparenthesised
 from .comprehensions import region_mask_code
 from .effects import _assigned
 from .lowerer import _asks
+from .regions import ORDERED, fixed_count
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -40,13 +39,13 @@ def region_choice(lo: Lowerer, a: t.Action, i: int, domain_py: str, charges: int
     kept test's mask) and the locals bound before the loops (the regions walked, each kept test's
     mask). Not where the plain walk charges the limits of a move itself, nor a kept test's
     definition does (`charges`: the count before the choice was lowered)."""
-    found = region_masks.choice_of(lo.plan, a.name)
+    found = a.listing.regions
     if found is None or i != len(a.choices) - 1 or _CHARGES.search(domain_py) or lo.charges > charges \
             or any(term.kept is not None and term.kept not in lo.region_tests for term in found.terms):
         return None
     comment = a.choices[i].span.short
     mask = region_mask_code(lo, found.regions)
-    disorder = region_masks.ORDERED in mask
+    disorder = ORDERED in mask
     bound = [("_regions_mask", mask, f"{comment}; `region_masks`: the regions `{a.choices[i].var.name}` walks, "
               f"as a bit mask{' (-1: not in region order)' if disorder else ''}")]
     terms: list[tuple[str | None, str | None]] = []
@@ -110,30 +109,30 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
     reading = limits.begin_reading(lo, ())
     notes: list[str] = []
     effects.take_notes(lo)
-    table = action_tables.table_of(lo.plan, a.name)
+    table = a.listing.table
     spot_row: tuple[str, str, list[tuple[str, bool]]] | None = None
     region_row: RegionRow | None = None
     joined: list[tuple[str, str | None, str, str]] = []  # (pass `listing_hoist`) bound before the loops
     for i, c in enumerate(a.choices):
         lo.line_numbers = table is not None and table.levels[i].how == "lines"
         lo.listing_hoisted = (joined, c.var.name, tuple(ch.var.name for ch in a.choices[:i])) \
-            if i > 0 and lo.plan.listing_hoists else None
-        lo.spot_row = [] if i == len(a.choices) - 1 and a.name in lo.plan.spot_rows else None
+            if i > 0 else None
+        lo.spot_row = [] if i == len(a.choices) - 1 and a.listing.spot_row is not None else None
         charges = lo.charges
         domain_py = lo.expr(c.domain)
         if region_row is None:  # (pass `region_masks`) the last choice, a region, made from masks
             region_row = region_choice(lo, a, i, domain_py, charges)
         if lo.spot_row:  # (pass `spot_rows`) the list is the spots_of made of these parts
             first, groups = lo.spot_row[-1]
-            spot_row = (domain_py, first, [(code, term is not None and spot_rows.fixed(
-                term, tuple(ch.var for ch in a.choices[:i]))) for code, term in groups])
+            fixed = a.listing.spot_row or ()  # (the filter's tests computed once per row)
+            spot_row = (domain_py, first, [(code, at is not None and at in fixed) for code, at in groups])
         lo.spot_row = None
         lo.line_numbers = False
         lo.listing_hoisted = None
         walk = expressions.iterable(lo, c.domain.ty, domain_py)
-        if (a.name, i) in lo.plan.choice_hoists:  # (pass `choice_hoist`) made once, when first walked
-            walk = choice_hoist.hoisted(joined, walk, _annotation(c.domain.ty), c.var.name, c.domain.span.short,
-                                        MAX_TABLE_CHOICES)
+        if c.made_once:  # (pass `choice_hoist`) made once, when first walked
+            walk = listings.hoisted(joined, walk, _annotation(c.domain.ty), c.var.name, c.domain.span.short,
+                                    MAX_TABLE_CHOICES)
         notes.append(effects.take_notes(lo))
         domain = limits.domain_facts(lo, c.domain)
         py = lo.bind(c.var)
@@ -142,7 +141,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
     listing_prelude, clear_cache, count = listing_loops(lo, a, loops, reading)
     bindings: list[Stmt] = [assign(name, code, note=comment, annotation=annotation)
                             for name, annotation, code, comment in joined]
-    listed = listing_tables.listed_of(lo.plan, a.name)
+    listed = a.listing.remembered
     if listed is not None and (table is None or clear_cache or any("rt." in walk for _, _, walk, _, _ in loops)):
         listed = None  # (pass `listing_tables`) a walk charges the budget itself: listed the plain way
     if listed is None:
@@ -167,8 +166,8 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
                          a.then, a.span, others_parts=a.others_parts, revealed=revealed,
                          listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                          fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
-                         unguarded=guard_inline.written(a.when_written_out, when and _unparenthesised(when),
-                                                        _parenthesised(_unparenthesised(when or ""))))
+                         unguarded=listings.guard_written(a.when_written_out, when and _unparenthesised(when),
+                                                          _parenthesised(_unparenthesised(when or ""))))
 
 
 def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[LoweredChoice, ...],
@@ -186,16 +185,16 @@ def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[Lowere
     regions = None
     if region_row is not None and listed is None and gather is None:  # (pass `region_masks`)
         found, terms, bound = region_row
-        regions = (terms, found.var.py, region_masks.fixed_count(found),
-                   region_masks.ORDERED in bound[0][1], boards.bounds(lo)["region"] <= SMALL_REGIONS)
+        regions = (terms, found.var.py, fixed_count(found),
+                   ORDERED in bound[0][1], boards.bounds(lo)["region"] <= SMALL_REGIONS)
     board_table = partial(boards.board_table, lo)
-    lines = action_tables.listing(table, a.name, clear_cache, walks, board_table, gather, into, regions,
-                                  tabled_rows(lo, a))
+    lines = listings.listing(table, a.name, clear_cache, walks, board_table, gather, into, regions,
+                             tabled_rows(lo, a))
     first: Block = ()
     if regions is not None and lines and region_row is not None:
         first = tuple(assign(name, code, note=comment) for name, code, comment in region_row[2])
     listing = tuple(lines if listed is None
-                    else listing_tables.remembered(listed, a.name, lines, bindings, board_table))
+                    else listings.remembered(listed, a.name, lines, bindings, board_table))
     return listing, first
 
 
@@ -203,13 +202,13 @@ def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[str, str, str] | None:
     """(pass `tabled_rows`) The key the first choice's walk is remembered by (`value_tables`), the
     type of its values and what the key is in words; None for a listing the pass did not take."""
     first = a.choices[0] if a.choices else None
-    if a.name not in lo.plan.tabled_rows or first is None or not isinstance(first.domain, t.DefineCall):
+    if not a.listing.tabled_rows or first is None or not isinstance(first.domain, t.DefineCall):
         return None
     table = lo.defines[first.domain.define].tabled  # (pass `value_tables`)
     if table is None:
         return None
     args = [lo.expr(arg) for arg in first.domain.args]
-    key = key_code(table.py, table.at, table.params, args)
+    key = listings.key_code(table.py, table.at, table.params, args)
     field = table.field if table.at is None else f"{table.field}[{show(first.domain.args[table.at])}]"
     what = " and ".join([f"`{field}`", *(f"`{show(first.domain.args[k])}`" for k in table.params)])
     return key, _annotation(first.var.ty), what

@@ -5,12 +5,13 @@ state, the kept tests of regions.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..lowered import LoweredFunction
-from ..passes import region_masks
 from ..pyir import Assign, Code, assign
 from . import masks
+from .regions import within_method
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -61,7 +62,7 @@ def kind_count(lo: Lowerer, kind: str) -> int | None:
 def keep_region_tests(lo: Lowerer) -> None:
     """(pass `region_masks`) Keeps the tests of regions whose definition charges nothing to the
     limits of a move: computing it for a region the plain code would not ask changes no budget."""
-    for test in lo.plan.region_tests:
+    for test in (test for d in lo.typed.defines for test in d.region_tests):
         d = lo.defines[test.define]
         if d.name not in lo.define_facts:
             lo.define_walk(d)
@@ -72,15 +73,20 @@ def keep_region_tests(lo: Lowerer) -> None:
         lo.region_known[slot] = (*lo.region_known.get(slot, ()), test.known)
 
 
+# How lowering has the code that finds a table read noted (`board_table`, which pass `board_tables`
+# binds to its slot after lowering): from the code that finds it by name, its slot's name, its type
+# and what it holds, the code to write (that code, as it is).
+Bind = Callable[[str, str, str, str], str]
+
+
 def board_table(lo: Lowerer, code: str, slot: str, annotation: str, what: str) -> str:
-    """The code that reads a table of the board: `code`, which finds it by name (or makes it), or,
-    with pass `board_tables`, the slot `slot` of the state it is bound to as the game starts, of
-    type `annotation` (`what`: what it holds, for the slot's comment)."""
-    if not lo.plan.board_tables:
-        return code
-    found = lo.bound_tables.setdefault(slot, (annotation, code, what))
+    """The code that reads a table of the board: `code`, which finds it by name (or makes it), the
+    whole value of the statement that reads it. Noted (Program.board_lookups) with the slot `slot`
+    of the state it would be bound to, of type `annotation` (`what`: what it holds, for the slot's
+    comment): pass `board_tables` binds it there as the game starts."""
+    found = lo.board_lookups.setdefault(slot, (annotation, code, what))
     assert found[1] == code, (slot, found[1], code)  # (a slot's name says which table it is)
-    return f"self.{slot}"
+    return code
 
 
 def kept_masks(lo: Lowerer) -> None:
@@ -99,7 +105,7 @@ def kept_masks(lo: Lowerer) -> None:
                           f"self.{test.known}"))
         prog.forget.append(Assign((Code(f"self.{test.slot}"), Code(f"self.{test.known}")), Code("0")))
         after = next(k for k, d in enumerate(prog.defines) if d.name == test.define) + 1
-        body = region_masks.within_method(test)
+        body = within_method(test)
         prog.defines.insert(after, LoweredFunction(test.within, (("_regions_mask", "int"),), "int", body,
                                                    test.span))
     for vm in lo.typed.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)

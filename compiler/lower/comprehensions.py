@@ -9,16 +9,12 @@ from typing import TYPE_CHECKING
 from ...core.source import SourceSpan
 from .. import pyir
 from .. import typed as t
-from ..analysis.keys import key
 from ..analysis.walk import bare as bare_of
 from ..budget import FREE_WORK, Facts, join_mag, number, sat, scale_mag
 from ..names import FILTER_LOCAL, MAX_TABLE_CHOICES, component_sets_constant
-from ..passes import region_masks
 from ..passes.aggregate_loops import written_out
 from ..passes.component_sets import taken
 from ..passes.count_items import counted
-from ..passes.listing_hoist import LOCAL
-from ..passes.region_masks import ORDERED
 from ..passes.rewrite import show
 from ..passes.spot_filters import among, joined_terms
 from ..passes.value_masks import mask_of, served
@@ -27,6 +23,7 @@ from ..typed import Symbol
 from ..types import unify
 from . import boards, expressions, limits, masks
 from .code import charges, items_of_names, reads, unwrapped
+from .regions import ORDERED, any_of
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -183,7 +180,7 @@ def fused_filter(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
 
 def region_any(lo: Lowerer, e: t.Comprehension) -> str | None:
     """(pass `region_masks`) `any(d(r) op c for r in L)` read from the kept mask of the test."""
-    found = region_masks.any_of(lo.plan, e)
+    found = any_of(lo.defines, e)
     if found is None or found[0] not in lo.region_tests:
         return None
     test, regions = found
@@ -191,11 +188,12 @@ def region_any(lo: Lowerer, e: t.Comprehension) -> str | None:
     return f"self.{test.within}({region_mask_code(lo, regions)}) != 0"
 
 
-def aggregate_loops(lo: Lowerer, py: pyir.Expr, params: set[str], span: SourceSpan) -> tuple[Block, pyir.Expr]:
+def aggregate_loops(py: pyir.Expr, params: set[str], span: SourceSpan, marked: bool) -> tuple[Block, pyir.Expr]:
     """(pass `aggregate_loops`) The loops of the aggregates a value (`py`, of a definition of
     parameters `params` or of the end) computes first, as statements of its body, and the
-    value reading their results; none, and `py` as it is, with the pass off."""
-    if not lo.plan.aggregate_loops:
+    value reading their results, where the pass `marked` the definition (or the end); none, and
+    `py` as it is, where not."""
+    if not marked:
         return (), py
     loops, py = written_out(py, params, span)
     return tuple(loops), py
@@ -242,7 +240,7 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
         return None
     first = ["self.board.all_mask"]
     more: list[str] = []
-    keyed: dict[int, t.FilterTerm] = {}  # the groups of `more` that are key tests, by position
+    keyed: dict[int, int] = {}  # the groups of `more` that are key tests: their term's position, by position
     joined = len(joined_terms(found))
     for at, term in enumerate(found.terms):
         if term.mask is not None:
@@ -268,10 +266,10 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
         test_py = lo.expr(term.test)
         lo.scopes.pop()
         more.append(f"({mask} for {var}, {mask} in {groups}.items() if {test_py})")
-        keyed[len(more) - 1] = term
+        keyed[len(more) - 1] = at
     lo.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
     joined_code = listing_hoist_code(lo, e, ' & '.join(first))
-    if lo.spot_row is not None:  # (pass `spot_rows`: the parts, and which group is a test of which term)
+    if lo.spot_row is not None:  # (pass `spot_rows`: the parts, and which group is a test of which term, by position)
         lo.spot_row.append((joined_code, [(m, keyed.get(i)) for i, m in enumerate(more)]))
     return f"self.board.spots_of({joined_code}{''.join(', ' + m for m in more)})"
 
@@ -330,7 +328,7 @@ def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: str) -> str:
     bound once before its loops, when this pass found `e` and an action's later choice is being
     lowered (`lo.listing_hoisted`: the listing's bindings so far, the choice, those before it);
     else `joined` itself."""
-    if lo.listing_hoisted is None or key(e) not in lo.plan.listing_hoists:
+    if lo.listing_hoisted is None or not e.joined_once:
         return joined
     bound: list[tuple[str, str | None, str, str]]
     bound, choice, before = lo.listing_hoisted
@@ -339,7 +337,7 @@ def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: str) -> str:
             return name
     if len(bound) >= MAX_TABLE_CHOICES:
         return joined
-    name = LOCAL.format(len(bound))
+    name = f"_joined{len(bound)}"  # (compiler/names.py TEMPLATE_LOCALS)
     earlier = " and ".join(f"`{b}`" for b in before)
     bound.append((name, None, joined, f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are made "
                                 f"from, the same for every {earlier}, joined once before the loops"))

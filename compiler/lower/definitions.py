@@ -15,10 +15,10 @@ from ..budget import FREE_WORK, NOTHING, Facts, sat
 from ..lowered import LoweredField, LoweredFunction
 from ..names import base_use, component_sets_constant, faces_constant
 from ..names import joined as invented
-from ..passes.action_tables import Bind
 from ..pyir import Assign, Block, Code, Elif, Expr, If, Return, Stmt, assign, call, if_
 from ..types import needs_key
 from . import boards, comprehensions, effects, expressions, limits
+from .boards import Bind
 from .code import Small, _annotation
 from .effects import _assigned
 
@@ -282,7 +282,7 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
         if d.name not in lo.kept:
             body = _cached(d, _annotation(d.ty), body)
     else:
-        loops, py = comprehensions.aggregate_loops(lo, py, {p.py for p in d.params}, d.span)
+        loops, py = comprehensions.aggregate_loops(py, {p.py for p in d.params}, d.span, d.loops_written_out)
         body = limits.unit_lines(lo, [*checks, *loops, Return(replace(py, span=d.body.span), d.span, note)],
                                lo.fact(d.body).cost + 1, d.span)
     kept = ""

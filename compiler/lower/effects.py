@@ -14,10 +14,26 @@ from .. import typed as t
 from ..analysis.walk import nodes
 from ..budget import STORED, Facts, sat, storable
 from ..names import phase_constant
-from ..passes import inline_procedures, join_rounds
+from ..passes import join_rounds
 from ..passes.join_rounds import ROUNDS
 from ..passes.rewrite import where
-from ..pyir import Assign, AugAssign, Block, Code, Elif, ExprStmt, For, If, Pass, Stmt, assign, call, if_, spanned
+from ..pyir import (
+    Assign,
+    AugAssign,
+    Block,
+    Code,
+    Comment,
+    Elif,
+    ExprStmt,
+    For,
+    If,
+    Pass,
+    Stmt,
+    assign,
+    call,
+    if_,
+    spanned,
+)
 from ..pyprint import text as code_of
 from ..typed import Symbol
 from ..types import ANY
@@ -206,15 +222,26 @@ def call_effect(lo: Lowerer, s: t.CallEffect) -> list[Stmt]:
     limits.passed(lo, proc.name, proc.params, s.args)
     cost = lo.costs[s] = sat(1 + sum(lo.fact(arg).cost for arg in s.args)
                                  + lo.procedure_cost(proc.name))
-    if proc.name in lo.plan.inline_procedures and lo.probe is None and proc.name not in lo.suspending \
+    if proc.written_out and lo.probe is None and proc.name not in lo.suspending \
             and proc.name not in lo.spending:  # (pass `inline_procedures`) written out here
         body = block(lo, proc.body)
         lo.costs[s] = cost  # (the call's work, as counted for the call)
-        return list(inline_procedures.written(proc, s, tuple(body)))
+        return list(written_out_call(proc, s, tuple(body)))
     code: pyir.Expr = pyir.Call(pyir.Attribute(pyir.Name("self"), proc.name), tuple(args))
     if proc.name in lo.suspending:  # it can wait for a decision: its steps are this rule's
         code = pyir.Yield(code, from_=True)
     return [call(code, s.span)]
+
+
+def written_out_call(p: t.Procedure, at: t.CallEffect, body: Block) -> Block:
+    """The statements of a call of `p` (`body`: its statements, lowered where it is called): the
+    procedure's rule line, its record in a trace, its body, the call's rule line."""
+    return (
+        Comment(f"{where(p.span)}: {p.name}, written out where it is called, {where(at.span)} (`inline_procedures`)"),
+        if_("self.trace is not None", call(f"self.trace.append(\"procedures.{p.name}\")")),
+        *body,
+        Comment(f"{where(at.span)}: {p.name} written out above"),
+    )
 
 
 def ask(lo: Lowerer, s: t.Ask) -> list[Stmt]:

@@ -1,6 +1,7 @@
 """The state every part of lowering shares (`Lowerer`), passed to the functions of each module that
-lowers one kind of syntax (expressions.py, comprehensions.py, effects.py, definitions.py, actions.py,
-boards.py; the limits of a move, limits.py; the walk of the rule set, rules.py), as mypyc's
+lowers one kind of syntax (expressions.py, comprehensions.py, effects.py, definitions.py, actions.py
+and its listings, listings.py, boards.py and its kept tests of regions, regions.py; the limits of a
+move, limits.py; the walk of the rule set, rules.py), as mypyc's
 `IRBuilder` is to its transforms.
 
 Each of those modules imports this one and the modules below it, never one above: where a part
@@ -8,23 +9,22 @@ needs one lowered above it (an expression its comprehension or the facts of a de
 an effect the cost of a procedure, the boards a definition), it calls it through the shared state
 (`lo.expr(e)`, `lo.comprehension(e)` ...), which reaches it through `Transforms`, filled by the
 package's entry point (lower/__init__.py), as mypyc's `IRBuilder.accept` reaches its transforms
-through the visitor its caller gives it. The modules, bottom up: lowerer (with what the rules'
-values kept between moves and their decisions waited for are, `Keeping` and `Steps`), boards,
-limits, expressions, comprehensions, effects, definitions, actions, rules.
+through the visitor its caller gives it. The modules, bottom up: lowerer (with the state of the
+limits of a move, `MoveLimits`, and what the rules' values kept between moves and their decisions
+waited for are, `Keeping` and `Steps`), regions, boards, limits, expressions, comprehensions,
+effects, definitions, listings, actions, rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...core.source import Diagnostic, SourceSpan
 from .. import typed as t
 from ..budget import NOTHING, Facts
 from ..lowered import Program
 from ..names import joined as invented
-from ..passes import Plan
-from ..passes.plan import RegionTest
 from ..pyir import Expr, Stmt
 from ..pyprint import text
 from ..typed import Symbol
@@ -45,17 +45,54 @@ class Transforms:
     procedure_cost: Callable[[Lowerer, str], int]  # definitions.procedure_cost
 
 
-class Lowerer:
+@dataclass(eq=False)  # (compared, and hashed, as the one object it is)
+class MoveLimits:
+    """The state of the limits of a move (compiler/budget.py, limits.py) that lowering shares, part
+    of `Lowerer`: what each expression is known to be and to cost, by node, and where the checks
+    of runtime/limits.py go."""
+
+    assumed: dict[str, Facts] | None = None  # what lower() learnt the fields hold
+    derived: dict[str, Facts] = field(default_factory=dict)  # what this walk finds stored in them
+    facts: t.ByNode[t.Expr, Facts] = field(default_factory=t.ByNode)
+    local_facts: dict[Symbol, Facts] = field(default_factory=dict)
+    costs: t.ByNode[t.Stmt, int] = field(default_factory=t.ByNode)  # the unchecked work of each statement
+    block_cost: int = 0  # of the block lowered last
+    define_facts: dict[str, tuple[Facts, int]] = field(default_factory=dict)  # result, and the work of a call
+    procedure_costs: dict[str, int] = field(default_factory=dict)
+    charges: int = 0  # checks that charge the budget, met so far (in code, or in what it calls)
+    charging: set[str] = field(default_factory=set)  # definitions and procedures whose code charges it
+    # procedures whose proven work is large: each charges it as it starts
+    spending: set[str] = field(default_factory=set)
+    charging_triggers: set[str] = field(default_factory=set)  # the methods of triggers whose code does
+    # A rule that only reads the game checks at its start that the lists it searches are small
+    # (`hoisted`, in the order met; None: this rule changes the game, each operation is checked
+    # where it is); `entry` are its parameters, known at its start.
+    hoisted: dict[str, None] | None = None
+    hoist_sites: int = 0  # the operations on them, which may be nested one in another
+    entry: frozenset[str] = frozenset()
+    # While an effect statement is lowered: the lists it walks whose size is checked by a
+    # statement of its own just before it (`if len(x) > 16: rt.walk(...)`: each list and its walk), and how many
+    # scopes were open when it began (a name bound deeper is a comprehension's own).
+    prechecks: list[tuple[Expr, Expr, Expr]] | None = None  # (list, its walk's code, its rule line)
+    # Each such check written, by the code of its walk: the list it counts and its rule line
+    # (`draw_out`, `join_rounds` ask it of the statements lowered, rather than parse them)
+    walk_checks: dict[Expr, tuple[Expr, Expr]] = field(default_factory=dict)
+    statement_scopes: int = 0
+
+
+class Lowerer(MoveLimits):
+    """The state every part of lowering shares: the rule set's tables, the passes' decisions, the
+    program being written, the scopes bound, and (`MoveLimits`) the limits of a move."""
+
     # A coverage build's hook (compiler/probes.py): each effect statement's statements, given back
     # with the probes of its branches and loop bodies; None in every other build.
     probe: Callable[[t.Stmt, list[Stmt]], list[Stmt]] | None = None
     probe_expr: Callable[[t.Expr, Expr], Expr] | None = None  # and each expression's code
 
-    def __init__(self, typed: t.TypedProgram, transforms: Transforms, assumed: dict[str, Facts] | None = None,
-                 plan: Plan | None = None) -> None:
+    def __init__(self, typed: t.TypedProgram, transforms: Transforms, assumed: dict[str, Facts] | None = None
+                 ) -> None:
         self.typed = typed
         self.transforms = transforms
-        self.plan = plan if plan is not None else Plan()  # what the optimisation passes decided
         self.rs = typed.rules
         self.tables = typed.tables
         self.component_count = dict(typed.tables.component_count)
@@ -63,8 +100,9 @@ class Lowerer:
         self.procedures = {p.name: p for p in typed.procedures}
         # The procedures and triggers (their methods) that can wait for a decision, and whether a
         # move notes each field as it first changes it (`Steps`)
-        steps = Steps.of(typed, self.plan)
+        steps = Steps.of(typed)
         self.suspending, self.waiting, self.journal = steps.suspending, steps.waiting, steps.journal
+        MoveLimits.__init__(self, assumed)  # (the state of the limits of a move: `MoveLimits`)
         self.diags: list[Diagnostic] = []
         tables = typed.tables
         self.program = Program(constants=list(tables.constants), enums=list(tables.enums), dice=list(tables.dice),
@@ -73,48 +111,19 @@ class Lowerer:
         # The py names of the locals bound, scope by scope (`prechecked` asks which are known
         # before the statement being lowered).
         self.scopes: list[set[str]] = []
-        # The limits of a move (compiler/budget.py): what each expression is known to be and to
-        # cost, by node; `assumed` is what lower() learnt the fields hold, `derived` what this
-        # walk finds stored in them.
-        self.assumed = assumed
-        self.derived: dict[str, Facts] = {}
-        self.facts: t.ByNode[t.Expr, Facts] = t.ByNode()
         # The nodes whose code gives its type's one runtime representation already (docs/language.md,
         # "Values"): a list is a tuple, a set a frozenset, all the way down. Others are converted
         # where the representation shows: stored, compared, or put into a list or set.
         self.canonical: t.NodeSet[t.Expr] = t.NodeSet()
         # (pass `list_items`) the joins of a list read as it is and items written out: the list, how many items
         self.short_joins: dict[str, tuple[Expr, int]] = {}
-        self.local_facts: dict[Symbol, Facts] = {}
-        self.costs: t.ByNode[t.Stmt, int] = t.ByNode()  # the unchecked work of each statement
-        self.block_cost = 0  # of the block lowered last
         self.assigned: frozenset[str] = frozenset()  # the names the rule being lowered assigns to
-        self.define_facts: dict[str, tuple[Facts, int]] = {}  # result, and the work of a call
-        self.procedure_costs: dict[str, int] = {}
         self.board_bounds: dict[str, int] | None = None
         self.resets: set[str] = set()
         self.called: set[str] = set()  # the definitions called as methods (Program.called)
-        # (pass `board_tables`) each table of the board bound to a slot of the state: its slot's name, and
-        # the annotation, the code that finds it and what it holds (Program.board_tables), in the order met
-        self.bound_tables: dict[str, tuple[str, str, str]] = {}
-        self.charges = 0  # checks that charge the budget, met so far (in code, or in what it calls)
-        self.charging: set[str] = set()  # definitions and procedures whose code charges it
-        self.spending: set[str] = set()  # procedures whose proven work is large: each charges it as it starts
-        self.charging_triggers: set[str] = set()  # the methods of triggers whose code does
-        # A rule that only reads the game checks at its start that the lists it searches are small
-        # (`hoisted`, in the order met; None: this rule changes the game, each operation is checked
-        # where it is); `entry` are its parameters, known at its start.
-        self.hoisted: dict[str, None] | None = None
-        self.hoist_sites = 0  # the operations on them, which may be nested one in another
-        self.entry: frozenset[str] = frozenset()
-        # While an effect statement is lowered: the lists it walks whose size is checked by a
-        # statement of its own just before it (`if len(x) > 16: rt.walk(...)`: each list and its walk), and how many
-        # scopes were open when it began (a name bound deeper is a comprehension's own).
-        self.prechecks: list[tuple[Expr, Expr, Expr]] | None = None  # (list, its walk's code, its rule line)
-        # Each such check written, by the code of its walk: the list it counts and its rule line
-        # (`draw_out`, `join_rounds` ask it of the statements lowered, rather than parse them)
-        self.walk_checks: dict[Expr, tuple[Expr, Expr]] = {}
-        self.statement_scopes = 0
+        # Each table of the board the code finds by name: the slot of the state it would be bound to, and
+        # the annotation, the code that finds it and what it holds (Program.board_lookups), in the order met
+        self.board_lookups: dict[str, tuple[str, str, str]] = {}
         # What the passes derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.
         self.notes: dict[str, dict[str, None]] = {}
@@ -135,12 +144,12 @@ class Lowerer:
         # name and the names of the choices before it
         self.listing_hoisted: tuple[list[tuple[str, str | None, str, str]], str, tuple[str, ...]] | None = None
         # While the last choice of a listing pass `spot_rows` gathers is lowered: the parts of its
-        # list of spots (spot_filters_code: the masks joined first, each further group and its term)
-        self.spot_row: list[tuple[str, list[tuple[str, t.FilterTerm | None]]]] | None = None
+        # list of spots (spot_filters_code: the masks joined first, each further group and its term's position)
+        self.spot_row: list[tuple[str, list[tuple[str, int | None]]]] | None = None
         # (pass `region_masks`) the kept tests of regions lowering keeps (their definitions charge nothing
         # to the limits of a move), and by the slot of each definition the masks of known bits its drops
         # make stale; decided once the fields are lowered (`keep_region_tests`)
-        self.region_tests: list[RegionTest] = []
+        self.region_tests: list[t.RegionTest] = []
         self.region_known: dict[str, tuple[str, ...]] = {}
 
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
@@ -233,17 +242,17 @@ class Steps:
     action after which one runs can wait too. Every move runs as steps if the end of a turn or a
     phase's start can: then a move notes each field as it first changes it (`journal`), so that the
     state as the move began is made only for a move that waits, rather than copied before every
-    move (`JOURNAL`, runtime/state.py `_do_steps`; pass `journal`)."""
+    move (`JOURNAL`, runtime/state.py `_do_steps`; pass `journal`, `TypedProgram.journal`)."""
 
     suspending: set[str]
     waiting: set[str]
     journal: bool
 
     @staticmethod
-    def of(typed: t.TypedProgram, plan: Plan) -> Steps:
+    def of(typed: t.TypedProgram) -> Steps:
         suspending = _suspending(typed)
         waiting = {trig.method for trig in typed.triggers if _asks(trig.effect, suspending)}
-        journal = plan.journal and (
+        journal = typed.journal and (
             any(trig.at_turn_end and trig.method in waiting for trig in typed.triggers)
             or any(_asks(ph.start, suspending) for ph in typed.phases))
         return Steps(suspending, waiting, journal)

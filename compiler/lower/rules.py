@@ -48,7 +48,7 @@ def run(lo: Lowerer) -> Program:
     prog.resets = frozenset(lo.resets)
     prog.called = frozenset(lo.called)
     boards.kept_masks(lo)
-    prog.board_tables = [(slot, *bound) for slot, bound in lo.bound_tables.items()]
+    prog.board_lookups = [(slot, *found) for slot, found in lo.board_lookups.items()]
     return prog
 
 
@@ -89,8 +89,8 @@ def ending(lo: Lowerer) -> None:
     if typed.end is not None:
         end = effects.condition_node(lo, typed.end, "end")
         prog.end_span = typed.end.span
-        prog.end_loops, end = comprehensions.aggregate_loops(lo, end, set(), typed.end.span)
-        prog.end = end
+        prog.end_loops, prog.end = comprehensions.aggregate_loops(end, set(), typed.end.span,
+                                                                 typed.end_loops_written_out)
         if typed.end_kept is not None:  # (pass `end_once`) kept in its slot between moves
             prog.kept_slots.append((END_SLOT, "bool | None"))
             reads = typed.end_kept

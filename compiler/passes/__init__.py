@@ -1,15 +1,23 @@
 """Stage 5b, passes: optimisations of the typed program (compiler/typed.py), between check and
-lower. Each pass is a module of this package with one entry point,
+lower, and of the lowered program (compiler/lowered.py), between lower and codegen. Each pass is a
+module of this package with one entry point; before lowering,
 
-    run(program: TypedProgram, plan: Plan, facts: Facts) -> tuple[TypedProgram, Plan]
+    run(program: TypedProgram, facts: Facts) -> TypedProgram
 
-at one of three levels (`LEVEL`): it rewrites the program into an equivalent one (inlining,
-hoisting: "typed"); or, a pass of the representation step, it annotates the declarations of the
-program with how a value is stored or found, which lowering writes so (which definitions to keep
-between moves and which changes drop part of them, `t.Define.kept`: "representation"); or it
-transforms the lowered program ("lowered"). A pass not yet moved to one of them records in the
-`Plan` a decision that lowering carries out. `facts` are the analyses of the program that several
-passes read (compiler/analysis/), made once per program, and the passes that run (`facts.enabled`).
+a new program, the one given left as it is, at one of three levels (`LEVEL`): it rewrites the
+program into an equivalent one (inlining, hoisting), or marks a node it takes with the form lowering
+writes it in (`t.FORMS`: "typed"); or, a pass of the representation step, it annotates the
+declarations of the program with how a value is stored or found, which lowering writes so (which
+definitions to keep between moves and which changes drop part of them, `t.Define.kept`: "representation").
+What a pass decided is in the program it gives, at the node it is about: lowering reads nothing
+else (no side table, no test of which passes ran). `facts` are the analyses of the program that
+several passes read (compiler/analysis/), made once per program, and the passes that run
+(`facts.enabled`). A pass of the lowered level runs after lowering, on what
+it wrote (`transform`):
+
+    run(program: lowered.Program, facts: Facts) -> lowered.Program
+
+a new lowered program, the one given left as it is; `facts` are those of the typed program lowered.
 A pass imports only passes that run before it (or none), never lowering (tests/test_pass_order.py).
 Every pass can be switched off on its own (`compile --no-pass NAME`), or all of them (`compile
 --no-opt`): a game is the same game, move for move and byte for byte, with or without any of them;
@@ -21,16 +29,20 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan as Plan  # (what `optimise` gives: lowering and codegen name it from here)
+from ..lowered import Program
 
 
 class Pass(Protocol):
-    def __call__(self, program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]: ...
+    def __call__(self, program: t.TypedProgram, facts: Facts) -> t.TypedProgram: ...
+
+
+class LoweredPass(Protocol):
+    def __call__(self, program: Program, facts: Facts) -> Program: ...
 
 
 # The passes, in the order they run, each with what it does in a line (`compile --help`, the
@@ -108,12 +120,14 @@ PASSES: dict[str, str] = {
 }
 ALL: frozenset[str] = frozenset(PASSES)
 
-# Each pass's level (see the module's doc): "typed", a rewrite of the typed program; "representation",
-# the representation step, which annotates the typed program's declarations with how a value is stored
-# or found (kept between moves, held as a bit mask, remembered in a table of the board); "lowered", a
-# transform of the lowered program. The step's passes run where PASSES puts them, not all at once: each
-# where what it reads is decided (`inner_defines` and `score_only` before `inline`, which writes what they
-# leave unkept where it is called; `derived` after the passes that make a loop no loop).
+# Each pass's level (see the module's doc), "typed" unless named here: "typed", a rewrite of the typed
+# program; "representation", the representation step, which annotates the typed program's declarations
+# with how a value is stored or found (kept between moves, held as a bit mask, remembered in a table of
+# the board); "lowered", a transform of the lowered program (compiler/lowered.py), after lowering, where
+# the decision is only about the shape of the code written. The typed and representation passes run
+# before lowering where PASSES puts them, not all at once: each where what it reads is decided
+# (`inner_defines` and `score_only` before `inline`, which writes what they leave unkept where it is
+# called; `derived` after the passes that make a loop no loop); the lowered ones in PASSES order after it.
 LEVEL: dict[str, str] = {
     "inner_defines": "representation",
     "score_only": "representation",
@@ -128,7 +142,25 @@ LEVEL: dict[str, str] = {
     "bitmask": "representation",  # TypedProgram.masks; marks Comprehension/Builtin.mask_read
     "spot_filters": "typed",  # Comprehension.spot_filter (and the masks of the empty spots it reads)
     "count_items": "typed",  # Comprehension.counted
+    "inline_procedures": "typed",
+    "listing_hoist": "typed",
+    "choice_hoist": "typed",
+    "action_tables": "representation",
+    "spot_rows": "representation",
+    "listing_tables": "representation",
+    "sorted_keys": "representation",
+    "tabled_rows": "representation",
+    "region_masks": "representation",
+    "guard_inline": "typed",
+    "move_step": "lowered",  # lowered.Program.move_step
+    "journal": "representation",  # TypedProgram.journal
+    "board_tables": "lowered",  # lowered.Program.board_tables, and the statements that read them
 }
+
+
+def level(name: str) -> str:
+    """The level pass `name` works at (`LEVEL`)."""
+    return LEVEL.get(name, "typed")
 
 
 def known(names: Iterable[str]) -> list[str]:
@@ -138,36 +170,61 @@ def known(names: Iterable[str]) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Stage:
-    """One pass as the pipeline ran it: the program and plan it was given, and what it gave."""
+    """One pass as the pipeline ran it: the program it was given, and what it gave."""
 
     name: str
     program: t.TypedProgram
-    plan: Plan
     after: t.TypedProgram
-    decided: Plan
 
 
 def stages(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[Stage]:
-    """The enabled passes run in their fixed order (PASSES) over a checked program, one stage at a
-    time (tests/test_pass_goldens.py prints each). The analyses they share are made once per
-    program: again only after a pass rewrote it."""
-    plan = Plan(enabled=enabled)
+    """The enabled passes of the typed and representation levels run in their fixed order (PASSES)
+    over a checked program, one stage at a time (tests/test_pass_goldens.py prints each). The
+    analyses they share are made once per program: again only after a pass rewrote it."""
     facts = Facts(program, enabled)
     for name in PASSES:
-        if name not in enabled:
+        if name not in enabled or level(name) == "lowered":
             continue
         run: Pass = importlib.import_module(f"{__name__}.{name}").run
-        rewritten, decided = run(program, plan, facts)
-        decided = replace(decided, passes=(*decided.passes, name))
-        yield Stage(name, program, plan, rewritten, decided)
+        rewritten = run(program, facts)
+        yield Stage(name, program, rewritten)
         if rewritten is not program:
             program, facts = rewritten, Facts(rewritten, enabled)
-        plan = decided
 
 
-def optimise(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> tuple[t.TypedProgram, Plan]:
-    """Run the enabled passes, in their fixed order (PASSES), over a checked program."""
-    plan = Plan(enabled=enabled)
+def optimise(program: t.TypedProgram, enabled: frozenset[str] = ALL) -> t.TypedProgram:
+    """Run the enabled passes of the typed and representation levels, in their fixed order
+    (PASSES), over a checked program: what lowering writes."""
     for stage in stages(program, enabled):
-        program, plan = stage.after, stage.decided
-    return program, plan
+        program = stage.after
+    return program
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredStage:
+    """One pass of the lowered level as the pipeline ran it: the lowered program it was given, and what it gave."""
+
+    name: str
+    program: Program
+    after: Program
+
+
+def lowered_stages(program: Program, typed: t.TypedProgram, enabled: frozenset[str] = ALL) -> Iterator[LoweredStage]:
+    """The enabled passes of the lowered level run in their fixed order (PASSES) over what lowering
+    wrote of `typed` (the program `optimise` gave), one stage at a time."""
+    facts = Facts(typed, enabled)
+    for name in PASSES:
+        if name not in enabled or level(name) != "lowered":
+            continue
+        run: LoweredPass = importlib.import_module(f"{__name__}.{name}").run
+        after = run(program, facts)
+        yield LoweredStage(name, program, after)
+        program = after
+
+
+def transform(program: Program, typed: t.TypedProgram, enabled: frozenset[str] = ALL) -> Program:
+    """Run the enabled passes of the lowered level, in their fixed order (PASSES), over what
+    lowering wrote of `typed`: what codegen lays out."""
+    for stage in lowered_stages(program, typed, enabled):
+        program = stage.after
+    return program

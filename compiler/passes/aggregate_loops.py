@@ -64,7 +64,6 @@ from ..pyir import (
     assign,
     if_,
 )
-from .plan import Plan
 
 # What each aggregate's result is called, and its loop: the lines before the walk, the lines for
 # an item (`_each` its value), the result's name: invented names, starting with `_` (compiler/names.py).
@@ -72,9 +71,14 @@ _RESULT = {"sum": "_total", "max": "_most", "min": "_least", "any": "_found", "a
 NAMES = frozenset({*_RESULT.values(), "_first", "_each", "_cond"})
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    # (what to write out is found as lowering writes each definition's value)
-    return program, replace(plan, aggregate_loops=True)
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
+    """Each definition computed at its call, and the end, marked to be written in this form
+    (`t.Define.loops_written_out`, `TypedProgram.end_loops_written_out`): which aggregate a value
+    computes first is a question about the code its value is lowered to, so lowering asks it
+    (`written_out`, below) as it writes each value marked so."""
+    defines = tuple(d if d.cached or d.loops_written_out else replace(d, loops_written_out=True)
+                    for d in program.defines)
+    return replace(program, defines=defines, end_loops_written_out=program.end is not None)
 
 
 class _Trivial:

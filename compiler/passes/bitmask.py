@@ -35,7 +35,6 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import expressions
 from ..names import joined
-from .plan import Plan
 from .rewrite import map_nodes
 
 # the built-ins that read a set of spots as a mask: argument index, and the call written with it
@@ -59,7 +58,7 @@ class Filter:
     span: SourceSpan
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """The masks kept (`TypedProgram.masks`, after the empty spots' of `value_masks`), and each
     list, count, test or built-in that reads one marked (`mask_read`): lowering writes it from the mask."""
     constants = {name: value for name, value, _ in program.tables.constants}
@@ -80,7 +79,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         return e
 
     marking = map_nodes(program, marked)
-    return (marking if masks == program.masks else replace(marking, masks=masks)), plan
+    return (marking if masks == program.masks else replace(marking, masks=masks))
 
 
 def _filter(e: t.Expr, defines: dict[str, t.Define], constants: dict[str, int]) -> Filter | None:

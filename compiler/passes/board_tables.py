@@ -24,6 +24,11 @@ one every later lookup by name would find; what is looked up in it, and in what 
 change. Making a table when the game starts rather than at its first listing makes an empty list
 or dictionary sooner, and nothing else: the size of a table of actions is the board's or the
 declarations' (never the players': `action_tables`), and making one reads nothing that can fail.
+The pass runs on the lowered program: lowering writes each table found by name, the whole value
+of the statement that reads it (`_table = ...`), and notes it with the slot it would be bound to,
+its type and what it holds (`Program.board_lookups`); the pass binds each one noted (the slots of
+`_bind_tables`, `Program.board_tables`) and reads the slot where that code stood.
+
 The sets of spots of the board grouped by a key (`spot_filters`, `board.tables.spot_groups`) are left to be
 found where they are used: making one reads the board through rule code, which may fail on a
 board a game never lists it on.
@@ -33,11 +38,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
+from ..lowered import Program, each_statement
+from ..pyir import Assign, Block, Code, Stmt
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    # (what to bind is known only as lowering writes the code that finds each table)
-    return program, replace(plan, board_tables=True)
+def run(program: Program, facts: Facts) -> Program:
+    if not program.board_lookups:
+        return program
+    slots = {code: f"self.{slot}" for slot, _, code, _ in program.board_lookups}
+
+    def bound(s: Stmt) -> Stmt:
+        if isinstance(s, Assign) and isinstance(s.value, Code) and s.value.text in slots:  # (finds a table: text)
+            return replace(s, value=Code(slots[s.value.text], s.value.span))
+        return s
+
+    def rewrite(body: Block) -> Block:
+        return each_statement(body, bound)
+    return replace(program.with_bodies(rewrite), board_tables=list(program.board_lookups))

@@ -8,9 +8,9 @@ per item of the choices before it. China (Schacht)'s exchange of a card for a fa
     card: "[c for c in colour if c in hand[current]]"
     taken: "[c for c in colour if c in face_up]"
 
-made the list of face-up colours again for every card of the hand. With this pass lowering binds a
-local of the listing to None before its loops, and the later choice walks it, made the first time
-it is needed:
+made the list of face-up colours again for every card of the hand. This pass marks such a choice
+(`t.Choice.made_once`), and lowering binds a local of the listing to None before its loops, and
+the later choice walks it, made the first time it is needed:
 
     joined0: Sequence[int] | None = None  # ...; `choice_hoist`: ...
     for card in [c for c in range(5) if c in self.hand[self.current]]:
@@ -35,35 +35,26 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import bare as unnoted
 from ..analysis.walk import nodes
-from .plan import Plan
 from .rewrite import can_fail, free_locals
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
+    """Each such choice marked (`t.Choice.made_once`)."""
     defines = {d.name: d for d in program.defines}
-    found: list[tuple[str, int]] = []
+    actions = []
     for a in program.actions:
-        for i, c in enumerate(a.choices):
-            if i == 0 or c.domain.ty.kind != "list" or free_locals(c.domain) or can_fail(c.domain, defines):
-                continue
-            if any(isinstance(n, t.DefineCall) for n in nodes(c.domain)):
-                continue
-            bare = unnoted(c.domain)
-            if isinstance(bare, t.Comprehension) and bare.spot_filter is not None:
-                continue
-            found.append((a.name, i))
-    return program, replace(plan, choice_hoists=tuple(found))
+        choices = tuple(replace(c, made_once=True) if i > 0 and _taken(c, defines) else c
+                        for i, c in enumerate(a.choices))
+        actions.append(a if choices == a.choices else replace(a, choices=choices))
+    if all(new is old for new, old in zip(actions, program.actions, strict=True)):
+        return program
+    return replace(program, actions=tuple(actions))
 
 
-# -- what lowering asks ---------------------------------------------------------------------------
-def hoisted(joined: list[tuple[str, str | None, str, str]], walk: str, annotation: str, choice: str, span: str,
-            limit: int) -> str:
-    """The walk of a later choice the pass found, through a local of the listing (bound to None
-    before its loops, in `joined`, pass `listing_hoist`'s bindings), made the first time it is
-    walked; `walk` itself if it charges work or the listing's locals are all taken."""
-    if "rt." in walk or len(joined) >= limit:
-        return walk
-    name = f"_joined{len(joined)}"
-    joined.append((name, f"{annotation} | None", "None",
-                   f"{span}; `choice_hoist`: the list `{choice}` walks, made once, the first time it is walked"))
-    return f"({name} if {name} is not None else ({name} := {walk}))"
+def _taken(c: t.Choice, defines: dict[str, t.Define]) -> bool:
+    if c.domain.ty.kind != "list" or free_locals(c.domain) or can_fail(c.domain, defines):
+        return False
+    if any(isinstance(n, t.DefineCall) for n in nodes(c.domain)):
+        return False
+    bare = unnoted(c.domain)
+    return not (isinstance(bare, t.Comprehension) and bare.spot_filter is not None)

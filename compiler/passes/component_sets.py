@@ -41,7 +41,6 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.sizes import size
 from ..analysis.walk import bare, clauses, expressions
-from .plan import Plan
 from .rewrite import can_fail, free_locals, map_nodes, rebuild
 
 
@@ -57,7 +56,7 @@ class Shape:
     made: str = ""
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     kinds = attribute_kinds(program)
     defines = {d.name: d for d in program.defines}
     used: dict[str, None] = {}
@@ -68,14 +67,14 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
                 used.update((table, None) for table, _ in found.tests)
     ordered = tuple((c.const, kinds[c.const]) for c in program.components if c.const in used)
     if not ordered:
-        return program, plan
+        return program
 
     def marked(e: t.Expr) -> t.Expr:
         if isinstance(e, t.Comprehension) and shape(e, kinds, defines) is not None:
             return replace(e, component_set=True)
         return e
 
-    return map_nodes(replace(program, component_sets=ordered), marked), plan
+    return map_nodes(replace(program, component_sets=ordered), marked)
 
 
 def attribute_kinds(program: t.TypedProgram) -> dict[str, int]:

@@ -24,11 +24,10 @@ from .. import typed as t
 from ..analysis import Facts
 from . import value_masks
 from .bitmask import served
-from .plan import Plan
 from .rewrite import can_fail, free_locals, map_nodes
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each count the pass takes marked (`t.Comprehension.counted`): lowering writes it `L.count(v)`."""
     defines = {d.name: d for d in program.defines}
 
@@ -37,7 +36,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
             return replace(e, counted=True)
         return e
 
-    return map_nodes(program, marked), plan
+    return map_nodes(program, marked)
 
 
 def counted(e: t.Comprehension, defines: dict[str, t.Define]) -> t.Expr | None:

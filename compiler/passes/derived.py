@@ -29,10 +29,9 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.keeping import attribute_entries, entries, worth_keeping
 from .count_items import walkless
-from .plan import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     deps = facts.dependencies
     defines = {d.name: d for d in program.defines}
     constants = {name: value for name, value, _ in program.tables.constants}
@@ -43,7 +42,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
     # (not one pass `value_tables` remembers by value instead, nor one `inner_defines` or `score_only` leave unkept)
     names = [d.name for d in program.defines if d.tabled is None and worth_keeping(d, no_walk)]
     if not names:
-        return program, plan
+        return program
     at_entry: dict[str, list[tuple[str, int]]] = {}
     for name, f, k in entries(program, names, deps):
         at_entry.setdefault(name, []).append((f, k))
@@ -53,4 +52,4 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
     kept = {name: t.Kept(deps.defines[name], tuple(at_entry.get(name, ())), tuple(by_attribute.get(name, ())))
             for name in names}
     return replace(program, defines=tuple(replace(d, kept=kept[d.name]) if d.name in kept else d
-                                          for d in program.defines)), plan
+                                          for d in program.defines))

@@ -44,16 +44,15 @@ from .. import typed as t
 from ..analysis import Facts
 from ..analysis.keys import key
 from ..analysis.walk import bare
-from .plan import Plan
 from .rewrite import map_statements
 
 NAME = "draw_out"
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each `x = without(x, c)` right after its `let c = draw_from(x)` marked (`t.Assign.drawn_out`):
     lowering writes the two as one call."""
-    return map_statements(program, _marked), plan
+    return map_statements(program, _marked)
 
 
 def _marked(stmts: tuple[t.Stmt, ...]) -> tuple[t.Stmt, ...]:

@@ -14,10 +14,9 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     if program.end is None:  # (no end: `_is_over` is `False`, nothing to keep)
-        return program, plan
-    return replace(program, end_kept=facts.dependencies.end), plan
+        return program
+    return replace(program, end_kept=facts.dependencies.end)

@@ -26,49 +26,18 @@ same memory.
 
 from __future__ import annotations
 
-import ast
 from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 
 NAME = "guard_inline"
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each action with a `when:` marked (`t.Action.when_written_out`): lowering writes its test
-    where its listing starts."""
+    where its listing starts (compiler/lower/listings.py `guard_written`)."""
     if not any(a.when is not None for a in program.actions):
-        return program, plan
+        return program
     return replace(program, actions=tuple(replace(a, when_written_out=True) if a.when is not None else a
-                                          for a in program.actions)), plan
-
-
-def written(marked: bool, when: str | None, parenthesised: str) -> str | None:
-    """The test a listing starts with, the negation of `when` (lowered; `parenthesised`, it as one
-    operand), or None where the listing calls the guard method (an action the pass did not mark:
-    `marked` false). A negation, a membership or an identity test is negated by its operator (`x`,
-    `c not in s`, `x is None`), as Python reads best. (Called by lowering: compiler/lower/actions.py.)"""
-    if when is None or not marked:
-        return None
-    text = when.strip()
-    tree = ast.parse(text, mode="eval").body
-    match tree:
-        case ast.UnaryOp(op=ast.Not()):  # (the whole test of an `if`: no parentheses needed)
-            operand = ast.get_source_segment(text, tree.operand)
-            if operand is not None:
-                return operand
-        case ast.Compare(ops=[ast.In() | ast.NotIn() | ast.Is() | ast.IsNot() as op], comparators=[right]):
-            left_py, right_py = ast.get_source_segment(text, tree.left), ast.get_source_segment(text, right)
-            if left_py is not None and right_py is not None:
-                negated = {ast.In: "not in", ast.NotIn: "in", ast.Is: "is not", ast.IsNot: "is"}[type(op)]
-                return f"{_operand(tree.left, left_py)} {negated} {_operand(right, right_py)}"
-    return f"not {parenthesised}"
-
-
-def _operand(node: ast.expr, py: str) -> str:
-    """`py`, the code of `node`, as an operand of a comparison: in parentheses if it binds looser."""
-    looser = isinstance(node, ast.BoolOp | ast.Compare | ast.IfExp | ast.Lambda | ast.NamedExpr) \
-        or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
-    return f"({py})" if looser else py
+                                          for a in program.actions))

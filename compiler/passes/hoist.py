@@ -41,13 +41,12 @@ from ..analysis import Facts
 from ..analysis.keys import key
 from ..analysis.walk import bare, clauses, nodes
 from ..types import Ty
-from .plan import Plan
 from .rewrite import Names, can_fail, free_locals, fused_shape, map_program, rebuild, show, with_clauses
 
 Clause = tuple[t.Symbol, t.Expr, t.Expr | None]
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     hoister = Hoister(program)
 
     def root(e: t.Expr) -> t.Expr:
@@ -55,9 +54,9 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         return hoister.expr(e)
 
     try:
-        return map_program(program, root), plan
+        return map_program(program, root)
     except RecursionError:  # (nesting is limited by the parser; even so) the program as it is, not optimised
-        return program, plan
+        return program
 
 
 @dataclass

@@ -44,7 +44,6 @@ from ..analysis.sizes import bounded
 from ..analysis.walk import clauses, nodes
 from ..types import Ty
 from .component_sets import sized, taken
-from .plan import Plan
 from .rewrite import Names, can_fail, fused_shape, map_program, rebuild, where, with_clauses
 from .value_masks import walkless
 
@@ -52,17 +51,16 @@ SMALL = 32  # nodes of a body inlined at most (docs/optimiser.md, `inline`: Chan
 _OPPOSITE = {"in": "not in", "not in": "in", "==": "!=", "!=": "=="}
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     try:
-        return Inliner(program, plan, facts.enabled).program(), plan
+        return Inliner(program, facts.enabled).program()
     except RecursionError:  # (nesting is limited by the parser; even so) the program as it is, not optimised
-        return program, plan
+        return program
 
 
 class Inliner:
-    def __init__(self, program: t.TypedProgram, plan: Plan, enabled: frozenset[str]) -> None:
+    def __init__(self, program: t.TypedProgram, enabled: frozenset[str]) -> None:
         self.typed = program
-        self.plan = plan
         self.enabled = enabled  # the passes that run
         self.defines = {d.name: d for d in program.defines}
         self.names = Names(program)

@@ -7,8 +7,9 @@ after every piece placed. Each call of a method costs more than what most of the
 
     self.deck_check()  # base.yaml:485
 
-With this pass lowering writes the procedure's body there, as the method's own lines (each with
-its rule line), after the line that records the procedure in a trace, as the method does:
+This pass marks such a procedure (`t.Procedure.written_out`), and lowering writes its body there,
+as the method's own lines (each with its rule line), after the line that records the procedure in a
+trace, as the method does:
 
     # base.yaml:486: deck_check, written out where it is called, base.yaml:485 (`inline_procedures`)
     if self.trace is not None:
@@ -41,14 +42,11 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from ..pyir import Block, Comment, call, if_
-from .plan import Plan
-from .rewrite import where
 
 SMALL = 12  # statements of a procedure written where it is called, those it writes out included
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     procedures = {p.name: p for p in program.procedures}
     sizes: dict[str, int | None] = {}
 
@@ -73,16 +71,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         sizes[name] = total if total is not None and total <= SMALL else None
         return sizes[name]
 
-    taken = tuple(p.name for p in program.procedures if size(p.name) is not None)
-    return program, replace(plan, inline_procedures=taken)
-
-
-def written(p: t.Procedure, at: t.CallEffect, body: Block) -> Block:
-    """The statements of a call of `p` (`body`: its statements, lowered where it is called): the
-    procedure's rule line, its record in a trace, its body, the call's rule line."""
-    return (
-        Comment(f"{where(p.span)}: {p.name}, written out where it is called, {where(at.span)} (`inline_procedures`)"),
-        if_("self.trace is not None", call(f"self.trace.append(\"procedures.{p.name}\")")),
-        *body,
-        Comment(f"{where(at.span)}: {p.name} written out above"),
-    )
+    if all(size(p.name) is None for p in program.procedures):
+        return program
+    marked = tuple(replace(p, written_out=True) if size(p.name) is not None else p for p in program.procedures)
+    return replace(program, procedures=marked)

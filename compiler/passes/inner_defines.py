@@ -35,14 +35,13 @@ from ..analysis.keeping import SEARCHES, worth_keeping_names
 from ..analysis.sizes import bounded
 from ..analysis.walk import clauses, expressions, nodes
 from ..types import entity
-from .plan import Plan
 from .value_masks import walkless
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     if "derived" not in facts.enabled:
-        return program, plan
-    return unkept(program, found(program, plan, facts), NAME), plan
+        return program
+    return unkept(program, found(program, facts), NAME)
 
 
 NAME = "inner_defines"
@@ -56,7 +55,7 @@ def unkept(program: t.TypedProgram, names: tuple[str, ...], by: str) -> t.TypedP
     return replace(program, defines=tuple(replace(d, unkept=by) if d.name in names else d for d in program.defines))
 
 
-def found(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[str, ...]:
+def found(program: t.TypedProgram, facts: Facts) -> tuple[str, ...]:
     """The definitions `derived` need not keep (see the module's doc), in the order declared."""
     defines = {d.name: d for d in program.defines}
     kept = worth_keeping_names(program, lambda x: walkless(program, x, defines))

@@ -51,14 +51,13 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 from .rewrite import can_fail, map_statements
 
 NAME = "join_rounds"
 ROUNDS = "_rounds"  # the local holding how many rounds the loop makes (compiler/names.py TEMPLATE_LOCALS)
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each such loop marked (`t.For.joins_rounds`, the items it joins as generated code spells them):
     lowering makes its joins at once where it writes the join and its count as taken above."""
     defines = {d.name: d for d in program.defines}
@@ -70,7 +69,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         items = _items(s) if len(s.body) == 1 else None
         return s if items is None or can_fail(s.domain, defines) else replace(s, joins_rounds=tuple(items))
 
-    return map_statements(program, marked), plan
+    return map_statements(program, marked)
 
 
 def _items(s: t.For) -> list[str] | None:

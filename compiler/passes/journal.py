@@ -6,7 +6,8 @@ a saved one holds it (`pending.before`). The runtime copies the state before eve
 every field of it; where the end of a turn or a phase's start can ask, that is every move (Chang
 Cheng's), and a tenth of them wait.
 
-This pass tells lowering, for such a rule set, to write before each assignment to a field a note
+This pass annotates the typed program (`TypedProgram.journal`, a representation of the state as
+a move began) so that lowering, for such a rule set, writes before each assignment to a field a note
 of the field as it was, the first time the move changes it (`_journal`, copied as `clone` copies
 it), and the class to say so (`JOURNAL`): the runtime then notes the seat, phase, turn and count of
 moves and the generator's state as the move begins, and makes the state it began in only if the
@@ -26,8 +27,10 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    return program, replace(plan, journal=True)  # (lowering knows whether every move runs as steps)
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
+    if program.journal:
+        return program
+    # (lowering knows whether every move runs as steps: where it does, it notes the fields)
+    return replace(program, journal=True)

@@ -41,7 +41,6 @@ from ..names import PASS_CELL_BASE as CELL_BASE
 from ..types import Ty
 from .bitmask import served as masked
 from .hoist import _cheap
-from .plan import Plan
 from .rewrite import Names, can_fail, free_locals, fused_shape, map_program, rebuild, show, with_clauses
 from .value_masks import served
 
@@ -49,28 +48,27 @@ CELL = "a cell for values computed once"  # the verb of a cell clause's note
 LAZY = "computed once, at first need:"  # the verb of a value read from its cell
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    lazy = Lazy(program, plan)
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
+    lazy = Lazy(program)
 
     def root(e: t.Expr) -> t.Expr:
         lazy.names.begin()
         return lazy.expr(e)
 
     try:
-        return map_program(program, root), plan
+        return map_program(program, root)
     except RecursionError:  # (nesting is limited by the parser; even so) the program as it is
-        return program, plan
+        return program
 
 
 class Lazy:
-    def __init__(self, program: t.TypedProgram, plan: Plan) -> None:
-        self.plan = plan
+    def __init__(self, program: t.TypedProgram) -> None:
         self.program = program
         self.names = Names(program)
         self.constants = {name: value for name, value, _ in program.tables.constants}
         self.defines = {d.name: d for d in program.defines}
         self.failing: dict[str, bool] = {}
-        self.taken: set[Hashable] = {*plan.listing_hoists}
+        self.taken: set[Hashable] = set()
 
     def expr(self, e: t.Expr) -> t.Expr:
         e = rebuild(e, self.expr)  # the comprehensions inside first

@@ -35,15 +35,14 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 from .rewrite import map_nodes
 
 NAME = "list_items"
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each such join marked (`t.Binary.items_written`): lowering writes it with the items."""
-    return map_nodes(program, _marked), plan
+    return map_nodes(program, _marked)
 
 
 def _marked(e: t.Expr) -> t.Expr:

@@ -13,8 +13,9 @@ reads nothing the payment changes, yet it was joined again for every payment. Th
 in the domain of every choice after the first, each list `spot_filters` makes whose joined part
 (the masks kept beside the fields, and the groups of `key in L` tests, before the first test
 computed per key value: spot_filters.joined_terms) reads no local at all: only the state, the
-board and constants, which listing does not change. Lowering joins it once, in a local of the
-listing (`joined0`, before its loops), and the choice's list is made from that local.
+board and constants, which listing does not change, and marks it (`t.Comprehension.joined_once`).
+Lowering joins it once, in a local of the listing (`joined0`, before its loops), and the choice's
+list is made from that local.
 
 Why it is the same game: the joined masks are computed from what the listing never changes (the
 state is only read while actions are listed; a local of the rules is the only thing that varies
@@ -27,31 +28,31 @@ on the plain code, as for `spot_filters`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from ..analysis.keys import key
-from ..analysis.walk import nodes
-from .plan import Plan
-from .rewrite import free_locals
+from .rewrite import free_locals, map_expression
 from .spot_filters import among, joined_terms
 
-LOCAL = "_joined{}"  # the listing's locals holding the masks joined once (compiler/names.py TEMPLATE_LOCALS)
+
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
+    """Each such list of a later choice marked (`t.Comprehension.joined_once`)."""
+
+    def mark(e: t.Expr) -> t.Expr:
+        return replace(e, joined_once=True) if isinstance(e, t.Comprehension) and invariant(e) else e
+
+    actions = []
+    for a in program.actions:  # (the lists inside first)
+        choices = (*a.choices[:1], *(replace(c, domain=map_expression(c.domain, mark)) for c in a.choices[1:]))
+        same = all(new.domain is old.domain for new, old in zip(choices, a.choices, strict=True))
+        actions.append(a if same else replace(a, choices=choices))
+    if all(new is old for new, old in zip(actions, program.actions, strict=True)):
+        return program
+    return replace(program, actions=tuple(actions))
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    found: list[Hashable] = []
-    for a in program.actions:
-        for c in a.choices[1:]:
-            for e in nodes(c.domain):
-                if isinstance(e, t.Comprehension) and invariant(plan, e) and key(e) not in found:
-                    found.append(key(e))
-    return program, replace(plan, listing_hoists=tuple(found))
-
-
-def invariant(plan: Plan, e: t.Comprehension) -> bool:
+def invariant(e: t.Comprehension) -> bool:
     """Whether `e` is a list `spot_filters` makes whose joined part has something to join beside
     the board's mask and reads no local."""
     found = e.spot_filter
@@ -60,6 +61,3 @@ def invariant(plan: Plan, e: t.Comprehension) -> bool:
     terms = joined_terms(found)
     lists = [among(term) for term in terms if term.mask is None]
     return bool(terms) and all(lst is not None and not free_locals(lst) for lst in lists)
-
-
-# -- what lowering asks ---------------------------------------------------------------------------

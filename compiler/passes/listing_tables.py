@@ -59,12 +59,9 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from ..builtins import BUILTINS
-from ..names import joined
-from ..pyir import AugAssign, Code, Comment, Stmt, assign, call, if_
+from ..typed import Listed
 from ..types import Ty
-from . import action_tables
-from .action_tables import Bind
-from .plan import Listed, Plan
+from .action_tables import listed_as
 from .rewrite import can_fail, free_locals
 
 MAX_KEYS = 3  # values of the game a listing remembered by value may read
@@ -72,18 +69,20 @@ _FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration's values, all of th
 _SEATS = ("current", "opponent")  # the seats an entry of a field per player may be read at
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
+    """Each action taken annotated with what its listing is remembered by (`t.Listing.remembered`);
+    lowering remembers it so (compiler/lower/listings.py `remembered`)."""
     defines = {d.name: d for d in program.defines}
-    found: list[Listed] = []
-    for a in program.actions:
-        table = action_tables.table_of(plan, a.name)
-        if table is None or not a.choices or a.name in plan.spot_rows \
+
+    def how(a: t.Action) -> t.Listing | None:
+        table = a.listing.table
+        if table is None or not a.choices or a.listing.spot_row is not None \
                 or any(level.how != "index" for level in table.levels):
-            continue
+            return None
         listed = _listed(a, defines)
-        if listed is not None:
-            found.append(listed)
-    return program, replace(plan, listing_tables=tuple(found))
+        return None if listed is None else replace(a.listing, remembered=listed)
+
+    return listed_as(program, how)
 
 
 def _listed(a: t.Action, defines: dict[str, t.Define]) -> Listed | None:
@@ -168,31 +167,3 @@ def _few(ty: Ty) -> bool:
     if ty.kind in ("enum", "bool"):
         return True
     return ty.kind in ("list", "set") and ty.elem is not None and ty.elem.kind in ("enum", "bool")
-
-
-def listed_of(plan: Plan, action: str) -> Listed | None:
-    return next((x for x in plan.listing_tables if x.action == action), None)
-
-
-# -- what lowering asks ---------------------------------------------------------------------------
-def remembered(listed: Listed, action: str, plain: list[Stmt], bindings: list[Stmt], bound: Bind) -> list[Stmt]:
-    """The statements of the listing (a method's body): the table, the key, and the plain listing
-    `plain` (appending to `listed_actions`, after the listing's own `bindings`) run only for a key met
-    the first time. `bound`: how the table is read (pass `board_tables`)."""
-    parts = [f"frozenset({code})" if member else code for code, member in listed.keys]
-    key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
-    name = f"listing {action}"
-    find = bound(f"self.board.tables.values.get({name!r}) or self.board.tables.value_table({name!r})",
-                 joined("listed", action), "dict[Any, list[rt.Action]]",
-                 f"the listings of `{action}` by what they read (`listing_tables`)")
-    return [
-        Comment(f"What this listing lists is a function of {listed.what}: remembered by "
-                f"{'them' if len(parts) > 1 else 'it'}, in a table of the board every state shares "
-                "(`listing_tables`)."),
-        assign("_listed", find),
-        assign("_listed_key", key),
-        assign("_listed_actions", "_listed.get(_listed_key)", annotation="list[rt.Action] | None"),
-        if_("_listed_actions is None", assign("_listed_actions", "[]"), *bindings, *plain,
-            call("rt.remember(_listed, _listed_key, _listed_actions, self.board)")),
-        AugAssign(Code("_actions"), "+", Code("_listed_actions")),
-    ]

@@ -33,15 +33,14 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     # (each definition by the first region parameter `region_drops` found)
     nested = {d.name: d.kept.regions[0][1] for d in program.defines
               if d.kept is not None and d.kept.regions and len(d.params) > 1}
     if not nested:
-        return program, plan
+        return program
     return replace(program, defines=tuple(
         replace(d, kept=replace(d.kept, nested=nested[d.name])) if d.kept is not None and d.name in nested else d
-        for d in program.defines)), plan
+        for d in program.defines))

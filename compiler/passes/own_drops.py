@@ -25,10 +25,9 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     if "derived" not in facts.enabled:
-        return program, plan
-    return replace(program, drops_in_place=True), plan
+        return program
+    return replace(program, drops_in_place=True)

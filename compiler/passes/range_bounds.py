@@ -35,16 +35,15 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 from .rewrite import map_nodes
 
 NAME = "range_bounds"
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each range from a number never negative marked (`t.Builtin.from_nonnegative`): lowering
     takes it as holding at most what it proves of the bound."""
-    return map_nodes(program, _marked), plan
+    return map_nodes(program, _marked)
 
 
 def _marked(e: t.Expr) -> t.Expr:

@@ -30,10 +30,9 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.reads import Dependencies
-from .plan import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     deps = facts.dependencies
     defines = {d.name: d for d in program.defines}
     spot_fields = {f.decl.name for f in program.fields if f.decl.per == "spot"}
@@ -47,10 +46,10 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         if regions:
             found[d.name] = regions
     if not found:
-        return program, plan
+        return program
     return replace(program, defines=tuple(
         replace(d, kept=replace(d.kept, regions=found[d.name])) if d.kept is not None and d.name in found else d
-        for d in program.defines)), plan
+        for d in program.defines))
 
 
 def read_in_region(d: t.Define, field: str, defines: Mapping[str, t.Define], deps: Dependencies,

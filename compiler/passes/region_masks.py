@@ -58,9 +58,8 @@ from ..analysis import Facts
 from ..analysis.walk import bare as unnoted
 from ..analysis.walk import nodes
 from ..names import MAX_TABLE_CHOICES, joined
-from ..pyir import AugAssign, Block, Code, Comment, For, If, Return, assign
-from . import action_tables
-from .plan import Plan, RegionChoice, RegionTerm, RegionTest
+from ..typed import RegionChoice, RegionTerm, RegionTest
+from .action_tables import listed_as
 from .rewrite import can_fail, free_locals, show
 from .spot_filters import _conjuncts, _failing, _put_back
 
@@ -69,24 +68,31 @@ _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 _PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField, t.AttrOf)
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    finder = _Finder(program, plan)
-    choices: list[RegionChoice] = []
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
+    """Each action taken annotated with its choice of regions (`t.Listing.regions`), each definition
+    with its kept tests (`t.Define.region_tests`); lowering keeps and reads them (compiler/lower/
+    regions.py, listings.py)."""
+    finder = _Finder(program)
+    choices: dict[str, RegionChoice] = {}
     for a in program.actions:
-        table = action_tables.table_of(plan, a.name)
-        if table is None or len(a.choices) < 2 or table.levels[-1].how != "index" \
-                or any(listed.action == a.name for listed in plan.listing_tables):
+        table = a.listing.table
+        if table is None or len(a.choices) < 2 or table.levels[-1].how != "index" or a.listing.remembered is not None:
             continue
         found = finder.choice(a)
         if found is not None:
-            choices.append(found)
+            choices[a.name] = found
     if not choices:
-        return program, plan
-    return program, replace(plan, region_tests=tuple(finder.tests.values()), region_choices=tuple(choices))
+        return program
+    program = listed_as(program, lambda a: replace(a.listing, regions=choices[a.name]) if a.name in choices else None)
+    tests: dict[str, tuple[RegionTest, ...]] = {}
+    for test in finder.tests.values():
+        tests[test.define] = (*tests.get(test.define, ()), test)
+    return replace(program, defines=tuple(replace(d, region_tests=tests[d.name]) if d.name in tests else d
+                                          for d in program.defines))
 
 
 class _Finder:
-    def __init__(self, program: t.TypedProgram, plan: Plan) -> None:
+    def __init__(self, program: t.TypedProgram) -> None:
         self.defines = {d.name: d for d in program.defines}
         self.kept = {d.name: d.kept.reads for d in program.defines if d.kept is not None}
         self.constants = {name: value for name, value, _ in program.tables.constants}
@@ -173,75 +179,3 @@ class _Finder:
             return not any(isinstance(n, t.Ref) and n.sym is var for part in _failing(test, self.defines)
                            for n in nodes(part))
         return True
-def choice_of(plan: Plan, action: str) -> RegionChoice | None:
-    return next((c for c in plan.region_choices if c.action == action), None)
-
-
-def test_of(plan: Plan, test: t.Expr, var: t.Symbol) -> RegionTest | None:
-    """The kept test `test` is over the region `var` (`d(var) op c`), or None."""
-    if not plan.region_tests:
-        return None
-    bare = unnoted(test)
-    if not (isinstance(bare, t.Binary) and bare.op in _COMPARISONS):
-        return None
-    call, right = unnoted(bare.left), unnoted(bare.right)
-    if not (isinstance(call, t.DefineCall) and len(call.args) == 1 and isinstance(unnoted(call.args[0]), t.Ref)
-            and unnoted(call.args[0]).sym is var):  # type: ignore[union-attr]
-        return None
-    value = str(right.value) if isinstance(right, (t.Num, t.Bool)) else \
-        right.sym.py if isinstance(right, t.Ref) and right.sym.kind == "const" else None
-    return next((tt for tt in plan.region_tests if (tt.define, tt.op, tt.value) == (call.define, bare.op, value)),
-                None)
-
-
-def any_of(plan: Plan, e: t.Comprehension) -> tuple[RegionTest, t.Expr] | None:
-    """`any(d(r) op c for r in L)`, a kept test over regions whose mask is known exactly (`L` the
-    regions of a kind, or a choice between such): the test and L."""
-    if e.func != "any" or e.more or e.cond is not None or not plan.region_tests:
-        return None
-    test = test_of(plan, e.elt, e.var)
-    if test is None or not exact(e.domain):
-        return None
-    return test, e.domain
-
-
-def exact(e: t.Expr) -> bool:
-    """Whether the mask of the regions of a list is known without walking it: the regions of a kind
-    (`regions_of(k)`), or `a if c else b` of such."""
-    e = unnoted(e)
-    match e:
-        case t.Builtin(func="regions_of"):
-            return True
-        case t.Cond():
-            return exact(e.then) and exact(e.orelse)
-    return False
-
-
-ORDERED = "rt.ordered_mask("  # (a mask that may be -1: its regions not in increasing order)
-
-
-def within_method(test: RegionTest) -> Block:
-    """The body of the method giving the test's mask among the regions of `regions_mask`, computing
-    again the bits that are not known."""
-    held = Code("_held_regions")
-    return (
-        Comment(f"`region_masks`: the regions of `_regions_mask` where `{test.text}`, kept in `{test.slot}` where "
-                f"`{test.known}` says the bit is known (cleared where the kept value of `{test.define}` for a region "
-                "is dropped)"),
-        assign("_regions_stale", f"_regions_mask & ~self.{test.known}"),
-        If(Code("_regions_stale"), (
-            assign("_held_regions", f"self.{test.slot}"),
-            For(Code("_in_region"), Code("rt.bits(_regions_stale)"), (
-                If(Code(f"self.{test.define}(_in_region) {test.op} {test.value}"),
-                   (AugAssign(held, "|", Code("1 << _in_region")),),
-                   orelse=(AugAssign(held, "&", Code("~(1 << _in_region)")),)),
-            )),
-            assign(f"self.{test.slot}", "_held_regions"),
-            AugAssign(Code(f"self.{test.known}"), "|", Code("_regions_stale")),
-        ), note="(bits of regions whose kept value was dropped: computed again)"),
-        Return(Code(f"self.{test.slot} & _regions_mask")),
-    )
-
-
-def fixed_count(choice: RegionChoice) -> int:
-    return sum(1 for term in choice.terms if term.kept is None)

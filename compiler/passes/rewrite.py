@@ -70,6 +70,17 @@ def map_program(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
     )
 
 
+def map_expression(e: t.Expr, f: ExprFn) -> t.Expr:
+    """`e` with `f` applied to each of its nodes, inner nodes first; the same node where nothing
+    inside it changed and `f` gave it back."""
+    parts = t.subexpressions(e)
+    news = [map_expression(part, f) for part in parts]
+    if any(new is not part for part, new in zip(parts, news, strict=True)):
+        by_id = {id(part): new for part, new in zip(parts, news, strict=True)}  # (while both are held)
+        e = rebuild(e, lambda part: by_id.get(id(part), part))
+    return f(e)
+
+
 def map_nodes(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
     """`program` with `f` applied to every node of every expression a rule starts from and of the
     component attributes, inner nodes first (`f` gives the node itself where it changes nothing);
@@ -77,16 +88,14 @@ def map_nodes(program: t.TypedProgram, f: ExprFn) -> t.TypedProgram:
     (so no analysis is made again). The passes that mark a form for lowering use it (`t.FORMS`)."""
     changed = False
 
-    def go(e: t.Expr) -> t.Expr:
+    def one(e: t.Expr) -> t.Expr:
         nonlocal changed
-        parts = t.subexpressions(e)
-        news = [go(part) for part in parts]
-        if any(new is not part for part, new in zip(parts, news, strict=True)):
-            by_id = {id(part): new for part, new in zip(parts, news, strict=True)}
-            e = rebuild(e, lambda part: by_id.get(id(part), part))
         new = f(e)
         changed = changed or new is not e
         return new
+
+    def go(e: t.Expr) -> t.Expr:
+        return map_expression(e, one)
 
     mapped = map_program(program, go)
     mapped = replace(mapped, components=tuple(replace(c, value=go(c.value)) for c in program.components))

@@ -39,20 +39,19 @@ from ..analysis.keeping import worth_keeping_names
 from ..analysis.walk import expressions, nodes
 from ..types import entity
 from .inner_defines import unkept
-from .plan import Plan
 from .rewrite import free_locals
 from .value_masks import walkless
 
 PLAYER = entity("player")
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     if "derived" not in facts.enabled:
-        return program, plan
-    return unkept(program, found(program, plan), "score_only"), plan
+        return program
+    return unkept(program, found(program), "score_only")
 
 
-def found(program: t.TypedProgram, plan: Plan) -> tuple[str, ...]:
+def found(program: t.TypedProgram) -> tuple[str, ...]:
     """The definitions `derived` need not keep (see the module's doc), in the order declared."""
     defines = {d.name: d for d in program.defines}
     kept = worth_keeping_names(program, lambda x: walkless(program, x, defines))

@@ -18,16 +18,15 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 from .rewrite import map_nodes, map_statements
 
 NAME = "set_items"
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each such operation marked (`items_written` of `t.Binary` and `t.Assign`): lowering writes it
     with the items."""
-    return map_statements(map_nodes(program, _marked), _assignments), plan
+    return map_statements(map_nodes(program, _marked), _assignments)
 
 
 def _marked(e: t.Expr) -> t.Expr:

@@ -20,15 +20,14 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .plan import Plan
 from .rewrite import map_nodes
 
 NAME = "set_lists"
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each such list marked (`t.Comprehension.sorted_set`): lowering writes it `sorted(S)`."""
-    return map_nodes(program, _marked), plan
+    return map_nodes(program, _marked)
 
 
 def _marked(e: t.Expr) -> t.Expr:

@@ -34,22 +34,29 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import bare
+from .action_tables import listed_as
 from .listing_tables import described
-from .plan import Plan
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    if not plan.listing_tables:
-        return program, plan
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
+    """The keys of each listing remembered by value (`t.Listing.remembered`) that the rules keep
+    sorted made the list itself."""
+    if not any(a.listing.remembered is not None for a in program.actions):
+        return program
     kept = kept_sorted(program)
-    found = []
-    for listed in plan.listing_tables:
+
+    def how(a: t.Action) -> t.Listing | None:
+        listed = a.listing.remembered
+        if listed is None:
+            return None
         codes = frozenset(code for code, member in listed.keys if member and _field_of(code, kept))
-        if codes:
-            keys = tuple((code, member and code not in codes) for code, member in listed.keys)
-            listed = replace(listed, keys=keys, what=described(listed.keys, listed.words, codes))
-        found.append(listed)
-    return program, replace(plan, listing_tables=tuple(found))
+        if not codes:
+            return None
+        keys = tuple((code, member and code not in codes) for code, member in listed.keys)
+        return replace(a.listing, remembered=replace(listed, keys=keys, what=described(listed.keys, listed.words,
+                                                                                        codes)))
+
+    return listed_as(program, how)
 
 
 def kept_sorted(program: t.TypedProgram) -> frozenset[str]:

@@ -50,14 +50,13 @@ from ..analysis.keys import key
 from ..analysis.walk import bare as unnoted
 from ..analysis.walk import expressions, nodes
 from ..names import PASS_LOCAL_BASE, joined
-from .plan import Plan
 from .rewrite import Names, can_fail, map_nodes, rebuild
 
 # the built-ins whose value, for a spot, the board alone fixes
 BOARD_BUILTINS = frozenset({"region_of"})
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """Each list of spots the pass makes from masks given its filter (`t.Comprehension.spot_filter`),
     and the masks of the empty spots it reads kept (`TypedProgram.masks`)."""
     finder = _Finder(program)
@@ -70,7 +69,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
                 if f is not None:
                     found[k] = f
     if not found:
-        return program, plan
+        return program
     masks = list(program.masks)
     for f in found.values():
         for term in f.terms:
@@ -82,7 +81,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
             return replace(e, spot_filter=found[key(e)])
         return e
 
-    return map_nodes(replace(program, masks=tuple(masks)), marked), plan
+    return map_nodes(replace(program, masks=tuple(masks)), marked)
 
 
 class _Finder:

@@ -44,25 +44,38 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import bare, nodes
-from . import action_tables
-from .plan import Plan
+from .action_tables import listed_as
 
 # the nodes a test kept per row may be made of (beside the locals it may read)
 _PURE = (t.Num, t.Str, t.Bool, t.Binary, t.Unary, t.Cond, t.ListIndex, t.Note, t.Collection, t.RecordField)
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    found: list[str] = []
-    for a in program.actions:
-        table = action_tables.table_of(plan, a.name)
-        if table is None or len(a.choices) < 2 or table.levels[-1].how != "index":
-            continue
-        last = a.choices[-1]
-        domain = bare(last.domain)
-        if (last.var.ty.kind == "entity" and last.var.ty.name == "spot" and isinstance(domain, t.Comprehension)
-                and domain.spot_filter is not None):
-            found.append(a.name)
-    return program, replace(plan, spot_rows=tuple(found))
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
+    """Each action taken annotated with the tests of its filter kept per row (`t.Listing.spot_row`);
+    lowering gathers its row (compiler/lower/listings.py `gathered_spots`)."""
+
+    def how(a: t.Action) -> t.Listing | None:
+        kept = _kept(a)
+        return None if kept is None else replace(a.listing, spot_row=kept)
+
+    return listed_as(program, how)
+
+
+def _kept(a: t.Action) -> tuple[int, ...] | None:
+    """The positions, among the tests of the filter of the last choice's spots, of those kept per
+    row, if the pass takes the action; else None."""
+    table = a.listing.table
+    if table is None or len(a.choices) < 2 or table.levels[-1].how != "index":
+        return None
+    last = a.choices[-1]
+    domain = bare(last.domain)
+    if not (last.var.ty.kind == "entity" and last.var.ty.name == "spot" and isinstance(domain, t.Comprehension)):
+        return None
+    found = domain.spot_filter
+    if found is None:
+        return None
+    earlier = tuple(c.var for c in a.choices[:-1])
+    return tuple(k for k, term in enumerate(found.terms) if fixed(term, earlier))
 
 
 def fixed(term: t.FilterTerm, earlier: tuple[t.Symbol, ...]) -> bool:

@@ -46,35 +46,27 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from .action_tables import table_of
-from .plan import Plan
+from .action_tables import listed_as
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    taken = []
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
+    """Each action taken annotated (`t.Listing.tabled_rows`); lowering finds its rows by the key
+    (compiler/lower/listings.py `rows_lines`)."""
     defines = {d.name: d for d in program.defines}
-    for a in program.actions:
-        table = table_of(plan, a.name)
-        if table is None or len(table.levels) < 2 or table.levels[0].how != "key" or not a.choices:
-            continue
-        first = a.choices[0]
-        if first.var.ty.kind != "list" or not isinstance(first.domain, t.DefineCall):
-            continue
-        if defines[first.domain.define].tabled is None or not all(map(_plain, first.domain.args)):
-            continue
-        taken.append(a.name)
-    return program, replace(plan, tabled_rows=tuple(taken))
+    return listed_as(program, lambda a: replace(a.listing, tabled_rows=True) if _taken(a, defines) else None)
+
+
+def _taken(a: t.Action, defines: dict[str, t.Define]) -> bool:
+    table = a.listing.table
+    if table is None or len(table.levels) < 2 or table.levels[0].how != "key" or not a.choices:
+        return False
+    first = a.choices[0]
+    if first.var.ty.kind != "list" or not isinstance(first.domain, t.DefineCall):
+        return False
+    return defines[first.domain.define].tabled is not None and all(map(_plain, first.domain.args))
 
 
 def _plain(e: t.Expr) -> bool:
     """An argument read again at no cost and with no fault: a number, a constant, a value of the
     language (the seat to act)."""
     return isinstance(e, t.Num) or (isinstance(e, t.Ref) and e.sym.kind in ("value", "const"))
-
-
-def key_code(table_py: str, at: int | None, params: tuple[int, ...], args: list[str]) -> str:
-    """The code of the key a definition remembered by value (`value_tables`) is found by, called
-    with the arguments `args` (their code): what its own look-up reads, its parameters replaced."""
-    read = table_py if at is None else f"{table_py}[{args[at]}]"
-    parts = [read, *(args[k] for k in params)]
-    return parts[0] if len(parts) == 1 else f"({', '.join(parts)})"

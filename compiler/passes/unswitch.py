@@ -35,15 +35,14 @@ from ..analysis import Facts
 from ..analysis.keys import key
 from ..analysis.walk import clauses
 from .bitmask import served as masked
-from .plan import Plan
 from .rewrite import free_locals, show, with_clauses
 from .value_masks import served
 
 VERB = "unswitched"
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
-    taken: set[Hashable] = {*plan.listing_hoists}
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
+    taken: set[Hashable] = set()
     constants = {name: value for name, value, _ in program.tables.constants}
     defines = {d.name: d for d in program.defines}
 
@@ -74,7 +73,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         actions=tuple(replace(a, choices=tuple(replace(c, domain=domain(c.domain)) for c in a.choices),
                               effect=block(a.effect)) for a in program.actions),
         setup=block(program.setup),
-    ), plan
+    )
 
 
 def unswitched(e: t.Comprehension) -> t.Expr | None:

@@ -49,7 +49,6 @@ from ..analysis.walk import bare, expressions
 from ..names import joined
 from ..types import Ty
 from .component_sets import taken
-from .plan import Plan
 from .rewrite import can_fail, free_locals, map_nodes
 
 EMPTY = -1  # (as spot_filters: the `value` of a mask of the spots whose field, of lists, is empty)
@@ -78,7 +77,7 @@ class Form:
     region: t.Expr | None
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     """The masks kept (`TypedProgram.value_masks`, and the empty spots' in `TypedProgram.masks`), and
     each count, test or list they serve marked (`value_mask`): lowering writes it from the masks."""
     defines = {d.name: d for d in program.defines}
@@ -105,7 +104,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         values[(test.field, test.kind)] = t.ValueMask(test.field, test.kind, count,
                                                       joined(suffix, test.field), test.span)
     if not masks and not values:
-        return program, plan
+        return program
     kept = replace(program, masks=tuple(masks), value_masks=tuple(values.values()))
 
     def marked(e: t.Expr) -> t.Expr:
@@ -115,7 +114,7 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
                 return replace(e, value_mask=True)
         return e
 
-    return map_nodes(kept, marked), plan
+    return map_nodes(kept, marked)
 
 
 def short(program: t.TypedProgram, field: t.Field) -> bool:
@@ -152,7 +151,7 @@ def _counts(program: t.TypedProgram) -> dict[str, str]:
 
 # -- the forms ------------------------------------------------------------------------------------
 def form(e: t.Comprehension, defines: Mapping[str, t.Define]) -> Form | None:
-    """The form `e` is, whichever masks the plan keeps, or None."""
+    """The form `e` is, whichever masks the program keeps, or None."""
     if e.more:
         return None
     region: t.Expr | None

@@ -54,12 +54,11 @@ from ..analysis.keeping import PLAIN, worth_keeping
 from ..builtins import BUILTINS
 from ..types import Ty
 from .count_items import walkless
-from .plan import Plan
 
 _FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration or a kind of component: all its values
 
 
-def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgram, Plan]:
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
     defines = {d.name: d for d in program.defines}
     constants = {name: value for name, value, _ in program.tables.constants}
     found = {}
@@ -68,9 +67,9 @@ def run(program: t.TypedProgram, plan: Plan, facts: Facts) -> tuple[t.TypedProgr
         if table is not None and worth_keeping(d, lambda x: walkless(program, x, defines, constants)):
             found[d.name] = table
     if not found:
-        return program, plan
+        return program
     return replace(program, defines=tuple(replace(d, tabled=found[d.name]) if d.name in found else d
-                                          for d in program.defines)), plan
+                                          for d in program.defines))
 
 
 def tabled(d: t.Define) -> t.ValueTable | None:

@@ -48,7 +48,7 @@ def nesting(ruleset: str) -> dict[str, int]:
     """The kept slots whose values are nested by one parameter (pass `nested_drops`): its position."""
     # (and without `value_masks`: the tests of `nested_drops` play China (Schacht) with `palaces_in` kept)
     return {f"_d__{d.name}": d.kept.nested for enabled in (passes.ALL, passes.ALL - {"value_masks"})
-            for d in passes.optimise(typed(ruleset), enabled)[0].defines
+            for d in passes.optimise(typed(ruleset), enabled).defines
             if d.kept is not None and d.kept.nested is not None}
 
 

@@ -1,0 +1,83 @@
+"""Lowering the tests of regions kept as masks (pass `region_masks`, `t.Define.region_tests`): the
+method that gives a kept test's mask among given regions, and the kept test a comprehension is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .. import typed as t
+from ..analysis.walk import bare as unnoted
+from ..pyir import AugAssign, Block, Code, Comment, For, If, Return, assign
+from ..typed import RegionChoice, RegionTest
+
+_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+
+
+def test_of(defines: Mapping[str, t.Define], test: t.Expr, var: t.Symbol) -> RegionTest | None:
+    """The kept test `test` is over the region `var` (`d(var) op c`, one of `d`'s `region_tests`), or None."""
+    bare = unnoted(test)
+    if not (isinstance(bare, t.Binary) and bare.op in _COMPARISONS):
+        return None
+    call, right = unnoted(bare.left), unnoted(bare.right)
+    if not (isinstance(call, t.DefineCall) and len(call.args) == 1 and isinstance(unnoted(call.args[0]), t.Ref)
+            and unnoted(call.args[0]).sym is var):  # type: ignore[union-attr]
+        return None
+    value = str(right.value) if isinstance(right, (t.Num, t.Bool)) else \
+        right.sym.py if isinstance(right, t.Ref) and right.sym.kind == "const" else None
+    d = defines.get(call.define)
+    return None if d is None else next((tt for tt in d.region_tests if (tt.op, tt.value) == (bare.op, value)), None)
+
+
+def any_of(defines: Mapping[str, t.Define], e: t.Comprehension) -> tuple[RegionTest, t.Expr] | None:
+    """`any(d(r) op c for r in L)`, a kept test over regions whose mask is known exactly (`L` the
+    regions of a kind, or a choice between such): the test and L."""
+    if e.func != "any" or e.more or e.cond is not None:
+        return None
+    test = test_of(defines, e.elt, e.var)
+    if test is None or not exact(e.domain):
+        return None
+    return test, e.domain
+
+
+def exact(e: t.Expr) -> bool:
+    """Whether the mask of the regions of a list is known without walking it: the regions of a kind
+    (`regions_of(k)`), or `a if c else b` of such."""
+    e = unnoted(e)
+    match e:
+        case t.Builtin(func="regions_of"):
+            return True
+        case t.Cond():
+            return exact(e.then) and exact(e.orelse)
+    return False
+
+
+ORDERED = "rt.ordered_mask("  # (a mask that may be -1: its regions not in increasing order)
+
+
+def within_method(test: RegionTest) -> Block:
+    """The body of the method giving the test's mask among the regions of `regions_mask`, computing
+    again the bits that are not known."""
+    held = Code("_held_regions")
+    return (
+        Comment(f"`region_masks`: the regions of `_regions_mask` where `{test.text}`, kept in `{test.slot}` where "
+                f"`{test.known}` says the bit is known (cleared where the kept value of `{test.define}` for a region "
+                "is dropped)"),
+        assign("_regions_stale", f"_regions_mask & ~self.{test.known}"),
+        If(Code("_regions_stale"), (
+            assign("_held_regions", f"self.{test.slot}"),
+            For(Code("_in_region"), Code("rt.bits(_regions_stale)"), (
+                If(Code(f"self.{test.define}(_in_region) {test.op} {test.value}"),
+                   (AugAssign(held, "|", Code("1 << _in_region")),),
+                   orelse=(AugAssign(held, "&", Code("~(1 << _in_region)")),)),
+            )),
+            assign(f"self.{test.slot}", "_held_regions"),
+            AugAssign(Code(f"self.{test.known}"), "|", Code("_regions_stale")),
+        ), note="(bits of regions whose kept value was dropped: computed again)"),
+        Return(Code(f"self.{test.slot} & _regions_mask")),
+    )
+
+
+def fixed_count(choice: RegionChoice) -> int:
+    return sum(1 for term in choice.terms if term.kept is None)
+

@@ -11,6 +11,7 @@ import ast
 import hashlib
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import jinja2
@@ -21,8 +22,8 @@ from . import ir
 from .lowered import LoweredChoice, Program
 from .names import faces_constant
 from .passes import PASSES
-from .pyir import declared, does_something
-from .pyprint import lines
+from .pyir import Code, Expr, Paren, Tuple, declared, does_something
+from .pyprint import lines, text
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("rulewright.compiler", "templates"),
@@ -55,8 +56,13 @@ def _docstring(text: str) -> str:
     return repr(text)
 
 
-def _paren(code: str) -> str:
-    """`code` in parentheses, unless one pair already wraps it whole."""
+def _paren(code: str | Expr) -> str:
+    """`code` in parentheses, unless one pair already wraps it whole (of nodes: a `Paren`, a tuple's own)."""
+    if isinstance(code, Code):
+        return _paren(code.text)
+    if not isinstance(code, str):
+        return text(code) if isinstance(code, Paren) or isinstance(code, Tuple) and code.parenthesised \
+            else f"({text(code)})"
     if code.startswith("(") and code.endswith(")"):
         depth = 0
         for i, ch in enumerate(code):
@@ -68,13 +74,22 @@ def _paren(code: str) -> str:
     return f"({code})"
 
 
-def _unparen(code: str) -> str:
-    """`code` without one pair of parentheses that wraps it whole."""
+def _unparen(code: str | Expr) -> str:
+    """`code` without one pair of parentheses that wraps it whole (of nodes: a `Paren`'s, a tuple's own)."""
+    if isinstance(code, Code):
+        return _unparen(code.text)
+    if isinstance(code, Paren):
+        return text(code.value)
+    if isinstance(code, Tuple):
+        return text(replace(code, parenthesised=False))
+    if not isinstance(code, str):
+        return text(code)
     wrapped = _paren(code)
     return code[1:-1] if wrapped == code and code.startswith("(") else code
 
 
 _ENV.filters["lines"] = lines
+_ENV.filters["code"] = text  # an expression node's Python
 _ENV.filters["unparen"] = _unparen
 _ENV.filters["paren"] = _paren
 _ENV.filters["pyrepr"] = repr

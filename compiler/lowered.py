@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..core.source import SourceSpan
-from .pyir import Block, For, If, Return, Stmt
+from .pyir import Block, Constant, Expr, For, If, Return, Stmt
 from .typed import BoardTable
 
 
@@ -73,7 +73,7 @@ class LoweredFunction:
 class LoweredTrigger:
     name: str
     method: str
-    when: str | None
+    when: Expr | None
     effect: Block
     span: SourceSpan
     steps: bool = False  # it can wait for a decision: a generator
@@ -83,14 +83,14 @@ class LoweredTrigger:
 class LoweredField:
     name: str
     annotation: str
-    init: str
+    init: Expr  # (expression nodes, as its copy and the conditions of what is seen)
     per: str | None
-    copy: str  # how clone copies it
+    copy: Expr  # how clone copies it
     info: str  # the FieldInfo(...) literal
     span: SourceSpan
-    shown: str | None = None  # the condition under which everyone sees it
-    hidden_item: str | None = None  # the condition (over k) under which item k is hidden
-    seen_by: str | None = None  # `visible: {to: ...}`: the player (over k) who sees entry or item k
+    shown: Expr | None = None  # the condition under which everyone sees it
+    hidden_item: Expr | None = None  # the condition (over k) under which item k is hidden
+    seen_by: Expr | None = None  # `visible: {to: ...}`: the player (over k) who sees entry or item k
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +101,7 @@ class LoweredPhase:
     actions: tuple[str, ...]  # action method suffixes
     stuck: str
     span: SourceSpan
-    actor: str | None = None  # who decides, when not the seat whose turn it is
+    actor: Expr | None = None  # who decides, when not the seat whose turn it is
     many_actions: bool = False  # its legal actions may pass MAX_ACTIONS: counted once listed
     fresh_listing: bool = False  # listing its actions charges the budget of a move: a fresh one first
     steps: bool = False  # its start can wait for a decision: a generator
@@ -134,12 +134,12 @@ class Program:
     actions: list[LoweredAction] = field(default_factory=list)
     triggers: list[LoweredTrigger] = field(default_factory=list)
     turn_end: list[str] = field(default_factory=list)
-    end: str = "False"
+    end: Expr = Constant(False)  # the end's test (expression nodes, as scoring, the invariants, the tie break)
     end_span: SourceSpan | None = None
     end_loops: Block = ()  # (pass `aggregate_loops`) before the end's test
-    scoring: list[tuple[str, str, SourceSpan]] = field(default_factory=list)
+    scoring: list[tuple[str, Expr, SourceSpan]] = field(default_factory=list)
     setup: Block = ()
-    tie_break: str | None = None
+    tie_break: Expr | None = None
     tie_break_type: str = "int"  # or `tuple[int, ...]`: a list of ints, compared item by item
     deciding: bool = False  # whether the rules read `deciding`: the module gets `_deciding()`
     records: list[tuple[str, tuple[tuple[str, str], ...]]] = field(default_factory=list)  # name, (field, type)
@@ -157,7 +157,7 @@ class Program:
     journal: bool = False  # a move notes the fields it changes, as it first changes each (`Lowerer.journal`)
     asks: list[tuple[str, str]] = field(default_factory=list)
     secret_asks: tuple[str, ...] = ()  # (`ask p to choose secretly ...`)
-    invariants: list[tuple[str, str, SourceSpan]] = field(default_factory=list)  # name, condition, where
+    invariants: list[tuple[str, Expr, SourceSpan]] = field(default_factory=list)  # name, condition, where
     # Values kept between moves (passes `derived`, `end_once`): each slot and its annotation; the
     # slots a new phase or turn drops (they read the seat to act); the end's note, if it is kept.
     kept_slots: list[tuple[str, str]] = field(default_factory=list)

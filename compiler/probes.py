@@ -49,7 +49,7 @@ from .driver import build
 from .lower import lower
 from .lowered import Program
 from .passes import optimise, transform
-from .pyir import AugAssign, Code, For, If, Stmt, does_something
+from .pyir import AugAssign, Call, Code, Constant, Expr, For, If, Name, Stmt, does_something
 
 OUTCOMES: dict[str, tuple[str, ...]] = {
     "action": ("listed", "taken"),
@@ -240,7 +240,7 @@ class Probes:
                         elifs=tuple(replace(e, body=(_hit(c), *e.body)) for e, c in zip(made.elifs, more, strict=True)),
                         orelse=(_hit(counters[-1]), *made.orelse))]
 
-    def expression(self, e: t.Expr, py: str) -> str:
+    def expression(self, e: t.Expr, py: Expr) -> Expr:
         """The lowering hook of expressions: the test of a conditional expression, probed."""
         found = self.conds.get(e, None)
         if found is None:
@@ -248,7 +248,7 @@ class Probes:
         rule, cond = found
         c = self.add(("cond", self.node(cond)), "branch", rule, self.text_at(cond.span), cond.span,
                      self.reads_option(cond.test), ("then", "else"))
-        return f"_probe({c}, {py})"
+        return Call(Name("_probe"), (Constant(c), py))
 
     # -- the rules' entry points ------------------------------------------------------------------
     def finish(self, program: t.TypedProgram, prog: Program) -> None:
@@ -275,14 +275,14 @@ class Probes:
         for i, trig in enumerate(prog.triggers):
             tt = typed_triggers[trig.method]
             rule = f"triggers.{trig.name}"
-            when = trig.when
+            guard = trig.when
             option = tt.when is not None and self.reads_option(tt.when)
-            if tt.when is not None and when is not None:
+            if tt.when is not None and guard is not None:
                 g = self.add(("guard", rule), "guard", f"{rule}.when", self.text_at(tt.when.span),
                              tt.when.span, option)
-                when = f"_probe({g}, {when})"
+                guard = Call(Name("_probe"), (Constant(g), guard))
             c = self.add(("trigger", trig.name), "trigger", rule, f"trigger {trig.name}", tt.span, option)
-            prog.triggers[i] = replace(trig, when=when, effect=(_hit(c), *trig.effect))
+            prog.triggers[i] = replace(trig, when=guard, effect=(_hit(c), *trig.effect))
         for i, p in enumerate(prog.procedures):
             c = self.add(("procedure", p.name), "effect", f"procedures.{p.name}", f"procedure {p.name}", p.span)
             prog.procedures[i] = replace(p, body=(_hit(c), *p.body))
@@ -299,7 +299,7 @@ class Probes:
             prog.setup = (_hit(c), *prog.setup)
         for i, (name, code, span) in enumerate(prog.scoring):
             c = self.add(("score", name), "score", f"scoring.{name}", f"scoring term {name}", span)
-            prog.scoring[i] = (name, f"_score({c}, {code})", span)
+            prog.scoring[i] = (name, Call(Name("_score"), (Constant(c), code)), span)
         self.options: dict[str, tuple[int, tuple[str, ...]]] = {}
         for opt in program.rules.options:
             c = self.add(("option", opt.name), "option", f"options.{opt.name}", f"option {opt.name}", opt.span,

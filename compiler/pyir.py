@@ -8,16 +8,19 @@ statements (no depth stored: the printer indents), so that two lowered members c
 `# file:line` comment of its first line) and what the passes derived in it (`note`, printed after
 the rule line). An `If`'s `elif` and `else` lines have their own.
 
-Expressions are leaves (`Code`): the text of one expression, as lowering writes it, with the span
-of the rule expression it was lowered from where lowering knows it (the test of an `if`, the list a
-loop walks, the value assigned or returned). Their structure (names, calls, operators) is not
-modelled yet: lowering writes them as text.
+Expressions are nodes too, modelled on CPython's `ast` (`Name`, `Attribute`, `Call`, `BinOp` ...),
+printed by `pyprint.text`. Where the code has parentheses, a node says so (`Paren`, a tuple
+display's own): the printer does not guess them from precedence, so that it writes exactly the
+text lowering chose. An expression's span (the rule expression it was lowered from) is not part
+of its value: two nodes that print the same Python are equal. `Code` is a leaf of text, for the
+pieces still written as text (code a pass module writes, a built-in's template).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 from ..core.source import SourceSpan
 
@@ -31,12 +34,237 @@ class Code:
     span: SourceSpan | None = None
 
 
+# -- expressions ----------------------------------------------------------------------------
+# (`span`: the rule expression a node was lowered from, where lowering knows it; not compared)
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """A name: a local, a module constant, `self`, `rt`, a built-in function."""
+
+    id: str
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Constant:
+    """A number, a string, `True`, `False` or `None`: printed with `repr`, or as `written`."""
+
+    value: int | str | bool | None
+    written: str | None = None
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """`value.attr`."""
+
+    value: Expr
+    attr: str
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Subscript:
+    """`value[index]`."""
+
+    value: Expr
+    index: Expr
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Slice:
+    """`lower:upper`, an index of a subscript (either may be left out: `xs[:]`, a copy)."""
+
+    lower: Expr | None = None
+    upper: Expr | None = None
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Starred:
+    """`*value`, in a call's arguments or a display."""
+
+    value: Expr
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Keyword:
+    """`arg=value` in a call (`**value` when `arg` is None)."""
+
+    arg: str | None
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """`func(args..., keywords...)`; an argument may be `Starred`, or a bare `GeneratorExp` (its only one)."""
+
+    func: Expr
+    args: tuple[Expr, ...] = ()
+    keywords: tuple[Keyword, ...] = ()
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class UnaryOp:
+    """`not x`, `-x`, `~x` (`op`: "not", "-", "~")."""
+
+    op: str
+    operand: Expr
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    """`left op right` (`+ - * // % & | ^ << >>`), without parentheses of its own."""
+
+    left: Expr
+    op: str
+    right: Expr
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class BoolOp:
+    """`a and b and c` (`op`: "and" or "or")."""
+
+    op: str
+    values: tuple[Expr, ...]
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """`left op1 c1 op2 c2 ...` (a chain; `ops`: "==", "<", "in", "not in", "is", "is not" ...)."""
+
+    left: Expr
+    ops: tuple[str, ...]
+    comparators: tuple[Expr, ...]
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class IfExp:
+    """`body if test else orelse`, without parentheses of its own."""
+
+    body: Expr
+    test: Expr
+    orelse: Expr
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Tuple:
+    """A tuple display, `(a, b)`, `(a,)`, `()`: with its parentheses, or without them where
+    lowering writes none (`parenthesised`: a loop's or an assignment's targets, `for s, m in ...`)."""
+
+    elts: tuple[Expr, ...]
+    span: SourceSpan | None = field(default=None, compare=False)
+    parenthesised: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class List:
+    """A list display, `[a, b]`."""
+
+    elts: tuple[Expr, ...]
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Set:
+    """A set display, `{a, b}` (never empty: `set()` is a call)."""
+
+    elts: tuple[Expr, ...]
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Dict:
+    """A dict display, `{k: v, ...}`."""
+
+    keys: tuple[Expr, ...]
+    values: tuple[Expr, ...]
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Comprehension:
+    """One `for target in iter` clause of a comprehension, with its `if`s."""
+
+    target: Expr
+    iter: Expr
+    ifs: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ListComp:
+    """`[elt for ... if ...]`."""
+
+    elt: Expr
+    generators: tuple[Comprehension, ...]
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SetComp:
+    """`{elt for ... if ...}`."""
+
+    elt: Expr
+    generators: tuple[Comprehension, ...]
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class DictComp:
+    """`{key: value for ... if ...}`."""
+
+    key: Expr
+    value: Expr
+    generators: tuple[Comprehension, ...]
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratorExp:
+    """`elt for ... if ...`, printed without parentheses: a call's only argument, or in a `Paren`."""
+
+    elt: Expr
+    generators: tuple[Comprehension, ...]
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Yield:
+    """`yield value` (`yield from value` when `from_`), printed without parentheses."""
+
+    value: Expr
+    from_: bool = False
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Paren:
+    """`(value)`: the parentheses lowering writes, said where they are."""
+
+    value: Expr
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+Expr = (Code | Name | Constant | Attribute | Subscript | Slice | Starred | Call | UnaryOp | BinOp | BoolOp | Compare
+        | IfExp | Tuple | List | Set | Dict | ListComp | SetComp | DictComp | GeneratorExp | Yield | Paren)
+EXPRESSIONS = (Code, Name, Constant, Attribute, Subscript, Slice, Starred, Call, UnaryOp, BinOp, BoolOp, Compare, IfExp,
+               Tuple, List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Yield, Paren)
+
+
 @dataclass(frozen=True, slots=True)
 class Assign:
     """`target = value`, or `a = b = value` (several targets), or `name: annotation = value`."""
 
-    targets: tuple[Code, ...]
-    value: Code
+    targets: tuple[Expr, ...]
+    value: Expr
     annotation: str | None = None
     span: SourceSpan | None = None
     note: str = ""
@@ -46,9 +274,9 @@ class Assign:
 class AugAssign:
     """`target op= value` (`op`: `+`, `-`, `|`, `&` ...)."""
 
-    target: Code
+    target: Expr
     op: str
-    value: Code
+    value: Expr
     span: SourceSpan | None = None
     note: str = ""
 
@@ -57,14 +285,14 @@ class AugAssign:
 class ExprStmt:
     """An expression run for what it does (a call; `yield from` a call)."""
 
-    value: Code
+    value: Expr
     span: SourceSpan | None = None
     note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Return:
-    value: Code | None = None
+    value: Expr | None = None
     span: SourceSpan | None = None
     note: str = ""
 
@@ -94,8 +322,8 @@ class Comment:
 class For:
     """`for target in iterable:` (the iterable may be `(yield rt.Ask(...))`: a decision waited for)."""
 
-    target: Code
-    iterable: Code
+    target: Expr
+    iterable: Expr
     body: Block
     span: SourceSpan | None = None
     note: str = ""
@@ -105,7 +333,7 @@ class For:
 class Elif:
     """An `elif` of an `If`, with its own line's rule and notes."""
 
-    test: Code
+    test: Expr
     body: Block
     span: SourceSpan | None = None
     note: str = ""
@@ -115,7 +343,7 @@ class Elif:
 class If:
     """`if test:` its body, then each `elif`, then `else:` its `orelse` (none when empty)."""
 
-    test: Code
+    test: Expr
     body: Block
     elifs: tuple[Elif, ...] = ()
     orelse: Block = ()
@@ -129,20 +357,83 @@ Stmt = Assign | AugAssign | ExprStmt | Return | Pass | Break | Comment | For | I
 Block = tuple[Stmt, ...]
 
 
-def assign(target: str, value: str, span: SourceSpan | None = None, note: str = "",
+def subexpressions(e: Expr) -> Iterator[Expr]:
+    """The expressions `e` holds, directly (a call's function and arguments, a keyword's value,
+    a comprehension clause's target, list and tests)."""
+    for f in fields(e):
+        value = getattr(e, f.name)
+        for v in value if isinstance(value, tuple) else (value,):
+            if isinstance(v, Keyword):
+                yield v.value
+            elif isinstance(v, Comprehension):
+                yield v.target
+                yield v.iter
+                yield from v.ifs
+            elif isinstance(v, EXPRESSIONS):
+                yield v
+
+
+def walk(e: Expr) -> Iterator[Expr]:
+    """`e` and every expression inside it, outside in."""
+    yield e
+    for sub in subexpressions(e):
+        yield from walk(sub)
+
+
+def substituted(e: Expr, holes: Mapping[str, Expr]) -> Expr:
+    """`e` with each name that `holes` holds replaced by its expression (a template filled in)."""
+    if isinstance(e, Name):
+        return holes.get(e.id, e)
+
+    def each(v: object) -> object:
+        if isinstance(v, tuple):
+            return tuple(each(x) for x in v)
+        if isinstance(v, Keyword):
+            return Keyword(v.arg, substituted(v.value, holes))
+        if isinstance(v, Comprehension):
+            return Comprehension(substituted(v.target, holes), substituted(v.iter, holes),
+                                 tuple(substituted(c, holes) for c in v.ifs))
+        return substituted(v, holes) if isinstance(v, EXPRESSIONS) else v
+    changes: dict[str, Any] = {f.name: each(getattr(e, f.name)) for f in fields(e) if f.name != "span"}
+    return replace(e, **changes)
+
+
+def dotted(py: str, span: SourceSpan | None = None) -> Expr:
+    """A name as lowering writes it (`x`, `self.hand`, `self.board.spots`): a `Name` and its
+    attributes (a `Code` leaf for any other text)."""
+    first, *rest = py.split(".")
+    if not first.isidentifier() or not all(a.isidentifier() for a in rest):
+        return Code(py, span)
+    node: Expr = Name(first, span if not rest else None)
+    for k, attr in enumerate(rest):
+        node = Attribute(node, attr, span if k == len(rest) - 1 else None)
+    return node
+
+
+def rt(function: str, *args: Expr, keywords: tuple[Keyword, ...] = ()) -> Call:
+    """A call of a function of the runtime, `rt.function(args...)`."""
+    return Call(Attribute(Name("rt"), function), args, keywords)
+
+
+def expr(code: str | Expr) -> Expr:
+    """An expression: a node as it is, or text as a `Code` leaf."""
+    return Code(code) if isinstance(code, str) else code
+
+
+def assign(target: str | Expr, value: str | Expr, span: SourceSpan | None = None, note: str = "",
            annotation: str | None = None) -> Assign:
-    """`target = value` (the common case, from code)."""
-    return Assign((Code(target),), Code(value), annotation, span, note)
+    """`target = value` (the common case; text or nodes)."""
+    return Assign((expr(target),), expr(value), annotation, span, note)
 
 
-def call(code: str, span: SourceSpan | None = None, note: str = "") -> ExprStmt:
-    """A statement that is one expression (a call), from its code."""
-    return ExprStmt(Code(code), span, note)
+def call(code: str | Expr, span: SourceSpan | None = None, note: str = "") -> ExprStmt:
+    """A statement that is one expression (a call), from its code or node."""
+    return ExprStmt(expr(code), span, note)
 
 
-def if_(test: str, *body: Stmt, span: SourceSpan | None = None, note: str = "") -> If:
+def if_(test: str | Expr, *body: Stmt, span: SourceSpan | None = None, note: str = "") -> If:
     """`if test:` and its body, without `elif` nor `else`."""
-    return If(Code(test), body, span=span, note=note)
+    return If(expr(test), body, span=span, note=note)
 
 
 def spanned(stmts: Block, span: SourceSpan | None) -> Block:

@@ -12,14 +12,16 @@ set with such a loop played in lockstep with and without the pass.
 
 from __future__ import annotations
 
+import ast
 import random
 
 import pytest
 
-from rulewright.compiler import passes
+from rulewright.compiler import passes, pyir
 from rulewright.compiler.passes.aggregate_loops import written_out
 from rulewright.compiler.pyir import Assign
 from rulewright.compiler.pyprint import lines as printed
+from rulewright.compiler.pyprint import text
 from rulewright.core.source import SourceSpan
 from tests.helpers.compiled import game
 from tests.helpers.lockstep import play_in_lockstep
@@ -56,9 +58,10 @@ SPAN = SourceSpan("rules/x/base.yaml", 7, 5, 7, 20)  # (where the definition is 
     ("max(self.xs)", set(), []),  # (no default: it raises on none, as it must)
 ])
 def test_what_is_written_out(code: str, params: set[str], taken: list[str]) -> None:
-    lines, rest = written_out(code, params, SPAN)
-    results = [s.targets[0].text for s in lines if isinstance(s, Assign)
-               and s.targets[0].text not in ("_first", "_cond")]
+    lines, value = written_out(nodes(code), params, SPAN)
+    rest = text(value)
+    results = [text(s.targets[0]) for s in lines if isinstance(s, Assign)
+               and text(s.targets[0]) not in ("_first", "_cond")]
     assert results == taken, lines
     if not taken:
         assert rest == code
@@ -98,7 +101,8 @@ class Tracked:
     "(self.asked() > 1 and all(x < y for y in (self.asked(),) for x in self.xs))",
 ])
 def test_each_loop_computes_what_the_built_in_computes(code: str) -> None:
-    lines, rest = written_out(code, set(), SPAN)
+    lines, value = written_out(nodes(code), set(), SPAN)
+    rest = text(value)
     assert lines
     body = "\n".join("    " + line for line in printed(tuple(lines)))
     loop = f"def value(self):\n{body}\n    return {rest}\n"
@@ -125,6 +129,79 @@ def test_each_loop_computes_what_the_built_in_computes(code: str) -> None:
         assert made["value"](a) == namespace["value"](b), (code, items)  # type: ignore[operator]
         assert a.xs.read == b.xs.read, (code, items)  # type: ignore[attr-defined]  # (the same items read)
         assert a.asks == b.asks, (code, items)
+
+
+# -- the nodes of code as lowering writes it (the pass's input), from its text -------------------
+_BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&",
+           ast.BitOr: "|", ast.BitXor: "^"}
+_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.In: "in",
+            ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not"}
+_UNARY = {ast.Not: "not", ast.USub: "-", ast.Invert: "~"}
+
+
+def nodes(code: str) -> pyir.Expr:
+    """The expression nodes lowering would build for `code` (one line): Python's parser, with each
+    pair of parentheses written kept (`Paren`, a tuple's own, a generator's); checked to print `code`."""
+    node = _node(ast.parse(code, mode="eval").body, code.encode(), frozenset())  # (offsets: of UTF-8 bytes)
+    assert text(node) == code, text(node)
+    return node
+
+
+def _node(n: ast.expr, code: bytes, calls: frozenset[int]) -> pyir.Expr:
+    """`n` as nodes, in as many `Paren` as pairs of parentheses wrap it in `code` (not those of a
+    call: `calls`, the positions of the calls' own)."""
+    start, end = n.col_offset, n.end_col_offset or 0
+    inner = _bare_node(n, code, calls)
+    if isinstance(n, ast.GeneratorExp) and start not in calls:  # (its own parentheses are in its segment)
+        inner = pyir.Paren(inner)
+    while code[start - 1:start] == b"(" and code[end:end + 1] == b")" and start - 1 not in calls:
+        inner, start, end = pyir.Paren(inner), start - 1, end + 1
+    return inner
+
+
+def _bare_node(n: ast.expr, code: bytes, calls: frozenset[int]) -> pyir.Expr:
+    def sub(x: ast.expr, more: frozenset[int] = frozenset()) -> pyir.Expr:
+        return _node(x, code, calls | more)
+
+    def clauses(gens: list[ast.comprehension]) -> tuple[pyir.Comprehension, ...]:
+        return tuple(pyir.Comprehension(sub(g.target), sub(g.iter), tuple(sub(c) for c in g.ifs)) for g in gens)
+    match n:
+        case ast.Name():
+            return pyir.Name(n.id)
+        case ast.Constant():
+            return pyir.Constant(n.value)
+        case ast.Attribute():
+            return pyir.Attribute(sub(n.value), n.attr)
+        case ast.Subscript():
+            return pyir.Subscript(sub(n.value), sub(n.slice))
+        case ast.Starred():
+            return pyir.Starred(sub(n.value))
+        case ast.Call():
+            opened = frozenset({n.func.end_col_offset or 0})
+            return pyir.Call(sub(n.func), tuple(sub(a, opened) for a in n.args),
+                             tuple(pyir.Keyword(k.arg, sub(k.value)) for k in n.keywords))
+        case ast.UnaryOp():
+            return pyir.UnaryOp(_UNARY[type(n.op)], sub(n.operand))
+        case ast.BinOp():
+            return pyir.BinOp(sub(n.left), _BINARY[type(n.op)], sub(n.right))
+        case ast.BoolOp():
+            return pyir.BoolOp("and" if isinstance(n.op, ast.And) else "or", tuple(sub(v) for v in n.values))
+        case ast.Compare():
+            return pyir.Compare(sub(n.left), tuple(_COMPARE[type(o)] for o in n.ops),
+                                tuple(sub(c) for c in n.comparators))
+        case ast.IfExp():
+            return pyir.IfExp(sub(n.body), sub(n.test), sub(n.orelse))
+        case ast.Tuple():
+            own = code[n.col_offset:n.col_offset + 1] == b"("
+            return pyir.Tuple(tuple(sub(e, frozenset({n.col_offset}) if own else frozenset()) for e in n.elts),
+                              parenthesised=own)
+        case ast.List():
+            return pyir.List(tuple(sub(e) for e in n.elts))
+        case ast.GeneratorExp():
+            return pyir.GeneratorExp(sub(n.elt, frozenset({n.col_offset})), clauses(n.generators))
+        case ast.ListComp():
+            return pyir.ListComp(sub(n.elt), clauses(n.generators))
+    raise AssertionError(f"no node for {ast.dump(n)}")
 
 
 @pytest.mark.parametrize(("ruleset", "players"), [

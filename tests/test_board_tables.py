@@ -19,6 +19,7 @@ from rulewright.compiler.driver import compile_file
 from rulewright.compiler.lower.listings import actions_type
 from rulewright.compiler.lowered import each_statement
 from rulewright.compiler.pyir import Assign, Stmt
+from rulewright.compiler.pyprint import text
 from rulewright.core.paths import generated_dir, ruleset_file
 from rulewright.runtime import RegionRow, SpotRow
 from tests.helpers.compiled import game, method
@@ -44,7 +45,7 @@ def test_schacht_looks_no_table_up_by_name_at_a_listing() -> None:
 
     def seen(statement: Stmt) -> Stmt:
         if isinstance(statement, Assign):
-            read.append(statement.value.text)
+            read.append(text(statement.value))
         return statement
 
     program.with_bodies(lambda body: each_statement(body, seen))

@@ -11,9 +11,12 @@ from string import Formatter
 import pytest
 
 from rulewright import runtime as rt
+from rulewright.compiler import pyir
 from rulewright.compiler import typed as t
 from rulewright.compiler.budget import FREE_WORK, Facts
 from rulewright.compiler.builtins import BUILTINS, Builtin, Lowering, counting
+from rulewright.compiler.builtins.spec import template
+from rulewright.compiler.pyprint import text
 from rulewright.compiler.types import INT, entity, list_of
 from rulewright.core.source import SourceSpan
 from rulewright.runtime import boards
@@ -72,14 +75,15 @@ class Recorded:
         self.charges = 0
 
     def lowering(self) -> Lowering:
-        def over(py: str, facts: Facts, span: SourceSpan) -> tuple[str, int, int]:
-            return f"walked({py})", 7, facts.size if facts.size is not None else 99
+        def over(py: pyir.Expr, facts: Facts, span: SourceSpan) -> tuple[pyir.Expr, int, int]:
+            return pyir.Call(pyir.Name("walked"), (py,)), 7, facts.size if facts.size is not None else 99
 
         def charged() -> None:
             self.charges += 1
 
-        return Lowering({"spot": 10, "longest": 4}, lambda kind: 2, over, lambda py, f, ty, span: f"num({py})",
-                        lambda ty, mag: Facts(mag=mag), charged, lambda span: repr(span.short), (),
+        return Lowering({"spot": 10, "longest": 4}, lambda kind: 2, over,
+                        lambda py, f, ty, span: pyir.Call(pyir.Name("num"), (py,)),
+                        lambda ty, mag: Facts(mag=mag), charged, lambda span: pyir.Constant(span.short), (),
                         lambda high: None)
 
 
@@ -89,15 +93,15 @@ def test_a_facts_rule_needs_only_what_lowering_hands_it() -> None:
     span = SourceSpan("r.yaml", 4, 1, 4, 9)
     n, spots = t.Num(3, INT, span), t.Num(0, INT, span)  # (the arguments' nodes: only their spans are read)
     e = t.Builtin("straight_lines", (n, spots), (), LINES, span)
-    lowered, rec = ["3", "self.marked"], Recorded()
+    lowered, rec = [pyir.Constant(3), pyir.dotted("self.marked")], Recorded()
     facts = BUILTINS["straight_lines"].facts_of(e, lowered, [Facts(), Facts(2, size=None)], e.ty, rec.lowering())
-    assert lowered == ["3", "walked(self.marked)"]
+    assert [text(x) for x in lowered] == ["3", "walked(self.marked)"]
     assert (facts.cost, facts.size, facts.item) == (2 + 7 + 30, 30, Facts(size=4, item=Facts()))
     steps = t.Builtin("passed", (n, n), (), list_of(entity("spot")), span)
-    lowered = ["s", "k"]
+    lowered = [pyir.Name("s"), pyir.Name("k")]
     unbounded = BUILTINS["passed"].facts_of(steps, lowered, [Facts(), Facts(mag=(FREE_WORK + 1, 0))], steps.ty,
                                             rec.lowering())
-    assert rec.charges == 1 and lowered == ["s", "rt.upto(self, k, 'r.yaml:4')"]
+    assert rec.charges == 1 and [text(x) for x in lowered] == ["s", "rt.upto(self, k, 'r.yaml:4')"]
     assert unbounded.size == rt.MAX_ITEMS
 
 
@@ -109,3 +113,21 @@ def test_the_runtime_exports_every_function_of_the_mechanics_library() -> None:
 
     assert set(mechanics.__all__) <= set(runtime.__all__)
     assert all(getattr(runtime, name) is getattr(mechanics, name) for name in mechanics.__all__)
+
+
+@pytest.mark.parametrize("name", sorted(BUILTINS))
+def test_each_builtins_python_is_nodes_that_print_it_back(name: str) -> None:
+    """A built-in's `python` is read as expression nodes (its fields names of their own), which
+    print exactly what it says; a call fills the fields with its arguments' nodes."""
+    spec = BUILTINS[name]
+    assert text(template(spec.python)) == spec.python
+    args = [pyir.Name(f"a{k}") for k in range(len(spec.params))]
+    extra = tuple((f, f"<{f}>") for f in ("faces",) if "{faces}" in spec.python)
+    assert text(spec.write(args, extra, pyir.Constant("r.yaml:4"))) == \
+        spec.python.format(*(f"a{k}" for k in range(len(args))), **dict(extra), where="'r.yaml:4'")
+
+
+def test_a_builtins_python_outside_its_small_grammar_is_refused() -> None:
+    for python in ("a ** {0}", "f({0}", "x[{0}", "f({0}) g", "f({0},{1})", "({0}"):
+        with pytest.raises(ValueError):
+            template(python)

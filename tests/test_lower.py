@@ -13,7 +13,7 @@ from rulewright.compiler import passes
 from rulewright.compiler import typed as t
 from rulewright.compiler.lower import lower
 from rulewright.compiler.lowered import Program
-from rulewright.compiler.pyprint import codes, printed
+from rulewright.compiler.pyprint import codes, printed, text
 from rulewright.compiler.types import INT
 from rulewright.core.paths import rules_dir
 from rulewright.core.source import SourceSpan
@@ -48,9 +48,9 @@ def test_each_rule_is_written_as_python_pointing_at_its_rule_line() -> None:
     (free,) = program.defines
     assert (free.name, free.params, free.returns) == ("free", (("s", "int"),), "bool")
     assert codes(free.body) == ["return self.marker[s] == EMPTY"]
-    assert program.end == "all(self.marker[s] == TAKEN for s in self.board.spots)"
+    assert text(program.end) == "all(self.marker[s] == TAKEN for s in self.board.spots)"
     assert program.end_span is not None and program.end_span.line == line_of("end: ")
-    assert [(name, code) for name, code, _ in program.scoring] == [("points", "self.score[player]")]
+    assert [(name, text(code)) for name, code, _ in program.scoring] == [("points", "self.score[player]")]
     assert [p.name for p in program.phases] == ["play", "wrap"] and [f.name for f in program.fields] == [
         "marker", "score", "roll"]
 

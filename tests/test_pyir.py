@@ -14,15 +14,40 @@ from rulewright.compiler.driver import build
 from rulewright.compiler.lower import lower
 from rulewright.compiler.pyir import (
     Assign,
+    Attribute,
     AugAssign,
+    BinOp,
+    BoolOp,
     Break,
+    Call,
     Code,
     Comment,
+    Compare,
+    Comprehension,
+    Constant,
+    Dict,
+    DictComp,
     Elif,
+    Expr,
     For,
+    GeneratorExp,
     If,
+    IfExp,
+    Keyword,
+    List,
+    ListComp,
+    Name,
+    Paren,
     Pass,
     Return,
+    Set,
+    SetComp,
+    Slice,
+    Starred,
+    Subscript,
+    Tuple,
+    UnaryOp,
+    Yield,
     assign,
     call,
     declared,
@@ -30,7 +55,7 @@ from rulewright.compiler.pyir import (
     if_,
     spanned,
 )
-from rulewright.compiler.pyprint import codes, lines
+from rulewright.compiler.pyprint import codes, lines, text
 from rulewright.core.paths import ruleset_file
 from rulewright.core.source import SourceSpan
 
@@ -163,3 +188,128 @@ def test_lowering_keeps_the_rule_expression_of_a_test_and_a_value() -> None:
     for p in program.procedures:
         walk(p.body)
     assert all(found.values()), found
+
+
+# -- expressions ------------------------------------------------------------------------------
+X, Y, XS = Name("x"), Name("y"), Name("xs")
+SELF_F = Attribute(Name("self"), "f")
+
+
+@pytest.mark.parametrize(("node", "printed"), [
+    (Name("x"), "x"),
+    (Constant(3), "3"),
+    (Constant(-3), "-3"),
+    (Constant("a'b"), '"a\'b"'),
+    (Constant(True), "True"),
+    (Constant(None), "None"),
+    (Constant(255, "0xff"), "0xff"),
+    (SELF_F, "self.f"),
+    (Subscript(SELF_F, X), "self.f[x]"),
+    (Subscript(Name("d"), Tuple((X, Y))), "d[(x, y)]"),
+    (Starred(XS), "*xs"),
+    (Subscript(SELF_F, Slice()), "self.f[:]"),
+    (Subscript(XS, Slice(Constant(1), X)), "xs[1:x]"),
+    (Call(Name("f")), "f()"),
+    (Call(Name("f"), (X, Starred(XS)), (Keyword("key", Name("sorted")), Keyword(None, Name("kw")))),
+     "f(x, *xs, key=sorted, **kw)"),
+    (Call(Attribute(Paren(BinOp(X, "&", Y)), "bit_count")), "(x & y).bit_count()"),
+    (UnaryOp("not", X), "not x"),
+    (UnaryOp("-", X), "-x"),
+    (UnaryOp("~", SELF_F), "~self.f"),
+    (BinOp(X, "//", Constant(2)), "x // 2"),
+    (Paren(BinOp(Paren(BinOp(X, "+", Y)), "*", Constant(2))), "((x + y) * 2)"),
+    (BoolOp("and", (X, Y, Name("z"))), "x and y and z"),
+    (Paren(BoolOp("or", (X, UnaryOp("not", Y)))), "(x or not y)"),
+    (Compare(X, ("==",), (Y,)), "x == y"),
+    (Compare(X, ("<", "<="), (Y, Constant(9))), "x < y <= 9"),
+    (Compare(X, ("not in", "is not"), (XS, Constant(None))), "x not in xs is not None"),
+    (IfExp(X, Y, Constant(0)), "x if y else 0"),
+    (Paren(IfExp(X, Y, Constant(0))), "(x if y else 0)"),
+    (Tuple(()), "()"),
+    (Tuple((X,)), "(x,)"),
+    (Tuple((Starred(XS), X)), "(*xs, x)"),
+    (Tuple((X, Y), parenthesised=False), "x, y"),
+    (Tuple((X,), parenthesised=False), "x,"),
+    (List((X, Y)), "[x, y]"),
+    (List(()), "[]"),
+    (Set((X,)), "{x}"),
+    (Dict((Constant("a"), X), (Y, Constant(1))), "{'a': y, x: 1}"),
+    (ListComp(X, (Comprehension(X, XS, (Compare(X, (">",), (Constant(0),)),)),)), "[x for x in xs if x > 0]"),
+    (SetComp(X, (Comprehension(X, XS),)), "{x for x in xs}"),
+    (DictComp(X, Y, (Comprehension(Tuple((X, Y)), XS),)), "{x: y for (x, y) in xs}"),
+    (ListComp(Tuple((X, Y)), (Comprehension(X, XS, (X, Y)), Comprehension(Y, Call(Name("f"), (X,))))),
+     "[(x, y) for x in xs if x if y for y in f(x)]"),
+    (Call(Name("sum"), (GeneratorExp(Constant(1), (Comprehension(X, XS),)),)), "sum(1 for x in xs)"),
+    (Call(Name("max"), (Paren(GeneratorExp(X, (Comprehension(X, XS),))),), (Keyword("default", Constant(0)),)),
+     "max((x for x in xs), default=0)"),
+    (Paren(Yield(Call(Attribute(Name("rt"), "Ask")))), "(yield rt.Ask())"),
+    (Yield(Call(Name("f")), from_=True), "yield from f()"),
+    (Code("anything, as written"), "anything, as written"),
+])
+def test_each_expression_node_prints_as_written(node: Expr, printed: str) -> None:
+    assert text(node) == printed
+
+
+def test_expressions_compare_by_value_not_by_span() -> None:
+    assert Call(Name("f", AT), (X,), span=AT) == Call(Name("f"), (Name("x", THERE),), span=THERE)
+    assert hash(Subscript(SELF_F, X, AT)) == hash(Subscript(SELF_F, X))
+    assert BinOp(X, "+", Y) != BinOp(X, "-", Y)
+    assert Paren(X) != X  # (parentheses are part of the code written)
+
+
+def test_statements_hold_expression_nodes() -> None:
+    body = (
+        Assign((Subscript(SELF_F, X),), Paren(BinOp(X, "+", Constant(1))), span=AT),
+        If(Compare(Call(Name("len"), (XS,)), (">",), (Constant(16),)), (call(Call(Name("g"), (XS,))),)),
+        For(Name("x"), Paren(Yield(Call(Attribute(Name("rt"), "Ask")))), (Return(X),)),
+    )
+    assert lines(body) == [
+        "self.f[x] = (x + 1)  # base.yaml:12",
+        "if len(xs) > 16:",
+        "    g(xs)",
+        "for x in (yield rt.Ask()):",
+        "    return x",
+    ]
+
+
+# -- questions lowering asks of expression nodes (compiler/lower/code.py) -------------------------
+def test_a_list_read_as_it_is_is_told_by_its_nodes() -> None:
+    from rulewright.compiler.lower.code import simple
+
+    hand = Attribute(Name("self"), "hand")
+    assert simple(hand) == (None, None)
+    assert simple(Subscript(hand, Name("p"))) == ("p", None)
+    assert simple(Subscript(hand, Attribute(Name("self"), "seat"))) == ("self.seat", None)
+    assert simple(Name("xs")) == (None, "xs")
+    assert simple(Subscript(hand, Subscript(hand, Name("p")))) is None  # (an index of an index)
+    assert simple(Call(Name("f"), (X,))) is None
+    assert simple(Subscript(Attribute(Name("other"), "hand"), X)) is None  # (not the state's own)
+    assert simple(Code("self.hand[p]")) == ("p", None)  # (text: asked of its text)
+
+
+def test_an_operand_is_told_by_its_nodes_not_by_precedence() -> None:
+    from rulewright.compiler.lower.code import items_of_names, operand, parenthesised, unparenthesised
+
+    assert operand(Call(Attribute(Paren(BinOp(X, "&", Y)), "bit_count")))
+    assert operand(Constant(True)) and not operand(Constant(3)) and not operand(Constant("a"))
+    assert not operand(Compare(X, ("==",), (Y,))) and not operand(UnaryOp("not", X))
+    assert parenthesised(BinOp(X, "+", Y)) == Paren(BinOp(X, "+", Y))
+    assert parenthesised(Subscript(SELF_F, X)) == Subscript(SELF_F, X)
+    assert unparenthesised(Paren(IfExp(X, Y, X))) == IfExp(X, Y, X)
+    generator = Paren(GeneratorExp(X, (Comprehension(X, XS),)))
+    assert unparenthesised(generator) == generator  # (a generator keeps its own parentheses)
+    assert items_of_names(Subscript(Name("T"), Attribute(Name("self"), "seat")), nested=False)
+    assert not items_of_names(Subscript(Name("T"), Subscript(SELF_F, X)), nested=False)
+    assert items_of_names(Subscript(Name("T"), Subscript(SELF_F, X)), nested=True)
+    assert not items_of_names(Call(Name("f")), nested=True)
+
+
+def test_what_charges_and_what_reads_a_name_are_found_anywhere_inside() -> None:
+    from rulewright.compiler.lower.code import charges, reads
+
+    walked = Call(Attribute(Name("rt"), "walk"), (Name("self"), XS, Constant(1), Constant("r.yaml:3")))
+    assert charges(ListComp(X, (Comprehension(X, walked),)))
+    assert not charges(ListComp(X, (Comprehension(X, XS),)))
+    assert charges(Code("sum(rt.spend(self, 9, 'r:1') and 1 for x in y)"))
+    assert reads(Compare(Subscript(SELF_F, Name("s")), ("==",), (Y,)), "s")
+    assert not reads(Attribute(Name("self"), "s"), "s")  # (an attribute is no local)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...runtime.limits import MAX_INT, MAX_ITEMS
+from .. import pyir
 from ..budget import FREE_WORK, STORED, UNSAFE, Facts, add_mag, join_mag, number, sat
 from .spec import BOARD, GAME, RNG, Builtin, Call, FactsRule, auction_step, listed
 
@@ -141,7 +142,7 @@ def _passed(c: Call) -> Facts:  # the spots between: as many as the steps
     if m == 0 and k <= FREE_WORK:
         return Facts(sat(c.cost + k), k, item=Facts())
     c.charged()
-    c.lowered[1] = f"rt.upto(self, {c.lowered[1]}, {c.where(1)})"
+    c.lowered[1] = pyir.rt("upto", pyir.Name("self"), c.lowered[1], c.where(1))
     return Facts(c.cost, MAX_ITEMS, item=Facts())
 
 

@@ -15,14 +15,18 @@ over explicitly by lowering rather than the lowerer itself.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from ...core.source import SourceSpan
+from .. import pyir
 from .. import typed as t
 from ..budget import UNSAFE, Facts, Mag, sat
 from ..ir import DiceKind
+from ..pyprint import text
 from ..types import INT, Ty
 
 # What a built-in's code reads of a game beside its arguments (`self.` in its Python):
@@ -42,24 +46,24 @@ class Lowering:
 
     bounds: Mapping[str, int]  # how many spots, regions ... the largest board has (compiler/lower/boards.py `bounds`)
     kind_count: Callable[[str], int | None]  # how many values a kind of entity or an enumeration has
-    over: Callable[[str, Facts, SourceSpan], tuple[str, int, int]]  # work over each item: (py, work, size)
-    checked_store: Callable[[str, Facts, Ty, SourceSpan], str]  # a number checked as if stored
+    over: Callable[[pyir.Expr, Facts, SourceSpan], tuple[pyir.Expr, int, int]]  # work over each item: (py, work, size)
+    checked_store: Callable[[pyir.Expr, Facts, Ty, SourceSpan], pyir.Expr]  # a number checked as if stored
     type_facts: Callable[[Ty, Mag], Facts]  # what a value of a type can be when nothing else is known
     charged: Callable[[], None]  # a check that charges the budget of the move is written
-    where: Callable[[SourceSpan], str]  # a rule's `file:line`, as the literal a check names
+    where: Callable[[SourceSpan], pyir.Expr]  # a rule's `file:line`, as the literal a check names
     dice: Sequence[DiceKind]  # the rule set's dice
     range_bound: Callable[[Mag], int | None]  # (pass `range_bounds`) a range's size from its stop's
 
 
 @dataclass(slots=True)
 class Call:
-    """One call being lowered, as its facts rule sees it. `lowered` is the arguments' Python, which
+    """One call being lowered, as its facts rule sees it. `lowered` is the arguments' code, which
     the rule may wrap in a check (`over`, `kept`); `cost` is the work proven so far, to which
     `over` adds the work over an argument's items."""
 
     e: t.Builtin
     ret: Ty
-    lowered: list[str]
+    lowered: list[pyir.Expr]
     args: list[Facts]
     cost: int
     lowering: Lowering
@@ -91,7 +95,7 @@ class Call:
     def charged(self) -> None:
         self.lowering.charged()
 
-    def where(self, i: int) -> str:
+    def where(self, i: int) -> pyir.Expr:
         """The rule line of argument i, as the literal a check names."""
         return self.lowering.where(self.e.args[i].span)
 
@@ -137,15 +141,89 @@ class Builtin:
         """The doc line as an editor and docs/language.md show it."""
         return self.doc + (" Chance: in effects only." if self.chance else "")
 
-    def write(self, lowered: Sequence[str], extra: tuple[tuple[str, str], ...], where: str) -> str:
-        """The Python of a call, given its arguments' (`where`: the rule line a check names)."""
-        return self.python.format(*lowered, **dict(extra), where=where)
+    def write(self, lowered: Sequence[pyir.Expr], extra: tuple[tuple[str, str], ...], where: pyir.Expr) -> pyir.Expr:
+        """The code of a call, given its arguments' (`where`: the rule line a check names): the
+        nodes of `python` with its fields filled in (an extra as the text the checker gave it)."""
+        holes = {f"{{{k}}}": arg for k, arg in enumerate(lowered)}
+        holes |= {f"{{{name}}}": pyir.Code(value) for name, value in extra}
+        holes["{where}"] = where
+        return pyir.substituted(template(self.python), holes)
 
-    def facts_of(self, e: t.Builtin, lowered: list[str], args: list[Facts], ret: Ty, lowering: Lowering) -> Facts:
+    def facts_of(self, e: t.Builtin, lowered: list[pyir.Expr], args: list[Facts], ret: Ty,
+                 lowering: Lowering) -> Facts:
         """What a call gives and costs (its rule may wrap `lowered` in checks)."""
         if len(e.args) != len(lowered):
             return lowering.type_facts(ret, UNSAFE)
         return self.facts(Call(e, ret, lowered, args, sum(f.cost for f in args), lowering))
+
+
+@cache
+def template(python: str) -> pyir.Expr:
+    """The nodes of a built-in's `python` (or a value's, compiler/builtins/values.py): names,
+    attributes, calls, items, numbers, `True` and `False`, arithmetic operators (left to right, as
+    written: a group is in parentheses), each field (`{0}`, `{where}`) a name of its own, filled in
+    by `Builtin.write`."""
+    tokens = _TOKEN.findall(python)
+    if "".join(tokens) != python.replace(" ", ""):
+        raise ValueError(f"a built-in's Python is names, calls, items, operators and fields: {python!r}")
+    node, rest = _operation(tokens)
+    if rest:
+        raise ValueError(f"a built-in's Python is one expression: {python!r}")
+    if text(node) != python:
+        raise ValueError(f"a built-in's Python is spaced as `a + b`, `f(a, b)`: {python!r}")
+    return node
+
+
+_TOKEN = re.compile(r"\{\w+\}|[A-Za-z_]\w*|\d+|//|[-+*%&|.,()\[\]]")
+_OPERATORS = ("+", "-", "*", "//", "%", "&", "|")
+
+
+def _operation(tokens: list[str]) -> tuple[pyir.Expr, list[str]]:
+    """`a op b op c`, left to right (no precedence: a group is written in parentheses)."""
+    node, rest = _primary(tokens)
+    while rest and rest[0] in _OPERATORS:
+        right, after = _primary(rest[1:])
+        node, rest = pyir.BinOp(node, rest[0], right), after
+    return node, rest
+
+
+def _primary(tokens: list[str]) -> tuple[pyir.Expr, list[str]]:
+    if not tokens:
+        raise ValueError("a built-in's Python ends too soon")
+    first, *rest = tokens
+    node: pyir.Expr
+    if first == "(":
+        inner, rest = _operation(rest)
+        node, rest = pyir.Paren(inner), _closed(rest, ")")
+    elif first.isdigit():
+        node = pyir.Constant(int(first))
+    elif first in ("True", "False"):
+        node = pyir.Constant(first == "True")
+    elif first.isidentifier() or first.startswith("{"):
+        node = pyir.Name(first)
+    else:
+        raise ValueError(f"a built-in's Python cannot start with {first!r}")
+    while rest and rest[0] in ".([":
+        if rest[0] == ".":
+            node, rest = pyir.Attribute(node, rest[1]), rest[2:]
+        elif rest[0] == "[":
+            index, rest = _operation(rest[1:])
+            node, rest = pyir.Subscript(node, index), _closed(rest, "]")
+        else:
+            args: list[pyir.Expr] = []
+            rest = rest[1:]
+            while rest and rest[0] != ")":
+                arg, rest = _operation(rest)
+                args.append(arg)
+                rest = rest[1:] if rest[:1] == [","] else rest
+            node, rest = pyir.Call(node, tuple(args)), _closed(rest, ")")
+    return node, rest
+
+
+def _closed(tokens: list[str], bracket: str) -> list[str]:
+    if not tokens or tokens[0] != bracket:
+        raise ValueError(f"a built-in's Python misses a {bracket!r}")
+    return tokens[1:]
 
 
 # Facts rules many built-ins share.

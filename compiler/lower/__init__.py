@@ -22,7 +22,7 @@ from ...core.source import Diagnostic
 from .. import typed as t
 from ..budget import Facts
 from ..lowered import Program
-from ..pyir import Stmt
+from ..pyir import Expr, Stmt
 from . import comprehensions, definitions, expressions, limits, rules
 from .code import answer_format
 from .lowerer import END_SLOT, Lowerer, Transforms
@@ -32,7 +32,7 @@ __all__ = ["END_SLOT", "Lowerer", "answer_format", "lower"]
 
 def lower(typed: t.TypedProgram,
           probe: Callable[[t.Stmt, list[Stmt]], list[Stmt]] | None = None,
-          probe_expr: Callable[[t.Expr, str], str] | None = None) -> tuple[list[Diagnostic], Program]:
+          probe_expr: Callable[[t.Expr, Expr], Expr] | None = None) -> tuple[list[Diagnostic], Program]:
     """Lower a checked program, as the optimisation passes rewrote and annotated it (compiler/passes/);
     returns its problems (the limits of a move it cannot
     keep) and the lowered program. `probe`, `probe_expr`: a coverage build's hooks

@@ -4,58 +4,60 @@ set made), and the code the passes choose for some of them.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from ...core.source import SourceSpan
+from .. import pyir
 from .. import typed as t
 from ..analysis.walk import bare as bare_of
 from ..budget import FREE_WORK, Facts, join_mag, number, sat, scale_mag
 from ..names import FILTER_LOCAL, MAX_TABLE_CHOICES, component_sets_constant
 from ..passes.aggregate_loops import written_out
 from ..passes.component_sets import taken
-from ..passes.count_items import SIMPLE, counted
+from ..passes.count_items import counted
 from ..passes.rewrite import show
 from ..passes.spot_filters import among, joined_terms
 from ..passes.value_masks import mask_of, served
-from ..pyir import Block
+from ..pyir import Block, Call, Comprehension, GeneratorExp, Keyword, Name, Paren
 from ..typed import Symbol
 from ..types import unify
 from . import boards, expressions, limits, masks
-from .code import _CHARGES, unwrapped
+from .code import charges, items_of_names, reads, unwrapped
 from .regions import ORDERED, any_of
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
 
 
-def comprehension(lo: Lowerer, e: t.Comprehension) -> str:
-    masked = masks.masked_comprehension(lo, e)
+def comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
+    masked: str | pyir.Expr | None = masks.masked_comprehension(lo, e)
     py = plain_comprehension(lo, e)  # (its facts: what the plain code is proven to cost)
-    if masked is None and not _CHARGES.search(py):  # (pass `value_masks`: masks per value, the empty spots)
+    if masked is None and not charges(py):  # (pass `value_masks`: masks per value, the empty spots)
         masked = value_masks_code(lo, e)
-    if masked is None and not _CHARGES.search(py):
+    if masked is None and not charges(py):
         # (passes `spot_filters`, `count_items`, `component_sets`: where the plain code charges no work as it runs)
         masked = spot_filters_code(lo, e) or count_items_code(lo, e) or component_sets_code(lo, e) \
             or set_lists_code(lo, e) or region_any(lo, e)
-    return py if masked is None else masked  # a set of spots kept as a bit mask (pass `bitmask`)
+    if masked is None:
+        return py
+    return pyir.expr(masked)  # a set of spots kept as a bit mask (pass `bitmask`; the passes' code as text)
 
 
-def plain_comprehension(lo: Lowerer, e: t.Comprehension) -> str:
+def plain_comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
     if e.more:
         return nested_comprehension(lo, e)
     fused = fused_filter(lo, e)
     if fused is not None:
         return fused
-    dpy = lo.expr(e.domain)
+    dpy = lo.node(e.domain)
     # only a list made from a set shows the order its items are walked in
     walk = expressions.iterable(lo, e.domain.ty, dpy, ordered=e.func == "list")
     domain = limits.domain_facts(lo, e.domain)
     lo.scopes.append(set())
     var = lo.bind(e.var)
     limits.set_local(lo, e.var, domain.item)
-    cond_py = lo.expr(e.cond) if e.cond is not None else None
-    epy = lo.expr(e.elt)
+    cond_py = lo.node(e.cond) if e.cond is not None else None
+    epy = lo.node(e.elt)
     if e.func in ("list", "set"):
         epy = expressions.canon(lo, e.elt, e.elt.ty, epy)
     lo.scopes.pop()
@@ -63,15 +65,22 @@ def plain_comprehension(lo: Lowerer, e: t.Comprehension) -> str:
     walk, work, rounds, small = limits.loop(lo, walk, domain, 1 + each.cost + (lo.fact(e.cond).cost if e.cond else 0),
                                           e.span)
     cost = sat(domain.cost + work)
-    head = f"for {var} in {walk}" + (f" if {cond_py}" if cond_py else "")
-    counted = f"sum(1 for {var} in {walk} if {cond_py} and {epy})" if cond_py else f"sum(1 {head} if {epy})"
+    target = Name(var)
+    head = (Comprehension(target, walk, (cond_py,) if cond_py is not None else ()),)
+    counted = _count((Comprehension(target, walk, (pyir.BoolOp("and", (cond_py, epy)),)),) if cond_py is not None
+                     else (Comprehension(target, walk, (epy,)),))
     # (`min(n for n in xs)`: the aggregate of the items themselves, walked by it without a generator)
     items = walk if cond_py is None and isinstance(e.elt, t.Ref) and e.elt.sym is e.var else None
     return aggregate(lo, e, head, epy, counted, Facts(cost, rounds, item=each, small=small), items)
 
 
-def aggregate(lo: Lowerer, e: t.Comprehension, head: str, epy: str, counted: str, walked: Facts,
-              items: str | None = None) -> str:
+def _count(head: tuple[Comprehension, ...]) -> pyir.Expr:
+    """`sum(1 for ... if ...)`: how many rounds of the clauses pass their tests."""
+    return Call(Name("sum"), (GeneratorExp(pyir.Constant(1), head),))
+
+
+def aggregate(lo: Lowerer, e: t.Comprehension, head: tuple[Comprehension, ...], epy: pyir.Expr,
+              counted: pyir.Expr, walked: Facts, items: pyir.Expr | None = None) -> pyir.Expr:
     """A comprehension's aggregate over its clauses (`head`), of `epy` for each item walked;
     `counted` is its `count`; `walked`: its work, its rounds, what each item gives, and
     whether it is made from lists taken for small; `items`, for one clause without a
@@ -85,54 +94,59 @@ def aggregate(lo: Lowerer, e: t.Comprehension, head: str, epy: str, counted: str
             return counted
         case "all" | "any":
             lo.facts[e] = Facts(cost)
-            return f"{e.func}({epy} {head})" if items is None else f"{e.func}({items})"
+            return Call(Name(e.func), (GeneratorExp(epy, head) if items is None else items,))
         case "sum" | "min" | "max":
             mag = scale_mag(each.mag, rounds) if e.func == "sum" else join_mag(each.mag, (0, 0))
             lo.facts[e] = Facts(cost, mag=mag)
-            if items is not None:
-                return f"sum({items})" if e.func == "sum" else f"{e.func}({items}, default=0)"
-            return f"sum({epy} {head})" if e.func == "sum" else f"{e.func}(({epy} {head}), default=0)"
+            if e.func == "sum":
+                return Call(Name("sum"), (GeneratorExp(epy, head) if items is None else items,))
+            return Call(Name(e.func), (Paren(GeneratorExp(epy, head)) if items is None else items,), _DEFAULT)
         case "set":
             lo.facts[e] = limits.clamp(lo, e.ty, Facts(cost, rounds, item=each.priced(0), small=walked.small))
             lo.canonical.add(e)
-            return f"frozenset({epy} {head})"
+            return Call(Name("frozenset"), (GeneratorExp(epy, head),))
         case _:
             lo.facts[e] = Facts(cost, rounds, item=each.priced(0), small=walked.small)
-            return f"[{epy} {head}]"
+            return pyir.ListComp(epy, head)
 
 
-def nested_comprehension(lo: Lowerer, e: t.Comprehension) -> str:
+_DEFAULT = (Keyword("default", pyir.Constant(0)),)
+
+
+def nested_comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
     """`[elt for a in xs if c for b in f(a) if d]`: each clause walked inside the one before.
     Its work is the product of the sizes (each inner loop counted as it starts if need be)."""
     clauses = ((e.var, e.domain, e.cond), *e.more)
-    lowered: list[tuple[Symbol, t.Expr, t.Expr | None, str, str | None, Facts]] = []
+    lowered: list[tuple[Symbol, t.Expr, t.Expr | None, pyir.Expr, pyir.Expr | None, Facts]] = []
     for var, domain, cond in clauses:
-        dpy = lo.expr(domain)
+        dpy = lo.node(domain)
         walk = expressions.iterable(lo, domain.ty, dpy, ordered=e.func == "list")
         facts = limits.domain_facts(lo, domain)
         lo.scopes.append(set())
         lo.bind(var)
         limits.set_local(lo, var, facts.item)
-        cond_py = lo.expr(cond) if cond is not None else None
+        cond_py = lo.node(cond) if cond is not None else None
         lowered.append((var, domain, cond, walk, cond_py, facts))
-    epy = lo.expr(e.elt)
+    epy = lo.node(e.elt)
     if e.func in ("list", "set"):
         epy = expressions.canon(lo, e.elt, e.elt.ty, epy)
     each = lo.fact(e.elt)
     # from the innermost clause out: each round of a loop does the work of the loops inside it
     inner_work, rounds = each.cost, 1
-    heads: list[str] = []
+    heads: list[Comprehension] = []
     for var, domain, cond, walk, cond_py, facts in reversed(lowered):
         lo.scopes.pop()
         per_item = 1 + inner_work + (lo.fact(cond).cost if cond is not None else 0)
         walk, work, n, _ = limits.loop(lo, walk, facts, per_item, domain.span)
         inner_work, rounds = sat(facts.cost + work), sat(rounds * n)
-        heads.insert(0, f"for {var.py} in {walk}" + (f" if {cond_py}" if cond_py else ""))
-    head = " ".join(heads)
-    return aggregate(lo, e, head, epy, f"sum(1 {head} if {epy})", Facts(inner_work, rounds, item=each))
+        heads.insert(0, Comprehension(Name(var.py), walk, (cond_py,) if cond_py is not None else ()))
+    head = tuple(heads)
+    last = head[-1]
+    counted = _count((*head[:-1], Comprehension(last.target, last.iter, (*last.ifs, epy))))
+    return aggregate(lo, e, head, epy, counted, Facts(inner_work, rounds, item=each))
 
 
-def fused_filter(lo: Lowerer, e: t.Comprehension) -> str | None:
+def fused_filter(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     """`[s for s in spots if marker[s] == v]` walks the field itself, not the spots and then
     the field: `[s for s, m in enumerate(self.marker) if m == V]`, three times faster."""
     if not (e.func == "list" and isinstance(e.domain, t.Ref) and e.domain.sym.kind == "value"
@@ -145,9 +159,9 @@ def fused_filter(lo: Lowerer, e: t.Comprehension) -> str | None:
     field_sym = e.cond.left.field
     lo.scopes.append(set())
     var = lo.bind(e.var)
-    value_py = lo.expr(e.cond.right)
+    value_py = lo.node(e.cond.right)
     lo.scopes.pop()
-    if var in value_py or unify(field_sym.ty, e.cond.right.ty) is None:
+    if reads(value_py, var) or unify(field_sym.ty, e.cond.right.ty) is None:
         return None  # the value depends on the spot, or is mistyped: take the general path
     spots = boards.kind_count(lo, "spot") or 0
     work = sat(spots * (1 + lo.fact(e.cond.right).cost))
@@ -158,7 +172,10 @@ def fused_filter(lo: Lowerer, e: t.Comprehension) -> str | None:
     op = e.cond.op
     if "none" in (e.cond.left.ty.kind, e.cond.right.ty.kind):  # `x != none`: Python's `is not None`
         op = "is" if op == "==" else "is not"
-    return f"[{var} for {var}, {item} in enumerate({field_sym.py}) if {item} {op} {value_py}]"
+    pair = pyir.Tuple((Name(var), Name(item)), parenthesised=False)
+    each = pyir.Compare(Name(item), (op,), (value_py,))
+    return pyir.ListComp(Name(var), (Comprehension(pair, Call(Name("enumerate"), (pyir.dotted(field_sym.py),)),
+                                                   (each,)),))
 
 
 def region_any(lo: Lowerer, e: t.Comprehension) -> str | None:
@@ -171,7 +188,7 @@ def region_any(lo: Lowerer, e: t.Comprehension) -> str | None:
     return f"self.{test.within}({region_mask_code(lo, regions)}) != 0"
 
 
-def aggregate_loops(py: str, params: set[str], span: SourceSpan, marked: bool) -> tuple[Block, str]:
+def aggregate_loops(py: pyir.Expr, params: set[str], span: SourceSpan, marked: bool) -> tuple[Block, pyir.Expr]:
     """(pass `aggregate_loops`) The loops of the aggregates a value (`py`, of a definition of
     parameters `params` or of the end) computes first, as statements of its body, and the
     value reading their results, where the pass `marked` the definition (or the end); none, and
@@ -282,12 +299,12 @@ def group_key(e: t.Expr, spot: Symbol) -> str:
     raise AssertionError(f"spot_filters: no key of a spot is {type(e).__name__} {show(e, 40)}")
 
 
-def set_lists_code(lo: Lowerer, e: t.Comprehension) -> str | None:
+def set_lists_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     """`sorted(S)` for `[x for x in S]` over a set that pass `set_lists` marked (`lo`: the lowering),
     else None."""
     if not e.sorted_set:
         return None
-    walk: str = expressions.iterable(lo, e.domain.ty, lo.expr(e.domain), ordered=True)
+    walk = expressions.iterable(lo, e.domain.ty, lo.node(e.domain), ordered=True)
     lo.notes.setdefault("the set sorted:", {})[show(e, 40)] = None
     return walk
 
@@ -327,7 +344,7 @@ def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: str) -> str:
     return name
 
 
-def count_items_code(lo: Lowerer, e: t.Comprehension) -> str | None:
+def count_items_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     """`(L).count(v)` for a comprehension the pass took (`lo`: the lowering),
     else None."""
     if not e.counted:
@@ -335,14 +352,14 @@ def count_items_code(lo: Lowerer, e: t.Comprehension) -> str | None:
     value = counted(e, lo.defines)
     if value is None:
         return None
-    domain = lo.expr(e.domain)
+    domain = lo.node(e.domain)
     lo.notes.setdefault("counted as the list's own count", {})[show(e, 40)] = None
-    if not SIMPLE.match(domain):
-        domain = f"({domain})"
-    return f"{domain}.count({lo.expr(value)})"
+    if not items_of_names(domain, nested=False):
+        domain = Paren(domain)
+    return Call(pyir.Attribute(domain, "count"), (lo.node(value),))
 
 
-def component_sets_code(lo: Lowerer, e: t.Comprehension) -> str | None:
+def component_sets_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     """The set operation for a comprehension the pass takes (`lo`: the lowering,
     compiler/lower/), else None. A table is used only once the module has written it (not in an
     attribute's own table)."""
@@ -350,28 +367,34 @@ def component_sets_code(lo: Lowerer, e: t.Comprehension) -> str | None:
     if found is None:
         return None
     written = {name for name, _, _, _ in lo.program.component_tables}
-    sets = [f"{component_sets_constant(table)}[{'True' if value is None else lo.expr(value)}]"
-            for table, value in found.tests]
-    if any(name.partition("[")[0] not in written for name in sets) or found.made and found.made not in written:
+    tables = [component_sets_constant(table) for table, _ in found.tests]
+    sets = [pyir.Subscript(Name(name), pyir.Constant(True) if value is None else lo.node(value))
+            for name, (_, value) in zip(tables, found.tests, strict=True)]
+    if any(name not in written for name in tables) or found.made and found.made not in written:
         return None
-    domain = _operand(lo.expr(found.domain))
+    domain = _operand(lo.node(found.domain))
     lo.notes.setdefault("a set operation for", {})[show(e, 40)] = None
     if found.func == "set":
-        return f"frozenset(map({found.made}.__getitem__, {domain}))"
+        return Call(Name("frozenset"), (Call(Name("map"), (pyir.dotted(f"{found.made}.__getitem__"), domain)),))
     if found.func == "count":
-        return f"len({' & '.join([domain, *sets])})"
+        return Call(Name("len"), (_both(domain, *sets),))
     if found.func == "all":
-        return f"{domain} <= {sets[0]}" if len(sets) == 1 else f"{domain} <= ({' & '.join(sets)})"
+        return pyir.Compare(domain, ("<=",), (sets[0] if len(sets) == 1 else Paren(_both(*sets)),))
     if not sets:
-        return f"bool({domain})"
+        return Call(Name("bool"), (domain,))
     if len(sets) == 1:
-        return f"(not {domain}.isdisjoint({sets[0]}))"
-    return f"bool({' & '.join([domain, *sets])})"
+        return Paren(pyir.UnaryOp("not", Call(pyir.Attribute(domain, "isdisjoint"), (sets[0],))))
+    return Call(Name("bool"), (_both(domain, *sets),))
 
 
-def _operand(py: str) -> str:
+def _both(first: pyir.Expr, *more: pyir.Expr) -> pyir.Expr:
+    """`a & b & c`: the items in every one of the sets."""
+    out = first
+    for x in more:
+        out = pyir.BinOp(out, "&", x)
+    return out
+
+
+def _operand(py: pyir.Expr) -> pyir.Expr:
     """`py` as an operand of `&` or of a method call: in parentheses unless a name, an attribute or an item."""
-    return py if _OPERAND.fullmatch(py) else f"({py})"
-
-
-_OPERAND = re.compile(r"[\w.]+(\[[\w.\[\]]+\])*")
+    return py if items_of_names(py, nested=True) else Paren(py)

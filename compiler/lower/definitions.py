@@ -4,16 +4,18 @@ remembered; a field's start and its description.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
 from ...runtime.limits import MAX_STEPS, SMALL_LIST
+from .. import pyir
 from .. import typed as t
 from ..budget import FREE_WORK, NOTHING, Facts, sat
 from ..lowered import LoweredField, LoweredFunction
 from ..names import base_use, component_sets_constant, faces_constant
 from ..names import joined as invented
-from ..pyir import Assign, Block, Code, Elif, If, Return, Stmt, assign, call, if_
+from ..pyir import Assign, Block, Code, Elif, Expr, If, Return, Stmt, assign, call, if_
 from ..types import needs_key
 from . import boards, comprehensions, effects, expressions, limits
 from .boards import Bind
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
     from .lowerer import Lowerer
 
 
-def define_walk(lo: Lowerer, d: t.Define) -> tuple[str, Small]:
+def define_walk(lo: Lowerer, d: t.Define) -> tuple[Expr, Small]:
     """A definition's body, lowered as a rule that only reads the game (its parameters known
     as it starts); remembers what a call to it gives and costs."""
     saved = lo.scopes, lo.assigned
@@ -33,7 +35,7 @@ def define_walk(lo: Lowerer, d: t.Define) -> tuple[str, Small]:
     before = lo.charges
     reading = limits.begin_reading(lo, entry)
     effects.take_notes(lo)
-    py = lo.expr(d.body)
+    py = lo.node(d.body)
     lists = limits.end_reading(lo, reading)
     note_define(lo, d, before)
     lo.scopes, lo.assigned = saved
@@ -68,25 +70,27 @@ def field(lo: Lowerer, typed: t.Field) -> LoweredField:
     f = typed.decl
     lo.scopes, lo.assigned = [set()], frozenset()
     before = lo.charges
-    py = lo.expr(typed.init)
+    py = lo.node(typed.init)
     py = expressions.canon(lo, typed.init, f.type, py)
     limits.derive(lo, f.name, lo.fact(typed.init))
     py = limits.unit_expr(lo, limits.checked_store(lo, py, lo.fact(typed.init), f.type, f.init.span),
                         lo.fact(typed.init).cost, f.init.span, (boards.kind_count(lo, f.per) or 1) if f.per else 1)
     limits.mark(lo, before, "setup")
     annotation = _annotation(f.type)
+    slot = pyir.dotted(f"self.{f.name}")
+    init: Expr
     if f.per:
         count = {
-            "player": "self.num_seats",
-            "spot": "len(self.board.spots)",
-            "region": "len(self.board.region_names)",
-        }.get(f.per, f"{lo.component_count[f.per]}" if f.per in lo.component_count
-              else f"len({faces_constant(f.per)})")
-        init = f"[{py} for _ in range({count})]"
+            "player": pyir.dotted("self.num_seats"),
+            "spot": pyir.Call(pyir.Name("len"), (pyir.dotted("self.board.spots"),)),
+            "region": pyir.Call(pyir.Name("len"), (pyir.dotted("self.board.region_names"),)),
+        }.get(f.per, pyir.Constant(lo.component_count[f.per]) if f.per in lo.component_count
+              else pyir.Call(pyir.Name("len"), (pyir.Name(faces_constant(f.per)),)))
+        init = pyir.ListComp(py, (pyir.Comprehension(pyir.Name("_"), pyir.Call(pyir.Name("range"), (count,))),))
         annotation = f"list[{annotation}]"
-        copy = f"self.{f.name}[:]"
+        copy: Expr = pyir.Subscript(slot, pyir.Slice())
     else:
-        init, copy = py, f"self.{f.name}"
+        init, copy = py, slot
     element = f.type.elem.name if f.type.kind in ("list", "set") and f.type.elem else f.type.name
     # a list or set of numbers, truth values or lists: its whole type, to read saved states
     declared = f", declared={str(f.type)!r}" if f.type.kind in ("list", "set") and not element else ""
@@ -97,13 +101,14 @@ def field(lo: Lowerer, typed: t.Field) -> LoweredField:
     hides = ", hides_items=True" if f.hide_items_if is not None else ""
     info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
             f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared}{pool}{hides})")
-    shown = effects.condition(lo, typed.shown_if, "shown") if typed.shown_if is not None else None
-    hidden = effects.condition(lo, typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None else None
-    seen_by = effects.condition(lo, typed.visible_to, "seen", "k") if typed.visible_to is not None else None
+    shown = effects.condition_node(lo, typed.shown_if, "shown") if typed.shown_if is not None else None
+    hidden = effects.condition_node(lo, typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None \
+        else None
+    seen_by = effects.condition_node(lo, typed.visible_to, "seen", "k") if typed.visible_to is not None else None
     return LoweredField(f.name, annotation, init, f.per, copy, info, f.span, shown, hidden, seen_by)
 
 
-def _returned(body: Block) -> tuple[Block, Return, Code]:
+def _returned(body: Block) -> tuple[Block, Return, Expr]:
     """A definition's statements before its `return`, the `return`, and the value it returns."""
     *work, last = body
     assert isinstance(last, Return) and last.value is not None, last
@@ -113,28 +118,38 @@ def _returned(body: Block) -> tuple[Block, Return, Code]:
 def _cached(d: t.Define, annotation: str, body: Block) -> Block:
     """A definition's statements, remembering its value in the state's `_derived` (one dict per state,
     dropped by every change of the game: an assignment to a field, a new phase or turn, a restore)."""
-    key = repr(d.name) if not d.params else f"({d.name!r}, {', '.join(p.py for p in d.params)})"
+    key: Expr = pyir.Constant(d.name) if not d.params else \
+        pyir.Tuple((pyir.Constant(d.name), *(pyir.dotted(p.py) for p in d.params)))
     work, last, value = _returned(body)
+    memo, derived, remembered = pyir.Name("_memo"), pyir.dotted("self._derived"), pyir.Name("_remembered")
     return (
-        assign("_memo", "self._derived"),
-        If(Code("_memo is None"), (Assign((Code("_memo"), Code("self._derived")), Code("{}")),),
-           (Elif(Code(f"{key} in _memo"), (assign("_remembered", f"_memo[{key}]", annotation=annotation),
-                                            Return(Code("_remembered")))),)),
+        assign(memo, derived),
+        If(_is_none(memo), (Assign((memo, derived), _EMPTY),),
+           (Elif(pyir.Compare(key, ("in",), (memo,)), (assign(remembered, pyir.Subscript(memo, key),
+                                                               annotation=annotation), Return(remembered))),)),
         *work,
-        Assign((Code("_value"),), value, annotation, last.span, last.note),
-        assign(f"_memo[{key}]", "_value"),
-        Return(Code("_value")),
+        Assign((_VALUE,), value, annotation, last.span, last.note),
+        assign(pyir.Subscript(memo, key), _VALUE),
+        Return(_VALUE),
     )
 
 
-def _remembered(body: Block, annotation: str, found: Block, store: Stmt, room: str | None = None) -> Block:
+_VALUE, _KEPT, _EMPTY = pyir.Name("_value"), pyir.Name("_kept"), pyir.Dict((), ())
+
+
+def _is_none(e: Expr, negated: bool = False) -> Expr:
+    """`e is None` (`e is not None`)."""
+    return pyir.Compare(e, ("is not" if negated else "is",), (pyir.Constant(None),))
+
+
+def _remembered(body: Block, annotation: str, found: Block, store: Stmt, room: Expr | None = None) -> Block:
     """A definition's statements (`body`, ending with its `return`), with the statements that return
     its value when it is found remembered first (`found`) and the one that remembers it (`store`)
     last, if `room` holds."""
     work, last, value = _returned(body)
-    kept = Assign((Code("_value"),), value, annotation, last.span)
+    kept = Assign((_VALUE,), value, annotation, last.span)
     stored = (store,) if room is None else (if_(room, store),)
-    return (*found, *work, kept, *stored, Return(Code("_value")))
+    return (*found, *work, kept, *stored, Return(_VALUE))
 
 
 def _kept(d: t.Define, annotation: str, slot: str, body: Block, nest: int | None = None) -> Block:
@@ -142,30 +157,32 @@ def _kept(d: t.Define, annotation: str, slot: str, body: Block, nest: int | None
     `derived`): a value, or for a definition with parameters a dict by arguments; None while
     stale (every assignment to a field it reads sets it so). `nest`: the position of the parameter
     the values are kept by first, each a dict by the others (pass `nested_drops`)."""
+    kept_slot = pyir.dotted(f"self.{slot}")
     if not d.params:
-        return _remembered(body, annotation, (assign("_kept", f"self.{slot}"),
-                                              if_("_kept is not None", Return(Code("_kept")))),
-                           assign(f"self.{slot}", "_value"))
+        return _remembered(body, annotation, (assign(_KEPT, kept_slot), if_(_is_none(_KEPT, True), Return(_KEPT))),
+                           assign(kept_slot, _VALUE))
     # the dict the values are kept in (`kept`, or for one nested value `nested`: kept[its parameter]), by key;
     # the test of the last made, after which the values are looked up
-    rest = [p.py for i, p in enumerate(d.params) if i != nest]
-    key = rest[0] if len(rest) == 1 else f"({', '.join(rest)})"
-    held = "_kept" if nest is None else "_nested"
-    made = (Assign((Code("_kept"), Code(f"self.{slot}")), Code("{}")),)
+    rest = [pyir.dotted(p.py) for i, p in enumerate(d.params) if i != nest]
+    key = rest[0] if len(rest) == 1 else pyir.Tuple(tuple(rest))
+    held = _KEPT if nest is None else pyir.Name("_nested")
+    made = (Assign((_KEPT, kept_slot), _EMPTY),)
     if nest is not None:  # (pass `nested_drops`) by that parameter first, each a dict by the others
-        first: Block = (if_("_kept is None", *made), assign("_nested", f"_kept.get({d.params[nest].py})"))
-        test, made = "_nested is None", (Assign((Code("_nested"), Code(f"_kept[{d.params[nest].py}]")), Code("{}")),)
+        by = pyir.dotted(d.params[nest].py)
+        first: Block = (if_(_is_none(_KEPT), *made), assign(held, pyir.Call(pyir.Attribute(_KEPT, "get"), (by,))))
+        made = (Assign((held, pyir.Subscript(_KEPT, by)), _EMPTY),)
     else:
-        first, test = (), "_kept is None"
-    found = (assign("_kept", f"self.{slot}"), *first,
-             If(Code(test), made, (Elif(Code(f"{key} in {held}"), (Return(Code(f"{held}[{key}]")),)),)))
+        first = ()
+    known = Elif(pyir.Compare(key, ("in",), (held,)), (Return(pyir.Subscript(held, key)),))
+    found = (assign(_KEPT, kept_slot), *first, If(_is_none(held), made, (known,)))
     keyed = [p for i, p in enumerate(d.params) if i != nest]
-    stored = assign(f"{held}[{key}]", "_value")
+    stored = assign(pyir.Subscript(held, key), _VALUE)
     if len(keyed) == 1 and keyed[0].ty.kind in ("entity", "enum", "bool"):  # (one per entity at most)
         return _remembered(body, annotation, found, stored)
     # values by several arguments, or by a number or a list, are kept while the dict holds fewer than
     # rt.MAX_TABLED (docs/optimiser.md, "What a board keeps"): beyond, computed afresh at every call
-    return _remembered(body, annotation, found, stored, f"len({held}) < rt.MAX_TABLED")
+    return _remembered(body, annotation, found, stored,
+                       pyir.Compare(pyir.Call(pyir.Name("len"), (held,)), ("<",), (pyir.dotted("rt.MAX_TABLED"),)))
 
 
 def _tabled(d: t.Define, annotation: str, table: t.ValueTable, body: Block,
@@ -261,12 +278,12 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
         limits.charged(lo)
         cost = min(sat(lo.fact(d.body).cost + 1), MAX_STEPS + 1)
         body: Block = (call(f"rt.spend(self, {cost}, {limits.where(lo, d.span)})", d.span),
-                       *checks, Return(Code(py, d.body.span), d.span, note))
+                       *checks, Return(replace(py, span=d.body.span), d.span, note))
         if d.name not in lo.kept:
             body = _cached(d, _annotation(d.ty), body)
     else:
         loops, py = comprehensions.aggregate_loops(py, {p.py for p in d.params}, d.span, d.loops_written_out)
-        body = limits.unit_lines(lo, [*checks, *loops, Return(Code(py, d.body.span), d.span, note)],
+        body = limits.unit_lines(lo, [*checks, *loops, Return(replace(py, span=d.body.span), d.span, note)],
                                lo.fact(d.body).cost + 1, d.span)
     kept = ""
     tabled = d.tabled

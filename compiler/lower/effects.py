@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, assert_never
 
 from ...core.source import SourceSpan
 from ...runtime.limits import SMALL_LIST
+from .. import pyir
 from .. import typed as t
 from ..analysis.walk import nodes
 from ..budget import STORED, Facts, sat, storable
@@ -34,6 +34,7 @@ from ..pyir import (
     if_,
     spanned,
 )
+from ..pyprint import text as code_of
 from ..typed import Symbol
 from ..types import ANY
 from . import expressions, limits, masks
@@ -73,8 +74,13 @@ def statement(lo: Lowerer, lower: Callable[[], list[Stmt]]) -> list[Stmt]:
     for walked, counted, at in checks:
         walk = call(counted)
         lo.walk_checks[walk.value] = (walked, at)
-        before.append(if_(f"len({walked}) > {SMALL_LIST}", walk))
+        before.append(if_(_longer(walked), walk))
     return [*before, *lines]
+
+
+def _longer(items: pyir.Expr) -> pyir.Expr:
+    """`len(items) > SMALL_LIST`: the test of the check `statement` writes before a walk of `items`."""
+    return pyir.Compare(pyir.Call(pyir.Name("len"), (items,)), (">",), (pyir.Constant(SMALL_LIST),))
 
 
 def effects(lo: Lowerer, stmts: tuple[t.Stmt, ...], span: SourceSpan, *bound: Symbol) -> Block:
@@ -137,7 +143,7 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             return statement(lo, lambda: [call(f"self._tell({told(lo, s)})", s.span)])
         case t.For():
             take_notes(lo)
-            walk = expressions.iterable(lo, s.domain.ty, lo.expr(s.domain))
+            walk = expressions.iterable(lo, s.domain.ty, lo.node(s.domain))
             note = take_notes(lo)
             domain = limits.domain_facts(lo, s.domain)
             lo.scopes.append(set())
@@ -149,20 +155,20 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             lo.costs[s] = sat(1 + domain.cost + work)
             if not _reads(s.body, s.var):
                 var = "_"  # a loop run for its count only (`for k in range(0, 3)`)
-            head = For(Code(var), Code(walk, s.domain.span), body, s.span, note)
+            head = For(pyir.Name(var), replace(walk, span=s.domain.span), body, s.span, note)
             joined = join_rounds_fused(lo, s, head)  # (pass `join_rounds`) at once
             return [head] if joined is None else joined
         case t.Ask():
             return statement(lo, lambda: ask(lo, s))
         case t.If():
-            branches_py: list[tuple[Code, Block, SourceSpan, str]] = []
+            branches_py: list[tuple[pyir.Expr, Block, SourceSpan, str]] = []
             tests = branches = 0
             for test, branch in s.branches:
                 take_notes(lo)
-                py = lo.expr(test)
+                py = lo.node(test)
                 tests += lo.fact(test).cost
                 note = take_notes(lo)
-                branches_py.append((Code(py, test.span), tuple(block(lo, branch)), test.span, note))
+                branches_py.append((replace(py, span=test.span), tuple(block(lo, branch)), test.span, note))
                 branches = max(branches, lo.block_cost)
             orelse: Block = ()
             if s.orelse:
@@ -176,7 +182,7 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
 
 
 def let(lo: Lowerer, s: t.Let) -> list[Stmt]:
-    py = lo.expr(s.value)
+    py = lo.node(s.value)
     name = lo.bind(s.var)
     value = lo.fact(s.value)
     if s.var.name in lo.assigned:  # assigned again later: stored, and checked, as a field is
@@ -185,9 +191,10 @@ def let(lo: Lowerer, s: t.Let) -> list[Stmt]:
     else:
         limits.set_local(lo, s.var, value)
     lo.costs[s] = sat(1 + value.cost)
+    py = replace(py, span=s.value.span)
     if s.annotation is not None:  # `let x = []`: annotated, with the type later assignments give it
-        return [Assign((Code(name),), Code(py, s.value.span), _annotation(_typed(s.annotation)), s.span)]
-    return [Assign((Code(name),), Code(py, s.value.span), span=s.span)]
+        return [Assign((pyir.Name(name),), py, _annotation(_typed(s.annotation)), s.span)]
+    return [Assign((pyir.Name(name),), py, span=s.span)]
 
 
 def told(lo: Lowerer, s: t.Tell) -> str:
@@ -220,9 +227,9 @@ def call_effect(lo: Lowerer, s: t.CallEffect) -> list[Stmt]:
         body = block(lo, proc.body)
         lo.costs[s] = cost  # (the call's work, as counted for the call)
         return list(written_out_call(proc, s, tuple(body)))
-    code = f"self.{proc.name}({', '.join(args)})"
+    code: pyir.Expr = pyir.Call(pyir.Attribute(pyir.Name("self"), proc.name), tuple(args))
     if proc.name in lo.suspending:  # it can wait for a decision: its steps are this rule's
-        code = f"yield from {code}"
+        code = pyir.Yield(code, from_=True)
     return [call(code, s.span)]
 
 
@@ -241,8 +248,8 @@ def ask(lo: Lowerer, s: t.Ask) -> list[Stmt]:
     """`ask p to choose x in xs:` the rule waits for seat p's choice among the items of xs
     (the runtime's `Ask`), then runs the body with it; with no item to choose, the runtime
     gives back nothing to walk, and the body is skipped."""
-    seat = lo.expr(s.seat)
-    walk = expressions.iterable(lo, s.domain.ty, lo.expr(s.domain))
+    seat = lo.node(s.seat)
+    walk = expressions.iterable(lo, s.domain.ty, lo.node(s.domain))
     domain = limits.domain_facts(lo, s.domain)
     walk, work, _ = limits.over(lo, walk, domain, s.span)  # (the choices are listed: each item handled)
     lo.scopes.append(set())
@@ -251,8 +258,8 @@ def ask(lo: Lowerer, s: t.Ask) -> list[Stmt]:
     body = block(lo, s.body)
     lo.scopes.pop()
     lo.costs[s] = sat(1 + lo.fact(s.seat).cost + domain.cost + work + lo.block_cost)
-    asked = f"rt.Ask({seat}, {s.var.name!r}, {walk}, {limits.where(lo, s.span)})"
-    return [For(Code(var), Code(f"(yield {asked})", s.span), tuple(body), s.span)]
+    asked = pyir.rt("Ask", seat, pyir.Constant(s.var.name), walk, limits.at(lo, s.span))
+    return [For(pyir.Name(var), pyir.Paren(pyir.Yield(asked), s.span), tuple(body), s.span)]
 
 
 def journal_lines(lo: Lowerer, s: t.Assign) -> list[Stmt]:
@@ -271,13 +278,13 @@ def assign_item(lo: Lowerer, s: t.Assign, item: t.Expr) -> Stmt:
     """`xs[i] = v` (`f[e][i] = v`): the list, a tuple, rebuilt with item i replaced; an index
     outside it is a fault of the rules told by its rule line (rt.put), like a read's."""
     sym = s.target
-    vpy = lo.expr(s.value)
+    vpy = lo.node(s.value)
     value = lo.fact(s.value)
-    ipy = lo.expr(item)
-    lhs = sym.py
+    ipy = lo.node(item)
+    lhs = pyir.dotted(sym.py)
     cost = sat(1 + value.cost + lo.fact(item).cost)
     if s.index is not None:
-        lhs = f"{sym.py}[{lo.expr(s.index)}]"
+        lhs = pyir.Subscript(lhs, lo.node(s.index))
         cost = sat(cost + lo.fact(s.index).cost)
     held = limits.field_facts(lo, sym.name, sym.ty) if sym.kind != "local" else limits.symbol_facts(lo, sym)
     old_py, old_work, _ = limits.over(lo, lhs, held, s.span)  # (the copy: every item handled)
@@ -285,14 +292,14 @@ def assign_item(lo: Lowerer, s: t.Assign, item: t.Expr) -> Stmt:
     elem = sym.ty.elem or ANY
     if s.op in ("+=", "-="):
         new = Facts(mag=STORED)  # (rt.add_at checks the sum as a stored number)
-        amount = vpy if s.op == "+=" else f"-({vpy})"
-        put = f"rt.add_at({old_py}, {ipy}, {amount}, {limits.where(lo, s.span)})"
+        amount = vpy if s.op == "+=" else pyir.UnaryOp("-", pyir.Paren(vpy))
+        put = replace(pyir.rt("add_at", old_py, ipy, amount, limits.at(lo, s.span)), span=s.value.span)
     else:
         new = value
         stored = limits.checked_store(lo, expressions.canon(lo, s.value, elem, vpy), value, elem, s.span)
-        put = f"rt.put({old_py}, {ipy}, {stored})"
+        put = replace(pyir.rt("put", old_py, ipy, stored), span=s.value.span)
     limits.stored(lo, sym, Facts(size=0, item=new.priced(0)))  # (the list keeps its length: only its items change)
-    return Assign((Code(lhs),), Code(put, s.value.span), span=s.span)
+    return Assign((lhs,), put, span=s.span)
 
 
 def assigned(lo: Lowerer, s: t.Assign) -> Stmt:
@@ -300,14 +307,14 @@ def assigned(lo: Lowerer, s: t.Assign) -> Stmt:
     if s.item is not None:
         return assign_item(lo, s, s.item)
     sym = s.target
-    vpy = lo.expr(s.value)
+    vpy = lo.node(s.value)
     value = lo.fact(s.value)
     lo.costs[s] = sat(1 + value.cost)
-    lhs = sym.py
+    lhs = pyir.dotted(sym.py)
     if s.index is not None:
-        ipy = lo.expr(s.index)
+        ipy = lo.node(s.index)
         lo.costs[s] = sat(lo.costs[s] + lo.fact(s.index).cost)
-        lhs = f"{sym.py}[{ipy}]"
+        lhs = pyir.Subscript(lhs, ipy)
     if s.op in ("+=", "-=") and sym.ty.kind == "set":
         # a new set: every item of both is handled
         held = limits.field_facts(lo, sym.name, sym.ty) if sym.kind != "local" else limits.symbol_facts(lo, sym)
@@ -318,29 +325,33 @@ def assigned(lo: Lowerer, s: t.Assign) -> Stmt:
         limits.stored(lo, sym, Facts(size=size, item=value.item))
         items = set_items_joined(s.items_written, s.op == "+=", old_py, new_py)  # (pass `set_items`)
         if items is not None:
-            return Assign((Code(lhs),), Code(items, s.value.span), span=s.span)
-        return Assign((Code(lhs),), Code(f"{old_py} {'|' if s.op == '+=' else '-'} {new_py}", s.value.span),
-                      span=s.span)
+            return Assign((lhs,), replace(items, span=s.value.span), span=s.span)
+        return Assign((lhs,), pyir.BinOp(old_py, "|" if s.op == "+=" else "-", new_py, s.value.span), span=s.span)
     if s.op in ("+=", "-="):
         if not storable((value.mag[0], value.mag[1] + 1)):  # `x += x` would double: the amount is checked
-            vpy = f"rt.num({vpy}, {limits.where(lo, s.span)})"
-        return AugAssign(Code(lhs), s.op[0], Code(vpy, s.value.span), s.span)
+            vpy = pyir.rt("num", vpy, limits.at(lo, s.span))
+        return AugAssign(lhs, s.op[0], replace(vpy, span=s.value.span), s.span)
     limits.stored(lo, sym, value)
     vpy = expressions.canon(lo, s.value, sym.ty, vpy)
     code = limits.checked_store(lo, vpy, value, sym.ty, s.span)
     if sym.kind == "field" and s.index is None and _narrows(_annotation(sym.ty), code):
-        code = f"rt.held({code})"
-    return Assign((Code(lhs),), Code(code, s.value.span), span=s.span)
+        code = pyir.rt("held", code)
+    return Assign((lhs,), replace(code, span=s.value.span), span=s.span)
 
 
 def condition(lo: Lowerer, e: t.Expr, tag: str, *entry: str) -> str:
+    """`condition_node`'s code as text (for the lowered members still held as text)."""
+    return code_of(condition_node(lo, e, tag, *entry))
+
+
+def condition_node(lo: Lowerer, e: t.Expr, tag: str, *entry: str) -> pyir.Expr:
     """An expression that is a rule of its own and only reads the game (a guard, the end,
     an actor, a score ...), its lists taken for small checked as it starts; `tag` marks its
     budget reset (none: the caller marks it)."""
     lo.scopes = [set(entry)]
     before = lo.charges
     reading = limits.begin_reading(lo, entry)
-    py = lo.expr(e)
+    py = lo.node(e)
     py = limits.unit_expr(lo, py, lo.fact(e).cost, e.span, lists=limits.end_reading(lo, reading))
     if tag:
         limits.mark(lo, before, tag)
@@ -467,8 +478,9 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
     join = body[-1]
     if not isinstance(join, Assign) or len(join.targets) != 1 or join.annotation is not None:
         return None
-    target = join.targets[0].text
-    if re.fullmatch(rf"\(\*{re.escape(target)}, .+\)", join.value.text) is None:
+    target = join.targets[0]
+    if not (isinstance(join.value, pyir.Tuple) and join.value.parenthesised and len(join.value.elts) >= 2
+            and join.value.elts[0] == pyir.Starred(target)):  # `(*xs, ...)`: items joined to the list
         return None
     if len(body) == 2:  # (counted once longer than SMALL_LIST, a step an item)
         walked = _walk_checked(lo, body[0], target)
@@ -476,20 +488,24 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
             return None
     elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
         return None
-    if head.target.text != "_" or "rt." in head.iterable.text:
+    if head.target != pyir.Name("_") or any(x == pyir.Name("rt") or isinstance(x, Code) and "rt." in x.text
+                                             for x in pyir.walk(head.iterable)):
         return None  # (a loop whose variable the body reads, or whose list is counted: not taken)
-    written = f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+    written = pyir.Tuple(tuple(Code(item) for item in items))  # (the items as the pass wrote them)
     note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
                                              f"(`{join_rounds.NAME}`)") if n)
-    rounds = assign(ROUNDS, f"len({head.iterable.text})", head.span, note)
-    joined = assign(target, f"(*{target}, *{written} * {ROUNDS})", join.span, join.note)
+    rounds = assign(ROUNDS, pyir.Call(pyir.Name("len"), (head.iterable,)), head.span, note)
+    rounds_of = pyir.Starred(pyir.BinOp(written, "*", pyir.Name(ROUNDS)))
+    joined = assign(target, pyir.Tuple((pyir.Starred(target), rounds_of)), join.span, join.note)
     if len(body) == 1:  # nothing counted, nothing can fail
         return [rounds, joined]
-    return [rounds, If(Code(f"rt.joins_fit(self, len({target}), {ROUNDS}, {len(items)})"), (joined,),
+    fit = pyir.rt("joins_fit", pyir.Name("self"), pyir.Call(pyir.Name("len"), (target,)), pyir.Name(ROUNDS),
+                  pyir.Constant(len(items)))
+    return [rounds, If(fit, (joined,),
                        orelse=(head,), else_note="(a round would fail: the rounds one by one, as written)")]
 
 
-def _walk_checked(lo: Lowerer, check: Stmt, items: str) -> str | None:
+def _walk_checked(lo: Lowerer, check: Stmt, items: pyir.Expr) -> pyir.Expr | None:
     """The rule line `where` of `if len(items) > SMALL_LIST: rt.walk(self, items, 1, where)` (the
     check `prechecked` writes before a statement walking `items`), if `check` is it: found in
     what `statement` recorded of the checks it wrote (`lo.walk_checks`), not read back from code."""
@@ -497,7 +513,7 @@ def _walk_checked(lo: Lowerer, check: Stmt, items: str) -> str | None:
             or not isinstance(check.body[0], ExprStmt):
         return None
     found = lo.walk_checks.get(check.body[0].value)
-    if found is None or found[0] != items or check.test.text != f"len({items}) > {SMALL_LIST}":
+    if found is None or found[0] != items or check.test != _longer(items):
         return None
     return found[1]
 
@@ -514,15 +530,17 @@ def draw_out_fused(lo: Lowerer, first: t.Stmt, second: t.Stmt, first_lines: list
     if not isinstance(drawn, Assign) or len(drawn.targets) != 1 or drawn.annotation is not None \
             or not isinstance(taken, Assign) or len(taken.targets) != 1 or taken.annotation is not None:
         return None
-    var, items = drawn.targets[0].text, taken.targets[0].text  # (the name drawn, the list taken from)
-    if not var.isidentifier() or drawn.value.text != f"rt.draw_from(self.rng, {items})":
+    var, items = drawn.targets[0], taken.targets[0]  # (the name drawn, the list taken from)
+    rng = pyir.dotted("self.rng")
+    if not isinstance(var, pyir.Name) or drawn.value != pyir.rt("draw_from", rng, items):
         return None
     at = _walk_checked(lo, check, items)
-    if at is None or taken.value.text != f"tuple(rt.without({items}, {var}))":
+    if at is None or taken.value != pyir.Call(pyir.Name("tuple"), (pyir.rt("without", items, var),)):
         return None
     what = f"drawn and taken out of `{_words(second)}` at once, with {where(second.span)} (`draw_out`)"
     note = "; ".join(n for n in (drawn.note, taken.note, what) if n)
-    both = assign(f"{var}, {items}", f"rt.drawn_out(self, self.rng, {items}, {at})", drawn.span, note)
+    both = assign(pyir.Tuple((var, items), parenthesised=False),
+                  pyir.rt("drawn_out", pyir.Name("self"), rng, items, at), drawn.span, note)
     return [both, *second_lines[2:]]
 
 

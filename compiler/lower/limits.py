@@ -6,17 +6,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from ...core.source import SourceSpan
 from ...runtime.limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST
+from .. import pyir
 from .. import typed as t
 from ..budget import FREE_WORK, STORED, UNSAFE, Facts, Mag, at_most, join, loop_cost, sat, storable
 from ..pyir import Block, Stmt, call
+from ..pyprint import text
 from ..typed import Symbol
 from ..types import Ty, entity
 from . import boards
-from .code import _SIMPLE, Reading, Small, _param, _stored
+from .code import Reading, Small, _param, _stored, simple
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -28,6 +30,17 @@ if TYPE_CHECKING:
 def where(lo: Lowerer, span: SourceSpan) -> str:
     """The rule's `file:line`, as the string literal a check names in its error."""
     return repr(span.short)
+
+
+def at(lo: Lowerer, span: SourceSpan) -> pyir.Expr:
+    """The rule's `file:line`, as the string literal a check names in its error (a node)."""
+    return pyir.Constant(span.short)
+
+
+def _short(lo: Lowerer, py: pyir.Expr, counted: pyir.Expr) -> pyir.Expr:
+    """`(py if len(py) <= SMALL_LIST else counted)`: a short list handled at once, a longer one counted."""
+    return pyir.Paren(pyir.IfExp(py, pyir.Compare(pyir.Call(pyir.Name("len"), (py,)), ("<=",),
+                                                           (pyir.Constant(SMALL_LIST),)), counted))
 
 
 def charged(lo: Lowerer) -> None:
@@ -177,25 +190,36 @@ def domain_facts(lo: Lowerer, node: t.Expr) -> Facts:
     return lo.fact(node)
 
 
+@overload
 def loop(lo: Lowerer, walk: str, domain: Facts, per_item: int, span: SourceSpan,
-         lists: bool = False) -> tuple[str, int, int, bool]:
+         lists: bool = False) -> tuple[str, int, int, bool]: ...
+@overload
+def loop(lo: Lowerer, walk: pyir.Expr, domain: Facts, per_item: int, span: SourceSpan,
+         lists: bool = False) -> tuple[pyir.Expr, int, int, bool]: ...
+def loop(lo: Lowerer, walk: str | pyir.Expr, domain: Facts, per_item: int, span: SourceSpan,
+         lists: bool = False) -> tuple[str | pyir.Expr, int, int, bool]:
     """How to walk a loop's domain, the loop's unchecked work, and how many rounds it makes
     at most. A loop whose size is not known, or whose work is large, is counted as it
-    starts (`rt.walk`): then its work is not unchecked."""
+    starts (`rt.walk`): then its work is not unchecked. (Code given as text is given back as text.)"""
+    node = pyir.expr(walk)
     per_item = min(per_item, MAX_STEPS + 1)
     work = loop_cost(domain.size, per_item)
     if work is not None and not lists:
         return walk, work, domain.size or 0, False
     small = loop_cost(SMALL_LIST, per_item)
     rounds = min(domain.size or MAX_ITEMS, MAX_ITEMS)  # (at most MAX_ITEMS: checked)
-    if small is not None and not lists and (small_made(lo, domain) or hoist(lo, walk)):
+    if small is not None and not lists and (small_made(lo, domain) or hoist(lo, node)):
         return walk, small, rounds, True
     charged(lo)
-    helper = "rt.walk_lists" if lists else "rt.walk"
-    counted = f"{helper}(self, {walk}, {per_item}, {where(lo, span)})"
-    if small is not None and not lists and _SIMPLE.fullmatch(walk):  # a short list is walked at once
-        return f"({walk} if len({walk}) <= {SMALL_LIST} else {counted})", small, rounds, False
-    return counted, 0, rounds, False
+    counted = pyir.rt("walk_lists" if lists else "walk", pyir.Name("self"), node, pyir.Constant(per_item), at(lo, span))
+    if small is not None and not lists and simple(node) is not None:  # a short list is walked at once
+        return _as(walk, _short(lo, node, counted)), small, rounds, False
+    return _as(walk, counted), 0, rounds, False
+
+
+def _as(given: str | pyir.Expr, node: pyir.Expr) -> str | pyir.Expr:
+    """`node`, as text if what it was made from was given as text (code not lowered to nodes yet)."""
+    return text(node) if isinstance(given, str) else node
 
 
 def small_made(lo: Lowerer, facts: Facts) -> bool:
@@ -207,55 +231,60 @@ def small_made(lo: Lowerer, facts: Facts) -> bool:
     return True
 
 
-def over(lo: Lowerer, py: str, facts: Facts, span: SourceSpan) -> tuple[str, int, int]:
+@overload
+def over(lo: Lowerer, py: str, facts: Facts, span: SourceSpan) -> tuple[str, int, int]: ...
+@overload
+def over(lo: Lowerer, py: pyir.Expr, facts: Facts, span: SourceSpan) -> tuple[pyir.Expr, int, int]: ...
+def over(lo: Lowerer, py: str | pyir.Expr, facts: Facts, span: SourceSpan) -> tuple[str | pyir.Expr, int, int]:
     """An operation over each item of a list or set (a search, a join, a copy, a sort): the
-    operand, lowered; the unchecked work; the most items it holds."""
+    operand, lowered; the unchecked work; the most items it holds. (Code given as text is given
+    back as text.)"""
+    node = pyir.expr(py)
     if facts.size is not None and facts.size <= FREE_WORK:
         return py, facts.size, facts.size
     size = min(facts.size or MAX_ITEMS, MAX_ITEMS)  # (at most MAX_ITEMS: checked)
-    if small_made(lo, facts) or hoist(lo, py):  # its work is taken as small: checked as the rule starts
+    if small_made(lo, facts) or hoist(lo, node):  # its work is taken as small: checked as the rule starts
         return py, SMALL_LIST, size
     charged(lo)
-    at = where(lo, span)
-    counted = f"rt.walk(self, {py}, 1, {at})"
-    if prechecked(lo, py):  # counted by the statement before the effect's line, if longer
+    counted = pyir.rt("walk", pyir.Name("self"), node, pyir.Constant(1), at(lo, span))
+    if prechecked(lo, node):  # counted by the statement before the effect's line, if longer
         assert lo.prechecks is not None
-        lo.prechecks.append((py, counted, at))
+        lo.prechecks.append((node, counted, at(lo, span)))
         return py, SMALL_LIST, size
-    if _SIMPLE.fullmatch(py):  # a short list is handled at once, a longer one counted
-        return f"({py} if len({py}) <= {SMALL_LIST} else {counted})", SMALL_LIST, size
-    joined = list_items_short(lo, py, counted)  # (pass `list_items`) such a list and items written out
+    if simple(node) is not None:  # a short list is handled at once, a longer one counted
+        return _as(py, _short(lo, node, counted)), SMALL_LIST, size
+    joined = list_items_short(lo, node, counted)  # (pass `list_items`) such a list and items written out
     if joined is not None:
-        return joined, SMALL_LIST, size
-    return counted, 0, size
+        return _as(py, joined), SMALL_LIST, size
+    return _as(py, counted), 0, size
 
 
-def prechecked(lo: Lowerer, py: str) -> bool:
+def prechecked(lo: Lowerer, py: pyir.Expr) -> bool:
     """Whether the list `py`, walked by the effect statement being lowered, can be counted by
     a statement before it: a field or a local that is known before the statement runs."""
-    m = _SIMPLE.fullmatch(py)
+    m = simple(py)
     if lo.prechecks is None or m is None:
         return False
-    known = {py for scope in lo.scopes[:lo.statement_scopes] for py in scope}
-    names = [n for n in (m.group(1), m.group(2)) if n is not None and not n.startswith("self.")]
+    known = {name for scope in lo.scopes[:lo.statement_scopes] for name in scope}
+    names = [n for n in m if n is not None and not n.startswith("self.")]
     return all(n in known for n in names)
 
 
-def hoist(lo: Lowerer, py: str) -> bool:
+def hoist(lo: Lowerer, py: pyir.Expr) -> bool:
     """Whether the list `py` is checked at the start of the rule being lowered (then it is
     taken to hold at most SMALL_LIST items): a rule that only reads the game, and a list it
     can read at its start, a field (`self.hand[p]`) or a parameter."""
     if lo.hoisted is None:
         return False
-    m = _SIMPLE.fullmatch(py)
+    m = simple(py)
     if m is None:
         return False
-    index, name = m.group(1), m.group(2)
+    index, name = m
     if name is not None and name not in lo.entry:  # a local bound inside the rule
         return False
     if index is not None and not index.startswith("self.") and index not in lo.entry:
         return False
-    lo.hoisted[py] = None
+    lo.hoisted[text(py)] = None
     lo.hoist_sites += 1
     return True
 
@@ -277,42 +306,58 @@ def end_reading(lo: Lowerer, saved: Reading) -> Small:
     return lists, sites
 
 
-def grown(lo: Lowerer, small: Small, cost: int, span: SourceSpan) -> str:
+def grown(lo: Lowerer, small: Small, cost: int, span: SourceSpan) -> pyir.Expr:
     """What a rule's lists taken for small cost when they are not: its proven work, multiplied
     by how many times longer than SMALL_LIST the longest is, once for each operation on them
     (they may be nested), `rt.grown(...)`."""
     lists, sites = small
-    return (f"rt.grown(self, {min(cost, MAX_STEPS + 1)}, {sites}, ({', '.join(lists)}{',' * (len(lists) == 1)}), "
-            f"{where(lo, span)})")
+    return pyir.rt("grown", pyir.Name("self"), pyir.Constant(min(cost, MAX_STEPS + 1)), pyir.Constant(sites),
+                   pyir.Tuple(tuple(pyir.Code(py) for py in lists)), at(lo, span))
 
 
-def small_check(lo: Lowerer, small: Small, cost: int, span: SourceSpan) -> str:
+def small_check(lo: Lowerer, small: Small, cost: int, span: SourceSpan) -> pyir.Expr:
     """The check a rule that is one expression starts with: `len(...) <= 16 or rt.grown(...)`."""
-    return f"{' and '.join(f'len({py}) <= {SMALL_LIST}' for py in small[0])} or {grown(lo, small, cost, span)}"
+    short = [pyir.Compare(pyir.Call(pyir.Name("len"), (pyir.Code(py),)), ("<=",), (pyir.Constant(SMALL_LIST),))
+             for py in small[0]]
+    return pyir.BoolOp("or", (short[0] if len(short) == 1 else pyir.BoolOp("and", tuple(short)),
+                              grown(lo, small, cost, span)))
 
 
-def checked_store(lo: Lowerer, py: str, facts: Facts, ty: Ty, span: SourceSpan) -> str:
+@overload
+def checked_store(lo: Lowerer, py: str, facts: Facts, ty: Ty, span: SourceSpan) -> str: ...
+@overload
+def checked_store(lo: Lowerer, py: pyir.Expr, facts: Facts, ty: Ty, span: SourceSpan) -> pyir.Expr: ...
+def checked_store(lo: Lowerer, py: str | pyir.Expr, facts: Facts, ty: Ty, span: SourceSpan) -> str | pyir.Expr:
     """`py`, checked where what it stores (or passes as an argument) could be a number that
-    grows without bound: at most 64 bits more than the game's numbers (compiler/budget.py)."""
+    grows without bound: at most 64 bits more than the game's numbers (compiler/budget.py).
+    (Code given as text is given back as text.)"""
     if ty.kind == "int" and not storable(facts.mag):
-        return f"rt.num({py}, {where(lo, span)})"
+        return _as(py, pyir.rt("num", pyir.expr(py), at(lo, span)))
     if ty.kind in ("list", "set") and ty.elem is not None and ty.elem.kind == "int" and (
             facts.item is None or not storable(facts.item.mag)):
         charged(lo)
-        return f"rt.nums(self, {py}, {where(lo, span)})"
+        return _as(py, pyir.rt("nums", pyir.Name("self"), pyir.expr(py), at(lo, span)))
     return py
 
 
-def unit_expr(lo: Lowerer, py: str, cost: int, span: SourceSpan, times: int = 1, lists: Small = ((), 0)) -> str:
+@overload
+def unit_expr(lo: Lowerer, py: str, cost: int, span: SourceSpan, times: int = 1, lists: Small = ((), 0)) -> str: ...
+@overload
+def unit_expr(lo: Lowerer, py: pyir.Expr, cost: int, span: SourceSpan, times: int = 1,
+              lists: Small = ((), 0)) -> pyir.Expr: ...
+def unit_expr(lo: Lowerer, py: str | pyir.Expr, cost: int, span: SourceSpan, times: int = 1,
+              lists: Small = ((), 0)) -> str | pyir.Expr:
     """A rule that is one expression (a condition, a score; `times` over, a field's start per
     entity): if its proven work is large, it charges it first, `rt.spend(...) and <py>`; the
-    lists it took for small are checked first, `(len(...) <= 16 or rt.grown(...)) and <py>`."""
+    lists it took for small are checked first, `(len(...) <= 16 or rt.grown(...)) and <py>`.
+    (Code given as text is given back as text.)"""
+    node = pyir.expr(py)
     if lists[0]:
-        py = f"({small_check(lo, lists, cost, span)}) and {py}"
-    if sat(cost * times) <= FREE_WORK:
-        return py
-    charged(lo)
-    return f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {where(lo, span)}) and {py}"
+        node = pyir.BoolOp("and", (pyir.Paren(small_check(lo, lists, cost, span)), node))
+    if sat(cost * times) > FREE_WORK:
+        charged(lo)
+        node = pyir.BoolOp("and", (spend(lo, cost, span), node))
+    return text(node) if isinstance(py, str) else node
 
 
 def unit_lines(lo: Lowerer, lines: list[Stmt], cost: int, span: SourceSpan) -> Block:
@@ -320,7 +365,12 @@ def unit_lines(lo: Lowerer, lines: list[Stmt], cost: int, span: SourceSpan) -> B
     if cost <= FREE_WORK:
         return tuple(lines)
     charged(lo)
-    return call(f"rt.spend(self, {min(cost, MAX_STEPS + 1)}, {where(lo, span)})", span), *lines
+    return call(spend(lo, cost, span), span), *lines
+
+
+def spend(lo: Lowerer, cost: int, span: SourceSpan) -> pyir.Expr:
+    """`rt.spend(self, cost, 'file:line')`: the proven work of what follows, charged at once."""
+    return pyir.rt("spend", pyir.Name("self"), pyir.Constant(min(cost, MAX_STEPS + 1)), at(lo, span))
 
 
 def finite(lo: Lowerer, ty: Ty, facts: Facts | None) -> bool:
@@ -333,11 +383,12 @@ def finite(lo: Lowerer, ty: Ty, facts: Facts | None) -> bool:
     return False
 
 
-def list_items_short(lo: Lowerer, py: str, counted: str) -> str | None:
+def list_items_short(lo: Lowerer, py: pyir.Expr, counted: pyir.Expr) -> pyir.Expr | None:
     """An operation over each item of the join `py` (from `list_items_joined`): handled at once while it
     holds at most SMALL_LIST items, `counted` otherwise; None for any other list."""
-    found = lo.short_joins.get(py)  # (only joins pass `list_items` marked)
+    found = lo.short_joins.get(text(py))  # (only joins pass `list_items` marked)
     if found is None:
         return None
     other, count = found
-    return f"({py} if len({other}) <= {SMALL_LIST - count} else {counted})"
+    return pyir.Paren(pyir.IfExp(py, pyir.Compare(pyir.Call(pyir.Name("len"), (other,)), ("<=",),
+                                                           (pyir.Constant(SMALL_LIST - count),)), counted))

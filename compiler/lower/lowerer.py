@@ -25,7 +25,8 @@ from .. import typed as t
 from ..budget import NOTHING, Facts
 from ..lowered import Program
 from ..names import joined as invented
-from ..pyir import Code, Stmt
+from ..pyir import Expr, Stmt
+from ..pyprint import text
 from ..typed import Symbol
 from .code import Small
 
@@ -37,9 +38,9 @@ class Transforms:
     """The transforms the shared state reaches for the parts of lowering that call a part above
     their own (lower/__init__.py fills it)."""
 
-    expr: Callable[[Lowerer, t.Expr], str]  # expressions.expr
-    comprehension: Callable[[Lowerer, t.Comprehension], str]  # comprehensions.comprehension
-    define_walk: Callable[[Lowerer, t.Define], tuple[str, Small]]  # definitions.define_walk
+    expr: Callable[[Lowerer, t.Expr], Expr]  # expressions.expr
+    comprehension: Callable[[Lowerer, t.Comprehension], Expr]  # comprehensions.comprehension
+    define_walk: Callable[[Lowerer, t.Define], tuple[Expr, Small]]  # definitions.define_walk
     define_call_facts: Callable[[Lowerer, t.Define, int], Facts]  # definitions.define_call_facts
     procedure_cost: Callable[[Lowerer, str], int]  # definitions.procedure_cost
 
@@ -72,10 +73,10 @@ class MoveLimits:
     # While an effect statement is lowered: the lists it walks whose size is checked by a
     # statement of its own just before it (`if len(x) > 16: rt.walk(...)`: each list and its walk), and how many
     # scopes were open when it began (a name bound deeper is a comprehension's own).
-    prechecks: list[tuple[str, str, str]] | None = None  # (list, its walk's code, its rule line)
+    prechecks: list[tuple[Expr, Expr, Expr]] | None = None  # (list, its walk's code, its rule line)
     # Each such check written, by the code of its walk: the list it counts and its rule line
     # (`draw_out`, `join_rounds` ask it of the statements lowered, rather than parse them)
-    walk_checks: dict[Code, tuple[str, str]] = field(default_factory=dict)
+    walk_checks: dict[Expr, tuple[Expr, Expr]] = field(default_factory=dict)
     statement_scopes: int = 0
 
 
@@ -86,7 +87,7 @@ class Lowerer(MoveLimits):
     # A coverage build's hook (compiler/probes.py): each effect statement's statements, given back
     # with the probes of its branches and loop bodies; None in every other build.
     probe: Callable[[t.Stmt, list[Stmt]], list[Stmt]] | None = None
-    probe_expr: Callable[[t.Expr, str], str] | None = None  # and each expression's code
+    probe_expr: Callable[[t.Expr, Expr], Expr] | None = None  # and each expression's code
 
     def __init__(self, typed: t.TypedProgram, transforms: Transforms, assumed: dict[str, Facts] | None = None
                  ) -> None:
@@ -115,7 +116,7 @@ class Lowerer(MoveLimits):
         # where the representation shows: stored, compared, or put into a list or set.
         self.canonical: t.NodeSet[t.Expr] = t.NodeSet()
         # (pass `list_items`) the joins of a list read as it is and items written out: the list, how many items
-        self.short_joins: dict[str, tuple[str, int]] = {}
+        self.short_joins: dict[str, tuple[Expr, int]] = {}
         self.assigned: frozenset[str] = frozenset()  # the names the rule being lowered assigns to
         self.board_bounds: dict[str, int] | None = None
         self.resets: set[str] = set()
@@ -154,15 +155,19 @@ class Lowerer(MoveLimits):
     def error(self, span: SourceSpan, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
 
-    def expr(self, e: t.Expr) -> str:
+    def node(self, e: t.Expr) -> Expr:
         """The code of an expression (expressions.py), its facts kept for `fact`."""
         return self.transforms.expr(self, e)
 
-    def comprehension(self, e: t.Comprehension) -> str:
+    def expr(self, e: t.Expr) -> str:
+        """The code of an expression as text, for the code still written as text (`node`'s, printed)."""
+        return text(self.transforms.expr(self, e))
+
+    def comprehension(self, e: t.Comprehension) -> Expr:
         """The code of a comprehension (comprehensions.py), its facts kept for `fact`."""
         return self.transforms.comprehension(self, e)
 
-    def define_walk(self, d: t.Define) -> tuple[str, Small]:
+    def define_walk(self, d: t.Define) -> tuple[Expr, Small]:
         """A definition's body lowered (definitions.py), what a call gives and costs remembered."""
         return self.transforms.define_walk(self, d)
 

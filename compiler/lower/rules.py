@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..lowered import LoweredFunction, LoweredPhase, LoweredTrigger, Program
+from ..pyir import Call, Name
 from . import actions, boards, comprehensions, definitions, effects, limits
 from .code import answer_format
 from .lowerer import END_SLOT, _asks
@@ -57,7 +58,7 @@ def triggers(lo: Lowerer) -> None:
     for trig in typed.triggers:
         before = lo.charges
         lo.assigned = frozenset()
-        when = effects.condition(lo, trig.when, "") if trig.when is not None else None
+        when = effects.condition_node(lo, trig.when, "") if trig.when is not None else None
         effect = effects.effects(lo, trig.effect, trig.span)
         if limits.mark(lo, before, "effect", *(("turn_end",) if trig.at_turn_end else ())):
             lo.charging_triggers.add(trig.method)
@@ -76,7 +77,7 @@ def phases(lo: Lowerer) -> None:
         start = effects.effects(lo, ph.start, ph.span)
         limits.mark(lo, before, "start")
         lo.assigned = frozenset()
-        actor = effects.condition(lo, ph.actor, "actor") if ph.actor is not None else None
+        actor = effects.condition_node(lo, ph.actor, "actor") if ph.actor is not None else None
         prog.phases.append(LoweredPhase(ph.name, ph.const, start, ph.actions, ph.stuck, ph.span, actor,
                                         steps=_asks(ph.start, lo.suspending)))
 
@@ -86,9 +87,9 @@ def ending(lo: Lowerer) -> None:
     typed, prog = lo.typed, lo.program
     lo.assigned = frozenset()
     if typed.end is not None:
-        prog.end = effects.condition(lo, typed.end, "end")
+        end = effects.condition_node(lo, typed.end, "end")
         prog.end_span = typed.end.span
-        prog.end_loops, prog.end = comprehensions.aggregate_loops(prog.end, set(), typed.end.span,
+        prog.end_loops, prog.end = comprehensions.aggregate_loops(end, set(), typed.end.span,
                                                                  typed.end_loops_written_out)
         if typed.end_kept is not None:  # (pass `end_once`) kept in its slot between moves
             prog.kept_slots.append((END_SLOT, "bool | None"))
@@ -99,13 +100,13 @@ def ending(lo: Lowerer) -> None:
     prog.own_drops = typed.drops_in_place and any(ann.startswith("dict[") for _, ann in prog.kept_slots)
     before = lo.charges
     for inv in typed.invariants:
-        prog.invariants.append((inv.name, effects.condition(lo, inv.expr, ""), inv.span))
+        prog.invariants.append((inv.name, effects.condition_node(lo, inv.expr, ""), inv.span))
     limits.mark(lo, before, "invariant")
     before = lo.charges
     for term in typed.scoring:
-        prog.scoring.append((term.name, effects.condition(lo, term.expr, "", "player"), term.span))
+        prog.scoring.append((term.name, effects.condition_node(lo, term.expr, "", "player"), term.span))
     limits.mark(lo, before, "score")
     if typed.tie_break is not None:
-        prog.tie_break = effects.condition(lo, typed.tie_break, "tie_break", "player")
+        prog.tie_break = effects.condition_node(lo, typed.tie_break, "tie_break", "player")
         if typed.tie_break.ty.kind == "list":  # compared item by item: a tuple
-            prog.tie_break, prog.tie_break_type = f"tuple({prog.tie_break})", "tuple[int, ...]"
+            prog.tie_break, prog.tie_break_type = Call(Name("tuple"), (prog.tie_break,)), "tuple[int, ...]"

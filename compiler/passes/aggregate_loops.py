@@ -40,13 +40,30 @@ rest of the value or the definition's own bookkeeping reads.
 
 from __future__ import annotations
 
-import ast
-from dataclasses import dataclass, replace
+import keyword
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from ...core.source import SourceSpan
+from .. import pyir
 from .. import typed as t
 from ..analysis import Facts
-from ..pyir import AugAssign, Block, Break, Code, For, Stmt, assign, if_
+from ..pyir import (
+    AugAssign,
+    Block,
+    BoolOp,
+    Break,
+    Call,
+    Compare,
+    Constant,
+    For,
+    Name,
+    Paren,
+    Stmt,
+    UnaryOp,
+    assign,
+    if_,
+)
 
 # What each aggregate's result is called, and its loop: the lines before the walk, the lines for
 # an item (`_each` its value), the result's name: invented names, starting with `_` (compiler/names.py).
@@ -69,7 +86,7 @@ class _Trivial:
 
 
 _TRIVIAL = _Trivial()
-_SAFE = (ast.Add, ast.Sub, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor)
+_SAFE = ("+", "-", "*", "&", "|", "^")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,59 +95,78 @@ class _Found:
     (`guard`: that test, whether the aggregate is evaluated where it holds, and whether it only
     reads, then read again rather than kept)."""
 
-    call: ast.Call
-    guard: tuple[ast.expr, bool, bool] | None = None
+    call: Call
+    guard: tuple[pyir.Expr, bool, bool] | None = None
 
 
-def _aggregate(node: ast.expr) -> bool:
+def _bare(e: pyir.Expr) -> pyir.Expr:
+    """`e` without the parentheses around it (they group; they compute nothing)."""
+    while isinstance(e, Paren):
+        e = e.value
+    return e
+
+
+def _aggregate(node: pyir.Expr) -> bool:
     """`sum(x)`, `any(x)`, `all(x)`, `max(x, default=0)`, `min(x, default=0)` as lowering writes them."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1
-            and not isinstance(node.args[0], ast.Starred)):
+    if not (isinstance(node, Call) and isinstance(node.func, Name) and len(node.args) == 1
+            and not isinstance(node.args[0], pyir.Starred)):
         return False
     name = node.func.id
     if name in ("sum", "any", "all"):
         return not node.keywords
     return name in ("max", "min") and len(node.keywords) == 1 and node.keywords[0].arg == "default" \
-        and isinstance(node.keywords[0].value, ast.Constant) and node.keywords[0].value.value == 0
+        and node.keywords[0].value == Constant(0)
 
 
-def _first(node: ast.expr) -> _Found | _Trivial | None:
+def _operands(node: BoolOp) -> tuple[pyir.Expr, ...]:
+    """The operands of `a and b and c`, however it is nested (`a and (b and c)` is three)."""
+    out: list[pyir.Expr] = []
+    for v in node.values:
+        out += _operands(v) if isinstance(v, BoolOp) and v.op == node.op else [v]
+    return tuple(out)
+
+
+def _first(node: pyir.Expr) -> _Found | _Trivial | None:
     """The aggregate `node` evaluates first, before anything but reads, or right after the test
     it evaluates first, where that test decides; _TRIVIAL when it only reads; None when something
     else comes first."""
+    node = _bare(node)
     if _aggregate(node):
-        assert isinstance(node, ast.Call)
+        assert isinstance(node, Call)
         return _Found(node)
-    if isinstance(node, ast.Name | ast.Constant):
+    if isinstance(node, Name | Constant):
         return _TRIVIAL
     match node:
-        case ast.Attribute():
+        case pyir.Code():  # (text: a name or its attributes only reads; anything else is not looked into)
+            return _TRIVIAL if all(part.isidentifier() for part in node.text.split(".")) else None
+        case pyir.Attribute():
             return _TRIVIAL if _first(node.value) is _TRIVIAL else None
-        case ast.BinOp():
+        case pyir.BinOp():
             found = _in_order([node.left, node.right])
             # (an operation of ints that cannot fail reads; a division, a shift or a power may raise)
-            return found if isinstance(found, _Found) or isinstance(node.op, _SAFE) else None
-        case ast.UnaryOp():
+            return found if isinstance(found, _Found) or node.op in _SAFE else None
+        case UnaryOp():
             return _first(node.operand)
-        case ast.Compare():
+        case Compare():
             return _in_order([node.left, node.comparators[0]])  # (later comparisons may not be made)
-        case ast.BoolOp():  # (the second operand only where the first decides so; no later one)
-            return _guarded(node.values[0], node.values[1], isinstance(node.op, ast.And))
-        case ast.IfExp():
+        case BoolOp():  # (the second operand only where the first decides so; no later one)
+            operands = _operands(node)
+            return _guarded(operands[0], operands[1], node.op == "and")
+        case pyir.IfExp():
             found = _guarded(node.test, node.body, True)
             return found if found is not None else _guarded(node.test, node.orelse, False)
-        case ast.Subscript():
-            found = _in_order([node.value, node.slice])
+        case pyir.Subscript():
+            found = _in_order([node.value, node.index])
             return found if isinstance(found, _Found) else None  # (an index may be out of range)
-        case ast.Tuple() | ast.List():
-            return _in_order(node.elts)
-        case ast.Call() if not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args):
+        case pyir.Tuple() | pyir.List():
+            return _in_order(list(node.elts))
+        case Call() if not node.keywords and not any(isinstance(a, pyir.Starred) for a in node.args):
             found = _in_order([node.func, *node.args])
             return found if isinstance(found, _Found) else None  # (a call is no read)
     return None
 
 
-def _guarded(test: ast.expr, then: ast.expr, when: bool) -> _Found | None:
+def _guarded(test: pyir.Expr, then: pyir.Expr, when: bool) -> _Found | None:
     """The aggregate of `test`, else the one `then` evaluates first where `test` is `when`."""
     first = _first(test)
     if isinstance(first, _Found):
@@ -138,10 +174,10 @@ def _guarded(test: ast.expr, then: ast.expr, when: bool) -> _Found | None:
     found = _first(then)
     if not isinstance(found, _Found) or found.guard is not None:
         return None
-    return _Found(found.call, (test, when, first is _TRIVIAL))
+    return _Found(found.call, (_bare(test), when, first is _TRIVIAL))
 
 
-def _in_order(parts: list[ast.expr]) -> _Found | _Trivial | None:
+def _in_order(parts: list[pyir.Expr]) -> _Found | _Trivial | None:
     for part in parts:
         found = _first(part)
         if found is not _TRIVIAL:
@@ -149,122 +185,167 @@ def _in_order(parts: list[ast.expr]) -> _Found | _Trivial | None:
     return _TRIVIAL
 
 
-def written_out(code: str, params: set[str], span: SourceSpan) -> tuple[list[Stmt], str]:
-    """The loops that compute the aggregates `code` (a definition's value) evaluates first, as
-    statements (the walk told by `span`), and `code` reading their results instead; ([], code) where none is
-    (see the module's doc). `params`: the definition's parameters."""
+def _put(node: pyir.Expr, old: pyir.Expr, new: pyir.Expr) -> pyir.Expr:
+    """`node` with the part that is `old` itself (that node, not one equal to it) replaced by `new`."""
+    if node is old:
+        return new
+
+    def each(v: object) -> object:
+        if isinstance(v, tuple):
+            return tuple(each(x) for x in v)
+        if isinstance(v, pyir.Keyword):
+            return pyir.Keyword(v.arg, _put(v.value, old, new))
+        if isinstance(v, pyir.Comprehension):
+            return pyir.Comprehension(_put(v.target, old, new), _put(v.iter, old, new),
+                                      tuple(_put(c, old, new) for c in v.ifs))
+        return _put(v, old, new) if isinstance(v, pyir.EXPRESSIONS) else v
+    changes: dict[str, Any] = {f.name: each(getattr(node, f.name)) for f in fields(node) if f.name != "span"}
+    if all(_same(changes[name], getattr(node, name)) for name in changes):
+        return node  # (the parts not changed stay the same nodes: a later `_put` finds them)
+    return replace(node, **changes)
+
+
+def _same(a: object, b: object) -> bool:
+    """Whether two parts are the same objects (tuples of them: item by item)."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, pyir.Keyword) and isinstance(b, pyir.Keyword):
+        return a.value is b.value
+    if isinstance(a, pyir.Comprehension) and isinstance(b, pyir.Comprehension):
+        return a.target is b.target and a.iter is b.iter and _same(a.ifs, b.ifs)
+    return a is b
+
+
+def written_out(value: pyir.Expr, params: set[str], span: SourceSpan) -> tuple[list[Stmt], pyir.Expr]:
+    """The loops that compute the aggregates `value` (a definition's value) evaluates first, as
+    statements (the walk told by `span`), and `value` reading their results instead; ([], value)
+    where none is (see the module's doc). `params`: the definition's parameters."""
     lines: list[Stmt] = []
     done: set[str] = set()
-    while "\n" not in code:
-        try:
-            tree = ast.parse(code, mode="eval")
-        except SyntaxError:  # (never: lowering writes Python)
-            break
-        found = _first(tree.body)
+    while True:
+        found = _first(value)
         if not isinstance(found, _Found):
             break
         call = found.call
-        func = call.func.id  # type: ignore[attr-defined]
+        assert isinstance(call.func, Name)
+        func = call.func.id
         result = _RESULT[func]
-        loop = _loop(code, call.args[0])
+        loop = _loop(call.args[0])
         if loop is None or result in done:
             break
         binds, target, walk, conditions, item = loop
         # what is left of the value, reading the result, and the test that decides whether the loop
         # runs, kept first where it does more than read
-        spans = [(call.col_offset, call.end_col_offset or 0, result)]
-        guard = ""
+        rest = _put(value, call, Name(result))
+        guard: pyir.Expr | None = None
         if found.guard is not None:
             test, when, reads = found.guard
-            text = ast.get_source_segment(code, test)
-            if text is None or (not reads and "_cond" in done):
+            if not reads and "_cond" in done:
                 break
-            guard = text if reads else "_cond"
+            guard = test if reads else Name("_cond")
             if not reads:
-                spans.append((test.col_offset, test.end_col_offset or 0, "_cond"))
-            guard = guard if when else f"not ({guard})"
-        # (offsets are of the line's UTF-8 bytes; the test of an `if` comes after its branch: the last first)
-        data = code.encode()
-        for begin, end, name in sorted(spans, reverse=True):
-            data = data[:begin] + name.encode() + data[end:]
-        rest = data.decode()
-        bound = {n.id for target_code in (target, *(b for b, _ in binds))
-                 for n in ast.walk(ast.parse(target_code, mode="eval")) if isinstance(n, ast.Name)}
-        try:
-            read = _free(ast.parse(rest, mode="eval").body, frozenset())
-        except SyntaxError:  # (never: a name put in place of an expression)
+                rest = _put(rest, test, Name("_cond"))
+            guard = guard if when else UnaryOp("not", Paren(guard))
+        bound = {n.id for target_node in (target, *(b for b, _ in binds))
+                 for n in pyir.walk(target_node) if isinstance(n, Name)}
+        read = _free(rest, frozenset())
+        if read is None:  # (text it cannot read the names of)
             break
-        if bound & (read | params | done) or (bound & NAMES and target != "_each"):  # (`_each`: its own item)
+        if bound & (read | params | done) or (bound & NAMES and target != Name("_each")):  # (`_each`: its own item)
             break
         done.add(result)
         if found.guard is not None and not found.guard[2]:
             done.add("_cond")
-            lines.append(assign("_cond", f"{ast.get_source_segment(code, found.guard[0])}"))
+            lines.append(assign(Name("_cond"), found.guard[0]))
         lines += _lines(func, result, binds, target, walk, conditions, item, guard, span)
-        code = rest
-    return lines, code
+        value = rest
+    return lines, value
 
 
-def _free(node: ast.AST, bound: frozenset[str]) -> set[str]:
-    """The names `node` reads that no comprehension inside it binds (its own variables are its own)."""
-    if isinstance(node, ast.Name):
+def _free(node: pyir.Expr, bound: frozenset[str]) -> set[str] | None:
+    """The names `node` reads that no comprehension inside it binds (its own variables are its
+    own); of text (`Code`), every name it may read (`_names`)."""
+    if isinstance(node, Name):
         return set() if node.id in bound else {node.id}
-    if isinstance(node, ast.GeneratorExp | ast.ListComp | ast.SetComp | ast.DictComp):
-        out: set[str] = set()
+    if isinstance(node, pyir.Code):  # (text a pass wrote: every name in it, less attributes and words of Python)
+        return {name for name in _names(node.text) if name not in bound}
+    out: set[str] = set()
+    if isinstance(node, pyir.GeneratorExp | pyir.ListComp | pyir.SetComp | pyir.DictComp):
         inner = bound
+        parts: list[set[str] | None] = []
         for clause in node.generators:
-            out |= _free(clause.iter, inner)
-            inner = inner | {n.id for n in ast.walk(clause.target) if isinstance(n, ast.Name)}
-            for cond in clause.ifs:
-                out |= _free(cond, inner)
-        elts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
-        for elt in elts:
-            out |= _free(elt, inner)
-        return out
-    return set().union(*(_free(child, bound) for child in ast.iter_child_nodes(node)))
+            parts.append(_free(clause.iter, inner))
+            inner = inner | {n.id for n in pyir.walk(clause.target) if isinstance(n, Name)}
+            parts += [_free(cond, inner) for cond in clause.ifs]
+        elts = [node.key, node.value] if isinstance(node, pyir.DictComp) else [node.elt]
+        parts += [_free(elt, inner) for elt in elts]
+    else:
+        parts = [_free(child, bound) for child in pyir.subexpressions(node)]
+    for part in parts:
+        if part is None:
+            return None
+        out |= part
+    return out
 
 
-def _loop(code: str, arg: ast.expr) -> tuple[list[tuple[str, str]], str, str, list[str], str] | None:
+def _names(code: str) -> set[str]:
+    """The names code written as text reads: each identifier outside a string that does not follow a
+    `.` and is not a keyword (at least every name it reads: a comprehension's own are among them)."""
+    out: set[str] = set()
+    word, quote, after_dot = "", "", False
+    for ch in code + " ":
+        if quote:
+            quote = "" if ch == quote else quote
+            continue
+        if ch.isalnum() or ch == "_":
+            word += ch
+            continue
+        if word and not word[0].isdigit() and not after_dot and not keyword.iskeyword(word):
+            out.add(word)
+        if word or not ch.isspace():
+            after_dot = ch == "."
+        word = ""
+        quote = ch if ch in "'\"" else ""
+    return out
+
+
+def _loop(arg: pyir.Expr) -> tuple[list[tuple[pyir.Expr, pyir.Expr]], pyir.Expr, pyir.Expr, list[pyir.Expr],
+                                    pyir.Expr] | None:
     """An aggregate's argument as its loop: the values its clauses bind once (`for x in (v,)`, as
     `hoist` writes them: target and value), then its walk's target, the walk, its conditions and
-    the item (the code of each)."""
-    if isinstance(arg, ast.GeneratorExp | ast.ListComp):
+    the item (the node of each)."""
+    arg = _bare(arg)
+    if isinstance(arg, pyir.GeneratorExp | pyir.ListComp):
         *once, clause = arg.generators
-        if clause.is_async or any(c.is_async or c.ifs or not (isinstance(c.iter, ast.Tuple) and len(c.iter.elts) == 1)
-                                  for c in once):
+        if any(c.ifs or not (isinstance(c.iter, pyir.Tuple) and len(c.iter.elts) == 1) for c in once):
             return None
-        if any(isinstance(n, ast.Lambda | ast.NamedExpr) for n in ast.walk(arg)):
-            return None
-        binds = [(ast.get_source_segment(code, c.target), ast.get_source_segment(code, c.iter.elts[0]))
-                 for c in once if isinstance(c.iter, ast.Tuple)]
-        parts = [ast.get_source_segment(code, x) for x in (clause.target, clause.iter, arg.elt, *clause.ifs)]
-        if any(p is None for p in parts) or any(t is None or v is None for t, v in binds):
-            return None
-        target, walk, item, *conditions = (p for p in parts if p is not None)
-        return [(t, v) for t, v in binds if t is not None and v is not None], target, walk, conditions, item
-    plain = ast.get_source_segment(code, arg)
-    return None if plain is None else ([], "_each", plain, [], "_each")
+        binds = [(_bare(c.target), _bare(c.iter.elts[0])) for c in once if isinstance(c.iter, pyir.Tuple)]
+        return binds, _bare(clause.target), _bare(clause.iter), [_bare(c) for c in clause.ifs], _bare(arg.elt)
+    return [], Name("_each"), arg, [], Name("_each")
 
 
-def _lines(func: str, result: str, binds: list[tuple[str, str]], target: str, walk: str, conditions: list[str],
-           item: str, guard: str, span: SourceSpan) -> list[Stmt]:
+def _lines(func: str, result: str, binds: list[tuple[pyir.Expr, pyir.Expr]], target: pyir.Expr, walk: pyir.Expr,
+           conditions: list[pyir.Expr], item: pyir.Expr, guard: pyir.Expr | None, span: SourceSpan) -> list[Stmt]:
     note = f"`aggregate_loops`: `{func}` written out as a loop"
-    start = {"sum": [(result, "0")], "any": [(result, "False")], "all": [(result, "True")]}.get(
-        func, [(result, "0"), ("_first", "True")])  # (the largest or smallest: 0 where there is no item)
-    each: Block = () if item == "_each" else (assign("_each", item),)
+    total, first, each_ = Name(result), Name("_first"), Name("_each")
+    start = {"sum": [(total, Constant(0))], "any": [(total, Constant(False))], "all": [(total, Constant(True))]}.get(
+        func, [(total, Constant(0)), (first, Constant(True))])  # (the largest or smallest: 0 where there is no item)
+    each: Block = () if item == each_ else (assign(each_, item),)
     loops: dict[str, Block] = {
-        "sum": (AugAssign(Code(result), "+", Code(item)),),
-        "max": (*each, if_(f"_first or _each > {result}", assign(result, "_each"), assign("_first", "False"))),
-        "min": (*each, if_(f"_first or _each < {result}", assign(result, "_each"), assign("_first", "False"))),
-        "any": (if_(item, assign(result, "True"), Break()),),
-        "all": (if_(f"not ({item})", assign(result, "False"), Break()),),
+        "sum": (AugAssign(total, "+", item),),
+        "max": (*each, if_(BoolOp("or", (first, Compare(each_, (">",), (total,)))), assign(total, each_),
+                           assign(first, Constant(False)))),
+        "min": (*each, if_(BoolOp("or", (first, Compare(each_, ("<",), (total,)))), assign(total, each_),
+                           assign(first, Constant(False)))),
+        "any": (if_(item, assign(total, Constant(True)), Break()),),
+        "all": (if_(UnaryOp("not", Paren(item)), assign(total, Constant(False)), Break()),),
     }
     body = loops[func]
     if conditions:
-        body = (if_(" and ".join(f"({c})" if len(conditions) > 1 else c for c in conditions), *body),)
+        test = conditions[0] if len(conditions) == 1 else BoolOp("and", tuple(Paren(c) for c in conditions))
+        body = (if_(test, *body),)
     # (bound once, before the walk)
-    loop: list[Stmt] = [*(assign(name, value) for name, value in binds), For(Code(target), Code(walk), body,
-                                                                              span, note)]
-    if guard:  # (where the test evaluated first says the aggregate is evaluated)
+    loop: list[Stmt] = [*(assign(name, value) for name, value in binds), For(target, walk, body, span, note)]
+    if guard is not None:  # (where the test evaluated first says the aggregate is evaluated)
         loop = [if_(guard, *loop)]
     return [*(assign(name, value) for name, value in start), *loop]

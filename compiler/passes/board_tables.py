@@ -49,7 +49,7 @@ def run(program: Program, facts: Facts) -> Program:
     slots = {code: f"self.{slot}" for slot, _, code, _ in program.board_lookups}
 
     def bound(s: Stmt) -> Stmt:
-        if isinstance(s, Assign) and s.value.text in slots:  # (the statement that finds a table noted)
+        if isinstance(s, Assign) and isinstance(s.value, Code) and s.value.text in slots:  # (finds a table: text)
             return replace(s, value=Code(slots[s.value.text], s.value.span))
         return s
 

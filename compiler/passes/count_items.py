@@ -18,7 +18,6 @@ code, as for `bitmask`.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from .. import typed as t
@@ -66,4 +65,3 @@ def walkless(program: t.TypedProgram, x: t.Expr, defines: dict[str, t.Define], c
     return isinstance(x, t.Builtin) and served(program.masks, x, defines, constants) is not None
 
 
-SIMPLE = re.compile(r"^[\w.]+(\[[\w.]+\])*$")  # a name, an attribute, an item at such an index

@@ -60,6 +60,11 @@ class LoweredFunction:
     kept: str = ""  # (pass `derived`) kept between moves: when it is computed again, for its comment
     version_of: str = ""  # (a definition) the one whose replaced version it is, for its comment: `base(...)`
     note: str = ""  # (a definition) what a pass decided of it that its body does not show, for its comment
+    # (a definition computed at its call) where in `body` the statement is whose value is the
+    # definition's value as the rules write it (its `return`, or the `_value = ...` that a kept or
+    # tabled one remembers): a fact lowering records, where pass `aggregate_loops` writes out the
+    # aggregates that value computes first (a pass that puts statements before it moves it on)
+    value_at: int | None = None
 
     @property
     def remembered(self) -> bool:
@@ -136,7 +141,7 @@ class Program:
     turn_end: list[str] = field(default_factory=list)
     end: Expr = Constant(False)  # the end's test (expression nodes, as scoring, the invariants, the tie break)
     end_span: SourceSpan | None = None
-    end_loops: Block = ()  # (pass `aggregate_loops`) before the end's test
+    end_loops: Block = ()  # (pass `aggregate_loops`, of the lowered level) before the end's test
     scoring: list[tuple[str, Expr, SourceSpan]] = field(default_factory=list)
     setup: Block = ()
     tie_break: Expr | None = None

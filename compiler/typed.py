@@ -603,8 +603,6 @@ class Define:
     unkept: str = ""
     # (pass `region_masks`) its tests `define(r) op c` kept as masks of the regions where they hold
     region_tests: tuple[RegionTest, ...] = ()
-    # (pass `aggregate_loops`, a form) the aggregates its value computes first written out as loops
-    loops_written_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -729,8 +727,6 @@ class TypedProgram:
     # (pass `journal`, a representation of the state as a move began) where every move runs as steps, a
     # move notes each field as it first changes it, and that state is made from them only if the move waits
     journal: bool = False
-    # (pass `aggregate_loops`, a form) the aggregates the end's test computes first written out as loops
-    end_loops_written_out: bool = False
 
 
 # -- what is known per node ---------------------------------------------------------------------

@@ -274,8 +274,6 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield f"end {expr(p.end)}"
         if p.end_kept is not None:
             yield f"{INDENT}<kept: {_reads(p.end_kept)}>"
-        if p.end_loops_written_out:
-            yield f"{INDENT}<{_LOOPS}>"
     for s in p.scoring:
         yield f"score {s.name}  @{where(s.span)}"
         yield f"{INDENT}{expr(s.expr)}"
@@ -292,14 +290,9 @@ def _program(p: t.TypedProgram) -> Iterator[str]:  # noqa: C901 (one section eac
         yield "state <a move notes each field as it first changes it, where every move runs as steps>"
 
 
-_LOOPS = "the aggregates it computes first written out as loops"
-
-
 def _stored(d: t.Define) -> Iterator[str]:
     """How the representation step stores a definition's values, a line each (none: computed at each
     call), and the form its value is written in."""
-    if d.loops_written_out:
-        yield f"<{_LOOPS}>"
     if d.unkept:
         yield f"<not kept: {d.unkept}>"
     if d.tabled is not None:

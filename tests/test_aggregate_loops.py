@@ -2,24 +2,30 @@
 comprehension that a definition's value computes first is written out as a loop before it.
 
 What is written (a `max`, an `all` and the sum in its branch, an `all` behind `and` under its call,
-the end's `any` under a test) is the golden of tests/passes/aggregate_loops.yaml
-(tests/test_pass_goldens.py). Checked here: what `written_out` takes and
-what it leaves (an aggregate behind a test, an index or a call, a loop variable read after or
-named like a parameter, two walks); that each loop computes what the built-in computes, over
-random lists, empty ones among them, stopping where `any` and `all` stop; and games of every rule
-set with such a loop played in lockstep with and without the pass.
+an `any` of a value remembered in a table of the board, the end's `any` under a test) is the golden
+of tests/passes/aggregate_loops.yaml (tests/test_pass_goldens.py), a pass of the lowered level.
+Checked here: where lowering says each value is, which the pass rewrites there; what `written_out`
+takes and what it leaves (an aggregate behind a test, an index or a call, a loop variable read
+after or named like a parameter, two walks); that each loop computes what the built-in computes,
+over random lists, empty ones among them, stopping where `any` and `all` stop; and games of every
+rule set with such a loop played in lockstep with and without the pass.
 """
 
 from __future__ import annotations
 
 import ast
 import random
+from pathlib import Path
 
 import pytest
 
 from rulewright.compiler import passes, pyir
+from rulewright.compiler.analysis import Facts
+from rulewright.compiler.driver import check_file
+from rulewright.compiler.lower import lower
+from rulewright.compiler.passes import aggregate_loops
 from rulewright.compiler.passes.aggregate_loops import written_out
-from rulewright.compiler.pyir import Assign
+from rulewright.compiler.pyir import Assign, Return
 from rulewright.compiler.pyprint import lines as printed
 from rulewright.compiler.pyprint import text
 from rulewright.core.source import SourceSpan
@@ -27,6 +33,7 @@ from tests.helpers.compiled import game
 from tests.helpers.lockstep import play_in_lockstep
 
 OFF = passes.ALL - {"aggregate_loops"}
+TESTS = Path(__file__).parent
 SPAN = SourceSpan("rules/x/base.yaml", 7, 5, 7, 20)  # (where the definition is written)
 
 
@@ -202,6 +209,39 @@ def _bare_node(n: ast.expr, code: bytes, calls: frozenset[int]) -> pyir.Expr:
         case ast.ListComp():
             return pyir.ListComp(sub(n.elt), clauses(n.generators))
     raise AssertionError(f"no node for {ast.dump(n)}")
+
+
+def test_lowering_says_where_each_value_is_and_the_pass_writes_there() -> None:
+    """Lowering records where each definition computed at its call holds its value
+    (`LoweredFunction.value_at`): its `return`, or the `_value = ...` a kept (`derived`) or tabled
+    (`value_tables`: `paired`) one remembers; none for a `cached` one. The pass rewrites that
+    statement only, its loops right before it, and says where it is now."""
+    typed = passes.optimise(check_file(TESTS / "passes" / "aggregate_loops.yaml").typed)
+    problems, program = lower(typed)
+    assert problems == []
+    cached = {d.name for d in typed.defines if d.cached}
+    after = {d.name: d for d in aggregate_loops.run(program, Facts(typed, passes.ALL)).defines}
+    holders: set[str] = set()
+    tabled = {d.name for d in typed.defines if d.tabled is not None}
+    assert tabled == {"paired"}
+    for d in program.defines:
+        if d.name in cached or d.name not in {t.name for t in typed.defines}:
+            assert d.value_at is None, d.name
+            continue
+        assert d.value_at is not None, d.name
+        held = d.body[d.value_at]
+        if isinstance(held, Return):
+            assert d.value_at == len(d.body) - 1
+            holders.add("return")
+        else:
+            assert isinstance(held, Assign) and held.targets == (pyir.Name("_value"),), held
+            holders.add("_value")
+        new = after[d.name]
+        assert new.value_at is not None
+        assert new.body[:d.value_at] == d.body[:d.value_at] and new.body[new.value_at + 1:] == d.body[d.value_at + 1:]
+        assert type(new.body[new.value_at]) is type(held)
+    assert holders == {"return", "_value"}
+    assert all(after[d.name] != d for d in program.defines if d.name in tabled)  # (written out)
 
 
 @pytest.mark.parametrize(("ruleset", "players"), [

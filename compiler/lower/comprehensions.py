@@ -6,19 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.source import SourceSpan
 from .. import pyir
 from .. import typed as t
 from ..analysis.walk import bare as bare_of
 from ..budget import FREE_WORK, Facts, join_mag, number, sat, scale_mag
 from ..names import FILTER_LOCAL, MAX_TABLE_CHOICES, component_sets_constant
-from ..passes.aggregate_loops import written_out
 from ..passes.component_sets import taken
 from ..passes.count_items import counted
 from ..passes.rewrite import show
 from ..passes.spot_filters import among, joined_terms
 from ..passes.value_masks import mask_of, served
-from ..pyir import Block, Call, Comprehension, GeneratorExp, Keyword, Name, Paren
+from ..pyir import Call, Comprehension, GeneratorExp, Keyword, Name, Paren
 from ..typed import Symbol
 from ..types import unify
 from . import boards, expressions, limits, masks
@@ -186,17 +184,6 @@ def region_any(lo: Lowerer, e: t.Comprehension) -> str | None:
     test, regions = found
     lo.notes.setdefault("read from a kept mask of regions", {})[show(e, 40)] = None
     return f"self.{test.within}({region_mask_code(lo, regions)}) != 0"
-
-
-def aggregate_loops(py: pyir.Expr, params: set[str], span: SourceSpan, marked: bool) -> tuple[Block, pyir.Expr]:
-    """(pass `aggregate_loops`) The loops of the aggregates a value (`py`, of a definition of
-    parameters `params` or of the end) computes first, as statements of its body, and the
-    value reading their results, where the pass `marked` the definition (or the end); none, and
-    `py` as it is, where not."""
-    if not marked:
-        return (), py
-    loops, py = written_out(py, params, span)
-    return tuple(loops), py
 
 
 def value_masks_code(lo: Lowerer, e: t.Comprehension) -> str | None:

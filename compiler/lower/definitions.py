@@ -17,7 +17,7 @@ from ..names import base_use, component_sets_constant, faces_constant
 from ..names import joined as invented
 from ..pyir import Assign, Block, Code, Elif, Expr, If, Return, Stmt, assign, call, if_
 from ..types import needs_key
-from . import boards, comprehensions, effects, expressions, limits
+from . import boards, effects, expressions, limits
 from .boards import Bind
 from .code import Small, _annotation
 from .effects import _assigned
@@ -282,9 +282,8 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
         if d.name not in lo.kept:
             body = _cached(d, _annotation(d.ty), body)
     else:
-        loops, py = comprehensions.aggregate_loops(py, {p.py for p in d.params}, d.span, d.loops_written_out)
-        body = limits.unit_lines(lo, [*checks, *loops, Return(replace(py, span=d.body.span), d.span, note)],
-                               lo.fact(d.body).cost + 1, d.span)
+        value = replace(py, span=d.body.span)  # (the node itself: found again below, however it is wrapped)
+        body = limits.unit_lines(lo, [*checks, Return(value, d.span, note)], lo.fact(d.body).cost + 1, d.span)
     kept = ""
     tabled = d.tabled
     if tabled is not None:  # (pass `value_tables`) remembered by the value it is a function of
@@ -319,7 +318,13 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
         if d.unkept == "score_only" else ""
     return LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
                                         cached=d.cached and not kept, kept=kept, version_of=_version_of(d),
-                                        note=note)
+                                        note=note, value_at=None if d.cached else _value_at(body, value))
+
+
+def _value_at(body: Block, value: Expr) -> int:
+    """Where in `body` the statement is that holds `value` (that node: its `return`, or the `_value = ...`
+    a kept or tabled definition remembers), `LoweredFunction.value_at`."""
+    return next(i for i, s in enumerate(body) if isinstance(s, Return | Assign) and s.value is value)
 
 
 

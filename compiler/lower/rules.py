@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..lowered import LoweredFunction, LoweredPhase, LoweredTrigger, Program
 from ..pyir import Call, Name
-from . import actions, boards, comprehensions, definitions, effects, limits
+from . import actions, boards, definitions, effects, limits
 from .code import answer_format
 from .lowerer import END_SLOT, _asks
 
@@ -87,10 +87,8 @@ def ending(lo: Lowerer) -> None:
     typed, prog = lo.typed, lo.program
     lo.assigned = frozenset()
     if typed.end is not None:
-        end = effects.condition_node(lo, typed.end, "end")
+        prog.end = effects.condition_node(lo, typed.end, "end")
         prog.end_span = typed.end.span
-        prog.end_loops, prog.end = comprehensions.aggregate_loops(end, set(), typed.end.span,
-                                                                 typed.end_loops_written_out)
         if typed.end_kept is not None:  # (pass `end_once`) kept in its slot between moves
             prog.kept_slots.append((END_SLOT, "bool | None"))
             reads = typed.end_kept

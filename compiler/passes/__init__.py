@@ -154,6 +154,7 @@ LEVEL: dict[str, str] = {
     "guard_inline": "typed",
     "move_step": "lowered",  # lowered.Program.move_step
     "journal": "representation",  # TypedProgram.journal
+    "aggregate_loops": "lowered",  # the statements of a definition's value (LoweredFunction.value_at) and the end's
     "board_tables": "lowered",  # lowered.Program.board_tables, and the statements that read them
 }
 

@@ -10,7 +10,8 @@ the emissaries:
 Written as Python's `max((... for q in range(self.num_seats)), default=0)` it took some 1.3 µs
 for three players: Python 3.11 makes the generator a function object and a frame at every call,
 resumes it once per item, and `max` parses its keyword `default` through its slow path; the same
-work written as a loop takes a third of that. So lowering writes it so:
+work written as a loop takes a third of that. So this pass, of the lowered level (after lowering,
+on `lowered.Program`), writes it so:
 
     _most = 0
     _first = True
@@ -36,6 +37,12 @@ it charges against the limits of a move, as the comprehension's first walk is. N
 evaluated before the aggregate that the loop could see change: what comes before it in the value
 only reads names and attributes (definitions change nothing), and the loop variable is no name the
 rest of the value or the definition's own bookkeeping reads.
+
+Where: lowering writes the value as the rules say, and records where the statement holding it is
+(`LoweredFunction.value_at`, a fact of the lowered program: the `return`, or the `_value = ...` of a
+definition kept between moves or remembered in a table of the board, which the lines around it
+remember); the loops go right before it. Lowering decides nothing from it: the work it proves and the
+checks it writes are those of the value, which the loops do alike.
 """
 
 from __future__ import annotations
@@ -46,9 +53,10 @@ from typing import Any
 
 from ...core.source import SourceSpan
 from .. import pyir
-from .. import typed as t
 from ..analysis import Facts
+from ..lowered import LoweredFunction, Program
 from ..pyir import (
+    Assign,
     AugAssign,
     Block,
     BoolOp,
@@ -59,6 +67,7 @@ from ..pyir import (
     For,
     Name,
     Paren,
+    Return,
     Stmt,
     UnaryOp,
     assign,
@@ -71,14 +80,40 @@ _RESULT = {"sum": "_total", "max": "_most", "min": "_least", "any": "_found", "a
 NAMES = frozenset({*_RESULT.values(), "_first", "_each", "_cond"})
 
 
-def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
-    """Each definition computed at its call, and the end, marked to be written in this form
-    (`t.Define.loops_written_out`, `TypedProgram.end_loops_written_out`): which aggregate a value
-    computes first is a question about the code its value is lowered to, so lowering asks it
-    (`written_out`, below) as it writes each value marked so."""
-    defines = tuple(d if d.cached or d.loops_written_out else replace(d, loops_written_out=True)
-                    for d in program.defines)
-    return replace(program, defines=defines, end_loops_written_out=program.end is not None)
+def run(program: Program, facts: Facts) -> Program:
+    """The program with the aggregates each definition computed at its call, and the end, computes
+    first written out as loops before the statement that holds its value (`written_out`, below):
+    where lowering says that statement is (`LoweredFunction.value_at`: a kept or tabled definition
+    remembers its value in `_value`, not in its `return`), and the end's test (`Program.end`, its
+    loops in `Program.end_loops`). A new program; the one given is left as it was."""
+    defines = [_define(d) for d in program.defines]
+    end, end_loops = program.end, program.end_loops
+    if program.end_span is not None:  # (the rules have an end)
+        loops, end = written_out(program.end, set(), program.end_span)
+        end_loops = (*end_loops, *loops)
+    return replace(program, defines=defines, end=_spanned(end, program.end), end_loops=end_loops)
+
+
+def _define(d: LoweredFunction) -> LoweredFunction:
+    """A definition with the loops of the aggregates its value computes first before the statement
+    that holds it (which reads their results instead); `d` itself where none is, or where its value
+    is remembered per state (`value_at` None: a `cached` one, as the rules ask)."""
+    if d.value_at is None:
+        return d
+    holder = d.body[d.value_at]
+    assert isinstance(holder, Return | Assign) and holder.value is not None, holder
+    loops, value = written_out(holder.value, {name for name, _ in d.params}, d.span)
+    if not loops:
+        return d
+    at = d.value_at
+    body = (*d.body[:at], *loops, replace(holder, value=_spanned(value, holder.value)), *d.body[at + 1:])
+    return replace(d, body=body, value_at=at + len(loops))
+
+
+def _spanned(value: pyir.Expr, was: pyir.Expr) -> pyir.Expr:
+    """`value` with the rule span of the value it stands for (the node that read the aggregate's result
+    in its place has none)."""
+    return value if value is was or value.span == was.span else replace(value, span=was.span)
 
 
 class _Trivial:

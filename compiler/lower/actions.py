@@ -15,11 +15,13 @@ from ..lowered import LoweredAction, LoweredChoice
 from ..names import MAX_TABLE_CHOICES
 from ..names import joined as invented
 from ..passes.rewrite import show
-from ..pyir import Block, Stmt, assign, call, if_
+from ..pyir import Attribute, Block, Call, Code, Expr, Name, Stmt, Subscript, assign, call, if_, walk
+from ..pyprint import text
 from ..typed import Listed, RegionChoice, Table
 from ..types import Ty
 from . import boards, effects, expressions, limits, listings
-from .code import _CHARGES, Reading, _annotation, _parenthesised, _unparenthesised
+from .code import Reading, _annotation, _parenthesised, _unparenthesised
+from .code import charges as charging
 from .comprehensions import region_mask_code
 from .effects import _assigned
 from .lowerer import _asks
@@ -32,15 +34,15 @@ if TYPE_CHECKING:
 RegionRow = tuple[RegionChoice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]]
 
 
-def region_choice(lo: Lowerer, a: t.Action, i: int, domain_py: str, charges: int) -> tuple[
+def region_choice(lo: Lowerer, a: t.Action, i: int, domain: Expr, charges: int) -> tuple[
         RegionChoice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]] | None:
     """(pass `region_masks`) The last choice of `a` made from masks of regions, if taken: its tests'
     code (a test of the earlier choices written over the comprehension's variable, or the local of a
     kept test's mask) and the locals bound before the loops (the regions walked, each kept test's
     mask). Not where the plain walk charges the limits of a move itself, nor a kept test's
-    definition does (`charges`: the count before the choice was lowered)."""
+    definition does (`charges`: the count before the choice was lowered; `domain`: the choice's list, lowered)."""
     found = a.listing.regions
-    if found is None or i != len(a.choices) - 1 or _CHARGES.search(domain_py) or lo.charges > charges \
+    if found is None or i != len(a.choices) - 1 or charging(domain) or lo.charges > charges \
             or any(term.kept is not None and term.kept not in lo.region_tests for term in found.terms):
         return None
     comment = a.choices[i].span.short
@@ -65,7 +67,7 @@ def region_choice(lo: Lowerer, a: t.Action, i: int, domain_py: str, charges: int
     return found, terms, bound
 
 
-def listing_loops(lo: Lowerer, a: t.Action, loops: list[tuple[t.Choice, str, str, Facts, Ty]],
+def listing_loops(lo: Lowerer, a: t.Action, loops: list[tuple[t.Choice, str, Expr, Facts, Ty]],
                   reading: Reading) -> tuple[Block, bool, int | None]:
     """The loops that list an action's choices, one inside the other: each counted as it
     starts if need be (its walk is rewritten in `loops`). Returns the statements the listing starts
@@ -81,7 +83,7 @@ def listing_loops(lo: Lowerer, a: t.Action, loops: list[tuple[t.Choice, str, str
         unknown_items = elem.kind == "list" and (domain.item is None or domain.item.size is None)
         walk, work, rounds, _ = limits.loop(lo, walk, domain, per_round, c.domain.span, lists=unknown_items)
         loops[i] = (c, py, walk, domain, elem)
-        counted = walk.startswith("rt.")
+        counted = _runtime_first(walk)
         count = None if count is None or counted or domain.size is None else sat(count * domain.size)
         per_round = sat(1 + domain.cost + work)
     prelude: list[Stmt] = []
@@ -102,15 +104,15 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
     before = lo.charges
     when = None
     if a.when is not None:
-        when = effects.condition(lo, a.when, "")
+        when = effects.condition_node(lo, a.when, "")
         limits.mark(lo, before, "legal", "guard")
     lo.scopes = [set()]
-    loops: list[tuple[t.Choice, str, str, Facts, Ty]] = []
+    loops: list[tuple[t.Choice, str, Expr, Facts, Ty]] = []
     reading = limits.begin_reading(lo, ())
     notes: list[str] = []
     effects.take_notes(lo)
     table = a.listing.table
-    spot_row: tuple[str, str, list[tuple[str, bool]]] | None = None
+    spot_row: tuple[Expr, str, list[tuple[str, bool]]] | None = None
     region_row: RegionRow | None = None
     joined: list[tuple[str, str | None, str, str]] = []  # (pass `listing_hoist`) bound before the loops
     for i, c in enumerate(a.choices):
@@ -119,7 +121,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
             if i > 0 else None
         lo.spot_row = [] if i == len(a.choices) - 1 and a.listing.spot_row is not None else None
         charges = lo.charges
-        domain_py = lo.expr(c.domain)
+        domain_py = lo.node(c.domain)
         if region_row is None:  # (pass `region_masks`) the last choice, a region, made from masks
             region_row = region_choice(lo, a, i, domain_py, charges)
         if lo.spot_row:  # (pass `spot_rows`) the list is the spots_of made of these parts
@@ -132,7 +134,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
         walk = expressions.iterable(lo, c.domain.ty, domain_py)
         if c.made_once:  # (pass `choice_hoist`) made once, when first walked
             walk = listings.hoisted(joined, walk, _annotation(c.domain.ty), c.var.name, c.domain.span.short,
-                                    MAX_TABLE_CHOICES)
+                                    MAX_TABLE_CHOICES, runtime)
         notes.append(effects.take_notes(lo))
         domain = limits.domain_facts(lo, c.domain)
         py = lo.bind(c.var)
@@ -142,7 +144,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
     bindings: list[Stmt] = [assign(name, code, note=comment, annotation=annotation)
                             for name, annotation, code, comment in joined]
     listed = a.listing.remembered
-    if listed is not None and (table is None or clear_cache or any("rt." in walk for _, _, walk, _, _ in loops)):
+    if listed is not None and (table is None or clear_cache or any(runtime(walk) for _, _, walk, _, _ in loops)):
         listed = None  # (pass `listing_tables`) a walk charges the budget itself: listed the plain way
     if listed is None:
         listing_prelude += tuple(bindings)
@@ -161,17 +163,18 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
         listing_prelude += regions_bound
     revealed = None
     if a.revealed is not None:  # a rule of its own, read with the move's choices bound
-        revealed = effects.condition(lo, a.revealed, "revealed", *(c.var.py for c in a.choices))
+        revealed = effects.condition_node(lo, a.revealed, "revealed", *(c.var.py for c in a.choices))
+    when_py = None if when is None else text(when)
     return LoweredAction(a.name, invented("do", a.name), params, when, choices, a.text_parts, effect, a.triggers,
                          a.then, a.span, others_parts=a.others_parts, revealed=revealed,
                          listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                          fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
-                         unguarded=listings.guard_written(a.when_written_out, when and _unparenthesised(when),
-                                                          _parenthesised(_unparenthesised(when or ""))))
+                         unguarded=listings.guard_written(a.when_written_out, when_py and _unparenthesised(when_py),
+                                                          _parenthesised(_unparenthesised(when_py or ""))))
 
 
 def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[LoweredChoice, ...],
-                   clear_cache: bool, spot_row: tuple[str, str, list[tuple[str, bool]]] | None,
+                   clear_cache: bool, spot_row: tuple[Expr, str, list[tuple[str, bool]]] | None,
                    region_row: RegionRow | None, listed: Listed | None,
                    bindings: list[Stmt]) -> tuple[Block, Block]:
     """(pass `action_tables`) The statements that list an action's moves through tables per board, and the
@@ -212,6 +215,27 @@ def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[str, str, str] | None:
     field = table.field if table.at is None else f"{table.field}[{show(first.domain.args[table.at])}]"
     what = " and ".join([f"`{field}`", *(f"`{show(first.domain.args[k])}`" for k in table.params)])
     return key, _annotation(first.var.ty), what
+
+
+def runtime(e: Expr) -> bool:
+    """Whether `e` reads anything of the runtime (`rt.walk(...)`, `rt.union(...)`): a walk that may
+    charge the work of a move, or that is not the list itself."""
+    return any(isinstance(x, Name) and x.id == "rt" or isinstance(x, Code) and "rt." in x.text for x in walk(e))
+
+
+def _runtime_first(e: Expr) -> bool:
+    """Whether `e` starts with something of the runtime (`rt.walk(self, ...)`): its leftmost part,
+    asked of the nodes."""
+    match e:
+        case Code():
+            return e.text.startswith("rt.")
+        case Name():
+            return e.id == "rt"
+        case Call():
+            return _runtime_first(e.func)
+        case Attribute() | Subscript():
+            return _runtime_first(e.value)
+    return False
 
 
 def lower_actions(lo: Lowerer) -> None:

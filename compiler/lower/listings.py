@@ -10,15 +10,35 @@ choice's rows found by key (`tabled_rows`), a later choice's list made once (`ch
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from ..names import joined
-from ..pyir import Assign, AugAssign, Code, Comment, For, If, Stmt, assign, call, if_
+from ..pyir import (
+    Assign,
+    AugAssign,
+    Code,
+    Comment,
+    Compare,
+    Constant,
+    Expr,
+    For,
+    If,
+    IfExp,
+    Name,
+    NamedExpr,
+    Paren,
+    Stmt,
+    Tuple,
+    assign,
+    call,
+    if_,
+)
 from ..typed import Listed, Table
 from .boards import Bind
 
 
 # -- through tables per board (pass `action_tables`) ------------------------------------------
-def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]], bound: Bind,
+def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr, bool, str]], bound: Bind,
             gather: tuple[str, list[tuple[str, bool]]] | None = None, into: str = "_actions",
             regions: tuple[list[tuple[str | None, str | None]], str, int, bool, bool] | None = None,
             rows: tuple[str, str, str] | None = None) -> list[Stmt]:
@@ -122,7 +142,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
             rows_table = bound(find, joined(rows_kind, name), f"dict[Any, list[tuple[{pair}]]]",
                                f"the rows of the first choice of `{name}` by {what} (`tabled_rows`)")
             return rows_lines(var, walk, comment, key, rows_table, pair, body, what, after)
-        return [For(Code(var), Code(walk), (*body, *after), note=comment)]
+        return [For(Name(var), walk, (*body, *after), note=comment)]
 
     return [*out, *level_of(0, "_table")]
 
@@ -176,7 +196,7 @@ def fixed_spot_tests(more: list[tuple[str, bool]]) -> int:
     return sum(1 for _, is_fixed in more if is_fixed)
 
 
-def gathered_regions(row: str, terms: list[tuple[str | None, str | None]], plain: str | None, choice: str, var: str,
+def gathered_regions(row: str, terms: list[tuple[str | None, str | None]], plain: Expr | None, choice: str, var: str,
              comment: str, few: bool = False) -> list[Stmt]:
     """(pass `region_masks`) The statements (in the last choice's loop) that append the
     actions of the last choice from its row `row`, an `rt.RegionRow`: `terms`, each test's code over
@@ -213,11 +233,11 @@ def gathered_regions(row: str, terms: list[tuple[str | None, str | None]], plain
     if plain is None:
         return out
     return [If(Code("_regions_mask < 0"), (
-        For(Code(choice), Code(plain), (call(f"_actions.append({row}.action({choice}))"),), note=comment),
+        For(Name(choice), plain, (call(f"_actions.append({row}.action({choice}))"),), note=comment),
     ), orelse=tuple(out), note="(its regions are not in region order: walked as the rules walk them)")]
 
 
-def rows_lines(var: str, walk: str, comment: str, key: str, rows_table: str, annotation: str,
+def rows_lines(var: str, walk: Expr, comment: str, key: str, rows_table: str, annotation: str,
                row_lines: list[Stmt], what: str, then: list[Stmt]) -> list[Stmt]:
     """(pass `tabled_rows`) The statements that find the rows of a listing's first choice `var` by `key`
     (the definition its walk calls is remembered by, `what` in words): made the first time by walking
@@ -231,10 +251,10 @@ def rows_lines(var: str, walk: str, comment: str, key: str, rows_table: str, ann
         assign("_found_rows", "_rows.get(_rows_key)", annotation=f"list[tuple[{annotation}]] | None"),
         if_("_found_rows is None",
             assign("_found_rows", "[]"),
-            For(Code(var), Code(walk), (*row_lines, call(f"_found_rows.append(({var}, _row1))")), note=comment),
+            For(Name(var), walk, (*row_lines, call(f"_found_rows.append(({var}, _row1))")), note=comment),
             call("rt.remember(_rows, _rows_key, _found_rows, self.board)"),
             note="(the first listing with this key: the values and their rows)"),
-        For(Code(f"{var}, _row1"), Code("_found_rows"), tuple(then), note=comment),
+        For(Tuple((Name(var), Name("_row1")), parenthesised=False), Name("_found_rows"), tuple(then), note=comment),
     ]
 
 
@@ -272,17 +292,19 @@ def key_code(table_py: str, at: int | None, params: tuple[int, ...], args: list[
 
 
 # -- a later choice's list made once (pass `choice_hoist`) ---------------------------------------
-def hoisted(joined: list[tuple[str, str | None, str, str]], walk: str, annotation: str, choice: str, span: str,
-            limit: int) -> str:
+def hoisted(joined: list[tuple[str, str | None, str, str]], walk: Expr, annotation: str, choice: str, span: str,
+            limit: int, runtime: Callable[[Expr], bool]) -> Expr:
     """The walk of a later choice the pass found, through a local of the listing (bound to None
     before its loops, in `joined`, pass `listing_hoist`'s bindings), made the first time it is
-    walked; `walk` itself if it charges work or the listing's locals are all taken."""
-    if "rt." in walk or len(joined) >= limit:
+    walked; `walk` itself if it reads the runtime (`runtime`: it may charge work) or the listing's
+    locals are all taken."""
+    if runtime(walk) or len(joined) >= limit:
         return walk
     name = f"_joined{len(joined)}"
     joined.append((name, f"{annotation} | None", "None",
                    f"{span}; `choice_hoist`: the list `{choice}` walks, made once, the first time it is walked"))
-    return f"({name} if {name} is not None else ({name} := {walk}))"
+    local = Name(name)
+    return Paren(IfExp(local, Compare(local, ("is not",), (Constant(None),)), Paren(NamedExpr(local, walk))))
 
 
 # -- the guard written out (pass `guard_inline`) -------------------------------------------------

@@ -15,7 +15,25 @@ from ..lowered import LoweredAction, LoweredChoice
 from ..names import MAX_TABLE_CHOICES
 from ..names import joined as invented
 from ..passes.rewrite import show
-from ..pyir import Attribute, Block, Call, Code, Expr, Name, Stmt, Subscript, assign, call, if_, walk
+from ..pyir import (
+    Attribute,
+    Block,
+    Call,
+    Code,
+    Compare,
+    Constant,
+    Expr,
+    IfExp,
+    Name,
+    Stmt,
+    Subscript,
+    assign,
+    call,
+    dotted,
+    expr,
+    if_,
+    walk,
+)
 from ..pyprint import text
 from ..typed import Listed, RegionChoice, Table
 from ..types import Ty
@@ -31,11 +49,10 @@ if TYPE_CHECKING:
     from .lowerer import Lowerer
 
 # (pass `region_masks`) the last choice made from masks of regions: its tests' code and the locals bound first
-RegionRow = tuple[RegionChoice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]]
+RegionRow = tuple[RegionChoice, list[tuple[Expr | None, str | None]], list[tuple[str, str | Expr, str]]]
 
 
-def region_choice(lo: Lowerer, a: t.Action, i: int, domain: Expr, charges: int) -> tuple[
-        RegionChoice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]] | None:
+def region_choice(lo: Lowerer, a: t.Action, i: int, domain: Expr, charges: int) -> RegionRow | None:
     """(pass `region_masks`) The last choice of `a` made from masks of regions, if taken: its tests'
     code (a test of the earlier choices written over the comprehension's variable, or the local of a
     kept test's mask) and the locals bound before the loops (the regions walked, each kept test's
@@ -48,21 +65,24 @@ def region_choice(lo: Lowerer, a: t.Action, i: int, domain: Expr, charges: int) 
     comment = a.choices[i].span.short
     mask = region_mask_code(lo, found.regions)
     disorder = ORDERED in mask
-    bound = [("_regions_mask", mask, f"{comment}; `region_masks`: the regions `{a.choices[i].var.name}` walks, "
-              f"as a bit mask{' (-1: not in region order)' if disorder else ''}")]
-    terms: list[tuple[str | None, str | None]] = []
+    bound: list[tuple[str, str | Expr, str]] = [(
+        "_regions_mask", mask, f"{comment}; `region_masks`: the regions `{a.choices[i].var.name}` walks, "
+        f"as a bit mask{' (-1: not in region order)' if disorder else ''}")]
+    terms: list[tuple[Expr | None, str | None]] = []
     for term in found.terms:
         if term.kept is not None:
             local = f"_kept_regions{len(bound) - 1}"
-            kept = f"self.{term.kept.within}(_regions_mask)"
-            bound.append((local, f"{kept} if _regions_mask > 0 else 0" if disorder else kept,
+            regions_mask = Name("_regions_mask")
+            kept = Call(dotted(f"self.{term.kept.within}"), (regions_mask,))
+            bound.append((local, IfExp(kept, Compare(regions_mask, (">",), (Constant(0),)), Constant(0)) if disorder
+                          else kept,
                           f"{comment}; `region_masks`: the regions where `{term.kept.text}`, from its kept mask"))
             terms.append((None, local))
         else:
             assert term.test is not None and term.var is not None
             lo.scopes.append(set())
             lo.bind(term.var)
-            terms.append((lo.expr(term.test), None))
+            terms.append((lo.node(term.test), None))
             lo.scopes.pop()
     return found, terms, bound
 
@@ -189,7 +209,7 @@ def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[Lowere
     if region_row is not None and listed is None and gather is None:  # (pass `region_masks`)
         found, terms, bound = region_row
         regions = (terms, found.var.py, fixed_count(found),
-                   ORDERED in bound[0][1], boards.bounds(lo)["region"] <= SMALL_REGIONS)
+                   ORDERED in text(expr(bound[0][1])), boards.bounds(lo)["region"] <= SMALL_REGIONS)
     board_table = partial(boards.board_table, lo)
     lines = listings.listing(table, a.name, clear_cache, walks, board_table, gather, into, regions,
                              tabled_rows(lo, a))
@@ -201,7 +221,7 @@ def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[Lowere
     return listing, first
 
 
-def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[str, str, str] | None:
+def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[Expr, str, str] | None:
     """(pass `tabled_rows`) The key the first choice's walk is remembered by (`value_tables`), the
     type of its values and what the key is in words; None for a listing the pass did not take."""
     first = a.choices[0] if a.choices else None
@@ -210,7 +230,7 @@ def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[str, str, str] | None:
     table = lo.defines[first.domain.define].tabled  # (pass `value_tables`)
     if table is None:
         return None
-    args = [lo.expr(arg) for arg in first.domain.args]
+    args = [lo.node(arg) for arg in first.domain.args]
     key = listings.key_code(table.py, table.at, table.params, args)
     field = table.field if table.at is None else f"{table.field}[{show(first.domain.args[table.at])}]"
     what = " and ".join([f"`{field}`", *(f"`{show(first.domain.args[k])}`" for k in table.params)])

@@ -18,6 +18,7 @@ from ..passes.rewrite import show
 from ..pyir import (
     Attribute,
     Block,
+    BoolOp,
     Call,
     Code,
     Compare,
@@ -32,8 +33,9 @@ from ..pyir import (
     dotted,
     expr,
     if_,
-    walk,
+    rt,
 )
+from ..pyir import walk as each_node
 from ..pyprint import text
 from ..typed import Listed, RegionChoice, Table
 from ..types import Ty
@@ -109,11 +111,12 @@ def listing_loops(lo: Lowerer, a: t.Action, loops: list[tuple[t.Choice, str, Exp
     prelude: list[Stmt] = []
     lists = limits.end_reading(lo, reading)
     if lists[0]:  # the lists it took for small are checked first
-        prelude.append(if_(" or ".join(f"len({py}) > {SMALL_LIST}" for py in lists[0]),
+        longer = tuple(Compare(Call(Name("len"), (dotted(py),)), (">",), (Constant(SMALL_LIST),)) for py in lists[0])
+        prelude.append(if_(longer[0] if len(longer) == 1 else BoolOp("or", longer),
                            call(limits.grown(lo, lists, per_round, a.span))))
     if per_round > FREE_WORK:
         limits.charged(lo)
-        prelude.append(call(f"rt.spend(self, {min(per_round, MAX_STEPS + 1)}, {limits.where(lo, a.span)})"))
+        prelude.append(call(rt("spend", Name("self"), Constant(min(per_round, MAX_STEPS + 1)), limits.at(lo, a.span))))
     clear_cache = not all(limits.finite(lo, elem, domain.item) for _, _, _, domain, elem in loops)
     return tuple(prelude), clear_cache, count
 
@@ -240,7 +243,8 @@ def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[Expr, str, str] | None:
 def runtime(e: Expr) -> bool:
     """Whether `e` reads anything of the runtime (`rt.walk(...)`, `rt.union(...)`): a walk that may
     charge the work of a move, or that is not the list itself."""
-    return any(isinstance(x, Name) and x.id == "rt" or isinstance(x, Code) and "rt." in x.text for x in walk(e))
+    return any(isinstance(x, Name) and x.id == "rt" or isinstance(x, Code) and "rt." in x.text
+               for x in each_node(e))
 
 
 def _runtime_first(e: Expr) -> bool:

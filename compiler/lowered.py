@@ -42,7 +42,7 @@ class LoweredAction:
     count: int | None = None  # at most this many legal actions (None: only the game knows)
     steps: bool = False  # its effect (or a trigger after it) can wait for a decision: a generator
     listing: Block = ()  # its listing through tables per board (pass `action_tables`), if so
-    unguarded: str | None = None  # (pass `guard_inline`) its listing's test of the `when:`, written out
+    unguarded: Expr | None = None  # (pass `guard_inline`) its listing's test of the `when:`, written out
     others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
     revealed: Expr | None = None  # from when on everyone reads the text (`revealed_when:`), over the choices
 

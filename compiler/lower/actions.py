@@ -40,7 +40,7 @@ from ..pyprint import text
 from ..typed import Listed, RegionChoice, Table
 from ..types import Ty
 from . import boards, effects, expressions, limits, listings
-from .code import Reading, _annotation, _parenthesised, _unparenthesised
+from .code import Reading, _annotation
 from .code import charges as charging
 from .comprehensions import region_mask_code
 from .effects import _assigned
@@ -187,13 +187,11 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
     revealed = None
     if a.revealed is not None:  # a rule of its own, read with the move's choices bound
         revealed = effects.condition_node(lo, a.revealed, "revealed", *(c.var.py for c in a.choices))
-    when_py = None if when is None else text(when)
     return LoweredAction(a.name, invented("do", a.name), params, when, choices, a.text_parts, effect, a.triggers,
                          a.then, a.span, others_parts=a.others_parts, revealed=revealed,
                          listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                          fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
-                         unguarded=listings.guard_written(a.when_written_out, when_py and _unparenthesised(when_py),
-                                                          _parenthesised(_unparenthesised(when_py or ""))))
+                         unguarded=listings.guard_written(a.when_written_out, when))
 
 
 def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[LoweredChoice, ...],

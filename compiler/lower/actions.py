@@ -36,7 +36,6 @@ from ..pyir import (
     rt,
 )
 from ..pyir import walk as each_node
-from ..pyprint import text
 from ..typed import Listed, RegionChoice, Table
 from ..types import Ty
 from . import boards, effects, expressions, limits, listings
@@ -66,7 +65,7 @@ def region_choice(lo: Lowerer, a: t.Action, i: int, domain: Expr, charges: int) 
         return None
     comment = a.choices[i].span.short
     mask = region_mask_code(lo, found.regions)
-    disorder = ORDERED in mask
+    disorder = _ordered_mask(mask)
     bound: list[tuple[str, str | Expr, str]] = [(
         "_regions_mask", mask, f"{comment}; `region_masks`: the regions `{a.choices[i].var.name}` walks, "
         f"as a bit mask{' (-1: not in region order)' if disorder else ''}")]
@@ -210,7 +209,7 @@ def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[Lowere
     if region_row is not None and listed is None and gather is None:  # (pass `region_masks`)
         found, terms, bound = region_row
         regions = (terms, found.var.py, fixed_count(found),
-                   ORDERED in text(expr(bound[0][1])), boards.bounds(lo)["region"] <= SMALL_REGIONS)
+                   _ordered_mask(bound[0][1]), boards.bounds(lo)["region"] <= SMALL_REGIONS)
     board_table = partial(boards.board_table, lo)
     lines = listings.listing(table, a.name, clear_cache, walks, board_table, gather, into, regions,
                              tabled_rows(lo, a))
@@ -243,6 +242,14 @@ def runtime(e: Expr) -> bool:
     charge the work of a move, or that is not the list itself."""
     return any(isinstance(x, Name) and x.id == "rt" or isinstance(x, Code) and "rt." in x.text
                for x in each_node(e))
+
+
+def _ordered_mask(mask: str | Expr) -> bool:
+    """Whether the mask of a choice's regions (`region_mask_code`) calls `ORDERED`: it may be -1, its
+    regions not in increasing order. Asked of the nodes (a `Code` leaf, or code given as text: of its text)."""
+    ordered = Attribute(Name("rt"), ORDERED.removeprefix("rt.").removesuffix("("))
+    return any(isinstance(x, Call) and x.func == ordered or isinstance(x, Code) and ORDERED in x.text
+               for x in each_node(expr(mask)))
 
 
 def _runtime_first(e: Expr) -> bool:

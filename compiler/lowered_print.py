@@ -16,8 +16,8 @@ from pathlib import PurePosixPath
 
 from ..core.source import SourceSpan
 from .lowered import LoweredAction, LoweredFunction, LoweredPhase, LoweredTrigger, Program
-from .pyir import Stmt
-from .pyprint import INDENT, lines
+from .pyir import EXPRESSIONS, Stmt
+from .pyprint import INDENT, lines, text
 
 Member = LoweredFunction | LoweredAction | LoweredTrigger | LoweredPhase
 _NAMED = {"defines": "define", "procedures": "procedure", "actions": "action", "triggers": "trigger",
@@ -75,7 +75,9 @@ def _parts(item: Member) -> Iterator[tuple[str, list[str]]]:
 
 def _value(value: object) -> str:
     """A value lowering left (a str, a flag, a tuple of them, a small dataclass) on one line; a rule
-    line as its file's name and line."""
+    line as its file's name and line; an expression as the Python it prints, quoted."""
+    if isinstance(value, EXPRESSIONS):
+        return repr(text(value))
     if isinstance(value, SourceSpan):
         return f"{PurePosixPath(value.path).name}:{value.line}"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

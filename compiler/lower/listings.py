@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Sequence
 
+from ..builtins.spec import template
 from ..names import joined
 from ..pyir import (
     Assign,
@@ -144,10 +145,13 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
                       dotted("self.board"), Constant(fixed))
         else:
             inner = levels[k + 1]
-            size = _size(inner.size)
-            made = Dict((), ()) if inner.how == "key" else \
-                BinOp(List((Constant(None),)), "*", Paren(size) if " " in inner.size else size)
-            units.append(_rt("DICT") if inner.how == "key" else _plus(_rt("OBJECT"), size))
+            if inner.how == "key":
+                made = Dict((), ())
+                units.append(_rt("DICT"))
+            else:
+                size = _size(inner.size)
+                made = BinOp(List((Constant(None),)), "*", Paren(size) if " " in inner.size else size)
+                units.append(_plus(_rt("OBJECT"), size))
         making = [call(rt("made", dotted("self.board"), _plus(*units)))] if units else []
         body.append(if_(_is_none(got.id), *making, Assign((got, Subscript(row, index)), made)))
         after: list[Stmt] = [call(append)] if last else level_of(k + 1, got.id)
@@ -362,8 +366,9 @@ def _is_none(name: str) -> Expr:
 
 
 def _size(code: str) -> Expr:
-    """The size of a level of a table (`Level.size`, code the pass wrote): a number, or a name's code."""
-    return Constant(int(code)) if code.isdigit() and str(int(code)) == code else dotted(code)
+    """The size of a level of a table (`Level.size`, code pass `action_tables` wrote: a number,
+    `len(self.board.spots)`, `len(self.board.region_names) + 1`, `self.board.line_count()`), as nodes."""
+    return template(code)
 
 
 # -- the guard written out (pass `guard_inline`) -------------------------------------------------

@@ -224,7 +224,8 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pa
             "text_code": _text_code(a.text_parts),
             # what the other seats read (`others_text:`), the choices it or `revealed_when:` reads
             "others_code": _text_code(a.others_parts) if a.others_parts is not None else None,
-            "others_params": _read_params(a.params, a.others_parts or (), a.revealed),
+            "others_params": _read_params(a.params, a.others_parts or (),
+                                          None if a.revealed is None else text(a.revealed)),
             "revealed": a.revealed,
             "args_code": _args_code(a.choices),
             "key_code": _key_code(a.choices),

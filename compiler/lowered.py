@@ -17,7 +17,7 @@ from .typed import BoardTable
 class LoweredChoice:
     name: str
     py_name: str
-    domain: str
+    domain: Expr  # the list it walks
     is_list: bool
     span: SourceSpan
     note: str = ""  # what the optimisation passes derived in its domain, for its line's comment
@@ -28,7 +28,7 @@ class LoweredAction:
     name: str
     method: str
     params: tuple[tuple[str, str], ...]  # python name, annotation
-    when: str | None
+    when: Expr | None
     choices: tuple[LoweredChoice, ...]
     text_parts: tuple[tuple[str, str | None], ...]  # literal text, or (choice python name, format kind)
     effect: Block
@@ -42,9 +42,9 @@ class LoweredAction:
     count: int | None = None  # at most this many legal actions (None: only the game knows)
     steps: bool = False  # its effect (or a trigger after it) can wait for a decision: a generator
     listing: Block = ()  # its listing through tables per board (pass `action_tables`), if so
-    unguarded: str | None = None  # (pass `guard_inline`) its listing's test of the `when:`, written out
+    unguarded: Expr | None = None  # (pass `guard_inline`) its listing's test of the `when:`, written out
     others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
-    revealed: str | None = None  # from when on everyone reads the text (`revealed_when:`), over the choices
+    revealed: Expr | None = None  # from when on everyone reads the text (`revealed_when:`), over the choices
 
 
 @dataclass(frozen=True, slots=True)

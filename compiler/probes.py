@@ -269,7 +269,7 @@ class Probes:
             if ta.when is not None and when is not None:
                 g = self.add(("guard", a.name), "guard", f"{rule}.when", self.text_at(ta.when.span),
                              ta.when.span, option)
-                when = f"_probe({g}, {when})"
+                when = Call(Name("_probe"), (Constant(g), when))
             prog.actions[i] = replace(a, when=when, effect=(_hit(c + 1), *a.effect))
         typed_triggers = {tr.method: tr for tr in program.triggers}
         for i, trig in enumerate(prog.triggers):

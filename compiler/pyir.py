@@ -246,6 +246,15 @@ class Yield:
 
 
 @dataclass(frozen=True, slots=True)
+class NamedExpr:
+    """`target := value`, printed without parentheses (put it in a `Paren`)."""
+
+    target: Name
+    value: Expr
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Paren:
     """`(value)`: the parentheses lowering writes, said where they are."""
 
@@ -254,9 +263,9 @@ class Paren:
 
 
 Expr = (Code | Name | Constant | Attribute | Subscript | Slice | Starred | Call | UnaryOp | BinOp | BoolOp | Compare
-        | IfExp | Tuple | List | Set | Dict | ListComp | SetComp | DictComp | GeneratorExp | Yield | Paren)
+        | IfExp | Tuple | List | Set | Dict | ListComp | SetComp | DictComp | GeneratorExp | Yield | NamedExpr | Paren)
 EXPRESSIONS = (Code, Name, Constant, Attribute, Subscript, Slice, Starred, Call, UnaryOp, BinOp, BoolOp, Compare, IfExp,
-               Tuple, List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Yield, Paren)
+               Tuple, List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Yield, NamedExpr, Paren)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,7 @@ from .pyir import (
     List,
     ListComp,
     Name,
+    NamedExpr,
     Paren,
     Pass,
     Return,
@@ -172,6 +173,8 @@ def text(e: Expr) -> str:
             return f"{text(e.elt)} {clauses(e.generators)}"
         case Yield():
             return f"yield from {text(e.value)}" if e.from_ else f"yield {text(e.value)}"
+        case NamedExpr():
+            return f"{text(e.target)} := {text(e.value)}"
         case Paren():
             return f"({text(e.value)})"
         case _:

@@ -15,6 +15,20 @@ import pytest
 
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.lower.listings import guard_written as written
+from rulewright.compiler.pyir import (
+    BoolOp,
+    Code,
+    Compare,
+    Constant,
+    Expr,
+    IfExp,
+    Name,
+    Paren,
+    Subscript,
+    UnaryOp,
+    dotted,
+)
+from rulewright.compiler.pyprint import text
 from tests.helpers.lockstep import moves_in_lockstep
 
 GAMES = Path(__file__).parent / "games"
@@ -34,10 +48,31 @@ GAMES = Path(__file__).parent / "games"
     ("a < b < c", "not (a < b < c)"),
 ])
 def test_each_form_is_negated(when: str, test: str) -> None:
-    parenthesised = when if when.startswith("(") and when.endswith(")") or " " not in when else f"({when})"
-    assert written(True, when, parenthesised) == test
-    assert written(False, when, parenthesised) is None  # (an action the pass did not mark)
-    assert written(True, None, "") is None
+    negated = written(True, Code(when))  # (code written as text: asked of its text)
+    assert negated is not None and text(negated) == test
+    assert written(False, Code(when)) is None  # (an action the pass did not mark)
+    assert written(True, None) is None
+
+
+_X, _S = Name("x"), dotted("self.specials")
+_NODES = [
+    (dotted("self.deck"), "not self.deck"),
+    (UnaryOp("not", Paren(BoolOp("and", (Name("a"), Name("b"))))), "a and b"),
+    (Compare(_X, ("in",), (Subscript(_S, dotted("self.current")),)), "x not in self.specials[self.current]"),
+    (Compare(dotted("self.last"), ("is",), (Constant(None),)), "self.last is not None"),
+    (Compare(Paren(Compare(Name("a"), ("==",), (Name("b"),))), ("in",), (Name("s"),)), "(a == b) not in s"),
+    (Compare(_X, ("in",), (Paren(IfExp(Name("s"), Name("c"), Name("t"))),)), "x not in (s if c else t)"),
+    (BoolOp("and", (Compare(Name("a"), ("in",), (Name("s"),)), Name("b"))), "not (a in s and b)"),
+    (Compare(Name("a"), ("<", "<"), (Name("b"), Name("c"))), "not (a < b < c)"),
+]
+
+
+@pytest.mark.parametrize(("when", "test"), _NODES)
+def test_nodes_are_negated_as_their_text_is(when: Expr, test: str) -> None:
+    negated, as_text = written(True, when), written(True, Code(text(when)))
+    assert negated is not None and as_text is not None
+    assert text(negated) == text(as_text) == test
+    assert not isinstance(negated, Code)  # (asked of the nodes, not of their text)
 
 
 @pytest.mark.parametrize("game", ["listing-tables.yaml", "list-items.yaml"])

@@ -38,8 +38,8 @@ def lowered(optimised: bool = False) -> Program:
 def test_each_rule_is_written_as_python_pointing_at_its_rule_line() -> None:
     program = lowered()
     take = next(a for a in program.actions if a.name == "take")
-    assert take.when == "self.roll >= 0"
-    assert [c.domain for c in take.choices] == ["[s for s in self.board.spots if self.free(s)]"]
+    assert take.when is not None and text(take.when) == "self.roll >= 0"
+    assert [text(c.domain) for c in take.choices] == ["[s for s in self.board.spots if self.free(s)]"]
     assert [(line.depth, line.code) for line in printed(take.effect)] == [
         (0, "self.marker[spot] = TAKEN"), (0, "self.score[self.current] += 1")]
     assert [line.span.line for line in printed(take.effect) if line.span] == [

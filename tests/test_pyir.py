@@ -37,6 +37,7 @@ from rulewright.compiler.pyir import (
     List,
     ListComp,
     Name,
+    NamedExpr,
     Paren,
     Pass,
     Return,
@@ -52,8 +53,10 @@ from rulewright.compiler.pyir import (
     call,
     declared,
     does_something,
+    dotted,
     if_,
     spanned,
+    walk,
 )
 from rulewright.compiler.pyprint import codes, lines, text
 from rulewright.core.paths import ruleset_file
@@ -313,3 +316,11 @@ def test_what_charges_and_what_reads_a_name_are_found_anywhere_inside() -> None:
     assert charges(Code("sum(rt.spend(self, 9, 'r:1') and 1 for x in y)"))
     assert reads(Compare(Subscript(SELF_F, Name("s")), ("==",), (Y,)), "s")
     assert not reads(Attribute(Name("self"), "s"), "s")  # (an attribute is no local)
+
+
+def test_an_assignment_expression_prints_as_written() -> None:
+    local = Name("_joined0")
+    made = Paren(IfExp(local, Compare(local, ("is not",), (Constant(None),)),
+                                 Paren(NamedExpr(local, dotted("self.hand")))))
+    assert text(made) == "(_joined0 if _joined0 is not None else (_joined0 := self.hand))"
+    assert dotted("self.hand") in list(walk(made))  # (its value is a subexpression)

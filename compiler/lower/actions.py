@@ -15,11 +15,32 @@ from ..lowered import LoweredAction, LoweredChoice
 from ..names import MAX_TABLE_CHOICES
 from ..names import joined as invented
 from ..passes.rewrite import show
-from ..pyir import Block, Stmt, assign, call, if_
+from ..pyir import (
+    Attribute,
+    Block,
+    BoolOp,
+    Call,
+    Code,
+    Compare,
+    Constant,
+    Expr,
+    IfExp,
+    Name,
+    Stmt,
+    Subscript,
+    assign,
+    call,
+    dotted,
+    expr,
+    if_,
+    rt,
+)
+from ..pyir import walk as each_node
 from ..typed import Listed, RegionChoice, Table
 from ..types import Ty
 from . import boards, effects, expressions, limits, listings
-from .code import _CHARGES, Reading, _annotation, _parenthesised, _unparenthesised
+from .code import Reading, _annotation
+from .code import charges as charging
 from .comprehensions import region_mask_code
 from .effects import _assigned
 from .lowerer import _asks
@@ -29,43 +50,45 @@ if TYPE_CHECKING:
     from .lowerer import Lowerer
 
 # (pass `region_masks`) the last choice made from masks of regions: its tests' code and the locals bound first
-RegionRow = tuple[RegionChoice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]]
+RegionRow = tuple[RegionChoice, list[tuple[Expr | None, str | None]], list[tuple[str, str | Expr, str]]]
 
 
-def region_choice(lo: Lowerer, a: t.Action, i: int, domain_py: str, charges: int) -> tuple[
-        RegionChoice, list[tuple[str | None, str | None]], list[tuple[str, str, str]]] | None:
+def region_choice(lo: Lowerer, a: t.Action, i: int, domain: Expr, charges: int) -> RegionRow | None:
     """(pass `region_masks`) The last choice of `a` made from masks of regions, if taken: its tests'
     code (a test of the earlier choices written over the comprehension's variable, or the local of a
     kept test's mask) and the locals bound before the loops (the regions walked, each kept test's
     mask). Not where the plain walk charges the limits of a move itself, nor a kept test's
-    definition does (`charges`: the count before the choice was lowered)."""
+    definition does (`charges`: the count before the choice was lowered; `domain`: the choice's list, lowered)."""
     found = a.listing.regions
-    if found is None or i != len(a.choices) - 1 or _CHARGES.search(domain_py) or lo.charges > charges \
+    if found is None or i != len(a.choices) - 1 or charging(domain) or lo.charges > charges \
             or any(term.kept is not None and term.kept not in lo.region_tests for term in found.terms):
         return None
     comment = a.choices[i].span.short
     mask = region_mask_code(lo, found.regions)
-    disorder = ORDERED in mask
-    bound = [("_regions_mask", mask, f"{comment}; `region_masks`: the regions `{a.choices[i].var.name}` walks, "
-              f"as a bit mask{' (-1: not in region order)' if disorder else ''}")]
-    terms: list[tuple[str | None, str | None]] = []
+    disorder = _ordered_mask(mask)
+    bound: list[tuple[str, str | Expr, str]] = [(
+        "_regions_mask", mask, f"{comment}; `region_masks`: the regions `{a.choices[i].var.name}` walks, "
+        f"as a bit mask{' (-1: not in region order)' if disorder else ''}")]
+    terms: list[tuple[Expr | None, str | None]] = []
     for term in found.terms:
         if term.kept is not None:
             local = f"_kept_regions{len(bound) - 1}"
-            kept = f"self.{term.kept.within}(_regions_mask)"
-            bound.append((local, f"{kept} if _regions_mask > 0 else 0" if disorder else kept,
+            regions_mask = Name("_regions_mask")
+            kept = Call(dotted(f"self.{term.kept.within}"), (regions_mask,))
+            bound.append((local, IfExp(kept, Compare(regions_mask, (">",), (Constant(0),)), Constant(0)) if disorder
+                          else kept,
                           f"{comment}; `region_masks`: the regions where `{term.kept.text}`, from its kept mask"))
             terms.append((None, local))
         else:
             assert term.test is not None and term.var is not None
             lo.scopes.append(set())
             lo.bind(term.var)
-            terms.append((lo.expr(term.test), None))
+            terms.append((lo.node(term.test), None))
             lo.scopes.pop()
     return found, terms, bound
 
 
-def listing_loops(lo: Lowerer, a: t.Action, loops: list[tuple[t.Choice, str, str, Facts, Ty]],
+def listing_loops(lo: Lowerer, a: t.Action, loops: list[tuple[t.Choice, str, Expr, Facts, Ty]],
                   reading: Reading) -> tuple[Block, bool, int | None]:
     """The loops that list an action's choices, one inside the other: each counted as it
     starts if need be (its walk is rewritten in `loops`). Returns the statements the listing starts
@@ -81,17 +104,18 @@ def listing_loops(lo: Lowerer, a: t.Action, loops: list[tuple[t.Choice, str, str
         unknown_items = elem.kind == "list" and (domain.item is None or domain.item.size is None)
         walk, work, rounds, _ = limits.loop(lo, walk, domain, per_round, c.domain.span, lists=unknown_items)
         loops[i] = (c, py, walk, domain, elem)
-        counted = walk.startswith("rt.")
+        counted = _runtime_first(walk)
         count = None if count is None or counted or domain.size is None else sat(count * domain.size)
         per_round = sat(1 + domain.cost + work)
     prelude: list[Stmt] = []
     lists = limits.end_reading(lo, reading)
     if lists[0]:  # the lists it took for small are checked first
-        prelude.append(if_(" or ".join(f"len({py}) > {SMALL_LIST}" for py in lists[0]),
+        longer = tuple(Compare(Call(Name("len"), (dotted(py),)), (">",), (Constant(SMALL_LIST),)) for py in lists[0])
+        prelude.append(if_(longer[0] if len(longer) == 1 else BoolOp("or", longer),
                            call(limits.grown(lo, lists, per_round, a.span))))
     if per_round > FREE_WORK:
         limits.charged(lo)
-        prelude.append(call(f"rt.spend(self, {min(per_round, MAX_STEPS + 1)}, {limits.where(lo, a.span)})"))
+        prelude.append(call(rt("spend", Name("self"), Constant(min(per_round, MAX_STEPS + 1)), limits.at(lo, a.span))))
     clear_cache = not all(limits.finite(lo, elem, domain.item) for _, _, _, domain, elem in loops)
     return tuple(prelude), clear_cache, count
 
@@ -102,15 +126,15 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
     before = lo.charges
     when = None
     if a.when is not None:
-        when = effects.condition(lo, a.when, "")
+        when = effects.condition_node(lo, a.when, "")
         limits.mark(lo, before, "legal", "guard")
     lo.scopes = [set()]
-    loops: list[tuple[t.Choice, str, str, Facts, Ty]] = []
+    loops: list[tuple[t.Choice, str, Expr, Facts, Ty]] = []
     reading = limits.begin_reading(lo, ())
     notes: list[str] = []
     effects.take_notes(lo)
     table = a.listing.table
-    spot_row: tuple[str, str, list[tuple[str, bool]]] | None = None
+    spot_row: tuple[Expr, str, list[tuple[str, bool]]] | None = None
     region_row: RegionRow | None = None
     joined: list[tuple[str, str | None, str, str]] = []  # (pass `listing_hoist`) bound before the loops
     for i, c in enumerate(a.choices):
@@ -119,7 +143,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
             if i > 0 else None
         lo.spot_row = [] if i == len(a.choices) - 1 and a.listing.spot_row is not None else None
         charges = lo.charges
-        domain_py = lo.expr(c.domain)
+        domain_py = lo.node(c.domain)
         if region_row is None:  # (pass `region_masks`) the last choice, a region, made from masks
             region_row = region_choice(lo, a, i, domain_py, charges)
         if lo.spot_row:  # (pass `spot_rows`) the list is the spots_of made of these parts
@@ -132,7 +156,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
         walk = expressions.iterable(lo, c.domain.ty, domain_py)
         if c.made_once:  # (pass `choice_hoist`) made once, when first walked
             walk = listings.hoisted(joined, walk, _annotation(c.domain.ty), c.var.name, c.domain.span.short,
-                                    MAX_TABLE_CHOICES)
+                                    MAX_TABLE_CHOICES, runtime)
         notes.append(effects.take_notes(lo))
         domain = limits.domain_facts(lo, c.domain)
         py = lo.bind(c.var)
@@ -142,7 +166,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
     bindings: list[Stmt] = [assign(name, code, note=comment, annotation=annotation)
                             for name, annotation, code, comment in joined]
     listed = a.listing.remembered
-    if listed is not None and (table is None or clear_cache or any("rt." in walk for _, _, walk, _, _ in loops)):
+    if listed is not None and (table is None or clear_cache or any(runtime(walk) for _, _, walk, _, _ in loops)):
         listed = None  # (pass `listing_tables`) a walk charges the budget itself: listed the plain way
     if listed is None:
         listing_prelude += tuple(bindings)
@@ -161,17 +185,16 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
         listing_prelude += regions_bound
     revealed = None
     if a.revealed is not None:  # a rule of its own, read with the move's choices bound
-        revealed = effects.condition(lo, a.revealed, "revealed", *(c.var.py for c in a.choices))
+        revealed = effects.condition_node(lo, a.revealed, "revealed", *(c.var.py for c in a.choices))
     return LoweredAction(a.name, invented("do", a.name), params, when, choices, a.text_parts, effect, a.triggers,
                          a.then, a.span, others_parts=a.others_parts, revealed=revealed,
                          listing_prelude=listing_prelude, clear_cache=clear_cache, count=count,
                          fresh_listing=fresh_listing, fresh_effect=fresh_effect, steps=steps, listing=listing,
-                         unguarded=listings.guard_written(a.when_written_out, when and _unparenthesised(when),
-                                                          _parenthesised(_unparenthesised(when or ""))))
+                         unguarded=listings.guard_written(a.when_written_out, when))
 
 
 def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[LoweredChoice, ...],
-                   clear_cache: bool, spot_row: tuple[str, str, list[tuple[str, bool]]] | None,
+                   clear_cache: bool, spot_row: tuple[Expr, str, list[tuple[str, bool]]] | None,
                    region_row: RegionRow | None, listed: Listed | None,
                    bindings: list[Stmt]) -> tuple[Block, Block]:
     """(pass `action_tables`) The statements that list an action's moves through tables per board, and the
@@ -186,7 +209,7 @@ def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[Lowere
     if region_row is not None and listed is None and gather is None:  # (pass `region_masks`)
         found, terms, bound = region_row
         regions = (terms, found.var.py, fixed_count(found),
-                   ORDERED in bound[0][1], boards.bounds(lo)["region"] <= SMALL_REGIONS)
+                   _ordered_mask(bound[0][1]), boards.bounds(lo)["region"] <= SMALL_REGIONS)
     board_table = partial(boards.board_table, lo)
     lines = listings.listing(table, a.name, clear_cache, walks, board_table, gather, into, regions,
                              tabled_rows(lo, a))
@@ -198,7 +221,7 @@ def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[Lowere
     return listing, first
 
 
-def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[str, str, str] | None:
+def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[Expr, str, str] | None:
     """(pass `tabled_rows`) The key the first choice's walk is remembered by (`value_tables`), the
     type of its values and what the key is in words; None for a listing the pass did not take."""
     first = a.choices[0] if a.choices else None
@@ -207,11 +230,41 @@ def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[str, str, str] | None:
     table = lo.defines[first.domain.define].tabled  # (pass `value_tables`)
     if table is None:
         return None
-    args = [lo.expr(arg) for arg in first.domain.args]
+    args = [lo.node(arg) for arg in first.domain.args]
     key = listings.key_code(table.py, table.at, table.params, args)
     field = table.field if table.at is None else f"{table.field}[{show(first.domain.args[table.at])}]"
     what = " and ".join([f"`{field}`", *(f"`{show(first.domain.args[k])}`" for k in table.params)])
     return key, _annotation(first.var.ty), what
+
+
+def runtime(e: Expr) -> bool:
+    """Whether `e` reads anything of the runtime (`rt.walk(...)`, `rt.union(...)`): a walk that may
+    charge the work of a move, or that is not the list itself."""
+    return any(isinstance(x, Name) and x.id == "rt" or isinstance(x, Code) and "rt." in x.text
+               for x in each_node(e))
+
+
+def _ordered_mask(mask: str | Expr) -> bool:
+    """Whether the mask of a choice's regions (`region_mask_code`) calls `ORDERED`: it may be -1, its
+    regions not in increasing order. Asked of the nodes (a `Code` leaf, or code given as text: of its text)."""
+    ordered = Attribute(Name("rt"), ORDERED.removeprefix("rt.").removesuffix("("))
+    return any(isinstance(x, Call) and x.func == ordered or isinstance(x, Code) and ORDERED in x.text
+               for x in each_node(expr(mask)))
+
+
+def _runtime_first(e: Expr) -> bool:
+    """Whether `e` starts with something of the runtime (`rt.walk(self, ...)`): its leftmost part,
+    asked of the nodes."""
+    match e:
+        case Code():
+            return e.text.startswith("rt.")
+        case Name():
+            return e.id == "rt"
+        case Call():
+            return _runtime_first(e.func)
+        case Attribute() | Subscript():
+            return _runtime_first(e.value)
+    return False
 
 
 def lower_actions(lo: Lowerer) -> None:

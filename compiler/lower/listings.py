@@ -10,18 +10,54 @@ choice's rows found by key (`tabled_rows`), a later choice's list made once (`ch
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Sequence
 
+from ..builtins.spec import template
 from ..names import joined
-from ..pyir import Assign, AugAssign, Code, Comment, For, If, Stmt, assign, call, if_
+from ..pyir import (
+    Assign,
+    Attribute,
+    AugAssign,
+    BinOp,
+    BoolOp,
+    Call,
+    Code,
+    Comment,
+    Compare,
+    Comprehension,
+    Constant,
+    Dict,
+    Expr,
+    For,
+    GeneratorExp,
+    If,
+    IfExp,
+    List,
+    Name,
+    NamedExpr,
+    Paren,
+    Stmt,
+    Subscript,
+    Tuple,
+    UnaryOp,
+    assign,
+    call,
+    dotted,
+    expr,
+    if_,
+    rt,
+)
+from ..pyprint import text
 from ..typed import Listed, Table
 from .boards import Bind
+from .code import parenthesised, unparenthesised
 
 
 # -- through tables per board (pass `action_tables`) ------------------------------------------
-def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, bool, str]], bound: Bind,
-            gather: tuple[str, list[tuple[str, bool]]] | None = None, into: str = "_actions",
-            regions: tuple[list[tuple[str | None, str | None]], str, int, bool, bool] | None = None,
-            rows: tuple[str, str, str] | None = None) -> list[Stmt]:
+def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr, bool, str]], bound: Bind,
+            gather: tuple[str | Expr, Sequence[tuple[str | Expr, bool]]] | None = None, into: str = "_actions",
+            regions: tuple[list[tuple[Expr | None, str | None]], str, int, bool, bool] | None = None,
+            rows: tuple[Expr, str, str] | None = None) -> list[Stmt]:
     """The statements of a listing through tables (a method's body): `choices` are
     each choice's (loop variable, walk, whether its value is a list, the comment of its rule
     line); the actions are those of the plain listing, in its order. `clear`: its choices can
@@ -45,12 +81,12 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     out: list[Stmt] = [Comment("Actions are interned per board, found by index in tables (`action_tables`): the same "
                                "move is the same object in every state.")]
     levels = table.levels
-    args: list[str] = []
+    args: list[Expr] = []
     for (var, _, is_list, _), level in zip(choices, levels, strict=True):
-        args.append(f"self.board.line_spots({var})" if level.how == "lines"
-                    else f"tuple({var})" if is_list else var)
-    args_code = "(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"
-    make = f"rt.Action({name!r}, {args_code}, self._action_text)"
+        args.append(Call(dotted("self.board.line_spots"), (dotted(var),)) if level.how == "lines"
+                    else Call(Name("tuple"), (dotted(var),)) if is_list else dotted(var))
+    make = rt("Action", Constant(name), Tuple(tuple(args)), dotted("self._action_text"))
+    append = Call(Attribute(Name(into), "append"), (Name("_action"),))  # (the action found, to the list)
     row_class = "SpotRow" if gather is not None else "RegionRow" if regions is not None else None
     # (a table of rows of spots or of regions is named so: a variant whose listing of the same action
     # has no such rows has a slot of its own, of its own type)
@@ -60,9 +96,9 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     if not levels:
         found = bound(f"self.board.tables.actions.get({name!r}) or self.board.tables.action_table({name!r}, 1)", slot,
                       annotation, what)
-        return [*out, assign("_table", found), assign("_action", "_table[0]"),
-                if_("_action is None", Assign((Code("_action"), Code("_table[0]")), Code(make))),
-                call(f"{into}.append(_action)")]
+        first_item = Subscript(Name("_table"), Constant(0))
+        return [*out, assign("_table", found), assign(Name("_action"), first_item),
+                if_(_is_none("_action"), Assign((Name("_action"), first_item), make)), call(append)]
     first = levels[0]
     # (the table met already, else made: a method call only the first time)
     make_table = f"self.board.tables.action_dict({name!r})" if first.how == "key" else \
@@ -70,48 +106,55 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
     out.append(assign("_table", bound(f"self.board.tables.actions.get({name!r}) or {make_table}", slot, annotation,
                                       what)))
 
-    def level_of(k: int, row: str) -> list[Stmt]:
+    def level_of(k: int, row_name: str) -> list[Stmt]:
         """The statements of choice k's level (inside the loop of the one before), its row `row`."""
         (var, walk, is_list, comment), level = choices[k], levels[k]
+        row = Name(row_name)
         if gather is not None and k == len(levels) - 1:  # (pass `spot_rows`) the row appends its spots' actions
-            return gathered_spots(row, gather[0], gather[1], comment)
+            return gathered_spots(row_name, gather[0], gather[1], comment)
         if regions is not None and k == len(levels) - 1:  # (pass `region_masks`) the row appends its regions'
             plain = walk if regions[3] else None
-            return gathered_regions(row, regions[0], plain, var, regions[1], comment, regions[4])
+            return gathered_regions(row_name, regions[0], plain, var, regions[1], comment, regions[4])
         by_rows = rows is not None and k == 0 and level.how == "key" and is_list and not clear and len(levels) > 1
         body: list[Stmt] = []
+        index: Expr
         if level.how == "key" and is_list:
-            body.append(assign(f"_key{k}", f"tuple({var})"))
-            index = f"_key{k}"
+            index = Name(f"_key{k}")
+            body.append(assign(index, Call(Name("tuple"), (dotted(var),))))
         else:
-            index = var
+            index = dotted(var)
         last = k == len(levels) - 1
-        got = "_action" if last else f"_row{k + 1}"
-        body.append(assign(got, f"{row}.get({index})" if level.how == "key" else f"{row}[{index}]"))
+        got = Name("_action" if last else f"_row{k + 1}")
+        body.append(assign(got, Call(Attribute(row, "get"), (index,)) if level.how == "key" else Subscript(row, index)))
         # what is made is charged to what the board keeps first (runtime/kept.py `made`, which empties
         # every table of the board where it would keep too much): a dictionary's entry and its key,
         # then the action (its object and choices) or the row (a row of spots or regions charges itself)
-        units = []
+        units: list[Expr] = []
         if level.how == "key":
-            units.append(f"rt.ENTRY + rt.OBJECT + len({index})" if is_list else "rt.ENTRY")
+            units.append(_plus(_rt("ENTRY"), _rt("OBJECT"), _len(index)) if is_list else _rt("ENTRY"))
+        made: Expr
         if last:
             made = make
-            units.append(f"rt.ACTION + {len(args)}")
-            units.extend(f"len({v})" for (v, _, listed, _), lv in zip(choices, levels, strict=True)
+            units.append(_plus(_rt("ACTION"), Constant(len(args))))
+            units.extend(_len(dotted(v)) for (v, _, listed, _), lv in zip(choices, levels, strict=True)
                          if listed and lv.how != "lines")
         elif (gather is not None or regions is not None) and k == len(levels) - 2:
             # a row of spots, gathered (pass `spot_rows`), or of regions, by mask (pass `region_masks`)
-            earlier = "(" + ", ".join(args[:-1]) + ("," if len(args) == 2 else "") + ")"
             fixed = fixed_spot_tests(gather[1]) if gather is not None else regions[2] if regions is not None else 0
-            made = f"rt.{row_class}({name!r}, {earlier}, self._action_text, self.board, {fixed})"
+            made = rt(row_class or "", Constant(name), Tuple(tuple(args[:-1])), dotted("self._action_text"),
+                      dotted("self.board"), Constant(fixed))
         else:
             inner = levels[k + 1]
-            made = "{}" if inner.how == "key" else f"[None] * ({inner.size})" if " " in inner.size else \
-                f"[None] * {inner.size}"
-            units.append("rt.DICT" if inner.how == "key" else f"rt.OBJECT + {inner.size}")
-        making = [call(f"rt.made(self.board, {' + '.join(units)})")] if units else []
-        body.append(if_(f"{got} is None", *making, Assign((Code(got), Code(f"{row}[{index}]")), Code(made))))
-        after: list[Stmt] = [call(f"{into}.append(_action)")] if last else level_of(k + 1, got)
+            if inner.how == "key":
+                made = Dict((), ())
+                units.append(_rt("DICT"))
+            else:
+                size = _size(inner.size)
+                made = BinOp(List((Constant(None),)), "*", Paren(size) if " " in inner.size else size)
+                units.append(_plus(_rt("OBJECT"), size))
+        making = [call(rt("made", dotted("self.board"), _plus(*units)))] if units else []
+        body.append(if_(_is_none(got.id), *making, Assign((got, Subscript(row, index)), made)))
+        after: list[Stmt] = [call(append)] if last else level_of(k + 1, got.id)
         if by_rows and rows is not None:  # (pass `tabled_rows`) the rows found once, by the walk's key
             key, value_type, what = rows
             pair = f"{value_type}, {actions_type(tuple(lv.how for lv in levels[1:]), row_class)}"
@@ -122,7 +165,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, str, 
             rows_table = bound(find, joined(rows_kind, name), f"dict[Any, list[tuple[{pair}]]]",
                                f"the rows of the first choice of `{name}` by {what} (`tabled_rows`)")
             return rows_lines(var, walk, comment, key, rows_table, pair, body, what, after)
-        return [For(Code(var), Code(walk), (*body, *after), note=comment)]
+        return [For(Name(var), walk, (*body, *after), note=comment)]
 
     return [*out, *level_of(0, "_table")]
 
@@ -143,40 +186,43 @@ def actions_type(levels: tuple[str, ...], row: str | None) -> str:
 
 # -- the rows of a listing's last choice, gathered (passes `spot_rows`, `region_masks`), and its
 # first choice's rows found by key (`tabled_rows`), within a listing through tables
-def gathered_spots(row: str, first: str, more: list[tuple[str, bool]], comment: str) -> list[Stmt]:
+def gathered_spots(row_name: str, first: str | Expr, more: Sequence[tuple[str | Expr, bool]],
+                   comment: str) -> list[Stmt]:
     """(pass `spot_rows`) The statements (in the last choice's loop) that append the actions
     of the last choice from its row `row`, an `rt.SpotRow`: `first`, the masks joined first, and
     `more`, each further group's code and whether it is kept per row, as `board.spots_of` takes them."""
-    out: list[Stmt] = [assign("_spots_mask", first, note=f"{comment}; `spot_rows`: its spots as a bit mask")]
-    mask = Code("_spots_mask")
+    row, mask, held = Name(row_name), Name("_spots_mask"), Name("_row_fixed")
+    out: list[Stmt] = [assign(mask, expr(first), note=f"{comment}; `spot_rows`: its spots as a bit mask")]
     kept = 0
     for code, is_fixed in more:
         if is_fixed:
-            fixed = If(Code("_row_fixed is None"), (
-                Assign((Code("_row_fixed"), Code(f"{row}.fixed[{kept}]")), Code(f"rt.union({code})")),
+            slot = Subscript(Attribute(row, "fixed"), Constant(kept))
+            fixed = If(_is_none(held.id), (
+                Assign((held, slot), rt("union", expr(code))),
             ), note="(a test of the earlier choices only: computed once per row)")
-            out.append(if_("_spots_mask", assign("_row_fixed", f"{row}.fixed[{kept}]"), fixed,
-                           AugAssign(mask, "&", Code("_row_fixed"))))
+            out.append(if_(mask, assign(held, slot), fixed, AugAssign(mask, "&", held)))
             kept += 1
         else:
-            out.append(if_("_spots_mask", AugAssign(mask, "&", Code(f"rt.union({code})"))))
+            out.append(if_(mask, AugAssign(mask, "&", rt("union", expr(code)))))
     # (the row's actions of the masks it met last, read in place: a method call only for a mask not
     # among them, runtime/listing.py `SpotRow.made`)
+    gathered = Name("_gathered")
     out.append(if_(
-        "_spots_mask",
-        assign("_gathered", f"{row}.by_mask.get(_spots_mask)"),
-        if_("_gathered is None", assign("_gathered", f"{row}.made(_spots_mask)"),
+        mask,
+        assign(gathered, Call(Attribute(Attribute(row, "by_mask"), "get"), (mask,))),
+        if_(_is_none(gathered.id), assign(gathered, Call(Attribute(row, "made"), (mask,))),
             note="(a mask not met lately: its actions a byte of the mask at a time)"),
-        AugAssign(Code("_actions"), "+", Code("_gathered"),
+        AugAssign(Name("_actions"), "+", gathered,
                   note=f"{comment}; `spot_rows`: the actions of its spots, in spot order")))
     return out
 
 
-def fixed_spot_tests(more: list[tuple[str, bool]]) -> int:
+def fixed_spot_tests(more: Sequence[tuple[str | Expr, bool]]) -> int:
     return sum(1 for _, is_fixed in more if is_fixed)
 
 
-def gathered_regions(row: str, terms: list[tuple[str | None, str | None]], plain: str | None, choice: str, var: str,
+def gathered_regions(row_name: str, terms: list[tuple[Expr | None, str | None]], plain: Expr | None, choice: str,
+                     var: str,
              comment: str, few: bool = False) -> list[Stmt]:
     """(pass `region_masks`) The statements (in the last choice's loop) that append the
     actions of the last choice from its row `row`, an `rt.RegionRow`: `terms`, each test's code over
@@ -185,56 +231,65 @@ def gathered_regions(row: str, terms: list[tuple[str | None, str | None]], plain
     increasing order (None: they always are). `few`: every board of the rule set has at most
     `SMALL_REGIONS` regions, so the row's actions by mask are read from its table here (`by_mask`),
     not through a call of `gather`."""
+    row, stale, held, actions = Name(row_name), Name("_regions_stale"), Name("_held_regions"), Name("_actions")
     out: list[Stmt] = []
-    running = "_regions_mask"  # (the regions passing the tests before, in the order written)
+    running: Expr = Name("_regions_mask")  # (the regions passing the tests before, in the order written)
     fixed = 0
     for code, local in terms:
         if code is not None:
-            out.append(assign("_regions_stale", f"{running} & ~{row}.known[{fixed}]"))
+            known, slot = (Subscript(Attribute(row, field), Constant(fixed)) for field in ("known", "fixed"))
+            bit = Name(var)
+            out.append(assign(stale, BinOp(running, "&", UnaryOp("~", known))))
             out.append(if_(
-                "_regions_stale",
-                AugAssign(Code(f"{row}.fixed[{fixed}]"), "|",
-                          Code(f"rt.union(1 << {var} for {var} in rt.bits(_regions_stale) if {code})"), note=comment),
-                AugAssign(Code(f"{row}.known[{fixed}]"), "|", Code("_regions_stale")),
+                stale,
+                AugAssign(slot, "|", rt("union", GeneratorExp(BinOp(Constant(1), "<<", bit), (
+                    Comprehension(bit, rt("bits", stale), (code,)),))), note=comment),
+                AugAssign(known, "|", stale),
                 note="(a test of the earlier choices only: computed once per region and row)"))
-            running += f" & {row}.fixed[{fixed}]"
+            running = BinOp(running, "&", slot)
             fixed += 1
         else:
-            running += f" & {local}"
-    out.append(assign("_held_regions", running, note=f"{comment}; `region_masks`: its regions as a bit mask"))
+            assert local is not None
+            running = BinOp(running, "&", Name(local))
+    out.append(assign(held, running, note=f"{comment}; `region_masks`: its regions as a bit mask"))
     note = f"{comment}; `region_masks`: the actions of its regions, in region order"
     if few:
-        out.append(if_("_held_regions", assign("_row_actions", f"{row}.by_mask[_held_regions]"),
-                       if_("_row_actions is None", assign("_row_actions", f"{row}.made(_held_regions)"),
+        found = Name("_row_actions")
+        out.append(if_(held, assign(found, Subscript(Attribute(row, "by_mask"), held)),
+                       if_(_is_none(found.id), assign(found, Call(Attribute(row, "made"), (held,))),
                            note="(made the first time the mask is met)"),
-                       AugAssign(Code("_actions"), "+", Code("_row_actions"), note=note)))
+                       AugAssign(actions, "+", found, note=note)))
     else:
-        out.append(if_("_held_regions", call(f"{row}.gather(_actions, _held_regions)", note=note)))
+        out.append(if_(held, call(Call(Attribute(row, "gather"), (actions, held)), note=note)))
     if plain is None:
         return out
-    return [If(Code("_regions_mask < 0"), (
-        For(Code(choice), Code(plain), (call(f"_actions.append({row}.action({choice}))"),), note=comment),
+    made = Call(Attribute(row, "action"), (Name(choice),))
+    return [If(Compare(Name("_regions_mask"), ("<",), (Constant(0),)), (
+        For(Name(choice), plain, (call(Call(Attribute(actions, "append"), (made,))),), note=comment),
     ), orelse=tuple(out), note="(its regions are not in region order: walked as the rules walk them)")]
 
 
-def rows_lines(var: str, walk: str, comment: str, key: str, rows_table: str, annotation: str,
+def rows_lines(var: str, walk: Expr, comment: str, key: Expr, rows_table: str, annotation: str,
                row_lines: list[Stmt], what: str, then: list[Stmt]) -> list[Stmt]:
     """(pass `tabled_rows`) The statements that find the rows of a listing's first choice `var` by `key`
     (the definition its walk calls is remembered by, `what` in words): made the first time by walking
     `walk` and finding each value's row as `row_lines` do (they bind `row1`), then walked, each row
     running `then` (the rest of the listing)."""
+    rows, rows_key, found = Name("_rows"), Name("_rows_key"), Name("_found_rows")
+    value, row = dotted(var), Name("_row1")
     return [
         Comment(f"`tabled_rows`: the rows of `{var}` found once per listing by {what}, which its values are a "
                 "function of (`value_tables`), not by a tuple made and hashed per value"),
-        assign("_rows", rows_table),
-        assign("_rows_key", key),
-        assign("_found_rows", "_rows.get(_rows_key)", annotation=f"list[tuple[{annotation}]] | None"),
-        if_("_found_rows is None",
-            assign("_found_rows", "[]"),
-            For(Code(var), Code(walk), (*row_lines, call(f"_found_rows.append(({var}, _row1))")), note=comment),
-            call("rt.remember(_rows, _rows_key, _found_rows, self.board)"),
+        assign("_rows", rows_table),  # (text: pass `board_tables` finds the table's look-up by it)
+        assign(rows_key, key),
+        assign(found, Call(Attribute(rows, "get"), (rows_key,)), annotation=f"list[tuple[{annotation}]] | None"),
+        if_(_is_none(found.id),
+            assign(found, List(())),
+            For(value, walk, (*row_lines, call(Call(Attribute(found, "append"), (Tuple((value, row)),)))),
+                note=comment),
+            call(rt("remember", rows, rows_key, found, dotted("self.board"))),
             note="(the first listing with this key: the values and their rows)"),
-        For(Code(f"{var}, _row1"), Code("_found_rows"), tuple(then), note=comment),
+        For(Tuple((value, row), parenthesised=False), found, tuple(then), note=comment),
     ]
 
 
@@ -243,65 +298,129 @@ def remembered(listed: Listed, action: str, plain: list[Stmt], bindings: list[St
     """The statements of the listing (a method's body): the table, the key, and the plain listing
     `plain` (appending to `listed_actions`, after the listing's own `bindings`) run only for a key met
     the first time. `bound`: how the table is read (pass `board_tables`)."""
-    parts = [f"frozenset({code})" if member else code for code, member in listed.keys]
-    key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
+    parts = [Call(Name("frozenset"), (expr(code),)) if member else expr(code) for code, member in listed.keys]
+    key = parts[0] if len(parts) == 1 else Tuple(tuple(parts))
     name = f"listing {action}"
     find = bound(f"self.board.tables.values.get({name!r}) or self.board.tables.value_table({name!r})",
                  joined("listed", action), "dict[Any, list[rt.Action]]",
                  f"the listings of `{action}` by what they read (`listing_tables`)")
+    table, listed_key, actions = Name("_listed"), Name("_listed_key"), Name("_listed_actions")
     return [
         Comment(f"What this listing lists is a function of {listed.what}: remembered by "
                 f"{'them' if len(parts) > 1 else 'it'}, in a table of the board every state shares "
                 "(`listing_tables`)."),
-        assign("_listed", find),
-        assign("_listed_key", key),
-        assign("_listed_actions", "_listed.get(_listed_key)", annotation="list[rt.Action] | None"),
-        if_("_listed_actions is None", assign("_listed_actions", "[]"), *bindings, *plain,
-            call("rt.remember(_listed, _listed_key, _listed_actions, self.board)")),
-        AugAssign(Code("_actions"), "+", Code("_listed_actions")),
+        assign("_listed", find),  # (text: pass `board_tables` finds the table's look-up by it)
+        assign(listed_key, key),
+        assign(actions, Call(Attribute(table, "get"), (listed_key,)), annotation="list[rt.Action] | None"),
+        if_(_is_none(actions.id), assign(actions, List(())), *bindings, *plain,
+            call(rt("remember", table, listed_key, actions, dotted("self.board")))),
+        AugAssign(Name("_actions"), "+", actions),
     ]
 
 
 # -- rows found by key (pass `tabled_rows`) ------------------------------------------------------
-def key_code(table_py: str, at: int | None, params: tuple[int, ...], args: list[str]) -> str:
-    """The code of the key a definition remembered by value (`value_tables`) is found by, called
-    with the arguments `args` (their code): what its own look-up reads, its parameters replaced."""
-    read = table_py if at is None else f"{table_py}[{args[at]}]"
+def key_code(table_py: str, at: int | None, params: tuple[int, ...], args: list[Expr]) -> Expr:
+    """The key a definition remembered by value (`value_tables`) is found by, called with the
+    arguments `args` (their nodes): what its own look-up reads, its parameters replaced."""
+    read = dotted(table_py) if at is None else Subscript(dotted(table_py), args[at])
     parts = [read, *(args[k] for k in params)]
-    return parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
+    return parts[0] if len(parts) == 1 else Tuple(tuple(parts))
 
 
 # -- a later choice's list made once (pass `choice_hoist`) ---------------------------------------
-def hoisted(joined: list[tuple[str, str | None, str, str]], walk: str, annotation: str, choice: str, span: str,
-            limit: int) -> str:
+def hoisted(joined: list[tuple[str, str | None, str, str]], walk: Expr, annotation: str, choice: str, span: str,
+            limit: int, runtime: Callable[[Expr], bool]) -> Expr:
     """The walk of a later choice the pass found, through a local of the listing (bound to None
     before its loops, in `joined`, pass `listing_hoist`'s bindings), made the first time it is
-    walked; `walk` itself if it charges work or the listing's locals are all taken."""
-    if "rt." in walk or len(joined) >= limit:
+    walked; `walk` itself if it reads the runtime (`runtime`: it may charge work) or the listing's
+    locals are all taken."""
+    if runtime(walk) or len(joined) >= limit:
         return walk
     name = f"_joined{len(joined)}"
     joined.append((name, f"{annotation} | None", "None",
                    f"{span}; `choice_hoist`: the list `{choice}` walks, made once, the first time it is walked"))
-    return f"({name} if {name} is not None else ({name} := {walk}))"
+    local = Name(name)
+    return Paren(IfExp(local, Compare(local, ("is not",), (Constant(None),)), Paren(NamedExpr(local, walk))))
+
+
+# -- small pieces of the code above ---------------------------------------------------------------
+def _rt(name: str) -> Expr:
+    """`rt.NAME`, a constant of the runtime."""
+    return Attribute(Name("rt"), name)
+
+
+def _len(e: Expr) -> Expr:
+    return Call(Name("len"), (e,))
+
+
+def _plus(first: Expr, *more: Expr) -> Expr:
+    """`first + more[0] + ...`, without parentheses."""
+    for e in more:
+        first = BinOp(first, "+", e)
+    return first
+
+
+def _is_none(name: str) -> Expr:
+    """`name is None`."""
+    return Compare(Name(name), ("is",), (Constant(None),))
+
+
+def _size(code: str) -> Expr:
+    """The size of a level of a table (`Level.size`, code pass `action_tables` wrote: a number,
+    `len(self.board.spots)`, `len(self.board.region_names) + 1`, `self.board.line_count()`), as nodes."""
+    return template(code)
 
 
 # -- the guard written out (pass `guard_inline`) -------------------------------------------------
-def guard_written(marked: bool, when: str | None, parenthesised: str) -> str | None:
-    """The test a listing starts with, the negation of `when` (lowered; `parenthesised`, it as one
-    operand), or None where the listing calls the guard method (an action the pass did not mark:
-    `marked` false). A negation, a membership or an identity test is negated by its operator (`x`,
-    `c not in s`, `x is None`), as Python reads best. (Called by lowering: compiler/lower/actions.py.)"""
+def guard_written(marked: bool, when: Expr | None) -> Expr | None:
+    """The test a listing starts with, the negation of `when` (lowered), or None where the listing
+    calls the guard method (an action the pass did not mark: `marked` false). A negation, a
+    membership or an identity test is negated by its operator (`x`, `c not in s`, `x is None`), as
+    Python reads best; asked of the nodes (a `Code` leaf: of its text). (Called by lowering:
+    compiler/lower/actions.py.)"""
     if when is None or not marked:
         return None
-    text = when.strip()
-    tree = ast.parse(text, mode="eval").body
+    bare = unparenthesised(when)
+    match bare:
+        case Code():
+            return Code(_written_text(bare.text, text(parenthesised(bare))))
+        case UnaryOp(op="not") if not isinstance(unparenthesised(bare.operand), Code):
+            return unparenthesised(bare.operand)
+        case Compare(ops=(op,), comparators=(right,)) if op in _NEGATED:
+            left, other = _compared(bare.left), _compared(right)
+            if left is not None and other is not None:
+                return Compare(left, (_NEGATED[op],), (other,))
+            return Code(_written_text(text(bare), text(parenthesised(bare))))
+        case UnaryOp(op="not"):
+            return Code(_written_text(text(bare), text(parenthesised(bare))))
+    return UnaryOp("not", parenthesised(bare))
+
+
+_NEGATED = {"in": "not in", "not in": "in", "is": "is not", "is not": "is"}
+
+
+def _compared(e: Expr) -> Expr | None:
+    """`e` as an operand of a comparison: in parentheses if it binds looser, else as it is, without
+    parentheses of its own; None for a `Code` leaf (its text says)."""
+    inner = e.value if isinstance(e, Paren) and not isinstance(e.value, GeneratorExp) else e
+    if isinstance(inner, Code):
+        return None
+    looser = isinstance(inner, BoolOp | Compare | IfExp | NamedExpr) \
+        or isinstance(inner, UnaryOp) and inner.op == "not"
+    return Paren(inner) if looser else inner
+
+
+def _written_text(when: str, parenthesised: str) -> str:
+    """`guard_written` of code written as text: `when`, and it as one operand (`parenthesised`)."""
+    py = when.strip()
+    tree = ast.parse(py, mode="eval").body
     match tree:
         case ast.UnaryOp(op=ast.Not()):  # (the whole test of an `if`: no parentheses needed)
-            operand = ast.get_source_segment(text, tree.operand)
+            operand = ast.get_source_segment(py, tree.operand)
             if operand is not None:
                 return operand
         case ast.Compare(ops=[ast.In() | ast.NotIn() | ast.Is() | ast.IsNot() as op], comparators=[right]):
-            left_py, right_py = ast.get_source_segment(text, tree.left), ast.get_source_segment(text, right)
+            left_py, right_py = ast.get_source_segment(py, tree.left), ast.get_source_segment(py, right)
             if left_py is not None and right_py is not None:
                 negated = {ast.In: "not in", ast.NotIn: "in", ast.Is: "is not", ast.IsNot: "is"}[type(op)]
                 return f"{_operand(tree.left, left_py)} {negated} {_operand(right, right_py)}"

@@ -127,16 +127,16 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             journal = journal_lines(lo, s)
             if lo.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
                 return journal + statement(lo, lambda: [*old, assigned(lo, s), *stale, *kept,
-                                                        assign("self._derived", "None", s.span)])
+                                                        assign(_self("_derived"), _NONE, s.span)])
             return journal + statement(lo, lambda: [*old, assigned(lo, s), *stale, *kept])
         case t.Let():
             return statement(lo, lambda: let(lo, s))
         case t.CallEffect():
             return statement(lo, lambda: call_effect(lo, s))
         case t.Goto():
-            return [assign("self.next_phase", phase_constant(s.phase), s.span)]
+            return [assign(_self("next_phase"), pyir.Name(phase_constant(s.phase)), s.span)]
         case t.EndTurn():  # the turn ends after this move: no `then:`, no earlier goto
-            return [assign("self.next_phase", "rt.END_TURN", s.span)]
+            return [assign(_self("next_phase"), pyir.dotted("rt.END_TURN"), s.span)]
         case t.Pass():
             return [Pass(s.span)]
         case t.Tell():
@@ -238,7 +238,9 @@ def written_out_call(p: t.Procedure, at: t.CallEffect, body: Block) -> Block:
     procedure's rule line, its record in a trace, its body, the call's rule line."""
     return (
         Comment(f"{where(p.span)}: {p.name}, written out where it is called, {where(at.span)} (`inline_procedures`)"),
-        if_("self.trace is not None", call(f"self.trace.append(\"procedures.{p.name}\")")),
+        if_(pyir.Compare(_self("trace"), ("is not",), (_NONE,)),
+            call(pyir.Call(pyir.dotted("self.trace.append"), (pyir.Constant(f"procedures.{p.name}",
+                                                                           f'"procedures.{p.name}"'),)))),
         *body,
         Comment(f"{where(at.span)}: {p.name} written out above"),
     )
@@ -268,10 +270,13 @@ def journal_lines(lo: Lowerer, s: t.Assign) -> list[Stmt]:
     copies it), while the move notes them (runtime/state.py `_do_steps`)."""
     if not lo.journal or s.target.kind not in ("field", "perfield"):
         return []
-    name = s.target.name
-    copy = f"self.{name}[:]" if s.target.kind == "perfield" else f"self.{name}"
-    return [if_(f"self._journal is not None and {name!r} not in self._journal",
-                assign(f"self._journal[{name!r}]", copy, s.span), span=s.span)]
+    name, journal = pyir.Constant(s.target.name), _self("_journal")
+    copy: pyir.Expr = _self(s.target.name)
+    if s.target.kind == "perfield":
+        copy = pyir.Subscript(copy, pyir.Slice())
+    kept = pyir.BoolOp("and", (pyir.Compare(journal, ("is not",), (_NONE,)),
+                               pyir.Compare(name, ("not in",), (journal,))))
+    return [if_(kept, assign(pyir.Subscript(journal, name), copy, s.span), span=s.span)]
 
 
 def assign_item(lo: Lowerer, s: t.Assign, item: t.Expr) -> Stmt:
@@ -358,39 +363,47 @@ def condition_node(lo: Lowerer, e: t.Expr, tag: str, *entry: str) -> pyir.Expr:
     return py
 
 
+def _self(slot: str) -> pyir.Attribute:
+    """`self.slot`."""
+    return pyir.Attribute(pyir.Name("self"), slot)
+
+
+_NONE = pyir.Constant(None)
+
+
 def _dropped(slots: Iterable[str], span: SourceSpan,
              known: Mapping[str, tuple[str, ...]] | None = None) -> list[Stmt]:
     """The statements that drop kept values (their slots set to None), a few to a line; and (pass
     `region_masks`) the bits known of the kept tests of their definitions (`known`, by slot)."""
     slots = list(slots)
-    out: list[Stmt] = [Assign(tuple(Code(f"self.{slot}") for slot in slots[i:i + 4]), Code("None"), span=span)
+    out: list[Stmt] = [Assign(tuple(_self(slot) for slot in slots[i:i + 4]), _NONE, span=span)
                        for i in range(0, len(slots), 4)]
     stale = [k for slot in slots for k in (known or {}).get(slot, ())]
-    out += [Assign(tuple(Code(f"self.{k}") for k in stale[i:i + 4]), Code("0"), span=span,
+    out += [Assign(tuple(_self(k) for k in stale[i:i + 4]), pyir.Constant(0), span=span,
                    note="`region_masks`: no bit known")
             for i in range(0, len(stale), 4)]
     return out
 
 
-def _index_again(s: t.Assign) -> str | None:
+def _index_again(s: t.Assign) -> pyir.Expr | None:
     """The code of the entity an assignment to a field per entity changes, to be evaluated again
     after it, to the same value and at no cost: a local, a number, a constant, `current`, another
     field (or an item of one at such an index); None otherwise (or when it assigns the whole field)."""
-    def again(e: t.Expr) -> str | None:
+    def again(e: t.Expr) -> pyir.Expr | None:
         match e:
             case t.Num():
-                return str(e.value)
+                return pyir.Constant(e.value)
             case t.Ref() if e.sym.kind in ("local", "const") or e.sym.kind == "value" and e.sym.name == "current" \
                     or e.sym.kind == "field" and e.sym.name != s.target.name:
-                return e.sym.py
+                return pyir.dotted(e.sym.py)
             case t.ListIndex():
                 obj, index = again(e.obj), again(e.index)
-                return None if obj is None or index is None else f"{obj}[{index}]"
+                return None if obj is None or index is None else pyir.Subscript(obj, index)
         return None
     return again(s.index) if s.index is not None and s.target.kind == "perfield" else None
 
 
-def _item_again(s: t.Assign) -> str | None:
+def _item_again(s: t.Assign) -> pyir.Expr | None:
     """The code of the one item an assignment adds to or takes from a set (`card[p] += {t}`,
     `dispenser -= {t}`), to be evaluated again after it like `_index_again`'s entity: a local, a
     number or a constant; None for any other assignment."""
@@ -399,16 +412,16 @@ def _item_again(s: t.Assign) -> str | None:
         return None
     match s.value.items[0]:
         case t.Num() as e:
-            return str(e.value)
+            return pyir.Constant(e.value)
         case t.Ref() as e if e.sym.kind in ("local", "const"):
-            return e.sym.py
+            return pyir.dotted(e.sym.py)
     return None
 
 
-def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: str | None,
+def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: pyir.Expr | None,
                 span: SourceSpan, in_regions: Mapping[str, tuple[int, int]] | None = None,
                 nested: Mapping[str, int] | None = None,
-                by_attribute: Mapping[str, tuple[int, int, str]] | None = None, item: str | None = None,
+                by_attribute: Mapping[str, tuple[int, int, str]] | None = None, item: pyir.Expr | None = None,
                 own: bool = False, known: Mapping[str, tuple[str, ...]] | None = None) -> list[Stmt]:
     """The statements that drop the kept values an assignment makes stale: whole slots (`_dropped`),
     but for a slot whose definition has one parameter and reads the field only at the entity it
@@ -442,24 +455,29 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
                   and slot not in some and slot not in regions}
     out = _dropped([slot for slot in slots if slot not in some and slot not in regions and slot not in attributes],
                    span, known)
-    shared = ", self._kept_shared" if own else ""
-    one = [(slot, index) for slot in some] + [(slot, f"{table}[{item}]") for slot, table in attributes.items()]
-    without = [assign(f"self.{slot}", f"rt.without_key(self.{slot}, {key})", span) for slot, key in one]
+    shared: tuple[pyir.Expr, ...] = (_self("_kept_shared"),) if own else ()
+    one: list[tuple[str, pyir.Expr]] = [(slot, index) for slot in some if index is not None]
+    one += [(slot, pyir.Subscript(pyir.dotted(table), item)) for slot, table in attributes.items() if item is not None]
+    without = [assign(_self(slot), pyir.rt("without_key", _self(slot), key), span) for slot, key in one]
     if own and one:  # (pass `own_drops`) from copies where a copy may share the dicts, else in place, no call
-        out.append(If(Code("self._kept_shared"), tuple(without), span=span, else_span=span, orelse=tuple(
-            if_(f"self.{slot} is not None", call(f"self.{slot}.pop({key}, None)", span), span=span)
+        out.append(If(_self("_kept_shared"), tuple(without), span=span, else_span=span, orelse=tuple(
+            if_(pyir.Compare(_self(slot), ("is not",), (_NONE,)),
+                call(pyir.Call(pyir.Attribute(_self(slot), "pop"), (key, _NONE)), span), span=span)
             for slot, key in one)))
     else:
         out.extend(without)
-    out.extend(assign(f"self.{slot}", f"rt.without_keys(self.{slot}, self.board.spot_regions[{index}]{shared})",
-                      span) for slot in regions)
+    spot_regions = [pyir.Subscript(pyir.dotted(f"self.board.{table}"), index) if index is not None else None
+                    for table in ("spot_regions", "spot_regions_mask")]
+    out.extend(assign(_self(slot), pyir.rt("without_keys", _self(slot), spot_regions[0], *shared), span)
+               for slot in regions if spot_regions[0] is not None)
     # (pass `region_masks`) the bits of the kept tests of those definitions, for the same regions
     note = "`region_masks`: the bit of its region no longer known"
-    out += [AugAssign(Code(f"self.{k}"), "&", Code(f"~self.board.region_bit[{key}]"), span, note)
+    out += [AugAssign(_self(k), "&", pyir.UnaryOp("~", pyir.Subscript(pyir.dotted("self.board.region_bit"), key)),
+                      span, note)
             for slot, key in one for k in known.get(slot, ())]
-    out += [AugAssign(Code(f"self.{k}"), "&", Code(f"~self.board.spot_regions_mask[{index}]"), span,
+    out += [AugAssign(_self(k), "&", pyir.UnaryOp("~", spot_regions[1]), span,
                       "`region_masks`: the bits of the regions holding it no longer known")
-            for slot in regions for k in known.get(slot, ())]
+            for slot in regions for k in known.get(slot, ()) if spot_regions[1] is not None]
     return out
 
 

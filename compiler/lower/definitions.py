@@ -16,6 +16,7 @@ from ..lowered import LoweredField, LoweredFunction
 from ..names import base_use, component_sets_constant, faces_constant
 from ..names import joined as invented
 from ..pyir import Assign, Block, Code, Elif, Expr, If, Return, Stmt, assign, call, if_
+from ..pyprint import text
 from ..types import needs_key
 from . import boards, comprehensions, effects, expressions, limits
 from .boards import Bind
@@ -134,7 +135,7 @@ def _cached(d: t.Define, annotation: str, body: Block) -> Block:
     )
 
 
-_VALUE, _KEPT, _EMPTY = pyir.Name("_value"), pyir.Name("_kept"), pyir.Dict((), ())
+_VALUE, _KEPT, _EMPTY, _TABLE = pyir.Name("_value"), pyir.Name("_kept"), pyir.Dict((), ()), pyir.Name("_table")
 
 
 def _is_none(e: Expr, negated: bool = False) -> Expr:
@@ -190,20 +191,25 @@ def _tabled(d: t.Define, annotation: str, table: t.ValueTable, body: Block,
     """A definition's statements, remembering its values in a table of the board by the value of the
     game it reads (and the parameters that join the key), pass `value_tables`; and what its
     comment says of it."""
-    read = table.py if table.at is None else f"{table.py}[{d.params[table.at].py}]"
-    parts = [read, *(d.params[k].py for k in table.params)]
-    key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
-    find = f"self.board.tables.values.get({d.name!r}) or self.board.tables.value_table({d.name!r})"
-    table_code = bound(find, invented("values", d.name), f"dict[Any, {annotation}]",
+    read = pyir.dotted(table.py)
+    if table.at is not None:
+        read = pyir.Subscript(read, pyir.dotted(d.params[table.at].py))
+    parts = [read, *(pyir.dotted(d.params[k].py) for k in table.params)]
+    key = parts[0] if len(parts) == 1 else pyir.Tuple(tuple(parts))
+    name = pyir.Constant(d.name)
+    find = pyir.BoolOp("or", (pyir.Call(pyir.dotted("self.board.tables.values.get"), (name,)),
+                              pyir.Call(pyir.dotted("self.board.tables.value_table"), (name,))))
+    table_code = bound(text(find), invented("values", d.name), f"dict[Any, {annotation}]",
                        f"the values of `{d.name}` by what they read (`value_tables`)")
-    found = (
-        assign("_table", table_code),
-        assign("_kept", f"_table.get({key})", annotation=f"{annotation} | None"),
-        if_("_kept is not None", Return(Code("_kept"))),
+    found = (  # (the table found, as text: pass `board_tables` binds it to a slot by its text)
+        assign(_TABLE, Code(table_code)),
+        assign(_KEPT, pyir.Call(pyir.Attribute(_TABLE, "get"), (key,)), annotation=f"{annotation} | None"),
+        if_(_is_none(_KEPT, True), Return(_KEPT)),
     )
     what = f"`{table.field}`" if table.at is None else f"`{table.field}[{d.params[table.at].name}]`"
     joined = "".join(f" and `{d.params[k].name}`" for k in table.params)
-    return _remembered(body, annotation, found, call(f"rt.remember(_table, {key}, _value, self.board)")), (
+    remember = pyir.rt("remember", _TABLE, key, _VALUE, pyir.dotted("self.board"))
+    return _remembered(body, annotation, found, call(remember)), (
         f"remembered by the value of {what}{joined}, in a table of the board every state shares (`value_tables`)")
 
 

@@ -94,14 +94,18 @@ def field(lo: Lowerer, typed: t.Field) -> LoweredField:
         init, copy = py, slot
     element = f.type.elem.name if f.type.kind in ("list", "set") and f.type.elem else f.type.name
     # a list or set of numbers, truth values or lists: its whole type, to read saved states
-    declared = f", declared={str(f.type)!r}" if f.type.kind in ("list", "set") and not element else ""
+    declared = f.type.kind in ("list", "set") and not element
     if needs_key(f.type):  # records and optionals: read, saved and shown by their whole type
-        element, declared = "", f", declared={str(f.type)!r}"
-    pool = f", pool={f.pool!r}" if f.pool else ""  # (the fields whose unseen items are dealt together)
+        element, declared = "", True
+    keywords = [pyir.Keyword("declared", pyir.Constant(str(f.type)))] if declared else []
+    if f.pool:  # (the fields whose unseen items are dealt together)
+        keywords.append(pyir.Keyword("pool", pyir.Constant(f.pool)))
     # (a field everyone sees may still hide some of its items: the search agents must know)
-    hides = ", hides_items=True" if f.hide_items_if is not None else ""
-    info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
-            f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared}{pool}{hides})")
+    if f.hide_items_if is not None:
+        keywords.append(pyir.Keyword("hides_items", pyir.Constant(True)))
+    values = pyir.Tuple(tuple(pyir.Constant(v) for v in f.values))
+    info = text(pyir.rt("FieldInfo", *map(pyir.Constant, (f.name, f.per, f.type.kind, element)), values,
+                        pyir.Constant(f.visible), pyir.Constant(f.doc), keywords=tuple(keywords)))
     shown = effects.condition_node(lo, typed.shown_if, "shown") if typed.shown_if is not None else None
     hidden = effects.condition_node(lo, typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None \
         else None
@@ -237,7 +241,7 @@ def component_tables(lo: Lowerer) -> None:
     for attr in typed.components:
         lo.scopes, lo.assigned = [{"i"}], frozenset()
         charges = lo.charges
-        py = lo.expr(attr.value)
+        py = lo.node(attr.value)
         work = sat(max(lo.fact(attr.value).cost, 1) * attr.count)
         if lo.charges > charges or work > MAX_STEPS:
             lo.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` may take more work to "
@@ -251,20 +255,33 @@ def component_tables(lo: Lowerer) -> None:
                        f"({MAX_STEPS:,} steps for all of them)", "compute them from `i` with fewer or shorter "
                        "loops, or keep fewer attributes")
             continue
-        prog.component_tables.append((attr.const, _annotation(attr.ty), f"tuple({py} for i in range({attr.count}))",
-                                      attr.span))
+        prog.component_tables.append((attr.const, _annotation(attr.ty), _each_component(py, attr.count), attr.span))
     spans = {attr.const: attr.span for attr in typed.components}  # (pass `component_sets`: after the tables)
     prog.component_tables.extend((name, annotation, code, spans[table])
                                  for table, (name, annotation, code) in component_sets(typed))
 
 
-def component_sets(program: t.TypedProgram) -> list[tuple[str, tuple[str, str, str]]]:
+def _each_component(py: Expr, count: int) -> pyir.Call:
+    """`tuple(py for i in range(count))`: a value for each component `i`."""
+    walk = pyir.Comprehension(_I, pyir.Call(pyir.Name("range"), (pyir.Constant(count),)))
+    return pyir.Call(pyir.Name("tuple"), (pyir.GeneratorExp(py, (walk,)),))
+
+
+_I = pyir.Name("i")
+
+
+def component_sets(program: t.TypedProgram) -> list[tuple[str, tuple[str, str, Expr]]]:
     """The module's sets of components for the attributes pass `component_sets` chose
     (`TypedProgram.component_sets`): each attribute's table, and the name, annotation and code of its sets."""
     counts = {c.const: c.count for c in program.components}
-    out = []
+    out: list[tuple[str, tuple[str, str, Expr]]] = []
     for table, values in program.component_sets:  # (a truth value's table is indexed by False and True)
-        code = f"tuple(frozenset(i for i in range({counts[table]}) if {table}[i] == v) for v in range({values or 2}))"
+        v = pyir.Name("v")
+        items = pyir.Call(pyir.Name("frozenset"), (pyir.GeneratorExp(_I, (pyir.Comprehension(
+            _I, pyir.Call(pyir.Name("range"), (pyir.Constant(counts[table]),)),
+            (pyir.Compare(pyir.Subscript(pyir.Name(table), _I), ("==",), (v,)),)),)),))
+        code = pyir.Call(pyir.Name("tuple"), (pyir.GeneratorExp(items, (pyir.Comprehension(
+            v, pyir.Call(pyir.Name("range"), (pyir.Constant(values or 2),))),)),))
         out.append((table, (component_sets_constant(table), "frozenset[int]", code)))
     return out
 

@@ -246,6 +246,15 @@ class Yield:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinedStr:
+    """An f-string, `f"text{value}..."`: its literal parts (text with no quote, backslash nor brace)
+    and the expressions between them (none holding a quote, backslash, brace, `:` or `!`)."""
+
+    values: tuple[str | Expr, ...]
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Paren:
     """`(value)`: the parentheses lowering writes, said where they are."""
 
@@ -254,9 +263,9 @@ class Paren:
 
 
 Expr = (Code | Name | Constant | Attribute | Subscript | Slice | Starred | Call | UnaryOp | BinOp | BoolOp | Compare
-        | IfExp | Tuple | List | Set | Dict | ListComp | SetComp | DictComp | GeneratorExp | Yield | Paren)
+        | IfExp | Tuple | List | Set | Dict | ListComp | SetComp | DictComp | GeneratorExp | Yield | JoinedStr | Paren)
 EXPRESSIONS = (Code, Name, Constant, Attribute, Subscript, Slice, Starred, Call, UnaryOp, BinOp, BoolOp, Compare, IfExp,
-               Tuple, List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Yield, Paren)
+               Tuple, List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Yield, JoinedStr, Paren)
 
 
 @dataclass(frozen=True, slots=True)

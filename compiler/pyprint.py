@@ -35,6 +35,7 @@ from .pyir import (
     GeneratorExp,
     If,
     IfExp,
+    JoinedStr,
     List,
     ListComp,
     Name,
@@ -172,6 +173,8 @@ def text(e: Expr) -> str:
             return f"{text(e.elt)} {clauses(e.generators)}"
         case Yield():
             return f"yield from {text(e.value)}" if e.from_ else f"yield {text(e.value)}"
+        case JoinedStr():
+            return 'f"' + "".join(v if isinstance(v, str) else "{" + text(v) + "}" for v in e.values) + '"'
         case Paren():
             return f"({text(e.value)})"
         case _:

@@ -140,7 +140,7 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
         case t.Pass():
             return [Pass(s.span)]
         case t.Tell():
-            return statement(lo, lambda: [call(f"self._tell({told(lo, s)})", s.span)])
+            return statement(lo, lambda: [call(pyir.Call(pyir.dotted("self._tell"), (told(lo, s),)), s.span)])
         case t.For():
             take_notes(lo)
             walk = expressions.iterable(lo, s.domain.ty, lo.node(s.domain))
@@ -197,23 +197,32 @@ def let(lo: Lowerer, s: t.Let) -> list[Stmt]:
     return [Assign((pyir.Name(name),), py, span=s.span)]
 
 
-def told(lo: Lowerer, s: t.Tell) -> str:
+def told(lo: Lowerer, s: t.Tell) -> pyir.Expr:
     """The code of a told text: an f-string of its literal parts and its values, each written as
     a move's text writes a choice (`State._fmt`; a number as it is); where a part would not sit
-    in an f-string (a quote, a backslash, a `:` or `!`), the parts joined by `+`."""
+    in an f-string (a quote, a backslash, a `:` or `!`, as printed), the parts joined by `+`."""
     args = iter(s.args)
-    pieces: list[tuple[str, str | None]] = []  # (literal text, None) or (value's code, its format)
-    for text, fmt in s.parts:
-        pieces.append((text, None) if fmt is None else (lo.expr(next(args)), fmt))
+    pieces: list[tuple[str, str | None]] = []  # (literal text, None) or ("", the value's format)
+    values: list[pyir.Expr | None] = []  # (None, or the value's code)
+    for literal, fmt in s.parts:
+        pieces.append((literal, None) if fmt is None else ("", fmt))
+        values.append(None if fmt is None else lo.node(next(args)))
     lo.costs[s] = sat(1 + sum(lo.fact(arg).cost for arg in s.args))
-    codes = [code if fmt is None or fmt == "int" else f"self._fmt({fmt!r}, {code})" for code, fmt in pieces]
-    fits = all(not set(text if fmt is None else code) & set('"\\{}' if fmt is None else '"\\{}:!')
-               for (text, fmt), code in zip(pieces, codes, strict=True))
+    codes = [code if code is None or fmt == "int" else pyir.Call(pyir.dotted("self._fmt"), (pyir.Constant(fmt), code))
+             for (_, fmt), code in zip(pieces, values, strict=True)]
+    fits = all(not set(literal) & set('"\\{}') if code is None else not set(code_of(code)) & set('"\\{}:!')
+               for (literal, _), code in zip(pieces, codes, strict=True))
     if fits:
-        return 'f"' + "".join(text if fmt is None else "{" + code + "}"
-                              for (text, fmt), code in zip(pieces, codes, strict=True)) + '"'
-    return " + ".join(repr(text) if fmt is None else f"str({code})" if fmt == "int" else code
-                      for (text, fmt), code in zip(pieces, codes, strict=True)) or "''"
+        return pyir.JoinedStr(tuple(literal if code is None else code
+                                    for (literal, _), code in zip(pieces, codes, strict=True)))
+    parts = [pyir.Constant(literal) if code is None else pyir.Call(pyir.Name("str"), (code,)) if fmt == "int" else code
+             for (literal, fmt), code in zip(pieces, codes, strict=True)]
+    if not parts:
+        return pyir.Constant("")
+    out = parts[0]
+    for part in parts[1:]:
+        out = pyir.BinOp(out, "+", part)
+    return out
 
 
 def call_effect(lo: Lowerer, s: t.CallEffect) -> list[Stmt]:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ...runtime.limits import MAX_STEPS, SMALL_LIST
+from ...runtime.limits import MAX_STEPS
 from .. import pyir
 from .. import typed as t
 from ..budget import FREE_WORK, NOTHING, Facts, sat
@@ -295,12 +295,13 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
     note = effects.take_notes(lo)
     checks: list[Stmt] = []
     if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
-        longer = " or ".join(f"len({lst}) > {SMALL_LIST}" for lst in lists[0])
-        checks = [if_(longer, call(limits.grown(lo, lists, lo.fact(d.body).cost + 1, d.span)))]
+        tests = tuple(effects.longer(pyir.dotted(lst)) for lst in lists[0])
+        checks = [if_(tests[0] if len(tests) == 1 else pyir.BoolOp("or", tests),
+                      call(limits.grown(lo, lists, lo.fact(d.body).cost + 1, d.span)))]
     if d.cached:  # computed once per state: each computation charges its proven work
         limits.charged(lo)
         cost = min(sat(lo.fact(d.body).cost + 1), MAX_STEPS + 1)
-        body: Block = (call(f"rt.spend(self, {cost}, {limits.where(lo, d.span)})", d.span),
+        body: Block = (call(pyir.rt("spend", pyir.Name("self"), pyir.Constant(cost), limits.at(lo, d.span)), d.span),
                        *checks, Return(replace(py, span=d.body.span), d.span, note))
         if d.name not in lo.kept:
             body = _cached(d, _annotation(d.ty), body)

@@ -74,11 +74,11 @@ def statement(lo: Lowerer, lower: Callable[[], list[Stmt]]) -> list[Stmt]:
     for walked, counted, at in checks:
         walk = call(counted)
         lo.walk_checks[walk.value] = (walked, at)
-        before.append(if_(_longer(walked), walk))
+        before.append(if_(longer(walked), walk))
     return [*before, *lines]
 
 
-def _longer(items: pyir.Expr) -> pyir.Expr:
+def longer(items: pyir.Expr) -> pyir.Expr:
     """`len(items) > SMALL_LIST`: the test of the check `statement` writes before a walk of `items`."""
     return pyir.Compare(pyir.Call(pyir.Name("len"), (items,)), (">",), (pyir.Constant(SMALL_LIST),))
 
@@ -540,7 +540,7 @@ def _walk_checked(lo: Lowerer, check: Stmt, items: pyir.Expr) -> pyir.Expr | Non
             or not isinstance(check.body[0], ExprStmt):
         return None
     found = lo.walk_checks.get(check.body[0].value)
-    if found is None or found[0] != items or check.test != _longer(items):
+    if found is None or found[0] != items or check.test != longer(items):
         return None
     return found[1]
 

@@ -334,8 +334,6 @@ def by_number(py: pyir.Expr) -> pyir.Expr:
         assert isinstance(py.func, Attribute)
         numbers = py.func.attr.replace("straight_lines", "straight_line_numbers", 1)
         return Call(Attribute(py.func.value, numbers), py.args, py.keywords, py.span)
-    if isinstance(py, pyir.Code):
-        return pyir.Code(py.text.replace("self.board.straight_lines", "self.board.straight_line_numbers", 1), py.span)
     raise AssertionError(f"straight_lines lowered as {text(py)}")
 
 

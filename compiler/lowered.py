@@ -127,7 +127,7 @@ class Program:
     constants: list[tuple[str, int, str]] = field(default_factory=list)  # NAME, value, comment
     enums: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     dice: list[tuple[str, tuple[str, ...], tuple[tuple[int, ...], ...]]] = field(default_factory=list)
-    component_tables: list[tuple[str, str, str, SourceSpan]] = field(default_factory=list)  # NAME, type, code
+    component_tables: list[tuple[str, str, Expr, SourceSpan]] = field(default_factory=list)  # NAME, type, code
     options: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # name, slot, choices
     region_kinds: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()

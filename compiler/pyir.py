@@ -255,6 +255,15 @@ class NamedExpr:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinedStr:
+    """An f-string, `f"text{value}..."`: its literal parts (text with no quote, backslash nor brace)
+    and the expressions between them (none holding a quote, backslash, brace, `:` or `!`)."""
+
+    values: tuple[str | Expr, ...]
+    span: SourceSpan | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Paren:
     """`(value)`: the parentheses lowering writes, said where they are."""
 
@@ -263,9 +272,11 @@ class Paren:
 
 
 Expr = (Code | Name | Constant | Attribute | Subscript | Slice | Starred | Call | UnaryOp | BinOp | BoolOp | Compare
-        | IfExp | Tuple | List | Set | Dict | ListComp | SetComp | DictComp | GeneratorExp | Yield | NamedExpr | Paren)
+        | IfExp | Tuple | List | Set | Dict | ListComp | SetComp | DictComp | GeneratorExp | Yield | NamedExpr
+        | JoinedStr | Paren)
 EXPRESSIONS = (Code, Name, Constant, Attribute, Subscript, Slice, Starred, Call, UnaryOp, BinOp, BoolOp, Compare, IfExp,
-               Tuple, List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Yield, NamedExpr, Paren)
+               Tuple, List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Yield, NamedExpr, JoinedStr,
+               Paren)
 
 
 @dataclass(frozen=True, slots=True)

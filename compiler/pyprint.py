@@ -35,6 +35,7 @@ from .pyir import (
     GeneratorExp,
     If,
     IfExp,
+    JoinedStr,
     List,
     ListComp,
     Name,
@@ -175,6 +176,8 @@ def text(e: Expr) -> str:
             return f"yield from {text(e.value)}" if e.from_ else f"yield {text(e.value)}"
         case NamedExpr():
             return f"{text(e.target)} := {text(e.value)}"
+        case JoinedStr():
+            return 'f"' + "".join(v if isinstance(v, str) else "{" + text(v) + "}" for v in e.values) + '"'
         case Paren():
             return f"({text(e.value)})"
         case _:

@@ -21,6 +21,8 @@ import pytest
 import rulewright
 from rulewright.compiler.driver import compile_file
 from rulewright.compiler.inherit import Emitted, derive
+from rulewright.compiler.pyir import Code
+from rulewright.compiler.pyprint import text as printed
 from rulewright.core.paths import generated_dir, rules_dir, ruleset_file
 from rulewright.runtime import Game
 from tests.helpers.lockstep import play_in_lockstep
@@ -89,13 +91,14 @@ def test_a_new_field_extends_the_bases_tables_setup_and_copy() -> None:
     v = cornett().values
     first = v["fields"][0]
     extra = dataclasses.replace(first, name="extra", info=first.info.replace(repr(first.name), "'extra'"),
-                                copy=first.copy.replace(f"self.{first.name}", "self.extra"))
+                                copy=Code(printed(first.copy).replace(f"self.{first.name}", "self.extra")))
     text = derived(variant(fields=[*v["fields"], extra], slots=(*v["slots"], "extra")))
     assert text is not None
     assert "        *ChinaCornettState.FIELDS,\n" in text and "'extra'" in text
     assert "    __slots__ = ('extra',)\n" in text and f"    extra: {first.annotation}\n" in text
-    assert "        super()._setup()\n" in text and f"        self.extra = {first.init}\n" in text
-    assert "        super()._copy_fields(_other)\n" in text and f"        _other.extra = {extra.copy}\n" in text
+    assert "        super()._setup()\n" in text and f"        self.extra = {printed(first.init)}\n" in text
+    assert "        super()._copy_fields(_other)\n" in text
+    assert f"        _other.extra = {printed(extra.copy)}\n" in text
     game = loaded(text)
     state = game.new_state(game.info.players[0], 3)
     assert state.extra == getattr(state, first.name)  # type: ignore[attr-defined]

@@ -33,6 +33,7 @@ from rulewright.compiler.pyir import (
     GeneratorExp,
     If,
     IfExp,
+    JoinedStr,
     Keyword,
     List,
     ListComp,
@@ -56,8 +57,10 @@ from rulewright.compiler.pyir import (
     dotted,
     if_,
     spanned,
+    substituted,
     walk,
 )
+from rulewright.compiler.pyir import walk as inside
 from rulewright.compiler.pyprint import codes, lines, text
 from rulewright.core.paths import ruleset_file
 from rulewright.core.source import SourceSpan
@@ -247,10 +250,18 @@ SELF_F = Attribute(Name("self"), "f")
      "max((x for x in xs), default=0)"),
     (Paren(Yield(Call(Attribute(Name("rt"), "Ask")))), "(yield rt.Ask())"),
     (Yield(Call(Name("f")), from_=True), "yield from f()"),
+    (JoinedStr(("moved ", X, " to ", Call(Name("f"), (Y,)))), 'f"moved {x} to {f(y)}"'),
+    (JoinedStr(()), 'f""'),
     (Code("anything, as written"), "anything, as written"),
 ])
 def test_each_expression_node_prints_as_written(node: Expr, printed: str) -> None:
     assert text(node) == printed
+
+
+def test_an_f_string_holds_its_values_as_nodes() -> None:
+    told = JoinedStr(("at ", SELF_F, "!"))
+    assert list(inside(told)) == [told, SELF_F, Name("self")]
+    assert text(substituted(told, {"self": Name("other")})) == 'f"at {other.f}!"'
 
 
 def test_expressions_compare_by_value_not_by_span() -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..lowered import LoweredFunction
 from ..pyir import Assign, Code, assign
+from ..pyprint import text
 from . import masks
 from .regions import within_method
 
@@ -94,7 +95,7 @@ def kept_masks(lo: Lowerer) -> None:
     (pass `bitmask`), the kept masks of tests of regions (`region_masks`), a bit mask per value (`value_masks`)."""
     prog = lo.program
     for m in lo.typed.masks:  # the sets of spots kept as bit masks (pass `bitmask`)
-        prog.kept.append((m.slot, "int", masks.note(m), masks.code(m)))
+        prog.kept.append((m.slot, "int", masks.note(m), text(masks.code(m))))
         prog.fields_set.append(assign(masks.code(m), masks.rebuild(m)))
     for test in lo.region_tests:  # (pass `region_masks`) the kept masks of tests of regions
         where = test.span.short
@@ -109,5 +110,5 @@ def kept_masks(lo: Lowerer) -> None:
         prog.defines.insert(after, LoweredFunction(test.within, (("_regions_mask", "int"),), "int", body,
                                                    test.span))
     for vm in lo.typed.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)
-        prog.kept.append((vm.slot, "list[int]", masks.note_values(vm), f"{masks.code(vm)}[:]"))
+        prog.kept.append((vm.slot, "list[int]", masks.note_values(vm), f"{text(masks.code(vm))}[:]"))
         prog.fields_set.append(assign(masks.code(vm), masks.rebuild_values(vm)))

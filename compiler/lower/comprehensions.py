@@ -16,19 +16,20 @@ from ..passes.count_items import counted
 from ..passes.rewrite import show
 from ..passes.spot_filters import among, joined_terms
 from ..passes.value_masks import mask_of, served
-from ..pyir import Call, Comprehension, GeneratorExp, Keyword, Name, Paren
+from ..pyir import BinOp, Call, Compare, Comprehension, Constant, GeneratorExp, Keyword, Name, Paren, UnaryOp
+from ..pyprint import text
 from ..typed import Symbol
 from ..types import unify
 from . import boards, expressions, limits, masks
-from .code import charges, items_of_names, reads, unwrapped
-from .regions import ORDERED, any_of
+from .code import charges, items_of_names, reads, unparenthesised
+from .regions import any_of, ordered
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
 
 
 def comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
-    masked: str | pyir.Expr | None = masks.masked_comprehension(lo, e)
+    masked = masks.masked_comprehension(lo, e)
     py = plain_comprehension(lo, e)  # (its facts: what the plain code is proven to cost)
     if masked is None and not charges(py):  # (pass `value_masks`: masks per value, the empty spots)
         masked = value_masks_code(lo, e)
@@ -36,9 +37,7 @@ def comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
         # (passes `spot_filters`, `count_items`, `component_sets`: where the plain code charges no work as it runs)
         masked = spot_filters_code(lo, e) or count_items_code(lo, e) or component_sets_code(lo, e) \
             or set_lists_code(lo, e) or region_any(lo, e)
-    if masked is None:
-        return py
-    return pyir.expr(masked)  # a set of spots kept as a bit mask (pass `bitmask`; the passes' code as text)
+    return py if masked is None else masked  # (a set of spots kept as a bit mask, pass `bitmask`, and the like)
 
 
 def plain_comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
@@ -176,89 +175,102 @@ def fused_filter(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
                                                    (each,)),))
 
 
-def region_any(lo: Lowerer, e: t.Comprehension) -> str | None:
+def region_any(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     """(pass `region_masks`) `any(d(r) op c for r in L)` read from the kept mask of the test."""
     found = any_of(lo.defines, e)
     if found is None or found[0] not in lo.region_tests:
         return None
     test, regions = found
     lo.notes.setdefault("read from a kept mask of regions", {})[show(e, 40)] = None
-    return f"self.{test.within}({region_mask_code(lo, regions)}) != 0"
+    return Compare(Call(pyir.dotted(f"self.{test.within}"), (region_mask(lo, regions),)), ("!=",), (Constant(0),))
 
 
-def value_masks_code(lo: Lowerer, e: t.Comprehension) -> str | None:
+def value_masks_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     """The code of a comprehension the masks serve (`lo`: the lowering, whose
-    `expr` writes the region and the value), or None. The region is computed first, then the value,
+    `node` writes the region and the value), or None. The region is computed first, then the value,
     as the walk computed them (each once: neither reads the spot)."""
     found = served(lo.typed, e, lo.defines)
     if found is None:
         return None
-    within = "self.board.all_mask" if found.region is None else f"self.board.region_mask[{lo.expr(found.region)}]"
+    within = _ALL if found.region is None else masks.region_mask(lo.node(found.region))
     kept = mask_of(lo.typed, found.test)
     assert kept is not None
+    mask: pyir.Expr = masks.code(kept)
     if isinstance(kept, t.ValueMask):
         assert found.test.value is not None
-        mask = f"{masks.code(kept)}[{unwrapped(lo.expr(found.test.value))}]"
-    else:
-        mask = masks.code(kept)
+        mask = pyir.Subscript(mask, unparenthesised(lo.node(found.test.value)))
     positive = not found.test.negated
     region = found.region is not None
-    holding = (f"{within} & {mask}" if region else mask) if positive else f"{within} & ~{mask}"
+    holding = (BinOp(within, "&", mask) if region else mask) if positive else BinOp(within, "&", UnaryOp("~", mask))
     lo.notes.setdefault("read from bit masks (`value_masks`):", {})[show(e, 40)] = None
     if found.func == "list":
-        return f"self.board.mask_spots({holding})"
+        return Call(pyir.dotted("self.board.mask_spots"), (holding,))
     if found.func == "count":
-        return f"{masks.paren(holding)}.bit_count()"
+        return Call(pyir.Attribute(masks.paren(holding), "bit_count"))
     if found.func == "any":
-        return f"({masks.paren(holding)} != 0)"
+        return Paren(Compare(masks.paren(holding), ("!=",), (Constant(0),)))
     # all: no spot walked fails the test
-    failing = f"{within} & ~{mask}" if positive else (f"{within} & {mask}" if region else mask)
-    return f"(not {masks.paren(failing)})"
+    failing = BinOp(within, "&", UnaryOp("~", mask)) if positive else (BinOp(within, "&", mask) if region else mask)
+    return Paren(UnaryOp("not", masks.paren(failing)))
 
 
-def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> str | None:
+_ALL = pyir.dotted("self.board.all_mask")
+
+
+def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     """The code of a filter the pass found `e` to be (`lo`: the lowering, whose
-    `expr` writes the keys and tests), or None. Masks are joined in the order the tests were
+    `node` writes the keys and tests), or None. Masks are joined in the order the tests were
     written; from the first test that can fail on, each is a group of its own, so that
     `board.spots_of` computes it only while some spot is left. The joined part may be read from a
     local of the listing (pass `listing_hoist`)."""
     found = e.spot_filter
     if found is None:
         return None
-    first = ["self.board.all_mask"]
-    more: list[str] = []
+    first: list[pyir.Expr] = [_ALL]
+    more: list[pyir.Expr] = []
     keyed: dict[int, int] = {}  # the groups of `more` that are key tests: their term's position, by position
     joined = len(joined_terms(found))
     for at, term in enumerate(found.terms):
         if term.mask is not None:
-            code = f"~{masks.code(term.mask)}" if term.negated else masks.code(term.mask)
-            (first if at < joined else more).append(code if at < joined else f"({code},)")
+            code: pyir.Expr = UnaryOp("~", masks.code(term.mask)) if term.negated else masks.code(term.mask)
+            (first if at < joined else more).append(code if at < joined else pyir.Tuple((code,)))
             continue
         assert term.spot is not None and term.key is not None and term.var is not None and term.test is not None
         assert term.mask_var is not None
         lo.scopes.append(set())
         spot = lo.bind(term.spot)
-        key_py = lo.expr(term.key)
+        key_py = lo.node(term.key)
         lo.scopes.pop()
-        name = repr(group_key(term.key, term.spot))
-        groups = (f"(self.board.tables.spot_groups.get({name}) or "
-                  f"self.board.tables.group_spots({name}, [{key_py} for {spot} in self.board.spots]))")
+        name = Constant(group_key(term.key, term.spot))
+        made = pyir.ListComp(key_py, (Comprehension(Name(spot), pyir.dotted("self.board.spots")),))
+        groups = Paren(pyir.BoolOp("or", (Call(pyir.dotted("self.board.tables.spot_groups.get"), (name,)),
+                                          Call(pyir.dotted("self.board.tables.group_spots"), (name, made)))))
         listed = among(term)
         if listed is not None and not term.fails:  # `key in L`: the groups of L's values, L computed once
-            code = f"self.board.keys_mask({groups}, {lo.expr(listed)})"
-            (first if at < joined else more).append(code if at < joined else f"({code},)")
+            code = Call(pyir.dotted("self.board.keys_mask"), (groups, lo.node(listed)))
+            (first if at < joined else more).append(code if at < joined else pyir.Tuple((code,)))
             continue
         lo.scopes.append(set())
         var, mask = lo.bind(term.var), lo.bind(term.mask_var)
-        test_py = lo.expr(term.test)
+        test_py = lo.node(term.test)
         lo.scopes.pop()
-        more.append(f"({mask} for {var}, {mask} in {groups}.items() if {test_py})")
+        pairs = pyir.Tuple((Name(var), Name(mask)), parenthesised=False)
+        more.append(Paren(GeneratorExp(Name(mask), (Comprehension(pairs, Call(pyir.Attribute(groups, "items")),
+                                                                  (test_py,)),))))
         keyed[len(more) - 1] = at
     lo.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
-    joined_code = listing_hoist_code(lo, e, ' & '.join(first))
+    joined_code = listing_hoist_code(lo, e, _joined(first))
     if lo.spot_row is not None:  # (pass `spot_rows`: the parts, and which group is a test of which term, by position)
-        lo.spot_row.append((joined_code, [(m, keyed.get(i)) for i, m in enumerate(more)]))
-    return f"self.board.spots_of({joined_code}{''.join(', ' + m for m in more)})"
+        lo.spot_row.append((text(joined_code), [(text(m), keyed.get(i)) for i, m in enumerate(more)]))
+    return Call(pyir.dotted("self.board.spots_of"), (joined_code, *more))
+
+
+def _joined(masks: list[pyir.Expr]) -> pyir.Expr:
+    """`a & b & c`: the masks joined, left to right."""
+    out = masks[0]
+    for m in masks[1:]:
+        out = BinOp(out, "&", m)
+    return out
 
 
 def group_key(e: t.Expr, spot: Symbol) -> str:
@@ -297,38 +309,42 @@ def set_lists_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
 
 
 def region_mask_code(lo: Lowerer, e: t.Expr) -> str:
+    """The text of `region_mask` (for the listing of regions, lower/actions.py, still written as text)."""
+    return text(region_mask(lo, e))
+
+
+def region_mask(lo: Lowerer, e: t.Expr) -> pyir.Expr:
     """The code of the mask of the regions of a list `e` in increasing order (-1: they are not; only
     where `exact` does not hold: the code calls `ORDERED`), written by `lo`."""
     bare = bare_of(e)
-    expr = lo.expr
     match bare:
         case t.Builtin(func="regions_of"):
-            return f"self.board.kind_masks[{expr(bare.args[0])}]"
+            return pyir.Subscript(pyir.dotted("self.board.kind_masks"), lo.node(bare.args[0]))
         case t.Cond():
-            then, test = region_mask_code(lo, bare.then), expr(bare.test)  # (in the order written)
-            return f"({then} if {test} else {region_mask_code(lo, bare.orelse)})"
-    return f"{ORDERED}{expr(e)})"
+            then, test = region_mask(lo, bare.then), lo.node(bare.test)  # (in the order written)
+            return Paren(pyir.IfExp(then, test, region_mask(lo, bare.orelse)))
+    return ordered(lo.node(e))
 
 
-def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: str) -> str:
+def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: pyir.Expr) -> pyir.Expr:
     """The code to read the joined masks `joined` of the list `e` from: a local of the listing,
     bound once before its loops, when this pass found `e` and an action's later choice is being
-    lowered (`lo.listing_hoisted`: the listing's bindings so far, the choice, those before it);
-    else `joined` itself."""
+    lowered (`lo.listing_hoisted`: the listing's bindings so far, the choice, those before it, as
+    text: lower/actions.py writes them); else `joined` itself."""
     if lo.listing_hoisted is None or not e.joined_once:
         return joined
     bound: list[tuple[str, str | None, str, str]]
     bound, choice, before = lo.listing_hoisted
     for name, _, code, _ in bound:
-        if code == joined:
-            return name
+        if code == text(joined):
+            return Name(name)
     if len(bound) >= MAX_TABLE_CHOICES:
         return joined
     name = f"_joined{len(bound)}"  # (compiler/names.py TEMPLATE_LOCALS)
     earlier = " and ".join(f"`{b}`" for b in before)
-    bound.append((name, None, joined, f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are made "
-                                f"from, the same for every {earlier}, joined once before the loops"))
-    return name
+    bound.append((name, None, text(joined), f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are "
+                  f"made from, the same for every {earlier}, joined once before the loops"))
+    return Name(name)
 
 
 def count_items_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ...runtime.limits import MAX_STEPS, SMALL_LIST
+from ...runtime.limits import MAX_STEPS
 from .. import pyir
 from .. import typed as t
 from ..budget import FREE_WORK, NOTHING, Facts, sat
@@ -16,6 +16,7 @@ from ..lowered import LoweredField, LoweredFunction
 from ..names import base_use, component_sets_constant, faces_constant
 from ..names import joined as invented
 from ..pyir import Assign, Block, Code, Elif, Expr, If, Return, Stmt, assign, call, if_
+from ..pyprint import text
 from ..types import needs_key
 from . import boards, effects, expressions, limits
 from .boards import Bind
@@ -93,14 +94,18 @@ def field(lo: Lowerer, typed: t.Field) -> LoweredField:
         init, copy = py, slot
     element = f.type.elem.name if f.type.kind in ("list", "set") and f.type.elem else f.type.name
     # a list or set of numbers, truth values or lists: its whole type, to read saved states
-    declared = f", declared={str(f.type)!r}" if f.type.kind in ("list", "set") and not element else ""
+    declared = f.type.kind in ("list", "set") and not element
     if needs_key(f.type):  # records and optionals: read, saved and shown by their whole type
-        element, declared = "", f", declared={str(f.type)!r}"
-    pool = f", pool={f.pool!r}" if f.pool else ""  # (the fields whose unseen items are dealt together)
+        element, declared = "", True
+    keywords = [pyir.Keyword("declared", pyir.Constant(str(f.type)))] if declared else []
+    if f.pool:  # (the fields whose unseen items are dealt together)
+        keywords.append(pyir.Keyword("pool", pyir.Constant(f.pool)))
     # (a field everyone sees may still hide some of its items: the search agents must know)
-    hides = ", hides_items=True" if f.hide_items_if is not None else ""
-    info = (f"rt.FieldInfo({f.name!r}, {f.per!r}, {f.type.kind!r}, {element!r}, "
-            f"{f.values!r}, {f.visible!r}, {f.doc!r}{declared}{pool}{hides})")
+    if f.hide_items_if is not None:
+        keywords.append(pyir.Keyword("hides_items", pyir.Constant(True)))
+    values = pyir.Tuple(tuple(pyir.Constant(v) for v in f.values))
+    info = text(pyir.rt("FieldInfo", *map(pyir.Constant, (f.name, f.per, f.type.kind, element)), values,
+                        pyir.Constant(f.visible), pyir.Constant(f.doc), keywords=tuple(keywords)))
     shown = effects.condition_node(lo, typed.shown_if, "shown") if typed.shown_if is not None else None
     hidden = effects.condition_node(lo, typed.hide_items_if, "hidden", "k") if typed.hide_items_if is not None \
         else None
@@ -134,7 +139,7 @@ def _cached(d: t.Define, annotation: str, body: Block) -> Block:
     )
 
 
-_VALUE, _KEPT, _EMPTY = pyir.Name("_value"), pyir.Name("_kept"), pyir.Dict((), ())
+_VALUE, _KEPT, _EMPTY, _TABLE = pyir.Name("_value"), pyir.Name("_kept"), pyir.Dict((), ()), pyir.Name("_table")
 
 
 def _is_none(e: Expr, negated: bool = False) -> Expr:
@@ -190,20 +195,25 @@ def _tabled(d: t.Define, annotation: str, table: t.ValueTable, body: Block,
     """A definition's statements, remembering its values in a table of the board by the value of the
     game it reads (and the parameters that join the key), pass `value_tables`; and what its
     comment says of it."""
-    read = table.py if table.at is None else f"{table.py}[{d.params[table.at].py}]"
-    parts = [read, *(d.params[k].py for k in table.params)]
-    key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
-    find = f"self.board.tables.values.get({d.name!r}) or self.board.tables.value_table({d.name!r})"
-    table_code = bound(find, invented("values", d.name), f"dict[Any, {annotation}]",
+    read = pyir.dotted(table.py)
+    if table.at is not None:
+        read = pyir.Subscript(read, pyir.dotted(d.params[table.at].py))
+    parts = [read, *(pyir.dotted(d.params[k].py) for k in table.params)]
+    key = parts[0] if len(parts) == 1 else pyir.Tuple(tuple(parts))
+    name = pyir.Constant(d.name)
+    find = pyir.BoolOp("or", (pyir.Call(pyir.dotted("self.board.tables.values.get"), (name,)),
+                              pyir.Call(pyir.dotted("self.board.tables.value_table"), (name,))))
+    table_code = bound(text(find), invented("values", d.name), f"dict[Any, {annotation}]",
                        f"the values of `{d.name}` by what they read (`value_tables`)")
-    found = (
-        assign("_table", table_code),
-        assign("_kept", f"_table.get({key})", annotation=f"{annotation} | None"),
-        if_("_kept is not None", Return(Code("_kept"))),
+    found = (  # (the table found, as text: pass `board_tables` binds it to a slot by its text)
+        assign(_TABLE, Code(table_code)),
+        assign(_KEPT, pyir.Call(pyir.Attribute(_TABLE, "get"), (key,)), annotation=f"{annotation} | None"),
+        if_(_is_none(_KEPT, True), Return(_KEPT)),
     )
     what = f"`{table.field}`" if table.at is None else f"`{table.field}[{d.params[table.at].name}]`"
     joined = "".join(f" and `{d.params[k].name}`" for k in table.params)
-    return _remembered(body, annotation, found, call(f"rt.remember(_table, {key}, _value, self.board)")), (
+    remember = pyir.rt("remember", _TABLE, key, _VALUE, pyir.dotted("self.board"))
+    return _remembered(body, annotation, found, call(remember)), (
         f"remembered by the value of {what}{joined}, in a table of the board every state shares (`value_tables`)")
 
 
@@ -231,7 +241,7 @@ def component_tables(lo: Lowerer) -> None:
     for attr in typed.components:
         lo.scopes, lo.assigned = [{"i"}], frozenset()
         charges = lo.charges
-        py = lo.expr(attr.value)
+        py = lo.node(attr.value)
         work = sat(max(lo.fact(attr.value).cost, 1) * attr.count)
         if lo.charges > charges or work > MAX_STEPS:
             lo.error(attr.value.span, f"attribute `{attr.name}` of `{attr.component}` may take more work to "
@@ -245,20 +255,33 @@ def component_tables(lo: Lowerer) -> None:
                        f"({MAX_STEPS:,} steps for all of them)", "compute them from `i` with fewer or shorter "
                        "loops, or keep fewer attributes")
             continue
-        prog.component_tables.append((attr.const, _annotation(attr.ty), f"tuple({py} for i in range({attr.count}))",
-                                      attr.span))
+        prog.component_tables.append((attr.const, _annotation(attr.ty), _each_component(py, attr.count), attr.span))
     spans = {attr.const: attr.span for attr in typed.components}  # (pass `component_sets`: after the tables)
     prog.component_tables.extend((name, annotation, code, spans[table])
                                  for table, (name, annotation, code) in component_sets(typed))
 
 
-def component_sets(program: t.TypedProgram) -> list[tuple[str, tuple[str, str, str]]]:
+def _each_component(py: Expr, count: int) -> pyir.Call:
+    """`tuple(py for i in range(count))`: a value for each component `i`."""
+    walk = pyir.Comprehension(_I, pyir.Call(pyir.Name("range"), (pyir.Constant(count),)))
+    return pyir.Call(pyir.Name("tuple"), (pyir.GeneratorExp(py, (walk,)),))
+
+
+_I = pyir.Name("i")
+
+
+def component_sets(program: t.TypedProgram) -> list[tuple[str, tuple[str, str, Expr]]]:
     """The module's sets of components for the attributes pass `component_sets` chose
     (`TypedProgram.component_sets`): each attribute's table, and the name, annotation and code of its sets."""
     counts = {c.const: c.count for c in program.components}
-    out = []
+    out: list[tuple[str, tuple[str, str, Expr]]] = []
     for table, values in program.component_sets:  # (a truth value's table is indexed by False and True)
-        code = f"tuple(frozenset(i for i in range({counts[table]}) if {table}[i] == v) for v in range({values or 2}))"
+        v = pyir.Name("v")
+        items = pyir.Call(pyir.Name("frozenset"), (pyir.GeneratorExp(_I, (pyir.Comprehension(
+            _I, pyir.Call(pyir.Name("range"), (pyir.Constant(counts[table]),)),
+            (pyir.Compare(pyir.Subscript(pyir.Name(table), _I), ("==",), (v,)),)),)),))
+        code = pyir.Call(pyir.Name("tuple"), (pyir.GeneratorExp(items, (pyir.Comprehension(
+            v, pyir.Call(pyir.Name("range"), (pyir.Constant(values or 2),))),)),))
         out.append((table, (component_sets_constant(table), "frozenset[int]", code)))
     return out
 
@@ -272,12 +295,13 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
     note = effects.take_notes(lo)
     checks: list[Stmt] = []
     if lists[0]:  # the lists it takes for small are checked as it starts, as a statement
-        longer = " or ".join(f"len({lst}) > {SMALL_LIST}" for lst in lists[0])
-        checks = [if_(longer, call(limits.grown(lo, lists, lo.fact(d.body).cost + 1, d.span)))]
+        tests = tuple(effects.longer(pyir.dotted(lst)) for lst in lists[0])
+        checks = [if_(tests[0] if len(tests) == 1 else pyir.BoolOp("or", tests),
+                      call(limits.grown(lo, lists, lo.fact(d.body).cost + 1, d.span)))]
     if d.cached:  # computed once per state: each computation charges its proven work
         limits.charged(lo)
         cost = min(sat(lo.fact(d.body).cost + 1), MAX_STEPS + 1)
-        body: Block = (call(f"rt.spend(self, {cost}, {limits.where(lo, d.span)})", d.span),
+        body: Block = (call(pyir.rt("spend", pyir.Name("self"), pyir.Constant(cost), limits.at(lo, d.span)), d.span),
                        *checks, Return(replace(py, span=d.body.span), d.span, note))
         if d.name not in lo.kept:
             body = _cached(d, _annotation(d.ty), body)

@@ -74,11 +74,11 @@ def statement(lo: Lowerer, lower: Callable[[], list[Stmt]]) -> list[Stmt]:
     for walked, counted, at in checks:
         walk = call(counted)
         lo.walk_checks[walk.value] = (walked, at)
-        before.append(if_(_longer(walked), walk))
+        before.append(if_(longer(walked), walk))
     return [*before, *lines]
 
 
-def _longer(items: pyir.Expr) -> pyir.Expr:
+def longer(items: pyir.Expr) -> pyir.Expr:
     """`len(items) > SMALL_LIST`: the test of the check `statement` writes before a walk of `items`."""
     return pyir.Compare(pyir.Call(pyir.Name("len"), (items,)), (">",), (pyir.Constant(SMALL_LIST),))
 
@@ -127,20 +127,20 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
             journal = journal_lines(lo, s)
             if lo.caching and s.target.kind in ("field", "perfield"):  # derived values are stale now
                 return journal + statement(lo, lambda: [*old, assigned(lo, s), *stale, *kept,
-                                                        assign("self._derived", "None", s.span)])
+                                                        assign(_self("_derived"), _NONE, s.span)])
             return journal + statement(lo, lambda: [*old, assigned(lo, s), *stale, *kept])
         case t.Let():
             return statement(lo, lambda: let(lo, s))
         case t.CallEffect():
             return statement(lo, lambda: call_effect(lo, s))
         case t.Goto():
-            return [assign("self.next_phase", phase_constant(s.phase), s.span)]
+            return [assign(_self("next_phase"), pyir.Name(phase_constant(s.phase)), s.span)]
         case t.EndTurn():  # the turn ends after this move: no `then:`, no earlier goto
-            return [assign("self.next_phase", "rt.END_TURN", s.span)]
+            return [assign(_self("next_phase"), pyir.dotted("rt.END_TURN"), s.span)]
         case t.Pass():
             return [Pass(s.span)]
         case t.Tell():
-            return statement(lo, lambda: [call(f"self._tell({told(lo, s)})", s.span)])
+            return statement(lo, lambda: [call(pyir.Call(pyir.dotted("self._tell"), (told(lo, s),)), s.span)])
         case t.For():
             take_notes(lo)
             walk = expressions.iterable(lo, s.domain.ty, lo.node(s.domain))
@@ -197,23 +197,32 @@ def let(lo: Lowerer, s: t.Let) -> list[Stmt]:
     return [Assign((pyir.Name(name),), py, span=s.span)]
 
 
-def told(lo: Lowerer, s: t.Tell) -> str:
+def told(lo: Lowerer, s: t.Tell) -> pyir.Expr:
     """The code of a told text: an f-string of its literal parts and its values, each written as
     a move's text writes a choice (`State._fmt`; a number as it is); where a part would not sit
-    in an f-string (a quote, a backslash, a `:` or `!`), the parts joined by `+`."""
+    in an f-string (a quote, a backslash, a `:` or `!`, as printed), the parts joined by `+`."""
     args = iter(s.args)
-    pieces: list[tuple[str, str | None]] = []  # (literal text, None) or (value's code, its format)
-    for text, fmt in s.parts:
-        pieces.append((text, None) if fmt is None else (lo.expr(next(args)), fmt))
+    pieces: list[tuple[str, str | None]] = []  # (literal text, None) or ("", the value's format)
+    values: list[pyir.Expr | None] = []  # (None, or the value's code)
+    for literal, fmt in s.parts:
+        pieces.append((literal, None) if fmt is None else ("", fmt))
+        values.append(None if fmt is None else lo.node(next(args)))
     lo.costs[s] = sat(1 + sum(lo.fact(arg).cost for arg in s.args))
-    codes = [code if fmt is None or fmt == "int" else f"self._fmt({fmt!r}, {code})" for code, fmt in pieces]
-    fits = all(not set(text if fmt is None else code) & set('"\\{}' if fmt is None else '"\\{}:!')
-               for (text, fmt), code in zip(pieces, codes, strict=True))
+    codes = [code if code is None or fmt == "int" else pyir.Call(pyir.dotted("self._fmt"), (pyir.Constant(fmt), code))
+             for (_, fmt), code in zip(pieces, values, strict=True)]
+    fits = all(not set(literal) & set('"\\{}') if code is None else not set(code_of(code)) & set('"\\{}:!')
+               for (literal, _), code in zip(pieces, codes, strict=True))
     if fits:
-        return 'f"' + "".join(text if fmt is None else "{" + code + "}"
-                              for (text, fmt), code in zip(pieces, codes, strict=True)) + '"'
-    return " + ".join(repr(text) if fmt is None else f"str({code})" if fmt == "int" else code
-                      for (text, fmt), code in zip(pieces, codes, strict=True)) or "''"
+        return pyir.JoinedStr(tuple(literal if code is None else code
+                                    for (literal, _), code in zip(pieces, codes, strict=True)))
+    parts = [pyir.Constant(literal) if code is None else pyir.Call(pyir.Name("str"), (code,)) if fmt == "int" else code
+             for (literal, fmt), code in zip(pieces, codes, strict=True)]
+    if not parts:
+        return pyir.Constant("")
+    out = parts[0]
+    for part in parts[1:]:
+        out = pyir.BinOp(out, "+", part)
+    return out
 
 
 def call_effect(lo: Lowerer, s: t.CallEffect) -> list[Stmt]:
@@ -238,7 +247,9 @@ def written_out_call(p: t.Procedure, at: t.CallEffect, body: Block) -> Block:
     procedure's rule line, its record in a trace, its body, the call's rule line."""
     return (
         Comment(f"{where(p.span)}: {p.name}, written out where it is called, {where(at.span)} (`inline_procedures`)"),
-        if_("self.trace is not None", call(f"self.trace.append(\"procedures.{p.name}\")")),
+        if_(pyir.Compare(_self("trace"), ("is not",), (_NONE,)),
+            call(pyir.Call(pyir.dotted("self.trace.append"), (pyir.Constant(f"procedures.{p.name}",
+                                                                           f'"procedures.{p.name}"'),)))),
         *body,
         Comment(f"{where(at.span)}: {p.name} written out above"),
     )
@@ -268,10 +279,13 @@ def journal_lines(lo: Lowerer, s: t.Assign) -> list[Stmt]:
     copies it), while the move notes them (runtime/state.py `_do_steps`)."""
     if not lo.journal or s.target.kind not in ("field", "perfield"):
         return []
-    name = s.target.name
-    copy = f"self.{name}[:]" if s.target.kind == "perfield" else f"self.{name}"
-    return [if_(f"self._journal is not None and {name!r} not in self._journal",
-                assign(f"self._journal[{name!r}]", copy, s.span), span=s.span)]
+    name, journal = pyir.Constant(s.target.name), _self("_journal")
+    copy: pyir.Expr = _self(s.target.name)
+    if s.target.kind == "perfield":
+        copy = pyir.Subscript(copy, pyir.Slice())
+    kept = pyir.BoolOp("and", (pyir.Compare(journal, ("is not",), (_NONE,)),
+                               pyir.Compare(name, ("not in",), (journal,))))
+    return [if_(kept, assign(pyir.Subscript(journal, name), copy, s.span), span=s.span)]
 
 
 def assign_item(lo: Lowerer, s: t.Assign, item: t.Expr) -> Stmt:
@@ -358,39 +372,47 @@ def condition_node(lo: Lowerer, e: t.Expr, tag: str, *entry: str) -> pyir.Expr:
     return py
 
 
+def _self(slot: str) -> pyir.Attribute:
+    """`self.slot`."""
+    return pyir.Attribute(pyir.Name("self"), slot)
+
+
+_NONE = pyir.Constant(None)
+
+
 def _dropped(slots: Iterable[str], span: SourceSpan,
              known: Mapping[str, tuple[str, ...]] | None = None) -> list[Stmt]:
     """The statements that drop kept values (their slots set to None), a few to a line; and (pass
     `region_masks`) the bits known of the kept tests of their definitions (`known`, by slot)."""
     slots = list(slots)
-    out: list[Stmt] = [Assign(tuple(Code(f"self.{slot}") for slot in slots[i:i + 4]), Code("None"), span=span)
+    out: list[Stmt] = [Assign(tuple(_self(slot) for slot in slots[i:i + 4]), _NONE, span=span)
                        for i in range(0, len(slots), 4)]
     stale = [k for slot in slots for k in (known or {}).get(slot, ())]
-    out += [Assign(tuple(Code(f"self.{k}") for k in stale[i:i + 4]), Code("0"), span=span,
+    out += [Assign(tuple(_self(k) for k in stale[i:i + 4]), pyir.Constant(0), span=span,
                    note="`region_masks`: no bit known")
             for i in range(0, len(stale), 4)]
     return out
 
 
-def _index_again(s: t.Assign) -> str | None:
+def _index_again(s: t.Assign) -> pyir.Expr | None:
     """The code of the entity an assignment to a field per entity changes, to be evaluated again
     after it, to the same value and at no cost: a local, a number, a constant, `current`, another
     field (or an item of one at such an index); None otherwise (or when it assigns the whole field)."""
-    def again(e: t.Expr) -> str | None:
+    def again(e: t.Expr) -> pyir.Expr | None:
         match e:
             case t.Num():
-                return str(e.value)
+                return pyir.Constant(e.value)
             case t.Ref() if e.sym.kind in ("local", "const") or e.sym.kind == "value" and e.sym.name == "current" \
                     or e.sym.kind == "field" and e.sym.name != s.target.name:
-                return e.sym.py
+                return pyir.dotted(e.sym.py)
             case t.ListIndex():
                 obj, index = again(e.obj), again(e.index)
-                return None if obj is None or index is None else f"{obj}[{index}]"
+                return None if obj is None or index is None else pyir.Subscript(obj, index)
         return None
     return again(s.index) if s.index is not None and s.target.kind == "perfield" else None
 
 
-def _item_again(s: t.Assign) -> str | None:
+def _item_again(s: t.Assign) -> pyir.Expr | None:
     """The code of the one item an assignment adds to or takes from a set (`card[p] += {t}`,
     `dispenser -= {t}`), to be evaluated again after it like `_index_again`'s entity: a local, a
     number or a constant; None for any other assignment."""
@@ -399,16 +421,16 @@ def _item_again(s: t.Assign) -> str | None:
         return None
     match s.value.items[0]:
         case t.Num() as e:
-            return str(e.value)
+            return pyir.Constant(e.value)
         case t.Ref() as e if e.sym.kind in ("local", "const"):
-            return e.sym.py
+            return pyir.dotted(e.sym.py)
     return None
 
 
-def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: str | None,
+def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], index: pyir.Expr | None,
                 span: SourceSpan, in_regions: Mapping[str, tuple[int, int]] | None = None,
                 nested: Mapping[str, int] | None = None,
-                by_attribute: Mapping[str, tuple[int, int, str]] | None = None, item: str | None = None,
+                by_attribute: Mapping[str, tuple[int, int, str]] | None = None, item: pyir.Expr | None = None,
                 own: bool = False, known: Mapping[str, tuple[str, ...]] | None = None) -> list[Stmt]:
     """The statements that drop the kept values an assignment makes stale: whole slots (`_dropped`),
     but for a slot whose definition has one parameter and reads the field only at the entity it
@@ -442,24 +464,29 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
                   and slot not in some and slot not in regions}
     out = _dropped([slot for slot in slots if slot not in some and slot not in regions and slot not in attributes],
                    span, known)
-    shared = ", self._kept_shared" if own else ""
-    one = [(slot, index) for slot in some] + [(slot, f"{table}[{item}]") for slot, table in attributes.items()]
-    without = [assign(f"self.{slot}", f"rt.without_key(self.{slot}, {key})", span) for slot, key in one]
+    shared: tuple[pyir.Expr, ...] = (_self("_kept_shared"),) if own else ()
+    one: list[tuple[str, pyir.Expr]] = [(slot, index) for slot in some if index is not None]
+    one += [(slot, pyir.Subscript(pyir.dotted(table), item)) for slot, table in attributes.items() if item is not None]
+    without = [assign(_self(slot), pyir.rt("without_key", _self(slot), key), span) for slot, key in one]
     if own and one:  # (pass `own_drops`) from copies where a copy may share the dicts, else in place, no call
-        out.append(If(Code("self._kept_shared"), tuple(without), span=span, else_span=span, orelse=tuple(
-            if_(f"self.{slot} is not None", call(f"self.{slot}.pop({key}, None)", span), span=span)
+        out.append(If(_self("_kept_shared"), tuple(without), span=span, else_span=span, orelse=tuple(
+            if_(pyir.Compare(_self(slot), ("is not",), (_NONE,)),
+                call(pyir.Call(pyir.Attribute(_self(slot), "pop"), (key, _NONE)), span), span=span)
             for slot, key in one)))
     else:
         out.extend(without)
-    out.extend(assign(f"self.{slot}", f"rt.without_keys(self.{slot}, self.board.spot_regions[{index}]{shared})",
-                      span) for slot in regions)
+    spot_regions = [pyir.Subscript(pyir.dotted(f"self.board.{table}"), index) if index is not None else None
+                    for table in ("spot_regions", "spot_regions_mask")]
+    out.extend(assign(_self(slot), pyir.rt("without_keys", _self(slot), spot_regions[0], *shared), span)
+               for slot in regions if spot_regions[0] is not None)
     # (pass `region_masks`) the bits of the kept tests of those definitions, for the same regions
     note = "`region_masks`: the bit of its region no longer known"
-    out += [AugAssign(Code(f"self.{k}"), "&", Code(f"~self.board.region_bit[{key}]"), span, note)
+    out += [AugAssign(_self(k), "&", pyir.UnaryOp("~", pyir.Subscript(pyir.dotted("self.board.region_bit"), key)),
+                      span, note)
             for slot, key in one for k in known.get(slot, ())]
-    out += [AugAssign(Code(f"self.{k}"), "&", Code(f"~self.board.spot_regions_mask[{index}]"), span,
+    out += [AugAssign(_self(k), "&", pyir.UnaryOp("~", spot_regions[1]), span,
                       "`region_masks`: the bits of the regions holding it no longer known")
-            for slot in regions for k in known.get(slot, ())]
+            for slot in regions for k in known.get(slot, ()) if spot_regions[1] is not None]
     return out
 
 
@@ -513,7 +540,7 @@ def _walk_checked(lo: Lowerer, check: Stmt, items: pyir.Expr) -> pyir.Expr | Non
             or not isinstance(check.body[0], ExprStmt):
         return None
     found = lo.walk_checks.get(check.body[0].value)
-    if found is None or found[0] != items or check.test != _longer(items):
+    if found is None or found[0] != items or check.test != longer(items):
         return None
     return found[1]
 

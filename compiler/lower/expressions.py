@@ -308,10 +308,10 @@ def builtin(lo: Lowerer, e: t.Builtin) -> pyir.Expr:
         for k, arg in enumerate(e.args):
             called = set(lo.called)
             lowered.append(lo.node(arg))
-            if f"{{{k}}}" not in masked:  # (the list the mask stands for: its code is not written)
+            if masks.hole(k) not in pyir.walk(masked):  # (the list the mask stands for: its code is not written)
                 lo.called = called
         lo.facts[e] = builtin_facts(lo, e, lowered, e.ty)  # (what the list's call is proven to cost)
-        return pyir.Code(masked.format(*map(text, lowered)), e.span)  # (the pass's template, as text)
+        return replace(pyir.substituted(masked, {masks.hole(k).id: py for k, py in enumerate(lowered)}), span=e.span)
     counted = counting(e)  # `len(straight_lines(...))` as `count_lines(...)`: no list of lines made
     if counted is not None:
         py = builtin(lo, counted)
@@ -325,14 +325,15 @@ def builtin(lo: Lowerer, e: t.Builtin) -> pyir.Expr:
 
 
 _STRAIGHT_LINES = pyir.dotted("self.board.straight_lines")
+_STRAIGHT_LINES_MASK = pyir.dotted("self.board.straight_lines_mask")
 
 
 def by_number(py: pyir.Expr) -> pyir.Expr:
     """A call of `straight_lines` as the call listing the same lines by their numbers."""
-    if isinstance(py, Call) and py.func == _STRAIGHT_LINES:
-        return Call(pyir.dotted("self.board.straight_line_numbers"), py.args, py.keywords, py.span)
-    if isinstance(py, pyir.Code):
-        return pyir.Code(py.text.replace("self.board.straight_lines", "self.board.straight_line_numbers", 1), py.span)
+    if isinstance(py, Call) and py.func in (_STRAIGHT_LINES, _STRAIGHT_LINES_MASK):  # (the mask's: pass `bitmask`)
+        assert isinstance(py.func, Attribute)
+        numbers = py.func.attr.replace("straight_lines", "straight_line_numbers", 1)
+        return Call(Attribute(py.func.value, numbers), py.args, py.keywords, py.span)
     raise AssertionError(f"straight_lines lowered as {text(py)}")
 
 

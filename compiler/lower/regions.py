@@ -8,8 +8,27 @@ from collections.abc import Mapping
 
 from .. import typed as t
 from ..analysis.walk import bare as unnoted
-from ..pyir import AugAssign, Block, Code, Comment, For, If, Return, assign
+from ..pyir import (
+    AugAssign,
+    BinOp,
+    Block,
+    Call,
+    Comment,
+    Compare,
+    Constant,
+    Expr,
+    For,
+    If,
+    Name,
+    Paren,
+    Return,
+    UnaryOp,
+    assign,
+    dotted,
+    rt,
+)
 from ..typed import RegionChoice, RegionTest
+from .masks import value
 
 _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 
@@ -55,26 +74,34 @@ def exact(e: t.Expr) -> bool:
 ORDERED = "rt.ordered_mask("  # (a mask that may be -1: its regions not in increasing order)
 
 
+def ordered(regions: Expr) -> Call:
+    """The mask of the regions of a list, -1 if they are not in increasing order (`ORDERED`)."""
+    return rt("ordered_mask", regions)
+
+
 def within_method(test: RegionTest) -> Block:
     """The body of the method giving the test's mask among the regions of `regions_mask`, computing
     again the bits that are not known."""
-    held = Code("_held_regions")
+    held, stale = Name("_held_regions"), Name("_regions_stale")
+    region, wanted = Name("_in_region"), Name("_regions_mask")
+    slot, known = dotted(f"self.{test.slot}"), dotted(f"self.{test.known}")
+    bit = BinOp(Constant(1), "<<", region)
     return (
         Comment(f"`region_masks`: the regions of `_regions_mask` where `{test.text}`, kept in `{test.slot}` where "
                 f"`{test.known}` says the bit is known (cleared where the kept value of `{test.define}` for a region "
                 "is dropped)"),
-        assign("_regions_stale", f"_regions_mask & ~self.{test.known}"),
-        If(Code("_regions_stale"), (
-            assign("_held_regions", f"self.{test.slot}"),
-            For(Code("_in_region"), Code("rt.bits(_regions_stale)"), (
-                If(Code(f"self.{test.define}(_in_region) {test.op} {test.value}"),
-                   (AugAssign(held, "|", Code("1 << _in_region")),),
-                   orelse=(AugAssign(held, "&", Code("~(1 << _in_region)")),)),
+        assign(stale, BinOp(wanted, "&", UnaryOp("~", known))),
+        If(stale, (
+            assign(held, slot),
+            For(region, rt("bits", stale), (
+                If(Compare(Call(dotted(f"self.{test.define}"), (region,)), (test.op,), (value(test.value),)),
+                   (AugAssign(held, "|", bit),),
+                   orelse=(AugAssign(held, "&", UnaryOp("~", Paren(bit))),)),
             )),
-            assign(f"self.{test.slot}", "_held_regions"),
-            AugAssign(Code(f"self.{test.known}"), "|", Code("_regions_stale")),
+            assign(slot, held),
+            AugAssign(known, "|", stale),
         ), note="(bits of regions whose kept value was dropped: computed again)"),
-        Return(Code(f"self.{test.slot} & _regions_mask")),
+        Return(BinOp(slot, "&", wanted)),
     )
 
 

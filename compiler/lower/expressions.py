@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, assert_never, overload
+from typing import TYPE_CHECKING, assert_never
 
 from ...core.source import SourceSpan
 from ...runtime.limits import MAX_INT
@@ -181,16 +181,9 @@ def note(lo: Lowerer, e: t.Note) -> pyir.Expr:
             return parenthesised(py)
 
 
-@overload
-def canon(lo: Lowerer, e: t.Expr, ty: Ty, py: str) -> str: ...
-@overload
-def canon(lo: Lowerer, e: t.Expr, ty: Ty, py: pyir.Expr) -> pyir.Expr: ...
-def canon(lo: Lowerer, e: t.Expr, ty: Ty, py: str | pyir.Expr) -> str | pyir.Expr:
+def canon(lo: Lowerer, e: t.Expr, ty: Ty, py: pyir.Expr) -> pyir.Expr:
     """`py`, the code of `e`, giving the one runtime representation of its type: a list is a
-    tuple and a set a frozenset, items too (`tuple(x)` of a tuple is that tuple itself). (Code
-    given as text is given back as text.)"""
-    if isinstance(py, str):
-        return text(canon(lo, e, ty, pyir.Code(py)))
+    tuple and a set a frozenset, items too (`tuple(x)` of a tuple is that tuple itself)."""
     # Every set is made a frozenset, and every item put into a list or set is converted, so the
     # items of any list are in their one representation already: only the list itself may be
     # a Python list (a comprehension, `sorted`) or a range (`players`).
@@ -205,17 +198,11 @@ def canon(lo: Lowerer, e: t.Expr, ty: Ty, py: str | pyir.Expr) -> str | pyir.Exp
     return Call(Name("tuple"), (py,))
 
 
-@overload
-def iterable(lo: Lowerer, ty: Ty, py: str, ordered: bool = True) -> str: ...
-@overload
-def iterable(lo: Lowerer, ty: Ty, py: pyir.Expr, ordered: bool = True) -> pyir.Expr: ...
-def iterable(lo: Lowerer, ty: Ty, py: str | pyir.Expr, ordered: bool = True) -> str | pyir.Expr:
+def iterable(lo: Lowerer, ty: Ty, py: pyir.Expr, ordered: bool = True) -> pyir.Expr:
     """How to walk the items of a list, a set or a region. A set is walked in increasing
     order where the order can reach the game (`ordered`: a loop, a choice, a list made from
     it): the order of a frozenset is Python's own, not the same under every interpreter, and
-    for some items not under every hash seed. (Code given as text is given back as text.)"""
-    if isinstance(py, str):
-        return text(iterable(lo, ty, pyir.Code(py), ordered))
+    for some items not under every hash seed."""
     if ty.kind == "set" and ordered:
         return sorted_items(ty.elem or ANY, py)
     if ty == entity("region"):

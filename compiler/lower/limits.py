@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING
 
 from ...core.source import SourceSpan
 from ...runtime.limits import MAX_ITEMS, MAX_STEPS, SMALL_LIST
@@ -190,18 +190,12 @@ def domain_facts(lo: Lowerer, node: t.Expr) -> Facts:
     return lo.fact(node)
 
 
-@overload
-def loop(lo: Lowerer, walk: str, domain: Facts, per_item: int, span: SourceSpan,
-         lists: bool = False) -> tuple[str, int, int, bool]: ...
-@overload
 def loop(lo: Lowerer, walk: pyir.Expr, domain: Facts, per_item: int, span: SourceSpan,
-         lists: bool = False) -> tuple[pyir.Expr, int, int, bool]: ...
-def loop(lo: Lowerer, walk: str | pyir.Expr, domain: Facts, per_item: int, span: SourceSpan,
-         lists: bool = False) -> tuple[str | pyir.Expr, int, int, bool]:
+         lists: bool = False) -> tuple[pyir.Expr, int, int, bool]:
     """How to walk a loop's domain, the loop's unchecked work, and how many rounds it makes
     at most. A loop whose size is not known, or whose work is large, is counted as it
-    starts (`rt.walk`): then its work is not unchecked. (Code given as text is given back as text.)"""
-    node = pyir.expr(walk)
+    starts (`rt.walk`): then its work is not unchecked."""
+    node = walk
     per_item = min(per_item, MAX_STEPS + 1)
     work = loop_cost(domain.size, per_item)
     if work is not None and not lists:
@@ -213,13 +207,8 @@ def loop(lo: Lowerer, walk: str | pyir.Expr, domain: Facts, per_item: int, span:
     charged(lo)
     counted = pyir.rt("walk_lists" if lists else "walk", pyir.Name("self"), node, pyir.Constant(per_item), at(lo, span))
     if small is not None and not lists and simple(node) is not None:  # a short list is walked at once
-        return _as(walk, _short(lo, node, counted)), small, rounds, False
-    return _as(walk, counted), 0, rounds, False
-
-
-def _as(given: str | pyir.Expr, node: pyir.Expr) -> str | pyir.Expr:
-    """`node`, as text if what it was made from was given as text (code not lowered to nodes yet)."""
-    return text(node) if isinstance(given, str) else node
+        return _short(lo, node, counted), small, rounds, False
+    return counted, 0, rounds, False
 
 
 def small_made(lo: Lowerer, facts: Facts) -> bool:
@@ -231,15 +220,10 @@ def small_made(lo: Lowerer, facts: Facts) -> bool:
     return True
 
 
-@overload
-def over(lo: Lowerer, py: str, facts: Facts, span: SourceSpan) -> tuple[str, int, int]: ...
-@overload
-def over(lo: Lowerer, py: pyir.Expr, facts: Facts, span: SourceSpan) -> tuple[pyir.Expr, int, int]: ...
-def over(lo: Lowerer, py: str | pyir.Expr, facts: Facts, span: SourceSpan) -> tuple[str | pyir.Expr, int, int]:
+def over(lo: Lowerer, py: pyir.Expr, facts: Facts, span: SourceSpan) -> tuple[pyir.Expr, int, int]:
     """An operation over each item of a list or set (a search, a join, a copy, a sort): the
-    operand, lowered; the unchecked work; the most items it holds. (Code given as text is given
-    back as text.)"""
-    node = pyir.expr(py)
+    operand, lowered; the unchecked work; the most items it holds."""
+    node = py
     if facts.size is not None and facts.size <= FREE_WORK:
         return py, facts.size, facts.size
     size = min(facts.size or MAX_ITEMS, MAX_ITEMS)  # (at most MAX_ITEMS: checked)
@@ -252,11 +236,11 @@ def over(lo: Lowerer, py: str | pyir.Expr, facts: Facts, span: SourceSpan) -> tu
         lo.prechecks.append((node, counted, at(lo, span)))
         return py, SMALL_LIST, size
     if simple(node) is not None:  # a short list is handled at once, a longer one counted
-        return _as(py, _short(lo, node, counted)), SMALL_LIST, size
+        return _short(lo, node, counted), SMALL_LIST, size
     joined = list_items_short(lo, node, counted)  # (pass `list_items`) such a list and items written out
     if joined is not None:
-        return _as(py, joined), SMALL_LIST, size
-    return _as(py, counted), 0, size
+        return joined, SMALL_LIST, size
+    return counted, 0, size
 
 
 def prechecked(lo: Lowerer, py: pyir.Expr) -> bool:
@@ -323,41 +307,30 @@ def small_check(lo: Lowerer, small: Small, cost: int, span: SourceSpan) -> pyir.
                               grown(lo, small, cost, span)))
 
 
-@overload
-def checked_store(lo: Lowerer, py: str, facts: Facts, ty: Ty, span: SourceSpan) -> str: ...
-@overload
-def checked_store(lo: Lowerer, py: pyir.Expr, facts: Facts, ty: Ty, span: SourceSpan) -> pyir.Expr: ...
-def checked_store(lo: Lowerer, py: str | pyir.Expr, facts: Facts, ty: Ty, span: SourceSpan) -> str | pyir.Expr:
+def checked_store(lo: Lowerer, py: pyir.Expr, facts: Facts, ty: Ty, span: SourceSpan) -> pyir.Expr:
     """`py`, checked where what it stores (or passes as an argument) could be a number that
-    grows without bound: at most 64 bits more than the game's numbers (compiler/budget.py).
-    (Code given as text is given back as text.)"""
+    grows without bound: at most 64 bits more than the game's numbers (compiler/budget.py)."""
     if ty.kind == "int" and not storable(facts.mag):
-        return _as(py, pyir.rt("num", pyir.expr(py), at(lo, span)))
+        return pyir.rt("num", py, at(lo, span))
     if ty.kind in ("list", "set") and ty.elem is not None and ty.elem.kind == "int" and (
             facts.item is None or not storable(facts.item.mag)):
         charged(lo)
-        return _as(py, pyir.rt("nums", pyir.Name("self"), pyir.expr(py), at(lo, span)))
+        return pyir.rt("nums", pyir.Name("self"), py, at(lo, span))
     return py
 
 
-@overload
-def unit_expr(lo: Lowerer, py: str, cost: int, span: SourceSpan, times: int = 1, lists: Small = ((), 0)) -> str: ...
-@overload
 def unit_expr(lo: Lowerer, py: pyir.Expr, cost: int, span: SourceSpan, times: int = 1,
-              lists: Small = ((), 0)) -> pyir.Expr: ...
-def unit_expr(lo: Lowerer, py: str | pyir.Expr, cost: int, span: SourceSpan, times: int = 1,
-              lists: Small = ((), 0)) -> str | pyir.Expr:
+              lists: Small = ((), 0)) -> pyir.Expr:
     """A rule that is one expression (a condition, a score; `times` over, a field's start per
     entity): if its proven work is large, it charges it first, `rt.spend(...) and <py>`; the
-    lists it took for small are checked first, `(len(...) <= 16 or rt.grown(...)) and <py>`.
-    (Code given as text is given back as text.)"""
-    node = pyir.expr(py)
+    lists it took for small are checked first, `(len(...) <= 16 or rt.grown(...)) and <py>`."""
+    node = py
     if lists[0]:
         node = pyir.BoolOp("and", (pyir.Paren(small_check(lo, lists, cost, span)), node))
     if sat(cost * times) > FREE_WORK:
         charged(lo)
         node = pyir.BoolOp("and", (spend(lo, cost, span), node))
-    return text(node) if isinstance(py, str) else node
+    return node
 
 
 def unit_lines(lo: Lowerer, lines: list[Stmt], cost: int, span: SourceSpan) -> Block:

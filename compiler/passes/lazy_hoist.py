@@ -68,7 +68,6 @@ class Lazy:
         self.constants = {name: value for name, value, _ in program.tables.constants}
         self.defines = {d.name: d for d in program.defines}
         self.failing: dict[str, bool] = {}
-        self.taken: set[Hashable] = set()
 
     def expr(self, e: t.Expr) -> t.Expr:
         e = rebuild(e, self.expr)  # the comprehensions inside first
@@ -77,7 +76,7 @@ class Lazy:
         return e
 
     def comprehension(self, e: t.Comprehension) -> t.Expr:
-        if fused_shape(e) or e.counted or e.spot_filter is not None or key(e) in self.taken \
+        if fused_shape(e) or e.counted or e.spot_filter is not None \
                 or masked(self.program.masks, e, {}, self.constants) is not None \
                 or served(self.program, e, self.defines) is not None:
             return e

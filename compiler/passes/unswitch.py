@@ -27,12 +27,10 @@ budget could tell).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from ..analysis.keys import key
 from ..analysis.walk import clauses
 from .bitmask import served as masked
 from .rewrite import free_locals, show, with_clauses
@@ -42,12 +40,11 @@ VERB = "unswitched"
 
 
 def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
-    taken: set[Hashable] = set()
     constants = {name: value for name, value, _ in program.tables.constants}
     defines = {d.name: d for d in program.defines}
 
     def domain(e: t.Expr) -> t.Expr:
-        if isinstance(e, t.Comprehension) and not e.counted and e.spot_filter is None and key(e) not in taken \
+        if isinstance(e, t.Comprehension) and not e.counted and e.spot_filter is None \
                 and masked(program.masks, e, {}, constants) is None and served(program, e, defines) is None:
             return unswitched(e) or e
         return e

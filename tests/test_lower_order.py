@@ -1,7 +1,7 @@
 """The modules of lowering (compiler/lower/) import one another one way, bottom up, as
 lower/lowerer.py's doc lists them: each imports only modules below it (type-checking imports too),
 none inside a function, so no two import each other. A part that needs one above it calls it
-through the shared state (`lo.expr(e)`, `lo.comprehension(e)` ...: `lowerer.Transforms`, filled by
+through the shared state (`lo.node(e)`, `lo.comprehension(e)` ...: `lowerer.Transforms`, filled by
 lower/__init__.py), as mypyc's IRBuilder reaches its transforms through its visitor."""
 
 from __future__ import annotations

@@ -122,19 +122,6 @@ def unparenthesised(e: pyir.Expr) -> pyir.Expr:
     return e
 
 
-def one_in_parentheses(e: pyir.Expr) -> pyir.Expr | None:
-    """What `e` holds, if it is one operand in one pair of parentheses (`(a if c else b)`, not the
-    tuple `(a, b)` nor `(a & b).bit_count()`): the argument `tuple(...)` or a call takes as it is."""
-    if isinstance(e, pyir.Paren) and not isinstance(e.value, pyir.Code):
-        return e.value
-    if isinstance(e, pyir.Tuple) and not e.elts:
-        return pyir.Code("")
-    py = text(e)
-    if isinstance(e, pyir.Code | pyir.Paren) and _parenthesised(py) == py and py.startswith("(") and _one_operand(py):
-        return pyir.Code(py[1:-1])
-    return None
-
-
 def _parenthesised(py: str) -> str:
     """`py` in parentheses, unless it is one operand already (a name, a call, an item, an
     attribute, or wrapped whole in one pair): a comparison stays one operand."""
@@ -247,18 +234,3 @@ def _opens_display(e: pyir.Expr) -> bool:
         case pyir.IfExp():
             return _opens_display(e.body)
     return False
-
-
-def unwrapped(code: str) -> str:
-    """`code` without a pair of parentheses that wraps it whole (`(a | b)` -> `a | b`), as an index."""
-    return code[1:-1] if code.startswith("(") and code.endswith(")") and _balanced(code[1:-1]) else code
-
-
-def _balanced(code: str) -> bool:
-    depth = 0
-    for c in code:
-        depth += c in "([{"
-        depth -= c in ")]}"
-        if depth < 0:
-            return False
-    return depth == 0

@@ -7,7 +7,7 @@ move, limits.py; the walk of the rule set, rules.py), as mypyc's
 Each of those modules imports this one and the modules below it, never one above: where a part
 needs one lowered above it (an expression its comprehension or the facts of a definition it calls,
 an effect the cost of a procedure, the boards a definition), it calls it through the shared state
-(`lo.expr(e)`, `lo.comprehension(e)` ...), which reaches it through `Transforms`, filled by the
+(`lo.node(e)`, `lo.comprehension(e)` ...), which reaches it through `Transforms`, filled by the
 package's entry point (lower/__init__.py), as mypyc's `IRBuilder.accept` reaches its transforms
 through the visitor its caller gives it. The modules, bottom up: lowerer (with the state of the
 limits of a move, `MoveLimits`, and what the rules' values kept between moves and their decisions
@@ -26,7 +26,6 @@ from ..budget import NOTHING, Facts
 from ..lowered import Program
 from ..names import joined as invented
 from ..pyir import Expr, Stmt
-from ..pyprint import text
 from ..typed import Symbol
 from .code import Small
 
@@ -158,10 +157,6 @@ class Lowerer(MoveLimits):
     def node(self, e: t.Expr) -> Expr:
         """The code of an expression (expressions.py), its facts kept for `fact`."""
         return self.transforms.expr(self, e)
-
-    def expr(self, e: t.Expr) -> str:
-        """The code of an expression as text, for the code still written as text (`node`'s, printed)."""
-        return text(self.transforms.expr(self, e))
 
     def comprehension(self, e: t.Comprehension) -> Expr:
         """The code of a comprehension (comprehensions.py), its facts kept for `fact`."""

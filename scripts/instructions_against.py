@@ -10,7 +10,9 @@ side plays the same random games (the seeds of scripts/bench_against.py, the ran
 `rulewright simulate`) of each rule set, compiled in memory with its own compiler and runtime,
 under `valgrind --tool=callgrind` with PYTHONHASHSEED=0 (string hashes, and so dict layouts, fixed);
 the count of a run that plays no game (start-up, compiling, loading) is taken off, and what is left
-divided by the number of games. The ratio old / new is how many times fewer instructions a game
+divided by the number of games. The objects the compiler leaves alive are frozen out of the garbage
+collector's reach before the games (`gc.freeze`): otherwise each full collection during the games walks
+them, and a compiler that keeps more (caches of parsed built-ins, say) counts as a slower game. The ratio old / new is how many times fewer instructions a game
 takes now: a comparison of two versions of the code that the machine's load leaves alone, not the
 speed-up itself (a cache miss costs more than an instruction: measured on the bundled rule sets,
 the ratio is that of playouts per CPU second to up to a third above it, and well below it for
@@ -34,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_against import BUNDLED, ROOT, build_native, native_env, sides  # noqa: E402  (a script beside this one)
 
 PLAY = """
+import gc
 import sys
 import rulewright
 """ + BUNDLED + """from rulewright.match import play_game
@@ -43,6 +46,8 @@ path = dict(bundled_rulesets())[ruleset]
 game = rulewright.load_rules(path)
 count = players if players in game.info.players else game.info.players[0]
 game.new_state(count, 12345)  # (the board's tables made, as in a run of many games)
+gc.collect()
+gc.freeze()  # (what the compiler left alive is not the games': no collection during them walks it)
 for n in range(games):
     result = play_game(game, count, derive_seed(0, n))
     assert not result.error, (ruleset, n, result.error)

@@ -12,13 +12,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from ..core.load import YMap, YNode, YScalar, YSeq
-from ..core.source import Diagnostic, SourceSpan, did_you_mean
-from ..runtime.errors import is_int
-from ..runtime.limits import MAX_ATTRIBUTE_VALUES, MAX_COMPONENTS
-from . import ast, ir
-from .merge import Stacked, key_name
-from .names import (
+from ...core.load import YMap, YNode, YScalar, YSeq
+from ...core.source import Diagnostic, SourceSpan, did_you_mean
+from ...runtime.errors import is_int
+from ...runtime.limits import MAX_ATTRIBUTE_VALUES, MAX_COMPONENTS
+from .. import ast, ir
+from ..merge import Stacked, key_name
+from ..names import (
     IMPLICIT,
     MODULE_API,
     RULE_NAME_HINT,
@@ -27,8 +27,8 @@ from .names import (
     const_name,
     rule_name_problem,
 )
-from .parse import Kind, ParseError, parse
-from .types import ANY, Ty, parse_type, record
+from ..parse import Kind, ParseError, parse
+from ..types import ANY, Ty, parse_type, record
 
 TOP_KEYS = (
     "rulewright", "game", "title", "author", "extends", "incompatible", "family", "players", "roles", "neutral",

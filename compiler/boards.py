@@ -67,7 +67,7 @@ class Boards:
         where = f"board `{board.name}`"
         hint = ("a board's size is bounded so that a game starts at once and every state stays small "
                 "(docs/language.md, \"Limits\")")
-        spots, regions, borders = self.sizes(board)  # (a hexagon's and a ring's bounded by compiler/build.py)
+        spots, regions, borders = self.sizes(board)  # (a hexagon's and a ring's bounded by compiler/build/boards.py)
         found = False
         for count, limit, what, span in (
             (spots, MAX_SPOTS, "spots", board.span if board.hexmap is None else board.hexmap.span),

@@ -23,7 +23,7 @@ resolved tree of that rule set (docs/variants.md has the same rules, with exampl
   which appends a variant's own preparation after its base's.
 * **Earlier versions.** A definition or scoring term that a variant replaces stays known:
   `base(rent(a))` in the new `rent` uses the version it replaced (`stacked(...).versions`,
-  each entry's chain of replaced versions; compiler/build.py keeps those that `base(...)` uses).
+  each entry's chain of replaced versions; compiler/build/definitions.py keeps those that `base(...)` uses).
 * **Provenance.** Every node keeps its own span: a value keeps the `file:line:col` of the
   file that last set it, a merged mapping keeps the span of the file that declared it, and a
   patched list takes the span of the patch. Errors, generated-code comments and

@@ -1,57 +1,22 @@
-"""Stage 4, build: for this one step all of it is in reader.py, split into modules next."""
+"""Stage 4, build: the resolved YAML tree to a `RuleSet` (compiler/ir.py), parsing every embedded
+expression.
 
-from .reader import (
-    _SIGNATURE,
-    ACTION_KEYS,
-    BOARD_KEYS,
-    COMPONENT_KEYS,
-    DEFINE_KEYS,
-    DRAWING_COLOURS,
-    DRAWING_KEYS,
-    EXPECT_KEYS,
-    FIELD_KEYS,
-    GRAPH_KEYS,
-    HEXMAP_KEYS,
-    INVARIANT_KEYS,
-    LANGUAGE_VERSION,
-    OPTION_KEYS,
-    PHASE_KEYS,
-    REGION_KEYS,
-    REGION_KIND_KEYS,
-    TOP_KEYS,
-    TRIGGER_KEYS,
-    TRIGGER_MOMENTS,
-    VISIBILITY,
-    VISIBLE_TO_KEYS,
-    WHEN_STUCK,
-    WINNER_RULES,
-    build_ir,
-)
+`build_ir(tree, files)` is the one entry point. It checks the *shape* of the file (known keys, the
+right kinds of values) and parses the expression strings; the checker (compiler/check/) then
+checks what the expressions mean.
 
-__all__ = [
-    "ACTION_KEYS",
-    "BOARD_KEYS",
-    "COMPONENT_KEYS",
-    "DEFINE_KEYS",
-    "DRAWING_COLOURS",
-    "DRAWING_KEYS",
-    "EXPECT_KEYS",
-    "FIELD_KEYS",
-    "GRAPH_KEYS",
-    "HEXMAP_KEYS",
-    "INVARIANT_KEYS",
-    "LANGUAGE_VERSION",
-    "OPTION_KEYS",
-    "PHASE_KEYS",
-    "REGION_KEYS",
-    "REGION_KIND_KEYS",
-    "TOP_KEYS",
-    "TRIGGER_KEYS",
-    "TRIGGER_MOMENTS",
-    "VISIBILITY",
-    "VISIBLE_TO_KEYS",
-    "WHEN_STUCK",
-    "WINNER_RULES",
-    "_SIGNATURE",
-    "build_ir",
-]
+One module per kind of rule element, each reading its sections with the `Reader` (reader.py):
+- ruleset.py: the whole file, its sections read in order (`build_ir`), and the checks across them;
+- options.py: `players:` and `options:`;
+- boards.py: `boards:` (shapes, region kinds, borders, `expect:`);
+- kinds.py: `enums:`, `records:`, `components:`, `dice:`;
+- fields.py: `state:`, the fields;
+- definitions.py: `define:`, `procedures:`, `scoring:`, `invariants:`, and the versions `base(...)` uses;
+- actions.py: `phases:`, `actions:`, `triggers:`;
+- drawing.py: `drawing:`;
+- keys.py: the keys each table may hold and the words a value may be (read by compiler/schema.py too).
+"""
+
+from .ruleset import build_ir
+
+__all__ = ["build_ir"]

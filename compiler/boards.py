@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..core.source import SourceSpan, did_you_mean
-from ..runtime.boards import GraphBoard, hex_joined, hex_labels, hexmap_cells, validate_regions
+from ..runtime.boards import hex_joined, hex_labels, hexmap_cells, validate_regions
 from ..runtime.limits import (
     MAX_ATTRIBUTES,
     MAX_BORDERS,
@@ -23,6 +23,7 @@ from ..runtime.limits import (
     MAX_SPOTS,
 )
 from . import ir
+from .board_expect import graph_problems, wall_problems
 from .typed import BoardTable
 
 
@@ -67,7 +68,7 @@ class Boards:
         where = f"board `{board.name}`"
         hint = ("a board's size is bounded so that a game starts at once and every state stays small "
                 "(docs/language.md, \"Limits\")")
-        spots, regions, borders = self.sizes(board)  # (a hexagon's and a ring's bounded by compiler/build.py)
+        spots, regions, borders = self.sizes(board)  # (a hexagon's and a ring's bounded by compiler/build/boards.py)
         found = False
         for count, limit, what, span in (
             (spots, MAX_SPOTS, "spots", board.span if board.hexmap is None else board.hexmap.span),
@@ -122,6 +123,7 @@ class Boards:
                            "is read whatever its case, so it could be two moves'", "name them apart")
 
     def board(self, board: ir.Board) -> None:
+        """Checks one board (its names, then the checks of its kind) and adds its table."""
         if self.too_large(board):
             return
         where = f"board `{board.name}`"
@@ -143,6 +145,10 @@ class Boards:
         if board.wall:
             self.wall_board(board)
             return
+        self.hexagon_board(board)
+
+    def hexagon_board(self, board: ir.Board) -> None:
+        """A hexagon of `side` spots along an edge; a region kind may be another's mirror image."""
         regions: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         by_kind = {k.name: k for k in board.region_kinds}
         at = hex_labels(board.hexagon)
@@ -242,6 +248,18 @@ class Boards:
                                    f"{MAX_SPOT_REGIONS} regions of kind `{kind.name}` ({', '.join(held)})",
                                    "a spot lies in one region of a kind, or in a few (a border post in two)")
                 regions.append((kind.name, region.name, region.spots))
+        borders = self.graph_borders(board, where)
+        tables = self.region_attribute_tables(board)
+        if board.expect is not None:
+            for problem in graph_problems(board, labels, edges, region_of, borders):
+                self.error(board.expect.span, f"board `{board.name}` does not match what is expected of it: {problem}")
+        self.tables.append(BoardTable(
+            board.name, 0, tuple(regions), board.span, 0, tuple(labels), tuple(edges), tuple(borders),
+            tuple(tables),
+        ))
+
+    def graph_borders(self, board: ir.Board, where: str) -> list[tuple[str, str]]:
+        """A graph board's borders, each between two regions of the kind it is listed under."""
         borders: list[tuple[str, str]] = []
         listed: set[frozenset[str]] = set()
         for kind_name, pairs in board.borders:
@@ -257,7 +275,10 @@ class Boards:
                     self.error(board.span, f"{where}: the border {a}-{b} is listed twice")
                 listed.add(frozenset((a, b)))
                 borders.append((a, b))
-        # Region attributes: each a table over every region, its values of one enumeration.
+        return borders
+
+    def region_attribute_tables(self, board: ir.Board) -> list[tuple[int, ...]]:
+        """Region attributes: each a table over every region, its values of one enumeration."""
         attr_names = sorted({a for k in board.region_kinds for r in k.regions for a, _ in r.attributes})
         tables: list[tuple[int, ...]] = []
         for attr in attr_names:
@@ -285,90 +306,7 @@ class Boards:
             tables.append(tuple(row))
             if enum_of is not None:
                 self.attribute_enums[attr] = enum_of
-        if board.expect is not None:
-            self.graph_expect(board, labels, edges, region_of, borders)
-        self.tables.append(BoardTable(
-            board.name, 0, tuple(regions), board.span, 0, tuple(labels), tuple(edges), tuple(borders),
-            tuple(tables),
-        ))
-
-    def graph_expect(self, board: ir.Board, labels: list[str], edges: list[tuple[str, str]],
-                     region_of: dict[str, dict[str, list[str]]], borders: list[tuple[str, str]]) -> None:
-        """The validators of a graph board: each count and property its `expect:` states."""
-        exp = board.expect
-        assert exp is not None
-        problems: list[str] = []
-        if exp.spots is not None and exp.spots != len(labels):
-            problems.append(f"{len(labels)} spots, expected {exp.spots}")
-        kinds = {k.name: k for k in board.region_kinds}
-        for kind_name, count in exp.regions:
-            found = len(kinds[kind_name].regions) if kind_name in kinds else 0
-            if found != count:
-                problems.append(f"{found} regions of kind `{kind_name}`, expected {count}")
-        if exp.region_size is not None:
-            low, high = exp.region_size
-            for kind_name, _ in exp.regions:
-                for r in kinds[kind_name].regions if kind_name in kinds else ():
-                    if not low <= len(r.spots) <= high:
-                        problems.append(f"region {r.name} has {len(r.spots)} spots, not {low} to {high}")
-        if exp.connected and labels:
-            roads = GraphBoard(board.name, labels, edges, (), (), (), ())
-            first, *others = roads.networks(frozenset(roads.spots))
-            if others:
-                cut = sorted(set(labels) - {labels[s] for s in first})
-                problems.append(f"the roads do not join every spot: {', '.join(cut[:6])} cannot be reached "
-                                f"from {labels[0]}")
-        if exp.cover_each_spot_once:
-            for kind_name, _ in exp.regions:
-                if kind_name not in kinds:
-                    continue  # (its count is off, said above)
-                of = region_of.get(kind_name, {})
-                for spot in labels:
-                    if len(of.get(spot, [])) != 1:
-                        problems.append(f"spot {spot} is in {len(of.get(spot, []))} regions of kind `{kind_name}`")
-        border_counts = Counter[str]()
-        for k, pairs in board.borders:
-            border_counts[k] += len(pairs)
-        for kind_name, count in exp.borders:
-            found = border_counts[kind_name]
-            if found != count:
-                problems.append(f"{found} borders between regions of kind `{kind_name}`, expected {count}")
-        if exp.borders_match_roads is not None:
-            of = region_of.get(exp.borders_match_roads, {})
-            crossing: set[frozenset[str]] = set()
-            for a, b in edges:
-                for ra in of.get(a, []):
-                    for rb in of.get(b, []):
-                        if ra != rb:
-                            crossing.add(frozenset((ra, rb)))
-            for owners in of.values():  # a spot in two regions joins them (a border post)
-                for i, ra in enumerate(owners):
-                    for rb in owners[i + 1:]:
-                        crossing.add(frozenset((ra, rb)))
-            listed = {frozenset(p) for k, pairs in board.borders if k == exp.borders_match_roads for p in pairs}
-            for pair in sorted(crossing - listed, key=sorted):
-                problems.append(f"a road joins {' and '.join(sorted(pair))}, but no border between them is listed")
-            for pair in sorted(listed - crossing, key=sorted):
-                problems.append(f"the border {'-'.join(sorted(pair))} is crossed by no road")
-        attributes = {(r.name, a): v for k in board.region_kinds for r in k.regions for a, v in r.attributes}
-        by_attribute: dict[str, Counter[str]] = {}
-        for (_, a), v in attributes.items():
-            by_attribute.setdefault(a, Counter())[v] += 1
-        for attr, counts in exp.attribute_counts:
-            found_counts = by_attribute.get(attr, Counter())
-            for value, count in counts:
-                if found_counts.get(value, 0) != count:
-                    problems.append(f"{found_counts.get(value, 0)} regions with {attr} {value}, expected {count}")
-            extra = set(found_counts) - {v for v, _ in counts}
-            if extra:
-                problems.append(f"regions with {attr} {', '.join(sorted(extra))}, which `expect` does not list")
-        if exp.bordering_differ is not None:
-            for a, b in borders:
-                va, vb = attributes.get((a, exp.bordering_differ)), attributes.get((b, exp.bordering_differ))
-                if va is not None and va == vb:
-                    problems.append(f"{a} and {b} border each other and are both {exp.bordering_differ} {va}")
-        for problem in problems:
-            self.error(exp.span, f"board `{board.name}` does not match what is expected of it: {problem}")
+        return tables
 
     def ring_board(self, board: ir.Board) -> None:
         """A closed track of spots 1..N; regions are lists of spot numbers."""
@@ -483,16 +421,7 @@ class Boards:
         for problem in problems:
             self.error(hexmap.span, f"{where}: {problem}")
         legend = {e.symbol: e for e in hexmap.legend}
-        attrs = sorted({a for e in hexmap.legend for a, _ in e.attributes})
-        for e in hexmap.legend:
-            given = Counter(a for a, _ in e.attributes)
-            missing = [a for a in attrs if a not in given]
-            if missing:
-                self.error(e.span, f"{where}: symbol `{e.symbol}` gives no {', '.join(missing)}",
-                           "every symbol of the legend gives every attribute")
-            twice = sorted(a for a, n in given.items() if n > 1)
-            if twice:
-                self.error(e.span, f"{where}: symbol `{e.symbol}` gives {', '.join(twice)} twice")
+        attrs = self.legend_attributes(hexmap, where)
         unknown: dict[str, str] = {}
         for label, _, _, symbol in cells:
             if symbol not in legend and symbol not in unknown:
@@ -507,9 +436,41 @@ class Boards:
                        "every board needs the same spot attributes")
         elif not self.tables:
             self.spot_attributes = attrs
-        # per attribute, each cell's value (a number of its enumeration)
-        tables: list[tuple[int, ...]] = []
         gives = {e.symbol: dict(e.attributes) for e in hexmap.legend}
+        tables = self.cell_attribute_tables(board, hexmap, attrs, gives, known, where)
+        labels = [label for label, _, _, _ in known]
+        regions = self.listed_regions(board, labels, "hex map")
+        exp = board.expect
+        legend_ok = all(len(e.attributes) == len(attrs) and all(self.enum_value(v) for _, v in e.attributes)
+                        for e in hexmap.legend)
+        if exp is not None and not problems and not unknown and legend_ok:  # (else its counts are off too)
+            self.hexmap_expect(board, exp, labels, regions, known, attrs, gives, where)
+        self.tables.append(BoardTable(
+            board.name, 0, tuple(regions), board.span, cells=tuple((label, q, r) for label, q, r, _ in known),
+            symbols="".join(symbol for _, _, _, symbol in known), cell_attributes=tuple(tables),
+            legend=tuple((e.symbol, ", ".join(f"{a} {v}" for a, v in e.attributes)) for e in hexmap.legend),
+        ))
+
+    def legend_attributes(self, hexmap: ir.HexMap, where: str) -> list[str]:
+        """The attributes a hex map's legend gives, every one by every symbol, once."""
+        attrs = sorted({a for e in hexmap.legend for a, _ in e.attributes})
+        for e in hexmap.legend:
+            given = Counter(a for a, _ in e.attributes)
+            missing = [a for a in attrs if a not in given]
+            if missing:
+                self.error(e.span, f"{where}: symbol `{e.symbol}` gives no {', '.join(missing)}",
+                           "every symbol of the legend gives every attribute")
+            twice = sorted(a for a, n in given.items() if n > 1)
+            if twice:
+                self.error(e.span, f"{where}: symbol `{e.symbol}` gives {', '.join(twice)} twice")
+        return attrs
+
+    def cell_attribute_tables(self, board: ir.Board, hexmap: ir.HexMap, attrs: list[str],
+                              gives: dict[str, dict[str, str]], known: list[tuple[str, int, int, str]],
+                              where: str) -> list[tuple[int, ...]]:
+        """Per attribute, each cell's value (a number of its enumeration); `gives`: what each
+        symbol of the legend gives."""
+        tables: list[tuple[int, ...]] = []
         for attr in attrs:
             enum_of: str | None = None
             number: dict[str, int] = {}
@@ -534,40 +495,35 @@ class Boards:
                                f"{self.spot_attribute_enums[attr]}")
                 self.spot_attribute_enums.setdefault(attr, enum_of)
             tables.append(tuple(number.get(symbol, 0) for _, _, _, symbol in known))
-        labels = [label for label, _, _, _ in known]
-        regions = self.listed_regions(board, labels, "hex map")
-        exp = board.expect
-        legend_ok = all(len(e.attributes) == len(attrs) and all(self.enum_value(v) for _, v in e.attributes)
-                        for e in hexmap.legend)
-        if exp is not None and not problems and not unknown and legend_ok:  # (else its counts are off too)
-            found_problems: list[str] = []
-            self.expect_counts(board, labels, regions, "hex map", found_problems)
-            coords = {label: (q, r) for label, q, r, _ in known}
-            if exp.contiguous:
-                for _, name, spots in regions:
-                    if all(s in coords for s in spots) and spots and not hex_joined([coords[s] for s in spots]):
-                        found_problems.append(f"region {name} is not contiguous")
-            if exp.connected and known and not hex_joined(list(coords.values())):
-                found_problems.append("its cells are not all joined: the map is in several pieces")
-            symbol_of = {label: symbol for label, _, _, symbol in known}
-            for attr, counts in exp.attribute_counts:
-                if attr not in attrs:
-                    found_problems.append(f"no attribute `{attr}`: the legend gives {', '.join(attrs) or 'none'}")
-                    continue
-                got = Counter(gives[symbol_of[s]][attr] for s in labels if attr in gives[symbol_of[s]])
-                for value, count in counts:
-                    if got.get(value, 0) != count:
-                        found_problems.append(f"{got.get(value, 0)} spots with {attr} {value}, expected {count}")
-                extra = sorted(set(got) - {v for v, _ in counts})
-                if extra:
-                    found_problems.append(f"spots with {attr} {', '.join(extra)}, which `expect` does not list")
-            for problem in found_problems:
-                self.error(exp.span, f"{where} does not match what is expected of it: {problem}")
-        self.tables.append(BoardTable(
-            board.name, 0, tuple(regions), board.span, cells=tuple((label, q, r) for label, q, r, _ in known),
-            symbols="".join(symbol for _, _, _, symbol in known), cell_attributes=tuple(tables),
-            legend=tuple((e.symbol, ", ".join(f"{a} {v}" for a, v in e.attributes)) for e in hexmap.legend),
-        ))
+        return tables
+
+    def hexmap_expect(self, board: ir.Board, exp: ir.BoardExpect, labels: list[str],
+                      regions: list[tuple[str, str, tuple[str, ...]]], known: list[tuple[str, int, int, str]],
+                      attrs: list[str], gives: dict[str, dict[str, str]], where: str) -> None:
+        """The validators of a hex map: each count and property its `expect:` states."""
+        found_problems: list[str] = []
+        self.expect_counts(board, labels, regions, "hex map", found_problems)
+        coords = {label: (q, r) for label, q, r, _ in known}
+        if exp.contiguous:
+            for _, name, spots in regions:
+                if all(s in coords for s in spots) and spots and not hex_joined([coords[s] for s in spots]):
+                    found_problems.append(f"region {name} is not contiguous")
+        if exp.connected and known and not hex_joined(list(coords.values())):
+            found_problems.append("its cells are not all joined: the map is in several pieces")
+        symbol_of = {label: symbol for label, _, _, symbol in known}
+        for attr, counts in exp.attribute_counts:
+            if attr not in attrs:
+                found_problems.append(f"no attribute `{attr}`: the legend gives {', '.join(attrs) or 'none'}")
+                continue
+            got = Counter(gives[symbol_of[s]][attr] for s in labels if attr in gives[symbol_of[s]])
+            for value, count in counts:
+                if got.get(value, 0) != count:
+                    found_problems.append(f"{got.get(value, 0)} spots with {attr} {value}, expected {count}")
+            extra = sorted(set(got) - {v for v, _ in counts})
+            if extra:
+                found_problems.append(f"spots with {attr} {', '.join(extra)}, which `expect` does not list")
+        for problem in found_problems:
+            self.error(exp.span, f"{where} does not match what is expected of it: {problem}")
 
     def wall_board(self, board: ir.Board) -> None:
         """A wall that grows during play: pieces, each with faces, each face its spaces."""
@@ -605,7 +561,7 @@ class Boards:
             self.expect_counts(board, labels, regions, "wall", problems)
             if exp.pieces is not None and exp.pieces != len(board.wall):
                 problems.append(f"{len(board.wall)} pieces, expected {exp.pieces}")
-            problems += _wall_faces(board, regions, face_of, exp)
+            problems += wall_problems(board, regions, face_of, exp)
             for problem in problems:
                 self.error(exp.span, f"{where} does not match what is expected of it: {problem}")
         if self.tables and self.tables[0].wall and [
@@ -617,38 +573,3 @@ class Boards:
             board.name, 0, tuple(regions), board.span,
             wall=tuple((p.name, tuple((f.name, f.spots) for f in p.faces)) for p in board.wall),
         ))
-
-
-
-def _wall_faces(board: ir.Board, regions: list[tuple[str, str, tuple[str, ...]]], face_of: dict[str, str],
-                exp: ir.BoardExpect) -> list[str]:
-    """A wall's own validators: the regions of each kind on every face, the spaces of every face,
-    and the most spaces k faces of k different pieces can hold (every wall the game can lay)."""
-    problems: list[str] = []
-    faces = [f for p in board.wall for f in p.faces]
-    on_face = Counter((k, face_of.get(spots[0])) for k, _, spots in regions if spots)
-    kinds = {k.name for k in board.region_kinds}
-    for kind_name, count in exp.regions_per_face:
-        if kind_name not in kinds:
-            problems.append(f"regions_per_face names `{kind_name}`, no kind of region of the wall")
-            continue
-        for f in faces:
-            found = on_face[(kind_name, f.name)]
-            if found != count:
-                problems.append(f"face {f.name} has {found} region{'' if found == 1 else 's'} of kind `{kind_name}`, "
-                                f"expected {count}")
-    if exp.face_size is not None:
-        low, high = exp.face_size
-        for f in faces:
-            if not low <= len(f.spots) <= high:
-                problems.append(f"face {f.name} has {len(f.spots)} spaces, expected {low} to {high}")
-    biggest = sorted((max(len(f.spots) for f in p.faces) for p in board.wall if p.faces), reverse=True)
-    held = [0]  # the most spaces k faces of k pieces hold, by k
-    for size in biggest:
-        held.append(held[-1] + size)
-    for k, most in exp.largest_wall:
-        if not 1 <= k <= len(biggest):
-            problems.append(f"largest_wall of {k} faces: the wall has {len(biggest)} pieces")
-        elif held[k] > most:
-            problems.append(f"{k} faces can hold {held[k]} spaces, expected at most {most}")
-    return problems

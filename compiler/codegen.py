@@ -19,7 +19,7 @@ import jinja2
 from ..core._version import __version__
 from ..core.paths import shown_safely
 from . import ir
-from .lowered import LoweredChoice, Program
+from .lowered import LoweredAction, LoweredChoice, Program
 from .names import faces_constant
 from .passes import PASSES
 from .pyir import Code, Expr, Paren, Tuple, declared, does_something
@@ -216,44 +216,12 @@ def render_blocks(values: dict[str, Any]) -> Callable[..., str]:
 
 def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], passes: frozenset[str] = frozenset()
             ) -> dict[str, Any]:
-    """What the template is given to lay out the module (`render`)."""
-    actions = [
-        {
-            "name": a.name, "method": a.method, "params": a.params, "when": a.when, "choices": a.choices,
-            "effect": a.effect, "triggers": a.triggers, "then": a.then, "span": a.span, "steps": a.steps,
-            "text_code": _text_code(a.text_parts),
-            # what the other seats read (`others_text:`), the choices it or `revealed_when:` reads
-            "others_code": _text_code(a.others_parts) if a.others_parts is not None else None,
-            "others_params": _read_params(a.params, a.others_parts or (),
-                                          None if a.revealed is None else text(a.revealed)),
-            "revealed": a.revealed,
-            "args_code": _args_code(a.choices),
-            "key_code": _key_code(a.choices),
-            # the limits of a move
-            "listing_prelude": a.listing_prelude, "fresh_effect": a.fresh_effect,
-            "listing": a.listing,  # through tables per board (pass `action_tables`)
-            "unguarded": a.unguarded,  # its `when:` written out in its listing (pass `guard_inline`)
-            "when_span": next(x.when.span for x in rs.actions if x.name == a.name and x.when is not None)
-            if a.when else None,
-        }
-        for a in program.actions
-    ]
-    ruleset = rs.game if rs.variant == "base" else f"{rs.game}/{rs.variant}"
+    """What the template is given to lay out the module (`render`): its header, the tables,
+    the rules as lowered, what the seats are asked (`_asks`)."""
     phase_effects = any(does_something(p.start) for p in program.phases)
     stuck_end = any(p.stuck == "end" for p in program.phases)
     return dict(
-        sequence=any("Sequence[" in annotation for annotation in _annotations(program)),
-        version=__version__,
-        # (every pass enabled ran: `passes.stages`, `passes.transform`)
-        passes=[name for name in PASSES if name in passes],
-        passes_off=[name for name in PASSES if name not in passes],
-        sources=[(path, hashlib.sha256(body.encode()).hexdigest()[:16]) for path, body in sources],
-        ruleset=ruleset,
-        module_doc=f"{rs.title}{f' ({rs.author})' if rs.author else ''}: rule set `{ruleset}`, "
-                   "compiled to a state machine.",
-        class_doc=f"A position of {rs.title}.",
-        title=rs.title,
-        author=rs.author,
+        **_header(rs, program, sources, passes),
         constants=program.constants,
         role_of_seat=repr(tuple(range(len(program.roles)))),
         dice_faces=[(faces_constant(name), repr(faces)) for name, _, faces in program.dice if faces],
@@ -261,12 +229,7 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pa
         boards=program.boards,
         region_kinds=repr(program.region_kinds),
         class_name=class_name(rs.game, rs.variant),
-        slots=tuple([slot for _, slot, _ in program.options] + [f.name for f in program.fields]
-                    + (["_budget"] if program.resets else [])  # the budget of a move (runtime/limits.py)
-                    + [slot for slot, _ in program.kept_slots]
-                    + (["_kept_shared"] if program.own_drops else [])  # (pass `own_drops`)
-                    + [slot for slot, _, _, _ in program.kept]  # kept between moves or beside the fields (passes)
-                    + [slot for slot, _, _, _ in program.board_tables]),  # (pass `board_tables`)
+        slots=_slots(program),
         kept=program.kept,
         board_tables=program.board_tables,
         fields_set=program.fields_set,
@@ -282,7 +245,7 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pa
         dice=program.dice,
         options=program.options,
         phases=program.phases,
-        actions=actions,
+        actions=[_action(rs, a) for a in program.actions],
         triggers=program.triggers,
         turn_end=program.turn_end,
         defines=program.defines,
@@ -315,6 +278,72 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pa
         tie_break_span=rs.tie_break.span if rs.tie_break is not None else None,
         setup=program.setup if does_something(program.setup) else (),
         resets=program.resets,
+        **_asks(program),
+        board_players={b.name: b.players for b in rs.boards if b.players is not None},
+        move_step=program.move_step is not None,  # (pass `move_step`)
+        # (pass `move_step`) the tests of the end its step leaves out
+        end_turn_test=program.move_step is None or program.move_step.end_turn_test,
+        start_written=program.move_step is not None and program.move_step.start_written,
+        phase_effects=phase_effects,
+        stuck_end=stuck_end,
+    )
+
+
+def _action(rs: ir.RuleSet, a: LoweredAction) -> dict[str, Any]:
+    """What the template is given of one action."""
+    return {
+        "name": a.name, "method": a.method, "params": a.params, "when": a.when, "choices": a.choices,
+        "effect": a.effect, "triggers": a.triggers, "then": a.then, "span": a.span, "steps": a.steps,
+        "text_code": _text_code(a.text_parts),
+        # what the other seats read (`others_text:`), the choices it or `revealed_when:` reads
+        "others_code": _text_code(a.others_parts) if a.others_parts is not None else None,
+        "others_params": _read_params(a.params, a.others_parts or (),
+                                      None if a.revealed is None else text(a.revealed)),
+        "revealed": a.revealed,
+        "args_code": _args_code(a.choices),
+        "key_code": _key_code(a.choices),
+        # the limits of a move
+        "listing_prelude": a.listing_prelude, "fresh_effect": a.fresh_effect,
+        "listing": a.listing,  # through tables per board (pass `action_tables`)
+        "unguarded": a.unguarded,  # its `when:` written out in its listing (pass `guard_inline`)
+        "when_span": next(x.when.span for x in rs.actions if x.name == a.name and x.when is not None)
+        if a.when else None,
+    }
+
+
+def _header(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], passes: frozenset[str],
+            ) -> dict[str, Any]:
+    """The module's header and docstrings: the rule set, the passes that ran, the rule files."""
+    ruleset = rs.game if rs.variant == "base" else f"{rs.game}/{rs.variant}"
+    return dict(
+        sequence=any("Sequence[" in annotation for annotation in _annotations(program)),
+        version=__version__,
+        # (every pass enabled ran: `passes.stages`, `passes.transform`)
+        passes=[name for name in PASSES if name in passes],
+        passes_off=[name for name in PASSES if name not in passes],
+        sources=[(path, hashlib.sha256(body.encode()).hexdigest()[:16]) for path, body in sources],
+        ruleset=ruleset,
+        module_doc=f"{rs.title}{f' ({rs.author})' if rs.author else ''}: rule set `{ruleset}`, "
+                   "compiled to a state machine.",
+        class_doc=f"A position of {rs.title}.",
+        title=rs.title,
+        author=rs.author,
+    )
+
+
+def _slots(program: Program) -> tuple[str, ...]:
+    """The slots of the state's class: options, fields, and what the passes keep beside them."""
+    return tuple([slot for _, slot, _ in program.options] + [f.name for f in program.fields]
+                 + (["_budget"] if program.resets else [])  # the budget of a move (runtime/limits.py)
+                 + [slot for slot, _ in program.kept_slots]
+                 + (["_kept_shared"] if program.own_drops else [])  # (pass `own_drops`)
+                 + [slot for slot, _, _, _ in program.kept]  # kept between moves or beside the fields (passes)
+                 + [slot for slot, _, _, _ in program.board_tables])  # (pass `board_tables`)
+
+
+def _asks(program: Program) -> dict[str, Any]:
+    """What the template is given of the rules that ask a seat (runtime/decisions.py)."""
+    return dict(
         suspends=program.suspends,
         asking_actions=sorted(a.name for a in program.actions if a.steps),
         asks_between=program.turn_end_steps or any(ph.steps for ph in program.phases),
@@ -324,11 +353,4 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pa
         turn_end_steps=program.turn_end_steps,
         journal=program.journal,
         waiting={t.method for t in program.triggers if t.steps},
-        board_players={b.name: b.players for b in rs.boards if b.players is not None},
-        move_step=program.move_step is not None,  # (pass `move_step`)
-        # (pass `move_step`) the tests of the end its step leaves out
-        end_turn_test=program.move_step is None or program.move_step.end_turn_test,
-        start_written=program.move_step is not None and program.move_step.start_written,
-        phase_effects=phase_effects,
-        stuck_end=stuck_end,
     )

@@ -23,7 +23,7 @@ resolved tree of that rule set (docs/variants.md has the same rules, with exampl
   which appends a variant's own preparation after its base's.
 * **Earlier versions.** A definition or scoring term that a variant replaces stays known:
   `base(rent(a))` in the new `rent` uses the version it replaced (`stacked(...).versions`,
-  each entry's chain of replaced versions; compiler/build.py keeps those that `base(...)` uses).
+  each entry's chain of replaced versions; compiler/build/definitions.py keeps those that `base(...)` uses).
 * **Provenance.** Every node keeps its own span: a value keeps the `file:line:col` of the
   file that last set it, a merged mapping keeps the span of the file that declared it, and a
   patched list takes the span of the patch. Errors, generated-code comments and
@@ -193,56 +193,22 @@ class _Stacker:
                 del self.conflicts[other]
 
     def merge_map(self, base: YMap, patch: YMap, path: Path) -> YMap:
+        """`patch` put onto `base` (at `path`): each key of the patch patches a list (`name+:`,
+        `name-:`), removes an entry (no value), merges a mapping into a mapping, adds an entry or
+        replaces one."""
         items: list[tuple[YScalar, YNode]] = list(base.items)
-
-        def position(name: str) -> int | None:
-            for i, (k, _) in enumerate(items):
-                if key_name(path, str(k.value)) == name:
-                    return i
-            return None
-
         plain_keys = {key_name(path, str(k.value)) for k, _ in patch.items}
         for key, value in patch.items:
             raw = str(key.value)
             if isinstance(key.value, str) and len(raw) > 1 and raw[-1] in "+-":
-                name = raw[:-1].strip()
-                if name in plain_keys:
-                    self.error(key.span, f"`{dotted((*path, name))}` is both replaced and patched here",
-                               f"write either `{name}:` (the whole list) or `{raw}` (names to add or remove)")
-                    continue
-                i = position(name)
-                if i is None:
-                    what = "append to" if raw[-1] == "+" else "remove from"
-                    self.error(key.span, f"no list `{dotted((*path, name))}` to {what}",
-                               did_you_mean(name, [key_name(path, str(k.value)) for k, _ in items])
-                               or f"to set a new list, write `{name}:`")
-                    continue
-                patched = self.patch_list(items[i][1], key, value, (*path, name), raw[-1])
-                if patched is not None:
-                    items[i] = (items[i][0], patched)
+                self.patch_entry(items, key, value, path, plain_keys)
                 continue
             name = key_name(path, raw)
             here = (*path, name)
-            i = position(name)
+            i = _position(items, path, name)
             old = items[i][1] if i is not None else None
             if isinstance(value, YScalar) and value.value is None:  # removal
-                if i is None:
-                    if here in self.removed:  # removed already: by a base (this settles a conflict
-                        self.settle(here)     # there), or by another stacked variant (they agree)
-                        continue
-                    where = f" in `{dotted(path)}`" if path else ""
-                    self.error(key.span, f"nothing named `{name}`{where} to remove",
-                               did_you_mean(name, [key_name(path, str(k.value)) for k, _ in items]))
-                    continue
-                changed = self.foreign(items[i][0], items[i][1])
-                if changed is not None:
-                    self.conflict(here, changed, key.span,
-                                  f"`{dotted(here)}` is changed by {changed} and removed by {key.span}")
-                else:
-                    self.settle(here)
-                del items[i]
-                self.removed[here] = key.span
-                self.versions.pop(here, None)  # (`versioned`: a removed entry replaced nothing)
+                self.remove_entry(items, i, key, path, name)
                 continue
             if isinstance(value, YMap) and isinstance(old, YMap):
                 assert i is not None
@@ -261,22 +227,69 @@ class _Stacker:
                 self.versions.pop(here, None)  # new here: it replaces nothing
                 items.append((key, new))
                 continue
-            assert old is not None
-            key = _signed_key(path, key, items[i][0])
-            self.versioned(here, items[i][0], old, key, new)
-            if plain(old) == plain(new):
-                self.settle(here)
-                if self.foreign(old) is None:
-                    items[i] = (key, new)  # the same value, now set by this file
-                continue
-            changed = self.foreign(old)
-            if changed is not None:
-                self.conflict(here, changed, _first_span(new),
-                              f"`{dotted(here)}` is changed by both {changed} and {_first_span(new)}")
-            else:
-                self.settle(here)
-            items[i] = (key, new)
+            self.replace_entry(items, i, key, new, path, here)
         return YMap(tuple(items), base.span)
+
+    def patch_entry(self, items: list[tuple[YScalar, YNode]], key: YScalar, value: YNode, path: Path,
+                    plain_keys: set[str]) -> None:
+        """`name+: [...]` or `name-: [...]`: names added to or removed from the list `name`."""
+        raw = str(key.value)
+        name = raw[:-1].strip()
+        if name in plain_keys:
+            self.error(key.span, f"`{dotted((*path, name))}` is both replaced and patched here",
+                       f"write either `{name}:` (the whole list) or `{raw}` (names to add or remove)")
+            return
+        i = _position(items, path, name)
+        if i is None:
+            what = "append to" if raw[-1] == "+" else "remove from"
+            self.error(key.span, f"no list `{dotted((*path, name))}` to {what}",
+                       did_you_mean(name, [key_name(path, str(k.value)) for k, _ in items])
+                       or f"to set a new list, write `{name}:`")
+            return
+        patched = self.patch_list(items[i][1], key, value, (*path, name), raw[-1])
+        if patched is not None:
+            items[i] = (items[i][0], patched)
+
+    def remove_entry(self, items: list[tuple[YScalar, YNode]], i: int | None, key: YScalar, path: Path,
+                     name: str) -> None:
+        """`name:` with no value: the entry `name` (at `i` of `items`) removed."""
+        here = (*path, name)
+        if i is None:
+            if here in self.removed:  # removed already: by a base (this settles a conflict
+                self.settle(here)     # there), or by another stacked variant (they agree)
+                return
+            where = f" in `{dotted(path)}`" if path else ""
+            self.error(key.span, f"nothing named `{name}`{where} to remove",
+                       did_you_mean(name, [key_name(path, str(k.value)) for k, _ in items]))
+            return
+        changed = self.foreign(items[i][0], items[i][1])
+        if changed is not None:
+            self.conflict(here, changed, key.span,
+                          f"`{dotted(here)}` is changed by {changed} and removed by {key.span}")
+        else:
+            self.settle(here)
+        del items[i]
+        self.removed[here] = key.span
+        self.versions.pop(here, None)  # (`versioned`: a removed entry replaced nothing)
+
+    def replace_entry(self, items: list[tuple[YScalar, YNode]], i: int, key: YScalar, new: YNode, path: Path,
+                      here: Path) -> None:
+        """The entry at `i` of `items` given the value `new` (not a mapping merged into one)."""
+        old = items[i][1]
+        key = _signed_key(path, key, items[i][0])
+        self.versioned(here, items[i][0], old, key, new)
+        if plain(old) == plain(new):
+            self.settle(here)
+            if self.foreign(old) is None:
+                items[i] = (key, new)  # the same value, now set by this file
+            return
+        changed = self.foreign(old)
+        if changed is not None:
+            self.conflict(here, changed, _first_span(new),
+                          f"`{dotted(here)}` is changed by both {changed} and {_first_span(new)}")
+        else:
+            self.settle(here)
+        items[i] = (key, new)
 
     def versioned(self, path: Path, old_key: YScalar, old: YNode, key: YScalar, new: YNode) -> None:
         """A definition or scoring term replaced: the version it was is kept, for `base(...)` in
@@ -441,6 +454,14 @@ def key_name(path: Path, key: str) -> str:
     if len(path) == 1 and path[0] in _SIGNED:
         return key.split("(", 1)[0].strip()
     return key
+
+
+def _position(items: list[tuple[YScalar, YNode]], path: Path, name: str) -> int | None:
+    """Where the entry `name` is among `items` (the keys of a mapping at `path`), if it is."""
+    for i, (k, _) in enumerate(items):
+        if key_name(path, str(k.value)) == name:
+            return i
+    return None
 
 
 def _signed_key(path: Path, key: YScalar, old: YScalar) -> YScalar:

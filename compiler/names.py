@@ -5,7 +5,7 @@ Two namespaces that cannot meet, by construction (issue 33):
 - **rule names** (fields, values, definitions, procedures, actions, phases, triggers, options,
   components and their attributes, dice, boards, records, locals ...) are lowercase letters and
   digits in words joined by one `_`: `[a-z][a-z0-9]*(_[a-z0-9]+)*` (RULE_NAME). They never start
-  or end with `_` and never hold `__`; build.py and check/ refuse any other at the name itself.
+  or end with `_` and never hold `__`; build/reader.py and check/ refuse any other at the name itself.
 - **every name the compiler invents** starts with `_` (`_found`, `_kept_end`, `_legal`), or,
   for a constant in capitals, holds a `__` join; and where it is made from rule names it joins
   them to a tag with `__` (`joined`): `_mask__marker__face_down`, `_do__claim`, `_d__rent`,

@@ -1,6 +1,6 @@
 """JSON Schemas (draft 2020-12) of rule files and scenario files, for editors.
 
-The keys come from the very tables the checker reads (`build.TOP_KEYS`, `build.ACTION_KEYS`,
+The keys come from the very tables the checker reads (`keys.TOP_KEYS`, `keys.ACTION_KEYS`,
 ..., `core/scenario_keys.FILE_KEYS`, ...): this module adds only the *type* of each key, in
 `RULE_TYPES` and `SCENARIO_TYPES`, and `rule_schema()` refuses to build a schema while a key of
 a table has no type here or a type names a key the table does not have (`SchemaDrift`), so a
@@ -20,7 +20,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import build, resolve
+from . import resolve
+from .build import keys
+from .build.reader import SIGNATURE
 
 Schema = dict[str, Any]
 
@@ -44,7 +46,7 @@ _LIST: Schema = {"type": "array"}
 _NAMES: Schema = {"type": "array", "items": {"type": ["string", "integer"]}}
 _EFFECT: Schema = {"type": ["array", "string"], "description": "an effect: a list of statements"}
 _NAME_PATTERN = r"^[a-z_][a-z0-9_]*$"
-_SIGNATURE_PATTERN = build._SIGNATURE.pattern  # a definition or procedure: `name(p: type, ...)`
+_SIGNATURE_PATTERN = SIGNATURE.pattern  # a definition or procedure: `name(p: type, ...)`
 
 
 def _nullable(s: Schema) -> Schema:
@@ -141,25 +143,25 @@ TOP_DOCS: dict[str, str] = {
 }
 
 
-# The type of every key of every table the checker reads (compiler/build.py).
+# The type of every key of every table the checker reads (compiler/build/keys.py).
 RULE_TYPES: dict[str, dict[str, Schema]] = {
     "INVARIANT_KEYS": {"holds": _EXPR, "doc": _TEXT, "quote": _TEXT},
     "OPTION_KEYS": {"doc": _TEXT, "quote": _TEXT, "default": _SCALAR, "choices": {"type": "array", "items": _SCALAR}},
     "GRAPH_KEYS": {"spots": _either(_LIST, _MAP), "roads": _either(_LIST, _MAP)},
     "HEXMAP_KEYS": {"rows": _either(_LIST, _TEXT), "legend": _MAP},
     "REGION_KIND_KEYS": {"mirror_of": _TEXT, "rename": _MAP},
-    "EXPECT_KEYS": {k: _either(_SCALAR, _LIST, _MAP) for k in build.EXPECT_KEYS},
+    "EXPECT_KEYS": {k: _either(_SCALAR, _LIST, _MAP) for k in keys.EXPECT_KEYS},
     "VISIBLE_TO_KEYS": {"to": _EXPR},
     "FAMILY_KEYS": {"name": _TEXT, "at_most": _INT, "draws": _INT, "doc": _TEXT, "quote": _TEXT},
     "FIELD_KEYS": {"per": _TEXT, "type": _TEXT, "values": _either(_LIST, _TEXT), "init": _either(_SCALAR, _LIST, _MAP),
-                   "visible": {"enum": list(build.VISIBILITY)}, "doc": _TEXT, "shown_if": _EXPR,
+                   "visible": {"enum": list(keys.VISIBILITY)}, "doc": _TEXT, "shown_if": _EXPR,
                    "hide_items_if": _EXPR, "pool": _TEXT},
-    "PHASE_KEYS": {"start": _EFFECT, "actions": _NAMES, "when_stuck": {"enum": list(build.WHEN_STUCK)}, "then": _TEXT,
+    "PHASE_KEYS": {"start": _EFFECT, "actions": _NAMES, "when_stuck": {"enum": list(keys.WHEN_STUCK)}, "then": _TEXT,
                    "actor": _EXPR},
     "ACTION_KEYS": {"choose": _MAP, "when": _EXPR, "text": _TEXT, "others_text": _TEXT, "revealed_when": _EXPR,
                     "effect": _EFFECT, "doc": _TEXT},
     "DEFINE_KEYS": {"value": _EXPR, "cached": _BOOL},
-    "TRIGGER_KEYS": {"after": _NAMES, "at": {"enum": list(build.TRIGGER_MOMENTS)}, "when": _EXPR, "effect": _EFFECT,
+    "TRIGGER_KEYS": {"after": _NAMES, "at": {"enum": list(keys.TRIGGER_MOMENTS)}, "when": _EXPR, "effect": _EFFECT,
                      "doc": _TEXT},
     "COMPONENT_KEYS": {"count": _INT, "all": _TEXT, "attributes": _MAP, "doc": _TEXT},
     "DRAWING_KEYS": {"colours": _MAP, "icons": _MAP},
@@ -167,9 +169,9 @@ RULE_TYPES: dict[str, dict[str, Schema]] = {
 
 
 def _table(name: str) -> tuple[str, ...]:
-    """The checker's table `name` (compiler/build.py, or compiler/resolve.py for `family:`)."""
-    keys: tuple[str, ...] = getattr(resolve if name == "FAMILY_KEYS" else build, name)
-    return keys
+    """The checker's table `name` (compiler/build/keys.py, or compiler/resolve.py for `family:`)."""
+    table: tuple[str, ...] = getattr(resolve if name == "FAMILY_KEYS" else keys, name)
+    return table
 
 
 def _rule_parts() -> dict[str, Schema]:
@@ -180,8 +182,8 @@ def _rule_parts() -> dict[str, Schema]:
                                                        part["VISIBLE_TO_KEYS"]))
     spots: Schema = {"type": "array", "items": _SCALAR}
     # A region: its spots, or `{spots: [...], colour: violet, ...}` (its attributes beside them).
-    region = _either(spots, {"type": "object", "required": list(build.REGION_KEYS),
-                             "properties": {k: spots for k in build.REGION_KEYS},
+    region = _either(spots, {"type": "object", "required": list(keys.REGION_KEYS),
+                             "properties": {k: spots for k in keys.REGION_KEYS},
                              "additionalProperties": _SCALAR})
     mirror = part["REGION_KIND_KEYS"] | {"required": ["mirror_of"]}
     region_kind = _either(mirror, _named(region, "regions: name -> spots", r"^.+$"))
@@ -191,9 +193,9 @@ def _rule_parts() -> dict[str, Schema]:
         "expect": part["EXPECT_KEYS"], "players": _either(_INT, _LIST), "note": _TEXT, "hexmap": part["HEXMAP_KEYS"],
         "wall": _either(_MAP, _LIST),
     }
-    board = _strict(build.BOARD_KEYS, board_types, "BOARD_KEYS")
+    board = _strict(keys.BOARD_KEYS, board_types, "BOARD_KEYS")
     top_types: dict[str, Schema] = {
-        "rulewright": {"const": build.LANGUAGE_VERSION, "description": "the language version"},
+        "rulewright": {"const": keys.LANGUAGE_VERSION, "description": "the language version"},
         "game": _TEXT, "title": _TEXT, "author": _TEXT,
         "extends": _either(_TEXT, {"type": "array", "items": _TEXT}),
         "incompatible": {"type": "array", "items": _TEXT},
@@ -216,12 +218,12 @@ def _rule_parts() -> dict[str, Schema]:
         "triggers": _named(part["TRIGGER_KEYS"], "triggers"),
         "end": _EXPR,
         "scoring": _named(_EXPR, "scoring terms: name -> expression"),
-        "winner": {"enum": list(build.WINNER_RULES)},
+        "winner": {"enum": list(keys.WINNER_RULES)},
         "tie_break": _EXPR,
         "invariants": _named(_either(_EXPR, part["INVARIANT_KEYS"]), "invariants"),
         "drawing": part["DRAWING_KEYS"],
     }
-    top = _strict(build.TOP_KEYS, top_types, "TOP_KEYS", "a rulewright rule file (docs/language.md)")
+    top = _strict(keys.TOP_KEYS, top_types, "TOP_KEYS", "a rulewright rule file (docs/language.md)")
     for key, doc in TOP_DOCS.items():
         top["properties"][key]["description"] = doc
     return {"top": top}

@@ -39,7 +39,7 @@ MAX_INT = (1 << 63) - 1
 SMALL_LIST = 16
 
 # The size of what a rule file declares (docs/language.md, "Limits"): checked by the compiler
-# (compiler/boards.py, compiler/build.py), so that what the runtime builds from a declaration once
+# (compiler/boards.py, compiler/build/), so that what the runtime builds from a declaration once
 # per board or rule set (runtime/boards/: in time and memory linear in these), what every state
 # holds (a value per spot, region, border or component of each such field) and a game's start stay
 # small. A board's spots; a hexagon is at most 20 a side (1,141 spots), a ring 1,000 spots.

@@ -415,7 +415,7 @@ def test_values_table_is_the_checkers() -> None:
 
 
 def test_top_level_keys_table_is_the_builders() -> None:
-    from rulewright.compiler.build import TOP_KEYS
+    from rulewright.compiler.build.keys import TOP_KEYS
 
     listed = [name for row in table("| key | what it holds |") for name in re.findall(r"`([a-z_]+)`", cells(row)[0])]
     assert sorted(listed) == sorted(TOP_KEYS)
@@ -424,12 +424,12 @@ def test_top_level_keys_table_is_the_builders() -> None:
 def test_every_key_of_a_rule_file_is_documented() -> None:
     """The keys inside a field, an action, a trigger, a phase, an option, a board, a board's
     `expect:`, a component and a cached definition are each named in language.md."""
-    from rulewright.compiler import build
+    from rulewright.compiler.build import keys
 
     text = LANGUAGE.read_text(encoding="utf-8")
     tables = ("FIELD_KEYS", "ACTION_KEYS", "TRIGGER_KEYS", "PHASE_KEYS", "OPTION_KEYS", "BOARD_KEYS", "EXPECT_KEYS",
               "COMPONENT_KEYS", "DEFINE_KEYS", "GRAPH_KEYS", "HEXMAP_KEYS", "REGION_KIND_KEYS")
-    missing = [f"{t}: {key}" for t in tables for key in getattr(build, t)
+    missing = [f"{t}: {key}" for t in tables for key in getattr(keys, t)
                if not re.search(rf"`{key}(:|`| )", text) and not re.search(rf"\b{key}:", text)]
     assert missing == []
 
@@ -471,6 +471,21 @@ def test_checkers_table_is_its_modules() -> None:
         rows.append(line)
     listed = {m for row in rows for m in re.findall(r"`([a-z_]+\.py)`", cells(row)[0])}
     assert listed == {p.name for p in (ROOT / "compiler" / "check").glob("*.py")}
+
+
+def test_builders_table_is_its_modules() -> None:
+    """docs/compiler.md's table of the builder's modules lists every module of compiler/build/,
+    and no other."""
+    lines = (ROOT / "docs" / "compiler.md").read_text(encoding="utf-8").split("\n")
+    header = "| module | what it reads |"
+    assert header in lines, "docs/compiler.md has no table of the builder's modules"
+    rows = []
+    for line in lines[lines.index(header) + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    listed = {m for row in rows for m in re.findall(r"`([a-z_]+\.py)`", cells(row)[0])}
+    assert listed == {p.name for p in (ROOT / "compiler" / "build").glob("*.py")}
 
 
 def test_every_module_of_the_compiler_is_named_in_its_docs() -> None:

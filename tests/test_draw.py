@@ -298,7 +298,7 @@ def test_bad_hints_are_errors_at_their_line(tmp_path: Path, hints: str, message:
 
 
 def test_the_colour_names_the_compiler_accepts_are_the_drawing_s() -> None:
-    from rulewright.compiler.build import DRAWING_COLOURS
+    from rulewright.compiler.build.keys import DRAWING_COLOURS
     from rulewright.draw import NAMED_COLOURS
 
     assert set(DRAWING_COLOURS) == set(NAMED_COLOURS)

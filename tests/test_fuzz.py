@@ -22,7 +22,7 @@ import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from rulewright.compiler.build import ACTION_KEYS, BOARD_KEYS, FIELD_KEYS, OPTION_KEYS, PHASE_KEYS, TOP_KEYS
+from rulewright.compiler.build.keys import ACTION_KEYS, BOARD_KEYS, FIELD_KEYS, OPTION_KEYS, PHASE_KEYS, TOP_KEYS
 from rulewright.compiler.driver import analyse, compile_file
 from rulewright.compiler.parse import Kind, ParseError, parse
 from rulewright.core.source import CompileError, Diagnostic, SourceSpan

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 
 from rulewright.cli import cli
 from rulewright.commands.schema import SCHEMA_FILES, schema_text
-from rulewright.compiler import build, schema
+from rulewright.compiler import schema
+from rulewright.compiler.build import keys
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted((ROOT / "rules").glob("*/*.yaml"))
@@ -57,9 +58,9 @@ def test_the_bundled_schema_files_are_the_generated_ones() -> None:
 def test_keys_are_the_checkers_own() -> None:
     rules = schema.rule_schema()
     assert rules["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert tuple(rules["properties"]) == build.TOP_KEYS
+    assert tuple(rules["properties"]) == keys.TOP_KEYS
     action = rules["properties"]["actions"]["anyOf"][0]["additionalProperties"]["anyOf"][0]
-    assert tuple(action["properties"]) == build.ACTION_KEYS and action["additionalProperties"] is False
+    assert tuple(action["properties"]) == keys.ACTION_KEYS and action["additionalProperties"] is False
     from rulewright.core.scenario_keys import FILE_KEYS, SCENARIO_KEYS
     scenarios = schema.scenario_schema()
     assert tuple(scenarios["properties"]) == FILE_KEYS
@@ -67,7 +68,7 @@ def test_keys_are_the_checkers_own() -> None:
 
 
 def test_a_key_the_checker_gains_without_a_type_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(build, "ACTION_KEYS", build.ACTION_KEYS + ("cost",))
+    monkeypatch.setattr(keys, "ACTION_KEYS", keys.ACTION_KEYS + ("cost",))
     with pytest.raises(schema.SchemaDrift, match=r"ACTION_KEYS: keys without a type .*\['cost'\]"):
         schema.rule_schema()
 
@@ -203,7 +204,7 @@ def test_the_checker_refuses_what_the_schema_refuses(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "when_stuck must be `pass` (the turn passes) or `end` (the game ends)" in result.output
     assert "unknown moment `turn_start`" in result.output
-    assert build.WHEN_STUCK == tuple(schema.rule_schema()["properties"]["phases"]["anyOf"][0]["additionalProperties"][
+    assert keys.WHEN_STUCK == tuple(schema.rule_schema()["properties"]["phases"]["anyOf"][0]["additionalProperties"][
         "anyOf"][0]["properties"]["when_stuck"]["anyOf"][0]["enum"])
 
 
@@ -216,8 +217,8 @@ def test_each_top_level_key_has_the_doc_of_the_language_reference() -> None:
     listed = {}
     for row in table.splitlines():
         if row.startswith("| `"):
-            keys, what = (cell.strip() for cell in row.strip().strip("|").split(" | ", 1))
-            listed.update({key: what for key in re.findall(r"`([a-z_]+)`", keys)})
+            written, what = (cell.strip() for cell in row.strip().strip("|").split(" | ", 1))
+            listed.update({key: what for key in re.findall(r"`([a-z_]+)`", written)})
     assert schema.TOP_DOCS == listed
     properties = schema.rule_schema()["properties"]
-    assert {key: properties[key]["description"] for key in build.TOP_KEYS} == listed
+    assert {key: properties[key]["description"] for key in keys.TOP_KEYS} == listed

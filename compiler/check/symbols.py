@@ -74,7 +74,7 @@ class Symbols:
 
     def declare(self, name: str, sym: Symbol) -> None:
         if name in IMPLICIT:
-            if sym.span is not None and sym.kind != "const":  # (values and seats: build.py says so, where they are)
+            if sym.span is not None and sym.kind != "const":  # (values and seats: build/ says so, where they are)
                 self.error(sym.span, f"`{name}` is reserved: the rules use it for {IMPLICIT[name]}",
                            "choose another name")
             return

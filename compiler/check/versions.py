@@ -27,7 +27,7 @@ def base_call(ty: Typer, e: ast.Call) -> t.Expr:
                  "term", "it is the version that one replaced: e.g. `rent: \"2 * base(rent(a))\"` under "
                  "`define:` in a file with `extends:`")
         return t.Invalid(ANY, e.span)
-    if r.earlier is None:  # (build.py refused it: this version replaced none, and says why)
+    if r.earlier is None:  # (build/definitions.py refused it: this version replaced none, and says why)
         return t.Invalid(ANY, e.span)
     what = "definition" if r.section == "define" else "scoring term"
     arg = e.args[0] if len(e.args) == 1 and not e.keywords else None

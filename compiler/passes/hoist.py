@@ -107,6 +107,21 @@ class Hoister:
 
     def comprehension(self, e: t.Comprehension) -> t.Expr:
         old = clauses(e)
+        found = self.found(e, old)
+        chosen = [f for f in found.values() if f.hoisted() or f.shared()]
+        if not chosen:
+            return e
+        # Each bound once, in the clause it needs, the smaller (what others may hold) first.
+        chosen.sort(key=lambda f: (f.level, _size(f.expr)))
+        binders: dict[Hashable, tuple[t.Symbol, _Found]] = {}
+        for f in chosen:
+            base = _called(f.expr) or "once"
+            binders[key(f.expr)] = (self.names.symbol(_like(f.expr, base), base, f.expr.ty), f)
+        return _rewritten(e, old, binders)
+
+    def found(self, e: t.Comprehension, old: list[Clause]) -> dict[Hashable, _Found]:
+        """What `e` computes that reads none of the variables of some clause on, or calls a
+        definition, each with where it is computed."""
         levels = {var: i + 1 for i, (var, _, _) in enumerate(old)}
         found: dict[Hashable, _Found] = {}
 
@@ -153,61 +168,57 @@ class Hoister:
             if test is not None:
                 visit(test, i + 1, True, frozenset(), True)
         visit(e.elt, len(old), False, frozenset(), True)
-        chosen = [f for f in found.values() if f.hoisted() or f.shared()]
-        if not chosen:
-            return e
-        # Each bound once, in the clause it needs, the smaller (what others may hold) first.
-        chosen.sort(key=lambda f: (f.level, _size(f.expr)))
-        binders: dict[Hashable, tuple[t.Symbol, _Found]] = {}
-        for f in chosen:
-            base = _called(f.expr) or "once"
-            binders[key(f.expr)] = (self.names.symbol(_like(f.expr, base), base, f.expr.ty), f)
+        return found
 
-        # A value a comprehension inside bound once, bound here instead: its clause there is
-        # dropped, and its local read as this one.
-        aliases: dict[Hashable, t.Symbol] = {}
 
-        def use(x: t.Expr, skip: Hashable | None = None) -> t.Expr:
-            k = key(x)
-            if k in binders and k != skip:
-                sym = binders[k][0]
-                return t.Ref(sym, x.ty, x.span)
-            if k in aliases:
-                return t.Ref(aliases[k], x.ty, x.span)
-            if isinstance(x, t.Comprehension):
-                kept = []
-                for var, domain, cond in clauses(x):
-                    item = _bound_once(domain)
-                    if item is not None and cond is None and key(item) in binders and key(item) != skip:
-                        aliases[key(t.Ref(var, var.ty, x.span))] = binders[key(item)][0]
-                        continue
-                    kept.append((var, domain, cond))
-                if len(kept) < len(clauses(x)):
-                    x = with_clauses(x, kept, x.elt)
-            return rebuild(x, lambda part: use(part, skip))
+def _rewritten(e: t.Comprehension, old: list[Clause], binders: dict[Hashable, tuple[t.Symbol, _Found]],
+               ) -> t.Expr:
+    """`e` with each value of `binders` bound once, in a clause of its own, and read from there."""
+    # A value a comprehension inside bound once, bound here instead: its clause there is
+    # dropped, and its local read as this one.
+    aliases: dict[Hashable, t.Symbol] = {}
 
-        # The clauses: after each original clause (before the first, for level 0) the values bound
-        # once per its item, then that clause's condition, which may read them.
-        new: list[Clause] = []
-        for level in range(len(old) + 1):
-            cond = None
-            if level > 0:
-                var, domain, cond = old[level - 1]
-                new.append((var, use(domain), None))
-            here = [(k, sym, f) for k, (sym, f) in binders.items() if f.level == level]
-            # what the condition reads is bound before it; the rest after it, for the items it passes
-            for before in (True, False):
-                for k, sym, f in here:
-                    if f.in_condition() != before:
-                        continue
-                    what = show(f.expr) + (f", once per {old[level - 1][0].name}" if level else " out of the loop")
-                    one = t.Collection("list", (use(f.expr, k),), _list_of(f.expr.ty), f.expr.span)
-                    new.append((sym, t.Note("hoisted" if f.hoisted() else "shared", what, one, one.ty, f.expr.span),
-                                None))
-                if before and cond is not None:
-                    var, domain, _ = new[-1]
-                    new[-1] = (var, domain, use(cond))
-        return with_clauses(e, new, use(e.elt))
+    def use(x: t.Expr, skip: Hashable | None = None) -> t.Expr:
+        k = key(x)
+        if k in binders and k != skip:
+            sym = binders[k][0]
+            return t.Ref(sym, x.ty, x.span)
+        if k in aliases:
+            return t.Ref(aliases[k], x.ty, x.span)
+        if isinstance(x, t.Comprehension):
+            kept = []
+            for var, domain, cond in clauses(x):
+                item = _bound_once(domain)
+                if item is not None and cond is None and key(item) in binders and key(item) != skip:
+                    aliases[key(t.Ref(var, var.ty, x.span))] = binders[key(item)][0]
+                    continue
+                kept.append((var, domain, cond))
+            if len(kept) < len(clauses(x)):
+                x = with_clauses(x, kept, x.elt)
+        return rebuild(x, lambda part: use(part, skip))
+
+    # The clauses: after each original clause (before the first, for level 0) the values bound
+    # once per its item, then that clause's condition, which may read them.
+    new: list[Clause] = []
+    for level in range(len(old) + 1):
+        cond = None
+        if level > 0:
+            var, domain, cond = old[level - 1]
+            new.append((var, use(domain), None))
+        here = [(k, sym, f) for k, (sym, f) in binders.items() if f.level == level]
+        # what the condition reads is bound before it; the rest after it, for the items it passes
+        for before in (True, False):
+            for k, sym, f in here:
+                if f.in_condition() != before:
+                    continue
+                what = show(f.expr) + (f", once per {old[level - 1][0].name}" if level else " out of the loop")
+                one = t.Collection("list", (use(f.expr, k),), _list_of(f.expr.ty), f.expr.span)
+                new.append((sym, t.Note("hoisted" if f.hoisted() else "shared", what, one, one.ty, f.expr.span),
+                            None))
+            if before and cond is not None:
+                var, domain, _ = new[-1]
+                new[-1] = (var, domain, use(cond))
+    return with_clauses(e, new, use(e.elt))
 
 
 def _bound_once(e: t.Expr) -> t.Expr | None:

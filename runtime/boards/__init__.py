@@ -24,7 +24,7 @@ A new kind of board (the square grid of issue 37 is the next) is a module here w
 - charges whatever it remembers as games are played to what the board keeps (runtime/kept.py `made`)
   and empties it in `_forget_own`;
 - is exported below and from runtime/__init__.py; the compiler reads its declaration (its YAML
-  shape in compiler/build.py, its checks in compiler/boards.py) and writes the call that makes it
+  shape in compiler/build/boards.py, its checks in compiler/boards.py) and writes the call that makes it
   (compiler/templates/game.py.j2, `_board__<name>`): docs/compiler.md.
 """
 

@@ -1,0 +1,48 @@
+"""The words of a rule file: every key a table may hold and every word a value may be.
+
+Read by the builder's modules, by compiler/schema.py (the JSON Schema of a rule file) and by
+tests/test_docs.py (each is named in docs/language.md).
+"""
+
+from __future__ import annotations
+
+TOP_KEYS = (
+    "rulewright", "game", "title", "author", "extends", "incompatible", "family", "players", "roles", "neutral",
+    "enums", "components", "setup", "records",
+    "options", "boards", "dice", "state", "define", "procedures", "phases", "actions", "triggers",
+    "end", "scoring", "winner", "tie_break", "invariants", "drawing",
+)
+DRAWING_KEYS = ("colours", "icons")
+# The colour names a `drawing:` colour may be, beside `#rgb` and `#rrggbb` (api/draw.py draws each).
+DRAWING_COLOURS = ("red", "yellow", "green", "blue", "violet", "purple", "orange", "black", "white", "brown",
+                   "grey", "gray", "pink", "gold")
+
+
+INVARIANT_KEYS = ("holds", "doc", "quote")
+OPTION_KEYS = ("doc", "quote", "default", "choices")
+BOARD_KEYS = ("hexagon", "ring", "graph", "regions", "borders", "expect", "players", "note", "hexmap", "wall")
+GRAPH_KEYS = ("spots", "roads")
+HEXMAP_KEYS = ("rows", "legend")
+REGION_KEYS = ("spots",)  # and the region's attributes: `Chu: {colour: violet, spots: [...]}`
+REGION_KIND_KEYS = ("mirror_of", "rename")
+EXPECT_KEYS = (
+    "spots", "regions", "region_size", "contiguous", "cover_each_spot_once", "no_region_equal", "connected",
+    "borders", "borders_match_roads", "attribute_counts", "bordering_differ", "pieces", "regions_per_face",
+    "face_size", "largest_wall",
+)
+FIELD_KEYS = ("per", "type", "values", "init", "visible", "doc", "shown_if", "hide_items_if", "pool")
+PHASE_KEYS = ("start", "actions", "when_stuck", "then", "actor")
+ACTION_KEYS = ("choose", "when", "text", "others_text", "revealed_when", "effect", "doc")
+DEFINE_KEYS = ("value", "cached")  # a definition written as a mapping: `{value: "...", cached: true}`
+TRIGGER_KEYS = ("after", "at", "when", "effect", "doc")
+VISIBILITY = ("all", "owner", "none", "size")
+VISIBLE_TO_KEYS = ("to",)  # `visible: {to: <player over k>}`: entry or item k seen by that player only
+WHEN_STUCK = ("pass", "end")  # a phase whose seat has no legal move: the turn passes, or the game ends
+TRIGGER_MOMENTS = ("turn_end",)  # a trigger's `at:`
+WINNER_RULES = ("highest_score", "lowest_score")
+
+
+LANGUAGE_VERSION = 1
+
+
+COMPONENT_KEYS = ("count", "all", "attributes", "doc")

@@ -13,11 +13,11 @@ the count of a run that plays no game (start-up, compiling, loading) is taken of
 divided by the number of games. The objects the compiler leaves alive are frozen out of the garbage
 collector's reach before the games (`gc.freeze`): otherwise each full collection during the games walks
 them, and a compiler that keeps more (caches of parsed built-ins, say) counts as a slower game.
-The ratio old / new is how many times fewer instructions a game takes now: a comparison of two versions of the code that the machine's load leaves alone, not the
-speed-up itself (a cache miss costs more than an instruction: measured on the bundled rule sets,
-the ratio is that of playouts per CPU second to up to a third above it, and well below it for
-China (Cornett); docs/optimiser.md, "What is left"). Needs valgrind; slow (some fifty times
-slower than the games).
+The ratio old / new is how many times fewer instructions a game takes now: a comparison of two
+versions of the code that the machine's load leaves alone, not the speed-up itself (a cache miss
+costs more than an instruction: measured on the bundled rule sets, the ratio is that of playouts per
+CPU second to up to a third above it, and well below it for China (Cornett); docs/optimiser.md,
+"What is left"). Needs valgrind; slow (some fifty times slower than the games).
 
 `--native` counts each tree's committed generated/ modules on that tree's own native build instead
 (built once per side, as scripts/bench_against.py --native does): the C code mypyc wrote is counted

@@ -122,6 +122,41 @@ PASSES: dict[str, str] = {
 }
 ALL: frozenset[str] = frozenset(PASSES)
 
+# The names the passes had before each was named by what it does (issue 35; the table in
+# docs/optimiser.md, "Old names"). A name given from outside (`compile --no-pass`, `bench --no-pass`,
+# `rulewright.load_rules(passes=...)`) is read through `current`: an old one is still understood.
+RENAMED: dict[str, str] = {
+    "component_sets": "intersect_components",
+    "value_masks": "mask_values",
+    "inner_defines": "compute_inside_kept",
+    "score_only": "compute_at_scoring",
+    "bitmask": "mask_spot_sets",
+    "spot_filters": "mask_spot_filters",
+    "listing_hoist": "hoist_masks",
+    "choice_hoist": "hoist_choices",
+    "set_items": "unwrap_set_items",
+    "list_items": "unwrap_list_items",
+    "range_bounds": "bound_ranges",
+    "set_lists": "sort_sets",
+    "value_tables": "remember_values",
+    "derived": "keep_derived",
+    "region_drops": "drop_by_region",
+    "nested_drops": "nest_by_region",
+    "own_drops": "drop_in_place",
+    "lazy_hoist": "hoist_lazily",
+    "end_once": "keep_end",
+    "action_tables": "index_actions",
+    "spot_rows": "gather_spots",
+    "listing_tables": "remember_listings",
+    "sorted_keys": "key_sorted_lists",
+    "tabled_rows": "find_rows_by_key",
+    "region_masks": "mask_regions",
+    "guard_inline": "inline_guards",
+    "move_step": "write_out_moves",
+    "journal": "journal_changes",
+    "board_tables": "bind_board_tables",
+}
+
 # Each pass's level (see the module's doc), "typed" unless named here: "typed", a rewrite of the typed
 # program; "representation", the representation step, which annotates the typed program's declarations
 # with how a value is stored or found (kept between moves, held as a bit mask, remembered in a table of
@@ -169,6 +204,11 @@ def level(name: str) -> str:
 def known(names: Iterable[str]) -> list[str]:
     """The names that are no pass (for an error message)."""
     return [n for n in names if n not in PASSES]
+
+
+def current(name: str) -> str:
+    """The pass's name now: `name` itself, or the new name of a pass `name` named before (`RENAMED`)."""
+    return RENAMED.get(name, name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ def test_schacht_looks_no_table_up_by_name_at_a_listing() -> None:
     """Every table China (Schacht)'s code finds by name is bound, and no statement of the lowered
     program finds one by name any more. (What is bound, with which types, and what the statements
     read instead, is the golden of tests/passes/bind_board_tables*.yaml and of the cases find_rows_by_key and
-    listing-tables, tests/test_pass_goldens.py.)"""
+    remember-listings, tests/test_pass_goldens.py.)"""
     emitted = compile_file(ruleset_file("china-schacht")).emitted
     assert emitted is not None
     program = emitted.program

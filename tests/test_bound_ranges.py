@@ -17,7 +17,7 @@ from rulewright.compiler import passes
 from rulewright.runtime.state import Game
 from tests.helpers.lockstep import moves_in_lockstep
 
-GAME = Path(__file__).parent / "games" / "range-bounds.yaml"
+GAME = Path(__file__).parent / "games" / "bound-ranges.yaml"
 
 
 def budget_after(game: Game, row: int) -> int:

@@ -4,7 +4,7 @@ that choice that reads only the earlier choices is computed once per row.
 
 What is written (a test of the earlier choice only, one that reads the state as well, three
 choices, a choice of spots per way to pay as China (Schacht)'s), and not without the pass, is the
-golden of the test game tests/games/spot-rows.yaml (tests/test_pass_goldens.py). Checked here: the
+golden of the test game tests/games/gather-spots.yaml (tests/test_pass_goldens.py). Checked here: the
 test game played in lockstep with and without the pass and against the plain code; a row's
 actions against the board's spots of random masks, in spot order, each spot's action one object
 whatever the mask.
@@ -20,7 +20,7 @@ from rulewright import runtime as rt
 from rulewright.runtime.listing import MASKS_KEPT
 from tests.helpers.lockstep import moves_in_lockstep
 
-GAME = Path(__file__).parent / "games" / "spot-rows.yaml"
+GAME = Path(__file__).parent / "games" / "gather-spots.yaml"
 
 
 def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:

@@ -3,7 +3,7 @@ no earlier choice, is made once per listing, the first time it is walked.
 
 What is written, and what is not (a list that reads the earlier choice, a definition walked), is
 the golden of tests/passes/hoist_choices.yaml (tests/test_pass_goldens.py). Checked here: the test
-game tests/games/choice-hoist.yaml played in lockstep with and without the pass and against the
+game tests/games/hoist-choices.yaml played in lockstep with and without the pass and against the
 plain code.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tests.helpers.lockstep import moves_in_lockstep
 
-GAME = Path(__file__).parent / "games" / "choice-hoist.yaml"
+GAME = Path(__file__).parent / "games" / "hoist-choices.yaml"
 
 
 def test_the_game_plays_as_without_the_pass_and_as_the_plain_code() -> None:

@@ -22,7 +22,7 @@ from rulewright.compiler.driver import compile_file
 from rulewright.core.paths import ruleset_file
 from tests.helpers.lockstep import moves_in_lockstep
 
-GAME = Path(__file__).parent / "games" / "lazy-hoist.yaml"
+GAME = Path(__file__).parent / "games" / "hoist-lazily.yaml"
 
 
 def test_yellow_yangtze_s_flood_fill_is_made_once_if_a_pagoda_needs_it() -> None:

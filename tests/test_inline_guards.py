@@ -3,7 +3,7 @@ written out, not through a call of its guard method.
 
 What is written (and that the guard methods stay) is the golden of tests/passes/inline_guards.yaml
 (tests/test_pass_goldens.py). Checked here: how each form of test is negated, and two test games
-with guards (tests/games/listing-tables.yaml, tests/games/list-items.yaml) played in lockstep with
+with guards (tests/games/remember-listings.yaml, tests/games/unwrap-list-items.yaml) played in lockstep with
 and without the pass and against the plain code.
 """
 
@@ -75,7 +75,7 @@ def test_nodes_are_negated_as_their_text_is(when: Expr, test: str) -> None:
     assert not isinstance(negated, Code)  # (asked of the nodes, not of their text)
 
 
-@pytest.mark.parametrize("game", ["listing-tables.yaml", "list-items.yaml"])
+@pytest.mark.parametrize("game", ["remember-listings.yaml", "unwrap-list-items.yaml"])
 def test_the_games_play_as_without_the_pass_and_as_the_plain_code(game: str) -> None:
     source = compile_file(GAMES / game).source
     assert "written out (`inline_guards`)" in source and "if not self._guard_" not in source

@@ -4,7 +4,7 @@ in a set written as set operations against the components having those attribute
 What is written, and what `keep_derived` and `inline` make of it (a table of the sets, a count as the
 size of an intersection, a test as one, a count of distinct values, a call inlined with its
 argument put back), is the golden of the case tests/passes/intersect_components.yaml and of the test game
-tests/games/component-sets.yaml, whose forms are Mandarin's (tests/test_pass_goldens.py). Checked
+tests/games/intersect-components.yaml, whose forms are Mandarin's (tests/test_pass_goldens.py). Checked
 here: what is taken and what is not (the test game, Mandarin), and the test game played in
 lockstep with and without the pass and against the plain code; the bundled rule sets are held to
 the plain code by tests/test_optimiser.py.
@@ -23,7 +23,7 @@ from rulewright.compiler.passes.intersect_components import attribute_kinds, sha
 from rulewright.core.paths import ruleset_file
 from tests.helpers.lockstep import moves_in_lockstep
 
-GAME = Path(__file__).parent / "games" / "component-sets.yaml"
+GAME = Path(__file__).parent / "games" / "intersect-components.yaml"
 
 
 @cache

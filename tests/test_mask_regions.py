@@ -5,7 +5,7 @@ listing's last choice of regions made from masks of regions and appended from it
 What is written (a test of the earlier choice and a kept test over a list field of regions in any
 order or the zones, a kept test first and three choices over the regions of another kind, an `any`
 of a kept test, a drop by region, at one region and whole; regions chosen by the ways to pay, as
-China (Schacht)'s) is the golden of the test game tests/games/region-masks.yaml and of the case
+China (Schacht)'s) is the golden of the test game tests/games/mask-regions.yaml and of the case
 tests/passes/find_rows_by_key.yaml (tests/test_pass_goldens.py). Checked here: the test game and China
 (Schacht) played in lockstep with and without the pass and against the plain code; every bit known
 checked against the definition computed afresh after every move, on the state, on a copy made
@@ -34,7 +34,7 @@ from rulewright.runtime.errors import GameError
 from rulewright.runtime.state import Game
 from tests.helpers.lockstep import moves_in_lockstep, play_in_lockstep
 
-GAME = Path(__file__).parent / "games" / "region-masks.yaml"
+GAME = Path(__file__).parent / "games" / "mask-regions.yaml"
 OPS: dict[str, Callable[[Any, Any], bool]] = {">": operator.gt, ">=": operator.ge}
 
 
@@ -80,7 +80,7 @@ def checked(plain: Game, state: Any, tests: Tested) -> int:
     return known
 
 
-@pytest.mark.parametrize("ruleset", ["china-schacht", "tests/games/region-masks.yaml"])
+@pytest.mark.parametrize("ruleset", ["china-schacht", "tests/games/mask-regions.yaml"])
 def test_every_bit_known_is_the_test_computed_afresh(ruleset: str) -> None:
     path = GAME if ruleset.endswith(".yaml") else ruleset_file(ruleset)
     game, plain, tests = rulewright.load_rules(path), rulewright.load_rules(path, passes=frozenset()), kept_tests(path)

@@ -2,7 +2,7 @@
 what the board fixes of each spot, made from bit masks.
 
 What is written is the golden of the case tests/passes/mask_spot_filters.yaml and of the test game of
-every form, tests/games/spot-filters.yaml (tests/test_pass_goldens.py). Checked here: what is found
+every form, tests/games/mask-spot-filters.yaml (tests/test_pass_goldens.py). Checked here: what is found
 on China (Schacht), and the test game played in lockstep against the plain code, with the
 kept mask checked against the field after every move; a test that can fail is computed only when
 a spot reaches it, as the walk did; the runtime's pieces against what they stand for.
@@ -28,7 +28,7 @@ from rulewright.core.paths import ruleset_file
 from rulewright.runtime.boards import base as board_module
 from rulewright.runtime.state import Game
 
-GAME = Path(__file__).parent / "games" / "spot-filters.yaml"
+GAME = Path(__file__).parent / "games" / "mask-spot-filters.yaml"
 
 
 @cache
@@ -136,7 +136,7 @@ def test_the_spots_of_masks_in_order_and_each_test_only_while_a_spot_is_left() -
 def test_the_groups_of_spots_are_named_by_their_key_not_by_its_code(tmp_path: Path) -> None:
     """The board's table of spots grouped by a key is named from the key's structure (compiler/lower/
     comprehensions.py `group_key`): the same key written over a spot named otherwise is the same table."""
-    renamed, plain = tmp_path / "spot-filters.yaml", tmp_path / "plain.yaml"  # (fresh boards: their own tables)
+    renamed, plain = tmp_path / "mask-spot-filters.yaml", tmp_path / "plain.yaml"  # (fresh boards: their own tables)
     text = GAME.read_text()
     plain.write_text(text)
     written = '"[s for s in spots if not owner[s] and region_of(s, zone) in open_zones]"'

@@ -2,7 +2,7 @@
 variable (a player), as one bit mask per value kept up to date; counts, tests and lists of them,
 and of the spots empty or not, read from the masks.
 
-What is written (every form of the test game tests/games/value-masks.yaml and of the case
+What is written (every form of the test game tests/games/mask-values.yaml and of the case
 tests/passes/mask_values.yaml read from the masks, the one whose lists only the game bounds left to
 the plain code, the masks kept exact by each assignment) is their golden (tests/test_pass_goldens.py).
 Checked here: what is found for China (Schacht) (`palaces_in`, `palaces_total`, the free spaces,
@@ -28,7 +28,7 @@ from rulewright.core.paths import ruleset_file
 from rulewright.runtime.state import Game, State
 from tests.helpers.lockstep import moves_in_lockstep, play_in_lockstep
 
-GAME = Path(__file__).parent / "games" / "value-masks.yaml"
+GAME = Path(__file__).parent / "games" / "mask-values.yaml"
 SCHACHT = ("china-schacht", "china-schacht/border-quarrels", "china-schacht/two-player",
            "china-schacht/fortifications", "china-schacht/bonus-tiles")
 

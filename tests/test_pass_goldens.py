@@ -39,15 +39,15 @@ from rulewright.compiler.lower import lower
 
 HERE = Path(__file__).parent / "passes"
 # Test games of tests/games/ whose goldens show a pass on every form its tests play.
-GAMES = {"intersect_components": ["games/component-sets"], "mask_values": ["games/value-masks"],
-         "hoist_lazily": ["games/lazy-hoist"], "inline_procedures": ["games/inline-procedures"],
-         "mask_spot_filters": ["games/spot-filters"], "hoist_masks": ["games/listing-hoist"],
-         "unwrap_list_items": ["games/list-items"], "remember_values": ["games/value-tables"],
-         "gather_spots": ["games/spot-rows"],
-         "remember_listings": ["games/listing-tables"], "key_sorted_lists": ["games/sorted-keys"],
-         "mask_regions": ["games/region-masks", "passes/find_rows_by_key"],
+GAMES = {"intersect_components": ["games/intersect-components"], "mask_values": ["games/mask-values"],
+         "hoist_lazily": ["games/hoist-lazily"], "inline_procedures": ["games/inline-procedures"],
+         "mask_spot_filters": ["games/mask-spot-filters"], "hoist_masks": ["games/hoist-masks"],
+         "unwrap_list_items": ["games/unwrap-list-items"], "remember_values": ["games/remember-values"],
+         "gather_spots": ["games/gather-spots"],
+         "remember_listings": ["games/remember-listings"], "key_sorted_lists": ["games/key-sorted-lists"],
+         "mask_regions": ["games/mask-regions", "passes/find_rows_by_key"],
          "write_out_moves": ["games/kingdoms", "games/tile-bag", "games/mask-forms", "games/every-construct"],
-         "bind_board_tables": ["passes/find_rows_by_key", "games/listing-tables"], "hoist": ["passes/inline-probe"]}
+         "bind_board_tables": ["passes/find_rows_by_key", "games/remember-listings"], "hoist": ["passes/inline-probe"]}
 # The cases shown with some passes only (by the name of their rule file): tests/test_inline_hoist.py's
 # probe, with `inline` and `hoist` alone (`keep_derived` would keep what loops, and `inline` leave it).
 ENABLED = {"inline-probe": frozenset({"inline", "hoist"})}

@@ -2,7 +2,7 @@
 values of the game is remembered by them, in a table of the board, and appended whole.
 
 What is written (on the case tests/passes/remember_listings.yaml and the test game
-tests/games/listing-tables.yaml: what is taken, lists read by membership keyed by their items, a
+tests/games/remember-listings.yaml: what is taken, lists read by membership keyed by their items, a
 list in its order, truth values and colours, and what is not, a number, a definition, an option,
 the players, a hand at a seat walked) is their golden (tests/test_pass_goldens.py). Checked here:
 where China (Schacht)'s listings charge, key and make a choice's list; that lowering lists plainly
@@ -29,7 +29,7 @@ from rulewright.runtime.state import Game
 from tests.helpers.compiled import method
 from tests.helpers.lockstep import moves_in_lockstep
 
-GAME = Path(__file__).parent / "games" / "listing-tables.yaml"
+GAME = Path(__file__).parent / "games" / "remember-listings.yaml"
 
 
 def test_schacht_remembers_its_card_listings_by_the_colours_held() -> None:

@@ -2,7 +2,7 @@
 the game (a hand: a list of values of an enumeration) and of its other parameters is remembered by
 that value, in a table of the board every state shares.
 
-Checked: what is found on China (Schacht) and on a test game (tests/games/value-tables.yaml) and
+Checked: what is found on China (Schacht) and on a test game (tests/games/remember-values.yaml) and
 what must not be (a definition reading the seat to act, the count of players, two hands, an
 option, another definition, or having no parameter); the games played in
 lockstep with and without the pass; values shared by states of the board; the table's bound. What
@@ -27,7 +27,7 @@ from rulewright.core.paths import ruleset_file
 from rulewright.runtime.state import Game
 from tests.helpers.lockstep import play_in_lockstep
 
-GAME = Path(__file__).parent / "games" / "value-tables.yaml"
+GAME = Path(__file__).parent / "games" / "remember-values.yaml"
 
 
 @cache

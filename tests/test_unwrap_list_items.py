@@ -1,7 +1,7 @@
 """Pass `unwrap_list_items` (docs/optimiser.md): a list joined with items written out is written with them,
 and such a join of a list read as it is, short, is sorted or searched at once, like the list.
 
-What is written on the test game tests/games/list-items.yaml (items after and before a list, a
+What is written on the test game tests/games/unwrap-list-items.yaml (items after and before a list, a
 join sorted, and joins counted as before) is its golden, tests/passes/unwrap_list_items-list-items.golden
 (tests/test_pass_goldens.py). Checked here: the budget of a move charged as the plain code charges
 it once the list is long, and the short join's walk only spared while it is short; the test game
@@ -18,7 +18,7 @@ from rulewright.compiler import passes
 from rulewright.runtime.state import Game
 from tests.helpers.lockstep import moves_in_lockstep
 
-GAME = Path(__file__).parent / "games" / "list-items.yaml"
+GAME = Path(__file__).parent / "games" / "unwrap-list-items.yaml"
 
 
 def budget_after(game: Game, hand: int) -> int:

@@ -140,17 +140,21 @@ _compiled_rules: dict[tuple[str, str], Game] = {}
 def load_rules(path: str | os.PathLike[str], passes: frozenset[str] | None = None) -> Game:
     """Compile a rule file (anywhere on disk; a path or its text) in memory and load the
     game, without writing a module; with the optimisation passes named (all unless told:
-    compiler/passes/). Raises CompileError with every problem of the rule file."""
+    compiler/passes/; a name a pass had before, `passes.RENAMED`, is read as its new name, with a
+    warning that says it). Raises CompileError with every problem of the rule file."""
+    import warnings
     from pathlib import Path
 
     from .compiler.driver import compile_file
-    from .compiler.passes import ALL
+    from .compiler.passes import ALL, RENAMED, current
     from .runtime.errors import BadSetup
 
     path = Path(path)
     if not path.is_file():
         raise BadSetup(f"no such rule file: {path}")
-    compiled = compile_file(path, ALL if passes is None else passes)
+    for old in sorted((passes or frozenset()) & RENAMED.keys()):
+        warnings.warn(f"pass `{old}` is called `{RENAMED[old]}` now", stacklevel=2)
+    compiled = compile_file(path, ALL if passes is None else frozenset(map(current, passes)))
     key = (str(path.resolve()), compiled.source)
     if key not in _compiled_rules:
         _compiled_rules[key] = game_from_source(compiled.source, str(path))

@@ -280,8 +280,8 @@ def context(rs: ir.RuleSet, program: Program, sources: list[tuple[str, str]], pa
         resets=program.resets,
         **_asks(program),
         board_players={b.name: b.players for b in rs.boards if b.players is not None},
-        move_step=program.move_step is not None,  # (pass `move_step`)
-        # (pass `move_step`) the tests of the end its step leaves out
+        move_step=program.move_step is not None,  # (pass `write_out_moves`)
+        # (pass `write_out_moves`) the tests of the end its step leaves out
         end_turn_test=program.move_step is None or program.move_step.end_turn_test,
         start_written=program.move_step is not None and program.move_step.start_written,
         phase_effects=phase_effects,
@@ -304,8 +304,8 @@ def _action(rs: ir.RuleSet, a: LoweredAction) -> dict[str, Any]:
         "key_code": _key_code(a.choices),
         # the limits of a move
         "listing_prelude": a.listing_prelude, "fresh_effect": a.fresh_effect,
-        "listing": a.listing,  # through tables per board (pass `action_tables`)
-        "unguarded": a.unguarded,  # its `when:` written out in its listing (pass `guard_inline`)
+        "listing": a.listing,  # through tables per board (pass `index_actions`)
+        "unguarded": a.unguarded,  # its `when:` written out in its listing (pass `inline_guards`)
         "when_span": next(x.when.span for x in rs.actions if x.name == a.name and x.when is not None)
         if a.when else None,
     }
@@ -336,9 +336,9 @@ def _slots(program: Program) -> tuple[str, ...]:
     return tuple([slot for _, slot, _ in program.options] + [f.name for f in program.fields]
                  + (["_budget"] if program.resets else [])  # the budget of a move (runtime/limits.py)
                  + [slot for slot, _ in program.kept_slots]
-                 + (["_kept_shared"] if program.own_drops else [])  # (pass `own_drops`)
+                 + (["_kept_shared"] if program.own_drops else [])  # (pass `drop_in_place`)
                  + [slot for slot, _, _, _ in program.kept]  # kept between moves or beside the fields (passes)
-                 + [slot for slot, _, _, _ in program.board_tables])  # (pass `board_tables`)
+                 + [slot for slot, _, _, _ in program.board_tables])  # (pass `bind_board_tables`)
 
 
 def _asks(program: Program) -> dict[str, Any]:

@@ -41,8 +41,8 @@ class LoweredAction:
     clear_cache: bool = False  # its choices can name ever new values (numbers): keep few actions interned
     count: int | None = None  # at most this many legal actions (None: only the game knows)
     steps: bool = False  # its effect (or a trigger after it) can wait for a decision: a generator
-    listing: Block = ()  # its listing through tables per board (pass `action_tables`), if so
-    unguarded: Expr | None = None  # (pass `guard_inline`) its listing's test of the `when:`, written out
+    listing: Block = ()  # its listing through tables per board (pass `index_actions`), if so
+    unguarded: Expr | None = None  # (pass `inline_guards`) its listing's test of the `when:`, written out
     others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
     revealed: Expr | None = None  # from when on everyone reads the text (`revealed_when:`), over the choices
 
@@ -57,7 +57,7 @@ class LoweredFunction:
     doc: str = ""
     steps: bool = False  # (a procedure) it can wait for a decision: a generator
     cached: bool = False  # a definition computed once per state (its body remembers its value)
-    kept: str = ""  # (pass `derived`) kept between moves: when it is computed again, for its comment
+    kept: str = ""  # (pass `keep_derived`) kept between moves: when it is computed again, for its comment
     version_of: str = ""  # (a definition) the one whose replaced version it is, for its comment: `base(...)`
     note: str = ""  # (a definition) what a pass decided of it that its body does not show, for its comment
     # (a definition computed at its call) where in `body` the statement is whose value is the
@@ -114,7 +114,7 @@ class LoweredPhase:
 
 @dataclass(frozen=True, slots=True)
 class MoveStep:
-    """(pass `move_step`) A move's step through the runtime written out for the rule set (the
+    """(pass `write_out_moves`) A move's step through the runtime written out for the rule set (the
     module's `_do` and `_start_phase`), and which of the runtime's tests of the end it keeps."""
 
     end_turn_test: bool  # the end is tested again after the end of the turn
@@ -163,27 +163,27 @@ class Program:
     asks: list[tuple[str, str]] = field(default_factory=list)
     secret_asks: tuple[str, ...] = ()  # (`ask p to choose secretly ...`)
     invariants: list[tuple[str, Expr, SourceSpan]] = field(default_factory=list)  # name, condition, where
-    # Values kept between moves (passes `derived`, `end_once`): each slot and its annotation; the
+    # Values kept between moves (passes `keep_derived`, `keep_end`): each slot and its annotation; the
     # slots a new phase or turn drops (they read the seat to act); the end's note, if it is kept.
     kept_slots: list[tuple[str, str]] = field(default_factory=list)
-    own_drops: bool = False  # (pass `own_drops`) the state says whether a copy may share its dicts of kept values
+    own_drops: bool = False  # (pass `drop_in_place`) the state says whether a copy may share its dicts of kept values
     phase_drops: list[str] = field(default_factory=list)
     end_kept: str = ""
     # Whether some definition is `cached: true` (and not kept): only then is `_derived` forgotten.
     caching: bool = False
-    # What the passes keep on the state beside the fields (pass `bitmask`): slot, annotation, note, copy;
+    # What the passes keep on the state beside the fields (pass `mask_spot_sets`): slot, annotation, note, copy;
     # and how `_fields_set()` makes it again from the fields.
     kept: list[tuple[str, str, str, str]] = field(default_factory=list)  # (and how `_copy_fields` copies it)
     fields_set: list[Stmt] = field(default_factory=list)
-    forget: list[Stmt] = field(default_factory=list)  # (pass `region_masks`) what `_forget_kept` also resets
-    # (pass `board_tables`) the tables of the board found once as a game starts: slot, annotation, the code
+    forget: list[Stmt] = field(default_factory=list)  # (pass `mask_regions`) what `_forget_kept` also resets
+    # (pass `bind_board_tables`) the tables of the board found once as a game starts: slot, annotation, the code
     # that finds or makes it, and what it holds
     board_tables: list[tuple[str, str, str, str]] = field(default_factory=list)
     # The tables of the board the code finds by name (or makes) as it reads them, in the order met: the slot
     # of the state each would be bound to, its annotation, the code that finds it (the whole value of the
     # statement that reads it) and what it holds (compiler/lower/boards.py `board_table`)
     board_lookups: list[tuple[str, str, str, str]] = field(default_factory=list)
-    move_step: MoveStep | None = None  # (pass `move_step`) a move's step written out for the rule set
+    move_step: MoveStep | None = None  # (pass `write_out_moves`) a move's step written out for the rule set
     # The definitions the code calls as methods (those inlined, or written otherwise by a pass, are not):
     # a listing needs its `_memo` only if one of them is remembered while the legal actions are listed.
     called: frozenset[str] = frozenset()

@@ -26,7 +26,7 @@ _BODIES = ("setup", "end_loops", "fields_set", "forget")  # (the program's own b
 
 
 def members(program: Program) -> dict[str, list[str]]:
-    """Each member of `program` by its name (`setup`, `board_tables`), and each part of a member of
+    """Each member of `program` by its name (`setup`, `bind_board_tables`), and each part of a member of
     a kind by both names (`action build.listing`), as lines."""
     out: dict[str, list[str]] = {}
     for f in dataclasses.fields(program):

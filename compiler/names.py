@@ -120,7 +120,7 @@ def table_constant(component: str, attribute: str) -> str:
 
 
 def component_sets_constant(table: str) -> str:
-    """(pass `component_sets`) the components having each value of an attribute, made from its
+    """(pass `intersect_components`) the components having each value of an attribute, made from its
     table's name: `SETS__TILE__ANIMAL` for `ATTR__TILE__ANIMAL`."""
     assert table.startswith(ATTR_TAG + JOIN)
     return SETS_TAG + table[len(ATTR_TAG):]
@@ -132,10 +132,10 @@ def board_function(board: str) -> str:
 
 
 # -- the state class ----------------------------------------------------------------------------
-# What the passes keep on a state beside its fields: (pass `bitmask`) the spots holding a value,
-# `_mask__<field>__<value>`; (passes `value_masks`, `spot_filters`) the spots whose list or set
+# What the passes keep on a state beside its fields: (pass `mask_spot_sets`) the spots holding a value,
+# `_mask__<field>__<value>`; (passes `mask_values`, `mask_spot_filters`) the spots whose list or set
 # is empty, `_empty__<field>`, the spots holding each value, `_has__<field>` or `_is__<field>`;
-# (pass `region_masks`) the regions passing a test of a kept definition, `_regions__<define>__<n>`,
+# (pass `mask_regions`) the regions passing a test of a kept definition, `_regions__<define>__<n>`,
 # and those whose bit of it is known, `_regions_known__<define>__<n>` (`_regions_within__...` a method).
 KEPT_TAGS = ("mask", "empty", "has", "is", "regions", "regions_known", "regions_within")
 # At most this many choices of an action are listed through tables (each has its locals: TEMPLATE_LOCALS).
@@ -147,7 +147,7 @@ TEMPLATE_MEMBERS = frozenset({
     "_legal", "_guard", "_perform", "_turn_end", "_is_over", "score_terms", "_tie_break", "_shown",
     "_hidden_item", "_copy_fields", "_action_text", "_deciding", "_kept_end", "_forget_kept",
     "_budget",  # declared in the class for the native build (runtime/limits.py keeps it)
-    "_kept_shared",  # (pass `own_drops`) whether a copy may share the state's dicts of kept values
+    "_kept_shared",  # (pass `drop_in_place`) whether a copy may share the state's dicts of kept values
 })
 # Every name a state has before the rule file adds its own: the runtime's attributes, methods
 # and class constants (read from the class, so that a new one is reserved at once), and the template's.
@@ -166,16 +166,16 @@ ANNOTATION_NAMES = frozenset({"int", "bool", "str", "list", "tuple", "dict", "fr
                               "Sequence", "Any", "Final"})
 # The methods and slots made from a rule file's name, by what it names.
 MEMBER_TAGS: dict[str, tuple[str, ...]] = {
-    # (pass `board_tables`) the slots of an action's tables of the board: its interned actions, as rows of spots or
+    # (pass `bind_board_tables`) the slots of an action's tables of the board: its interned actions, as rows of spots or
     # of regions or otherwise, its listings remembered by value, and the rows of its first choice by the key of
-    # what it walks (pass `tabled_rows`)
+    # what it walks (pass `find_rows_by_key`)
     "action": ("do", "legal", "guard", "actions", "spot_rows", "region_rows", "listed", "keyed_rows",
                "keyed_spot_rows", "keyed_region_rows"),
     "phase": ("start",),
     "trigger": ("trigger",),
     "option": ("opt",),
-    # the slot of a value kept between moves (compiler/passes/derived.py); of its table of values remembered by
-    # value (pass `board_tables`)
+    # the slot of a value kept between moves (compiler/passes/keep_derived.py); of its table of values remembered by
+    # value (pass `bind_board_tables`)
     "define": ("d", "values"),
 }
 MEMBER_PATTERNS: dict[str, tuple[str, ...]] = {kind: tuple(joined(tag, "{}") for tag in tags)
@@ -217,18 +217,18 @@ METHOD_NAMES = frozenset({"self", "rt"})
 TEMPLATE_LOCALS = frozenset({
     "_", "_actions", "_action", "_cache", "_name", "_args", "_memo", "_value", "_remembered", "_kept", "_over",
     "_other",
-    "_nested",  # a kept definition's values for one region (pass `nested_drops`)
-    # a listing through tables per board (pass `action_tables`): the table, and per choice its row and key
+    "_nested",  # a kept definition's values for one region (pass `nest_by_region`)
+    # a listing through tables per board (pass `index_actions`): the table, and per choice its row and key
     "_table", *(f"_row{k}" for k in range(1, MAX_TABLE_CHOICES)), *(f"_key{k}" for k in range(MAX_TABLE_CHOICES)),
-    # the masks a listing joins once, before its loops (pass `listing_hoist`)
+    # the masks a listing joins once, before its loops (pass `hoist_masks`)
     *(f"_joined{k}" for k in range(MAX_TABLE_CHOICES)),
-    # the last choice's spots as a mask, a test kept per row, the actions of the mask (pass `spot_rows`)
+    # the last choice's spots as a mask, a test kept per row, the actions of the mask (pass `gather_spots`)
     "_spots_mask", "_row_fixed", "_gathered",
-    # the rows of a listing's first choice found by the key of its walk (pass `tabled_rows`)
+    # the rows of a listing's first choice found by the key of its walk (pass `find_rows_by_key`)
     "_rows", "_rows_key", "_found_rows",
-    # a listing remembered by value: its table, key and list (pass `listing_tables`)
+    # a listing remembered by value: its table, key and list (pass `remember_listings`)
     "_listed", "_listed_key", "_listed_actions",
-    # a region choice made from masks, a kept test's mask among given regions (pass `region_masks`)
+    # a region choice made from masks, a kept test's mask among given regions (pass `mask_regions`)
     "_regions_mask", "_regions_stale", "_held_regions", "_in_region", "_row_actions",
     *(f"_kept_regions{k}" for k in range(MAX_TABLE_CHOICES)),
     "_rounds",  # how many rounds a loop whose joins are made at once makes (pass `join_rounds`)
@@ -255,10 +255,10 @@ FILTER_LOCAL = joined("item", "{}")
 
 # Locals the optimisation passes bind (compiler/passes/rewrite.py `Names`): a comprehension's
 # variable renamed where a definition is inlined, a value bound once. Each is `_<base>__<n>`: the
-# rule local or definition it stands for, or `once` (`cell`: pass `lazy_hoist`), and a number,
+# rule local or definition it stands for, or `once` (`cell`: pass `hoist_lazily`), and a number,
 # which no rule name, nor a fixed invented local (none holds `__`), can be.
 PASS_LOCAL_BASE = "once"
-PASS_CELL_BASE = "cell"  # (pass `lazy_hoist`) a comprehension's cell for a value computed once
+PASS_CELL_BASE = "cell"  # (pass `hoist_lazily`) a comprehension's cell for a value computed once
 
 
 def pass_local(name: str, bases: frozenset[str] | set[str]) -> bool:

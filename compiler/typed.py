@@ -101,9 +101,10 @@ class Builtin:
     extra: tuple[tuple[str, str], ...]  # template slots beyond the arguments: `throw`'s faces table
     ty: Ty
     span: SourceSpan
-    # (pass `range_bounds`) a `range(a, b)` whose `a` is never negative: it holds at most what `b` is
+    # (pass `bound_ranges`) a `range(a, b)` whose `a` is never negative: it holds at most what `b` is
     from_nonnegative: bool = False
-    # (pass `bitmask`) a built-in over a set of spots kept as a bit mask (`TypedProgram.masks`): it reads the mask
+    # (pass `mask_spot_sets`) a built-in over a set of spots kept as a bit mask (`TypedProgram.masks`): it reads
+    # the mask
     mask_read: bool = False
 
 
@@ -178,22 +179,22 @@ class Comprehension:
     span: SourceSpan
     # `for b in f(a) if c` clauses after the first, each inside the one before: (var, domain, cond)
     more: tuple[tuple[Symbol, Expr, Expr | None], ...] = ()
-    # (pass `set_lists`) `[x for x in S]` over a set, found to be the set's items sorted: written `sorted(S)`
+    # (pass `sort_sets`) `[x for x in S]` over a set, found to be the set's items sorted: written `sorted(S)`
     sorted_set: bool = False
-    # (pass `component_sets`) a count or test of the attributes of a set's components: a set operation against
+    # (pass `intersect_components`) a count or test of the attributes of a set's components: a set operation against
     # the components having them (`TypedProgram.component_sets`)
     component_set: bool = False
-    # (pass `value_masks`) a count, test or list of the spots where a field holds a value, or is empty: read
+    # (pass `mask_values`) a count, test or list of the spots where a field holds a value, or is empty: read
     # from the masks kept per value (`TypedProgram.value_masks`) or of the empty spots (`TypedProgram.masks`)
     value_mask: bool = False
-    # (pass `bitmask`) a list, count, `all` or `any` of the spots where a field holds a constant: read from
+    # (pass `mask_spot_sets`) a list, count, `all` or `any` of the spots where a field holds a constant: read from
     # its bit mask (`TypedProgram.masks`)
     mask_read: bool = False
-    # (pass `spot_filters`) a list of spots made from bit masks: its tests, in the order computed
+    # (pass `mask_spot_filters`) a list of spots made from bit masks: its tests, in the order computed
     spot_filter: Filter | None = None
     # (pass `count_items`) `count(x == v for x in L)` over a list: the list's own count, `L.count(v)`
     counted: bool = False
-    # (pass `listing_hoist`) a list of spots made from masks, in a later choice of a listing, whose joined
+    # (pass `hoist_masks`) a list of spots made from masks, in a later choice of a listing, whose joined
     # masks read no local: joined once, before the listing's loops
     joined_once: bool = False
 
@@ -214,7 +215,7 @@ class Binary:
     ty: Ty
     span: SourceSpan
     truth_only: bool = False  # an `and`/`or` whose truth only is used (a condition): operands as they are
-    # (passes `set_items`, `list_items`) a set or list joined with (a set: or taken) a collection written
+    # (passes `unwrap_set_items`, `unwrap_list_items`) a set or list joined with (a set: or taken) a collection written
     # out, found to be written with its items in the operation: `s.union((a,))`, `(*x, a)`
     items_written: bool = False
 
@@ -247,21 +248,21 @@ Expr = (Num | Str | Bool | Ref | Invalid | DefineCall | Builtin | PerIndex | Lis
         | Comprehension | Unary | Binary | Cond | RecordNew | RecordField | Note)
 
 # The fields a pass sets on a node to mark the form lowering writes it in (compiler/passes/
-# `set_lists`, ...): the node computes the same with the field set or not, so what an expression
+# `sort_sets`, ...): the node computes the same with the field set or not, so what an expression
 # computes (`analysis.keys.key`) leaves them out.
 FORMS = frozenset({"sorted_set", "items_written", "from_nonnegative", "when_written_out", "drawn_out",
                    "joins_rounds", "component_set", "value_mask", "mask_read", "spot_filter", "counted",
                    "joined_once"})
 
 
-# -- sets of spots kept as bit masks, and the filters made from them (passes `bitmask`, `value_masks`,
-# `spot_filters`: how a set is held is a representation the passes choose, lowering writes it) --------
+# -- sets of spots kept as bit masks, and the filters made from them (passes `mask_spot_sets`, `mask_values`,
+# `mask_spot_filters`: how a set is held is a representation the passes choose, lowering writes it) --------
 @dataclass(frozen=True, slots=True)
 class Mask:
     """One set of spots kept as a bit mask: the spots whose `field` is the constant `value`
     (`value_py`, as generated code names it), in the state's slot `slot`; or, `empty`, the spots
-    whose field, of lists, is empty (`value` unused). Made by the passes `bitmask` and, `empty`,
-    `value_masks` and `spot_filters`."""
+    whose field, of lists, is empty (`value` unused). Made by the passes `mask_spot_sets` and, `empty`,
+    `mask_values` and `mask_spot_filters`."""
 
     field: str
     value: int
@@ -275,7 +276,7 @@ class Mask:
 class ValueMask:
     """The masks of a field per spot, one per value of its items (`op` "in": a field of lists or
     sets) or of its values (`op` "==": a field of simple values), in the state's slot `slot`, a
-    list of `count` ints (its code: `self.num_seats`, a number). Made by the pass `value_masks`."""
+    list of `count` ints (its code: `self.num_seats`, a number). Made by the pass `mask_values`."""
 
     field: str
     op: str
@@ -302,7 +303,7 @@ class FilterTerm:
 
 @dataclass(frozen=True, slots=True)
 class Filter:
-    """A list of spots made from masks (pass `spot_filters`): its tests, in the order the walk computed them."""
+    """A list of spots made from masks (pass `mask_spot_filters`): its tests, in the order the walk computed them."""
 
     terms: tuple[FilterTerm, ...]
 
@@ -328,7 +329,7 @@ class Assign:
     value: Expr
     span: SourceSpan
     item: Expr | None = None  # `xs[i] = v`, `f[e][i] = v`: the list item replaced
-    # (pass `set_items`) a set's `+=` or `-=` of a set written out, found to be written with its items:
+    # (pass `unwrap_set_items`) a set's `+=` or `-=` of a set written out, found to be written with its items:
     # `s = s.difference((a,))`
     items_written: bool = False
     # (pass `draw_out`) `x = without(x, c)` right after `let c = draw_from(x)`, found to take out the item
@@ -467,26 +468,26 @@ class Reads:
 
 @dataclass(frozen=True, slots=True)
 class Kept:
-    """How a definition's values are kept in the state between moves (pass `derived`, and the passes
+    """How a definition's values are kept in the state between moves (pass `keep_derived`, and the passes
     after it that say which part of them a change drops): in a slot, None while stale, dropped by
     every change of what it `reads`; each entry of the tuples below drops a part only."""
 
     reads: Reads
-    # (pass `derived`) (field per entity, k): an assignment to the field at one entity drops only the
+    # (pass `keep_derived`) (field per entity, k): an assignment to the field at one entity drops only the
     # values kept for that entity as k-th argument
     entries: tuple[tuple[str, int], ...] = ()
-    # (pass `derived`) (set field, k, attribute table): a change of the field by one item drops only
+    # (pass `keep_derived`) (set field, k, attribute table): a change of the field by one item drops only
     # the values kept for that item's attribute as k-th argument
     attributes: tuple[tuple[str, int, str], ...] = ()
-    # (pass `region_drops`) (field per spot, k): an assignment at one spot drops only the values kept
+    # (pass `drop_by_region`) (field per spot, k): an assignment at one spot drops only the values kept
     # for the regions holding that spot as k-th argument
     regions: tuple[tuple[str, int], ...] = ()
-    nested: int | None = None  # (pass `nested_drops`) its values kept nested by this parameter, a region
+    nested: int | None = None  # (pass `nest_by_region`) its values kept nested by this parameter, a region
 
 
 @dataclass(frozen=True, slots=True)
 class ValueTable:
-    """(pass `value_tables`) A definition remembered by value, in a table of the board: the field it
+    """(pass `remember_values`) A definition remembered by value, in a table of the board: the field it
     reads, at which parameter (None: a field with one value), and the positions of the parameters
     that join the key."""
 
@@ -497,8 +498,8 @@ class ValueTable:
 
 
 # -- representation: how a listing finds its actions, a test of regions kept --------------------
-# (the decisions of the passes `action_tables`, `spot_rows`, `listing_tables`, `sorted_keys`,
-# `tabled_rows` and `region_masks`, annotations of the action or definition they are about)
+# (the decisions of the passes `index_actions`, `gather_spots`, `remember_listings`, `key_sorted_lists`,
+# `find_rows_by_key` and `mask_regions`, annotations of the action or definition they are about)
 @dataclass(frozen=True, slots=True)
 class Level:
     """How one choice's values find their row: `how` is "index" (a list of `size` entries indexed
@@ -574,15 +575,15 @@ class Listing:
     """How an action's listing finds its actions (`Action.listing`); the default is the plain
     listing, each action found by a key built and hashed."""
 
-    table: Table | None = None  # (pass `action_tables`) its interned actions found by index in tables per board
-    # (pass `spot_rows`) its last choice, spots from masks, gathered from a row of spots: the positions, among
+    table: Table | None = None  # (pass `index_actions`) its interned actions found by index in tables per board
+    # (pass `gather_spots`) its last choice, spots from masks, gathered from a row of spots: the positions, among
     # the tests of the filter that makes its spots, of those computed once per row (None: not gathered)
     spot_row: tuple[int, ...] | None = None
-    # (pass `listing_tables`, its keys as `sorted_keys` leaves them) remembered by the few values it reads
+    # (pass `remember_listings`, its keys as `key_sorted_lists` leaves them) remembered by the few values it reads
     remembered: Listed | None = None
-    # (pass `tabled_rows`) its first choice's rows found once per listing, by the key of the definition it walks
+    # (pass `find_rows_by_key`) its first choice's rows found once per listing, by the key of the definition it walks
     tabled_rows: bool = False
-    regions: RegionChoice | None = None  # (pass `region_masks`) its last choice, regions, made from masks
+    regions: RegionChoice | None = None  # (pass `mask_regions`) its last choice, regions, made from masks
 
 
 @dataclass(frozen=True, slots=True)
@@ -597,11 +598,12 @@ class Define:
     # ("define", "rent") or ("scoring", "gold"); its name is its method's (names.base_version)
     version_of: tuple[str, str] | None = None
     # How its values are stored (the representation step; none of them: computed at each call):
-    kept: Kept | None = None  # (pass `derived` ...) kept in the state between moves
-    tabled: ValueTable | None = None  # (pass `value_tables`) remembered by the value it reads
-    # the pass that decided it is not kept though `derived` would keep it (`inner_defines`, `score_only`)
+    kept: Kept | None = None  # (pass `keep_derived` ...) kept in the state between moves
+    tabled: ValueTable | None = None  # (pass `remember_values`) remembered by the value it reads
+    # the pass that decided it is not kept though `keep_derived` would keep it (`compute_inside_kept`,
+    # `compute_at_scoring`)
     unkept: str = ""
-    # (pass `region_masks`) its tests `define(r) op c` kept as masks of the regions where they hold
+    # (pass `mask_regions`) its tests `define(r) op c` kept as masks of the regions where they hold
     region_tests: tuple[RegionTest, ...] = ()
 
 
@@ -641,7 +643,7 @@ class Choice:
     var: Symbol
     domain: Expr
     span: SourceSpan
-    # (pass `choice_hoist`) a later choice whose list reads no earlier one: made once per listing
+    # (pass `hoist_choices`) a later choice whose list reads no earlier one: made once per listing
     made_once: bool = False
 
 
@@ -657,7 +659,7 @@ class Action:
     span: SourceSpan
     others_parts: tuple[tuple[str, str | None], ...] | None = None  # what the other seats read (`others_text:`)
     revealed: Expr | None = None  # from when on everyone reads the text (`revealed_when:`, choices bound)
-    # (pass `guard_inline`) its `when:` tested where its listing starts, written out, not by a call
+    # (pass `inline_guards`) its `when:` tested where its listing starts, written out, not by a call
     when_written_out: bool = False
     listing: Listing = Listing()  # how its listing finds its actions (the representation passes)
 
@@ -713,18 +715,19 @@ class TypedProgram:
     invariants: tuple[Invariant, ...] = ()
     secret_asks: tuple[str, ...] = ()  # the asks whose answer the others read as the choice's name alone
     # -- representations the passes chose --
-    # (passes `bitmask`, `value_masks`, `spot_filters`) the sets of spots kept as bit masks beside their fields
+    # (passes `mask_spot_sets`, `mask_values`, `mask_spot_filters`) the sets of spots kept as bit masks beside
+    # their fields
     masks: tuple[Mask, ...] = ()
-    # (pass `value_masks`) the fields per spot whose spots holding each value (a player) are kept as a mask per value
+    # (pass `mask_values`) the fields per spot whose spots holding each value (a player) are kept as a mask per value
     value_masks: tuple[ValueMask, ...] = ()
-    # (pass `component_sets`) the component attributes (their tables) whose sets of components the module holds,
+    # (pass `intersect_components`) the component attributes (their tables) whose sets of components the module holds,
     # each with its number of values (0: a truth value), for counts and tests over sets of components
     component_sets: tuple[tuple[str, int], ...] = ()
-    # (the representation step) the end condition's value kept between moves, and what it reads (pass `end_once`)
+    # (the representation step) the end condition's value kept between moves, and what it reads (pass `keep_end`)
     end_kept: Reads | None = None
-    # (pass `own_drops`) the state, while no copy shares its dicts of kept values, drops values from them in place
+    # (pass `drop_in_place`) the state, while no copy shares its dicts of kept values, drops values from them in place
     drops_in_place: bool = False
-    # (pass `journal`, a representation of the state as a move began) where every move runs as steps, a
+    # (pass `journal_changes`, a representation of the state as a move began) where every move runs as steps, a
     # move notes each field as it first changes it, and that state is made from them only if the move waits
     journal: bool = False
 

@@ -13,7 +13,7 @@ Where the rule language has no spelling, the text says what the node is:
   `<the set sorted: [t for t in card[current]]>`;
 - a definition's value is always called, `score()`, so it reads apart from a name;
 - how the representation step stores a value is `<...>` on a line under its declaration:
-  `<kept: reads hand; hand at one p>`, `<remembered by hand[p]>`, `<not kept: score_only>`; the
+  `<kept: reads hand; hand at one p>`, `<remembered by hand[p]>`, `<not kept: compute_at_scoring>`; the
   program's own (`drops_in_place`) is a last line, `state <...>`;
 - `x :: T` is a local bound with its type (a choice, a parameter, a `let`).
 This is no rule file (`compiler/unparse.py` writes those): it need not parse again.
@@ -79,7 +79,7 @@ def _form(e: t.Expr) -> str | None:
 
 
 def _filter(found: t.Filter) -> str:
-    """The tests of a filter of spots (pass `spot_filters`), in the order computed: a mask kept (`~`: the
+    """The tests of a filter of spots (pass `mask_spot_filters`), in the order computed: a mask kept (`~`: the
     spots not in it), or a test computed once per value of a key the board fixes for each spot."""
     terms = []
     for term in found.terms:

@@ -62,11 +62,11 @@ from .state import Action, FieldInfo, Game, GameInfo, OptionInfo, State
 __all__ = [
     "without_key",
     "without_keys",
-    "SpotRow", "union",  # a listing's last choice, a spot, gathered from a bit mask (pass `spot_rows`)
-    "RegionRow", "bits", "ordered_mask",  # a listing's last choice, a region, made from masks (pass `region_masks`)
-    "MAX_TABLED", "remember",  # values remembered by value in tables of the board (pass `value_tables`)
+    "SpotRow", "union",  # a listing's last choice, a spot, gathered from a bit mask (pass `gather_spots`)
+    "RegionRow", "bits", "ordered_mask",  # a listing's last choice, a region, made from masks (pass `mask_regions`)
+    "MAX_TABLED", "remember",  # values remembered by value in tables of the board (pass `remember_values`)
     "ACTION", "DICT", "ENTRY", "MAX_KEPT", "OBJECT", "made", "weight",  # what a board keeps, bounded (runtime/kept.py)
-    "cell", "once",  # a value computed once in a comprehension, where an item first needs it (pass `lazy_hoist`)
+    "cell", "once",  # a value computed once in a comprehension, where an item first needs it (pass `hoist_lazily`)
     "NO_AUCTION", "NOBODY", "Auction", "amounts", "bid", "drop", "open_auction", "seats_from", "winner_list",
     "Action", "BadSetup", "Board", "FieldInfo", "Game", "GameInfo", "GraphBoard", "HexBoard", "IllegalAction",
     "OptionInfo", "RegionSpec", "RingBoard", "Rng", "RulewrightError", "State", "derive_seed", "HexMapBoard",

@@ -1,4 +1,4 @@
-"""Values kept between moves (compiler pass `derived`, docs/optimiser.md): dropping the values one
+"""Values kept between moves (compiler pass `keep_derived`, docs/optimiser.md): dropping the values one
 change of a field per entity made stale, and no others.
 
 A dict of kept values may be shared by a state and its clones (what either adds holds for both
@@ -23,7 +23,7 @@ V = TypeVar("V")
 def without_key(kept: dict[K, V] | None, key: Any, shared: bool = True) -> dict[K, V] | None:
     """A copy of `kept` without the value kept for `key` (see the module's doc: a copy even when it
     keeps none). Unless it may be `shared`: a state no copy shares its dicts with (it was never
-    copied, or has forgotten every value since: pass `own_drops`) drops the value in place."""
+    copied, or has forgotten every value since: pass `drop_in_place`) drops the value in place."""
     if kept is None:
         return kept
     if not shared:
@@ -36,7 +36,7 @@ def without_key(kept: dict[K, V] | None, key: Any, shared: bool = True) -> dict[
 
 def without_keys(kept: dict[K, V] | None, keys: Iterable[Any], shared: bool = True) -> dict[K, V] | None:
     """A copy of `kept` without the values kept for any of `keys`: a change of a field at one spot,
-    for the regions holding the spot (pass `region_drops`); in place unless it may be `shared`."""
+    for the regions holding the spot (pass `drop_by_region`); in place unless it may be `shared`."""
     if kept is None:
         return kept
     out = dict(kept) if shared else kept  # (a copy even when it keeps none of them: see the module's doc)
@@ -45,15 +45,15 @@ def without_keys(kept: dict[K, V] | None, keys: Iterable[Any], shared: bool = Tr
     return out
 
 
-# At most so many values in one table of values remembered by value (pass `value_tables`): a table
+# At most so many values in one table of values remembered by value (pass `remember_values`): a table
 # full is emptied, so that no game can make it grow without bound.
 MAX_TABLED = 10_000
 
 # What a board keeps for its states, shared by every state on it and over every game played on it
 # in one process (docs/optimiser.md, "What a board keeps"; its tables: runtime/boards/tables.py):
-# its interned actions (pass `action_tables`, the rows of `spot_rows` and `region_masks`, the
-# unoptimised listing's `interned`), the values and listings remembered by value (`value_tables`,
-# `listing_tables`, `tabled_rows`, `rt.subsets`), the joins of groups of spots (`keys_mask`), a
+# its interned actions (pass `index_actions`, the rows of `gather_spots` and `mask_regions`, the
+# unoptimised listing's `interned`), the values and listings remembered by value (`remember_values`,
+# `remember_listings`, `find_rows_by_key`, `rt.subsets`), the joins of groups of spots (`keys_mask`), a
 # wall's layouts and a graph board's cuts of roads. Each is charged as it is made, in units of about 8 bytes (an object
 # as its references and its header, OBJECT, DICT, ENTRY and ACTION below; a row of the optimiser as
 # it grows: runtime/listing.py). A board that would pass MAX_KEPT units empties every one of them
@@ -149,11 +149,11 @@ def remember(table: dict[Any, Any], key: Any, value: Any, board: Board) -> None:
 
 def cell() -> list[Any]:
     """An empty cell for a value computed once in a comprehension, where an item first needs it
-    (pass `lazy_hoist`): `(cell or once(cell, value))[0]`."""
+    (pass `hoist_lazily`): `(cell or once(cell, value))[0]`."""
     return []
 
 
 def once(cell: list[Any], value: Any) -> list[Any]:
-    """The cell, `value` put in it for the next item that needs it (pass `lazy_hoist`)."""
+    """The cell, `value` put in it for the next item that needs it (pass `hoist_lazily`)."""
     cell.append(value)
     return cell

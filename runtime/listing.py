@@ -1,9 +1,9 @@
-"""The actions of a listing's last choice, a spot, gathered from a bit mask (pass `spot_rows`,
+"""The actions of a listing's last choice, a spot, gathered from a bit mask (pass `gather_spots`,
 docs/optimiser.md).
 
-A listing through tables per board (pass `action_tables`) keeps, per value of its earlier choices,
+A listing through tables per board (pass `index_actions`) keeps, per value of its earlier choices,
 a row of interned actions by spot. Where the spots of the last choice are made from bit masks (pass
-`spot_filters`), the row is a `SpotRow`: besides the actions by spot, the tuple of the actions of
+`mask_spot_filters`), the row is a `SpotRow`: besides the actions by spot, the tuple of the actions of
 each value of each byte of a mask, so that the actions of a mask's spots are made a byte at a
 time (in spot order, the order the plain listing appends them), the actions of the masks met last,
 kept whole by the mask (`by_mask`, read in place by the listing), and the masks of the tests that
@@ -132,7 +132,7 @@ _BITS: list[tuple[int, ...] | None] = [None] * (1 << _BITS_BELOW)
 
 def bits(mask: int) -> tuple[int, ...]:
     """The numbers of the set bits of `mask` (not negative), lowest first: the regions of a mask of
-    regions, in region order (pass `region_masks`)."""
+    regions, in region order (pass `mask_regions`)."""
     if mask < 1 << _BITS_BELOW:
         found = _BITS[mask]
         if found is None:
@@ -144,7 +144,7 @@ def bits(mask: int) -> tuple[int, ...]:
 def ordered_mask(regions: Iterable[int]) -> int:
     """The mask of `regions` (1 << r each) when they are in strictly increasing order, none
     negative, so that the mask's regions in region order are the list itself; else -1 (pass
-    `region_masks`: the listing then walks the list as the rules do)."""
+    `mask_regions`: the listing then walks the list as the rules do)."""
     mask = 0
     last = -1
     for r in regions:
@@ -159,7 +159,7 @@ class RegionRow:
     """The interned actions `name` whose earlier choices are `args`, one per region of `board`, and
     the masks of the tests of the last choice that read only the earlier choices, each as the
     regions where it holds among those whose bit is known (computed for a region the first time a
-    listing asks: `fixed`, `known`) (pass `region_masks`)."""
+    listing asks: `fixed`, `known`) (pass `mask_regions`)."""
 
     __slots__ = ("name", "args", "render", "at", "by_mask", "by_byte", "fixed", "known", "board")
 
@@ -175,7 +175,7 @@ class RegionRow:
         self.args = args
         self.render = render
         # the actions made, by region (a dict, as SpotRow's; the -1 `region_of` gives a spot in no
-        # region has its own entry, as the last entry of a table of pass `action_tables` is)
+        # region has its own entry, as the last entry of a table of pass `index_actions` is)
         self.at: dict[int, Action] = {}
         # the actions of each mask's regions in region order (None: not made yet): by the whole mask
         # on a board of few regions, else by each value of each byte of the mask

@@ -763,7 +763,7 @@ class State:
 
     def _next_turn(self) -> None:
         """The turn passes to the next seat, in the first phase (not started yet): the tail of every
-        move that ends a turn (here, in the generated `_do` of pass `move_step`, and in
+        move that ends a turn (here, in the generated `_do` of pass `write_out_moves`, and in
         decisions.move)."""
         self.turn += 1
         self.current = (self.current + 1) % self.num_players
@@ -804,7 +804,7 @@ class State:
         the move changed as they were before it changed them (`_journal`: each copied as `clone`
         copies it, when first changed), the runtime's own as they were, the generator's state as
         it was; what is kept beside the fields is made again from them (`_fields_set`). The same
-        state, field for field, as a copy made before the move (tests/test_journal.py)."""
+        state, field for field, as a copy made before the move (tests/test_journal_changes.py)."""
         journal = self._journal
         assert journal is not None and self._pending is None
         other = self.clone()
@@ -853,14 +853,14 @@ class State:
 
     def _bind_tables(self) -> None:
         """Find the tables of the board the rule set's code reads and keep them on the state, once the
-        board is chosen (pass `board_tables`, docs/optimiser.md); `_copy_fields` copies them."""
+        board is chosen (pass `bind_board_tables`, docs/optimiser.md); `_copy_fields` copies them."""
 
     def _fields_set(self) -> None:
         """The fields were set from outside the rules (the setup's inits, a saved state read, a
         scenario's position, a test setting a field): what generated code keeps is made again
-        from them: the values kept between moves are forgotten (pass `derived`: rule code drops
+        from them: the values kept between moves are forgotten (pass `keep_derived`: rule code drops
         exactly those an assignment makes stale), sets of spots held as bit masks are made again
-        (pass `bitmask`). Nothing to do by default."""
+        (pass `mask_spot_sets`). Nothing to do by default."""
 
     def _setup(self) -> None:
         raise NotImplementedError

@@ -39,7 +39,7 @@ SLOW: dict[str, set[str]] = {
     "test_cli.py": {"test_bench_at_a_player_count", "test_bench_json", "test_compile_check_of_the_bundled_rules"},
     "test_compile.py": {"test_generated_folder_is_fresh"},
     "test_conformance.py": {"test_random_games_respect_the_api"},
-    "test_derived.py": {"test_a_kept_value_is_never_stale_after_a_move"},
+    "test_keep_derived.py": {"test_a_kept_value_is_never_stale_after_a_move"},
     "test_diff.py": {"test_any_expression_roundtrips_with_minimal_parentheses"},
     "test_fuzz.py": {
         "test_mutated_rule_files_give_diagnostics_not_tracebacks",

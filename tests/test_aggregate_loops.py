@@ -213,8 +213,8 @@ def _bare_node(n: ast.expr, code: bytes, calls: frozenset[int]) -> pyir.Expr:
 
 def test_lowering_says_where_each_value_is_and_the_pass_writes_there() -> None:
     """Lowering records where each definition computed at its call holds its value
-    (`LoweredFunction.value_at`): its `return`, or the `_value = ...` a kept (`derived`) or tabled
-    (`value_tables`: `paired`) one remembers; none for a `cached` one. The pass rewrites that
+    (`LoweredFunction.value_at`): its `return`, or the `_value = ...` a kept (`keep_derived`) or tabled
+    (`remember_values`: `paired`) one remembers; none for a `cached` one. The pass rewrites that
     statement only, its loops right before it, and says where it is now."""
     typed = passes.optimise(check_file(TESTS / "passes" / "aggregate_loops.yaml").typed)
     problems, program = lower(typed)

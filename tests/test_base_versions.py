@@ -144,7 +144,7 @@ def test_the_passes_treat_a_version_as_a_definition() -> None:
 
 
 # Versions that change nothing, where the passes do most: Chang Cheng's `held` and `mongol_loss`
-# are kept between moves by pass `derived` (each with parameters), `partial_allowed` is cached.
+# are kept between moves by pass `keep_derived` (each with parameters), `partial_allowed` is cached.
 SAME = """extends: chang-cheng
 define:
   held: "base(held(q, r))"
@@ -158,8 +158,9 @@ scoring:
 def test_versions_that_change_nothing_play_the_base_games_under_every_pass(tmp_path: Path) -> None:
     same = write(tmp_path / "same.yaml", SAME)
     source = compile_file(same).source
-    assert "    _d___base__held: dict[tuple[int, int], int] | None\n" in source, "kept by pass `derived`"
-    # (asked by `mongol_loss(p)`, a sum not kept itself: kept, though only the scores read it, pass `score_only`)
+    assert "    _d___base__held: dict[tuple[int, int], int] | None\n" in source, "kept by pass `keep_derived`"
+    # (asked by `mongol_loss(p)`, a sum not kept itself: kept, though only the scores read it, pass
+    # `compute_at_scoring`)
     assert "    _d___base__mongol_loss: dict[int, int] | None\n" in source
     assert "    def _base__partial_allowed(self, p: int) -> bool:\n" in source
     base = rulewright.load("chang-cheng")

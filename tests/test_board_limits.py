@@ -192,7 +192,7 @@ def test_the_wide_map_of_issue_33_is_refused_at_once() -> None:
 
 
 def test_a_row_of_actions_per_earlier_choice_holds_what_it_made(tmp_path: Path) -> None:
-    # a listing through rows of spots (pass `spot_rows`: one row per value of `k`) on the largest
+    # a listing through rows of spots (pass `gather_spots`: one row per value of `k`) on the largest
     # hex map, each row one action: a row once held 256 slots per byte of the board's bitboard
     # made up front (400 rows: 143 MB, 1.5 s); now what it made (3 MB, 0.2 s)
     rows = hexmap(26, MAX_MAP_PLACES).replace(". .", "~ .", 1).replace(

@@ -1,7 +1,7 @@
 """The runtime's work per move (issue 15): every agent chooses by index in the legal actions and
 its choice is played by `State.play(index)`, with no search of the list (api/agents/base.py); a finished
 game's scores are computed once (`State._winners`), and every move that ends a turn passes it by
-`State._next_turn` (the runtime's `_do`, the `_do` pass `move_step` writes, and decisions.move alike).
+`State._next_turn` (the runtime's `_do`, the `_do` pass `write_out_moves` writes, and decisions.move alike).
 
 Checked: `play_game` plays the games the public API plays (`legal_actions()` and `apply()` of the
 random agent's draws), move for move, with the same scores, winners and final state, on a rule set

@@ -158,8 +158,8 @@ def test_a_bundled_variant_module_keeps_only_what_differs_from_its_base() -> Non
     assert "def _do__fortify(" in text and "def palace_award(" in text
     assert "def _do__take_face_up(" not in text and "def province_points(" not in text
     # (building assigns `palace_of`, which the variant's own kept values read: its `_do__build`
-    # drops them too, so it differs: docs/optimiser.md, passes `derived`, `region_drops`, `nested_drops`)
-    # (the road chains, which only the scores read, are kept no more: pass `score_only`)
+    # drops them too, so it differs: docs/optimiser.md, passes `keep_derived`, `drop_by_region`, `nest_by_region`)
+    # (the road chains, which only the scores read, are kept no more: pass `compute_at_scoring`)
     assert "self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384" in text
     assert "_d__chains_of" not in text and "_d__chain_bonus" not in text
     assert "self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], " \

@@ -41,7 +41,7 @@ def rules() -> Path:
     return RULES
 
 
-# The two passes this file is about, without `derived` (which keeps between moves the values of
+# The two passes this file is about, without `keep_derived` (which keeps between moves the values of
 # definitions that loop: `inline` then leaves those to it, docs/optimiser.md).
 INLINE_HOIST = frozenset({"inline", "hoist"})
 
@@ -113,8 +113,8 @@ def test_the_passes_change_the_typed_program_only_where_they_say(rules: Path) ->
         assert len(alone.defines) == len(typed.defines)
 
 
-def test_inline_leaves_to_derived_what_derived_keeps(rules: Path) -> None:
-    """With every pass on, a definition that loops is kept between moves (`derived`), not
+def test_inline_leaves_to_keep_derived_what_it_keeps(rules: Path) -> None:
+    """With every pass on, a definition that loops is kept between moves (`keep_derived`), not
     inlined: its callers look its value up."""
     text = compile_file(rules, ALL).source
     assert "self.above(" in method(text, "total")

@@ -195,7 +195,7 @@ def test_a_definition_kept_by_numbers_keeps_a_bounded_count_of_values(monkeypatc
     # `spread(a, b)`: kept between moves by its two numbers, called with new ones at every bid
     monkeypatch.setattr(rt, "MAX_TABLED", 5)
     game = rulewright.load_rules(GAME)
-    plain = rulewright.load_rules(GAME, passes=passes.ALL - {"derived"})
+    plain = rulewright.load_rules(GAME, passes=passes.ALL - {"keep_derived"})
     assert "        if len(_kept) < rt.MAX_TABLED:\n            _kept[(a, b)] = _value\n" in compile_file(GAME).source
     longest = 0
     for seed in range(4):

@@ -77,7 +77,7 @@ def test_lowering_takes_no_private_name_of_another_package() -> None:
 
 def test_the_check_of_private_names_sees_both_forms(tmp_path: Path) -> None:
     module = tmp_path / "probe.py"
-    module.write_text("from ..passes import bitmask\nfrom ..passes.draw_out import _words\n"
-                      "from .code import _CHARGES\nbitmask._of(1)\nbitmask.NAME\n", encoding="utf-8")
+    module.write_text("from ..passes import mask_spot_sets\nfrom ..passes.draw_out import _words\n"
+                      "from .code import _CHARGES\nmask_spot_sets._of(1)\nmask_spot_sets.NAME\n", encoding="utf-8")
     assert private_names_from_elsewhere(module) == ["lower/probe.py:2 imports _words from passes.draw_out",
-                                                    "lower/probe.py:4 reads bitmask._of"]
+                                                    "lower/probe.py:4 reads mask_spot_sets._of"]

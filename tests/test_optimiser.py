@@ -112,6 +112,37 @@ def test_unknown_pass_is_refused_by_the_cli(tmp_path: Path) -> None:
 
     result = CliRunner().invoke(cli, ["compile", "china-cornett", "--no-pass", "nonsense", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "nonsense" in result.output and "Traceback" not in result.output
+    listed = result.output[result.output.index("is not one of"):]
+    assert all(f"'{name}'" in listed for name in passes.PASSES)
+    assert not any(f"'{old}'" in listed for old in passes.RENAMED)  # (the passes by their names now only)
+
+
+def test_an_old_name_of_a_pass_is_read_as_its_new_one(tmp_path: Path) -> None:
+    """A pass's name before it was named by what it does (`passes.RENAMED`) still works: the CLI
+    reads it as the new name and says so on stderr, in one line, not as an error."""
+    from click.testing import CliRunner
+
+    from rulewright.cli import cli
+
+    rules = Path(__file__).parent / "passes" / "mask_values.yaml"
+    result = CliRunner().invoke(cli, ["compile", str(rules), "--no-pass", "value_masks", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == ["rulewright: note: pass `value_masks` is called `mask_values` now"]
+    module = next(tmp_path.rglob("mask_values.py")).read_text(encoding="utf-8")
+    assert "\n# Passes left off (`compile --no-pass`): mask_values.\n" in module
+    with pytest.warns(UserWarning, match="^pass `value_masks` is called `mask_values` now$"):
+        old = rulewright.load_rules(rules, passes=frozenset({"value_masks"}))  # (the passes that run)
+    new = rulewright.load_rules(rules, passes=frozenset({"mask_values"}))
+    assert old is new and new is not rulewright.load_rules(rules, passes=frozenset())  # (the same module, not none's)
+
+
+def test_the_old_names_are_no_pass_s_and_each_names_one_pass() -> None:
+    assert not passes.RENAMED.keys() & passes.PASSES.keys()
+    assert set(passes.RENAMED.values()) <= passes.ALL
+    assert len(set(passes.RENAMED.values())) == len(passes.RENAMED)
+    page = (Path(__file__).parents[1] / "docs" / "optimiser.md").read_text()
+    table = page[page.index("## Old names"):]
+    assert all(f"| `{old}` | `{new}` |" in table for old, new in passes.RENAMED.items())
 
 
 def test_no_opt_is_written_elsewhere_only(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@
 A case is a small rule set in tests/passes/, named by its pass (`count_items.yaml`, or
 `count_items-list.yaml` for a second case), beside its golden file (`count_items.golden`); or a
 test game of tests/games/ that a pass's own tests play, or another pass's case, listed for the pass
-in GAMES, its golden in tests/passes/ named by the pass and the game (`list_items-list-items.golden`).
+in GAMES, its golden in tests/passes/ named by the pass and the game (`unwrap_list_items-list-items.golden`).
 The golden holds, as compiler/typed_print.py writes them:
 - the typed program before the pass: what every pass before it in the pipeline (`passes.PASSES`,
   every pass enabled) made of the rule set, with the annotations and marks they left;
@@ -39,16 +39,17 @@ from rulewright.compiler.lower import lower
 
 HERE = Path(__file__).parent / "passes"
 # Test games of tests/games/ whose goldens show a pass on every form its tests play.
-GAMES = {"component_sets": ["games/component-sets"], "value_masks": ["games/value-masks"],
-         "lazy_hoist": ["games/lazy-hoist"], "inline_procedures": ["games/inline-procedures"],
-         "spot_filters": ["games/spot-filters"], "listing_hoist": ["games/listing-hoist"],
-         "list_items": ["games/list-items"], "value_tables": ["games/value-tables"], "spot_rows": ["games/spot-rows"],
-         "listing_tables": ["games/listing-tables"], "sorted_keys": ["games/sorted-keys"],
-         "region_masks": ["games/region-masks", "passes/tabled_rows"],
-         "move_step": ["games/kingdoms", "games/tile-bag", "games/mask-forms", "games/every-construct"],
-         "board_tables": ["passes/tabled_rows", "games/listing-tables"], "hoist": ["passes/inline-probe"]}
+GAMES = {"intersect_components": ["games/intersect-components"], "mask_values": ["games/mask-values"],
+         "hoist_lazily": ["games/hoist-lazily"], "inline_procedures": ["games/inline-procedures"],
+         "mask_spot_filters": ["games/mask-spot-filters"], "hoist_masks": ["games/hoist-masks"],
+         "unwrap_list_items": ["games/unwrap-list-items"], "remember_values": ["games/remember-values"],
+         "gather_spots": ["games/gather-spots"],
+         "remember_listings": ["games/remember-listings"], "key_sorted_lists": ["games/key-sorted-lists"],
+         "mask_regions": ["games/mask-regions", "passes/find_rows_by_key"],
+         "write_out_moves": ["games/kingdoms", "games/tile-bag", "games/mask-forms", "games/every-construct"],
+         "bind_board_tables": ["passes/find_rows_by_key", "games/remember-listings"], "hoist": ["passes/inline-probe"]}
 # The cases shown with some passes only (by the name of their rule file): tests/test_inline_hoist.py's
-# probe, with `inline` and `hoist` alone (`derived` would keep what loops, and `inline` leave it).
+# probe, with `inline` and `hoist` alone (`keep_derived` would keep what loops, and `inline` leave it).
 ENABLED = {"inline-probe": frozenset({"inline", "hoist"})}
 
 
@@ -170,15 +171,15 @@ def test_the_printer_writes_each_kind_of_node_alike_each_time(game: str, written
     assert missing == [], first
 
 
-@pytest.mark.parametrize("name", ["set_items", "list_items", "join_rounds", "draw_out", "range_bounds", "set_lists",
-                                  "guard_inline", "component_sets", "value_masks", "bitmask", "spot_filters",
-                                  "count_items"])
+@pytest.mark.parametrize("name", ["unwrap_set_items", "unwrap_list_items", "join_rounds", "draw_out", "bound_ranges",
+                                  "sort_sets", "inline_guards", "intersect_components", "mask_values", "mask_spot_sets",
+                                  "mask_spot_filters", "count_items"])
 def test_a_pass_that_marks_nothing_gives_the_program_itself(name: str) -> None:
     """A pass that marks the form of the nodes it takes (`t.FORMS`) marks some in its own case and
     gives the very program it was given where it takes none (so no analysis is made again)."""
     own, after = stages(checked(HERE / f"{name}.yaml").typed, name)
     assert after is not own
-    plain = checked(HERE / "score_only.yaml").typed  # (none of these forms, but for the `when:` dropped)
+    plain = checked(HERE / "compute_at_scoring.yaml").typed  # (none of these forms, but for the `when:` dropped)
     plain = replace(plain, actions=tuple(replace(a, when=None) for a in plain.actions))
     before, untouched = stages(plain, name)
     assert untouched is before
@@ -197,7 +198,7 @@ def test_each_pass_has_a_level_and_the_lowered_ones_run_after_lowering() -> None
     lowered ones after it (`passes.lowered_stages`), each once, in the order of PASSES."""
     assert set(passes.LEVEL) <= set(passes.PASSES)
     assert {passes.level(name) for name in passes.PASSES} <= {"typed", "representation", "lowered"}
-    ch = checked(HERE / "board_tables.yaml")
+    ch = checked(HERE / "bind_board_tables.yaml")
     typed_names = [stage.name for stage in passes.stages(ch.typed)]
     typed = passes.optimise(ch.typed)
     _, program = lower(typed)

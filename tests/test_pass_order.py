@@ -26,7 +26,7 @@ PIPELINE = ("__init__",)
 @dataclass(frozen=True)
 class Import:
     module: str  # the importing module, by its name in compiler/passes/ (or compiler/analysis/)
-    target: str  # what it imports, as a dotted name under `rulewright.compiler` (`passes.bitmask`, `lower`)
+    target: str  # what it imports, as a dotted name under `rulewright.compiler` (`passes.mask_spot_sets`, `lower`)
     line: int
     function: ast.FunctionDef | None  # the function the import sits in (None: at module level)
     type_only: bool  # under `if TYPE_CHECKING:`
@@ -66,8 +66,8 @@ class _Finder(ast.NodeVisitor):
 @cache
 def imports(directory: Path, package: str) -> tuple[Import, ...]:
     """Every import of the modules of `directory` (the package `rulewright.compiler.<package>`), with
-    what it names resolved: `from . import level, bitmask` imports the package and its module
-    `bitmask`; `from ..lower import x`, `from .. import lower`, `from rulewright.compiler.lower
+    what it names resolved: `from . import level, mask_spot_sets` imports the package and its module
+    `mask_spot_sets`; `from ..lower import x`, `from .. import lower`, `from rulewright.compiler.lower
     import x` import lowering. (Read once per directory.)"""
     return tuple(_imports(directory, package))
 
@@ -96,7 +96,7 @@ def _imports(directory: Path, package: str) -> Iterator[Import]:
                 dotted = ".".join(parts[1:])
                 if dotted:
                     targets.append(dotted)
-                for alias in node.names:  # `from . import bitmask`: a module of the package
+                for alias in node.names:  # `from . import mask_spot_sets`: a module of the package
                     name = ".".join(filter(None, [dotted, alias.name]))
                     if (root / Path(*name.split("."))).with_suffix(".py").exists() \
                             or (root / Path(*name.split("."))).is_dir():
@@ -155,19 +155,20 @@ def test_what_the_order_refuses(tmp_path: Path) -> None:
         "from ..lower import Lowerer\n"
         "def f() -> None:\n"
         f"    from .{later} import run\n")
-    (passes / "spot_filters.py").write_text(
+    (passes / "mask_spot_filters.py").write_text(
         "from typing import Any\n"
         "def lowered(lower: Any) -> None:\n"
-        "    from .listing_hoist import hoisted\n"
+        "    from .hoist_masks import hoisted\n"
         "def other(e: Any) -> None:\n"
-        "    from .listing_hoist import hoisted\n")
+        "    from .hoist_masks import hoisted\n")
     (passes / "helper.py").write_text(f"from .{first} import run\n")
     (passes / f"{later}.py").write_text("")
-    wrong = out_of_order(passes)
-    assert wrong == [f"{first}.py:1 imports passes.{later}", f"{first}.py:2 imports lower",
-                     f"{first}.py:4 in f() imports passes.{later}", "helper.py:1 imports passes." + first,
-                     "spot_filters.py:3 in lowered() imports passes.listing_hoist",
-                     "spot_filters.py:5 in other() imports passes.listing_hoist"]
+    wrong = out_of_order(passes)  # (by module, in the order the folder lists them)
+    assert sorted(wrong) == sorted([f"{first}.py:1 imports passes.{later}", f"{first}.py:2 imports lower",
+                                    f"{first}.py:4 in f() imports passes.{later}",
+                                    "helper.py:1 imports passes." + first,
+                                    "mask_spot_filters.py:3 in lowered() imports passes.hoist_masks",
+                                    "mask_spot_filters.py:5 in other() imports passes.hoist_masks"])
 
 
 def test_the_pipeline_imports_passes_for_the_type_checker_only() -> None:
@@ -217,4 +218,4 @@ def test_each_level_is_a_pass_s_and_one_of_three() -> None:
 
     assert set(LEVEL) <= set(PASSES)
     assert set(LEVEL.values()) <= {"typed", "representation", "lowered"}
-    assert {name for name, level in LEVEL.items() if level == "representation"} >= {"bitmask", "value_masks"}
+    assert {name for name, level in LEVEL.items() if level == "representation"} >= {"mask_spot_sets", "mask_values"}

@@ -73,13 +73,13 @@ THERE = SourceSpan("rules/game/variant.yaml", 3, 1, 3, 9)
 def test_each_line_ends_with_its_rule_line_then_its_notes() -> None:
     body = (
         assign("x", "1", AT),
-        assign("y", "2", note="`derived`: kept"),
+        assign("y", "2", note="`keep_derived`: kept"),
         assign("z", "3", AT, "inlined f (base.yaml:4)"),
         call("self.f()"),
     )
     assert lines(body) == [
         "x = 1  # base.yaml:12",
-        "y = 2  # `derived`: kept",
+        "y = 2  # `keep_derived`: kept",
         "z = 3  # base.yaml:12; inlined f (base.yaml:4)",
         "self.f()",
     ]

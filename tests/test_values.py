@@ -183,7 +183,7 @@ def test_a_seed_plays_the_same_game_under_any_hash_seed(tmp_path: Path, ruleset:
 def test_no_generated_code_walks_a_set_in_its_own_order() -> None:
     """Mandarin's `refund_tile` listed its choices by walking a frozenset: now in increasing order."""
     code = (Path(rulewright.__file__).parent / "generated" / "mandarin" / "base.py").read_text(encoding="utf-8")
-    assert "for tile in sorted(self.card[self.current])" in code  # (pass `set_lists` writes the walk as the sort)
+    assert "for tile in sorted(self.card[self.current])" in code  # (pass `sort_sets` writes the walk as the sort)
     assert not re.search(r"for \w+ in self\.card\[self\.current\]", code)
 
 

@@ -175,13 +175,33 @@ def progress_bar(total: int, label: str, enabled: bool) -> Iterator[Any]:
         yield lambda: progress.advance(task)
 
 
+class PassName(click.types.StringParamType):
+    """A pass's name (`--no-pass`): one of the passes, or the name one had before it was named by what
+    it does (`passes.RENAMED`), read as its new name with a line on stderr that says it. Any other
+    name is refused as `click.Choice` refuses it, listing the passes."""
+
+    name = "pass"
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.choice = click.Choice(names)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..compiler import passes as passes_module
+
+        new = passes_module.RENAMED.get(value) if isinstance(value, str) else None
+        if new is not None:
+            click.echo(f"rulewright: note: pass `{value}` is called `{new}` now", err=True)
+            value = new
+        return self.choice.convert(value, param, ctx)
+
+
 def optimisation_options(command: Callable[..., None]) -> Callable[..., None]:
     """`--no-opt` and `--no-pass NAME`: compile without the optimisation passes (docs/optimiser.md)."""
     from ..compiler import passes as passes_module
 
     names = ", ".join(passes_module.PASSES)
     command = click.option("--no-pass", "no_pass", multiple=True, metavar="PASS",
-                           type=click.Choice(list(passes_module.PASSES)),
+                           type=PassName(list(passes_module.PASSES)),
                            help=f"Leave this optimisation pass off (repeatable): {names}.")(command)
     return click.option("--no-opt", "no_opt", is_flag=True,
                         help="Leave every optimisation pass off: the rules as written, not optimised.")(command)

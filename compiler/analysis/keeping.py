@@ -1,6 +1,6 @@
 """Derived-value dependencies: which definitions are worth keeping between moves, and how a
-change of a field drops only part of a kept definition's values (passes `inner_defines`,
-`score_only`, `inline`, `value_tables` and `derived` ask; docs/optimiser.md, `derived`).
+change of a field drops only part of a kept definition's values (passes `compute_inside_kept`,
+`compute_at_scoring`, `inline`, `remember_values` and `keep_derived` ask; docs/optimiser.md, `keep_derived`).
 
 A definition is worth keeping when computing it walks something: a comprehension or aggregate,
 or a search of the runtime, that no earlier pass made a few operations on masks or sets (the
@@ -32,14 +32,14 @@ PLAIN = frozenset({"int", "bool", "entity", "enum"})
 
 
 def worth_keeping_names(program: t.TypedProgram, walkless: Walkless) -> set[str]:
-    """The definitions `worth_keeping` finds worth keeping, by name (passes `inner_defines` and
-    `score_only` take some of them out of what `derived` keeps)."""
+    """The definitions `worth_keeping` finds worth keeping, by name (passes `compute_inside_kept` and
+    `compute_at_scoring` take some of them out of what `keep_derived` keeps)."""
     return {d.name for d in program.defines if worth_keeping(d, walkless)}
 
 
 def worth_keeping(d: t.Define, walkless: Walkless) -> bool:
     """Whether a definition loops (see the module's doc) and can be kept in a slot; not one an
-    earlier pass annotated as not kept (`t.Define.unkept`: `inner_defines`, `score_only`)."""
+    earlier pass annotated as not kept (`t.Define.unkept`: `compute_inside_kept`, `compute_at_scoring`)."""
     if d.ty.kind in ("none", "optional", "any") or any(p.ty.kind not in PLAIN for p in d.params):
         return False
     if d.unkept:

@@ -1,5 +1,5 @@
 """What an expression computes, as a key: two expressions that compute the same thing have the
-same key (`key`). `spot_filters` gives every comprehension of one key the same filter;
+same key (`key`). `mask_spot_filters` gives every comprehension of one key the same filter;
 `hoist` and `unswitch` compare expressions by it.
 
 A key is built of the nodes' kinds, types and values, of the names of what they read and of the

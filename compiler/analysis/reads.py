@@ -1,5 +1,5 @@
 """What each part of a rule set reads and writes of the state: the dependency analysis the
-passes that keep values between moves share (`derived`, `end_once`).
+passes that keep values between moves share (`keep_derived`, `keep_end`).
 
 `analyse(program)` is the one entry point. It finds, for every definition, for the end
 condition and for each scoring term, the state fields it reads, itself or through the

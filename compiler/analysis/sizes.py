@@ -1,5 +1,5 @@
 """How big an expression is, and whether a loop's length is bounded by the board or the rules
-whatever the game: the measures `inline`, `inner_defines` and `component_sets` decide by.
+whatever the game: the measures `inline`, `compute_inside_kept` and `intersect_components` decide by.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ def counting(e: t.Builtin) -> t.Builtin | None:
     if e.func != "len" or not isinstance(e.args[0], t.Builtin):
         return None
     by = BUILTINS[e.args[0].func].counted_by
-    # (pass `bitmask`: a list it reads from a mask is the one the count reads, from the same mask)
+    # (pass `mask_spot_sets`: a list it reads from a mask is the one the count reads, from the same mask)
     return None if by is None else t.Builtin(by, e.args[0].args, (), e.ty, e.span, mask_read=e.args[0].mask_read)
 
 

@@ -118,7 +118,7 @@ def _range(c: Call) -> Facts:
     size = None if low is None or high is None or step is None else len(range(low, high, max(step, 1)))
     if size is None and not c.args[0].mag[1] and not c.args[1].mag[1]:  # b - a <= |a| + |b|
         size = sat(c.args[0].mag[0] + c.args[1].mag[0])
-    bound = c.lowering.range_bound(c.args[1].mag)  # (pass `range_bounds`) b - a <= b, a >= 0
+    bound = c.lowering.range_bound(c.args[1].mag)  # (pass `bound_ranges`) b - a <= b, a >= 0
     if bound is not None and (size is None or bound < size):
         size = bound
     return Facts(c.cost, size, item=Facts(mag=join_mag(c.args[0].mag, c.args[1].mag)))

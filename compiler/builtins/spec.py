@@ -5,8 +5,8 @@ holds them all): how the checker types a call (`params`, `returns`), the Python 
 it (`python`), what it reads of the game (`reads`), what lowering may prove of its result and its
 work (`facts`) and the line a contributor or an editor shows for it (`doc`). The checker, lowering,
 the passes, the language server and docs/language.md's table all read these declarations. (A few
-passes still name the built-ins they rewrite or take for cheap: `bitmask`'s forms over a mask,
-`hoist._CHEAP_BUILTINS`, `spot_filters.BOARD_BUILTINS`; a new built-in needs none of them.)
+passes still name the built-ins they rewrite or take for cheap: `mask_spot_sets`'s forms over a mask,
+`hoist._CHEAP_BUILTINS`, `mask_spot_filters.BOARD_BUILTINS`; a new built-in needs none of them.)
 
 A facts rule is a plain function of one `Call`: the call's arguments (their facts and their Python)
 and a `Lowering`, the few things of the limits analysis (compiler/budget.py) a rule may use, handed
@@ -52,7 +52,7 @@ class Lowering:
     charged: Callable[[], None]  # a check that charges the budget of the move is written
     where: Callable[[SourceSpan], pyir.Expr]  # a rule's `file:line`, as the literal a check names
     dice: Sequence[DiceKind]  # the rule set's dice
-    range_bound: Callable[[Mag], int | None]  # (pass `range_bounds`) a range's size from its stop's
+    range_bound: Callable[[Mag], int | None]  # (pass `bound_ranges`) a range's size from its stop's
 
 
 @dataclass(slots=True)

@@ -49,12 +49,12 @@ from .regions import ORDERED, fixed_count
 if TYPE_CHECKING:
     from .lowerer import Lowerer
 
-# (pass `region_masks`) the last choice made from masks of regions: its tests' code and the locals bound first
+# (pass `mask_regions`) the last choice made from masks of regions: its tests' code and the locals bound first
 RegionRow = tuple[RegionChoice, list[tuple[Expr | None, str | None]], list[tuple[str, str | Expr, str]]]
 
 
 def region_choice(lo: Lowerer, a: t.Action, i: int, domain: Expr, charges: int) -> RegionRow | None:
-    """(pass `region_masks`) The last choice of `a` made from masks of regions, if taken: its tests'
+    """(pass `mask_regions`) The last choice of `a` made from masks of regions, if taken: its tests'
     code (a test of the earlier choices written over the comprehension's variable, or the local of a
     kept test's mask) and the locals bound before the loops (the regions walked, each kept test's
     mask). Not where the plain walk charges the limits of a move itself, nor a kept test's
@@ -67,7 +67,7 @@ def region_choice(lo: Lowerer, a: t.Action, i: int, domain: Expr, charges: int) 
     mask = region_mask_code(lo, found.regions)
     disorder = _ordered_mask(mask)
     bound: list[tuple[str, str | Expr, str]] = [(
-        "_regions_mask", mask, f"{comment}; `region_masks`: the regions `{a.choices[i].var.name}` walks, "
+        "_regions_mask", mask, f"{comment}; `mask_regions`: the regions `{a.choices[i].var.name}` walks, "
         f"as a bit mask{' (-1: not in region order)' if disorder else ''}")]
     terms: list[tuple[Expr | None, str | None]] = []
     for term in found.terms:
@@ -77,7 +77,7 @@ def region_choice(lo: Lowerer, a: t.Action, i: int, domain: Expr, charges: int) 
             kept = Call(dotted(f"self.{term.kept.within}"), (regions_mask,))
             bound.append((local, IfExp(kept, Compare(regions_mask, (">",), (Constant(0),)), Constant(0)) if disorder
                           else kept,
-                          f"{comment}; `region_masks`: the regions where `{term.kept.text}`, from its kept mask"))
+                          f"{comment}; `mask_regions`: the regions where `{term.kept.text}`, from its kept mask"))
             terms.append((None, local))
         else:
             assert term.test is not None and term.var is not None
@@ -136,7 +136,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
     table = a.listing.table
     spot_row: tuple[Expr, str, list[tuple[str, bool]]] | None = None
     region_row: RegionRow | None = None
-    joined: list[tuple[str, str | None, str, str]] = []  # (pass `listing_hoist`) bound before the loops
+    joined: list[tuple[str, str | None, str, str]] = []  # (pass `hoist_masks`) bound before the loops
     for i, c in enumerate(a.choices):
         lo.line_numbers = table is not None and table.levels[i].how == "lines"
         lo.listing_hoisted = (joined, c.var.name, tuple(ch.var.name for ch in a.choices[:i])) \
@@ -144,9 +144,9 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
         lo.spot_row = [] if i == len(a.choices) - 1 and a.listing.spot_row is not None else None
         charges = lo.charges
         domain_py = lo.node(c.domain)
-        if region_row is None:  # (pass `region_masks`) the last choice, a region, made from masks
+        if region_row is None:  # (pass `mask_regions`) the last choice, a region, made from masks
             region_row = region_choice(lo, a, i, domain_py, charges)
-        if lo.spot_row:  # (pass `spot_rows`) the list is the spots_of made of these parts
+        if lo.spot_row:  # (pass `gather_spots`) the list is the spots_of made of these parts
             first, groups = lo.spot_row[-1]
             fixed = a.listing.spot_row or ()  # (the filter's tests computed once per row)
             spot_row = (domain_py, first, [(code, at is not None and at in fixed) for code, at in groups])
@@ -154,7 +154,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
         lo.line_numbers = False
         lo.listing_hoisted = None
         walk = expressions.iterable(lo, c.domain.ty, domain_py)
-        if c.made_once:  # (pass `choice_hoist`) made once, when first walked
+        if c.made_once:  # (pass `hoist_choices`) made once, when first walked
             walk = listings.hoisted(joined, walk, _annotation(c.domain.ty), c.var.name, c.domain.span.short,
                                     MAX_TABLE_CHOICES, runtime)
         notes.append(effects.take_notes(lo))
@@ -167,7 +167,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
                             for name, annotation, code, comment in joined]
     listed = a.listing.remembered
     if listed is not None and (table is None or clear_cache or any(runtime(walk) for _, _, walk, _, _ in loops)):
-        listed = None  # (pass `listing_tables`) a walk charges the budget itself: listed the plain way
+        listed = None  # (pass `remember_listings`) a walk charges the budget itself: listed the plain way
     if listed is None:
         listing_prelude += tuple(bindings)
     fresh_listing = limits.mark(lo, before, "legal")
@@ -179,7 +179,7 @@ def action(lo: Lowerer, a: t.Action) -> LoweredAction:
     fresh_effect = limits.mark(lo, before, "effect") or any(trig in lo.charging_triggers for trig in a.triggers)
     steps = _asks(a.effect, lo.suspending) or any(trig in lo.waiting for trig in a.triggers)
     listing: Block = ()
-    if table is not None:  # through tables per board (pass `action_tables`)
+    if table is not None:  # through tables per board (pass `index_actions`)
         listing, regions_bound = tabled_listing(lo, a, table, choices, clear_cache, spot_row, region_row, listed,
                                                      bindings)
         listing_prelude += regions_bound
@@ -197,16 +197,16 @@ def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[Lowere
                    clear_cache: bool, spot_row: tuple[Expr, str, list[tuple[str, bool]]] | None,
                    region_row: RegionRow | None, listed: Listed | None,
                    bindings: list[Stmt]) -> tuple[Block, Block]:
-    """(pass `action_tables`) The statements that list an action's moves through tables per board, and the
-    locals its listing binds first (pass `region_masks`: the masks of its last choice's regions);
-    `spot_row`, `region_row`: the last choice as gathered by passes `spot_rows`, `region_masks`;
-    `listed`: pass `listing_tables`'s list remembered by value, with its `bindings`."""
+    """(pass `index_actions`) The statements that list an action's moves through tables per board, and the
+    locals its listing binds first (pass `mask_regions`: the masks of its last choice's regions);
+    `spot_row`, `region_row`: the last choice as gathered by passes `gather_spots`, `mask_regions`;
+    `listed`: pass `remember_listings`'s list remembered by value, with its `bindings`."""
     walks = [(ch.py_name, ch.domain, ch.is_list, ch.span.short) for ch in choices]
     gather = spot_row[1:] if spot_row is not None and spot_row[0] == choices[-1].domain else None
-    # (pass `listing_tables`) a list remembered by value
+    # (pass `remember_listings`) a list remembered by value
     into = "_actions" if listed is None else "_listed_actions"
     regions = None
-    if region_row is not None and listed is None and gather is None:  # (pass `region_masks`)
+    if region_row is not None and listed is None and gather is None:  # (pass `mask_regions`)
         found, terms, bound = region_row
         regions = (terms, found.var.py, fixed_count(found),
                    _ordered_mask(bound[0][1]), boards.bounds(lo)["region"] <= SMALL_REGIONS)
@@ -222,12 +222,12 @@ def tabled_listing(lo: Lowerer, a: t.Action, table: Table, choices: tuple[Lowere
 
 
 def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[Expr, str, str] | None:
-    """(pass `tabled_rows`) The key the first choice's walk is remembered by (`value_tables`), the
+    """(pass `find_rows_by_key`) The key the first choice's walk is remembered by (`remember_values`), the
     type of its values and what the key is in words; None for a listing the pass did not take."""
     first = a.choices[0] if a.choices else None
     if not a.listing.tabled_rows or first is None or not isinstance(first.domain, t.DefineCall):
         return None
-    table = lo.defines[first.domain.define].tabled  # (pass `value_tables`)
+    table = lo.defines[first.domain.define].tabled  # (pass `remember_values`)
     if table is None:
         return None
     args = [lo.node(arg) for arg in first.domain.args]

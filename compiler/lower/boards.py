@@ -61,7 +61,7 @@ def kind_count(lo: Lowerer, kind: str) -> int | None:
 
 
 def keep_region_tests(lo: Lowerer) -> None:
-    """(pass `region_masks`) Keeps the tests of regions whose definition charges nothing to the
+    """(pass `mask_regions`) Keeps the tests of regions whose definition charges nothing to the
     limits of a move: computing it for a region the plain code would not ask changes no budget."""
     for test in (test for d in lo.typed.defines for test in d.region_tests):
         d = lo.defines[test.define]
@@ -74,7 +74,7 @@ def keep_region_tests(lo: Lowerer) -> None:
         lo.region_known[slot] = (*lo.region_known.get(slot, ()), test.known)
 
 
-# How lowering has the code that finds a table read noted (`board_table`, which pass `board_tables`
+# How lowering has the code that finds a table read noted (`board_table`, which pass `bind_board_tables`
 # binds to its slot after lowering): from the code that finds it by name, its slot's name, its type
 # and what it holds, the code to write (that code, as it is).
 Bind = Callable[[str, str, str, str], str]
@@ -84,7 +84,7 @@ def board_table(lo: Lowerer, code: str, slot: str, annotation: str, what: str) -
     """The code that reads a table of the board: `code`, which finds it by name (or makes it), the
     whole value of the statement that reads it. Noted (Program.board_lookups) with the slot `slot`
     of the state it would be bound to, of type `annotation` (`what`: what it holds, for the slot's
-    comment): pass `board_tables` binds it there as the game starts."""
+    comment): pass `bind_board_tables` binds it there as the game starts."""
     found = lo.board_lookups.setdefault(slot, (annotation, code, what))
     assert found[1] == code, (slot, found[1], code)  # (a slot's name says which table it is)
     return code
@@ -92,16 +92,17 @@ def board_table(lo: Lowerer, code: str, slot: str, annotation: str, what: str) -
 
 def kept_masks(lo: Lowerer) -> None:
     """What the passes keep on the state beside the fields: the sets of spots kept as bit masks
-    (pass `bitmask`), the kept masks of tests of regions (`region_masks`), a bit mask per value (`value_masks`)."""
+    (pass `mask_spot_sets`), the kept masks of tests of regions (`mask_regions`), a bit mask per value
+    (`mask_values`)."""
     prog = lo.program
-    for m in lo.typed.masks:  # the sets of spots kept as bit masks (pass `bitmask`)
+    for m in lo.typed.masks:  # the sets of spots kept as bit masks (pass `mask_spot_sets`)
         prog.kept.append((m.slot, "int", masks.note(m), text(masks.code(m))))
         prog.fields_set.append(assign(masks.code(m), masks.rebuild(m)))
-    for test in lo.region_tests:  # (pass `region_masks`) the kept masks of tests of regions
+    for test in lo.region_tests:  # (pass `mask_regions`) the kept masks of tests of regions
         where = test.span.short
-        prog.kept.append((test.slot, "int", f"region_masks: the regions where `{test.text}` ({where}), among "
+        prog.kept.append((test.slot, "int", f"mask_regions: the regions where `{test.text}` ({where}), among "
                           f"those of {test.known}", f"self.{test.slot}"))
-        prog.kept.append((test.known, "int", f"region_masks: the regions whose bit of {test.slot} is known "
+        prog.kept.append((test.known, "int", f"mask_regions: the regions whose bit of {test.slot} is known "
                           f"(cleared where the kept value of `{test.define}` for the region is dropped)",
                           f"self.{test.known}"))
         prog.forget.append(Assign((Code(f"self.{test.slot}"), Code(f"self.{test.known}")), Code("0")))
@@ -109,6 +110,6 @@ def kept_masks(lo: Lowerer) -> None:
         body = within_method(test)
         prog.defines.insert(after, LoweredFunction(test.within, (("_regions_mask", "int"),), "int", body,
                                                    test.span))
-    for vm in lo.typed.value_masks:  # a bit mask per value, a list changed in place: copied (pass `value_masks`)
+    for vm in lo.typed.value_masks:  # a bit mask per value, a list changed in place: copied (pass `mask_values`)
         prog.kept.append((vm.slot, "list[int]", masks.note_values(vm), f"{text(masks.code(vm))}[:]"))
         prog.fields_set.append(assign(masks.code(vm), masks.rebuild_values(vm)))

@@ -11,11 +11,11 @@ from .. import typed as t
 from ..analysis.walk import bare as bare_of
 from ..budget import FREE_WORK, Facts, join_mag, number, sat, scale_mag
 from ..names import FILTER_LOCAL, MAX_TABLE_CHOICES, component_sets_constant
-from ..passes.component_sets import taken
 from ..passes.count_items import counted
+from ..passes.intersect_components import taken
+from ..passes.mask_spot_filters import among, joined_terms
+from ..passes.mask_values import mask_of, served
 from ..passes.rewrite import show
-from ..passes.spot_filters import among, joined_terms
-from ..passes.value_masks import mask_of, served
 from ..pyir import BinOp, Call, Compare, Comprehension, Constant, GeneratorExp, Keyword, Name, Paren, UnaryOp
 from ..pyprint import text
 from ..typed import Symbol
@@ -31,13 +31,14 @@ if TYPE_CHECKING:
 def comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
     masked = masks.masked_comprehension(lo, e)
     py = plain_comprehension(lo, e)  # (its facts: what the plain code is proven to cost)
-    if masked is None and not charges(py):  # (pass `value_masks`: masks per value, the empty spots)
+    if masked is None and not charges(py):  # (pass `mask_values`: masks per value, the empty spots)
         masked = value_masks_code(lo, e)
     if masked is None and not charges(py):
-        # (passes `spot_filters`, `count_items`, `component_sets`: where the plain code charges no work as it runs)
+        # (passes `mask_spot_filters`, `count_items`, `intersect_components`: where the plain code charges no
+        # work as it runs)
         masked = spot_filters_code(lo, e) or count_items_code(lo, e) or component_sets_code(lo, e) \
             or set_lists_code(lo, e) or region_any(lo, e)
-    return py if masked is None else masked  # (a set of spots kept as a bit mask, pass `bitmask`, and the like)
+    return py if masked is None else masked  # (a set of spots kept as a bit mask, pass `mask_spot_sets`, and the like)
 
 
 def plain_comprehension(lo: Lowerer, e: t.Comprehension) -> pyir.Expr:
@@ -176,7 +177,7 @@ def fused_filter(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
 
 
 def region_any(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
-    """(pass `region_masks`) `any(d(r) op c for r in L)` read from the kept mask of the test."""
+    """(pass `mask_regions`) `any(d(r) op c for r in L)` read from the kept mask of the test."""
     found = any_of(lo.defines, e)
     if found is None or found[0] not in lo.region_tests:
         return None
@@ -202,7 +203,7 @@ def value_masks_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     positive = not found.test.negated
     region = found.region is not None
     holding = (BinOp(within, "&", mask) if region else mask) if positive else BinOp(within, "&", UnaryOp("~", mask))
-    lo.notes.setdefault("read from bit masks (`value_masks`):", {})[show(e, 40)] = None
+    lo.notes.setdefault("read from bit masks (`mask_values`):", {})[show(e, 40)] = None
     if found.func == "list":
         return Call(pyir.dotted("self.board.mask_spots"), (holding,))
     if found.func == "count":
@@ -222,7 +223,7 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     `node` writes the keys and tests), or None. Masks are joined in the order the tests were
     written; from the first test that can fail on, each is a group of its own, so that
     `board.spots_of` computes it only while some spot is left. The joined part may be read from a
-    local of the listing (pass `listing_hoist`)."""
+    local of the listing (pass `hoist_masks`)."""
     found = e.spot_filter
     if found is None:
         return None
@@ -260,7 +261,7 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
         keyed[len(more) - 1] = at
     lo.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
     joined_code = listing_hoist_code(lo, e, _joined(first))
-    if lo.spot_row is not None:  # (pass `spot_rows`: the parts, and which group is a test of which term, by position)
+    if lo.spot_row is not None:  # (pass `gather_spots`: the parts, and which group tests which term, by position)
         lo.spot_row.append((text(joined_code), [(text(m), keyed.get(i)) for i, m in enumerate(more)]))
     return Call(pyir.dotted("self.board.spots_of"), (joined_code, *more))
 
@@ -275,11 +276,11 @@ def _joined(masks: list[pyir.Expr]) -> pyir.Expr:
 
 def group_key(e: t.Expr, spot: Symbol) -> str:
     """The name of the board's table of the spots grouped by the key `e` of the spot `spot` (pass
-    `spot_filters`), written from the key's structure as the rules write it, the spot named `spot`
+    `mask_spot_filters`), written from the key's structure as the rules write it, the spot named `spot`
     and a constant by its module name: `region_of(spot, PROVINCE).colour`. The same key met twice,
     whatever a rule names its spot, is one table; two keys are two names (each node below is written
     whole and none of them writes `spot`, a word no constant is). A key holds nothing else
-    (spot_filters `_board_constant`): anything else is refused here, never given a name of chance."""
+    (mask_spot_filters `_board_constant`): anything else is refused here, never given a name of chance."""
     match e:
         case t.Note():
             return group_key(e.expr, spot)
@@ -295,11 +296,11 @@ def group_key(e: t.Expr, spot: Symbol) -> str:
             return f"{e.func}({', '.join(group_key(a, spot) for a in e.args)})"
         case t.AttrOf():
             return f"{group_key(e.obj, spot)}.{e.name}"
-    raise AssertionError(f"spot_filters: no key of a spot is {type(e).__name__} {show(e, 40)}")
+    raise AssertionError(f"mask_spot_filters: no key of a spot is {type(e).__name__} {show(e, 40)}")
 
 
 def set_lists_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
-    """`sorted(S)` for `[x for x in S]` over a set that pass `set_lists` marked (`lo`: the lowering),
+    """`sorted(S)` for `[x for x in S]` over a set that pass `sort_sets` marked (`lo`: the lowering),
     else None."""
     if not e.sorted_set:
         return None
@@ -342,7 +343,7 @@ def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: pyir.Expr) -> py
         return joined
     name = f"_joined{len(bound)}"  # (compiler/names.py TEMPLATE_LOCALS)
     earlier = " and ".join(f"`{b}`" for b in before)
-    bound.append((name, None, text(joined), f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are "
+    bound.append((name, None, text(joined), f"{e.span.short}; `hoist_masks`: the masks the spots of `{choice}` are "
                   f"made from, the same for every {earlier}, joined once before the loops"))
     return Name(name)
 

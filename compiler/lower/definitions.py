@@ -159,9 +159,9 @@ def _remembered(body: Block, annotation: str, found: Block, store: Stmt, room: E
 
 def _kept(d: t.Define, annotation: str, slot: str, body: Block, nest: int | None = None) -> Block:
     """A definition's statements, keeping its value in its slot of the state between moves (pass
-    `derived`): a value, or for a definition with parameters a dict by arguments; None while
+    `keep_derived`): a value, or for a definition with parameters a dict by arguments; None while
     stale (every assignment to a field it reads sets it so). `nest`: the position of the parameter
-    the values are kept by first, each a dict by the others (pass `nested_drops`)."""
+    the values are kept by first, each a dict by the others (pass `nest_by_region`)."""
     kept_slot = pyir.dotted(f"self.{slot}")
     if not d.params:
         return _remembered(body, annotation, (assign(_KEPT, kept_slot), if_(_is_none(_KEPT, True), Return(_KEPT))),
@@ -172,7 +172,7 @@ def _kept(d: t.Define, annotation: str, slot: str, body: Block, nest: int | None
     key = rest[0] if len(rest) == 1 else pyir.Tuple(tuple(rest))
     held = _KEPT if nest is None else pyir.Name("_nested")
     made = (Assign((_KEPT, kept_slot), _EMPTY),)
-    if nest is not None:  # (pass `nested_drops`) by that parameter first, each a dict by the others
+    if nest is not None:  # (pass `nest_by_region`) by that parameter first, each a dict by the others
         by = pyir.dotted(d.params[nest].py)
         first: Block = (if_(_is_none(_KEPT), *made), assign(held, pyir.Call(pyir.Attribute(_KEPT, "get"), (by,))))
         made = (Assign((held, pyir.Subscript(_KEPT, by)), _EMPTY),)
@@ -193,7 +193,7 @@ def _kept(d: t.Define, annotation: str, slot: str, body: Block, nest: int | None
 def _tabled(d: t.Define, annotation: str, table: t.ValueTable, body: Block,
             bound: Bind) -> tuple[Block, str]:
     """A definition's statements, remembering its values in a table of the board by the value of the
-    game it reads (and the parameters that join the key), pass `value_tables`; and what its
+    game it reads (and the parameters that join the key), pass `remember_values`; and what its
     comment says of it."""
     read = pyir.dotted(table.py)
     if table.at is not None:
@@ -204,8 +204,8 @@ def _tabled(d: t.Define, annotation: str, table: t.ValueTable, body: Block,
     find = pyir.BoolOp("or", (pyir.Call(pyir.dotted("self.board.tables.values.get"), (name,)),
                               pyir.Call(pyir.dotted("self.board.tables.value_table"), (name,))))
     table_code = bound(text(find), invented("values", d.name), f"dict[Any, {annotation}]",
-                       f"the values of `{d.name}` by what they read (`value_tables`)")
-    found = (  # (the table found, as text: pass `board_tables` binds it to a slot by its text)
+                       f"the values of `{d.name}` by what they read (`remember_values`)")
+    found = (  # (the table found, as text: pass `bind_board_tables` binds it to a slot by its text)
         assign(_TABLE, Code(table_code)),
         assign(_KEPT, pyir.Call(pyir.Attribute(_TABLE, "get"), (key,)), annotation=f"{annotation} | None"),
         if_(_is_none(_KEPT, True), Return(_KEPT)),
@@ -214,7 +214,7 @@ def _tabled(d: t.Define, annotation: str, table: t.ValueTable, body: Block,
     joined = "".join(f" and `{d.params[k].name}`" for k in table.params)
     remember = pyir.rt("remember", _TABLE, key, _VALUE, pyir.dotted("self.board"))
     return _remembered(body, annotation, found, call(remember)), (
-        f"remembered by the value of {what}{joined}, in a table of the board every state shares (`value_tables`)")
+        f"remembered by the value of {what}{joined}, in a table of the board every state shares (`remember_values`)")
 
 
 def _key_annotation(params: tuple[tuple[str, str], ...]) -> str:
@@ -235,7 +235,7 @@ def _version_of(d: t.Define) -> str:
 
 def component_tables(lo: Lowerer) -> None:
     """The tables of the components' attributes, computed as the rules are loaded, and
-    (pass `component_sets`) the sets made from them."""
+    (pass `intersect_components`) the sets made from them."""
     typed, prog = lo.typed, lo.program
     loading = 0  # the work of the attribute tables so far: all of them at most a move's
     for attr in typed.components:
@@ -256,7 +256,7 @@ def component_tables(lo: Lowerer) -> None:
                        "loops, or keep fewer attributes")
             continue
         prog.component_tables.append((attr.const, _annotation(attr.ty), _each_component(py, attr.count), attr.span))
-    spans = {attr.const: attr.span for attr in typed.components}  # (pass `component_sets`: after the tables)
+    spans = {attr.const: attr.span for attr in typed.components}  # (pass `intersect_components`: after the tables)
     prog.component_tables.extend((name, annotation, code, spans[table])
                                  for table, (name, annotation, code) in component_sets(typed))
 
@@ -271,7 +271,7 @@ _I = pyir.Name("i")
 
 
 def component_sets(program: t.TypedProgram) -> list[tuple[str, tuple[str, str, Expr]]]:
-    """The module's sets of components for the attributes pass `component_sets` chose
+    """The module's sets of components for the attributes pass `intersect_components` chose
     (`TypedProgram.component_sets`): each attribute's table, and the name, annotation and code of its sets."""
     counts = {c.const: c.count for c in program.components}
     out: list[tuple[str, tuple[str, str, Expr]]] = []
@@ -288,7 +288,7 @@ def component_sets(program: t.TypedProgram) -> list[tuple[str, tuple[str, str, E
 
 def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
     """A definition: its body, with the checks of the lists it takes for small, written as it is
-    kept, tabled or remembered (passes `derived`, `value_tables`, `nested_drops`)."""
+    kept, tabled or remembered (passes `keep_derived`, `remember_values`, `nest_by_region`)."""
     prog = lo.program
     params = tuple(zip((p.py for p in d.params), (_annotation(p.ty) for p in d.params), strict=True))
     py, lists = define_walk(lo, d)
@@ -310,13 +310,13 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
         body = limits.unit_lines(lo, [*checks, Return(value, d.span, note)], lo.fact(d.body).cost + 1, d.span)
     kept = ""
     tabled = d.tabled
-    if tabled is not None:  # (pass `value_tables`) remembered by the value it is a function of
+    if tabled is not None:  # (pass `remember_values`) remembered by the value it is a function of
         body, kept = _tabled(d, _annotation(d.ty), tabled, body, partial(boards.board_table, lo))
-    if d.name in lo.kept:  # (pass `derived`) kept in its slot between moves
+    if d.name in lo.kept:  # (pass `keep_derived`) kept in its slot between moves
         how = d.kept
         assert how is not None  # (`lo.kept` is made from the annotations)
         reads = how.reads
-        nest = lo.nested.get(lo.kept[d.name])  # (pass `nested_drops`) by this parameter first
+        nest = lo.nested.get(lo.kept[d.name])  # (pass `nest_by_region`) by this parameter first
         slot_type = _annotation(d.ty) if not d.params else \
             f"dict[{_key_annotation(params)}, {_annotation(d.ty)}]" if nest is None else \
             f"dict[{params[nest][1]}, dict[{_key_annotation(params[:nest] + params[nest + 1:])}, " \
@@ -335,11 +335,11 @@ def define(lo: Lowerer, d: t.Define) -> LoweredFunction:
                f"`{d.params[k].name}` only"
                for f, k, _ in how.attributes if k in partly]
         if nest is not None:
-            at.append(f"kept by `{d.params[nest].name}` first, `nested_drops`")
+            at.append(f"kept by `{d.params[nest].name}` first, `nest_by_region`")
         if at:  # (a change of the field at one entity drops its values for that entity only)
             kept += f" ({'; '.join(at)})"
-    note = "not kept between moves: only the scores read it, once per player scored (`score_only`)" \
-        if d.unkept == "score_only" else ""
+    note = "not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)" \
+        if d.unkept == "compute_at_scoring" else ""
     return LoweredFunction(d.name, params, _annotation(d.ty), body, d.span,
                                         cached=d.cached and not kept, kept=kept, version_of=_version_of(d),
                                         note=note, value_at=None if d.cached else _value_at(body, value))

@@ -120,7 +120,7 @@ def stmt(lo: Lowerer, s: t.Stmt) -> list[Stmt]:
                                     _index_again(s), s.span, lo.region_drops.get(s.target.name, {}),
                                     lo.nested, lo.attribute_drops.get(s.target.name, {}), _item_again(s),
                                     own=lo.typed.drops_in_place, known=lo.region_known)
-            # the bit masks kept over the field assigned (passes `bitmask`, `value_masks`)
+            # the bit masks kept over the field assigned (passes `mask_spot_sets`, `mask_values`)
             kept = spanned((*masks.after_assign(lo, s), *masks.after_assign_values(lo, s)), s.span)
             # (the old items' bits, cleared before)
             old = spanned(masks.before_assign_values(lo, s), s.span)
@@ -337,7 +337,7 @@ def assigned(lo: Lowerer, s: t.Assign) -> Stmt:
         lo.costs[s] = sat(lo.costs[s] + old_work + new_work)
         size = old_size if s.op == "-=" else sat(old_size + new_size)
         limits.stored(lo, sym, Facts(size=size, item=value.item))
-        items = set_items_joined(s.items_written, s.op == "+=", old_py, new_py)  # (pass `set_items`)
+        items = set_items_joined(s.items_written, s.op == "+=", old_py, new_py)  # (pass `unwrap_set_items`)
         if items is not None:
             return Assign((lhs,), replace(items, span=s.value.span), span=s.span)
         return Assign((lhs,), pyir.BinOp(old_py, "|" if s.op == "+=" else "-", new_py, s.value.span), span=s.span)
@@ -383,13 +383,13 @@ _NONE = pyir.Constant(None)
 def _dropped(slots: Iterable[str], span: SourceSpan,
              known: Mapping[str, tuple[str, ...]] | None = None) -> list[Stmt]:
     """The statements that drop kept values (their slots set to None), a few to a line; and (pass
-    `region_masks`) the bits known of the kept tests of their definitions (`known`, by slot)."""
+    `mask_regions`) the bits known of the kept tests of their definitions (`known`, by slot)."""
     slots = list(slots)
     out: list[Stmt] = [Assign(tuple(_self(slot) for slot in slots[i:i + 4]), _NONE, span=span)
                        for i in range(0, len(slots), 4)]
     stale = [k for slot in slots for k in (known or {}).get(slot, ())]
     out += [Assign(tuple(_self(k) for k in stale[i:i + 4]), pyir.Constant(0), span=span,
-                   note="`region_masks`: no bit known")
+                   note="`mask_regions`: no bit known")
             for i in range(0, len(stale), 4)]
     return out
 
@@ -438,12 +438,12 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
     (`index`), when it can be read again. A definition of several parameters is dropped whole
     (leaving out its values for one entity walks its whole dict, measured slower on Mandarin
     than computing again what it kept), unless its values are kept nested by that parameter
-    (`nested`: slot -> position, pass `nested_drops`): then that entity's are dropped. Of a slot
+    (`nested`: slot -> position, pass `nest_by_region`): then that entity's are dropped. Of a slot
     whose definition of one parameter reads a field of sets only through walks keeping the items
     whose attribute is that parameter (`by_attribute`: position, how many, the attribute's table),
     a change by one item (`item`, when it can be read again) drops the value kept for its attribute.
-    `own` (pass `own_drops`): the state says whether a copy may share its dicts (`_kept_shared`); if
-    none may, the values are dropped from them in place. `known` (pass `region_masks`): by slot, the
+    `own` (pass `drop_in_place`): the state says whether a copy may share its dicts (`_kept_shared`); if
+    none may, the values are dropped from them in place. `known` (pass `mask_regions`): by slot, the
     masks of the bits known of kept tests of its definition, cleared where its values are dropped."""
     known = known or {}
     if index is None and item is None:
@@ -455,7 +455,7 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
         return found is not None and (found[1] == 1 or nested.get(slot) == found[0])
 
     some = [slot for slot in slots if index is not None and by(slot, at_entity.get(slot))]
-    # (pass `region_drops`) a definition of one region that reads the field per spot only in its
+    # (pass `drop_by_region`) a definition of one region that reads the field per spot only in its
     # region's spots: the values of the regions holding the spot assigned
     regions = [slot for slot in slots if index is not None and in_regions is not None
                and by(slot, in_regions.get(slot)) and slot not in some]
@@ -468,7 +468,7 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
     one: list[tuple[str, pyir.Expr]] = [(slot, index) for slot in some if index is not None]
     one += [(slot, pyir.Subscript(pyir.dotted(table), item)) for slot, table in attributes.items() if item is not None]
     without = [assign(_self(slot), pyir.rt("without_key", _self(slot), key), span) for slot, key in one]
-    if own and one:  # (pass `own_drops`) from copies where a copy may share the dicts, else in place, no call
+    if own and one:  # (pass `drop_in_place`) from copies where a copy may share the dicts, else in place, no call
         out.append(If(_self("_kept_shared"), tuple(without), span=span, else_span=span, orelse=tuple(
             if_(pyir.Compare(_self(slot), ("is not",), (_NONE,)),
                 call(pyir.Call(pyir.Attribute(_self(slot), "pop"), (key, _NONE)), span), span=span)
@@ -479,13 +479,13 @@ def _dropped_at(slots: Iterable[str], at_entity: Mapping[str, tuple[int, int]], 
                     for table in ("spot_regions", "spot_regions_mask")]
     out.extend(assign(_self(slot), pyir.rt("without_keys", _self(slot), spot_regions[0], *shared), span)
                for slot in regions if spot_regions[0] is not None)
-    # (pass `region_masks`) the bits of the kept tests of those definitions, for the same regions
-    note = "`region_masks`: the bit of its region no longer known"
+    # (pass `mask_regions`) the bits of the kept tests of those definitions, for the same regions
+    note = "`mask_regions`: the bit of its region no longer known"
     out += [AugAssign(_self(k), "&", pyir.UnaryOp("~", pyir.Subscript(pyir.dotted("self.board.region_bit"), key)),
                       span, note)
             for slot, key in one for k in known.get(slot, ())]
     out += [AugAssign(_self(k), "&", pyir.UnaryOp("~", spot_regions[1]), span,
-                      "`region_masks`: the bits of the regions holding it no longer known")
+                      "`mask_regions`: the bits of the regions holding it no longer known")
             for slot in regions for k in known.get(slot, ()) if spot_regions[1] is not None]
     return out
 

@@ -15,8 +15,8 @@ from .. import typed as t
 from ..budget import FREE_WORK, STORED, Facts, add_mag, join, mul_mag, number, sat
 from ..builtins import BUILTINS, Lowering, counting
 from ..builtins.spec import template
-from ..passes import lazy_hoist
-from ..passes.lazy_hoist import LAZY
+from ..passes import hoist_lazily
+from ..passes.hoist_lazily import LAZY
 from ..pyir import Attribute, BinOp, BoolOp, Call, Compare, Constant, IfExp, Keyword, Name, Paren, Starred, Subscript
 from ..pyir import Tuple as TupleNode
 from ..pyprint import text
@@ -156,13 +156,13 @@ def record(lo: Lowerer, e: t.RecordNew | t.RecordField) -> pyir.Expr:
 
 
 def note(lo: Lowerer, e: t.Note) -> pyir.Expr:
-    """A node a pass derived (t.Note): a cell, or a value read from it (pass `lazy_hoist`), a value
+    """A node a pass derived (t.Note): a cell, or a value read from it (pass `hoist_lazily`), a value
     bound once, or any other: its code, in parentheses, with a note for its line."""
     match e:
-        case t.Note(verb=lazy_hoist.CELL):  # (pass `lazy_hoist`) a cell, bound once: `for cell in (rt.cell(),)`
+        case t.Note(verb=hoist_lazily.CELL):  # (pass `hoist_lazily`) a cell, bound once: `for cell in (rt.cell(),)`
             lo.facts[e] = Facts(1, 1, item=Facts())  # (one item: an empty list)
             return TupleNode((pyir.rt("cell"),), e.span)
-        case t.Note(verb=lazy_hoist.LAZY):  # (pass `lazy_hoist`) a value read from its cell
+        case t.Note(verb=hoist_lazily.LAZY):  # (pass `hoist_lazily`) a value read from its cell
             return lazy_hoist_code(lo, e)
         case t.Note(expr=t.Collection(kind="list", items=(item,))):  # a value bound once: `for h in (v,)`
             # (the local is read only where `v` was: `v` as it is, not converted, and the same object)
@@ -258,9 +258,9 @@ def binary(lo: Lowerer, e: t.Binary) -> pyir.Expr:
         lo.facts[e] = limits.clamp(lo, e.ty, Facts(sat(work + left_work + right_work), size, item=item))
         lo.canonical.add(e)
         if e.ty.kind == "list":
-            written = list_items_joined(lo, e, lpy, rpy)  # (pass `list_items`)
+            written = list_items_joined(lo, e, lpy, rpy)  # (pass `unwrap_list_items`)
             return written if written is not None else TupleNode((Starred(lpy), Starred(rpy)), e.span)
-        items = set_items_joined(e.items_written, op == "+", lpy, rpy)  # (pass `set_items`)
+        items = set_items_joined(e.items_written, op == "+", lpy, rpy)  # (pass `unwrap_set_items`)
         if items is not None:
             return items
         return Paren(BinOp(lpy, "|" if op == "+" else "-", rpy), e.span)
@@ -282,7 +282,7 @@ def binary(lo: Lowerer, e: t.Binary) -> pyir.Expr:
 
 
 def builtin(lo: Lowerer, e: t.Builtin) -> pyir.Expr:
-    if lo.line_numbers:  # a choice of lines listed by number (pass `action_tables`): the same lines, in order
+    if lo.line_numbers:  # a choice of lines listed by number (pass `index_actions`): the same lines, in order
         lo.line_numbers = False  # (not the lines an argument reads)
         try:
             py = builtin(lo, e)
@@ -290,7 +290,7 @@ def builtin(lo: Lowerer, e: t.Builtin) -> pyir.Expr:
             lo.line_numbers = True
         return by_number(py) if e.func == "straight_lines" else py
     masked = masks.masked_call(lo, e)
-    if masked is not None:  # a set of spots kept as a bit mask (pass `bitmask`)
+    if masked is not None:  # a set of spots kept as a bit mask (pass `mask_spot_sets`)
         lowered = []
         for k, arg in enumerate(e.args):
             called = set(lo.called)
@@ -317,7 +317,7 @@ _STRAIGHT_LINES_MASK = pyir.dotted("self.board.straight_lines_mask")
 
 def by_number(py: pyir.Expr) -> pyir.Expr:
     """A call of `straight_lines` as the call listing the same lines by their numbers."""
-    if isinstance(py, Call) and py.func in (_STRAIGHT_LINES, _STRAIGHT_LINES_MASK):  # (the mask's: pass `bitmask`)
+    if isinstance(py, Call) and py.func in (_STRAIGHT_LINES, _STRAIGHT_LINES_MASK):  # (`mask_spot_sets`: the mask's)
         assert isinstance(py.func, Attribute)
         numbers = py.func.attr.replace("straight_lines", "straight_line_numbers", 1)
         return Call(Attribute(py.func.value, numbers), py.args, py.keywords, py.span)
@@ -369,12 +369,12 @@ def builtin_facts(lo: Lowerer, e: t.Builtin, lowered: list[pyir.Expr], ret: Ty) 
                         lambda py, facts, ty, span: limits.checked_store(lo, py, facts, ty, span),
                         partial(limits.type_facts, lo),
                         partial(limits.charged, lo), partial(limits.at, lo), lo.rs.dice,
-                        lambda high: range_bounds_size(lo, e, high))  # (pass `range_bounds`)
+                        lambda high: range_bounds_size(lo, e, high))  # (pass `bound_ranges`)
     return BUILTINS[e.func].facts_of(e, lowered, [lo.fact(a) for a in e.args], ret, lowering)
 
 
 def set_items_joined(marked: bool, plus: bool, left: pyir.Expr, right_py: pyir.Expr) -> pyir.Expr | None:
-    """`left.union(items)` or `left.difference(items)` for a set operation that pass `set_items`
+    """`left.union(items)` or `left.difference(items)` for a set operation that pass `unwrap_set_items`
     marked (`marked`: its right operand a set written out), where that operand is lowered as
     `frozenset((...))` (`right_py`; not a set of more items than a move may walk unchecked), else None.
     (An operand given as text is read as its text says: a `Code` leaf is not asked what it holds.)"""
@@ -408,7 +408,7 @@ def _plain(py: pyir.Expr) -> bool:
 
 
 def range_bounds_size(lo: Lowerer, e: t.Builtin, high_mag: tuple[int, int]) -> int | None:
-    """At most how many items `range(a, b)` holds, `a` never negative (pass `range_bounds` marked
+    """At most how many items `range(a, b)` holds, `a` never negative (pass `bound_ranges` marked
     it) and `b` proven at most `high_mag[0]` (none where `b` grows with the game's numbers); None if
     it is not so."""
     if not e.from_nonnegative or high_mag[1]:
@@ -417,7 +417,7 @@ def range_bounds_size(lo: Lowerer, e: t.Builtin, high_mag: tuple[int, int]) -> i
 
 
 def list_items_joined(lo: Lowerer, e: t.Binary, left_py: pyir.Expr, right_py: pyir.Expr) -> pyir.Expr | None:
-    """`(*x, a, b)` or `(a, b, *x)` for a join of two lists that pass `list_items` marked, one written
+    """`(*x, a, b)` or `(a, b, *x)` for a join of two lists that pass `unwrap_list_items` marked, one written
     out with items (lowered as the tuple `(a, b)` or `(a,)`), else None. A join whose other list is
     `simple` (a list lowering reads as it is) is noted in `lo.short_joins`, for
     `limits.list_items_short`."""

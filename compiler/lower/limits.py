@@ -237,7 +237,7 @@ def over(lo: Lowerer, py: pyir.Expr, facts: Facts, span: SourceSpan) -> tuple[py
         return py, SMALL_LIST, size
     if simple(node) is not None:  # a short list is handled at once, a longer one counted
         return _short(lo, node, counted), SMALL_LIST, size
-    joined = list_items_short(lo, node, counted)  # (pass `list_items`) such a list and items written out
+    joined = list_items_short(lo, node, counted)  # (pass `unwrap_list_items`) such a list and items written out
     if joined is not None:
         return joined, SMALL_LIST, size
     return counted, 0, size
@@ -359,7 +359,7 @@ def finite(lo: Lowerer, ty: Ty, facts: Facts | None) -> bool:
 def list_items_short(lo: Lowerer, py: pyir.Expr, counted: pyir.Expr) -> pyir.Expr | None:
     """An operation over each item of the join `py` (from `list_items_joined`): handled at once while it
     holds at most SMALL_LIST items, `counted` otherwise; None for any other list."""
-    found = lo.short_joins.get(text(py))  # (only joins pass `list_items` marked)
+    found = lo.short_joins.get(text(py))  # (only joins pass `unwrap_list_items` marked)
     if found is None:
         return None
     other, count = found

@@ -1,9 +1,9 @@
 """Lowering an action's listing as the representation passes annotated it (`t.Action.listing`,
 `t.Choice.made_once`, `t.Action.when_written_out`): through tables of interned actions per board
-(`action_tables`), its last choice gathered from a row of spots (`spot_rows`) or of regions
-(`region_masks`), remembered by value (`listing_tables`, keyed as `sorted_keys` left it), its first
-choice's rows found by key (`tabled_rows`), a later choice's list made once (`choice_hoist`), its
-`when:` written out (`guard_inline`). The passes decide; the code they decided is written here
+(`index_actions`), its last choice gathered from a row of spots (`gather_spots`) or of regions
+(`mask_regions`), remembered by value (`remember_listings`, keyed as `key_sorted_lists` left it), its first
+choice's rows found by key (`find_rows_by_key`), a later choice's list made once (`hoist_choices`), its
+`when:` written out (`inline_guards`). The passes decide; the code they decided is written here
 (compiler/lower/actions.py calls it).
 """
 
@@ -53,7 +53,7 @@ from .boards import Bind
 from .code import parenthesised, unparenthesised
 
 
-# -- through tables per board (pass `action_tables`) ------------------------------------------
+# -- through tables per board (pass `index_actions`) ------------------------------------------
 def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr, bool, str]], bound: Bind,
             gather: tuple[str | Expr, Sequence[tuple[str | Expr, bool]]] | None = None, into: str = "_actions",
             regions: tuple[list[tuple[Expr | None, str | None]], str, int, bool, bool] | None = None,
@@ -63,22 +63,22 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
     line); the actions are those of the plain listing, in its order. `clear`: its choices can
     name ever new values (a dictionary first, else the plain listing); whatever they name, every
     action and row made is charged to what the board keeps (`rt.made`), which empties the board's
-    tables where they would keep too much. `bound`: how the table is read (pass `board_tables`).
-    `gather` (pass `spot_rows`): the last choice's list
+    tables where they would keep too much. `bound`: how the table is read (pass `bind_board_tables`).
+    `gather` (pass `gather_spots`): the last choice's list
     of spots as the masks joined first and each further group (its code, whether it is kept per
     row): its row is an `rt.SpotRow` that appends the actions of the mask's spots. `into`: the list
-    the actions are appended to (pass `listing_tables`: a list remembered by value). `regions` (pass
-    `region_masks`): the last choice's regions made from masks, as its tests (each one's code over the
+    the actions are appended to (pass `remember_listings`: a list remembered by value). `regions` (pass
+    `mask_regions`): the last choice's regions made from masks, as its tests (each one's code over the
     comprehension's variable, or the local of a kept test's mask), that variable, how many tests are
     kept per row, whether the regions may be out of region order (then walked as the rules walk
     them), and whether every board has few regions (the row's actions by mask read in place): its row
-    is an `rt.RegionRow` that appends the actions of the mask's regions. `rows` (pass `tabled_rows`):
+    is an `rt.RegionRow` that appends the actions of the mask's regions. `rows` (pass `find_rows_by_key`):
     the first choice's rows found by the key its walk's value is remembered by: the key's code, the
     type of the choice's values and what the key is in words."""
     bounded = all(level.how != "key" for level in table.levels)  # (by the board and the declarations)
     if clear and not bounded and table.levels[0].how != "key":
         return []
-    out: list[Stmt] = [Comment("Actions are interned per board, found by index in tables (`action_tables`): the same "
+    out: list[Stmt] = [Comment("Actions are interned per board, found by index in tables (`index_actions`): the same "
                                "move is the same object in every state.")]
     levels = table.levels
     args: list[Expr] = []
@@ -91,7 +91,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
     # (a table of rows of spots or of regions is named so: a variant whose listing of the same action
     # has no such rows has a slot of its own, of its own type)
     kind = {"SpotRow": "spot_rows", "RegionRow": "region_rows"}.get(row_class or "", "actions")
-    slot, what = joined(kind, name), f"the interned actions of `{name}` (`action_tables`)"
+    slot, what = joined(kind, name), f"the interned actions of `{name}` (`index_actions`)"
     annotation = actions_type(tuple(level.how for level in levels), row_class)
     if not levels:
         found = bound(f"self.board.tables.actions.get({name!r}) or self.board.tables.action_table({name!r}, 1)", slot,
@@ -110,9 +110,9 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
         """The statements of choice k's level (inside the loop of the one before), its row `row`."""
         (var, walk, is_list, comment), level = choices[k], levels[k]
         row = Name(row_name)
-        if gather is not None and k == len(levels) - 1:  # (pass `spot_rows`) the row appends its spots' actions
+        if gather is not None and k == len(levels) - 1:  # (pass `gather_spots`) the row appends its spots' actions
             return gathered_spots(row_name, gather[0], gather[1], comment)
-        if regions is not None and k == len(levels) - 1:  # (pass `region_masks`) the row appends its regions'
+        if regions is not None and k == len(levels) - 1:  # (pass `mask_regions`) the row appends its regions'
             plain = walk if regions[3] else None
             return gathered_regions(row_name, regions[0], plain, var, regions[1], comment, regions[4])
         by_rows = rows is not None and k == 0 and level.how == "key" and is_list and not clear and len(levels) > 1
@@ -139,7 +139,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
             units.extend(_len(dotted(v)) for (v, _, listed, _), lv in zip(choices, levels, strict=True)
                          if listed and lv.how != "lines")
         elif (gather is not None or regions is not None) and k == len(levels) - 2:
-            # a row of spots, gathered (pass `spot_rows`), or of regions, by mask (pass `region_masks`)
+            # a row of spots, gathered (pass `gather_spots`), or of regions, by mask (pass `mask_regions`)
             fixed = fixed_spot_tests(gather[1]) if gather is not None else regions[2] if regions is not None else 0
             made = rt(row_class or "", Constant(name), Tuple(tuple(args[:-1])), dotted("self._action_text"),
                       dotted("self.board"), Constant(fixed))
@@ -155,7 +155,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
         making = [call(rt("made", dotted("self.board"), _plus(*units)))] if units else []
         body.append(if_(_is_none(got.id), *making, Assign((got, Subscript(row, index)), made)))
         after: list[Stmt] = [call(append)] if last else level_of(k + 1, got.id)
-        if by_rows and rows is not None:  # (pass `tabled_rows`) the rows found once, by the walk's key
+        if by_rows and rows is not None:  # (pass `find_rows_by_key`) the rows found once, by the walk's key
             key, value_type, what = rows
             pair = f"{value_type}, {actions_type(tuple(lv.how for lv in levels[1:]), row_class)}"
             # (named, like the table, for its rows: a variant whose rows are of another kind has a slot of its own)
@@ -163,7 +163,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
             find = (f"self.board.tables.values.get('{rows_kind} {name}') or "
                     f"self.board.tables.value_table('{rows_kind} {name}')")
             rows_table = bound(find, joined(rows_kind, name), f"dict[Any, list[tuple[{pair}]]]",
-                               f"the rows of the first choice of `{name}` by {what} (`tabled_rows`)")
+                               f"the rows of the first choice of `{name}` by {what} (`find_rows_by_key`)")
             return rows_lines(var, walk, comment, key, rows_table, pair, body, what, after)
         return [For(Name(var), walk, (*body, *after), note=comment)]
 
@@ -171,7 +171,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
 
 
 def actions_type(levels: tuple[str, ...], row: str | None) -> str:
-    """The type of an action's table of interned actions (pass `action_tables`), from how each of
+    """The type of an action's table of interned actions (pass `index_actions`), from how each of
     its levels is found ("key": a dictionary by the value, else a list by its number) and the class
     of the row of its last choice when a pass gathers it (`SpotRow`, `RegionRow`), else None."""
     if not levels:
@@ -184,15 +184,15 @@ def actions_type(levels: tuple[str, ...], row: str | None) -> str:
     return item
 
 
-# -- the rows of a listing's last choice, gathered (passes `spot_rows`, `region_masks`), and its
-# first choice's rows found by key (`tabled_rows`), within a listing through tables
+# -- the rows of a listing's last choice, gathered (passes `gather_spots`, `mask_regions`), and its
+# first choice's rows found by key (`find_rows_by_key`), within a listing through tables
 def gathered_spots(row_name: str, first: str | Expr, more: Sequence[tuple[str | Expr, bool]],
                    comment: str) -> list[Stmt]:
-    """(pass `spot_rows`) The statements (in the last choice's loop) that append the actions
+    """(pass `gather_spots`) The statements (in the last choice's loop) that append the actions
     of the last choice from its row `row`, an `rt.SpotRow`: `first`, the masks joined first, and
     `more`, each further group's code and whether it is kept per row, as `board.spots_of` takes them."""
     row, mask, held = Name(row_name), Name("_spots_mask"), Name("_row_fixed")
-    out: list[Stmt] = [assign(mask, expr(first), note=f"{comment}; `spot_rows`: its spots as a bit mask")]
+    out: list[Stmt] = [assign(mask, expr(first), note=f"{comment}; `gather_spots`: its spots as a bit mask")]
     kept = 0
     for code, is_fixed in more:
         if is_fixed:
@@ -213,7 +213,7 @@ def gathered_spots(row_name: str, first: str | Expr, more: Sequence[tuple[str | 
         if_(_is_none(gathered.id), assign(gathered, Call(Attribute(row, "made"), (mask,))),
             note="(a mask not met lately: its actions a byte of the mask at a time)"),
         AugAssign(Name("_actions"), "+", gathered,
-                  note=f"{comment}; `spot_rows`: the actions of its spots, in spot order")))
+                  note=f"{comment}; `gather_spots`: the actions of its spots, in spot order")))
     return out
 
 
@@ -224,7 +224,7 @@ def fixed_spot_tests(more: Sequence[tuple[str | Expr, bool]]) -> int:
 def gathered_regions(row_name: str, terms: list[tuple[Expr | None, str | None]], plain: Expr | None, choice: str,
                      var: str,
              comment: str, few: bool = False) -> list[Stmt]:
-    """(pass `region_masks`) The statements (in the last choice's loop) that append the
+    """(pass `mask_regions`) The statements (in the last choice's loop) that append the
     actions of the last choice from its row `row`, an `rt.RegionRow`: `terms`, each test's code over
     the comprehension's variable `var` (kept per row) or the local holding a kept test's mask (None,
     local); `plain` the walk of the rules, by the choice's local `choice`, for regions not in
@@ -251,8 +251,8 @@ def gathered_regions(row_name: str, terms: list[tuple[Expr | None, str | None]],
         else:
             assert local is not None
             running = BinOp(running, "&", Name(local))
-    out.append(assign(held, running, note=f"{comment}; `region_masks`: its regions as a bit mask"))
-    note = f"{comment}; `region_masks`: the actions of its regions, in region order"
+    out.append(assign(held, running, note=f"{comment}; `mask_regions`: its regions as a bit mask"))
+    note = f"{comment}; `mask_regions`: the actions of its regions, in region order"
     if few:
         found = Name("_row_actions")
         out.append(if_(held, assign(found, Subscript(Attribute(row, "by_mask"), held)),
@@ -271,16 +271,16 @@ def gathered_regions(row_name: str, terms: list[tuple[Expr | None, str | None]],
 
 def rows_lines(var: str, walk: Expr, comment: str, key: Expr, rows_table: str, annotation: str,
                row_lines: list[Stmt], what: str, then: list[Stmt]) -> list[Stmt]:
-    """(pass `tabled_rows`) The statements that find the rows of a listing's first choice `var` by `key`
+    """(pass `find_rows_by_key`) The statements that find the rows of a listing's first choice `var` by `key`
     (the definition its walk calls is remembered by, `what` in words): made the first time by walking
     `walk` and finding each value's row as `row_lines` do (they bind `row1`), then walked, each row
     running `then` (the rest of the listing)."""
     rows, rows_key, found = Name("_rows"), Name("_rows_key"), Name("_found_rows")
     value, row = dotted(var), Name("_row1")
     return [
-        Comment(f"`tabled_rows`: the rows of `{var}` found once per listing by {what}, which its values are a "
-                "function of (`value_tables`), not by a tuple made and hashed per value"),
-        assign("_rows", rows_table),  # (text: pass `board_tables` finds the table's look-up by it)
+        Comment(f"`find_rows_by_key`: the rows of `{var}` found once per listing by {what}, which its values are a "
+                "function of (`remember_values`), not by a tuple made and hashed per value"),
+        assign("_rows", rows_table),  # (text: pass `bind_board_tables` finds the table's look-up by it)
         assign(rows_key, key),
         assign(found, Call(Attribute(rows, "get"), (rows_key,)), annotation=f"list[tuple[{annotation}]] | None"),
         if_(_is_none(found.id),
@@ -293,23 +293,23 @@ def rows_lines(var: str, walk: Expr, comment: str, key: Expr, rows_table: str, a
     ]
 
 
-# -- a list remembered by value (pass `listing_tables`) ------------------------------------------
+# -- a list remembered by value (pass `remember_listings`) ------------------------------------------
 def remembered(listed: Listed, action: str, plain: list[Stmt], bindings: list[Stmt], bound: Bind) -> list[Stmt]:
     """The statements of the listing (a method's body): the table, the key, and the plain listing
     `plain` (appending to `listed_actions`, after the listing's own `bindings`) run only for a key met
-    the first time. `bound`: how the table is read (pass `board_tables`)."""
+    the first time. `bound`: how the table is read (pass `bind_board_tables`)."""
     parts = [Call(Name("frozenset"), (expr(code),)) if member else expr(code) for code, member in listed.keys]
     key = parts[0] if len(parts) == 1 else Tuple(tuple(parts))
     name = f"listing {action}"
     find = bound(f"self.board.tables.values.get({name!r}) or self.board.tables.value_table({name!r})",
                  joined("listed", action), "dict[Any, list[rt.Action]]",
-                 f"the listings of `{action}` by what they read (`listing_tables`)")
+                 f"the listings of `{action}` by what they read (`remember_listings`)")
     table, listed_key, actions = Name("_listed"), Name("_listed_key"), Name("_listed_actions")
     return [
         Comment(f"What this listing lists is a function of {listed.what}: remembered by "
                 f"{'them' if len(parts) > 1 else 'it'}, in a table of the board every state shares "
-                "(`listing_tables`)."),
-        assign("_listed", find),  # (text: pass `board_tables` finds the table's look-up by it)
+                "(`remember_listings`)."),
+        assign("_listed", find),  # (text: pass `bind_board_tables` finds the table's look-up by it)
         assign(listed_key, key),
         assign(actions, Call(Attribute(table, "get"), (listed_key,)), annotation="list[rt.Action] | None"),
         if_(_is_none(actions.id), assign(actions, List(())), *bindings, *plain,
@@ -318,27 +318,27 @@ def remembered(listed: Listed, action: str, plain: list[Stmt], bindings: list[St
     ]
 
 
-# -- rows found by key (pass `tabled_rows`) ------------------------------------------------------
+# -- rows found by key (pass `find_rows_by_key`) ------------------------------------------------------
 def key_code(table_py: str, at: int | None, params: tuple[int, ...], args: list[Expr]) -> Expr:
-    """The key a definition remembered by value (`value_tables`) is found by, called with the
+    """The key a definition remembered by value (`remember_values`) is found by, called with the
     arguments `args` (their nodes): what its own look-up reads, its parameters replaced."""
     read = dotted(table_py) if at is None else Subscript(dotted(table_py), args[at])
     parts = [read, *(args[k] for k in params)]
     return parts[0] if len(parts) == 1 else Tuple(tuple(parts))
 
 
-# -- a later choice's list made once (pass `choice_hoist`) ---------------------------------------
+# -- a later choice's list made once (pass `hoist_choices`) ---------------------------------------
 def hoisted(joined: list[tuple[str, str | None, str, str]], walk: Expr, annotation: str, choice: str, span: str,
             limit: int, runtime: Callable[[Expr], bool]) -> Expr:
     """The walk of a later choice the pass found, through a local of the listing (bound to None
-    before its loops, in `joined`, pass `listing_hoist`'s bindings), made the first time it is
+    before its loops, in `joined`, pass `hoist_masks`'s bindings), made the first time it is
     walked; `walk` itself if it reads the runtime (`runtime`: it may charge work) or the listing's
     locals are all taken."""
     if runtime(walk) or len(joined) >= limit:
         return walk
     name = f"_joined{len(joined)}"
     joined.append((name, f"{annotation} | None", "None",
-                   f"{span}; `choice_hoist`: the list `{choice}` walks, made once, the first time it is walked"))
+                   f"{span}; `hoist_choices`: the list `{choice}` walks, made once, the first time it is walked"))
     local = Name(name)
     return Paren(IfExp(local, Compare(local, ("is not",), (Constant(None),)), Paren(NamedExpr(local, walk))))
 
@@ -366,12 +366,12 @@ def _is_none(name: str) -> Expr:
 
 
 def _size(code: str) -> Expr:
-    """The size of a level of a table (`Level.size`, code pass `action_tables` wrote: a number,
+    """The size of a level of a table (`Level.size`, code pass `index_actions` wrote: a number,
     `len(self.board.spots)`, `len(self.board.region_names) + 1`, `self.board.line_count()`), as nodes."""
     return template(code)
 
 
-# -- the guard written out (pass `guard_inline`) -------------------------------------------------
+# -- the guard written out (pass `inline_guards`) -------------------------------------------------
 def guard_written(marked: bool, when: Expr | None) -> Expr | None:
     """The test a listing starts with, the negation of `when` (lowered), or None where the listing
     calls the guard method (an action the pass did not mark: `marked` false). A negation, a

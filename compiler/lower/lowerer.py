@@ -29,7 +29,7 @@ from ..pyir import Expr, Stmt
 from ..typed import Symbol
 from .code import Small
 
-END_SLOT = "_kept_end"  # (pass `end_once`) the slot of the end's value
+END_SLOT = "_kept_end"  # (pass `keep_end`) the slot of the end's value
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ class Lowerer(MoveLimits):
         # "Values"): a list is a tuple, a set a frozenset, all the way down. Others are converted
         # where the representation shows: stored, compared, or put into a list or set.
         self.canonical: t.NodeSet[t.Expr] = t.NodeSet()
-        # (pass `list_items`) the joins of a list read as it is and items written out: the list, how many items
+        # (pass `unwrap_list_items`) the joins of a list read as it is and items written out: the list, how many items
         self.short_joins: dict[str, tuple[Expr, int]] = {}
         self.assigned: frozenset[str] = frozenset()  # the names the rule being lowered assigns to
         self.board_bounds: dict[str, int] | None = None
@@ -126,7 +126,7 @@ class Lowerer(MoveLimits):
         # What the passes derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.
         self.notes: dict[str, dict[str, None]] = {}
-        # Values kept between moves (passes `derived`, `end_once`, `region_drops`, `nested_drops`, as they
+        # Values kept between moves (passes `keep_derived`, `keep_end`, `drop_by_region`, `nest_by_region`, as they
         # annotated the program): each kept definition's slot, and the slots each change of a field drops (`Keeping`)
         keeping = Keeping.of(typed)
         self.kept, self.drops, self.nested = keeping.kept, keeping.drops, keeping.nested
@@ -136,16 +136,16 @@ class Lowerer(MoveLimits):
         # Some definition is `cached: true` (and not kept): every change of a field forgets the values remembered.
         self.caching = self.program.caching = any(d.cached and d.name not in self.kept for d in typed.defines)
         self.constant_values = {name: value for name, value, _ in tables.constants}
-        # While an action's choice of lines is lowered as the lines' numbers (pass `action_tables`)
+        # While an action's choice of lines is lowered as the lines' numbers (pass `index_actions`)
         self.line_numbers = False
-        # While a later choice of a listing is lowered (pass `listing_hoist`): the masks joined once,
+        # While a later choice of a listing is lowered (pass `hoist_masks`): the masks joined once,
         # before the listing's loops (each local, its annotation, its code and the comment of its line), the choice's
         # name and the names of the choices before it
         self.listing_hoisted: tuple[list[tuple[str, str | None, str, str]], str, tuple[str, ...]] | None = None
-        # While the last choice of a listing pass `spot_rows` gathers is lowered: the parts of its
+        # While the last choice of a listing pass `gather_spots` gathers is lowered: the parts of its
         # list of spots (spot_filters_code: the masks joined first, each further group and its term's position)
         self.spot_row: list[tuple[str, list[tuple[str, int | None]]]] | None = None
-        # (pass `region_masks`) the kept tests of regions lowering keeps (their definitions charge nothing
+        # (pass `mask_regions`) the kept tests of regions lowering keeps (their definitions charge nothing
         # to the limits of a move), and by the slot of each definition the masks of known bits its drops
         # make stale; decided once the fields are lowered (`keep_region_tests`)
         self.region_tests: list[t.RegionTest] = []
@@ -187,22 +187,22 @@ class Lowerer(MoveLimits):
 @dataclass(frozen=True)
 class Keeping:
     """The values kept between moves, as the representation step annotated the program (`t.Define.kept`,
-    `TypedProgram.end_kept`: passes `derived`, `end_once` ...): each kept definition's slot, and the
+    `TypedProgram.end_kept`: passes `keep_derived`, `keep_end` ...): each kept definition's slot, and the
     slots each change of a field drops."""
 
     kept: dict[str, str]  # each kept definition's slot
     drops: dict[str, list[str]]  # the slots that an assignment to each field drops
     phase_drops: list[str]  # the slots a new phase or turn drops (they read the seat to act)
-    # (pass `derived`) the kept slots that an assignment to a field at one entity drops only
+    # (pass `keep_derived`) the kept slots that an assignment to a field at one entity drops only
     # the values of: field -> slot -> (position of the parameter naming that entity, how many)
     entry_drops: dict[str, dict[str, tuple[int, int]]]
-    # (pass `derived`) the kept slots that a change of a field of sets by one item drops only the
+    # (pass `keep_derived`) the kept slots that a change of a field of sets by one item drops only the
     # values of the item's attribute of: field -> slot -> (position, how many parameters, table)
     attribute_drops: dict[str, dict[str, tuple[int, int, str]]]
-    # (pass `region_drops`) the kept slots that an assignment to a field per spot drops only the
+    # (pass `drop_by_region`) the kept slots that an assignment to a field per spot drops only the
     # values of the regions holding the spot of: field -> slot -> (position, how many parameters)
     region_drops: dict[str, dict[str, tuple[int, int]]]
-    # (pass `nested_drops`) the kept slots whose values are nested by a region parameter: its position
+    # (pass `nest_by_region`) the kept slots whose values are nested by a region parameter: its position
     nested: dict[str, int]
 
     @staticmethod
@@ -235,9 +235,9 @@ class Keeping:
 class Steps:
     """What can wait for a decision (`ask`): the procedures, and the triggers (their methods): an
     action after which one runs can wait too. Every move runs as steps if the end of a turn or a
-    phase's start can: then a move notes each field as it first changes it (`journal`), so that the
+    phase's start can: then a move notes each field as it first changes it (`journal_changes`), so that the
     state as the move began is made only for a move that waits, rather than copied before every
-    move (`JOURNAL`, runtime/state.py `_do_steps`; pass `journal`, `TypedProgram.journal`)."""
+    move (`JOURNAL`, runtime/state.py `_do_steps`; pass `journal_changes`, `TypedProgram.journal`)."""
 
     suspending: set[str]
     waiting: set[str]

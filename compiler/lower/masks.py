@@ -1,7 +1,7 @@
-"""Lowering the sets of spots kept as bit masks (`TypedProgram.masks` and `value_masks`, chosen by the
-passes `bitmask`, `value_masks`, `spot_filters`): the slot of each on the state and how it is made
+"""Lowering the sets of spots kept as bit masks (`TypedProgram.masks` and `mask_values`, chosen by the
+passes `mask_spot_sets`, `mask_values`, `mask_spot_filters`): the slot of each on the state and how it is made
 again from its field, the statements that keep it up to date around an assignment to the field,
-and the code of a built-in or comprehension the pass `bitmask` marked (`mask_read`), read from its mask.
+and the code of a built-in or comprehension the pass `mask_spot_sets` marked (`mask_read`), read from its mask.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from .. import typed as t
 from ..analysis.walk import bare
 from ..builtins.spec import template
 from ..names import FILTER_LOCAL
-from ..passes import bitmask
-from ..passes.value_masks import at_one_spot
+from ..passes import mask_spot_sets
+from ..passes.mask_values import at_one_spot
 from ..pyir import (
     Attribute,
     AugAssign,
@@ -72,7 +72,7 @@ def holds(m: t.Mask, item: Expr) -> Expr:
 
 
 def note(m: t.Mask) -> str:
-    what, by = ("is empty", "spot_filters") if m.empty else (f"is {m.value_py}", "bitmask")
+    what, by = ("is empty", "mask_spot_filters") if m.empty else (f"is {m.value_py}", "mask_spot_sets")
     return (f"`{by}`: the spots whose {m.field} {what}, as a bit mask (board.spot_bit) kept up "
             f"to date as {m.field} changes: the sets of spots it picks ({m.span.short} ...) are read from "
             "it, not found by walking every spot")
@@ -86,7 +86,7 @@ def rebuild_values(m: t.ValueMask) -> Call:
 
 def note_values(m: t.ValueMask) -> str:
     what = "holds" if m.op == "in" else "is"
-    return (f"`value_masks`: for each value v, the spots whose {m.field} {what} v, as a bit mask "
+    return (f"`mask_values`: for each value v, the spots whose {m.field} {what} v, as a bit mask "
             f"(board.spot_bit) kept up to date as {m.field} changes: the counts, tests and lists of "
             f"them ({m.span.short} ...) are read from it, not found by walking the spots")
 
@@ -108,10 +108,10 @@ def _within(region: str | None) -> Expr:
     return _ALL if region is None else region_mask(value(region))
 
 
-# -- reads of a mask (pass `bitmask`) --------------------------------------------------------------
-def _mask_of(masks: tuple[t.Mask, ...], f: bitmask.Filter) -> Expr | None:
+# -- reads of a mask (pass `mask_spot_sets`) --------------------------------------------------------------
+def _mask_of(masks: tuple[t.Mask, ...], f: mask_spot_sets.Filter) -> Expr | None:
     """The code of the bit mask of a filter's spots, from the mask kept of its field and value."""
-    mask = bitmask.kept(masks, f)
+    mask = mask_spot_sets.kept(masks, f)
     if mask is None:
         return None
     within = _within(f.region)
@@ -122,14 +122,14 @@ def _mask_of(masks: tuple[t.Mask, ...], f: bitmask.Filter) -> Expr | None:
 
 def masked_call(lo: Lowerer, e: t.Builtin) -> Expr | None:
     """The code of a built-in call the pass marked, over a set kept as a mask: the pass's template
-    (`bitmask.MASK_USES`) as nodes, the mask filled in and each argument still a name of its own
+    (`mask_spot_sets.MASK_USES`) as nodes, the mask filled in and each argument still a name of its own
     (`{0}`, `{1}` ...: `hole`), or None when it reads no mask."""
     masks = lo.typed.masks
-    key = bitmask.served(masks, e, lo.defines, lo.constant_values)
+    key = mask_spot_sets.served(masks, e, lo.defines, lo.constant_values)
     mask = _mask_of(masks, key) if key is not None else None
     if mask is None:
         return None
-    written = bitmask.MASK_USES[e.func][1]
+    written = mask_spot_sets.MASK_USES[e.func][1]
     return substituted(template(written), {"{mask}": mask if "{0}" in written else paren(mask)})
 
 
@@ -142,7 +142,7 @@ def masked_comprehension(lo: Lowerer, e: t.Comprehension) -> Expr | None:
     """The code of a comprehension the pass marked, that reads a set kept as a mask (the list of
     its spots, in spot order; whether all, any of them hold; how many), or None."""
     masks = lo.typed.masks
-    key = bitmask.served(masks, e, {}, lo.constant_values)
+    key = mask_spot_sets.served(masks, e, {}, lo.constant_values)
     holding = _mask_of(masks, key) if key is not None else None
     if key is None or holding is None:
         return None
@@ -154,7 +154,7 @@ def masked_comprehension(lo: Lowerer, e: t.Comprehension) -> Expr | None:
     if e.func == "any":
         return Paren(Compare(paren(holding), ("!=",), (Constant(0),)))
     if key.op == "!=":  # none walked is C
-        kept = bitmask.kept(masks, key)
+        kept = mask_spot_sets.kept(masks, key)
         assert kept is not None
         return Paren(UnaryOp("not", code(kept))) if key.region is None \
             else Paren(UnaryOp("not", Paren(BinOp(code(kept), "&", _within(key.region)))))
@@ -175,7 +175,7 @@ def after_assign(lo: Lowerer, s: t.Assign) -> Block:
             out.append(assign(code(m), rebuild(m)))
             continue
         bit = _bit(index)
-        constant = bitmask.constant(s.value, lo.constant_values) if s.op == "=" and not m.empty else None
+        constant = mask_spot_sets.constant(s.value, lo.constant_values) if s.op == "=" and not m.empty else None
         if m.empty and s.op == "=" and isinstance(s.value, t.Collection):  # a list written out: empty or not
             out.append(_set(code(m), bit, not s.value.items))
         elif constant is not None:

@@ -1,4 +1,4 @@
-"""Lowering the tests of regions kept as masks (pass `region_masks`, `t.Define.region_tests`): the
+"""Lowering the tests of regions kept as masks (pass `mask_regions`, `t.Define.region_tests`): the
 method that gives a kept test's mask among given regions, and the kept test a comprehension is.
 """
 
@@ -87,7 +87,7 @@ def within_method(test: RegionTest) -> Block:
     slot, known = dotted(f"self.{test.slot}"), dotted(f"self.{test.known}")
     bit = BinOp(Constant(1), "<<", region)
     return (
-        Comment(f"`region_masks`: the regions of `_regions_mask` where `{test.text}`, kept in `{test.slot}` where "
+        Comment(f"`mask_regions`: the regions of `_regions_mask` where `{test.text}`, kept in `{test.slot}` where "
                 f"`{test.known}` says the bit is known (cleared where the kept value of `{test.define}` for a region "
                 "is dropped)"),
         assign(stale, BinOp(wanted, "&", UnaryOp("~", known))),

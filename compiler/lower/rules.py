@@ -89,12 +89,12 @@ def ending(lo: Lowerer) -> None:
     if typed.end is not None:
         prog.end = effects.condition_node(lo, typed.end, "end")
         prog.end_span = typed.end.span
-        if typed.end_kept is not None:  # (pass `end_once`) kept in its slot between moves
+        if typed.end_kept is not None:  # (pass `keep_end`) kept in its slot between moves
             prog.kept_slots.append((END_SLOT, "bool | None"))
             reads = typed.end_kept
             prog.end_kept = f"tested again once {reads.told()} changes" if reads.fields or reads.volatile \
                 else "tested once (it reads nothing that changes)"
-    # (pass `own_drops`) a state whose dicts of kept values no copy shares drops values from them in place
+    # (pass `drop_in_place`) a state whose dicts of kept values no copy shares drops values from them in place
     prog.own_drops = typed.drops_in_place and any(ann.startswith("dict[") for _, ann in prog.kept_slots)
     before = lo.charges
     for inv in typed.invariants:

@@ -48,77 +48,114 @@ class LoweredPass(Protocol):
 # The passes, in the order they run, each with what it does in a line (`compile --help`, the
 # docs, the header of a generated module).
 PASSES: dict[str, str] = {
-    "component_sets": "a count or test of the attributes of the components in a set is a set operation against "
-                      "the components having them, not a walk",
-    "value_masks": "the spots where a field per spot holds a value named by a variable (a player), as a bit mask "
-                   "per value kept up to date: counts, tests and lists of them, and of the spots empty or not, read it",
-    "inner_defines": "a small definition used only inside definitions kept between moves, and dropped with "
-                     "them, is written into them, not kept itself",
-    "score_only": "a definition only the scores read, each of its values asked once per player scored, is "
-                  "computed where the scores ask it, not kept between moves",
+    "intersect_components": "a count or test of the attributes of the components in a set is a set operation against "
+                            "the components having them, not a walk",
+    "mask_values": "the spots where a field per spot holds a value named by a variable (a player), as a bit mask per "
+                   "value kept up to date: counts, tests and lists of them, and of the spots empty or not, read it",
+    "compute_inside_kept": "a small definition used only inside definitions kept between moves, and dropped with "
+                           "them, is written into them, not kept itself",
+    "compute_at_scoring": "a definition only the scores read, each of its values asked once per player scored, is "
+                          "computed where the scores ask it, not kept between moves",
     "inline": "small definitions written where they are called, not called as methods",
     "inline_procedures": "small procedures without parameters written where they are called, not called as methods",
     "hoist": "work that does not change from item to item done once, before the loop",
-    "bitmask": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "
-               "counts and all/any of them read it",
-    "spot_filters": "lists of spots filtered by fields per spot and by what the board fixes of each spot are made "
-                    "from bit masks, each test computed once per value, not once per spot",
-    "listing_hoist": "the masks a later choice of a listing joins alike for every item of the choices before it "
-                     "are joined once, before the listing's loops",
-    "choice_hoist": "the list a later choice of a listing walks, when it reads no earlier choice, is made once per "
-                    "listing, the first time it is walked",
+    "mask_spot_sets": "the spots where a field holds a value, as a bit mask kept up to date: lists, line searches, "
+                      "counts and all/any of them read it",
+    "mask_spot_filters": "lists of spots filtered by fields per spot and by what the board fixes of each spot are "
+                         "made from bit masks, each test computed once per value, not once per spot",
+    "hoist_masks": "the masks a later choice of a listing joins alike for every item of the choices before it are "
+                   "joined once, before the listing's loops",
+    "hoist_choices": "the list a later choice of a listing walks, when it reads no earlier choice, is made once per "
+                     "listing, the first time it is walked",
     "count_items": "how many of a list's items equal a value is the list's own count, not a walk",
-    "set_items": "a set joined with, or taken, items written out is its own union or difference with them, "
-                 "not with a set made of them first",
-    "list_items": "a list joined with items written out is written with them, not joined with a tuple of them, "
-                  "and such a join of a list read as it is, short, is sorted or searched at once, like the list",
+    "unwrap_set_items": "a set joined with, or taken, items written out is its own union or difference with them, not "
+                        "with a set made of them first",
+    "unwrap_list_items": "a list joined with items written out is written with them, not joined with a tuple of them, "
+                         "and such a join of a list read as it is, short, is sorted or searched at once, like the "
+                         "list",
     "join_rounds": "a loop whose every round joins the same items to a list joins them all at once, the budget its "
                    "rounds would charge charged at once",
     "draw_out": "an item drawn from a list and then taken out of it is drawn and taken out in one call of the "
                 "runtime, the list cut around it, not copied to a list and back",
-    "range_bounds": "a range from a length up to a bound known when compiling holds at most that bound: "
-                    "a loop over it is proven small and walked without a check",
-    "set_lists": "a list of a set's items as they are is the set sorted, not a walk making the sorted list again",
-    "value_tables": "a definition that is a function of one small value of the game (a hand of cards) is "
-                    "remembered by that value, in a table of the board every state shares",
-    "derived": "definitions that loop are kept in the state between moves, recomputed once a field they read changes",
-    "region_drops": "a change of a field per spot drops, of a kept definition that reads it only in its region's "
-                    "spots, the values of the regions holding that spot only",
-    "nested_drops": "a kept definition of several parameters dropped by region keeps its values nested by the "
-                    "region: a change at a spot drops those of the regions holding it only",
-    "unswitch": "a loop's list filtered by a test the same for every item or'd with the rest is the list itself "
-                "where the test holds, filtered by the rest only where it does not",
-    "own_drops": "a state that no copy shares its dicts of kept values with drops values from them in place, "
-                 "not from a copy of each",
-    "lazy_hoist": "work a loop's items need alike that can fail, or that no item may need, computed once, where "
-                  "the first item needs it",
-    "end_once": "the end of the game is kept like a derived value: tested once per move, not after every step",
-    "action_tables": "interned actions found by list index in tables per board, not by building and hashing keys",
-    "spot_rows": "a listing's last choice, a spot made from bit masks, appends its actions a byte of the mask at a "
-                 "time, and its tests of the earlier choices only are computed once per value of them",
-    "listing_tables": "a listing whose actions are a function of a few small values of the game (a hand of "
-                      "cards) is remembered by them, in a table of the board, and appended whole",
-    "sorted_keys": "a listing remembered by a list the rules keep sorted is keyed by the list itself, not by a set "
-                   "made of its items",
-    "tabled_rows": "a listing's first choice that walks a definition remembered by value (a hand's ways to pay) "
-                   "finds the rows of its values by that value's key, once per listing, not by a tuple made and "
-                   "hashed per value",
-    "region_masks": "a test of a kept definition of one region is kept as the mask of the regions where it holds, "
-                    "made stale where their values are dropped; a listing's last choice of regions is made from "
-                    "masks of regions and appended from its row by mask",
-    "guard_inline": "an action's when: is tested where its listing starts, written out, not through a call of "
-                    "its guard method",
-    "move_step": "a move's step through the runtime written out for the rule set, its known tests left out, where "
-                 "no move can wait for a decision",
-    "journal": "where every move can wait for a decision, the state as a move began is made from the fields it "
-               "changed, only if it waits, not copied before every move",
+    "bound_ranges": "a range from a length up to a bound known when compiling holds at most that bound: a loop over "
+                    "it is proven small and walked without a check",
+    "sort_sets": "a list of a set's items as they are is the set sorted, not a walk making the sorted list again",
+    "remember_values": "a definition that is a function of one small value of the game (a hand of cards) is "
+                       "remembered by that value, in a table of the board every state shares",
+    "keep_derived": "definitions that loop are kept in the state between moves, recomputed once a field they read "
+                    "changes",
+    "drop_by_region": "a change of a field per spot drops, of a kept definition that reads it only in its region's "
+                      "spots, the values of the regions holding that spot only",
+    "nest_by_region": "a kept definition of several parameters dropped by region keeps its values nested by the "
+                      "region: a change at a spot drops those of the regions holding it only",
+    "unswitch": "a loop's list filtered by a test the same for every item or'd with the rest is the list itself where "
+                "the test holds, filtered by the rest only where it does not",
+    "drop_in_place": "a state that no copy shares its dicts of kept values with drops values from them in place, not "
+                     "from a copy of each",
+    "hoist_lazily": "work a loop's items need alike that can fail, or that no item may need, computed once, where the "
+                    "first item needs it",
+    "keep_end": "the end of the game is kept like a derived value: tested once per move, not after every step",
+    "index_actions": "interned actions found by list index in tables per board, not by building and hashing keys",
+    "gather_spots": "a listing's last choice, a spot made from bit masks, appends its actions a byte of the mask at a "
+                    "time, and its tests of the earlier choices only are computed once per value of them",
+    "remember_listings": "a listing whose actions are a function of a few small values of the game (a hand of cards) "
+                         "is remembered by them, in a table of the board, and appended whole",
+    "key_sorted_lists": "a listing remembered by a list the rules keep sorted is keyed by the list itself, not by a "
+                        "set made of its items",
+    "find_rows_by_key": "a listing's first choice that walks a definition remembered by value (a hand's ways to pay) "
+                        "finds the rows of its values by that value's key, once per listing, not by a tuple made and "
+                        "hashed per value",
+    "mask_regions": "a test of a kept definition of one region is kept as the mask of the regions where it holds, "
+                    "made stale where their values are dropped; a listing's last choice of regions is made from masks "
+                    "of regions and appended from its row by mask",
+    "inline_guards": "an action's when: is tested where its listing starts, written out, not through a call of its "
+                     "guard method",
+    "write_out_moves": "a move's step through the runtime written out for the rule set, its known tests left out, "
+                       "where no move can wait for a decision",
+    "journal_changes": "where every move can wait for a decision, the state as a move began is made from the fields "
+                       "it changed, only if it waits, not copied before every move",
     "aggregate_loops": "the sum, largest, smallest, any or all of a comprehension a definition's value computes first "
                        "written out as a loop, not a generator handed to a built-in",
-    "board_tables": "the tables of the board a listing or a definition reads (its interned actions, its values "
-                    "remembered by value) found once as a game starts and kept on the state with their types, not "
-                    "looked up by name at every call",
+    "bind_board_tables": "the tables of the board a listing or a definition reads (its interned actions, its values "
+                         "remembered by value) found once as a game starts and kept on the state with their types, "
+                         "not looked up by name at every call",
 }
 ALL: frozenset[str] = frozenset(PASSES)
+
+# The names the passes had before each was named by what it does (issue 35; the table in
+# docs/optimiser.md, "Old names"). A name given from outside (`compile --no-pass`, `bench --no-pass`,
+# `rulewright.load_rules(passes=...)`) is read through `current`: an old one is still understood.
+RENAMED: dict[str, str] = {
+    "component_sets": "intersect_components",
+    "value_masks": "mask_values",
+    "inner_defines": "compute_inside_kept",
+    "score_only": "compute_at_scoring",
+    "bitmask": "mask_spot_sets",
+    "spot_filters": "mask_spot_filters",
+    "listing_hoist": "hoist_masks",
+    "choice_hoist": "hoist_choices",
+    "set_items": "unwrap_set_items",
+    "list_items": "unwrap_list_items",
+    "range_bounds": "bound_ranges",
+    "set_lists": "sort_sets",
+    "value_tables": "remember_values",
+    "derived": "keep_derived",
+    "region_drops": "drop_by_region",
+    "nested_drops": "nest_by_region",
+    "own_drops": "drop_in_place",
+    "lazy_hoist": "hoist_lazily",
+    "end_once": "keep_end",
+    "action_tables": "index_actions",
+    "spot_rows": "gather_spots",
+    "listing_tables": "remember_listings",
+    "sorted_keys": "key_sorted_lists",
+    "tabled_rows": "find_rows_by_key",
+    "region_masks": "mask_regions",
+    "guard_inline": "inline_guards",
+    "move_step": "write_out_moves",
+    "journal": "journal_changes",
+    "board_tables": "bind_board_tables",
+}
 
 # Each pass's level (see the module's doc), "typed" unless named here: "typed", a rewrite of the typed
 # program; "representation", the representation step, which annotates the typed program's declarations
@@ -126,36 +163,36 @@ ALL: frozenset[str] = frozenset(PASSES)
 # the board); "lowered", a transform of the lowered program (compiler/lowered.py), after lowering, where
 # the decision is only about the shape of the code written. The typed and representation passes run
 # before lowering where PASSES puts them, not all at once: each where what it reads is decided
-# (`inner_defines` and `score_only` before `inline`, which writes what they leave unkept where it is
-# called; `derived` after the passes that make a loop no loop); the lowered ones in PASSES order after it.
+# (`compute_inside_kept` and `compute_at_scoring` before `inline`, which writes what they leave unkept where it is
+# called; `keep_derived` after the passes that make a loop no loop); the lowered ones in PASSES order after it.
 LEVEL: dict[str, str] = {
-    "inner_defines": "representation",
-    "score_only": "representation",
-    "value_tables": "representation",
-    "derived": "representation",
-    "region_drops": "representation",
-    "nested_drops": "representation",
-    "own_drops": "representation",
-    "end_once": "representation",
-    "component_sets": "representation",  # TypedProgram.component_sets; marks Comprehension.component_set
-    "value_masks": "representation",  # TypedProgram.value_masks, .masks; marks Comprehension.value_mask
-    "bitmask": "representation",  # TypedProgram.masks; marks Comprehension/Builtin.mask_read
-    "spot_filters": "typed",  # Comprehension.spot_filter (and the masks of the empty spots it reads)
+    "compute_inside_kept": "representation",
+    "compute_at_scoring": "representation",
+    "remember_values": "representation",
+    "keep_derived": "representation",
+    "drop_by_region": "representation",
+    "nest_by_region": "representation",
+    "drop_in_place": "representation",
+    "keep_end": "representation",
+    "intersect_components": "representation",  # TypedProgram.component_sets; marks Comprehension.component_set
+    "mask_values": "representation",  # TypedProgram.value_masks, .masks; marks Comprehension.value_mask
+    "mask_spot_sets": "representation",  # TypedProgram.masks; marks Comprehension/Builtin.mask_read
+    "mask_spot_filters": "typed",  # Comprehension.spot_filter (and the masks of the empty spots it reads)
     "count_items": "typed",  # Comprehension.counted
     "inline_procedures": "typed",
-    "listing_hoist": "typed",
-    "choice_hoist": "typed",
-    "action_tables": "representation",
-    "spot_rows": "representation",
-    "listing_tables": "representation",
-    "sorted_keys": "representation",
-    "tabled_rows": "representation",
-    "region_masks": "representation",
-    "guard_inline": "typed",
-    "move_step": "lowered",  # lowered.Program.move_step
-    "journal": "representation",  # TypedProgram.journal
+    "hoist_masks": "typed",
+    "hoist_choices": "typed",
+    "index_actions": "representation",
+    "gather_spots": "representation",
+    "remember_listings": "representation",
+    "key_sorted_lists": "representation",
+    "find_rows_by_key": "representation",
+    "mask_regions": "representation",
+    "inline_guards": "typed",
+    "write_out_moves": "lowered",  # lowered.Program.move_step
+    "journal_changes": "representation",  # TypedProgram.journal
     "aggregate_loops": "lowered",  # the statements of a definition's value (LoweredFunction.value_at) and the end's
-    "board_tables": "lowered",  # lowered.Program.board_tables, and the statements that read them
+    "bind_board_tables": "lowered",  # lowered.Program.board_tables, and the statements that read them
 }
 
 
@@ -167,6 +204,11 @@ def level(name: str) -> str:
 def known(names: Iterable[str]) -> list[str]:
     """The names that are no pass (for an error message)."""
     return [n for n in names if n not in PASSES]
+
+
+def current(name: str) -> str:
+    """The pass's name now: `name` itself, or the new name of a pass `name` named before (`RENAMED`)."""
+    return RENAMED.get(name, name)
 
 
 @dataclass(frozen=True, slots=True)

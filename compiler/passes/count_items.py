@@ -13,7 +13,7 @@ test, which gives the same answer for every value of the language: numbers, trut
 strings, tuples, sets, records), in order, as the walk did; `v` is pure, so computing it once
 instead of once per item changes nothing, and it cannot fail, so computing it when the list is
 empty (the walk never did) changes nothing either. The limits of a move are counted on the plain
-code, as for `bitmask`.
+code, as for `mask_spot_sets`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from dataclasses import replace
 
 from .. import typed as t
 from ..analysis import Facts
-from . import value_masks
-from .bitmask import served
+from . import mask_values
+from .mask_spot_sets import served
 from .rewrite import can_fail, free_locals, map_nodes
 
 
@@ -57,11 +57,11 @@ def counted(e: t.Comprehension, defines: dict[str, t.Define]) -> t.Expr | None:
 
 def walkless(program: t.TypedProgram, x: t.Expr, defines: dict[str, t.Define], constants: dict[str, int]) -> bool:
     """Whether lowering writes `x` (a comprehension, a search of the runtime) as a few operations,
-    not a walk, by a decision of this pass or of those before it that can (`component_sets`,
-    `value_masks`, `bitmask`): no loop to keep a definition for (passes `value_tables`, `derived`)."""
+    not a walk, by a decision of this pass or of those before it that can (`intersect_components`,
+    `mask_values`, `mask_spot_sets`): no loop to keep a definition for (passes `remember_values`, `keep_derived`)."""
     if isinstance(x, t.Comprehension):
         return (served(program.masks, x, defines, constants) is not None
-                or value_masks.walkless(program, x, defines) or x.counted and counted(x, defines) is not None)
+                or mask_values.walkless(program, x, defines) or x.counted and counted(x, defines) is not None)
     return isinstance(x, t.Builtin) and served(program.masks, x, defines, constants) is not None
 
 

@@ -23,7 +23,7 @@ first copy of the card:
 Taken: a `let` of `draw_from(x)` followed at once by `x = without(x, c)` of the same list (a field,
 or one entity's entry of one read at a local or a field), where lowering counts the list before
 `without` as written above (a list only the game bounds); not a list lowering proves short, nor an
-assignment the journal notes first (pass `journal`), nor code written with coverage probes. The
+assignment the journal notes first (pass `journal_changes`), nor code written with coverage probes. The
 pass marks the assignment (`t.Assign.drawn_out`); lowering writes both statements as usual, then
 puts them together where their lines are exactly those.
 

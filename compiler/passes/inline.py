@@ -43,9 +43,9 @@ from ..analysis.keeping import worth_keeping
 from ..analysis.sizes import bounded
 from ..analysis.walk import clauses, nodes
 from ..types import Ty
-from .component_sets import sized, taken
+from .intersect_components import sized, taken
+from .mask_values import walkless
 from .rewrite import Names, can_fail, fused_shape, map_program, rebuild, where, with_clauses
-from .value_masks import walkless
 
 SMALL = 32  # nodes of a body inlined at most (docs/optimiser.md, `inline`: Chang Cheng's `single_space`, 31)
 _OPPOSITE = {"in": "not in", "not in": "in", "==": "!=", "!=": "=="}
@@ -82,17 +82,17 @@ class Inliner:
         return self.bodies[name]
 
     def small(self, d: t.Define, body: t.Expr) -> bool:
-        if d.cached or sized(self.typed, body, self.defines) > SMALL:  # (pass `component_sets`: a set operation)
+        if d.cached or sized(self.typed, body, self.defines) > SMALL:  # (pass `intersect_components`: a set operation)
             return False
-        if "derived" in self.enabled and worth_keeping(
+        if "keep_derived" in self.enabled and worth_keeping(
                 d, lambda x: walkless(self.typed, x, self.defines)):
-            return False  # pass `derived` keeps its value between moves: cheaper than computing it where called
+            return False  # pass `keep_derived` keeps its value between moves: cheaper than computing it where called
         if any(isinstance(n, t.DefineCall) for n in nodes(body)):
             return False  # calls a definition that is not small: its work is only known there
         if any(isinstance(n, t.Collection) and not n.items for n in nodes(body)):
             return False  # `[]`: its item type is the definition's to say (generated code is annotated)
         loops = [n for n in nodes(body) if isinstance(n, t.Comprehension)
-                 and taken(self.typed, n, self.defines) is None]  # (pass `component_sets`: a set operation)
+                 and taken(self.typed, n, self.defines) is None]  # (pass `intersect_components`: a set operation)
         if not d.params:  # remembered while listing: inlined only if as cheap as the look-up
             return not loops
         # a loop only over what the board or the rules bound (spots, a region, an enumeration):

@@ -14,8 +14,8 @@ Taken: the domain of a choice or of a `for` (only walked: its items, in order, a
 read of it) that is a list comprehension of one walking clause over a list, after one-item clauses
 of `hoist` only, whose value is its own variable and whose condition is `x or rest`, `x` one of
 those one-item clauses' variables (read nowhere else), the others read by `rest` only. Not one a
-pass that takes comprehensions by their form (`bitmask`, `spot_filters`, `count_items`,
-`listing_hoist`) took.
+pass that takes comprehensions by their form (`mask_spot_sets`, `mask_spot_filters`, `count_items`,
+`hoist_masks`) took.
 
 Why it is safe: `x` is computed first, as its clause did; the list is computed next in either
 branch, as the walk's domain was; where `x` holds every item passed the condition without `rest`
@@ -32,9 +32,9 @@ from dataclasses import replace
 from .. import typed as t
 from ..analysis import Facts
 from ..analysis.walk import clauses
-from .bitmask import served as masked
+from .mask_spot_sets import served as masked
+from .mask_values import served
 from .rewrite import free_locals, show, with_clauses
-from .value_masks import served
 
 VERB = "unswitched"
 

@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:cc3e06f6bd4897b8
 #   rules/chang-cheng/domination.yaml  sha256:55c225d0270dd34f
 # Change the rules and run `rulewright compile chang-cheng/domination` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, aggregate_loops, board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/domination`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class ChangChengDominationState(ChangChengState):
 
     __slots__ = ('_d__own_sections',)
 
-    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
+    # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
     _d__own_sections: dict[int, Sequence[int]] | None
 
     def _prepare(self) -> rt.Steps:
@@ -106,7 +106,7 @@ class ChangChengDominationState(ChangChengState):
         return _value
 
     def longest_line(self, p: int) -> int:
-        # rules/chang-cheng/domination.yaml:14; not kept between moves: only the scores read it, once per player scored (`score_only`)
+        # rules/chang-cheng/domination.yaml:14; not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)
         _cond = self.own_sections(p)
         _most = 0
         _first = True
@@ -277,7 +277,7 @@ class ChangChengDominationState(ChangChengState):
         _other._d__own_sections = self._d__own_sections
 
     def _forget_kept(self) -> None:
-        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
+        """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
         self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__face_regions = self._d__single_spaces = self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = self._d__own_sections = self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 

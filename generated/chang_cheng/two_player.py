@@ -2,7 +2,7 @@
 #   rules/chang-cheng/base.yaml  sha256:cc3e06f6bd4897b8
 #   rules/chang-cheng/two-player.yaml  sha256:349aad979dc56da6
 # Change the rules and run `rulewright compile chang-cheng/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, aggregate_loops, board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
 """Chang Cheng (Walter Obert): rule set `chang-cheng/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -113,11 +113,11 @@ class ChangChengTwoPlayerState(ChangChengState):
     _opt__neutral_walls: int
     _opt__neutral_supply: int
     neutral_singles: int
-    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
+    # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
     _d__neutral_spaces: Sequence[int] | None
-    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
-    _actions__neutral_wall: list[rt.Action | None]  # the interned actions of `neutral_wall` (`action_tables`)
-    _actions__no_neutral_wall: list[rt.Action | None]  # the interned actions of `no_neutral_wall` (`action_tables`)
+    # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
+    _actions__neutral_wall: list[rt.Action | None]  # the interned actions of `neutral_wall` (`index_actions`)
+    _actions__no_neutral_wall: list[rt.Action | None]  # the interned actions of `no_neutral_wall` (`index_actions`)
 
     def _read_options(self) -> None:
         super()._read_options()
@@ -196,7 +196,7 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _start_phase(self) -> None:
         """A phase starts (runtime/state.py `State._start_phase`), written out for this rule set (pass
-        `move_step`)."""
+        `write_out_moves`)."""
         self._legal_cache = None
         self._derived = None
         self._enter_phase()
@@ -225,7 +225,7 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _legal__neutral_wall(self, _actions: list[rt.Action]) -> None:
         # rules/chang-cheng/two-player.yaml:78: neutral_wall
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__neutral_wall
         for s in self.neutral_spaces():  # rules/chang-cheng/two-player.yaml:79
             _action = _table[s]
@@ -236,7 +236,7 @@ class ChangChengTwoPlayerState(ChangChengState):
 
     def _legal__no_neutral_wall(self, _actions: list[rt.Action]) -> None:
         # rules/chang-cheng/two-player.yaml:88: no_neutral_wall
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__no_neutral_wall
         _action = _table[0]
         if _action is None:
@@ -771,7 +771,7 @@ class ChangChengTwoPlayerState(ChangChengState):
         _other._actions__no_neutral_wall = self._actions__no_neutral_wall
 
     def _forget_kept(self) -> None:
-        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
+        """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
         self._d__laid = self._d__provinces_laid = self._d__mongols_laid = self._d__face_regions = self._d__single_spaces = self._d__wall_provinces = self._d__open_provinces = self._d__double_partners = self._d__double_spaces = self._d__tower_spaces = self._d__full = self._d__wall_complete = self._d__card_provinces = self._d__held = self._d__sections = self._d__mongol_held = self._d__mongol_loss = self._d__neutral_spaces = self._kept_end = None
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)
 

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 # Change the rules and run `rulewright compile china-schacht/bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, aggregate_loops, board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
 """China (Michael Schacht): rule set `china-schacht/bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -49,10 +49,10 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
     tile_under: list[Sequence[int]]
     tile_shown: list[Sequence[int]]
     tiles: list[Sequence[int]]
-    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
+    # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
     _d__face_down_in: dict[int, bool] | None
-    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
-    _actions__reveal: list[rt.Action | None]  # the interned actions of `reveal` (`action_tables`)
+    # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
+    _actions__reveal: list[rt.Action | None]  # the interned actions of `reveal` (`index_actions`)
 
     def _bind_tables(self) -> None:
         super()._bind_tables()
@@ -90,7 +90,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         pass
 
     def _do(self, _action: rt.Action) -> None:
-        """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
+        """A move (runtime/state.py `State._do`), written out for this rule set (pass `write_out_moves`)."""
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
@@ -166,12 +166,12 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
 
     def _legal__build(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
-        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
+        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`inline_guards`)
             return
-        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/bonus-tiles.yaml:80; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), (self.here if self.here else self.board.regions_of_kind[PROVINCE]))  # rules/china-schacht/bonus-tiles.yaml:80; `hoist_masks`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._spot_rows__build
-        # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
+        # `find_rows_by_key`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`remember_values`), not by a tuple made and hashed per value
         _rows = self._keyed_spot_rows__build
         _rows_key = self.hand[self.current]
         _found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = _rows.get(_rows_key)
@@ -186,7 +186,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
-            _spots_mask = _joined0  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: its spots as a bit mask
+            _spots_mask = _joined0  # rules/china-schacht/bonus-tiles.yaml:80; `gather_spots`: its spots as a bit mask
             if _spots_mask:
                 _row_fixed = _row1.fixed[0]
                 if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)
@@ -198,13 +198,13 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
                 _gathered = _row1.by_mask.get(_spots_mask)
                 if _gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)
                     _gathered = _row1.made(_spots_mask)
-                _actions += _gathered  # rules/china-schacht/bonus-tiles.yaml:80; `spot_rows`: the actions of its spots, in spot order
+                _actions += _gathered  # rules/china-schacht/bonus-tiles.yaml:80; `gather_spots`: the actions of its spots, in spot order
 
     def _legal__reveal(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/bonus-tiles.yaml:81: reveal
-        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/bonus-tiles.yaml:85: when of reveal, written out (`guard_inline`)
+        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/bonus-tiles.yaml:85: when of reveal, written out (`inline_guards`)
             return
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__reveal
         for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (self.face_down_in(r) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:87
             _action = _table[province_at]
@@ -243,7 +243,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         self._d__open_spaces = self._d__can_place = self._kept_end = None  # base.yaml:384
         self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
+        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `mask_regions`: the bits of the regions holding it no longer known
         self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
         self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
@@ -253,7 +253,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         else:  # base.yaml:385
             if self._d__can_place is not None:  # base.yaml:385
                 self._d__can_place.pop(self.current, None)  # base.yaml:385
-        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`mask_values`): any(... for s in province_of(...))
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         # base.yaml:461: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
         if self.trace is not None:
@@ -341,7 +341,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         return self.tiles[p].count(c)  # bonus-tiles.yaml:40; counted as the list's own count count(... for t in tiles[p])
 
     def most_tiles(self, p: int, c: int) -> bool:
-        # rules/china-schacht/bonus-tiles.yaml:45; not kept between moves: only the scores read it, once per player scored (`score_only`)
+        # rules/china-schacht/bonus-tiles.yaml:45; not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)
         _cond = self.tiles_of(p, c) > 0
         _every = True
         if _cond:
@@ -389,7 +389,7 @@ class ChinaSchachtBonusTilesState(ChinaSchachtState):
         _other._actions__reveal = self._actions__reveal
 
     def _forget_kept(self) -> None:
-        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
+        """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
         self._d__emissary_room = self._d__province_points = self._d__open_spaces = self._d__can_place = self._d__face_down_in = self._kept_end = None
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/border-quarrels.yaml  sha256:da10e15b321275bc
 # Change the rules and run `rulewright compile china-schacht/border-quarrels` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, aggregate_loops, board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
 """China (Michael Schacht): rule set `china-schacht/border-quarrels`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -129,10 +129,10 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
     }
 
     _opt__post_empty: int
-    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
+    # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
     _d__two_colours: Sequence[Sequence[int]] | None
-    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
-    _actions__build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`action_tables`)
+    # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
+    _actions__build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`index_actions`)
 
     def _read_options(self) -> None:
         self._opt__chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
@@ -141,7 +141,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
-        starts: kept on the state, copied by `clone` (pass `board_tables`)."""
+        starts: kept on the state, copied by `clone` (pass `bind_board_tables`)."""
         self._values__payments = self.board.tables.values.get('payments') or self.board.tables.value_table('payments')
         self._values__all_payments = self.board.tables.values.get('all_payments') or self.board.tables.value_table('all_payments')
         self._actions__build = self.board.tables.actions.get('build') or self.board.tables.action_dict('build')
@@ -181,11 +181,11 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
 
     def _legal__build(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
-        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
+        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`inline_guards`)
             return
         if len(self.hand[self.current]) > 16:
             rt.grown(self, 1185, 1, (self.hand[self.current],), 'rules/china-schacht/base.yaml:372')
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__build
         for cards in rt.walk(self, (*self.all_payments(self.current), *[cs for cs in self.two_colours() if all(c in self.hand[self.current] for c in cs)]), 4874, 'rules/china-schacht/border-quarrels.yaml:138'):  # rules/china-schacht/border-quarrels.yaml:138
             _key0 = tuple(cards)
@@ -213,7 +213,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         self._d__open_spaces = self._d__can_place = self._kept_end = None  # border-quarrels.yaml:143
         self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
         self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # border-quarrels.yaml:143
-        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # border-quarrels.yaml:143; `region_masks`: the bits of the regions holding it no longer known
+        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # border-quarrels.yaml:143; `mask_regions`: the bits of the regions holding it no longer known
         self._empty__palace_of &= ~self.board.spot_bit[space]  # border-quarrels.yaml:143
         self._has__palace_of[self.current] |= self.board.spot_bit[space]  # border-quarrels.yaml:143
         self.palaces_left[self.current] -= 1  # border-quarrels.yaml:144
@@ -224,7 +224,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             if self._d__can_place is not None:  # border-quarrels.yaml:144
                 self._d__can_place.pop(self.current, None)  # border-quarrels.yaml:144
         for r in self.board.regions_at[PROVINCE][space]:  # border-quarrels.yaml:149; inlined provinces_at (border-quarrels.yaml:112)
-            if (not self.scored[r] and not ((self.board.region_mask[r] & self._empty__palace_of) != 0)):  # border-quarrels.yaml:150; inlined free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in r)
+            if (not self.scored[r] and not ((self.board.region_mask[r] & self._empty__palace_of) != 0)):  # border-quarrels.yaml:150; inlined free (base.yaml:290); read from bit masks (`mask_values`): any(... for s in r)
                 self.score_province(r)  # border-quarrels.yaml:151
         # base.yaml:461: next_piece, written out where it is called, border-quarrels.yaml:152 (`inline_procedures`)
         if self.trace is not None:
@@ -263,7 +263,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         else:  # base.yaml:403
             if self._d__emissary_room is not None:  # base.yaml:403
                 self._d__emissary_room.pop(province_to, None)  # base.yaml:403
-        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
+        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403; `mask_regions`: the bit of its region no longer known
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
         if self._kept_shared:  # base.yaml:404
@@ -325,7 +325,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             if r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]):
                 _found = True
                 break
-        return (_found and not ((self.here and self._opt__post_empty == BOTH_PROVINCES) and any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
+        return (_found and not ((self.here and self._opt__post_empty == BOTH_PROVINCES) and any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) for r in rs)))  # border-quarrels.yaml:128; inlined provinces (base.yaml:286), open_provinces (base.yaml:338), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`mask_values`): count(... for s in r)
 
     def start_at(self, s: int) -> None:
         # rules/china-schacht/border-quarrels.yaml:155
@@ -335,13 +335,13 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
             self.start_placing(self.board.region_of[PROVINCE][s])  # border-quarrels.yaml:161; inlined province_of (base.yaml:284)
         elif not self.here:  # border-quarrels.yaml:162
             if self._opt__post_empty == TURN_PROVINCE:  # border-quarrels.yaml:163
-                self.here = tuple([r for r in self.board.regions_at[PROVINCE][s] if not (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0)])  # border-quarrels.yaml:164; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
+                self.here = tuple([r for r in self.board.regions_at[PROVINCE][s] if not (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0)])  # border-quarrels.yaml:164; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`mask_values`): count(... for s in r)
                 self._d__open_spaces = None  # border-quarrels.yaml:164
                 self.was_empty = not self.here  # border-quarrels.yaml:165
             else:
                 self.here = tuple(self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:167; inlined provinces_at (border-quarrels.yaml:112)
                 self._d__open_spaces = None  # border-quarrels.yaml:167
-                self.was_empty = any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) for r in self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:168; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
+                self.was_empty = any((not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0) for r in self.board.regions_at[PROVINCE][s])  # border-quarrels.yaml:168; inlined provinces_at (border-quarrels.yaml:112), free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`mask_values`): count(... for s in r)
 
     def score_terms(self, player: int) -> dict[str, int]:
         """Each scoring term of `player` on its own, as the rule file names them (a score is their sum)."""
@@ -402,7 +402,7 @@ class ChinaSchachtBorderQuarrelsState(ChinaSchachtState):
         _other._actions__draw_card = self._actions__draw_card
 
     def _forget_kept(self) -> None:
-        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
+        """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
         self._d__emissary_room = self._d__province_points = self._d__open_spaces = self._d__can_place = self._d__two_colours = self._kept_end = None
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/fortifications.yaml  sha256:6d8c6f28c604a03e
 # Change the rules and run `rulewright compile china-schacht/fortifications` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, aggregate_loops, board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
 """China (Michael Schacht): rule set `china-schacht/fortifications`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -53,14 +53,14 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
     fortifications_left: list[int]
     fortified: list[bool]
     fortified_here: Sequence[int]
-    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
+    # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
     _d__empty: dict[int, bool] | None
     _d__palace_award: dict[int, dict[int, int]] | None
-    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
-    _actions__build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`action_tables`)
-    _keyed_rows__build: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `build` by `hand[current]` (`tabled_rows`)
-    _actions__fortify: dict[Any, list[rt.Action | None]]  # the interned actions of `fortify` (`action_tables`)
-    _keyed_rows__fortify: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `fortify` by `hand[current]` (`tabled_rows`)
+    # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
+    _actions__build: dict[Any, list[rt.Action | None]]  # the interned actions of `build` (`index_actions`)
+    _keyed_rows__build: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `build` by `hand[current]` (`find_rows_by_key`)
+    _actions__fortify: dict[Any, list[rt.Action | None]]  # the interned actions of `fortify` (`index_actions`)
+    _keyed_rows__fortify: dict[Any, list[tuple[Sequence[int], list[rt.Action | None]]]]  # the rows of the first choice of `fortify` by `hand[current]` (`find_rows_by_key`)
 
     def _read_options(self) -> None:
         super()._read_options()
@@ -68,7 +68,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
-        starts: kept on the state, copied by `clone` (pass `board_tables`)."""
+        starts: kept on the state, copied by `clone` (pass `bind_board_tables`)."""
         self._values__payments = self.board.tables.values.get('payments') or self.board.tables.value_table('payments')
         self._values__all_payments = self.board.tables.values.get('all_payments') or self.board.tables.value_table('all_payments')
         self._actions__build = self.board.tables.actions.get('build') or self.board.tables.action_dict('build')
@@ -96,7 +96,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self.fortified_here = ()
 
     def _do(self, _action: rt.Action) -> None:
-        """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
+        """A move (runtime/state.py `State._do`), written out for this rule set (pass `write_out_moves`)."""
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
@@ -170,11 +170,11 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def _legal__build(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
-        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
+        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`inline_guards`)
             return
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__build
-        # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
+        # `find_rows_by_key`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`remember_values`), not by a tuple made and hashed per value
         _rows = self._keyed_rows__build
         _rows_key = self.hand[self.current]
         _found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = _rows.get(_rows_key)
@@ -198,11 +198,11 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
 
     def _legal__fortify(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/fortifications.yaml:71: fortify
-        if not (self.fortifications_left[self.current] > 0):  # rules/china-schacht/fortifications.yaml:80: when of fortify, written out (`guard_inline`)
+        if not (self.fortifications_left[self.current] > 0):  # rules/china-schacht/fortifications.yaml:80: when of fortify, written out (`inline_guards`)
             return
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__fortify
-        # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
+        # `find_rows_by_key`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`remember_values`), not by a tuple made and hashed per value
         _rows = self._keyed_rows__fortify
         _rows_key = self.hand[self.current]
         _found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = _rows.get(_rows_key)
@@ -256,7 +256,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
+        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `mask_regions`: the bits of the regions holding it no longer known
         self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
         self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
@@ -266,7 +266,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         else:  # base.yaml:385
             if self._d__can_place is not None:  # base.yaml:385
                 self._d__can_place.pop(self.current, None)  # base.yaml:385
-        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`mask_values`): any(... for s in province_of(...))
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         # base.yaml:461: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
         if self.trace is not None:
@@ -308,7 +308,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
                 self._d__empty.pop(province_to, None)  # base.yaml:403
             if self._d__emissary_room is not None:  # base.yaml:403
                 self._d__emissary_room.pop(province_to, None)  # base.yaml:403
-        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
+        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403; `mask_regions`: the bit of its region no longer known
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._kept_end = None  # base.yaml:404
         if self._kept_shared:  # base.yaml:404
@@ -407,7 +407,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         return _value
 
     def palace_award(self, p: int, r: int) -> int:
-        # rules/china-schacht/fortifications.yaml:54; kept between moves: recomputed once `fortified` or `palace_of` changes (a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only; kept by `r` first, `nested_drops`)
+        # rules/china-schacht/fortifications.yaml:54; kept between moves: recomputed once `fortified` or `palace_of` changes (a change of `fortified` at one spot: the values of the regions holding it only; a change of `palace_of` at one spot: the values of the regions holding it only; kept by `r` first, `nest_by_region`)
         _kept = self._d__palace_award
         if _kept is None:
             _kept = self._d__palace_award = {}
@@ -421,15 +421,15 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         return _value
 
     def chains_of(self, p: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/base.yaml:321; not kept between moves: only the scores read it, once per player scored (`score_only`)
-        return (self.board.best_road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, [_s__1 for _s__1 in self.board.spots if (self.fortified[_s__1] and p in self.palace_of[_s__1])]) if self._opt__chain_cut == BEST else self.board.road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, self._opt__chain_cut == ONE_PER_NETWORK))  # base.yaml:321; read from bit masks (`value_masks`): list(... for s in spots); inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
+        # rules/china-schacht/base.yaml:321; not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)
+        return (self.board.best_road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, [_s__1 for _s__1 in self.board.spots if (self.fortified[_s__1] and p in self.palace_of[_s__1])]) if self._opt__chain_cut == BEST else self.board.road_chains(self.board.mask_spots(self._has__palace_of[p]), 4, self._opt__chain_cut == ONE_PER_NETWORK))  # base.yaml:321; read from bit masks (`mask_values`): list(... for s in spots); inlined on_fortification (fortifications.yaml:51), chain_bonus (fortifications.yaml:60)
 
     def chain_bonus(self, p: int) -> Sequence[int]:
-        # rules/china-schacht/fortifications.yaml:60; not kept between moves: only the scores read it, once per player scored (`score_only`)
+        # rules/china-schacht/fortifications.yaml:60; not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)
         return [s for s in self.board.spots if (self.fortified[s] and p in self.palace_of[s])]  # fortifications.yaml:60; inlined on_fortification (fortifications.yaml:51)
 
     def chain_points(self, p: int) -> int:
-        # rules/china-schacht/fortifications.yaml:61; not kept between moves: only the scores read it, once per player scored (`score_only`)
+        # rules/china-schacht/fortifications.yaml:61; not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)
         _total = 0
         for c in self.chains_of(p):  # fortifications.yaml:61; `aggregate_loops`: `sum` written out as a loop
             _total += len(c) * (2 if any((self.fortified[s] and p in self.palace_of[s]) for s in c) else 1)
@@ -517,7 +517,7 @@ class ChinaSchachtFortificationsState(ChinaSchachtState):
         _other._keyed_rows__fortify = self._keyed_rows__fortify
 
     def _forget_kept(self) -> None:
-        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
+        """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
         self._d__empty = self._d__emissary_room = self._d__province_points = self._d__palace_award = self._d__open_spaces = self._d__can_place = self._kept_end = None
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)

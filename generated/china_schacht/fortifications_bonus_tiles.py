@@ -4,7 +4,7 @@
 #   rules/china-schacht/bonus-tiles.yaml  sha256:c8d8905583cc404f
 #   rules/china-schacht/fortifications-bonus-tiles.yaml  sha256:381c843594446038
 # Change the rules and run `rulewright compile china-schacht/fortifications-bonus-tiles` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, aggregate_loops, board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
 """China (Michael Schacht): rule set `china-schacht/fortifications-bonus-tiles`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -53,10 +53,10 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
     tile_under: list[Sequence[int]]
     tile_shown: list[Sequence[int]]
     tiles: list[Sequence[int]]
-    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
+    # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
     _d__face_down_in: dict[int, bool] | None
-    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
-    _actions__reveal: list[rt.Action | None]  # the interned actions of `reveal` (`action_tables`)
+    # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
+    _actions__reveal: list[rt.Action | None]  # the interned actions of `reveal` (`index_actions`)
 
     def _bind_tables(self) -> None:
         super()._bind_tables()
@@ -94,7 +94,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         pass
 
     def _do(self, _action: rt.Action) -> None:
-        """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
+        """A move (runtime/state.py `State._do`), written out for this rule set (pass `write_out_moves`)."""
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
@@ -175,11 +175,11 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
 
     def _legal__build(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
-        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
+        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`inline_guards`)
             return
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__build
-        # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
+        # `find_rows_by_key`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`remember_values`), not by a tuple made and hashed per value
         _rows = self._keyed_rows__build
         _rows_key = self.hand[self.current]
         _found_rows: list[tuple[Sequence[int], list[rt.Action | None]]] | None = _rows.get(_rows_key)
@@ -203,9 +203,9 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
 
     def _legal__reveal(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/bonus-tiles.yaml:81: reveal
-        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/bonus-tiles.yaml:85: when of reveal, written out (`guard_inline`)
+        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/bonus-tiles.yaml:85: when of reveal, written out (`inline_guards`)
             return
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__reveal
         for province_at in [r for r in (self.here if self.here else self.board.regions_of_kind[PROVINCE]) if (self.face_down_in(r) and self.payments(self.current, self.board.region_attributes[0][r]))]:  # rules/china-schacht/bonus-tiles.yaml:87
             _action = _table[province_at]
@@ -246,7 +246,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d__palace_award = rt.without_keys(self._d__palace_award, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
+        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `mask_regions`: the bits of the regions holding it no longer known
         self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
         self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
@@ -256,7 +256,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         else:  # base.yaml:385
             if self._d__can_place is not None:  # base.yaml:385
                 self._d__can_place.pop(self.current, None)  # base.yaml:385
-        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`mask_values`): any(... for s in province_of(...))
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         # base.yaml:461: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
         if self.trace is not None:
@@ -344,7 +344,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         return self.tiles[p].count(c)  # bonus-tiles.yaml:40; counted as the list's own count count(... for t in tiles[p])
 
     def most_tiles(self, p: int, c: int) -> bool:
-        # rules/china-schacht/bonus-tiles.yaml:45; not kept between moves: only the scores read it, once per player scored (`score_only`)
+        # rules/china-schacht/bonus-tiles.yaml:45; not kept between moves: only the scores read it, once per player scored (`compute_at_scoring`)
         _cond = self.tiles_of(p, c) > 0
         _every = True
         if _cond:
@@ -392,7 +392,7 @@ class ChinaSchachtFortificationsBonusTilesState(ChinaSchachtFortificationsState)
         _other._actions__reveal = self._actions__reveal
 
     def _forget_kept(self) -> None:
-        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
+        """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
         self._d__empty = self._d__emissary_room = self._d__province_points = self._d__palace_award = self._d__open_spaces = self._d__can_place = self._d__face_down_in = self._kept_end = None
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)

@@ -2,7 +2,7 @@
 #   rules/china-schacht/base.yaml  sha256:612593df112f04a4
 #   rules/china-schacht/two-player.yaml  sha256:0f502e999e94df89
 # Change the rules and run `rulewright compile china-schacht/two-player` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, aggregate_loops, board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
 """China (Michael Schacht): rule set `china-schacht/two-player`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -93,19 +93,19 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
     specials: list[frozenset[int]]
     emperor_turn: int
     two_provinces_now: bool
-    # Values kept between moves (docs/optimiser.md, passes `derived` and `end_once`): None while stale.
+    # Values kept between moves (docs/optimiser.md, passes `keep_derived` and `keep_end`): None while stale.
     _d__open_provinces: Sequence[int] | None
     _d__emperor_occupied: Sequence[int] | None
     _d__emperor_provinces: Sequence[int] | None
-    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
-    _values__emperor_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `emperor_payments` by what they read (`value_tables`)
-    _actions__emperor_first: list[rt.Action | None]  # the interned actions of `emperor_first` (`action_tables`)
-    _actions__two_provinces_card: list[rt.Action | None]  # the interned actions of `two_provinces_card` (`action_tables`)
-    _actions__exchange_card_special: list[list[rt.Action | None] | None]  # the interned actions of `exchange_card_special` (`action_tables`)
-    _listed__exchange_card_special: dict[Any, list[rt.Action]]  # the listings of `exchange_card_special` by what they read (`listing_tables`)
-    _actions__emperor_palace: list[list[dict[Any, rt.Action] | None] | None]  # the interned actions of `emperor_palace` (`action_tables`)
-    _actions__emperor_emissary: list[dict[Any, rt.Action] | None]  # the interned actions of `emperor_emissary` (`action_tables`)
-    _actions__emperor_rests: list[rt.Action | None]  # the interned actions of `emperor_rests` (`action_tables`)
+    # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
+    _values__emperor_payments: dict[Any, Sequence[Sequence[int]]]  # the values of `emperor_payments` by what they read (`remember_values`)
+    _actions__emperor_first: list[rt.Action | None]  # the interned actions of `emperor_first` (`index_actions`)
+    _actions__two_provinces_card: list[rt.Action | None]  # the interned actions of `two_provinces_card` (`index_actions`)
+    _actions__exchange_card_special: list[list[rt.Action | None] | None]  # the interned actions of `exchange_card_special` (`index_actions`)
+    _listed__exchange_card_special: dict[Any, list[rt.Action]]  # the listings of `exchange_card_special` by what they read (`remember_listings`)
+    _actions__emperor_palace: list[list[dict[Any, rt.Action] | None] | None]  # the interned actions of `emperor_palace` (`index_actions`)
+    _actions__emperor_emissary: list[dict[Any, rt.Action] | None]  # the interned actions of `emperor_emissary` (`index_actions`)
+    _actions__emperor_rests: list[rt.Action | None]  # the interned actions of `emperor_rests` (`index_actions`)
 
     def _read_options(self) -> None:
         self._opt__chain_cut = ('best', 'longest_first', 'one_per_network').index(self.options['chain_cut'])
@@ -118,7 +118,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _bind_tables(self) -> None:
         """Find (or make) the tables of the board that listings and definitions read, once, as the game
-        starts: kept on the state, copied by `clone` (pass `board_tables`)."""
+        starts: kept on the state, copied by `clone` (pass `bind_board_tables`)."""
         self._values__payments = self.board.tables.values.get('payments') or self.board.tables.value_table('payments')
         self._values__all_payments = self.board.tables.values.get('all_payments') or self.board.tables.value_table('all_payments')
         self._values__emperor_payments = self.board.tables.values.get('emperor_payments') or self.board.tables.value_table('emperor_payments')
@@ -199,7 +199,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         pass
 
     def _do(self, _action: rt.Action) -> None:
-        """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
+        """A move (runtime/state.py `State._do`), written out for this rule set (pass `write_out_moves`)."""
         self._legal_cache = None
         self.moves += 1
         self.next_phase = rt.NO_GOTO
@@ -289,12 +289,12 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal__build(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:372: build
-        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`guard_inline`)
+        if not (self.palaces_left[self.current] > 0):  # rules/china-schacht/base.yaml:376: when of build, written out (`inline_guards`)
             return
-        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `listing_hoist`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        _joined0 = self.board.all_mask & self._empty__palace_of & self.board.keys_mask((self.board.tables.spot_groups.get('region_of(spot, PROVINCE)') or self.board.tables.group_spots('region_of(spot, PROVINCE)', [self.board.region_of[PROVINCE][s] for s in self.board.spots])), self.open_provinces())  # rules/china-schacht/base.yaml:379; `hoist_masks`: the masks the spots of `space` are made from, the same for every `cards`, joined once before the loops
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._spot_rows__build
-        # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
+        # `find_rows_by_key`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`remember_values`), not by a tuple made and hashed per value
         _rows = self._keyed_spot_rows__build
         _rows_key = self.hand[self.current]
         _found_rows: list[tuple[Sequence[int], rt.SpotRow]] | None = _rows.get(_rows_key)
@@ -309,7 +309,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 _found_rows.append((cards, _row1))
             rt.remember(_rows, _rows_key, _found_rows, self.board)
         for cards, _row1 in _found_rows:  # rules/china-schacht/base.yaml:378
-            _spots_mask = _joined0  # rules/china-schacht/base.yaml:379; `spot_rows`: its spots as a bit mask
+            _spots_mask = _joined0  # rules/china-schacht/base.yaml:379; `gather_spots`: its spots as a bit mask
             if _spots_mask:
                 _row_fixed = _row1.fixed[0]
                 if _row_fixed is None:  # (a test of the earlier choices only: computed once per row)
@@ -319,17 +319,17 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 _gathered = _row1.by_mask.get(_spots_mask)
                 if _gathered is None:  # (a mask not met lately: its actions a byte of the mask at a time)
                     _gathered = _row1.made(_spots_mask)
-                _actions += _gathered  # rules/china-schacht/base.yaml:379; `spot_rows`: the actions of its spots, in spot order
+                _actions += _gathered  # rules/china-schacht/base.yaml:379; `gather_spots`: the actions of its spots, in spot order
 
     def _legal__send(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/base.yaml:391: send
-        if not (self.emissaries_left[self.current] > 0):  # rules/china-schacht/base.yaml:395: when of send, written out (`guard_inline`)
+        if not (self.emissaries_left[self.current] > 0):  # rules/china-schacht/base.yaml:395: when of send, written out (`inline_guards`)
             return
-        _regions_mask = rt.ordered_mask(self.open_provinces())  # rules/china-schacht/base.yaml:398; `region_masks`: the regions `province_to` walks, as a bit mask (-1: not in region order)
-        _kept_regions0 = self._regions_within__emissary_room__1(_regions_mask) if _regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `region_masks`: the regions where `emissary_room(r) > 0`, from its kept mask
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        _regions_mask = rt.ordered_mask(self.open_provinces())  # rules/china-schacht/base.yaml:398; `mask_regions`: the regions `province_to` walks, as a bit mask (-1: not in region order)
+        _kept_regions0 = self._regions_within__emissary_room__1(_regions_mask) if _regions_mask > 0 else 0  # rules/china-schacht/base.yaml:398; `mask_regions`: the regions where `emissary_room(r) > 0`, from its kept mask
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._region_rows__send
-        # `tabled_rows`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`value_tables`), not by a tuple made and hashed per value
+        # `find_rows_by_key`: the rows of `cards` found once per listing by `hand[current]`, which its values are a function of (`remember_values`), not by a tuple made and hashed per value
         _rows = self._keyed_region_rows__send
         _rows_key = self.hand[self.current]
         _found_rows: list[tuple[Sequence[int], rt.RegionRow]] | None = _rows.get(_rows_key)
@@ -352,18 +352,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
                 if _regions_stale:  # (a test of the earlier choices only: computed once per region and row)
                     _row1.fixed[0] |= rt.union(1 << r for r in rt.bits(_regions_stale) if ((len(cards) == 1) == (cards[0] == self.board.region_attributes[0][r])))  # rules/china-schacht/base.yaml:398
                     _row1.known[0] |= _regions_stale
-                _held_regions = _regions_mask & _row1.fixed[0] & _kept_regions0  # rules/china-schacht/base.yaml:398; `region_masks`: its regions as a bit mask
+                _held_regions = _regions_mask & _row1.fixed[0] & _kept_regions0  # rules/china-schacht/base.yaml:398; `mask_regions`: its regions as a bit mask
                 if _held_regions:
                     _row_actions = _row1.by_mask[_held_regions]
                     if _row_actions is None:  # (made the first time the mask is met)
                         _row_actions = _row1.made(_held_regions)
-                    _actions += _row_actions  # rules/china-schacht/base.yaml:398; `region_masks`: the actions of its regions, in region order
+                    _actions += _row_actions  # rules/china-schacht/base.yaml:398; `mask_regions`: the actions of its regions, in region order
 
     def _legal__emperor_first(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:152: emperor_first
-        if not ((EMPEROR_PLAYS_FIRST in self.specials[self.current] and self.emperor_turn == EMPEROR_WAITS) and self.emperor_provinces()):  # rules/china-schacht/two-player.yaml:154: when of emperor_first, written out (`guard_inline`)
+        if not ((EMPEROR_PLAYS_FIRST in self.specials[self.current] and self.emperor_turn == EMPEROR_WAITS) and self.emperor_provinces()):  # rules/china-schacht/two-player.yaml:154: when of emperor_first, written out (`inline_guards`)
             return
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__emperor_first
         _action = _table[0]
         if _action is None:
@@ -372,9 +372,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal__two_provinces_card(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:160: two_provinces_card
-        if TWO_PROVINCES not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:163: when of two_provinces_card, written out (`guard_inline`)
+        if TWO_PROVINCES not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:163: when of two_provinces_card, written out (`inline_guards`)
             return
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__two_provinces_card
         _action = _table[0]
         if _action is None:
@@ -383,18 +383,18 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal__exchange_card_special(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:169: exchange_card_special
-        if EXCHANGE_CARD not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:173: when of exchange_card_special, written out (`guard_inline`)
+        if EXCHANGE_CARD not in self.specials[self.current]:  # rules/china-schacht/two-player.yaml:173: when of exchange_card_special, written out (`inline_guards`)
             return
         if len(self.hand[self.current]) > 16 or len(self.face_up) > 16:
             rt.grown(self, 541, 2, (self.hand[self.current], self.face_up), 'rules/china-schacht/two-player.yaml:169')
-        # What this listing lists is a function of `hand[current]` (kept sorted, `sorted_keys`) and the items of `face_up`: remembered by them, in a table of the board every state shares (`listing_tables`).
+        # What this listing lists is a function of `hand[current]` (kept sorted, `key_sorted_lists`) and the items of `face_up`: remembered by them, in a table of the board every state shares (`remember_listings`).
         _listed = self._listed__exchange_card_special
         _listed_key = (self.hand[self.current], frozenset(self.face_up))
         _listed_actions: list[rt.Action] | None = _listed.get(_listed_key)
         if _listed_actions is None:
             _listed_actions = []
-            _joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `choice_hoist`: the list `taken` walks, made once, the first time it is walked
-            # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+            _joined0: Sequence[int] | None = None  # rules/china-schacht/two-player.yaml:176; `hoist_choices`: the list `taken` walks, made once, the first time it is walked
+            # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
             _table = self._actions__exchange_card_special
             for card in [c for c in range(5) if c in self.hand[self.current]]:  # rules/china-schacht/two-player.yaml:175
                 _row1 = _table[card]
@@ -412,7 +412,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal__emperor_palace(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:187: emperor_palace
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__emperor_palace
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_build(r)]:  # rules/china-schacht/two-player.yaml:191
             _row1 = _table[province_to]
@@ -434,7 +434,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal__emperor_emissary(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:204: emperor_emissary
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__emperor_emissary
         for province_to in [r for r in self.emperor_provinces() if self.emperor_can_send(r)]:  # rules/china-schacht/two-player.yaml:206
             _row1 = _table[province_to]
@@ -451,9 +451,9 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def _legal__emperor_rests(self, _actions: list[rt.Action]) -> None:
         # rules/china-schacht/two-player.yaml:214: emperor_rests
-        if not (self._opt__emperor_placement == OPTIONAL):  # rules/china-schacht/two-player.yaml:215: when of emperor_rests, written out (`guard_inline`)
+        if not (self._opt__emperor_placement == OPTIONAL):  # rules/china-schacht/two-player.yaml:215: when of emperor_rests, written out (`inline_guards`)
             return
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__emperor_rests
         _action = _table[0]
         if _action is None:
@@ -540,7 +540,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._kept_end = None  # base.yaml:384
         self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
         self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # base.yaml:384
-        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `region_masks`: the bits of the regions holding it no longer known
+        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # base.yaml:384; `mask_regions`: the bits of the regions holding it no longer known
         self._empty__palace_of &= ~self.board.spot_bit[space]  # base.yaml:384
         self._has__palace_of[self.current] |= self.board.spot_bit[space]  # base.yaml:384
         self.palaces_left[self.current] -= 1  # base.yaml:385
@@ -550,7 +550,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         else:  # base.yaml:385
             if self._d__can_place is not None:  # base.yaml:385
                 self._d__can_place.pop(self.current, None)  # base.yaml:385
-        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_of(...))
+        if (not self.scored[self.board.region_of[PROVINCE][space]] and not ((self.board.region_mask[self.board.region_of[PROVINCE][space]] & self._empty__palace_of) != 0)):  # base.yaml:388; inlined province_of (base.yaml:284), free (base.yaml:290); read from bit masks (`mask_values`): any(... for s in province_of(...))
             self.score_province(self.board.region_of[PROVINCE][space])  # base.yaml:389; inlined province_of (base.yaml:284)
         # two-player.yaml:246: next_piece, written out where it is called, base.yaml:390 (`inline_procedures`)
         if self.trace is not None:
@@ -591,7 +591,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         else:  # base.yaml:403
             if self._d__emissary_room is not None:  # base.yaml:403
                 self._d__emissary_room.pop(province_to, None)  # base.yaml:403
-        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403; `region_masks`: the bit of its region no longer known
+        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # base.yaml:403; `mask_regions`: the bit of its region no longer known
         self.emissaries_left[self.current] -= 1  # base.yaml:404
         self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # base.yaml:404
         if self._kept_shared:  # base.yaml:404
@@ -786,7 +786,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         self._kept_end = None  # two-player.yaml:197
         self._d__emissary_room = rt.without_keys(self._d__emissary_room, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
         self._d__province_points = rt.without_keys(self._d__province_points, self.board.spot_regions[space], self._kept_shared)  # two-player.yaml:197
-        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # two-player.yaml:197; `region_masks`: the bits of the regions holding it no longer known
+        self._regions_known__emissary_room__1 &= ~self.board.spot_regions_mask[space]  # two-player.yaml:197; `mask_regions`: the bits of the regions holding it no longer known
         self._empty__palace_of &= ~self.board.spot_bit[space]  # two-player.yaml:197
         for _item__palace_of in self.palace_of[space]:  # two-player.yaml:197
             self._has__palace_of[_item__palace_of] |= self.board.spot_bit[space]  # two-player.yaml:197
@@ -797,7 +797,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         else:  # two-player.yaml:198
             if self._d__can_place is not None:  # two-player.yaml:198
                 self._d__can_place.pop((self.num_players + 0), None)  # two-player.yaml:198
-        if (not self.scored[province_to] and not ((self.board.region_mask[province_to] & self._empty__palace_of) != 0)):  # two-player.yaml:201; inlined free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in province_to)
+        if (not self.scored[province_to] and not ((self.board.region_mask[province_to] & self._empty__palace_of) != 0)):  # two-player.yaml:201; inlined free (base.yaml:290); read from bit masks (`mask_values`): any(... for s in province_to)
             self.score_province(province_to)  # two-player.yaml:202
         # two-player.yaml:273: emperor_done, written out where it is called, two-player.yaml:203 (`inline_procedures`)
         if self.trace is not None:
@@ -825,7 +825,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         else:  # two-player.yaml:211
             if self._d__emissary_room is not None:  # two-player.yaml:211
                 self._d__emissary_room.pop(province_to, None)  # two-player.yaml:211
-        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # two-player.yaml:211; `region_masks`: the bit of its region no longer known
+        self._regions_known__emissary_room__1 &= ~self.board.region_bit[province_to]  # two-player.yaml:211; `mask_regions`: the bit of its region no longer known
         self.emissaries_left[(self.num_players + 0)] -= 1  # two-player.yaml:212
         self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None  # two-player.yaml:212
         if self._kept_shared:  # two-player.yaml:212
@@ -925,7 +925,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         return self.kept[p].count(c)  # two-player.yaml:112; counted as the list's own count count(... for k in kept[p])
 
     def emperor_payments(self, c: int) -> Sequence[Sequence[int]]:
-        # rules/china-schacht/two-player.yaml:122; kept between moves: remembered by the value of `emperor_cards` and `c`, in a table of the board every state shares (`value_tables`)
+        # rules/china-schacht/two-player.yaml:122; kept between moves: remembered by the value of `emperor_cards` and `c`, in a table of the board every state shares (`remember_values`)
         _table = self._values__emperor_payments
         _kept: Sequence[Sequence[int]] | None = _table.get((self.emperor_cards, c))
         if _kept is not None:
@@ -938,7 +938,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
 
     def emperor_can_build(self, r: int) -> bool:
         # rules/china-schacht/two-player.yaml:125
-        return ((self.palaces_left[(self.num_players + 0)] > 0 and ((self.board.region_mask[r] & self._empty__palace_of) != 0)) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:125; inlined free (base.yaml:290); read from bit masks (`value_masks`): any(... for s in r)
+        return ((self.palaces_left[(self.num_players + 0)] > 0 and ((self.board.region_mask[r] & self._empty__palace_of) != 0)) and len(self.emperor_payments(self.board.region_attributes[0][r])) > 0)  # two-player.yaml:125; inlined free (base.yaml:290); read from bit masks (`mask_values`): any(... for s in r)
 
     def emperor_can_send(self, r: int) -> bool:
         # rules/china-schacht/two-player.yaml:127
@@ -969,7 +969,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         if not self.here:  # base.yaml:452
             self.here = rt.held((r,))  # base.yaml:453
             self._d__open_provinces = self._d__open_spaces = None  # base.yaml:453
-            self.was_empty = (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`value_masks`): count(... for s in r)
+            self.was_empty = (not self.emissaries[r] and (self.board.region_mask[r] & ~self._empty__palace_of).bit_count() == 0)  # base.yaml:454; inlined free (base.yaml:290), palaces_total (base.yaml:288), empty (base.yaml:289); read from bit masks (`mask_values`): count(... for s in r)
             self._d__open_provinces = self._d__open_spaces = None  # base.yaml:454
 
     def pay(self, cards: Sequence[int]) -> None:
@@ -1212,7 +1212,7 @@ class ChinaSchachtTwoPlayerState(ChinaSchachtState):
         _other._actions__emperor_rests = self._actions__emperor_rests
 
     def _forget_kept(self) -> None:
-        """Forget the values kept between moves (pass `derived`, `end_once`): None is stale."""
+        """Forget the values kept between moves (pass `keep_derived`, `keep_end`): None is stale."""
         self._d__emissary_room = self._d__province_points = self._d__open_provinces = self._d__open_spaces = self._d__can_place = self._d__emperor_occupied = self._d__emperor_provinces = self._kept_end = None
         self._regions__emissary_room__1 = self._regions_known__emissary_room__1 = 0
         self._kept_shared = False  # (no dict left: those made from now on are this state's own)

@@ -2,7 +2,7 @@
 #   rules/mandarin/base.yaml  sha256:b7c071db5dcd14f9
 #   rules/mandarin/money.yaml  sha256:7372ea4f402ea9a3
 # Change the rules and run `rulewright compile mandarin/money` instead.
-# Optimised by the passes (docs/optimiser.md): component_sets, value_masks, inner_defines, score_only, inline, inline_procedures, hoist, bitmask, spot_filters, listing_hoist, choice_hoist, count_items, set_items, list_items, join_rounds, draw_out, range_bounds, set_lists, value_tables, derived, region_drops, nested_drops, unswitch, own_drops, lazy_hoist, end_once, action_tables, spot_rows, listing_tables, sorted_keys, tabled_rows, region_masks, guard_inline, move_step, journal, aggregate_loops, board_tables.
+# Optimised by the passes (docs/optimiser.md): intersect_components, mask_values, compute_inside_kept, compute_at_scoring, inline, inline_procedures, hoist, mask_spot_sets, mask_spot_filters, hoist_masks, hoist_choices, count_items, unwrap_set_items, unwrap_list_items, join_rounds, draw_out, bound_ranges, sort_sets, remember_values, keep_derived, drop_by_region, nest_by_region, unswitch, drop_in_place, hoist_lazily, keep_end, index_actions, gather_spots, remember_listings, key_sorted_lists, find_rows_by_key, mask_regions, inline_guards, write_out_moves, journal_changes, aggregate_loops, bind_board_tables.
 """Mandarin (Tom Kremer): rule set `mandarin/money`, compiled to a state machine."""
 
 from __future__ import annotations
@@ -34,15 +34,15 @@ class MandarinMoneyState(MandarinState):
     TURN_END_TRIGGERS: ClassVar[bool] = False
     TEXT_PREFIX: ClassVar[dict[str, str]] = {'refund': 'refund', 'refund_tile': 'refund ', 'roll': 'roll', 'keep': 'keep', 'draw_again': 'draw again', 'bid': 'bid ', 'drop_out': 'drop out', 'take_tile': 'take ', 'seize_tile': 'seize ', 'sell': 'auction it'}
 
-    # Tables of the board every state on it shares, found once as the game starts (pass `board_tables`).
-    _actions__sell: list[rt.Action | None]  # the interned actions of `sell` (`action_tables`)
+    # Tables of the board every state on it shares, found once as the game starts (pass `bind_board_tables`).
+    _actions__sell: list[rt.Action | None]  # the interned actions of `sell` (`index_actions`)
 
     def _bind_tables(self) -> None:
         super()._bind_tables()
         self._actions__sell = self.board.tables.actions.get('sell') or self.board.tables.action_table('sell', 1)
 
     def _do(self, _action: rt.Action) -> None:
-        """A move (runtime/state.py `State._do`), written out for this rule set (pass `move_step`)."""
+        """A move (runtime/state.py `State._do`), written out for this rule set (pass `write_out_moves`)."""
         if self._pending is not None:  # (an answer: as steps)
             self._do_steps(_action)
             return
@@ -116,9 +116,9 @@ class MandarinMoneyState(MandarinState):
 
     def _legal__sell(self, _actions: list[rt.Action]) -> None:
         # rules/mandarin/money.yaml:11: sell
-        if not (len(self.out) == 1 and len(self.card[self.current]) >= 6):  # rules/mandarin/money.yaml:19: when of sell, written out (`guard_inline`)
+        if not (len(self.out) == 1 and len(self.card[self.current]) >= 6):  # rules/mandarin/money.yaml:19: when of sell, written out (`inline_guards`)
             return
-        # Actions are interned per board, found by index in tables (`action_tables`): the same move is the same object in every state.
+        # Actions are interned per board, found by index in tables (`index_actions`): the same move is the same object in every state.
         _table = self._actions__sell
         _action = _table[0]
         if _action is None:

@@ -52,7 +52,7 @@ class Board:
     neighbours: tuple[tuple[int, ...], ...]
 
     def _regions(self, kinds: Sequence[str], regions: Iterable[RegionSpec]) -> None:
-        # Each spot's bit in a set of spots held as a bit mask (the `bitmask` pass): 1 << spot,
+        # Each spot's bit in a set of spots held as a bit mask (the `mask_spot_sets` pass): 1 << spot,
         # but a hex board's own padded bitboard (HexBoard.bit), so its line searches take the mask
         # as it is. Bits grow with the spot number on every board: a mask's spots, lowest bit
         # first, are in spot order. The mask of every spot, and of each region's spots.
@@ -86,14 +86,14 @@ class Board:
         self.regions_at: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
             tuple(tuple(rs) for rs in by_spot) for by_spot in regions_at)
         # the region of a kind a spot lies in (-1: none; the last listed, for a spot in two)
-        # every region of every kind holding a spot, in increasing order (pass `region_drops`)
+        # every region of every kind holding a spot, in increasing order (pass `drop_by_region`)
         self.spot_regions: tuple[tuple[int, ...], ...] = tuple(
             tuple(sorted(r for by_spot in regions_at for r in by_spot[s])) for s in self.spots)
         self.region_of: tuple[tuple[int, ...], ...] = tuple(
             tuple(rs[-1] if rs else -1 for rs in by_spot) for by_spot in self.regions_at)
         self.regions_of_kind: tuple[tuple[int, ...], ...] = tuple(
             tuple(i for i, k in enumerate(region_kind) if k == kind) for kind in range(len(self.kinds)))
-        # regions as bit masks (pass `region_masks`): region r's bit is 1 << r (`region_bit`, where
+        # regions as bit masks (pass `mask_regions`): region r's bit is 1 << r (`region_bit`, where
         # -1 names the last region, as an index of a field per region does); the mask of the regions
         # of each kind, and of the regions holding each spot (every kind's)
         self.region_bit: tuple[int, ...] = tuple(1 << r for r in range(len(names)))
@@ -209,7 +209,7 @@ class Board:
     def count_lines(self, n: int, spots: Iterable[int]) -> int:
         return 0
 
-    # -- sets of spots as bit masks (the `bitmask` pass), and lines by number (`action_tables`) --
+    # -- sets of spots as bit masks (the `mask_spot_sets` pass), and lines by number (`index_actions`) --
     def _spot_bits(self) -> tuple[int, ...]:
         return tuple(1 << s for s in self.spots)
 
@@ -241,7 +241,7 @@ class Board:
 
     def item_masks(self, values: Sequence[Iterable[int]], count: int) -> list[int]:
         """For each value v below `count`, the bit mask of the spots whose entry of `values` (a field
-        per spot of lists or sets of players, of an enumeration's values) holds v (pass `value_masks`)."""
+        per spot of lists or sets of players, of an enumeration's values) holds v (pass `mask_values`)."""
         bit = self.spot_bit
         masks = [0] * count
         for s, items in enumerate(values):
@@ -251,7 +251,7 @@ class Board:
 
     def value_masks(self, values: Sequence[int], count: int) -> list[int]:
         """For each value v below `count`, the bit mask of the spots whose entry of `values` (a field
-        per spot of players, of an enumeration's values) is v (pass `value_masks`)."""
+        per spot of players, of an enumeration's values) is v (pass `mask_values`)."""
         bit = self.spot_bit
         masks = [0] * count
         for s, v in enumerate(values):
@@ -282,7 +282,7 @@ class Board:
     def spots_of(self, mask: int, *more: Iterable[int]) -> list[int]:
         """The spots of `mask` and of each of `more` (each the masks of a test's groups, joined), in
         spot order (mask_spots). Each of `more` is taken only while some spot is left, in order: a
-        test is computed (as its generator runs) only if a spot reaches it (pass `spot_filters`)."""
+        test is computed (as its generator runs) only if a spot reaches it (pass `mask_spot_filters`)."""
         for masks in more:
             if not mask:
                 break

@@ -35,19 +35,19 @@ class BoardTables:
         # keep, made as games are played (runtime/kept.py `made`: at most MAX_KEPT, every table
         # emptied when it would pass)
         self.units = 0
-        # Interned actions as tables (the `action_tables` pass): a list per action, indexed by
+        # Interned actions as tables (the `index_actions` pass): a list per action, indexed by
         # the number of its choice (a spot, a region, a line ...), or a dict by value, built as the
-        # actions are met; or the rows of its last choice (`spot_rows`, `region_masks`) by the values
+        # actions are met; or the rows of its last choice (`gather_spots`, `mask_regions`) by the values
         # of the earlier ones.
         self.actions: dict[str, Any] = {}
         # Values remembered by the small value of the game they are a function of: a definition's
-        # (the `value_tables` pass), a whole listing's (`listing_tables`), the rows of a listing by a
-        # key (`tabled_rows`): by name, a dict by that value, shared by every state
+        # (the `remember_values` pass), a whole listing's (`remember_listings`), the rows of a listing by a
+        # key (`find_rows_by_key`): by name, a dict by that value, shared by every state
         self.values: dict[str, dict[Any, Any]] = {}
         # Interned actions of a listing no table numbers (the plain listing, compiler/templates):
         # by action, a dict by its choices
         self.interned: dict[str, dict[Any, Action]] = {}
-        # the spots grouped by a value the board fixes for each (pass `spot_filters`): by the name
+        # the spots grouped by a value the board fixes for each (pass `mask_spot_filters`): by the name
         # of the key, each value with the mask of its spots (group_spots)
         self.spot_groups: dict[str, dict[Any, int]] = {}
         # the joins of those groups' masks for a tuple of values (Board.keys_mask): by the groups
@@ -80,7 +80,7 @@ class BoardTables:
         return found
 
     def value_table(self, name: str) -> dict[Any, Any]:
-        """The table of the values `name` by what they are a function of (pass `value_tables`): one
+        """The table of the values `name` by what they are a function of (pass `remember_values`): one
         per board, shared by every state on it."""
         found = self.values.get(name)
         if found is None:
@@ -90,7 +90,7 @@ class BoardTables:
     def group_spots(self, name: str, keys: Sequence[Any]) -> dict[Any, int]:
         """The spots grouped by their entry of `keys` (one per spot, a value the board fixes for the
         spot: its province, the province's colour): each value, in the order first met, with the
-        mask of its spots; remembered as `spot_groups[name]` (pass `spot_filters`)."""
+        mask of its spots; remembered as `spot_groups[name]` (pass `mask_spot_filters`)."""
         groups: dict[Any, int] = {}
         bit = self.spot_bit
         for s, k in enumerate(keys):

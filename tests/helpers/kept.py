@@ -1,4 +1,4 @@
-"""The values a state keeps between moves (passes `derived`, `end_once`, `nested_drops`;
+"""The values a state keeps between moves (passes `keep_derived`, `keep_end`, `nest_by_region`;
 docs/optimiser.md), read off the state for the tests that hold them to the values computed afresh."""
 
 from __future__ import annotations
@@ -45,16 +45,16 @@ def kept_values(state: State) -> dict[str, Any]:
 
 @cache
 def nesting(ruleset: str) -> dict[str, int]:
-    """The kept slots whose values are nested by one parameter (pass `nested_drops`): its position."""
-    # (and without `value_masks`: the tests of `nested_drops` play China (Schacht) with `palaces_in` kept)
-    return {f"_d__{d.name}": d.kept.nested for enabled in (passes.ALL, passes.ALL - {"value_masks"})
+    """The kept slots whose values are nested by one parameter (pass `nest_by_region`): its position."""
+    # (and without `mask_values`: the tests of `nest_by_region` play China (Schacht) with `palaces_in` kept)
+    return {f"_d__{d.name}": d.kept.nested for enabled in (passes.ALL, passes.ALL - {"mask_values"})
             for d in passes.optimise(typed(ruleset), enabled).defines
             if d.kept is not None and d.kept.nested is not None}
 
 
 def kept_items(state: State, slot: str, value: dict[Any, Any]) -> Iterator[tuple[tuple[Any, ...], Any]]:
     """The values a slot of a definition with parameters keeps, each with its arguments: a dict by
-    them, or nested by one of them first (pass `nested_drops`: a dict by it of dicts by the others)."""
+    them, or nested by one of them first (pass `nest_by_region`: a dict by it of dicts by the others)."""
     for key, kept in list(value.items()):
         if not isinstance(kept, dict):  # (no definition's value is a dict)
             yield (key if isinstance(key, tuple) else (key,)), kept

@@ -1,0 +1,56 @@
+"""Pass `keep_derived`: definitions worth keeping are kept in the state between moves, and computed
+again only once a field they read has changed (docs/optimiser.md).
+
+A definition is worth keeping when computing it walks something: a comprehension or aggregate
+(`[s for s in spots if ...]`, `count(...)`), or a search of the runtime (`components`,
+`straight_lines`, `road_chains` ...). A one-liner that only looks something up is cheaper to
+compute than to keep (the `inline` pass substitutes those), and so is a count that the pass
+`count_items` makes the list's own count (`emissaries[r].count(p)`: one C call against a dict
+looked up by a tuple made and hashed twice). Kept are definitions without
+parameters, and those whose parameters are plain values (numbers, truth values, entities and
+enumeration values: one kept value per arguments); not one whose value may be `none` (a kept
+slot holds None while stale). The test, and which part of a kept value a change drops, are
+compiler/analysis/keeping.py; the passes that make a walk no walk are asked through
+`count_items.walkless`.
+
+The decision annotates each kept definition (`t.Define.kept`, the representation step) with
+what it reads (compiler/analysis/reads.py) and which changes drop part of its values; lowering
+(compiler/lower/) gives each a slot of the state, `_d__<name>` (a value, or a dict by
+arguments), None while stale: every assignment to a field
+drops the kept values that read it, a new phase or turn drops those that read the seat to act,
+and anything written from outside the rules drops them all (`_fields_set`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import typed as t
+from ..analysis import Facts
+from ..analysis.keeping import attribute_entries, entries, worth_keeping
+from .count_items import walkless
+
+
+def run(program: t.TypedProgram, facts: Facts) -> t.TypedProgram:
+    deps = facts.dependencies
+    defines = {d.name: d for d in program.defines}
+    constants = {name: value for name, value, _ in program.tables.constants}
+
+    def no_walk(x: t.Expr) -> bool:
+        return walkless(program, x, defines, constants)
+
+    # (not one pass `remember_values` remembers by value instead, nor one `compute_inside_kept` or
+    # `compute_at_scoring` leave unkept)
+    names = [d.name for d in program.defines if d.tabled is None and worth_keeping(d, no_walk)]
+    if not names:
+        return program
+    at_entry: dict[str, list[tuple[str, int]]] = {}
+    for name, f, k in entries(program, names, deps):
+        at_entry.setdefault(name, []).append((f, k))
+    by_attribute: dict[str, list[tuple[str, int, str]]] = {}
+    for name, f, k, table in attribute_entries(program, names, deps):
+        by_attribute.setdefault(name, []).append((f, k, table))
+    kept = {name: t.Kept(deps.defines[name], tuple(at_entry.get(name, ())), tuple(by_attribute.get(name, ())))
+            for name in names}
+    return replace(program, defines=tuple(replace(d, kept=kept[d.name]) if d.name in kept else d
+                                          for d in program.defines))

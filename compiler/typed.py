@@ -98,7 +98,8 @@ class Builtin:
 
     func: str
     args: tuple[Expr, ...]
-    extra: tuple[tuple[str, str], ...]  # template slots beyond the arguments: `throw`'s faces table
+    # template slots beyond the arguments, each a module constant's name (None: an empty tuple): `throw`'s faces table
+    extra: tuple[tuple[str, str | None], ...]
     ty: Ty
     span: SourceSpan
     # (pass `range_bounds`) a `range(a, b)` whose `a` is never negative: it holds at most what `b` is
@@ -375,9 +376,9 @@ class For:
     body: tuple[Stmt, ...]
     span: SourceSpan
     # (pass `join_rounds`) a loop that cannot fail whose one statement joins the same items to a list every
-    # round, found to join them all at once: `x = (*x, *(a,) * rounds)`; the items as generated code spells
-    # them (none: not found)
-    joins_rounds: tuple[str, ...] = ()
+    # round, found to join them all at once: `x = (*x, *(a,) * rounds)`; the items it joins, numbers and
+    # names (none: not found)
+    joins_rounds: tuple[Num | Ref, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,7 +110,7 @@ def listing_loops(lo: Lowerer, a: t.Action, loops: list[tuple[t.Choice, str, Exp
     prelude: list[Stmt] = []
     lists = limits.end_reading(lo, reading)
     if lists[0]:  # the lists it took for small are checked first
-        longer = tuple(Compare(Call(Name("len"), (dotted(py),)), (">",), (Constant(SMALL_LIST),)) for py in lists[0])
+        longer = tuple(Compare(Call(Name("len"), (py,)), (">",), (Constant(SMALL_LIST),)) for py in lists[0])
         prelude.append(if_(longer[0] if len(longer) == 1 else BoolOp("or", longer),
                            call(limits.grown(lo, lists, per_round, a.span))))
     if per_round > FREE_WORK:

@@ -13,10 +13,10 @@ from ..types import INT, Ty, python_type
 
 # A list a rule can read at its start: a field, an entity's value of a field, a parameter.
 # (`Small`: the lists a rule takes for small, and the number of operations it does on them.)
-Small = tuple[tuple[str, ...], int]
+Small = tuple[tuple[pyir.Expr, ...], int]
 
 
-Reading = tuple[dict[str, None] | None, int, frozenset[str]]  # what begin_reading saves
+Reading = tuple[dict[str, pyir.Expr] | None, int, frozenset[str]]  # what begin_reading saves
 
 
 _SIMPLE = re.compile(r"self\.\w+(?:\[(self\.\w+|\w+)\])?|(\w+)")  # (of a `Code` leaf's text only)

@@ -404,7 +404,7 @@ def _index_again(s: t.Assign) -> pyir.Expr | None:
                 return pyir.Constant(e.value)
             case t.Ref() if e.sym.kind in ("local", "const") or e.sym.kind == "value" and e.sym.name == "current" \
                     or e.sym.kind == "field" and e.sym.name != s.target.name:
-                return pyir.dotted(e.sym.py)
+                return expressions.value_code(e.sym.py, e.span)
             case t.ListIndex():
                 obj, index = again(e.obj), again(e.index)
                 return None if obj is None or index is None else pyir.Subscript(obj, index)
@@ -518,7 +518,8 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
     if head.target != pyir.Name("_") or any(x == pyir.Name("rt") or isinstance(x, Code) and "rt." in x.text
                                              for x in pyir.walk(head.iterable)):
         return None  # (a loop whose variable the body reads, or whose list is counted: not taken)
-    written = pyir.Tuple(tuple(Code(item) for item in items))  # (the items as the pass wrote them)
+    written = pyir.Tuple(tuple(pyir.Constant(item.value) if isinstance(item, t.Num)
+                               else expressions.value_code(item.sym.py, item.span) for item in items))
     note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
                                              f"(`{join_rounds.NAME}`)") if n)
     rounds = assign(ROUNDS, pyir.Call(pyir.Name("len"), (head.iterable,)), head.span, note)

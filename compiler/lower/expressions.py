@@ -83,7 +83,7 @@ def lower(lo: Lowerer, e: t.Expr) -> pyir.Expr:
                 return pair
             return Subscript(obj, index, e.span)
         case t.AttrOf():
-            return Subscript(pyir.dotted(e.table), lo.node(e.obj), e.span)
+            return Subscript(value_code(e.table, e.span), lo.node(e.obj), e.span)
         case t.Collection():
             parts = tuple(canon(lo, item, item.ty, lo.node(item)) for item in e.items)
             lo.facts[e] = limits.literal_facts(lo, e.items)

@@ -49,7 +49,7 @@ from ..pyir import (
 )
 from ..pyprint import text
 from ..typed import Listed, Table
-from .boards import Bind
+from .boards import Bind, lookup
 from .code import parenthesised, unparenthesised
 
 
@@ -94,17 +94,15 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
     slot, what = joined(kind, name), f"the interned actions of `{name}` (`action_tables`)"
     annotation = actions_type(tuple(level.how for level in levels), row_class)
     if not levels:
-        found = bound(f"self.board.tables.actions.get({name!r}) or self.board.tables.action_table({name!r}, 1)", slot,
-                      annotation, what)
+        found = bound(lookup("actions", name, "action_table", Constant(1)), slot, annotation, what)
         first_item = Subscript(Name("_table"), Constant(0))
-        return [*out, assign("_table", found), assign(Name("_action"), first_item),
+        return [*out, assign(Name("_table"), found), assign(Name("_action"), first_item),
                 if_(_is_none("_action"), Assign((Name("_action"), first_item), make)), call(append)]
     first = levels[0]
     # (the table met already, else made: a method call only the first time)
-    make_table = f"self.board.tables.action_dict({name!r})" if first.how == "key" else \
-        f"self.board.tables.action_table({name!r}, {first.size})"
-    out.append(assign("_table", bound(f"self.board.tables.actions.get({name!r}) or {make_table}", slot, annotation,
-                                      what)))
+    find = lookup("actions", name, "action_dict") if first.how == "key" else \
+        lookup("actions", name, "action_table", _size(first.size))
+    out.append(assign(Name("_table"), bound(find, slot, annotation, what)))
 
     def level_of(k: int, row_name: str) -> list[Stmt]:
         """The statements of choice k's level (inside the loop of the one before), its row `row`."""
@@ -160,9 +158,8 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
             pair = f"{value_type}, {actions_type(tuple(lv.how for lv in levels[1:]), row_class)}"
             # (named, like the table, for its rows: a variant whose rows are of another kind has a slot of its own)
             rows_kind = f"keyed_{kind if row_class else 'rows'}"
-            find = (f"self.board.tables.values.get('{rows_kind} {name}') or "
-                    f"self.board.tables.value_table('{rows_kind} {name}')")
-            rows_table = bound(find, joined(rows_kind, name), f"dict[Any, list[tuple[{pair}]]]",
+            rows_table = bound(lookup("values", f"{rows_kind} {name}", "value_table"), joined(rows_kind, name),
+                               f"dict[Any, list[tuple[{pair}]]]",
                                f"the rows of the first choice of `{name}` by {what} (`tabled_rows`)")
             return rows_lines(var, walk, comment, key, rows_table, pair, body, what, after)
         return [For(Name(var), walk, (*body, *after), note=comment)]
@@ -269,7 +266,7 @@ def gathered_regions(row_name: str, terms: list[tuple[Expr | None, str | None]],
     ), orelse=tuple(out), note="(its regions are not in region order: walked as the rules walk them)")]
 
 
-def rows_lines(var: str, walk: Expr, comment: str, key: Expr, rows_table: str, annotation: str,
+def rows_lines(var: str, walk: Expr, comment: str, key: Expr, rows_table: Expr, annotation: str,
                row_lines: list[Stmt], what: str, then: list[Stmt]) -> list[Stmt]:
     """(pass `tabled_rows`) The statements that find the rows of a listing's first choice `var` by `key`
     (the definition its walk calls is remembered by, `what` in words): made the first time by walking
@@ -280,7 +277,7 @@ def rows_lines(var: str, walk: Expr, comment: str, key: Expr, rows_table: str, a
     return [
         Comment(f"`tabled_rows`: the rows of `{var}` found once per listing by {what}, which its values are a "
                 "function of (`value_tables`), not by a tuple made and hashed per value"),
-        assign("_rows", rows_table),  # (text: pass `board_tables` finds the table's look-up by it)
+        assign(rows, rows_table),  # (pass `board_tables` finds the table's look-up by its nodes)
         assign(rows_key, key),
         assign(found, Call(Attribute(rows, "get"), (rows_key,)), annotation=f"list[tuple[{annotation}]] | None"),
         if_(_is_none(found.id),
@@ -301,15 +298,14 @@ def remembered(listed: Listed, action: str, plain: list[Stmt], bindings: list[St
     parts = [Call(Name("frozenset"), (expr(code),)) if member else expr(code) for code, member in listed.keys]
     key = parts[0] if len(parts) == 1 else Tuple(tuple(parts))
     name = f"listing {action}"
-    find = bound(f"self.board.tables.values.get({name!r}) or self.board.tables.value_table({name!r})",
-                 joined("listed", action), "dict[Any, list[rt.Action]]",
+    find = bound(lookup("values", name, "value_table"), joined("listed", action), "dict[Any, list[rt.Action]]",
                  f"the listings of `{action}` by what they read (`listing_tables`)")
     table, listed_key, actions = Name("_listed"), Name("_listed_key"), Name("_listed_actions")
     return [
         Comment(f"What this listing lists is a function of {listed.what}: remembered by "
                 f"{'them' if len(parts) > 1 else 'it'}, in a table of the board every state shares "
                 "(`listing_tables`)."),
-        assign("_listed", find),  # (text: pass `board_tables` finds the table's look-up by it)
+        assign(table, find),  # (pass `board_tables` finds the table's look-up by its nodes)
         assign(listed_key, key),
         assign(actions, Call(Attribute(table, "get"), (listed_key,)), annotation="list[rt.Action] | None"),
         if_(_is_none(actions.id), assign(actions, List(())), *bindings, *plain,

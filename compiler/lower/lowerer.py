@@ -64,9 +64,9 @@ class MoveLimits:
     spending: set[str] = field(default_factory=set)
     charging_triggers: set[str] = field(default_factory=set)  # the methods of triggers whose code does
     # A rule that only reads the game checks at its start that the lists it searches are small
-    # (`hoisted`, in the order met; None: this rule changes the game, each operation is checked
-    # where it is); `entry` are its parameters, known at its start.
-    hoisted: dict[str, None] | None = None
+    # (`hoisted`, by their code, in the order met; None: this rule changes the game, each operation
+    # is checked where it is); `entry` are its parameters, known at its start.
+    hoisted: dict[str, Expr] | None = None
     hoist_sites: int = 0  # the operations on them, which may be nested one in another
     entry: frozenset[str] = frozenset()
     # While an effect statement is lowered: the lists it walks whose size is checked by a
@@ -122,7 +122,7 @@ class Lowerer(MoveLimits):
         self.called: set[str] = set()  # the definitions called as methods (Program.called)
         # Each table of the board the code finds by name: the slot of the state it would be bound to, and
         # the annotation, the code that finds it and what it holds (Program.board_lookups), in the order met
-        self.board_lookups: dict[str, tuple[str, str, str]] = {}
+        self.board_lookups: dict[str, tuple[str, Expr, str]] = {}
         # What the passes derived in the code lowered since the last line that took them (t.Note):
         # each verb ("inlined", "hoisted") with what, in the order met.
         self.notes: dict[str, dict[str, None]] = {}

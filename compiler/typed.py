@@ -519,12 +519,27 @@ class Table:
 
 
 @dataclass(frozen=True, slots=True)
+class ListedKey:
+    """A value of the game a listing remembered by value reads: a field (`at` None), or its entry at
+    a seat whose turn it is or a constant (`at`); and whether the listing is keyed by the set of its
+    items (read only through membership)."""
+
+    field: Symbol
+    at: Symbol | None
+    member: bool
+
+    @property
+    def spelled(self) -> tuple[str, str | None]:
+        """How generated code spells the field and the entity: the key's identity (one key per value read)."""
+        return self.field.py, None if self.at is None else self.at.py
+
+
+@dataclass(frozen=True, slots=True)
 class Listed:
-    """An action whose listing is remembered by value: each value it reads, as generated code
-    reads it, and whether it is keyed by the set of its items (read only through membership)."""
+    """An action whose listing is remembered by value: each value it reads (`ListedKey`)."""
 
     action: str
-    keys: tuple[tuple[str, bool], ...]
+    keys: tuple[ListedKey, ...]
     what: str  # the values read, in the rule language's words, for the comment
     words: tuple[str, ...] = ()  # each value read, in the rule language's words (`hand[current]`)
 

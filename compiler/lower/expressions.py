@@ -117,7 +117,7 @@ def lower(lo: Lowerer, e: t.Expr) -> pyir.Expr:
             assert_never(e)
 
 
-def value_code(py: str, span: SourceSpan) -> pyir.Expr:
+def value_code(py: str, span: SourceSpan | None = None) -> pyir.Expr:
     """The nodes of a name as the checker gives it (`x`, `self.hand`), or of a value of the language
     (`range(self.num_players)`, compiler/builtins/values.py)."""
     node = pyir.dotted(py, span)

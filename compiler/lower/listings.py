@@ -48,9 +48,10 @@ from ..pyir import (
     rt,
 )
 from ..pyprint import text
-from ..typed import Listed, Table
+from ..typed import Listed, ListedKey, Table
 from .boards import Bind, lookup
 from .code import parenthesised, unparenthesised
+from .expressions import value_code
 
 
 # -- through tables per board (pass `action_tables`) ------------------------------------------
@@ -295,7 +296,7 @@ def remembered(listed: Listed, action: str, plain: list[Stmt], bindings: list[St
     """The statements of the listing (a method's body): the table, the key, and the plain listing
     `plain` (appending to `listed_actions`, after the listing's own `bindings`) run only for a key met
     the first time. `bound`: how the table is read (pass `board_tables`)."""
-    parts = [Call(Name("frozenset"), (expr(code),)) if member else expr(code) for code, member in listed.keys]
+    parts = [Call(Name("frozenset"), (_key_read(key),)) if key.member else _key_read(key) for key in listed.keys]
     key = parts[0] if len(parts) == 1 else Tuple(tuple(parts))
     name = f"listing {action}"
     find = bound(lookup("values", name, "value_table"), joined("listed", action), "dict[Any, list[rt.Action]]",
@@ -312,6 +313,12 @@ def remembered(listed: Listed, action: str, plain: list[Stmt], bindings: list[St
             call(rt("remember", table, listed_key, actions, dotted("self.board")))),
         AugAssign(Name("_actions"), "+", actions),
     ]
+
+
+def _key_read(key: ListedKey) -> Expr:
+    """The code that reads a value a listing is remembered by: a field, or its entry at an entity."""
+    read = dotted(key.field.py)
+    return read if key.at is None else Subscript(read, value_code(key.at.py))
 
 
 # -- rows found by key (pass `tabled_rows`) ------------------------------------------------------

@@ -261,7 +261,7 @@ def spot_filters_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     lo.notes.setdefault("made from bit masks", {})[show(e, 40)] = None
     joined_code = listing_hoist_code(lo, e, _joined(first))
     if lo.spot_row is not None:  # (pass `spot_rows`: the parts, and which group is a test of which term, by position)
-        lo.spot_row.append((text(joined_code), [(text(m), keyed.get(i)) for i, m in enumerate(more)]))
+        lo.spot_row.append((joined_code, [(m, keyed.get(i)) for i, m in enumerate(more)]))
     return Call(pyir.dotted("self.board.spots_of"), (joined_code, *more))
 
 
@@ -308,11 +308,6 @@ def set_lists_code(lo: Lowerer, e: t.Comprehension) -> pyir.Expr | None:
     return walk
 
 
-def region_mask_code(lo: Lowerer, e: t.Expr) -> str:
-    """The text of `region_mask` (for the listing of regions, lower/actions.py, still written as text)."""
-    return text(region_mask(lo, e))
-
-
 def region_mask(lo: Lowerer, e: t.Expr) -> pyir.Expr:
     """The code of the mask of the regions of a list `e` in increasing order (-1: they are not; only
     where `exact` does not hold: the code calls `ORDERED`), written by `lo`."""
@@ -329,20 +324,20 @@ def region_mask(lo: Lowerer, e: t.Expr) -> pyir.Expr:
 def listing_hoist_code(lo: Lowerer, e: t.Comprehension, joined: pyir.Expr) -> pyir.Expr:
     """The code to read the joined masks `joined` of the list `e` from: a local of the listing,
     bound once before its loops, when this pass found `e` and an action's later choice is being
-    lowered (`lo.listing_hoisted`: the listing's bindings so far, the choice, those before it, as
-    text: lower/actions.py writes them); else `joined` itself."""
+    lowered (`lo.listing_hoisted`: the listing's bindings so far, the choice, those before it:
+    lower/actions.py writes them); else `joined` itself."""
     if lo.listing_hoisted is None or not e.joined_once:
         return joined
-    bound: list[tuple[str, str | None, str, str]]
+    bound: list[tuple[str, str | None, pyir.Expr, str]]
     bound, choice, before = lo.listing_hoisted
     for name, _, code, _ in bound:
-        if code == text(joined):
+        if text(code) == text(joined):  # (the same masks, as written)
             return Name(name)
     if len(bound) >= MAX_TABLE_CHOICES:
         return joined
     name = f"_joined{len(bound)}"  # (compiler/names.py TEMPLATE_LOCALS)
     earlier = " and ".join(f"`{b}`" for b in before)
-    bound.append((name, None, text(joined), f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are "
+    bound.append((name, None, joined, f"{e.span.short}; `listing_hoist`: the masks the spots of `{choice}` are "
                   f"made from, the same for every {earlier}, joined once before the loops"))
     return Name(name)
 

@@ -43,7 +43,6 @@ from ..pyir import (
     assign,
     call,
     dotted,
-    expr,
     if_,
     rt,
 )
@@ -56,7 +55,7 @@ from .expressions import value_code
 
 # -- through tables per board (pass `action_tables`) ------------------------------------------
 def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr, bool, str]], bound: Bind,
-            gather: tuple[str | Expr, Sequence[tuple[str | Expr, bool]]] | None = None, into: str = "_actions",
+            gather: tuple[Expr, Sequence[tuple[Expr, bool]]] | None = None, into: str = "_actions",
             regions: tuple[list[tuple[Expr | None, str | None]], str, int, bool, bool] | None = None,
             rows: tuple[Expr, str, str] | None = None) -> list[Stmt]:
     """The statements of a listing through tables (a method's body): `choices` are
@@ -184,24 +183,24 @@ def actions_type(levels: tuple[str, ...], row: str | None) -> str:
 
 # -- the rows of a listing's last choice, gathered (passes `spot_rows`, `region_masks`), and its
 # first choice's rows found by key (`tabled_rows`), within a listing through tables
-def gathered_spots(row_name: str, first: str | Expr, more: Sequence[tuple[str | Expr, bool]],
+def gathered_spots(row_name: str, first: Expr, more: Sequence[tuple[Expr, bool]],
                    comment: str) -> list[Stmt]:
     """(pass `spot_rows`) The statements (in the last choice's loop) that append the actions
     of the last choice from its row `row`, an `rt.SpotRow`: `first`, the masks joined first, and
     `more`, each further group's code and whether it is kept per row, as `board.spots_of` takes them."""
     row, mask, held = Name(row_name), Name("_spots_mask"), Name("_row_fixed")
-    out: list[Stmt] = [assign(mask, expr(first), note=f"{comment}; `spot_rows`: its spots as a bit mask")]
+    out: list[Stmt] = [assign(mask, first, note=f"{comment}; `spot_rows`: its spots as a bit mask")]
     kept = 0
     for code, is_fixed in more:
         if is_fixed:
             slot = Subscript(Attribute(row, "fixed"), Constant(kept))
             fixed = If(_is_none(held.id), (
-                Assign((held, slot), rt("union", expr(code))),
+                Assign((held, slot), rt("union", code)),
             ), note="(a test of the earlier choices only: computed once per row)")
             out.append(if_(mask, assign(held, slot), fixed, AugAssign(mask, "&", held)))
             kept += 1
         else:
-            out.append(if_(mask, AugAssign(mask, "&", rt("union", expr(code)))))
+            out.append(if_(mask, AugAssign(mask, "&", rt("union", code))))
     # (the row's actions of the masks it met last, read in place: a method call only for a mask not
     # among them, runtime/listing.py `SpotRow.made`)
     gathered = Name("_gathered")
@@ -215,7 +214,7 @@ def gathered_spots(row_name: str, first: str | Expr, more: Sequence[tuple[str | 
     return out
 
 
-def fixed_spot_tests(more: Sequence[tuple[str | Expr, bool]]) -> int:
+def fixed_spot_tests(more: Sequence[tuple[Expr, bool]]) -> int:
     return sum(1 for _, is_fixed in more if is_fixed)
 
 
@@ -331,7 +330,7 @@ def key_code(table_py: str, at: int | None, params: tuple[int, ...], args: list[
 
 
 # -- a later choice's list made once (pass `choice_hoist`) ---------------------------------------
-def hoisted(joined: list[tuple[str, str | None, str, str]], walk: Expr, annotation: str, choice: str, span: str,
+def hoisted(joined: list[tuple[str, str | None, Expr, str]], walk: Expr, annotation: str, choice: str, span: str,
             limit: int, runtime: Callable[[Expr], bool]) -> Expr:
     """The walk of a later choice the pass found, through a local of the listing (bound to None
     before its loops, in `joined`, pass `listing_hoist`'s bindings), made the first time it is
@@ -340,7 +339,7 @@ def hoisted(joined: list[tuple[str, str | None, str, str]], walk: Expr, annotati
     if runtime(walk) or len(joined) >= limit:
         return walk
     name = f"_joined{len(joined)}"
-    joined.append((name, f"{annotation} | None", "None",
+    joined.append((name, f"{annotation} | None", Constant(None),
                    f"{span}; `choice_hoist`: the list `{choice}` walks, made once, the first time it is walked"))
     local = Name(name)
     return Paren(IfExp(local, Compare(local, ("is not",), (Constant(None),)), Paren(NamedExpr(local, walk))))

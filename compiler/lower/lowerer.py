@@ -141,10 +141,10 @@ class Lowerer(MoveLimits):
         # While a later choice of a listing is lowered (pass `listing_hoist`): the masks joined once,
         # before the listing's loops (each local, its annotation, its code and the comment of its line), the choice's
         # name and the names of the choices before it
-        self.listing_hoisted: tuple[list[tuple[str, str | None, str, str]], str, tuple[str, ...]] | None = None
+        self.listing_hoisted: tuple[list[tuple[str, str | None, Expr, str]], str, tuple[str, ...]] | None = None
         # While the last choice of a listing pass `spot_rows` gathers is lowered: the parts of its
         # list of spots (spot_filters_code: the masks joined first, each further group and its term's position)
-        self.spot_row: list[tuple[str, list[tuple[str, int | None]]]] | None = None
+        self.spot_row: list[tuple[Expr, list[tuple[Expr, int | None]]]] | None = None
         # (pass `region_masks`) the kept tests of regions lowering keeps (their definitions charge nothing
         # to the limits of a move), and by the slot of each definition the masks of known bits its drops
         # make stale; decided once the fields are lowered (`keep_region_tests`)

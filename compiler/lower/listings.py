@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ..builtins.spec import template
 from ..names import joined
@@ -47,7 +48,7 @@ from ..pyir import (
     rt,
 )
 from ..pyprint import text
-from ..typed import Listed, ListedKey, Table
+from ..typed import Level, Listed, ListedKey, Table
 from .boards import Bind, lookup
 from .code import parenthesised, unparenthesised
 from .expressions import value_code
@@ -81,7 +82,7 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
     out: list[Stmt] = [Comment("Actions are interned per board, found by index in tables (`action_tables`): the same "
                                "move is the same object in every state.")]
     levels = table.levels
-    args: list[Expr] = []
+    args: list[Expr] = []  # (each choice's value, as the action holds it)
     for (var, _, is_list, _), level in zip(choices, levels, strict=True):
         args.append(Call(dotted("self.board.line_spots"), (dotted(var),)) if level.how == "lines"
                     else Call(Name("tuple"), (dotted(var),)) if is_list else dotted(var))
@@ -103,68 +104,107 @@ def listing(table: Table, name: str, clear: bool, choices: list[tuple[str, Expr,
     find = lookup("actions", name, "action_dict") if first.how == "key" else \
         lookup("actions", name, "action_table", _size(first.size))
     out.append(assign(Name("_table"), bound(find, slot, annotation, what)))
+    tables = _Tables(name, clear, choices, levels, bound, gather, regions, rows, tuple(args), make, append, row_class,
+                     kind)
+    return [*out, *_level(tables, 0, "_table")]
 
-    def level_of(k: int, row_name: str) -> list[Stmt]:
-        """The statements of choice k's level (inside the loop of the one before), its row `row`."""
-        (var, walk, is_list, comment), level = choices[k], levels[k]
-        row = Name(row_name)
-        if gather is not None and k == len(levels) - 1:  # (pass `spot_rows`) the row appends its spots' actions
-            return gathered_spots(row_name, gather[0], gather[1], comment)
-        if regions is not None and k == len(levels) - 1:  # (pass `region_masks`) the row appends its regions'
-            plain = walk if regions[3] else None
-            return gathered_regions(row_name, regions[0], plain, var, regions[1], comment, regions[4])
-        by_rows = rows is not None and k == 0 and level.how == "key" and is_list and not clear and len(levels) > 1
-        body: list[Stmt] = []
-        index: Expr
-        if level.how == "key" and is_list:
-            index = Name(f"_key{k}")
-            body.append(assign(index, Call(Name("tuple"), (dotted(var),))))
-        else:
-            index = dotted(var)
-        last = k == len(levels) - 1
-        got = Name("_action" if last else f"_row{k + 1}")
-        body.append(assign(got, Call(Attribute(row, "get"), (index,)) if level.how == "key" else Subscript(row, index)))
-        # what is made is charged to what the board keeps first (runtime/kept.py `made`, which empties
-        # every table of the board where it would keep too much): a dictionary's entry and its key,
-        # then the action (its object and choices) or the row (a row of spots or regions charges itself)
-        units: list[Expr] = []
-        if level.how == "key":
-            units.append(_plus(_rt("ENTRY"), _rt("OBJECT"), _len(index)) if is_list else _rt("ENTRY"))
-        made: Expr
-        if last:
-            made = make
-            units.append(_plus(_rt("ACTION"), Constant(len(args))))
-            units.extend(_len(dotted(v)) for (v, _, listed, _), lv in zip(choices, levels, strict=True)
-                         if listed and lv.how != "lines")
-        elif (gather is not None or regions is not None) and k == len(levels) - 2:
-            # a row of spots, gathered (pass `spot_rows`), or of regions, by mask (pass `region_masks`)
-            fixed = fixed_spot_tests(gather[1]) if gather is not None else regions[2] if regions is not None else 0
-            made = rt(row_class or "", Constant(name), Tuple(tuple(args[:-1])), dotted("self._action_text"),
-                      dotted("self.board"), Constant(fixed))
-        else:
-            inner = levels[k + 1]
-            if inner.how == "key":
-                made = Dict((), ())
-                units.append(_rt("DICT"))
-            else:
-                size = _size(inner.size)
-                made = BinOp(List((Constant(None),)), "*", Paren(size) if " " in inner.size else size)
-                units.append(_plus(_rt("OBJECT"), size))
-        making = [call(rt("made", dotted("self.board"), _plus(*units)))] if units else []
-        body.append(if_(_is_none(got.id), *making, Assign((got, Subscript(row, index)), made)))
-        after: list[Stmt] = [call(append)] if last else level_of(k + 1, got.id)
-        if by_rows and rows is not None:  # (pass `tabled_rows`) the rows found once, by the walk's key
-            key, value_type, what = rows
-            pair = f"{value_type}, {actions_type(tuple(lv.how for lv in levels[1:]), row_class)}"
-            # (named, like the table, for its rows: a variant whose rows are of another kind has a slot of its own)
-            rows_kind = f"keyed_{kind if row_class else 'rows'}"
-            rows_table = bound(lookup("values", f"{rows_kind} {name}", "value_table"), joined(rows_kind, name),
-                               f"dict[Any, list[tuple[{pair}]]]",
-                               f"the rows of the first choice of `{name}` by {what} (`tabled_rows`)")
-            return rows_lines(var, walk, comment, key, rows_table, pair, body, what, after)
-        return [For(Name(var), walk, (*body, *after), note=comment)]
 
-    return [*out, *level_of(0, "_table")]
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """What each level of a listing through tables shares: `listing`'s arguments, each choice's
+    value as the action holds it (`args`), the action made (`make`) and found (`append`, to the
+    list), the class of the last choice's rows (`row_class`) and what the table is named for (`kind`)."""
+
+    name: str
+    clear: bool
+    choices: list[tuple[str, Expr, bool, str]]
+    levels: tuple[Level, ...]
+    bound: Bind
+    gather: tuple[Expr, Sequence[tuple[Expr, bool]]] | None
+    regions: tuple[list[tuple[Expr | None, str | None]], str, int, bool, bool] | None
+    rows: tuple[Expr, str, str] | None
+    args: tuple[Expr, ...]
+    make: Expr
+    append: Expr
+    row_class: str | None
+    kind: str
+
+
+def _level(tables: _Tables, k: int, row_name: str) -> list[Stmt]:
+    """The statements of choice k's level (inside the loop of the one before), its row `row_name`."""
+    (var, walk, is_list, comment), level, levels = tables.choices[k], tables.levels[k], tables.levels
+    row, gather, regions = Name(row_name), tables.gather, tables.regions
+    if gather is not None and k == len(levels) - 1:  # (pass `spot_rows`) the row appends its spots' actions
+        return gathered_spots(row_name, gather[0], gather[1], comment)
+    if regions is not None and k == len(levels) - 1:  # (pass `region_masks`) the row appends its regions'
+        plain = walk if regions[3] else None
+        return gathered_regions(row_name, regions[0], plain, var, regions[1], comment, regions[4])
+    by_rows = tables.rows is not None and k == 0 and level.how == "key" and is_list and not tables.clear \
+        and len(levels) > 1
+    body: list[Stmt] = []
+    index: Expr
+    if level.how == "key" and is_list:
+        index = Name(f"_key{k}")
+        body.append(assign(index, Call(Name("tuple"), (dotted(var),))))
+    else:
+        index = dotted(var)
+    last = k == len(levels) - 1
+    got = Name("_action" if last else f"_row{k + 1}")
+    body.append(assign(got, Call(Attribute(row, "get"), (index,)) if level.how == "key" else Subscript(row, index)))
+    made, units = _made(tables, k, index)
+    making = [call(rt("made", dotted("self.board"), _plus(*units)))] if units else []
+    body.append(if_(_is_none(got.id), *making, Assign((got, Subscript(row, index)), made)))
+    after: list[Stmt] = [call(tables.append)] if last else _level(tables, k + 1, got.id)
+    if by_rows and tables.rows is not None:  # (pass `tabled_rows`) the rows found once, by the walk's key
+        return _by_rows(tables, tables.rows, body, after)
+    return [For(Name(var), walk, (*body, *after), note=comment)]
+
+
+def _made(tables: _Tables, k: int, index: Expr) -> tuple[Expr, list[Expr]]:
+    """What choice k's level makes when its row holds nothing at `index` (the action, a row of the
+    next level, a row of spots or regions), and what it is charged: what is made is charged to what
+    the board keeps first (runtime/kept.py `made`, which empties every table of the board where it
+    would keep too much): a dictionary's entry and its key, then the action (its object and
+    choices) or the row (a row of spots or regions charges itself)."""
+    (_, _, is_list, _), level, levels = tables.choices[k], tables.levels[k], tables.levels
+    units: list[Expr] = []
+    if level.how == "key":
+        units.append(_plus(_rt("ENTRY"), _rt("OBJECT"), _len(index)) if is_list else _rt("ENTRY"))
+    made: Expr
+    if k == len(levels) - 1:
+        made = tables.make
+        units.append(_plus(_rt("ACTION"), Constant(len(tables.args))))
+        units.extend(_len(dotted(v)) for (v, _, listed, _), lv in zip(tables.choices, levels, strict=True)
+                     if listed and lv.how != "lines")
+    elif (tables.gather is not None or tables.regions is not None) and k == len(levels) - 2:
+        # a row of spots, gathered (pass `spot_rows`), or of regions, by mask (pass `region_masks`)
+        fixed = fixed_spot_tests(tables.gather[1]) if tables.gather is not None \
+            else tables.regions[2] if tables.regions is not None else 0
+        made = rt(tables.row_class or "", Constant(tables.name), Tuple(tables.args[:-1]), dotted("self._action_text"),
+                  dotted("self.board"), Constant(fixed))
+    else:
+        inner = levels[k + 1]
+        if inner.how == "key":
+            made = Dict((), ())
+            units.append(_rt("DICT"))
+        else:
+            size = _size(inner.size)
+            made = BinOp(List((Constant(None),)), "*", Paren(size) if " " in inner.size else size)
+            units.append(_plus(_rt("OBJECT"), size))
+    return made, units
+
+
+def _by_rows(tables: _Tables, rows: tuple[Expr, str, str], body: list[Stmt], after: list[Stmt]) -> list[Stmt]:
+    """(pass `tabled_rows`) The first choice's level, its rows found once by the key of its walk
+    (`rows`, as `listing` takes it): `body` finds a value's row, `after` runs the rest of the listing."""
+    (var, walk, _, comment), (key, value_type, what), name = tables.choices[0], rows, tables.name
+    pair = f"{value_type}, {actions_type(tuple(lv.how for lv in tables.levels[1:]), tables.row_class)}"
+    # (named, like the table, for its rows: a variant whose rows are of another kind has a slot of its own)
+    rows_kind = f"keyed_{tables.kind if tables.row_class else 'rows'}"
+    rows_table = tables.bound(lookup("values", f"{rows_kind} {name}", "value_table"), joined(rows_kind, name),
+                              f"dict[Any, list[tuple[{pair}]]]",
+                              f"the rows of the first choice of `{name}` by {what} (`tabled_rows`)")
+    return rows_lines(var, walk, comment, key, rows_table, pair, body, what, after)
 
 
 def actions_type(levels: tuple[str, ...], row: str | None) -> str:

@@ -522,7 +522,7 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
                                else expressions.value_code(item.sym.py, item.span) for item in items))
     note = "; ".join(n for n in (head.note, f"the rounds' joins of {where(s.body[0].span)} made at once "
                                              f"(`{join_rounds.NAME}`)") if n)
-    rounds = assign(ROUNDS, pyir.Call(pyir.Name("len"), (head.iterable,)), head.span, note)
+    rounds = assign(pyir.Name(ROUNDS), pyir.Call(pyir.Name("len"), (head.iterable,)), head.span, note)
     rounds_of = pyir.Starred(pyir.BinOp(written, "*", pyir.Name(ROUNDS)))
     joined = assign(target, pyir.Tuple((pyir.Starred(target), rounds_of)), join.span, join.note)
     if len(body) == 1:  # nothing counted, nothing can fail

@@ -120,8 +120,9 @@ def lower(lo: Lowerer, e: t.Expr) -> pyir.Expr:
 def value_code(py: str, span: SourceSpan | None = None) -> pyir.Expr:
     """The nodes of a name as the checker gives it (`x`, `self.hand`), or of a value of the language
     (`range(self.num_players)`, compiler/builtins/values.py)."""
-    node = pyir.dotted(py, span)
-    return replace(template(py), span=span) if isinstance(node, pyir.Code) else node
+    if all(part.isidentifier() for part in py.split(".")):
+        return pyir.dotted(py, span)
+    return replace(template(py), span=span)
 
 
 def pair_sorted(e: t.ListIndex, obj: pyir.Expr) -> pyir.Expr | None:

@@ -298,7 +298,6 @@ def test_a_list_read_as_it_is_is_told_by_its_nodes() -> None:
     assert simple(Subscript(hand, Subscript(hand, Name("p")))) is None  # (an index of an index)
     assert simple(Call(Name("f"), (X,))) is None
     assert simple(Subscript(Attribute(Name("other"), "hand"), X)) is None  # (not the state's own)
-    assert simple(Code("self.hand[p]")) == ("p", None)  # (text: asked of its text)
 
 
 def test_an_operand_is_told_by_its_nodes_not_by_precedence() -> None:
@@ -324,7 +323,8 @@ def test_what_charges_and_what_reads_a_name_are_found_anywhere_inside() -> None:
     walked = Call(Attribute(Name("rt"), "walk"), (Name("self"), XS, Constant(1), Constant("r.yaml:3")))
     assert charges(ListComp(X, (Comprehension(X, walked),)))
     assert not charges(ListComp(X, (Comprehension(X, XS),)))
-    assert charges(Code("sum(rt.spend(self, 9, 'r:1') and 1 for x in y)"))
+    spent = Call(Attribute(Name("rt"), "spend"), (Name("self"), Constant(9), Constant("r:1")))
+    assert charges(Call(Name("sum"), (GeneratorExp(BoolOp("and", (spent, Constant(1))), (Comprehension(X, Y),)),)))
     assert reads(Compare(Subscript(SELF_F, Name("s")), ("==",), (Y,)), "s")
     assert not reads(Attribute(Name("self"), "s"), "s")  # (an attribute is no local)
 

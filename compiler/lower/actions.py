@@ -20,7 +20,6 @@ from ..pyir import (
     Block,
     BoolOp,
     Call,
-    Code,
     Compare,
     Constant,
     Expr,
@@ -239,8 +238,7 @@ def tabled_rows(lo: Lowerer, a: t.Action) -> tuple[Expr, str, str] | None:
 def runtime(e: Expr) -> bool:
     """Whether `e` reads anything of the runtime (`rt.walk(...)`, `rt.union(...)`): a walk that may
     charge the work of a move, or that is not the list itself."""
-    return any(isinstance(x, Name) and x.id == "rt" or isinstance(x, Code) and "rt." in x.text
-               for x in each_node(e))
+    return any(isinstance(x, Name) and x.id == "rt" for x in each_node(e))
 
 
 def _ordered_mask(mask: Expr) -> bool:
@@ -254,8 +252,6 @@ def _runtime_first(e: Expr) -> bool:
     """Whether `e` starts with something of the runtime (`rt.walk(self, ...)`): its leftmost part,
     asked of the nodes."""
     match e:
-        case Code():
-            return e.text.startswith("rt.")
         case Name():
             return e.id == "rt"
         case Call():

@@ -21,7 +21,6 @@ from ..pyir import (
     Assign,
     AugAssign,
     Block,
-    Code,
     Comment,
     Elif,
     ExprStmt,
@@ -515,8 +514,7 @@ def join_rounds_fused(lo: Lowerer, s: t.For, head: For) -> list[Stmt] | None:
             return None
     elif len(body) != 1:  # (not counted at all: `len(body) == 1`)
         return None
-    if head.target != pyir.Name("_") or any(x == pyir.Name("rt") or isinstance(x, Code) and "rt." in x.text
-                                             for x in pyir.walk(head.iterable)):
+    if head.target != pyir.Name("_") or any(x == pyir.Name("rt") for x in pyir.walk(head.iterable)):
         return None  # (a loop whose variable the body reads, or whose list is counted: not taken)
     written = pyir.Tuple(tuple(pyir.Constant(item.value) if isinstance(item, t.Num)
                                else expressions.value_code(item.sym.py, item.span) for item in items))

@@ -23,8 +23,7 @@ from ..pyprint import text
 from ..typed import Symbol
 from ..types import ANY, Ty, entity, needs_key
 from . import boards, limits, masks
-from .code import _one_operand as one_operand
-from .code import operand, parenthesised, simple, unparenthesised
+from .code import parenthesised, simple, unparenthesised
 
 if TYPE_CHECKING:
     from .lowerer import Lowerer
@@ -190,12 +189,10 @@ def canon(lo: Lowerer, e: t.Expr, ty: Ty, py: pyir.Expr) -> pyir.Expr:
     # a Python list (a comprehension, `sorted`) or a range (`players`).
     if ty.kind != "list" or e in lo.canonical:
         return py
-    if isinstance(py, Paren) and (not isinstance(py.value, pyir.Code) or one_operand(text(py))):  # `tuple(a or b)`
+    if isinstance(py, Paren):  # `tuple(a or b)`
         return Call(Name("tuple"), (py.value,))
     if isinstance(py, TupleNode) and not py.elts:
         return Call(Name("tuple"), ())
-    if isinstance(py, pyir.Code) and operand(py) and py.text.startswith("(") and one_operand(py.text):
-        return pyir.Code(f"tuple{py.text}")
     return Call(Name("tuple"), (py,))
 
 
@@ -377,13 +374,7 @@ def builtin_facts(lo: Lowerer, e: t.Builtin, lowered: list[pyir.Expr], ret: Ty) 
 def set_items_joined(marked: bool, plus: bool, left: pyir.Expr, right_py: pyir.Expr) -> pyir.Expr | None:
     """`left.union(items)` or `left.difference(items)` for a set operation that pass `set_items`
     marked (`marked`: its right operand a set written out), where that operand is lowered as
-    `frozenset((...))` (`right_py`; not a set of more items than a move may walk unchecked), else None.
-    (An operand given as text is read as its text says: a `Code` leaf is not asked what it holds.)"""
-    if isinstance(right_py, pyir.Code):
-        if not marked or not (right_py.text.startswith("frozenset((") and right_py.text.endswith("))")):
-            return None
-        return pyir.Code(f"{text(left if _plain(left) else Paren(left))}.{'union' if plus else 'difference'}"
-                         f"({right_py.text[len('frozenset('):-1]})")
+    `frozenset((...))` (`right_py`; not a set of more items than a move may walk unchecked), else None."""
     if not marked or not (isinstance(right_py, Call) and right_py.func == Name("frozenset") and len(right_py.args) == 1
                           and isinstance(right_py.args[0], TupleNode) and not right_py.keywords):
         return None
@@ -403,8 +394,6 @@ def _plain(py: pyir.Expr) -> bool:
             return _plain(py.value) and py.attr.replace("_", "").isalnum()
         case Subscript():
             return _plain(py.value) and _plain(py.index)
-        case pyir.Code():
-            return py.text.replace(".", "").replace("_", "").replace("[", "").replace("]", "").isalnum()
     return False
 
 

@@ -9,7 +9,6 @@ choice's rows found by key (`tabled_rows`), a later choice's list made once (`ch
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -22,7 +21,6 @@ from ..pyir import (
     BinOp,
     BoolOp,
     Call,
-    Code,
     Comment,
     Compare,
     Comprehension,
@@ -47,7 +45,6 @@ from ..pyir import (
     if_,
     rt,
 )
-from ..pyprint import text
 from ..typed import Level, Listed, ListedKey, Table
 from .boards import Bind, lookup
 from .code import parenthesised, unparenthesised
@@ -418,59 +415,25 @@ def guard_written(marked: bool, when: Expr | None) -> Expr | None:
     """The test a listing starts with, the negation of `when` (lowered), or None where the listing
     calls the guard method (an action the pass did not mark: `marked` false). A negation, a
     membership or an identity test is negated by its operator (`x`, `c not in s`, `x is None`), as
-    Python reads best; asked of the nodes (a `Code` leaf: of its text). (Called by lowering:
-    compiler/lower/actions.py.)"""
+    Python reads best; asked of the nodes. (Called by lowering: compiler/lower/actions.py.)"""
     if when is None or not marked:
         return None
     bare = unparenthesised(when)
     match bare:
-        case Code():
-            return Code(_written_text(bare.text, text(parenthesised(bare))))
-        case UnaryOp(op="not") if not isinstance(unparenthesised(bare.operand), Code):
+        case UnaryOp(op="not"):
             return unparenthesised(bare.operand)
         case Compare(ops=(op,), comparators=(right,)) if op in _NEGATED:
-            left, other = _compared(bare.left), _compared(right)
-            if left is not None and other is not None:
-                return Compare(left, (_NEGATED[op],), (other,))
-            return Code(_written_text(text(bare), text(parenthesised(bare))))
-        case UnaryOp(op="not"):
-            return Code(_written_text(text(bare), text(parenthesised(bare))))
+            return Compare(_compared(bare.left), (_NEGATED[op],), (_compared(right),))
     return UnaryOp("not", parenthesised(bare))
 
 
 _NEGATED = {"in": "not in", "not in": "in", "is": "is not", "is not": "is"}
 
 
-def _compared(e: Expr) -> Expr | None:
+def _compared(e: Expr) -> Expr:
     """`e` as an operand of a comparison: in parentheses if it binds looser, else as it is, without
-    parentheses of its own; None for a `Code` leaf (its text says)."""
+    parentheses of its own."""
     inner = e.value if isinstance(e, Paren) and not isinstance(e.value, GeneratorExp) else e
-    if isinstance(inner, Code):
-        return None
     looser = isinstance(inner, BoolOp | Compare | IfExp | NamedExpr) \
         or isinstance(inner, UnaryOp) and inner.op == "not"
     return Paren(inner) if looser else inner
-
-
-def _written_text(when: str, parenthesised: str) -> str:
-    """`guard_written` of code written as text: `when`, and it as one operand (`parenthesised`)."""
-    py = when.strip()
-    tree = ast.parse(py, mode="eval").body
-    match tree:
-        case ast.UnaryOp(op=ast.Not()):  # (the whole test of an `if`: no parentheses needed)
-            operand = ast.get_source_segment(py, tree.operand)
-            if operand is not None:
-                return operand
-        case ast.Compare(ops=[ast.In() | ast.NotIn() | ast.Is() | ast.IsNot() as op], comparators=[right]):
-            left_py, right_py = ast.get_source_segment(py, tree.left), ast.get_source_segment(py, right)
-            if left_py is not None and right_py is not None:
-                negated = {ast.In: "not in", ast.NotIn: "in", ast.Is: "is not", ast.IsNot: "is"}[type(op)]
-                return f"{_operand(tree.left, left_py)} {negated} {_operand(right, right_py)}"
-    return f"not {parenthesised}"
-
-
-def _operand(node: ast.expr, py: str) -> str:
-    """`py`, the code of `node`, as an operand of a comparison: in parentheses if it binds looser."""
-    looser = isinstance(node, ast.BoolOp | ast.Compare | ast.IfExp | ast.Lambda | ast.NamedExpr) \
-        or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
-    return f"({py})" if looser else py

@@ -41,6 +41,9 @@ class Symbol:
     span: SourceSpan | None = None
     per: str | None = None  # a field with one value per entity: the entity kind (`spot`)
     item: bool = False  # a local walking the items of a list or set (a loop, a comprehension, a choice)
+    # (a value or a constant) the same in every state of every game: all the values of an enumeration
+    # or a kind of component, `none`, a constant not numbered after the players (a neutral seat is)
+    fixed: bool = False
 
 
 # -- expressions: each with its type and span ---------------------------------------------------

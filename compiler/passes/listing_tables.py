@@ -53,7 +53,6 @@ themselves charge nothing. A table holds at most `rt.MAX_TABLED` lists, emptied 
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from .. import typed as t
@@ -65,7 +64,6 @@ from .action_tables import listed_as
 from .rewrite import can_fail, free_locals
 
 MAX_KEYS = 3  # values of the game a listing remembered by value may read
-_FIXED_VALUE = re.compile(r"range\(\d+\)")  # an enumeration's values, all of them (as `value_tables`)
 _SEATS = ("current", "opponent")  # the seats an entry of a field per player may be read at
 
 
@@ -112,9 +110,9 @@ def _listed(a: t.Action, defines: dict[str, t.Define]) -> Listed | None:
                     note(ListedKey(sym, None, member and e.ty.kind == "list"), sym.name)
                     return True
                 if sym.kind == "value":
-                    return bool(_FIXED_VALUE.fullmatch(sym.py)) or sym.name == "none"
+                    return sym.fixed  # (all an enumeration's values, `none`: not the players, the board's spots)
                 if sym.kind == "const":
-                    return "self" not in sym.py  # (a neutral seat is numbered after the players)
+                    return sym.fixed  # (a neutral seat is numbered after the players)
                 return sym.kind == "local"  # (not an option, nor a whole field per entity)
             case t.DefineCall() | t.Invalid():
                 return False
@@ -152,7 +150,7 @@ def _index(e: t.Expr) -> t.Symbol | None:
     match e:
         case t.Ref(sym=sym) if sym.kind == "value" and sym.name in _SEATS:
             return sym
-        case t.Ref(sym=sym) if sym.kind == "const" and "self" not in sym.py:
+        case t.Ref(sym=sym) if sym.kind == "const" and sym.fixed:
             return sym
     return None
 
